@@ -1,0 +1,224 @@
+package instrument
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// APIVersion is the version segment of every endpoint path (…/v1/keys). Clients
+// refuse a server that does not list it.
+const APIVersion = "v1"
+
+// State is the verdict on what a key is doing right now.
+type State string
+
+// The verdicts, as DESIGN.md defines them.
+const (
+	// StateBackoff: the last reconcile failed (or asked for Requeue); the key waits
+	// out the rate limiter until NextRetryAt.
+	StateBackoff State = "backoff"
+	// StateScheduled: the last reconcile returned RequeueAfter; not a failure.
+	StateScheduled State = "scheduled"
+	// StateQueued: ready and waiting for a free worker.
+	StateQueued State = "queued"
+	// StateRunning: a reconcile is in progress since StartedAt.
+	StateRunning State = "running"
+	// StateFailed: a terminal error; not retried until the object changes.
+	StateFailed State = "failed"
+	// StateIdle: converged; the backoff was forgotten.
+	StateIdle State = "idle"
+)
+
+// States lists every verdict in the order the UI shows them.
+var States = []State{StateBackoff, StateScheduled, StateQueued, StateRunning, StateFailed, StateIdle}
+
+// Delay sources: which component chose a key's current delay.
+const (
+	SourceItemExponential = "item-exponential"
+	SourceBucket          = "bucket"
+	SourceRequeueAfter    = "requeue-after"
+	SourceLimiter         = "limiter"
+	// SourceSpread marks a retry released by a bulk forget with a spread.
+	SourceSpread = "spread"
+)
+
+// Outcomes of one attempt in a key's history.
+const (
+	OutcomeError        = "error"
+	OutcomeTerminal     = "terminal"
+	OutcomeRequeueAfter = "requeue-after"
+	OutcomeRequeue      = "requeue"
+	OutcomeSuccess      = "success"
+	OutcomeForgotten    = "forgotten"
+)
+
+// Key is one tracked key as v1/keys and v1/key return it. Absent fields are
+// omitted; times are the server's clock.
+type Key struct {
+	Controller      string          `json:"controller"`
+	Key             string          `json:"key"`
+	State           State           `json:"state"`
+	Failures        int             `json:"failures"`
+	TotalFailures   int             `json:"totalFailures,omitempty"`
+	Reconciles      int             `json:"reconciles,omitempty"`
+	NextRetryAt     time.Time       `json:"nextRetryAt,omitzero"`
+	Delay           metav1.Duration `json:"delay,omitzero"`
+	DelaySource     string          `json:"delaySource,omitempty"`
+	LastError       *ErrorRecord    `json:"lastError,omitempty"`
+	SameErrorCount  int             `json:"sameErrorCount,omitempty"`
+	FirstFailureAt  time.Time       `json:"firstFailureAt,omitzero"`
+	LastSuccessAt   time.Time       `json:"lastSuccessAt,omitzero"`
+	LastReconcileAt time.Time       `json:"lastReconcileAt,omitzero"`
+	LastDuration    metav1.Duration `json:"lastDuration,omitzero"`
+	LastEventAt     time.Time       `json:"lastEventAt,omitzero"`
+	QueuedAt        time.Time       `json:"queuedAt,omitzero"`
+	StartedAt       time.Time       `json:"startedAt,omitzero"`
+	History         []Attempt       `json:"history,omitempty"`
+}
+
+// ErrorRecord is an error message and when it was last seen.
+type ErrorRecord struct {
+	Message string    `json:"message"`
+	At      time.Time `json:"at"`
+}
+
+// Attempt is one entry of a key's history, oldest first.
+type Attempt struct {
+	At       time.Time       `json:"at"`
+	Outcome  string          `json:"outcome"`
+	Delay    metav1.Duration `json:"delay,omitzero"`
+	Error    string          `json:"error,omitempty"`
+	Duration metav1.Duration `json:"duration,omitzero"`
+}
+
+// KeyList is the v1/keys response: one page of the filtered, sorted keys.
+type KeyList struct {
+	ServerTime time.Time `json:"serverTime"`
+	// Total is how many keys the selected controllers track.
+	Total int `json:"total"`
+	// Matched is how many of them pass the filter; Items is a page of those.
+	Matched int   `json:"matched"`
+	Items   []Key `json:"items"`
+}
+
+// KeyDetail is the v1/key response.
+type KeyDetail struct {
+	ServerTime time.Time `json:"serverTime"`
+	Key
+}
+
+// ControllerList is the v1/controllers response.
+type ControllerList struct {
+	ServerTime  time.Time    `json:"serverTime"`
+	Controllers []Controller `json:"controllers"`
+}
+
+// Controller describes one instrumented controller in the process.
+type Controller struct {
+	Name string `json:"name"`
+	// Kind is the object kind the controller reconciles, when the author named it.
+	Kind *GroupVersionKind `json:"kind,omitempty"`
+	// Active is false until the controller has built its queue: a replica that is
+	// not the leader reports its controllers inactive (standby).
+	Active       bool          `json:"active"`
+	Limiter      Limiter       `json:"limiter"`
+	QueueDepth   *int          `json:"queueDepth,omitempty"`
+	Keys         int           `json:"keys"`
+	Counts       map[State]int `json:"counts"`
+	Capabilities Capabilities  `json:"capabilities"`
+}
+
+// GroupVersionKind names an object kind on the wire.
+type GroupVersionKind struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// Limiter describes a controller's rate limiter.
+type Limiter struct {
+	// Description is a one-line summary, e.g. "max(item-exponential 5ms..16m40s, bucket 10qps/100)".
+	Description string             `json:"description"`
+	Components  []LimiterComponent `json:"components"`
+}
+
+// LimiterComponent is one part of a limiter. Fields apply by Name: BaseDelay and
+// MaxDelay to item-exponential, QPS, Burst and Tokens to bucket.
+type LimiterComponent struct {
+	Name      string          `json:"name"`
+	BaseDelay metav1.Duration `json:"baseDelay,omitzero"`
+	MaxDelay  metav1.Duration `json:"maxDelay,omitzero"`
+	QPS       float64         `json:"qps,omitempty"`
+	Burst     int             `json:"burst,omitempty"`
+	// Tokens is the bucket's current token count, read without taking one.
+	Tokens *float64 `json:"tokens,omitempty"`
+	// Type is the Go type of a limiter the instrument does not know.
+	Type string `json:"type,omitempty"`
+}
+
+// Capabilities says which actions the endpoint allows on a controller.
+type Capabilities struct {
+	CanForget  bool `json:"canForget"`
+	CanRequeue bool `json:"canRequeue"`
+	ReadOnly   bool `json:"readOnly"`
+}
+
+// ForgetRequest is the v1/forget body. Exactly one of Keys or Filter selects
+// what to forget.
+type ForgetRequest struct {
+	Controller string   `json:"controller"`
+	Keys       []string `json:"keys,omitempty"`
+	Filter     *Filter  `json:"filter,omitempty"`
+	// Requeue makes the keys ready now (Forget + Add); it needs the queue decorator.
+	Requeue bool `json:"requeue,omitempty"`
+	// Spread releases a bulk requeue evenly over this window instead of at once.
+	Spread metav1.Duration `json:"spread,omitzero"`
+	// DryRun reports what would be forgotten and changes nothing.
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// Filter selects keys as v1/keys does: Q is a substring of the key or its last
+// error; States keeps only keys in one of these states. An empty filter selects all.
+type Filter struct {
+	Q      string  `json:"q,omitempty"`
+	States []State `json:"state,omitempty"`
+}
+
+// ForgetResponse reports what a forget did.
+type ForgetResponse struct {
+	ServerTime time.Time `json:"serverTime"`
+	Controller string    `json:"controller"`
+	// Count is how many keys were (or, with DryRun, would be) forgotten.
+	Count    int  `json:"count"`
+	DryRun   bool `json:"dryRun,omitempty"`
+	Requeued bool `json:"requeued"`
+	// PendingRetryKept is true when the counter was reset but a pending retry keeps
+	// its time, because the queue is not instrumented.
+	PendingRetryKept bool `json:"pendingRetryKept,omitempty"`
+	// Keys lists the forgotten keys with what was reset, up to MaxForgetReport.
+	Keys      []ForgottenKey `json:"keys"`
+	Truncated bool           `json:"truncated,omitempty"`
+	Message   string         `json:"message"`
+}
+
+// ForgottenKey is one key a forget reset.
+type ForgottenKey struct {
+	Key       string          `json:"key"`
+	State     State           `json:"state"`
+	Failures  int             `json:"failures"`
+	ReleaseIn metav1.Duration `json:"releaseIn,omitzero"`
+}
+
+// ErrorResponse is the one error shape every endpoint returns.
+type ErrorResponse struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody carries the status code, a Kubernetes-style reason and a message
+// naming the problem.
+type ErrorBody struct {
+	Code    int    `json:"code"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}

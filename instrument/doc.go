@@ -1,0 +1,57 @@
+// Package instrument makes a controller's retry state visible per key.
+//
+// When a reconcile fails, the key goes back on the work queue through a rate
+// limiter and waits — invisibly — for a delay that grows from milliseconds to
+// about 16 minutes. A Probe decorates the controller's rate limiter, queue and
+// reconciler, records per key the consecutive failures, the next retry time,
+// the delay and which limiter chose it, the last errors and whether a reconcile
+// is running, and serves it over a versioned JSON endpoint that
+// `kubectl backoff` reads through port-forward.
+//
+// # controller-runtime
+//
+//	probe := instrument.New("widget", instrument.Options{Object: &v1.Widget{}})
+//	err := ctrl.NewControllerManagedBy(mgr).For(&v1.Widget{}).
+//		WithOptions(probe.ControllerOptions()). // wraps RateLimiter and NewQueue
+//		Complete(probe.Reconciler(r))
+//	// Serve on its own loopback listener, reachable only through port-forward ...
+//	err = mgr.Add(instrument.Server(""))
+//	// ... or on the metrics server, behind its TLS and authn/authz filter:
+//	err = mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
+//
+// With the classic queue, set Options.UsePriorityQueue to false so the probe
+// builds the same default limiter controller-runtime would. A custom limiter
+// is wrapped as it is: WrapOptions keeps it (its delays report source
+// "limiter"), and so does RateLimiter(myLimiter).
+//
+// # client-go
+//
+// A sample-controller style controller wraps its limiter and queue, and runs
+// each sync through Track:
+//
+//	probe := instrument.NewTyped[string]("foo", instrument.TypedOptions[string]{UsePriorityQueue: ptr.To(false)})
+//	queue := probe.Queue(workqueue.NewTypedRateLimitingQueueWithConfig(
+//		probe.RateLimiter(nil), workqueue.TypedRateLimitingQueueConfig[string]{Name: "foo"}))
+//	...
+//	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
+//
+// # The endpoint
+//
+//	curl -s localhost:8082/debug/backoff/v1/controllers
+//	curl -s 'localhost:8082/debug/backoff/v1/keys?state=backoff&sort=failures&limit=20'
+//	curl -s 'localhost:8082/debug/backoff/v1/key?controller=widget&key=default/w1'
+//	curl -s -XPOST localhost:8082/debug/backoff/v1/forget -d '{"controller":"widget","keys":["default/w1"],"requeue":true}'
+//
+// Every response carries serverTime, so clients count down with the pod's
+// clock, not their own. Errors share one shape:
+// {"error":{"code":400,"reason":"BadRequest","message":"parameter \"sort\": ..."}}.
+//
+// # Guarantees
+//
+// The decorators delegate every call exactly once and never change a
+// decision. Nothing on the controller's path does I/O or calls back into the
+// queue (the priority queue calls When under its own lock). The store is
+// sharded and bounded: MaxKeys keys (idle ones evicted first), idle keys
+// expire after Retention, error text is truncated to 4 KiB and interned, and
+// each key keeps its last 16 attempts.
+package instrument

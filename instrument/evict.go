@@ -1,0 +1,93 @@
+package instrument
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// evictSlack is the share of MaxKeys freed by one eviction pass beyond the
+// bound itself, so that a store at its bound does not scan on every new key.
+const evictSlack = 100 // 1%
+
+// sweepEvery spaces the expiry sweeps run from reads.
+func (s *store[T]) sweepEvery() time.Duration { return s.retention / 10 }
+
+// maybeSweep expires idle keys past the retention window, at most once per
+// sweepEvery. Reads call it, so a store nobody looks at costs no sweeping.
+func (s *store[T]) maybeSweep(now int64) {
+	last := s.lastSweep.Load()
+	if now-last < int64(s.sweepEvery()) || !s.lastSweep.CompareAndSwap(last, now) {
+		return
+	}
+	cutoff := now - int64(s.retention)
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		for k, e := range sh.m {
+			if e.evictable() && e.lastSeen < cutoff {
+				delete(sh.m, k)
+				s.count.Add(-1)
+			}
+		}
+		sh.mu.Unlock()
+	}
+}
+
+// evictable reports whether the entry is settled: idle, nothing pending.
+func (e *entry[T]) evictable() bool {
+	return e.stored == stIdle && !e.running && e.queuedAt == 0
+}
+
+type victim struct {
+	shard    int
+	key      string
+	lastSeen int64
+	idle     bool
+}
+
+// evict brings the store back under MaxKeys: expired keys go first, then idle
+// keys oldest first, then (only if every key is busy) the oldest of the rest.
+// One pass frees 1% extra, so the cost is amortised over many inserts.
+func (s *store[T]) evict(now int64) {
+	if !s.evicting.CompareAndSwap(false, true) {
+		return // another goroutine is already at it
+	}
+	defer s.evicting.Store(false)
+
+	s.lastSweep.Store(0)
+	s.maybeSweep(now)
+	excess := s.len() - s.maxKeys
+	if excess <= 0 {
+		return
+	}
+	excess += s.maxKeys / evictSlack
+
+	var victims []victim
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		for k, e := range sh.m {
+			victims = append(victims, victim{shard: i, key: k, lastSeen: e.lastSeen, idle: e.evictable()})
+		}
+		sh.mu.Unlock()
+	}
+	slices.SortFunc(victims, func(a, b victim) int {
+		if a.idle != b.idle {
+			if a.idle {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.lastSeen, b.lastSeen)
+	})
+	for _, v := range victims[:min(excess, len(victims))] {
+		sh := &s.shards[v.shard]
+		sh.mu.Lock()
+		if _, ok := sh.m[v.key]; ok {
+			delete(sh.m, v.key)
+			s.count.Add(-1)
+		}
+		sh.mu.Unlock()
+	}
+}

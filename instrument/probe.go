@@ -1,0 +1,186 @@
+package instrument
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Defaults for TypedOptions.
+const (
+	DefaultMaxKeys   = 100_000
+	DefaultRetention = 30 * time.Minute
+)
+
+// Options configures a Probe for a controller-runtime controller.
+type Options = TypedOptions[reconcile.Request]
+
+// Probe records the keys of one controller-runtime controller.
+type Probe = TypedProbe[reconcile.Request]
+
+// TypedOptions configures a TypedProbe. Every field is optional.
+type TypedOptions[T comparable] struct {
+	// Registry is where the probe is listed for the endpoint.
+	// Defaults to DefaultRegistry if unset.
+	Registry *Registry
+
+	// Object is an example of the reconciled object, e.g. &appsv1.Deployment{};
+	// its kind is advertised so clients can show the object behind a key.
+	// Kind takes precedence if set.
+	Object runtime.Object
+	// Scheme resolves Object's kind. Defaults to client-go's scheme.Scheme if unset.
+	Scheme *runtime.Scheme
+	// Kind is the reconciled object's kind, for objects no scheme knows.
+	Kind schema.GroupVersionKind
+
+	// UsePriorityQueue must match the controller's queue, as it picks the default
+	// limiter the way controller-runtime does. Defaults to true if unset, like
+	// controller-runtime; set it to false for the classic queue.
+	UsePriorityQueue *bool
+
+	// KeyFunc turns an item into the key the endpoint shows. Defaults to
+	// "namespace/name" for reconcile.Request and types.NamespacedName, the
+	// string itself, fmt.Stringer, or else fmt.Sprint.
+	KeyFunc func(T) string
+
+	// Clock is the time source. Defaults to the real clock if unset.
+	Clock clock.PassiveClock
+	// MaxKeys bounds the tracked keys; idle keys are evicted first, oldest first.
+	// Defaults to DefaultMaxKeys (100,000) if unset.
+	MaxKeys int
+	// Retention is how long an idle key stays listed. Defaults to
+	// DefaultRetention (30 minutes) if unset.
+	Retention time.Duration
+}
+
+// TypedProbe records per-key backoff state for one controller. Build it with
+// New or NewTyped, then wrap the controller's parts with ControllerOptions (or
+// RateLimiter, NewQueue) and Reconciler.
+type TypedProbe[T comparable] struct {
+	name  string
+	kind  *GroupVersionKind
+	usePQ bool
+	store *store[T]
+
+	// tracked is set once reconcile outcomes are reported (Reconciler or
+	// Track): the limiter and queue then stop inferring them.
+	tracked atomic.Bool
+	active  atomic.Bool
+
+	mu      sync.Mutex
+	limiter *rateLimiter[T]
+	queue   workqueue.TypedRateLimitingInterface[T] // the inner queue, once built
+}
+
+// New returns a probe for a controller-runtime controller named name and lists
+// it in opts.Registry. A probe of the same name in that registry is replaced.
+func New(name string, opts Options) *Probe { return NewTyped(name, opts) }
+
+// NewTyped is New for any queue item type.
+func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
+	if opts.Registry == nil {
+		opts.Registry = DefaultRegistry
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.MaxKeys <= 0 {
+		opts.MaxKeys = DefaultMaxKeys
+	}
+	if opts.Retention <= 0 {
+		opts.Retention = DefaultRetention
+	}
+	p := &TypedProbe[T]{
+		name:  name,
+		kind:  resolveKind(opts),
+		usePQ: ptr.Deref(opts.UsePriorityQueue, true),
+		store: newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
+	}
+	opts.Registry.add(p)
+	return p
+}
+
+func resolveKind[T comparable](opts TypedOptions[T]) *GroupVersionKind {
+	gvk := opts.Kind
+	if gvk.Empty() && opts.Object != nil {
+		s := opts.Scheme
+		if s == nil {
+			s = scheme.Scheme
+		}
+		if got, err := apiutil.GVKForObject(opts.Object, s); err == nil {
+			gvk = got
+		}
+	}
+	if gvk.Empty() {
+		return nil
+	}
+	return &GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+}
+
+// Name is the controller name the probe reports under.
+func (p *TypedProbe[T]) Name() string { return p.name }
+
+// RateLimiter decorates inner so that every delay it decides is recorded. A nil
+// inner means the default limiter controller-runtime would pick: per-item
+// exponential for the priority queue, max(exponential, bucket) for the classic
+// queue, both in their recording versions so each delay names its source.
+func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimiter[T] {
+	if inner == nil {
+		if p.usePQ {
+			inner = NewExponentialLimiter[T](DefaultBaseDelay, DefaultMaxDelay)
+		} else {
+			inner = DefaultControllerLimiter[T]()
+		}
+	}
+	if rl, ok := inner.(*rateLimiter[T]); ok && rl.probe == p {
+		return rl // already ours
+	}
+	rl := &rateLimiter[T]{inner: inner, probe: p}
+	p.mu.Lock()
+	p.limiter = rl
+	p.mu.Unlock()
+	return rl
+}
+
+// markActive notes that the controller is working (it is not a standby).
+func (p *TypedProbe[T]) markActive() {
+	if !p.active.Load() {
+		p.active.Store(true)
+	}
+}
+
+// Reconciler decorates r so that running state and every outcome are recorded.
+func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.TypedReconciler[T] {
+	p.tracked.Store(true)
+	return &reconciler[T]{inner: r, probe: p}
+}
+
+// Track runs sync for item and records its outcome, for plain client-go
+// controllers: err == nil is a success, anything else a failure to be retried.
+// It returns sync's error.
+//
+//	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
+func (p *TypedProbe[T]) Track(item T, sync func() error) error {
+	p.tracked.Store(true)
+	p.markActive()
+	began := p.store.now()
+	p.store.started(item)
+	defer func() {
+		if r := recover(); r != nil {
+			p.store.panicked(item, r, began)
+			panic(r)
+		}
+	}()
+	err := sync()
+	p.store.finished(item, reconcile.Result{}, err, began)
+	return err
+}

@@ -1,0 +1,61 @@
+package instrument
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+)
+
+// rateLimiter decorates a workqueue rate limiter: it delegates every call
+// exactly once, records what the limiter decided, and never changes it. It
+// never calls into the queue either: the priority queue calls When while
+// holding its own lock.
+type rateLimiter[T comparable] struct {
+	inner workqueue.TypedRateLimiter[T]
+	probe *TypedProbe[T]
+}
+
+var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
+
+// When delegates and records the delay and which component chose it.
+func (r *rateLimiter[T]) When(item T) time.Duration {
+	var d time.Duration
+	src := srcLimiter
+	if rec, ok := r.inner.(recordingLimiter[T]); ok {
+		d, src = rec.when(item)
+	} else {
+		d = r.inner.When(item)
+	}
+	r.probe.store.limited(item, d, src, r.probe.tracked.Load())
+	return d
+}
+
+// Forget delegates and records that the failure counter was reset.
+func (r *rateLimiter[T]) Forget(item T) {
+	r.inner.Forget(item)
+	r.probe.store.forgot(item, r.probe.tracked.Load())
+}
+
+// NumRequeues delegates.
+func (r *rateLimiter[T]) NumRequeues(item T) int { return r.inner.NumRequeues(item) }
+
+// recordingLimiter is implemented by the instrument's own versions of
+// client-go's default limiters, which also say which component chose a delay.
+type recordingLimiter[T comparable] interface {
+	workqueue.TypedRateLimiter[T]
+	when(item T) (time.Duration, uint8)
+	describe() Limiter
+}
+
+// describeLimiter describes any limiter; unknown ones by their Go type.
+func describeLimiter[T comparable](l workqueue.TypedRateLimiter[T]) Limiter {
+	if rec, ok := l.(recordingLimiter[T]); ok {
+		return rec.describe()
+	}
+	t := fmt.Sprintf("%T", l)
+	return Limiter{
+		Description: "custom limiter " + t,
+		Components:  []LimiterComponent{{Name: SourceLimiter, Type: t}},
+	}
+}

@@ -1,0 +1,33 @@
+package instrument
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// reconciler decorates a controller-runtime reconciler: it marks the key
+// running, then records the outcome, duration and error. It never changes the
+// result or the error.
+type reconciler[T comparable] struct {
+	inner reconcile.TypedReconciler[T]
+	probe *TypedProbe[T]
+}
+
+// Reconcile delegates to the wrapped reconciler. A panic is recorded as the
+// error controller-runtime turns it into, then re-raised for it to handle.
+func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Result, err error) {
+	r.probe.markActive()
+	s := r.probe.store
+	began := s.now()
+	s.started(item)
+	defer func() {
+		if p := recover(); p != nil {
+			s.panicked(item, p, began)
+			panic(p)
+		}
+	}()
+	res, err = r.inner.Reconcile(ctx, item)
+	s.finished(item, res, err, began)
+	return res, err
+}
