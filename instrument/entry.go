@@ -107,7 +107,7 @@ func (e *entry[T]) lastAttempt() *attempt {
 
 // setError records msg as the last error, counting repeats of the same one.
 func (e *entry[T]) setError(in *interner, msg string, now int64) {
-	if e.lastErr != "" && (msg == e.lastErr || truncate(msg, maxErrorBytes) == e.lastErr) {
+	if e.lastErr != "" && (msg == e.lastErr || truncatedIs(msg, e.lastErr, maxErrorBytes)) {
 		e.sameErrorCount++
 	} else {
 		e.lastErr = in.intern(msg)

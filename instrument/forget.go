@@ -68,10 +68,12 @@ func (p *TypedProbe[T]) forget(req *ForgetRequest, now time.Time) (ForgetRespons
 			continue
 		}
 		limiter.inner.Forget(t.item)
+		// Record before requeueing: once added, a worker may take the key and
+		// record its next attempt, which the forget must not overwrite.
+		p.store.userForgot(t.item, resp.Requeued, release)
 		if resp.Requeued {
 			requeue(q, t.item, release)
 		}
-		p.store.userForgot(t.item, resp.Requeued, release)
 	}
 	resp.PendingRetryKept = !resp.Requeued && resp.Count > 0
 	resp.Message = forgetMessage(&resp, req)

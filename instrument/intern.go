@@ -40,15 +40,32 @@ func (in *interner) intern(msg string) string {
 	return s
 }
 
+// truncMark marks where truncate cut a message.
+const truncMark = "…"
+
 // truncate cuts s to at most n bytes on a rune boundary, marking the cut.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	const mark = "…"
-	cut := n - len(mark)
+	return s[:cutAt(s, n)] + truncMark
+}
+
+// cutAt is where truncate cuts s, which is longer than n.
+func cutAt(s string, n int) int {
+	cut := n - len(truncMark)
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + mark
+	return cut
+}
+
+// truncatedIs reports whether truncate(s, n) == t without building the cut
+// string, so that a long error repeated on every retry costs no allocation.
+func truncatedIs(s, t string, n int) bool {
+	if len(s) <= n {
+		return s == t
+	}
+	cut := cutAt(s, n)
+	return len(t) == cut+len(truncMark) && t[cut:] == truncMark && t[:cut] == s[:cut]
 }

@@ -21,9 +21,10 @@ func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bo
 	}
 	e.delay, e.source = int64(delay), source
 	e.nextRetry = now + int64(delay)
-	if !e.running {
-		e.stored = stBackoff
-	}
+	// Even while running: without the reconciler decorator, the classic queue
+	// calls When before Done, and this delay is that reconcile's outcome. With
+	// it, the reconcile has already finished when When is called.
+	e.stored = stBackoff
 	e.outcomeSinceGet = true
 	switch {
 	case e.pendingDelay:
@@ -47,8 +48,10 @@ func (s *store[T]) forgot(item T, tracked bool) {
 	e.failures = 0
 	e.firstFailureAt = 0
 	e.outcomeSinceGet = true
-	if !tracked && e.stored == stBackoff {
-		// Without the reconciler decorator, Forget after a reconcile is its success.
+	if !tracked && e.stored != stIdle {
+		// Without the reconciler decorator, Forget after a reconcile is its success
+		// (or precedes a RequeueAfter, which after then records), whatever the
+		// key did before: backoff, scheduled or failed.
 		e.stored = stIdle
 		e.nextRetry, e.delay, e.source = 0, 0, srcNone
 		e.lastSuccessAt = now
@@ -74,9 +77,7 @@ func (s *store[T]) after(item T, d time.Duration) {
 	sh, e := s.acquire(item, now)
 	e.nextRetry = now + int64(d)
 	e.delay, e.source = int64(d), srcRequeueAfter
-	if !e.running {
-		e.stored = stScheduled
-	}
+	e.stored = stScheduled // even while running, as in limited
 	e.outcomeSinceGet = true
 	s.release(sh)
 }

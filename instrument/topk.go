@@ -15,14 +15,18 @@ type row struct {
 	view       Key
 }
 
-func (a *row) less(b *row) bool {
-	if a.primary != b.primary {
-		return a.primary < b.primary
+func (a *row) less(b *row) bool { return rowLess(a.primary, a.controller, a.key, b) }
+
+// rowLess reports whether a row with these sort fields sorts before b. It
+// takes the fields, not a row, so that a candidate needs no (large) row built.
+func rowLess(primary int64, controller, key string, b *row) bool {
+	if primary != b.primary {
+		return primary < b.primary
 	}
-	if c := strings.Compare(a.controller, b.controller); c != 0 {
+	if c := strings.Compare(controller, b.controller); c != 0 {
 		return c < 0
 	}
-	return a.key < b.key
+	return key < b.key
 }
 
 // topK keeps the k first rows in sort order out of any number offered, so a
@@ -52,8 +56,7 @@ func (t *topK) wants(primary int64, controller, key string) bool {
 	if len(t.rows) < t.k {
 		return true
 	}
-	cand := row{primary: primary, controller: controller, key: key}
-	return cand.less(&t.rows[0])
+	return rowLess(primary, controller, key, &t.rows[0])
 }
 
 // offer adds r, which wants accepted.

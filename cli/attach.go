@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// attachOptions are the flags of every command that reads an endpoint: where
+// it is (--addr, or a Kubernetes target reached through port-forward) and how
+// to talk to it.
+type attachOptions struct {
+	configFlags   *genericclioptions.ConfigFlags
+	addr          string
+	selector      string
+	port          string
+	allNamespaces bool
+	scheme        string
+	prefix        string
+
+	target inspector.Target
+	// addrTarget is a TARGET given with --addr, which takes none: validate
+	// refuses it by name. It stays in the arguments for the command's own checks.
+	addrTarget string
+}
+
+func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
+	return attachOptions{configFlags: cf, scheme: "http", prefix: "/debug/backoff/"}
+}
+
+func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.addr, "addr", o.addr, "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
+	fs.StringVarP(&o.selector, "selector", "l", o.selector, "Attach to the pods matching this label selector")
+	fs.StringVar(&o.port, "port", o.port, "Pod port of the endpoint, by number or name (default: the port named \"backoff\", else 8082)")
+	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace")
+	fs.StringVar(&o.scheme, "scheme", o.scheme, "http for the loopback listener, https for the metrics server (sends your kubeconfig credentials)")
+	fs.StringVar(&o.prefix, "path", o.prefix, "Path the endpoint is mounted under")
+}
+
+// completeTarget takes a leading TARGET argument (KIND/NAME with a kind kubectl
+// knows: pod/, deploy/, sts/, rs/) off args. Keys also contain a slash, so
+// only a known kind makes an argument a target; with --addr there is none.
+func (o *attachOptions) completeTarget(args []string) ([]string, error) {
+	if o.addr != "" && len(args) > 0 && looksLikeTarget(args[0]) {
+		o.addrTarget = args[0]
+	}
+	if o.addr == "" && len(args) > 0 && looksLikeTarget(args[0]) {
+		t, err := inspector.ParseTarget(args[0], o.selector)
+		if err != nil {
+			return nil, err
+		}
+		o.target = t
+		return args[1:], nil
+	}
+	t, err := inspector.ParseTarget("", o.selector)
+	if err != nil {
+		return nil, err
+	}
+	o.target = t
+	return args, nil
+}
+
+func looksLikeTarget(arg string) bool {
+	kind, _, ok := strings.Cut(arg, "/")
+	if !ok {
+		return false
+	}
+	_, err := inspector.ParseTarget(kind+"/x", "")
+	return err == nil
+}
+
+func (o *attachOptions) validate() error {
+	if o.addr != "" && (o.addrTarget != "" || !o.target.IsZero() || o.allNamespaces) {
+		return fmt.Errorf("--addr talks to one endpoint directly: drop the TARGET, -l and -A")
+	}
+	if o.scheme != "http" && o.scheme != "https" {
+		return fmt.Errorf("--scheme %q: use http or https", o.scheme)
+	}
+	if !strings.HasPrefix(o.prefix, "/") {
+		return fmt.Errorf("--path %q: must start with /", o.prefix)
+	}
+	return inspector.PortSpec(o.port).Validate()
+}
+
+// open attaches: directly, or through port-forwards to the target's pods.
+// The returned object reader is nil when there is no cluster to read from.
+func (o *attachOptions) open(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
+	if o.addr != "" {
+		addr := o.addr
+		if !strings.Contains(addr, "://") {
+			addr = "http://" + addr
+		}
+		s, err := inspector.Direct(addr, nil)
+		return s, nil, err
+	}
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: namespace: %w", err)
+	}
+	return inspector.Attach(ctx, inspector.AttachConfig{
+		REST:          cfg,
+		Target:        o.target,
+		Namespace:     ns,
+		AllNamespaces: o.allNamespaces,
+		Port:          inspector.PortSpec(o.port),
+		Scheme:        o.scheme,
+		Prefix:        o.prefix,
+	})
+}

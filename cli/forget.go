@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// ForgetOptions are the options of `kubectl backoff forget`.
+type ForgetOptions struct {
+	attachOptions
+	genericiooptions.IOStreams
+
+	Controller string
+	All        bool
+	States     []string
+	Filter     string
+	Requeue    bool
+	Spread     time.Duration
+	DryRun     bool
+	Yes        bool
+	Output     string
+
+	keys []string
+	// isTerminal says whether In is a terminal; tests replace it.
+	isTerminal func(io.Reader) bool
+}
+
+// NewForgetCommand returns `kubectl backoff forget [TARGET] KEY... | --all`.
+func NewForgetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ForgetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, isTerminal: isTerminal}
+	cmd := &cobra.Command{
+		Use:   "forget [TARGET] (KEY... | --all)",
+		Short: "Reset the backoff of keys, and optionally retry them now",
+		Long: `Reset the backoff of keys: their failure counters go back to zero, so the next
+failure waits the base delay again. With --requeue the keys are also retried now
+(this needs the instrumented queue); a bulk retry is spread over --spread so that
+a fleet of keys does not hit a recovering dependency at once.
+
+Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
+		Example: `  # Retry one stuck key now
+  kubectl backoff forget deploy/my-controller default/my-widget --requeue
+
+  # After an outage: retry every key that failed with 503, over two minutes
+  kubectl backoff forget deploy/my-controller --all -q "503" --requeue --spread 2m
+
+  # What would be forgotten?
+  kubectl backoff forget deploy/my-controller --all --state backoff --dry-run`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	o.addFlags(cmd.Flags())
+	f := cmd.Flags()
+	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys (needed when the process runs several)")
+	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
+	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
+	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")
+	f.BoolVar(&o.Requeue, "requeue", o.Requeue, "Also retry the keys now")
+	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
+	f.BoolVar(&o.DryRun, "dry-run", o.DryRun, "List what would be forgotten; change nothing")
+	f.BoolVarP(&o.Yes, "yes", "y", o.Yes, "Do not ask for confirmation")
+	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
+	return cmd
+}
+
+// Complete takes the target and keys from args.
+func (o *ForgetOptions) Complete(args []string) error {
+	rest, err := o.completeTarget(args)
+	o.keys = rest
+	return err
+}
+
+// Validate checks the flags, naming the one at fault.
+func (o *ForgetOptions) Validate() error {
+	switch {
+	case len(o.keys) == 0 && !o.All:
+		return fmt.Errorf("name the KEYs to forget, or use --all (with --state/--filter to narrow it)")
+	case len(o.keys) > 0 && o.All:
+		return fmt.Errorf("give KEYs or --all, not both")
+	case !o.All && (o.Filter != "" || len(o.States) > 0):
+		return fmt.Errorf("--filter and --state select keys for --all; add --all or name the KEYs")
+	case o.Spread < 0 || o.Spread > time.Hour:
+		return fmt.Errorf("--spread %v: must be between 0 and 1h", o.Spread)
+	case o.Spread > 0 && !o.Requeue:
+		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
+	}
+	if err := validateStates(o.States); err != nil {
+		return err
+	}
+	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
+		return err
+	}
+	return o.attachOptions.validate()
+}
+
+func (o *ForgetOptions) request(dryRun bool) instrument.ForgetRequest {
+	r := instrument.ForgetRequest{Controller: o.Controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
+	if o.All {
+		r.Filter = &instrument.Filter{Q: o.Filter, States: toStates(o.States)}
+	} else {
+		r.Keys = o.keys
+	}
+	return r
+}
+
+// Run forgets, after confirmation when it is a bulk forget on a terminal.
+func (o *ForgetOptions) Run(ctx context.Context) error {
+	s, _, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if o.All && !o.DryRun && !o.Yes {
+		preview, err := s.Forget(ctx, o.request(true))
+		if err != nil {
+			return forgetError(err)
+		}
+		if !o.isTerminal(o.In) {
+			return fmt.Errorf("--all would forget %d key(s): confirm with --yes (stdin is not a terminal)", preview.Count)
+		}
+		if !o.confirm(preview) {
+			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
+			return nil
+		}
+	}
+	resp, err := s.Forget(ctx, o.request(o.DryRun))
+	if err != nil {
+		return forgetError(err)
+	}
+	if o.Output != "" {
+		return printObject(o.Out, o.Output, resp)
+	}
+	for _, k := range resp.Keys {
+		line := fmt.Sprintf("%s: %s, %d failures", k.Key, k.State, k.Failures)
+		if k.ReleaseIn.Duration > 0 {
+			line += ", retried in " + dur(k.ReleaseIn.Duration)
+		}
+		fmt.Fprintln(o.Out, line)
+	}
+	fmt.Fprintln(o.Out, resp.Message)
+	return nil
+}
+
+func (o *ForgetOptions) confirm(preview *instrument.ForgetResponse) bool {
+	what := "reset the backoff of"
+	if o.Requeue {
+		what = "reset and retry now"
+		if o.Spread > 0 {
+			what = fmt.Sprintf("reset and retry, spread over %v,", o.Spread)
+		}
+	}
+	fmt.Fprintf(o.ErrOut, "This will %s %d key(s) of %s. Continue? [y/N] ", what, preview.Count, preview.Controller)
+	line, _ := bufio.NewReader(o.In).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+func forgetError(err error) error {
+	if inspector.IsForbidden(err) {
+		return fmt.Errorf("forget refused: %w", err)
+	}
+	return err
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// GetOptions are the options of `kubectl backoff get`.
+type GetOptions struct {
+	attachOptions
+	genericiooptions.IOStreams
+
+	Output     string
+	States     []string
+	Controller string
+	Filter     string
+	Sort       string
+	Limit      int
+
+	keys []string
+}
+
+// NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
+func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: instrument.SortNext, Limit: instrument.DefaultLimit}
+	cmd := &cobra.Command{
+		Use:   "get [TARGET] [KEY...]",
+		Short: "List keys and their backoff state",
+		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
+and the delay that chose it, and the last error.
+
+TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
+(a container port named "backoff") are discovered in the namespace.`,
+		Example: `  # Keys in backoff, most failures first
+  kubectl backoff get deploy/my-controller --state backoff --sort failures
+
+  # Two keys, as JSON for an incident ticket
+  kubectl backoff get deploy/my-controller default/w1 default/w2 -o json
+
+  # The demo, directly
+  kubectl backoff get --addr 127.0.0.1:8082 -q outage`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	o.addFlags(cmd.Flags())
+	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: wide, json or yaml")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: backoff, scheduled, queued, running, failed, idle")
+	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
+	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
+	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by next, failures, key or since")
+	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000)")
+	return cmd
+}
+
+// Complete takes the target and keys from args.
+func (o *GetOptions) Complete(args []string) error {
+	rest, err := o.completeTarget(args)
+	o.keys = rest
+	return err
+}
+
+// Validate checks every flag, naming the one at fault.
+func (o *GetOptions) Validate() error {
+	if err := validateOutput(o.Output, "wide", "json", "yaml"); err != nil {
+		return err
+	}
+	if err := validateStates(o.States); err != nil {
+		return err
+	}
+	if err := validateSort(o.Sort); err != nil {
+		return err
+	}
+	if o.Limit < 1 || o.Limit > instrument.MaxLimit {
+		return fmt.Errorf("--limit %d: must be between 1 and %d", o.Limit, instrument.MaxLimit)
+	}
+	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
+		return fmt.Errorf("give KEYs or --filter/--state, not both")
+	}
+	return o.attachOptions.validate()
+}
+
+// Run prints the keys.
+func (o *GetOptions) Run(ctx context.Context) error {
+	s, _, err := o.open(ctx)
+	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
+		printPods(o.Out, pods.Pods)
+		return fmt.Errorf("%d instrumented pods found: name one as TARGET (pod/NAME)", len(pods.Pods))
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var list *inspector.KeyList
+	if len(o.keys) > 0 {
+		list, err = o.getKeys(ctx, s)
+	} else {
+		list, err = s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: toStates(o.States), Sort: o.Sort, Limit: o.Limit})
+	}
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "json", "yaml":
+		return printObject(o.Out, o.Output, list)
+	}
+	printKeys(o.Out, list, o.Output == "wide")
+	if len(list.Items) == 0 {
+		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
+	} else if list.Matched > len(list.Items) {
+		fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
+	}
+	return nil
+}
+
+func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspector.KeyList, error) {
+	out := &inspector.KeyList{Items: []inspector.PodKey{}}
+	for _, k := range o.keys {
+		d, err := s.Key(ctx, o.Controller, k)
+		if err != nil {
+			return nil, err
+		}
+		out.ServerTime = d.ServerTime
+		out.Items = append(out.Items, inspector.PodKey{Key: d.Key, Pod: d.Pod})
+	}
+	out.Matched, out.Total = len(out.Items), len(out.Items)
+	return out, nil
+}
+
+func validateOutput(o string, allowed ...string) error {
+	if o == "" || slices.Contains(allowed, o) {
+		return nil
+	}
+	return fmt.Errorf("--output %q: use one of %s", o, strings.Join(allowed, ", "))
+}
+
+func validateStates(states []string) error {
+	for _, s := range states {
+		if !slices.Contains(instrument.States, instrument.State(s)) {
+			return fmt.Errorf("--state %q: not a state; use backoff, scheduled, queued, running, failed or idle", s)
+		}
+	}
+	return nil
+}
+
+func validateSort(s string) error {
+	switch s {
+	case instrument.SortNext, instrument.SortFailures, instrument.SortKey, instrument.SortSince:
+		return nil
+	}
+	return fmt.Errorf("--sort %q: use next, failures, key or since", s)
+}
+
+func toStates(s []string) []instrument.State {
+	out := make([]instrument.State, len(s))
+	for i, v := range s {
+		out[i] = instrument.State(v)
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/printers"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// maxErrorColumn bounds the LAST ERROR column of a table.
+const maxErrorColumn = 60
+
+// printKeys prints a kubectl-style table; wide adds the counters and times.
+func printKeys(w io.Writer, l *inspector.KeyList, wide bool) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE\tLAST ERROR"
+	if wide {
+		head += "\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT\tPOD"
+	}
+	fmt.Fprintln(tw, head)
+	for _, k := range l.Items {
+		errText := "<none>"
+		if k.LastError != nil {
+			errText = oneLine(k.LastError.Message, maxErrorColumn)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
+			countdown(k.NextRetryAt, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource), errText)
+		if wide {
+			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%s\t%s\t%s", k.TotalFailures, k.Reconciles, k.SameErrorCount,
+				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime), dash(k.Pod))
+		}
+		fmt.Fprintln(tw)
+	}
+}
+
+// printPods lists discovered pods, so the user can pick a target.
+func printPods(w io.Writer, pods []inspector.Pod) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	fmt.Fprintln(tw, "NAMESPACE\tPOD\tPORT\tREADY")
+	for _, p := range pods {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%v\n", p.Namespace, p.Name, p.Port, p.Ready)
+	}
+}
+
+// printObject prints v as JSON or YAML.
+func printObject(w io.Writer, format string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if format == "yaml" {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return err
+		}
+	} else {
+		data = append(data, '\n')
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// countdown is "in 3m1s" (or "due 2s ago") relative to the server's now.
+func countdown(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	switch d := t.Sub(now); {
+	case d > 0:
+		return "in " + dur(d)
+	case d == 0:
+		return "due now"
+	}
+	return "due " + dur(now.Sub(t)) + " ago"
+}
+
+// ago is "3m1s ago" relative to the server's now.
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	if !t.Before(now) {
+		return "just now" // or a clock a little ahead of the server's
+	}
+	return dur(now.Sub(t)) + " ago"
+}
+
+// dur prints a duration as people read it: "5ms", "1.3s", "4m12s", "3d4h".
+func dur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	case d < 24*time.Hour:
+		return d.Round(time.Second).String()
+	}
+	h := d.Round(time.Hour) / time.Hour
+	return fmt.Sprintf("%dd%dh", h/24, h%24)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine flattens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

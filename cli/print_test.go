@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+var printNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// printKeyList has a key in backoff with a two-line error, a converged key,
+// and a key whose error overflows the LAST ERROR column.
+func printKeyList() *inspector.KeyList {
+	long := strings.Repeat("x", 70)
+	return &inspector.KeyList{ServerTime: printNow, Total: 3, Matched: 3, Items: []inspector.PodKey{
+		{Pod: "ops/ctrl-0", Key: instrument.Key{Controller: "widget", Key: "default/w1", State: instrument.StateBackoff,
+			Failures: 17, TotalFailures: 20, Reconciles: 40, SameErrorCount: 17,
+			NextRetryAt: printNow.Add(4*time.Minute + 12*time.Second), Delay: metav1.Duration{Duration: 327680 * time.Millisecond},
+			DelaySource: instrument.SourceItemExponential, FirstFailureAt: printNow.Add(-20 * time.Minute), LastEventAt: printNow.Add(-2 * time.Minute),
+			LastError: &instrument.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow}}},
+		{Key: instrument.Key{Controller: "widget", Key: "default/w2", State: instrument.StateIdle, Reconciles: 3}},
+		{Pod: "ops/ctrl-1", Key: instrument.Key{Controller: "gadget", Key: "default/g1", State: instrument.StateQueued, Failures: 2,
+			NextRetryAt: printNow.Add(-1500 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
+			DelaySource: instrument.SourceBucket, LastError: &instrument.ErrorRecord{Message: long, At: printNow}}},
+	}}
+}
+
+// printGap is what separates the cells of a table: tabwriter pads with at
+// least three spaces, and no cell holds two spaces in a row.
+var printGap = regexp.MustCompile(` {2,}`)
+
+// printColumns splits a table into rows of cells.
+func printColumns(table string) [][]string {
+	var rows [][]string
+	for line := range strings.Lines(table) {
+		rows = append(rows, printGap.Split(strings.TrimRight(line, " \n"), -1))
+	}
+	return rows
+}
+
+func TestPrintKeys(t *testing.T) {
+	clipped := strings.Repeat("x", maxErrorColumn-1) + "…"
+	tests := []struct {
+		wide bool
+		want [][]string
+	}{{
+		wide: false,
+		want: [][]string{
+			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR"},
+			{"widget", "default/w1", "backoff", "17", "in 4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"widget", "default/w2", "idle", "0", "-", "-", "-", "<none>"},
+			{"gadget", "default/g1", "queued", "2", "due 1.5s ago", "10ms", "bucket", clipped},
+		},
+	}, {
+		wide: true,
+		want: [][]string{
+			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "POD"},
+			{"widget", "default/w1", "backoff", "17", "in 4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused", "20", "40", "17", "20m0s ago", "2m0s ago", "ops/ctrl-0"},
+			{"widget", "default/w2", "idle", "0", "-", "-", "-", "<none>", "0", "3", "0", "-", "-", "-"},
+			{"gadget", "default/g1", "queued", "2", "due 1.5s ago", "10ms", "bucket", clipped, "0", "0", "0", "-", "-", "ops/ctrl-1"},
+		},
+	}}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		printKeys(&b, printKeyList(), tt.wide)
+		got := printColumns(b.String())
+		if len(got) != len(tt.want) {
+			t.Fatalf("wide %v: %d rows, want %d:\n%s", tt.wide, len(got), len(tt.want), b.String())
+		}
+		for i := range got {
+			if !slices.Equal(got[i], tt.want[i]) {
+				t.Errorf("wide %v, row %d:\n got %q\nwant %q", tt.wide, i, got[i], tt.want[i])
+			}
+		}
+		// Columns line up: every row puts KEY at the same offset.
+		lines := strings.Split(b.String(), "\n")
+		if at := strings.Index(lines[0], "KEY"); strings.Index(lines[1], "default/w1") != at || strings.Index(lines[3], "default/g1") != at {
+			t.Errorf("wide %v: columns do not line up:\n%s", tt.wide, b.String())
+		}
+	}
+}
+
+func TestPrintKeysEmpty(t *testing.T) {
+	var b bytes.Buffer
+	printKeys(&b, &inspector.KeyList{ServerTime: printNow}, false)
+	if got := printColumns(b.String()); len(got) != 1 || got[0][0] != "CONTROLLER" {
+		t.Errorf("empty list printed %q, want only the header", b.String())
+	}
+}
+
+func TestPrintPods(t *testing.T) {
+	var b bytes.Buffer
+	printPods(&b, []inspector.Pod{{Namespace: "ops", Name: "ctrl-0", Port: 8082, Ready: true}, {Namespace: "dev", Name: "ctrl-1", Port: 9090}})
+	want := [][]string{{"NAMESPACE", "POD", "PORT", "READY"}, {"ops", "ctrl-0", "8082", "true"}, {"dev", "ctrl-1", "9090", "false"}}
+	got := printColumns(b.String())
+	if len(got) != len(want) {
+		t.Fatalf("printPods: %q", b.String())
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("printPods row %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+func TestPrintObject(t *testing.T) {
+	v := map[string]any{"key": "default/w1", "failures": 3}
+	for _, tt := range []struct{ format, want string }{
+		{"json", "{\n  \"failures\": 3,\n  \"key\": \"default/w1\"\n}\n"},
+		{"yaml", "failures: 3\nkey: default/w1\n"},
+	} {
+		var b bytes.Buffer
+		if err := printObject(&b, tt.format, v); err != nil {
+			t.Fatalf("%s: %v", tt.format, err)
+		}
+		if b.String() != tt.want {
+			t.Errorf("%s: printed %q, want %q", tt.format, b.String(), tt.want)
+		}
+	}
+	if err := printObject(&bytes.Buffer{}, "json", map[string]any{"c": make(chan int)}); err == nil {
+		t.Error("printObject of a channel: no error")
+	}
+}
+
+func TestDur(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "-"},
+		{-time.Second, "-"},
+		{1400 * time.Microsecond, "1ms"},
+		{5 * time.Millisecond, "5ms"},
+		{999 * time.Millisecond, "999ms"},
+		{1250 * time.Millisecond, "1.3s"},
+		{59940 * time.Millisecond, "59.9s"},
+		{4*time.Minute + 12*time.Second + 400*time.Millisecond, "4m12s"},
+		{1000 * time.Second, "16m40s"},
+		{23*time.Hour + 59*time.Minute, "23h59m0s"},
+		{24 * time.Hour, "1d0h"},
+		{25*time.Hour + 30*time.Minute, "1d2h"},
+		{47*time.Hour + 45*time.Minute, "2d0h"},
+		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d4h"},
+	}
+	for _, tt := range tests {
+		if got := dur(tt.d); got != tt.want {
+			t.Errorf("dur(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestCountdownAndAgo(t *testing.T) {
+	tests := []struct {
+		t                      time.Time
+		wantCountdown, wantAgo string
+	}{
+		{time.Time{}, "-", "-"},
+		{printNow.Add(3*time.Minute + time.Second), "in 3m1s", "just now"},
+		{printNow.Add(80 * time.Millisecond), "in 80ms", "just now"},
+		{printNow, "due now", "just now"},
+		{printNow.Add(-2 * time.Second), "due 2s ago", "2s ago"},
+		{printNow.Add(-26 * time.Hour), "due 1d2h ago", "1d2h ago"},
+	}
+	for _, tt := range tests {
+		if got := countdown(tt.t, printNow); got != tt.wantCountdown {
+			t.Errorf("countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
+		}
+		if got := ago(tt.t, printNow); got != tt.wantAgo {
+			t.Errorf("ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 10, ""},
+		{"dial tcp:\n\tconnect:  refused\n", 80, "dial tcp: connect: refused"},
+		{"0123456789", 10, "0123456789"},
+		{"0123456789a", 10, "012345678…"},
+		{"ééééé", 4, "ééé…"},
+		{"a   b   c", 4, "a b…"},
+	}
+	for _, tt := range tests {
+		if got := oneLine(tt.s, tt.n); got != tt.want {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestDash(t *testing.T) {
+	if dash("") != "-" || dash("x") != "x" {
+		t.Errorf(`dash("") = %q, dash("x") = %q; want "-" and "x"`, dash(""), dash("x"))
+	}
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
+)
+
+// NewRootCommand returns the kubectl-backoff command with its subcommands.
+// Errors are returned, not printed: the caller prints them once, as
+// "error: ...", and exits 1.
+func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kubectl-backoff",
+		Short: "See why a controller isn't reconciling your object yet",
+		Long: `kubectl backoff shows, per key, what a controller's work queue is doing:
+consecutive failures, the next retry and the limiter that chose it, the last
+errors, and whether a reconcile is running.`,
+		// Help reads "kubectl backoff", as a kubectl plugin is invoked.
+		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl backoff"},
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.SetIn(streams.In)
+	cmd.SetOut(streams.Out)
+	cmd.SetErr(streams.ErrOut)
+	// kubectl's own flags (--kubeconfig, --context, -n, --as, ...) for every command.
+	cf := genericclioptions.NewConfigFlags(true)
+	cf.AddFlags(cmd.PersistentFlags())
+	cmd.PersistentPreRun = func(*cobra.Command, []string) {
+		// client-go's port-forward and discovery log to klog on their own; our
+		// errors are returned, and stray lines would break the tables and the UI.
+		klog.SetOutput(io.Discard)
+		klog.LogToStderr(false)
+	}
+	cmd.AddCommand(
+		NewTopCommand(cf, streams),
+		NewGetCommand(cf, streams),
+		NewDescribeCommand(cf, streams),
+		NewForgetCommand(cf, streams),
+		NewDemoCommand(cf, streams),
+		NewVersionCommand(streams),
+	)
+	return cmd
+}

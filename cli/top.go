@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
+)
+
+// minRefresh is the shortest --refresh: faster only loads the endpoint.
+const minRefresh = 100 * time.Millisecond
+
+// TopOptions are the options of `kubectl backoff top`.
+type TopOptions struct {
+	attachOptions
+	genericiooptions.IOStreams
+
+	Refresh    time.Duration
+	Controller string
+	States     []string
+	Filter     string
+}
+
+// NewTopCommand returns `kubectl backoff top [TARGET]`.
+func NewTopCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &TopOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Refresh: time.Second}
+	cmd := &cobra.Command{
+		Use:   "top [TARGET]",
+		Short: "Watch keys back off, live, and force-forget them",
+		Long: `A live view of a controller's keys: state, failures, a countdown to the next
+retry, the delay and the limiter that chose it, and the last error; the limiter's
+bucket and a forecast of the retries falling due in the next minute. Enter
+explains a key, g groups keys by error, f and r forget or retry (after a y/N).
+
+TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
+(a container port named "backoff") are discovered in the namespace.`,
+		Example: `  # The controller of a deployment
+  kubectl backoff top deploy/my-controller
+
+  # Only keys in backoff whose error mentions "timeout", refreshed every 2s
+  kubectl backoff top deploy/my-controller --state backoff -q timeout --refresh 2s
+
+  # An endpoint reachable directly
+  kubectl backoff top --addr 127.0.0.1:8082`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	o.addFlags(cmd.Flags())
+	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
+	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: backoff, scheduled, queued, running, failed, idle")
+	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
+	return cmd
+}
+
+// Complete takes the target from args.
+func (o *TopOptions) Complete(args []string) error {
+	rest, err := o.completeTarget(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
+	}
+	return nil
+}
+
+// Validate checks every flag, naming the one at fault.
+func (o *TopOptions) Validate() error {
+	if o.Refresh <= 0 {
+		return fmt.Errorf("--refresh %v: must be positive", o.Refresh)
+	}
+	if o.Refresh < minRefresh {
+		return fmt.Errorf("--refresh %v: must be at least %v", o.Refresh, minRefresh)
+	}
+	if err := validateStates(o.States); err != nil {
+		return err
+	}
+	return o.attachOptions.validate()
+}
+
+// Run attaches and runs the UI until the user quits. When discovery finds
+// several pods, it lists them and fails, as get does: name one as TARGET.
+func (o *TopOptions) Run(ctx context.Context) error {
+	s, objects, err := o.open(ctx)
+	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
+		printPods(o.Out, pods.Pods)
+		return fmt.Errorf("%d instrumented pods found: name one as TARGET (pod/NAME)", len(pods.Pods))
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	opts := ui.Options{
+		Session: s, Objects: objects, Refresh: o.Refresh,
+		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
+	}
+	if o.addr == "" {
+		opts.Context, opts.Namespace = o.kubeContext()
+	}
+	return ui.Run(ctx, opts)
+}
+
+// kubeContext names the kubeconfig context and namespace, for the header.
+func (o *TopOptions) kubeContext() (string, string) {
+	loader := o.configFlags.ToRawKubeConfigLoader()
+	ns, _, _ := loader.Namespace()
+	if o.allNamespaces {
+		ns = "all"
+	}
+	ctxName := ""
+	if o.configFlags.Context != nil && *o.configFlags.Context != "" {
+		ctxName = *o.configFlags.Context
+	} else if raw, err := loader.RawConfig(); err == nil {
+		ctxName = raw.CurrentContext
+	}
+	return ctxName, ns
+}

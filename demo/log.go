@@ -1,0 +1,74 @@
+package demo
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/go-logr/logr"
+)
+
+// ErrorLogger returns a logger that writes only errors to w, one line each,
+// and drops info messages. It suits controller-runtime's global logger in a
+// demo whose controllers' chatter would drown the terminal:
+//
+//	ctrllog.SetLogger(demo.ErrorLogger(os.Stderr))
+func ErrorLogger(w io.Writer) logr.Logger {
+	return logr.New(&lineSink{w: w, mu: &sync.Mutex{}})
+}
+
+// discardLogger drops everything. logr.Discard() will not do: its sink is nil,
+// which controller-runtime takes for "unset" and replaces with its own logger.
+func discardLogger() logr.Logger { return logr.New(&lineSink{}) }
+
+// lineSink writes errors as single lines; a nil writer discards.
+type lineSink struct {
+	w      io.Writer
+	mu     *sync.Mutex
+	name   string
+	values []any
+}
+
+var _ logr.LogSink = &lineSink{}
+
+func (s *lineSink) Init(logr.RuntimeInfo)    {}
+func (s *lineSink) Enabled(int) bool         { return false }
+func (s *lineSink) Info(int, string, ...any) {}
+func (s *lineSink) WithValues(kv ...any) logr.LogSink {
+	c := *s
+	c.values = append(s.values[:len(s.values):len(s.values)], kv...)
+	return &c
+}
+func (s *lineSink) WithName(name string) logr.LogSink {
+	c := *s
+	c.name = joinName(s.name, name)
+	return &c
+}
+func (s *lineSink) Error(err error, msg string, kv ...any) {
+	if s.w == nil {
+		return
+	}
+	var b strings.Builder
+	if s.name != "" {
+		b.WriteString(s.name + ": ")
+	}
+	b.WriteString(msg)
+	if err != nil {
+		b.WriteString(": " + err.Error())
+	}
+	all := append(s.values[:len(s.values):len(s.values)], kv...)
+	for i := 0; i+1 < len(all); i += 2 {
+		fmt.Fprintf(&b, " %v=%v", all[i], all[i+1])
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintln(s.w, b.String())
+}
+
+func joinName(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "/" + b
+}

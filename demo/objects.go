@@ -1,0 +1,94 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Labels and annotations the demo puts on its ConfigMaps.
+const (
+	// PartOfLabel marks the demo's objects; in a cluster the controllers watch
+	// only ConfigMaps carrying it.
+	PartOfLabel = "app.kubernetes.io/part-of"
+	// PartOfValue is PartOfLabel's value.
+	PartOfValue = "kubectl-backoff-demo"
+	// ScenarioLabel names the scenario (and controller) an object belongs to.
+	ScenarioLabel = "demo.kubectl-backoff.io/scenario"
+
+	// generationAnnotation is bumped by a simulated user edit: ConfigMaps have
+	// no spec generation, so the demo keeps its own.
+	generationAnnotation = "demo.kubectl-backoff.io/generation"
+	// observedAnnotation is what the conflicts controller writes back.
+	observedAnnotation = "demo.kubectl-backoff.io/observed-generation"
+	// otherWriterAnnotation is written by the simulated concurrent writer.
+	otherWriterAnnotation = "demo.kubectl-backoff.io/other-writer"
+	// conditionAnnotation is the well-behaved controller's Ready condition:
+	// ConfigMaps have no status, so it stands in for status.conditions.
+	conditionAnnotation = "demo.kubectl-backoff.io/condition"
+
+	// storageClassKey is the demo's "spec.storageClass"; empty is invalid.
+	storageClassKey = "storageClass"
+)
+
+// objectName is the ConfigMap name of key i of a scenario: outage-00042.
+func objectName(scenario string, i int) string {
+	return fmt.Sprintf("%s-%05d", scenario, i)
+}
+
+// newObject builds one demo ConfigMap.
+func newObject(namespace string, sc *scenario, i int) *corev1.ConfigMap {
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: namespace,
+			Name:      objectName(sc.name, i),
+			Labels:    map[string]string{PartOfLabel: PartOfValue, ScenarioLabel: sc.name},
+		},
+		Data: map[string]string{storageClassKey: "standard"},
+	}
+	if sc.invalid {
+		// The user forgot spec.storageClass: no retry will ever fix it.
+		cm.Data[storageClassKey] = ""
+	}
+	if sc.name == conflictsName {
+		// Gives the conflicts controller something to write on its first pass.
+		cm.Annotations = map[string]string{generationAnnotation: "1"}
+	}
+	return cm
+}
+
+// ensureObjects creates the namespace and whichever demo ConfigMaps are
+// missing; existing ones are left as they are, so a rerun against a cluster
+// resumes rather than resets. It returns how many it created.
+func ensureObjects(ctx context.Context, c client.Client, namespace string, counts []int) (int, error) {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace, Labels: map[string]string{PartOfLabel: PartOfValue}}}
+	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		return 0, fmt.Errorf("create namespace %s: %w", namespace, err)
+	}
+	var existing corev1.ConfigMapList
+	if err := c.List(ctx, &existing, client.InNamespace(namespace), client.MatchingLabels{PartOfLabel: PartOfValue}); err != nil {
+		return 0, fmt.Errorf("list demo ConfigMaps in %s: %w", namespace, err)
+	}
+	have := make(map[string]bool, len(existing.Items))
+	for i := range existing.Items {
+		have[existing.Items[i].Name] = true
+	}
+	created := 0
+	for si := range scenarios {
+		for i := range counts[si] {
+			cm := newObject(namespace, &scenarios[si], i)
+			if have[cm.Name] {
+				continue
+			}
+			if err := c.Create(ctx, cm); err != nil && !apierrors.IsAlreadyExists(err) {
+				return created, fmt.Errorf("create ConfigMap %s/%s: %w", namespace, cm.Name, err)
+			}
+			created++
+		}
+	}
+	return created, nil
+}

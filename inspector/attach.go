@@ -1,0 +1,162 @@
+package inspector
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+)
+
+// AttachConfig says what to attach to through the API server.
+type AttachConfig struct {
+	REST *rest.Config
+	// Clientset is used for discovery; built from REST if nil.
+	Clientset     kubernetes.Interface
+	Target        Target
+	Namespace     string
+	AllNamespaces bool
+	Port          PortSpec
+	// Scheme is "http" (the loopback listener, the default) or "https" (the
+	// metrics server: the kubeconfig's credentials are sent).
+	Scheme string
+	// Prefix is the path the endpoint is mounted under.
+	Prefix string
+	// Tunnel configures the port-forwards' reconnects.
+	Tunnel TunnelOptions
+}
+
+// MultiplePodsError is returned when discovery finds several instrumented pods
+// and no target says which: the caller offers them to the user.
+type MultiplePodsError struct{ Pods []Pod }
+
+func (e *MultiplePodsError) Error() string {
+	names := make([]string, len(e.Pods))
+	for i, p := range e.Pods {
+		names[i] = p.String()
+	}
+	return fmt.Sprintf("%d instrumented pods found (%s): name one as TARGET", len(e.Pods), strings.Join(names, ", "))
+}
+
+// Attach resolves cfg.Target to pods and opens a port-forward to each, kept
+// alive in the background until the session is closed. It also returns a
+// reader for the objects behind keys.
+func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, error) {
+	cs := cfg.Clientset
+	if cs == nil {
+		var err error
+		if cs, err = kubernetes.NewForConfig(cfg.REST); err != nil {
+			return nil, nil, err
+		}
+	}
+	pods, err := Resolve(ctx, cs, cfg.Target, cfg.Namespace, cfg.AllNamespaces, cfg.Port)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Target.IsZero() && len(pods) > 1 {
+		return nil, nil, &MultiplePodsError{Pods: pods}
+	}
+	if cfg.Scheme == "" {
+		cfg.Scheme = "http"
+	}
+	base, err := endpointTransport(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	slots := &podSlots{cs: cs, cfg: cfg, taken: map[string]bool{}}
+	endpoints := make([]*Endpoint, 0, len(pods))
+	for _, p := range pods {
+		slots.taken[p.String()] = true
+		t := NewTunnel(cfg.REST, slots.resolver(p), cfg.Tunnel)
+		wg.Go(func() { _ = t.Run(runCtx) })
+		rt := dialVia(t.Addr, base)
+		var wrapped http.RoundTripper = rt
+		if cfg.Scheme == "https" {
+			if wrapped, err = rest.HTTPWrappersForConfig(cfg.REST, rt); err != nil {
+				cancel()
+				return nil, nil, err
+			}
+		}
+		c, err := NewClient(fmt.Sprintf("%s://%s%s", cfg.Scheme, p.Name, cfg.Prefix), wrapped)
+		if err != nil {
+			cancel()
+			return nil, nil, err
+		}
+		endpoints = append(endpoints, &Endpoint{Name: p.String(), Client: c, conn: t.State})
+	}
+	stop := func() { cancel(); wg.Wait() }
+	return NewSession(endpoints, stop), objectReader(cfg.REST, cs), nil
+}
+
+// endpointTransport is the transport under the tunnels. The https endpoint's
+// certificate names the pod's service, not 127.0.0.1, and the bytes already
+// travel inside the API server's authenticated tunnel, so it is not verified.
+func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	if cfg.Scheme == "https" {
+		t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // see above
+	}
+	return t, nil
+}
+
+func objectReader(cfg *rest.Config, cs kubernetes.Interface) *ObjectReader {
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cs.Discovery()))
+	return &ObjectReader{Dynamic: dyn, Core: cs, Mapper: mapper}
+}
+
+// podSlots hands each tunnel a pod of the target: its own while it runs, and
+// after a restart or rollout, a running pod no other tunnel has.
+type podSlots struct {
+	cs  kubernetes.Interface
+	cfg AttachConfig
+
+	mu    sync.Mutex
+	taken map[string]bool
+}
+
+func (s *podSlots) resolver(p Pod) ResolveFunc {
+	cur := p
+	return func(ctx context.Context) (string, string, int, error) {
+		pod, err := s.cs.CoreV1().Pods(cur.Namespace).Get(ctx, cur.Name, metav1.GetOptions{})
+		if err == nil && pod.Status.Phase == corev1.PodRunning && pod.DeletionTimestamp == nil {
+			return cur.Namespace, cur.Name, cur.Port, nil
+		}
+		if s.cfg.Target.Kind == KindPod {
+			if err == nil {
+				err = fmt.Errorf("pod %s is %s", cur, pod.Status.Phase)
+			}
+			return "", "", 0, err
+		}
+		pods, rerr := Resolve(ctx, s.cs, s.cfg.Target, s.cfg.Namespace, s.cfg.AllNamespaces, s.cfg.Port)
+		if rerr != nil {
+			return "", "", 0, errors.Join(err, rerr)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, np := range pods {
+			if !s.taken[np.String()] {
+				delete(s.taken, cur.String())
+				s.taken[np.String()] = true
+				cur = np
+				return np.Namespace, np.Name, np.Port, nil
+			}
+		}
+		return "", "", 0, fmt.Errorf("%s: pod %s is gone and no other pod is free", s.cfg.Target, cur)
+	}
+}

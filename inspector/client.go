@@ -1,0 +1,208 @@
+package inspector
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// maxResponseBytes bounds what a client reads from an endpoint.
+const maxResponseBytes = 32 << 20
+
+// Client calls one instrument endpoint.
+type Client struct {
+	base *url.URL
+	http *http.Client
+}
+
+// NewClient returns a client for the endpoint at base, e.g.
+// "http://127.0.0.1:8082/debug/backoff/". A base with no path gets
+// instrument.DefaultPrefix. rt may be nil for http.DefaultTransport; pass a
+// transport with credentials for an endpoint behind the metrics server's
+// authn/authz filter.
+func NewClient(base string, rt http.RoundTripper) (*Client, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("endpoint %q: want an http(s) URL such as http://127.0.0.1:8082", base)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = instrument.DefaultPrefix
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	return &Client{base: u, http: &http.Client{Transport: rt, Timeout: 30 * time.Second}}, nil
+}
+
+// URL is the endpoint's base URL.
+func (c *Client) URL() string { return c.base.String() }
+
+// KeyQuery selects a page of keys, as v1/keys takes it.
+type KeyQuery struct {
+	Controller string
+	Q          string
+	States     []instrument.State
+	Sort       string
+	Limit      int
+	Offset     int
+}
+
+// Values encodes the query; empty fields are left to the server's defaults.
+func (q KeyQuery) Values() url.Values {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	set("controller", q.Controller)
+	set("q", q.Q)
+	set("sort", q.Sort)
+	if len(q.States) > 0 {
+		s := make([]string, len(q.States))
+		for i, st := range q.States {
+			s[i] = string(st)
+		}
+		v.Set("state", strings.Join(s, ","))
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.Offset > 0 {
+		v.Set("offset", strconv.Itoa(q.Offset))
+	}
+	return v
+}
+
+// Controllers calls v1/controllers.
+func (c *Client) Controllers(ctx context.Context) (*instrument.ControllerList, error) {
+	var out instrument.ControllerList
+	return &out, c.do(ctx, http.MethodGet, "v1/controllers", nil, nil, &out)
+}
+
+// Keys calls v1/keys.
+func (c *Client) Keys(ctx context.Context, q KeyQuery) (*instrument.KeyList, error) {
+	var out instrument.KeyList
+	return &out, c.do(ctx, http.MethodGet, "v1/keys", q.Values(), nil, &out)
+}
+
+// Key calls v1/key.
+func (c *Client) Key(ctx context.Context, controller, key string) (*instrument.KeyDetail, error) {
+	v := url.Values{"key": {key}}
+	if controller != "" {
+		v.Set("controller", controller)
+	}
+	var out instrument.KeyDetail
+	return &out, c.do(ctx, http.MethodGet, "v1/key", v, nil, &out)
+}
+
+// Forget calls v1/forget.
+func (c *Client) Forget(ctx context.Context, req instrument.ForgetRequest) (*instrument.ForgetResponse, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	var out instrument.ForgetResponse
+	return &out, c.do(ctx, http.MethodPost, "v1/forget", nil, body, &out)
+}
+
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body []byte, out any) error {
+	u := c.base.JoinPath(path)
+	u.RawQuery = q.Encode()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return fmt.Errorf("%s %s: reading response: %w", method, u.Redacted(), err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return newAPIError(method, u, resp.StatusCode, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: not a backoff endpoint response: %w", method, u.Redacted(), err)
+	}
+	return nil
+}
+
+// APIError is an error answer from the endpoint (or from what stands in front
+// of it), with a message that says what to do about it.
+type APIError struct {
+	Code    int
+	Reason  string
+	Message string
+	Method  string
+	// Path is the URL path, which is what RBAC rules for non-resource URLs name.
+	Path string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("%s %s: %d %s: %s", e.Method, e.Path, e.Code, e.Reason, e.Message)
+}
+
+// IsForbidden reports whether err is a 403 from the endpoint: read-only, or
+// refused by the metrics server's authorization filter.
+func IsForbidden(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.Code == http.StatusForbidden
+}
+
+func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
+	e := &APIError{Code: code, Method: method, Path: u.Path, Reason: http.StatusText(code)}
+	var body instrument.ErrorResponse
+	if json.Unmarshal(data, &body) == nil && body.Error.Message != "" {
+		e.Reason, e.Message = body.Error.Reason, body.Error.Message
+		return e
+	}
+	// Not our error shape: controller-runtime's authn/authz filter (plain text)
+	// or something else in between. Say what the user needs in words.
+	verb := strings.ToLower(method)
+	switch code {
+	case http.StatusUnauthorized:
+		e.Message = "the endpoint needs credentials: it sits behind the metrics server's authentication; " +
+			"use a kubeconfig whose user has a bearer token (or exec credentials)"
+	case http.StatusForbidden:
+		e.Message = fmt.Sprintf("your user may not %q the non-resource URL %q: ask for a (Cluster)Role with "+
+			"nonResourceURLs: [%q] and verbs: [%q], bound to you", verb, u.Path, nonResourcePattern(u.Path), verb)
+	case http.StatusNotFound:
+		e.Message = fmt.Sprintf("no backoff endpoint at %s (is the controller instrumented, and is the prefix right?)", u.Path)
+	default:
+		e.Message = strings.TrimSpace(string(data[:min(len(data), 512)]))
+	}
+	return e
+}
+
+// nonResourcePattern is the rule that grants the whole endpoint: "/debug/backoff/*".
+func nonResourcePattern(path string) string {
+	if i := strings.Index(path, "/v1/"); i >= 0 {
+		return path[:i] + "/*"
+	}
+	return path
+}

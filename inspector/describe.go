@@ -1,0 +1,53 @@
+package inspector
+
+import (
+	"context"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// fleetSample is how many keys (soonest retries first) describe reads to
+// judge fleet-wide anti-patterns.
+const fleetSample = 1000
+
+// Description is everything known about one key, with its diagnosis.
+type Description struct {
+	Key        *PodKeyDetail          `json:"key"`
+	Controller *instrument.Controller `json:"controller,omitempty"`
+	// Object is the object behind the key; ObjectErr says why it is missing.
+	Object      *ObjectStatus `json:"object,omitempty"`
+	ObjectErr   error         `json:"-"`
+	ObjectError string        `json:"objectError,omitempty"`
+	Diagnosis   Diagnosis     `json:"diagnosis"`
+}
+
+// Describe reads a key, its controller, the soonest retries of its
+// controller and — when objects is non-nil and the controller names its kind —
+// the object behind it, and explains the lot.
+func (s *Session) Describe(ctx context.Context, controller, key string, objects *ObjectReader) (*Description, error) {
+	k, err := s.Key(ctx, controller, key)
+	if err != nil {
+		return nil, err
+	}
+	d := &Description{Key: k}
+	if ov, err := s.Overview(ctx); err == nil {
+		d.Controller = ov.Controller(k.Controller)
+	}
+	var fleet *FleetStats
+	if l, err := s.Keys(ctx, KeyQuery{Controller: k.Controller, Sort: instrument.SortNext, Limit: fleetSample}); err == nil {
+		keys := make([]instrument.Key, len(l.Items))
+		for i := range l.Items {
+			keys[i] = l.Items[i].Key
+		}
+		f := Fleet(keys, k.ServerTime)
+		fleet = &f
+	}
+	if objects != nil && d.Controller != nil && d.Controller.Kind != nil {
+		d.Object, d.ObjectErr = objects.Read(ctx, *d.Controller.Kind, k.Key.Key)
+		if d.ObjectErr != nil {
+			d.ObjectError = d.ObjectErr.Error()
+		}
+	}
+	d.Diagnosis = Explain(ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
+	return d, nil
+}

@@ -1,0 +1,55 @@
+package inspector
+
+import (
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// FleetStats summarises many keys of a controller for the fleet-wide
+// anti-patterns: hot loops and retry herds.
+type FleetStats struct {
+	// ShortRequeueAfter counts keys scheduled with a RequeueAfter under a second.
+	ShortRequeueAfter int
+	// HerdSize is the largest number of keys due within one second, at HerdAt.
+	HerdSize int
+	HerdAt   time.Time
+}
+
+// Fleet computes FleetStats over keys, counting only retries still to come at now.
+func Fleet(keys []instrument.Key, now time.Time) FleetStats {
+	var f FleetStats
+	due := map[int64]int{}
+	for _, k := range keys {
+		if k.DelaySource == instrument.SourceRequeueAfter && k.Delay.Duration > 0 && k.Delay.Duration < time.Second {
+			f.ShortRequeueAfter++
+		}
+		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) {
+			continue
+		}
+		sec := k.NextRetryAt.Unix()
+		due[sec]++
+		if n := due[sec]; n > f.HerdSize || (n == f.HerdSize && sec < f.HerdAt.Unix()) {
+			f.HerdSize, f.HerdAt = n, time.Unix(sec, 0).UTC()
+		}
+	}
+	return f
+}
+
+// Forecast counts the retries falling due in each of the next len(buckets)
+// seconds after now: the retry herd, seen before it hits.
+func Forecast(keys []instrument.Key, now time.Time, buckets int) []int {
+	out := make([]int, buckets)
+	for _, k := range keys {
+		// A retry already due is not to come: without this, one due less than
+		// a second ago would count in the first bucket.
+		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) {
+			continue
+		}
+		i := int(k.NextRetryAt.Sub(now) / time.Second)
+		if i >= 0 && i < buckets {
+			out[i]++
+		}
+	}
+	return out
+}

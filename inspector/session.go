@@ -1,0 +1,388 @@
+package inspector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// Endpoint is one instrument endpoint: a pod through a port-forward, or an
+// address given with --addr.
+type Endpoint struct {
+	// Name is the pod ("namespace/name"), or the address for --addr.
+	Name   string
+	Client *Client
+	// conn reports the connection state; nil for a direct address.
+	conn func() ConnState
+}
+
+// State is the endpoint's connection state; a direct address is always connected.
+func (e *Endpoint) State() ConnState {
+	if e.conn == nil {
+		return ConnState{Phase: PhaseConnected, LocalAddr: e.Name}
+	}
+	return e.conn()
+}
+
+// Session talks to every endpoint of a target and merges what they say. A
+// replica with no active controller is a standby (leader election); keys of
+// several active replicas (shards) are merged, each naming its pod.
+type Session struct {
+	endpoints []*Endpoint
+	stop      func()
+}
+
+// NewSession returns a session over endpoints; stop (may be nil) is called by Close.
+func NewSession(endpoints []*Endpoint, stop func()) *Session {
+	return &Session{endpoints: endpoints, stop: stop}
+}
+
+// Direct opens a session on one endpoint address, e.g. "http://127.0.0.1:8082".
+func Direct(addr string, rt http.RoundTripper) (*Session, error) {
+	c, err := NewClient(addr, rt)
+	if err != nil {
+		return nil, fmt.Errorf("--addr: %w", err)
+	}
+	return NewSession([]*Endpoint{{Name: c.base.Host, Client: c}}, nil), nil
+}
+
+// Close stops the session's port-forwards.
+func (s *Session) Close() {
+	if s.stop != nil {
+		s.stop()
+	}
+}
+
+// Endpoints lists the session's endpoints.
+func (s *Session) Endpoints() []*Endpoint { return s.endpoints }
+
+// Replica is what one endpoint reports.
+type Replica struct {
+	Endpoint   string
+	Conn       ConnState
+	ServerTime time.Time
+	// Standby is true when the replica runs no controller (not the leader).
+	Standby     bool
+	Controllers []instrument.Controller
+	// Err is why the replica could not be read.
+	Err error
+}
+
+// Overview is the state of every replica, and the controllers of the active
+// ones merged by name.
+type Overview struct {
+	ServerTime  time.Time
+	Replicas    []Replica
+	Controllers []instrument.Controller
+}
+
+// ReadOnly reports whether every active controller refuses forget.
+func (o *Overview) ReadOnly() bool {
+	for _, c := range o.Controllers {
+		if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+			return false
+		}
+	}
+	return true
+}
+
+// Controller returns the merged controller named name.
+func (o *Overview) Controller(name string) *instrument.Controller {
+	for i := range o.Controllers {
+		if o.Controllers[i].Name == name {
+			return &o.Controllers[i]
+		}
+	}
+	return nil
+}
+
+// Overview reads v1/controllers from every endpoint. It fails only when no
+// endpoint answers; a replica's own failure is in its Err.
+func (s *Session) Overview(ctx context.Context) (*Overview, error) {
+	reps := make([]Replica, len(s.endpoints))
+	s.each(func(i int, e *Endpoint) {
+		r := Replica{Endpoint: e.Name, Conn: e.State()}
+		list, err := e.Client.Controllers(ctx)
+		if err != nil {
+			r.Err = err
+		} else {
+			r.ServerTime, r.Controllers = list.ServerTime, list.Controllers
+			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c instrument.Controller) bool { return c.Active })
+		}
+		reps[i] = r
+	})
+	o := &Overview{Replicas: reps}
+	var errs []error
+	for _, r := range reps {
+		if r.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", r.Endpoint, r.Err))
+			continue
+		}
+		if r.ServerTime.After(o.ServerTime) {
+			o.ServerTime = r.ServerTime
+		}
+		if r.Standby && len(reps) > 1 {
+			continue
+		}
+		for _, c := range r.Controllers {
+			o.Controllers = mergeController(o.Controllers, c)
+		}
+	}
+	if len(errs) == len(reps) {
+		return o, errors.Join(errs...)
+	}
+	return o, nil
+}
+
+func mergeController(list []instrument.Controller, c instrument.Controller) []instrument.Controller {
+	i := slices.IndexFunc(list, func(x instrument.Controller) bool { return x.Name == c.Name })
+	if i < 0 {
+		// Own the counts: merging into the replica's map would change what
+		// its Replica reports.
+		c.Counts = maps.Clone(c.Counts)
+		if c.Counts == nil {
+			c.Counts = map[instrument.State]int{}
+		}
+		return append(list, c)
+	}
+	m := &list[i]
+	m.Active = m.Active || c.Active
+	m.Keys += c.Keys
+	for st, n := range c.Counts {
+		m.Counts[st] += n
+	}
+	if c.QueueDepth != nil {
+		m.QueueDepth = new(derefInt(m.QueueDepth) + *c.QueueDepth)
+	}
+	return list
+}
+
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// PodKey is a key with the replica that reported it.
+type PodKey struct {
+	instrument.Key
+	Pod string `json:"pod,omitempty"`
+}
+
+// KeyList is a merged page of keys.
+type KeyList struct {
+	ServerTime time.Time `json:"serverTime"`
+	Total      int       `json:"total"`
+	Matched    int       `json:"matched"`
+	Items      []PodKey  `json:"items"`
+}
+
+// Keys reads a page of keys from every endpoint and merges them in the
+// query's sort order. Standby replicas have none, so they add nothing.
+func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
+	if q.Limit <= 0 {
+		q.Limit = instrument.DefaultLimit
+	}
+	per := q
+	if len(s.endpoints) > 1 {
+		// Each replica's page must cover the merged page.
+		per.Offset, per.Limit = 0, min(q.Offset+q.Limit, instrument.MaxLimit)
+	}
+	lists := make([]*instrument.KeyList, len(s.endpoints))
+	errs := make([]error, len(s.endpoints))
+	s.each(func(i int, e *Endpoint) { lists[i], errs[i] = e.Client.Keys(ctx, per) })
+	out := &KeyList{Items: []PodKey{}}
+	var failed []error
+	for i, l := range lists {
+		if errs[i] != nil {
+			failed = append(failed, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
+			continue
+		}
+		out.Total += l.Total
+		out.Matched += l.Matched
+		if l.ServerTime.After(out.ServerTime) {
+			out.ServerTime = l.ServerTime
+		}
+		pod := ""
+		if len(s.endpoints) > 1 {
+			pod = s.endpoints[i].Name
+		}
+		for _, k := range l.Items {
+			out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
+		}
+	}
+	if len(failed) == len(s.endpoints) {
+		return nil, errors.Join(failed...)
+	}
+	if len(s.endpoints) > 1 {
+		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return compareKeys(&a.Key, &b.Key, q.Sort) })
+		out.Items = out.Items[min(q.Offset, len(out.Items)):]
+		out.Items = out.Items[:min(q.Limit, len(out.Items))]
+	}
+	return out, errors.Join(failed...)
+}
+
+// compareKeys mirrors the server's sort orders, for merging replicas' pages.
+func compareKeys(a, b *instrument.Key, order string) int {
+	var c int
+	switch order {
+	case instrument.SortFailures:
+		c = b.Failures - a.Failures
+	case instrument.SortSince:
+		c = compareTimes(a.FirstFailureAt, b.FirstFailureAt)
+	case instrument.SortKey:
+	default:
+		// The server sorts every key that waits for a retry by its time,
+		// running ones too (a retry being reconciled keeps its time).
+		c = compareTimes(retryTime(a), retryTime(b))
+	}
+	if c != 0 {
+		return c
+	}
+	if c = strings.Compare(a.Controller, b.Controller); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Key, b.Key)
+}
+
+// retryTime is the time a key sorts by in the "next" order: none for idle
+// and failed keys, as the server has it.
+func retryTime(k *instrument.Key) time.Time {
+	if k.State == instrument.StateIdle || k.State == instrument.StateFailed {
+		return time.Time{}
+	}
+	return k.NextRetryAt
+}
+
+// compareTimes orders times with the zero time last.
+func compareTimes(a, b time.Time) int {
+	switch {
+	case a.IsZero() && b.IsZero():
+		return 0
+	case a.IsZero():
+		return 1
+	case b.IsZero():
+		return -1
+	}
+	return a.Compare(b)
+}
+
+// PodKeyDetail is one key with its history and the replica that has it.
+type PodKeyDetail struct {
+	instrument.KeyDetail
+	Pod string `json:"pod,omitempty"`
+}
+
+// Key reads one key from the replica that has it.
+func (s *Session) Key(ctx context.Context, controller, key string) (*PodKeyDetail, error) {
+	var errs []error
+	for _, e := range s.endpoints {
+		d, err := e.Client.Key(ctx, controller, key)
+		if err == nil {
+			out := &PodKeyDetail{KeyDetail: *d}
+			if len(s.endpoints) > 1 {
+				out.Pod = e.Name
+			}
+			return out, nil
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) == 1 {
+		return nil, errs[0]
+	}
+	return nil, fmt.Errorf("key %q of controller %q: on no replica: %w", key, controller, errors.Join(errs...))
+}
+
+// Forget sends req to the replicas: with explicit keys, to the one that holds
+// each key; with a filter, to every replica. Counts and keys are summed.
+func (s *Session) Forget(ctx context.Context, req instrument.ForgetRequest) (*instrument.ForgetResponse, error) {
+	if len(s.endpoints) == 1 {
+		return s.endpoints[0].Client.Forget(ctx, req)
+	}
+	var total *instrument.ForgetResponse
+	var errs []error
+	var msgs []string
+	for _, e := range s.endpoints {
+		r := req
+		if req.Filter == nil {
+			r.Keys = s.keysOn(ctx, e, req.Controller, req.Keys)
+			if len(r.Keys) == 0 {
+				continue
+			}
+		}
+		resp, err := e.Client.Forget(ctx, r)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", e.Name, err))
+			continue
+		}
+		msgs = append(msgs, e.Name+": "+resp.Message)
+		if total == nil {
+			total = resp
+			continue
+		}
+		total.Count += resp.Count
+		total.Keys = append(total.Keys, resp.Keys...)
+		total.Requeued = total.Requeued || resp.Requeued
+		total.PendingRetryKept = total.PendingRetryKept || resp.PendingRetryKept
+		total.Truncated = total.Truncated || resp.Truncated
+		if resp.ServerTime.After(total.ServerTime) {
+			total.ServerTime = resp.ServerTime
+		}
+	}
+	if len(msgs) > 1 {
+		// Each replica's message counts only its own keys.
+		total.Message = strings.Join(msgs, "\n")
+	}
+	if total == nil {
+		if len(errs) == 0 {
+			return nil, fmt.Errorf("controller %q: no replica has the keys %s", req.Controller, strings.Join(req.Keys, ", "))
+		}
+		return nil, errors.Join(errs...)
+	}
+	return total, errors.Join(errs...)
+}
+
+func (s *Session) keysOn(ctx context.Context, e *Endpoint, controller string, keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if _, err := e.Client.Key(ctx, controller, k); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// each calls fn for every endpoint concurrently and waits.
+func (s *Session) each(fn func(i int, e *Endpoint)) {
+	var wg sync.WaitGroup
+	for i, e := range s.endpoints {
+		wg.Go(func() { fn(i, e) })
+	}
+	wg.Wait()
+}
+
+// dialVia returns a transport that dials whatever address addr yields at the
+// time of each request, so a client keeps working across reconnects that
+// change the local port.
+func dialVia(addr func(ctx context.Context) (string, error), base *http.Transport) *http.Transport {
+	t := base.Clone()
+	var d net.Dialer
+	t.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		a, err := addr(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return d.DialContext(ctx, network, a)
+	}
+	return t
+}

@@ -1,0 +1,259 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// benchKeys is how many distinct keys the limiter benchmarks cycle through.
+const benchKeys = 10_000
+
+// benchRequests builds n distinct requests up front, so that building keys is
+// not part of what is measured.
+func benchRequests(n int) []reconcile.Request {
+	reqs := make([]reconcile.Request, n)
+	for i := range reqs {
+		reqs[i] = reconcile.Request{NamespacedName: types.NamespacedName{
+			Namespace: "ns-" + strconv.Itoa(i%100),
+			Name:      "widget-" + strconv.Itoa(i),
+		}}
+	}
+	return reqs
+}
+
+// benchProbe is a probe in its own registry on a fake clock.
+func benchProbe(usePQ bool) *Probe {
+	return New("bench", Options{
+		Registry:         NewRegistry(),
+		Clock:            clocktesting.NewFakeClock(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)),
+		UsePriorityQueue: ptr.To(usePQ),
+	})
+}
+
+// benchRealProbe is a probe on the real clock, as in production: the fake
+// clock's mutex would add cost (and contention) a controller does not have.
+func benchRealProbe(usePQ bool) *Probe {
+	return New("bench", Options{Registry: NewRegistry(), UsePriorityQueue: ptr.To(usePQ)})
+}
+
+// limiterCases are the three limiters compared side by side: client-go's
+// default bare, the same wrapped as a custom limiter, and the probe's
+// recording default for the classic queue.
+func limiterCases() []struct {
+	name string
+	new  func() workqueue.TypedRateLimiter[reconcile.Request]
+} {
+	return []struct {
+		name string
+		new  func() workqueue.TypedRateLimiter[reconcile.Request]
+	}{
+		{"bare", func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+		}},
+		{"decorated", func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return benchRealProbe(false).RateLimiter(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+		}},
+		{"recording", func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return benchRealProbe(false).RateLimiter(nil)
+		}},
+		// The priority queue's default: exponential only, no token bucket.
+		{"bare-pq", func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay)
+		}},
+		{"recording-pq", func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return benchRealProbe(true).RateLimiter(nil)
+		}},
+	}
+}
+
+// benchWarm runs one When+Forget cycle over every key, so that the steady state
+// (every key known to the store, its history allocated) is what is measured.
+func benchWarm(rl workqueue.TypedRateLimiter[reconcile.Request], reqs []reconcile.Request) {
+	for range historySize {
+		for _, r := range reqs {
+			rl.When(r)
+			rl.Forget(r)
+		}
+	}
+}
+
+func BenchmarkWhenForget(b *testing.B) {
+	reqs := benchRequests(benchKeys)
+	for _, tc := range limiterCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			rl := tc.new()
+			benchWarm(rl, reqs)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := reqs[i%len(reqs)]
+				rl.When(r)
+				rl.Forget(r)
+				i++
+			}
+		})
+	}
+}
+
+func BenchmarkWhenForgetParallel(b *testing.B) {
+	reqs := benchRequests(benchKeys)
+	for _, tc := range limiterCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			rl := tc.new()
+			benchWarm(rl, reqs)
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					r := reqs[i%len(reqs)]
+					rl.When(r)
+					rl.Forget(r)
+					i += 7 // goroutines start together; stride so they spread over keys
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkReconcileSameError(b *testing.B) {
+	errDial := errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
+	errLong := errors.New(strings.Repeat("x", maxErrorBytes+1)) // kept truncated
+	failWith := func(err error) reconcile.Reconciler {
+		return reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+			return reconcile.Result{}, err
+		})
+	}
+	req := benchRequests(1)[0]
+	cases := []struct {
+		name string
+		r    reconcile.Reconciler
+		err  error
+	}{
+		{"bare", failWith(errDial), errDial},
+		{"probe", benchRealProbe(true).Reconciler(failWith(errDial)), errDial},
+		{"probe-long-error", benchRealProbe(true).Reconciler(failWith(errLong)), errLong},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			for range 2 * historySize {
+				_, _ = tc.r.Reconcile(ctx, req)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tc.r.Reconcile(ctx, req); err != tc.err {
+					b.Fatalf("Reconcile error = %v, want %v", err, tc.err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLogLine is what users do today instead: one structured JSON line
+// per retry, carrying what the probe records, through logr over zap.
+func BenchmarkLogLine(b *testing.B) {
+	enc := zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
+	core := zapcore.NewCore(enc, zapcore.AddSync(io.Discard), zapcore.DebugLevel)
+	log := zapr.NewLogger(zap.New(core))
+	errDial := errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
+	reqs := benchRequests(benchKeys)
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		r := reqs[i%len(reqs)]
+		log.Error(errDial, "Reconciler error", "controller", "widget", "key", r.NamespacedName,
+			"failures", 7, "delay", 640*time.Millisecond, "source", SourceItemExponential,
+			"nextRetry", now.Add(640*time.Millisecond))
+		i++
+	}
+}
+
+func BenchmarkKeysTop100(b *testing.B) {
+	const n = 100_000
+	p := benchProbe(true)
+	rl := p.RateLimiter(nil)
+	for i, r := range benchRequests(n) {
+		for range i % 5 {
+			rl.When(r)
+		}
+		if i%5 == 0 {
+			rl.Forget(r)
+		}
+	}
+	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p)})
+	target := DefaultPrefix + "v1/keys?sort=next&limit=100"
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, target, nil)
+		req.Header.Set("Accept", "application/json")
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status = %d, want 200: %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// benchRegistryOf returns a registry listing only p.
+func benchRegistryOf(p *Probe) *Registry {
+	r := NewRegistry()
+	r.add(p)
+	return r
+}
+
+// BenchmarkMemoryPerKey measures what the store holds per key, on top of the
+// inner limiter's own map (which a bare controller has too): the store is
+// driven directly, as the decorators would.
+func BenchmarkMemoryPerKey(b *testing.B) {
+	for _, attempts := range []int{1, historySize} {
+		b.Run(fmt.Sprintf("attempts=%d", attempts), func(b *testing.B) {
+			const n = 100_000
+			reqs := benchRequests(n)
+			errDial := errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
+			var perKey float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				p := benchProbe(true)
+				s := p.store
+				for _, r := range reqs {
+					for range attempts {
+						began := s.now()
+						s.started(r)
+						s.finished(r, reconcile.Result{}, errDial, began)
+						s.limited(r, DefaultBaseDelay, srcItemExponential, true)
+					}
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				if got := s.len(); got != n {
+					b.Fatalf("store holds %d keys, want %d", got, n)
+				}
+				perKey = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+				runtime.KeepAlive(p)
+			}
+			b.ReportMetric(perKey, "B/key")
+		})
+	}
+}

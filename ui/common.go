@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// common is what every view shares: the terminal size, styles, keys, and the
+// read-only handles the commands need. Views hold a pointer to one common.
+type common struct {
+	width, height int
+	styles        styles
+	keys          keyMap
+	opts          Options
+	// readOnly is true when no controller accepts forget; actions are disabled.
+	readOnly bool
+	// paused stops the automatic refresh.
+	paused bool
+	// canRequeue is true when some controller can requeue (retry now).
+	canRequeue bool
+}
+
+// now is the local clock, for measuring time elapsed since a fetch.
+func (c *common) now() time.Time { return c.opts.Clock() }
+
+// serverNow is the server's time at this moment: the server's clock when
+// the data was fetched plus the local time elapsed since, so a countdown
+// never mixes the local clock with the pod's.
+func (c *common) serverNow(serverTime, fetchedAt time.Time) time.Time {
+	if serverTime.IsZero() {
+		return time.Time{}
+	}
+	return serverTime.Add(c.now().Sub(fetchedAt))
+}
+
+// setCapabilities enables or disables the actions from what the endpoint allows.
+func (c *common) setCapabilities(ov *inspector.Overview) {
+	if ov == nil || len(ov.Controllers) == 0 {
+		return
+	}
+	c.readOnly = ov.ReadOnly()
+	c.canRequeue = false
+	for _, ctl := range ov.Controllers {
+		if ctl.Capabilities.CanRequeue && !ctl.Capabilities.ReadOnly {
+			c.canRequeue = true
+		}
+	}
+	c.keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
+}

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// action is a forget or a retry, of one key or of a filtered set.
+type action struct {
+	requeue bool
+
+	// One key.
+	controller, key string
+	failures        int
+
+	// A set: the keys of these controllers that pass filter.
+	controllers []string
+	filter      *instrument.Filter
+	// what names the set in words, for the confirmation.
+	what string
+}
+
+func (a action) bulk() bool { return a.filter != nil }
+
+func (a action) verb() string {
+	if a.requeue {
+		return "retry"
+	}
+	return "forget"
+}
+
+// requests are the v1/forget bodies: one per controller.
+func (a action) requests() []instrument.ForgetRequest {
+	if !a.bulk() {
+		return []instrument.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue}}
+	}
+	out := make([]instrument.ForgetRequest, 0, len(a.controllers))
+	for _, c := range a.controllers {
+		r := instrument.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue}
+		if a.requeue {
+			r.Spread = metav1.Duration{Duration: bulkSpread}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// confirmation is the y/N dialog before an action. A bulk action first
+// counts its keys with a dry run.
+type confirmation struct {
+	id    int
+	act   action
+	count int // -1 until the dry run answers
+	err   error
+}
+
+// prompt says what will happen, in words.
+func (c *confirmation) prompt() []string {
+	a := c.act
+	if !a.bulk() {
+		who := fmt.Sprintf("%s %s (%d failures)", a.controller, a.key, a.failures)
+		if a.requeue {
+			return []string{
+				"Retry " + who + " now?",
+				"Its failure count goes back to 0 and it is requeued at once:",
+				"reconciled as soon as a worker is free.",
+			}
+		}
+		return []string{
+			"Forget the backoff of " + who + "?",
+			"Its failure count goes back to 0, so its next failure waits the base",
+			"delay again. A pending retry keeps its time (r retries now).",
+		}
+	}
+	n := "counting…"
+	switch {
+	case c.err != nil:
+		n = "? (dry run failed: " + oneLine(c.err.Error()) + ")"
+	case c.count >= 0:
+		n = thousands(c.count)
+	}
+	if a.requeue {
+		return []string{
+			fmt.Sprintf("Retry %s keys %s now?", n, a.what),
+			"Their failure counts go back to 0 and they are requeued spread",
+			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
+		}
+	}
+	return []string{
+		fmt.Sprintf("Forget the backoff of %s keys %s?", n, a.what),
+		"Their failure counts go back to 0; pending retries keep their times,",
+		"and a next failure waits only the base delay.",
+	}
+}
+
+// view renders the dialog box.
+func (c *confirmation) view(st *styles, width int) string {
+	lines := c.prompt()
+	lines = append(lines, "", st.bold.Render("y")+" yes   "+st.bold.Render("N")+" no (default)")
+	inner := max(20, min(width-4, 76))
+	for i := range lines {
+		lines[i] = wrapFit(lines[i], inner)
+	}
+	return st.dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// wrapFit wraps s to w cells.
+func wrapFit(s string, w int) string { return strings.Join(wrap(s, w), "\n") }
+
+// overlay draws box centred over the screen's lines.
+func overlay(screen, box string, width, height int) string {
+	lines := strings.Split(screen, "\n")
+	blines := strings.Split(box, "\n")
+	top := max(0, (height-len(blines))/2)
+	left := max(0, (width-lipgloss.Width(box))/2)
+	for i, bl := range blines {
+		if top+i >= len(lines) {
+			break
+		}
+		lines[top+i] = fit(strings.Repeat(" ", left)+bl, width)
+	}
+	return strings.Join(lines, "\n")
+}

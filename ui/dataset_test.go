@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// The fixed dataset of the golden tests: the server's clock stands at t0,
+// and the local clock never moves, so every countdown is exact.
+var t0 = time.Date(2025, 6, 1, 10, 6, 25, 0, time.UTC)
+
+func fixedClock() time.Time { return t0 }
+
+func dur(d time.Duration) metav1.Duration { return metav1.Duration{Duration: d} }
+
+func fixedOverview() *inspector.Overview {
+	tokens := 0.4
+	depth := 12
+	return &inspector.Overview{
+		ServerTime: t0,
+		Replicas: []inspector.Replica{{
+			Endpoint: "demo/ctrl-0", ServerTime: t0,
+			Conn: inspector.ConnState{Phase: inspector.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
+		}},
+		Controllers: []instrument.Controller{
+			{
+				Name: "naive", Active: true, Keys: 30,
+				Kind:   &instrument.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+				Counts: map[instrument.State]int{"backoff": 30},
+				Limiter: instrument.Limiter{Description: "item-exponential 5ms..16m40s", Components: []instrument.LimiterComponent{
+					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)}}},
+				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+			},
+			{
+				Name: "outage", Active: true, Keys: 842 + 58 + 12 + 4 + 84, QueueDepth: &depth,
+				Kind:   &instrument.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+				Counts: map[instrument.State]int{"backoff": 842, "queued": 12, "running": 4, "idle": 84, "scheduled": 58},
+				Limiter: instrument.Limiter{Description: "max(item-exponential 5ms..16m40s, bucket 10qps/100)", Components: []instrument.LimiterComponent{
+					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)},
+					{Name: "bucket", QPS: 10, Burst: 100, Tokens: &tokens}}},
+				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+			},
+			{
+				Name: "wellbehaved", Active: true, Keys: 20,
+				Counts: map[instrument.State]int{"failed": 20},
+				Limiter: instrument.Limiter{Description: "item-exponential 5ms..16m40s", Components: []instrument.LimiterComponent{
+					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)}}},
+				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+			},
+		},
+	}
+}
+
+const refused = "sync inventory: dial tcp 10.0.0.7:443: connect: connection refused"
+
+// fixedKey is one key of the dataset.
+func fixedKey(ctl, key string, st instrument.State, fails int, next time.Duration, delay time.Duration, src, errMsg string) inspector.PodKey {
+	k := instrument.Key{Controller: ctl, Key: key, State: st, Failures: fails, TotalFailures: fails, Reconciles: fails + 1, DelaySource: src}
+	if next != 0 {
+		k.NextRetryAt = t0.Add(next)
+	}
+	k.Delay = dur(delay)
+	if errMsg != "" {
+		k.LastError = &instrument.ErrorRecord{Message: errMsg, At: t0.Add(-delay + next)}
+		k.SameErrorCount = fails
+		k.FirstFailureAt = t0.Add(-17 * time.Minute)
+	}
+	if st == instrument.StateRunning {
+		k.StartedAt = t0.Add(-3 * time.Second)
+	}
+	k.LastEventAt = t0.Add(-20 * time.Minute)
+	return inspector.PodKey{Key: k}
+}
+
+func fixedPage(n int) *inspector.KeyList {
+	all := []inspector.PodKey{
+		fixedKey("outage", "demo/outage-00017", "queued", 3, -2*time.Second, 40*time.Millisecond, "item-exponential", refused),
+		fixedKey("outage", "demo/outage-00003", "backoff", 9, 1200*time.Millisecond, 2560*time.Millisecond, "item-exponential", refused),
+		fixedKey("outage", "demo/outage-00042", "backoff", 7, 12*time.Second, 12*time.Second, "bucket", "sync inventory: dial tcp 10.0.0.9:443: connect: connection refused"),
+		fixedKey("naive", "demo/naive-00001", "backoff", 17, 4*time.Minute+12*time.Second, 5*time.Minute+27*time.Second, "item-exponential", `spec.storageClass: required value: ConfigMap "naive-00001" has none`),
+		fixedKey("outage", "demo/outage-00118", "scheduled", 0, 28*time.Second, 30*time.Second, "requeue-after", ""),
+		fixedKey("outage", "demo/outage-00007", "running", 2, 0, 0, "", "503 Service Unavailable"),
+		fixedKey("wellbehaved", "demo/wellbehaved-00002", "failed", 1, 0, 0, "", "terminal error: spec.storageClass is required"),
+		fixedKey("outage", "demo/outage-00900", "idle", 0, 0, 0, "", ""),
+	}
+	for i := 0; len(all) < n; i++ {
+		all = append(all, fixedKey("outage", fmt.Sprintf("demo/outage-%05d", 200+i), "backoff", 10, time.Duration(20+i)*time.Second, 5120*time.Millisecond, "item-exponential", refused))
+	}
+	return &inspector.KeyList{ServerTime: t0, Total: 1050, Matched: 1050, Items: all[:n]}
+}
+
+// fixedForecast is the soonest retries: a herd of 40 at +12s.
+func fixedForecast() *inspector.KeyList {
+	l := &inspector.KeyList{ServerTime: t0, Total: 1050, Matched: 900}
+	add := func(at time.Duration, n int) {
+		for range n {
+			l.Items = append(l.Items, fixedKey("outage", "demo/x", "backoff", 5, at, at, "bucket", refused))
+		}
+	}
+	add(1200*time.Millisecond, 2)
+	add(3*time.Second, 4)
+	add(7*time.Second, 6)
+	add(12*time.Second, 40)
+	add(19*time.Second, 8)
+	add(44*time.Second, 4) // the 64th soonest: past +44s is beyond the sample
+	return l
+}
+
+func fixedDetail() *detailData {
+	k := fixedKey("naive", "demo/naive-00001", "backoff", 17, 4*time.Minute+12*time.Second, 5*time.Minute+27*time.Second, "item-exponential", `spec.storageClass: required value: ConfigMap "naive-00001" has none`)
+	at := t0.Add(-17 * time.Minute)
+	var hist []instrument.Attempt
+	for i := range 16 {
+		d := 5 * time.Millisecond << (i + 1)
+		hist = append(hist, instrument.Attempt{At: at, Outcome: "error", Delay: dur(d), Error: k.LastError.Message, Duration: dur(3 * time.Millisecond)})
+		at = at.Add(d)
+	}
+	hist[0].Error = "get storage class: context deadline exceeded"
+	k.LastEventAt = t0.Add(-3 * time.Minute)
+	k.LastReconcileAt = t0.Add(-5*time.Minute - 27*time.Second + 4*time.Minute + 12*time.Second)
+	det := &inspector.PodKeyDetail{KeyDetail: instrument.KeyDetail{ServerTime: t0, Key: k.Key}}
+	det.History = hist
+	ov := fixedOverview()
+	og := int64(2)
+	obj := &inspector.ObjectStatus{
+		Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001", Generation: 3, ObservedGeneration: &og,
+		Conditions: []inspector.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}},
+		Events: []inspector.Event{
+			{Type: "Warning", Reason: "ReconcileError", Message: "spec.storageClass: required value", Count: 17, LastSeen: t0.Add(-73 * time.Second)},
+			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
+		},
+	}
+	d := &detailData{key: det, controller: ov.Controller("naive"), object: obj}
+	d.diagnosis = inspector.Explain(inspector.ExplainInput{Key: det.Key, Controller: d.controller, Object: obj, Now: t0})
+	return d
+}
+
+func fixedGroups() groupsFetchedMsg {
+	var keys []instrument.Key
+	add := func(n int, ctl, msg string) {
+		for i := range n {
+			keys = append(keys, instrument.Key{Controller: ctl, Key: fmt.Sprintf("demo/%s-%05d", ctl, i), State: "backoff",
+				LastError: &instrument.ErrorRecord{Message: fmt.Sprintf(msg, i%250, 1000+i), At: t0}})
+		}
+	}
+	add(842, "outage", "sync inventory: dial tcp 10.0.%d.7:%d: connect: connection refused")
+	add(30, "naive", `spec.storageClass: required value: ConfigMap "naive-%05d" has none (%d)`)
+	add(9, "outage", "sync inventory: 503 Service Unavailable after %dms (attempt %d)")
+	keys = append(keys, instrument.Key{Controller: "conflicts", Key: "demo/conflicts-00001", State: "backoff",
+		LastError: &instrument.ErrorRecord{Message: `Operation cannot be fulfilled on configmaps "conflicts-00001": the object has been modified`}})
+	return groupsFetchedMsg{groups: groupErrors(keys), sampled: 882, matched: 882}
+}

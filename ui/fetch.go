@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// This file holds every command: the only place the UI does I/O. Each one
+// calls inspector and returns a typed message; none touches the model.
+
+const (
+	// forecastLimit bounds the keys read for the retry forecast (and the
+	// detail view's fleet sample): the soonest retries only.
+	forecastLimit = 64
+	// refreshKeys bounds the keys one top-view refresh reads, page and
+	// forecast together: at about 550 bytes a key that keeps a refresh
+	// under 64 KiB whatever the key count. A tall terminal's page takes
+	// from the forecast down to minForecast, then stops growing.
+	refreshKeys = 112
+	minForecast = 16
+	// groupSample bounds the keys read to group by error.
+	groupSample = 1000
+	// callTimeout bounds one command's calls.
+	callTimeout = 10 * time.Second
+	// bulkSpread spreads a bulk retry, so a herd is not released at once.
+	bulkSpread = 30 * time.Second
+	// statusTTL is how long a status message stays.
+	statusTTL = 6 * time.Second
+)
+
+// tickMsg is the refresh clock ticking.
+type tickMsg struct{}
+
+// refreshedMsg carries one refresh of the top view: overview, visible page
+// and forecast sample.
+type refreshedMsg struct {
+	seq       int
+	overview  *inspector.Overview
+	page      *inspector.KeyList
+	forecast  *inspector.KeyList
+	err       error
+	fetchedAt time.Time
+}
+
+// detailData is everything the detail view shows about one key.
+type detailData struct {
+	key        *inspector.PodKeyDetail
+	controller *instrument.Controller
+	object     *inspector.ObjectStatus
+	objectErr  string
+	diagnosis  inspector.Diagnosis
+}
+
+// detailFetchedMsg carries a (re)read of the key the detail view shows.
+type detailFetchedMsg struct {
+	controller, key string
+	data            *detailData
+	err             error
+	fetchedAt       time.Time
+}
+
+// groupsFetchedMsg carries the keys sampled for the group view, grouped by error.
+type groupsFetchedMsg struct {
+	groups  []errorGroup
+	sampled int
+	matched int
+	err     error
+}
+
+// dryRunMsg carries how many keys a bulk action would touch, for its confirmation.
+type dryRunMsg struct {
+	id    int
+	count int
+	err   error
+}
+
+// forgetDoneMsg carries the result of a forget or retry.
+type forgetDoneMsg struct {
+	act   action
+	count int
+	msg   string
+	err   error
+}
+
+// statusExpiredMsg clears the status message it names, if still shown.
+type statusExpiredMsg struct{ id int }
+
+// tick schedules the next refresh tick.
+func tick(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// expireStatus clears status id after statusTTL.
+func expireStatus(id int) tea.Cmd {
+	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return statusExpiredMsg{id} })
+}
+
+// refreshCmd reads what the top view shows: one v1/controllers call per
+// endpoint, the visible page, and the soonest retries for the forecast.
+func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page, forecast inspector.KeyQuery) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		msg := refreshedMsg{seq: seq}
+		var ovErr, pageErr, fcErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { msg.overview, ovErr = s.Overview(ctx) })
+		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
+		wg.Go(func() { msg.forecast, fcErr = s.Keys(ctx, forecast) })
+		wg.Wait()
+		msg.fetchedAt = clock()
+		if ovErr != nil {
+			msg.err = ovErr
+		} else if pageErr != nil {
+			msg.err = pageErr
+		} else if fcErr != nil {
+			msg.err = fmt.Errorf("forecast: %w", fcErr)
+		}
+		return msg
+	}
+}
+
+// detailCmd reads one key with its history, its controller, the soonest
+// retries of that controller (for fleet-wide findings) and, when a cluster
+// is at hand, the object behind it, and explains the lot.
+func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		out := detailFetchedMsg{controller: controller, key: key}
+		k, err := s.Key(ctx, controller, key)
+		if err != nil {
+			out.err, out.fetchedAt = err, clock()
+			return out
+		}
+		d := &detailData{key: k}
+		if ov, err := s.Overview(ctx); err == nil {
+			d.controller = ov.Controller(k.Controller)
+		}
+		var fleet *inspector.FleetStats
+		q := inspector.KeyQuery{Controller: k.Controller, States: []instrument.State{instrument.StateBackoff, instrument.StateScheduled}, Sort: instrument.SortNext, Limit: forecastLimit}
+		if l, err := s.Keys(ctx, q); err == nil {
+			f := inspector.Fleet(plainKeys(l), k.ServerTime)
+			fleet = &f
+		}
+		if objects != nil && d.controller != nil && d.controller.Kind != nil {
+			var oerr error
+			d.object, oerr = objects.Read(ctx, *d.controller.Kind, k.Key.Key)
+			if oerr != nil {
+				d.objectErr = oerr.Error()
+			}
+		}
+		d.diagnosis = inspector.Explain(inspector.ExplainInput{Key: k.Key, Controller: d.controller, Object: d.object, Fleet: fleet, Now: k.ServerTime})
+		out.data, out.fetchedAt = d, clock()
+		return out
+	}
+}
+
+// groupsCmd samples the failing keys and groups them by error fingerprint.
+func groupsCmd(ctx context.Context, s *inspector.Session, q inspector.KeyQuery) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		l, err := s.Keys(ctx, q)
+		if err != nil {
+			return groupsFetchedMsg{err: err}
+		}
+		return groupsFetchedMsg{groups: groupErrors(plainKeys(l)), sampled: len(l.Items), matched: l.Matched}
+	}
+}
+
+// dryRunCmd asks the endpoint how many keys act would touch.
+func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) tea.Cmd {
+	return func() tea.Msg {
+		n, _, err := runAction(ctx, s, act, true)
+		return dryRunMsg{id: id, count: n, err: err}
+	}
+}
+
+// forgetCmd runs act.
+func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
+	return func() tea.Msg {
+		n, msg, err := runAction(ctx, s, act, false)
+		return forgetDoneMsg{act: act, count: n, msg: msg, err: err}
+	}
+}
+
+// runAction sends act's forget requests, one per controller, and sums them.
+func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	var total int
+	var msg string
+	var errs []error
+	for _, req := range act.requests() {
+		req.DryRun = dryRun
+		resp, err := s.Forget(ctx, req)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s %s: %w", act.verb(), req.Controller, err))
+			continue
+		}
+		total += resp.Count
+		if msg == "" || resp.Count > 0 {
+			msg = resp.Message
+		}
+	}
+	return total, msg, errors.Join(errs...)
+}
+
+func plainKeys(l *inspector.KeyList) []instrument.Key {
+	out := make([]instrument.Key, len(l.Items))
+	for i := range l.Items {
+		out[i] = l.Items[i].Key
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// countdown is the time left until t at now, as a live countdown shows it:
+// "due" once passed, tenths of a second under 10s, then "4m12s".
+func countdown(t, now time.Time) string {
+	if t.IsZero() || now.IsZero() {
+		return "-"
+	}
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "due"
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return short(d)
+}
+
+// short formats a duration compactly: "850ms", "12s", "4m12s", "2h05m".
+func short(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Millisecond:
+		return strconv.FormatInt(d.Microseconds(), 10) + "µs"
+	case d < time.Second:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// ago formats how long before now t was: "12s ago".
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return short(now.Sub(t)) + " ago"
+}
+
+// clockTime formats a server time as a UTC time of day.
+func clockTime(t time.Time) string {
+	if t.IsZero() {
+		return "--:--:--"
+	}
+	return t.UTC().Format("15:04:05")
+}
+
+// fit pads or truncates s (which may be styled) to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := lipgloss.Width(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}
+
+// fitLeft right-aligns s in w cells.
+func fitLeft(s string, w int) string {
+	sw := lipgloss.Width(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+// errText is err in one line, without the URL a transport error repeats:
+// "dial tcp 127.0.0.1:8082: connect: connection refused".
+func errText(err error) string {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return oneLine(ue.Err.Error())
+	}
+	return oneLine(err.Error())
+}
+
+// oneLine makes s a single line: newlines and tabs become spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
+}
+
+// wrap word-wraps plain text to w cells.
+func wrap(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		lines = append(lines, strings.Split(ansi.Wrap(para, w, " /,"), "\n")...)
+	}
+	return lines
+}
+
+// sparkBlocks are the sparkline's eight levels.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws counts as one character each, scaled to the largest; an
+// empty bucket is a space, and a bucket at or past unknownFrom (where the
+// bounded sample ends) is a dot.
+func sparkline(counts []int, unknownFrom int) string {
+	peak := 0
+	for _, n := range counts {
+		peak = max(peak, n)
+	}
+	var b strings.Builder
+	for i, n := range counts {
+		switch {
+		case i >= unknownFrom:
+			b.WriteRune('·')
+		case n == 0:
+			b.WriteRune(' ')
+		default:
+			lvl := (n*len(sparkBlocks) - 1) / peak
+			b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
+		}
+	}
+	return b.String()
+}
+
+// thousands formats n with thousands separators: 100,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// send runs msg through Update and returns the new model; commands are
+// dropped: golden tests feed the messages the commands would return.
+func send(t *testing.T, m Model, msgs ...tea.Msg) Model {
+	t.Helper()
+	for _, msg := range msgs {
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	return m
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// loaded is the top view at w×h after one refresh of the fixed dataset.
+func loaded(t *testing.T, w, h int) Model {
+	t.Helper()
+	m := newModel(Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), forecast: fixedForecast(), fetchedAt: t0})
+}
+
+func screen(m Model) string { return ansi.Strip(m.View().Content) }
+
+func TestGolden(t *testing.T) {
+	sizes := []struct {
+		name string
+		w, h int
+	}{{"120x30", 120, 30}, {"80x24", 80, 24}}
+	for _, sz := range sizes {
+		t.Run("top_"+sz.name, func(t *testing.T) {
+			golden.RequireEqual(t, screen(loaded(t, sz.w, sz.h)))
+		})
+		t.Run("detail_"+sz.name, func(t *testing.T) {
+			m := loaded(t, sz.w, sz.h)
+			m.state = viewDetail
+			m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+			m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
+			golden.RequireEqual(t, screen(m))
+		})
+		t.Run("group_"+sz.name, func(t *testing.T) {
+			m := send(t, loaded(t, sz.w, sz.h), press("g"), fixedGroups())
+			golden.RequireEqual(t, screen(m))
+		})
+		t.Run("help_"+sz.name, func(t *testing.T) {
+			golden.RequireEqual(t, screen(send(t, loaded(t, sz.w, sz.h), press("?"))))
+		})
+		t.Run("confirm_"+sz.name, func(t *testing.T) {
+			m := send(t, loaded(t, sz.w, sz.h), press("down"), press("r"))
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+// Every line of every view fits the terminal, at the smallest size too.
+func TestViewsFitTheTerminal(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 30}, {200, 50}, {60, 12}} {
+		m := loaded(t, sz[0], sz[1])
+		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups())}
+		d := m
+		d.state = viewDetail
+		d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+		views["detail"] = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
+		for name, v := range views {
+			lines := splitLines(screen(v))
+			if len(lines) != sz[1] {
+				t.Errorf("%s at %dx%d: %d lines, want %d", name, sz[0], sz[1], len(lines), sz[1])
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > sz[0] {
+					t.Errorf("%s at %dx%d: line %d is %d wide: %q", name, sz[0], sz[1], i, w, l)
+				}
+			}
+		}
+	}
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}

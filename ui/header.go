@@ -1,0 +1,284 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// forecastSeconds is how far ahead the retry forecast looks.
+const forecastSeconds = 60
+
+// header renders the headerLines lines above the table.
+func (t *topModel) header() []string {
+	w := t.c.width
+	return []string{
+		fit(t.attachedLine(), w),
+		fit(t.countsLine(), w),
+		fit(t.limiterLine(), w),
+		fit(t.forecastLine(), w),
+		fit(t.queryLine(), w),
+	}
+}
+
+// attachedLine says what is attached and how the connection stands.
+func (t *topModel) attachedLine() string {
+	s := &t.c.styles
+	parts := []string{s.title.Render("backoff top")}
+	if t.c.opts.Context != "" {
+		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
+	}
+	if t.c.opts.Namespace != "" {
+		parts = append(parts, s.label.Render("ns ")+t.c.opts.Namespace)
+	}
+	replicaErr := false
+	if t.overview != nil {
+		for _, r := range t.overview.Replicas {
+			parts = append(parts, t.replica(r))
+			replicaErr = replicaErr || r.Err != nil
+		}
+	}
+	switch {
+	case t.err != nil && !replicaErr:
+		parts = append(parts, s.bad.Render("✗ ")+errText(t.err))
+	case t.err != nil:
+	case !t.fetchedAt.IsZero():
+		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
+	default:
+		parts = append(parts, s.dim.Render("connecting…"))
+	}
+	if t.c.paused {
+		parts = append(parts, s.warn.Render("⏸ PAUSED"))
+	}
+	return strings.Join(parts, s.dim.Render(" · "))
+}
+
+// replica is one endpoint: its pod, leader or standby, and its connection.
+func (t *topModel) replica(r inspector.Replica) string {
+	s := &t.c.styles
+	role := "leader"
+	if r.Standby {
+		role = "standby"
+	}
+	out := r.Endpoint + " " + s.label.Render(role) + " "
+	c := r.Conn
+	switch c.Phase {
+	case inspector.PhaseConnected, "":
+		if r.Err != nil {
+			// A direct address has no tunnel: the UI itself retries every refresh.
+			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))
+		}
+		return out + s.ok.Render("● connected")
+	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
+		st := "◌ " + string(c.Phase)
+		if !c.RetryAt.IsZero() {
+			st += " in " + countdown(c.RetryAt, t.c.now())
+		}
+		if c.LastError != "" {
+			st += ": " + oneLine(c.LastError)
+		}
+		return out + s.warn.Render(st)
+	default:
+		return out + s.bad.Render("✗ "+string(c.Phase)+": "+oneLine(c.LastError))
+	}
+}
+
+// shown is the controllers the view covers: the selected one, or all.
+func (t *topModel) shown() []instrument.Controller {
+	if t.overview == nil {
+		return nil
+	}
+	if t.controller == "" {
+		return t.overview.Controllers
+	}
+	if c := t.overview.Controller(t.controller); c != nil {
+		return []instrument.Controller{*c}
+	}
+	return nil
+}
+
+// countsLine counts keys by state; each state's number is its toggle key.
+func (t *topModel) countsLine() string {
+	s := &t.c.styles
+	counts := map[instrument.State]int{}
+	total := 0
+	for _, c := range t.shown() {
+		for st, n := range c.Counts {
+			counts[st] += n
+		}
+		total += c.Keys
+	}
+	// The roomiest layout that fits: narrow terminals get tighter spacing.
+	var line string
+	for _, gap := range []string{"   ", "  ", " "} {
+		parts := make([]string, 0, len(instrument.States)+1)
+		for i, st := range instrument.States {
+			label := fmt.Sprintf("%d %s %s", i+1, st, thousands(counts[st]))
+			if t.states[st] {
+				parts = append(parts, s.toggleOn.Render("["+label+"]"))
+			} else {
+				parts = append(parts, s.stateStyle(st).Render(label))
+			}
+		}
+		line = strings.Join(parts, gap)
+		if withTotal := line + gap + s.label.Render("keys ") + thousands(total); lipgloss.Width(withTotal) <= t.c.width {
+			return withTotal
+		}
+		if lipgloss.Width(line) <= t.c.width {
+			return line
+		}
+	}
+	return line
+}
+
+// limiterLine describes the limiters: in full for one controller, in brief for all.
+func (t *topModel) limiterLine() string {
+	s := &t.c.styles
+	shown := t.shown()
+	if len(shown) == 1 {
+		c := shown[0]
+		line := s.label.Render("limiter ") + c.Name + ": " + c.Limiter.Description
+		if tok := bucketTokens(&c); tok != "" {
+			line += s.label.Render(" · bucket tokens ") + tok
+		}
+		if c.QueueDepth != nil {
+			line += s.label.Render(" · queue ") + thousands(*c.QueueDepth)
+		}
+		return line
+	}
+	parts := make([]string, 0, len(shown))
+	for _, c := range shown {
+		parts = append(parts, c.Name+" "+briefLimiter(&c))
+	}
+	return s.label.Render("limiters ") + strings.Join(parts, s.dim.Render(" · "))
+}
+
+// briefLimiter is a limiter's components in a few words: "exp 5ms..16m40s+bucket 87/100".
+func briefLimiter(c *instrument.Controller) string {
+	var parts []string
+	for _, comp := range c.Limiter.Components {
+		switch comp.Name {
+		case instrument.SourceItemExponential:
+			parts = append(parts, "exp "+short(comp.BaseDelay.Duration)+".."+short(comp.MaxDelay.Duration))
+		case instrument.SourceBucket:
+			parts = append(parts, "bucket "+bucketTokens(c))
+		default:
+			parts = append(parts, comp.Name)
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "+")
+}
+
+// bucketTokens is "87.3/100", the bucket's tokens now, or "" with no bucket.
+func bucketTokens(c *instrument.Controller) string {
+	for _, comp := range c.Limiter.Components {
+		if comp.Name == instrument.SourceBucket && comp.Tokens != nil {
+			return fmt.Sprintf("%.0f/%d", max(*comp.Tokens, 0), comp.Burst)
+		}
+	}
+	return ""
+}
+
+// forecastLine is the retry herd before it hits: how many retries fall due
+// in each of the next 60 seconds, from the soonest retries sampled.
+func (t *topModel) forecastLine() string {
+	s := &t.c.styles
+	if t.forecast == nil {
+		return s.label.Render("retries due in 60s ") + s.dim.Render("…")
+	}
+	now := t.c.serverNow(t.forecast.ServerTime, t.fetchedAt)
+	counts, unknownFrom, due := forecast(t.forecast, now)
+	peak, at := 0, 0
+	for i, n := range counts {
+		if n > peak {
+			peak, at = n, i
+		}
+	}
+	spark := s.spark.Render(sparkline(counts, unknownFrom))
+	var sums []string
+	switch {
+	case due == 0 && unknownFrom == forecastSeconds:
+		sums = []string{"none due"}
+	case unknownFrom < forecastSeconds:
+		sums = []string{
+			fmt.Sprintf("≥%d due within %ds (of %s pending) · peak ≥%d at +%ds", due, unknownFrom, thousands(t.forecast.Matched), peak, at),
+			fmt.Sprintf("≥%d · peak %d at +%ds", due, peak, at),
+			fmt.Sprintf("peak %d@+%ds", peak, at),
+		}
+	default:
+		sums = []string{fmt.Sprintf("%d due · peak %d at +%ds", due, peak, at), fmt.Sprintf("peak %d@+%ds", peak, at)}
+	}
+	// The roomiest label with the longest summary that fits.
+	labels := [][2]string{{"retries due in 60s ", "│"}, {"due in 60s", "│"}, {"60s", ""}}
+	for _, l := range labels {
+		line := s.label.Render(l[0]) + s.dim.Render("│") + spark + s.dim.Render(l[1])
+		for _, sum := range sums {
+			if lipgloss.Width(line)+1+lipgloss.Width(sum) <= t.c.width {
+				return line + " " + sum
+			}
+		}
+	}
+	return s.label.Render(labels[0][0]) + s.dim.Render("│") + spark + s.dim.Render("│")
+}
+
+// forecast buckets the sampled retries by second from now. When the sample
+// was cut short by its limit, the seconds after its last retry are unknown:
+// unknownFrom is the first of them (forecastSeconds when all are known).
+func forecast(l *inspector.KeyList, now time.Time) (counts []int, unknownFrom, due int) {
+	counts = inspector.Forecast(plainKeys(l), now, forecastSeconds)
+	unknownFrom = forecastSeconds
+	if l.Matched > len(l.Items) && len(l.Items) > 0 {
+		last := l.Items[len(l.Items)-1].NextRetryAt
+		if i := int(last.Sub(now) / time.Second); i < forecastSeconds {
+			// The last sampled second is a lower bound; later ones are unknown.
+			unknownFrom = max(i, 0) + 1
+		}
+	}
+	for i, n := range counts {
+		if i < unknownFrom {
+			due += n
+		}
+	}
+	return counts, unknownFrom, due
+}
+
+// queryLine shows the filter (or its input), sort, controller and position.
+func (t *topModel) queryLine() string {
+	s := &t.c.styles
+	if t.filterState == filtering {
+		return t.filter.View()
+	}
+	var parts []string
+	if t.applied != "" {
+		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.applied))
+	}
+	ctl := t.controller
+	if ctl == "" {
+		ctl = "all"
+	}
+	parts = append(parts, s.label.Render("controller ")+ctl, s.label.Render("sort ")+sorts[t.sort])
+	if st := t.stateList(); len(st) > 0 {
+		names := make([]string, len(st))
+		for i, x := range st {
+			names[i] = string(x)
+		}
+		parts = append(parts, s.label.Render("states ")+strings.Join(names, ","))
+	}
+	if t.page != nil {
+		from := t.offset + 1
+		to := t.offset + len(t.page.Items)
+		if to == 0 {
+			from = 0
+		}
+		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
+	}
+	return strings.Join(parts, s.dim.Render(" · "))
+}

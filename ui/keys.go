@@ -1,0 +1,92 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is every binding of the UI. Disabled bindings neither match nor show
+// in help, so help renders what the user can do right now.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+
+	Open, Back, Filter, States, Sort, Controller, Group key.Binding
+	Pause, Refresh                                      key.Binding
+
+	Forget, Retry, ForgetAll, RetryAll key.Binding
+	Yes, No                            key.Binding
+
+	Help, Quit key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return keyMap{
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
+		Home:     b([]string{"home"}, "home", "first key"),
+		End:      b([]string{"end", "G"}, "end/G", "last key"),
+
+		Open:       b([]string{"enter"}, "enter", "explain key"),
+		Back:       b([]string{"esc"}, "esc", "clear filter / back"),
+		Filter:     b([]string{"/"}, "/", "filter (~regex)"),
+		States:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
+		Sort:       b([]string{"s"}, "s", "cycle sort"),
+		Controller: b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
+		Group:      b([]string{"g"}, "g", "group by error"),
+		Pause:      b([]string{"p"}, "p", "pause/resume"),
+		Refresh:    b([]string{"ctrl+r"}, "ctrl+r", "refresh now"),
+
+		Forget:    b([]string{"f"}, "f", "forget key"),
+		Retry:     b([]string{"r"}, "r", "retry now"),
+		ForgetAll: b([]string{"F"}, "F", "forget all shown"),
+		RetryAll:  b([]string{"R"}, "R", "retry all shown"),
+		Yes:       b([]string{"y", "Y"}, "y", "confirm"),
+		No:        b([]string{"n", "N", "esc", "enter", "q"}, "N", "cancel"),
+
+		Help: b([]string{"?"}, "?", "help"),
+		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// setActions enables forget and retry as the endpoint allows.
+func (k *keyMap) setActions(forget, requeue bool) {
+	k.Forget.SetEnabled(forget)
+	k.ForgetAll.SetEnabled(forget)
+	k.Retry.SetEnabled(requeue)
+	k.RetryAll.SetEnabled(requeue)
+}
+
+// topHelp is the short help of the top view.
+func (k keyMap) topHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
+}
+
+// detailHelp is the short help of the detail view.
+func (k keyMap) detailHelp() []key.Binding {
+	return []key.Binding{k.Back, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
+}
+
+// groupHelp is the short help of the group view.
+func (k keyMap) groupHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Back, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
+}
+
+// fullHelp is every binding, in columns, for the ? view.
+func (k keyMap) fullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
+		{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group},
+		{k.Pause, k.Refresh, k.Forget, k.Retry, k.ForgetAll, k.RetryAll},
+	}
+}
+
+// helpMap adapts a list of bindings to help.KeyMap.
+type helpMap struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (h helpMap) ShortHelp() []key.Binding  { return h.short }
+func (h helpMap) FullHelp() [][]key.Binding { return h.full }

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// The countdown runs on the server's clock plus the local time elapsed
+// since the fetch, whatever the local clock says in absolute terms.
+func TestCountdownUsesServerClock(t *testing.T) {
+	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC) // far from the server's t0
+	now := local
+	m := newModel(Options{Clock: func() time.Time { return now }})
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), forecast: fixedForecast(), fetchedAt: local})
+	if s := screen(m); !strings.Contains(s, "4m12s") {
+		t.Fatalf("want the naive key due in 4m12s:\n%s", s)
+	}
+	now = local.Add(12 * time.Second)
+	if s := screen(m); !strings.Contains(s, "   4m00s") {
+		t.Errorf("12s later, want 4m00s:\n%s", s)
+	}
+}
+
+func TestReadOnlyDisablesActions(t *testing.T) {
+	ov := fixedOverview()
+	for i := range ov.Controllers {
+		ov.Controllers[i].Capabilities = instrument.Capabilities{ReadOnly: true}
+	}
+	m := newModel(Options{Clock: fixedClock})
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), forecast: fixedForecast(), fetchedAt: t0})
+	m = send(t, m, press("f"), press("r"), press("R"))
+	if m.confirm != nil {
+		t.Fatalf("an action opened a confirmation on a read-only endpoint")
+	}
+	help := screen(send(t, m, press("?")))
+	if strings.Contains(help, "forget key") || strings.Contains(help, "retry now") {
+		t.Errorf("help lists forget/retry on a read-only endpoint:\n%s", help)
+	}
+	if !strings.Contains(help, "read-only") {
+		t.Errorf("help does not say the endpoint is read-only")
+	}
+}
+
+// The filter's three states: typing, applied (esc clears), unfiltered.
+func TestFilterStates(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m = send(t, m, press("/"))
+	if m.top.filterState != filtering {
+		t.Fatalf("after /: state %v, want filtering", m.top.filterState)
+	}
+	for _, r := range "~out.*" {
+		m = send(t, m, press(string(r)))
+	}
+	if e, a := "~out.*", m.top.applied; e != a {
+		t.Errorf("applied while typing: want %q, got %q", e, a)
+	}
+	m = send(t, m, press("enter"))
+	if m.top.filterState != filterApplied || m.top.query().Q != "~out.*" {
+		t.Errorf("after enter: state %v, query %+v", m.top.filterState, m.top.query())
+	}
+	m = send(t, m, press("esc"))
+	if m.top.filterState != unfiltered || m.top.query().Q != "" {
+		t.Errorf("after esc: state %v, query %+v", m.top.filterState, m.top.query())
+	}
+}
+
+// A bulk retry counts its keys with a dry run before asking.
+func TestBulkRetryConfirmation(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("r"))
+	if m.confirm == nil || !m.confirm.act.bulk() || m.confirm.count != -1 {
+		t.Fatalf("want a bulk confirmation awaiting its count, got %+v", m.confirm)
+	}
+	reqs := m.confirm.act.requests()
+	if len(reqs) != 1 || reqs[0].Controller != "outage" || !reqs[0].Requeue || reqs[0].Spread.Duration != bulkSpread || reqs[0].Filter == nil {
+		t.Errorf("requests: %+v", reqs)
+	}
+	m = send(t, m, dryRunMsg{id: m.confirm.id, count: 842})
+	if s := screen(m); !strings.Contains(s, "Retry 842 keys whose last error is") || !strings.Contains(s, "spread") {
+		t.Errorf("the dialog does not say what will happen:\n%s", s)
+	}
+	m = send(t, m, press("n"))
+	if m.confirm != nil || !strings.Contains(m.status, "cancelled") {
+		t.Errorf("N did not cancel: %+v %q", m.confirm, m.status)
+	}
+}

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// column is one table column: its title, width, alignment and cell text.
+type column struct {
+	title string
+	width int
+	right bool
+	cell  func(k *inspector.PodKey, now time.Time) string
+}
+
+// wideWidth is the terminal width from which the -o wide columns show.
+const wideWidth = 160
+
+// columns lays the table out for the terminal width: fixed columns first,
+// then the key and the last error share what is left. Narrow terminals drop
+// SOURCE, then CONTROLLER when only one controller is shown.
+func (t *topModel) columns() []column {
+	w := t.c.width
+	multiPod := t.overview != nil && len(t.overview.Replicas) > 1
+	ctlW := 10
+	if t.overview != nil && w >= 100 {
+		for _, c := range t.overview.Controllers {
+			ctlW = max(ctlW, min(len(c.Name), 20))
+		}
+	}
+	next := column{title: "NEXT RETRY", width: 10, right: true, cell: nextRetryCell}
+	if w < 100 {
+		next.title, next.width = "NEXT", 8
+	}
+	cols := []column{{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}}
+	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
+		cols = append(cols, column{title: "CONTROLLER", width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
+	}
+	if multiPod && w >= wideWidth {
+		cols = append(cols, column{title: "POD", width: 24, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+	}
+	keyCol := len(cols)
+	cols = append(cols,
+		column{title: "KEY", cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
+		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
+		next,
+		column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
+			if k.Delay.Duration == 0 {
+				return "-"
+			}
+			return short(k.Delay.Duration)
+		}},
+	)
+	if w >= 110 {
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return dash(k.DelaySource) }})
+	}
+	if w >= wideWidth {
+		cols = append(cols,
+			column{title: "TOTAL", width: 6, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.TotalFailures) }},
+			column{title: "FAILING FOR", width: 11, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
+				if k.FirstFailureAt.IsZero() {
+					return "-"
+				}
+				return short(now.Sub(k.FirstFailureAt))
+			}},
+			column{title: "LAST EVENT", width: 10, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
+				if k.LastEventAt.IsZero() {
+					return "-"
+				}
+				return short(now.Sub(k.LastEventAt))
+			}},
+		)
+	}
+	errCol := len(cols)
+	cols = append(cols, column{title: "LAST ERROR", cell: func(k *inspector.PodKey, _ time.Time) string {
+		if k.LastError == nil {
+			return ""
+		}
+		return oneLine(k.LastError.Message)
+	}})
+	used := 2 // the change mark and its space
+	for _, c := range cols {
+		used += c.width + 1
+	}
+	flex := max(w-used, 20)
+	keyW := 16
+	if t.page != nil {
+		for _, k := range t.page.Items {
+			keyW = max(keyW, len(k.Key.Key))
+		}
+	}
+	cols[keyCol].width = min(keyW, max(16, flex*45/100, flex-12))
+	cols[errCol].width = max(flex-cols[keyCol].width, 8)
+	return cols
+}
+
+func nextRetryCell(k *inspector.PodKey, now time.Time) string {
+	switch k.State {
+	case "backoff", "scheduled":
+		return countdown(k.NextRetryAt, now)
+	case "queued":
+		return "ready"
+	case "running":
+		if !k.StartedAt.IsZero() {
+			return short(now.Sub(k.StartedAt)) // running for
+		}
+	}
+	return "-"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// table renders the visible page: a header row and one row per key, the
+// selected one highlighted and changed ones marked "•".
+func (t *topModel) table() []string {
+	s := &t.c.styles
+	cols := t.columns()
+	w := t.c.width
+	var b strings.Builder
+	b.WriteString("  ")
+	for _, c := range cols {
+		if c.right {
+			b.WriteString(fitLeft(c.title, c.width))
+		} else {
+			b.WriteString(fit(c.title, c.width))
+		}
+		b.WriteByte(' ')
+	}
+	lines := []string{s.header.Render(fit(b.String(), w))}
+	if t.page == nil {
+		return append(lines, s.dim.Render("  loading…"))
+	}
+	if len(t.page.Items) == 0 {
+		msg := "  no keys match"
+		if t.page.Total == 0 {
+			msg = "  no keys tracked yet"
+		}
+		return append(lines, s.dim.Render(msg))
+	}
+	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
+	cells := make([]string, len(cols))
+	for i := range t.page.Items {
+		k := &t.page.Items[i]
+		for j, c := range cols {
+			v := c.cell(k, now)
+			if c.right {
+				cells[j] = fitLeft(v, c.width)
+			} else {
+				cells[j] = fit(v, c.width)
+			}
+		}
+		mark := "  "
+		changed := t.changed[rowID(k)]
+		if changed {
+			mark = "• "
+		}
+		if i == t.cursor {
+			lines = append(lines, s.selected.Render(fit(mark+strings.Join(cells, " "), w)))
+			continue
+		}
+		cells[0] = s.stateStyle(k.State).Render(cells[0])
+		if changed {
+			mark = s.changed.Render(mark)
+		}
+		lines = append(lines, fit(mark+strings.Join(cells, " "), w))
+	}
+	return lines
+}
+
+// view renders the whole top view in height-1 lines (the root adds the footer).
+func (t *topModel) view() string {
+	lines := append(t.header(), t.table()...)
+	return strings.Join(pad(lines, t.c.height-1), "\n")
+}
+
+// pad cuts or extends lines to exactly n.
+func pad(lines []string, n int) []string {
+	if n < 0 {
+		n = 0
+	}
+	if len(lines) > n {
+		return lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// barEighths draw a bar's last cell in eighths, so small delays still show.
+var barEighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+
+// bar is a horizontal bar of d relative to peak, at most width cells: on a
+// linear scale the exponential backoff shows as the curve it is.
+func bar(d, peak time.Duration, width int) string {
+	if d <= 0 || peak <= 0 || width <= 0 {
+		return ""
+	}
+	eighths := int(int64(d) * int64(width*8) / int64(peak))
+	eighths = max(eighths, 1)
+	return strings.Repeat("█", eighths/8) + barEighths[eighths%8]
+}
+
+// timeline is the key's attempts, oldest first: time, outcome, delay, a bar
+// of the delay, and the error — a run of identical errors written once.
+func (d *detailModel) timeline(now time.Time) []string {
+	s := &d.c.styles
+	k := &d.data.key.Key
+	hist := k.History
+	if len(hist) == 0 {
+		return []string{s.label.Render("Attempts ") + s.dim.Render("none recorded yet")}
+	}
+	w := d.c.width
+	barW := max(8, min(40, w/4))
+	errW := max(10, w-(8+1+13+1+7+1+barW+1))
+	var peak time.Duration
+	for _, a := range hist {
+		peak = max(peak, a.Delay.Duration)
+	}
+	out := []string{
+		s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist))),
+		s.header.Render(fit(fmt.Sprintf("%-8s %-13s %7s %-*s %s", "TIME", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
+	}
+	runs := errorRuns(hist, k)
+	for i, a := range hist {
+		delay := "-"
+		if a.Delay.Duration > 0 {
+			delay = short(a.Delay.Duration)
+		}
+		outcome := a.Outcome
+		switch a.Outcome {
+		case instrument.OutcomeError, instrument.OutcomeTerminal:
+			outcome = s.bad.Render(fit(outcome, 13))
+		case instrument.OutcomeSuccess:
+			outcome = s.ok.Render(fit(outcome, 13))
+		default:
+			outcome = fit(outcome, 13)
+		}
+		line := fmt.Sprintf("%s %s %7s %s %s", clockTime(a.At), outcome, delay,
+			s.bar.Render(fit(bar(a.Delay.Duration, peak, barW), barW)), fit(runs[i], errW))
+		out = append(out, line)
+	}
+	return out
+}
+
+// errorRuns is the error column of each attempt: the first of a run of
+// identical consecutive errors says "same error ×N since 10:02:13: ...",
+// the rest of the run a ditto mark.
+func errorRuns(hist []instrument.Attempt, k *instrument.Key) []string {
+	out := make([]string, len(hist))
+	for i := 0; i < len(hist); {
+		j := i + 1
+		for j < len(hist) && hist[j].Error != "" && hist[j].Error == hist[i].Error {
+			j++
+		}
+		msg := oneLine(hist[i].Error)
+		n := j - i
+		if j == len(hist) && k.SameErrorCount > n && hist[i].Error != "" {
+			n = k.SameErrorCount // the run began before the kept history
+		}
+		if n > 1 && msg != "" {
+			msg = fmt.Sprintf("same error ×%d since %s: %s", n, clockTime(hist[i].At), msg)
+		}
+		out[i] = msg
+		for x := i + 1; x < j; x++ {
+			out[x] = "  ″"
+		}
+		i = j
+	}
+	return out
+}

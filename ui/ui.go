@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// Options configures the UI. Only Session is required.
+type Options struct {
+	// Session is the attached endpoint(s). The UI does not close it.
+	Session *inspector.Session
+	// Objects reads the object behind a key for the detail view; may be nil
+	// (with --addr there is no cluster to read from).
+	Objects *inspector.ObjectReader
+	// Refresh is how often the view is refreshed. Defaults to 1s if unset.
+	Refresh time.Duration
+	// Context and Namespace are shown in the header.
+	Context, Namespace string
+	// Controller, States and Filter are the initial selection, as --controller,
+	// --state and -q give them.
+	Controller string
+	States     []instrument.State
+	Filter     string
+	// Clock is the local clock, for countdowns between refreshes. Defaults to
+	// time.Now if unset; tests fix it.
+	Clock func() time.Time
+
+	ctx context.Context
+}
+
+// viewState is which view the root shows.
+type viewState int
+
+const (
+	viewTop viewState = iota
+	viewDetail
+	viewGroups
+	viewHelp
+)
+
+// Model is the root model: it routes messages to the view shown and owns
+// what is shared across views (the confirmation, the status line, help).
+type Model struct {
+	c       *common
+	state   viewState
+	back    viewState // where help returns to
+	top     topModel
+	detail  detailModel
+	groups  groupModel
+	help    help.Model
+	confirm *confirmation
+	nextID  int
+
+	status    string
+	statusErr bool
+	statusID  int
+}
+
+// New returns the UI's model for opts; Run runs it. Tests drive it directly.
+func New(opts Options) tea.Model { return newModel(opts) }
+
+func newModel(opts Options) Model {
+	if opts.Refresh <= 0 {
+		opts.Refresh = time.Second
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.ctx == nil {
+		opts.ctx = context.Background()
+	}
+	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts}
+	h := help.New()
+	h.Styles = c.styles.help
+	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, help: h}
+	return m
+}
+
+// Run runs the UI until the user quits or ctx ends. NO_COLOR (any value)
+// turns colours off; bold, reverse and the text markers stay.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Session == nil {
+		return errors.New("ui: no session")
+	}
+	opts.ctx = ctx
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if os.Getenv("NO_COLOR") != "" {
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	_, err := tea.NewProgram(newModel(opts), popts...).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Init starts the first refresh and the refresh clock, and asks the
+// terminal for its background so the palette fits it.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+}
+
+// tickEvery is the refresh clock's period: the refresh, but at least once a
+// second so that countdowns move while paused or on a slow refresh.
+func (m Model) tickEvery() time.Duration { return min(m.c.opts.Refresh, time.Second) }
+
+// Update routes msg.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.width, m.c.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		var cmd tea.Cmd
+		m.top, cmd = m.top.setSize()
+		return m, cmd
+	case tea.BackgroundColorMsg:
+		m.c.styles = newStyles(msg.IsDark())
+		m.help.Styles = m.c.styles.help
+		return m, nil
+	case tickMsg:
+		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
+	case refreshedMsg:
+		m.top = m.top.received(msg)
+		return m, nil
+	case detailFetchedMsg:
+		m.detail = m.detail.received(msg)
+		return m, nil
+	case groupsFetchedMsg:
+		m.groups = m.groups.received(msg)
+		return m, nil
+	case dryRunMsg:
+		if m.confirm != nil && m.confirm.id == msg.id {
+			m.confirm.count, m.confirm.err = msg.count, msg.err
+		}
+		return m, nil
+	case forgetDoneMsg:
+		return m.forgetDone(msg)
+	case statusExpiredMsg:
+		if msg.id == m.statusID {
+			m.status = ""
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	if m.top.filterState == filtering {
+		var cmd tea.Cmd
+		m.top.filter, cmd = m.top.filter.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// autoRefresh refreshes the view shown when a refresh is due.
+func (m *Model) autoRefresh() tea.Cmd {
+	if m.c.paused {
+		return nil
+	}
+	due := func(inflight bool, last time.Time) bool {
+		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
+	}
+	switch m.state {
+	case viewDetail:
+		if due(m.detail.inflight, m.detail.lastSent) {
+			return m.detail.refresh()
+		}
+	default:
+		if due(m.top.inflight, m.top.lastSent) {
+			return m.top.refresh()
+		}
+	}
+	return nil
+}
+
+// refreshNow refreshes the view shown at once.
+func (m *Model) refreshNow() tea.Cmd {
+	switch m.state {
+	case viewDetail:
+		return m.detail.refresh()
+	case viewGroups:
+		return tea.Batch(m.top.refresh(), m.groups.refresh())
+	}
+	return m.top.refresh()
+}
+
+// key handles a key press: the dialog first, then help, then typing in the
+// filter, then the global keys, then the view's own.
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &m.c.keys
+	if msg.String() == "ctrl+c" {
+		return m, tea.Quit
+	}
+	if m.confirm != nil {
+		switch {
+		case key.Matches(msg, k.Yes):
+			act := m.confirm.act
+			m.confirm = nil
+			return m, tea.Batch(forgetCmd(m.c.opts.ctx, m.c.opts.Session, act), m.setStatus(act.verb()+"…", false))
+		case key.Matches(msg, k.No):
+			m.confirm = nil
+			return m, m.setStatus("cancelled: nothing was changed", false)
+		}
+		return m, nil
+	}
+	if m.state == viewHelp {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.state = m.back
+		}
+		return m, nil
+	}
+	if m.state == viewTop && m.top.filterState == filtering {
+		var cmd tea.Cmd
+		m.top, cmd = m.top.update(msg)
+		return m, cmd
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.back, m.state = m.state, viewHelp
+		return m, nil
+	case key.Matches(msg, k.Pause):
+		m.c.paused = !m.c.paused
+		if m.c.paused {
+			return m, m.setStatus("paused: p resumes, ctrl+r refreshes once", false)
+		}
+		return m, tea.Batch(m.refreshNow(), m.setStatus("resumed", false))
+	case key.Matches(msg, k.Refresh):
+		return m, m.refreshNow()
+	}
+	switch m.state {
+	case viewDetail:
+		return m.detailKey(msg)
+	case viewGroups:
+		return m.groupsKey(msg)
+	}
+	return m.topKey(msg)
+}
