@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,37 +51,41 @@ func benchProbe(usePQ bool) *Probe {
 
 // benchRealProbe is a probe on the real clock, as in production: the fake
 // clock's mutex would add cost (and contention) a controller does not have.
-func benchRealProbe(usePQ bool) *Probe {
-	return New("bench", Options{Registry: NewRegistry(), UsePriorityQueue: ptr.To(usePQ)})
+// Tracked is the documented integration (ControllerOptions + Reconciler): the
+// reconciler reports outcomes, so the limiter does not infer them.
+func benchRealProbe(usePQ, tracked bool) *Probe {
+	p := New("bench", Options{Registry: NewRegistry(), UsePriorityQueue: ptr.To(usePQ)})
+	if tracked {
+		p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+			return reconcile.Result{}, nil
+		}))
+	}
+	return p
 }
 
-// limiterCases are the three limiters compared side by side: client-go's
-// default bare, the same wrapped as a custom limiter, and the probe's
-// recording default for the classic queue.
+// limiterCases are the limiters compared side by side: client-go's default
+// bare; the same wrapped as a custom limiter; the probe's recording default
+// for the classic queue, with and without the reconciler decorator; and the
+// priority queue's default (exponential only) bare and recording.
 func limiterCases() []struct {
 	name string
 	new  func() workqueue.TypedRateLimiter[reconcile.Request]
 } {
+	type limiter = workqueue.TypedRateLimiter[reconcile.Request]
 	return []struct {
 		name string
 		new  func() workqueue.TypedRateLimiter[reconcile.Request]
 	}{
-		{"bare", func() workqueue.TypedRateLimiter[reconcile.Request] {
-			return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+		{"bare", func() limiter { return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]() }},
+		{"decorated", func() limiter {
+			return benchRealProbe(false, true).RateLimiter(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
 		}},
-		{"decorated", func() workqueue.TypedRateLimiter[reconcile.Request] {
-			return benchRealProbe(false).RateLimiter(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
-		}},
-		{"recording", func() workqueue.TypedRateLimiter[reconcile.Request] {
-			return benchRealProbe(false).RateLimiter(nil)
-		}},
-		// The priority queue's default: exponential only, no token bucket.
-		{"bare-pq", func() workqueue.TypedRateLimiter[reconcile.Request] {
+		{"recording", func() limiter { return benchRealProbe(false, true).RateLimiter(nil) }},
+		{"recording-untracked", func() limiter { return benchRealProbe(false, false).RateLimiter(nil) }},
+		{"bare-pq", func() limiter {
 			return workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay)
 		}},
-		{"recording-pq", func() workqueue.TypedRateLimiter[reconcile.Request] {
-			return benchRealProbe(true).RateLimiter(nil)
-		}},
+		{"recording-pq", func() limiter { return benchRealProbe(true, true).RateLimiter(nil) }},
 	}
 }
 
@@ -120,14 +125,17 @@ func BenchmarkWhenForgetParallel(b *testing.B) {
 			rl := tc.new()
 			benchWarm(rl, reqs)
 			b.ReportAllocs()
+			var started atomic.Int64
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
-				i := 0
+				// Each goroutine starts elsewhere, as workers hold different
+				// keys: no two run the same key in lockstep.
+				i := int(started.Add(1)) * (len(reqs) / 7)
 				for pb.Next() {
 					r := reqs[i%len(reqs)]
 					rl.When(r)
 					rl.Forget(r)
-					i += 7 // goroutines start together; stride so they spread over keys
+					i++
 				}
 			})
 		})
@@ -149,8 +157,8 @@ func BenchmarkReconcileSameError(b *testing.B) {
 		err  error
 	}{
 		{"bare", failWith(errDial), errDial},
-		{"probe", benchRealProbe(true).Reconciler(failWith(errDial)), errDial},
-		{"probe-long-error", benchRealProbe(true).Reconciler(failWith(errLong)), errLong},
+		{"probe", benchRealProbe(true, false).Reconciler(failWith(errDial)), errDial},
+		{"probe-long-error", benchRealProbe(true, false).Reconciler(failWith(errLong)), errLong},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {

@@ -91,7 +91,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		opts.Registry = DefaultRegistry
 	}
 	if opts.Clock == nil {
-		opts.Clock = clock.RealClock{}
+		opts.Clock = newMonoClock()
 	}
 	if opts.MaxKeys <= 0 {
 		opts.MaxKeys = DefaultMaxKeys

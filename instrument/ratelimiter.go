@@ -31,10 +31,15 @@ func (r *rateLimiter[T]) When(item T) time.Duration {
 	return d
 }
 
-// Forget delegates and records that the failure counter was reset.
+// Forget delegates and records that the failure counter was reset. With the
+// reconciler decorator there is nothing left to record: controller-runtime
+// calls Forget right after a success or a RequeueAfter, and recording that
+// outcome has already reset the counter (it saves a second lookup per cycle).
 func (r *rateLimiter[T]) Forget(item T) {
 	r.inner.Forget(item)
-	r.probe.store.forgot(item, r.probe.tracked.Load())
+	if !r.probe.tracked.Load() {
+		r.probe.store.forgot(item)
+	}
 }
 
 // NumRequeues delegates.

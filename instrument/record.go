@@ -8,6 +8,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
+// errTerminal is what errors.Is compares with to spot a terminal error; built
+// once, because TerminalError allocates.
+var errTerminal = reconcile.TerminalError(nil)
+
 // This file holds what each decorator records. Every method takes the shard
 // lock of one key, changes a few fields, and releases it: no I/O, no calls out.
 
@@ -41,17 +45,18 @@ func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bo
 	s.release(sh)
 }
 
-// forgot records a limiter's Forget: the failure counter is back to zero.
-func (s *store[T]) forgot(item T, tracked bool) {
-	now := s.now()
-	sh, e := s.acquire(item, now)
+// forgot records a limiter's Forget when no reconciler decorator reports
+// outcomes: the failure counter is back to zero, and a Forget after a
+// reconcile is its success (or precedes a RequeueAfter, which after then
+// records), whatever the key did before: backoff, scheduled or failed.
+func (s *store[T]) forgot(item T) {
+	sh, e := s.acquire(item, 0)
 	e.failures = 0
 	e.firstFailureAt = 0
 	e.outcomeSinceGet = true
-	if !tracked && e.stored != stIdle {
-		// Without the reconciler decorator, Forget after a reconcile is its success
-		// (or precedes a RequeueAfter, which after then records), whatever the
-		// key did before: backoff, scheduled or failed.
+	if e.stored != stIdle {
+		now := s.now()
+		e.lastSeen = now
 		e.stored = stIdle
 		e.nextRetry, e.delay, e.source = 0, 0, srcNone
 		e.lastSuccessAt = now
@@ -141,7 +146,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 	e.lastReconcileAt, e.lastDuration = now, int64(dur)
 	e.pendingDelay = false
 	switch {
-	case err != nil && errors.Is(err, reconcile.TerminalError(nil)):
+	case err != nil && errors.Is(err, errTerminal):
 		e.stored = stFailed
 		e.nextRetry, e.delay, e.source = 0, 0, srcNone
 		e.totalFailures++
@@ -157,6 +162,8 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 		e.addAttempt(attempt{at: now, duration: dur, err: e.lastErr, outcome: outError})
 		e.pendingDelay = true
 	case res.RequeueAfter > 0:
+		// controller-runtime forgets the key before scheduling it.
+		e.failures, e.firstFailureAt = 0, 0
 		e.stored = stScheduled
 		e.nextRetry = now + int64(res.RequeueAfter)
 		e.delay, e.source = int64(res.RequeueAfter), srcRequeueAfter
@@ -168,6 +175,8 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 		e.addAttempt(attempt{at: now, duration: dur, outcome: outRequeue})
 		e.pendingDelay = true
 	default:
+		// A success is forgotten: the limiter's counter goes back to 0.
+		e.failures = 0
 		e.stored = stIdle
 		e.nextRetry, e.delay, e.source = 0, 0, srcNone
 		e.sameErrorCount = 0

@@ -44,20 +44,25 @@ func TestStoreMaxKeysEvictsIdleFirst(t *testing.T) {
 		hp.run(fmt.Sprintf("busy/b%d", i), reconcile.Result{}, errors.New("boom"))
 		e.clk.Step(time.Second)
 	}
-	hp.rl.Forget(htReq("idle/i2")) // recent activity: i2 is now the newest idle key
+	hp.run("idle/i2", reconcile.Result{}, nil) // recent activity: i2 is now the newest idle key
 	e.clk.Step(time.Second)
 	if got := hp.p.store.len(); got != maxKeys {
 		t.Fatalf("store holds %d keys, want %d", got, maxKeys)
 	}
-	// Each new busy key evicts one: idle ones oldest first, then busy ones.
+	// Each new busy key evicts one, in the background: idle ones oldest
+	// first, then busy ones.
 	wantVictims := []string{"idle/i0", "idle/i1", "idle/i3", "idle/i4", "idle/i2", "busy/b0", "busy/b1"}
 	for i, want := range wantVictims {
 		before := stKeys(hp.p)
 		hp.rl.When(htReq(fmt.Sprintf("new/n%d", i)))
 		e.clk.Step(time.Second)
+		eventually(t, 5*time.Second, func() (bool, string) {
+			n := hp.p.store.len()
+			return n == maxKeys && !hp.p.store.evicting.Load(), fmt.Sprintf("after new/n%d: count %d, want %d", i, n, maxKeys)
+		})
 		after := stKeys(hp.p)
-		if len(after) != maxKeys || hp.p.store.len() != maxKeys {
-			t.Fatalf("after new/n%d: %d keys (count %d), want %d", i, len(after), hp.p.store.len(), maxKeys)
+		if len(after) != maxKeys {
+			t.Fatalf("after new/n%d: %d keys, want %d", i, len(after), maxKeys)
 		}
 		var gone []string
 		for _, k := range before {
