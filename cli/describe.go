@@ -119,12 +119,12 @@ func printDescription(w io.Writer, d *inspector.Description) {
 	}
 
 	fmt.Fprintln(w, "\nCounters:")
-	fmt.Fprintf(w, "  Failures:      %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
-	fmt.Fprintf(w, "  Next retry:    %s\n", countdown(k.NextRetryAt, now))
-	fmt.Fprintf(w, "  Delay:         %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
-	fmt.Fprintf(w, "  Failing since: %s\n", ago(k.FirstFailureAt, now))
-	fmt.Fprintf(w, "  Last success:  %s\n", ago(k.LastSuccessAt, now))
-	fmt.Fprintf(w, "  Last event:    %s\n", ago(k.LastEventAt, now))
+	fmt.Fprintf(w, "  Failures:       %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
+	fmt.Fprintf(w, "  Next retry:     %s\n", countdown(k.NextRetryAt, now))
+	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
+	fmt.Fprintf(w, "  Failing since:  %s\n", ago(k.FirstFailureAt, now))
+	fmt.Fprintf(w, "  Last success:   %s\n", ago(k.LastSuccessAt, now))
+	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
 
 	fmt.Fprintln(w, "\nHistory (oldest first):")

@@ -45,19 +45,19 @@ type ExplainInput struct {
 
 // Diagnosis is Explain's answer.
 type Diagnosis struct {
-	State instrument.State
+	State instrument.State `json:"state"`
 	// Summary is the one-line answer to "why isn't my change taking effect?".
-	Summary string
+	Summary string `json:"summary"`
 	// Details are further sentences: the error, the streak, the edit, what comes next.
-	Details []string
+	Details []string `json:"details,omitempty"`
 	// Findings are the anti-patterns seen, most important first.
-	Findings []Finding
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // Finding is one anti-pattern with its advice.
 type Finding struct {
-	Code    string
-	Message string
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // String renders the whole diagnosis as plain text.
@@ -304,6 +304,8 @@ func human(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "0s"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
 	case d < time.Second:
 		return d.Round(time.Millisecond).String()
 	case d < time.Minute:

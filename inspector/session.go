@@ -152,6 +152,7 @@ func mergeController(list []instrument.Controller, c instrument.Controller) []in
 		if c.Counts == nil {
 			c.Counts = map[instrument.State]int{}
 		}
+		c.Forecast = slices.Clone(c.Forecast)
 		return append(list, c)
 	}
 	m := &list[i]
@@ -159,6 +160,12 @@ func mergeController(list []instrument.Controller, c instrument.Controller) []in
 	m.Keys += c.Keys
 	for st, n := range c.Counts {
 		m.Counts[st] += n
+	}
+	m.Pending += c.Pending
+	for i, n := range c.Forecast {
+		if i < len(m.Forecast) {
+			m.Forecast[i] += n
+		}
 	}
 	if c.QueueDepth != nil {
 		m.QueueDepth = new(derefInt(m.QueueDepth) + *c.QueueDepth)

@@ -121,13 +121,21 @@ type Controller struct {
 	Kind *GroupVersionKind `json:"kind,omitempty"`
 	// Active is false until the controller has built its queue: a replica that is
 	// not the leader reports its controllers inactive (standby).
-	Active       bool          `json:"active"`
-	Limiter      Limiter       `json:"limiter"`
-	QueueDepth   *int          `json:"queueDepth,omitempty"`
-	Keys         int           `json:"keys"`
-	Counts       map[State]int `json:"counts"`
-	Capabilities Capabilities  `json:"capabilities"`
+	Active     bool          `json:"active"`
+	Limiter    Limiter       `json:"limiter"`
+	QueueDepth *int          `json:"queueDepth,omitempty"`
+	Keys       int           `json:"keys"`
+	Counts     map[State]int `json:"counts"`
+	// Forecast counts the retries (backoff and scheduled keys) falling due in
+	// each of the next ForecastSeconds seconds after serverTime: the retry
+	// herd, seen before it hits. Pending counts all retries still to come.
+	Forecast     []int        `json:"forecast"`
+	Pending      int          `json:"pending"`
+	Capabilities Capabilities `json:"capabilities"`
 }
+
+// ForecastSeconds is how far ahead Controller.Forecast looks.
+const ForecastSeconds = 60
 
 // GroupVersionKind names an object kind on the wire.
 type GroupVersionKind struct {

@@ -35,6 +35,7 @@ func serveError(w http.ResponseWriter, r *http.Request, code int, msg string) {
 		http.StatusForbidden:             "Forbidden",
 		http.StatusNotFound:              "NotFound",
 		http.StatusMethodNotAllowed:      "MethodNotAllowed",
+		http.StatusConflict:              "Conflict",
 		http.StatusRequestEntityTooLarge: "RequestEntityTooLarge",
 		http.StatusUnsupportedMediaType:  "UnsupportedMediaType",
 	}[code]

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ func (p *TypedProbe[T]) forget(req *ForgetRequest, now time.Time) (ForgetRespons
 	limiter, q := p.limiter, p.queue
 	p.mu.Unlock()
 	if limiter == nil {
-		return ForgetResponse{}, fmt.Errorf("controller %q has no instrumented rate limiter to forget with", p.name)
+		return ForgetResponse{}, &statusError{http.StatusConflict, fmt.Sprintf("controller %q has no instrumented rate limiter to forget with", p.name)}
 	}
 	targets, err := p.selectTargets(req, now.UnixNano())
 	if err != nil {

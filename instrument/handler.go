@@ -47,11 +47,10 @@ func NewHandler(opts HandlerOptions) http.Handler {
 	if !strings.HasSuffix(opts.Prefix, "/") {
 		opts.Prefix += "/"
 	}
-	log := ctrllog.Log.WithName("backoff")
 	if opts.Logger != nil {
-		log = *opts.Logger
+		return &handler{opts: opts, log: *opts.Logger}
 	}
-	return &handler{opts: opts, log: log}
+	return &handler{opts: opts, log: ctrllog.Log.WithName("backoff")}
 }
 
 type handler struct {

@@ -7,6 +7,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // ControllerOptions returns controller options whose rate limiter and queue are
@@ -38,7 +39,10 @@ func (p *TypedProbe[T]) WrapOptions(o controller.TypedOptions[T]) controller.Typ
 // and instruments it.
 func (p *TypedProbe[T]) NewQueue(name string, rl workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
 	if p.usePQ {
-		return p.Queue(priorityqueue.New(name, func(o *priorityqueue.Opts[T]) { o.RateLimiter = rl }))
+		return p.Queue(priorityqueue.New(name, func(o *priorityqueue.Opts[T]) {
+			o.RateLimiter = rl
+			o.Log = ctrllog.Log.WithValues("controller", name) // as controller-runtime's default queue
+		}))
 	}
 	return p.Queue(workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[T]{Name: name}))
 }

@@ -35,10 +35,18 @@ func (p *TypedProbe[T]) info(now time.Time) Controller {
 	if q != nil {
 		c.QueueDepth = new(q.Len())
 	}
-	c.Active = p.active.Load()
 	ns := now.UnixNano()
 	p.store.maybeSweep(ns)
-	p.store.each(func(e *entry[T]) { c.Counts[e.state(ns)]++ })
+	c.Forecast = make([]int, ForecastSeconds)
+	p.store.each(func(e *entry[T]) {
+		c.Counts[e.state(ns)]++
+		if (e.stored == stBackoff || e.stored == stScheduled) && e.nextRetry > ns && !e.running && e.queuedAt == 0 {
+			c.Pending++
+			if i := (e.nextRetry - ns) / int64(time.Second); i < ForecastSeconds {
+				c.Forecast[i]++
+			}
+		}
+	})
 	for _, n := range c.Counts {
 		c.Keys += n
 	}

@@ -40,6 +40,8 @@ func fixedOverview() *inspector.Overview {
 				Name: "outage", Active: true, Keys: 842 + 58 + 12 + 4 + 84, QueueDepth: &depth,
 				Kind:   &instrument.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
 				Counts: map[instrument.State]int{"backoff": 842, "queued": 12, "running": 4, "idle": 84, "scheduled": 58},
+				// A herd of 40 at +12s, as the endpoint counts it.
+				Forecast: fixedForecast(), Pending: 900,
 				Limiter: instrument.Limiter{Description: "max(item-exponential 5ms..16m40s, bucket 10qps/100)", Components: []instrument.LimiterComponent{
 					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)},
 					{Name: "bucket", QPS: 10, Burst: 100, Tokens: &tokens}}},
@@ -94,21 +96,12 @@ func fixedPage(n int) *inspector.KeyList {
 	return &inspector.KeyList{ServerTime: t0, Total: 1050, Matched: 1050, Items: all[:n]}
 }
 
-// fixedForecast is the soonest retries: a herd of 40 at +12s.
-func fixedForecast() *inspector.KeyList {
-	l := &inspector.KeyList{ServerTime: t0, Total: 1050, Matched: 900}
-	add := func(at time.Duration, n int) {
-		for range n {
-			l.Items = append(l.Items, fixedKey("outage", "demo/x", "backoff", 5, at, at, "bucket", refused))
-		}
-	}
-	add(1200*time.Millisecond, 2)
-	add(3*time.Second, 4)
-	add(7*time.Second, 6)
-	add(12*time.Second, 40)
-	add(19*time.Second, 8)
-	add(44*time.Second, 4) // the 64th soonest: past +44s is beyond the sample
-	return l
+// fixedForecast is the outage controller's retries due per second: a herd of
+// 40 at +12s.
+func fixedForecast() []int {
+	f := make([]int, instrument.ForecastSeconds)
+	f[1], f[3], f[7], f[12], f[19], f[44] = 2, 4, 6, 40, 8, 4
+	return f
 }
 
 func fixedDetail() *detailData {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,15 +18,13 @@ import (
 // calls inspector and returns a typed message; none touches the model.
 
 const (
-	// forecastLimit bounds the keys read for the retry forecast (and the
-	// detail view's fleet sample): the soonest retries only.
-	forecastLimit = 64
-	// refreshKeys bounds the keys one top-view refresh reads, page and
-	// forecast together: at about 550 bytes a key that keeps a refresh
-	// under 64 KiB whatever the key count. A tall terminal's page takes
-	// from the forecast down to minForecast, then stops growing.
-	refreshKeys = 112
-	minForecast = 16
+	// fleetSample bounds the keys the detail view reads for its fleet-wide
+	// findings: the soonest retries only.
+	fleetSample = 64
+	// maxPage bounds the keys one top-view refresh reads: at about 550 bytes
+	// a key that keeps a refresh under 64 KiB whatever the key count. The
+	// retry forecast comes counted from v1/controllers, so it costs no keys.
+	maxPage = 96
 	// groupSample bounds the keys read to group by error.
 	groupSample = 1000
 	// callTimeout bounds one command's calls.
@@ -39,13 +38,12 @@ const (
 // tickMsg is the refresh clock ticking.
 type tickMsg struct{}
 
-// refreshedMsg carries one refresh of the top view: overview, visible page
-// and forecast sample.
+// refreshedMsg carries one refresh of the top view: the overview (with the
+// retry forecast) and the visible page.
 type refreshedMsg struct {
 	seq       int
 	overview  *inspector.Overview
 	page      *inspector.KeyList
-	forecast  *inspector.KeyList
 	err       error
 	fetchedAt time.Time
 }
@@ -104,26 +102,19 @@ func expireStatus(id int) tea.Cmd {
 }
 
 // refreshCmd reads what the top view shows: one v1/controllers call per
-// endpoint, the visible page, and the soonest retries for the forecast.
-func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page, forecast inspector.KeyQuery) tea.Cmd {
+// endpoint (counts, limiters, the retry forecast) and the visible page.
+func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		msg := refreshedMsg{seq: seq}
-		var ovErr, pageErr, fcErr error
+		var ovErr, pageErr error
 		var wg sync.WaitGroup
 		wg.Go(func() { msg.overview, ovErr = s.Overview(ctx) })
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
-		wg.Go(func() { msg.forecast, fcErr = s.Keys(ctx, forecast) })
 		wg.Wait()
 		msg.fetchedAt = clock()
-		if ovErr != nil {
-			msg.err = ovErr
-		} else if pageErr != nil {
-			msg.err = pageErr
-		} else if fcErr != nil {
-			msg.err = fmt.Errorf("forecast: %w", fcErr)
-		}
+		msg.err = cmp.Or(ovErr, pageErr)
 		return msg
 	}
 }
@@ -146,7 +137,7 @@ func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.Obj
 			d.controller = ov.Controller(k.Controller)
 		}
 		var fleet *inspector.FleetStats
-		q := inspector.KeyQuery{Controller: k.Controller, States: []instrument.State{instrument.StateBackoff, instrument.StateScheduled}, Sort: instrument.SortNext, Limit: forecastLimit}
+		q := inspector.KeyQuery{Controller: k.Controller, States: []instrument.State{instrument.StateBackoff, instrument.StateScheduled}, Sort: instrument.SortNext, Limit: fleetSample}
 		if l, err := s.Keys(ctx, q); err == nil {
 			f := inspector.Fleet(plainKeys(l), k.ServerTime)
 			fleet = &f

@@ -188,33 +188,29 @@ func bucketTokens(c *instrument.Controller) string {
 }
 
 // forecastLine is the retry herd before it hits: how many retries fall due
-// in each of the next 60 seconds, from the soonest retries sampled.
+// in each of the next 60 seconds, as the endpoint counted them.
 func (t *topModel) forecastLine() string {
 	s := &t.c.styles
-	if t.forecast == nil {
+	if t.overview == nil {
 		return s.label.Render("retries due in 60s ") + s.dim.Render("…")
 	}
-	now := t.c.serverNow(t.forecast.ServerTime, t.fetchedAt)
-	counts, unknownFrom, due := forecast(t.forecast, now)
-	peak, at := 0, 0
+	now := t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
+	counts, pending := forecast(t.overview, t.controller, now)
+	peak, at, due := 0, 0, 0
 	for i, n := range counts {
+		due += n
 		if n > peak {
 			peak, at = n, i
 		}
 	}
-	spark := s.spark.Render(sparkline(counts, unknownFrom))
-	var sums []string
-	switch {
-	case due == 0 && unknownFrom == forecastSeconds:
-		sums = []string{"none due"}
-	case unknownFrom < forecastSeconds:
+	spark := s.spark.Render(sparkline(counts, forecastSeconds))
+	sums := []string{"none due"}
+	if due > 0 {
 		sums = []string{
-			fmt.Sprintf("≥%d due within %ds (of %s pending) · peak ≥%d at +%ds", due, unknownFrom, thousands(t.forecast.Matched), peak, at),
-			fmt.Sprintf("≥%d · peak %d at +%ds", due, peak, at),
+			fmt.Sprintf("%s due in 60s (of %s pending) · peak %s at +%ds", thousands(due), thousands(pending), thousands(peak), at),
+			fmt.Sprintf("%s due · peak %s at +%ds", thousands(due), thousands(peak), at),
 			fmt.Sprintf("peak %d@+%ds", peak, at),
 		}
-	default:
-		sums = []string{fmt.Sprintf("%d due · peak %d at +%ds", due, peak, at), fmt.Sprintf("peak %d@+%ds", peak, at)}
 	}
 	// The roomiest label with the longest summary that fits.
 	labels := [][2]string{{"retries due in 60s ", "│"}, {"due in 60s", "│"}, {"60s", ""}}
@@ -229,25 +225,24 @@ func (t *topModel) forecastLine() string {
 	return s.label.Render(labels[0][0]) + s.dim.Render("│") + spark + s.dim.Render("│")
 }
 
-// forecast buckets the sampled retries by second from now. When the sample
-// was cut short by its limit, the seconds after its last retry are unknown:
-// unknownFrom is the first of them (forecastSeconds when all are known).
-func forecast(l *inspector.KeyList, now time.Time) (counts []int, unknownFrom, due int) {
-	counts = inspector.Forecast(plainKeys(l), now, forecastSeconds)
-	unknownFrom = forecastSeconds
-	if l.Matched > len(l.Items) && len(l.Items) > 0 {
-		last := l.Items[len(l.Items)-1].NextRetryAt
-		if i := int(last.Sub(now) / time.Second); i < forecastSeconds {
-			// The last sampled second is a lower bound; later ones are unknown.
-			unknownFrom = max(i, 0) + 1
+// forecast sums the endpoint's per-second retry counts over the controllers
+// shown (controller "" is all), shifted by the seconds elapsed since they
+// were counted at ov.ServerTime.
+func forecast(ov *inspector.Overview, controller string, now time.Time) (counts []int, pending int) {
+	counts = make([]int, forecastSeconds)
+	shift := max(0, int(now.Sub(ov.ServerTime)/time.Second))
+	for _, c := range ov.Controllers {
+		if controller != "" && c.Name != controller {
+			continue
+		}
+		pending += c.Pending
+		for i, n := range c.Forecast {
+			if j := i - shift; j >= 0 && j < forecastSeconds {
+				counts[j] += n
+			}
 		}
 	}
-	for i, n := range counts {
-		if i < unknownFrom {
-			due += n
-		}
-	}
-	return counts, unknownFrom, due
+	return counts, pending
 }
 
 // queryLine shows the filter (or its input), sort, controller and position.

@@ -14,7 +14,7 @@ func TestCountdownUsesServerClock(t *testing.T) {
 	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC) // far from the server's t0
 	now := local
 	m := newModel(Options{Clock: func() time.Time { return now }})
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), forecast: fixedForecast(), fetchedAt: local})
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: local})
 	if s := screen(m); !strings.Contains(s, "4m12s") {
 		t.Fatalf("want the naive key due in 4m12s:\n%s", s)
 	}
@@ -30,7 +30,7 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 		ov.Controllers[i].Capabilities = instrument.Capabilities{ReadOnly: true}
 	}
 	m := newModel(Options{Clock: fixedClock})
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), forecast: fixedForecast(), fetchedAt: t0})
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), fetchedAt: t0})
 	m = send(t, m, press("f"), press("r"), press("R"))
 	if m.confirm != nil {
 		t.Fatalf("an action opened a confirmation on a read-only endpoint")

@@ -48,7 +48,6 @@ type topModel struct {
 	// The last answer.
 	overview  *inspector.Overview
 	page      *inspector.KeyList
-	forecast  *inspector.KeyList
 	fetchedAt time.Time
 	err       error
 
@@ -85,15 +84,7 @@ func (t *topModel) rows() int { return max(1, t.c.height-headerLines-2) }
 func (t *topModel) query() inspector.KeyQuery {
 	return inspector.KeyQuery{
 		Controller: t.controller, Q: t.applied, States: t.stateList(),
-		Sort: sorts[t.sort], Limit: min(t.rows(), refreshKeys-minForecast), Offset: t.offset,
-	}
-}
-
-// forecastQuery is the soonest retries of the controller shown.
-func (t *topModel) forecastQuery() inspector.KeyQuery {
-	return inspector.KeyQuery{
-		Controller: t.controller, States: []instrument.State{instrument.StateBackoff, instrument.StateScheduled},
-		Sort: instrument.SortNext, Limit: max(minForecast, min(forecastLimit, refreshKeys-t.rows())),
+		Sort: sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
 	}
 }
 
@@ -116,7 +107,7 @@ func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
 	t.lastSent = t.c.now()
-	return refreshCmd(t.c.opts.ctx, t.c.opts.Session, t.c.opts.Clock, t.seq, t.query(), t.forecastQuery())
+	return refreshCmd(t.c.opts.ctx, t.c.opts.Session, t.c.opts.Clock, t.seq, t.query())
 }
 
 // selected is the key under the cursor.
@@ -167,7 +158,7 @@ func (t topModel) received(msg refreshedMsg) topModel {
 	if msg.page == nil {
 		return t
 	}
-	t.page, t.forecast, t.fetchedAt = msg.page, msg.forecast, msg.fetchedAt
+	t.page, t.fetchedAt = msg.page, msg.fetchedAt
 	id := queryID(t.query())
 	sigs := make(map[string]string, len(msg.page.Items))
 	t.changed = map[string]bool{}
