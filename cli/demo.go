@@ -114,9 +114,17 @@ func (o *DemoOptions) Validate() error {
 
 // Run starts the demo and serves until ctx is done.
 func (o *DemoOptions) Run(ctx context.Context) error {
+	// With the UI the terminal is the UI's: the demo's progress lines and
+	// controller-runtime's errors would tear through its screen.
+	tui := !o.ServeOnly && o.isTerminal(o.Out)
+	logOut := o.ErrOut
+	if tui {
+		logOut = io.Discard
+		o.demo.Out, o.demo.ErrOut = io.Discard, io.Discard
+	}
 	// Controller-runtime's own messages: errors only, so the terminal stays
 	// readable (reconcile errors are on the endpoint).
-	ctrllog.SetLogger(demo.ErrorLogger(o.ErrOut))
+	ctrllog.SetLogger(demo.ErrorLogger(logOut))
 	// The demo stops with ctx (Ctrl-C) or when the user quits the UI.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -127,17 +135,8 @@ func (o *DemoOptions) Run(ctx context.Context) error {
 		}
 		return err
 	}
-	// The address alone on stdout, for scripts; the rest is for people.
-	fmt.Fprintln(o.Out, d.URL())
-	parts := make([]string, 0, 6)
-	for _, s := range d.Scenarios() {
-		parts = append(parts, fmt.Sprintf("%s %d", s.Controller, s.Keys))
-	}
-	fmt.Fprintf(o.ErrOut, "kubectl backoff demo: %d keys (%s), speed %g, seed %d\n",
-		o.Keys, strings.Join(parts, ", "), o.Speed, d.Seed())
-	fmt.Fprintf(o.ErrOut, "try: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
-	if o.ServeOnly || !o.isTerminal(o.Out) {
-		fmt.Fprintln(o.ErrOut, "Ctrl-C to stop")
+	if !tui {
+		o.printStarted(d)
 		return d.Wait()
 	}
 	// The terminal UI, attached to the demo itself; quitting it stops the demo.
@@ -150,7 +149,24 @@ func (o *DemoOptions) Run(ctx context.Context) error {
 	if err := d.Wait(); err != nil {
 		return err
 	}
+	if uiErr == nil {
+		fmt.Fprintf(o.ErrOut, "kubectl backoff demo: stopped (it served %s)\n", d.URL())
+	}
 	return uiErr
+}
+
+// printStarted says where the demo serves: the address alone on stdout, for
+// scripts; the rest on stderr, for people.
+func (o *DemoOptions) printStarted(d *demo.Demo) {
+	fmt.Fprintln(o.Out, d.URL())
+	parts := make([]string, 0, 6)
+	for _, s := range d.Scenarios() {
+		parts = append(parts, fmt.Sprintf("%s %d", s.Controller, s.Keys))
+	}
+	fmt.Fprintf(o.ErrOut, "kubectl backoff demo: %d keys (%s), speed %g, seed %d\n",
+		o.Keys, strings.Join(parts, ", "), o.Speed, d.Seed())
+	fmt.Fprintf(o.ErrOut, "try: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
+	fmt.Fprintln(o.ErrOut, "Ctrl-C to stop")
 }
 
 func writerIsTerminal(w io.Writer) bool {

@@ -97,6 +97,8 @@ func dur(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "-"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
 	case d < time.Second:
 		return d.Round(time.Millisecond).String()
 	case d < time.Minute:

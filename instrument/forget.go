@@ -95,15 +95,15 @@ func requeue[T comparable](q workqueue.TypedRateLimitingInterface[T], item T, re
 }
 
 func forgetMessage(r *ForgetResponse, req *ForgetRequest) string {
-	verb := "forgot"
+	verb, requeue := "forgot", r.Requeued
 	if r.DryRun {
-		verb = "would forget"
+		verb, requeue = "would forget", req.Requeue
 	}
 	msg := fmt.Sprintf("%s the backoff of %d key(s) of %s", verb, r.Count, r.Controller)
 	switch {
-	case r.Requeued && req.Spread.Duration > 0 && r.Count > 1:
+	case requeue && req.Spread.Duration > 0 && r.Count > 1:
 		msg += fmt.Sprintf("; retrying them spread over %v", req.Spread.Duration)
-	case r.Requeued || (r.DryRun && req.Requeue):
+	case requeue:
 		msg += "; retrying now"
 	case req.Requeue:
 		msg += "; the queue is not instrumented, so a pending retry keeps its time (counters are reset)"
