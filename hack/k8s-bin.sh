@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# k8s-bin.sh builds, from the Go module proxy alone, the binaries the e2e tier
+# needs (kube-apiserver, etcd, kwok plus kwok's stage definitions) into a cache
+# directory keyed by their versions, reuses it when complete, and prints its
+# path on stdout: the directory works as KUBEBUILDER_ASSETS for envtest.
+#
+#   KUBEBUILDER_ASSETS=$(hack/k8s-bin.sh) go test -tags e2e -run E2E -v -count=1 .
+#
+# Progress goes to stderr. K8S_BIN_CACHE overrides the cache root. Builds are
+# serialised with flock so two concurrent callers do not build twice.
+set -euo pipefail
+
+K8S_VERSION=v1.37.2
+ETCD_VERSION=v3.7.3
+KWOK_VERSION=v0.8.0
+
+root="${K8S_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-backoff/k8s-bin}"
+dir="$root/${K8S_VERSION}-etcd${ETCD_VERSION#v}-kwok${KWOK_VERSION#v}"
+mkdir -p "$dir"
+
+log() { echo "k8s-bin: $*" >&2; }
+
+# complete reports whether every artefact is already in the cache.
+complete() {
+	[ -x "$dir/kube-apiserver" ] && [ -x "$dir/etcd" ] && [ -x "$dir/kwok" ] &&
+		[ -f "$dir/kwok-stages.yaml" ] && [ -e "$dir/kubectl" ]
+}
+
+exec 9>"$dir/.lock"
+flock 9
+if complete; then
+	echo "$dir"
+	exit 0
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Module and build caches are shared with the user's; only GOFLAGS from the
+# caller (e.g. -count=1 in CI) are dropped, they do not apply to builds.
+export GOFLAGS=-buildvcs=false GOTOOLCHAIN=local CGO_ENABLED=0
+start=$SECONDS
+
+if [ ! -x "$dir/etcd" ]; then
+	log "building etcd $ETCD_VERSION"
+	mkdir -p "$work/etcd"
+	cat >"$work/etcd/main.go" <<'EOF'
+// Command etcd is etcd's server, built from its module.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+EOF
+	(
+		cd "$work/etcd"
+		go mod init k8s-bin/etcd >/dev/null 2>&1
+		go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
+		go mod tidy >&2
+		go build -trimpath -ldflags "-s -w" -o "$dir/etcd.tmp" .
+	)
+	mv "$dir/etcd.tmp" "$dir/etcd"
+	log "etcd done at $((SECONDS - start))s"
+fi
+
+if [ ! -x "$dir/kwok" ] || [ ! -f "$dir/kwok-stages.yaml" ]; then
+	log "building kwok $KWOK_VERSION"
+	GOBIN="$work/gobin" go install "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+	mod=$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage
+	# The stages kwok needs to make nodes and pods look alive.
+	{
+		for f in node/fast/node-initialize.yaml node/heartbeat/node-heartbeat.yaml \
+			pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+			echo "---"
+			cat "$mod/$f"
+		done
+	} >"$dir/kwok-stages.yaml.tmp"
+	mv "$dir/kwok-stages.yaml.tmp" "$dir/kwok-stages.yaml"
+	mv "$work/gobin/kwok" "$dir/kwok"
+	log "kwok done at $((SECONDS - start))s"
+fi
+
+if [ ! -x "$dir/kube-apiserver" ]; then
+	log "building kube-apiserver $K8S_VERSION (several minutes)"
+	m="$work/apiserver"
+	mkdir -p "$m"
+	cat >"$m/tools.go" <<'EOF'
+//go:build tools
+
+// Package tools pins kube-apiserver's main package.
+package tools
+
+import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+EOF
+	(
+		cd "$m"
+		go mod init k8s-bin/apiserver >/dev/null 2>&1
+		# k8s.io/kubernetes requires its staging modules at v0.0.0; replace each
+		# with the published module of the matching minor version.
+		kgomod=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" |
+			sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')
+		staging=$(awk '$1 ~ /^k8s\.io\// && $2 == "v0.0.0" { print $1 }' "$kgomod" | sort -u)
+		{
+			echo "require k8s.io/kubernetes $K8S_VERSION"
+			for p in $staging; do
+				echo "replace $p => $p v0${K8S_VERSION#v1}"
+			done
+		} >>go.mod
+		go mod tidy >&2
+		cv=k8s.io/component-base/version
+		minor=$(echo "$K8S_VERSION" | cut -d. -f2)
+		go build -trimpath -tags tools -o "$dir/kube-apiserver.tmp" \
+			-ldflags "-s -w -X $cv.gitVersion=$K8S_VERSION -X $cv.gitMajor=1 -X $cv.gitMinor=$minor" \
+			k8s.io/kubernetes/cmd/kube-apiserver
+	)
+	mv "$dir/kube-apiserver.tmp" "$dir/kube-apiserver"
+	log "kube-apiserver done at $((SECONDS - start))s"
+fi
+
+# envtest also looks for kubectl in KUBEBUILDER_ASSETS.
+if [ ! -e "$dir/kubectl" ]; then
+	if k=$(command -v kubectl); then
+		ln -sf "$k" "$dir/kubectl"
+	else
+		log "kubectl not on PATH: the e2e tier needs it"
+		exit 1
+	fi
+fi
+
+log "ready in $((SECONDS - start))s: $dir"
+echo "$dir"
