@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -89,7 +91,18 @@ func (o *attachOptions) validate() error {
 
 // open attaches: directly, or through port-forwards to the target's pods.
 // The returned object reader is nil when there is no cluster to read from.
-func (o *attachOptions) open(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
+// When discovery finds several instrumented pods, it lists them on out and
+// fails: the user names one as TARGET, as kubectl would have them do.
+func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Session, *inspector.ObjectReader, error) {
+	s, objects, err := o.attach(ctx)
+	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
+		printPods(out, pods.Pods)
+		return nil, nil, fmt.Errorf("%d instrumented pods found: name one as TARGET (pod/NAME)", len(pods.Pods))
+	}
+	return s, objects, err
+}
+
+func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
 	if o.addr != "" {
 		addr := o.addr
 		if !strings.Contains(addr, "://") {

@@ -81,7 +81,7 @@ func (o *DescribeOptions) Validate() error {
 
 // Run describes the key.
 func (o *DescribeOptions) Run(ctx context.Context) error {
-	s, objects, err := o.open(ctx)
+	s, objects, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func (o *ForgetOptions) request(dryRun bool) instrument.ForgetRequest {
 
 // Run forgets, after confirmation when it is a bulk forget on a terminal.
 func (o *ForgetOptions) Run(ctx context.Context) error {
-	s, _, err := o.open(ctx)
+	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -99,11 +98,7 @@ func (o *GetOptions) Validate() error {
 
 // Run prints the keys.
 func (o *GetOptions) Run(ctx context.Context) error {
-	s, _, err := o.open(ctx)
-	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
-		printPods(o.Out, pods.Pods)
-		return fmt.Errorf("%d instrumented pods found: name one as TARGET (pod/NAME)", len(pods.Pods))
-	}
+	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}

@@ -92,19 +92,14 @@ func ago(t, now time.Time) string {
 	return dur(now.Sub(t)) + " ago"
 }
 
-// dur prints a duration as people read it: "5ms", "1.3s", "4m12s", "3d4h".
+// dur prints a duration as people read it ("5ms", "1.3s", "4m12s"), "-"
+// for none, and days past a day.
 func dur(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "-"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
 	case d < 24*time.Hour:
-		return d.Round(time.Second).String()
+		return inspector.FormatDuration(d)
 	}
 	h := d.Round(time.Hour) / time.Hour
 	return fmt.Sprintf("%dd%dh", h/24, h%24)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
@@ -98,11 +96,7 @@ func (o *TopOptions) Validate() error {
 // Run attaches and runs the UI until the user quits. When discovery finds
 // several pods, it lists them and fails, as get does: name one as TARGET.
 func (o *TopOptions) Run(ctx context.Context) error {
-	s, objects, err := o.open(ctx)
-	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
-		printPods(o.Out, pods.Pods)
-		return fmt.Errorf("%d instrumented pods found: name one as TARGET (pod/NAME)", len(pods.Pods))
-	}
+	s, objects, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}

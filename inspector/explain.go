@@ -299,8 +299,12 @@ func component(c *instrument.Controller, name string) *instrument.LimiterCompone
 	return nil
 }
 
-// human formats a duration as people read it: "5ms", "4m12s", "16m40s".
-func human(d time.Duration) string {
+// human is FormatDuration, short for the sentences below.
+func human(d time.Duration) string { return FormatDuration(d) }
+
+// FormatDuration formats a duration as people read it: "250µs", "5ms",
+// "1.3s", "4m12s", "16m40s". The CLI and the explanations share it.
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "0s"
