@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 )
@@ -84,8 +85,9 @@ func createWorkload(ctx context.Context, t *testing.T, cs kubernetes.Interface, 
 	}
 }
 
-func ownerRef(apiVersion, kind, name string, uid interface{ String() string }) metav1.OwnerReference {
-	return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: typesUID(uid.String()), Controller: ptr.To(true)}
+// ownerRef makes the named object the controller of another.
+func ownerRef(apiVersion, kind, name string, uid types.UID) metav1.OwnerReference {
+	return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: uid, Controller: ptr.To(true)}
 }
 
 // podRunning reports nil once kwok has the pod Running and Ready.

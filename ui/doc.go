@@ -11,7 +11,7 @@
 //
 // The model holds only state. Every fetch and every action runs in a tea.Cmd
 // that calls package inspector and returns a typed message. A refresh costs
-// what fits on the screen: one v1/controllers call, one page of v1/keys the
-// size of the visible rows, and one bounded v1/keys call for the retry
-// forecast — never the whole key set.
+// what fits on the screen: one v1/controllers call (counts, limiters and the
+// retry forecast, counted by the endpoint) and one page of v1/keys the size
+// of the visible rows — never the whole key set.
 package ui
