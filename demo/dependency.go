@@ -47,6 +47,7 @@ type dependency struct {
 // the same on every attempt for a key, so the endpoint counts the repeats.
 type unavailableError struct{ url string }
 
+// Error implements error.
 func (e *unavailableError) Error() string {
 	return fmt.Sprintf("PUT %s: 503 Service Unavailable", e.url)
 }

@@ -40,6 +40,7 @@ type AttachConfig struct {
 // and no target says which: the caller offers them to the user.
 type MultiplePodsError struct{ Pods []Pod }
 
+// Error implements error.
 func (e *MultiplePodsError) Error() string {
 	names := make([]string, len(e.Pods))
 	for i, p := range e.Pods {

@@ -163,6 +163,7 @@ type APIError struct {
 	Path string
 }
 
+// Error implements error.
 func (e *APIError) Error() string {
 	return fmt.Sprintf("%s %s: %d %s: %s", e.Method, e.Path, e.Code, e.Reason, e.Message)
 }

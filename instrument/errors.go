@@ -12,6 +12,7 @@ type statusError struct {
 	msg  string
 }
 
+// Error implements error.
 func (e *statusError) Error() string { return e.msg }
 
 // serveErr maps an error to its status: bad parameters are 400, unknown

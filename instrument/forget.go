@@ -23,6 +23,7 @@ const (
 // notFoundError is an unknown controller or key; it becomes a 404.
 type notFoundError struct{ msg string }
 
+// Error implements error.
 func (e *notFoundError) Error() string { return e.msg }
 
 // target is one key selected for a forget.

@@ -58,6 +58,7 @@ type handler struct {
 	log  logr.Logger
 }
 
+// ServeHTTP routes a request under the prefix to its endpoint, checking the method.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path, ok := strings.CutPrefix(r.URL.Path, h.opts.Prefix)
 	if !ok && r.URL.Path+"/" == h.opts.Prefix {

@@ -50,6 +50,7 @@ var keysParams = map[string]bool{"controller": true, "q": true, "state": true, "
 // paramError is a bad query parameter or body field; it becomes a 400.
 type paramError struct{ name, msg string }
 
+// Error implements error.
 func (e *paramError) Error() string { return fmt.Sprintf("parameter %q: %s", e.name, e.msg) }
 
 func badParam(name, format string, args ...any) error {

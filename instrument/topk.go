@@ -40,6 +40,7 @@ type topK struct {
 
 func newTopK(k int) *topK { return &topK{k: k} }
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (t *topK) Len() int           { return len(t.rows) }
 func (t *topK) Less(i, j int) bool { return t.rows[j].less(&t.rows[i]) }
 func (t *topK) Swap(i, j int)      { t.rows[i], t.rows[j] = t.rows[j], t.rows[i] }

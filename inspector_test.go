@@ -1,0 +1,276 @@
+//go:build e2e
+
+// The end-to-end tier: a real kube-apiserver and etcd (envtest), a kwok node
+// and pod whose port-forward reaches the demo running in this process, and
+// the built plugin run by the real kubectl. Run it with
+//
+//	KUBEBUILDER_ASSETS=$(hack/k8s-bin.sh) go test -tags e2e -run E2E -v -count=1 .
+//
+// Without the e2e tag it does not build; without the binaries it skips.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/go-logr/logr"
+
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+const ns = demo.DefaultNamespace
+
+// target is how every command names the controller's workload.
+var target = []string{"deploy/" + deploymentName, "-n", ns}
+
+func TestE2E(t *testing.T) {
+	assets := requireAssets(t)
+	ctrllog.SetLogger(logr.Discard())
+	dir := t.TempDir()
+	kc := buildPlugin(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+
+	env := startAPIServer(t, assets, widgetCRD())
+	admin, adminCfg := addUser(t, env, dir, "e2e-admin", "system:masters")
+	cs := kubernetes.NewForConfigOrDie(adminCfg)
+	c, err := client.New(adminCfg, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The demo in kubeconfig mode: its controllers reconcile real ConfigMaps,
+	// its endpoint listens on loopback.
+	var demoLog lockedBuffer
+	demoCtx, stopDemo := context.WithCancel(ctx)
+	d, err := demo.Start(demoCtx, demo.Options{
+		RESTConfig: adminCfg, Keys: 60, Seed: 42, Speed: 1, Listen: "127.0.0.1:0",
+		Out: &demoLog, ErrOut: &demoLog,
+	})
+	if err != nil {
+		stopDemo()
+		t.Fatalf("demo.Start: %v", err)
+	}
+	t.Cleanup(func() {
+		stopDemo()
+		if err := d.Wait(); err != nil {
+			t.Errorf("demo stopped with: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("--- demo output ---\n%s", demoLog.String())
+		}
+	})
+	metricsAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	startWidgets(t, adminCfg, ns, metricsAddr, d.Registry())
+
+	createWorkload(ctx, t, cs, ns)
+	startKwok(t, assets, admin, dir, ns, podName, []portForward{
+		{PodPort: backoffPort, Target: d.Addr()},
+		{PodPort: metricsPort, Target: tcpAddr(metricsAddr)},
+	})
+	eventually(t, time.Minute, "kwok runs the pod", func(ctx context.Context) error { return podRunning(ctx, cs, ns) })
+
+	t.Run("get", func(t *testing.T) {
+		eventually(t, time.Minute, "naive keys back off", func(context.Context) error {
+			var list inspector.KeyList
+			if err := kc.jsonOf(t, &list, admin, cmd("get", "--controller", "naive", "--state", "backoff", "-o", "json")...); err != nil {
+				return err
+			}
+			if len(list.Items) == 0 {
+				return fmt.Errorf("no naive key in backoff yet (%d tracked)", list.Total)
+			}
+			if p := list.Items[0].Pod; p != ns+"/"+podName {
+				return fmt.Errorf("key %s came from pod %q, want %s/%s", list.Items[0].Key.Key, p, ns, podName)
+			}
+			return nil
+		})
+	})
+
+	t.Run("describe", func(t *testing.T) {
+		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
+		for _, want := range []string{"Key:         demo/naive-00000", "Pod:         demo/" + podName, "spec.storageClass must be set", "Object:", "Generation:"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("describe output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("forget", func(t *testing.T) { testForget(t, kc, admin) })
+
+	t.Run("discovery", func(t *testing.T) {
+		var list inspector.KeyList
+		if err := kc.jsonOf(t, &list, admin, "backoff", "get", "-n", ns, "--limit", "3", "-o", "json"); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) == 0 || list.Items[0].Pod != ns+"/"+podName {
+			t.Errorf("no-target discovery: got %d keys (first from %q), want keys from %s/%s", len(list.Items), firstPod(list), ns, podName)
+		}
+	})
+
+	t.Run("no-portforward-permission", func(t *testing.T) {
+		user, _ := addUser(t, env, dir, "e2e-no-portforward")
+		grantRole(ctx, t, cs, ns, "backoff-no-portforward", attachRules(false), rbacv1.Subject{Kind: rbacv1.UserKind, Name: "e2e-no-portforward"})
+		_, errOut, err := kc.run(t, user, cmd("get")...)
+		if err == nil {
+			t.Fatal("get without pods/portforward succeeded")
+		}
+		if want := `"create" on "pods/portforward"`; !strings.Contains(errOut, want) {
+			t.Errorf("error lacks %s:\n%s", want, errOut)
+		}
+	})
+
+	t.Run("object-link", func(t *testing.T) { testObjectLink(ctx, t, kc, admin, c) })
+
+	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
+
+	t.Run("top", func(t *testing.T) {
+		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...))
+		keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
+		eventually(t, time.Minute, "top shows keys", func(context.Context) error {
+			screen, err := s.capture()
+			if err != nil {
+				return err
+			}
+			if !keyLine.MatchString(screen) {
+				return fmt.Errorf("no key on screen:\n%s", screen)
+			}
+			return nil
+		})
+		if err := s.sendKeys("q"); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
+			if s.alive() {
+				return fmt.Errorf("still running")
+			}
+			return nil
+		})
+	})
+}
+
+// cmd is `backoff VERB deploy/demo -n demo ARGS...`.
+func cmd(verb string, args ...string) []string {
+	return slices.Concat([]string{"backoff", verb}, target, args)
+}
+
+// testForget resets a backed-off naive key and retries it now.
+func testForget(t *testing.T, kc *kubectl, admin string) {
+	key := ns + "/naive-00001"
+	var before inspector.KeyList
+	eventually(t, time.Minute, key+" fails repeatedly", func(context.Context) error {
+		if err := kc.jsonOf(t, &before, admin, cmd("get", "--controller", "naive", key, "-o", "json")...); err != nil {
+			return err
+		}
+		if k := before.Items[0]; k.Failures < 3 {
+			return fmt.Errorf("%s has %d failures", key, k.Failures)
+		}
+		return nil
+	})
+	var resp instrument.ForgetResponse
+	if err := kc.jsonOf(t, &resp, admin, cmd("forget", "--controller", "naive", key, "--requeue", "-y", "-o", "json")...); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Count != 1 || !resp.Requeued {
+		t.Fatalf("forget: count %d, requeued %v; want 1, true", resp.Count, resp.Requeued)
+	}
+	// The reset starts a new failure streak, and the retry runs at once:
+	// both after the forget, on the pod's clock.
+	eventually(t, 30*time.Second, key+" retried after the forget", func(context.Context) error {
+		var after inspector.KeyList
+		if err := kc.jsonOf(t, &after, admin, cmd("get", "--controller", "naive", key, "-o", "json")...); err != nil {
+			return err
+		}
+		k := after.Items[0]
+		switch {
+		case !k.FirstFailureAt.After(resp.ServerTime):
+			return fmt.Errorf("failure streak began %v, not after the forget at %v", k.FirstFailureAt, resp.ServerTime)
+		case !k.LastReconcileAt.After(resp.ServerTime):
+			return fmt.Errorf("last reconcile %v, not after the forget at %v", k.LastReconcileAt, resp.ServerTime)
+		case k.TotalFailures <= before.Items[0].TotalFailures:
+			return fmt.Errorf("total failures %d, was %d: no retry counted", k.TotalFailures, before.Items[0].TotalFailures)
+		}
+		return nil
+	})
+}
+
+// testObjectLink edits a failing widget: its generation moves past
+// status.observedGeneration, and describe says the edit is not observed
+// while the key backs off.
+func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string, c client.Client) {
+	w := newWidget(ns, "w1", map[string]any{"fail": false})
+	if err := c.Create(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "widget w1 observed", func(ctx context.Context) error {
+		gen, og, err := widgetObservedGeneration(ctx, c, ns, "w1")
+		if err == nil && og != gen {
+			err = fmt.Errorf("generation %d, observed %d", gen, og)
+		}
+		return err
+	})
+	edit := func(spec map[string]any) {
+		t.Helper()
+		u := newWidget(ns, "w1", nil)
+		if err := c.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
+			t.Fatal(err)
+		}
+		u.Object["spec"] = spec
+		if err := c.Update(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := ns + "/w1"
+	edit(map[string]any{"fail": true}) // generation 2: the reconciles fail from now on
+	eventually(t, 30*time.Second, key+" in backoff", func(context.Context) error {
+		var l inspector.KeyList
+		if err := kc.jsonOf(t, &l, admin, cmd("get", "--controller", widgetsController, key, "-o", "json")...); err != nil {
+			return err
+		}
+		if s := l.Items[0].State; s != instrument.StateBackoff {
+			return fmt.Errorf("%s is %s", key, s)
+		}
+		return nil
+	})
+	edit(map[string]any{"fail": true, "size": int64(2)}) // generation 3, while failing
+	eventually(t, 30*time.Second, "describe reports the edit not observed", func(context.Context) error {
+		var d inspector.Description
+		if err := kc.jsonOf(t, &d, admin, cmd("describe", "--controller", widgetsController, key, "-o", "json")...); err != nil {
+			return err
+		}
+		switch o := d.Object; {
+		case o == nil:
+			return fmt.Errorf("no object in the description (%s)", d.ObjectError)
+		case o.Generation != 3 || o.ObservedGeneration == nil || *o.ObservedGeneration != 1:
+			return fmt.Errorf("object generation %d, observed %v; want 3 and 1", o.Generation, o.ObservedGeneration)
+		case d.Key.State != instrument.StateBackoff:
+			return fmt.Errorf("key is %s, want backoff", d.Key.State)
+		case !slices.ContainsFunc(d.Diagnosis.Findings, func(f inspector.Finding) bool { return f.Code == inspector.FindingUnobserved }):
+			return fmt.Errorf("no %s finding in %+v", inspector.FindingUnobserved, d.Diagnosis.Findings)
+		}
+		return nil
+	})
+	out := kc.ok(t, admin, cmd("describe", "--controller", widgetsController, key)...)
+	if want := "Your edit (generation 3) is not observed yet"; !strings.Contains(out, want) {
+		t.Errorf("describe lacks %q:\n%s", want, out)
+	}
+}
+
+func firstPod(l inspector.KeyList) string {
+	if len(l.Items) == 0 {
+		return ""
+	}
+	return l.Items[0].Pod
+}
