@@ -106,3 +106,38 @@ func ExampleHandler() {
 	// widget default/w1: 1 failure
 	// 1 of 1 keys match
 }
+
+// The endpoint on its own loopback listener, reachable only through
+// port-forward. With a manager it is one line, and it serves on standby
+// replicas too (it needs no leader election):
+//
+//	err := mgr.Add(instrument.Server("")) // 127.0.0.1:8082
+//
+// or, on the metrics server, behind its TLS and authn/authz filter:
+//
+//	err := mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
+func ExampleServer() {
+	reg := instrument.NewRegistry()
+	instrument.New("widget", instrument.Options{Registry: reg})
+	srv := instrument.NewServer("127.0.0.1:0", instrument.NewHandler(instrument.HandlerOptions{Registry: reg}))
+	if err := srv.Listen(); err != nil { // bind now, to learn the port
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Start(ctx) }()
+
+	resp, err := http.Get("http://" + srv.Addr().String() + instrument.DefaultPrefix + "v1/controllers")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp.Body.Close()
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"))
+	cancel()
+	fmt.Println("stopped:", <-done)
+	// Output:
+	// 200 OK application/json
+	// stopped: <nil>
+}
