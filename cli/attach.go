@@ -111,15 +111,24 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 		s, err := inspector.Direct(addr, nil)
 		return s, nil, err
 	}
+	cfg, err := o.attachConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	return inspector.Attach(ctx, cfg)
+}
+
+// attachConfig is what the flags say to attach to through the API server.
+func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
-		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+		return inspector.AttachConfig{}, fmt.Errorf("kubeconfig: %w", err)
 	}
 	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
-		return nil, nil, fmt.Errorf("kubeconfig: namespace: %w", err)
+		return inspector.AttachConfig{}, fmt.Errorf("kubeconfig: namespace: %w", err)
 	}
-	return inspector.Attach(ctx, inspector.AttachConfig{
+	return inspector.AttachConfig{
 		REST:          cfg,
 		Target:        o.target,
 		Namespace:     ns,
@@ -127,5 +136,5 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 		Port:          inspector.PortSpec(o.port),
 		Scheme:        o.scheme,
 		Prefix:        o.prefix,
-	})
+	}, nil
 }

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
@@ -38,7 +41,8 @@ bucket and a forecast of the retries falling due in the next minute. Enter
 explains a key, g groups keys by error, f and r forget or retry (after a y/N).
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
-(a container port named "backoff") are discovered in the namespace.`,
+(a container port named "backoff") are discovered in the namespace, and when
+there are several, top lists them for you to pick one.`,
 		Example: `  # The controller of a deployment
   kubectl backoff top deploy/my-controller
 
@@ -94,21 +98,50 @@ func (o *TopOptions) Validate() error {
 }
 
 // Run attaches and runs the UI until the user quits. When discovery finds
-// several pods, it lists them and fails, as get does: name one as TARGET.
+// several pods, the UI opens on a picker of them instead of failing as get
+// does: top has a terminal to ask on, and the user sees what was found.
 func (o *TopOptions) Run(ctx context.Context) error {
-	s, objects, err := o.open(ctx, o.Out)
+	s, objects, pods, err := o.openOrPick(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	if s != nil {
+		defer s.Close()
+	}
 	opts := ui.Options{
 		Session: s, Objects: objects, Refresh: o.Refresh,
 		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
+	}
+	if pods != nil {
+		opts.Pods, opts.Attach = pods, o.attachPod
 	}
 	if o.addr == "" {
 		opts.Context, opts.Namespace = o.kubeContext()
 	}
 	return ui.Run(ctx, opts)
+}
+
+// openOrPick attaches as open does, but returns the pods discovery found,
+// rather than printing them, when it found several and no TARGET says which.
+func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+	s, objects, err := o.attach(ctx)
+	if many, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
+		return nil, nil, many.Pods, nil
+	}
+	return s, objects, nil, err
+}
+
+// attachPod attaches to the pod picked, on the port discovery found it
+// listening on, as `top pod/NAME -n NAMESPACE --port PORT` would.
+func (o *TopOptions) attachPod(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+	cfg, err := o.attachConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Target = inspector.Target{Kind: inspector.KindPod, Name: pod.Name}
+	cfg.Namespace, cfg.AllNamespaces = pod.Namespace, false
+	cfg.Port = inspector.PortSpec(strconv.Itoa(pod.Port))
+	return inspector.Attach(ctx, cfg)
 }
 
 // kubeContext names the kubeconfig context and namespace, for the header.

@@ -1,12 +1,23 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
 func TestTopValidate(t *testing.T) {
@@ -64,4 +75,67 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 		o.States = strings.Split(s, ",")
 	}
 	return o
+}
+
+// Several instrumented pods and no TARGET: top hands them to the UI's
+// picker, printing nothing and failing nothing, where get lists and fails.
+func TestTopOpenOrPickReturnsPods(t *testing.T) {
+	pod := func(name string) corev1.Pod {
+		return corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: name},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{Name: "backoff", ContainerPort: 8082}}}}},
+			Status:     corev1.PodStatus{Phase: corev1.PodRunning},
+		}
+	}
+	apiServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1/namespaces/demo/pods" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, Items: []corev1.Pod{pod("ctrl-0"), pod("ctrl-1")}})
+	}))
+	defer apiServer.Close()
+	kubeconfig := filepath.Join(t.TempDir(), "config") // empty: the flags say it all
+	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cf := genericclioptions.NewConfigFlags(false)
+	*cf.KubeConfig, *cf.APIServer, *cf.Namespace = kubeconfig, apiServer.URL, "demo"
+
+	for _, tc := range []struct {
+		name    string
+		open    func(o *TopOptions, out *bytes.Buffer) ([]inspector.Pod, error)
+		wantErr string
+	}{
+		{name: "top", open: func(o *TopOptions, _ *bytes.Buffer) ([]inspector.Pod, error) {
+			_, _, pods, err := o.openOrPick(t.Context())
+			return pods, err
+		}},
+		{name: "get", wantErr: "2 instrumented pods found: name one as TARGET", open: func(o *TopOptions, out *bytes.Buffer) ([]inspector.Pod, error) {
+			_, _, err := o.open(t.Context(), out)
+			return nil, err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &TopOptions{attachOptions: newAttachOptions(cf), Refresh: time.Second}
+			if err := o.Complete(nil); err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			pods, err := tc.open(o, &out)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(out.String(), "ctrl-1") {
+					t.Errorf("error %v, output %q: want the pods listed and %q", err, out.String(), tc.wantErr)
+				}
+				return
+			}
+			if err != nil || out.Len() != 0 {
+				t.Fatalf("error %v, output %q: want neither", err, out.String())
+			}
+			if e, a := "demo/ctrl-0 demo/ctrl-1", fmt.Sprint(pods[0], " ", pods[1]); len(pods) != 2 || e != a {
+				t.Errorf("pods: want %s, got %v", e, pods)
+			}
+		})
+	}
 }

@@ -125,6 +125,7 @@ func ExampleServer() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ctx) }()
 

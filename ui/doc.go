@@ -1,6 +1,8 @@
 // Package ui is the terminal UI of `kubectl backoff top`: a live table of a
 // controller's keys and their backoff, a detail view that explains one key,
-// an incident view that groups keys by error, and force-forget actions.
+// an incident view that groups keys by error, and force-forget actions. When
+// discovery found several instrumented pods, it first offers them in a
+// picker (Options.Pods) and attaches to the one picked (Options.Attach).
 //
 //	s, err := inspector.Direct("http://127.0.0.1:8082", nil)
 //	if err != nil {

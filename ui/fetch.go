@@ -29,6 +29,8 @@ const (
 	groupSample = 1000
 	// callTimeout bounds one command's calls.
 	callTimeout = 10 * time.Second
+	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
+	attachTimeout = 30 * time.Second
 	// bulkSpread spreads a bulk retry, so a herd is not released at once.
 	bulkSpread = 30 * time.Second
 	// statusTTL is how long a status message stays.
@@ -86,6 +88,14 @@ type forgetDoneMsg struct {
 	count int
 	msg   string
 	err   error
+}
+
+// attachedMsg carries the session opened on the pod picked, or why not.
+type attachedMsg struct {
+	pod     inspector.Pod
+	session *inspector.Session
+	objects *inspector.ObjectReader
+	err     error
 }
 
 // statusExpiredMsg clears the status message it names, if still shown.
@@ -166,6 +176,57 @@ func groupsCmd(ctx context.Context, s *inspector.Session, q inspector.KeyQuery) 
 		}
 		return groupsFetchedMsg{groups: groupErrors(plainKeys(l)), sampled: len(l.Items), matched: l.Matched}
 	}
+}
+
+// attachCmd attaches to pod with attach. The session is handed to owned
+// here, not in Update, so that it is closed when the UI exits even if the UI
+// exits while the attach is under way and this message is never read.
+func attachCmd(ctx context.Context, attach AttachFunc, owned *sessions, pod inspector.Pod) tea.Cmd {
+	return func() tea.Msg {
+		// Bounds the discovery and the port-forward's setup; the session
+		// itself lives until closed.
+		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
+		defer cancel()
+		s, objects, err := attach(ctx, pod)
+		if err == nil && !owned.adopt(s) {
+			err = errors.New("the UI has exited")
+		}
+		if err != nil {
+			return attachedMsg{pod: pod, err: fmt.Errorf("attach %s: %w", pod, err)}
+		}
+		return attachedMsg{pod: pod, session: s, objects: objects}
+	}
+}
+
+// sessions are the sessions the UI opened itself, closed when it exits.
+type sessions struct {
+	mu     sync.Mutex
+	open   []*inspector.Session
+	closed bool
+}
+
+// adopt keeps s to close at exit; once the UI has exited it closes s at once
+// and reports false.
+func (o *sessions) adopt(s *inspector.Session) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		s.Close()
+		return false
+	}
+	o.open = append(o.open, s)
+	return true
+}
+
+// closeAll closes every session adopted, and any adopted from now on.
+func (o *sessions) closeAll() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	for _, s := range o.open {
+		s.Close()
+	}
+	o.open = nil
 }
 
 // dryRunCmd asks the endpoint how many keys act would touch.

@@ -69,6 +69,9 @@ func TestGolden(t *testing.T) {
 		t.Run("help_"+sz.name, func(t *testing.T) {
 			golden.RequireEqual(t, screen(send(t, loaded(t, sz.w, sz.h), press("?"))))
 		})
+		t.Run("picker_"+sz.name, func(t *testing.T) {
+			golden.RequireEqual(t, screen(send(t, picking(t, sz.w, sz.h, &fakeAttach{}), press("j"))))
+		})
 		t.Run("confirm_"+sz.name, func(t *testing.T) {
 			m := send(t, loaded(t, sz.w, sz.h), press("down"), press("r"))
 			golden.RequireEqual(t, screen(m))
@@ -80,7 +83,8 @@ func TestGolden(t *testing.T) {
 func TestViewsFitTheTerminal(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 30}, {200, 50}, {60, 12}} {
 		m := loaded(t, sz[0], sz[1])
-		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups())}
+		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups()),
+			"picker": picking(t, sz[0], sz[1], &fakeAttach{})}
 		d := m
 		d.state = viewDetail
 		d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}

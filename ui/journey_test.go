@@ -40,13 +40,20 @@ type journey struct {
 
 func startJourney(t *testing.T, f *fixture) *journey {
 	t.Helper()
+	return startJourneyWith(t, Options{Session: f.session(t), Refresh: 100 * time.Millisecond, Namespace: "demo"})
+}
+
+// startJourneyWith runs the UI with opts at 120×30.
+func startJourneyWith(t *testing.T, opts Options) *journey {
+	t.Helper()
 	screen := &atomic.Pointer[string]{}
-	m := newModel(Options{Session: f.session(t), Refresh: 100 * time.Millisecond, Namespace: "demo"})
+	m := newModel(opts)
 	tm := teatest.NewTestModel(t, recorder{Model: m, screen: screen}, teatest.WithInitialTermSize(120, 30))
 	j := &journey{t: t, tm: tm, screen: screen}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		m.c.opts.owned.closeAll() // as Run does
 	})
 	return j
 }

@@ -13,6 +13,11 @@ type keyMap struct {
 	Forget, Retry, ForgetAll, RetryAll key.Binding
 	Yes, No                            key.Binding
 
+	// The pod picker's own: attach, clear its filter, leave; and, while its
+	// filter is typed, the keys that end the typing (j and k stay letters).
+	Pick, ClearPick, LeavePick key.Binding
+	AcceptFilter, CancelFilter key.Binding
+
 	Help, Quit key.Binding
 }
 
@@ -45,6 +50,13 @@ func newKeyMap() keyMap {
 		Yes:       b([]string{"y", "Y"}, "y", "confirm"),
 		No:        b([]string{"n", "N", "esc", "enter", "q"}, "N", "cancel"),
 
+		Pick:      b([]string{"enter"}, "enter", "attach"),
+		ClearPick: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
+		LeavePick: b([]string{"q", "esc"}, "q/esc", "quit"),
+
+		AcceptFilter: b([]string{"enter", "up", "down"}, "enter", "apply filter"),
+		CancelFilter: b([]string{"esc"}, "esc", "cancel"),
+
 		Help: b([]string{"?"}, "?", "help"),
 		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -56,6 +68,26 @@ func (k *keyMap) setActions(forget, requeue bool) {
 	k.ForgetAll.SetEnabled(forget)
 	k.Retry.SetEnabled(requeue)
 	k.RetryAll.SetEnabled(requeue)
+}
+
+// setPickFiltered makes esc in the picker clear an applied filter rather
+// than quit, and says so in help.
+func (k *keyMap) setPickFiltered(applied bool) {
+	k.ClearPick.SetEnabled(applied)
+	if applied {
+		k.LeavePick.SetHelp("q", "quit")
+	} else {
+		k.LeavePick.SetHelp("q/esc", "quit")
+	}
+}
+
+// pickerHelp is the short help of the pod picker, or of its filter while
+// the filter is typed.
+func (k keyMap) pickerHelp(typing bool) []key.Binding {
+	if typing {
+		return []key.Binding{k.AcceptFilter, k.CancelFilter}
+	}
+	return []key.Binding{k.Up, k.Down, k.Pick, k.Filter, k.ClearPick, k.LeavePick}
 }
 
 // topHelp is the short help of the top view.

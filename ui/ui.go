@@ -15,10 +15,20 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
-// Options configures the UI. Only Session is required.
+// AttachFunc opens a session on one pod. ctx bounds the attach only: the
+// session lives until it is closed.
+type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error)
+
+// Options configures the UI. Session, or Pods with Attach, is required.
 type Options struct {
 	// Session is the attached endpoint(s). The UI does not close it.
 	Session *inspector.Session
+	// Pods, when Session is nil, are the instrumented pods discovery found
+	// with no TARGET to say which: the UI opens on a picker of them and
+	// attaches to the one picked with Attach. It closes that session itself
+	// when it exits, since the caller never sees it.
+	Pods   []inspector.Pod
+	Attach AttachFunc
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).
 	Objects *inspector.ObjectReader
@@ -35,7 +45,8 @@ type Options struct {
 	// time.Now if unset; tests fix it.
 	Clock func() time.Time
 
-	ctx context.Context
+	ctx   context.Context
+	owned *sessions
 }
 
 // viewState is which view the root shows.
@@ -46,6 +57,7 @@ const (
 	viewDetail
 	viewGroups
 	viewHelp
+	viewPicker
 )
 
 // Model is the root model: it routes messages to the view shown and owns
@@ -57,6 +69,7 @@ type Model struct {
 	top     topModel
 	detail  detailModel
 	groups  groupModel
+	picker  pickerModel
 	help    help.Model
 	confirm *confirmation
 	nextID  int
@@ -79,25 +92,34 @@ func newModel(opts Options) Model {
 	if opts.ctx == nil {
 		opts.ctx = context.Background()
 	}
+	opts.owned = &sessions{}
 	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts}
 	h := help.New()
 	h.Styles = c.styles.help
-	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, help: h}
+	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: h}
+	if opts.Session == nil && len(opts.Pods) > 0 {
+		m.state = viewPicker
+	}
 	return m
 }
 
 // Run runs the UI until the user quits or ctx ends. NO_COLOR (any value)
 // turns colours off; bold, reverse and the text markers stay.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Session == nil {
-		return errors.New("ui: no session")
+	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) {
+		return errors.New("ui: no session, and no pods to pick one from")
 	}
+	// Cancelled on return, so that an attach still under way gives up.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	opts.ctx = ctx
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if os.Getenv("NO_COLOR") != "" {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	_, err := tea.NewProgram(newModel(opts), popts...).Run()
+	m := newModel(opts)
+	_, err := tea.NewProgram(m, popts...).Run()
+	m.c.opts.owned.closeAll()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
@@ -105,8 +127,12 @@ func Run(ctx context.Context, opts Options) error {
 }
 
 // Init starts the first refresh and the refresh clock, and asks the
-// terminal for its background so the palette fits it.
+// terminal for its background so the palette fits it. The picker has
+// nothing to refresh: both start once a pod is attached.
 func (m Model) Init() tea.Cmd {
+	if m.state == viewPicker {
+		return tea.RequestBackgroundColor
+	}
 	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 }
 
@@ -120,6 +146,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
+		m.picker = m.picker.setSize()
 		var cmd tea.Cmd
 		m.top, cmd = m.top.setSize()
 		return m, cmd
@@ -145,6 +172,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case forgetDoneMsg:
 		return m.forgetDone(msg)
+	case attachedMsg:
+		return m.attached(msg)
 	case statusExpiredMsg:
 		if msg.id == m.statusID {
 			m.status = ""
@@ -152,6 +181,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	}
+	if m.state == viewPicker && m.picker.filterState == filtering {
+		var cmd tea.Cmd
+		m.picker.filter, cmd = m.picker.filter.Update(msg)
+		return m, cmd
 	}
 	if m.top.filterState == filtering {
 		var cmd tea.Cmd
@@ -163,7 +197,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // autoRefresh refreshes the view shown when a refresh is due.
 func (m *Model) autoRefresh() tea.Cmd {
-	if m.c.paused {
+	if m.c.paused || m.c.opts.Session == nil {
 		return nil
 	}
 	due := func(inflight bool, last time.Time) bool {
@@ -211,6 +245,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, m.setStatus("cancelled: nothing was changed", false)
 		}
 		return m, nil
+	}
+	if m.state == viewPicker {
+		return m.pickerKey(msg)
 	}
 	if m.state == viewHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {

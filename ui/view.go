@@ -27,6 +27,8 @@ func (m Model) render() string {
 		body, short.short = m.groups.view(), m.c.keys.groupHelp()
 	case viewHelp:
 		body = m.helpView()
+	case viewPicker:
+		body, short.short = m.picker.view(), m.c.keys.pickerHelp(m.picker.filterState == filtering)
 	default:
 		body, short.short = m.top.view(), m.c.keys.topHelp()
 	}

@@ -1,0 +1,261 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// pickerLines is how many lines the picker takes above its rows: the title,
+// the message, the filter and the column titles.
+const pickerLines = 4
+
+// pickerModel lists the instrumented pods discovery found when no TARGET
+// named one, so the user picks the one to attach to instead of rerunning
+// the command with pod/NAME.
+type pickerModel struct {
+	c    *common
+	pods []inspector.Pod
+
+	filter      textinput.Model
+	filterState filterState
+	applied     string
+	shown       []int // indexes into pods of those the filter lets through
+	cursor      int   // index into shown
+	offset      int   // first of shown on screen
+
+	// attaching is the pod being attached to; nil when none is.
+	attaching *inspector.Pod
+}
+
+func newPickerModel(c *common, pods []inspector.Pod) pickerModel {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "substring, or ~regex"
+	ti.CharLimit = maxFilterLen
+	p := pickerModel{c: c, pods: pods, filter: ti}
+	p.apply("")
+	return p
+}
+
+// rows is how many pods fit on screen.
+func (p *pickerModel) rows() int { return max(1, p.c.height-pickerLines-1) }
+
+// setSize fits the filter and the cursor to the terminal's new size.
+func (p pickerModel) setSize() pickerModel {
+	p.filter.SetWidth(max(10, p.c.width-10))
+	p.clamp()
+	return p
+}
+
+// selected is the pod under the cursor.
+func (p *pickerModel) selected() *inspector.Pod {
+	if p.cursor < 0 || p.cursor >= len(p.shown) {
+		return nil
+	}
+	return &p.pods[p.shown[p.cursor]]
+}
+
+// apply filters the pods by q: a case-insensitive substring of
+// namespace/name, or a regular expression after "~". A regex that does not
+// compile changes nothing, so a half-typed one keeps the last good list.
+func (p *pickerModel) apply(q string) {
+	match := func(s string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(q)) }
+	if rest, ok := strings.CutPrefix(q, "~"); ok {
+		re, err := regexp.Compile(rest)
+		if err != nil {
+			return
+		}
+		match = re.MatchString
+	}
+	// A new slice: earlier copies of the model share the old one.
+	shown := make([]int, 0, len(p.pods))
+	for i, pod := range p.pods {
+		if match(pod.String()) {
+			shown = append(shown, i)
+		}
+	}
+	p.shown, p.applied, p.cursor, p.offset = shown, q, 0, 0
+	p.c.keys.setPickFiltered(q != "")
+}
+
+// clamp keeps the cursor on a shown pod and within the rows on screen.
+func (p *pickerModel) clamp() {
+	p.cursor = max(0, min(p.cursor, len(p.shown)-1))
+	rows := p.rows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+	p.offset = max(0, min(p.offset, len(p.shown)-rows))
+}
+
+// update handles the picker's keys; enter returns the command that attaches.
+func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
+	k := &p.c.keys
+	if p.filterState == filtering {
+		return p.updateFilter(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor--
+	case key.Matches(msg, k.Down):
+		p.cursor++
+	case key.Matches(msg, k.PageUp):
+		p.cursor -= p.rows()
+	case key.Matches(msg, k.PageDown):
+		p.cursor += p.rows()
+	case key.Matches(msg, k.Home):
+		p.cursor = 0
+	case key.Matches(msg, k.End):
+		p.cursor = len(p.shown) - 1
+	case key.Matches(msg, k.Filter):
+		p.filterState = filtering
+		p.filter.SetValue(p.applied)
+		p.filter.CursorEnd()
+		return p, p.filter.Focus()
+	case key.Matches(msg, k.ClearPick): // enabled only while a filter is applied
+		p.filterState = unfiltered
+		p.filter.SetValue("")
+		p.apply("")
+	case key.Matches(msg, k.LeavePick):
+		return p, tea.Quit
+	case key.Matches(msg, k.Pick):
+		pod := p.selected()
+		if pod == nil || p.attaching != nil {
+			return p, nil // one attach at a time: a second would leak a session
+		}
+		p.attaching = pod
+		o := &p.c.opts
+		return p, attachCmd(o.ctx, o.Attach, o.owned, *pod)
+	}
+	p.clamp()
+	return p, nil
+}
+
+// updateFilter edits the filter, applied as it is typed like the top view's.
+func (p pickerModel) updateFilter(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
+	k := &p.c.keys
+	switch {
+	case key.Matches(msg, k.CancelFilter):
+		p.filter.Blur()
+		p.filter.SetValue(p.applied)
+		p.filterState = p.settled()
+		return p, nil
+	case key.Matches(msg, k.AcceptFilter):
+		p.filter.Blur()
+		p.filterState = p.settled()
+		return p, nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	if v := p.filter.Value(); v != p.applied {
+		p.apply(v)
+	}
+	return p, cmd
+}
+
+// settled is the filter state once typing ends.
+func (p *pickerModel) settled() filterState {
+	if p.applied == "" {
+		return unfiltered
+	}
+	return filterApplied
+}
+
+// view renders the picker in height-1 lines (the root adds the footer).
+func (p *pickerModel) view() string {
+	s := &p.c.styles
+	w := p.c.width
+	title := []string{s.title.Render("backoff top")}
+	if p.c.opts.Context != "" {
+		title = append(title, s.label.Render("ctx ")+p.c.opts.Context)
+	}
+	if p.c.opts.Namespace != "" {
+		title = append(title, s.label.Render("ns ")+p.c.opts.Namespace)
+	}
+	title = append(title, s.bold.Render("pick a pod"))
+
+	msg := s.dim.Render(fmt.Sprintf("%d instrumented pods found and no TARGET: pick one to attach to", len(p.pods)))
+	if p.attaching != nil {
+		msg = s.warn.Render("◌ attaching to " + p.attaching.String() + "…")
+	}
+	var filter string
+	switch p.filterState {
+	case filtering:
+		filter = p.filter.View()
+	case filterApplied:
+		filter = s.label.Render("filter ") + p.applied + s.dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods)))
+	}
+	lines := []string{fit(strings.Join(title, s.dim.Render(" · ")), w), fit(msg, w), fit(filter, w)}
+	lines = append(lines, p.table()...)
+	return strings.Join(pad(lines, p.c.height-1), "\n")
+}
+
+// table renders the column titles and the pods on screen, the selected one
+// marked "›" and highlighted.
+func (p *pickerModel) table() []string {
+	s := &p.c.styles
+	w := p.c.width
+	nsW, podW := len("NAMESPACE"), len("POD")
+	for _, pod := range p.pods {
+		nsW, podW = max(nsW, len(pod.Namespace)), max(podW, len(pod.Name))
+	}
+	const portW, readyW = 5, 5
+	nsW = min(nsW, 24)
+	podW = max(10, min(podW, w-2-nsW-portW-readyW-3))
+	row := func(mark, ns, pod, port, ready string) string {
+		return mark + fit(ns, nsW) + " " + fit(pod, podW) + " " + fitLeft(port, portW) + " " + ready
+	}
+	lines := []string{s.header.Render(fit(row("  ", "NAMESPACE", "POD", "PORT", "READY"), w))}
+	if len(p.shown) == 0 {
+		return append(lines, s.dim.Render("  no pods match"))
+	}
+	end := min(len(p.shown), p.offset+p.rows())
+	for i := p.offset; i < end; i++ {
+		pod := p.pods[p.shown[i]]
+		ready, rs := "no", s.warn
+		if pod.Ready {
+			ready, rs = "yes", s.ok
+		}
+		if i == p.cursor {
+			lines = append(lines, s.selected.Render(fit(row("› ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), ready), w)))
+			continue
+		}
+		lines = append(lines, fit(row("  ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), rs.Render(ready)), w))
+	}
+	return lines
+}
+
+// pickerKey routes a key to the picker; it alone is shown until attached.
+func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.update(msg)
+	return m, cmd
+}
+
+// attached takes the picked pod's session in: the top view starts on it,
+// with its refreshes and refresh clock. A failed attach leaves the picker
+// up, with the error in the status line, to pick again.
+func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
+	if m.state != viewPicker {
+		return m, nil // the owned set closes it at exit
+	}
+	m.picker.attaching = nil
+	if msg.err != nil {
+		return m, m.setStatus(errText(msg.err), true)
+	}
+	o := &m.c.opts
+	o.Session, o.Objects, o.Namespace = msg.session, msg.objects, msg.pod.Namespace
+	m.state = viewTop
+	return m, tea.Batch(m.top.refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.pod.String(), false))
+}
