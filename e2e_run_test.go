@@ -89,7 +89,7 @@ func (k *kubectl) jsonOf(t *testing.T, v any, kubeconfig string, args ...string)
 
 // clip shortens command output for the log.
 func clip(s string) string {
-	const max = 1500
+	const max = 600
 	if len(s) > max {
 		return s[:max] + fmt.Sprintf("... (%d more bytes)\n", len(s)-max)
 	}
@@ -128,11 +128,6 @@ func (s *tmuxSession) capture() (string, error) {
 // sendKeys types keys into the pane.
 func (s *tmuxSession) sendKeys(keys ...string) error {
 	return exec.Command("tmux", append([]string{"-S", s.socket, "send-keys", "-t", s.name}, keys...)...).Run()
-}
-
-// alive reports whether the session's command still runs.
-func (s *tmuxSession) alive() bool {
-	return exec.Command("tmux", "-S", s.socket, "has-session", "-t", s.name).Run() == nil
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+-]+$`)

@@ -70,7 +70,8 @@ func TestE2E(t *testing.T) {
 			t.Errorf("demo stopped with: %v", err)
 		}
 		if t.Failed() {
-			t.Logf("--- demo output ---\n%s", demoLog.String())
+			out := demoLog.String()
+			t.Logf("--- demo output (tail) ---\n%s", out[max(0, len(out)-8<<10):])
 		}
 	})
 	metricsAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -92,8 +93,10 @@ func TestE2E(t *testing.T) {
 			if len(list.Items) == 0 {
 				return fmt.Errorf("no naive key in backoff yet (%d tracked)", list.Total)
 			}
-			if p := list.Items[0].Pod; p != ns+"/"+podName {
-				return fmt.Errorf("key %s came from pod %q, want %s/%s", list.Items[0].Key.Key, p, ns, podName)
+			for _, k := range list.Items {
+				if k.Controller != "naive" || k.State != instrument.StateBackoff || k.LastError == nil {
+					return fmt.Errorf("key %s: controller %s, state %s, last error %v; want naive, backoff, an error", k.Key.Key, k.Controller, k.State, k.LastError)
+				}
 			}
 			return nil
 		})
@@ -101,7 +104,7 @@ func TestE2E(t *testing.T) {
 
 	t.Run("describe", func(t *testing.T) {
 		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
-		for _, want := range []string{"Key:         demo/naive-00000", "Pod:         demo/" + podName, "spec.storageClass must be set", "Object:", "Generation:"} {
+		for _, want := range []string{"Key:         demo/naive-00000", "Controller:  naive (ConfigMap v1)", "spec.storageClass must be set", "consecutive failures", "Object:", "Generation:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("describe output lacks %q:\n%s", want, out)
 			}
@@ -115,8 +118,10 @@ func TestE2E(t *testing.T) {
 		if err := kc.jsonOf(t, &list, admin, "backoff", "get", "-n", ns, "--limit", "3", "-o", "json"); err != nil {
 			t.Fatal(err)
 		}
-		if len(list.Items) == 0 || list.Items[0].Pod != ns+"/"+podName {
-			t.Errorf("no-target discovery: got %d keys (first from %q), want keys from %s/%s", len(list.Items), firstPod(list), ns, podName)
+		// The endpoint is reachable only through the pod's port-forward, and
+		// only the pod's container port named "backoff" marks it.
+		if len(list.Items) == 0 || list.Total < 60 {
+			t.Errorf("no-target discovery: got %d keys of %d tracked, want keys of at least the demo's 60", len(list.Items), list.Total)
 		}
 	})
 
@@ -137,7 +142,8 @@ func TestE2E(t *testing.T) {
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
 	t.Run("top", func(t *testing.T) {
-		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...))
+		// The shell keeps the pane open after top exits, to read its status.
+		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...)+`; echo "top exited $?"; read _`)
 		keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
 		eventually(t, time.Minute, "top shows keys", func(context.Context) error {
 			screen, err := s.capture()
@@ -153,8 +159,12 @@ func TestE2E(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
-			if s.alive() {
-				return fmt.Errorf("still running")
+			screen, err := s.capture()
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(screen, "top exited 0") {
+				return fmt.Errorf("top has not exited 0:\n%s", screen)
 			}
 			return nil
 		})
@@ -266,11 +276,4 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 	if want := "Your edit (generation 3) is not observed yet"; !strings.Contains(out, want) {
 		t.Errorf("describe lacks %q:\n%s", want, out)
 	}
-}
-
-func firstPod(l inspector.KeyList) string {
-	if len(l.Items) == 0 {
-		return ""
-	}
-	return l.Items[0].Pod
 }
