@@ -35,16 +35,7 @@ when the next retry is and the one after it, the attempt history, and the object
 behind the key with its conditions and events.`,
 		Example: `  kubectl backoff describe deploy/my-controller default/my-widget
   kubectl backoff describe --addr 127.0.0.1:8082 --controller outage demo/outage-0001`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key (needed when the process runs several)")

@@ -59,16 +59,7 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 
   # What would be forgotten?
   kubectl backoff forget deploy/my-controller --all --state backoff --dry-run`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	f := cmd.Flags()

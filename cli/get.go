@@ -48,16 +48,7 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
 
   # The demo, directly
   kubectl backoff get --addr 127.0.0.1:8082 -q outage`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: wide, json or yaml")

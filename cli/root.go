@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -45,4 +46,26 @@ errors, and whether a reconcile is running.`,
 		NewVersionCommand(streams),
 	)
 	return cmd
+}
+
+// options is the shape of every command's options, as in kubectl: take the
+// arguments, check everything, then act.
+type options interface {
+	Complete(args []string) error
+	Validate() error
+	Run(ctx context.Context) error
+}
+
+// runE runs o: Complete, Validate, then Run. Errors are returned for main to
+// print once (the root silences cobra's own printing and usage).
+func runE(o options) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := o.Complete(args); err != nil {
+			return err
+		}
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.Run(cmd.Context())
+	}
 }

@@ -52,16 +52,7 @@ there are several, top lists them for you to pick one.`,
   # An endpoint reachable directly
   kubectl backoff top --addr 127.0.0.1:8082`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
