@@ -201,8 +201,9 @@ type ForgetResponse struct {
 	Count    int  `json:"count"`
 	DryRun   bool `json:"dryRun,omitempty"`
 	Requeued bool `json:"requeued"`
-	// PendingRetryKept is true when the counter was reset but a pending retry keeps
-	// its time, because the queue is not instrumented.
+	// PendingRetryKept is true when counters were reset but the keys were not
+	// requeued (no requeue asked, or the queue is not instrumented): a pending
+	// retry keeps its time.
 	PendingRetryKept bool `json:"pendingRetryKept,omitempty"`
 	// Keys lists the forgotten keys with what was reset, up to MaxForgetReport.
 	Keys      []ForgottenKey `json:"keys"`

@@ -20,6 +20,11 @@ func (s *store[T]) maybeSweep(now int64) {
 	if now-last < int64(s.sweepEvery()) || !s.lastSweep.CompareAndSwap(last, now) {
 		return
 	}
+	s.sweep(now)
+}
+
+// sweep expires idle keys past the retention window.
+func (s *store[T]) sweep(now int64) {
 	cutoff := now - int64(s.retention)
 	for i := range s.shards {
 		sh := &s.shards[i]
@@ -55,8 +60,8 @@ func (s *store[T]) evict(now int64) {
 	}
 	defer s.evicting.Store(false)
 
-	s.lastSweep.Store(0)
-	s.maybeSweep(now)
+	s.lastSweep.Store(now)
+	s.sweep(now)
 	excess := s.len() - s.maxKeys
 	if excess <= 0 {
 		return

@@ -39,8 +39,9 @@ func (p *TypedProbe[T]) info(now time.Time) Controller {
 	p.store.maybeSweep(ns)
 	c.Forecast = make([]int, ForecastSeconds)
 	p.store.each(func(e *entry[T]) {
-		c.Counts[e.state(ns)]++
-		if (e.stored == stBackoff || e.stored == stScheduled) && e.nextRetry > ns && !e.running && e.queuedAt == 0 {
+		st := e.state(ns)
+		c.Counts[st]++
+		if (st == StateBackoff || st == StateScheduled) && e.nextRetry > ns {
 			c.Pending++
 			if i := (e.nextRetry - ns) / int64(time.Second); i < ForecastSeconds {
 				c.Forecast[i]++
