@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // testMetricsAuthz reads the endpoint through the metrics server, behind
@@ -65,7 +65,7 @@ func testMetricsAuthz(ctx context.Context, t *testing.T, kc *kubectl, admin *res
 		if want := `may not "post" the non-resource URL`; !strings.Contains(errOut, want) {
 			t.Errorf("error lacks %q:\n%s", want, errOut)
 		}
-		var resp instrument.ForgetResponse
+		var resp api.ForgetResponse
 		if err := kc.jsonOf(t, &resp, writer, cmd("forget", append(https, "--controller", "naive", key, "-y", "-o", "json")...)...); err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Widgets are the e2e test's own kind. The demo's ConfigMaps have no
@@ -99,7 +101,7 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 // startWidgets runs, in a manager of its own, the widgets controller (its
 // probe in reg, so the demo's endpoint lists it) and a metrics server on
 // metricsAddr behind controller-runtime's authn/authz filter, which serves
-// reg's endpoint under instrument.DefaultPrefix. It stops at the end of the
+// reg's endpoint under api.DefaultPrefix. It stops at the end of the
 // test.
 func startWidgets(t *testing.T, cfg *rest.Config, namespace, metricsAddr string, reg *instrument.Registry) {
 	t.Helper()
@@ -110,7 +112,7 @@ func startWidgets(t *testing.T, cfg *rest.Config, namespace, metricsAddr string,
 			SecureServing:  true,
 			FilterProvider: filters.WithAuthenticationAndAuthorization,
 			ExtraHandlers: map[string]http.Handler{
-				instrument.DefaultPrefix: instrument.NewHandler(instrument.HandlerOptions{Registry: reg}),
+				api.DefaultPrefix: instrument.NewHandler(instrument.HandlerOptions{Registry: reg}),
 			},
 		},
 		HealthProbeBindAddress:  "0",

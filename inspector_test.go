@@ -28,7 +28,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 const ns = demo.DefaultNamespace
@@ -94,7 +94,7 @@ func TestE2E(t *testing.T) {
 				return fmt.Errorf("no naive key in backoff yet (%d tracked)", list.Total)
 			}
 			for _, k := range list.Items {
-				if k.Controller != "naive" || k.State != instrument.StateBackoff || k.LastError == nil {
+				if k.Controller != "naive" || k.State != api.StateBackoff || k.LastError == nil {
 					return fmt.Errorf("key %s: controller %s, state %s, last error %v; want naive, backoff, an error", k.Key.Key, k.Controller, k.State, k.LastError)
 				}
 			}
@@ -189,7 +189,7 @@ func testForget(t *testing.T, kc *kubectl, admin string) {
 		}
 		return nil
 	})
-	var resp instrument.ForgetResponse
+	var resp api.ForgetResponse
 	if err := kc.jsonOf(t, &resp, admin, cmd("forget", "--controller", "naive", key, "--requeue", "-y", "-o", "json")...); err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 		if err := kc.jsonOf(t, &l, admin, cmd("get", "--controller", widgetsController, key, "-o", "json")...); err != nil {
 			return err
 		}
-		if s := l.Items[0].State; s != instrument.StateBackoff {
+		if s := l.Items[0].State; s != api.StateBackoff {
 			return fmt.Errorf("%s is %s", key, s)
 		}
 		return nil
@@ -265,7 +265,7 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 			return fmt.Errorf("no object in the description (%s)", d.ObjectError)
 		case o.Generation != 3 || o.ObservedGeneration == nil || *o.ObservedGeneration != 1:
 			return fmt.Errorf("object generation %d, observed %v; want 3 and 1", o.Generation, o.ObservedGeneration)
-		case d.Key.State != instrument.StateBackoff:
+		case d.Key.State != api.StateBackoff:
 			return fmt.Errorf("key is %s, want backoff", d.Key.State)
 		case !slices.ContainsFunc(d.Diagnosis.Findings, func(f inspector.Finding) bool { return f.Code == inspector.FindingUnobserved }):
 			return fmt.Errorf("no %s finding in %+v", inspector.FindingUnobserved, d.Diagnosis.Findings)

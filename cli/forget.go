@@ -16,7 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // ForgetOptions are the options of `kubectl backoff forget`.
@@ -105,10 +105,10 @@ func (o *ForgetOptions) Validate() error {
 	return o.attachOptions.validate()
 }
 
-func (o *ForgetOptions) request(dryRun bool) instrument.ForgetRequest {
-	r := instrument.ForgetRequest{Controller: o.Controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
+func (o *ForgetOptions) request(dryRun bool) api.ForgetRequest {
+	r := api.ForgetRequest{Controller: o.Controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
 	if o.All {
-		r.Filter = &instrument.Filter{Q: o.Filter, States: toStates(o.States)}
+		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
 	} else {
 		r.Keys = o.keys
 	}
@@ -153,7 +153,7 @@ func (o *ForgetOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-func (o *ForgetOptions) confirm(preview *instrument.ForgetResponse) bool {
+func (o *ForgetOptions) confirm(preview *api.ForgetResponse) bool {
 	what := "reset the backoff of"
 	if o.Requeue {
 		what = "reset and retry now"

@@ -11,7 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // GetOptions are the options of `kubectl backoff get`.
@@ -31,7 +31,7 @@ type GetOptions struct {
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
 func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: instrument.SortNext, Limit: instrument.DefaultLimit}
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: api.SortNext, Limit: api.DefaultLimit}
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
 		Short: "List keys and their backoff state",
@@ -78,8 +78,8 @@ func (o *GetOptions) Validate() error {
 	if err := validateSort(o.Sort); err != nil {
 		return err
 	}
-	if o.Limit < 1 || o.Limit > instrument.MaxLimit {
-		return fmt.Errorf("--limit %d: must be between 1 and %d", o.Limit, instrument.MaxLimit)
+	if o.Limit < 1 || o.Limit > api.MaxLimit {
+		return fmt.Errorf("--limit %d: must be between 1 and %d", o.Limit, api.MaxLimit)
 	}
 	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
 		return fmt.Errorf("give KEYs or --filter/--state, not both")
@@ -139,7 +139,7 @@ func validateOutput(o string, allowed ...string) error {
 
 func validateStates(states []string) error {
 	for _, s := range states {
-		if !slices.Contains(instrument.States, instrument.State(s)) {
+		if !slices.Contains(api.States, api.State(s)) {
 			return fmt.Errorf("--state %q: not a state; use backoff, scheduled, queued, running, failed or idle", s)
 		}
 	}
@@ -148,16 +148,16 @@ func validateStates(states []string) error {
 
 func validateSort(s string) error {
 	switch s {
-	case instrument.SortNext, instrument.SortFailures, instrument.SortKey, instrument.SortSince:
+	case api.SortNext, api.SortFailures, api.SortKey, api.SortSince:
 		return nil
 	}
 	return fmt.Errorf("--sort %q: use next, failures, key or since", s)
 }
 
-func toStates(s []string) []instrument.State {
-	out := make([]instrument.State, len(s))
+func toStates(s []string) []api.State {
+	out := make([]api.State, len(s))
 	for i, v := range s {
-		out[i] = instrument.State(v)
+		out[i] = api.State(v)
 	}
 	return out
 }

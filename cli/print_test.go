@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 var printNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -21,15 +21,15 @@ var printNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 func printKeyList() *inspector.KeyList {
 	long := strings.Repeat("x", 70)
 	return &inspector.KeyList{ServerTime: printNow, Total: 3, Matched: 3, Items: []inspector.PodKey{
-		{Pod: "ops/ctrl-0", Key: instrument.Key{Controller: "widget", Key: "default/w1", State: instrument.StateBackoff,
+		{Pod: "ops/ctrl-0", Key: api.Key{Controller: "widget", Key: "default/w1", State: api.StateBackoff,
 			Failures: 17, TotalFailures: 20, Reconciles: 40, SameErrorCount: 17,
 			NextRetryAt: printNow.Add(4*time.Minute + 12*time.Second), Delay: metav1.Duration{Duration: 327680 * time.Millisecond},
-			DelaySource: instrument.SourceItemExponential, FirstFailureAt: printNow.Add(-20 * time.Minute), LastEventAt: printNow.Add(-2 * time.Minute),
-			LastError: &instrument.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow}}},
-		{Key: instrument.Key{Controller: "widget", Key: "default/w2", State: instrument.StateIdle, Reconciles: 3}},
-		{Pod: "ops/ctrl-1", Key: instrument.Key{Controller: "gadget", Key: "default/g1", State: instrument.StateQueued, Failures: 2,
+			DelaySource: api.SourceItemExponential, FirstFailureAt: printNow.Add(-20 * time.Minute), LastEventAt: printNow.Add(-2 * time.Minute),
+			LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow}}},
+		{Key: api.Key{Controller: "widget", Key: "default/w2", State: api.StateIdle, Reconciles: 3}},
+		{Pod: "ops/ctrl-1", Key: api.Key{Controller: "gadget", Key: "default/g1", State: api.StateQueued, Failures: 2,
 			NextRetryAt: printNow.Add(-1500 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
-			DelaySource: instrument.SourceBucket, LastError: &instrument.ErrorRecord{Message: long, At: printNow}}},
+			DelaySource: api.SourceBucket, LastError: &api.ErrorRecord{Message: long, At: printNow}}},
 	}}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Version is the release, set at build time with
@@ -21,7 +21,7 @@ func NewVersionCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintf(streams.Out, "kubectl-backoff %s (wire API %s)\n", version(), instrument.APIVersion)
+			fmt.Fprintf(streams.Out, "kubectl-backoff %s (wire API %s)\n", version(), api.APIVersion)
 		},
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Demo is a running demo. Start returns it once the endpoint is listening.
@@ -255,7 +257,7 @@ func (d *Demo) Done() <-chan struct{} { return d.done }
 func (d *Demo) Addr() net.Addr { return d.server.Addr() }
 
 // URL is the endpoint's base URL, e.g. http://127.0.0.1:8082/debug/backoff/.
-func (d *Demo) URL() string { return "http://" + d.Addr().String() + instrument.DefaultPrefix }
+func (d *Demo) URL() string { return "http://" + d.Addr().String() + api.DefaultPrefix }
 
 // Registry lists the demo's controllers, for an in-process client.
 func (d *Demo) Registry() *instrument.Registry { return d.reg }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // speed compresses the demo so that an outage lasts 600ms and the backoff cap
@@ -58,20 +58,20 @@ func get(t *testing.T, d *Demo, path string, params url.Values, v any) {
 	}
 }
 
-func keys(t *testing.T, d *Demo, controller string, extra ...string) instrument.KeyList {
+func keys(t *testing.T, d *Demo, controller string, extra ...string) api.KeyList {
 	t.Helper()
 	p := url.Values{"controller": {controller}, "limit": {"1000"}}
 	for i := 0; i+1 < len(extra); i += 2 {
 		p.Set(extra[i], extra[i+1])
 	}
-	var l instrument.KeyList
+	var l api.KeyList
 	get(t, d, "v1/keys", p, &l)
 	return l
 }
 
-func key(t *testing.T, d *Demo, controller, k string) instrument.KeyDetail {
+func key(t *testing.T, d *Demo, controller, k string) api.KeyDetail {
 	t.Helper()
-	var kd instrument.KeyDetail
+	var kd api.KeyDetail
 	get(t, d, "v1/key", url.Values{"controller": {controller}, "key": {k}}, &kd)
 	return kd
 }
@@ -136,9 +136,9 @@ func checkOutage(t *testing.T, d *Demo) {
 		case k.Failures > failures && k.FirstFailureAt.Equal(firstFailure):
 			rising = true
 			failures = k.Failures
-		case k.State == instrument.StateIdle && rising && k.Failures == 0 && k.LastSuccessAt.After(first):
+		case k.State == api.StateIdle && rising && k.Failures == 0 && k.LastSuccessAt.After(first):
 			return true, ""
-		case k.State == instrument.StateIdle && !rising:
+		case k.State == api.StateIdle && !rising:
 			followed = "" // recovered before we saw it climb: try the next outage
 		}
 		return false, fmt.Sprintf("%s: state %s, failures %d, rising %v", followed, k.State, k.Failures, rising)
@@ -156,7 +156,7 @@ func checkNaive(t *testing.T, d *Demo) {
 		k := key(t, d, naiveName, l.Items[0].Key)
 		var delays []time.Duration
 		for _, a := range k.History {
-			if a.Outcome != instrument.OutcomeError || !strings.Contains(a.Error, "spec.storageClass must be set") {
+			if a.Outcome != api.OutcomeError || !strings.Contains(a.Error, "spec.storageClass must be set") {
 				return false, fmt.Sprintf("%s: unexpected attempt %+v", k.Key.Key, a)
 			}
 			if a.Delay.Duration > 0 {
@@ -187,7 +187,7 @@ func checkWellBehaved(t *testing.T, d *Demo) {
 			return false, "no well-behaved keys"
 		}
 		for _, k := range l.Items {
-			if k.State != instrument.StateFailed || k.Reconciles != 1 || k.Failures != 0 ||
+			if k.State != api.StateFailed || k.Reconciles != 1 || k.Failures != 0 ||
 				k.LastError == nil || !strings.Contains(k.LastError.Message, "spec.storageClass must be set") {
 				return false, fmt.Sprintf("%s: state %s, reconciles %d, failures %d", k.Key, k.State, k.Reconciles, k.Failures)
 			}
@@ -202,7 +202,7 @@ func checkPolling(t *testing.T, d *Demo) {
 	eventually(t, 10*time.Second, func() (bool, string) {
 		l := keys(t, d, pollingName, "state", "scheduled")
 		for _, k := range l.Items {
-			if k.DelaySource != instrument.SourceRequeueAfter || k.Delay.Duration != want || k.Failures != 0 {
+			if k.DelaySource != api.SourceRequeueAfter || k.Delay.Duration != want || k.Failures != 0 {
 				return false, fmt.Sprintf("%s: delay %v from %q, failures %d", k.Key, k.Delay, k.DelaySource, k.Failures)
 			}
 		}
@@ -213,11 +213,11 @@ func checkPolling(t *testing.T, d *Demo) {
 // checkEdit snapshots the naive keys, then waits for one whose lastEventAt
 // moved (a user edit) while its failure count carried on rather than reset.
 func checkEdit(t *testing.T, d *Demo) {
-	var before map[string]instrument.Key
+	var before map[string]api.Key
 	eventually(t, 20*time.Second, func() (bool, string) {
 		l := keys(t, d, naiveName)
 		if before == nil {
-			before = map[string]instrument.Key{}
+			before = map[string]api.Key{}
 			for _, k := range l.Items {
 				if k.Failures >= 3 {
 					before[k.Key] = k

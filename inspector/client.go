@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // maxResponseBytes bounds what a client reads from an endpoint.
@@ -27,7 +27,7 @@ type Client struct {
 
 // NewClient returns a client for the endpoint at base, e.g.
 // "http://127.0.0.1:8082/debug/backoff/". A base with no path gets
-// instrument.DefaultPrefix. rt may be nil for http.DefaultTransport; pass a
+// api.DefaultPrefix. rt may be nil for http.DefaultTransport; pass a
 // transport with credentials for an endpoint behind the metrics server's
 // authn/authz filter.
 func NewClient(base string, rt http.RoundTripper) (*Client, error) {
@@ -36,7 +36,7 @@ func NewClient(base string, rt http.RoundTripper) (*Client, error) {
 		return nil, fmt.Errorf("endpoint %q: want an http(s) URL such as http://127.0.0.1:8082", base)
 	}
 	if u.Path == "" || u.Path == "/" {
-		u.Path = instrument.DefaultPrefix
+		u.Path = api.DefaultPrefix
 	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
@@ -54,7 +54,7 @@ func (c *Client) URL() string { return c.base.String() }
 type KeyQuery struct {
 	Controller string
 	Q          string
-	States     []instrument.State
+	States     []api.State
 	Sort       string
 	Limit      int
 	Offset     int
@@ -88,34 +88,34 @@ func (q KeyQuery) Values() url.Values {
 }
 
 // Controllers calls v1/controllers.
-func (c *Client) Controllers(ctx context.Context) (*instrument.ControllerList, error) {
-	var out instrument.ControllerList
+func (c *Client) Controllers(ctx context.Context) (*api.ControllerList, error) {
+	var out api.ControllerList
 	return &out, c.do(ctx, http.MethodGet, "v1/controllers", nil, nil, &out)
 }
 
 // Keys calls v1/keys.
-func (c *Client) Keys(ctx context.Context, q KeyQuery) (*instrument.KeyList, error) {
-	var out instrument.KeyList
+func (c *Client) Keys(ctx context.Context, q KeyQuery) (*api.KeyList, error) {
+	var out api.KeyList
 	return &out, c.do(ctx, http.MethodGet, "v1/keys", q.Values(), nil, &out)
 }
 
 // Key calls v1/key.
-func (c *Client) Key(ctx context.Context, controller, key string) (*instrument.KeyDetail, error) {
+func (c *Client) Key(ctx context.Context, controller, key string) (*api.KeyDetail, error) {
 	v := url.Values{"key": {key}}
 	if controller != "" {
 		v.Set("controller", controller)
 	}
-	var out instrument.KeyDetail
+	var out api.KeyDetail
 	return &out, c.do(ctx, http.MethodGet, "v1/key", v, nil, &out)
 }
 
 // Forget calls v1/forget.
-func (c *Client) Forget(ctx context.Context, req instrument.ForgetRequest) (*instrument.ForgetResponse, error) {
+func (c *Client) Forget(ctx context.Context, req api.ForgetRequest) (*api.ForgetResponse, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	var out instrument.ForgetResponse
+	var out api.ForgetResponse
 	return &out, c.do(ctx, http.MethodPost, "v1/forget", nil, body, &out)
 }
 
@@ -177,7 +177,7 @@ func IsForbidden(err error) bool {
 
 func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
 	e := &APIError{Code: code, Method: method, Path: u.Path, Reason: http.StatusText(code)}
-	var body instrument.ErrorResponse
+	var body api.ErrorResponse
 	if json.Unmarshal(data, &body) == nil && body.Error.Message != "" {
 		e.Reason, e.Message = body.Error.Reason, body.Error.Message
 		return e

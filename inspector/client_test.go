@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 func TestNewClient(t *testing.T) {
@@ -46,7 +47,7 @@ func TestKeyQueryValues(t *testing.T) {
 	}{
 		{q: inspector.KeyQuery{}, want: ""},
 		{q: inspector.KeyQuery{Controller: "widget", Q: "503 err", Sort: "failures", Limit: 20, Offset: 40,
-			States: []instrument.State{instrument.StateBackoff, instrument.StateFailed}},
+			States: []api.State{api.StateBackoff, api.StateFailed}},
 			want: "controller=widget&limit=20&offset=40&q=503+err&sort=failures&state=backoff%2Cfailed"},
 	}
 	for _, tt := range tests {
@@ -109,7 +110,7 @@ func TestClientPlainErrors(t *testing.T) {
 	ctx := context.Background()
 	get := func(c *inspector.Client) error { _, err := c.Keys(ctx, inspector.KeyQuery{}); return err }
 	post := func(c *inspector.Client) error {
-		_, err := c.Forget(ctx, instrument.ForgetRequest{Controller: "widget", Keys: []string{"default/w1"}})
+		_, err := c.Forget(ctx, api.ForgetRequest{Controller: "widget", Keys: []string{"default/w1"}})
 		return err
 	}
 	tests := []struct {

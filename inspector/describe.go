@@ -3,7 +3,7 @@ package inspector
 import (
 	"context"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // fleetSample is how many keys (soonest retries first) describe reads to
@@ -12,8 +12,8 @@ const fleetSample = 1000
 
 // Description is everything known about one key, with its diagnosis.
 type Description struct {
-	Key        *PodKeyDetail          `json:"key"`
-	Controller *instrument.Controller `json:"controller,omitempty"`
+	Key        *PodKeyDetail   `json:"key"`
+	Controller *api.Controller `json:"controller,omitempty"`
 	// Object is the object behind the key; ObjectErr says why it is missing.
 	Object      *ObjectStatus `json:"object,omitempty"`
 	ObjectErr   error         `json:"-"`
@@ -34,8 +34,8 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 		d.Controller = ov.Controller(k.Controller)
 	}
 	var fleet *FleetStats
-	if l, err := s.Keys(ctx, KeyQuery{Controller: k.Controller, Sort: instrument.SortNext, Limit: fleetSample}); err == nil {
-		keys := make([]instrument.Key, len(l.Items))
+	if l, err := s.Keys(ctx, KeyQuery{Controller: k.Controller, Sort: api.SortNext, Limit: fleetSample}); err == nil {
+		keys := make([]api.Key, len(l.Items))
 		for i := range l.Items {
 			keys[i] = l.Items[i].Key
 		}

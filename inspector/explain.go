@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Thresholds for the anti-patterns Explain flags.
@@ -32,9 +32,9 @@ const (
 
 // ExplainInput is everything Explain reads. Only Key and Now are required.
 type ExplainInput struct {
-	Key instrument.Key
+	Key api.Key
 	// Controller is the key's controller as v1/controllers describes it.
-	Controller *instrument.Controller
+	Controller *api.Controller
 	// Object is the object behind the key, when it could be read.
 	Object *ObjectStatus
 	// Fleet summarises the controller's other keys, for the fleet-wide anti-patterns.
@@ -45,7 +45,7 @@ type ExplainInput struct {
 
 // Diagnosis is Explain's answer.
 type Diagnosis struct {
-	State instrument.State `json:"state"`
+	State api.State `json:"state"`
 	// Summary is the one-line answer to "why isn't my change taking effect?".
 	Summary string `json:"summary"`
 	// Details are further sentences: the error, the streak, the edit, what comes next.
@@ -81,18 +81,18 @@ func Explain(in ExplainInput) Diagnosis {
 	k, now := in.Key, in.Now
 	d := Diagnosis{State: k.State}
 	switch k.State {
-	case instrument.StateBackoff:
+	case api.StateBackoff:
 		d.Summary = explainBackoff(k, in.Controller, now)
-	case instrument.StateScheduled:
+	case api.StateScheduled:
 		d.Summary = explainScheduled(k, now)
-	case instrument.StateQueued:
+	case api.StateQueued:
 		d.Summary = explainQueued(k, now)
-	case instrument.StateRunning:
+	case api.StateRunning:
 		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), human(now.Sub(k.StartedAt)))
 		if now.Sub(k.StartedAt) >= LongReconcile {
 			d.Details = append(d.Details, "A reconcile this long holds a worker: other keys wait. Return RequeueAfter instead of waiting inside Reconcile.")
 		}
-	case instrument.StateFailed:
+	case api.StateFailed:
 		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(failedAt(k)))
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
@@ -103,7 +103,7 @@ func Explain(in ExplainInput) Diagnosis {
 			d.Summary = fmt.Sprintf("Converged: the last reconcile succeeded at %s; the backoff is forgotten.", clock(k.LastSuccessAt))
 		}
 	}
-	if k.LastError != nil && k.State != instrument.StateIdle && k.State != instrument.StateScheduled {
+	if k.LastError != nil && k.State != api.StateIdle && k.State != api.StateScheduled {
 		d.Details = append(d.Details, explainError(k))
 	}
 	if s := explainEdit(k, in.Object); s != "" {
@@ -113,7 +113,7 @@ func Explain(in ExplainInput) Diagnosis {
 	return d
 }
 
-func explainBackoff(k instrument.Key, c *instrument.Controller, now time.Time) string {
+func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
 	fmt.Fprintf(&b, "Backing off %s after %s", human(window), plural(k.Failures, "consecutive failure"))
@@ -121,9 +121,9 @@ func explainBackoff(k instrument.Key, c *instrument.Controller, now time.Time) s
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}
 	b.WriteString(": ")
-	exp := component(c, instrument.SourceItemExponential)
+	exp := component(c, api.SourceItemExponential)
 	switch k.DelaySource {
-	case instrument.SourceItemExponential:
+	case api.SourceItemExponential:
 		if exp != nil && k.Failures > 0 {
 			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", human(exp.BaseDelay.Duration), k.Failures-1, human(exp.MaxDelay.Duration))
 			if window >= exp.MaxDelay.Duration {
@@ -132,23 +132,23 @@ func explainBackoff(k instrument.Key, c *instrument.Controller, now time.Time) s
 		} else {
 			b.WriteString("per-item exponential")
 		}
-	case instrument.SourceBucket:
-		if bk := component(c, instrument.SourceBucket); bk != nil {
+	case api.SourceBucket:
+		if bk := component(c, api.SourceBucket); bk != nil {
 			fmt.Fprintf(&b, "the controller-wide token bucket (%g qps, burst %d) chose this delay, not this key's failures", bk.QPS, bk.Burst)
 		} else {
 			b.WriteString("the controller-wide token bucket chose this delay, not this key's failures")
 		}
-	case instrument.SourceSpread:
+	case api.SourceSpread:
 		b.WriteString("released by a bulk retry spread over time")
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, now))
-	if exp != nil && k.DelaySource != instrument.SourceSpread {
+	if exp != nil && k.DelaySource != api.SourceSpread {
 		next := expDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
 		atLeast := ""
-		if component(c, instrument.SourceBucket) != nil {
+		if component(c, api.SourceBucket) != nil {
 			// max(exponential, bucket): the bucket may make it longer.
 			atLeast = "at least "
 		}
@@ -161,9 +161,9 @@ func explainBackoff(k instrument.Key, c *instrument.Controller, now time.Time) s
 // requeuedWithoutError reports whether the last reconcile asked for Requeue:
 // true. Only the history tells: a limiter-only probe records failures without
 // an error message too.
-func requeuedWithoutError(k instrument.Key) bool {
+func requeuedWithoutError(k api.Key) bool {
 	n := len(k.History)
-	return n > 0 && k.History[n-1].Outcome == instrument.OutcomeRequeue
+	return n > 0 && k.History[n-1].Outcome == api.OutcomeRequeue
 }
 
 // expDelay is client-go's per-item exponential delay after failures failures.
@@ -175,7 +175,7 @@ func expDelay(base, max time.Duration, failures int) time.Duration {
 	return time.Duration(d)
 }
 
-func nextRetry(k instrument.Key, now time.Time) string {
+func nextRetry(k api.Key, now time.Time) string {
 	if k.NextRetryAt.IsZero() {
 		return "The next retry time is not known yet"
 	}
@@ -185,15 +185,15 @@ func nextRetry(k instrument.Key, now time.Time) string {
 	return fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), human(k.NextRetryAt.Sub(now)))
 }
 
-func explainScheduled(k instrument.Key, now time.Time) string {
+func explainScheduled(k api.Key, now time.Time) string {
 	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", human(k.Delay.Duration))
-	if k.DelaySource == instrument.SourceSpread {
+	if k.DelaySource == api.SourceSpread {
 		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", human(k.Delay.Duration))
 	}
 	return s + ". " + nextRetry(k, now) + "."
 }
 
-func explainQueued(k instrument.Key, now time.Time) string {
+func explainQueued(k api.Key, now time.Time) string {
 	switch {
 	case !k.QueuedAt.IsZero() && !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.QueuedAt):
 		return fmt.Sprintf("Queued since %s after a watch event: ready, waiting for a free worker.", clock(k.QueuedAt))
@@ -205,19 +205,19 @@ func explainQueued(k instrument.Key, now time.Time) string {
 	return "Queued: ready, waiting for a free worker."
 }
 
-func explainError(k instrument.Key) string {
+func explainError(k api.Key) string {
 	msg := fmt.Sprintf("Last error: %q", k.LastError.Message)
 	if k.SameErrorCount > 1 {
 		msg += fmt.Sprintf(", the same on the last %d attempts", k.SameErrorCount)
 	}
-	if !k.FirstFailureAt.IsZero() && k.State == instrument.StateBackoff {
+	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff {
 		msg += fmt.Sprintf("; failing since %s", clock(k.FirstFailureAt))
 	}
 	return msg + "."
 }
 
 // explainEdit says whether the user's latest change has been acted upon.
-func explainEdit(k instrument.Key, o *ObjectStatus) string {
+func explainEdit(k api.Key, o *ObjectStatus) string {
 	var parts []string
 	if !k.LastEventAt.IsZero() {
 		switch {
@@ -247,19 +247,19 @@ func explainEdit(k instrument.Key, o *ObjectStatus) string {
 func findings(in ExplainInput) []Finding {
 	k := in.Key
 	var out []Finding
-	if k.State == instrument.StateBackoff && k.SameErrorCount >= PermanentAfter {
+	if k.State == api.StateBackoff && k.SameErrorCount >= PermanentAfter {
 		out = append(out, Finding{FindingPermanent, fmt.Sprintf(
 			"The same error on the last %d attempts looks permanent: if only a change to the object can fix it, "+
 				"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
 			k.SameErrorCount)})
 	}
-	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == instrument.StateBackoff {
+	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
 		out = append(out, Finding{FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
 				"Once the cause is fixed, retry now with `kubectl backoff forget --requeue`.",
 			o.Generation, clock(k.NextRetryAt))})
 	}
-	if bk := component(in.Controller, instrument.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
+	if bk := component(in.Controller, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
 		out = append(out, Finding{FindingThrottled, fmt.Sprintf(
 			"The token bucket is empty (%.1f of %d tokens): every retry of this controller is throttled to %g per second.",
 			math.Max(*bk.Tokens, 0), bk.Burst, bk.QPS)})
@@ -280,14 +280,14 @@ func findings(in ExplainInput) []Finding {
 }
 
 // failedAt is when a failed key's terminal error happened.
-func failedAt(k instrument.Key) time.Time {
+func failedAt(k api.Key) time.Time {
 	if k.LastError != nil {
 		return k.LastError.At
 	}
 	return k.LastReconcileAt
 }
 
-func component(c *instrument.Controller, name string) *instrument.LimiterComponent {
+func component(c *api.Controller, name string) *api.LimiterComponent {
 	if c == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // explainNow is the server time every Explain test reads at.
@@ -21,22 +22,22 @@ func at(d time.Duration) time.Time { return explainNow.Add(d) }
 
 func dur(d time.Duration) metav1.Duration { return metav1.Duration{Duration: d} }
 
-func errAt(msg string, d time.Duration) *instrument.ErrorRecord {
-	return &instrument.ErrorRecord{Message: msg, At: at(d)}
+func errAt(msg string, d time.Duration) *api.ErrorRecord {
+	return &api.ErrorRecord{Message: msg, At: at(d)}
 }
 
 // exponential is the priority queue's default limiter: 5ms·2^n, cap 1000s.
-var exponential = instrument.LimiterComponent{Name: instrument.SourceItemExponential,
+var exponential = api.LimiterComponent{Name: api.SourceItemExponential,
 	BaseDelay: dur(instrument.DefaultBaseDelay), MaxDelay: dur(instrument.DefaultMaxDelay)}
 
 // controllerWith is a controller whose limiter has these components.
-func controllerWith(parts ...instrument.LimiterComponent) *instrument.Controller {
-	return &instrument.Controller{Name: "widget", Active: true, Limiter: instrument.Limiter{Components: parts}}
+func controllerWith(parts ...api.LimiterComponent) *api.Controller {
+	return &api.Controller{Name: "widget", Active: true, Limiter: api.Limiter{Components: parts}}
 }
 
 // bucketWith is the classic queue's token bucket holding tokens.
-func bucketWith(tokens float64) instrument.LimiterComponent {
-	return instrument.LimiterComponent{Name: instrument.SourceBucket, QPS: 10, Burst: 100, Tokens: &tokens}
+func bucketWith(tokens float64) api.LimiterComponent {
+	return api.LimiterComponent{Name: api.SourceBucket, QPS: 10, Burst: 100, Tokens: &tokens}
 }
 
 var (
@@ -70,11 +71,11 @@ func TestExplainVerdicts(t *testing.T) {
 		want inspector.Diagnosis
 	}{{
 		name: "backoff, item-exponential",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 17, Delay: dur(327680 * time.Millisecond), DelaySource: instrument.SourceItemExponential,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateBackoff, Failures: 17, Delay: dur(327680 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4*time.Minute + 12*time.Second), LastError: errAt("dial tcp 10.0.0.7:443: connect: connection refused", -76*time.Second),
 			SameErrorCount: 3, FirstFailureAt: at(-20 * time.Minute), LastEventAt: at(-2 * time.Minute), LastReconcileAt: at(-76 * time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
 			Details: []string{
 				`Last error: "dial tcp 10.0.0.7:443: connect: connection refused", the same on the last 3 attempts; failing since 09:40:00.`,
@@ -82,96 +83,96 @@ func TestExplainVerdicts(t *testing.T) {
 			}},
 	}, {
 		name: "backoff, bucket",
-		in: inspector.ExplainInput{Controller: classicController, Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 3, Delay: dur(1500 * time.Millisecond), DelaySource: instrument.SourceBucket,
+		in: inspector.ExplainInput{Controller: classicController, Key: api.Key{
+			State: api.StateBackoff, Failures: 3, Delay: dur(1500 * time.Millisecond), DelaySource: api.SourceBucket,
 			NextRetryAt: at(1200 * time.Millisecond), LastError: errAt("etcdserver: request timed out", -300*time.Millisecond),
 			SameErrorCount: 1, FirstFailureAt: at(-30 * time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 1.5s after 3 consecutive failures: the controller-wide token bucket (10 qps, burst 100) chose this delay, not this key's failures. Next retry at 10:00:01 (in 1.2s); if it fails again, the one after waits at least 40ms.",
 			Details: []string{`Last error: "etcdserver: request timed out"; failing since 09:59:30.`}},
 	}, {
 		name: "backoff, bucket, limiter unknown",
-		in: inspector.ExplainInput{Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 1, Delay: dur(200 * time.Millisecond), DelaySource: instrument.SourceBucket,
+		in: inspector.ExplainInput{Key: api.Key{
+			State: api.StateBackoff, Failures: 1, Delay: dur(200 * time.Millisecond), DelaySource: api.SourceBucket,
 			NextRetryAt: at(100 * time.Millisecond)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 200ms after 1 consecutive failure: the controller-wide token bucket chose this delay, not this key's failures. Next retry at 10:00:00 (in 100ms)."},
 	}, {
 		name: "backoff at the cap",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: instrument.SourceItemExponential,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(10 * time.Minute), LastError: errAt("quota exceeded", -6*time.Minute), SameErrorCount: 2, FirstFailureAt: at(-3 * time.Hour)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m0s); if it fails again, the one after waits 16m40s.",
 			Details: []string{`Last error: "quota exceeded", the same on the last 2 attempts; failing since 07:00:00.`}},
 	}, {
 		name: "backoff, Requeue: true without error",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: instrument.SourceItemExponential,
-			NextRetryAt: at(4 * time.Millisecond), History: []instrument.Attempt{
-				{At: at(-20 * time.Millisecond), Outcome: instrument.OutcomeRequeue, Delay: dur(5 * time.Millisecond)},
-				{At: at(-6 * time.Millisecond), Outcome: instrument.OutcomeRequeue, Delay: dur(10 * time.Millisecond)},
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: api.SourceItemExponential,
+			NextRetryAt: at(4 * time.Millisecond), History: []api.Attempt{
+				{At: at(-20 * time.Millisecond), Outcome: api.OutcomeRequeue, Delay: dur(5 * time.Millisecond)},
+				{At: at(-6 * time.Millisecond), Outcome: api.OutcomeRequeue, Delay: dur(10 * time.Millisecond)},
 			}}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 10ms after 2 consecutive failures (the last reconcile returned Requeue: true, not an error): per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in 4ms); if it fails again, the one after waits 20ms."},
 	}, {
 		// A probe on the limiter alone records failures without messages:
 		// that is not Requeue: true.
 		name: "backoff, limiter only, no history",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: instrument.SourceItemExponential,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4 * time.Millisecond)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 10ms after 2 consecutive failures: per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in 4ms); if it fails again, the one after waits 20ms."},
 	}, {
 		name: "scheduled, requeue-after",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateScheduled, Delay: dur(30 * time.Second), DelaySource: instrument.SourceRequeueAfter,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateScheduled, Delay: dur(30 * time.Second), DelaySource: api.SourceRequeueAfter,
 			NextRetryAt: at(20 * time.Second), LastError: errAt("an old error", -time.Hour), SameErrorCount: 1,
 			LastEventAt: at(-10 * time.Second), LastReconcileAt: at(-10 * time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateScheduled,
+		want: inspector.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: the last reconcile asked to be called again after 30s (RequeueAfter) — a planned re-check, not a failure. Next retry at 10:00:20 (in 20s).",
 			Details: []string{"The last change arrived at 09:59:50 and was reconciled at 09:59:50."}},
 	}, {
 		name: "scheduled by spread",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateScheduled, Delay: dur(45 * time.Second), DelaySource: instrument.SourceSpread, NextRetryAt: at(30 * time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateScheduled,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateScheduled, Delay: dur(45 * time.Second), DelaySource: api.SourceSpread, NextRetryAt: at(30 * time.Second)}},
+		want: inspector.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: a bulk retry reset its backoff and releases it 45s after the request, so that the keys do not all retry at once. Next retry at 10:00:30 (in 30s)."},
 	}, {
 		name: "queued after a watch event",
-		in: inspector.ExplainInput{Key: instrument.Key{
-			State: instrument.StateQueued, QueuedAt: at(-2 * time.Second), LastEventAt: at(-2 * time.Second), LastReconcileAt: at(-5 * time.Minute)}},
-		want: inspector.Diagnosis{State: instrument.StateQueued,
+		in: inspector.ExplainInput{Key: api.Key{
+			State: api.StateQueued, QueuedAt: at(-2 * time.Second), LastEventAt: at(-2 * time.Second), LastReconcileAt: at(-5 * time.Minute)}},
+		want: inspector.Diagnosis{State: api.StateQueued,
 			Summary: "Queued since 09:59:58 after a watch event: ready, waiting for a free worker.",
 			Details: []string{"The last change arrived at 09:59:58 and has not been reconciled yet."}},
 	}, {
 		name: "queued because its retry came due",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateQueued, Failures: 5, Delay: dur(80 * time.Millisecond), DelaySource: instrument.SourceItemExponential,
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateQueued, Failures: 5, Delay: dur(80 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(-1500 * time.Millisecond), LastError: errAt("boom", -1580*time.Millisecond), SameErrorCount: 2, FirstFailureAt: at(-time.Minute)}},
-		want: inspector.Diagnosis{State: instrument.StateQueued,
+		want: inspector.Diagnosis{State: api.StateQueued,
 			Summary: "Queued: its retry came due at 09:59:58 (1.5s ago); waiting for a free worker.",
 			Details: []string{`Last error: "boom", the same on the last 2 attempts.`}},
 	}, {
 		name: "running, short",
-		in:   inspector.ExplainInput{Key: instrument.Key{State: instrument.StateRunning, StartedAt: at(-2 * time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateRunning, Summary: "Reconciling since 09:59:58 (2s so far)."},
+		in:   inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-2 * time.Second)}},
+		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2s so far)."},
 	}, {
 		name: "running, long",
-		in: inspector.ExplainInput{Key: instrument.Key{State: instrument.StateRunning, StartedAt: at(-45 * time.Second),
+		in: inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-45 * time.Second),
 			LastError: errAt("context deadline exceeded", -2*time.Minute), SameErrorCount: 1}},
-		want: inspector.Diagnosis{State: instrument.StateRunning, Summary: "Reconciling since 09:59:15 (45s so far).",
+		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:15 (45s so far).",
 			Details: []string{
 				"A reconcile this long holds a worker: other keys wait. Return RequeueAfter instead of waiting inside Reconcile.",
 				`Last error: "context deadline exceeded".`,
 			}},
 	}, {
 		name: "failed: terminal, counter kept",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateFailed, Failures: 3, LastError: errAt("spec.size: must be positive", -2*time.Minute),
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateFailed, Failures: 3, LastError: errAt("spec.size: must be positive", -2*time.Minute),
 			SameErrorCount: 1, LastReconcileAt: at(-2 * time.Minute)}},
-		want: inspector.Diagnosis{State: instrument.StateFailed,
+		want: inspector.Diagnosis{State: api.StateFailed,
 			Summary: "Failed with a terminal error at 09:58:00; not retried. Only a change to the object (a watch event) reconciles it again.",
 			Details: []string{
 				"The backoff counter is kept at 3: the next failure continues from there.",
@@ -179,10 +180,10 @@ func TestExplainVerdicts(t *testing.T) {
 			}},
 	}, {
 		name: "idle",
-		in: inspector.ExplainInput{Controller: pqController, Key: instrument.Key{
-			State: instrument.StateIdle, LastSuccessAt: at(-5 * time.Minute), LastEventAt: at(-5*time.Minute - time.Second),
+		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
+			State: api.StateIdle, LastSuccessAt: at(-5 * time.Minute), LastEventAt: at(-5*time.Minute - time.Second),
 			LastReconcileAt: at(-5 * time.Minute), LastError: errAt("fixed since", -time.Hour)}},
-		want: inspector.Diagnosis{State: instrument.StateIdle,
+		want: inspector.Diagnosis{State: api.StateIdle,
 			Summary: "Converged: the last reconcile succeeded at 09:55:00; the backoff is forgotten.",
 			Details: []string{"The last change arrived at 09:54:59 and was reconciled at 09:55:00."}},
 	}}
@@ -196,19 +197,19 @@ func TestExplainVerdicts(t *testing.T) {
 }
 
 // fleetKeys is n keys scheduled with a RequeueAfter of d, due at due.
-func fleetKeys(n int, d time.Duration, due time.Time) []instrument.Key {
-	keys := make([]instrument.Key, n)
+func fleetKeys(n int, d time.Duration, due time.Time) []api.Key {
+	keys := make([]api.Key, n)
 	for i := range keys {
-		keys[i] = instrument.Key{Controller: "widget", Key: fmt.Sprintf("default/w%d", i), State: instrument.StateScheduled,
-			Delay: dur(d), DelaySource: instrument.SourceRequeueAfter, NextRetryAt: due.Add(time.Duration(i) * time.Millisecond)}
+		keys[i] = api.Key{Controller: "widget", Key: fmt.Sprintf("default/w%d", i), State: api.StateScheduled,
+			Delay: dur(d), DelaySource: api.SourceRequeueAfter, NextRetryAt: due.Add(time.Duration(i) * time.Millisecond)}
 	}
 	return keys
 }
 
 func TestExplainAntiPatterns(t *testing.T) {
 	// backoff is a key 6 failures deep; each case changes what it needs.
-	backoff := instrument.Key{State: instrument.StateBackoff, Failures: 6, Delay: dur(160 * time.Millisecond),
-		DelaySource: instrument.SourceItemExponential, NextRetryAt: at(100 * time.Millisecond), FirstFailureAt: at(-time.Second)}
+	backoff := api.Key{State: api.StateBackoff, Failures: 6, Delay: dur(160 * time.Millisecond),
+		DelaySource: api.SourceItemExponential, NextRetryAt: at(100 * time.Millisecond), FirstFailureAt: at(-time.Second)}
 	backoffSummary := "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits 320ms."
 	hotLoop := inspector.Fleet(fleetKeys(12, 200*time.Millisecond, at(150*time.Millisecond)), explainNow)
 	herd := inspector.Fleet(fleetKeys(25, time.Minute, at(30*time.Second+100*time.Millisecond)), explainNow)
@@ -217,8 +218,8 @@ func TestExplainAntiPatterns(t *testing.T) {
 	permanent.LastError, permanent.SameErrorCount = errAt(`secret "db" not found`, -10*time.Millisecond), 6
 	unobserved := backoff
 	unobserved.LastEventAt, unobserved.LastReconcileAt = at(-30*time.Second), at(-30*time.Second)
-	scheduled := instrument.Key{State: instrument.StateScheduled, Delay: dur(200 * time.Millisecond),
-		DelaySource: instrument.SourceRequeueAfter, NextRetryAt: at(150 * time.Millisecond)}
+	scheduled := api.Key{State: api.StateScheduled, Delay: dur(200 * time.Millisecond),
+		DelaySource: api.SourceRequeueAfter, NextRetryAt: at(150 * time.Millisecond)}
 
 	tests := []struct {
 		name string
@@ -227,34 +228,34 @@ func TestExplainAntiPatterns(t *testing.T) {
 	}{{
 		name: "same error on every attempt looks permanent",
 		in:   inspector.ExplainInput{Controller: pqController, Key: permanent},
-		want: inspector.Diagnosis{State: instrument.StateBackoff, Summary: backoffSummary,
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error: "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
 				Message: "The same error on the last 6 attempts looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "RequeueAfter under 1s across many keys is a hot loop",
 		in:   inspector.ExplainInput{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
-		want: inspector.Diagnosis{State: instrument.StateScheduled,
+		want: inspector.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next retry at 10:00:00 (in 150ms).",
 			Findings: []inspector.Finding{{Code: inspector.FindingHotLoop,
 				Message: "12 keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead."}}},
 	}, {
 		name: "many keys due within the same second are a retry herd",
 		in:   inspector.ExplainInput{Controller: pqController, Key: backoff, Fleet: &herd},
-		want: inspector.Diagnosis{State: instrument.StateBackoff, Summary: backoffSummary,
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Findings: []inspector.Finding{{Code: inspector.FindingHerd,
 				Message: "25 keys are due within the same second (at 10:00:30): retries without jitter arrive as a herd."}}},
 	}, {
 		name: "bucket at zero tokens is throttled",
 		in:   inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(0)), Key: backoff},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
 			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
 				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "bucket in debt reads as empty",
 		in:   inspector.ExplainInput{Key: backoff, Controller: controllerWith(bucketWith(-3.5))},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in 100ms).",
 			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
 				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
@@ -262,7 +263,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "edit not yet observed while in backoff",
 		in: inspector.ExplainInput{Controller: pqController, Key: unobserved,
 			Object: &inspector.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: int64p(6)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff, Summary: backoffSummary,
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"The last change arrived at 09:59:30 and was reconciled at 09:59:30; your edit (generation 7) is not yet observed: status.observedGeneration is 6."},
 			Findings: []inspector.Finding{{Code: inspector.FindingUnobserved,
 				Message: "Your edit (generation 7) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at 10:00:00. Once the cause is fixed, retry now with `kubectl backoff forget --requeue`."}}},
@@ -271,16 +272,16 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in: inspector.ExplainInput{Controller: pqController, Key: backoff,
 			Object: &inspector.ObjectStatus{Generation: 7, ObservedGeneration: int64p(7), DeletionTimestamp: new(at(-time.Minute)),
 				Finalizers: []string{"example.com/cleanup", "example.com/dns"}}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff, Summary: backoffSummary,
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"Generation 7 is observed; the object is being deleted since 09:59:00, waiting on finalizers example.com/cleanup, example.com/dns."}},
 	}, {
 		name: "below every threshold: no findings",
-		in: inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(1)), Key: func() instrument.Key {
+		in: inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(1)), Key: func() api.Key {
 			k := permanent
 			k.SameErrorCount = inspector.PermanentAfter - 1
 			return k
 		}(), Fleet: &inspector.FleetStats{ShortRequeueAfter: inspector.HotLoopKeys - 1, HerdSize: inspector.HerdKeys - 1, HerdAt: at(time.Second)}},
-		want: inspector.Diagnosis{State: instrument.StateBackoff,
+		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
 			Details: []string{`Last error: "secret \"db\" not found", the same on the last 4 attempts; failing since 09:59:59.`}},
 	}}
@@ -293,7 +294,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 }
 
 func TestExplainFindingsOrder(t *testing.T) {
-	k := instrument.Key{State: instrument.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: errAt("x", 0), NextRetryAt: at(time.Second)}
+	k := api.Key{State: api.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: errAt("x", 0), NextRetryAt: at(time.Second)}
 	hot := inspector.FleetStats{ShortRequeueAfter: 50, HerdSize: 40, HerdAt: at(time.Second)}
 	d := inspector.Explain(inspector.ExplainInput{Key: k, Now: explainNow, Fleet: &hot, Controller: controllerWith(bucketWith(0)),
 		Object: &inspector.ObjectStatus{Generation: 2, ObservedGeneration: int64p(1)}})
@@ -312,28 +313,28 @@ func TestExplainFindingsOrder(t *testing.T) {
 }
 
 func TestFleet(t *testing.T) {
-	key := func(src string, d, due time.Duration) instrument.Key {
-		return instrument.Key{DelaySource: src, Delay: dur(d), NextRetryAt: at(due)}
+	key := func(src string, d, due time.Duration) api.Key {
+		return api.Key{DelaySource: src, Delay: dur(d), NextRetryAt: at(due)}
 	}
 	tests := []struct {
 		name string
-		keys []instrument.Key
+		keys []api.Key
 		want inspector.FleetStats
 	}{
 		{name: "none", want: inspector.FleetStats{}},
-		{name: "short RequeueAfter counts, a second or other sources do not", keys: []instrument.Key{
-			key(instrument.SourceRequeueAfter, 999*time.Millisecond, -time.Second), // counted even once due
-			key(instrument.SourceRequeueAfter, time.Second, 2*time.Second),
-			key(instrument.SourceItemExponential, 5*time.Millisecond, 3*time.Second),
-			key(instrument.SourceRequeueAfter, 0, 0),
+		{name: "short RequeueAfter counts, a second or other sources do not", keys: []api.Key{
+			key(api.SourceRequeueAfter, 999*time.Millisecond, -time.Second), // counted even once due
+			key(api.SourceRequeueAfter, time.Second, 2*time.Second),
+			key(api.SourceItemExponential, 5*time.Millisecond, 3*time.Second),
+			key(api.SourceRequeueAfter, 0, 0),
 		}, want: inspector.FleetStats{ShortRequeueAfter: 1, HerdSize: 1, HerdAt: at(2 * time.Second)}},
-		{name: "largest second wins, past retries left out", keys: []instrument.Key{
+		{name: "largest second wins, past retries left out", keys: []api.Key{
 			key("", 0, -500*time.Millisecond), key("", 0, -400*time.Millisecond), key("", 0, -300*time.Millisecond), key("", 0, 0),
 			key("", 0, 2100*time.Millisecond), key("", 0, 2900*time.Millisecond),
 			key("", 0, 5000*time.Millisecond), key("", 0, 5001*time.Millisecond), key("", 0, 5999*time.Millisecond),
 			{}, // no retry
 		}, want: inspector.FleetStats{HerdSize: 3, HerdAt: at(5 * time.Second)}},
-		{name: "a tie goes to the earlier second", keys: []instrument.Key{
+		{name: "a tie goes to the earlier second", keys: []api.Key{
 			key("", 0, 9*time.Second), key("", 0, 9*time.Second), key("", 0, 4*time.Second), key("", 0, 4*time.Second),
 		}, want: inspector.FleetStats{HerdSize: 2, HerdAt: at(4 * time.Second)}},
 	}
@@ -348,7 +349,7 @@ func TestFleet(t *testing.T) {
 }
 
 func TestForecast(t *testing.T) {
-	var keys []instrument.Key
+	var keys []api.Key
 	for _, due := range []time.Duration{
 		-500 * time.Millisecond, 0, // already due: not to come
 		1, 999 * time.Millisecond, // second 0
@@ -356,9 +357,9 @@ func TestForecast(t *testing.T) {
 		4 * time.Second, // second 4
 		5 * time.Second, // beyond the window
 	} {
-		keys = append(keys, instrument.Key{NextRetryAt: at(due)})
+		keys = append(keys, api.Key{NextRetryAt: at(due)})
 	}
-	keys = append(keys, instrument.Key{}) // no retry
+	keys = append(keys, api.Key{}) // no retry
 	if got, want := inspector.Forecast(keys, explainNow, 5), []int{2, 3, 0, 0, 1}; !slices.Equal(got, want) {
 		t.Errorf("Forecast = %v, want %v", got, want)
 	}

@@ -3,7 +3,7 @@ package inspector
 import (
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // FleetStats summarises many keys of a controller for the fleet-wide
@@ -17,11 +17,11 @@ type FleetStats struct {
 }
 
 // Fleet computes FleetStats over keys, counting only retries still to come at now.
-func Fleet(keys []instrument.Key, now time.Time) FleetStats {
+func Fleet(keys []api.Key, now time.Time) FleetStats {
 	var f FleetStats
 	due := map[int64]int{}
 	for _, k := range keys {
-		if k.DelaySource == instrument.SourceRequeueAfter && k.Delay.Duration > 0 && k.Delay.Duration < time.Second {
+		if k.DelaySource == api.SourceRequeueAfter && k.Delay.Duration > 0 && k.Delay.Duration < time.Second {
 			f.ShortRequeueAfter++
 		}
 		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) {
@@ -38,7 +38,7 @@ func Fleet(keys []instrument.Key, now time.Time) FleetStats {
 
 // Forecast counts the retries falling due in each of the next len(buckets)
 // seconds after now: the retry herd, seen before it hits.
-func Forecast(keys []instrument.Key, now time.Time, buckets int) []int {
+func Forecast(keys []api.Key, now time.Time, buckets int) []int {
 	out := make([]int, buckets)
 	for _, k := range keys {
 		// A retry already due is not to come: without this, one due less than

@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // maxEvents bounds the events shown for an object.
@@ -56,7 +56,7 @@ type ObjectReader struct {
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
-func (r *ObjectReader) Read(ctx context.Context, gvk instrument.GroupVersionKind, key string) (*ObjectStatus, error) {
+func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*ObjectStatus, error) {
 	ns, name, _ := strings.Cut(key, "/")
 	if name == "" {
 		ns, name = "", ns

@@ -18,7 +18,7 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 var objNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -147,7 +147,7 @@ func TestObjectReaderRead(t *testing.T) {
 	r := objReader(t, events...)
 	ctx := context.Background()
 
-	got, err := r.Read(ctx, instrument.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, "default/w1")
+	got, err := r.Read(ctx, api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, "default/w1")
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
@@ -163,7 +163,7 @@ func TestObjectReaderRead(t *testing.T) {
 
 	// A cluster-scoped kind, its key a bare name; no clientset, so no events.
 	r.Core = nil
-	g, err := r.Read(ctx, instrument.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}, "g1")
+	g, err := r.Read(ctx, api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}, "g1")
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
@@ -175,13 +175,13 @@ func TestObjectReaderRead(t *testing.T) {
 func TestObjectReaderErrors(t *testing.T) {
 	r := objReader(t)
 	tests := []struct {
-		gvk  instrument.GroupVersionKind
+		gvk  api.GroupVersionKind
 		key  string
 		want string
 	}{
-		{gvk: instrument.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, key: "default/x", want: "kind Gadget.example.com: "},
-		{gvk: instrument.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, key: "default/nope", want: "get widget default/nope: "},
-		{gvk: instrument.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, key: "other/w1", want: "get widget other/w1: "},
+		{gvk: api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, key: "default/x", want: "kind Gadget.example.com: "},
+		{gvk: api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, key: "default/nope", want: "get widget default/nope: "},
+		{gvk: api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, key: "other/w1", want: "get widget other/w1: "},
 	}
 	for _, tt := range tests {
 		st, err := r.Read(context.Background(), tt.gvk, tt.key)

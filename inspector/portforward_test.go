@@ -19,6 +19,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // testPodPort is the pod port forwarded to, the endpoint's default.
@@ -40,7 +42,7 @@ func newPFEndpoint(t *testing.T) string {
 func pfControllers(t *testing.T, addr string) []string {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := client.Get("http://" + addr + instrument.DefaultPrefix + "v1/controllers")
+	resp, err := client.Get("http://" + addr + api.DefaultPrefix + "v1/controllers")
 	if err != nil {
 		t.Fatalf("GET through the forward: %v", err)
 	}
@@ -48,7 +50,7 @@ func pfControllers(t *testing.T, addr string) []string {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET through the forward: status %s", resp.Status)
 	}
-	var list instrument.ControllerList
+	var list api.ControllerList
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
 		t.Fatalf("decode v1/controllers: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Endpoint is one instrument endpoint: a pod through a port-forward, or an
@@ -72,7 +72,7 @@ type Replica struct {
 	ServerTime time.Time
 	// Standby is true when the replica runs no controller (not the leader).
 	Standby     bool
-	Controllers []instrument.Controller
+	Controllers []api.Controller
 	// Err is why the replica could not be read.
 	Err error
 }
@@ -82,7 +82,7 @@ type Replica struct {
 type Overview struct {
 	ServerTime  time.Time
 	Replicas    []Replica
-	Controllers []instrument.Controller
+	Controllers []api.Controller
 }
 
 // ReadOnly reports whether every active controller refuses forget.
@@ -96,7 +96,7 @@ func (o *Overview) ReadOnly() bool {
 }
 
 // Controller returns the merged controller named name.
-func (o *Overview) Controller(name string) *instrument.Controller {
+func (o *Overview) Controller(name string) *api.Controller {
 	for i := range o.Controllers {
 		if o.Controllers[i].Name == name {
 			return &o.Controllers[i]
@@ -116,7 +116,7 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 			r.Err = err
 		} else {
 			r.ServerTime, r.Controllers = list.ServerTime, list.Controllers
-			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c instrument.Controller) bool { return c.Active })
+			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c api.Controller) bool { return c.Active })
 		}
 		reps[i] = r
 	})
@@ -143,14 +143,14 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 	return o, nil
 }
 
-func mergeController(list []instrument.Controller, c instrument.Controller) []instrument.Controller {
-	i := slices.IndexFunc(list, func(x instrument.Controller) bool { return x.Name == c.Name })
+func mergeController(list []api.Controller, c api.Controller) []api.Controller {
+	i := slices.IndexFunc(list, func(x api.Controller) bool { return x.Name == c.Name })
 	if i < 0 {
 		// Own the counts: merging into the replica's map would change what
 		// its Replica reports.
 		c.Counts = maps.Clone(c.Counts)
 		if c.Counts == nil {
-			c.Counts = map[instrument.State]int{}
+			c.Counts = map[api.State]int{}
 		}
 		c.Forecast = slices.Clone(c.Forecast)
 		return append(list, c)
@@ -182,7 +182,7 @@ func derefInt(p *int) int {
 
 // PodKey is a key with the replica that reported it.
 type PodKey struct {
-	instrument.Key
+	api.Key
 	Pod string `json:"pod,omitempty"`
 }
 
@@ -198,14 +198,14 @@ type KeyList struct {
 // query's sort order. Standby replicas have none, so they add nothing.
 func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	if q.Limit <= 0 {
-		q.Limit = instrument.DefaultLimit
+		q.Limit = api.DefaultLimit
 	}
 	per := q
 	if len(s.endpoints) > 1 {
 		// Each replica's page must cover the merged page.
-		per.Offset, per.Limit = 0, min(q.Offset+q.Limit, instrument.MaxLimit)
+		per.Offset, per.Limit = 0, min(q.Offset+q.Limit, api.MaxLimit)
 	}
-	lists := make([]*instrument.KeyList, len(s.endpoints))
+	lists := make([]*api.KeyList, len(s.endpoints))
 	errs := make([]error, len(s.endpoints))
 	s.each(func(i int, e *Endpoint) { lists[i], errs[i] = e.Client.Keys(ctx, per) })
 	out := &KeyList{Items: []PodKey{}}
@@ -232,61 +232,16 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 		return nil, errors.Join(failed...)
 	}
 	if len(s.endpoints) > 1 {
-		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return compareKeys(&a.Key, &b.Key, q.Sort) })
+		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return api.CompareKeys(&a.Key, &b.Key, q.Sort) })
 		out.Items = out.Items[min(q.Offset, len(out.Items)):]
 		out.Items = out.Items[:min(q.Limit, len(out.Items))]
 	}
 	return out, errors.Join(failed...)
 }
 
-// compareKeys mirrors the server's sort orders, for merging replicas' pages.
-func compareKeys(a, b *instrument.Key, order string) int {
-	var c int
-	switch order {
-	case instrument.SortFailures:
-		c = b.Failures - a.Failures
-	case instrument.SortSince:
-		c = compareTimes(a.FirstFailureAt, b.FirstFailureAt)
-	case instrument.SortKey:
-	default:
-		// The server sorts every key that waits for a retry by its time,
-		// running ones too (a retry being reconciled keeps its time).
-		c = compareTimes(retryTime(a), retryTime(b))
-	}
-	if c != 0 {
-		return c
-	}
-	if c = strings.Compare(a.Controller, b.Controller); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Key, b.Key)
-}
-
-// retryTime is the time a key sorts by in the "next" order: none for idle
-// and failed keys, as the server has it.
-func retryTime(k *instrument.Key) time.Time {
-	if k.State == instrument.StateIdle || k.State == instrument.StateFailed {
-		return time.Time{}
-	}
-	return k.NextRetryAt
-}
-
-// compareTimes orders times with the zero time last.
-func compareTimes(a, b time.Time) int {
-	switch {
-	case a.IsZero() && b.IsZero():
-		return 0
-	case a.IsZero():
-		return 1
-	case b.IsZero():
-		return -1
-	}
-	return a.Compare(b)
-}
-
 // PodKeyDetail is one key with its history and the replica that has it.
 type PodKeyDetail struct {
-	instrument.KeyDetail
+	api.KeyDetail
 	Pod string `json:"pod,omitempty"`
 }
 
@@ -312,11 +267,11 @@ func (s *Session) Key(ctx context.Context, controller, key string) (*PodKeyDetai
 
 // Forget sends req to the replicas: with explicit keys, to the one that holds
 // each key; with a filter, to every replica. Counts and keys are summed.
-func (s *Session) Forget(ctx context.Context, req instrument.ForgetRequest) (*instrument.ForgetResponse, error) {
+func (s *Session) Forget(ctx context.Context, req api.ForgetRequest) (*api.ForgetResponse, error) {
 	if len(s.endpoints) == 1 {
 		return s.endpoints[0].Client.Forget(ctx, req)
 	}
-	var total *instrument.ForgetResponse
+	var total *api.ForgetResponse
 	var errs []error
 	var msgs []string
 	for _, e := range s.endpoints {

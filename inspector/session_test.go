@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // replica is one controller process: a registry on a fake clock set to
@@ -117,7 +118,7 @@ func TestSessionStandby(t *testing.T) {
 		t.Errorf("ServerTime = %v, want %v", ov.ServerTime, explainNow)
 	}
 
-	l, err := s.Keys(ctx, inspector.KeyQuery{Sort: instrument.SortKey})
+	l, err := s.Keys(ctx, inspector.KeyQuery{Sort: api.SortKey})
 	if err != nil {
 		t.Fatalf("Keys: %v", err)
 	}
@@ -146,11 +147,11 @@ func TestSessionShards(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Overview: %v", err)
 	}
-	if len(ov.Controllers) != 1 || ov.Controllers[0].Keys != 5 || ov.Controllers[0].Counts[instrument.StateBackoff] != 4 {
+	if len(ov.Controllers) != 1 || ov.Controllers[0].Keys != 5 || ov.Controllers[0].Counts[api.StateBackoff] != 4 {
 		t.Errorf("merged controllers = %+v, want one widget with 5 keys, 4 in backoff", ov.Controllers)
 	}
 	for i, want := range []int{2, 2} {
-		if got := ov.Replicas[i].Controllers[0].Counts[instrument.StateBackoff]; got != want || ov.Replicas[i].Standby {
+		if got := ov.Replicas[i].Controllers[0].Counts[api.StateBackoff]; got != want || ov.Replicas[i].Standby {
 			t.Errorf("replica %s: %d keys in backoff (standby %v), want its own %d", ov.Replicas[i].Endpoint, got, ov.Replicas[i].Standby, want)
 		}
 	}
@@ -159,19 +160,19 @@ func TestSessionShards(t *testing.T) {
 		q    inspector.KeyQuery
 		want []string
 	}{
-		{q: inspector.KeyQuery{Sort: instrument.SortNext},
+		{q: inspector.KeyQuery{Sort: api.SortNext},
 			want: []string{"ops/ctrl-b b1", "ops/ctrl-a a1", "ops/ctrl-b b2", "ops/ctrl-a a2", "ops/ctrl-a a0"}},
 		{q: inspector.KeyQuery{}, // the server's default order: next
 			want: []string{"ops/ctrl-b b1", "ops/ctrl-a a1", "ops/ctrl-b b2", "ops/ctrl-a a2", "ops/ctrl-a a0"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortFailures},
+		{q: inspector.KeyQuery{Sort: api.SortFailures},
 			want: []string{"ops/ctrl-a a2", "ops/ctrl-b b2", "ops/ctrl-a a1", "ops/ctrl-b b1", "ops/ctrl-a a0"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortKey},
+		{q: inspector.KeyQuery{Sort: api.SortKey},
 			want: []string{"ops/ctrl-a a0", "ops/ctrl-a a1", "ops/ctrl-a a2", "ops/ctrl-b b1", "ops/ctrl-b b2"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortKey, Offset: 1, Limit: 2}, want: []string{"ops/ctrl-a a1", "ops/ctrl-a a2"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortKey, Offset: 3, Limit: 10}, want: []string{"ops/ctrl-b b1", "ops/ctrl-b b2"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortNext, Offset: 1, Limit: 3}, want: []string{"ops/ctrl-a a1", "ops/ctrl-b b2", "ops/ctrl-a a2"}},
-		{q: inspector.KeyQuery{Sort: instrument.SortKey, Offset: 5}, want: []string{}},
-		{q: inspector.KeyQuery{Sort: instrument.SortKey, States: []instrument.State{instrument.StateIdle}}, want: []string{"ops/ctrl-a a0"}},
+		{q: inspector.KeyQuery{Sort: api.SortKey, Offset: 1, Limit: 2}, want: []string{"ops/ctrl-a a1", "ops/ctrl-a a2"}},
+		{q: inspector.KeyQuery{Sort: api.SortKey, Offset: 3, Limit: 10}, want: []string{"ops/ctrl-b b1", "ops/ctrl-b b2"}},
+		{q: inspector.KeyQuery{Sort: api.SortNext, Offset: 1, Limit: 3}, want: []string{"ops/ctrl-a a1", "ops/ctrl-b b2", "ops/ctrl-a a2"}},
+		{q: inspector.KeyQuery{Sort: api.SortKey, Offset: 5}, want: []string{}},
+		{q: inspector.KeyQuery{Sort: api.SortKey, States: []api.State{api.StateIdle}}, want: []string{"ops/ctrl-a a0"}},
 	}
 	for _, tt := range tests {
 		l, err := s.Keys(ctx, tt.q)
@@ -212,14 +213,14 @@ func TestSessionShardsRunningKey(t *testing.T) {
 	defer func() { close(release); <-done }()
 
 	s := inspector.NewSession([]*inspector.Endpoint{a.endpoint(t, "ops/ctrl-a"), b.endpoint(t, "ops/ctrl-b")}, nil)
-	l, err := s.Keys(context.Background(), inspector.KeyQuery{Sort: instrument.SortNext})
+	l, err := s.Keys(context.Background(), inspector.KeyQuery{Sort: api.SortNext})
 	if err != nil {
 		t.Fatalf("Keys: %v", err)
 	}
 	if got, want := keyNames(l), []string{"ops/ctrl-a r", "ops/ctrl-b b", "ops/ctrl-b c"}; !slices.Equal(got, want) {
 		t.Errorf("keys by next = %q, want %q (r is running, released at its retry time)", got, want)
 	}
-	if l.Items[0].State != instrument.StateRunning {
+	if l.Items[0].State != api.StateRunning {
 		t.Errorf("r is %s, want running", l.Items[0].State)
 	}
 }
@@ -239,11 +240,11 @@ func TestSessionKeyAndForget(t *testing.T) {
 		t.Errorf("Key nope: error = %v, want one saying no replica has it", err)
 	}
 
-	resp, err := s.Forget(ctx, instrument.ForgetRequest{Controller: "widget", Keys: []string{"b2"}})
+	resp, err := s.Forget(ctx, api.ForgetRequest{Controller: "widget", Keys: []string{"b2"}})
 	if err != nil {
 		t.Fatalf("Forget b2: %v", err)
 	}
-	if resp.Count != 1 || len(resp.Keys) != 1 || resp.Keys[0] != (instrument.ForgottenKey{Key: "b2", State: instrument.StateBackoff, Failures: 5}) {
+	if resp.Count != 1 || len(resp.Keys) != 1 || resp.Keys[0] != (api.ForgottenKey{Key: "b2", State: api.StateBackoff, Failures: 5}) {
 		t.Errorf("Forget b2 = %+v, want b2 reset from 5 failures", resp)
 	}
 	failures := func(r *replica, key string) int {
@@ -258,7 +259,7 @@ func TestSessionKeyAndForget(t *testing.T) {
 		t.Errorf("failures of b2, a2, b1 after forgetting b2 = %v, want [0 6 1]", got)
 	}
 
-	resp, err = s.Forget(ctx, instrument.ForgetRequest{Controller: "widget", Keys: []string{"a1", "b1"}})
+	resp, err = s.Forget(ctx, api.ForgetRequest{Controller: "widget", Keys: []string{"a1", "b1"}})
 	if err != nil {
 		t.Fatalf("Forget a1 b1: %v", err)
 	}
@@ -270,7 +271,7 @@ func TestSessionKeyAndForget(t *testing.T) {
 		t.Errorf("Forget a1 b1: message %q, want one line per replica", resp.Message)
 	}
 
-	if _, err := s.Forget(ctx, instrument.ForgetRequest{Controller: "widget", Keys: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "no replica has the keys nope") {
+	if _, err := s.Forget(ctx, api.ForgetRequest{Controller: "widget", Keys: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "no replica has the keys nope") {
 		t.Errorf("Forget nope: error = %v, want one naming the key", err)
 	}
 }
@@ -288,7 +289,7 @@ func TestSessionReadOnly(t *testing.T) {
 		if got := ov.ReadOnly(); got != readOnly {
 			t.Errorf("handler ReadOnly %v: Overview.ReadOnly() = %v", readOnly, got)
 		}
-		_, err = s.Forget(ctx, instrument.ForgetRequest{Controller: "widget", Keys: []string{"default/w1"}})
+		_, err = s.Forget(ctx, api.ForgetRequest{Controller: "widget", Keys: []string{"default/w1"}})
 		if got := inspector.IsForbidden(err); got != readOnly {
 			t.Errorf("handler ReadOnly %v: forget error %v, IsForbidden = %v", readOnly, err, got)
 		}
@@ -310,7 +311,7 @@ func TestSessionDescribe(t *testing.T) {
 	if d.Controller == nil || d.Controller.Name != "widget" || d.Key.Pod != "" || d.Object != nil {
 		t.Errorf("Describe: controller %+v, pod %q, object %+v; want widget, no pod (one endpoint), no object", d.Controller, d.Key.Pod, d.Object)
 	}
-	checkDiagnosis(t, d.Diagnosis, inspector.Diagnosis{State: instrument.StateBackoff,
+	checkDiagnosis(t, d.Diagnosis, inspector.Diagnosis{State: api.StateBackoff,
 		Summary: "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms.",
 		Details: []string{`Last error: "connection refused", the same on the last 5 attempts; failing since 10:00:00.`},
 		Findings: []inspector.Finding{{Code: inspector.FindingPermanent,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-logr/zapr"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"k8s.io/apimachinery/pkg/types"
@@ -190,7 +191,7 @@ func BenchmarkLogLine(b *testing.B) {
 	for b.Loop() {
 		r := reqs[i%len(reqs)]
 		log.Error(errDial, "Reconciler error", "controller", "widget", "key", r.NamespacedName,
-			"failures", 7, "delay", 640*time.Millisecond, "source", SourceItemExponential,
+			"failures", 7, "delay", 640*time.Millisecond, "source", api.SourceItemExponential,
 			"nextRetry", now.Add(640*time.Millisecond))
 		i++
 	}
@@ -209,7 +210,7 @@ func BenchmarkKeysTop100(b *testing.B) {
 		}
 	}
 	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p)})
-	target := DefaultPrefix + "v1/keys?sort=next&limit=100"
+	target := api.DefaultPrefix + "v1/keys?sort=next&limit=100"
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
@@ -85,7 +86,7 @@ func TestClientGoStepByStep(t *testing.T) {
 
 	c.queue.Add(key)
 	added := clk.Now()
-	if k := ep.mustKey("foo", key); k.State != StateQueued || !k.LastEventAt.Equal(added) || !k.QueuedAt.Equal(added) {
+	if k := ep.mustKey("foo", key); k.State != api.StateQueued || !k.LastEventAt.Equal(added) || !k.QueuedAt.Equal(added) {
 		t.Fatalf("after Add: got %s, lastEventAt %v, queuedAt %v; want queued since %v", describeKey(k.Key), k.LastEventAt, k.QueuedAt, added)
 	}
 	for i, err := range script {
@@ -97,7 +98,7 @@ func TestClientGoStepByStep(t *testing.T) {
 			t.Fatalf("step %d: got %s; want %d reconciles in the history", i, describeKey(k.Key), i+1)
 		}
 		if err == nil {
-			if k.State != StateIdle || k.Failures != 0 || !k.LastSuccessAt.Equal(now) || k.History[i].Outcome != OutcomeSuccess {
+			if k.State != api.StateIdle || k.Failures != 0 || !k.LastSuccessAt.Equal(now) || k.History[i].Outcome != api.OutcomeSuccess {
 				t.Errorf("step %d (success): got %s, lastSuccessAt %v; want idle, failures 0, success at %v",
 					i, describeKey(k.Key), k.LastSuccessAt, now)
 			}
@@ -107,14 +108,14 @@ func TestClientGoStepByStep(t *testing.T) {
 			continue
 		}
 		wantDelay := DefaultBaseDelay << i
-		if k.State != StateBackoff || k.Failures != i+1 || k.TotalFailures != i+1 {
+		if k.State != api.StateBackoff || k.Failures != i+1 || k.TotalFailures != i+1 {
 			t.Errorf("step %d: got %s; want backoff with %d failures", i, describeKey(k.Key), i+1)
 		}
-		if k.Delay.Duration != wantDelay || k.DelaySource != SourceItemExponential || !k.NextRetryAt.Equal(now.Add(wantDelay)) {
+		if k.Delay.Duration != wantDelay || k.DelaySource != api.SourceItemExponential || !k.NextRetryAt.Equal(now.Add(wantDelay)) {
 			t.Errorf("step %d: delay %v from %q, retry at %v; want %v from %q at %v",
-				i, k.Delay.Duration, k.DelaySource, k.NextRetryAt, wantDelay, SourceItemExponential, now.Add(wantDelay))
+				i, k.Delay.Duration, k.DelaySource, k.NextRetryAt, wantDelay, api.SourceItemExponential, now.Add(wantDelay))
 		}
-		if a := k.History[i]; a.Outcome != OutcomeError || a.Error != err.Error() || a.Delay.Duration != wantDelay || !a.At.Equal(now) {
+		if a := k.History[i]; a.Outcome != api.OutcomeError || a.Error != err.Error() || a.Delay.Duration != wantDelay || !a.At.Equal(now) {
 			t.Errorf("step %d: attempt %+v, want error %q delayed %v at %v", i, a, err, wantDelay, now)
 		}
 		if k.LastError == nil || k.LastError.Message != err.Error() {
@@ -122,8 +123,8 @@ func TestClientGoStepByStep(t *testing.T) {
 		}
 		// Once the delay has passed, the key is due: queued, not backing off.
 		clk.SetTime(now.Add(wantDelay))
-		if k := ep.mustKey("foo", key); k.State != StateQueued {
-			t.Errorf("step %d: at nextRetryAt, state %s, want %s", i, k.State, StateQueued)
+		if k := ep.mustKey("foo", key); k.State != api.StateQueued {
+			t.Errorf("step %d: at nextRetryAt, state %s, want %s", i, k.State, api.StateQueued)
 		}
 	}
 	if n := c.queue.NumRequeues(key); n != 0 {
@@ -171,10 +172,10 @@ func TestClientGoPanicIsRecordedAndReraised(t *testing.T) {
 	if k.LastError == nil || k.LastError.Message != want || k.TotalFailures != 1 || k.Reconciles != 1 {
 		t.Errorf("got %s, lastError %+v; want one failure %q", describeKey(k.Key), k.LastError, want)
 	}
-	if got := outcomes(k.History); !slices.Equal(got, []string{OutcomeError}) {
-		t.Errorf("history = %v, want one %q", got, OutcomeError)
+	if got := outcomes(k.History); !slices.Equal(got, []string{api.OutcomeError}) {
+		t.Errorf("history = %v, want one %q", got, api.OutcomeError)
 	}
-	if k.State == StateRunning || !k.StartedAt.IsZero() {
+	if k.State == api.StateRunning || !k.StartedAt.IsZero() {
 		t.Errorf("state %s, startedAt %v: a panicked sync is not running any more", k.State, k.StartedAt)
 	}
 	if n := c.queue.Len(); n != 0 {
@@ -200,8 +201,8 @@ func TestClientGoConcurrentWorkers(t *testing.T) {
 	for key := range f.fails {
 		c.queue.Add(key)
 	}
-	idle := url.Values{"controller": {"foo"}, "state": {string(StateIdle)}, "sort": {SortKey}}.Encode()
-	var list KeyList
+	idle := url.Values{"controller": {"foo"}, "state": {string(api.StateIdle)}, "sort": {api.SortKey}}.Encode()
+	var list api.KeyList
 	eventually(t, waitFor, func() (bool, string) {
 		ep.get("v1/keys?"+idle, &list)
 		return list.Matched == len(f.fails), fmt.Sprintf("%d of %d keys idle", list.Matched, len(f.fails))
@@ -212,7 +213,7 @@ func TestClientGoConcurrentWorkers(t *testing.T) {
 			t.Errorf("%s: got %s; want totalFailures %d, reconciles %d", k.Key, describeKey(k), wantFailures, wantFailures+1)
 		}
 	}
-	if ctl := ep.controller("foo"); ctl.Counts[StateIdle] != len(f.fails) || ctl.Keys != len(f.fails) || ptr.Deref(ctl.QueueDepth, -1) != 0 {
+	if ctl := ep.controller("foo"); ctl.Counts[api.StateIdle] != len(f.fails) || ctl.Keys != len(f.fails) || ptr.Deref(ctl.QueueDepth, -1) != 0 {
 		t.Errorf("controller: keys %d, counts %v, queue depth %v; want %d idle, empty queue",
 			ctl.Keys, ctl.Counts, ptr.Deref(ctl.QueueDepth, -1), len(f.fails))
 	}

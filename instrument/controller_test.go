@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
@@ -31,14 +32,14 @@ func TestControllerFailureBackoffSuccess(t *testing.T) {
 		h.send(key)
 
 		// The attempt after the last failure is held, so the backoff can be read.
-		k := h.wait(key, "running after the failures", func(k KeyDetail) bool {
-			return k.State == StateRunning && k.Reconciles == fails
+		k := h.wait(key, "running after the failures", func(k api.KeyDetail) bool {
+			return k.State == api.StateRunning && k.Reconciles == fails
 		})
 		if k.Failures != fails || k.TotalFailures != fails {
 			t.Errorf("failures = %d, totalFailures = %d, want %d and %d", k.Failures, k.TotalFailures, fails, fails)
 		}
 		wantDefaultSource(t, pq, k.Key)
-		checkExponentialHistory(t, pq, k.History, OutcomeError, fails)
+		checkExponentialHistory(t, pq, k.History, api.OutcomeError, fails)
 		last := k.History[fails-1]
 		if got, want := k.Delay.Duration, last.Delay.Duration; got != want {
 			t.Errorf("delay = %v, want the last attempt's %v", got, want)
@@ -54,10 +55,10 @@ func TestControllerFailureBackoffSuccess(t *testing.T) {
 		}
 
 		close(gate)
-		k = h.wait(key, "idle with the backoff forgotten", func(k KeyDetail) bool {
-			return k.State == StateIdle && k.Reconciles == fails+1 && k.Failures == 0
+		k = h.wait(key, "idle with the backoff forgotten", func(k api.KeyDetail) bool {
+			return k.State == api.StateIdle && k.Reconciles == fails+1 && k.Failures == 0
 		})
-		if got, want := outcomes(k.History), []string{OutcomeError, OutcomeError, OutcomeError, OutcomeSuccess}; !slices.Equal(got, want) {
+		if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeError, api.OutcomeError, api.OutcomeSuccess}; !slices.Equal(got, want) {
 			t.Errorf("history = %v, want %v", got, want)
 		}
 		if k.TotalFailures != fails {
@@ -87,14 +88,14 @@ func TestControllerTerminalError(t *testing.T) {
 			return reconcile.Result{}, terminal
 		})
 		h.send(key)
-		h.wait(key, "failed", func(k KeyDetail) bool { return k.State == StateFailed })
+		h.wait(key, "failed", func(k api.KeyDetail) bool { return k.State == api.StateFailed })
 		h.settle() // a retry, had one been queued, would be decided by now
 
 		k := h.mustKey(key)
-		if k.State != StateFailed || k.Failures != fails || k.TotalFailures != fails+1 || k.Reconciles != fails+1 {
+		if k.State != api.StateFailed || k.Failures != fails || k.TotalFailures != fails+1 || k.Reconciles != fails+1 {
 			t.Errorf("got %s; want failed, failures %d kept, totalFailures %d", describeKey(k.Key), fails, fails+1)
 		}
-		if got, want := outcomes(k.History), []string{OutcomeError, OutcomeError, OutcomeTerminal}; !slices.Equal(got, want) {
+		if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeError, api.OutcomeTerminal}; !slices.Equal(got, want) {
 			t.Errorf("history = %v, want %v", got, want)
 		}
 		if k.LastError == nil || k.LastError.Message != terminal.Error() {
@@ -117,16 +118,16 @@ func TestControllerRequeueAfter(t *testing.T) {
 			return reconcile.Result{RequeueAfter: after}, nil
 		})
 		h.send(key)
-		k := h.wait(key, "scheduled", func(k KeyDetail) bool { return k.State == StateScheduled })
-		if k.DelaySource != SourceRequeueAfter || k.Delay.Duration != after {
-			t.Errorf("delay = %v from %q, want %v from %q", k.Delay.Duration, k.DelaySource, after, SourceRequeueAfter)
+		k := h.wait(key, "scheduled", func(k api.KeyDetail) bool { return k.State == api.StateScheduled })
+		if k.DelaySource != api.SourceRequeueAfter || k.Delay.Duration != after {
+			t.Errorf("delay = %v from %q, want %v from %q", k.Delay.Duration, k.DelaySource, after, api.SourceRequeueAfter)
 		}
 		checkRetryAt(t, k.Key, k.LastReconcileAt, k.ServerTime)
 		if k.Failures != 0 || k.TotalFailures != 0 || k.LastError != nil {
 			t.Errorf("got %s, lastError %+v; a RequeueAfter is not a failure", describeKey(k.Key), k.LastError)
 		}
-		if len(k.History) != 1 || k.History[0].Outcome != OutcomeRequeueAfter || k.History[0].Delay.Duration != after {
-			t.Errorf("history = %+v, want one %q attempt delayed %v", k.History, OutcomeRequeueAfter, after)
+		if len(k.History) != 1 || k.History[0].Outcome != api.OutcomeRequeueAfter || k.History[0].Delay.Duration != after {
+			t.Errorf("history = %+v, want one %q attempt delayed %v", k.History, api.OutcomeRequeueAfter, after)
 		}
 	})
 }
@@ -140,12 +141,12 @@ func TestControllerRequeue(t *testing.T) {
 					return reconcile.Result{Requeue: true}, nil
 				})
 			h.send(key)
-			k := h.wait(key, "backoff", func(k KeyDetail) bool { return k.State == StateBackoff && k.Failures == 1 })
-			if k.Delay.Duration != longBackoff || k.DelaySource != SourceItemExponential || k.TotalFailures != 0 || k.LastError != nil {
+			k := h.wait(key, "backoff", func(k api.KeyDetail) bool { return k.State == api.StateBackoff && k.Failures == 1 })
+			if k.Delay.Duration != longBackoff || k.DelaySource != api.SourceItemExponential || k.TotalFailures != 0 || k.LastError != nil {
 				t.Errorf("got %s, lastError %+v; want delay %v from the limiter, no error counted", describeKey(k.Key), k.LastError, longBackoff)
 			}
-			if len(k.History) != 1 || k.History[0].Outcome != OutcomeRequeue || k.History[0].Delay.Duration != longBackoff {
-				t.Errorf("history = %+v, want one %q attempt delayed %v", k.History, OutcomeRequeue, longBackoff)
+			if len(k.History) != 1 || k.History[0].Outcome != api.OutcomeRequeue || k.History[0].Delay.Duration != longBackoff {
+				t.Errorf("history = %+v, want one %q attempt delayed %v", k.History, api.OutcomeRequeue, longBackoff)
 			}
 		})
 		t.Run("retried with backoff", func(t *testing.T) {
@@ -154,11 +155,11 @@ func TestControllerRequeue(t *testing.T) {
 				return reconcile.Result{Requeue: call <= requeues}, nil
 			})
 			h.send(key)
-			k := h.wait(key, "idle", func(k KeyDetail) bool {
-				return k.State == StateIdle && k.Reconciles == requeues+1 && k.Failures == 0
+			k := h.wait(key, "idle", func(k api.KeyDetail) bool {
+				return k.State == api.StateIdle && k.Reconciles == requeues+1 && k.Failures == 0
 			})
-			checkExponentialHistory(t, pq, k.History, OutcomeRequeue, requeues)
-			if got := outcomes(k.History); len(got) != requeues+1 || got[requeues] != OutcomeSuccess {
+			checkExponentialHistory(t, pq, k.History, api.OutcomeRequeue, requeues)
+			if got := outcomes(k.History); len(got) != requeues+1 || got[requeues] != api.OutcomeSuccess {
 				t.Errorf("history = %v, want %d requeues then a success", got, requeues)
 			}
 			if k.TotalFailures != 0 {
@@ -176,14 +177,14 @@ func TestControllerEventDuringBackoff(t *testing.T) {
 				return reconcile.Result{}, errors.New("still broken")
 			})
 		h.send(key)
-		k1 := h.wait(key, "backoff", func(k KeyDetail) bool { return k.State == StateBackoff && k.Failures == 1 })
-		if k1.Delay.Duration != longBackoff || k1.DelaySource != SourceItemExponential {
-			t.Errorf("delay = %v from %q, want %v from %q", k1.Delay.Duration, k1.DelaySource, longBackoff, SourceItemExponential)
+		k1 := h.wait(key, "backoff", func(k api.KeyDetail) bool { return k.State == api.StateBackoff && k.Failures == 1 })
+		if k1.Delay.Duration != longBackoff || k1.DelaySource != api.SourceItemExponential {
+			t.Errorf("delay = %v from %q, want %v from %q", k1.Delay.Duration, k1.DelaySource, longBackoff, api.SourceItemExponential)
 		}
 		checkRetryAt(t, k1.Key, k1.History[0].At, k1.ServerTime)
 
 		h.send(key) // the object changed: reconcile now, not in an hour
-		k2 := h.wait(key, "a second failure", func(k KeyDetail) bool { return k.State == StateBackoff && k.Reconciles == 2 })
+		k2 := h.wait(key, "a second failure", func(k api.KeyDetail) bool { return k.State == api.StateBackoff && k.Reconciles == 2 })
 		if !k2.LastEventAt.After(k1.LastEventAt) {
 			t.Errorf("lastEventAt = %v, want after the first event's %v", k2.LastEventAt, k1.LastEventAt)
 		}
@@ -206,10 +207,10 @@ func TestControllerPanic(t *testing.T) {
 			return reconcile.Result{}, nil
 		})
 		h.send(key)
-		k := h.wait(key, "idle after the panics", func(k KeyDetail) bool {
-			return k.State == StateIdle && k.Reconciles == panics+1 && k.Failures == 0
+		k := h.wait(key, "idle after the panics", func(k api.KeyDetail) bool {
+			return k.State == api.StateIdle && k.Reconciles == panics+1 && k.Failures == 0
 		})
-		checkExponentialHistory(t, pq, k.History, OutcomeError, panics)
+		checkExponentialHistory(t, pq, k.History, api.OutcomeError, panics)
 		const want = "panic: boom [recovered]"
 		for i, a := range k.History[:panics] {
 			if a.Error != want {
@@ -230,16 +231,16 @@ func TestControllerRunningVisible(t *testing.T) {
 			return reconcile.Result{}, block(ctx, gate)
 		})
 		h.send(key)
-		k := h.wait(key, "running", func(k KeyDetail) bool { return k.State == StateRunning })
+		k := h.wait(key, "running", func(k api.KeyDetail) bool { return k.State == api.StateRunning })
 		if k.StartedAt.IsZero() || k.StartedAt.After(k.ServerTime) || k.Reconciles != 0 {
 			t.Errorf("startedAt = %v (server time %v), reconciles %d; want a start in the past, none finished",
 				k.StartedAt, k.ServerTime, k.Reconciles)
 		}
-		if c := h.ep.controller(ctrlName); c.Counts[StateRunning] != 1 || !c.Active {
+		if c := h.ep.controller(ctrlName); c.Counts[api.StateRunning] != 1 || !c.Active {
 			t.Errorf("controller counts %v, active %v; want 1 running, active", c.Counts, c.Active)
 		}
 		close(gate)
-		k = h.wait(key, "idle", func(k KeyDetail) bool { return k.State == StateIdle })
+		k = h.wait(key, "idle", func(k api.KeyDetail) bool { return k.State == api.StateIdle })
 		if !k.StartedAt.IsZero() || k.Reconciles != 1 {
 			t.Errorf("after the reconcile: startedAt = %v, reconciles = %d; want unset and 1", k.StartedAt, k.Reconciles)
 		}
@@ -265,10 +266,10 @@ func testForget(t *testing.T, pq, requeue bool) {
 			return reconcile.Result{}, errors.New("still broken")
 		})
 	h.send(key)
-	k1 := h.wait(key, "backoff", func(k KeyDetail) bool { return k.State == StateBackoff && k.Failures == 1 })
+	k1 := h.wait(key, "backoff", func(k api.KeyDetail) bool { return k.State == api.StateBackoff && k.Failures == 1 })
 
-	resp := h.ep.forget(ForgetRequest{Controller: ctrlName, Keys: []string{key}, Requeue: requeue})
-	wantKeys := []ForgottenKey{{Key: key, State: StateBackoff, Failures: 1}}
+	resp := h.ep.forget(api.ForgetRequest{Controller: ctrlName, Keys: []string{key}, Requeue: requeue})
+	wantKeys := []api.ForgottenKey{{Key: key, State: api.StateBackoff, Failures: 1}}
 	if resp.Count != 1 || resp.Requeued != requeue || resp.PendingRetryKept == requeue || !slices.Equal(resp.Keys, wantKeys) {
 		t.Errorf("forget response = %+v; want count 1, requeued %v, pendingRetryKept %v, keys %+v",
 			resp, requeue, !requeue, wantKeys)
@@ -278,11 +279,11 @@ func testForget(t *testing.T, pq, requeue bool) {
 	if !requeue {
 		h.settle() // a reconcile of key, had the forget queued one, would have run by now
 		k := h.mustKey(key)
-		if k.State != StateBackoff || k.Failures != 0 || !k.NextRetryAt.Equal(k1.NextRetryAt) {
+		if k.State != api.StateBackoff || k.Failures != 0 || !k.NextRetryAt.Equal(k1.NextRetryAt) {
 			t.Errorf("got %s, nextRetryAt %v; want backoff, failures 0, the pending retry at %v",
 				describeKey(k.Key), k.NextRetryAt, k1.NextRetryAt)
 		}
-		if got, want := outcomes(k.History), []string{OutcomeError, OutcomeForgotten}; !slices.Equal(got, want) {
+		if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeForgotten}; !slices.Equal(got, want) {
 			t.Errorf("history = %v, want %v", got, want)
 		}
 		if n := h.probe.limiter.NumRequeues(req); n != 0 {
@@ -294,11 +295,11 @@ func testForget(t *testing.T, pq, requeue bool) {
 		return
 	}
 	// Retried now, not in an hour; its failure starts a new streak.
-	k := h.wait(key, "a retry", func(k KeyDetail) bool { return k.Reconciles == 2 && k.State == StateBackoff })
+	k := h.wait(key, "a retry", func(k api.KeyDetail) bool { return k.Reconciles == 2 && k.State == api.StateBackoff })
 	if k.Failures != 1 || k.TotalFailures != 2 {
 		t.Errorf("got %s; want failures 1 (reset, then one more), totalFailures 2", describeKey(k.Key))
 	}
-	if got, want := outcomes(k.History), []string{OutcomeError, OutcomeForgotten, OutcomeError}; !slices.Equal(got, want) {
+	if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeForgotten, api.OutcomeError}; !slices.Equal(got, want) {
 		t.Errorf("history = %v, want %v", got, want)
 	}
 	if !k.FirstFailureAt.Equal(k.History[2].At) {
@@ -338,11 +339,11 @@ func TestQueueKeepsPriorityInterface(t *testing.T) {
 			if item != high || prio != 10 || shutdown {
 				t.Errorf("GetWithPriority = %v, %d, %v; want %v, 10, false", item, prio, shutdown, high)
 			}
-			if k := ep.mustKey("x", "default/high"); k.State != StateRunning || k.LastEventAt.IsZero() {
+			if k := ep.mustKey("x", "default/high"); k.State != api.StateRunning || k.LastEventAt.IsZero() {
 				t.Errorf("high: got %s, lastEventAt %v; want running with its event recorded", describeKey(k.Key), k.LastEventAt)
 			}
-			if k := ep.mustKey("x", "default/low"); k.State != StateQueued {
-				t.Errorf("low: state %s, want %s", k.State, StateQueued)
+			if k := ep.mustKey("x", "default/low"); k.State != api.StateQueued {
+				t.Errorf("low: state %s, want %s", k.State, api.StateQueued)
 			}
 		})
 	}
@@ -362,14 +363,14 @@ func TestControllerQueueAndLimiterOnly(t *testing.T) {
 		first reconcile.Result
 		err   error
 		// what the first reconcile must leave
-		state    State
+		state    api.State
 		failures int
 		source   string
 		outcome  string
 	}{
-		{"error", reconcile.Result{}, errors.New("still broken"), StateBackoff, 1, SourceItemExponential, OutcomeError},
-		{"requeue-after", reconcile.Result{RequeueAfter: longBackoff}, nil, StateScheduled, 0, SourceRequeueAfter, ""},
-		{"terminal", reconcile.Result{}, reconcile.TerminalError(errors.New("invalid")), StateFailed, 0, "", OutcomeTerminal},
+		{"error", reconcile.Result{}, errors.New("still broken"), api.StateBackoff, 1, api.SourceItemExponential, api.OutcomeError},
+		{"requeue-after", reconcile.Result{RequeueAfter: longBackoff}, nil, api.StateScheduled, 0, api.SourceRequeueAfter, ""},
+		{"terminal", reconcile.Result{}, reconcile.TerminalError(errors.New("invalid")), api.StateFailed, 0, "", api.OutcomeTerminal},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			forEachQueue(t, func(t *testing.T, pq bool) {
@@ -380,11 +381,11 @@ func TestControllerQueueAndLimiterOnly(t *testing.T) {
 					return reconcile.Result{}, nil
 				}, false)
 				h.send(key)
-				k := h.wait(key, string(c.state), func(k KeyDetail) bool { return k.State == c.state })
+				k := h.wait(key, string(c.state), func(k api.KeyDetail) bool { return k.State == c.state })
 				if k.Failures != c.failures || k.DelaySource != c.source {
 					t.Errorf("got %s; want failures %d, delaySource %q", describeKey(k.Key), c.failures, c.source)
 				}
-				if c.state != StateFailed && k.Delay.Duration != longBackoff {
+				if c.state != api.StateFailed && k.Delay.Duration != longBackoff {
 					t.Errorf("delay = %v, want %v", k.Delay.Duration, longBackoff)
 				}
 				if got := outcomes(k.History); c.outcome != "" && !slices.Equal(got, []string{c.outcome}) {
@@ -392,7 +393,7 @@ func TestControllerQueueAndLimiterOnly(t *testing.T) {
 				}
 
 				h.send(key) // the object changed; this time the reconcile succeeds
-				k = h.wait(key, "idle", func(k KeyDetail) bool { return k.State == StateIdle && !k.LastSuccessAt.IsZero() })
+				k = h.wait(key, "idle", func(k api.KeyDetail) bool { return k.State == api.StateIdle && !k.LastSuccessAt.IsZero() })
 				if k.Failures != 0 || !k.NextRetryAt.IsZero() || k.DelaySource != "" {
 					t.Errorf("after the success: got %s, nextRetryAt %v; want idle with nothing pending", describeKey(k.Key), k.NextRetryAt)
 				}

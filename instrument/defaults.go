@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"golang.org/x/time/rate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
@@ -39,18 +40,18 @@ func (l *ExponentialLimiter[T]) when(item T) (time.Duration, uint8) {
 	return l.When(item), srcItemExponential
 }
 
-func (l *ExponentialLimiter[T]) component() LimiterComponent {
-	return LimiterComponent{
-		Name:      SourceItemExponential,
+func (l *ExponentialLimiter[T]) component() api.LimiterComponent {
+	return api.LimiterComponent{
+		Name:      api.SourceItemExponential,
 		BaseDelay: metav1.Duration{Duration: l.base},
 		MaxDelay:  metav1.Duration{Duration: l.max},
 	}
 }
 
-func (l *ExponentialLimiter[T]) describe() Limiter {
-	return Limiter{
+func (l *ExponentialLimiter[T]) describe() api.Limiter {
+	return api.Limiter{
 		Description: fmt.Sprintf("item-exponential %v..%v", l.base, l.max),
-		Components:  []LimiterComponent{l.component()},
+		Components:  []api.LimiterComponent{l.component()},
 	}
 }
 
@@ -109,13 +110,13 @@ func (l *ControllerLimiter[T]) Forget(item T) {
 // looking does not change what the limiter decides.
 func (l *ControllerLimiter[T]) Tokens() float64 { return l.bucket.Limiter.Tokens() }
 
-func (l *ControllerLimiter[T]) describe() Limiter {
+func (l *ControllerLimiter[T]) describe() api.Limiter {
 	tokens := l.Tokens()
-	return Limiter{
+	return api.Limiter{
 		Description: fmt.Sprintf("max(item-exponential %v..%v, bucket %gqps/%d)", l.exp.base, l.exp.max, l.qps, l.burst),
-		Components: []LimiterComponent{
+		Components: []api.LimiterComponent{
 			l.exp.component(),
-			{Name: SourceBucket, QPS: l.qps, Burst: l.burst, Tokens: &tokens},
+			{Name: api.SourceBucket, QPS: l.qps, Burst: l.burst, Tokens: &tokens},
 		},
 	}
 }

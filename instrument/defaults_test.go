@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -176,9 +177,9 @@ func TestRateLimiterDecoratorDelegatesOnce(t *testing.T) {
 			}
 			if c.key == key {
 				k := ep.mustKey("custom", key)
-				if k.Delay.Duration != got || k.DelaySource != SourceLimiter || !k.NextRetryAt.Equal(clk.Now().Add(got)) {
+				if k.Delay.Duration != got || k.DelaySource != api.SourceLimiter || !k.NextRetryAt.Equal(clk.Now().Add(got)) {
 					t.Errorf("call %d: recorded delay %v from %q retry at %v; want %v from %q at %v",
-						i, k.Delay.Duration, k.DelaySource, k.NextRetryAt, got, SourceLimiter, clk.Now().Add(got))
+						i, k.Delay.Duration, k.DelaySource, k.NextRetryAt, got, api.SourceLimiter, clk.Now().Add(got))
 				}
 			}
 		}
@@ -202,7 +203,7 @@ func TestRateLimiterDecoratorDelegatesOnce(t *testing.T) {
 	c := ep.controller("custom")
 	wantType := fmt.Sprintf("%T", inner)
 	if c.Limiter.Description != "custom limiter "+wantType ||
-		!slices.Equal(c.Limiter.Components, []LimiterComponent{{Name: SourceLimiter, Type: wantType}}) {
+		!slices.Equal(c.Limiter.Components, []api.LimiterComponent{{Name: api.SourceLimiter, Type: wantType}}) {
 		t.Errorf("limiter = %+v, want a custom limiter of type %s", c.Limiter, wantType)
 	}
 }
@@ -214,20 +215,20 @@ func TestDefaultLimiterDescription(t *testing.T) {
 	classic := New("classic", Options{Registry: ep.Registry, UsePriorityQueue: ptr.To(false)})
 	rl := classic.RateLimiter(nil)
 
-	exp := LimiterComponent{Name: SourceItemExponential,
+	exp := api.LimiterComponent{Name: api.SourceItemExponential,
 		BaseDelay: metav1.Duration{Duration: DefaultBaseDelay}, MaxDelay: metav1.Duration{Duration: DefaultMaxDelay}}
-	if got, want := ep.controller("pq").Limiter, (Limiter{Description: "item-exponential 5ms..16m40s",
-		Components: []LimiterComponent{exp}}); got.Description != want.Description || !slices.Equal(got.Components, want.Components) {
+	if got, want := ep.controller("pq").Limiter, (api.Limiter{Description: "item-exponential 5ms..16m40s",
+		Components: []api.LimiterComponent{exp}}); got.Description != want.Description || !slices.Equal(got.Components, want.Components) {
 		t.Errorf("priority-queue limiter = %+v, want %+v", got, want)
 	}
 
-	tokens := func() (LimiterComponent, float64) {
+	tokens := func() (api.LimiterComponent, float64) {
 		l := ep.controller("classic").Limiter
 		if l.Description != "max(item-exponential 5ms..16m40s, bucket 10qps/100)" || len(l.Components) != 2 || l.Components[0] != exp {
 			t.Fatalf("classic limiter = %+v, want max(item-exponential, bucket)", l)
 		}
 		b := l.Components[1]
-		if b.Name != SourceBucket || b.QPS != DefaultQPS || b.Burst != DefaultBurst || b.Tokens == nil {
+		if b.Name != api.SourceBucket || b.QPS != DefaultQPS || b.Burst != DefaultBurst || b.Tokens == nil {
 			t.Fatalf("bucket component = %+v, want qps %d, burst %d, tokens", b, DefaultQPS, DefaultBurst)
 		}
 		return b, *b.Tokens
@@ -270,22 +271,22 @@ func TestDelaySourceBucket(t *testing.T) {
 		lastRef = reference.When(key)
 	}
 	first := ep.mustKey("classic", "default/w000")
-	if first.DelaySource != SourceItemExponential || first.Delay.Duration != DefaultBaseDelay {
-		t.Errorf("first key: delay %v from %q, want %v from %q", first.Delay.Duration, first.DelaySource, DefaultBaseDelay, SourceItemExponential)
+	if first.DelaySource != api.SourceItemExponential || first.Delay.Duration != DefaultBaseDelay {
+		t.Errorf("first key: delay %v from %q, want %v from %q", first.Delay.Duration, first.DelaySource, DefaultBaseDelay, api.SourceItemExponential)
 	}
 	k := ep.mustKey("classic", fmt.Sprintf("default/w%03d", n-1))
-	if k.DelaySource != SourceBucket || k.Delay.Duration != last || last <= DefaultBaseDelay {
+	if k.DelaySource != api.SourceBucket || k.Delay.Duration != last || last <= DefaultBaseDelay {
 		t.Errorf("last key: delay %v from %q (When said %v), want the bucket's, above %v", k.Delay.Duration, k.DelaySource, last, DefaultBaseDelay)
 	}
 	if d := (last - lastRef).Abs(); d > time.Second {
 		t.Errorf("last delay %v, client-go's limiter fed the same calls %v", last, lastRef)
 	}
 	// The endpoint can select the keys whose delay the bucket chose.
-	var list KeyList
+	var list api.KeyList
 	ep.get("v1/keys?"+url.Values{"controller": {"classic"}, "limit": {"1000"}}.Encode(), &list)
 	bucket := 0
 	for _, it := range list.Items {
-		if it.DelaySource == SourceBucket {
+		if it.DelaySource == api.SourceBucket {
 			bucket++
 		}
 	}

@@ -3,6 +3,7 @@ package instrument
 import (
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -18,7 +19,7 @@ const (
 	stFailed
 )
 
-var storedStates = [...]State{stIdle: StateIdle, stBackoff: StateBackoff, stScheduled: StateScheduled, stFailed: StateFailed}
+var storedStates = [...]api.State{stIdle: api.StateIdle, stBackoff: api.StateBackoff, stScheduled: api.StateScheduled, stFailed: api.StateFailed}
 
 // Delay sources, stored as a byte.
 const (
@@ -30,7 +31,7 @@ const (
 	srcSpread
 )
 
-var sourceNames = [...]string{"", SourceItemExponential, SourceBucket, SourceRequeueAfter, SourceLimiter, SourceSpread}
+var sourceNames = [...]string{"", api.SourceItemExponential, api.SourceBucket, api.SourceRequeueAfter, api.SourceLimiter, api.SourceSpread}
 
 // Outcomes, stored as a byte.
 const (
@@ -42,7 +43,7 @@ const (
 	outForgotten
 )
 
-var outcomeNames = [...]string{OutcomeError, OutcomeTerminal, OutcomeRequeueAfter, OutcomeRequeue, OutcomeSuccess, OutcomeForgotten}
+var outcomeNames = [...]string{api.OutcomeError, api.OutcomeTerminal, api.OutcomeRequeueAfter, api.OutcomeRequeue, api.OutcomeSuccess, api.OutcomeForgotten}
 
 // attempt is one history entry. Times are Unix nanoseconds of the store's clock.
 type attempt struct {
@@ -117,21 +118,21 @@ func (e *entry[T]) setError(in *interner, msg string, now int64) {
 }
 
 // state derives the verdict at now.
-func (e *entry[T]) state(now int64) State {
+func (e *entry[T]) state(now int64) api.State {
 	switch {
 	case e.running:
-		return StateRunning
+		return api.StateRunning
 	case e.queuedAt != 0:
-		return StateQueued
+		return api.StateQueued
 	case (e.stored == stBackoff || e.stored == stScheduled) && e.nextRetry != 0 && e.nextRetry <= now:
-		return StateQueued
+		return api.StateQueued
 	}
 	return storedStates[e.stored]
 }
 
 // view copies the entry into its wire form.
-func (e *entry[T]) view(controller string, now int64, withHistory bool) Key {
-	k := Key{
+func (e *entry[T]) view(controller string, now int64, withHistory bool) api.Key {
+	k := api.Key{
 		Controller:      controller,
 		Key:             e.key,
 		State:           e.state(now),
@@ -151,7 +152,7 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) Key {
 		StartedAt:       unixTime(e.startedAt),
 	}
 	if e.lastErr != "" {
-		k.LastError = &ErrorRecord{Message: e.lastErr, At: unixTime(e.lastErrAt)}
+		k.LastError = &api.ErrorRecord{Message: e.lastErr, At: unixTime(e.lastErrAt)}
 	}
 	if withHistory {
 		k.History = e.attempts()
@@ -160,15 +161,15 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) Key {
 }
 
 // attempts returns the history oldest first.
-func (e *entry[T]) attempts() []Attempt {
-	out := make([]Attempt, 0, len(e.history))
+func (e *entry[T]) attempts() []api.Attempt {
+	out := make([]api.Attempt, 0, len(e.history))
 	start := 0
 	if len(e.history) == historySize {
 		start = int(e.head)
 	}
 	for i := range e.history {
 		a := e.history[(start+i)%len(e.history)]
-		out = append(out, Attempt{
+		out = append(out, api.Attempt{
 			At:       unixTime(a.at),
 			Outcome:  outcomeNames[a.outcome],
 			Delay:    metav1.Duration{Duration: a.delay},

@@ -3,6 +3,7 @@ package instrument
 import (
 	"encoding/json"
 	"errors"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"net/http"
 )
 
@@ -43,7 +44,7 @@ func serveError(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	if reason == "" {
 		reason = "InternalError"
 	}
-	serveJSON(w, r, code, ErrorResponse{Error: ErrorBody{Code: code, Reason: reason, Message: msg}})
+	serveJSON(w, r, code, api.ErrorResponse{Error: api.ErrorBody{Code: code, Reason: reason, Message: msg}})
 }
 
 // serveJSON writes v. Programs that ask for application/json get it compact;

@@ -16,6 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // exampleGet serves one GET and decodes the answer into out.
@@ -48,7 +50,7 @@ func ExampleNew() {
 		return
 	}
 
-	var list instrument.ControllerList
+	var list api.ControllerList
 	exampleGet(instrument.NewHandler(instrument.HandlerOptions{Registry: reg}), "/debug/backoff/v1/controllers", &list)
 	for _, c := range list.Controllers {
 		fmt.Printf("%s reconciles %s; limiter %s; can forget: %v\n",
@@ -78,7 +80,7 @@ func ExampleNewTyped() {
 	}
 	queue.Done(key)
 
-	var k instrument.KeyDetail
+	var k api.KeyDetail
 	exampleGet(instrument.NewHandler(instrument.HandlerOptions{Registry: reg}), "/debug/backoff/v1/key?key=default/foo", &k)
 	fmt.Printf("%s: %d failure, retry in %v (%s): %s\n", k.Key.Key, k.Failures, k.Delay.Duration, k.DelaySource, k.LastError.Message)
 	// Output:
@@ -93,10 +95,10 @@ func ExampleHandler() {
 
 	mux := http.NewServeMux()
 	// instrument.Handler() serves DefaultRegistry; this one serves reg, read-only.
-	mux.Handle(instrument.DefaultPrefix, instrument.NewHandler(instrument.HandlerOptions{Registry: reg, ReadOnly: true}))
+	mux.Handle(api.DefaultPrefix, instrument.NewHandler(instrument.HandlerOptions{Registry: reg, ReadOnly: true}))
 	// A program would now serve mux: http.ListenAndServe("127.0.0.1:8082", mux).
 
-	var list instrument.KeyList
+	var list api.KeyList
 	exampleGet(mux, "/debug/backoff/v1/keys?q=w1&sort=failures", &list)
 	for _, k := range list.Items {
 		fmt.Printf("%s %s: %d failure\n", k.Controller, k.Key, k.Failures)
@@ -115,7 +117,7 @@ func ExampleHandler() {
 //
 // or, on the metrics server, behind its TLS and authn/authz filter:
 //
-//	err := mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
+//	err := mgr.AddMetricsServerExtraHandler(api.DefaultPrefix, instrument.Handler())
 func ExampleServer() {
 	reg := instrument.NewRegistry()
 	instrument.New("widget", instrument.Options{Registry: reg})
@@ -129,7 +131,7 @@ func ExampleServer() {
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ctx) }()
 
-	resp, err := http.Get("http://" + srv.Addr().String() + instrument.DefaultPrefix + "v1/controllers")
+	resp, err := http.Get("http://" + srv.Addr().String() + api.DefaultPrefix + "v1/controllers")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -23,22 +24,22 @@ func TestControllerForecast(t *testing.T) {
 	} {
 		hp.run(key, reconcile.Result{RequeueAfter: d}, nil)
 	}
-	var list ControllerList
+	var list api.ControllerList
 	getJSON(t, e, "v1/controllers", &list)
 	if len(list.Controllers) != 1 {
 		t.Fatalf("controllers = %d, want 1", len(list.Controllers))
 	}
 	c := list.Controllers[0]
-	if len(c.Forecast) != ForecastSeconds {
-		t.Fatalf("forecast has %d buckets, want %d", len(c.Forecast), ForecastSeconds)
+	if len(c.Forecast) != api.ForecastSeconds {
+		t.Fatalf("forecast has %d buckets, want %d", len(c.Forecast), api.ForecastSeconds)
 	}
 	// The expected buckets, from each key's own nextRetryAt.
-	want := make([]int, ForecastSeconds)
+	want := make([]int, api.ForecastSeconds)
 	for _, key := range []string{"ns/a", "ns/b", "ns/c"} {
-		var d KeyDetail
+		var d api.KeyDetail
 		getJSON(t, e, "v1/key?key="+key, &d)
 		i := int(d.NextRetryAt.Sub(list.ServerTime) / time.Second)
-		if i < 0 || i >= ForecastSeconds {
+		if i < 0 || i >= api.ForecastSeconds {
 			t.Fatalf("%s is due at +%v, outside the forecast", key, d.NextRetryAt.Sub(list.ServerTime))
 		}
 		want[i]++
@@ -67,6 +68,6 @@ func getJSON(t *testing.T, e *htEnv, path string, out any) {
 
 func httptestGet(e *htEnv, path string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, DefaultPrefix+path, nil))
+	e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, api.DefaultPrefix+path, nil))
 	return rec
 }

@@ -7,13 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 )
 
 const (
-	// MaxForgetReport bounds the keys a ForgetResponse lists.
-	MaxForgetReport = 1000
 	// maxSpread bounds the window a bulk retry is spread over.
 	maxSpread = time.Hour
 	// maxForgetKeys bounds the keys one request may name.
@@ -30,39 +29,39 @@ func (e *notFoundError) Error() string { return e.msg }
 type target[T comparable] struct {
 	item     T
 	key      string
-	state    State
+	state    api.State
 	failures int
 }
 
 // forget resets the backoff of the selected keys and, with Requeue, makes them
 // ready again — spread over req.Spread when there are several.
-func (p *TypedProbe[T]) forget(req *ForgetRequest, now time.Time) (ForgetResponse, error) {
+func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error) {
 	p.mu.Lock()
 	limiter, q := p.limiter, p.queue
 	p.mu.Unlock()
 	if limiter == nil {
-		return ForgetResponse{}, &statusError{http.StatusConflict, fmt.Sprintf("controller %q has no instrumented rate limiter to forget with", p.name)}
+		return api.ForgetResponse{}, &statusError{http.StatusConflict, fmt.Sprintf("controller %q has no instrumented rate limiter to forget with", p.name)}
 	}
 	targets, err := p.selectTargets(req, now.UnixNano())
 	if err != nil {
-		return ForgetResponse{}, err
+		return api.ForgetResponse{}, err
 	}
-	resp := ForgetResponse{
+	resp := api.ForgetResponse{
 		ServerTime: now,
 		Controller: p.name,
 		Count:      len(targets),
 		DryRun:     req.DryRun,
 		Requeued:   req.Requeue && q != nil && !req.DryRun,
-		Keys:       make([]ForgottenKey, 0, min(len(targets), MaxForgetReport)),
-		Truncated:  len(targets) > MaxForgetReport,
+		Keys:       make([]api.ForgottenKey, 0, min(len(targets), api.MaxForgetReport)),
+		Truncated:  len(targets) > api.MaxForgetReport,
 	}
 	for i, t := range targets {
 		var release time.Duration
 		if req.Requeue && len(targets) > 1 {
 			release = req.Spread.Duration * time.Duration(i) / time.Duration(len(targets))
 		}
-		if i < MaxForgetReport {
-			fk := ForgottenKey{Key: t.key, State: t.state, Failures: t.failures}
+		if i < api.MaxForgetReport {
+			fk := api.ForgottenKey{Key: t.key, State: t.state, Failures: t.failures}
 			fk.ReleaseIn.Duration = release
 			resp.Keys = append(resp.Keys, fk)
 		}
@@ -95,7 +94,7 @@ func requeue[T comparable](q workqueue.TypedRateLimitingInterface[T], item T, re
 	}
 }
 
-func forgetMessage(r *ForgetResponse, req *ForgetRequest) string {
+func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 	verb, requeue := "forgot", r.Requeued
 	if r.DryRun {
 		verb, requeue = "would forget", req.Requeue
@@ -115,7 +114,7 @@ func forgetMessage(r *ForgetResponse, req *ForgetRequest) string {
 }
 
 // selectTargets resolves the request's keys (all must exist) or filter.
-func (p *TypedProbe[T]) selectTargets(req *ForgetRequest, now int64) ([]target[T], error) {
+func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]target[T], error) {
 	var out []target[T]
 	if req.Filter == nil {
 		var missing []string

@@ -9,11 +9,14 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// DefaultPrefix is where the endpoint is mounted unless HandlerOptions say otherwise.
-const DefaultPrefix = "/debug/backoff/"
+// DefaultPrefix is where the endpoint is mounted unless HandlerOptions say
+// otherwise: the wire API's prefix, repeated here so that mounting the handler
+// needs only this package.
+const DefaultPrefix = api.DefaultPrefix
 
 // maxBodyBytes bounds a request body.
 const maxBodyBytes = 1 << 20
@@ -96,7 +99,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // index lists the API, for a human with curl.
 func (h *handler) index(w http.ResponseWriter, r *http.Request) {
 	serveJSON(w, r, http.StatusOK, map[string]any{
-		"versions":    []string{APIVersion},
+		"versions":    []string{api.APIVersion},
 		"controllers": h.opts.Registry.Names(),
 		"endpoints": []string{
 			"GET v1/controllers",
@@ -115,11 +118,11 @@ func (h *handler) controllers(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	list := ControllerList{ServerTime: h.now(nil), Controllers: []Controller{}}
+	list := api.ControllerList{ServerTime: h.now(nil), Controllers: []api.Controller{}}
 	for _, c := range h.opts.Registry.list() {
 		info := c.info(c.now())
 		if h.opts.ReadOnly {
-			info.Capabilities = Capabilities{ReadOnly: true}
+			info.Capabilities = api.Capabilities{ReadOnly: true}
 		}
 		list.Controllers = append(list.Controllers, info)
 	}
@@ -139,7 +142,7 @@ func (h *handler) keys(w http.ResponseWriter, r *http.Request) {
 	}
 	now := h.now(sources)
 	top := newTopK(q.offset + q.limit)
-	list := KeyList{ServerTime: now}
+	list := api.KeyList{ServerTime: now}
 	for _, c := range sources {
 		list.Total += c.collect(q, now.UnixNano(), top)
 	}
@@ -176,7 +179,7 @@ func (h *handler) key(w http.ResponseWriter, r *http.Request) {
 		serveError(w, r, http.StatusNotFound, fmt.Sprintf("controller %q has no key %q", c.Name(), key))
 		return
 	}
-	serveJSON(w, r, http.StatusOK, KeyDetail{ServerTime: now, Key: k})
+	serveJSON(w, r, http.StatusOK, api.KeyDetail{ServerTime: now, Key: k})
 }
 
 func (h *handler) forget(w http.ResponseWriter, r *http.Request) {
@@ -205,7 +208,7 @@ func (h *handler) forget(w http.ResponseWriter, r *http.Request) {
 	serveJSON(w, r, http.StatusOK, resp)
 }
 
-func (h *handler) logForget(resp *ForgetResponse, req *ForgetRequest) {
+func (h *handler) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
 	reset := make([]string, 0, min(len(resp.Keys), 100))
 	for _, k := range resp.Keys[:min(len(resp.Keys), 100)] {
 		reset = append(reset, fmt.Sprintf("%s(%s, %d failures)", k.Key, k.State, k.Failures))
@@ -259,13 +262,13 @@ func (h *handler) now(sources []controllerSource) time.Time {
 	return time.Now()
 }
 
-func decodeForget(w http.ResponseWriter, r *http.Request) (*ForgetRequest, error) {
+func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
 		return nil, &statusError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: send application/json", ct)}
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	dec.DisallowUnknownFields()
-	var req ForgetRequest
+	var req api.ForgetRequest
 	if err := dec.Decode(&req); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, &statusError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes", maxBodyBytes)}

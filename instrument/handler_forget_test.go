@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -60,7 +61,7 @@ func htForgetEnv(t *testing.T) (*htEnv, *htLog, workqueue.TypedRateLimitingInter
 
 func (e *htEnv) forget(body string) map[string]any {
 	e.t.Helper()
-	code, _, m := e.do(e.h, http.MethodPost, DefaultPrefix+"v1/forget", body)
+	code, _, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", body)
 	if code != http.StatusOK {
 		e.t.Fatalf("forget %s: status = %d, want 200: %v", body, code, m)
 	}
@@ -92,7 +93,7 @@ func TestHandlerForget(t *testing.T) {
 			e, logs, q := htForgetEnv(t)
 			a := e.probes["alpha"]
 			if tt.wantKeys == nil {
-				code, _, m := e.do(e.h, http.MethodPost, DefaultPrefix+"v1/forget", tt.body)
+				code, _, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", tt.body)
 				htCheckError(t, tt.name, code, m, http.StatusNotFound, "NotFound", "other/none")
 				return
 			}
@@ -107,7 +108,7 @@ func TestHandlerForget(t *testing.T) {
 			keys := m["keys"].([]any)
 			for i, k := range tt.wantKeys {
 				fk := keys[i].(map[string]any)
-				if fk["key"] != k || fk["failures"] != before[k] || fk["state"] != string(StateBackoff) {
+				if fk["key"] != k || fk["failures"] != before[k] || fk["state"] != string(api.StateBackoff) {
 					t.Errorf("keys[%d] = %v, want %s with %v failures, backoff", i, fk, k, before[k])
 				}
 				after := e.get("v1/key?controller=alpha&key=" + k)
@@ -118,12 +119,12 @@ func TestHandlerForget(t *testing.T) {
 					t.Errorf("%s: limiter NumRequeues = %d after forget, want 0", k, n)
 				}
 				hist := after["history"].([]any)
-				if got := hist[len(hist)-1].(map[string]any)["outcome"]; got != OutcomeForgotten {
-					t.Errorf("%s: last outcome = %v, want %s", k, got, OutcomeForgotten)
+				if got := hist[len(hist)-1].(map[string]any)["outcome"]; got != api.OutcomeForgotten {
+					t.Errorf("%s: last outcome = %v, want %s", k, got, api.OutcomeForgotten)
 				}
-				wantState := StateBackoff
+				wantState := api.StateBackoff
 				if tt.requeued {
-					wantState = StateQueued
+					wantState = api.StateQueued
 				}
 				if after["state"] != string(wantState) {
 					t.Errorf("%s: state = %v after forget, want %s", k, after["state"], wantState)
@@ -181,13 +182,13 @@ func TestHandlerForgetSpread(t *testing.T) {
 		}
 		after := e.get("v1/key?controller=alpha&key=" + k)
 		if !hasRelease {
-			if after["state"] != string(StateQueued) {
+			if after["state"] != string(api.StateQueued) {
 				t.Errorf("%s: state = %v, want queued", k, after["state"])
 			}
 			continue
 		}
-		if after["state"] != string(StateScheduled) || after["delaySource"] != SourceSpread {
-			t.Errorf("%s: state, delaySource = %v, %v, want scheduled, %s", k, after["state"], after["delaySource"], SourceSpread)
+		if after["state"] != string(api.StateScheduled) || after["delaySource"] != api.SourceSpread {
+			t.Errorf("%s: state, delaySource = %v, %v, want scheduled, %s", k, after["state"], after["delaySource"], api.SourceSpread)
 		}
 		if at := htTime(t, after["nextRetryAt"]); !at.Equal(now.Add(release)) {
 			t.Errorf("%s: nextRetryAt = %v, want %v", k, at, now.Add(release))
@@ -230,9 +231,9 @@ func TestHandlerForgetDryRunAndReadOnly(t *testing.T) {
 	}
 
 	ro := NewHandler(HandlerOptions{Registry: e.reg, ReadOnly: true, Logger: logs.logger(t)})
-	code, _, m := e.do(ro, http.MethodPost, DefaultPrefix+"v1/forget", `{"controller":"alpha","keys":["default/a1"]}`)
+	code, _, m := e.do(ro, http.MethodPost, api.DefaultPrefix+"v1/forget", `{"controller":"alpha","keys":["default/a1"]}`)
 	htCheckError(t, "read-only forget", code, m, http.StatusForbidden, "Forbidden", "read-only")
-	_, _, m = e.do(ro, http.MethodGet, DefaultPrefix+"v1/controllers", "")
+	_, _, m = e.do(ro, http.MethodGet, api.DefaultPrefix+"v1/controllers", "")
 	for _, c := range m["controllers"].([]any) {
 		caps := c.(map[string]any)["capabilities"].(map[string]any)
 		if caps["readOnly"] != true || caps["canForget"] != false || caps["canRequeue"] != false {
@@ -242,7 +243,7 @@ func TestHandlerForgetDryRunAndReadOnly(t *testing.T) {
 
 	// Neither changed anything.
 	a := e.probes["alpha"]
-	if k := e.get("v1/key?controller=alpha&key=default/a1"); k["failures"] != 3.0 || k["state"] != string(StateBackoff) {
+	if k := e.get("v1/key?controller=alpha&key=default/a1"); k["failures"] != 3.0 || k["state"] != string(api.StateBackoff) {
 		t.Errorf("default/a1 failures, state = %v, %v, want 3, backoff", k["failures"], k["state"])
 	}
 	if n := a.rl.NumRequeues(htReq("default/a1")); n != 3 {
@@ -273,13 +274,13 @@ func TestServerRunnable(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Start(ctx) }()
 
-	resp, err := http.Get("http://" + s.Addr().String() + DefaultPrefix + "v1/controllers")
+	resp, err := http.Get("http://" + s.Addr().String() + api.DefaultPrefix + "v1/controllers")
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	var list ControllerList
+	var list api.ControllerList
 	if err := json.Unmarshal(body, &list); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET v1/controllers: %d %v: %s", resp.StatusCode, err, body)
 	}

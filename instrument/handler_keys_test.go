@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -83,12 +84,12 @@ func TestHandlerKeysPaging(t *testing.T) {
 		hp.rl.When(htReq(fmt.Sprintf("ns/k%04d", i)))
 	}
 	full := htItems(t, e.get("v1/keys?sort=key&limit=1000"))
-	if len(full) != MaxLimit {
-		t.Fatalf("limit=%d returned %d items", MaxLimit, len(full))
+	if len(full) != api.MaxLimit {
+		t.Fatalf("limit=%d returned %d items", api.MaxLimit, len(full))
 	}
 	def := e.get("v1/keys?sort=key")
-	if got := len(htItems(t, def)); got != DefaultLimit {
-		t.Errorf("default page has %d items, want %d", got, DefaultLimit)
+	if got := len(htItems(t, def)); got != api.DefaultLimit {
+		t.Errorf("default page has %d items, want %d", got, api.DefaultLimit)
 	}
 	if def["total"] != float64(n) || def["matched"] != float64(n) {
 		t.Errorf("total, matched = %v, %v, want %d, %d", def["total"], def["matched"], n, n)
@@ -147,7 +148,7 @@ func TestHandlerBadInputs(t *testing.T) {
 		{"POST", "v1/forget", `{"controller":`, "request body"},
 	}
 	for _, tt := range tests {
-		code, _, m := e.do(e.h, tt.method, DefaultPrefix+tt.path, tt.body)
+		code, _, m := e.do(e.h, tt.method, api.DefaultPrefix+tt.path, tt.body)
 		name := tt.method + " " + tt.path + " " + tt.body
 		htCheckError(t, name, code, m, http.StatusBadRequest, "BadRequest", tt.param)
 	}
@@ -197,7 +198,7 @@ func TestHandlerNotFoundAndMethods(t *testing.T) {
 		{"PUT", "v1/forget", `{}`, 405, "MethodNotAllowed", "PUT", "POST"},
 	}
 	for _, tt := range tests {
-		code, hdr, m := e.do(e.h, tt.method, DefaultPrefix+tt.path, tt.body)
+		code, hdr, m := e.do(e.h, tt.method, api.DefaultPrefix+tt.path, tt.body)
 		name := tt.method + " " + tt.path
 		htCheckError(t, name, code, m, tt.code, tt.reason, tt.names)
 		if got := hdr.Get("Allow"); got != tt.allow {
@@ -213,7 +214,7 @@ func TestHandlerNotFoundAndMethods(t *testing.T) {
 func TestHandlerBodyLimits(t *testing.T) {
 	e := htFixture(t)
 	big := `{"controller":"alpha","keys":["` + strings.Repeat("a", maxBodyBytes) + `"]}`
-	code, _, m := e.do(e.h, http.MethodPost, DefaultPrefix+"v1/forget", big)
+	code, _, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", big)
 	htCheckError(t, "1 MiB body", code, m, http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "bytes")
 
 	req := `{"controller":"alpha","keys":["default/a1"]}`
@@ -227,7 +228,7 @@ func (e *htEnv) doCT(method, path, body, contentType string) (int, http.Header, 
 		r.Header.Set("Content-Type", contentType)
 		e.h.ServeHTTP(w, r)
 	})
-	return e.do(h, method, DefaultPrefix+path, body)
+	return e.do(h, method, api.DefaultPrefix+path, body)
 }
 
 // TestHandlerRecordsRequeue covers the deprecated Requeue result: a
@@ -237,14 +238,14 @@ func TestHandlerRecordsRequeue(t *testing.T) {
 	hp := e.probe("alpha", true, NewExponentialLimiter[reconcile.Request](time.Second, time.Hour))
 	hp.run("default/r", reconcile.Result{Requeue: true}, nil) //nolint:staticcheck // still honoured
 	k := e.get("v1/key?controller=alpha&key=default/r")
-	if k["state"] != string(StateBackoff) || k["failures"] != 1.0 {
+	if k["state"] != string(api.StateBackoff) || k["failures"] != 1.0 {
 		t.Errorf("state, failures = %v, %v, want backoff, 1", k["state"], k["failures"])
 	}
 	if _, ok := k["lastError"]; ok {
 		t.Errorf("lastError = %v, want none for a Requeue", k["lastError"])
 	}
 	hist := k["history"].([]any)
-	if got := hist[len(hist)-1].(map[string]any)["outcome"]; got != OutcomeRequeue {
-		t.Errorf("last outcome = %v, want %s", got, OutcomeRequeue)
+	if got := hist[len(hist)-1].(map[string]any)["outcome"]; got != api.OutcomeRequeue {
+		t.Errorf("last outcome = %v, want %s", got, api.OutcomeRequeue)
 	}
 }

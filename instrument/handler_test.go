@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -139,7 +140,7 @@ func (e *htEnv) do(h http.Handler, method, target, body string) (int, http.Heade
 // get is do for a GET that must succeed.
 func (e *htEnv) get(target string) map[string]any {
 	e.t.Helper()
-	code, _, m := e.do(e.h, http.MethodGet, DefaultPrefix+target, "")
+	code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+target, "")
 	if code != http.StatusOK {
 		e.t.Fatalf("GET %s: status = %d, want 200: %v", target, code, m)
 	}
@@ -223,13 +224,13 @@ func TestHandlerControllers(t *testing.T) {
 		t.Fatalf("controllers = %v, want alpha and beta", m["controllers"])
 	}
 	want := map[string]struct {
-		counts     map[State]int
+		counts     map[api.State]int
 		canRequeue bool
 		queue      bool
 		components []string
 	}{
-		"alpha": {map[State]int{StateBackoff: 1, StateIdle: 1, StateScheduled: 1, StateFailed: 1}, true, true, []string{SourceItemExponential}},
-		"beta":  {map[State]int{StateBackoff: 2}, false, false, []string{SourceItemExponential, SourceBucket}},
+		"alpha": {map[api.State]int{api.StateBackoff: 1, api.StateIdle: 1, api.StateScheduled: 1, api.StateFailed: 1}, true, true, []string{api.SourceItemExponential}},
+		"beta":  {map[api.State]int{api.StateBackoff: 2}, false, false, []string{api.SourceItemExponential, api.SourceBucket}},
 	}
 	for _, raw := range list {
 		c := raw.(map[string]any)
@@ -245,7 +246,7 @@ func TestHandlerControllers(t *testing.T) {
 			}
 		}
 		total := 0
-		for _, st := range States {
+		for _, st := range api.States {
 			got, _ := htField(c, "counts."+string(st))
 			total += w.counts[st]
 			if got != float64(w.counts[st]) {
@@ -296,9 +297,9 @@ func TestHandlerKeyFields(t *testing.T) {
 			k = items[0]
 		}
 		checks := map[string]any{
-			"controller": "alpha", "key": "default/a1", "state": string(StateBackoff),
+			"controller": "alpha", "key": "default/a1", "state": string(api.StateBackoff),
 			"failures": 3.0, "totalFailures": 3.0, "reconciles": 3.0, "sameErrorCount": 3.0,
-			"delay": wantDelay.String(), "delaySource": SourceItemExponential,
+			"delay": wantDelay.String(), "delaySource": api.SourceItemExponential,
 			"lastError.message": htErrRefused, "lastDuration": htRunTime.String(),
 		}
 		for f, want := range checks {
@@ -338,7 +339,7 @@ func TestHandlerKeyFields(t *testing.T) {
 	ref.Forget("x")
 	for i, raw := range hist {
 		a := raw.(map[string]any)
-		want := map[string]any{"outcome": OutcomeError, "error": htErrRefused,
+		want := map[string]any{"outcome": api.OutcomeError, "error": htErrRefused,
 			"delay": ref.When("x").String(), "duration": htRunTime.String()}
 		for f, w := range want {
 			if a[f] != w {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -67,7 +68,7 @@ type TypedOptions[T comparable] struct {
 // RateLimiter, NewQueue) and Reconciler.
 type TypedProbe[T comparable] struct {
 	name  string
-	kind  *GroupVersionKind
+	kind  *api.GroupVersionKind
 	usePQ bool
 	store *store[T]
 
@@ -109,7 +110,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	return p
 }
 
-func resolveKind[T comparable](opts TypedOptions[T]) *GroupVersionKind {
+func resolveKind[T comparable](opts TypedOptions[T]) *api.GroupVersionKind {
 	gvk := opts.Kind
 	if gvk.Empty() && opts.Object != nil {
 		s := opts.Scheme
@@ -123,7 +124,7 @@ func resolveKind[T comparable](opts TypedOptions[T]) *GroupVersionKind {
 	if gvk.Empty() {
 		return nil
 	}
-	return &GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+	return &api.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 }
 
 // Name is the controller name the probe reports under.

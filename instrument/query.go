@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -10,20 +11,10 @@ import (
 
 // Query bounds.
 const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
 	// maxOffset bounds paging depth (and so the work of one request).
 	maxOffset = 1_000_000
 	// maxQueryLen bounds q, so a filter can't be made arbitrarily costly.
 	maxQueryLen = 1024
-)
-
-// Sort orders for v1/keys.
-const (
-	SortNext     = "next"     // soonest retry first; keys with none last
-	SortFailures = "failures" // most consecutive failures first
-	SortKey      = "key"      // by controller, then key
-	SortSince    = "since"    // longest failure streak first
 )
 
 // keyQuery is a parsed v1/keys request.
@@ -42,7 +33,7 @@ type matcher struct {
 	q      string
 	fold   bool
 	re     *regexp.Regexp
-	states map[State]bool
+	states map[api.State]bool
 }
 
 var keysParams = map[string]bool{"controller": true, "q": true, "state": true, "sort": true, "limit": true, "offset": true}
@@ -68,29 +59,24 @@ func parseKeyQuery(v url.Values) (*keyQuery, error) {
 			return nil, badParam(name, "given %d times; give it once", len(vals))
 		}
 	}
-	q := &keyQuery{controller: v.Get("controller"), sort: SortNext, limit: DefaultLimit}
-	var states []State
+	q := &keyQuery{controller: v.Get("controller"), sort: api.SortNext, limit: api.DefaultLimit}
+	var states []api.State
 	for _, s := range v["state"] {
 		for part := range strings.SplitSeq(s, ",") {
 			if part = strings.TrimSpace(part); part != "" {
-				states = append(states, State(part))
+				states = append(states, api.State(part))
 			}
 		}
 	}
-	m, err := newMatcher(Filter{Q: v.Get("q"), States: states})
+	m, err := newMatcher(api.Filter{Q: v.Get("q"), States: states})
 	if err != nil {
 		return nil, err
 	}
 	q.filter = m
-	if s := v.Get("sort"); s != "" {
-		switch s {
-		case SortNext, SortFailures, SortKey, SortSince:
-			q.sort = s
-		default:
-			return nil, badParam("sort", "%q is not a sort order; use next, failures, key or since", s)
-		}
+	if q.sort, err = api.ParseSort(v.Get("sort")); err != nil {
+		return nil, badParam("sort", "%v", err)
 	}
-	if q.limit, err = intParam(v, "limit", DefaultLimit, 1, MaxLimit); err != nil {
+	if q.limit, err = intParam(v, "limit", api.DefaultLimit, 1, api.MaxLimit); err != nil {
 		return nil, err
 	}
 	if q.offset, err = intParam(v, "offset", 0, 0, maxOffset); err != nil {
@@ -115,7 +101,7 @@ func intParam(v url.Values, name string, def, lo, hi int) (int, error) {
 }
 
 // newMatcher validates f. States must be known verdicts; a "~" regex must compile.
-func newMatcher(f Filter) (matcher, error) {
+func newMatcher(f api.Filter) (matcher, error) {
 	m := matcher{}
 	if len(f.Q) > maxQueryLen {
 		return m, badParam("q", "longer than %d bytes", maxQueryLen)
@@ -131,28 +117,19 @@ func newMatcher(f Filter) (matcher, error) {
 		m.fold = strings.ToLower(f.Q) == f.Q
 	}
 	for _, s := range f.States {
-		if !validState(s) {
-			return m, badParam("state", "%q is not a state; use backoff, scheduled, queued, running, failed or idle", s)
+		if _, err := api.ParseState(string(s)); err != nil {
+			return m, badParam("state", "%v", err)
 		}
 		if m.states == nil {
-			m.states = make(map[State]bool, len(f.States))
+			m.states = make(map[api.State]bool, len(f.States))
 		}
 		m.states[s] = true
 	}
 	return m, nil
 }
 
-func validState(s State) bool {
-	for _, v := range States {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
 // match reports whether a key in state st with last error lastErr passes.
-func (m *matcher) match(key, lastErr string, st State) bool {
+func (m *matcher) match(key, lastErr string, st api.State) bool {
 	if m.states != nil && !m.states[st] {
 		return false
 	}

@@ -3,8 +3,11 @@ package instrument
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // FuzzParseKeyQuery: any query string either fails with a *paramError naming
@@ -34,19 +37,19 @@ func FuzzParseKeyQuery(f *testing.F) {
 			}
 			return
 		}
-		if q.limit < 1 || q.limit > MaxLimit {
-			t.Errorf("parseKeyQuery(%q): limit %d out of [1, %d]", raw, q.limit, MaxLimit)
+		if q.limit < 1 || q.limit > api.MaxLimit {
+			t.Errorf("parseKeyQuery(%q): limit %d out of [1, %d]", raw, q.limit, api.MaxLimit)
 		}
 		if q.offset < 0 || q.offset > maxOffset {
 			t.Errorf("parseKeyQuery(%q): offset %d out of [0, %d]", raw, q.offset, maxOffset)
 		}
 		switch q.sort {
-		case SortNext, SortFailures, SortKey, SortSince:
+		case api.SortNext, api.SortFailures, api.SortKey, api.SortSince:
 		default:
 			t.Errorf("parseKeyQuery(%q): sort %q is not an order", raw, q.sort)
 		}
 		for s := range q.filter.states {
-			if !validState(s) {
+			if !slices.Contains(api.States, s) {
 				t.Errorf("parseKeyQuery(%q): state %q is not a verdict", raw, s)
 			}
 		}
@@ -54,7 +57,7 @@ func FuzzParseKeyQuery(f *testing.F) {
 			t.Errorf("parseKeyQuery(%q): q of %d bytes passed the %d bound", raw, len(q.filter.q), maxQueryLen)
 		}
 		// A parsed filter matches without panicking.
-		q.filter.match("default/w", "connection refused", StateBackoff)
+		q.filter.match("default/w", "connection refused", api.StateBackoff)
 	})
 }
 
@@ -63,29 +66,29 @@ func TestParseKeyQueryDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.limit != DefaultLimit || q.offset != 0 || q.sort != SortNext || q.controller != "" {
+	if q.limit != api.DefaultLimit || q.offset != 0 || q.sort != api.SortNext || q.controller != "" {
 		t.Errorf("defaults = limit %d, offset %d, sort %q, controller %q; want %d, 0, %q, \"\"",
-			q.limit, q.offset, q.sort, q.controller, DefaultLimit, SortNext)
+			q.limit, q.offset, q.sort, q.controller, api.DefaultLimit, api.SortNext)
 	}
 	tests := []struct {
 		raw     string
 		key     string
 		lastErr string
-		st      State
+		st      api.State
 		want    bool
 	}{
-		{"q=refused", "default/w", "connection Refused", StateBackoff, true},
-		{"q=Refused", "default/w", "connection refused", StateBackoff, false},
-		{"q=Refused", "default/w", "connection Refused", StateBackoff, true},
-		{"q=DEFAULT", "default/w", "", StateIdle, false},
-		{"q=default", "DEFAULT/w", "", StateIdle, true},
-		{"q=~^default/", "default/w", "", StateIdle, true},
-		{"q=~^w", "default/w", "w", StateIdle, true},
-		{"q=~^w", "default/w", "", StateIdle, false},
-		{"state=backoff,idle", "k", "", StateIdle, true},
-		{"state=backoff&state=idle", "k", "", StateQueued, false},
-		{"state=%20backoff%20", "k", "", StateBackoff, true},
-		{"state=backoff&q=k", "k", "", StateIdle, false},
+		{"q=refused", "default/w", "connection Refused", api.StateBackoff, true},
+		{"q=Refused", "default/w", "connection refused", api.StateBackoff, false},
+		{"q=Refused", "default/w", "connection Refused", api.StateBackoff, true},
+		{"q=DEFAULT", "default/w", "", api.StateIdle, false},
+		{"q=default", "DEFAULT/w", "", api.StateIdle, true},
+		{"q=~^default/", "default/w", "", api.StateIdle, true},
+		{"q=~^w", "default/w", "w", api.StateIdle, true},
+		{"q=~^w", "default/w", "", api.StateIdle, false},
+		{"state=backoff,idle", "k", "", api.StateIdle, true},
+		{"state=backoff&state=idle", "k", "", api.StateQueued, false},
+		{"state=%20backoff%20", "k", "", api.StateBackoff, true},
+		{"state=backoff&q=k", "k", "", api.StateIdle, false},
 	}
 	for _, tt := range tests {
 		v, _ := url.ParseQuery(tt.raw)

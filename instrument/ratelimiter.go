@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -50,17 +51,17 @@ func (r *rateLimiter[T]) NumRequeues(item T) int { return r.inner.NumRequeues(it
 type recordingLimiter[T comparable] interface {
 	workqueue.TypedRateLimiter[T]
 	when(item T) (time.Duration, uint8)
-	describe() Limiter
+	describe() api.Limiter
 }
 
 // describeLimiter describes any limiter; unknown ones by their Go type.
-func describeLimiter[T comparable](l workqueue.TypedRateLimiter[T]) Limiter {
+func describeLimiter[T comparable](l workqueue.TypedRateLimiter[T]) api.Limiter {
 	if rec, ok := l.(recordingLimiter[T]); ok {
 		return rec.describe()
 	}
 	t := fmt.Sprintf("%T", l)
-	return Limiter{
+	return api.Limiter{
 		Description: "custom limiter " + t,
-		Components:  []LimiterComponent{{Name: SourceLimiter, Type: t}},
+		Components:  []api.LimiterComponent{{Name: api.SourceLimiter, Type: t}},
 	}
 }

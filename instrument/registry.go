@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"slices"
 	"strings"
 	"sync"
@@ -25,10 +26,10 @@ func NewRegistry() *Registry { return &Registry{} }
 type controllerSource interface {
 	Name() string
 	now() time.Time
-	info(now time.Time) Controller
+	info(now time.Time) api.Controller
 	collect(q *keyQuery, now int64, top *topK) (total int)
-	lookup(key string, now int64) (Key, bool)
-	forget(req *ForgetRequest, now time.Time) (ForgetResponse, error)
+	lookup(key string, now int64) (api.Key, bool)
+	forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error)
 }
 
 // add lists c, replacing a controller of the same name.

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"time"
 )
 
@@ -9,41 +10,41 @@ import (
 func (p *TypedProbe[T]) now() time.Time { return p.store.clock.Now() }
 
 // info describes the controller, counting its keys by state.
-func (p *TypedProbe[T]) info(now time.Time) Controller {
+func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 	p.mu.Lock()
 	limiter, q := p.limiter, p.queue
 	p.mu.Unlock()
 
-	c := Controller{
+	c := api.Controller{
 		Name:   p.name,
 		Kind:   p.kind,
 		Active: p.active.Load(),
-		Counts: make(map[State]int, len(States)),
-		Capabilities: Capabilities{
+		Counts: make(map[api.State]int, len(api.States)),
+		Capabilities: api.Capabilities{
 			CanForget:  limiter != nil,
 			CanRequeue: limiter != nil && q != nil,
 		},
 	}
-	for _, s := range States {
+	for _, s := range api.States {
 		c.Counts[s] = 0
 	}
 	if limiter != nil {
 		c.Limiter = describeLimiter(limiter.inner)
 	} else {
-		c.Limiter = Limiter{Description: "not instrumented", Components: []LimiterComponent{}}
+		c.Limiter = api.Limiter{Description: "not instrumented", Components: []api.LimiterComponent{}}
 	}
 	if q != nil {
 		c.QueueDepth = new(q.Len())
 	}
 	ns := now.UnixNano()
 	p.store.maybeSweep(ns)
-	c.Forecast = make([]int, ForecastSeconds)
+	c.Forecast = make([]int, api.ForecastSeconds)
 	p.store.each(func(e *entry[T]) {
 		st := e.state(ns)
 		c.Counts[st]++
-		if (st == StateBackoff || st == StateScheduled) && e.nextRetry > ns {
+		if (st == api.StateBackoff || st == api.StateScheduled) && e.nextRetry > ns {
 			c.Pending++
-			if i := (e.nextRetry - ns) / int64(time.Second); i < ForecastSeconds {
+			if i := (e.nextRetry - ns) / int64(time.Second); i < api.ForecastSeconds {
 				c.Forecast[i]++
 			}
 		}
@@ -59,10 +60,10 @@ func (p *TypedProbe[T]) collect(q *keyQuery, now int64, top *topK) int {
 }
 
 // lookup returns one key with its history.
-func (p *TypedProbe[T]) lookup(key string, now int64) (Key, bool) {
+func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
 	sh, e := p.store.find(key)
 	if e == nil {
-		return Key{}, false
+		return api.Key{}, false
 	}
 	k := e.view(p.name, now, true)
 	sh.mu.Unlock()

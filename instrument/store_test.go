@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -231,14 +232,14 @@ func TestStoreDerivedStates(t *testing.T) {
 	q := hp.p.Queue(workqueue.NewTypedRateLimitingQueueWithConfig(hp.rl,
 		workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Clock: e.clk}))
 	t.Cleanup(q.ShutDown)
-	state := func(key string) State {
+	state := func(key string) api.State {
 		k, ok := hp.p.lookup(key, e.clk.Now().UnixNano())
 		if !ok {
 			t.Fatalf("no key %s", key)
 		}
 		return k.State
 	}
-	check := func(what, key string, want State) {
+	check := func(what, key string, want api.State) {
 		t.Helper()
 		if got := state(key); got != want {
 			t.Errorf("%s: state of %s = %s, want %s", what, key, got, want)
@@ -246,42 +247,42 @@ func TestStoreDerivedStates(t *testing.T) {
 	}
 
 	hp.run("default/fail", reconcile.Result{}, errors.New("boom"))
-	check("after a failure", "default/fail", StateBackoff)
+	check("after a failure", "default/fail", api.StateBackoff)
 	k, _ := hp.p.lookup("default/fail", 0)
 	e.clk.SetTime(k.NextRetryAt.Add(-time.Nanosecond))
-	check("just before the retry", "default/fail", StateBackoff)
+	check("just before the retry", "default/fail", api.StateBackoff)
 	e.clk.Step(time.Nanosecond)
-	check("retry time reached", "default/fail", StateQueued)
+	check("retry time reached", "default/fail", api.StateQueued)
 
 	hp.run("default/later", reconcile.Result{RequeueAfter: time.Minute}, nil)
-	check("RequeueAfter", "default/later", StateScheduled)
+	check("RequeueAfter", "default/later", api.StateScheduled)
 	e.clk.Step(time.Minute)
-	check("RequeueAfter passed", "default/later", StateQueued)
+	check("RequeueAfter passed", "default/later", api.StateQueued)
 
 	hp.run("default/bad", reconcile.Result{}, reconcile.TerminalError(errors.New("bad")))
-	check("terminal error", "default/bad", StateFailed)
+	check("terminal error", "default/bad", api.StateFailed)
 
-	var during State
+	var during api.State
 	r := hp.p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
 		during = state("default/run")
 		return reconcile.Result{}, nil
 	}))
 	_, _ = r.Reconcile(context.Background(), htReq("default/run"))
-	if during != StateRunning {
-		t.Errorf("during Reconcile: state = %s, want %s", during, StateRunning)
+	if during != api.StateRunning {
+		t.Errorf("during Reconcile: state = %s, want %s", during, api.StateRunning)
 	}
-	check("after success", "default/run", StateIdle)
+	check("after success", "default/run", api.StateIdle)
 
 	q.Add(htReq("default/run")) // a watch event
-	check("event on an idle key", "default/run", StateQueued)
+	check("event on an idle key", "default/run", api.StateQueued)
 	if k, _ := hp.p.lookup("default/run", 0); k.LastEventAt.IsZero() || k.QueuedAt.IsZero() {
 		t.Errorf("lastEventAt, queuedAt = %v, %v, want both set", k.LastEventAt, k.QueuedAt)
 	}
 	item, _ := q.Get()
-	check("taken by a worker", "default/run", StateRunning)
+	check("taken by a worker", "default/run", api.StateRunning)
 	_, _ = r.Reconcile(context.Background(), item)
 	q.Done(item)
-	check("reconciled", "default/run", StateIdle)
+	check("reconciled", "default/run", api.StateIdle)
 }
 
 // TestStoreInfersTerminalWithoutReconciler: with only the queue and limiter
@@ -296,12 +297,12 @@ func TestStoreInfersTerminalWithoutReconciler(t *testing.T) {
 	for _, tt := range []struct {
 		key     string
 		outcome func(reconcile.Request)
-		want    State
+		want    api.State
 	}{
-		{"default/ok", q.Forget, StateIdle},
+		{"default/ok", q.Forget, api.StateIdle},
 		// "default/retry" (AddRateLimited) should read backoff, but reads idle:
 		// see TestStoreUntrackedRetryIsBackoff.
-		{"default/gave-up", func(reconcile.Request) {}, StateFailed},
+		{"default/gave-up", func(reconcile.Request) {}, api.StateFailed},
 	} {
 		q.Add(htReq(tt.key))
 		item, _ := q.Get()
@@ -326,7 +327,7 @@ func TestStoreUntrackedRetryIsBackoff(t *testing.T) {
 	item, _ := q.Get()
 	q.AddRateLimited(item)
 	q.Done(item)
-	if k, _ := p.lookup("default/retry", clk.Now().UnixNano()); k.State != StateBackoff || k.Failures != 1 {
+	if k, _ := p.lookup("default/retry", clk.Now().UnixNano()); k.State != api.StateBackoff || k.Failures != 1 {
 		t.Errorf("state, failures = %s, %d, want backoff, 1", k.State, k.Failures)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -46,13 +47,13 @@ func newTestEndpoint(t testing.TB) *testEndpoint {
 	log := logr.Discard()
 	srv := httptest.NewServer(NewHandler(HandlerOptions{Registry: reg, Logger: &log}))
 	t.Cleanup(srv.Close)
-	return &testEndpoint{t: t, Registry: reg, base: srv.URL + DefaultPrefix}
+	return &testEndpoint{t: t, Registry: reg, base: srv.URL + api.DefaultPrefix}
 }
 
 // do sends a request to path (relative to the prefix) with body encoded as
 // JSON, and decodes a 2xx response into out. It returns the status code and,
 // for an error status, the decoded error body.
-func (e *testEndpoint) do(method, path string, body, out any) (int, ErrorBody) {
+func (e *testEndpoint) do(method, path string, body, out any) (int, api.ErrorBody) {
 	e.t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -80,7 +81,7 @@ func (e *testEndpoint) do(method, path string, body, out any) (int, ErrorBody) {
 	}
 	dec := json.NewDecoder(resp.Body)
 	if resp.StatusCode/100 != 2 {
-		var er ErrorResponse
+		var er api.ErrorResponse
 		if err := dec.Decode(&er); err != nil {
 			e.t.Fatalf("%s %s: status %d, decode error body: %v", method, path, resp.StatusCode, err)
 		}
@@ -94,7 +95,7 @@ func (e *testEndpoint) do(method, path string, body, out any) (int, ErrorBody) {
 			e.t.Fatalf("%s %s: decode: %v", method, path, err)
 		}
 	}
-	return resp.StatusCode, ErrorBody{}
+	return resp.StatusCode, api.ErrorBody{}
 }
 
 // get GETs path into out and fails the test unless the status is 200.
@@ -107,23 +108,23 @@ func (e *testEndpoint) get(path string, out any) {
 
 // key returns controller's key with its history, and false if the endpoint
 // does not know it (yet).
-func (e *testEndpoint) key(controller, key string) (KeyDetail, bool) {
+func (e *testEndpoint) key(controller, key string) (api.KeyDetail, bool) {
 	e.t.Helper()
-	var k KeyDetail
+	var k api.KeyDetail
 	path := "v1/key?" + url.Values{"controller": {controller}, "key": {key}}.Encode()
 	switch code, eb := e.do(http.MethodGet, path, nil, &k); code {
 	case http.StatusOK:
 		return k, true
 	case http.StatusNotFound:
-		return KeyDetail{}, false
+		return api.KeyDetail{}, false
 	default:
 		e.t.Fatalf("GET %s: status %d (%s: %s)", path, code, eb.Reason, eb.Message)
-		return KeyDetail{}, false
+		return api.KeyDetail{}, false
 	}
 }
 
 // mustKey is key for a key that must exist.
-func (e *testEndpoint) mustKey(controller, key string) KeyDetail {
+func (e *testEndpoint) mustKey(controller, key string) api.KeyDetail {
 	e.t.Helper()
 	k, ok := e.key(controller, key)
 	if !ok {
@@ -133,9 +134,9 @@ func (e *testEndpoint) mustKey(controller, key string) KeyDetail {
 }
 
 // controller returns the v1/controllers entry named name.
-func (e *testEndpoint) controller(name string) Controller {
+func (e *testEndpoint) controller(name string) api.Controller {
 	e.t.Helper()
-	var list ControllerList
+	var list api.ControllerList
 	e.get("v1/controllers", &list)
 	for _, c := range list.Controllers {
 		if c.Name == name {
@@ -143,13 +144,13 @@ func (e *testEndpoint) controller(name string) Controller {
 		}
 	}
 	e.t.Fatalf("v1/controllers does not list %q (got %d controllers)", name, len(list.Controllers))
-	return Controller{}
+	return api.Controller{}
 }
 
 // forget POSTs req to v1/forget and fails the test unless the status is 200.
-func (e *testEndpoint) forget(req ForgetRequest) ForgetResponse {
+func (e *testEndpoint) forget(req api.ForgetRequest) api.ForgetResponse {
 	e.t.Helper()
-	var resp ForgetResponse
+	var resp api.ForgetResponse
 	if code, eb := e.do(http.MethodPost, "v1/forget", req, &resp); code != http.StatusOK {
 		e.t.Fatalf("POST v1/forget: status %d (%s: %s), want 200", code, eb.Reason, eb.Message)
 	}
@@ -176,7 +177,7 @@ func eventually(t testing.TB, timeout time.Duration, cond func() (bool, string))
 }
 
 // outcomes lists the outcomes of a history, oldest first.
-func outcomes(h []Attempt) []string {
+func outcomes(h []api.Attempt) []string {
 	out := make([]string, len(h))
 	for i, a := range h {
 		out[i] = a.Outcome
@@ -187,7 +188,7 @@ func outcomes(h []Attempt) []string {
 // checkRetryAt checks that k's nextRetryAt is its delay after a decision
 // taken between from and to: nextRetryAt-delay is in [from, to]. Wall and
 // monotonic clock readings may disagree by a hair, hence the millisecond.
-func checkRetryAt(t testing.TB, k Key, from, to time.Time) {
+func checkRetryAt(t testing.TB, k api.Key, from, to time.Time) {
 	t.Helper()
 	const slack = time.Millisecond
 	decided := k.NextRetryAt.Add(-k.Delay.Duration)
@@ -198,7 +199,7 @@ func checkRetryAt(t testing.TB, k Key, from, to time.Time) {
 }
 
 // describeKey is a one-line summary of a key for failure messages.
-func describeKey(k Key) string {
+func describeKey(k api.Key) string {
 	return fmt.Sprintf("state=%s failures=%d total=%d reconciles=%d delay=%v source=%q history=%v",
 		k.State, k.Failures, k.TotalFailures, k.Reconciles, k.Delay.Duration, k.DelaySource, outcomes(k.History))
 }
@@ -320,9 +321,9 @@ func (h *harness) send(key string) {
 }
 
 // wait polls the key until cond holds and returns what satisfied it.
-func (h *harness) wait(key, what string, cond func(k KeyDetail) bool) KeyDetail {
+func (h *harness) wait(key, what string, cond func(k api.KeyDetail) bool) api.KeyDetail {
 	h.t.Helper()
-	var last KeyDetail
+	var last api.KeyDetail
 	eventually(h.t, waitFor, func() (bool, string) {
 		k, ok := h.ep.key(ctrlName, key)
 		if !ok {
@@ -342,8 +343,8 @@ func (h *harness) settle() {
 	const sentinel = "default/sentinel"
 	before := h.rec.callsOf(sentinel)
 	h.send(sentinel)
-	h.wait(sentinel, "one more sentinel reconcile", func(k KeyDetail) bool {
-		return k.Reconciles == before+1 && k.State == StateIdle
+	h.wait(sentinel, "one more sentinel reconcile", func(k api.KeyDetail) bool {
+		return k.Reconciles == before+1 && k.State == api.StateIdle
 	})
 }
 
@@ -369,7 +370,7 @@ func block(ctx context.Context, gate <-chan struct{}) error {
 
 // checkExponentialHistory checks that the first n attempts of h are errors
 // (or outcome) delayed 5ms·2^(i-1) by the default limiter of the queue.
-func checkExponentialHistory(t *testing.T, pq bool, h []Attempt, outcome string, n int) {
+func checkExponentialHistory(t *testing.T, pq bool, h []api.Attempt, outcome string, n int) {
 	t.Helper()
 	if len(h) < n {
 		t.Fatalf("history has %d attempts, want at least %d: %v", len(h), n, outcomes(h))
@@ -386,12 +387,12 @@ func checkExponentialHistory(t *testing.T, pq bool, h []Attempt, outcome string,
 	}
 }
 
-func wantDefaultSource(t *testing.T, pq bool, k Key) {
+func wantDefaultSource(t *testing.T, pq bool, k api.Key) {
 	t.Helper()
-	if k.DelaySource == SourceItemExponential || (!pq && k.DelaySource == SourceBucket) {
+	if k.DelaySource == api.SourceItemExponential || (!pq && k.DelaySource == api.SourceBucket) {
 		return
 	}
-	t.Errorf("delaySource = %q, want %q (or %q with the classic queue)", k.DelaySource, SourceItemExponential, SourceBucket)
+	t.Errorf("delaySource = %q, want %q (or %q with the classic queue)", k.DelaySource, api.SourceItemExponential, api.SourceBucket)
 }
 
-func (h *harness) mustKey(key string) KeyDetail { return h.ep.mustKey(ctrlName, key) }
+func (h *harness) mustKey(key string) api.KeyDetail { return h.ep.mustKey(ctrlName, key) }

@@ -2,7 +2,7 @@ package instrument
 
 import (
 	"container/heap"
-	"math"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"slices"
 	"strings"
 )
@@ -12,7 +12,7 @@ type row struct {
 	primary    int64
 	controller string
 	key        string
-	view       Key
+	view       api.Key
 }
 
 func (a *row) less(b *row) bool { return rowLess(a.primary, a.controller, a.key, b) }
@@ -71,7 +71,7 @@ func (t *topK) offer(r row) {
 }
 
 // page returns the kept rows in order, from offset.
-func (t *topK) page(offset int) []Key {
+func (t *topK) page(offset int) []api.Key {
 	slices.SortFunc(t.rows, func(a, b row) int {
 		if a.less(&b) {
 			return -1
@@ -79,9 +79,9 @@ func (t *topK) page(offset int) []Key {
 		return 1
 	})
 	if offset >= len(t.rows) {
-		return []Key{}
+		return []api.Key{}
 	}
-	out := make([]Key, 0, len(t.rows)-offset)
+	out := make([]api.Key, 0, len(t.rows)-offset)
 	for _, r := range t.rows[offset:] {
 		out = append(out, r.view)
 	}
@@ -90,21 +90,8 @@ func (t *topK) page(offset int) []Key {
 
 // sortKey is e's primary sort field for order; the smallest sorts first.
 func sortKey[T comparable](e *entry[T], order string) int64 {
-	switch order {
-	case SortFailures:
-		return -int64(e.failures)
-	case SortSince:
-		if e.firstFailureAt == 0 {
-			return math.MaxInt64
-		}
-		return e.firstFailureAt
-	case SortKey:
-		return 0
-	}
-	if e.nextRetry == 0 || (e.stored != stBackoff && e.stored != stScheduled) {
-		return math.MaxInt64
-	}
-	return e.nextRetry
+	waiting := e.stored == stBackoff || e.stored == stScheduled
+	return api.SortRank(order, int(e.failures), waiting, e.nextRetry, e.firstFailureAt)
 }
 
 // collect offers every entry that matches q to top, and returns the number of

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // topKey handles the top view's keys: opening a key, the group view, actions.
@@ -38,7 +38,7 @@ func (m Model) topKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // filteredSet is the action on every key the top view's filter selects.
 func (m *Model) filteredSet(requeue bool) action {
 	t := &m.top
-	f := &instrument.Filter{Q: t.applied, States: t.stateList()}
+	f := &api.Filter{Q: t.applied, States: t.stateList()}
 	var what []string
 	if f.Q != "" {
 		what = append(what, fmt.Sprintf("matching %q", f.Q))
@@ -122,7 +122,7 @@ func (m Model) groupsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.ask(action{
 			requeue:     key.Matches(msg, k.Retry, k.RetryAll),
 			controllers: names,
-			filter:      &instrument.Filter{Q: fingerprintFilter(g.fingerprint), States: m.groups.query.States},
+			filter:      &api.Filter{Q: fingerprintFilter(g.fingerprint), States: m.groups.query.States},
 			what:        fmt.Sprintf("whose last error is %q", g.fingerprint),
 		})
 	}

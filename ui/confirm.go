@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // action is a forget or a retry, of one key or of a filtered set.
@@ -20,7 +20,7 @@ type action struct {
 
 	// A set: the keys of these controllers that pass filter.
 	controllers []string
-	filter      *instrument.Filter
+	filter      *api.Filter
 	// what names the set in words, for the confirmation.
 	what string
 }
@@ -35,13 +35,13 @@ func (a action) verb() string {
 }
 
 // requests are the v1/forget bodies: one per controller.
-func (a action) requests() []instrument.ForgetRequest {
+func (a action) requests() []api.ForgetRequest {
 	if !a.bulk() {
-		return []instrument.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue}}
+		return []api.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue}}
 	}
-	out := make([]instrument.ForgetRequest, 0, len(a.controllers))
+	out := make([]api.ForgetRequest, 0, len(a.controllers))
 	for _, c := range a.controllers {
-		r := instrument.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue}
+		r := api.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue}
 		if a.requeue {
 			r.Spread = metav1.Duration{Duration: bulkSpread}
 		}

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // The fixed dataset of the golden tests: the server's clock stands at t0,
@@ -27,32 +27,32 @@ func fixedOverview() *inspector.Overview {
 			Endpoint: "demo/ctrl-0", ServerTime: t0,
 			Conn: inspector.ConnState{Phase: inspector.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
 		}},
-		Controllers: []instrument.Controller{
+		Controllers: []api.Controller{
 			{
 				Name: "naive", Active: true, Keys: 30,
-				Kind:   &instrument.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-				Counts: map[instrument.State]int{"backoff": 30},
-				Limiter: instrument.Limiter{Description: "item-exponential 5ms..16m40s", Components: []instrument.LimiterComponent{
+				Kind:   &api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+				Counts: map[api.State]int{"backoff": 30},
+				Limiter: api.Limiter{Description: "item-exponential 5ms..16m40s", Components: []api.LimiterComponent{
 					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)}}},
-				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+				Capabilities: api.Capabilities{CanForget: true, CanRequeue: true},
 			},
 			{
 				Name: "outage", Active: true, Keys: 842 + 58 + 12 + 4 + 84, QueueDepth: &depth,
-				Kind:   &instrument.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-				Counts: map[instrument.State]int{"backoff": 842, "queued": 12, "running": 4, "idle": 84, "scheduled": 58},
+				Kind:   &api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+				Counts: map[api.State]int{"backoff": 842, "queued": 12, "running": 4, "idle": 84, "scheduled": 58},
 				// A herd of 40 at +12s, as the endpoint counts it.
 				Forecast: fixedForecast(), Pending: 900,
-				Limiter: instrument.Limiter{Description: "max(item-exponential 5ms..16m40s, bucket 10qps/100)", Components: []instrument.LimiterComponent{
+				Limiter: api.Limiter{Description: "max(item-exponential 5ms..16m40s, bucket 10qps/100)", Components: []api.LimiterComponent{
 					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)},
 					{Name: "bucket", QPS: 10, Burst: 100, Tokens: &tokens}}},
-				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+				Capabilities: api.Capabilities{CanForget: true, CanRequeue: true},
 			},
 			{
 				Name: "wellbehaved", Active: true, Keys: 20,
-				Counts: map[instrument.State]int{"failed": 20},
-				Limiter: instrument.Limiter{Description: "item-exponential 5ms..16m40s", Components: []instrument.LimiterComponent{
+				Counts: map[api.State]int{"failed": 20},
+				Limiter: api.Limiter{Description: "item-exponential 5ms..16m40s", Components: []api.LimiterComponent{
 					{Name: "item-exponential", BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(1000 * time.Second)}}},
-				Capabilities: instrument.Capabilities{CanForget: true, CanRequeue: true},
+				Capabilities: api.Capabilities{CanForget: true, CanRequeue: true},
 			},
 		},
 	}
@@ -61,18 +61,18 @@ func fixedOverview() *inspector.Overview {
 const refused = "sync inventory: dial tcp 10.0.0.7:443: connect: connection refused"
 
 // fixedKey is one key of the dataset.
-func fixedKey(ctl, key string, st instrument.State, fails int, next time.Duration, delay time.Duration, src, errMsg string) inspector.PodKey {
-	k := instrument.Key{Controller: ctl, Key: key, State: st, Failures: fails, TotalFailures: fails, Reconciles: fails + 1, DelaySource: src}
+func fixedKey(ctl, key string, st api.State, fails int, next time.Duration, delay time.Duration, src, errMsg string) inspector.PodKey {
+	k := api.Key{Controller: ctl, Key: key, State: st, Failures: fails, TotalFailures: fails, Reconciles: fails + 1, DelaySource: src}
 	if next != 0 {
 		k.NextRetryAt = t0.Add(next)
 	}
 	k.Delay = dur(delay)
 	if errMsg != "" {
-		k.LastError = &instrument.ErrorRecord{Message: errMsg, At: t0.Add(-delay + next)}
+		k.LastError = &api.ErrorRecord{Message: errMsg, At: t0.Add(-delay + next)}
 		k.SameErrorCount = fails
 		k.FirstFailureAt = t0.Add(-17 * time.Minute)
 	}
-	if st == instrument.StateRunning {
+	if st == api.StateRunning {
 		k.StartedAt = t0.Add(-3 * time.Second)
 	}
 	k.LastEventAt = t0.Add(-20 * time.Minute)
@@ -99,7 +99,7 @@ func fixedPage(n int) *inspector.KeyList {
 // fixedForecast is the outage controller's retries due per second: a herd of
 // 40 at +12s.
 func fixedForecast() []int {
-	f := make([]int, instrument.ForecastSeconds)
+	f := make([]int, api.ForecastSeconds)
 	f[1], f[3], f[7], f[12], f[19], f[44] = 2, 4, 6, 40, 8, 4
 	return f
 }
@@ -107,16 +107,16 @@ func fixedForecast() []int {
 func fixedDetail() *detailData {
 	k := fixedKey("naive", "demo/naive-00001", "backoff", 17, 4*time.Minute+12*time.Second, 5*time.Minute+27*time.Second, "item-exponential", `spec.storageClass: required value: ConfigMap "naive-00001" has none`)
 	at := t0.Add(-17 * time.Minute)
-	var hist []instrument.Attempt
+	var hist []api.Attempt
 	for i := range 16 {
 		d := 5 * time.Millisecond << (i + 1)
-		hist = append(hist, instrument.Attempt{At: at, Outcome: "error", Delay: dur(d), Error: k.LastError.Message, Duration: dur(3 * time.Millisecond)})
+		hist = append(hist, api.Attempt{At: at, Outcome: "error", Delay: dur(d), Error: k.LastError.Message, Duration: dur(3 * time.Millisecond)})
 		at = at.Add(d)
 	}
 	hist[0].Error = "get storage class: context deadline exceeded"
 	k.LastEventAt = t0.Add(-3 * time.Minute)
 	k.LastReconcileAt = t0.Add(-5*time.Minute - 27*time.Second + 4*time.Minute + 12*time.Second)
-	det := &inspector.PodKeyDetail{KeyDetail: instrument.KeyDetail{ServerTime: t0, Key: k.Key}}
+	det := &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: t0, Key: k.Key}}
 	det.History = hist
 	ov := fixedOverview()
 	og := int64(2)
@@ -134,17 +134,17 @@ func fixedDetail() *detailData {
 }
 
 func fixedGroups() groupsFetchedMsg {
-	var keys []instrument.Key
+	var keys []api.Key
 	add := func(n int, ctl, msg string) {
 		for i := range n {
-			keys = append(keys, instrument.Key{Controller: ctl, Key: fmt.Sprintf("demo/%s-%05d", ctl, i), State: "backoff",
-				LastError: &instrument.ErrorRecord{Message: fmt.Sprintf(msg, i%250, 1000+i), At: t0}})
+			keys = append(keys, api.Key{Controller: ctl, Key: fmt.Sprintf("demo/%s-%05d", ctl, i), State: "backoff",
+				LastError: &api.ErrorRecord{Message: fmt.Sprintf(msg, i%250, 1000+i), At: t0}})
 		}
 	}
 	add(842, "outage", "sync inventory: dial tcp 10.0.%d.7:%d: connect: connection refused")
 	add(30, "naive", `spec.storageClass: required value: ConfigMap "naive-%05d" has none (%d)`)
 	add(9, "outage", "sync inventory: 503 Service Unavailable after %dms (attempt %d)")
-	keys = append(keys, instrument.Key{Controller: "conflicts", Key: "demo/conflicts-00001", State: "backoff",
-		LastError: &instrument.ErrorRecord{Message: `Operation cannot be fulfilled on configmaps "conflicts-00001": the object has been modified`}})
+	keys = append(keys, api.Key{Controller: "conflicts", Key: "demo/conflicts-00001", State: "backoff",
+		LastError: &api.ErrorRecord{Message: `Operation cannot be fulfilled on configmaps "conflicts-00001": the object has been modified`}})
 	return groupsFetchedMsg{groups: groupErrors(keys), sampled: 882, matched: 882}
 }

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // This file holds every command: the only place the UI does I/O. Each one
@@ -53,7 +53,7 @@ type refreshedMsg struct {
 // detailData is everything the detail view shows about one key.
 type detailData struct {
 	key        *inspector.PodKeyDetail
-	controller *instrument.Controller
+	controller *api.Controller
 	object     *inspector.ObjectStatus
 	objectErr  string
 	diagnosis  inspector.Diagnosis
@@ -147,7 +147,7 @@ func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.Obj
 			d.controller = ov.Controller(k.Controller)
 		}
 		var fleet *inspector.FleetStats
-		q := inspector.KeyQuery{Controller: k.Controller, States: []instrument.State{instrument.StateBackoff, instrument.StateScheduled}, Sort: instrument.SortNext, Limit: fleetSample}
+		q := inspector.KeyQuery{Controller: k.Controller, States: []api.State{api.StateBackoff, api.StateScheduled}, Sort: api.SortNext, Limit: fleetSample}
 		if l, err := s.Keys(ctx, q); err == nil {
 			f := inspector.Fleet(plainKeys(l), k.ServerTime)
 			fleet = &f
@@ -267,8 +267,8 @@ func runAction(ctx context.Context, s *inspector.Session, act action, dryRun boo
 	return total, msg, errors.Join(errs...)
 }
 
-func plainKeys(l *inspector.KeyList) []instrument.Key {
-	out := make([]instrument.Key, len(l.Items))
+func plainKeys(l *inspector.KeyList) []api.Key {
+	out := make([]api.Key, len(l.Items))
 	for i := range l.Items {
 		out[i] = l.Items[i].Key
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // fold is the placeholder a fingerprint puts where a varying part was.
@@ -87,7 +87,7 @@ type errorGroup struct {
 	count   int
 	// controllers counts the group's keys per controller, sorted by name.
 	controllers []controllerCount
-	states      map[instrument.State]int
+	states      map[api.State]int
 }
 
 type controllerCount struct {
@@ -100,7 +100,7 @@ const noError = "(no error: Requeue: true)"
 
 // groupErrors groups keys by the fingerprint of their last error, largest
 // group first.
-func groupErrors(keys []instrument.Key) []errorGroup {
+func groupErrors(keys []api.Key) []errorGroup {
 	idx := map[string]int{}
 	var out []errorGroup
 	for _, k := range keys {
@@ -113,7 +113,7 @@ func groupErrors(keys []instrument.Key) []errorGroup {
 		if !ok {
 			i = len(out)
 			idx[fp] = i
-			out = append(out, errorGroup{fingerprint: fp, example: msg, states: map[instrument.State]int{}})
+			out = append(out, errorGroup{fingerprint: fp, example: msg, states: map[api.State]int{}})
 		}
 		g := &out[i]
 		g.count++

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 func TestFingerprint(t *testing.T) {
@@ -48,14 +48,14 @@ func TestFingerprintFilter(t *testing.T) {
 }
 
 func TestGroupErrors(t *testing.T) {
-	key := func(ctl, msg string) instrument.Key {
-		k := instrument.Key{Controller: ctl, State: instrument.StateBackoff}
+	key := func(ctl, msg string) api.Key {
+		k := api.Key{Controller: ctl, State: api.StateBackoff}
 		if msg != "" {
-			k.LastError = &instrument.ErrorRecord{Message: msg}
+			k.LastError = &api.ErrorRecord{Message: msg}
 		}
 		return k
 	}
-	groups := groupErrors([]instrument.Key{
+	groups := groupErrors([]api.Key{
 		key("a", "dial tcp 10.0.0.1:443: connection refused"),
 		key("b", "dial tcp 10.0.0.2:443: connection refused"),
 		key("a", "dial tcp 10.0.0.3:443: connection refused"),

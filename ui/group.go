@@ -8,11 +8,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // failingStates are the states the incident view groups.
-var failingStates = []instrument.State{instrument.StateBackoff, instrument.StateFailed}
+var failingStates = []api.State{api.StateBackoff, api.StateFailed}
 
 // groupModel is the incident view: failing keys grouped by the fingerprint
 // of their last error, largest group first. It reads a bounded sample, only
@@ -36,7 +36,7 @@ func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
 	if sel := t.stateList(); len(sel) > 0 {
 		states = sel
 	}
-	g = groupModel{c: g.c, query: inspector.KeyQuery{Controller: t.controller, Q: t.applied, States: states, Sort: instrument.SortNext, Limit: groupSample}}
+	g = groupModel{c: g.c, query: inspector.KeyQuery{Controller: t.controller, Q: t.applied, States: states, Sort: api.SortNext, Limit: groupSample}}
 	return g, g.refresh()
 }
 

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // forecastSeconds is how far ahead the retry forecast looks.
@@ -89,7 +89,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 }
 
 // shown is the controllers the view covers: the selected one, or all.
-func (t *topModel) shown() []instrument.Controller {
+func (t *topModel) shown() []api.Controller {
 	if t.overview == nil {
 		return nil
 	}
@@ -97,7 +97,7 @@ func (t *topModel) shown() []instrument.Controller {
 		return t.overview.Controllers
 	}
 	if c := t.overview.Controller(t.controller); c != nil {
-		return []instrument.Controller{*c}
+		return []api.Controller{*c}
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (t *topModel) shown() []instrument.Controller {
 // countsLine counts keys by state; each state's number is its toggle key.
 func (t *topModel) countsLine() string {
 	s := &t.c.styles
-	counts := map[instrument.State]int{}
+	counts := map[api.State]int{}
 	total := 0
 	for _, c := range t.shown() {
 		for st, n := range c.Counts {
@@ -116,8 +116,8 @@ func (t *topModel) countsLine() string {
 	// The roomiest layout that fits: narrow terminals get tighter spacing.
 	var line string
 	for _, gap := range []string{"   ", "  ", " "} {
-		parts := make([]string, 0, len(instrument.States)+1)
-		for i, st := range instrument.States {
+		parts := make([]string, 0, len(api.States)+1)
+		for i, st := range api.States {
 			label := fmt.Sprintf("%d %s %s", i+1, st, thousands(counts[st]))
 			if t.states[st] {
 				parts = append(parts, s.toggleOn.Render("["+label+"]"))
@@ -159,13 +159,13 @@ func (t *topModel) limiterLine() string {
 }
 
 // briefLimiter is a limiter's components in a few words: "exp 5ms..16m40s+bucket 87/100".
-func briefLimiter(c *instrument.Controller) string {
+func briefLimiter(c *api.Controller) string {
 	var parts []string
 	for _, comp := range c.Limiter.Components {
 		switch comp.Name {
-		case instrument.SourceItemExponential:
+		case api.SourceItemExponential:
 			parts = append(parts, "exp "+short(comp.BaseDelay.Duration)+".."+short(comp.MaxDelay.Duration))
-		case instrument.SourceBucket:
+		case api.SourceBucket:
 			parts = append(parts, "bucket "+bucketTokens(c))
 		default:
 			parts = append(parts, comp.Name)
@@ -178,9 +178,9 @@ func briefLimiter(c *instrument.Controller) string {
 }
 
 // bucketTokens is "87.3/100", the bucket's tokens now, or "" with no bucket.
-func bucketTokens(c *instrument.Controller) string {
+func bucketTokens(c *api.Controller) string {
 	for _, comp := range c.Limiter.Components {
-		if comp.Name == instrument.SourceBucket && comp.Tokens != nil {
+		if comp.Name == api.SourceBucket && comp.Tokens != nil {
 			return fmt.Sprintf("%.0f/%d", max(*comp.Tokens, 0), comp.Burst)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // The countdown runs on the server's clock plus the local time elapsed
@@ -27,7 +27,7 @@ func TestCountdownUsesServerClock(t *testing.T) {
 func TestReadOnlyDisablesActions(t *testing.T) {
 	ov := fixedOverview()
 	for i := range ov.Controllers {
-		ov.Controllers[i].Capabilities = instrument.Capabilities{ReadOnly: true}
+		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
 	m := newModel(Options{Clock: fixedClock})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), fetchedAt: t0})

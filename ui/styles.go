@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // styles is the UI's one set of styles, built once for the terminal's
@@ -17,7 +17,7 @@ type styles struct {
 	status, statusErr              lipgloss.Style
 	dialog                         lipgloss.Style
 	bar, spark                     lipgloss.Style
-	state                          map[instrument.State]lipgloss.Style
+	state                          map[api.State]lipgloss.Style
 	help                           help.Styles
 }
 
@@ -48,13 +48,13 @@ func newStyles(isDark bool) styles {
 			BorderForeground(ld(lipgloss.Color("#B36200"), lipgloss.Color("#FFAF5F"))),
 		bar:   c("#B36200", "#FFAF5F"),
 		spark: c("#5A2CA0", "#B794F6"),
-		state: map[instrument.State]lipgloss.Style{
-			instrument.StateBackoff:   c("#B36200", "#FFAF5F").Bold(true),
-			instrument.StateScheduled: c("#1F5FA8", "#87AFFF"),
-			instrument.StateQueued:    c("#8A6D00", "#FFD75F"),
-			instrument.StateRunning:   c("#1E8A3C", "#5FD787"),
-			instrument.StateFailed:    c("#C0262D", "#FF5F5F").Bold(true),
-			instrument.StateIdle:      c("#8A8A8A", "#6C6C6C"),
+		state: map[api.State]lipgloss.Style{
+			api.StateBackoff:   c("#B36200", "#FFAF5F").Bold(true),
+			api.StateScheduled: c("#1F5FA8", "#87AFFF"),
+			api.StateQueued:    c("#8A6D00", "#FFD75F"),
+			api.StateRunning:   c("#1E8A3C", "#5FD787"),
+			api.StateFailed:    c("#C0262D", "#FF5F5F").Bold(true),
+			api.StateIdle:      c("#8A8A8A", "#6C6C6C"),
 		},
 		help: help.DefaultStyles(isDark),
 	}
@@ -62,7 +62,7 @@ func newStyles(isDark bool) styles {
 }
 
 // stateStyle is the style of a state, plain for unknown ones.
-func (s *styles) stateStyle(st instrument.State) lipgloss.Style {
+func (s *styles) stateStyle(st api.State) lipgloss.Style {
 	if x, ok := s.state[st]; ok {
 		return x
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // barEighths draw a bar's last cell in eighths, so small delays still show.
@@ -50,9 +50,9 @@ func (d *detailModel) timeline(now time.Time) []string {
 		}
 		outcome := a.Outcome
 		switch a.Outcome {
-		case instrument.OutcomeError, instrument.OutcomeTerminal:
+		case api.OutcomeError, api.OutcomeTerminal:
 			outcome = s.bad.Render(fit(outcome, 13))
-		case instrument.OutcomeSuccess:
+		case api.OutcomeSuccess:
 			outcome = s.ok.Render(fit(outcome, 13))
 		default:
 			outcome = fit(outcome, 13)
@@ -67,7 +67,7 @@ func (d *detailModel) timeline(now time.Time) []string {
 // errorRuns is the error column of each attempt: the first of a run of
 // identical consecutive errors says "same error ×N since 10:02:13: ...",
 // the rest of the run a ditto mark.
-func errorRuns(hist []instrument.Attempt, k *instrument.Key) []string {
+func errorRuns(hist []api.Attempt, k *api.Key) []string {
 	out := make([]string, len(hist))
 	for i := 0; i < len(hist); {
 		j := i + 1

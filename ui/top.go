@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // filterState is the three states of the filter, as in bubbles/list.
@@ -25,7 +25,7 @@ const (
 )
 
 // sorts are the orders s cycles through.
-var sorts = []string{instrument.SortNext, instrument.SortFailures, instrument.SortSince, instrument.SortKey}
+var sorts = []string{api.SortNext, api.SortFailures, api.SortSince, api.SortKey}
 
 // headerLines is how many lines the header above the table takes.
 const headerLines = 5
@@ -37,7 +37,7 @@ type topModel struct {
 
 	// The query.
 	controller  string
-	states      map[instrument.State]bool
+	states      map[api.State]bool
 	sort        int
 	filter      textinput.Model
 	filterState filterState
@@ -66,7 +66,7 @@ func newTopModel(c *common) topModel {
 	ti.Prompt = "/"
 	ti.Placeholder = "substring, or ~regex"
 	ti.CharLimit = maxFilterLen
-	t := topModel{c: c, filter: ti, states: map[instrument.State]bool{}, controller: c.opts.Controller}
+	t := topModel{c: c, filter: ti, states: map[api.State]bool{}, controller: c.opts.Controller}
 	for _, s := range c.opts.States {
 		t.states[s] = true
 	}
@@ -88,9 +88,9 @@ func (t *topModel) query() inspector.KeyQuery {
 	}
 }
 
-func (t *topModel) stateList() []instrument.State {
-	var out []instrument.State
-	for _, s := range instrument.States {
+func (t *topModel) stateList() []api.State {
+	var out []api.State
+	for _, s := range api.States {
 		if t.states[s] {
 			out = append(out, s)
 		}
@@ -177,7 +177,7 @@ func (t topModel) received(msg refreshedMsg) topModel {
 func rowID(k *inspector.PodKey) string { return k.Pod + "|" + k.Controller + "|" + k.Key.Key }
 
 // signature is what makes a row "changed" when it differs between refreshes.
-func signature(k *instrument.Key) string {
+func signature(k *api.Key) string {
 	var lastErr time.Time
 	if k.LastError != nil {
 		lastErr = k.LastError.At
@@ -224,8 +224,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd) {
 		t.filter.SetValue("")
 	case key.Matches(msg, k.States):
 		i := int(msg.Text[0] - '1')
-		if i >= 0 && i < len(instrument.States) {
-			st := instrument.States[i]
+		if i >= 0 && i < len(api.States) {
+			st := api.States[i]
 			t.states[st] = !t.states[st]
 			t.offset, t.cursor = 0, 0
 		}

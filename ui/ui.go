@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
@@ -39,7 +39,7 @@ type Options struct {
 	// Controller, States and Filter are the initial selection, as --controller,
 	// --state and -q give them.
 	Controller string
-	States     []instrument.State
+	States     []api.State
 	Filter     string
 	// Clock is the local clock, for countdowns between refreshes. Defaults to
 	// time.Now if unset; tests fix it.

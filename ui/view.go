@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // View renders the view shown, the footer (status or short help) and, on
@@ -57,15 +57,15 @@ func (m Model) helpView() string {
 	}
 	lines = append(lines, strings.Split(m.help.FullHelpView(m.c.keys.fullHelp()), "\n")...)
 	lines = append(lines, "", s.label.Render("States"))
-	desc := map[instrument.State]string{
-		instrument.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
-		instrument.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
-		instrument.StateQueued:    "ready, waiting for a free worker",
-		instrument.StateRunning:   "a reconcile is in progress",
-		instrument.StateFailed:    "terminal error: not retried until the object changes",
-		instrument.StateIdle:      "converged: the backoff is forgotten",
+	desc := map[api.State]string{
+		api.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
+		api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
+		api.StateQueued:    "ready, waiting for a free worker",
+		api.StateRunning:   "a reconcile is in progress",
+		api.StateFailed:    "terminal error: not retried until the object changes",
+		api.StateIdle:      "converged: the backoff is forgotten",
 	}
-	for _, st := range instrument.States {
+	for _, st := range api.States {
 		lines = append(lines, "  "+s.stateStyle(st).Render(fit(string(st), 10))+desc[st])
 	}
 	lines = append(lines, "", s.label.Render("Marks"),
