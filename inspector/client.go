@@ -109,6 +109,20 @@ func (c *Client) Key(ctx context.Context, controller, key string) (*api.KeyDetai
 	return &out, c.do(ctx, http.MethodGet, "v1/key", v, nil, &out)
 }
 
+// Errors calls v1/errors: the keys' last errors grouped by fingerprint, for
+// one controller (all when empty) and the given states (all when none).
+func (c *Client) Errors(ctx context.Context, controller string, states []api.State) (*api.ErrorGroupList, error) {
+	v := url.Values{}
+	if controller != "" {
+		v.Set("controller", controller)
+	}
+	for _, s := range states {
+		v.Add("state", string(s))
+	}
+	var out api.ErrorGroupList
+	return &out, c.do(ctx, http.MethodGet, "v1/errors", v, nil, &out)
+}
+
 // Forget calls v1/forget.
 func (c *Client) Forget(ctx context.Context, req api.ForgetRequest) (*api.ForgetResponse, error) {
 	body, err := json.Marshal(req)

@@ -26,6 +26,11 @@ const (
 	StateIdle State = "idle"
 )
 
+// StateUnknown exists only for keys reconstructed from logs (Source
+// SourceLogs): a key gone quiet after an error, whose success, if any, was
+// not logged. It is not in States.
+const StateUnknown State = "unknown"
+
 // States lists every verdict in the order the UI shows them.
 var States = []State{StateBackoff, StateScheduled, StateQueued, StateRunning, StateFailed, StateIdle}
 
@@ -37,6 +42,44 @@ const (
 	SourceLimiter         = "limiter"
 	// SourceSpread marks a retry released by a bulk forget with a spread.
 	SourceSpread = "spread"
+)
+
+// SourceLogs is Key.Source for a key reconstructed from a controller's logs.
+const SourceLogs = "logs"
+
+// Triggers: why an attempt ran (Attempt.Trigger).
+const (
+	// TriggerFirst: the key's first reconcile since it was tracked.
+	TriggerFirst = "first"
+	// TriggerRetry: a rate-limited retry, after the delay the limiter chose.
+	TriggerRetry = "retry"
+	// TriggerEvent: an add that was not a retry (a watch event, a resync).
+	TriggerEvent = "event"
+	// TriggerRequeueAfter: the time a RequeueAfter asked for came.
+	TriggerRequeueAfter = "requeue-after"
+	// TriggerForget: a user's "retry now" (forget with requeue).
+	TriggerForget = "forget"
+)
+
+// Error classes (ErrorRecord.Class, Attempt.Class).
+const (
+	// ClassTransient: a failure that retrying can fix (conflict, timeout,
+	// throttling, 5xx, connection refused or reset).
+	ClassTransient = "transient"
+	// ClassPermanent: a failure retrying will not fix (invalid, forbidden,
+	// not found, a terminal error).
+	ClassPermanent = "permanent"
+	// ClassUnknown: nothing in the error's chain says which.
+	ClassUnknown = "unknown"
+)
+
+// Resets (Reset.By).
+const (
+	// ResetForget: a forget through the endpoint.
+	ResetForget = "forget"
+	// ResetGaveUp: the controller forgot the key without a success and
+	// without requeueing it.
+	ResetGaveUp = "give-up"
 )
 
 // Outcomes of one attempt in a key's history.

@@ -27,13 +27,38 @@ type Key struct {
 	LastEventAt     time.Time       `json:"lastEventAt,omitzero"`
 	QueuedAt        time.Time       `json:"queuedAt,omitzero"`
 	StartedAt       time.Time       `json:"startedAt,omitzero"`
-	History         []Attempt       `json:"history,omitempty"`
+	// LastReset is the last time the failure count went back to 0 without a
+	// success: a user's forget, or the controller giving up on the key.
+	LastReset *Reset `json:"lastReset,omitempty"`
+	// Source says where the numbers come from: empty for the instrument's own
+	// records, SourceLogs for a key reconstructed from a controller's logs.
+	Source string `json:"source,omitempty"`
+	// Estimated marks times and delays that were computed, not recorded (log mode).
+	Estimated bool      `json:"estimated,omitempty"`
+	History   []Attempt `json:"history,omitempty"`
+}
+
+// Reset is a reset of a key's failure count that was not a success.
+type Reset struct {
+	At time.Time `json:"at"`
+	// By is ResetForget (kubectl backoff forget, or a POST to v1/forget) or
+	// ResetGaveUp (the controller called Forget without a success and did not
+	// requeue: client-go's handleErr after its last retry).
+	By string `json:"by"`
+	// Failures is the length of the failure streak the reset ended.
+	Failures int `json:"failures"`
+	// User is who asked for a forget, when known; Reason is what they gave.
+	User   string `json:"user,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // ErrorRecord is an error message and when it was last seen.
 type ErrorRecord struct {
 	Message string    `json:"message"`
 	At      time.Time `json:"at"`
+	// Class is ClassTransient, ClassPermanent or ClassUnknown, decided from the
+	// error's chain when it was recorded.
+	Class string `json:"class,omitempty"`
 }
 
 // Attempt is one entry of a key's history, oldest first.
@@ -43,6 +68,18 @@ type Attempt struct {
 	Delay    metav1.Duration `json:"delay,omitzero"`
 	Error    string          `json:"error,omitempty"`
 	Duration metav1.Duration `json:"duration,omitzero"`
+	// Trigger is why this attempt ran: TriggerFirst, TriggerRetry,
+	// TriggerEvent, TriggerRequeueAfter or TriggerForget.
+	Trigger string `json:"trigger,omitempty"`
+	// Preempted is set on an event-triggered attempt that ran before the
+	// retry its backoff had scheduled.
+	Preempted bool `json:"preempted,omitempty"`
+	// Class classifies Error (see ErrorRecord.Class).
+	Class string `json:"class,omitempty"`
+	// By and Reason say who forgot the key and why, on a TriggerForget attempt
+	// or a forgotten outcome.
+	By     string `json:"by,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // KeyList is the v1/keys response: one page of the filtered, sorted keys.
@@ -170,6 +207,35 @@ type ForgottenKey struct {
 	State     State           `json:"state"`
 	Failures  int             `json:"failures"`
 	ReleaseIn metav1.Duration `json:"releaseIn,omitzero"`
+}
+
+// ErrorGroupList is the v1/errors response: the matched keys' last errors,
+// grouped by fingerprint, largest group first.
+type ErrorGroupList struct {
+	ServerTime time.Time `json:"serverTime"`
+	// Total is how many keys the selected controllers track; Matched how many
+	// pass the state filter and have an error. The groups' counts add up to
+	// Matched.
+	Total   int          `json:"total"`
+	Matched int          `json:"matched"`
+	Groups  []ErrorGroup `json:"groups"`
+}
+
+// ErrorGroup is the keys of one controller whose last error has one
+// fingerprint: the message with numbers, addresses, ids and quoted names
+// folded, so "pod \"a-1\" not found" and "pod \"b-7\" not found" group.
+type ErrorGroup struct {
+	Controller  string `json:"controller"`
+	Fingerprint string `json:"fingerprint"`
+	// Message is one real message of the group, as recorded.
+	Message string `json:"message"`
+	Class   string `json:"class,omitempty"`
+	// Count is the exact number of keys in the group.
+	Count     int       `json:"count"`
+	FirstSeen time.Time `json:"firstSeen"`
+	LastSeen  time.Time `json:"lastSeen"`
+	// Examples names a few of the group's keys.
+	Examples []string `json:"examples"`
 }
 
 // ErrorResponse is the one error shape every endpoint returns.
