@@ -45,13 +45,47 @@ const (
 
 var outcomeNames = [...]string{api.OutcomeError, api.OutcomeTerminal, api.OutcomeRequeueAfter, api.OutcomeRequeue, api.OutcomeSuccess, api.OutcomeForgotten}
 
-// attempt is one history entry. Times are Unix nanoseconds of the store's clock.
+// Triggers, stored as a byte: why an attempt ran.
+const (
+	trigNone uint8 = iota
+	trigFirst
+	trigRetry
+	trigEvent
+	trigRequeueAfter
+	trigForget
+)
+
+var triggerNames = [...]string{"", api.TriggerFirst, api.TriggerRetry, api.TriggerEvent, api.TriggerRequeueAfter, api.TriggerForget}
+
+// Error classes, stored as a byte.
+const (
+	classNone uint8 = iota
+	classTransient
+	classPermanent
+	classUnknown
+)
+
+var classNames = [...]string{"", api.ClassTransient, api.ClassPermanent, api.ClassUnknown}
+
+// attempt is one history entry. Times are Unix nanoseconds of the store's
+// clock. The bytes fit in the padding after err: an attempt is 48 bytes.
 type attempt struct {
-	at       int64
-	delay    time.Duration
-	duration time.Duration
-	err      string // interned
-	outcome  uint8
+	at        int64
+	delay     time.Duration
+	duration  time.Duration
+	err       string // interned
+	outcome   uint8
+	trigger   uint8
+	class     uint8
+	preempted bool
+}
+
+// reset is the last reset of a key's failure count that was not a success.
+type reset struct {
+	at           int64
+	failures     int32
+	by           string // api.ResetForget or api.ResetGaveUp
+	user, reason string
 }
 
 // entry is everything recorded about one key. It is kept small (timestamps as
@@ -72,6 +106,7 @@ type entry[T comparable] struct {
 	startedAt        int64
 	lastSeen         int64
 	lastErr          string
+	lastReset        *reset // rare: allocated only on a forget or give-up
 	history          []attempt
 	head             uint8 // next slot once history is full
 	failures         int32
@@ -79,7 +114,14 @@ type entry[T comparable] struct {
 	reconciles       int32
 	sameErrorCount   int32
 	stored, source   uint8
+	errClass         uint8 // of lastErr
+	trigger          uint8 // why the running (or last) attempt ran
+	readyCause       uint8 // what made the key ready while queuedAt is set
 	running          bool
+	preempted        bool // the running attempt's event came before a pending retry
+	readyPreempted   bool // the add that set queuedAt came before a pending retry
+	earlier          bool // nextRetry is a sooner retry kept over the last delay
+	provisional      bool // nextRetry is a RequeueAfter the queue has yet to start
 	outcomeSinceGet  bool // some outcome was recorded since the queue handed the key out
 	pendingDelay     bool // the last attempt awaits its delay from the limiter
 }
@@ -106,8 +148,82 @@ func (e *entry[T]) lastAttempt() *attempt {
 	return &e.history[(int(e.head)+historySize-1)%historySize]
 }
 
+// clearRetry forgets the pending retry time and the delay that set it.
+func (e *entry[T]) clearRetry() {
+	e.nextRetry, e.delay, e.source, e.earlier, e.provisional = 0, 0, srcNone, false, false
+}
+
+// schedule records that the queue will make the key ready d after now, the
+// delay chosen by src, applying the rule of the real queue: both client-go's
+// delaying queue and the priority queue keep the sooner of two ready times
+// for one key, and the priority queue leaves a key that is already ready (an
+// add arrived while it ran) ready. The delay is recorded either way: it is
+// what the limiter decided, evidence the explanation needs.
+func (e *entry[T]) schedule(now int64, d time.Duration, src uint8, pq bool) {
+	e.delay, e.source = int64(d), src
+	at := now + int64(d)
+	switch {
+	case pq && e.queuedAt != 0:
+		// Ready already: the priority queue does not move it back to waiting.
+		e.nextRetry, e.earlier = 0, false
+	case e.nextRetry > now && e.nextRetry <= at:
+		e.earlier = e.nextRetry < at
+	default:
+		e.nextRetry, e.earlier = at, false
+	}
+}
+
+// begin records a worker taking the key at now, and why it ran: the add
+// that made it ready, or the retry that came due.
+func (e *entry[T]) begin(now int64, pq bool) {
+	if e.running {
+		return
+	}
+	e.running, e.startedAt = true, now
+	e.preempted = false
+	switch {
+	case e.reconciles == 0 && len(e.history) == 0:
+		e.trigger = trigFirst
+	case e.queuedAt != 0:
+		e.trigger, e.preempted = e.readyCause, e.readyPreempted
+	case e.nextRetry != 0 && e.nextRetry <= now:
+		switch e.source {
+		case srcRequeueAfter:
+			e.trigger = trigRequeueAfter
+		case srcSpread:
+			e.trigger = trigForget
+		default:
+			e.trigger = trigRetry
+		}
+	default:
+		e.trigger = trigEvent // an add the queue decorator did not see
+	}
+	e.queuedAt, e.readyCause, e.readyPreempted = 0, trigNone, false
+	// The priority queue holds one item per key: handing it out consumes a
+	// wait still to come. The delaying queue's wait is separate from its ready
+	// queue and still fires. A retry that came due stays as the evidence of
+	// what released this attempt.
+	if pq && e.nextRetry > now {
+		e.nextRetry, e.earlier = 0, false
+	}
+}
+
+// ready records an add that makes the key ready now: a watch event, or a
+// user's retry now. The priority queue moves a waiting key to ready (its wait
+// is gone); the delaying queue leaves the wait to fire once more.
+func (e *entry[T]) ready(now int64, cause uint8, pq bool) {
+	pending := e.nextRetry > now && e.stored == stBackoff
+	if e.queuedAt == 0 {
+		e.queuedAt, e.readyCause, e.readyPreempted = now, cause, pending
+	}
+	if pq && e.nextRetry > now {
+		e.nextRetry, e.earlier = 0, false
+	}
+}
+
 // setError records msg as the last error, counting repeats of the same one.
-func (e *entry[T]) setError(in *interner, msg string, now int64) {
+func (e *entry[T]) setError(in *interner, msg string, class uint8, now int64) {
+	e.errClass = class
 	if e.lastErr != "" && (msg == e.lastErr || truncatedIs(msg, e.lastErr, maxErrorBytes)) {
 		e.sameErrorCount++
 	} else {
@@ -126,6 +242,10 @@ func (e *entry[T]) state(now int64) api.State {
 		return api.StateQueued
 	case (e.stored == stBackoff || e.stored == stScheduled) && e.nextRetry != 0 && e.nextRetry <= now:
 		return api.StateQueued
+	case e.stored == stIdle && e.nextRetry > now:
+		// A success with a wait still pending in the delaying queue: the key
+		// runs once more when it fires.
+		return api.StateScheduled
 	}
 	return storedStates[e.stored]
 }
@@ -152,7 +272,11 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) api.Key 
 		StartedAt:       unixTime(e.startedAt),
 	}
 	if e.lastErr != "" {
-		k.LastError = &api.ErrorRecord{Message: e.lastErr, At: unixTime(e.lastErrAt)}
+		k.LastError = &api.ErrorRecord{Message: e.lastErr, At: unixTime(e.lastErrAt), Class: classNames[e.errClass]}
+	}
+	k.EarlierRetry = e.earlier
+	if r := e.lastReset; r != nil {
+		k.LastReset = &api.Reset{At: unixTime(r.at), By: r.by, Failures: int(r.failures), User: r.user, Reason: r.reason}
 	}
 	if withHistory {
 		k.History = e.attempts()
@@ -173,9 +297,15 @@ func (e *entry[T]) attempts() []api.Attempt {
 			At:       unixTime(a.at),
 			Outcome:  outcomeNames[a.outcome],
 			Delay:    metav1.Duration{Duration: a.delay},
-			Error:    a.err,
-			Duration: metav1.Duration{Duration: a.duration},
+			Error:     a.err,
+			Duration:  metav1.Duration{Duration: a.duration},
+			Trigger:   triggerNames[a.trigger],
+			Preempted: a.preempted,
+			Class:     classNames[a.class],
 		})
+		if r := e.lastReset; r != nil && a.outcome == outForgotten && a.at == r.at {
+			out[len(out)-1].By, out[len(out)-1].Reason = r.user, r.reason
+		}
 	}
 	return out
 }

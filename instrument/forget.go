@@ -71,7 +71,7 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		limiter.inner.Forget(t.item)
 		// Record before requeueing: once added, a worker may take the key and
 		// record its next attempt, which the forget must not overwrite.
-		p.store.userForgot(t.item, resp.Requeued, release)
+		p.store.userForgot(t.item, resp.Requeued, release, "", "")
 		if resp.Requeued {
 			requeue(q, t.item, release)
 		}
@@ -119,13 +119,11 @@ func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]targ
 	if req.Filter == nil {
 		var missing []string
 		for _, k := range req.Keys {
-			sh, e := p.store.find(k)
-			if e == nil {
+			if !p.store.withKey(k, func(e *entry[T]) {
+				out = append(out, target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)})
+			}) {
 				missing = append(missing, k)
-				continue
 			}
-			out = append(out, target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)})
-			sh.mu.Unlock()
 		}
 		if len(missing) > 0 {
 			return nil, &notFoundError{fmt.Sprintf("controller %q has no key %s", p.name, quoteList(missing))}

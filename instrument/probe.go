@@ -106,6 +106,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		usePQ: ptr.Deref(opts.UsePriorityQueue, true),
 		store: newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
 	}
+	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)
 	return p
 }
@@ -162,6 +163,7 @@ func (p *TypedProbe[T]) markActive() {
 // Reconciler decorates r so that running state and every outcome are recorded.
 func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.TypedReconciler[T] {
 	p.tracked.Store(true)
+	p.store.seesHandouts.Store(true)
 	return &reconciler[T]{inner: r, probe: p}
 }
 
@@ -172,6 +174,7 @@ func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.Typ
 //	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
 func (p *TypedProbe[T]) Track(item T, sync func() error) error {
 	p.tracked.Store(true)
+	p.store.seesHandouts.Store(true)
 	p.markActive()
 	began := p.store.now()
 	p.store.started(item)

@@ -56,7 +56,10 @@ func (p *TypedProbe[T]) Queue(inner workqueue.TypedRateLimitingInterface[T]) wor
 	p.mu.Unlock()
 	p.active.Store(true)
 	q := &queue[T]{TypedRateLimitingInterface: inner, store: p.store}
-	if pq, ok := inner.(priorityqueue.PriorityQueue[T]); ok {
+	p.store.seesHandouts.Store(true)
+	pq, ok := inner.(priorityqueue.PriorityQueue[T])
+	p.store.pq.Store(ok)
+	if ok {
 		return &priorityQueue[T]{queue: q, pq: pq}
 	}
 	return q

@@ -32,15 +32,12 @@ func (r *rateLimiter[T]) When(item T) time.Duration {
 	return d
 }
 
-// Forget delegates and records that the failure counter was reset. With the
-// reconciler decorator there is nothing left to record: controller-runtime
-// calls Forget right after a success or a RequeueAfter, and recording that
-// outcome has already reset the counter (it saves a second lookup per cycle).
+// Forget delegates and records that the failure counter was reset: a
+// success, or — when reconcile outcomes are reported and the key was failing
+// — the controller giving up on it.
 func (r *rateLimiter[T]) Forget(item T) {
 	r.inner.Forget(item)
-	if !r.probe.tracked.Load() {
-		r.probe.store.forgot(item)
-	}
+	r.probe.store.forgot(item, r.probe.tracked.Load())
 }
 
 // NumRequeues delegates.

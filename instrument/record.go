@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -12,179 +13,213 @@ import (
 // once, because TerminalError allocates.
 var errTerminal = reconcile.TerminalError(nil)
 
-// This file holds what each decorator records. Every method takes the shard
-// lock of one key, changes a few fields, and releases it: no I/O, no calls out.
+// This file holds what each decorator records. Every method changes a few
+// fields of one entry under its shard lock: no I/O, no calls out.
 
 // limited records a limiter's When: the key failed (again) and waits delay.
 func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bool) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.failures++
-	if e.firstFailureAt == 0 {
-		e.firstFailureAt = now
-	}
-	e.delay, e.source = int64(delay), source
-	e.nextRetry = now + int64(delay)
-	// Even while running: without the reconciler decorator, the classic queue
-	// calls When before Done, and this delay is that reconcile's outcome. With
-	// it, the reconcile has already finished when When is called.
-	e.stored = stBackoff
-	e.outcomeSinceGet = true
-	switch {
-	case e.pendingDelay:
-		// The reconciler recorded this attempt; the limiter adds its delay.
-		if a := e.lastAttempt(); a != nil {
-			a.delay = delay
+	pq := s.pq.Load()
+	seen := s.seesHandouts.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		e.failures++
+		if e.firstFailureAt == 0 {
+			e.firstFailureAt = now
 		}
-		e.pendingDelay = false
-	case !tracked:
-		// Nobody reports reconcile outcomes: a rate-limited add is the failure.
-		e.totalFailures++
-		e.addAttempt(attempt{at: now, delay: delay, outcome: outError})
-	}
-	s.release(sh)
+		if pq && !seen {
+			// Nothing reports handouts: a When on the priority queue follows
+			// one, and handing the key out consumed any wait it had.
+			e.nextRetry = 0
+		}
+		e.schedule(now, delay, source, pq)
+		// Even while running: without the reconciler decorator, the classic
+		// queue calls When before Done, and this delay is that reconcile's
+		// outcome. With it, the reconcile has already finished.
+		e.stored = stBackoff
+		e.outcomeSinceGet = true
+		switch {
+		case e.pendingDelay:
+			// The reconciler recorded this attempt; the limiter adds its delay.
+			if a := e.lastAttempt(); a != nil {
+				a.delay = delay
+			}
+			e.pendingDelay = false
+		case !tracked:
+			// Nobody reports reconcile outcomes: a rate-limited add is the failure.
+			e.totalFailures++
+			e.addAttempt(attempt{at: now, delay: delay, outcome: outError, trigger: e.trigger, preempted: e.preempted})
+		}
+	})
 }
 
-// forgot records a limiter's Forget when no reconciler decorator reports
-// outcomes: the failure counter is back to zero, and a Forget after a
-// reconcile is its success (or precedes a RequeueAfter, which after then
-// records), whatever the key did before: backoff, scheduled or failed.
-func (s *store[T]) forgot(item T) {
-	sh, e := s.acquire(item, 0)
-	e.failures = 0
-	e.firstFailureAt = 0
-	e.outcomeSinceGet = true
-	if e.stored != stIdle {
-		now := s.now()
-		e.lastSeen = now
-		e.stored = stIdle
-		e.nextRetry, e.delay, e.source = 0, 0, srcNone
-		e.lastSuccessAt = now
-		e.addAttempt(attempt{at: now, outcome: outSuccess})
-	}
-	s.release(sh)
+// forgot records a limiter's Forget. Untracked, a Forget after a reconcile is
+// its success (or precedes a RequeueAfter, which after then records),
+// whatever the key did before. Tracked, the reconcile's outcome has already
+// been recorded, and a success or RequeueAfter left nothing to reset; a
+// Forget that finds a failure streak is the controller giving up on the key
+// without retrying it (client-go's handleErr after its last retry), which
+// leaves it failed until the next change.
+func (s *store[T]) forgot(item T, tracked bool) {
+	s.withEntry(item, 0, func(e *entry[T]) {
+		e.outcomeSinceGet = true
+		if tracked {
+			if e.stored != stBackoff || (e.failures == 0 && !e.pendingDelay) {
+				return
+			}
+			now := s.now()
+			e.lastReset = &reset{at: now, failures: e.failures, by: api.ResetGaveUp}
+			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
+			e.stored = stFailed
+			e.clearRetry()
+			return
+		}
+		e.failures, e.firstFailureAt = 0, 0
+		if e.stored != stIdle {
+			now := s.now()
+			e.lastSeen = now
+			e.stored = stIdle
+			e.clearRetry()
+			e.lastSuccessAt = now
+			e.addAttempt(attempt{at: now, outcome: outSuccess, trigger: e.trigger, preempted: e.preempted})
+		}
+	})
 }
 
-// added records a watch event: an Add that is not a requeue.
+// added records an add that is not a retry: a watch event or a resync.
 func (s *store[T]) added(item T) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.lastEventAt = now
-	if e.queuedAt == 0 {
-		e.queuedAt = now
-	}
-	s.release(sh)
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		e.lastEventAt = now
+		e.ready(now, trigEvent, pq)
+	})
 }
 
 // after records an AddAfter: a RequeueAfter, or a delayed add of the user's.
 func (s *store[T]) after(item T, d time.Duration) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.nextRetry = now + int64(d)
-	e.delay, e.source = int64(d), srcRequeueAfter
-	e.stored = stScheduled // even while running, as in limited
-	e.outcomeSinceGet = true
-	s.release(sh)
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		if e.provisional && !e.earlier && e.source == srcRequeueAfter && e.delay == int64(d) {
+			// The RequeueAfter the reconciler decorator just recorded: the
+			// queue's own start of the wait replaces it.
+			e.nextRetry = 0
+		}
+		e.provisional = false
+		e.schedule(now, d, srcRequeueAfter, pq)
+		e.stored = stScheduled // even while running, as in limited
+		e.outcomeSinceGet = true
+	})
 }
 
 // requeued records a rate-limited add whose When comes later (the priority
 // queue calls it from its own goroutine): the worker did report an outcome.
 func (s *store[T]) requeued(item T) {
-	sh, e := s.acquire(item, s.now())
-	e.outcomeSinceGet = true
-	s.release(sh)
+	s.withEntry(item, s.now(), func(e *entry[T]) { e.outcomeSinceGet = true })
 }
 
 // dequeued records the queue handing the key to a worker.
 func (s *store[T]) dequeued(item T) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.queuedAt = 0
-	if !e.running {
-		e.running, e.startedAt = true, now
-	}
-	e.outcomeSinceGet = false
-	s.release(sh)
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		e.begin(now, pq)
+		e.outcomeSinceGet = false
+	})
 }
 
 // done records the worker handing the key back. A reconcile that returned no
 // outcome at all — no requeue, no Forget — ended in a terminal error.
 func (s *store[T]) done(item T) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	if e.running && !e.outcomeSinceGet {
-		e.stored = stFailed
-		e.nextRetry, e.delay, e.source = 0, 0, srcNone
-		e.totalFailures++
-		e.addAttempt(attempt{at: now, duration: time.Duration(now - e.startedAt), outcome: outTerminal})
-	}
-	e.running, e.startedAt = false, 0
-	s.release(sh)
+	s.withEntry(item, now, func(e *entry[T]) {
+		if e.running && !e.outcomeSinceGet {
+			e.stored = stFailed
+			e.clearRetry()
+			e.totalFailures++
+			e.addAttempt(attempt{at: now, duration: time.Duration(now - e.startedAt), outcome: outTerminal,
+				trigger: e.trigger, preempted: e.preempted})
+		}
+		e.running, e.startedAt = false, 0
+	})
 }
 
 // started records a reconcile beginning.
 func (s *store[T]) started(item T) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.running, e.startedAt = true, now
-	e.queuedAt = 0
-	s.release(sh)
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) { e.begin(now, pq) })
 }
 
 // finished records a reconcile's outcome exactly as controller-runtime acts on it.
 func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64) {
 	now := s.now()
 	var msg string
+	class, terminal := classNone, false
 	if err != nil {
-		msg = err.Error() // outside the lock: Error() is the user's code
-	}
-	sh, e := s.acquire(item, now)
-	dur := time.Duration(now - began)
-	e.running, e.startedAt = false, 0
-	e.outcomeSinceGet = true
-	e.reconciles++
-	e.lastReconcileAt, e.lastDuration = now, int64(dur)
-	e.pendingDelay = false
-	switch {
-	case err != nil && errors.Is(err, errTerminal):
-		e.stored = stFailed
-		e.nextRetry, e.delay, e.source = 0, 0, srcNone
-		e.totalFailures++
-		e.setError(&s.errors, msg, now)
-		e.addAttempt(attempt{at: now, duration: dur, err: e.lastErr, outcome: outTerminal})
-	case err != nil:
-		e.stored = stBackoff
-		e.totalFailures++
-		if e.firstFailureAt == 0 {
-			e.firstFailureAt = now
+		// Outside the lock: Error() is the user's code, and the chain walk costs.
+		msg = err.Error()
+		if terminal = isTerminalErr(err); terminal {
+			class = classPermanent
+		} else {
+			class = classify(err)
 		}
-		e.setError(&s.errors, msg, now)
-		e.addAttempt(attempt{at: now, duration: dur, err: e.lastErr, outcome: outError})
-		e.pendingDelay = true
-	case res.RequeueAfter > 0:
-		// controller-runtime forgets the key before scheduling it.
-		e.failures, e.firstFailureAt = 0, 0
-		e.stored = stScheduled
-		e.nextRetry = now + int64(res.RequeueAfter)
-		e.delay, e.source = int64(res.RequeueAfter), srcRequeueAfter
-		e.sameErrorCount = 0
-		e.addAttempt(attempt{at: now, duration: dur, delay: res.RequeueAfter, outcome: outRequeueAfter})
-	case res.Requeue: //nolint:staticcheck // controller-runtime still honours it
-		e.stored = stBackoff
-		e.sameErrorCount = 0
-		e.addAttempt(attempt{at: now, duration: dur, outcome: outRequeue})
-		e.pendingDelay = true
-	default:
-		// A success is forgotten: the limiter's counter goes back to 0.
-		e.failures = 0
-		e.stored = stIdle
-		e.nextRetry, e.delay, e.source = 0, 0, srcNone
-		e.sameErrorCount = 0
-		e.firstFailureAt = 0
-		e.lastSuccessAt = now
-		e.addAttempt(attempt{at: now, duration: dur, outcome: outSuccess})
 	}
-	s.release(sh)
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		dur := time.Duration(now - began)
+		e.running, e.startedAt = false, 0
+		e.outcomeSinceGet = true
+		e.reconciles++
+		e.lastReconcileAt, e.lastDuration = now, int64(dur)
+		e.pendingDelay = false
+		a := attempt{at: now, duration: dur, trigger: e.trigger, preempted: e.preempted}
+		switch {
+		case terminal:
+			e.stored = stFailed
+			e.clearRetry()
+			e.totalFailures++
+			e.setError(&s.errors, msg, classPermanent, now)
+			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
+		case err != nil:
+			e.stored = stBackoff
+			e.totalFailures++
+			if e.firstFailureAt == 0 {
+				e.firstFailureAt = now
+			}
+			e.setError(&s.errors, msg, class, now)
+			a.err, a.class, a.outcome = e.lastErr, class, outError
+			e.pendingDelay = true
+		case res.RequeueAfter > 0:
+			// controller-runtime forgets the key before scheduling it.
+			e.failures, e.firstFailureAt = 0, 0
+			e.stored = stScheduled
+			// Provisional: the queue decorator, if there is one, records the
+			// AddAfter that follows, when the queue starts counting.
+			e.schedule(now, res.RequeueAfter, srcRequeueAfter, pq)
+			e.provisional = true
+			e.sameErrorCount = 0
+			a.delay, a.outcome = res.RequeueAfter, outRequeueAfter
+		case res.Requeue: //nolint:staticcheck // controller-runtime still honours it
+			e.stored = stBackoff
+			e.sameErrorCount = 0
+			a.outcome = outRequeue
+			e.pendingDelay = true
+		default:
+			// A success is forgotten: the limiter's counter goes back to 0. A
+			// wait the delaying queue still holds will run the key once more.
+			e.failures = 0
+			e.stored = stIdle
+			if pq || e.nextRetry <= now {
+				e.clearRetry()
+			}
+			e.sameErrorCount = 0
+			e.firstFailureAt = 0
+			e.lastSuccessAt = now
+			a.outcome = outSuccess
+		}
+		e.addAttempt(a)
+	})
 }
 
 // panicked records a reconcile that panicked, as controller-runtime reports it
@@ -194,21 +229,24 @@ func (s *store[T]) panicked(item T, r any, began int64) {
 }
 
 // userForgot records a forget asked for through the endpoint. With requeue the
-// key is ready again now (or after release, when a bulk retry is spread).
-func (s *store[T]) userForgot(item T, requeued bool, release time.Duration) {
+// key is ready again now (or after release, when a bulk retry is spread): as
+// the queue has it, a sooner retry already pending keeps its time.
+func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user, reason string) {
 	now := s.now()
-	sh, e := s.acquire(item, now)
-	e.failures, e.firstFailureAt = 0, 0
-	e.addAttempt(attempt{at: now, delay: release, outcome: outForgotten})
-	switch {
-	case requeued && release > 0:
-		e.stored = stScheduled
-		e.nextRetry, e.delay, e.source = now+int64(release), int64(release), srcSpread
-	case requeued:
-		e.nextRetry, e.delay, e.source = 0, 0, srcNone
-		if e.queuedAt == 0 {
-			e.queuedAt = now
+	pq := s.pq.Load()
+	s.withEntry(item, now, func(e *entry[T]) {
+		e.lastReset = &reset{at: now, failures: e.failures, by: api.ResetForget, user: user, reason: reason}
+		e.failures, e.firstFailureAt = 0, 0
+		e.addAttempt(attempt{at: now, delay: release, outcome: outForgotten, trigger: trigForget})
+		switch {
+		case requeued && release > 0:
+			e.schedule(now, release, srcSpread, pq)
+			e.stored = stScheduled
+		case requeued:
+			e.ready(now, trigForget, pq)
 		}
-	}
-	s.release(sh)
+	})
 }
+
+// isTerminalErr reports whether err is controller-runtime's terminal error.
+func isTerminalErr(err error) bool { return errors.Is(err, errTerminal) }

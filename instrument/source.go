@@ -61,11 +61,7 @@ func (p *TypedProbe[T]) collect(q *keyQuery, now int64, top *topK) int {
 
 // lookup returns one key with its history.
 func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
-	sh, e := p.store.find(key)
-	if e == nil {
-		return api.Key{}, false
-	}
-	k := e.view(p.name, now, true)
-	sh.mu.Unlock()
-	return k, true
+	var k api.Key
+	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, true) })
+	return k, ok
 }

@@ -30,6 +30,14 @@ type store[T comparable] struct {
 	count     atomic.Int64
 	evicting  atomic.Bool
 	lastSweep atomic.Int64
+	// overflow counts records skipped because the store was at its bound.
+	overflow atomic.Int64
+	// pq says the queue is controller-runtime's priority queue, whose rules for
+	// a key's ready time differ from client-go's delaying queue (see schedule).
+	pq atomic.Bool
+	// seesHandouts says a queue or reconciler decorator reports when a worker
+	// takes a key, so a wait consumed by a handout is known.
+	seesHandouts atomic.Bool
 }
 
 type shard[T comparable] struct {
@@ -70,18 +78,30 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 	return &s.shards[x>>(64-shardBits)]
 }
 
-// acquire locks item's shard and returns its entry, creating it if needed, and
-// marks it seen at now. A now of 0 leaves lastSeen as it is (reading the clock
-// is a good share of the cost of a When on some machines), except for a new
-// entry. The caller must call s.release(sh) when done. Known keys allocate
-// nothing.
-func (s *store[T]) acquire(item T, now int64) (*shard[T], *entry[T]) {
+// withEntry runs fn on item's entry under its shard lock, creating the entry
+// if needed, and marks it seen at now. A now of 0 leaves lastSeen as it is
+// (reading the clock is a good share of the cost of a When on some machines),
+// except for a new entry. fn must not call back into the store. Known keys
+// allocate nothing.
+//
+// The store never holds more than its hard bound, MaxKeys plus one shard's
+// worth: at the bound a new key is not tracked (fn does not run, the overflow
+// is counted) until the eviction started in the background makes room. The
+// caller may be the priority queue holding its own lock, so nothing here
+// waits for an eviction.
+func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 	var buf [keyBufSize]byte
 	key := s.keyer.append(buf[:0], item)
 	sh := s.shardFor(key)
 	sh.mu.Lock()
 	e := sh.m[string(key)]
 	if e == nil {
+		if s.count.Load() >= s.hardMax() {
+			sh.mu.Unlock()
+			s.overflow.Add(1)
+			s.startEvict()
+			return
+		}
 		e = &entry[T]{key: string(key), item: item}
 		sh.m[e.key] = e
 		s.count.Add(1)
@@ -92,29 +112,36 @@ func (s *store[T]) acquire(item T, now int64) (*shard[T], *entry[T]) {
 	if now != 0 {
 		e.lastSeen = now
 	}
-	return sh, e
+	fn(e)
+	sh.mu.Unlock()
+	if s.count.Load() > int64(s.maxKeys) {
+		s.startEvict()
+	}
 }
 
-// release unlocks sh and, if the store grew past its bound, trims it in the
-// background: the caller may be the priority queue, holding its own lock.
-func (s *store[T]) release(sh *shard[T]) {
-	sh.mu.Unlock()
-	if s.count.Load() > int64(s.maxKeys) && !s.evicting.Load() {
+// hardMax is the most keys the store holds: MaxKeys plus one shard's share of
+// slack, so that keys arriving while an eviction runs are still recorded.
+func (s *store[T]) hardMax() int64 { return int64(s.maxKeys + max(1, s.maxKeys/shardCount)) }
+
+// startEvict trims the store in the background, unless a trim is under way.
+func (s *store[T]) startEvict() {
+	if !s.evicting.Load() {
 		go s.evict(s.now())
 	}
 }
 
-// find locks the shard of key and returns the entry, or nil with the shard
-// unlocked.
-func (s *store[T]) find(key string) (*shard[T], *entry[T]) {
+// withKey runs fn on the entry of key under its shard lock and reports
+// whether the key is tracked; it never creates an entry.
+func (s *store[T]) withKey(key string, fn func(e *entry[T])) bool {
 	sh := s.shardFor([]byte(key))
 	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	e := sh.m[key]
 	if e == nil {
-		sh.mu.Unlock()
-		return nil, nil
+		return false
 	}
-	return sh, e
+	fn(e)
+	return true
 }
 
 // each calls fn for every entry, one shard locked at a time. fn must not call

@@ -27,6 +27,10 @@ type Key struct {
 	LastEventAt     time.Time       `json:"lastEventAt,omitzero"`
 	QueuedAt        time.Time       `json:"queuedAt,omitzero"`
 	StartedAt       time.Time       `json:"startedAt,omitzero"`
+	// EarlierRetry says NextRetryAt comes from a retry scheduled before the
+	// last Delay and still pending: the queue keeps the sooner of two ready
+	// times for one key, so the key runs then, not Delay after its failure.
+	EarlierRetry bool `json:"earlierRetry,omitempty"`
 	// LastReset is the last time the failure count went back to 0 without a
 	// success: a user's forget, or the controller giving up on the key.
 	LastReset *Reset `json:"lastReset,omitempty"`
