@@ -294,9 +294,9 @@ func (e *entry[T]) attempts() []api.Attempt {
 	for i := range e.history {
 		a := e.history[(start+i)%len(e.history)]
 		out = append(out, api.Attempt{
-			At:       unixTime(a.at),
-			Outcome:  outcomeNames[a.outcome],
-			Delay:    metav1.Duration{Duration: a.delay},
+			At:        unixTime(a.at),
+			Outcome:   outcomeNames[a.outcome],
+			Delay:     metav1.Duration{Duration: a.delay},
 			Error:     a.err,
 			Duration:  metav1.Duration{Duration: a.duration},
 			Trigger:   triggerNames[a.trigger],
