@@ -7,8 +7,9 @@ import (
 )
 
 // evictSlack is the share of MaxKeys freed by one eviction pass beyond the
-// bound itself, so that a store at its bound does not scan on every new key.
-const evictSlack = 100 // 1%
+// bound itself, so that a store at its bound does not scan on every new key:
+// a flood of new keys costs one pass per MaxKeys/evictSlack of them.
+const evictSlack = 20 // 5%
 
 // sweepEvery spaces the expiry sweeps run from reads.
 func (s *store[T]) sweepEvery() time.Duration { return s.retention / 10 }
@@ -53,21 +54,27 @@ type victim struct {
 
 // evict brings the store back under MaxKeys: expired keys go first, then idle
 // keys oldest first, then (only if every key is busy) the oldest of the rest.
-// One pass frees 1% extra, so the cost is amortised over many inserts.
+// It runs until the store is under its bound, also when keys keep arriving
+// meanwhile, so that once it has run the bound holds; one goroutine at a time.
 func (s *store[T]) evict(now int64) {
-	if !s.evicting.CompareAndSwap(false, true) {
-		return // another goroutine is already at it
+	for s.len() > s.maxKeys {
+		if !s.evicting.CompareAndSwap(false, true) {
+			return // another goroutine is at it, and loops as this one would
+		}
+		s.lastSweep.Store(now)
+		s.sweep(now)
+		for excess := s.len() - s.maxKeys; excess > 0; excess = s.len() - s.maxKeys {
+			s.trim(excess + s.maxKeys/evictSlack)
+		}
+		s.evicting.Store(false)
+		now = s.now()
+		// A key inserted while the flag was still set started no eviction:
+		// the loop condition catches it.
 	}
-	defer s.evicting.Store(false)
+}
 
-	s.lastSweep.Store(now)
-	s.sweep(now)
-	excess := s.len() - s.maxKeys
-	if excess <= 0 {
-		return
-	}
-	excess += s.maxKeys / evictSlack
-
+// trim removes n keys, idle ones first, oldest first.
+func (s *store[T]) trim(n int) {
 	var victims []victim
 	for i := range s.shards {
 		sh := &s.shards[i]
@@ -86,7 +93,7 @@ func (s *store[T]) evict(now int64) {
 		}
 		return cmp.Compare(a.lastSeen, b.lastSeen)
 	})
-	for _, v := range victims[:min(excess, len(victims))] {
+	for _, v := range victims[:min(n, len(victims))] {
 		sh := &s.shards[v.shard]
 		sh.mu.Lock()
 		if _, ok := sh.m[v.key]; ok {

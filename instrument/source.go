@@ -39,6 +39,7 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 	ns := now.UnixNano()
 	p.store.maybeSweep(ns)
 	c.Forecast = make([]int, api.ForecastSeconds)
+	c.Overflow = p.store.overflow.Load()
 	p.store.each(func(e *entry[T]) {
 		st := e.state(ns)
 		c.Counts[st]++

@@ -96,7 +96,7 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 	sh.mu.Lock()
 	e := sh.m[string(key)]
 	if e == nil {
-		if s.count.Load() >= s.hardMax() {
+		if !s.reserve() {
 			sh.mu.Unlock()
 			s.overflow.Add(1)
 			s.startEvict()
@@ -104,7 +104,6 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 		}
 		e = &entry[T]{key: string(key), item: item}
 		sh.m[e.key] = e
-		s.count.Add(1)
 		if now == 0 {
 			now = s.now()
 		}
@@ -122,6 +121,22 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 // hardMax is the most keys the store holds: MaxKeys plus one shard's share of
 // slack, so that keys arriving while an eviction runs are still recorded.
 func (s *store[T]) hardMax() int64 { return int64(s.maxKeys + max(1, s.maxKeys/shardCount)) }
+
+// reserve counts one more key unless the store is at its hard bound. A
+// compare-and-swap, not a check then an add, so that concurrent inserts in
+// different shards cannot pass the bound together.
+func (s *store[T]) reserve() bool {
+	hard := s.hardMax()
+	for {
+		n := s.count.Load()
+		if n >= hard {
+			return false
+		}
+		if s.count.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
 
 // startEvict trims the store in the background, unless a trim is under way.
 func (s *store[T]) startEvict() {

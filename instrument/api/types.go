@@ -125,6 +125,10 @@ type Controller struct {
 	// herd, seen before it hits. Pending counts all retries still to come.
 	Forecast     []int        `json:"forecast"`
 	Pending      int          `json:"pending"`
+	// Overflow counts the records of new keys skipped because the store was
+	// at its bound (MaxKeys plus one shard's slack), while its eviction made
+	// room: not zero means some keys were not tracked for a while.
+	Overflow int64 `json:"overflow,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
 }
 
