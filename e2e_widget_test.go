@@ -123,7 +123,7 @@ func startWidgets(t *testing.T, cfg *rest.Config, namespace, metricsAddr string,
 		t.Fatalf("widgets manager: %v", err)
 	}
 	probe := instrument.New(widgetsController, instrument.Options{Registry: reg, Kind: widgetGVK})
-	opts := probe.WrapOptions(controller.TypedOptions[reconcile.Request]{
+	opts := probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		RateLimiter:        instrument.NewExponentialLimiter[reconcile.Request](widgetBaseDelay, 16*widgetBaseDelay),
 		SkipNameValidation: ptr.To(true),
 		Logger:             logr.Discard(),

@@ -26,6 +26,7 @@ type DemoOptions struct {
 	Keys      int
 	Seed      int64
 	Speed     float64
+	Jitter    float64
 	Listen    string
 	ServeOnly bool
 	InCluster bool
@@ -59,7 +60,10 @@ against a real API server instead.`,
   curl -s 'localhost:8082/debug/backoff/v1/keys?state=backoff&sort=failures&limit=5'
 
   # Ten times faster, reproducibly
-  kubectl backoff demo --speed 10 --seed 42`,
+  kubectl backoff demo --speed 10 --seed 42
+
+  # The same with ±25% jitter: the forecast of retries flattens
+  kubectl backoff demo --speed 10 --seed 42 --jitter 0.25`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(cmd, args); err != nil {
@@ -75,6 +79,7 @@ against a real API server instead.`,
 	f.IntVar(&o.Keys, "keys", o.Keys, fmt.Sprintf("number of objects, spread over the scenarios (1-%d)", demo.MaxKeys))
 	f.Int64Var(&o.Seed, "seed", o.Seed, "seed for a deterministic run (0: random, printed at start)")
 	f.Float64Var(&o.Speed, "speed", o.Speed, "compress time: outages, RequeueAfter and backoff delays are divided by this")
+	f.Float64Var(&o.Jitter, "jitter", o.Jitter, "spread retries by a random ±fraction (0.25 is ±25%) to see the retry forecast flatten; 0 is client-go's behaviour")
 	f.StringVar(&o.Listen, "listen", o.Listen, "address of the debug endpoint (port 0 picks a free one)")
 	f.BoolVar(&o.ServeOnly, "serve-only", o.ServeOnly, "print the endpoint address and serve, without the terminal UI")
 	f.BoolVar(&o.InCluster, "in-cluster", o.InCluster, "run against the API server of the pod the demo runs in")
@@ -87,6 +92,7 @@ func (o *DemoOptions) Complete(cmd *cobra.Command, args []string) error {
 		Keys:      o.Keys,
 		Seed:      o.Seed,
 		Speed:     o.Speed,
+		Jitter:    o.Jitter,
 		Listen:    o.Listen,
 		InCluster: o.InCluster,
 		Out:       o.ErrOut, // progress is for people; stdout has the address

@@ -45,6 +45,11 @@ type Options struct {
 	// delays the endpoint reports are the ones the queues really use.
 	// DefaultOptions sets 1; it must be in (0, MaxSpeed].
 	Speed float64
+	// Jitter spreads every retry and RequeueAfter by a random ±Jitter (flag
+	// --jitter, e.g. 0.25), with instrument's Options.Jitter: the forecast of
+	// retries flattens. 0, the default, is client-go's behaviour: none. It
+	// must be in [0, 1].
+	Jitter float64
 	// Listen is the endpoint's address (flag --listen); port 0 picks a free
 	// port, which Demo.Addr reports. Defaults to instrument.DefaultAddr if empty.
 	Listen string
@@ -84,6 +89,9 @@ func (o *Options) Validate() error {
 	var errs []error
 	if o.Keys < 1 || o.Keys > MaxKeys {
 		errs = append(errs, fmt.Errorf("--keys must be between 1 and %d, got %d", MaxKeys, o.Keys))
+	}
+	if !(o.Jitter >= 0 && o.Jitter <= 1) { // also rejects NaN
+		errs = append(errs, fmt.Errorf("--jitter must be between 0 and 1 (0.25 is ±25%%), got %g", o.Jitter))
 	}
 	if !(o.Speed > 0 && o.Speed <= MaxSpeed) { // also rejects NaN
 		errs = append(errs, fmt.Errorf("--speed must be greater than 0 and at most %d, got %g", MaxSpeed, o.Speed))

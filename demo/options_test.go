@@ -25,6 +25,8 @@ func TestValidate(t *testing.T) {
 		{"too many keys", func(o *Options) { o.Keys = MaxKeys + 1 }, "--keys"},
 		{"zero speed", func(o *Options) { o.Speed = 0 }, "--speed"},
 		{"speed too high", func(o *Options) { o.Speed = MaxSpeed * 2 }, "--speed"},
+		{"negative jitter", func(o *Options) { o.Jitter = -0.1 }, "--jitter"},
+		{"jitter over 1", func(o *Options) { o.Jitter = 1.5 }, "--jitter"},
 		{"listen without port", func(o *Options) { o.Listen = "nonsense" }, `--listen "nonsense"`},
 		{"listen bad port", func(o *Options) { o.Listen = "127.0.0.1:http2x" }, "--listen"},
 		{"both cluster modes", func(o *Options) { o.Kubeconfig, o.InCluster = "kc", true }, "mutually exclusive"},

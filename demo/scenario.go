@@ -133,7 +133,10 @@ func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controlle
 	} else {
 		rl = instrument.NewExponentialLimiter[reconcile.Request](base, maxDelay)
 	}
-	return probe.WrapOptions(controller.TypedOptions[reconcile.Request]{
+	if e.opts.Jitter > 0 {
+		rl = instrument.NewJitterLimiter(rl, e.opts.Jitter)
+	}
+	return probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		MaxConcurrentReconciles: sc.workers,
 		RateLimiter:             rl,
 		UsePriorityQueue:        ptr.To(!sc.classic),
@@ -145,12 +148,14 @@ func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controlle
 	})
 }
 
-// newProbe registers sc's controller with the demo's registry.
-func newProbe(reg *instrument.Registry, sc *scenario) *instrument.Probe {
+// newProbe registers sc's controller with the demo's registry; jitter also
+// spreads its RequeueAfter.
+func newProbe(reg *instrument.Registry, sc *scenario, jitter float64) *instrument.Probe {
 	return instrument.New(sc.name, instrument.Options{
 		Registry:         reg,
 		Object:           &corev1.ConfigMap{},
 		UsePriorityQueue: ptr.To(!sc.classic),
+		Jitter:           jitter,
 	})
 }
 

@@ -19,10 +19,14 @@
 //	// ... or on the metrics server, behind its TLS and authn/authz filter:
 //	err = mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
 //
-// With the classic queue, set Options.UsePriorityQueue to false so the probe
-// builds the same default limiter controller-runtime would. A custom limiter
-// is wrapped as it is: WrapOptions keeps it (its delays report source
-// "limiter"), and so does RateLimiter(myLimiter).
+// ControllerOptions takes the controller's own options, if it has any, and
+// keeps them: probe.ControllerOptions(controller.Options{MaxConcurrentReconciles: 4}).
+// With the classic queue, set UsePriorityQueue to false there (or in the
+// probe's Options) so the probe builds the same default limiter
+// controller-runtime would. A custom limiter is wrapped as it is (its delays
+// report source "limiter"), and so is RateLimiter(myLimiter). Options.Jitter
+// spreads retries by a random ±25 % (or what it says) so that keys that
+// failed together do not come back as a herd.
 //
 // # client-go
 //

@@ -41,7 +41,7 @@ func ExampleNew() {
 	r := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
 		return reconcile.Result{}, nil
 	})
-	_, err := controller.NewTypedUnmanaged("configmap", probe.WrapOptions(controller.Options{
+	_, err := controller.NewTypedUnmanaged("configmap", probe.ControllerOptions(controller.Options{
 		Reconciler:         probe.Reconciler(r),
 		SkipNameValidation: ptr.To(true),
 	}))

@@ -61,16 +61,23 @@ type TypedOptions[T comparable] struct {
 	// Retention is how long an idle key stays listed. Defaults to
 	// DefaultRetention (30 minutes) if unset.
 	Retention time.Duration
+
+	// Jitter, if set, spreads retries by a random ±Jitter (0.25 is ±25 %):
+	// the default limiter the probe builds is wrapped in a JitterLimiter, and
+	// the reconciler decorator jitters RequeueAfter the same way. It is the
+	// one option that changes what the controller does; off by default.
+	Jitter float64
 }
 
 // TypedProbe records per-key backoff state for one controller. Build it with
 // New or NewTyped, then wrap the controller's parts with ControllerOptions (or
 // RateLimiter, NewQueue) and Reconciler.
 type TypedProbe[T comparable] struct {
-	name  string
-	kind  *api.GroupVersionKind
-	usePQ bool
-	store *store[T]
+	name   string
+	kind   *api.GroupVersionKind
+	usePQ  bool
+	jitter float64
+	store  *store[T]
 
 	// tracked is set once reconcile outcomes are reported (Reconciler or
 	// Track): the limiter and queue then stop inferring them.
@@ -103,7 +110,8 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	p := &TypedProbe[T]{
 		name:  name,
 		kind:  resolveKind(opts),
-		usePQ: ptr.Deref(opts.UsePriorityQueue, true),
+		usePQ:  ptr.Deref(opts.UsePriorityQueue, true),
+		jitter: min(max(opts.Jitter, 0), 1),
 		store: newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
@@ -141,6 +149,9 @@ func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workque
 			inner = NewExponentialLimiter[T](DefaultBaseDelay, DefaultMaxDelay)
 		} else {
 			inner = DefaultControllerLimiter[T]()
+		}
+		if p.jitter > 0 {
+			inner = NewJitterLimiter(inner, p.jitter)
 		}
 	}
 	if rl, ok := inner.(*rateLimiter[T]); ok && rl.probe == p {

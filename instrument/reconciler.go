@@ -8,7 +8,7 @@ import (
 
 // reconciler decorates a controller-runtime reconciler: it marks the key
 // running, then records the outcome, duration and error. It never changes the
-// result or the error.
+// result or the error, but for the RequeueAfter jitter Options.Jitter asks for.
 type reconciler[T comparable] struct {
 	inner reconcile.TypedReconciler[T]
 	probe *TypedProbe[T]
@@ -28,6 +28,9 @@ func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Re
 		}
 	}()
 	res, err = r.inner.Reconcile(ctx, item)
+	if res.RequeueAfter > 0 && r.probe.jitter > 0 {
+		res.RequeueAfter = jitter(res.RequeueAfter, r.probe.jitter) // asked for with Options.Jitter
+	}
 	s.finished(item, res, err, began)
 	return res, err
 }

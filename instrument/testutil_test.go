@@ -277,7 +277,7 @@ func startControllerWith(t *testing.T, pq bool, rl workqueue.TypedRateLimiter[re
 	if wrapReconciler {
 		r = h.probe.Reconciler(r)
 	}
-	opts := h.probe.WrapOptions(controller.TypedOptions[reconcile.Request]{
+	opts := h.probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		Reconciler:         r,
 		RateLimiter:        rl,
 		UsePriorityQueue:   ptr.To(pq),

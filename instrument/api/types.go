@@ -150,7 +150,7 @@ type Limiter struct {
 }
 
 // LimiterComponent is one part of a limiter. Fields apply by Name: BaseDelay and
-// MaxDelay to item-exponential, QPS, Burst and Tokens to bucket.
+// MaxDelay to item-exponential, QPS, Burst and Tokens to bucket, Jitter to jitter.
 type LimiterComponent struct {
 	Name      string          `json:"name"`
 	BaseDelay metav1.Duration `json:"baseDelay,omitzero"`
@@ -161,7 +161,14 @@ type LimiterComponent struct {
 	Tokens *float64 `json:"tokens,omitempty"`
 	// Type is the Go type of a limiter the instrument does not know.
 	Type string `json:"type,omitempty"`
+	// Jitter is the spread of a ComponentJitter: delays are scaled by a
+	// random factor in [1-Jitter, 1+Jitter].
+	Jitter float64 `json:"jitter,omitempty"`
 }
+
+// ComponentJitter names the limiter component that spreads delays at
+// random; it chooses no delay of its own, so it is never a DelaySource.
+const ComponentJitter = "jitter"
 
 // Capabilities says which actions the endpoint allows on a controller.
 type Capabilities struct {
