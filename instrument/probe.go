@@ -108,11 +108,11 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		opts.Retention = DefaultRetention
 	}
 	p := &TypedProbe[T]{
-		name:  name,
-		kind:  resolveKind(opts),
+		name:   name,
+		kind:   resolveKind(opts),
 		usePQ:  ptr.Deref(opts.UsePriorityQueue, true),
 		jitter: min(max(opts.Jitter, 0), 1),
-		store: newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
+		store:  newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)

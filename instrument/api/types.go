@@ -123,12 +123,12 @@ type Controller struct {
 	// Forecast counts the retries (backoff and scheduled keys) falling due in
 	// each of the next ForecastSeconds seconds after serverTime: the retry
 	// herd, seen before it hits. Pending counts all retries still to come.
-	Forecast     []int        `json:"forecast"`
-	Pending      int          `json:"pending"`
+	Forecast []int `json:"forecast"`
+	Pending  int   `json:"pending"`
 	// Overflow counts the records of new keys skipped because the store was
 	// at its bound (MaxKeys plus one shard's slack), while its eviction made
 	// room: not zero means some keys were not tracked for a while.
-	Overflow int64 `json:"overflow,omitempty"`
+	Overflow     int64        `json:"overflow,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
 }
 
