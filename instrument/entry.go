@@ -148,6 +148,15 @@ func (e *entry[T]) lastAttempt() *attempt {
 	return &e.history[(int(e.head)+historySize-1)%historySize]
 }
 
+// setReset records r as the last reset, reusing the entry's record: a
+// controller that gives up on keys again and again allocates once per key.
+func (e *entry[T]) setReset(r reset) {
+	if e.lastReset == nil {
+		e.lastReset = new(reset)
+	}
+	*e.lastReset = r
+}
+
 // clearRetry forgets the pending retry time and the delay that set it.
 func (e *entry[T]) clearRetry() {
 	e.nextRetry, e.delay, e.source, e.earlier, e.provisional = 0, 0, srcNone, false, false
@@ -221,10 +230,16 @@ func (e *entry[T]) ready(now int64, cause uint8, pq bool) {
 	}
 }
 
-// setError records msg as the last error, counting repeats of the same one.
+// isLastError reports whether msg is the last error recorded (as truncated).
+func (e *entry[T]) isLastError(msg string) bool {
+	return e.lastErr != "" && (msg == e.lastErr || truncatedIs(msg, e.lastErr, maxErrorBytes))
+}
+
+// setError records msg as the last error, of class, counting repeats of the
+// same one.
 func (e *entry[T]) setError(in *interner, msg string, class uint8, now int64) {
 	e.errClass = class
-	if e.lastErr != "" && (msg == e.lastErr || truncatedIs(msg, e.lastErr, maxErrorBytes)) {
+	if e.isLastError(msg) {
 		e.sameErrorCount++
 	} else {
 		e.lastErr = in.intern(msg)

@@ -67,7 +67,7 @@ func (s *store[T]) forgot(item T, tracked bool) {
 				return
 			}
 			now := s.now()
-			e.lastReset = &reset{at: now, failures: e.failures, by: api.ResetGaveUp}
+			e.setReset(reset{at: now, failures: e.failures, by: api.ResetGaveUp})
 			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
 			e.stored = stFailed
 			e.clearRetry()
@@ -155,17 +155,13 @@ func (s *store[T]) started(item T) {
 func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64) {
 	now := s.now()
 	var msg string
-	class, terminal := classNone, false
+	terminal := false
 	if err != nil {
-		// Outside the lock: Error() is the user's code, and the chain walk costs.
-		msg = err.Error()
-		if terminal = isTerminalErr(err); terminal {
-			class = classPermanent
-		} else {
-			class = classify(err)
-		}
+		msg = err.Error() // outside the lock: Error() is the user's code
+		terminal = isTerminalErr(err)
 	}
 	pq := s.pq.Load()
+	unclassified := false
 	s.withEntry(item, now, func(e *entry[T]) {
 		dur := time.Duration(now - began)
 		e.running, e.startedAt = false, 0
@@ -187,6 +183,13 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			if e.firstFailureAt == 0 {
 				e.firstFailureAt = now
 			}
+			// The same error again keeps its class; a new one is classified
+			// below, outside the lock, once.
+			class := classNone
+			if e.isLastError(msg) {
+				class = e.errClass
+			}
+			unclassified = class == classNone
 			e.setError(&s.errors, msg, class, now)
 			a.err, a.class, a.outcome = e.lastErr, class, outError
 			e.pendingDelay = true
@@ -220,6 +223,23 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 		}
 		e.addAttempt(a)
 	})
+	if unclassified {
+		s.classified(item, now, classify(err))
+	}
+}
+
+// classified sets the class of the error finished recorded at now, unless a
+// newer outcome has been recorded since.
+func (s *store[T]) classified(item T, at int64, class uint8) {
+	s.withKey(string(s.keyer.append(nil, item)), func(e *entry[T]) {
+		if e.lastErrAt != at {
+			return
+		}
+		e.errClass = class
+		if a := e.lastAttempt(); a != nil && a.at == at {
+			a.class = class
+		}
+	})
 }
 
 // panicked records a reconcile that panicked, as controller-runtime reports it
@@ -235,7 +255,7 @@ func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user
 	now := s.now()
 	pq := s.pq.Load()
 	s.withEntry(item, now, func(e *entry[T]) {
-		e.lastReset = &reset{at: now, failures: e.failures, by: api.ResetForget, user: user, reason: reason}
+		e.setReset(reset{at: now, failures: e.failures, by: api.ResetForget, user: user, reason: reason})
 		e.failures, e.firstFailureAt = 0, 0
 		e.addAttempt(attempt{at: now, delay: release, outcome: outForgotten, trigger: trigForget})
 		switch {
