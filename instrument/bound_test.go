@@ -2,10 +2,14 @@ package instrument
 
 import (
 	"fmt"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -55,6 +59,47 @@ func TestMaxKeysIsABound(t *testing.T) {
 			if c.Overflow == 0 {
 				t.Errorf("v1/controllers: overflow = 0, want the keys not recorded while the store was full counted")
 			}
+		})
+	}
+}
+
+// BenchmarkFloodHeap feeds 1,000,000 distinct failing keys at full speed
+// through client-go's limiter, bare and recording with the default MaxKeys,
+// and reports the heap each leaves once the evictions it started have run.
+// The bare limiter's own per-key map is the baseline (the controller has it
+// either way); the goal is at most 150 MiB over it.
+func BenchmarkFloodHeap(b *testing.B) {
+	const n = 1_000_000
+	for _, recording := range []bool{false, true} {
+		name := map[bool]string{false: "bare", true: "recording"}[recording]
+		b.Run(name, func(b *testing.B) {
+			var heapMiB, kept float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				p := New("flood", Options{Registry: NewRegistry()})
+				rl := workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay)
+				if recording {
+					rl = p.RateLimiter(rl)
+				}
+				var buf []byte
+				for i := range n {
+					buf = strconv.AppendInt(buf[:0], int64(i), 10)
+					rl.When(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "flood", Name: string(buf)}})
+				}
+				for p.store.len() > DefaultMaxKeys || p.store.evicting.Load() {
+					runtime.Gosched() // the last eviction pass finishing
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				heapMiB = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+				kept = float64(p.store.len())
+				runtime.KeepAlive(p)
+				runtime.KeepAlive(rl)
+			}
+			b.ReportMetric(heapMiB, "MiB-heap")
+			b.ReportMetric(kept, "keys-kept")
 		})
 	}
 }

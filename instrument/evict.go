@@ -61,8 +61,7 @@ func (s *store[T]) evict(now int64) {
 		if !s.evicting.CompareAndSwap(false, true) {
 			return // another goroutine is at it, and loops as this one would
 		}
-		s.lastSweep.Store(now)
-		s.sweep(now)
+		s.maybeSweep(now) // expired keys first, at most once per sweepEvery
 		for excess := s.len() - s.maxKeys; excess > 0; excess = s.len() - s.maxKeys {
 			s.trim(excess + s.maxKeys/evictSlack)
 		}
