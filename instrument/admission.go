@@ -56,12 +56,16 @@ func newAdmission(n int, wait, reuse time.Duration) *admission {
 // identical concurrent requests, and its age: how long ago it was computed.
 // A finished result is reused only while both the real clock and the
 // server's (serverNow, which a test may hold still or step) say it is
-// younger than the reuse window; reuse false never reuses one.
+// younger than the reuse window, and only while every slot is taken (when
+// the request would otherwise wait); reuse false never reuses one.
 func (a *admission) do(ctx context.Context, key string, serverNow time.Time, reuse bool, compute func(context.Context) (any, error)) (any, time.Duration, error) {
 	a.mu.Lock()
 	c := a.calls[key]
 	if c != nil && c.finished() {
-		fresh := reuse && c.err == nil && serverNow.Sub(c.serverAt).Abs() <= a.reuse
+		// Reuse only under load, instead of queueing: a lone client
+		// always gets a fresh answer.
+		busy := len(a.slots) == cap(a.slots)
+		fresh := reuse && busy && c.err == nil && serverNow.Sub(c.serverAt).Abs() <= a.reuse
 		if age := a.now().Sub(c.at); fresh && age <= a.reuse {
 			a.mu.Unlock()
 			return c.val, age, nil

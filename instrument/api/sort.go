@@ -10,8 +10,9 @@ import (
 
 // Sort orders for v1/keys (the sort parameter).
 const (
-	// SortNext: soonest retry first (a retry already due counts as soonest);
-	// keys with none last. The server's default.
+	// SortNext: soonest retry first (a running or queued key by the retry
+	// time it was released at); keys with none, idle and failed keys last.
+	// The server's default.
 	SortNext = "next"
 	// SortFailures: most consecutive failures first.
 	SortFailures = "failures"
@@ -92,10 +93,11 @@ func SortRank(order string, in RankInput) Rank {
 	return Rank{in.NextRetry}
 }
 
-// waitsForRetry reports whether a key in state st can have a retry to come
-// (or one already due, which makes it queued).
+// waitsForRetry reports whether a key in state st still has its retry time
+// to tell: not once it settled (idle) or gave up (failed). A running or
+// queued key keeps the time it was released at.
 func waitsForRetry(st State) bool {
-	return st == StateBackoff || st == StateScheduled || st == StateQueued
+	return st != StateIdle && st != StateFailed
 }
 
 // attentionRank: tier 0 failing (failed, backoff), 1 queued, 2 the rest.

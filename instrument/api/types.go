@@ -93,8 +93,9 @@ type KeyList struct {
 	// time its states and countdowns are true at.
 	ServerTime time.Time `json:"serverTime"`
 	// Age is how old the page was when it was sent: identical requests
-	// arriving together share one computation, reused for up to 250ms, so
-	// Age is 0s for a fresh page and a few hundred milliseconds at most.
+	// arriving together share one computation, and while the server is busy
+	// a page answers identical requests for up to 250ms; so Age is 0s for a
+	// fresh page and a few hundred milliseconds at most.
 	Age metav1.Duration `json:"age"`
 	// Total is how many keys the selected controllers track.
 	Total int `json:"total"`
