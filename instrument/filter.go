@@ -9,10 +9,10 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// Filter bounds. A request's matching cost is about the bytes it reads
-// times, for a regular expression, the threads its program keeps alive per
-// byte; these bound the second factor, and matching runs on copies taken
-// outside every shard lock, with the request's context checked as it goes.
+// Filter bounds. A request's matching cost is the bytes it reads times, for
+// a regular expression, the work per byte of its program. These bound both;
+// and matching runs on copies taken outside every shard lock, with the
+// request's context checked as it goes, so the controller never waits on it.
 const (
 	// maxQueryLen bounds q.
 	maxQueryLen = 1024
@@ -20,10 +20,15 @@ const (
 	// counted repetition is compiled as that many copies (.{0,1000} is
 	// 2,000 instructions), which the pattern's length does not show.
 	maxRegexInsts = 2000
-	// maxRegexBranches bounds the branch points (alternatives, optional and
-	// repeated parts) of the program: each one can keep a thread alive on
-	// every byte, which is what makes a short pattern slow.
-	maxRegexBranches = 24
+	// maxRegexCost bounds a regular expression's estimated cost per byte
+	// read (see regexCost), in nanoseconds on a 2020s core: each branch point
+	// (|, ?, *, +, {n,m}) can keep a thread alive on every byte, and each
+	// group adds a capture to every live thread. Literal text is nearly free.
+	maxRegexCost = 300
+	// regexBudget bounds the estimated cost of one request's regular
+	// expression matching (cost per byte × bytes read): one second. Past it
+	// the request fails with a message saying so.
+	regexBudget = int64(1e9)
 	// maxFoldQuery bounds a case-insensitive substring: it is searched in a
 	// lowered copy (linear time), so this only bounds the copy's worst case.
 	maxFoldQuery = 256
@@ -44,6 +49,12 @@ type matcher struct {
 	fold   bool
 	re     *regexp.Regexp
 	states map[api.State]bool
+	// cost is re's estimated cost per byte; budget what the request may
+	// still spend; overBudget is set once it has run out, and every match
+	// then fails.
+	cost       int64
+	budget     int64
+	overBudget bool
 
 	lowered []byte          // scratch for the case-folding path
 	memo    map[textID]bool // match results of long (interned) texts
@@ -65,11 +76,11 @@ func newMatcher(f api.Filter) (*matcher, error) {
 		return nil, badParam("q", "longer than %d bytes", maxQueryLen)
 	}
 	if rest, ok := strings.CutPrefix(f.Q, "~"); ok {
-		re, err := compileBounded(rest)
+		re, cost, err := compileBounded(rest)
 		if err != nil {
 			return nil, err
 		}
-		m.re = re
+		m.re, m.cost, m.budget = re, cost, regexBudget
 	} else if f.Q != "" {
 		m.q = f.Q
 		m.fold = strings.ToLower(f.Q) == f.Q
@@ -91,31 +102,49 @@ func newMatcher(f api.Filter) (*matcher, error) {
 }
 
 // compileBounded compiles expr as regexp.Compile does, refusing a program
-// over the bounds with a message that says which and what to do.
-func compileBounded(expr string) (*regexp.Regexp, error) {
+// over the bounds with a message that says which and what to do, and returns
+// its estimated cost per byte.
+func compileBounded(expr string) (*regexp.Regexp, int64, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, badParam("q", "bad regular expression: %v", err)
+		return nil, 0, badParam("q", "bad regular expression: %v", err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, badParam("q", "bad regular expression: %v", err)
+		return nil, 0, badParam("q", "bad regular expression: %v", err)
 	}
-	branches := 0
+	if len(prog.Inst) > maxRegexInsts {
+		return nil, 0, badParam("q", "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
+			len(prog.Inst), maxRegexInsts)
+	}
+	branches, groups, cost := regexCost(prog)
+	if cost > maxRegexCost {
+		return nil, 0, badParam("q", "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
+			branches, groups)
+	}
+	compiled, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, 0, badParam("q", "bad regular expression: %v", err)
+	}
+	return compiled, cost, nil
+}
+
+// regexCost estimates prog's cost per byte read, in nanoseconds, from its
+// branch points and capture instructions: Go's matchers (backtracker and
+// NFA) may step every live thread on every byte, and these are what make
+// threads (measured: (.*){16}# reads 3 MB/s, a 100-instruction literal
+// with three .* reads 20 MB/s).
+func regexCost(prog *syntax.Prog) (branches, groups int, cost int64) {
+	captures := 0
 	for _, in := range prog.Inst {
-		if in.Op == syntax.InstAlt || in.Op == syntax.InstAltMatch {
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
 			branches++
+		case syntax.InstCapture:
+			captures++
 		}
 	}
-	switch {
-	case len(prog.Inst) > maxRegexInsts:
-		return nil, badParam("q", "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
-			len(prog.Inst), maxRegexInsts)
-	case branches > maxRegexBranches:
-		return nil, badParam("q", "the regular expression has %d branch points (|, ?, *, +, {n,m} each add some), over %d: it would be slow over every key; simplify it, or filter with a substring and --state",
-			branches, maxRegexBranches)
-	}
-	return regexp.Compile(expr)
+	return branches, captures/2 - 1, 10 + 25*int64(branches) + 3*int64(captures)
 }
 
 // match reports whether a key in state st with last error lastErr passes.
@@ -127,6 +156,12 @@ func (m *matcher) match(key, lastErr string, st api.State) bool {
 		return true
 	}
 	return m.matchText(key) || (lastErr != "" && m.matchText(lastErr))
+}
+
+// errOverBudget is the error of a request whose regular expression ran out
+// of budget.
+func (m *matcher) errOverBudget() error {
+	return badParam("q", "this regular expression would take over a second over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state")
 }
 
 // matchText matches one text, remembering the answer for a long one.
@@ -151,6 +186,10 @@ func (m *matcher) matchText(s string) bool {
 func (m *matcher) matchNow(s string) bool {
 	switch {
 	case m.re != nil:
+		if m.budget -= m.cost * int64(len(s)); m.budget < 0 {
+			m.overBudget = true
+			return false
+		}
 		return m.re.MatchString(s)
 	case m.fold:
 		m.lowered = appendLower(m.lowered[:0], s)

@@ -126,6 +126,9 @@ func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]targ
 				keys = append(keys, k.key)
 			}
 		}
+		if m.overBudget {
+			return m.errOverBudget()
+		}
 		return nil
 	}); err != nil {
 		return nil, err

@@ -118,6 +118,9 @@ func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*sele
 				sel.rest++
 				top.offer(r)
 			}
+			if q.filter.overBudget {
+				return q.filter.errOverBudget()
+			}
 			return nil
 		})
 		sel.total += total
