@@ -35,9 +35,11 @@ func errorGroups(ctx context.Context, src sources, states map[api.State]bool, no
 	out := &api.ErrorGroupList{}
 	idx := map[groupID]int{}
 	var groups []*groupAcc
-	fps := map[textID]string{} // fingerprints of long messages, by identity
 	var buf []keySnap
 	for i, c := range src {
+		// The group of each message, by identity: messages are interned, so
+		// keys failing alike share one string, fingerprinted once.
+		byText := map[textID]int{}
 		var total int
 		var err error
 		buf, total, err = c.scan(ctx, now, buf, func(snaps []keySnap) error {
@@ -47,12 +49,18 @@ func errorGroups(ctx context.Context, src sources, states map[api.State]bool, no
 					continue
 				}
 				out.Matched++
-				fp := fingerprintOf(k.lastErr, fps)
-				gi, ok := idx[groupID{i, fp}]
+				id := textIDOf(k.lastErr)
+				gi, ok := byText[id]
 				if !ok {
-					gi = len(groups)
-					idx[groupID{i, fp}] = gi
-					groups = append(groups, &groupAcc{ctrl: i, fingerprint: fp, class: k.class, first: seen(k), last: k.lastErrAt})
+					fp := fingerprint(k.lastErr)
+					if gi, ok = idx[groupID{i, fp}]; !ok {
+						gi = len(groups)
+						idx[groupID{i, fp}] = gi
+						groups = append(groups, &groupAcc{ctrl: i, fingerprint: fp, class: k.class, first: seen(k), last: k.lastErrAt})
+					}
+					if len(byText) < maxMemo {
+						byText[id] = gi
+					}
 				}
 				groups[gi].add(k)
 			}
@@ -142,21 +150,4 @@ func mergeSmallGroups(groups []*groupAcc) []*groupAcc {
 		kept = append(kept, rest[c])
 	}
 	return kept
-}
-
-// fingerprintOf fingerprints msg, once per distinct long message of the
-// request (messages are interned: keys failing alike share one string).
-func fingerprintOf(msg string, memo map[textID]string) string {
-	if len(msg) < memoMinLen {
-		return fingerprint(msg)
-	}
-	id := textIDOf(msg)
-	if fp, ok := memo[id]; ok {
-		return fp
-	}
-	fp := fingerprint(msg)
-	if len(memo) < maxMemo {
-		memo[id] = fp
-	}
-	return fp
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -25,10 +26,13 @@ const (
 	// (|, ?, *, +, {n,m}) can keep a thread alive on every byte, and each
 	// group adds a capture to every live thread. Literal text is nearly free.
 	maxRegexCost = 300
-	// regexBudget bounds the estimated cost of one request's regular
-	// expression matching (cost per byte × bytes read): one second. Past it
-	// the request fails with a message saying so.
-	regexBudget = int64(1e9)
+	// regexTime bounds the time one request spends in regular expressions:
+	// the estimate above cannot tell a cheap program from a costly one of
+	// the same shape on every text. Past it the request fails, saying so.
+	regexTime = time.Second
+	// regexClockEvery is how many regular expression matches run between
+	// two reads of the clock.
+	regexClockEvery = 16
 	// maxFoldQuery bounds a case-insensitive substring: it is searched in a
 	// lowered copy (linear time), so this only bounds the copy's worst case.
 	maxFoldQuery = 256
@@ -49,11 +53,11 @@ type matcher struct {
 	fold   bool
 	re     *regexp.Regexp
 	states map[api.State]bool
-	// cost is re's estimated cost per byte; budget what the request may
-	// still spend; overBudget is set once it has run out, and every match
-	// then fails.
-	cost       int64
-	budget     int64
+	// deadline ends the request's regular expression matching; overBudget
+	// is set once it has passed, and every match then fails. matches counts
+	// the matches run, to read the clock only now and then.
+	deadline   time.Time
+	matches    int
 	overBudget bool
 
 	lowered []byte          // scratch for the case-folding path
@@ -76,11 +80,11 @@ func newMatcher(f api.Filter) (*matcher, error) {
 		return nil, badParam("q", "longer than %d bytes", maxQueryLen)
 	}
 	if rest, ok := strings.CutPrefix(f.Q, "~"); ok {
-		re, cost, err := compileBounded(rest)
+		re, err := compileBounded(rest)
 		if err != nil {
 			return nil, err
 		}
-		m.re, m.cost, m.budget = re, cost, regexBudget
+		m.re = re
 	} else if f.Q != "" {
 		m.q = f.Q
 		m.fold = strings.ToLower(f.Q) == f.Q
@@ -102,31 +106,30 @@ func newMatcher(f api.Filter) (*matcher, error) {
 }
 
 // compileBounded compiles expr as regexp.Compile does, refusing a program
-// over the bounds with a message that says which and what to do, and returns
-// its estimated cost per byte.
-func compileBounded(expr string) (*regexp.Regexp, int64, error) {
+// over the bounds with a message that says which and what to do.
+func compileBounded(expr string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, 0, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam("q", "bad regular expression: %v", err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, 0, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam("q", "bad regular expression: %v", err)
 	}
 	if len(prog.Inst) > maxRegexInsts {
-		return nil, 0, badParam("q", "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
+		return nil, badParam("q", "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
 			len(prog.Inst), maxRegexInsts)
 	}
 	branches, groups, cost := regexCost(prog)
 	if cost > maxRegexCost {
-		return nil, 0, badParam("q", "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
+		return nil, badParam("q", "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
 			branches, groups)
 	}
 	compiled, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, 0, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam("q", "bad regular expression: %v", err)
 	}
-	return compiled, cost, nil
+	return compiled, nil
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its
@@ -161,7 +164,7 @@ func (m *matcher) match(key, lastErr string, st api.State) bool {
 // errOverBudget is the error of a request whose regular expression ran out
 // of budget.
 func (m *matcher) errOverBudget() error {
-	return badParam("q", "this regular expression would take over a second over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state")
+	return badParam("q", "this regular expression took over %v over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state", regexTime)
 }
 
 // matchText matches one text, remembering the answer for a long one.
@@ -186,9 +189,17 @@ func (m *matcher) matchText(s string) bool {
 func (m *matcher) matchNow(s string) bool {
 	switch {
 	case m.re != nil:
-		if m.budget -= m.cost * int64(len(s)); m.budget < 0 {
-			m.overBudget = true
+		if m.overBudget {
 			return false
+		}
+		if m.matches++; m.matches%regexClockEvery == 1 {
+			now := time.Now()
+			if m.deadline.IsZero() {
+				m.deadline = now.Add(regexTime)
+			} else if now.After(m.deadline) {
+				m.overBudget = true
+				return false
+			}
 		}
 		return m.re.MatchString(s)
 	case m.fold:

@@ -34,6 +34,9 @@ func (k *keySnap) rankInput() api.RankInput {
 // when ctx is done or fn fails, and returns buf for the caller to reuse.
 func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) ([]keySnap, error) {
 	s.maybeSweep(now)
+	if want := s.len()/shardCount + s.len()/shardCount/4 + 16; cap(buf) < want {
+		buf = make([]keySnap, 0, want) // one shard's worth and a margin: no regrowth
+	}
 	for i := range s.shards {
 		if err := ctx.Err(); err != nil {
 			return buf, err

@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"container/heap"
 	"context"
 	"slices"
 	"strings"
@@ -44,26 +43,41 @@ type topK struct {
 	rows []row
 }
 
-// Len, Less, Swap, Push and Pop implement heap.Interface.
-func (t *topK) Len() int           { return len(t.rows) }
-func (t *topK) Less(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
-func (t *topK) Swap(i, j int)      { t.rows[i], t.rows[j] = t.rows[j], t.rows[i] }
-func (t *topK) Push(x any)         { t.rows = append(t.rows, x.(row)) }
-func (t *topK) Pop() any {
-	r := t.rows[len(t.rows)-1]
-	t.rows = t.rows[:len(t.rows)-1]
-	return r
-}
+// less orders the heap: the worse row is nearer the root.
+func (t *topK) less(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
 
-// offer keeps r if it is among the k first so far.
+// offer keeps r if it is among the k first so far. The heap is by hand, not
+// container/heap, whose Push would box every row.
 func (t *topK) offer(r row) {
 	if len(t.rows) < t.k {
-		heap.Push(t, r)
+		t.rows = append(t.rows, r)
+		for i := len(t.rows) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !t.less(parent, i) {
+				break
+			}
+			t.rows[parent], t.rows[i] = t.rows[i], t.rows[parent]
+			i = parent
+		}
 		return
 	}
-	if t.src.compareRow(&r, &t.rows[0]) < 0 {
-		t.rows[0] = r
-		heap.Fix(t, 0)
+	if t.src.compareRow(&r, &t.rows[0]) >= 0 {
+		return
+	}
+	t.rows[0] = r
+	for i := 0; ; {
+		worst, l, rt := i, 2*i+1, 2*i+2
+		if l < len(t.rows) && t.less(worst, l) {
+			worst = l
+		}
+		if rt < len(t.rows) && t.less(worst, rt) {
+			worst = rt
+		}
+		if worst == i {
+			return
+		}
+		t.rows[i], t.rows[worst] = t.rows[worst], t.rows[i]
+		i = worst
 	}
 }
 
@@ -86,7 +100,7 @@ type selection struct {
 // ranking outside every lock, keeping at most offset+limit rows.
 func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*selection, error) {
 	sel := &selection{}
-	top := &topK{src: src, k: q.offset + q.limit, rows: make([]row, 0, min(q.offset+q.limit, 1024))}
+	top := &topK{src: src, k: q.offset + q.limit, rows: make([]row, 0, q.offset+q.limit)}
 	var after *row
 	if q.after != nil {
 		after = &row{rank: q.after.rank, ctrl: -1, key: q.after.key}
