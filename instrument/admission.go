@@ -68,7 +68,7 @@ func (a *admission) do(ctx context.Context, key string, serverNow time.Time, reu
 		fresh := reuse && busy && c.err == nil && serverNow.Sub(c.serverAt).Abs() <= a.reuse
 		if age := a.now().Sub(c.at); fresh && age <= a.reuse {
 			a.mu.Unlock()
-			return c.val, age, nil
+			return c.val, age.Round(time.Millisecond), nil
 		}
 		delete(a.calls, key)
 		c = nil
@@ -81,7 +81,7 @@ func (a *admission) do(ctx context.Context, key string, serverNow time.Time, reu
 
 	select {
 	case <-c.done:
-		return c.val, a.now().Sub(c.at), c.err
+		return c.val, 0, c.err // computed while this request waited: fresh
 	case <-ctx.Done():
 		a.mu.Lock()
 		if c.refs--; c.refs == 0 {
