@@ -43,8 +43,9 @@ type topK struct {
 	rows []row
 }
 
-// less orders the heap: the worse row is nearer the root.
-func (t *topK) less(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
+// worse reports whether row i sorts after row j: the worse row is nearer
+// the root.
+func (t *topK) worse(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
 
 // offer keeps r if it is among the k first so far. The heap is by hand, not
 // container/heap, whose Push would box every row.
@@ -53,7 +54,7 @@ func (t *topK) offer(r row) {
 		t.rows = append(t.rows, r)
 		for i := len(t.rows) - 1; i > 0; {
 			parent := (i - 1) / 2
-			if !t.less(parent, i) {
+			if !t.worse(i, parent) {
 				break
 			}
 			t.rows[parent], t.rows[i] = t.rows[i], t.rows[parent]
@@ -67,10 +68,10 @@ func (t *topK) offer(r row) {
 	t.rows[0] = r
 	for i := 0; ; {
 		worst, l, rt := i, 2*i+1, 2*i+2
-		if l < len(t.rows) && t.less(worst, l) {
+		if l < len(t.rows) && t.worse(l, worst) {
 			worst = l
 		}
-		if rt < len(t.rows) && t.less(worst, rt) {
+		if rt < len(t.rows) && t.worse(rt, worst) {
 			worst = rt
 		}
 		if worst == i {
