@@ -19,6 +19,18 @@ import (
 // maxResponseBytes bounds what a client reads from an endpoint.
 const maxResponseBytes = 32 << 20
 
+// Retrying a busy endpoint: it answers 429 with Retry-After when it is
+// computing as many lists as it allows. The client waits as told, a few
+// times, rather than failing the user's refresh.
+const (
+	// maxAttempts bounds the tries of one call.
+	maxAttempts = 4
+	// defaultRetryAfter is the wait when a 429 does not say.
+	defaultRetryAfter = time.Second
+	// maxRetryAfter caps one wait, whatever the endpoint says.
+	maxRetryAfter = 5 * time.Second
+)
+
 // Client calls one instrument endpoint.
 type Client struct {
 	base *url.URL
@@ -133,16 +145,45 @@ func (c *Client) Forget(ctx context.Context, req api.ForgetRequest) (*api.Forget
 	return &out, c.do(ctx, http.MethodPost, "v1/forget", nil, body, &out)
 }
 
+// do calls the endpoint, retrying a 429 (busy) after the Retry-After it
+// names, up to maxAttempts tries.
 func (c *Client) do(ctx context.Context, method, path string, q url.Values, body []byte, out any) error {
 	u := c.base.JoinPath(path)
 	u.RawQuery = q.Encode()
+	for attempt := 1; ; attempt++ {
+		code, data, retryAfter, err := c.once(ctx, method, u, body)
+		if err != nil {
+			return err
+		}
+		if code == http.StatusTooManyRequests && attempt < maxAttempts {
+			if err := sleepCtx(ctx, retryAfter); err != nil {
+				return fmt.Errorf("%s %s: the endpoint is busy, and %w while waiting to retry", method, u.Redacted(), err)
+			}
+			continue
+		}
+		if code != http.StatusOK {
+			e := newAPIError(method, u, code, data)
+			if code == http.StatusTooManyRequests {
+				e.Message += fmt.Sprintf(" (tried %d times)", attempt)
+			}
+			return e
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("%s %s: not a backoff endpoint response: %w", method, u.Redacted(), err)
+		}
+		return nil
+	}
+}
+
+// once sends one request and reads the answer, and the wait a 429 asks for.
+func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte) (int, []byte, time.Duration, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 	if err != nil {
-		return err
+		return 0, nil, 0, err
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -150,20 +191,41 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
+		return 0, nil, 0, fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return fmt.Errorf("%s %s: reading response: %w", method, u.Redacted(), err)
+		return 0, nil, 0, fmt.Errorf("%s %s: reading response: %w", method, u.Redacted(), err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		return newAPIError(method, u, resp.StatusCode, data)
+	return resp.StatusCode, data, retryAfter(resp.Header.Get("Retry-After")), nil
+}
+
+// retryAfter reads a Retry-After value: seconds or an HTTP date, capped at
+// maxRetryAfter; defaultRetryAfter when absent or unreadable.
+func retryAfter(v string) time.Duration {
+	d := defaultRetryAfter
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		d = time.Duration(secs) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = max(0, time.Until(t))
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: not a backoff endpoint response: %w", method, u.Redacted(), err)
+	return min(d, maxRetryAfter)
+}
+
+// sleepCtx waits d, or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
 	}
-	return nil
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // APIError is an error answer from the endpoint (or from what stands in front

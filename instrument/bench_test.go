@@ -214,7 +214,7 @@ func BenchmarkKeysTop100(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodGet, target, nil)
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil)
 		req.Header.Set("Accept", "application/json")
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

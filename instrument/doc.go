@@ -44,11 +44,27 @@
 //	curl -s localhost:8082/debug/backoff/v1/controllers
 //	curl -s 'localhost:8082/debug/backoff/v1/keys?state=backoff&sort=failures&limit=20'
 //	curl -s 'localhost:8082/debug/backoff/v1/key?controller=widget&key=default/w1'
-//	curl -s -XPOST localhost:8082/debug/backoff/v1/forget -d '{"controller":"widget","keys":["default/w1"],"requeue":true}'
+//	curl -s 'localhost:8082/debug/backoff/v1/errors?state=backoff'
+//	curl -s -XPOST localhost:8082/debug/backoff/v1/forget -H 'Content-Type: application/json' \
+//		-d '{"controller":"widget","keys":["default/w1"],"requeue":true}'
 //
 // Every response carries serverTime, so clients count down with the pod's
 // clock, not their own. Errors share one shape:
 // {"error":{"code":400,"reason":"BadRequest","message":"parameter \"sort\": ..."}}.
+//
+// Looking must not hurt the controller. A list (v1/keys, v1/errors,
+// v1/controllers) copies one shard of the store at a time and filters,
+// sorts and groups outside the lock; at most MaxConcurrentLists run at once
+// and the rest are answered 429 with Retry-After; a page keeps at most
+// offset+limit small rows (offset+limit ≤ 10,000; deeper pages follow the
+// continue token), so its memory does not grow with the keys tracked. A
+// regular expression filter is bounded by its compiled program and by one
+// second of matching per request.
+//
+// A web page can reach a port-forwarded port: the handler refuses a foreign
+// Origin, and a Host that is not loopback, localhost, the address the
+// request came in on or in HandlerOptions.AllowedHosts (set that for the
+// metrics server's Service name); forget takes only application/json.
 //
 // # Guarantees
 //

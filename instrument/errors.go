@@ -3,48 +3,99 @@ package instrument
 import (
 	"encoding/json"
 	"errors"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"fmt"
 	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// statusError carries its own status code.
-type statusError struct {
-	code int
-	msg  string
+// errKind says what went wrong, in the domain's words; writeError alone maps
+// it to an HTTP status, so the probe and the parsers know nothing of HTTP.
+type errKind uint8
+
+const (
+	kindInternal        errKind = iota
+	kindInvalid                 // a bad parameter or body field
+	kindNotFound                // no such controller, key or endpoint
+	kindNotInstrumented         // the controller lacks what the action needs
+	kindForbidden               // read-only, or a request from a web page
+	kindMethod                  // wrong method for the endpoint
+	kindTooLarge                // request body over the bound
+	kindMediaType               // forget body not application/json
+	kindURITooLong              // URL over the bound
+	kindBusy                    // admission: too many list computations
+	kindTimeout                 // a computation ran past its time bound
+)
+
+// statusOf maps each kind to its status code and Kubernetes-style reason.
+var statusOf = [...]struct {
+	code   int
+	reason string
+}{
+	kindInternal:        {http.StatusInternalServerError, "InternalError"},
+	kindInvalid:         {http.StatusBadRequest, "BadRequest"},
+	kindNotFound:        {http.StatusNotFound, "NotFound"},
+	kindNotInstrumented: {http.StatusConflict, "Conflict"},
+	kindForbidden:       {http.StatusForbidden, "Forbidden"},
+	kindMethod:          {http.StatusMethodNotAllowed, "MethodNotAllowed"},
+	kindTooLarge:        {http.StatusRequestEntityTooLarge, "RequestEntityTooLarge"},
+	kindMediaType:       {http.StatusUnsupportedMediaType, "UnsupportedMediaType"},
+	kindURITooLong:      {http.StatusRequestURITooLong, "RequestURITooLong"},
+	kindBusy:            {http.StatusTooManyRequests, "TooManyRequests"},
+	kindTimeout:         {http.StatusServiceUnavailable, "Timeout"},
+}
+
+// apiError is the one error type of the endpoint: what went wrong, a message
+// that says what to do, and for kindBusy when to come back.
+type apiError struct {
+	kind       errKind
+	param      string // the parameter or body field at fault, if one is
+	msg        string
+	retryAfter time.Duration
 }
 
 // Error implements error.
-func (e *statusError) Error() string { return e.msg }
+func (e *apiError) Error() string { return e.msg }
 
-// serveErr maps an error to its status: bad parameters are 400, unknown
-// controllers and keys 404, anything else 500.
-func serveErr(w http.ResponseWriter, r *http.Request, err error) {
-	code := http.StatusInternalServerError
-	if se, ok := errors.AsType[*statusError](err); ok {
-		code = se.code
-	} else if _, ok := errors.AsType[*paramError](err); ok {
-		code = http.StatusBadRequest
-	} else if _, ok := errors.AsType[*notFoundError](err); ok {
-		code = http.StatusNotFound
-	}
-	serveError(w, r, code, err.Error())
+func newError(kind errKind, format string, args ...any) *apiError {
+	return &apiError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// serveError writes the one error shape every endpoint uses.
-func serveError(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	reason := map[int]string{
-		http.StatusBadRequest:            "BadRequest",
-		http.StatusForbidden:             "Forbidden",
-		http.StatusNotFound:              "NotFound",
-		http.StatusMethodNotAllowed:      "MethodNotAllowed",
-		http.StatusConflict:              "Conflict",
-		http.StatusRequestEntityTooLarge: "RequestEntityTooLarge",
-		http.StatusUnsupportedMediaType:  "UnsupportedMediaType",
-	}[code]
-	if reason == "" {
-		reason = "InternalError"
+// badParam is a bad query parameter or body field, named in the message.
+func badParam(name, format string, args ...any) error {
+	return &apiError{kind: kindInvalid, param: name, msg: fmt.Sprintf("parameter %q: ", name) + fmt.Sprintf(format, args...)}
+}
+
+func errNotFound(format string, args ...any) error { return newError(kindNotFound, format, args...) }
+
+func errNotInstrumented(format string, args ...any) error {
+	return newError(kindNotInstrumented, format, args...)
+}
+
+func errForbidden(format string, args ...any) error { return newError(kindForbidden, format, args...) }
+
+// errBusy asks the client to come back after retryAfter.
+func errBusy(retryAfter time.Duration, format string, args ...any) error {
+	e := newError(kindBusy, format, args...)
+	e.retryAfter = retryAfter
+	return e
+}
+
+// writeError writes err in the one error shape every endpoint uses, with the
+// status its kind maps to; an error of another type is a 500.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := errors.AsType[*apiError](err)
+	if !ok {
+		e = &apiError{kind: kindInternal, msg: err.Error()}
 	}
-	serveJSON(w, r, code, api.ErrorResponse{Error: api.ErrorBody{Code: code, Reason: reason, Message: msg}})
+	st := statusOf[e.kind]
+	if e.retryAfter > 0 {
+		secs := int((e.retryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	serveJSON(w, r, st.code, api.ErrorResponse{Error: api.ErrorBody{Code: st.code, Reason: st.reason, Message: e.msg}})
 }
 
 // serveJSON writes v. Programs that ask for application/json get it compact;

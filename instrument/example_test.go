@@ -23,7 +23,7 @@ import (
 // exampleGet serves one GET and decodes the answer into out.
 func exampleGet(h http.Handler, target string, out any) {
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil))
 	if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil {
 		panic(err)
 	}

@@ -68,6 +68,6 @@ func getJSON(t *testing.T, e *htEnv, path string, out any) {
 
 func httptestGet(e *htEnv, path string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, api.DefaultPrefix+path, nil))
+	e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+api.DefaultPrefix+path, nil))
 	return rec
 }

@@ -1,8 +1,8 @@
 package instrument
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -19,12 +19,6 @@ const (
 	maxForgetKeys = 10_000
 )
 
-// notFoundError is an unknown controller or key; it becomes a 404.
-type notFoundError struct{ msg string }
-
-// Error implements error.
-func (e *notFoundError) Error() string { return e.msg }
-
 // target is one key selected for a forget.
 type target[T comparable] struct {
 	item     T
@@ -40,7 +34,7 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 	limiter, q := p.limiter, p.queue
 	p.mu.Unlock()
 	if limiter == nil {
-		return api.ForgetResponse{}, &statusError{http.StatusConflict, fmt.Sprintf("controller %q has no instrumented rate limiter to forget with", p.name)}
+		return api.ForgetResponse{}, errNotInstrumented("controller %q has no instrumented rate limiter to forget with", p.name)
 	}
 	targets, err := p.selectTargets(req, now.UnixNano())
 	if err != nil {
@@ -76,7 +70,8 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 			requeue(q, t.item, release)
 		}
 	}
-	resp.PendingRetryKept = !resp.Requeued && resp.Count > 0
+	// A dry run reset nothing, so it kept nothing either.
+	resp.PendingRetryKept = !req.DryRun && !resp.Requeued && resp.Count > 0
 	resp.Message = forgetMessage(&resp, req)
 	return resp, nil
 }
@@ -113,35 +108,65 @@ func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 	return msg
 }
 
-// selectTargets resolves the request's keys (all must exist) or filter.
+// selectTargets resolves the request's keys (all must exist; a key named
+// twice counts once) or filter. A filter is matched on snapshots, outside
+// the shard locks, as v1/keys does.
 func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]target[T], error) {
-	var out []target[T]
 	if req.Filter == nil {
-		var missing []string
-		for _, k := range req.Keys {
-			if !p.store.withKey(k, func(e *entry[T]) {
-				out = append(out, target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)})
-			}) {
-				missing = append(missing, k)
-			}
-		}
-		if len(missing) > 0 {
-			return nil, &notFoundError{fmt.Sprintf("controller %q has no key %s", p.name, quoteList(missing))}
-		}
-		return out, nil
+		return p.targetsOf(dedupe(req.Keys), now, true)
 	}
 	m, err := newMatcher(*req.Filter)
 	if err != nil {
 		return nil, err
 	}
-	p.store.each(func(e *entry[T]) {
-		if st := e.state(now); m.match(e.key, e.lastErr, st) {
-			out = append(out, target[T]{item: e.item, key: e.key, state: st, failures: int(e.failures)})
+	var keys []string
+	if _, err := p.store.scan(context.Background(), now, nil, func(snaps []keySnap) error {
+		for i := range snaps {
+			if k := &snaps[i]; m.match(k.key, k.lastErr, k.state) {
+				keys = append(keys, k.key)
+			}
 		}
-	})
+		if m.overBudget {
+			return m.errOverBudget()
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
 	// A stable order, so a spread releases keys in the order the user saw them.
-	slices.SortFunc(out, func(a, b target[T]) int { return strings.Compare(a.key, b.key) })
+	slices.Sort(keys)
+	return p.targetsOf(keys, now, false)
+}
+
+// targetsOf looks keys up; with mustExist, a missing key is an error,
+// otherwise (evicted since the scan) it is skipped.
+func (p *TypedProbe[T]) targetsOf(keys []string, now int64, mustExist bool) ([]target[T], error) {
+	out := make([]target[T], 0, len(keys))
+	var missing []string
+	for _, k := range keys {
+		if !p.store.withKey(k, func(e *entry[T]) {
+			out = append(out, target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)})
+		}) {
+			missing = append(missing, k)
+		}
+	}
+	if mustExist && len(missing) > 0 {
+		return nil, errNotFound("controller %q has no key %s", p.name, quoteList(missing))
+	}
 	return out, nil
+}
+
+// dedupe drops repeated keys, keeping the first of each in order.
+func dedupe(keys []string) []string {
+	seen := make(map[string]bool, len(keys))
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func quoteList(keys []string) string {

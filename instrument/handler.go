@@ -1,12 +1,12 @@
 package instrument
 
 import (
-	"encoding/json"
-	"errors"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -17,9 +17,6 @@ import (
 // otherwise: the wire API's prefix, repeated here so that mounting the handler
 // needs only this package.
 const DefaultPrefix = api.DefaultPrefix
-
-// maxBodyBytes bounds a request body.
-const maxBodyBytes = 1 << 20
 
 // HandlerOptions configures the endpoint. Every field is optional.
 type HandlerOptions struct {
@@ -32,6 +29,21 @@ type HandlerOptions struct {
 	// Logger receives one line per forget, naming what was reset. Defaults to
 	// controller-runtime's logger, named "backoff", if unset.
 	Logger *logr.Logger
+	// AllowedHosts lists the host names (a port is ignored) requests may be
+	// addressed to besides loopback addresses, localhost and the address the
+	// request came in on: e.g. the Service name of the metrics server. "*"
+	// allows any, giving up the DNS-rebinding guard. Defaults to none.
+	AllowedHosts []string
+	// MaxConcurrentLists bounds the v1/keys, v1/errors and v1/controllers
+	// computations that run at once. Defaults to DefaultMaxConcurrentLists.
+	MaxConcurrentLists int
+	// AdmissionWait is how long a list request waits for a free computation
+	// before it is answered 429 with Retry-After. Defaults to DefaultAdmissionWait.
+	AdmissionWait time.Duration
+	// Reuse is how long a computed list answers identical requests (each
+	// answer says its age). Defaults to DefaultReuse if zero; negative turns
+	// reuse off (identical concurrent requests still share one computation).
+	Reuse time.Duration
 }
 
 // Handler serves DefaultRegistry under DefaultPrefix, forget allowed:
@@ -50,175 +62,142 @@ func NewHandler(opts HandlerOptions) http.Handler {
 	if !strings.HasSuffix(opts.Prefix, "/") {
 		opts.Prefix += "/"
 	}
-	if opts.Logger != nil {
-		return &handler{opts: opts, log: *opts.Logger}
+	if opts.MaxConcurrentLists <= 0 {
+		opts.MaxConcurrentLists = DefaultMaxConcurrentLists
 	}
-	return &handler{opts: opts, log: ctrllog.Log.WithName("backoff")}
+	if opts.AdmissionWait <= 0 {
+		opts.AdmissionWait = DefaultAdmissionWait
+	}
+	if opts.Reuse == 0 {
+		opts.Reuse = DefaultReuse
+	}
+	h := &handler{opts: opts, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse)}
+	if opts.Logger != nil {
+		h.log = *opts.Logger
+	} else {
+		h.log = ctrllog.Log.WithName("backoff")
+	}
+	h.routes = map[string]route{
+		"":               {http.MethodGet, h.index},
+		"v1":             {http.MethodGet, h.index},
+		"v1/controllers": {http.MethodGet, h.controllers},
+		"v1/keys":        {http.MethodGet, h.keys},
+		"v1/errors":      {http.MethodGet, h.errors},
+		"v1/key":         {http.MethodGet, h.key},
+		"v1/forget":      {http.MethodPost, h.forget},
+	}
+	return h
 }
 
 type handler struct {
-	opts HandlerOptions
-	log  logr.Logger
+	opts   HandlerOptions
+	log    logr.Logger
+	adm    *admission
+	routes map[string]route
 }
 
-// ServeHTTP routes a request under the prefix to its endpoint, checking the method.
+// route is an endpoint: its method and what serves it. A serve function
+// returns its error for ServeHTTP to write, so every error takes one path.
+type route struct {
+	method string
+	serve  func(http.ResponseWriter, *http.Request) error
+}
+
+// ServeHTTP routes a request under the prefix to its endpoint, after the
+// guard and the method check.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h.serve(w, r); err != nil {
+		writeError(w, r, err)
+	}
+}
+
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) error {
+	if err := h.checkRequest(r); err != nil {
+		return err
+	}
 	path, ok := strings.CutPrefix(r.URL.Path, h.opts.Prefix)
 	if !ok && r.URL.Path+"/" == h.opts.Prefix {
 		path, ok = "", true
 	}
 	if !ok {
-		serveError(w, r, http.StatusNotFound, fmt.Sprintf("no endpoint at %s; the API is under %s", r.URL.Path, h.opts.Prefix))
-		return
+		return errNotFound("no endpoint at %s; the API is under %s", r.URL.Path, h.opts.Prefix)
 	}
-	type route struct {
-		method string
-		serve  func(http.ResponseWriter, *http.Request)
-	}
-	routes := map[string]route{
-		"":               {http.MethodGet, h.index},
-		"v1":             {http.MethodGet, h.index},
-		"v1/controllers": {http.MethodGet, h.controllers},
-		"v1/keys":        {http.MethodGet, h.keys},
-		"v1/key":         {http.MethodGet, h.key},
-		"v1/forget":      {http.MethodPost, h.forget},
-	}
-	rt, ok := routes[strings.TrimSuffix(path, "/")]
+	rt, ok := h.routes[strings.TrimSuffix(path, "/")]
 	if !ok {
-		serveError(w, r, http.StatusNotFound, fmt.Sprintf("no endpoint %q; use v1/controllers, v1/keys, v1/key or v1/forget", path))
-		return
+		return errNotFound("no endpoint %q; use v1/controllers, v1/keys, v1/errors, v1/key or v1/forget", path)
 	}
 	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
 		w.Header().Set("Allow", rt.method)
-		serveError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: method not allowed; use %s", r.Method, path, rt.method))
-		return
+		return newError(kindMethod, "%s %s: method not allowed; use %s", r.Method, path, rt.method)
 	}
-	rt.serve(w, r)
+	return rt.serve(w, r)
 }
 
 // index lists the API, for a human with curl.
-func (h *handler) index(w http.ResponseWriter, r *http.Request) {
+func (h *handler) index(w http.ResponseWriter, r *http.Request) error {
 	serveJSON(w, r, http.StatusOK, map[string]any{
 		"versions":    []string{api.APIVersion},
 		"controllers": h.opts.Registry.Names(),
 		"endpoints": []string{
 			"GET v1/controllers",
-			"GET v1/keys?controller=&q=&state=&sort=next|failures|key|since&limit=&offset=",
-			"GET v1/key?controller=&key=",
-			"POST v1/forget {controller, keys | filter{q,state}, requeue, spread, dryRun}",
+			"GET v1/keys?controller=&q=&state=&sort=" + strings.Join(api.Sorts, "|") + "&limit=&offset=&continue=",
+			"GET v1/errors?controller=&state=",
+			"GET v1/key?controller=&key= (or &handle=)",
+			"POST v1/forget {controller, keys | handles | filter{q,state}, requeue, spread, dryRun} (Content-Type: application/json)",
 		},
 		"readOnly": h.opts.ReadOnly,
 	})
+	return nil
 }
 
-func (h *handler) controllers(w http.ResponseWriter, r *http.Request) {
-	if len(r.URL.Query()) > 0 {
-		for name := range r.URL.Query() {
-			serveError(w, r, http.StatusBadRequest, badParam(name, "unknown parameter; v1/controllers takes none").Error())
-			return
-		}
-	}
-	list := api.ControllerList{ServerTime: h.now(nil), Controllers: []api.Controller{}}
-	for _, c := range h.opts.Registry.list() {
-		info := c.info(c.now())
-		if h.opts.ReadOnly {
-			info.Capabilities = api.Capabilities{ReadOnly: true}
-		}
-		list.Controllers = append(list.Controllers, info)
-	}
-	serveJSON(w, r, http.StatusOK, list)
-}
-
-func (h *handler) keys(w http.ResponseWriter, r *http.Request) {
-	q, err := parseKeyQuery(r.URL.Query())
+func (h *handler) key(w http.ResponseWriter, r *http.Request) error {
+	v, err := parseQuery(r.URL.RawQuery, []string{"controller", "key", "handle"})
 	if err != nil {
-		serveErr(w, r, err)
-		return
-	}
-	sources, err := h.selectControllers(q.controller)
-	if err != nil {
-		serveErr(w, r, err)
-		return
-	}
-	now := h.now(sources)
-	top := newTopK(q.offset + q.limit)
-	list := api.KeyList{ServerTime: now}
-	for _, c := range sources {
-		list.Total += c.collect(q, now.UnixNano(), top)
-	}
-	list.Matched = top.matched
-	list.Items = top.page(q.offset)
-	serveJSON(w, r, http.StatusOK, list)
-}
-
-func (h *handler) key(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	for name, vals := range v {
-		if name != "controller" && name != "key" {
-			serveError(w, r, http.StatusBadRequest, badParam(name, "unknown parameter; v1/key takes controller and key").Error())
-			return
-		}
-		if len(vals) > 1 {
-			serveError(w, r, http.StatusBadRequest, badParam(name, "given %d times; give it once", len(vals)).Error())
-			return
-		}
+		return err
 	}
 	key := v.Get("key")
-	if key == "" {
-		serveError(w, r, http.StatusBadRequest, badParam("key", "required").Error())
-		return
+	switch handle := v.Get("handle"); {
+	case key != "" && handle != "":
+		return badParam("handle", "give key or handle, not both")
+	case handle != "":
+		if key, err = keyOfHandle(handle); err != nil {
+			return badParam("handle", "%v", err)
+		}
+	case key == "":
+		return badParam("key", "required")
 	}
 	c, err := h.oneController(v.Get("controller"))
 	if err != nil {
-		serveErr(w, r, err)
-		return
+		return err
 	}
 	now := c.now()
 	k, ok := c.lookup(key, now.UnixNano())
 	if !ok {
-		serveError(w, r, http.StatusNotFound, fmt.Sprintf("controller %q has no key %q", c.Name(), key))
-		return
+		return errNotFound("controller %q has no key %q", c.Name(), key)
 	}
+	withHandle(&k)
 	serveJSON(w, r, http.StatusOK, api.KeyDetail{ServerTime: now, Key: k})
+	return nil
 }
 
-func (h *handler) forget(w http.ResponseWriter, r *http.Request) {
-	if h.opts.ReadOnly {
-		serveError(w, r, http.StatusForbidden, "the endpoint is read-only: forget is disabled")
-		return
+// withHandle gives a key that JSON cannot carry its lossless handle.
+func withHandle(k *api.Key) {
+	if !utf8.ValidString(k.Key) {
+		k.Handle = base64.RawURLEncoding.EncodeToString([]byte(k.Key))
 	}
-	req, err := decodeForget(w, r)
-	if err != nil {
-		serveErr(w, r, err)
-		return
-	}
-	c, err := h.oneController(req.Controller)
-	if err != nil {
-		serveErr(w, r, err)
-		return
-	}
-	resp, err := c.forget(req, c.now())
-	if err != nil {
-		serveErr(w, r, err)
-		return
-	}
-	if !resp.DryRun {
-		h.logForget(&resp, req)
-	}
-	serveJSON(w, r, http.StatusOK, resp)
 }
 
-func (h *handler) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
-	reset := make([]string, 0, min(len(resp.Keys), 100))
-	for _, k := range resp.Keys[:min(len(resp.Keys), 100)] {
-		reset = append(reset, fmt.Sprintf("%s(%s, %d failures)", k.Key, k.State, k.Failures))
+// keyOfHandle is the key a Key.Handle names.
+func keyOfHandle(handle string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(handle)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a key handle (unpadded base64url, as the key's handle field gives it)", handle)
 	}
-	h.log.Info("forgot backoff", "controller", resp.Controller, "count", resp.Count,
-		"requeue", resp.Requeued, "spread", req.Spread.Duration.String(), "reset", reset)
+	return string(b), nil
 }
 
 // selectControllers resolves the controller parameter: one by name, or all.
-func (h *handler) selectControllers(name string) ([]controllerSource, error) {
+func (h *handler) selectControllers(name string) (sources, error) {
 	if name == "" {
 		return h.opts.Registry.list(), nil
 	}
@@ -226,7 +205,7 @@ func (h *handler) selectControllers(name string) ([]controllerSource, error) {
 	if !ok {
 		return nil, h.unknownController(name)
 	}
-	return []controllerSource{c}, nil
+	return sources{c}, nil
 }
 
 // oneController resolves a controller parameter that must name exactly one;
@@ -247,51 +226,17 @@ func (h *handler) oneController(name string) (controllerSource, error) {
 }
 
 func (h *handler) unknownController(name string) error {
-	return &notFoundError{fmt.Sprintf("no controller %q; known: %s", name, strings.Join(h.opts.Registry.Names(), ", "))}
+	return errNotFound("no controller %q; known: %s", name, strings.Join(h.opts.Registry.Names(), ", "))
 }
 
 // now is the server's clock: the first selected controller's, so that tests
 // with a fake clock see one time everywhere.
-func (h *handler) now(sources []controllerSource) time.Time {
-	if len(sources) == 0 {
-		sources = h.opts.Registry.list()
+func (h *handler) now(src sources) time.Time {
+	if len(src) == 0 {
+		src = h.opts.Registry.list()
 	}
-	if len(sources) > 0 {
-		return sources[0].now()
+	if len(src) > 0 {
+		return src[0].now()
 	}
 	return time.Now()
-}
-
-func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, error) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return nil, &statusError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: send application/json", ct)}
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	dec.DisallowUnknownFields()
-	var req api.ForgetRequest
-	if err := dec.Decode(&req); err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, &statusError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes", maxBodyBytes)}
-		}
-		return nil, &statusError{http.StatusBadRequest, "request body: " + err.Error()}
-	}
-	if dec.More() {
-		return nil, &statusError{http.StatusBadRequest, "request body: more than one JSON value"}
-	}
-	switch {
-	case len(req.Keys) == 0 && req.Filter == nil:
-		return nil, badParam("keys", "name the keys to forget, or give a filter")
-	case len(req.Keys) > 0 && req.Filter != nil:
-		return nil, badParam("filter", "give keys or a filter, not both")
-	case len(req.Keys) > maxForgetKeys:
-		return nil, badParam("keys", "%d keys; at most %d per request (use a filter)", len(req.Keys), maxForgetKeys)
-	case req.Spread.Duration < 0 || req.Spread.Duration > maxSpread:
-		return nil, badParam("spread", "%v is out of range [0, %v]", req.Spread.Duration, maxSpread)
-	}
-	for i, k := range req.Keys {
-		if k == "" {
-			return nil, badParam("keys", "key %d is empty", i)
-		}
-	}
-	return &req, nil
 }

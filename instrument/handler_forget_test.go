@@ -327,3 +327,33 @@ func TestServerDefaultAddr(t *testing.T) {
 		t.Errorf("DefaultAddr = %q, want loopback 127.0.0.1:8082", DefaultAddr)
 	}
 }
+
+// TestHandlerForgetOnceEach: a key named twice is forgotten once and counted
+// once; a dry run keeps no pending retry because it reset nothing.
+func TestHandlerForgetOnceEach(t *testing.T) {
+	e, logs, _ := htForgetEnv(t)
+	m := e.forget(`{"controller":"alpha","keys":["default/a1","default/s0","default/a1"]}`)
+	if m["count"] != 2.0 || len(m["keys"].([]any)) != 2 {
+		t.Errorf("count, keys = %v, %v; want 2 keys once each", m["count"], m["keys"])
+	}
+	if m["pendingRetryKept"] != true {
+		t.Errorf("pendingRetryKept = %v, want true (reset without requeue)", m["pendingRetryKept"])
+	}
+	forgotten := 0
+	for _, a := range e.get("v1/key?controller=alpha&key=default/a1")["history"].([]any) {
+		if a.(map[string]any)["outcome"] == api.OutcomeForgotten {
+			forgotten++
+		}
+	}
+	if forgotten != 1 {
+		t.Errorf("default/a1 history holds %d forgets, want 1", forgotten)
+	}
+	if lines := logs.all(); len(lines) != 1 || lines[0]["count"] != 2.0 {
+		t.Errorf("log = %v, want one line with count 2", lines)
+	}
+
+	dry := e.forget(`{"controller":"alpha","keys":["default/s1"],"dryRun":true}`)
+	if dry["count"] != 1.0 || dry["pendingRetryKept"] != nil {
+		t.Errorf("dry run: count, pendingRetryKept = %v, %v; want 1, absent", dry["count"], dry["pendingRetryKept"])
+	}
+}

@@ -120,10 +120,10 @@ func (e *htEnv) do(h http.Handler, method, target, body string) (int, http.Heade
 	e.t.Helper()
 	var req *http.Request
 	if body != "" {
-		req = httptest.NewRequest(method, target, strings.NewReader(body))
+		req = httptest.NewRequest(method, "http://127.0.0.1"+target, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 	} else {
-		req = httptest.NewRequest(method, target, nil)
+		req = httptest.NewRequest(method, "http://127.0.0.1"+target, nil)
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -1,78 +1,75 @@
 package instrument
 
 import (
-	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"net/url"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// Query bounds.
-const (
-	// maxOffset bounds paging depth (and so the work of one request).
-	maxOffset = 1_000_000
-	// maxQueryLen bounds q, so a filter can't be made arbitrarily costly.
-	maxQueryLen = 1024
-)
+// maxOffset bounds paging depth: offset+limit may not pass api.MaxWindow.
+const maxOffset = api.MaxWindow - 1
 
 // keyQuery is a parsed v1/keys request.
 type keyQuery struct {
 	controller string
-	filter     matcher
+	filter     *matcher
 	sort       string
 	limit      int
 	offset     int
+	// after, from a continue token, is the last row of the previous page:
+	// this page starts after it.
+	after *cursor
+	// scope is what a continue token must have been issued for: the
+	// controller, q and states (the sort is in the token itself).
+	scope uint32
 }
 
-// matcher is a parsed Filter: a substring (smart case: case-insensitive unless
-// it has an upper-case letter) or, with a leading "~", a regular expression,
-// over the key and its last error; and a set of states.
-type matcher struct {
-	q      string
-	fold   bool
-	re     *regexp.Regexp
-	states map[api.State]bool
-}
+var keysParams = []string{"controller", "q", "state", "sort", "limit", "offset", "continue"}
 
-var keysParams = map[string]bool{"controller": true, "q": true, "state": true, "sort": true, "limit": true, "offset": true}
-
-// paramError is a bad query parameter or body field; it becomes a 400.
-type paramError struct{ name, msg string }
-
-// Error implements error.
-func (e *paramError) Error() string { return fmt.Sprintf("parameter %q: %s", e.name, e.msg) }
-
-func badParam(name, format string, args ...any) error {
-	return &paramError{name: name, msg: fmt.Sprintf(format, args...)}
+// parseQuery parses a raw query strictly: a malformed pair (a bare %, a
+// semicolon) is an error, not a pair silently dropped; so is a parameter
+// that is not in known, or one given twice unless repeatable.
+func parseQuery(raw string, known []string, repeatable ...string) (url.Values, error) {
+	v, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, newError(kindInvalid, "malformed query %q: %v; separate parameters with & and percent-encode values", truncate(raw, 200), err)
+	}
+	for name, vals := range v {
+		if !slices.Contains(known, name) {
+			if len(known) == 0 {
+				return nil, badParam(name, "unknown parameter; this endpoint takes none")
+			}
+			return nil, badParam(name, "unknown parameter; known: %s", strings.Join(known, ", "))
+		}
+		if len(vals) > 1 && !slices.Contains(repeatable, name) {
+			return nil, badParam(name, "given %d times; give it once", len(vals))
+		}
+	}
+	return v, nil
 }
 
 // parseKeyQuery validates the v1/keys parameters. Every error names the
 // parameter at fault.
 func parseKeyQuery(v url.Values) (*keyQuery, error) {
 	for name, vals := range v {
-		if !keysParams[name] {
-			return nil, badParam(name, "unknown parameter; known: controller, q, state, sort, limit, offset")
+		if !slices.Contains(keysParams, name) {
+			return nil, badParam(name, "unknown parameter; known: %s", strings.Join(keysParams, ", "))
 		}
 		if name != "state" && len(vals) > 1 {
 			return nil, badParam(name, "given %d times; give it once", len(vals))
 		}
 	}
 	q := &keyQuery{controller: v.Get("controller"), sort: api.SortNext, limit: api.DefaultLimit}
-	var states []api.State
-	for _, s := range v["state"] {
-		for part := range strings.SplitSeq(s, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				states = append(states, api.State(part))
-			}
-		}
-	}
-	m, err := newMatcher(api.Filter{Q: v.Get("q"), States: states})
+	states, err := parseStates(v["state"])
 	if err != nil {
 		return nil, err
 	}
-	q.filter = m
+	if q.filter, err = newMatcher(api.Filter{Q: v.Get("q"), States: states}); err != nil {
+		return nil, err
+	}
 	if q.sort, err = api.ParseSort(v.Get("sort")); err != nil {
 		return nil, badParam("sort", "%v", err)
 	}
@@ -82,7 +79,31 @@ func parseKeyQuery(v url.Values) (*keyQuery, error) {
 	if q.offset, err = intParam(v, "offset", 0, 0, maxOffset); err != nil {
 		return nil, err
 	}
+	if q.offset+q.limit > api.MaxWindow {
+		return nil, badParam("offset", "offset+limit is %d, over %d: page further with the continue token of the previous page",
+			q.offset+q.limit, api.MaxWindow)
+	}
+	q.scope = scopeOf(q.controller, v.Get("q"), states)
+	if tok := v.Get("continue"); tok != "" {
+		if q.after, err = decodeCursor(tok, q); err != nil {
+			return nil, err
+		}
+	}
 	return q, nil
+}
+
+// parseStates splits state values, comma-separated or repeated; newMatcher
+// checks each.
+func parseStates(vals []string) ([]api.State, error) {
+	var states []api.State
+	for _, s := range vals {
+		for part := range strings.SplitSeq(s, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				states = append(states, api.State(part))
+			}
+		}
+	}
+	return states, nil
 }
 
 func intParam(v url.Values, name string, def, lo, hi int) (int, error) {
@@ -98,68 +119,4 @@ func intParam(v url.Values, name string, def, lo, hi int) (int, error) {
 		return 0, badParam(name, "%d is out of range [%d, %d]", n, lo, hi)
 	}
 	return n, nil
-}
-
-// newMatcher validates f. States must be known verdicts; a "~" regex must compile.
-func newMatcher(f api.Filter) (matcher, error) {
-	m := matcher{}
-	if len(f.Q) > maxQueryLen {
-		return m, badParam("q", "longer than %d bytes", maxQueryLen)
-	}
-	if rest, ok := strings.CutPrefix(f.Q, "~"); ok {
-		re, err := regexp.Compile(rest)
-		if err != nil {
-			return m, badParam("q", "bad regular expression: %v", err)
-		}
-		m.re = re
-	} else if f.Q != "" {
-		m.q = f.Q
-		m.fold = strings.ToLower(f.Q) == f.Q
-	}
-	for _, s := range f.States {
-		if _, err := api.ParseState(string(s)); err != nil {
-			return m, badParam("state", "%v", err)
-		}
-		if m.states == nil {
-			m.states = make(map[api.State]bool, len(f.States))
-		}
-		m.states[s] = true
-	}
-	return m, nil
-}
-
-// match reports whether a key in state st with last error lastErr passes.
-func (m *matcher) match(key, lastErr string, st api.State) bool {
-	if m.states != nil && !m.states[st] {
-		return false
-	}
-	switch {
-	case m.re != nil:
-		return m.re.MatchString(key) || (lastErr != "" && m.re.MatchString(lastErr))
-	case m.q == "":
-		return true
-	case m.fold:
-		return containsFold(key, m.q) || containsFold(lastErr, m.q)
-	}
-	return strings.Contains(key, m.q) || strings.Contains(lastErr, m.q)
-}
-
-// containsFold is strings.Contains with ASCII case folding of s; sub is
-// already lower case. It does not allocate, which matters over 100,000 keys.
-func containsFold(s, sub string) bool {
-	n := len(sub)
-outer:
-	for i := 0; i+n <= len(s); i++ {
-		for j := 0; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				continue outer
-			}
-		}
-		return true
-	}
-	return false
 }

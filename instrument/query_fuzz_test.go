@@ -10,7 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// FuzzParseKeyQuery: any query string either fails with a *paramError naming
+// FuzzParseKeyQuery: any query string either fails with an *apiError naming
 // a parameter, or parses into a query within bounds.
 func FuzzParseKeyQuery(f *testing.F) {
 	for _, seed := range []string{
@@ -28,24 +28,22 @@ func FuzzParseKeyQuery(f *testing.F) {
 		}
 		q, err := parseKeyQuery(v)
 		if err != nil {
-			pe, ok := errors.AsType[*paramError](err)
-			if !ok {
-				t.Fatalf("parseKeyQuery(%q) error %T %v, want a *paramError", raw, err, err)
+			pe, ok := errors.AsType[*apiError](err)
+			if !ok || pe.kind != kindInvalid || pe.param == "" {
+				t.Fatalf("parseKeyQuery(%q) error %T %v, want an invalid-parameter *apiError", raw, err, err)
 			}
-			if _, known := v[pe.name]; !known {
-				t.Errorf("parseKeyQuery(%q): error names %q, which is not in the query", raw, pe.name)
+			if _, known := v[pe.param]; !known {
+				t.Errorf("parseKeyQuery(%q): error names %q, which is not in the query", raw, pe.param)
 			}
 			return
 		}
 		if q.limit < 1 || q.limit > api.MaxLimit {
 			t.Errorf("parseKeyQuery(%q): limit %d out of [1, %d]", raw, q.limit, api.MaxLimit)
 		}
-		if q.offset < 0 || q.offset > maxOffset {
-			t.Errorf("parseKeyQuery(%q): offset %d out of [0, %d]", raw, q.offset, maxOffset)
+		if q.offset < 0 || q.offset+q.limit > api.MaxWindow {
+			t.Errorf("parseKeyQuery(%q): offset %d + limit %d over %d", raw, q.offset, q.limit, api.MaxWindow)
 		}
-		switch q.sort {
-		case api.SortNext, api.SortFailures, api.SortKey, api.SortSince:
-		default:
+		if !slices.Contains(api.Sorts, q.sort) {
 			t.Errorf("parseKeyQuery(%q): sort %q is not an order", raw, q.sort)
 		}
 		for s := range q.filter.states {

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"context"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"slices"
 	"strings"
@@ -27,8 +28,9 @@ type controllerSource interface {
 	Name() string
 	now() time.Time
 	info(now time.Time) api.Controller
-	collect(q *keyQuery, now int64, top *topK) (total int)
+	scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) (_ []keySnap, total int, _ error)
 	lookup(key string, now int64) (api.Key, bool)
+	brief(key string, now int64) (api.Key, bool)
 	forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error)
 }
 

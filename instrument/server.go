@@ -78,7 +78,9 @@ func (s *ServerRunnable) Start(ctx context.Context) error {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       90 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		// Read a long URL in full so that the handler answers it in the
+		// documented shape (414); past this, net/http answers 431 in plain text.
+		MaxHeaderBytes: maxHeaderBytes,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.ln) }()

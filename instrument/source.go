@@ -56,10 +56,6 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 	return c
 }
 
-func (p *TypedProbe[T]) collect(q *keyQuery, now int64, top *topK) int {
-	return p.store.collect(p.name, q, now, top)
-}
-
 // lookup returns one key with its history.
 func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
 	var k api.Key

@@ -1,113 +1,161 @@
 package instrument
 
 import (
-	"container/heap"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"context"
 	"slices"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// row is one candidate for a page of v1/keys.
+// row is one candidate for a page of v1/keys: its place in the order and
+// nothing else (48 bytes), so that keeping offset+limit of them stays small;
+// the page's keys are read in full only once chosen.
 type row struct {
-	primary    int64
-	controller string
-	key        string
-	view       api.Key
+	rank api.Rank
+	ctrl int // index of the controller in the request's sources
+	key  string
 }
 
-func (a *row) less(b *row) bool { return rowLess(a.primary, a.controller, a.key, b) }
+// sources are the controllers of one request; rows name them by index.
+type sources []controllerSource
 
-// rowLess reports whether a row with these sort fields sorts before b. It
-// takes the fields, not a row, so that a candidate needs no (large) row built.
-func rowLess(primary int64, controller, key string, b *row) bool {
-	if primary != b.primary {
-		return primary < b.primary
+func (s sources) name(i int) string { return s[i].Name() }
+
+// compareRow orders rows as v1/keys does: rank, then controller, then key.
+func (src sources) compareRow(a, b *row) int {
+	if c := a.rank.Compare(b.rank); c != 0 {
+		return c
 	}
-	if c := strings.Compare(controller, b.controller); c != 0 {
-		return c < 0
+	if a.ctrl != b.ctrl {
+		return strings.Compare(src.name(a.ctrl), src.name(b.ctrl))
 	}
-	return key < b.key
+	return strings.Compare(a.key, b.key)
 }
 
 // topK keeps the k first rows in sort order out of any number offered, so a
-// page costs O(n log k) and copies only the keys that make it. It is a max-heap:
-// the root is the worst row kept, the one a better candidate replaces.
+// page costs O(n log k) time and O(k) memory whatever the number of keys. It
+// is a max-heap: the root is the worst row kept, the one a better candidate
+// replaces.
 type topK struct {
-	k       int
-	rows    []row
-	matched int
+	src  sources
+	k    int
+	rows []row
 }
 
-func newTopK(k int) *topK { return &topK{k: k} }
+// worse reports whether row i sorts after row j: the worse row is nearer
+// the root.
+func (t *topK) worse(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
 
-// Len, Less, Swap, Push and Pop implement heap.Interface.
-func (t *topK) Len() int           { return len(t.rows) }
-func (t *topK) Less(i, j int) bool { return t.rows[j].less(&t.rows[i]) }
-func (t *topK) Swap(i, j int)      { t.rows[i], t.rows[j] = t.rows[j], t.rows[i] }
-func (t *topK) Push(x any)         { t.rows = append(t.rows, x.(row)) }
-func (t *topK) Pop() any {
-	r := t.rows[len(t.rows)-1]
-	t.rows = t.rows[:len(t.rows)-1]
-	return r
-}
-
-// wants reports whether a row with these sort fields would be kept; only then
-// is its view built.
-func (t *topK) wants(primary int64, controller, key string) bool {
-	if len(t.rows) < t.k {
-		return true
-	}
-	return rowLess(primary, controller, key, &t.rows[0])
-}
-
-// offer adds r, which wants accepted.
+// offer keeps r if it is among the k first so far. The heap is by hand, not
+// container/heap, whose Push would box every row.
 func (t *topK) offer(r row) {
 	if len(t.rows) < t.k {
-		heap.Push(t, r)
+		t.rows = append(t.rows, r)
+		for i := len(t.rows) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !t.worse(i, parent) {
+				break
+			}
+			t.rows[parent], t.rows[i] = t.rows[i], t.rows[parent]
+			i = parent
+		}
+		return
+	}
+	if t.src.compareRow(&r, &t.rows[0]) >= 0 {
 		return
 	}
 	t.rows[0] = r
-	heap.Fix(t, 0)
-}
-
-// page returns the kept rows in order, from offset.
-func (t *topK) page(offset int) []api.Key {
-	slices.SortFunc(t.rows, func(a, b row) int {
-		if a.less(&b) {
-			return -1
+	for i := 0; ; {
+		worst, l, rt := i, 2*i+1, 2*i+2
+		if l < len(t.rows) && t.worse(l, worst) {
+			worst = l
 		}
-		return 1
-	})
-	if offset >= len(t.rows) {
-		return []api.Key{}
-	}
-	out := make([]api.Key, 0, len(t.rows)-offset)
-	for _, r := range t.rows[offset:] {
-		out = append(out, r.view)
-	}
-	return out
-}
-
-// sortKey is e's primary sort field for order; the smallest sorts first.
-func sortKey[T comparable](e *entry[T], order string) int64 {
-	waiting := e.stored == stBackoff || e.stored == stScheduled
-	return api.SortRank(order, int(e.failures), waiting, e.nextRetry, e.firstFailureAt)
-}
-
-// collect offers every entry that matches q to top, and returns the number of
-// tracked keys.
-func (s *store[T]) collect(controller string, q *keyQuery, now int64, top *topK) int {
-	s.maybeSweep(now)
-	s.each(func(e *entry[T]) {
-		st := e.state(now)
-		if !q.filter.match(e.key, e.lastErr, st) {
+		if rt < len(t.rows) && t.worse(rt, worst) {
+			worst = rt
+		}
+		if worst == i {
 			return
 		}
-		top.matched++
-		p := sortKey(e, q.sort)
-		if top.wants(p, controller, e.key) {
-			top.offer(row{primary: p, controller: controller, key: e.key, view: e.view(controller, now, false)})
+		t.rows[i], t.rows[worst] = t.rows[worst], t.rows[i]
+		i = worst
+	}
+}
+
+// sorted returns the kept rows in order.
+func (t *topK) sorted() []row {
+	slices.SortFunc(t.rows, func(a, b row) int { return t.src.compareRow(&a, &b) })
+	return t.rows
+}
+
+// selection is the outcome of one pass over the sources for v1/keys.
+type selection struct {
+	total, matched int
+	// rest counts the matched rows after the continue token (all of them
+	// without one): whether a next page exists.
+	rest int
+	rows []row // the page, in order
+}
+
+// selectPage finds q's page over src: one pass over snapshots, matching and
+// ranking outside every lock, keeping at most offset+limit rows.
+func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*selection, error) {
+	sel := &selection{}
+	top := &topK{src: src, k: q.offset + q.limit, rows: make([]row, 0, q.offset+q.limit)}
+	var after *row
+	if q.after != nil {
+		after = &row{rank: q.after.rank, ctrl: -1, key: q.after.key}
+	}
+	var buf []keySnap
+	for i, c := range src {
+		afterCtrl := 0 // how this controller compares with the token's
+		if after != nil {
+			afterCtrl = strings.Compare(c.Name(), q.after.controller)
 		}
-	})
-	return s.len()
+		var total int
+		var err error
+		buf, total, err = c.scan(ctx, now, buf, func(snaps []keySnap) error {
+			for j := range snaps {
+				k := &snaps[j]
+				if j%256 == 255 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				if !q.filter.match(k.key, k.lastErr, k.state) {
+					continue
+				}
+				sel.matched++
+				r := row{rank: api.SortRank(q.sort, k.rankInput()), ctrl: i, key: k.key}
+				if after != nil && !isAfter(&r, afterCtrl, after) {
+					continue
+				}
+				sel.rest++
+				top.offer(r)
+			}
+			if q.filter.overBudget {
+				return q.filter.errOverBudget()
+			}
+			return nil
+		})
+		sel.total += total
+		if err != nil {
+			return nil, err
+		}
+	}
+	rows := top.sorted()
+	sel.rows = rows[min(q.offset, len(rows)):]
+	return sel, nil
+}
+
+// isAfter reports whether r sorts after the token's row; afterCtrl compares
+// r's controller with the token's.
+func isAfter(r *row, afterCtrl int, after *row) bool {
+	if c := r.rank.Compare(after.rank); c != 0 {
+		return c > 0
+	}
+	if afterCtrl != 0 {
+		return afterCtrl > 0
+	}
+	return r.key > after.key
 }

@@ -17,4 +17,25 @@
 // Every response carries ServerTime: count down from it, never from the
 // client's clock. Errors come as ErrorResponse with the status code to match.
 // Fields added within v1 are optional; a client ignores what it does not know.
+//
+// Paging: v1/keys returns at most MaxLimit keys from offset, and
+// offset+limit may not pass MaxWindow (the server keeps offset+limit rows
+// while it selects a page, so its memory stays bounded however many keys it
+// tracks). To page deeper, pass back KeyList.Continue as the continue
+// parameter with the same controller, q, state and sort: the next page holds
+// the keys that sort after the previous page's last, as the Kubernetes
+// API's continue does. Keys that change state between pages may move.
+//
+// Busy: the server computes a bounded number of lists at once. A request it
+// cannot start soon is answered 429 TooManyRequests with a Retry-After (in
+// seconds): wait that long and retry, a few times. KeyList.Age and
+// ErrorGroupList.Age say how old a shared answer is.
+//
+// Keys that are not valid UTF-8 cannot travel in JSON as they are: such a
+// Key carries a Handle, which v1/key (handle parameter) and v1/forget
+// (ForgetRequest.Handles) accept in its place.
+//
+// Forget is a POST with Content-Type: application/json; a request with a
+// foreign Origin, or addressed to a Host that is not the endpoint's (DNS
+// rebinding), is refused with 403.
 package api

@@ -10,7 +10,15 @@ const (
 	DefaultLimit = 100
 	// MaxLimit is the largest page v1/keys returns.
 	MaxLimit = 1000
+	// MaxWindow bounds offset+limit: the server keeps offset+limit rows
+	// while it selects a page, so this bounds its memory per request. Page
+	// deeper with KeyList.Continue.
+	MaxWindow = 10_000
 )
+
+// FingerprintFold is what an ErrorGroup's Fingerprint holds where the
+// messages of the group differ (numbers, addresses, ids, quoted names).
+const FingerprintFold = "…"
 
 // MaxForgetReport bounds the keys a ForgetResponse lists.
 const MaxForgetReport = 1000

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -9,7 +10,9 @@ import (
 
 // Sort orders for v1/keys (the sort parameter).
 const (
-	// SortNext: soonest retry first; keys with none last.
+	// SortNext: soonest retry first (a running or queued key by the retry
+	// time it was released at); keys with none, idle and failed keys last.
+	// The server's default.
 	SortNext = "next"
 	// SortFailures: most consecutive failures first.
 	SortFailures = "failures"
@@ -17,10 +20,16 @@ const (
 	SortKey = "key"
 	// SortSince: longest failure streak first.
 	SortSince = "since"
+	// SortAttention: trouble first. Keys that are failed or in backoff come
+	// first, the longest failing first (oldest firstFailureAt; a key with no
+	// recorded start comes after those with one), then the most failures;
+	// then queued keys, the longest waiting first (since queuedAt, or since
+	// their retry fell due); every other key (running, scheduled, idle) last.
+	SortAttention = "attention"
 )
 
-// Sorts lists the sort orders, the default first.
-var Sorts = []string{SortNext, SortFailures, SortKey, SortSince}
+// Sorts lists the sort orders, the server's default first.
+var Sorts = []string{SortNext, SortFailures, SortKey, SortSince, SortAttention}
 
 // ParseSort returns s as a sort order, or an error that lists the valid ones.
 // The empty string is the default order.
@@ -36,46 +45,103 @@ func ParseSort(s string) (string, error) {
 	return "", fmt.Errorf("%q is not a sort order; use %s", s, orList(Sorts))
 }
 
-// SortRank is a key's primary sort value under order: the smaller sorts first,
-// ties go by controller, then key. Times are nanoseconds on any one clock, 0
-// for none; waiting says the key waits for a retry at nextRetry (backoff or
-// scheduled). The server ranks its entries and clients merge replicas' pages
-// with this one definition, so the two cannot drift.
-func SortRank(order string, failures int, waiting bool, nextRetry, firstFailure int64) int64 {
+// RankInput is what the sort orders look at in a key: exactly what the wire
+// shows of it, so that a client ranks a Key as the server ranked its entry.
+// Times are nanoseconds on any one clock, 0 for none.
+type RankInput struct {
+	State        State
+	Failures     int
+	NextRetry    int64
+	FirstFailure int64
+	QueuedAt     int64
+}
+
+// Rank is a key's position under a sort order, compared field by field (see
+// Compare): the smaller sorts first; ties go by controller, then key.
+type Rank [3]int64
+
+// Compare orders r and o: -1 if r sorts first, +1 if o does, 0 on a tie.
+func (r Rank) Compare(o Rank) int {
+	for i := range r {
+		if c := cmp.Compare(r[i], o[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// none ranks a missing time after every present one.
+const none = math.MaxInt64
+
+// SortRank is a key's rank under order. The server ranks its entries and
+// clients merge replicas' pages with this one definition, so the two cannot
+// drift.
+func SortRank(order string, in RankInput) Rank {
 	switch order {
 	case SortFailures:
-		return -int64(failures)
+		return Rank{-int64(in.Failures)}
 	case SortSince:
-		if firstFailure == 0 {
-			return math.MaxInt64
-		}
-		return firstFailure
+		return Rank{orNone(in.FirstFailure)}
 	case SortKey:
-		return 0
+		return Rank{}
+	case SortAttention:
+		return attentionRank(in)
 	}
-	if nextRetry == 0 || !waiting {
-		return math.MaxInt64
+	if in.NextRetry == 0 || !waitsForRetry(in.State) {
+		return Rank{none}
 	}
-	return nextRetry
+	return Rank{in.NextRetry}
+}
+
+// waitsForRetry reports whether a key in state st still has its retry time
+// to tell: not once it settled (idle) or gave up (failed). A running or
+// queued key keeps the time it was released at.
+func waitsForRetry(st State) bool {
+	return st != StateIdle && st != StateFailed
+}
+
+// attentionRank: tier 0 failing (failed, backoff), 1 queued, 2 the rest.
+func attentionRank(in RankInput) Rank {
+	switch in.State {
+	case StateFailed, StateBackoff:
+		return Rank{0, orNone(in.FirstFailure), -int64(in.Failures)}
+	case StateQueued:
+		since := in.QueuedAt
+		if since == 0 {
+			since = in.NextRetry // a retry that fell due
+		}
+		return Rank{1, orNone(since)}
+	}
+	return Rank{2}
+}
+
+func orNone(t int64) int64 {
+	if t == 0 {
+		return none
+	}
+	return t
+}
+
+// RankOf is k's rank under order.
+func RankOf(k *Key, order string) Rank {
+	return SortRank(order, RankInput{
+		State:        k.State,
+		Failures:     k.Failures,
+		NextRetry:    unixNano(k.NextRetryAt),
+		FirstFailure: unixNano(k.FirstFailureAt),
+		QueuedAt:     unixNano(k.QueuedAt),
+	})
 }
 
 // CompareKeys orders a and b as the server sorts v1/keys under order.
 func CompareKeys(a, b *Key, order string) int {
-	if ra, rb := rank(a, order), rank(b, order); ra != rb {
-		if ra < rb {
-			return -1
-		}
-		return 1
+	if c := RankOf(a, order).Compare(RankOf(b, order)); c != 0 {
+		return c
 	}
 	if c := strings.Compare(a.Controller, b.Controller); c != 0 {
 		return c
 	}
 	return strings.Compare(a.Key, b.Key)
-}
-
-func rank(k *Key, order string) int64 {
-	waiting := k.State != StateIdle && k.State != StateFailed
-	return SortRank(order, k.Failures, waiting, unixNano(k.NextRetryAt), unixNano(k.FirstFailureAt))
 }
 
 func unixNano(t time.Time) int64 {

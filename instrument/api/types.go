@@ -9,8 +9,13 @@ import (
 // Key is one tracked key as v1/keys and v1/key return it. Absent fields are
 // omitted; times are the server's clock.
 type Key struct {
-	Controller      string          `json:"controller"`
-	Key             string          `json:"key"`
+	Controller string `json:"controller"`
+	Key        string `json:"key"`
+	// Handle is set only when Key is not valid UTF-8, which JSON cannot carry
+	// (the bad bytes arrive as U+FFFD): the key's bytes in unpadded base64url
+	// (RFC 4648 §5). Give it back as v1/key's handle parameter, or in a
+	// forget's handles, to name this exact key.
+	Handle          string          `json:"handle,omitempty"`
 	State           State           `json:"state"`
 	Failures        int             `json:"failures"`
 	TotalFailures   int             `json:"totalFailures,omitempty"`
@@ -88,12 +93,24 @@ type Attempt struct {
 
 // KeyList is the v1/keys response: one page of the filtered, sorted keys.
 type KeyList struct {
+	// ServerTime is when the page was computed, on the server's clock: the
+	// time its states and countdowns are true at.
 	ServerTime time.Time `json:"serverTime"`
+	// Age is how old the page was when it was sent: identical requests
+	// arriving together share one computation, and while the server is busy
+	// a page answers identical requests for up to 250ms; so Age is 0s for a
+	// fresh page and a few hundred milliseconds at most.
+	Age metav1.Duration `json:"age"`
 	// Total is how many keys the selected controllers track.
 	Total int `json:"total"`
 	// Matched is how many of them pass the filter; Items is a page of those.
 	Matched int   `json:"matched"`
 	Items   []Key `json:"items"`
+	// Continue is set when matched keys follow this page: pass it back as
+	// the continue parameter (with the same controller, q, state and sort)
+	// for the next page. Offset+limit is bounded by MaxWindow; continue goes
+	// as deep as the list does.
+	Continue string `json:"continue,omitempty"`
 }
 
 // KeyDetail is the v1/key response.
@@ -182,7 +199,10 @@ type Capabilities struct {
 type ForgetRequest struct {
 	Controller string   `json:"controller"`
 	Keys       []string `json:"keys,omitempty"`
-	Filter     *Filter  `json:"filter,omitempty"`
+	// Handles names keys by their Key.Handle (keys that are not valid
+	// UTF-8); it adds to Keys.
+	Handles []string `json:"handles,omitempty"`
+	Filter  *Filter  `json:"filter,omitempty"`
 	// Requeue makes the keys ready now (Forget + Add); it needs the queue decorator.
 	Requeue bool `json:"requeue,omitempty"`
 	// Spread releases a bulk requeue evenly over this window instead of at once.
@@ -227,7 +247,9 @@ type ForgottenKey struct {
 // ErrorGroupList is the v1/errors response: the matched keys' last errors,
 // grouped by fingerprint, largest group first.
 type ErrorGroupList struct {
-	ServerTime time.Time `json:"serverTime"`
+	// ServerTime and Age are as in KeyList.
+	ServerTime time.Time       `json:"serverTime"`
+	Age        metav1.Duration `json:"age"`
 	// Total is how many keys the selected controllers track; Matched how many
 	// pass the state filter and have an error. The groups' counts add up to
 	// Matched.
@@ -246,10 +268,13 @@ type ErrorGroup struct {
 	Message string `json:"message"`
 	Class   string `json:"class,omitempty"`
 	// Count is the exact number of keys in the group.
-	Count     int       `json:"count"`
+	Count int `json:"count"`
+	// FirstSeen is when the oldest failure streak among the group's keys
+	// began (their firstFailureAt; the error's time for a key with none);
+	// LastSeen is the newest time one of them recorded this error.
 	FirstSeen time.Time `json:"firstSeen"`
 	LastSeen  time.Time `json:"lastSeen"`
-	// Examples names a few of the group's keys.
+	// Examples names a few of the group's keys, the first in key order.
 	Examples []string `json:"examples"`
 }
 

@@ -1,0 +1,50 @@
+package api
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSortAttention: trouble first — failing keys by how long they have been
+// failing, then by failures; queued keys by how long they have waited;
+// healthy keys last.
+func TestSortAttention(t *testing.T) {
+	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	keys := []Key{
+		{Key: "idle", State: StateIdle},
+		{Key: "running", State: StateRunning, StartedAt: at(1)},
+		{Key: "scheduled", State: StateScheduled, NextRetryAt: at(2)},
+		{Key: "queued-new", State: StateQueued, QueuedAt: at(9)},
+		{Key: "queued-due", State: StateQueued, NextRetryAt: at(5)}, // its retry fell due at 5
+		{Key: "queued-old", State: StateQueued, QueuedAt: at(3)},
+		{Key: "failed-no-start", State: StateFailed},
+		{Key: "backoff-new", State: StateBackoff, Failures: 9, FirstFailureAt: at(8), NextRetryAt: at(20)},
+		{Key: "backoff-old-few", State: StateBackoff, Failures: 2, FirstFailureAt: at(1), NextRetryAt: at(30)},
+		{Key: "backoff-old-many", State: StateBackoff, Failures: 7, FirstFailureAt: at(1), NextRetryAt: at(30)},
+		{Key: "failed-old", State: StateFailed, Failures: 3, FirstFailureAt: at(0)},
+	}
+	want := []string{
+		"failed-old", "backoff-old-many", "backoff-old-few", "backoff-new", "failed-no-start",
+		"queued-old", "queued-due", "queued-new",
+		"idle", "running", "scheduled",
+	}
+	for _, perm := range [][]Key{keys, slices.Clone(keys)} {
+		slices.Reverse(perm)
+		slices.SortFunc(perm, func(a, b Key) int { return CompareKeys(&a, &b, SortAttention) })
+		got := make([]string, len(perm))
+		for i, k := range perm {
+			got[i] = k.Key
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("attention order\n got %v\nwant %v", got, want)
+		}
+	}
+	if s, err := ParseSort("attention"); err != nil || s != SortAttention {
+		t.Errorf("ParseSort(attention) = %q, %v", s, err)
+	}
+	if Sorts[0] != SortNext {
+		t.Errorf("default sort = %s, want next (clients choose attention)", Sorts[0])
+	}
+}

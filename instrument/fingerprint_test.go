@@ -1,0 +1,39 @@
+package instrument
+
+import "testing"
+
+func TestFingerprint(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"dial tcp 10.0.0.7:443: connect: connection refused", "dial tcp …: connect: connection refused"},
+		{"dial tcp [fd00::1]:443: i/o timeout", "dial tcp …: i/o timeout"},
+		{`configmaps "outage-00012" not found`, `configmaps "…" not found`},
+		{"sync demo/outage-00012: 503 Service Unavailable", "sync demo/outage-…: 503 Service Unavailable"},
+		{"503 Service Unavailable", "503 Service Unavailable"},
+		{"took 503 ms", "took … ms"},
+		{"request 9f86d081-884c-4d63-a5f1-5e2b0b3a2f11 failed after 3 attempts", "request … failed after … attempts"},
+		{"object 4f2a9c0d1e7b has changed", "object … has changed"},
+		{"object 0x4f2a9c0d1e7b has changed", "object … has changed"},
+		{"deadbeef and accepted stay", "deadbeef and accepted stay"},
+		{"timeout after 1.5s", "timeout after …s"},
+		{"Operation cannot be fulfilled on widgets.example.com \"w-7\": the object has been modified; resourceVersion 1234",
+			"Operation cannot be fulfilled on widgets.example.com \"…\": the object has been modified; resourceVersion …"},
+		{"at 10.0.0.7 and 10.0.0.8", "at … and …"},
+		{"retry 1/5", "retry …"}, // folds one character apart merge
+		{"unterminated \"quote 12", "unterminated \"quote …"},
+		{"no numbers here", "no numbers here"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := fingerprint(tt.in); got != tt.want {
+			t.Errorf("fingerprint(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkFingerprint(b *testing.B) {
+	msg := `Operation cannot be fulfilled on widgets.example.com "w-7": dial tcp 10.0.0.7:443: connect: connection refused`
+	b.ReportAllocs()
+	for b.Loop() {
+		fingerprint(msg)
+	}
+}

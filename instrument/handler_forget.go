@@ -1,0 +1,92 @@
+package instrument
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// maxBodyBytes bounds a request body.
+const maxBodyBytes = 1 << 20
+
+func (h *handler) forget(w http.ResponseWriter, r *http.Request) error {
+	if h.opts.ReadOnly {
+		return errForbidden("the endpoint is read-only: forget is disabled")
+	}
+	if _, err := parseQuery(r.URL.RawQuery, nil); err != nil {
+		return err
+	}
+	req, err := decodeForget(w, r)
+	if err != nil {
+		return err
+	}
+	c, err := h.oneController(req.Controller)
+	if err != nil {
+		return err
+	}
+	resp, err := c.forget(req, c.now())
+	if err != nil {
+		return err
+	}
+	if !resp.DryRun {
+		h.adm.forgetResults() // the next list shows what the forget did
+		h.logForget(&resp, req)
+	}
+	serveJSON(w, r, http.StatusOK, resp)
+	return nil
+}
+
+func (h *handler) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
+	reset := make([]string, 0, min(len(resp.Keys), 100))
+	for _, k := range resp.Keys[:min(len(resp.Keys), 100)] {
+		reset = append(reset, fmt.Sprintf("%s(%s, %d failures)", k.Key, k.State, k.Failures))
+	}
+	h.log.Info("forgot backoff", "controller", resp.Controller, "count", resp.Count,
+		"requeue", resp.Requeued, "spread", req.Spread.Duration.String(), "reset", reset)
+}
+
+// decodeForget reads and checks a forget body; handles become keys.
+func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, error) {
+	if err := checkJSONBody(r); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	dec.DisallowUnknownFields()
+	var req api.ForgetRequest
+	if err := dec.Decode(&req); err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, newError(kindTooLarge, "request body is over %d bytes", maxBodyBytes)
+		}
+		return nil, newError(kindInvalid, "request body: %v", err)
+	}
+	if dec.More() {
+		return nil, newError(kindInvalid, "request body: more than one JSON value")
+	}
+	for i, hd := range req.Handles {
+		k, err := keyOfHandle(hd)
+		if err != nil {
+			return nil, badParam("handles", "handle %d: %v", i, err)
+		}
+		req.Keys = append(req.Keys, k)
+	}
+	req.Handles = nil
+	switch {
+	case len(req.Keys) == 0 && req.Filter == nil:
+		return nil, badParam("keys", "name the keys to forget, or give a filter")
+	case len(req.Keys) > 0 && req.Filter != nil:
+		return nil, badParam("filter", "give keys or a filter, not both")
+	case len(req.Keys) > maxForgetKeys:
+		return nil, badParam("keys", "%d keys; at most %d per request (use a filter)", len(req.Keys), maxForgetKeys)
+	case req.Spread.Duration < 0 || req.Spread.Duration > maxSpread:
+		return nil, badParam("spread", "%v is out of range [0, %v]", req.Spread.Duration, maxSpread)
+	}
+	for i, k := range req.Keys {
+		if k == "" {
+			return nil, badParam("keys", "key %d is empty", i)
+		}
+	}
+	return &req, nil
+}

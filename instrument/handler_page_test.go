@@ -1,0 +1,174 @@
+package instrument
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"k8s.io/utils/ptr"
+)
+
+// TestHandlerKeysContinue pages through every key with continue tokens, in
+// each sort order: each key once, in order, whatever the depth; offset+limit
+// past MaxWindow is refused with the way forward.
+func TestHandlerKeysContinue(t *testing.T) {
+	const n = 1234
+	e := newHTEnv(t)
+	hp := e.probe("gamma", true, nil)
+	for i := range n {
+		for range i % 4 {
+			hp.rl.When(htReq(fmt.Sprintf("ns/k%04d", i)))
+		}
+		e.clk.Step(time.Millisecond)
+	}
+	tracked := n - (n+3)/4 // keys with i%4 == 0 never failed
+	for _, sort := range api.Sorts {
+		t.Run(sort, func(t *testing.T) {
+			var want []string
+			for off := 0; off < n; off += api.MaxLimit {
+				want = append(want, htKeys(htItems(t, e.get(fmt.Sprintf("v1/keys?sort=%s&limit=%d&offset=%d", sort, api.MaxLimit, off))))...)
+			}
+			var got []string
+			tok := ""
+			for pages := 0; ; pages++ {
+				if pages > n/100+1 {
+					t.Fatalf("more than %d pages of 100", pages)
+				}
+				target := "v1/keys?limit=100&sort=" + sort
+				if tok != "" {
+					target += "&continue=" + url.QueryEscape(tok)
+				}
+				m := e.get(target)
+				if m["matched"] != float64(tracked) {
+					t.Errorf("page %d: matched = %v, want %d (all keys, not those after the token)", pages, m["matched"], tracked)
+				}
+				got = append(got, htKeys(htItems(t, m))...)
+				next, _ := m["continue"].(string)
+				if next == "" {
+					break
+				}
+				tok = next
+			}
+			if len(want) != tracked || !slices.Equal(got, want) {
+				t.Errorf("continued pages (%d keys) differ from offset pages (%d keys)", len(got), len(want))
+			}
+		})
+	}
+
+	// The way forward past the window, and tokens used wrongly.
+	first := e.get("v1/keys?sort=key&limit=10")
+	tok := first["continue"].(string)
+	tests := []struct{ target, wantMsg string }{
+		{fmt.Sprintf("v1/keys?offset=%d&limit=1000", api.MaxWindow-999), "continue token"},
+		{"v1/keys?sort=next&continue=" + url.QueryEscape(tok), "sort=key"},
+		{"v1/keys?sort=key&q=k0&continue=" + url.QueryEscape(tok), "parameters of the first page"},
+		{"v1/keys?sort=key&continue=bogus", "not a continue token"},
+		{"v1/keys?sort=key&continue=" + base64.RawURLEncoding.EncodeToString([]byte{1, 2, 0, 0, 0, 0, 0xff}), "not a continue token"},
+	}
+	for _, tt := range tests {
+		code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+tt.target, "")
+		htCheckError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+	}
+}
+
+// TestHandlerFilterBounds: a regular expression is bounded by its compiled
+// program, not its length; a case-insensitive substring by its length.
+func TestHandlerFilterBounds(t *testing.T) {
+	e := htFixture(t)
+	tests := []struct {
+		q       string
+		wantMsg string // empty: accepted
+	}{
+		{"~.{0,1000}.{0,1000}.{0,1000}#", "instructions"},
+		{"~(.*){16}#", "branch points"},
+		{"~" + strings.Repeat("(a?)", 20), "branch points"},
+		{"~" + strings.Repeat("x", 1000), ""}, // long but literal: cheap
+		{"~^dial tcp .*: connect: connection refused$", ""},
+		{strings.Repeat("a", maxFoldQuery+1), "case-insensitive"},
+		{strings.Repeat("A", maxFoldQuery+1), ""}, // exact case: strings.Contains
+	}
+	for _, tt := range tests {
+		target := api.DefaultPrefix + "v1/keys?q=" + url.QueryEscape(tt.q)
+		code, _, m := e.do(e.h, http.MethodGet, target, "")
+		if tt.wantMsg == "" {
+			if code != http.StatusOK {
+				t.Errorf("q=%.40s: status = %d, want 200: %v", tt.q, code, m)
+			}
+			continue
+		}
+		htCheckError(t, "q="+tt.q[:min(len(tt.q), 40)], code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+	}
+}
+
+// TestMatcherMemo: a long message shared by many keys is matched once per
+// request; the answer is the same as matching each time.
+func TestMatcherMemo(t *testing.T) {
+	msg := strings.Repeat("connection refused; ", 10) + "Timeout"
+	other := strings.Clone(msg[:len(msg)-1]) + "x"
+	m, err := newMatcher(api.Filter{Q: "~Timeout$"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if !m.match("k", msg, api.StateBackoff) || m.match("k", other, api.StateBackoff) {
+			t.Fatalf("match(%q) or !match(%q) failed", msg, other)
+		}
+	}
+	// The short key is matched on every call (6), each long message once (2).
+	if got := m.matches; got != 3*2+2 {
+		t.Errorf("regular expression ran %d times, want 8", got)
+	}
+}
+
+// TestHandlerKeyHandle: a key that is not valid UTF-8 is listed with a
+// handle that reads and forgets exactly that key.
+func TestHandlerKeyHandle(t *testing.T) {
+	e := newHTEnv(t)
+	p := NewTyped[string]("raw", TypedOptions[string]{Registry: e.reg, Clock: e.clk, UsePriorityQueue: ptr.To(true)})
+	rl := p.RateLimiter(nil)
+	const bad, good = "ns/caf\xe9", "ns/ok"
+	rl.When(bad)
+	rl.When(bad)
+	rl.When(good)
+
+	items := htItems(t, e.get("v1/keys?sort=key"))
+	var handle string
+	for _, it := range items {
+		switch it["key"] {
+		case good:
+			if _, ok := it["handle"]; ok {
+				t.Errorf("valid key %q has a handle", good)
+			}
+		case "ns/caf\ufffd":
+			handle, _ = it["handle"].(string)
+		}
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(handle); err != nil || string(raw) != bad {
+		t.Fatalf("handle %q decodes to %q, %v; want the key's bytes %q", handle, raw, err, bad)
+	}
+	k := e.get("v1/key?controller=raw&handle=" + handle)
+	if k["handle"] != handle || k["failures"] != 2.0 {
+		t.Errorf("v1/key by handle: handle, failures = %v, %v; want %s, 2", k["handle"], k["failures"], handle)
+	}
+	m := e.forget(`{"controller":"raw","handles":["` + handle + `"]}`)
+	if m["count"] != 1.0 {
+		t.Errorf("forget by handle: count = %v, want 1", m["count"])
+	}
+	if n := rl.NumRequeues(bad); n != 0 {
+		t.Errorf("NumRequeues after forget = %d, want 0", n)
+	}
+	for _, tt := range []struct{ method, target, body, wantMsg string }{
+		{http.MethodGet, "v1/key?controller=raw&handle=%21%21", "", "not a key handle"},
+		{http.MethodGet, "v1/key?controller=raw&handle=" + handle + "&key=x", "", "not both"},
+		{http.MethodPost, "v1/forget", `{"controller":"raw","handles":["!!"]}`, "not a key handle"},
+	} {
+		code, _, m := e.do(e.h, tt.method, api.DefaultPrefix+tt.target, tt.body)
+		htCheckError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+	}
+}

@@ -1,0 +1,80 @@
+package instrument
+
+import (
+	"context"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// keySnap is what the list endpoints read of one entry: enough to filter,
+// rank and group it. It is copied under the entry's shard lock and read
+// outside it, so a costly filter or a sort never holds up the controller's
+// When. Strings are shared, not copied: keys and interned errors are
+// immutable.
+type keySnap struct {
+	key, lastErr string
+	// class is the last error's class, as ErrorRecord.Class has it.
+	class          string
+	state          api.State
+	failures       int
+	nextRetry      int64
+	firstFailureAt int64
+	queuedAt       int64
+	lastErrAt      int64
+}
+
+// rankInput is what api.SortRank looks at, as the wire shows it.
+func (k *keySnap) rankInput() api.RankInput {
+	return api.RankInput{State: k.state, Failures: k.failures, NextRetry: k.nextRetry,
+		FirstFailure: k.firstFailureAt, QueuedAt: k.queuedAt}
+}
+
+// scan copies the store one shard at a time into buf and hands each copy to
+// fn, outside the lock. A shard's lock is held only for the copy. It stops
+// when ctx is done or fn fails, and returns buf for the caller to reuse.
+func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) ([]keySnap, error) {
+	s.maybeSweep(now)
+	if want := s.len()/shardCount + s.len()/shardCount/4 + 16; cap(buf) < want {
+		buf = make([]keySnap, 0, want) // one shard's worth and a margin: no regrowth
+	}
+	for i := range s.shards {
+		if err := ctx.Err(); err != nil {
+			return buf, err
+		}
+		sh := &s.shards[i]
+		buf = buf[:0]
+		sh.mu.Lock()
+		for _, e := range sh.m {
+			buf = append(buf, keySnap{
+				key:            e.key,
+				lastErr:        e.lastErr,
+				class:          classNames[e.errClass],
+				state:          e.state(now),
+				failures:       int(e.failures),
+				nextRetry:      e.nextRetry,
+				firstFailureAt: e.firstFailureAt,
+				queuedAt:       e.queuedAt,
+				lastErrAt:      e.lastErrAt,
+			})
+		}
+		sh.mu.Unlock()
+		if err := fn(buf); err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// scan is the store's scan, for the endpoint; it returns the number of
+// tracked keys.
+func (p *TypedProbe[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) ([]keySnap, int, error) {
+	buf, err := p.store.scan(ctx, now, buf, fn)
+	return buf, p.store.len(), err
+}
+
+// brief returns one key without its history, as a page of v1/keys shows it.
+func (p *TypedProbe[T]) brief(key string, now int64) (api.Key, bool) {
+	var k api.Key
+	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, false) })
+	return k, ok
+}
