@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -12,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // DescribeOptions are the options of `kubectl backoff describe`.
@@ -111,7 +113,7 @@ func printDescription(w io.Writer, d *inspector.Description) {
 
 	fmt.Fprintln(w, "\nCounters:")
 	fmt.Fprintf(w, "  Failures:       %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
-	fmt.Fprintf(w, "  Next retry:     %s\n", countdown(k.NextRetryAt, now))
+	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", ago(k.FirstFailureAt, now))
 	fmt.Fprintf(w, "  Last success:   %s\n", ago(k.LastSuccessAt, now))
@@ -162,4 +164,13 @@ func printObjectStatus(w io.Writer, d *inspector.Description) {
 		}
 	}
 	tw.Flush()
+}
+
+// nextRetryLine is the key's next-retry column with the time it names.
+func nextRetryLine(k api.Key, now time.Time) string {
+	s := inspector.NextRetryText(k, now)
+	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
+		s += " (at " + k.NextRetryAt.UTC().Format("15:04:05") + ")"
+	}
+	return s
 }

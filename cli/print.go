@@ -31,7 +31,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide bool) {
 			errText = oneLine(k.LastError.Message, maxErrorColumn)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
-			countdown(k.NextRetryAt, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource), errText)
+			inspector.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource), errText)
 		if wide {
 			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%s\t%s\t%s", k.TotalFailures, k.Reconciles, k.SameErrorCount,
 				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime), dash(k.Pod))
@@ -67,42 +67,15 @@ func printObject(w io.Writer, format string, v any) error {
 	return err
 }
 
-// countdown is "in 3m1s" (or "due 2s ago") relative to the server's now.
-func countdown(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	switch d := t.Sub(now); {
-	case d > 0:
-		return "in " + dur(d)
-	case d == 0:
-		return "due now"
-	}
-	return "due " + dur(now.Sub(t)) + " ago"
-}
+// ago is "3m01s ago" relative to the server's now.
+func ago(t, now time.Time) string { return inspector.Ago(t, now) }
 
-// ago is "3m1s ago" relative to the server's now.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	if !t.Before(now) {
-		return "just now" // or a clock a little ahead of the server's
-	}
-	return dur(now.Sub(t)) + " ago"
-}
-
-// dur prints a duration as people read it ("5ms", "1.3s", "4m12s"), "-"
-// for none, and days past a day.
+// dur prints a duration with the one formatter, "-" for none.
 func dur(d time.Duration) string {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return "-"
-	case d < 24*time.Hour:
-		return inspector.FormatDuration(d)
 	}
-	h := d.Round(time.Hour) / time.Hour
-	return fmt.Sprintf("%dd%dh", h/24, h%24)
+	return inspector.FormatDuration(d)
 }
 
 func dash(s string) string {

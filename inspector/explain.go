@@ -302,22 +302,6 @@ func component(c *api.Controller, name string) *api.LimiterComponent {
 // human is FormatDuration, short for the sentences below.
 func human(d time.Duration) string { return FormatDuration(d) }
 
-// FormatDuration formats a duration as people read it: "250µs", "5ms",
-// "1.3s", "4m12s", "16m40s". The CLI and the explanations share it.
-func FormatDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
-}
-
 // clock formats a server time as a wall-clock time of day, in UTC.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
 

@@ -103,7 +103,7 @@ func TestExplainVerdicts(t *testing.T) {
 			State: api.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(10 * time.Minute), LastError: errAt("quota exceeded", -6*time.Minute), SameErrorCount: 2, FirstFailureAt: at(-3 * time.Hour)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m0s); if it fails again, the one after waits 16m40s.",
+			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m00s); if it fails again, the one after waits 16m40s.",
 			Details: []string{`Last error: "quota exceeded", the same on the last 2 attempts; failing since 07:00:00.`}},
 	}, {
 		name: "backoff, Requeue: true without error",
@@ -157,7 +157,7 @@ func TestExplainVerdicts(t *testing.T) {
 	}, {
 		name: "running, short",
 		in:   inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-2 * time.Second)}},
-		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2s so far)."},
+		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2.0s so far)."},
 	}, {
 		name: "running, long",
 		in: inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-45 * time.Second),
