@@ -88,10 +88,10 @@ func loopFindings(h []api.Attempt) []Finding {
 	var out []Finding
 	if l.echoes >= LoopRepeats {
 		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
-			"A hot loop: %s of the last %d attempts ran on a watch event less than %s after the key's own successful reconcile. "+
+			"A hot loop: %d of the last %d attempts ran on a watch event less than %s after the key's own successful reconcile. "+
 				"The controller's own write (often a status update) comes back as an event and triggers it again: "+
 				"write only what changed, or ignore such events with a predicate (e.g. GenerationChangedPredicate).",
-			plural(l.echoes, "attempt"), len(h), FormatDuration(EchoWithin))})
+			l.echoes, len(h), FormatDuration(EchoWithin))})
 	}
 	if l.preemptions >= LoopRepeats {
 		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
