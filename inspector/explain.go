@@ -305,7 +305,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	if w, ok := strings.CutSuffix(word, "y"); ok {
+	if w, ok := strings.CutSuffix(word, "y"); ok && !strings.ContainsAny(w[len(w)-1:], "aeiou") {
 		return fmt.Sprintf("%d %sies", n, w)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
