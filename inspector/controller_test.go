@@ -60,7 +60,7 @@ func demoControllers() map[string]struct {
 			c: api.Controller{Name: "conflicts", Active: true, Limiter: pq, Keys: 100,
 				Counts: map[api.State]int{api.StateBackoff: 3, api.StateIdle: 97}, Forecast: forecastWith(map[int]int{0: 3}), Pending: 3},
 			groups: []api.ErrorGroup{{Controller: "conflicts", Class: api.ClassTransient, Count: 3, FirstSeen: diagNow.Add(-time.Second), LastSeen: diagNow,
-				Message: `Operation cannot be fulfilled on configmaps "conflicts-00007": the object has been modified; please apply your changes to the latest version and try again`,
+				Message:  `Operation cannot be fulfilled on configmaps "conflicts-00007": the object has been modified; please apply your changes to the latest version and try again`,
 				Examples: []string{"demo/conflicts-00007"}}},
 		},
 		"slow": {

@@ -122,15 +122,15 @@ func TestExplainHistoryLoops(t *testing.T) {
 	}, {
 		name: "events well after its successes", key: idle, history: slowEcho,
 	}, {
-		name: "events pre-empting the backoff",
-		key:  api.Key{State: api.StateBackoff, Failures: 4, Delay: dur(time.Minute), DelaySource: api.SourceLimiter, NextRetryAt: at(time.Minute)},
+		name:    "events pre-empting the backoff",
+		key:     api.Key{State: api.StateBackoff, Failures: 4, Delay: dur(time.Minute), DelaySource: api.SourceLimiter, NextRetryAt: at(time.Minute)},
 		history: preempting,
 		want: []inspector.Finding{{Code: inspector.FindingHotLoop,
 			Message: "Watch events pre-empted this key's backoff 3 times in the last 4 attempts: each event retries it at once, so it fails at the rate the object changes, not the rate backoff allows. " +
 				"Find what keeps changing the object (another writer fighting this controller?), or ignore changes that do not touch the spec (GenerationChangedPredicate)."}},
 	}, {
-		name: "two pre-emptions are not yet a loop",
-		key:  api.Key{State: api.StateBackoff, Failures: 3, Delay: dur(time.Minute), DelaySource: api.SourceLimiter, NextRetryAt: at(time.Minute)},
+		name:    "two pre-emptions are not yet a loop",
+		key:     api.Key{State: api.StateBackoff, Failures: 3, Delay: dur(time.Minute), DelaySource: api.SourceLimiter, NextRetryAt: at(time.Minute)},
 		history: preempting[:3],
 	}}
 	for _, tt := range tests {
