@@ -25,7 +25,7 @@ func printKeyList() *inspector.KeyList {
 			Failures: 17, TotalFailures: 20, Reconciles: 40, SameErrorCount: 17,
 			NextRetryAt: printNow.Add(4*time.Minute + 12*time.Second), Delay: metav1.Duration{Duration: 327680 * time.Millisecond},
 			DelaySource: api.SourceItemExponential, FirstFailureAt: printNow.Add(-20 * time.Minute), LastEventAt: printNow.Add(-2 * time.Minute),
-			LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow}}},
+			LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow, Class: api.ClassTransient}}},
 		{Key: api.Key{Controller: "widget", Key: "default/w2", State: api.StateIdle, Reconciles: 3}},
 		{Pod: "ops/ctrl-1", Key: api.Key{Controller: "gadget", Key: "default/g1", State: api.StateQueued, Failures: 2,
 			NextRetryAt: printNow.Add(-1500 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
@@ -62,10 +62,11 @@ func TestPrintKeys(t *testing.T) {
 	}, {
 		wide: true,
 		want: [][]string{
-			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "POD"},
-			{"widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused", "20", "40", "17", "20m00s ago", "2m00s ago", "ops/ctrl-0"},
-			{"widget", "default/w2", "idle", "0", "-", "-", "-", "<none>", "0", "3", "0", "-", "-", "-"},
-			{"gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", clipped, "0", "0", "0", "-", "-", "ops/ctrl-1"},
+			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "POD", "LAST ERROR"},
+			{"widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "transient", "20", "40", "17", "20m00s ago", "2m00s ago", "ops/ctrl-0", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"widget", "default/w2", "idle", "0", "-", "-", "-", "-", "0", "3", "0", "-", "-", "-", "<none>"},
+			// -o wide never truncates.
+			{"gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", "-", "0", "0", "0", "-", "-", "ops/ctrl-1", strings.Repeat("x", 70)},
 		},
 	}}
 	for _, tt := range tests {
@@ -156,6 +157,7 @@ func TestOneLine(t *testing.T) {
 		want string
 	}{
 		{"", 10, ""},
+		{"a\nb " + strings.Repeat("c", 100), 0, "a b " + strings.Repeat("c", 100)},
 		{"dial tcp:\n\tconnect:  refused\n", 80, "dial tcp: connect: refused"},
 		{"0123456789", 10, "0123456789"},
 		{"0123456789a", 10, "012345678…"},
