@@ -165,3 +165,40 @@ func TestDescribeKeyAcrossControllers(t *testing.T) {
 		t.Errorf("describe demo/nope: error = %v, want one saying no controller tracks it", err)
 	}
 }
+
+// TestForgetAllAcrossControllers: forget --all without --controller works
+// on every controller, with the same confirmation as one.
+func TestForgetAllAcrossControllers(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	c, err := inspector.NewClient(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failuresOf := func(controller, key string) int {
+		t.Helper()
+		d, err := c.Key(context.Background(), controller, key)
+		if err != nil {
+			t.Fatalf("key %s/%s: %v", controller, key, err)
+		}
+		return d.Failures
+	}
+	err = run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "--all")
+	if err == nil || !strings.Contains(err.Error(), "--all would forget 14 key(s): confirm with --yes") {
+		t.Errorf("forget --all over two controllers without --yes: error = %v, want one counting both", err)
+	}
+	if failuresOf("naive", "demo/n-1") != 6 || failuresOf("outage", "demo/o-2") != 3 {
+		t.Fatal("forget --all without --yes changed a key")
+	}
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewForgetCommand, streams, "--addr", addr, "--all", "--yes"); err != nil {
+		t.Fatalf("forget --all --yes: %v", err)
+	}
+	if failuresOf("naive", "demo/n-1") != 0 || failuresOf("outage", "demo/o-2") != 0 || failuresOf("naive", "demo/o-1") != 0 {
+		t.Errorf("forget --all --yes: failures left in a controller")
+	}
+	for _, want := range []string{"outage demo/o-2: backoff, 3 failures\n", "naive demo/n-1: backoff, 6 failures\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("forget --all --yes printed:\n%s\nwant a line %q", out, want)
+		}
+	}
+}
