@@ -86,7 +86,8 @@ func (o *DescribeOptions) Validate() error {
 }
 
 // Run describes the key.
-func (o *DescribeOptions) Run(ctx context.Context) error {
+func (o *DescribeOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, objects, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err

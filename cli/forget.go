@@ -139,7 +139,8 @@ func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) (
 }
 
 // Run forgets, after confirmation when it is a bulk forget on a terminal.
-func (o *ForgetOptions) Run(ctx context.Context) error {
+func (o *ForgetOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err

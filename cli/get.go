@@ -90,7 +90,8 @@ func (o *GetOptions) Validate() error {
 }
 
 // Run prints the keys.
-func (o *GetOptions) Run(ctx context.Context) error {
+func (o *GetOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
