@@ -36,8 +36,10 @@ const (
 const OutageKeys = 10
 
 // DiagnosisStates are the states whose error groups DiagnoseController
-// reads: the keys failing now, not the old errors of converged ones.
-var DiagnosisStates = []api.State{api.StateBackoff, api.StateFailed}
+// reads: the keys retrying now — not the old errors of converged keys, nor
+// the terminal errors of failed ones, which the controller already handles
+// right and which would otherwise pass for errors it keeps retrying.
+var DiagnosisStates = []api.State{api.StateBackoff}
 
 // ControllerDiagnosis is the diagnosis of one controller as a whole.
 type ControllerDiagnosis struct {
@@ -72,7 +74,7 @@ func (d ControllerDiagnosis) String() string {
 
 // DiagnoseController diagnoses a controller from what its endpoint knows:
 // the counts by state, the limiter and its bucket, the forecast, and the
-// error groups of its failing keys (v1/errors for DiagnosisStates; groups
+// error groups of its retrying keys (v1/errors for DiagnosisStates; groups
 // of other controllers are ignored). now is the server's time. Pure: the
 // same input gives the same words.
 func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time) ControllerDiagnosis {
@@ -91,8 +93,8 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	slices.SortStableFunc(mine, func(a, b api.ErrorGroup) int { return cmp.Compare(b.Count, a.Count) })
 	d.Details = controllerDetails(c, mine)
 
-	failing := c.Counts[api.StateBackoff] + c.Counts[api.StateFailed]
-	if failing == 0 {
+	backoff, failed := c.Counts[api.StateBackoff], c.Counts[api.StateFailed]
+	if backoff+failed == 0 {
 		d.Situation, d.Summary = healthySummary(c)
 		d.Findings = herdFindings(c)
 		return d
@@ -104,10 +106,9 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	on := errorsText(mine, top)
 	var parts []string
 	switch {
-	case c.Counts[api.StateBackoff] == 0:
+	case backoff == 0:
 		d.Situation = SituationFailed
-		parts = append(parts, fmt.Sprintf("%s failed for good%s%s: not retried until their objects change",
-			keys(c.Counts[api.StateFailed]), on, sinceClock(top.FirstSeen)))
+		parts = append(parts, fmt.Sprintf("%s failed for good: not retried until their objects change", keys(failed)))
 		d.Findings = append(d.Findings, Finding{FindingPermanent,
 			"The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."})
 	case top.Class == api.ClassPermanent || (top.Class != api.ClassTransient && lasted(top, now)):
@@ -116,28 +117,35 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 		if top.Class != api.ClassPermanent {
 			what = "the same error, which looks permanent (unclassified, lasting)"
 		}
-		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(failing), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
+		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
 		d.Findings = append(d.Findings, Finding{FindingPermanent,
 			"Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
 				"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage
-		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(c.Counts[api.StateBackoff]), sinceClock(top.FirstSeen), on))
-
+		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
 		d.Findings = append(d.Findings, Finding{FindingTransient, fmt.Sprintf(
 			"What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. "+
 				"Once the dependency is back, `kubectl backoff forget --controller %s --all --state backoff --requeue --spread 1m` "+
 				"retries the keys now, spread over a minute, instead of after their delays.", c.Name)})
+	case top.Class == api.ClassTransient && isConflict(top.Message):
+		d.Situation = SituationRetrying
+		parts = append(parts, fmt.Sprintf("%s retrying after write conflicts (the object has been modified): "+
+			"normal when several writers update the same objects; each retry reads the new version", keys(backoff)))
 	case top.Class == api.ClassTransient:
 		d.Situation = SituationRetrying
-		parts = append(parts, fmt.Sprintf("%s retrying%s; the backoff resolves these on its own", keys(failing), on))
-		if isConflict(top.Message) {
-			parts[0] = fmt.Sprintf("%s retrying after write conflicts (the object has been modified): normal when several writers update the same objects; each retry reads the new version",
-				keys(failing))
-		}
+		parts = append(parts, fmt.Sprintf("%s retrying%s; the backoff resolves these on its own", keys(backoff), on))
+	case len(mine) == 0:
+		// A server without v1/errors, or keys that asked for Requeue
+		// without an error: the counts alone.
+		d.Situation = SituationFailing
+		parts = append(parts, fmt.Sprintf("%s backing off", keys(backoff)))
 	default:
 		d.Situation = SituationFailing
-		parts = append(parts, fmt.Sprintf("%s failing%s%s", keys(failing), sinceClock(top.FirstSeen), on))
+		parts = append(parts, fmt.Sprintf("%s failing%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
+	}
+	if backoff > 0 && failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d more failed for good (not retried until their objects change)", failed))
 	}
 	if bk := component(&c, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
 		parts = append(parts, fmt.Sprintf("the token bucket is empty: retries throttled to %g/s", bk.QPS))

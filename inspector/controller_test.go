@@ -194,11 +194,10 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		groups []api.ErrorGroup
 		want   inspector.ControllerDiagnosis
 	}{{
-		name:   "failed for good on a terminal error: the controller does right, the objects need a fix",
-		c:      failing(0, 20),
-		groups: []api.ErrorGroup{group("widget", "invalid spec: spec.storageClass must be set", api.ClassPermanent, 20, 12*time.Minute)},
+		name: "failed for good on a terminal error: the controller does right, the objects need a fix",
+		c:    failing(0, 20),
 		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailed,
-			Summary: "20 keys failed for good on one permanent error (invalid spec: spec.storageClass must be set) since 08:01:00: not retried until their objects change",
+			Summary: "20 keys failed for good: not retried until their objects change",
 			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
 				Message: "The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."}}},
 	}, {
@@ -228,7 +227,16 @@ func TestDiagnoseControllerCases(t *testing.T) {
 	}, {
 		name: "no error groups (a server without v1/errors): the counts alone",
 		c:    failing(7, 0),
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing, Summary: "7 keys failing"},
+		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing, Summary: "7 keys backing off"},
+	}, {
+		// The well-behaved demo controller: terminal errors for the invalid
+		// objects, and a conflict now and then writing their condition.
+		name:   "failed for good, and a few retrying: the retrying ones lead",
+		c:      failing(2, 20),
+		groups: []api.ErrorGroup{group("widget", `record condition: Operation cannot be fulfilled on configmaps "w-3": the object has been modified`, api.ClassTransient, 2, time.Second)},
+		want: inspector.ControllerDiagnosis{Situation: inspector.SituationRetrying,
+			Summary: "2 keys retrying after write conflicts (the object has been modified): normal when several writers update the same objects; each retry reads the new version; " +
+				"20 more failed for good (not retried until their objects change)"},
 	}, {
 		name: "standby",
 		c:    api.Controller{Name: "widget", Limiter: pq},
