@@ -188,7 +188,7 @@ func TestGetEndToEnd(t *testing.T) {
 	}
 	// The controller's diagnosis comes first; this endpoint has no v1/errors,
 	// so it speaks from the counts alone.
-	if !strings.HasPrefix(out.String(), "widget — 2 keys failing\n\nCONTROLLER ") || !strings.Contains(out.String(), "default/w2") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
+	if !strings.HasPrefix(out.String(), "widget — 2 keys backing off\n\nCONTROLLER ") || !strings.Contains(out.String(), "default/w2") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
 		t.Errorf("get --limit 1: stdout %q, stderr %q; want the diagnosis, a table of default/w2 and a note on --limit", out, errOut)
 	}
 }
