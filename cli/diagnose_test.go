@@ -76,7 +76,7 @@ func TestGetPrintsDiagnoses(t *testing.T) {
 	addr := diagnosisEndpoint(t)
 	lines := []string{
 		"naive — 2 keys failing for 12m00s on the same permanent error: spec.storageClass must be set",
-		"outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 within 1s",
+		"outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s",
 		"",
 		"CONTROLLER ",
 	}
@@ -117,12 +117,12 @@ func TestDescribeController(t *testing.T) {
 Situation:   outage
 
 Diagnosis:
-  12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 within 1s
+  12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s
   Keys: 12 tracked: 12 backoff
   Limiter: item-exponential 5ms..16m40s
   Errors of the failing keys, largest first:
     12 keys, transient since 09:48:00: PUT https://inventory/v1/items/o-1: 503 Service Unavailable (e.g. demo/o-1, demo/o-2)
-  Retries to come: 12; 12 in the next 60s, at most 12 a second (within 1s)
+  Retries to come: 12; 12 in the next 60s, at most 12 a second (in under 1s)
   ! What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. Once the dependency is back, ` +
 		"`kubectl backoff forget --controller outage --all --state backoff --requeue --spread 1m`" + ` retries the keys now, spread over a minute, instead of after their delays.
 `

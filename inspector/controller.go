@@ -212,7 +212,7 @@ func herdFindings(c api.Controller) []Finding {
 		return nil
 	}
 	return []Finding{{FindingHerd, fmt.Sprintf(
-		"%d retries fall due within one second %s and nothing paces them (no token bucket): they arrive as a herd; %s.",
+		"%d retries fall due in the same second (%s) and nothing paces them (no token bucket): they arrive as a herd; %s.",
 		n, inSeconds(at), jitterRemedy)}}
 }
 
@@ -226,10 +226,10 @@ func forecastPeak(f []int) (n, at int) {
 	return n, at
 }
 
-// inSeconds is "in 4s" for the forecast's second 4, "within 1s" for second 0.
+// inSeconds is "in 4s" for the forecast's second 4, "in under 1s" for second 0.
 func inSeconds(i int) string {
 	if i == 0 {
-		return "within 1s"
+		return "in under 1s"
 	}
 	return fmt.Sprintf("in %ds", i)
 }

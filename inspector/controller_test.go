@@ -134,7 +134,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"Retries to come: 140; 140 in the next 60s, at most 80 a second (in 13s)",
 			},
 			Findings: []inspector.Finding{{Code: inspector.FindingHerd,
-				Message: "80 retries fall due within one second in 13s and nothing paces them (no token bucket): they arrive as a herd; " +
+				Message: "80 retries fall due in the same second (in 13s) and nothing paces them (no token bucket): they arrive as a herd; " +
 					"add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) and set instrument.Options.Jitter for RequeueAfter."}}},
 	}, {
 		name: "conflicts",
@@ -145,7 +145,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"Limiter: item-exponential 5ms..16m40s",
 				"Errors of the failing keys, largest first:",
 				`  3 keys, transient since 08:12:59: Operation cannot be fulfilled on configmaps "conflicts-00007": the object has been modified; please apply your changes to the latest version and try again (e.g. demo/conflicts-00007)`,
-				"Retries to come: 3; 3 in the next 60s, at most 3 a second (within 1s)",
+				"Retries to come: 3; 3 in the next 60s, at most 3 a second (in under 1s)",
 			}},
 	}, {
 		name: "slow",
