@@ -1,6 +1,7 @@
 package inspector_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +167,43 @@ func TestTriggerText(t *testing.T) {
 		if got := inspector.TriggerText(tt.a, tt.prev); got != tt.want {
 			t.Errorf("TriggerText(%+v) = %q, want %q", tt.a, got, tt.want)
 		}
+	}
+}
+
+// TestExplainRetryPlan: the transient advice says what the limiter will
+// wait next, from its description alone.
+func TestExplainRetryPlan(t *testing.T) {
+	key := func(failures int) api.Key {
+		return api.Key{State: api.StateBackoff, Failures: failures, Delay: dur(time.Second), DelaySource: api.SourceItemExponential,
+			NextRetryAt: at(time.Second), SameErrorCount: inspector.PermanentAfter,
+			LastError: &api.ErrorRecord{Message: "503", At: explainNow, Class: api.ClassTransient}}
+	}
+	tests := []struct {
+		name     string
+		c        *api.Controller
+		failures int
+		want     string // the plan inside the advice
+	}{
+		{"early", pqController, 2, "20ms, 40ms, 80ms, … up to 16m40s (the cap)"},
+		{"reaching the cap", pqController, 17, "10m55s, then 16m40s each (the cap)"},
+		{"at the cap", pqController, 25, "16m40s each (the cap)"},
+		{"a bucket may wait longer", classicController, 2, "at least 20ms, 40ms, 80ms, … up to 16m40s (the cap)"},
+		{"no exponential to compute from", controllerWith(bucketWith(5)), 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := inspector.Explain(inspector.ExplainInput{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
+			if len(d.Findings) != 1 || d.Findings[0].Code != inspector.FindingTransient {
+				t.Fatalf("Findings = %q, want the transient advice alone", d.Findings)
+			}
+			msg := d.Findings[0].Message
+			has := strings.Contains(msg, "the next retries wait "+tt.want+".")
+			if tt.want == "" {
+				has = !strings.Contains(msg, "the next retries wait")
+			}
+			if !has {
+				t.Errorf("advice %q: want the plan %q", msg, tt.want)
+			}
+		})
 	}
 }
