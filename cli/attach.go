@@ -120,6 +120,9 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 
 // attachConfig is what the flags say to attach to through the API server.
 func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
+	if o.noCluster() {
+		return inspector.AttachConfig{}, errNoCluster
+	}
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
 		return inspector.AttachConfig{}, fmt.Errorf("kubeconfig: %w", err)

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -12,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // DescribeOptions are the options of `kubectl backoff describe`.
@@ -28,13 +31,22 @@ type DescribeOptions struct {
 func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
 	cmd := &cobra.Command{
-		Use:   "describe [TARGET] KEY",
-		Short: "Explain why a key is (not) being reconciled",
+		Use:   "describe [TARGET] (KEY | --controller NAME)",
+		Short: "Explain why a key is (not) being reconciled, or what a controller is going through",
 		Long: `Explain one key in words: its state and why, the delay and which limiter chose it,
-when the next retry is and the one after it, the attempt history, and the object
-behind the key with its conditions and events.`,
+when the next retry is and the one after it, the attempt history (why each attempt
+ran), and the object behind the key with its conditions and events.
+
+Without --controller, the key is looked up in every controller.
+
+With --controller and no KEY, diagnose the controller as a whole: its keys by state,
+its limiter and token bucket, the errors of its failing keys and their class, the
+retries to come, and what to do.`,
 		Example: `  kubectl backoff describe deploy/my-controller default/my-widget
-  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage demo/outage-0001`,
+
+  # The demo, directly: one key, then the whole controller
+  kubectl backoff describe --addr 127.0.0.1:8082 demo/outage-00001
+  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
@@ -54,7 +66,10 @@ func (o *DescribeOptions) Complete(args []string) error {
 	}
 	switch len(rest) {
 	case 0:
-		return fmt.Errorf("describe needs a KEY, e.g. kubectl backoff describe deploy/my-controller default/my-widget")
+		if o.Controller != "" {
+			return nil // the controller's diagnosis
+		}
+		return fmt.Errorf("describe needs a KEY, or --controller NAME for the controller's diagnosis, e.g. kubectl backoff describe deploy/my-controller default/my-widget")
 	case 1:
 		o.key = rest[0]
 		return nil
@@ -71,13 +86,20 @@ func (o *DescribeOptions) Validate() error {
 }
 
 // Run describes the key.
-func (o *DescribeOptions) Run(ctx context.Context) error {
+func (o *DescribeOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, objects, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if o.key == "" {
+		return o.describeController(ctx, s)
+	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
+	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
+		return fmt.Errorf("%w: name one with --controller", amb)
+	}
 	if err != nil {
 		return err
 	}
@@ -86,6 +108,31 @@ func (o *DescribeOptions) Run(ctx context.Context) error {
 	}
 	printDescription(o.Out, d)
 	return nil
+}
+
+// describeController prints the controller's full diagnosis.
+func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.Session) error {
+	ds, err := s.DiagnoseControllers(ctx, o.Controller)
+	if err != nil {
+		return err
+	}
+	if o.Output != "" {
+		return printObject(o.Out, o.Output, ds[0])
+	}
+	printControllerDiagnosis(o.Out, ds[0])
+	return nil
+}
+
+func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {
+	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
+	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
+	fmt.Fprintln(w, "Diagnosis:")
+	for _, line := range append([]string{d.Summary}, d.Details...) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, f := range d.Findings {
+		fmt.Fprintf(w, "  ! %s\n", f.Message)
+	}
 }
 
 func printDescription(w io.Writer, d *inspector.Description) {
@@ -111,22 +158,38 @@ func printDescription(w io.Writer, d *inspector.Description) {
 
 	fmt.Fprintln(w, "\nCounters:")
 	fmt.Fprintf(w, "  Failures:       %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
-	fmt.Fprintf(w, "  Next retry:     %s\n", countdown(k.NextRetryAt, now))
+	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", ago(k.FirstFailureAt, now))
 	fmt.Fprintf(w, "  Last success:   %s\n", ago(k.LastSuccessAt, now))
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
 
-	fmt.Fprintln(w, "\nHistory (oldest first):")
-	tw := printers.GetNewTabWriter(w)
-	fmt.Fprintln(tw, "  TIME\tOUTCOME\tDELAY\tTOOK\tERROR")
-	for _, a := range k.History {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format("15:04:05.000"), a.Outcome, dur(a.Delay.Duration), dur(a.Duration.Duration), dash(oneLine(a.Error, 80)))
-	}
-	tw.Flush()
+	printHistory(w, k.History)
 
 	printObjectStatus(w, d)
+}
+
+// printHistory prints the attempts, oldest first, with why each one ran:
+// sixteen attempts 50s apart under a 50s delay read as backoff ignored until
+// the TRIGGER column says they were watch events.
+func printHistory(w io.Writer, hist []api.Attempt) {
+	fmt.Fprintln(w, "\nHistory (oldest first):")
+	if len(hist) == 0 {
+		fmt.Fprintln(w, "  none recorded yet")
+		return
+	}
+	tw := printers.GetNewTabWriter(w)
+	fmt.Fprintln(tw, "  TIME\tTRIGGER\tOUTCOME\tDELAY\tTOOK\tCLASS\tERROR")
+	for i, a := range hist {
+		var prev *api.Attempt
+		if i > 0 {
+			prev = &hist[i-1]
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format("15:04:05.000"), inspector.TriggerText(a, prev), a.Outcome,
+			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
+	}
+	tw.Flush()
 }
 
 func printObjectStatus(w io.Writer, d *inspector.Description) {
@@ -162,4 +225,13 @@ func printObjectStatus(w io.Writer, d *inspector.Description) {
 		}
 	}
 	tw.Flush()
+}
+
+// nextRetryLine is the key's next-retry column with the time it names.
+func nextRetryLine(k api.Key, now time.Time) string {
+	s := inspector.NextRetryText(k, now)
+	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
+		s += " (at " + k.NextRetryAt.UTC().Format("15:04:05") + ")"
+	}
+	return s
 }

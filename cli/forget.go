@@ -63,7 +63,7 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 	}
 	o.addFlags(cmd.Flags())
 	f := cmd.Flags()
-	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys (needed when the process runs several)")
+	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys (needed for KEYs when the process runs several; --all without it forgets in every controller)")
 	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
 	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")
@@ -105,8 +105,8 @@ func (o *ForgetOptions) Validate() error {
 	return o.attachOptions.validate()
 }
 
-func (o *ForgetOptions) request(dryRun bool) api.ForgetRequest {
-	r := api.ForgetRequest{Controller: o.Controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
+func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetRequest {
+	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
 	if o.All {
 		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
 	} else {
@@ -115,45 +115,98 @@ func (o *ForgetOptions) request(dryRun bool) api.ForgetRequest {
 	return r
 }
 
+// controllers is what the forget applies to: the controller named, or — for
+// --all without --controller — every controller that accepts forget, as F
+// in the UI does.
+func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) ([]string, error) {
+	if o.Controller != "" || !o.All {
+		return []string{o.Controller}, nil
+	}
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range ov.Controllers {
+		if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+			out = append(out, c.Name)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("forget refused: no controller accepts forget (the endpoint is read-only)")
+	}
+	return out, nil
+}
+
 // Run forgets, after confirmation when it is a bulk forget on a terminal.
-func (o *ForgetOptions) Run(ctx context.Context) error {
+func (o *ForgetOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	names, err := o.controllers(ctx, s)
+	if err != nil {
+		return err
+	}
 	if o.All && !o.DryRun && !o.Yes {
-		preview, err := s.Forget(ctx, o.request(true))
-		if err != nil {
-			return forgetError(err)
+		var previews []*api.ForgetResponse
+		for _, c := range names {
+			preview, err := s.Forget(ctx, o.request(c, true))
+			if err != nil {
+				return forgetError(err)
+			}
+			previews = append(previews, preview)
 		}
 		if !o.isTerminal(o.In) {
-			return fmt.Errorf("--all would forget %d key(s): confirm with --yes (stdin is not a terminal)", preview.Count)
+			return fmt.Errorf("--all would forget %d key(s): confirm with --yes (stdin is not a terminal)", total(previews))
 		}
-		if !o.confirm(preview) {
+		if !o.confirm(previews) {
 			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
 			return nil
 		}
 	}
-	resp, err := s.Forget(ctx, o.request(o.DryRun))
-	if err != nil {
-		return forgetError(err)
+	var resps []*api.ForgetResponse
+	for _, c := range names {
+		resp, err := s.Forget(ctx, o.request(c, o.DryRun))
+		if err != nil {
+			return forgetError(err)
+		}
+		resps = append(resps, resp)
 	}
 	if o.Output != "" {
-		return printObject(o.Out, o.Output, resp)
-	}
-	for _, k := range resp.Keys {
-		line := fmt.Sprintf("%s: %s, %d failures", k.Key, k.State, k.Failures)
-		if k.ReleaseIn.Duration > 0 {
-			line += ", retried in " + dur(k.ReleaseIn.Duration)
+		if len(resps) == 1 {
+			return printObject(o.Out, o.Output, resps[0])
 		}
-		fmt.Fprintln(o.Out, line)
+		return printObject(o.Out, o.Output, resps)
 	}
-	fmt.Fprintln(o.Out, resp.Message)
+	for _, resp := range resps {
+		for _, k := range resp.Keys {
+			line := fmt.Sprintf("%s: %s, %d failures", k.Key, k.State, k.Failures)
+			if len(resps) > 1 {
+				line = resp.Controller + " " + line
+			}
+			if k.ReleaseIn.Duration > 0 {
+				line += ", retried in " + dur(k.ReleaseIn.Duration)
+			}
+			fmt.Fprintln(o.Out, line)
+		}
+		fmt.Fprintln(o.Out, resp.Message)
+	}
 	return nil
 }
 
-func (o *ForgetOptions) confirm(preview *api.ForgetResponse) bool {
+// total is how many keys the responses count.
+func total(resps []*api.ForgetResponse) int {
+	n := 0
+	for _, r := range resps {
+		n += r.Count
+	}
+	return n
+}
+
+func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 	what := "reset the backoff of"
 	if o.Requeue {
 		what = "reset and retry now"
@@ -161,7 +214,15 @@ func (o *ForgetOptions) confirm(preview *api.ForgetResponse) bool {
 			what = fmt.Sprintf("reset and retry, spread over %v,", o.Spread)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "This will %s %d key(s) of %s. Continue? [y/N] ", what, preview.Count, preview.Controller)
+	scope := previews[0].Controller
+	if len(previews) > 1 {
+		parts := make([]string, len(previews))
+		for i, p := range previews {
+			parts[i] = fmt.Sprintf("%s %d", p.Controller, p.Count)
+		}
+		scope = fmt.Sprintf("%d controllers (%s)", len(previews), strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(o.ErrOut, "This will %s %d key(s) of %s. Continue? [y/N] ", what, total(previews), scope)
 	line, _ := bufio.NewReader(o.In).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"

@@ -36,7 +36,9 @@ func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 		Use:   "get [TARGET] [KEY...]",
 		Short: "List keys and their backoff state",
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
-and the delay that chose it, and the last error.
+and the delay that chose it, and the last error. Above the table, one line per
+controller diagnoses it as a whole (not with -o json|yaml). -o wide adds the error's
+class (transient, permanent, unknown), the counters, and the whole last error.
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
 (a container port named "backoff") are discovered in the namespace.`,
@@ -88,7 +90,8 @@ func (o *GetOptions) Validate() error {
 }
 
 // Run prints the keys.
-func (o *GetOptions) Run(ctx context.Context) error {
+func (o *GetOptions) Run(ctx context.Context) (err error) {
+	defer func() { err = o.explainError(err) }()
 	s, _, err := o.open(ctx, o.Out)
 	if err != nil {
 		return err
@@ -106,6 +109,13 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	switch o.Output {
 	case "json", "yaml":
 		return printObject(o.Out, o.Output, list)
+	}
+	if len(o.keys) == 0 {
+		// A line per controller says why before the table says what. It is
+		// an aid: a failure to diagnose leaves the table as it was.
+		if ds, err := s.DiagnoseControllers(ctx, o.Controller); err == nil {
+			printDiagnoses(o.Out, ds)
+		}
 	}
 	printKeys(o.Out, list, o.Output == "wide")
 	if len(list.Items) == 0 {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"k8s.io/cli-runtime/pkg/printers"
@@ -16,27 +15,43 @@ import (
 // maxErrorColumn bounds the LAST ERROR column of a table.
 const maxErrorColumn = 60
 
-// printKeys prints a kubectl-style table; wide adds the counters and times.
+// printKeys prints a kubectl-style table. wide adds the error class, the
+// counters and times, and moves LAST ERROR to the end, whole: like
+// kubectl's -o wide, it never truncates.
 func printKeys(w io.Writer, l *inspector.KeyList, wide bool) {
 	tw := printers.GetNewTabWriter(w)
 	defer tw.Flush()
-	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE\tLAST ERROR"
+	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
 	if wide {
-		head += "\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT\tPOD"
+		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT\tPOD"
 	}
-	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, head+"\tLAST ERROR")
 	for _, k := range l.Items {
-		errText := "<none>"
+		errText, class := "<none>", "-"
 		if k.LastError != nil {
 			errText = oneLine(k.LastError.Message, maxErrorColumn)
+			if wide {
+				errText = oneLine(k.LastError.Message, 0)
+			}
+			class = dash(k.LastError.Class)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
-			countdown(k.NextRetryAt, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource), errText)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
+			inspector.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
 		if wide {
-			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%s\t%s\t%s", k.TotalFailures, k.Reconciles, k.SameErrorCount,
+			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
 				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime), dash(k.Pod))
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "\t%s\n", errText)
+	}
+}
+
+// printDiagnoses prints one line per controller: what `get` shows above its table.
+func printDiagnoses(w io.Writer, ds []inspector.ControllerDiagnosis) {
+	for _, d := range ds {
+		fmt.Fprintln(w, d.Line())
+	}
+	if len(ds) > 0 {
+		fmt.Fprintln(w)
 	}
 }
 
@@ -67,42 +82,15 @@ func printObject(w io.Writer, format string, v any) error {
 	return err
 }
 
-// countdown is "in 3m1s" (or "due 2s ago") relative to the server's now.
-func countdown(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	switch d := t.Sub(now); {
-	case d > 0:
-		return "in " + dur(d)
-	case d == 0:
-		return "due now"
-	}
-	return "due " + dur(now.Sub(t)) + " ago"
-}
+// ago is "3m01s ago" relative to the server's now.
+func ago(t, now time.Time) string { return inspector.Ago(t, now) }
 
-// ago is "3m1s ago" relative to the server's now.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	if !t.Before(now) {
-		return "just now" // or a clock a little ahead of the server's
-	}
-	return dur(now.Sub(t)) + " ago"
-}
-
-// dur prints a duration as people read it ("5ms", "1.3s", "4m12s"), "-"
-// for none, and days past a day.
+// dur prints a duration with the one formatter, "-" for none.
 func dur(d time.Duration) string {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return "-"
-	case d < 24*time.Hour:
-		return inspector.FormatDuration(d)
 	}
-	h := d.Round(time.Hour) / time.Hour
-	return fmt.Sprintf("%dd%dh", h/24, h%24)
+	return inspector.FormatDuration(d)
 }
 
 func dash(s string) string {
@@ -112,11 +100,5 @@ func dash(s string) string {
 	return s
 }
 
-// oneLine flattens s to one line of at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
+// oneLine flattens s to one line of at most n runes (n <= 0: whole).
+func oneLine(s string, n int) string { return inspector.OneLine(s, n) }

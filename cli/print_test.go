@@ -25,7 +25,7 @@ func printKeyList() *inspector.KeyList {
 			Failures: 17, TotalFailures: 20, Reconciles: 40, SameErrorCount: 17,
 			NextRetryAt: printNow.Add(4*time.Minute + 12*time.Second), Delay: metav1.Duration{Duration: 327680 * time.Millisecond},
 			DelaySource: api.SourceItemExponential, FirstFailureAt: printNow.Add(-20 * time.Minute), LastEventAt: printNow.Add(-2 * time.Minute),
-			LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow}}},
+			LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n\tconnect: connection refused", At: printNow, Class: api.ClassTransient}}},
 		{Key: api.Key{Controller: "widget", Key: "default/w2", State: api.StateIdle, Reconciles: 3}},
 		{Pod: "ops/ctrl-1", Key: api.Key{Controller: "gadget", Key: "default/g1", State: api.StateQueued, Failures: 2,
 			NextRetryAt: printNow.Add(-1500 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
@@ -55,17 +55,18 @@ func TestPrintKeys(t *testing.T) {
 		wide: false,
 		want: [][]string{
 			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR"},
-			{"widget", "default/w1", "backoff", "17", "in 4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused"},
 			{"widget", "default/w2", "idle", "0", "-", "-", "-", "<none>"},
-			{"gadget", "default/g1", "queued", "2", "due 1.5s ago", "10ms", "bucket", clipped},
+			{"gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", clipped},
 		},
 	}, {
 		wide: true,
 		want: [][]string{
-			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "POD"},
-			{"widget", "default/w1", "backoff", "17", "in 4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused", "20", "40", "17", "20m0s ago", "2m0s ago", "ops/ctrl-0"},
-			{"widget", "default/w2", "idle", "0", "-", "-", "-", "<none>", "0", "3", "0", "-", "-", "-"},
-			{"gadget", "default/g1", "queued", "2", "due 1.5s ago", "10ms", "bucket", clipped, "0", "0", "0", "-", "-", "ops/ctrl-1"},
+			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "POD", "LAST ERROR"},
+			{"widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "transient", "20", "40", "17", "20m00s ago", "2m00s ago", "ops/ctrl-0", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"widget", "default/w2", "idle", "0", "-", "-", "-", "-", "0", "3", "0", "-", "-", "-", "<none>"},
+			// -o wide never truncates.
+			{"gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", "-", "0", "0", "0", "-", "-", "ops/ctrl-1", strings.Repeat("x", 70)},
 		},
 	}}
 	for _, tt := range tests {
@@ -130,6 +131,7 @@ func TestPrintObject(t *testing.T) {
 	}
 }
 
+// TestDur checks only what dur adds to inspector.FormatDuration: a dash for none.
 func TestDur(t *testing.T) {
 	tests := []struct {
 		d    time.Duration
@@ -137,44 +139,13 @@ func TestDur(t *testing.T) {
 	}{
 		{0, "-"},
 		{-time.Second, "-"},
-		{1400 * time.Microsecond, "1ms"},
 		{5 * time.Millisecond, "5ms"},
-		{999 * time.Millisecond, "999ms"},
 		{1250 * time.Millisecond, "1.3s"},
-		{59940 * time.Millisecond, "59.9s"},
-		{4*time.Minute + 12*time.Second + 400*time.Millisecond, "4m12s"},
-		{1000 * time.Second, "16m40s"},
-		{23*time.Hour + 59*time.Minute, "23h59m0s"},
-		{24 * time.Hour, "1d0h"},
-		{25*time.Hour + 30*time.Minute, "1d2h"},
-		{47*time.Hour + 45*time.Minute, "2d0h"},
-		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d4h"},
+		{25*time.Hour + 30*time.Minute, "1d02h"},
 	}
 	for _, tt := range tests {
 		if got := dur(tt.d); got != tt.want {
 			t.Errorf("dur(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
-}
-
-func TestCountdownAndAgo(t *testing.T) {
-	tests := []struct {
-		t                      time.Time
-		wantCountdown, wantAgo string
-	}{
-		{time.Time{}, "-", "-"},
-		{printNow.Add(3*time.Minute + time.Second), "in 3m1s", "just now"},
-		{printNow.Add(80 * time.Millisecond), "in 80ms", "just now"},
-		{printNow, "due now", "just now"},
-		{printNow.Add(-2 * time.Second), "due 2s ago", "2s ago"},
-		{printNow.Add(-26 * time.Hour), "due 1d2h ago", "1d2h ago"},
-	}
-	for _, tt := range tests {
-		if got := countdown(tt.t, printNow); got != tt.wantCountdown {
-			t.Errorf("countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
-		}
-		if got := ago(tt.t, printNow); got != tt.wantAgo {
-			t.Errorf("ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
 		}
 	}
 }
@@ -186,6 +157,7 @@ func TestOneLine(t *testing.T) {
 		want string
 	}{
 		{"", 10, ""},
+		{"a\nb " + strings.Repeat("c", 100), 0, "a b " + strings.Repeat("c", 100)},
 		{"dial tcp:\n\tconnect:  refused\n", 80, "dial tcp: connect: refused"},
 		{"0123456789", 10, "0123456789"},
 		{"0123456789a", 10, "012345678…"},

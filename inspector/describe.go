@@ -2,6 +2,10 @@ package inspector
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -24,7 +28,16 @@ type Description struct {
 // Describe reads a key, its controller, the soonest retries of its
 // controller and — when objects is non-nil and the controller names its kind —
 // the object behind it, and explains the lot.
+//
+// Without a controller, the key is looked up in every controller (FindKey).
 func (s *Session) Describe(ctx context.Context, controller, key string, objects *ObjectReader) (*Description, error) {
+	if controller == "" {
+		c, err := s.FindKey(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		controller = c
+	}
 	k, err := s.Key(ctx, controller, key)
 	if err != nil {
 		return nil, err
@@ -50,4 +63,83 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 	}
 	d.Diagnosis = Explain(ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
 	return d, nil
+}
+
+// KeyNotFoundError says no controller tracks a key.
+type KeyNotFoundError struct {
+	Key         string
+	Controllers []string
+}
+
+// Error implements error.
+func (e *KeyNotFoundError) Error() string {
+	return fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
+}
+
+// AmbiguousKeyError says several controllers track a key: the caller must
+// name one.
+type AmbiguousKeyError struct {
+	Key         string
+	Controllers []string
+}
+
+// Error implements error.
+func (e *AmbiguousKeyError) Error() string {
+	return fmt.Sprintf("key %q is tracked by several controllers: %s", e.Key, strings.Join(e.Controllers, ", "))
+}
+
+// FindKey returns the controller that tracks key, looking in every
+// controller of the session: the only one when there is one, else the one
+// that has the key. It fails with a *KeyNotFoundError or an
+// *AmbiguousKeyError naming the controllers.
+func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(ov.Controllers) == 1 {
+		// Its own answer names the key if it lacks it.
+		return ov.Controllers[0].Name, nil
+	}
+	var names, have []string
+	var errs []error
+	for _, c := range ov.Controllers {
+		names = append(names, c.Name)
+		_, err := s.Key(ctx, c.Name, key)
+		switch {
+		case err == nil:
+			have = append(have, c.Name)
+		case !isNotFound(err):
+			errs = append(errs, fmt.Errorf("controller %s: %w", c.Name, err))
+		}
+	}
+	switch {
+	case len(have) == 1:
+		return have[0], nil
+	case len(have) > 1:
+		return "", &AmbiguousKeyError{Key: key, Controllers: have}
+	case len(errs) > 0:
+		return "", errors.Join(errs...)
+	}
+	return "", &KeyNotFoundError{Key: key, Controllers: names}
+}
+
+// isNotFound reports whether err is the endpoint's 404, from every replica
+// that was asked: a replica that failed otherwise may have the key.
+func isNotFound(err error) bool {
+	switch x := err.(type) {
+	case *APIError:
+		return x.Code == http.StatusNotFound
+	case interface{ Unwrap() []error }:
+		errs := x.Unwrap()
+		for _, e := range errs {
+			if !isNotFound(e) {
+				return false
+			}
+		}
+		return len(errs) > 0
+	case interface{ Unwrap() error }:
+		return isNotFound(x.Unwrap())
+	}
+	return false
 }

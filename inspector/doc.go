@@ -39,4 +39,24 @@
 // which limiter chose it, the next retry and the one after it, whether the
 // user's latest edit has been observed, and the anti-patterns seen — the same
 // error on every attempt, hot loops, retry herds, an empty token bucket.
+// An error is judged by its class: only a permanent one (or an unknown one
+// failing long with no change to the object) is called permanent; a
+// transient one that lasts is an outage the backoff rides out.
+//
+// # A controller as a whole
+//
+// DiagnoseController does for a controller what Explain does for a key,
+// from its counts, limiter, forecast and error groups: one line for a
+// header or above a table, and a full form for `describe --controller`.
+//
+//	ds, err := s.DiagnoseControllers(ctx, "")
+//	for _, d := range ds {
+//		fmt.Println(d.Line()) // outage — 100 keys backing off since 08:01:00 on one transient error (…)
+//	}
+//
+// # Durations
+//
+// FormatDuration, Countdown, Ago and NextRetryText are the one way every
+// client prints a duration, so a value reads the same in a table, a
+// sentence and the UI.
 package inspector

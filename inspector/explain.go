@@ -2,32 +2,10 @@ package inspector
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-)
-
-// Thresholds for the anti-patterns Explain flags.
-const (
-	// PermanentAfter is how many identical consecutive errors make a failure look permanent.
-	PermanentAfter = 5
-	// HotLoopKeys is how many keys with a RequeueAfter under a second make a hot loop.
-	HotLoopKeys = 10
-	// HerdKeys is how many keys due within one second make a retry herd.
-	HerdKeys = 20
-	// LongReconcile is when a running reconcile is worth pointing out.
-	LongReconcile = 10 * time.Second
-)
-
-// Finding codes: stable names for the anti-patterns, for UIs to style.
-const (
-	FindingPermanent  = "looks-permanent"
-	FindingHotLoop    = "hot-loop"
-	FindingHerd       = "retry-herd"
-	FindingThrottled  = "bucket-empty"
-	FindingUnobserved = "edit-not-observed"
 )
 
 // ExplainInput is everything Explain reads. Only Key and Now are required.
@@ -82,21 +60,34 @@ func Explain(in ExplainInput) Diagnosis {
 	d := Diagnosis{State: k.State}
 	switch k.State {
 	case api.StateBackoff:
-		d.Summary = explainBackoff(k, in.Controller, now)
+		if k.Failures == 0 {
+			// A reset (forget) left a retry pending: "backing off after 0
+			// failures" would contradict itself.
+			d.Summary = explainPendingAfterReset(k, in.Controller, now)
+		} else {
+			d.Summary = explainBackoff(k, in.Controller, now)
+		}
 	case api.StateScheduled:
 		d.Summary = explainScheduled(k, now)
 	case api.StateQueued:
 		d.Summary = explainQueued(k, now)
 	case api.StateRunning:
-		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), human(now.Sub(k.StartedAt)))
+		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), FormatDuration(now.Sub(k.StartedAt)))
 		if now.Sub(k.StartedAt) >= LongReconcile {
 			d.Details = append(d.Details, "A reconcile this long holds a worker: other keys wait. Return RequeueAfter instead of waiting inside Reconcile.")
 		}
 	case api.StateFailed:
+		if r := gaveUp(k); r != nil {
+			d.Summary = fmt.Sprintf("Gave up after %s at %s: not retried until the next change to the object (state failed).",
+				plural(r.Failures, "retry"), clock(r.At))
+			break
+		}
 		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(failedAt(k)))
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
+	case api.StateUnknown:
+		d.Summary = "Unknown: reconstructed from the controller's logs, and quiet since its last error; a success, if any, was not logged."
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
@@ -109,6 +100,9 @@ func Explain(in ExplainInput) Diagnosis {
 	if s := explainEdit(k, in.Object); s != "" {
 		d.Details = append(d.Details, s)
 	}
+	if k.Estimated {
+		d.Details = append(d.Details, "Times and delays are estimated from the controller's logs, not recorded by the instrument.")
+	}
 	d.Findings = findings(in)
 	return d
 }
@@ -116,7 +110,7 @@ func Explain(in ExplainInput) Diagnosis {
 func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", human(window), plural(k.Failures, "consecutive failure"))
+	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), plural(k.Failures, "consecutive failure"))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}
@@ -125,7 +119,7 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	switch k.DelaySource {
 	case api.SourceItemExponential:
 		if exp != nil && k.Failures > 0 {
-			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", human(exp.BaseDelay.Duration), k.Failures-1, human(exp.MaxDelay.Duration))
+			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", FormatDuration(exp.BaseDelay.Duration), k.Failures-1, FormatDuration(exp.MaxDelay.Duration))
 			if window >= exp.MaxDelay.Duration {
 				b.WriteString(" (at the cap)")
 			}
@@ -152,7 +146,7 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 			// max(exponential, bucket): the bucket may make it longer.
 			atLeast = "at least "
 		}
-		fmt.Fprintf(&b, "; if it fails again, the one after waits %s%s", atLeast, human(next))
+		fmt.Fprintf(&b, "; if it fails again, the one after waits %s%s", atLeast, FormatDuration(next))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -166,13 +160,58 @@ func requeuedWithoutError(k api.Key) bool {
 	return n > 0 && k.History[n-1].Outcome == api.OutcomeRequeue
 }
 
-// expDelay is client-go's per-item exponential delay after failures failures.
-func expDelay(base, max time.Duration, failures int) time.Duration {
-	d := float64(base) * math.Pow(2, float64(failures))
-	if d > float64(max) {
-		return max
+// explainPendingAfterReset explains a key whose failure count was reset
+// (a forget, or the controller giving up) while a retry was pending: the
+// retry keeps its time, the count starts over.
+func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) string {
+	var b strings.Builder
+	if r := k.LastReset; r != nil {
+		fmt.Fprintf(&b, "Backoff forgotten at %s (%s)", clock(r.At), resetText(r))
+	} else {
+		b.WriteString("No failures counted")
 	}
-	return time.Duration(d)
+	switch {
+	case k.NextRetryAt.IsZero():
+		b.WriteString("; the retry already scheduled keeps its time")
+	case k.NextRetryAt.After(now):
+		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+	default:
+		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
+	}
+	if w := nextFailureWait(c); w != "" {
+		fmt.Fprintf(&b, "; the next failure waits %s", w)
+	} else {
+		b.WriteString("; the next failure starts the backoff over")
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// resetText says who reset a key: "by forget", "by forget, alice: db
+// restored", "the controller gave up after 3 failures".
+func resetText(r *api.Reset) string {
+	if r.By == api.ResetGaveUp {
+		return "the controller gave up after " + plural(r.Failures, "failure")
+	}
+	s := "by " + r.By
+	if r.User != "" {
+		s += ", " + r.User
+	}
+	if r.Reason != "" {
+		s += ": " + r.Reason
+	}
+	return s
+}
+
+// gaveUp returns the reset by which the controller gave up on a key, when
+// that is why it is failed (client-go's handleErr: Forget after N retries,
+// no requeue), rather than a terminal error after it.
+func gaveUp(k api.Key) *api.Reset {
+	r := k.LastReset
+	if r == nil || r.By != api.ResetGaveUp || r.At.Before(k.LastReconcileAt) {
+		return nil
+	}
+	return r
 }
 
 func nextRetry(k api.Key, now time.Time) string {
@@ -182,13 +221,13 @@ func nextRetry(k api.Key, now time.Time) string {
 	if !k.NextRetryAt.After(now) {
 		return fmt.Sprintf("The retry was due at %s", clock(k.NextRetryAt))
 	}
-	return fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), human(k.NextRetryAt.Sub(now)))
+	return fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
 }
 
 func explainScheduled(k api.Key, now time.Time) string {
-	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", human(k.Delay.Duration))
+	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", FormatDuration(k.Delay.Duration))
 	if k.DelaySource == api.SourceSpread {
-		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", human(k.Delay.Duration))
+		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", FormatDuration(k.Delay.Duration))
 	}
 	return s + ". " + nextRetry(k, now) + "."
 }
@@ -200,17 +239,23 @@ func explainQueued(k api.Key, now time.Time) string {
 	case !k.QueuedAt.IsZero():
 		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.NextRetryAt.IsZero():
-		return fmt.Sprintf("Queued: its retry came due at %s (%s ago); waiting for a free worker.", clock(k.NextRetryAt), human(now.Sub(k.NextRetryAt)))
+		return fmt.Sprintf("Queued: its retry came due at %s (%s ago); waiting for a free worker.", clock(k.NextRetryAt), FormatDuration(now.Sub(k.NextRetryAt)))
 	}
 	return "Queued: ready, waiting for a free worker."
 }
 
 func explainError(k api.Key) string {
 	msg := fmt.Sprintf("Last error: %q", k.LastError.Message)
+	if c := k.LastError.Class; c != "" {
+		msg = fmt.Sprintf("Last error (%s): %q", c, k.LastError.Message)
+	}
 	if k.SameErrorCount > 1 {
 		msg += fmt.Sprintf(", the same on the last %d attempts", k.SameErrorCount)
 	}
-	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff {
+	if r := k.LastReset; r != nil && k.Failures == 0 && !r.At.Before(k.LastError.At) {
+		msg += " before the reset"
+	}
+	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff && k.Failures > 0 {
 		msg += fmt.Sprintf("; failing since %s", clock(k.FirstFailureAt))
 	}
 	return msg + "."
@@ -244,41 +289,6 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
-func findings(in ExplainInput) []Finding {
-	k := in.Key
-	var out []Finding
-	if k.State == api.StateBackoff && k.SameErrorCount >= PermanentAfter {
-		out = append(out, Finding{FindingPermanent, fmt.Sprintf(
-			"The same error on the last %d attempts looks permanent: if only a change to the object can fix it, "+
-				"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
-			k.SameErrorCount)})
-	}
-	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
-		out = append(out, Finding{FindingUnobserved, fmt.Sprintf(
-			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
-				"Once the cause is fixed, retry now with `kubectl backoff forget --requeue`.",
-			o.Generation, clock(k.NextRetryAt))})
-	}
-	if bk := component(in.Controller, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
-		out = append(out, Finding{FindingThrottled, fmt.Sprintf(
-			"The token bucket is empty (%.1f of %d tokens): every retry of this controller is throttled to %g per second.",
-			math.Max(*bk.Tokens, 0), bk.Burst, bk.QPS)})
-	}
-	if f := in.Fleet; f != nil {
-		if f.ShortRequeueAfter >= HotLoopKeys {
-			out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
-				"%d keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead.",
-				f.ShortRequeueAfter)})
-		}
-		if f.HerdSize >= HerdKeys {
-			out = append(out, Finding{FindingHerd, fmt.Sprintf(
-				"%d keys are due within the same second (at %s): retries without jitter arrive as a herd.",
-				f.HerdSize, clock(f.HerdAt))})
-		}
-	}
-	return out
-}
-
 // failedAt is when a failed key's terminal error happened.
 func failedAt(k api.Key) time.Time {
 	if k.LastError != nil {
@@ -287,43 +297,16 @@ func failedAt(k api.Key) time.Time {
 	return k.LastReconcileAt
 }
 
-func component(c *api.Controller, name string) *api.LimiterComponent {
-	if c == nil {
-		return nil
-	}
-	for i := range c.Limiter.Components {
-		if c.Limiter.Components[i].Name == name {
-			return &c.Limiter.Components[i]
-		}
-	}
-	return nil
-}
-
-// human is FormatDuration, short for the sentences below.
-func human(d time.Duration) string { return FormatDuration(d) }
-
-// FormatDuration formats a duration as people read it: "250µs", "5ms",
-// "1.3s", "4m12s", "16m40s". The CLI and the explanations share it.
-func FormatDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
-}
-
 // clock formats a server time as a wall-clock time of day, in UTC.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
 
+// plural is "1 failure", "3 failures", "2 retries".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if w, ok := strings.CutSuffix(word, "y"); ok && !strings.ContainsAny(w[len(w)-1:], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, w)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }

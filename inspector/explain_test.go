@@ -103,7 +103,7 @@ func TestExplainVerdicts(t *testing.T) {
 			State: api.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(10 * time.Minute), LastError: errAt("quota exceeded", -6*time.Minute), SameErrorCount: 2, FirstFailureAt: at(-3 * time.Hour)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m0s); if it fails again, the one after waits 16m40s.",
+			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m00s); if it fails again, the one after waits 16m40s.",
 			Details: []string{`Last error: "quota exceeded", the same on the last 2 attempts; failing since 07:00:00.`}},
 	}, {
 		name: "backoff, Requeue: true without error",
@@ -157,7 +157,7 @@ func TestExplainVerdicts(t *testing.T) {
 	}, {
 		name: "running, short",
 		in:   inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-2 * time.Second)}},
-		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2s so far)."},
+		want: inspector.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2.0s so far)."},
 	}, {
 		name: "running, long",
 		in: inspector.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-45 * time.Second),
@@ -216,6 +216,22 @@ func TestExplainAntiPatterns(t *testing.T) {
 
 	permanent := backoff
 	permanent.LastError, permanent.SameErrorCount = errAt(`secret "db" not found`, -10*time.Millisecond), 6
+	permanent.LastError.Class = api.ClassPermanent
+	// unknownLong fails for 20m on an error nothing classifies, the object unchanged since.
+	unknownLong := backoff
+	unknownLong.LastError, unknownLong.SameErrorCount = errAt("spec.storageClass must be set", -10*time.Millisecond), 17
+	unknownLong.LastError.Class = api.ClassUnknown
+	unknownLong.FirstFailureAt, unknownLong.LastEventAt, unknownLong.LastReconcileAt = at(-20*time.Minute), at(-20*time.Minute-time.Second), at(-10*time.Millisecond)
+	unknownEdited := unknownLong
+	unknownEdited.LastEventAt = at(-time.Minute)
+	unknownShort := unknownLong
+	unknownShort.FirstFailureAt = at(-inspector.LongFailure + time.Second)
+	// outage is a 503 that has lasted: transient, 17 failures deep on the classic queue.
+	outage := api.Key{State: api.StateBackoff, Failures: 17, Delay: dur(327680 * time.Millisecond), DelaySource: api.SourceItemExponential,
+		NextRetryAt: at(4*time.Minute + 12*time.Second), FirstFailureAt: at(-20 * time.Minute), SameErrorCount: 17,
+		LastError: &api.ErrorRecord{Message: "PUT https://inventory/v1/items/w1: 503 Service Unavailable", At: at(-76 * time.Second), Class: api.ClassTransient}}
+	outageShort := outage
+	outageShort.SameErrorCount = inspector.PermanentAfter - 1
 	unobserved := backoff
 	unobserved.LastEventAt, unobserved.LastReconcileAt = at(-30*time.Second), at(-30*time.Second)
 	scheduled := api.Key{State: api.StateScheduled, Delay: dur(200 * time.Millisecond),
@@ -226,12 +242,56 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in   inspector.ExplainInput
 		want inspector.Diagnosis
 	}{{
-		name: "same error on every attempt looks permanent",
+		name: "a permanent error is called permanent at once",
 		in:   inspector.ExplainInput{Controller: pqController, Key: permanent},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error: "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
+			Details: []string{`Last error (permanent): "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
-				Message: "The same error on the last 6 attempts looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+				Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
+	}, {
+		name: "an unknown error failing long with no change to the object looks permanent",
+		in:   inspector.ExplainInput{Controller: pqController, Key: unknownLong},
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:40:00.`,
+				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."},
+			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
+				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+	}, {
+		name: "an unknown error is not permanent when the object changed meanwhile",
+		in:   inspector.ExplainInput{Controller: pqController, Key: unknownEdited},
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:40:00.`,
+				"The last change arrived at 09:59:00 and was reconciled at 09:59:59."}},
+	}, {
+		name: "an unknown error is not permanent before it has lasted",
+		in:   inspector.ExplainInput{Controller: pqController, Key: unknownShort},
+		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:55:01.`,
+				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."}},
+	}, {
+		name: "a transient error that lasts is an outage the backoff rides out, never permanent",
+		in:   inspector.ExplainInput{Controller: pqController, Key: outage},
+		want: inspector.Diagnosis{State: api.StateBackoff,
+			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
+			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
+			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
+				Message: "The error is transient, the same on the last 17 attempts since 09:40:00 (20m00s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
+					"If it keeps failing, the next retries wait 10m55s, then 16m40s each (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
+	}, {
+		name: "the transient advice names the bucket's part in the next retries",
+		in:   inspector.ExplainInput{Controller: classicController, Key: func() api.Key { k := outage; k.Failures = 3; return k }()},
+		want: inspector.Diagnosis{State: api.StateBackoff,
+			Summary: "Backing off 5m28s after 3 consecutive failures: per-item exponential, 5ms·2^2, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits at least 40ms.",
+			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
+			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
+				Message: "The error is transient, the same on the last 17 attempts since 09:40:00 (20m00s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
+					"If it keeps failing, the next retries wait at least 40ms, 80ms, 160ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
+	}, {
+		name: "a transient error that has not lasted gets no advice",
+		in:   inspector.ExplainInput{Controller: pqController, Key: outageShort},
+		want: inspector.Diagnosis{State: api.StateBackoff,
+			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
+			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 4 attempts; failing since 09:40:00.`}},
 	}, {
 		name: "RequeueAfter under 1s across many keys is a hot loop",
 		in:   inspector.ExplainInput{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
@@ -244,7 +304,8 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in:   inspector.ExplainInput{Controller: pqController, Key: backoff, Fleet: &herd},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Findings: []inspector.Finding{{Code: inspector.FindingHerd,
-				Message: "25 keys are due within the same second (at 10:00:30): retries without jitter arrive as a herd."}}},
+				Message: "25 keys are due within the same second (at 10:00:30) and nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket): they arrive as a herd; " +
+					"add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) and set instrument.Options.Jitter for RequeueAfter."}}},
 	}, {
 		name: "bucket at zero tokens is throttled",
 		in:   inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(0)), Key: backoff},
@@ -277,13 +338,14 @@ func TestExplainAntiPatterns(t *testing.T) {
 	}, {
 		name: "below every threshold: no findings",
 		in: inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(1)), Key: func() api.Key {
-			k := permanent
+			k := unknownLong
 			k.SameErrorCount = inspector.PermanentAfter - 1
 			return k
 		}(), Fleet: &inspector.FleetStats{ShortRequeueAfter: inspector.HotLoopKeys - 1, HerdSize: inspector.HerdKeys - 1, HerdAt: at(time.Second)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
-			Details: []string{`Last error: "secret \"db\" not found", the same on the last 4 attempts; failing since 09:59:59.`}},
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 4 attempts; failing since 09:40:00.`,
+				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -294,7 +356,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 }
 
 func TestExplainFindingsOrder(t *testing.T) {
-	k := api.Key{State: api.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: errAt("x", 0), NextRetryAt: at(time.Second)}
+	k := api.Key{State: api.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: &api.ErrorRecord{Message: "x", At: explainNow, Class: api.ClassPermanent}, NextRetryAt: at(time.Second)}
 	hot := inspector.FleetStats{ShortRequeueAfter: 50, HerdSize: 40, HerdAt: at(time.Second)}
 	d := inspector.Explain(inspector.ExplainInput{Key: k, Now: explainNow, Fleet: &hot, Controller: controllerWith(bucketWith(0)),
 		Object: &inspector.ObjectStatus{Generation: 2, ObservedGeneration: int64p(1)}})
@@ -316,6 +378,7 @@ func TestFleet(t *testing.T) {
 	key := func(src string, d, due time.Duration) api.Key {
 		return api.Key{DelaySource: src, Delay: dur(d), NextRetryAt: at(due)}
 	}
+	exp := func(due time.Duration) api.Key { return key(api.SourceItemExponential, time.Second, due) }
 	tests := []struct {
 		name string
 		keys []api.Key
@@ -329,14 +392,19 @@ func TestFleet(t *testing.T) {
 			key(api.SourceRequeueAfter, 0, 0),
 		}, want: inspector.FleetStats{ShortRequeueAfter: 1, HerdSize: 1, HerdAt: at(2 * time.Second)}},
 		{name: "largest second wins, past retries left out", keys: []api.Key{
-			key("", 0, -500*time.Millisecond), key("", 0, -400*time.Millisecond), key("", 0, -300*time.Millisecond), key("", 0, 0),
-			key("", 0, 2100*time.Millisecond), key("", 0, 2900*time.Millisecond),
-			key("", 0, 5000*time.Millisecond), key("", 0, 5001*time.Millisecond), key("", 0, 5999*time.Millisecond),
+			exp(-500 * time.Millisecond), exp(-400 * time.Millisecond), exp(-300 * time.Millisecond), exp(0),
+			exp(2100 * time.Millisecond), exp(2900 * time.Millisecond),
+			exp(5000 * time.Millisecond), exp(5001 * time.Millisecond), exp(5999 * time.Millisecond),
 			{}, // no retry
 		}, want: inspector.FleetStats{HerdSize: 3, HerdAt: at(5 * time.Second)}},
 		{name: "a tie goes to the earlier second", keys: []api.Key{
-			key("", 0, 9*time.Second), key("", 0, 9*time.Second), key("", 0, 4*time.Second), key("", 0, 4*time.Second),
+			exp(9 * time.Second), exp(9 * time.Second), exp(4 * time.Second), exp(4 * time.Second),
 		}, want: inspector.FleetStats{HerdSize: 2, HerdAt: at(4 * time.Second)}},
+		{name: "keys a bucket or a spread paced are no herd", keys: []api.Key{
+			key(api.SourceBucket, time.Second, 3*time.Second), key(api.SourceBucket, time.Second, 3*time.Second),
+			key(api.SourceSpread, time.Second, 3*time.Second), key(api.SourceLimiter, time.Second, 3*time.Second),
+			key(api.SourceRequeueAfter, 30*time.Second, 7*time.Second),
+		}, want: inspector.FleetStats{HerdSize: 1, HerdAt: at(7 * time.Second)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,7 +11,10 @@ import (
 type FleetStats struct {
 	// ShortRequeueAfter counts keys scheduled with a RequeueAfter under a second.
 	ShortRequeueAfter int
-	// HerdSize is the largest number of keys due within one second, at HerdAt.
+	// HerdSize is the largest number of unpaced keys due within one second,
+	// at HerdAt. Unpaced: a delay from the per-item exponential or a
+	// RequeueAfter; the keys a token bucket or a spread released are paced
+	// already, and herd with nothing.
 	HerdSize int
 	HerdAt   time.Time
 }
@@ -24,7 +27,7 @@ func Fleet(keys []api.Key, now time.Time) FleetStats {
 		if k.DelaySource == api.SourceRequeueAfter && k.Delay.Duration > 0 && k.Delay.Duration < time.Second {
 			f.ShortRequeueAfter++
 		}
-		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) {
+		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) || !unpaced(k.DelaySource) {
 			continue
 		}
 		sec := k.NextRetryAt.Unix()
@@ -34,6 +37,13 @@ func Fleet(keys []api.Key, now time.Time) FleetStats {
 		}
 	}
 	return f
+}
+
+// unpaced reports whether a delay from this source is spread by nothing:
+// keys that failed together, or asked for the same RequeueAfter together,
+// come due together.
+func unpaced(source string) bool {
+	return source == api.SourceItemExponential || source == api.SourceRequeueAfter
 }
 
 // Forecast counts the retries falling due in each of the next len(buckets)

@@ -311,11 +311,23 @@ func TestSessionDescribe(t *testing.T) {
 	if d.Controller == nil || d.Controller.Name != "widget" || d.Key.Pod != "" || d.Object != nil {
 		t.Errorf("Describe: controller %+v, pod %q, object %+v; want widget, no pod (one endpoint), no object", d.Controller, d.Key.Pod, d.Object)
 	}
+	// "connection refused" is transient, never permanent: a server that
+	// classifies says so, one that does not leaves it unknown, and five
+	// failures in an instant are not long enough to look permanent.
+	lastErr := `Last error: "connection refused", the same on the last 5 attempts; failing since 10:00:00.`
+	var findings []inspector.Finding
+	if c := d.Key.LastError.Class; c != "" {
+		lastErr = `Last error (` + c + `): "connection refused", the same on the last 5 attempts; failing since 10:00:00.`
+	}
+	if d.Key.LastError.Class == api.ClassTransient {
+		findings = []inspector.Finding{{Code: inspector.FindingTransient,
+			Message: "The error is transient, the same on the last 5 attempts since 10:00:00 (0s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
+				"If it keeps failing, the next retries wait 160ms, 320ms, 640ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}
+	}
 	checkDiagnosis(t, d.Diagnosis, inspector.Diagnosis{State: api.StateBackoff,
-		Summary: "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms.",
-		Details: []string{`Last error: "connection refused", the same on the last 5 attempts; failing since 10:00:00.`},
-		Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
-			Message: "The same error on the last 5 attempts looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}},
+		Summary:  "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms.",
+		Details:  []string{lastErr},
+		Findings: findings,
 	})
 	if _, err := s.Describe(context.Background(), "widget", "default/nope", nil); err == nil || !strings.Contains(err.Error(), `no key "default/nope"`) {
 		t.Errorf("Describe of an unknown key: error = %v, want one naming the key", err)

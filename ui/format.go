@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -10,52 +9,23 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
-// countdown is the time left until t at now, as a live countdown shows it:
-// "due" once passed, tenths of a second under 10s, then "4m12s".
+// countdown is the time left until t at now: inspector.Countdown.
 func countdown(t, now time.Time) string {
-	if t.IsZero() || now.IsZero() {
+	if now.IsZero() {
 		return "-"
 	}
-	d := t.Sub(now)
-	switch {
-	case d <= 0:
-		return "due"
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return short(d)
+	return inspector.Countdown(t, now)
 }
 
-// short formats a duration compactly: "850ms", "12s", "4m12s", "2h05m".
-func short(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return strconv.FormatInt(d.Microseconds(), 10) + "µs"
-	case d < time.Second:
-		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
-	case d < 10*time.Second:
-		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
-	case d < time.Minute:
-		return strconv.Itoa(int(d.Seconds())) + "s"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
+// short formats a duration: inspector.FormatDuration, the one formatter.
+func short(d time.Duration) string { return inspector.FormatDuration(d) }
 
-// ago formats how long before now t was: "12s ago".
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return short(now.Sub(t)) + " ago"
-}
+// ago formats how long before now t was: inspector.Ago.
+func ago(t, now time.Time) string { return inspector.Ago(t, now) }
 
 // clockTime formats a server time as a UTC time of day.
 func clockTime(t time.Time) string {

@@ -1,0 +1,204 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// diagnosisNow is the fake clock of diagnosisEndpoint.
+var diagnosisNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// diagnosisGroups is what diagnosisEndpoint's v1/errors answers: fixed,
+// since the server's grouping is another part's work.
+var diagnosisGroups = api.ErrorGroupList{ServerTime: diagnosisNow, Total: 14, Matched: 14, Groups: []api.ErrorGroup{
+	{Controller: "outage", Fingerprint: "PUT <url>: 503 Service Unavailable", Message: "PUT https://inventory/v1/items/o-1: 503 Service Unavailable",
+		Class: api.ClassTransient, Count: 12, FirstSeen: diagnosisNow.Add(-12 * time.Minute), LastSeen: diagnosisNow, Examples: []string{"demo/o-1", "demo/o-2"}},
+	{Controller: "naive", Fingerprint: "spec.storageClass must be set", Message: "spec.storageClass must be set",
+		Class: api.ClassPermanent, Count: 2, FirstSeen: diagnosisNow.Add(-12 * time.Minute), LastSeen: diagnosisNow, Examples: []string{"demo/n-1"}},
+}}
+
+// diagnosisEndpoint is the real instrument handler with two controllers —
+// outage: 12 keys failing 3 times on a 503; naive: 2 keys failing 6 times
+// on an invalid spec, one of them also a key of outage — and a v1/errors
+// that answers diagnosisGroups.
+func diagnosisEndpoint(t *testing.T) string {
+	t.Helper()
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	clk := clocktesting.NewFakeClock(diagnosisNow)
+	failKeys := func(controller, msg string, failures int, keys ...string) {
+		p := instrument.NewTyped(controller, instrument.TypedOptions[string]{Registry: reg, Clock: clk})
+		rl := p.RateLimiter(nil)
+		rec := p.Reconciler(reconcile.TypedFunc[string](func(context.Context, string) (reconcile.Result, error) { return reconcile.Result{}, errors.New(msg) }))
+		for _, k := range keys {
+			for range failures {
+				_, _ = rec.Reconcile(context.Background(), k)
+				rl.When(k)
+			}
+		}
+	}
+	var outage []string
+	for i := range 12 {
+		outage = append(outage, fmt.Sprintf("demo/o-%d", i+1))
+	}
+	failKeys("outage", "PUT https://inventory/v1/items/o-1: 503 Service Unavailable", 3, outage...)
+	failKeys("naive", "spec.storageClass must be set", 6, "demo/n-1", "demo/o-1")
+
+	mux := http.NewServeMux()
+	mux.Handle("/", instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	mux.HandleFunc("/debug/backoff/v1/errors", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(diagnosisGroups)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestGetPrintsDiagnoses(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	lines := []string{
+		"naive — 2 keys failing for 12m00s on the same permanent error: spec.storageClass must be set",
+		"outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s",
+		"",
+		"CONTROLLER ",
+	}
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommand, streams, "--addr", addr); err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	if want := strings.Join(lines, "\n"); !strings.HasPrefix(out.String(), want) {
+		t.Errorf("get printed:\n%s\nwant it to begin with:\n%s", out, want)
+	}
+
+	streams, _, out, _ = genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommand, streams, "--addr", addr, "--controller", "outage", "-o", "wide"); err != nil {
+		t.Fatalf("get --controller outage -o wide: %v", err)
+	}
+	if want := lines[1] + "\n\nCONTROLLER "; !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), " CLASS ") {
+		t.Errorf("get --controller outage -o wide printed:\n%s\nwant outage's line alone, then a table with CLASS", out)
+	}
+
+	for _, format := range []string{"json", "yaml"} {
+		streams, _, out, _ = genericiooptions.NewTestIOStreams()
+		if err := run(cli.NewGetCommand, streams, "--addr", addr, "-o", format); err != nil {
+			t.Fatalf("get -o %s: %v", format, err)
+		}
+		if strings.Contains(out.String(), " — ") {
+			t.Errorf("get -o %s printed a diagnosis line:\n%s", format, out)
+		}
+	}
+}
+
+func TestDescribeController(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewDescribeCommand, streams, "--addr", addr, "--controller", "outage"); err != nil {
+		t.Fatalf("describe --controller outage: %v", err)
+	}
+	want := `Controller:  outage
+Situation:   outage
+
+Diagnosis:
+  12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s
+  Keys: 12 tracked: 12 backoff
+  Limiter: item-exponential 5ms..16m40s
+  Errors of the failing keys, largest first:
+    12 keys, transient since 09:48:00: PUT https://inventory/v1/items/o-1: 503 Service Unavailable (e.g. demo/o-1, demo/o-2)
+  Retries to come: 12; 12 in the next 60s, at most 12 a second (in under 1s)
+  ! What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. Once the dependency is back, ` +
+		"`kubectl backoff forget --controller outage --all --state backoff --requeue --spread 1m`" + ` retries the keys now, spread over a minute, instead of after their delays.
+`
+	if out.String() != want {
+		t.Errorf("describe --controller outage printed:\n%s\nwant:\n%s", out, want)
+	}
+
+	streams, _, out, _ = genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewDescribeCommand, streams, "--addr", addr, "--controller", "naive", "-o", "json"); err != nil {
+		t.Fatalf("describe --controller naive -o json: %v", err)
+	}
+	var d inspector.ControllerDiagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Controller != "naive" || d.Situation != inspector.SituationPermanent {
+		t.Errorf("describe --controller naive -o json: %v; decoded %+v", err, d)
+	}
+
+	err := run(cli.NewDescribeCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "--controller", "nope")
+	if err == nil || !strings.Contains(err.Error(), `no controller "nope"; the endpoint has naive, outage`) && !strings.Contains(err.Error(), `no controller "nope"; the endpoint has outage, naive`) {
+		t.Errorf("describe --controller nope: error = %v, want one naming it and the known ones", err)
+	}
+}
+
+// TestDescribeKeyAcrossControllers: describe KEY without --controller finds
+// the controller that has the key, and asks for --controller when two do.
+func TestDescribeKeyAcrossControllers(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewDescribeCommand, streams, "--addr", addr, "demo/n-1"); err != nil {
+		t.Fatalf("describe demo/n-1: %v", err)
+	}
+	if !strings.Contains(out.String(), "Controller:  naive\n") {
+		t.Errorf("describe demo/n-1 printed:\n%s\nwant it found in naive", out)
+	}
+	err := run(cli.NewDescribeCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "demo/o-1")
+	if err == nil || !strings.Contains(err.Error(), `key "demo/o-1" is tracked by several controllers`) || !strings.HasSuffix(err.Error(), "name one with --controller") {
+		t.Errorf("describe demo/o-1 (in two controllers): error = %v, want one asking for --controller", err)
+	}
+	err = run(cli.NewDescribeCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "demo/nope")
+	if err == nil || !strings.Contains(err.Error(), `no controller tracks key "demo/nope"`) {
+		t.Errorf("describe demo/nope: error = %v, want one saying no controller tracks it", err)
+	}
+}
+
+// TestForgetAllAcrossControllers: forget --all without --controller works
+// on every controller, with the same confirmation as one.
+func TestForgetAllAcrossControllers(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	c, err := inspector.NewClient(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failuresOf := func(controller, key string) int {
+		t.Helper()
+		d, err := c.Key(context.Background(), controller, key)
+		if err != nil {
+			t.Fatalf("key %s/%s: %v", controller, key, err)
+		}
+		return d.Failures
+	}
+	err = run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "--all")
+	if err == nil || !strings.Contains(err.Error(), "--all would forget 14 key(s): confirm with --yes") {
+		t.Errorf("forget --all over two controllers without --yes: error = %v, want one counting both", err)
+	}
+	if failuresOf("naive", "demo/n-1") != 6 || failuresOf("outage", "demo/o-2") != 3 {
+		t.Fatal("forget --all without --yes changed a key")
+	}
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewForgetCommand, streams, "--addr", addr, "--all", "--yes"); err != nil {
+		t.Fatalf("forget --all --yes: %v", err)
+	}
+	if failuresOf("naive", "demo/n-1") != 0 || failuresOf("outage", "demo/o-2") != 0 || failuresOf("naive", "demo/o-1") != 0 {
+		t.Errorf("forget --all --yes: failures left in a controller")
+	}
+	for _, want := range []string{"outage demo/o-2: backoff, 3 failures\n", "naive demo/n-1: backoff, 6 failures\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("forget --all --yes printed:\n%s\nwant a line %q", out, want)
+		}
+	}
+}

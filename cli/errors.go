@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"syscall"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// errNoCluster is what a newcomer without a kubeconfig gets, instead of a
+// dial error to client-go's default of localhost:8080.
+var errNoCluster = errors.New("no cluster configured: pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)")
+
+// paramFlags maps the endpoint's parameter names to the flags that set them,
+// so that a 400 speaks the user's language.
+var paramFlags = map[string]string{
+	"controller": "--controller",
+	"q":          "-q/--filter",
+	"state":      "--state",
+	"sort":       "--sort",
+	"limit":      "--limit",
+	"key":        "KEY",
+	"keys":       "KEY",
+	"filter":     "--all",
+	"spread":     "--spread",
+}
+
+// paramMessage is how the endpoint names a bad parameter.
+var paramMessage = regexp.MustCompile(`^parameter "([A-Za-z]+)": (.*)$`)
+
+// explainError rewrites an error for the person at the terminal: a refused
+// connection in one line with the address and what to try, and an
+// endpoint's complaint about a parameter under the flag's name.
+func (o *attachOptions) explainError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var op *net.OpError
+	if errors.Is(err, syscall.ECONNREFUSED) && errors.As(err, &op) && op.Addr != nil {
+		hint := "is the controller serving its endpoint on that port? (--port)"
+		if o.addr != "" {
+			hint = "is an endpoint listening there? `kubectl backoff demo` serves one on 127.0.0.1:8082; without --addr, kubectl backoff port-forwards to the controller's pod"
+		}
+		return fmt.Errorf("cannot connect to %s: connection refused; %s", op.Addr, hint)
+	}
+	var ae *inspector.APIError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	switch ae.Code {
+	case http.StatusBadRequest:
+		if m := paramMessage.FindStringSubmatch(ae.Message); m != nil {
+			if flag, ok := paramFlags[m[1]]; ok {
+				return fmt.Errorf("%s: %s", flag, m[2])
+			}
+		}
+		return errors.New(ae.Message)
+	case http.StatusNotFound:
+		// "no controller \"nope\"; known: widget" says it all; the method
+		// and path only matter for RBAC (403), which keeps them.
+		return errors.New(ae.Message)
+	}
+	return err
+}
+
+// noCluster reports whether nothing names a cluster: no kubeconfig with a
+// cluster, no --server, and not inside a pod. client-go would then dial
+// localhost:8080.
+func (o *attachOptions) noCluster() bool {
+	cf := o.configFlags
+	if cf == nil || (cf.APIServer != nil && *cf.APIServer != "") || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
+		return false
+	}
+	raw, err := cf.ToRawKubeConfigLoader().RawConfig()
+	return err == nil && len(raw.Clusters) == 0
+}

@@ -1,0 +1,254 @@
+package inspector
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// Situations: stable names for what a controller as a whole is going
+// through, for UIs to style (ControllerDiagnosis.Situation).
+const (
+	// SituationHealthy: nothing failing.
+	SituationHealthy = "healthy"
+	// SituationBusy: nothing failing, but keys wait for a worker.
+	SituationBusy = "busy"
+	// SituationOutage: many keys backing off on a transient error.
+	SituationOutage = "outage"
+	// SituationRetrying: a few keys retrying a transient error.
+	SituationRetrying = "retrying"
+	// SituationPermanent: keys retried on an error retrying cannot fix.
+	SituationPermanent = "permanent"
+	// SituationFailed: keys failed for good (terminal), waiting on a fix to their objects.
+	SituationFailed = "failed"
+	// SituationFailing: keys failing on an error nothing classifies, not long enough to judge.
+	SituationFailing = "failing"
+	// SituationStandby: the controller is not active in this replica.
+	SituationStandby = "standby"
+)
+
+// OutageKeys is how many keys failing on one transient error make an
+// outage rather than a few retries.
+const OutageKeys = 10
+
+// DiagnosisStates are the states whose error groups DiagnoseController
+// reads: the keys retrying now — not the old errors of converged keys, nor
+// the terminal errors of failed ones, which the controller already handles
+// right and which would otherwise pass for errors it keeps retrying.
+var DiagnosisStates = []api.State{api.StateBackoff}
+
+// ControllerDiagnosis is the diagnosis of one controller as a whole.
+type ControllerDiagnosis struct {
+	Controller string `json:"controller"`
+	// Situation is one of the Situation constants.
+	Situation string `json:"situation"`
+	// Summary is the one-line diagnosis, without the controller's name.
+	Summary string `json:"summary"`
+	// Details are the full form's further lines: keys, limiter, errors, forecast.
+	Details []string `json:"details,omitempty"`
+	// Findings are advice, most important first.
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// Line is the one-line form: "outage — 100 keys backing off since …".
+func (d ControllerDiagnosis) Line() string { return d.Controller + " — " + d.Summary }
+
+// String is the full form: the line, the details, then each finding after "! ".
+func (d ControllerDiagnosis) String() string {
+	var b strings.Builder
+	b.WriteString(d.Line())
+	for _, s := range d.Details {
+		b.WriteString("\n")
+		b.WriteString(s)
+	}
+	for _, f := range d.Findings {
+		b.WriteString("\n! ")
+		b.WriteString(f.Message)
+	}
+	return b.String()
+}
+
+// DiagnoseController diagnoses a controller from what its endpoint knows:
+// the counts by state, the limiter and its bucket, the forecast, and the
+// error groups of its retrying keys (v1/errors for DiagnosisStates; groups
+// of other controllers are ignored). now is the server's time. Pure: the
+// same input gives the same words.
+func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time) ControllerDiagnosis {
+	d := ControllerDiagnosis{Controller: c.Name}
+	if !c.Active {
+		d.Situation = SituationStandby
+		d.Summary = "standby: not active in this replica (not the leader, or not started): no queue, no keys"
+		return d
+	}
+	var mine []api.ErrorGroup
+	for _, g := range groups {
+		if g.Controller == c.Name {
+			mine = append(mine, g)
+		}
+	}
+	slices.SortStableFunc(mine, func(a, b api.ErrorGroup) int { return cmp.Compare(b.Count, a.Count) })
+	d.Details = controllerDetails(c, mine)
+
+	backoff, failed := c.Counts[api.StateBackoff], c.Counts[api.StateFailed]
+	if backoff+failed == 0 {
+		d.Situation, d.Summary = healthySummary(c)
+		d.Findings = herdFindings(c)
+		return d
+	}
+	var top api.ErrorGroup
+	if len(mine) > 0 {
+		top = mine[0]
+	}
+	on := errorsText(mine, top)
+	var parts []string
+	switch {
+	case backoff == 0:
+		d.Situation = SituationFailed
+		parts = append(parts, fmt.Sprintf("%s failed for good: not retried until their objects change", keys(failed)))
+		d.Findings = append(d.Findings, Finding{FindingPermanent,
+			"The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."})
+	case top.Class == api.ClassPermanent || (top.Class != api.ClassTransient && lasted(top, now)):
+		d.Situation = SituationPermanent
+		what := "the same permanent error"
+		if top.Class != api.ClassPermanent {
+			what = "the same error, which looks permanent (unclassified, lasting)"
+		}
+		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
+		d.Findings = append(d.Findings, Finding{FindingPermanent,
+			"Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
+				"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
+	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
+		d.Situation = SituationOutage
+		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
+		d.Findings = append(d.Findings, Finding{FindingTransient, fmt.Sprintf(
+			"What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. "+
+				"Once the dependency is back, `kubectl backoff forget --controller %s --all --state backoff --requeue --spread 1m` "+
+				"retries the keys now, spread over a minute, instead of after their delays.", c.Name)})
+	case top.Class == api.ClassTransient && isConflict(top.Message):
+		d.Situation = SituationRetrying
+		parts = append(parts, fmt.Sprintf("%s retrying after write conflicts (the object has been modified): "+
+			"normal when several writers update the same objects; each retry reads the new version", keys(backoff)))
+	case top.Class == api.ClassTransient:
+		d.Situation = SituationRetrying
+		parts = append(parts, fmt.Sprintf("%s retrying%s; the backoff resolves these on its own", keys(backoff), on))
+	case len(mine) == 0:
+		// A server without v1/errors, or keys that asked for Requeue
+		// without an error: the counts alone.
+		d.Situation = SituationFailing
+		parts = append(parts, fmt.Sprintf("%s backing off", keys(backoff)))
+	default:
+		d.Situation = SituationFailing
+		parts = append(parts, fmt.Sprintf("%s failing%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
+	}
+	if backoff > 0 && failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d more failed for good (not retried until their objects change)", failed))
+	}
+	if bk := component(&c, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
+		parts = append(parts, fmt.Sprintf("the token bucket is empty: retries throttled to %g/s", bk.QPS))
+	}
+	// In an outage the question is when the next retries hit the dependency.
+	if n, at := forecastPeak(c.Forecast); d.Situation == SituationOutage && n > 1 {
+		parts = append(parts, fmt.Sprintf("next wave of %d %s", n, inSeconds(at)))
+	}
+	d.Summary = strings.Join(parts, "; ")
+	d.Findings = append(d.Findings, herdFindings(c)...)
+	return d
+}
+
+// healthySummary says, in a few words, that nothing fails and what the keys do.
+func healthySummary(c api.Controller) (string, string) {
+	running, queued := c.Counts[api.StateRunning], c.Counts[api.StateQueued]
+	if running > 0 && queued >= running {
+		return SituationBusy, fmt.Sprintf("busy: %s queued behind %d running reconciles; none failing", keys(queued), running)
+	}
+	if c.Keys == 0 {
+		return SituationHealthy, "healthy: no keys yet"
+	}
+	s := fmt.Sprintf("healthy: %s, none failing", keys(c.Keys))
+	if n := c.Counts[api.StateScheduled]; n > 0 {
+		s += fmt.Sprintf("; %d polling (RequeueAfter)", n)
+	}
+	return SituationHealthy, s
+}
+
+// errorsText is " on one transient error (msg)" or " on 3 errors, most on
+// a transient one (msg)"; nothing without groups.
+func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
+	if len(groups) == 0 {
+		return ""
+	}
+	class := top.Class
+	if class == "" {
+		class = api.ClassUnknown
+	}
+	if len(groups) == 1 {
+		return fmt.Sprintf(" on one %s error (%s)", class, OneLine(top.Message, 0))
+	}
+	return fmt.Sprintf(" on %d errors, %d on a %s one (%s)", len(groups), top.Count, class, OneLine(top.Message, 0))
+}
+
+// lasted reports whether a group has failed for LongFailure already.
+func lasted(g api.ErrorGroup, now time.Time) bool {
+	return !g.FirstSeen.IsZero() && now.Sub(g.FirstSeen) >= LongFailure
+}
+
+// isConflict reports whether an error is the API server's optimistic-concurrency refusal.
+func isConflict(msg string) bool {
+	return strings.Contains(msg, "the object has been modified")
+}
+
+// herdFindings warns of a retry wave nothing paces: only a limiter with no
+// token bucket lets the keys that failed (or polled) together come due together.
+func herdFindings(c api.Controller) []Finding {
+	if component(&c, api.SourceBucket) != nil {
+		return nil
+	}
+	n, at := forecastPeak(c.Forecast)
+	if n < HerdKeys {
+		return nil
+	}
+	return []Finding{{FindingHerd, fmt.Sprintf(
+		"%d retries fall due in the same second (%s) and nothing paces them (no token bucket): they arrive as a herd; %s.",
+		n, inSeconds(at), jitterRemedy)}}
+}
+
+// forecastPeak is the largest count of the forecast and its second.
+func forecastPeak(f []int) (n, at int) {
+	for i, v := range f {
+		if v > n {
+			n, at = v, i
+		}
+	}
+	return n, at
+}
+
+// inSeconds is "in 4s" for the forecast's second 4, "in under 1s" for second 0.
+func inSeconds(i int) string {
+	if i == 0 {
+		return "in under 1s"
+	}
+	return fmt.Sprintf("in %ds", i)
+}
+
+// keys is "1 key", "100 keys".
+func keys(n int) string { return plural(n, "key") }
+
+// sinceClock is " since 08:01:07", or nothing when unknown.
+func sinceClock(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " since " + clock(t)
+}
+
+// forText is " for 12m00s", or nothing when unknown.
+func forText(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " for " + FormatDuration(now.Sub(t))
+}

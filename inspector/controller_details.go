@@ -1,0 +1,87 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// detailGroups is how many error groups the full form lists.
+const detailGroups = 5
+
+// controllerDetails are the full form's lines: what the verdict rests on.
+func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
+	var out []string
+	var counts []string
+	for _, s := range api.States {
+		if n := c.Counts[s]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	keysLine := fmt.Sprintf("Keys: %d tracked", c.Keys)
+	if len(counts) > 0 {
+		keysLine += ": " + strings.Join(counts, ", ")
+	}
+	if c.QueueDepth != nil {
+		keysLine += fmt.Sprintf("; queue depth %d", *c.QueueDepth)
+	}
+	out = append(out, keysLine)
+	if l := limiterText(c.Limiter); l != "" {
+		out = append(out, "Limiter: "+l)
+	}
+	if len(groups) > 0 {
+		out = append(out, "Errors of the failing keys, largest first:")
+		for _, g := range groups[:min(len(groups), detailGroups)] {
+			class := g.Class
+			if class == "" {
+				class = api.ClassUnknown
+			}
+			line := fmt.Sprintf("  %s, %s%s: %s", keys(g.Count), class, sinceClock(g.FirstSeen), OneLine(g.Message, 0))
+			if len(g.Examples) > 0 {
+				line += " (e.g. " + strings.Join(g.Examples[:min(len(g.Examples), 3)], ", ") + ")"
+			}
+			out = append(out, line)
+		}
+		if rest := groups[min(len(groups), detailGroups):]; len(rest) > 0 {
+			n := 0
+			for _, g := range rest {
+				n += g.Count
+			}
+			out = append(out, fmt.Sprintf("  … and %d more errors on %s", len(rest), keys(n)))
+		}
+	}
+	if c.Pending > 0 {
+		due := 0
+		for _, n := range c.Forecast {
+			due += n
+		}
+		line := fmt.Sprintf("Retries to come: %d; %d in the next %ds", c.Pending, due, len(c.Forecast))
+		if n, at := forecastPeak(c.Forecast); n > 0 {
+			line += fmt.Sprintf(", at most %d a second (%s)", n, inSeconds(at))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// limiterText is the limiter's description with the bucket's tokens now.
+func limiterText(l api.Limiter) string {
+	s := l.Description
+	for _, p := range l.Components {
+		if p.Name == api.SourceBucket && p.Tokens != nil {
+			s += fmt.Sprintf("; bucket holds %.1f of %d tokens", max(*p.Tokens, 0), p.Burst)
+		}
+	}
+	return strings.TrimPrefix(s, "; ")
+}
+
+// OneLine flattens s to one line of at most n runes, "…" marking a cut;
+// n <= 0 keeps it whole.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); n > 0 && len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

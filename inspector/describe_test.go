@@ -1,0 +1,73 @@
+package inspector_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+)
+
+// TestDescribeFindsTheController: describe KEY without a controller looks
+// in every controller of a real endpoint.
+func TestDescribeFindsTheController(t *testing.T) {
+	r := newReplica(t, instrument.HandlerOptions{})
+	r.controller("widget").fail(t, "default/w1", 2, "boom")
+	r.controller("gadget").fail(t, "default/g1", 1, "bang")
+	r.controller("gizmo").fail(t, "default/w1", 1, "pow")
+	s, err := inspector.Direct(r.srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	d, err := s.Describe(ctx, "", "default/g1", nil)
+	if err != nil || d.Key.Controller != "gadget" || d.Key.Failures != 1 {
+		t.Fatalf("Describe default/g1 without a controller: %v, %+v; want gadget's key", err, d)
+	}
+
+	_, err = s.Describe(ctx, "", "default/w1", nil)
+	var amb *inspector.AmbiguousKeyError
+	if !errors.As(err, &amb) || !slices.Equal(amb.Controllers, []string{"gizmo", "widget"}) && !slices.Equal(amb.Controllers, []string{"widget", "gizmo"}) {
+		t.Errorf("Describe default/w1 (in two controllers): error = %v, want an AmbiguousKeyError naming widget and gizmo", err)
+	}
+
+	_, err = s.Describe(ctx, "", "default/nope", nil)
+	var nf *inspector.KeyNotFoundError
+	if !errors.As(err, &nf) || len(nf.Controllers) != 3 || !strings.Contains(err.Error(), `no controller tracks key "default/nope"`) {
+		t.Errorf("Describe default/nope: error = %v, want a KeyNotFoundError listing the 3 controllers", err)
+	}
+}
+
+// TestDiagnoseControllersOnAnEndpoint: the session diagnoses a real
+// endpoint's controllers; a server without v1/errors still gets one.
+func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
+	r := newReplica(t, instrument.HandlerOptions{})
+	r.controller("widget").fail(t, "default/w1", 2, "boom")
+	r.controller("gadget").succeed("default/g1")
+	s, err := inspector.Direct(r.srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := s.DiagnoseControllers(context.Background(), "")
+	if err != nil {
+		t.Fatalf("DiagnoseControllers: %v", err)
+	}
+	got := map[string]string{}
+	for _, d := range ds {
+		got[d.Controller] = d.Situation
+	}
+	if len(ds) != 2 || got["gadget"] != inspector.SituationHealthy || got["widget"] == inspector.SituationHealthy || got["widget"] == "" {
+		t.Errorf("DiagnoseControllers = %+v, want gadget healthy and widget failing", ds)
+	}
+	one, err := s.DiagnoseControllers(context.Background(), "widget")
+	if err != nil || len(one) != 1 || one[0].Controller != "widget" {
+		t.Errorf("DiagnoseControllers(widget) = %+v, %v; want widget's alone", one, err)
+	}
+	if _, err := s.DiagnoseControllers(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), `no controller "nope"`) {
+		t.Errorf("DiagnoseControllers(nope): error = %v, want one naming it and the known ones", err)
+	}
+}

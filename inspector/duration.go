@@ -1,0 +1,91 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// FormatDuration formats a duration as people read it, the one way `get`,
+// `describe` and the UI all print one: "250µs", "5ms", "1.3s" (tenths only
+// under 10s), "12s", "4m12s", "2h05m", "3d04h"; "0s" for none.
+//
+// It rounds to the unit it shows, and picks the unit after rounding, so
+// 9.96s reads "10s", never "10.0s", and 59.7s reads "1m00s".
+func FormatDuration(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	for _, u := range durationUnits {
+		if r := d.Round(u.precision); r < u.below {
+			return u.format(r)
+		}
+	}
+	const day = 24 * time.Hour
+	r := d.Round(time.Hour)
+	return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+}
+
+// durationUnits are FormatDuration's units, smallest first: a duration takes
+// the first whose range holds it once rounded to that unit's precision.
+var durationUnits = []struct {
+	precision, below time.Duration
+	format           func(r time.Duration) string
+}{
+	{time.Nanosecond, time.Microsecond, func(r time.Duration) string { return fmt.Sprintf("%dns", r) }},
+	{time.Microsecond, time.Millisecond, func(r time.Duration) string { return fmt.Sprintf("%dµs", r/time.Microsecond) }},
+	{time.Millisecond, time.Second, func(r time.Duration) string { return fmt.Sprintf("%dms", r/time.Millisecond) }},
+	{100 * time.Millisecond, 10 * time.Second, func(r time.Duration) string {
+		return fmt.Sprintf("%d.%ds", r/time.Second, r%time.Second/(100*time.Millisecond))
+	}},
+	{time.Second, time.Minute, func(r time.Duration) string { return fmt.Sprintf("%ds", r/time.Second) }},
+	{time.Second, time.Hour, func(r time.Duration) string {
+		return fmt.Sprintf("%dm%02ds", r/time.Minute, r%time.Minute/time.Second)
+	}},
+	{time.Minute, 24 * time.Hour, func(r time.Duration) string {
+		return fmt.Sprintf("%dh%02dm", r/time.Hour, r%time.Hour/time.Minute)
+	}},
+}
+
+// Countdown is the time left until t at now: "4m12s", or "due" once t has
+// come; "-" when there is no t.
+func Countdown(t, now time.Time) string {
+	switch {
+	case t.IsZero():
+		return "-"
+	case !t.After(now):
+		return "due"
+	}
+	return FormatDuration(t.Sub(now))
+}
+
+// Ago is how long before now t was: "12s ago"; "just now" for a t not
+// before now (a clock a little ahead of the server's); "-" when there is no t.
+func Ago(t, now time.Time) string {
+	switch {
+	case t.IsZero():
+		return "-"
+	case !t.Before(now):
+		return "just now"
+	}
+	return FormatDuration(now.Sub(t)) + " ago"
+}
+
+// NextRetryText is what a "next retry" column shows for k at now: the
+// countdown for a backoff or scheduled key ("4m12s", "due"), "ready" for a
+// queued key, the time a running key has been running ("running 2.6s"),
+// and "-" otherwise.
+func NextRetryText(k api.Key, now time.Time) string {
+	switch k.State {
+	case api.StateBackoff, api.StateScheduled:
+		return Countdown(k.NextRetryAt, now)
+	case api.StateQueued:
+		return "ready"
+	case api.StateRunning:
+		if !k.StartedAt.IsZero() {
+			return "running " + FormatDuration(now.Sub(k.StartedAt))
+		}
+	}
+	return "-"
+}

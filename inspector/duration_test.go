@@ -1,0 +1,92 @@
+package inspector_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{-time.Second, "0s"},
+		{400 * time.Nanosecond, "400ns"},
+		{243 * time.Microsecond, "243µs"},
+		{999_600 * time.Nanosecond, "1ms"}, // rounds up into the next unit
+		{1400 * time.Microsecond, "1ms"},
+		{5 * time.Millisecond, "5ms"},
+		{999 * time.Millisecond, "999ms"},
+		{999_700 * time.Microsecond, "1.0s"},
+		{1250 * time.Millisecond, "1.3s"},
+		{2560 * time.Millisecond, "2.6s"},
+		{5 * time.Second, "5.0s"},
+		{9940 * time.Millisecond, "9.9s"},
+		{9960 * time.Millisecond, "10s"}, // never "10.0s"
+		{10 * time.Second, "10s"},
+		{59_400 * time.Millisecond, "59s"},
+		{59_700 * time.Millisecond, "1m00s"},
+		{163_600 * time.Millisecond, "2m44s"}, // the table and describe agree
+		{4*time.Minute + 12*time.Second + 400*time.Millisecond, "4m12s"},
+		{1000 * time.Second, "16m40s"},
+		{time.Hour, "1h00m"},
+		{2*time.Hour + 5*time.Minute + 29*time.Second, "2h05m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d00h"},
+		{25*time.Hour + 30*time.Minute, "1d02h"},
+		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d04h"},
+	}
+	for _, tt := range tests {
+		if got := inspector.FormatDuration(tt.d); got != tt.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestCountdownAndAgo(t *testing.T) {
+	tests := []struct {
+		t                      time.Time
+		wantCountdown, wantAgo string
+	}{
+		{time.Time{}, "-", "-"},
+		{at(3*time.Minute + time.Second), "3m01s", "just now"},
+		{at(80 * time.Millisecond), "80ms", "just now"},
+		{explainNow, "due", "just now"},
+		{at(-243 * time.Microsecond), "due", "243µs ago"},
+		{at(-2 * time.Second), "due", "2.0s ago"},
+		{at(-26 * time.Hour), "due", "1d02h ago"},
+	}
+	for _, tt := range tests {
+		if got := inspector.Countdown(tt.t, explainNow); got != tt.wantCountdown {
+			t.Errorf("Countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
+		}
+		if got := inspector.Ago(tt.t, explainNow); got != tt.wantAgo {
+			t.Errorf("Ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
+		}
+	}
+}
+
+func TestNextRetryText(t *testing.T) {
+	tests := []struct {
+		name string
+		key  api.Key
+		want string
+	}{
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, "4.2s"},
+		{"backoff, due", api.Key{State: api.StateBackoff, NextRetryAt: at(-243 * time.Microsecond)}, "due"},
+		{"scheduled, due now", api.Key{State: api.StateScheduled, NextRetryAt: explainNow}, "due"},
+		{"queued", api.Key{State: api.StateQueued, NextRetryAt: at(-time.Second)}, "ready"},
+		{"running: elapsed, not a countdown", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond), NextRetryAt: at(time.Second)}, "running 2.6s"},
+		{"running, start unknown", api.Key{State: api.StateRunning}, "-"},
+		{"idle", api.Key{State: api.StateIdle}, "-"},
+		{"failed", api.Key{State: api.StateFailed, NextRetryAt: at(time.Second)}, "-"},
+	}
+	for _, tt := range tests {
+		if got := inspector.NextRetryText(tt.key, explainNow); got != tt.want {
+			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package inspector
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// Thresholds for the anti-patterns Explain flags.
+const (
+	// PermanentAfter is how many identical consecutive errors make a lasting
+	// failure: a transient one gets the outage advice, an unknown one that
+	// also lasts LongFailure with no change to the object looks permanent.
+	PermanentAfter = 5
+	// LongFailure is how long an error of unknown class must last, with no
+	// change to the object, before it looks permanent.
+	LongFailure = 5 * time.Minute
+	// HotLoopKeys is how many keys with a RequeueAfter under a second make a hot loop.
+	HotLoopKeys = 10
+	// HerdKeys is how many unpaced keys due within one second make a retry herd.
+	HerdKeys = 20
+	// LongReconcile is when a running reconcile is worth pointing out.
+	LongReconcile = 10 * time.Second
+)
+
+// Finding codes: stable names for the anti-patterns, for UIs to style.
+const (
+	FindingPermanent = "looks-permanent"
+	// FindingTransient is a transient error that lasts: not an anti-pattern,
+	// advice to leave the backoff to its job.
+	FindingTransient  = "dependency-down"
+	FindingHotLoop    = "hot-loop"
+	FindingHerd       = "retry-herd"
+	FindingThrottled  = "bucket-empty"
+	FindingUnobserved = "edit-not-observed"
+)
+
+// jitterRemedy is the advice against a herd: the instrument's opt-in jitter.
+const jitterRemedy = "add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) " +
+	"and set instrument.Options.Jitter for RequeueAfter"
+
+func findings(in ExplainInput) []Finding {
+	k := in.Key
+	var out []Finding
+	if f, ok := errorFinding(in); ok {
+		out = append(out, f)
+	}
+	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
+		out = append(out, Finding{FindingUnobserved, fmt.Sprintf(
+			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
+				"Once the cause is fixed, retry now with `kubectl backoff forget --requeue`.",
+			o.Generation, clock(k.NextRetryAt))})
+	}
+	if bk := component(in.Controller, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
+		out = append(out, Finding{FindingThrottled, fmt.Sprintf(
+			"The token bucket is empty (%.1f of %d tokens): every retry of this controller is throttled to %g per second.",
+			math.Max(*bk.Tokens, 0), bk.Burst, bk.QPS)})
+	}
+	out = append(out, loopFindings(k.History)...)
+	if f := in.Fleet; f != nil {
+		if f.ShortRequeueAfter >= HotLoopKeys {
+			out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+				"%d keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead.",
+				f.ShortRequeueAfter)})
+		}
+		if f.HerdSize >= HerdKeys {
+			out = append(out, Finding{FindingHerd, fmt.Sprintf(
+				"%d keys are due within the same second (at %s) and nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket): they arrive as a herd; %s.",
+				f.HerdSize, clock(f.HerdAt), jitterRemedy)})
+		}
+	}
+	return out
+}
+
+// errorFinding judges a failing key's error by its class: a permanent one
+// (or an unknown one that lasts with no change to the object) should not be
+// retried; a transient one that lasts is an outage the backoff rides out.
+// A key whose count was reset (Failures 0) has no live streak to judge.
+func errorFinding(in ExplainInput) (Finding, bool) {
+	k := in.Key
+	if k.State != api.StateBackoff || k.Failures == 0 || k.LastError == nil {
+		return Finding{}, false
+	}
+	switch classOf(k.LastError) {
+	case api.ClassPermanent:
+		return Finding{FindingPermanent,
+			"The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " +
+				"Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}, true
+	case api.ClassTransient:
+		if k.SameErrorCount < PermanentAfter {
+			return Finding{}, false
+		}
+		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, "+
+			"and the backoff is doing its job — nothing to change in the controller.", k.SameErrorCount, sinceText(k.FirstFailureAt, in.Now))
+		if plan := retryPlan(in.Controller, k.Failures); plan != "" {
+			msg += " If it keeps failing, the next retries wait " + plan + "."
+		}
+		return Finding{FindingTransient, msg +
+			" Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}, true
+	}
+	failingFor := in.Now.Sub(k.FirstFailureAt)
+	changed := !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.FirstFailureAt)
+	if k.SameErrorCount < PermanentAfter || k.FirstFailureAt.IsZero() || failingFor < LongFailure || changed {
+		return Finding{}, false
+	}
+	return Finding{FindingPermanent, fmt.Sprintf(
+		"The same error on the last %d attempts over %s, with no change to the object since, looks permanent: if only a change to the object can fix it, "+
+			"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
+		k.SameErrorCount, FormatDuration(failingFor))}, true
+}
+
+// classOf is an error's class; a server that does not classify says unknown.
+func classOf(e *api.ErrorRecord) string {
+	if e == nil || e.Class == "" {
+		return api.ClassUnknown
+	}
+	return e.Class
+}
+
+// sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
+func sinceText(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(" since %s (%s)", clock(t), FormatDuration(now.Sub(t)))
+}

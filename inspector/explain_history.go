@@ -1,0 +1,115 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// Thresholds of the hot loops a key's own history shows.
+const (
+	// LoopRepeats is how many times a pattern must repeat in a key's history
+	// before it is called a loop.
+	LoopRepeats = 3
+	// EchoWithin is how soon after a successful reconcile an event must come
+	// to count as the controller's own write coming back.
+	EchoWithin = time.Second
+)
+
+// TriggerText says why an attempt ran, for a history or timeline: "first",
+// "retry after 1.2s", "event (pre-empted the backoff)", "requeue-after",
+// "forget by alice: db restored"; "-" when the server did not say.
+func TriggerText(a api.Attempt, prev *api.Attempt) string {
+	switch a.Trigger {
+	case "":
+		return "-"
+	case api.TriggerRetry:
+		if prev != nil && prev.Delay.Duration > 0 {
+			return "retry after " + FormatDuration(prev.Delay.Duration)
+		}
+		return "retry"
+	case api.TriggerEvent:
+		if a.Preempted {
+			return "event (pre-empted the backoff)"
+		}
+		return "event"
+	case api.TriggerForget:
+		return "forget" + byText(a.By, a.Reason)
+	}
+	return a.Trigger
+}
+
+// byText is " by alice: db restored", or as much of it as is known.
+func byText(by, reason string) string {
+	s := ""
+	if by != "" {
+		s = " by " + by
+	}
+	if reason != "" {
+		s += ": " + reason
+	}
+	return s
+}
+
+// loops counts, in a key's history (oldest first), the two hot loops a
+// history shows: echoes, attempts an event triggered right after the key's
+// own successful reconcile (its own write coming back as a watch event); and
+// preemptions, events that ran the key before the retry its backoff had
+// scheduled.
+type loops struct {
+	echoes, preemptions int
+}
+
+// historyLoops reads the loops off a history.
+func historyLoops(h []api.Attempt) loops {
+	var l loops
+	for i, a := range h {
+		if a.Trigger != api.TriggerEvent {
+			continue
+		}
+		if a.Preempted {
+			l.preemptions++
+		}
+		if i == 0 {
+			continue
+		}
+		p := h[i-1]
+		if p.Outcome == api.OutcomeSuccess && a.At.Sub(p.At.Add(p.Duration.Duration)) < EchoWithin {
+			l.echoes++
+		}
+	}
+	return l
+}
+
+// loopFindings turns a history's loops into findings.
+func loopFindings(h []api.Attempt) []Finding {
+	l := historyLoops(h)
+	var out []Finding
+	if l.echoes >= LoopRepeats {
+		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+			"A hot loop: %d of the last %d attempts ran on a watch event less than %s after the key's own successful reconcile. "+
+				"The controller's own write (often a status update) comes back as an event and triggers it again: "+
+				"write only what changed, or ignore such events with a predicate (e.g. GenerationChangedPredicate).",
+			l.echoes, len(h), FormatDuration(EchoWithin))})
+	}
+	if l.preemptions >= LoopRepeats {
+		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+			"Watch events pre-empted this key's backoff %s in the last %d attempts: each event retries it at once, "+
+				"so it fails at the rate the object changes, not the rate backoff allows. Find what keeps changing the object "+
+				"(another writer fighting this controller?), or ignore changes that do not touch the spec (GenerationChangedPredicate).",
+			times(l.preemptions), len(h))})
+	}
+	return out
+}
+
+// times is "once", "twice", "5 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}

@@ -1,0 +1,90 @@
+package inspector
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// planLength is how many coming delays a retry plan names before "…".
+const planLength = 3
+
+// expDelay is client-go's per-item exponential delay for a key that has
+// failed failures times: base·2^failures, at most max.
+func expDelay(base, max time.Duration, failures int) time.Duration {
+	d := float64(base) * math.Pow(2, float64(failures))
+	if d > float64(max) {
+		return max
+	}
+	return time.Duration(d)
+}
+
+// retryPlan says what the controller's limiter will wait on a key's next
+// failures, from its description: "2.6s, 5.1s, 10s, … up to 16m40s (the
+// cap)", "at least …" when a token bucket may make it longer. It is empty
+// when the limiter has no per-item exponential part to compute from.
+func retryPlan(c *api.Controller, failures int) string {
+	exp := component(c, api.SourceItemExponential)
+	if exp == nil || exp.BaseDelay.Duration <= 0 {
+		return ""
+	}
+	base, maxDelay := exp.BaseDelay.Duration, exp.MaxDelay.Duration
+	if maxDelay <= 0 {
+		maxDelay = time.Duration(math.MaxInt64)
+	}
+	var parts []string
+	capped := false
+	for i := range planLength {
+		d := expDelay(base, maxDelay, failures+i)
+		if d >= maxDelay {
+			capped = true
+			break
+		}
+		parts = append(parts, FormatDuration(d))
+	}
+	var b strings.Builder
+	if component(c, api.SourceBucket) != nil {
+		// max(exponential, bucket): the bucket may make each one longer.
+		b.WriteString("at least ")
+	}
+	b.WriteString(strings.Join(parts, ", "))
+	switch {
+	case capped && len(parts) == 0:
+		b.WriteString(FormatDuration(maxDelay) + " each (the cap)")
+	case capped:
+		b.WriteString(", then " + FormatDuration(maxDelay) + " each (the cap)")
+	case exp.MaxDelay.Duration > 0:
+		b.WriteString(", … up to " + FormatDuration(maxDelay) + " (the cap)")
+	default:
+		b.WriteString(", …")
+	}
+	return b.String()
+}
+
+// nextFailureWait is what the first failure after a reset waits: the
+// exponential's base delay ("at least" it, with a bucket), or "" when the
+// limiter does not say.
+func nextFailureWait(c *api.Controller) string {
+	exp := component(c, api.SourceItemExponential)
+	if exp == nil || exp.BaseDelay.Duration <= 0 {
+		return ""
+	}
+	if component(c, api.SourceBucket) != nil {
+		return "at least " + FormatDuration(exp.BaseDelay.Duration)
+	}
+	return FormatDuration(exp.BaseDelay.Duration)
+}
+
+func component(c *api.Controller, name string) *api.LimiterComponent {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Limiter.Components {
+		if c.Limiter.Components[i].Name == name {
+			return &c.Limiter.Components[i]
+		}
+	}
+	return nil
+}
