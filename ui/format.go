@@ -13,15 +13,15 @@ import (
 )
 
 // countdown is the time left until t at now, as a live countdown shows it:
-// "due" once passed, tenths of a second under 10s, then "4m12s".
+// "due" once come, tenths of a second under 10s, then "4m12s".
 func countdown(t, now time.Time) string {
 	if t.IsZero() || now.IsZero() {
 		return "-"
 	}
 	d := t.Sub(now)
 	switch {
-	case d <= 0:
-		return "due"
+	case d < 50*time.Millisecond:
+		return "due" // would read 0.0s: its time has come
 	case d < 10*time.Second:
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
@@ -119,24 +119,20 @@ func wrap(s string, w int) []string {
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
 // sparkline draws counts as one character each, scaled to the largest; an
-// empty bucket is a space, and a bucket at or past unknownFrom (where the
-// bounded sample ends) is a dot.
-func sparkline(counts []int, unknownFrom int) string {
+// empty cell is a space.
+func sparkline(counts []int) string {
 	peak := 0
 	for _, n := range counts {
 		peak = max(peak, n)
 	}
 	var b strings.Builder
-	for i, n := range counts {
-		switch {
-		case i >= unknownFrom:
-			b.WriteRune('·')
-		case n == 0:
+	for _, n := range counts {
+		if n == 0 {
 			b.WriteRune(' ')
-		default:
-			lvl := (n*len(sparkBlocks) - 1) / peak
-			b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
+			continue
 		}
+		lvl := (n*len(sparkBlocks) - 1) / peak
+		b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
 	}
 	return b.String()
 }

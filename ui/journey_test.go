@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -47,13 +48,13 @@ func startJourney(t *testing.T, f *fixture) *journey {
 func startJourneyWith(t *testing.T, opts Options) *journey {
 	t.Helper()
 	screen := &atomic.Pointer[string]{}
-	m := newModel(opts)
+	m := newModel(context.Background(), opts)
 	tm := teatest.NewTestModel(t, recorder{Model: m, screen: screen}, teatest.WithInitialTermSize(120, 30))
 	j := &journey{t: t, tm: tm, screen: screen}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-		m.c.opts.owned.closeAll() // as Run does
+		m.c.conn.owned.closeAll() // as Run does
 	})
 	return j
 }

@@ -18,7 +18,7 @@ type keyMap struct {
 	Pick, ClearPick, LeavePick key.Binding
 	AcceptFilter, CancelFilter key.Binding
 
-	Help, Quit key.Binding
+	Help, Quit, Interrupt key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -57,8 +57,9 @@ func newKeyMap() keyMap {
 		AcceptFilter: b([]string{"enter", "up", "down"}, "enter", "apply filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "cancel"),
 
-		Help: b([]string{"?"}, "?", "help"),
-		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Interrupt: key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 

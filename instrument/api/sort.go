@@ -17,6 +17,10 @@ const (
 	SortKey = "key"
 	// SortSince: longest failure streak first.
 	SortSince = "since"
+	// SortAttention: trouble first — failed and backoff keys by how long
+	// they have been failing, then waiting keys, healthy keys last. Not in
+	// Sorts until the server implements it.
+	SortAttention = "attention"
 )
 
 // Sorts lists the sort orders, the default first.
