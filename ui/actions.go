@@ -34,9 +34,25 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(status, m.refreshNow())
 }
 
+// statusLines is how many lines the status message takes: wrapped, at most 3.
+func (m *Model) statusLines() int {
+	if m.status == "" {
+		return 0
+	}
+	return min(3, len(wrap(m.status, m.c.width)))
+}
+
+// fitStatus makes room for the status message: the scrolled views re-clamp.
+func (m *Model) fitStatus() {
+	m.c.statusLines = m.statusLines()
+	m.detail.clamp()
+	m.help.clamp()
+}
+
 // setStatus shows a status message that expires.
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
 	m.status, m.statusErr = s, isErr
+	m.fitStatus()
 	return expireStatus(m.statusID)
 }

@@ -23,6 +23,9 @@ type common struct {
 	paused bool
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
+	// statusLines is how many lines the status message takes above the
+	// short help, which the scrolled views leave free.
+	statusLines int
 	// seenMarks are the row marks already explained in the footer, so each
 	// legend shows once.
 	seenMarks map[string]bool
@@ -38,6 +41,9 @@ type conn struct {
 	namespace string
 	owned     *sessions
 }
+
+// bodyHeight is how many lines a view has above the footer.
+func (c *common) bodyHeight() int { return max(1, c.height-1-c.statusLines) }
 
 // now is the local clock, for measuring time elapsed since a fetch.
 func (c *common) now() time.Time { return c.opts.Clock() }

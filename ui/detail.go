@@ -87,7 +87,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 const headLines = 3
 
 // room is how many lines the body has on screen.
-func (d *detailModel) room() int { return max(1, d.c.height-1-headLines) }
+func (d *detailModel) room() int { return max(1, d.c.bodyHeight()-headLines) }
 
 // clamp keeps the scroll offset within the body: the last screenful ends
 // at the body's last line (the "more lines" note takes the bottom line).

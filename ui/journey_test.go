@@ -142,9 +142,9 @@ func TestJourneyPauseRefreshMarksChanges(t *testing.T) {
 
 	f.fail("demo/widget-000003", "a new error")
 	j.key("ctrl+r")
-	j.waitLine("• ", "demo/widget-000003", "a new error")
+	j.waitLine("•", "demo/widget-000003", "a new error")
 	for _, l := range strings.Split(j.screenNow(), "\n") {
-		if strings.HasPrefix(l, "• ") && !strings.Contains(l, "demo/widget-000003") {
+		if (strings.HasPrefix(l, " •") || strings.HasPrefix(l, "›•")) && !strings.Contains(l, "demo/widget-000003") {
 			t.Errorf("an unchanged row is marked: %q", l)
 		}
 	}

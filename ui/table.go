@@ -168,23 +168,25 @@ func (t *topModel) table() []string {
 				cells[j] = fit(v, c.width)
 			}
 		}
-		mark := "  "
+		// The mark column: "›" on the selected row (so the selection shows
+		// without colour too), then "•" changed or "*" estimated.
+		cur, mark := " ", " "
 		changed := t.changed[rowID(k)]
 		switch {
 		case changed:
-			mark = "• "
+			mark = "•"
 		case k.Estimated:
-			mark = "* "
+			mark = "*"
 		}
 		if i == t.cursor {
-			lines = append(lines, s.selected.Render(fit(mark+strings.Join(cells, " "), w)))
+			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
 		cells[0] = s.stateStyle(k.State).Render(cells[0])
 		if changed {
 			mark = s.changed.Render(mark)
 		}
-		lines = append(lines, fit(mark+strings.Join(cells, " "), w))
+		lines = append(lines, fit(cur+mark+strings.Join(cells, " "), w))
 	}
 	return lines
 }

@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -76,7 +77,7 @@ type Model struct {
 	detail  detailModel
 	groups  groupModel
 	picker  pickerModel
-	help    help.Model
+	help    helpModel
 	confirm *confirmation
 	nextID  int
 
@@ -103,10 +104,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	}
 	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
-	h := help.New()
-	h.Styles = c.styles.help
-	h.ShortSeparator = " · "
-	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: h}
+	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: newHelpModel(c)}
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.state = viewPicker
 	}
@@ -158,7 +156,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
+		m.fitStatus()
+		m.help = m.help.setSize()
 		m.picker = m.picker.setSize()
 		m.detail = m.detail.setSize()
 		m.groups.clamp()
@@ -167,7 +166,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case tea.BackgroundColorMsg:
 		m.c.styles = newStyles(msg.IsDark())
-		m.help.Styles = m.c.styles.help
+		m.help.h.Styles = m.c.styles.help
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
@@ -191,6 +190,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpiredMsg:
 		if msg.id == m.statusID {
 			m.status = ""
+			m.fitStatus()
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -221,10 +221,36 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	}
+	if note == "" {
+		note = m.legend()
+	}
 	if note != "" {
 		return m, tea.Batch(cmd, m.setStatus(note, false))
 	}
 	return m, cmd
+}
+
+// legend explains the marks on screen the first time each appears: the
+// footer says it once, help says it always.
+func (m *Model) legend() string {
+	seen := m.c.seenMarks
+	var out []string
+	if len(m.top.changed) > 0 && !seen["•"] {
+		seen["•"] = true
+		out = append(out, "• marks a row that changed since the previous refresh")
+	}
+	if p := m.top.page; p != nil && !seen["*"] && slices.ContainsFunc(p.Items, func(k inspector.PodKey) bool { return k.Estimated }) {
+		seen["*"] = true
+		out = append(out, "* marks a key estimated from logs")
+	}
+	if ov := m.top.overview; ov != nil && !seen["│"] && slices.ContainsFunc(ov.Controllers, func(c api.Controller) bool { return c.Pending > 0 }) {
+		seen["│"] = true
+		out = append(out, "│▁▃█│ counts the retries falling due over the next 60s")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "; ") + " (? explains every mark)"
 }
 
 // autoRefresh refreshes the view shown when a refresh is due.
@@ -285,10 +311,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.picker, cmd = m.picker.update(msg)
 		return m, cmd
 	case m.state == viewHelp:
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.state = m.back
-		}
-		return m, nil
+		m.help, cmd, in = m.help.update(msg)
+		return m.act(in, cmd)
 	case m.state == viewTop && m.top.filter.typing():
 		m.top, cmd, in = m.top.update(msg)
 		return m.act(in, cmd)
@@ -297,7 +321,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.back, m.state = m.state, viewHelp
+		m.back, m.state, m.help.scroll = m.state, viewHelp, 0
 		return m, nil
 	case key.Matches(msg, k.Pause):
 		m.c.paused = !m.c.paused
@@ -330,6 +354,8 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case openGroupsIntent:
 		m.state = viewGroups
 		m.groups, next = m.groups.open(&m.top)
+	case closeHelpIntent:
+		m.state = m.back
 	case backIntent:
 		m.state = viewTop
 		next = m.top.refresh()

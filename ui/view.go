@@ -7,8 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // The smallest terminal the views are laid out for; below it a notice
@@ -38,7 +36,7 @@ func (m Model) render() string {
 	case viewGroups:
 		body, short = m.groups.view(), k.groupHelp()
 	case viewHelp:
-		body = m.helpView()
+		body = m.help.view()
 	case viewPicker:
 		body, short = m.picker.view(), k.pickerHelp(m.picker.filter.typing())
 	default:
@@ -74,9 +72,9 @@ func (m Model) footer(short []key.Binding) []string {
 		return append(lines, s.dim.Render(fit("? or esc to go back · q quit", w)))
 	}
 	k := &m.c.keys
-	end := m.help.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	end := m.help.h.ShortHelpView([]key.Binding{k.Help, k.Quit})
 	if m.state == viewPicker {
-		return append(lines, fit(m.help.ShortHelpView(short), w))
+		return append(lines, fit(m.help.h.ShortHelpView(short), w))
 	}
 	var rest []key.Binding
 	for _, b := range short {
@@ -84,7 +82,7 @@ func (m Model) footer(short []key.Binding) []string {
 			rest = append(rest, b)
 		}
 	}
-	h := m.help
+	h := m.help.h
 	h.SetWidth(max(0, w-lipgloss.Width(end)-len(h.ShortSeparator)))
 	line := end
 	if start := h.ShortHelpView(rest); start != "" {
@@ -104,45 +102,6 @@ func tooSmall(w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// helpView is the full help: every key, every column, what the states and
-// marks mean.
-func (m Model) helpView() string {
-	s := &m.c.styles
-	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
-	if m.c.readOnly {
-		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
-	}
-	lines = append(lines, strings.Split(m.help.FullHelpView(m.c.keys.fullHelp()), "\n")...)
-	lines = append(lines, "", s.label.Render("States")+s.dim.Render(" (1-6 shows only the states toggled on; none on shows all)"))
-	desc := map[api.State]string{
-		api.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
-		api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
-		api.StateQueued:    "ready, waiting for a free worker",
-		api.StateRunning:   "a reconcile is in progress",
-		api.StateFailed:    "terminal error: not retried until the object changes",
-		api.StateIdle:      "converged: the backoff is forgotten",
-	}
-	for i, st := range api.States {
-		lines = append(lines, fmt.Sprintf("  %d ", i+1)+s.stateStyle(st).Render(fit(string(st), 10))+desc[st])
-	}
-	lines = append(lines, "", s.label.Render("Columns"))
-	for _, c := range columnHelp {
-		lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], m.c.width, 14)...)
-	}
-	lines = append(lines, "", s.label.Render("Marks"))
-	for _, c := range markHelp {
-		lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], m.c.width, 14)...)
-	}
-	lines = append(lines, "", s.label.Render("Sorts")+s.dim.Render(" (s cycles)"))
-	for _, o := range sorts {
-		lines = append(lines, wrapIndent("  "+sortHelp[o], m.c.width, 4)...)
-	}
-	for i := range lines {
-		lines[i] = fit(lines[i], m.c.width)
-	}
-	return strings.Join(pad(lines, m.c.height-1), "\n")
 }
 
 // columnHelp explains every column the table can show.
