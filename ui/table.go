@@ -224,7 +224,11 @@ func (t *topModel) problem() []string {
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
 		t.lastSent.Format("15:04:05"), short(t.c.now().Sub(t.failedSince).Truncate(time.Second)))
 	next := t.lastSent.Add(t.c.opts.Refresh)
-	retry := "tries again in " + countdown(next, t.c.now()) + ", every " + short(t.c.opts.Refresh)
+	retry := "tries again in " + countdown(next, t.c.now())
+	if !next.After(t.c.now()) {
+		retry = "tries again now"
+	}
+	retry += ", every " + short(t.c.opts.Refresh)
 	switch {
 	case t.c.paused:
 		retry = "paused: ctrl+r tries again"
