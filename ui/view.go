@@ -83,10 +83,17 @@ func (m Model) footer(short []key.Binding) []string {
 		}
 	}
 	h := m.help.h
-	h.SetWidth(max(0, w-lipgloss.Width(end)-len(h.ShortSeparator)))
+	sep := s.help.ShortSeparator.Render(h.ShortSeparator)
+	room := w - lipgloss.Width(end) - lipgloss.Width(sep)
 	line := end
-	if start := h.ShortHelpView(rest); start != "" {
-		line = start + s.help.ShortSeparator.Render(h.ShortSeparator) + end
+	// The help bubble's own width check leaves its ellipsis out of the
+	// count: narrow it until the whole line fits.
+	for hw := room; hw > 0; hw-- {
+		h.SetWidth(hw)
+		if start := h.ShortHelpView(rest); start != "" && lipgloss.Width(start) <= room {
+			line = start + sep + end
+			break
+		}
 	}
 	return append(lines, fit(line, w))
 }
