@@ -67,6 +67,18 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	if want := "demo/outage-00042 left the view; the cursor moved to its neighbour demo/naive-00001"; m.status != want {
 		t.Errorf("status %q, want %q", m.status, want)
 	}
+	// Neither it nor its neighbours are shown: the first key, said so.
+	other := fixedPage(m.top.rows())
+	other.Items = other.Items[8:]
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: other, fetchedAt: t0})
+	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00200"; m.status != want || m.top.cursor != 0 {
+		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.top.cursor, want)
+	}
+	m = send(t, m, press("j"), press("k"))
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, press("j"), press("j"), press("j")) // demo/naive-00001, row 3
 	// Rows reordered: the cursor follows the key, not the row.
 	page = fixedPage(m.top.rows())
 	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
@@ -87,5 +99,14 @@ func TestCursorOpensOnFirstRow(t *testing.T) {
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: t0})
 	if k := m.top.selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
 		t.Errorf("selected %v, want the first row", k)
+	}
+	// Until the user moves it, the cursor stays on the first row — the
+	// worst key — as the rows change, and says nothing.
+	page := fixedPage(5)
+	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if k := m.top.selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
+		t.Errorf("selected %v, status %q; want the new first row, no note", k, m.status)
 	}
 }

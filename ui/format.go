@@ -137,6 +137,19 @@ func sparkline(counts []int) string {
 	return b.String()
 }
 
+// compact formats n in at most 5 cells: 980, 2.7k, 12.9k, 130k, 1.2M.
+func compact(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n)
+	case n < 100_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
+	case n < 1_000_000:
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+}
+
 // thousands formats n with thousands separators: 100,000.
 func thousands(n int) string {
 	s := strconv.Itoa(n)

@@ -140,6 +140,9 @@ func (g *groupModel) view() string {
 	}
 	scope := scopeName(g.controller)
 	summary := "reading the error groups…"
+	if g.err != nil && g.list == nil {
+		summary = "could not read the error groups (v1/errors)"
+	}
 	if g.list != nil {
 		summary = fmt.Sprintf("%d distinct errors over %s keys in %s (%s); exact counts, from the endpoint",
 			len(g.list.Groups), thousands(g.list.Matched), strings.Join(states, ","), scope)
@@ -150,7 +153,9 @@ func (g *groupModel) view() string {
 	}
 	switch {
 	case g.err != nil:
-		lines = append(lines, s.bad.Render(fit("✗ "+errText(g.err), w)))
+		for _, l := range wrap("✗ "+errText(g.err)+"; ctrl+r tries again, esc goes back", w) {
+			lines = append(lines, s.bad.Render(fit(l, w)))
+		}
 	case g.loading && g.list != nil:
 		lines = append(lines, s.dim.Render("refreshing…"))
 	default:

@@ -114,12 +114,17 @@ func (t *topModel) countsLine() string {
 		}
 		total += c.Keys
 	}
-	// The roomiest layout that fits: narrow terminals get tighter spacing.
+	// The roomiest layout that fits: narrow terminals get tighter spacing,
+	// then compact numbers (12.9k).
 	var line string
-	for _, gap := range []string{"   ", "  ", " "} {
+	for _, layout := range []struct {
+		gap string
+		num func(int) string
+	}{{"   ", thousands}, {"  ", thousands}, {" ", thousands}, {" ", compact}} {
+		gap := layout.gap
 		parts := make([]string, 0, len(api.States)+1)
 		for i, st := range api.States {
-			label := fmt.Sprintf("%d %s %s", i+1, st, thousands(counts[st]))
+			label := fmt.Sprintf("%d %s %s", i+1, st, layout.num(counts[st]))
 			if t.states[st] {
 				parts = append(parts, s.toggleOn.Render("["+label+"]"))
 			} else {
@@ -127,7 +132,7 @@ func (t *topModel) countsLine() string {
 			}
 		}
 		line = strings.Join(parts, gap)
-		if withTotal := line + gap + s.label.Render("keys ") + thousands(total); lipgloss.Width(withTotal) <= t.c.width {
+		if withTotal := line + gap + s.label.Render("keys ") + layout.num(total); lipgloss.Width(withTotal) <= t.c.width {
 			return withTotal
 		}
 		if lipgloss.Width(line) <= t.c.width {

@@ -38,6 +38,9 @@ type topModel struct {
 	// take whatever key lands under the cursor, after a scroll).
 	cursor int
 	sel    string
+	// chosen is true once the user moved the cursor: until then it stays
+	// on the first row, the worst key under the attention order.
+	chosen bool
 
 	// The last answer.
 	overview  *inspector.Overview
@@ -181,6 +184,13 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 // neighbour of the previous page that is still shown, and the note says so.
 func (t *topModel) follow(old *inspector.KeyList) string {
 	items := t.page.Items
+	if !t.chosen {
+		t.cursor, t.sel = 0, ""
+		if k := t.selected(); k != nil {
+			t.sel = rowID(k)
+		}
+		return ""
+	}
 	idx := func(id string) int {
 		return slices.IndexFunc(items, func(k inspector.PodKey) bool { return rowID(&k) == id })
 	}
@@ -192,14 +202,21 @@ func (t *topModel) follow(old *inspector.KeyList) string {
 	}
 	was := t.sel
 	t.cursor = max(0, min(t.cursor, len(items)-1))
-	if n := neighbour(old, was, idx); n >= 0 {
+	n := neighbour(old, was, idx)
+	if was != "" && n < 0 {
+		t.cursor = 0 // none of its neighbours is shown either: start at the top
+	}
+	if n >= 0 {
 		t.cursor = n
 	}
 	t.sel = ""
 	if k := t.selected(); k != nil {
 		t.sel = rowID(k)
-		if was != "" {
+		switch {
+		case was != "" && n >= 0:
 			return fmt.Sprintf("%s left the view; the cursor moved to its neighbour %s", keyOfRow(was), k.Key.Key)
+		case was != "":
+			return fmt.Sprintf("%s left the view; the cursor is on the first key, %s", keyOfRow(was), k.Key.Key)
 		}
 	} else if was != "" {
 		return keyOfRow(was) + " left the view; no keys are shown"
@@ -274,7 +291,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		var changed bool
 		t.filter, cmd, changed = t.filter.update(msg)
 		if changed {
-			t.offset, t.cursor, t.sel = 0, 0, ""
+			t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 			return t, tea.Batch(cmd, t.refresh()), nil
 		}
 		return t, cmd, nil
@@ -285,23 +302,25 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 	switch {
 	case key.Matches(msg, k.Up):
 		t.moveTo(t.cursor - 1)
+		t.chosen = true
 	case key.Matches(msg, k.Down):
 		t.moveTo(t.cursor + 1)
+		t.chosen = true
 	case key.Matches(msg, k.PageUp):
-		t.offset, t.sel = max(0, t.offset-rows), ""
+		t.offset, t.sel, t.chosen = max(0, t.offset-rows), "", true
 	case key.Matches(msg, k.PageDown):
-		t.offset, t.sel = max(0, min(t.offset+rows, t.matched()-rows)), ""
+		t.offset, t.sel, t.chosen = max(0, min(t.offset+rows, t.matched()-rows)), "", true
 	case key.Matches(msg, k.Home):
-		t.offset, t.cursor, t.sel = 0, 0, ""
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.End):
-		t.offset, t.cursor, t.sel = max(0, t.matched()-rows), rows-1, ""
+		t.offset, t.cursor, t.sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
 		t.filter, cmd = t.filter.start()
 		return t, cmd, nil
 	case key.Matches(msg, k.Back) && t.filter.state == filterApplied:
 		t.filter.clear()
-		t.offset, t.cursor, t.sel = 0, 0, ""
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.States):
 		in = t.toggleState(int(msg.Text[0] - '1'))
 	case key.Matches(msg, k.Sort):
@@ -311,7 +330,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
 	case key.Matches(msg, k.Controller):
 		t.controller = t.nextController(msg.String() == "shift+tab")
-		t.offset, t.cursor, t.sel = 0, 0, ""
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.selected(); sel != nil {
 			return t, nil, openKeyIntent{sel.Controller, sel.Key.Key}
@@ -346,7 +365,7 @@ func (t *topModel) toggleState(i int) intent {
 	}
 	st := api.States[i]
 	t.states[st] = !t.states[st]
-	t.offset, t.cursor, t.sel = 0, 0, ""
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	sel := t.stateList()
 	if len(sel) == 0 {
 		return noteIntent{text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
@@ -426,7 +445,7 @@ func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 		t.states[s] = true
 	}
 	t.filter.set(in.q)
-	t.offset, t.cursor, t.sel = 0, 0, ""
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	return t.refresh()
 }
 
