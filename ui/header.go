@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -117,14 +118,16 @@ func (t *topModel) countsLine() string {
 	// The roomiest layout that fits: narrow terminals get tighter spacing,
 	// then compact numbers (12.9k).
 	var line string
+	// then short state names.
 	for _, layout := range []struct {
-		gap string
-		num func(int) string
-	}{{"   ", thousands}, {"  ", thousands}, {" ", thousands}, {" ", compact}} {
+		gap   string
+		num   func(int) string
+		names map[api.State]string
+	}{{"   ", thousands, nil}, {"  ", thousands, nil}, {" ", thousands, nil}, {" ", compact, nil}, {" ", compact, shortStates}} {
 		gap := layout.gap
 		parts := make([]string, 0, len(api.States)+1)
 		for i, st := range api.States {
-			label := fmt.Sprintf("%d %s %s", i+1, st, layout.num(counts[st]))
+			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
 			if t.states[st] {
 				parts = append(parts, s.toggleOn.Render("["+label+"]"))
 			} else {
@@ -141,6 +144,9 @@ func (t *topModel) countsLine() string {
 	}
 	return line
 }
+
+// shortStates are the state names of the narrowest counts line.
+var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run"}
 
 // limiterCycle is how long each screenful of limiters shows when they do
 // not all fit on the line.

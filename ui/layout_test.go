@@ -7,7 +7,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // At every size from the smallest laid out, the footer ends with
@@ -105,5 +107,18 @@ func TestDetailScrollBound(t *testing.T) {
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 60})
 	if m.detail.scroll != 0 {
 		t.Errorf("everything fits at 200×60, scroll %d, want 0", m.detail.scroll)
+	}
+}
+
+// With 20,000 keys the counts line still shows every state at 80 columns,
+// in compact numbers.
+func TestCountsLineFitsBigCounts(t *testing.T) {
+	m := loaded(t, 80, 24)
+	ov := fixedOverview()
+	ov.Controllers[1].Counts = map[api.State]int{"backoff": 12979, "scheduled": 2726, "queued": 14, "running": 1, "failed": 2000, "idle": 2280}
+	m.top.overview = ov
+	line := m.top.countsLine()
+	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
+		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
 	}
 }
