@@ -91,6 +91,8 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 	switch {
 	case key.Matches(msg, k.Back, k.Group):
 		return g, nil, backIntent{}
+	case key.Matches(msg, k.Open, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
+		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
 	case key.Matches(msg, k.Open):
 		if gr := g.selected(); gr != nil {
 			return g, nil, showGroupIntent{controller: gr.Controller, q: fingerprintFilter(gr.Fingerprint), states: g.states}

@@ -8,7 +8,8 @@ import (
 )
 
 // fold is the placeholder the endpoint's error fingerprint (v1/errors) puts
-// where a varying part of a message was.
+// where a varying part of a message was; a group whose fingerprint is a
+// lone fold gathers the rarest errors beyond the endpoint's bound.
 const fold = "…"
 
 // fingerprintFilter is a v1/keys filter that selects the keys whose last

@@ -15,8 +15,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// sorts are the orders s cycles through, the default first: trouble first.
-var sorts = append([]string{api.SortAttention}, api.Sorts...)
+// sorts are the orders s cycles through, the default first: trouble first,
+// then the endpoint's others.
+var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
 // headerLines is how many lines the header above the table takes.
 const headerLines = 5
