@@ -296,12 +296,18 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 	return counts, pending
 }
 
-// queryLine shows the filter as typed, sort, controller and position.
+// queryLine shows the position, controller, sort, states and the filter
+// as typed (last: it is the one that may be long).
 func (t *topModel) queryLine() string {
 	s := &t.c.styles
 	var parts []string
-	if t.filter.applied != "" {
-		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
+	if t.page != nil {
+		from := t.offset + 1
+		to := t.offset + len(t.page.Items)
+		if to == 0 {
+			from = 0
+		}
+		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
 	}
 	ctl := t.controller
 	if ctl == "" {
@@ -315,13 +321,8 @@ func (t *topModel) queryLine() string {
 		}
 		parts = append(parts, s.label.Render("states ")+strings.Join(names, ","))
 	}
-	if t.page != nil {
-		from := t.offset + 1
-		to := t.offset + len(t.page.Items)
-		if to == 0 {
-			from = 0
-		}
-		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
+	if t.filter.applied != "" {
+		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
 	}
 	return strings.Join(parts, s.dim.Render(" · "))
 }
