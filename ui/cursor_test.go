@@ -44,6 +44,9 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 
 	j.key("s") // failures: 000002 first, then 000001
 	j.waitFor("sort failures")
+	j.waitUntil(func(s string) bool { // the page sorted by failures arrived
+		return lineOf(s, "demo/widget-000002") < lineOf(s, "demo/widget-000000")
+	})
 	j.waitLine("›", "demo/widget-000001")
 	if after := lineOf(j.screenNow(), "demo/widget-000001"); after == before {
 		t.Fatalf("the re-sort did not move the key's row (line %d): the test proves nothing\n%s", after, j.screenNow())

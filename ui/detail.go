@@ -60,7 +60,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 	k := &d.c.keys
 	page := max(1, d.room()-1)
 	switch {
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -70,7 +71,8 @@ func (g *groupModel) groups() []api.ErrorGroup {
 // groupLines is how many lines the view takes above its rows.
 const groupLines = 4
 
-func (g *groupModel) rows() int { return max(1, g.c.height-1-groupLines) }
+// rows is how many groups fit above the selected group's description.
+func (g *groupModel) rows() int { return max(1, g.c.height-1-groupLines-5) }
 
 // clamp keeps the cursor on a group and within the rows on screen.
 func (g *groupModel) clamp() {
@@ -89,11 +91,11 @@ func (g *groupModel) clamp() {
 func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 	k := &g.c.keys
 	switch {
-	case key.Matches(msg, k.Back, k.Group):
+	case key.Matches(msg, k.Leave, k.Group):
 		return g, nil, backIntent{}
-	case key.Matches(msg, k.Open, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
+	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
 		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
-	case key.Matches(msg, k.Open):
+	case key.Matches(msg, k.ShowGroup):
 		if gr := g.selected(); gr != nil {
 			return g, nil, showGroupIntent{controller: gr.Controller, q: fingerprintFilter(gr.Fingerprint), states: g.states}
 		}
@@ -121,6 +123,32 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 	}
 	g.clamp()
 	return g, nil, nil
+}
+
+// about is the selected group in full, wrapped: its message, since when,
+// and the keys it names.
+func (g *groupModel) about(now time.Time) []string {
+	gr := g.selected()
+	if gr == nil {
+		return nil
+	}
+	s := &g.c.styles
+	w := g.c.width
+	out := []string{""}
+	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+		out = append(out, s.bold.Render(fit(l, w)))
+	}
+	meta := fmt.Sprintf("%s keys", thousands(gr.Count))
+	if !gr.FirstSeen.IsZero() && !now.IsZero() {
+		meta += " · failing since " + short(now.Sub(gr.FirstSeen)) + " ago"
+	}
+	if len(gr.Examples) > 0 {
+		meta += " · e.g. " + strings.Join(gr.Examples, ", ")
+	}
+	for _, l := range wrap(meta, w) {
+		out = append(out, s.dim.Render(fit(l, w)))
+	}
+	return out[:min(len(out), 5)]
 }
 
 // selected is the group under the cursor.
@@ -191,6 +219,12 @@ func (g *groupModel) view() string {
 	}
 	if len(gs) == 0 && g.list != nil && g.err == nil {
 		lines = append(lines, s.dim.Render("  no keys with an error"))
+	}
+	lines = pad(lines, g.c.bodyHeight())
+	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
+		// The selected group in full at the bottom: rows hidden by it are
+		// still reached with the cursor.
+		lines = append(lines[:len(lines)-len(about)], about...)
 	}
 	return strings.Join(pad(lines, g.c.height-1), "\n")
 }

@@ -98,6 +98,15 @@ func (j *journey) waitLine(want ...string) {
 	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
+// waitUntil waits until the screen passes ok.
+func (j *journey) waitUntil(ok func(screen string) bool) {
+	j.t.Helper()
+	teatest.WaitFor(j.t, j.tm.Output(), func([]byte) bool {
+		s := j.screen.Load()
+		return s != nil && ok(*s)
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
 func (j *journey) screenNow() string {
 	if s := j.screen.Load(); s != nil {
 		return *s

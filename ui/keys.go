@@ -8,6 +8,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 
 	Open, Back, Filter, States, Sort, Controller, Group key.Binding
+	// The detail and group views' own: leave the view, show a group's keys.
+	Leave, ShowGroup key.Binding
 	Pause, Refresh                                      key.Binding
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
@@ -36,6 +38,8 @@ func newKeyMap() keyMap {
 		Open:       b([]string{"enter"}, "enter", "explain key"),
 		Back:       b([]string{"esc"}, "esc", "clear filter / back"),
 		Filter:     b([]string{"/"}, "/", "filter (~regex)"),
+		Leave:      b([]string{"esc"}, "esc", "back"),
+		ShowGroup:  b([]string{"enter"}, "enter", "show its keys"),
 		States:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
 		Sort:       b([]string{"s"}, "s", "cycle sort"),
 		Controller: b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
@@ -98,12 +102,12 @@ func (k keyMap) topHelp() []key.Binding {
 
 // detailHelp is the short help of the detail view.
 func (k keyMap) detailHelp() []key.Binding {
-	return []key.Binding{k.Back, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Leave, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
 }
 
 // groupHelp is the short help of the group view.
 func (k keyMap) groupHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Back, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.ShowGroup, k.Leave, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
 }
 
 // fullHelp is every binding, in columns, for the ? view.
