@@ -10,7 +10,7 @@ type keyMap struct {
 	Open, Back, Filter, States, Sort, Controller, Group key.Binding
 	// The detail and group views' own: leave the view, show a group's keys.
 	Leave, ShowGroup key.Binding
-	Pause, Refresh                                      key.Binding
+	Pause, Refresh   key.Binding
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
 	Yes, No                            key.Binding
