@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
@@ -57,7 +59,7 @@ there are several, top lists them for you to pick one.`,
 	o.addFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: backoff, scheduled, queued, running, failed, idle")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+api.StateNames())
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	return cmd
 }
@@ -88,16 +90,27 @@ func (o *TopOptions) Validate() error {
 	return o.attachOptions.validate()
 }
 
+// errNoTerminal is top's answer when it has no terminal to draw on.
+var errNoTerminal = errors.New("top needs a terminal; use `kubectl backoff get`")
+
 // Run attaches and runs the UI until the user quits. When discovery finds
 // several pods, the UI opens on a picker of them instead of failing as get
 // does: top has a terminal to ask on, and the user sees what was found.
+// What the endpoint refuses (an unknown --controller, a -q it cannot take)
+// is refused here, before the UI opens, with the message get prints.
 func (o *TopOptions) Run(ctx context.Context) error {
+	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) || !isTerminal(o.In) {
+		return errNoTerminal
+	}
 	s, objects, pods, err := o.openOrPick(ctx)
 	if err != nil {
 		return err
 	}
 	if s != nil {
 		defer s.Close()
+		if err := o.preflight(ctx, s); err != nil {
+			return err
+		}
 	}
 	opts := ui.Options{
 		Session: s, Objects: objects, Refresh: o.Refresh,
@@ -108,9 +121,28 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	}
 	if o.addr == "" {
 		opts.Context, opts.Namespace = o.kubeContext()
+	} else {
+		opts.NoObjects = "attached with --addr, no cluster to read it from"
 	}
 	return ui.Run(ctx, opts)
 }
+
+// preflight asks the endpoint for one key of the selection the flags make,
+// as get would, and returns what the endpoint refuses. A connection problem
+// is left to the UI, which shows it, retries, and gives up in time.
+func (o *TopOptions) preflight(ctx context.Context, s *inspector.Session) error {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	_, err := s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
+	if _, refused := errors.AsType[*inspector.APIError](err); refused {
+		return err
+	}
+	return nil
+}
+
+// preflightTimeout bounds the preflight: an endpoint slower than this is
+// the UI's to show.
+const preflightTimeout = 5 * time.Second
 
 // openOrPick attaches as open does, but returns the pods discovery found,
 // rather than printing them, when it found several and no TARGET says which.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,7 +18,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
 func TestTopValidate(t *testing.T) {
@@ -135,6 +138,62 @@ func TestTopOpenOrPickReturnsPods(t *testing.T) {
 			}
 			if e, a := "demo/ctrl-0 demo/ctrl-1", fmt.Sprint(pods[0], " ", pods[1]); len(pods) != 2 || e != a {
 				t.Errorf("pods: want %s, got %v", e, pods)
+			}
+		})
+	}
+}
+
+// Without a terminal, top says what to use instead, before attaching.
+func TestTopNeedsATerminal(t *testing.T) {
+	cmd := NewTopCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
+	cmd.SetArgs([]string{"--addr", "127.0.0.1:1"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	if e := "top needs a terminal; use `kubectl backoff get`"; err == nil || err.Error() != e {
+		t.Errorf("error %v, want %q", err, e)
+	}
+}
+
+// What the endpoint refuses, top refuses before its UI opens, with the
+// very message get prints for the same flags.
+func TestTopRefusesWhatGetRefuses(t *testing.T) {
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	defer srv.Close()
+	p := instrument.NewTyped("widget", instrument.TypedOptions[string]{Registry: reg})
+	_ = p.Track("default/w1", func() error { return errors.New("connection refused") })
+
+	for _, tt := range []struct{ controller, filter string }{
+		{controller: "nope"},
+		{filter: "~("},
+		{controller: "widget", filter: "refused"}, // accepted: both nil
+	} {
+		t.Run(tt.controller+tt.filter, func(t *testing.T) {
+			get := NewGetCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
+			get.SetArgs([]string{"--addr", srv.URL, "--controller", tt.controller, "-q", tt.filter})
+			get.SilenceErrors, get.SilenceUsage = true, true
+			getErr := get.Execute()
+
+			o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)), Refresh: time.Second, Controller: tt.controller, Filter: tt.filter}
+			o.addr = srv.URL
+			if err := o.Complete(nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			s, _, _, err := o.openOrPick(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			topErr := o.preflight(t.Context(), s)
+			if fmt.Sprint(getErr) != fmt.Sprint(topErr) {
+				t.Errorf("top: %v\nget: %v\nwant the same", topErr, getErr)
+			}
+			if (tt.controller == "widget") != (topErr == nil) {
+				t.Errorf("top: %v; want an error only for a bad flag", topErr)
 			}
 		})
 	}

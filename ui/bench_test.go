@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"context"
+	"slices"
 	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // bigKeys is the key count behind the endpoint for the budget checks.
@@ -38,9 +41,10 @@ func (noCleanup) Cleanup(func()) {}
 // refreshed is the top view at w×h after one real refresh against f, and
 // the bytes that refresh read.
 func refreshed(tb testing.TB, f *fixture, w, h int) (Model, int64) {
-	m := newModel(Options{Session: f.session(tb)})
+	m := newModel(context.Background(), Options{Session: f.session(tb)})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m = next.(Model)
+	m.top.sort = slices.Index(sorts, api.SortNext) // any order reads the same bytes
 	before := f.bytes.Load()
 	msg := m.top.refresh()().(refreshedMsg)
 	n := f.bytes.Load() - before

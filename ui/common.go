@@ -1,25 +1,49 @@
 package ui
 
 import (
+	"context"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
-// common is what every view shares: the terminal size, styles, keys, and the
-// read-only handles the commands need. Views hold a pointer to one common.
+// common is what every view shares: the terminal size, styles, keys, the
+// options as given and the live connection. Views hold a pointer to one common.
 type common struct {
 	width, height int
 	styles        styles
 	keys          keyMap
-	opts          Options
+	// opts are the options as the caller gave them; never changed.
+	opts Options
+	// conn is what the UI is attached to now: it changes when the picker attaches.
+	conn conn
 	// readOnly is true when no controller accepts forget; actions are disabled.
 	readOnly bool
 	// paused stops the automatic refresh.
 	paused bool
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
+	// statusLines is how many lines the status message takes above the
+	// short help, which the scrolled views leave free.
+	statusLines int
+	// seenMarks are the row marks already explained in the footer, so each
+	// legend shows once.
+	seenMarks map[string]bool
 }
+
+// conn is the live session state: the context commands run under, the
+// session and object reader attached now, and the sessions the UI opened
+// itself (closed when it exits).
+type conn struct {
+	ctx       context.Context
+	session   *inspector.Session
+	objects   *inspector.ObjectReader
+	namespace string
+	owned     *sessions
+}
+
+// bodyHeight is how many lines a view has above the footer.
+func (c *common) bodyHeight() int { return max(1, c.height-1-c.statusLines) }
 
 // now is the local clock, for measuring time elapsed since a fetch.
 func (c *common) now() time.Time { return c.opts.Clock() }

@@ -104,7 +104,7 @@ func fixedForecast() []int {
 	return f
 }
 
-func fixedDetail() *detailData {
+func fixedDetail() *inspector.Description {
 	k := fixedKey("naive", "demo/naive-00001", "backoff", 17, 4*time.Minute+12*time.Second, 5*time.Minute+27*time.Second, "item-exponential", `spec.storageClass: required value: ConfigMap "naive-00001" has none`)
 	at := t0.Add(-17 * time.Minute)
 	var hist []api.Attempt
@@ -128,23 +128,25 @@ func fixedDetail() *detailData {
 			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
 		},
 	}
-	d := &detailData{key: det, controller: ov.Controller("naive"), object: obj}
-	d.diagnosis = inspector.Explain(inspector.ExplainInput{Key: det.Key, Controller: d.controller, Object: obj, Now: t0})
+	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
+	d.Diagnosis = inspector.Explain(inspector.ExplainInput{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
 	return d
 }
 
-func fixedGroups() groupsFetchedMsg {
-	var keys []api.Key
-	add := func(n int, ctl, msg string) {
-		for i := range n {
-			keys = append(keys, api.Key{Controller: ctl, Key: fmt.Sprintf("demo/%s-%05d", ctl, i), State: "backoff",
-				LastError: &api.ErrorRecord{Message: fmt.Sprintf(msg, i%250, 1000+i), At: t0}})
-		}
+// fixedGroupList is what v1/errors answers for the dataset: exact groups,
+// largest first, their counts adding up to Matched.
+func fixedGroupList() *api.ErrorGroupList {
+	g := func(ctl, fp, msg, class string, n int, last time.Duration) api.ErrorGroup {
+		return api.ErrorGroup{Controller: ctl, Fingerprint: fp, Message: msg, Class: class, Count: n,
+			FirstSeen: t0.Add(-17 * time.Minute), LastSeen: t0.Add(-last), Examples: []string{"demo/" + ctl + "-00001"}}
 	}
-	add(842, "outage", "sync inventory: dial tcp 10.0.%d.7:%d: connect: connection refused")
-	add(30, "naive", `spec.storageClass: required value: ConfigMap "naive-%05d" has none (%d)`)
-	add(9, "outage", "sync inventory: 503 Service Unavailable after %dms (attempt %d)")
-	keys = append(keys, api.Key{Controller: "conflicts", Key: "demo/conflicts-00001", State: "backoff",
-		LastError: &api.ErrorRecord{Message: `Operation cannot be fulfilled on configmaps "conflicts-00001": the object has been modified`}})
-	return groupsFetchedMsg{groups: groupErrors(keys), sampled: 882, matched: 882}
+	return &api.ErrorGroupList{ServerTime: t0, Total: 1100, Matched: 10980 + 842 + 30 + 1, Groups: []api.ErrorGroup{
+		g("outage", "sync inventory: 503 Service Unavailable", "sync inventory: 503 Service Unavailable", api.ClassTransient, 10980, time.Second),
+		g("outage", "sync inventory: dial tcp …: connect: connection refused", refused, api.ClassTransient, 842, 2*time.Second),
+		g("naive", `spec.storageClass: required value: ConfigMap "…" has none`, `spec.storageClass: required value: ConfigMap "naive-00001" has none`, api.ClassPermanent, 30, 73*time.Second),
+		g("conflicts", `Operation cannot be fulfilled on configmaps "…": the object has been modified`, `Operation cannot be fulfilled on configmaps "conflicts-00001": the object has been modified`, "", 1, 4*time.Second),
+	}}
 }
+
+// fixedGroups is the group view's answer, as groupsCmd returns it for seq 1.
+func fixedGroups() groupsFetchedMsg { return groupsFetchedMsg{seq: 1, list: fixedGroupList()} }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // detailModel explains one key: the diagnosis in words, the timeline of its
@@ -17,7 +19,7 @@ type detailModel struct {
 	c *common
 
 	controller, key string
-	data            *detailData
+	data            *inspector.Description
 	err             error
 	fetchedAt       time.Time
 	scroll          int
@@ -35,8 +37,8 @@ func (d detailModel) open(controller, key string) (detailModel, tea.Cmd) {
 func (d *detailModel) refresh() tea.Cmd {
 	d.inflight = true
 	d.lastSent = d.c.now()
-	o := d.c.opts
-	return detailCmd(o.ctx, o.Session, o.Objects, o.Clock, d.controller, d.key)
+	cn := &d.c.conn
+	return detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key)
 }
 
 func (d detailModel) received(msg detailFetchedMsg) detailModel {
@@ -48,24 +50,74 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 	if msg.data != nil {
 		d.data, d.fetchedAt = msg.data, msg.fetchedAt
 	}
+	d.clamp()
 	return d
 }
 
-func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd) {
-	k := d.c.keys
+// update handles the detail view's keys, and returns what the root must do.
+// The scroll offset is clamped here, so that every key moves the view.
+func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) {
+	k := &d.c.keys
+	page := max(1, d.room()-1)
 	switch {
+	case key.Matches(msg, k.Leave):
+		return d, nil, backIntent{}
+	case key.Matches(msg, k.Forget, k.Retry):
+		if kd := d.keyOf(); kd != nil {
+			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures}}
+		}
 	case key.Matches(msg, k.Up):
-		d.scroll = max(0, d.scroll-1)
+		d.scroll--
 	case key.Matches(msg, k.Down):
 		d.scroll++
 	case key.Matches(msg, k.PageUp):
-		d.scroll = max(0, d.scroll-(d.c.height-2))
+		d.scroll -= page
 	case key.Matches(msg, k.PageDown):
-		d.scroll += d.c.height - 2
+		d.scroll += page
 	case key.Matches(msg, k.Home):
 		d.scroll = 0
+	case key.Matches(msg, k.End):
+		d.scroll = len(d.body())
 	}
-	return d, nil
+	d.clamp()
+	return d, nil, nil
+}
+
+// headLines is how many lines the title and status take above the body.
+const headLines = 3
+
+// room is how many lines the body has on screen.
+func (d *detailModel) room() int { return max(1, d.c.bodyHeight()-headLines) }
+
+// clamp keeps the scroll offset within the body: the last screenful ends
+// at the body's last line (the "more lines" note takes the bottom line).
+func (d *detailModel) clamp() {
+	n := len(d.body())
+	if n <= d.room() {
+		d.scroll = 0
+		return
+	}
+	d.scroll = max(0, min(d.scroll, n-d.room()+1))
+}
+
+// setSize re-clamps the scroll to the terminal's new size.
+func (d detailModel) setSize() detailModel {
+	d.clamp()
+	return d
+}
+
+// body is the scrolled part of the view: the diagnosis, the timeline and
+// the object.
+func (d *detailModel) body() []string {
+	if d.data == nil {
+		return nil
+	}
+	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
+	body := d.diagnosis()
+	body = append(body, "")
+	body = append(body, d.timeline(now)...)
+	body = append(body, "")
+	return append(body, d.object(now)...)
 }
 
 // view renders the detail view in height-1 lines.
@@ -84,14 +136,14 @@ func (d *detailModel) view() string {
 		}
 		return strings.Join(pad(lines, h), "\n")
 	}
-	k := &d.data.key.Key
-	now := d.c.serverNow(d.data.key.ServerTime, d.fetchedAt)
-	status := s.stateStyle(k.State).Render(string(k.State)) + fmt.Sprintf(" · %d failures", k.Failures)
-	if k.State == "backoff" || k.State == "scheduled" {
+	k := &d.data.Key.Key
+	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
+	status := s.stateStyle(k.State).Render(string(k.State)) + " · " + failuresText(k)
+	if k.State == api.StateBackoff || k.State == api.StateScheduled {
 		status += " · next retry " + countdown(k.NextRetryAt, now)
 	}
-	if d.data.key.Pod != "" {
-		status += s.dim.Render(" · " + d.data.key.Pod)
+	if d.data.Key.Pod != "" {
+		status += s.dim.Render(" · " + d.data.Key.Pod)
 	}
 	if d.err != nil {
 		status += s.bad.Render(" · ✗ " + oneLine(d.err.Error()))
@@ -100,14 +152,9 @@ func (d *detailModel) view() string {
 		status += s.warn.Render(" · ⏸ PAUSED")
 	}
 	head := []string{fit(title, w), fit(status, w), ""}
-	body := d.diagnosis()
-	body = append(body, "")
-	body = append(body, d.timeline(now)...)
-	body = append(body, "")
-	body = append(body, d.object(now)...)
-	room := h - len(head)
-	d.scroll = max(0, min(d.scroll, len(body)-room))
-	body = body[d.scroll:]
+	body := d.body()
+	room := d.room()
+	body = body[min(d.scroll, len(body)):]
 	if len(body) > room && room > 1 {
 		body = append(body[:room-1], s.dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(body)-room+1)))
 	}
@@ -121,7 +168,7 @@ func (d *detailModel) view() string {
 // diagnosis is the explanation, in words, wrapped.
 func (d *detailModel) diagnosis() []string {
 	s := &d.c.styles
-	dg := d.data.diagnosis
+	dg := d.data.Diagnosis
 	w := d.c.width
 	var out []string
 	for _, l := range wrap(dg.Summary, w) {
@@ -144,13 +191,13 @@ func (d *detailModel) diagnosis() []string {
 // object is the object behind the key: generation, conditions, events.
 func (d *detailModel) object(now time.Time) []string {
 	s := &d.c.styles
-	o := d.data.object
+	o := d.data.Object
 	if o == nil {
-		why := "not read: no cluster access (attached with --addr)"
+		why := "not read: " + cmp.Or(d.c.opts.NoObjects, "no cluster access in this session")
 		switch {
-		case d.data.objectErr != "":
-			why = "not read: " + d.data.objectErr
-		case d.c.opts.Objects != nil:
+		case d.data.ObjectError != "":
+			why = "not read: " + d.data.ObjectError
+		case d.c.conn.objects != nil:
 			why = "not read: the controller does not name its object kind"
 		}
 		return []string{s.label.Render("Object ") + s.dim.Render(why)}
@@ -201,5 +248,16 @@ func (d *detailModel) keyOf() *inspector.PodKeyDetail {
 	if d.data == nil {
 		return nil
 	}
-	return d.data.key
+	return d.data.Key
+}
+
+// failuresText is a key's failures in words. A failed key's consecutive
+// count may be 0 (a terminal error is not a rate-limited retry), so it also
+// shows the failures that led to it.
+func failuresText(k *api.Key) string {
+	out := fmt.Sprintf("%d failures", k.Failures)
+	if k.State == api.StateFailed && k.TotalFailures > k.Failures {
+		out = fmt.Sprintf("failed after %d failures", k.TotalFailures)
+	}
+	return out
 }

@@ -18,15 +18,10 @@ import (
 // calls inspector and returns a typed message; none touches the model.
 
 const (
-	// fleetSample bounds the keys the detail view reads for its fleet-wide
-	// findings: the soonest retries only.
-	fleetSample = 64
 	// maxPage bounds the keys one top-view refresh reads: at about 550 bytes
 	// a key that keeps a refresh under 64 KiB whatever the key count. The
 	// retry forecast comes counted from v1/controllers, so it costs no keys.
 	maxPage = 96
-	// groupSample bounds the keys read to group by error.
-	groupSample = 1000
 	// callTimeout bounds one command's calls.
 	callTimeout = 10 * time.Second
 	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
@@ -43,36 +38,28 @@ type tickMsg struct{}
 // refreshedMsg carries one refresh of the top view: the overview (with the
 // retry forecast) and the visible page.
 type refreshedMsg struct {
-	seq       int
-	overview  *inspector.Overview
-	page      *inspector.KeyList
-	err       error
+	seq      int
+	overview *inspector.Overview
+	page     *inspector.KeyList
+	err      error
+	// pageErr is the page's own error: the one `get` would print.
+	pageErr   error
 	fetchedAt time.Time
-}
-
-// detailData is everything the detail view shows about one key.
-type detailData struct {
-	key        *inspector.PodKeyDetail
-	controller *api.Controller
-	object     *inspector.ObjectStatus
-	objectErr  string
-	diagnosis  inspector.Diagnosis
 }
 
 // detailFetchedMsg carries a (re)read of the key the detail view shows.
 type detailFetchedMsg struct {
 	controller, key string
-	data            *detailData
+	data            *inspector.Description
 	err             error
 	fetchedAt       time.Time
 }
 
-// groupsFetchedMsg carries the keys sampled for the group view, grouped by error.
+// groupsFetchedMsg carries the endpoint's error groups for the group view.
 type groupsFetchedMsg struct {
-	groups  []errorGroup
-	sampled int
-	matched int
-	err     error
+	seq  int
+	list *api.ErrorGroupList
+	err  error
 }
 
 // dryRunMsg carries how many keys a bulk action would touch, for its confirmation.
@@ -124,57 +111,30 @@ func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Tim
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
 		wg.Wait()
 		msg.fetchedAt = clock()
-		msg.err = cmp.Or(ovErr, pageErr)
+		msg.err, msg.pageErr = cmp.Or(ovErr, pageErr), pageErr
 		return msg
 	}
 }
 
-// detailCmd reads one key with its history, its controller, the soonest
-// retries of that controller (for fleet-wide findings) and, when a cluster
-// is at hand, the object behind it, and explains the lot.
+// detailCmd reads one key and explains it, as `kubectl backoff describe`
+// does: its history, its controller, the fleet around it and, when a
+// cluster is at hand, the object behind it.
 func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
-		out := detailFetchedMsg{controller: controller, key: key}
-		k, err := s.Key(ctx, controller, key)
-		if err != nil {
-			out.err, out.fetchedAt = err, clock()
-			return out
-		}
-		d := &detailData{key: k}
-		if ov, err := s.Overview(ctx); err == nil {
-			d.controller = ov.Controller(k.Controller)
-		}
-		var fleet *inspector.FleetStats
-		q := inspector.KeyQuery{Controller: k.Controller, States: []api.State{api.StateBackoff, api.StateScheduled}, Sort: api.SortNext, Limit: fleetSample}
-		if l, err := s.Keys(ctx, q); err == nil {
-			f := inspector.Fleet(plainKeys(l), k.ServerTime)
-			fleet = &f
-		}
-		if objects != nil && d.controller != nil && d.controller.Kind != nil {
-			var oerr error
-			d.object, oerr = objects.Read(ctx, *d.controller.Kind, k.Key.Key)
-			if oerr != nil {
-				d.objectErr = oerr.Error()
-			}
-		}
-		d.diagnosis = inspector.Explain(inspector.ExplainInput{Key: k.Key, Controller: d.controller, Object: d.object, Fleet: fleet, Now: k.ServerTime})
-		out.data, out.fetchedAt = d, clock()
-		return out
+		d, err := s.Describe(ctx, controller, key, objects)
+		return detailFetchedMsg{controller: controller, key: key, data: d, err: err, fetchedAt: clock()}
 	}
 }
 
-// groupsCmd samples the failing keys and groups them by error fingerprint.
-func groupsCmd(ctx context.Context, s *inspector.Session, q inspector.KeyQuery) tea.Cmd {
+// groupsCmd reads the endpoint's exact error groups (v1/errors).
+func groupsCmd(ctx context.Context, s *inspector.Session, seq int, controller string, states []api.State) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
-		l, err := s.Keys(ctx, q)
-		if err != nil {
-			return groupsFetchedMsg{err: err}
-		}
-		return groupsFetchedMsg{groups: groupErrors(plainKeys(l)), sampled: len(l.Items), matched: l.Matched}
+		l, err := s.Errors(ctx, controller, states)
+		return groupsFetchedMsg{seq: seq, list: l, err: err}
 	}
 }
 
@@ -265,12 +225,4 @@ func runAction(ctx context.Context, s *inspector.Session, act action, dryRun boo
 		}
 	}
 	return total, msg, errors.Join(errs...)
-}
-
-func plainKeys(l *inspector.KeyList) []api.Key {
-	out := make([]api.Key, len(l.Items))
-	for i := range l.Items {
-		out[i] = l.Items[i].Key
-	}
-	return out
 }

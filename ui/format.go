@@ -89,26 +89,35 @@ func wrap(s string, w int) []string {
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
 // sparkline draws counts as one character each, scaled to the largest; an
-// empty bucket is a space, and a bucket at or past unknownFrom (where the
-// bounded sample ends) is a dot.
-func sparkline(counts []int, unknownFrom int) string {
+// empty cell is a space.
+func sparkline(counts []int) string {
 	peak := 0
 	for _, n := range counts {
 		peak = max(peak, n)
 	}
 	var b strings.Builder
-	for i, n := range counts {
-		switch {
-		case i >= unknownFrom:
-			b.WriteRune('·')
-		case n == 0:
+	for _, n := range counts {
+		if n == 0 {
 			b.WriteRune(' ')
-		default:
-			lvl := (n*len(sparkBlocks) - 1) / peak
-			b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
+			continue
 		}
+		lvl := (n*len(sparkBlocks) - 1) / peak
+		b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
 	}
 	return b.String()
+}
+
+// compact formats n in at most 5 cells: 980, 2.7k, 12.9k, 130k, 1.2M.
+func compact(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n)
+	case n < 100_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
+	case n < 1_000_000:
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
 // thousands formats n with thousands separators: 100,000.

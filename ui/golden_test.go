@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,7 +40,7 @@ func press(s string) tea.KeyPressMsg {
 // loaded is the top view at w×h after one refresh of the fixed dataset.
 func loaded(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := newModel(Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+	m := newModel(context.Background(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
 }

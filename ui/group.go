@@ -1,115 +1,181 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// failingStates are the states the incident view groups.
+// failingStates are the states the incident view groups by default.
 var failingStates = []api.State{api.StateBackoff, api.StateFailed}
 
-// groupModel is the incident view: failing keys grouped by the fingerprint
-// of their last error, largest group first. It reads a bounded sample, only
-// when opened or refreshed by hand.
+// groupModel is the incident view: the endpoint's exact error groups
+// (v1/errors) — every key with an error counted, by controller and
+// fingerprint, largest group first. It reads them when opened or refreshed.
 type groupModel struct {
 	c *common
 
-	query   inspector.KeyQuery
-	groups  []errorGroup
-	sampled int
-	matched int
-	err     error
-	loading bool
-	cursor  int
-	offset  int
+	controller string
+	states     []api.State
+	list       *api.ErrorGroupList
+	err        error
+	loading    bool
+	seq        int
+	cursor     int
+	offset     int
 }
 
-// open samples the failing keys of the top view's controller and filter.
+// open reads the groups of the top view's controller and states (failing
+// states when none are selected).
 func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
 	states := failingStates
 	if sel := t.stateList(); len(sel) > 0 {
 		states = sel
 	}
-	g = groupModel{c: g.c, query: inspector.KeyQuery{Controller: t.controller, Q: t.applied, States: states, Sort: api.SortNext, Limit: groupSample}}
+	g = groupModel{c: g.c, controller: t.controller, states: states, seq: g.seq}
 	return g, g.refresh()
 }
 
 func (g *groupModel) refresh() tea.Cmd {
 	g.loading = true
-	return groupsCmd(g.c.opts.ctx, g.c.opts.Session, g.query)
+	g.seq++
+	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.seq, g.controller, g.states)
 }
 
 func (g groupModel) received(msg groupsFetchedMsg) groupModel {
+	if msg.seq != g.seq {
+		return g
+	}
 	g.loading = false
 	g.err = msg.err
 	if msg.err == nil {
-		g.groups, g.sampled, g.matched = msg.groups, msg.sampled, msg.matched
-		g.cursor = max(0, min(g.cursor, len(g.groups)-1))
+		g.list = msg.list
+		g.clamp()
 	}
 	return g
 }
 
-func (g *groupModel) rows() int { return max(1, g.c.height-4) }
-
-func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd) {
-	k := g.c.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		g.cursor = max(0, g.cursor-1)
-	case key.Matches(msg, k.Down):
-		g.cursor = min(len(g.groups)-1, g.cursor+1)
-	case key.Matches(msg, k.PageUp):
-		g.cursor = max(0, g.cursor-g.rows())
-	case key.Matches(msg, k.PageDown):
-		g.cursor = min(len(g.groups)-1, g.cursor+g.rows())
-	case key.Matches(msg, k.Home):
-		g.cursor = 0
-	case key.Matches(msg, k.End):
-		g.cursor = len(g.groups) - 1
+func (g *groupModel) groups() []api.ErrorGroup {
+	if g.list == nil {
+		return nil
 	}
-	g.cursor = max(0, g.cursor)
+	return g.list.Groups
+}
+
+// groupLines is how many lines the view takes above its rows.
+const groupLines = 4
+
+// rows is how many groups fit above the selected group's description.
+func (g *groupModel) rows() int { return max(1, g.c.height-1-groupLines-5) }
+
+// clamp keeps the cursor on a group and within the rows on screen.
+func (g *groupModel) clamp() {
+	n := len(g.groups())
+	g.cursor = max(0, min(g.cursor, n-1))
 	if g.cursor < g.offset {
 		g.offset = g.cursor
 	}
 	if g.cursor >= g.offset+g.rows() {
 		g.offset = g.cursor - g.rows() + 1
 	}
-	return g, nil
+	g.offset = max(0, min(g.offset, n-g.rows()))
+}
+
+// update handles the group view's keys, and returns what the root must do.
+func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
+	k := &g.c.keys
+	switch {
+	case key.Matches(msg, k.Leave, k.Group):
+		return g, nil, backIntent{}
+	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
+		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
+	case key.Matches(msg, k.ShowGroup):
+		if gr := g.selected(); gr != nil {
+			return g, nil, showGroupIntent{controller: gr.Controller, q: fingerprintFilter(gr.Fingerprint), states: g.states}
+		}
+	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
+		if gr := g.selected(); gr != nil {
+			return g, nil, askIntent{action{
+				requeue:     key.Matches(msg, k.Retry, k.RetryAll),
+				controllers: []string{gr.Controller},
+				filter:      &api.Filter{Q: fingerprintFilter(gr.Fingerprint), States: g.states},
+				what:        fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint),
+			}}
+		}
+	case key.Matches(msg, k.Up):
+		g.cursor--
+	case key.Matches(msg, k.Down):
+		g.cursor++
+	case key.Matches(msg, k.PageUp):
+		g.cursor -= g.rows()
+	case key.Matches(msg, k.PageDown):
+		g.cursor += g.rows()
+	case key.Matches(msg, k.Home):
+		g.cursor = 0
+	case key.Matches(msg, k.End):
+		g.cursor = len(g.groups()) - 1
+	}
+	g.clamp()
+	return g, nil, nil
+}
+
+// about is the selected group in full, wrapped: its message, since when,
+// and the keys it names.
+func (g *groupModel) about(now time.Time) []string {
+	gr := g.selected()
+	if gr == nil {
+		return nil
+	}
+	s := &g.c.styles
+	w := g.c.width
+	out := []string{""}
+	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+		out = append(out, s.bold.Render(fit(l, w)))
+	}
+	meta := fmt.Sprintf("%s keys", thousands(gr.Count))
+	if !gr.FirstSeen.IsZero() && !now.IsZero() {
+		meta += " · failing since " + short(now.Sub(gr.FirstSeen)) + " ago"
+	}
+	if len(gr.Examples) > 0 {
+		meta += " · e.g. " + strings.Join(gr.Examples, ", ")
+	}
+	for _, l := range wrap(meta, w) {
+		out = append(out, s.dim.Render(fit(l, w)))
+	}
+	return out[:min(len(out), 5)]
 }
 
 // selected is the group under the cursor.
-func (g *groupModel) selected() *errorGroup {
-	if g.cursor < 0 || g.cursor >= len(g.groups) {
+func (g *groupModel) selected() *api.ErrorGroup {
+	gs := g.groups()
+	if g.cursor < 0 || g.cursor >= len(gs) {
 		return nil
 	}
-	return &g.groups[g.cursor]
+	return &gs[g.cursor]
 }
 
 // view renders the incident view in height-1 lines.
 func (g *groupModel) view() string {
 	s := &g.c.styles
 	w := g.c.width
-	states := make([]string, len(g.query.States))
-	for i, st := range g.query.States {
+	states := make([]string, len(g.states))
+	for i, st := range g.states {
 		states[i] = string(st)
 	}
-	scope := "all controllers"
-	if g.query.Controller != "" {
-		scope = g.query.Controller
+	scope := scopeName(g.controller)
+	summary := "reading the error groups…"
+	if g.err != nil && g.list == nil {
+		summary = "could not read the error groups (v1/errors)"
 	}
-	if g.query.Q != "" {
-		scope += ", filter " + g.query.Q
-	}
-	summary := fmt.Sprintf("%d distinct errors among %s keys (%s; %s)", len(g.groups), thousands(g.matched), strings.Join(states, ","), scope)
-	if g.sampled < g.matched {
-		summary = fmt.Sprintf("%d distinct errors in a sample of %s of %s keys (%s; %s); counts are of the sample",
-			len(g.groups), thousands(g.sampled), thousands(g.matched), strings.Join(states, ","), scope)
+	if g.list != nil {
+		summary = fmt.Sprintf("%d distinct errors over %s keys in %s (%s); exact counts, from the endpoint",
+			len(g.list.Groups), thousands(g.list.Matched), strings.Join(states, ","), scope)
 	}
 	lines := []string{
 		fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error"), w),
@@ -117,34 +183,48 @@ func (g *groupModel) view() string {
 	}
 	switch {
 	case g.err != nil:
-		lines = append(lines, s.bad.Render(fit("✗ "+oneLine(g.err.Error()), w)))
-	case g.loading:
-		lines = append(lines, s.dim.Render("sampling…"))
+		for _, l := range wrap("✗ "+errText(g.err)+"; ctrl+r tries again, esc goes back", w) {
+			lines = append(lines, s.bad.Render(fit(l, w)))
+		}
+	case g.loading && g.list != nil:
+		lines = append(lines, s.dim.Render("refreshing…"))
 	default:
 		lines = append(lines, "")
 	}
-	ctlW := 14
-	lines = append(lines, s.header.Render(fit(fmt.Sprintf("  %9s %-*s %s", "KEYS", ctlW, "CONTROLLER", "ERROR (numbers, addresses, ids and quoted names folded to …)"), w)))
-	end := min(len(g.groups), g.offset+g.rows())
+	const ctlW, classW = 12, 9
+	const seenW = 9 // "1m13s ago"
+	lines = append(lines, s.header.Render(fit(fmt.Sprintf("  %11s %-*s %-*s %*s %s", "KEYS", ctlW, "CONTROLLER", classW, "CLASS", seenW, "LAST SEEN", "ERROR (numbers, addresses, ids and quoted names folded to …)"), w)))
+	gs := g.groups()
+	var now time.Time
+	if g.list != nil {
+		now = g.list.ServerTime
+	}
+	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
-		gr := &g.groups[i]
-		ctl := gr.controllers[0].name
-		if len(gr.controllers) > 1 {
-			ctl = fmt.Sprintf("%s +%d", ctl, len(gr.controllers)-1)
-		}
+		gr := &gs[i]
 		unit := "keys"
-		if gr.count == 1 {
+		if gr.Count == 1 {
 			unit = "key "
 		}
-		row := fmt.Sprintf("  %4s %s %s %s", thousands(gr.count), unit, fit(ctl, ctlW), oneLine(gr.fingerprint))
+		last := "-"
+		if !gr.LastSeen.IsZero() && !now.IsZero() {
+			last = short(now.Sub(gr.LastSeen)) + " ago"
+		}
+		row := fmt.Sprintf("  %6s %s %s %s %*s %s", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last, oneLine(gr.Fingerprint))
 		if i == g.cursor {
 			lines = append(lines, s.selected.Render(fit(row, w)))
 			continue
 		}
 		lines = append(lines, fit(row, w))
 	}
-	if len(g.groups) == 0 && !g.loading && g.err == nil {
-		lines = append(lines, s.dim.Render("  no failing keys"))
+	if len(gs) == 0 && g.list != nil && g.err == nil {
+		lines = append(lines, s.dim.Render("  no keys with an error"))
+	}
+	lines = pad(lines, g.c.bodyHeight())
+	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
+		// The selected group in full at the bottom: rows hidden by it are
+		// still reached with the cursor.
+		lines = append(lines[:len(lines)-len(about)], about...)
 	}
 	return strings.Join(pad(lines, g.c.height-1), "\n")
 }

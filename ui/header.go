@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -11,19 +12,20 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// forecastSeconds is how far ahead the retry forecast looks.
-const forecastSeconds = 60
-
-// header renders the headerLines lines above the table.
+// header renders the lines above the table: headerLines of them, and
+// while a filter is typed, why what is typed is not applied.
 func (t *topModel) header() []string {
 	w := t.c.width
-	return []string{
+	lines := []string{
 		fit(t.attachedLine(), w),
 		fit(t.countsLine(), w),
 		fit(t.limiterLine(), w),
 		fit(t.forecastLine(), w),
-		fit(t.queryLine(), w),
 	}
+	if t.filter.typing() {
+		return append(lines, t.filter.view(&t.c.styles, w)...)
+	}
+	return append(lines, fit(t.queryLine(), w))
 }
 
 // attachedLine says what is attached and how the connection stands.
@@ -33,8 +35,8 @@ func (t *topModel) attachedLine() string {
 	if t.c.opts.Context != "" {
 		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
 	}
-	if t.c.opts.Namespace != "" {
-		parts = append(parts, s.label.Render("ns ")+t.c.opts.Namespace)
+	if t.c.conn.namespace != "" {
+		parts = append(parts, s.label.Render("ns ")+t.c.conn.namespace)
 	}
 	replicaErr := false
 	if t.overview != nil {
@@ -45,7 +47,7 @@ func (t *topModel) attachedLine() string {
 	}
 	switch {
 	case t.err != nil && !replicaErr:
-		parts = append(parts, s.bad.Render("✗ ")+errText(t.err))
+		parts = append(parts, s.bad.Render("✗ not answering (below)"))
 	case t.err != nil:
 	case !t.fetchedAt.IsZero():
 		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
@@ -113,12 +115,19 @@ func (t *topModel) countsLine() string {
 		}
 		total += c.Keys
 	}
-	// The roomiest layout that fits: narrow terminals get tighter spacing.
+	// The roomiest layout that fits: narrow terminals get tighter spacing,
+	// then compact numbers (12.9k).
 	var line string
-	for _, gap := range []string{"   ", "  ", " "} {
+	// then short state names.
+	for _, layout := range []struct {
+		gap   string
+		num   func(int) string
+		names map[api.State]string
+	}{{"   ", thousands, nil}, {"  ", thousands, nil}, {" ", thousands, nil}, {" ", compact, nil}, {" ", compact, shortStates}} {
+		gap := layout.gap
 		parts := make([]string, 0, len(api.States)+1)
 		for i, st := range api.States {
-			label := fmt.Sprintf("%d %s %s", i+1, st, thousands(counts[st]))
+			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
 			if t.states[st] {
 				parts = append(parts, s.toggleOn.Render("["+label+"]"))
 			} else {
@@ -126,7 +135,7 @@ func (t *topModel) countsLine() string {
 			}
 		}
 		line = strings.Join(parts, gap)
-		if withTotal := line + gap + s.label.Render("keys ") + thousands(total); lipgloss.Width(withTotal) <= t.c.width {
+		if withTotal := line + gap + s.label.Render("keys ") + layout.num(total); lipgloss.Width(withTotal) <= t.c.width {
 			return withTotal
 		}
 		if lipgloss.Width(line) <= t.c.width {
@@ -136,7 +145,16 @@ func (t *topModel) countsLine() string {
 	return line
 }
 
-// limiterLine describes the limiters: in full for one controller, in brief for all.
+// shortStates are the state names of the narrowest counts line.
+var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run"}
+
+// limiterCycle is how long each screenful of limiters shows when they do
+// not all fit on the line.
+const limiterCycle = 4 * time.Second
+
+// limiterLine describes the limiters: in full for one controller, in brief
+// for several. A controller's limiter is never cut: when they do not all
+// fit, the line shows as many whole ones as fit and cycles through the rest.
 func (t *topModel) limiterLine() string {
 	s := &t.c.styles
 	shown := t.shown()
@@ -149,13 +167,32 @@ func (t *topModel) limiterLine() string {
 		if c.QueueDepth != nil {
 			line += s.label.Render(" · queue ") + thousands(*c.QueueDepth)
 		}
-		return line
+		if lipgloss.Width(line) <= t.c.width {
+			return line
+		}
+		return s.label.Render("limiter ") + c.Name + " " + briefLimiter(&c)
 	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {
 		parts = append(parts, c.Name+" "+briefLimiter(&c))
 	}
-	return s.label.Render("limiters ") + strings.Join(parts, s.dim.Render(" · "))
+	label, sep := s.label.Render("limiters "), s.dim.Render(" · ")
+	// Screenfuls of whole limiters, each leaving room for "(2/3)".
+	var pages [][]string
+	var cur []string
+	room := t.c.width - lipgloss.Width(label) - len(" (9/9)")
+	for _, p := range parts {
+		if len(cur) > 0 && lipgloss.Width(strings.Join(append(cur, p), sep)) > room {
+			pages, cur = append(pages, cur), nil
+		}
+		cur = append(cur, p)
+	}
+	pages = append(pages, cur)
+	if len(pages) == 1 {
+		return label + strings.Join(pages[0], sep)
+	}
+	i := int(t.c.now().UnixNano()/int64(limiterCycle)) % len(pages)
+	return label + strings.Join(pages[i], sep) + s.dim.Render(fmt.Sprintf(" (%d/%d)", i+1, len(pages)))
 }
 
 // briefLimiter is a limiter's components in a few words: "exp 5ms..16m40s+bucket 87/100".
@@ -188,11 +225,18 @@ func bucketTokens(c *api.Controller) string {
 }
 
 // forecastLine is the retry herd before it hits: how many retries fall due
-// in each of the next 60 seconds, as the endpoint counted them.
+// in each of the next 60 seconds, as the endpoint counted them. The label
+// always shows; a narrow terminal draws a cell per 2 (or more) seconds.
 func (t *topModel) forecastLine() string {
 	s := &t.c.styles
+	const horizon = api.ForecastSeconds
+	per := 1
+	label := func() string { return fmt.Sprintf("retries due /%s, next %ds ", perLabel(per), horizon) }
+	for per < horizon && len(label())+2+horizon/per > t.c.width {
+		per++
+	}
 	if t.overview == nil {
-		return s.label.Render("retries due in 60s ") + s.dim.Render("…")
+		return s.label.Render(label()) + s.dim.Render("…")
 	}
 	now := t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
 	counts, pending := forecast(t.overview, t.controller, now)
@@ -203,33 +247,40 @@ func (t *topModel) forecastLine() string {
 			peak, at = n, i
 		}
 	}
-	spark := s.spark.Render(sparkline(counts, forecastSeconds))
+	cells := make([]int, (horizon+per-1)/per)
+	for i, n := range counts {
+		cells[i/per] += n
+	}
+	line := s.label.Render(label()) + s.dim.Render("│") + s.spark.Render(sparkline(cells)) + s.dim.Render("│")
 	sums := []string{"none due"}
 	if due > 0 {
 		sums = []string{
-			fmt.Sprintf("%s due in 60s (of %s pending) · peak %s at +%ds", thousands(due), thousands(pending), thousands(peak), at),
-			fmt.Sprintf("%s due · peak %s at +%ds", thousands(due), thousands(peak), at),
-			fmt.Sprintf("peak %d@+%ds", peak, at),
+			fmt.Sprintf("%s due (of %s pending) · peak %s/s at +%ds", thousands(due), thousands(pending), thousands(peak), at),
+			fmt.Sprintf("%s due · peak %s/s at +%ds", thousands(due), thousands(peak), at),
+			fmt.Sprintf("%s due", thousands(due)),
 		}
 	}
-	// The roomiest label with the longest summary that fits.
-	labels := [][2]string{{"retries due in 60s ", "│"}, {"due in 60s", "│"}, {"60s", ""}}
-	for _, l := range labels {
-		line := s.label.Render(l[0]) + s.dim.Render("│") + spark + s.dim.Render(l[1])
-		for _, sum := range sums {
-			if lipgloss.Width(line)+1+lipgloss.Width(sum) <= t.c.width {
-				return line + " " + sum
-			}
+	for _, sum := range sums {
+		if lipgloss.Width(line)+1+lipgloss.Width(sum) <= t.c.width {
+			return line + " " + sum
 		}
 	}
-	return s.label.Render(labels[0][0]) + s.dim.Render("│") + spark + s.dim.Render("│")
+	return line
+}
+
+// perLabel is a forecast cell's span: "s", "2s".
+func perLabel(per int) string {
+	if per == 1 {
+		return "s"
+	}
+	return fmt.Sprintf("%ds", per)
 }
 
 // forecast sums the endpoint's per-second retry counts over the controllers
 // shown (controller "" is all), shifted by the seconds elapsed since they
 // were counted at ov.ServerTime.
 func forecast(ov *inspector.Overview, controller string, now time.Time) (counts []int, pending int) {
-	counts = make([]int, forecastSeconds)
+	counts = make([]int, api.ForecastSeconds)
 	shift := max(0, int(now.Sub(ov.ServerTime)/time.Second))
 	for _, c := range ov.Controllers {
 		if controller != "" && c.Name != controller {
@@ -237,7 +288,7 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 		}
 		pending += c.Pending
 		for i, n := range c.Forecast {
-			if j := i - shift; j >= 0 && j < forecastSeconds {
+			if j := i - shift; j >= 0 && j < api.ForecastSeconds {
 				counts[j] += n
 			}
 		}
@@ -245,15 +296,18 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 	return counts, pending
 }
 
-// queryLine shows the filter (or its input), sort, controller and position.
+// queryLine shows the position, controller, sort, states and the filter
+// as typed (last: it is the one that may be long).
 func (t *topModel) queryLine() string {
 	s := &t.c.styles
-	if t.filterState == filtering {
-		return t.filter.View()
-	}
 	var parts []string
-	if t.applied != "" {
-		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.applied))
+	if t.page != nil {
+		from := t.offset + 1
+		to := t.offset + len(t.page.Items)
+		if to == 0 {
+			from = 0
+		}
+		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
 	}
 	ctl := t.controller
 	if ctl == "" {
@@ -267,13 +321,8 @@ func (t *topModel) queryLine() string {
 		}
 		parts = append(parts, s.label.Render("states ")+strings.Join(names, ","))
 	}
-	if t.page != nil {
-		from := t.offset + 1
-		to := t.offset + len(t.page.Items)
-		if to == 0 {
-			from = 0
-		}
-		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
+	if t.filter.applied != "" {
+		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
 	}
 	return strings.Join(parts, s.dim.Render(" · "))
 }

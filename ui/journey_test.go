@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -47,13 +48,13 @@ func startJourney(t *testing.T, f *fixture) *journey {
 func startJourneyWith(t *testing.T, opts Options) *journey {
 	t.Helper()
 	screen := &atomic.Pointer[string]{}
-	m := newModel(opts)
+	m := newModel(context.Background(), opts)
 	tm := teatest.NewTestModel(t, recorder{Model: m, screen: screen}, teatest.WithInitialTermSize(120, 30))
 	j := &journey{t: t, tm: tm, screen: screen}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-		m.c.opts.owned.closeAll() // as Run does
+		m.c.conn.owned.closeAll() // as Run does
 	})
 	return j
 }
@@ -94,6 +95,15 @@ func (j *journey) waitLine(want ...string) {
 			return true
 		}
 		return false
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// waitUntil waits until the screen passes ok.
+func (j *journey) waitUntil(ok func(screen string) bool) {
+	j.t.Helper()
+	teatest.WaitFor(j.t, j.tm.Output(), func([]byte) bool {
+		s := j.screen.Load()
+		return s != nil && ok(*s)
 	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
@@ -141,9 +151,9 @@ func TestJourneyPauseRefreshMarksChanges(t *testing.T) {
 
 	f.fail("demo/widget-000003", "a new error")
 	j.key("ctrl+r")
-	j.waitLine("• ", "demo/widget-000003", "a new error")
+	j.waitLine("•", "demo/widget-000003", "a new error")
 	for _, l := range strings.Split(j.screenNow(), "\n") {
-		if strings.HasPrefix(l, "• ") && !strings.Contains(l, "demo/widget-000003") {
+		if (strings.HasPrefix(l, " •") || strings.HasPrefix(l, "›•")) && !strings.Contains(l, "demo/widget-000003") {
 			t.Errorf("an unchanged row is marked: %q", l)
 		}
 	}

@@ -8,7 +8,9 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 
 	Open, Back, Filter, States, Sort, Controller, Group key.Binding
-	Pause, Refresh                                      key.Binding
+	// The detail and group views' own: leave the view, show a group's keys.
+	Leave, ShowGroup key.Binding
+	Pause, Refresh   key.Binding
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
 	Yes, No                            key.Binding
@@ -18,7 +20,7 @@ type keyMap struct {
 	Pick, ClearPick, LeavePick key.Binding
 	AcceptFilter, CancelFilter key.Binding
 
-	Help, Quit key.Binding
+	Help, Quit, Interrupt key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -36,6 +38,8 @@ func newKeyMap() keyMap {
 		Open:       b([]string{"enter"}, "enter", "explain key"),
 		Back:       b([]string{"esc"}, "esc", "clear filter / back"),
 		Filter:     b([]string{"/"}, "/", "filter (~regex)"),
+		Leave:      b([]string{"esc"}, "esc", "back"),
+		ShowGroup:  b([]string{"enter"}, "enter", "show its keys"),
 		States:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
 		Sort:       b([]string{"s"}, "s", "cycle sort"),
 		Controller: b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
@@ -57,8 +61,9 @@ func newKeyMap() keyMap {
 		AcceptFilter: b([]string{"enter", "up", "down"}, "enter", "apply filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "cancel"),
 
-		Help: b([]string{"?"}, "?", "help"),
-		Quit: b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Interrupt: key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 
@@ -97,12 +102,12 @@ func (k keyMap) topHelp() []key.Binding {
 
 // detailHelp is the short help of the detail view.
 func (k keyMap) detailHelp() []key.Binding {
-	return []key.Binding{k.Back, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Leave, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
 }
 
 // groupHelp is the short help of the group view.
 func (k keyMap) groupHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Back, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.ShowGroup, k.Leave, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
 }
 
 // fullHelp is every binding, in columns, for the ? view.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 func TestCountdownUsesServerClock(t *testing.T) {
 	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC) // far from the server's t0
 	now := local
-	m := newModel(Options{Clock: func() time.Time { return now }})
+	m := newModel(context.Background(), Options{Clock: func() time.Time { return now }})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: local})
 	if s := screen(m); !strings.Contains(s, "4m12s") {
 		t.Fatalf("want the naive key due in 4m12s:\n%s", s)
@@ -29,7 +30,7 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m := newModel(Options{Clock: fixedClock})
+	m := newModel(context.Background(), Options{Clock: fixedClock})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), fetchedAt: t0})
 	m = send(t, m, press("f"), press("r"), press("R"))
 	if m.confirm != nil {
@@ -48,22 +49,22 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 func TestFilterStates(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, press("/"))
-	if m.top.filterState != filtering {
-		t.Fatalf("after /: state %v, want filtering", m.top.filterState)
+	if m.top.filter.state != filtering {
+		t.Fatalf("after /: state %v, want filtering", m.top.filter.state)
 	}
 	for _, r := range "~out.*" {
 		m = send(t, m, press(string(r)))
 	}
-	if e, a := "~out.*", m.top.applied; e != a {
+	if e, a := "~out.*", m.top.filter.applied; e != a {
 		t.Errorf("applied while typing: want %q, got %q", e, a)
 	}
 	m = send(t, m, press("enter"))
-	if m.top.filterState != filterApplied || m.top.query().Q != "~out.*" {
-		t.Errorf("after enter: state %v, query %+v", m.top.filterState, m.top.query())
+	if m.top.filter.state != filterApplied || m.top.query().Q != "~out.*" {
+		t.Errorf("after enter: state %v, query %+v", m.top.filter.state, m.top.query())
 	}
 	m = send(t, m, press("esc"))
-	if m.top.filterState != unfiltered || m.top.query().Q != "" {
-		t.Errorf("after esc: state %v, query %+v", m.top.filterState, m.top.query())
+	if m.top.filter.state != unfiltered || m.top.query().Q != "" {
+		t.Errorf("after esc: state %v, query %+v", m.top.filter.state, m.top.query())
 	}
 }
 
@@ -78,7 +79,7 @@ func TestBulkRetryConfirmation(t *testing.T) {
 		t.Errorf("requests: %+v", reqs)
 	}
 	m = send(t, m, dryRunMsg{id: m.confirm.id, count: 842})
-	if s := screen(m); !strings.Contains(s, "Retry 842 keys whose last error is") || !strings.Contains(s, "spread") {
+	if s := screen(m); !strings.Contains(s, `Retry 842 keys of outage whose last error is "sync inventory: 503 Service`) || strings.Contains(s, `\"`) || !strings.Contains(s, "spread") {
 		t.Errorf("the dialog does not say what will happen:\n%s", s)
 	}
 	m = send(t, m, press("n"))

@@ -2,12 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -24,24 +22,18 @@ type pickerModel struct {
 	c    *common
 	pods []inspector.Pod
 
-	filter      textinput.Model
-	filterState filterState
-	applied     string
-	shown       []int // indexes into pods of those the filter lets through
-	cursor      int   // index into shown
-	offset      int   // first of shown on screen
+	filter filterModel
+	shown  []int // indexes into pods of those the filter lets through
+	cursor int   // index into shown
+	offset int   // first of shown on screen
 
 	// attaching is the pod being attached to; nil when none is.
 	attaching *inspector.Pod
 }
 
 func newPickerModel(c *common, pods []inspector.Pod) pickerModel {
-	ti := textinput.New()
-	ti.Prompt = "/"
-	ti.Placeholder = "substring, or ~regex"
-	ti.CharLimit = maxFilterLen
-	p := pickerModel{c: c, pods: pods, filter: ti}
-	p.apply("")
+	p := pickerModel{c: c, pods: pods, filter: newFilter(&c.keys, "")}
+	p.apply()
 	return p
 }
 
@@ -50,7 +42,7 @@ func (p *pickerModel) rows() int { return max(1, p.c.height-pickerLines-1) }
 
 // setSize fits the filter and the cursor to the terminal's new size.
 func (p pickerModel) setSize() pickerModel {
-	p.filter.SetWidth(max(10, p.c.width-10))
+	p.filter.setWidth(p.c.width)
 	p.clamp()
 	return p
 }
@@ -63,18 +55,10 @@ func (p *pickerModel) selected() *inspector.Pod {
 	return &p.pods[p.shown[p.cursor]]
 }
 
-// apply filters the pods by q: a case-insensitive substring of
-// namespace/name, or a regular expression after "~". A regex that does not
-// compile changes nothing, so a half-typed one keeps the last good list.
-func (p *pickerModel) apply(q string) {
-	match := func(s string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(q)) }
-	if rest, ok := strings.CutPrefix(q, "~"); ok {
-		re, err := regexp.Compile(rest)
-		if err != nil {
-			return
-		}
-		match = re.MatchString
-	}
+// apply filters the pods by the filter applied: a case-insensitive
+// substring of namespace/name, or a regular expression after "~".
+func (p *pickerModel) apply() {
+	match := filterMatcher(p.filter.applied)
 	// A new slice: earlier copies of the model share the old one.
 	shown := make([]int, 0, len(p.pods))
 	for i, pod := range p.pods {
@@ -82,8 +66,8 @@ func (p *pickerModel) apply(q string) {
 			shown = append(shown, i)
 		}
 	}
-	p.shown, p.applied, p.cursor, p.offset = shown, q, 0, 0
-	p.c.keys.setPickFiltered(q != "")
+	p.shown, p.cursor, p.offset = shown, 0, 0
+	p.c.keys.setPickFiltered(p.filter.applied != "")
 }
 
 // clamp keeps the cursor on a shown pod and within the rows on screen.
@@ -102,8 +86,13 @@ func (p *pickerModel) clamp() {
 // update handles the picker's keys; enter returns the command that attaches.
 func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
 	k := &p.c.keys
-	if p.filterState == filtering {
-		return p.updateFilter(msg)
+	if p.filter.typing() {
+		var cmd tea.Cmd
+		var changed bool
+		if p.filter, cmd, changed = p.filter.update(msg); changed {
+			p.apply()
+		}
+		return p, cmd
 	}
 	switch {
 	case key.Matches(msg, k.Up):
@@ -119,14 +108,12 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
 	case key.Matches(msg, k.End):
 		p.cursor = len(p.shown) - 1
 	case key.Matches(msg, k.Filter):
-		p.filterState = filtering
-		p.filter.SetValue(p.applied)
-		p.filter.CursorEnd()
-		return p, p.filter.Focus()
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.start()
+		return p, cmd
 	case key.Matches(msg, k.ClearPick): // enabled only while a filter is applied
-		p.filterState = unfiltered
-		p.filter.SetValue("")
-		p.apply("")
+		p.filter.clear()
+		p.apply()
 	case key.Matches(msg, k.LeavePick):
 		return p, tea.Quit
 	case key.Matches(msg, k.Pick):
@@ -135,41 +122,10 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
 			return p, nil // one attach at a time: a second would leak a session
 		}
 		p.attaching = pod
-		o := &p.c.opts
-		return p, attachCmd(o.ctx, o.Attach, o.owned, *pod)
+		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod)
 	}
 	p.clamp()
 	return p, nil
-}
-
-// updateFilter edits the filter, applied as it is typed like the top view's.
-func (p pickerModel) updateFilter(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
-	k := &p.c.keys
-	switch {
-	case key.Matches(msg, k.CancelFilter):
-		p.filter.Blur()
-		p.filter.SetValue(p.applied)
-		p.filterState = p.settled()
-		return p, nil
-	case key.Matches(msg, k.AcceptFilter):
-		p.filter.Blur()
-		p.filterState = p.settled()
-		return p, nil
-	}
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	if v := p.filter.Value(); v != p.applied {
-		p.apply(v)
-	}
-	return p, cmd
-}
-
-// settled is the filter state once typing ends.
-func (p *pickerModel) settled() filterState {
-	if p.applied == "" {
-		return unfiltered
-	}
-	return filterApplied
 }
 
 // view renders the picker in height-1 lines (the root adds the footer).
@@ -180,8 +136,8 @@ func (p *pickerModel) view() string {
 	if p.c.opts.Context != "" {
 		title = append(title, s.label.Render("ctx ")+p.c.opts.Context)
 	}
-	if p.c.opts.Namespace != "" {
-		title = append(title, s.label.Render("ns ")+p.c.opts.Namespace)
+	if p.c.conn.namespace != "" {
+		title = append(title, s.label.Render("ns ")+p.c.conn.namespace)
 	}
 	title = append(title, s.bold.Render("pick a pod"))
 
@@ -189,14 +145,15 @@ func (p *pickerModel) view() string {
 	if p.attaching != nil {
 		msg = s.warn.Render("◌ attaching to " + p.attaching.String() + "…")
 	}
-	var filter string
-	switch p.filterState {
+	lines := []string{fit(strings.Join(title, s.dim.Render(" · ")), w), fit(msg, w)}
+	switch p.filter.state {
 	case filtering:
-		filter = p.filter.View()
+		lines = append(lines, p.filter.view(s, w)...)
 	case filterApplied:
-		filter = s.label.Render("filter ") + p.applied + s.dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods)))
+		lines = append(lines, fit(s.label.Render("filter ")+p.filter.applied+s.dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods))), w))
+	default:
+		lines = append(lines, "")
 	}
-	lines := []string{fit(strings.Join(title, s.dim.Render(" · ")), w), fit(msg, w), fit(filter, w)}
 	lines = append(lines, p.table()...)
 	return strings.Join(pad(lines, p.c.height-1), "\n")
 }
@@ -254,8 +211,7 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		return m, m.setStatus(errText(msg.err), true)
 	}
-	o := &m.c.opts
-	o.Session, o.Objects, o.Namespace = msg.session, msg.objects, msg.pod.Namespace
+	m.c.conn.session, m.c.conn.objects, m.c.conn.namespace = msg.session, msg.objects, msg.pod.Namespace
 	m.state = viewTop
 	return m, tea.Batch(m.top.refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.pod.String(), false))
 }

@@ -15,7 +15,7 @@ type styles struct {
 	selected, changed, header      lipgloss.Style
 	toggleOn, toggleOff            lipgloss.Style
 	status, statusErr              lipgloss.Style
-	dialog                         lipgloss.Style
+	dialog, panel                  lipgloss.Style
 	bar, spark                     lipgloss.Style
 	state                          map[api.State]lipgloss.Style
 	help                           help.Styles
@@ -46,6 +46,8 @@ func newStyles(isDark bool) styles {
 		statusErr: c("#C0262D", "#FF5F5F").Bold(true),
 		dialog: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).
 			BorderForeground(ld(lipgloss.Color("#B36200"), lipgloss.Color("#FFAF5F"))),
+		panel: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).
+			BorderForeground(ld(lipgloss.Color("#C0262D"), lipgloss.Color("#FF5F5F"))),
 		bar:   c("#B36200", "#FFAF5F"),
 		spark: c("#5A2CA0", "#B794F6"),
 		state: map[api.State]lipgloss.Style{

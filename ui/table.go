@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // column is one table column: its title, width, alignment and cell text.
@@ -45,7 +47,7 @@ func (t *topModel) columns() []column {
 	keyCol := len(cols)
 	cols = append(cols,
 		column{title: "KEY", cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
-		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
+		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return fails(&k.Key) }},
 		next,
 		column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
 			if k.Delay.Duration == 0 {
@@ -99,16 +101,25 @@ func (t *topModel) columns() []column {
 
 func nextRetryCell(k *inspector.PodKey, now time.Time) string {
 	switch k.State {
-	case "backoff", "scheduled":
+	case api.StateBackoff, api.StateScheduled:
 		return countdown(k.NextRetryAt, now)
-	case "queued":
+	case api.StateQueued:
 		return "ready"
-	case "running":
+	case api.StateRunning:
 		if !k.StartedAt.IsZero() {
 			return short(now.Sub(k.StartedAt)) // running for
 		}
 	}
 	return "-"
+}
+
+// fails is the FAILS cell: consecutive failures, or for a failed key (whose
+// terminal error the limiter never counted) the failures that led to it.
+func fails(k *api.Key) string {
+	if k.State == api.StateFailed && k.TotalFailures > k.Failures {
+		return strconv.Itoa(k.TotalFailures)
+	}
+	return strconv.Itoa(k.Failures)
 }
 
 func dash(s string) string {
@@ -157,28 +168,82 @@ func (t *topModel) table() []string {
 				cells[j] = fit(v, c.width)
 			}
 		}
-		mark := "  "
+		// The mark column: "›" on the selected row (so the selection shows
+		// without colour too), then "•" changed or "*" estimated.
+		cur, mark := " ", " "
 		changed := t.changed[rowID(k)]
-		if changed {
-			mark = "• "
+		switch {
+		case changed:
+			mark = "•"
+		case k.Estimated:
+			mark = "*"
 		}
 		if i == t.cursor {
-			lines = append(lines, s.selected.Render(fit(mark+strings.Join(cells, " "), w)))
+			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
 		cells[0] = s.stateStyle(k.State).Render(cells[0])
 		if changed {
 			mark = s.changed.Render(mark)
 		}
-		lines = append(lines, fit(mark+strings.Join(cells, " "), w))
+		lines = append(lines, fit(cur+mark+strings.Join(cells, " "), w))
 	}
 	return lines
 }
 
-// view renders the whole top view in height-1 lines (the root adds the footer).
+// view renders the whole top view in height-1 lines (the root adds the
+// footer): the header, a connection problem if any, then the table.
 func (t *topModel) view() string {
-	lines := append(t.header(), t.table()...)
+	lines := append(t.header(), t.problem()...)
+	lines = append(lines, t.table()...)
 	return strings.Join(pad(lines, t.c.height-1), "\n")
+}
+
+// problem is the panel that says why the last refresh failed: what was
+// tried, when, the error in full (wrapped), and when it is tried again.
+func (t *topModel) problem() []string {
+	if t.err == nil {
+		return nil
+	}
+	s := &t.c.styles
+	w := t.c.width
+	var eps []string
+	if t.overview != nil {
+		for _, r := range t.overview.Replicas {
+			eps = append(eps, r.Endpoint)
+		}
+	}
+	where := "the endpoint"
+	if len(eps) > 0 {
+		where = strings.Join(eps, ", ")
+	}
+	title := "cannot read " + where
+	if t.reached {
+		title = "lost " + where
+	}
+	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
+		t.lastSent.Format("15:04:05"), short(t.c.now().Sub(t.failedSince).Truncate(time.Second)))
+	next := t.lastSent.Add(t.c.opts.Refresh)
+	retry := "tries again in " + countdown(next, t.c.now())
+	if !next.After(t.c.now()) {
+		retry = "tries again now"
+	}
+	retry += ", every " + short(t.c.opts.Refresh)
+	switch {
+	case t.c.paused:
+		retry = "paused: ctrl+r tries again"
+	case !t.reached:
+		giveUp := t.c.opts.GiveUp - t.c.now().Sub(t.failedSince)
+		retry += fmt.Sprintf("; gives up in %s if it never answers", short(max(0, giveUp).Truncate(time.Second)))
+	default:
+		retry += "; the last answer stays below"
+	}
+	inner := max(10, w-4)
+	var body []string
+	for _, l := range []string{s.bad.Render("✗ ") + title, tried, errText(t.err), retry} {
+		body = append(body, wrap(l, inner)...)
+	}
+	return strings.Split(s.panel.Width(w).Render(strings.Join(body, "\n")), "\n")
 }
 
 // pad cuts or extends lines to exactly n.

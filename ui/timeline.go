@@ -26,7 +26,7 @@ func bar(d, peak time.Duration, width int) string {
 // of the delay, and the error — a run of identical errors written once.
 func (d *detailModel) timeline(now time.Time) []string {
 	s := &d.c.styles
-	k := &d.data.key.Key
+	k := &d.data.Key.Key
 	hist := k.History
 	if len(hist) == 0 {
 		return []string{s.label.Render("Attempts ") + s.dim.Render("none recorded yet")}

@@ -1,55 +1,57 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// filterState is the three states of the filter, as in bubbles/list.
-type filterState int
-
-const (
-	unfiltered    filterState = iota
-	filtering                 // the user is typing the filter
-	filterApplied             // a filter is set and the table shows its matches
-)
-
-// sorts are the orders s cycles through.
-var sorts = []string{api.SortNext, api.SortFailures, api.SortSince, api.SortKey}
+// sorts are the orders s cycles through, the default first: trouble first,
+// then the endpoint's others.
+var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
 // headerLines is how many lines the header above the table takes.
 const headerLines = 5
 
 // topModel is the live table of keys: what it asks the endpoint for, and
-// the last answer.
+// the last answer. The cursor follows a key, not a row: across refreshes
+// and re-sorts it stays on the key the user chose.
 type topModel struct {
 	c *common
 
 	// The query.
-	controller  string
-	states      map[api.State]bool
-	sort        int
-	filter      textinput.Model
-	filterState filterState
-	applied     string // the filter the table shows
-	offset      int
-	cursor      int
+	controller string
+	states     map[api.State]bool
+	sort       int
+	filter     filterModel
+	offset     int
+
+	// The selection: the row the cursor is on, and the key it follows ("" to
+	// take whatever key lands under the cursor, after a scroll).
+	cursor int
+	sel    string
+	// chosen is true once the user moved the cursor: until then it stays
+	// on the first row, the worst key under the attention order.
+	chosen bool
 
 	// The last answer.
 	overview  *inspector.Overview
 	page      *inspector.KeyList
 	fetchedAt time.Time
 	err       error
+	// reached is true once the endpoint answered at all; failedSince is when
+	// the current run of failed refreshes began.
+	reached     bool
+	failedSince time.Time
 
 	// Rows changed since the previous refresh of the same query.
 	prevQuery string
@@ -62,17 +64,9 @@ type topModel struct {
 }
 
 func newTopModel(c *common) topModel {
-	ti := textinput.New()
-	ti.Prompt = "/"
-	ti.Placeholder = "substring, or ~regex"
-	ti.CharLimit = maxFilterLen
-	t := topModel{c: c, filter: ti, states: map[api.State]bool{}, controller: c.opts.Controller}
+	t := topModel{c: c, filter: newFilter(&c.keys, c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
 	for _, s := range c.opts.States {
 		t.states[s] = true
-	}
-	if c.opts.Filter != "" {
-		t.filter.SetValue(c.opts.Filter)
-		t.applied, t.filterState = c.opts.Filter, filterApplied
 	}
 	return t
 }
@@ -83,7 +77,7 @@ func (t *topModel) rows() int { return max(1, t.c.height-headerLines-2) }
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
 	return inspector.KeyQuery{
-		Controller: t.controller, Q: t.applied, States: t.stateList(),
+		Controller: t.controller, Q: t.filter.applied, States: t.stateList(),
 		Sort: sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
 	}
 }
@@ -107,7 +101,7 @@ func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
 	t.lastSent = t.c.now()
-	return refreshCmd(t.c.opts.ctx, t.c.opts.Session, t.c.opts.Clock, t.seq, t.query())
+	return refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query())
 }
 
 // selected is the key under the cursor.
@@ -128,21 +122,33 @@ func (t *topModel) matched() int {
 
 // setSize refetches when the number of rows changed.
 func (t topModel) setSize() (topModel, tea.Cmd) {
-	t.filter.SetWidth(max(10, t.c.width-10))
+	t.filter.setWidth(t.c.width)
 	if t.page != nil && t.query().Limit != len(t.page.Items) && len(t.page.Items) < t.page.Matched-t.offset {
 		return t, t.refresh()
 	}
 	return t, nil
 }
 
-// received takes a refresh in, marking the rows that changed since the
-// previous refresh of the same query.
-func (t topModel) received(msg refreshedMsg) topModel {
+// received takes a refresh in: the cursor finds its key again (or its
+// nearest neighbour, with a note saying so), and the rows that changed
+// since the previous refresh of the same query are marked.
+func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 	if msg.seq != t.seq {
-		return t // a newer query is under way
+		return t, nil, "" // a newer query is under way
 	}
 	t.inflight = false
+	if ae, ok := errors.AsType[*inspector.APIError](msg.pageErr); ok && ae.Code == http.StatusBadRequest &&
+		sorts[t.sort] == api.SortAttention && strings.Contains(ae.Message, api.SortAttention) {
+		// An endpoint older than the attention order: sort by next retry.
+		t.sort = slices.Index(sorts, api.SortNext)
+		return t, t.refresh(), "this endpoint does not sort by attention: sorted by next retry"
+	}
 	t.err = msg.err
+	if msg.err == nil {
+		t.reached, t.failedSince = true, time.Time{}
+	} else if t.failedSince.IsZero() {
+		t.failedSince = msg.fetchedAt
+	}
 	switch {
 	case msg.overview != nil && msg.err == nil:
 		t.overview = msg.overview
@@ -156,8 +162,9 @@ func (t topModel) received(msg refreshedMsg) topModel {
 		t.overview = msg.overview
 	}
 	if msg.page == nil {
-		return t
+		return t, nil, ""
 	}
+	old := t.page
 	t.page, t.fetchedAt = msg.page, msg.fetchedAt
 	id := queryID(t.query())
 	sigs := make(map[string]string, len(msg.page.Items))
@@ -170,11 +177,81 @@ func (t topModel) received(msg refreshedMsg) topModel {
 		}
 	}
 	t.prev, t.prevQuery = sigs, id
-	t.cursor = max(0, min(t.cursor, len(msg.page.Items)-1))
-	return t
+	return t, nil, t.follow(old)
+}
+
+// follow puts the cursor back on the key it follows in the page just
+// received. When that key left the page, the cursor goes to its nearest
+// neighbour of the previous page that is still shown, and the note says so.
+func (t *topModel) follow(old *inspector.KeyList) string {
+	items := t.page.Items
+	if !t.chosen {
+		t.cursor, t.sel = 0, ""
+		if k := t.selected(); k != nil {
+			t.sel = rowID(k)
+		}
+		return ""
+	}
+	idx := func(id string) int {
+		return slices.IndexFunc(items, func(k inspector.PodKey) bool { return rowID(&k) == id })
+	}
+	if t.sel != "" {
+		if i := idx(t.sel); i >= 0 {
+			t.cursor = i
+			return ""
+		}
+	}
+	was := t.sel
+	t.cursor = max(0, min(t.cursor, len(items)-1))
+	n := neighbour(old, was, idx)
+	if was != "" && n < 0 {
+		t.cursor = 0 // none of its neighbours is shown either: start at the top
+	}
+	if n >= 0 {
+		t.cursor = n
+	}
+	t.sel = ""
+	if k := t.selected(); k != nil {
+		t.sel = rowID(k)
+		switch {
+		case was != "" && n >= 0:
+			return fmt.Sprintf("%s left the view; the cursor moved to its neighbour %s", keyOfRow(was), k.Key.Key)
+		case was != "":
+			return fmt.Sprintf("%s left the view; the cursor is on the first key, %s", keyOfRow(was), k.Key.Key)
+		}
+	} else if was != "" {
+		return keyOfRow(was) + " left the view; no keys are shown"
+	}
+	return ""
+}
+
+// neighbour is the row of the page just received holding the nearest
+// neighbour, in the previous page old, of the key was: the rows below it
+// first, then above; -1 when none is still shown.
+func neighbour(old *inspector.KeyList, was string, idx func(string) int) int {
+	if was == "" || old == nil {
+		return -1
+	}
+	i := slices.IndexFunc(old.Items, func(k inspector.PodKey) bool { return rowID(&k) == was })
+	if i < 0 {
+		return -1
+	}
+	for d := 1; d < len(old.Items); d++ {
+		for _, j := range []int{i + d, i - d} {
+			if j >= 0 && j < len(old.Items) {
+				if n := idx(rowID(&old.Items[j])); n >= 0 {
+					return n
+				}
+			}
+		}
+	}
+	return -1
 }
 
 func rowID(k *inspector.PodKey) string { return k.Pod + "|" + k.Controller + "|" + k.Key.Key }
+
+// keyOfRow is the key a rowID names.
+func keyOfRow(id string) string { return id[strings.LastIndexByte(id, '|')+1:] }
 
 // signature is what makes a row "changed" when it differs between refreshes.
 func signature(k *api.Key) string {
@@ -185,101 +262,192 @@ func signature(k *api.Key) string {
 	return fmt.Sprintf("%s|%d|%d|%d|%d", k.State, k.Failures, k.Reconciles, k.NextRetryAt.UnixNano(), lastErr.UnixNano())
 }
 
-// update handles the top view's keys; the root handles the rest.
-func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd) {
-	k := t.c.keys
-	if t.filterState == filtering {
-		return t.updateFilter(msg)
+// moveTo puts the cursor on row i of the page, scrolling the page when i is
+// off it; a scroll leaves the key to follow to whatever lands under the cursor.
+func (t *topModel) moveTo(i int) {
+	rows := t.rows()
+	n := 0
+	if t.page != nil {
+		n = len(t.page.Items)
+	}
+	switch {
+	case i < 0 && t.offset > 0:
+		t.offset, t.cursor, t.sel = max(0, t.offset+i), 0, ""
+	case i >= n && t.offset+rows < t.matched():
+		t.offset = min(t.offset+i-n+1, max(0, t.matched()-rows))
+		t.cursor, t.sel = min(i, rows-1), ""
+	default:
+		t.cursor = max(0, min(i, n-1))
+		if k := t.selected(); k != nil {
+			t.sel = rowID(k)
+		}
+	}
+}
+
+// update handles the top view's keys, and returns what the root must do.
+func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
+	k := &t.c.keys
+	if t.filter.typing() {
+		var cmd tea.Cmd
+		var changed bool
+		t.filter, cmd, changed = t.filter.update(msg)
+		if changed {
+			t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+			return t, tea.Batch(cmd, t.refresh()), nil
+		}
+		return t, cmd, nil
 	}
 	before := queryID(t.query())
 	rows := t.rows()
+	var in intent
 	switch {
 	case key.Matches(msg, k.Up):
-		if t.cursor > 0 {
-			t.cursor--
-		} else if t.offset > 0 {
-			t.offset--
-		}
+		t.moveTo(t.cursor - 1)
+		t.chosen = true
 	case key.Matches(msg, k.Down):
-		if t.page != nil && t.cursor < len(t.page.Items)-1 {
-			t.cursor++
-		} else if t.offset+rows < t.matched() {
-			t.offset++
-		}
+		t.moveTo(t.cursor + 1)
+		t.chosen = true
 	case key.Matches(msg, k.PageUp):
-		t.offset = max(0, t.offset-rows)
+		t.offset, t.sel, t.chosen = max(0, t.offset-rows), "", true
 	case key.Matches(msg, k.PageDown):
-		t.offset = max(0, min(t.offset+rows, t.matched()-rows))
+		t.offset, t.sel, t.chosen = max(0, min(t.offset+rows, t.matched()-rows)), "", true
 	case key.Matches(msg, k.Home):
-		t.offset, t.cursor = 0, 0
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.End):
-		t.offset, t.cursor = max(0, t.matched()-rows), rows-1
+		t.offset, t.cursor, t.sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
 	case key.Matches(msg, k.Filter):
-		t.filterState = filtering
-		t.filter.SetValue(t.applied)
-		t.filter.CursorEnd()
-		return t, t.filter.Focus()
-	case key.Matches(msg, k.Back) && t.filterState == filterApplied:
-		t.filterState, t.applied, t.offset, t.cursor = unfiltered, "", 0, 0
-		t.filter.SetValue("")
+		var cmd tea.Cmd
+		t.filter, cmd = t.filter.start()
+		return t, cmd, nil
+	case key.Matches(msg, k.Back) && t.filter.state == filterApplied:
+		t.filter.clear()
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.States):
-		i := int(msg.Text[0] - '1')
-		if i >= 0 && i < len(api.States) {
-			st := api.States[i]
-			t.states[st] = !t.states[st]
-			t.offset, t.cursor = 0, 0
-		}
+		in = t.toggleState(int(msg.Text[0] - '1'))
 	case key.Matches(msg, k.Sort):
+		// The key followed stays selected if it is on the first page.
 		t.sort = (t.sort + 1) % len(sorts)
-		t.offset, t.cursor = 0, 0
+		t.offset = 0
+		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
 	case key.Matches(msg, k.Controller):
 		t.controller = t.nextController(msg.String() == "shift+tab")
-		t.offset, t.cursor = 0, 0
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	case key.Matches(msg, k.Open):
+		if sel := t.selected(); sel != nil {
+			return t, nil, openKeyIntent{sel.Controller, sel.Key.Key}
+		}
+	case key.Matches(msg, k.Group):
+		return t, nil, openGroupsIntent{}
+	case key.Matches(msg, k.Forget, k.Retry):
+		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
+	case key.Matches(msg, k.ForgetAll, k.RetryAll):
+		return t, nil, askIntent{t.filteredSet(key.Matches(msg, k.RetryAll))}
 	}
 	if queryID(t.query()) != before {
-		return t, t.refresh()
+		return t, t.refresh(), in
 	}
-	return t, nil
+	return t, nil, in
 }
 
-// updateFilter edits the filter; it is applied (server-side) as it is typed,
-// whenever it is a valid filter.
-func (t topModel) updateFilter(msg tea.KeyPressMsg) (topModel, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
-		t.filter.Blur()
-		t.filter.SetValue(t.applied)
-		if t.applied == "" {
-			t.filterState = unfiltered
-		} else {
-			t.filterState = filterApplied
-		}
-		return t, nil
-	case "enter", "up", "down":
-		t.filter.Blur()
-		t.filterState = unfiltered
-		if t.applied != "" {
-			t.filterState = filterApplied
-		}
-		return t, nil
-	}
-	var cmd tea.Cmd
-	t.filter, cmd = t.filter.Update(msg)
-	v := t.filter.Value()
-	if v == t.applied || !validFilter(v) {
-		return t, cmd
-	}
-	t.applied, t.offset, t.cursor = v, 0, 0
-	return t, tea.Batch(cmd, t.refresh())
+// sortHelp says what each order puts first.
+var sortHelp = map[string]string{
+	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
+	api.SortNext:      "next: the soonest retry first",
+	api.SortFailures:  "failures: most consecutive failures first",
+	api.SortKey:       "key: by controller, then key",
+	api.SortSince:     "since: the longest failure streak first",
 }
 
-// validFilter reports whether the endpoint would take q: a "~" regex must compile.
-func validFilter(q string) bool {
-	if rest, ok := strings.CutPrefix(q, "~"); ok {
-		_, err := regexp.Compile(rest)
-		return err == nil
+// toggleState shows or hides state i, and says what the table shows now and
+// what pressing the key again does.
+func (t *topModel) toggleState(i int) intent {
+	if i < 0 || i >= len(api.States) {
+		return nil
 	}
-	return true
+	st := api.States[i]
+	t.states[st] = !t.states[st]
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	sel := t.stateList()
+	if len(sel) == 0 {
+		return noteIntent{text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
+	}
+	names := make([]string, len(sel))
+	for j, s := range sel {
+		names[j] = string(s)
+	}
+	again := fmt.Sprintf("%d again hides it", i+1)
+	if !t.states[st] {
+		again = fmt.Sprintf("%d again adds it back", i+1)
+	}
+	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
+}
+
+// keyAction is forget or retry of the key under the cursor; forgetting a
+// key with nothing to forget says so instead of asking.
+func (t *topModel) keyAction(requeue bool) intent {
+	sel := t.selected()
+	if sel == nil {
+		return nil
+	}
+	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
+		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
+	}
+	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures}}
+}
+
+// filteredSet is the action on every key the top view's filter selects.
+func (t *topModel) filteredSet(requeue bool) action {
+	f := &api.Filter{Q: t.filter.applied, States: t.stateList()}
+	var what []string
+	if f.Q != "" {
+		what = append(what, "matching "+describeFilter(f.Q))
+	}
+	if len(f.States) > 0 {
+		names := make([]string, len(f.States))
+		for i, s := range f.States {
+			names[i] = string(s)
+		}
+		what = append(what, "in state "+strings.Join(names, " or "))
+	}
+	if len(what) == 0 {
+		what = append(what, "(ALL keys, no filter)")
+	}
+	return action{requeue: requeue, controllers: t.actionControllers(), filter: f, what: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
+}
+
+// actionControllers is the controller shown, or every one that accepts forget.
+func (t *topModel) actionControllers() []string {
+	if t.controller != "" {
+		return []string{t.controller}
+	}
+	var out []string
+	if t.overview != nil {
+		for _, c := range t.overview.Controllers {
+			if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+func scopeName(controller string) string {
+	if controller == "" {
+		return "every controller"
+	}
+	return controller
+}
+
+// showGroup shows the keys of one error group.
+func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
+	t.controller = in.controller
+	t.states = map[api.State]bool{}
+	for _, s := range in.states {
+		t.states[s] = true
+	}
+	t.filter.set(in.q)
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	return t.refresh()
 }
 
 // nextController cycles through "all" and each controller.

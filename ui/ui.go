@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -20,6 +22,7 @@ import (
 type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error)
 
 // Options configures the UI. Session, or Pods with Attach, is required.
+// The UI never changes them: what it attaches to later is its own state.
 type Options struct {
 	// Session is the attached endpoint(s). The UI does not close it.
 	Session *inspector.Session
@@ -32,8 +35,14 @@ type Options struct {
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).
 	Objects *inspector.ObjectReader
+	// NoObjects says why Objects is nil, for the detail view, e.g.
+	// "attached with --addr". Defaults to "no cluster access in this session".
+	NoObjects string
 	// Refresh is how often the view is refreshed. Defaults to 1s if unset.
 	Refresh time.Duration
+	// GiveUp is how long the UI keeps trying an endpoint it never reached
+	// before it exits with the error. Defaults to 30s if unset.
+	GiveUp time.Duration
 	// Context and Namespace are shown in the header.
 	Context, Namespace string
 	// Controller, States and Filter are the initial selection, as --controller,
@@ -44,9 +53,6 @@ type Options struct {
 	// Clock is the local clock, for countdowns between refreshes. Defaults to
 	// time.Now if unset; tests fix it.
 	Clock func() time.Time
-
-	ctx   context.Context
-	owned *sessions
 }
 
 // viewState is which view the root shows.
@@ -60,8 +66,9 @@ const (
 	viewPicker
 )
 
-// Model is the root model: it routes messages to the view shown and owns
-// what is shared across views (the confirmation, the status line, help).
+// Model is the root model: it routes messages to the view shown, acts on
+// the intents the views return, and owns what is shared across views (the
+// confirmation, the status line, help).
 type Model struct {
 	c       *common
 	state   viewState
@@ -70,33 +77,34 @@ type Model struct {
 	detail  detailModel
 	groups  groupModel
 	picker  pickerModel
-	help    help.Model
+	help    helpModel
 	confirm *confirmation
 	nextID  int
 
 	status    string
 	statusErr bool
 	statusID  int
+
+	// exitErr is why the UI gave up, returned by Run.
+	exitErr error
 }
 
 // New returns the UI's model for opts; Run runs it. Tests drive it directly.
-func New(opts Options) tea.Model { return newModel(opts) }
+func New(opts Options) tea.Model { return newModel(context.Background(), opts) }
 
-func newModel(opts Options) Model {
+func newModel(ctx context.Context, opts Options) Model {
 	if opts.Refresh <= 0 {
 		opts.Refresh = time.Second
+	}
+	if opts.GiveUp <= 0 {
+		opts.GiveUp = 30 * time.Second
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	if opts.ctx == nil {
-		opts.ctx = context.Background()
-	}
-	opts.owned = &sessions{}
-	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts}
-	h := help.New()
-	h.Styles = c.styles.help
-	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: h}
+	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
+		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
+	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: newHelpModel(c)}
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.state = viewPicker
 	}
@@ -104,7 +112,8 @@ func newModel(opts Options) Model {
 }
 
 // Run runs the UI until the user quits or ctx ends. NO_COLOR (any value)
-// turns colours off; bold, reverse and the text markers stay.
+// turns colours off; bold, reverse and the text markers stay. An endpoint
+// never reached within Options.GiveUp ends it with the error.
 func Run(ctx context.Context, opts Options) error {
 	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) {
 		return errors.New("ui: no session, and no pods to pick one from")
@@ -112,16 +121,18 @@ func Run(ctx context.Context, opts Options) error {
 	// Cancelled on return, so that an attach still under way gives up.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	opts.ctx = ctx
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if os.Getenv("NO_COLOR") != "" {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	m := newModel(opts)
-	_, err := tea.NewProgram(m, popts...).Run()
-	m.c.opts.owned.closeAll()
+	m := newModel(ctx, opts)
+	final, err := tea.NewProgram(m, popts...).Run()
+	m.c.conn.owned.closeAll()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
+	}
+	if fm, ok := final.(Model); ok && err == nil && fm.exitErr != nil {
+		return fm.exitErr
 	}
 	return err
 }
@@ -145,20 +156,22 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
+		m.fitStatus()
+		m.help = m.help.setSize()
 		m.picker = m.picker.setSize()
+		m.detail = m.detail.setSize()
+		m.groups.clamp()
 		var cmd tea.Cmd
 		m.top, cmd = m.top.setSize()
 		return m, cmd
 	case tea.BackgroundColorMsg:
 		m.c.styles = newStyles(msg.IsDark())
-		m.help.Styles = m.c.styles.help
+		m.help.h.Styles = m.c.styles.help
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
 	case refreshedMsg:
-		m.top = m.top.received(msg)
-		return m, nil
+		return m.refreshed(msg)
 	case detailFetchedMsg:
 		m.detail = m.detail.received(msg)
 		return m, nil
@@ -177,27 +190,72 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpiredMsg:
 		if msg.id == m.statusID {
 			m.status = ""
+			m.fitStatus()
 		}
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
-	if m.state == viewPicker && m.picker.filterState == filtering {
-		var cmd tea.Cmd
-		m.picker.filter, cmd = m.picker.filter.Update(msg)
-		return m, cmd
+	// Anything else (the cursor's blink) goes to the filter being typed.
+	var cmd tea.Cmd
+	switch {
+	case m.state == viewPicker && m.picker.filter.typing():
+		m.picker.filter.input, cmd = m.picker.filter.input.Update(msg)
+	case m.top.filter.typing():
+		m.top.filter.input, cmd = m.top.filter.input.Update(msg)
 	}
-	if m.top.filterState == filtering {
-		var cmd tea.Cmd
-		m.top.filter, cmd = m.top.filter.Update(msg)
-		return m, cmd
+	return m, cmd
+}
+
+// refreshed takes a refresh of the top view in. An endpoint that never
+// answered ends the UI after GiveUp with the error `get` would print; one
+// that refuses the query as given (an unknown --controller) ends it at once.
+func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	var note string
+	m.top, cmd, note = m.top.received(msg)
+	if msg.seq == m.top.seq && !m.top.reached && msg.err != nil {
+		_, refused := errors.AsType[*inspector.APIError](msg.pageErr)
+		if refused || m.c.now().Sub(m.top.failedSince) >= m.c.opts.GiveUp {
+			m.exitErr = cmp.Or(msg.pageErr, msg.err)
+			return m, tea.Quit
+		}
 	}
-	return m, nil
+	if note == "" {
+		note = m.legend()
+	}
+	if note != "" {
+		return m, tea.Batch(cmd, m.setStatus(note, false))
+	}
+	return m, cmd
+}
+
+// legend explains the marks on screen the first time each appears: the
+// footer says it once, help says it always.
+func (m *Model) legend() string {
+	seen := m.c.seenMarks
+	var out []string
+	if len(m.top.changed) > 0 && !seen["•"] {
+		seen["•"] = true
+		out = append(out, "• marks a row that changed since the previous refresh")
+	}
+	if p := m.top.page; p != nil && !seen["*"] && slices.ContainsFunc(p.Items, func(k inspector.PodKey) bool { return k.Estimated }) {
+		seen["*"] = true
+		out = append(out, "* marks a key estimated from logs")
+	}
+	if ov := m.top.overview; ov != nil && !seen["│"] && slices.ContainsFunc(ov.Controllers, func(c api.Controller) bool { return c.Pending > 0 }) {
+		seen["│"] = true
+		out = append(out, "│▁▃█│ counts the retries falling due over the next 60s")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "; ") + " (? explains every mark)"
 }
 
 // autoRefresh refreshes the view shown when a refresh is due.
 func (m *Model) autoRefresh() tea.Cmd {
-	if m.c.paused || m.c.opts.Session == nil {
+	if m.c.paused || m.c.conn.session == nil {
 		return nil
 	}
 	due := func(inflight bool, last time.Time) bool {
@@ -227,11 +285,11 @@ func (m *Model) refreshNow() tea.Cmd {
 	return m.top.refresh()
 }
 
-// key handles a key press: the dialog first, then help, then typing in the
-// filter, then the global keys, then the view's own.
+// key handles a key press: the dialog first, then a filter being typed,
+// then the global keys, then the view shown, whose intent the root acts on.
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := &m.c.keys
-	if msg.String() == "ctrl+c" {
+	if key.Matches(msg, k.Interrupt) {
 		return m, tea.Quit
 	}
 	if m.confirm != nil {
@@ -239,32 +297,31 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, k.Yes):
 			act := m.confirm.act
 			m.confirm = nil
-			return m, tea.Batch(forgetCmd(m.c.opts.ctx, m.c.opts.Session, act), m.setStatus(act.verb()+"…", false))
+			return m, tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, act), m.setStatus(act.verb()+"…", false))
 		case key.Matches(msg, k.No):
 			m.confirm = nil
 			return m, m.setStatus("cancelled: nothing was changed", false)
 		}
 		return m, nil
 	}
-	if m.state == viewPicker {
-		return m.pickerKey(msg)
-	}
-	if m.state == viewHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.state = m.back
-		}
-		return m, nil
-	}
-	if m.state == viewTop && m.top.filterState == filtering {
-		var cmd tea.Cmd
-		m.top, cmd = m.top.update(msg)
+	var cmd tea.Cmd
+	var in intent
+	switch {
+	case m.state == viewPicker:
+		m.picker, cmd = m.picker.update(msg)
 		return m, cmd
+	case m.state == viewHelp:
+		m.help, cmd, in = m.help.update(msg)
+		return m.act(in, cmd)
+	case m.state == viewTop && m.top.filter.typing():
+		m.top, cmd, in = m.top.update(msg)
+		return m.act(in, cmd)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.back, m.state = m.state, viewHelp
+		m.back, m.state, m.help.scroll = m.state, viewHelp, 0
 		return m, nil
 	case key.Matches(msg, k.Pause):
 		m.c.paused = !m.c.paused
@@ -277,9 +334,40 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.state {
 	case viewDetail:
-		return m.detailKey(msg)
+		m.detail, cmd, in = m.detail.update(msg)
 	case viewGroups:
-		return m.groupsKey(msg)
+		m.groups, cmd, in = m.groups.update(msg)
+	default:
+		m.top, cmd, in = m.top.update(msg)
 	}
-	return m.topKey(msg)
+	return m.act(in, cmd)
+}
+
+// act does what a view asked for, after its own command cmd.
+func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	var next tea.Cmd
+	switch in := in.(type) {
+	case nil:
+	case openKeyIntent:
+		m.state = viewDetail
+		m.detail, next = m.detail.open(in.controller, in.key)
+	case openGroupsIntent:
+		m.state = viewGroups
+		m.groups, next = m.groups.open(&m.top)
+	case closeHelpIntent:
+		m.state = m.back
+	case backIntent:
+		m.state = viewTop
+		next = m.top.refresh()
+	case showGroupIntent:
+		m.state = viewTop
+		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc clears the filter", false))
+	case askIntent:
+		var mm tea.Model
+		mm, next = m.ask(in.act)
+		m = mm.(Model)
+	case noteIntent:
+		next = m.setStatus(in.text, in.isErr)
+	}
+	return m, tea.Batch(cmd, next)
 }

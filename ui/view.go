@@ -1,14 +1,19 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"charm.land/lipgloss/v2"
 )
 
-// View renders the view shown, the footer (status or short help) and, on
+// The smallest terminal the views are laid out for; below it a notice
+// replaces them.
+const minWidth, minHeight = 60, 12
+
+// View renders the view shown, the footer (status and short help) and, on
 // top, the confirmation.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
@@ -18,61 +23,130 @@ func (m Model) View() tea.View {
 }
 
 func (m Model) render() string {
+	w, h := m.c.width, m.c.height
+	if w < minWidth || h < minHeight {
+		return tooSmall(w, h)
+	}
 	var body string
-	var short helpMap
+	var short []key.Binding
+	k := &m.c.keys
 	switch m.state {
 	case viewDetail:
-		body, short.short = m.detail.view(), m.c.keys.detailHelp()
+		body, short = m.detail.view(), k.detailHelp()
 	case viewGroups:
-		body, short.short = m.groups.view(), m.c.keys.groupHelp()
+		body, short = m.groups.view(), k.groupHelp()
 	case viewHelp:
-		body = m.helpView()
+		body = m.help.view()
 	case viewPicker:
-		body, short.short = m.picker.view(), m.c.keys.pickerHelp(m.picker.filterState == filtering)
+		body, short = m.picker.view(), k.pickerHelp(m.picker.filter.typing())
 	default:
-		body, short.short = m.top.view(), m.c.keys.topHelp()
+		body, short = m.top.view(), k.topHelp()
 	}
-	footer := m.help.ShortHelpView(short.short)
-	switch {
-	case m.status != "" && m.statusErr:
-		footer = m.c.styles.statusErr.Render(fit(m.status, m.c.width))
-	case m.status != "":
-		footer = m.c.styles.status.Render(fit(m.status, m.c.width))
-	case m.state == viewHelp:
-		footer = m.c.styles.dim.Render("? or esc to go back")
-	}
-	out := body + "\n" + fit(footer, m.c.width)
+	footer := m.footer(short)
+	lines := strings.Split(body, "\n")
+	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
+	out := strings.Join(lines, "\n")
 	if m.confirm != nil {
-		out = overlay(out, m.confirm.view(&m.c.styles, m.c.width), m.c.width, m.c.height)
+		out = overlay(out, m.confirm.view(&m.c.styles, w), w, h)
 	}
 	return out
 }
 
-// helpView is the full help: every key, what the states and marks mean.
-func (m Model) helpView() string {
+// footer is the status message, wrapped, over the short help, which always
+// ends with "? help · q quit" (in help, how to go back).
+func (m Model) footer(short []key.Binding) []string {
 	s := &m.c.styles
-	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
-	if m.c.readOnly {
-		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
+	w := m.c.width
+	var lines []string
+	if m.status != "" {
+		st := s.status
+		if m.statusErr {
+			st = s.statusErr
+		}
+		for _, l := range wrap(m.status, w) {
+			lines = append(lines, st.Render(fit(l, w)))
+		}
+		lines = lines[:min(len(lines), 3)]
 	}
-	lines = append(lines, strings.Split(m.help.FullHelpView(m.c.keys.fullHelp()), "\n")...)
-	lines = append(lines, "", s.label.Render("States"))
-	desc := map[api.State]string{
-		api.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
-		api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
-		api.StateQueued:    "ready, waiting for a free worker",
-		api.StateRunning:   "a reconcile is in progress",
-		api.StateFailed:    "terminal error: not retried until the object changes",
-		api.StateIdle:      "converged: the backoff is forgotten",
+	if m.state == viewHelp {
+		return append(lines, s.dim.Render(fit("? or esc to go back · q quit", w)))
 	}
-	for _, st := range api.States {
-		lines = append(lines, "  "+s.stateStyle(st).Render(fit(string(st), 10))+desc[st])
+	k := &m.c.keys
+	end := m.help.h.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	if m.state == viewPicker {
+		return append(lines, fit(m.help.h.ShortHelpView(short), w))
 	}
-	lines = append(lines, "", s.label.Render("Marks"),
-		"  • row changed since the previous refresh",
-		"  │▁▃█│ retries falling due in each of the next 60 seconds (· = beyond the sample)")
-	for i := range lines {
-		lines[i] = fit(lines[i], m.c.width)
+	var rest []key.Binding
+	for _, b := range short {
+		if b.Help() != k.Help.Help() && b.Help() != k.Quit.Help() {
+			rest = append(rest, b)
+		}
 	}
-	return strings.Join(pad(lines, m.c.height-1), "\n")
+	h := m.help.h
+	sep := s.help.ShortSeparator.Render(h.ShortSeparator)
+	room := w - lipgloss.Width(end) - lipgloss.Width(sep)
+	line := end
+	// The help bubble's own width check leaves its ellipsis out of the
+	// count: narrow it until the whole line fits.
+	for hw := room; hw > 0; hw-- {
+		h.SetWidth(hw)
+		if start := h.ShortHelpView(rest); start != "" && lipgloss.Width(start) <= room {
+			line = start + sep + end
+			break
+		}
+	}
+	return append(lines, fit(line, w))
+}
+
+// tooSmall is the notice shown instead of a layout that would not fit.
+func tooSmall(w, h int) string {
+	msg := []string{"terminal too small", fmt.Sprintf("%d×%d: top needs %d×%d", w, h, minWidth, minHeight), "q quits"}
+	lines := make([]string, h)
+	top := max(0, (h-len(msg))/2)
+	for i, l := range msg {
+		if top+i < h {
+			lines[top+i] = fit(strings.Repeat(" ", max(0, (w-len([]rune(l)))/2))+l, w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// columnHelp explains every column the table can show.
+var columnHelp = [][2]string{
+	{"STATE", "what the key is doing now (see States)"},
+	{"CONTROLLER", "the controller that tracks the key (when several are shown)"},
+	{"POD", "the replica that reported it (wide terminals, several replicas)"},
+	{"KEY", "the work queue key: namespace/name"},
+	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success)"},
+	{"NEXT", "backoff/scheduled: time to the next retry, due once come; queued: ready; running: for how long"},
+	{"DELAY", "the delay the limiter chose for the current wait"},
+	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after"},
+	{"TOTAL", "failures since the key was first seen (wide terminals)"},
+	{"FAILING FOR", "how long the current failure streak has lasted"},
+	{"LAST EVENT", "time since the last watch event (an add that was not a retry)"},
+	{"LAST ERROR", "the error of the last failed reconcile"},
+}
+
+// markHelp explains every mark.
+var markHelp = [][2]string{
+	{"•", "the row changed since the previous refresh"},
+	{"*", "estimated: reconstructed from logs, not recorded"},
+	{"│▁▃█│", "the forecast: retries falling due per second (per 2s or more when narrow) over the next 60s"},
+	{"leader", "the replica that runs the controllers; standby replicas wait for the lease"},
+	{"since", "a sort: the longest failure streak first"},
+	{"·", "separates the items of a line"},
+}
+
+// wrapIndent wraps s to w, indenting the continuation lines by indent.
+func wrapIndent(s string, w, indent int) []string {
+	first := wrap(s, w)
+	if len(first) <= 1 {
+		return first
+	}
+	rest := wrap(strings.TrimSpace(strings.Join(wrap(s, w)[1:], " ")), w-indent)
+	out := []string{first[0]}
+	for _, l := range rest {
+		out = append(out, strings.Repeat(" ", indent)+l)
+	}
+	return out
 }

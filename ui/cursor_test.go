@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// selectedLine is the table line the cursor is on ("›" in its first cell).
+func selectedLine(screen string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "›") {
+			return l
+		}
+	}
+	return ""
+}
+
+// lineOf is the index of the first line of screen containing s, or -1.
+func lineOf(screen, s string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Re-sort under a still cursor: the key the user chose stays selected
+// though its row moves, and an action acts on it.
+func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
+	f := newFixture(t, 5, false)
+	j := startJourney(t, f)
+	j.waitFor("demo/widget-000004")
+	if strings.Contains(j.screenNow(), "sort attention") {
+		j.key("s") // an endpoint with the attention order: on to next
+	}
+	j.waitFor("sort next")
+	// By next retry: 000000, 000003 (1 failure), 000001, 000004 (2), 000002 (3).
+	j.key("j")
+	j.key("j")
+	j.waitLine("›", "demo/widget-000001")
+	before := lineOf(j.screenNow(), "demo/widget-000001")
+
+	j.key("s") // failures: 000002 first, then 000001
+	j.waitFor("sort failures")
+	j.waitUntil(func(s string) bool { // the page sorted by failures arrived
+		return lineOf(s, "demo/widget-000002") < lineOf(s, "demo/widget-000000")
+	})
+	j.waitLine("›", "demo/widget-000001")
+	if after := lineOf(j.screenNow(), "demo/widget-000001"); after == before {
+		t.Fatalf("the re-sort did not move the key's row (line %d): the test proves nothing\n%s", after, j.screenNow())
+	}
+	j.key("f")
+	j.waitFor("Forget the backoff of widgets demo/widget-000001")
+}
+
+// When the key followed leaves the page, the cursor moves to its nearest
+// neighbour and the status line says so.
+func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m = send(t, m, press("j"), press("j")) // demo/outage-00042
+	if k := m.top.selected(); k == nil || k.Key.Key != "demo/outage-00042" {
+		t.Fatalf("selected %v, want demo/outage-00042", k)
+	}
+	page := fixedPage(m.top.rows())
+	// The key is gone (forgotten, filtered out…); the rows around it stay.
+	page.Items = append(page.Items[:2:2], page.Items[3:]...)
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if k := m.top.selected(); k == nil || k.Key.Key != "demo/naive-00001" {
+		t.Errorf("selected %v, want the neighbour below, demo/naive-00001", k)
+	}
+	if want := "demo/outage-00042 left the view; the cursor moved to its neighbour demo/naive-00001"; m.status != want {
+		t.Errorf("status %q, want %q", m.status, want)
+	}
+	// Neither it nor its neighbours are shown: the first key, said so.
+	other := fixedPage(40)
+	other.Items = other.Items[30:] // demo/outage-00222 on: none was shown
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: other, fetchedAt: t0})
+	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00222"; m.status != want || m.top.cursor != 0 {
+		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.top.cursor, want)
+	}
+	m = send(t, m, press("j"), press("k"))
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, press("j"), press("j"), press("j")) // demo/naive-00001, row 3
+	// Rows reordered: the cursor follows the key, not the row.
+	page = fixedPage(m.top.rows())
+	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if k := m.top.selected(); k == nil || k.Key.Key != "demo/naive-00001" || m.top.cursor != 0 {
+		t.Errorf("selected %v at row %d, want demo/naive-00001 at row 0", k, m.top.cursor)
+	}
+}
+
+// On open the cursor is on the first row: under the attention order, the
+// worst key.
+func TestCursorOpensOnFirstRow(t *testing.T) {
+	m := newModel(context.Background(), Options{Clock: fixedClock})
+	if e, a := "attention", m.top.query().Sort; e != a {
+		t.Errorf("default sort: want %q, got %q", e, a)
+	}
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: t0})
+	if k := m.top.selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
+		t.Errorf("selected %v, want the first row", k)
+	}
+	// Until the user moves it, the cursor stays on the first row — the
+	// worst key — as the rows change, and says nothing.
+	page := fixedPage(5)
+	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if k := m.top.selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
+		t.Errorf("selected %v, status %q; want the new first row, no note", k, m.status)
+	}
+}

@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// filterState is the three states of a filter, as in bubbles/list.
+type filterState int
+
+const (
+	unfiltered    filterState = iota
+	filtering                 // the user is typing the filter
+	filterApplied             // a filter is set and the view shows its matches
+)
+
+// maxFilterLen is the endpoint's bound on a filter's q.
+const maxFilterLen = 1024
+
+// filterModel is the one filter component of the UI, used by the top view
+// and the pod picker: a prompt applied as it is typed whenever what is typed
+// is a valid filter, and the reason inline when it is not.
+type filterModel struct {
+	keys    *keyMap
+	input   textinput.Model
+	state   filterState
+	applied string // the filter the view shows
+	before  string // the filter applied when the typing began, for esc
+	invalid string // why what is typed is not applied; "" when it is
+}
+
+func newFilter(keys *keyMap, q string) filterModel {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "substring, or ~regex"
+	ti.CharLimit = maxFilterLen
+	f := filterModel{keys: keys, input: ti}
+	f.set(q)
+	return f
+}
+
+// set applies q, as if typed and accepted.
+func (f *filterModel) set(q string) {
+	f.input.SetValue(q)
+	f.applied, f.invalid = q, ""
+	f.state = f.settled()
+}
+
+// typing reports whether the user is typing the filter.
+func (f *filterModel) typing() bool { return f.state == filtering }
+
+// start begins typing, from the filter applied.
+func (f filterModel) start() (filterModel, tea.Cmd) {
+	f.state, f.before = filtering, f.applied
+	f.input.SetValue(f.applied)
+	f.input.CursorEnd()
+	return f, f.input.Focus()
+}
+
+// update handles a message while typing; changed reports that the filter
+// applied changed.
+func (f filterModel) update(msg tea.Msg) (_ filterModel, _ tea.Cmd, changed bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, f.keys.CancelFilter):
+			// Back to the filter applied before the typing: it was applied
+			// as typed, so undoing the typing changes the view back too.
+			f.input.Blur()
+			changed := f.applied != f.before
+			f.applied, f.invalid = f.before, ""
+			f.input.SetValue(f.applied)
+			f.state = f.settled()
+			return f, nil, changed
+		case key.Matches(k, f.keys.AcceptFilter):
+			f.input.Blur()
+			f.input.SetValue(f.applied)
+			f.invalid = ""
+			f.state = f.settled()
+			return f, nil, false
+		}
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	v := f.input.Value()
+	if err := validFilter(v); err != nil {
+		f.invalid = err.Error()
+		return f, cmd, false
+	}
+	f.invalid = ""
+	if v == f.applied {
+		return f, cmd, false
+	}
+	f.applied = v
+	return f, cmd, true
+}
+
+// clear removes the filter.
+func (f *filterModel) clear() { f.set("") }
+
+// settled is the state once typing ends.
+func (f *filterModel) settled() filterState {
+	if f.applied == "" {
+		return unfiltered
+	}
+	return filterApplied
+}
+
+// setWidth fits the prompt to the terminal.
+func (f *filterModel) setWidth(w int) { f.input.SetWidth(max(10, w-10)) }
+
+// view is the prompt while typing and, under it, why what is typed is not
+// applied, wrapped to w.
+func (f *filterModel) view(st *styles, w int) []string {
+	lines := []string{fit(f.input.View(), w)}
+	if f.invalid != "" {
+		msg := "✗ " + f.invalid + " — still showing " + describeFilter(f.applied) + "; keep typing, or esc"
+		for _, l := range wrap(msg, w) {
+			lines = append(lines, st.statusErr.Render(fit(l, w)))
+		}
+	}
+	return lines
+}
+
+// describeFilter names a filter as typed, for messages.
+func describeFilter(q string) string {
+	if q == "" {
+		return "every key"
+	}
+	return `"` + q + `"`
+}
+
+// validFilter says why the endpoint would refuse q: a "~" regex must
+// compile, and q must fit the endpoint's bound.
+func validFilter(q string) error {
+	if len(q) > maxFilterLen {
+		return fmt.Errorf("filter is %d bytes; at most %d", len(q), maxFilterLen)
+	}
+	if rest, ok := strings.CutPrefix(q, "~"); ok {
+		if _, err := regexp.Compile(rest); err != nil {
+			return fmt.Errorf("%q is not a regular expression: %s", rest, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+	}
+	return nil
+}
+
+// filterMatcher is q as a match function: a case-insensitive substring, or a
+// regular expression after "~". q must be valid.
+func filterMatcher(q string) func(string) bool {
+	if rest, ok := strings.CutPrefix(q, "~"); ok {
+		if re, err := regexp.Compile(rest); err == nil {
+			return re.MatchString
+		}
+	}
+	lq := strings.ToLower(q)
+	return func(s string) bool { return strings.Contains(strings.ToLower(s), lq) }
+}

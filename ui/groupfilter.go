@@ -1,0 +1,31 @@
+package ui
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// fold is the placeholder the endpoint's error fingerprint (v1/errors) puts
+// where a varying part of a message was; a group whose fingerprint is a
+// lone fold gathers the rarest errors beyond the endpoint's bound.
+const fold = "…"
+
+// fingerprintFilter is a v1/keys filter that selects the keys whose last
+// error has this fingerprint: a regular expression anchored at both ends,
+// or, if that would be too long, the longest literal part as a substring.
+func fingerprintFilter(fp string) string {
+	parts := strings.Split(fp, fold)
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = regexp.QuoteMeta(p)
+	}
+	re := "~^" + strings.Join(quoted, ".*") + "$"
+	if len(re) <= maxFilterLen {
+		return re
+	}
+	longest := slices.MaxFunc(parts, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	longest = strings.TrimPrefix(longest[:min(len(longest), maxFilterLen)], "~")
+	return longest
+}

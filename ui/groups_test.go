@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// withErrors serves f's real endpoint with v1/errors answered by list, as
+// the instrument handler will: the rest of the API is f's own.
+// The queries v1/errors was asked come out of asked.
+func withErrors(t *testing.T, f *fixture, list *api.ErrorGroupList) (s *inspector.Session, asked chan string) {
+	t.Helper()
+	asked = make(chan string, 100)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.DefaultPrefix+"v1/errors" {
+			asked <- r.URL.RawQuery
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(list)
+			return
+		}
+		f.handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	s, err := inspector.Direct(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, asked
+}
+
+// g shows the endpoint's exact groups; Enter on one shows its keys, and
+// only those, in the top view.
+func TestJourneyErrorGroups(t *testing.T) {
+	f := newFixture(t, 5, false)
+	f.fail("demo/widget-000003", `quota "team-7" exceeded by 12 objects`)
+	now := time.Now()
+	list := &api.ErrorGroupList{ServerTime: now, Total: 5, Matched: 5, Groups: []api.ErrorGroup{
+		{Controller: "widgets", Fingerprint: "sync inventory: dial tcp …: connect: connection refused", Class: api.ClassTransient, Count: 4,
+			FirstSeen: now.Add(-time.Minute), LastSeen: now, Examples: []string{"demo/widget-000000"}},
+		{Controller: "widgets", Fingerprint: `quota "…" exceeded by … objects`, Class: api.ClassPermanent, Count: 1,
+			FirstSeen: now, LastSeen: now, Examples: []string{"demo/widget-000003"}},
+	}}
+	s, asked := withErrors(t, f, list)
+	j := startJourneyWith(t, Options{Session: s, Refresh: 100 * time.Millisecond})
+	j.waitFor("demo/widget-000004", "5 matched")
+
+	j.key("g")
+	j.waitFor("2 distinct errors over 5 keys in backoff,failed (every controller)")
+	j.waitLine("4 keys", "widgets", "transient", "sync inventory: dial tcp …: connect: connection refused")
+	j.waitLine("1 key", "widgets", "permanent", `quota "…" exceeded by … objects`)
+
+	j.key("j")
+	j.key("enter")
+	j.waitFor("controller widgets", "1–1 of 1 matched", "showing the keys of one error group")
+	j.waitLine("›", "demo/widget-000003", "quota")
+	if strings.Contains(j.screenNow(), "demo/widget-000004") {
+		t.Errorf("a key of another group is shown:\n%s", j.screenNow())
+	}
+	if q := <-asked; q != "state=backoff&state=failed" {
+		t.Errorf("v1/errors asked with %q, want the failing states", q)
+	}
+}

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// helpModel is the ? view: every key, state, column, mark and sort, scrolled
+// with the same keys as the detail view.
+type helpModel struct {
+	c      *common
+	h      help.Model
+	scroll int
+}
+
+func newHelpModel(c *common) helpModel {
+	h := help.New()
+	h.Styles = c.styles.help
+	h.ShortSeparator = " · "
+	return helpModel{c: c, h: h}
+}
+
+// closeHelpIntent returns to the view help was opened from.
+type closeHelpIntent struct{}
+
+// update handles the help view's keys; the offset is clamped here.
+func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
+	k := &m.c.keys
+	switch {
+	case key.Matches(msg, k.Help, k.Back):
+		return m, nil, closeHelpIntent{}
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit, nil
+	case key.Matches(msg, k.Up):
+		m.scroll--
+	case key.Matches(msg, k.Down):
+		m.scroll++
+	case key.Matches(msg, k.PageUp):
+		m.scroll -= m.room() - 1
+	case key.Matches(msg, k.PageDown):
+		m.scroll += m.room() - 1
+	case key.Matches(msg, k.Home):
+		m.scroll = 0
+	case key.Matches(msg, k.End):
+		m.scroll = len(m.lines())
+	}
+	m.clamp()
+	return m, nil, nil
+}
+
+func (m *helpModel) room() int { return m.c.bodyHeight() }
+
+func (m *helpModel) clamp() {
+	n := len(m.lines())
+	if n <= m.room() {
+		m.scroll = 0
+		return
+	}
+	m.scroll = max(0, min(m.scroll, n-m.room()+1))
+}
+
+// setSize fits the help to the terminal's new size.
+func (m helpModel) setSize() helpModel {
+	m.h.SetWidth(m.c.width)
+	m.clamp()
+	return m
+}
+
+// view renders the help in height-1 lines.
+func (m *helpModel) view() string {
+	lines := m.lines()[min(m.scroll, len(m.lines())):]
+	if room := m.room(); len(lines) > room && room > 1 {
+		lines = append(lines[:room-1], m.c.styles.dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(lines)-room+1)))
+	}
+	return strings.Join(pad(lines, m.c.height-1), "\n")
+}
+
+// lines is the whole help, fitted to the width.
+func (m *helpModel) lines() []string {
+	s := &m.c.styles
+	w := m.c.width
+	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
+	if m.c.readOnly {
+		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
+	}
+	lines = append(lines, strings.Split(m.h.FullHelpView(m.c.keys.fullHelp()), "\n")...)
+	lines = append(lines, "", s.label.Render("States")+s.dim.Render(" (1-6 shows only the states toggled on; none on shows all)"))
+	for i, st := range api.States {
+		lines = append(lines, fmt.Sprintf("  %d ", i+1)+s.stateStyle(st).Render(fit(string(st), 10))+stateHelp[st])
+	}
+	for _, sec := range []struct {
+		title string
+		rows  [][2]string
+	}{{"Columns", columnHelp}, {"Marks", markHelp}} {
+		lines = append(lines, "", s.label.Render(sec.title))
+		for _, c := range sec.rows {
+			lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], w, 14)...)
+		}
+	}
+	lines = append(lines, "", s.label.Render("Sorts")+s.dim.Render(" (s cycles)"))
+	for _, o := range sorts {
+		lines = append(lines, wrapIndent("  "+sortHelp[o], w, 4)...)
+	}
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	return lines
+}
+
+// stateHelp says what each state means.
+var stateHelp = map[api.State]string{
+	api.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
+	api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
+	api.StateQueued:    "ready, waiting for a free worker",
+	api.StateRunning:   "a reconcile is in progress",
+	api.StateFailed:    "terminal error: not retried until the object changes",
+	api.StateIdle:      "converged: the backoff is forgotten",
+}
