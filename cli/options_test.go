@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -186,9 +187,8 @@ func TestGetEndToEnd(t *testing.T) {
 	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "--limit", "1"); err != nil {
 		t.Fatalf("get: %v", err)
 	}
-	// The controller's diagnosis comes first; this endpoint has no v1/errors,
-	// so it speaks from the counts alone.
-	if !strings.HasPrefix(out.String(), "widget — 2 keys backing off\n\nCONTROLLER ") || !strings.Contains(out.String(), "default/w2") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
+	// The controller's diagnosis comes first, from its counts and v1/errors.
+	if !regexp.MustCompile(`^widget — 2 keys retrying on 2 errors[^\n]*\n\nCONTROLLER `).MatchString(out.String()) || !strings.Contains(out.String(), "default/w2") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
 		t.Errorf("get --limit 1: stdout %q, stderr %q; want the diagnosis, a table of default/w2 and a note on --limit", out, errOut)
 	}
 }

@@ -104,7 +104,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	}
 	s, objects, pods, err := o.openOrPick(ctx)
 	if err != nil {
-		return err
+		return o.explainError(err)
 	}
 	if s != nil {
 		defer s.Close()
@@ -135,7 +135,7 @@ func (o *TopOptions) preflight(ctx context.Context, s *inspector.Session) error 
 	defer cancel()
 	_, err := s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
 	if _, refused := errors.AsType[*inspector.APIError](err); refused {
-		return err
+		return o.explainError(err) // in get's words
 	}
 	return nil
 }
