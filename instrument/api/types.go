@@ -122,6 +122,10 @@ type Controller struct {
 	Forecast     []int        `json:"forecast"`
 	Pending      int          `json:"pending"`
 	Capabilities Capabilities `json:"capabilities"`
+	// Source is SourceLogs for a controller reconstructed from its logs
+	// (its limiter assumed, its numbers estimated); empty for an
+	// instrumented one.
+	Source string `json:"source,omitempty"`
 }
 
 // ForecastSeconds is how far ahead Controller.Forecast looks.
