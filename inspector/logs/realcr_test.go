@@ -105,7 +105,7 @@ type step func(key string, n int) (reconcile.Result, error)
 
 // realController is a running controller-runtime controller logging to buf.
 type realController struct {
-	t      *testing.T
+	t      testing.TB
 	events chan event.GenericEvent
 	buf    *logBuffer
 	mu     sync.Mutex
@@ -117,7 +117,7 @@ type realController struct {
 // logger is the one controller-runtime's builder makes for For(&ConfigMap{})
 // (controllerGroup, controllerKind and the kind-named reference); without,
 // the plain controller's ("object").
-func startReal(t *testing.T, f loggerFormat, verbose, forBuilder bool, st step) *realController {
+func startReal(t testing.TB, f loggerFormat, verbose, forBuilder bool, st step) *realController {
 	t.Helper()
 	rc := &realController{t: t, events: make(chan event.GenericEvent), buf: &logBuffer{}, calls: map[string]int{}}
 	log := f.new(rc.buf, verbose)
@@ -162,7 +162,7 @@ func startReal(t *testing.T, f loggerFormat, verbose, forBuilder bool, st step) 
 // controller type), so the test's controller logs exactly as a builder-made
 // one. The manager is created against an address nothing listens on: New
 // does not call the API server.
-func builderLogConstructor(t *testing.T, log logr.Logger) func(*reconcile.Request) logr.Logger {
+func builderLogConstructor(t testing.TB, log logr.Logger) func(*reconcile.Request) logr.Logger {
 	t.Helper()
 	mgr, err := manager.New(&rest.Config{Host: "http://127.0.0.1:1"}, manager.Options{
 		Logger:                 log,
@@ -245,7 +245,7 @@ func scenario(key string, n int) (reconcile.Result, error) {
 
 // runScenario runs scenario on a real controller and returns its log once
 // every outcome is in it.
-func runScenario(t *testing.T, f loggerFormat, verbose, forBuilder bool) []string {
+func runScenario(t testing.TB, f loggerFormat, verbose, forBuilder bool) []string {
 	t.Helper()
 	rc := startReal(t, f, verbose, forBuilder, scenario)
 	rc.send("default/w1")
