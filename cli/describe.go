@@ -22,6 +22,7 @@ type DescribeOptions struct {
 	Controller string
 	Output     string
 	key        string
+	fromLogs   fromLogsOptions
 }
 
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
@@ -38,6 +39,7 @@ behind the key with its conditions and events.`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key (needed when the process runs several)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
 	return cmd
@@ -52,6 +54,7 @@ func (o *DescribeOptions) Complete(args []string) error {
 	if o.addrTarget != "" {
 		rest = rest[1:] // not a key: Validate says it does not go with --addr
 	}
+	rest = o.fromLogs.complete(rest, &o.attachOptions)
 	switch len(rest) {
 	case 0:
 		return fmt.Errorf("describe needs a KEY, e.g. kubectl backoff describe deploy/my-controller default/my-widget")
@@ -67,12 +70,15 @@ func (o *DescribeOptions) Validate() error {
 	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
 		return err
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
 // Run describes the key.
 func (o *DescribeOptions) Run(ctx context.Context) error {
-	s, objects, err := o.open(ctx, o.Out)
+	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -85,6 +91,7 @@ func (o *DescribeOptions) Run(ctx context.Context) error {
 		return printObject(o.Out, o.Output, d)
 	}
 	printDescription(o.Out, d)
+	printLogNote(o.Out, d.Key.Key)
 	return nil
 }
 

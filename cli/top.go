@@ -27,6 +27,8 @@ type TopOptions struct {
 	Controller string
 	States     []string
 	Filter     string
+
+	fromLogs fromLogsOptions
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -55,6 +57,7 @@ there are several, top lists them for you to pick one.`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: backoff, scheduled, queued, running, failed, idle")
@@ -68,7 +71,7 @@ func (o *TopOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
+	if rest = o.fromLogs.complete(rest, &o.attachOptions); len(rest) > 0 {
 		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
 	return nil
@@ -85,6 +88,9 @@ func (o *TopOptions) Validate() error {
 	if err := validateStates(o.States); err != nil {
 		return err
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
@@ -92,7 +98,11 @@ func (o *TopOptions) Validate() error {
 // several pods, the UI opens on a picker of them instead of failing as get
 // does: top has a terminal to ask on, and the user sees what was found.
 func (o *TopOptions) Run(ctx context.Context) error {
-	s, objects, pods, err := o.openOrPick(ctx)
+	open := o.openOrPick
+	if o.fromLogs.enabled() {
+		open = o.openFromLogs
+	}
+	s, objects, pods, err := open(ctx)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -33,6 +34,9 @@ type StreamConfig struct {
 	// Tunnel spaces the reconnects and the looks for new pods, as the
 	// port-forward tunnel does: Backoff doubling to Max.
 	Tunnel inspector.TunnelOptions
+	// Once reads each pod's log up to now and returns, for one-shot
+	// commands (get, describe); otherwise the logs are followed.
+	Once bool
 }
 
 // Follow streams the logs of every pod of cfg.Target (pods/log, follow,
@@ -56,6 +60,9 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) error {
 	pods, err := inspector.Resolve(ctx, cfg.Clientset, cfg.Target, cfg.Namespace, false, "")
 	if err != nil {
 		return fmt.Errorf("--from-logs: %w", err)
+	}
+	if cfg.Once {
+		return s.readOnce(ctx, cfg, pods)
 	}
 	f := &follower{store: s, cfg: cfg, running: map[string]bool{}}
 	for _, p := range pods {
@@ -146,10 +153,42 @@ func (f *follower) follow(ctx context.Context, p inspector.Pod) {
 	}
 }
 
+// readOnce reads the last cfg.Since of every pod's log, concurrently.
+func (s *Store) readOnce(ctx context.Context, cfg StreamConfig, pods []inspector.Pod) error {
+	errs := make([]error, len(pods))
+	var wg sync.WaitGroup
+	for i, p := range pods {
+		wg.Go(func() {
+			c := cfg.Container
+			if c == "" {
+				if pod, err := cfg.Clientset.CoreV1().Pods(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{}); err == nil {
+					c = container(cfg, pod)
+				}
+			}
+			since := int64(cfg.Since / time.Second)
+			rc, err := cfg.Clientset.CoreV1().Pods(p.Namespace).GetLogs(p.Name, &corev1.PodLogOptions{
+				Timestamps: true, SinceSeconds: &since, Container: c,
+			}).Stream(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("logs of %s: %w", p, err)
+				return
+			}
+			defer rc.Close()
+			if _, _, err := s.read(ctx, rc, time.Time{}); err != nil {
+				errs[i] = fmt.Errorf("logs of %s: %w", p, err)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // container picks the container whose log to read.
-func (f *follower) container(pod *corev1.Pod) string {
-	if f.cfg.Container != "" {
-		return f.cfg.Container
+func (f *follower) container(pod *corev1.Pod) string { return container(f.cfg, pod) }
+
+func container(cfg StreamConfig, pod *corev1.Pod) string {
+	if cfg.Container != "" {
+		return cfg.Container
 	}
 	if c := pod.Annotations["kubectl.kubernetes.io/default-container"]; c != "" {
 		return c
