@@ -128,13 +128,16 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, foll
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	store := logs.NewStore(logs.Options{Live: true})
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	err = store.Follow(runCtx, logs.StreamConfig{Clientset: cs, Target: cfg.Target, Namespace: cfg.Namespace, Since: o.since, Once: !follow})
+	// Followed streams outlive this call (top): the session's Close stops them.
+	streamCtx := ctx
+	if follow {
+		streamCtx = context.WithoutCancel(ctx)
+	}
+	stop, err := store.Follow(streamCtx, logs.StreamConfig{Clientset: cs, Target: cfg.Target, Namespace: cfg.Namespace, Since: o.since, Once: !follow})
 	if err != nil {
-		cancel()
 		return nil, nil, err
 	}
-	return store.Session("logs: "+cfg.Target.String(), cancel), inspector.NewObjectReader(cfg.REST, cs), nil
+	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
 
 // objects reads the objects behind keys from the kubeconfig's cluster, when

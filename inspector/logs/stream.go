@@ -40,11 +40,13 @@ type StreamConfig struct {
 }
 
 // Follow streams the logs of every pod of cfg.Target (pods/log, follow,
-// with the kubelet's timestamps) into the store until ctx is done. A stream
-// that ends or fails is resumed from its last line, after a backoff; pods
-// that appear later (a rollout, a restart) are picked up. It returns an
-// error only if the target resolves to no pod at the start.
-func (s *Store) Follow(ctx context.Context, cfg StreamConfig) error {
+// with the kubelet's timestamps) into the store until stop is called or ctx
+// is done; stop returns once every stream has ended. A stream that ends or
+// fails is resumed from its last line, after a backoff; pods that appear
+// later (a rollout, a restart) are picked up. It fails only if the target
+// resolves to no pod at the start. With cfg.Once, it reads each pod's log up
+// to now before it returns, and stop has nothing left to do.
+func (s *Store) Follow(ctx context.Context, cfg StreamConfig) (stop func(), err error) {
 	if cfg.Since <= 0 {
 		cfg.Since = DefaultSince
 	}
@@ -59,23 +61,25 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) error {
 	}
 	pods, err := inspector.Resolve(ctx, cfg.Clientset, cfg.Target, cfg.Namespace, false, "")
 	if err != nil {
-		return fmt.Errorf("--from-logs: %w", err)
+		return nil, fmt.Errorf("--from-logs: %w", err)
 	}
 	if cfg.Once {
-		return s.readOnce(ctx, cfg, pods)
+		return func() {}, s.readOnce(ctx, cfg, pods)
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	f := &follower{store: s, cfg: cfg, running: map[string]bool{}}
 	for _, p := range pods {
 		f.start(ctx, p)
 	}
-	go f.watchPods(ctx)
-	return nil
+	f.wg.Go(func() { f.watchPods(ctx) })
+	return func() { cancel(); f.wg.Wait() }, nil
 }
 
 // follower keeps one stream per pod of the target.
 type follower struct {
 	store *Store
 	cfg   StreamConfig
+	wg    sync.WaitGroup
 
 	mu      sync.Mutex
 	running map[string]bool
@@ -106,12 +110,12 @@ func (f *follower) start(ctx context.Context, p inspector.Pod) {
 		return
 	}
 	f.running[p.String()] = true
-	go func() {
+	f.wg.Go(func() {
 		f.follow(ctx, p)
 		f.mu.Lock()
 		delete(f.running, p.String())
 		f.mu.Unlock()
-	}()
+	})
 }
 
 // follow streams one pod's log, resuming after each end, until the pod is
