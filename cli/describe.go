@@ -100,7 +100,7 @@ func printDescription(w io.Writer, d *inspector.Description) {
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
 	if d.Controller != nil && d.Controller.Kind != nil {
-		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.TrimPrefix(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
+		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
 	}
 	fmt.Fprintln(w)
 	if k.Pod != "" {

@@ -97,6 +97,8 @@ func Explain(in ExplainInput) Diagnosis {
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
+	case api.StateUnknown:
+		d.Summary = explainUnknown(k)
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
@@ -108,6 +110,9 @@ func Explain(in ExplainInput) Diagnosis {
 	}
 	if s := explainEdit(k, in.Object); s != "" {
 		d.Details = append(d.Details, s)
+	}
+	if k.Source == api.SourceLogs {
+		d.Details = append(d.Details, estimatedNote)
 	}
 	d.Findings = findings(in)
 	return d
