@@ -75,7 +75,7 @@ func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams ge
 	if o.source != fromTarget {
 		return o.openFile(ctx, a, streams, follow)
 	}
-	return o.openTarget(ctx, a, follow)
+	return o.openTarget(ctx, a, streams, follow)
 }
 
 func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
@@ -113,12 +113,13 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		go read()
 	} else {
 		read()
+		printReadNote(streams.ErrOut, store.Stats())
 	}
 	stop := func() { cancel(); <-done }
 	return store.Session("logs: "+name, stop), o.objects(a), nil
 }
 
-func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
 	cfg, err := a.attachConfig()
 	if err != nil {
 		return nil, nil, err
@@ -137,6 +138,9 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, foll
 	if err != nil {
 		return nil, nil, err
 	}
+	if !follow {
+		printReadNote(streams.ErrOut, store.Stats())
+	}
 	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
 
@@ -152,6 +156,22 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 		return nil
 	}
 	return inspector.NewObjectReader(cfg, cs)
+}
+
+// printReadNote says on stderr what a one-shot read of a log found, so that
+// a table of estimates is never mistaken for the controller's own numbers.
+func printReadNote(w io.Writer, st logs.Stats) {
+	if st.Records == 0 {
+		fmt.Fprintf(w, "--from-logs: %d lines read, none a controller-runtime reconcile line (\"Reconciler error\"): "+
+			"is it a controller-runtime controller, and the right container?\n", st.Lines)
+		return
+	}
+	fmt.Fprintf(w, "--from-logs: %d lines read (%s to %s), %d keys: every number is an estimate", st.Lines,
+		st.First.UTC().Format(time.TimeOnly), st.Last.UTC().Format(time.TimeOnly), st.Keys)
+	if !st.Verbose {
+		fmt.Fprint(w, "; success is not logged at the default verbosity")
+	}
+	fmt.Fprintln(w, ".")
 }
 
 // printLogNote says in words where a key's numbers come from, when they

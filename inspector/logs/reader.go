@@ -43,6 +43,7 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 		}
 		if len(line) > 0 {
 			lines++
+			s.lines.Add(1)
 			if at := s.add(line, after); at.After(last) {
 				last = at
 			}

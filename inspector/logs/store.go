@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -50,6 +51,7 @@ type Store struct {
 	first, last time.Time // oldest and newest record
 	verbose     bool      // a V(5) line was seen: successes are logged
 	records     int
+	lines       atomic.Int64
 }
 
 type keyID struct{ controller, key string }
@@ -225,4 +227,22 @@ func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.keys)
+}
+
+// Stats says how much of a log a store has read.
+type Stats struct {
+	// Lines is every line read; Records those that were reconcile records.
+	Lines, Records int
+	Keys           int
+	// First and Last are the times of the oldest and newest record.
+	First, Last time.Time
+	// Verbose is true when V(5) lines were seen: successes are in the log.
+	Verbose bool
+}
+
+// Stats returns what the store has read so far.
+func (s *Store) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last, Verbose: s.verbose}
 }
