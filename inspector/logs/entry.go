@@ -2,11 +2,27 @@ package logs
 
 import (
 	"time"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
+
+// maxErrorBytes bounds the error text kept per key, as the instrument's does.
+const maxErrorBytes = 4 << 10
+
+// truncateError cuts msg to maxErrorBytes at a rune boundary, marked with "…".
+func truncateError(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	cut := maxErrorBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
+}
 
 // streakSlack is added to twice the expected delay before a late failure is
 // read as the start of a new streak (see failed).
@@ -97,15 +113,19 @@ func (e *entry) reconciled(r Record, a *api.Attempt) {
 	e.startedAt, e.startID, e.queuedAt = time.Time{}, "", time.Time{}
 }
 
+// recordError keeps the error as the key's last. The attempt shares the
+// last error's string when it is the same, so a long streak of one error
+// holds one copy of it.
 func (e *entry) recordError(r Record, a *api.Attempt) {
-	class := Classify(r.Error, r.Terminal)
-	a.Class = class
-	if e.lastErr != nil && e.lastErr.Message == r.Error {
+	msg := truncateError(r.Error)
+	if e.lastErr != nil && e.lastErr.Message == msg {
+		msg = e.lastErr.Message
 		e.sameErr++
 	} else {
 		e.sameErr = 1
 	}
-	e.lastErr = &api.ErrorRecord{Message: r.Error, At: r.At, Class: class}
+	a.Error, a.Class = msg, Classify(msg, r.Terminal)
+	e.lastErr = &api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
 }
 
 func (e *entry) addAttempt(a api.Attempt) {

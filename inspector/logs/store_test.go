@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -236,5 +237,24 @@ func TestStoreQueueItems(t *testing.T) {
 				t.Errorf("state %s, nextRetryAt %v (%s); want scheduled at the queue's %v (requeue-after)", d.State, d.NextRetryAt, d.DelaySource, item.ReadyAt)
 			}
 		})
+	}
+}
+
+// TestStoreErrorBounded checks a huge error is kept truncated, whole runes.
+func TestStoreErrorBounded(t *testing.T) {
+	s := NewStore(Options{})
+	long := strings.Repeat("é", maxErrorBytes)
+	s.Add(rec(ErrorLine, "a/b", 0, long))
+	s.Add(rec(ErrorLine, "a/b", time.Millisecond, long))
+	d, err := s.Key("c", "a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := d.LastError.Message
+	if len(msg) > maxErrorBytes || !strings.HasSuffix(msg, "…") || !utf8.ValidString(msg) {
+		t.Errorf("last error: %d bytes, valid UTF-8 %v, want at most %d ending in …", len(msg), utf8.ValidString(msg), maxErrorBytes)
+	}
+	if d.SameErrorCount != 2 || d.History[1].Error != msg {
+		t.Errorf("same error count = %d, history error equal = %v; want 2, true", d.SameErrorCount, d.History[1].Error == msg)
 	}
 }
