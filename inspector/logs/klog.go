@@ -35,7 +35,8 @@ func digits(b []byte) bool {
 
 // parseKlog reads a klog text line: `"msg" key="value" key=123 key=[json]`.
 // Multi-line values (klog writes them as `key=<` and indented lines) are
-// not followed: such an error reads "(multi-line; see the log)".
+// put back on one line by Store.Read first (see joiner); a line given alone
+// that opens one reads "(multi-line; see the log)" for its value.
 func parseKlog(line []byte, ref time.Time, f *fields) bool {
 	f.at = klogTime(line, ref)
 	end := bytes.Index(line, []byte("] "))

@@ -23,6 +23,12 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 // a resumed stream starts at a whole second, so it repeats a few lines.
 func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
 	last = after
+	var j joiner
+	emit := func(line []byte) {
+		if at := s.add(line, after); at.After(last) {
+			last = at
+		}
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for {
@@ -44,14 +50,13 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 		if len(line) > 0 {
 			lines++
 			s.lines.Add(1)
-			if at := s.add(line, after); at.After(last) {
-				last = at
-			}
-		}
-		if err == io.EOF {
-			return lines, last, nil
+			j.feed(line, emit)
 		}
 		if err != nil {
+			j.flush(emit)
+			if err == io.EOF {
+				return lines, last, nil
+			}
 			return lines, last, err
 		}
 	}

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -256,5 +257,36 @@ func TestStoreErrorBounded(t *testing.T) {
 	}
 	if d.SameErrorCount != 2 || d.History[1].Error != msg {
 		t.Errorf("same error count = %d, history error equal = %v; want 2, true", d.SameErrorCount, d.History[1].Error == msg)
+	}
+}
+
+// TestReadKlogMultiLine reads a real controller's klog line whose error
+// spans lines (errors.Join), bare and with the kubelet's timestamp on every
+// physical line, as pods/log?timestamps=true sends it.
+func TestReadKlogMultiLine(t *testing.T) {
+	joined := errors.Join(errors.New(`quota "q" exceeded`), errors.New("retry later"))
+	rc := startReal(t, formats[4], false, true, func(string, int) (reconcile.Result, error) {
+		return reconcile.Result{}, reconcile.TerminalError(joined)
+	})
+	rc.send("default/w1")
+	lines := rc.waitLines("the error's last line", func(l []string) bool { return countLines(l, " > controller=") >= 1 })
+	stamped := make([]string, len(lines))
+	for i, l := range lines {
+		stamped[i] = time.Now().UTC().Format(time.RFC3339Nano) + " " + l
+	}
+	for name, log := range map[string][]string{"bare": lines, "kubelet timestamps": stamped} {
+		t.Run(name, func(t *testing.T) {
+			s := NewStore(Options{})
+			if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(log, "\n")+"\n")); err != nil {
+				t.Fatal(err)
+			}
+			d, err := s.Key("widget", "default/w1")
+			if err != nil {
+				t.Fatalf("Key: %v (log:\n%s)", err, strings.Join(log, "\n"))
+			}
+			if want := "terminal error: " + joined.Error(); d.LastError == nil || d.LastError.Message != want || d.State != api.StateFailed {
+				t.Errorf("state %s, last error %+v; want failed with %q", d.State, d.LastError, want)
+			}
+		})
 	}
 }
