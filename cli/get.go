@@ -144,7 +144,7 @@ func validateOutput(o string, allowed ...string) error {
 
 func validateStates(states []string) error {
 	for _, s := range states {
-		if !slices.Contains(api.States, api.State(s)) {
+		if !slices.Contains(api.States, api.State(s)) && api.State(s) != api.StateUnknown { // unknown: --from-logs
 			return fmt.Errorf("--state %q: not a state; use backoff, scheduled, queued, running, failed or idle", s)
 		}
 	}
