@@ -25,6 +25,7 @@ type DescribeOptions struct {
 	Controller string
 	Output     string
 	key        string
+	fromLogs   fromLogsOptions
 }
 
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
@@ -50,6 +51,7 @@ retries to come, and what to do.`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key (needed when the process runs several)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
 	return cmd
@@ -64,6 +66,7 @@ func (o *DescribeOptions) Complete(args []string) error {
 	if o.addrTarget != "" {
 		rest = rest[1:] // not a key: Validate says it does not go with --addr
 	}
+	rest = o.fromLogs.complete(rest, &o.attachOptions)
 	switch len(rest) {
 	case 0:
 		if o.Controller != "" {
@@ -82,13 +85,16 @@ func (o *DescribeOptions) Validate() error {
 	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
 		return err
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
 // Run describes the key.
 func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
-	s, objects, err := o.open(ctx, o.Out)
+	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -107,6 +113,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		return printObject(o.Out, o.Output, d)
 	}
 	printDescription(o.Out, d)
+	printLogNote(o.Out, d.Key.Key)
 	return nil
 }
 
@@ -140,7 +147,7 @@ func printDescription(w io.Writer, d *inspector.Description) {
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
 	if d.Controller != nil && d.Controller.Kind != nil {
-		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.TrimPrefix(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
+		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
 	}
 	fmt.Fprintln(w)
 	if k.Pod != "" {

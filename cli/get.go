@@ -26,7 +26,8 @@ type GetOptions struct {
 	Sort       string
 	Limit      int
 
-	keys []string
+	keys     []string
+	fromLogs fromLogsOptions
 }
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
@@ -53,6 +54,7 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: wide, json or yaml")
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: backoff, scheduled, queued, running, failed, idle")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
@@ -65,7 +67,7 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
 // Complete takes the target and keys from args.
 func (o *GetOptions) Complete(args []string) error {
 	rest, err := o.completeTarget(args)
-	o.keys = rest
+	o.keys = o.fromLogs.complete(rest, &o.attachOptions)
 	return err
 }
 
@@ -86,13 +88,16 @@ func (o *GetOptions) Validate() error {
 	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
 		return fmt.Errorf("give KEYs or --filter/--state, not both")
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
 // Run prints the keys.
 func (o *GetOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
-	s, _, err := o.open(ctx, o.Out)
+	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -149,7 +154,7 @@ func validateOutput(o string, allowed ...string) error {
 
 func validateStates(states []string) error {
 	for _, s := range states {
-		if !slices.Contains(api.States, api.State(s)) {
+		if !slices.Contains(api.States, api.State(s)) && api.State(s) != api.StateUnknown { // unknown: --from-logs
 			return fmt.Errorf("--state %q: not a state; use backoff, scheduled, queued, running, failed or idle", s)
 		}
 	}

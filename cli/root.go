@@ -42,6 +42,7 @@ errors, and whether a reconcile is running.`,
 		NewGetCommand(cf, streams),
 		NewDescribeCommand(cf, streams),
 		NewForgetCommand(cf, streams),
+		NewKickCommand(cf, streams),
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
 	)

@@ -29,6 +29,8 @@ type TopOptions struct {
 	Controller string
 	States     []string
 	Filter     string
+
+	fromLogs fromLogsOptions
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -57,6 +59,7 @@ there are several, top lists them for you to pick one.`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+api.StateNames())
@@ -70,7 +73,7 @@ func (o *TopOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
+	if rest = o.fromLogs.complete(rest, &o.attachOptions); len(rest) > 0 {
 		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
 	return nil
@@ -85,6 +88,9 @@ func (o *TopOptions) Validate() error {
 		return fmt.Errorf("--refresh %v: must be at least %v", o.Refresh, minRefresh)
 	}
 	if err := validateStates(o.States); err != nil {
+		return err
+	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
 	}
 	return o.attachOptions.validate()
@@ -102,7 +108,11 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) || !isTerminal(o.In) {
 		return errNoTerminal
 	}
-	s, objects, pods, err := o.openOrPick(ctx)
+	open := o.openOrPick
+	if o.fromLogs.enabled() {
+		open = o.openFromLogs
+	}
+	s, objects, pods, err := open(ctx)
 	if err != nil {
 		return o.explainError(err)
 	}

@@ -166,7 +166,8 @@ func noPods(t Target, ns string, notRunning int) error {
 	case notRunning > 0:
 		return fmt.Errorf("%s: %d pod(s) %s, none running", t, notRunning, where)
 	case t.IsZero():
-		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (give a TARGET such as deploy/NAME, or -A for all namespaces)", where, PortName)
+		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (give a TARGET such as deploy/NAME, or -A for all namespaces; "+
+			"for a controller without the instrument, add --from-logs to read its logs)", where, PortName)
 	}
 	return fmt.Errorf("%s: no pods %s", t, where)
 }

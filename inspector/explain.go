@@ -87,7 +87,7 @@ func Explain(in ExplainInput) Diagnosis {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
 	case api.StateUnknown:
-		d.Summary = "Unknown: reconstructed from the controller's logs, and quiet since its last error; a success, if any, was not logged."
+		d.Summary = explainUnknown(k)
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
@@ -100,8 +100,8 @@ func Explain(in ExplainInput) Diagnosis {
 	if s := explainEdit(k, in.Object); s != "" {
 		d.Details = append(d.Details, s)
 	}
-	if k.Estimated {
-		d.Details = append(d.Details, "Times and delays are estimated from the controller's logs, not recorded by the instrument.")
+	if k.Source == api.SourceLogs {
+		d.Details = append(d.Details, estimatedNote)
 	}
 	d.Findings = findings(in)
 	return d

@@ -147,6 +147,10 @@ type Controller struct {
 	// room: not zero means some keys were not tracked for a while.
 	Overflow     int64        `json:"overflow,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
+	// Source is SourceLogs for a controller reconstructed from its logs
+	// (its limiter assumed, its numbers estimated); empty for an
+	// instrumented one.
+	Source string `json:"source,omitempty"`
 }
 
 // ForecastSeconds is how far ahead Controller.Forecast looks.

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// fromTarget is --from-logs given alone: stream the TARGET's pods' logs.
+const fromTarget = "(target)"
+
+// fromLogsOptions is --from-logs: read a controller's log instead of its
+// endpoint, for controllers that do not import the instrument. The same
+// Session comes out, so the commands run unchanged on it.
+type fromLogsOptions struct {
+	source string // "", fromTarget, "-" or a file
+	since  time.Duration
+}
+
+func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
+		"alone, stream the TARGET's pods' logs; or a FILE, or - for stdin")
+	fs.Lookup("from-logs").NoOptDefVal = fromTarget
+	o.since = logs.DefaultSince
+	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
+}
+
+func (o *fromLogsOptions) enabled() bool { return o.source != "" }
+
+// complete takes the FILE of `--from-logs FILE` (or `-`) from args: given
+// alone, --from-logs cannot take the next word itself, so without a TARGET
+// the first argument is the file.
+func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
+	if o.source == fromTarget && a.target.IsZero() && len(args) > 0 {
+		o.source, args = args[0], args[1:]
+	}
+	return args
+}
+
+func (o *fromLogsOptions) validate(a *attachOptions) error {
+	switch {
+	case !o.enabled():
+		return nil
+	case a.addr != "":
+		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
+	case a.allNamespaces:
+		return fmt.Errorf("--from-logs reads one controller's log: drop -A and give a TARGET")
+	case o.source == fromTarget && a.target.IsZero():
+		return fmt.Errorf("--from-logs: give a TARGET (deploy/NAME) to stream its pods' logs, or a FILE or - (stdin) to read")
+	case o.source != fromTarget && !a.target.IsZero():
+		return fmt.Errorf("--from-logs %q reads that file: drop the TARGET, or give --from-logs alone to stream the TARGET's logs", o.source)
+	case o.since <= 0:
+		return fmt.Errorf("--since %v: must be positive", o.since)
+	}
+	return nil
+}
+
+// open opens the log source when --from-logs is given, else attaches as
+// a.open does. follow keeps reading (top); otherwise the log is read to its
+// end first (get, describe).
+func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	if !o.enabled() {
+		return a.open(ctx, streams.Out)
+	}
+	if o.source != fromTarget {
+		return o.openFile(ctx, a, streams, follow)
+	}
+	return o.openTarget(ctx, a, streams, follow)
+}
+
+func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	name, in, live := o.source, streams.In, false
+	if o.source == "-" {
+		name = "stdin"
+		// A pipe is written as it is read (kubectl logs -f | ...): now is
+		// the clock's. A saved file reads as of its last line.
+		if f, ok := in.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+				live = true
+			}
+		}
+	} else {
+		f, err := os.Open(o.source)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--from-logs: %w", err)
+		}
+		in = f
+	}
+	store := logs.NewStore(logs.Options{Live: live})
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	read := func() {
+		defer close(done)
+		n, _, err := store.Read(ctx, in)
+		if c, ok := in.(io.Closer); ok && in != streams.In {
+			c.Close()
+		}
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(streams.ErrOut, "--from-logs %s: read %d lines, then: %v\n", name, n, err)
+		}
+	}
+	if follow && live {
+		go read()
+	} else {
+		read()
+		printReadNote(streams.ErrOut, store.Stats())
+	}
+	stop := func() { cancel(); <-done }
+	return store.Session("logs: "+name, stop), o.objects(a), nil
+}
+
+func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	cfg, err := a.attachConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg.REST)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	store := logs.NewStore(logs.Options{Live: true})
+	// Followed streams outlive this call (top): the session's Close stops them.
+	streamCtx := ctx
+	if follow {
+		streamCtx = context.WithoutCancel(ctx)
+	}
+	stop, err := store.Follow(streamCtx, logs.StreamConfig{Clientset: cs, Target: cfg.Target, Namespace: cfg.Namespace, Since: o.since, Once: !follow})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !follow {
+		printReadNote(streams.ErrOut, store.Stats())
+	}
+	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
+}
+
+// objects reads the objects behind keys from the kubeconfig's cluster, when
+// there is one: a saved log says nothing of the objects' status.
+func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
+	cfg, err := a.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil
+	}
+	return inspector.NewObjectReader(cfg, cs)
+}
+
+// printReadNote says on stderr what a one-shot read of a log found, so that
+// a table of estimates is never mistaken for the controller's own numbers.
+func printReadNote(w io.Writer, st logs.Stats) {
+	if st.Records == 0 {
+		fmt.Fprintf(w, "--from-logs: %d lines read, none a controller-runtime reconcile line (\"Reconciler error\"): "+
+			"is it a controller-runtime controller, and the right container?\n", st.Lines)
+		return
+	}
+	fmt.Fprintf(w, "--from-logs: %d lines read (%s to %s), %d keys: every number is an estimate", st.Lines,
+		st.First.UTC().Format(time.TimeOnly), st.Last.UTC().Format(time.TimeOnly), st.Keys)
+	if !st.Verbose {
+		fmt.Fprint(w, "; success is not logged at the default verbosity")
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// printLogNote says in words where a key's numbers come from, when they
+// come from a log.
+func printLogNote(w io.Writer, k api.Key) {
+	if k.Source != api.SourceLogs {
+		return
+	}
+	fmt.Fprintln(w, "\nSource:")
+	fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
+	fmt.Fprintln(w, "  Failures count the consecutive \"Reconciler error\" lines since the log read starts (--since).")
+	fmt.Fprintln(w, "  Delays and the next retry assume controller-runtime's default limiter (5ms·2^(n−1), cap 1000s).")
+	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
+	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")
+}
+
+// openFromLogs is top's openOrPick for --from-logs: the log is followed.
+func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
+	return s, objects, nil, err
+}

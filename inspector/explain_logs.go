@@ -1,0 +1,30 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// explainUnknown is the summary of a key reconstructed from a controller's
+// log that went quiet after an error: what is known, and what is not.
+func explainUnknown(k api.Key) string {
+	s := fmt.Sprintf("Unknown: %s, the last at %s; its retry was due about %s (estimated) and nothing was logged since.",
+		plural(k.Failures, "consecutive failure"), clock(lastErrorAt(k)), clock(k.NextRetryAt))
+	if k.NextRetryAt.IsZero() {
+		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", plural(k.Failures, "consecutive failure"))
+	}
+	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
+		"or it waits for a free worker. Run the controller at --zap-log-level=5 to see successes."
+}
+
+// estimatedNote says where a log-sourced key's numbers come from.
+const estimatedNote = "Read from the controller's log: failures count from the start of the log read; delays and retry times are estimates from controller-runtime's default limiter."
+
+func lastErrorAt(k api.Key) time.Time {
+	if k.LastError != nil {
+		return k.LastError.At
+	}
+	return k.LastReconcileAt
+}

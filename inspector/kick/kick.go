@@ -1,0 +1,149 @@
+package kick
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	authorizationv1client "k8s.io/client-go/kubernetes/typed/authorization/v1"
+	"k8s.io/utils/clock"
+)
+
+// Annotation is the annotation a kick sets, to the time of the kick.
+const Annotation = "kubectl-backoff.io/kick"
+
+// Kicker patches Annotation on the objects behind keys.
+type Kicker struct {
+	Mapper  meta.RESTMapper
+	Dynamic dynamic.Interface
+	// Reviews checks, before any patch, that the user may patch each object.
+	Reviews authorizationv1client.SelfSubjectAccessReviewInterface
+	// Clock stamps the annotation. Defaults to the real clock.
+	Clock clock.PassiveClock
+}
+
+// Result is one kicked object.
+type Result struct {
+	Key string
+	// Resource is the object's resource as kubectl names it: "widgets.example.com".
+	Resource string
+	// At is the annotation's value.
+	At time.Time
+}
+
+// RefusedError says the user may not patch an object: a kick needs the
+// patch verb on it.
+type RefusedError struct {
+	Resource  schema.GroupResource
+	Namespace string
+	Name      string
+	// Reason is what the authorizer said, when it said anything.
+	Reason string
+}
+
+// Error implements error.
+func (e *RefusedError) Error() string {
+	obj := e.Name
+	if e.Namespace != "" {
+		obj = e.Namespace + "/" + e.Name
+	}
+	msg := fmt.Sprintf("you may not patch %s %s", e.Resource, obj)
+	if e.Reason != "" {
+		msg += " (" + e.Reason + ")"
+	}
+	where := "a Role in namespace " + e.Namespace
+	if e.Namespace == "" {
+		where = "a ClusterRole"
+	}
+	return fmt.Sprintf("%s: a kick patches an annotation on the object; ask for %s granting verbs: [patch] on resources: [%s] in apiGroups: [%q]",
+		msg, where, e.Resource.Resource, e.Resource.Group)
+}
+
+// Kick checks that every object may be patched, then patches each. Nothing
+// is patched if any check fails.
+func (k *Kicker) Kick(ctx context.Context, gk schema.GroupKind, keys []string) ([]Result, error) {
+	if len(keys) == 0 {
+		return nil, errors.New("kick: no keys")
+	}
+	m, err := k.Mapper.RESTMapping(gk)
+	if err != nil {
+		return nil, fmt.Errorf("kind %s: %w", gk, err)
+	}
+	namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
+	type target struct{ key, ns, name string }
+	targets := make([]target, len(keys))
+	for i, key := range keys {
+		ns, name, ok := strings.Cut(key, "/")
+		if !ok {
+			ns, name = "", key
+		}
+		if namespaced != (ns != "") || name == "" {
+			return nil, fmt.Errorf("key %q: %s is %s, so its keys read %s", key, m.Resource.GroupResource(), scopeName(namespaced), keyShape(namespaced))
+		}
+		if err := k.check(ctx, m.Resource, ns, name); err != nil {
+			return nil, err
+		}
+		targets[i] = target{key, ns, name}
+	}
+	now := time.Now()
+	if k.Clock != nil {
+		now = k.Clock.Now()
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]string{Annotation: now.UTC().Format(time.RFC3339Nano)}}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(targets))
+	for _, t := range targets {
+		var res dynamic.ResourceInterface = k.Dynamic.Resource(m.Resource)
+		if namespaced {
+			res = k.Dynamic.Resource(m.Resource).Namespace(t.ns)
+		}
+		if _, err := res.Patch(ctx, t.name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return out, fmt.Errorf("kick %s %s: %w", m.Resource.GroupResource(), t.key, err)
+		}
+		out = append(out, Result{Key: t.key, Resource: m.Resource.GroupResource().String(), At: now})
+	}
+	return out, nil
+}
+
+// check asks the API server whether the user may patch the object.
+func (k *Kicker) check(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) error {
+	r, err := k.Reviews.Create(ctx, &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "patch", Group: gvr.Group, Resource: gvr.Resource, Namespace: ns, Name: name},
+	}}, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("checking that you may patch %s %s/%s: %w", gvr.GroupResource(), ns, name, err)
+	}
+	if !r.Status.Allowed {
+		reason := r.Status.Reason
+		if reason == "" {
+			reason = r.Status.EvaluationError
+		}
+		return &RefusedError{Resource: gvr.GroupResource(), Namespace: ns, Name: name, Reason: reason}
+	}
+	return nil
+}
+
+func scopeName(namespaced bool) string {
+	if namespaced {
+		return "namespaced"
+	}
+	return "cluster-scoped"
+}
+
+func keyShape(namespaced bool) string {
+	if namespaced {
+		return "NAMESPACE/NAME"
+	}
+	return "NAME"
+}

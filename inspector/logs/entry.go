@@ -1,0 +1,179 @@
+package logs
+
+import (
+	"time"
+	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// maxErrorBytes bounds the error text kept per key, as the instrument's does.
+const maxErrorBytes = 4 << 10
+
+// truncateError cuts msg to maxErrorBytes at a rune boundary, marked with "…".
+func truncateError(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	cut := maxErrorBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
+}
+
+// streakSlack is added to twice the expected delay before a late failure is
+// read as the start of a new streak (see failed).
+const streakSlack = 10 * time.Second
+
+// preemptSlack is how much earlier than its expected retry a failure must
+// come to be read as triggered by an event: timestamps have whole seconds.
+const preemptSlack = time.Second
+
+// failed applies a (non-terminal) reconcile error. Every error goes through
+// the limiter, so the count goes up whatever triggered the reconcile.
+//
+// At the default verbosity successes are not logged, so a streak's end is
+// inferred: a failure that comes more than twice its expected delay (plus
+// streakSlack) after the previous one starts a new streak, because the retry
+// in between must have run, and it would have been logged had it failed.
+// (A controller whose workers are all busy for that long is misread.)
+func (e *entry) failed(r Record, l Limiter, inferEnds bool) {
+	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
+	if e.state == api.StateBackoff && !e.nextRetry.IsZero() {
+		switch {
+		case r.At.Add(preemptSlack).Before(e.nextRetry):
+			a.Trigger, a.Preempted = api.TriggerEvent, true
+		case inferEnds && r.At.After(e.nextRetry.Add(e.delay+streakSlack)):
+			e.failures, e.firstFailure = 0, time.Time{}
+		default:
+			a.Trigger = api.TriggerRetry
+		}
+	}
+	e.reconciled(r, &a)
+	e.failures++
+	e.totalFailures++
+	if e.failures == 1 {
+		e.firstFailure = r.At
+	}
+	e.state = api.StateBackoff
+	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
+	e.nextRetry = r.At.Add(e.delay)
+	a.Delay = metav1.Duration{Duration: e.delay}
+	e.recordError(r, &a)
+	e.addAttempt(a)
+}
+
+// terminal applies a terminal error: no requeue, and no Forget either, so
+// the failure count stays as it was.
+func (e *entry) terminal(r Record) {
+	a := api.Attempt{At: r.At, Outcome: api.OutcomeTerminal, Error: r.Error}
+	e.reconciled(r, &a)
+	e.totalFailures++
+	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
+	e.recordError(r, &a)
+	e.addAttempt(a)
+}
+
+// settle applies a success or a RequeueAfter: both Forget the key.
+func (e *entry) settle(r Record, st api.State, outcome string, after time.Duration) {
+	a := api.Attempt{At: r.At, Outcome: outcome, Delay: metav1.Duration{Duration: after}}
+	e.reconciled(r, &a)
+	e.failures, e.firstFailure, e.state = 0, time.Time{}, st
+	e.delay, e.delaySource, e.nextRetry = 0, "", time.Time{}
+	if after > 0 {
+		e.delay, e.delaySource, e.nextRetry = after, api.SourceRequeueAfter, r.At.Add(after)
+	}
+	e.addAttempt(a)
+}
+
+// requeue applies Requeue: true: a rate-limited requeue without an error.
+func (e *entry) requeue(r Record, l Limiter) {
+	a := api.Attempt{At: r.At, Outcome: api.OutcomeRequeue}
+	e.reconciled(r, &a)
+	e.failures++
+	e.state = api.StateBackoff
+	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
+	e.nextRetry = r.At.Add(e.delay)
+	a.Delay = metav1.Duration{Duration: e.delay}
+	e.addAttempt(a)
+}
+
+// reconciled counts a finished reconcile and, when its "Reconciling" line
+// was seen (V(5)), how long it took.
+func (e *entry) reconciled(r Record, a *api.Attempt) {
+	e.reconciles++
+	e.lastReconcile = r.At
+	if !e.startedAt.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
+		e.lastDuration = r.At.Sub(e.startedAt)
+		a.Duration = metav1.Duration{Duration: e.lastDuration}
+	}
+	e.startedAt, e.startID, e.queuedAt = time.Time{}, "", time.Time{}
+}
+
+// recordError keeps the error as the key's last. The attempt shares the
+// last error's string when it is the same, so a long streak of one error
+// holds one copy of it.
+func (e *entry) recordError(r Record, a *api.Attempt) {
+	msg := truncateError(r.Error)
+	if e.lastErr != nil && e.lastErr.Message == msg {
+		msg = e.lastErr.Message
+		e.sameErr++
+	} else {
+		e.sameErr = 1
+	}
+	a.Error, a.Class = msg, Classify(msg, r.Terminal)
+	e.lastErr = &api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
+}
+
+func (e *entry) addAttempt(a api.Attempt) {
+	if len(e.history) == historySize {
+		copy(e.history, e.history[1:])
+		e.history = e.history[:historySize-1]
+	}
+	e.history = append(e.history, a)
+}
+
+// derived is the key's state at now: a key waiting for a retry that has not
+// been logged by quietGrace after it was due is unknown — its success, if
+// it was one, is not logged at the default verbosity. It is never idle.
+func (e *entry) derived(now time.Time) api.State {
+	if (e.state == api.StateBackoff || e.state == api.StateScheduled) && now.After(e.nextRetry.Add(quietGrace)) {
+		return api.StateUnknown
+	}
+	return e.state
+}
+
+// view is the key on the wire, at now.
+func (e *entry) view(now time.Time, withHistory bool) api.Key {
+	k := api.Key{
+		Controller:      e.controller,
+		Key:             e.key,
+		State:           e.derived(now),
+		Failures:        e.failures,
+		TotalFailures:   e.totalFailures,
+		Reconciles:      e.reconciles,
+		NextRetryAt:     e.nextRetry,
+		Delay:           metav1.Duration{Duration: e.delay},
+		DelaySource:     e.delaySource,
+		SameErrorCount:  e.sameErr,
+		FirstFailureAt:  e.firstFailure,
+		LastSuccessAt:   e.lastSuccess,
+		LastReconcileAt: e.lastReconcile,
+		LastDuration:    metav1.Duration{Duration: e.lastDuration},
+		QueuedAt:        e.queuedAt,
+		StartedAt:       e.startedAt,
+		Source:          api.SourceLogs,
+		Estimated:       true,
+	}
+	if e.lastErr != nil {
+		le := *e.lastErr
+		k.LastError = &le
+	}
+	if withHistory {
+		k.History = append([]api.Attempt(nil), e.history...)
+	}
+	return k
+}

@@ -1,0 +1,143 @@
+package logs
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"time"
+)
+
+// parseJSON reads a zap JSON line: {"level":..,"ts":..,"msg":..,...}. The
+// time is "ts" (epoch seconds, as controller-runtime's --zap-time-encoding=
+// epoch and Kubernetes' JSON logs write it, or an ISO 8601 / RFC 3339
+// string), or "time"/"timestamp" from other encoders.
+func parseJSON(line []byte, f *fields) bool {
+	_, ok := eachMember(line, 0, func(k, v []byte) bool {
+		setRaw(f, k, v)
+		return true
+	})
+	return ok
+}
+
+// setRaw records one JSON member. An object value with a "name" is a
+// klog.ObjectRef: the kind-named reference of controllers built with For().
+func setRaw(f *fields, k, v []byte) {
+	switch string(k) {
+	case "ts", "time", "timestamp":
+		if len(v) > 0 && v[0] == '"' {
+			f.at = parseTime(jsonString(v))
+		} else {
+			f.at = epoch(v)
+		}
+	case "items":
+		f.items = v
+	case "stacktrace", "caller", "level":
+		// skipped unread: the stack trace is most of an error line's bytes
+	default:
+		if len(v) > 0 && v[0] == '{' {
+			if f.ref == "" {
+				f.ref = objectRef(v)
+			}
+			return
+		}
+		f.set(string(k), jsonString(v))
+	}
+}
+
+// objectRef reads {"name":..,"namespace":..} as "namespace/name".
+func objectRef(v []byte) string {
+	var ns, name string
+	eachMember(v, 0, func(k, val []byte) bool {
+		switch string(k) {
+		case "name":
+			name = jsonString(val)
+		case "namespace":
+			ns = jsonString(val)
+		}
+		return true
+	})
+	if name == "" || ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+// epoch reads a number of seconds since 1970. Larger numbers are read as
+// milliseconds, microseconds or nanoseconds, which some encoders write.
+func epoch(v []byte) time.Time {
+	x, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return time.Time{}
+	}
+	for x > 1e11 { // past the year 5138 in seconds: a finer unit
+		x /= 1000
+	}
+	// A float64 of seconds since 1970 holds about a quarter microsecond:
+	// finer digits are noise.
+	sec, frac := math.Modf(x)
+	return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC()
+}
+
+// timeLayouts are the string timestamps zap and logr encoders write.
+var timeLayouts = []string{
+	time.RFC3339Nano,                  // RFC3339(Nano)TimeEncoder, controller-runtime's default
+	"2006-01-02T15:04:05.000Z0700",    // ISO8601TimeEncoder, zap's production default
+	"2006-01-02T15:04:05.999999Z0700", // klog JSON and others
+	"2006-01-02 15:04:05.999999999Z07:00",
+}
+
+// parseTime reads a string timestamp; zero when none of timeLayouts fits.
+func parseTime(s string) time.Time {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t
+		}
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return epoch([]byte(s))
+	}
+	return time.Time{}
+}
+
+// consoleMessages are the messages a console line is searched for, longest
+// first so "Reconcile done, requeueing after" is not read as its prefix.
+var consoleMessages = [][]byte{
+	[]byte(msgRequeueAfter), []byte(msgRequeue), []byte(msgSuccess),
+	[]byte(msgError), []byte(msgStart), []byte(msgQueue),
+}
+
+// parseConsole reads a zap console line: TIME LEVEL [LOGGER] [CALLER] MSG
+// {JSON context}, separated by tabs (or spaces, once copied through a
+// terminal). The time may be missing when the kubelet's prefix gave one.
+func parseConsole(line []byte, f *fields) bool {
+	at, msgEnd := -1, -1
+	for _, m := range consoleMessages {
+		if i := bytes.Index(line, m); i >= 0 {
+			at, msgEnd = i, i+len(m)
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	brace := bytes.IndexByte(line[msgEnd:], '{')
+	if brace < 0 {
+		return false
+	}
+	f.msg = string(bytes.TrimSpace(line[at : msgEnd+brace]))
+	head := bytes.Fields(line[:at])
+	if len(head) > 0 {
+		f.at = parseTime(string(head[0]))
+	}
+	// After the time and level: the logger name, then the caller (file:line).
+	for _, h := range head[min(2, len(head)):] {
+		if !bytes.Contains(h, []byte(".go:")) {
+			f.logger = string(h)
+		}
+	}
+	_, ok := eachMember(line, msgEnd+brace, func(k, v []byte) bool {
+		setRaw(f, k, v)
+		return true
+	})
+	return ok
+}

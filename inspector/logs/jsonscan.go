@@ -1,0 +1,230 @@
+package logs
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A log line is read once and most of its fields are skipped, so the parser
+// walks JSON in place instead of decoding it: members are visited as raw
+// byte slices and only the few strings it keeps are unescaped. It accepts
+// what zap and klog write; on anything malformed it stops and says so.
+
+// eachMember calls fn with the raw key (quotes removed, still escaped) and
+// raw value of every member of the JSON object starting at b[i] (after
+// whitespace). fn returns false to stop early. It returns the index after the
+// object and whether the object was well formed up to where it stopped.
+func eachMember(b []byte, i int, fn func(key, val []byte) bool) (int, bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return i, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return i, false
+		}
+		end, ok := skipString(b, i)
+		if !ok {
+			return i, false
+		}
+		key := b[i+1 : end-1]
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		vs := skipSpace(b, i+1)
+		ve, ok := skipValue(b, vs)
+		if !ok {
+			return vs, false
+		}
+		if !fn(key, b[vs:ve]) {
+			return ve, true
+		}
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+	return i, false
+}
+
+// eachElement calls fn with every raw element of the JSON array raw.
+func eachElement(raw []byte, fn func(val []byte)) bool {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return false
+	}
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return true
+	}
+	for i < len(raw) {
+		e, ok := skipValue(raw, i)
+		if !ok {
+			return false
+		}
+		fn(raw[i:e])
+		i = skipSpace(raw, e)
+		if i >= len(raw) {
+			return false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipSpace(raw, i+1)
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return len(b), false
+}
+
+// skipValue returns the index after the value starting at b[i]: a string,
+// an object or array (brackets balanced outside strings), or a bare word
+// (number, true, false, null).
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, ok := skipString(b, j)
+				if !ok {
+					return e, false
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return len(b), false
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' {
+		j++
+	}
+	return j, j > i
+}
+
+// jsonString returns the text of a raw JSON value: a string unescaped, any
+// other value as written.
+func jsonString(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return string(raw)
+	}
+	return unescape(raw[1 : len(raw)-1])
+}
+
+// unescape decodes JSON string escapes; an invalid escape is kept as written.
+func unescape(s []byte) string {
+	i := 0
+	for i < len(s) && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) {
+		return string(s)
+	}
+	out := make([]byte, 0, len(s))
+	out = append(out, s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch e := s[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n := hexRune(s[i:])
+			if n == 0 {
+				out = append(out, s[i:i+2]...)
+				break
+			}
+			out = utf8.AppendRune(out, r)
+			i += n
+			continue
+		default:
+			out = append(out, s[i:i+2]...)
+		}
+		i += 2
+	}
+	return string(out)
+}
+
+// hexRune decodes a \uXXXX escape (and its low surrogate, when it forms a
+// pair) at the start of s; n is the bytes used, 0 if it is not one.
+func hexRune(s []byte) (rune, int) {
+	if len(s) < 6 {
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(string(s[2:6]), 16, 32)
+	if err != nil {
+		return 0, 0
+	}
+	r := rune(v)
+	if utf16.IsSurrogate(r) && len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+		if lo, err := strconv.ParseUint(string(s[8:12]), 16, 32); err == nil {
+			if p := utf16.DecodeRune(r, rune(lo)); p != utf8.RuneError {
+				return p, 12
+			}
+		}
+	}
+	return r, 6
+}

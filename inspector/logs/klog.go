@@ -1,0 +1,131 @@
+package logs
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+)
+
+// klog's text header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg k=v ...
+// where L is I, W, E or F. It has no year and no zone: the year is taken
+// from the reference time and the zone is UTC, as in a container.
+const klogHeaderLen = len("I1130 08:24:34.270844")
+
+// isKlog reports whether line starts with klog's header.
+func isKlog(line []byte) bool {
+	if len(line) < klogHeaderLen+2 {
+		return false
+	}
+	switch line[0] {
+	case 'I', 'W', 'E', 'F':
+	default:
+		return false
+	}
+	return digits(line[1:5]) && line[5] == ' ' && line[8] == ':' && line[11] == ':' && line[14] == '.'
+}
+
+func digits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// parseKlog reads a klog text line: `"msg" key="value" key=123 key=[json]`.
+// Multi-line values (klog writes them as `key=<` and indented lines) are
+// put back on one line by Store.Read first (see joiner); a line given alone
+// that opens one reads "(multi-line; see the log)" for its value.
+func parseKlog(line []byte, ref time.Time, f *fields) bool {
+	f.at = klogTime(line, ref)
+	end := bytes.Index(line, []byte("] "))
+	if end < 0 {
+		return false
+	}
+	i := end + 2
+	if i >= len(line) || line[i] != '"' {
+		return false
+	}
+	msg, n, ok := klogString(line[i:])
+	if !ok {
+		return false
+	}
+	f.msg = msg
+	i += n
+	for i < len(line) {
+		i = skipSpace(line, i)
+		eq := bytes.IndexByte(line[i:], '=')
+		if eq <= 0 {
+			break
+		}
+		key := string(line[i : i+eq])
+		i += eq + 1
+		if i >= len(line) {
+			break
+		}
+		switch c := line[i]; {
+		case c == '"':
+			v, n, ok := klogString(line[i:])
+			if !ok {
+				return false
+			}
+			f.set(key, v)
+			i += n
+		case c == '[' || c == '{':
+			e, ok := skipValue(line, i)
+			if !ok {
+				return false
+			}
+			if key == "items" {
+				f.items = line[i:e]
+			}
+			i = e
+		case c == '<':
+			f.set(key, "(multi-line; see the log)")
+			i = len(line)
+		default:
+			e := i
+			for e < len(line) && line[e] != ' ' {
+				e++
+			}
+			f.set(key, string(line[i:e]))
+			i = e
+		}
+	}
+	return true
+}
+
+// klogString reads the Go-quoted string at the start of b; n is its length
+// with the quotes.
+func klogString(b []byte) (s string, n int, ok bool) {
+	e, ok := skipString(b, 0)
+	if !ok {
+		return "", 0, false
+	}
+	raw := b[:e]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : e-1]), e, true
+	}
+	s, err := strconv.Unquote(string(raw))
+	if err != nil {
+		return unescape(raw[1 : e-1]), e, true
+	}
+	return s, e, true
+}
+
+// klogTime reads the header's month, day and time in UTC, in the year that
+// puts it closest before ref (a log read on 2 January has December lines).
+func klogTime(line []byte, ref time.Time) time.Time {
+	t, err := time.Parse("0102 15:04:05.000000", string(line[1:klogHeaderLen]))
+	if err != nil {
+		return time.Time{}
+	}
+	ref = ref.UTC()
+	y := ref.Year()
+	at := time.Date(y, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+	if at.After(ref.Add(24 * time.Hour)) {
+		at = at.AddDate(-1, 0, 0)
+	}
+	return at
+}

@@ -1,0 +1,63 @@
+package logs
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// klog writes a value with newlines (an errors.Join, a wrapped multi-line
+// message) over several lines, and the key/values after it on the last:
+//
+//	E1130 08:52:36.906613 1 controller.go:497] "Reconciler error" err=<
+//		first line
+//		second line
+//	 > controller="widget" namespace="default" name="w1"
+//
+// joiner puts such a record back on one line, the value quoted, so that
+// Parse sees the controller and the key. Each physical line may carry the
+// kubelet's timestamp: the first one's is kept.
+type joiner struct {
+	head []byte // the line up to "=<", while a value is open
+	val  []byte
+}
+
+// feed takes one line and calls emit with each complete logical line.
+func (j *joiner) feed(line []byte, emit func([]byte)) {
+	trimmed := bytes.TrimRight(line, "\r\n")
+	if j.head != nil {
+		_, body := kubeletTime(trimPodPrefix(trimmed))
+		switch {
+		case len(body) > 0 && body[0] == '\t':
+			if len(j.val)+len(body) <= maxLineBytes {
+				if len(j.val) > 0 {
+					j.val = append(j.val, '\n')
+				}
+				j.val = append(j.val, body[1:]...)
+			}
+			return
+		case bytes.HasPrefix(body, []byte(" >")):
+			out := append(j.head, strconv.Quote(string(j.val))...)
+			out = append(out, body[2:]...)
+			j.head, j.val = nil, nil
+			emit(out)
+			return
+		}
+		// Not a continuation: the block was cut short. Emit what there is.
+		head := j.head
+		j.head, j.val = nil, nil
+		emit(head)
+	}
+	if bytes.HasSuffix(trimmed, []byte("=<")) && bytes.Contains(trimmed, []byte("] \"")) {
+		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
+		return
+	}
+	emit(line)
+}
+
+// flush emits a block left open at the end of the input.
+func (j *joiner) flush(emit func([]byte)) {
+	if j.head != nil {
+		emit(j.head)
+		j.head, j.val = nil, nil
+	}
+}

@@ -1,0 +1,76 @@
+package logs
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// maxLineBytes bounds one log line; the rest of a longer line (a huge stack
+// trace) is skipped, and what was kept is still parsed.
+const maxLineBytes = 1 << 20
+
+// Read parses every line of r into the store until r ends or ctx is done.
+// It returns the number of lines read and the newest kubelet timestamp seen
+// (zero when the lines carry none), from which a stream resumes.
+func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Time, err error) {
+	return s.read(ctx, r, time.Time{})
+}
+
+// read is Read, skipping lines whose kubelet timestamp is not after after:
+// a resumed stream starts at a whole second, so it repeats a few lines.
+func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
+	last = after
+	var j joiner
+	emit := func(line []byte) {
+		if at := s.add(line, after); at.After(last) {
+			last = at
+		}
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		if lines%1024 == 0 && ctx.Err() != nil {
+			return lines, last, ctx.Err()
+		}
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long) < maxLineBytes {
+				long = append(long, chunk[:min(len(chunk), maxLineBytes-len(long))]...)
+			}
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = long[:0:0]
+		}
+		if len(line) > 0 {
+			lines++
+			s.lines.Add(1)
+			j.feed(line, emit)
+		}
+		if err != nil {
+			j.flush(emit)
+			if err == io.EOF {
+				return lines, last, nil
+			}
+			return lines, last, err
+		}
+	}
+}
+
+// add parses one line into the store, unless its kubelet timestamp is not
+// after after, and returns that timestamp.
+func (s *Store) add(line []byte, after time.Time) time.Time {
+	at, _ := kubeletTime(trimPodPrefix(line))
+	if !after.IsZero() && !at.IsZero() && !at.After(after) {
+		return at
+	}
+	if r, ok := Parse(line, s.opts.Clock.Now()); ok {
+		s.Add(r)
+	}
+	return at
+}

@@ -1,0 +1,248 @@
+package logs
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/utils/clock"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// DefaultMaxKeys bounds the keys a Store tracks, as the instrument's
+// DefaultMaxKeys bounds its store.
+const DefaultMaxKeys = 100_000
+
+// historySize is how many attempts a key remembers, as in the instrument.
+const historySize = 16
+
+// quietGrace is how long past its expected retry a key may stay silent
+// before it is unknown: the timestamps of the default encoder have whole
+// seconds, and the retry needs a free worker.
+const quietGrace = 2 * time.Second
+
+// Options configures a Store.
+type Options struct {
+	// MaxKeys bounds the tracked keys; settled keys (idle, failed, gone
+	// quiet) are evicted first, least recently logged first, then the least
+	// recently logged of the rest. Defaults to DefaultMaxKeys if unset.
+	MaxKeys int
+	// Limiter is the limiter the estimates assume. Defaults to DefaultLimiter.
+	Limiter Limiter
+	// Clock is the time "now" of a live stream. Defaults to the real clock.
+	Clock clock.PassiveClock
+	// Live says the log is being written as it is read (a follow stream, a
+	// pipe): now is the clock's time. Otherwise (a saved file) now is the
+	// time of the newest line, so a week-old log reads as it was.
+	Live bool
+}
+
+// Store reconstructs per-key backoff from a controller's log records. It is
+// safe for concurrent use: streams add, the endpoint reads.
+type Store struct {
+	opts Options
+
+	mu          sync.Mutex
+	keys        map[keyID]*entry
+	controllers map[string]*controllerInfo
+	first, last time.Time // oldest and newest record
+	verbose     bool      // a V(5) line was seen: successes are logged
+	records     int
+	lines       atomic.Int64
+}
+
+type keyID struct{ controller, key string }
+
+type controllerInfo struct {
+	group, kind string
+}
+
+// NewStore returns an empty store.
+func NewStore(opts Options) *Store {
+	if opts.MaxKeys <= 0 {
+		opts.MaxKeys = DefaultMaxKeys
+	}
+	if opts.Limiter == (Limiter{}) {
+		opts.Limiter = DefaultLimiter
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	return &Store{opts: opts, keys: map[keyID]*entry{}, controllers: map[string]*controllerInfo{}}
+}
+
+// entry is one key's reconstruction.
+type entry struct {
+	controller, key string
+	state           api.State // as last logged: backoff, scheduled, queued, running, failed, idle
+
+	failures, totalFailures, reconciles int
+	firstFailure, nextRetry             time.Time
+	delay                               time.Duration
+	delaySource                         string
+	lastErr                             *api.ErrorRecord
+	sameErr                             int
+	lastSuccess, lastReconcile          time.Time
+	lastDuration                        time.Duration
+	startedAt, queuedAt                 time.Time
+	startID                             string
+	lastSeen                            time.Time
+	history                             []api.Attempt
+}
+
+// Add applies one record.
+func (s *Store) Add(r Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records++
+	if s.first.IsZero() || r.At.Before(s.first) {
+		s.first = r.At
+	}
+	if r.At.After(s.last) {
+		s.last = r.At
+	}
+	if r.What != ErrorLine {
+		s.verbose = true
+	}
+	c := s.controllers[r.Controller]
+	if c == nil {
+		c = &controllerInfo{}
+		s.controllers[r.Controller] = c
+	}
+	if r.Kind != "" {
+		c.group, c.kind = r.Group, r.Kind
+	}
+	if r.What == QueueLine {
+		for _, it := range r.Items {
+			s.queued(r.Controller, it, r.At)
+		}
+		return
+	}
+	e := s.entryLocked(r.Controller, r.Key(), r.At)
+	switch r.What {
+	case ErrorLine:
+		if r.Terminal {
+			e.terminal(r)
+		} else {
+			e.failed(r, s.opts.Limiter, !s.verbose)
+		}
+	case StartLine:
+		e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
+	case SuccessLine:
+		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
+		e.lastSuccess = r.At
+	case RequeueAfterLine:
+		e.settle(r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
+	case RequeueLine:
+		e.requeue(r, s.opts.Limiter)
+	}
+}
+
+// entryLocked returns the key's entry, making room for a new one.
+func (s *Store) entryLocked(controller, key string, at time.Time) *entry {
+	id := keyID{controller, key}
+	e := s.keys[id]
+	if e == nil {
+		if len(s.keys) >= s.opts.MaxKeys {
+			s.evictLocked()
+		}
+		e = &entry{controller: controller, key: key, state: api.StateIdle}
+		s.keys[id] = e
+	}
+	if at.After(e.lastSeen) {
+		e.lastSeen = at
+	}
+	return e
+}
+
+// queued applies one item of a workqueue_items line: its readyAt is the
+// queue's own retry time, not an estimate.
+func (s *Store) queued(controller string, it QueueItem, at time.Time) {
+	e := s.entryLocked(controller, it.Key, at)
+	switch {
+	case it.ReadyAt.IsZero():
+		if e.state != api.StateQueued && e.state != api.StateRunning {
+			e.state, e.queuedAt = api.StateQueued, at
+		}
+	case e.state == api.StateBackoff || e.state == api.StateScheduled:
+		e.nextRetry = it.ReadyAt
+	default:
+		// Waiting, but nothing in the log says why (its reconcile was before
+		// the log starts): a scheduled retry of unknown origin.
+		e.state, e.nextRetry, e.delaySource = api.StateScheduled, it.ReadyAt, ""
+	}
+}
+
+// evictLocked frees MaxKeys/100 keys (at least one): settled keys first,
+// least recently logged first, as the instrument's store evicts.
+func (s *Store) evictLocked() {
+	now := s.nowLocked()
+	type victim struct {
+		id       keyID
+		settled  bool
+		lastSeen time.Time
+	}
+	victims := make([]victim, 0, len(s.keys))
+	for id, e := range s.keys {
+		st := e.derived(now)
+		victims = append(victims, victim{id, st == api.StateIdle || st == api.StateFailed || st == api.StateUnknown, e.lastSeen})
+	}
+	slices.SortFunc(victims, func(a, b victim) int {
+		if a.settled != b.settled {
+			if a.settled {
+				return -1
+			}
+			return 1
+		}
+		return a.lastSeen.Compare(b.lastSeen)
+	})
+	n := max(1, s.opts.MaxKeys/100)
+	for _, v := range victims[:min(n, len(victims))] {
+		delete(s.keys, v.id)
+	}
+}
+
+// nowLocked is the store's present: the clock for a live log (never before
+// its newest line, whatever the skew between the pod's clock and ours),
+// else the newest line.
+func (s *Store) nowLocked() time.Time {
+	if !s.opts.Live {
+		return s.last
+	}
+	return latest(s.opts.Clock.Now(), s.last)
+}
+
+func latest(a, b time.Time) time.Time {
+	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
+		return a
+	}
+	return b
+}
+
+// Len is the number of tracked keys.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.keys)
+}
+
+// Stats says how much of a log a store has read.
+type Stats struct {
+	// Lines is every line read; Records those that were reconcile records.
+	Lines, Records int
+	Keys           int
+	// First and Last are the times of the oldest and newest record.
+	First, Last time.Time
+	// Verbose is true when V(5) lines were seen: successes are in the log.
+	Verbose bool
+}
+
+// Stats returns what the store has read so far.
+func (s *Store) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last, Verbose: s.verbose}
+}
