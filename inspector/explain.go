@@ -221,13 +221,25 @@ func nextRetry(k api.Key, now time.Time) string {
 	if !k.NextRetryAt.After(now) {
 		return fmt.Sprintf("The retry was due at %s", clock(k.NextRetryAt))
 	}
-	return fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+	s := fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+	if k.EarlierRetry {
+		// The queue keeps the sooner of two ready times for one key.
+		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"
+	}
+	return s
 }
 
 func explainScheduled(k api.Key, now time.Time) string {
 	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", FormatDuration(k.Delay.Duration))
-	if k.DelaySource == api.SourceSpread {
+	switch k.DelaySource {
+	case api.SourceSpread:
 		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", FormatDuration(k.Delay.Duration))
+	case api.SourceRequeueAfter:
+	default:
+		// A success while client-go's delaying queue still holds a retry
+		// scheduled by an earlier failure: the queue runs the key once more.
+		s = fmt.Sprintf("Converged at %s, but a retry scheduled by an earlier failure is still pending in the queue and runs it once more", clock(k.LastSuccessAt))
+		return s + " at " + clock(k.NextRetryAt) + " (in " + FormatDuration(k.NextRetryAt.Sub(now)) + ")."
 	}
 	return s + ". " + nextRetry(k, now) + "."
 }
