@@ -73,11 +73,16 @@ func (p *TypedProbe[T]) scan(ctx context.Context, now int64, buf []keySnap, fn f
 
 // brief returns one key without its history, as a page of v1/keys shows it.
 func (p *TypedProbe[T]) brief(key string, now int64) (api.Key, bool) {
+	return p.keyView(key, now, false)
+}
+
+// keyView returns one key's view, built under its shard lock.
+func (p *TypedProbe[T]) keyView(key string, now int64, withHistory bool) (api.Key, bool) {
 	sh, e := p.store.find(key)
 	if e == nil {
 		return api.Key{}, false
 	}
-	k := e.view(p.name, now, false)
+	k := e.view(p.name, now, withHistory)
 	sh.mu.Unlock()
 	return k, true
 }

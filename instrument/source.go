@@ -57,11 +57,5 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 
 // lookup returns one key with its history.
 func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
-	sh, e := p.store.find(key)
-	if e == nil {
-		return api.Key{}, false
-	}
-	k := e.view(p.name, now, true)
-	sh.mu.Unlock()
-	return k, true
+	return p.keyView(key, now, true)
 }
