@@ -50,9 +50,10 @@ func benchServe(b *testing.B, h http.Handler, target string) *httptest.ResponseR
 	return rec
 }
 
-// BenchmarkKeysDeepPage: a page at the first position, at the deepest offset
-// allowed and past it with a continue token, at 10,000 and 100,000 keys. The
-// bytes allocated per request stay flat: the selection keeps offset+limit
+// BenchmarkKeysDeepPage: the first page, the deepest of the first window,
+// the last page, and a page past the window with a continue token, at
+// 10,000 and 100,000 keys. The
+// bytes allocated per request stay flat: the selection keeps at most 10,000
 // small rows, not the keys.
 func BenchmarkKeysDeepPage(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
@@ -67,6 +68,7 @@ func BenchmarkKeysDeepPage(b *testing.B) {
 		for _, c := range []struct{ name, query string }{
 			{"first", "sort=next&limit=1000"},
 			{"offset=9000", "sort=next&limit=1000&offset=9000"},
+			{"last-page", fmt.Sprintf("sort=next&limit=1000&offset=%d", n-1000)},
 			{"continue", "sort=key&limit=1000&continue=" + url.QueryEscape(deep)},
 		} {
 			b.Run(fmt.Sprintf("keys=%d/%s", n, c.name), func(b *testing.B) {
