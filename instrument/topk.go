@@ -168,8 +168,9 @@ func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*sele
 				q.offset, api.MaxWindow, sel.rest)
 		}
 	}
-	sel.rows = rows[min(start, len(rows)):]
-	sel.rows = sel.rows[:min(q.limit, len(sel.rows))]
+	page := rows[min(start, len(rows)):]
+	// A copy: the window (up to 480 KB) is garbage before the page is encoded.
+	sel.rows = slices.Clone(page[:min(q.limit, len(page))])
 	return sel, nil
 }
 
