@@ -20,6 +20,12 @@ const (
 	maxComputeTime = 10 * time.Second
 	// maxReused bounds the results kept for reuse.
 	maxReused = 16
+	// listDuty keeps a slot taken after a computation for listDuty times as
+	// long as it ran (at most maxRest): each slot then spends at most
+	// 1/(listDuty+1) of a core on lists, and the controller keeps the rest.
+	// This is the handler's lower priority: Go has no thread priorities.
+	listDuty = 4
+	maxRest  = 250 * time.Millisecond
 )
 
 // admission bounds the list computations of one handler: at most cap(slots)
@@ -123,7 +129,15 @@ func (a *admission) run(ctx context.Context, compute func(context.Context) (any,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	defer func() { <-a.slots }()
+	began := time.Now()
+	defer func() {
+		rest := min(time.Since(began)*listDuty, maxRest)
+		if rest <= time.Millisecond {
+			<-a.slots
+			return
+		}
+		time.AfterFunc(rest, func() { <-a.slots })
+	}()
 	return compute(ctx)
 }
 

@@ -56,8 +56,8 @@
 // v1/controllers) copies one shard of the store at a time and filters,
 // sorts and groups outside the lock; at most MaxConcurrentLists run at once
 // and the rest are answered 429 with Retry-After; a page keeps at most
-// offset+limit small rows (offset+limit ≤ 10,000; deeper pages follow the
-// continue token), so its memory does not grow with the keys tracked. A
+// 10,000 small rows (the first or the last keys; the middle is reached with
+// the continue token), so its memory does not grow with the keys tracked. A
 // regular expression filter is bounded by its compiled program and by one
 // second of matching per request.
 //

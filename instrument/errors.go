@@ -101,13 +101,29 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 // serveJSON writes v. Programs that ask for application/json get it compact;
 // a person with curl (Accept: */*) gets it indented.
 func serveJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	setJSONHeaders(w)
 	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
-	if r == nil || r.Header.Get("Accept") != "application/json" {
+	if wantsIndent(r) {
 		enc.SetIndent("", "  ")
 	}
 	_ = enc.Encode(v) // the status line is out; a broken connection has no one to tell
+}
+
+// writeBody writes an answer already encoded.
+func writeBody(w http.ResponseWriter, code int, body []byte) {
+	setJSONHeaders(w)
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+func setJSONHeaders(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+}
+
+// wantsIndent: a person with curl (Accept: */*) reads indented JSON.
+func wantsIndent(r *http.Request) bool {
+	return r == nil || r.Header.Get("Accept") != "application/json"
 }

@@ -2,8 +2,10 @@ package instrument
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -147,5 +149,28 @@ func TestAdmissionCancel(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the computation was not cancelled after its only client left")
+	}
+}
+
+// TestHandlerAge: a reused answer states its age in place of the encoded
+// 0s, compact and indented alike; a fresh one says 0s.
+func TestHandlerAge(t *testing.T) {
+	for _, indent := range []bool{false, true} {
+		a := &listAnswer{}
+		l := api.KeyList{Items: []api.Key{{Key: "age"}}}
+		b, _ := json.Marshal(l)
+		a.compact = append(b, '\n')
+		body := a.body(indent)
+		for _, age := range []time.Duration{0, 120 * time.Millisecond} {
+			rec := httptest.NewRecorder()
+			writeAged(rec, body, indent, age)
+			var got api.KeyList
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatalf("indent %v, age %v: %v\n%s", indent, age, err, rec.Body)
+			}
+			if got.Age.Duration != age || len(got.Items) != 1 || got.Items[0].Key != "age" {
+				t.Errorf("indent %v: age %v, items %v; want %v and the one item", indent, got.Age.Duration, got.Items, age)
+			}
+		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // TestHandlerKeysContinue pages through every key with continue tokens, in
-// each sort order: each key once, in order, whatever the depth; offset+limit
-// past MaxWindow is refused with the way forward.
+// each sort order: each key once, in order, whatever the depth; a token
+// used with other parameters is refused.
 func TestHandlerKeysContinue(t *testing.T) {
 	const n = 1234
 	e := newHTEnv(t)
@@ -65,7 +65,6 @@ func TestHandlerKeysContinue(t *testing.T) {
 	first := e.get("v1/keys?sort=key&limit=10")
 	tok := first["continue"].(string)
 	tests := []struct{ target, wantMsg string }{
-		{fmt.Sprintf("v1/keys?offset=%d&limit=1000", api.MaxWindow-999), "continue token"},
 		{"v1/keys?sort=next&continue=" + url.QueryEscape(tok), "sort=key"},
 		{"v1/keys?sort=key&q=k0&continue=" + url.QueryEscape(tok), "parameters of the first page"},
 		{"v1/keys?sort=key&continue=bogus", "not a continue token"},
@@ -75,6 +74,41 @@ func TestHandlerKeysContinue(t *testing.T) {
 		code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+tt.target, "")
 		htCheckError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
 	}
+}
+
+// TestHandlerKeysWindow: a page is selected among the first or the last
+// MaxWindow keys; one in between is refused with the way forward.
+func TestHandlerKeysWindow(t *testing.T) {
+	const n = 2*api.MaxWindow + 100
+	e := newHTEnv(t)
+	hp := e.probe("gamma", true, nil)
+	for i := range n {
+		hp.rl.When(htReq(fmt.Sprintf("ns/k%05d", i)))
+	}
+	key := func(i int) string { return fmt.Sprintf("gamma:ns/k%05d", i) }
+	tests := []struct {
+		offset, limit int
+		first, count  int // want keys first..first+count-1
+	}{
+		{0, 1000, 0, 1000},
+		{api.MaxWindow - 1000, 1000, api.MaxWindow - 1000, 1000},
+		{n - 1000, 1000, n - 1000, 1000}, // the last page
+		{n - 10, 100, n - 10, 10},
+		{n - api.MaxWindow, 100, n - api.MaxWindow, 100}, // the first of the last window
+		{n, 100, 0, 0},
+	}
+	for _, tt := range tests {
+		got := htKeys(htItems(t, e.get(fmt.Sprintf("v1/keys?sort=key&offset=%d&limit=%d", tt.offset, tt.limit))))
+		if len(got) != tt.count || (tt.count > 0 && (got[0] != key(tt.first) || got[len(got)-1] != key(tt.first+tt.count-1))) {
+			t.Errorf("offset %d limit %d: %d keys %v..., want %d from %s", tt.offset, tt.limit, len(got), got[:min(len(got), 1)], tt.count, key(tt.first))
+		}
+	}
+	middle := fmt.Sprintf("v1/keys?sort=key&offset=%d&limit=100", n-api.MaxWindow-1)
+	code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+middle, "")
+	if code != http.StatusBadRequest {
+		t.Fatalf("%s: status = %d, want 400", middle, code)
+	}
+	htCheckError(t, middle, code, m, http.StatusBadRequest, "BadRequest", "continue token")
 }
 
 // TestHandlerFilterBounds: a regular expression is bounded by its compiled

@@ -9,8 +9,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// maxOffset bounds paging depth: offset+limit may not pass api.MaxWindow.
-const maxOffset = api.MaxWindow - 1
+// maxOffset bounds the offset parameter. The window a page is selected in
+// is bounded apart (api.MaxWindow): the first or the last keys.
+const maxOffset = 1_000_000
 
 // keyQuery is a parsed v1/keys request.
 type keyQuery struct {
@@ -78,10 +79,6 @@ func parseKeyQuery(v url.Values) (*keyQuery, error) {
 	}
 	if q.offset, err = intParam(v, "offset", 0, 0, maxOffset); err != nil {
 		return nil, err
-	}
-	if q.offset+q.limit > api.MaxWindow {
-		return nil, badParam("offset", "offset+limit is %d, over %d: page further with the continue token of the previous page",
-			q.offset+q.limit, api.MaxWindow)
 	}
 	q.scope = scopeOf(q.controller, v.Get("q"), states)
 	if tok := v.Get("continue"); tok != "" {

@@ -74,7 +74,12 @@ func (p *TypedProbe[T]) scan(ctx context.Context, now int64, buf []keySnap, fn f
 
 // brief returns one key without its history, as a page of v1/keys shows it.
 func (p *TypedProbe[T]) brief(key string, now int64) (api.Key, bool) {
+	return p.keyView(key, now, false)
+}
+
+// keyView returns one key's view, built under its shard lock.
+func (p *TypedProbe[T]) keyView(key string, now int64, withHistory bool) (api.Key, bool) {
 	var k api.Key
-	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, false) })
+	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, withHistory) })
 	return k, ok
 }

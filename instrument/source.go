@@ -58,7 +58,5 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 
 // lookup returns one key with its history.
 func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
-	var k api.Key
-	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, true) })
-	return k, ok
+	return p.keyView(key, now, true)
 }

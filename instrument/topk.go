@@ -41,11 +41,21 @@ type topK struct {
 	src  sources
 	k    int
 	rows []row
+	// last keeps the k last rows instead: for a page near the end.
+	last bool
+}
+
+// cmp orders rows for the heap: the sort order, or its reverse with last.
+func (t *topK) cmp(a, b *row) int {
+	if t.last {
+		return t.src.compareRow(b, a)
+	}
+	return t.src.compareRow(a, b)
 }
 
 // worse reports whether row i sorts after row j: the worse row is nearer
 // the root.
-func (t *topK) worse(i, j int) bool { return t.src.compareRow(&t.rows[j], &t.rows[i]) < 0 }
+func (t *topK) worse(i, j int) bool { return t.cmp(&t.rows[j], &t.rows[i]) < 0 }
 
 // offer keeps r if it is among the k first so far. The heap is by hand, not
 // container/heap, whose Push would box every row.
@@ -62,7 +72,7 @@ func (t *topK) offer(r row) {
 		}
 		return
 	}
-	if t.src.compareRow(&r, &t.rows[0]) >= 0 {
+	if t.cmp(&r, &t.rows[0]) >= 0 {
 		return
 	}
 	t.rows[0] = r
@@ -98,10 +108,16 @@ type selection struct {
 }
 
 // selectPage finds q's page over src: one pass over snapshots, matching and
-// ranking outside every lock, keeping at most offset+limit rows.
+// ranking outside every lock, keeping at most api.MaxWindow rows: the first
+// offset+limit, or for a deeper offset the last MaxWindow (a page near the
+// end, where a "last page" key leads), which must then hold the page.
 func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*selection, error) {
 	sel := &selection{}
-	top := &topK{src: src, k: q.offset + q.limit, rows: make([]row, 0, q.offset+q.limit)}
+	top := &topK{src: src, k: q.offset + q.limit}
+	if top.k > api.MaxWindow {
+		top.k, top.last = api.MaxWindow, true
+	}
+	top.rows = make([]row, 0, top.k)
 	var after *row
 	if q.after != nil {
 		after = &row{rank: q.after.rank, ctrl: -1, key: q.after.key}
@@ -144,7 +160,17 @@ func selectPage(ctx context.Context, src sources, q *keyQuery, now int64) (*sele
 		}
 	}
 	rows := top.sorted()
-	sel.rows = rows[min(q.offset, len(rows)):]
+	start := q.offset
+	if top.last {
+		// rows are the last len(rows) of the sel.rest rows.
+		if start = q.offset - (sel.rest - len(rows)); start < 0 {
+			return nil, badParam("offset", "%d is more than %d keys from both ends of the %d listed: page further with the continue token of the previous page",
+				q.offset, api.MaxWindow, sel.rest)
+		}
+	}
+	page := rows[min(start, len(rows)):]
+	// A copy: the window (up to 480 KB) is garbage before the page is encoded.
+	sel.rows = slices.Clone(page[:min(q.limit, len(page))])
 	return sel, nil
 }
 

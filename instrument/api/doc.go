@@ -18,13 +18,14 @@
 // client's clock. Errors come as ErrorResponse with the status code to match.
 // Fields added within v1 are optional; a client ignores what it does not know.
 //
-// Paging: v1/keys returns at most MaxLimit keys from offset, and
-// offset+limit may not pass MaxWindow (the server keeps offset+limit rows
-// while it selects a page, so its memory stays bounded however many keys it
-// tracks). To page deeper, pass back KeyList.Continue as the continue
-// parameter with the same controller, q, state and sort: the next page holds
-// the keys that sort after the previous page's last, as the Kubernetes
-// API's continue does. Keys that change state between pages may move.
+// Paging: v1/keys returns at most MaxLimit keys from offset. The page must
+// lie within the first MaxWindow keys or the last MaxWindow (the server
+// keeps that many rows while it selects a page, so its memory stays bounded
+// however many keys it tracks); an offset in between is refused. To page
+// through the middle, pass back KeyList.Continue as the continue parameter
+// with the same controller, q, state and sort: the next page holds the keys
+// that sort after the previous page's last, as the Kubernetes API's continue
+// does. Keys that change state between pages may move.
 //
 // Busy: the server computes a bounded number of lists at once. A request it
 // cannot start soon is answered 429 TooManyRequests with a Retry-After (in

@@ -10,9 +10,10 @@ const (
 	DefaultLimit = 100
 	// MaxLimit is the largest page v1/keys returns.
 	MaxLimit = 1000
-	// MaxWindow bounds offset+limit: the server keeps offset+limit rows
-	// while it selects a page, so this bounds its memory per request. Page
-	// deeper with KeyList.Continue.
+	// MaxWindow bounds the rows the server keeps while it selects a page,
+	// and so its memory per request: a page must lie within the first
+	// MaxWindow keys (offset+limit ≤ MaxWindow) or the last MaxWindow (a
+	// last page). Page through the middle with KeyList.Continue.
 	MaxWindow = 10_000
 )
 

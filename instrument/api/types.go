@@ -108,8 +108,8 @@ type KeyList struct {
 	Items   []Key `json:"items"`
 	// Continue is set when matched keys follow this page: pass it back as
 	// the continue parameter (with the same controller, q, state and sort)
-	// for the next page. Offset+limit is bounded by MaxWindow; continue goes
-	// as deep as the list does.
+	// for the next page. Offset reaches only the first and the last
+	// MaxWindow keys; continue goes as deep as the list does.
 	Continue string `json:"continue,omitempty"`
 }
 
