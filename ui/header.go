@@ -63,11 +63,14 @@ func (t *topModel) attachedLine() string {
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *topModel) replica(r inspector.Replica) string {
 	s := &t.c.styles
-	role := "leader"
-	if r.Standby {
-		role = "standby"
+	role := "leader "
+	switch {
+	case r.Standby:
+		role = "standby "
+	case r.ServerTime.IsZero():
+		role = "" // never answered: no role to tell
 	}
-	out := r.Endpoint + " " + s.label.Render(role) + " "
+	out := r.Endpoint + " " + s.label.Render(role)
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
