@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
