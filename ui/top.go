@@ -235,7 +235,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.offset = 0
 		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
 	case key.Matches(msg, k.Controller):
-		t.controller = t.nextController(msg.String() == "shift+tab")
+		t.controller = t.nextController(key.Matches(msg, k.PrevController))
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.selected(); sel != nil {
