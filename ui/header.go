@@ -185,6 +185,9 @@ func (t *topModel) limiterLine() string {
 		}
 		return s.label.Render("limiter ") + c.Name + " " + briefLimiter(&c)
 	}
+	if len(shown) == 0 {
+		return s.label.Render("limiters ") + s.dim.Render("…")
+	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {
 		parts = append(parts, c.Name+" "+briefLimiter(&c))

@@ -72,3 +72,29 @@ func TestSmallTruths(t *testing.T) {
 		}
 	})
 }
+
+// Each mark is explained in the footer the first time it appears, once.
+func TestLegendsOnce(t *testing.T) {
+	m := loaded(t, 120, 30) // the dataset has retries pending: the forecast shows
+	if want := "│▁▃█│ counts the retries falling due over the next 60s (? explains every mark)"; m.status != want {
+		t.Errorf("first refresh: status %q, want %q", m.status, want)
+	}
+	page := fixedPage(m.top.rows())
+	page.Items[2].Failures++ // a row changes
+	page.Items[3].Estimated = true
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if want := "• marks a row that changed since the previous refresh; * marks a key estimated from logs (? explains every mark)"; m.status != want {
+		t.Errorf("second refresh: status %q, want %q", m.status, want)
+	}
+	if s := screen(m); !strings.Contains(s, " •backoff") || !strings.Contains(s, " *backoff") {
+		t.Errorf("the marks are not shown:\n%s", s)
+	}
+	m.status = ""
+	page.Items[2].Failures++
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if m.status != "" {
+		t.Errorf("a legend shown twice: %q", m.status)
+	}
+}
