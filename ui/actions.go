@@ -2,8 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // ask opens the confirmation for act; a bulk action is counted first.
@@ -55,4 +58,60 @@ func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.status, m.statusErr = s, isErr
 	m.fitStatus()
 	return expireStatus(m.statusID)
+}
+
+// keyAction is forget or retry of the key under the cursor; forgetting a
+// key with nothing to forget says so instead of asking.
+func (t *topModel) keyAction(requeue bool) intent {
+	sel := t.selected()
+	if sel == nil {
+		return nil
+	}
+	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
+		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
+	}
+	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures}}
+}
+
+// filteredSet is the action on every key the top view's filter selects.
+func (t *topModel) filteredSet(requeue bool) action {
+	f := &api.Filter{Q: t.filter.applied, States: t.stateList()}
+	var what []string
+	if f.Q != "" {
+		what = append(what, "matching "+describeFilter(f.Q))
+	}
+	if len(f.States) > 0 {
+		names := make([]string, len(f.States))
+		for i, s := range f.States {
+			names[i] = string(s)
+		}
+		what = append(what, "in state "+strings.Join(names, " or "))
+	}
+	if len(what) == 0 {
+		what = append(what, "(ALL keys, no filter)")
+	}
+	return action{requeue: requeue, controllers: t.actionControllers(), filter: f, what: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
+}
+
+// actionControllers is the controller shown, or every one that accepts forget.
+func (t *topModel) actionControllers() []string {
+	if t.controller != "" {
+		return []string{t.controller}
+	}
+	var out []string
+	if t.overview != nil {
+		for _, c := range t.overview.Controllers {
+			if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+func scopeName(controller string) string {
+	if controller == "" {
+		return "every controller"
+	}
+	return controller
 }

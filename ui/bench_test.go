@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 

@@ -1,7 +1,8 @@
 // Package ui is the terminal UI of `kubectl backoff top`: a live table of a
-// controller's keys and their backoff, a detail view that explains one key,
-// an incident view that groups keys by error, and force-forget actions. When
-// discovery found several instrumented pods, it first offers them in a
+// controller's keys and their backoff, trouble first; a detail view that
+// explains one key as `kubectl backoff describe` does; an incident view of
+// the endpoint's exact error groups (v1/errors); and force-forget actions.
+// When discovery found several instrumented pods, it first offers them in a
 // picker (Options.Pods) and attaches to the one picked (Options.Attach).
 //
 //	s, err := inspector.Direct("http://127.0.0.1:8082", nil)
@@ -12,8 +13,17 @@
 //	return ui.Run(ctx, ui.Options{Session: s, Refresh: time.Second})
 //
 // The model holds only state. Every fetch and every action runs in a tea.Cmd
-// that calls package inspector and returns a typed message. A refresh costs
-// what fits on the screen: one v1/controllers call (counts, limiters and the
-// retry forecast, counted by the endpoint) and one page of v1/keys the size
-// of the visible rows — never the whole key set.
+// that calls package inspector and returns a typed message. Each view (top,
+// detail, groups, picker, help) handles its own keys and returns an intent
+// (open a key, ask to confirm an action, show a group's keys) that the root
+// acts on; the top view and the picker share one filter component.
+//
+// The cursor follows a key, not a row: across refreshes and re-sorts it
+// stays on the key the user chose, and when that key leaves the page it
+// moves to its nearest neighbour and the status line says so.
+//
+// A refresh costs what fits on the screen: one v1/controllers call (counts,
+// limiters and the retry forecast, counted by the endpoint) and one page of
+// v1/keys the size of the visible rows — never the whole key set. An
+// endpoint never reached ends Run, after Options.GiveUp, with the error.
 package ui

@@ -208,7 +208,10 @@ func (g *groupModel) view() string {
 		}
 		last := "-"
 		if !gr.LastSeen.IsZero() && !now.IsZero() {
-			last = short(now.Sub(gr.LastSeen)) + " ago"
+			last = "now"
+			if d := now.Sub(gr.LastSeen); d >= time.Second {
+				last = short(d) + " ago"
+			}
 		}
 		row := fmt.Sprintf("  %6s %s %s %s %*s %s", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last, oneLine(gr.Fingerprint))
 		if i == g.cursor {

@@ -63,11 +63,14 @@ func (t *topModel) attachedLine() string {
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *topModel) replica(r inspector.Replica) string {
 	s := &t.c.styles
-	role := "leader"
-	if r.Standby {
-		role = "standby"
+	role := "leader "
+	switch {
+	case r.Standby:
+		role = "standby "
+	case r.ServerTime.IsZero():
+		role = "" // never answered: no role to tell
 	}
-	out := r.Endpoint + " " + s.label.Render(role) + " "
+	out := r.Endpoint + " " + s.label.Render(role)
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
@@ -116,33 +119,43 @@ func (t *topModel) countsLine() string {
 		total += c.Keys
 	}
 	// The roomiest layout that fits: narrow terminals get tighter spacing,
-	// then compact numbers (12.9k).
-	var line string
-	// then short state names.
-	for _, layout := range []struct {
+	// then compact numbers (12.9k), then short state names. Widths are of
+	// the plain text; only the layout chosen is styled.
+	layouts := []struct {
 		gap   string
 		num   func(int) string
 		names map[api.State]string
-	}{{"   ", thousands, nil}, {"  ", thousands, nil}, {" ", thousands, nil}, {" ", compact, nil}, {" ", compact, shortStates}} {
-		gap := layout.gap
-		parts := make([]string, 0, len(api.States)+1)
+	}{{"   ", thousands, nil}, {"  ", thousands, nil}, {" ", thousands, nil}, {" ", compact, nil}, {" ", compact, shortStates}}
+	labels := make([]string, len(api.States))
+	for li, layout := range layouts {
+		width := 0
 		for i, st := range api.States {
-			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			labels[i] = fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			width += len([]rune(labels[i])) + len(layout.gap)
 			if t.states[st] {
-				parts = append(parts, s.toggleOn.Render("["+label+"]"))
-			} else {
-				parts = append(parts, s.stateStyle(st).Render(label))
+				width += 2 // the brackets of a state toggled on
 			}
 		}
-		line = strings.Join(parts, gap)
-		if withTotal := line + gap + s.label.Render("keys ") + layout.num(total); lipgloss.Width(withTotal) <= t.c.width {
-			return withTotal
+		keys := layout.gap + "keys " + layout.num(total)
+		withTotal := width-len(layout.gap)+len(keys) <= t.c.width
+		if !withTotal && width-len(layout.gap) > t.c.width && li < len(layouts)-1 {
+			continue
 		}
-		if lipgloss.Width(line) <= t.c.width {
-			return line
+		parts := make([]string, len(labels))
+		for i, st := range api.States {
+			if t.states[st] {
+				parts[i] = s.toggleOn.Render("[" + labels[i] + "]")
+			} else {
+				parts[i] = s.stateStyle(st).Render(labels[i])
+			}
 		}
+		line := strings.Join(parts, layout.gap)
+		if withTotal {
+			line += layout.gap + s.label.Render("keys ") + layout.num(total)
+		}
+		return line
 	}
-	return line
+	return ""
 }
 
 // shortStates are the state names of the narrowest counts line.
@@ -171,6 +184,9 @@ func (t *topModel) limiterLine() string {
 			return line
 		}
 		return s.label.Render("limiter ") + c.Name + " " + briefLimiter(&c)
+	}
+	if len(shown) == 0 {
+		return s.label.Render("limiters ") + s.dim.Render("…")
 	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {

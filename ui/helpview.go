@@ -26,9 +26,6 @@ func newHelpModel(c *common) helpModel {
 	return helpModel{c: c, h: h}
 }
 
-// closeHelpIntent returns to the view help was opened from.
-type closeHelpIntent struct{}
-
 // update handles the help view's keys; the offset is clamped here.
 func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
 	k := &m.c.keys

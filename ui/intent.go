@@ -13,6 +13,9 @@ type openKeyIntent struct{ controller, key string }
 // openGroupsIntent opens the error groups of the top view's scope.
 type openGroupsIntent struct{}
 
+// closeHelpIntent returns to the view help was opened from.
+type closeHelpIntent struct{}
+
 // backIntent returns to the top view.
 type backIntent struct{}
 

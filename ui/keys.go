@@ -8,6 +8,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 
 	Open, Back, Filter, States, Sort, Controller, Group key.Binding
+	// PrevController is shift+tab, which Controller also matches: it cycles back.
+	PrevController key.Binding
 	// The detail and group views' own: leave the view, show a group's keys.
 	Leave, ShowGroup key.Binding
 	Pause, Refresh   key.Binding
@@ -35,17 +37,18 @@ func newKeyMap() keyMap {
 		Home:     b([]string{"home"}, "home", "first key"),
 		End:      b([]string{"end", "G"}, "end/G", "last key"),
 
-		Open:       b([]string{"enter"}, "enter", "explain key"),
-		Back:       b([]string{"esc"}, "esc", "clear filter / back"),
-		Filter:     b([]string{"/"}, "/", "filter (~regex)"),
-		Leave:      b([]string{"esc"}, "esc", "back"),
-		ShowGroup:  b([]string{"enter"}, "enter", "show its keys"),
-		States:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
-		Sort:       b([]string{"s"}, "s", "cycle sort"),
-		Controller: b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
-		Group:      b([]string{"g"}, "g", "group by error"),
-		Pause:      b([]string{"p"}, "p", "pause/resume"),
-		Refresh:    b([]string{"ctrl+r"}, "ctrl+r", "refresh now"),
+		Open:           b([]string{"enter"}, "enter", "explain key"),
+		Back:           b([]string{"esc"}, "esc", "clear filter / back"),
+		Filter:         b([]string{"/"}, "/", "filter (~regex)"),
+		Leave:          b([]string{"esc"}, "esc", "back"),
+		PrevController: key.NewBinding(key.WithKeys("shift+tab")),
+		ShowGroup:      b([]string{"enter"}, "enter", "show its keys"),
+		States:         b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
+		Sort:           b([]string{"s"}, "s", "cycle sort"),
+		Controller:     b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
+		Group:          b([]string{"g"}, "g", "group by error"),
+		Pause:          b([]string{"p"}, "p", "pause/resume"),
+		Refresh:        b([]string{"ctrl+r"}, "ctrl+r", "refresh now"),
 
 		Forget:    b([]string{"f"}, "f", "forget key"),
 		Retry:     b([]string{"r"}, "r", "retry now"),

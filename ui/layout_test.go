@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 

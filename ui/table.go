@@ -146,6 +146,9 @@ func (t *topModel) table() []string {
 		b.WriteByte(' ')
 	}
 	lines := []string{s.header.Render(fit(b.String(), w))}
+	if t.page == nil && t.err != nil {
+		return append(lines, s.dim.Render("  no answer yet"))
+	}
 	if t.page == nil {
 		return append(lines, s.dim.Render("  loading…"))
 	}

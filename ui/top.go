@@ -180,79 +180,6 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 	return t, nil, t.follow(old)
 }
 
-// follow puts the cursor back on the key it follows in the page just
-// received. When that key left the page, the cursor goes to its nearest
-// neighbour of the previous page that is still shown, and the note says so.
-func (t *topModel) follow(old *inspector.KeyList) string {
-	items := t.page.Items
-	if !t.chosen {
-		t.cursor, t.sel = 0, ""
-		if k := t.selected(); k != nil {
-			t.sel = rowID(k)
-		}
-		return ""
-	}
-	idx := func(id string) int {
-		return slices.IndexFunc(items, func(k inspector.PodKey) bool { return rowID(&k) == id })
-	}
-	if t.sel != "" {
-		if i := idx(t.sel); i >= 0 {
-			t.cursor = i
-			return ""
-		}
-	}
-	was := t.sel
-	t.cursor = max(0, min(t.cursor, len(items)-1))
-	n := neighbour(old, was, idx)
-	if was != "" && n < 0 {
-		t.cursor = 0 // none of its neighbours is shown either: start at the top
-	}
-	if n >= 0 {
-		t.cursor = n
-	}
-	t.sel = ""
-	if k := t.selected(); k != nil {
-		t.sel = rowID(k)
-		switch {
-		case was != "" && n >= 0:
-			return fmt.Sprintf("%s left the view; the cursor moved to its neighbour %s", keyOfRow(was), k.Key.Key)
-		case was != "":
-			return fmt.Sprintf("%s left the view; the cursor is on the first key, %s", keyOfRow(was), k.Key.Key)
-		}
-	} else if was != "" {
-		return keyOfRow(was) + " left the view; no keys are shown"
-	}
-	return ""
-}
-
-// neighbour is the row of the page just received holding the nearest
-// neighbour, in the previous page old, of the key was: the rows below it
-// first, then above; -1 when none is still shown.
-func neighbour(old *inspector.KeyList, was string, idx func(string) int) int {
-	if was == "" || old == nil {
-		return -1
-	}
-	i := slices.IndexFunc(old.Items, func(k inspector.PodKey) bool { return rowID(&k) == was })
-	if i < 0 {
-		return -1
-	}
-	for d := 1; d < len(old.Items); d++ {
-		for _, j := range []int{i + d, i - d} {
-			if j >= 0 && j < len(old.Items) {
-				if n := idx(rowID(&old.Items[j])); n >= 0 {
-					return n
-				}
-			}
-		}
-	}
-	return -1
-}
-
-func rowID(k *inspector.PodKey) string { return k.Pod + "|" + k.Controller + "|" + k.Key.Key }
-
-// keyOfRow is the key a rowID names.
-func keyOfRow(id string) string { return id[strings.LastIndexByte(id, '|')+1:] }
-
 // signature is what makes a row "changed" when it differs between refreshes.
 func signature(k *api.Key) string {
 	var lastErr time.Time
@@ -260,28 +187,6 @@ func signature(k *api.Key) string {
 		lastErr = k.LastError.At
 	}
 	return fmt.Sprintf("%s|%d|%d|%d|%d", k.State, k.Failures, k.Reconciles, k.NextRetryAt.UnixNano(), lastErr.UnixNano())
-}
-
-// moveTo puts the cursor on row i of the page, scrolling the page when i is
-// off it; a scroll leaves the key to follow to whatever lands under the cursor.
-func (t *topModel) moveTo(i int) {
-	rows := t.rows()
-	n := 0
-	if t.page != nil {
-		n = len(t.page.Items)
-	}
-	switch {
-	case i < 0 && t.offset > 0:
-		t.offset, t.cursor, t.sel = max(0, t.offset+i), 0, ""
-	case i >= n && t.offset+rows < t.matched():
-		t.offset = min(t.offset+i-n+1, max(0, t.matched()-rows))
-		t.cursor, t.sel = min(i, rows-1), ""
-	default:
-		t.cursor = max(0, min(i, n-1))
-		if k := t.selected(); k != nil {
-			t.sel = rowID(k)
-		}
-	}
 }
 
 // update handles the top view's keys, and returns what the root must do.
@@ -330,7 +235,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.offset = 0
 		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
 	case key.Matches(msg, k.Controller):
-		t.controller = t.nextController(msg.String() == "shift+tab")
+		t.controller = t.nextController(key.Matches(msg, k.PrevController))
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.selected(); sel != nil {
@@ -380,62 +285,6 @@ func (t *topModel) toggleState(i int) intent {
 		again = fmt.Sprintf("%d again adds it back", i+1)
 	}
 	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
-}
-
-// keyAction is forget or retry of the key under the cursor; forgetting a
-// key with nothing to forget says so instead of asking.
-func (t *topModel) keyAction(requeue bool) intent {
-	sel := t.selected()
-	if sel == nil {
-		return nil
-	}
-	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
-		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
-	}
-	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures}}
-}
-
-// filteredSet is the action on every key the top view's filter selects.
-func (t *topModel) filteredSet(requeue bool) action {
-	f := &api.Filter{Q: t.filter.applied, States: t.stateList()}
-	var what []string
-	if f.Q != "" {
-		what = append(what, "matching "+describeFilter(f.Q))
-	}
-	if len(f.States) > 0 {
-		names := make([]string, len(f.States))
-		for i, s := range f.States {
-			names[i] = string(s)
-		}
-		what = append(what, "in state "+strings.Join(names, " or "))
-	}
-	if len(what) == 0 {
-		what = append(what, "(ALL keys, no filter)")
-	}
-	return action{requeue: requeue, controllers: t.actionControllers(), filter: f, what: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
-}
-
-// actionControllers is the controller shown, or every one that accepts forget.
-func (t *topModel) actionControllers() []string {
-	if t.controller != "" {
-		return []string{t.controller}
-	}
-	var out []string
-	if t.overview != nil {
-		for _, c := range t.overview.Controllers {
-			if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
-				out = append(out, c.Name)
-			}
-		}
-	}
-	return out
-}
-
-func scopeName(controller string) string {
-	if controller == "" {
-		return "every controller"
-	}
-	return controller
 }
 
 // showGroup shows the keys of one error group.

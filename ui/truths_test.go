@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// The small truths: each message says what is so, and what a key does.
+func TestSmallTruths(t *testing.T) {
+	t.Run("forget an idle key with nothing to forget", func(t *testing.T) {
+		m := loaded(t, 120, 30)
+		for range 7 { // demo/outage-00900, idle, 0 failures
+			m = send(t, m, press("j"))
+		}
+		m = send(t, m, press("f"))
+		if m.confirm != nil || m.status != "demo/outage-00900 is idle with 0 failures: nothing to forget (r retries it now)" {
+			t.Errorf("confirm %v, status %q: want no dialog and a note", m.confirm, m.status)
+		}
+		if m = send(t, m, press("r")); m.confirm == nil {
+			t.Errorf("r on an idle key asks nothing; want its confirmation")
+		}
+	})
+	t.Run("bulk dialog shows the filter as typed", func(t *testing.T) {
+		m := loaded(t, 120, 30)
+		m.top.filter.set(`~outage-\d+`)
+		m = send(t, m, press("F"))
+		if s := screen(m); !strings.Contains(s, `matching "~outage-\d+"`) {
+			t.Errorf("the dialog does not show the filter as typed:\n%s", s)
+		}
+	})
+	t.Run("state toggles say what they do", func(t *testing.T) {
+		m := send(t, loaded(t, 120, 30), press("1"))
+		if e, a := "showing only backoff keys; 1 again hides it", m.status; e != a {
+			t.Errorf("after 1: want %q, got %q", e, a)
+		}
+		m = send(t, m, press("5"))
+		if e, a := "showing only backoff, failed keys; 5 again hides it", m.status; e != a {
+			t.Errorf("after 5: want %q, got %q", e, a)
+		}
+		m = send(t, m, press("1"), press("5"))
+		if e, a := "showing every state again (5 shows only failed)", m.status; e != a {
+			t.Errorf("after 1, 5 again: want %q, got %q", e, a)
+		}
+	})
+	t.Run("a scheduled key whose time came is due", func(t *testing.T) {
+		for _, d := range []time.Duration{-time.Second, 0, 30 * time.Millisecond} {
+			if got := countdown(t0.Add(d), t0); got != "due" {
+				t.Errorf("countdown %v: %q, want due", d, got)
+			}
+		}
+		if got := countdown(t0.Add(120*time.Millisecond), t0); got != "0.1s" {
+			t.Errorf("countdown 120ms: %q, want 0.1s", got)
+		}
+	})
+	t.Run("a failed key shows the failures that led to it", func(t *testing.T) {
+		k := api.Key{State: api.StateFailed, Failures: 0, TotalFailures: 4}
+		if got := fails(&k); got != "4" {
+			t.Errorf("FAILS of a failed key: %q, want 4", got)
+		}
+		if got := failuresText(&k); got != "failed after 4 failures" {
+			t.Errorf("detail: %q", got)
+		}
+	})
+	t.Run("no claim of --addr without a reason given", func(t *testing.T) {
+		m := detailOf(t, loaded(t, 120, 30))
+		m.detail.data.Object = nil
+		if s := screen(send(t, m, press("G"))); strings.Contains(s, "--addr") || !strings.Contains(s, "no cluster access in this session") {
+			t.Errorf("the object line claims --addr:\n%s", s)
+		}
+	})
+}
+
+// Each mark is explained in the footer the first time it appears, once.
+func TestLegendsOnce(t *testing.T) {
+	m := loaded(t, 120, 30) // the dataset has retries pending: the forecast shows
+	if want := "│▁▃█│ counts the retries falling due over the next 60s (? explains every mark)"; m.status != want {
+		t.Errorf("first refresh: status %q, want %q", m.status, want)
+	}
+	page := fixedPage(m.top.rows())
+	page.Items[2].Failures++ // a row changes
+	page.Items[3].Estimated = true
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if want := "• marks a row that changed since the previous refresh; * marks a key estimated from logs (? explains every mark)"; m.status != want {
+		t.Errorf("second refresh: status %q, want %q", m.status, want)
+	}
+	if s := screen(m); !strings.Contains(s, " •backoff") || !strings.Contains(s, " *backoff") {
+		t.Errorf("the marks are not shown:\n%s", s)
+	}
+	m.status = ""
+	page.Items[2].Failures++
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if m.status != "" {
+		t.Errorf("a legend shown twice: %q", m.status)
+	}
+}
