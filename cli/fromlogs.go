@@ -97,10 +97,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		in = f
 	}
 	store := logs.NewStore(logs.Options{Live: live})
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	read := func() {
-		defer close(done)
+	read := func(ctx context.Context) {
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
 			c.Close()
@@ -110,13 +107,15 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		}
 	}
 	if follow && live {
-		go read()
-	} else {
-		read()
-		printReadNote(streams.ErrOut, store.Stats())
+		// Kept reading while top runs. Close does not wait for it: a read
+		// blocked on a pipe ends only with the pipe (or the process).
+		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		go read(bg)
+		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
-	stop := func() { cancel(); <-done }
-	return store.Session("logs: "+name, stop), o.objects(a), nil
+	read(ctx)
+	printReadNote(streams.ErrOut, store.Stats())
+	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
 func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {

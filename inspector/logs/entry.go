@@ -41,17 +41,11 @@ const preemptSlack = time.Second
 // in between must have run, and it would have been logged had it failed.
 // (A controller whose workers are all busy for that long is misread.)
 func (e *entry) failed(r Record, l Limiter, inferEnds bool) {
-	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
-	if e.state == api.StateBackoff && !e.nextRetry.IsZero() {
-		switch {
-		case r.At.Add(preemptSlack).Before(e.nextRetry):
-			a.Trigger, a.Preempted = api.TriggerEvent, true
-		case inferEnds && r.At.After(e.nextRetry.Add(e.delay+streakSlack)):
-			e.failures, e.firstFailure = 0, time.Time{}
-		default:
-			a.Trigger = api.TriggerRetry
-		}
+	if inferEnds && e.state == api.StateBackoff && r.At.After(e.nextRetry.Add(e.delay+streakSlack)) {
+		// The unlogged success forgot the key; only an event re-adds it.
+		e.failures, e.firstFailure, e.state = 0, time.Time{}, api.StateIdle
 	}
+	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	e.reconciled(r, &a)
 	e.failures++
 	e.totalFailures++
@@ -101,16 +95,47 @@ func (e *entry) requeue(r Record, l Limiter) {
 	e.addAttempt(a)
 }
 
-// reconciled counts a finished reconcile and, when its "Reconciling" line
-// was seen (V(5)), how long it took.
+// reconciled counts a finished reconcile and says why it ran. When its
+// "Reconciling" line was seen (V(5)), the reason was read then, and the
+// line also says how long it took.
 func (e *entry) reconciled(r Record, a *api.Attempt) {
 	e.reconciles++
 	e.lastReconcile = r.At
+	a.Trigger, a.Preempted = e.trigger(r.At)
 	if !e.startedAt.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
+		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
 	}
 	e.startedAt, e.startID, e.queuedAt = time.Time{}, "", time.Time{}
+}
+
+// start applies "Reconciling" (V(5)).
+func (e *entry) start(r Record) {
+	e.startTrigger, e.startPreempted = e.trigger(r.At)
+	e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
+}
+
+// trigger is why a reconcile beginning at at ran, read from what the key
+// was waiting for: its retry, or its RequeueAfter (an event when it came
+// well before either: preempted); after a success or a terminal error only
+// an event re-adds a key. Empty for a key's first reconcile in the log.
+func (e *entry) trigger(at time.Time) (string, bool) {
+	switch e.state {
+	case api.StateBackoff, api.StateScheduled:
+		if at.Add(preemptSlack).Before(e.nextRetry) {
+			return api.TriggerEvent, true
+		}
+		if e.state == api.StateScheduled {
+			return api.TriggerRequeueAfter, false
+		}
+		return api.TriggerRetry, false
+	case api.StateIdle, api.StateFailed:
+		if e.reconciles > 0 {
+			return api.TriggerEvent, false
+		}
+	}
+	return "", false
 }
 
 // recordError keeps the error as the key's last. The attempt shares the

@@ -100,7 +100,8 @@ func parseTime(s string) time.Time {
 }
 
 // consoleMessages are the messages a console line is searched for, longest
-// first so "Reconcile done, requeueing after" is not read as its prefix.
+// first so that, where two start at one place, "Reconcile done, requeueing
+// after" is not read as its prefix.
 var consoleMessages = [][]byte{
 	[]byte(msgRequeueAfter), []byte(msgRequeue), []byte(msgSuccess),
 	[]byte(msgError), []byte(msgStart), []byte(msgQueue),
@@ -110,11 +111,12 @@ var consoleMessages = [][]byte{
 // {JSON context}, separated by tabs (or spaces, once copied through a
 // terminal). The time may be missing when the kubelet's prefix gave one.
 func parseConsole(line []byte, f *fields) bool {
+	// The message is the first one on the line (an error's text may quote
+	// another); at one place, the longest.
 	at, msgEnd := -1, -1
 	for _, m := range consoleMessages {
-		if i := bytes.Index(line, m); i >= 0 {
+		if i := bytes.Index(line, m); i >= 0 && (at < 0 || i < at) {
 			at, msgEnd = i, i+len(m)
-			break
 		}
 	}
 	if at < 0 {

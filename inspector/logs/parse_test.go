@@ -125,6 +125,13 @@ func TestParseOlderReleases(t *testing.T) {
 				Namespace: "group/sts-e2e", Name: "sts-18b6e", ReconcileID: "d17d280a", Error: "admission webhook denied the request"},
 		},
 		{
+			name: "console error quoting another message",
+			line: "2026-11-30T08:24:33Z\tERROR\tReconciler error\t" +
+				`{"controller": "w", "namespace": "a", "name": "b", "error": "Reconcile done, requeueing after 5s never came"}`,
+			want: Record{What: ErrorLine, At: time.Date(2026, 11, 30, 8, 24, 33, 0, time.UTC), Controller: "w", Namespace: "a", Name: "b",
+				Error: "Reconcile done, requeueing after 5s never came"},
+		},
+		{
 			name: "kubectl logs --prefix --timestamps before a JSON line",
 			line: `[pod/ctrl-0/manager] 2022-06-06T10:00:00.123456789Z {"level":"error","ts":"2022-06-06T10:00:00Z","msg":"Reconciler error","controller":"w","namespace":"","name":"node-1","error":"terminal error: gone"}`,
 			want: Record{What: ErrorLine, At: time.Date(2022, 6, 6, 10, 0, 0, 123456789, time.UTC), Controller: "w", Name: "node-1", Error: "terminal error: gone", Terminal: true},

@@ -89,6 +89,8 @@ type entry struct {
 	lastDuration                        time.Duration
 	startedAt, queuedAt                 time.Time
 	startID                             string
+	startTrigger                        string // why the running reconcile ran
+	startPreempted                      bool
 	lastSeen                            time.Time
 	history                             []api.Attempt
 }
@@ -130,7 +132,7 @@ func (s *Store) Add(r Record) {
 			e.failed(r, s.opts.Limiter, !s.verbose)
 		}
 	case StartLine:
-		e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
+		e.start(r)
 	case SuccessLine:
 		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
 		e.lastSuccess = r.At

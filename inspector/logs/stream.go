@@ -66,13 +66,33 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) (stop func(), err 
 	if cfg.Once {
 		return func() {}, s.readOnce(ctx, cfg, pods)
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	runCtx, cancel := context.WithCancel(ctx)
 	f := &follower{store: s, cfg: cfg, running: map[string]bool{}}
+	opened := make(chan error, len(pods))
 	for _, p := range pods {
-		f.start(ctx, p)
+		f.start(runCtx, p, opened)
 	}
-	f.wg.Go(func() { f.watchPods(ctx) })
-	return func() { cancel(); f.wg.Wait() }, nil
+	stop = func() { cancel(); f.wg.Wait() }
+	// Fail now, in words, when no pod's log can be opened at all (RBAC on
+	// pods/log, a wrong container), rather than show an empty screen.
+	var errs []error
+	for range pods {
+		select {
+		case err := <-opened:
+			if err != nil {
+				errs = append(errs, err)
+			}
+		case <-ctx.Done():
+			stop()
+			return nil, ctx.Err()
+		}
+	}
+	if len(errs) == len(pods) {
+		stop()
+		return nil, fmt.Errorf("--from-logs: %w", errors.Join(errs...))
+	}
+	f.wg.Go(func() { f.watchPods(runCtx) })
+	return stop, nil
 }
 
 // follower keeps one stream per pod of the target.
@@ -98,12 +118,14 @@ func (f *follower) watchPods(ctx context.Context) {
 			continue
 		}
 		for _, p := range pods {
-			f.start(ctx, p)
+			f.start(ctx, p, nil)
 		}
 	}
 }
 
-func (f *follower) start(ctx context.Context, p inspector.Pod) {
+// start follows p's log unless it is followed already; opened (may be nil)
+// gets the result of its first attempt to open the stream.
+func (f *follower) start(ctx context.Context, p inspector.Pod, opened chan<- error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.running[p.String()] {
@@ -111,7 +133,7 @@ func (f *follower) start(ctx context.Context, p inspector.Pod) {
 	}
 	f.running[p.String()] = true
 	f.wg.Go(func() {
-		f.follow(ctx, p)
+		f.follow(ctx, p, opened)
 		f.mu.Lock()
 		delete(f.running, p.String())
 		f.mu.Unlock()
@@ -119,8 +141,15 @@ func (f *follower) start(ctx context.Context, p inspector.Pod) {
 }
 
 // follow streams one pod's log, resuming after each end, until the pod is
-// gone or ctx is done.
-func (f *follower) follow(ctx context.Context, p inspector.Pod) {
+// gone or ctx is done. The first attempt's result goes to opened.
+func (f *follower) follow(ctx context.Context, p inspector.Pod, opened chan<- error) {
+	report := func(err error) {
+		if opened != nil {
+			opened <- err
+			opened = nil
+		}
+	}
+	defer report(nil)
 	pods := f.cfg.Clientset.CoreV1().Pods(p.Namespace)
 	since := f.cfg.Tunnel.Clock.Now().Add(-f.cfg.Since)
 	var last time.Time
@@ -128,6 +157,7 @@ func (f *follower) follow(ctx context.Context, p inspector.Pod) {
 	for ctx.Err() == nil {
 		pod, err := pods.Get(ctx, p.Name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
+			report(fmt.Errorf("pod %s: %w", p, err))
 			return
 		}
 		opts := &corev1.PodLogOptions{Follow: true, Timestamps: true, SinceTime: &metav1.Time{Time: since}}
@@ -138,7 +168,11 @@ func (f *follower) follow(ctx context.Context, p inspector.Pod) {
 			opts.SinceTime = &metav1.Time{Time: last}
 		}
 		began := f.cfg.Tunnel.Clock.Now()
-		if rc, err := pods.GetLogs(p.Name, opts).Stream(ctx); err == nil {
+		rc, err := pods.GetLogs(p.Name, opts).Stream(ctx)
+		if err != nil {
+			report(fmt.Errorf("logs of pod %s: %w", p, err))
+		} else {
+			report(nil)
 			_, at, _ := f.store.read(ctx, rc, last)
 			rc.Close()
 			if at.After(last) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,5 +96,31 @@ func TestFollowResumes(t *testing.T) {
 	first, err := time.Parse(time.RFC3339, queries[0])
 	if err != nil || first.Before(base.Add(-time.Hour-time.Second)) || first.After(base.Add(-time.Hour+waitFor)) {
 		t.Errorf("first stream: sinceTime = %s, want an hour (DefaultSince) back from %v", queries[0], base)
+	}
+}
+
+// TestFollowRefused fails at once, naming the pod, when no log can be read.
+func TestFollowRefused(t *testing.T) {
+	pod := corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "ctrl-0"},
+		Status:     corev1.PodStatus{Phase: corev1.PodRunning}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/api/v1/namespaces/demo/pods/ctrl-0" {
+			_ = json.NewEncoder(w).Encode(pod)
+			return
+		}
+		w.WriteHeader(http.StatusForbidden)
+		_ = json.NewEncoder(w).Encode(metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure,
+			Reason: metav1.StatusReasonForbidden, Code: http.StatusForbidden, Message: `pods "ctrl-0" is forbidden: cannot get resource "pods/log"`})
+	}))
+	defer srv.Close()
+	s := NewStore(Options{Live: true})
+	_, err := s.Follow(context.Background(), StreamConfig{
+		Clientset: kubernetes.NewForConfigOrDie(&rest.Config{Host: srv.URL}),
+		Target:    inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}, Namespace: "demo",
+	})
+	if err == nil || !strings.Contains(err.Error(), "logs of pod demo/ctrl-0") || !strings.Contains(err.Error(), `"pods/log"`) {
+		t.Errorf("err = %v, want one naming the pod and pods/log", err)
 	}
 }

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// errorLine is a controller-runtime v0.25 "Reconciler error" line (zap JSON).
+const errorLine = `{"level":"error","ts":"2026-11-30T08:24:45Z","msg":"Reconciler error","controller":"widget","namespace":"default","name":"w1","reconcileID":"a","error":"boom"}` + "\n"
+
+// top follows a pipe (kubectl logs -f | kubectl backoff top --from-logs -):
+// lines written after it opened show up, and quitting does not wait for
+// the pipe to close.
+func TestTopFromLogsFollowsAPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)),
+		IOStreams: genericiooptions.IOStreams{In: r, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	if err := o.Complete([]string{}); err != nil {
+		t.Fatal(err)
+	}
+	o.fromLogs.source = "-"
+	s, _, pods, err := o.openFromLogs(context.Background())
+	if err != nil || pods != nil {
+		t.Fatalf("openFromLogs: %v, pods %v", err, pods)
+	}
+	if _, err := w.WriteString(errorLine); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		l, err := s.Keys(context.Background(), inspector.KeyQuery{})
+		if err == nil && len(l.Items) == 1 && l.Items[0].Key.Key == "default/w1" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the piped line did not show up within 10s: %+v, %v", l, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for the open pipe")
+	}
+}
