@@ -166,7 +166,7 @@ func (c *collector[T]) Collect(ch chan<- prometheus.Metric) {
 // summary is what one scrape computes over all keys.
 type summary struct {
 	byState     []int // in api.States order
-	oldest      int64  // start of the oldest unresolved failure, 0 for none
+	oldest      int64 // start of the oldest unresolved failure, 0 for none
 	maxFailures int
 	atCap       int
 }
