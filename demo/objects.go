@@ -63,11 +63,18 @@ func newObject(namespace string, sc *scenario, i int) *corev1.ConfigMap {
 
 // ensureObjects creates the namespace and whichever demo ConfigMaps are
 // missing; existing ones are left as they are, so a rerun against a cluster
-// resumes rather than resets. It returns how many it created.
+// resumes rather than resets. It returns how many it created. An existing
+// namespace is only read: in a pod (config/samples) the demo may get its
+// namespace but not create namespaces.
 func ensureObjects(ctx context.Context, c client.Client, namespace string, counts []int) (int, error) {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace, Labels: map[string]string{PartOfLabel: PartOfValue}}}
-	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
-		return 0, fmt.Errorf("create namespace %s: %w", namespace, err)
+	switch err := c.Get(ctx, client.ObjectKeyFromObject(ns), &corev1.Namespace{}); {
+	case apierrors.IsNotFound(err):
+		if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+			return 0, fmt.Errorf("create namespace %s: %w", namespace, err)
+		}
+	case err != nil:
+		return 0, fmt.Errorf("get namespace %s: %w", namespace, err)
 	}
 	var existing corev1.ConfigMapList
 	if err := c.List(ctx, &existing, client.InNamespace(namespace), client.MatchingLabels{PartOfLabel: PartOfValue}); err != nil {

@@ -2,14 +2,18 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 func TestValidate(t *testing.T) {
@@ -134,5 +138,28 @@ func TestEnsureObjects(t *testing.T) {
 	again, err := ensureObjects(ctx, c, "demo", counts)
 	if err != nil || again != 0 {
 		t.Errorf("second ensureObjects = %d, %v; want 0, nil", again, err)
+	}
+}
+
+// TestEnsureObjectsExistingNamespace: in a pod whose role may read its own
+// namespace but not create namespaces (config/samples), the demo starts.
+func TestEnsureObjectsExistingNamespace(t *testing.T) {
+	ctx := context.Background()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo"}}
+	c := fake.NewClientBuilder().WithObjects(ns).WithInterceptorFuncs(interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			if _, ok := obj.(*corev1.Namespace); ok {
+				return apierrors.NewForbidden(corev1.Resource("namespaces"), obj.GetName(), errors.New("RBAC: not allowed"))
+			}
+			return c.Create(ctx, obj, opts...)
+		},
+	}).Build()
+	created, err := ensureObjects(ctx, c, "demo", split(6))
+	if err != nil || created != 6 {
+		t.Errorf("ensureObjects = %d, %v; want 6, nil (the namespace exists: no create)", created, err)
+	}
+	// Missing, the namespace is created, and a refusal says which.
+	if _, err := ensureObjects(ctx, c, "other", split(6)); err == nil || !strings.Contains(err.Error(), "create namespace other") {
+		t.Errorf("ensureObjects in a missing namespace, creation refused: err = %v, want it to name the namespace", err)
 	}
 }

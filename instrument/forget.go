@@ -70,6 +70,9 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 			requeue(q, t.item, release)
 		}
 	}
+	if !req.DryRun {
+		p.forgets.add(resp.Requeued, resp.Count)
+	}
 	// A dry run reset nothing, so it kept nothing either.
 	resp.PendingRetryKept = !req.DryRun && !resp.Requeued && resp.Count > 0
 	resp.Message = forgetMessage(&resp, req)

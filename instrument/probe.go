@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -67,6 +68,14 @@ type TypedOptions[T comparable] struct {
 	// the reconciler decorator jitters RequeueAfter the same way. It is the
 	// one option that changes what the controller does; off by default.
 	Jitter float64
+
+	// MetricsRegisterer is where the probe's Prometheus series (see
+	// MetricKeys) are registered, e.g. prometheus.DefaultRegisterer in a
+	// client-go controller. Defaults to controller-runtime's metrics.Registry,
+	// which the manager's metrics server serves, if unset.
+	MetricsRegisterer prometheus.Registerer
+	// DisableMetrics registers no Prometheus series.
+	DisableMetrics bool
 }
 
 // TypedProbe records per-key backoff state for one controller. Build it with
@@ -87,6 +96,8 @@ type TypedProbe[T comparable] struct {
 	mu      sync.Mutex
 	limiter *rateLimiter[T]
 	queue   workqueue.TypedRateLimitingInterface[T] // the inner queue, once built
+
+	forgets forgetCounts // for MetricForgets
 }
 
 // New returns a probe for a controller-runtime controller named name and lists
@@ -116,6 +127,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)
+	registerMetrics(p, opts)
 	return p
 }
 
