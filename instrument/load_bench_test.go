@@ -71,7 +71,7 @@ func runUnderReaders(b *testing.B, pq bool, keys, reconciles, readers int) (alon
 	reg := NewRegistry()
 	probe := New("load", Options{Registry: reg, UsePriorityQueue: ptr.To(pq)})
 	rec := &countingReconciler{hit: make(chan struct{}, 1)}
-	opts := probe.WrapOptions(controller.TypedOptions[reconcile.Request]{
+	opts := probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		Reconciler:         probe.Reconciler(rec),
 		RateLimiter:        NewExponentialLimiter[reconcile.Request](time.Microsecond, time.Millisecond),
 		UsePriorityQueue:   ptr.To(pq),

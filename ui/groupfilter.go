@@ -5,12 +5,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// fold is the placeholder the endpoint's error fingerprint (v1/errors) puts
-// where a varying part of a message was; a group whose fingerprint is a
-// lone fold gathers the rarest errors beyond the endpoint's bound.
-const fold = "…"
+// fold is what the endpoint's error fingerprint (v1/errors) holds where it
+// folded a number, address, id or quoted name; a lone fold gathers the
+// rarest errors beyond the endpoint's bound.
+const fold = api.FingerprintFold
 
 // fingerprintFilter is a v1/keys filter that selects the keys whose last
 // error has this fingerprint: a regular expression anchored at both ends,
