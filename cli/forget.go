@@ -34,7 +34,8 @@ type ForgetOptions struct {
 	Yes        bool
 	Output     string
 
-	keys []string
+	keys   []string
+	output *outputFlags
 	// isTerminal says whether In is a terminal; tests replace it.
 	isTerminal func(io.Reader) bool
 }
@@ -42,6 +43,7 @@ type ForgetOptions struct {
 // NewForgetCommand returns `kubectl backoff forget [TARGET] KEY... | --all`.
 func NewForgetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ForgetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, isTerminal: isTerminal}
+	o.output = newOutputFlags(&o.Output, "forgotten")
 	cmd := &cobra.Command{
 		Use:   "forget [TARGET] (KEY... | --all)",
 		Short: "Reset the backoff of keys, and optionally retry them now",
@@ -71,15 +73,20 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
 	f.BoolVar(&o.DryRun, "dry-run", o.DryRun, "List what would be forgotten; change nothing")
 	f.BoolVarP(&o.Yes, "yes", "y", o.Yes, "Do not ask for confirmation")
-	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
+	o.output.addFlags(cmd)
 	return cmd
 }
 
-// Complete takes the target and keys from args.
+// Complete takes the target and keys from args, and resolves the printer
+// and, without --addr, kubeconfig and the namespace.
 func (o *ForgetOptions) Complete(args []string) error {
 	rest, err := o.completeTarget(args)
+	if err != nil {
+		return err
+	}
 	o.keys = rest
-	return err
+	o.completeCluster(true)
+	return o.output.complete()
 }
 
 // Validate checks the flags, naming the one at fault.
@@ -97,9 +104,6 @@ func (o *ForgetOptions) Validate() error {
 		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
 	}
 	if err := validateStates(o.States); err != nil {
-		return err
-	}
-	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
 		return err
 	}
 	return o.attachOptions.validate()
@@ -175,11 +179,17 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 		}
 		resps = append(resps, resp)
 	}
-	if o.Output != "" {
-		if len(resps) == 1 {
-			return printObject(o.Out, o.Output, resps[0])
+	if !o.output.text() {
+		var names []string
+		for _, r := range resps {
+			for _, k := range r.Keys {
+				names = append(names, k.Key)
+			}
 		}
-		return printObject(o.Out, o.Output, resps)
+		if len(resps) == 1 {
+			return o.output.print(o.Out, resps[0], kindKey, names...)
+		}
+		return o.output.print(o.Out, resps, kindKey, names...)
 	}
 	for _, resp := range resps {
 		for _, k := range resp.Keys {
