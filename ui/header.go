@@ -49,6 +49,8 @@ func (t *topModel) attachedLine() string {
 	case t.err != nil && !replicaErr:
 		parts = append(parts, s.bad.Render("✗ not answering (below)"))
 	case t.err != nil:
+	case !t.c.opts.SnapshotAt.IsZero():
+		parts = append(parts, s.warn.Render("snapshot taken at "+t.c.opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05 UTC")))
 	case !t.fetchedAt.IsZero():
 		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
 	default:

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -39,6 +40,9 @@ type server struct {
 	ep      *Endpoint
 	details map[key]*api.Key
 	mux     *http.ServeMux
+
+	once sync.Once
+	fps  []string // see fingerprints
 }
 
 func newServer(ep *Endpoint) *server {

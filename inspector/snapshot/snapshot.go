@@ -63,6 +63,10 @@ type Endpoint struct {
 	// DetailsOmitted counts the keys in backoff or failed left without
 	// their detail by MaxDetails.
 	DetailsOmitted int `json:"detailsOmitted,omitempty"`
+	// ErrorGroups are the replica's v1/errors over every key: the
+	// fingerprints its keys' errors group under (numbers, addresses, ids
+	// and quoted names folded), which the messages alone do not tell.
+	ErrorGroups []api.ErrorGroup `json:"errorGroups,omitempty"`
 }
 
 // Write writes f as indented JSON.

@@ -3,7 +3,6 @@ package snapshot_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -47,7 +46,8 @@ func live(t *testing.T) *inspector.Session {
 		_, _ = rec.Reconcile(t.Context(), fmt.Sprintf("default/idle-%05d", i))
 	}
 	for i := range failingKeys {
-		fail = errors.New([]string{"connection refused", "invalid spec"}[i%2])
+		// Messages differ by key; the server's fingerprints fold them into two groups.
+		fail = []error{fmt.Errorf("dial tcp 10.0.%d.7:443: connection refused", i), fmt.Errorf(`invalid spec of "w-%d"`, i)}[i%2]
 		k := fmt.Sprintf("default/fail-%05d", i)
 		for range i%7 + 1 {
 			_, _ = rec.Reconcile(t.Context(), k)
@@ -131,16 +131,23 @@ func TestTakeWriteReadServe(t *testing.T) {
 	if err != nil || len(d.History) == 0 {
 		t.Errorf("offline key %s: %v, %d attempts; want its history", ep.Details[0].Key, err, len(d.History))
 	}
-	groups, err := off.Errors(ctx, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := 0
-	for _, g := range groups.Groups {
-		sum += g.Count
-	}
-	if len(groups.Groups) != 2 || sum != failingKeys || groups.Matched != failingKeys {
-		t.Errorf("offline errors: %d groups adding up to %d of %d matched; want 2 adding up to %d", len(groups.Groups), sum, groups.Matched, failingKeys)
+	// Error groups: the server's, over any states, though the file holds
+	// only messages and the groups of all states.
+	for _, states := range [][]api.State{nil, {api.StateBackoff}, {api.StateIdle}} {
+		want, err := s.Errors(ctx, "", states)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := off.Errors(ctx, "widget", states)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if states == nil && len(got.Groups) != 2 {
+			t.Errorf("offline errors: %s; want two groups, the server's fingerprints", groupsText(got))
+		}
+		if e, a := groupsText(want), groupsText(got); e != a || want.Matched != got.Matched {
+			t.Errorf("offline errors --state %v: %s (%d matched), want %s (%d)", states, a, got.Matched, e, want.Matched)
+		}
 	}
 	ov, err := off.Overview(ctx)
 	if err != nil || !ov.ReadOnly() {
@@ -161,6 +168,14 @@ func keyNames(l *inspector.KeyList) string {
 	var b strings.Builder
 	for _, k := range l.Items {
 		b.WriteString(k.Key.Key + " ")
+	}
+	return b.String()
+}
+
+func groupsText(l *api.ErrorGroupList) string {
+	var b strings.Builder
+	for _, g := range l.Groups {
+		fmt.Fprintf(&b, "[%s %q %d] ", g.Controller, g.Fingerprint, g.Count)
 	}
 	return b.String()
 }

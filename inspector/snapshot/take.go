@@ -72,6 +72,10 @@ func takeEndpoint(ctx context.Context, e *inspector.Endpoint, budget *int) (Endp
 	if err != nil {
 		return ep, err
 	}
+	// An endpoint older than v1/errors has none: keys then group by message.
+	if groups, err := e.Client.Errors(ctx, "", nil); err == nil {
+		ep.ErrorGroups = groups.Groups
+	}
 	var failing []api.Key
 	for _, k := range ep.Keys {
 		if (k.State == api.StateBackoff || k.State == api.StateFailed) && k.Handle == "" {
