@@ -112,11 +112,8 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		return o.describeController(ctx, s)
 	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
-	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
-		return fmt.Errorf("%w: name one with --controller", amb)
-	}
 	if err != nil {
-		return err
+		return withControllerHint(err)
 	}
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
@@ -137,6 +134,21 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	}
 	printControllerDiagnosis(o.Out, ds[0])
 	return nil
+}
+
+// findController is the controller that tracks key, found across them all
+// as describe does when --controller is not given.
+func findController(ctx context.Context, s *inspector.Session, key string) (string, error) {
+	c, err := s.FindKey(ctx, key)
+	return c, withControllerHint(err)
+}
+
+// withControllerHint says what to do about a key several controllers track.
+func withControllerHint(err error) error {
+	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
+		return fmt.Errorf("%w: name one with --controller", amb)
+	}
+	return err
 }
 
 func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {

@@ -34,7 +34,9 @@ type ForgetOptions struct {
 	Yes        bool
 	Output     string
 
-	keys   []string
+	keys []string
+	// keysOf is the KEYs by controller, found when --controller is not given.
+	keysOf map[string][]string
 	output *outputFlags
 	// isTerminal says whether In is a terminal; tests replace it.
 	isTerminal func(io.Reader) bool
@@ -113,6 +115,8 @@ func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetReques
 	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
 	if o.All {
 		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
+	} else if keys, ok := o.keysOf[controller]; ok {
+		r.Keys = keys
 	} else {
 		r.Keys = o.keys
 	}
@@ -123,8 +127,11 @@ func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetReques
 // --all without --controller — every controller that accepts forget, as F
 // in the UI does.
 func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) ([]string, error) {
-	if o.Controller != "" || !o.All {
+	if o.Controller != "" {
 		return []string{o.Controller}, nil
+	}
+	if !o.All {
+		return o.findKeys(ctx, s)
 	}
 	ov, err := s.Overview(ctx)
 	if err != nil {
@@ -140,6 +147,24 @@ func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) (
 		return nil, fmt.Errorf("forget refused: no controller accepts forget (the endpoint is read-only)")
 	}
 	return out, nil
+}
+
+// findKeys finds the controller of each KEY, as describe does without
+// --controller: the one that tracks it, or an error naming those that do.
+func (o *ForgetOptions) findKeys(ctx context.Context, s *inspector.Session) ([]string, error) {
+	o.keysOf = map[string][]string{}
+	var names []string
+	for _, k := range o.keys {
+		c, err := findController(ctx, s, k)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := o.keysOf[c]; !ok {
+			names = append(names, c)
+		}
+		o.keysOf[c] = append(o.keysOf[c], k)
+	}
+	return names, nil
 }
 
 // Run forgets, after confirmation when it is a bulk forget on a terminal.

@@ -168,7 +168,14 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspector.KeyList, error) {
 	out := &inspector.KeyList{Items: []inspector.PodKey{}}
 	for _, k := range o.keys {
-		d, err := s.Key(ctx, o.Controller, k)
+		c := o.Controller
+		if c == "" {
+			var err error
+			if c, err = findController(ctx, s, k); err != nil {
+				return nil, err
+			}
+		}
+		d, err := s.Key(ctx, c, k)
 		if err != nil {
 			return nil, err
 		}

@@ -161,13 +161,21 @@ func readSnapshot(flag, path string) (*snapshot.File, error) {
 	return f, nil
 }
 
+// completeFile reads top's --file, if given (and given alone: Validate
+// says what does not go with it).
+func (o *TopOptions) completeFile() error {
+	if o.file == "" || o.validateFile() != nil {
+		return nil
+	}
+	var err error
+	o.snap, err = readSnapshot("--file", o.file)
+	return err
+}
+
 // runFile is top --file: the snapshot browsed offline, read-only, with the
 // time it was taken in the header.
 func (o *TopOptions) runFile(ctx context.Context) error {
-	f, err := readSnapshot("--file", o.file)
-	if err != nil {
-		return err
-	}
+	f := o.snap
 	s := snapshot.Session(f)
 	if err := o.preflight(ctx, s); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -31,8 +32,9 @@ type TopOptions struct {
 	Filter     string
 
 	fromLogs fromLogsOptions
-	// file is --file: a snapshot to browse offline.
+	// file is --file: a snapshot to browse offline; snap is it, read.
 	file string
+	snap *snapshot.File
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -83,7 +85,7 @@ func (o *TopOptions) Complete(args []string) error {
 		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
 	o.completeCluster(o.file == "" && needsCluster(&o.fromLogs))
-	return nil
+	return o.completeFile()
 }
 
 // Validate checks every flag, naming the one at fault.

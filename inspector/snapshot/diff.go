@@ -31,9 +31,10 @@ type Change struct {
 }
 
 // Failing reports whether a key is failing: consecutive failures not yet
-// forgotten, or a terminal error.
+// forgotten, a terminal error, or a retry still to come after an error (a
+// forget without requeue resets the count, not the pending retry).
 func Failing(k *api.Key) bool {
-	return k != nil && (k.Failures > 0 || k.State == api.StateFailed)
+	return k != nil && (k.Failures > 0 || k.State == api.StateFailed || k.State == api.StateBackoff)
 }
 
 // Diff lists the keys that started or stopped failing between before and
