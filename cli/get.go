@@ -48,8 +48,10 @@ func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 		Short: "List keys and their backoff state",
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
 and the delay that chose it, and the last error. Above the table, one line per
-controller diagnoses it as a whole (not with -o json|yaml). -o wide adds the error's
-class (transient, permanent, unknown), the counters, and the whole last error.
+controller diagnoses it as a whole (in the table only). -o wide adds the error's
+class (transient, permanent, unknown), the counters, and the whole last error;
+-o json, yaml, name, jsonpath=… and go-template=… print as kubectl's do, over
+the wire API's field names (items[*].key, .failures, .lastError.message).
 
 --group-by error groups the keys' last errors instead, on the server: one row per
 controller and error (numbers, addresses and names folded), with exact counts,

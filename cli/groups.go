@@ -44,7 +44,7 @@ func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error 
 	if len(l.Groups) == 0 {
 		fmt.Fprintf(o.ErrOut, "No key matched has an error (%d tracked).\n", l.Total)
 	} else {
-		fmt.Fprintf(o.ErrOut, "%d keys with an error, in %d groups (%d tracked).\n", l.Matched, len(l.Groups), l.Total)
+		fmt.Fprintf(o.ErrOut, "%s with an error, in %s (%d tracked).\n", plural(l.Matched, "key"), plural(len(l.Groups), "group"), l.Total)
 	}
 	return nil
 }
@@ -67,4 +67,12 @@ func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Controller, g.Count, dash(g.Class),
 			ago(g.FirstSeen, l.ServerTime), ago(g.LastSeen, l.ServerTime), msg, examples)
 	}
+}
+
+// plural is "1 key", "2 keys".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

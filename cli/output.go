@@ -37,10 +37,11 @@ func newOutputFlags(format *string, operation string, texts ...string) *outputFl
 	return &outputFlags{flags: f, texts: append([]string{""}, texts...)}
 }
 
-// addFlags adds -o (and kubectl's --template, --show-managed-fields,
+// addFlags adds -o (and kubectl's --template and
 // --allow-missing-template-keys) with help that lists every format.
 func (o *outputFlags) addFlags(cmd *cobra.Command) {
 	o.flags.AddFlags(cmd)
+	_ = cmd.Flags().MarkHidden("show-managed-fields") // nothing here has managed fields
 	cmd.Flags().Lookup("output").Usage = "Output format: " + strings.Join(o.allowed(), ", ")
 }
 

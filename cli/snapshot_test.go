@@ -1,19 +1,13 @@
 package cli_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-logr/logr"
-	clocktesting "k8s.io/utils/clock/testing"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -21,37 +15,11 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/cli"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
-
-// changing serves a controller "widget" whose keys' outcomes the test sets:
-// reconcile(key, err) runs one reconcile, and a failure is retried.
-func changing(t *testing.T) (*httptest.Server, func(key string, err error)) {
-	t.Helper()
-	reg := instrument.NewRegistry()
-	log := logr.Discard()
-	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
-	t.Cleanup(srv.Close)
-	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
-	p := instrument.NewTyped("widget", instrument.TypedOptions[string]{Registry: reg, Clock: clk})
-	rl := p.RateLimiter(nil)
-	var fail error
-	rec := p.Reconciler(reconcile.TypedFunc[string](func(context.Context, string) (reconcile.Result, error) { return reconcile.Result{}, fail }))
-	return srv, func(key string, err error) {
-		fail = err
-		_, _ = rec.Reconcile(t.Context(), key)
-		if err != nil {
-			rl.When(key)
-		} else {
-			rl.Forget(key)
-		}
-		clk.Step(time.Millisecond) // within every delay: failing keys stay in backoff
-	}
-}
 
 // Snapshots before and after keys change: diff lists what changed.
 func TestSnapshotAndDiff(t *testing.T) {
-	srv, reconcile := changing(t)
+	srv, reconcile, clk := widgets(t, false)
 	refused, timeout := errors.New("connection refused"), errors.New("timeout")
 	for range 5 {
 		reconcile("default/w1", refused)
@@ -71,6 +39,7 @@ func TestSnapshotAndDiff(t *testing.T) {
 		}
 	}
 	take(before, "3 keys, 2 with their history")
+	clk.Step(time.Millisecond)       // within every delay: failing keys stay in backoff
 	reconcile("default/w1", nil)     // recovers
 	reconcile("default/w2", refused) // fails again, with another error
 	reconcile("default/w4", timeout) // new, failing

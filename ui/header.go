@@ -73,6 +73,9 @@ func (t *topModel) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
+		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
+			return out + s.dim.Render("(recorded)") // nothing is connected to a file
+		}
 		if r.Err != nil {
 			// A direct address has no tunnel: the UI itself retries every refresh.
 			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))

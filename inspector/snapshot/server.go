@@ -111,7 +111,7 @@ func (s *server) names() string {
 
 func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
-	m, err := newMatcher(v.Get("q"), states(r))
+	m, err := inspector.NewKeyFilter(v.Get("q"), inspector.StatesParam(v))
 	if err != nil {
 		serveError(w, http.StatusBadRequest, err.Error())
 		return
@@ -138,7 +138,7 @@ func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 	out := api.KeyList{ServerTime: s.ep.ServerTime, Total: len(all), Items: []api.Key{}}
 	var items []api.Key
 	for _, k := range all {
-		if m.match(&k) {
+		if m.Match(k.Key, lastError(&k), k.State) {
 			items = append(items, k)
 		}
 	}
