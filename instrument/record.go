@@ -180,6 +180,9 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			e.stored = stFailed
 			e.clearRetry()
 			e.totalFailures++
+			if e.firstFailureAt == 0 {
+				e.firstFailureAt = now // failing since, for the attention order
+			}
 			e.setError(&s.errors, msg, classPermanent, now)
 			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
 		case err != nil:
