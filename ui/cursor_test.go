@@ -37,6 +37,9 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 	}
 	j.waitFor("sort next")
 	// By next retry: 000000, 000003 (1 failure), 000001, 000004 (2), 000002 (3).
+	j.waitUntil(func(s string) bool { // the page sorted by next arrived (the query line shows first)
+		return lineOf(s, "demo/widget-000003") < lineOf(s, "demo/widget-000001")
+	})
 	j.key("j")
 	j.key("j")
 	j.waitLine("›", "demo/widget-000001")
