@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,27 +10,41 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/go-logr/logr"
 
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// demoSeed and demoElapsed fix the world of the first-screen goldens: the
-// demo with --seed 7, 70s after its start (a minute into its first outage).
-const (
-	demoSeed    = 7
-	demoElapsed = 70 * time.Second
-)
-
-// firstScreen is `top` as it opens on the demo world: the UI's normal
-// options (default sort), one refresh from the real endpoint, at w×h.
-func firstScreen(t *testing.T, w *demoWorld, width, height int) Model {
+// demoWorld is the demo with --seed 7 (its defaults otherwise), replayed
+// for 70s from 08:00:00 UTC — a minute into its first outage — and served
+// by the real handler.
+func demoWorld(t *testing.T) (*demo.Replay, *httptest.Server) {
 	t.Helper()
-	s, err := inspector.Direct(w.srv.URL, nil)
+	opts := demo.DefaultOptions()
+	opts.Seed = 7
+	r, err := demo.NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), Options{Session: s, Clock: w.clk.Now})
+	t.Cleanup(r.Close)
+	discard := logr.Discard()
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &discard}))
+	t.Cleanup(srv.Close)
+	return r, srv
+}
+
+// firstScreen is `top` as it opens on the demo world: the UI's normal
+// options (default sort), one refresh from the real endpoint, at w×h.
+func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, height int) Model {
+	t.Helper()
+	s, err := inspector.Direct(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), Options{Session: s, Clock: r.Clock.Now})
 	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
 	msg := m.top.refresh()()
 	return send(t, m, msg)
@@ -46,13 +61,13 @@ var outageDiagnosis = regexp.MustCompile(`^worst of \d in trouble: outage — \d
 // The first screen of top on the demo answers the question: failing keys
 // first, the longest failing on top, under the worst controller's diagnosis.
 func TestFirstScreenOnTheDemo(t *testing.T) {
-	w := newDemoWorld(t, demoSeed, demoElapsed)
+	r, srv := demoWorld(t)
 	for _, sz := range []struct {
 		name string
 		w, h int
 	}{{"120x30", 120, 30}, {"80x24", 80, 24}} {
 		t.Run(sz.name, func(t *testing.T) {
-			m := firstScreen(t, w, sz.w, sz.h)
+			m := firstScreen(t, r, srv, sz.w, sz.h)
 			if m.top.err != nil {
 				t.Fatalf("refresh: %v", m.top.err)
 			}
