@@ -5,16 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/go-logr/logr"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -77,4 +80,36 @@ func TestGetSortsAttentionByDefault(t *testing.T) {
 			t.Errorf("get %v: got %s, want %s", args, a, e)
 		}
 	}
+}
+
+// get on the demo (seed 7, a minute into its first outage, replayed on a
+// fake clock) opens on what is wrong: the controllers' diagnoses, then the
+// keys failing longest.
+func TestGetOnTheDemo(t *testing.T) {
+	opts := demo.DefaultOptions()
+	opts.Seed = 7
+	r, err := demo.NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	log := logr.Discard()
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &log}))
+	t.Cleanup(srv.Close)
+
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "--limit", "12"); err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	rows := strings.Split(out.String(), "\n")
+	table := slices.IndexFunc(rows, func(l string) bool { return strings.HasPrefix(l, "CONTROLLER ") })
+	if table < 0 || len(rows) < table+13 {
+		t.Fatalf("no table of 12 keys:\n%s", out)
+	}
+	for _, row := range rows[table+1 : table+13] {
+		if f := strings.Fields(row); len(f) < 3 || (f[2] != string(api.StateBackoff) && f[2] != string(api.StateFailed)) {
+			t.Errorf("row %q: want only failing keys first", row)
+		}
+	}
+	golden.RequireEqual(t, out.String())
 }
