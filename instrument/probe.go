@@ -206,11 +206,13 @@ func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.Typ
 //
 //	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
 func (p *TypedProbe[T]) Track(item T, sync func() error) error {
-	p.tracked.Store(true)
-	p.store.seesHandouts.Store(true)
+	if !p.tracked.Load() { // a load, not a store, on every sync: no cache-line write
+		p.tracked.Store(true)
+		p.store.seesHandouts.Store(true)
+	}
 	p.markActive()
 	began := p.store.now()
-	p.store.started(item)
+	p.store.startedAt(item, began)
 	defer func() {
 		if r := recover(); r != nil {
 			p.store.panicked(item, r, began)
