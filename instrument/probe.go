@@ -96,6 +96,10 @@ type TypedProbe[T comparable] struct {
 	// tracked is set once reconcile outcomes are reported (Reconciler or
 	// Track): the limiter and queue then stop inferring them.
 	tracked atomic.Bool
+	// tracking is set once Track reports outcomes: a client-go worker loop
+	// may give up on a key (Forget without a requeue), which controller-
+	// runtime never does.
+	tracking atomic.Bool
 	active  atomic.Bool
 
 	mu      sync.Mutex
@@ -206,8 +210,9 @@ func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.Typ
 //
 //	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
 func (p *TypedProbe[T]) Track(item T, sync func() error) error {
-	if !p.tracked.Load() { // a load, not a store, on every sync: no cache-line write
+	if !p.tracking.Load() { // a load, not a store, on every sync: no cache-line write
 		p.tracked.Store(true)
+		p.tracking.Store(true)
 		p.store.seesHandouts.Store(true)
 	}
 	p.markActive()
