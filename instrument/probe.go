@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
@@ -76,6 +77,15 @@ type TypedOptions[T comparable] struct {
 	MetricsRegisterer prometheus.Registerer
 	// DisableMetrics registers no Prometheus series.
 	DisableMetrics bool
+
+	// EventRecorder, if set, records a Normal Event (reason
+	// EventReasonBackoffReset) on the object behind each key a forget
+	// resets — "backoff reset by alice: dependency restored" — so kubectl
+	// shows it with the object's events; e.g. mgr.GetEventRecorderFor("widget").
+	// It needs the object's kind (Object or Kind) and namespace/name keys. The
+	// Event names the object by kind, namespace and name (no UID). Defaults to
+	// none: forgets are then recorded in the key's history and the log only.
+	EventRecorder record.EventRecorder
 }
 
 // TypedProbe records per-key backoff state for one controller. Build it with
@@ -97,7 +107,8 @@ type TypedProbe[T comparable] struct {
 	limiter *rateLimiter[T]
 	queue   workqueue.TypedRateLimitingInterface[T] // the inner queue, once built
 
-	forgets forgetCounts // for MetricForgets
+	forgets forgetCounts         // for MetricForgets
+	events  record.EventRecorder // Options.EventRecorder
 }
 
 // New returns a probe for a controller-runtime controller named name and lists
@@ -124,6 +135,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		usePQ:  ptr.Deref(opts.UsePriorityQueue, true),
 		jitter: min(max(opts.Jitter, 0), 1),
 		store:  newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
+		events: opts.EventRecorder,
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)

@@ -1,0 +1,71 @@
+package instrument
+
+import (
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+const (
+	// EventReasonBackoffReset is the reason of the Event a forget records on
+	// the object behind a key.
+	EventReasonBackoffReset = "BackoffReset"
+	// maxForgetEvents bounds the Events one forget records: a bulk forget of
+	// thousands of keys is one log line, not thousands of API writes.
+	maxForgetEvents = 100
+)
+
+// announceForget records an Event on the object behind each forgotten key,
+// so `kubectl describe` shows who reset its backoff and why. It runs after
+// the forget, outside every lock (the recorder queues the write); a probe
+// with no recorder or no object kind records none.
+func (p *TypedProbe[T]) announceForget(targets []target[T], user, reason string) {
+	if p.events == nil || p.kind == nil {
+		return
+	}
+	msg := forgetEventMessage(user, reason)
+	for _, t := range targets[:min(len(targets), maxForgetEvents)] {
+		p.events.Event(p.objectOf(t.key), corev1.EventTypeNormal, EventReasonBackoffReset, msg)
+	}
+}
+
+// objectOf names the object behind key ("namespace/name", or "name" for a
+// cluster-scoped object) as the recorder needs it: kind and name, no UID.
+func (p *TypedProbe[T]) objectOf(key string) *metav1.PartialObjectMetadata {
+	o := &metav1.PartialObjectMetadata{}
+	o.APIVersion = metav1.GroupVersion{Group: p.kind.Group, Version: p.kind.Version}.String()
+	o.Kind = p.kind.Kind
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		o.Namespace, o.Name = ns, name
+	} else {
+		o.Name = key
+	}
+	return o
+}
+
+// forgetEventMessage is the Event's text: "backoff reset by alice: dependency
+// restored", leaving out what the request did not say.
+func forgetEventMessage(user, reason string) string {
+	msg := "backoff reset"
+	if user != "" {
+		msg += " by " + user
+	}
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return msg
+}
+
+// recordedUser is who a forget is recorded as: the authenticated user when
+// the request carries one, else the client's claim marked unverified.
+func recordedUser(authenticated, claimed string) string {
+	switch {
+	case authenticated != "":
+		return authenticated
+	case claimed != "":
+		return claimed + api.UnverifiedSuffix
+	}
+	return ""
+}
