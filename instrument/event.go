@@ -1,39 +1,52 @@
 package instrument
 
 import (
+	"context"
 	"strings"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 const (
 	// EventReasonBackoffReset is the reason of the Event a forget records on
-	// the object behind a key.
+	// the object behind a key; its action is EventActionForget.
 	EventReasonBackoffReset = "BackoffReset"
+	// EventActionForget is the action of that Event.
+	EventActionForget = "Forget"
 	// maxForgetEvents bounds the Events one forget records: a bulk forget of
 	// thousands of keys is one log line, not thousands of API writes.
 	maxForgetEvents = 100
+	// eventLookupBudget bounds the time one forget spends reading the UIDs
+	// of its objects; the Events after it go out without one.
+	eventLookupBudget = 5 * time.Second
 )
 
 // announceForget records an Event on the object behind each forgotten key,
 // so `kubectl describe` shows who reset its backoff and why. It runs after
-// the forget, outside every lock (the recorder queues the write); a probe
-// with no recorder or no object kind records none.
+// the forget, outside every lock, on the handler's goroutine (the recorder
+// sends in the background); a probe with no recorder or no object kind
+// records none.
 func (p *TypedProbe[T]) announceForget(targets []target[T], user, reason string) {
 	if p.events == nil || p.kind == nil {
 		return
 	}
-	msg := forgetEventMessage(user, reason)
+	note := forgetEventMessage(user, reason)
+	ctx, cancel := context.WithTimeout(context.Background(), eventLookupBudget)
+	defer cancel()
 	for _, t := range targets[:min(len(targets), maxForgetEvents)] {
-		p.events.Event(p.objectOf(t.key), corev1.EventTypeNormal, EventReasonBackoffReset, msg)
+		p.events.Eventf(p.objectOf(ctx, t.key), nil, corev1.EventTypeNormal, EventReasonBackoffReset, EventActionForget, "%s", note)
 	}
 }
 
 // objectOf names the object behind key ("namespace/name", or "name" for a
-// cluster-scoped object) as the recorder needs it: kind and name, no UID.
-func (p *TypedProbe[T]) objectOf(key string) *metav1.PartialObjectMetadata {
+// cluster-scoped object) for the recorder: kind and name, and its UID when
+// the probe can read it — kubectl describe lists the Events of an object
+// by UID.
+func (p *TypedProbe[T]) objectOf(ctx context.Context, key string) *metav1.PartialObjectMetadata {
 	o := &metav1.PartialObjectMetadata{}
 	o.APIVersion = metav1.GroupVersion{Group: p.kind.Group, Version: p.kind.Version}.String()
 	o.Kind = p.kind.Kind
@@ -41,6 +54,12 @@ func (p *TypedProbe[T]) objectOf(key string) *metav1.PartialObjectMetadata {
 		o.Namespace, o.Name = ns, name
 	} else {
 		o.Name = key
+	}
+	if p.objects != nil && ctx.Err() == nil {
+		got := o.DeepCopy()
+		if err := p.objects.Get(ctx, client.ObjectKeyFromObject(o), got); err == nil {
+			o.UID = got.UID
+		}
 	}
 	return o
 }

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -8,21 +9,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/client-go/tools/record"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
+	ctrlfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // auditEnv is a controller of ConfigMaps whose probe records Events on a fake
 // recorder, with failing keys default/f0 and default/f1 and a logging handler.
-func auditEnv(t *testing.T, kind schema.GroupVersionKind) (*htEnv, *htLog, *record.FakeRecorder) {
+func auditEnv(t *testing.T, kind schema.GroupVersionKind) (*htEnv, *htLog, *events.FakeRecorder) {
 	e := newHTEnv(t)
-	events := record.NewFakeRecorder(10)
-	events.IncludeObject = true
-	p := New("cm", Options{Registry: e.reg, Clock: e.clk, Kind: kind, EventRecorder: events, DisableMetrics: true})
+	rec := events.NewFakeRecorder(10)
+	rec.Verbose = true // with the action and the object's kind
+	p := New("cm", Options{Registry: e.reg, Clock: e.clk, Kind: kind, EventRecorder: rec, DisableMetrics: true})
 	hp := &htProbe{env: e, p: p, rl: p.RateLimiter(NewExponentialLimiter[reconcile.Request](time.Second, time.Hour))}
 	e.probes["cm"] = hp
 	for _, k := range []string{"default/f0", "default/f1"} {
@@ -30,13 +37,13 @@ func auditEnv(t *testing.T, kind schema.GroupVersionKind) (*htEnv, *htLog, *reco
 	}
 	logs := &htLog{}
 	e.h = NewHandler(HandlerOptions{Registry: e.reg, Logger: logs.logger(t)})
-	return e, logs, events
+	return e, logs, rec
 }
 
 var configMapKind = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 
 // drain returns the events recorded so far.
-func drain(events *record.FakeRecorder) []string {
+func drain(events *events.FakeRecorder) []string {
 	var out []string
 	for {
 		select {
@@ -49,7 +56,7 @@ func drain(events *record.FakeRecorder) []string {
 }
 
 func TestForgetAudit(t *testing.T) {
-	const cmObject = " involvedObject{kind=ConfigMap,apiVersion=v1}"
+	const cmObject = " {kind=ConfigMap,apiVersion=v1}"
 	tests := []struct {
 		name       string
 		body       string
@@ -63,12 +70,12 @@ func TestForgetAudit(t *testing.T) {
 		kind:       configMapKind,
 		wantUser:   "alice (unverified)",
 		wantReason: "dependency restored",
-		wantEvents: []string{"Normal BackoffReset backoff reset by alice (unverified): dependency restored" + cmObject},
+		wantEvents: []string{"Normal BackoffReset Forget backoff reset by alice (unverified): dependency restored" + cmObject},
 	}, {
 		name:       "neither",
 		body:       `{"controller":"cm","keys":["default/f0","default/f1"]}`,
 		kind:       configMapKind,
-		wantEvents: []string{"Normal BackoffReset backoff reset" + cmObject, "Normal BackoffReset backoff reset" + cmObject},
+		wantEvents: []string{"Normal BackoffReset Forget backoff reset" + cmObject, "Normal BackoffReset Forget backoff reset" + cmObject},
 	}, {
 		name:       "reason only, no kind: no event",
 		body:       `{"controller":"cm","keys":["default/f0"],"reason":"quota raised"}`,
@@ -116,7 +123,7 @@ func TestForgetAudit(t *testing.T) {
 // recorded as it is, and the client's claim is ignored.
 func TestForgetAuthenticatedUser(t *testing.T) {
 	e, _, events := auditEnv(t, configMapKind)
-	events.IncludeObject = false
+	events.Verbose = false // the plain text only
 	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1"+api.DefaultPrefix+"v1/forget",
 		strings.NewReader(`{"controller":"cm","keys":["default/f1"],"user":"mallory","reason":"dependency restored"}`))
 	req.Header.Set("Content-Type", "application/json")
@@ -179,4 +186,47 @@ func (e *htEnv) detail(controller, key string) api.KeyDetail {
 	var k api.KeyDetail
 	e.getInto("v1/key?controller="+controller+"&key="+key, &k)
 	return k
+}
+
+// TestForgetEventOnObject sends the Event through a real broadcaster to an
+// API (a fake clientset): it lands on the object — kind, namespace, name and
+// the UID read with EventObjects, which kubectl describe selects by.
+func TestForgetEventOnObject(t *testing.T) {
+	cs := kubefake.NewClientset()
+	b := events.NewBroadcaster(&events.EventSinkImpl{Interface: cs.EventsV1()})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := b.StartRecordingToSinkWithContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Shutdown()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "f0", UID: "uid-f0"}}
+	objects := ctrlfake.NewClientBuilder().WithObjects(cm).Build()
+
+	e := newHTEnv(t)
+	p := New("cm", Options{Registry: e.reg, Clock: e.clk, Object: &corev1.ConfigMap{}, DisableMetrics: true,
+		EventRecorder: b.NewRecorder(clientgoscheme.Scheme, "backoff-test"), EventObjects: objects})
+	hp := &htProbe{env: e, p: p, rl: p.RateLimiter(nil)}
+	hp.run("default/f0", reconcile.Result{}, fmt.Errorf("%s", htErrRefused))
+	e.h = NewHandler(HandlerOptions{Registry: e.reg, Logger: new(logr.Discard())})
+	e.forget(`{"controller":"cm","keys":["default/f0"],"user":"alice","reason":"dependency restored"}`)
+
+	eventually(t, 10*time.Second, func() (bool, string) {
+		list, err := cs.EventsV1().Events("default").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		if len(list.Items) != 1 {
+			return false, fmt.Sprintf("%d events, want 1", len(list.Items))
+		}
+		ev := list.Items[0]
+		r := ev.Regarding
+		want := "backoff reset by alice (unverified): dependency restored"
+		if ev.Note != want || ev.Reason != EventReasonBackoffReset || ev.Action != EventActionForget || ev.Type != corev1.EventTypeNormal ||
+			r.Kind != "ConfigMap" || r.Namespace != "default" || r.Name != "f0" || r.UID != "uid-f0" {
+			return false, fmt.Sprintf("event %s %s %s %q on %+v; want Normal %s %s %q on ConfigMap default/f0 uid-f0",
+				ev.Type, ev.Reason, ev.Action, ev.Note, r, EventReasonBackoffReset, EventActionForget, want)
+		}
+		return true, ""
+	})
 }
