@@ -149,14 +149,14 @@ func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controlle
 }
 
 // newProbe registers sc's controller with the demo's registry; jitter also
-// spreads its RequeueAfter.
-func newProbe(reg *instrument.Registry, sc *scenario, jitter float64) *instrument.Probe {
-	return instrument.New(sc.name, instrument.Options{
-		Registry:         reg,
-		Object:           &corev1.ConfigMap{},
-		UsePriorityQueue: ptr.To(!sc.classic),
-		Jitter:           jitter,
-	})
+// spreads its RequeueAfter. opts holds what only a cluster provides (an
+// event recorder); the rest is set here.
+func newProbe(reg *instrument.Registry, sc *scenario, jitter float64, opts instrument.Options) *instrument.Probe {
+	opts.Registry = reg
+	opts.Object = &corev1.ConfigMap{}
+	opts.UsePriorityQueue = ptr.To(!sc.classic)
+	opts.Jitter = jitter
+	return instrument.New(sc.name, opts)
 }
 
 func scenarioIndex(name string) int {
