@@ -19,6 +19,7 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	ctrlfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -229,4 +230,27 @@ func TestForgetEventOnObject(t *testing.T) {
 		}
 		return true, ""
 	})
+}
+
+// TestForgetRetryCarriesWho: the retry a forget triggered says who asked
+// and why, as the forgotten entry does.
+func TestForgetRetryCarriesWho(t *testing.T) {
+	e, _, _ := auditEnv(t, configMapKind)
+	hp := e.probes["cm"]
+	q := hp.p.Queue(workqueue.NewTypedRateLimitingQueueWithConfig(hp.rl,
+		workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Clock: e.clk}))
+	t.Cleanup(q.ShutDown)
+	e.forget(`{"controller":"cm","keys":["default/f0"],"user":"alice","reason":"dependency restored","requeue":true}`)
+	if item, _ := q.Get(); item != htReq("default/f0") {
+		t.Fatalf("queue handed out %v, want default/f0", item)
+	}
+	hp.run("default/f0", reconcile.Result{}, fmt.Errorf("%s", htErrRefused))
+	h := e.detail("cm", "default/f0").History
+	last := h[len(h)-1]
+	if last.Trigger != api.TriggerForget || last.Outcome != "error" || last.By != "alice (unverified)" || last.Reason != "dependency restored" {
+		t.Errorf("retry after the forget = %+v, want trigger forget, outcome error, by alice (unverified), reason dependency restored", last)
+	}
+	if first := h[0]; first.By != "" || first.Reason != "" {
+		t.Errorf("attempt before the forget = %+v, want no by/reason", first)
+	}
 }
