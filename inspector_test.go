@@ -112,6 +112,7 @@ func TestE2E(t *testing.T) {
 	})
 
 	t.Run("forget", func(t *testing.T) { testForget(t, kc, admin) })
+	t.Run("forget-event", func(t *testing.T) { testForgetEvent(t, kc, admin) })
 
 	t.Run("discovery", func(t *testing.T) {
 		var list inspector.KeyList

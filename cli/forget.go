@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -33,6 +34,10 @@ type ForgetOptions struct {
 	DryRun     bool
 	Yes        bool
 	Output     string
+	Reason     string
+
+	// user is who the request says is asking (see requester).
+	user string
 
 	keys []string
 	// keysOf is the KEYs by controller, found when --controller is not given.
@@ -61,6 +66,9 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
   # After an outage: retry every key that failed with 503, over two minutes
   kubectl backoff forget deploy/my-controller --all -q "503" --requeue --spread 2m
 
+  # Say why: recorded with the reset and shown by kubectl describe on the object
+  kubectl backoff forget deploy/my-controller default/my-widget --requeue --reason "dependency restored"
+
   # What would be forgotten?
   kubectl backoff forget deploy/my-controller --all --state backoff --dry-run`,
 		RunE: runE(o),
@@ -75,6 +83,7 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
 	f.BoolVar(&o.DryRun, "dry-run", o.DryRun, "List what would be forgotten; change nothing")
 	f.BoolVarP(&o.Yes, "yes", "y", o.Yes, "Do not ask for confirmation")
+	f.StringVar(&o.Reason, "reason", o.Reason, "Why: recorded in the key's history, the controller's log and an Event on the object (e.g. \"dependency restored\")")
 	o.output.addFlags(cmd)
 	return cmd
 }
@@ -88,6 +97,7 @@ func (o *ForgetOptions) Complete(args []string) error {
 	}
 	o.keys = rest
 	o.completeCluster(true)
+	o.user = o.requester()
 	return o.output.complete()
 }
 
@@ -104,6 +114,10 @@ func (o *ForgetOptions) Validate() error {
 		return fmt.Errorf("--spread %v: must be between 0 and 1h", o.Spread)
 	case o.Spread > 0 && !o.Requeue:
 		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
+	case len(o.Reason) > api.MaxReasonBytes:
+		return fmt.Errorf("--reason is %d bytes: at most %d", len(o.Reason), api.MaxReasonBytes)
+	case strings.ContainsFunc(o.Reason, unicode.IsControl):
+		return fmt.Errorf("--reason must be one line of text, without control characters")
 	}
 	if err := validateStates(o.States); err != nil {
 		return err
@@ -112,7 +126,8 @@ func (o *ForgetOptions) Validate() error {
 }
 
 func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetRequest {
-	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
+	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun,
+		Reason: o.Reason, User: o.user}
 	if o.All {
 		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
 	} else if keys, ok := o.keysOf[controller]; ok {

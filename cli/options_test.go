@@ -80,6 +80,8 @@ func TestOptionValidation(t *testing.T) {
 		{"forget -o wide", forget, []string{"default/w1", "-o", "wide"}, `--output "wide": use one of json, yaml`},
 		{"forget --scheme ftp", forget, []string{"default/w1", "--scheme", "ftp"}, `--scheme "ftp"`},
 		{"forget --port 70000", forget, []string{"default/w1", "--port", "70000"}, "--port 70000"},
+		{"forget --reason too long", forget, []string{"default/w1", "--reason", strings.Repeat("x", 513)}, "--reason is 513 bytes: at most 512"},
+		{"forget --reason on two lines", forget, []string{"default/w1", "--reason", "a\nb"}, "--reason must be one line of text"},
 		{"forget --addr with a TARGET", forget, []string{"--addr", unreachable, "deploy/ctrl", "default/w1"}, "--addr talks to one endpoint directly"},
 	}
 	for _, tt := range tests {

@@ -140,6 +140,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	opts := ui.Options{
 		Session: s, Objects: objects, Refresh: o.Refresh,
 		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
+		User: o.requester(),
 	}
 	if pods != nil {
 		opts.Pods, opts.Attach = pods, o.attachPod

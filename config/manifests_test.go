@@ -198,6 +198,7 @@ func TestRoleRules(t *testing.T) {
 		{"Role", "demo", "kubectl-backoff-demo", []rbacv1.PolicyRule{
 			rule("", []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
 			{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"demo"}, Verbs: []string{"get"}},
+			rule("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 		}},
 		{"Role", "demo", "kubectl-backoff-demo-objects", []rbacv1.PolicyRule{
 			rule("", []string{"configmaps"}, []string{"get", "patch"}),

@@ -19,6 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
 // startCluster runs the same controllers under a manager against a real API
@@ -59,7 +61,11 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 	d.env.client = mgr.GetClient()
 	for i := range scenarios {
 		sc := &scenarios[i]
-		probe := newProbe(d.reg, sc, d.opts.Jitter, nil)
+		// A forget is an Event on the ConfigMap: kubectl describe shows it.
+		probe := newProbe(d.reg, sc, d.opts.Jitter, instrument.Options{
+			EventRecorder: mgr.GetEventRecorder("kubectl-backoff-demo"),
+			EventObjects:  mgr.GetAPIReader(),
+		})
 		mine := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetLabels()[ScenarioLabel] == sc.name })
 		err := builder.ControllerManagedBy(mgr).
 			Named(sc.name).

@@ -90,7 +90,7 @@ func NewReplay(opts Options, start time.Time, elapsed time.Duration) (*Replay, e
 	r.env.dep.now = r.Clock.Now
 	for i := range scenarios {
 		sc := &scenarios[i]
-		probe := newProbe(r.Registry, sc, 0, r.Clock)
+		probe := newProbe(r.Registry, sc, 0, instrument.Options{Clock: r.Clock})
 		c := &replayed{sc: sc, limiter: probe.RateLimiter(r.env.limiter(sc))}
 		c.rec = probe.Reconciler(reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 			return r.outcome(c.sc.name, req.Name)

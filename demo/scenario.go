@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -155,15 +154,14 @@ func (e *env) limiter(sc *scenario) workqueue.TypedRateLimiter[reconcile.Request
 }
 
 // newProbe registers sc's controller with the demo's registry; jitter also
-// spreads its RequeueAfter. clk is nil but in a Replay.
-func newProbe(reg *instrument.Registry, sc *scenario, jitter float64, clk clock.PassiveClock) *instrument.Probe {
-	return instrument.New(sc.name, instrument.Options{
-		Registry:         reg,
-		Object:           &corev1.ConfigMap{},
-		UsePriorityQueue: ptr.To(!sc.classic),
-		Jitter:           jitter,
-		Clock:            clk,
-	})
+// spreads its RequeueAfter. opts holds what only a cluster (an event
+// recorder) or a Replay (its clock) provides; the rest is set here.
+func newProbe(reg *instrument.Registry, sc *scenario, jitter float64, opts instrument.Options) *instrument.Probe {
+	opts.Registry = reg
+	opts.Object = &corev1.ConfigMap{}
+	opts.UsePriorityQueue = ptr.To(!sc.classic)
+	opts.Jitter = jitter
+	return instrument.New(sc.name, opts)
 }
 
 func scenarioIndex(name string) int {

@@ -61,6 +61,11 @@
 // regular expression filter is bounded by its compiled program and by one
 // second of matching per request.
 //
+// Every forget is audited: its reason and who asked (the user an authn
+// filter put on the request, see package authfilter, else the client's
+// claim marked unverified) go to the key's history, the log line, and with
+// Options.EventRecorder an Event on the object.
+//
 // A web page can reach a port-forwarded port: the handler refuses a foreign
 // Origin, and a Host that is not loopback, localhost, the address the
 // request came in on or in HandlerOptions.AllowedHosts (set that for the

@@ -324,7 +324,10 @@ func (e *entry[T]) attempts() []api.Attempt {
 			Preempted: a.preempted,
 			Class:     classNames[a.class],
 		})
-		if r := e.lastReset; r != nil && a.outcome == outForgotten && a.at == r.at {
+		// The last forget's own entry, and the retry it triggered, say who
+		// asked and why; older forgets keep only their outcome.
+		if r := e.lastReset; r != nil && r.by == api.ResetForget &&
+			((a.outcome == outForgotten && a.at == r.at) || (a.trigger == trigForget && a.outcome != outForgotten && a.at >= r.at)) {
 			out[len(out)-1].By, out[len(out)-1].Reason = r.user, r.reason
 		}
 	}

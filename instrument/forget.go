@@ -28,7 +28,8 @@ type target[T comparable] struct {
 }
 
 // forget resets the backoff of the selected keys and, with Requeue, makes them
-// ready again — spread over req.Spread when there are several.
+// ready again — spread over req.Spread when there are several. req.User is
+// recorded as it is: the handler has already settled who asked.
 func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error) {
 	p.mu.Lock()
 	limiter, q := p.limiter, p.queue
@@ -65,13 +66,14 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		limiter.inner.Forget(t.item)
 		// Record before requeueing: once added, a worker may take the key and
 		// record its next attempt, which the forget must not overwrite.
-		p.store.userForgot(t.item, resp.Requeued, release, "", "")
+		p.store.userForgot(t.item, resp.Requeued, release, req.User, req.Reason)
 		if resp.Requeued {
 			requeue(q, t.item, release)
 		}
 	}
 	if !req.DryRun {
 		p.forgets.add(resp.Requeued, resp.Count)
+		p.announceForget(targets, req.User, req.Reason)
 	}
 	// A dry run reset nothing, so it kept nothing either.
 	resp.PendingRetryKept = !req.DryRun && !resp.Requeued && resp.Count > 0

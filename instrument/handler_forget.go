@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"unicode"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"k8s.io/apiserver/pkg/endpoints/request"
 )
 
 // maxBodyBytes bounds a request body.
@@ -27,6 +30,7 @@ func (h *handler) forget(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	req.User = recordedUser(authenticatedUser(r), req.User)
 	resp, err := c.forget(req, c.now())
 	if err != nil {
 		return err
@@ -45,7 +49,30 @@ func (h *handler) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
 		reset = append(reset, fmt.Sprintf("%s(%s, %d failures)", k.Key, k.State, k.Failures))
 	}
 	h.log.Info("forgot backoff", "controller", resp.Controller, "count", resp.Count,
-		"requeue", resp.Requeued, "spread", req.Spread.Duration.String(), "reset", reset)
+		"requeue", resp.Requeued, "spread", req.Spread.Duration.String(), "reset", reset,
+		"user", req.User, "reason", req.Reason)
+}
+
+// authenticatedUser is the user an authn filter in front of the handler put
+// on the request's context (k8s.io/apiserver's request.WithUser, as
+// instrument/authfilter does), or "".
+func authenticatedUser(r *http.Request) string {
+	if u, ok := request.UserFrom(r.Context()); ok {
+		return u.GetName()
+	}
+	return ""
+}
+
+// checkText bounds a free-text field that ends up in the log and an Event:
+// one line, at most max bytes.
+func checkText(param, s string, max int) error {
+	if len(s) > max {
+		return badParam(param, "%d bytes; at most %d", len(s), max)
+	}
+	if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+		return badParam(param, "control character %q at byte %d; give one line of text", s[i], i)
+	}
+	return nil
 }
 
 // decodeForget reads and checks a forget body; handles become keys.
@@ -82,6 +109,12 @@ func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, e
 		return nil, badParam("keys", "%d keys; at most %d per request (use a filter)", len(req.Keys), maxForgetKeys)
 	case req.Spread.Duration < 0 || req.Spread.Duration > maxSpread:
 		return nil, badParam("spread", "%v is out of range [0, %v]", req.Spread.Duration, maxSpread)
+	}
+	if err := checkText("reason", req.Reason, api.MaxReasonBytes); err != nil {
+		return nil, err
+	}
+	if err := checkText("user", req.User, api.MaxUserBytes); err != nil {
+		return nil, err
 	}
 	for i, k := range req.Keys {
 		if k == "" {

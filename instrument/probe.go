@@ -10,9 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -79,6 +81,22 @@ type TypedOptions[T comparable] struct {
 	MetricsRegisterer prometheus.Registerer
 	// DisableMetrics registers no Prometheus series.
 	DisableMetrics bool
+
+	// EventRecorder, if set, records a Normal Event (reason
+	// EventReasonBackoffReset) on the object behind each key a forget
+	// resets — "backoff reset by alice: dependency restored" — so kubectl
+	// describe shows it with the object's events; e.g.
+	// mgr.GetEventRecorder("widget"), or for client-go an
+	// events.NewBroadcaster recorder. It needs the object's kind (Object or
+	// Kind) and namespace/name keys; at most 100 Events per forget. Defaults
+	// to none: forgets are then recorded in the key's history and the log.
+	EventRecorder events.EventRecorder
+	// EventObjects, with EventRecorder, reads the UID of a forgotten key's
+	// object (metadata only), which kubectl describe needs to list the
+	// Event with the object; e.g. mgr.GetAPIReader(). Without it the Event
+	// names the object by kind, namespace and name: kubectl get events
+	// lists it, kubectl describe does not.
+	EventObjects client.Reader
 }
 
 // TypedProbe records per-key backoff state for one controller. Build it with
@@ -100,13 +118,15 @@ type TypedProbe[T comparable] struct {
 	// may give up on a key (Forget without a requeue), which controller-
 	// runtime never does.
 	tracking atomic.Bool
-	active  atomic.Bool
+	active   atomic.Bool
 
 	mu      sync.Mutex
 	limiter *rateLimiter[T]
 	queue   workqueue.TypedRateLimitingInterface[T] // the inner queue, once built
 
-	forgets forgetCounts // for MetricForgets
+	forgets forgetCounts         // for MetricForgets
+	events  events.EventRecorder // Options.EventRecorder
+	objects client.Reader        // Options.EventObjects
 }
 
 // New returns a probe for a controller-runtime controller named name and lists
@@ -129,12 +149,14 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		opts.Retention = DefaultRetention
 	}
 	p := &TypedProbe[T]{
-		name:   name,
-		kind:   resolveKind(opts),
-		usePQ:  ptr.Deref(opts.UsePriorityQueue, true),
-		jitter: min(max(opts.Jitter, 0), 1),
-		store:  newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
-		clock:  given,
+		name:    name,
+		kind:    resolveKind(opts),
+		usePQ:   ptr.Deref(opts.UsePriorityQueue, true),
+		jitter:  min(max(opts.Jitter, 0), 1),
+		store:   newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
+		clock:   given,
+		events:  opts.EventRecorder,
+		objects: opts.EventObjects,
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)

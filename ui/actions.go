@@ -15,7 +15,8 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 		return m, m.setStatus("no controller accepts forget", true)
 	}
 	m.nextID++
-	m.confirm = &confirmation{id: m.nextID, act: act}
+	act.user = m.c.opts.User
+	m.confirm = newConfirmation(m.nextID, act)
 	if act.bulk() {
 		m.confirm.count = -1
 		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -23,6 +26,10 @@ type action struct {
 	filter      *api.Filter
 	// what names the set in words, for the confirmation.
 	what string
+
+	// reason is why, as typed in the confirmation (optional); user is who
+	// the requests say is asking (Options.User).
+	reason, user string
 }
 
 func (a action) bulk() bool { return a.filter != nil }
@@ -37,11 +44,11 @@ func (a action) verb() string {
 // requests are the v1/forget bodies: one per controller.
 func (a action) requests() []api.ForgetRequest {
 	if !a.bulk() {
-		return []api.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue}}
+		return []api.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue, Reason: a.reason, User: a.user}}
 	}
 	out := make([]api.ForgetRequest, 0, len(a.controllers))
 	for _, c := range a.controllers {
-		r := api.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue}
+		r := api.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue, Reason: a.reason, User: a.user}
 		if a.requeue {
 			r.Spread = metav1.Duration{Duration: bulkSpread}
 		}
@@ -50,13 +57,54 @@ func (a action) requests() []api.ForgetRequest {
 	return out
 }
 
-// confirmation is the y/N dialog before an action. A bulk action first
-// counts its keys with a dry run.
+// confirmation is the y/N dialog before an action, with an optional
+// reason typed after w. A bulk action first counts its keys with a dry run.
 type confirmation struct {
 	id    int
 	act   action
 	count int // -1 until the dry run answers
 	err   error
+	// reason is the reason prompt; typing says keys go to it.
+	reason textinput.Model
+	typing bool
+}
+
+func newConfirmation(id int, act action) *confirmation {
+	ti := textinput.New()
+	ti.Prompt = "Reason: "
+	ti.Placeholder = "why (recorded with the reset, shown on the object)"
+	ti.CharLimit = api.MaxReasonBytes
+	return &confirmation{id: id, act: act, reason: ti}
+}
+
+// update handles a key: while typing, the reason's editing keys (enter ends
+// the typing, esc drops what was typed); otherwise w starts it. done
+// reports the action confirmed, with its reason.
+func (c *confirmation) update(msg tea.KeyPressMsg, k *keyMap) (cmd tea.Cmd, done, cancel bool) {
+	if c.typing {
+		switch {
+		case key.Matches(msg, k.CancelFilter):
+			c.reason.SetValue("")
+			fallthrough
+		case key.Matches(msg, k.AcceptFilter):
+			c.typing = false
+			c.reason.Blur()
+			return nil, false, false
+		}
+		c.reason, cmd = c.reason.Update(msg)
+		return cmd, false, false
+	}
+	switch {
+	case key.Matches(msg, k.Reason):
+		c.typing = true
+		return c.reason.Focus(), false, false
+	case key.Matches(msg, k.Yes):
+		c.act.reason = strings.TrimSpace(c.reason.Value())
+		return nil, true, false
+	case key.Matches(msg, k.No):
+		return nil, false, true
+	}
+	return nil, false, false
 }
 
 // prompt says what will happen, in words.
@@ -101,7 +149,14 @@ func (c *confirmation) prompt() []string {
 // view renders the dialog box.
 func (c *confirmation) view(st *styles, width int) string {
 	lines := c.prompt()
-	lines = append(lines, "", st.bold.Render("y")+" yes   "+st.bold.Render("N")+" no (default)")
+	if c.typing || c.reason.Value() != "" {
+		lines = append(lines, "", c.reason.View())
+	}
+	if c.typing {
+		lines = append(lines, "", st.bold.Render("enter")+" done   "+st.bold.Render("esc")+" no reason")
+	} else {
+		lines = append(lines, "", st.bold.Render("y")+" yes   "+st.bold.Render("N")+" no (default)   "+st.bold.Render("w")+" reason (optional)")
+	}
 	inner := max(20, min(width-4, 76))
 	for i := range lines {
 		lines[i] = wrapFit(lines[i], inner)

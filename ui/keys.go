@@ -16,6 +16,8 @@ type keyMap struct {
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
 	Yes, No                            key.Binding
+	// Reason starts typing a reason in the confirmation.
+	Reason key.Binding
 
 	// The pod picker's own: attach, clear its filter, leave; and, while its
 	// filter is typed, the keys that end the typing (j and k stay letters).
@@ -56,6 +58,7 @@ func newKeyMap() keyMap {
 		RetryAll:  b([]string{"R"}, "R", "retry all shown"),
 		Yes:       b([]string{"y", "Y"}, "y", "confirm"),
 		No:        b([]string{"n", "N", "esc", "enter", "q"}, "N", "cancel"),
+		Reason:    b([]string{"w"}, "w", "reason (optional)"),
 
 		Pick:      b([]string{"enter"}, "enter", "attach"),
 		ClearPick: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),

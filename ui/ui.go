@@ -53,6 +53,10 @@ type Options struct {
 	Controller string
 	States     []api.State
 	Filter     string
+	// User is who a forget says is asking: the kubeconfig's user, else
+	// $USER. The endpoint records it marked unverified unless it
+	// authenticated the request itself. Defaults to none.
+	User string
 	// Clock is the local clock, for countdowns between refreshes. Defaults to
 	// time.Now if unset; tests fix it.
 	Clock func() time.Time
@@ -296,16 +300,17 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.confirm != nil {
+		cmd, done, cancel := m.confirm.update(msg, k)
 		switch {
-		case key.Matches(msg, k.Yes):
+		case done:
 			act := m.confirm.act
 			m.confirm = nil
 			return m, tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, act), m.setStatus(act.verb()+"…", false))
-		case key.Matches(msg, k.No):
+		case cancel:
 			m.confirm = nil
 			return m, m.setStatus("cancelled: nothing was changed", false)
 		}
-		return m, nil
+		return m, cmd
 	}
 	var cmd tea.Cmd
 	var in intent

@@ -56,7 +56,8 @@ type Reset struct {
 	By string `json:"by"`
 	// Failures is the length of the failure streak the reset ended.
 	Failures int `json:"failures"`
-	// User is who asked for a forget, when known; Reason is what they gave.
+	// User is who asked for a forget, when known: the authenticated user, or
+	// the client's claim followed by UnverifiedSuffix. Reason is what they gave.
 	User   string `json:"user,omitempty"`
 	Reason string `json:"reason,omitempty"`
 }
@@ -213,7 +214,27 @@ type ForgetRequest struct {
 	Spread metav1.Duration `json:"spread,omitzero"`
 	// DryRun reports what would be forgotten and changes nothing.
 	DryRun bool `json:"dryRun,omitempty"`
+	// Reason is why the keys are forgotten, e.g. "dependency restored"; it is
+	// recorded with the reset, logged, and put in the object's Event. At most
+	// MaxReasonBytes.
+	Reason string `json:"reason,omitempty"`
+	// User is who the client says is asking, e.g. the kubeconfig's user. When
+	// the endpoint knows the authenticated user (mounted behind the metrics
+	// server's filter, see instrument/authfilter) it records that and ignores
+	// this claim; otherwise it records the claim followed by UnverifiedSuffix.
+	// At most MaxUserBytes.
+	User string `json:"user,omitempty"`
 }
+
+// Bounds of ForgetRequest's free text.
+const (
+	MaxReasonBytes = 512
+	MaxUserBytes   = 256
+)
+
+// UnverifiedSuffix ends a recorded user (Reset.User, Attempt.By) that is the
+// client's own claim, not an authenticated identity: "alice (unverified)".
+const UnverifiedSuffix = " (unverified)"
 
 // Filter selects keys as v1/keys does: Q is a substring of the key or its last
 // error; States keeps only keys in one of these states. An empty filter selects all.
