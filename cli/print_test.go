@@ -71,7 +71,7 @@ func TestPrintKeys(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		printKeys(&b, printKeyList(), tt.wide)
+		printKeys(&b, printKeyList(), tt.wide, false)
 		got := printColumns(b.String())
 		if len(got) != len(tt.want) {
 			t.Fatalf("wide %v: %d rows, want %d:\n%s", tt.wide, len(got), len(tt.want), b.String())
@@ -91,7 +91,7 @@ func TestPrintKeys(t *testing.T) {
 
 func TestPrintKeysEmpty(t *testing.T) {
 	var b bytes.Buffer
-	printKeys(&b, &inspector.KeyList{ServerTime: printNow}, false)
+	printKeys(&b, &inspector.KeyList{ServerTime: printNow}, false, false)
 	if got := printColumns(b.String()); len(got) != 1 || got[0][0] != "CONTROLLER" {
 		t.Errorf("empty list printed %q, want only the header", b.String())
 	}

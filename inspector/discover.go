@@ -21,6 +21,9 @@ type Pod struct {
 	// Ready is the pod's Ready condition; Phase its phase.
 	Ready bool
 	Phase corev1.PodPhase
+	// Workload is the pod's workload, "namespace/kind/name" (deploy, sts,
+	// another owner, or pod for a pod of its own): replicas share it.
+	Workload string
 }
 
 // String is "namespace/name".
@@ -45,6 +48,13 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 		if err == nil {
 			pods, err = listPods(ctx, cs, namespace, sel)
 		}
+	case target.Selector != "" && all:
+		// Cluster-wide: the selector narrows the instrumented pods.
+		pods, err = listPods(ctx, cs, metav1.NamespaceAll, target.Selector)
+		if port == "" {
+			pods = slices.DeleteFunc(pods, func(p corev1.Pod) bool { return namedPort(p) == 0 })
+		}
+		namespace = metav1.NamespaceAll
 	case target.Selector != "":
 		pods, err = listPods(ctx, cs, namespace, target.Selector)
 	default:
@@ -66,7 +76,7 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase})
+		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase, Workload: workloadOf(p)})
 	}
 	if len(out) == 0 {
 		return nil, noPods(target, namespace, len(pods))

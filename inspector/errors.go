@@ -24,11 +24,16 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 	type id struct{ controller, fingerprint string }
 	at := map[id]int{}
 	var failed []error
+	answered := 0
 	for i, l := range lists {
+		if s.lacks(errs[i], controller) {
+			continue
+		}
 		if errs[i] != nil {
 			failed = append(failed, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
 			continue
 		}
+		answered++
 		out.Total += l.Total
 		out.Matched += l.Matched
 		if l.ServerTime.After(out.ServerTime) {
@@ -52,8 +57,8 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 			m.Examples = append(m.Examples, g.Examples[:max(0, min(len(g.Examples), maxExamples-len(m.Examples)))]...)
 		}
 	}
-	if len(failed) == len(s.endpoints) && len(failed) > 0 {
-		return nil, errors.Join(failed...)
+	if answered == 0 && len(s.endpoints) > 0 {
+		return nil, cmp.Or(errors.Join(failed...), errors.Join(errs...))
 	}
 	slices.SortStableFunc(out.Groups, func(a, b api.ErrorGroup) int {
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
@@ -61,5 +66,8 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 		}
 		return cmp.Compare(a.Controller+"\x00"+a.Fingerprint, b.Controller+"\x00"+b.Fingerprint)
 	})
+	if s.clusterWide {
+		return out, nil // the pods out of reach are the header's to name
+	}
 	return out, errors.Join(failed...)
 }

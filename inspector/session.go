@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +20,10 @@ import (
 // address given with --addr.
 type Endpoint struct {
 	// Name is the pod ("namespace/name"), or the address for --addr.
-	Name   string
-	Client *Client
+	Name string
+	// Workload is the pod's workload (Pod.Workload); "" for --addr.
+	Workload string
+	Client   *Client
 	// conn reports the connection state; nil for a direct address.
 	conn func() ConnState
 }
@@ -39,6 +42,9 @@ func (e *Endpoint) State() ConnState {
 type Session struct {
 	endpoints []*Endpoint
 	stop      func()
+	// clusterWide and found: see ClusterWide and Found.
+	clusterWide bool
+	found       int
 }
 
 // NewSession returns a session over endpoints; stop (may be nil) is called by Close.
@@ -67,7 +73,9 @@ func (s *Session) Endpoints() []*Endpoint { return s.endpoints }
 
 // Replica is what one endpoint reports.
 type Replica struct {
-	Endpoint   string
+	Endpoint string
+	// Workload is the endpoint's workload (Endpoint.Workload).
+	Workload   string
 	Conn       ConnState
 	ServerTime time.Time
 	// Standby is true when the replica runs no controller (not the leader).
@@ -110,7 +118,7 @@ func (o *Overview) Controller(name string) *api.Controller {
 func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 	reps := make([]Replica, len(s.endpoints))
 	s.each(func(i int, e *Endpoint) {
-		r := Replica{Endpoint: e.Name, Conn: e.State()}
+		r := Replica{Endpoint: e.Name, Workload: e.Workload, Conn: e.State()}
 		list, err := e.Client.Controllers(ctx)
 		if err != nil {
 			r.Err = err
@@ -192,6 +200,9 @@ type KeyList struct {
 	Total      int       `json:"total"`
 	Matched    int       `json:"matched"`
 	Items      []PodKey  `json:"items"`
+	// Unreachable names the pods of a cluster-wide session that did not
+	// answer, and why ("namespace/name: error").
+	Unreachable []string `json:"unreachable,omitempty"`
 }
 
 // Keys reads a page of keys from every endpoint and merges them in the
@@ -210,11 +221,16 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	s.each(func(i int, e *Endpoint) { lists[i], errs[i] = e.Client.Keys(ctx, per) })
 	out := &KeyList{Items: []PodKey{}}
 	var failed []error
+	answered := 0
 	for i, l := range lists {
+		if s.lacks(errs[i], q.Controller) {
+			continue
+		}
 		if errs[i] != nil {
 			failed = append(failed, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
 			continue
 		}
+		answered++
 		out.Total += l.Total
 		out.Matched += l.Matched
 		if l.ServerTime.After(out.ServerTime) {
@@ -228,13 +244,21 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 			out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
 		}
 	}
-	if len(failed) == len(s.endpoints) {
-		return nil, errors.Join(failed...)
+	if answered == 0 && len(s.endpoints) > 0 {
+		// Every endpoint failed, or (cluster-wide) none runs the controller.
+		return nil, cmp.Or(errors.Join(failed...), errors.Join(errs...))
 	}
 	if len(s.endpoints) > 1 {
 		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return api.CompareKeys(&a.Key, &b.Key, q.Sort) })
 		out.Items = out.Items[min(q.Offset, len(out.Items)):]
 		out.Items = out.Items[:min(q.Limit, len(out.Items))]
+	}
+	if s.clusterWide {
+		// One pod out of reach is not a failure of the view: it is named.
+		for _, err := range failed {
+			out.Unreachable = append(out.Unreachable, err.Error())
+		}
+		return out, nil
 	}
 	return out, errors.Join(failed...)
 }
@@ -283,6 +307,9 @@ func (s *Session) Forget(ctx context.Context, req api.ForgetRequest) (*api.Forge
 			}
 		}
 		resp, err := e.Client.Forget(ctx, r)
+		if s.lacks(err, req.Controller) {
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", e.Name, err))
 			continue
@@ -322,6 +349,14 @@ func (s *Session) keysOn(ctx context.Context, e *Endpoint, controller string, ke
 		}
 	}
 	return out
+}
+
+// lacks reports whether err is an endpoint of a cluster-wide session saying
+// it runs no controller of that name: other workloads run other
+// controllers, so it has nothing to add, and that is no failure.
+func (s *Session) lacks(err error, controller string) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return s.clusterWide && controller != "" && ok && ae.Code == http.StatusNotFound
 }
 
 // each calls fn for every endpoint concurrently and waits.

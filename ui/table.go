@@ -41,7 +41,12 @@ func (t *topModel) columns() []column {
 	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
 		cols = append(cols, column{title: "CONTROLLER", width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
 	}
-	if multiPod && w >= wideWidth {
+	switch {
+	case t.fleet():
+		// Several workloads: which pod (and so which controller deployment)
+		// a key is on matters at any width.
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(13, w/5)), cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+	case multiPod && w >= wideWidth:
 		cols = append(cols, column{title: "POD", width: 24, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
 	}
 	keyCol := len(cols)
