@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -88,9 +89,21 @@ func workloadOf(p corev1.Pod) string {
 // once with why, so one unreachable pod does not hold up every refresh.
 func failFast(t *Tunnel) func(ctx context.Context) (string, error) {
 	return func(ctx context.Context) (string, error) {
-		if st := t.State(); st.Phase != PhaseConnected && st.Attempts > 0 {
-			return "", fmt.Errorf("port-forward %s: %s", st.Pod, st.LastError)
+		for {
+			t.mu.Lock()
+			st, changed := t.state, t.changed
+			t.mu.Unlock()
+			switch {
+			case st.Phase == PhaseConnected, st.Phase == PhaseStopped:
+				return t.Addr(ctx)
+			case st.Attempts > 0:
+				return "", errors.New(st.LastError) // it names the pod
+			}
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return "", fmt.Errorf("port-forward %s: %w", st.Pod, context.Cause(ctx))
+			}
 		}
-		return t.Addr(ctx)
 	}
 }

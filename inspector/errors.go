@@ -23,10 +23,11 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 	out := &api.ErrorGroupList{Groups: []api.ErrorGroup{}}
 	type id struct{ controller, fingerprint string }
 	at := map[id]int{}
-	var failed []error
+	var failed, lacked []error
 	answered := 0
 	for i, l := range lists {
 		if s.lacks(errs[i], controller) {
+			lacked = append(lacked, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
 			continue
 		}
 		if errs[i] != nil {
@@ -58,7 +59,7 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 		}
 	}
 	if answered == 0 && len(s.endpoints) > 0 {
-		return nil, cmp.Or(errors.Join(failed...), errors.Join(errs...))
+		return nil, errors.Join(append(lacked, failed...)...)
 	}
 	slices.SortStableFunc(out.Groups, func(a, b api.ErrorGroup) int {
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {

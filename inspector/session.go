@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -220,10 +219,11 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	errs := make([]error, len(s.endpoints))
 	s.each(func(i int, e *Endpoint) { lists[i], errs[i] = e.Client.Keys(ctx, per) })
 	out := &KeyList{Items: []PodKey{}}
-	var failed []error
+	var failed, lacked []error
 	answered := 0
 	for i, l := range lists {
 		if s.lacks(errs[i], q.Controller) {
+			lacked = append(lacked, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
 			continue
 		}
 		if errs[i] != nil {
@@ -246,7 +246,7 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	}
 	if answered == 0 && len(s.endpoints) > 0 {
 		// Every endpoint failed, or (cluster-wide) none runs the controller.
-		return nil, cmp.Or(errors.Join(failed...), errors.Join(errs...))
+		return nil, errors.Join(append(lacked, failed...)...)
 	}
 	if len(s.endpoints) > 1 {
 		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return api.CompareKeys(&a.Key, &b.Key, q.Sort) })
