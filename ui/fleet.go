@@ -87,7 +87,7 @@ func (t *topModel) fleetLines() []string {
 			lines = append(lines, s.bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
 			break
 		}
-		lines = append(lines, "  "+s.bad.Render("✗ ")+t.replica(r))
+		lines = append(lines, "  "+t.replica(r)) // its state says why, marked
 	}
 	return lines
 }
