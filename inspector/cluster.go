@@ -41,7 +41,7 @@ func (s *Session) CapNote() string {
 	if found <= attached {
 		return ""
 	}
-	return fmt.Sprintf("found %d instrumented pods, attached to the first %d (at most %d): narrow with -n NAMESPACE or -l SELECTOR",
+	return fmt.Sprintf("found %d instrumented pods, attached to the first %d (at most %d): narrow with -l SELECTOR, or look in one namespace with -n NAMESPACE instead of -A",
 		found, attached, MaxPods)
 }
 

@@ -49,7 +49,7 @@ func (t *topModel) fleetSummary() string {
 			leading++
 		}
 	}
-	out := fmt.Sprintf("%d pods in %d workloads: ", len(reps), workloads(reps)) + s.ok.Render(fmt.Sprintf("%d leading", leading))
+	out := fmt.Sprintf("workloads %d · pods %d: ", workloads(reps), len(reps)) + s.ok.Render(fmt.Sprintf("%d leading", leading))
 	if standby > 0 {
 		out += s.dim.Render(fmt.Sprintf(", %d standby", standby))
 	}

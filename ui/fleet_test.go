@@ -76,9 +76,9 @@ func TestFleetHeader(t *testing.T) {
 		wantRows    int // header rows for unreachable pods
 		wantSummary string
 	}{
-		{0, 0, "3 pods in 2 workloads: 2 leading, 1 standby"},
-		{1, 1, "4 pods in 3 workloads: 2 leading, 1 standby, 1 unreachable"},
-		{5, maxUnreachableRows, "8 pods in 7 workloads: 2 leading, 1 standby, 5 unreachable"},
+		{0, 0, "workloads 2 · pods 3: 2 leading, 1 standby"},
+		{1, 1, "workloads 3 · pods 4: 2 leading, 1 standby, 1 unreachable"},
+		{5, maxUnreachableRows, "workloads 7 · pods 8: 2 leading, 1 standby, 5 unreachable"},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.unreachable), func(t *testing.T) {
