@@ -23,8 +23,12 @@ type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
 	Clientset     kubernetes.Interface
-	Target        Target
-	Namespace     string
+	Target    Target
+	Namespace string
+	// AllNamespaces, with no workload or pod TARGET, attaches to every
+	// instrumented pod in the cluster (or those -l selects), whatever
+	// controller each runs: at most MaxPods, MaxOpening tunnels opening at
+	// once, a pod out of reach left out of the answers rather than failing them.
 	AllNamespaces bool
 	Port          PortSpec
 	// Scheme is "http" (the loopback listener, the default) or "https" (the

@@ -29,8 +29,9 @@ type Pod struct {
 // String is "namespace/name".
 func (p Pod) String() string { return p.Namespace + "/" + p.Name }
 
-// Resolve finds the pods of target in namespace ("" with all for every
-// namespace, only for discovery). Pods that are not running are left out; an
+// Resolve finds the pods of target in namespace (all for every namespace,
+// only for discovery and a label selector, which then keeps the instrumented
+// pods unless port names one). Pods that are not running are left out; an
 // empty result is an error that says what was looked for.
 func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namespace string, all bool, port PortSpec) ([]Pod, error) {
 	var pods []corev1.Pod
