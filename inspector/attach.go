@@ -22,7 +22,7 @@ import (
 type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
-	Clientset     kubernetes.Interface
+	Clientset kubernetes.Interface
 	Target    Target
 	Namespace string
 	// AllNamespaces, with no workload or pod TARGET, attaches to every
