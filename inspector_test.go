@@ -142,6 +142,8 @@ func TestE2E(t *testing.T) {
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
+	t.Run("all-namespaces", func(t *testing.T) { testAllNamespaces(ctx, t, kc, admin, cs) })
+
 	t.Run("top", func(t *testing.T) {
 		// The shell keeps the pane open after top exits, to read its status.
 		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...)+`; echo "top exited $?"; read _`)

@@ -46,7 +46,7 @@ func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", o.addr, "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
 	fs.StringVarP(&o.selector, "selector", "l", o.selector, "Attach to the pods matching this label selector")
 	fs.StringVar(&o.port, "port", o.port, "Pod port of the endpoint, by number or name (default: the port named \"backoff\", else 8082)")
-	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace")
+	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace, and without a TARGET attach to all of them (at most 50, -l narrows) in one view")
 	fs.StringVar(&o.scheme, "scheme", o.scheme, "http for the loopback listener, https for the metrics server (sends your kubeconfig credentials)")
 	fs.StringVar(&o.prefix, "path", o.prefix, "Path the endpoint is mounted under")
 }

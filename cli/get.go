@@ -58,7 +58,9 @@ controller and error (numbers, addresses and names folded), with exact counts,
 largest first; --controller and --state narrow it.
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
-(a container port named "backoff") are discovered in the namespace.`,
+(a container port named "backoff") are discovered in the namespace; with -A,
+every instrumented pod in the cluster (at most 50; -l narrows) is read, and
+the table leads with each key's NAMESPACE and POD.`,
 		Example: `  # Keys in backoff, most failures first
   kubectl backoff get deploy/my-controller --state backoff --sort failures
 
@@ -144,6 +146,14 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	// Cluster-wide (-A): what was left out, and who did not answer, is said
+	// on stderr; the keys of the pods that did are the answer.
+	if note := s.CapNote(); note != "" {
+		fmt.Fprintln(o.ErrOut, "Warning: "+note)
+	}
+	for _, u := range list.Unreachable {
+		fmt.Fprintln(o.ErrOut, "Warning: unreachable: "+u)
+	}
 	if !o.output.text() {
 		names := make([]string, len(list.Items))
 		for i, k := range list.Items {
@@ -158,7 +168,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 			printDiagnoses(o.Out, ds)
 		}
 	}
-	printKeys(o.Out, list, o.Output == "wide")
+	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
 	if len(list.Items) == 0 {
 		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
 	} else if list.Matched > len(list.Items) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"k8s.io/cli-runtime/pkg/printers"
@@ -15,13 +16,21 @@ const maxErrorColumn = 60
 
 // printKeys prints a kubectl-style table. wide adds the error class, the
 // counters and times, and moves LAST ERROR to the end, whole: like
-// kubectl's -o wide, it never truncates.
-func printKeys(w io.Writer, l *inspector.KeyList, wide bool) {
+// kubectl's -o wide, it never truncates. pods leads each row with the
+// key's NAMESPACE and POD, as kubectl's -A does: a cluster-wide list spans
+// different controller deployments.
+func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 	tw := printers.GetNewTabWriter(w)
 	defer tw.Flush()
 	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
+	if pods {
+		head = "NAMESPACE\tPOD\t" + head
+	}
 	if wide {
-		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT\tPOD"
+		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT"
+		if !pods {
+			head += "\tPOD"
+		}
 	}
 	fmt.Fprintln(tw, head+"\tLAST ERROR")
 	for _, k := range l.Items {
@@ -33,11 +42,18 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide bool) {
 			}
 			class = dash(k.LastError.Class)
 		}
+		if pods {
+			ns, pod, _ := strings.Cut(k.Pod, "/")
+			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
 			inspector.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
 		if wide {
-			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
-				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime), dash(k.Pod))
+			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
+				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
+			if !pods {
+				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
+			}
 		}
 		fmt.Fprintf(tw, "\t%s\n", errText)
 	}

@@ -49,8 +49,8 @@ func printColumns(table string) [][]string {
 func TestPrintKeys(t *testing.T) {
 	clipped := strings.Repeat("x", maxErrorColumn-1) + "…"
 	tests := []struct {
-		wide bool
-		want [][]string
+		wide, pods bool
+		want       [][]string
 	}{{
 		wide: false,
 		want: [][]string{
@@ -68,10 +68,27 @@ func TestPrintKeys(t *testing.T) {
 			// -o wide never truncates.
 			{"gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", "-", "0", "0", "0", "-", "-", "ops/ctrl-1", strings.Repeat("x", 70)},
 		},
+	}, {
+		// -A: each row leads with where the key is, as kubectl's -A does.
+		pods: true,
+		want: [][]string{
+			{"NAMESPACE", "POD", "CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "LAST ERROR"},
+			{"ops", "ctrl-0", "widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"-", "-", "widget", "default/w2", "idle", "0", "-", "-", "-", "<none>"},
+			{"ops", "ctrl-1", "gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", clipped},
+		},
+	}, {
+		wide: true, pods: true, // POD once, in front
+		want: [][]string{
+			{"NAMESPACE", "POD", "CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING SINCE", "LAST EVENT", "LAST ERROR"},
+			{"ops", "ctrl-0", "widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "transient", "20", "40", "17", "20m00s ago", "2m00s ago", "dial tcp 10.0.0.7:443: connect: connection refused"},
+			{"-", "-", "widget", "default/w2", "idle", "0", "-", "-", "-", "-", "0", "3", "0", "-", "-", "<none>"},
+			{"ops", "ctrl-1", "gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", "-", "0", "0", "0", "-", "-", strings.Repeat("x", 70)},
+		},
 	}}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		printKeys(&b, printKeyList(), tt.wide)
+		printKeys(&b, printKeyList(), tt.wide, tt.pods)
 		got := printColumns(b.String())
 		if len(got) != len(tt.want) {
 			t.Fatalf("wide %v: %d rows, want %d:\n%s", tt.wide, len(got), len(tt.want), b.String())
@@ -91,7 +108,7 @@ func TestPrintKeys(t *testing.T) {
 
 func TestPrintKeysEmpty(t *testing.T) {
 	var b bytes.Buffer
-	printKeys(&b, &inspector.KeyList{ServerTime: printNow}, false)
+	printKeys(&b, &inspector.KeyList{ServerTime: printNow}, false, false)
 	if got := printColumns(b.String()); len(got) != 1 || got[0][0] != "CONTROLLER" {
 		t.Errorf("empty list printed %q, want only the header", b.String())
 	}

@@ -50,7 +50,10 @@ explains a key, g groups keys by error, f and r forget or retry (after a y/N).
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
 (a container port named "backoff") are discovered in the namespace, and when
-there are several, top lists them for you to pick one.`,
+there are several, top lists them for you to pick one. With -A (and -l to
+narrow), top attaches to every instrumented pod in the cluster, at most 50,
+and shows their keys in one table with a NAMESPACE/POD column: tab switches
+controller, and a pod out of reach is a row in the header.`,
 		Example: `  # The controller of a deployment
   kubectl backoff top deploy/my-controller
 

@@ -22,9 +22,13 @@ import (
 type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
-	Clientset     kubernetes.Interface
-	Target        Target
-	Namespace     string
+	Clientset kubernetes.Interface
+	Target    Target
+	Namespace string
+	// AllNamespaces, with no workload or pod TARGET, attaches to every
+	// instrumented pod in the cluster (or those -l selects), whatever
+	// controller each runs: at most MaxPods, MaxOpening tunnels opening at
+	// once, a pod out of reach left out of the answers rather than failing them.
 	AllNamespaces bool
 	Port          PortSpec
 	// Scheme is "http" (the loopback listener, the default) or "https" (the
@@ -64,8 +68,14 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.Target.IsZero() && len(pods) > 1 {
+	wide := cfg.clusterWide()
+	if cfg.Target.IsZero() && len(pods) > 1 && !wide {
 		return nil, nil, &MultiplePodsError{Pods: pods}
+	}
+	found := len(pods)
+	if wide {
+		pods = pods[:min(len(pods), MaxPods)]
+		cfg.Tunnel.Opening = make(chan struct{}, MaxOpening)
 	}
 	if cfg.Scheme == "" {
 		cfg.Scheme = "http"
@@ -82,7 +92,11 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 		slots.taken[p.String()] = true
 		t := NewTunnel(cfg.REST, slots.resolver(p), cfg.Tunnel)
 		wg.Go(func() { _ = t.Run(runCtx) })
-		rt := dialVia(t.Addr, base)
+		addr := t.Addr
+		if wide {
+			addr = failFast(t)
+		}
+		rt := dialVia(addr, base)
 		var wrapped http.RoundTripper = rt
 		if cfg.Scheme == "https" {
 			if wrapped, err = rest.HTTPWrappersForConfig(cfg.REST, rt); err != nil {
@@ -98,10 +112,12 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 			cancel()
 			return nil, nil, err
 		}
-		endpoints = append(endpoints, &Endpoint{Name: p.String(), Client: c, conn: t.State})
+		endpoints = append(endpoints, &Endpoint{Name: p.String(), Workload: p.Workload, Client: c, conn: t.State})
 	}
 	stop := func() { cancel(); wg.Wait() }
-	return NewSession(endpoints, stop), objectReader(cfg.REST, cs), nil
+	s := NewSession(endpoints, stop)
+	s.clusterWide, s.found = wide, found
+	return s, objectReader(cfg.REST, cs), nil
 }
 
 // endpointTransport is the transport under the tunnels. The https endpoint's
@@ -154,7 +170,9 @@ func (s *podSlots) resolver(p Pod) ResolveFunc {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for _, np := range pods {
-			if !s.taken[np.String()] {
+			// Cluster-wide, a pod is replaced only by one of its own
+			// workload: another is another controller.
+			if !s.taken[np.String()] && (!s.cfg.clusterWide() || np.Workload == cur.Workload) {
 				delete(s.taken, cur.String())
 				s.taken[np.String()] = true
 				cur = np

@@ -21,13 +21,17 @@ type Pod struct {
 	// Ready is the pod's Ready condition; Phase its phase.
 	Ready bool
 	Phase corev1.PodPhase
+	// Workload is the pod's workload, "namespace/kind/name" (deploy, sts,
+	// another owner, or pod for a pod of its own): replicas share it.
+	Workload string
 }
 
 // String is "namespace/name".
 func (p Pod) String() string { return p.Namespace + "/" + p.Name }
 
-// Resolve finds the pods of target in namespace ("" with all for every
-// namespace, only for discovery). Pods that are not running are left out; an
+// Resolve finds the pods of target in namespace (all for every namespace,
+// only for discovery and a label selector, which then keeps the instrumented
+// pods unless port names one). Pods that are not running are left out; an
 // empty result is an error that says what was looked for.
 func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namespace string, all bool, port PortSpec) ([]Pod, error) {
 	var pods []corev1.Pod
@@ -45,6 +49,13 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 		if err == nil {
 			pods, err = listPods(ctx, cs, namespace, sel)
 		}
+	case target.Selector != "" && all:
+		// Cluster-wide: the selector narrows the instrumented pods.
+		pods, err = listPods(ctx, cs, metav1.NamespaceAll, target.Selector)
+		if port == "" {
+			pods = slices.DeleteFunc(pods, func(p corev1.Pod) bool { return namedPort(p) == 0 })
+		}
+		namespace = metav1.NamespaceAll
 	case target.Selector != "":
 		pods, err = listPods(ctx, cs, namespace, target.Selector)
 	default:
@@ -66,7 +77,7 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase})
+		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase, Workload: workloadOf(p)})
 	}
 	if len(out) == 0 {
 		return nil, noPods(target, namespace, len(pods))

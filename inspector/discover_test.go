@@ -32,6 +32,12 @@ func port(name string, n int32) corev1.ContainerPort {
 	return corev1.ContainerPort{Name: name, ContainerPort: n}
 }
 
+// owned makes owner (kind/name) the pod's controlling owner.
+func owned(p *corev1.Pod, kind, name string) *corev1.Pod {
+	p.OwnerReferences = []metav1.OwnerReference{{Kind: kind, Name: name, Controller: new(true)}}
+	return p
+}
+
 func selector(labels map[string]string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: labels}
 }
@@ -50,12 +56,12 @@ func discoveryCluster() *fake.Clientset {
 			Spec: appsv1.ReplicaSetSpec{Selector: selector(ctrl)}},
 		&appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "shard"},
 			Spec: appsv1.StatefulSetSpec{Selector: selector(map[string]string{"app": "shard"})}},
-		testPod("ops", "ctrl-a", corev1.PodRunning, true, ctrl, port("backoff", 9090), port("metrics", 8443)),
-		testPod("ops", "ctrl-b", corev1.PodRunning, false, map[string]string{"app": "ctrl", "pod-template-hash": "77aa"}, port("metrics", 8443)),
+		owned(testPod("ops", "ctrl-a", corev1.PodRunning, true, ctrl, port("backoff", 9090), port("metrics", 8443)), "ReplicaSet", "ctrl-5d8f"),
+		owned(testPod("ops", "ctrl-b", corev1.PodRunning, false, map[string]string{"app": "ctrl", "pod-template-hash": "77aa"}, port("metrics", 8443)), "ReplicaSet", "ctrl-77aa"),
 		testPod("ops", "ctrl-c", corev1.PodPending, false, ctrl, port("backoff", 9090)),
 		deleting,
-		testPod("ops", "shard-1", corev1.PodRunning, true, map[string]string{"app": "shard"}, port("backoff", 8082)),
-		testPod("ops", "shard-0", corev1.PodRunning, true, map[string]string{"app": "shard"}, port("backoff", 8082)),
+		owned(testPod("ops", "shard-1", corev1.PodRunning, true, map[string]string{"app": "shard"}, port("backoff", 8082)), "StatefulSet", "shard"),
+		owned(testPod("ops", "shard-0", corev1.PodRunning, true, map[string]string{"app": "shard"}, port("backoff", 8082)), "StatefulSet", "shard"),
 		testPod("ops", "web", corev1.PodRunning, true, map[string]string{"app": "web"}, port("http", 80)),
 		testPod("other", "lone", corev1.PodRunning, true, map[string]string{"app": "ctrl"}, port("backoff", 7000)),
 		testPod("stuck", "starting", corev1.PodPending, false, nil, port("backoff", 8082)),
@@ -64,11 +70,13 @@ func discoveryCluster() *fake.Clientset {
 }
 
 func TestResolve(t *testing.T) {
-	ctrlA := inspector.Pod{Namespace: "ops", Name: "ctrl-a", Port: 9090, Ready: true, Phase: corev1.PodRunning}
-	ctrlB := inspector.Pod{Namespace: "ops", Name: "ctrl-b", Port: inspector.DefaultPort, Phase: corev1.PodRunning}
-	shard0 := inspector.Pod{Namespace: "ops", Name: "shard-0", Port: 8082, Ready: true, Phase: corev1.PodRunning}
-	shard1 := inspector.Pod{Namespace: "ops", Name: "shard-1", Port: 8082, Ready: true, Phase: corev1.PodRunning}
-	lone := inspector.Pod{Namespace: "other", Name: "lone", Port: 7000, Ready: true, Phase: corev1.PodRunning}
+	// Workload: a deployment's pods through their ReplicaSets (of any
+	// pod-template-hash), a statefulset's, and a pod of its own.
+	ctrlA := inspector.Pod{Namespace: "ops", Name: "ctrl-a", Port: 9090, Ready: true, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
+	ctrlB := inspector.Pod{Namespace: "ops", Name: "ctrl-b", Port: inspector.DefaultPort, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
+	shard0 := inspector.Pod{Namespace: "ops", Name: "shard-0", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
+	shard1 := inspector.Pod{Namespace: "ops", Name: "shard-1", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
+	lone := inspector.Pod{Namespace: "other", Name: "lone", Port: 7000, Ready: true, Phase: corev1.PodRunning, Workload: "other/pod/lone"}
 	withPort := func(n int, pods ...inspector.Pod) []inspector.Pod {
 		for i := range pods {
 			pods[i].Port = n
@@ -90,6 +98,9 @@ func TestResolve(t *testing.T) {
 		{name: "-l selector", selector: "app=shard", ns: "ops", want: []inspector.Pod{shard0, shard1}},
 		{name: "no target: pods with a port named backoff", ns: "ops", want: []inspector.Pod{ctrlA, shard0, shard1}},
 		{name: "no target, all namespaces", ns: "ops", all: true, want: []inspector.Pod{ctrlA, shard0, shard1, lone}},
+		{name: "-l selector, all namespaces: its instrumented pods everywhere", selector: "app=ctrl", ns: "ops", all: true, want: []inspector.Pod{ctrlA, lone}},
+		{name: "-l selector, all namespaces, --port: every pod it matches", selector: "app=ctrl", ns: "ops", all: true, port: "7000",
+			want: withPort(7000, ctrlA, ctrlB, lone)},
 		{name: "--port by number", arg: "deploy/ctrl", ns: "ops", port: "9999", want: withPort(9999, ctrlA, ctrlB)},
 		{name: "--port by name", arg: "deploy/ctrl", ns: "ops", port: "metrics", want: withPort(8443, ctrlA, ctrlB)},
 		{name: "--port name missing on a pod", arg: "sts/shard", ns: "ops", port: "metrics",

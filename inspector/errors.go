@@ -18,7 +18,7 @@ func (s *Session) Errors(ctx context.Context, controller string, states []api.St
 	out := &api.ErrorGroupList{Groups: []api.ErrorGroup{}}
 	type id struct{ controller, fingerprint string }
 	at := map[id]int{}
-	h, err := fanOut(s, func(e *Endpoint) (*api.ErrorGroupList, error) { return e.Client.Errors(ctx, controller, states) },
+	h, err := fanOut(s, controller, func(e *Endpoint) (*api.ErrorGroupList, error) { return e.Client.Errors(ctx, controller, states) },
 		func(l *api.ErrorGroupList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
 		func(_ int, l *api.ErrorGroupList) {
 			for _, g := range l.Groups {

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,9 +34,10 @@ type pfServer struct {
 	podPort int32
 
 	mu        sync.Mutex
-	websocket bool            // accept the websocket tunnel; else refuse it with 400
-	forbidden bool            // answer 403, as RBAC does
-	pods      map[string]bool // "ns/name" of the pods that exist
+	backends  map[string]string // by pod name: a pod whose port serves another endpoint than backend
+	websocket bool              // accept the websocket tunnel; else refuse it with 400
+	forbidden bool              // answer 403, as RBAC does
+	pods      map[string]bool   // "ns/name" of the pods that exist
 	requests  []pfRequest
 	conns     map[net.Conn]bool // every connection, hijacked ones included
 }
@@ -160,7 +162,10 @@ func (s *pfServer) PortForward(_ context.Context, pod, _ string, port int32, str
 	if port != s.podPort {
 		return fmt.Errorf("pod %s: connect to port %d: connection refused", pod, port)
 	}
-	conn, err := net.Dial("tcp", s.backend)
+	s.mu.Lock()
+	backend := cmp.Or(s.backends[pod], s.backend)
+	s.mu.Unlock()
+	conn, err := net.Dial("tcp", backend)
 	if err != nil {
 		return err
 	}

@@ -19,8 +19,10 @@ import (
 // address given with --addr.
 type Endpoint struct {
 	// Name is the pod ("namespace/name"), or the address for --addr.
-	Name   string
-	Client *Client
+	Name string
+	// Workload is the pod's workload (Pod.Workload); "" for --addr.
+	Workload string
+	Client   *Client
 	// conn reports the connection state; nil for a direct address.
 	conn func() ConnState
 }
@@ -39,6 +41,9 @@ func (e *Endpoint) State() ConnState {
 type Session struct {
 	endpoints []*Endpoint
 	stop      func()
+	// clusterWide and found: see ClusterWide and Found.
+	clusterWide bool
+	found       int
 }
 
 // NewSession returns a session over endpoints; stop (may be nil) is called by Close.
@@ -67,7 +72,9 @@ func (s *Session) Endpoints() []*Endpoint { return s.endpoints }
 
 // Replica is what one endpoint reports.
 type Replica struct {
-	Endpoint   string
+	Endpoint string
+	// Workload is the endpoint's workload (Endpoint.Workload).
+	Workload   string
 	Conn       ConnState
 	ServerTime time.Time
 	// Standby is true when the replica runs no controller (not the leader).
@@ -110,7 +117,7 @@ func (o *Overview) Controller(name string) *api.Controller {
 func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 	reps := make([]Replica, len(s.endpoints))
 	s.each(func(i int, e *Endpoint) {
-		r := Replica{Endpoint: e.Name, Conn: e.State()}
+		r := Replica{Endpoint: e.Name, Workload: e.Workload, Conn: e.State()}
 		list, err := e.Client.Controllers(ctx)
 		if err != nil {
 			r.Err = err
@@ -192,6 +199,9 @@ type KeyList struct {
 	Total      int       `json:"total"`
 	Matched    int       `json:"matched"`
 	Items      []PodKey  `json:"items"`
+	// Unreachable names the pods of a cluster-wide session that did not
+	// answer, and why ("namespace/name: error").
+	Unreachable []string `json:"unreachable,omitempty"`
 }
 
 // Keys reads a page of keys from every endpoint and merges them in the
@@ -206,7 +216,7 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 		per.Offset, per.Limit = 0, min(q.Offset+q.Limit, api.MaxLimit)
 	}
 	out := &KeyList{Items: []PodKey{}}
-	h, err := fanOut(s, func(e *Endpoint) (*api.KeyList, error) { return e.Client.Keys(ctx, per) },
+	h, err := fanOut(s, q.Controller, func(e *Endpoint) (*api.KeyList, error) { return e.Client.Keys(ctx, per) },
 		func(l *api.KeyList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
 		func(i int, l *api.KeyList) {
 			pod := ""
@@ -225,6 +235,12 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return api.CompareKeys(&a.Key, &b.Key, q.Sort) })
 		out.Items = out.Items[min(q.Offset, len(out.Items)):]
 		out.Items = out.Items[:min(q.Limit, len(out.Items))]
+	}
+	if s.clusterWide {
+		// One pod out of reach is not a failure of the view: it is named.
+		for _, f := range h.failed {
+			out.Unreachable = append(out.Unreachable, f.Error())
+		}
 	}
 	return out, err
 }
@@ -273,6 +289,9 @@ func (s *Session) Forget(ctx context.Context, req api.ForgetRequest) (*api.Forge
 			}
 		}
 		resp, err := e.Client.Forget(ctx, r)
+		if s.lacks(err, req.Controller) {
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", e.Name, err))
 			continue
@@ -312,6 +331,14 @@ func (s *Session) keysOn(ctx context.Context, e *Endpoint, controller string, ke
 		}
 	}
 	return out
+}
+
+// lacks reports whether err is an endpoint of a cluster-wide session saying
+// it runs no controller of that name: other workloads run other
+// controllers, so it has nothing to add, and that is no failure.
+func (s *Session) lacks(err error, controller string) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return s.clusterWide && controller != "" && ok && ae.Code == http.StatusNotFound
 }
 
 // each calls fn for every endpoint concurrently and waits.

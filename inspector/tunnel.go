@@ -65,6 +65,11 @@ type TunnelOptions struct {
 	Max time.Duration
 	// Clock times the waits and stamps the state. Defaults to the real clock.
 	Clock utilclock.WithTicker
+	// Opening, when set, is shared by tunnels that must not all open at
+	// once: a buffered channel whose capacity is how many may resolve and
+	// forward at the same time (a slot is held only while opening, not while
+	// connected). Unbounded if nil.
+	Opening chan struct{}
 }
 
 // Tunnel keeps a port-forward to one target alive: it reconnects with
@@ -227,6 +232,14 @@ func permanent(err error) bool {
 
 // connect resolves the pod and forwards to it.
 func (t *Tunnel) connect(ctx context.Context) (*Forwarding, error) {
+	if t.opts.Opening != nil {
+		select {
+		case t.opts.Opening <- struct{}{}:
+			defer func() { <-t.opts.Opening }()
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
 	ns, pod, port, err := t.resolve(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("resolve pod: %w", err)

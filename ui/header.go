@@ -16,13 +16,16 @@ import (
 // while a filter is typed, why what is typed is not applied.
 func (t *topModel) header() []string {
 	w := t.c.width
-	lines := []string{
-		fit(t.attachedLine(), w),
+	lines := []string{fit(t.attachedLine(), w)}
+	for _, l := range t.fleetLines() {
+		lines = append(lines, fit(l, w))
+	}
+	lines = append(lines,
 		fit(t.countsLine(), w),
 		fit(t.diagnosisLine(), w),
 		fit(t.limiterLine(), w),
 		fit(t.forecastLine(), w),
-	}
+	)
 	if t.filter.typing() {
 		return append(lines, t.filter.view(&t.c.styles, w)...)
 	}
@@ -46,8 +49,13 @@ func (t *topModel) attachedLine() string {
 	replicaErr := false
 	if t.overview != nil {
 		for _, r := range t.overview.Replicas {
-			parts = append(parts, t.replica(r))
+			if !t.fleet() {
+				parts = append(parts, t.replica(r))
+			}
 			replicaErr = replicaErr || r.Err != nil
+		}
+		if t.fleet() {
+			parts = append(parts, t.fleetSummary()) // each pod out of reach has a row below
 		}
 	}
 	switch {

@@ -41,7 +41,12 @@ func (t *topModel) columns() []column {
 	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
 		cols = append(cols, column{title: "CONTROLLER", width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
 	}
-	if multiPod && w >= wideWidth {
+	switch {
+	case t.fleet():
+		// Several workloads: which pod (and so which controller deployment)
+		// a key is on matters at any width.
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+	case multiPod && w >= wideWidth:
 		cols = append(cols, column{title: "POD", width: 24, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
 	}
 	keyCol := len(cols)
@@ -49,13 +54,16 @@ func (t *topModel) columns() []column {
 		column{title: "KEY", cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
 		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return fails(&k.Key) }},
 		next,
-		column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
+	)
+	if !t.fleet() || w >= 100 {
+		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
+		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
 			if k.Delay.Duration == 0 {
 				return "-"
 			}
 			return short(k.Delay.Duration)
-		}},
-	)
+		}})
+	}
 	if w >= 110 {
 		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return dash(k.DelaySource) }})
 	}

@@ -19,7 +19,8 @@ import (
 // then the endpoint's others.
 var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
-// headerLines is how many lines the header above the table takes.
+// headerLines is how many lines the header above the table takes, but for
+// a fleet's rows (headerHeight).
 const headerLines = 6
 
 // topModel is the live table of keys: what it asks the endpoint for, and
@@ -73,7 +74,7 @@ func newTopModel(c *common) topModel {
 }
 
 // rows is how many table rows fit.
-func (t *topModel) rows() int { return max(1, t.c.height-headerLines-2) }
+func (t *topModel) rows() int { return max(1, t.c.height-t.headerHeight()-2) }
 
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
