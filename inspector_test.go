@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,11 +55,13 @@ func TestE2E(t *testing.T) {
 
 	// The demo in kubeconfig mode: its controllers reconcile real ConfigMaps,
 	// its endpoint listens on loopback.
+	// Its controller-runtime log is the pod's container log, for --from-logs.
 	var demoLog lockedBuffer
+	controllerLog := newCRILog(t, filepath.Join(dir, "controller.log"))
 	demoCtx, stopDemo := context.WithCancel(ctx)
 	d, err := demo.Start(demoCtx, demo.Options{
 		RESTConfig: adminCfg, Keys: 60, Seed: 42, Speed: 1, Listen: "127.0.0.1:0",
-		Out: &demoLog, ErrOut: &demoLog,
+		Out: &demoLog, ErrOut: &demoLog, ControllerLog: controllerLog,
 	})
 	if err != nil {
 		stopDemo()
@@ -81,7 +84,7 @@ func TestE2E(t *testing.T) {
 	startKwok(t, assets, admin, dir, ns, podName, []portForward{
 		{PodPort: backoffPort, Target: d.Addr()},
 		{PodPort: metricsPort, Target: tcpAddr(metricsAddr)},
-	})
+	}, controllerLog.path)
 	eventually(t, time.Minute, "kwok runs the pod", func(ctx context.Context) error { return podRunning(ctx, cs, ns) })
 
 	t.Run("get", func(t *testing.T) {
@@ -101,6 +104,11 @@ func TestE2E(t *testing.T) {
 			return nil
 		})
 	})
+
+	// Before any forget: a forget resets the instrument's count, not the log's.
+	t.Run("from-logs", func(t *testing.T) { testFromLogs(t, kc, admin) })
+
+	t.Run("kick", func(t *testing.T) { testKick(ctx, t, kc, env, dir, cs, c) })
 
 	t.Run("describe", func(t *testing.T) {
 		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
@@ -140,6 +148,10 @@ func TestE2E(t *testing.T) {
 	t.Run("object-link", func(t *testing.T) { testObjectLink(ctx, t, kc, admin, c) })
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
+
+	t.Run("rbac", func(t *testing.T) { testShippedRBAC(ctx, t, kc, admin, cs) })
+
+	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
 
 	t.Run("top", func(t *testing.T) {
 		// The shell keeps the pane open after top exits, to read its status.

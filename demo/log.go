@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/go-logr/logr"
+	"go.uber.org/zap/zapcore"
+	crzap "sigs.k8s.io/controller-runtime/pkg/log/zap"
 )
 
 // ErrorLogger returns a logger that writes only errors to w, one line each,
@@ -16,6 +18,15 @@ import (
 //	ctrllog.SetLogger(demo.ErrorLogger(os.Stderr))
 func ErrorLogger(w io.Writer) logr.Logger {
 	return logr.New(&lineSink{w: w, mu: &sync.Mutex{}})
+}
+
+// controllerLogger is the logger of the controllers' reconciles: zap JSON to
+// Options.ControllerLog (see there), or nothing.
+func (o *Options) controllerLogger() logr.Logger {
+	if o.ControllerLog == nil {
+		return discardLogger()
+	}
+	return crzap.New(crzap.WriteTo(zapcore.Lock(zapcore.AddSync(o.ControllerLog))), crzap.UseDevMode(false))
 }
 
 // discardLogger drops everything. logr.Discard() will not do: its sink is nil,
