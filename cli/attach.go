@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // attachOptions are the flags of every command that reads an endpoint: where
@@ -26,13 +27,19 @@ type attachOptions struct {
 	prefix        string
 
 	target inspector.Target
+	// cluster is what complete resolved from kubeconfig (the REST config
+	// and the namespace), or why it could not: validate reports that after
+	// the flags' own errors, since a bad flag is the first thing to fix.
+	cluster    inspector.AttachConfig
+	clusterErr error
+	resolved   bool
 	// addrTarget is a TARGET given with --addr, which takes none: validate
 	// refuses it by name. It stays in the arguments for the command's own checks.
 	addrTarget string
 }
 
 func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
-	return attachOptions{configFlags: cf, scheme: "http", prefix: "/debug/backoff/"}
+	return attachOptions{configFlags: cf, scheme: "http", prefix: api.DefaultPrefix}
 }
 
 func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
@@ -76,6 +83,17 @@ func looksLikeTarget(arg string) bool {
 	return err == nil
 }
 
+// completeCluster resolves kubeconfig and namespace when attaching goes
+// through the API server: needed is false for --addr, and for sources that
+// need no cluster (a snapshot, a saved log).
+func (o *attachOptions) completeCluster(needed bool) {
+	o.resolved = true
+	if o.addr != "" || !needed {
+		return
+	}
+	o.cluster, o.clusterErr = o.resolveCluster()
+}
+
 func (o *attachOptions) validate() error {
 	if o.addr != "" && (o.addrTarget != "" || !o.target.IsZero() || o.allNamespaces) {
 		return fmt.Errorf("--addr talks to one endpoint directly: drop the TARGET, -l and -A")
@@ -86,7 +104,10 @@ func (o *attachOptions) validate() error {
 	if !strings.HasPrefix(o.prefix, "/") {
 		return fmt.Errorf("--path %q: must start with /", o.prefix)
 	}
-	return inspector.PortSpec(o.port).Validate()
+	if err := inspector.PortSpec(o.port).Validate(); err != nil {
+		return err
+	}
+	return o.clusterErr
 }
 
 // open attaches: directly, or through port-forwards to the target's pods.
@@ -118,8 +139,17 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 	return inspector.Attach(ctx, cfg)
 }
 
-// attachConfig is what the flags say to attach to through the API server.
+// attachConfig is what the flags say to attach to through the API server,
+// as completeCluster resolved it.
 func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
+	if o.resolved && (o.cluster.REST != nil || o.clusterErr != nil) {
+		return o.cluster, o.clusterErr
+	}
+	return o.resolveCluster()
+}
+
+// resolveCluster reads kubeconfig: the REST config and the namespace.
+func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	if o.noCluster() {
 		return inspector.AttachConfig{}, errNoCluster
 	}
@@ -141,3 +171,7 @@ func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
 		Prefix:        o.prefix,
 	}, nil
 }
+
+// needsCluster reports whether attaching reads kubeconfig: always, except
+// when --from-logs reads a saved log.
+func needsCluster(fl *fromLogsOptions) bool { return !fl.enabled() || fl.source == fromTarget }

@@ -26,11 +26,13 @@ type DescribeOptions struct {
 	Output     string
 	key        string
 	fromLogs   fromLogsOptions
+	output     *outputFlags
 }
 
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
 func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
+	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{
 		Use:   "describe [TARGET] (KEY | --controller NAME)",
 		Short: "Explain why a key is (not) being reconciled, or what a controller is going through",
@@ -53,12 +55,22 @@ retries to come, and what to do.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key (needed when the process runs several)")
-	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
+	o.output.addFlags(cmd)
 	return cmd
 }
 
-// Complete takes the target and the key from args.
+// Complete takes the target and the key from args, and resolves the
+// printer and, unless --addr or a saved log says otherwise, kubeconfig and
+// the namespace.
 func (o *DescribeOptions) Complete(args []string) error {
+	if err := o.complete(args); err != nil {
+		return err
+	}
+	o.completeCluster(needsCluster(&o.fromLogs))
+	return o.output.complete()
+}
+
+func (o *DescribeOptions) complete(args []string) error {
 	rest, err := o.completeTarget(args)
 	if err != nil {
 		return err
@@ -82,9 +94,6 @@ func (o *DescribeOptions) Complete(args []string) error {
 
 // Validate checks the flags.
 func (o *DescribeOptions) Validate() error {
-	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
-		return err
-	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
 	}
@@ -103,14 +112,11 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		return o.describeController(ctx, s)
 	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
-	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
-		return fmt.Errorf("%w: name one with --controller", amb)
-	}
 	if err != nil {
-		return err
+		return withControllerHint(err)
 	}
-	if o.Output != "" {
-		return printObject(o.Out, o.Output, d)
+	if !o.output.text() {
+		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}
 	printDescription(o.Out, d)
 	printLogNote(o.Out, d.Key.Key)
@@ -123,11 +129,26 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	if err != nil {
 		return err
 	}
-	if o.Output != "" {
-		return printObject(o.Out, o.Output, ds[0])
+	if !o.output.text() {
+		return o.output.print(o.Out, ds[0], kindController, ds[0].Controller)
 	}
 	printControllerDiagnosis(o.Out, ds[0])
 	return nil
+}
+
+// findController is the controller that tracks key, found across them all
+// as describe does when --controller is not given.
+func findController(ctx context.Context, s *inspector.Session, key string) (string, error) {
+	c, err := s.FindKey(ctx, key)
+	return c, withControllerHint(err)
+}
+
+// withControllerHint says what to do about a key several controllers track.
+func withControllerHint(err error) error {
+	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
+		return fmt.Errorf("%w: name one with --controller", amb)
+	}
+	return err
 }
 
 func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {

@@ -35,6 +35,9 @@ type ForgetOptions struct {
 	Output     string
 
 	keys []string
+	// keysOf is the KEYs by controller, found when --controller is not given.
+	keysOf map[string][]string
+	output *outputFlags
 	// isTerminal says whether In is a terminal; tests replace it.
 	isTerminal func(io.Reader) bool
 }
@@ -42,6 +45,7 @@ type ForgetOptions struct {
 // NewForgetCommand returns `kubectl backoff forget [TARGET] KEY... | --all`.
 func NewForgetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ForgetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, isTerminal: isTerminal}
+	o.output = newOutputFlags(&o.Output, "forgotten")
 	cmd := &cobra.Command{
 		Use:   "forget [TARGET] (KEY... | --all)",
 		Short: "Reset the backoff of keys, and optionally retry them now",
@@ -71,15 +75,20 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
 	f.BoolVar(&o.DryRun, "dry-run", o.DryRun, "List what would be forgotten; change nothing")
 	f.BoolVarP(&o.Yes, "yes", "y", o.Yes, "Do not ask for confirmation")
-	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: text)")
+	o.output.addFlags(cmd)
 	return cmd
 }
 
-// Complete takes the target and keys from args.
+// Complete takes the target and keys from args, and resolves the printer
+// and, without --addr, kubeconfig and the namespace.
 func (o *ForgetOptions) Complete(args []string) error {
 	rest, err := o.completeTarget(args)
+	if err != nil {
+		return err
+	}
 	o.keys = rest
-	return err
+	o.completeCluster(true)
+	return o.output.complete()
 }
 
 // Validate checks the flags, naming the one at fault.
@@ -99,9 +108,6 @@ func (o *ForgetOptions) Validate() error {
 	if err := validateStates(o.States); err != nil {
 		return err
 	}
-	if err := validateOutput(o.Output, "json", "yaml"); err != nil {
-		return err
-	}
 	return o.attachOptions.validate()
 }
 
@@ -109,6 +115,8 @@ func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetReques
 	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun}
 	if o.All {
 		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
+	} else if keys, ok := o.keysOf[controller]; ok {
+		r.Keys = keys
 	} else {
 		r.Keys = o.keys
 	}
@@ -119,8 +127,11 @@ func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetReques
 // --all without --controller — every controller that accepts forget, as F
 // in the UI does.
 func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) ([]string, error) {
-	if o.Controller != "" || !o.All {
+	if o.Controller != "" {
 		return []string{o.Controller}, nil
+	}
+	if !o.All {
+		return o.findKeys(ctx, s)
 	}
 	ov, err := s.Overview(ctx)
 	if err != nil {
@@ -136,6 +147,24 @@ func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) (
 		return nil, fmt.Errorf("forget refused: no controller accepts forget (the endpoint is read-only)")
 	}
 	return out, nil
+}
+
+// findKeys finds the controller of each KEY, as describe does without
+// --controller: the one that tracks it, or an error naming those that do.
+func (o *ForgetOptions) findKeys(ctx context.Context, s *inspector.Session) ([]string, error) {
+	o.keysOf = map[string][]string{}
+	var names []string
+	for _, k := range o.keys {
+		c, err := findController(ctx, s, k)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := o.keysOf[c]; !ok {
+			names = append(names, c)
+		}
+		o.keysOf[c] = append(o.keysOf[c], k)
+	}
+	return names, nil
 }
 
 // Run forgets, after confirmation when it is a bulk forget on a terminal.
@@ -175,11 +204,17 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 		}
 		resps = append(resps, resp)
 	}
-	if o.Output != "" {
-		if len(resps) == 1 {
-			return printObject(o.Out, o.Output, resps[0])
+	if !o.output.text() {
+		var names []string
+		for _, r := range resps {
+			for _, k := range r.Keys {
+				names = append(names, k.Key)
+			}
 		}
-		return printObject(o.Out, o.Output, resps)
+		if len(resps) == 1 {
+			return o.output.print(o.Out, resps[0], kindKey, names...)
+		}
+		return o.output.print(o.Out, resps, kindKey, names...)
 	}
 	for _, resp := range resps {
 		for _, k := range resp.Keys {

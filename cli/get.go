@@ -25,21 +25,37 @@ type GetOptions struct {
 	Filter     string
 	Sort       string
 	Limit      int
+	GroupBy    string
 
 	keys     []string
 	fromLogs fromLogsOptions
+	output   *outputFlags
 }
+
+// groupByError is --group-by error: the keys' last errors grouped on the
+// server (v1/errors), with exact counts.
+const groupByError = "error"
+
+// groupBys are the values --group-by takes.
+var groupBys = []string{groupByError}
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
 func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: api.SortNext, Limit: api.DefaultLimit}
+	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
 		Short: "List keys and their backoff state",
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
 and the delay that chose it, and the last error. Above the table, one line per
-controller diagnoses it as a whole (not with -o json|yaml). -o wide adds the error's
-class (transient, permanent, unknown), the counters, and the whole last error.
+controller diagnoses it as a whole (in the table only). -o wide adds the error's
+class (transient, permanent, unknown), the counters, and the whole last error;
+-o json, yaml, name, jsonpath=… and go-template=… print as kubectl's do, over
+the wire API's field names (items[*].key, .failures, .lastError.message).
+
+--group-by error groups the keys' last errors instead, on the server: one row per
+controller and error (numbers, addresses and names folded), with exact counts,
+largest first; --controller and --state narrow it.
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
 (a container port named "backoff") are discovered in the namespace.`,
@@ -50,30 +66,44 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
   kubectl backoff get deploy/my-controller default/w1 default/w2 -o json
 
   # The demo, directly
-  kubectl backoff get --addr 127.0.0.1:8082 -q outage`,
+  kubectl backoff get --addr 127.0.0.1:8082 -q outage
+
+  # What the failing keys fail with, largest group first
+  kubectl backoff get --addr 127.0.0.1:8082 --group-by error --state backoff,failed
+
+  # Just the keys, and their failure counts (as kubectl's -o name and -o jsonpath)
+  kubectl backoff get --addr 127.0.0.1:8082 --state backoff -o name
+  kubectl backoff get --addr 127.0.0.1:8082 --sort failures --limit 3 -o jsonpath='{range .items[*]}{.key}{" "}{.failures}{"\n"}{end}'`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
-	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: wide, json or yaml")
+	o.output.addFlags(cmd)
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: backoff, scheduled, queued, running, failed, idle")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by next, failures, key or since")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000)")
+	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (their last errors, counted on the server)")
 	return cmd
 }
 
-// Complete takes the target and keys from args.
+// Complete takes the target and keys from args, and resolves the printer
+// and, unless --addr or a saved log says otherwise, kubeconfig and the
+// namespace.
 func (o *GetOptions) Complete(args []string) error {
 	rest, err := o.completeTarget(args)
+	if err != nil {
+		return err
+	}
 	o.keys = o.fromLogs.complete(rest, &o.attachOptions)
-	return err
+	o.completeCluster(needsCluster(&o.fromLogs))
+	return o.output.complete()
 }
 
 // Validate checks every flag, naming the one at fault.
 func (o *GetOptions) Validate() error {
-	if err := validateOutput(o.Output, "wide", "json", "yaml"); err != nil {
+	if err := o.validateGroupBy(); err != nil {
 		return err
 	}
 	if err := validateStates(o.States); err != nil {
@@ -102,6 +132,9 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer s.Close()
+	if o.GroupBy == groupByError {
+		return o.runErrors(ctx, s)
+	}
 	var list *inspector.KeyList
 	if len(o.keys) > 0 {
 		list, err = o.getKeys(ctx, s)
@@ -111,9 +144,12 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "json", "yaml":
-		return printObject(o.Out, o.Output, list)
+	if !o.output.text() {
+		names := make([]string, len(list.Items))
+		for i, k := range list.Items {
+			names[i] = k.Key.Key
+		}
+		return o.output.print(o.Out, list, kindKey, names...)
 	}
 	if len(o.keys) == 0 {
 		// A line per controller says why before the table says what. It is
@@ -134,7 +170,14 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspector.KeyList, error) {
 	out := &inspector.KeyList{Items: []inspector.PodKey{}}
 	for _, k := range o.keys {
-		d, err := s.Key(ctx, o.Controller, k)
+		c := o.Controller
+		if c == "" {
+			var err error
+			if c, err = findController(ctx, s, k); err != nil {
+				return nil, err
+			}
+		}
+		d, err := s.Key(ctx, c, k)
 		if err != nil {
 			return nil, err
 		}
@@ -143,13 +186,6 @@ func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspec
 	}
 	out.Matched, out.Total = len(out.Items), len(out.Items)
 	return out, nil
-}
-
-func validateOutput(o string, allowed ...string) error {
-	if o == "" || slices.Contains(allowed, o) {
-		return nil
-	}
-	return fmt.Errorf("--output %q: use one of %s", o, strings.Join(allowed, ", "))
 }
 
 func validateStates(states []string) error {

@@ -113,6 +113,32 @@ func TestVersion(t *testing.T) {
 // default/w2 (2) and default/w3 (converged), on a fake clock.
 func endpoint(t *testing.T, readOnly bool) (*httptest.Server, *inspector.Client) {
 	t.Helper()
+	srv, reconcile, _ := widgets(t, readOnly)
+	for _, k := range []struct {
+		key      string
+		failures int
+		err      string
+	}{{"default/w1", 5, "connection refused"}, {"default/w2", 2, "timeout"}, {"default/w3", 0, ""}} {
+		for range k.failures {
+			reconcile(k.key, errors.New(k.err))
+		}
+		if k.failures == 0 {
+			reconcile(k.key, nil)
+		}
+	}
+	c, err := inspector.NewClient(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// widgets serves a controller "widget" on a real endpoint, on a fake
+// clock; reconcile(key, err) runs one reconcile of key with that outcome,
+// then, as controller-runtime does, retries a failure through the limiter
+// or forgets the key.
+func widgets(t *testing.T, readOnly bool) (*httptest.Server, func(key string, err error), *clocktesting.FakeClock) {
+	t.Helper()
 	reg := instrument.NewRegistry()
 	log := logr.Discard()
 	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log, ReadOnly: readOnly}))
@@ -122,26 +148,15 @@ func endpoint(t *testing.T, readOnly bool) (*httptest.Server, *inspector.Client)
 	rl := p.RateLimiter(nil)
 	var fail error
 	rec := p.Reconciler(reconcile.TypedFunc[string](func(context.Context, string) (reconcile.Result, error) { return reconcile.Result{}, fail }))
-	for _, k := range []struct {
-		key      string
-		failures int
-		err      string
-	}{{"default/w1", 5, "connection refused"}, {"default/w2", 2, "timeout"}, {"default/w3", 0, ""}} {
-		fail = errors.New(k.err)
-		for range k.failures {
-			_, _ = rec.Reconcile(context.Background(), k.key)
-			rl.When(k.key)
+	return srv, func(key string, err error) {
+		fail = err
+		_, _ = rec.Reconcile(context.Background(), key)
+		if err != nil {
+			rl.When(key)
+		} else {
+			rl.Forget(key) // as controller-runtime does after a success
 		}
-		if k.failures == 0 {
-			fail = nil
-			_, _ = rec.Reconcile(context.Background(), k.key)
-		}
-	}
-	c, err := inspector.NewClient(srv.URL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c
+	}, clk
 }
 
 // failures reads a key's failure counter through the endpoint.

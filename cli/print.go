@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
 	"k8s.io/cli-runtime/pkg/printers"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
@@ -63,23 +61,6 @@ func printPods(w io.Writer, pods []inspector.Pod) {
 	for _, p := range pods {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%v\n", p.Namespace, p.Name, p.Port, p.Ready)
 	}
-}
-
-// printObject prints v as JSON or YAML.
-func printObject(w io.Writer, format string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if format == "yaml" {
-		if data, err = yaml.JSONToYAML(data); err != nil {
-			return err
-		}
-	} else {
-		data = append(data, '\n')
-	}
-	_, err = w.Write(data)
-	return err
 }
 
 // ago is "3m01s ago" relative to the server's now.

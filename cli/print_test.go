@@ -112,25 +112,6 @@ func TestPrintPods(t *testing.T) {
 	}
 }
 
-func TestPrintObject(t *testing.T) {
-	v := map[string]any{"key": "default/w1", "failures": 3}
-	for _, tt := range []struct{ format, want string }{
-		{"json", "{\n  \"failures\": 3,\n  \"key\": \"default/w1\"\n}\n"},
-		{"yaml", "failures: 3\nkey: default/w1\n"},
-	} {
-		var b bytes.Buffer
-		if err := printObject(&b, tt.format, v); err != nil {
-			t.Fatalf("%s: %v", tt.format, err)
-		}
-		if b.String() != tt.want {
-			t.Errorf("%s: printed %q, want %q", tt.format, b.String(), tt.want)
-		}
-	}
-	if err := printObject(&bytes.Buffer{}, "json", map[string]any{"c": make(chan int)}); err == nil {
-		t.Error("printObject of a channel: no error")
-	}
-}
-
 // TestDur checks only what dur adds to inspector.FormatDuration: a dash for none.
 func TestDur(t *testing.T) {
 	tests := []struct {

@@ -43,6 +43,8 @@ errors, and whether a reconcile is running.`,
 		NewDescribeCommand(cf, streams),
 		NewForgetCommand(cf, streams),
 		NewKickCommand(cf, streams),
+		NewSnapshotCommand(cf, streams),
+		NewDiffCommand(streams),
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
 	)

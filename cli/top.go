@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -31,6 +32,9 @@ type TopOptions struct {
 	Filter     string
 
 	fromLogs fromLogsOptions
+	// file is --file: a snapshot to browse offline; snap is it, read.
+	file string
+	snap *snapshot.File
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -54,7 +58,10 @@ there are several, top lists them for you to pick one.`,
   kubectl backoff top deploy/my-controller --state backoff -q timeout --refresh 2s
 
   # An endpoint reachable directly
-  kubectl backoff top --addr 127.0.0.1:8082`,
+  kubectl backoff top --addr 127.0.0.1:8082
+
+  # A snapshot, offline and read-only (kubectl backoff snapshot -f snap.json)
+  kubectl backoff top --file snap.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runE(o),
 	}
@@ -64,6 +71,7 @@ there are several, top lists them for you to pick one.`,
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+api.StateNames())
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
+	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
 	return cmd
 }
 
@@ -76,7 +84,8 @@ func (o *TopOptions) Complete(args []string) error {
 	if rest = o.fromLogs.complete(rest, &o.attachOptions); len(rest) > 0 {
 		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
-	return nil
+	o.completeCluster(o.file == "" && needsCluster(&o.fromLogs))
+	return o.completeFile()
 }
 
 // Validate checks every flag, naming the one at fault.
@@ -88,6 +97,9 @@ func (o *TopOptions) Validate() error {
 		return fmt.Errorf("--refresh %v: must be at least %v", o.Refresh, minRefresh)
 	}
 	if err := validateStates(o.States); err != nil {
+		return err
+	}
+	if err := o.validateFile(); err != nil {
 		return err
 	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
@@ -107,6 +119,9 @@ var errNoTerminal = errors.New("top needs a terminal; use `kubectl backoff get`"
 func (o *TopOptions) Run(ctx context.Context) error {
 	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) || !isTerminal(o.In) {
 		return errNoTerminal
+	}
+	if o.file != "" {
+		return o.runFile(ctx)
 	}
 	open := o.openOrPick
 	if o.fromLogs.enabled() {

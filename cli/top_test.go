@@ -39,11 +39,19 @@ func TestTopValidate(t *testing.T) {
 		{name: "bad state", flags: map[string]string{"state": "sleeping"}, wantErr: `--state "sleeping"`},
 		{name: "addr and target", args: []string{"deploy/ctrl"}, flags: map[string]string{"addr": "127.0.0.1:8082"}, wantErr: "top takes at most a TARGET"},
 		{name: "extra arg", args: []string{"deploy/ctrl", "default/w1"}, wantErr: "accepts at most 1 arg"},
+		// Complete resolves kubeconfig; Validate says there is none, after the flags' own errors.
+		{name: "no cluster", args: []string{"deploy/ctrl"}, flags: map[string]string{"server": ""}, wantErr: "no cluster configured"},
+		{name: "no cluster, bad flag first", flags: map[string]string{"server": "", "state": "sleeping"}, wantErr: `--state "sleeping"`},
+		{name: "file with a target", args: []string{"deploy/ctrl"}, flags: map[string]string{"file": "snap.json"}, wantErr: "--file snap.json"},
+		{name: "file missing", flags: map[string]string{"file": "nope.json"}, wantErr: "--file: open nope.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := NewTopCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
 			for k, v := range tt.flags {
+				if k == "server" {
+					continue // kubeconfig's, not top's
+				}
 				if err := cmd.Flags().Set(k, v); err != nil {
 					t.Fatal(err)
 				}
@@ -72,8 +80,17 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)), Refresh: d}
-	o.addr = flags["addr"]
+	cf := genericclioptions.NewConfigFlags(false)
+	*cf.KubeConfig = filepath.Join(t.TempDir(), "config") // empty, not the machine's
+	if err := os.WriteFile(*cf.KubeConfig, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	*cf.APIServer = "https://127.0.0.1:6443" // a cluster, never dialled by Validate
+	if server, ok := flags["server"]; ok {
+		*cf.APIServer = server
+	}
+	o := &TopOptions{attachOptions: newAttachOptions(cf), Refresh: d}
+	o.addr, o.file = flags["addr"], flags["file"]
 	if s, ok := flags["state"]; ok {
 		o.States = strings.Split(s, ",")
 	}

@@ -90,7 +90,10 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 				return nil, nil, err
 			}
 		}
-		c, err := NewClient(fmt.Sprintf("%s://%s%s", cfg.Scheme, p.Name, cfg.Prefix), wrapped)
+		// The tunnel ends on the pod's loopback, so the request says so: the
+		// endpoint refuses a Host that is not loopback (DNS rebinding), and
+		// this is what `curl localhost:8082` through kubectl port-forward sends.
+		c, err := NewClient(fmt.Sprintf("%s://localhost%s", cfg.Scheme, cfg.Prefix), wrapped)
 		if err != nil {
 			cancel()
 			return nil, nil, err

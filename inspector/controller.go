@@ -58,19 +58,7 @@ type ControllerDiagnosis struct {
 func (d ControllerDiagnosis) Line() string { return d.Controller + " — " + d.Summary }
 
 // String is the full form: the line, the details, then each finding after "! ".
-func (d ControllerDiagnosis) String() string {
-	var b strings.Builder
-	b.WriteString(d.Line())
-	for _, s := range d.Details {
-		b.WriteString("\n")
-		b.WriteString(s)
-	}
-	for _, f := range d.Findings {
-		b.WriteString("\n! ")
-		b.WriteString(f.Message)
-	}
-	return b.String()
-}
+func (d ControllerDiagnosis) String() string { return renderText(d.Line(), d.Details, d.Findings) }
 
 // DiagnoseController diagnoses a controller from what its endpoint knows:
 // the counts by state, the limiter and its bucket, the forecast, and the

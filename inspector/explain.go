@@ -39,14 +39,18 @@ type Finding struct {
 }
 
 // String renders the whole diagnosis as plain text.
-func (d Diagnosis) String() string {
+func (d Diagnosis) String() string { return renderText(d.Summary, d.Details, d.Findings) }
+
+// renderText is the plain-text form of a diagnosis: the head, the details a
+// line each, then each finding after "! ".
+func renderText(head string, details []string, findings []Finding) string {
 	var b strings.Builder
-	b.WriteString(d.Summary)
-	for _, s := range d.Details {
+	b.WriteString(head)
+	for _, s := range details {
 		b.WriteString("\n")
 		b.WriteString(s)
 	}
-	for _, f := range d.Findings {
+	for _, f := range findings {
 		b.WriteString("\n! ")
 		b.WriteString(f.Message)
 	}

@@ -415,23 +415,3 @@ func TestFleet(t *testing.T) {
 		})
 	}
 }
-
-func TestForecast(t *testing.T) {
-	var keys []api.Key
-	for _, due := range []time.Duration{
-		-500 * time.Millisecond, 0, // already due: not to come
-		1, 999 * time.Millisecond, // second 0
-		time.Second, 1500 * time.Millisecond, 1999 * time.Millisecond, // second 1
-		4 * time.Second, // second 4
-		5 * time.Second, // beyond the window
-	} {
-		keys = append(keys, api.Key{NextRetryAt: at(due)})
-	}
-	keys = append(keys, api.Key{}) // no retry
-	if got, want := inspector.Forecast(keys, explainNow, 5), []int{2, 3, 0, 0, 1}; !slices.Equal(got, want) {
-		t.Errorf("Forecast = %v, want %v", got, want)
-	}
-	if got := inspector.Forecast(keys, explainNow, 0); len(got) != 0 {
-		t.Errorf("Forecast over 0 buckets = %v, want none", got)
-	}
-}

@@ -45,21 +45,3 @@ func Fleet(keys []api.Key, now time.Time) FleetStats {
 func unpaced(source string) bool {
 	return source == api.SourceItemExponential || source == api.SourceRequeueAfter
 }
-
-// Forecast counts the retries falling due in each of the next len(buckets)
-// seconds after now: the retry herd, seen before it hits.
-func Forecast(keys []api.Key, now time.Time, buckets int) []int {
-	out := make([]int, buckets)
-	for _, k := range keys {
-		// A retry already due is not to come: without this, one due less than
-		// a second ago would count in the first bucket.
-		if k.NextRetryAt.IsZero() || !k.NextRetryAt.After(now) {
-			continue
-		}
-		i := int(k.NextRetryAt.Sub(now) / time.Second)
-		if i >= 0 && i < buckets {
-			out[i]++
-		}
-	}
-	return out
-}

@@ -38,13 +38,7 @@ func (l *JitterLimiter[T]) When(item T) time.Duration {
 }
 
 func (l *JitterLimiter[T]) when(item T) (time.Duration, uint8) {
-	var d time.Duration
-	src := srcLimiter
-	if rec, ok := l.inner.(recordingLimiter[T]); ok {
-		d, src = rec.when(item)
-	} else {
-		d = l.inner.When(item)
-	}
+	d, src := whenOf(l.inner, item)
 	return jitter(d, l.factor), src
 }
 

@@ -21,15 +21,18 @@ var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
 
 // When delegates and records the delay and which component chose it.
 func (r *rateLimiter[T]) When(item T) time.Duration {
-	var d time.Duration
-	src := srcLimiter
-	if rec, ok := r.inner.(recordingLimiter[T]); ok {
-		d, src = rec.when(item)
-	} else {
-		d = r.inner.When(item)
-	}
+	d, src := whenOf(r.inner, item)
 	r.probe.store.limited(item, d, src, r.probe.tracked.Load())
 	return d
+}
+
+// whenOf calls l.When once and says which component chose the delay: the
+// instrument's own limiters know, any other is "limiter".
+func whenOf[T comparable](l workqueue.TypedRateLimiter[T], item T) (time.Duration, uint8) {
+	if rec, ok := l.(recordingLimiter[T]); ok {
+		return rec.when(item)
+	}
+	return l.When(item), srcLimiter
 }
 
 // Forget delegates and records that the failure counter was reset: a

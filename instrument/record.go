@@ -60,9 +60,11 @@ func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bo
 // without retrying it (client-go's handleErr after its last retry), which
 // leaves it failed until the next change.
 func (s *store[T]) forgot(item T, tracked bool) {
-	s.withEntry(item, 0, func(e *entry[T]) {
-		e.outcomeSinceGet = true
-		if tracked {
+	if tracked {
+		// Only a key with a failure streak on record can be given up on: an
+		// unknown key is not tracked for a Forget alone.
+		s.withItem(item, func(e *entry[T]) {
+			e.outcomeSinceGet = true
 			if e.stored != stBackoff || (e.failures == 0 && !e.pendingDelay) {
 				return
 			}
@@ -71,8 +73,11 @@ func (s *store[T]) forgot(item T, tracked bool) {
 			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
 			e.stored = stFailed
 			e.clearRetry()
-			return
-		}
+		})
+		return
+	}
+	s.withEntry(item, 0, func(e *entry[T]) {
+		e.outcomeSinceGet = true
 		e.failures, e.firstFailureAt = 0, 0
 		if e.stored != stIdle {
 			now := s.now()
@@ -175,6 +180,9 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			e.stored = stFailed
 			e.clearRetry()
 			e.totalFailures++
+			if e.firstFailureAt == 0 {
+				e.firstFailureAt = now // failing since, for the attention order
+			}
 			e.setError(&s.errors, msg, classPermanent, now)
 			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
 		case err != nil:
@@ -185,12 +193,12 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			}
 			// The same error again keeps its class; a new one is classified
 			// below, outside the lock, once.
-			class := classNone
-			if e.isLastError(msg) {
+			class, same := classNone, e.isLastError(msg)
+			if same {
 				class = e.errClass
 			}
 			unclassified = class == classNone
-			e.setError(&s.errors, msg, class, now)
+			e.setErrorKnown(&s.errors, msg, same, class, now)
 			a.err, a.class, a.outcome = e.lastErr, class, outError
 			e.pendingDelay = true
 		case res.RequeueAfter > 0:

@@ -145,6 +145,22 @@ func (s *store[T]) startEvict() {
 	}
 }
 
+// withItem runs fn on item's entry under its shard lock and reports whether
+// the item is tracked; it never creates an entry, and allocates nothing.
+func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
+	var buf [keyBufSize]byte
+	key := s.keyer.append(buf[:0], item)
+	sh := s.shardFor(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e := sh.m[string(key)]
+	if e == nil {
+		return false
+	}
+	fn(e)
+	return true
+}
+
 // withKey runs fn on the entry of key under its shard lock and reports
 // whether the key is tracked; it never creates an entry.
 func (s *store[T]) withKey(key string, fn func(e *entry[T])) bool {

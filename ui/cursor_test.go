@@ -37,6 +37,10 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 	}
 	j.waitFor("sort next")
 	// By next retry: 000000, 000003 (1 failure), 000001, 000004 (2), 000002 (3).
+	// The header changes at once, the page when it arrives: move on that page.
+	j.waitUntil(func(s string) bool {
+		return lineOf(s, "demo/widget-000003") >= 0 && lineOf(s, "demo/widget-000003") < lineOf(s, "demo/widget-000001")
+	})
 	j.key("j")
 	j.key("j")
 	j.waitLine("›", "demo/widget-000001")

@@ -65,13 +65,8 @@ func errText(err error) string {
 	return oneLine(err.Error())
 }
 
-// oneLine makes s a single line: newlines and tabs become spaces.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
-	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
-}
+// oneLine makes s a single line: inspector.OneLine, not cut.
+func oneLine(s string) string { return inspector.OneLine(s, 0) }
 
 // wrap word-wraps plain text to w cells.
 func wrap(s string, w int) []string {

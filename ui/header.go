@@ -32,6 +32,10 @@ func (t *topModel) header() []string {
 func (t *topModel) attachedLine() string {
 	s := &t.c.styles
 	parts := []string{s.title.Render("backoff top")}
+	if at := t.c.opts.SnapshotAt; !at.IsZero() {
+		// First, so that 80 columns show it: nothing below is live.
+		parts = append(parts, s.warn.Render("snapshot taken at "+at.UTC().Format("2006-01-02 15:04:05Z")))
+	}
 	if t.c.opts.Context != "" {
 		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
 	}
@@ -48,7 +52,7 @@ func (t *topModel) attachedLine() string {
 	switch {
 	case t.err != nil && !replicaErr:
 		parts = append(parts, s.bad.Render("✗ not answering (below)"))
-	case t.err != nil:
+	case t.err != nil, !t.c.opts.SnapshotAt.IsZero():
 	case !t.fetchedAt.IsZero():
 		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
 	default:
@@ -74,6 +78,9 @@ func (t *topModel) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
+		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
+			return out + s.dim.Render("(recorded)") // nothing is connected to a file
+		}
 		if r.Err != nil {
 			// A direct address has no tunnel: the UI itself retries every refresh.
 			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// DiffOptions are the options of `kubectl backoff diff`.
+type DiffOptions struct {
+	genericiooptions.IOStreams
+
+	Output string
+
+	before, after *snapshot.File
+	output        *outputFlags
+}
+
+// NewDiffCommand returns `kubectl backoff diff BEFORE AFTER`.
+func NewDiffCommand(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &DiffOptions{IOStreams: streams}
+	o.output = newOutputFlags(&o.Output, "")
+	cmd := &cobra.Command{
+		Use:   "diff BEFORE AFTER",
+		Short: "Compare two snapshots: which keys started or stopped failing, grew, changed error",
+		Long: `Compare two snapshots (kubectl backoff snapshot) and list the keys that started
+failing, that stopped failing (or are no longer tracked), whose consecutive
+failures grew, and whose last error changed. A key is failing while it has
+consecutive failures, or a terminal error.`,
+		Example: `  kubectl backoff diff before.json after.json
+
+  # The keys that started failing, by name
+  kubectl backoff diff before.json after.json -o jsonpath='{range .changes[?(@.changes[0]=="started-failing")]}{.key}{"\n"}{end}'`,
+		Args: cobra.ExactArgs(2),
+		RunE: runE(o),
+	}
+	o.output.addFlags(cmd)
+	return cmd
+}
+
+// Complete reads both snapshots and resolves the printer.
+func (o *DiffOptions) Complete(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("diff takes two snapshot files, BEFORE and AFTER; got %d", len(args))
+	}
+	var err error
+	if o.before, err = readSnapshot("BEFORE", args[0]); err != nil {
+		return err
+	}
+	if o.after, err = readSnapshot("AFTER", args[1]); err != nil {
+		return err
+	}
+	return o.output.complete()
+}
+
+// Validate has nothing left to check: Complete read both files.
+func (o *DiffOptions) Validate() error { return nil }
+
+// diffList is what -o json|yaml|jsonpath print.
+type diffList struct {
+	Before  string            `json:"before"`
+	After   string            `json:"after"`
+	Changes []snapshot.Change `json:"changes"`
+}
+
+// Run prints the changes.
+func (o *DiffOptions) Run(context.Context) error {
+	changes := snapshot.Diff(o.before, o.after)
+	if changes == nil {
+		changes = []snapshot.Change{}
+	}
+	if !o.output.text() {
+		names := make([]string, len(changes))
+		for i, c := range changes {
+			names[i] = c.Key
+		}
+		l := diffList{Before: stamp(o.before), After: stamp(o.after), Changes: changes}
+		return o.output.print(o.Out, l, kindKey, names...)
+	}
+	printChanges(o.Out, changes)
+	counts := map[string]int{}
+	for _, c := range changes {
+		for _, x := range c.Changes {
+			counts[x]++
+		}
+	}
+	fmt.Fprintf(o.ErrOut, "From %s to %s (%s later): %d started failing, %d stopped, %d failing more, %d with another error.\n",
+		stamp(o.before), stamp(o.after), dur(o.after.TakenAt.Sub(o.before.TakenAt)),
+		counts[snapshot.Started], counts[snapshot.Stopped], counts[snapshot.Grew], counts[snapshot.ErrorChanged])
+	return nil
+}
+
+func stamp(f *snapshot.File) string { return f.TakenAt.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// printChanges prints a row per key: what changed, the failures before and
+// after, and the last error (before → after when it changed).
+func printChanges(w io.Writer, changes []snapshot.Change) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
+	for _, c := range changes {
+		errText := lastErrorText(c.After, c.Before)
+		if strings.Contains(strings.Join(c.Changes, ","), snapshot.ErrorChanged) {
+			errText = lastErrorText(c.Before, nil) + " → " + lastErrorText(c.After, nil)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, strings.Join(c.Changes, ","),
+			failures(c.Before), failures(c.After), keyState(c.Before), keyState(c.After), errText)
+	}
+}
+
+// lastErrorText is k's last error on one line, else fallback's, else <none>.
+func lastErrorText(k, fallback *api.Key) string {
+	for _, x := range []*api.Key{k, fallback} {
+		if x != nil && x.LastError != nil {
+			return oneLine(x.LastError.Message, maxErrorColumn)
+		}
+	}
+	return "<none>"
+}
+
+func failures(k *api.Key) string {
+	if k == nil {
+		return "-"
+	}
+	return fmt.Sprint(k.Failures)
+}
+
+func keyState(k *api.Key) string {
+	if k == nil {
+		return "untracked"
+	}
+	return string(k.State)
+}

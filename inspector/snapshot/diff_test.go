@@ -1,0 +1,61 @@
+package snapshot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+func file(keys ...api.Key) *snapshot.File {
+	return &snapshot.File{Kind: snapshot.Kind, FormatVersion: snapshot.FormatVersion, Endpoints: []snapshot.Endpoint{{Name: "pod", Keys: keys}}}
+}
+
+func k(key string, st api.State, failures int, msg string) api.Key {
+	out := api.Key{Controller: "widget", Key: key, State: st, Failures: failures}
+	if msg != "" {
+		out.LastError = &api.ErrorRecord{Message: msg}
+	}
+	return out
+}
+
+func TestDiff(t *testing.T) {
+	before := file(
+		k("a/steady", api.StateBackoff, 3, "503"),
+		k("a/grows", api.StateBackoff, 2, "503"),
+		k("a/changes", api.StateBackoff, 4, "503"),
+		k("a/both", api.StateBackoff, 1, "503"),
+		k("a/recovers", api.StateBackoff, 5, "503"),
+		k("a/gone", api.StateFailed, 1, "invalid"),
+		k("a/idle", api.StateIdle, 0, ""),
+		k("a/breaks", api.StateIdle, 0, ""),
+	)
+	after := file(
+		k("a/steady", api.StateBackoff, 3, "503"),
+		k("a/grows", api.StateBackoff, 6, "503"),
+		k("a/changes", api.StateQueued, 4, "conflict"),
+		k("a/both", api.StateBackoff, 2, "timeout"),
+		k("a/recovers", api.StateIdle, 0, "503"),
+		k("a/idle", api.StateIdle, 0, ""),
+		k("a/breaks", api.StateFailed, 0, "invalid"),
+		k("a/new", api.StateBackoff, 1, "503"),
+	)
+	var got []string
+	for _, c := range snapshot.Diff(before, after) {
+		got = append(got, fmt.Sprintf("%s %s", c.Key, strings.Join(c.Changes, ",")))
+	}
+	want := []string{
+		"a/breaks started-failing",
+		"a/new started-failing",
+		"a/both failures-grew,error-changed",
+		"a/grows failures-grew",
+		"a/changes error-changed",
+		"a/gone stopped-failing",
+		"a/recovers stopped-failing",
+	}
+	if e, a := strings.Join(want, "\n"), strings.Join(got, "\n"); e != a {
+		t.Errorf("Diff:\n%s\nwant:\n%s", a, e)
+	}
+}
