@@ -82,7 +82,12 @@ func (l *criLog) Write(p []byte) (int, error) {
 // testFromLogs checks `get --from-logs` against the endpoint's truth, key by
 // key: the same keys, failure counts within one, the estimated next retry
 // within the delay's own size, every number labelled an estimate.
-func testFromLogs(t *testing.T, kc *kubectl, admin string) {
+func testFromLogs(t *testing.T, kc *kubectl, admin, logPath string) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			logLinesOf(t, logPath, "naive-00004")
+		}
+	})
 	truth := func(controller string) (*inspector.KeyList, error) {
 		var l inspector.KeyList
 		return &l, kc.jsonOf(t, &l, admin, cmd("get", "--controller", controller, "-o", "json")...)
@@ -131,6 +136,22 @@ func testFromLogs(t *testing.T, kc *kubectl, admin string) {
 			t.Errorf("describe --from-logs lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// logLinesOf logs the first lines of the controller log that mention key,
+// for a failed comparison.
+func logLinesOf(t *testing.T, path, key string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	var out []string
+	for line := range strings.Lines(string(b)) {
+		if strings.Contains(line, key) && len(out) < 40 {
+			out = append(out, line)
+		}
+	}
+	t.Logf("--- controller log, lines of %s ---\n%s", key, strings.Join(out, ""))
 }
 
 // compareNaive compares the log's estimate with two reads of the truth

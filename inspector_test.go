@@ -106,7 +106,7 @@ func TestE2E(t *testing.T) {
 	})
 
 	// Before any forget: a forget resets the instrument's count, not the log's.
-	t.Run("from-logs", func(t *testing.T) { testFromLogs(t, kc, admin) })
+	t.Run("from-logs", func(t *testing.T) { testFromLogs(t, kc, admin, controllerLog.path) })
 
 	t.Run("kick", func(t *testing.T) { testKick(ctx, t, kc, env, dir, cs, c) })
 

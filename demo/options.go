@@ -79,7 +79,9 @@ type Options struct {
 	ErrOut io.Writer
 	// ControllerLog receives controller-runtime's own log of the controllers,
 	// as a manager in production writes it: zap JSON at the default (info)
-	// verbosity, one "Reconciler error" line per failed reconcile. It is what
+	// verbosity, one "Reconciler error" line per failed reconcile (never
+	// sampled: controller-runtime's production logger would drop most lines
+	// of a burst above 100 a second). It is what
 	// `kubectl backoff --from-logs` reads, so the demo can stand in for a
 	// controller without the instrument (the probes never log and never change
 	// a decision: the lines are those the bare controllers would write). It
