@@ -85,7 +85,7 @@ func (l *criLog) Write(p []byte) (int, error) {
 func testFromLogs(t *testing.T, kc *kubectl, admin, logPath string) {
 	t.Cleanup(func() {
 		if t.Failed() {
-			logLinesOf(t, logPath, "naive-00004")
+			logLinesOf(t, logPath, "naive-00000") // one key's lines show what the log holds
 		}
 	})
 	truth := func(controller string) (*inspector.KeyList, error) {

@@ -11,6 +11,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 // access is one request a SubjectAccessReview asks about.
@@ -37,7 +38,12 @@ func (a access) String() string {
 // the roles as their comments say, and asks the API server's authorizer
 // (SubjectAccessReview) whether each subject may do what its role names,
 // and nothing next to it.
-func testShippedRBAC(ctx context.Context, t *testing.T, kc *kubectl, admin string, cs kubernetes.Interface) {
+func testShippedRBAC(ctx context.Context, t *testing.T, kc *kubectl, admin string, adminCfg *rest.Config) {
+	// Some sixty reviews: client-go's default limit (5 a second) would
+	// make them take twelve seconds.
+	cfg := rest.CopyConfig(adminCfg)
+	cfg.QPS, cfg.Burst = 100, 100
+	cs := kubernetes.NewForConfigOrDie(cfg)
 	kc.ok(t, admin, "apply", "-f", "config/rbac", "-f", "config/samples")
 	bindCluster(ctx, t, cs, "e2e-viewer", "kubectl-backoff-viewer")
 	bindCluster(ctx, t, cs, "e2e-operator", "kubectl-backoff-operator")

@@ -149,7 +149,7 @@ func TestE2E(t *testing.T) {
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
-	t.Run("rbac", func(t *testing.T) { testShippedRBAC(ctx, t, kc, admin, cs) })
+	t.Run("rbac", func(t *testing.T) { testShippedRBAC(ctx, t, kc, admin, adminCfg) })
 
 	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
 
