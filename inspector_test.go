@@ -108,6 +108,11 @@ func TestE2E(t *testing.T) {
 	// Before any forget: a forget resets the instrument's count, not the log's.
 	t.Run("from-logs", func(t *testing.T) { testFromLogs(t, kc, admin, controllerLog.path) })
 
+	// top follows the pod's log (pods/log, follow) instead of reading it once.
+	t.Run("top-from-logs", func(t *testing.T) {
+		testTop(t, kc, admin, t.TempDir(), cmd("top", "--from-logs"), "logs: deployment/demo")
+	})
+
 	t.Run("kick", func(t *testing.T) { testKick(ctx, t, kc, env, dir, cs, c) })
 
 	t.Run("describe", func(t *testing.T) {
@@ -153,39 +158,48 @@ func TestE2E(t *testing.T) {
 
 	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
 
-	t.Run("top", func(t *testing.T) {
-		// The shell keeps the pane open after top exits, to read its status.
-		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...)+`; echo "top exited $?"; read _`)
-		keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
-		eventually(t, time.Minute, "top shows keys", func(context.Context) error {
-			screen, err := s.capture()
-			if err != nil {
-				return err
-			}
-			if !keyLine.MatchString(screen) {
-				return fmt.Errorf("no key on screen:\n%s", screen)
-			}
-			return nil
-		})
-		if err := s.sendKeys("q"); err != nil {
-			t.Fatal(err)
-		}
-		eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
-			screen, err := s.capture()
-			if err != nil {
-				return err
-			}
-			if !strings.Contains(screen, "top exited 0") {
-				return fmt.Errorf("top has not exited 0:\n%s", screen)
-			}
-			return nil
-		})
-	})
+	t.Run("top", func(t *testing.T) { testTop(t, kc, admin, dir, cmd("top")) })
 }
 
 // cmd is `backoff VERB deploy/demo -n demo ARGS...`.
 func cmd(verb string, args ...string) []string {
 	return slices.Concat([]string{"backoff", verb}, target, args)
+}
+
+// testTop runs `kubectl ARGS...` (a top) in a terminal, waits for a demo key
+// and every want on screen, and quits it with q: it must exit 0.
+func testTop(t *testing.T, kc *kubectl, admin, dir string, args []string, want ...string) {
+	// The shell keeps the pane open after top exits, to read its status.
+	s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(args...)+`; echo "top exited $?"; read _`)
+	keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
+	eventually(t, time.Minute, "top shows keys", func(context.Context) error {
+		screen, err := s.capture()
+		if err != nil {
+			return err
+		}
+		if !keyLine.MatchString(screen) {
+			return fmt.Errorf("no key on screen:\n%s", screen)
+		}
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				return fmt.Errorf("no %q on screen:\n%s", w, screen)
+			}
+		}
+		return nil
+	})
+	if err := s.sendKeys("q"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
+		screen, err := s.capture()
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(screen, "top exited 0") {
+			return fmt.Errorf("top has not exited 0:\n%s", screen)
+		}
+		return nil
+	})
 }
 
 // testForget resets a backed-off naive key and retries it now.
