@@ -41,7 +41,7 @@ var groupBys = []string{groupByError}
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
 func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: api.SortNext, Limit: api.DefaultLimit}
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: api.SortAttention, Limit: api.DefaultLimit}
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
@@ -82,7 +82,7 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: backoff, scheduled, queued, running, failed, idle")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
-	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by next, failures, key or since")
+	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+"; attention puts failed and backing-off keys first, the longest failing on top")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000)")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (their last errors, counted on the server)")
 	return cmd
@@ -198,11 +198,10 @@ func validateStates(states []string) error {
 }
 
 func validateSort(s string) error {
-	switch s {
-	case api.SortNext, api.SortFailures, api.SortKey, api.SortSince:
+	if slices.Contains(api.Sorts, s) {
 		return nil
 	}
-	return fmt.Errorf("--sort %q: use next, failures, key or since", s)
+	return fmt.Errorf("--sort %q: use %s", s, api.SortNames())
 }
 
 func toStates(s []string) []api.State {

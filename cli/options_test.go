@@ -47,7 +47,7 @@ func TestOptionValidation(t *testing.T) {
 	}{
 		{"get -o xml", get, []string{"-o", "xml"}, `--output "xml": use one of wide, json, yaml`},
 		{"get unknown --state", get, []string{"--state", "backoff,sleeping"}, `--state "sleeping": not a state`},
-		{"get bad --sort", get, []string{"--sort", "age"}, `--sort "age": use next, failures, key or since`},
+		{"get bad --sort", get, []string{"--sort", "age"}, `--sort "age": use next, failures, key, since or attention`},
 		{"get --limit 0", get, []string{"--limit", "0"}, "--limit 0: must be between 1 and 1000"},
 		{"get --limit 1001", get, []string{"--limit", "1001"}, "--limit 1001: must be between 1 and 1000"},
 		{"get keys and --filter", get, []string{"default/w1", "-q", "503"}, "give KEYs or --filter/--state, not both"},
@@ -175,7 +175,9 @@ func TestGetEndToEnd(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{args: []string{"--addr", srv.URL, "-o", "json"}, want: []string{"default/w2", "default/w1", "default/w3"}},
+		{args: []string{"--addr", srv.URL, "-o", "json", "--sort", "next"}, want: []string{"default/w2", "default/w1", "default/w3"}},
+		// The default, attention: both fail since the same instant, so the most failures first.
+		{args: []string{"--addr", srv.URL, "-o", "json"}, want: []string{"default/w1", "default/w2", "default/w3"}},
 		{args: []string{"--addr", strings.TrimPrefix(srv.URL, "http://"), "-o", "json", "--sort", "key", "--limit", "2"}, want: []string{"default/w1", "default/w2"}},
 		{args: []string{"--addr", srv.URL, "-o", "json", "--state", "idle"}, want: []string{"default/w3"}},
 		{args: []string{"--addr", srv.URL, "-o", "json", "default/w1"}, want: []string{"default/w1"}},
@@ -203,8 +205,8 @@ func TestGetEndToEnd(t *testing.T) {
 		t.Fatalf("get: %v", err)
 	}
 	// The controller's diagnosis comes first, from its counts and v1/errors.
-	if !regexp.MustCompile(`^widget — 2 keys retrying on 2 errors[^\n]*\n\nCONTROLLER `).MatchString(out.String()) || !strings.Contains(out.String(), "default/w2") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
-		t.Errorf("get --limit 1: stdout %q, stderr %q; want the diagnosis, a table of default/w2 and a note on --limit", out, errOut)
+	if !regexp.MustCompile(`^widget — 2 keys retrying on 2 errors[^\n]*\n\nCONTROLLER `).MatchString(out.String()) || !strings.Contains(out.String(), "default/w1") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
+		t.Errorf("get --limit 1: stdout %q, stderr %q; want the diagnosis, a table of default/w1 and a note on --limit", out, errOut)
 	}
 }
 

@@ -60,7 +60,7 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 	d.env.client = mgr.GetClient()
 	for i := range scenarios {
 		sc := &scenarios[i]
-		probe := newProbe(d.reg, sc, d.opts.Jitter)
+		probe := newProbe(d.reg, sc, d.opts.Jitter, nil)
 		mine := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetLabels()[ScenarioLabel] == sc.name })
 		err := builder.ControllerManagedBy(mgr).
 			Named(sc.name).

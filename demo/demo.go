@@ -139,7 +139,7 @@ func (d *Demo) startEmbedded(ctx context.Context, g *errgroup.Group) error {
 	// controllers, with no keys yet) while 100,000 objects are being built.
 	probes := make([]*instrument.Probe, len(scenarios))
 	for i := range scenarios {
-		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter)
+		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter, nil)
 	}
 	d.serving = true
 	g.Go(func() error { return d.server.Start(ctx) })

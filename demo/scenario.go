@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -126,6 +127,20 @@ func (e *env) readyAt(name string) time.Time { return e.ready[name] }
 // 5ms/speed, cap 1000s/speed, bucket 10·speed qps, so what the endpoint reports
 // is what the queue really waits.
 func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controller.TypedOptions[reconcile.Request] {
+	return probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
+		MaxConcurrentReconciles: sc.workers,
+		RateLimiter:             e.limiter(sc),
+		UsePriorityQueue:        ptr.To(!sc.classic),
+		// Tests start several demos in one process.
+		SkipNameValidation: ptr.To(true),
+		// Reconcile errors are the demo's subject: they are read on the
+		// endpoint, not logged hundreds of times a second, unless asked for.
+		Logger: e.opts.controllerLogger(),
+	})
+}
+
+// limiter is sc's rate limiter, before the probe wraps it.
+func (e *env) limiter(sc *scenario) workqueue.TypedRateLimiter[reconcile.Request] {
 	base, maxDelay := e.opts.scale(instrument.DefaultBaseDelay), e.opts.scale(instrument.DefaultMaxDelay)
 	var rl workqueue.TypedRateLimiter[reconcile.Request]
 	if sc.classic {
@@ -136,26 +151,18 @@ func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controlle
 	if e.opts.Jitter > 0 {
 		rl = instrument.NewJitterLimiter(rl, e.opts.Jitter)
 	}
-	return probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
-		MaxConcurrentReconciles: sc.workers,
-		RateLimiter:             rl,
-		UsePriorityQueue:        ptr.To(!sc.classic),
-		// Tests start several demos in one process.
-		SkipNameValidation: ptr.To(true),
-		// Reconcile errors are the demo's subject: they are read on the
-		// endpoint, not logged hundreds of times a second, unless asked for.
-		Logger: e.opts.controllerLogger(),
-	})
+	return rl
 }
 
 // newProbe registers sc's controller with the demo's registry; jitter also
-// spreads its RequeueAfter.
-func newProbe(reg *instrument.Registry, sc *scenario, jitter float64) *instrument.Probe {
+// spreads its RequeueAfter. clk is nil but in a Replay.
+func newProbe(reg *instrument.Registry, sc *scenario, jitter float64, clk clock.PassiveClock) *instrument.Probe {
 	return instrument.New(sc.name, instrument.Options{
 		Registry:         reg,
 		Object:           &corev1.ConfigMap{},
 		UsePriorityQueue: ptr.To(!sc.classic),
 		Jitter:           jitter,
+		Clock:            clk,
 	})
 }
 

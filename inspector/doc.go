@@ -56,7 +56,7 @@
 //
 // # Durations
 //
-// FormatDuration, Countdown, Ago and NextRetryText are the one way every
-// client prints a duration, so a value reads the same in a table, a
-// sentence and the UI.
+// FormatDuration, Countdown, Ago and NextRetryText (NextRetryCompact for a
+// narrow column) are the one way every client prints a duration, so a
+// value reads the same in a table, a sentence and the UI.
 package inspector

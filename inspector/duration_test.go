@@ -90,3 +90,29 @@ func TestNextRetryText(t *testing.T) {
 		}
 	}
 }
+
+// TestNextRetryCompact: the narrow column's variant differs only for a
+// running key, and neither counts down from an unknown server clock.
+func TestNextRetryCompact(t *testing.T) {
+	tests := []struct {
+		name          string
+		key           api.Key
+		now           time.Time
+		text, compact string
+	}{
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4.2s", "4.2s"},
+		{"backoff, server clock unknown", api.Key{State: api.StateBackoff, NextRetryAt: at(time.Second)}, time.Time{}, "-", "-"},
+		{"queued", api.Key{State: api.StateQueued}, explainNow, "ready", "ready"},
+		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2.6s", "2.6s"},
+		{"running, start unknown", api.Key{State: api.StateRunning}, explainNow, "-", "-"},
+		{"idle", api.Key{State: api.StateIdle}, explainNow, "-", "-"},
+	}
+	for _, tt := range tests {
+		if got := inspector.NextRetryText(tt.key, tt.now); got != tt.text {
+			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.text)
+		}
+		if got := inspector.NextRetryCompact(tt.key, tt.now); got != tt.compact {
+			t.Errorf("%s: NextRetryCompact = %q, want %q", tt.name, got, tt.compact)
+		}
+	}
+}

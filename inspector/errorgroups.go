@@ -50,14 +50,18 @@ func (b *ErrorGroupBuilder) Groups() []api.ErrorGroup {
 		g.Examples = slices.Sorted(slices.Values(g.Examples))
 		g.Examples = g.Examples[:min(len(g.Examples), maxExamples)]
 	}
-	slices.SortFunc(out, func(a, b api.ErrorGroup) int {
-		if c := cmp.Compare(b.Count, a.Count); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Controller+"\x00"+a.Fingerprint, b.Controller+"\x00"+b.Fingerprint)
-	})
+	slices.SortFunc(out, compareGroups)
 	if out == nil {
 		out = []api.ErrorGroup{}
 	}
 	return out
+}
+
+// compareGroups orders error groups as v1/errors does: largest first, then
+// by controller and fingerprint, so equal counts keep one order.
+func compareGroups(a, b api.ErrorGroup) int {
+	if c := cmp.Compare(b.Count, a.Count); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Controller+"\x00"+a.Fingerprint, b.Controller+"\x00"+b.Fingerprint)
 }

@@ -205,38 +205,28 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 		// Each replica's page must cover the merged page.
 		per.Offset, per.Limit = 0, min(q.Offset+q.Limit, api.MaxLimit)
 	}
-	lists := make([]*api.KeyList, len(s.endpoints))
-	errs := make([]error, len(s.endpoints))
-	s.each(func(i int, e *Endpoint) { lists[i], errs[i] = e.Client.Keys(ctx, per) })
 	out := &KeyList{Items: []PodKey{}}
-	var failed []error
-	for i, l := range lists {
-		if errs[i] != nil {
-			failed = append(failed, fmt.Errorf("%s: %w", s.endpoints[i].Name, errs[i]))
-			continue
-		}
-		out.Total += l.Total
-		out.Matched += l.Matched
-		if l.ServerTime.After(out.ServerTime) {
-			out.ServerTime = l.ServerTime
-		}
-		pod := ""
-		if len(s.endpoints) > 1 {
-			pod = s.endpoints[i].Name
-		}
-		for _, k := range l.Items {
-			out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
-		}
+	h, err := fanOut(s, func(e *Endpoint) (*api.KeyList, error) { return e.Client.Keys(ctx, per) },
+		func(l *api.KeyList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
+		func(i int, l *api.KeyList) {
+			pod := ""
+			if len(s.endpoints) > 1 {
+				pod = s.endpoints[i].Name
+			}
+			for _, k := range l.Items {
+				out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
+			}
+		})
+	if h.answered == 0 && err != nil {
+		return nil, err
 	}
-	if len(failed) == len(s.endpoints) {
-		return nil, errors.Join(failed...)
-	}
+	out.ServerTime, out.Total, out.Matched = h.ServerTime, h.Total, h.Matched
 	if len(s.endpoints) > 1 {
 		slices.SortStableFunc(out.Items, func(a, b PodKey) int { return api.CompareKeys(&a.Key, &b.Key, q.Sort) })
 		out.Items = out.Items[min(q.Offset, len(out.Items)):]
 		out.Items = out.Items[:min(q.Limit, len(out.Items))]
 	}
-	return out, errors.Join(failed...)
+	return out, err
 }
 
 // PodKeyDetail is one key with its history and the replica that has it.

@@ -184,7 +184,12 @@ func TestControllerEventDuringBackoff(t *testing.T) {
 		checkRetryAt(t, k1.Key, k1.History[0].At, k1.ServerTime)
 
 		h.send(key) // the object changed: reconcile now, not in an hour
-		k2 := h.wait(key, "a second failure", func(k api.KeyDetail) bool { return k.State == api.StateBackoff && k.Reconciles == 2 })
+		// The priority queue calls When from its own goroutine, after the
+		// reconcile's outcome is recorded: wait for the delay too. An event
+		// that reset the failures would leave them at 1 and fail the wait.
+		k2 := h.wait(key, "a second failure and its delay", func(k api.KeyDetail) bool {
+			return k.State == api.StateBackoff && k.Reconciles == 2 && k.Failures == 2
+		})
 		if !k2.LastEventAt.After(k1.LastEventAt) {
 			t.Errorf("lastEventAt = %v, want after the first event's %v", k2.LastEventAt, k1.LastEventAt)
 		}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/time/rate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
 )
 
 // The parameters of client-go's and controller-runtime's default limiters.
@@ -60,9 +61,14 @@ func (l *ExponentialLimiter[T]) describe() api.Limiter {
 // client-go's own parts, that also reports which of the two chose each delay.
 type ControllerLimiter[T comparable] struct {
 	exp    *ExponentialLimiter[T]
-	bucket *workqueue.TypedBucketRateLimiter[T]
+	bucket *rate.Limiter
 	qps    float64
 	burst  int
+	// clock is the bucket's time source: the real clock, or the clock of the
+	// probe that wraps the limiter when its Options.Clock is set, so that
+	// the delays it records and the tokens it reports agree with the keys'
+	// times (see TypedProbe.RateLimiter).
+	clock clock.PassiveClock
 }
 
 // NewControllerLimiter returns the classic controller limiter with the given
@@ -70,7 +76,7 @@ type ControllerLimiter[T comparable] struct {
 func NewControllerLimiter[T comparable](base, max time.Duration, qps float64, burst int) *ControllerLimiter[T] {
 	return &ControllerLimiter[T]{
 		exp:    NewExponentialLimiter[T](base, max),
-		bucket: &workqueue.TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(rate.Limit(qps), burst)},
+		bucket: rate.NewLimiter(rate.Limit(qps), burst),
 		qps:    qps,
 		burst:  burst,
 	}
@@ -90,7 +96,9 @@ func (l *ControllerLimiter[T]) When(item T) time.Duration {
 
 func (l *ControllerLimiter[T]) when(item T) (time.Duration, uint8) {
 	e := l.exp.When(item)
-	b := l.bucket.When(item)
+	// workqueue.TypedBucketRateLimiter.When, on the limiter's clock.
+	now := l.now()
+	b := l.bucket.ReserveN(now, 1).DelayFrom(now)
 	if b > e {
 		return b, srcBucket
 	}
@@ -101,14 +109,18 @@ func (l *ControllerLimiter[T]) when(item T) (time.Duration, uint8) {
 func (l *ControllerLimiter[T]) NumRequeues(item T) int { return l.exp.NumRequeues(item) }
 
 // Forget resets the exponential component (the bucket keeps no per-item state).
-func (l *ControllerLimiter[T]) Forget(item T) {
-	l.exp.Forget(item)
-	l.bucket.Forget(item)
-}
+func (l *ControllerLimiter[T]) Forget(item T) { l.exp.Forget(item) }
 
 // Tokens is the bucket's current token count. It reads without reserving, so
 // looking does not change what the limiter decides.
-func (l *ControllerLimiter[T]) Tokens() float64 { return l.bucket.Limiter.Tokens() }
+func (l *ControllerLimiter[T]) Tokens() float64 { return l.bucket.TokensAt(l.now()) }
+
+func (l *ControllerLimiter[T]) now() time.Time {
+	if l.clock == nil {
+		return time.Now()
+	}
+	return l.clock.Now()
+}
 
 func (l *ControllerLimiter[T]) describe() api.Limiter {
 	tokens := l.Tokens()

@@ -294,3 +294,26 @@ func TestDelaySourceBucket(t *testing.T) {
 		t.Errorf("%d keys delayed by the bucket, want about %d (the calls past the burst)", bucket, n-DefaultBurst)
 	}
 }
+
+// A probe on a fake clock runs a wrapped ControllerLimiter's bucket on it:
+// the delays and tokens are the fake clock's arithmetic, exactly.
+func TestControllerLimiterBucketFollowsProbeClock(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
+	p := NewTyped("widgets", TypedOptions[string]{Registry: NewRegistry(), Clock: clk, UsePriorityQueue: ptr.To(false)})
+	inner := NewControllerLimiter[string](time.Millisecond, time.Second, 10, 2)
+	rl := p.RateLimiter(inner)
+	var got []time.Duration
+	for _, k := range []string{"a", "b", "c", "d"} {
+		got = append(got, rl.When(k))
+	}
+	if e, a := []time.Duration{time.Millisecond, time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond}, got; !slices.Equal(e, a) {
+		t.Errorf("delays: want %v, got %v", e, a)
+	}
+	if e, a := -2.0, inner.Tokens(); e != a {
+		t.Errorf("tokens after 4 Whens on a burst of 2: want %v, got %v", e, a)
+	}
+	clk.Step(250 * time.Millisecond)
+	if e, a := 0.5, inner.Tokens(); e != a {
+		t.Errorf("tokens 250ms later at 10qps: want %v, got %v", e, a)
+	}
+}

@@ -44,6 +44,13 @@ type HandlerOptions struct {
 	// answer says its age). Defaults to DefaultReuse if zero; negative turns
 	// reuse off (identical concurrent requests still share one computation).
 	Reuse time.Duration
+	// MaxRequestsPerSecond bounds the reads (GET) served each second, so
+	// that readers in a loop cannot take the controller's CPU: reads
+	// together take at most a fifth of a core. More wait as long as a slot
+	// can rest (a second), so that one reader paging through never sees a
+	// 429, and are then answered 429. Forget is not paced. Defaults to
+	// DefaultMaxRequestsPerSecond.
+	MaxRequestsPerSecond int
 }
 
 // Handler serves DefaultRegistry under DefaultPrefix, forget allowed:
@@ -71,7 +78,11 @@ func NewHandler(opts HandlerOptions) http.Handler {
 	if opts.Reuse == 0 {
 		opts.Reuse = DefaultReuse
 	}
-	h := &handler{opts: opts, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse)}
+	if opts.MaxRequestsPerSecond <= 0 {
+		opts.MaxRequestsPerSecond = DefaultMaxRequestsPerSecond
+	}
+	h := &handler{opts: opts, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse),
+		pace: newPacer(opts.MaxRequestsPerSecond, maxPacerRest)}
 	if opts.Logger != nil {
 		h.log = *opts.Logger
 	} else {
@@ -93,6 +104,7 @@ type handler struct {
 	opts   HandlerOptions
 	log    logr.Logger
 	adm    *admission
+	pace   *pacer
 	routes map[string]route
 }
 
@@ -129,6 +141,13 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) error {
 	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
 		w.Header().Set("Allow", rt.method)
 		return newError(kindMethod, "%s %s: method not allowed; use %s", r.Method, path, rt.method)
+	}
+	if rt.method == http.MethodGet {
+		done, err := h.pace.enter(r.Context())
+		if err != nil {
+			return err
+		}
+		defer done()
 	}
 	return rt.serve(w, r)
 }

@@ -54,7 +54,10 @@ type TypedOptions[T comparable] struct {
 	// string itself, fmt.Stringer, or else fmt.Sprint.
 	KeyFunc func(T) string
 
-	// Clock is the time source. Defaults to the real clock if unset.
+	// Clock is the time source. Defaults to the real clock if unset. When
+	// set, a ControllerLimiter the probe wraps (RateLimiter) that runs on
+	// the real clock runs its token bucket on this clock too, so a test's
+	// fake clock decides the bucket's delays and tokens as well.
 	Clock clock.PassiveClock
 	// MaxKeys bounds the tracked keys; idle keys are evicted first, oldest first.
 	// Defaults to DefaultMaxKeys (100,000) if unset.
@@ -87,10 +90,16 @@ type TypedProbe[T comparable] struct {
 	usePQ  bool
 	jitter float64
 	store  *store[T]
+	// clock is Options.Clock as given: nil for the real clock.
+	clock clock.PassiveClock
 
 	// tracked is set once reconcile outcomes are reported (Reconciler or
 	// Track): the limiter and queue then stop inferring them.
 	tracked atomic.Bool
+	// tracking is set once Track reports outcomes: a client-go worker loop
+	// may give up on a key (Forget without a requeue), which controller-
+	// runtime never does.
+	tracking atomic.Bool
 	active  atomic.Bool
 
 	mu      sync.Mutex
@@ -109,6 +118,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	if opts.Registry == nil {
 		opts.Registry = DefaultRegistry
 	}
+	given := opts.Clock
 	if opts.Clock == nil {
 		opts.Clock = newMonoClock()
 	}
@@ -124,6 +134,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		usePQ:  ptr.Deref(opts.UsePriorityQueue, true),
 		jitter: min(max(opts.Jitter, 0), 1),
 		store:  newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
+		clock:  given,
 	}
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)
@@ -169,6 +180,9 @@ func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workque
 	if rl, ok := inner.(*rateLimiter[T]); ok && rl.probe == p {
 		return rl // already ours
 	}
+	if cl, ok := inner.(*ControllerLimiter[T]); ok && cl.clock == nil && p.clock != nil {
+		cl.clock = p.clock // see Options.Clock
+	}
 	rl := &rateLimiter[T]{inner: inner, probe: p}
 	p.mu.Lock()
 	p.limiter = rl
@@ -196,11 +210,14 @@ func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.Typ
 //
 //	err := probe.Track(key, func() error { return c.syncHandler(ctx, key) })
 func (p *TypedProbe[T]) Track(item T, sync func() error) error {
-	p.tracked.Store(true)
-	p.store.seesHandouts.Store(true)
+	if !p.tracking.Load() { // a load, not a store, on every sync: no cache-line write
+		p.tracked.Store(true)
+		p.tracking.Store(true)
+		p.store.seesHandouts.Store(true)
+	}
 	p.markActive()
 	began := p.store.now()
-	p.store.started(item)
+	p.store.startedAt(item, began)
 	defer func() {
 		if r := recover(); r != nil {
 			p.store.panicked(item, r, began)

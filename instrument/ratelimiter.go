@@ -35,11 +35,17 @@ func whenOf[T comparable](l workqueue.TypedRateLimiter[T], item T) (time.Duratio
 	return l.When(item), srcLimiter
 }
 
-// Forget delegates and records that the failure counter was reset: a
-// success, or — when reconcile outcomes are reported and the key was failing
-// — the controller giving up on it.
+// Forget delegates and records that the failure counter was reset. With
+// the reconciler decorator alone there is nothing to record: controller-
+// runtime calls Forget only right after a success or a RequeueAfter, whose
+// outcome is recorded already (it saves a lookup per cycle). Untracked, a
+// Forget is the success; with Track, a Forget that finds a failure streak
+// is the controller giving up on the key.
 func (r *rateLimiter[T]) Forget(item T) {
 	r.inner.Forget(item)
+	if r.probe.tracked.Load() && !r.probe.tracking.Load() {
+		return
+	}
 	r.probe.store.forgot(item, r.probe.tracked.Load())
 }
 

@@ -150,8 +150,11 @@ func (s *store[T]) done(item T) {
 }
 
 // started records a reconcile beginning.
-func (s *store[T]) started(item T) {
-	now := s.now()
+func (s *store[T]) started(item T) { s.startedAt(item, s.now()) }
+
+// startedAt is started at now, a time the caller has read already: one clock
+// read less per reconcile.
+func (s *store[T]) startedAt(item T, now int64) {
 	pq := s.pq.Load()
 	s.withEntry(item, now, func(e *entry[T]) { e.begin(now, pq) })
 }

@@ -58,7 +58,6 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 // The scroll offset is clamped here, so that every key moves the view.
 func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) {
 	k := &d.c.keys
-	page := max(1, d.room()-1)
 	switch {
 	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
@@ -66,18 +65,8 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 		if kd := d.keyOf(); kd != nil {
 			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures}}
 		}
-	case key.Matches(msg, k.Up):
-		d.scroll--
-	case key.Matches(msg, k.Down):
-		d.scroll++
-	case key.Matches(msg, k.PageUp):
-		d.scroll -= page
-	case key.Matches(msg, k.PageDown):
-		d.scroll += page
-	case key.Matches(msg, k.Home):
-		d.scroll = 0
-	case key.Matches(msg, k.End):
-		d.scroll = len(d.body())
+	default:
+		scrollBy(k, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
 	}
 	d.clamp()
 	return d, nil, nil
@@ -92,12 +81,7 @@ func (d *detailModel) room() int { return max(1, d.c.bodyHeight()-headLines) }
 // clamp keeps the scroll offset within the body: the last screenful ends
 // at the body's last line (the "more lines" note takes the bottom line).
 func (d *detailModel) clamp() {
-	n := len(d.body())
-	if n <= d.room() {
-		d.scroll = 0
-		return
-	}
-	d.scroll = max(0, min(d.scroll, n-d.room()+1))
+	d.scroll = clampText(d.scroll, len(d.body()), d.room())
 }
 
 // setSize re-clamps the scroll to the terminal's new size.
@@ -152,13 +136,7 @@ func (d *detailModel) view() string {
 		status += s.warn.Render(" · ⏸ PAUSED")
 	}
 	head := []string{fit(title, w), fit(status, w), ""}
-	body := d.body()
-	room := d.room()
-	body = body[min(d.scroll, len(body)):]
-	if len(body) > room && room > 1 {
-		body = append(body[:room-1], s.dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(body)-room+1)))
-	}
-	lines = append(head, body...)
+	lines = append(head, scrolledText(d.body(), d.scroll, d.room(), s)...)
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
 	}

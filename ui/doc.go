@@ -23,7 +23,10 @@
 // moves to its nearest neighbour and the status line says so.
 //
 // A refresh costs what fits on the screen: one v1/controllers call (counts,
-// limiters and the retry forecast, counted by the endpoint) and one page of
-// v1/keys the size of the visible rows — never the whole key set. An
+// limiters and the retry forecast, counted by the endpoint), one page of
+// v1/keys the size of the visible rows — never the whole key set — and the
+// retrying keys' error groups (v1/errors, a few groups counted by the
+// endpoint), from which the header diagnoses the selected controller, or
+// the worst one, in a line (inspector.DiagnoseController). An
 // endpoint never reached ends Run, after Options.GiveUp, with the error.
 package ui

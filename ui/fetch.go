@@ -41,7 +41,10 @@ type refreshedMsg struct {
 	seq      int
 	overview *inspector.Overview
 	page     *inspector.KeyList
-	err      error
+	// groups are the retrying keys' error groups, for the header's
+	// diagnosis; nil from an endpoint without v1/errors, or on its error.
+	groups *api.ErrorGroupList
+	err    error
 	// pageErr is the page's own error: the one `get` would print.
 	pageErr   error
 	fetchedAt time.Time
@@ -99,7 +102,9 @@ func expireStatus(id int) tea.Cmd {
 }
 
 // refreshCmd reads what the top view shows: one v1/controllers call per
-// endpoint (counts, limiters, the retry forecast) and the visible page.
+// endpoint (counts, limiters, the retry forecast), the visible page, and
+// the error groups of the retrying keys the diagnosis names (v1/errors,
+// counted on the server: its answer is a few groups, whatever the keys).
 func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
@@ -109,6 +114,8 @@ func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Tim
 		var wg sync.WaitGroup
 		wg.Go(func() { msg.overview, ovErr = s.Overview(ctx) })
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
+		// Without its groups the diagnosis still speaks, from the counts.
+		wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, inspector.DiagnosisStates) })
 		wg.Wait()
 		msg.fetchedAt = clock()
 		msg.err, msg.pageErr = cmp.Or(ovErr, pageErr), pageErr

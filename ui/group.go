@@ -76,15 +76,7 @@ func (g *groupModel) rows() int { return max(1, g.c.height-1-groupLines-5) }
 
 // clamp keeps the cursor on a group and within the rows on screen.
 func (g *groupModel) clamp() {
-	n := len(g.groups())
-	g.cursor = max(0, min(g.cursor, n-1))
-	if g.cursor < g.offset {
-		g.offset = g.cursor
-	}
-	if g.cursor >= g.offset+g.rows() {
-		g.offset = g.cursor - g.rows() + 1
-	}
-	g.offset = max(0, min(g.offset, n-g.rows()))
+	g.cursor, g.offset = clampRows(g.cursor, g.offset, len(g.groups()), g.rows())
 }
 
 // update handles the group view's keys, and returns what the root must do.
@@ -108,18 +100,8 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 				what:        fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint),
 			}}
 		}
-	case key.Matches(msg, k.Up):
-		g.cursor--
-	case key.Matches(msg, k.Down):
-		g.cursor++
-	case key.Matches(msg, k.PageUp):
-		g.cursor -= g.rows()
-	case key.Matches(msg, k.PageDown):
-		g.cursor += g.rows()
-	case key.Matches(msg, k.Home):
-		g.cursor = 0
-	case key.Matches(msg, k.End):
-		g.cursor = len(g.groups()) - 1
+	default:
+		scrollBy(k, msg, &g.cursor, g.rows(), len(g.groups()))
 	}
 	g.clamp()
 	return g, nil, nil

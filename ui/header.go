@@ -19,6 +19,7 @@ func (t *topModel) header() []string {
 	lines := []string{
 		fit(t.attachedLine(), w),
 		fit(t.countsLine(), w),
+		fit(t.diagnosisLine(), w),
 		fit(t.limiterLine(), w),
 		fit(t.forecastLine(), w),
 	}

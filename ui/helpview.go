@@ -34,18 +34,8 @@ func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
 		return m, nil, closeHelpIntent{}
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit, nil
-	case key.Matches(msg, k.Up):
-		m.scroll--
-	case key.Matches(msg, k.Down):
-		m.scroll++
-	case key.Matches(msg, k.PageUp):
-		m.scroll -= m.room() - 1
-	case key.Matches(msg, k.PageDown):
-		m.scroll += m.room() - 1
-	case key.Matches(msg, k.Home):
-		m.scroll = 0
-	case key.Matches(msg, k.End):
-		m.scroll = len(m.lines())
+	default:
+		scrollBy(k, msg, &m.scroll, m.room()-1, len(m.lines()))
 	}
 	m.clamp()
 	return m, nil, nil
@@ -53,14 +43,8 @@ func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
 
 func (m *helpModel) room() int { return m.c.bodyHeight() }
 
-func (m *helpModel) clamp() {
-	n := len(m.lines())
-	if n <= m.room() {
-		m.scroll = 0
-		return
-	}
-	m.scroll = max(0, min(m.scroll, n-m.room()+1))
-}
+// clamp keeps the scroll offset within the help.
+func (m *helpModel) clamp() { m.scroll = clampText(m.scroll, len(m.lines()), m.room()) }
 
 // setSize fits the help to the terminal's new size.
 func (m helpModel) setSize() helpModel {
@@ -71,11 +55,7 @@ func (m helpModel) setSize() helpModel {
 
 // view renders the help in height-1 lines.
 func (m *helpModel) view() string {
-	lines := m.lines()[min(m.scroll, len(m.lines())):]
-	if room := m.room(); len(lines) > room && room > 1 {
-		lines = append(lines[:room-1], m.c.styles.dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(lines)-room+1)))
-	}
-	return strings.Join(pad(lines, m.c.height-1), "\n")
+	return strings.Join(pad(scrolledText(m.lines(), m.scroll, m.room(), &m.c.styles), m.c.height-1), "\n")
 }
 
 // lines is the whole help, fitted to the width.

@@ -31,7 +31,7 @@ func TestLayoutKeepsWhatMatters(t *testing.T) {
 			if !strings.Contains(s, "retries due /") || !strings.Contains(s, ", next 60s │") {
 				t.Errorf("the forecast is not labelled:\n%s", s)
 			}
-			limiters := splitLines(s)[2]
+			limiters := splitLines(s)[3]
 			if strings.Contains(limiters, "…") {
 				t.Errorf("a limiter is cut: %q", limiters)
 			}

@@ -72,15 +72,7 @@ func (p *pickerModel) apply() {
 
 // clamp keeps the cursor on a shown pod and within the rows on screen.
 func (p *pickerModel) clamp() {
-	p.cursor = max(0, min(p.cursor, len(p.shown)-1))
-	rows := p.rows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-	p.offset = max(0, min(p.offset, len(p.shown)-rows))
+	p.cursor, p.offset = clampRows(p.cursor, p.offset, len(p.shown), p.rows())
 }
 
 // update handles the picker's keys; enter returns the command that attaches.
@@ -95,18 +87,6 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
 		return p, cmd
 	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor--
-	case key.Matches(msg, k.Down):
-		p.cursor++
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= p.rows()
-	case key.Matches(msg, k.PageDown):
-		p.cursor += p.rows()
-	case key.Matches(msg, k.Home):
-		p.cursor = 0
-	case key.Matches(msg, k.End):
-		p.cursor = len(p.shown) - 1
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
 		p.filter, cmd = p.filter.start()
@@ -123,6 +103,8 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
 		}
 		p.attaching = pod
 		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod)
+	default:
+		scrollBy(k, msg, &p.cursor, p.rows(), len(p.shown))
 	}
 	p.clamp()
 	return p, nil

@@ -99,18 +99,10 @@ func (t *topModel) columns() []column {
 	return cols
 }
 
+// nextRetryCell is the NEXT RETRY cell: the column is narrow, so a running
+// key shows its time without the word.
 func nextRetryCell(k *inspector.PodKey, now time.Time) string {
-	switch k.State {
-	case api.StateBackoff, api.StateScheduled:
-		return countdown(k.NextRetryAt, now)
-	case api.StateQueued:
-		return "ready"
-	case api.StateRunning:
-		if !k.StartedAt.IsZero() {
-			return short(now.Sub(k.StartedAt)) // running for
-		}
-	}
-	return "-"
+	return inspector.NextRetryCompact(k.Key, now)
 }
 
 // fails is the FAILS cell: consecutive failures, or for a failed key (whose

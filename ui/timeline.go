@@ -33,14 +33,14 @@ func (d *detailModel) timeline(now time.Time) []string {
 	}
 	w := d.c.width
 	barW := max(8, min(40, w/4))
-	errW := max(10, w-(8+1+13+1+7+1+barW+1))
+	errW := max(10, w-(8+1+whyWidth+1+13+1+7+1+barW+1))
 	var peak time.Duration
 	for _, a := range hist {
 		peak = max(peak, a.Delay.Duration)
 	}
 	out := []string{
 		s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist))),
-		s.header.Render(fit(fmt.Sprintf("%-8s %-13s %7s %-*s %s", "TIME", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
+		s.header.Render(fit(fmt.Sprintf("%-8s %-*s %-13s %7s %-*s %s", "TIME", whyWidth, "WHY", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
 	}
 	runs := errorRuns(hist, k)
 	for i, a := range hist {
@@ -57,11 +57,31 @@ func (d *detailModel) timeline(now time.Time) []string {
 		default:
 			outcome = fit(outcome, 13)
 		}
-		line := fmt.Sprintf("%s %s %7s %s %s", clockTime(a.At), outcome, delay,
+		line := fmt.Sprintf("%s %s %s %7s %s %s", clockTime(a.At), fit(why(a), whyWidth), outcome, delay,
 			s.bar.Render(fit(bar(a.Delay.Duration, peak, barW), barW)), fit(runs[i], errW))
 		out = append(out, line)
 	}
 	return out
+}
+
+// whyWidth is the timeline's WHY column.
+const whyWidth = 9
+
+// why is the WHY column: what made the attempt run (api.Attempt.Trigger),
+// "event!" for a watch event that came before a pending retry. The detail
+// explanation above the timeline says the same in words.
+func why(a api.Attempt) string {
+	switch {
+	case a.Outcome == api.OutcomeForgotten:
+		return "forget"
+	case a.Trigger == api.TriggerEvent && a.Preempted:
+		return "event!"
+	case a.Trigger == api.TriggerRequeueAfter:
+		return "req-after"
+	case a.Trigger == "":
+		return "-"
+	}
+	return a.Trigger
 }
 
 // errorRuns is the error column of each attempt: the first of a run of

@@ -20,7 +20,7 @@ import (
 var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
 // headerLines is how many lines the header above the table takes.
-const headerLines = 5
+const headerLines = 6
 
 // topModel is the live table of keys: what it asks the endpoint for, and
 // the last answer. The cursor follows a key, not a row: across refreshes
@@ -46,6 +46,7 @@ type topModel struct {
 	// The last answer.
 	overview  *inspector.Overview
 	page      *inspector.KeyList
+	groups    []api.ErrorGroup // the last error groups read, for the diagnosis
 	fetchedAt time.Time
 	err       error
 	// reached is true once the endpoint answered at all; failedSince is when
@@ -160,6 +161,9 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 		t.overview = &ov
 	case msg.overview != nil:
 		t.overview = msg.overview
+	}
+	if msg.groups != nil {
+		t.groups = msg.groups.Groups
 	}
 	if msg.page == nil {
 		return t, nil, ""

@@ -58,7 +58,7 @@ func (s *Store) Handler() http.Handler {
 		serveJSON(w, http.StatusOK, d)
 	})
 	mux.HandleFunc("GET "+p+"errors", func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.Errors(r.URL.Query().Get("controller"), states(r))
+		l, err := s.Errors(r.URL.Query().Get("controller"), inspector.StatesParam(r.URL.Query()))
 		if err != nil {
 			serveError(w, http.StatusBadRequest, err.Error())
 			return
@@ -78,26 +78,13 @@ func (s *Store) Handler() http.Handler {
 // keyQuery reads v1/keys' parameters.
 func keyQuery(r *http.Request) (inspector.KeyQuery, error) {
 	v := r.URL.Query()
-	q := inspector.KeyQuery{Controller: v.Get("controller"), Q: v.Get("q"), Sort: v.Get("sort"), States: states(r)}
+	q := inspector.KeyQuery{Controller: v.Get("controller"), Q: v.Get("q"), Sort: v.Get("sort"), States: inspector.StatesParam(r.URL.Query())}
 	var err error
 	if q.Limit, err = intParam(v.Get("limit"), "limit", api.DefaultLimit, 1, api.MaxLimit); err != nil {
 		return q, err
 	}
 	q.Offset, err = intParam(v.Get("offset"), "offset", 0, 0, 1<<30)
 	return q, err
-}
-
-// states reads the state parameter: repeated, or comma-separated.
-func states(r *http.Request) []api.State {
-	var out []api.State
-	for _, v := range r.URL.Query()["state"] {
-		for s := range strings.SplitSeq(v, ",") {
-			if s != "" {
-				out = append(out, api.State(s))
-			}
-		}
-	}
-	return out
 }
 
 func intParam(s, name string, def, lo, hi int) (int, error) {

@@ -1,9 +1,7 @@
 package logs
 
 import (
-	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -11,12 +9,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
-
-// maxQueryLen bounds a filter's q, as the endpoint does.
-const maxQueryLen = 1024
-
-// maxExamples is how many keys an error group names.
-const maxExamples = 5
 
 // Controllers is v1/controllers: every controller seen in the log, its
 // counts by state (unknown included) and the retries of the next minute.
@@ -63,7 +55,7 @@ func (s *Store) Controllers() *api.ControllerList {
 
 // Keys is v1/keys: the keys passing q, sorted and paged as the endpoint does.
 func (s *Store) Keys(q inspector.KeyQuery) (*api.KeyList, error) {
-	m, err := newMatcher(q.Q, q.States)
+	m, err := inspector.NewKeyFilter(q.Q, q.States)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +79,7 @@ func (s *Store) Keys(q inspector.KeyQuery) (*api.KeyList, error) {
 		}
 		out.Total++
 		st := e.derived(now)
-		if !m.match(e.key, e.lastErrText(), st) {
+		if !m.Match(e.key, e.lastErrText(), st) {
 			continue
 		}
 		items = append(items, e.view(now, false))
@@ -146,104 +138,28 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 // Errors is v1/errors: the matched keys' last errors grouped. A log has
 // the message only, so keys group by the exact message.
 func (s *Store) Errors(controller string, states []api.State) (*api.ErrorGroupList, error) {
-	m, err := newMatcher("", states)
+	m, err := inspector.NewKeyFilter("", states)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.nowLocked()
-	out := &api.ErrorGroupList{ServerTime: now, Groups: []api.ErrorGroup{}}
-	type gid struct{ controller, msg string }
-	at := map[gid]int{}
+	out := &api.ErrorGroupList{ServerTime: now}
+	var groups inspector.ErrorGroupBuilder
 	for _, e := range s.keys {
 		if controller != "" && e.controller != controller {
 			continue
 		}
 		out.Total++
-		if e.lastErr == nil || !m.match(e.key, "", e.derived(now)) {
+		if e.lastErr == nil || !m.Match(e.key, "", e.derived(now)) {
 			continue
 		}
 		out.Matched++
-		id := gid{e.controller, e.lastErr.Message}
-		i, ok := at[id]
-		if !ok {
-			i = len(out.Groups)
-			at[id] = i
-			out.Groups = append(out.Groups, api.ErrorGroup{Controller: e.controller, Fingerprint: e.lastErr.Message,
-				Message: e.lastErr.Message, Class: e.lastErr.Class, FirstSeen: e.lastErr.At, LastSeen: e.lastErr.At})
-		}
-		g := &out.Groups[i]
-		g.Count++
-		if e.lastErr.At.Before(g.FirstSeen) {
-			g.FirstSeen = e.lastErr.At
-		}
-		if e.lastErr.At.After(g.LastSeen) {
-			g.LastSeen = e.lastErr.At
-		}
-		g.Examples = append(g.Examples, e.key)
+		// The key with its last error only: a group's first and last
+		// sightings are its errors' times, not the streaks' starts.
+		groups.Add(&api.Key{Controller: e.controller, Key: e.key, LastError: e.lastErr}, e.lastErr.Message)
 	}
-	for i := range out.Groups {
-		g := &out.Groups[i]
-		slices.Sort(g.Examples)
-		g.Examples = g.Examples[:min(len(g.Examples), maxExamples)]
-	}
-	slices.SortFunc(out.Groups, func(a, b api.ErrorGroup) int {
-		if c := cmp.Compare(b.Count, a.Count); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Controller+"\x00"+a.Message, b.Controller+"\x00"+b.Message)
-	})
+	out.Groups = groups.Groups()
 	return out, nil
-}
-
-// matcher is the v1/keys filter: q a substring of the key or its last
-// error (case-insensitive when q is lower case), or with a leading "~" a
-// regular expression; states the verdicts to keep, unknown included.
-type matcher struct {
-	q      string
-	fold   bool
-	re     *regexp.Regexp
-	states map[api.State]bool
-}
-
-func newMatcher(q string, states []api.State) (matcher, error) {
-	var m matcher
-	if len(q) > maxQueryLen {
-		return m, fmt.Errorf("parameter %q: longer than %d bytes", "q", maxQueryLen)
-	}
-	if rest, ok := strings.CutPrefix(q, "~"); ok {
-		re, err := regexp.Compile(rest)
-		if err != nil {
-			return m, fmt.Errorf("parameter %q: bad regular expression: %v", "q", err)
-		}
-		m.re = re
-	} else {
-		m.q, m.fold = q, strings.ToLower(q) == q
-	}
-	for _, st := range states {
-		if _, err := api.ParseState(string(st)); err != nil && st != api.StateUnknown {
-			return m, fmt.Errorf("parameter %q: %v", "state", err)
-		}
-		if m.states == nil {
-			m.states = map[api.State]bool{}
-		}
-		m.states[st] = true
-	}
-	return m, nil
-}
-
-func (m *matcher) match(key, lastErr string, st api.State) bool {
-	if m.states != nil && !m.states[st] {
-		return false
-	}
-	switch {
-	case m.re != nil:
-		return m.re.MatchString(key) || (lastErr != "" && m.re.MatchString(lastErr))
-	case m.q == "":
-		return true
-	case m.fold:
-		return strings.Contains(strings.ToLower(key), m.q) || strings.Contains(strings.ToLower(lastErr), m.q)
-	}
-	return strings.Contains(key, m.q) || strings.Contains(lastErr, m.q)
 }

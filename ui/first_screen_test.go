@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"context"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/go-logr/logr"
+
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// demoWorld is the demo with --seed 7 (its defaults otherwise), replayed
+// for 70s from 08:00:00 UTC — a minute into its first outage — and served
+// by the real handler.
+func demoWorld(t *testing.T) (*demo.Replay, *httptest.Server) {
+	t.Helper()
+	opts := demo.DefaultOptions()
+	opts.Seed = 7
+	r, err := demo.NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	discard := logr.Discard()
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &discard}))
+	t.Cleanup(srv.Close)
+	return r, srv
+}
+
+// firstScreen is `top` as it opens on the demo world: the UI's normal
+// options (default sort), one refresh from the real endpoint, at w×h.
+func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, height int) Model {
+	t.Helper()
+	s, err := inspector.Direct(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), Options{Session: s, Clock: r.Clock.Now})
+	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
+	msg := m.top.refresh()()
+	return send(t, m, msg)
+}
+
+// port is the endpoint's port on the header's replica: the one thing on
+// screen that differs between runs (ephemeral ports all have 5 digits).
+var port = regexp.MustCompile(`127\.0\.0\.1:\d{5}`)
+
+// outageDiagnosis is how the outage's diagnosis line begins, as far as 80
+// columns show it.
+var outageDiagnosis = regexp.MustCompile(`^worst of \d in trouble: outage — \d+ keys backing off since 08:00:10 on one trans`)
+
+// The first screen of top on the demo answers the question: failing keys
+// first, the longest failing on top, under the worst controller's diagnosis.
+func TestFirstScreenOnTheDemo(t *testing.T) {
+	r, srv := demoWorld(t)
+	for _, sz := range []struct {
+		name string
+		w, h int
+	}{{"120x30", 120, 30}, {"80x24", 80, 24}} {
+		t.Run(sz.name, func(t *testing.T) {
+			m := firstScreen(t, r, srv, sz.w, sz.h)
+			if m.top.err != nil {
+				t.Fatalf("refresh: %v", m.top.err)
+			}
+			page := m.top.page
+			if page == nil || len(page.Items) < m.top.rows() {
+				t.Fatalf("page %v: want a full screen of %d rows", page, m.top.rows())
+			}
+			// Every row on the first screen is in trouble (the world has far
+			// more failing keys than fit), in the attention order: the
+			// longest failing first.
+			for i, k := range page.Items {
+				if k.State != api.StateBackoff && k.State != api.StateFailed {
+					t.Errorf("row %d: %s is %s; want only failing keys on the first screen", i, k.Key.Key, k.State)
+				}
+				if i > 0 && k.FirstFailureAt.Before(page.Items[i-1].FirstFailureAt) {
+					t.Errorf("row %d: %s failing since %v, after row %d failing since %v: want the longest failing first",
+						i, k.Key.Key, k.FirstFailureAt, i-1, page.Items[i-1].FirstFailureAt)
+				}
+			}
+			if sel := m.top.selected(); sel == nil || sel.Key.Key != page.Items[0].Key.Key {
+				t.Errorf("the cursor is on %v; want the first row, %s", sel, page.Items[0].Key.Key)
+			}
+			scr := screen(m)
+			if !strings.Contains(scr, "sort attention") {
+				t.Errorf("the default sort is not attention:\n%s", scr)
+			}
+			// The outage is the worst: many keys on one transient error.
+			if line := splitLines(scr)[2]; !outageDiagnosis.MatchString(line) {
+				t.Errorf("the diagnosis line %q does not match %s", line, outageDiagnosis)
+			}
+			golden.RequireEqual(t, port.ReplaceAllString(scr, "127.0.0.1:PORT0"))
+		})
+	}
+}
