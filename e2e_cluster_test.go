@@ -117,9 +117,10 @@ type portForward struct {
 }
 
 // startKwok runs kwok as the kubelet of every node: it marks nodes Ready and
-// pods Running, and serves the kubelet API (port-forward) on loopback,
-// sending the given pod's ports to local addresses.
-func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, forwards []portForward) {
+// pods Running, and serves the kubelet API (port-forward, logs) on loopback,
+// sending the given pod's ports to local addresses and serving containerLog
+// (a CRI-format file) as the log of each of its containers.
+func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, forwards []portForward, containerLog string) {
 	t.Helper()
 	certFile, keyFile := selfSignedCert(t, dir)
 	stages, err := os.ReadFile(filepath.Join(assets, "kwok-stages.yaml"))
@@ -132,6 +133,8 @@ func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, for
 		host, port, _ := net.SplitHostPort(f.Target.String())
 		fmt.Fprintf(&pf, "  - ports: [%d]\n    target:\n      address: %s\n      port: %s\n", f.PodPort, host, port)
 	}
+	// A Logs entry without containers is every container's.
+	fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  logs:\n  - logsFile: %s\n    follow: true\n", pod, namespace, containerLog)
 	config := filepath.Join(dir, "kwok.yaml")
 	if err := os.WriteFile(config, append(stages, pf.String()...), 0o600); err != nil {
 		t.Fatal(err)

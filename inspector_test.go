@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,11 +55,13 @@ func TestE2E(t *testing.T) {
 
 	// The demo in kubeconfig mode: its controllers reconcile real ConfigMaps,
 	// its endpoint listens on loopback.
+	// Its controller-runtime log is the pod's container log, for --from-logs.
 	var demoLog lockedBuffer
+	controllerLog := newCRILog(t, filepath.Join(dir, "controller.log"))
 	demoCtx, stopDemo := context.WithCancel(ctx)
 	d, err := demo.Start(demoCtx, demo.Options{
 		RESTConfig: adminCfg, Keys: 60, Seed: 42, Speed: 1, Listen: "127.0.0.1:0",
-		Out: &demoLog, ErrOut: &demoLog,
+		Out: &demoLog, ErrOut: &demoLog, ControllerLog: controllerLog,
 	})
 	if err != nil {
 		stopDemo()
@@ -81,7 +84,7 @@ func TestE2E(t *testing.T) {
 	startKwok(t, assets, admin, dir, ns, podName, []portForward{
 		{PodPort: backoffPort, Target: d.Addr()},
 		{PodPort: metricsPort, Target: tcpAddr(metricsAddr)},
-	})
+	}, controllerLog.path)
 	eventually(t, time.Minute, "kwok runs the pod", func(ctx context.Context) error { return podRunning(ctx, cs, ns) })
 
 	t.Run("get", func(t *testing.T) {
@@ -101,6 +104,16 @@ func TestE2E(t *testing.T) {
 			return nil
 		})
 	})
+
+	// Before any forget: a forget resets the instrument's count, not the log's.
+	t.Run("from-logs", func(t *testing.T) { testFromLogs(t, kc, admin, controllerLog.path) })
+
+	// top follows the pod's log (pods/log, follow) instead of reading it once.
+	t.Run("top-from-logs", func(t *testing.T) {
+		testTop(t, kc, admin, t.TempDir(), cmd("top", "--from-logs"), "logs: deployment/demo")
+	})
+
+	t.Run("kick", func(t *testing.T) { testKick(ctx, t, kc, env, dir, cs, c) })
 
 	t.Run("describe", func(t *testing.T) {
 		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
@@ -144,39 +157,52 @@ func TestE2E(t *testing.T) {
 
 	t.Run("all-namespaces", func(t *testing.T) { testAllNamespaces(ctx, t, kc, admin, cs) })
 
-	t.Run("top", func(t *testing.T) {
-		// The shell keeps the pane open after top exits, to read its status.
-		s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(cmd("top")...)+`; echo "top exited $?"; read _`)
-		keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
-		eventually(t, time.Minute, "top shows keys", func(context.Context) error {
-			screen, err := s.capture()
-			if err != nil {
-				return err
-			}
-			if !keyLine.MatchString(screen) {
-				return fmt.Errorf("no key on screen:\n%s", screen)
-			}
-			return nil
-		})
-		if err := s.sendKeys("q"); err != nil {
-			t.Fatal(err)
-		}
-		eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
-			screen, err := s.capture()
-			if err != nil {
-				return err
-			}
-			if !strings.Contains(screen, "top exited 0") {
-				return fmt.Errorf("top has not exited 0:\n%s", screen)
-			}
-			return nil
-		})
-	})
+	t.Run("rbac", func(t *testing.T) { testShippedRBAC(ctx, t, kc, admin, adminCfg) })
+
+	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
+
+	t.Run("top", func(t *testing.T) { testTop(t, kc, admin, dir, cmd("top")) })
 }
 
 // cmd is `backoff VERB deploy/demo -n demo ARGS...`.
 func cmd(verb string, args ...string) []string {
 	return slices.Concat([]string{"backoff", verb}, target, args)
+}
+
+// testTop runs `kubectl ARGS...` (a top) in a terminal, waits for a demo key
+// and every want on screen, and quits it with q: it must exit 0.
+func testTop(t *testing.T, kc *kubectl, admin, dir string, args []string, want ...string) {
+	// The shell keeps the pane open after top exits, to read its status.
+	s := startTmux(t, dir, kc.env(admin), "kubectl "+shellQuote(args...)+`; echo "top exited $?"; read _`)
+	keyLine := regexp.MustCompile(`demo/(naive|outage|polling|conflicts|slow|wellbehaved)-\d{5}`)
+	eventually(t, time.Minute, "top shows keys", func(context.Context) error {
+		screen, err := s.capture()
+		if err != nil {
+			return err
+		}
+		if !keyLine.MatchString(screen) {
+			return fmt.Errorf("no key on screen:\n%s", screen)
+		}
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				return fmt.Errorf("no %q on screen:\n%s", w, screen)
+			}
+		}
+		return nil
+	})
+	if err := s.sendKeys("q"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 15*time.Second, "top quits on q", func(context.Context) error {
+		screen, err := s.capture()
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(screen, "top exited 0") {
+			return fmt.Errorf("top has not exited 0:\n%s", screen)
+		}
+		return nil
+	})
 }
 
 // testForget resets a backed-off naive key and retries it now.

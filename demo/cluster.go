@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
@@ -53,7 +54,7 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 		},
 		Metrics:                 metricsserver.Options{BindAddress: "0"},
 		GracefulShutdownTimeout: ptr.To(shutdownTimeout),
-		Logger:                  ErrorLogger(d.opts.ErrOut),
+		Logger:                  d.managerLogger(),
 	})
 	if err != nil {
 		return fmt.Errorf("manager: %w", err)
@@ -84,6 +85,16 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 	d.serving = true
 	g.Go(func() error { return mgr.Start(ctx) })
 	return nil
+}
+
+// managerLogger is the manager's logger, which the builder also gives the
+// controllers' reconciles: with Options.ControllerLog, the log a production
+// manager writes; otherwise errors only, on ErrOut.
+func (d *Demo) managerLogger() logr.Logger {
+	if d.opts.ControllerLog != nil {
+		return d.opts.controllerLogger()
+	}
+	return ErrorLogger(d.opts.ErrOut)
 }
 
 // restConfig picks the API server: RESTConfig, else in-cluster, else the

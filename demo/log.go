@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // ErrorLogger returns a logger that writes only errors to w, one line each,
@@ -16,6 +19,24 @@ import (
 //	ctrllog.SetLogger(demo.ErrorLogger(os.Stderr))
 func ErrorLogger(w io.Writer) logr.Logger {
 	return logr.New(&lineSink{w: w, mu: &sync.Mutex{}})
+}
+
+// controllerLogger is the logger of the controllers' reconciles: zap JSON to
+// Options.ControllerLog (see there), or nothing.
+//
+// It is controller-runtime's production logger (zap.New without dev mode:
+// the JSON encoder, RFC 3339 times, info level, stack traces on errors)
+// without its sampling, which keeps only the first 100 lines of one message
+// per second and every 100th after: a demo whose outage fails hundreds of
+// keys at once would lose most of its "Reconciler error" lines.
+func (o *Options) controllerLogger() logr.Logger {
+	if o.ControllerLog == nil {
+		return discardLogger()
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.RFC3339TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(zapcore.AddSync(o.ControllerLog)), zapcore.InfoLevel)
+	return zapr.NewLogger(zap.New(core, zap.AddStacktrace(zapcore.ErrorLevel)))
 }
 
 // discardLogger drops everything. logr.Discard() will not do: its sink is nil,

@@ -77,6 +77,17 @@ type Options struct {
 	// those are the demo's subject and go to the endpoint). Defaults to
 	// io.Discard if nil.
 	ErrOut io.Writer
+	// ControllerLog receives controller-runtime's own log of the controllers,
+	// as a manager in production writes it: zap JSON at the default (info)
+	// verbosity, one "Reconciler error" line per failed reconcile (never
+	// sampled: controller-runtime's production logger would drop most lines
+	// of a burst above 100 a second). It is what
+	// `kubectl backoff --from-logs` reads, so the demo can stand in for a
+	// controller without the instrument (the probes never log and never change
+	// a decision: the lines are those the bare controllers would write). It
+	// must take concurrent writes of whole lines. Defaults to none: the
+	// errors are read on the endpoint.
+	ControllerLog io.Writer
 }
 
 // DefaultOptions returns the options of `kubectl backoff demo` with no flags.

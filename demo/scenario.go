@@ -133,8 +133,8 @@ func (e *env) controllerOptions(sc *scenario, probe *instrument.Probe) controlle
 		// Tests start several demos in one process.
 		SkipNameValidation: ptr.To(true),
 		// Reconcile errors are the demo's subject: they are read on the
-		// endpoint, not logged hundreds of times a second.
-		Logger: discardLogger(),
+		// endpoint, not logged hundreds of times a second, unless asked for.
+		Logger: e.opts.controllerLogger(),
 	})
 }
 
