@@ -107,6 +107,10 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 		// The tunnel ends on the pod's loopback, so the request says so: the
 		// endpoint refuses a Host that is not loopback (DNS rebinding), and
 		// this is what `curl localhost:8082` through kubectl port-forward sends.
+		if p.PortGuessed {
+			wrapped = hinted{wrapped, fmt.Sprintf("pod %s has no container port named %q, so port %d was tried: "+
+				"is the controller instrumented? For a controller without the instrument, add --from-logs to read its logs", p, PortName, p.Port)}
+		}
 		c, err := NewClient(fmt.Sprintf("%s://localhost%s", cfg.Scheme, cfg.Prefix), wrapped)
 		if err != nil {
 			cancel()
@@ -181,4 +185,20 @@ func (s *podSlots) resolver(p Pod) ResolveFunc {
 		}
 		return "", "", 0, fmt.Errorf("%s: pod %s is gone and no other pod is free", s.cfg.Target, cur)
 	}
+}
+
+// hinted adds a hint to the errors of a transport that could not reach the
+// endpoint at all: what the user may have meant is in the message.
+type hinted struct {
+	http.RoundTripper
+	hint string
+}
+
+// RoundTrip delegates and appends the hint to a failure to connect.
+func (h hinted) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := h.RoundTripper.RoundTrip(r)
+	if err != nil {
+		err = fmt.Errorf("%w (%s)", err, h.hint)
+	}
+	return resp, err
 }

@@ -24,6 +24,10 @@ type Pod struct {
 	// Workload is the pod's workload, "namespace/kind/name" (deploy, sts,
 	// another owner, or pod for a pod of its own): replicas share it.
 	Workload string
+	// PortGuessed is set when no --port was given and the pod has no
+	// container port named PortName: Port is DefaultPort, a guess, and the
+	// controller may not be instrumented at all.
+	PortGuessed bool
 }
 
 // String is "namespace/name".
@@ -77,7 +81,8 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase, Workload: workloadOf(p)})
+		out = append(out, Pod{Namespace: p.Namespace, Name: p.Name, Port: n, Ready: podReady(p), Phase: p.Status.Phase,
+			Workload: workloadOf(p), PortGuessed: port == "" && namedPort(p) == 0})
 	}
 	if len(out) == 0 {
 		return nil, noPods(target, namespace, len(pods))

@@ -73,13 +73,14 @@ func TestResolve(t *testing.T) {
 	// Workload: a deployment's pods through their ReplicaSets (of any
 	// pod-template-hash), a statefulset's, and a pod of its own.
 	ctrlA := inspector.Pod{Namespace: "ops", Name: "ctrl-a", Port: 9090, Ready: true, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
-	ctrlB := inspector.Pod{Namespace: "ops", Name: "ctrl-b", Port: inspector.DefaultPort, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
+	ctrlB := inspector.Pod{Namespace: "ops", Name: "ctrl-b", Port: inspector.DefaultPort, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl",
+		PortGuessed: true} // no port named backoff: the default is a guess
 	shard0 := inspector.Pod{Namespace: "ops", Name: "shard-0", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
 	shard1 := inspector.Pod{Namespace: "ops", Name: "shard-1", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
 	lone := inspector.Pod{Namespace: "other", Name: "lone", Port: 7000, Ready: true, Phase: corev1.PodRunning, Workload: "other/pod/lone"}
 	withPort := func(n int, pods ...inspector.Pod) []inspector.Pod {
 		for i := range pods {
-			pods[i].Port = n
+			pods[i].Port, pods[i].PortGuessed = n, false
 		}
 		return pods
 	}
