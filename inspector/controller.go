@@ -133,7 +133,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 		parts = append(parts, fmt.Sprintf("%s failing%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
 	}
 	if backoff > 0 && failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d more failed for good (not retried until their objects change)", failed))
+		parts = append(parts, fmt.Sprintf("%s more failed for good (not retried until their objects change)", Thousands(failed)))
 	}
 	if bk := component(&c, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
 		parts = append(parts, fmt.Sprintf("the token bucket is empty: retries throttled to %g/s", bk.QPS))

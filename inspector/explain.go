@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -322,7 +323,20 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	if w, ok := strings.CutSuffix(word, "y"); ok && !strings.ContainsAny(w[len(w)-1:], "aeiou") {
-		return fmt.Sprintf("%d %sies", n, w)
+		return Thousands(n) + " " + w + "ies"
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return Thousands(n) + " " + word + "s"
+}
+
+// Thousands formats n with thousands separators: 100,000. The UI's counts
+// and the diagnoses' say numbers the same way.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -115,14 +115,5 @@ func compact(n int) string {
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
-// thousands formats n with thousands separators: 100,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// thousands formats n with thousands separators: inspector.Thousands.
+func thousands(n int) string { return inspector.Thousands(n) }
