@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -14,8 +13,20 @@ import (
 )
 
 // errNoStorageClass is the permanent user error both the naive and the
-// well-behaved controllers find; only what they do about it differs.
-var errNoStorageClass = errors.New("spec.storageClass must be set")
+// well-behaved controllers find; only what they do about it differs. It says
+// it is a validation failure the way HTTP clients' errors do, with a status
+// code (422), so the instrument classifies it as permanent, as it would an
+// API server's Invalid.
+var errNoStorageClass error = invalidSpecError("spec.storageClass must be set")
+
+// invalidSpecError is a spec the controller cannot act on.
+type invalidSpecError string
+
+// Error implements error.
+func (e invalidSpecError) Error() string { return string(e) }
+
+// StatusCode is 422 Unprocessable Entity: retrying the same spec fails the same way.
+func (e invalidSpecError) StatusCode() int { return 422 }
 
 // outageReconciler syncs each object with the flaky dependency: a transient
 // failure, rightly returned as an error so the rate limiter backs off.
