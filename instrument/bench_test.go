@@ -249,7 +249,7 @@ func BenchmarkMemoryPerKey(b *testing.B) {
 				for _, r := range reqs {
 					for range attempts {
 						began := s.now()
-						s.started(r)
+						s.started(r, began)
 						s.finished(r, reconcile.Result{}, errDial, began)
 						s.limited(r, DefaultBaseDelay, srcItemExponential, true)
 					}

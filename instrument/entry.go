@@ -236,14 +236,9 @@ func (e *entry[T]) isLastError(msg string) bool {
 }
 
 // setError records msg as the last error, of class, counting repeats of the
-// same one.
-func (e *entry[T]) setError(in *interner, msg string, class uint8, now int64) {
-	e.setErrorKnown(in, msg, e.isLastError(msg), class, now)
-}
-
-// setErrorKnown is setError when the caller already knows whether msg is the
-// last error: comparing a long message costs as much as recording it.
-func (e *entry[T]) setErrorKnown(in *interner, msg string, same bool, class uint8, now int64) {
+// same one; same is isLastError(msg), which the caller has often asked
+// already (comparing a long message costs as much as recording it).
+func (e *entry[T]) setError(in *interner, msg string, same bool, class uint8, now int64) {
 	e.errClass = class
 	if same {
 		e.sameErrorCount++

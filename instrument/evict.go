@@ -54,21 +54,21 @@ type victim struct {
 
 // evict brings the store back under MaxKeys: expired keys go first, then idle
 // keys oldest first, then (only if every key is busy) the oldest of the rest.
-// It runs until the store is under its bound, also when keys keep arriving
-// meanwhile, so that once it has run the bound holds; one goroutine at a time.
-func (s *store[T]) evict(now int64) {
-	for s.len() > s.maxKeys {
-		if !s.evicting.CompareAndSwap(false, true) {
-			return // another goroutine is at it, and loops as this one would
-		}
-		s.maybeSweep(now) // expired keys first, at most once per sweepEvery
+// It runs with s.evicting taken (startEvict), until the store is under its
+// bound, also when keys keep arriving meanwhile, so that once it has run the
+// bound holds.
+func (s *store[T]) evict() {
+	for {
+		s.maybeSweep(s.now()) // expired keys first, at most once per sweepEvery
 		for excess := s.len() - s.maxKeys; excess > 0; excess = s.len() - s.maxKeys {
 			s.trim(excess + s.maxKeys/evictSlack)
 		}
 		s.evicting.Store(false)
-		now = s.now()
 		// A key inserted while the flag was still set started no eviction:
-		// the loop condition catches it.
+		// look once more, and take the flag back if it is needed.
+		if s.len() <= s.maxKeys || !s.evicting.CompareAndSwap(false, true) {
+			return
+		}
 	}
 }
 

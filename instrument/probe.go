@@ -239,7 +239,7 @@ func (p *TypedProbe[T]) Track(item T, sync func() error) error {
 	}
 	p.markActive()
 	began := p.store.now()
-	p.store.startedAt(item, began)
+	p.store.started(item, began)
 	defer func() {
 		if r := recover(); r != nil {
 			p.store.panicked(item, r, began)

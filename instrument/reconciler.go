@@ -20,7 +20,7 @@ func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Re
 	r.probe.markActive()
 	s := r.probe.store
 	began := s.now()
-	s.startedAt(item, began)
+	s.started(item, began)
 	defer func() {
 		if p := recover(); p != nil {
 			s.panicked(item, p, began)

@@ -149,12 +149,9 @@ func (s *store[T]) done(item T) {
 	})
 }
 
-// started records a reconcile beginning.
-func (s *store[T]) started(item T) { s.startedAt(item, s.now()) }
-
-// startedAt is started at now, a time the caller has read already: one clock
-// read less per reconcile.
-func (s *store[T]) startedAt(item T, now int64) {
+// started records a reconcile beginning at now, a time the caller has read
+// already (it times the reconcile from it): one clock read less per reconcile.
+func (s *store[T]) started(item T, now int64) {
 	pq := s.pq.Load()
 	s.withEntry(item, now, func(e *entry[T]) { e.begin(now, pq) })
 }
@@ -186,7 +183,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			if e.firstFailureAt == 0 {
 				e.firstFailureAt = now // failing since, for the attention order
 			}
-			e.setError(&s.errors, msg, classPermanent, now)
+			e.setError(&s.errors, msg, e.isLastError(msg), classPermanent, now)
 			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
 		case err != nil:
 			e.stored = stBackoff
@@ -201,7 +198,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 				class = e.errClass
 			}
 			unclassified = class == classNone
-			e.setErrorKnown(&s.errors, msg, same, class, now)
+			e.setError(&s.errors, msg, same, class, now)
 			a.err, a.class, a.outcome = e.lastErr, class, outError
 			e.pendingDelay = true
 		case res.RequeueAfter > 0:
@@ -242,7 +239,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 // classified sets the class of the error finished recorded at now, unless a
 // newer outcome has been recorded since.
 func (s *store[T]) classified(item T, at int64, class uint8) {
-	s.withKey(string(s.keyer.append(nil, item)), func(e *entry[T]) {
+	s.withItem(item, func(e *entry[T]) {
 		if e.lastErrAt != at {
 			return
 		}

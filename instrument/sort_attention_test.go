@@ -31,7 +31,7 @@ func htAttentionEnv(t *testing.T) (*htEnv, *htProbe, []string) {
 	a.p.store.added(htReq("default/queued-new"))
 	a.run("default/idle", reconcile.Result{}, nil)
 	a.run("default/scheduled", reconcile.Result{RequeueAfter: time.Hour}, nil)
-	a.p.store.started(htReq("default/running"))
+	a.p.store.started(htReq("default/running"), e.clk.Now().UnixNano())
 	step()
 	return e, a, []string{
 		"default/old-backoff", "default/failed-after-streak", "default/new-backoff", "default/failed-at-once",

@@ -138,10 +138,12 @@ func (s *store[T]) reserve() bool {
 	}
 }
 
-// startEvict trims the store in the background, unless a trim is under way.
+// startEvict trims the store in the background, unless a trim is under way:
+// the flag is taken here, so a flood of new keys starts one goroutine, not
+// one per key.
 func (s *store[T]) startEvict() {
-	if !s.evicting.Load() {
-		go s.evict(s.now())
+	if s.evicting.CompareAndSwap(false, true) {
+		go s.evict()
 	}
 }
 
@@ -149,25 +151,19 @@ func (s *store[T]) startEvict() {
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
 	var buf [keyBufSize]byte
-	key := s.keyer.append(buf[:0], item)
+	return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
+}
+
+// withKey is withItem for a key as the endpoint names it.
+func (s *store[T]) withKey(key string, fn func(e *entry[T])) bool {
+	return s.withKeyBytes([]byte(key), fn)
+}
+
+func (s *store[T]) withKeyBytes(key []byte, fn func(e *entry[T])) bool {
 	sh := s.shardFor(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	e := sh.m[string(key)]
-	if e == nil {
-		return false
-	}
-	fn(e)
-	return true
-}
-
-// withKey runs fn on the entry of key under its shard lock and reports
-// whether the key is tracked; it never creates an entry.
-func (s *store[T]) withKey(key string, fn func(e *entry[T])) bool {
-	sh := s.shardFor([]byte(key))
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	e := sh.m[key]
 	if e == nil {
 		return false
 	}
