@@ -134,7 +134,7 @@ func (h *handler) controllers(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *handler) keys(w http.ResponseWriter, r *http.Request) error {
-	v, err := parseQuery(r.URL.RawQuery, keysParams, "state")
+	v, err := parseRawQuery(r.URL.RawQuery) // parseKeyQuery checks the parameters
 	if err != nil {
 		return err
 	}

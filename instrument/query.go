@@ -30,38 +30,48 @@ type keyQuery struct {
 
 var keysParams = []string{"controller", "q", "state", "sort", "limit", "offset", "continue"}
 
-// parseQuery parses a raw query strictly: a malformed pair (a bare %, a
-// semicolon) is an error, not a pair silently dropped; so is a parameter
-// that is not in known, or one given twice unless repeatable.
+// parseQuery parses a raw query strictly (parseRawQuery) and checks its
+// parameters (checkParams).
 func parseQuery(raw string, known []string, repeatable ...string) (url.Values, error) {
+	v, err := parseRawQuery(raw)
+	if err != nil {
+		return nil, err
+	}
+	return v, checkParams(v, known, repeatable...)
+}
+
+// parseRawQuery parses a raw query strictly: a malformed pair (a bare %, a
+// semicolon) is an error, not a pair silently dropped.
+func parseRawQuery(raw string) (url.Values, error) {
 	v, err := url.ParseQuery(raw)
 	if err != nil {
 		return nil, newError(kindInvalid, "malformed query %q: %v; separate parameters with & and percent-encode values", truncate(raw, 200), err)
 	}
+	return v, nil
+}
+
+// checkParams refuses a parameter that is not in known, or one given twice
+// unless repeatable.
+func checkParams(v url.Values, known []string, repeatable ...string) error {
 	for name, vals := range v {
 		if !slices.Contains(known, name) {
 			if len(known) == 0 {
-				return nil, badParam(name, "unknown parameter; this endpoint takes none")
+				return badParam(name, "unknown parameter; this endpoint takes none")
 			}
-			return nil, badParam(name, "unknown parameter; known: %s", strings.Join(known, ", "))
+			return badParam(name, "unknown parameter; known: %s", strings.Join(known, ", "))
 		}
 		if len(vals) > 1 && !slices.Contains(repeatable, name) {
-			return nil, badParam(name, "given %d times; give it once", len(vals))
+			return badParam(name, "given %d times; give it once", len(vals))
 		}
 	}
-	return v, nil
+	return nil
 }
 
 // parseKeyQuery validates the v1/keys parameters. Every error names the
 // parameter at fault.
 func parseKeyQuery(v url.Values) (*keyQuery, error) {
-	for name, vals := range v {
-		if !slices.Contains(keysParams, name) {
-			return nil, badParam(name, "unknown parameter; known: %s", strings.Join(keysParams, ", "))
-		}
-		if name != "state" && len(vals) > 1 {
-			return nil, badParam(name, "given %d times; give it once", len(vals))
-		}
+	if err := checkParams(v, keysParams, "state"); err != nil {
+		return nil, err
 	}
 	q := &keyQuery{controller: v.Get("controller"), sort: api.SortNext, limit: api.DefaultLimit}
 	states, err := parseStates(v["state"])
