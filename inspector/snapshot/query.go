@@ -59,7 +59,7 @@ func (s *server) fingerprints() []string {
 func (s *server) errors(w http.ResponseWriter, r *http.Request) {
 	m, err := inspector.NewKeyFilter("", inspector.StatesParam(r.URL.Query()))
 	if err != nil {
-		serveError(w, http.StatusBadRequest, err.Error())
+		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	name := r.URL.Query().Get("controller")
@@ -81,5 +81,5 @@ func (s *server) errors(w http.ResponseWriter, r *http.Request) {
 		groups.Add(&k, fps[j])
 	}
 	out.Groups = groups.Groups()
-	serveJSON(w, out)
+	inspector.ServeJSON(w, http.StatusOK, out)
 }

@@ -1,12 +1,9 @@
 package snapshot
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -26,11 +23,7 @@ func Session(f *File) *inspector.Session {
 	eps := make([]*inspector.Endpoint, 0, len(f.Endpoints))
 	for i := range f.Endpoints {
 		e := &f.Endpoints[i]
-		c, err := inspector.NewClient("http://snapshot"+api.DefaultPrefix, handlerTransport{newServer(e)})
-		if err != nil {
-			panic(err) // a constant URL: cannot fail
-		}
-		eps = append(eps, &inspector.Endpoint{Name: e.Name, Client: c})
+		eps = append(eps, inspector.InProcessEndpoint(e.Name, newServer(e)))
 	}
 	return inspector.NewSession(eps, nil)
 }
@@ -58,17 +51,17 @@ func newServer(ep *Endpoint) *server {
 	s.mux.HandleFunc("GET "+p+"errors", s.errors)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
-			serveError(w, http.StatusForbidden, "a snapshot is read-only: attach to the controller to forget keys")
+			inspector.ServeError(w, http.StatusForbidden, "a snapshot is read-only: attach to the controller to forget keys")
 			return
 		}
-		serveError(w, http.StatusNotFound, fmt.Sprintf("%s %s: not part of a snapshot", r.Method, r.URL.Path))
+		inspector.ServeError(w, http.StatusNotFound, fmt.Sprintf("%s %s: not part of a snapshot", r.Method, r.URL.Path))
 	})
 	return s
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.ep.Error != "" {
-		serveError(w, http.StatusServiceUnavailable, "not read when the snapshot was taken: "+s.ep.Error)
+		inspector.ServeError(w, http.StatusServiceUnavailable, "not read when the snapshot was taken: "+s.ep.Error)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -79,7 +72,7 @@ func (s *server) controllers(w http.ResponseWriter, _ *http.Request) {
 	for i := range out.Controllers {
 		out.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	serveJSON(w, out)
+	inspector.ServeJSON(w, http.StatusOK, out)
 }
 
 // selected is the keys of the controller parameter: one controller, or all.
@@ -89,7 +82,7 @@ func (s *server) selected(w http.ResponseWriter, r *http.Request) ([]api.Key, bo
 		return s.ep.Keys, true
 	}
 	if !slices.ContainsFunc(s.ep.Controllers, func(c api.Controller) bool { return c.Name == name }) {
-		serveError(w, http.StatusNotFound, fmt.Sprintf("no controller %q in the snapshot; known: %s", name, s.names()))
+		inspector.ServeError(w, http.StatusNotFound, fmt.Sprintf("no controller %q in the snapshot; known: %s", name, s.names()))
 		return nil, false
 	}
 	var out []api.Key
@@ -113,22 +106,22 @@ func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	m, err := inspector.NewKeyFilter(v.Get("q"), inspector.StatesParam(v))
 	if err != nil {
-		serveError(w, http.StatusBadRequest, err.Error())
+		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	order, err := api.ParseSort(v.Get("sort"))
 	if err != nil {
-		serveError(w, http.StatusBadRequest, fmt.Sprintf("parameter %q: %v", "sort", err))
+		inspector.ServeError(w, http.StatusBadRequest, fmt.Sprintf("parameter %q: %v", "sort", err))
 		return
 	}
-	limit, err := intParam(v.Get("limit"), "limit", api.DefaultLimit, 1, api.MaxLimit)
+	limit, err := inspector.IntParam(v.Get("limit"), "limit", api.DefaultLimit, 1, api.MaxLimit)
 	if err != nil {
-		serveError(w, http.StatusBadRequest, err.Error())
+		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	offset, err := intParam(v.Get("offset"), "offset", 0, 0, 1<<30)
+	offset, err := inspector.IntParam(v.Get("offset"), "offset", 0, 0, 1<<30)
 	if err != nil {
-		serveError(w, http.StatusBadRequest, err.Error())
+		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	all, ok := s.selected(w, r)
@@ -146,7 +139,7 @@ func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 	slices.SortStableFunc(items, func(a, b api.Key) int { return api.CompareKeys(&a, &b, order) })
 	items = items[min(offset, len(items)):]
 	out.Items = append(out.Items, items[:min(limit, len(items))]...)
-	serveJSON(w, out)
+	inspector.ServeJSON(w, http.StatusOK, out)
 }
 
 func (s *server) key(w http.ResponseWriter, r *http.Request) {
@@ -154,16 +147,16 @@ func (s *server) key(w http.ResponseWriter, r *http.Request) {
 	name, k := v.Get("controller"), v.Get("key")
 	switch {
 	case k == "":
-		serveError(w, http.StatusBadRequest, `parameter "key": required`)
+		inspector.ServeError(w, http.StatusBadRequest, `parameter "key": required`)
 		return
 	case name == "" && len(s.ep.Controllers) == 1:
 		name = s.ep.Controllers[0].Name
 	case name == "":
-		serveError(w, http.StatusBadRequest, fmt.Sprintf(`parameter "controller": required: the snapshot has %d controllers (%s)`, len(s.ep.Controllers), s.names()))
+		inspector.ServeError(w, http.StatusBadRequest, fmt.Sprintf(`parameter "controller": required: the snapshot has %d controllers (%s)`, len(s.ep.Controllers), s.names()))
 		return
 	}
 	if d, ok := s.details[key{name, k}]; ok {
-		serveJSON(w, api.KeyDetail{ServerTime: s.ep.ServerTime, Key: *d})
+		inspector.ServeJSON(w, http.StatusOK, api.KeyDetail{ServerTime: s.ep.ServerTime, Key: *d})
 		return
 	}
 	keys, ok := s.selected(w, r)
@@ -172,50 +165,9 @@ func (s *server) key(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, x := range keys {
 		if x.Controller == name && x.Key == k {
-			serveJSON(w, api.KeyDetail{ServerTime: s.ep.ServerTime, Key: x})
+			inspector.ServeJSON(w, http.StatusOK, api.KeyDetail{ServerTime: s.ep.ServerTime, Key: x})
 			return
 		}
 	}
-	serveError(w, http.StatusNotFound, fmt.Sprintf("controller %q has no key %q in the snapshot", name, k))
-}
-
-func serveJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func serveError(w http.ResponseWriter, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	reason := strings.ReplaceAll(http.StatusText(code), " ", "")
-	_ = json.NewEncoder(w).Encode(api.ErrorResponse{Error: api.ErrorBody{Code: code, Reason: reason, Message: msg}})
-}
-
-func intParam(s, name string, def, lo, hi int) (int, error) {
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("parameter %q: %q is not an integer in [%d, %d]", name, s, lo, hi)
-	}
-	return n, nil
-}
-
-// handlerTransport answers requests with a handler in process.
-type handlerTransport struct{ h http.Handler }
-
-// RoundTrip implements http.RoundTripper.
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := req.Context().Err(); err != nil {
-		return nil, err
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, req)
-	if req.Body != nil {
-		_ = req.Body.Close()
-	}
-	resp := rec.Result()
-	resp.Request = req
-	return resp, nil
+	inspector.ServeError(w, http.StatusNotFound, fmt.Sprintf("controller %q has no key %q in the snapshot", name, k))
 }

@@ -1,0 +1,98 @@
+package inspector
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// Log mode and snapshots answer the endpoint's read API in process, so that
+// the Session, top's UI, get and describe work on them unchanged: their
+// handlers are served through InProcessEndpoint, with no port opened, and
+// write with ServeJSON, ServeError and IntParam, as the endpoint would.
+
+// InProcessEndpoint is an endpoint named name whose requests h answers in
+// process.
+func InProcessEndpoint(name string, h http.Handler) *Endpoint {
+	c, err := NewClient("http://in-process"+api.DefaultPrefix, handlerTransport{h})
+	if err != nil {
+		panic(err) // a constant URL: cannot fail
+	}
+	return &Endpoint{Name: name, Client: c}
+}
+
+// ServeJSON writes v as the JSON answer, with status code.
+func ServeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// ServeError writes msg in the endpoint's one error shape, with status code.
+func ServeError(w http.ResponseWriter, code int, msg string) {
+	reason := strings.ReplaceAll(http.StatusText(code), " ", "")
+	ServeJSON(w, code, api.ErrorResponse{Error: api.ErrorBody{Code: code, Reason: reason, Message: msg}})
+}
+
+// IntParam is the integer parameter name given as s, def when s is empty,
+// refused unless it is in [lo, hi].
+func IntParam(s, name string, def, lo, hi int) (int, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %q: %q is not an integer", name, s)
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("parameter %q: %d is out of range [%d, %d]", name, n, lo, hi)
+	}
+	return n, nil
+}
+
+// handlerTransport answers requests with a handler in process.
+type handlerTransport struct{ h http.Handler }
+
+// RoundTrip implements http.RoundTripper.
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	rec := &recorder{header: http.Header{}, code: http.StatusOK}
+	t.h.ServeHTTP(rec, req)
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+	return &http.Response{
+		StatusCode: rec.code, Status: fmt.Sprintf("%d %s", rec.code, http.StatusText(rec.code)),
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: rec.header, Body: io.NopCloser(&rec.body), ContentLength: int64(rec.body.Len()), Request: req,
+	}, nil
+}
+
+// recorder is the http.ResponseWriter behind handlerTransport.
+type recorder struct {
+	header http.Header
+	code   int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.code, r.wrote = code, true
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	return r.body.Write(p)
+}
