@@ -11,9 +11,11 @@ import (
 // planLength is how many coming delays a retry plan names before "…".
 const planLength = 3
 
-// expDelay is client-go's per-item exponential delay for a key that has
-// failed failures times: base·2^failures, at most max.
-func expDelay(base, max time.Duration, failures int) time.Duration {
+// ExponentialDelay is client-go's per-item exponential delay
+// (ItemExponentialFailureRateLimiter) for a key that has failed failures
+// times before: base·2^failures, at most max. Explanations and log mode's
+// estimates both compute delays with it.
+func ExponentialDelay(base, max time.Duration, failures int) time.Duration {
 	d := float64(base) * math.Pow(2, float64(failures))
 	if d > float64(max) {
 		return max
@@ -37,7 +39,7 @@ func retryPlan(c *api.Controller, failures int) string {
 	var parts []string
 	capped := false
 	for i := range planLength {
-		d := expDelay(base, maxDelay, failures+i)
+		d := ExponentialDelay(base, maxDelay, failures+i)
 		if d >= maxDelay {
 			capped = true
 			break

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -27,14 +28,7 @@ func (l Limiter) Delay(n int) time.Duration {
 	if n < 1 {
 		return 0
 	}
-	d := l.BaseDelay
-	for i := 1; i < n; i++ {
-		if d >= l.MaxDelay/2 {
-			return l.MaxDelay
-		}
-		d *= 2
-	}
-	return min(d, l.MaxDelay)
+	return inspector.ExponentialDelay(l.BaseDelay, l.MaxDelay, n-1)
 }
 
 // wire describes the limiter for v1/controllers, saying it is assumed.
