@@ -6,16 +6,6 @@ import (
 	"testing"
 )
 
-// selectedLine is the table line the cursor is on ("›" in its first cell).
-func selectedLine(screen string) string {
-	for _, l := range strings.Split(screen, "\n") {
-		if strings.HasPrefix(l, "›") {
-			return l
-		}
-	}
-	return ""
-}
-
 // lineOf is the index of the first line of screen containing s, or -1.
 func lineOf(screen, s string) int {
 	for i, l := range strings.Split(screen, "\n") {

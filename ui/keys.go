@@ -125,11 +125,3 @@ func (k keyMap) fullHelp() [][]key.Binding {
 	}
 }
 
-// helpMap adapts a list of bindings to help.KeyMap.
-type helpMap struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (h helpMap) ShortHelp() []key.Binding  { return h.short }
-func (h helpMap) FullHelp() [][]key.Binding { return h.full }

@@ -175,13 +175,6 @@ func (p *pickerModel) table() []string {
 	return lines
 }
 
-// pickerKey routes a key to the picker; it alone is shown until attached.
-func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.update(msg)
-	return m, cmd
-}
-
 // attached takes the picked pod's session in: the top view starts on it,
 // with its refreshes and refresh clock. A failed attach leaves the picker
 // up, with the error in the status line, to pick again.

@@ -85,8 +85,8 @@ func TestPickerNavigateAndAttach(t *testing.T) {
 func TestPickerAttachError(t *testing.T) {
 	a := &fakeAttach{err: errors.New("pods \"ctrl-1\" is forbidden")}
 	m := picking(t, 120, 30, a)
-	m, cmd := update(t, m, press("down"))
-	m, cmd = update(t, m, press("enter"))
+	m, _ = update(t, m, press("down"))
+	m, cmd := update(t, m, press("enter"))
 	m = send(t, m, cmd())
 	if m.state != viewPicker || m.picker.attaching != nil {
 		t.Fatalf("state %v, attaching %v: want the picker, idle", m.state, m.picker.attaching)

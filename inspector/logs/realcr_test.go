@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2/textlogger"
 	"k8s.io/utils/ptr"
@@ -64,9 +63,8 @@ func (l *logBuffer) lines() []string {
 
 // loggerFormat is one logger configuration a controller may run with.
 type loggerFormat struct {
-	name    string
-	verbose bool // V(5) lines are written
-	new     func(w *logBuffer, verbose bool) logr.Logger
+	name string
+	new  func(w *logBuffer, verbose bool) logr.Logger
 }
 
 func zapLevel(verbose bool) crzap.Opts {
@@ -273,10 +271,4 @@ func runScenario(t testing.TB, f loggerFormat, verbose, forBuilder bool) []strin
 		time.Sleep(5 * time.Millisecond)
 	}
 	return rc.buf.lines()
-}
-
-// nn is a NamespacedName from "namespace/name", for readable test tables.
-func nn(key string) types.NamespacedName {
-	ns, name, _ := strings.Cut(key, "/")
-	return types.NamespacedName{Namespace: ns, Name: name}
 }
