@@ -168,6 +168,20 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		says: "backoff is doing its job",
 	}, {
+		name: "events pre-empting the backoff again and again (a hot loop)",
+		drive: func(t *testing.T, h *verdictHarness) {
+			h.fail(t, key, errors.New("spec.size must be positive"), 1)
+			for n := 2; n <= 4; n++ { // another writer keeps changing the object
+				h.send(t, key)
+				h.waitKey(t, key, func(k api.Key) bool { return k.Failures == n })
+			}
+		},
+		state: api.StateBackoff,
+		check: func(k api.Key) string {
+			return want(k.Failures == 4 && k.Reconciles == 4, "4 failures, each its own reconcile")
+		},
+		says: "Watch events pre-empted this key's backoff 3 times in the last 4 attempts",
+	}, {
 		name: "forgotten without a retry: the pending retry keeps its time",
 		drive: func(t *testing.T, h *verdictHarness) {
 			h.fail(t, key, boom, 1)
