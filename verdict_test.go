@@ -47,6 +47,9 @@ type verdictRow struct {
 	state api.State
 	check func(k api.Key) string // "" when the endpoint's answer is right
 	says  string                 // a sentence describe's diagnosis must contain
+	// controllerSays, when set, is what the controller's one-line diagnosis
+	// (get's header, top's) must contain.
+	controllerSays string
 }
 
 func TestVerdictTruthTable(t *testing.T) {
@@ -119,7 +122,8 @@ func TestVerdictTruthTable(t *testing.T) {
 			return want(k.LastError != nil && k.LastError.Class == api.ClassPermanent && k.NextRetryAt.IsZero(),
 				"a permanent last error, no retry")
 		},
-		says: "Failed",
+		says:           "Failed with a terminal error at",
+		controllerSays: "widget — 1 key failed for good: not retried until their objects change",
 	}, {
 		name: "idle after a success",
 		drive: func(t *testing.T, h *verdictHarness) {
@@ -166,7 +170,8 @@ func TestVerdictTruthTable(t *testing.T) {
 		check: func(k api.Key) string {
 			return want(k.LastError.Class == api.ClassTransient && k.SameErrorCount >= 6, "transient, the same error 6 times")
 		},
-		says: "backoff is doing its job",
+		says:           "backoff is doing its job",
+		controllerSays: "widget — 1 key retrying on one transient error",
 	}, {
 		name: "events pre-empting the backoff again and again (a hot loop)",
 		drive: func(t *testing.T, h *verdictHarness) {
@@ -393,5 +398,15 @@ func (h *verdictHarness) checkRow(t *testing.T, key string, row verdictRow) {
 	}
 	if text := d.Diagnosis.String(); !strings.Contains(text, row.says) {
 		t.Errorf("describe says:\n%s\nwant it to contain %q", text, row.says)
+	}
+	if row.controllerSays == "" {
+		return
+	}
+	ds, err := h.session.DiagnoseControllers(context.Background(), h.name)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("diagnose %s: %d diagnoses, %v", h.name, len(ds), err)
+	}
+	if line := ds[0].Line(); !strings.Contains(line, row.controllerSays) {
+		t.Errorf("the controller's diagnosis says %q, want it to contain %q", line, row.controllerSays)
 	}
 }
