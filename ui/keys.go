@@ -124,4 +124,3 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.Pause, k.Refresh, k.Forget, k.Retry, k.ForgetAll, k.RetryAll},
 	}
 }
-
