@@ -300,7 +300,12 @@ func testForget(t *testing.T, pq, requeue bool) {
 		return
 	}
 	// Retried now, not in an hour; its failure starts a new streak.
-	k := h.wait(key, "a retry", func(k api.KeyDetail) bool { return k.Reconciles == 2 && k.State == api.StateBackoff })
+	// The priority queue calls When from its own goroutine, after the
+	// outcome is recorded: wait for the retry's delay too.
+	k := h.wait(key, "a retry and its delay", func(k api.KeyDetail) bool {
+		n := len(k.History)
+		return k.Reconciles == 2 && k.State == api.StateBackoff && n > 0 && k.History[n-1].Delay.Duration > 0
+	})
 	if k.Failures != 1 || k.TotalFailures != 2 {
 		t.Errorf("got %s; want failures 1 (reset, then one more), totalFailures 2", describeKey(k.Key))
 	}
