@@ -189,8 +189,7 @@ func (h *handler) key(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	now := c.now()
-	k, ok := c.lookup(key, now.UnixNano())
+	k, now, ok := c.lookup(key)
 	if !ok {
 		return errNotFound("controller %q has no key %q", c.Name(), key)
 	}

@@ -29,7 +29,7 @@ type controllerSource interface {
 	now() time.Time
 	info(now time.Time) api.Controller
 	scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) (_ []keySnap, total int, _ error)
-	lookup(key string, now int64) (api.Key, bool)
+	lookup(key string) (_ api.Key, at time.Time, ok bool)
 	brief(key string, now int64) (api.Key, bool)
 	forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error)
 }

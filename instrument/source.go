@@ -56,7 +56,14 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 	return c
 }
 
-// lookup returns one key with its history.
-func (p *TypedProbe[T]) lookup(key string, now int64) (api.Key, bool) {
-	return p.keyView(key, now, true)
+// lookup returns one key with its history and the time it was read at. The
+// clock is read under the key's lock, so the answer is one instant: a
+// reconcile that starts while the request waits for the lock is never
+// reported as started after the server time.
+func (p *TypedProbe[T]) lookup(key string) (k api.Key, at time.Time, ok bool) {
+	ok = p.store.withKey(key, func(e *entry[T]) {
+		at = p.now()
+		k = e.view(p.name, at.UnixNano(), true)
+	})
+	return k, at, ok
 }

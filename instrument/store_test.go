@@ -233,7 +233,7 @@ func TestStoreDerivedStates(t *testing.T) {
 		workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Clock: e.clk}))
 	t.Cleanup(q.ShutDown)
 	state := func(key string) api.State {
-		k, ok := hp.p.lookup(key, e.clk.Now().UnixNano())
+		k, _, ok := hp.p.lookup(key)
 		if !ok {
 			t.Fatalf("no key %s", key)
 		}
@@ -248,7 +248,7 @@ func TestStoreDerivedStates(t *testing.T) {
 
 	hp.run("default/fail", reconcile.Result{}, errors.New("boom"))
 	check("after a failure", "default/fail", api.StateBackoff)
-	k, _ := hp.p.lookup("default/fail", 0)
+	k, _, _ := hp.p.lookup("default/fail")
 	e.clk.SetTime(k.NextRetryAt.Add(-time.Nanosecond))
 	check("just before the retry", "default/fail", api.StateBackoff)
 	e.clk.Step(time.Nanosecond)
@@ -275,7 +275,7 @@ func TestStoreDerivedStates(t *testing.T) {
 
 	q.Add(htReq("default/run")) // a watch event
 	check("event on an idle key", "default/run", api.StateQueued)
-	if k, _ := hp.p.lookup("default/run", 0); k.LastEventAt.IsZero() || k.QueuedAt.IsZero() {
+	if k, _, _ := hp.p.lookup("default/run"); k.LastEventAt.IsZero() || k.QueuedAt.IsZero() {
 		t.Errorf("lastEventAt, queuedAt = %v, %v, want both set", k.LastEventAt, k.QueuedAt)
 	}
 	item, _ := q.Get()
@@ -308,7 +308,7 @@ func TestStoreInfersTerminalWithoutReconciler(t *testing.T) {
 		item, _ := q.Get()
 		tt.outcome(item)
 		q.Done(item)
-		if k, _ := p.lookup(tt.key, clk.Now().UnixNano()); k.State != tt.want {
+		if k, _, _ := p.lookup(tt.key); k.State != tt.want {
 			t.Errorf("%s: state = %s, want %s", tt.key, k.State, tt.want)
 		}
 	}
@@ -327,7 +327,7 @@ func TestStoreUntrackedRetryIsBackoff(t *testing.T) {
 	item, _ := q.Get()
 	q.AddRateLimited(item)
 	q.Done(item)
-	if k, _ := p.lookup("default/retry", clk.Now().UnixNano()); k.State != api.StateBackoff || k.Failures != 1 {
+	if k, _, _ := p.lookup("default/retry"); k.State != api.StateBackoff || k.Failures != 1 {
 		t.Errorf("state, failures = %s, %d, want backoff, 1", k.State, k.Failures)
 	}
 }
