@@ -67,13 +67,13 @@ const (
 
 var classNames = [...]string{"", api.ClassTransient, api.ClassPermanent, api.ClassUnknown}
 
-// attempt is one history entry. Times are Unix nanoseconds of the store's
-// clock. The bytes fit in the padding after err: an attempt is 48 bytes.
+// attempt is one history entry, 32 bytes: a key keeps 16. Times are Unix
+// nanoseconds of the store's clock.
 type attempt struct {
 	at        int64
 	delay     time.Duration
-	duration  time.Duration
-	err       string // interned
+	err       text
+	duration  span
 	outcome   uint8
 	trigger   uint8
 	class     uint8
@@ -105,7 +105,7 @@ type entry[T comparable] struct {
 	queuedAt         int64
 	startedAt        int64
 	lastSeen         int64
-	lastErr          string
+	lastErr          text
 	lastReset        *reset // rare: allocated only on a forget or give-up
 	history          []attempt
 	head             uint8 // next slot once history is full
@@ -232,18 +232,19 @@ func (e *entry[T]) ready(now int64, cause uint8, pq bool) {
 
 // isLastError reports whether msg is the last error recorded (as truncated).
 func (e *entry[T]) isLastError(msg string) bool {
-	return e.lastErr != "" && (msg == e.lastErr || truncatedIs(msg, e.lastErr, maxErrorBytes))
+	last := e.lastErr.String()
+	return last != "" && (msg == last || truncatedIs(msg, last, maxErrorBytes))
 }
 
 // setError records msg as the last error, of class, counting repeats of the
 // same one; same is isLastError(msg), which the caller has often asked
 // already (comparing a long message costs as much as recording it).
-func (e *entry[T]) setError(in *interner, msg string, same bool, class uint8, now int64) {
+func (e *entry[T]) setError(msg string, same bool, class uint8, now int64) {
 	e.errClass = class
 	if same {
 		e.sameErrorCount++
 	} else {
-		e.lastErr = in.intern(msg)
+		e.lastErr = internText(msg)
 		e.sameErrorCount = 1
 	}
 	e.lastErrAt = now
@@ -287,8 +288,8 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) api.Key 
 		QueuedAt:        unixTime(e.queuedAt),
 		StartedAt:       unixTime(e.startedAt),
 	}
-	if e.lastErr != "" {
-		k.LastError = &api.ErrorRecord{Message: e.lastErr, At: unixTime(e.lastErrAt), Class: classNames[e.errClass]}
+	if e.lastErr != (text{}) {
+		k.LastError = &api.ErrorRecord{Message: e.lastErr.String(), At: unixTime(e.lastErrAt), Class: classNames[e.errClass]}
 	}
 	k.EarlierRetry = e.earlier
 	if r := e.lastReset; r != nil {
@@ -313,8 +314,8 @@ func (e *entry[T]) attempts() []api.Attempt {
 			At:        unixTime(a.at),
 			Outcome:   outcomeNames[a.outcome],
 			Delay:     metav1.Duration{Duration: a.delay},
-			Error:     a.err,
-			Duration:  metav1.Duration{Duration: a.duration},
+			Error:     a.err.String(),
+			Duration:  metav1.Duration{Duration: a.duration.duration()},
 			Trigger:   triggerNames[a.trigger],
 			Preempted: a.preempted,
 			Class:     classNames[a.class],

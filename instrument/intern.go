@@ -1,43 +1,37 @@
 package instrument
 
 import (
-	"strings"
-	"sync"
 	"unicode/utf8"
+	"unique"
 )
 
-const (
-	// maxErrorBytes bounds the error text kept per key.
-	maxErrorBytes = 4 << 10
-	// maxInterned bounds the interning table; when it fills, it starts over, so a
-	// flood of distinct messages costs memory once, not forever.
-	maxInterned = 8192
-)
+// maxErrorBytes bounds the error text kept per key.
+const maxErrorBytes = 4 << 10
 
-// interner keeps one copy of each error message, so 5,000 keys failing with the
-// same message hold one string between them.
-type interner struct {
-	mu sync.Mutex
-	m  map[string]string
+// text is an error message kept once however many keys and attempts record it
+// (5,000 keys failing with the same message hold one string between them), in
+// one pointer: a key's history holds 16 of them. The zero text is no message.
+// The runtime's unique map holds each message only while some key refers to
+// it, so a flood of distinct messages costs memory only while it is recorded.
+type text struct{ h unique.Handle[string] }
+
+// internText returns the shared copy of msg, truncated to maxErrorBytes, or
+// the zero text for "". The caller compares against the key's previous
+// message first: the steady state (the same error again) never reaches here.
+// unique.Make copies msg, which may be a slice of a larger string.
+func internText(msg string) text {
+	if msg == "" {
+		return text{}
+	}
+	return text{unique.Make(truncate(msg, maxErrorBytes))}
 }
 
-// intern returns the shared copy of msg, truncated to maxErrorBytes. The caller
-// compares against the key's previous message first: the steady state (the same
-// error again) never reaches here.
-func (in *interner) intern(msg string) string {
-	msg = truncate(msg, maxErrorBytes)
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if s, ok := in.m[msg]; ok {
-		return s
+// String returns the message, "" for none.
+func (t text) String() string {
+	if t == (text{}) {
+		return ""
 	}
-	if in.m == nil || len(in.m) >= maxInterned {
-		in.m = make(map[string]string, 64)
-	}
-	// Clone: msg may be a slice of a much larger string the caller built.
-	s := strings.Clone(msg)
-	in.m[s] = s
-	return s
+	return t.h.Value()
 }
 
 // truncMark marks where truncate cut a message.

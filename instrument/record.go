@@ -142,7 +142,7 @@ func (s *store[T]) done(item T) {
 			e.stored = stFailed
 			e.clearRetry()
 			e.totalFailures++
-			e.addAttempt(attempt{at: now, duration: time.Duration(now - e.startedAt), outcome: outTerminal,
+			e.addAttempt(attempt{at: now, duration: spanOf(time.Duration(now - e.startedAt)), outcome: outTerminal,
 				trigger: e.trigger, preempted: e.preempted})
 		}
 		e.running, e.startedAt = false, 0
@@ -174,7 +174,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 		e.reconciles++
 		e.lastReconcileAt, e.lastDuration = now, int64(dur)
 		e.pendingDelay = false
-		a := attempt{at: now, duration: dur, trigger: e.trigger, preempted: e.preempted}
+		a := attempt{at: now, duration: spanOf(dur), trigger: e.trigger, preempted: e.preempted}
 		switch {
 		case terminal:
 			e.stored = stFailed
@@ -183,7 +183,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 			if e.firstFailureAt == 0 {
 				e.firstFailureAt = now // failing since, for the attention order
 			}
-			e.setError(&s.errors, msg, e.isLastError(msg), classPermanent, now)
+			e.setError(msg, e.isLastError(msg), classPermanent, now)
 			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
 		case err != nil:
 			e.stored = stBackoff
@@ -198,7 +198,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 				class = e.errClass
 			}
 			unclassified = class == classNone
-			e.setError(&s.errors, msg, same, class, now)
+			e.setError(msg, same, class, now)
 			a.err, a.class, a.outcome = e.lastErr, class, outError
 			e.pendingDelay = true
 		case res.RequeueAfter > 0:

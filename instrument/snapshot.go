@@ -47,7 +47,7 @@ func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([
 		for _, e := range sh.m {
 			buf = append(buf, keySnap{
 				key:            e.key,
-				lastErr:        e.lastErr,
+				lastErr:        e.lastErr.String(),
 				class:          classNames[e.errClass],
 				state:          e.state(now),
 				failures:       int(e.failures),

@@ -25,7 +25,6 @@ type store[T comparable] struct {
 	clock     clock.PassiveClock
 	maxKeys   int
 	retention time.Duration
-	errors    interner
 
 	count     atomic.Int64
 	evicting  atomic.Bool

@@ -184,9 +184,9 @@ func TestStoreInternsErrors(t *testing.T) {
 	_ = e
 	ptrs := map[*byte]int{}
 	hp.p.store.each(func(en *entry[reconcile.Request]) {
-		ptrs[unsafe.StringData(en.lastErr)]++
+		ptrs[unsafe.StringData(en.lastErr.String())]++
 		for _, a := range en.history {
-			ptrs[unsafe.StringData(a.err)]++
+			ptrs[unsafe.StringData(a.err.String())]++
 		}
 	})
 	if len(ptrs) != 1 {
