@@ -28,6 +28,9 @@ const (
 	attachTimeout = 30 * time.Second
 	// bulkSpread spreads a bulk retry, so a herd is not released at once.
 	bulkSpread = 30 * time.Second
+	// diagnosisEvery spaces the reads of the error groups behind the
+	// diagnosis line (see topModel.refresh).
+	diagnosisEvery = 5 * time.Second
 	// statusTTL is how long a status message stays.
 	statusTTL = 6 * time.Second
 )
@@ -42,9 +45,12 @@ type refreshedMsg struct {
 	overview *inspector.Overview
 	page     *inspector.KeyList
 	// groups are the retrying keys' error groups, for the header's
-	// diagnosis; nil from an endpoint without v1/errors, or on its error.
-	groups *api.ErrorGroupList
-	err    error
+	// diagnosis, of groupsFor's keys; nil when not asked for, from an
+	// endpoint without v1/errors, or on its error.
+	groups      *api.ErrorGroupList
+	groupsAsked bool
+	groupsFor   string
+	err         error
 	// pageErr is the page's own error: the one `get` would print.
 	pageErr   error
 	fetchedAt time.Time
@@ -102,20 +108,23 @@ func expireStatus(id int) tea.Cmd {
 }
 
 // refreshCmd reads what the top view shows: one v1/controllers call per
-// endpoint (counts, limiters, the retry forecast), the visible page, and
-// the error groups of the retrying keys the diagnosis names (v1/errors,
-// counted on the server: its answer is a few groups, whatever the keys).
-func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery) tea.Cmd {
+// endpoint (counts, limiters, the retry forecast), the visible page and,
+// with groups, the error groups of the retrying keys the diagnosis names
+// (v1/errors, counted on the server: its answer is a few groups, whatever
+// the keys).
+func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery, groups bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
-		msg := refreshedMsg{seq: seq}
+		msg := refreshedMsg{seq: seq, groupsAsked: groups, groupsFor: page.Controller}
 		var ovErr, pageErr error
 		var wg sync.WaitGroup
 		wg.Go(func() { msg.overview, ovErr = s.Overview(ctx) })
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
 		// Without its groups the diagnosis still speaks, from the counts.
-		wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, inspector.DiagnosisStates) })
+		if groups {
+			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, inspector.DiagnosisStates) })
+		}
 		wg.Wait()
 		msg.fetchedAt = clock()
 		msg.err, msg.pageErr = cmp.Or(ovErr, pageErr), pageErr

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,5 +101,41 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 			}
 			golden.RequireEqual(t, port.ReplaceAllString(scr, "127.0.0.1:PORT0"))
 		})
+	}
+}
+
+// The error groups behind the diagnosis cost the endpoint a pass over every
+// key: a viewer reads them every diagnosisEvery, not on every refresh.
+func TestDiagnosisGroupsReadEveryFewSeconds(t *testing.T) {
+	const refresh = 100 * time.Millisecond
+	f := newFixture(t, 20, false)
+	var now atomic.Int64
+	now.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	j := startJourneyWith(t, Options{Session: f.session(t), Refresh: refresh, Namespace: "demo", Clock: clock})
+	j.waitFor("demo/widget-000000", "widgets — 20 keys")
+	startup := f.callsTo("v1/errors") // the first refresh, and the one the window size asks for
+	// Refreshes come due on the UI's clock: step it by two refresh periods,
+	// wait for the refresh that makes due, ten times: two seconds of its time.
+	deadline := time.Now().Add(10 * time.Second)
+	for seen := f.callsTo("v1/keys"); seen < 10; {
+		now.Add(int64(2 * refresh))
+		for f.callsTo("v1/keys") == seen {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d refreshes, want 10", seen)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		seen = f.callsTo("v1/keys")
+	}
+	if n := f.callsTo("v1/errors") - startup; n != 0 {
+		t.Errorf("%d refreshes within two seconds read the error groups %d more times, want none", f.callsTo("v1/keys"), n)
+	}
+	now.Add(int64(diagnosisEvery))
+	for f.callsTo("v1/errors") < startup+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the error groups were not read again %v later", diagnosisEvery)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // fixture is a real endpoint: one instrumented controller "widgets" on a
@@ -32,6 +34,16 @@ type fixture struct {
 	srv *httptest.Server
 	// bytes counts response body bytes read by the session's client.
 	bytes atomic.Int64
+	// calls counts the session's requests per endpoint path ("v1/keys").
+	calls sync.Map // string → *atomic.Int64
+}
+
+// callsTo is how many requests the session has sent to path so far.
+func (f *fixture) callsTo(path string) int64 {
+	if n, ok := f.calls.Load(path); ok {
+		return n.(*atomic.Int64).Load()
+	}
+	return 0
 }
 
 const fixtureError = "sync inventory: dial tcp 10.0.0.%d:443: connect: connection refused"
@@ -63,7 +75,7 @@ func (f *fixture) fail(key, msg string) {
 // session is a --addr session whose transport counts the bytes it reads.
 func (f *fixture) session(tb testing.TB) *inspector.Session {
 	tb.Helper()
-	s, err := inspector.Direct("http://"+f.addr, &countingTransport{base: http.DefaultTransport, n: &f.bytes})
+	s, err := inspector.Direct("http://"+f.addr, &countingTransport{base: http.DefaultTransport, n: &f.bytes, calls: &f.calls})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -95,11 +107,17 @@ func (f *fixture) restart(tb testing.TB) {
 
 // countingTransport counts the response body bytes read through it.
 type countingTransport struct {
-	base http.RoundTripper
-	n    *atomic.Int64
+	base  http.RoundTripper
+	n     *atomic.Int64
+	calls *sync.Map
 }
 
 func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if c.calls != nil {
+		path := strings.TrimPrefix(r.URL.Path, api.DefaultPrefix)
+		n, _ := c.calls.LoadOrStore(path, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+	}
 	resp, err := c.base.RoundTrip(r)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,13 @@ type topModel struct {
 	seq      int
 	inflight bool
 	lastSent time.Time
+	// groupsAt and groupsFor say when, and for which controller filter, the
+	// error groups behind the diagnosis were last asked for (see refresh).
+	groupsAt  time.Time
+	groupsFor string
+	// groupsFailing says whether some key failed in the overview read with
+	// the last groups.
+	groupsFailing bool
 }
 
 func newTopModel(c *common) topModel {
@@ -103,7 +110,31 @@ func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
 	t.lastSent = t.c.now()
-	return refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query())
+	// The diagnosis line changes slowly and its error groups cost the
+	// endpoint a pass over every key: ask for them every diagnosisEvery, not
+	// on every refresh, so that each viewer costs the controller one cheap
+	// page a second.
+	// Keys starting or stopping to fail change the diagnosis at once: then
+	// the groups are read on this refresh.
+	groups := t.groupsAt.IsZero() || t.groupsFor != t.controller || failing(t.overview) != t.groupsFailing ||
+		t.lastSent.Sub(t.groupsAt) >= diagnosisEvery
+	if groups {
+		t.groupsAt, t.groupsFor = t.lastSent, t.controller
+	}
+	return refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query(), groups)
+}
+
+// failing reports whether some key of ov is in backoff or failed.
+func failing(ov *inspector.Overview) bool {
+	if ov == nil {
+		return false
+	}
+	for _, c := range ov.Controllers {
+		if c.Counts[api.StateBackoff]+c.Counts[api.StateFailed] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // selected is the key under the cursor.
@@ -135,6 +166,16 @@ func (t topModel) setSize() (topModel, tea.Cmd) {
 // nearest neighbour, with a note saying so), and the rows that changed
 // since the previous refresh of the same query are marked.
 func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
+	if msg.groupsAsked && msg.groupsFor == t.controller {
+		// Still right for the diagnosis when a newer page query is under way.
+		// Noted here too, not only when asked: the first refresh is sent
+		// from Init, whose model is not kept.
+		t.groupsAt, t.groupsFor = msg.fetchedAt, msg.groupsFor
+		if msg.groups != nil {
+			t.groups = msg.groups.Groups
+			t.groupsFailing = failing(msg.overview)
+		}
+	}
 	if msg.seq != t.seq {
 		return t, nil, "" // a newer query is under way
 	}
@@ -162,9 +203,6 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 		t.overview = &ov
 	case msg.overview != nil:
 		t.overview = msg.overview
-	}
-	if msg.groups != nil {
-		t.groups = msg.groups.Groups
 	}
 	if msg.page == nil {
 		return t, nil, ""
