@@ -86,7 +86,7 @@ func (o *DescribeOptions) complete(args []string) error {
 		}
 		return fmt.Errorf("describe needs a KEY, or --controller NAME for the controller's diagnosis, e.g. kubectl backoff describe deploy/my-controller default/my-widget")
 	case 1:
-		o.key = rest[0]
+		o.key = keyArg(rest[0])
 		return nil
 	}
 	return fmt.Errorf("describe takes one KEY, got %d: %s", len(rest), strings.Join(rest, " "))

@@ -70,7 +70,10 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
   kubectl backoff forget deploy/my-controller default/my-widget --requeue --reason "dependency restored"
 
   # What would be forgotten?
-  kubectl backoff forget deploy/my-controller --all --state backoff --dry-run`,
+  kubectl backoff forget deploy/my-controller --all --state backoff --dry-run
+
+  # Names that get -o name prints are taken back (get ... -o name | xargs kubectl backoff forget ...)
+  kubectl backoff forget deploy/my-controller key/default/my-widget`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
@@ -95,7 +98,7 @@ func (o *ForgetOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.keys = rest
+	o.keys = keyArgs(rest)
 	o.completeCluster(true)
 	o.user = o.requester()
 	return o.output.complete()

@@ -98,7 +98,7 @@ func (o *GetOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.keys = o.fromLogs.complete(rest, &o.attachOptions)
+	o.keys = keyArgs(o.fromLogs.complete(rest, &o.attachOptions))
 	o.completeCluster(needsCluster(&o.fromLogs))
 	return o.output.complete()
 }

@@ -103,6 +103,27 @@ func (o *outputFlags) print(w io.Writer, v any, kind objectKind, names ...string
 	return o.printer.PrintObj(&runtime.Unknown{Raw: raw, ContentType: runtime.ContentTypeJSON}, w)
 }
 
+// keyArg is a KEY argument as the user meant it. What `-o name` prints
+// (key/NAMESPACE/NAME, key/NAME) is taken back, as kubectl takes back
+// pod/NAME, so that `get -o name | xargs kubectl backoff forget` works. A
+// key in a namespace named "key" is then written key/key/NAME.
+func keyArg(arg string) string {
+	prefix := strings.ToLower(string(kindKey)) + "/"
+	if rest, ok := strings.CutPrefix(arg, prefix); ok && rest != "" {
+		return rest
+	}
+	return arg
+}
+
+// keyArgs is keyArg of each of args.
+func keyArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = keyArg(a)
+	}
+	return out
+}
+
 // nameList is names as a list of objects of kind, for kubectl's name printer.
 func nameList(kind objectKind, names []string) *unstructured.UnstructuredList {
 	l := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": api.APIVersion, "kind": string(kind) + "List"}}
