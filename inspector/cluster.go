@@ -20,6 +20,10 @@ const (
 	// MaxOpening bounds how many of those tunnels open at once, so a large
 	// fleet does not burst port-forward requests at the API server.
 	MaxOpening = 8
+	// MaxCalls bounds a session's calls in flight at once across its
+	// endpoints: a refresh of 50 pods is then 8 streams through the API
+	// server at a time, not 150.
+	MaxCalls = 8
 )
 
 // clusterWide reports whether cfg asks for the cluster-wide view: -A, and

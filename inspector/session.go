@@ -341,11 +341,20 @@ func (s *Session) lacks(err error, controller string) bool {
 	return s.clusterWide && controller != "" && ok && ae.Code == http.StatusNotFound
 }
 
-// each calls fn for every endpoint concurrently and waits.
+// each calls fn for every endpoint, at most MaxCalls at once, and waits.
 func (s *Session) each(fn func(i int, e *Endpoint)) {
+	if len(s.endpoints) == 1 {
+		fn(0, s.endpoints[0])
+		return
+	}
+	slots := make(chan struct{}, MaxCalls)
 	var wg sync.WaitGroup
 	for i, e := range s.endpoints {
-		wg.Go(func() { fn(i, e) })
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			fn(i, e)
+		})
 	}
 	wg.Wait()
 }
