@@ -170,6 +170,11 @@ func printReadNote(w io.Writer, st logs.Stats) {
 	if !st.Verbose {
 		fmt.Fprint(w, "; success is not logged at the default verbosity")
 	}
+	if !st.SampledAt.IsZero() {
+		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
+			"production logger keeps 1 in 100: failure counts since may be low (--zap-devel or --zap-log-level=5 logs every line)",
+			st.SampledAt.UTC().Format(time.TimeOnly), api.SampledLines)
+	}
 	fmt.Fprintln(w, ".")
 }
 

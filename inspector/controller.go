@@ -144,6 +144,12 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	}
 	d.Summary = strings.Join(parts, "; ")
 	d.Findings = append(d.Findings, herdFindings(c)...)
+	if !c.LogSampledAt.IsZero() {
+		d.Findings = append(d.Findings, Finding{FindingLogSampled, fmt.Sprintf(
+			"The counts may be low: %s, controller-runtime's production logger keeps only 1 line in 100, "+
+				"so keys failing since may have failed more often, and retry later, than estimated. %s",
+			sampledWhen(c.LogSampledAt), sampledRemedy)})
+	}
 	return d
 }
 

@@ -107,6 +107,9 @@ func Explain(in ExplainInput) Diagnosis {
 	}
 	if k.Source == api.SourceLogs {
 		d.Details = append(d.Details, estimatedNote)
+		if s := sampledNote(k, in.Controller); s != "" {
+			d.Details = append(d.Details, s)
+		}
 	}
 	d.Findings = findings(in)
 	return d

@@ -35,6 +35,9 @@ const (
 	FindingHerd       = "retry-herd"
 	FindingThrottled  = "bucket-empty"
 	FindingUnobserved = "edit-not-observed"
+	// FindingLogSampled is a log read past the rate at which the
+	// controller's logger drops lines: its counts are lower bounds.
+	FindingLogSampled = "log-sampled"
 )
 
 // jitterRemedy is the advice against a herd: the instrument's opt-in jitter.

@@ -22,6 +22,26 @@ func explainUnknown(k api.Key) string {
 // estimatedNote says where a log-sourced key's numbers come from.
 const estimatedNote = "Read from the controller's log: failures count from the start of the log read; delays and retry times are estimates from controller-runtime's default limiter."
 
+// sampledNote warns that a log-sourced key's failures may be undercounted:
+// it failed after the log reached the rate at which controller-runtime's
+// production logger drops "Reconciler error" lines.
+func sampledNote(k api.Key, c *api.Controller) string {
+	if c == nil || c.LogSampledAt.IsZero() || k.Failures == 0 || lastErrorAt(k).Before(c.LogSampledAt) {
+		return ""
+	}
+	return fmt.Sprintf("The failure count may be low: %s, controller-runtime's production logger keeps only 1 line in 100, "+
+		"so this key may have failed more often, and its retry come later, than estimated. %s",
+		sampledWhen(c.LogSampledAt), sampledRemedy)
+}
+
+// sampledWhen says when the log reached the sampling rate.
+func sampledWhen(at time.Time) string {
+	return fmt.Sprintf("from %s the log reached %d \"Reconciler error\" lines a second; past that rate", clock(at), api.SampledLines)
+}
+
+// sampledRemedy is how to get every line.
+const sampledRemedy = "For every line, run the controller with --zap-devel or --zap-log-level=5, or instrument it."
+
 func lastErrorAt(k api.Key) time.Time {
 	if k.LastError != nil {
 		return k.LastError.At

@@ -32,3 +32,39 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 		t.Errorf("an instrumented key's details carry the log note: %q", d.Details)
 	}
 }
+
+// A key read from a log that reached its logger's sampling rate says its
+// count may be low, when it failed since; the controller says it too.
+func TestExplainSampledLog(t *testing.T) {
+	sampled := time.Date(2026, 11, 30, 8, 24, 0, 0, time.UTC)
+	c := &api.Controller{Name: "widget", Active: true, Source: api.SourceLogs, LogSampledAt: sampled,
+		Counts: map[api.State]int{api.StateBackoff: 1}}
+	key := func(lastErr time.Time) api.Key {
+		return api.Key{Controller: "widget", Key: "default/w1", State: api.StateBackoff, Failures: 2,
+			NextRetryAt: lastErr.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
+			DelaySource: api.SourceItemExponential,
+			LastError:   &api.ErrorRecord{Message: "connection refused", At: lastErr}, Source: api.SourceLogs, Estimated: true}
+	}
+	const want = "The failure count may be low: from 08:24:00 the log reached 100 \"Reconciler error\" lines a second"
+	has := func(d Diagnosis) bool {
+		return slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, want) })
+	}
+	if d := Explain(ExplainInput{Key: key(sampled.Add(time.Second)), Controller: c, Now: sampled.Add(time.Second)}); !has(d) {
+		t.Errorf("a key failing after the log was sampled: details = %q, want one starting %q", d.Details, want)
+	}
+	if d := Explain(ExplainInput{Key: key(sampled.Add(-time.Second)), Controller: c, Now: sampled}); has(d) {
+		t.Errorf("a key whose last failure came before: details = %q, want no sampling note", d.Details)
+	}
+	unsampled := *c
+	unsampled.LogSampledAt = time.Time{}
+	if d := Explain(ExplainInput{Key: key(sampled.Add(time.Second)), Controller: &unsampled, Now: sampled.Add(time.Second)}); has(d) {
+		t.Errorf("a log never sampled: details = %q, want no sampling note", d.Details)
+	}
+	d := DiagnoseController(*c, nil, sampled.Add(time.Second))
+	if !slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
+		t.Errorf("controller findings = %+v, want %s", d.Findings, FindingLogSampled)
+	}
+	if d := DiagnoseController(unsampled, nil, sampled); slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
+		t.Errorf("an unsampled log's findings = %+v, want no %s", d.Findings, FindingLogSampled)
+	}
+}

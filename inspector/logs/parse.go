@@ -52,6 +52,10 @@ type Record struct {
 	RequeueAfter time.Duration
 	// Items are a QueueLine's queued keys.
 	Items []QueueItem
+	// Sampled says the line is zap JSON, the format of controller-runtime's
+	// production logger, which drops lines of one message past
+	// api.SampledLines a second.
+	Sampled bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -118,7 +122,9 @@ func Parse(line []byte, ref time.Time) (r Record, ok bool) {
 	if !at.IsZero() {
 		f.at = at
 	}
-	return f.record()
+	r, ok = f.record()
+	r.Sampled = line[0] == '{'
+	return r, ok
 }
 
 // trimPodPrefix drops kubectl logs --prefix's "[pod/NAME/CONTAINER] ".

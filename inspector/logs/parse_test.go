@@ -101,7 +101,7 @@ func TestParseOlderReleases(t *testing.T) {
 		{
 			name: "v0.6 JSON, epoch, request",
 			line: `{"level":"error","ts":1617276479.081,"logger":"controller-runtime.controller","msg":"Reconciler error","controller":"foo","request":"default/bar","error":"boom"}`,
-			want: Record{What: ErrorLine, At: time.Unix(1617276479, 81e6).UTC(), Controller: "foo", Namespace: "default", Name: "bar", Error: "boom"},
+			want: Record{What: ErrorLine, At: time.Unix(1617276479, 81e6).UTC(), Controller: "foo", Namespace: "default", Name: "bar", Error: "boom", Sampled: true},
 		},
 		{
 			name: "v0.10 console, reconciler kind, controller in the logger name",
@@ -134,7 +134,7 @@ func TestParseOlderReleases(t *testing.T) {
 		{
 			name: "kubectl logs --prefix --timestamps before a JSON line",
 			line: `[pod/ctrl-0/manager] 2022-06-06T10:00:00.123456789Z {"level":"error","ts":"2022-06-06T10:00:00Z","msg":"Reconciler error","controller":"w","namespace":"","name":"node-1","error":"terminal error: gone"}`,
-			want: Record{What: ErrorLine, At: time.Date(2022, 6, 6, 10, 0, 0, 123456789, time.UTC), Controller: "w", Name: "node-1", Error: "terminal error: gone", Terminal: true},
+			want: Record{What: ErrorLine, At: time.Date(2022, 6, 6, 10, 0, 0, 123456789, time.UTC), Controller: "w", Name: "node-1", Error: "terminal error: gone", Terminal: true, Sampled: true},
 		},
 		{
 			name: "klog, December line read in January",

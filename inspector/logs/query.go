@@ -29,6 +29,7 @@ func (s *Store) Controllers() *api.ControllerList {
 			Name: name, Active: true, Limiter: s.opts.Limiter.wire(), Source: api.SourceLogs,
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
 			Capabilities: api.Capabilities{ReadOnly: true},
+			LogSampledAt: s.sampledAtLocked(),
 		}
 		if info.kind != "" {
 			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}

@@ -272,3 +272,24 @@ func runScenario(t testing.TB, f loggerFormat, verbose, forBuilder bool) []strin
 	}
 	return rc.buf.lines()
 }
+
+// waitCalls waits until the reconciler has been called n times in all.
+func (rc *realController) waitCalls(n int) {
+	rc.t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for {
+		rc.mu.Lock()
+		total := 0
+		for _, c := range rc.calls {
+			total += c
+		}
+		rc.mu.Unlock()
+		if total >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			rc.t.Fatalf("%d reconciles within %v, want %d", total, waitFor, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

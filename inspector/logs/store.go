@@ -52,6 +52,7 @@ type Store struct {
 	verbose     bool      // a V(5) line was seen: successes are logged
 	records     int
 	lines       atomic.Int64
+	rate        errorRate
 }
 
 type keyID struct{ controller, key string }
@@ -108,6 +109,9 @@ func (s *Store) Add(r Record) {
 	}
 	if r.What != ErrorLine {
 		s.verbose = true
+	}
+	if r.What == ErrorLine && r.Sampled {
+		s.rate.add(r.At)
 	}
 	c := s.controllers[r.Controller]
 	if c == nil {
@@ -224,6 +228,15 @@ func latest(a, b time.Time) time.Time {
 	return b
 }
 
+// sampledAtLocked is when the log reached the sampling rate, unless the
+// log shows V(5) lines: controller-runtime turns sampling off at that level.
+func (s *Store) sampledAtLocked() time.Time {
+	if s.verbose {
+		return time.Time{}
+	}
+	return s.rate.reached
+}
+
 // Len is the number of tracked keys.
 func (s *Store) Len() int {
 	s.mu.Lock()
@@ -240,11 +253,16 @@ type Stats struct {
 	First, Last time.Time
 	// Verbose is true when V(5) lines were seen: successes are in the log.
 	Verbose bool
+	// SampledAt is when the log first reached the rate at which
+	// controller-runtime's production logger drops lines (see
+	// api.Controller.LogSampledAt); zero if never, or when Verbose.
+	SampledAt time.Time
 }
 
 // Stats returns what the store has read so far.
 func (s *Store) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last, Verbose: s.verbose}
+	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last,
+		Verbose: s.verbose, SampledAt: s.sampledAtLocked()}
 }

@@ -152,7 +152,19 @@ type Controller struct {
 	// (its limiter assumed, its numbers estimated); empty for an
 	// instrumented one.
 	Source string `json:"source,omitempty"`
+	// LogSampledAt is, for a controller read from its log, when the log
+	// first reached SampledLines "Reconciler error" lines within a second:
+	// the rate past which controller-runtime's production logger (zap JSON,
+	// without --zap-devel) keeps only 1 line in 100, so failure counts and
+	// delays estimated since may be too low. Zero when the rate was never
+	// reached, or the log shows it is not sampled (V(5) lines).
+	LogSampledAt time.Time `json:"logSampledAt,omitzero"`
 }
+
+// SampledLines is how many lines of one message a second controller-
+// runtime's production zap logger writes before it samples them (its
+// zapcore.NewSamplerWithOptions(core, time.Second, 100, 100)).
+const SampledLines = 100
 
 // ForecastSeconds is how far ahead Controller.Forecast looks.
 const ForecastSeconds = 60
