@@ -96,7 +96,7 @@ func errorFinding(in ExplainInput) (Finding, bool) {
 			return Finding{}, false
 		}
 		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, "+
-			"and the backoff is doing its job — nothing to change in the controller.", k.SameErrorCount, sinceText(k.FirstFailureAt, in.Now))
+			"and the backoff is doing its job — nothing to change in the controller.", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))
 		if plan := retryPlan(in.Controller, k.Failures); plan != "" {
 			msg += " If it keeps failing, the next retries wait " + plan + "."
 		}
@@ -123,6 +123,35 @@ func classOf(e *api.ErrorRecord) string {
 }
 
 // sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
+// sameErrorSince is when the run of SameErrorCount attempts with the last
+// error began. A forget resets the failure streak (FirstFailureAt) but not
+// the run of the same error, so the run can be older than the streak: it is
+// read from the history, and is unknown (zero) when the run began before it.
+func sameErrorSince(k api.Key) time.Time {
+	if k.LastError == nil {
+		return time.Time{}
+	}
+	var since time.Time
+	n := 0
+	for i := len(k.History) - 1; i >= 0 && n < k.SameErrorCount; i-- {
+		a := k.History[i]
+		switch {
+		case a.Outcome == api.OutcomeForgotten:
+			continue // a reset, not an attempt
+		case a.Error != k.LastError.Message:
+			return since // the run began after a different outcome
+		}
+		since, n = a.At, n+1
+	}
+	if n == k.SameErrorCount {
+		return since
+	}
+	if k.SameErrorCount <= k.Failures {
+		return k.FirstFailureAt // the run lies within the streak
+	}
+	return time.Time{}
+}
+
 func sinceText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""
