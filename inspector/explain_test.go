@@ -284,7 +284,9 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Summary: "Backing off 5m28s after 3 consecutive failures: per-item exponential, 5ms·2^2, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits at least 40ms.",
 			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
-				Message: "The error is transient, the same on the last 17 attempts since 09:40:00 (20m00s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
+				// 17 attempts with the error, 3 since a reset: the run began
+				// before the history says when, so no "since".
+				Message: "The error is transient, the same on the last 17 attempts: what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
 					"If it keeps failing, the next retries wait at least 40ms, 80ms, 160ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
 	}, {
 		name: "a transient error that has not lasted gets no advice",
