@@ -148,7 +148,7 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, now))
 	if exp != nil && k.DelaySource != api.SourceSpread {
-		next := ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
+		next := api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
 		atLeast := ""
 		if component(c, api.SourceBucket) != nil {
 			// max(exponential, bucket): the bucket may make it longer.

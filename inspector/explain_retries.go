@@ -11,18 +11,6 @@ import (
 // planLength is how many coming delays a retry plan names before "…".
 const planLength = 3
 
-// ExponentialDelay is client-go's per-item exponential delay
-// (ItemExponentialFailureRateLimiter) for a key that has failed failures
-// times before: base·2^failures, at most max. Explanations and log mode's
-// estimates both compute delays with it.
-func ExponentialDelay(base, max time.Duration, failures int) time.Duration {
-	d := float64(base) * math.Pow(2, float64(failures))
-	if d > float64(max) {
-		return max
-	}
-	return time.Duration(d)
-}
-
 // retryPlan says what the controller's limiter will wait on a key's next
 // failures, from its description: "2.6s, 5.1s, 10s, … up to 16m40s (the
 // cap)", "at least …" when a token bucket may make it longer. It is empty
@@ -39,7 +27,7 @@ func retryPlan(c *api.Controller, failures int) string {
 	var parts []string
 	capped := false
 	for i := range planLength {
-		d := ExponentialDelay(base, maxDelay, failures+i)
+		d := api.ExponentialDelay(base, maxDelay, failures+i)
 		if d >= maxDelay {
 			capped = true
 			break

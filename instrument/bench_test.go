@@ -67,7 +67,8 @@ func benchRealProbe(usePQ, tracked bool) *Probe {
 // limiterCases are the limiters compared side by side: client-go's default
 // bare; the same wrapped as a custom limiter; the probe's recording default
 // for the classic queue, with and without the reconciler decorator; and the
-// priority queue's default (exponential only) bare and recording.
+// priority queue's default (exponential only) bare, recording (fused: its
+// count in the store) and decorated.
 func limiterCases() []struct {
 	name string
 	new  func() workqueue.TypedRateLimiter[reconcile.Request]
@@ -87,6 +88,11 @@ func limiterCases() []struct {
 			return workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay)
 		}},
 		{"recording-pq", func() limiter { return benchRealProbe(true, true).RateLimiter(nil) }},
+		// A limiter the user passes in is decorated, not fused: its When is
+		// client-go's, then the store's record.
+		{"decorated-pq", func() limiter {
+			return benchRealProbe(true, true).RateLimiter(NewExponentialLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay))
+		}},
 	}
 }
 

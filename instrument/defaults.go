@@ -96,13 +96,17 @@ func (l *ControllerLimiter[T]) When(item T) time.Duration {
 
 func (l *ControllerLimiter[T]) when(item T) (time.Duration, uint8) {
 	e := l.exp.When(item)
-	// workqueue.TypedBucketRateLimiter.When, on the limiter's clock.
-	now := l.now()
-	b := l.bucket.ReserveN(now, 1).DelayFrom(now)
-	if b > e {
+	if b := l.reserve(); b > e {
 		return b, srcBucket
 	}
 	return e, srcItemExponential
+}
+
+// reserve takes one token from the bucket and returns how long it waits:
+// workqueue.TypedBucketRateLimiter.When, on the limiter's clock.
+func (l *ControllerLimiter[T]) reserve() time.Duration {
+	now := l.now()
+	return l.bucket.ReserveN(now, 1).DelayFrom(now)
 }
 
 // NumRequeues is the exponential component's count (the bucket's is always 0).

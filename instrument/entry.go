@@ -110,6 +110,7 @@ type entry[T comparable] struct {
 	history          []attempt
 	head             uint8 // next slot once history is full
 	failures         int32
+	requeues         int32 // a fused limiter's count (see fused): NumRequeues
 	totalFailures    int32
 	reconciles       int32
 	sameErrorCount   int32

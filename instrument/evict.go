@@ -30,10 +30,9 @@ func (s *store[T]) sweep(now int64) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for k, e := range sh.m {
+		for _, e := range sh.m {
 			if e.evictable() && e.lastSeen < cutoff {
-				delete(sh.m, k)
-				s.count.Add(-1)
+				s.remove(sh, e)
 			}
 		}
 		sh.mu.Unlock()
@@ -95,9 +94,8 @@ func (s *store[T]) trim(n int) {
 	for _, v := range victims[:min(n, len(victims))] {
 		sh := &s.shards[v.shard]
 		sh.mu.Lock()
-		if _, ok := sh.m[v.key]; ok {
-			delete(sh.m, v.key)
-			s.count.Add(-1)
+		if e, ok := sh.m[v.key]; ok {
+			s.remove(sh, e)
 		}
 		sh.mu.Unlock()
 	}

@@ -63,7 +63,7 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		if req.DryRun {
 			continue
 		}
-		limiter.inner.Forget(t.item)
+		limiter.resetCount(t.item)
 		// Record before requeueing: once added, a worker may take the key and
 		// record its next attempt, which the forget must not overwrite.
 		p.store.userForgot(t.item, resp.Requeued, release, req.User, req.Reason)

@@ -189,6 +189,7 @@ func (p *TypedProbe[T]) Name() string { return p.name }
 // exponential for the priority queue, max(exponential, bucket) for the classic
 // queue, both in their recording versions so each delay names its source.
 func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimiter[T] {
+	own := inner == nil
 	if inner == nil {
 		if p.usePQ {
 			inner = NewExponentialLimiter[T](DefaultBaseDelay, DefaultMaxDelay)
@@ -206,6 +207,9 @@ func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workque
 		cl.clock = p.clock // see Options.Clock
 	}
 	rl := &rateLimiter[T]{inner: inner, probe: p}
+	if own {
+		rl.fused = fusedOf[T](inner) // nil with jitter: it keeps its own limiter
+	}
 	p.mu.Lock()
 	p.limiter = rl
 	p.mu.Unlock()

@@ -15,12 +15,19 @@ import (
 type rateLimiter[T comparable] struct {
 	inner workqueue.TypedRateLimiter[T]
 	probe *TypedProbe[T]
+	// fused is set when inner is a default the probe built: then inner only
+	// describes the limiter, and its state is in the store (see fused).
+	fused *fused
 }
 
 var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
 
-// When delegates and records the delay and which component chose it.
+// When delegates (or, fused, decides as client-go would) and records the
+// delay and which component chose it.
 func (r *rateLimiter[T]) When(item T) time.Duration {
+	if r.fused != nil {
+		return r.probe.store.limitedFused(item, r.fused, r.probe.tracked.Load())
+	}
 	d, src := whenOf(r.inner, item)
 	r.probe.store.limited(item, d, src, r.probe.tracked.Load())
 	return d
@@ -35,22 +42,42 @@ func whenOf[T comparable](l workqueue.TypedRateLimiter[T], item T) (time.Duratio
 	return l.When(item), srcLimiter
 }
 
-// Forget delegates and records that the failure counter was reset. With
-// the reconciler decorator alone there is nothing to record: controller-
-// runtime calls Forget only right after a success or a RequeueAfter, whose
-// outcome is recorded already (it saves a lookup per cycle). Untracked, a
+// Forget delegates (or, fused, resets the key's count) and records that the
+// failure counter was reset. With the reconciler decorator alone there is
+// nothing to record: controller-runtime calls Forget only right after a
+// success or a RequeueAfter, whose outcome is recorded already. Untracked, a
 // Forget is the success; with Track, a Forget that finds a failure streak
 // is the controller giving up on the key.
 func (r *rateLimiter[T]) Forget(item T) {
-	r.inner.Forget(item)
-	if r.probe.tracked.Load() && !r.probe.tracking.Load() {
+	tracked := r.probe.tracked.Load()
+	record := !tracked || r.probe.tracking.Load()
+	if r.fused != nil {
+		r.probe.store.forgotFused(item, record, tracked)
 		return
 	}
-	r.probe.store.forgot(item, r.probe.tracked.Load())
+	r.inner.Forget(item)
+	if record {
+		r.probe.store.forgot(item, tracked, false)
+	}
 }
 
 // NumRequeues delegates.
-func (r *rateLimiter[T]) NumRequeues(item T) int { return r.inner.NumRequeues(item) }
+func (r *rateLimiter[T]) NumRequeues(item T) int {
+	if r.fused != nil {
+		return r.probe.store.requeues(item)
+	}
+	return r.inner.NumRequeues(item)
+}
+
+// resetCount resets the limiter's count of item, for a forget asked for
+// through the endpoint.
+func (r *rateLimiter[T]) resetCount(item T) {
+	if r.fused != nil {
+		r.probe.store.forgotFused(item, false, true)
+		return
+	}
+	r.inner.Forget(item)
+}
 
 // recordingLimiter is implemented by the instrument's own versions of
 // client-go's default limiters, which also say which component chose a delay.

@@ -19,37 +19,86 @@ var errTerminal = reconcile.TerminalError(nil)
 // limited records a limiter's When: the key failed (again) and waits delay.
 func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bool) {
 	now := s.now()
-	pq := s.pq.Load()
-	seen := s.seesHandouts.Load()
-	s.withEntry(item, now, func(e *entry[T]) {
-		e.failures++
-		if e.firstFailureAt == 0 {
-			e.firstFailureAt = now
+	pq, seen := s.pq.Load(), s.seesHandouts.Load()
+	s.withEntry(item, now, func(e *entry[T]) { e.limited(now, delay, source, pq, seen, tracked) })
+}
+
+// limitedFused is a fused limiter's When: it counts the requeue in the
+// key's entry, chooses the delay as client-go would, and records it, under
+// one lock. The bucket's token is taken first, outside the lock, as
+// client-go's MaxOf takes it whatever the exponential part says.
+func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
+	var bucket time.Duration
+	if f.reserve != nil {
+		bucket = f.reserve()
+	}
+	now := s.now()
+	pq, seen := s.pq.Load(), s.seesHandouts.Load()
+	var delay time.Duration
+	if s.withEntry(item, now, func(e *entry[T]) {
+		var src uint8
+		delay, src = f.delay(e.requeues, bucket)
+		e.requeues++
+		e.limited(now, delay, src, pq, seen, tracked)
+	}) {
+		return delay
+	}
+	// The store is at its bound: the count is kept aside, not lost.
+	delay, _ = f.delay(s.spill.inc(item), bucket)
+	return delay
+}
+
+// forgotFused is a fused limiter's Forget: the count goes back to 0, and
+// the Forget is recorded as forgot says, unless record is false (the
+// reconciler decorator alone: the outcome is recorded already).
+func (s *store[T]) forgotFused(item T, record, tracked bool) {
+	if !record {
+		if !s.withItem(item, func(e *entry[T]) { e.requeues = 0 }) {
+			s.spill.take(item)
 		}
-		if pq && !seen {
-			// Nothing reports handouts: a When on the priority queue follows
-			// one, and handing the key out consumed any wait it had.
-			e.nextRetry = 0
+		return
+	}
+	s.forgot(item, tracked, true)
+}
+
+// requeues is a fused limiter's NumRequeues.
+func (s *store[T]) requeues(item T) int {
+	var n int32
+	if !s.withItem(item, func(e *entry[T]) { n = e.requeues }) {
+		n = s.spill.get(item)
+	}
+	return int(n)
+}
+
+// limited applies a limiter's When at now to the entry.
+func (e *entry[T]) limited(now int64, delay time.Duration, source uint8, pq, seen, tracked bool) {
+	e.failures++
+	if e.firstFailureAt == 0 {
+		e.firstFailureAt = now
+	}
+	if pq && !seen {
+		// Nothing reports handouts: a When on the priority queue follows
+		// one, and handing the key out consumed any wait it had.
+		e.nextRetry = 0
+	}
+	e.schedule(now, delay, source, pq)
+	// Even while running: without the reconciler decorator, the classic
+	// queue calls When before Done, and this delay is that reconcile's
+	// outcome. With it, the reconcile has already finished.
+	e.stored = stBackoff
+	e.outcomeSinceGet = true
+	switch {
+	case e.pendingDelay:
+		// The reconciler recorded this attempt; the limiter adds its delay.
+		if a := e.lastAttempt(); a != nil {
+			a.delay = delay
 		}
-		e.schedule(now, delay, source, pq)
-		// Even while running: without the reconciler decorator, the classic
-		// queue calls When before Done, and this delay is that reconcile's
-		// outcome. With it, the reconcile has already finished.
-		e.stored = stBackoff
-		e.outcomeSinceGet = true
-		switch {
-		case e.pendingDelay:
-			// The reconciler recorded this attempt; the limiter adds its delay.
-			if a := e.lastAttempt(); a != nil {
-				a.delay = delay
-			}
-			e.pendingDelay = false
-		case !tracked:
-			// Nobody reports reconcile outcomes: a rate-limited add is the failure.
-			e.totalFailures++
-			e.addAttempt(attempt{at: now, delay: delay, outcome: outError, trigger: e.trigger, preempted: e.preempted})
-		}
-	})
+		e.pendingDelay = false
+	case !tracked:
+		// Nobody reports reconcile outcomes: a rate-limited add is the failure.
+		e.totalFailures++
+		e.addAttempt(attempt{at: now, delay: delay, outcome: outError, trigger: e.trigger, preempted: e.preempted})
+	}
 }
 
 // forgot records a limiter's Forget. Untracked, a Forget after a reconcile is
@@ -59,11 +108,14 @@ func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bo
 // Forget that finds a failure streak is the controller giving up on the key
 // without retrying it (client-go's handleErr after its last retry), which
 // leaves it failed until the next change.
-func (s *store[T]) forgot(item T, tracked bool) {
+func (s *store[T]) forgot(item T, tracked, fused bool) {
 	if tracked {
 		// Only a key with a failure streak on record can be given up on: an
 		// unknown key is not tracked for a Forget alone.
-		s.withItem(item, func(e *entry[T]) {
+		if !s.withItem(item, func(e *entry[T]) {
+			if fused {
+				e.requeues = 0
+			}
 			e.outcomeSinceGet = true
 			if e.stored != stBackoff || (e.failures == 0 && !e.pendingDelay) {
 				return
@@ -73,10 +125,15 @@ func (s *store[T]) forgot(item T, tracked bool) {
 			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
 			e.stored = stFailed
 			e.clearRetry()
-		})
+		}) && fused {
+			s.spill.take(item)
+		}
 		return
 	}
-	s.withEntry(item, 0, func(e *entry[T]) {
+	if !s.withEntry(item, 0, func(e *entry[T]) {
+		if fused {
+			e.requeues = 0
+		}
 		e.outcomeSinceGet = true
 		e.failures, e.firstFailureAt = 0, 0
 		if e.stored != stIdle {
@@ -87,7 +144,9 @@ func (s *store[T]) forgot(item T, tracked bool) {
 			e.lastSuccessAt = now
 			e.addAttempt(attempt{at: now, outcome: outSuccess, trigger: e.trigger, preempted: e.preempted})
 		}
-	})
+	}) && fused {
+		s.spill.take(item)
+	}
 }
 
 // added records an add that is not a retry: a watch event or a resync.

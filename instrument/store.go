@@ -37,6 +37,8 @@ type store[T comparable] struct {
 	// seesHandouts says a queue or reconciler decorator reports when a worker
 	// takes a key, so a wait consumed by a handout is known.
 	seesHandouts atomic.Bool
+	// spill keeps a fused limiter's counts of keys the store does not hold.
+	spill spill[T]
 }
 
 type shard[T comparable] struct {
@@ -78,7 +80,7 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 }
 
 // withEntry runs fn on item's entry under its shard lock, creating the entry
-// if needed, and marks it seen at now. A now of 0 leaves lastSeen as it is
+// if needed, marks it seen at now, and reports whether fn ran. A now of 0 leaves lastSeen as it is
 // (reading the clock is a good share of the cost of a When on some machines),
 // except for a new entry. fn must not call back into the store. Known keys
 // allocate nothing.
@@ -88,7 +90,7 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 // is counted) until the eviction started in the background makes room. The
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
-func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
+func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
 	var buf [keyBufSize]byte
 	key := s.keyer.append(buf[:0], item)
 	sh := s.shardFor(key)
@@ -99,9 +101,9 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 			sh.mu.Unlock()
 			s.overflow.Add(1)
 			s.startEvict()
-			return
+			return false
 		}
-		e = &entry[T]{key: string(key), item: item}
+		e = &entry[T]{key: string(key), item: item, requeues: s.spill.take(item)}
 		sh.m[e.key] = e
 		if now == 0 {
 			now = s.now()
@@ -115,6 +117,15 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) {
 	if s.count.Load() > int64(s.maxKeys) {
 		s.startEvict()
 	}
+	return true
+}
+
+// remove deletes e from its shard, whose lock the caller holds; a count
+// its fused limiter still needs is kept aside.
+func (s *store[T]) remove(sh *shard[T], e *entry[T]) {
+	s.spill.put(e.item, e.requeues)
+	delete(sh.m, e.key)
+	s.count.Add(-1)
 }
 
 // hardMax is the most keys the store holds: MaxKeys plus one shard's share of

@@ -6,7 +6,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -28,7 +27,7 @@ func (l Limiter) Delay(n int) time.Duration {
 	if n < 1 {
 		return 0
 	}
-	return inspector.ExponentialDelay(l.BaseDelay, l.MaxDelay, n-1)
+	return api.ExponentialDelay(l.BaseDelay, l.MaxDelay, n-1)
 }
 
 // wire describes the limiter for v1/controllers, saying it is assumed.
