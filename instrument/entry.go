@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"math"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -108,13 +109,13 @@ type entry[T comparable] struct {
 	lastErr          text
 	lastReset        *reset // rare: allocated only on a forget or give-up
 	history          []attempt
-	head             uint8 // next slot once history is full
 	failures         int32
 	requeues         int32 // a fused limiter's count (see fused): NumRequeues
 	totalFailures    int32
 	reconciles       int32
-	sameErrorCount   int32
+	sameErrorCount   uint16 // saturates: 65,535 is years of retries at the cap
 	stored, source   uint8
+	head             uint8 // next slot once history is full
 	errClass         uint8 // of lastErr
 	trigger          uint8 // why the running (or last) attempt ran
 	readyCause       uint8 // what made the key ready while queuedAt is set
@@ -243,7 +244,9 @@ func (e *entry[T]) isLastError(msg string) bool {
 func (e *entry[T]) setError(msg string, same bool, class uint8, now int64) {
 	e.errClass = class
 	if same {
-		e.sameErrorCount++
+		if e.sameErrorCount < math.MaxUint16 {
+			e.sameErrorCount++
+		}
 	} else {
 		e.lastErr = internText(msg)
 		e.sameErrorCount = 1

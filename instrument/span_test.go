@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 func TestSpanRoundTrip(t *testing.T) {
@@ -46,5 +48,9 @@ func TestTextInterning(t *testing.T) {
 func TestAttemptSize(t *testing.T) {
 	if got := unsafe.Sizeof(attempt{}); got != 32 {
 		t.Errorf("attempt is %d bytes, want 32", got)
+	}
+	// 208 is a size class of Go's allocator: one byte more costs 16 per key.
+	if got := unsafe.Sizeof(entry[reconcile.Request]{}); got > 208 {
+		t.Errorf("an entry of a reconcile.Request is %d bytes, want at most 208", got)
 	}
 }
