@@ -286,3 +286,60 @@ func heapPerKey(b *testing.B, reqs []reconcile.Request, attempts int) float64 {
 	runtime.KeepAlive(p)
 	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(len(reqs))
 }
+
+// BenchmarkLimiterMemoryPerKey compares what a controller holds per failing
+// key: client-go's limiter alone (its count map), against the probe's
+// recording limiter with the reconciler decorator, whose store holds the
+// count too (fused) and a full history of 16 attempts.
+func BenchmarkLimiterMemoryPerKey(b *testing.B) {
+	reqs := benchRequests(100_000)
+	errDial := errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
+	measure := func(fill func() any) float64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		held := fill()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(held)
+		return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(len(reqs))
+	}
+	cases := []struct {
+		name string
+		fill func() any
+	}{
+		{"bare-pq", func() any {
+			rl := workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](DefaultBaseDelay, DefaultMaxDelay)
+			for _, r := range reqs {
+				for range historySize {
+					rl.When(r)
+				}
+			}
+			return rl
+		}},
+		{"recording-pq", func() any {
+			p := New("bench", Options{Registry: NewRegistry(), UsePriorityQueue: ptr.To(true), DisableMetrics: true,
+				Clock: clocktesting.NewFakeClock(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))})
+			p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil }))
+			rl, s := p.RateLimiter(nil), p.store
+			for _, r := range reqs {
+				for range historySize {
+					began := s.now()
+					s.started(r, began)
+					s.finished(r, reconcile.Result{}, errDial, began)
+					rl.When(r)
+				}
+			}
+			return p
+		}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			var perKey float64
+			for b.Loop() {
+				perKey = measure(tc.fill)
+			}
+			b.ReportMetric(perKey, "B/key")
+		})
+	}
+}
