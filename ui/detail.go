@@ -229,13 +229,20 @@ func (d *detailModel) keyOf() *inspector.PodKeyDetail {
 	return d.data.Key
 }
 
-// failuresText is a key's failures in words. A failed key's consecutive
-// count may be 0 (a terminal error is not a rate-limited retry), so it also
-// shows the failures that led to it.
+// failuresText is a key's failures in words, as the wire counts them
+// (Failures, the limiter's consecutive count). A failed key is never
+// rate-limited again, so its count says little: the words say why it stops.
 func failuresText(k *api.Key) string {
-	out := fmt.Sprintf("%d failures", k.Failures)
-	if k.State == api.StateFailed && k.TotalFailures > k.Failures {
-		out = fmt.Sprintf("failed after %d failures", k.TotalFailures)
+	n := inspector.Plural(k.Failures, "failure")
+	if k.State != api.StateFailed {
+		return n
 	}
-	return out
+	why := "terminal error, not retried"
+	if r := inspector.GaveUp(*k); r != nil {
+		why = "gave up after " + inspector.Plural(r.Failures, "retry") + ", not retried"
+	}
+	if k.Failures == 0 {
+		return why
+	}
+	return why + " · " + n + " counted"
 }
