@@ -135,9 +135,9 @@ func TestJourneyFilterDetailForget(t *testing.T) {
 	j.waitFor("widgets › demo/widget-000042", "Attempts (last 1, oldest first)", "Object not read")
 
 	j.key("f")
-	j.waitFor("Forget the backoff of widgets demo/widget-000042 (1 failures)?", "y yes")
+	j.waitFor("Forget the backoff of widgets demo/widget-000042 (1 failure)?", "y yes")
 	j.key("y")
-	j.waitFor("forgot the backoff of 1 key(s) of widgets")
+	j.waitFor("forgot the backoff of 1 key of widgets; a pending retry keeps its time")
 	if s := j.screenNow(); strings.Contains(s, "Forget the backoff of") {
 		t.Errorf("the dialog is still shown after y:\n%s", s)
 	}
