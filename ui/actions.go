@@ -150,11 +150,7 @@ func (t *topModel) filteredSet(requeue bool) action {
 		what = append(what, "matching "+describeFilter(f.Q))
 	}
 	if len(f.States) > 0 {
-		names := make([]string, len(f.States))
-		for i, s := range f.States {
-			names[i] = string(s)
-		}
-		what = append(what, "in state "+strings.Join(names, " or "))
+		what = append(what, inStates(f.States))
 	}
 	if len(what) == 0 {
 		what = append(what, "(ALL keys, no filter)")
@@ -176,6 +172,15 @@ func (t *topModel) actionControllers() []string {
 		}
 	}
 	return out
+}
+
+// inStates names states for messages: "in state backoff or failed".
+func inStates(states []api.State) string {
+	names := make([]string, len(states))
+	for i, s := range states {
+		names[i] = string(s)
+	}
+	return "in state " + strings.Join(names, " or ")
 }
 
 func scopeName(controller string) string {

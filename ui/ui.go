@@ -371,7 +371,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = m.top.refresh()
 	case showGroupIntent:
 		m.state = viewTop
-		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc clears the filter", false))
+		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc goes back to the view before it", false))
 	case askIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.act)
