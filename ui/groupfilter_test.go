@@ -71,3 +71,29 @@ func act(t *testing.T, m Model, in intent) (Model, tea.Cmd) {
 	next, cmd := m.act(in, nil)
 	return next.(Model), cmd
 }
+
+// The group view's footer names what f and r do there: act on the group.
+func TestGroupFooterSaysGroup(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups())
+	lines := splitLines(screen(m))
+	footer := lines[len(lines)-1]
+	if !strings.Contains(footer, "f forget group") || !strings.Contains(footer, "r retry group") || strings.Contains(footer, "forget key") {
+		t.Errorf("group footer %q: want f forget group, r retry group", footer)
+	}
+	if d := m.c.keys.Forget.Help().Desc; d != "forget key" {
+		t.Errorf("the group view renamed the top view's f too: %q", d)
+	}
+}
+
+// One group of one key is counted in the singular.
+func TestGroupViewSingular(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"))
+	list := &api.ErrorGroupList{ServerTime: t0, Total: 1, Matched: 1, Groups: []api.ErrorGroup{
+		{Controller: "naive", Fingerprint: "spec.storageClass must be set", Count: 1, FirstSeen: t0, LastSeen: t0, Examples: []string{"demo/naive-00001"}},
+	}}
+	m = send(t, m, groupsFetchedMsg{seq: m.groups.seq, list: list})
+	s := screen(m)
+	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
+		t.Errorf("want singulars:\n%s", s)
+	}
+}
