@@ -143,14 +143,13 @@ func (c *confirmation) prompt() []string {
 			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
 		}
 	}
-	next := "and a next failure waits only the base delay."
+	next := "a next failure waits only the base delay."
 	if a.bucket {
-		next = "and the token bucket still applies to a next failure."
+		next = "the token bucket still applies to a next failure."
 	}
 	return []string{
 		fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
-		"Their per-item failure counts go back to 0; pending retries keep their times,",
-		next,
+		"Their per-item failure counts go back to 0 and pending retries keep their times; " + next,
 	}
 }
 
