@@ -229,7 +229,7 @@ func inSeconds(i int) string {
 }
 
 // keys is "1 key", "100 keys".
-func keys(n int) string { return plural(n, "key") }
+func keys(n int) string { return Plural(n, "key") }
 
 // sinceClock is " since 08:01:07", or nothing when unknown.
 func sinceClock(t time.Time) string {

@@ -23,6 +23,10 @@ type Description struct {
 	ObjectErr   error         `json:"-"`
 	ObjectError string        `json:"objectError,omitempty"`
 	Diagnosis   Diagnosis     `json:"diagnosis"`
+	// Fleet is what Diagnosis was judged with, so that a viewer can run
+	// Explain again at a later time (the UI's countdowns move between
+	// reads). Not in the JSON: the diagnosis already says what it found.
+	Fleet *FleetStats `json:"-"`
 }
 
 // Describe reads a key, its controller, the soonest retries of its
@@ -61,6 +65,7 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 			d.ObjectError = d.ObjectErr.Error()
 		}
 	}
+	d.Fleet = fleet
 	d.Diagnosis = Explain(ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
 	return d, nil
 }

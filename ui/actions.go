@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -16,6 +18,7 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.user = m.c.opts.User
+	act.bucket = slices.ContainsFunc(append([]string{act.controller}, act.controllers...), m.top.bucketed)
 	m.confirm = newConfirmation(m.nextID, act)
 	if act.bulk() {
 		m.confirm.count = -1
@@ -24,18 +27,83 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// bucketed reports whether controller's limiter has a token bucket, as the
+// last overview describes it.
+func (t *topModel) bucketed(controller string) bool {
+	if t.overview == nil || controller == "" {
+		return false
+	}
+	c := t.overview.Controller(controller)
+	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
+}
+
+// followKey keeps the numbers of an open one-key dialog those of the last
+// read: the view under it refreshes while it is open, and a failure count
+// from when it opened would disagree with the header beside it.
+func (m *Model) followKey() {
+	c := m.confirm
+	if c == nil || c.act.bulk() {
+		return
+	}
+	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
+		c.act.failures, c.act.delaySource = k.Failures, k.DelaySource
+	}
+}
+
+// shownKey is the key as the view shown last read it: the detail view's,
+// else the top view's row; nil when neither shows it.
+func (m *Model) shownKey(controller, key string) *api.Key {
+	if d := m.detail.data; m.state == viewDetail && d != nil {
+		if k := &d.Key.Key; k.Controller == controller && k.Key == key {
+			return k
+		}
+		return nil
+	}
+	if p := m.top.page; p != nil {
+		for i := range p.Items {
+			if k := &p.Items[i].Key; k.Controller == controller && k.Key == key {
+				return k
+			}
+		}
+	}
+	return nil
+}
+
 // forgetDone shows an action's result and refreshes the view.
 func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	var status tea.Cmd
 	switch {
 	case msg.err != nil:
 		status = m.setStatus(msg.act.verb()+" failed: "+oneLine(msg.err.Error()), true)
-	case msg.act.bulk() && len(msg.act.controllers) > 1:
-		status = m.setStatus(fmt.Sprintf("%s: %d keys over %d controllers", msg.act.verb(), msg.count, len(msg.act.controllers)), false)
 	default:
-		status = m.setStatus(msg.msg, false)
+		status = m.setStatus(doneText(msg), false)
 	}
 	return m, tea.Batch(status, m.refreshNow())
+}
+
+// doneText says what a forget or retry did: how many keys (in words, "1
+// key"), and what happens to their pending retries.
+func doneText(msg forgetDoneMsg) string {
+	a := msg.act
+	scope := a.controller
+	if a.bulk() {
+		scope = inspector.Plural(len(a.controllers), "controller")
+		if len(a.controllers) == 1 {
+			scope = a.controllers[0]
+		}
+	}
+	out := fmt.Sprintf("forgot the backoff of %s of %s", inspector.Plural(msg.count, "key"), scope)
+	switch {
+	case msg.count == 0:
+		return out + ": nothing matched any more"
+	case msg.requeued && a.bulk() && msg.count > 1:
+		return out + "; retrying them spread over " + short(bulkSpread)
+	case msg.requeued:
+		return out + "; retrying now"
+	case a.requeue:
+		return out + "; the queue is not instrumented, so a pending retry keeps its time"
+	}
+	return out + "; a pending retry keeps its time (r retries now)"
 }
 
 // statusLines is how many lines the status message takes: wrapped, at most 3.
@@ -71,7 +139,7 @@ func (t *topModel) keyAction(requeue bool) intent {
 	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
 		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
 	}
-	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures}}
+	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures, delaySource: sel.DelaySource}}
 }
 
 // filteredSet is the action on every key the top view's filter selects.
@@ -82,11 +150,7 @@ func (t *topModel) filteredSet(requeue bool) action {
 		what = append(what, "matching "+describeFilter(f.Q))
 	}
 	if len(f.States) > 0 {
-		names := make([]string, len(f.States))
-		for i, s := range f.States {
-			names[i] = string(s)
-		}
-		what = append(what, "in state "+strings.Join(names, " or "))
+		what = append(what, inStates(f.States))
 	}
 	if len(what) == 0 {
 		what = append(what, "(ALL keys, no filter)")
@@ -108,6 +172,15 @@ func (t *topModel) actionControllers() []string {
 		}
 	}
 	return out
+}
+
+// inStates names states for messages: "in state backoff or failed".
+func inStates(states []api.State) string {
+	names := make([]string, len(states))
+	for i, s := range states {
+		names[i] = string(s)
+	}
+	return "in state " + strings.Join(names, " or ")
 }
 
 func scopeName(controller string) string {

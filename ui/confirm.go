@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -17,9 +18,16 @@ import (
 type action struct {
 	requeue bool
 
-	// One key.
+	// One key: its failure count and delay source as last read (the dialog
+	// follows them while open, see Model.followKey).
 	controller, key string
 	failures        int
+	delaySource     string
+
+	// bucket is true when a controller acted on has a token bucket in its
+	// limiter (the classic queue's max(exponential, bucket)): a forget
+	// resets the per-item count, not the bucket.
+	bucket bool
 
 	// A set: the keys of these controllers that pass filter.
 	controllers []string
@@ -111,7 +119,7 @@ func (c *confirmation) update(msg tea.KeyPressMsg, k *keyMap) (cmd tea.Cmd, done
 func (c *confirmation) prompt() []string {
 	a := c.act
 	if !a.bulk() {
-		who := fmt.Sprintf("%s %s (%d failures)", a.controller, a.key, a.failures)
+		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, inspector.Plural(a.failures, "failure"))
 		if a.requeue {
 			return []string{
 				"Retry " + who + " now?",
@@ -119,31 +127,43 @@ func (c *confirmation) prompt() []string {
 				"reconciled as soon as a worker is free.",
 			}
 		}
-		return []string{
-			"Forget the backoff of " + who + "?",
-			"Its failure count goes back to 0, so its next failure waits the base",
-			"delay again. A pending retry keeps its time (r retries now).",
-		}
+		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), "A pending retry keeps its time (r retries now)."}
 	}
-	n := "counting…"
+	n := "counting… keys"
 	switch {
 	case c.err != nil:
-		n = "? (dry run failed: " + oneLine(c.err.Error()) + ")"
+		n = "? keys (dry run failed: " + oneLine(c.err.Error()) + ")"
 	case c.count >= 0:
-		n = thousands(c.count)
+		n = inspector.Plural(c.count, "key")
 	}
 	if a.requeue {
 		return []string{
-			fmt.Sprintf("Retry %s keys %s now?", n, a.what),
+			fmt.Sprintf("Retry %s %s now?", n, a.what),
 			"Their failure counts go back to 0 and they are requeued spread",
 			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
 		}
 	}
-	return []string{
-		fmt.Sprintf("Forget the backoff of %s keys %s?", n, a.what),
-		"Their failure counts go back to 0; pending retries keep their times,",
-		"and a next failure waits only the base delay.",
+	next := "a next failure waits only the base delay."
+	if a.bucket {
+		next = "the token bucket still applies to a next failure."
 	}
+	return []string{
+		fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
+		"Their per-item failure counts go back to 0 and pending retries keep their times; " + next,
+	}
+}
+
+// forgetEffect says what a forget of one key changes for its next failure.
+// The per-item count restarts at 0; a token bucket is not reset, so when
+// the bucket chose the delay a forget does not shorten the next one.
+func (a action) forgetEffect() string {
+	switch {
+	case a.delaySource == api.SourceBucket:
+		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
+	case a.bucket:
+		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
+	}
+	return "Its failure count goes back to 0, so its next failure waits the base delay again."
 }
 
 // view renders the dialog box.

@@ -65,3 +65,80 @@ func TestConfirmReasonDropped(t *testing.T) {
 		t.Errorf("request = %+v, want no reason and no user", r)
 	}
 }
+
+// The forget dialog says what a forget changes for the next failure, true
+// for the limiter the key is on: the base delay again on a per-item
+// exponential limiter; the token bucket still applying when the limiter has
+// one, and above all when the bucket chose the delay now.
+func TestForgetWordsPerLimiter(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		keys      []string // presses from the top view
+		want, not string
+		wantKey   string
+	}{
+		{"per-item exponential only", []string{"j", "j", "j", "f"}, "so its next failure waits the base delay again", "bucket", "demo/naive-00001"},
+		{"exponential chose, bucket in the limiter", []string{"j", "f"}, "waits at least the base delay again (the token bucket still applies)", "", "demo/outage-00003"},
+		{"the bucket chose the delay", []string{"j", "j", "f"}, "its delay came from the controller's token bucket, which still applies to its next failure", "waits the base delay again", "demo/outage-00042"},
+		{"bulk on a bucketed controller", []string{"tab", "tab", "F"}, "the token bucket still applies to a next failure", "waits only the base delay", ""},
+		{"bulk on a per-item controller", []string{"tab", "F"}, "a next failure waits only the base delay", "bucket", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := loaded(t, 120, 30)
+			for _, k := range tt.keys {
+				m = send(t, m, press(k))
+			}
+			if m.confirm == nil {
+				t.Fatalf("no dialog after %v", tt.keys)
+			}
+			if tt.wantKey != "" && m.confirm.act.key != tt.wantKey {
+				t.Fatalf("dialog on %s, want %s", m.confirm.act.key, tt.wantKey)
+			}
+			s := strings.Join(m.confirm.prompt(), " ")
+			if !strings.Contains(s, tt.want) {
+				t.Errorf("the dialog does not say %q: %q", tt.want, s)
+			}
+			if tt.not != "" && strings.Contains(s, tt.not) {
+				t.Errorf("the dialog says %q: %q", tt.not, s)
+			}
+		})
+	}
+}
+
+// The dialog follows the key while it is open: a refresh under it changes
+// its failure count, as it changes the header's.
+func TestConfirmFollowsTheKey(t *testing.T) {
+	t.Run("top view", func(t *testing.T) {
+		m := send(t, loaded(t, 120, 30), press("j"), press("f"))
+		if !strings.Contains(screen(m), "demo/outage-00003 (9 failures)") {
+			t.Fatalf("dialog:\n%s", screen(m))
+		}
+		page := fixedPage(m.top.rows())
+		page.Items[1].Failures = 10
+		m.top.seq++
+		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (10 failures)") {
+			t.Errorf("after a refresh that counted a failure more, the dialog says:\n%s", s)
+		}
+	})
+	t.Run("detail view", func(t *testing.T) {
+		m := send(t, detailOf(t, loaded(t, 120, 30)), press("f"))
+		d := fixedDetail()
+		d.Key.Failures = 18
+		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+		s := screen(m)
+		if !strings.Contains(s, "demo/naive-00001 (18 failures)") || !strings.Contains(s, "backoff · 18 failures") {
+			t.Errorf("the dialog and the header disagree after a refresh:\n%s", s)
+		}
+	})
+	t.Run("one failure is singular", func(t *testing.T) {
+		m := send(t, loaded(t, 120, 30), press("j"), press("f"))
+		page := fixedPage(m.top.rows())
+		page.Items[1].Failures = 1
+		m.top.seq++
+		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (1 failure)?") {
+			t.Errorf("want (1 failure):\n%s", s)
+		}
+	})
+}

@@ -63,7 +63,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
-			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures}}
+			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource}}
 		}
 	default:
 		scrollBy(k, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
@@ -97,7 +97,7 @@ func (d *detailModel) body() []string {
 		return nil
 	}
 	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
-	body := d.diagnosis()
+	body := d.diagnosis(now)
 	body = append(body, "")
 	body = append(body, d.timeline(now)...)
 	body = append(body, "")
@@ -143,27 +143,41 @@ func (d *detailModel) view() string {
 	return strings.Join(pad(lines, h), "\n")
 }
 
-// diagnosis is the explanation, in words, wrapped.
-func (d *detailModel) diagnosis() []string {
+// proseIndent is the hanging indent of a wrapped paragraph, so that where
+// one sentence of the explanation ends and the next begins still shows.
+const proseIndent = 2
+
+// diagnosis is the explanation, in words: each paragraph wrapped to the
+// width with a hanging indent, never cut.
+func (d *detailModel) diagnosis(now time.Time) []string {
 	s := &d.c.styles
-	dg := d.data.Diagnosis
+	dg := d.explain(now)
 	w := d.c.width
 	var out []string
-	for _, l := range wrap(dg.Summary, w) {
+	for _, l := range wrapIndent(dg.Summary, w, proseIndent) {
 		out = append(out, s.bold.Render(l))
 	}
 	for _, det := range dg.Details {
-		out = append(out, wrap(det, w)...)
+		out = append(out, wrapIndent(det, w, proseIndent)...)
 	}
 	for _, f := range dg.Findings {
-		for i, l := range wrap("! "+f.Message, w) {
-			if i > 0 {
-				l = "  " + l
-			}
+		for _, l := range wrapIndent("! "+f.Message, w, proseIndent) {
 			out = append(out, s.warn.Render(l))
 		}
 	}
 	return out
+}
+
+// explain is the diagnosis at the server's time now. Explain is a pure
+// function of the key and the time, so it runs again at each render: the
+// narrative's "(in 4.4s)" then counts down with the header's "next retry",
+// instead of standing at what it was when the key was read.
+func (d *detailModel) explain(now time.Time) inspector.Diagnosis {
+	dd := d.data
+	if now.IsZero() {
+		return dd.Diagnosis
+	}
+	return inspector.Explain(inspector.ExplainInput{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
 }
 
 // object is the object behind the key: generation, conditions, events.
@@ -229,13 +243,20 @@ func (d *detailModel) keyOf() *inspector.PodKeyDetail {
 	return d.data.Key
 }
 
-// failuresText is a key's failures in words. A failed key's consecutive
-// count may be 0 (a terminal error is not a rate-limited retry), so it also
-// shows the failures that led to it.
+// failuresText is a key's failures in words, as the wire counts them
+// (Failures, the limiter's consecutive count). A failed key is never
+// rate-limited again, so its count says little: the words say why it stops.
 func failuresText(k *api.Key) string {
-	out := fmt.Sprintf("%d failures", k.Failures)
-	if k.State == api.StateFailed && k.TotalFailures > k.Failures {
-		out = fmt.Sprintf("failed after %d failures", k.TotalFailures)
+	n := inspector.Plural(k.Failures, "failure")
+	if k.State != api.StateFailed {
+		return n
 	}
-	return out
+	why := "terminal error, not retried"
+	if r := inspector.GaveUp(*k); r != nil {
+		why = "gave up after " + inspector.Plural(r.Failures, "retry") + ", not retried"
+	}
+	if k.Failures == 0 {
+		return why
+	}
+	return why + " · " + n + " counted"
 }

@@ -82,8 +82,10 @@ type dryRunMsg struct {
 type forgetDoneMsg struct {
 	act   action
 	count int
-	msg   string
-	err   error
+	// requeued says the endpoint requeued the keys (it can only when it
+	// instruments the queue).
+	requeued bool
+	err      error
 }
 
 // attachedMsg carries the session opened on the pod picked, or why not.
@@ -216,17 +218,16 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 // forgetCmd runs act.
 func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 	return func() tea.Msg {
-		n, msg, err := runAction(ctx, s, act, false)
-		return forgetDoneMsg{act: act, count: n, msg: msg, err: err}
+		n, requeued, err := runAction(ctx, s, act, false)
+		return forgetDoneMsg{act: act, count: n, requeued: requeued, err: err}
 	}
 }
 
-// runAction sends act's forget requests, one per controller, and sums them.
-func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (int, string, error) {
+// runAction sends act's forget requests, one per controller, and sums them;
+// requeued says some endpoint requeued its keys.
+func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (n int, requeued bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	var total int
-	var msg string
 	var errs []error
 	for _, req := range act.requests() {
 		req.DryRun = dryRun
@@ -235,10 +236,8 @@ func runAction(ctx context.Context, s *inspector.Session, act action, dryRun boo
 			errs = append(errs, fmt.Errorf("%s %s: %w", act.verb(), req.Controller, err))
 			continue
 		}
-		total += resp.Count
-		if msg == "" || resp.Count > 0 {
-			msg = resp.Message
-		}
+		n += resp.Count
+		requeued = requeued || resp.Requeued
 	}
-	return total, msg, errors.Join(errs...)
+	return n, requeued, errors.Join(errs...)
 }

@@ -75,9 +75,53 @@ func wrap(s string, w int) []string {
 	}
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
-		lines = append(lines, strings.Split(ansi.Wrap(para, w, " /,"), "\n")...)
+		lines = append(lines, wrapPara(para, w)...)
 	}
 	return lines
+}
+
+// wrapPara wraps one paragraph to w cells. ansi.Wrap lets a line overflow
+// by a cell (a "," or "/" breakpoint at the edge, a space left before a
+// "--"), which fit would then cut with "…": trailing spaces are dropped, a
+// paragraph that still overflows breaks at spaces and hyphens only, and
+// the last resort cuts at the width.
+func wrapPara(p string, w int) []string {
+	for _, try := range []func() string{
+		func() string { return ansi.Wrap(p, w, " /,") },
+		func() string { return ansi.Wrap(p, w, "") },
+		func() string { return ansi.Hardwrap(p, w, true) },
+	} {
+		lines := strings.Split(try(), "\n")
+		fits := true
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+			fits = fits && ansi.StringWidth(lines[i]) <= w
+		}
+		if fits {
+			return lines
+		}
+	}
+	return strings.Split(ansi.Hardwrap(p, w, true), "\n")
+}
+
+// wrapIndent wraps s to w, indenting the continuation lines by indent: the
+// first line takes the full width, the rest is wrapped anew to w-indent.
+// The rest is cut from s itself, not re-joined from wrapped lines, so a
+// break after a hyphen ("--requeue") adds no space.
+func wrapIndent(s string, w, indent int) []string {
+	first := wrap(s, w)
+	if len(first) <= 1 {
+		return first
+	}
+	rest, ok := strings.CutPrefix(s, first[0])
+	if !ok {
+		rest = strings.Join(first[1:], " ")
+	}
+	out := []string{first[0]}
+	for _, l := range wrap(strings.TrimSpace(rest), max(1, w-indent)) {
+		out = append(out, strings.Repeat(" ", indent)+l)
+	}
+	return out
 }
 
 // sparkBlocks are the sparkline's eight levels.

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -120,7 +121,7 @@ func (g *groupModel) about(now time.Time) []string {
 	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
 		out = append(out, s.bold.Render(fit(l, w)))
 	}
-	meta := fmt.Sprintf("%s keys", thousands(gr.Count))
+	meta := inspector.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
 		meta += " · failing since " + short(now.Sub(gr.FirstSeen)) + " ago"
 	}
@@ -156,8 +157,8 @@ func (g *groupModel) view() string {
 		summary = "could not read the error groups (v1/errors)"
 	}
 	if g.list != nil {
-		summary = fmt.Sprintf("%d distinct errors over %s keys in %s (%s); exact counts, from the endpoint",
-			len(g.list.Groups), thousands(g.list.Matched), strings.Join(states, ","), scope)
+		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
+			inspector.Plural(len(g.list.Groups), "distinct error"), inspector.Plural(g.list.Matched, "key"), strings.Join(states, ","), scope)
 	}
 	lines := []string{
 		fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error"), w),

@@ -2,8 +2,13 @@ package ui
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // The filter of a fingerprint selects the messages that share it, and no other.
@@ -23,5 +28,72 @@ func TestFingerprintFilter(t *testing.T) {
 	long := strings.Repeat("x… ", 600) + "the end of a very long message"
 	if q := fingerprintFilter(long); len(q) > maxFilterLen || strings.HasPrefix(q, "~") {
 		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], maxFilterLen)
+	}
+}
+
+// esc after a drill-down restores the view as it was before it: the
+// filter, the controller, the state toggles and the key under the cursor;
+// a second esc then clears the user's own filter, as esc always does.
+func TestDrillDownEscRestoresTheView(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m.top.filter.set("outage")
+	m = send(t, m, press("3"), press("j"))
+	sel := m.top.sel
+	m, _ = act(t, m, showGroupIntent{controller: "naive", q: "~^spec$", states: []api.State{api.StateBackoff, api.StateFailed}})
+	m, _ = act(t, m, showGroupIntent{controller: "naive", q: "~^other$", states: []api.State{api.StateFailed}})
+	if m.top.controller != "naive" || m.top.filter.applied != "~^other$" {
+		t.Fatalf("drill-down: controller %q filter %q", m.top.controller, m.top.filter.applied)
+	}
+	m = send(t, m, press("esc"))
+	if e, a := "outage", m.top.filter.applied; e != a {
+		t.Errorf("filter after esc: want %q, got %q", e, a)
+	}
+	if m.top.controller != "" {
+		t.Errorf("controller after esc: %q, want all", m.top.controller)
+	}
+	if e, a := []api.State{api.StateQueued}, m.top.stateList(); !slices.Equal(e, a) {
+		t.Errorf("states after esc: want %v, got %v", e, a)
+	}
+	if m.top.sel != sel {
+		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.top.sel, sel)
+	}
+	if want := `esc: back to the view before the error group, keys matching "outage" in state queued of every controller`; m.status != want {
+		t.Errorf("status %q, want %q", m.status, want)
+	}
+	if m = send(t, m, press("esc")); m.top.filter.applied != "" || m.top.stateList() == nil {
+		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.filter.applied, m.top.stateList())
+	}
+}
+
+// act runs an intent through the root, as a view returning it would.
+func act(t *testing.T, m Model, in intent) (Model, tea.Cmd) {
+	t.Helper()
+	next, cmd := m.act(in, nil)
+	return next.(Model), cmd
+}
+
+// The group view's footer names what f and r do there: act on the group.
+func TestGroupFooterSaysGroup(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups())
+	lines := splitLines(screen(m))
+	footer := lines[len(lines)-1]
+	if !strings.Contains(footer, "f forget group") || !strings.Contains(footer, "r retry group") || strings.Contains(footer, "forget key") {
+		t.Errorf("group footer %q: want f forget group, r retry group", footer)
+	}
+	if d := m.c.keys.Forget.Help().Desc; d != "forget key" {
+		t.Errorf("the group view renamed the top view's f too: %q", d)
+	}
+}
+
+// One group of one key is counted in the singular.
+func TestGroupViewSingular(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"))
+	list := &api.ErrorGroupList{ServerTime: t0, Total: 1, Matched: 1, Groups: []api.ErrorGroup{
+		{Controller: "naive", Fingerprint: "spec.storageClass must be set", Count: 1, FirstSeen: t0, LastSeen: t0, Examples: []string{"demo/naive-00001"}},
+	}}
+	m = send(t, m, groupsFetchedMsg{seq: m.groups.seq, list: list})
+	s := screen(m)
+	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
+		t.Errorf("want singulars:\n%s", s)
 	}
 }

@@ -77,4 +77,12 @@ func TestJourneyErrorGroups(t *testing.T) {
 	if q := asked(); !slices.Contains(q, "state=backoff&state=failed") {
 		t.Errorf("v1/errors asked with %q, want the group view's with the failing states", q)
 	}
+
+	// esc undoes the drill-down whole: filter, controller and states.
+	j.key("esc")
+	j.waitFor("esc: back to the view before the error group, every key of every controller")
+	j.waitLine("1–5 of 5 matched", "controller all")
+	if s := j.screenNow(); strings.Contains(s, "· states ") || strings.Contains(s, "· filter ") {
+		t.Errorf("after esc, the group's states or filter still apply:\n%s", s)
+	}
 }

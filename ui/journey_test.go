@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // recorder wraps the model to keep its last rendered screen, ANSI
@@ -132,9 +135,9 @@ func TestJourneyFilterDetailForget(t *testing.T) {
 	j.waitFor("widgets › demo/widget-000042", "Attempts (last 1, oldest first)", "Object not read")
 
 	j.key("f")
-	j.waitFor("Forget the backoff of widgets demo/widget-000042 (1 failures)?", "y yes")
+	j.waitFor("Forget the backoff of widgets demo/widget-000042 (1 failure)?", "y yes")
 	j.key("y")
-	j.waitFor("forgot the backoff of 1 key(s) of widgets")
+	j.waitFor("forgot the backoff of 1 key of widgets; a pending retry keeps its time")
 	if s := j.screenNow(); strings.Contains(s, "Forget the backoff of") {
 		t.Errorf("the dialog is still shown after y:\n%s", s)
 	}
@@ -174,5 +177,37 @@ func TestJourneyEndpointDisappearsAndRecovers(t *testing.T) {
 	j.waitFor("● connected", "updated")
 	if s := j.screenNow(); strings.Contains(s, "reconnecting") {
 		t.Errorf("still reconnecting after the endpoint came back:\n%s", s)
+	}
+}
+
+// A key failed with a terminal error: the limiter never counted it, so
+// FAILS says 0 as get and the JSON do, and the detail header says why it
+// stops instead of "after 1 failures".
+func TestJourneyFailedKeyCountsAsTheWire(t *testing.T) {
+	f := newFixture(t, 3, false)
+	const key = "demo/terminal-000001"
+	_ = f.probe.Track(key, func() error { return reconcile.TerminalError(errors.New("spec.storageClass must be set")) })
+	j := startJourney(t, f)
+	j.waitLine("failed", key)
+	var row []string
+	for _, l := range strings.Split(j.screenNow(), "\n") {
+		if strings.Contains(l, key) {
+			row = strings.Fields(strings.TrimLeft(l, "›• "))
+		}
+	}
+	i := slices.Index(row, key)
+	if i < 0 || i+1 >= len(row) || row[i+1] != "0" {
+		t.Errorf("FAILS of a key failed by a terminal error: row %q, want 0 after the key (failures: 0 on the wire)", row)
+	}
+
+	j.key("/")
+	j.tm.Type("terminal")
+	j.key("enter")
+	j.waitFor("1–1 of 1 matched")
+	j.key("enter")
+	j.waitFor("widgets › " + key)
+	j.waitLine("failed · terminal error, not retried")
+	if s := j.screenNow(); strings.Contains(s, "failures") && strings.Contains(s, "after 1") {
+		t.Errorf("the detail header still counts the terminal error as a failure:\n%s", s)
 	}
 }

@@ -111,9 +111,14 @@ func (k keyMap) detailHelp() []key.Binding {
 	return []key.Binding{k.Leave, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
 }
 
-// groupHelp is the short help of the group view.
+// groupHelp is the short help of the group view, where f and r act on
+// every key of the selected group: the same bindings (enabled as the
+// endpoint allows), named for what they do there.
 func (k keyMap) groupHelp() []key.Binding {
-	return []key.Binding{k.ShowGroup, k.Leave, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
+	forget, retry := k.Forget, k.Retry
+	forget.SetHelp("f", "forget group")
+	retry.SetHelp("r", "retry group")
+	return []key.Binding{k.ShowGroup, k.Leave, forget, retry, k.Refresh, k.Help, k.Quit}
 }
 
 // fullHelp is every binding, in columns, for the ? view.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // column is one table column: its title, width, alignment and cell text.
@@ -52,7 +51,7 @@ func (t *topModel) columns() []column {
 	keyCol := len(cols)
 	cols = append(cols,
 		column{title: "KEY", cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
-		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return fails(&k.Key) }},
+		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
 		next,
 	)
 	if !t.fleet() || w >= 100 {
@@ -111,15 +110,6 @@ func (t *topModel) columns() []column {
 // key shows its time without the word.
 func nextRetryCell(k *inspector.PodKey, now time.Time) string {
 	return inspector.NextRetryCompact(k.Key, now)
-}
-
-// fails is the FAILS cell: consecutive failures, or for a failed key (whose
-// terminal error the limiter never counted) the failures that led to it.
-func fails(k *api.Key) string {
-	if k.State == api.StateFailed && k.TotalFailures > k.Failures {
-		return strconv.Itoa(k.TotalFailures)
-	}
-	return strconv.Itoa(k.Failures)
 }
 
 func dash(s string) string {

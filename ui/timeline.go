@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -32,17 +34,24 @@ func (d *detailModel) timeline(now time.Time) []string {
 		return []string{s.label.Render("Attempts ") + s.dim.Render("none recorded yet")}
 	}
 	w := d.c.width
-	barW := max(8, min(40, w/4))
-	errW := max(10, w-(8+1+whyWidth+1+13+1+7+1+barW+1))
 	var peak time.Duration
 	for _, a := range hist {
 		peak = max(peak, a.Delay.Duration)
 	}
+	runs := errorRuns(hist, k)
+	// The error is what the reader came for: it takes what it needs, and
+	// the bar what is left, between 8 and 40 cells.
+	need := 0
+	for _, r := range runs {
+		need = max(need, lipgloss.Width(r))
+	}
+	avail := w - (8 + 1 + whyWidth + 1 + 13 + 1 + 7 + 1 + 1)
+	barW := max(8, min(40, avail-need))
+	errW := max(10, avail-barW)
 	out := []string{
 		s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist))),
 		s.header.Render(fit(fmt.Sprintf("%-8s %-*s %-13s %7s %-*s %s", "TIME", whyWidth, "WHY", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
 	}
-	runs := errorRuns(hist, k)
 	for i, a := range hist {
 		delay := "-"
 		if a.Delay.Duration > 0 {
@@ -85,8 +94,9 @@ func why(a api.Attempt) string {
 }
 
 // errorRuns is the error column of each attempt: the first of a run of
-// identical consecutive errors says "same error ×N since 10:02:13: ...",
-// the rest of the run a ditto mark.
+// identical consecutive errors says "×N ..." (its TIME says since when),
+// the rest of the run a ditto mark. The count goes first and short, so
+// that a narrow column still shows the error.
 func errorRuns(hist []api.Attempt, k *api.Key) []string {
 	out := make([]string, len(hist))
 	for i := 0; i < len(hist); {
@@ -100,7 +110,7 @@ func errorRuns(hist []api.Attempt, k *api.Key) []string {
 			n = k.SameErrorCount // the run began before the kept history
 		}
 		if n > 1 && msg != "" {
-			msg = fmt.Sprintf("same error ×%d since %s: %s", n, clockTime(hist[i].At), msg)
+			msg = fmt.Sprintf("×%d %s", n, msg)
 		}
 		out[i] = msg
 		for x := i + 1; x < j; x++ {

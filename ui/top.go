@@ -70,6 +70,10 @@ type topModel struct {
 	// groupsFailing says whether some key failed in the overview read with
 	// the last groups.
 	groupsFailing bool
+
+	// drill is the view before a drill-down into an error group, which esc
+	// restores; nil when the view is not a drill-down.
+	drill *topView
 }
 
 func newTopModel(c *common) topModel {
@@ -267,6 +271,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		var cmd tea.Cmd
 		t.filter, cmd = t.filter.start()
 		return t, cmd, nil
+	case key.Matches(msg, k.Back) && t.drill != nil:
+		in = t.undoDrill()
 	case key.Matches(msg, k.Back) && t.filter.state == filterApplied:
 		t.filter.clear()
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
@@ -328,18 +334,6 @@ func (t *topModel) toggleState(i int) intent {
 		again = fmt.Sprintf("%d again adds it back", i+1)
 	}
 	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
-}
-
-// showGroup shows the keys of one error group.
-func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
-	t.controller = in.controller
-	t.states = map[api.State]bool{}
-	for _, s := range in.states {
-		t.states[s] = true
-	}
-	t.filter.set(in.q)
-	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-	return t.refresh()
 }
 
 // nextController cycles through "all" and each controller.

@@ -56,13 +56,22 @@ func TestSmallTruths(t *testing.T) {
 			t.Errorf("countdown 120ms: %q, want 120ms", got)
 		}
 	})
-	t.Run("a failed key shows the failures that led to it", func(t *testing.T) {
-		k := api.Key{State: api.StateFailed, Failures: 0, TotalFailures: 4}
-		if got := fails(&k); got != "4" {
-			t.Errorf("FAILS of a failed key: %q, want 4", got)
-		}
-		if got := failuresText(&k); got != "failed after 4 failures" {
-			t.Errorf("detail: %q", got)
+	t.Run("the header counts failures as the wire does", func(t *testing.T) {
+		gaveUp := &api.Reset{At: t0, By: api.ResetGaveUp, Failures: 5}
+		for _, tt := range []struct {
+			k    api.Key
+			want string
+		}{
+			{api.Key{State: api.StateBackoff, Failures: 1, TotalFailures: 1}, "1 failure"},
+			{api.Key{State: api.StateBackoff, Failures: 17, TotalFailures: 20}, "17 failures"},
+			// A terminal error is never rate-limited: 0 consecutive, 1 in total.
+			{api.Key{State: api.StateFailed, Failures: 0, TotalFailures: 1}, "terminal error, not retried"},
+			{api.Key{State: api.StateFailed, Failures: 3, TotalFailures: 4}, "terminal error, not retried · 3 failures counted"},
+			{api.Key{State: api.StateFailed, TotalFailures: 6, LastReset: gaveUp, LastReconcileAt: t0}, "gave up after 5 retries, not retried"},
+		} {
+			if got := failuresText(&tt.k); got != tt.want {
+				t.Errorf("failuresText(%s, %d of %d): %q, want %q", tt.k.State, tt.k.Failures, tt.k.TotalFailures, got, tt.want)
+			}
 		}
 	})
 	t.Run("no claim of --addr without a reason given", func(t *testing.T) {

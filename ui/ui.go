@@ -181,6 +181,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.refreshed(msg)
 	case detailFetchedMsg:
 		m.detail = m.detail.received(msg)
+		m.followKey()
 		return m, nil
 	case groupsFetchedMsg:
 		m.groups = m.groups.received(msg)
@@ -221,6 +222,7 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	var note string
 	m.top, cmd, note = m.top.received(msg)
+	m.followKey()
 	if msg.seq == m.top.seq && !m.top.reached && msg.err != nil {
 		_, refused := errors.AsType[*inspector.APIError](msg.pageErr)
 		if refused || m.c.now().Sub(m.top.failedSince) >= m.c.opts.GiveUp {
@@ -369,7 +371,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = m.top.refresh()
 	case showGroupIntent:
 		m.state = viewTop
-		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc clears the filter", false))
+		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc goes back to the view before it", false))
 	case askIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.act)

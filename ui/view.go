@@ -135,19 +135,6 @@ var markHelp = [][2]string{
 	{"│▁▃█│", "the forecast: retries falling due per second (per 2s or more when narrow) over the next 60s"},
 	{"leader", "the replica that runs the controllers; standby replicas wait for the lease"},
 	{"since", "a sort: the longest failure streak first"},
+	{"×N ″", "detail view, Attempts: the same error N times in a row; ″ under it for each repeat"},
 	{"·", "separates the items of a line"},
-}
-
-// wrapIndent wraps s to w, indenting the continuation lines by indent.
-func wrapIndent(s string, w, indent int) []string {
-	first := wrap(s, w)
-	if len(first) <= 1 {
-		return first
-	}
-	rest := wrap(strings.TrimSpace(strings.Join(wrap(s, w)[1:], " ")), w-indent)
-	out := []string{first[0]}
-	for _, l := range rest {
-		out = append(out, strings.Repeat(" ", indent)+l)
-	}
-	return out
 }

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"maps"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// A drill-down (enter on an error group) sets the top view's filter,
+// controller and states at once; esc takes all three back, with the
+// cursor, so the user lands where they left rather than on a view half
+// theirs and half the group's.
+
+// topView is what a drill-down changes in the top view, kept to restore.
+type topView struct {
+	controller     string
+	states         map[api.State]bool
+	q              string
+	offset, cursor int
+	sel            string
+	chosen         bool
+}
+
+// showGroup shows the keys of one error group, and keeps the view it
+// replaces. Drilling again from a drill-down keeps the first view: esc goes
+// back to where the user was before any group.
+func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
+	if t.drill == nil {
+		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.applied,
+			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
+	}
+	t.controller = in.controller
+	t.states = map[api.State]bool{}
+	for _, s := range in.states {
+		t.states[s] = true
+	}
+	t.filter.set(in.q)
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	return t.refresh()
+}
+
+// undoDrill restores the view from before the drill-down and says what it
+// shows again.
+func (t *topModel) undoDrill() intent {
+	v := t.drill
+	t.drill = nil
+	t.controller, t.states = v.controller, v.states
+	t.filter.set(v.q)
+	t.offset, t.cursor, t.sel, t.chosen = v.offset, v.cursor, v.sel, v.chosen
+	what := "every key"
+	if v.q != "" {
+		what = "keys matching " + describeFilter(v.q)
+	}
+	if sel := t.stateList(); len(sel) > 0 {
+		what += " " + inStates(sel)
+	}
+	return noteIntent{text: "esc: back to the view before the error group, " + what + " of " + scopeName(v.controller)}
+}
