@@ -273,7 +273,7 @@ func TestForgetEndToEnd(t *testing.T) {
 	}
 	// default/w1 is still in backoff: without the queue decorator, its
 	// pending retry keeps its time.
-	if !strings.Contains(out.String(), "forgot the backoff of 2 key(s) of widget") {
+	if !strings.Contains(out.String(), "forgot the backoff of 2 keys of widget") {
 		t.Errorf("forget --all --yes --state backoff output = %q, want the endpoint's message on 2 keys", out)
 	}
 }

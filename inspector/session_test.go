@@ -267,7 +267,7 @@ func TestSessionKeyAndForget(t *testing.T) {
 		t.Errorf("Forget a1 b1: count %d; failures now %d, %d; want 2 forgotten, 0 each", resp.Count, failures(a, "a1"), failures(b, "b1"))
 	}
 	lines := strings.Split(resp.Message, "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ops/ctrl-a: forgot the backoff of 1 key(s)") || !strings.HasPrefix(lines[1], "ops/ctrl-b: forgot the backoff of 1 key(s)") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ops/ctrl-a: forgot the backoff of 1 key of") || !strings.HasPrefix(lines[1], "ops/ctrl-b: forgot the backoff of 1 key of") {
 		t.Errorf("Forget a1 b1: message %q, want one line per replica", resp.Message)
 	}
 

@@ -99,7 +99,11 @@ func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 	if r.DryRun {
 		verb, requeue = "would forget", req.Requeue
 	}
-	msg := fmt.Sprintf("%s the backoff of %d key(s) of %s", verb, r.Count, r.Controller)
+	keys := "keys"
+	if r.Count == 1 {
+		keys = "key"
+	}
+	msg := fmt.Sprintf("%s the backoff of %d %s of %s", verb, r.Count, keys, r.Controller)
 	switch {
 	case requeue && req.Spread.Duration > 0 && r.Count > 1:
 		msg += fmt.Sprintf("; retrying them spread over %v", req.Spread.Duration)
@@ -108,7 +112,9 @@ func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 	case req.Requeue:
 		msg += "; the queue is not instrumented, so a pending retry keeps its time (counters are reset)"
 	case r.Count > 0:
-		msg += "; a pending retry keeps its time, the next failure starts from the base delay"
+		// Not "the base delay": a token bucket, if the limiter has one,
+		// still applies.
+		msg += "; a pending retry keeps its time, the failure count starts again from 0"
 	}
 	return msg
 }
