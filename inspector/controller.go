@@ -41,6 +41,11 @@ const OutageKeys = 10
 // right and which would otherwise pass for errors it keeps retrying.
 var DiagnosisStates = []api.State{api.StateBackoff}
 
+// FailingStates are the keys still failing: retrying (backoff) or given up
+// on (failed). Grouping keys by error looks at these unless told otherwise,
+// since an idle key keeps the last error it recovered from.
+var FailingStates = []api.State{api.StateBackoff, api.StateFailed}
+
 // ControllerDiagnosis is the diagnosis of one controller as a whole.
 type ControllerDiagnosis struct {
 	Controller string `json:"controller"`
@@ -229,7 +234,7 @@ func inSeconds(i int) string {
 }
 
 // keys is "1 key", "100 keys".
-func keys(n int) string { return plural(n, "key") }
+func keys(n int) string { return Plural(n, "key") }
 
 // sinceClock is " since 08:01:07", or nothing when unknown.
 func sinceClock(t time.Time) string {

@@ -84,7 +84,7 @@ func Explain(in ExplainInput) Diagnosis {
 	case api.StateFailed:
 		if r := gaveUp(k); r != nil {
 			d.Summary = fmt.Sprintf("Gave up after %s at %s: not retried until the next change to the object (state failed).",
-				plural(r.Failures, "retry"), clock(r.At))
+				Plural(r.Failures, "retry"), clock(r.At))
 			break
 		}
 		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(failedAt(k)))
@@ -118,7 +118,7 @@ func Explain(in ExplainInput) Diagnosis {
 func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), plural(k.Failures, "consecutive failure"))
+	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), Plural(k.Failures, "consecutive failure"))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}
@@ -199,7 +199,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 // restored", "the controller gave up after 3 failures".
 func resetText(r *api.Reset) string {
 	if r.By == api.ResetGaveUp {
-		return "the controller gave up after " + plural(r.Failures, "failure")
+		return "the controller gave up after " + Plural(r.Failures, "failure")
 	}
 	s := "by " + r.By
 	if r.User != "" {
@@ -320,8 +320,9 @@ func failedAt(k api.Key) time.Time {
 // clock formats a server time as a wall-clock time of day, in UTC.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
 
-// plural is "1 failure", "3 failures", "2 retries".
-func plural(n int, word string) string {
+// Plural is "1 failure", "3 failures", "2 retries", "1,000 keys": the count
+// said as the diagnoses and the CLI's summaries say it.
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}

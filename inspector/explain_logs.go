@@ -11,9 +11,9 @@ import (
 // log that went quiet after an error: what is known, and what is not.
 func explainUnknown(k api.Key) string {
 	s := fmt.Sprintf("Unknown: %s, the last at %s; its retry was due about %s (estimated) and nothing was logged since.",
-		plural(k.Failures, "consecutive failure"), clock(lastErrorAt(k)), clock(k.NextRetryAt))
+		Plural(k.Failures, "consecutive failure"), clock(lastErrorAt(k)), clock(k.NextRetryAt))
 	if k.NextRetryAt.IsZero() {
-		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", plural(k.Failures, "consecutive failure"))
+		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", Plural(k.Failures, "consecutive failure"))
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
 		"or it waits for a free worker. Run the controller at --zap-log-level=5 to see successes."
