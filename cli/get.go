@@ -167,6 +167,12 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		}
 		return o.output.print(o.Out, list, kindKey, names...)
 	}
+	if len(list.Items) == 0 {
+		// As kubectl's "No resources found": no header, and the note on
+		// stderr, so that a script reading stdout sees nothing.
+		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
+		return nil
+	}
 	if len(o.keys) == 0 {
 		// A line per controller says why before the table says what. It is
 		// an aid: a failure to diagnose leaves the table as it was.
@@ -175,9 +181,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		}
 	}
 	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
-	if len(list.Items) == 0 {
-		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
-	} else if list.Matched > len(list.Items) {
+	if list.Matched > len(list.Items) {
 		fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
 	}
 	return nil

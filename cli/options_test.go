@@ -212,6 +212,19 @@ func TestGetEndToEnd(t *testing.T) {
 	}
 }
 
+// TestGetNothingMatched: as kubectl's "No resources found", an empty get
+// prints nothing on stdout, no header, and says so on stderr.
+func TestGetNothingMatched(t *testing.T) {
+	srv, _ := endpoint(t, false)
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "-q", "no-such-key"); err != nil {
+		t.Fatalf("get -q no-such-key: %v", err)
+	}
+	if e := "No keys matched (3 tracked).\n"; out.String() != "" || errOut.String() != e {
+		t.Errorf("get -q no-such-key: stdout %q, stderr %q; want nothing and %q", out, errOut, e)
+	}
+}
+
 func TestDescribeEndToEnd(t *testing.T) {
 	srv, _ := endpoint(t, false)
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
