@@ -172,6 +172,16 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	}, nil
 }
 
+// noObjects is why no object can be read behind a key: with --addr there
+// is no cluster to read it from; without, no kubeconfig (a saved log).
+// describe and top say it in the same words.
+func (o *attachOptions) noObjects() string {
+	if o.addr != "" {
+		return "attached with --addr, no cluster to read it from"
+	}
+	return "no cluster to read it from"
+}
+
 // needsCluster reports whether attaching reads kubeconfig: always, except
 // when --from-logs reads a saved log.
 func needsCluster(fl *fromLogsOptions) bool { return !fl.enabled() || fl.source == fromTarget }

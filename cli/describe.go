@@ -118,7 +118,11 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}
-	printDescription(o.Out, d)
+	why := "the controller does not advertise its kind"
+	if objects == nil {
+		why = o.noObjects()
+	}
+	printDescription(o.Out, d, why)
 	printLogNote(o.Out, d.Key.Key)
 	return nil
 }
@@ -163,7 +167,8 @@ func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {
 	}
 }
 
-func printDescription(w io.Writer, d *inspector.Description) {
+// printDescription prints d; noObject says why, when it was not read.
+func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 	k, now := d.Key, d.Key.ServerTime
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
@@ -195,7 +200,7 @@ func printDescription(w io.Writer, d *inspector.Description) {
 
 	printHistory(w, k.History)
 
-	printObjectStatus(w, d)
+	printObjectStatus(w, d, noObject)
 }
 
 // printHistory prints the attempts, oldest first, with why each one ran:
@@ -220,14 +225,14 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 	tw.Flush()
 }
 
-func printObjectStatus(w io.Writer, d *inspector.Description) {
+func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 	fmt.Fprintln(w, "\nObject:")
 	switch {
 	case d.ObjectErr != nil:
 		fmt.Fprintf(w, "  could not read it: %v\n", d.ObjectErr)
 		return
 	case d.Object == nil:
-		fmt.Fprintln(w, "  not read (no cluster, or the controller does not advertise its kind)")
+		fmt.Fprintln(w, "  not read: "+noObject)
 		return
 	}
 	o := d.Object

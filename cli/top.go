@@ -151,7 +151,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	if o.addr == "" {
 		opts.Context, opts.Namespace = o.kubeContext()
 	} else {
-		opts.NoObjects = "attached with --addr, no cluster to read it from"
+		opts.NoObjects = o.noObjects()
 	}
 	return ui.Run(ctx, opts)
 }
