@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,7 +115,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
 	if err != nil {
-		return withControllerHint(err)
+		return o.trackedBy(ctx, s, o.Controller, []string{o.key}, withControllerHint(err))
 	}
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
@@ -145,6 +147,38 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 func findController(ctx context.Context, s *inspector.Session, key string) (string, error) {
 	c, err := s.FindKey(ctx, key)
 	return c, withControllerHint(err)
+}
+
+// trackedBy adds to a controller's 404 for keys the other controllers of
+// the endpoint that track them: --controller named the wrong one. The
+// error comes back in explainError's words, since the hint is not the
+// endpoint's.
+func (o *attachOptions) trackedBy(ctx context.Context, s *inspector.Session, controller string, keys []string, err error) error {
+	if ae, ok := errors.AsType[*inspector.APIError](err); !ok || ae.Code != http.StatusNotFound || controller == "" {
+		return err
+	}
+	var others []string
+	for _, k := range keys {
+		c, ferr := s.FindKey(ctx, k)
+		have := []string{c}
+		if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](ferr); ok {
+			have = amb.Controllers
+		} else if ferr != nil {
+			continue
+		}
+		for _, c := range have {
+			if c != controller && !slices.Contains(others, c) {
+				others = append(others, c)
+			}
+		}
+	}
+	switch len(others) {
+	case 0:
+		return err
+	case 1:
+		return fmt.Errorf("%v (tracked by %s: --controller %s)", o.explainError(err), others[0], others[0])
+	}
+	return fmt.Errorf("%v (tracked by %s: drop --controller, and each key's is found)", o.explainError(err), strings.Join(others, ", "))
 }
 
 // withControllerHint says what to do about a key several controllers track.

@@ -166,6 +166,28 @@ func TestDescribeKeyAcrossControllers(t *testing.T) {
 	}
 }
 
+// TestKeyOfAnotherController: a KEY under the wrong --controller is an
+// error that names the controller tracking it, for get, describe and forget.
+func TestKeyOfAnotherController(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	for _, tt := range []struct {
+		newCmd newCommand
+		args   []string
+		want   string
+	}{
+		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
+		{cli.NewGetCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
+		{cli.NewForgetCommand, []string{"--controller", "outage", "demo/n-1"}, `(tracked by naive: --controller naive)`},
+		// Tracked by none: the endpoint's answer as it was.
+		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/nope"}, `controller "outage" has no key "demo/nope"`},
+	} {
+		err := run(tt.newCmd, genericiooptions.NewTestIOStreamsDiscard(), append([]string{"--addr", addr}, tt.args...)...)
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%v: error = %v, want one ending %q", tt.args, err, tt.want)
+		}
+	}
+}
+
 // TestForgetAllAcrossControllers: forget --all without --controller works
 // on every controller, with the same confirmation as one.
 func TestForgetAllAcrossControllers(t *testing.T) {

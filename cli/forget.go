@@ -218,7 +218,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 	for _, c := range names {
 		resp, err := s.Forget(ctx, o.request(c, o.DryRun))
 		if err != nil {
-			return forgetError(err)
+			return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(err))
 		}
 		resps = append(resps, resp)
 	}

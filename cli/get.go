@@ -199,7 +199,7 @@ func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspec
 		}
 		d, err := s.Key(ctx, c, k)
 		if err != nil {
-			return nil, err
+			return nil, o.trackedBy(ctx, s, o.Controller, []string{k}, err)
 		}
 		out.ServerTime = d.ServerTime
 		out.Items = append(out.Items, inspector.PodKey{Key: d.Key, Pod: d.Pod})
