@@ -157,7 +157,7 @@ func (o *attachOptions) trackedBy(ctx context.Context, s *inspector.Session, con
 	if ae, ok := errors.AsType[*inspector.APIError](err); !ok || ae.Code != http.StatusNotFound || controller == "" {
 		return err
 	}
-	var others []string
+	var others, found []string // the other controllers, and "KEY by CONTROLLER"
 	for _, k := range keys {
 		c, ferr := s.FindKey(ctx, k)
 		have := []string{c}
@@ -166,19 +166,27 @@ func (o *attachOptions) trackedBy(ctx context.Context, s *inspector.Session, con
 		} else if ferr != nil {
 			continue
 		}
+		have = slices.DeleteFunc(have, func(c string) bool { return c == controller })
 		for _, c := range have {
-			if c != controller && !slices.Contains(others, c) {
+			if !slices.Contains(others, c) {
 				others = append(others, c)
 			}
 		}
+		if len(have) > 0 {
+			found = append(found, k+" by "+strings.Join(have, ", "))
+		}
+	}
+	what := "tracked by " + strings.Join(others, ", ")
+	if len(keys) > 1 {
+		what = "tracked elsewhere: " + strings.Join(found, "; ")
 	}
 	switch len(others) {
 	case 0:
 		return err
 	case 1:
-		return fmt.Errorf("%v (tracked by %s: --controller %s)", o.explainError(err), others[0], others[0])
+		return fmt.Errorf("%v (%s: --controller %s)", o.explainError(err), what, others[0])
 	}
-	return fmt.Errorf("%v (tracked by %s: drop --controller, and each key's is found)", o.explainError(err), strings.Join(others, ", "))
+	return fmt.Errorf("%v (%s: drop --controller, and each key's is found)", o.explainError(err), what)
 }
 
 // withControllerHint says what to do about a key several controllers track.

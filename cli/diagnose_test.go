@@ -178,6 +178,7 @@ func TestKeyOfAnotherController(t *testing.T) {
 		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
 		{cli.NewGetCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
 		{cli.NewForgetCommand, []string{"--controller", "outage", "demo/n-1"}, `(tracked by naive: --controller naive)`},
+		{cli.NewForgetCommand, []string{"--controller", "outage", "demo/n-1", "demo/nope"}, `(tracked elsewhere: demo/n-1 by naive: --controller naive)`},
 		// Tracked by none: the endpoint's answer as it was.
 		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/nope"}, `controller "outage" has no key "demo/nope"`},
 	} {
