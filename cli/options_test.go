@@ -272,7 +272,7 @@ func TestForgetEndToEnd(t *testing.T) {
 	}
 
 	err := run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "--all")
-	if err == nil || !strings.Contains(err.Error(), "--all would forget 3 key(s): confirm with --yes (stdin is not a terminal)") {
+	if err == nil || !strings.Contains(err.Error(), "--all would forget 3 keys: confirm with --yes (stdin is not a terminal)") {
 		t.Errorf("forget --all without --yes: error = %v, want one asking for --yes", err)
 	}
 	if got := failures(t, c, "default/w2"); got != 2 {
@@ -288,7 +288,7 @@ func TestForgetEndToEnd(t *testing.T) {
 	}
 	// default/w1 is still in backoff: without the queue decorator, its
 	// pending retry keeps its time.
-	if !strings.Contains(out.String(), "forgot the backoff of 2 key(s) of widget") {
+	if !strings.Contains(out.String(), "forgot the backoff of 2 keys of widget") {
 		t.Errorf("forget --all --yes --state backoff output = %q, want the endpoint's message on 2 keys", out)
 	}
 }
