@@ -57,6 +57,11 @@ func TestOptionValidation(t *testing.T) {
 		{"get --addr with a TARGET", get, []string{"--addr", unreachable, "deploy/ctrl"}, "--addr talks to one endpoint directly"},
 		{"get --addr with -l", get, []string{"--addr", unreachable, "-l", "app=ctrl"}, "--addr talks to one endpoint directly"},
 		{"get --addr with -A", get, []string{"--addr", unreachable, "-A"}, "--addr talks to one endpoint directly"},
+		// --scheme and --path say how to reach a pod; --addr is the whole address.
+		{"get --addr with --scheme", get, []string{"--addr", "127.0.0.1:1", "--scheme", "https"}, "--scheme with --addr: --addr is the whole address, so say it there: --addr https://127.0.0.1:1"},
+		{"get --addr with --path", get, []string{"--addr", unreachable, "--path", "/nope/"}, "--path with --addr: --addr is the whole address, so say it there: --addr http://127.0.0.1:1/nope/"},
+		{"describe --addr with --path", describe, []string{"default/w1", "--addr", unreachable + "/debug/backoff/", "--path", "/nope/"}, "--path with --addr"},
+		{"forget --addr with both", forget, []string{"default/w1", "--addr", "127.0.0.1:1", "--scheme", "https", "--path", "/nope"}, "--scheme and --path with --addr: --addr is the whole address, so say it there: --addr https://127.0.0.1:1/nope"},
 		{"get TARGET with -l", get, []string{"deploy/ctrl", "-l", "app=ctrl"}, "give a TARGET or -l/--selector, not both"},
 		{"get bad -l", get, []string{"-l", "app in ("}, `-l/--selector "app in ("`},
 		{"get bad TARGET", get, []string{"deploy/"}, `target "deploy/": want KIND/NAME`},
