@@ -56,7 +56,8 @@ the wire API's field names (items[*].key, .failures, .lastError.message).
 --group-by error groups the keys' last errors instead, on the server: one row per
 controller and error (numbers, addresses and names folded), with exact counts,
 largest first, of the keys still failing (backoff and failed), as top's g does:
-a key that recovered keeps its last error, and --state idle adds those.
+a key that recovered keeps its last error, and --state backoff,failed,idle
+adds those.
 --controller narrows it, --state chooses the states, --limit keeps the largest
 groups.
 
@@ -84,12 +85,12 @@ the table leads with each key's NAMESPACE and POD.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	o.output.addFlags(cmd)
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, backoff,failed unless given)")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, "+stateList(inspector.FailingStates)+" unless given: the keys still failing)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000); with --group-by error, this many groups, the largest")
-	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (their last errors, counted on the server)")
+	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd
 }
 
