@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -47,8 +49,8 @@ func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.selector, "selector", "l", o.selector, "Attach to the pods matching this label selector")
 	fs.StringVar(&o.port, "port", o.port, "Pod port of the endpoint, by number or name (default: the port named \"backoff\", else 8082)")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace, and without a TARGET attach to all of them (at most 50, -l narrows) in one view")
-	fs.StringVar(&o.scheme, "scheme", o.scheme, "http for the loopback listener, https for the metrics server (sends your kubeconfig credentials)")
-	fs.StringVar(&o.prefix, "path", o.prefix, "Path the endpoint is mounted under")
+	fs.StringVar(&o.scheme, "scheme", o.scheme, "http for the loopback listener, https for the metrics server (sends your kubeconfig credentials); with --addr, the address says it")
+	fs.StringVar(&o.prefix, "path", o.prefix, "Path the endpoint is mounted under; with --addr, the address says it (http://HOST:PORT/PATH/)")
 }
 
 // completeTarget takes a leading TARGET argument (KIND/NAME with a kind kubectl
@@ -104,6 +106,9 @@ func (o *attachOptions) validate() error {
 	if !strings.HasPrefix(o.prefix, "/") {
 		return fmt.Errorf("--path %q: must start with /", o.prefix)
 	}
+	if err := o.validateAddrURL(); err != nil {
+		return err
+	}
 	if err := inspector.PortSpec(o.port).Validate(); err != nil {
 		return err
 	}
@@ -123,13 +128,45 @@ func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Ses
 	return s, objects, err
 }
 
+// validateAddrURL refuses a --scheme or --path that --addr would ignore:
+// they say how to reach a pod's port through port-forward, while --addr
+// is the whole address. The error writes the address the user meant.
+func (o *attachOptions) validateAddrURL() error {
+	if o.addr == "" {
+		return nil
+	}
+	u, err := url.Parse(directURL(o.addr))
+	if err != nil || u.Host == "" {
+		return nil // the client names what is wrong with the address
+	}
+	meant, flags := *u, []string{}
+	if o.scheme != "http" && o.scheme != u.Scheme { // http is the default: said or not, an https address keeps https
+		meant.Scheme, flags = o.scheme, append(flags, "--scheme")
+	}
+	if dir(o.prefix) != dir(cmp.Or(strings.TrimPrefix(u.Path, "/"), api.DefaultPrefix)) && o.prefix != api.DefaultPrefix {
+		meant.Path, flags = o.prefix, append(flags, "--path")
+	}
+	if len(flags) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s with --addr: --addr is the whole address, so say it there: --addr %s", strings.Join(flags, " and "), meant.String())
+}
+
+// directURL is --addr as a URL: http:// unless it names a scheme.
+func directURL(addr string) string {
+	if !strings.Contains(addr, "://") {
+		return "http://" + addr
+	}
+	return addr
+}
+
+// dir is a path with one leading and one trailing slash, as the client
+// mounts it.
+func dir(p string) string { return "/" + strings.Trim(p, "/") + "/" }
+
 func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
 	if o.addr != "" {
-		addr := o.addr
-		if !strings.Contains(addr, "://") {
-			addr = "http://" + addr
-		}
-		s, err := inspector.Direct(addr, nil)
+		s, err := inspector.Direct(directURL(o.addr), nil)
 		return s, nil, err
 	}
 	cfg, err := o.attachConfig()
@@ -170,6 +207,16 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 		Scheme:        o.scheme,
 		Prefix:        o.prefix,
 	}, nil
+}
+
+// noObjects is why no object can be read behind a key: with --addr there
+// is no cluster to read it from; without, no kubeconfig (a saved log).
+// describe and top say it in the same words.
+func (o *attachOptions) noObjects() string {
+	if o.addr != "" {
+		return "attached with --addr, no cluster to read it from"
+	}
+	return "no cluster to read it from"
 }
 
 // needsCluster reports whether attaching reads kubeconfig: always, except

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,12 +115,16 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
 	if err != nil {
-		return withControllerHint(err)
+		return o.trackedBy(ctx, s, o.Controller, []string{o.key}, withControllerHint(err))
 	}
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}
-	printDescription(o.Out, d)
+	why := "the controller does not advertise its kind"
+	if objects == nil {
+		why = o.noObjects()
+	}
+	printDescription(o.Out, d, why)
 	printLogNote(o.Out, d.Key.Key)
 	return nil
 }
@@ -143,6 +149,46 @@ func findController(ctx context.Context, s *inspector.Session, key string) (stri
 	return c, withControllerHint(err)
 }
 
+// trackedBy adds to a controller's 404 for keys the other controllers of
+// the endpoint that track them: --controller named the wrong one. The
+// error comes back in explainError's words, since the hint is not the
+// endpoint's.
+func (o *attachOptions) trackedBy(ctx context.Context, s *inspector.Session, controller string, keys []string, err error) error {
+	if ae, ok := errors.AsType[*inspector.APIError](err); !ok || ae.Code != http.StatusNotFound || controller == "" {
+		return err
+	}
+	var others, found []string // the other controllers, and "KEY by CONTROLLER"
+	for _, k := range keys {
+		c, ferr := s.FindKey(ctx, k)
+		have := []string{c}
+		if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](ferr); ok {
+			have = amb.Controllers
+		} else if ferr != nil {
+			continue
+		}
+		have = slices.DeleteFunc(have, func(c string) bool { return c == controller })
+		for _, c := range have {
+			if !slices.Contains(others, c) {
+				others = append(others, c)
+			}
+		}
+		if len(have) > 0 {
+			found = append(found, k+" by "+strings.Join(have, ", "))
+		}
+	}
+	what := "tracked by " + strings.Join(others, ", ")
+	if len(keys) > 1 {
+		what = "tracked elsewhere: " + strings.Join(found, "; ")
+	}
+	switch len(others) {
+	case 0:
+		return err
+	case 1:
+		return fmt.Errorf("%v (%s: --controller %s)", o.explainError(err), what, others[0])
+	}
+	return fmt.Errorf("%v (%s: drop --controller, and each key's is found)", o.explainError(err), what)
+}
+
 // withControllerHint says what to do about a key several controllers track.
 func withControllerHint(err error) error {
 	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
@@ -163,7 +209,8 @@ func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {
 	}
 }
 
-func printDescription(w io.Writer, d *inspector.Description) {
+// printDescription prints d; noObject says why, when it was not read.
+func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 	k, now := d.Key, d.Key.ServerTime
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
@@ -195,7 +242,7 @@ func printDescription(w io.Writer, d *inspector.Description) {
 
 	printHistory(w, k.History)
 
-	printObjectStatus(w, d)
+	printObjectStatus(w, d, noObject)
 }
 
 // printHistory prints the attempts, oldest first, with why each one ran:
@@ -220,14 +267,14 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 	tw.Flush()
 }
 
-func printObjectStatus(w io.Writer, d *inspector.Description) {
+func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 	fmt.Fprintln(w, "\nObject:")
 	switch {
 	case d.ObjectErr != nil:
 		fmt.Fprintf(w, "  could not read it: %v\n", d.ObjectErr)
 		return
 	case d.Object == nil:
-		fmt.Fprintln(w, "  not read (no cluster, or the controller does not advertise its kind)")
+		fmt.Fprintln(w, "  not read: "+noObject)
 		return
 	}
 	o := d.Object

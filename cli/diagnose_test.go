@@ -166,6 +166,29 @@ func TestDescribeKeyAcrossControllers(t *testing.T) {
 	}
 }
 
+// TestKeyOfAnotherController: a KEY under the wrong --controller is an
+// error that names the controller tracking it, for get, describe and forget.
+func TestKeyOfAnotherController(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	for _, tt := range []struct {
+		newCmd newCommand
+		args   []string
+		want   string
+	}{
+		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
+		{cli.NewGetCommand, []string{"--controller", "outage", "demo/n-1"}, `controller "outage" has no key "demo/n-1" (tracked by naive: --controller naive)`},
+		{cli.NewForgetCommand, []string{"--controller", "outage", "demo/n-1"}, `(tracked by naive: --controller naive)`},
+		{cli.NewForgetCommand, []string{"--controller", "outage", "demo/n-1", "demo/nope"}, `(tracked elsewhere: demo/n-1 by naive: --controller naive)`},
+		// Tracked by none: the endpoint's answer as it was.
+		{cli.NewDescribeCommand, []string{"--controller", "outage", "demo/nope"}, `controller "outage" has no key "demo/nope"`},
+	} {
+		err := run(tt.newCmd, genericiooptions.NewTestIOStreamsDiscard(), append([]string{"--addr", addr}, tt.args...)...)
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%v: error = %v, want one ending %q", tt.args, err, tt.want)
+		}
+	}
+}
+
 // TestForgetAllAcrossControllers: forget --all without --controller works
 // on every controller, with the same confirmation as one.
 func TestForgetAllAcrossControllers(t *testing.T) {
@@ -183,20 +206,34 @@ func TestForgetAllAcrossControllers(t *testing.T) {
 		return d.Failures
 	}
 	err = run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "--all")
-	if err == nil || !strings.Contains(err.Error(), "--all would forget 14 key(s): confirm with --yes") {
+	if err == nil || !strings.Contains(err.Error(), "--all would forget 14 keys: confirm with --yes") {
 		t.Errorf("forget --all over two controllers without --yes: error = %v, want one counting both", err)
 	}
 	if failuresOf("naive", "demo/n-1") != 6 || failuresOf("outage", "demo/o-2") != 3 {
 		t.Fatal("forget --all without --yes changed a key")
 	}
+	// A dry run that matches keys of outage only: nothing of naive, and one total.
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewForgetCommand, streams, "--addr", addr, "--all", "--dry-run", "-q", "503"); err != nil {
+		t.Fatalf("forget --all --dry-run -q 503: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if e, a := "would forget 12 keys in 1 controller", lines[len(lines)-1]; e != a || len(lines) != 14 ||
+		!strings.HasPrefix(lines[12], "would forget the backoff of 12 keys of outage;") || strings.Contains(out.String(), "naive") {
+		t.Errorf("forget --all --dry-run -q 503 printed:\n%s\nwant 12 keys of outage, its summary, and %q last", out, e)
+	}
+	if failuresOf("outage", "demo/o-2") != 3 {
+		t.Fatal("forget --dry-run changed a key")
+	}
+
+	streams, _, out, _ = genericiooptions.NewTestIOStreams()
 	if err := run(cli.NewForgetCommand, streams, "--addr", addr, "--all", "--yes"); err != nil {
 		t.Fatalf("forget --all --yes: %v", err)
 	}
 	if failuresOf("naive", "demo/n-1") != 0 || failuresOf("outage", "demo/o-2") != 0 || failuresOf("naive", "demo/o-1") != 0 {
 		t.Errorf("forget --all --yes: failures left in a controller")
 	}
-	for _, want := range []string{"outage demo/o-2: backoff, 3 failures\n", "naive demo/n-1: backoff, 6 failures\n"} {
+	for _, want := range []string{"outage demo/o-2: backoff, 3 failures\n", "naive demo/n-1: backoff, 6 failures\n", "\nforgot 14 keys in 2 controllers\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("forget --all --yes printed:\n%s\nwant a line %q", out, want)
 		}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
+	"strings"
 	"syscall"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -34,8 +36,10 @@ var paramFlags = map[string]string{
 var paramMessage = regexp.MustCompile(`^parameter "([A-Za-z]+)": (.*)$`)
 
 // explainError rewrites an error for the person at the terminal: a refused
-// connection in one line with the address and what to try, and an
-// endpoint's complaint about a parameter under the flag's name.
+// connection, or https to a plain-http listener, in one line with the
+// address and what to try, and an endpoint's complaint about a parameter
+// under the flag's name. Every command's errors pass through it, top's
+// last one too, so each is said in one wording.
 func (o *attachOptions) explainError(err error) error {
 	if err == nil {
 		return nil
@@ -47,6 +51,17 @@ func (o *attachOptions) explainError(err error) error {
 			hint = "is an endpoint listening there? `kubectl backoff demo` serves one on 127.0.0.1:8082; without --addr, kubectl backoff port-forwards to the controller's pod"
 		}
 		return fmt.Errorf("cannot connect to %s: connection refused; %s", op.Addr, hint)
+	}
+	if ue, ok := errors.AsType[*url.Error](err); ok && errors.Is(err, http.ErrSchemeMismatch) {
+		host := ue.URL
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			host = u.Host
+		}
+		hint := "drop --scheme https: the loopback listener is plain http"
+		if o.addr != "" {
+			hint = "use --addr " + strings.Replace(o.addr, "https://", "http://", 1)
+		}
+		return fmt.Errorf("cannot talk https to %s: it answers plain http; %s", host, hint)
 	}
 	var ae *inspector.APIError
 	if !errors.As(err, &ae) {

@@ -166,7 +166,9 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 }
 
 // waitForFailures polls the demo until its naive keys have failed, so the
-// examples see what a user of the demo sees.
+// examples see what a user of the demo sees: until one backs off for more
+// than the examples take to run, so that the --state backoff examples find
+// keys (an empty get prints nothing on stdout, as kubectl's).
 func waitForFailures(ctx context.Context, t *testing.T, url string) {
 	t.Helper()
 	s, err := inspector.Direct(url, nil)
@@ -174,8 +176,8 @@ func waitForFailures(ctx context.Context, t *testing.T, url string) {
 		t.Fatal(err)
 	}
 	for {
-		l, err := s.Keys(ctx, inspector.KeyQuery{States: []api.State{api.StateBackoff, api.StateFailed}, Limit: 1})
-		if err == nil && l.Matched > 0 {
+		l, err := s.Keys(ctx, inspector.KeyQuery{States: []api.State{api.StateBackoff}, Sort: api.SortFailures, Limit: 1})
+		if err == nil && len(l.Items) > 0 && l.Items[0].Key.NextRetryAt.Sub(l.ServerTime) > 10*time.Second {
 			return
 		}
 		select {

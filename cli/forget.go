@@ -207,7 +207,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			previews = append(previews, preview)
 		}
 		if !o.isTerminal(o.In) {
-			return fmt.Errorf("--all would forget %d key(s): confirm with --yes (stdin is not a terminal)", total(previews))
+			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", inspector.Plural(total(previews), "key"))
 		}
 		if !o.confirm(previews) {
 			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
@@ -218,7 +218,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 	for _, c := range names {
 		resp, err := s.Forget(ctx, o.request(c, o.DryRun))
 		if err != nil {
-			return forgetError(err)
+			return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(err))
 		}
 		resps = append(resps, resp)
 	}
@@ -234,10 +234,22 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 		}
 		return o.output.print(o.Out, resps, kindKey, names...)
 	}
+	o.printForgotten(resps)
+	return nil
+}
+
+// printForgotten prints each controller's keys and the endpoint's summary
+// of them; across controllers, those with no key are left out and one
+// total closes the list.
+func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse) {
+	many := len(resps) > 1
 	for _, resp := range resps {
+		if many && resp.Count == 0 {
+			continue
+		}
 		for _, k := range resp.Keys {
-			line := fmt.Sprintf("%s: %s, %d failures", k.Key, k.State, k.Failures)
-			if len(resps) > 1 {
+			line := fmt.Sprintf("%s: %s, %s", k.Key, k.State, inspector.Plural(k.Failures, "failure"))
+			if many {
 				line = resp.Controller + " " + line
 			}
 			if k.ReleaseIn.Duration > 0 {
@@ -245,9 +257,26 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			}
 			fmt.Fprintln(o.Out, line)
 		}
-		fmt.Fprintln(o.Out, resp.Message)
+		// The endpoint counts in "key(s)"; said here as the rest of the CLI says counts.
+		fmt.Fprintln(o.Out, strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), inspector.Plural(resp.Count, "key"), 1))
 	}
-	return nil
+	if !many {
+		return
+	}
+	verb, n, with := "forgot", total(resps), 0
+	if o.DryRun {
+		verb = "would forget"
+	}
+	for _, r := range resps {
+		if r.Count > 0 {
+			with++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(o.Out, "%s no key: none matched in %s\n", verb, inspector.Plural(len(resps), "controller"))
+		return
+	}
+	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, inspector.Plural(n, "key"), inspector.Plural(with, "controller"))
 }
 
 // total is how many keys the responses count.
@@ -269,13 +298,15 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 	}
 	scope := previews[0].Controller
 	if len(previews) > 1 {
-		parts := make([]string, len(previews))
-		for i, p := range previews {
-			parts[i] = fmt.Sprintf("%s %d", p.Controller, p.Count)
+		var parts []string // the controllers with keys to forget, as the list after it
+		for _, p := range previews {
+			if p.Count > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", p.Controller, p.Count))
+			}
 		}
-		scope = fmt.Sprintf("%d controllers (%s)", len(previews), strings.Join(parts, ", "))
+		scope = fmt.Sprintf("%s (%s)", inspector.Plural(len(parts), "controller"), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(o.ErrOut, "This will %s %d key(s) of %s. Continue? [y/N] ", what, total(previews), scope)
+	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, inspector.Plural(total(previews), "key"), scope)
 	line, _ := bufio.NewReader(o.In).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"

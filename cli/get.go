@@ -41,7 +41,7 @@ var groupBys = []string{groupByError}
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
 func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Sort: api.SortAttention, Limit: api.DefaultLimit}
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit}
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
@@ -55,7 +55,11 @@ the wire API's field names (items[*].key, .failures, .lastError.message).
 
 --group-by error groups the keys' last errors instead, on the server: one row per
 controller and error (numbers, addresses and names folded), with exact counts,
-largest first; --controller and --state narrow it.
+largest first, of the keys still failing (backoff and failed), as top's g does:
+a key that recovered keeps its last error, and --state backoff,failed,idle
+adds those.
+--controller narrows it, --state chooses the states, --limit keeps the largest
+groups.
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods
 (a container port named "backoff") are discovered in the namespace; with -A,
@@ -71,7 +75,7 @@ the table leads with each key's NAMESPACE and POD.`,
   kubectl backoff get --addr 127.0.0.1:8082 -q outage
 
   # What the failing keys fail with, largest group first
-  kubectl backoff get --addr 127.0.0.1:8082 --group-by error --state backoff,failed
+  kubectl backoff get --addr 127.0.0.1:8082 --group-by error
 
   # Just the keys, and their failure counts (as kubectl's -o name and -o jsonpath)
   kubectl backoff get --addr 127.0.0.1:8082 --state backoff -o name
@@ -81,12 +85,12 @@ the table leads with each key's NAMESPACE and POD.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	o.output.addFlags(cmd)
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: backoff, scheduled, queued, running, failed, idle")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, "+stateList(inspector.FailingStates)+" unless given: the keys still failing)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
-	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+"; attention puts failed and backing-off keys first, the longest failing on top")
-	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000)")
-	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (their last errors, counted on the server)")
+	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
+	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000); with --group-by error, this many groups, the largest")
+	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd
 }
 
@@ -100,6 +104,9 @@ func (o *GetOptions) Complete(args []string) error {
 	}
 	o.keys = keyArgs(o.fromLogs.complete(rest, &o.attachOptions))
 	o.completeCluster(needsCluster(&o.fromLogs))
+	if o.Sort == "" && o.GroupBy == "" {
+		o.Sort = api.SortAttention
+	}
 	return o.output.complete()
 }
 
@@ -111,7 +118,7 @@ func (o *GetOptions) Validate() error {
 	if err := validateStates(o.States); err != nil {
 		return err
 	}
-	if err := validateSort(o.Sort); err != nil {
+	if err := validateSort(o.Sort); o.GroupBy == "" && err != nil {
 		return err
 	}
 	if o.Limit < 1 || o.Limit > api.MaxLimit {
@@ -161,6 +168,12 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		}
 		return o.output.print(o.Out, list, kindKey, names...)
 	}
+	if len(list.Items) == 0 {
+		// As kubectl's "No resources found": no header, and the note on
+		// stderr, so that a script reading stdout sees nothing.
+		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
+		return nil
+	}
 	if len(o.keys) == 0 {
 		// A line per controller says why before the table says what. It is
 		// an aid: a failure to diagnose leaves the table as it was.
@@ -169,9 +182,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		}
 	}
 	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
-	if len(list.Items) == 0 {
-		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
-	} else if list.Matched > len(list.Items) {
+	if list.Matched > len(list.Items) {
 		fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
 	}
 	return nil
@@ -189,7 +200,7 @@ func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspec
 		}
 		d, err := s.Key(ctx, c, k)
 		if err != nil {
-			return nil, err
+			return nil, o.trackedBy(ctx, s, o.Controller, []string{k}, err)
 		}
 		out.ServerTime = d.ServerTime
 		out.Items = append(out.Items, inspector.PodKey{Key: d.Key, Pod: d.Pod})

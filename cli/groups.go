@@ -14,7 +14,8 @@ import (
 )
 
 // validateGroupBy checks --group-by and what goes with it: the server
-// groups by controller and state only, so KEYs and -q do not apply.
+// groups by controller and state only, so KEYs and -q do not apply, and
+// groups come largest first, so --sort does not either.
 func (o *GetOptions) validateGroupBy() error {
 	switch {
 	case o.GroupBy == "":
@@ -25,28 +26,55 @@ func (o *GetOptions) validateGroupBy() error {
 		return fmt.Errorf("--group-by %s groups every key: drop the KEYs, or drop --group-by to list them", o.GroupBy)
 	case o.Filter != "":
 		return fmt.Errorf("--group-by %s groups by --controller and --state: drop -q/--filter", o.GroupBy)
+	case o.Sort != "":
+		return fmt.Errorf("--group-by %s lists the largest group first: drop --sort (--limit keeps the largest groups)", o.GroupBy)
 	case o.output.format() == "name":
 		return fmt.Errorf("--output name: error groups have no names; use -o json, yaml or jsonpath")
 	}
 	return nil
 }
 
-// runErrors prints the error groups of v1/errors.
+// runErrors prints the error groups of v1/errors: of the keys still failing
+// unless --state says which, as the UI's g does, since an idle key keeps the
+// error it recovered from. --limit keeps the largest groups.
 func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error {
-	l, err := s.Errors(ctx, o.Controller, toStates(o.States))
+	states := toStates(o.States)
+	if len(states) == 0 {
+		states = inspector.FailingStates
+	}
+	l, err := s.Errors(ctx, o.Controller, states)
 	if err != nil {
 		return err
 	}
+	groups := len(l.Groups)
+	l.Groups = l.Groups[:min(groups, o.Limit)]
 	if !o.output.text() {
 		return o.output.print(o.Out, l, "")
 	}
+	scope := stateList(states)
+	if len(o.States) == 0 {
+		scope += "; --state widens it, e.g. --state " + scope + ",idle"
+	}
+	if groups == 0 {
+		fmt.Fprintf(o.ErrOut, "No key has an error (%d tracked; states %s).\n", l.Total, scope)
+		return nil
+	}
 	printErrorGroups(o.Out, l, o.Output == "wide")
-	if len(l.Groups) == 0 {
-		fmt.Fprintf(o.ErrOut, "No key matched has an error (%d tracked).\n", l.Total)
-	} else {
-		fmt.Fprintf(o.ErrOut, "%s with an error, in %s (%d tracked).\n", plural(l.Matched, "key"), plural(len(l.Groups), "group"), l.Total)
+	fmt.Fprintf(o.ErrOut, "%s with an error, in %s (%d tracked; states %s).\n",
+		inspector.Plural(l.Matched, "key"), inspector.Plural(groups, "group"), l.Total, scope)
+	if groups > len(l.Groups) {
+		fmt.Fprintf(o.ErrOut, "Showing the largest %d of %d groups (--limit).\n", len(l.Groups), groups)
 	}
 	return nil
+}
+
+// stateList is states as --state takes them: backoff,failed.
+func stateList(states []api.State) string {
+	s := make([]string, len(states))
+	for i, st := range states {
+		s[i] = string(st)
+	}
+	return strings.Join(s, ",")
 }
 
 // printErrorGroups prints one row per group, largest first, as the server
@@ -67,12 +95,4 @@ func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Controller, g.Count, dash(g.Class),
 			ago(g.FirstSeen, l.ServerTime), ago(g.LastSeen, l.ServerTime), msg, examples)
 	}
-}
-
-// plural is "1 key", "2 keys".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

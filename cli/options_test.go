@@ -57,6 +57,11 @@ func TestOptionValidation(t *testing.T) {
 		{"get --addr with a TARGET", get, []string{"--addr", unreachable, "deploy/ctrl"}, "--addr talks to one endpoint directly"},
 		{"get --addr with -l", get, []string{"--addr", unreachable, "-l", "app=ctrl"}, "--addr talks to one endpoint directly"},
 		{"get --addr with -A", get, []string{"--addr", unreachable, "-A"}, "--addr talks to one endpoint directly"},
+		// --scheme and --path say how to reach a pod; --addr is the whole address.
+		{"get --addr with --scheme", get, []string{"--addr", "127.0.0.1:1", "--scheme", "https"}, "--scheme with --addr: --addr is the whole address, so say it there: --addr https://127.0.0.1:1"},
+		{"get --addr with --path", get, []string{"--addr", unreachable, "--path", "/nope/"}, "--path with --addr: --addr is the whole address, so say it there: --addr http://127.0.0.1:1/nope/"},
+		{"describe --addr with --path", describe, []string{"default/w1", "--addr", unreachable + "/debug/backoff/", "--path", "/nope/"}, "--path with --addr"},
+		{"forget --addr with both", forget, []string{"default/w1", "--addr", "127.0.0.1:1", "--scheme", "https", "--path", "/nope"}, "--scheme and --path with --addr: --addr is the whole address, so say it there: --addr https://127.0.0.1:1/nope"},
 		{"get TARGET with -l", get, []string{"deploy/ctrl", "-l", "app=ctrl"}, "give a TARGET or -l/--selector, not both"},
 		{"get bad -l", get, []string{"-l", "app in ("}, `-l/--selector "app in ("`},
 		{"get bad TARGET", get, []string{"deploy/"}, `target "deploy/": want KIND/NAME`},
@@ -212,6 +217,19 @@ func TestGetEndToEnd(t *testing.T) {
 	}
 }
 
+// TestGetNothingMatched: as kubectl's "No resources found", an empty get
+// prints nothing on stdout, no header, and says so on stderr.
+func TestGetNothingMatched(t *testing.T) {
+	srv, _ := endpoint(t, false)
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "-q", "no-such-key"); err != nil {
+		t.Fatalf("get -q no-such-key: %v", err)
+	}
+	if e := "No keys matched (3 tracked).\n"; out.String() != "" || errOut.String() != e {
+		t.Errorf("get -q no-such-key: stdout %q, stderr %q; want nothing and %q", out, errOut, e)
+	}
+}
+
 func TestDescribeEndToEnd(t *testing.T) {
 	srv, _ := endpoint(t, false)
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
@@ -219,7 +237,9 @@ func TestDescribeEndToEnd(t *testing.T) {
 		t.Fatalf("describe: %v", err)
 	}
 	summary := "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms."
-	for _, want := range []string{"Key:         default/w1\n", "State:       backoff\n", "Diagnosis:\n  " + summary + "\n", "TIME           TRIGGER   OUTCOME"} {
+	for _, want := range []string{"Key:         default/w1\n", "State:       backoff\n", "Diagnosis:\n  " + summary + "\n", "TIME           TRIGGER   OUTCOME",
+		// The true reason, in the UI's words: not a guess between two.
+		"Object:\n  not read: attached with --addr, no cluster to read it from\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("describe output lacks %q:\n%s", want, out)
 		}
@@ -257,7 +277,7 @@ func TestForgetEndToEnd(t *testing.T) {
 	}
 
 	err := run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "--all")
-	if err == nil || !strings.Contains(err.Error(), "--all would forget 3 key(s): confirm with --yes (stdin is not a terminal)") {
+	if err == nil || !strings.Contains(err.Error(), "--all would forget 3 keys: confirm with --yes (stdin is not a terminal)") {
 		t.Errorf("forget --all without --yes: error = %v, want one asking for --yes", err)
 	}
 	if got := failures(t, c, "default/w2"); got != 2 {

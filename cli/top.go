@@ -151,9 +151,11 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	if o.addr == "" {
 		opts.Context, opts.Namespace = o.kubeContext()
 	} else {
-		opts.NoObjects = "attached with --addr, no cluster to read it from"
+		opts.NoObjects = o.noObjects()
 	}
-	return ui.Run(ctx, opts)
+	// An endpoint never reached ends the UI with its last call's error,
+	// said as get says it.
+	return o.explainError(ui.Run(ctx, opts))
 }
 
 // preflight asks the endpoint for one key of the selection the flags make,

@@ -37,6 +37,9 @@ func TestTopValidate(t *testing.T) {
 		{name: "refresh negative", flags: map[string]string{"refresh": "-1s"}, wantErr: "--refresh -1s: must be positive"},
 		{name: "refresh too fast", flags: map[string]string{"refresh": "10ms"}, wantErr: "--refresh 10ms: must be at least 100ms"},
 		{name: "bad state", flags: map[string]string{"state": "sleeping"}, wantErr: `--state "sleeping"`},
+		{name: "addr and --scheme", flags: map[string]string{"addr": "127.0.0.1:8082", "scheme": "https"}, wantErr: "--scheme with --addr: --addr is the whole address, so say it there: --addr https://127.0.0.1:8082"},
+		{name: "addr and --path", flags: map[string]string{"addr": "127.0.0.1:8082", "path": "/nope/"}, wantErr: "--path with --addr: --addr is the whole address, so say it there: --addr http://127.0.0.1:8082/nope/"},
+		{name: "addr and the same --scheme and --path", flags: map[string]string{"addr": "https://127.0.0.1:8082/x/", "scheme": "https", "path": "/x"}},
 		{name: "addr and target", args: []string{"deploy/ctrl"}, flags: map[string]string{"addr": "127.0.0.1:8082"}, wantErr: "top takes at most a TARGET"},
 		{name: "extra arg", args: []string{"deploy/ctrl", "default/w1"}, wantErr: "accepts at most 1 arg"},
 		// Complete resolves kubeconfig; Validate says there is none, after the flags' own errors.
@@ -93,6 +96,12 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 	o.addr, o.file = flags["addr"], flags["file"]
 	if s, ok := flags["state"]; ok {
 		o.States = strings.Split(s, ",")
+	}
+	if v, ok := flags["scheme"]; ok {
+		o.scheme = v
+	}
+	if v, ok := flags["path"]; ok {
+		o.prefix = v
 	}
 	return o
 }

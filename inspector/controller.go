@@ -41,6 +41,11 @@ const OutageKeys = 10
 // right and which would otherwise pass for errors it keeps retrying.
 var DiagnosisStates = []api.State{api.StateBackoff}
 
+// FailingStates are the keys still failing: retrying (backoff) or given up
+// on (failed). Grouping keys by error looks at these unless told otherwise,
+// since an idle key keeps the last error it recovered from.
+var FailingStates = []api.State{api.StateBackoff, api.StateFailed}
+
 // ControllerDiagnosis is the diagnosis of one controller as a whole.
 type ControllerDiagnosis struct {
 	Controller string `json:"controller"`
