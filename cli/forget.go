@@ -257,7 +257,7 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse) {
 			}
 			fmt.Fprintln(o.Out, line)
 		}
-		// The endpoint counts in "key(s)"; said here as the rest of the CLI says counts.
+		// Endpoints before this release count in "key(s)": said here as the rest of the CLI says counts.
 		fmt.Fprintln(o.Out, strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), inspector.Plural(resp.Count, "key"), 1))
 	}
 	if !many {
