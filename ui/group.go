@@ -13,9 +13,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// failingStates are the states the incident view groups by default.
-var failingStates = []api.State{api.StateBackoff, api.StateFailed}
-
 // groupModel is the incident view: the endpoint's exact error groups
 // (v1/errors) — every key with an error counted, by controller and
 // fingerprint, largest group first. It reads them when opened or refreshed.
@@ -35,7 +32,7 @@ type groupModel struct {
 // open reads the groups of the top view's controller and states (failing
 // states when none are selected).
 func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
-	states := failingStates
+	states := inspector.FailingStates
 	if sel := t.stateList(); len(sel) > 0 {
 		states = sel
 	}

@@ -121,11 +121,15 @@ func (k keyMap) groupHelp() []key.Binding {
 	return []key.Binding{k.ShowGroup, k.Leave, forget, retry, k.Refresh, k.Help, k.Quit}
 }
 
-// fullHelp is every binding, in columns, for the ? view.
+// fullHelp is every binding, in columns, for the ? view, which any view
+// opens: f and r say what they do in the group view too.
 func (k keyMap) fullHelp() [][]key.Binding {
+	forget, retry := k.Forget, k.Retry
+	forget.SetHelp("f", "forget key (group, in g)")
+	retry.SetHelp("r", "retry now (group, in g)")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
 		{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group},
-		{k.Pause, k.Refresh, k.Forget, k.Retry, k.ForgetAll, k.RetryAll},
+		{k.Pause, k.Refresh, forget, retry, k.ForgetAll, k.RetryAll},
 	}
 }
