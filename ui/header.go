@@ -209,10 +209,10 @@ func (t *topModel) limiterLine() string {
 		parts = append(parts, c.Name+" "+briefLimiter(&c))
 	}
 	label, sep := s.label.Render("limiters "), s.dim.Render(" · ")
-	// Screenfuls of whole limiters, each leaving room for "(2/3)".
+	// Screenfuls of whole limiters, each leaving room for "(2 of 3)".
 	var pages [][]string
 	var cur []string
-	room := t.c.width - lipgloss.Width(label) - len(" (9/9)")
+	room := t.c.width - lipgloss.Width(label) - len(" (9 of 9)")
 	for _, p := range parts {
 		if len(cur) > 0 && lipgloss.Width(strings.Join(append(cur, p), sep)) > room {
 			pages, cur = append(pages, cur), nil
@@ -224,7 +224,8 @@ func (t *topModel) limiterLine() string {
 		return label + strings.Join(pages[0], sep)
 	}
 	i := int(t.c.now().UnixNano()/int64(limiterCycle)) % len(pages)
-	return label + strings.Join(pages[i], sep) + s.dim.Render(fmt.Sprintf(" (%d/%d)", i+1, len(pages)))
+	// "(1 of 3)": the line takes turns, page by page, limiterCycle each.
+	return label + strings.Join(pages[i], sep) + s.dim.Render(fmt.Sprintf(" (%d of %d)", i+1, len(pages)))
 }
 
 // briefLimiter is a limiter's components in a few words: "exp 5ms..16m40s+bucket 87/100".
@@ -263,7 +264,7 @@ func (t *topModel) forecastLine() string {
 	s := &t.c.styles
 	const horizon = api.ForecastSeconds
 	per := 1
-	label := func() string { return fmt.Sprintf("retries due /%s, next %ds ", perLabel(per), horizon) }
+	label := func() string { return fmt.Sprintf("retries in %ds, %s/cell ", horizon, perLabel(per)) }
 	for per < horizon && len(label())+2+horizon/per > t.c.width {
 		per++
 	}
@@ -300,13 +301,8 @@ func (t *topModel) forecastLine() string {
 	return line
 }
 
-// perLabel is a forecast cell's span: "s", "2s".
-func perLabel(per int) string {
-	if per == 1 {
-		return "s"
-	}
-	return fmt.Sprintf("%ds", per)
-}
+// perLabel is a forecast cell's span: "1s", "2s".
+func perLabel(per int) string { return fmt.Sprintf("%ds", per) }
 
 // forecast sums the endpoint's per-second retry counts over the controllers
 // shown (controller "" is all), shifted by the seconds elapsed since they

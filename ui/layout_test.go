@@ -28,7 +28,7 @@ func TestLayoutKeepsWhatMatters(t *testing.T) {
 				}
 			}
 			s := screen(m)
-			if !strings.Contains(s, "retries due /") || !strings.Contains(s, ", next 60s │") {
+			if !strings.Contains(s, "retries in 60s, ") || !strings.Contains(s, "s/cell │") {
 				t.Errorf("the forecast is not labelled:\n%s", s)
 			}
 			limiters := splitLines(s)[3]
