@@ -92,7 +92,7 @@ func (m *helpModel) lines() []string {
 
 // stateHelp says what each state means.
 var stateHelp = map[api.State]string{
-	api.StateBackoff:   "failed; waiting out the rate limiter until NEXT RETRY",
+	api.StateBackoff:   "errored; retried at NEXT RETRY, after the rate limiter's delay",
 	api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
 	api.StateQueued:    "ready, waiting for a free worker",
 	api.StateRunning:   "a reconcile is in progress",
