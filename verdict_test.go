@@ -296,9 +296,15 @@ func newVerdictEndpoint(t *testing.T, name string) *verdictHarness {
 // starts at a minute, so that a backoff stays put while the test reads it.
 func startVerdictController(t *testing.T, pq bool) *verdictHarness {
 	t.Helper()
+	return startVerdictControllerWith(t, pq, instrument.NewExponentialLimiter[reconcile.Request](time.Minute, time.Hour))
+}
+
+// startVerdictControllerWith runs the controller with rl; nil is the
+// probe's own default, as a controller that sets none gets.
+func startVerdictControllerWith(t *testing.T, pq bool, rl workqueue.TypedRateLimiter[reconcile.Request]) *verdictHarness {
+	t.Helper()
 	h := newVerdictEndpoint(t, "widget")
 	probe := instrument.New(h.name, instrument.Options{Registry: h.reg})
-	rl := instrument.NewExponentialLimiter[reconcile.Request](time.Minute, time.Hour)
 	opts := probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		Reconciler:         probe.Reconciler(reconcile.Func(h.reconcile)),
 		RateLimiter:        rl,
