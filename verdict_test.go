@@ -85,7 +85,8 @@ func TestVerdictTruthTable(t *testing.T) {
 		check: func(k api.Key) string {
 			return want(k.Failures == 0 && k.DelaySource == api.SourceRequeueAfter, "no failures, requeue-after")
 		},
-		says: "Scheduled: the last reconcile asked to be called again after 1m00s (RequeueAfter)",
+		says:           "Scheduled: the last reconcile asked to be called again after 1m00s (RequeueAfter)",
+		controllerSays: "widget — healthy: 1 key, none failing; 1 polling (RequeueAfter)",
 	}, {
 		name: "running",
 		drive: func(t *testing.T, h *verdictHarness) {
@@ -105,9 +106,10 @@ func TestVerdictTruthTable(t *testing.T) {
 			h.send(t, key)
 			h.waitKey(t, key, func(k api.Key) bool { return k.State == api.StateQueued })
 		},
-		state: api.StateQueued,
-		check: func(k api.Key) string { return want(!k.QueuedAt.IsZero(), "queuedAt set") },
-		says:  "Queued",
+		state:          api.StateQueued,
+		check:          func(k api.Key) string { return want(!k.QueuedAt.IsZero(), "queuedAt set") },
+		says:           "Queued",
+		controllerSays: "widget — busy: 1 key queued behind 1 running reconcile; none failing",
 	}, {
 		name: "failed on a terminal error",
 		drive: func(t *testing.T, h *verdictHarness) {

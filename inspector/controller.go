@@ -162,7 +162,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 func healthySummary(c api.Controller) (string, string) {
 	running, queued := c.Counts[api.StateRunning], c.Counts[api.StateQueued]
 	if running > 0 && queued >= running {
-		return SituationBusy, fmt.Sprintf("busy: %s queued behind %d running reconciles; none failing", keys(queued), running)
+		return SituationBusy, fmt.Sprintf("busy: %s queued behind %s; none failing", keys(queued), Plural(running, "running reconcile"))
 	}
 	if c.Keys == 0 {
 		return SituationHealthy, "healthy: no keys yet"
