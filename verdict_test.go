@@ -161,7 +161,7 @@ func TestVerdictTruthTable(t *testing.T) {
 		check: func(k api.Key) string {
 			return want(k.LastError.Class == api.ClassTransient && k.SameErrorCount >= 6, "transient, the same error 6 times")
 		},
-		says:           "backoff is doing its job",
+		says:           "the backoff is doing its job — nothing to change in the controller. If it keeps failing, the next retries wait 1h00m each (the cap).",
 		controllerSays: "widget — 1 key retrying on one transient error",
 	}, {
 		name: "events pre-empting the backoff again and again (a hot loop)",
