@@ -187,7 +187,9 @@ func (p *TypedProbe[T]) Name() string { return p.name }
 // RateLimiter decorates inner so that every delay it decides is recorded. A nil
 // inner means the default limiter controller-runtime would pick: per-item
 // exponential for the priority queue, max(exponential, bucket) for the classic
-// queue, both in their recording versions so each delay names its source.
+// queue, both in their recording versions so each delay names its source, and
+// with their per-key counts kept in the probe's store (one lookup a When, no
+// global lock); they decide exactly as client-go's.
 func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimiter[T] {
 	own := inner == nil
 	if inner == nil {
