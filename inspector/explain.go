@@ -269,14 +269,27 @@ func explainError(k api.Key) string {
 	if c := k.LastError.Class; c != "" {
 		msg = fmt.Sprintf("Last error (%s): %q", c, k.LastError.Message)
 	}
+	// A reset (forget) restarts the failure count, not the run of the same
+	// error: a run longer than the count began before the reset.
+	spans := k.Failures > 0 && k.SameErrorCount > k.Failures
 	if k.SameErrorCount > 1 {
 		msg += fmt.Sprintf(", the same on the last %d attempts", k.SameErrorCount)
+		if spans {
+			if at := sameErrorSince(k); !at.IsZero() {
+				msg += " since " + clock(at)
+			}
+			msg += " (the failure count restarted among them)"
+		}
 	}
 	if r := k.LastReset; r != nil && k.Failures == 0 && !r.At.Before(k.LastError.At) {
 		msg += " before the reset"
 	}
 	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff && k.Failures > 0 {
-		msg += fmt.Sprintf("; failing since %s", clock(k.FirstFailureAt))
+		again := ""
+		if spans {
+			again = " again"
+		}
+		msg += fmt.Sprintf("; failing%s since %s", again, clock(k.FirstFailureAt))
 	}
 	return msg + "."
 }
@@ -287,7 +300,17 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 	if !k.LastEventAt.IsZero() {
 		switch {
 		case !k.LastReconcileAt.IsZero() && !k.LastReconcileAt.Before(k.LastEventAt):
-			parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s", clock(k.LastEventAt), clock(k.LastReconcileAt)))
+			first, ok := firstReconcileAfter(k, k.LastEventAt)
+			switch {
+			case ok && first.Equal(k.LastReconcileAt):
+				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s", clock(k.LastEventAt), clock(first)))
+			case ok:
+				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s (the last reconcile since, at %s)",
+					clock(k.LastEventAt), clock(first), clock(k.LastReconcileAt)))
+			default:
+				parts = append(parts, fmt.Sprintf("The last change arrived at %s and has been reconciled since (the last reconcile at %s)",
+					clock(k.LastEventAt), clock(k.LastReconcileAt)))
+			}
 		default:
 			parts = append(parts, fmt.Sprintf("The last change arrived at %s and has not been reconciled yet", clock(k.LastEventAt)))
 		}
@@ -307,6 +330,23 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// firstReconcileAfter is when the first reconcile that started at or after
+// t ended: the one that saw a change made at t. ok is false when the
+// history does not reach back that far (or has no reconciles after t).
+func firstReconcileAfter(k api.Key, t time.Time) (time.Time, bool) {
+	for i, a := range k.History {
+		if a.Outcome == api.OutcomeForgotten {
+			continue
+		}
+		// Times are recorded at the end of a reconcile; its start is its
+		// end less its duration (kept to the microsecond: allow for it).
+		if !a.At.Add(-a.Duration.Duration).Before(t.Add(-time.Microsecond)) {
+			return a.At, i > 0 || len(k.History) < 16 || a.At.Equal(k.LastReconcileAt)
+		}
+	}
+	return time.Time{}, false
 }
 
 // failedAt is when a failed key's terminal error happened.

@@ -79,7 +79,7 @@ func TestExplainVerdicts(t *testing.T) {
 			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
 			Details: []string{
 				`Last error: "dial tcp 10.0.0.7:443: connect: connection refused", the same on the last 3 attempts; failing since 09:40:00.`,
-				"The last change arrived at 09:58:00 and was reconciled at 09:58:44.",
+				"The last change arrived at 09:58:00 and has been reconciled since (the last reconcile at 09:58:44).",
 			}},
 	}, {
 		name: "backoff, bucket",
@@ -132,7 +132,7 @@ func TestExplainVerdicts(t *testing.T) {
 			LastEventAt: at(-10 * time.Second), LastReconcileAt: at(-10 * time.Second)}},
 		want: inspector.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: the last reconcile asked to be called again after 30s (RequeueAfter) — a planned re-check, not a failure. Next retry at 10:00:20 (in 20s).",
-			Details: []string{"The last change arrived at 09:59:50 and was reconciled at 09:59:50."}},
+			Details: []string{"The last change arrived at 09:59:50 and has been reconciled since (the last reconcile at 09:59:50)."}},
 	}, {
 		name: "scheduled by spread",
 		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
@@ -185,7 +185,7 @@ func TestExplainVerdicts(t *testing.T) {
 			LastReconcileAt: at(-5 * time.Minute), LastError: errAt("fixed since", -time.Hour)}},
 		want: inspector.Diagnosis{State: api.StateIdle,
 			Summary: "Converged: the last reconcile succeeded at 09:55:00; the backoff is forgotten.",
-			Details: []string{"The last change arrived at 09:54:59 and was reconciled at 09:55:00."}},
+			Details: []string{"The last change arrived at 09:54:59 and has been reconciled since (the last reconcile at 09:55:00)."}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,22 +252,22 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "an unknown error failing long with no change to the object looks permanent",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownLong},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:40:00.`,
-				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."},
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`,
+				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
 				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownEdited},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:40:00.`,
-				"The last change arrived at 09:59:00 and was reconciled at 09:59:59."}},
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`,
+				"The last change arrived at 09:59:00 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "an unknown error is not permanent before it has lasted",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownShort},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts; failing since 09:55:01.`,
-				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."}},
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:55:01.`,
+				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "a transient error that lasts is an outage the backoff rides out, never permanent",
 		in:   inspector.ExplainInput{Controller: pqController, Key: outage},
@@ -282,7 +282,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in:   inspector.ExplainInput{Controller: classicController, Key: func() api.Key { k := outage; k.Failures = 3; return k }()},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 3 consecutive failures: per-item exponential, 5ms·2^2, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits at least 40ms.",
-			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
+			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
 				// 17 attempts with the error, 3 since a reset: the run began
 				// before the history says when, so no "since".
@@ -327,7 +327,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in: inspector.ExplainInput{Controller: pqController, Key: unobserved,
 			Object: &inspector.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: int64p(6)}},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{"The last change arrived at 09:59:30 and was reconciled at 09:59:30; your edit (generation 7) is not yet observed: status.observedGeneration is 6."},
+			Details: []string{"The last change arrived at 09:59:30 and has been reconciled since (the last reconcile at 09:59:30); your edit (generation 7) is not yet observed: status.observedGeneration is 6."},
 			Findings: []inspector.Finding{{Code: inspector.FindingUnobserved,
 				Message: "Your edit (generation 7) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at 10:00:00. Once the cause is fixed, retry now with `kubectl backoff forget --requeue`."}}},
 	}, {
@@ -347,7 +347,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 4 attempts; failing since 09:40:00.`,
-				"The last change arrived at 09:39:59 and was reconciled at 09:59:59."}},
+				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
