@@ -150,9 +150,11 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	if exp != nil && k.DelaySource != api.SourceSpread {
 		next := api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
 		atLeast := ""
-		if component(c, api.SourceBucket) != nil {
-			// max(exponential, bucket): the bucket may make it longer.
+		if bk := component(c, api.SourceBucket); bk != nil {
+			// max(exponential, bucket): the bucket may make it longer, and
+			// an empty one certainly does.
 			atLeast = "at least "
+			next = max(next, bucketWait(bk, k.NextRetryAt, now))
 		}
 		fmt.Fprintf(&b, "; if it fails again, the one after waits %s%s", atLeast, FormatDuration(next))
 	}

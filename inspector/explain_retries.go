@@ -78,3 +78,21 @@ func component(c *api.Controller, name string) *api.LimiterComponent {
 	}
 	return nil
 }
+
+// bucketWait is the least the token bucket makes a failure at at wait: its
+// tokens now (negative when retries are already queued on it), refilled
+// until then. Other keys can only take tokens meanwhile, so the true wait is
+// at least this. Zero when the bucket says nothing of its tokens.
+func bucketWait(bk *api.LimiterComponent, at, now time.Time) time.Duration {
+	if bk.Tokens == nil || bk.QPS <= 0 {
+		return 0
+	}
+	tokens := *bk.Tokens + bk.QPS*max(at.Sub(now), 0).Seconds()
+	if burst := float64(bk.Burst); bk.Burst > 0 && tokens > burst {
+		tokens = burst
+	}
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / bk.QPS * float64(time.Second))
+}

@@ -76,3 +76,29 @@ func TestExplainEditNamesTheReconcileThatSawTheChange(t *testing.T) {
 		t.Errorf("details = %q, want %q", d.Details, want)
 	}
 }
+
+// With the token bucket empty (retries already queued on it), the next
+// delay is the bucket's, not the per-item 40ms: "at least 40ms" misled.
+func TestExplainNextDelayCountsAnEmptyBucket(t *testing.T) {
+	now := time.Date(2026, 11, 30, 11, 50, 0, 0, time.UTC)
+	tokens := -99.0 // 100 retries queued on a 10 qps bucket
+	c := &api.Controller{Name: "outage", Active: true, Limiter: api.Limiter{Components: []api.LimiterComponent{
+		{Name: api.SourceItemExponential, BaseDelay: metav1.Duration{Duration: 5 * time.Millisecond}, MaxDelay: metav1.Duration{Duration: 1000 * time.Second}},
+		{Name: api.SourceBucket, QPS: 10, Burst: 100, Tokens: &tokens},
+	}}}
+	k := api.Key{Controller: "outage", Key: "demo/outage-00003", State: api.StateBackoff, Failures: 3,
+		Delay: metav1.Duration{Duration: 10 * time.Second}, DelaySource: api.SourceBucket, NextRetryAt: now.Add(4 * time.Second),
+		LastError: &api.ErrorRecord{Message: "503 Service Unavailable", At: now.Add(-6 * time.Second), Class: api.ClassTransient}}
+	d := inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
+	// At the retry, 4s from now, the bucket holds -99+40 = -59 tokens: a
+	// failure then waits (1+59)/10 = 6s at least.
+	want := "if it fails again, the one after waits at least " + inspector.FormatDuration(6*time.Second)
+	if !strings.Contains(d.Summary, want) {
+		t.Errorf("summary = %q, want it to contain %q", d.Summary, want)
+	}
+	tokens = 100 // a full bucket: the per-item delay
+	d = inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
+	if want := "the one after waits at least " + inspector.FormatDuration(40*time.Millisecond); !strings.Contains(d.Summary, want) {
+		t.Errorf("with a full bucket: summary = %q, want it to contain %q", d.Summary, want)
+	}
+}
