@@ -224,14 +224,24 @@ func GaveUp(k api.Key) *api.Reset {
 	return r
 }
 
+// retryWord is what the key waits for: a retry after a failure, or the
+// re-check a RequeueAfter asked for, which is no retry.
+func retryWord(k api.Key) string {
+	if k.DelaySource == api.SourceRequeueAfter {
+		return "re-check"
+	}
+	return "retry"
+}
+
 func nextRetry(k api.Key, now time.Time) string {
 	if k.NextRetryAt.IsZero() {
 		return "The next retry time is not known yet"
 	}
+	what := retryWord(k)
 	if !k.NextRetryAt.After(now) {
-		return fmt.Sprintf("The retry was due at %s", clock(k.NextRetryAt))
+		return fmt.Sprintf("The %s was due at %s", what, clock(k.NextRetryAt))
 	}
-	s := fmt.Sprintf("Next retry at %s (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+	s := fmt.Sprintf("Next %s at %s (in %s)", what, clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
 	if k.EarlierRetry {
 		// The queue keeps the sooner of two ready times for one key.
 		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"
@@ -261,7 +271,7 @@ func explainQueued(k api.Key, now time.Time) string {
 	case !k.QueuedAt.IsZero():
 		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.NextRetryAt.IsZero():
-		return fmt.Sprintf("Queued: its retry came due at %s (%s ago); waiting for a free worker.", clock(k.NextRetryAt), FormatDuration(now.Sub(k.NextRetryAt)))
+		return fmt.Sprintf("Queued: its %s came due at %s (%s ago); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), FormatDuration(now.Sub(k.NextRetryAt)))
 	}
 	return "Queued: ready, waiting for a free worker."
 }

@@ -131,7 +131,7 @@ func TestExplainVerdicts(t *testing.T) {
 			NextRetryAt: at(20 * time.Second), LastError: errAt("an old error", -time.Hour), SameErrorCount: 1,
 			LastEventAt: at(-10 * time.Second), LastReconcileAt: at(-10 * time.Second)}},
 		want: inspector.Diagnosis{State: api.StateScheduled,
-			Summary: "Scheduled: the last reconcile asked to be called again after 30s (RequeueAfter) — a planned re-check, not a failure. Next retry at 10:00:20 (in 20s).",
+			Summary: "Scheduled: the last reconcile asked to be called again after 30s (RequeueAfter) — a planned re-check, not a failure. Next re-check at 10:00:20 (in 20s).",
 			Details: []string{"The last change arrived at 09:59:50 and has been reconciled since (the last reconcile at 09:59:50)."}},
 	}, {
 		name: "scheduled by spread",
@@ -298,7 +298,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "RequeueAfter under 1s across many keys is a hot loop",
 		in:   inspector.ExplainInput{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
 		want: inspector.Diagnosis{State: api.StateScheduled,
-			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next retry at 10:00:00 (in 150ms).",
+			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next re-check at 10:00:00 (in 150ms).",
 			Findings: []inspector.Finding{{Code: inspector.FindingHotLoop,
 				Message: "12 keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead."}}},
 	}, {
