@@ -233,7 +233,7 @@ func TestForgetAllAcrossControllers(t *testing.T) {
 	if failuresOf("naive", "demo/n-1") != 0 || failuresOf("outage", "demo/o-2") != 0 || failuresOf("naive", "demo/o-1") != 0 {
 		t.Errorf("forget --all --yes: failures left in a controller")
 	}
-	for _, want := range []string{"outage demo/o-2: backoff, 3 failures\n", "naive demo/n-1: backoff, 6 failures\n", "\nforgot 14 keys in 2 controllers\n"} {
+	for _, want := range []string{"outage demo/o-2: was backoff, 3 failures reset\n", "naive demo/n-1: was backoff, 6 failures reset\n", "\nforgot 14 keys in 2 controllers\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("forget --all --yes printed:\n%s\nwant a line %q", out, want)
 		}

@@ -248,7 +248,13 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse) {
 			continue
 		}
 		for _, k := range resp.Keys {
-			line := fmt.Sprintf("%s: %s, %s", k.Key, k.State, inspector.Plural(k.Failures, "failure"))
+			// The key as it was: "backoff, 15 failures" alone read as the
+			// state after the reset.
+			verb := "reset"
+			if resp.DryRun {
+				verb = "to reset"
+			}
+			line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, inspector.Plural(k.Failures, "failure"), verb)
 			if many {
 				line = resp.Controller + " " + line
 			}

@@ -272,7 +272,7 @@ func TestForgetEndToEnd(t *testing.T) {
 	if got := failures(t, c, "default/w1"); got != 0 {
 		t.Errorf("after forget: default/w1 has %d failures, want 0", got)
 	}
-	if !strings.HasPrefix(out.String(), "default/w1: backoff, 5 failures\n") {
+	if !strings.HasPrefix(out.String(), "default/w1: was backoff, 5 failures reset\n") {
 		t.Errorf("forget output = %q, want a line on default/w1 then the message", out)
 	}
 
