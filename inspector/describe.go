@@ -78,7 +78,12 @@ type KeyNotFoundError struct {
 
 // Error implements error.
 func (e *KeyNotFoundError) Error() string {
-	return fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
+	msg := fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
+	if !strings.Contains(e.Key, "/") {
+		// -n selects the pods to attach to; it does not qualify keys.
+		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME, e.g. default/%s", e.Key)
+	}
+	return msg
 }
 
 // AmbiguousKeyError says several controllers track a key: the caller must

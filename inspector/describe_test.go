@@ -40,6 +40,11 @@ func TestDescribeFindsTheController(t *testing.T) {
 	if !errors.As(err, &nf) || len(nf.Controllers) != 3 || !strings.Contains(err.Error(), `no controller tracks key "default/nope"`) {
 		t.Errorf("Describe default/nope: error = %v, want a KeyNotFoundError listing the 3 controllers", err)
 	}
+	// A key without its namespace (-n does not qualify keys) says how keys read.
+	_, err = s.Describe(ctx, "", "w1", nil)
+	if want := "a namespaced object's key is NAMESPACE/NAME, e.g. default/w1"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Describe w1: error = %v, want it to say %q", err, want)
+	}
 }
 
 // TestDiagnoseControllersOnAnEndpoint: the session diagnoses a real
