@@ -47,7 +47,7 @@ func printColumns(table string) [][]string {
 }
 
 func TestPrintKeys(t *testing.T) {
-	clipped := strings.Repeat("x", maxErrorColumn-1) + "…"
+	clipped := strings.Repeat("x", (maxErrorColumn-1)/3) + "…" + strings.Repeat("x", maxErrorColumn-1-(maxErrorColumn-1)/3)
 	tests := []struct {
 		wide, pods bool
 		want       [][]string
@@ -158,9 +158,13 @@ func TestOneLine(t *testing.T) {
 		{"a\nb " + strings.Repeat("c", 100), 0, "a b " + strings.Repeat("c", 100)},
 		{"dial tcp:\n\tconnect:  refused\n", 80, "dial tcp: connect: refused"},
 		{"0123456789", 10, "0123456789"},
-		{"0123456789a", 10, "012345678…"},
-		{"ééééé", 4, "ééé…"},
-		{"a   b   c", 4, "a b…"},
+		// Cut in the middle, keeping more of the end, where a wrapped
+		// error's cause is.
+		{"0123456789a", 10, "012…56789a"},
+		{"ééééé", 4, "é…éé"},
+		{"a   b   c", 4, "a… c"},
+		{"PUT https://inventory.demo.svc/v1/items/outage-00003: 503 Service Unavailable", 40,
+			"PUT https://i…3: 503 Service Unavailable"},
 	}
 	for _, tt := range tests {
 		if got := oneLine(tt.s, tt.n); got != tt.want {
