@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -193,7 +194,9 @@ func (g *groupModel) view() string {
 				last = short(d) + " ago"
 			}
 		}
-		row := fmt.Sprintf("  %6s %s %s %s %*s %s", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last, oneLine(gr.Fingerprint))
+		row := fmt.Sprintf("  %6s %s %s %s %*s ", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
+		// The error keeps its end, where what went wrong is said.
+		row += fitMessage(oneLine(gr.Fingerprint), w-lipgloss.Width(row))
 		if i == g.cursor {
 			lines = append(lines, s.selected.Render(fit(row, w)))
 			continue
