@@ -275,6 +275,10 @@ func (m *Model) autoRefresh() tea.Cmd {
 		if due(m.detail.inflight, m.detail.lastSent) {
 			return m.detail.refresh()
 		}
+	case viewGroups:
+		if due(m.groups.loading, m.groups.lastSent) {
+			return m.groups.refresh()
+		}
 	default:
 		if due(m.top.inflight, m.top.lastSent) {
 			return m.top.refresh()
