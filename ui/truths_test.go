@@ -80,14 +80,14 @@ func TestSmallTruths(t *testing.T) {
 		// A failed key shows FAILS 0 (TestJourneyFailedKeyCountsAsTheWire):
 		// help must not leave the user to guess why.
 		m := send(t, loaded(t, 80, 24), press("?"))
-		help := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+		help := helpText(m)
 		if want := "FAILS consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted"; !strings.Contains(help, want) {
 			t.Errorf("help does not say %q:\n%s", want, help)
 		}
 	})
 	t.Run("help says the forecast counts re-checks too", func(t *testing.T) {
 		m := send(t, loaded(t, 80, 24), press("?"))
-		help := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+		help := helpText(m)
 		if want := "backoff keys' retries and scheduled keys' RequeueAfter re-checks alike"; !strings.Contains(help, want) {
 			t.Errorf("help does not say %q:\n%s", want, help)
 		}
@@ -125,4 +125,11 @@ func TestLegendsOnce(t *testing.T) {
 	if m.status != "" {
 		t.Errorf("a legend shown twice: %q", m.status)
 	}
+}
+
+// helpText is m's help as one line of words, unwrapped: a break after a
+// hyphen ("re-\nchecks") joins without a space.
+func helpText(m Model) string {
+	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+	return strings.ReplaceAll(words, "- ", "-")
 }
