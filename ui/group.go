@@ -63,7 +63,7 @@ func (g groupModel) received(msg groupsFetchedMsg) groupModel {
 	g.loading = false
 	g.err = msg.err
 	if msg.err == nil {
-		if sel := g.selected(); sel != nil {
+		if sel := g.selected(); sel != nil && msg.list != nil {
 			ctl, fp := sel.Controller, sel.Fingerprint
 			if i := slices.IndexFunc(msg.list.Groups, func(gr api.ErrorGroup) bool {
 				return gr.Controller == ctl && gr.Fingerprint == fp
