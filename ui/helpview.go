@@ -68,7 +68,15 @@ func (m *helpModel) lines() []string {
 		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
 	}
 	lines = append(lines, m.bindings()...)
-	lines = append(lines, "", s.label.Render("States")+s.dim.Render(" (1-6 shows only the states toggled on; none on shows all)"))
+	lines = append(lines, "")
+	for i, l := range wrap("States (1-6 shows only the states toggled on; none on shows all)", w) {
+		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
+			l = s.label.Render("States") + s.dim.Render(rest)
+		} else {
+			l = s.dim.Render(l)
+		}
+		lines = append(lines, l)
+	}
 	for i, st := range api.States {
 		// Wrapped plain, then the state's name styled: a style's codes
 		// would be counted in the wrap.

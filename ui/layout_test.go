@@ -158,6 +158,9 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 				if lw := ansi.StringWidth(l); lw > w {
 					t.Errorf("line %d is %d wide, over %d: %q", i, lw, w, l)
 				}
+				if strings.HasSuffix(strings.TrimRight(ansi.Strip(l), " "), "…") {
+					t.Errorf("at %d columns line %d is cut: %q", w, i, ansi.Strip(l))
+				}
 			}
 		})
 	}
