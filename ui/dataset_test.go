@@ -149,4 +149,6 @@ func fixedGroupList() *api.ErrorGroupList {
 }
 
 // fixedGroups is the group view's answer, as groupsCmd returns it for seq 1.
-func fixedGroups() groupsFetchedMsg { return groupsFetchedMsg{seq: 1, list: fixedGroupList()} }
+func fixedGroups() groupsFetchedMsg {
+	return groupsFetchedMsg{seq: 1, list: fixedGroupList(), fetchedAt: t0}
+}

@@ -20,7 +20,9 @@
 //
 // The cursor follows a key, not a row: across refreshes and re-sorts it
 // stays on the key the user chose, and when that key leaves the page it
-// moves to its nearest neighbour and the status line says so.
+// moves to its nearest neighbour and the status line says so. The group
+// view refreshes on the same cadence, its cursor following its error group
+// (controller and fingerprint).
 //
 // A refresh costs what fits on the screen: one v1/controllers call (counts,
 // limiters and the retry forecast, counted by the endpoint), one page of

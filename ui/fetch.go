@@ -66,9 +66,10 @@ type detailFetchedMsg struct {
 
 // groupsFetchedMsg carries the endpoint's error groups for the group view.
 type groupsFetchedMsg struct {
-	seq  int
-	list *api.ErrorGroupList
-	err  error
+	seq       int
+	list      *api.ErrorGroupList
+	err       error
+	fetchedAt time.Time
 }
 
 // dryRunMsg carries how many keys a bulk action would touch, for its confirmation.
@@ -147,12 +148,12 @@ func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.Obj
 }
 
 // groupsCmd reads the endpoint's exact error groups (v1/errors).
-func groupsCmd(ctx context.Context, s *inspector.Session, seq int, controller string, states []api.State) tea.Cmd {
+func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, controller string, states []api.State) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		l, err := s.Errors(ctx, controller, states)
-		return groupsFetchedMsg{seq: seq, list: l, err: err}
+		return groupsFetchedMsg{seq: seq, list: l, err: err, fetchedAt: clock()}
 	}
 }
 

@@ -3,11 +3,13 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -15,7 +17,8 @@ import (
 
 // groupModel is the incident view: the endpoint's exact error groups
 // (v1/errors) — every key with an error counted, by controller and
-// fingerprint, largest group first. It reads them when opened or refreshed.
+// fingerprint, largest group first. It reads them when opened and then on
+// the top view's cadence, the cursor staying on its group.
 type groupModel struct {
 	c *common
 
@@ -27,6 +30,9 @@ type groupModel struct {
 	seq        int
 	cursor     int
 	offset     int
+	// lastSent is when the last read was sent, fetchedAt when the list
+	// shown was read (local clock).
+	lastSent, fetchedAt time.Time
 }
 
 // open reads the groups of the top view's controller and states (failing
@@ -43,9 +49,13 @@ func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
 func (g *groupModel) refresh() tea.Cmd {
 	g.loading = true
 	g.seq++
-	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.seq, g.controller, g.states)
+	g.lastSent = g.c.now()
+	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, g.states)
 }
 
+// received takes a read of the groups in. The cursor follows its group
+// (controller and fingerprint) to where the new counts put it, so f and r
+// act on the group the user chose; a group gone leaves it at the same row.
 func (g groupModel) received(msg groupsFetchedMsg) groupModel {
 	if msg.seq != g.seq {
 		return g
@@ -53,7 +63,15 @@ func (g groupModel) received(msg groupsFetchedMsg) groupModel {
 	g.loading = false
 	g.err = msg.err
 	if msg.err == nil {
-		g.list = msg.list
+		if sel := g.selected(); sel != nil && msg.list != nil {
+			ctl, fp := sel.Controller, sel.Fingerprint
+			if i := slices.IndexFunc(msg.list.Groups, func(gr api.ErrorGroup) bool {
+				return gr.Controller == ctl && gr.Fingerprint == fp
+			}); i >= 0 {
+				g.cursor = i
+			}
+		}
+		g.list, g.fetchedAt = msg.list, msg.fetchedAt
 		g.clamp()
 	}
 	return g
@@ -140,6 +158,20 @@ func (g *groupModel) selected() *api.ErrorGroup {
 	return &gs[g.cursor]
 }
 
+// freshness says how old the groups shown are, as the top view's header
+// does, and that they no longer refresh while paused.
+func (g *groupModel) freshness() string {
+	s := &g.c.styles
+	var out string
+	if !g.fetchedAt.IsZero() {
+		out = s.dim.Render(" · updated " + short(g.c.now().Sub(g.fetchedAt).Truncate(time.Second)) + " ago")
+	}
+	if g.c.paused {
+		out += s.dim.Render(" · ") + s.warn.Render("⏸ PAUSED")
+	}
+	return out
+}
+
 // view renders the incident view in height-1 lines.
 func (g *groupModel) view() string {
 	s := &g.c.styles
@@ -158,17 +190,18 @@ func (g *groupModel) view() string {
 			inspector.Plural(len(g.list.Groups), "distinct error"), inspector.Plural(g.list.Matched, "key"), strings.Join(states, ","), scope)
 	}
 	lines := []string{
-		fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error"), w),
+		fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w),
 		fit(summary, w),
 	}
-	switch {
-	case g.err != nil:
-		for _, l := range wrap("✗ "+errText(g.err)+"; ctrl+r tries again, esc goes back", w) {
+	if g.err != nil {
+		again := "tries again every " + short(g.c.opts.Refresh)
+		if g.c.paused {
+			again = "ctrl+r tries again"
+		}
+		for _, l := range wrap("✗ "+errText(g.err)+"; "+again+", esc goes back", w) {
 			lines = append(lines, s.bad.Render(fit(l, w)))
 		}
-	case g.loading && g.list != nil:
-		lines = append(lines, s.dim.Render("refreshing…"))
-	default:
+	} else {
 		lines = append(lines, "")
 	}
 	const ctlW, classW = 12, 9
@@ -177,7 +210,7 @@ func (g *groupModel) view() string {
 	gs := g.groups()
 	var now time.Time
 	if g.list != nil {
-		now = g.list.ServerTime
+		now = g.c.serverNow(g.list.ServerTime, g.fetchedAt)
 	}
 	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
@@ -193,7 +226,9 @@ func (g *groupModel) view() string {
 				last = short(d) + " ago"
 			}
 		}
-		row := fmt.Sprintf("  %6s %s %s %s %*s %s", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last, oneLine(gr.Fingerprint))
+		row := fmt.Sprintf("  %6s %s %s %s %*s ", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
+		// The error keeps its end, where what went wrong is said.
+		row += fitMessage(oneLine(gr.Fingerprint), w-lipgloss.Width(row))
 		if i == g.cursor {
 			lines = append(lines, s.selected.Render(fit(row, w)))
 			continue

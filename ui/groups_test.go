@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -84,5 +85,54 @@ func TestJourneyErrorGroups(t *testing.T) {
 	j.waitLine("1–5 of 5 matched", "controller all")
 	if s := j.screenNow(); strings.Contains(s, "· states ") || strings.Contains(s, "· filter ") {
 		t.Errorf("after esc, the group's states or filter still apply:\n%s", s)
+	}
+}
+
+// The group view refreshes on its own, as the top view does: a new error
+// shows without ctrl+r, the cursor stays on the group it was on (by
+// controller and fingerprint) when the counts reorder the groups, and the
+// title says how fresh the groups are.
+func TestJourneyErrorGroupsRefresh(t *testing.T) {
+	f := newFixture(t, 4, false)
+	const quota = `quota "team-7" exceeded`
+	f.fail("demo/quota-000001", quota)
+	j := startJourney(t, f)
+	j.waitFor("demo/widget-000003")
+
+	j.key("g")
+	j.waitLine("4 keys", "widgets", "sync inventory: dial tcp")
+	j.waitLine("1 key", "widgets", `quota "…" exceeded`)
+	j.waitLine("keys grouped by error · updated ")
+	j.key("j") // onto the quota group, second by count
+	j.waitLine("widgets: " + quota)
+
+	sent := f.callsTo("v1/errors")
+	for i := 2; i <= 6; i++ {
+		f.fail(fmt.Sprintf("demo/quota-%06d", i), quota)
+	}
+	j.waitLine("6 keys", "widgets", `quota "…" exceeded`) // no ctrl+r
+	if got := f.callsTo("v1/errors"); got <= sent {
+		t.Errorf("v1/errors asked %d times, %d before the change: the group view did not refresh", got, sent)
+	}
+	// The quota group is first now; the cursor went with it.
+	j.waitLine("6 keys · failing since")
+	if s := j.screenNow(); !strings.Contains(s, "widgets: "+quota) {
+		t.Errorf("after the groups reordered, the selected group is not the quota group:\n%s", s)
+	}
+}
+
+// The group view says how old its groups are, and ages them between
+// reads as the top view does; paused, it says they no longer refresh.
+func TestGroupViewSaysHowFresh(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups())
+	later := t0.Add(2 * time.Second)
+	m.c.opts.Clock = func() time.Time { return later }
+	title := splitLines(screen(m))[0]
+	if !strings.Contains(title, "keys grouped by error · updated 2.0s ago") {
+		t.Errorf("title %q, want it to say \"updated 2.0s ago\"", title)
+	}
+	m = send(t, m, press("p"))
+	if title := splitLines(screen(m))[0]; !strings.Contains(title, "⏸ PAUSED") {
+		t.Errorf("paused: title %q, want \"⏸ PAUSED\"", title)
 	}
 }

@@ -257,14 +257,16 @@ func bucketTokens(c *api.Controller) string {
 	return ""
 }
 
-// forecastLine is the retry herd before it hits: how many retries fall due
-// in each of the next 60 seconds, as the endpoint counted them. The label
-// always shows; a narrow terminal draws a cell per 2 (or more) seconds.
+// forecastLine is the herd before it hits: how many keys fall due in each
+// of the next 60 seconds, as the endpoint counted them. "due", not
+// "retries": a scheduled key's RequeueAfter re-check counts as a backoff
+// key's retry does. The label always shows; a narrow terminal draws a cell
+// per 2 (or more) seconds.
 func (t *topModel) forecastLine() string {
 	s := &t.c.styles
 	const horizon = api.ForecastSeconds
 	per := 1
-	label := func() string { return fmt.Sprintf("retries in %ds, %s/cell ", horizon, perLabel(per)) }
+	label := func() string { return fmt.Sprintf("due in %ds, %s/cell ", horizon, perLabel(per)) }
 	for per < horizon && len(label())+2+horizon/per > t.c.width {
 		per++
 	}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -66,10 +67,25 @@ func (m *helpModel) lines() []string {
 	if m.c.readOnly {
 		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
 	}
-	lines = append(lines, strings.Split(m.h.FullHelpView(m.c.keys.fullHelp()), "\n")...)
-	lines = append(lines, "", s.label.Render("States")+s.dim.Render(" (1-6 shows only the states toggled on; none on shows all)"))
+	lines = append(lines, m.bindings()...)
+	lines = append(lines, "")
+	for i, l := range wrap("States (1-6 shows only the states toggled on; none on shows all)", w) {
+		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
+			l = s.label.Render("States") + s.dim.Render(rest)
+		} else {
+			l = s.dim.Render(l)
+		}
+		lines = append(lines, l)
+	}
 	for i, st := range api.States {
-		lines = append(lines, fmt.Sprintf("  %d ", i+1)+s.stateStyle(st).Render(fit(string(st), 10))+stateHelp[st])
+		// Wrapped plain, then the state's name styled: a style's codes
+		// would be counted in the wrap.
+		name := fit(string(st), 10)
+		rows := wrapIndent(fmt.Sprintf("  %d %s%s", i+1, name, stateHelp[st]), w, 14)
+		if rest, ok := strings.CutPrefix(rows[0], fmt.Sprintf("  %d %s", i+1, name)); ok {
+			rows[0] = fmt.Sprintf("  %d ", i+1) + s.stateStyle(st).Render(name) + rest
+		}
+		lines = append(lines, rows...)
 	}
 	for _, sec := range []struct {
 		title string
@@ -88,6 +104,38 @@ func (m *helpModel) lines() []string {
 		lines[i] = fit(lines[i], w)
 	}
 	return lines
+}
+
+// bindings is every key binding in as many columns as fit the width: the
+// columns that do not fit go below the others, none is cut.
+func (m *helpModel) bindings() []string {
+	groups := m.c.keys.fullHelp()
+	wide := m.h
+	wide.SetWidth(0) // measured uncut
+	for n := len(groups); n > 1; n-- {
+		var out []string
+		fits := true
+		for i := 0; i < len(groups); i += n {
+			if i > 0 {
+				out = append(out, "")
+			}
+			for _, l := range strings.Split(wide.FullHelpView(groups[i:min(i+n, len(groups))]), "\n") {
+				fits = fits && lipgloss.Width(l) <= m.c.width
+				out = append(out, l)
+			}
+		}
+		if fits {
+			return out
+		}
+	}
+	var out []string
+	for i, g := range groups {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(m.h.FullHelpView([][]key.Binding{g}), "\n")...)
+	}
+	return out
 }
 
 // stateHelp says what each state means.

@@ -211,3 +211,33 @@ func TestJourneyFailedKeyCountsAsTheWire(t *testing.T) {
 		t.Errorf("the detail header still counts the terminal error as a failure:\n%s", s)
 	}
 }
+
+// At 60 and 80 columns keys wider than the KEY column are cut in the
+// middle: every row still names its own key, by its end.
+func TestJourneyNarrowKeysStayApart(t *testing.T) {
+	f := newFixture(t, 30, false)
+	j := startJourney(t, f)
+	j.waitFor("demo/widget-000009", "30 matched")
+	for _, w := range []int{60, 80} {
+		j.tm.Send(tea.WindowSizeMsg{Width: w, Height: 20})
+		j.waitUntil(func(s string) bool { return ansi.StringWidth(splitLines(s)[0]) <= w })
+		seen := map[string]string{}
+		for _, l := range splitLines(j.screenNow()) {
+			i := strings.Index(l, "demo/")
+			if i < 0 {
+				continue
+			}
+			cell := strings.Fields(l[i:])[0]
+			if prev, ok := seen[cell]; ok {
+				t.Errorf("at %d columns two rows show the key %q:\n%s\n%s", w, cell, prev, l)
+			}
+			seen[cell] = l
+			if n := len(cell); n < 6 || strings.Trim(cell[n-6:], "0123456789") != "" {
+				t.Errorf("at %d columns the key cell %q does not end with the key's number", w, cell)
+			}
+		}
+		if len(seen) < 5 {
+			t.Errorf("at %d columns %d rows with keys, want at least 5:\n%s", w, len(seen), j.screenNow())
+		}
+	}
+}

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -28,8 +30,9 @@ func TestLayoutKeepsWhatMatters(t *testing.T) {
 				}
 			}
 			s := screen(m)
-			if !strings.Contains(s, "retries in 60s, ") || !strings.Contains(s, "s/cell │") {
-				t.Errorf("the forecast is not labelled:\n%s", s)
+			// "due", not "retries": it counts RequeueAfter re-checks too.
+			if !strings.Contains(s, "due in 60s, ") || !strings.Contains(s, "s/cell │") || strings.Contains(s, "retries in") {
+				t.Errorf("the forecast is not labelled \"due in 60s, Ns/cell\":\n%s", s)
 			}
 			limiters := splitLines(s)[3]
 			if strings.Contains(limiters, "…") {
@@ -121,5 +124,44 @@ func TestCountsLineFitsBigCounts(t *testing.T) {
 	line := m.top.countsLine()
 	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
 		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
+	}
+}
+
+// At every width from the smallest laid out, help shows every binding
+// whole, its key and what it does on one line, and every state's meaning.
+func TestHelpShowsEveryBinding(t *testing.T) {
+	for _, w := range []int{60, 72, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := send(t, loaded(t, w, 20), press("?"))
+			lines := m.help.lines()
+			text := ansi.Strip(strings.Join(lines, "\n"))
+			for _, g := range m.c.keys.fullHelp() {
+				for _, b := range g {
+					h := b.Help()
+					if !b.Enabled() {
+						continue
+					}
+					if !slices.ContainsFunc(splitLines(text), func(l string) bool {
+						i := strings.Index(l, h.Key+" ")
+						return i >= 0 && strings.Contains(l[i:], h.Desc)
+					}) {
+						t.Errorf("at %d columns help does not show %q %q:\n%s", w, h.Key, h.Desc, text)
+					}
+				}
+			}
+			for _, st := range api.States {
+				if last := strings.Fields(stateHelp[st]); !strings.Contains(text, last[len(last)-1]) {
+					t.Errorf("at %d columns the meaning of %s is cut:\n%s", w, st, text)
+				}
+			}
+			for i, l := range lines {
+				if lw := ansi.StringWidth(l); lw > w {
+					t.Errorf("line %d is %d wide, over %d: %q", i, lw, w, l)
+				}
+				if strings.HasSuffix(strings.TrimRight(ansi.Strip(l), " "), "…") {
+					t.Errorf("at %d columns line %d is cut: %q", w, i, ansi.Strip(l))
+				}
+			}
+		})
 	}
 }

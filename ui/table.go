@@ -10,10 +10,12 @@ import (
 )
 
 // column is one table column: its title, width, alignment and cell text.
+// A name column (key, pod) is cut in the middle: the ends tell rows apart.
 type column struct {
 	title string
 	width int
 	right bool
+	name  bool
 	cell  func(k *inspector.PodKey, now time.Time) string
 }
 
@@ -44,13 +46,13 @@ func (t *topModel) columns() []column {
 	case t.fleet():
 		// Several workloads: which pod (and so which controller deployment)
 		// a key is on matters at any width.
-		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
 	case multiPod && w >= wideWidth:
-		cols = append(cols, column{title: "POD", width: 24, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
 	}
 	keyCol := len(cols)
 	cols = append(cols,
-		column{title: "KEY", cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
+		column{title: "KEY", name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
 		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
 		next,
 	)
@@ -155,9 +157,12 @@ func (t *topModel) table() []string {
 		k := &t.page.Items[i]
 		for j, c := range cols {
 			v := c.cell(k, now)
-			if c.right {
+			switch {
+			case c.right:
 				cells[j] = fitLeft(v, c.width)
-			} else {
+			case c.name:
+				cells[j] = fitKey(v, c.width)
+			default:
 				cells[j] = fit(v, c.width)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -74,6 +76,22 @@ func TestSmallTruths(t *testing.T) {
 			}
 		}
 	})
+	t.Run("help says FAILS leaves a terminal error out", func(t *testing.T) {
+		// A failed key shows FAILS 0 (TestJourneyFailedKeyCountsAsTheWire):
+		// help must not leave the user to guess why.
+		m := send(t, loaded(t, 80, 24), press("?"))
+		help := helpText(m)
+		if want := "FAILS consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted"; !strings.Contains(help, want) {
+			t.Errorf("help does not say %q:\n%s", want, help)
+		}
+	})
+	t.Run("help says the forecast counts re-checks too", func(t *testing.T) {
+		m := send(t, loaded(t, 80, 24), press("?"))
+		help := helpText(m)
+		if want := "backoff keys' retries and scheduled keys' RequeueAfter re-checks alike"; !strings.Contains(help, want) {
+			t.Errorf("help does not say %q:\n%s", want, help)
+		}
+	})
 	t.Run("no claim of --addr without a reason given", func(t *testing.T) {
 		m := detailOf(t, loaded(t, 120, 30))
 		m.detail.data.Object = nil
@@ -86,7 +104,7 @@ func TestSmallTruths(t *testing.T) {
 // Each mark is explained in the footer the first time it appears, once.
 func TestLegendsOnce(t *testing.T) {
 	m := loaded(t, 120, 30) // the dataset has retries pending: the forecast shows
-	if want := "│▁▃█│ counts the retries falling due over the next 60s (? explains every mark)"; m.status != want {
+	if want := "│▁▃█│ counts the keys falling due over the next 60s (? explains every mark)"; m.status != want {
 		t.Errorf("first refresh: status %q, want %q", m.status, want)
 	}
 	page := fixedPage(m.top.rows())
@@ -107,4 +125,11 @@ func TestLegendsOnce(t *testing.T) {
 	if m.status != "" {
 		t.Errorf("a legend shown twice: %q", m.status)
 	}
+}
+
+// helpText is m's help as one line of words, unwrapped: a break after a
+// hyphen ("re-\nchecks") joins without a space.
+func helpText(m Model) string {
+	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+	return strings.ReplaceAll(words, "- ", "-")
 }

@@ -254,7 +254,7 @@ func (m *Model) legend() string {
 	}
 	if ov := m.top.overview; ov != nil && !seen["│"] && slices.ContainsFunc(ov.Controllers, func(c api.Controller) bool { return c.Pending > 0 }) {
 		seen["│"] = true
-		out = append(out, "│▁▃█│ counts the retries falling due over the next 60s")
+		out = append(out, "│▁▃█│ counts the keys falling due over the next 60s")
 	}
 	if len(out) == 0 {
 		return ""
@@ -274,6 +274,10 @@ func (m *Model) autoRefresh() tea.Cmd {
 	case viewDetail:
 		if due(m.detail.inflight, m.detail.lastSent) {
 			return m.detail.refresh()
+		}
+	case viewGroups:
+		if due(m.groups.loading, m.groups.lastSent) {
+			return m.groups.refresh()
 		}
 	default:
 		if due(m.top.inflight, m.top.lastSent) {

@@ -117,7 +117,7 @@ var columnHelp = [][2]string{
 	{"CONTROLLER", "the controller that tracks the key (when several are shown)"},
 	{"POD", "the replica that reported it (wide terminals, several replicas)"},
 	{"KEY", "the work queue key: namespace/name"},
-	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success)"},
+	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted, so a key failed by one at once shows 0)"},
 	{"NEXT", "backoff/scheduled: time to the next retry, due once come; queued: ready; running: for how long"},
 	{"DELAY", "the delay the limiter chose for the current wait"},
 	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after"},
@@ -132,7 +132,7 @@ var columnHelp = [][2]string{
 var markHelp = [][2]string{
 	{"•", "the row changed since the previous refresh"},
 	{"*", "estimated: reconstructed from logs, not recorded"},
-	{"│▁▃█│", "the forecast: retries falling due per second (per 2s or more when narrow) over the next 60s"},
+	{"│▁▃█│", "the forecast, \"due in 60s\": how many keys fall due in each second (2s or more when narrow) of the next 60s, each at its next due time: backoff keys' retries and scheduled keys' RequeueAfter re-checks alike"},
 	{"leader", "the replica that runs the controllers; standby replicas wait for the lease"},
 	{"since", "a sort: the longest failure streak first"},
 	{"×N ″", "detail view, Attempts: the same error N times in a row; ″ under it for each repeat"},
