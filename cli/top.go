@@ -45,7 +45,7 @@ func NewTopCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 		Short: "Watch keys back off, live, and force-forget them",
 		Long: `A live view of a controller's keys: state, failures, a countdown to the next
 retry, the delay and the limiter that chose it, and the last error; the limiter's
-bucket and a forecast of the retries falling due in the next minute. Enter
+bucket and a forecast of the keys falling due (retries and re-checks) in the next minute. Enter
 explains a key, g groups keys by error, f and r forget or retry (after a y/N).
 
 TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented pods

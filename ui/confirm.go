@@ -23,6 +23,7 @@ type action struct {
 	controller, key string
 	failures        int
 	delaySource     string
+	state           api.State
 
 	// bucket is true when a controller acted on has a token bucket in its
 	// limiter (the classic queue's max(exponential, bucket)): a forget
@@ -127,7 +128,7 @@ func (c *confirmation) prompt() []string {
 				"reconciled as soon as a worker is free.",
 			}
 		}
-		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), "A pending retry keeps its time (r retries now)."}
+		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
 	}
 	n := "counting… keys"
 	switch {
@@ -200,4 +201,18 @@ func overlay(screen, box string, width, height int) string {
 		lines[top+i] = fit(strings.Repeat(" ", left)+bl, width)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pendingEffect says what a forget leaves of the key's wait, as its state
+// has it: a failed key has no retry pending to keep.
+func (a action) pendingEffect() string {
+	switch a.state {
+	case api.StateScheduled:
+		return "Its pending re-check (RequeueAfter) keeps its time (r retries now)."
+	case api.StateFailed:
+		return "Nothing is pending: it runs again when its object changes (r retries now)."
+	case api.StateBackoff:
+		return "A pending retry keeps its time (r retries now)."
+	}
+	return "r retries it now instead."
 }

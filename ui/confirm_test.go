@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // typeText presses each character of s.
@@ -141,4 +143,26 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 			t.Errorf("want (1 failure):\n%s", s)
 		}
 	})
+}
+
+// The forget dialog says what is left pending as the key's state has it: a
+// failed key has no retry to keep (it said "A pending retry keeps its time").
+func TestForgetSaysWhatIsPending(t *testing.T) {
+	for _, tt := range []struct {
+		state api.State
+		want  string
+	}{
+		{api.StateBackoff, "A pending retry keeps its time"},
+		{api.StateScheduled, "Its pending re-check (RequeueAfter) keeps its time"},
+		{api.StateFailed, "Nothing is pending: it runs again when its object changes"},
+		{api.StateIdle, "r retries it now instead."},
+	} {
+		c := &confirmation{act: action{controller: "widget", key: "default/w1", state: tt.state}}
+		if got := strings.Join(c.prompt(), "\n"); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: the dialog says\n%s\nwant %q", tt.state, got, tt.want)
+		}
+		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.prompt(), "\n"), "A pending retry") {
+			t.Errorf("%s: the dialog claims a pending retry", tt.state)
+		}
+	}
 }

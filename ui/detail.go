@@ -63,7 +63,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
-			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource}}
+			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource, state: kd.State}}
 		}
 	default:
 		scrollBy(k, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
