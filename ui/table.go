@@ -56,7 +56,11 @@ func (t *topModel) columns() []column {
 		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
 		next,
 	)
-	if !t.fleet() || w >= 100 {
+	// Under 72 columns every column but KEY and LAST ERROR leaves them too
+	// little: DELAY goes (NEXT says when) and KEY may narrow to 12, its
+	// middle cut keeping the object's number.
+	narrow := w < 72
+	if (!t.fleet() || w >= 100) && !narrow {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
 		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
 			if k.Delay.Duration == 0 {
@@ -96,15 +100,22 @@ func (t *topModel) columns() []column {
 	for _, c := range cols {
 		used += c.width + 1
 	}
-	flex := max(w-used, 20)
-	keyW := 16
+	minKey := 16
+	if narrow {
+		minKey = 12
+	}
+	flex := max(w-used, minKey+8)
+	keyW := minKey
 	if t.page != nil {
 		for _, k := range t.page.Items {
 			keyW = max(keyW, len(k.Key.Key))
 		}
 	}
-	cols[keyCol].width = min(keyW, max(16, flex*45/100, flex-12))
+	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-12))
 	cols[errCol].width = max(flex-cols[keyCol].width, 8)
+	if cols[errCol].width < len(cols[errCol].title) {
+		cols[errCol].title = "ERROR" // not "LAST ER…"
+	}
 	return cols
 }
 
@@ -129,13 +140,15 @@ func (t *topModel) table() []string {
 	w := t.c.width
 	var b strings.Builder
 	b.WriteString("  ")
-	for _, c := range cols {
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(' ') // between columns only: a trailing one cut the last title
+		}
 		if c.right {
 			b.WriteString(fitLeft(c.title, c.width))
 		} else {
 			b.WriteString(fit(c.title, c.width))
 		}
-		b.WriteByte(' ')
 	}
 	lines := []string{s.header.Render(fit(b.String(), w))}
 	if t.page == nil && t.err != nil {
