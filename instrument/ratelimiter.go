@@ -49,15 +49,14 @@ func whenOf[T comparable](l workqueue.TypedRateLimiter[T], item T) (time.Duratio
 // Forget is the success; with Track, a Forget that finds a failure streak
 // is the controller giving up on the key.
 func (r *rateLimiter[T]) Forget(item T) {
-	tracked := r.probe.tracked.Load()
-	record := !tracked || r.probe.tracking.Load()
-	if r.fused != nil {
-		r.probe.store.forgotFused(item, record, tracked)
-		return
+	if r.fused == nil {
+		r.inner.Forget(item)
 	}
-	r.inner.Forget(item)
-	if record {
-		r.probe.store.forgot(item, tracked, false)
+	switch tracked := r.probe.tracked.Load(); {
+	case !tracked || r.probe.tracking.Load():
+		r.probe.store.forgot(item, tracked) // resets a fused count too
+	case r.fused != nil:
+		r.probe.store.resetCount(item)
 	}
 }
 
@@ -73,7 +72,7 @@ func (r *rateLimiter[T]) NumRequeues(item T) int {
 // through the endpoint.
 func (r *rateLimiter[T]) resetCount(item T) {
 	if r.fused != nil {
-		r.probe.store.forgotFused(item, false, true)
+		r.probe.store.resetCount(item)
 		return
 	}
 	r.inner.Forget(item)

@@ -48,17 +48,12 @@ func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 	return delay
 }
 
-// forgotFused is a fused limiter's Forget: the count goes back to 0, and
-// the Forget is recorded as forgot says, unless record is false (the
-// reconciler decorator alone: the outcome is recorded already).
-func (s *store[T]) forgotFused(item T, record, tracked bool) {
-	if !record {
-		if !s.withItem(item, func(e *entry[T]) { e.requeues = 0 }) {
-			s.spill.take(item)
-		}
-		return
+// resetCount is a fused limiter's Forget when nothing else is recorded:
+// the key's count goes back to 0, wherever it is kept.
+func (s *store[T]) resetCount(item T) {
+	if !s.withItem(item, func(e *entry[T]) { e.requeues = 0 }) {
+		s.spill.take(item)
 	}
-	s.forgot(item, tracked, true)
 }
 
 // requeues is a fused limiter's NumRequeues.
@@ -107,15 +102,14 @@ func (e *entry[T]) limited(now int64, delay time.Duration, source uint8, pq, see
 // been recorded, and a success or RequeueAfter left nothing to reset; a
 // Forget that finds a failure streak is the controller giving up on the key
 // without retrying it (client-go's handleErr after its last retry), which
-// leaves it failed until the next change.
-func (s *store[T]) forgot(item T, tracked, fused bool) {
+// leaves it failed until the next change. Either way a fused limiter's
+// count goes back to 0 (a delegating limiter keeps none here: 0 already).
+func (s *store[T]) forgot(item T, tracked bool) {
 	if tracked {
 		// Only a key with a failure streak on record can be given up on: an
 		// unknown key is not tracked for a Forget alone.
 		if !s.withItem(item, func(e *entry[T]) {
-			if fused {
-				e.requeues = 0
-			}
+			e.requeues = 0
 			e.outcomeSinceGet = true
 			if e.stored != stBackoff || (e.failures == 0 && !e.pendingDelay) {
 				return
@@ -125,15 +119,13 @@ func (s *store[T]) forgot(item T, tracked, fused bool) {
 			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
 			e.stored = stFailed
 			e.clearRetry()
-		}) && fused {
+		}) {
 			s.spill.take(item)
 		}
 		return
 	}
 	if !s.withEntry(item, 0, func(e *entry[T]) {
-		if fused {
-			e.requeues = 0
-		}
+		e.requeues = 0
 		e.outcomeSinceGet = true
 		e.failures, e.firstFailureAt = 0, 0
 		if e.stored != stIdle {
@@ -144,7 +136,7 @@ func (s *store[T]) forgot(item T, tracked, fused bool) {
 			e.lastSuccessAt = now
 			e.addAttempt(attempt{at: now, outcome: outSuccess, trigger: e.trigger, preempted: e.preempted})
 		}
-	}) && fused {
+	}) {
 		s.spill.take(item)
 	}
 }
