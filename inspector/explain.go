@@ -355,7 +355,7 @@ func firstReconcileAfter(k api.Key, t time.Time) (time.Time, bool) {
 		// Times are recorded at the end of a reconcile; its start is its
 		// end less its duration (kept to the microsecond: allow for it).
 		if !a.At.Add(-a.Duration.Duration).Before(t.Add(-time.Microsecond)) {
-			return a.At, i > 0 || len(k.History) < 16 || a.At.Equal(k.LastReconcileAt)
+			return a.At, i > 0 || len(k.History) < api.HistorySize || a.At.Equal(k.LastReconcileAt)
 		}
 	}
 	return time.Time{}, false

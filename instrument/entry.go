@@ -9,7 +9,7 @@ import (
 )
 
 // historySize is how many attempts a key remembers.
-const historySize = 16
+const historySize = api.HistorySize
 
 // Stored states. The reported verdict is derived from these at read time
 // (see entry.state): a backoff whose time has come is "queued", for example.

@@ -17,7 +17,7 @@ import (
 const DefaultMaxKeys = 100_000
 
 // historySize is how many attempts a key remembers, as in the instrument.
-const historySize = 16
+const historySize = api.HistorySize
 
 // quietGrace is how long past its expected retry a key may stay silent
 // before it is unknown: the timestamps of the default encoder have whole

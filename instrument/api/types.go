@@ -238,6 +238,10 @@ type ForgetRequest struct {
 	User string `json:"user,omitempty"`
 }
 
+// HistorySize is how many attempts a key's History holds at most, oldest
+// first: a full history may have dropped older ones.
+const HistorySize = 16
+
 // Bounds of ForgetRequest's free text.
 const (
 	MaxReasonBytes = 512
