@@ -96,16 +96,16 @@ func (l *ControllerLimiter[T]) When(item T) time.Duration {
 
 func (l *ControllerLimiter[T]) when(item T) (time.Duration, uint8) {
 	e := l.exp.When(item)
-	if b := l.reserve(); b > e {
+	if b := l.reserveAt(l.now()); b > e {
 		return b, srcBucket
 	}
 	return e, srcItemExponential
 }
 
-// reserve takes one token from the bucket and returns how long it waits:
-// workqueue.TypedBucketRateLimiter.When, on the limiter's clock.
-func (l *ControllerLimiter[T]) reserve() time.Duration {
-	now := l.now()
+// reserveAt takes one token from the bucket at now, a time of the
+// limiter's clock, and returns how long it waits:
+// workqueue.TypedBucketRateLimiter.When.
+func (l *ControllerLimiter[T]) reserveAt(now time.Time) time.Duration {
 	return l.bucket.ReserveN(now, 1).DelayFrom(now)
 }
 

@@ -21,9 +21,11 @@ import (
 // user can see it.
 type fused struct {
 	base, max time.Duration
-	// reserve takes a token from the classic limiter's bucket and returns
-	// its delay; nil for the priority queue's exponential-only default.
-	reserve func() time.Duration
+	// reserve takes a token from the classic limiter's bucket at now and
+	// returns its delay; nil for the priority queue's exponential-only
+	// default. The bucket runs on the store's clock, so that one clock read
+	// serves both the token and the record.
+	reserve func(now time.Time) time.Duration
 }
 
 // delay is the limiter's choice for a key counted requeues times, given the
@@ -43,7 +45,7 @@ func fusedOf[T comparable](l any) *fused {
 	case *ExponentialLimiter[T]:
 		return &fused{base: l.base, max: l.max}
 	case *ControllerLimiter[T]:
-		return &fused{base: l.exp.base, max: l.exp.max, reserve: l.reserve}
+		return &fused{base: l.exp.base, max: l.exp.max, reserve: l.reserveAt}
 	}
 	return nil
 }

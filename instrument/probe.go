@@ -205,12 +205,17 @@ func (p *TypedProbe[T]) RateLimiter(inner workqueue.TypedRateLimiter[T]) workque
 	if rl, ok := inner.(*rateLimiter[T]); ok && rl.probe == p {
 		return rl // already ours
 	}
-	if cl, ok := inner.(*ControllerLimiter[T]); ok && cl.clock == nil && p.clock != nil {
-		cl.clock = p.clock // see Options.Clock
-	}
 	rl := &rateLimiter[T]{inner: inner, probe: p}
 	if own {
 		rl.fused = fusedOf[T](inner) // nil with jitter: it keeps its own limiter
+	}
+	if cl, ok := inner.(*ControllerLimiter[T]); ok && cl.clock == nil {
+		switch {
+		case rl.fused != nil:
+			cl.clock = p.store.clock // the fused When reserves on it (see fused)
+		case p.clock != nil:
+			cl.clock = p.clock // see Options.Clock
+		}
 	}
 	p.mu.Lock()
 	p.limiter = rl

@@ -29,10 +29,13 @@ func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bo
 // client-go's MaxOf takes it whatever the exponential part says.
 func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 	var bucket time.Duration
+	var now int64
 	if f.reserve != nil {
-		bucket = f.reserve()
+		t := s.clock.Now()
+		now, bucket = t.UnixNano(), f.reserve(t)
+	} else {
+		now = s.now()
 	}
-	now := s.now()
 	pq, seen := s.pq.Load(), s.seesHandouts.Load()
 	var delay time.Duration
 	if s.withEntry(item, now, func(e *entry[T]) {
