@@ -176,8 +176,8 @@ func (h *verdictHarness) checkRow(t *testing.T, key string, row verdictRow) {
 	if msg := row.check(k); msg != "" {
 		t.Errorf("endpoint: %s; got %+v", msg, k)
 	}
-	if text := d.Diagnosis.String(); !strings.Contains(text, row.says) {
-		t.Errorf("describe says:\n%s\nwant it to contain %q", text, row.says)
+	if text := d.Diagnosis.String(); !strings.Contains(text, row.says) || !strings.Contains(text, row.saysToo) {
+		t.Errorf("describe says:\n%s\nwant it to contain %q and %q", text, row.says, row.saysToo)
 	}
 	if row.controllerSays == "" {
 		return

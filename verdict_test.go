@@ -36,6 +36,8 @@ type verdictRow struct {
 	state api.State
 	check func(k api.Key) string // "" when the endpoint's answer is right
 	says  string                 // a sentence describe's diagnosis must contain
+	// saysToo, when set, is one more sentence it must contain.
+	saysToo string
 	// controllerSays, when set, is what the controller's one-line diagnosis
 	// (get's header, top's) must contain.
 	controllerSays string
@@ -53,6 +55,8 @@ func TestVerdictTruthTable(t *testing.T) {
 				"failures 1, item-exponential, a transient last error")
 		},
 		says: "Backing off 1m00s after 1 consecutive failure: per-item exponential, 1m00s·2^0",
+		// One event, one reconcile: the change was seen by that reconcile.
+		saysToo: " and was reconciled at ",
 	}, {
 		name: "backoff after Requeue: true",
 		drive: func(t *testing.T, h *verdictHarness) {
@@ -75,6 +79,7 @@ func TestVerdictTruthTable(t *testing.T) {
 			return want(k.Failures == 0 && k.DelaySource == api.SourceRequeueAfter, "no failures, requeue-after")
 		},
 		says:           "Scheduled: the last reconcile asked to be called again after 1m00s (RequeueAfter)",
+		saysToo:        "a planned re-check, not a failure. Next re-check at",
 		controllerSays: "widget — healthy: 1 key, none failing; 1 polling (RequeueAfter)",
 	}, {
 		name: "running",
@@ -212,6 +217,23 @@ func TestVerdictTruthTable(t *testing.T) {
 				"failures 0, a forget that reset 1 failure")
 		},
 		says: "Backoff forgotten at",
+	}, {
+		// A forget restarts the failure count, not the run of one error.
+		name: "a failure after a forget",
+		drive: func(t *testing.T, h *verdictHarness) {
+			h.fail(t, key, boom, 1)
+			if _, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{key}}); err != nil {
+				t.Fatal(err)
+			}
+			h.send(t, key) // the object changes: reconciled now, fails again
+			h.waitKey(t, key, func(k api.Key) bool { return k.Failures == 1 && k.SameErrorCount == 2 })
+		},
+		state: api.StateBackoff,
+		check: func(k api.Key) string {
+			return want(k.Failures == 1 && k.SameErrorCount == 2, "1 failure counted, the same error twice")
+		},
+		says:    ", the same on the last 2 attempts since ",
+		saysToo: " (the failure count restarted among them); failing again since ",
 	}, {
 		name:        "an event does not move a sooner retry",
 		classicOnly: true,
