@@ -239,13 +239,18 @@ func benchRegistryOf(p *Probe) *Registry {
 // BenchmarkMemoryPerKey measures what the store holds per key, on top of the
 // inner limiter's own map (which a bare controller has too): the store is
 // driven directly, as the decorators would.
+//
+// A key usually fails on one error again and again, which its history keeps
+// once; "errors=16" is a key whose every attempt failed differently (the 16
+// messages are shared by all keys, so that what is measured is the history's
+// table, not the messages).
 func BenchmarkMemoryPerKey(b *testing.B) {
-	for _, attempts := range []int{1, historySize} {
-		b.Run(fmt.Sprintf("attempts=%d", attempts), func(b *testing.B) {
+	for _, tc := range []struct{ attempts, errors int }{{1, 1}, {historySize, 1}, {historySize, historySize}} {
+		b.Run(fmt.Sprintf("attempts=%d/errors=%d", tc.attempts, tc.errors), func(b *testing.B) {
 			reqs := benchRequests(100_000)
 			var perKey float64
 			for b.Loop() {
-				perKey = heapPerKey(b, reqs, attempts)
+				perKey = heapPerKey(b, reqs, tc.attempts, tc.errors)
 			}
 			b.ReportMetric(perKey, "B/key")
 		})
@@ -253,11 +258,14 @@ func BenchmarkMemoryPerKey(b *testing.B) {
 }
 
 // heapPerKey fills a fresh store with one failing key per request, each with
-// the given number of attempts, and returns the heap it holds per key. The
-// store is local, so it is garbage once this returns: every call measures
-// from the same baseline.
-func heapPerKey(b *testing.B, reqs []reconcile.Request, attempts int) float64 {
-	errDial := errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
+// the given number of attempts failing on a cycle of the given number of
+// messages, and returns the heap it holds per key. The store is local, so it
+// is garbage once this returns: every call measures from the same baseline.
+func heapPerKey(b *testing.B, reqs []reconcile.Request, attempts, messages int) float64 {
+	errs := make([]error, messages)
+	for i := range errs {
+		errs[i] = fmt.Errorf("dial tcp 10.0.0.%d:443: connect: connection refused", i)
+	}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -271,10 +279,10 @@ func heapPerKey(b *testing.B, reqs []reconcile.Request, attempts int) float64 {
 	})
 	s := p.store
 	for _, r := range reqs {
-		for range attempts {
+		for i := range attempts {
 			began := s.now()
 			s.started(r, began)
-			s.finished(r, reconcile.Result{}, errDial, began)
+			s.finished(r, reconcile.Result{}, errs[i%messages], began)
 			s.limited(r, DefaultBaseDelay, srcItemExponential, true)
 		}
 	}

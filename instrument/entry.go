@@ -8,9 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// historySize is how many attempts a key remembers.
-const historySize = api.HistorySize
-
 // Stored states. The reported verdict is derived from these at read time
 // (see entry.state): a backoff whose time has come is "queued", for example.
 const (
@@ -68,19 +65,6 @@ const (
 
 var classNames = [...]string{"", api.ClassTransient, api.ClassPermanent, api.ClassUnknown}
 
-// attempt is one history entry, 32 bytes: a key keeps 16. Times are Unix
-// nanoseconds of the store's clock.
-type attempt struct {
-	at        int64
-	delay     time.Duration
-	err       text
-	duration  span
-	outcome   uint8
-	trigger   uint8
-	class     uint8
-	preempted bool
-}
-
 // reset is the last reset of a key's failure count that was not a success.
 type reset struct {
 	at           int64
@@ -107,8 +91,9 @@ type entry[T comparable] struct {
 	startedAt        int64
 	lastSeen         int64
 	lastErr          text
-	lastReset        *reset // rare: allocated only on a forget or give-up
-	history          []attempt
+	lastReset        *reset   // rare: allocated only on a forget or give-up
+	history          []slot   // a ring once full (see addAttempt)
+	errs             []errRef // the errors history refers to
 	failures         int32
 	requeues         int32 // a fused limiter's count (see fused): NumRequeues
 	totalFailures    int32
@@ -126,28 +111,6 @@ type entry[T comparable] struct {
 	provisional      bool // nextRetry is a RequeueAfter the queue has yet to start
 	outcomeSinceGet  bool // some outcome was recorded since the queue handed the key out
 	pendingDelay     bool // the last attempt awaits its delay from the limiter
-}
-
-// addAttempt appends to the history ring.
-func (e *entry[T]) addAttempt(a attempt) {
-	if len(e.history) < historySize {
-		e.history = append(e.history, a)
-		return
-	}
-	e.history[e.head] = a
-	e.head = (e.head + 1) % historySize
-}
-
-// lastAttempt returns the newest history entry, or nil.
-func (e *entry[T]) lastAttempt() *attempt {
-	n := len(e.history)
-	if n == 0 {
-		return nil
-	}
-	if n < historySize {
-		return &e.history[n-1]
-	}
-	return &e.history[(int(e.head)+historySize-1)%historySize]
 }
 
 // setReset records r as the last reset, reusing the entry's record: a
@@ -303,35 +266,6 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) api.Key 
 		k.History = e.attempts()
 	}
 	return k
-}
-
-// attempts returns the history oldest first.
-func (e *entry[T]) attempts() []api.Attempt {
-	out := make([]api.Attempt, 0, len(e.history))
-	start := 0
-	if len(e.history) == historySize {
-		start = int(e.head)
-	}
-	for i := range e.history {
-		a := e.history[(start+i)%len(e.history)]
-		out = append(out, api.Attempt{
-			At:        unixTime(a.at),
-			Outcome:   outcomeNames[a.outcome],
-			Delay:     metav1.Duration{Duration: a.delay},
-			Error:     a.err.String(),
-			Duration:  metav1.Duration{Duration: a.duration.duration()},
-			Trigger:   triggerNames[a.trigger],
-			Preempted: a.preempted,
-			Class:     classNames[a.class],
-		})
-		// The last forget's own entry, and the retry it triggered, say who
-		// asked and why; older forgets keep only their outcome.
-		if r := e.lastReset; r != nil && r.by == api.ResetForget &&
-			((a.outcome == outForgotten && a.at == r.at) || (a.trigger == trigForget && a.outcome != outForgotten && a.at >= r.at)) {
-			out[len(out)-1].By, out[len(out)-1].Reason = r.user, r.reason
-		}
-	}
-	return out
 }
 
 func unixTime(ns int64) time.Time {

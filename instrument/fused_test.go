@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -17,9 +18,12 @@ import (
 func TestExponentialDelayIsClientGos(t *testing.T) {
 	for _, p := range []struct{ base, max time.Duration }{
 		{DefaultBaseDelay, DefaultMaxDelay}, {time.Millisecond, 1000 * time.Second}, {time.Nanosecond, time.Hour}, {time.Minute, time.Hour},
+		// No cap: the float product itself, up to and past int64's range
+		// and float64's (2^1024 is +Inf).
+		{3, math.MaxInt64}, {7*time.Millisecond + 1, math.MaxInt64}, {math.MaxInt64 / 3, math.MaxInt64},
 	} {
 		cg := workqueue.NewTypedItemExponentialFailureRateLimiter[string](p.base, p.max)
-		for n := range 80 {
+		for n := range 1100 {
 			if want, got := cg.When("k"), api.ExponentialDelay(p.base, p.max, n); got != want {
 				t.Fatalf("base %v, max %v, requeue %d: %v, client-go %v", p.base, p.max, n, got, want)
 			}

@@ -32,7 +32,7 @@ func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 	var now int64
 	if f.reserve != nil {
 		t := s.clock.Now()
-		now, bucket = t.UnixNano(), f.reserve(t)
+		now, bucket = onGrid(t.UnixNano()), f.reserve(t)
 	} else {
 		now = s.now()
 	}
@@ -88,9 +88,7 @@ func (e *entry[T]) limited(now int64, delay time.Duration, source uint8, pq, see
 	switch {
 	case e.pendingDelay:
 		// The reconciler recorded this attempt; the limiter adds its delay.
-		if a := e.lastAttempt(); a != nil {
-			a.delay = delay
-		}
+		e.setLastDelay(delay)
 		e.pendingDelay = false
 	case !tracked:
 		// Nobody reports reconcile outcomes: a rate-limited add is the failure.
@@ -196,7 +194,7 @@ func (s *store[T]) done(item T) {
 			e.stored = stFailed
 			e.clearRetry()
 			e.totalFailures++
-			e.addAttempt(attempt{at: now, duration: spanOf(time.Duration(now - e.startedAt)), outcome: outTerminal,
+			e.addAttempt(attempt{at: now, duration: time.Duration(now - e.startedAt), outcome: outTerminal,
 				trigger: e.trigger, preempted: e.preempted})
 		}
 		e.running, e.startedAt = false, 0
@@ -228,7 +226,7 @@ func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64
 		e.reconciles++
 		e.lastReconcileAt, e.lastDuration = now, int64(dur)
 		e.pendingDelay = false
-		a := attempt{at: now, duration: spanOf(dur), trigger: e.trigger, preempted: e.preempted}
+		a := attempt{at: now, duration: dur, trigger: e.trigger, preempted: e.preempted}
 		switch {
 		case terminal:
 			e.stored = stFailed
@@ -298,9 +296,7 @@ func (s *store[T]) classified(item T, at int64, class uint8) {
 			return
 		}
 		e.errClass = class
-		if a := e.lastAttempt(); a != nil && a.at == at {
-			a.class = class
-		}
+		e.setLastClass(at, class)
 	})
 }
 

@@ -3,34 +3,35 @@ package instrument
 import "time"
 
 // span is a non-negative duration in four bytes, for the history a key keeps
-// (a full history is 16 attempts of 100,000 keys): microseconds up to 35
-// minutes, milliseconds beyond that up to 24 days, where it saturates. A
-// reconcile's duration needs no more; delays, which the explanation compares
-// exactly, stay in nanoseconds.
+// (a full history is 16 attempts of 100,000 keys): two bits say the unit, 30
+// the count. Nanoseconds up to 1.07 s, microseconds up to 17.9 min (every
+// delay client-go's exponential limiter chooses, up to its 1000 s cap, is
+// exact), milliseconds up to 12.4 days, seconds beyond, saturating at 34
+// years. The delay a key waits now is kept exactly, in the entry.
 type span uint32
 
 const (
-	spanMillis = span(1) << 31 // set: the value counts milliseconds
-	spanMax    = spanMillis - 1
+	spanUnitShift = 30
+	spanMax       = span(1)<<spanUnitShift - 1
 )
 
-// spanOf encodes d, rounding down to the unit.
+// spanUnits are the units, finest first.
+var spanUnits = [...]time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond, time.Second}
+
+// spanOf encodes d in the finest unit that holds it, rounding down.
 func spanOf(d time.Duration) span {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return 0
-	case d/time.Microsecond <= time.Duration(spanMax):
-		return span(d / time.Microsecond)
-	case d/time.Millisecond <= time.Duration(spanMax):
-		return spanMillis | span(d/time.Millisecond)
 	}
-	return spanMillis | spanMax
+	for u, unit := range spanUnits {
+		if n := d / unit; n <= time.Duration(spanMax) {
+			return span(u)<<spanUnitShift | span(n)
+		}
+	}
+	return span(len(spanUnits)-1)<<spanUnitShift | spanMax
 }
 
 // duration decodes s.
 func (s span) duration() time.Duration {
-	if s&spanMillis != 0 {
-		return time.Duration(s&^spanMillis) * time.Millisecond
-	}
-	return time.Duration(s) * time.Microsecond
+	return time.Duration(s&spanMax) * spanUnits[s>>spanUnitShift]
 }

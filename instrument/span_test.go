@@ -1,9 +1,13 @@
 package instrument
 
 import (
+	"math"
+
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -14,17 +18,25 @@ func TestSpanRoundTrip(t *testing.T) {
 	}{
 		{-time.Second, 0},
 		{0, 0},
-		{999 * time.Nanosecond, 0}, // below the unit: rounded down
-		{1500 * time.Nanosecond, time.Microsecond},
-		{5 * time.Millisecond, 5 * time.Millisecond},
-		{35 * time.Minute, 35 * time.Minute},                                                   // the last microsecond range
+		{999 * time.Nanosecond, 999 * time.Nanosecond},
+		{time.Duration(spanMax), time.Duration(spanMax)},                                       // the last nanosecond
+		{1_073_743_323, 1_073_743_000},                                                         // microseconds beyond: rounded down
+		{DefaultMaxDelay, DefaultMaxDelay},                                                     // client-go's cap, exact
 		{time.Duration(spanMax) * time.Microsecond, time.Duration(spanMax) * time.Microsecond}, // exact at the edge
 		{time.Hour + 1500*time.Microsecond, time.Hour + time.Millisecond},                      // milliseconds beyond
-		{20 * 24 * time.Hour, 20 * 24 * time.Hour},
-		{100 * 24 * time.Hour, time.Duration(spanMax) * time.Millisecond}, // saturates
+		{12 * 24 * time.Hour, 12 * 24 * time.Hour},                                             //
+		{100 * 24 * time.Hour, 100 * 24 * time.Hour},                                           // seconds beyond
+		{time.Duration(math.MaxInt64), time.Duration(spanMax) * time.Second},                   // saturates
 	} {
 		if got := spanOf(tt.in).duration(); got != tt.want {
 			t.Errorf("spanOf(%v).duration() = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	// Every delay client-go's exponential limiter chooses is kept exactly.
+	for n := range 40 {
+		d := api.ExponentialDelay(DefaultBaseDelay, DefaultMaxDelay, n)
+		if got := spanOf(d).duration(); got != d {
+			t.Errorf("delay %d: spanOf(%v).duration() = %v, want it exact", n, d, got)
 		}
 	}
 }
@@ -43,14 +55,14 @@ func TestTextInterning(t *testing.T) {
 	}
 }
 
-// TestAttemptSize guards the history's footprint: 16 attempts per key, for up
+// TestAttemptSize guards the history's footprint: 16 slots per key, for up
 // to MaxKeys keys (BenchmarkMemoryPerKey measures the whole key).
 func TestAttemptSize(t *testing.T) {
-	if got := unsafe.Sizeof(attempt{}); got != 32 {
-		t.Errorf("attempt is %d bytes, want 32", got)
+	if got := unsafe.Sizeof(slot{}); got != 16 {
+		t.Errorf("a history slot is %d bytes, want 16", got)
 	}
-	// 208 is a size class of Go's allocator: one byte more costs 16 per key.
-	if got := unsafe.Sizeof(entry[reconcile.Request]{}); got > 208 {
-		t.Errorf("an entry of a reconcile.Request is %d bytes, want at most 208", got)
+	// 240 is a size class of Go's allocator: one byte more costs 16 per key.
+	if got := unsafe.Sizeof(entry[reconcile.Request]{}); got > 240 {
+		t.Errorf("an entry of a reconcile.Request is %d bytes, want at most 240", got)
 	}
 }

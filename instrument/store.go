@@ -55,13 +55,19 @@ func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, reten
 	return s
 }
 
-// now is the store's time in Unix nanoseconds.
+// now is the store's time in Unix nanoseconds, to the microsecond: a history
+// slot keeps its time in microseconds, and every time the store keeps is on
+// that grid, so that an attempt's time compares exactly with the key's (its
+// last reconcile, its last reset).
 func (s *store[T]) now() int64 {
 	if c, ok := s.clock.(monoClock); ok {
-		return c.nanos() // skips building a time.Time on the hot path
+		return onGrid(c.nanos()) // skips building a time.Time on the hot path
 	}
-	return s.clock.Now().UnixNano()
+	return onGrid(s.clock.Now().UnixNano())
 }
+
+// onGrid rounds Unix nanoseconds down to the microsecond.
+func onGrid(ns int64) int64 { return ns - ns%int64(time.Microsecond) }
 
 // shardFor picks key's shard from one multiply of its last 8 bytes (where
 // names differ: "ns/widget-41", "ns/widget-42"). The map hashes the whole key

@@ -185,8 +185,8 @@ func TestStoreInternsErrors(t *testing.T) {
 	ptrs := map[*byte]int{}
 	hp.p.store.each(func(en *entry[reconcile.Request]) {
 		ptrs[unsafe.StringData(en.lastErr.String())]++
-		for _, a := range en.history {
-			ptrs[unsafe.StringData(a.err.String())]++
+		for _, r := range en.errs {
+			ptrs[unsafe.StringData(r.text.String())]++
 		}
 	})
 	if len(ptrs) != 1 {
