@@ -77,40 +77,44 @@ type reset struct {
 // int64, enums as bytes, history grown on demand) because a controller may track
 // 100,000 of them. Every field is guarded by the owning shard's mutex.
 type entry[T comparable] struct {
+	// First, together, what a limiter's When and Forget touch: the
+	// priority queue calls them under its lock, and every cache line they
+	// miss is every worker's wait.
+	lastSeen         int64
+	nextRetry, delay int64
+	firstFailureAt   int64
+	queuedAt         int64
+	failures         int32
+	requeues         int32 // a fused limiter's count (see fused): NumRequeues
+	stored, source   uint8
+	earlier          bool  // nextRetry is a sooner retry kept over the last delay
+	provisional      bool  // nextRetry is a RequeueAfter the queue has yet to start
+	outcomeSinceGet  bool  // some outcome was recorded since the queue handed the key out
+	pendingDelay     bool  // the last attempt awaits its delay from the limiter
+	head             uint8 // next slot once history is full
+	errClass         uint8 // of lastErr
+
 	key  string
 	item T
 
-	nextRetry, delay int64
-	lastErrAt        int64
-	firstFailureAt   int64
-	lastSuccessAt    int64
-	lastReconcileAt  int64
-	lastDuration     int64
-	lastEventAt      int64
-	queuedAt         int64
-	startedAt        int64
-	lastSeen         int64
-	lastErr          text
-	lastReset        *reset   // rare: allocated only on a forget or give-up
-	history          []slot   // a ring once full (see addAttempt)
-	errs             []errRef // the errors history refers to
-	failures         int32
-	requeues         int32 // a fused limiter's count (see fused): NumRequeues
-	totalFailures    int32
-	reconciles       int32
-	sameErrorCount   uint16 // saturates: 65,535 is years of retries at the cap
-	stored, source   uint8
-	head             uint8 // next slot once history is full
-	errClass         uint8 // of lastErr
-	trigger          uint8 // why the running (or last) attempt ran
-	readyCause       uint8 // what made the key ready while queuedAt is set
-	running          bool
-	preempted        bool // the running attempt's event came before a pending retry
-	readyPreempted   bool // the add that set queuedAt came before a pending retry
-	earlier          bool // nextRetry is a sooner retry kept over the last delay
-	provisional      bool // nextRetry is a RequeueAfter the queue has yet to start
-	outcomeSinceGet  bool // some outcome was recorded since the queue handed the key out
-	pendingDelay     bool // the last attempt awaits its delay from the limiter
+	lastErrAt       int64
+	lastSuccessAt   int64
+	lastReconcileAt int64
+	lastDuration    int64
+	lastEventAt     int64
+	startedAt       int64
+	lastErr         text
+	lastReset       *reset   // rare: allocated only on a forget or give-up
+	history         []slot   // a ring once full (see addAttempt)
+	errs            []errRef // the errors history refers to
+	totalFailures   int32
+	reconciles      int32
+	sameErrorCount  uint16 // saturates: 65,535 is years of retries at the cap
+	trigger         uint8  // why the running (or last) attempt ran
+	readyCause      uint8  // what made the key ready while queuedAt is set
+	running         bool
+	preempted       bool // the running attempt's event came before a pending retry
+	readyPreempted  bool // the add that set queuedAt came before a pending retry
 }
 
 // setReset records r as the last reset, reusing the entry's record: a
