@@ -125,6 +125,28 @@ func BenchmarkWhenForget(b *testing.B) {
 	}
 }
 
+// BenchmarkWhenFailing is When alone on keys that keep failing: the
+// controller in trouble, when people look. Both sides hold every key's count
+// (client-go's map, the store), where the When+Forget pair above lets
+// client-go's map stay empty (each Forget deletes what the When added).
+func BenchmarkWhenFailing(b *testing.B) {
+	reqs := benchRequests(benchKeys)
+	for _, tc := range limiterCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			rl := tc.new()
+			for _, r := range reqs {
+				rl.When(r)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				rl.When(reqs[i%len(reqs)])
+				i++
+			}
+		})
+	}
+}
+
 func BenchmarkWhenForgetParallel(b *testing.B) {
 	reqs := benchRequests(benchKeys)
 	for _, tc := range limiterCases() {

@@ -7,7 +7,8 @@ import (
 )
 
 // Key is one tracked key as v1/keys and v1/key return it. Absent fields are
-// omitted; times are the server's clock.
+// omitted; times are the server's clock, to the microsecond (the instrument
+// keeps them so, for its history's sake; serverTime keeps its nanoseconds).
 type Key struct {
 	Controller string `json:"controller"`
 	Key        string `json:"key"`
@@ -71,7 +72,9 @@ type ErrorRecord struct {
 	Class string `json:"class,omitempty"`
 }
 
-// Attempt is one entry of a key's history, oldest first.
+// Attempt is one entry of a key's history, oldest first. Its Delay and
+// Duration are exact below a second, to the microsecond up to 17.9 minutes
+// (every delay of client-go's exponential limiter is exact), coarser beyond.
 type Attempt struct {
 	At       time.Time       `json:"at"`
 	Outcome  string          `json:"outcome"`
