@@ -41,6 +41,41 @@ func (r *countingReconciler) Reconcile(context.Context, reconcile.Request) (reco
 
 var errLoad = errors.New("dial tcp 10.0.0.7:443: connect: connection refused")
 
+func newCountingReconciler() *countingReconciler {
+	return &countingReconciler{hit: make(chan struct{}, 1)}
+}
+
+// startLoadController starts a controller with opts, whose reconciler is rec
+// (decorated or not), enqueues keys objects once, and returns its stop and a
+// run that waits for the next n reconciles and returns their rate.
+func startLoadController(b *testing.B, opts controller.TypedOptions[reconcile.Request], rec *countingReconciler, keys int) (stop func(), run func(n int) float64) {
+	c, err := controller.NewTypedUnmanaged("load", opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	events := make(chan event.GenericEvent, keys)
+	if err := c.Watch(source.Channel(events, &crhandler.EnqueueRequestForObject{})); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Start(ctx) }()
+	for i := range keys {
+		events <- event.GenericEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "load", Name: fmt.Sprintf("w-%05d", i)}}}
+	}
+	run = func(n int) float64 {
+		start, t0 := rec.n.Load(), time.Now()
+		rec.target.Store(start + int64(n))
+		select {
+		case <-rec.hit:
+		case <-time.After(time.Minute):
+			b.Fatalf("%d reconciles did not happen within a minute", n)
+		}
+		return float64(n) / time.Since(t0).Seconds()
+	}
+	return func() { cancel(); <-done }, run
+}
+
 // BenchmarkControllerUnderReaders runs a real controller-runtime controller
 // (failing reconciler, 10,000 keys, millisecond backoffs, both queues) for a
 // fixed number of reconciles alone, then for as many again while 32 clients
@@ -70,7 +105,7 @@ func BenchmarkControllerUnderReaders(b *testing.B) {
 func runUnderReaders(b *testing.B, pq bool, keys, reconciles, readers int) (alone, loaded, floor float64) {
 	reg := NewRegistry()
 	probe := New("load", Options{Registry: reg, UsePriorityQueue: ptr.To(pq)})
-	rec := &countingReconciler{hit: make(chan struct{}, 1)}
+	rec := newCountingReconciler()
 	opts := probe.ControllerOptions(controller.TypedOptions[reconcile.Request]{
 		Reconciler:         probe.Reconciler(rec),
 		RateLimiter:        NewExponentialLimiter[reconcile.Request](time.Microsecond, time.Millisecond),
@@ -78,39 +113,12 @@ func runUnderReaders(b *testing.B, pq bool, keys, reconciles, readers int) (alon
 		SkipNameValidation: ptr.To(true),
 		Logger:             logr.Discard(),
 	})
-	c, err := controller.NewTypedUnmanaged("load", opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	events := make(chan event.GenericEvent, keys)
-	if err := c.Watch(source.Channel(events, &crhandler.EnqueueRequestForObject{})); err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Start(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	for i := range keys {
-		events <- event.GenericEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "load", Name: fmt.Sprintf("w-%05d", i)}}}
-	}
+	stop, run := startLoadController(b, opts, rec, keys)
+	defer stop()
 	log := logr.Discard()
 	srv := httptest.NewServer(NewHandler(HandlerOptions{Registry: reg, Logger: &log}))
 	defer srv.Close()
 
-	// run waits for the next n reconciles and returns their rate.
-	run := func(n int) float64 {
-		start, t0 := rec.n.Load(), time.Now()
-		rec.target.Store(start + int64(n))
-		select {
-		case <-rec.hit:
-		case <-time.After(time.Minute):
-			b.Fatalf("%d reconciles did not happen within a minute", n)
-		}
-		return float64(n) / time.Since(t0).Seconds()
-	}
 	run(keys) // every key seen once, the queue warm
 	alone = run(reconciles)
 

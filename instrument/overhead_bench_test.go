@@ -1,21 +1,15 @@
 package instrument
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
-	crhandler "sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
 // BenchmarkControllerOverhead is what the probe costs a controller: a real
@@ -48,7 +42,7 @@ func BenchmarkControllerOverhead(b *testing.B) {
 // then returns the rate of the next n reconciles.
 func runController(b *testing.B, pq, probed bool, keys, n int) float64 {
 	const base, maxDelay = time.Nanosecond, time.Microsecond
-	rec := &countingReconciler{hit: make(chan struct{}, 1)}
+	rec := newCountingReconciler()
 	opts := controller.TypedOptions[reconcile.Request]{
 		Reconciler:              rec,
 		RateLimiter:             workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](base, maxDelay),
@@ -66,34 +60,8 @@ func runController(b *testing.B, pq, probed bool, keys, n int) float64 {
 		f := opts.RateLimiter.(*rateLimiter[reconcile.Request]).fused
 		f.base, f.max, f.reserve = base, maxDelay, nil
 	}
-	c, err := controller.NewTypedUnmanaged("overhead", opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	events := make(chan event.GenericEvent, keys)
-	if err := c.Watch(source.Channel(events, &crhandler.EnqueueRequestForObject{})); err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Start(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	for i := range keys {
-		events <- event.GenericEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "load", Name: fmt.Sprintf("w-%05d", i)}}}
-	}
-	wait := func(n int) float64 {
-		start, t0 := rec.n.Load(), time.Now()
-		rec.target.Store(start + int64(n))
-		select {
-		case <-rec.hit:
-		case <-time.After(time.Minute):
-			b.Fatalf("%d reconciles did not happen within a minute", n)
-		}
-		return float64(n) / time.Since(t0).Seconds()
-	}
-	wait(keys) // every key seen once, the queue warm
-	return wait(n)
+	stop, run := startLoadController(b, opts, rec, keys)
+	defer stop()
+	run(keys) // every key seen once, the queue warm
+	return run(n)
 }
