@@ -32,3 +32,43 @@ func TestNarrowTableFits(t *testing.T) {
 		}
 	}
 }
+
+// The error-group view at 80 and 60 columns says its whole summary and
+// titles every column: nothing in them is cut off at the screen's edge.
+func TestNarrowGroupViewFits(t *testing.T) {
+	const summary = "4 distinct errors over 11,853 keys in backoff,failed (every controller); exact counts, from the endpoint"
+	for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+		m := send(t, loaded(t, sz[0], sz[1]), press("g"), fixedGroups())
+		s := screen(m)
+		lines := splitLines(s)
+		header := -1
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > sz[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", sz[0], sz[1], i, w, l)
+			}
+			if strings.Contains(l, "KEYS") && strings.Contains(l, "CONTROLLER") {
+				header = i
+			}
+		}
+		if header < 0 {
+			t.Fatalf("%dx%d: no column header:\n%s", sz[0], sz[1], s)
+		}
+		if got := strings.TrimRight(lines[header], " "); !strings.HasSuffix(got, "ERROR") && !strings.HasSuffix(got, ")") {
+			t.Errorf("%dx%d: the column header %q is cut; want it to end with its ERROR title", sz[0], sz[1], got)
+		}
+		// The summary, wrapped as it must be, between the title and the header.
+		var said []string
+		for _, l := range lines[1:header] {
+			said = append(said, strings.Fields(l)...)
+		}
+		if got := strings.Join(said, " "); got != summary {
+			t.Errorf("%dx%d: the summary reads %q, want %q", sz[0], sz[1], got, summary)
+		}
+		// Every group is still listed, with its count.
+		for _, n := range []string{"10,980 keys", "842 keys", "30 keys", "1 key"} {
+			if !strings.Contains(s, n) {
+				t.Errorf("%dx%d: no group of %s:\n%s", sz[0], sz[1], n, s)
+			}
+		}
+	}
+}
