@@ -82,19 +82,16 @@ func TestGetSortsAttentionByDefault(t *testing.T) {
 	}
 }
 
-// get on the demo (seed 7, a minute into its first outage, replayed on a
-// fake clock) opens on what is wrong: the controllers' diagnoses, then the
-// keys failing longest.
+// get on the demo (demo.FirstOutage: seed 7, a minute into its first
+// outage, replayed on a fake clock) opens on what is wrong: the
+// controllers' diagnoses, then the keys failing longest.
 func TestGetOnTheDemo(t *testing.T) {
-	opts := demo.DefaultOptions()
-	opts.Seed = 7
-	r, err := demo.NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
+	r, err := demo.FirstOutage()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	log := logr.Discard()
-	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &log}))
+	srv := httptest.NewServer(r.Handler())
 	t.Cleanup(srv.Close)
 
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()

@@ -87,7 +87,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	d.Details = controllerDetails(c, mine)
 
 	backoff, failed := c.Counts[api.StateBackoff], c.Counts[api.StateFailed]
-	if backoff+failed == 0 {
+	if InTrouble(&c) == 0 {
 		d.Situation, d.Summary = healthySummary(c)
 		d.Findings = herdFindings(c)
 		return d

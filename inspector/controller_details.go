@@ -75,17 +75,3 @@ func limiterText(l api.Limiter) string {
 	}
 	return strings.TrimPrefix(s, "; ")
 }
-
-// OneLine flattens s to one line of at most n runes, "…" marking a cut in
-// its middle;
-// n <= 0 keeps it whole.
-func OneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); n > 0 && len(r) > n {
-		// Cut in the middle, keeping more of the end: a wrapped error's
-		// cause comes last ("PUT https://…/items/w1: 503 Service Unavailable").
-		head := (n - 1) / 3
-		return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
-	}
-	return s
-}

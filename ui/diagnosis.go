@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // situationOrder ranks the situations worst first: the one the header
@@ -29,7 +28,7 @@ func (t *topModel) diagnosis() (d inspector.ControllerDiagnosis, others int, ok 
 	trouble := make(map[string]int, len(shown))
 	for i, c := range shown {
 		ds[i] = inspector.DiagnoseController(c, t.groups, t.overview.ServerTime)
-		trouble[c.Name] = c.Counts[api.StateBackoff] + c.Counts[api.StateFailed]
+		trouble[c.Name] = inspector.InTrouble(&c)
 	}
 	worst := slices.MinFunc(ds, func(a, b inspector.ControllerDiagnosis) int {
 		return cmp.Or(

@@ -11,28 +11,22 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/go-logr/logr"
 
 	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// demoWorld is the demo with --seed 7 (its defaults otherwise), replayed
-// for 70s from 08:00:00 UTC — a minute into its first outage — and served
-// by the real handler.
+// demoWorld is demo.FirstOutage (seed 7, a minute into its first outage)
+// served by the real handler.
 func demoWorld(t *testing.T) (*demo.Replay, *httptest.Server) {
 	t.Helper()
-	opts := demo.DefaultOptions()
-	opts.Seed = 7
-	r, err := demo.NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
+	r, err := demo.FirstOutage()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	discard := logr.Discard()
-	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &discard}))
+	srv := httptest.NewServer(r.Handler())
 	t.Cleanup(srv.Close)
 	return r, srv
 }

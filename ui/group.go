@@ -189,9 +189,13 @@ func (g *groupModel) view() string {
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
 			inspector.Plural(len(g.list.Groups), "distinct error"), inspector.Plural(g.list.Matched, "key"), strings.Join(states, ","), scope)
 	}
-	lines := []string{
-		fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w),
-		fit(summary, w),
+	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
+	// The summary wraps rather than lose its end; its second line takes the
+	// blank line's place, so the rows start where they always do.
+	sum := wrap(summary, w)
+	sum = sum[:min(len(sum), 2)]
+	for _, l := range sum {
+		lines = append(lines, fit(l, w))
 	}
 	if g.err != nil {
 		again := "tries again every " + short(g.c.opts.Refresh)
@@ -201,12 +205,20 @@ func (g *groupModel) view() string {
 		for _, l := range wrap("✗ "+errText(g.err)+"; "+again+", esc goes back", w) {
 			lines = append(lines, s.bad.Render(fit(l, w)))
 		}
-	} else {
+	} else if len(sum) < 2 {
 		lines = append(lines, "")
 	}
-	const ctlW, classW = 12, 9
-	const seenW = 9 // "1m13s ago"
-	lines = append(lines, s.header.Render(fit(fmt.Sprintf("  %11s %-*s %-*s %*s %s", "KEYS", ctlW, "CONTROLLER", classW, "CLASS", seenW, "LAST SEEN", "ERROR (numbers, addresses, ids and quoted names folded to …)"), w)))
+	const classW, seenW = 9, 9 // "transient", "1m13s ago"
+	// Under 72 columns (as the top table) the error would keep a dozen
+	// cells: the counts lose their "keys" (KEYS says it) and CONTROLLER
+	// narrows, so that the error keeps its end.
+	narrow := w < 72
+	ctlW, countW := 12, 11
+	if narrow {
+		ctlW, countW = 10, 6
+	}
+	header := fmt.Sprintf("  %*s %-*s %-*s %*s ", countW, "KEYS", ctlW, "CONTROLLER", classW, "CLASS", seenW, "LAST SEEN")
+	lines = append(lines, s.header.Render(fit(header+errorTitle(w-lipgloss.Width(header)), w)))
 	gs := g.groups()
 	var now time.Time
 	if g.list != nil {
@@ -215,9 +227,12 @@ func (g *groupModel) view() string {
 	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
 		gr := &gs[i]
-		unit := "keys"
-		if gr.Count == 1 {
-			unit = "key "
+		count := thousands(gr.Count) + " keys"
+		switch {
+		case narrow:
+			count = thousands(gr.Count)
+		case gr.Count == 1:
+			count = thousands(gr.Count) + " key "
 		}
 		last := "-"
 		if !gr.LastSeen.IsZero() && !now.IsZero() {
@@ -226,7 +241,7 @@ func (g *groupModel) view() string {
 				last = short(d) + " ago"
 			}
 		}
-		row := fmt.Sprintf("  %6s %s %s %s %*s ", thousands(gr.Count), unit, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.
 		row += fitMessage(oneLine(gr.Fingerprint), w-lipgloss.Width(row))
 		if i == g.cursor {
@@ -245,4 +260,23 @@ func (g *groupModel) view() string {
 		lines = append(lines[:len(lines)-len(about)], about...)
 	}
 	return strings.Join(pad(lines, g.c.height-1), "\n")
+}
+
+// errorTitles title the ERROR column, the longest that fits first: what
+// the "…" in a fingerprint stands for, in full, in short, or (help says it)
+// not at all.
+var errorTitles = []string{
+	"ERROR (numbers, addresses, ids and quoted names folded to …)",
+	"ERROR (…: numbers, ids, names)",
+	"ERROR",
+}
+
+// errorTitle is the longest of errorTitles that fits in room cells.
+func errorTitle(room int) string {
+	for _, t := range errorTitles {
+		if lipgloss.Width(t) <= room {
+			return t
+		}
+	}
+	return errorTitles[len(errorTitles)-1]
 }

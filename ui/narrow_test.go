@@ -32,3 +32,44 @@ func TestNarrowTableFits(t *testing.T) {
 		}
 	}
 }
+
+// The error-group view at 80 and 60 columns says its whole summary and
+// titles every column: nothing in them is cut off at the screen's edge.
+func TestNarrowGroupViewFits(t *testing.T) {
+	const summary = "4 distinct errors over 11,853 keys in backoff,failed (every controller); exact counts, from the endpoint"
+	for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+		m := send(t, loaded(t, sz[0], sz[1]), press("g"), fixedGroups())
+		s := screen(m)
+		lines := splitLines(s)
+		header := -1
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > sz[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", sz[0], sz[1], i, w, l)
+			}
+			if strings.Contains(l, "KEYS") && strings.Contains(l, "CONTROLLER") {
+				header = i
+			}
+		}
+		if header < 0 {
+			t.Fatalf("%dx%d: no column header:\n%s", sz[0], sz[1], s)
+		}
+		if got := strings.TrimRight(lines[header], " "); !strings.HasSuffix(got, "ERROR") && !strings.HasSuffix(got, ")") {
+			t.Errorf("%dx%d: the column header %q is cut; want it to end with its ERROR title", sz[0], sz[1], got)
+		}
+		// The summary, wrapped as it must be, between the title and the header.
+		var said []string
+		for _, l := range lines[1:header] {
+			said = append(said, strings.Fields(l)...)
+		}
+		if got := strings.Join(said, " "); got != summary {
+			t.Errorf("%dx%d: the summary reads %q, want %q", sz[0], sz[1], got, summary)
+		}
+		// Every group is still listed, with its count and controller.
+		for i, want := range []string{"10,980 outage", "842 outage", "30 naive", "1 conflicts"} {
+			row := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(lines[header+1+i], " keys ", " "), " key ", " "))
+			if got := strings.Join(row[:min(len(row), 2)], " "); got != want {
+				t.Errorf("%dx%d: group %d reads %q, want %q", sz[0], sz[1], i, got, want)
+			}
+		}
+	}
+}

@@ -133,8 +133,8 @@ func failing(ov *inspector.Overview) bool {
 	if ov == nil {
 		return false
 	}
-	for _, c := range ov.Controllers {
-		if c.Counts[api.StateBackoff]+c.Counts[api.StateFailed] > 0 {
+	for i := range ov.Controllers {
+		if inspector.InTrouble(&ov.Controllers[i]) > 0 {
 			return true
 		}
 	}

@@ -125,6 +125,7 @@ var columnHelp = [][2]string{
 	{"FAILING FOR", "how long the current failure streak has lasted"},
 	{"LAST EVENT", "time since the last watch event (an add that was not a retry)"},
 	{"LAST ERROR", "the error of the last failed reconcile"},
+	{"ERROR", "g view: the group's last error; … stands for the numbers, addresses, ids and quoted names its keys differ in"},
 	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now)"},
 }
 

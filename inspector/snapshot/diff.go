@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -28,13 +29,6 @@ type Change struct {
 	Changes    []string `json:"changes"`
 	Before     *api.Key `json:"before,omitempty"`
 	After      *api.Key `json:"after,omitempty"`
-}
-
-// Failing reports whether a key is failing: consecutive failures not yet
-// forgotten, a terminal error, or a retry still to come after an error (a
-// forget without requeue resets the count, not the pending retry).
-func Failing(k *api.Key) bool {
-	return k != nil && (k.Failures > 0 || k.State == api.StateFailed || k.State == api.StateBackoff)
 }
 
 // Diff lists the keys that started or stopped failing between before and
@@ -72,7 +66,7 @@ func Diff(before, after *File) []Change {
 }
 
 func changes(before, after *api.Key) []string {
-	fb, fa := Failing(before), Failing(after)
+	fb, fa := inspector.Failing(before), inspector.Failing(after)
 	switch {
 	case !fb && fa:
 		return []string{Started}

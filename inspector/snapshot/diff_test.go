@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -22,7 +23,18 @@ func k(key string, st api.State, failures int, msg string) api.Key {
 }
 
 func TestDiff(t *testing.T) {
+	// forgotten: a forget without requeue reset its count after its last
+	// failure; its retry keeps its time. reset-fails-again: forgotten, then
+	// retried and failed again.
+	at := func(s int) time.Time { return time.Date(2026, 11, 30, 8, 0, s, 0, time.UTC) }
+	forgotten := k("a/forgotten", api.StateBackoff, 0, "503")
+	forgotten.LastReconcileAt, forgotten.LastError.At = at(1), at(1)
+	forgotten.LastReset = &api.Reset{At: at(2), By: api.ResetForget, Failures: 4}
+	again := forgotten
+	again.Key, again.LastReconcileAt, again.LastError = "a/reset-fails-again", at(3), &api.ErrorRecord{Message: "503", At: at(3)}
 	before := file(
+		k("a/forgotten", api.StateBackoff, 4, "503"),
+		k("a/reset-fails-again", api.StateBackoff, 4, "503"),
 		k("a/steady", api.StateBackoff, 3, "503"),
 		k("a/grows", api.StateBackoff, 2, "503"),
 		k("a/changes", api.StateBackoff, 4, "503"),
@@ -41,6 +53,8 @@ func TestDiff(t *testing.T) {
 		k("a/idle", api.StateIdle, 0, ""),
 		k("a/breaks", api.StateFailed, 0, "invalid"),
 		k("a/new", api.StateBackoff, 1, "503"),
+		forgotten,
+		again,
 	)
 	var got []string
 	for _, c := range snapshot.Diff(before, after) {
@@ -52,6 +66,7 @@ func TestDiff(t *testing.T) {
 		"a/both failures-grew,error-changed",
 		"a/grows failures-grew",
 		"a/changes error-changed",
+		"a/forgotten stopped-failing",
 		"a/gone stopped-failing",
 		"a/recovers stopped-failing",
 	}

@@ -1,0 +1,94 @@
+package inspector
+
+import "strings"
+
+// Text too wide for its room is cut in the middle, not at the end: keys of
+// one controller share their start ("demo/conflicts-") and differ at the
+// end, and an error says what went wrong at its end ("503 Service
+// Unavailable"). The CLI measures in runes (its columns are tab-aligned),
+// a terminal UI in cells; both cut with CutMiddle.
+
+// Measure is how a caller measures and cuts text: in runes (Runes), or in
+// terminal cells for a UI.
+type Measure struct {
+	// Width is how wide s is.
+	Width func(s string) int
+	// Head is the longest start of s at most n wide; Tail the longest end.
+	Head, Tail func(s string, n int) string
+}
+
+// Runes measures text in runes.
+var Runes = Measure{
+	Width: func(s string) int { return len([]rune(s)) },
+	Head: func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:max(n, 0)])
+		}
+		return s
+	},
+	Tail: func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[len(r)-max(n, 0):])
+		}
+		return s
+	},
+}
+
+// MessageTail is how much of room a message cut in its middle keeps for
+// its end: two thirds, since a wrapped error's cause comes last
+// ("PUT https://…/items/w1: 503 Service Unavailable").
+func MessageTail(room int) int { return room - room/3 }
+
+// CutMiddle fits s in at most n (as m measures) by keeping its start and
+// its last tail around a "…". With words, the end kept starts at a word:
+// back to the start of the word cut if the end then still leaves the start
+// a quarter of the room, else forward past it, the room freed going to the
+// start; and the spaces around the "…" are dropped. When n leaves no room
+// for both a start and an end, s is cut at its end instead.
+func CutMiddle(s string, n, tail int, words bool, m Measure) string {
+	sw := m.Width(s)
+	if sw <= n {
+		return s
+	}
+	room := n - 1 // the "…"
+	if room < 2 || tail <= 0 || tail >= room {
+		return m.Head(s, max(room, 0)) + "…"
+	}
+	end := m.Tail(s, tail)
+	if words {
+		end = strings.TrimLeft(wordStart(s, end, room-max(1, room/4), m), " ")
+	}
+	head := m.Head(s, room-m.Width(end))
+	if words {
+		head = strings.TrimRight(head, " ")
+	}
+	return head + "…" + end
+}
+
+// wordStart moves the start of end, a suffix of s cut inside a word, to a
+// word's start: back to the start of the word cut if the end then is at
+// most most wide, else forward past it.
+func wordStart(s, end string, most int, m Measure) string {
+	rest, ok := strings.CutSuffix(s, end)
+	if !ok || rest == "" || strings.HasPrefix(end, " ") || strings.HasSuffix(rest, " ") {
+		return end
+	}
+	if i := strings.LastIndexByte(rest, ' '); i >= 0 && m.Width(s[i+1:]) <= most {
+		return s[i+1:]
+	}
+	if _, after, found := strings.Cut(end, " "); found && after != "" {
+		return after
+	}
+	return end
+}
+
+// OneLine flattens s to one line of at most n runes, "…" marking a cut in
+// its middle (CutMiddle, keeping MessageTail for the end); n <= 0 keeps it
+// whole.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if n <= 0 {
+		return s
+	}
+	return CutMiddle(s, n, MessageTail(n-1), false, Runes)
+}
