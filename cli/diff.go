@@ -34,8 +34,8 @@ func NewDiffCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		Long: `Compare two snapshots (kubectl backoff snapshot) and list the keys that started
 failing, that stopped failing (or are no longer tracked), whose consecutive
 failures grew, and whose last error changed. A key is failing while it has
-consecutive failures, is failed, or backs off after a failed reconcile; a
-forget without --requeue ends that until its pending retry fails again.`,
+consecutive failures, is failed, or backs off after a failed reconcile (a
+forget without --requeue resets the count, not the failure).`,
 		Example: `  kubectl backoff diff before.json after.json
 
   # The keys that started failing, by name

@@ -29,8 +29,8 @@ func TestFailing(t *testing.T) {
 		{"a retry queued in its streak", ptr(failedAt(api.StateQueued, 4, 1)), true},
 		{"failed on a terminal error at once", ptr(failedAt(api.StateFailed, 0, 1)), true},
 		{"the controller gave up", ptr(reset(failedAt(api.StateFailed, 0, 1), 2, api.ResetGaveUp)), true},
-		{"forgotten, its retry pending", ptr(reset(failedAt(api.StateBackoff, 0, 1), 2, api.ResetForget)), false},
-		{"forgotten at the instant it failed", ptr(reset(failedAt(api.StateBackoff, 0, 1), 1, api.ResetForget)), false},
+		// A forget resets the count, not the failure: the retry is still to come.
+		{"forgotten, its retry pending", ptr(reset(failedAt(api.StateBackoff, 0, 1), 2, api.ResetForget)), true},
 		{"forgotten, then failed again", ptr(reset(failedAt(api.StateBackoff, 0, 3), 2, api.ResetForget)), true},
 		{"forgotten, then failed again and counted", ptr(reset(failedAt(api.StateBackoff, 1, 3), 2, api.ResetForget)), true},
 		{"forgotten, retried and converged", ptr(reset(api.Key{State: api.StateIdle, LastReconcileAt: at(3)}, 2, api.ResetForget)), false},

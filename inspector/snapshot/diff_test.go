@@ -24,8 +24,8 @@ func k(key string, st api.State, failures int, msg string) api.Key {
 
 func TestDiff(t *testing.T) {
 	// forgotten: a forget without requeue reset its count after its last
-	// failure; its retry keeps its time. reset-fails-again: forgotten, then
-	// retried and failed again.
+	// failure, not the failure (its retry keeps its time): no change.
+	// reset-fails-again: forgotten, then retried and failed again.
 	at := func(s int) time.Time { return time.Date(2026, 11, 30, 8, 0, s, 0, time.UTC) }
 	forgotten := k("a/forgotten", api.StateBackoff, 0, "503")
 	forgotten.LastReconcileAt, forgotten.LastError.At = at(1), at(1)
@@ -66,7 +66,6 @@ func TestDiff(t *testing.T) {
 		"a/both failures-grew,error-changed",
 		"a/grows failures-grew",
 		"a/changes error-changed",
-		"a/forgotten stopped-failing",
 		"a/gone stopped-failing",
 		"a/recovers stopped-failing",
 	}
