@@ -62,6 +62,26 @@ func (k keyer[T]) append(dst []byte, item T) []byte {
 	return append(dst, k.fn(item)...)
 }
 
+// size is the length of item's key, or -1 when only building it tells.
+func (k keyer[T]) size(item T) int {
+	switch k.kind {
+	case keyRequest:
+		return namespacedNameSize(any(item).(reconcile.Request).NamespacedName)
+	case keyNamespacedName:
+		return namespacedNameSize(any(item).(types.NamespacedName))
+	case keyString:
+		return len(any(item).(string))
+	}
+	return -1
+}
+
+func namespacedNameSize(n types.NamespacedName) int {
+	if n.Namespace != "" {
+		return len(n.Namespace) + 1 + len(n.Name)
+	}
+	return len(n.Name)
+}
+
 func appendNamespacedName(dst []byte, n types.NamespacedName) []byte {
 	if n.Namespace != "" {
 		dst = append(dst, n.Namespace...)
