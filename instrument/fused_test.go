@@ -21,6 +21,7 @@ func TestExponentialDelayIsClientGos(t *testing.T) {
 		// No cap: the float product itself, up to and past int64's range
 		// and float64's (2^1024 is +Inf).
 		{3, math.MaxInt64}, {7*time.Millisecond + 1, math.MaxInt64}, {math.MaxInt64 / 3, math.MaxInt64},
+		{1 << 53, math.MaxInt64}, {1<<53 + 1, math.MaxInt64}, {1<<53 - 1, math.MaxInt64},
 	} {
 		cg := workqueue.NewTypedItemExponentialFailureRateLimiter[string](p.base, p.max)
 		for n := range 1100 {
