@@ -171,8 +171,9 @@ func (s *store[T]) after(item T, d time.Duration) {
 
 // requeued records a rate-limited add whose When comes later (the priority
 // queue calls it from its own goroutine): the worker did report an outcome.
+// No clock read: the When that follows marks the key seen.
 func (s *store[T]) requeued(item T) {
-	s.withEntry(item, s.now(), func(e *entry[T]) { e.outcomeSinceGet = true })
+	s.withEntry(item, 0, func(e *entry[T]) { e.outcomeSinceGet = true })
 }
 
 // dequeued records the queue handing the key to a worker.
@@ -186,11 +187,13 @@ func (s *store[T]) dequeued(item T) {
 }
 
 // done records the worker handing the key back. A reconcile that returned no
-// outcome at all — no requeue, no Forget — ended in a terminal error.
+// outcome at all — no requeue, no Forget — ended in a terminal error. Only
+// then is the clock read: the handout and the outcome marked the key seen.
 func (s *store[T]) done(item T) {
-	now := s.now()
-	s.withEntry(item, now, func(e *entry[T]) {
+	s.withEntry(item, 0, func(e *entry[T]) {
 		if e.running && !e.outcomeSinceGet {
+			now := s.now()
+			e.lastSeen = now
 			e.stored = stFailed
 			e.clearRetry()
 			e.totalFailures++
