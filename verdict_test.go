@@ -230,10 +230,11 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		state: api.StateBackoff,
 		check: func(k api.Key) string {
-			return want(k.Failures == 1 && k.SameErrorCount == 2, "1 failure counted, the same error twice")
+			return want(k.Failures == 1 && k.SameErrorCount == 2 && len(k.History) > 0 && k.FirstFailureAt.Equal(k.History[0].At),
+				"1 failure counted, the same error twice, failing since the first failure (a forget restarts the count, not the failure)")
 		},
 		says:    ", the same on the last 2 attempts since ",
-		saysToo: " (the failure count restarted among them); failing again since ",
+		saysToo: " (the failure count restarted among them); failing since ",
 	}, {
 		name:        "an event does not move a sooner retry",
 		classicOnly: true,

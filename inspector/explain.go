@@ -296,12 +296,9 @@ func explainError(k api.Key) string {
 	if r := k.LastReset; r != nil && k.Failures == 0 && !r.At.Before(k.LastError.At) {
 		msg += " before the reset"
 	}
-	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff && k.Failures > 0 {
-		again := ""
-		if spans {
-			again = " again"
-		}
-		msg += fmt.Sprintf("; failing%s since %s", again, clock(k.FirstFailureAt))
+	// A forget restarts the count, not the failure: the streak goes on.
+	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff {
+		msg += "; failing since " + clock(k.FirstFailureAt)
 	}
 	return msg + "."
 }

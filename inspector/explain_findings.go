@@ -124,9 +124,10 @@ func classOf(e *api.ErrorRecord) string {
 
 // sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
 // sameErrorSince is when the run of SameErrorCount attempts with the last
-// error began. A forget resets the failure streak (FirstFailureAt) but not
-// the run of the same error, so the run can be older than the streak: it is
-// read from the history, and is unknown (zero) when the run began before it.
+// error began. It is read from the history, and is unknown (zero) when the
+// run began before it, unless the run is the whole failure streak: as many
+// attempts as the count, which no forget restarted since the streak began
+// (a forget restarts the count, not the streak or the run).
 func sameErrorSince(k api.Key) time.Time {
 	if k.LastError == nil {
 		return time.Time{}
@@ -146,8 +147,8 @@ func sameErrorSince(k api.Key) time.Time {
 	if n == k.SameErrorCount {
 		return since
 	}
-	if k.SameErrorCount <= k.Failures {
-		return k.FirstFailureAt // the run lies within the streak
+	if r := k.LastReset; k.SameErrorCount == k.Failures && (r == nil || r.At.Before(k.FirstFailureAt)) {
+		return k.FirstFailureAt
 	}
 	return time.Time{}
 }

@@ -11,7 +11,8 @@ import (
 
 // TestExplainResets: after a forget or a give-up the words never contradict
 // the counter ("backing off after 0 consecutive failures", "looks
-// permanent" about a streak that was reset).
+// permanent" about a streak that was reset), and the key is still failing
+// since its streak began: a forget restarts the count, not the failure.
 func TestExplainResets(t *testing.T) {
 	// forgotten was 139 failures deep on one error, forgotten without a
 	// requeue: its pending retry keeps its time.
@@ -45,25 +46,25 @@ func TestExplainResets(t *testing.T) {
 		in:   inspector.ExplainInput{Controller: pqController, Key: forgotten},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
-			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset.`}},
+			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "forgotten by a user with a reason, classic queue",
 		in:   inspector.ExplainInput{Controller: classicController, Key: byAlice},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits at least 5ms.",
-			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset.`}},
+			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "forgotten, the kept retry came due",
 		in:   inspector.ExplainInput{Key: due},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled came due at 09:59:59; the next failure starts the backoff over.",
-			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset.`}},
+			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "no failures counted and no reset known",
 		in:   inspector.ExplainInput{Controller: pqController, Key: noReset},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "No failures counted; the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
-			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts.`}},
+			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts; failing since 09:00:00.`}},
 	}, {
 		name: "the controller gave up",
 		in:   inspector.ExplainInput{Controller: pqController, Key: gaveUp},

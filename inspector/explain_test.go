@@ -252,7 +252,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "an unknown error failing long with no change to the object looks permanent",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownLong},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
 				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
@@ -260,13 +260,13 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownEdited},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:59:00 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "an unknown error is not permanent before it has lasted",
 		in:   inspector.ExplainInput{Controller: pqController, Key: unknownShort},
 		want: inspector.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:55:01.`,
+			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:55:01.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "a transient error that lasts is an outage the backoff rides out, never permanent",
@@ -282,7 +282,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in:   inspector.ExplainInput{Controller: classicController, Key: func() api.Key { k := outage; k.Failures = 3; return k }()},
 		want: inspector.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 3 consecutive failures: per-item exponential, 5ms·2^2, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits at least 40ms.",
-			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts (the failure count restarted among them); failing again since 09:40:00.`},
+			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
 				// 17 attempts with the error, 3 since a reset: the run began
 				// before the history says when, so no "since".

@@ -288,6 +288,9 @@ func testForget(t *testing.T, pq, requeue bool) {
 			t.Errorf("got %s, nextRetryAt %v; want backoff, failures 0, the pending retry at %v",
 				describeKey(k.Key), k.NextRetryAt, k1.NextRetryAt)
 		}
+		if !k.FirstFailureAt.Equal(k1.FirstFailureAt) {
+			t.Errorf("firstFailureAt = %v after the forget, want %v still: the key is still failing", k.FirstFailureAt, k1.FirstFailureAt)
+		}
 		if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeForgotten}; !slices.Equal(got, want) {
 			t.Errorf("history = %v, want %v", got, want)
 		}
@@ -299,7 +302,7 @@ func testForget(t *testing.T, pq, requeue bool) {
 		}
 		return
 	}
-	// Retried now, not in an hour; its failure starts a new streak.
+	// Retried now, not in an hour; the count restarts, the streak goes on.
 	// The priority queue calls When from its own goroutine, after the
 	// outcome is recorded: wait for the retry's delay too.
 	k := h.wait(key, "a retry and its delay", func(k api.KeyDetail) bool {
@@ -312,8 +315,9 @@ func testForget(t *testing.T, pq, requeue bool) {
 	if got, want := outcomes(k.History), []string{api.OutcomeError, api.OutcomeForgotten, api.OutcomeError}; !slices.Equal(got, want) {
 		t.Errorf("history = %v, want %v", got, want)
 	}
-	if !k.FirstFailureAt.Equal(k.History[2].At) {
-		t.Errorf("firstFailureAt = %v, want the new streak's start %v", k.FirstFailureAt, k.History[2].At)
+	if !k.FirstFailureAt.Equal(k.History[0].At) {
+		t.Errorf("firstFailureAt = %v, want the streak's start before the forget %v: a forget resets the count, not the failure",
+			k.FirstFailureAt, k.History[0].At)
 	}
 	if n := h.probe.limiter.NumRequeues(req); n != 1 {
 		t.Errorf("limiter NumRequeues = %d, want 1", n)

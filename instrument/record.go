@@ -117,7 +117,9 @@ func (s *store[T]) forgot(item T, tracked bool) {
 			}
 			now := s.now()
 			e.setReset(reset{at: now, failures: e.failures, by: api.ResetGaveUp})
-			e.failures, e.firstFailureAt, e.pendingDelay = 0, 0, false
+			// Failing still (since firstFailureAt): the controller stopped
+			// retrying, nothing succeeded.
+			e.failures, e.pendingDelay = 0, false
 			e.stored = stFailed
 			e.clearRetry()
 		}) {
@@ -317,7 +319,9 @@ func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user
 	pq := s.pq.Load()
 	s.withEntry(item, now, func(e *entry[T]) {
 		e.setReset(reset{at: now, failures: e.failures, by: api.ResetForget, user: user, reason: reason})
-		e.failures, e.firstFailureAt = 0, 0
+		// The count restarts, not the failure: the key is failing since
+		// firstFailureAt until a reconcile succeeds.
+		e.failures = 0
 		e.addAttempt(attempt{at: now, delay: release, outcome: outForgotten, trigger: trigForget})
 		switch {
 		case requeued && release > 0:

@@ -26,6 +26,9 @@ type Key struct {
 	DelaySource     string          `json:"delaySource,omitempty"`
 	LastError       *ErrorRecord    `json:"lastError,omitempty"`
 	SameErrorCount  int             `json:"sameErrorCount,omitempty"`
+	// FirstFailureAt is when the key's run of failed reconciles began: a
+	// success or a RequeueAfter ends the run; a forget restarts Failures,
+	// the limiter's count, not the run.
 	FirstFailureAt  time.Time       `json:"firstFailureAt,omitzero"`
 	LastSuccessAt   time.Time       `json:"lastSuccessAt,omitzero"`
 	LastReconcileAt time.Time       `json:"lastReconcileAt,omitzero"`
