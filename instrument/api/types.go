@@ -16,16 +16,16 @@ type Key struct {
 	// (the bad bytes arrive as U+FFFD): the key's bytes in unpadded base64url
 	// (RFC 4648 §5). Give it back as v1/key's handle parameter, or in a
 	// forget's handles, to name this exact key.
-	Handle          string          `json:"handle,omitempty"`
-	State           State           `json:"state"`
-	Failures        int             `json:"failures"`
-	TotalFailures   int             `json:"totalFailures,omitempty"`
-	Reconciles      int             `json:"reconciles,omitempty"`
-	NextRetryAt     time.Time       `json:"nextRetryAt,omitzero"`
-	Delay           metav1.Duration `json:"delay,omitzero"`
-	DelaySource     string          `json:"delaySource,omitempty"`
-	LastError       *ErrorRecord    `json:"lastError,omitempty"`
-	SameErrorCount  int             `json:"sameErrorCount,omitempty"`
+	Handle         string          `json:"handle,omitempty"`
+	State          State           `json:"state"`
+	Failures       int             `json:"failures"`
+	TotalFailures  int             `json:"totalFailures,omitempty"`
+	Reconciles     int             `json:"reconciles,omitempty"`
+	NextRetryAt    time.Time       `json:"nextRetryAt,omitzero"`
+	Delay          metav1.Duration `json:"delay,omitzero"`
+	DelaySource    string          `json:"delaySource,omitempty"`
+	LastError      *ErrorRecord    `json:"lastError,omitempty"`
+	SameErrorCount int             `json:"sameErrorCount,omitempty"`
 	// FirstFailureAt is when the key's run of failed reconciles began: a
 	// success or a RequeueAfter ends the run; a forget restarts Failures,
 	// the limiter's count, not the run.
