@@ -75,10 +75,30 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		p.forgets.add(resp.Requeued, resp.Count)
 		p.announceForget(targets, req.User, req.Reason)
 	}
+	had := tally(targets)
 	// A dry run reset nothing, so it kept nothing either.
-	resp.PendingRetryKept = !req.DryRun && !resp.Requeued && resp.Count > 0
-	resp.Message = forgetMessage(&resp, req)
+	resp.PendingRetryKept = !req.DryRun && !resp.Requeued && had.pending > 0
+	resp.Message = forgetMessage(&resp, req, had)
 	return resp, nil
+}
+
+// held is what the selected keys had for a forget to act on.
+type held struct{ counted, pending int }
+
+// tally counts the targets with failures counted and with a retry (or a
+// RequeueAfter's re-check) still to come, which a forget without requeue
+// leaves in place.
+func tally[T comparable](targets []target[T]) held {
+	var h held
+	for _, t := range targets {
+		if t.failures > 0 {
+			h.counted++
+		}
+		if t.state == api.StateBackoff || t.state == api.StateScheduled {
+			h.pending++
+		}
+	}
+	return h
 }
 
 // requeue makes item ready after release, bypassing the queue decorator: this
@@ -94,7 +114,7 @@ func requeue[T comparable](q workqueue.TypedRateLimitingInterface[T], item T, re
 	}
 }
 
-func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
+func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest, had held) string {
 	verb, requeue := "forgot", r.Requeued
 	if r.DryRun {
 		verb, requeue = "would forget", req.Requeue
@@ -104,6 +124,13 @@ func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 		keys = "key"
 	}
 	msg := fmt.Sprintf("%s the backoff of %d %s of %s", verb, r.Count, keys, r.Controller)
+	was, them := "was", "them"
+	if r.DryRun {
+		was = "is"
+	}
+	if r.Count == 1 {
+		them = "it"
+	}
 	switch {
 	case requeue && req.Spread.Duration > 0 && r.Count > 1:
 		msg += fmt.Sprintf("; retrying them spread over %v", req.Spread.Duration)
@@ -111,6 +138,13 @@ func forgetMessage(r *api.ForgetResponse, req *api.ForgetRequest) string {
 		msg += "; retrying now"
 	case req.Requeue:
 		msg += "; the queue is not instrumented, so a pending retry keeps its time (counters are reset)"
+	case r.Count > 0 && had.counted == 0 && had.pending == 0:
+		// A failed or idle key: "reset" would claim an effect.
+		msg += fmt.Sprintf("; there %s nothing to reset (no failures counted, no retry pending): requeue to run %s now", was, them)
+	case r.Count > 0 && had.counted == 0:
+		msg += fmt.Sprintf("; there %s no failure count to reset; a pending retry keeps its time", was)
+	case r.Count > 0 && had.pending == 0:
+		msg += fmt.Sprintf("; the failure count starts again from 0; no retry %s pending: requeue to run %s now", was, them)
 	case r.Count > 0:
 		// Not "the base delay": a token bucket, if the limiter has one,
 		// still applies.

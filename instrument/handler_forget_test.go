@@ -357,3 +357,32 @@ func TestHandlerForgetOnceEach(t *testing.T) {
 		t.Errorf("dry run: count, pendingRetryKept = %v, %v; want 1, absent", dry["count"], dry["pendingRetryKept"])
 	}
 }
+
+// TestForgetSaysWhatWasReset: a forget's message claims only what the keys
+// had: a failed or idle key had nothing to reset, a RequeueAfter's key no
+// count, a backing-off key both a count and a retry that keeps its time.
+func TestForgetSaysWhatWasReset(t *testing.T) {
+	for _, tt := range []struct {
+		key, want string
+		kept      bool
+	}{
+		{"default/a1", "a pending retry keeps its time, the failure count starts again from 0", true},
+		{"default/a2", "there was nothing to reset (no failures counted, no retry pending): requeue to run it now", false},
+		{"default/a4", "there was nothing to reset (no failures counted, no retry pending): requeue to run it now", false},
+		{"kube-system/A3", "there was no failure count to reset; a pending retry keeps its time", true},
+	} {
+		e, _, _ := htForgetEnv(t)
+		m := e.forget(fmt.Sprintf(`{"controller":"alpha","keys":[%q]}`, tt.key))
+		if got := m["message"].(string); !strings.HasSuffix(got, tt.want) {
+			t.Errorf("forget %s: message = %q, want it to end %q", tt.key, got, tt.want)
+		}
+		if got := m["pendingRetryKept"] == true; got != tt.kept {
+			t.Errorf("forget %s: pendingRetryKept = %v, want %v", tt.key, got, tt.kept)
+		}
+	}
+	e, _, _ := htForgetEnv(t)
+	m := e.forget(`{"controller":"alpha","keys":["default/a2"],"dryRun":true}`)
+	if got, want := m["message"].(string), "there is nothing to reset"; !strings.Contains(got, want) {
+		t.Errorf("dry run: message = %q, want it to say %q", got, want)
+	}
+}
