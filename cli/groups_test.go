@@ -21,7 +21,7 @@ func TestGetGroupByError(t *testing.T) {
 	want := [][]string{
 		{"CONTROLLER", "COUNT", "CLASS", "FIRST SEEN", "LAST SEEN", "MESSAGE", "EXAMPLES"},
 		{"widget", "1", "transient", "just now", "just now", "connection refused", "default/w1"},
-		{"widget", "1", "unknown", "just now", "just now", "timeout", "default/w2"},
+		{"widget", "1", "transient", "just now", "just now", "timeout", "default/w2"},
 	}
 	rows := tableRows(out.String())
 	if e, a := want, rows; !equalRows(e, a) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"syscall"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -73,33 +74,14 @@ func classifyStatus(reason metav1.StatusReason, code int) uint8 {
 	return classUnknown
 }
 
-// transientPhrases name a transient failure in an error's text, for errors
-// that lost their type on the way (fmt.Errorf with %v, a remote message).
-var transientPhrases = []string{
-	"connection refused",
-	"connection reset by peer",
-	"i/o timeout",
-	"context deadline exceeded",
-	"tls handshake timeout",
-	"503 service unavailable",
-	"429 too many requests",
-	"the object has been modified; please apply your changes to the latest version",
-}
-
-// maxClassifyText bounds the text searched: the phrases sit near the end of
-// a wrapped error, but an error may be kilobytes long.
-const maxClassifyText = 512
-
-// classifyText looks for transientPhrases, case-insensitively, in the last
-// maxClassifyText bytes of msg.
+// classifyText reads the class from the error's words, as log mode does
+// (api.ClassifyText), for an error whose chain has no type that tells.
 func classifyText(msg string) uint8 {
-	if len(msg) > maxClassifyText {
-		msg = msg[len(msg)-maxClassifyText:]
-	}
-	for _, p := range transientPhrases {
-		if containsFold(msg, p) {
-			return classTransient
-		}
+	switch api.ClassifyText(msg) {
+	case api.ClassTransient:
+		return classTransient
+	case api.ClassPermanent:
+		return classPermanent
 	}
 	return classUnknown
 }
