@@ -72,7 +72,10 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
   # What would be forgotten?
   kubectl backoff forget deploy/my-controller --all --state backoff --dry-run
 
-  # Names that get -o name prints are taken back (get ... -o name | xargs kubectl backoff forget ...)
+  # Names that get -o name prints are taken back. get lists 100 keys unless --limit
+  # says more (at most 1000), and says on stderr when it left keys out:
+  #   kubectl backoff get deploy/my-controller --state backoff --limit 1000 -o name | xargs kubectl backoff forget deploy/my-controller
+  # (forget --all --state backoff forgets every such key, with no limit, in one request)
   kubectl backoff forget deploy/my-controller key/default/my-widget`,
 		RunE: runE(o),
 	}
