@@ -81,7 +81,7 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
 	}
 	o.addFlags(cmd.Flags())
 	f := cmd.Flags()
-	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys (needed for KEYs when the process runs several; --all without it forgets in every controller)")
+	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys: "+controllerOfKeys+"; --all without it forgets in every controller")
 	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
 	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")
