@@ -145,8 +145,16 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 		return "", err
 	}
 	if len(ov.Controllers) == 1 {
-		// Its own answer names the key if it lacks it.
-		return ov.Controllers[0].Name, nil
+		// Its own answer names the key if it lacks it; a key without a
+		// namespace is looked up here, to suggest the one meant.
+		only := ov.Controllers[0].Name
+		if strings.Contains(key, "/") {
+			return only, nil
+		}
+		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
+			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.keysNamed(ctx, key)}
+		}
+		return only, nil
 	}
 	var names, have []string
 	var errs []error

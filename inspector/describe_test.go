@@ -57,6 +57,27 @@ func TestDescribeFindsTheController(t *testing.T) {
 	}
 }
 
+// TestDescribeSuggestsTheNamespaceOfOneController: with one controller, a
+// key without its namespace is suggested too; a cluster-scoped key (no
+// namespace) is still found.
+func TestDescribeSuggestsTheNamespaceOfOneController(t *testing.T) {
+	r := newReplica(t, instrument.HandlerOptions{})
+	widget := r.controller("widget")
+	widget.fail(t, "demo/w1", 2, "boom")
+	widget.fail(t, "cluster-wide", 1, "boom")
+	s, err := inspector.Direct(r.srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Describe(context.Background(), "", "w1", nil)
+	if want := `no controller tracks key "w1" (controllers: widget); a namespaced object's key is NAMESPACE/NAME: did you mean demo/w1?`; err == nil || err.Error() != want {
+		t.Errorf("Describe w1: error = %v, want %q", err, want)
+	}
+	if d, err := s.Describe(context.Background(), "", "cluster-wide", nil); err != nil || d.Key.Failures != 1 {
+		t.Errorf("Describe cluster-wide: %v; want the cluster-scoped key", err)
+	}
+}
+
 // TestDiagnoseControllersOnAnEndpoint: the session diagnoses a real
 // endpoint's controllers; a server without v1/errors still gets one.
 func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
