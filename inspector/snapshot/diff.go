@@ -64,7 +64,9 @@ func Diff(before, after *File) []Change {
 			out = append(out, Change{Controller: id.controller, Key: id.key, Changes: c, Before: pb, After: pa})
 		}
 	}
-	rank := func(c Change) int { return slices.Index([]string{Started, Grew, ErrorChanged, CountReset, Stopped}, c.Changes[0]) }
+	rank := func(c Change) int {
+		return slices.Index([]string{Started, Grew, ErrorChanged, CountReset, Stopped}, c.Changes[0])
+	}
 	slices.SortFunc(out, func(x, y Change) int {
 		return cmp.Or(cmp.Compare(rank(x), rank(y)), strings.Compare(x.Controller, y.Controller), strings.Compare(x.Key, y.Key))
 	})
