@@ -56,7 +56,7 @@ retries to come, and what to do.`,
 	}
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
-	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key (needed when the process runs several)")
+	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key: "+controllerOfKeys)
 	o.output.addFlags(cmd)
 	return cmd
 }
@@ -141,6 +141,10 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	printControllerDiagnosis(o.Out, ds[0])
 	return nil
 }
+
+// controllerOfKeys is what --controller does for commands that take KEYs
+// (describe, forget): findController finds it otherwise.
+const controllerOfKeys = "only needed when a KEY is tracked by several controllers: without it, each KEY goes to the controller that tracks it"
 
 // findController is the controller that tracks key, found across them all
 // as describe does when --controller is not given.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,12 +31,22 @@ func NewDiffCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{
 		Use:   "diff BEFORE AFTER",
-		Short: "Compare two snapshots: which keys started or stopped failing, grew, changed error",
+		Short: "Compare two snapshots: which keys started or stopped failing, grew, changed error, were reset",
 		Long: `Compare two snapshots (kubectl backoff snapshot) and list the keys that started
 failing, that stopped failing (or are no longer tracked), whose consecutive
-failures grew, and whose last error changed. A key is failing while it has
-consecutive failures, is failed, or backs off after a failed reconcile (a
-forget without --requeue resets the count, not the failure).`,
+failures grew, whose last error changed, and whose failure count was reset
+while they kept failing. A key is failing while it has consecutive failures,
+is failed, or backs off after a failed reconcile (a forget without --requeue
+resets the count, not the failure).
+
+CHANGE is one or two of:
+  started-failing   not failing before (or not tracked), failing after
+  stopped-failing   failing before, not after (or no longer tracked)
+  failures-grew     failing in both, more consecutive failures after
+  error-changed     failing in both, another last error after
+  count-reset       failing in both, the failure count reset in between: a
+                    forget (kubectl backoff forget) or the controller giving
+                    up on the key; the count after is a new streak's`,
 		Example: `  kubectl backoff diff before.json after.json
 
   # The keys that started failing, by name
@@ -93,9 +104,9 @@ func (o *DiffOptions) Run(context.Context) error {
 			counts[x]++
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "From %s to %s (%s later): %d started failing, %d stopped, %d failing more, %d with another error.\n",
+	fmt.Fprintf(o.ErrOut, "From %s to %s (%s later): %d started failing, %d stopped, %d failing more, %d with another error, %d with the failure count reset.\n",
 		stamp(o.before), stamp(o.after), dur(o.after.TakenAt.Sub(o.before.TakenAt)),
-		counts[snapshot.Started], counts[snapshot.Stopped], counts[snapshot.Grew], counts[snapshot.ErrorChanged])
+		counts[snapshot.Started], counts[snapshot.Stopped], counts[snapshot.Grew], counts[snapshot.ErrorChanged], counts[snapshot.CountReset])
 	return nil
 }
 
@@ -112,9 +123,19 @@ func printChanges(w io.Writer, changes []snapshot.Change) {
 		if strings.Contains(strings.Join(c.Changes, ","), snapshot.ErrorChanged) {
 			errText = lastErrorText(c.Before, nil) + " → " + lastErrorText(c.After, nil)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, strings.Join(c.Changes, ","),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, changeText(c),
 			failures(c.Before), failures(c.After), keyState(c.Before), keyState(c.After), errText)
 	}
+}
+
+// changeText is the change kinds, a reset with who reset the count when
+// the key says: "count-reset (forget)", "count-reset (give-up)".
+func changeText(c snapshot.Change) string {
+	kinds := slices.Clone(c.Changes)
+	if i := slices.Index(kinds, snapshot.CountReset); i >= 0 && c.After != nil && c.After.LastReset != nil && c.After.LastReset.By != "" {
+		kinds[i] += " (" + c.After.LastReset.By + ")"
+	}
+	return strings.Join(kinds, ",")
 }
 
 // lastErrorText is k's last error on one line, else fallback's, else <none>.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -63,6 +64,19 @@ func (o *attachOptions) explainError(err error) error {
 		}
 		return fmt.Errorf("cannot talk https to %s: it answers plain http; %s", host, hint)
 	}
+	if ue, ok := errors.AsType[*url.Error](err); ok && !errors.Is(err, context.Canceled) {
+		// The client, the replica and net/http each name the URL: say the
+		// address once, and the flag it came from.
+		host := ue.URL
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			host = u.Host
+		}
+		from := ""
+		if o.addr != "" {
+			from = " (--addr)"
+		}
+		return fmt.Errorf("cannot reach %s%s: %s", host, from, netCause(ue.Err))
+	}
 	var ae *inspector.APIError
 	if !errors.As(err, &ae) {
 		return err
@@ -81,6 +95,24 @@ func (o *attachOptions) explainError(err error) error {
 		return errors.New(ae.Message)
 	}
 	return err
+}
+
+// netCause is what went wrong on the network, without the addresses the
+// caller names: "read: connection reset by peer", "dial tcp: address
+// 80822: invalid port".
+func netCause(err error) string {
+	op, ok := errors.AsType[*net.OpError](err)
+	if !ok || op.Addr == nil {
+		if ok {
+			return op.Error() // no address in it
+		}
+		return err.Error()
+	}
+	cause := op.Err.Error()
+	if !strings.HasPrefix(cause, op.Op+":") {
+		cause = op.Op + ": " + cause
+	}
+	return cause
 }
 
 // noCluster reports whether nothing names a cluster: no kubeconfig with a

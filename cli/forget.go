@@ -72,13 +72,16 @@ Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
   # What would be forgotten?
   kubectl backoff forget deploy/my-controller --all --state backoff --dry-run
 
-  # Names that get -o name prints are taken back (get ... -o name | xargs kubectl backoff forget ...)
+  # Names that get -o name prints are taken back. get lists 100 keys unless --limit
+  # says more (at most 1000), and says on stderr when it left keys out:
+  #   kubectl backoff get deploy/my-controller --state backoff --limit 1000 -o name | xargs kubectl backoff forget deploy/my-controller
+  # (forget --all --state backoff forgets every such key, with no limit, in one request)
   kubectl backoff forget deploy/my-controller key/default/my-widget`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	f := cmd.Flags()
-	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys (needed for KEYs when the process runs several; --all without it forgets in every controller)")
+	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys: "+controllerOfKeys+"; --all without it forgets in every controller")
 	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
 	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")

@@ -89,7 +89,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
-	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000); with --group-by error, this many groups, the largest")
+	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000; stderr says how many more matched); with --group-by error, this many groups, the largest")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd
 }
@@ -161,6 +161,14 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	for _, u := range list.Unreachable {
 		fmt.Fprintln(o.ErrOut, "Warning: unreachable: "+u)
 	}
+	// A list cut by --limit says so in every format, on stderr: stdout stays
+	// what -o promises, and a script piping -o name into forget would
+	// otherwise act on the first page only, unawares.
+	defer func() {
+		if err == nil && list.Matched > len(list.Items) {
+			fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
+		}
+	}()
 	if !o.output.text() {
 		names := make([]string, len(list.Items))
 		for i, k := range list.Items {
@@ -182,9 +190,6 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		}
 	}
 	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
-	if list.Matched > len(list.Items) {
-		fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
-	}
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/kick"
@@ -27,7 +28,15 @@ type KickOptions struct {
 
 	fromLogs fromLogsOptions
 	keys     []string
+	// rest is the cluster the objects live in, as Complete resolved it from
+	// kubeconfig, or why it could not (restErr): kick patches them there.
+	rest    *rest.Config
+	restErr error
 }
+
+// kickNeedsCluster is why kick, unlike the other commands, cannot work
+// with --addr alone: the endpoint does not change objects, the API server does.
+const kickNeedsCluster = "kick needs access to the cluster the objects live in: it patches them there, so that the controller's watch sees a change"
 
 // NewKickCommand returns `kubectl backoff kick [TARGET] KEY...`.
 func NewKickCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -46,7 +55,8 @@ What it cannot do:
   - a controller whose watch has a generation-changed predicate ignores
     annotation changes: nothing happens.
 
-It needs the patch verb on the objects: it checks with a SelfSubjectAccessReview
+It needs access to the cluster the objects live in (kubeconfig; --addr alone
+reaches only the controller's endpoint), and the patch verb on the objects: it checks with a SelfSubjectAccessReview
 first and patches nothing if any is refused. The objects' kind comes from
 --kind, or from what the controller says (its endpoint, or with --from-logs the
 controllerKind/controllerGroup of its log).`,
@@ -74,7 +84,25 @@ func (o *KickOptions) Complete(args []string) error {
 	if len(o.keys) == 0 {
 		return fmt.Errorf("kick needs a KEY, e.g. kubectl backoff kick deploy/my-controller default/my-widget")
 	}
+	o.rest, o.restErr = o.resolveREST()
 	return nil
+}
+
+// resolveREST reads the cluster from kubeconfig, refusing up front what
+// client-go would turn into a dial to localhost:8080.
+func (o *KickOptions) resolveREST() (*rest.Config, error) {
+	onlyAddr := ""
+	if o.addr != "" {
+		onlyAddr = " (--addr reaches only the controller's endpoint, not the API server)"
+	}
+	if o.noCluster() {
+		return nil, fmt.Errorf("%s; no cluster is configured: pass --kubeconfig/--context%s", kickNeedsCluster, onlyAddr)
+	}
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("%s; kubeconfig: %w", kickNeedsCluster, err)
+	}
+	return cfg, nil
 }
 
 // Validate checks the flags.
@@ -85,7 +113,10 @@ func (o *KickOptions) Validate() error {
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
 	}
-	return o.attachOptions.validate()
+	if err := o.attachOptions.validate(); err != nil {
+		return err
+	}
+	return o.restErr
 }
 
 // Run kicks the keys and says what it did and did not do.
@@ -94,10 +125,7 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := o.configFlags.ToRESTConfig()
-	if err != nil {
-		return fmt.Errorf("kubeconfig: %w", err)
-	}
+	cfg := o.rest
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)

@@ -128,6 +128,17 @@ func TestKickValidation(t *testing.T) {
 	if err := os.WriteFile(file, []byte(realLog(t)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A cluster is configured (kick refuses to start without one), never reached.
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "`+unreachable+`"}}]
+contexts: [{name: c, context: {cluster: c}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
 	tests := []struct {
 		name string
 		args []string

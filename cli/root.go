@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -36,6 +37,9 @@ errors, and whether a reconcile is running.`,
 		// errors are returned, and stray lines would break the tables and the UI.
 		klog.SetOutput(io.Discard)
 		klog.LogToStderr(false)
+		// Errors (apimachinery's HandleError, discovery's memcache) would
+		// still reach stderr past -stderrthreshold: a logger takes them all.
+		klog.SetLogger(logr.Discard())
 	}
 	cmd.AddCommand(
 		NewTopCommand(cf, streams),

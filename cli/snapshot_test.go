@@ -72,7 +72,7 @@ func TestSnapshotAndDiff(t *testing.T) {
 	if !equalRows(want, rows) {
 		t.Errorf("diff printed\n%s\nwant rows %q", out, want)
 	}
-	if !strings.Contains(errOut.String(), ": 1 started failing, 1 stopped, 1 failing more, 1 with another error.") {
+	if !strings.Contains(errOut.String(), ": 1 started failing, 1 stopped, 1 failing more, 1 with another error, 0 with the failure count reset.") {
 		t.Errorf("diff stderr %q, want the counts", errOut)
 	}
 	streams, _, out, _ = genericiooptions.NewTestIOStreams()

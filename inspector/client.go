@@ -269,7 +269,8 @@ func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
 		e.Message = fmt.Sprintf("your user may not %q the non-resource URL %q: ask for a (Cluster)Role with "+
 			"nonResourceURLs: [%q] and verbs: [%q], bound to you", verb, u.Path, nonResourcePattern(u.Path), verb)
 	case http.StatusNotFound:
-		e.Message = fmt.Sprintf("no backoff endpoint at %s (is the controller instrumented, and is the prefix right?)", u.Path)
+		// The host too: what answered is a web server, just not this one's endpoint.
+		e.Message = fmt.Sprintf("no backoff endpoint at %s%s (is the controller instrumented, and is the prefix right?)", u.Host, u.Path)
 	default:
 		e.Message = strings.TrimSpace(string(data[:min(len(data), 512)]))
 	}

@@ -140,17 +140,20 @@ func TestClientPlainErrors(t *testing.T) {
 	}, {
 		name: "404 says there is no endpoint", code: 404, body: "404 page not found", call: get,
 		want: inspector.APIError{Code: 404, Reason: "Not Found", Method: "GET", Path: "/debug/backoff/v1/keys",
-			Message: "no backoff endpoint at /debug/backoff/v1/keys (is the controller instrumented, and is the prefix right?)"},
+			Message: "no backoff endpoint at HOST/debug/backoff/v1/keys (is the controller instrumented, and is the prefix right?)"},
 	}, {
 		name: "anything else keeps its text", code: 502, body: "  upstream connect error  ", call: get,
 		want: inspector.APIError{Code: 502, Reason: "Bad Gateway", Method: "GET", Path: "/debug/backoff/v1/keys", Message: "upstream connect error"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := inspector.NewClient(plainServer(t, tt.code, tt.body).URL+tt.path, nil)
+			srv := plainServer(t, tt.code, tt.body)
+			c, err := inspector.NewClient(srv.URL+tt.path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
+			// HOST in a message is the server's host:port.
+			tt.want.Message = strings.ReplaceAll(tt.want.Message, "HOST", srv.Listener.Addr().String())
 			err = tt.call(c)
 			var got *inspector.APIError
 			if !errors.As(err, &got) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -74,16 +76,51 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 type KeyNotFoundError struct {
 	Key         string
 	Controllers []string
+	// Named are the tracked keys NAMESPACE/Key, when Key has no namespace:
+	// what the user most likely meant (at most maxNamed).
+	Named []string
 }
+
+// maxNamed bounds KeyNotFoundError.Named: a hint, not a listing.
+const maxNamed = 3
 
 // Error implements error.
 func (e *KeyNotFoundError) Error() string {
 	msg := fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
-	if !strings.Contains(e.Key, "/") {
+	switch {
+	case strings.Contains(e.Key, "/"):
+	case len(e.Named) > 0:
 		// -n selects the pods to attach to; it does not qualify keys.
+		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME: did you mean %s?", orList(e.Named))
+	default:
 		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME, e.g. default/%s", e.Key)
 	}
 	return msg
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// keysNamed lists the tracked keys NAMESPACE/name, in any controller, for
+// a key given without its namespace. The filter also matches last errors:
+// only keys that end so are kept.
+func (s *Session) keysNamed(ctx context.Context, name string) []string {
+	l, err := s.Keys(ctx, KeyQuery{Q: "~/" + regexp.QuoteMeta(name) + "$", Sort: api.SortKey, Limit: api.MaxLimit})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range l.Items {
+		if strings.HasSuffix(k.Key.Key, "/"+name) && !slices.Contains(out, k.Key.Key) && len(out) < maxNamed {
+			out = append(out, k.Key.Key)
+		}
+	}
+	return out
 }
 
 // AmbiguousKeyError says several controllers track a key: the caller must
@@ -108,8 +145,16 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 		return "", err
 	}
 	if len(ov.Controllers) == 1 {
-		// Its own answer names the key if it lacks it.
-		return ov.Controllers[0].Name, nil
+		// Its own answer names the key if it lacks it; a key without a
+		// namespace is looked up here, to suggest the one meant.
+		only := ov.Controllers[0].Name
+		if strings.Contains(key, "/") {
+			return only, nil
+		}
+		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
+			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.keysNamed(ctx, key)}
+		}
+		return only, nil
 	}
 	var names, have []string
 	var errs []error
@@ -131,7 +176,11 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 	case len(errs) > 0:
 		return "", errors.Join(errs...)
 	}
-	return "", &KeyNotFoundError{Key: key, Controllers: names}
+	nf := &KeyNotFoundError{Key: key, Controllers: names}
+	if !strings.Contains(key, "/") {
+		nf.Named = s.keysNamed(ctx, key)
+	}
+	return "", nf
 }
 
 // isNotFound reports whether err is the endpoint's 404, from every replica

@@ -16,7 +16,10 @@ import (
 func TestDescribeFindsTheController(t *testing.T) {
 	r := newReplica(t, instrument.HandlerOptions{})
 	r.controller("widget").fail(t, "default/w1", 2, "boom")
-	r.controller("gadget").fail(t, "default/g1", 1, "bang")
+	gadget := r.controller("gadget")
+	gadget.fail(t, "default/g1", 1, "bang")
+	gadget.fail(t, "demo/x1", 1, "bang")
+	gadget.fail(t, "default/g2", 1, "blocked by default/x1") // named in an error, not a key
 	r.controller("gizmo").fail(t, "default/w1", 1, "pow")
 	s, err := inspector.Direct(r.srv.URL, nil)
 	if err != nil {
@@ -40,10 +43,38 @@ func TestDescribeFindsTheController(t *testing.T) {
 	if !errors.As(err, &nf) || len(nf.Controllers) != 3 || !strings.Contains(err.Error(), `no controller tracks key "default/nope"`) {
 		t.Errorf("Describe default/nope: error = %v, want a KeyNotFoundError listing the 3 controllers", err)
 	}
-	// A key without its namespace (-n does not qualify keys) says how keys read.
-	_, err = s.Describe(ctx, "", "w1", nil)
-	if want := "a namespaced object's key is NAMESPACE/NAME, e.g. default/w1"; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("Describe w1: error = %v, want it to say %q", err, want)
+	// A key without its namespace (-n does not qualify keys) says how keys
+	// read: with the tracked keys of that name when there are, else an example.
+	for _, tt := range []struct{ key, want string }{
+		{"w1", `no controller tracks key "w1" (controllers: gadget, gizmo, widget); a namespaced object's key is NAMESPACE/NAME: did you mean default/w1?`},
+		{"x1", "a namespaced object's key is NAMESPACE/NAME: did you mean demo/x1?"},
+		{"nope", "a namespaced object's key is NAMESPACE/NAME, e.g. default/nope"},
+	} {
+		_, err = s.Describe(ctx, "", tt.key, nil)
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("Describe %s: error = %v, want it to end %q", tt.key, err, tt.want)
+		}
+	}
+}
+
+// TestDescribeSuggestsTheNamespaceOfOneController: with one controller, a
+// key without its namespace is suggested too; a cluster-scoped key (no
+// namespace) is still found.
+func TestDescribeSuggestsTheNamespaceOfOneController(t *testing.T) {
+	r := newReplica(t, instrument.HandlerOptions{})
+	widget := r.controller("widget")
+	widget.fail(t, "demo/w1", 2, "boom")
+	widget.fail(t, "cluster-wide", 1, "boom")
+	s, err := inspector.Direct(r.srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Describe(context.Background(), "", "w1", nil)
+	if want := `no controller tracks key "w1" (controllers: widget); a namespaced object's key is NAMESPACE/NAME: did you mean demo/w1?`; err == nil || err.Error() != want {
+		t.Errorf("Describe w1: error = %v, want %q", err, want)
+	}
+	if d, err := s.Describe(context.Background(), "", "cluster-wide", nil); err != nil || d.Key.Failures != 1 {
+		t.Errorf("Describe cluster-wide: %v; want the cluster-scoped key", err)
 	}
 }
 

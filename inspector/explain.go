@@ -314,7 +314,8 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 			case ok && first.Equal(k.LastReconcileAt):
 				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s", clock(k.LastEventAt), clock(first)))
 			case ok:
-				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s (the last reconcile since, at %s)",
+				// Three times, three clauses: "(the last reconcile since, at …)" read as one run-on.
+				parts = append(parts, fmt.Sprintf("The last change arrived at %s; the reconcile that saw it ended at %s; the last reconcile ended at %s",
 					clock(k.LastEventAt), clock(first), clock(k.LastReconcileAt)))
 			default:
 				parts = append(parts, fmt.Sprintf("The last change arrived at %s and has been reconciled since (the last reconcile at %s)",

@@ -54,8 +54,9 @@ func TestTransientRunSpansAForget(t *testing.T) {
 	}
 }
 
-// "The last change … was reconciled at" names the reconcile that saw the
-// change, not the last retry since (it read as a 41s lag).
+// "The last change arrived at …; the reconcile that saw it ended at …"
+// names the reconcile that saw the change, not the last retry since (it
+// read as a 41s lag), and says the last reconcile in a clause of its own.
 func TestExplainEditNamesTheReconcileThatSawTheChange(t *testing.T) {
 	t0 := time.Date(2026, 11, 30, 11, 49, 42, 0, time.UTC)
 	attempt := func(at time.Duration, outcome string) api.Attempt {
@@ -71,7 +72,7 @@ func TestExplainEditNamesTheReconcileThatSawTheChange(t *testing.T) {
 			attempt(41*time.Second, api.OutcomeError),
 		}}
 	d := inspector.Explain(inspector.ExplainInput{Key: k, Now: t0.Add(time.Minute)})
-	want := "The last change arrived at 11:49:42 and was reconciled at 11:49:42 (the last reconcile since, at 11:50:23)."
+	want := "The last change arrived at 11:49:42; the reconcile that saw it ended at 11:49:42; the last reconcile ended at 11:50:23."
 	if !slices.Contains(d.Details, want) {
 		t.Errorf("details = %q, want %q", d.Details, want)
 	}

@@ -19,6 +19,11 @@ const (
 	Grew = "failures-grew"
 	// ErrorChanged: failing in both, with another last error after.
 	ErrorChanged = "error-changed"
+	// CountReset: failing in both, with the failure count reset in between
+	// (a forget, or the controller giving up: Key.LastReset is newer after),
+	// or lower after, which only a reset does. Grew is then not said: the
+	// count after is a new streak's.
+	CountReset = "count-reset"
 )
 
 // Change is one key that changed between two snapshots. Before or After is
@@ -32,8 +37,9 @@ type Change struct {
 }
 
 // Diff lists the keys that started or stopped failing between before and
-// after, whose failures grew, and whose last error changed: started first,
-// then those still failing, then stopped, each in controller and key order.
+// after, whose failures grew, whose last error changed, and whose count
+// was reset while they kept failing: started first, then those still
+// failing, then stopped, each in controller and key order.
 func Diff(before, after *File) []Change {
 	b, a := before.Keys(), after.Keys()
 	ids := make([]key, 0, len(a))
@@ -58,7 +64,9 @@ func Diff(before, after *File) []Change {
 			out = append(out, Change{Controller: id.controller, Key: id.key, Changes: c, Before: pb, After: pa})
 		}
 	}
-	rank := func(c Change) int { return slices.Index([]string{Started, Grew, ErrorChanged, Stopped}, c.Changes[0]) }
+	rank := func(c Change) int {
+		return slices.Index([]string{Started, Grew, ErrorChanged, CountReset, Stopped}, c.Changes[0])
+	}
 	slices.SortFunc(out, func(x, y Change) int {
 		return cmp.Or(cmp.Compare(rank(x), rank(y)), strings.Compare(x.Controller, y.Controller), strings.Compare(x.Key, y.Key))
 	})
@@ -76,13 +84,26 @@ func changes(before, after *api.Key) []string {
 		return nil
 	}
 	var out []string
-	if after.Failures > before.Failures {
+	switch {
+	case resetBetween(before, after):
+		out = append(out, CountReset)
+	case after.Failures > before.Failures:
 		out = append(out, Grew)
 	}
 	if lastError(before) != lastError(after) {
 		out = append(out, ErrorChanged)
 	}
 	return out
+}
+
+// resetBetween reports whether after's failure count was reset since
+// before: a LastReset newer than before's, or a count that went down (an
+// endpoint older than LastReset says nothing else).
+func resetBetween(before, after *api.Key) bool {
+	if r := after.LastReset; r != nil && (before.LastReset == nil || r.At.After(before.LastReset.At)) {
+		return true
+	}
+	return after.Failures < before.Failures
 }
 
 func lastError(k *api.Key) string {

@@ -55,10 +55,13 @@ type Endpoint struct {
 	// Error is why the replica could not be read; it then has nothing else.
 	Error       string           `json:"error,omitempty"`
 	Controllers []api.Controller `json:"controllers"`
-	// Keys is every key the replica tracks, as v1/keys returns it (no history).
+	// Keys is every key the replica tracks, as v1/keys returns it (no
+	// history); a key with a detail is listed as its detail says, since
+	// the detail is read after the list and the key may have changed.
 	Keys []api.Key `json:"keys"`
 	// Details are the keys in backoff or failed as v1/key returns them,
 	// history included: most failures first, up to the file's MaxDetails.
+	// Each is read after the list, so its state may be later than TakenAt.
 	Details []api.Key `json:"details,omitempty"`
 	// DetailsOmitted counts the keys in backoff or failed left without
 	// their detail by MaxDetails.

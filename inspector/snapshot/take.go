@@ -87,7 +87,27 @@ func takeEndpoint(ctx context.Context, e *inspector.Endpoint, budget *int) (Endp
 	*budget -= n
 	ep.DetailsOmitted = len(failing) - n
 	ep.Details = details(ctx, e.Client, failing[:n])
+	listAsDetails(&ep)
 	return ep, nil
+}
+
+// listAsDetails makes a key whose detail was read carry the detail's
+// state in the list too, less the history. The list is read first and the
+// details after, while the controller goes on: a key that failed again in
+// between would be in the file twice, with two failure counts and delays
+// under one takenAt, and top --file's row would contradict its own detail.
+// The detail is the later, fuller reading, so it wins.
+func listAsDetails(ep *Endpoint) {
+	at := make(map[key]int, len(ep.Keys))
+	for i, k := range ep.Keys {
+		at[key{k.Controller, k.Key}] = i
+	}
+	for _, d := range ep.Details {
+		if i, ok := at[key{d.Controller, d.Key}]; ok {
+			d.History = nil
+			ep.Keys[i] = d
+		}
+	}
 }
 
 // details reads v1/key for keys, a few at a time, in their order. A key
