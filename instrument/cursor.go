@@ -76,12 +76,16 @@ func decodeCursor(tok string, q *keyQuery) (*cursor, error) {
 }
 
 // scopeOf hashes what a token must continue: the controller, q and states.
-func scopeOf(controller, q string, states []api.State) uint32 {
+func scopeOf(controller string, f api.Filter) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(controller))
 	h.Write([]byte{0})
-	h.Write([]byte(q))
-	sorted := slices.Clone(states)
+	h.Write([]byte(f.Q))
+	if f.Error != "" {
+		h.Write([]byte{1})
+		h.Write([]byte(f.Error))
+	}
+	sorted := slices.Clone(f.States)
 	slices.Sort(sorted)
 	for _, s := range slices.Compact(sorted) {
 		h.Write([]byte{0})

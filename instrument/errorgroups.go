@@ -28,10 +28,10 @@ type groupAcc struct {
 	examples    []keySnap // the smallest keys, in key order
 }
 
-// errorGroups groups the last errors of the keys in states (all when
-// empty) by controller and fingerprint: one pass over snapshots, outside
-// every lock, fingerprinting each distinct message once.
-func errorGroups(ctx context.Context, src sources, states map[api.State]bool, now int64) (*api.ErrorGroupList, error) {
+// errorGroups groups the last errors of the keys m selects by controller
+// and fingerprint: one pass over snapshots, outside every lock,
+// fingerprinting each distinct message once.
+func errorGroups(ctx context.Context, src sources, m *matcher, now int64) (*api.ErrorGroupList, error) {
 	out := &api.ErrorGroupList{}
 	idx := map[groupID]int{}
 	var groups []*groupAcc
@@ -45,7 +45,7 @@ func errorGroups(ctx context.Context, src sources, states map[api.State]bool, no
 		buf, total, err = c.scan(ctx, now, buf, func(snaps []keySnap) error {
 			for j := range snaps {
 				k := &snaps[j]
-				if k.lastErr == "" || (states != nil && !states[k.state]) {
+				if k.lastErr == "" || !m.match(k.key, k.lastErr, k.state) {
 					continue
 				}
 				out.Matched++
@@ -63,6 +63,9 @@ func errorGroups(ctx context.Context, src sources, states map[api.State]bool, no
 					}
 				}
 				groups[gi].add(k)
+			}
+			if m.overBudget {
+				return m.errOverBudget()
 			}
 			return ctx.Err()
 		})

@@ -44,25 +44,36 @@ const (
 	maxMemo = 4096
 )
 
-// matcher is a parsed Filter: a substring (smart case: case-insensitive unless
-// it has an upper-case letter) or, with a leading "~", a regular expression,
-// over the key and its last error; and a set of states. A matcher is used by
-// one goroutine: it keeps scratch space between calls.
+// matcher is a parsed Filter: a text pattern over the key and its last
+// error (q), another over the last error alone (error), and a set of states.
+// A matcher is used by one goroutine: it keeps scratch space between calls.
 type matcher struct {
-	q      string
-	fold   bool
-	re     *regexp.Regexp
+	q, err pattern
 	states map[api.State]bool
 	// deadline ends the request's regular expression matching; overBudget
-	// is set once it has passed, and every match then fails. matches counts
-	// the matches run, to read the clock only now and then.
+	// is set once it has passed (by the pattern named overParam), and every
+	// match then fails. matches counts the matches run, to read the clock
+	// only now and then.
 	deadline   time.Time
 	matches    int
 	overBudget bool
+	overParam  string
 
-	lowered []byte          // scratch for the case-folding path
-	memo    map[textID]bool // match results of long (interned) texts
+	lowered []byte // scratch for the case-folding path
 }
+
+// pattern is one text pattern: a substring (smart case: case-insensitive
+// unless it has an upper-case letter) or, with a leading "~", a regular
+// expression. The zero pattern matches everything.
+type pattern struct {
+	param string // the query parameter it came from, named in errors
+	q     string
+	fold  bool
+	re    *regexp.Regexp
+	memo  map[textID]bool // match results of long (interned) texts
+}
+
+func (p *pattern) any() bool { return p.re == nil && p.q == "" }
 
 // textID names a string by where its bytes are: interned messages share them.
 type textID struct {
@@ -76,22 +87,12 @@ func textIDOf(s string) textID { return textID{unsafe.StringData(s), len(s)} }
 // compile within the program bounds.
 func newMatcher(f api.Filter) (*matcher, error) {
 	m := &matcher{}
-	if len(f.Q) > maxQueryLen {
-		return nil, badParam("q", "longer than %d bytes", maxQueryLen)
+	var err error
+	if m.q, err = newPattern("q", f.Q); err != nil {
+		return nil, err
 	}
-	if rest, ok := strings.CutPrefix(f.Q, "~"); ok {
-		re, err := compileBounded(rest)
-		if err != nil {
-			return nil, err
-		}
-		m.re = re
-	} else if f.Q != "" {
-		m.q = f.Q
-		m.fold = strings.ToLower(f.Q) == f.Q
-		if m.fold && len(f.Q) > maxFoldQuery {
-			return nil, badParam("q", "a case-insensitive substring is at most %d bytes; this one is %d (add an upper-case letter to match case exactly)",
-				maxFoldQuery, len(f.Q))
-		}
+	if m.err, err = newPattern("error", f.Error); err != nil {
+		return nil, err
 	}
 	for _, s := range f.States {
 		if _, err := api.ParseState(string(s)); err != nil {
@@ -105,29 +106,52 @@ func newMatcher(f api.Filter) (*matcher, error) {
 	return m, nil
 }
 
+// newPattern validates expr, given as the query parameter param.
+func newPattern(param, expr string) (pattern, error) {
+	p := pattern{param: param}
+	if len(expr) > maxQueryLen {
+		return p, badParam(param, "longer than %d bytes", maxQueryLen)
+	}
+	if rest, ok := strings.CutPrefix(expr, "~"); ok {
+		re, err := compileBounded(param, rest)
+		if err != nil {
+			return p, err
+		}
+		p.re = re
+	} else if expr != "" {
+		p.q = expr
+		p.fold = strings.ToLower(expr) == expr
+		if p.fold && len(expr) > maxFoldQuery {
+			return p, badParam(param, "a case-insensitive substring is at most %d bytes; this one is %d (add an upper-case letter to match case exactly)",
+				maxFoldQuery, len(expr))
+		}
+	}
+	return p, nil
+}
+
 // compileBounded compiles expr as regexp.Compile does, refusing a program
 // over the bounds with a message that says which and what to do.
-func compileBounded(expr string) (*regexp.Regexp, error) {
+func compileBounded(param, expr string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam(param, "bad regular expression: %v", err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam(param, "bad regular expression: %v", err)
 	}
 	if len(prog.Inst) > maxRegexInsts {
-		return nil, badParam("q", "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
+		return nil, badParam(param, "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
 			len(prog.Inst), maxRegexInsts)
 	}
 	branches, groups, cost := regexCost(prog)
 	if cost > maxRegexCost {
-		return nil, badParam("q", "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
+		return nil, badParam(param, "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
 			branches, groups)
 	}
 	compiled, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, badParam("q", "bad regular expression: %v", err)
+		return nil, badParam(param, "bad regular expression: %v", err)
 	}
 	return compiled, nil
 }
@@ -155,40 +179,40 @@ func (m *matcher) match(key, lastErr string, st api.State) bool {
 	if m.states != nil && !m.states[st] {
 		return false
 	}
-	if m.re == nil && m.q == "" {
-		return true
+	if !m.q.any() && !m.matchText(&m.q, key) && (lastErr == "" || !m.matchText(&m.q, lastErr)) {
+		return false
 	}
-	return m.matchText(key) || (lastErr != "" && m.matchText(lastErr))
+	return m.err.any() || (lastErr != "" && m.matchText(&m.err, lastErr))
 }
 
 // errOverBudget is the error of a request whose regular expression ran out
 // of budget.
 func (m *matcher) errOverBudget() error {
-	return badParam("q", "this regular expression took over %v over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state", regexTime)
+	return badParam(m.overParam, "this regular expression took over %v over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state", regexTime)
 }
 
-// matchText matches one text, remembering the answer for a long one.
-func (m *matcher) matchText(s string) bool {
+// matchText matches one text with p, remembering the answer for a long one.
+func (m *matcher) matchText(p *pattern, s string) bool {
 	if len(s) < memoMinLen {
-		return m.matchNow(s)
+		return m.matchNow(p, s)
 	}
 	id := textIDOf(s)
-	if got, ok := m.memo[id]; ok {
+	if got, ok := p.memo[id]; ok {
 		return got
 	}
-	got := m.matchNow(s)
-	if m.memo == nil {
-		m.memo = make(map[textID]bool)
+	got := m.matchNow(p, s)
+	if p.memo == nil {
+		p.memo = make(map[textID]bool)
 	}
-	if len(m.memo) < maxMemo {
-		m.memo[id] = got
+	if len(p.memo) < maxMemo {
+		p.memo[id] = got
 	}
 	return got
 }
 
-func (m *matcher) matchNow(s string) bool {
+func (m *matcher) matchNow(p *pattern, s string) bool {
 	switch {
-	case m.re != nil:
+	case p.re != nil:
 		if m.overBudget {
 			return false
 		}
@@ -197,16 +221,16 @@ func (m *matcher) matchNow(s string) bool {
 			if m.deadline.IsZero() {
 				m.deadline = now.Add(regexTime)
 			} else if now.After(m.deadline) {
-				m.overBudget = true
+				m.overBudget, m.overParam = true, p.param
 				return false
 			}
 		}
-		return m.re.MatchString(s)
-	case m.fold:
+		return p.re.MatchString(s)
+	case p.fold:
 		m.lowered = appendLower(m.lowered[:0], s)
-		return strings.Contains(unsafe.String(unsafe.SliceData(m.lowered), len(m.lowered)), m.q)
+		return strings.Contains(unsafe.String(unsafe.SliceData(m.lowered), len(m.lowered)), p.q)
 	}
-	return strings.Contains(s, m.q)
+	return strings.Contains(s, p.q)
 }
 
 // containsFold is strings.Contains with ASCII case folding of s; sub is

@@ -74,7 +74,7 @@ func BenchmarkKeysDeepPage(b *testing.B) {
 			keys[i] = r.String()
 		}
 		slices.Sort(keys)
-		deep := (&cursor{sort: api.SortKey, controller: p.Name(), key: keys[n-1001], scope: scopeOf("", "", nil)}).encode()
+		deep := (&cursor{sort: api.SortKey, controller: p.Name(), key: keys[n-1001], scope: scopeOf("", api.Filter{})}).encode()
 		for _, c := range []struct{ name, query string }{
 			{"first", "sort=next&limit=1000"},
 			{"offset=9000", "sort=next&limit=1000&offset=9000"},
@@ -127,7 +127,7 @@ func BenchmarkWorstFilter(b *testing.B) {
 		name := "none"
 		if expr != "" {
 			name = expr
-			if _, err := compileBounded(expr); err != nil {
+			if _, err := compileBounded("q", expr); err != nil {
 				b.Fatalf("%s is refused, want it accepted as a worst case: %v", expr, err)
 			}
 		}

@@ -55,6 +55,11 @@ func TestHandlerErrors(t *testing.T) {
 		{"?state=backoff,failed", 14, 11, []group{refused, missing, invalid}},
 		{"?state=queued", 14, 2, []group{timeout}},
 		{"?state=idle", 14, 0, nil},
+		// The user's filter (q: the key or its error) and an error pattern.
+		{"?q=r1", 14, 1, []group{{refused.controller, refused.fingerprint, 1, []string{"default/r1"}}}},
+		{"?error=~%5Edial", 14, 7, []group{refused}},
+		{"?q=default/c&error=cm-1", 14, 1, []group{{missing.controller, missing.fingerprint, 1, []string{"default/c1"}}}},
+		{"?q=default/c&error=refused", 14, 0, nil},
 	}
 	for _, tt := range tests {
 		var list api.ErrorGroupList
@@ -109,4 +114,44 @@ func (e *htEnv) getInto(target string, out any) {
 	if err := json.Unmarshal(b, out); err != nil {
 		e.t.Fatalf("GET %s: %v", target, err)
 	}
+}
+
+// TestErrorPattern: error matches the last error alone, beside q, in
+// v1/keys and in a forget's filter (an error group's keys within the
+// user's own filter), and a bad one is refused by its name.
+func TestErrorPattern(t *testing.T) {
+	e := htErrorsEnv(t)
+	keysOf := func(query string) []string {
+		var list api.KeyList
+		e.getInto("v1/keys?sort=key&"+query, &list)
+		var keys []string
+		for _, k := range list.Items {
+			keys = append(keys, k.Key)
+		}
+		return keys
+	}
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"error=not+found", []string{"default/c0", "default/c1", "default/c2"}},
+		{"q=default/r&error=10.0.0.9", []string{"default/r0"}},
+		{"error=default", nil}, // a key's name is not its error
+	} {
+		if got := keysOf(tt.query); !slices.Equal(got, tt.want) {
+			t.Errorf("v1/keys?%s = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+
+	body, _ := json.Marshal(api.ForgetRequest{Controller: "alpha", DryRun: true,
+		Filter: &api.Filter{Q: "default/c", Error: "cm-1"}})
+	code, _, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", string(body))
+	if code != http.StatusOK || m["count"] != 1.0 {
+		t.Errorf("forget q=default/c error=cm-1: status %d, %v; want 200 and count 1", code, m)
+	}
+
+	code, _, m = e.do(e.h, http.MethodGet, api.DefaultPrefix+"v1/keys?error=~(", "")
+	htCheckError(t, "a bad error pattern", code, m, http.StatusBadRequest, "BadRequest", "error")
+	code, _, m = e.do(e.h, http.MethodGet, api.DefaultPrefix+"v1/errors?error=~(", "")
+	htCheckError(t, "a bad error pattern in v1/errors", code, m, http.StatusBadRequest, "BadRequest", "error")
 }

@@ -176,12 +176,12 @@ func (h *handler) keyPage(ctx context.Context, src sources, q *keyQuery) (api.Ke
 }
 
 func (h *handler) errors(w http.ResponseWriter, r *http.Request) error {
-	v, err := parseQuery(r.URL.RawQuery, []string{"controller", "state"}, "state")
+	v, err := parseQuery(r.URL.RawQuery, []string{"controller", "q", "error", "state"}, "state")
 	if err != nil {
 		return err
 	}
 	states, _ := parseStates(v["state"])
-	m, err := newMatcher(api.Filter{States: states})
+	m, err := newMatcher(api.Filter{Q: v.Get("q"), Error: v.Get("error"), States: states})
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (h *handler) errors(w http.ResponseWriter, r *http.Request) error {
 	}
 	return h.list(w, r, src, "errors?"+v.Encode(), true, func(ctx context.Context) (any, error) {
 		now := h.now(src)
-		list, err := errorGroups(ctx, src, m.states, now.UnixNano())
+		list, err := errorGroups(ctx, src, m, now.UnixNano())
 		if err != nil {
 			return nil, err
 		}

@@ -24,11 +24,11 @@ type keyQuery struct {
 	// this page starts after it.
 	after *cursor
 	// scope is what a continue token must have been issued for: the
-	// controller, q and states (the sort is in the token itself).
+	// controller, q, error and states (the sort is in the token itself).
 	scope uint32
 }
 
-var keysParams = []string{"controller", "q", "state", "sort", "limit", "offset", "continue"}
+var keysParams = []string{"controller", "q", "error", "state", "sort", "limit", "offset", "continue"}
 
 // parseQuery parses a raw query strictly (parseRawQuery) and checks its
 // parameters (checkParams).
@@ -78,7 +78,8 @@ func parseKeyQuery(v url.Values) (*keyQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	if q.filter, err = newMatcher(api.Filter{Q: v.Get("q"), States: states}); err != nil {
+	f := api.Filter{Q: v.Get("q"), Error: v.Get("error"), States: states}
+	if q.filter, err = newMatcher(f); err != nil {
 		return nil, err
 	}
 	if q.sort, err = api.ParseSort(v.Get("sort")); err != nil {
@@ -90,7 +91,7 @@ func parseKeyQuery(v url.Values) (*keyQuery, error) {
 	if q.offset, err = intParam(v, "offset", 0, 0, maxOffset); err != nil {
 		return nil, err
 	}
-	q.scope = scopeOf(q.controller, v.Get("q"), states)
+	q.scope = scopeOf(q.controller, f)
 	if tok := v.Get("continue"); tok != "" {
 		if q.after, err = decodeCursor(tok, q); err != nil {
 			return nil, err

@@ -51,8 +51,10 @@ func FuzzParseKeyQuery(f *testing.F) {
 				t.Errorf("parseKeyQuery(%q): state %q is not a verdict", raw, s)
 			}
 		}
-		if len(q.filter.q) > maxQueryLen {
-			t.Errorf("parseKeyQuery(%q): q of %d bytes passed the %d bound", raw, len(q.filter.q), maxQueryLen)
+		for _, p := range []pattern{q.filter.q, q.filter.err} {
+			if len(p.q) > maxQueryLen {
+				t.Errorf("parseKeyQuery(%q): %s of %d bytes passed the %d bound", raw, p.param, len(p.q), maxQueryLen)
+			}
 		}
 		// A parsed filter matches without panicking.
 		q.filter.match("default/w", "connection refused", api.StateBackoff)

@@ -259,9 +259,12 @@ const (
 const UnverifiedSuffix = " (unverified)"
 
 // Filter selects keys as v1/keys does: Q is a substring of the key or its last
-// error; States keeps only keys in one of these states. An empty filter selects all.
+// error; Error, in Q's syntax, must match the last error alone (an error
+// group's pattern, beside the user's own Q); States keeps only keys in one
+// of these states. An empty filter selects all.
 type Filter struct {
 	Q      string  `json:"q,omitempty"`
+	Error  string  `json:"error,omitempty"`
 	States []State `json:"state,omitempty"`
 }
 
