@@ -55,8 +55,8 @@ func TestDetailWrapsProse(t *testing.T) {
 func TestDetailTimelineShowsTheError(t *testing.T) {
 	m := detailOf(t, loaded(t, 80, 60))
 	s := screen(m)
-	if !strings.Contains(s, "×17 spec.storageClass:") {
-		t.Errorf("the run of 17 errors does not show its error at 80 columns:\n%s", s)
+	if !strings.Contains(s, "×15 spec.storageClass:") {
+		t.Errorf("the run of 15 errors does not show its error at 80 columns:\n%s", s)
 	}
 }
 
