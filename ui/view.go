@@ -129,6 +129,12 @@ var columnHelp = [][2]string{
 	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now)"},
 }
 
+// headerHelp explains the header's lines that do not explain themselves.
+var headerHelp = [][2]string{
+	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (a permanent error or an outage before mere retries); tab switches to each controller in turn"},
+	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + limiterCycle.String() + ", and (1 of 3) says which is shown"},
+}
+
 // markHelp explains every mark.
 var markHelp = [][2]string{
 	{"•", "the row changed since the previous refresh"},
