@@ -118,7 +118,7 @@ var columnHelp = [][2]string{
 	{"POD", "the replica that reported it (wide terminals, several replicas)"},
 	{"KEY", "the work queue key: namespace/name"},
 	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted, so a key failed by one at once shows 0)"},
-	{"NEXT", "backoff/scheduled: time to the next retry, due once come; queued: ready; running: for how long"},
+	{"NEXT", "backoff/scheduled: time to the next retry in whole seconds, rounded down (<1s in the last), due once come; queued: ready; running: for how long"},
 	{"DELAY", "the delay the limiter chose for the current wait"},
 	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after"},
 	{"TOTAL", "failures since the key was first seen (wide terminals)"},
