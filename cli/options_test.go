@@ -236,7 +236,7 @@ func TestDescribeEndToEnd(t *testing.T) {
 	if err := run(cli.NewDescribeCommand, streams, "--addr", srv.URL, "default/w1"); err != nil {
 		t.Fatalf("describe: %v", err)
 	}
-	summary := "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms."
+	summary := "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 160ms."
 	for _, want := range []string{"Key:         default/w1\n", "State:       backoff\n", "Diagnosis:\n  " + summary + "\n", "TIME           TRIGGER   OUTCOME",
 		// The true reason, in the UI's words: not a guess between two.
 		"Object:\n  not read: attached with --addr, no cluster to read it from\n"} {

@@ -48,8 +48,31 @@ var durationUnits = []struct {
 	}},
 }
 
-// Countdown is the time left until t at now: "4m12s", or "due" once t has
-// come; "-" when there is no t.
+// FormatTimeLeft formats the time left before something, the one way a
+// countdown reads in `get`, `describe` and the UI: whole seconds at most
+// ("12s", "4m12s", "2h05m", "1d01h"), rounded down, and "<1s" in the last
+// second. Rounded down, it never says more is left than is (59.6s reads
+// "59s", not "1m00s"); in whole seconds, a screen redrawn once a second
+// never shows tenths already gone.
+func FormatTimeLeft(d time.Duration) string {
+	if d < time.Second {
+		return "<1s"
+	}
+	for _, u := range durationUnits {
+		if u.precision < time.Second {
+			continue // finer than a countdown may claim
+		}
+		if r := d.Truncate(u.precision); r < u.below {
+			return u.format(r)
+		}
+	}
+	const day = 24 * time.Hour
+	r := d.Truncate(time.Hour)
+	return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+}
+
+// Countdown is the time left until t at now, as FormatTimeLeft writes it:
+// "4m12s", "<1s", or "due" once t has come; "-" when there is no t.
 func Countdown(t, now time.Time) string {
 	switch {
 	case t.IsZero():
@@ -57,7 +80,7 @@ func Countdown(t, now time.Time) string {
 	case !t.After(now):
 		return "due"
 	}
-	return FormatDuration(t.Sub(now))
+	return FormatTimeLeft(t.Sub(now))
 }
 
 // Ago is how long before now t was: "12s ago"; "just now" for a t not

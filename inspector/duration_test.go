@@ -46,6 +46,37 @@ func TestFormatDuration(t *testing.T) {
 	}
 }
 
+// A countdown claims no more than whole seconds, rounded down: it says at
+// least that much is left, so it never reads a second longer than what is
+// left (59.6s is "59s", not "1m00s"), and a screen redrawn each second
+// never shows tenths already gone. The last second is "<1s".
+func TestFormatTimeLeft(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Nanosecond, "<1s"},
+		{100 * time.Millisecond, "<1s"},
+		{868 * time.Millisecond, "<1s"},
+		{999_999 * time.Microsecond, "<1s"},
+		{time.Second, "1s"},
+		{3900 * time.Millisecond, "3s"},
+		{9960 * time.Millisecond, "9s"},
+		{59_600 * time.Millisecond, "59s"},
+		{time.Minute, "1m00s"},
+		{4*time.Minute + 12*time.Second + 900*time.Millisecond, "4m12s"},
+		{59*time.Minute + 59*time.Second + 999*time.Millisecond, "59m59s"},
+		{2*time.Hour + 5*time.Minute + 59*time.Second, "2h05m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "23h59m"},
+		{25*time.Hour + 59*time.Minute, "1d01h"},
+	}
+	for _, tt := range tests {
+		if got := inspector.FormatTimeLeft(tt.d); got != tt.want {
+			t.Errorf("FormatTimeLeft(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
 func TestCountdownAndAgo(t *testing.T) {
 	tests := []struct {
 		t                      time.Time
@@ -53,7 +84,7 @@ func TestCountdownAndAgo(t *testing.T) {
 	}{
 		{time.Time{}, "-", "-"},
 		{at(3*time.Minute + time.Second), "3m01s", "just now"},
-		{at(80 * time.Millisecond), "80ms", "just now"},
+		{at(80 * time.Millisecond), "<1s", "just now"},
 		{explainNow, "due", "just now"},
 		{at(-243 * time.Microsecond), "due", "243µs ago"},
 		{at(-2 * time.Second), "due", "2.0s ago"},
@@ -75,7 +106,7 @@ func TestNextRetryText(t *testing.T) {
 		key  api.Key
 		want string
 	}{
-		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, "4.2s"},
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, "4s"},
 		{"backoff, due", api.Key{State: api.StateBackoff, NextRetryAt: at(-243 * time.Microsecond)}, "due"},
 		{"scheduled, due now", api.Key{State: api.StateScheduled, NextRetryAt: explainNow}, "due"},
 		{"queued", api.Key{State: api.StateQueued, NextRetryAt: at(-time.Second)}, "ready"},
@@ -100,7 +131,7 @@ func TestNextRetryCompact(t *testing.T) {
 		now           time.Time
 		text, compact string
 	}{
-		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4.2s", "4.2s"},
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4s", "4s"},
 		{"backoff, server clock unknown", api.Key{State: api.StateBackoff, NextRetryAt: at(time.Second)}, time.Time{}, "-", "-"},
 		{"queued", api.Key{State: api.StateQueued}, explainNow, "ready", "ready"},
 		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2.6s", "2.6s"},

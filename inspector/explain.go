@@ -184,7 +184,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 	case k.NextRetryAt.IsZero():
 		b.WriteString("; the retry already scheduled keeps its time")
 	case k.NextRetryAt.After(now):
-		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (in %s)", clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (in %s)", clock(k.NextRetryAt), Countdown(k.NextRetryAt, now))
 	default:
 		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
 	}
@@ -241,7 +241,7 @@ func nextRetry(k api.Key, now time.Time) string {
 	if !k.NextRetryAt.After(now) {
 		return fmt.Sprintf("The %s was due at %s", what, clock(k.NextRetryAt))
 	}
-	s := fmt.Sprintf("Next %s at %s (in %s)", what, clock(k.NextRetryAt), FormatDuration(k.NextRetryAt.Sub(now)))
+	s := fmt.Sprintf("Next %s at %s (in %s)", what, clock(k.NextRetryAt), Countdown(k.NextRetryAt, now))
 	if k.EarlierRetry {
 		// The queue keeps the sooner of two ready times for one key.
 		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"

@@ -88,7 +88,7 @@ func TestExplainVerdicts(t *testing.T) {
 			NextRetryAt: at(1200 * time.Millisecond), LastError: errAt("etcdserver: request timed out", -300*time.Millisecond),
 			SameErrorCount: 1, FirstFailureAt: at(-30 * time.Second)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 1.5s after 3 consecutive failures: the controller-wide token bucket (10 qps, burst 100) chose this delay, not this key's failures. Next retry at 10:00:01 (in 1.2s); if it fails again, the one after waits at least 40ms.",
+			Summary: "Backing off 1.5s after 3 consecutive failures: the controller-wide token bucket (10 qps, burst 100) chose this delay, not this key's failures. Next retry at 10:00:01 (in 1s); if it fails again, the one after waits at least 40ms.",
 			Details: []string{`Last error: "etcdserver: request timed out"; failing since 09:59:30.`}},
 	}, {
 		name: "backoff, bucket, limiter unknown",
@@ -96,7 +96,7 @@ func TestExplainVerdicts(t *testing.T) {
 			State: api.StateBackoff, Failures: 1, Delay: dur(200 * time.Millisecond), DelaySource: api.SourceBucket,
 			NextRetryAt: at(100 * time.Millisecond)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 200ms after 1 consecutive failure: the controller-wide token bucket chose this delay, not this key's failures. Next retry at 10:00:00 (in 100ms)."},
+			Summary: "Backing off 200ms after 1 consecutive failure: the controller-wide token bucket chose this delay, not this key's failures. Next retry at 10:00:00 (in <1s)."},
 	}, {
 		name: "backoff at the cap",
 		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
@@ -114,7 +114,7 @@ func TestExplainVerdicts(t *testing.T) {
 				{At: at(-6 * time.Millisecond), Outcome: api.OutcomeRequeue, Delay: dur(10 * time.Millisecond)},
 			}}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 10ms after 2 consecutive failures (the last reconcile returned Requeue: true, not an error): per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in 4ms); if it fails again, the one after waits 20ms."},
+			Summary: "Backing off 10ms after 2 consecutive failures (the last reconcile returned Requeue: true, not an error): per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 20ms."},
 	}, {
 		// A probe on the limiter alone records failures without messages:
 		// that is not Requeue: true.
@@ -123,7 +123,7 @@ func TestExplainVerdicts(t *testing.T) {
 			State: api.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4 * time.Millisecond)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 10ms after 2 consecutive failures: per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in 4ms); if it fails again, the one after waits 20ms."},
+			Summary: "Backing off 10ms after 2 consecutive failures: per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 20ms."},
 	}, {
 		name: "scheduled, requeue-after",
 		in: inspector.ExplainInput{Controller: pqController, Key: api.Key{
@@ -210,7 +210,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 	// backoff is a key 6 failures deep; each case changes what it needs.
 	backoff := api.Key{State: api.StateBackoff, Failures: 6, Delay: dur(160 * time.Millisecond),
 		DelaySource: api.SourceItemExponential, NextRetryAt: at(100 * time.Millisecond), FirstFailureAt: at(-time.Second)}
-	backoffSummary := "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits 320ms."
+	backoffSummary := "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 320ms."
 	hotLoop := inspector.Fleet(fleetKeys(12, 200*time.Millisecond, at(150*time.Millisecond)), explainNow)
 	herd := inspector.Fleet(fleetKeys(25, time.Minute, at(30*time.Second+100*time.Millisecond)), explainNow)
 
@@ -298,7 +298,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "RequeueAfter under 1s across many keys is a hot loop",
 		in:   inspector.ExplainInput{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
 		want: inspector.Diagnosis{State: api.StateScheduled,
-			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next re-check at 10:00:00 (in 150ms).",
+			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next re-check at 10:00:00 (in <1s).",
 			Findings: []inspector.Finding{{Code: inspector.FindingHotLoop,
 				Message: "12 keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead."}}},
 	}, {
@@ -312,14 +312,14 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "bucket at zero tokens is throttled",
 		in:   inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(0)), Key: backoff},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
+			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits at least 320ms.",
 			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
 				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "bucket in debt reads as empty",
 		in:   inspector.ExplainInput{Key: backoff, Controller: controllerWith(bucketWith(-3.5))},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in 100ms).",
+			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in <1s).",
 			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
 				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
 	}, {
@@ -345,7 +345,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			return k
 		}(), Fleet: &inspector.FleetStats{ShortRequeueAfter: inspector.HotLoopKeys - 1, HerdSize: inspector.HerdKeys - 1, HerdAt: at(time.Second)}},
 		want: inspector.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in 100ms); if it fails again, the one after waits at least 320ms.",
+			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits at least 320ms.",
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 4 attempts; failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}}

@@ -325,7 +325,7 @@ func TestSessionDescribe(t *testing.T) {
 				"If it keeps failing, the next retries wait 160ms, 320ms, 640ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}
 	}
 	checkDiagnosis(t, d.Diagnosis, inspector.Diagnosis{State: api.StateBackoff,
-		Summary:  "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in 80ms); if it fails again, the one after waits 160ms.",
+		Summary:  "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 160ms.",
 		Details:  []string{lastErr},
 		Findings: findings,
 	})

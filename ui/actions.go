@@ -124,7 +124,7 @@ func (m *Model) fitStatus() {
 // setStatus shows a status message that expires.
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
-	m.status, m.statusErr = s, isErr
+	m.status, m.statusErr, m.statusLegend = s, isErr, false
 	m.fitStatus()
 	return expireStatus(m.statusID)
 }

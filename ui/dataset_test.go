@@ -114,6 +114,7 @@ func fixedDetail() *inspector.Description {
 		at = at.Add(d)
 	}
 	hist[0].Error = "get storage class: context deadline exceeded"
+	k.SameErrorCount = len(hist) - 1 // the run the history shows, after hist[0]
 	k.LastEventAt = t0.Add(-3 * time.Minute)
 	k.LastReconcileAt = t0.Add(-5*time.Minute - 27*time.Second + 4*time.Minute + 12*time.Second)
 	det := &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: t0, Key: k.Key}}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
 // squash is s without its whitespace: the words, wherever the lines broke.
@@ -55,8 +57,8 @@ func TestDetailWrapsProse(t *testing.T) {
 func TestDetailTimelineShowsTheError(t *testing.T) {
 	m := detailOf(t, loaded(t, 80, 60))
 	s := screen(m)
-	if !strings.Contains(s, "×17 spec.storageClass:") {
-		t.Errorf("the run of 17 errors does not show its error at 80 columns:\n%s", s)
+	if !strings.Contains(s, "×15 spec.storageClass:") {
+		t.Errorf("the run of 15 errors does not show its error at 80 columns:\n%s", s)
 	}
 }
 
@@ -97,6 +99,37 @@ func TestWrapNeverOverflows(t *testing.T) {
 			if got, want := squash(strings.Join(lines, " ")), squash(s); got != want {
 				t.Errorf("wrap(%q, %d) lost text: %q", s, w, got)
 			}
+		}
+	}
+}
+
+// The view is redrawn once a second, so its countdowns claim whole seconds
+// and no more: "<1s" in the last one (never "868ms" that stands while a
+// second passes), and 59.6s left reads 59s in the header, in the narrative
+// and in the table, as describe and get say it.
+func TestCountdownsClaimWholeSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		left time.Duration
+		want string
+	}{
+		{868 * time.Millisecond, "<1s"},
+		{3900 * time.Millisecond, "3s"},
+		{59_600 * time.Millisecond, "59s"},
+	} {
+		m := loaded(t, 120, 30)
+		d := fixedDetail()
+		d.Key.NextRetryAt = t0.Add(tt.left)
+		m.state = viewDetail
+		m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+		s := screen(m)
+		header := regexp.MustCompile(`next retry (\S+)`).FindStringSubmatch(s)
+		story := regexp.MustCompile(`\(in\s+([^)\s]+)\)`).FindStringSubmatch(s)
+		if header == nil || story == nil || header[1] != tt.want || story[1] != tt.want {
+			t.Errorf("%v left: header %q, narrative %q; want both %q", tt.left, header, story, tt.want)
+		}
+		if got := inspector.NextRetryText(d.Key.Key, t0); got != tt.want {
+			t.Errorf("%v left: get's NEXT says %q, want %q as the UI", tt.left, got, tt.want)
 		}
 	}
 }

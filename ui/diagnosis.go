@@ -53,7 +53,8 @@ func situationRank(s string) int {
 
 // diagnosisLine is the header's diagnosis: "outage — 100 keys backing off
 // since 08:01 on …", styled by how bad it is, and, when all controllers
-// are shown, how many others are in trouble (tab switches to them). The
+// are shown, how many are in trouble, it included (tab switches to them;
+// help's Header section says so). The
 // count comes first so that a narrow terminal cuts the diagnosis, not it.
 func (t *topModel) diagnosisLine() string {
 	s := &t.c.styles
@@ -72,7 +73,7 @@ func (t *topModel) diagnosisLine() string {
 	}
 	line := ""
 	if others > 0 {
-		line = s.label.Render(fmt.Sprintf("worst of %d in trouble: ", others+1))
+		line = s.label.Render(fmt.Sprintf("worst of %d controllers in trouble: ", others+1))
 	}
 	return line + style.Render(d.Controller) + " — " + d.Summary
 }

@@ -51,7 +51,7 @@ var port = regexp.MustCompile(`127\.0\.0\.1:\d{5}`)
 
 // outageDiagnosis is how the outage's diagnosis line begins, as far as 80
 // columns show it.
-var outageDiagnosis = regexp.MustCompile(`^worst of \d in trouble: outage — \d+ keys backing off since 08:00:10 on one trans`)
+var outageDiagnosis = regexp.MustCompile(`^worst of \d controllers in trouble: outage — \d+ keys backing off since 08:00:`)
 
 // The first screen of top on the demo answers the question: failing keys
 // first, the longest failing on top, under the worst controller's diagnosis.

@@ -24,6 +24,9 @@ type groupModel struct {
 
 	controller string
 	states     []api.State
+	// unfiltered is the top view's filter, which v1/errors cannot apply
+	// (it takes no q): the view and the forget dialog say so.
+	unfiltered string
 	list       *api.ErrorGroupList
 	err        error
 	loading    bool
@@ -42,7 +45,7 @@ func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
 	if sel := t.stateList(); len(sel) > 0 {
 		states = sel
 	}
-	g = groupModel{c: g.c, controller: t.controller, states: states, seq: g.seq}
+	g = groupModel{c: g.c, controller: t.controller, states: states, unfiltered: t.filter.applied, seq: g.seq}
 	return g, g.refresh()
 }
 
@@ -84,11 +87,25 @@ func (g *groupModel) groups() []api.ErrorGroup {
 	return g.list.Groups
 }
 
-// groupLines is how many lines the view takes above its rows.
+// groupLines is how many lines the view takes above its rows, but for
+// the note on a filter it does not apply (filterNote).
 const groupLines = 4
 
 // rows is how many groups fit above the selected group's description.
-func (g *groupModel) rows() int { return max(1, g.c.height-1-groupLines-5) }
+func (g *groupModel) rows() int {
+	return max(1, g.c.height-1-groupLines-len(g.filterNote())-5)
+}
+
+// filterNote says, when the top view has a filter, that the groups and
+// their forget and retry do not apply it: v1/errors takes no q, and a group's forget
+// selects the group's keys by their error alone. At most two lines.
+func (g *groupModel) filterNote() []string {
+	if g.unfiltered == "" {
+		return nil
+	}
+	note := wrap("Your filter "+describeFilter(g.unfiltered)+" does not apply here: groups count every key; forget and retry act on whole groups.", g.c.width)
+	return note[:min(len(note), 2)]
+}
 
 // clamp keeps the cursor on a group and within the rows on screen.
 func (g *groupModel) clamp() {
@@ -114,6 +131,7 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 				controllers: []string{gr.Controller},
 				filter:      &api.Filter{Q: fingerprintFilter(gr.Fingerprint), States: g.states},
 				what:        fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint),
+				unfiltered:  g.unfiltered,
 			}}
 		}
 	default:
@@ -190,6 +208,9 @@ func (g *groupModel) view() string {
 			inspector.Plural(len(g.list.Groups), "distinct error"), inspector.Plural(g.list.Matched, "key"), strings.Join(states, ","), scope)
 	}
 	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
+	for _, l := range g.filterNote() {
+		lines = append(lines, s.warn.Render(fit(l, w)))
+	}
 	// The summary wraps rather than lose its end; its second line takes the
 	// blank line's place, so the rows start where they always do.
 	sum := wrap(summary, w)
@@ -254,7 +275,7 @@ func (g *groupModel) view() string {
 		lines = append(lines, s.dim.Render("  no keys with an error"))
 	}
 	lines = pad(lines, g.c.bodyHeight())
-	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
+	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+len(g.filterNote())+1 {
 		// The selected group in full at the bottom: rows hidden by it are
 		// still reached with the cursor.
 		lines = append(lines[:len(lines)-len(about)], about...)

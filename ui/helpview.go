@@ -90,7 +90,7 @@ func (m *helpModel) lines() []string {
 	for _, sec := range []struct {
 		title string
 		rows  [][2]string
-	}{{"Columns", columnHelp}, {"Marks", markHelp}} {
+	}{{"Header", headerHelp}, {"Columns", columnHelp}, {"Marks", markHelp}} {
 		lines = append(lines, "", s.label.Render(sec.title))
 		for _, c := range sec.rows {
 			lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], w, 14)...)

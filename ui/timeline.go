@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,7 +39,7 @@ func (d *detailModel) timeline(now time.Time) []string {
 	for _, a := range hist {
 		peak = max(peak, a.Delay.Duration)
 	}
-	runs := errorRuns(hist, k)
+	runs, before := errorRuns(hist, k)
 	// The error is what the reader came for: it takes what it needs, and
 	// the bar what is left, between 8 and 40 cells.
 	need := 0
@@ -48,8 +49,12 @@ func (d *detailModel) timeline(now time.Time) []string {
 	avail := w - (8 + 1 + whyWidth + 1 + 13 + 1 + 7 + 1 + 1)
 	barW := max(8, min(40, avail-need))
 	errW := max(10, avail-barW)
+	title := s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist)))
+	if before > 0 {
+		title += s.dim.Render(fmt.Sprintf(" · %d earlier, same error", before))
+	}
 	out := []string{
-		s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist))),
+		title,
 		s.header.Render(fit(fmt.Sprintf("%-8s %-*s %-13s %7s %-*s %s", "TIME", whyWidth, "WHY", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
 	}
 	for i, a := range hist {
@@ -97,7 +102,16 @@ func why(a api.Attempt) string {
 // identical consecutive errors says "×N ..." (its TIME says since when),
 // the rest of the run a ditto mark. The count goes first and short, so
 // that a narrow column still shows the error.
-func errorRuns(hist []api.Attempt, k *api.Key) []string {
+//
+// The rule: a label counts the rows it labels, nothing else, so the number
+// a reader sees next to a row is the rows its ditto marks span. A forget row
+// ends a run on screen, though the wire's SameErrorCount runs on across it
+// (a forget resets the failure count, not the run of the same error). The
+// wire's count is used only for what is older than the kept history:
+// before is how many attempts before the oldest row ended in the oldest
+// row's error, as part of the run the key is still in; the caller says it
+// once, above the table, so that before + the labels = SameErrorCount.
+func errorRuns(hist []api.Attempt, k *api.Key) (cells []string, before int) {
 	out := make([]string, len(hist))
 	for i := 0; i < len(hist); {
 		j := i + 1
@@ -105,11 +119,7 @@ func errorRuns(hist []api.Attempt, k *api.Key) []string {
 			j++
 		}
 		msg := oneLine(hist[i].Error)
-		n := j - i
-		if j == len(hist) && k.SameErrorCount > n && hist[i].Error != "" {
-			n = k.SameErrorCount // the run began before the kept history
-		}
-		if n > 1 && msg != "" {
+		if n := j - i; n > 1 && msg != "" {
 			msg = fmt.Sprintf("×%d %s", n, msg)
 		}
 		out[i] = msg
@@ -118,5 +128,25 @@ func errorRuns(hist []api.Attempt, k *api.Key) []string {
 		}
 		i = j
 	}
-	return out
+	return out, sameErrorBefore(hist, k)
+}
+
+// sameErrorBefore is how many of the key's SameErrorCount attempts are older
+// than the kept history: the run is followed back from the newest row,
+// stepping over forget rows as the wire does; 0 unless it reaches row 0.
+func sameErrorBefore(hist []api.Attempt, k *api.Key) int {
+	if k.LastError == nil || len(hist) == 0 {
+		return 0
+	}
+	kept := 0
+	for _, a := range slices.Backward(hist) {
+		switch {
+		case a.Outcome == api.OutcomeForgotten:
+			continue // a reset, not an attempt
+		case a.Error != k.LastError.Message:
+			return 0 // the run began within the history
+		}
+		kept++
+	}
+	return max(0, k.SameErrorCount-kept)
 }

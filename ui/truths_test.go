@@ -54,8 +54,8 @@ func TestSmallTruths(t *testing.T) {
 			}
 		}
 		// Not yet due: the one formatter's words, as get and describe say it.
-		if got := countdown(t0.Add(120*time.Millisecond), t0); got != "120ms" {
-			t.Errorf("countdown 120ms: %q, want 120ms", got)
+		if got := countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
+			t.Errorf("countdown 120ms: %q, want <1s", got)
 		}
 	})
 	t.Run("the header counts failures as the wire does", func(t *testing.T) {
@@ -132,4 +132,22 @@ func TestLegendsOnce(t *testing.T) {
 func helpText(m Model) string {
 	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
 	return strings.ReplaceAll(words, "- ", "-")
+}
+
+// A forget's result stays in the footer when the refresh it triggers shows
+// changed rows for the first time: the legend waits.
+func TestLegendWaitsForAnActionsResult(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m = send(t, m, forgetDoneMsg{act: action{controllers: []string{"outage"}, filter: &api.Filter{Q: "x"}, what: "matching \"x\" of outage"}, count: 3})
+	want := m.status
+	if !strings.HasPrefix(want, "forgot the backoff of 3 keys") {
+		t.Fatalf("status after the forget: %q", want)
+	}
+	page := fixedPage(m.top.rows())
+	page.Items[2].Failures++ // a row changes: "•" is new
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	if m.status != want {
+		t.Errorf("after the refresh the status is %q, want the forget's %q", m.status, want)
+	}
 }

@@ -91,6 +91,8 @@ type Model struct {
 	status    string
 	statusErr bool
 	statusID  int
+	// statusLegend is true while the status is a legend (see legend).
+	statusLegend bool
 
 	// exitErr is why the UI gave up, returned by Run.
 	exitErr error
@@ -230,11 +232,17 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	}
-	if note == "" {
-		note = m.legend()
+	// A legend waits for a footer free of anything else: it must not wipe
+	// out what an action just reported (a forget changes rows, and so calls
+	// for "•").
+	legend := false
+	if note == "" && (m.status == "" || m.statusLegend) {
+		note, legend = m.legend(), true
 	}
 	if note != "" {
-		return m, tea.Batch(cmd, m.setStatus(note, false))
+		status := m.setStatus(note, false)
+		m.statusLegend = legend
+		return m, tea.Batch(cmd, status)
 	}
 	return m, cmd
 }

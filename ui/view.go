@@ -118,7 +118,7 @@ var columnHelp = [][2]string{
 	{"POD", "the replica that reported it (wide terminals, several replicas)"},
 	{"KEY", "the work queue key: namespace/name"},
 	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted, so a key failed by one at once shows 0)"},
-	{"NEXT", "backoff/scheduled: time to the next retry, due once come; queued: ready; running: for how long"},
+	{"NEXT", "backoff/scheduled: time to the next retry in whole seconds, rounded down (<1s in the last), due once come; queued: ready; running: for how long"},
 	{"DELAY", "the delay the limiter chose for the current wait"},
 	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after"},
 	{"TOTAL", "failures since the key was first seen (wide terminals)"},
@@ -127,6 +127,12 @@ var columnHelp = [][2]string{
 	{"LAST ERROR", "the error of the last failed reconcile"},
 	{"ERROR", "g view: the group's last error; … stands for the numbers, addresses, ids and quoted names its keys differ in"},
 	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now)"},
+}
+
+// headerHelp explains the header's lines that do not explain themselves.
+var headerHelp = [][2]string{
+	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (a permanent error or an outage before mere retries); tab switches to each controller in turn"},
+	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + limiterCycle.String() + ", and (1 of 3) says which is shown"},
 }
 
 // markHelp explains every mark.
