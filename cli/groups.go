@@ -42,7 +42,7 @@ func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error 
 	if len(states) == 0 {
 		states = inspector.FailingStates
 	}
-	l, err := s.Errors(ctx, o.Controller, states)
+	l, err := s.Errors(ctx, o.Controller, api.Filter{States: states})
 	if err != nil {
 		return err
 	}

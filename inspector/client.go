@@ -66,10 +66,13 @@ func (c *Client) URL() string { return c.base.String() }
 type KeyQuery struct {
 	Controller string
 	Q          string
-	States     []api.State
-	Sort       string
-	Limit      int
-	Offset     int
+	// Error, in Q's syntax, must match the last error alone (an error
+	// group's keys within the user's own Q).
+	Error  string
+	States []api.State
+	Sort   string
+	Limit  int
+	Offset int
 }
 
 // Values encodes the query; empty fields are left to the server's defaults.
@@ -82,6 +85,7 @@ func (q KeyQuery) Values() url.Values {
 	}
 	set("controller", q.Controller)
 	set("q", q.Q)
+	set("error", q.Error)
 	set("sort", q.Sort)
 	if len(q.States) > 0 {
 		s := make([]string, len(q.States))
@@ -123,12 +127,18 @@ func (c *Client) Key(ctx context.Context, controller, key string) (*api.KeyDetai
 
 // Errors calls v1/errors: the keys' last errors grouped by fingerprint, for
 // one controller (all when empty) and the given states (all when none).
-func (c *Client) Errors(ctx context.Context, controller string, states []api.State) (*api.ErrorGroupList, error) {
+func (c *Client) Errors(ctx context.Context, controller string, f api.Filter) (*api.ErrorGroupList, error) {
 	v := url.Values{}
 	if controller != "" {
 		v.Set("controller", controller)
 	}
-	for _, s := range states {
+	if f.Q != "" {
+		v.Set("q", f.Q)
+	}
+	if f.Error != "" {
+		v.Set("error", f.Error)
+	}
+	for _, s := range f.States {
 		v.Add("state", string(s))
 	}
 	var out api.ErrorGroupList

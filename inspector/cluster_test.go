@@ -127,7 +127,7 @@ func TestAttachClusterWide(t *testing.T) {
 	if _, err := s.Keys(ctx, KeyQuery{Controller: "nope"}); err == nil || !strings.Contains(err.Error(), `no controller "nope"`) {
 		t.Errorf("Keys(controller nope) error = %v, want the endpoints' no controller", err)
 	}
-	g, err := s.Errors(ctx, "gadget", nil)
+	g, err := s.Errors(ctx, "gadget", api.Filter{})
 	if err != nil || len(g.Groups) != 1 || g.Groups[0].Controller != "gadget" {
 		t.Errorf("Errors(gadget) = %+v, %v; want gadget's one group, no error", g, err)
 	}

@@ -18,7 +18,7 @@ func (s *Session) DiagnoseControllers(ctx context.Context, controller string) ([
 	}
 	var groups []api.ErrorGroup
 	// A replica that fails here only loses its groups: its counts still speak.
-	if l, _ := s.Errors(ctx, controller, DiagnosisStates); l != nil {
+	if l, _ := s.Errors(ctx, controller, api.Filter{States: DiagnosisStates}); l != nil {
 		groups = l.Groups
 	}
 	var out []ControllerDiagnosis

@@ -14,11 +14,11 @@ const maxExamples = 5
 // Errors reads the error groups of every endpoint and merges them: replicas
 // that shard one controller add up into one group per fingerprint, largest
 // first, so the counts still add up to the keys matched.
-func (s *Session) Errors(ctx context.Context, controller string, states []api.State) (*api.ErrorGroupList, error) {
+func (s *Session) Errors(ctx context.Context, controller string, f api.Filter) (*api.ErrorGroupList, error) {
 	out := &api.ErrorGroupList{Groups: []api.ErrorGroup{}}
 	type id struct{ controller, fingerprint string }
 	at := map[id]int{}
-	h, err := fanOut(s, controller, func(e *Endpoint) (*api.ErrorGroupList, error) { return e.Client.Errors(ctx, controller, states) },
+	h, err := fanOut(s, controller, func(e *Endpoint) (*api.ErrorGroupList, error) { return e.Client.Errors(ctx, controller, f) },
 		func(l *api.ErrorGroupList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
 		func(_ int, l *api.ErrorGroupList) {
 			for _, g := range l.Groups {

@@ -144,8 +144,11 @@ func (t *topModel) keyAction(requeue bool) intent {
 
 // filteredSet is the action on every key the top view's filter selects.
 func (t *topModel) filteredSet(requeue bool) action {
-	f := &api.Filter{Q: t.filter.applied, States: t.stateList()}
+	f := &api.Filter{Q: t.filter.applied, Error: t.group.pattern, States: t.stateList()}
 	var what []string
+	if t.group.pattern != "" {
+		what = append(what, fmt.Sprintf("whose last error is \"%s\"", t.group.fingerprint))
+	}
 	if f.Q != "" {
 		what = append(what, "matching "+describeFilter(f.Q))
 	}

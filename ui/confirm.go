@@ -35,9 +35,6 @@ type action struct {
 	filter      *api.Filter
 	// what names the set in words, for the confirmation.
 	what string
-	// unfiltered is a filter the user applied that the set ignores (an
-	// error group's keys are all its keys): the confirmation says so.
-	unfiltered string
 
 	// reason is why, as typed in the confirmation (optional); user is who
 	// the requests say is asking (Options.User).
@@ -140,22 +137,19 @@ func (c *confirmation) prompt() []string {
 	case c.count >= 0:
 		n = inspector.Plural(c.count, "key")
 	}
-	var whole []string
-	if a.unfiltered != "" {
-		whole = []string{fmt.Sprintf("That is the whole group: your filter %s does not apply to error groups.", describeFilter(a.unfiltered))}
-	}
 	if a.requeue {
-		return append([]string{
-			fmt.Sprintf("Retry %s %s now?", n, a.what)}, append(whole,
+		return []string{
+			fmt.Sprintf("Retry %s %s now?", n, a.what),
 			"Their failure counts go back to 0 and they are requeued spread",
-			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)))...)
+			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
+		}
 	}
 	next := "a next failure waits only the base delay."
 	if a.bucket {
 		next = "the token bucket still applies to a next failure."
 	}
-	return append([]string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what)}, append(whole,
-		"Their per-item failure counts go back to 0 and pending retries keep their times; "+next)...)
+	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
+		"Their per-item failure counts go back to 0 and pending retries keep their times; " + next}
 }
 
 // forgetEffect says what a forget of one key changes for its next failure.

@@ -8,8 +8,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// A drill-down (enter on an error group) sets the top view's filter,
-// controller and states at once; esc takes all three back, with the
+// A drill-down (enter on an error group) sets the top view's error group
+// (a pattern over the last errors, beside the user's own filter, which
+// stays), controller and states at once; esc takes them back, with the
 // cursor, so the user lands where they left rather than on a view half
 // theirs and half the group's.
 
@@ -18,6 +19,7 @@ type topView struct {
 	controller     string
 	states         map[api.State]bool
 	q              string
+	group          errorGroup
 	offset, cursor int
 	sel            string
 	chosen         bool
@@ -28,7 +30,7 @@ type topView struct {
 // back to where the user was before any group.
 func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 	if t.drill == nil {
-		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.applied,
+		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.applied, group: t.group,
 			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
 	}
 	t.controller = in.controller
@@ -36,7 +38,7 @@ func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 	for _, s := range in.states {
 		t.states[s] = true
 	}
-	t.filter.set(in.q)
+	t.group = errorGroup{pattern: in.errors, fingerprint: in.fingerprint}
 	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	return t.refresh()
 }
@@ -46,7 +48,7 @@ func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 func (t *topModel) undoDrill() intent {
 	v := t.drill
 	t.drill = nil
-	t.controller, t.states = v.controller, v.states
+	t.controller, t.states, t.group = v.controller, v.states, v.group
 	t.filter.set(v.q)
 	t.offset, t.cursor, t.sel, t.chosen = v.offset, v.cursor, v.sel, v.chosen
 	what := "every key"
@@ -58,3 +60,7 @@ func (t *topModel) undoDrill() intent {
 	}
 	return noteIntent{text: "esc: back to the view before the error group, " + what + " of " + scopeName(v.controller)}
 }
+
+// errorGroup is the error group a drill-down shows: the pattern its keys'
+// last errors match, and its fingerprint, which the header shows.
+type errorGroup struct{ pattern, fingerprint string }

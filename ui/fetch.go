@@ -126,7 +126,7 @@ func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Tim
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
 		// Without its groups the diagnosis still speaks, from the counts.
 		if groups {
-			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, inspector.DiagnosisStates) })
+			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, api.Filter{States: inspector.DiagnosisStates}) })
 		}
 		wg.Wait()
 		msg.fetchedAt = clock()
@@ -147,12 +147,13 @@ func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.Obj
 	}
 }
 
-// groupsCmd reads the endpoint's exact error groups (v1/errors).
-func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, controller string, states []api.State) tea.Cmd {
+// groupsCmd reads the endpoint's exact error groups (v1/errors) of the keys
+// f selects.
+func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, controller string, f api.Filter) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
-		l, err := s.Errors(ctx, controller, states)
+		l, err := s.Errors(ctx, controller, f)
 		return groupsFetchedMsg{seq: seq, list: l, err: err, fetchedAt: clock()}
 	}
 }

@@ -24,15 +24,15 @@ type groupModel struct {
 
 	controller string
 	states     []api.State
-	// unfiltered is the top view's filter, which v1/errors cannot apply
-	// (it takes no q): the view and the forget dialog say so.
-	unfiltered string
-	list       *api.ErrorGroupList
-	err        error
-	loading    bool
-	seq        int
-	cursor     int
-	offset     int
+	// filter is the top view's filter: the groups count only the keys it
+	// selects, and a group's forget acts on those alone.
+	filter  string
+	list    *api.ErrorGroupList
+	err     error
+	loading bool
+	seq     int
+	cursor  int
+	offset  int
 	// lastSent is when the last read was sent, fetchedAt when the list
 	// shown was read (local clock).
 	lastSent, fetchedAt time.Time
@@ -45,7 +45,7 @@ func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
 	if sel := t.stateList(); len(sel) > 0 {
 		states = sel
 	}
-	g = groupModel{c: g.c, controller: t.controller, states: states, unfiltered: t.filter.applied, seq: g.seq}
+	g = groupModel{c: g.c, controller: t.controller, states: states, filter: t.filter.applied, seq: g.seq}
 	return g, g.refresh()
 }
 
@@ -53,7 +53,7 @@ func (g *groupModel) refresh() tea.Cmd {
 	g.loading = true
 	g.seq++
 	g.lastSent = g.c.now()
-	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, g.states)
+	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, api.Filter{Q: g.filter, States: g.states})
 }
 
 // received takes a read of the groups in. The cursor follows its group
@@ -87,24 +87,12 @@ func (g *groupModel) groups() []api.ErrorGroup {
 	return g.list.Groups
 }
 
-// groupLines is how many lines the view takes above its rows, but for
-// the note on a filter it does not apply (filterNote).
+// groupLines is how many lines the view takes above its rows.
 const groupLines = 4
 
 // rows is how many groups fit above the selected group's description.
 func (g *groupModel) rows() int {
-	return max(1, g.c.height-1-groupLines-len(g.filterNote())-5)
-}
-
-// filterNote says, when the top view has a filter, that the groups and
-// their forget and retry do not apply it: v1/errors takes no q, and a group's forget
-// selects the group's keys by their error alone. At most two lines.
-func (g *groupModel) filterNote() []string {
-	if g.unfiltered == "" {
-		return nil
-	}
-	note := wrap("Your filter "+describeFilter(g.unfiltered)+" does not apply here: groups count every key; forget and retry act on whole groups.", g.c.width)
-	return note[:min(len(note), 2)]
+	return max(1, g.c.height-1-groupLines-5)
 }
 
 // clamp keeps the cursor on a group and within the rows on screen.
@@ -122,16 +110,15 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
 	case key.Matches(msg, k.ShowGroup):
 		if gr := g.selected(); gr != nil {
-			return g, nil, showGroupIntent{controller: gr.Controller, q: fingerprintFilter(gr.Fingerprint), states: g.states}
+			return g, nil, showGroupIntent{controller: gr.Controller, errors: fingerprintFilter(gr.Fingerprint), fingerprint: gr.Fingerprint, states: g.states}
 		}
 	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
 		if gr := g.selected(); gr != nil {
 			return g, nil, askIntent{action{
 				requeue:     key.Matches(msg, k.Retry, k.RetryAll),
 				controllers: []string{gr.Controller},
-				filter:      &api.Filter{Q: fingerprintFilter(gr.Fingerprint), States: g.states},
-				what:        fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint),
-				unfiltered:  g.unfiltered,
+				filter:      &api.Filter{Q: g.filter, Error: fingerprintFilter(gr.Fingerprint), States: g.states},
+				what:        groupWhat(gr, g.filter),
 			}}
 		}
 	default:
@@ -204,13 +191,14 @@ func (g *groupModel) view() string {
 		summary = "could not read the error groups (v1/errors)"
 	}
 	if g.list != nil {
+		keys := inspector.Plural(g.list.Matched, "key")
+		if g.filter != "" {
+			keys += " matching " + describeFilter(g.filter)
+		}
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
-			inspector.Plural(len(g.list.Groups), "distinct error"), inspector.Plural(g.list.Matched, "key"), strings.Join(states, ","), scope)
+			inspector.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope)
 	}
 	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
-	for _, l := range g.filterNote() {
-		lines = append(lines, s.warn.Render(fit(l, w)))
-	}
 	// The summary wraps rather than lose its end; its second line takes the
 	// blank line's place, so the rows start where they always do.
 	sum := wrap(summary, w)
@@ -275,7 +263,7 @@ func (g *groupModel) view() string {
 		lines = append(lines, s.dim.Render("  no keys with an error"))
 	}
 	lines = pad(lines, g.c.bodyHeight())
-	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+len(g.filterNote())+1 {
+	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
 		// The selected group in full at the bottom: rows hidden by it are
 		// still reached with the cursor.
 		lines = append(lines[:len(lines)-len(about)], about...)
@@ -300,4 +288,14 @@ func errorTitle(room int) string {
 		}
 	}
 	return errorTitles[len(errorTitles)-1]
+}
+
+// groupWhat names a group's keys for the forget dialog: within the top
+// view's filter, when there is one.
+func groupWhat(gr *api.ErrorGroup, filter string) string {
+	what := fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint)
+	if filter != "" {
+		what += " and matching " + describeFilter(filter)
+	}
+	return what
 }

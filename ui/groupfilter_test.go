@@ -31,18 +31,19 @@ func TestFingerprintFilter(t *testing.T) {
 	}
 }
 
-// esc after a drill-down restores the view as it was before it: the
-// filter, the controller, the state toggles and the key under the cursor;
+// A drill-down keeps the user's filter and adds the group's error pattern;
+// esc after it restores the view as it was before it: the filter, the
+// controller, the state toggles, no group, and the key under the cursor;
 // a second esc then clears the user's own filter, as esc always does.
 func TestDrillDownEscRestoresTheView(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m.top.filter.set("outage")
 	m = send(t, m, press("3"), press("j"))
 	sel := m.top.sel
-	m, _ = act(t, m, showGroupIntent{controller: "naive", q: "~^spec$", states: []api.State{api.StateBackoff, api.StateFailed}})
-	m, _ = act(t, m, showGroupIntent{controller: "naive", q: "~^other$", states: []api.State{api.StateFailed}})
-	if m.top.controller != "naive" || m.top.filter.applied != "~^other$" {
-		t.Fatalf("drill-down: controller %q filter %q", m.top.controller, m.top.filter.applied)
+	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec$", fingerprint: "spec", states: []api.State{api.StateBackoff, api.StateFailed}})
+	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^other$", fingerprint: "other", states: []api.State{api.StateFailed}})
+	if q := m.top.query(); m.top.controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
+		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.controller, q.Q, q.Error)
 	}
 	m = send(t, m, press("esc"))
 	if e, a := "outage", m.top.filter.applied; e != a {
@@ -50,6 +51,9 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 	}
 	if m.top.controller != "" {
 		t.Errorf("controller after esc: %q, want all", m.top.controller)
+	}
+	if q := m.top.query(); q.Error != "" {
+		t.Errorf("error pattern after esc: %q, want none", q.Error)
 	}
 	if e, a := []api.State{api.StateQueued}, m.top.stateList(); !slices.Equal(e, a) {
 		t.Errorf("states after esc: want %v, got %v", e, a)

@@ -137,47 +137,40 @@ func TestGroupViewSaysHowFresh(t *testing.T) {
 	}
 }
 
-// v1/errors takes no q, and a group's forget is the group's fingerprint
-// filter: with a filter applied in the top view, the group view says the
-// filter does not apply, and the dialog of f on a group counts the whole
-// group and says it is the whole group, whatever the filter.
-func TestGroupViewSaysTheFilterDoesNotApply(t *testing.T) {
+// The group view reads the groups of the keys the user's filter selects,
+// says so, and a group's forget acts on the group's keys within the filter:
+// what the dialog says is what is sent.
+func TestGroupViewAppliesTheFilter(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {60, 16}} {
 		m := send(t, loaded(t, sz[0], sz[1]), press("/"))
 		m = send(t, m, typeText("naive-0000")...)
-		m = send(t, m, press("enter"), press("g"), fixedGroups())
-		s := squashSpaces(screen(m))
-		if want := `Your filter "naive-0000" does not apply here`; !strings.Contains(s, want) {
-			t.Errorf("at %dx%d the group view does not say %q:\n%s", sz[0], sz[1], want, screen(m))
+		m = send(t, m, press("enter"), press("g"))
+		if got := m.groups.filter; got != "naive-0000" {
+			t.Errorf("at %dx%d the group view reads groups with filter %q, want the top view's", sz[0], sz[1], got)
 		}
-		m = send(t, m, press("j"), press("j"), press("f")) // the naive group, 30 keys
+		m = send(t, m, fixedGroups())
+		if s := squashSpaces(screen(m)); !strings.Contains(s, `matching "naive-0000"`) {
+			t.Errorf("at %dx%d the group view does not say it counts the filtered keys:\n%s", sz[0], sz[1], screen(m))
+		}
+		m = send(t, m, press("j"), press("j"), press("f"))
 		if m.confirm == nil {
 			t.Fatalf("at %dx%d f on a group opened no dialog", sz[0], sz[1])
 		}
-		m = send(t, m, dryRunMsg{id: m.confirm.id, count: 30})
-		s = squashSpaces(strings.ReplaceAll(screen(m), "│", " ")) // the dialog's borders
-		for _, want := range []string{"Forget the backoff of 30 keys of naive", `the whole group: your filter "naive-0000" does not apply to error groups`} {
-			if !strings.Contains(s, want) {
-				t.Errorf("at %dx%d the dialog does not say %q:\n%s", sz[0], sz[1], want, screen(m))
-			}
+		m = send(t, m, dryRunMsg{id: m.confirm.id, count: 10})
+		s := squashSpaces(strings.ReplaceAll(screen(m), "│", " ")) // the dialog's borders
+		if want := `Forget the backoff of 10 keys of naive whose last error is`; !strings.Contains(s, want) {
+			t.Errorf("at %dx%d the dialog does not say %q:\n%s", sz[0], sz[1], want, screen(m))
 		}
-		// What the dialog says is what is sent: the group's filter, not the user's.
 		for _, r := range m.confirm.act.requests() {
-			if r.Filter == nil || r.Filter.Q != fingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
-				t.Errorf("request %+v, want the group's fingerprint filter", r)
+			if r.Filter == nil || r.Filter.Q != "naive-0000" || r.Filter.Error != fingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
+				t.Errorf("request %+v, want the user's filter and the group's error pattern", r)
 			}
 		}
-	}
-	// Without a filter, nothing to say.
-	m := send(t, loaded(t, 80, 24), press("g"), fixedGroups(), press("j"), press("j"), press("f"))
-	m = send(t, m, dryRunMsg{id: m.confirm.id, count: 30})
-	if s := screen(m); strings.Contains(s, "does not apply") {
-		t.Errorf("no filter applied, yet the view says one does not apply:\n%s", s)
 	}
 }
 
-// Against the real endpoint: filtered to 10 keys, f on their error group
-// says, before acting, that it forgets the group's 30 keys, and does.
+// Against the real endpoint: filtered to 10 keys, the group view counts
+// those 10, and f on their error group forgets those 10, not the group's 30.
 func TestJourneyGroupForgetUnderAFilter(t *testing.T) {
 	f := newFixture(t, 30, false)
 	j := startJourney(t, f)
@@ -188,11 +181,9 @@ func TestJourneyGroupForgetUnderAFilter(t *testing.T) {
 	j.waitFor("1–10 of 10 matched")
 
 	j.key("g")
-	j.waitLine("Your filter \"widget-00000\" does not apply here")
-	j.waitLine("30 keys", "widgets", "sync inventory: dial tcp")
+	j.waitLine("10 keys", "widgets", "sync inventory: dial tcp")
 	j.key("f")
-	j.waitLine("Forget the backoff of 30 keys of widgets")
-	j.waitLine("That is the whole group: your filter \"widget-00000\" does not")
+	j.waitLine("Forget the backoff of 10 keys of widgets")
 	j.key("y")
-	j.waitFor("forgot the backoff of 30 keys of widgets")
+	j.waitFor("forgot the backoff of 10 keys of widgets")
 }

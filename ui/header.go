@@ -354,5 +354,8 @@ func (t *topModel) queryLine() string {
 	if t.filter.applied != "" {
 		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
 	}
+	if t.group.pattern != "" {
+		parts = append(parts, s.label.Render("error ")+s.bold.Render(oneLine(t.group.fingerprint)))
+	}
 	return strings.Join(parts, s.dim.Render(" · "))
 }

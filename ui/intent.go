@@ -22,10 +22,12 @@ type backIntent struct{}
 // askIntent asks to confirm an action.
 type askIntent struct{ act action }
 
-// showGroupIntent shows the keys of one error group in the top view.
+// showGroupIntent shows the keys of one error group in the top view: errors
+// is the pattern their last errors match (an error filter beside the top
+// view's own), fingerprint the group's name.
 type showGroupIntent struct {
-	controller, q string
-	states        []api.State
+	controller, errors, fingerprint string
+	states                          []api.State
 }
 
 // noteIntent shows a status message.

@@ -74,6 +74,8 @@ type topModel struct {
 	// drill is the view before a drill-down into an error group, which esc
 	// restores; nil when the view is not a drill-down.
 	drill *topView
+	// group is the error group a drill-down shows, beside the filter.
+	group errorGroup
 }
 
 func newTopModel(c *common) topModel {
@@ -90,7 +92,7 @@ func (t *topModel) rows() int { return max(1, t.c.height-t.headerHeight()-2) }
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
 	return inspector.KeyQuery{
-		Controller: t.controller, Q: t.filter.applied, States: t.stateList(),
+		Controller: t.controller, Q: t.filter.applied, Error: t.group.pattern, States: t.stateList(),
 		Sort: sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
 	}
 }
@@ -106,7 +108,7 @@ func (t *topModel) stateList() []api.State {
 }
 
 func queryID(q inspector.KeyQuery) string {
-	return fmt.Sprintf("%s|%s|%v|%s|%d|%d", q.Controller, q.Q, q.States, q.Sort, q.Limit, q.Offset)
+	return fmt.Sprintf("%s|%s|%s|%v|%s|%d|%d", q.Controller, q.Q, q.Error, q.States, q.Sort, q.Limit, q.Offset)
 }
 
 // refresh starts a fetch of what the top view shows.

@@ -53,7 +53,7 @@ func (s *Store) Handler() http.Handler {
 		inspector.ServeJSON(w, http.StatusOK, d)
 	})
 	mux.HandleFunc("GET "+p+"errors", func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.Errors(r.URL.Query().Get("controller"), inspector.StatesParam(r.URL.Query()))
+		l, err := s.Errors(r.URL.Query().Get("controller"), inspector.FilterParams(r.URL.Query()))
 		if err != nil {
 			inspector.ServeError(w, http.StatusBadRequest, err.Error())
 			return
@@ -73,7 +73,7 @@ func (s *Store) Handler() http.Handler {
 // keyQuery reads v1/keys' parameters.
 func keyQuery(r *http.Request) (inspector.KeyQuery, error) {
 	v := r.URL.Query()
-	q := inspector.KeyQuery{Controller: v.Get("controller"), Q: v.Get("q"), Sort: v.Get("sort"), States: inspector.StatesParam(r.URL.Query())}
+	q := inspector.KeyQuery{Controller: v.Get("controller"), Q: v.Get("q"), Error: v.Get("error"), Sort: v.Get("sort"), States: inspector.StatesParam(r.URL.Query())}
 	var err error
 	if q.Limit, err = inspector.IntParam(v.Get("limit"), "limit", api.DefaultLimit, 1, api.MaxLimit); err != nil {
 		return q, err

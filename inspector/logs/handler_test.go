@@ -60,12 +60,26 @@ func TestSession(t *testing.T) {
 		t.Errorf("describe: failures %d, history %d, controller %+v; want 2, 2, from logs", d.Key.Failures, len(d.Key.History), d.Controller)
 	}
 
-	groups, err := sess.Errors(ctx, "", nil)
+	groups, err := sess.Errors(ctx, "", api.Filter{})
 	if err != nil {
 		t.Fatalf("Errors: %v", err)
 	}
 	if len(groups.Groups) != 2 || groups.Groups[0].Count != 2 || groups.Groups[0].Message != refused || groups.Matched != 3 {
 		t.Errorf("groups = %+v, want %q ×2 first, 3 matched", groups.Groups, refused)
+	}
+	// The user's filter (the key or its error) and an error pattern apply
+	// to the groups, as the instrument applies them.
+	for _, tt := range []struct {
+		f    api.Filter
+		want int
+	}{{api.Filter{Q: "ns/a"}, 1}, {api.Filter{Error: "refused"}, 2}, {api.Filter{Q: "ns/", Error: "~^nothing"}, 0}} {
+		g, err := sess.Errors(ctx, "", tt.f)
+		if err != nil || g.Matched != tt.want {
+			t.Errorf("groups of %+v: %v, %d matched; want %d", tt.f, err, g.Matched, tt.want)
+		}
+	}
+	if l, err := sess.Keys(ctx, inspector.KeyQuery{Error: "refused"}); err != nil || l.Matched != 2 {
+		t.Errorf("keys whose error matches refused: %v, %d; want 2", err, l.Matched)
 	}
 
 	if _, err := sess.Key(ctx, "", "ns/zzz"); err == nil || !strings.Contains(err.Error(), "not in the log") {

@@ -56,7 +56,7 @@ func (s *Store) Controllers() *api.ControllerList {
 
 // Keys is v1/keys: the keys passing q, sorted and paged as the endpoint does.
 func (s *Store) Keys(q inspector.KeyQuery) (*api.KeyList, error) {
-	m, err := inspector.NewKeyFilter(q.Q, q.States)
+	m, err := inspector.NewKeyFilter(api.Filter{Q: q.Q, Error: q.Error, States: q.States})
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +138,8 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 
 // Errors is v1/errors: the matched keys' last errors grouped. A log has
 // the message only, so keys group by the exact message.
-func (s *Store) Errors(controller string, states []api.State) (*api.ErrorGroupList, error) {
-	m, err := inspector.NewKeyFilter("", states)
+func (s *Store) Errors(controller string, f api.Filter) (*api.ErrorGroupList, error) {
+	m, err := inspector.NewKeyFilter(f)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Store) Errors(controller string, states []api.State) (*api.ErrorGroupLi
 			continue
 		}
 		out.Total++
-		if e.lastErr == nil || !m.Match(e.key, "", e.derived(now)) {
+		if e.lastErr == nil || !m.Match(e.key, e.lastErr.Message, e.derived(now)) {
 			continue
 		}
 		out.Matched++

@@ -57,7 +57,7 @@ func (s *server) fingerprints() []string {
 // errors is v1/errors over the snapshot's keys, grouped under the
 // fingerprints the server gave them when the snapshot was taken.
 func (s *server) errors(w http.ResponseWriter, r *http.Request) {
-	m, err := inspector.NewKeyFilter("", inspector.StatesParam(r.URL.Query()))
+	m, err := inspector.NewKeyFilter(inspector.FilterParams(r.URL.Query()))
 	if err != nil {
 		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return

@@ -104,7 +104,7 @@ func (s *server) names() string {
 
 func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
-	m, err := inspector.NewKeyFilter(v.Get("q"), inspector.StatesParam(v))
+	m, err := inspector.NewKeyFilter(inspector.FilterParams(v))
 	if err != nil {
 		inspector.ServeError(w, http.StatusBadRequest, err.Error())
 		return

@@ -131,22 +131,23 @@ func TestTakeWriteReadServe(t *testing.T) {
 	if err != nil || len(d.History) == 0 {
 		t.Errorf("offline key %s: %v, %d attempts; want its history", ep.Details[0].Key, err, len(d.History))
 	}
-	// Error groups: the server's, over any states, though the file holds
-	// only messages and the groups of all states.
-	for _, states := range [][]api.State{nil, {api.StateBackoff}, {api.StateIdle}} {
-		want, err := s.Errors(ctx, "", states)
+	// Error groups: the server's, over any states and filters, though the
+	// file holds only messages and the groups of all states.
+	for _, f := range []api.Filter{{}, {States: []api.State{api.StateBackoff}}, {States: []api.State{api.StateIdle}},
+		{Q: "fail-00001"}, {Error: "~^[a-z]"}, {Q: "default/", Error: "nothing like it"}} {
+		want, err := s.Errors(ctx, "", f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := off.Errors(ctx, "widget", states)
+		got, err := off.Errors(ctx, "widget", f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if states == nil && len(got.Groups) != 2 {
+		if f.Q == "" && f.Error == "" && f.States == nil && len(got.Groups) != 2 {
 			t.Errorf("offline errors: %s; want two groups, the server's fingerprints", groupsText(got))
 		}
 		if e, a := groupsText(want), groupsText(got); e != a || want.Matched != got.Matched {
-			t.Errorf("offline errors --state %v: %s (%d matched), want %s (%d)", states, a, got.Matched, e, want.Matched)
+			t.Errorf("offline errors %+v: %s (%d matched), want %s (%d)", f, a, got.Matched, e, want.Matched)
 		}
 	}
 	ov, err := off.Overview(ctx)

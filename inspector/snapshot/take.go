@@ -73,7 +73,7 @@ func takeEndpoint(ctx context.Context, e *inspector.Endpoint, budget *int) (Endp
 		return ep, err
 	}
 	// An endpoint older than v1/errors has none: keys then group by message.
-	if groups, err := e.Client.Errors(ctx, "", nil); err == nil {
+	if groups, err := e.Client.Errors(ctx, "", api.Filter{}); err == nil {
 		ep.ErrorGroups = groups.Groups
 	}
 	var failing []api.Key
