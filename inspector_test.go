@@ -225,8 +225,8 @@ func testForget(t *testing.T, kc *kubectl, admin string) {
 	if resp.Count != 1 || !resp.Requeued {
 		t.Fatalf("forget: count %d, requeued %v; want 1, true", resp.Count, resp.Requeued)
 	}
-	// The reset starts a new failure streak, and the retry runs at once:
-	// both after the forget, on the pod's clock.
+	// The reset restarts the count, not the failure streak, and the retry
+	// runs at once, after the forget on the pod's clock.
 	eventually(t, 30*time.Second, key+" retried after the forget", func(context.Context) error {
 		var after inspector.KeyList
 		if err := kc.jsonOf(t, &after, admin, cmd("get", "--controller", "naive", key, "-o", "json")...); err != nil {
@@ -234,8 +234,10 @@ func testForget(t *testing.T, kc *kubectl, admin string) {
 		}
 		k := after.Items[0]
 		switch {
-		case !k.FirstFailureAt.After(resp.ServerTime):
-			return fmt.Errorf("failure streak began %v, not after the forget at %v", k.FirstFailureAt, resp.ServerTime)
+		case !k.FirstFailureAt.Equal(before.Items[0].FirstFailureAt):
+			return fmt.Errorf("failure streak began %v, want %v still: a forget restarts the count, not the failure", k.FirstFailureAt, before.Items[0].FirstFailureAt)
+		case k.LastReset == nil || k.LastReset.By != api.ResetForget || k.LastReset.At.Sub(resp.ServerTime).Abs() > time.Second:
+			return fmt.Errorf("last reset %+v, want the forget at %v", k.LastReset, resp.ServerTime)
 		case !k.LastReconcileAt.After(resp.ServerTime):
 			return fmt.Errorf("last reconcile %v, not after the forget at %v", k.LastReconcileAt, resp.ServerTime)
 		case k.TotalFailures <= before.Items[0].TotalFailures:
