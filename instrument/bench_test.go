@@ -237,7 +237,7 @@ func BenchmarkKeysTop100(b *testing.B) {
 			rl.Forget(r)
 		}
 	}
-	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p)})
+	h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
 	target := api.DefaultPrefix + "v1/keys?sort=next&limit=100"
 	b.ReportAllocs()
 	for b.Loop() {
