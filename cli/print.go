@@ -41,6 +41,9 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 				errText = oneLine(k.LastError.Message, 0)
 			}
 			class = dash(k.LastError.Class)
+			if inspector.ErrorResolved(&k.Key) {
+				errText = inspector.ResolvedMark + errText
+			}
 		}
 		if pods {
 			ns, pod, _ := strings.Cut(k.Pod, "/")

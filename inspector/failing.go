@@ -19,3 +19,13 @@ func Failing(k *api.Key) bool {
 func InTrouble(c *api.Controller) int {
 	return c.Counts[api.StateBackoff] + c.Counts[api.StateFailed]
 }
+
+// ResolvedMark prefixes a last error that a reconcile has succeeded since,
+// where lists show it: the error is history, not the key's state.
+const ResolvedMark = "✓ "
+
+// ErrorResolved reports whether k's last error is history: k is not
+// failing, and a reconcile ended after the error without one.
+func ErrorResolved(k *api.Key) bool {
+	return k != nil && k.LastError != nil && !Failing(k) && k.LastReconcileAt.After(k.LastError.At)
+}

@@ -43,3 +43,26 @@ func TestFailing(t *testing.T) {
 }
 
 func ptr(k api.Key) *api.Key { return &k }
+
+func TestErrorResolved(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 11, 30, 8, 0, s, 0, time.UTC) }
+	err := &api.ErrorRecord{Message: "conflict", At: at(1)}
+	tests := []struct {
+		name string
+		k    api.Key
+		want bool
+	}{
+		{"succeeded since", api.Key{State: api.StateIdle, LastError: err, LastReconcileAt: at(2)}, true},
+		{"a RequeueAfter since", api.Key{State: api.StateScheduled, LastError: err, LastReconcileAt: at(2)}, true},
+		{"the last reconcile failed", api.Key{State: api.StateIdle, LastError: err, LastReconcileAt: at(1)}, false},
+		{"backing off", api.Key{State: api.StateBackoff, Failures: 2, LastError: err, LastReconcileAt: at(2)}, false},
+		{"forgotten, still failing", api.Key{State: api.StateBackoff, LastError: err, LastReconcileAt: at(1)}, false},
+		{"failed", api.Key{State: api.StateFailed, LastError: err, LastReconcileAt: at(2)}, false},
+		{"no error", api.Key{State: api.StateIdle, LastReconcileAt: at(2)}, false},
+	}
+	for _, tt := range tests {
+		if got := ErrorResolved(&tt.k); got != tt.want {
+			t.Errorf("%s: ErrorResolved = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

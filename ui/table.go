@@ -94,6 +94,9 @@ func (t *topModel) columns() []column {
 		if k.LastError == nil {
 			return ""
 		}
+		if inspector.ErrorResolved(&k.Key) {
+			return inspector.ResolvedMark + oneLine(k.LastError.Message)
+		}
 		return oneLine(k.LastError.Message)
 	}})
 	used := 2 // the change mark and its space

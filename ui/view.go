@@ -122,9 +122,9 @@ var columnHelp = [][2]string{
 	{"DELAY", "the delay the limiter chose for the current wait"},
 	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after"},
 	{"TOTAL", "failures since the key was first seen (wide terminals)"},
-	{"FAILING FOR", "how long the current failure streak has lasted"},
+	{"FAILING FOR", "how long the current failure streak has lasted (a forget restarts the count, not the streak)"},
 	{"LAST EVENT", "time since the last watch event (an add that was not a retry)"},
-	{"LAST ERROR", "the error of the last failed reconcile"},
+	{"LAST ERROR", "the error of the last failed reconcile; ✓ before it: a reconcile has succeeded since, the error is history"},
 	{"ERROR", "g view: the group's last error; … stands for the numbers, addresses, ids and quoted names its keys differ in"},
 	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now)"},
 }
@@ -138,6 +138,7 @@ var headerHelp = [][2]string{
 // markHelp explains every mark.
 var markHelp = [][2]string{
 	{"•", "the row changed since the previous refresh"},
+	{"✓", "LAST ERROR: resolved, a reconcile has succeeded since"},
 	{"*", "estimated: reconstructed from logs, not recorded"},
 	{"│▁▃█│", "the forecast, \"due in 60s\": how many keys fall due in each second (2s or more when narrow) of the next 60s, each at its next due time: backoff keys' retries and scheduled keys' RequeueAfter re-checks alike"},
 	{"leader", "the replica that runs the controllers; standby replicas wait for the lease"},
