@@ -197,14 +197,7 @@ func TestForgetAllAcrossControllers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	failuresOf := func(controller, key string) int {
-		t.Helper()
-		d, err := c.Key(context.Background(), controller, key)
-		if err != nil {
-			t.Fatalf("key %s/%s: %v", controller, key, err)
-		}
-		return d.Failures
-	}
+	failuresOf := keyFailures(t, c)
 	err = run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", addr, "--all")
 	if err == nil || !strings.Contains(err.Error(), "--all would forget 14 keys: confirm with --yes") {
 		t.Errorf("forget --all over two controllers without --yes: error = %v, want one counting both", err)
@@ -237,5 +230,17 @@ func TestForgetAllAcrossControllers(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("forget --all --yes printed:\n%s\nwant a line %q", out, want)
 		}
+	}
+}
+
+// keyFailures returns a reader of one key's failures through c.
+func keyFailures(t *testing.T, c *inspector.Client) func(controller, key string) int {
+	return func(controller, key string) int {
+		t.Helper()
+		d, err := c.Key(context.Background(), controller, key)
+		if err != nil {
+			t.Fatalf("key %s/%s: %v", controller, key, err)
+		}
+		return d.Failures
 	}
 }

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,14 +19,7 @@ func TestForgetFindsTheController(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	failuresOf := func(controller, key string) int {
-		t.Helper()
-		d, err := c.Key(context.Background(), controller, key)
-		if err != nil {
-			t.Fatalf("key %s/%s: %v", controller, key, err)
-		}
-		return d.Failures
-	}
+	failuresOf := keyFailures(t, c)
 	help := cli.NewForgetCommand(nil, genericiooptions.NewTestIOStreamsDiscard()).Flags().Lookup("controller").Usage
 	if want := "only needed when a KEY is tracked by several controllers"; !strings.Contains(help, want) {
 		t.Errorf("forget --controller help %q, want it to say %q", help, want)

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/cli"
-	"github.com/kubectl-backoff/kubectl-backoff/demo"
 )
 
 // forgetCount is the count a forget's last line states: "would forget the
@@ -30,13 +28,7 @@ func TestForgetDryRunCountsWhatForgetDoes(t *testing.T) {
 		{"--controller", "outage", "--all", "--requeue", "--spread", "1m"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			r, err := demo.FirstOutage()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(r.Close)
-			srv := httptest.NewServer(r.Handler())
-			t.Cleanup(srv.Close)
+			srv := demoWorld(t)
 			count := func(extra ...string) int {
 				t.Helper()
 				streams, _, out, _ := genericiooptions.NewTestIOStreams()

@@ -86,13 +86,7 @@ func TestGetSortsAttentionByDefault(t *testing.T) {
 // outage, replayed on a fake clock) opens on what is wrong: the
 // controllers' diagnoses, then the keys failing longest.
 func TestGetOnTheDemo(t *testing.T) {
-	r, err := demo.FirstOutage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
-	srv := httptest.NewServer(r.Handler())
-	t.Cleanup(srv.Close)
+	srv := demoWorld(t)
 
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
 	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "--limit", "12"); err != nil {
@@ -109,4 +103,18 @@ func TestGetOnTheDemo(t *testing.T) {
 		}
 	}
 	golden.RequireEqual(t, out.String())
+}
+
+// demoWorld serves demo.FirstOutage (seed 7, a minute into its first
+// outage, on a fake clock) through the real handler.
+func demoWorld(t *testing.T) *httptest.Server {
+	t.Helper()
+	r, err := demo.FirstOutage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	srv := httptest.NewServer(r.Handler())
+	t.Cleanup(srv.Close)
+	return srv
 }
