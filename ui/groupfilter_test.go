@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -99,5 +100,21 @@ func TestGroupViewSingular(t *testing.T) {
 	s := screen(m)
 	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
 		t.Errorf("want singulars:\n%s", s)
+	}
+}
+
+// At 80 columns, the query line keeps what the user chose to see — states,
+// filter, a drill-down's error group — and gives up the sort and the
+// tracked count first.
+func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
+	m := loaded(t, 80, 24)
+	m.top.filter.set("naive-0000")
+	m = send(t, m, press("1"))
+	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec", fingerprint: "spec.storageClass must be set", states: []api.State{api.StateBackoff, api.StateFailed}})
+	line := ansi.Strip(fit(m.top.queryLine(), 80))
+	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("query line %q does not show %q", line, want)
+		}
 	}
 }

@@ -326,36 +326,54 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 	return counts, pending
 }
 
-// queryLine shows the position, controller, sort, states and the filter
-// as typed (last: it is the one that may be long).
+// queryLine shows the position, controller, sort, states, the filter as
+// typed and a drill-down's error group. When it does not fit, what the user
+// chose to see (states, filter, group) keeps its room: the sort goes first,
+// then an "all" controller, then the tracked count and the controller (the
+// header names it); the group, last, is what the width then cuts.
 func (t *topModel) queryLine() string {
 	s := &t.c.styles
-	var parts []string
+	var pos, short string
 	if t.page != nil {
 		from := t.offset + 1
 		to := t.offset + len(t.page.Items)
 		if to == 0 {
 			from = 0
 		}
-		parts = append(parts, fmt.Sprintf("%s–%s of %s matched (%s tracked)", thousands(from), thousands(to), thousands(t.page.Matched), thousands(t.page.Total)))
+		short = fmt.Sprintf("%s–%s of %s matched", thousands(from), thousands(to), thousands(t.page.Matched))
+		pos = short + fmt.Sprintf(" (%s tracked)", thousands(t.page.Total))
 	}
-	ctl := t.controller
-	if ctl == "" {
-		ctl = "all"
-	}
-	parts = append(parts, s.label.Render("controller ")+ctl, s.label.Render("sort ")+sorts[t.sort])
+	var chosen []string
 	if st := t.stateList(); len(st) > 0 {
 		names := make([]string, len(st))
 		for i, x := range st {
 			names[i] = string(x)
 		}
-		parts = append(parts, s.label.Render("states ")+strings.Join(names, ","))
+		chosen = append(chosen, s.label.Render("states ")+strings.Join(names, ","))
 	}
 	if t.filter.applied != "" {
-		parts = append(parts, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
+		chosen = append(chosen, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
 	}
 	if t.group.pattern != "" {
-		parts = append(parts, s.label.Render("error ")+s.bold.Render(oneLine(t.group.fingerprint)))
+		chosen = append(chosen, s.label.Render("error ")+s.bold.Render(oneLine(t.group.fingerprint)))
 	}
-	return strings.Join(parts, s.dim.Render(" · "))
+	line := func(pos string, ctl, sort bool) string {
+		var parts []string
+		if pos != "" {
+			parts = append(parts, pos)
+		}
+		if ctl {
+			parts = append(parts, s.label.Render("controller ")+cmp.Or(t.controller, "all"))
+		}
+		if sort {
+			parts = append(parts, s.label.Render("sort ")+sorts[t.sort])
+		}
+		return strings.Join(append(parts, chosen...), s.dim.Render(" · "))
+	}
+	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.controller != "", false)} {
+		if lipgloss.Width(l) <= t.c.width {
+			return l
+		}
+	}
+	return line(short, false, false)
 }
