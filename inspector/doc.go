@@ -56,8 +56,8 @@
 //
 // # Durations
 //
-// FormatDuration, Countdown (FormatTimeLeft: whole seconds, rounded down),
-// Ago and NextRetryText (NextRetryCompact for a narrow column) are the one
-// way every client prints a duration, so a value reads the same in a
-// table, a sentence and the UI.
+// FormatDuration (a measured duration), Countdown, Ago and NextRetryText
+// (FormatSeconds: whole seconds, rounded down; NextRetryCompact for a
+// narrow column) are the one way every client prints a duration, so a
+// value reads the same in a table, a sentence and the UI.
 package inspector

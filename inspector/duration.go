@@ -48,13 +48,15 @@ var durationUnits = []struct {
 	}},
 }
 
-// FormatTimeLeft formats the time left before something, the one way a
-// countdown reads in `get`, `describe` and the UI: whole seconds at most
-// ("12s", "4m12s", "2h05m", "1d01h"), rounded down, and "<1s" in the last
-// second. Rounded down, it never says more is left than is (59.6s reads
+// FormatSeconds formats a span a screen counts second by second — the time
+// left before something, or the time since — the one way countdowns and ages
+// read in `get`, `describe` and the UI: whole seconds at most ("12s",
+// "4m12s", "2h05m", "1d01h"), rounded down, and "<1s" under a second.
+// Rounded down, a countdown never says more is left than is (59.6s reads
 // "59s", not "1m00s"); in whole seconds, a screen redrawn once a second
-// never shows tenths already gone.
-func FormatTimeLeft(d time.Duration) string {
+// never shows tenths already gone. A measured duration (a reconcile took
+// 21µs) is FormatDuration's.
+func FormatSeconds(d time.Duration) string {
 	if d < time.Second {
 		return "<1s"
 	}
@@ -71,7 +73,7 @@ func FormatTimeLeft(d time.Duration) string {
 	return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
 }
 
-// Countdown is the time left until t at now, as FormatTimeLeft writes it:
+// Countdown is the time left until t at now, as FormatSeconds writes it:
 // "4m12s", "<1s", or "due" once t has come; "-" when there is no t.
 func Countdown(t, now time.Time) string {
 	switch {
@@ -80,7 +82,7 @@ func Countdown(t, now time.Time) string {
 	case !t.After(now):
 		return "due"
 	}
-	return FormatTimeLeft(t.Sub(now))
+	return FormatSeconds(t.Sub(now))
 }
 
 // Ago is how long before now t was: "12s ago"; "just now" for a t not
@@ -92,17 +94,17 @@ func Ago(t, now time.Time) string {
 	case !t.Before(now):
 		return "just now"
 	}
-	return FormatDuration(now.Sub(t)) + " ago"
+	return FormatSeconds(now.Sub(t)) + " ago"
 }
 
 // NextRetryText is what a "next retry" column shows for k at now: the
 // countdown for a backoff or scheduled key ("4m12s", "due"; "-" while now,
 // the server's clock, is unknown), "ready" for a queued key, the time a
-// running key has been running ("running 2.6s"), and "-" otherwise.
+// running key has been running ("running 2s"), and "-" otherwise.
 func NextRetryText(k api.Key, now time.Time) string { return nextRetryIn(k, now, "running ") }
 
 // NextRetryCompact is NextRetryText for a narrow column: a running key
-// shows only how long it has been running ("2.6s").
+// shows only how long it has been running ("2s").
 func NextRetryCompact(k api.Key, now time.Time) string { return nextRetryIn(k, now, "") }
 
 // nextRetryIn is the rule of both: running prefixes a running key's time.
@@ -117,7 +119,7 @@ func nextRetryIn(k api.Key, now time.Time, running string) string {
 		return "ready"
 	case api.StateRunning:
 		if !k.StartedAt.IsZero() {
-			return running + FormatDuration(now.Sub(k.StartedAt))
+			return running + FormatSeconds(now.Sub(k.StartedAt))
 		}
 	}
 	return "-"

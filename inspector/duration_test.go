@@ -50,7 +50,7 @@ func TestFormatDuration(t *testing.T) {
 // least that much is left, so it never reads a second longer than what is
 // left (59.6s is "59s", not "1m00s"), and a screen redrawn each second
 // never shows tenths already gone. The last second is "<1s".
-func TestFormatTimeLeft(t *testing.T) {
+func TestFormatSeconds(t *testing.T) {
 	tests := []struct {
 		d    time.Duration
 		want string
@@ -71,8 +71,8 @@ func TestFormatTimeLeft(t *testing.T) {
 		{25*time.Hour + 59*time.Minute, "1d01h"},
 	}
 	for _, tt := range tests {
-		if got := inspector.FormatTimeLeft(tt.d); got != tt.want {
-			t.Errorf("FormatTimeLeft(%v) = %q, want %q", tt.d, got, tt.want)
+		if got := inspector.FormatSeconds(tt.d); got != tt.want {
+			t.Errorf("FormatSeconds(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }
@@ -86,8 +86,9 @@ func TestCountdownAndAgo(t *testing.T) {
 		{at(3*time.Minute + time.Second), "3m01s", "just now"},
 		{at(80 * time.Millisecond), "<1s", "just now"},
 		{explainNow, "due", "just now"},
-		{at(-243 * time.Microsecond), "due", "243µs ago"},
-		{at(-2 * time.Second), "due", "2.0s ago"},
+		{at(-243 * time.Microsecond), "due", "<1s ago"},
+		{at(-2 * time.Second), "due", "2s ago"},
+		{at(-2900 * time.Millisecond), "due", "2s ago"}, // whole seconds, rounded down
 		{at(-26 * time.Hour), "due", "1d02h ago"},
 	}
 	for _, tt := range tests {
@@ -110,7 +111,7 @@ func TestNextRetryText(t *testing.T) {
 		{"backoff, due", api.Key{State: api.StateBackoff, NextRetryAt: at(-243 * time.Microsecond)}, "due"},
 		{"scheduled, due now", api.Key{State: api.StateScheduled, NextRetryAt: explainNow}, "due"},
 		{"queued", api.Key{State: api.StateQueued, NextRetryAt: at(-time.Second)}, "ready"},
-		{"running: elapsed, not a countdown", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond), NextRetryAt: at(time.Second)}, "running 2.6s"},
+		{"running: elapsed, not a countdown", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond), NextRetryAt: at(time.Second)}, "running 2s"},
 		{"running, start unknown", api.Key{State: api.StateRunning}, "-"},
 		{"idle", api.Key{State: api.StateIdle}, "-"},
 		{"failed", api.Key{State: api.StateFailed, NextRetryAt: at(time.Second)}, "-"},
@@ -134,7 +135,7 @@ func TestNextRetryCompact(t *testing.T) {
 		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4s", "4s"},
 		{"backoff, server clock unknown", api.Key{State: api.StateBackoff, NextRetryAt: at(time.Second)}, time.Time{}, "-", "-"},
 		{"queued", api.Key{State: api.StateQueued}, explainNow, "ready", "ready"},
-		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2.6s", "2.6s"},
+		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2s", "2s"},
 		{"running, start unknown", api.Key{State: api.StateRunning}, explainNow, "-", "-"},
 		{"idle", api.Key{State: api.StateIdle}, explainNow, "-", "-"},
 	}
