@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -142,6 +144,11 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	results, err := k.Kick(ctx, gk, o.keys)
 	for _, r := range results {
 		fmt.Fprintf(o.Out, "%s %s kicked (%s=%s)\n", r.Resource, r.Key, kick.Annotation, r.At.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		// client-go's own words name the URL twice and not the cause's fix.
+		return fmt.Errorf("cannot reach the API server at %s: %v; kick patches the objects through it: check --kubeconfig, --context or --server",
+			cfg.Host, ue.Err)
 	}
 	if err != nil {
 		return err

@@ -57,4 +57,7 @@ func TestKickUnreachableClusterLogsNothing(t *testing.T) {
 	if len(logged) > 0 || errOut.Len() > 0 {
 		t.Errorf("kick against an unreachable API server wrote on stderr %q%q; want only its error (%v), returned", logged, errOut, runErr)
 	}
+	if want := "cannot reach the API server at " + unreachable; !strings.HasPrefix(runErr.Error(), want) || !strings.Contains(runErr.Error(), "--kubeconfig") {
+		t.Errorf("kick against an unreachable API server: error %q, want it to begin %q and name the flags", runErr, want)
+	}
 }
