@@ -29,7 +29,15 @@ func main() {
 	}()
 
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	if err := cli.NewRootCommand(streams).ExecuteContext(ctx); err != nil {
+	err := cli.NewRootCommand(streams).ExecuteContext(ctx)
+	// A second signal that came while the clean shutdown ran says the
+	// same, even when the shutdown was quicker than its delivery.
+	select {
+	case <-sigs:
+		os.Exit(130)
+	default:
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
