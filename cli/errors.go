@@ -54,10 +54,7 @@ func (o *attachOptions) explainError(err error) error {
 		return fmt.Errorf("cannot connect to %s: connection refused; %s", op.Addr, hint)
 	}
 	if ue, ok := errors.AsType[*url.Error](err); ok && errors.Is(err, http.ErrSchemeMismatch) {
-		host := ue.URL
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			host = u.Host
-		}
+		host := urlHost(ue)
 		hint := "drop --scheme https: the loopback listener is plain http"
 		if o.addr != "" {
 			hint = "use --addr " + strings.Replace(o.addr, "https://", "http://", 1)
@@ -67,10 +64,7 @@ func (o *attachOptions) explainError(err error) error {
 	if ue, ok := errors.AsType[*url.Error](err); ok && !errors.Is(err, context.Canceled) {
 		// The client, the replica and net/http each name the URL: say the
 		// address once, and the flag it came from.
-		host := ue.URL
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			host = u.Host
-		}
+		host := urlHost(ue)
 		from := ""
 		if o.addr != "" {
 			from = " (--addr)"
@@ -95,6 +89,14 @@ func (o *attachOptions) explainError(err error) error {
 		return errors.New(ae.Message)
 	}
 	return err
+}
+
+// urlHost is the host:port of a failed request's URL (the URL if unparsable).
+func urlHost(ue *url.Error) string {
+	if u, err := url.Parse(ue.URL); err == nil {
+		return u.Host
+	}
+	return ue.URL
 }
 
 // netCause is what went wrong on the network, without the addresses the

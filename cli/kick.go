@@ -147,8 +147,8 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	}
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		// client-go's own words name the URL twice and not the cause's fix.
-		return fmt.Errorf("cannot reach the API server at %s: %v; kick patches the objects through it: check --kubeconfig, --context or --server",
-			cfg.Host, ue.Err)
+		return fmt.Errorf("cannot reach the API server at %s: %s; kick patches the objects through it: check --kubeconfig, --context or --server",
+			cfg.Host, netCause(ue.Err))
 	}
 	if err != nil {
 		return err

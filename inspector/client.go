@@ -125,8 +125,8 @@ func (c *Client) Key(ctx context.Context, controller, key string) (*api.KeyDetai
 	return &out, c.do(ctx, http.MethodGet, "v1/key", v, nil, &out)
 }
 
-// Errors calls v1/errors: the keys' last errors grouped by fingerprint, for
-// one controller (all when empty) and the given states (all when none).
+// Errors calls v1/errors: the last errors of the keys f selects, grouped by
+// fingerprint, for one controller (all when empty).
 func (c *Client) Errors(ctx context.Context, controller string, f api.Filter) (*api.ErrorGroupList, error) {
 	v := url.Values{}
 	if controller != "" {

@@ -15,9 +15,13 @@ func Failing(k *api.Key) bool {
 }
 
 // InTrouble is how many keys of c are failing, by its counts per state:
-// backing off or failed, as Failing says of one key.
+// backing off or failed (FailingStates), as Failing says of one key.
 func InTrouble(c *api.Controller) int {
-	return c.Counts[api.StateBackoff] + c.Counts[api.StateFailed]
+	n := 0
+	for _, s := range FailingStates {
+		n += c.Counts[s]
+	}
+	return n
 }
 
 // ResolvedMark prefixes a last error that a reconcile has succeeded since,

@@ -129,14 +129,26 @@ func BenchmarkListsAt100k(b *testing.B) {
 // (BenchmarkShardCopy).
 func BenchmarkWorstFilter(b *testing.B) {
 	p, reqs := benchFailingProbe(b, 100_000, 4096, 1000)
-	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1})
+	h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
 	rl := p.RateLimiter(nil)
+	// Each worst case as q; then a costly q that every key passes, so that
+	// a costly error pattern runs too: the two share the request's
+	// one-second budget.
+	type worst struct{ q, err string }
+	var cases []worst
 	for _, expr := range []string{"", `(.*){9}#`, `.{0,11}#`, `(?i)(a|b)?(c|d)?(e|f)?(g|h)?x`, `(?i)refused;\s*x`} {
+		cases = append(cases, worst{q: expr})
+	}
+	cases = append(cases, worst{q: `(.*){9}`, err: `(.*){9}#`})
+	for _, c := range cases {
 		name := "none"
-		if expr != "" {
-			name = expr
-			if _, err := compileBounded("q", expr); err != nil {
-				b.Fatalf("%s is refused, want it accepted as a worst case: %v", expr, err)
+		if c.q != "" {
+			name = c.q
+			if c.err != "" {
+				name += "+error"
+			}
+			if _, err := compileBounded("q", c.q); err != nil {
+				b.Fatalf("%s is refused, want it accepted as a worst case: %v", c.q, err)
 			}
 		}
 		b.Run(name, func(b *testing.B) {
@@ -150,10 +162,13 @@ func BenchmarkWorstFilter(b *testing.B) {
 					lat = append(lat, time.Since(t0))
 				}
 			})
-			target := api.DefaultPrefix + "v1/keys?limit=100&q=" + url.QueryEscape("~"+expr)
+			target := api.DefaultPrefix + "v1/keys?limit=100&q=" + url.QueryEscape("~"+c.q)
+			if c.err != "" {
+				target += "&error=" + url.QueryEscape("~"+c.err)
+			}
 			refused := 0
 			for b.Loop() {
-				if expr == "" {
+				if c.q == "" {
 					time.Sleep(200 * time.Millisecond) // the When loop alone, for comparison
 					continue
 				}

@@ -107,9 +107,9 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 }
 
 // withEntry runs fn on item's entry under its shard lock, creating the entry
-// if needed, marks it seen at now, and reports whether fn ran. A now of 0 leaves lastSeen as it is
-// (reading the clock is a good share of the cost of a When on some machines),
-// except for a new entry. fn must not call back into the store. Known keys
+// if needed, marks it seen at now, and reports whether fn ran. A now of 0
+// leaves lastSeen as it is (reading the clock is a good share of the cost of
+// a When on some machines), except for a new entry. fn must not call back into the store. Known keys
 // allocate nothing.
 //
 // The store never holds more than its hard bound, MaxKeys plus one shard's

@@ -333,15 +333,15 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 // header names it); the group, last, is what the width then cuts.
 func (t *topModel) queryLine() string {
 	s := &t.c.styles
-	var pos, short string
+	var pos, bare string // the position with and without the tracked count
 	if t.page != nil {
 		from := t.offset + 1
 		to := t.offset + len(t.page.Items)
 		if to == 0 {
 			from = 0
 		}
-		short = fmt.Sprintf("%s–%s of %s matched", thousands(from), thousands(to), thousands(t.page.Matched))
-		pos = short + fmt.Sprintf(" (%s tracked)", thousands(t.page.Total))
+		bare = fmt.Sprintf("%s–%s of %s matched", thousands(from), thousands(to), thousands(t.page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", thousands(t.page.Total))
 	}
 	var chosen []string
 	if st := t.stateList(); len(st) > 0 {
@@ -375,5 +375,5 @@ func (t *topModel) queryLine() string {
 			return l
 		}
 	}
-	return line(short, false, false)
+	return line(bare, false, false)
 }
