@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,16 +208,22 @@ func TestVerdictTruthTable(t *testing.T) {
 		name: "forgotten without a retry: the pending retry keeps its time",
 		drive: func(t *testing.T, h *verdictHarness) {
 			h.fail(t, key, boom, 1)
-			if _, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{key}}); err != nil {
+			resp, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{key}})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if want := "a pending retry keeps its time, the failure count starts again from 0"; !strings.HasSuffix(resp.Message, want) || !resp.PendingRetryKept {
+				t.Errorf("forget says %q (pendingRetryKept %v), want it to end %q", resp.Message, resp.PendingRetryKept, want)
 			}
 		},
 		state: api.StateBackoff,
 		check: func(k api.Key) string {
-			return want(k.Failures == 0 && k.LastReset != nil && k.LastReset.By == api.ResetForget && k.LastReset.Failures == 1,
-				"failures 0, a forget that reset 1 failure")
+			return want(k.Failures == 0 && k.LastReset != nil && k.LastReset.By == api.ResetForget && k.LastReset.Failures == 1 &&
+				len(k.History) > 0 && k.FirstFailureAt.Equal(k.History[0].At),
+				"failures 0, a forget that reset 1 failure, the streak kept (a forget restarts the count, not the failure)")
 		},
-		says: "Backoff forgotten at",
+		says:    "Backoff forgotten at",
+		saysToo: " before the reset; failing since ",
 	}, {
 		// A forget restarts the failure count, not the run of one error.
 		name: "a failure after a forget",
