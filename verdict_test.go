@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -149,8 +150,8 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		state: api.StateScheduled,
 		check: func(k api.Key) string {
-			return want(k.Failures == 0 && !k.LastSuccessAt.IsZero() && !k.NextRetryAt.IsZero(),
-				"no failures, a success, the first failure's retry still due")
+			return want(k.Failures == 0 && !k.LastSuccessAt.IsZero() && !k.NextRetryAt.IsZero() && inspector.ErrorResolved(&k),
+				"no failures, a success, the first failure's retry still due, the error marked resolved")
 		},
 		says: "a retry scheduled by an earlier failure is still pending in the queue and runs it once more",
 	}, {
