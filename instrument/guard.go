@@ -27,7 +27,7 @@ const (
 // checkRequest applies the guard and the URL bound to every request.
 func (h *handler) checkRequest(r *http.Request) error {
 	if n := len(r.URL.RawPath) + len(r.URL.Path) + len(r.URL.RawQuery); n > maxURLBytes {
-		return newError(kindURITooLong, "the URL is %d bytes, over %d: shorten the filter (q)", n, maxURLBytes)
+		return newError(kindURITooLong, "the URL is %d bytes, over %d: shorten the filter (q, error)", n, maxURLBytes)
 	}
 	if !h.hostAllowed(r) {
 		return errForbidden("Host %q is not this endpoint's: use 127.0.0.1 or localhost (kubectl port-forward), "+
