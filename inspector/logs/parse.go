@@ -56,6 +56,18 @@ type Record struct {
 	// production logger, which drops lines of one message past
 	// api.SampledLines a second.
 	Sampled bool
+	// RetryIn is the delay before the next retry when the line states it
+	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
+	// retry time is then At+RetryIn, exact. Zero when it must be estimated.
+	RetryIn time.Duration
+	// Dialect names the family of lines that read it, for the diagnostics
+	// that tell a user whether their log was understood.
+	Dialect string
+	// ClientGoQueue says the line comes from a controller on a bare client-go
+	// work queue (cert-manager's, sample-controller's), whose default limiter
+	// is client-go's DefaultControllerRateLimiter: the max of per-item
+	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
+	ClientGoQueue bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
