@@ -1,0 +1,124 @@
+package why
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// probeTimeout bounds asking one instrumented pod what it runs: a pod out of
+// reach must not hold up the answer.
+const probeTimeout = 15 * time.Second
+
+// Cluster reads keys from controllers' pods through the API server: the
+// endpoint through a port-forward (inspector.Attach), the log through
+// pods/log (logs.Store.Follow, read once).
+type Cluster struct {
+	REST *rest.Config
+	Core kubernetes.Interface
+	// Since is how much of a log is read. Defaults to logs.DefaultSince.
+	Since time.Duration
+}
+
+var _ KeyReader = &Cluster{}
+
+// attach opens a session on the pods of target in namespace.
+func (c *Cluster) attach(ctx context.Context, namespace string, target inspector.Target) (*inspector.Session, error) {
+	s, _, err := inspector.Attach(ctx, inspector.AttachConfig{REST: c.REST, Clientset: c.Core, Target: target,
+		Namespace: namespace, Scheme: "http", Prefix: api.DefaultPrefix})
+	return s, err
+}
+
+// Probe asks an instrumented pod which controllers it runs.
+func (c *Cluster) Probe(ctx context.Context, p inspector.Pod) ([]api.Controller, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	s, err := c.attach(ctx, p.Namespace, inspector.Target{Kind: inspector.KindPod, Name: p.Name})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ov.Controllers, nil
+}
+
+// Endpoint reads the key from the controller's endpoint.
+func (c *Cluster) Endpoint(ctx context.Context, ctl *Controller, gk schema.GroupKind, key string) (*Backoff, error) {
+	t, err := inspector.ParseTarget(ctl.Target, "")
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.attach(ctx, ctl.Namespace, t)
+	if err != nil {
+		return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
+	}
+	defer s.Close()
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
+	}
+	name, err := controllerOfKind(ov.Controllers, gk, ctl.Name)
+	if errors.Is(err, ErrNoController) {
+		return nil, err
+	}
+	if name == "" {
+		name = ov.Controllers[0].Name
+	}
+	b := &Backoff{Source: SourceEndpoint, Controller: name, ServerTime: ov.ServerTime}
+	d, err := s.Key(ctx, name, key)
+	switch {
+	case isNotFound(err):
+		b.NotTracked = fmt.Sprintf("controller %q tracks no key %s: it has not failed on it since it started (a success forgets a key), or the key was forgotten", name, key)
+		return b, nil
+	case err != nil:
+		return nil, err
+	}
+	k := d.Key
+	b.Key, b.ServerTime = &k, d.ServerTime
+	return b, nil
+}
+
+// Logs reads the key from the log of the controller's pods.
+func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backoff, error) {
+	t, err := inspector.ParseTarget(ctl.Target, "")
+	if err != nil {
+		return nil, err
+	}
+	store := logs.NewStore(logs.Options{Live: true})
+	stop, err := store.Follow(ctx, logs.StreamConfig{Clientset: c.Core, Target: t, Namespace: ctl.Namespace, Since: c.Since, Once: true})
+	if err != nil {
+		return nil, Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key)
+	}
+	stop()
+	b := &Backoff{Source: SourceLogs}
+	d, err := store.Key("", key)
+	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {
+		b.NotTracked = fmt.Sprintf("the log of %s (the last %v) has no reconcile line for %s: at the default verbosity only failures are logged, so it has not failed on it", ctl.Target, c.since(), key)
+		return b, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	k := d.Key
+	b.Key, b.Controller, b.ServerTime = &k, k.Controller, d.ServerTime
+	return b, nil
+}
+
+func (c *Cluster) since() time.Duration {
+	if c.Since > 0 {
+		return c.Since
+	}
+	return logs.DefaultSince
+}
