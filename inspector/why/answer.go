@@ -152,4 +152,3 @@ func (a *Answer) GenerationLine() string {
 	}
 	return b.String()
 }
-

@@ -27,6 +27,19 @@ type Cluster struct {
 	Core kubernetes.Interface
 	// Since is how much of a log is read. Defaults to logs.DefaultSince.
 	Since time.Duration
+
+	// Sessions and logs already opened, by namespace and target: `why TYPE`
+	// asks one controller about many keys. Close releases them.
+	sessions map[string]*inspector.Session
+	stores   map[string]*logs.Store
+}
+
+// Close stops the port-forwards the reader opened.
+func (c *Cluster) Close() {
+	for _, s := range c.sessions {
+		s.Close()
+	}
+	c.sessions = nil
 }
 
 var _ KeyReader = &Cluster{}
@@ -60,11 +73,17 @@ func (c *Cluster) Endpoint(ctx context.Context, ctl *Controller, gk schema.Group
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.attach(ctx, ctl.Namespace, t)
-	if err != nil {
-		return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
+	id := ctl.Namespace + "/" + ctl.Target
+	s := c.sessions[id]
+	if s == nil {
+		if s, err = c.attach(ctx, ctl.Namespace, t); err != nil {
+			return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
+		}
+		if c.sessions == nil {
+			c.sessions = map[string]*inspector.Session{}
+		}
+		c.sessions[id] = s
 	}
-	defer s.Close()
 	ov, err := s.Overview(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
@@ -96,12 +115,20 @@ func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backo
 	if err != nil {
 		return nil, err
 	}
-	store := logs.NewStore(logs.Options{Live: true})
-	stop, err := store.Follow(ctx, logs.StreamConfig{Clientset: c.Core, Target: t, Namespace: ctl.Namespace, Since: c.Since, Once: true})
-	if err != nil {
-		return nil, Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key)
+	id := ctl.Namespace + "/" + ctl.Target
+	store := c.stores[id]
+	if store == nil {
+		store = logs.NewStore(logs.Options{Live: true})
+		stop, err := store.Follow(ctx, logs.StreamConfig{Clientset: c.Core, Target: t, Namespace: ctl.Namespace, Since: c.Since, Once: true})
+		if err != nil {
+			return nil, Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key)
+		}
+		stop()
+		if c.stores == nil {
+			c.stores = map[string]*logs.Store{}
+		}
+		c.stores[id] = store
 	}
-	stop()
 	b := &Backoff{Source: SourceLogs}
 	d, err := store.Key("", key)
 	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {

@@ -66,6 +66,15 @@ type Finder struct {
 	Core kubernetes.Interface
 	// Probe asks instrumented pods what they run; nil skips that rule.
 	Probe Probe
+
+	// found remembers each search, by kind and manager: `why TYPE` asks
+	// about many objects of one controller.
+	found map[string]found
+}
+
+type found struct {
+	c       *Controller
+	refused []error
 }
 
 // Find looks for the controller of an object of kind gk whose status
@@ -79,6 +88,16 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
 	}
 	manager := managers[0].Manager
+	id := gk.String() + "/" + manager
+	if f, ok := f.found[id]; ok {
+		return f.c, f.refused
+	}
+	defer func() {
+		if f.found == nil {
+			f.found = map[string]found{}
+		}
+		f.found[id] = found{c, refused}
+	}()
 	deps, err := f.Core.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		refused = append(refused, Refused(err, "list", "deployments", "", deploymentsFor+"the status manager "+manager))
