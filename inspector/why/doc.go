@@ -1,0 +1,38 @@
+// Package why answers "I changed this object and nothing happened" from the
+// object, for any controller: `kubectl backoff why TYPE/NAME`.
+//
+//	reader := &why.Cluster{REST: cfg, Core: cs}
+//	defer reader.Close()
+//	asker := &why.Asker{
+//		Finder: &why.Finder{Core: cs, Probe: reader.Probe},
+//		Keys:   reader,
+//		Events: inspector.NewObjectReader(cfg, cs).Events,
+//	}
+//	ans := asker.Ask(ctx, u, "certificates") // u: the object, as the API server returned it
+//	fmt.Println(ans.GenerationLine())        // generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6
+//	fmt.Println(ans.Summary)                 // InProgress: controller "certificates-issuing" is failing on it: 3 consecutive failure(s), next retry in 40s (estimated).
+//
+// An answer is built in four steps, each from what the cluster already holds:
+//
+//   - Judge: kstatus (sigs.k8s.io/cli-utils/pkg/kstatus/status) computes
+//     Current, InProgress, Failed or Terminating and its message; then the
+//     rules kstatus does not read, each said as evidence: a condition's own
+//     observedGeneration (Ready=True observed at an older generation is
+//     stale), Flux's status.observedGeneration -1 (never reconciled), Cluster
+//     API v1beta2's RollingOut/ScalingUp/ScalingDown on kinds without Ready,
+//     and an Argo CD Application's sync and health.
+//   - managedFields: the newest entry that touched spec is the change (who,
+//     when); the managers of the status subresource are the controllers.
+//   - Finder: the status manager's pods, by the first rule that matches — a
+//     Deployment of that name, one with a container of that name, one whose
+//     name begins the manager's (cert-manager → cert-manager-certificates-
+//     issuing), or an instrumented pod whose endpoint runs a controller of
+//     the object's kind; the user's --controller-pod when given. The rule is
+//     kept in the answer; several matches are ambiguous, and said so.
+//   - KeyReader: the key's backoff from the instrumented endpoint (exact),
+//     or from the controller's log (inspector/logs: estimated, or stated
+//     where the log says the next retry).
+//
+// A read the user may not make is a RefusedError: the permission and what
+// the answer needed it for, one line; the answer goes on without it.
+package why
