@@ -62,6 +62,7 @@ func testShippedRBAC(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		{verb: "create", resource: "pods", subresource: "portforward", namespace: ns, name: podName},
 		{verb: "get", resource: "pods", subresource: "log", namespace: ns, name: podName},
 		{verb: "get", group: "apps", resource: "deployments", namespace: ns, name: deploymentName},
+		{verb: "list", group: "apps", resource: "deployments"}, // why: the status manager's Deployment, in any namespace
 		{verb: "list", resource: "events", namespace: ns},
 		{verb: "get", path: "/debug/backoff/v1/keys"},
 		{verb: "get", path: "/debug/backoff/v1/controllers"},

@@ -181,6 +181,7 @@ var viewerRules = []rbacv1.PolicyRule{
 	rule("", []string{"pods/portforward"}, []string{"create"}),
 	rule("", []string{"events"}, []string{"list"}),
 	rule("", []string{"pods/log"}, []string{"get"}),
+	rule("apps", []string{"deployments"}, []string{"list"}),
 	{NonResourceURLs: []string{"/debug/backoff/*"}, Verbs: []string{"get"}},
 }
 
