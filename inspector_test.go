@@ -45,7 +45,7 @@ func TestE2E(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 
-	env := startAPIServer(t, assets, widgetCRD())
+	env := startAPIServer(t, assets, widgetCRD(), gadgetCRD())
 	admin, adminCfg := addUser(t, env, dir, "e2e-admin", "system:masters")
 	cs := kubernetes.NewForConfigOrDie(adminCfg)
 	c, err := client.New(adminCfg, client.Options{})
@@ -79,6 +79,7 @@ func TestE2E(t *testing.T) {
 	})
 	metricsAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	startWidgets(t, adminCfg, ns, metricsAddr, d.Registry())
+	startGadgets(t, adminCfg, ns, controllerLog) // why: a controller without the instrument, in the pod's log
 
 	createWorkload(ctx, t, cs, ns)
 	startKwok(t, assets, admin, dir, ns, podName, []portForward{
@@ -152,6 +153,8 @@ func TestE2E(t *testing.T) {
 	})
 
 	t.Run("object-link", func(t *testing.T) { testObjectLink(ctx, t, kc, admin, c) })
+
+	t.Run("why", func(t *testing.T) { testWhy(ctx, t, kc, admin, c) })
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
