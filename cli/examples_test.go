@@ -26,7 +26,7 @@ import (
 
 // exampleOrder is the order the commands' examples run in: snapshot's
 // files before diff reads them, forget after the reads.
-var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "version"}
+var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "version"}
 
 // placeholders turn an example written for a cluster into one against the
 // demo: the controller's deployment becomes --addr, and the example keys
@@ -116,6 +116,8 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 	switch args[0] {
 	case "kick":
 		t.Skip("kick patches objects on a cluster; the demo's store is in process")
+	case "why":
+		t.Skip("why reads objects on a cluster; the e2e tier runs it (e2e_why_test.go)")
 	case "demo":
 		// Its own port, and stopped once it serves: it runs until Ctrl-C.
 		args = append(args, "--listen", "127.0.0.1:0")

@@ -43,6 +43,12 @@ type WhyOptions struct {
 
 // NewWhyCommand returns `kubectl backoff why (TYPE/NAME | TYPE [NAME] | -f FILE | -l SELECTOR)`.
 func NewWhyCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	cmd, _ := newWhyCommand(cf, streams)
+	return cmd
+}
+
+// newWhyCommand is NewWhyCommand with its options, for tests.
+func newWhyCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*cobra.Command, *WhyOptions) {
 	o := &WhyOptions{configFlags: cf, IOStreams: streams}
 	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{
@@ -87,7 +93,7 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.StringVar(&o.ControllerPod, "controller-pod", o.ControllerPod, "The controller's pods, when the search by status manager is ambiguous or wrong: deploy/NAME, sts/NAME or pod/NAME")
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
 	o.output.addFlags(cmd)
-	return cmd
+	return cmd, o
 }
 
 // Complete takes the objects from args and resolves -o and --controller-pod.
