@@ -264,12 +264,16 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker, objects []ob
 		}
 		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))
 	}
-	slices.SortStableFunc(answers, func(a, b *why.Answer) int { return cmp.Compare(b.Waiting, a.Waiting) })
+	slices.SortStableFunc(answers, func(a, b *why.Answer) int { return cmp.Compare(b.Waiting.Duration, a.Waiting.Duration) })
 	if !o.output.text() {
 		return o.output.print(o.Out, map[string]any{"items": answers}, "")
 	}
-	if len(answers) == 0 {
-		fmt.Fprintf(o.ErrOut, "every %s found (%d) is Current\n", o.args[0], len(objects))
+	switch {
+	case len(objects) == 0:
+		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
+		return nil
+	case len(answers) == 0:
+		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", len(objects), o.args[0])
 		return nil
 	}
 	printAnswerList(o.Out, answers, o.AllNamespaces)

@@ -152,8 +152,8 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 			fmt.Fprintf(tw, "%s\t", a.Object.Namespace)
 		}
 		waiting := "-"
-		if a.Waiting > 0 {
-			waiting = inspector.FormatSeconds(a.Waiting)
+		if a.Waiting.Duration > 0 {
+			waiting = inspector.FormatSeconds(a.Waiting.Duration)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, controllerCell(a), backoffCell(a), dash(oneLine(a.Verdict.Message, 60)))
 	}

@@ -118,7 +118,7 @@ func TestPrintAnswer(t *testing.T) {
 		}
 	}
 	var l bytes.Buffer
-	a.Waiting = 12 * time.Minute
+	a.Waiting.Duration = 12 * time.Minute
 	printAnswerList(&l, []*why.Answer{a}, true)
 	if want := "team-a      web-tls   InProgress   12m00s    cert-manager-certificates-issuing   backoff 3×, retry 40s (estimated)"; !strings.Contains(l.String(), want) {
 		t.Errorf("list lacks %q:\n%s", want, l.String())

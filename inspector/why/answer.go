@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -43,7 +44,7 @@ type Answer struct {
 	Next    []string `json:"next,omitempty"`
 	// Waiting is how long the latest spec change has waited (zero when it
 	// is reconciled, or unknown): what `why TYPE` sorts by.
-	Waiting time.Duration `json:"waiting,omitempty"`
+	Waiting metav1.Duration `json:"waiting,omitzero"`
 	Now     time.Time     `json:"now"`
 }
 
@@ -99,7 +100,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 		ans.Events = ev
 	}
 	if ans.Verdict.Status != Current && ans.Ownership.SpecChange != nil && !ans.Ownership.SpecChange.Time.IsZero() {
-		ans.Waiting = ans.Now.Sub(ans.Ownership.SpecChange.Time)
+		ans.Waiting.Duration = ans.Now.Sub(ans.Ownership.SpecChange.Time)
 	}
 	ans.Summary, ans.Next = explain(ans, a.Hint)
 	return ans

@@ -87,7 +87,7 @@ func TestAskFailingFromLog(t *testing.T) {
 			t.Errorf("next steps lack %q:\n%s", want, next)
 		}
 	}
-	if ans.Waiting != 12*time.Minute {
+	if ans.Waiting.Duration != 12*time.Minute {
 		t.Errorf("waiting %v; want 12m (the spec change's age)", ans.Waiting)
 	}
 }
@@ -130,7 +130,7 @@ func TestAskReconciled(t *testing.T) {
 	} {
 		a := &Asker{Finder: &Finder{Core: cs}, Keys: &fakeKeys{endpoint: b}, Now: func() time.Time { return now }}
 		ans := a.Ask(context.Background(), u, "kustomizations")
-		if !strings.HasPrefix(ans.Summary, "Current: ") || !strings.Contains(ans.Summary, "nothing to wait for") || len(ans.Next) != 0 || ans.Waiting != 0 {
+		if !strings.HasPrefix(ans.Summary, "Current: ") || !strings.Contains(ans.Summary, "nothing to wait for") || len(ans.Next) != 0 || ans.Waiting.Duration != 0 {
 			t.Errorf("summary %q, next %v, waiting %v; want Current, nothing to wait for, no step", ans.Summary, ans.Next, ans.Waiting)
 		}
 	}

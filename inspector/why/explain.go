@@ -69,7 +69,11 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	precision := b.Precision()
 	switch k.State {
 	case api.StateBackoff:
-		s := fmt.Sprintf("%s: controller %q is failing on it: %d consecutive failure(s), next retry in %s (%s)", v.Status, b.Controller, k.Failures, inspector.Countdown(k.NextRetryAt, now), precision)
+		next := "next retry in " + inspector.Countdown(k.NextRetryAt, now)
+		if !k.NextRetryAt.After(now) {
+			next = "next retry due now"
+		}
+		s := fmt.Sprintf("%s: controller %q is failing on it: %d consecutive failure(s), %s (%s)", v.Status, b.Controller, k.Failures, next, precision)
 		return s + ".", nonEmpty(fix, "Then retry at once: "+retryNow)
 	case api.StateFailed:
 		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
