@@ -45,7 +45,7 @@ type Answer struct {
 	// Waiting is how long the latest spec change has waited (zero when it
 	// is reconciled, or unknown): what `why TYPE` sorts by.
 	Waiting metav1.Duration `json:"waiting,omitzero"`
-	Now     time.Time     `json:"now"`
+	Now     time.Time       `json:"now"`
 }
 
 // Asker answers `why` for objects.
