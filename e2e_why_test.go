@@ -224,9 +224,12 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 			return nil
 		})
 		out := kc.ok(t, admin, "backoff", "why", "widget/w-fail", "-n", ns)
+		t.Logf("why widget/w-fail:\n%s", out) // whole, for the README's example
+		// The pod's workload is named as inspector names it: the test's pod
+		// has no pod-template-hash label, so its ReplicaSet.
 		for _, want := range []string{"Change:      generation 2, changed", "the controller has observed 1",
 			`controller "widgets" is failing on it: `, "consecutive failure(s), next retry in ", "(exact)",
-			"widget backend refused the spec", "forget deploy/demo -n demo demo/w-fail --requeue --controller widgets"} {
+			"widget backend refused the spec", "forget rs/" + replicaSetName + " -n demo demo/w-fail --requeue --controller widgets"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q:\n%s", want, out)
 			}
@@ -256,6 +259,7 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 			return nil
 		})
 		out := kc.ok(t, admin, "backoff", "why", "gadget/g-fail", "-n", ns)
+		t.Logf("why gadget/g-fail:\n%s", out)
 		for _, want := range []string{`controller "gadget" is failing on it: `, "(estimated)", "quota exceeded",
 			"deployment-name: the Deployment is named as the status manager \"demo\"", "kick deploy/demo -n demo --from-logs demo/g-fail"} {
 			if !strings.Contains(out, want) {
