@@ -15,16 +15,19 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -142,7 +145,7 @@ func startGadgets(t *testing.T, cfg *rest.Config, namespace string, log io.Write
 
 // testWhy runs `why` on a reconciled object, on two failing ones (one per
 // controller), and on one nobody reconciles.
-func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c client.Client) {
+func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c client.Client, env *envtest.Environment, dir string, cs kubernetes.Interface) {
 	// Each object is first reconciled (so its controller has written its
 	// status), then edited to fail: "I changed it and nothing happened".
 	reconciled := func(u *unstructured.Unstructured) {
@@ -275,6 +278,36 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		}
 		if a.Controller == nil || a.Controller.Rule != why.RuleNoManager || !strings.Contains(a.Summary, "no status manager was found") || a.Backoff != nil {
 			t.Errorf("controller %+v, summary %q, backoff %+v; want no status manager, nothing read", a.Controller, a.Summary, a.Backoff)
+		}
+	})
+
+	// A user who may read widgets and the namespace's pods, and nothing
+	// else why uses: each refused read is one line saying the permission
+	// and what it was for, and the answer goes on; a user who may not read
+	// the object gets one line, and a failure.
+	t.Run("refused", func(t *testing.T) {
+		const name = "e2e-why-narrow"
+		user, _ := addUser(t, env, dir, name)
+		grantRole(ctx, t, cs, ns, "backoff-why-narrow", []rbacv1.PolicyRule{
+			{APIGroups: []string{gadgetGVK.Group}, Resources: []string{"widgets"}, Verbs: []string{"get"}},
+			{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list"}},
+		}, rbacv1.Subject{Kind: rbacv1.UserKind, Name: name})
+		out, errOut, err := kc.run(t, user, "backoff", "why", "widget/w-fail", "-n", ns)
+		if err != nil {
+			t.Fatalf("why with refused reads failed: %v\n%s", err, errOut)
+		}
+		for _, want := range []string{
+			"! you may not list deployments in all namespaces (RBAC): it was needed to find the pods of the status manager",
+			"! you may not list pods in all namespaces (RBAC): it was needed to find instrumented pods that reconcile Widget.e2e.kubectl-backoff.io",
+			"! you may not list events in namespace demo (RBAC): it was needed to show the object's recent Events",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("why lacks %q:\n%s", want, out)
+			}
+		}
+		_, errOut, err = kc.run(t, user, "backoff", "why", "gadget/g-fail", "-n", ns)
+		if want := "you may not read gadgets.e2e.kubectl-backoff.io (RBAC): why needs get and list on the kind"; err == nil || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("why on an object the user may not get: err %v, stderr %q; want one line containing %q", err, errOut, want)
 		}
 	})
 

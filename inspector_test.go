@@ -154,7 +154,7 @@ func TestE2E(t *testing.T) {
 
 	t.Run("object-link", func(t *testing.T) { testObjectLink(ctx, t, kc, admin, c) })
 
-	t.Run("why", func(t *testing.T) { testWhy(ctx, t, kc, admin, c) })
+	t.Run("why", func(t *testing.T) { testWhy(ctx, t, kc, admin, c, env, dir, cs) })
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
