@@ -113,7 +113,12 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		return c, refused
 	}
 	c, more := f.byKind(ctx, gk, manager)
-	return c, append(refused, more...)
+	refused = append(refused, more...)
+	if c.Rule == RuleNotFound && len(refused) > 0 {
+		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %d read(s) refused (marked !); name them with --controller-pod deploy/NAME --controller-namespace NS",
+			manager, len(refused))
+	}
+	return c, refused
 }
 
 func (f *Finder) given(ctx context.Context, g Given) *Controller {

@@ -31,13 +31,8 @@ func explain(a *Answer, h CommandHint) (string, []string) {
 	if v.NeverReconciled {
 		next = append(next, "The controller has not picked the object up: check that it runs and watches this namespace.")
 	}
-	if v.Status == Failed || v.Status == InProgress {
-		if msg := v.Message; msg != "" {
-			next = append(next, "Read what the status says: "+msg+".")
-		}
-	}
 	if c != nil && !c.Found() {
-		next = append(next, c.How+".")
+		next = append(next, sentence(c.How))
 	}
 	if a.BackoffError != "" {
 		next = append(next, "The controller's backoff could not be read: "+a.BackoffError+".")
@@ -91,6 +86,18 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	}
 	return fmt.Sprintf("%s: controller %q's last reconcile succeeded, yet the status says: %s.", v.Status, b.Controller, v.Message),
 		[]string{"The controller is not backing off: what the status names is what it waits for."}
+}
+
+// sentence starts s with a capital and ends it with a period.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func nonEmpty(s ...string) []string {
