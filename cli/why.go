@@ -99,7 +99,8 @@ longest-waiting change first, one line each with the backoff summary.`,
 // Complete takes the objects from args and resolves -o and --controller-pod.
 func (o *WhyOptions) Complete(args []string) error {
 	o.args = args
-	o.list = len(args) == 1 && !strings.Contains(args[0], "/") && len(o.Filenames) == 0
+	// TYPE alone lists; TYPE -l SELECTOR answers for each object selected.
+	o.list = len(args) == 1 && !strings.Contains(args[0], "/") && len(o.Filenames) == 0 && o.Selector == ""
 	if o.ControllerPod != "" {
 		t, err := inspector.ParseTarget(o.ControllerPod, "")
 		if err != nil {

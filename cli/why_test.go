@@ -49,18 +49,20 @@ func TestWhyOptions(t *testing.T) {
 	}
 }
 
-// TestWhyListMode: a TYPE alone lists; TYPE/NAME, TYPE NAME and -f answer.
+// TestWhyListMode: a TYPE alone lists; TYPE/NAME, TYPE NAME, TYPE -l and -f answer.
 func TestWhyListMode(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		list bool
+		args     []string
+		selector string
+		list     bool
 	}{
-		{[]string{"certificates"}, true},
-		{[]string{"certificates.cert-manager.io"}, true},
-		{[]string{"certificate/web"}, false},
-		{[]string{"certificate", "web"}, false},
+		{[]string{"certificates"}, "", true},
+		{[]string{"certificates.cert-manager.io"}, "", true},
+		{[]string{"certificate/web"}, "", false},
+		{[]string{"certificate", "web"}, "", false},
+		{[]string{"certificates"}, "app=web", false}, // an answer for each selected
 	} {
-		o := &WhyOptions{configFlags: genericclioptions.NewConfigFlags(false), output: newOutputFlags(new(string), "")}
+		o := &WhyOptions{configFlags: genericclioptions.NewConfigFlags(false), output: newOutputFlags(new(string), ""), Selector: tc.selector}
 		if err := o.Complete(tc.args); err != nil {
 			t.Fatal(err)
 		}
