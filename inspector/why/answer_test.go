@@ -2,6 +2,7 @@ package why
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -158,6 +159,21 @@ func TestAskInstrumentedOtherKind(t *testing.T) {
 	a := &Asker{Finder: &Finder{Core: cs}, Keys: keys, Now: func() time.Time { return now }}
 	ans := a.Ask(context.Background(), u, "kustomizations")
 	if len(keys.asked) != 2 || ans.Backoff == nil || !strings.Contains(ans.Backoff.Note, "runs no controller of kind Kustomization.kustomize.toolkit.fluxcd.io") {
+		t.Errorf("asked %v, backoff %+v; want the endpoint, then the log with a note", keys.asked, ans.Backoff)
+	}
+}
+
+// TestAskEndpointUnreachable: an instrumented pod whose endpoint cannot be
+// reached is read through its log, and the answer says why.
+func TestAskEndpointUnreachable(t *testing.T) {
+	u := load(t, "flux-kustomization-ready.yaml")
+	managedBy(u, "kubectl", now.Add(-time.Hour), "kustomize-controller")
+	cs := fake.NewClientset(deployment("flux-system", "kustomize-controller", "manager"),
+		runningPod("flux-system", "kustomize-controller-0", map[string]string{"app": "kustomize-controller"}, true))
+	keys := &fakeKeys{endpointErr: errors.New(`you may not "create" on "pods/portforward"`), log: &Backoff{Source: SourceLogs, NotTracked: "no line"}}
+	a := &Asker{Finder: &Finder{Core: cs}, Keys: keys, Now: func() time.Time { return now }}
+	ans := a.Ask(context.Background(), u, "kustomizations")
+	if len(keys.asked) != 2 || ans.Backoff == nil || !strings.Contains(ans.Backoff.Note, `could not be read (you may not "create" on "pods/portforward"): its log was read instead`) {
 		t.Errorf("asked %v, backoff %+v; want the endpoint, then the log with a note", keys.asked, ans.Backoff)
 	}
 }

@@ -60,24 +60,31 @@ type KeyReader interface {
 var ErrNoController = errors.New("the endpoint runs no controller of this kind")
 
 // readBackoff reads the key's backoff: the endpoint when the pods are
-// instrumented (exact), else — or when the endpoint runs no controller of
-// the kind — the log.
+// instrumented (exact), else the log. An endpoint that runs no controller of
+// the kind, or cannot be reached (pods/portforward refused, a pod down), is
+// said in the note, and the log is read instead.
 func readBackoff(ctx context.Context, r KeyReader, c *Controller, gk schema.GroupKind, key string) (*Backoff, error) {
 	if !c.Found() || r == nil {
 		return nil, nil
 	}
 	var note string
+	var endpointErr error
 	if c.Instrumented {
 		b, err := r.Endpoint(ctx, c, gk, key)
-		if err == nil {
+		switch {
+		case err == nil:
 			return b, nil
+		case errors.Is(err, ErrNoController):
+			note = fmt.Sprintf("%s is instrumented, but its endpoint runs no controller of kind %s: its log was read instead", c.Target, gk)
+		default:
+			endpointErr = err
+			note = fmt.Sprintf("the endpoint of %s could not be read (%v): its log was read instead", c.Target, err)
 		}
-		if !errors.Is(err, ErrNoController) {
-			return nil, err
-		}
-		note = fmt.Sprintf("%s is instrumented, but its endpoint runs no controller of kind %s: its log was read instead", c.Target, gk)
 	}
 	b, err := r.Logs(ctx, c, key)
+	if err != nil && endpointErr != nil {
+		return nil, errors.Join(endpointErr, err)
+	}
 	if b != nil && b.Note == "" {
 		b.Note = note
 	}
