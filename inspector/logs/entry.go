@@ -56,6 +56,7 @@ func (e *entry) endInferred(at time.Time) {
 // the key's times stay as they were, its retry time unknown.
 func (e *entry) failed(r Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
+	pending := e.pending(r.At)
 	e.reconciled(r, &a)
 	e.failures++
 	e.totalFailures++
@@ -63,24 +64,48 @@ func (e *entry) failed(r Record, x estimate, withBucket bool) {
 		e.firstFailure = r.At // the one rule for a streak's start: its first failure's time (zero: unknown)
 	}
 	e.state = api.StateBackoff
-	e.backedOff(r, x, withBucket)
+	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
 	e.recordError(r, &a)
 	e.addAttempt(a)
 }
 
+// pending is the retry (or RequeueAfter) still waiting in the queue when a
+// reconcile at at ran before it: an event preempted it. Zero otherwise.
+func (e *entry) pending(at time.Time) time.Time {
+	if trigger, preempted := e.trigger(at); trigger == api.TriggerEvent && preempted {
+		return e.nextRetry
+	}
+	return time.Time{}
+}
+
 // backedOff sets the key's pending retry after a failure (or a Requeue:
-// true) logged by r.
-func (e *entry) backedOff(r Record, x estimate, withBucket bool) {
-	e.est, e.stated, e.failAt = x, r.RetryIn > 0, r.At
+// true) logged by r. earlier is a retry still pending from before (see
+// pending).
+func (e *entry) backedOff(r Record, x estimate, withBucket bool, earlier time.Time) {
+	e.est, e.stated, e.failAt, e.earlier = x, r.RetryIn > 0, r.At, earlier
 	if e.stated {
 		e.delay, e.delaySource = r.RetryIn, api.SourceRequeueAfter
 	} else {
 		e.delay, e.delaySource = x.delay(withBucket)
 	}
+	e.setNextRetry(withBucket)
+}
+
+// setNextRetry is the retry after the last failure's delay; unknown when
+// the failure's time is. On a classic queue (read from its bucket: the
+// classic queue's default limiter and a client-go queue's have one) a retry
+// an event preempted stays pending beside the new one, and the delaying
+// queue keeps the sooner, as the instrument's EarlierRetry says; the
+// priority queue holds one ready time per key, which the event replaced.
+func (e *entry) setNextRetry(classic bool) {
 	e.nextRetry = time.Time{}
-	if !r.At.IsZero() {
-		e.nextRetry = r.At.Add(e.delay)
+	if e.failAt.IsZero() {
+		return
+	}
+	e.nextRetry = e.failAt.Add(e.delay)
+	if classic && !e.earlier.IsZero() && e.earlier.Before(e.nextRetry) {
+		e.nextRetry = e.earlier
 	}
 }
 
@@ -91,9 +116,7 @@ func (e *entry) reestimate(withBucket bool) {
 		return
 	}
 	e.delay, e.delaySource = e.est.delay(withBucket)
-	if !e.failAt.IsZero() {
-		e.nextRetry = e.failAt.Add(e.delay)
-	}
+	e.setNextRetry(withBucket)
 }
 
 // spacing is how long after the streak's previous failure (or requeue) a
@@ -108,7 +131,7 @@ func (e *entry) spacing(at time.Time) time.Duration {
 // endStreak forgets the key's failures, as a success or RequeueAfter does.
 func (e *entry) endStreak(st api.State) {
 	e.failures, e.firstFailure, e.state = 0, time.Time{}, st
-	e.est, e.stated, e.failAt = estimate{}, false, time.Time{}
+	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
 }
 
 // terminal applies a terminal error: no requeue, and no Forget either, so
@@ -140,10 +163,11 @@ func (e *entry) settle(r Record, st api.State, outcome string, after time.Durati
 // requeue applies Requeue: true: a rate-limited requeue without an error.
 func (e *entry) requeue(r Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeRequeue}
+	pending := e.pending(r.At)
 	e.reconciled(r, &a)
 	e.failures++
 	e.state = api.StateBackoff
-	e.backedOff(r, x, withBucket)
+	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
 	e.addAttempt(a)
 }
@@ -252,7 +276,8 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
 		// A retry the log stated (Flux's "next try in") is exact.
-		Estimated: !(e.stated && e.state == api.StateBackoff),
+		Estimated:    !(e.stated && e.state == api.StateBackoff),
+		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),
 	}
 	if e.lastErr != nil {
 		le := *e.lastErr

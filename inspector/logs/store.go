@@ -102,6 +102,8 @@ type entry struct {
 	est    estimate
 	stated bool
 	failAt time.Time
+	// earlier is a retry the failure's event preempted, still pending.
+	earlier time.Time
 }
 
 // Add applies one record. A record whose time is unknown (zero At) counts,
