@@ -85,12 +85,14 @@ type limiterGuess struct {
 	// clientGo: a line came from a bare client-go work queue, whose default
 	// limiter is client-go's DefaultControllerRateLimiter: no vote needed.
 	clientGo bool
+	// voted is the votes' verdict. It turns only on a two-to-one majority,
+	// so that votes about even cannot flip it (and re-read every key) on
+	// each retry: a flip needs the other side's votes to more than double.
+	voted bool
 }
 
 // bucket reports whether the controller's delays are read as max(exponential, bucket).
-func (g *limiterGuess) bucket() bool {
-	return g.clientGo || (g.bucketVotes >= minVotes && g.bucketVotes > g.expVotes)
-}
+func (g *limiterGuess) bucket() bool { return g.clientGo || g.voted }
 
 // vote weighs one retry that came observed after the failure before it,
 // for which the exponential predicted exp and the max with the bucket
@@ -103,5 +105,11 @@ func (g *limiterGuess) vote(exp, withBucket, observed time.Duration) {
 		g.bucketVotes++
 	} else {
 		g.expVotes++
+	}
+	switch {
+	case !g.voted && g.bucketVotes >= minVotes && g.bucketVotes > 2*g.expVotes:
+		g.voted = true
+	case g.voted && g.expVotes > 2*g.bucketVotes:
+		g.voted = false
 	}
 }

@@ -186,3 +186,35 @@ func TestStoreTimeUnknown(t *testing.T) {
 		t.Errorf("a year-1 time in v1/controllers or the stats (first %v): %s", s.Stats().First, b)
 	}
 }
+
+// TestLimiterGuessHysteresis: votes about even do not flip the verdict
+// back and forth (each flip re-reads every key of the controller).
+func TestLimiterGuessHysteresis(t *testing.T) {
+	var g limiterGuess
+	bucketVote := func() { g.vote(0, 10*time.Second, 10*time.Second) }
+	expVote := func() { g.vote(0, 10*time.Second, 0) }
+	for range minVotes {
+		bucketVote()
+	}
+	if !g.bucket() {
+		t.Fatalf("%d votes for the bucket, none against: not read as a bucket", minVotes)
+	}
+	flips, was := 0, g.bucket()
+	for range 1000 {
+		expVote()
+		bucketVote()
+		if g.bucket() != was {
+			flips++
+			was = g.bucket()
+		}
+	}
+	if flips != 0 {
+		t.Errorf("even votes flipped the verdict %d times", flips)
+	}
+	for range 3000 {
+		expVote()
+	}
+	if g.bucket() {
+		t.Errorf("%d votes against %d: still read as a bucket", g.expVotes, g.bucketVotes)
+	}
+}
