@@ -130,7 +130,15 @@ func TestOutageFromLogMatchesEndpoint(t *testing.T) {
 		t.Errorf("outage: %d error groups (the first %d keys, first seen …%s); want one of %d keys, first seen %s",
 			len(groups.Groups), firstCount(groups.Groups), b.String(), backoff, outageStart.Format(time.TimeOnly))
 	}
-	line := inspector.DiagnoseController(*outage, groups.Groups, now).Line()
+	diag := inspector.DiagnoseController(*outage, groups.Groups, now)
+	keysLine := fmt.Sprintf("Keys: 100 tracked: %d backoff", backoff)
+	if n := outage.Counts[api.StateUnknown]; n > 0 {
+		keysLine += fmt.Sprintf(", %d unknown", n) // the counts add up
+	}
+	if len(diag.Details) == 0 || diag.Details[0] != keysLine {
+		t.Errorf("details %q; want the first %q", diag.Details, keysLine)
+	}
+	line := diag.Line()
 	for _, want := range []string{fmt.Sprintf("%d keys backing off since %s", backoff, outageStart.Format(time.TimeOnly)), "the token bucket is empty"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("controller line %q; want it to say %q", line, want)
