@@ -67,9 +67,9 @@ against a real API server instead.`,
   # The same with ±25% jitter: the forecast of retries flattens
   kubectl backoff demo --speed 10 --seed 42 --jitter 0.25
 
-  # Write the controllers' log, and read it as log mode reads a controller's
-  kubectl backoff demo --serve-only --seed 7 --log demo.log &
-  kubectl backoff get --from-logs demo.log`,
+  # Also write the controllers' log, to read it as log mode reads a controller's
+  # (kubectl backoff get --from-logs demo.log) beside the endpoint
+  kubectl backoff demo --serve-only --seed 7 --log demo.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(cmd, args); err != nil {
