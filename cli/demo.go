@@ -30,6 +30,8 @@ type DemoOptions struct {
 	Listen    string
 	ServeOnly bool
 	InCluster bool
+	// LogFile receives the controllers' log (--log), for --from-logs.
+	LogFile string
 
 	configFlags *genericclioptions.ConfigFlags
 	demo        demo.Options
@@ -63,7 +65,11 @@ against a real API server instead.`,
   kubectl backoff demo --speed 10 --seed 42
 
   # The same with ±25% jitter: the forecast of retries flattens
-  kubectl backoff demo --speed 10 --seed 42 --jitter 0.25`,
+  kubectl backoff demo --speed 10 --seed 42 --jitter 0.25
+
+  # Also write the controllers' log, to read it as log mode reads a controller's
+  # (kubectl backoff get --from-logs demo.log) beside the endpoint
+  kubectl backoff demo --serve-only --seed 7 --log demo.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(cmd, args); err != nil {
@@ -83,6 +89,7 @@ against a real API server instead.`,
 	f.StringVar(&o.Listen, "listen", o.Listen, "address of the debug endpoint (port 0 picks a free one)")
 	f.BoolVar(&o.ServeOnly, "serve-only", o.ServeOnly, "print the endpoint address and serve, without the terminal UI")
 	f.BoolVar(&o.InCluster, "in-cluster", o.InCluster, "run against the API server of the pod the demo runs in")
+	f.StringVar(&o.LogFile, "log", o.LogFile, "write the controllers' log to FILE (zap JSON, as controller-runtime's production logger writes it), to try --from-logs FILE")
 	return cmd
 }
 
@@ -131,6 +138,15 @@ func (o *DemoOptions) Run(ctx context.Context) error {
 	// Controller-runtime's own messages: errors only, so the terminal stays
 	// readable (reconcile errors are on the endpoint).
 	ctrllog.SetLogger(demo.ErrorLogger(logOut))
+	if o.LogFile != "" {
+		f, err := os.OpenFile(o.LogFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("--log: %w", err)
+		}
+		// Closed once the controllers have stopped writing (d.Wait).
+		defer f.Close()
+		o.demo.ControllerLog = f
+	}
 	// The demo stops with ctx (Ctrl-C) or when the user quits the UI.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -172,6 +188,9 @@ func (o *DemoOptions) printStarted(d *demo.Demo) {
 	fmt.Fprintf(o.ErrOut, "kubectl backoff demo: %d keys (%s), speed %g, seed %d\n",
 		o.Keys, strings.Join(parts, ", "), o.Speed, d.Seed())
 	fmt.Fprintf(o.ErrOut, "try: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
+	if o.LogFile != "" {
+		fmt.Fprintf(o.ErrOut, "the controllers' log goes to %s; try: kubectl backoff get --from-logs %s\n", o.LogFile, o.LogFile)
+	}
 	fmt.Fprintln(o.ErrOut, "Ctrl-C to stop")
 }
 

@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
 )
 
 func TestDemoFlagValidation(t *testing.T) {
@@ -54,5 +60,60 @@ func TestDemoOptionsComplete(t *testing.T) {
 	}
 	if e, a := int64(7), o.demo.Seed; e != a {
 		t.Errorf("Seed = %d, want %d", a, e)
+	}
+}
+
+// TestDemoLogFile: --log FILE writes the demo controllers' log, which log
+// mode reads back: failing keys of the demo's controllers.
+func TestDemoLogFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "demo.log")
+	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	o := NewDemoOptions(nil, streams)
+	o.Keys, o.Speed, o.Seed, o.Listen, o.ServeOnly, o.LogFile = 20, 50, 7, "127.0.0.1:0", true, path
+	if err := o.Complete(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- o.Run(ctx) }()
+	// The naive controller fails every key from its first reconcile on.
+	deadline := time.Now().Add(20 * time.Second)
+	var keys int
+	for keys == 0 && time.Now().Before(deadline) {
+		f, err := os.Open(path)
+		if err == nil {
+			store := logs.NewStore(logs.Options{})
+			_, _, _ = store.Read(context.Background(), f)
+			f.Close()
+			keys = store.Len()
+		}
+		if keys == 0 {
+			time.Sleep(50 * time.Millisecond) // polling the file, bounded by the deadline
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+	if keys == 0 {
+		t.Fatalf("no key read from %s within 20s", path)
+	}
+	if !strings.Contains(errOut.String(), "--from-logs "+path) {
+		t.Errorf("stderr %q; want it to say how to read the log", errOut)
+	}
+}
+
+// TestDemoLogFileUnwritable: a --log that cannot be written is an error naming the flag.
+func TestDemoLogFileUnwritable(t *testing.T) {
+	o := NewDemoOptions(nil, genericiooptions.NewTestIOStreamsDiscard())
+	o.Listen, o.ServeOnly, o.LogFile = "127.0.0.1:0", true, filepath.Join(t.TempDir(), "no-such-dir", "demo.log")
+	if err := o.Complete(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Run(context.Background()); err == nil || !strings.HasPrefix(err.Error(), "--log: ") {
+		t.Errorf("Run: %v; want an error naming --log", err)
 	}
 }

@@ -185,9 +185,18 @@ func printLogNote(w io.Writer, k api.Key) {
 		return
 	}
 	fmt.Fprintln(w, "\nSource:")
-	fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
-	fmt.Fprintln(w, "  Failures count the consecutive \"Reconciler error\" lines since the log read starts (--since).")
-	fmt.Fprintln(w, "  Delays and the next retry assume controller-runtime's default limiter (5ms·2^(n−1), cap 1000s).")
+	fmt.Fprintln(w, "  the controller's log, not its queue.")
+	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
+	switch {
+	case !k.Estimated:
+		fmt.Fprintln(w, "  The next retry is stated by the log (\"next try in …\"): exact, not estimated.")
+	case k.DelaySource == api.SourceBucket:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
+	case k.DelaySource == api.SourceLimiter:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
+	default:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s).")
+	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")
 }

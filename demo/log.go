@@ -1,15 +1,19 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // ErrorLogger returns a logger that writes only errors to w, one line each,
@@ -29,15 +33,54 @@ func ErrorLogger(w io.Writer) logr.Logger {
 // without its sampling, which keeps only the first 100 lines of one message
 // per second and every 100th after: a demo whose outage fails hundreds of
 // keys at once would lose most of its "Reconciler error" lines.
-func (o *Options) controllerLogger() logr.Logger {
+func (o *Options) controllerLogger(opts ...zap.Option) logr.Logger {
 	if o.ControllerLog == nil {
 		return discardLogger()
 	}
 	enc := zap.NewProductionEncoderConfig()
 	enc.EncodeTime = zapcore.RFC3339TimeEncoder
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(zapcore.AddSync(o.ControllerLog)), zapcore.InfoLevel)
-	return zapr.NewLogger(zap.New(core, zap.AddStacktrace(zapcore.ErrorLevel)))
+	return zapr.NewLogger(zap.New(core, append([]zap.Option{zap.AddStacktrace(zapcore.ErrorLevel)}, opts...)...))
 }
+
+// loggedReconciler writes a Replay's reconcile errors as controller-runtime
+// v0.25's reconcileHandler writes them (pkg/internal/controller) for a
+// controller made by controller.New, as the demo's are: the logger
+// WithValues "controller", then the request's "object" (klog.KRef),
+// "namespace" and "name" (the default LogConstructor), then "reconcileID",
+// and Error(err, "Reconciler error") for every error, terminal or not. The
+// times are the Replay's clock; the reconcile IDs count up, so that a seed
+// writes the same log.
+type loggedReconciler struct {
+	log logr.Logger
+	rec reconcile.Reconciler
+	ids *int
+}
+
+func (o *Options) loggedReconciler(name string, clk func() time.Time, ids *int, rec reconcile.Reconciler) reconcile.Reconciler {
+	if o.ControllerLog == nil {
+		return rec
+	}
+	return loggedReconciler{log: o.controllerLogger(zap.WithClock(zapClock(clk))).WithValues("controller", name), rec: rec, ids: ids}
+}
+
+// Reconcile implements reconcile.Reconciler.
+func (l loggedReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	*l.ids++
+	log := l.log.WithValues("object", klog.KRef(req.Namespace, req.Name), "namespace", req.Namespace, "name", req.Name).
+		WithValues("reconcileID", fmt.Sprintf("00000000-0000-4000-8000-%012x", *l.ids))
+	res, err := l.rec.Reconcile(ctx, req)
+	if err != nil {
+		log.Error(err, "Reconciler error")
+	}
+	return res, err
+}
+
+// zapClock is zap's clock on a Replay's fake time.
+type zapClock func() time.Time
+
+func (c zapClock) Now() time.Time                       { return c() }
+func (zapClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
 
 // discardLogger drops everything. logr.Discard() will not do: its sink is nil,
 // which controller-runtime takes for "unset" and replaces with its own logger.

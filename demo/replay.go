@@ -49,6 +49,8 @@ type Replay struct {
 	// The slow controller's workers: keys running, and keys due but waiting.
 	running map[string]*slowRun
 	waiting []string
+	// reconcileIDs numbers the reconciles of the log (Options.ControllerLog).
+	reconcileIDs int
 }
 
 // replayed is one scenario's controller in a Replay.
@@ -67,7 +69,8 @@ type slowRun struct {
 
 // NewReplay plays the demo of opts (Keys, Seed, Speed, Namespace, Outage,
 // OutageEvery; not Jitter, whose randomness no seed fixes) from start for
-// elapsed. Close releases the slow controller's workers.
+// elapsed, writing its controllers' log to ControllerLog if set (with the
+// replay's times). Close releases the slow controller's workers.
 func NewReplay(opts Options, start time.Time, elapsed time.Duration) (*Replay, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -92,9 +95,9 @@ func NewReplay(opts Options, start time.Time, elapsed time.Duration) (*Replay, e
 		sc := &scenarios[i]
 		probe := newProbe(r.Registry, sc, 0, instrument.Options{Clock: r.Clock})
 		c := &replayed{sc: sc, limiter: probe.RateLimiter(r.env.limiter(sc))}
-		c.rec = probe.Reconciler(reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
+		c.rec = opts.loggedReconciler(sc.name, r.Clock.Now, &r.reconcileIDs, probe.Reconciler(reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 			return r.outcome(c.sc.name, req.Name)
-		}))
+		})))
 		r.ctls = append(r.ctls, c)
 	}
 	r.play(start, start.Add(elapsed))

@@ -14,7 +14,8 @@ const detailGroups = 5
 func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 	var out []string
 	var counts []string
-	for _, s := range api.States {
+	// unknown (log mode only) too, so that the counts add up to the keys.
+	for _, s := range append(api.States[:len(api.States):len(api.States)], api.StateUnknown) {
 		if n := c.Counts[s]; n > 0 {
 			counts = append(counts, fmt.Sprintf("%d %s", n, s))
 		}

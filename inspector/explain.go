@@ -106,7 +106,7 @@ func Explain(in ExplainInput) Diagnosis {
 		d.Details = append(d.Details, s)
 	}
 	if k.Source == api.SourceLogs {
-		d.Details = append(d.Details, estimatedNote)
+		d.Details = append(d.Details, logNote(k, in.Controller))
 		if s := sampledNote(k, in.Controller); s != "" {
 			d.Details = append(d.Details, s)
 		}
@@ -142,12 +142,15 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 		}
 	case api.SourceSpread:
 		b.WriteString("released by a bulk retry spread over time")
+	case api.SourceRequeueAfter:
+		// Only a log says this of a failure: Flux's "next try in 1m0s".
+		b.WriteString("the controller asked for this retry itself (RequeueAfter), as its log states")
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, now))
-	if exp != nil && k.DelaySource != api.SourceSpread {
+	if exp != nil && k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
 		next := api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
 		atLeast := ""
 		if bk := component(c, api.SourceBucket); bk != nil {

@@ -10,8 +10,16 @@ import (
 // explainUnknown is the summary of a key reconstructed from a controller's
 // log that went quiet after an error: what is known, and what is not.
 func explainUnknown(k api.Key) string {
-	s := fmt.Sprintf("Unknown: %s, the last at %s; its retry was due about %s (estimated) and nothing was logged since.",
-		Plural(k.Failures, "consecutive failure"), clock(lastErrorAt(k)), clock(k.NextRetryAt))
+	due := "about " + clock(k.NextRetryAt) + " (estimated)"
+	if !k.Estimated {
+		due = "at " + clock(k.NextRetryAt) + " (stated by the log)"
+	}
+	last := "the last at " + clock(lastErrorAt(k))
+	if lastErrorAt(k).IsZero() {
+		last = "the last with its time unknown (its line's time could not be read)"
+	}
+	s := fmt.Sprintf("Unknown: %s, %s; its retry was due %s and nothing was logged since.",
+		Plural(k.Failures, "consecutive failure"), last, due)
 	if k.NextRetryAt.IsZero() {
 		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", Plural(k.Failures, "consecutive failure"))
 	}
@@ -19,8 +27,19 @@ func explainUnknown(k api.Key) string {
 		"or it waits for a free worker. Run the controller at --zap-log-level=5 to see successes."
 }
 
-// estimatedNote says where a log-sourced key's numbers come from.
-const estimatedNote = "Read from the controller's log: failures count from the start of the log read; delays and retry times are estimates from controller-runtime's default limiter."
+// logNote says where a log-sourced key's numbers come from: the retry the
+// log stated (Flux's "next try in"), or an estimate from the limiter the
+// log's controller is read to run (c's description says which and why).
+func logNote(k api.Key, c *api.Controller) string {
+	const read = "Read from the controller's log: failures count from the start of the log read; "
+	switch {
+	case !k.Estimated:
+		return read + "the next retry is the one the log states (\"next try in …\"), not an estimate."
+	case c != nil && c.Limiter.Description != "":
+		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
+	}
+	return read + "delays and retry times are estimates from controller-runtime's default limiter."
+}
 
 // sampledNote warns that a log-sourced key's failures may be undercounted:
 // it failed after the log reached the rate at which controller-runtime's

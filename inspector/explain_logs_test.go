@@ -23,12 +23,12 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 	if !strings.Contains(d.Summary, "success is not logged at the default verbosity") {
 		t.Errorf("summary = %q, want it to say success is not logged", d.Summary)
 	}
-	if !slices.Contains(d.Details, estimatedNote) {
+	if !slices.Contains(d.Details, logNote(k, nil)) || !strings.Contains(logNote(k, nil), "estimates") {
 		t.Errorf("details = %q, want the estimate note", d.Details)
 	}
 	k.Source = ""
 	k.State = api.StateBackoff
-	if d := Explain(ExplainInput{Key: k, Now: last}); slices.Contains(d.Details, estimatedNote) {
+	if d := Explain(ExplainInput{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read from the controller's log") }) {
 		t.Errorf("an instrumented key's details carry the log note: %q", d.Details)
 	}
 }
@@ -66,5 +66,33 @@ func TestExplainSampledLog(t *testing.T) {
 	}
 	if d := DiagnoseController(unsampled, nil, sampled); slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
 		t.Errorf("an unsampled log's findings = %+v, want no %s", d.Findings, FindingLogSampled)
+	}
+}
+
+// A retry the log stated (Flux's "next try in 1m0s") is described as
+// stated, not estimated; a failure whose time could not be read says
+// "time unknown", never 00:00:00.
+func TestExplainStatedRetryFromLogs(t *testing.T) {
+	at := time.Date(2026, 11, 30, 8, 24, 45, 0, time.UTC)
+	c := &api.Controller{Name: "kustomization", Active: true, Source: api.SourceLogs,
+		Limiter: api.Limiter{Components: []api.LimiterComponent{{Name: api.SourceItemExponential,
+			BaseDelay: metav1.Duration{Duration: 5 * time.Millisecond}, MaxDelay: metav1.Duration{Duration: 1000 * time.Second}}}}}
+	k := api.Key{Controller: "kustomization", Key: "flux-system/apps", State: api.StateBackoff, Failures: 1,
+		NextRetryAt: at.Add(time.Minute), Delay: metav1.Duration{Duration: time.Minute}, DelaySource: api.SourceRequeueAfter,
+		LastError: &api.ErrorRecord{Message: "kustomize build failed", At: at}, Source: api.SourceLogs}
+	d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Second)})
+	if want := "the controller asked for this retry itself (RequeueAfter), as its log states"; !strings.Contains(d.Summary, want) || strings.Contains(d.Summary, "if it fails again") {
+		t.Errorf("summary = %q, want it to say %q and no exponential's next delay", d.Summary, want)
+	}
+	if want := "the next retry is the one the log states"; !slices.ContainsFunc(d.Details, func(s string) bool { return strings.Contains(s, want) }) {
+		t.Errorf("details = %q, want one saying %q", d.Details, want)
+	}
+	k.State = api.StateUnknown
+	if d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "its retry was due at 08:25:45 (stated by the log)") {
+		t.Errorf("summary = %q, want the stated retry", d.Summary)
+	}
+	k.Estimated, k.LastError.At = true, time.Time{}
+	if d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "the last with its time unknown") || strings.Contains(d.Summary, "00:00:00") {
+		t.Errorf("summary = %q, want the last failure's time unknown", d.Summary)
 	}
 }

@@ -21,10 +21,18 @@
 // that "now" is the log's last line.
 //
 // What it reconstructs is labelled as such: every key has Source
-// api.SourceLogs and Estimated set. Failures count the consecutive errors
-// since the log read began; delays and retry times assume controller-runtime's
-// default limiter (DefaultLimiter, 5ms·2^(n−1) capped at 1000s); the class of
-// an error is read from its words (Classify). Success is not logged at the
+// api.SourceLogs, and Estimated unless its line stated the next retry
+// (Record.RetryIn: Flux's "next try in"). Failures count the consecutive
+// errors since the log read began; delays and retry times are estimated
+// from what the log shows: the per-item exponential of controller-runtime's
+// and client-go's defaults (DefaultLimiter, 5ms·2^(n−1) capped at 1000s),
+// max-ed with a token bucket (DefaultBucket, 10 qps, burst 100) replayed
+// over the controller's failure lines when the controller runs one (a
+// client-go work queue, or retries that come at the bucket's pace, as the
+// classic queue's do in an outage), and never shorter than the spacing of
+// the key's own failures. The class of an error is read from its words
+// (Classify). A line whose time could not be read counts, but moves no
+// time: the key's times it would set stay absent. Success is not logged at the
 // default verbosity, so a key that goes quiet after an error past its
 // expected retry is api.StateUnknown, never idle. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).

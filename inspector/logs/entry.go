@@ -32,32 +32,106 @@ const streakSlack = 10 * time.Second
 // come to be read as triggered by an event: timestamps have whole seconds.
 const preemptSlack = time.Second
 
-// failed applies a (non-terminal) reconcile error. Every error goes through
-// the limiter, so the count goes up whatever triggered the reconcile.
-//
-// At the default verbosity successes are not logged, so a streak's end is
-// inferred: a failure that comes more than twice its expected delay (plus
-// streakSlack) after the previous one starts a new streak, because the retry
-// in between must have run, and it would have been logged had it failed.
-// (A controller whose workers are all busy for that long is misread.)
-func (e *entry) failed(r Record, l Limiter, inferEnds bool) {
-	if inferEnds && e.state == api.StateBackoff && r.At.After(e.nextRetry.Add(e.delay+streakSlack)) {
+// endInferred ends the key's streak when a failure at at comes so late that
+// the retry in between must have succeeded. At the default verbosity
+// successes are not logged, so a streak's end is inferred: a failure that
+// comes more than twice its expected delay (plus streakSlack) after the
+// previous one starts a new streak, because the retry in between must have
+// run, and it would have been logged had it failed. (A controller whose
+// workers are all busy for that long is misread.)
+func (e *entry) endInferred(at time.Time) {
+	if !at.IsZero() && e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) {
 		// The unlogged success forgot the key; only an event re-adds it.
-		e.failures, e.firstFailure, e.state = 0, time.Time{}, api.StateIdle
+		e.endStreak(api.StateIdle)
 	}
+}
+
+// failed applies a (non-terminal) reconcile error. Every error goes through
+// the limiter, so the count goes up whatever triggered the reconcile. x is
+// what the controller's limiter would do with it (its bucket's delay read
+// from the log); withBucket says whether the controller runs that bucket.
+//
+// A line that states its next retry (Flux's "next try in 1m0s") sets it
+// exactly. A line whose time is unknown counts, but says nothing of when:
+// the key's times stay as they were, its retry time unknown.
+func (e *entry) failed(r Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
+	pending := e.pending(r.At)
 	e.reconciled(r, &a)
 	e.failures++
 	e.totalFailures++
 	if e.failures == 1 {
-		e.firstFailure = r.At
+		e.firstFailure = r.At // the one rule for a streak's start: its first failure's time (zero: unknown)
 	}
 	e.state = api.StateBackoff
-	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
-	e.nextRetry = r.At.Add(e.delay)
+	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
 	e.recordError(r, &a)
 	e.addAttempt(a)
+}
+
+// pending is the retry (or RequeueAfter) still waiting in the queue when a
+// reconcile at at ran before it: an event preempted it. Zero otherwise.
+func (e *entry) pending(at time.Time) time.Time {
+	if trigger, preempted := e.trigger(at); trigger == api.TriggerEvent && preempted {
+		return e.nextRetry
+	}
+	return time.Time{}
+}
+
+// backedOff sets the key's pending retry after a failure (or a Requeue:
+// true) logged by r. earlier is a retry still pending from before (see
+// pending).
+func (e *entry) backedOff(r Record, x estimate, withBucket bool, earlier time.Time) {
+	e.est, e.stated, e.failAt, e.earlier = x, r.RetryIn > 0, r.At, earlier
+	if e.stated {
+		e.delay, e.delaySource = r.RetryIn, api.SourceRequeueAfter
+	} else {
+		e.delay, e.delaySource = x.delay(withBucket)
+	}
+	e.setNextRetry(withBucket)
+}
+
+// setNextRetry is the retry after the last failure's delay; unknown when
+// the failure's time is. On a classic queue (read from its bucket: the
+// classic queue's default limiter and a client-go queue's have one) a retry
+// an event preempted stays pending beside the new one, and the delaying
+// queue keeps the sooner, as the instrument's EarlierRetry says; the
+// priority queue holds one ready time per key, which the event replaced.
+func (e *entry) setNextRetry(classic bool) {
+	e.nextRetry = time.Time{}
+	if e.failAt.IsZero() {
+		return
+	}
+	e.nextRetry = e.failAt.Add(e.delay)
+	if classic && !e.earlier.IsZero() && e.earlier.Before(e.nextRetry) {
+		e.nextRetry = e.earlier
+	}
+}
+
+// reestimate recomputes the pending retry when the controller's limiter is
+// read anew (the log's pace showed its token bucket, or stopped showing it).
+func (e *entry) reestimate(withBucket bool) {
+	if e.state != api.StateBackoff || e.stated || e.failures == 0 {
+		return
+	}
+	e.delay, e.delaySource = e.est.delay(withBucket)
+	e.setNextRetry(withBucket)
+}
+
+// spacing is how long after the streak's previous failure (or requeue) a
+// new one at at came; zero when either time is unknown.
+func (e *entry) spacing(at time.Time) time.Duration {
+	if e.state != api.StateBackoff || e.failures == 0 || e.failAt.IsZero() || at.IsZero() || at.Before(e.failAt) {
+		return 0
+	}
+	return at.Sub(e.failAt)
+}
+
+// endStreak forgets the key's failures, as a success or RequeueAfter does.
+func (e *entry) endStreak(st api.State) {
+	e.failures, e.firstFailure, e.state = 0, time.Time{}, st
+	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
 }
 
 // terminal applies a terminal error: no requeue, and no Forget either, so
@@ -75,22 +149,25 @@ func (e *entry) terminal(r Record) {
 func (e *entry) settle(r Record, st api.State, outcome string, after time.Duration) {
 	a := api.Attempt{At: r.At, Outcome: outcome, Delay: metav1.Duration{Duration: after}}
 	e.reconciled(r, &a)
-	e.failures, e.firstFailure, e.state = 0, time.Time{}, st
+	e.endStreak(st)
 	e.delay, e.delaySource, e.nextRetry = 0, "", time.Time{}
 	if after > 0 {
-		e.delay, e.delaySource, e.nextRetry = after, api.SourceRequeueAfter, r.At.Add(after)
+		e.delay, e.delaySource = after, api.SourceRequeueAfter
+		if !r.At.IsZero() {
+			e.nextRetry = r.At.Add(after)
+		}
 	}
 	e.addAttempt(a)
 }
 
 // requeue applies Requeue: true: a rate-limited requeue without an error.
-func (e *entry) requeue(r Record, l Limiter) {
+func (e *entry) requeue(r Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeRequeue}
+	pending := e.pending(r.At)
 	e.reconciled(r, &a)
 	e.failures++
 	e.state = api.StateBackoff
-	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
-	e.nextRetry = r.At.Add(e.delay)
+	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
 	e.addAttempt(a)
 }
@@ -100,9 +177,11 @@ func (e *entry) requeue(r Record, l Limiter) {
 // line also says how long it took.
 func (e *entry) reconciled(r Record, a *api.Attempt) {
 	e.reconciles++
-	e.lastReconcile = r.At
+	if !r.At.IsZero() {
+		e.lastReconcile = r.At
+	}
 	a.Trigger, a.Preempted = e.trigger(r.At)
-	if !e.startedAt.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
+	if !e.startedAt.IsZero() && !r.At.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
 		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
@@ -123,6 +202,9 @@ func (e *entry) start(r Record) {
 func (e *entry) trigger(at time.Time) (string, bool) {
 	switch e.state {
 	case api.StateBackoff, api.StateScheduled:
+		if at.IsZero() || e.nextRetry.IsZero() {
+			return "", false // no time to compare: why it ran is unknown
+		}
 		if at.Add(preemptSlack).Before(e.nextRetry) {
 			return api.TriggerEvent, true
 		}
@@ -163,9 +245,11 @@ func (e *entry) addAttempt(a api.Attempt) {
 
 // derived is the key's state at now: a key waiting for a retry that has not
 // been logged by quietGrace after it was due is unknown — its success, if
-// it was one, is not logged at the default verbosity. It is never idle.
+// it was one, is not logged at the default verbosity. It is never idle. A
+// key whose retry time is unknown (its line had no readable time) cannot
+// be late: it keeps the state its line gave it.
 func (e *entry) derived(now time.Time) api.State {
-	if (e.state == api.StateBackoff || e.state == api.StateScheduled) && now.After(e.nextRetry.Add(quietGrace)) {
+	if (e.state == api.StateBackoff || e.state == api.StateScheduled) && !e.nextRetry.IsZero() && now.After(e.nextRetry.Add(quietGrace)) {
 		return api.StateUnknown
 	}
 	return e.state
@@ -191,7 +275,9 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
-		Estimated:       true,
+		// A retry the log stated (Flux's "next try in") is exact.
+		Estimated:    !(e.stated && e.state == api.StateBackoff),
+		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),
 	}
 	if e.lastErr != nil {
 		le := *e.lastErr

@@ -9,16 +9,19 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// Limiter is the rate limiter the estimates assume: per-item exponential,
+// Limiter is the per-item exponential the estimates assume:
 // BaseDelay·2^(failures−1), capped at MaxDelay. A log does not say which
 // limiter a controller runs; controller-runtime's default (the priority
-// queue's, and the larger part of the classic queue's max-of limiter) is
-// DefaultLimiter.
+// queue's, and one half of the classic queue's max-of limiter) and
+// client-go's (the same half of DefaultControllerRateLimiter) is
+// DefaultLimiter. The other half, the token bucket, is DefaultBucket, read
+// from the log's pace (see limiterGuess).
 type Limiter struct {
 	BaseDelay, MaxDelay time.Duration
 }
 
-// DefaultLimiter is controller-runtime v0.25's default: 5ms to 1000s.
+// DefaultLimiter is controller-runtime v0.25's and client-go v0.37's
+// default per-item exponential: 5ms to 1000s.
 var DefaultLimiter = Limiter{BaseDelay: 5 * time.Millisecond, MaxDelay: 1000 * time.Second}
 
 // Delay is the delay the limiter chooses after the n-th consecutive failure
@@ -30,14 +33,56 @@ func (l Limiter) Delay(n int) time.Duration {
 	return api.ExponentialDelay(l.BaseDelay, l.MaxDelay, n-1)
 }
 
-// wire describes the limiter for v1/controllers, saying it is assumed.
-func (l Limiter) wire() api.Limiter {
+// estimate is what one failure says about the next retry: the delay each
+// limiter would choose, and what the log itself shows.
+type estimate struct {
+	// exp is the per-item exponential's delay; bucket the replayed token
+	// bucket's for this failure (0 when it had a token, or no time is known).
+	exp, bucket time.Duration
+	// spacing is the time since the key's previous failure of the streak:
+	// a key failing every 10s keeps an expected spacing of 10s, whatever
+	// limiter chose it.
+	spacing time.Duration
+}
+
+// delay is the expected delay and the limiter component that chose it:
+// the max of the assumed limiter's, as client-go's MaxOfRateLimiter takes
+// it, unless the key's own failures show a spacing half as long again: then
+// a limiter the log does not name is deciding, and the spacing is the
+// estimate (within half of it, the assumed limiter's is the finer one).
+func (x estimate) delay(withBucket bool) (time.Duration, string) {
+	d, src := x.exp, api.SourceItemExponential
+	if withBucket && x.bucket > d {
+		d, src = x.bucket, api.SourceBucket
+	}
+	if 2*x.spacing > 3*d {
+		d, src = x.spacing, api.SourceLimiter
+	}
+	return d, src
+}
+
+// wire describes the limiter the estimates assume for a controller, for
+// v1/controllers, saying it is assumed and why.
+func (l Limiter) wire(g *limiterGuess, now time.Time) api.Limiter {
+	exp := api.LimiterComponent{
+		Name:      api.SourceItemExponential,
+		BaseDelay: metav1.Duration{Duration: l.BaseDelay},
+		MaxDelay:  metav1.Duration{Duration: l.MaxDelay},
+	}
+	if g == nil || !g.bucket() {
+		return api.Limiter{
+			Description: fmt.Sprintf("item-exponential %v..%v (assumed: controller-runtime's default; estimated from logs)", l.BaseDelay, l.MaxDelay),
+			Components:  []api.LimiterComponent{exp},
+		}
+	}
+	why := "assumed: the log's failures come at the bucket's pace, so the token bucket is deciding (controller-runtime's classic queue)"
+	if g.clientGo {
+		why = "assumed: client-go's DefaultControllerRateLimiter, a client-go work queue's default"
+	}
+	tokens := g.sim.tokensAt(now)
 	return api.Limiter{
-		Description: fmt.Sprintf("item-exponential %v..%v (assumed: controller-runtime's default; estimated from logs)", l.BaseDelay, l.MaxDelay),
-		Components: []api.LimiterComponent{{
-			Name:      api.SourceItemExponential,
-			BaseDelay: metav1.Duration{Duration: l.BaseDelay},
-			MaxDelay:  metav1.Duration{Duration: l.MaxDelay},
-		}},
+		Description: fmt.Sprintf("max of item-exponential %v..%v and bucket %g qps, burst %d (%s; estimated from logs)",
+			l.BaseDelay, l.MaxDelay, g.sim.b.QPS, g.sim.b.Burst, why),
+		Components: []api.LimiterComponent{exp, {Name: api.SourceBucket, QPS: g.sim.b.QPS, Burst: g.sim.b.Burst, Tokens: &tokens}},
 	}
 }

@@ -59,6 +59,8 @@ type keyID struct{ controller, key string }
 
 type controllerInfo struct {
 	group, kind string
+	// limiter is what the log's failures say of the controller's limiter.
+	limiter limiterGuess
 }
 
 // NewStore returns an empty store.
@@ -94,14 +96,24 @@ type entry struct {
 	startPreempted                      bool
 	lastSeen                            time.Time
 	history                             []api.Attempt
+
+	// What the last failure said of the next retry: the limiters' delays
+	// and the spacing (est), whether the line stated it, and its time.
+	est    estimate
+	stated bool
+	failAt time.Time
+	// earlier is a retry the failure's event preempted, still pending.
+	earlier time.Time
 }
 
-// Add applies one record.
+// Add applies one record. A record whose time is unknown (zero At) counts,
+// but moves no time: not the log's span, not the bucket, not the key's.
 func (s *Store) Add(r Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.records++
-	if s.first.IsZero() || r.At.Before(s.first) {
+	known := !r.At.IsZero()
+	if known && (s.first.IsZero() || r.At.Before(s.first)) {
 		s.first = r.At
 	}
 	if r.At.After(s.last) {
@@ -110,12 +122,12 @@ func (s *Store) Add(r Record) {
 	if r.What != ErrorLine {
 		s.verbose = true
 	}
-	if r.What == ErrorLine && r.Sampled {
+	if r.What == ErrorLine && r.Sampled && known {
 		s.rate.add(r.At)
 	}
 	c := s.controllers[r.Controller]
 	if c == nil {
-		c = &controllerInfo{}
+		c = &controllerInfo{limiter: limiterGuess{sim: bucketSim{b: DefaultBucket}}}
 		s.controllers[r.Controller] = c
 	}
 	if r.Kind != "" {
@@ -127,23 +139,62 @@ func (s *Store) Add(r Record) {
 		}
 		return
 	}
+	if r.ClientGoQueue && !c.limiter.clientGo {
+		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
+	}
 	e := s.entryLocked(r.Controller, r.Key(), r.At)
 	switch r.What {
 	case ErrorLine:
 		if r.Terminal {
 			e.terminal(r)
 		} else {
-			e.failed(r, s.opts.Limiter, !s.verbose)
+			if !s.verbose {
+				e.endInferred(r.At)
+			}
+			x := s.retryLocked(c, e, r)
+			e.failed(r, x, c.limiter.bucket())
 		}
 	case StartLine:
 		e.start(r)
 	case SuccessLine:
 		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
-		e.lastSuccess = r.At
+		if known {
+			e.lastSuccess = r.At
+		}
 	case RequeueAfterLine:
 		e.settle(r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
 	case RequeueLine:
-		e.requeue(r, s.opts.Limiter)
+		e.requeue(r, s.retryLocked(c, e, r), c.limiter.bucket())
+	}
+}
+
+// retryLocked reads what a failure (or Requeue: true) of e logged by r
+// says of its retry. It goes through the controller's limiter: a token
+// from its bucket, whichever limiter runs; and, when it is e's retry, a
+// vote on which limiter that is (which may re-read the controller's keys).
+func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
+	x := estimate{exp: s.opts.Limiter.Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	if r.At.IsZero() || r.RetryIn > 0 {
+		return x // no time to replay; or a RequeueAfter, which takes no token
+	}
+	if prev := e.est; x.spacing > 0 && !e.stated {
+		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
+	}
+	x.bucket = c.limiter.sim.reserve(r.At)
+	return x
+}
+
+// guessLocked changes what is known of a controller's limiter; when that
+// turns the bucket on or off, its waiting keys' retries are read anew.
+func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*limiterGuess)) {
+	was := c.limiter.bucket()
+	change(&c.limiter)
+	if now := c.limiter.bucket(); now != was {
+		for _, e := range s.keys {
+			if e.controller == controller {
+				e.reestimate(now)
+			}
+		}
 	}
 }
 
@@ -213,9 +264,9 @@ func (s *Store) evictLocked() {
 
 // nowLocked is the store's present: the clock for a live log (never before
 // its newest line, whatever the skew between the pod's clock and ours),
-// else the newest line.
+// else the newest line (the clock when no line had a readable time).
 func (s *Store) nowLocked() time.Time {
-	if !s.opts.Live {
+	if !s.opts.Live && !s.last.IsZero() {
 		return s.last
 	}
 	return latest(s.opts.Clock.Now(), s.last)

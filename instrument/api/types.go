@@ -69,7 +69,7 @@ type Reset struct {
 // ErrorRecord is an error message and when it was last seen.
 type ErrorRecord struct {
 	Message string    `json:"message"`
-	At      time.Time `json:"at"`
+	At      time.Time `json:"at,omitzero"`
 	// Class is ClassTransient, ClassPermanent or ClassUnknown, decided from the
 	// error's chain when it was recorded.
 	Class string `json:"class,omitempty"`
@@ -79,7 +79,7 @@ type ErrorRecord struct {
 // Duration are exact below a second, to the microsecond up to 17.9 minutes
 // (every delay of client-go's exponential limiter is exact), coarser beyond.
 type Attempt struct {
-	At       time.Time       `json:"at"`
+	At       time.Time       `json:"at,omitzero"`
 	Outcome  string          `json:"outcome"`
 	Delay    metav1.Duration `json:"delay,omitzero"`
 	Error    string          `json:"error,omitempty"`
