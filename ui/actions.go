@@ -19,6 +19,7 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	m.nextID++
 	act.user = m.c.opts.User
 	act.bucket = slices.ContainsFunc(append([]string{act.controller}, act.controllers...), m.top.bucketed)
+	act.nextWait = m.top.nextWait(act)
 	m.confirm = newConfirmation(m.nextID, act)
 	if act.bulk() {
 		m.confirm.count = -1
@@ -37,12 +38,33 @@ func (t *topModel) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
+// nextWait is inspector.NextFailureWait for the one controller act is on,
+// as the last overview describes it; "" for several.
+func (t *topModel) nextWait(act action) string {
+	name := act.controller
+	if act.bulk() {
+		if len(act.controllers) != 1 {
+			return ""
+		}
+		name = act.controllers[0]
+	}
+	if t.overview == nil || name == "" {
+		return ""
+	}
+	return inspector.NextFailureWait(t.overview.Controller(name))
+}
+
 // followKey keeps the numbers of an open one-key dialog those of the last
 // read: the view under it refreshes while it is open, and a failure count
 // from when it opened would disagree with the header beside it.
 func (m *Model) followKey() {
 	c := m.confirm
-	if c == nil || c.act.bulk() {
+	if c == nil {
+		return
+	}
+	// The bucket's debt moves while the dialog is open: so does its forecast.
+	c.act.nextWait = m.top.nextWait(c.act)
+	if c.act.bulk() {
 		return
 	}
 	if k := m.shownKey(c.act.controller, c.act.key); k != nil {

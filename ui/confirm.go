@@ -29,6 +29,11 @@ type action struct {
 	// limiter (the classic queue's max(exponential, bucket)): a forget
 	// resets the per-item count, not the bucket.
 	bucket bool
+	// nextWait is what a next failure after the forget waits, as
+	// inspector.NextFailureWait forecasts it for the one controller acted
+	// on ("at least 5ms", "about 10s: the token bucket decides, …"); empty
+	// for several controllers or a limiter that does not say.
+	nextWait string
 
 	// A set: the keys of these controllers that pass filter.
 	controllers []string
@@ -145,7 +150,10 @@ func (c *confirmation) prompt() []string {
 		}
 	}
 	next := "a next failure waits only the base delay."
-	if a.bucket {
+	switch {
+	case a.bucket && a.nextWait != "":
+		next = "a next failure waits " + a.nextWait + "."
+	case a.bucket:
 		next = "the token bucket still applies to a next failure."
 	}
 	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
@@ -157,8 +165,12 @@ func (c *confirmation) prompt() []string {
 // the bucket chose the delay a forget does not shorten the next one.
 func (a action) forgetEffect() string {
 	switch {
+	case a.delaySource == api.SourceBucket && a.nextWait != "":
+		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which a forget does not reset: its next failure waits " + a.nextWait + "."
 	case a.delaySource == api.SourceBucket:
 		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
+	case a.bucket && a.nextWait != "":
+		return "Its per-item failure count goes back to 0; its next failure waits " + a.nextWait + "."
 	case a.bucket:
 		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
 	}
