@@ -86,8 +86,15 @@ func newTopModel(c *common) topModel {
 	return t
 }
 
-// rows is how many table rows fit.
-func (t *topModel) rows() int { return max(1, t.c.height-t.headerHeight()-2) }
+// rows is how many table rows fit: under the header, the table's title
+// row, and the footer; on a narrow screen the selected row's line too.
+func (t *topModel) rows() int {
+	n := t.c.height - t.headerHeight() - 2
+	if t.c.width < narrowWidth {
+		n--
+	}
+	return max(1, n)
+}
 
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
