@@ -86,7 +86,9 @@ type confirmation struct {
 func newConfirmation(id int, act action) *confirmation {
 	ti := textinput.New()
 	ti.Prompt = "Reason: "
-	ti.Placeholder = "why (recorded with the reset, shown on the object)"
+	// No placeholder: the input draws its cursor over a placeholder's first
+	// letter, which then reads as typed ("Reason: w|hy…"). The hint is a
+	// line of its own (reasonHint).
 	ti.CharLimit = api.MaxReasonBytes
 	return &confirmation{id: id, act: act, reason: ti}
 }
@@ -129,8 +131,7 @@ func (c *confirmation) prompt() []string {
 		if a.requeue {
 			return []string{
 				"Retry " + who + " now?",
-				"Its failure count goes back to 0 and it is requeued at once:",
-				"reconciled as soon as a worker is free.",
+				"Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.",
 			}
 		}
 		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
@@ -143,10 +144,11 @@ func (c *confirmation) prompt() []string {
 		n = inspector.Plural(c.count, "key")
 	}
 	if a.requeue {
+		// One line each, wrapped at the dialog's width: two halves of a
+		// sentence wrapped apart broke it twice at 60 columns.
 		return []string{
 			fmt.Sprintf("Retry %s %s now?", n, a.what),
-			"Their failure counts go back to 0 and they are requeued spread",
-			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
+			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
 		}
 	}
 	next := "a next failure waits only the base delay."
@@ -183,6 +185,9 @@ func (c *confirmation) view(st *styles, width int) string {
 	if c.typing || c.reason.Value() != "" {
 		lines = append(lines, "", c.reason.View())
 	}
+	if c.typing && c.reason.Value() == "" {
+		lines = append(lines, st.dim.Render(reasonHint))
+	}
 	if c.typing {
 		lines = append(lines, "", st.bold.Render("enter")+" done   "+st.bold.Render("esc")+" no reason")
 	} else {
@@ -194,6 +199,9 @@ func (c *confirmation) view(st *styles, width int) string {
 	}
 	return st.dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
+
+// reasonHint says what the reason is for, under its empty input.
+const reasonHint = "why: recorded with the reset, shown on the object"
 
 // wrapFit wraps s to w cells.
 func wrapFit(s string, w int) string { return strings.Join(wrap(s, w), "\n") }

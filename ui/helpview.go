@@ -145,5 +145,5 @@ var stateHelp = map[api.State]string{
 	api.StateQueued:    "ready, waiting for a free worker",
 	api.StateRunning:   "a reconcile is in progress",
 	api.StateFailed:    "terminal error: not retried until the object changes",
-	api.StateIdle:      "converged: the backoff is forgotten",
+	api.StateIdle:      "the last reconcile succeeded and nothing is pending: only a change to the object or a resync runs it again",
 }

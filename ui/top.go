@@ -339,8 +339,12 @@ func (t *topModel) toggleState(i int) intent {
 		names[j] = string(s)
 	}
 	again := fmt.Sprintf("%d again hides it", i+1)
-	if !t.states[st] {
+	switch {
+	case !t.states[st]:
 		again = fmt.Sprintf("%d again adds it back", i+1)
+	case len(sel) == 1:
+		// The only state on: off again is none on, which shows them all.
+		again = fmt.Sprintf("%d again shows every state", i+1)
 	}
 	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
 }
