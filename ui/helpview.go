@@ -65,7 +65,12 @@ func (m *helpModel) lines() []string {
 	w := m.c.width
 	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
 	if m.c.readOnly {
-		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
+		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
+		lines = lines[:1]
+		for _, l := range wrap(m.c.refusal(false), w) {
+			lines = append(lines, s.warn.Render(l))
+		}
+		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")

@@ -16,6 +16,10 @@ type keyMap struct {
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
 	Yes, No                            key.Binding
+	// RefusedForget and RefusedRetry are forget and retry where the
+	// endpoint does not allow them: answered with why, not dropped (see
+	// refusal). No help: help says the endpoint is read-only.
+	RefusedForget, RefusedRetry key.Binding
 	// Reason starts typing a reason in the confirmation.
 	Reason key.Binding
 
@@ -59,6 +63,9 @@ func newKeyMap() keyMap {
 		Yes:       b([]string{"y", "Y"}, "y", "confirm"),
 		No:        b([]string{"n", "N", "esc", "enter", "q"}, "N", "cancel"),
 		Reason:    b([]string{"w"}, "w", "reason (optional)"),
+		// Enabled by setActions, when Forget and Retry are not.
+		RefusedForget: key.NewBinding(key.WithKeys("f", "F"), key.WithDisabled()),
+		RefusedRetry:  key.NewBinding(key.WithKeys("r", "R"), key.WithDisabled()),
 
 		Pick:      b([]string{"enter"}, "enter", "attach"),
 		ClearPick: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
@@ -79,6 +86,8 @@ func (k *keyMap) setActions(forget, requeue bool) {
 	k.ForgetAll.SetEnabled(forget)
 	k.Retry.SetEnabled(requeue)
 	k.RetryAll.SetEnabled(requeue)
+	k.RefusedForget.SetEnabled(!forget)
+	k.RefusedRetry.SetEnabled(!requeue)
 }
 
 // setPickFiltered makes esc in the picker clear an applied filter rather

@@ -301,6 +301,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		}
 	case key.Matches(msg, k.Group):
 		return t, nil, openGroupsIntent{}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
 	case key.Matches(msg, k.Forget, k.Retry):
 		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
 	case key.Matches(msg, k.ForgetAll, k.RetryAll):
