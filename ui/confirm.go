@@ -168,7 +168,7 @@ func (c *confirmation) prompt() []string {
 func (a action) forgetEffect() string {
 	switch {
 	case a.delaySource == api.SourceBucket && a.nextWait != "":
-		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which a forget does not reset: its next failure waits " + a.nextWait + "."
+		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.nextWait + "."
 	case a.delaySource == api.SourceBucket:
 		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
 	case a.bucket && a.nextWait != "":

@@ -84,7 +84,7 @@ func TestForgetWordsPerLimiter(t *testing.T) {
 		// one, repaid in 0.6/10 s = 60ms, more than the 5ms base (issue #23:
 		// "the next failure waits at least 5ms" while it waited the bucket's).
 		{"exponential chose, bucket in the limiter", []string{"j", "f"}, "its next failure waits about 60ms: the token bucket decides, not the failure count (0.4 of its 100 tokens left, refilled at 10 per second)", "base delay", "demo/outage-00003"},
-		{"the bucket chose the delay", []string{"j", "j", "f"}, "its delay came from the controller's token bucket, which a forget does not reset: its next failure waits about 60ms", "waits the base delay again", "demo/outage-00042"},
+		{"the bucket chose the delay", []string{"j", "j", "f"}, "its delay came from the token bucket, which a forget does not reset; its next failure waits about 60ms", "waits the base delay again", "demo/outage-00042"},
 		{"bulk on a bucketed controller", []string{"tab", "tab", "F"}, "a next failure waits about 60ms: the token bucket decides", "waits only the base delay", ""},
 		{"bulk on a per-item controller", []string{"tab", "F"}, "a next failure waits only the base delay", "bucket", ""},
 	} {
