@@ -34,11 +34,12 @@ func sourceOf(ov *inspector.Overview) source {
 func (c *common) refusal(retry bool) string {
 	switch {
 	case c.source.fromLogs:
-		return "read-only: forget and retry are not possible from a log, which only tells what the controller did; " +
-			"`kubectl backoff kick TARGET --from-logs KEY` retries a key now by patching its object (its failure count stays)"
+		// A log only tells what the controller did: kick's watch event is
+		// the log mode's retry.
+		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs KEY retries a key now (its failure count stays)"
 	case !c.opts.SnapshotAt.IsZero():
-		return "read-only: this is a snapshot (taken at " + c.opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
-			"); to forget or retry, attach to the controller: kubectl backoff top TARGET"
+		return "read-only: a snapshot (taken at " + c.opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
+			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"
 	case c.source.readOnly:
 		return "read-only: the endpoint refuses forget and retry (it was started read-only)"
 	case retry && !c.readOnly:

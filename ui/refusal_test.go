@@ -38,8 +38,8 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		logs bool
 		want []string
 	}{
-		{"snapshot file", Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: this is a snapshot (taken at 2025-06-01 09:06:25Z)", "attach to the controller"}},
-		{"log", Options{}, true, []string{"read-only: forget and retry are not possible from a log", "kubectl backoff kick"}},
+		{"snapshot file", Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
+		{"log", Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs KEY"}},
 		{"read-only endpoint", Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
 	}
 	for _, tt := range tests {
@@ -72,11 +72,11 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 	d.state = viewDetail
 	d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	d = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0}, press("f"))
-	if !strings.Contains(d.status, "not possible from a log") {
+	if !strings.Contains(d.status, "a log cannot forget") {
 		t.Errorf("detail view: f says %q", d.status)
 	}
 	g := send(t, m, press("g"), fixedGroups(), press("F"))
-	if !strings.Contains(g.status, "not possible from a log") {
+	if !strings.Contains(g.status, "a log cannot forget") {
 		t.Errorf("group view: F says %q", g.status)
 	}
 }

@@ -66,10 +66,10 @@ func (m Model) footer(short []key.Binding) []string {
 		if m.statusErr {
 			st = s.statusErr
 		}
-		for _, l := range wrap(m.status, w) {
+		status := wrap(m.status, w)
+		for _, l := range status[:min(len(status), 3)] {
 			lines = append(lines, st.Render(fit(l, w)))
 		}
-		lines = lines[:min(len(lines), 3)]
 	}
 	if m.state == viewHelp {
 		return append(lines, s.dim.Render(fit("? or esc to go back · q quit", w)))
