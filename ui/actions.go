@@ -130,10 +130,10 @@ func doneText(msg forgetDoneMsg) string {
 
 // statusLines is how many lines the status message takes: wrapped, at most 3.
 func (m *Model) statusLines() int {
-	if m.status == "" {
+	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(wrap(m.status, m.c.width)))
+	return min(3, len(wrap(m.statusShown(), m.c.width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.
@@ -146,9 +146,17 @@ func (m *Model) fitStatus() {
 // setStatus shows a status message that expires.
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
-	m.status, m.statusErr, m.statusLegend = s, isErr, false
+	m.status, m.statusErr, m.statusLegend, m.statusBound = s, isErr, false, false
 	m.fitStatus()
 	return expireStatus(m.statusID)
+}
+
+// setHint shows a status message that says what a key does in md: it is
+// drawn only while md is on the stack of modes (and expires as any).
+func (m *Model) setHint(s string, md mode) tea.Cmd {
+	cmd := m.setStatus(s, false)
+	m.statusBound, m.statusMode = true, md
+	return cmd
 }
 
 // keyAction is forget or retry of the key under the cursor; forgetting a

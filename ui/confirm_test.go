@@ -42,7 +42,7 @@ func TestConfirmReason(t *testing.T) {
 		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.confirm)
 	}
 	c := *m.confirm
-	if _, done, _ := c.update(press("y"), &m.c.keys); !done {
+	if _, done, _ := c.update(press("y")); !done {
 		t.Fatal("y did not confirm")
 	}
 	reqs := c.act.requests()
@@ -60,7 +60,7 @@ func TestConfirmReasonDropped(t *testing.T) {
 		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.confirm)
 	}
 	c := *m.confirm
-	if _, done, _ := c.update(press("y"), &m.c.keys); !done {
+	if _, done, _ := c.update(press("y")); !done {
 		t.Fatal("y did not confirm")
 	}
 	if r := c.act.requests()[0]; r.Reason != "" || r.User != "" {

@@ -61,13 +61,13 @@ func (m Model) footer(short []key.Binding) []string {
 	if m.state == viewTop && w < narrowWidth && m.top.selected() != nil {
 		lines = append(lines, m.top.selectedLine()) // rows() left its room
 	}
-	if m.status != "" {
+	if status := m.statusShown(); status != "" {
 		st := s.status
 		if m.statusErr {
 			st = s.statusErr
 		}
-		status := wrap(m.status, w)
-		for _, l := range status[:min(len(status), 3)] {
+		wrapped := wrap(status, w)
+		for _, l := range wrapped[:min(len(wrapped), 3)] {
 			lines = append(lines, st.Render(fit(l, w)))
 		}
 	}
