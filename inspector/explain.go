@@ -150,16 +150,10 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	}
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, now))
-	if exp != nil && k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
-		next := api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures)
-		atLeast := ""
-		if bk := component(c, api.SourceBucket); bk != nil {
-			// max(exponential, bucket): the bucket may make it longer, and
-			// an empty one certainly does.
-			atLeast = "at least "
-			next = max(next, bucketWait(bk, k.NextRetryAt, now))
+	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
+		if w := nextWait(c, k.Failures); w != "" {
+			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
 		}
-		fmt.Fprintf(&b, "; if it fails again, the one after waits %s%s", atLeast, FormatDuration(next))
 	}
 	b.WriteString(".")
 	return b.String()

@@ -54,6 +54,17 @@ func TestExplainResets(t *testing.T) {
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits at least 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
+		// A forget resets the per-item count, not the bucket: with 99
+		// retries queued on it the next failure borrows the 100th token,
+		// repaid in 100/10 s, not the 5ms base (issue #23).
+		name: "forgotten on a classic queue whose bucket is in debt",
+		in:   inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
+		want: inspector.Diagnosis{State: api.StateBackoff,
+			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 retries queued on it, refilled at 10 per second).",
+			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
+			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
+				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
+	}, {
 		name: "forgotten, the kept retry came due",
 		in:   inspector.ExplainInput{Key: due},
 		want: inspector.Diagnosis{State: api.StateBackoff,
@@ -190,12 +201,20 @@ func TestExplainRetryPlan(t *testing.T) {
 		{"at the cap", pqController, 25, "16m40s each (the cap)"},
 		{"a bucket may wait longer", classicController, 2, "at least 20ms, 40ms, 80ms, … up to 16m40s (the cap)"},
 		{"no exponential to compute from", controllerWith(bucketWith(5)), 2, ""},
+		// -99 tokens: each failure waits (1+99)/10 = 10s while the keys
+		// ahead keep failing, until 5ms·2^12 = 20.48s outgrows it (10.24s
+		// reads as the same 10s).
+		{"a bucket in debt decides", controllerWith(exponential, bucketWith(-99)), 2,
+			"about 10s each while the retries queued ahead keep failing: the token bucket decides (99 retries queued on it, refilled at 10 per second), then 20s, 41s, 1m22s, … up to 16m40s (the cap)"},
+		// A bucket slower than the cap decides every failure.
+		{"a bucket beyond the cap", controllerWith(api.LimiterComponent{Name: api.SourceItemExponential, BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(time.Second)}, bucketWith(-99)), 2,
+			"about 10s each while the retries queued ahead keep failing: the token bucket decides (99 retries queued on it, refilled at 10 per second)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := inspector.Explain(inspector.ExplainInput{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
-			if len(d.Findings) != 1 || d.Findings[0].Code != inspector.FindingTransient {
-				t.Fatalf("Findings = %q, want the transient advice alone", d.Findings)
+			if len(d.Findings) == 0 || d.Findings[0].Code != inspector.FindingTransient {
+				t.Fatalf("Findings = %q, want the transient advice first", d.Findings)
 			}
 			msg := d.Findings[0].Message
 			has := strings.Contains(msg, "the next retries wait "+tt.want+".")

@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -13,8 +14,11 @@ const planLength = 3
 
 // retryPlan says what the controller's limiter will wait on a key's next
 // failures, from its description: "2.6s, 5.1s, 10s, … up to 16m40s (the
-// cap)", "at least …" when a token bucket may make it longer. It is empty
-// when the limiter has no per-item exponential part to compute from.
+// cap)"; "about 10s each while the token bucket decides (…), then 20s, …"
+// when the bucket's debt outweighs the per-item delays (see
+// bucketForecast); "at least …" when a bucket with tokens left, or one that
+// does not report them, may make each one longer. It is empty when the
+// limiter has no per-item exponential part to compute from.
 func retryPlan(c *api.Controller, failures int) string {
 	exp := component(c, api.SourceItemExponential)
 	if exp == nil || exp.BaseDelay.Duration <= 0 {
@@ -24,6 +28,32 @@ func retryPlan(c *api.Controller, failures int) string {
 	if maxDelay <= 0 {
 		maxDelay = time.Duration(math.MaxInt64)
 	}
+	if f, ok := forecastBucket(c); ok && f.deciding(api.ExponentialDelay(base, maxDelay, failures)) {
+		// The failures the bucket decides, then the exponential from there.
+		n := failures
+		// A delay that reads the same as the bucket's ("10s" for 10.24s)
+		// is told with it, not as a step after it.
+		same := func(d time.Duration) bool { return f.deciding(d) || FormatDuration(d) == FormatDuration(f.wait) }
+		for n < failures+64 && same(api.ExponentialDelay(base, maxDelay, n)) && api.ExponentialDelay(base, maxDelay, n) < maxDelay {
+			n++
+		}
+		s := fmt.Sprintf("about %s each %s: the token bucket decides (%s)", FormatDuration(f.wait), keepsFailing, f.why())
+		if same(api.ExponentialDelay(base, maxDelay, n)) {
+			return s // the bucket outlasts the cap
+		}
+		return s + ", then " + exponentialPlan(exp, base, maxDelay, n)
+	}
+	plan := exponentialPlan(exp, base, maxDelay, failures)
+	if component(c, api.SourceBucket) != nil {
+		// max(exponential, bucket): the bucket may make each one longer.
+		return "at least " + plan
+	}
+	return plan
+}
+
+// exponentialPlan is the per-item exponential's next delays from failures
+// on: "20ms, 40ms, 80ms, … up to 16m40s (the cap)".
+func exponentialPlan(exp *api.LimiterComponent, base, maxDelay time.Duration, failures int) string {
 	var parts []string
 	capped := false
 	for i := range planLength {
@@ -35,10 +65,6 @@ func retryPlan(c *api.Controller, failures int) string {
 		parts = append(parts, FormatDuration(d))
 	}
 	var b strings.Builder
-	if component(c, api.SourceBucket) != nil {
-		// max(exponential, bucket): the bucket may make each one longer.
-		b.WriteString("at least ")
-	}
 	b.WriteString(strings.Join(parts, ", "))
 	switch {
 	case capped && len(parts) == 0:
@@ -54,17 +80,32 @@ func retryPlan(c *api.Controller, failures int) string {
 }
 
 // nextFailureWait is what the first failure after a reset waits: the
-// exponential's base delay ("at least" it, with a bucket), or "" when the
-// limiter does not say.
+// exponential's base delay; "about" the bucket's wait when the bucket's
+// debt outweighs it (a forget resets the per-item count, never the
+// bucket); "at least" the base with a bucket that may still make it
+// longer. Empty when the limiter does not say.
 func nextFailureWait(c *api.Controller) string {
+	return nextWait(c, 0)
+}
+
+// nextWait is what a key's next failure waits after failures counted: the
+// per-item delay, or the token bucket's when it decides (bucketForecast).
+func nextWait(c *api.Controller, failures int) string {
+	var perItem time.Duration
 	exp := component(c, api.SourceItemExponential)
+	if exp != nil {
+		perItem = api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, failures)
+	}
+	if f, ok := forecastBucket(c); ok && f.deciding(perItem) {
+		return fmt.Sprintf("about %s: the token bucket decides, not the failure count (%s)", FormatDuration(f.wait), f.why())
+	}
 	if exp == nil || exp.BaseDelay.Duration <= 0 {
 		return ""
 	}
 	if component(c, api.SourceBucket) != nil {
-		return "at least " + FormatDuration(exp.BaseDelay.Duration)
+		return "at least " + FormatDuration(perItem)
 	}
-	return FormatDuration(exp.BaseDelay.Duration)
+	return FormatDuration(perItem)
 }
 
 func component(c *api.Controller, name string) *api.LimiterComponent {
@@ -77,22 +118,4 @@ func component(c *api.Controller, name string) *api.LimiterComponent {
 		}
 	}
 	return nil
-}
-
-// bucketWait is the least the token bucket makes a failure at at wait: its
-// tokens now (negative when retries are already queued on it), refilled
-// until then. Other keys can only take tokens meanwhile, so the true wait is
-// at least this. Zero when the bucket says nothing of its tokens.
-func bucketWait(bk *api.LimiterComponent, at, now time.Time) time.Duration {
-	if bk.Tokens == nil || bk.QPS <= 0 {
-		return 0
-	}
-	tokens := *bk.Tokens + bk.QPS*max(at.Sub(now), 0).Seconds()
-	if burst := float64(bk.Burst); bk.Burst > 0 && tokens > burst {
-		tokens = burst
-	}
-	if tokens >= 1 {
-		return 0
-	}
-	return time.Duration((1 - tokens) / bk.QPS * float64(time.Second))
 }

@@ -78,8 +78,12 @@ func TestExplainEditNamesTheReconcileThatSawTheChange(t *testing.T) {
 	}
 }
 
-// With the token bucket empty (retries already queued on it), the next
-// delay is the bucket's, not the per-item 40ms: "at least 40ms" misled.
+// With the token bucket in debt (retries already queued on it), the next
+// delay is the bucket's, not the per-item 40ms, and it stays what a failure
+// now would wait as the retry comes near: the keys whose retries fall due
+// meanwhile fail again and borrow back the tokens the refill repaid. The
+// old forecast ("tokens at the retry, refilled until then") shrank, 6s 4s
+// from the retry, 2s at it, while every real wait stayed 10s (issue #23).
 func TestExplainNextDelayCountsAnEmptyBucket(t *testing.T) {
 	now := time.Date(2026, 11, 30, 11, 50, 0, 0, time.UTC)
 	tokens := -99.0 // 100 retries queued on a 10 qps bucket
@@ -90,15 +94,17 @@ func TestExplainNextDelayCountsAnEmptyBucket(t *testing.T) {
 	k := api.Key{Controller: "outage", Key: "demo/outage-00003", State: api.StateBackoff, Failures: 3,
 		Delay: metav1.Duration{Duration: 10 * time.Second}, DelaySource: api.SourceBucket, NextRetryAt: now.Add(4 * time.Second),
 		LastError: &api.ErrorRecord{Message: "503 Service Unavailable", At: now.Add(-6 * time.Second), Class: api.ClassTransient}}
-	d := inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
-	// At the retry, 4s from now, the bucket holds -99+40 = -59 tokens: a
-	// failure then waits (1+59)/10 = 6s at least.
-	want := "if it fails again, the one after waits at least " + inspector.FormatDuration(6*time.Second)
-	if !strings.Contains(d.Summary, want) {
-		t.Errorf("summary = %q, want it to contain %q", d.Summary, want)
+	// -99 tokens: a failure borrows the 100th, repaid in 100/10 = 10s.
+	want := "if it fails again, the one after waits about 10s: the token bucket decides, not the failure count (99 retries queued on it, refilled at 10 per second)"
+	for _, left := range []time.Duration{4 * time.Second, 2 * time.Second, 300 * time.Millisecond} {
+		k.NextRetryAt = now.Add(left)
+		d := inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
+		if !strings.Contains(d.Summary, want) {
+			t.Errorf("%v before the retry: summary = %q, want it to contain %q", left, d.Summary, want)
+		}
 	}
 	tokens = 100 // a full bucket: the per-item delay
-	d = inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
+	d := inspector.Explain(inspector.ExplainInput{Key: k, Controller: c, Now: now})
 	if want := "the one after waits at least " + inspector.FormatDuration(40*time.Millisecond); !strings.Contains(d.Summary, want) {
 		t.Errorf("with a full bucket: summary = %q, want it to contain %q", d.Summary, want)
 	}

@@ -19,6 +19,7 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	m.nextID++
 	act.user = m.c.opts.User
 	act.bucket = slices.ContainsFunc(append([]string{act.controller}, act.controllers...), m.top.bucketed)
+	act.nextWait = m.top.nextWait(act)
 	m.confirm = newConfirmation(m.nextID, act)
 	if act.bulk() {
 		m.confirm.count = -1
@@ -37,12 +38,33 @@ func (t *topModel) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
+// nextWait is inspector.NextFailureWait for the one controller act is on,
+// as the last overview describes it; "" for several.
+func (t *topModel) nextWait(act action) string {
+	name := act.controller
+	if act.bulk() {
+		if len(act.controllers) != 1 {
+			return ""
+		}
+		name = act.controllers[0]
+	}
+	if t.overview == nil || name == "" {
+		return ""
+	}
+	return inspector.NextFailureWait(t.overview.Controller(name))
+}
+
 // followKey keeps the numbers of an open one-key dialog those of the last
 // read: the view under it refreshes while it is open, and a failure count
 // from when it opened would disagree with the header beside it.
 func (m *Model) followKey() {
 	c := m.confirm
-	if c == nil || c.act.bulk() {
+	if c == nil {
+		return
+	}
+	// The bucket's debt moves while the dialog is open: so does its forecast.
+	c.act.nextWait = m.top.nextWait(c.act)
+	if c.act.bulk() {
 		return
 	}
 	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
@@ -108,10 +130,10 @@ func doneText(msg forgetDoneMsg) string {
 
 // statusLines is how many lines the status message takes: wrapped, at most 3.
 func (m *Model) statusLines() int {
-	if m.status == "" {
+	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(wrap(m.status, m.c.width)))
+	return min(3, len(wrap(m.statusShown(), m.c.width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.
@@ -124,9 +146,17 @@ func (m *Model) fitStatus() {
 // setStatus shows a status message that expires.
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
-	m.status, m.statusErr, m.statusLegend = s, isErr, false
+	m.status, m.statusErr, m.statusLegend, m.statusBound = s, isErr, false, false
 	m.fitStatus()
 	return expireStatus(m.statusID)
+}
+
+// setHint shows a status message that says what a key does in md: it is
+// drawn only while md is on the stack of modes (and expires as any).
+func (m *Model) setHint(s string, md mode) tea.Cmd {
+	cmd := m.setStatus(s, false)
+	m.statusBound, m.statusMode = true, md
+	return cmd
 }
 
 // keyAction is forget or retry of the key under the cursor; forgetting a

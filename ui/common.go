@@ -19,6 +19,8 @@ type common struct {
 	conn conn
 	// readOnly is true when no controller accepts forget; actions are disabled.
 	readOnly bool
+	// source is where the keys come from, for a refused action's why.
+	source source
 	// paused stops the automatic refresh.
 	paused bool
 	// canRequeue is true when some controller can requeue (retry now).
@@ -64,6 +66,7 @@ func (c *common) setCapabilities(ov *inspector.Overview) {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
+	c.source = sourceOf(ov)
 	c.canRequeue = false
 	for _, ctl := range ov.Controllers {
 		if ctl.Capabilities.CanRequeue && !ctl.Capabilities.ReadOnly {

@@ -29,6 +29,11 @@ type action struct {
 	// limiter (the classic queue's max(exponential, bucket)): a forget
 	// resets the per-item count, not the bucket.
 	bucket bool
+	// nextWait is what a next failure after the forget waits, as
+	// inspector.NextFailureWait forecasts it for the one controller acted
+	// on ("at least 5ms", "about 10s: the token bucket decides, …"); empty
+	// for several controllers or a limiter that does not say.
+	nextWait string
 
 	// A set: the keys of these controllers that pass filter.
 	controllers []string
@@ -76,36 +81,81 @@ type confirmation struct {
 	// reason is the reason prompt; typing says keys go to it.
 	reason textinput.Model
 	typing bool
+	keys   confirmKeys
+}
+
+// confirmKeys are the dialog's own keys: it handles them itself, and its
+// key line is drawn from them (help.KeyMap). While the reason is typed,
+// enter and esc end it and every other key edits it: the arrows, home and
+// end move in it (they used to end it, as they end the top view's filter).
+type confirmKeys struct {
+	Yes, No, Reason        key.Binding
+	ReasonDone, ReasonDrop key.Binding
+}
+
+func newConfirmKeys() confirmKeys {
+	return confirmKeys{
+		Yes:        key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:         key.NewBinding(key.WithKeys("n", "N", "esc", "enter", "q"), key.WithHelp("N", "no (default)")),
+		Reason:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "reason (optional)")),
+		ReasonDone: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		ReasonDrop: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "no reason")),
+	}
+}
+
+// ShortHelp is the dialog's key line: the answers, or, while the reason is
+// typed, how to end it. help.KeyMap.
+func (k confirmKeys) ShortHelp() []key.Binding {
+	if k.ReasonDone.Enabled() {
+		return []key.Binding{k.ReasonDone, k.ReasonDrop}
+	}
+	return []key.Binding{k.Yes, k.No, k.Reason}
+}
+
+// FullHelp is ShortHelp in one column. help.KeyMap.
+func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// setTyping switches the bindings between answering and typing a reason.
+func (k *confirmKeys) setTyping(typing bool) {
+	for _, b := range []*key.Binding{&k.Yes, &k.No, &k.Reason} {
+		b.SetEnabled(!typing)
+	}
+	k.ReasonDone.SetEnabled(typing)
+	k.ReasonDrop.SetEnabled(typing)
 }
 
 func newConfirmation(id int, act action) *confirmation {
 	ti := textinput.New()
 	ti.Prompt = "Reason: "
-	ti.Placeholder = "why (recorded with the reset, shown on the object)"
+	// No placeholder: the input draws its cursor over a placeholder's first
+	// letter, which then reads as typed ("Reason: w|hy…"). The hint is a
+	// line of its own (reasonHint).
 	ti.CharLimit = api.MaxReasonBytes
-	return &confirmation{id: id, act: act, reason: ti}
+	c := &confirmation{id: id, act: act, reason: ti, keys: newConfirmKeys()}
+	c.keys.setTyping(false)
+	return c
 }
 
 // update handles a key: while typing, the reason's editing keys (enter ends
 // the typing, esc drops what was typed); otherwise w starts it. done
 // reports the action confirmed, with its reason.
-func (c *confirmation) update(msg tea.KeyPressMsg, k *keyMap) (cmd tea.Cmd, done, cancel bool) {
-	if c.typing {
-		switch {
-		case key.Matches(msg, k.CancelFilter):
-			c.reason.SetValue("")
-			fallthrough
-		case key.Matches(msg, k.AcceptFilter):
-			c.typing = false
-			c.reason.Blur()
-			return nil, false, false
-		}
+func (c *confirmation) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done, cancel bool) {
+	k := &c.keys
+	switch {
+	case key.Matches(msg, k.ReasonDrop):
+		c.reason.SetValue("")
+		fallthrough
+	case key.Matches(msg, k.ReasonDone):
+		c.typing = false
+		k.setTyping(false)
+		c.reason.Blur()
+		return nil, false, false
+	case c.typing:
 		c.reason, cmd = c.reason.Update(msg)
 		return cmd, false, false
-	}
-	switch {
 	case key.Matches(msg, k.Reason):
 		c.typing = true
+		k.setTyping(true)
 		return c.reason.Focus(), false, false
 	case key.Matches(msg, k.Yes):
 		c.act.reason = strings.TrimSpace(c.reason.Value())
@@ -116,6 +166,17 @@ func (c *confirmation) update(msg tea.KeyPressMsg, k *keyMap) (cmd tea.Cmd, done
 	return nil, false, false
 }
 
+// updateInput passes a message that is not a key (the cursor's blink) to
+// the reason while it is typed.
+func (c *confirmation) updateInput(msg tea.Msg) tea.Cmd {
+	if !c.typing {
+		return nil
+	}
+	var cmd tea.Cmd
+	c.reason, cmd = c.reason.Update(msg)
+	return cmd
+}
+
 // prompt says what will happen, in words.
 func (c *confirmation) prompt() []string {
 	a := c.act
@@ -124,8 +185,7 @@ func (c *confirmation) prompt() []string {
 		if a.requeue {
 			return []string{
 				"Retry " + who + " now?",
-				"Its failure count goes back to 0 and it is requeued at once:",
-				"reconciled as soon as a worker is free.",
+				"Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.",
 			}
 		}
 		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
@@ -138,14 +198,18 @@ func (c *confirmation) prompt() []string {
 		n = inspector.Plural(c.count, "key")
 	}
 	if a.requeue {
+		// One line each, wrapped at the dialog's width: two halves of a
+		// sentence wrapped apart broke it twice at 60 columns.
 		return []string{
 			fmt.Sprintf("Retry %s %s now?", n, a.what),
-			"Their failure counts go back to 0 and they are requeued spread",
-			fmt.Sprintf("evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
+			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
 		}
 	}
 	next := "a next failure waits only the base delay."
-	if a.bucket {
+	switch {
+	case a.bucket && a.nextWait != "":
+		next = "a next failure waits " + a.nextWait + "."
+	case a.bucket:
 		next = "the token bucket still applies to a next failure."
 	}
 	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
@@ -157,8 +221,12 @@ func (c *confirmation) prompt() []string {
 // the bucket chose the delay a forget does not shorten the next one.
 func (a action) forgetEffect() string {
 	switch {
+	case a.delaySource == api.SourceBucket && a.nextWait != "":
+		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.nextWait + "."
 	case a.delaySource == api.SourceBucket:
 		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
+	case a.bucket && a.nextWait != "":
+		return "Its per-item failure count goes back to 0; its next failure waits " + a.nextWait + "."
 	case a.bucket:
 		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
 	}
@@ -171,17 +239,24 @@ func (c *confirmation) view(st *styles, width int) string {
 	if c.typing || c.reason.Value() != "" {
 		lines = append(lines, "", c.reason.View())
 	}
-	if c.typing {
-		lines = append(lines, "", st.bold.Render("enter")+" done   "+st.bold.Render("esc")+" no reason")
-	} else {
-		lines = append(lines, "", st.bold.Render("y")+" yes   "+st.bold.Render("N")+" no (default)   "+st.bold.Render("w")+" reason (optional)")
+	if c.typing && c.reason.Value() == "" {
+		lines = append(lines, st.dim.Render(reasonHint))
 	}
+	// The key line, from the dialog's own bindings.
+	var keys []string
+	for _, b := range c.keys.ShortHelp() {
+		keys = append(keys, st.bold.Render(b.Help().Key)+" "+b.Help().Desc)
+	}
+	lines = append(lines, "", strings.Join(keys, "   "))
 	inner := max(20, min(width-4, 76))
 	for i := range lines {
 		lines[i] = wrapFit(lines[i], inner)
 	}
 	return st.dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
+
+// reasonHint says what the reason is for, under its empty input.
+const reasonHint = "why: recorded with the reset, shown on the object"
 
 // wrapFit wraps s to w cells.
 func wrapFit(s string, w int) string { return strings.Join(wrap(s, w), "\n") }

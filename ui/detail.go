@@ -61,6 +61,8 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 	switch {
 	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
 			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource, state: kd.State}}

@@ -4,8 +4,13 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // situationOrder ranks the situations worst first: the one the header
@@ -51,16 +56,30 @@ func situationRank(s string) int {
 	return len(situationOrder)
 }
 
-// diagnosisLine is the header's diagnosis: "outage — 100 keys backing off
+// sortOrder says in words how a sort order ranks the rows, for the
+// diagnosis to say why its controller is not the first row's.
+var sortOrder = map[string]string{
+	api.SortAttention: "longest failing first",
+	api.SortSince:     "longest failing first",
+	api.SortNext:      "soonest retry first",
+	api.SortFailures:  "most failures first",
+	api.SortKey:       "by key",
+}
+
+// diagnosisLines is the header's diagnosis: "outage — 100 keys backing off
 // since 08:01 on …", styled by how bad it is, and, when all controllers
 // are shown, how many are in trouble, it included (tab switches to them;
-// help's Header section says so). The
-// count comes first so that a narrow terminal cuts the diagnosis, not it.
-func (t *topModel) diagnosisLine() string {
+// help's Header section says so). The worst controller is the worst
+// situation (an outage before a permanent error before retries); the rows
+// follow the sort (longest failing first), so when the first row is
+// another controller's, the label says the rows' rule. A diagnosis wider
+// than the screen takes a second line (the cause comes after the count),
+// with a shorter label first: the cut falls on the least of it.
+func (t *topModel) diagnosisLines() []string {
 	s := &t.c.styles
 	d, others, ok := t.diagnosis()
 	if !ok {
-		return s.label.Render("diagnosis ") + s.dim.Render("…")
+		return []string{s.label.Render("diagnosis ") + s.dim.Render("…")}
 	}
 	style := s.ok
 	switch d.Situation {
@@ -71,9 +90,55 @@ func (t *topModel) diagnosisLine() string {
 	case inspector.SituationStandby:
 		style = s.dim
 	}
-	line := ""
-	if others > 0 {
-		line = s.label.Render(fmt.Sprintf("worst of %d controllers in trouble: ", others+1))
+	rows := ""
+	if first := t.firstRowController(); first != "" && first != d.Controller {
+		rows = " (rows: " + sortOrder[sorts[t.sort]] + ")"
 	}
-	return line + style.Render(d.Controller) + " — " + d.Summary
+	body := style.Render(d.Controller) + " — " + d.Summary
+	// From the roomiest label to the shortest; the last one also wraps.
+	labels := []string{""}
+	if others > 0 {
+		n := others + 1
+		labels = []string{
+			fmt.Sprintf("worst of %d controllers in trouble%s: ", n, rows),
+			fmt.Sprintf("worst of %d in trouble%s: ", n, rows),
+			fmt.Sprintf("worst of %d%s: ", n, rows),
+		}
+	} else if rows != "" {
+		labels = []string{"worst" + rows + ": "}
+	}
+	w := t.c.width
+	for _, l := range labels {
+		if line := s.label.Render(l) + body; lipgloss.Width(line) <= w {
+			return []string{line}
+		}
+	}
+	// Two lines: the shortest label when the roomier one would push the
+	// body past them (the cause comes late in it).
+	label := labels[0]
+	for _, l := range labels {
+		label = l
+		if lipgloss.Width(l)+lipgloss.Width(body) <= 2*w {
+			break
+		}
+	}
+	full := s.label.Render(label) + body
+	first := wrap(full, w)[0]
+	// The second line is the rest of the text, cut at the width: not the
+	// wrapped lines joined again, which would put a space into a URL
+	// broken at a "/".
+	rest := ansi.TruncateLeft(full, ansi.StringWidth(first), "")
+	for strings.HasPrefix(ansi.Strip(rest), " ") {
+		rest = ansi.TruncateLeft(rest, 1, "") // the space the line broke at, styled or not
+	}
+	return []string{first, fit(rest, w)}
+}
+
+// firstRowController is the controller of the table's first row, when the
+// table shows the top of the list of all controllers; "" otherwise.
+func (t *topModel) firstRowController() string {
+	if t.controller != "" || t.offset != 0 || t.page == nil || len(t.page.Items) == 0 {
+		return ""
+	}
+	return t.page.Items[0].Controller
 }

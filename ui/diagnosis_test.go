@@ -21,8 +21,9 @@ func TestDiagnosisLine(t *testing.T) {
 	}{
 		{"all, counts only: the most keys in trouble", "", nil,
 			"worst of 3 controllers in trouble: outage — 842 keys backing off; the token bucket is empty: retries throttled to 10/s"},
+		// The first row is outage's: the label says why the rows start elsewhere (issue #23).
 		{"all, with groups: a permanent error is worse than keys backing off on nothing known", "", []api.ErrorGroup{naive},
-			"worst of 3 controllers in trouble: naive — 30 keys failing for 12m00s on the same permanent error: spec.storageClass must be set"},
+			"worst of 3 controllers in trouble (rows: longest failing first): naive — 30 keys failing for 12m00s on the same permanent error: spec.storageClass must be set"},
 		{"one controller", "wellbehaved", nil,
 			"wellbehaved — 20 keys failed for good: not retried until their objects change"},
 		{"one controller, others' groups ignored", "outage", []api.ErrorGroup{naive},
@@ -33,6 +34,56 @@ func TestDiagnosisLine(t *testing.T) {
 		m.top.controller, m.top.groups = tt.controller, tt.groups
 		if e, a := tt.want, strings.TrimRight(splitLines(screen(m))[2], " "); e != a {
 			t.Errorf("%s:\nwant %q\n got %q", tt.name, e, a)
+		}
+	}
+}
+
+// The worst line and the first rows point at the same controller, or the
+// line says why not, at every size (issue #23: outage named, naive rows
+// first). The narrow screens wrap the diagnosis to two lines rather than
+// cut its cause.
+func TestDiagnosisAndRowsAgree(t *testing.T) {
+	naive := api.ErrorGroup{Controller: "naive", Fingerprint: "spec.storageClass must be set", Message: "spec.storageClass must be set",
+		Class: api.ClassPermanent, Count: 30, FirstSeen: t0.Add(-12 * time.Minute), LastSeen: t0}
+	for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 30}} {
+		for _, groups := range [][]api.ErrorGroup{nil, {naive}} {
+			m := loaded(t, sz[0], sz[1])
+			m.top.groups = groups
+			lines := splitLines(screen(m))
+			// The diagnosis: from line 2 to the limiters line.
+			end := 3
+			for !strings.HasPrefix(lines[end], "limiters ") {
+				end++
+			}
+			if end > 4 {
+				t.Fatalf("%dx%d: the diagnosis takes %d lines, want at most 2:\n%s", sz[0], sz[1], end-2, strings.Join(lines, "\n"))
+			}
+			diag := strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
+			named := "outage"
+			if groups != nil {
+				named = "naive"
+			}
+			first := m.top.page.Items[0].Controller
+			if !strings.Contains(diag, ": "+named+" — ") {
+				t.Fatalf("%dx%d: diagnosis %q does not name %s", sz[0], sz[1], diag, named)
+			}
+			says := strings.Contains(diag, "(rows: longest failing first)")
+			if first != named && !says {
+				t.Errorf("%dx%d: the first row is %s's, the diagnosis names %s and does not say why: %q", sz[0], sz[1], first, named, diag)
+			}
+			if first == named && says {
+				t.Errorf("%dx%d: the first row is the named controller's, yet the line explains a difference: %q", sz[0], sz[1], diag)
+			}
+			// The cause is on screen, not cut: the bucket's state; the
+			// permanent error and the start of its message (at 60 columns
+			// the message's end is what gives way).
+			cause := "the token bucket is empty"
+			if groups != nil {
+				cause = "permanent error: spec.stor"
+			}
+			if !strings.Contains(diag, cause) {
+				t.Errorf("%dx%d: the diagnosis %q lost its cause %q", sz[0], sz[1], diag, cause)
+			}
 		}
 	}
 }

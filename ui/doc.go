@@ -16,7 +16,11 @@
 // that calls package inspector and returns a typed message. Each view (top,
 // detail, groups, picker, help) handles its own keys and returns an intent
 // (open a key, ask to confirm an action, show a group's keys) that the root
-// acts on; the top view and the picker share one filter component.
+// acts on; the top view and the picker share one filter component. The
+// forget dialog owns its keys (a help.KeyMap). The root derives a stack of
+// modes (the view, a drill-down or a filter in it, the dialog, its reason
+// being typed, paused); a status hint bound to a mode is drawn only while
+// that mode is on the stack, so it cannot outlive what it says.
 //
 // The cursor follows a key, not a row: across refreshes and re-sorts it
 // stays on the key the user chose, and when that key leaves the page it
@@ -29,6 +33,7 @@
 // v1/keys the size of the visible rows — never the whole key set — and the
 // retrying keys' error groups (v1/errors, a few groups counted by the
 // endpoint), from which the header diagnoses the selected controller, or
-// the worst one, in a line (inspector.DiagnoseController). An
+// the worst one, in a line, two when it does not fit one
+// (inspector.DiagnoseController). An
 // endpoint never reached ends Run, after Options.GiveUp, with the error.
 package ui

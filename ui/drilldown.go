@@ -58,7 +58,9 @@ func (t *topModel) undoDrill() intent {
 	if sel := t.stateList(); len(sel) > 0 {
 		what += " " + inStates(sel)
 	}
-	return noteIntent{text: "esc: back to the view before the error group, " + what + " of " + scopeName(v.controller)}
+	// A report of what esc did, not a hint: "esc: back to …" read as one
+	// once esc no longer went anywhere.
+	return noteIntent{text: "left the error group: showing " + what + " of " + scopeName(v.controller) + " again"}
 }
 
 // errorGroup is the error group a drill-down shows: the pattern its keys'

@@ -92,6 +92,8 @@ func (t *topModel) fleetLines() []string {
 	return lines
 }
 
-// headerHeight is how many lines the header takes: the fixed ones and the
-// fleet's rows.
-func (t *topModel) headerHeight() int { return headerLines + len(t.fleetLines()) }
+// headerHeight is how many lines the header takes: the fixed ones, the
+// fleet's rows, and the diagnosis's second line when it wraps.
+func (t *topModel) headerHeight() int {
+	return headerLines + len(t.fleetLines()) + len(t.diagnosisLines()) - 1
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -30,6 +31,14 @@ func press(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "ctrl+r":
 		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
 	}
@@ -51,7 +60,7 @@ func TestGolden(t *testing.T) {
 	sizes := []struct {
 		name string
 		w, h int
-	}{{"120x30", 120, 30}, {"80x24", 80, 24}}
+	}{{"120x30", 120, 30}, {"80x24", 80, 24}, {"60x20", 60, 20}}
 	for _, sz := range sizes {
 		t.Run("top_"+sz.name, func(t *testing.T) {
 			golden.RequireEqual(t, screen(loaded(t, sz.w, sz.h)))
@@ -75,6 +84,17 @@ func TestGolden(t *testing.T) {
 		})
 		t.Run("confirm_"+sz.name, func(t *testing.T) {
 			m := send(t, loaded(t, sz.w, sz.h), press("down"), press("r"))
+			golden.RequireEqual(t, screen(m))
+		})
+		t.Run("forget_"+sz.name, func(t *testing.T) {
+			m := send(t, loaded(t, sz.w, sz.h), press("down"), press("f"))
+			golden.RequireEqual(t, screen(m))
+		})
+		// Paused 4s after the last refresh: the mark stays on screen beside
+		// "updated 4s ago", at every width (issue #23: it was cut at 60).
+		t.Run("paused_"+sz.name, func(t *testing.T) {
+			m := send(t, loaded(t, sz.w, sz.h), press("p"))
+			m.c.opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
 			golden.RequireEqual(t, screen(m))
 		})
 	}

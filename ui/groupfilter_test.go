@@ -62,7 +62,7 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 	if m.top.sel != sel {
 		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.top.sel, sel)
 	}
-	if want := `esc: back to the view before the error group, keys matching "outage" in state queued of every controller`; m.status != want {
+	if want := `left the error group: showing keys matching "outage" in state queued of every controller again`; m.status != want {
 		t.Errorf("status %q, want %q", m.status, want)
 	}
 	if m = send(t, m, press("esc")); m.top.filter.applied != "" || m.top.stateList() == nil {

@@ -81,7 +81,7 @@ func TestJourneyErrorGroups(t *testing.T) {
 
 	// esc undoes the drill-down whole: filter, controller and states.
 	j.key("esc")
-	j.waitFor("esc: back to the view before the error group, every key of every controller")
+	j.waitFor("left the error group: showing every key of every controller again")
 	j.waitLine("1–5 of 5 matched", "controller all")
 	if s := j.screenNow(); strings.Contains(s, "· states ") || strings.Contains(s, "· filter ") {
 		t.Errorf("after esc, the group's states or filter still apply:\n%s", s)

@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// header renders the lines above the table: headerLines of them, and
+// header renders the lines above the table: headerHeight of them, and
 // while a filter is typed, why what is typed is not applied.
 func (t *topModel) header() []string {
 	w := t.c.width
@@ -20,9 +20,11 @@ func (t *topModel) header() []string {
 	for _, l := range t.fleetLines() {
 		lines = append(lines, fit(l, w))
 	}
+	lines = append(lines, fit(t.countsLine(), w))
+	for _, l := range t.diagnosisLines() {
+		lines = append(lines, fit(l, w))
+	}
 	lines = append(lines,
-		fit(t.countsLine(), w),
-		fit(t.diagnosisLine(), w),
 		fit(t.limiterLine(), w),
 		fit(t.forecastLine(), w),
 	)
@@ -36,6 +38,11 @@ func (t *topModel) header() []string {
 func (t *topModel) attachedLine() string {
 	s := &t.c.styles
 	parts := []string{s.title.Render("backoff top")}
+	if t.c.paused {
+		// Right after the title: a narrow screen cuts the line's end, and
+		// "updated 4.0s ago" must not read as live (issue #23).
+		parts = append(parts, s.warn.Render("⏸ PAUSED"))
+	}
 	if at := t.c.opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.warn.Render("snapshot taken at "+at.UTC().Format("2006-01-02 15:04:05Z")))
@@ -66,9 +73,6 @@ func (t *topModel) attachedLine() string {
 		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
 	default:
 		parts = append(parts, s.dim.Render("connecting…"))
-	}
-	if t.c.paused {
-		parts = append(parts, s.warn.Render("⏸ PAUSED"))
 	}
 	return strings.Join(parts, s.dim.Render(" · "))
 }

@@ -65,7 +65,12 @@ func (m *helpModel) lines() []string {
 	w := m.c.width
 	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
 	if m.c.readOnly {
-		lines[1] = s.warn.Render("The endpoint is read-only: forget and retry are disabled.")
+		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
+		lines = lines[:1]
+		for _, l := range wrap(m.c.refusal(false), w) {
+			lines = append(lines, s.warn.Render(l))
+		}
+		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")
@@ -145,5 +150,5 @@ var stateHelp = map[api.State]string{
 	api.StateQueued:    "ready, waiting for a free worker",
 	api.StateRunning:   "a reconcile is in progress",
 	api.StateFailed:    "terminal error: not retried until the object changes",
-	api.StateIdle:      "converged: the backoff is forgotten",
+	api.StateIdle:      "the last reconcile succeeded and nothing is pending: only a change to the object or a resync runs it again",
 }

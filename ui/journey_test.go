@@ -220,12 +220,12 @@ func TestJourneyNarrowKeysStayApart(t *testing.T) {
 	j.waitFor("demo/widget-000009", "30 matched")
 	for _, w := range []int{60, 80} {
 		j.tm.Send(tea.WindowSizeMsg{Width: w, Height: 20})
-		j.waitUntil(func(s string) bool { return ansi.StringWidth(splitLines(s)[0]) <= w })
+		j.waitUntil(func(s string) bool { return ansi.StringWidth(splitLines(s)[0]) == w })
 		seen := map[string]string{}
 		for _, l := range splitLines(j.screenNow()) {
 			i := strings.Index(l, "demo/")
-			if i < 0 {
-				continue
+			if i < 0 || strings.HasPrefix(l, "› demo/") {
+				continue // no key, or the narrow screen's line of the selected key in full
 			}
 			cell := strings.Fields(l[i:])[0]
 			if prev, ok := seen[cell]; ok {

@@ -15,9 +15,10 @@ type keyMap struct {
 	Pause, Refresh   key.Binding
 
 	Forget, Retry, ForgetAll, RetryAll key.Binding
-	Yes, No                            key.Binding
-	// Reason starts typing a reason in the confirmation.
-	Reason key.Binding
+	// RefusedForget and RefusedRetry are forget and retry where the
+	// endpoint does not allow them: answered with why, not dropped (see
+	// refusal). No help: help says the endpoint is read-only.
+	RefusedForget, RefusedRetry key.Binding
 
 	// The pod picker's own: attach, clear its filter, leave; and, while its
 	// filter is typed, the keys that end the typing (j and k stay letters).
@@ -56,9 +57,9 @@ func newKeyMap() keyMap {
 		Retry:     b([]string{"r"}, "r", "retry now"),
 		ForgetAll: b([]string{"F"}, "F", "forget all shown"),
 		RetryAll:  b([]string{"R"}, "R", "retry all shown"),
-		Yes:       b([]string{"y", "Y"}, "y", "confirm"),
-		No:        b([]string{"n", "N", "esc", "enter", "q"}, "N", "cancel"),
-		Reason:    b([]string{"w"}, "w", "reason (optional)"),
+		// Enabled by setActions, when Forget and Retry are not.
+		RefusedForget: key.NewBinding(key.WithKeys("f", "F"), key.WithDisabled()),
+		RefusedRetry:  key.NewBinding(key.WithKeys("r", "R"), key.WithDisabled()),
 
 		Pick:      b([]string{"enter"}, "enter", "attach"),
 		ClearPick: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
@@ -79,6 +80,8 @@ func (k *keyMap) setActions(forget, requeue bool) {
 	k.ForgetAll.SetEnabled(forget)
 	k.Retry.SetEnabled(requeue)
 	k.RetryAll.SetEnabled(requeue)
+	k.RefusedForget.SetEnabled(!forget)
+	k.RefusedRetry.SetEnabled(!requeue)
 }
 
 // setPickFiltered makes esc in the picker clear an applied filter rather

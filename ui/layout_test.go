@@ -34,7 +34,16 @@ func TestLayoutKeepsWhatMatters(t *testing.T) {
 			if !strings.Contains(s, "due in 60s, ") || !strings.Contains(s, "s/cell │") || strings.Contains(s, "retries in") {
 				t.Errorf("the forecast is not labelled \"due in 60s, Ns/cell\":\n%s", s)
 			}
-			limiters := splitLines(s)[3]
+			// The limiters line follows the diagnosis, which may wrap to two.
+			var limiters string
+			for _, l := range splitLines(s)[3:5] {
+				if strings.HasPrefix(l, "limiter") {
+					limiters = l
+				}
+			}
+			if limiters == "" {
+				t.Fatalf("no limiters line under the diagnosis:\n%s", s)
+			}
 			if strings.Contains(limiters, "…") {
 				t.Errorf("a limiter is cut: %q", limiters)
 			}

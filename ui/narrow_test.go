@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -70,6 +72,33 @@ func TestNarrowGroupViewFits(t *testing.T) {
 			if got := strings.Join(row[:min(len(row), 2)], " "); got != want {
 				t.Errorf("%dx%d: group %d reads %q, want %q", sz[0], sz[1], i, got, want)
 			}
+		}
+	}
+}
+
+// Narrow screens keep the answer (issue #23): the paused mark stays once
+// the header says how long ago it updated; no key is cut at its namespace
+// ("dem…ve-00001"), and at 60 columns the selected key shows whole with
+// its error under the table.
+func TestNarrowKeepsTheAnswer(t *testing.T) {
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		m := send(t, loaded(t, sz[0], sz[1]), press("p"))
+		m.c.opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
+		lines := splitLines(screen(m))
+		if !strings.Contains(lines[0], "⏸ PAUSED") {
+			t.Errorf("%dx%d: paused, the first line %q lost its mark", sz[0], sz[1], lines[0])
+		}
+		for _, l := range lines {
+			if strings.Contains(l, "dem…") {
+				t.Errorf("%dx%d: a key is cut at its namespace: %q", sz[0], sz[1], l)
+			}
+		}
+		if sz[0] >= narrowWidth {
+			continue
+		}
+		want := "› demo/outage-00017 · sync inven"
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) && strings.HasSuffix(l, "connection refused") }) {
+			t.Errorf("%dx%d: no line shows the selected key whole with its error (%q…):\n%s", sz[0], sz[1], want, strings.Join(lines, "\n"))
 		}
 	}
 }

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
@@ -22,6 +25,10 @@ type column struct {
 // wideWidth is the terminal width from which the -o wide columns show.
 const wideWidth = 160
 
+// narrowWidth is the width under which the table narrows its columns and
+// the selected row's key and error show whole on a line under it.
+const narrowWidth = 72
+
 // columns lays the table out for the terminal width: fixed columns first,
 // then the key and the last error share what is left. Narrow terminals drop
 // SOURCE, then CONTROLLER when only one controller is shown.
@@ -34,13 +41,30 @@ func (t *topModel) columns() []column {
 			ctlW = max(ctlW, min(len(c.Name), 20))
 		}
 	}
+	// Under 72 columns every column but KEY and LAST ERROR leaves them too
+	// little: DELAY goes (NEXT says when), STATE, NEXT and CONTROLLER
+	// narrow (sched, run: the counts line's names), and KEY may narrow to
+	// 12, its middle cut keeping the object's number.
+	narrow := w < narrowWidth
 	next := column{title: "NEXT RETRY", width: 10, right: true, cell: nextRetryCell}
-	if w < 100 {
+	switch {
+	case narrow:
+		next.title, next.width = "NEXT", 6 // "16m40s", "ready"
+	case w < 100:
 		next.title, next.width = "NEXT", 8
 	}
-	cols := []column{{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}}
+	state := column{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}
+	if narrow {
+		state.width, state.cell = 7, func(k *inspector.PodKey, _ time.Time) string { return cmp.Or(shortStates[k.State], string(k.State)) }
+		ctlW = 9
+	}
+	cols := []column{state}
 	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
-		cols = append(cols, column{title: "CONTROLLER", width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
+		title := "CONTROLLER"
+		if ctlW < len(title) {
+			title = "CTRL" // not "CONTROLL…"
+		}
+		cols = append(cols, column{title: title, width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
 	}
 	switch {
 	case t.fleet():
@@ -56,10 +80,6 @@ func (t *topModel) columns() []column {
 		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
 		next,
 	)
-	// Under 72 columns every column but KEY and LAST ERROR leaves them too
-	// little: DELAY goes (NEXT says when) and KEY may narrow to 12, its
-	// middle cut keeping the object's number.
-	narrow := w < 72
 	if (!t.fleet() || w >= 100) && !narrow {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
 		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
@@ -114,12 +134,41 @@ func (t *topModel) columns() []column {
 			keyW = max(keyW, len(k.Key.Key))
 		}
 	}
-	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-12))
+	errRoom := 12
+	if narrow {
+		errRoom = 10 // the key whole first: the selected row's error shows in full below
+	}
+	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
+		// Every row's key in one namespace, and the keys cut: the namespace
+		// once in the title gives the names their room.
+		cols[keyCol].title = "KEY (" + ns + "/)"
+		cols[keyCol].cell = func(k *inspector.PodKey, _ time.Time) string { return strings.TrimPrefix(k.Key.Key, ns+"/") }
+		keyW -= len(ns) + 1
+	}
+	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
 	cols[errCol].width = max(flex-cols[keyCol].width, 8)
 	if cols[errCol].width < len(cols[errCol].title) {
 		cols[errCol].title = "ERROR" // not "LAST ER…"
 	}
 	return cols
+}
+
+// sharedNamespace is the namespace every key of the page is in ("demo" of
+// "demo/naive-00001"), or "" when they differ or some key has none.
+func (t *topModel) sharedNamespace() string {
+	if t.page == nil || len(t.page.Items) == 0 {
+		return ""
+	}
+	ns, _, ok := strings.Cut(t.page.Items[0].Key.Key, "/")
+	if !ok || ns == "" {
+		return ""
+	}
+	for _, k := range t.page.Items[1:] {
+		if !strings.HasPrefix(k.Key.Key, ns+"/") {
+			return ""
+		}
+	}
+	return ns
 }
 
 // nextRetryCell is the NEXT RETRY cell: the column is narrow, so a running
@@ -203,6 +252,22 @@ func (t *topModel) table() []string {
 		lines = append(lines, fit(cur+mark+strings.Join(cells, " "), w))
 	}
 	return lines
+}
+
+// selectedLine is the selected row's key whole and its last error, as much
+// as fits (cut in the middle, keeping its end): a narrow table cuts both.
+// The footer shows it, above a status message, so that neither hides it.
+func (t *topModel) selectedLine() string {
+	s := &t.c.styles
+	k := t.selected()
+	if k == nil {
+		return ""
+	}
+	line := s.bold.Render("› "+k.Key.Key) + s.dim.Render(" · ")
+	if k.LastError == nil {
+		return fit(line+s.dim.Render("no error"), t.c.width)
+	}
+	return line + fitMessage(oneLine(k.LastError.Message), max(0, t.c.width-lipgloss.Width(line)))
 }
 
 // view renders the whole top view in height-1 lines (the root adds the

@@ -86,8 +86,15 @@ func newTopModel(c *common) topModel {
 	return t
 }
 
-// rows is how many table rows fit.
-func (t *topModel) rows() int { return max(1, t.c.height-t.headerHeight()-2) }
+// rows is how many table rows fit: under the header, the table's title
+// row, and the footer; on a narrow screen the selected row's line too.
+func (t *topModel) rows() int {
+	n := t.c.height - t.headerHeight() - 2
+	if t.c.width < narrowWidth {
+		n--
+	}
+	return max(1, n)
+}
 
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
@@ -294,6 +301,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		}
 	case key.Matches(msg, k.Group):
 		return t, nil, openGroupsIntent{}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
 	case key.Matches(msg, k.Forget, k.Retry):
 		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
 	case key.Matches(msg, k.ForgetAll, k.RetryAll):
@@ -332,8 +341,12 @@ func (t *topModel) toggleState(i int) intent {
 		names[j] = string(s)
 	}
 	again := fmt.Sprintf("%d again hides it", i+1)
-	if !t.states[st] {
+	switch {
+	case !t.states[st]:
 		again = fmt.Sprintf("%d again adds it back", i+1)
+	case len(sel) == 1:
+		// The only state on: off again is none on, which shows them all.
+		again = fmt.Sprintf("%d again shows every state", i+1)
 	}
 	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
 }

@@ -35,7 +35,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("state toggles say what they do", func(t *testing.T) {
 		m := send(t, loaded(t, 120, 30), press("1"))
-		if e, a := "showing only backoff keys; 1 again hides it", m.status; e != a {
+		if e, a := "showing only backoff keys; 1 again shows every state", m.status; e != a {
 			t.Errorf("after 1: want %q, got %q", e, a)
 		}
 		m = send(t, m, press("5"))

@@ -93,6 +93,10 @@ type Model struct {
 	statusID  int
 	// statusLegend is true while the status is a legend (see legend).
 	statusLegend bool
+	// statusBound says the status is a hint of statusMode's, drawn only
+	// while that mode is on the stack (see modes).
+	statusBound bool
+	statusMode  mode
 
 	// exitErr is why the UI gave up, returned by Run.
 	exitErr error
@@ -204,11 +208,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
-		return m.key(msg)
+		next, cmd := m.key(msg)
+		if mm, ok := next.(Model); ok {
+			mm.fitStatus() // a key may take a hint's mode off the stack
+			return mm, cmd
+		}
+		return next, cmd
 	}
-	// Anything else (the cursor's blink) goes to the filter being typed.
+	// Anything else (the cursor's blink) goes to the input being typed:
+	// the dialog's reason, or a filter.
 	var cmd tea.Cmd
 	switch {
+	case m.confirm != nil && m.confirm.typing:
+		cmd = m.confirm.updateInput(msg)
 	case m.state == viewPicker && m.picker.filter.typing():
 		m.picker.filter.input, cmd = m.picker.filter.input.Update(msg)
 	case m.top.filter.typing():
@@ -270,42 +282,6 @@ func (m *Model) legend() string {
 	return strings.Join(out, "; ") + " (? explains every mark)"
 }
 
-// autoRefresh refreshes the view shown when a refresh is due.
-func (m *Model) autoRefresh() tea.Cmd {
-	if m.c.paused || m.c.conn.session == nil {
-		return nil
-	}
-	due := func(inflight bool, last time.Time) bool {
-		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
-	}
-	switch m.state {
-	case viewDetail:
-		if due(m.detail.inflight, m.detail.lastSent) {
-			return m.detail.refresh()
-		}
-	case viewGroups:
-		if due(m.groups.loading, m.groups.lastSent) {
-			return m.groups.refresh()
-		}
-	default:
-		if due(m.top.inflight, m.top.lastSent) {
-			return m.top.refresh()
-		}
-	}
-	return nil
-}
-
-// refreshNow refreshes the view shown at once.
-func (m *Model) refreshNow() tea.Cmd {
-	switch m.state {
-	case viewDetail:
-		return m.detail.refresh()
-	case viewGroups:
-		return tea.Batch(m.top.refresh(), m.groups.refresh())
-	}
-	return m.top.refresh()
-}
-
 // key handles a key press: the dialog first, then a filter being typed,
 // then the global keys, then the view shown, whose intent the root acts on.
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -314,7 +290,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.confirm != nil {
-		cmd, done, cancel := m.confirm.update(msg, k)
+		cmd, done, cancel := m.confirm.update(msg)
 		switch {
 		case done:
 			act := m.confirm.act
@@ -348,7 +324,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Pause):
 		m.c.paused = !m.c.paused
 		if m.c.paused {
-			return m, m.setStatus("paused: p resumes, ctrl+r refreshes once", false)
+			return m, m.setHint("paused: p resumes, ctrl+r refreshes once", modePaused)
 		}
 		return m, tea.Batch(m.refreshNow(), m.setStatus("resumed", false))
 	case key.Matches(msg, k.Refresh):
@@ -383,7 +359,8 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = m.top.refresh()
 	case showGroupIntent:
 		m.state = viewTop
-		next = tea.Batch(m.top.showGroup(in), m.setStatus("showing the keys of one error group: esc goes back to the view before it", false))
+		cmd := m.top.showGroup(in)
+		next = tea.Batch(cmd, m.setHint("showing the keys of one error group: esc goes back to the view before it", modeDrill))
 	case askIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.act)

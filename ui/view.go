@@ -58,15 +58,18 @@ func (m Model) footer(short []key.Binding) []string {
 	s := &m.c.styles
 	w := m.c.width
 	var lines []string
-	if m.status != "" {
+	if m.state == viewTop && w < narrowWidth && m.top.selected() != nil {
+		lines = append(lines, m.top.selectedLine()) // rows() left its room
+	}
+	if status := m.statusShown(); status != "" {
 		st := s.status
 		if m.statusErr {
 			st = s.statusErr
 		}
-		for _, l := range wrap(m.status, w) {
+		wrapped := wrap(status, w)
+		for _, l := range wrapped[:min(len(wrapped), 3)] {
 			lines = append(lines, st.Render(fit(l, w)))
 		}
-		lines = lines[:min(len(lines), 3)]
 	}
 	if m.state == viewHelp {
 		return append(lines, s.dim.Render(fit("? or esc to go back · q quit", w)))
@@ -131,7 +134,7 @@ var columnHelp = [][2]string{
 
 // headerHelp explains the header's lines that do not explain themselves.
 var headerHelp = [][2]string{
-	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (a permanent error or an outage before mere retries); tab switches to each controller in turn"},
+	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (an outage or a permanent error before mere retries); the rows follow the sort instead, and when the first row is another controller's the line says so: \"(rows: longest failing first)\"; a diagnosis too long for one line takes two; tab switches to each controller in turn"},
 	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + limiterCycle.String() + ", and (1 of 3) says which is shown"},
 }
 

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The refresh clock: the view shown refreshes every Options.Refresh unless
+// paused; ctrl+r refreshes it at once.
+
+// autoRefresh refreshes the view shown when a refresh is due.
+func (m *Model) autoRefresh() tea.Cmd {
+	if m.c.paused || m.c.conn.session == nil {
+		return nil
+	}
+	due := func(inflight bool, last time.Time) bool {
+		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
+	}
+	switch m.state {
+	case viewDetail:
+		if due(m.detail.inflight, m.detail.lastSent) {
+			return m.detail.refresh()
+		}
+	case viewGroups:
+		if due(m.groups.loading, m.groups.lastSent) {
+			return m.groups.refresh()
+		}
+	default:
+		if due(m.top.inflight, m.top.lastSent) {
+			return m.top.refresh()
+		}
+	}
+	return nil
+}
+
+// refreshNow refreshes the view shown at once.
+func (m *Model) refreshNow() tea.Cmd {
+	switch m.state {
+	case viewDetail:
+		return m.detail.refresh()
+	case viewGroups:
+		return tea.Batch(m.top.refresh(), m.groups.refresh())
+	}
+	return m.top.refresh()
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// readOnlyModel is the top view at w×h over a source whose controllers
+// v1/controllers reports read-only; logs marks them reconstructed from a log.
+func readOnlyModel(t *testing.T, w, h int, opts Options, logs bool) Model {
+	t.Helper()
+	ov := fixedOverview()
+	for i := range ov.Controllers {
+		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
+		if logs {
+			ov.Controllers[i].Source = api.SourceLogs
+		}
+	}
+	opts.Clock = fixedClock
+	m := newModel(context.Background(), opts)
+	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+}
+
+// f, F, r and R on a read-only source say why nothing happens and what to
+// do instead, from the capabilities and the source, in the top, detail and
+// group views (issue #23: `top --file` ignored f and F in silence).
+func TestReadOnlySourcesSayWhy(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		logs bool
+		want []string
+	}{
+		{"snapshot file", Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
+		{"log", Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs KEY"}},
+		{"read-only endpoint", Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
+	}
+	for _, tt := range tests {
+		for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+			for _, k := range []string{"f", "F", "r", "R"} {
+				m := send(t, readOnlyModel(t, sz[0], sz[1], tt.opts, tt.logs), press(k))
+				if m.confirm != nil {
+					t.Fatalf("%s: %s opened a confirmation", tt.name, k)
+				}
+				said := strings.Join(strings.Fields(screen(m)), " ")
+				for _, w := range tt.want[:1] {
+					if !strings.Contains(said, w) {
+						t.Errorf("%s at %dx%d: %s says nothing of %q:\n%s", tt.name, sz[0], sz[1], k, w, screen(m))
+					}
+				}
+				if m.status == "" || !m.statusErr {
+					t.Errorf("%s: %s left no error status", tt.name, k)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(m.status, w) {
+						t.Errorf("%s: %s says %q, want %q in it", tt.name, k, m.status, w)
+					}
+				}
+			}
+		}
+	}
+	// The detail and group views answer too.
+	m := readOnlyModel(t, 80, 24, Options{}, true)
+	d := m
+	d.state = viewDetail
+	d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+	d = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0}, press("f"))
+	if !strings.Contains(d.status, "a log cannot forget") {
+		t.Errorf("detail view: f says %q", d.status)
+	}
+	g := send(t, m, press("g"), fixedGroups(), press("F"))
+	if !strings.Contains(g.status, "a log cannot forget") {
+		t.Errorf("group view: F says %q", g.status)
+	}
+}
