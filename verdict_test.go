@@ -163,7 +163,7 @@ func TestVerdictTruthTable(t *testing.T) {
 	}, {
 		// Its own retries, not events (which would pre-empt the backoff):
 		// five fast ones, then an hour, as client-go's fast-slow limiter.
-		name:    "a transient outage is not called permanent",
+		name: "a transient outage is not called permanent",
 		limiter: func() workqueue.TypedRateLimiter[reconcile.Request] {
 			return workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request](time.Millisecond, time.Hour, 5)
 		},
