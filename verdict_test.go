@@ -9,6 +9,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -267,6 +268,33 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		says:    "Backoff forgotten at",
 		saysToo: " before the reset; failing since ",
+	}, {
+		// forget --requeue --spread: the second of two keys waits for its
+		// slot, half the spread after the request; its 1m retry was later.
+		name: "requeued by forget, waiting for its spread slot",
+		drive: func(t *testing.T, h *verdictHarness) {
+			h.fail(t, "default/a", boom, 1)
+			h.fail(t, key, boom, 1)
+			resp, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{"default/a", key},
+				Requeue: true, Spread: metav1.Duration{Duration: 40 * time.Second}, User: "alice", Reason: "inventory back"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.Keys) != 2 || resp.Keys[1].Key != key || resp.Keys[1].ReleaseIn.Duration != 20*time.Second {
+				t.Fatalf("forget released %+v, want %s second, in 20s", resp.Keys, key)
+			}
+		},
+		state: api.StateBackoff,
+		check: func(k api.Key) string {
+			slot := k.LastReset.At.Add(20 * time.Second)
+			return want(k.Failures == 0 && k.DelaySource == api.SourceSpread && k.NextRetryAt.Equal(slot) && !k.EarlierRetry &&
+				k.LastReset.By == api.ResetForget && inspector.Failing(&k),
+				"failures 0, its retry at the spread slot (delaySource spread), failing still")
+		},
+		says:    "Requeued by forget at ",
+		saysToo: " (alice (unverified): inventory back), waiting for its spread slot at ",
+		// Both keys fail still: default/a, released at once, failed again.
+		controllerSays: "widget — 2 keys retrying",
 	}, {
 		// A forget restarts the failure count, not the run of one error.
 		name: "a failure after a forget",

@@ -335,7 +335,15 @@ func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user
 		switch {
 		case requeued && release > 0:
 			e.schedule(now, release, srcSpread, pq)
-			e.stored = stScheduled
+			// A failing key waits for its retry, released by the spread
+			// instead of the limiter: backing off (delaySource spread), and
+			// failing until a reconcile succeeds. Scheduled is a planned
+			// re-check, not a failure: what a key that was not failing waits for.
+			if e.stored == stBackoff || e.stored == stFailed || e.firstFailureAt != 0 {
+				e.stored = stBackoff
+			} else {
+				e.stored = stScheduled
+			}
 		case requeued:
 			e.ready(now, trigForget, pq)
 		}
