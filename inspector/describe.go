@@ -87,7 +87,7 @@ type KeyNotFoundError struct {
 // noControllers says that nothing tracks any key, and what that means for
 // the source read.
 func (e *KeyNotFoundError) noControllers() string {
-	if log, ok := strings.CutPrefix(e.Source, "logs: "); ok {
+	if log, ok := strings.CutPrefix(e.Source, LogSourcePrefix); ok {
 		return fmt.Sprintf("no controller tracks key %q: the log %s holds no keys of any controller "+
 			"(none of its lines is a reconcile line kubectl backoff reads): is it the controller's log, of the right container?", e.Key, log)
 	}
