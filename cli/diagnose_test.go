@@ -92,6 +92,11 @@ func TestGetDiagnosesOnTerminalStderr(t *testing.T) {
 		{name: "terminal, --controller", terminal: true, args: []string{"--controller", "outage", "-o", "wide"}, wantErr: outage + "\n\n"},
 		// -q n-1 lists naive's keys alone: outage's line would speak of keys not shown.
 		{name: "terminal, -q", terminal: true, args: []string{"-q", "n-1"}, wantErr: naive + "\n\n"},
+		// --limit cuts the table, not the answer: -q o-1 matches naive's
+		// demo/o-1 and all 12 of outage's keys (their error names
+		// items/o-1), though one row is shown.
+		{name: "terminal, -q, --limit", terminal: true, args: []string{"-q", "o-1", "--limit", "1"},
+			wantErr: naive + "\n" + outage + "\n\nShowing 1 of 13 matching keys (--limit).\n"},
 		{name: "terminal, -q matching nothing", terminal: true, args: []string{"-q", "nothing-matches"}, wantErr: "No keys matched (14 tracked).\n"},
 		{name: "terminal, -o json", terminal: true, args: []string{"-o", "json"}, wantErr: ""},
 	}

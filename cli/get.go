@@ -201,22 +201,33 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 }
 
 // printDiagnoses says, on stderr, why before the table says what: a line
-// per controller of the keys listed, so -q, --state and --controller
-// narrow it as they narrow the table. It is an aid for the eye, as
-// kubectl's warnings are: stdout stays the table that | grep and | awk
-// read, and a stderr that is not a terminal (2>file, a CI log) gets none,
-// for describe --controller says it in full there. A failure to diagnose
-// leaves the table as it was.
+// per controller with keys that -q and --state select (--controller
+// names one), so they narrow it as they narrow the table; --limit cuts
+// the table, not the answer. It is an aid for the eye, as kubectl's
+// warnings are: stdout stays the table that | grep and | awk read, and a
+// stderr that is not a terminal (2>file, a CI log) gets none, for describe
+// --controller says it in full there. A failure to diagnose leaves the
+// table as it was.
 func (o *GetOptions) printDiagnoses(ctx context.Context, s *inspector.Session, list *inspector.KeyList) {
 	ds, err := s.DiagnoseControllers(ctx, o.Controller)
 	if err != nil {
 		return
 	}
-	listed := map[string]bool{}
-	for _, k := range list.Items {
-		listed[k.Controller] = true
+	if o.Filter != "" || len(o.States) > 0 {
+		listed := map[string]bool{}
+		for _, k := range list.Items {
+			listed[k.Controller] = true
+		}
+		cut := list.Matched > len(list.Items)
+		ds = slices.DeleteFunc(ds, func(d inspector.ControllerDiagnosis) bool {
+			if listed[d.Controller] || !cut {
+				return !listed[d.Controller]
+			}
+			// Left out by --limit, maybe: one key of it says.
+			l, err := s.Keys(ctx, inspector.KeyQuery{Controller: d.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
+			return err != nil || l.Matched == 0
+		})
 	}
-	ds = slices.DeleteFunc(ds, func(d inspector.ControllerDiagnosis) bool { return !listed[d.Controller] })
 	printDiagnoses(o.ErrOut, ds)
 }
 
