@@ -57,8 +57,8 @@ func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 		Short: "List keys and their backoff state",
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
 and the delay that chose it, and the last error. stdout is the table alone (or
-what -o asks for). When stderr is a terminal, one line per controller of the
-keys listed diagnoses it as a whole, on stderr before the table (describe
+what -o asks for). When stderr is a terminal, one line per controller with
+matching keys diagnoses it as a whole, on stderr before the table (describe
 --controller NAME says it in full, anywhere). -o wide adds the error's
 class (transient, permanent, unknown), the counters, and the whole last error;
 -o json, yaml, name, jsonpath=… and go-template=… print as kubectl's do, over
