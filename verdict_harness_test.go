@@ -143,6 +143,27 @@ func (h *verdictHarness) send(t *testing.T, key string) {
 	}
 }
 
+// sendDuringReconcile sends an event for key from inside its reconcile, as
+// a status write's watch event arrives, and returns once the queue has it
+// (the key is queued while it runs). It cannot fail the test from the
+// reconcile's goroutine: it returns what went wrong instead.
+func (h *verdictHarness) sendDuringReconcile(key string) error {
+	ns, name, _ := strings.Cut(key, "/")
+	select {
+	case h.events <- event.GenericEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}}:
+	case <-time.After(verdictWait):
+		return fmt.Errorf("event for %s not taken", key)
+	}
+	deadline := time.Now().Add(verdictWait)
+	for time.Now().Before(deadline) {
+		if k, err := h.session.Key(context.Background(), h.name, key); err == nil && !k.Key.QueuedAt.IsZero() {
+			return nil
+		}
+		time.Sleep(time.Millisecond) // polling a condition, with a deadline
+	}
+	return fmt.Errorf("event for %s not queued within %v", key, verdictWait)
+}
+
 func (h *verdictHarness) waitKey(t *testing.T, key string, cond func(api.Key) bool) {
 	t.Helper()
 	deadline := time.Now().Add(verdictWait)
@@ -178,6 +199,9 @@ func (h *verdictHarness) checkRow(t *testing.T, key string, row verdictRow) {
 	}
 	if text := d.Diagnosis.String(); !strings.Contains(text, row.says) || !strings.Contains(text, row.saysToo) {
 		t.Errorf("describe says:\n%s\nwant it to contain %q and %q", text, row.says, row.saysToo)
+	}
+	if text := d.Diagnosis.String(); row.saysNot != "" && strings.Contains(text, row.saysNot) {
+		t.Errorf("describe says:\n%s\nwant it not to contain %q", text, row.saysNot)
 	}
 	if row.controllerSays == "" {
 		return

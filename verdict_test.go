@@ -9,6 +9,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -40,6 +41,12 @@ type verdictRow struct {
 	says  string                 // a sentence describe's diagnosis must contain
 	// saysToo, when set, is one more sentence it must contain.
 	saysToo string
+	// saysNot, when set, is a sentence it must not contain.
+	saysNot string
+	// limiter, when set, makes the controller's rate limiter (a new one per
+	// queue); unset, an exponential one that starts at a minute
+	// (startVerdictController).
+	limiter func() workqueue.TypedRateLimiter[reconcile.Request]
 	// controllerSays, when set, is what the controller's one-line diagnosis
 	// (get's header, top's) must contain.
 	controllerSays string
@@ -155,20 +162,26 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		says: "a retry scheduled by an earlier failure is still pending in the queue and runs it once more",
 	}, {
+		// Its own retries, not events (which would pre-empt the backoff):
+		// five fast ones, then an hour, as client-go's fast-slow limiter.
 		name: "a transient outage is not called permanent",
+		limiter: func() workqueue.TypedRateLimiter[reconcile.Request] {
+			return workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request](time.Millisecond, time.Hour, 5)
+		},
 		drive: func(t *testing.T, h *verdictHarness) {
-			down := apierrors.NewServiceUnavailable("inventory API is down")
-			h.fail(t, key, down, 1)
-			for n := 2; n <= 6; n++ { // events while it backs off: each fails again
-				h.send(t, key)
-				h.waitKey(t, key, func(k api.Key) bool { return k.Failures == n })
-			}
+			h.fail(t, key, apierrors.NewServiceUnavailable("inventory API is down"), 6)
 		},
 		state: api.StateBackoff,
 		check: func(k api.Key) string {
-			return want(k.LastError.Class == api.ClassTransient && k.SameErrorCount >= 6, "transient, the same error 6 times")
+			ok := k.LastError.Class == api.ClassTransient && k.SameErrorCount == 6 && k.Delay.Duration == time.Hour
+			for i, a := range k.History {
+				ok = ok && (i == 0 || a.Trigger == api.TriggerRetry && !a.Preempted)
+			}
+			return want(ok, "transient, the same error 6 times, each after its retry, now an hour")
 		},
-		says:           "the backoff is doing its job — nothing to change in the controller. If it keeps failing, the next retries wait 1h00m each (the cap).",
+		says:           "The error is transient, the same on the last 6 attempts",
+		saysToo:        "and the backoff is doing its job — nothing to change in the controller.",
+		saysNot:        "permanent",
 		controllerSays: "widget — 1 key retrying on one transient error",
 	}, {
 		name: "events pre-empting the backoff again and again (a hot loop)",
@@ -184,6 +197,36 @@ func TestVerdictTruthTable(t *testing.T) {
 			return want(k.Failures == 4 && k.Reconciles == 4, "4 failures, each its own reconcile")
 		},
 		says: "Watch events pre-empted this key's backoff 3 times in the last 4 attempts",
+	}, {
+		// The reconcile writes the object's status, whose watch event comes
+		// while it still runs, then fails: the key is ready before its
+		// failure's delay is set, and both queues run it again at once.
+		name: "a status update that re-triggers itself (the event comes during the reconcile)",
+		drive: func(t *testing.T, h *verdictHarness) {
+			h.script(key, func(n int) (reconcile.Result, error) {
+				if n <= 5 {
+					if err := h.sendDuringReconcile(key); err != nil {
+						return reconcile.Result{}, err
+					}
+				}
+				return reconcile.Result{}, boom
+			})
+			h.send(t, key)
+			h.waitKey(t, key, func(k api.Key) bool { return k.Failures == 6 && k.State == api.StateBackoff })
+		},
+		state: api.StateBackoff,
+		check: func(k api.Key) string {
+			ok := k.Failures == 6 && k.Reconciles == 6 && len(k.History) == 6
+			for i, a := range k.History {
+				ok = ok && (i == 0 || a.Trigger == api.TriggerEvent && a.Preempted)
+			}
+			return want(ok, "6 failures, attempts 2-6 run by an event that pre-empted the backoff")
+		},
+		says: "Watch events pre-empted this key's backoff 5 times in the last 6 attempts",
+		// The same transient error 6 times: but the events, not the
+		// backoff, pace the retries.
+		saysToo: "The error is transient, the same on the last 6 attempts",
+		saysNot: "the backoff is doing its job",
 	}, {
 		// 45 keys failing together: whatever second boundary their retries
 		// straddle, at least 20 are due within one second.
@@ -226,6 +269,33 @@ func TestVerdictTruthTable(t *testing.T) {
 		says:    "Backoff forgotten at",
 		saysToo: " before the reset; failing since ",
 	}, {
+		// forget --requeue --spread: the second of two keys waits for its
+		// slot, half the spread after the request; its 1m retry was later.
+		name: "requeued by forget, waiting for its spread slot",
+		drive: func(t *testing.T, h *verdictHarness) {
+			h.fail(t, "default/a", boom, 1)
+			h.fail(t, key, boom, 1)
+			resp, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{"default/a", key},
+				Requeue: true, Spread: metav1.Duration{Duration: 40 * time.Second}, User: "alice", Reason: "inventory back"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.Keys) != 2 || resp.Keys[1].Key != key || resp.Keys[1].ReleaseIn.Duration != 20*time.Second {
+				t.Fatalf("forget released %+v, want %s second, in 20s", resp.Keys, key)
+			}
+		},
+		state: api.StateBackoff,
+		check: func(k api.Key) string {
+			slot := k.LastReset.At.Add(20 * time.Second)
+			return want(k.Failures == 0 && k.DelaySource == api.SourceSpread && k.NextRetryAt.Equal(slot) && !k.EarlierRetry &&
+				k.LastReset.By == api.ResetForget && inspector.Failing(&k),
+				"failures 0, its retry at the spread slot (delaySource spread), failing still")
+		},
+		says:    "Requeued by forget at ",
+		saysToo: " (alice (unverified): inventory back), waiting for its spread slot at ",
+		// Both keys fail still: default/a, released at once, failed again.
+		controllerSays: "widget — 2 keys retrying",
+	}, {
 		// A forget restarts the failure count, not the run of one error.
 		name: "a failure after a forget",
 		drive: func(t *testing.T, h *verdictHarness) {
@@ -263,7 +333,12 @@ func TestVerdictTruthTable(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/pq=%v", row.name, pq), func(t *testing.T) {
-				h := startVerdictController(t, pq)
+				var h *verdictHarness
+				if row.limiter != nil {
+					h = startVerdictControllerWith(t, pq, row.limiter())
+				} else {
+					h = startVerdictController(t, pq)
+				}
 				row.drive(t, h)
 				h.checkRow(t, key, row)
 			})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -152,13 +153,28 @@ func (o *attachOptions) validateAddrURL() error {
 	return fmt.Errorf("%s with --addr: --addr is the whole address, so say it there: --addr %s", strings.Join(flags, " and "), meant.String())
 }
 
-// directURL is --addr as a URL: http:// unless it names a scheme.
+// directURL is --addr as a URL: http:// unless it names a scheme. An
+// address copied from a request (…/debug/backoff/v1/keys?state=backoff,
+// as the demo prints) names an endpoint of the API, not where it is
+// mounted: the path up to v1/ is the mount, and the rest is dropped.
 func directURL(addr string) string {
 	if !strings.Contains(addr, "://") {
-		return "http://" + addr
+		addr = "http://" + addr
+	}
+	u, err := url.Parse(addr)
+	if err != nil {
+		return addr // the client names what is wrong with it
+	}
+	if m := apiPath.FindStringSubmatch(u.Path); m != nil {
+		u.Path, u.RawPath, u.RawQuery, u.Fragment = m[1], "", "", ""
+		return u.String()
 	}
 	return addr
 }
+
+// apiPath is a path that ends in the wire API's version and, maybe, one
+// of its endpoints: group 1 is where the API is mounted.
+var apiPath = regexp.MustCompile(`^(.*/)` + api.APIVersion + `(/(controllers|keys|errors|key|forget))?/?$`)
 
 // dir is a path with one leading and one trailing slash, as the client
 // mounts it.

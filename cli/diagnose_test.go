@@ -72,38 +72,56 @@ func diagnosisEndpoint(t *testing.T) string {
 	return srv.URL
 }
 
-func TestGetPrintsDiagnoses(t *testing.T) {
+// TestGetDiagnosesOnTerminalStderr: stdout is the table alone, whatever
+// stderr is (| grep and | awk read it); the controllers' diagnosis goes to
+// stderr when it is a terminal, only for the controllers of the keys
+// listed, and never to a stderr that is a file or a pipe.
+func TestGetDiagnosesOnTerminalStderr(t *testing.T) {
 	addr := diagnosisEndpoint(t)
-	lines := []string{
-		"naive — 2 keys failing for 12m00s on the same permanent error: spec.storageClass must be set",
-		"outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s",
-		"",
-		"CONTROLLER ",
+	naive := "naive — 2 keys failing for 12m00s on the same permanent error: spec.storageClass must be set"
+	outage := "outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s"
+	tests := []struct {
+		name     string
+		terminal bool
+		args     []string
+		wantErr  string // stderr, whole
+	}{
+		{name: "stderr a file", args: nil, wantErr: ""},
+		{name: "stderr a file, wide", args: []string{"-o", "wide"}, wantErr: ""},
+		{name: "terminal", terminal: true, wantErr: naive + "\n" + outage + "\n\n"},
+		{name: "terminal, --controller", terminal: true, args: []string{"--controller", "outage", "-o", "wide"}, wantErr: outage + "\n\n"},
+		// -q n-1 lists naive's keys alone: outage's line would speak of keys not shown.
+		{name: "terminal, -q", terminal: true, args: []string{"-q", "n-1"}, wantErr: naive + "\n\n"},
+		// --limit cuts the table, not the answer: -q o-1 matches naive's
+		// demo/o-1 and all 12 of outage's keys (their error names
+		// items/o-1), though one row is shown.
+		{name: "terminal, -q, --limit", terminal: true, args: []string{"-q", "o-1", "--limit", "1"},
+			wantErr: naive + "\n" + outage + "\n\nShowing 1 of 13 matching keys (--limit).\n"},
+		{name: "terminal, -q matching nothing", terminal: true, args: []string{"-q", "nothing-matches"}, wantErr: "No keys matched (14 tracked).\n"},
+		{name: "terminal, -o json", terminal: true, args: []string{"-o", "json"}, wantErr: ""},
 	}
-	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	if err := run(cli.NewGetCommand, streams, "--addr", addr); err != nil {
-		t.Fatalf("get: %v", err)
-	}
-	if want := strings.Join(lines, "\n"); !strings.HasPrefix(out.String(), want) {
-		t.Errorf("get printed:\n%s\nwant it to begin with:\n%s", out, want)
-	}
-
-	streams, _, out, _ = genericiooptions.NewTestIOStreams()
-	if err := run(cli.NewGetCommand, streams, "--addr", addr, "--controller", "outage", "-o", "wide"); err != nil {
-		t.Fatalf("get --controller outage -o wide: %v", err)
-	}
-	if want := lines[1] + "\n\nCONTROLLER "; !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), " CLASS ") {
-		t.Errorf("get --controller outage -o wide printed:\n%s\nwant outage's line alone, then a table with CLASS", out)
-	}
-
-	for _, format := range []string{"json", "yaml"} {
-		streams, _, out, _ = genericiooptions.NewTestIOStreams()
-		if err := run(cli.NewGetCommand, streams, "--addr", addr, "-o", format); err != nil {
-			t.Fatalf("get -o %s: %v", format, err)
-		}
-		if strings.Contains(out.String(), " — ") {
-			t.Errorf("get -o %s printed a diagnosis line:\n%s", format, out)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			newCmd := cli.NewGetCommand
+			if tt.terminal {
+				newCmd = cli.NewGetCommandOnTerminal
+			}
+			streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+			if err := run(newCmd, streams, append([]string{"--addr", addr}, tt.args...)...); err != nil {
+				t.Fatalf("get %v: %v", tt.args, err)
+			}
+			if strings.Contains(out.String(), " — ") {
+				t.Errorf("get %v printed a diagnosis on stdout:\n%s", tt.args, out)
+			}
+			if tt.args == nil || tt.args[0] != "-o" || tt.args[1] == "wide" {
+				if s := out.String(); s != "" && !strings.HasPrefix(s, "CONTROLLER ") {
+					t.Errorf("get %v: stdout does not begin with the table's header:\n%s", tt.args, s)
+				}
+			}
+			if got := errOut.String(); got != tt.wantErr {
+				t.Errorf("get %v: stderr\n%q\nwant\n%q", tt.args, got, tt.wantErr)
+			}
+		})
 	}
 }
 

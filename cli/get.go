@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ type GetOptions struct {
 	keys     []string
 	fromLogs fromLogsOptions
 	output   *outputFlags
+	// isTerminal says whether ErrOut is a terminal, where the controllers'
+	// diagnosis goes; tests replace it.
+	isTerminal func(io.Writer) bool
 }
 
 // groupByError is --group-by error: the keys' last errors grouped on the
@@ -41,14 +45,21 @@ var groupBys = []string{groupByError}
 
 // NewGetCommand returns `kubectl backoff get [TARGET] [KEY...]`.
 func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit}
+	return newGetCommand(cf, streams, writerIsTerminal)
+}
+
+// newGetCommand is NewGetCommand with the terminal test given.
+func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, isTerminal func(io.Writer) bool) *cobra.Command {
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit, isTerminal: isTerminal}
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
 		Short: "List keys and their backoff state",
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
-and the delay that chose it, and the last error. Above the table, one line per
-controller diagnoses it as a whole (in the table only). -o wide adds the error's
+and the delay that chose it, and the last error. stdout is the table alone (or
+what -o asks for). When stderr is a terminal, one line per controller with
+matching keys diagnoses it as a whole, on stderr before the table (describe
+--controller NAME says it in full, anywhere). -o wide adds the error's
 class (transient, permanent, unknown), the counters, and the whole last error;
 -o json, yaml, name, jsonpath=… and go-template=… print as kubectl's do, over
 the wire API's field names (items[*].key, .failures, .lastError.message).
@@ -182,15 +193,42 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		fmt.Fprintf(o.ErrOut, "No keys matched (%d tracked).\n", list.Total)
 		return nil
 	}
-	if len(o.keys) == 0 {
-		// A line per controller says why before the table says what. It is
-		// an aid: a failure to diagnose leaves the table as it was.
-		if ds, err := s.DiagnoseControllers(ctx, o.Controller); err == nil {
-			printDiagnoses(o.Out, ds)
-		}
+	if len(o.keys) == 0 && o.isTerminal(o.ErrOut) {
+		o.printDiagnoses(ctx, s, list)
 	}
 	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
 	return nil
+}
+
+// printDiagnoses says, on stderr, why before the table says what: a line
+// per controller with keys that -q and --state select (--controller
+// names one), so they narrow it as they narrow the table; --limit cuts
+// the table, not the answer. It is an aid for the eye, as kubectl's
+// warnings are: stdout stays the table that | grep and | awk read, and a
+// stderr that is not a terminal (2>file, a CI log) gets none, for describe
+// --controller says it in full there. A failure to diagnose leaves the
+// table as it was.
+func (o *GetOptions) printDiagnoses(ctx context.Context, s *inspector.Session, list *inspector.KeyList) {
+	ds, err := s.DiagnoseControllers(ctx, o.Controller)
+	if err != nil {
+		return
+	}
+	if o.Filter != "" || len(o.States) > 0 {
+		listed := map[string]bool{}
+		for _, k := range list.Items {
+			listed[k.Controller] = true
+		}
+		cut := list.Matched > len(list.Items)
+		ds = slices.DeleteFunc(ds, func(d inspector.ControllerDiagnosis) bool {
+			if listed[d.Controller] || !cut {
+				return !listed[d.Controller]
+			}
+			// Left out by --limit, maybe: one key of it says.
+			l, err := s.Keys(ctx, inspector.KeyQuery{Controller: d.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
+			return err != nil || l.Matched == 0
+		})
+	}
+	printDiagnoses(o.ErrOut, ds)
 }
 
 func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspector.KeyList, error) {

@@ -84,12 +84,13 @@ func TestGetSortsAttentionByDefault(t *testing.T) {
 
 // get on the demo (demo.FirstOutage: seed 7, a minute into its first
 // outage, replayed on a fake clock) opens on what is wrong: the
-// controllers' diagnoses, then the keys failing longest.
+// controllers' diagnoses (on a terminal's stderr), then the keys failing
+// longest (stdout).
 func TestGetOnTheDemo(t *testing.T) {
 	srv := demoWorld(t)
 
-	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "--limit", "12"); err != nil {
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewGetCommandOnTerminal, streams, "--addr", srv.URL, "--limit", "12"); err != nil {
 		t.Fatalf("get: %v", err)
 	}
 	rows := strings.Split(out.String(), "\n")
@@ -102,7 +103,7 @@ func TestGetOnTheDemo(t *testing.T) {
 			t.Errorf("row %q: want only failing keys first", row)
 		}
 	}
-	golden.RequireEqual(t, out.String())
+	golden.RequireEqual(t, "# stderr\n"+errOut.String()+"# stdout\n"+out.String())
 }
 
 // demoWorld serves demo.FirstOutage (seed 7, a minute into its first

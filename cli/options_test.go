@@ -208,12 +208,14 @@ func TestGetEndToEnd(t *testing.T) {
 	}
 
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	if err := run(cli.NewGetCommand, streams, "--addr", srv.URL, "--limit", "1"); err != nil {
+	if err := run(cli.NewGetCommandOnTerminal, streams, "--addr", srv.URL, "--limit", "1"); err != nil {
 		t.Fatalf("get: %v", err)
 	}
-	// The controller's diagnosis comes first, from its counts and v1/errors.
-	if !regexp.MustCompile(`^widget — 2 keys retrying on 2 errors[^\n]*\n\nCONTROLLER `).MatchString(out.String()) || !strings.Contains(out.String(), "default/w1") || errOut.String() != "Showing 1 of 3 matching keys (--limit).\n" {
-		t.Errorf("get --limit 1: stdout %q, stderr %q; want the diagnosis, a table of default/w1 and a note on --limit", out, errOut)
+	// The controller's diagnosis comes first, from its counts and v1/errors,
+	// on a terminal's stderr; stdout is the table.
+	if !strings.HasPrefix(out.String(), "CONTROLLER ") || !strings.Contains(out.String(), "default/w1") ||
+		!regexp.MustCompile(`^widget — 2 keys retrying on 2 errors[^\n]*\n\nShowing 1 of 3 matching keys \(--limit\)\.\n$`).MatchString(errOut.String()) {
+		t.Errorf("get --limit 1: stdout %q, stderr %q; want a table of default/w1, and the diagnosis and a note on --limit on stderr", out, errOut)
 	}
 }
 

@@ -62,7 +62,8 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 	}
 }
 
-// printDiagnoses prints one line per controller: what `get` shows above its table.
+// printDiagnoses prints one line per controller: what `get` shows on a
+// terminal's stderr above its table.
 func printDiagnoses(w io.Writer, ds []inspector.ControllerDiagnosis) {
 	for _, d := range ds {
 		fmt.Fprintln(w, d.Line())

@@ -26,6 +26,9 @@ errors, and whether a reconcile is running.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// Should cobra ever print an error itself, it says it as kubectl and
+	// main do: "error: ...", never cobra's "Error: ...".
+	cmd.SetErrPrefix("error:")
 	cmd.SetIn(streams.In)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)

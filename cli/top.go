@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -120,8 +122,22 @@ var errNoTerminal = errors.New("top needs a terminal; use `kubectl backoff get`"
 // What the endpoint refuses (an unknown --controller, a -q it cannot take)
 // is refused here, before the UI opens, with the message get prints.
 func (o *TopOptions) Run(ctx context.Context) error {
-	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) || !isTerminal(o.In) {
+	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) {
 		return errNoTerminal
+	}
+	var keys io.Reader // stdin
+	if !isTerminal(o.In) {
+		// A log piped in (kubectl logs … | top --from-logs -) takes stdin:
+		// the keys come from the terminal, as less reads them.
+		tty, ttyOut, err := tea.OpenTTY()
+		if err != nil {
+			return fmt.Errorf("top reads keys from the terminal: stdin is not one, and %w; use `kubectl backoff get`", err)
+		}
+		defer tty.Close()
+		if ttyOut != tty {
+			ttyOut.Close() // the screen is stdout; only keys are read from it
+		}
+		keys = tty
 	}
 	if o.file != "" {
 		return o.runFile(ctx)
@@ -141,16 +157,19 @@ func (o *TopOptions) Run(ctx context.Context) error {
 		}
 	}
 	opts := ui.Options{
-		Session: s, Objects: objects, Refresh: o.Refresh,
+		Session: s, Objects: objects, Refresh: o.Refresh, Input: keys,
 		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
 		User: o.requester(),
 	}
 	if pods != nil {
 		opts.Pods, opts.Attach = pods, o.attachPod
 	}
-	if o.addr == "" {
+	switch {
+	case o.fromLogs.enabled() && o.fromLogs.source != fromTarget:
+		// A log file or stdin: no cluster is attached, no namespace read.
+	case o.addr == "":
 		opts.Context, opts.Namespace = o.kubeContext()
-	} else {
+	default:
 		opts.NoObjects = o.noObjects()
 	}
 	// An endpoint never reached ends the UI with its last call's error,

@@ -79,6 +79,23 @@ type KeyNotFoundError struct {
 	// Named are the tracked keys NAMESPACE/Key, when Key has no namespace:
 	// what the user most likely meant (at most maxNamed).
 	Named []string
+	// Source names what was read when it has no controllers at all: the
+	// endpoint's address, or "logs: FILE" for a log.
+	Source string
+}
+
+// noControllers says that nothing tracks any key, and what that means for
+// the source read.
+func (e *KeyNotFoundError) noControllers() string {
+	if log, ok := strings.CutPrefix(e.Source, LogSourcePrefix); ok {
+		return fmt.Sprintf("no controller tracks key %q: the log %s holds no keys of any controller "+
+			"(none of its lines is a reconcile line kubectl backoff reads): is it the controller's log, of the right container?", e.Key, log)
+	}
+	src := "the endpoint"
+	if e.Source != "" {
+		src += " at " + e.Source
+	}
+	return fmt.Sprintf("no controller tracks key %q: %s has no controllers yet (a probe registers when its controller starts)", e.Key, src)
 }
 
 // maxNamed bounds KeyNotFoundError.Named: a hint, not a listing.
@@ -86,6 +103,9 @@ const maxNamed = 3
 
 // Error implements error.
 func (e *KeyNotFoundError) Error() string {
+	if len(e.Controllers) == 0 {
+		return e.noControllers()
+	}
 	msg := fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
 	switch {
 	case strings.Contains(e.Key, "/"):
@@ -143,6 +163,13 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 	ov, err := s.Overview(ctx)
 	if err != nil {
 		return "", err
+	}
+	if len(ov.Controllers) == 0 {
+		names := make([]string, len(s.endpoints))
+		for i, e := range s.endpoints {
+			names[i] = e.Name
+		}
+		return "", &KeyNotFoundError{Key: key, Source: strings.Join(names, ", ")}
 	}
 	if len(ov.Controllers) == 1 {
 		// Its own answer names the key if it lacks it; a key without a

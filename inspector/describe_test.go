@@ -107,3 +107,17 @@ func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
 		t.Errorf("DiagnoseControllers(nope): error = %v, want one naming it and the known ones", err)
 	}
 }
+
+// With no controllers at all, the error says so for what was read, rather
+// than listing none: "(controllers: )".
+func TestKeyNotFoundWithNoControllers(t *testing.T) {
+	for _, tt := range []struct{ source, want string }{
+		{"logs: EMPTY", `no controller tracks key "demo/x": the log EMPTY holds no keys of any controller`},
+		{"127.0.0.1:8082", `no controller tracks key "demo/x": the endpoint at 127.0.0.1:8082 has no controllers yet`},
+	} {
+		err := &inspector.KeyNotFoundError{Key: "demo/x", Source: tt.source}
+		if got := err.Error(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("source %q: %q, want it to begin %q", tt.source, got, tt.want)
+		}
+	}
+}

@@ -65,7 +65,9 @@ func Explain(in ExplainInput) Diagnosis {
 	d := Diagnosis{State: k.State}
 	switch k.State {
 	case api.StateBackoff:
-		if k.Failures == 0 {
+		if k.Failures == 0 && k.DelaySource == api.SourceSpread {
+			d.Summary = explainSpread(k, now)
+		} else if k.Failures == 0 {
 			// A reset (forget) left a retry pending: "backing off after 0
 			// failures" would contradict itself.
 			d.Summary = explainPendingAfterReset(k, in.Controller, now)

@@ -95,8 +95,12 @@ func errorFinding(in ExplainInput) (Finding, bool) {
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false
 		}
-		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, "+
-			"and the backoff is doing its job — nothing to change in the controller.", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))
+		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, ", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))
+		if historyLoops(k.History).preemptions >= LoopRepeats {
+			// The loop finding says why: the backoff is not what paces it.
+			return Finding{FindingTransient, msg + "but watch events, not the backoff, decide when it retries (below)."}, true
+		}
+		msg += "and the backoff is doing its job — nothing to change in the controller."
 		if plan := retryPlan(in.Controller, k.Failures); plan != "" {
 			msg += " If it keeps failing, the next retries wait " + plan + "."
 		}

@@ -7,11 +7,18 @@ import "github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 // failed (a terminal error, or the controller gave up), or backing off after
 // its last reconcile failed. A forget without requeue resets the count, not
 // the failure: the key's last reconcile failed and its retry is still to
-// come, so it stays failing until a reconcile succeeds.
+// come, so it stays failing until a reconcile succeeds. A forget with
+// requeue does not end the failure either: in its streak (firstFailureAt),
+// the key is failing while it waits for its spread slot (backoff,
+// delaySource spread), is queued or runs, until a reconcile succeeds.
 //
 // It is the one rule for one key; InTrouble is the controller's count.
 func Failing(k *api.Key) bool {
-	return k != nil && (k.Failures > 0 || k.State == api.StateFailed || k.State == api.StateBackoff)
+	if k == nil {
+		return false
+	}
+	inStreak := !k.FirstFailureAt.IsZero() && (k.State == api.StateQueued || k.State == api.StateRunning)
+	return k.Failures > 0 || k.State == api.StateFailed || k.State == api.StateBackoff || inStreak
 }
 
 // InTrouble is how many keys of c are failing, by its counts per state:

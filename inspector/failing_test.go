@@ -33,6 +33,11 @@ func TestFailing(t *testing.T) {
 		{"forgotten, its retry pending", ptr(reset(failedAt(api.StateBackoff, 0, 1), 2, api.ResetForget)), true},
 		{"forgotten, then failed again", ptr(reset(failedAt(api.StateBackoff, 0, 3), 2, api.ResetForget)), true},
 		{"forgotten, then failed again and counted", ptr(reset(failedAt(api.StateBackoff, 1, 3), 2, api.ResetForget)), true},
+		// A forget with requeue resets the count, not the failure either.
+		{"requeued by forget, waiting for its spread slot", ptr(reset(api.Key{State: api.StateBackoff, DelaySource: api.SourceSpread, FirstFailureAt: at(1), LastReconcileAt: at(1)}, 2, api.ResetForget)), true},
+		{"requeued by forget, its slot came: queued", ptr(reset(api.Key{State: api.StateQueued, FirstFailureAt: at(1), LastReconcileAt: at(1)}, 2, api.ResetForget)), true},
+		{"requeued by forget, running", ptr(reset(api.Key{State: api.StateRunning, FirstFailureAt: at(1), LastReconcileAt: at(1)}, 2, api.ResetForget)), true},
+		{"queued, not failing", &api.Key{State: api.StateQueued, LastReconcileAt: at(1)}, false},
 		{"forgotten, retried and converged", ptr(reset(api.Key{State: api.StateIdle, LastReconcileAt: at(3)}, 2, api.ResetForget)), false},
 	}
 	for _, tt := range tests {

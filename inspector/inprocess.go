@@ -17,6 +17,14 @@ import (
 // handlers are served through InProcessEndpoint, with no port opened, and
 // write with ServeJSON, ServeError and IntParam, as the endpoint would.
 
+// LogSourcePrefix begins the name of an endpoint that reads a log ("logs:
+// FILE", "logs: deploy/NAME"): nothing is connected to it, and it has no
+// leader to tell.
+const LogSourcePrefix = "logs: "
+
+// IsLogSource reports whether an endpoint named name reads a log.
+func IsLogSource(name string) bool { return strings.HasPrefix(name, LogSourcePrefix) }
+
 // InProcessEndpoint is an endpoint named name whose requests h answers in
 // process.
 func InProcessEndpoint(name string, h http.Handler) *Endpoint {

@@ -193,8 +193,10 @@ func TestHandlerForgetSpread(t *testing.T) {
 			}
 			continue
 		}
-		if after["state"] != string(api.StateScheduled) || after["delaySource"] != api.SourceSpread {
-			t.Errorf("%s: state, delaySource = %v, %v, want scheduled, %s", k, after["state"], after["delaySource"], api.SourceSpread)
+		// Failing keys: their retry waits for its slot, a backoff, not a
+		// RequeueAfter's planned re-check.
+		if after["state"] != string(api.StateBackoff) || after["delaySource"] != api.SourceSpread {
+			t.Errorf("%s: state, delaySource = %v, %v, want backoff, %s", k, after["state"], after["delaySource"], api.SourceSpread)
 		}
 		want, earlier := now.Add(release), false
 		if p := pending[k]; p.After(now) && p.Before(want) {
@@ -384,5 +386,19 @@ func TestForgetSaysWhatWasReset(t *testing.T) {
 	m := e.forget(`{"controller":"alpha","keys":["default/a2"],"dryRun":true}`)
 	if got, want := m["message"].(string), "there is nothing to reset"; !strings.Contains(got, want) {
 		t.Errorf("dry run: message = %q, want it to say %q", got, want)
+	}
+}
+
+// A key that is not failing, requeued with a spread, waits for its slot as
+// a planned re-check (scheduled), not as a failure.
+func TestHandlerForgetSpreadNotFailing(t *testing.T) {
+	e, _, _ := htForgetEnv(t)
+	a := e.probes["alpha"]
+	a.run("default/ok0", reconcile.Result{}, nil)
+	a.run("default/ok1", reconcile.Result{}, nil)
+	e.forget(`{"controller":"alpha","filter":{"q":"default/ok"},"requeue":true,"spread":"4s"}`)
+	after := e.get("v1/key?controller=alpha&key=default/ok1")
+	if after["state"] != string(api.StateScheduled) || after["delaySource"] != api.SourceSpread {
+		t.Errorf("default/ok1: state, delaySource = %v, %v, want scheduled, %s", after["state"], after["delaySource"], api.SourceSpread)
 	}
 }

@@ -80,6 +80,15 @@ func (e *entry[T]) limited(now int64, delay time.Duration, source uint8, pq, see
 		e.nextRetry = 0
 	}
 	e.schedule(now, delay, source, pq)
+	if e.queuedAt != 0 && e.readyCause == trigEvent && delay > 0 {
+		// A watch event came since the queue handed the key out (often the
+		// reconcile's own status write): the key is ready already, and both
+		// queues run it again at once — the priority queue keeps a ready
+		// item ready, the delaying queue re-queues a key made dirty while it
+		// was processing on Done. The event cut this delay short: the same
+		// bypass as an event that comes while the retry waits.
+		e.readyPreempted = true
+	}
 	// Even while running: without the reconciler decorator, the classic
 	// queue calls When before Done, and this delay is that reconcile's
 	// outcome. With it, the reconcile has already finished.
@@ -326,7 +335,15 @@ func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user
 		switch {
 		case requeued && release > 0:
 			e.schedule(now, release, srcSpread, pq)
-			e.stored = stScheduled
+			// A failing key waits for its retry, released by the spread
+			// instead of the limiter: backing off (delaySource spread), and
+			// failing until a reconcile succeeds. Scheduled is a planned
+			// re-check, not a failure: what a key that was not failing waits for.
+			if e.stored == stBackoff || e.stored == stFailed || e.firstFailureAt != 0 {
+				e.stored = stBackoff
+			} else {
+				e.stored = stScheduled
+			}
 		case requeued:
 			e.ready(now, trigForget, pq)
 		}

@@ -79,6 +79,9 @@ func (t *topModel) attachedLine() string {
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *topModel) replica(r inspector.Replica) string {
+	if inspector.IsLogSource(r.Endpoint) {
+		return r.Endpoint // a log: nothing is connected, no leader to tell
+	}
 	s := &t.c.styles
 	role := "leader "
 	switch {

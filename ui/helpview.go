@@ -145,7 +145,7 @@ func (m *helpModel) bindings() []string {
 
 // stateHelp says what each state means.
 var stateHelp = map[api.State]string{
-	api.StateBackoff:   "errored; retried at NEXT RETRY, after the rate limiter's delay",
+	api.StateBackoff:   "errored; retried at NEXT RETRY, after the rate limiter's delay or its forget --spread slot",
 	api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
 	api.StateQueued:    "ready, waiting for a free worker",
 	api.StateRunning:   "a reconcile is in progress",

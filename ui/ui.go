@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -26,6 +27,10 @@ type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session
 type Options struct {
 	// Session is the attached endpoint(s). The UI does not close it.
 	Session *inspector.Session
+	// Input is where keys are read from; nil is stdin (or, when stdin is
+	// not a terminal, the terminal Bubble Tea opens). A log piped into top
+	// takes stdin: keys then come from the terminal (/dev/tty), as less does.
+	Input io.Reader
 	// Pods, when Session is nil, are the instrumented pods discovery found
 	// with no TARGET to say which: the UI opens on a picker of them and
 	// attaches to the one picked with Attach. It closes that session itself
@@ -135,6 +140,9 @@ func Run(ctx context.Context, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
 	if os.Getenv("NO_COLOR") != "" {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}

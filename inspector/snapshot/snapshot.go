@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -83,7 +84,16 @@ func Write(w io.Writer, f *File) error {
 // package reads.
 func Read(r io.Reader) (*File, error) {
 	var f File
-	if err := json.NewDecoder(r).Decode(&f); err != nil {
+	cr := &countingReader{r: r}
+	if err := json.NewDecoder(cr).Decode(&f); err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil, errors.New("empty: no snapshot in it (write one with kubectl backoff snapshot)")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			// The JSON stops mid-way: a snapshot cut short (a copy or a
+			// write that did not finish), not another kind of file.
+			return nil, fmt.Errorf("truncated: it ends after %d bytes, in the middle of its JSON (a snapshot cut short? take it again with kubectl backoff snapshot)", cr.n)
+		}
 		return nil, fmt.Errorf("not a snapshot (write one with kubectl backoff snapshot): %w", err)
 	}
 	switch {
@@ -114,4 +124,17 @@ func (f *File) Keys() map[key]api.Key {
 		}
 	}
 	return out
+}
+
+// countingReader counts the bytes read through it, for a truncated
+// snapshot's message.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -187,6 +187,9 @@ func TestReadRefuses(t *testing.T) {
 		{`{"kind":"BackoffSnapshot","formatVersion":2,"wireAPI":"v1"}`, "format version 2"},
 		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v2"}`, `wire API "v2"`},
 		{`not json`, "not a snapshot"},
+		// A snapshot cut short says so, with where it stops, not "unexpected EOF".
+		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","endpoints":[{"name":"demo/ctrl-0","ke`, "truncated: it ends after 97 bytes, in the middle of its JSON"},
+		{``, "empty: no snapshot in it"},
 	} {
 		if _, err := snapshot.Read(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Read(%s): error %v, want one containing %q", tt.in, err, tt.want)
