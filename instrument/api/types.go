@@ -334,9 +334,12 @@ type ErrorResponse struct {
 }
 
 // ErrorBody carries the status code, a Kubernetes-style reason and a message
-// naming the problem.
+// naming the problem. Field names the query parameter or body field at
+// fault, as a Kubernetes Status names details.causes[].field: every 400
+// carries one, so a client maps it to its own flag without reading Message.
 type ErrorBody struct {
 	Code    int    `json:"code"`
 	Reason  string `json:"reason"`
+	Field   string `json:"field,omitempty"`
 	Message string `json:"message"`
 }
