@@ -141,7 +141,6 @@ func TestHandlerFilterBounds(t *testing.T) {
 	}
 }
 
-
 // TestHandlerKeyHandle: a key that is not valid UTF-8 is listed with a
 // handle that reads and forgets exactly that key.
 func TestHandlerKeyHandle(t *testing.T) {
