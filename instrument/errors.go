@@ -70,6 +70,12 @@ func badParam(name, format string, args ...any) error {
 	return query.Invalid(name, format, args...)
 }
 
+// badBody is a forget body that does not decode: field is the body field
+// at fault when the decoder says which, else "body".
+func badBody(field, format string, args ...any) error {
+	return &apiError{kind: kindInvalid, param: field, msg: fmt.Sprintf(format, args...)}
+}
+
 func errNotFound(format string, args ...any) error { return newError(kindNotFound, format, args...) }
 
 func errNotInstrumented(format string, args ...any) error {

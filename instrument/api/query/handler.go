@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -210,15 +211,24 @@ func KeyParam(key, handle string) (string, error) {
 	case key != "" && handle != "":
 		return "", Invalid("handle", "give key or handle, not both")
 	case handle != "":
-		b, err := base64.RawURLEncoding.DecodeString(handle)
+		k, err := KeyOfHandle(handle)
 		if err != nil {
-			return "", Invalid("handle", "%q is not a key handle (unpadded base64url, as the key's handle field gives it)", handle)
+			return "", Invalid("handle", "%v", err)
 		}
-		return string(b), nil
+		return k, nil
 	case key == "":
 		return "", Invalid("key", "required")
 	}
 	return key, nil
+}
+
+// KeyOfHandle is the key a Key.Handle names.
+func KeyOfHandle(handle string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(handle)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a key handle (unpadded base64url, as the key's handle field gives it)", handle)
+	}
+	return string(b), nil
 }
 
 // ServeJSON writes v as the answer, with status code.

@@ -37,6 +37,7 @@ func ParseRaw(raw string) (url.Values, error) {
 			continue
 		}
 		rawKey, rawVal, _ := strings.Cut(pair, "=")
+		rawKey, _, _ = strings.Cut(rawKey, ";") // name the parameter a semicolon follows
 		name, kerr := url.QueryUnescape(rawKey)
 		if kerr != nil {
 			name = rawKey
