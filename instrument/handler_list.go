@@ -126,7 +126,7 @@ func (h *handler) controllers(w http.ResponseWriter, r *http.Request) error {
 		for _, c := range h.opts.Registry.list() {
 			info := c.info(c.now())
 			if h.opts.ReadOnly {
-				info.Capabilities = api.Capabilities{ReadOnly: true}
+				info.Capabilities = api.Capabilities{ReadOnly: true, Sorts: api.Sorts}
 			}
 			list.Controllers = append(list.Controllers, info)
 		}

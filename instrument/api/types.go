@@ -215,6 +215,10 @@ type Capabilities struct {
 	CanForget  bool `json:"canForget"`
 	CanRequeue bool `json:"canRequeue"`
 	ReadOnly   bool `json:"readOnly"`
+	// Sorts lists the orders v1/keys accepts (Sorts, as this server knows
+	// them): a client learns what the server can do from here, never from
+	// an error's words. Absent from servers older than this field.
+	Sorts []string `json:"sorts,omitempty"`
 }
 
 // ForgetRequest is the v1/forget body. Exactly one of Keys or Filter selects

@@ -89,7 +89,11 @@ func (h *readHandler) controllers(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.src.Controllers(), nil
+	list := h.src.Controllers()
+	for i := range list.Controllers {
+		list.Controllers[i].Capabilities.Sorts = api.Sorts // what this handler accepts, whatever the source
+	}
+	return list, nil
 }
 
 // selected checks the controller parameter and returns the controllers'

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -138,11 +139,11 @@ func newPattern(param, expr string) (pattern, error) {
 func compileBounded(param, expr string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, Invalid(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, Invalid(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	if len(prog.Inst) > maxRegexInsts {
 		return nil, Invalid(param, "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
@@ -155,9 +156,14 @@ func compileBounded(param, expr string) (*regexp.Regexp, error) {
 	}
 	compiled, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, Invalid(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	return compiled, nil
+}
+
+// badRegexp says why expr does not compile, in the user's words.
+func badRegexp(param, expr string, err error) error {
+	return Invalid(param, "%q is not a regular expression: %s", expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its
@@ -281,4 +287,15 @@ func MatchText(expr string) func(string) bool {
 		}
 		return strings.Contains(s, p.q)
 	}
+}
+
+// FilterError says why a server would refuse typed as q, in the words a
+// person typing it reads: the engine's message without the parameter's
+// name, which the filter line does not show.
+func FilterError(typed string) error {
+	err := CheckPattern("q", typed)
+	if e, ok := errors.AsType[*Error](err); ok {
+		return errors.New(strings.TrimPrefix(e.Msg, `parameter "q": `))
+	}
+	return err
 }
