@@ -22,6 +22,7 @@ type SnapshotOptions struct {
 	// File is where the snapshot goes; empty or "-" for stdout.
 	File       string
 	MaxDetails int
+	fromLogs   fromLogsOptions
 }
 
 // NewSnapshotCommand returns `kubectl backoff snapshot [TARGET] [-f FILE]`.
@@ -44,10 +45,15 @@ keys, without the controllers or the histories: the snapshot is the record.)`,
 
   # The demo, directly, then browse it offline
   kubectl backoff snapshot --addr 127.0.0.1:8082 -f snap.json
-  kubectl backoff top --file snap.json`,
+  kubectl backoff top --file snap.json
+
+  # An uninstrumented controller, from its log (every key it logged)
+  kubectl backoff snapshot deploy/my-controller --from-logs -f before.json
+  kubectl backoff snapshot --from-logs saved.log -f before.json`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.File, "file", "f", o.File, "Write the snapshot to this file (default: stdout)")
 	cmd.Flags().IntVar(&o.MaxDetails, "details", o.MaxDetails, fmt.Sprintf("Keep the history of at most this many keys in backoff or failed (0-%d)", snapshot.MaxDetails))
 	return cmd
@@ -60,10 +66,11 @@ func (o *SnapshotOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
+	rest = o.fromLogs.complete(rest, &o.attachOptions)
 	if len(rest) > 0 && o.addrTarget == "" {
 		return fmt.Errorf("snapshot takes at most a TARGET (KIND/NAME), not %q: it records every key", rest[0])
 	}
-	o.completeCluster(true)
+	o.completeCluster(needsCluster(&o.fromLogs))
 	return nil
 }
 
@@ -72,13 +79,16 @@ func (o *SnapshotOptions) Validate() error {
 	if o.MaxDetails < 0 || o.MaxDetails > snapshot.MaxDetails {
 		return fmt.Errorf("--details %d: must be between 0 and %d", o.MaxDetails, snapshot.MaxDetails)
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
 // Run takes the snapshot and writes it: to a file, whole or not at all.
 func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
-	s, _, err := o.open(ctx, o.Out)
+	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -115,6 +125,10 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 // source names what was attached, for the file.
 func (o *SnapshotOptions) source() string {
 	switch {
+	case o.fromLogs.enabled() && o.fromLogs.source != fromTarget:
+		return "log " + o.fromLogs.source
+	case o.fromLogs.enabled():
+		return "log of " + o.target.String()
 	case o.addr != "":
 		return o.addr
 	case !o.target.IsZero():
