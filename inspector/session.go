@@ -110,7 +110,7 @@ func (o *Overview) AcceptsSort(order string) (accepts, known bool) {
 // ReadOnly reports whether every active controller refuses forget.
 func (o *Overview) ReadOnly() bool {
 	for _, c := range o.Controllers {
-		if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+		if c.Capabilities.Forgets() {
 			return false
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 const (
 	// maxSpread bounds the window a bulk retry is spread over.
-	maxSpread = time.Hour
+	maxSpread = api.MaxSpread
 	// maxForgetKeys bounds the keys one request may name.
 	maxForgetKeys = 10_000
 )

@@ -109,11 +109,15 @@ func checkState(s api.State, valid []api.State) error {
 	if slices.Contains(valid, s) {
 		return nil
 	}
-	_, err := api.ParseState(string(s))
-	if len(valid) > len(api.States) {
-		return Invalid("state", "%q is not a state; use %s or %s", s, api.StateNames(), api.StateUnknown)
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
 	}
-	return Invalid("state", "%v", err)
+	list := strings.Join(names, ", ")
+	if i := strings.LastIndex(list, ", "); i >= 0 {
+		list = list[:i] + " or " + list[i+2:]
+	}
+	return Invalid("state", "%q is not a state; use %s", s, list)
 }
 
 // Int is the integer parameter name given as s: def when empty, refused
