@@ -214,7 +214,6 @@ func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspec
 	return out, nil
 }
 
-
 func validateSort(s string) error {
 	if slices.Contains(api.Sorts, s) {
 		return nil
