@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -37,7 +38,10 @@ the keys in backoff or failed, most failures first (at most --details of them).
 
 Browse it later, offline and read-only, with kubectl backoff top --file FILE;
 compare two with kubectl backoff diff BEFORE AFTER. (get -o json is one page of
-keys, without the controllers or the histories: the snapshot is the record.)`,
+keys, without the controllers or the histories: the snapshot is the record.)
+
+With --from-logs, the keys come from the controller's log instead (an
+uninstrumented controller): every key it logged, as get --from-logs reads them.`,
 		Example: `  # During the incident, and after the fix
   kubectl backoff snapshot deploy/my-controller -f before.json
   kubectl backoff snapshot deploy/my-controller -f after.json
@@ -45,11 +49,7 @@ keys, without the controllers or the histories: the snapshot is the record.)`,
 
   # The demo, directly, then browse it offline
   kubectl backoff snapshot --addr 127.0.0.1:8082 -f snap.json
-  kubectl backoff top --file snap.json
-
-  # An uninstrumented controller, from its log (every key it logged)
-  kubectl backoff snapshot deploy/my-controller --from-logs -f before.json
-  kubectl backoff snapshot --from-logs saved.log -f before.json`,
+  kubectl backoff top --file snap.json`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
@@ -111,7 +111,7 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "%s: not read: %s\n", e.Name, e.Error)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", f.TakenAt.UTC().Format("2006-01-02 15:04:05 UTC"), keys, withDetail)
+	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", inspector.Timestamp(f.TakenAt), keys, withDetail)
 	if omitted > 0 {
 		fmt.Fprintf(o.ErrOut, " (%d more in backoff or failed without: --details)", omitted)
 	}
