@@ -236,7 +236,7 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		clockTime(t.lastSent), short(t.c.now().Sub(t.failedSince).Truncate(time.Second)))
+		clockTime(t.lastSent), inspector.FormatSeconds(t.c.now().Sub(t.failedSince)))
 	next := t.lastSent.Add(t.c.opts.Refresh)
 	retry := "tries again in " + countdown(next, t.c.now())
 	if !next.After(t.c.now()) {
