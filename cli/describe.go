@@ -275,7 +275,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 		if i > 0 {
 			prev = &hist[i-1]
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format("15:04:05.000"), inspector.TriggerText(a, prev), a.Outcome,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", inspector.TimeOfDayMillis(a.At), inspector.TriggerText(a, prev), a.Outcome,
 			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
 	}
 	tw.Flush()
@@ -298,7 +298,7 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 	}
 	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", o.Generation, obs)
 	if o.DeletionTimestamp != nil {
-		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", o.DeletionTimestamp.UTC().Format("15:04:05"), strings.Join(o.Finalizers, ", "))
+		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", inspector.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}
 	tw := printers.GetNewTabWriter(w)
 	if len(o.Conditions) > 0 {
@@ -320,7 +320,7 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 func nextRetryLine(k api.Key, now time.Time) string {
 	s := inspector.NextRetryText(k, now)
 	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
-		s += " (at " + k.NextRetryAt.UTC().Format("15:04:05") + ")"
+		s += " (at " + inspector.TimeOfDay(k.NextRetryAt) + ")"
 	}
 	return s
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -19,8 +18,11 @@ import (
 // dial error to client-go's default of localhost:8080.
 var errNoCluster = errors.New("no cluster configured: pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)")
 
-// paramFlags maps the endpoint's parameter names to the flags that set them,
-// so that a 400 speaks the user's language.
+// paramFlags maps the field a 400 names (api.ErrorBody.Field: a query
+// parameter or a forget body field) to the flag that sets it, so that the
+// error speaks the user's language. Fields no flag sets (offset and
+// continue while paging, the error pattern a drill-down adds, the body
+// itself) are named for what they are: a bug of this client, not the user's.
 var paramFlags = map[string]string{
 	"controller": "--controller",
 	"q":          "-q/--filter",
@@ -29,12 +31,17 @@ var paramFlags = map[string]string{
 	"limit":      "--limit",
 	"key":        "KEY",
 	"keys":       "KEY",
+	"handle":     "KEY",
+	"handles":    "KEY",
 	"filter":     "--all",
 	"spread":     "--spread",
+	"reason":     "--reason",
+	"user":       "the user from your kubeconfig",
+	"error":      "the error group's pattern",
+	"offset":     "paging (offset)",
+	"continue":   "paging (continue)",
+	"body":       "the forget request",
 }
-
-// paramMessage is how the endpoint names a bad parameter.
-var paramMessage = regexp.MustCompile(`^parameter "([A-Za-z]+)": (.*)$`)
 
 // explainError rewrites an error for the person at the terminal: a refused
 // connection, or https to a plain-http listener, in one line with the
@@ -77,11 +84,13 @@ func (o *attachOptions) explainError(err error) error {
 	}
 	switch ae.Code {
 	case http.StatusBadRequest:
-		if m := paramMessage.FindStringSubmatch(ae.Message); m != nil {
-			if flag, ok := paramFlags[m[1]]; ok {
-				return fmt.Errorf("%s: %s", flag, m[2])
-			}
+		if flag, ok := paramFlags[ae.Field]; ok {
+			// The message repeats the parameter's name; the flag replaces it.
+			msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
+			return fmt.Errorf("%s: %s", flag, msg)
 		}
+		// A field this client does not know (a newer server's): the
+		// server's own words name it.
 		return errors.New(ae.Message)
 	case http.StatusNotFound:
 		// "no controller \"nope\"; known: widget" says it all; the method

@@ -34,7 +34,7 @@ func TestErrorsANewcomerCanActOn(t *testing.T) {
 		{"https to a plain-http endpoint, describe", cli.NewDescribeCommand, []string{"--addr", strings.Replace(srv.URL, "http://", "https://", 1), "default/w1"},
 			"cannot talk https to " + strings.TrimPrefix(srv.URL, "http://") + ": it answers plain http; use --addr " + srv.URL},
 		{"a bad regular expression names -q", cli.NewGetCommand, []string{"--addr", srv.URL, "-q", "~("},
-			"-q/--filter: bad regular expression"},
+			`-q/--filter: "(" is not a regular expression`},
 		{"an unknown controller names --controller", cli.NewGetCommand, []string{"--addr", srv.URL, "--controller", "nope"},
 			`no controller "nope"`},
 	}

@@ -116,8 +116,8 @@ func (o *ForgetOptions) Validate() error {
 		return fmt.Errorf("give KEYs or --all, not both")
 	case !o.All && (o.Filter != "" || len(o.States) > 0):
 		return fmt.Errorf("--filter and --state select keys for --all; add --all or name the KEYs")
-	case o.Spread < 0 || o.Spread > time.Hour:
-		return fmt.Errorf("--spread %v: must be between 0 and 1h", o.Spread)
+	case o.Spread < 0 || o.Spread > api.MaxSpread:
+		return fmt.Errorf("--spread %v: must be between 0 and %s", o.Spread, inspector.FormatDuration(api.MaxSpread))
 	case o.Spread > 0 && !o.Requeue:
 		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
 	case len(o.Reason) > api.MaxReasonBytes:
@@ -125,7 +125,7 @@ func (o *ForgetOptions) Validate() error {
 	case strings.ContainsFunc(o.Reason, unicode.IsControl):
 		return fmt.Errorf("--reason must be one line of text, without control characters")
 	}
-	if err := validateStates(o.States); err != nil {
+	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
 	}
 	return o.attachOptions.validate()
@@ -160,7 +160,7 @@ func (o *ForgetOptions) controllers(ctx context.Context, s *inspector.Session) (
 	}
 	var out []string
 	for _, c := range ov.Controllers {
-		if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+		if c.Capabilities.Forgets() {
 			out = append(out, c.Name)
 		}
 	}

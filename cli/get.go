@@ -126,7 +126,7 @@ func (o *GetOptions) Validate() error {
 	if err := o.validateGroupBy(); err != nil {
 		return err
 	}
-	if err := validateStates(o.States); err != nil {
+	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
 	}
 	if err := validateSort(o.Sort); o.GroupBy == "" && err != nil {
@@ -252,15 +252,6 @@ func (o *GetOptions) getKeys(ctx context.Context, s *inspector.Session) (*inspec
 	return out, nil
 }
 
-func validateStates(states []string) error {
-	for _, s := range states {
-		if !slices.Contains(api.States, api.State(s)) && api.State(s) != api.StateUnknown { // unknown: --from-logs
-			return fmt.Errorf("--state %q: not a state; use backoff, scheduled, queued, running, failed or idle", s)
-		}
-	}
-	return nil
-}
-
 func validateSort(s string) error {
 	if slices.Contains(api.Sorts, s) {
 		return nil
@@ -268,10 +259,4 @@ func validateSort(s string) error {
 	return fmt.Errorf("--sort %q: use %s", s, api.SortNames())
 }
 
-func toStates(s []string) []api.State {
-	out := make([]api.State, len(s))
-	for i, v := range s {
-		out[i] = api.State(v)
-	}
-	return out
-}
+func toStates(s []string) []api.State { return parseStates(s) }

@@ -46,7 +46,7 @@ func TestOptionValidation(t *testing.T) {
 		want   string // a part of the error, naming the flag
 	}{
 		{"get -o xml", get, []string{"-o", "xml"}, `--output "xml": use one of wide, json, yaml`},
-		{"get unknown --state", get, []string{"--state", "backoff,sleeping"}, `--state "sleeping": not a state`},
+		{"get unknown --state", get, []string{"--state", "backoff,sleeping"}, `--state: "sleeping" is not a state`},
 		{"get bad --sort", get, []string{"--sort", "age"}, `--sort "age": use next, failures, key, since or attention`},
 		{"get --limit 0", get, []string{"--limit", "0"}, "--limit 0: must be between 1 and 1000"},
 		{"get --limit 1001", get, []string{"--limit", "1001"}, "--limit 1001: must be between 1 and 1000"},
@@ -81,7 +81,7 @@ func TestOptionValidation(t *testing.T) {
 		{"forget --spread negative", forget, []string{"--all", "--requeue", "--spread", "-1s"}, "--spread -1s: must be between 0 and 1h"},
 		{"forget --filter without --all", forget, []string{"default/w1", "-q", "503"}, "--filter and --state select keys for --all"},
 		{"forget --state without --all", forget, []string{"default/w1", "--state", "backoff"}, "--filter and --state select keys for --all"},
-		{"forget unknown --state", forget, []string{"--all", "--state", "sleeping"}, `--state "sleeping": not a state`},
+		{"forget unknown --state", forget, []string{"--all", "--state", "sleeping"}, `--state: "sleeping" is not a state`},
 		{"forget -o wide", forget, []string{"default/w1", "-o", "wide"}, `--output "wide": use one of json, yaml`},
 		{"forget --scheme ftp", forget, []string{"default/w1", "--scheme", "ftp"}, `--scheme "ftp"`},
 		{"forget --port 70000", forget, []string{"default/w1", "--port", "70000"}, "--port 70000"},

@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -22,6 +23,7 @@ type SnapshotOptions struct {
 	// File is where the snapshot goes; empty or "-" for stdout.
 	File       string
 	MaxDetails int
+	fromLogs   fromLogsOptions
 }
 
 // NewSnapshotCommand returns `kubectl backoff snapshot [TARGET] [-f FILE]`.
@@ -36,7 +38,10 @@ the keys in backoff or failed, most failures first (at most --details of them).
 
 Browse it later, offline and read-only, with kubectl backoff top --file FILE;
 compare two with kubectl backoff diff BEFORE AFTER. (get -o json is one page of
-keys, without the controllers or the histories: the snapshot is the record.)`,
+keys, without the controllers or the histories: the snapshot is the record.)
+
+With --from-logs, the keys come from the controller's log instead (an
+uninstrumented controller): every key it logged, as get --from-logs reads them.`,
 		Example: `  # During the incident, and after the fix
   kubectl backoff snapshot deploy/my-controller -f before.json
   kubectl backoff snapshot deploy/my-controller -f after.json
@@ -48,6 +53,7 @@ keys, without the controllers or the histories: the snapshot is the record.)`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
+	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.File, "file", "f", o.File, "Write the snapshot to this file (default: stdout)")
 	cmd.Flags().IntVar(&o.MaxDetails, "details", o.MaxDetails, fmt.Sprintf("Keep the history of at most this many keys in backoff or failed (0-%d)", snapshot.MaxDetails))
 	return cmd
@@ -60,10 +66,11 @@ func (o *SnapshotOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
+	rest = o.fromLogs.complete(rest, &o.attachOptions)
 	if len(rest) > 0 && o.addrTarget == "" {
 		return fmt.Errorf("snapshot takes at most a TARGET (KIND/NAME), not %q: it records every key", rest[0])
 	}
-	o.completeCluster(true)
+	o.completeCluster(needsCluster(&o.fromLogs))
 	return nil
 }
 
@@ -72,13 +79,16 @@ func (o *SnapshotOptions) Validate() error {
 	if o.MaxDetails < 0 || o.MaxDetails > snapshot.MaxDetails {
 		return fmt.Errorf("--details %d: must be between 0 and %d", o.MaxDetails, snapshot.MaxDetails)
 	}
+	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 
 // Run takes the snapshot and writes it: to a file, whole or not at all.
 func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
-	s, _, err := o.open(ctx, o.Out)
+	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -101,7 +111,7 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "%s: not read: %s\n", e.Name, e.Error)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", f.TakenAt.UTC().Format("2006-01-02 15:04:05 UTC"), keys, withDetail)
+	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", inspector.Timestamp(f.TakenAt), keys, withDetail)
 	if omitted > 0 {
 		fmt.Fprintf(o.ErrOut, " (%d more in backoff or failed without: --details)", omitted)
 	}
@@ -115,6 +125,10 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 // source names what was attached, for the file.
 func (o *SnapshotOptions) source() string {
 	switch {
+	case o.fromLogs.enabled() && o.fromLogs.source != fromTarget:
+		return "log " + o.fromLogs.source
+	case o.fromLogs.enabled():
+		return "log of " + o.target.String()
 	case o.addr != "":
 		return o.addr
 	case !o.target.IsZero():

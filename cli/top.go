@@ -101,7 +101,7 @@ func (o *TopOptions) Validate() error {
 	if o.Refresh < minRefresh {
 		return fmt.Errorf("--refresh %v: must be at least %v", o.Refresh, minRefresh)
 	}
-	if err := validateStates(o.States); err != nil {
+	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
 	}
 	if err := o.validateFile(); err != nil {

@@ -118,7 +118,11 @@ func TestOutageFromLogMatchesEndpoint(t *testing.T) {
 	if backoff < outageFailing || backoff+outage.Counts[api.StateUnknown] != 100 || outage.Keys != 100 {
 		t.Errorf("outage: log's counts %v of %d keys; want at least the endpoint's %d in backoff, all 100 backoff or unknown", outage.Counts, outage.Keys, outageFailing)
 	}
-	groups, err := store.Errors(outageName, api.Filter{States: []api.State{api.StateBackoff}})
+	// Through the read handler every source shares (v1/errors), so the
+	// groups are the instrument's fingerprints.
+	session := store.Session("logs: outage", nil)
+	defer session.Close()
+	groups, err := session.Errors(context.Background(), outageName, api.Filter{States: []api.State{api.StateBackoff}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -241,8 +241,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // APIError is an error answer from the endpoint (or from what stands in front
 // of it), with a message that says what to do about it.
 type APIError struct {
-	Code    int
-	Reason  string
+	Code   int
+	Reason string
+	// Field is the parameter or body field at fault, as the server named it
+	// (api.ErrorBody.Field): what a client maps to its own flag.
+	Field   string
 	Message string
 	Method  string
 	// Path is the URL path, which is what RBAC rules for non-resource URLs name.
@@ -265,7 +268,7 @@ func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
 	e := &APIError{Code: code, Method: method, Path: u.Path, Reason: http.StatusText(code)}
 	var body api.ErrorResponse
 	if json.Unmarshal(data, &body) == nil && body.Error.Message != "" {
-		e.Reason, e.Message = body.Error.Reason, body.Error.Message
+		e.Reason, e.Field, e.Message = body.Error.Reason, body.Error.Field, body.Error.Message
 		return e
 	}
 	// Not our error shape: controller-runtime's authn/authz filter (plain text)

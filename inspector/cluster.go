@@ -54,16 +54,6 @@ func (s *Session) CapNote() string {
 // is left out of the answers rather than failing them.
 func (s *Session) ClusterWide() bool { return s.clusterWide }
 
-// Workloads counts the distinct workloads (deployment, statefulset, or a
-// lone pod) the session's endpoints belong to.
-func (s *Session) Workloads() int {
-	seen := map[string]bool{}
-	for _, e := range s.endpoints {
-		seen[e.Workload] = true
-	}
-	return len(seen)
-}
-
 // workloadOf names the workload a pod belongs to, "namespace/kind/name":
 // its deployment (through the ReplicaSet that carries the pod-template-hash),
 // statefulset, other owner, or the pod itself. Replicas of one workload are

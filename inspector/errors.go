@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
-
-// maxExamples bounds the example keys a merged error group keeps.
-const maxExamples = 5
 
 // Errors reads the error groups of every endpoint and merges them: replicas
 // that shard one controller add up into one group per fingerprint, largest
@@ -36,13 +34,16 @@ func (s *Session) Errors(ctx context.Context, controller string, f api.Filter) (
 				if g.LastSeen.After(m.LastSeen) {
 					m.LastSeen = g.LastSeen
 				}
-				m.Examples = append(m.Examples, g.Examples[:max(0, min(len(g.Examples), maxExamples-len(m.Examples)))]...)
+				m.Class = query.MergeClass(m.Class, g.Class)
+				// The smallest keys of both, as one server would have named them.
+				all := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(m.Examples), g.Examples...))))
+				m.Examples = all[:min(len(all), query.MaxExamples)]
 			}
 		})
 	if h.answered == 0 && err != nil {
 		return nil, err
 	}
 	out.ServerTime, out.Total, out.Matched = h.ServerTime, h.Total, h.Matched
-	slices.SortStableFunc(out.Groups, compareGroups)
+	slices.SortStableFunc(out.Groups, query.CompareGroups)
 	return out, err
 }

@@ -367,7 +367,7 @@ func failedAt(k api.Key) time.Time {
 }
 
 // clock formats a server time as a wall-clock time of day, in UTC.
-func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
+func clock(t time.Time) string { return TimeOfDay(t) }
 
 // Plural is "1 failure", "3 failures", "2 retries", "1,000 keys": the count
 // and its noun, for every message that says how many (the CLI's and the UI's too).

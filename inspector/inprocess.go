@@ -2,11 +2,9 @@ package inspector
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -14,8 +12,8 @@ import (
 
 // Log mode and snapshots answer the endpoint's read API in process, so that
 // the Session, top's UI, get and describe work on them unchanged: their
-// handlers are served through InProcessEndpoint, with no port opened, and
-// write with ServeJSON, ServeError and IntParam, as the endpoint would.
+// handlers (the query engine's read handler, query.NewReadHandler) are
+// served through InProcessEndpoint, with no port opened.
 
 // LogSourcePrefix begins the name of an endpoint that reads a log ("logs:
 // FILE", "logs: deploy/NAME"): nothing is connected to it, and it has no
@@ -33,35 +31,6 @@ func InProcessEndpoint(name string, h http.Handler) *Endpoint {
 		panic(err) // a constant URL: cannot fail
 	}
 	return &Endpoint{Name: name, Client: c}
-}
-
-// ServeJSON writes v as the JSON answer, with status code.
-func ServeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// ServeError writes msg in the endpoint's one error shape, with status code.
-func ServeError(w http.ResponseWriter, code int, msg string) {
-	reason := strings.ReplaceAll(http.StatusText(code), " ", "")
-	ServeJSON(w, code, api.ErrorResponse{Error: api.ErrorBody{Code: code, Reason: reason, Message: msg}})
-}
-
-// IntParam is the integer parameter name given as s, def when s is empty,
-// refused unless it is in [lo, hi].
-func IntParam(s, name string, def, lo, hi int) (int, error) {
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("parameter %q: %q is not an integer", name, s)
-	}
-	if n < lo || n > hi {
-		return 0, fmt.Errorf("parameter %q: %d is out of range [%d, %d]", name, n, lo, hi)
-	}
-	return n, nil
 }
 
 // handlerTransport answers requests with a handler in process.

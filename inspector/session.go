@@ -92,10 +92,25 @@ type Overview struct {
 	Controllers []api.Controller
 }
 
+// AcceptsSort reports whether the servers accept order for v1/keys, as
+// their controllers list it (api.Capabilities.Sorts); known is false when
+// none lists its orders (servers older than that field).
+func (o *Overview) AcceptsSort(order string) (accepts, known bool) {
+	for _, c := range o.Controllers {
+		if len(c.Capabilities.Sorts) > 0 {
+			known = true
+			if slices.Contains(c.Capabilities.Sorts, order) {
+				return true, true
+			}
+		}
+	}
+	return false, known
+}
+
 // ReadOnly reports whether every active controller refuses forget.
 func (o *Overview) ReadOnly() bool {
 	for _, c := range o.Controllers {
-		if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+		if c.Capabilities.Forgets() {
 			return false
 		}
 	}

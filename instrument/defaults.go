@@ -13,8 +13,8 @@ import (
 
 // The parameters of client-go's and controller-runtime's default limiters.
 const (
-	DefaultBaseDelay = 5 * time.Millisecond
-	DefaultMaxDelay  = 1000 * time.Second
+	DefaultBaseDelay = api.DefaultBaseDelay
+	DefaultMaxDelay  = api.DefaultMaxDelay
 	DefaultQPS       = 10
 	DefaultBurst     = 100
 )

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
 // errKind says what went wrong, in the domain's words; writeError alone maps
@@ -63,9 +64,16 @@ func newError(kind errKind, format string, args ...any) *apiError {
 	return &apiError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// badParam is a bad query parameter or body field, named in the message.
+// badParam is a bad query parameter or body field, named in the message
+// and in the error's field, as the query engine names its own.
 func badParam(name, format string, args ...any) error {
-	return &apiError{kind: kindInvalid, param: name, msg: fmt.Sprintf("parameter %q: ", name) + fmt.Sprintf(format, args...)}
+	return query.Invalid(name, format, args...)
+}
+
+// badBody is a forget body that does not decode: field is the body field
+// at fault when the decoder says which, else "body".
+func badBody(field, format string, args ...any) error {
+	return &apiError{kind: kindInvalid, param: field, msg: fmt.Sprintf(format, args...)}
 }
 
 func errNotFound(format string, args ...any) error { return newError(kindNotFound, format, args...) }
@@ -87,6 +95,9 @@ func errBusy(retryAfter time.Duration, format string, args ...any) error {
 // status its kind maps to; an error of another type is a 500.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := errors.AsType[*apiError](err)
+	if qe, isQuery := errors.AsType[*query.Error](err); !ok && isQuery {
+		e, ok = &apiError{kind: kindOfStatus(qe.Status), param: qe.Field, msg: qe.Msg}, true
+	}
 	if !ok {
 		e = &apiError{kind: kindInternal, msg: err.Error()}
 	}
@@ -95,7 +106,17 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		secs := int((e.retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
-	serveJSON(w, r, st.code, api.ErrorResponse{Error: api.ErrorBody{Code: st.code, Reason: st.reason, Message: e.msg}})
+	serveJSON(w, r, st.code, api.ErrorResponse{Error: api.ErrorBody{Code: st.code, Reason: st.reason, Field: e.param, Message: e.msg}})
+}
+
+// kindOfStatus is the kind of a query engine's error, by its status.
+func kindOfStatus(status int) errKind {
+	for k, st := range statusOf {
+		if st.code == status {
+			return errKind(k)
+		}
+	}
+	return kindInternal
 }
 
 // serveJSON writes v. Programs that ask for application/json get it compact;

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 )
 
 const (
 	// maxSpread bounds the window a bulk retry is spread over.
-	maxSpread = time.Hour
+	maxSpread = api.MaxSpread
 	// maxForgetKeys bounds the keys one request may name.
 	maxForgetKeys = 10_000
 )
@@ -160,21 +161,18 @@ func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]targ
 	if req.Filter == nil {
 		return p.targetsOf(dedupe(req.Keys), now, true)
 	}
-	m, err := newMatcher(*req.Filter)
+	m, err := query.NewMatcher(*req.Filter, api.States)
 	if err != nil {
 		return nil, err
 	}
 	var keys []string
 	if _, err := p.store.scan(context.Background(), now, nil, func(snaps []keySnap) error {
 		for i := range snaps {
-			if k := &snaps[i]; m.match(k.key, k.lastErr, k.state) {
+			if k := &snaps[i]; m.Match(k.key, k.lastErr, k.state) {
 				keys = append(keys, k.key)
 			}
 		}
-		if m.overBudget {
-			return m.errOverBudget()
-		}
-		return nil
+		return m.Err()
 	}); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -174,16 +174,9 @@ func (h *handler) key(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	key := v.Get("key")
-	switch handle := v.Get("handle"); {
-	case key != "" && handle != "":
-		return badParam("handle", "give key or handle, not both")
-	case handle != "":
-		if key, err = keyOfHandle(handle); err != nil {
-			return badParam("handle", "%v", err)
-		}
-	case key == "":
-		return badParam("key", "required")
+	key, err := query.KeyParam(v.Get("key"), v.Get("handle"))
+	if err != nil {
+		return err
 	}
 	c, err := h.oneController(v.Get("controller"))
 	if err != nil {
@@ -203,15 +196,6 @@ func withHandle(k *api.Key) {
 	if !utf8.ValidString(k.Key) {
 		k.Handle = base64.RawURLEncoding.EncodeToString([]byte(k.Key))
 	}
-}
-
-// keyOfHandle is the key a Key.Handle names.
-func keyOfHandle(handle string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(handle)
-	if err != nil {
-		return "", fmt.Errorf("%q is not a key handle (unpadded base64url, as the key's handle field gives it)", handle)
-	}
-	return string(b), nil
 }
 
 // selectControllers resolves the controller parameter: one by name, or all.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -72,7 +73,7 @@ func TestHandlerErrors(t *testing.T) {
 		for _, g := range list.Groups {
 			got = append(got, group{g.Controller, g.Fingerprint, g.Count, g.Examples})
 			sum += g.Count
-			if fingerprint(g.Message) != g.Fingerprint {
+			if query.Fingerprint(g.Message) != g.Fingerprint {
 				t.Errorf("%s: group %q: message %q is not one of its own", tt.query, g.Fingerprint, g.Message)
 			}
 			if g.FirstSeen.IsZero() || g.LastSeen.Before(g.FirstSeen) {

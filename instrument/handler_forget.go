@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"k8s.io/apiserver/pkg/endpoints/request"
 )
 
@@ -87,13 +88,17 @@ func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, e
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, newError(kindTooLarge, "request body is over %d bytes", maxBodyBytes)
 		}
-		return nil, newError(kindInvalid, "request body: %v", err)
+		field := "body"
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+			field = te.Field
+		}
+		return nil, badBody(field, "request body: %v", err)
 	}
 	if dec.More() {
-		return nil, newError(kindInvalid, "request body: more than one JSON value")
+		return nil, badBody("body", "request body: more than one JSON value")
 	}
 	for i, hd := range req.Handles {
-		k, err := keyOfHandle(hd)
+		k, err := query.KeyOfHandle(hd)
 		if err != nil {
 			return nil, badParam("handles", "handle %d: %v", i, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -127,7 +128,7 @@ func TestHandlerBadInputs(t *testing.T) {
 		{"GET", "v1/keys?state=sleeping", "", "state"},
 		{"GET", "v1/keys?state=backoff,sleeping", "", "state"},
 		{"GET", "v1/keys?q=~%5B", "", "q"},
-		{"GET", "v1/keys?q=" + strings.Repeat("x", maxQueryLen+1), "", "q"},
+		{"GET", "v1/keys?q=" + strings.Repeat("x", query.MaxQueryLen+1), "", "q"},
 		{"GET", "v1/keys?foo=1", "", "foo"},
 		{"GET", "v1/keys?limit=1&limit=2", "", "limit"},
 		{"GET", "v1/controllers?foo=1", "", "foo"},

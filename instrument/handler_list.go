@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
 // The list endpoints (v1/controllers, v1/keys, v1/errors) read every key, so
@@ -125,7 +126,7 @@ func (h *handler) controllers(w http.ResponseWriter, r *http.Request) error {
 		for _, c := range h.opts.Registry.list() {
 			info := c.info(c.now())
 			if h.opts.ReadOnly {
-				info.Capabilities = api.Capabilities{ReadOnly: true}
+				info.Capabilities = api.Capabilities{ReadOnly: true, Sorts: api.Sorts}
 			}
 			list.Controllers = append(list.Controllers, info)
 		}
@@ -134,7 +135,7 @@ func (h *handler) controllers(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *handler) keys(w http.ResponseWriter, r *http.Request) error {
-	v, err := parseRawQuery(r.URL.RawQuery) // parseKeyQuery checks the parameters
+	v, err := query.ParseRaw(r.URL.RawQuery) // parseKeyQuery checks the parameters
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func (h *handler) keys(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	src, err := h.selectControllers(q.controller)
+	src, err := h.selectControllers(q.Controller)
 	if err != nil {
 		return err
 	}
@@ -152,40 +153,35 @@ func (h *handler) keys(w http.ResponseWriter, r *http.Request) error {
 }
 
 // keyPage computes one page of v1/keys.
-func (h *handler) keyPage(ctx context.Context, src sources, q *keyQuery) (api.KeyList, error) {
+func (h *handler) keyPage(ctx context.Context, src sources, q *query.Keys) (api.KeyList, error) {
 	now := h.now(src)
 	sel, err := selectPage(ctx, src, q, now.UnixNano())
 	if err != nil {
 		return api.KeyList{}, err
 	}
-	list := api.KeyList{ServerTime: now, Total: sel.total, Matched: sel.matched, Items: make([]api.Key, 0, len(sel.rows))}
+	list := api.KeyList{ServerTime: now, Total: sel.total, Matched: sel.matched, Items: make([]api.Key, 0, len(sel.rows)), Continue: sel.cont}
 	for i := range sel.rows {
 		r := &sel.rows[i]
-		k, ok := src[r.ctrl].brief(r.key, now.UnixNano())
+		k, ok := src[r.Ctrl].brief(r.Key, now.UnixNano())
 		if !ok {
 			continue // evicted since the snapshot
 		}
 		withHandle(&k)
 		list.Items = append(list.Items, k)
 	}
-	if n := len(sel.rows); n > 0 && sel.rest > q.offset+n {
-		last := &sel.rows[n-1]
-		list.Continue = (&cursor{sort: q.sort, rank: last.rank, controller: src.name(last.ctrl), key: last.key, scope: q.scope}).encode()
-	}
 	return list, nil
 }
 
 func (h *handler) errors(w http.ResponseWriter, r *http.Request) error {
-	v, err := parseQuery(r.URL.RawQuery, []string{"controller", "q", "error", "state"}, "state")
+	v, err := query.ParseRaw(r.URL.RawQuery)
 	if err != nil {
 		return err
 	}
-	states, _ := parseStates(v["state"])
-	m, err := newMatcher(api.Filter{Q: v.Get("q"), Error: v.Get("error"), States: states})
+	controller, m, err := query.ParseErrors(v, api.States)
 	if err != nil {
 		return err
 	}
-	src, err := h.selectControllers(v.Get("controller"))
+	src, err := h.selectControllers(controller)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"k8s.io/utils/ptr"
 )
 
@@ -124,8 +125,8 @@ func TestHandlerFilterBounds(t *testing.T) {
 		{"~" + strings.Repeat("(a?)", 20), "branch points"},
 		{"~" + strings.Repeat("x", 1000), ""}, // long but literal: cheap
 		{"~^dial tcp .*: connect: connection refused$", ""},
-		{strings.Repeat("a", maxFoldQuery+1), "case-insensitive"},
-		{strings.Repeat("A", maxFoldQuery+1), ""}, // exact case: strings.Contains
+		{strings.Repeat("a", query.MaxFoldQuery+1), "case-insensitive"},
+		{strings.Repeat("A", query.MaxFoldQuery+1), ""}, // exact case: strings.Contains
 	}
 	for _, tt := range tests {
 		target := api.DefaultPrefix + "v1/keys?q=" + url.QueryEscape(tt.q)
@@ -137,26 +138,6 @@ func TestHandlerFilterBounds(t *testing.T) {
 			continue
 		}
 		htCheckError(t, "q="+tt.q[:min(len(tt.q), 40)], code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
-	}
-}
-
-// TestMatcherMemo: a long message shared by many keys is matched once per
-// request; the answer is the same as matching each time.
-func TestMatcherMemo(t *testing.T) {
-	msg := strings.Repeat("connection refused; ", 10) + "Timeout"
-	other := strings.Clone(msg[:len(msg)-1]) + "x"
-	m, err := newMatcher(api.Filter{Q: "~Timeout$"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 3 {
-		if !m.match("k", msg, api.StateBackoff) || m.match("k", other, api.StateBackoff) {
-			t.Fatalf("match(%q) or !match(%q) failed", msg, other)
-		}
-	}
-	// The short key is matched on every call (6), each long message once (2).
-	if got := m.matches; got != 3*2+2 {
-		t.Errorf("regular expression ran %d times, want 8", got)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -45,14 +46,15 @@ func htAttentionEnv(t *testing.T) (*htEnv, *htProbe, []string) {
 func TestStoreAttentionOrder(t *testing.T) {
 	e, a, want := htAttentionEnv(t)
 	for _, limit := range []int{len(want), 3} { // whole, and a heap that must evict
-		q := &keyQuery{filter: &matcher{}, sort: api.SortAttention, limit: limit}
+		m, _ := query.NewMatcher(api.Filter{}, api.States)
+		q := &query.Keys{Matcher: m, Sort: api.SortAttention, Limit: limit}
 		sel, err := selectPage(context.Background(), sources{a.p}, q, e.clk.Now().UnixNano())
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := make([]string, len(sel.rows))
 		for i, r := range sel.rows {
-			got[i] = r.key
+			got[i] = r.Key
 		}
 		if !slices.Equal(got, want[:limit]) {
 			t.Errorf("limit %d: attention order\n got %v\nwant %v", limit, got, want[:limit])

@@ -23,6 +23,7 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 		Capabilities: api.Capabilities{
 			CanForget:  limiter != nil,
 			CanRequeue: limiter != nil && q != nil,
+			Sorts:      api.Sorts,
 		},
 	}
 	for _, s := range api.States {

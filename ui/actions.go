@@ -199,7 +199,7 @@ func (t *topModel) actionControllers() []string {
 	var out []string
 	if t.overview != nil {
 		for _, c := range t.overview.Controllers {
-			if c.Capabilities.CanForget && !c.Capabilities.ReadOnly {
+			if c.Capabilities.Forgets() {
 				out = append(out, c.Name)
 			}
 		}

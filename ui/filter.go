@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
 // filterState is the three states of a filter, as in bubbles/list.
@@ -20,7 +18,7 @@ const (
 )
 
 // maxFilterLen is the endpoint's bound on a filter's q.
-const maxFilterLen = 1024
+const maxFilterLen = query.MaxQueryLen
 
 // filterModel is the one filter component of the UI, used by the top view
 // and the pod picker: a prompt applied as it is typed whenever what is typed
@@ -134,28 +132,9 @@ func describeFilter(q string) string {
 	return `"` + q + `"`
 }
 
-// validFilter says why the endpoint would refuse q: a "~" regex must
-// compile, and q must fit the endpoint's bound.
-func validFilter(q string) error {
-	if len(q) > maxFilterLen {
-		return fmt.Errorf("filter is %d bytes; at most %d", len(q), maxFilterLen)
-	}
-	if rest, ok := strings.CutPrefix(q, "~"); ok {
-		if _, err := regexp.Compile(rest); err != nil {
-			return fmt.Errorf("%q is not a regular expression: %s", rest, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-		}
-	}
-	return nil
-}
+// validFilter says why the endpoint would refuse q, as the endpoint says it.
+func validFilter(q string) error { return query.FilterError(q) }
 
-// filterMatcher is q as a match function: a case-insensitive substring, or a
-// regular expression after "~". q must be valid.
-func filterMatcher(q string) func(string) bool {
-	if rest, ok := strings.CutPrefix(q, "~"); ok {
-		if re, err := regexp.Compile(rest); err == nil {
-			return re.MatchString
-		}
-	}
-	lq := strings.ToLower(q)
-	return func(s string) bool { return strings.Contains(strings.ToLower(s), lq) }
-}
+// filterMatcher is q as the endpoint matches it (smart case, or a regular
+// expression after "~"). q must be valid.
+func filterMatcher(q string) func(string) bool { return query.MatchText(q) }

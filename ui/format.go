@@ -28,12 +28,7 @@ func short(d time.Duration) string { return inspector.FormatDuration(d) }
 func ago(t, now time.Time) string { return inspector.Ago(t, now) }
 
 // clockTime formats a server time as a UTC time of day.
-func clockTime(t time.Time) string {
-	if t.IsZero() {
-		return "--:--:--"
-	}
-	return t.UTC().Format("15:04:05")
-}
+func clockTime(t time.Time) string { return inspector.TimeOfDay(t) }
 
 // fit pads or truncates s (which may be styled) to exactly w cells.
 func fit(s string, w int) string {

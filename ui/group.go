@@ -145,7 +145,7 @@ func (g *groupModel) about(now time.Time) []string {
 	}
 	meta := inspector.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
-		meta += " · failing since " + short(now.Sub(gr.FirstSeen)) + " ago"
+		meta += " · failing since " + ago(gr.FirstSeen, now)
 	}
 	if len(gr.Examples) > 0 {
 		meta += " · e.g. " + strings.Join(gr.Examples, ", ")
@@ -171,7 +171,7 @@ func (g *groupModel) freshness() string {
 	s := &g.c.styles
 	var out string
 	if !g.fetchedAt.IsZero() {
-		out = s.dim.Render(" · updated " + short(g.c.now().Sub(g.fetchedAt).Truncate(time.Second)) + " ago")
+		out = s.dim.Render(" · updated " + ago(g.fetchedAt, g.c.now()))
 	}
 	if g.c.paused {
 		out += s.dim.Render(" · ") + s.warn.Render("⏸ PAUSED")
@@ -246,11 +246,8 @@ func (g *groupModel) view() string {
 			count = thousands(gr.Count) + " key "
 		}
 		last := "-"
-		if !gr.LastSeen.IsZero() && !now.IsZero() {
-			last = "now"
-			if d := now.Sub(gr.LastSeen); d >= time.Second {
-				last = short(d) + " ago"
-			}
+		if !now.IsZero() {
+			last = ago(gr.LastSeen, now)
 		}
 		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.

@@ -128,8 +128,8 @@ func TestGroupViewSaysHowFresh(t *testing.T) {
 	later := t0.Add(2 * time.Second)
 	m.c.opts.Clock = func() time.Time { return later }
 	title := splitLines(screen(m))[0]
-	if !strings.Contains(title, "keys grouped by error · updated 2.0s ago") {
-		t.Errorf("title %q, want it to say \"updated 2.0s ago\"", title)
+	if !strings.Contains(title, "keys grouped by error · updated 2s ago") {
+		t.Errorf("title %q, want it to say \"updated 2s ago\"", title)
 	}
 	m = send(t, m, press("p"))
 	if title := splitLines(screen(m))[0]; !strings.Contains(title, "⏸ PAUSED") {

@@ -45,7 +45,7 @@ func (t *topModel) attachedLine() string {
 	}
 	if at := t.c.opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
-		parts = append(parts, s.warn.Render("snapshot taken at "+at.UTC().Format("2006-01-02 15:04:05Z")))
+		parts = append(parts, s.warn.Render("snapshot taken at "+inspector.Timestamp(at)))
 	}
 	if t.c.opts.Context != "" {
 		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
@@ -70,7 +70,7 @@ func (t *topModel) attachedLine() string {
 		parts = append(parts, s.bad.Render("✗ not answering (below)"))
 	case t.err != nil, !t.c.opts.SnapshotAt.IsZero():
 	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.dim.Render("updated "+short(t.c.now().Sub(t.fetchedAt).Truncate(time.Second))+" ago"))
+		parts = append(parts, s.dim.Render("updated "+ago(t.fetchedAt, t.c.now())))
 	default:
 		parts = append(parts, s.dim.Render("connecting…"))
 	}

@@ -46,7 +46,7 @@ func newKeyMap() keyMap {
 		Leave:          b([]string{"esc"}, "esc", "back"),
 		PrevController: key.NewBinding(key.WithKeys("shift+tab")),
 		ShowGroup:      b([]string{"enter"}, "enter", "show its keys"),
-		States:         b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "toggle state"),
+		States:         b(stateKeyList(), stateKeyHelp(), "toggle state"),
 		Sort:           b([]string{"s"}, "s", "cycle sort"),
 		Controller:     b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
 		Group:          b([]string{"g"}, "g", "group by error"),

@@ -99,13 +99,13 @@ func (t *topModel) columns() []column {
 				if k.FirstFailureAt.IsZero() {
 					return "-"
 				}
-				return short(now.Sub(k.FirstFailureAt))
+				return inspector.FormatSeconds(now.Sub(k.FirstFailureAt))
 			}},
 			column{title: "LAST EVENT", width: 10, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
 				if k.LastEventAt.IsZero() {
 					return "-"
 				}
-				return short(now.Sub(k.LastEventAt))
+				return inspector.FormatSeconds(now.Sub(k.LastEventAt))
 			}},
 		)
 	}
@@ -301,7 +301,7 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		t.lastSent.Format("15:04:05"), short(t.c.now().Sub(t.failedSince).Truncate(time.Second)))
+		clockTime(t.lastSent), inspector.FormatSeconds(t.c.now().Sub(t.failedSince)))
 	next := t.lastSent.Add(t.c.opts.Refresh)
 	retry := "tries again in " + countdown(next, t.c.now())
 	if !next.After(t.c.now()) {

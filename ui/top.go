@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -193,8 +191,7 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 		return t, nil, "" // a newer query is under way
 	}
 	t.inflight = false
-	if ae, ok := errors.AsType[*inspector.APIError](msg.pageErr); ok && ae.Code == http.StatusBadRequest &&
-		sorts[t.sort] == api.SortAttention && strings.Contains(ae.Message, api.SortAttention) {
+	if sorts[t.sort] == api.SortAttention && sortRefused(msg.pageErr, api.SortAttention, msg.overview, t.overview) {
 		// An endpoint older than the attention order: sort by next retry.
 		t.sort = slices.Index(sorts, api.SortNext)
 		return t, t.refresh(), "this endpoint does not sort by attention: sorted by next retry"

@@ -22,7 +22,7 @@ type Limiter struct {
 
 // DefaultLimiter is controller-runtime v0.25's and client-go v0.37's
 // default per-item exponential: 5ms to 1000s.
-var DefaultLimiter = Limiter{BaseDelay: 5 * time.Millisecond, MaxDelay: 1000 * time.Second}
+var DefaultLimiter = Limiter{BaseDelay: api.DefaultBaseDelay, MaxDelay: api.DefaultMaxDelay}
 
 // Delay is the delay the limiter chooses after the n-th consecutive failure
 // (n ≥ 1), as client-go's ItemExponentialFailureRateLimiter computes it.

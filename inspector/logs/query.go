@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
 // Controllers is v1/controllers: every controller seen in the log, its
@@ -54,42 +54,20 @@ func (s *Store) Controllers() *api.ControllerList {
 	return out
 }
 
-// Keys is v1/keys: the keys passing q, sorted and paged as the endpoint does.
-func (s *Store) Keys(q inspector.KeyQuery) (*api.KeyList, error) {
-	m, err := inspector.NewKeyFilter(api.Filter{Q: q.Q, Error: q.Error, States: q.States})
-	if err != nil {
-		return nil, err
-	}
-	order, err := api.ParseSort(q.Sort)
-	if err != nil {
-		return nil, fmt.Errorf("parameter %q: %w", "sort", err)
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = api.DefaultLimit
-	}
-	limit = min(limit, api.MaxLimit)
+// views is every key of controller ("" for all) without history, as of
+// one instant: what the read handler filters, sorts, pages and groups with
+// the query engine, as the endpoint does.
+func (s *Store) views(controller string) (time.Time, []api.Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.nowLocked()
-	out := &api.KeyList{ServerTime: now, Items: []api.Key{}}
-	var items []api.Key
+	out := make([]api.Key, 0, len(s.keys))
 	for _, e := range s.keys {
-		if q.Controller != "" && e.controller != q.Controller {
-			continue
+		if controller == "" || e.controller == controller {
+			out = append(out, e.view(now, false))
 		}
-		out.Total++
-		st := e.derived(now)
-		if !m.Match(e.key, e.lastErrText(), st) {
-			continue
-		}
-		items = append(items, e.view(now, false))
 	}
-	out.Matched = len(items)
-	slices.SortFunc(items, func(a, b api.Key) int { return api.CompareKeys(&a, &b, order) })
-	items = items[min(max(q.Offset, 0), len(items)):]
-	out.Items = append(out.Items, items[:min(limit, len(items))]...)
-	return out, nil
+	return now, out
 }
 
 func (e *entry) lastErrText() string {
@@ -133,34 +111,5 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 		names[i] = e.controller
 	}
 	slices.Sort(names)
-	return nil, fmt.Errorf("key %q is known to controllers %s: name one with --controller", key, strings.Join(names, ", "))
-}
-
-// Errors is v1/errors: the matched keys' last errors grouped. A log has
-// the message only, so keys group by the exact message.
-func (s *Store) Errors(controller string, f api.Filter) (*api.ErrorGroupList, error) {
-	m, err := inspector.NewKeyFilter(f)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.nowLocked()
-	out := &api.ErrorGroupList{ServerTime: now}
-	var groups inspector.ErrorGroupBuilder
-	for _, e := range s.keys {
-		if controller != "" && e.controller != controller {
-			continue
-		}
-		out.Total++
-		if e.lastErr == nil || !m.Match(e.key, e.lastErr.Message, e.derived(now)) {
-			continue
-		}
-		out.Matched++
-		// The key with its last error only: a group's first and last
-		// sightings are its errors' times, not the streaks' starts.
-		groups.Add(&api.Key{Controller: e.controller, Key: e.key, LastError: e.lastErr}, e.lastErr.Message)
-	}
-	out.Groups = groups.Groups()
-	return out, nil
+	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(names, ", "))
 }

@@ -67,9 +67,10 @@ type Endpoint struct {
 	// DetailsOmitted counts the keys in backoff or failed left without
 	// their detail by MaxDetails.
 	DetailsOmitted int `json:"detailsOmitted,omitempty"`
-	// ErrorGroups are the replica's v1/errors over every key: the
-	// fingerprints its keys' errors group under (numbers, addresses, ids
-	// and quoted names folded), which the messages alone do not tell.
+	// ErrorGroups are the replica's v1/errors over every key, as it
+	// answered: a record for the reader of the file. Served back, a
+	// snapshot groups its keys' messages with the query engine's
+	// Fingerprint, the function the server grouped by.
 	ErrorGroups []api.ErrorGroup `json:"errorGroups,omitempty"`
 }
 

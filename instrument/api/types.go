@@ -215,6 +215,10 @@ type Capabilities struct {
 	CanForget  bool `json:"canForget"`
 	CanRequeue bool `json:"canRequeue"`
 	ReadOnly   bool `json:"readOnly"`
+	// Sorts lists the orders v1/keys accepts (Sorts, as this server knows
+	// them): a client learns what the server can do from here, never from
+	// an error's words. Absent from servers older than this field.
+	Sorts []string `json:"sorts,omitempty"`
 }
 
 // ForgetRequest is the v1/forget body. Exactly one of Keys or Filter selects
@@ -334,9 +338,12 @@ type ErrorResponse struct {
 }
 
 // ErrorBody carries the status code, a Kubernetes-style reason and a message
-// naming the problem.
+// naming the problem. Field names the query parameter or body field at
+// fault, as a Kubernetes Status names details.causes[].field: every 400
+// carries one, so a client maps it to its own flag without reading Message.
 type ErrorBody struct {
 	Code    int    `json:"code"`
 	Reason  string `json:"reason"`
+	Field   string `json:"field,omitempty"`
 	Message string `json:"message"`
 }

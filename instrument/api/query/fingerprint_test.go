@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import "testing"
 
@@ -24,8 +24,8 @@ func TestFingerprint(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := fingerprint(tt.in); got != tt.want {
-			t.Errorf("fingerprint(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Fingerprint(tt.in); got != tt.want {
+			t.Errorf("Fingerprint(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -34,6 +34,6 @@ func BenchmarkFingerprint(b *testing.B) {
 	msg := `Operation cannot be fulfilled on widgets.example.com "w-7": dial tcp 10.0.0.7:443: connect: connection refused`
 	b.ReportAllocs()
 	for b.Loop() {
-		fingerprint(msg)
+		Fingerprint(msg)
 	}
 }

@@ -1,6 +1,7 @@
-package instrument
+package query
 
 import (
+	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -15,8 +16,8 @@ import (
 // and matching runs on copies taken outside every shard lock, with the
 // request's context checked as it goes, so the controller never waits on it.
 const (
-	// maxQueryLen bounds q.
-	maxQueryLen = 1024
+	// MaxQueryLen bounds q.
+	MaxQueryLen = 1024
 	// maxRegexInsts bounds a regular expression's compiled program: a
 	// counted repetition is compiled as that many copies (.{0,1000} is
 	// 2,000 instructions), which the pattern's length does not show.
@@ -33,9 +34,9 @@ const (
 	// regexClockEvery is how many regular expression matches run between
 	// two reads of the clock.
 	regexClockEvery = 16
-	// maxFoldQuery bounds a case-insensitive substring: it is searched in a
+	// MaxFoldQuery bounds a case-insensitive substring: it is searched in a
 	// lowered copy (linear time), so this only bounds the copy's worst case.
-	maxFoldQuery = 256
+	MaxFoldQuery = 256
 	// memoMinLen is the shortest text whose match is remembered per request:
 	// error messages are interned, so 10,000 keys failing alike share one
 	// string and it is matched once.
@@ -44,10 +45,13 @@ const (
 	maxMemo = 4096
 )
 
-// matcher is a parsed Filter: a text pattern over the key and its last
+// Matcher is a parsed api.Filter: a text pattern over the key and its last
 // error (q), another over the last error alone (error), and a set of states.
-// A matcher is used by one goroutine: it keeps scratch space between calls.
-type matcher struct {
+// It is the one definition of what a filter selects: the endpoint, the log
+// and snapshot servers, the CLI's flag checks and the UI's filter line all
+// build one. A Matcher is used by one goroutine: it keeps scratch space
+// between calls, and its regular expression budget is one request's.
+type Matcher struct {
 	q, err pattern
 	states map[api.State]bool
 	// deadline ends the request's regular expression matching; overBudget
@@ -83,10 +87,11 @@ type textID struct {
 
 func textIDOf(s string) textID { return textID{unsafe.StringData(s), len(s)} }
 
-// newMatcher validates f. States must be known verdicts; a "~" regex must
-// compile within the program bounds.
-func newMatcher(f api.Filter) (*matcher, error) {
-	m := &matcher{}
+// NewMatcher validates f: its states must be of valid (api.States for the
+// endpoint, LogStates for a log or a snapshot); a "~" regex must compile
+// within the program bounds.
+func NewMatcher(f api.Filter, valid []api.State) (*Matcher, error) {
+	m := &Matcher{}
 	var err error
 	if m.q, err = newPattern("q", f.Q); err != nil {
 		return nil, err
@@ -95,8 +100,8 @@ func newMatcher(f api.Filter) (*matcher, error) {
 		return nil, err
 	}
 	for _, s := range f.States {
-		if _, err := api.ParseState(string(s)); err != nil {
-			return nil, badParam("state", "%v", err)
+		if err := checkState(s, valid); err != nil {
+			return nil, err
 		}
 		if m.states == nil {
 			m.states = make(map[api.State]bool, len(f.States))
@@ -109,8 +114,8 @@ func newMatcher(f api.Filter) (*matcher, error) {
 // newPattern validates expr, given as the query parameter param.
 func newPattern(param, expr string) (pattern, error) {
 	p := pattern{param: param}
-	if len(expr) > maxQueryLen {
-		return p, badParam(param, "longer than %d bytes", maxQueryLen)
+	if len(expr) > MaxQueryLen {
+		return p, Invalid(param, "longer than %d bytes", MaxQueryLen)
 	}
 	if rest, ok := strings.CutPrefix(expr, "~"); ok {
 		re, err := compileBounded(param, rest)
@@ -121,9 +126,9 @@ func newPattern(param, expr string) (pattern, error) {
 	} else if expr != "" {
 		p.q = expr
 		p.fold = strings.ToLower(expr) == expr
-		if p.fold && len(expr) > maxFoldQuery {
-			return p, badParam(param, "a case-insensitive substring is at most %d bytes; this one is %d (add an upper-case letter to match case exactly)",
-				maxFoldQuery, len(expr))
+		if p.fold && len(expr) > MaxFoldQuery {
+			return p, Invalid(param, "a case-insensitive substring is at most %d bytes; this one is %d (add an upper-case letter to match case exactly)",
+				MaxFoldQuery, len(expr))
 		}
 	}
 	return p, nil
@@ -134,26 +139,31 @@ func newPattern(param, expr string) (pattern, error) {
 func compileBounded(param, expr string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, badParam(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, badParam(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	if len(prog.Inst) > maxRegexInsts {
-		return nil, badParam(param, "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
+		return nil, Invalid(param, "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
 			len(prog.Inst), maxRegexInsts)
 	}
 	branches, groups, cost := regexCost(prog)
 	if cost > maxRegexCost {
-		return nil, badParam(param, "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
+		return nil, Invalid(param, "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
 			branches, groups)
 	}
 	compiled, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, badParam(param, "bad regular expression: %v", err)
+		return nil, badRegexp(param, expr, err)
 	}
 	return compiled, nil
+}
+
+// badRegexp says why expr does not compile, in the user's words.
+func badRegexp(param, expr string, err error) error {
+	return Invalid(param, "%q is not a regular expression: %s", expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its
@@ -174,8 +184,8 @@ func regexCost(prog *syntax.Prog) (branches, groups int, cost int64) {
 	return branches, captures/2 - 1, 10 + 25*int64(branches) + 3*int64(captures)
 }
 
-// match reports whether a key in state st with last error lastErr passes.
-func (m *matcher) match(key, lastErr string, st api.State) bool {
+// Match reports whether a key in state st with last error lastErr passes.
+func (m *Matcher) Match(key, lastErr string, st api.State) bool {
 	if m.states != nil && !m.states[st] {
 		return false
 	}
@@ -185,14 +195,18 @@ func (m *matcher) match(key, lastErr string, st api.State) bool {
 	return m.err.any() || (lastErr != "" && m.matchText(&m.err, lastErr))
 }
 
-// errOverBudget is the error of a request whose regular expression ran out
-// of budget.
-func (m *matcher) errOverBudget() error {
-	return badParam(m.overParam, "this regular expression took over %v over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state", regexTime)
+// Err is nil until a regular expression ran out of the request's budget
+// (regexTime): from then on every match fails, and Err says so, naming the
+// parameter. A server checks it after its pass and answers it instead.
+func (m *Matcher) Err() error {
+	if !m.overBudget {
+		return nil
+	}
+	return Invalid(m.overParam, "this regular expression took over %v over the keys tracked and their errors: use a substring, a simpler expression, or narrow with state", regexTime)
 }
 
 // matchText matches one text with p, remembering the answer for a long one.
-func (m *matcher) matchText(p *pattern, s string) bool {
+func (m *Matcher) matchText(p *pattern, s string) bool {
 	if len(s) < memoMinLen {
 		return m.matchNow(p, s)
 	}
@@ -210,7 +224,7 @@ func (m *matcher) matchText(p *pattern, s string) bool {
 	return got
 }
 
-func (m *matcher) matchNow(p *pattern, s string) bool {
+func (m *Matcher) matchNow(p *pattern, s string) bool {
 	switch {
 	case p.re != nil:
 		if m.overBudget {
@@ -233,14 +247,6 @@ func (m *matcher) matchNow(p *pattern, s string) bool {
 	return strings.Contains(s, p.q)
 }
 
-// containsFold is strings.Contains with ASCII case folding of s; sub is
-// already lower case. It is linear in len(s)+len(sub).
-func containsFold(s, sub string) bool {
-	var buf [256]byte
-	low := appendLower(buf[:0], s)
-	return strings.Contains(unsafe.String(unsafe.SliceData(low), len(low)), sub)
-}
-
 // appendLower appends s with ASCII upper case lowered.
 func appendLower(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
@@ -251,4 +257,45 @@ func appendLower(dst []byte, s string) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// CheckPattern says why a server would refuse expr as the text pattern
+// param (q or error): what the UI's filter line and the CLI's flags check
+// as the user types, so that what they accept is what the servers accept.
+func CheckPattern(param, expr string) error {
+	_, err := newPattern(param, expr)
+	return err
+}
+
+// MatchText reports whether text passes expr as a q pattern does (smart
+// case, or a "~" regular expression): for a list held by the client, such
+// as the pod picker's. An invalid expr matches nothing; check it first with
+// CheckPattern.
+func MatchText(expr string) func(string) bool {
+	p, err := newPattern("q", expr)
+	if err != nil {
+		return func(string) bool { return false }
+	}
+	return func(s string) bool {
+		switch {
+		case p.any():
+			return true
+		case p.re != nil:
+			return p.re.MatchString(s) // a client's list is small: no budget
+		case p.fold:
+			return strings.Contains(string(appendLower(nil, s)), p.q)
+		}
+		return strings.Contains(s, p.q)
+	}
+}
+
+// FilterError says why a server would refuse typed as q, in the words a
+// person typing it reads: the engine's message without the parameter's
+// name, which the filter line does not show.
+func FilterError(typed string) error {
+	err := CheckPattern("q", typed)
+	if e, ok := errors.AsType[*Error](err); ok {
+		return errors.New(strings.TrimPrefix(e.Msg, `parameter "q": `))
+	}
+	return err
 }

@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // fold is what a fingerprint holds where messages differ.
 const fold = api.FingerprintFold
 
-// fingerprint folds what varies between error messages of one cause, so that
+// Fingerprint folds what varies between error messages of one cause, so that
 // they compare equal: `dial tcp 10.0.0.7:443: connect: connection refused`
 // becomes `dial tcp …: connect: connection refused`. It is the one
 // definition v1/errors groups by. Folded, left to right: quoted names (the
@@ -21,7 +21,7 @@ const fold = api.FingerprintFold
 //
 // It is one pass over msg, no regular expressions: v1/errors runs it on
 // every distinct message of 100,000 keys.
-func fingerprint(msg string) string {
+func Fingerprint(msg string) string {
 	var b strings.Builder
 	b.Grow(len(msg))
 	for i := 0; i < len(msg); {

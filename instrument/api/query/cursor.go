@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"encoding/base64"
@@ -15,26 +15,26 @@ import (
 // however deep. Rows move as keys change state between pages; a key can then
 // be seen twice or not at all, but no page costs more than the first.
 
-// cursor is a decoded continue token.
-type cursor struct {
-	sort       string
-	rank       api.Rank
-	controller string
-	key        string
-	scope      uint32
+// Cursor is a decoded continue token: the last row of the previous page.
+type Cursor struct {
+	Sort       string
+	Rank       api.Rank
+	Controller string
+	Key        string
+	Scope      uint32
 }
 
 const cursorVersion = 1
 
-// encode is the token: version, sort, scope, rank, controller, key, as
+// Encode is the token: version, sort, scope, rank, controller, key, as
 // unpadded base64url.
-func (c *cursor) encode() string {
-	b := []byte{cursorVersion, byte(slices.Index(api.Sorts, c.sort))}
-	b = binary.BigEndian.AppendUint32(b, c.scope)
-	for _, r := range c.rank {
+func (c *Cursor) Encode() string {
+	b := []byte{cursorVersion, byte(slices.Index(api.Sorts, c.Sort))}
+	b = binary.BigEndian.AppendUint32(b, c.Scope)
+	for _, r := range c.Rank {
 		b = binary.AppendVarint(b, r)
 	}
-	for _, s := range []string{c.controller, c.key} {
+	for _, s := range []string{c.Controller, c.Key} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -42,22 +42,22 @@ func (c *cursor) encode() string {
 }
 
 // decodeCursor reads tok, which must have been issued for q's scope and sort.
-func decodeCursor(tok string, q *keyQuery) (*cursor, error) {
-	bad := badParam("continue", "not a continue token of this endpoint; pass the continue value of the previous page as it was")
+func decodeCursor(tok string, q *Keys) (*Cursor, error) {
+	bad := Invalid("continue", "not a continue token of this endpoint; pass the continue value of the previous page as it was")
 	b, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil || len(b) < 6 || b[0] != cursorVersion || int(b[1]) >= len(api.Sorts) {
 		return nil, bad
 	}
-	c := &cursor{sort: api.Sorts[b[1]], scope: binary.BigEndian.Uint32(b[2:6])}
+	c := &Cursor{Sort: api.Sorts[b[1]], Scope: binary.BigEndian.Uint32(b[2:6])}
 	b = b[6:]
-	for i := range c.rank {
+	for i := range c.Rank {
 		v, n := binary.Varint(b)
 		if n <= 0 {
 			return nil, bad
 		}
-		c.rank[i], b = v, b[n:]
+		c.Rank[i], b = v, b[n:]
 	}
-	for _, s := range []*string{&c.controller, &c.key} {
+	for _, s := range []*string{&c.Controller, &c.Key} {
 		l, n := binary.Uvarint(b)
 		if n <= 0 || l > uint64(len(b)-n) {
 			return nil, bad
@@ -67,16 +67,16 @@ func decodeCursor(tok string, q *keyQuery) (*cursor, error) {
 	switch {
 	case len(b) != 0:
 		return nil, bad
-	case c.sort != q.sort:
-		return nil, badParam("continue", "the token continues sort=%s, not sort=%s: keep the parameters of the first page", c.sort, q.sort)
-	case c.scope != q.scope:
-		return nil, badParam("continue", "the token continues another controller, q or state: keep the parameters of the first page")
+	case c.Sort != q.Sort:
+		return nil, Invalid("continue", "the token continues sort=%s, not sort=%s: keep the parameters of the first page", c.Sort, q.Sort)
+	case c.Scope != q.Scope:
+		return nil, Invalid("continue", "the token continues another controller, q or state: keep the parameters of the first page")
 	}
 	return c, nil
 }
 
-// scopeOf hashes what a token must continue: the controller, q and states.
-func scopeOf(controller string, f api.Filter) uint32 {
+// ScopeOf hashes what a token must continue: the controller, q and states.
+func ScopeOf(controller string, f api.Filter) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(controller))
 	h.Write([]byte{0})

@@ -1,0 +1,52 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Error is a request the engine refuses: the status it answers with, the
+// parameter or body field at fault (Field, empty only for an error that is
+// about no one field) and a message that says what to do. Field is what a
+// client maps to its own flag; it never reads Message for that.
+type Error struct {
+	Status int
+	Field  string
+	Msg    string
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Msg }
+
+// Invalid is a bad parameter or body field: 400, naming it, with the message
+// prefixed as every server has written it (parameter "sort": ...).
+func Invalid(field, format string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Field: field,
+		Msg: fmt.Sprintf("parameter %q: ", field) + fmt.Sprintf(format, args...)}
+}
+
+// NotFound is no such controller, key or endpoint: 404.
+func NotFound(format string, args ...any) *Error {
+	return &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden is a refused action (read-only sources refuse forget): 403.
+func Forbidden(format string, args ...any) *Error {
+	return &Error{Status: http.StatusForbidden, Msg: fmt.Sprintf(format, args...)}
+}
+
+// FieldOf is the field an error names, or "".
+func FieldOf(err error) string {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Field
+	}
+	return ""
+}
+
+// Reason is the Kubernetes-style reason of a status: its text without
+// spaces (BadRequest, NotFound, TooManyRequests).
+func Reason(status int) string {
+	return strings.ReplaceAll(http.StatusText(status), " ", "")
+}
