@@ -156,6 +156,17 @@ func TestParseOlderReleases(t *testing.T) {
 				t.Errorf("at = %v, want %v", got.At, tt.want.At)
 			}
 			got.At = tt.want.At
+			wantDialect := "controller-runtime (zap console)"
+			switch {
+			case strings.Contains(tt.name, "JSON"):
+				wantDialect = "controller-runtime (JSON)"
+			case strings.HasPrefix(tt.name, "klog"):
+				wantDialect = "controller-runtime (klog text)"
+			}
+			if got.Dialect != wantDialect {
+				t.Errorf("dialect = %q, want %q", got.Dialect, wantDialect)
+			}
+			got.Dialect = ""
 			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
