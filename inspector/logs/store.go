@@ -53,6 +53,7 @@ type Store struct {
 	records     int
 	lines       atomic.Int64
 	rate        errorRate
+	diag        diagnostics // what the reader understood (diagnostics.go)
 }
 
 type keyID struct{ controller, key string }
