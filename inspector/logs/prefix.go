@@ -29,8 +29,8 @@ var formatNames = [...]string{"zap console", "JSON", "klog text", "logfmt", "log
 
 // maxPrefixWords is how many words before the line proper are skipped in
 // search of it: stern's "POD CONTAINER", a container name, the CRI's
-// "stderr F", journald's "Jul 26 12:42:26 HOST PROC[PID]:".
-const maxPrefixWords = 6
+// "stderr F", journald's "Jul 26 12:42:26 HOST PROC[PID]:" behind grep -n's "FILE:LINE:".
+const maxPrefixWords = 8
 
 // split takes off what collecting the logs put before a line: kubectl's
 // --prefix ("[pod/NAME/CONTAINER] "), a timestamp (kubectl --timestamps,
