@@ -141,8 +141,8 @@ func TestWildLogs(t *testing.T) {
 		},
 		{file: "aro-rp-1613.log", unreadable: 2},
 		{
-			file: "ops-10.log",
-			keys: []wildKey{{controller: "taskrun", key: "ops-system/alert-gpu-zombie", failures: 1, lastError: "no node found"}},
+			file:     "ops-10.log",
+			keys:     []wildKey{{controller: "taskrun", key: "ops-system/alert-gpu-zombie", failures: 1, lastError: "no node found"}},
 			dialects: map[string]int{"controller-runtime (zap console)": 1}, at: "2025-07-14T06:23:12Z",
 		},
 		{
