@@ -176,10 +176,10 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate",
+	fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
 		st.First.UTC().Format(time.TimeOnly), st.Last.UTC().Format(time.TimeOnly), st.Keys)
-	if !st.Verbose {
-		fmt.Fprint(w, "; success is not logged at the default verbosity")
+	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
+		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
 	}
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
@@ -242,7 +242,11 @@ func printLogNote(w io.Writer, k api.Key) {
 		return
 	}
 	fmt.Fprintln(w, "\nSource:")
-	fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
+	if k.Estimated {
+		fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
+	} else {
+		fmt.Fprintln(w, "  the controller's log, not its queue.")
+	}
 	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
 	if !k.Estimated {
 		fmt.Fprintln(w, "  The next retry is the one the log states (Flux's \"next try in\"): exact, not estimated.")

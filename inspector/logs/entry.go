@@ -54,6 +54,9 @@ func (e *entry) failed(r Record, l Limiter, inferEnds bool) {
 	}
 	e.state = api.StateBackoff
 	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
+	if r.RetryIn > 0 { // stated by the line (Flux returns RequeueAfter): exact
+		e.delay, e.delaySource = r.RetryIn, api.SourceRequeueAfter
+	}
 	e.nextRetry = r.At.Add(e.delay)
 	a.Delay = metav1.Duration{Duration: e.delay}
 	e.recordError(r, &a)
@@ -191,7 +194,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
-		Estimated:       true,
+		Estimated:       e.state != api.StateBackoff || e.delaySource != api.SourceRequeueAfter,
 	}
 	if e.lastErr != nil {
 		le := *e.lastErr
