@@ -242,6 +242,9 @@ func (f *fields) controllerName(fam *family) string {
 			return c
 		}
 	case loggerLast:
+		if f.logger == "UnhandledError" { // client-go's utilruntime names its logger so
+			break
+		}
 		if i := strings.LastIndexAny(f.logger, "/."); i >= 0 && i+1 < len(f.logger) {
 			return f.logger[i+1:]
 		}
