@@ -41,7 +41,7 @@ func setRaw(f *fields, k, v []byte) {
 			return
 		}
 		if f.wants(k) {
-			f.set(string(k), jsonString(v))
+			f.set(k, jsonString(v))
 		}
 	}
 }

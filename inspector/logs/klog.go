@@ -107,7 +107,7 @@ func klogPairs(line []byte, i int, f *fields) bool {
 				if !ok {
 					return false
 				}
-				f.set(string(key), v)
+				f.set(key, v)
 				i += n
 			} else {
 				e, ok := skipString(line, i)
@@ -129,7 +129,7 @@ func klogPairs(line []byte, i int, f *fields) bool {
 			}
 			i = e
 		case c == '<':
-			f.set(string(key), "(multi-line; see the log)")
+			f.set(key, "(multi-line; see the log)")
 			return true
 		default:
 			e := i
@@ -137,7 +137,7 @@ func klogPairs(line []byte, i int, f *fields) bool {
 				e++
 			}
 			if f.wants(key) {
-				f.set(string(key), string(line[i:e]))
+				f.set(key, string(line[i:e]))
 			}
 			i = e
 		}

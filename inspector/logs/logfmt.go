@@ -44,7 +44,7 @@ func parseLogfmt(line []byte, f *fields) bool {
 		case "level", "caller", "source", "func":
 		default:
 			if f.wants(key) {
-				f.set(string(key), logfmtString(val, quoted))
+				f.set(key, logfmtString(val, quoted))
 			}
 		}
 	}

@@ -220,9 +220,10 @@ func (f *fields) wants(key []byte) bool {
 	return f.kind != "" && string(key) == f.kind
 }
 
-// set records one key/value; val is already a plain string.
-func (f *fields) set(key string, val string) {
-	switch key {
+// set records one key/value; val is already a plain string. The key is
+// bytes of the line: switching on it does not copy it.
+func (f *fields) set(key []byte, val string) {
+	switch string(key) {
 	case "msg":
 		f.msg = val
 	case "message":
@@ -251,12 +252,16 @@ func (f *fields) set(key string, val string) {
 		f.err = val
 	case "reconcileID":
 		f.reconcileID = val
-	case "key", "objectReference", "deployment":
-		f.alt, f.altName = val, key
+	case "key":
+		f.alt, f.altName = val, "key"
+	case "objectReference":
+		f.alt, f.altName = val, "objectReference"
+	case "deployment":
+		f.alt, f.altName = val, "deployment"
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.
-		if f.kind != "" && key == f.kind && f.ref == "" {
+		if f.kind != "" && string(key) == f.kind && f.ref == "" {
 			f.ref = val
 		}
 	}
