@@ -26,9 +26,13 @@ type family struct {
 	logger     loggerRule
 	callerStem bool
 	fixed      string
-	// clientGo says the controller runs a bare client-go work queue, whose
-	// default limiter is client-go's DefaultControllerRateLimiter.
+	// clientGo says the controller runs a bare client-go work queue with
+	// client-go's DefaultControllerRateLimiter (or, as sample-controller,
+	// its per-item part with a larger bucket).
 	clientGo bool
+	// limiter is the per-item limiter the project sets, by controller name,
+	// when it is not the default of its queue.
+	limiter func(controller string) Limiter
 }
 
 // message is one line of a family.
@@ -88,11 +92,12 @@ var families = []family{
 	},
 	{
 		// cert-manager's controllers (pkg/controller/controller.go), on
-		// client-go work queues; releases up to v1.1 wrote two spaces.
+		// client-go work queues with its own limiters; releases up to v1.1
+		// wrote two spaces.
 		name:     "cert-manager",
 		keyField: "key",
 		logger:   loggerLast,
-		clientGo: true,
+		limiter:  certManagerLimiter,
 		messages: []message{
 			{text: "re-queuing item due to error processing", what: ErrorLine},
 			{text: "re-queuing item  due to error processing", what: ErrorLine},
@@ -188,6 +193,7 @@ func (f *fields) record(fm format) (Record, bool) {
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
 		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo}
+
 	if m.dur != "" {
 		i := strings.LastIndex(msg, m.dur)
 		if i < 0 {
@@ -208,6 +214,9 @@ func (f *fields) record(fm format) (Record, bool) {
 	}
 	if r.Controller == "" {
 		return Record{}, false
+	}
+	if fam.limiter != nil {
+		r.Limiter = fam.limiter(r.Controller)
 	}
 	switch {
 	case r.What == QueueLine:
@@ -231,6 +240,20 @@ func (f *fields) record(fm format) (Record, bool) {
 	}
 	r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	return r, r.Name != ""
+}
+
+// certManagerLimiter is the limiter cert-manager's controllers set
+// (pkg/controller/util.go): DefaultCertificateRateLimiter, 1s..30s, for the
+// certificates-* controllers, DefaultItemBasedRateLimiter, 5s..5m, for the
+// rest; its ACME orders and challenges have their own, not known here.
+func certManagerLimiter(controller string) Limiter {
+	switch {
+	case strings.HasPrefix(controller, "certificates-"):
+		return Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
+	case controller == "orders" || controller == "challenges":
+		return Limiter{}
+	}
+	return Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
 }
 
 // controllerName names the controller of a line without a "controller"

@@ -68,6 +68,11 @@ type Record struct {
 	// is client-go's DefaultControllerRateLimiter: the max of per-item
 	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
 	ClientGoQueue bool
+	// Limiter is the per-item limiter the controller's project sets, when
+	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
+	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
+	// not known, and the store's assumption holds.
+	Limiter Limiter
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or

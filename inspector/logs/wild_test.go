@@ -32,6 +32,9 @@ type wildKey struct {
 // be read. The expected answers were written by reading the lines.
 func TestWildLogs(t *testing.T) {
 	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	// cert-manager's, by controller (pkg/controller/util.go).
+	certificates := Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
+	others := Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
 	sameConflict := `Operation cannot be fulfilled on certificaterequests.cert-manager.io "game2048-tls-bq8nf": the object has been modified; please apply your changes to the latest version and try again`
 	tests := []struct {
 		file string
@@ -44,30 +47,32 @@ func TestWildLogs(t *testing.T) {
 		// controller runs a client-go work queue.
 		at       string
 		clientGo bool
+		// limiter is the limiter the project sets, when the dialect knows it.
+		limiter Limiter
 	}{
 		{
 			file: "cert-manager-4437.log", ref: day(2021, 9, 8),
 			keys: []wildKey{{controller: "certificates-readiness", key: "app-develop/gotenberg.develop.mydomain.com-tls", failures: 1,
 				lastError: `Operation cannot be fulfilled on certificates.cert-manager.io "gotenberg.develop.mydomain.com-tls": StorageError: invalid object, Code: 4, Key: /cert-manager.io/certificates/app-develop/gotenberg.develop.mydomain.com-tls, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ddc8cb89-4ebc-4bef-aa28-7a0aedb26cf9, UID in object meta: `}},
-			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-09-07T15:18:41.45295286Z", clientGo: true,
+			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-09-07T15:18:41.45295286Z", limiter: certificates,
 		},
 		{
 			file: "cert-manager-3594.log", ref: day(2021, 2, 4),
 			keys: []wildKey{{controller: "certificaterequests-issuer-acme", key: "fleet-system/gateway-routing-dd963271-6m5rq", failures: 1,
 				lastError: `Operation cannot be fulfilled on certificaterequests.cert-manager.io "gateway-routing-dd963271-6m5rq": the object has been modified; please apply your changes to the latest version and try again`}},
-			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-02-03T17:08:37.40263Z", clientGo: true,
+			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-02-03T17:08:37.40263Z", limiter: others,
 		},
 		{
 			file: "cert-manager-3897.log", ref: day(2021, 6, 15),
 			keys: []wildKey{{controller: "certificates-key-manager", key: "default/example-com", failures: 1,
 				lastError: `Operation cannot be fulfilled on certificates.cert-manager.io "example-com": the object has been modified; please apply your changes to the latest version and try again`}},
-			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-06-14T08:25:43.390885Z", clientGo: true,
+			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-06-14T08:25:43.390885Z", limiter: certificates,
 		},
 		{
 			file: "cert-manager-3772.log", ref: day(2021, 3, 16),
 			keys: []wildKey{{controller: "CertificateKeyManager", key: "NAMESPACE/INGRESS_NAME-tls", failures: 1,
 				lastError: `Operation cannot be fulfilled on certificates.cert-manager.io "INGRESS_NAME-tls": the object has been modified; please apply your changes to the latest version and try again`}},
-			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-03-15T12:33:57.042284Z", clientGo: true,
+			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-03-15T12:33:57.042284Z", limiter: others,
 		},
 		{
 			file: "cert-manager-3414.log", ref: day(2020, 10, 27),
@@ -76,7 +81,7 @@ func TestWildLogs(t *testing.T) {
 				{controller: "certificaterequests-issuer-acme", key: "game-2048/game2048-tls-bq8nf", failures: 1, lastError: sameConflict},
 				{controller: "certificaterequests-issuer-selfsigned", key: "game-2048/game2048-tls-bq8nf", failures: 1, lastError: sameConflict},
 			},
-			dialects: map[string]int{"cert-manager (klog text)": 3}, at: "2020-10-26T12:20:33.367691Z", clientGo: true,
+			dialects: map[string]int{"cert-manager (klog text)": 3}, at: "2020-10-26T12:20:33.367691Z", limiter: others,
 		},
 		{
 			file: "flux2-4509.log",
@@ -262,6 +267,9 @@ func TestWildLogs(t *testing.T) {
 					k.lastError, k.retryIn = r.Error, r.RetryIn
 				case RequeueAfterLine:
 					k.requeues++
+				}
+				if r.Limiter != tt.limiter {
+					t.Errorf("%s: limiter = %+v, want %+v", id, r.Limiter, tt.limiter)
 				}
 				if r.ClientGoQueue != tt.clientGo {
 					t.Errorf("%s: clientGoQueue = %v, want %v", id, r.ClientGoQueue, tt.clientGo)
