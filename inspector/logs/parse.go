@@ -36,7 +36,11 @@ type Record struct {
 	What What
 	// At is the line's time: the kubelet's timestamp when the line carries
 	// one (kubectl logs --timestamps, as the stream asks for), else the
-	// logger's own.
+	// logger's own. Zero means unknown (a logger that writes no time, or
+	// only the seconds since it started): never a time to use. Store.Read
+	// places such a record at the time of the record before it (or when it
+	// was read) and counts it in LogRead.Untimed; a caller of Store.Add must
+	// do the same.
 	At time.Time
 	// Controller is the controller's name; Group and Kind its object's
 	// group and kind when it logs them (controllers built with For()).
