@@ -101,17 +101,21 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-// consoleMessages are the messages a console line is searched for, longest
-// first so that, where two start at one place, "Reconcile done, requeueing
-// after" is not read as its prefix.
-var consoleMessages = func() [][]byte {
-	var out [][]byte
-	for _, fam := range families {
+// consoleMessages are the messages a console line is searched for:
+// controller-runtime's first, then the other families' only before where
+// one of those was found (the head of the line is short), so that the
+// common line is not scanned once per message of every family.
+var consoleMessages, otherConsoleMessages = func() (cr, other [][]byte) {
+	for i, fam := range families {
 		for _, m := range fam.messages {
-			out = append(out, []byte(m.text))
+			if i == 0 {
+				cr = append(cr, []byte(m.text))
+			} else {
+				other = append(other, []byte(m.text))
+			}
 		}
 	}
-	return out
+	return cr, other
 }()
 
 // parseConsole reads a zap console line: TIME LEVEL [LOGGER] [CALLER] MSG
@@ -124,6 +128,15 @@ func parseConsole(line []byte, f *fields) bool {
 	at, msgEnd := -1, -1
 	for _, m := range consoleMessages {
 		if i := bytes.Index(line, m); i >= 0 && (at < 0 || i < at || i == at && i+len(m) > msgEnd) {
+			at, msgEnd = i, i+len(m)
+		}
+	}
+	head := line
+	if at >= 0 {
+		head = line[:at]
+	}
+	for _, m := range otherConsoleMessages {
+		if i := bytes.Index(head, m); i >= 0 && (at < 0 || i < at || i == at && i+len(m) > msgEnd) {
 			at, msgEnd = i, i+len(m)
 		}
 	}
