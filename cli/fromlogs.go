@@ -252,7 +252,7 @@ func printLogNote(w io.Writer, k api.Key) {
 		fmt.Fprintln(w, "  The next retry is the one the log states (Flux's \"next try in\"): exact, not estimated.")
 	} else {
 		fmt.Fprintln(w, "  Delays and the next retry are estimated: controller-runtime's default limiter (5ms·2^(n−1), cap 1000s),")
-		fmt.Fprintln(w, "  or client-go's DefaultControllerRateLimiter for client-go controllers (cert-manager, kube-controller-manager).")
+		fmt.Fprintln(w, "  or the project's own where its dialect knows it (cert-manager: 1s..30s for certificates-*, else 5s..5m).")
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")

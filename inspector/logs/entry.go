@@ -53,6 +53,9 @@ func (e *entry) failed(r Record, l Limiter, inferEnds bool) {
 		e.firstFailure = r.At
 	}
 	e.state = api.StateBackoff
+	if r.Limiter != (Limiter{}) { // the project's own (cert-manager's)
+		l = r.Limiter
+	}
 	e.delay, e.delaySource = l.Delay(e.failures), api.SourceItemExponential
 	if r.RetryIn > 0 { // stated by the line (Flux returns RequeueAfter): exact
 		e.delay, e.delaySource = r.RetryIn, api.SourceRequeueAfter
