@@ -305,6 +305,17 @@ func TestGetFromLogsSaysWhatItRead(t *testing.T) {
 		t.Errorf("next retry %v, want 30m after %v", list.Items[0].NextRetryAt, list.Items[0].LastError.At)
 	}
 
+	// cert-manager's certificaterequests-* controllers run its 5s..5m limiter.
+	list, _ = run(wild("cert-manager-3414.log"))
+	for _, k := range list.Items {
+		if k.Delay.Duration != 5*time.Second || !k.Estimated {
+			t.Errorf("%s %s: delay %v estimated %v, want cert-manager's first 5s, estimated", k.Controller, k.Key.Key, k.Delay.Duration, k.Estimated)
+		}
+	}
+	if len(list.Items) != 3 {
+		t.Errorf("%d keys, want one per issuer controller", len(list.Items))
+	}
+
 	_, stderr = run(wild("aro-rp-1613.log"))
 	if strings.Contains(stderr, "none a controller-runtime") || !strings.Contains(stderr, "none recognised as a controller's reconcile line; 2 lines looked like failures but could not be read") {
 		t.Errorf("a log of unreadable Reconciler error lines:\n%s", stderr)
