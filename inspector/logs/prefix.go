@@ -38,6 +38,9 @@ const maxPrefixWords = 8
 // of a known format. at is the first timestamp taken off (zero if none);
 // words is how many words were skipped to find the line.
 func split(line []byte) (at time.Time, body []byte, fm format, words int) {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = stripANSI(line)
+	}
 	line = trimPodPrefix(line)
 	at, line = kubeletTime(line)
 	body = line
@@ -133,4 +136,23 @@ func kubeletTime(line []byte) (time.Time, []byte) {
 		return time.Time{}, line
 	}
 	return t, line[sp+1:]
+}
+
+// stripANSI drops the terminal's color codes (ESC [ … letter) that a
+// logger writing to a TTY puts in its lines (logrus' ERRO in red): a log
+// captured from a container with a TTY keeps them.
+func stripANSI(line []byte) []byte {
+	out := make([]byte, 0, len(line))
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
+			j := i + 2
+			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		out = append(out, line[i])
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,42 @@ func TestParseKarpenterJSON(t *testing.T) {
 	}
 	if n != 3 || !strings.Contains(strings.Join(lines, "\n"), `"level":"ERROR"`) || !strings.Contains(strings.Join(lines, "\n"), `"message":"Reconciler error"`) {
 		t.Errorf("%d records; log:\n%s", n, strings.Join(lines, "\n"))
+	}
+}
+
+// TestParseLogrus reads what logrus v1.9.4 writes for a "Reconciler error"
+// passed through a logr→logrus adapter (the message, the key/values as
+// fields, the error as "error"): its text form, its terminal form (with the
+// color codes a TTY gets, the seconds since start or a full timestamp) and
+// its JSON. testdata/logrus/main.go wrote testdata/logrus/out.log.
+func TestParseLogrus(t *testing.T) {
+	raw, err := os.ReadFile("testdata/logrus/out.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := time.Date(2026, 12, 1, 19, 16, 36, 0, time.UTC)
+	want := []struct {
+		dialect string
+		at      time.Time
+	}{
+		{"controller-runtime (logfmt)", written},
+		{"controller-runtime (logrus text)", time.Time{}}, // ERRO[0000]: seconds since start, no time
+		{"controller-runtime (logrus text)", written},
+		{"controller-runtime (JSON)", written},
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	}
+	for i, l := range lines {
+		r, ok := Parse([]byte(l), written)
+		if !ok {
+			t.Errorf("not read: %q", l)
+			continue
+		}
+		if r.Controller != "widget" || r.Key() != "default/w1" || r.Error != "dial tcp 10.96.0.1:443: connect: connection refused" ||
+			r.What != ErrorLine || r.Dialect != want[i].dialect || !r.At.Equal(want[i].at) {
+			t.Errorf("%q: read as %+v, want widget default/w1 as %s at %v", l, r, want[i].dialect, want[i].at)
+		}
 	}
 }
