@@ -13,8 +13,8 @@ import (
 
 func main() {
 	for _, f := range []logrus.Formatter{
-		&logrus.TextFormatter{},                                  // not a terminal: time="…" level=error msg=…
-		&logrus.TextFormatter{ForceColors: true},                 // a terminal: ERRO[0000] msg  key=value
+		&logrus.TextFormatter{},                  // not a terminal: time="…" level=error msg=…
+		&logrus.TextFormatter{ForceColors: true}, // a terminal: ERRO[0000] msg  key=value
 		&logrus.TextFormatter{ForceColors: true, FullTimestamp: true},
 		&logrus.JSONFormatter{},
 	} {
