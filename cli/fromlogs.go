@@ -194,7 +194,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
 // not be read, e.g.:".
 func readSummary(lr *api.LogRead) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--from-logs: read %d lines; ", lr.Lines)
+	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
 	if len(lr.Recognised) == 0 {
 		b.WriteString("none recognised as a controller's reconcile line")
 	} else {
@@ -210,10 +210,18 @@ func readSummary(lr *api.LogRead) string {
 		fmt.Fprintf(&b, "; %d without a time I could read (each placed at the line before it, or when read)", lr.Untimed)
 	}
 	if lr.Unreadable > 0 {
-		fmt.Fprintf(&b, "; %d lines looked like failures but could not be read, e.g.:", lr.Unreadable)
+		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// readCount is "1 line" or "2 lines".
+func readCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // cut shortens s to width runes, marked with "…".

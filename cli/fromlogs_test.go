@@ -285,7 +285,7 @@ func TestGetFromLogsSaysWhatItRead(t *testing.T) {
 
 	list, stderr := run(wild("hypershift-2043.log") + wild("flux2-4509.log"))
 	first, example, _ := strings.Cut(stderr, "\n")
-	if want := "--from-logs: read 3 lines; recognised: Flux (JSON) 2; 1 lines looked like failures but could not be read, e.g.:"; first != want {
+	if want := "--from-logs: read 3 lines; recognised: Flux (JSON) 2; 1 line looked like a failure but could not be read, e.g.:"; first != want {
 		t.Errorf("first line:\n got  %s\n want %s", first, want)
 	}
 	example, _, _ = strings.Cut(example, "\n")
