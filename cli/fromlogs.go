@@ -167,7 +167,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
 	fmt.Fprint(w, readSummary(lr))
 	if lr.Unreadable > 0 {
-		fmt.Fprintf(w, "  %s\n", cut(lr.Example, terminalWidth(w)-2))
+		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
 	}
 	if st.Records == 0 {
 		if lr.Unreadable == 0 {
@@ -224,8 +224,8 @@ func readCount(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// cut shortens s to width runes, marked with "…".
-func cut(s string, width int) string {
+// cutExample shortens s to width runes, marked with "…".
+func cutExample(s string, width int) string {
 	r := []rune(s)
 	if width < 2 || len(r) <= width {
 		return s
@@ -233,8 +233,8 @@ func cut(s string, width int) string {
 	return string(r[:width-1]) + "…"
 }
 
-// terminalWidth is w's width when it is a terminal, else 120 columns.
-func terminalWidth(w io.Writer) int {
+// writerWidth is w's width when it is a terminal, else 120 columns.
+func writerWidth(w io.Writer) int {
 	if f, ok := w.(*os.File); ok {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
