@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 
@@ -114,7 +118,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
 	read(ctx)
-	printReadNote(streams.ErrOut, store.Stats())
+	printReadNote(streams.ErrOut, store.Stats(), store.LogRead())
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
@@ -138,7 +142,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		return nil, nil, err
 	}
 	if !follow {
-		printReadNote(streams.ErrOut, store.Stats())
+		printReadNote(streams.ErrOut, store.Stats(), store.LogRead())
 	}
 	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
@@ -158,17 +162,24 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 }
 
 // printReadNote says on stderr what a one-shot read of a log found, so that
-// a table of estimates is never mistaken for the controller's own numbers.
-func printReadNote(w io.Writer, st logs.Stats) {
+// a user knows at once whether the tool understood their log, and a table of
+// estimates is never mistaken for the controller's own numbers.
+func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
+	fmt.Fprint(w, readSummary(lr))
+	if lr.Unreadable > 0 {
+		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
+	}
 	if st.Records == 0 {
-		fmt.Fprintf(w, "--from-logs: %d lines read, none a controller-runtime reconcile line (\"Reconciler error\"): "+
-			"is it a controller-runtime controller, and the right container?\n", st.Lines)
+		if lr.Unreadable == 0 {
+			fmt.Fprintln(w, "--from-logs: is it a controller's log, and the right container (-c)? "+
+				"The dialects read are listed in the README (\"Controllers you can't change\").")
+		}
 		return
 	}
-	fmt.Fprintf(w, "--from-logs: %d lines read (%s to %s), %d keys: every number is an estimate", st.Lines,
+	fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
 		st.First.UTC().Format(time.TimeOnly), st.Last.UTC().Format(time.TimeOnly), st.Keys)
-	if !st.Verbose {
-		fmt.Fprint(w, "; success is not logged at the default verbosity")
+	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
+		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
 	}
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
@@ -176,6 +187,60 @@ func printReadNote(w io.Writer, st logs.Stats) {
 			st.SampledAt.UTC().Format(time.TimeOnly), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
+}
+
+// readSummary is the first line of the note: "--from-logs: read 1234
+// lines; recognised: Flux (JSON) 3; 4 lines looked like failures but could
+// not be read, e.g.:".
+func readSummary(lr *api.LogRead) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
+	if len(lr.Recognised) == 0 {
+		b.WriteString("none recognised as a controller's reconcile line")
+	} else {
+		b.WriteString("recognised: ")
+		for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
+		}
+	}
+	if lr.Untimed > 0 {
+		fmt.Fprintf(&b, "; %d without a time I could read (each placed at the line before it, or when read)", lr.Untimed)
+	}
+	if lr.Unreadable > 0 {
+		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// readCount is "1 line" or "2 lines".
+func readCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// cutExample shortens s to width runes, marked with "…".
+func cutExample(s string, width int) string {
+	r := []rune(s)
+	if width < 2 || len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// writerWidth is w's width when it is a terminal, else 120 columns.
+func writerWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return width
+		}
+	}
+	return 120
 }
 
 // printLogNote says in words where a key's numbers come from, when they
@@ -195,7 +260,8 @@ func printLogNote(w io.Writer, k api.Key) {
 	case k.DelaySource == api.SourceLimiter:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	default:
-		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s).")
+		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
+		fmt.Fprintln(w, "  or the project's own where its dialect knows it (cert-manager: 1s..30s for certificates-*, else 5s..5m).")
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")

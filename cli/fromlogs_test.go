@@ -253,3 +253,71 @@ func TestGetFromLogsTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestGetFromLogsSaysWhatItRead reads real excerpts (inspector/logs/
+// testdata/wild) through get --from-logs: stderr says how many lines were
+// read, what was recognised by dialect, and how many failure lines could not
+// be read, with one cut to the width; a log of only unreadable
+// "Reconciler error" lines is not said to have none. A Flux line's stated
+// next try is the key's, exact.
+func TestGetFromLogsSaysWhatItRead(t *testing.T) {
+	wild := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "inspector", "logs", "testdata", "wild", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	run := func(log string) (inspector.KeyList, string) {
+		streams, stdin, out, errOut := genericiooptions.NewTestIOStreams()
+		stdin.WriteString(log)
+		cmd := cli.NewGetCommand(genericclioptions.NewConfigFlags(false), streams)
+		cmd.SetArgs([]string{"--from-logs", "-", "-o", "json"})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("get: %v (stderr: %s)", err, errOut)
+		}
+		var list inspector.KeyList
+		if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+			t.Fatalf("get: %v in %s", err, out)
+		}
+		return list, errOut.String()
+	}
+
+	list, stderr := run(wild("hypershift-2043.log") + wild("flux2-4509.log"))
+	first, example, _ := strings.Cut(stderr, "\n")
+	if want := "--from-logs: read 3 lines; recognised: Flux (JSON) 2; 1 line looked like a failure but could not be read, e.g.:"; first != want {
+		t.Errorf("first line:\n got  %s\n want %s", first, want)
+	}
+	example, _, _ = strings.Cut(example, "\n")
+	if !strings.HasPrefix(example, `  {"level":"error","ts":"2023-01-16T17:00:11Z","msg":"Reconciler error"`) || !strings.HasSuffix(example, "…") ||
+		len([]rune(example)) != 120 {
+		t.Errorf("example %q: want the unreadable line, cut to 120 columns", example)
+	}
+	if len(list.Items) != 2 {
+		t.Fatalf("keys = %+v, want the two Kustomizations", list.Items)
+	}
+	for _, k := range list.Items {
+		if k.Estimated || k.Delay.Duration != 30*time.Minute || k.DelaySource != api.SourceRequeueAfter || k.State != api.StateBackoff {
+			t.Errorf("%s: estimated %v, delay %v from %q, %s; want the stated 30m0s, exact, backoff", k.Key.Key, k.Estimated, k.Delay.Duration, k.DelaySource, k.State)
+		}
+	}
+	if !list.Items[0].NextRetryAt.Equal(list.Items[0].LastError.At.Add(30 * time.Minute)) {
+		t.Errorf("next retry %v, want 30m after %v", list.Items[0].NextRetryAt, list.Items[0].LastError.At)
+	}
+
+	// cert-manager's certificaterequests-* controllers run its 5s..5m limiter.
+	list, _ = run(wild("cert-manager-3414.log"))
+	for _, k := range list.Items {
+		if k.Delay.Duration != 5*time.Second || !k.Estimated {
+			t.Errorf("%s %s: delay %v estimated %v, want cert-manager's first 5s, estimated", k.Controller, k.Key.Key, k.Delay.Duration, k.Estimated)
+		}
+	}
+	if len(list.Items) != 3 {
+		t.Errorf("%d keys, want one per issuer controller", len(list.Items))
+	}
+
+	_, stderr = run(wild("aro-rp-1613.log"))
+	if strings.Contains(stderr, "none a controller-runtime") || !strings.Contains(stderr, "none recognised as a controller's reconcile line; 2 lines looked like failures but could not be read") {
+		t.Errorf("a log of unreadable Reconciler error lines:\n%s", stderr)
+	}
+}

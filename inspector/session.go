@@ -80,6 +80,8 @@ type Replica struct {
 	// Standby is true when the replica runs no controller (not the leader).
 	Standby     bool
 	Controllers []api.Controller
+	// LogRead is, for a log read as a replica, how much of it was understood.
+	LogRead *api.LogRead
 	// Err is why the replica could not be read.
 	Err error
 }
@@ -137,7 +139,7 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 		if err != nil {
 			r.Err = err
 		} else {
-			r.ServerTime, r.Controllers = list.ServerTime, list.Controllers
+			r.ServerTime, r.Controllers, r.LogRead = list.ServerTime, list.Controllers, list.LogRead
 			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c api.Controller) bool { return c.Active })
 		}
 		reps[i] = r

@@ -60,6 +60,9 @@ func (t *topModel) attachedLine() string {
 				parts = append(parts, t.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
+			if r.LogRead != nil {
+				parts = append(parts, t.logReadPart(r.LogRead))
+			}
 		}
 		if t.fleet() {
 			parts = append(parts, t.fleetSummary()) // each pod out of reach has a row below

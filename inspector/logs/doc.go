@@ -1,10 +1,14 @@
-// Package logs rebuilds per-key backoff from a controller-runtime
-// controller's log, for controllers that do not import the instrument. It
-// reads the "Reconciler error" lines every controller-runtime controller
-// writes (and, at --zap-log-level=5, "Reconciling", "Reconcile successful",
-// "Reconcile done, requeueing after …" and the priority queue's
-// "workqueue_items"), and answers the endpoint's read API from them, so that
-// a log source is an inspector.Session like any other:
+// Package logs rebuilds per-key backoff from a controller's log, for
+// controllers that do not import the instrument. It reads the failure lines
+// of controller-runtime ("Reconciler error", and at --zap-log-level=5
+// "Reconciling", "Reconcile successful", "Reconcile done, requeueing after …"
+// and the priority queue's "workqueue_items"), Flux ("Reconciliation failed
+// after …, next try in 1m0s"), cert-manager ("re-queuing item due to error
+// processing"), client-go controllers written from sample-controller ("error
+// syncing 'ns/name'"), prometheus-operator ("Sync \"ns/name\" failed") and
+// kube-controller-manager's deployment controller, and answers the
+// endpoint's read API from them, so that a log source is an
+// inspector.Session like any other:
 //
 //	store := logs.NewStore(logs.Options{Live: true})
 //	stop, err := store.Follow(ctx, logs.StreamConfig{
@@ -25,7 +29,8 @@
 // (Record.RetryIn: Flux's "next try in"). Failures count the consecutive
 // errors since the log read began; delays and retry times are estimated
 // from what the log shows: the per-item exponential of controller-runtime's
-// and client-go's defaults (DefaultLimiter, 5ms·2^(n−1) capped at 1000s),
+// and client-go's defaults (DefaultLimiter, 5ms·2^(n−1) capped at 1000s, or
+// the project's own where its dialect knows it: Record.Limiter),
 // max-ed with a token bucket (DefaultBucket, 10 qps, burst 100) replayed
 // over the controller's failure lines when the controller runs one (a
 // client-go work queue, or retries that come at the bucket's pace, as the
@@ -37,9 +42,21 @@
 // expected retry is api.StateUnknown, never idle. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).
 //
-// Parse reads one line in any format users run: zap JSON (epoch or ISO
-// timestamps), zap console and klog text, from controller-runtime v0.25 back
-// to the releases that logged `request` (v0.6 and before) or
-// `reconciler kind` (v0.7–v0.10), with or without the kubelet's timestamp
-// (kubectl logs --timestamps) and kubectl's --prefix.
+// The dialects are one table (families, in dialects.go): per project, which
+// messages mean a failure (and a success or requeue where it logs them),
+// where the key, controller and error are, whether the next retry is stated
+// (Flux: Record.RetryIn, exact) or estimated, and the queue's limiter where
+// the project sets its own (Record.Limiter, Record.ClientGoQueue). Adding a
+// project is one entry there and one excerpt of its real log under
+// testdata/wild. A family's lines are read in any format (see format): zap
+// JSON and console, klog and klogr text, log/slog, logrus, go-kit; behind
+// kubectl --prefix/--timestamps, stern's names, a container name, the
+// kubelet's CRI files or journald.
+//
+// A reader says what it understood (Store.LogRead): the lines read, the
+// records per dialect, and the lines that look like failures but could not
+// be read, with one of them. A line's time it cannot read is left zero by
+// Parse (unknown); Store.Read places such a record at the time of the record
+// before it, or when it was read, and counts it: a zero time never reaches
+// the store from a read.
 package logs

@@ -40,7 +40,9 @@ func setRaw(f *fields, k, v []byte) {
 			}
 			return
 		}
-		f.set(string(k), jsonString(v))
+		if f.wants(k) {
+			f.set(k, jsonString(v))
+		}
 	}
 }
 
@@ -49,9 +51,9 @@ func objectRef(v []byte) string {
 	var ns, name string
 	eachMember(v, 0, func(k, val []byte) bool {
 		switch string(k) {
-		case "name":
+		case "name", "Name": // klog.ObjectRef; a reconcile.Request as klogr wrote it
 			name = jsonString(val)
-		case "namespace":
+		case "namespace", "Namespace":
 			ns = jsonString(val)
 		}
 		return true
@@ -99,23 +101,42 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-// consoleMessages are the messages a console line is searched for, longest
-// first so that, where two start at one place, "Reconcile done, requeueing
-// after" is not read as its prefix.
-var consoleMessages = [][]byte{
-	[]byte(msgRequeueAfter), []byte(msgRequeue), []byte(msgSuccess),
-	[]byte(msgError), []byte(msgStart), []byte(msgQueue),
-}
+// consoleMessages are the messages a console line is searched for:
+// controller-runtime's first, then the other families' only before where
+// one of those was found (the head of the line is short), so that the
+// common line is not scanned once per message of every family.
+var consoleMessages, otherConsoleMessages = func() (cr, other [][]byte) {
+	for i, fam := range families {
+		for _, m := range fam.messages {
+			if i == 0 {
+				cr = append(cr, []byte(m.text))
+			} else {
+				other = append(other, []byte(m.text))
+			}
+		}
+	}
+	return cr, other
+}()
 
 // parseConsole reads a zap console line: TIME LEVEL [LOGGER] [CALLER] MSG
 // {JSON context}, separated by tabs (or spaces, once copied through a
-// terminal). The time may be missing when the kubelet's prefix gave one.
+// terminal). The time may be missing when the kubelet's prefix gave one, or
+// when the encoder was told to write none.
 func parseConsole(line []byte, f *fields) bool {
 	// The message is the first one on the line (an error's text may quote
 	// another); at one place, the longest.
 	at, msgEnd := -1, -1
 	for _, m := range consoleMessages {
-		if i := bytes.Index(line, m); i >= 0 && (at < 0 || i < at) {
+		if i := bytes.Index(line, m); i >= 0 && (at < 0 || i < at || i == at && i+len(m) > msgEnd) {
+			at, msgEnd = i, i+len(m)
+		}
+	}
+	head := line
+	if at >= 0 {
+		head = line[:at]
+	}
+	for _, m := range otherConsoleMessages {
+		if i := bytes.Index(head, m); i >= 0 && (at < 0 || i < at || i == at && i+len(m) > msgEnd) {
 			at, msgEnd = i, i+len(m)
 		}
 	}
@@ -127,13 +148,14 @@ func parseConsole(line []byte, f *fields) bool {
 		return false
 	}
 	f.msg = string(bytes.TrimSpace(line[at : msgEnd+brace]))
-	head := bytes.Fields(line[:at])
-	if len(head) > 0 {
-		f.at = parseTime(string(head[0]))
-	}
-	// After the time and level: the logger name, then the caller (file:line).
-	for _, h := range head[min(2, len(head)):] {
-		if !bytes.Contains(h, []byte(".go:")) {
+	// Before the message: the time, the level, the logger name, the caller
+	// (file:line), each there or not.
+	for i, h := range bytes.Fields(line[:at]) {
+		switch {
+		case i == 0 && looksLikeTime(h):
+			f.at = parseTime(string(h))
+		case isLevel(h), bytes.Contains(h, []byte(".go:")):
+		default:
 			f.logger = string(h)
 		}
 	}
@@ -142,4 +164,13 @@ func parseConsole(line []byte, f *fields) bool {
 		return true
 	})
 	return ok
+}
+
+// isLevel says whether w is a level as zap's console encoder writes it.
+func isLevel(w []byte) bool {
+	switch string(w) {
+	case "DEBUG", "INFO", "WARN", "ERROR", "DPANIC", "PANIC", "FATAL", "debug", "info", "warn", "error", "dpanic", "panic", "fatal":
+		return true
+	}
+	return bytes.HasPrefix(w, []byte("Level(")) || bytes.HasPrefix(w, []byte("LEVEL("))
 }

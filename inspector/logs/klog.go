@@ -33,67 +33,129 @@ func digits(b []byte) bool {
 	return len(b) > 0
 }
 
-// parseKlog reads a klog text line: `"msg" key="value" key=123 key=[json]`.
-// Multi-line values (klog writes them as `key=<` and indented lines) are
-// put back on one line by Store.Read first (see joiner); a line given alone
-// that opens one reads "(multi-line; see the log)" for its value.
+// parseKlog reads a klog text line after its header: klog structured
+// (`"msg" key="value" key=123 key=[json]`), klogr's before klog v2
+// (`LOGGER "msg"="msg" "key"="value" "request"={json}`, quoted keys that may
+// hold spaces), or unstructured text (`Sync "ns/x" failed: …`, kept whole as
+// the message). Multi-line values (klog writes them as `key=<` and indented
+// lines) are put back on one line by Store.Read first (see joiner); a line
+// given alone that opens one reads "(multi-line; see the log)" for its
+// value.
 func parseKlog(line []byte, ref time.Time, f *fields) bool {
 	f.at = klogTime(line, ref)
 	end := bytes.Index(line, []byte("] "))
 	if end < 0 {
 		return false
 	}
-	i := end + 2
-	if i >= len(line) || line[i] != '"' {
-		return false
-	}
-	msg, n, ok := klogString(line[i:])
-	if !ok {
-		return false
-	}
-	f.msg = msg
-	i += n
-	for i < len(line) {
-		i = skipSpace(line, i)
-		eq := bytes.IndexByte(line[i:], '=')
-		if eq <= 0 {
-			break
+	f.caller = callerStem(line[:end])
+	i := skipSpace(line, end+2)
+	if i < len(line) && line[i] != '"' {
+		// klogr's logger name before "msg"=, or unstructured text.
+		sp := bytes.IndexByte(line[i:], ' ')
+		if sp < 0 || !bytes.HasPrefix(line[skipSpace(line, i+sp):], []byte(`"msg"=`)) {
+			f.msg = string(line[i:])
+			return true
 		}
-		key := string(line[i : i+eq])
-		i += eq + 1
+		f.logger = string(line[i : i+sp])
+		i = skipSpace(line, i+sp)
+	}
+	if i >= len(line) {
+		return false
+	}
+	if e, ok := skipString(line, i); !ok {
+		return false
+	} else if e >= len(line) || line[e] != '=' {
+		// klog structured: the message first.
+		msg, n, ok := klogString(line[i:])
+		if !ok {
+			return false
+		}
+		f.msg = msg
+		i += n
+	}
+	return klogPairs(line, i, f)
+}
+
+// klogPairs reads key=value pairs from line[i:], keys bare or quoted.
+func klogPairs(line []byte, i int, f *fields) bool {
+	for {
+		i = skipSpace(line, i)
 		if i >= len(line) {
-			break
+			return true
+		}
+		var key []byte
+		if line[i] == '"' {
+			e, ok := skipString(line, i)
+			if !ok || e >= len(line) || line[e] != '=' {
+				return ok
+			}
+			key, i = line[i+1:e-1], e+1
+		} else {
+			eq := bytes.IndexByte(line[i:], '=')
+			if eq <= 0 {
+				return true
+			}
+			key, i = line[i:i+eq], i+eq+1
+		}
+		if i >= len(line) {
+			return true
 		}
 		switch c := line[i]; {
 		case c == '"':
-			v, n, ok := klogString(line[i:])
-			if !ok {
-				return false
+			if f.wants(key) {
+				v, n, ok := klogString(line[i:])
+				if !ok {
+					return false
+				}
+				f.set(key, v)
+				i += n
+			} else {
+				e, ok := skipString(line, i)
+				if !ok {
+					return false
+				}
+				i = e
 			}
-			f.set(key, v)
-			i += n
 		case c == '[' || c == '{':
 			e, ok := skipValue(line, i)
 			if !ok {
 				return false
 			}
-			if key == "items" {
+			switch {
+			case string(key) == "items":
 				f.items = line[i:e]
+			case c == '{' && f.ref == "" && (string(key) == "request" || string(key) == "object" || f.kind != "" && string(key) == f.kind):
+				f.ref = objectRef(line[i:e])
 			}
 			i = e
 		case c == '<':
 			f.set(key, "(multi-line; see the log)")
-			i = len(line)
+			return true
 		default:
 			e := i
 			for e < len(line) && line[e] != ' ' {
 				e++
 			}
-			f.set(key, string(line[i:e]))
+			if f.wants(key) {
+				f.set(key, string(line[i:e]))
+			}
 			i = e
 		}
 	}
-	return true
+}
+
+// callerStem is the file of klog's header (`… 1 controller.go:321`) without
+// ".go": it names a controller that logs nothing else to name it by.
+func callerStem(head []byte) []byte {
+	sp := bytes.LastIndexByte(head, ' ')
+	file := head[sp+1:]
+	if c := bytes.IndexByte(file, ':'); c >= 0 {
+		file = file[:c]
+	}
+	if !bytes.HasSuffix(file, []byte(".go")) {
+		return nil
+	}
+	return file[:len(file)-3]
 }
 
 // klogString reads the Go-quoted string at the start of b; n is its length

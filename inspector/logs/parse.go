@@ -36,7 +36,11 @@ type Record struct {
 	What What
 	// At is the line's time: the kubelet's timestamp when the line carries
 	// one (kubectl logs --timestamps, as the stream asks for), else the
-	// logger's own.
+	// logger's own. Zero means unknown (a logger that writes no time, or
+	// only the seconds since it started): never a time to use. Store.Read
+	// places such a record at the time of the record before it (or when it
+	// was read) and counts it in LogRead.Untimed; a caller of Store.Add must
+	// do the same.
 	At time.Time
 	// Controller is the controller's name; Group and Kind its object's
 	// group and kind when it logs them (controllers built with For()).
@@ -68,6 +72,11 @@ type Record struct {
 	// is client-go's DefaultControllerRateLimiter: the max of per-item
 	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
 	ClientGoQueue bool
+	// Limiter is the per-item limiter the controller's project sets, when
+	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
+	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
+	// not known, and the store's assumption holds.
+	Limiter Limiter
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -99,34 +108,80 @@ const (
 	msgQueue        = "workqueue_items"
 )
 
-// Every message above contains one of these: a line with neither is skipped
-// before any parsing, which is most of a busy controller's log.
-var (
-	markReconcil = []byte("Reconcil")
-	markQueue    = []byte(msgQueue)
+// Parse reads one log line in any of the formats and dialects this package
+// knows (see families and format): zap JSON (epoch or ISO timestamps), zap
+// console, klog and klogr text, slog, logrus and go-kit, from
+// controller-runtime v0.25 back to the releases that logged `request` or
+// `reconciler kind`, and the failure lines of Flux, cert-manager,
+// sample-controller-style client-go controllers, prometheus-operator and
+// kube-controller-manager; behind kubectl's --prefix and --timestamps,
+// stern's names, a container's name or the kubelet's CRI files. ref dates
+// klog's year-less timestamps (the newest such time not after ref plus a
+// day). ok is false for a line that is none of the records, or is missing
+// the controller or key. A time it cannot read is left zero: unknown.
+func Parse(line []byte, ref time.Time) (r Record, ok bool) {
+	r, out := parse(line, ref)
+	return r, out == outRecord
+}
+
+// outcome is what parse made of a line.
+type outcome uint8
+
+const (
+	// outSkipped: no marker of any dialect; not a record.
+	outSkipped outcome = iota
+	// outRecord: a record.
+	outRecord
+	// outOther: a marker, but not a line the dialects read (a "Reconciling"
+	// of some other logger, a quoted message).
+	outOther
+	// outUnreadable: it looks like a failure (a failure marker) but could
+	// not be read: no key, no controller, cut short.
+	outUnreadable
 )
 
-// Parse reads one log line in any of the formats controller-runtime users
-// run: zap JSON (epoch or ISO timestamps), zap console, or klog text, from
-// controller-runtime v0.25 back to the releases that logged `request` or
-// `reconciler kind`. ref dates klog's year-less timestamps (the newest
-// such time not after ref plus a day). ok is false for a line that is none of
-// the records above, or is missing the controller or key.
-func Parse(line []byte, ref time.Time) (r Record, ok bool) {
-	if !bytes.Contains(line, markReconcil) && !bytes.Contains(line, markQueue) {
-		return Record{}, false
+// parse is Parse, saying what it made of a line that is not a record.
+func parse(line []byte, ref time.Time) (Record, outcome) {
+	if !hasMarker(line) {
+		return Record{}, outSkipped
 	}
 	line = bytes.TrimRight(line, "\r\n")
-	line = trimPodPrefix(line)
-	at, line := kubeletTime(line)
+	at, body, fm, words := split(line)
+	r, ok := parseFormat(body, fm, at, ref)
+	if !ok && words > 0 {
+		// The words skipped were the line's own (a console line's message
+		// before its JSON): read it whole.
+		at, body = kubeletTime(trimPodPrefix(line))
+		fm = fmtConsole
+		r, ok = parseFormat(body, fm, at, ref)
+	}
+	if ok {
+		return r, outRecord
+	}
+	for _, m := range failMarkers {
+		if bytes.Contains(line, []byte(m)) {
+			return Record{}, outUnreadable
+		}
+	}
+	return Record{}, outOther
+}
+
+// parseFormat reads body as format fm; at, when not zero, is the time the
+// collector put before it.
+func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
 	var f fields
-	switch {
-	case len(line) > 0 && line[0] == '{':
-		ok = parseJSON(line, &f)
-	case isKlog(line):
-		ok = parseKlog(line, ref, &f)
+	var ok bool
+	switch fm {
+	case fmtJSON:
+		ok = parseJSON(body, &f)
+	case fmtKlog:
+		ok = parseKlog(body, ref, &f)
+	case fmtLogfmt:
+		ok = parseLogfmt(body, &f)
+	case fmtLogrus:
+		ok = parseLogrus(body, &f)
 	default:
-		ok = parseConsole(line, &f)
+		ok = parseConsole(body, &f)
 	}
 	if !ok {
 		return Record{}, false
@@ -134,58 +189,62 @@ func Parse(line []byte, ref time.Time) (r Record, ok bool) {
 	if !at.IsZero() {
 		f.at = at
 	}
-	r, ok = f.record()
-	r.Sampled = line[0] == '{'
+	r, ok := f.record(fm)
+	r.Sampled = fm == fmtJSON
 	return r, ok
 }
 
-// trimPodPrefix drops kubectl logs --prefix's "[pod/NAME/CONTAINER] ".
-func trimPodPrefix(line []byte) []byte {
-	if bytes.HasPrefix(line, []byte("[pod/")) {
-		if i := bytes.Index(line, []byte("] ")); i > 0 {
-			return line[i+2:]
+// hasMarker says whether line contains one of the markers.
+func hasMarker(line []byte) bool {
+	for _, m := range markers {
+		if bytes.Contains(line, m) {
+			return true
 		}
 	}
-	return line
-}
-
-// kubeletTime splits off the RFC 3339 timestamp the kubelet puts before each
-// line when asked (timestamps=true), followed by one space.
-func kubeletTime(line []byte) (time.Time, []byte) {
-	if len(line) < 21 || line[4] != '-' || line[10] != 'T' {
-		return time.Time{}, line
-	}
-	sp := bytes.IndexByte(line[:min(len(line), 40)], ' ')
-	if sp < 0 {
-		return time.Time{}, line
-	}
-	t, err := time.Parse(time.RFC3339Nano, string(line[:sp]))
-	if err != nil {
-		return time.Time{}, line
-	}
-	return t, line[sp+1:]
+	return false
 }
 
 // fields are the key/values of a line, whatever its format.
 type fields struct {
 	at                      time.Time
 	msg, logger             string
+	caller                  []byte // klog's file, "controller" for controller.go:321
 	controller, group, kind string
 	namespace, name         string
-	hasNamespace            bool
 	ref                     string // a "namespace/name" reference: request, object, Kind=...
+	alt, altName            string // a family's own key field (cert-manager's "key")
 	err                     string
 	reconcileID             string
 	items                   []byte
 }
 
-// set records one key/value; val is already a plain string.
-func (f *fields) set(key string, val string) {
-	switch key {
+// wants says whether the value of key is kept: the others are skipped
+// without being copied.
+func (f *fields) wants(key []byte) bool {
+	switch string(key) {
+	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
+		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component":
+		return true
+	}
+	return f.kind != "" && string(key) == f.kind
+}
+
+// set records one key/value; val is already a plain string. The key is
+// bytes of the line: switching on it does not copy it.
+func (f *fields) set(key []byte, val string) {
+	switch string(key) {
 	case "msg":
 		f.msg = val
+	case "message":
+		if f.msg == "" { // Karpenter's JSON; a field of klogr lines otherwise
+			f.msg = val
+		}
 	case "logger":
 		f.logger = val
+	case "component": // go-kit's
+		if f.logger == "" {
+			f.logger = val
+		}
 	case "controller":
 		f.controller = val
 	case "controllerGroup", "reconciler group":
@@ -193,7 +252,7 @@ func (f *fields) set(key string, val string) {
 	case "controllerKind", "reconciler kind":
 		f.kind = val
 	case "namespace":
-		f.namespace, f.hasNamespace = val, true
+		f.namespace = val
 	case "name":
 		f.name = val
 	case "request", "object":
@@ -202,57 +261,29 @@ func (f *fields) set(key string, val string) {
 		f.err = val
 	case "reconcileID":
 		f.reconcileID = val
-	}
-}
-
-// record turns the fields into a Record, or reports they are not one.
-func (f *fields) record() (Record, bool) {
-	r := Record{At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID}
-	switch {
-	case f.msg == msgError:
-		r.What = ErrorLine
-		r.Error = f.err
-		r.Terminal = strings.HasPrefix(f.err, terminalPrefix)
-	case f.msg == msgStart:
-		r.What = StartLine
-	case f.msg == msgSuccess:
-		r.What = SuccessLine
-	case strings.HasPrefix(f.msg, msgRequeueAfter):
-		d, err := time.ParseDuration(strings.TrimPrefix(f.msg, msgRequeueAfter))
-		if err != nil || d <= 0 {
-			return Record{}, false
-		}
-		r.What, r.RequeueAfter = RequeueAfterLine, d
-	case f.msg == msgRequeue:
-		r.What = RequeueLine
-	case f.msg == msgQueue:
-		r.What = QueueLine
+	case "key":
+		f.alt, f.altName = val, "key"
+	case "objectReference":
+		f.alt, f.altName = val, "objectReference"
+	case "deployment":
+		f.alt, f.altName = val, "deployment"
 	default:
-		return Record{}, false
+		// The kind-named reference klog writes as text (Cluster="ns/x"),
+		// after controllerKind.
+		if f.kind != "" && string(key) == f.kind && f.ref == "" {
+			f.ref = val
+		}
 	}
-	if r.Controller == "" {
-		r.Controller = controllerFromLogger(f.logger)
-	}
-	if r.Controller == "" {
-		return Record{}, false
-	}
-	if r.What == QueueLine {
-		items, ok := parseItems(f.items)
-		r.Items = items
-		return r, ok
-	}
-	r.Namespace, r.Name = f.namespace, f.name
-	if r.Name == "" && f.ref != "" {
-		r.Namespace, r.Name = splitRef(f.ref)
-	}
-	return r, r.Name != ""
 }
 
 // controllerFromLogger reads the controller's name from the logger name the
-// releases before v0.11 used: "controller-runtime.manager.controller.NAME"
-// or "controller.NAME".
+// releases before v0.11 used: "controller-runtime.manager.controller.NAME",
+// "controller.NAME", or with slashes as klogr wrote them.
 func controllerFromLogger(logger string) string {
 	i := strings.LastIndex(logger, "controller.")
+	if j := strings.LastIndex(logger, "controller/"); j > i {
+		i = j
+	}
 	if i < 0 {
 		return ""
 	}

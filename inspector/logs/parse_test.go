@@ -156,6 +156,17 @@ func TestParseOlderReleases(t *testing.T) {
 				t.Errorf("at = %v, want %v", got.At, tt.want.At)
 			}
 			got.At = tt.want.At
+			wantDialect := "controller-runtime (zap console)"
+			switch {
+			case strings.Contains(tt.name, "JSON"):
+				wantDialect = "controller-runtime (JSON)"
+			case strings.HasPrefix(tt.name, "klog"):
+				wantDialect = "controller-runtime (klog text)"
+			}
+			if got.Dialect != wantDialect {
+				t.Errorf("dialect = %q, want %q", got.Dialect, wantDialect)
+			}
+			got.Dialect = ""
 			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
@@ -193,6 +204,14 @@ func FuzzParse(f *testing.F) {
 		`I1130 08:24:44.271890   10688 priorityqueue.go:541] "workqueue_items" controller="widget" items=[{"key":{"Namespace":"default","Name":"w1"},"addedCounter":6,"priority":0,"readyAt":"2026-11-30T08:25:04.571851734Z"}]`,
 		`{"level":"Level(-5)","ts":"2026-11-30T08:24:55Z","msg":"workqueue_items","controller":"widget","items":[{"key":{"Namespace":"default","Name":"w1"},"addedCounter":6,"priority":0,"readyAt":"2026-11-30T08:25:15.787239403Z"}]}`,
 		`{"msg":"Reconcile done, requeueing after 1m30s","controller":"c","ConfigMap":{"name":"x","namespace":"y"},"ts":"\ud83d\ude00"}`,
+		`E0811 16:54:30.919241       8 controller.go:248] controller-runtime/controller "msg"="Reconciler error" "error"="a\nb" "controller"="azuremachine" "request"={"Namespace":"default","Name":"x"}`,
+		`I0614 08:25:43.390885       1 controller.go:158] cert-manager/controller/certificates-key-manager "msg"="re-queuing item due to error processing" "error"="x" "key"="default/example-com"`,
+		`{"level":"error","ts":"2024-02-12T05:55:53.572Z","msg":"Reconciliation failed after 10.8s, next try in 30m0s","controller":"kustomization","namespace":"flux-system","name":"x","error":"e"}`,
+		`time=2024-03-01T10:00:00.000Z level=ERROR msg="Reconciler error" controller=widget namespace=default name=w1 err="connection refused"`,
+		`ERRO[0012] Reconciler error                              controller=foo error="boom" name=bar namespace=baz`,
+		`Jul 26 12:42:27 host kube-controller-manager[1]: E0726 12:42:27.615754   1 deployment_controller.go:400] Error syncing deployment default/a: boom`,
+		`pod-1 manager 2024-01-01T00:00:00Z stderr F E0720 01:25:02.269265       1 operator.go:526] Sync "monitoring/k8s" failed: x`,
+		`E0804 06:17:42.597049       1 controller.go:321] error syncing '{ns/x add}': y, requeuing`,
 	} {
 		f.Add(s)
 	}

@@ -17,7 +17,7 @@ func (s *Store) Controllers() *api.ControllerList {
 	defer s.mu.Unlock()
 	now := s.nowLocked()
 	byName := map[string]*api.Controller{}
-	out := &api.ControllerList{ServerTime: now, Controllers: []api.Controller{}}
+	out := &api.ControllerList{ServerTime: now, Controllers: []api.Controller{}, LogRead: s.LogRead()}
 	names := make([]string, 0, len(s.controllers))
 	for name := range s.controllers {
 		names = append(names, name)

@@ -24,8 +24,9 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
 	last = after
 	var j joiner
+	var pos time.Time // the time of the last record that had one
 	emit := func(line []byte) {
-		if at := s.add(line, after); at.After(last) {
+		if at := s.add(line, after, &pos); at.After(last) {
 			last = at
 		}
 	}
@@ -63,14 +64,19 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 }
 
 // add parses one line into the store, unless its kubelet timestamp is not
-// after after, and returns that timestamp.
-func (s *Store) add(line []byte, after time.Time) time.Time {
+// after after, and returns that timestamp. pos is the time of the last
+// record that had one, at which a record without one is placed.
+func (s *Store) add(line []byte, after time.Time, pos *time.Time) time.Time {
 	at, _ := kubeletTime(trimPodPrefix(line))
 	if !after.IsZero() && !at.IsZero() && !at.After(after) {
 		return at
 	}
-	if r, ok := Parse(line, s.opts.Clock.Now()); ok {
+	switch r, out := parse(line, s.opts.Clock.Now()); out {
+	case outRecord:
+		s.diag.record(r.Dialect, s.place(&r, pos))
 		s.Add(r)
+	case outUnreadable:
+		s.diag.failed(line)
 	}
 	return at
 }

@@ -53,6 +53,7 @@ type Store struct {
 	records     int
 	lines       atomic.Int64
 	rate        errorRate
+	diag        diagnostics // what the reader understood (diagnostics.go)
 }
 
 type keyID struct{ controller, key string }
@@ -173,7 +174,11 @@ func (s *Store) Add(r Record) {
 // from its bucket, whichever limiter runs; and, when it is e's retry, a
 // vote on which limiter that is (which may re-read the controller's keys).
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
-	x := estimate{exp: s.opts.Limiter.Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	l := s.opts.Limiter
+	if r.Limiter != (Limiter{}) { // the project's own (cert-manager's), known by its dialect
+		l = r.Limiter
+	}
+	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At)}
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}

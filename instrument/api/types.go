@@ -130,6 +130,30 @@ type KeyDetail struct {
 type ControllerList struct {
 	ServerTime  time.Time    `json:"serverTime"`
 	Controllers []Controller `json:"controllers"`
+	// LogRead says, for controllers read from a log, how much of the log
+	// was understood; nil for an instrumented process.
+	LogRead *LogRead `json:"logRead,omitempty"`
+}
+
+// LogRead says how much of a log was read, so that a user knows at once
+// whether the tool understood their log.
+type LogRead struct {
+	// Lines is every line read.
+	Lines int `json:"lines"`
+	// Recognised counts the lines read as records, by dialect: the family of
+	// controller and the format ("controller-runtime (JSON)", "Flux (JSON)",
+	// "cert-manager (klog text)").
+	Recognised map[string]int `json:"recognised,omitempty"`
+	// Unreadable counts the lines that look like failures (they hold a
+	// failure message of some dialect: "Reconciler error", "Reconciliation
+	// failed", …) but could not be read: no key, no controller, cut short.
+	// Example is the first of them.
+	Unreadable int    `json:"unreadable,omitempty"`
+	Example    string `json:"example,omitempty"`
+	// Untimed counts the records whose time could not be read (a logger
+	// that writes none, or only the seconds since it started): each is
+	// placed at the time of the record before it, or when it was read.
+	Untimed int `json:"untimed,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.

@@ -1,0 +1,314 @@
+package logs
+
+import (
+	"strings"
+	"time"
+)
+
+// A family is one kind of controller and the lines it writes when a
+// reconcile fails (and, where it has them, when one succeeds or requeues).
+// Which logger wrote the line — zap JSON or console, klog, klogr, slog,
+// logrus — is the line's format (see format); a family's lines read the same
+// in any of them. Adding a project is one entry here and one fixture under
+// testdata/wild.
+type family struct {
+	// name is what the diagnostics call it.
+	name string
+	// messages are the lines it reads, matched against the logger's message.
+	messages []message
+	// keyField is the field holding the key ("namespace/name") when it is
+	// not one of controller-runtime's (namespace and name, request, object,
+	// the kind-named reference), e.g. cert-manager's "key".
+	keyField string
+	// The controller's name, when the line has no "controller" field: from
+	// the logger's name (logger), else the caller's file (callerStem:
+	// "controller" for controller.go:321), else fixed.
+	logger     loggerRule
+	callerStem bool
+	fixed      string
+	// clientGo says the controller runs a bare client-go work queue with
+	// client-go's DefaultControllerRateLimiter (or, as sample-controller,
+	// its per-item part with a larger bucket).
+	clientGo bool
+	// limiter is the per-item limiter the project sets, by controller name,
+	// when it is not the default of its queue.
+	limiter func(controller string) Limiter
+}
+
+// message is one line of a family.
+type message struct {
+	text string
+	// prefix says text is the message's start, not all of it.
+	prefix bool
+	what   What
+	// keySep, when set, says the key and error are in the message itself:
+	// text KEY keySep ERROR (client-go controllers that log
+	// fmt.Errorf("error syncing '%s': %s", ...)); errSuffix is trimmed off
+	// the error.
+	keySep, errSuffix string
+	// dur, when set, is followed by a duration that ends the message: the
+	// RequeueAfter of a RequeueAfterLine, or the stated next retry of an
+	// ErrorLine (Flux's "next try in 1m0s").
+	dur string
+}
+
+// loggerRule says how a family's logger name names the controller.
+type loggerRule uint8
+
+const (
+	// loggerNone: the logger's name does not name the controller.
+	loggerNone loggerRule = iota
+	// loggerController: "controller-runtime.manager.controller.NAME" or
+	// "controller/NAME" (controller-runtime before v0.11, Flux before v0.20).
+	loggerController
+	// loggerLast: its last segment ("cert-manager/controller/NAME").
+	loggerLast
+)
+
+// families is the dialect table. Messages are matched in order, the first
+// match wins.
+var families = []family{
+	{
+		name:   "controller-runtime",
+		logger: loggerController,
+		messages: []message{
+			{text: msgError, what: ErrorLine},
+			{text: msgStart, what: StartLine},
+			{text: msgSuccess, what: SuccessLine},
+			{text: msgRequeue, what: RequeueLine},
+			{text: msgRequeueAfter, prefix: true, what: RequeueAfterLine, dur: msgRequeueAfter},
+			{text: msgQueue, what: QueueLine},
+		},
+	},
+	{
+		// Flux (fluxcd/pkg/runtime): a failed reconcile logs the error and
+		// returns RequeueAfter with no error, so the line states the retry.
+		name:   "Flux",
+		logger: loggerController,
+		messages: []message{
+			{text: "Reconciliation failed after ", prefix: true, what: ErrorLine, dur: ", next try in "},
+			{text: "Reconciliation finished in ", prefix: true, what: RequeueAfterLine, dur: ", next run in "},
+		},
+	},
+	{
+		// cert-manager's controllers (pkg/controller/controller.go), on
+		// client-go work queues with its own limiters; releases up to v1.1
+		// wrote two spaces.
+		name:     "cert-manager",
+		keyField: "key",
+		logger:   loggerLast,
+		limiter:  certManagerLimiter,
+		messages: []message{
+			{text: "re-queuing item due to error processing", what: ErrorLine},
+			{text: "re-queuing item  due to error processing", what: ErrorLine},
+		},
+	},
+	{
+		// kube-controller-manager's deployment controller: klog structured
+		// (V(2)) since 1.23, text before.
+		name:     "kube-controller-manager",
+		keyField: "deployment",
+		fixed:    "deployment",
+		clientGo: true,
+		messages: []message{
+			{text: "Error syncing deployment", what: ErrorLine},
+			{text: "Error syncing deployment ", prefix: true, what: ErrorLine, keySep: ": "},
+		},
+	},
+	{
+		// k8s.io/sample-controller and the controllers written from it:
+		// utilruntime.HandleError(fmt.Errorf("error syncing '%s': %s,
+		// requeuing", ...)) before 1.31, HandleErrorWithContext since.
+		name:       "sample-controller",
+		keyField:   "objectReference",
+		logger:     loggerLast,
+		callerStem: true,
+		clientGo:   true,
+		messages: []message{
+			{text: "Error syncing; requeuing for later retry", what: ErrorLine},
+			{text: "error syncing '", prefix: true, what: ErrorLine, keySep: "': ", errSuffix: ", requeuing"},
+		},
+	},
+	{
+		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
+		// line does not say which of its controllers wrote it.
+		name:     "prometheus-operator",
+		fixed:    "prometheus-operator",
+		clientGo: true,
+		messages: []message{
+			{text: `Sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
+		},
+	},
+}
+
+// markers are what every message above contains, at least one of them: a
+// line with none is skipped before any parsing, which is most of a busy
+// controller's log. failMarkers are those of failure lines: a line with one
+// that cannot be read is counted as unreadable.
+var (
+	markers = [][]byte{
+		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
+	}
+	failMarkers = []string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}
+)
+
+// unhandledError is what client-go's utilruntime.HandleError logs since
+// 1.31, the error as err: the error is then the message to match.
+const unhandledError = "Unhandled Error"
+
+// match finds the family and message msg is.
+func match(msg string) (*family, *message) {
+	for i := range families {
+		fam := &families[i]
+		for j := range fam.messages {
+			m := &fam.messages[j]
+			if msg == m.text || m.prefix && strings.HasPrefix(msg, m.text) {
+				return fam, m
+			}
+		}
+	}
+	return nil, nil
+}
+
+// record turns the fields into a Record, or reports they are not one.
+func (f *fields) record(fm format) (Record, bool) {
+	msg := f.msg
+	if msg == unhandledError && f.err != "" {
+		msg, f.err = f.err, ""
+	}
+	fam, m := match(msg)
+	if fam == nil {
+		// klogr writes a named logger's messages as "NAME: message".
+		name, rest, ok := strings.Cut(msg, ": ")
+		if !ok {
+			return Record{}, false
+		}
+		if fam, m = match(rest); fam == nil {
+			return Record{}, false
+		}
+		msg = rest
+		if f.logger == "" {
+			f.logger = name
+		}
+	}
+	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo}
+
+	if m.dur != "" {
+		i := strings.LastIndex(msg, m.dur)
+		if i < 0 {
+			return Record{}, false
+		}
+		d, err := time.ParseDuration(msg[i+len(m.dur):])
+		if err != nil || d <= 0 {
+			return Record{}, false
+		}
+		if r.What == ErrorLine {
+			r.RetryIn = d
+		} else {
+			r.RequeueAfter = d
+		}
+	}
+	if r.Controller == "" {
+		r.Controller = f.controllerName(fam)
+	}
+	if r.Controller == "" {
+		return Record{}, false
+	}
+	if fam.limiter != nil {
+		r.Limiter = fam.limiter(r.Controller)
+	}
+	switch {
+	case r.What == QueueLine:
+		items, ok := parseItems(f.items)
+		r.Items = items
+		return r, ok
+	case m.keySep != "":
+		key, err, ok := strings.Cut(msg[len(m.text):], m.keySep)
+		if !ok {
+			return Record{}, false
+		}
+		r.Namespace, r.Name = splitKey(key)
+		r.Error = strings.TrimSuffix(err, m.errSuffix)
+	case fam.keyField != "" && f.altName == fam.keyField:
+		r.Namespace, r.Name = splitKey(f.alt)
+	default:
+		r.Namespace, r.Name = f.namespace, f.name
+		if r.Name == "" && f.ref != "" {
+			r.Namespace, r.Name = splitRef(f.ref)
+		}
+	}
+	r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
+	return r, r.Name != ""
+}
+
+// certManagerLimiter is the limiter cert-manager's controllers set
+// (pkg/controller/util.go): DefaultCertificateRateLimiter, 1s..30s, for the
+// certificates-* controllers, DefaultItemBasedRateLimiter, 5s..5m, for the
+// rest; its ACME orders and challenges have their own, not known here.
+func certManagerLimiter(controller string) Limiter {
+	switch {
+	case strings.HasPrefix(controller, "certificates-"):
+		return Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
+	case controller == "orders" || controller == "challenges":
+		return Limiter{}
+	}
+	return Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
+}
+
+// controllerName names the controller of a line without a "controller"
+// field, as the family says.
+func (f *fields) controllerName(fam *family) string {
+	switch fam.logger {
+	case loggerController:
+		if c := controllerFromLogger(f.logger); c != "" {
+			return c
+		}
+	case loggerLast:
+		if f.logger == "UnhandledError" { // client-go's utilruntime names its logger so
+			break
+		}
+		if i := strings.LastIndexAny(f.logger, "/."); i >= 0 && i+1 < len(f.logger) {
+			return f.logger[i+1:]
+		}
+		if f.logger != "" {
+			return f.logger
+		}
+	}
+	if fam.callerStem && len(f.caller) > 0 {
+		return string(f.caller)
+	}
+	return fam.fixed
+}
+
+// splitKey splits a work queue key: "namespace/name", or a name alone. A key
+// that is not a cache key (a struct a controller queues, printed as
+// "{ns/name add}") is kept whole as the name.
+func splitKey(key string) (string, string) {
+	if strings.ContainsAny(key, " {}") {
+		return "", key
+	}
+	return splitRef(key)
+}
+
+// dialectNames holds each family's name in each format, made once so that
+// naming a record's dialect does not allocate.
+var dialectNames = func() [][]string {
+	out := make([][]string, len(families))
+	for i, fam := range families {
+		out[i] = make([]string, len(formatNames))
+		for fm, name := range formatNames {
+			out[i][fm] = fam.name + " (" + name + ")"
+		}
+	}
+	return out
+}()
+
+func dialectName(fam *family, fm format) string {
+	for i := range families {
+		if &families[i] == fam {
+			return dialectNames[i][fm]
+		}
+	}
+	return fam.name
+}

@@ -1,0 +1,158 @@
+package logs
+
+import (
+	"bytes"
+	"time"
+)
+
+// format is the shape of a log line once what collected it is taken off.
+type format uint8
+
+const (
+	// fmtConsole is zap's console encoder: TIME LEVEL LOGGER MSG {JSON}.
+	// It is also the fallback for a line no other format fits.
+	fmtConsole format = iota
+	// fmtJSON is one JSON object: zap, slog's JSONHandler, logrus' JSON.
+	fmtJSON
+	// fmtKlog is klog's text: a header, then "msg" key=value (klog
+	// structured), "msg"="…" "key"=value (klogr before v2), or bare text.
+	fmtKlog
+	// fmtLogfmt is key=value from the start: slog's TextHandler, logrus'
+	// text formatter, go-kit log.
+	fmtLogfmt
+	// fmtLogrus is logrus' terminal form: ERRO[0012] msg   key=value.
+	fmtLogrus
+)
+
+// formatNames name the formats in the diagnostics.
+var formatNames = [...]string{"zap console", "JSON", "klog text", "logfmt", "logrus text"}
+
+// maxPrefixWords is how many words before the line proper are skipped in
+// search of it: stern's "POD CONTAINER", a container name, the CRI's
+// "stderr F", journald's "Jul 26 12:42:26 HOST PROC[PID]:" behind grep -n's "FILE:LINE:".
+const maxPrefixWords = 8
+
+// split takes off what collecting the logs put before a line: kubectl's
+// --prefix ("[pod/NAME/CONTAINER] "), a timestamp (kubectl --timestamps,
+// the kubelet's CRI files), and up to maxPrefixWords words before a line
+// of a known format. at is the first timestamp taken off (zero if none);
+// words is how many words were skipped to find the line.
+func split(line []byte) (at time.Time, body []byte, fm format, words int) {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = stripANSI(line)
+	}
+	line = trimPodPrefix(line)
+	at, line = kubeletTime(line)
+	body = line
+	for {
+		if fm, ok := detect(body); ok {
+			return at, body, fm, words
+		}
+		if words == maxPrefixWords {
+			break
+		}
+		sp := bytes.IndexByte(body, ' ')
+		if sp < 0 {
+			break
+		}
+		body = body[skipSpace(body, sp):]
+		words++
+		if at.IsZero() {
+			// A timestamp after a word (the CRI's, after stern's names).
+			if t, rest := kubeletTime(body); !t.IsZero() {
+				at, body = t, rest
+			}
+		}
+	}
+	return at, line, fmtConsole, 0
+}
+
+// detect says which format line starts with, if any.
+func detect(line []byte) (format, bool) {
+	switch {
+	case len(line) == 0:
+		return 0, false
+	case line[0] == '{':
+		return fmtJSON, true
+	case isKlog(line):
+		return fmtKlog, true
+	case bytes.HasPrefix(line, []byte("time=")), bytes.HasPrefix(line, []byte("level=")), bytes.HasPrefix(line, []byte("ts=")):
+		return fmtLogfmt, true
+	case isLogrus(line):
+		return fmtLogrus, true
+	case looksLikeTime(firstWord(line)), isLevel(firstWord(line)):
+		return fmtConsole, true
+	}
+	return 0, false
+}
+
+// firstWord is line up to its first space or tab.
+func firstWord(line []byte) []byte {
+	if i := bytes.IndexAny(line, " \t"); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+// looksLikeTime says whether w is shaped like a timestamp a logger writes
+// first: ISO 8601 (2024-01-02T…) or epoch seconds (1.6523912325494506e+09).
+func looksLikeTime(w []byte) bool {
+	if len(w) >= 10 && digits(w[:4]) && w[4] == '-' && w[7] == '-' {
+		return true
+	}
+	if len(w) < 10 || w[0] < '1' || w[0] > '9' {
+		return false
+	}
+	for _, c := range w {
+		if (c < '0' || c > '9') && c != '.' && c != 'e' && c != '+' {
+			return false
+		}
+	}
+	return true
+}
+
+// trimPodPrefix drops kubectl logs --prefix's "[pod/NAME/CONTAINER] ".
+func trimPodPrefix(line []byte) []byte {
+	if bytes.HasPrefix(line, []byte("[pod/")) {
+		if i := bytes.Index(line, []byte("] ")); i > 0 {
+			return line[i+2:]
+		}
+	}
+	return line
+}
+
+// kubeletTime splits off the RFC 3339 timestamp the kubelet puts before each
+// line when asked (timestamps=true), followed by one space.
+func kubeletTime(line []byte) (time.Time, []byte) {
+	if len(line) < 21 || line[4] != '-' || line[10] != 'T' {
+		return time.Time{}, line
+	}
+	sp := bytes.IndexByte(line[:min(len(line), 40)], ' ')
+	if sp < 0 {
+		return time.Time{}, line
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(line[:sp]))
+	if err != nil {
+		return time.Time{}, line
+	}
+	return t, line[sp+1:]
+}
+
+// stripANSI drops the terminal's color codes (ESC [ … letter) that a
+// logger writing to a TTY puts in its lines (logrus' ERRO in red): a log
+// captured from a container with a TTY keeps them.
+func stripANSI(line []byte) []byte {
+	out := make([]byte, 0, len(line))
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
+			j := i + 2
+			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		out = append(out, line[i])
+	}
+	return out
+}
