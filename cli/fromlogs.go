@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
@@ -123,7 +122,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := kubernetes.NewForConfig(cfg.REST)
+	cs, err := inspector.NewClientset(cfg.REST)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -150,7 +149,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 	if err != nil {
 		return nil
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := inspector.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}
