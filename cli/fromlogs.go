@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
@@ -127,7 +126,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := kubernetes.NewForConfig(cfg.REST)
+	cs, err := inspector.NewClientset(cfg.REST)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -154,7 +153,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 	if err != nil {
 		return nil
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := inspector.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}

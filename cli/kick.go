@@ -12,7 +12,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -128,7 +127,7 @@ func (o *KickOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cfg := o.rest
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := inspector.NewClientset(cfg)
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 )
@@ -22,7 +21,7 @@ import (
 type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
-	Clientset kubernetes.Interface
+	Clientset Clientset
 	Target    Target
 	Namespace string
 	// AllNamespaces, with no workload or pod TARGET, attaches to every
@@ -60,7 +59,7 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 	cs := cfg.Clientset
 	if cs == nil {
 		var err error
-		if cs, err = kubernetes.NewForConfig(cfg.REST); err != nil {
+		if cs, err = NewClientset(cfg.REST); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -135,7 +134,7 @@ func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
 	return t, nil
 }
 
-func objectReader(cfg *rest.Config, cs kubernetes.Interface) *ObjectReader {
+func objectReader(cfg *rest.Config, cs Clientset) *ObjectReader {
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil
@@ -147,7 +146,7 @@ func objectReader(cfg *rest.Config, cs kubernetes.Interface) *ObjectReader {
 // podSlots hands each tunnel a pod of the target: its own while it runs, and
 // after a restart or rollout, a running pod no other tunnel has.
 type podSlots struct {
-	cs  kubernetes.Interface
+	cs  Clientset
 	cfg AttachConfig
 
 	mu    sync.Mutex

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Pod is one pod to attach to.
@@ -37,7 +36,7 @@ func (p Pod) String() string { return p.Namespace + "/" + p.Name }
 // only for discovery and a label selector, which then keeps the instrumented
 // pods unless port names one). Pods that are not running are left out; an
 // empty result is an error that says what was looked for.
-func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namespace string, all bool, port PortSpec) ([]Pod, error) {
+func Resolve(ctx context.Context, cs Clientset, target Target, namespace string, all bool, port PortSpec) ([]Pod, error) {
 	var pods []corev1.Pod
 	var err error
 	switch {
@@ -91,7 +90,7 @@ func Resolve(ctx context.Context, cs kubernetes.Interface, target Target, namesp
 	return out, nil
 }
 
-func workloadSelector(ctx context.Context, cs kubernetes.Interface, t Target, ns string) (string, error) {
+func workloadSelector(ctx context.Context, cs Clientset, t Target, ns string) (string, error) {
 	var sel *metav1.LabelSelector
 	switch t.Kind {
 	case KindDeployment:
@@ -120,7 +119,7 @@ func workloadSelector(ctx context.Context, cs kubernetes.Interface, t Target, ns
 	return s.String(), nil
 }
 
-func listPods(ctx context.Context, cs kubernetes.Interface, ns, selector string) ([]corev1.Pod, error) {
+func listPods(ctx context.Context, cs Clientset, ns, selector string) ([]corev1.Pod, error) {
 	list, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return nil, err

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -51,7 +50,7 @@ type Event struct {
 // ObjectReader reads the object behind a key.
 type ObjectReader struct {
 	Dynamic dynamic.Interface
-	Core    kubernetes.Interface
+	Core    Clientset
 	Mapper  meta.RESTMapper
 }
 

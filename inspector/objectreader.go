@@ -1,13 +1,12 @@
 package inspector
 
 import (
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
 
 // NewObjectReader returns a reader of the objects behind keys for a session
 // opened other than by Attach (a controller's log), or nil if cfg cannot
 // make a client.
-func NewObjectReader(cfg *rest.Config, cs kubernetes.Interface) *ObjectReader {
+func NewObjectReader(cfg *rest.Config, cs Clientset) *ObjectReader {
 	return objectReader(cfg, cs)
 }

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	utilclock "k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -22,7 +21,7 @@ const DefaultSince = time.Hour
 
 // StreamConfig says whose logs to follow.
 type StreamConfig struct {
-	Clientset kubernetes.Interface
+	Clientset inspector.Clientset
 	Target    inspector.Target
 	Namespace string
 	// Container is the container to read; defaults to the pod's
