@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
@@ -24,7 +23,7 @@ const probeTimeout = 15 * time.Second
 // pods/log (logs.Store.Follow, read once).
 type Cluster struct {
 	REST *rest.Config
-	Core kubernetes.Interface
+	Core inspector.Clientset
 	// Since is how much of a log is read. Defaults to logs.DefaultSince.
 	Since time.Duration
 

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -63,7 +62,7 @@ type Probe func(ctx context.Context, p inspector.Pod) ([]api.Controller, error)
 
 // Finder finds the pods of the controller that owns an object's status.
 type Finder struct {
-	Core kubernetes.Interface
+	Core inspector.Clientset
 	// Probe asks instrumented pods what they run; nil skips that rule.
 	Probe Probe
 
