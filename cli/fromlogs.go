@@ -249,7 +249,11 @@ func printLogNote(w io.Writer, k api.Key) {
 		return
 	}
 	fmt.Fprintln(w, "\nSource:")
-	fmt.Fprintln(w, "  the controller's log, not its queue.")
+	if k.Estimated {
+		fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
+	} else {
+		fmt.Fprintln(w, "  the controller's log, not its queue.")
+	}
 	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
 	switch {
 	case !k.Estimated:
