@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -136,6 +137,9 @@ func (o *attachOptions) validateAddrURL() error {
 	if o.addr == "" {
 		return nil
 	}
+	if err := addrQueryRefused(o.addr); err != nil {
+		return err
+	}
 	u, err := url.Parse(directURL(o.addr))
 	if err != nil || u.Host == "" {
 		return nil // the client names what is wrong with the address
@@ -153,10 +157,42 @@ func (o *attachOptions) validateAddrURL() error {
 	return fmt.Errorf("%s with --addr: --addr is the whole address, so say it there: --addr %s", strings.Join(flags, " and "), meant.String())
 }
 
+// addrQueryRefused refuses an --addr copied from a request with its query
+// (…/v1/keys?state=failed): the address says where the API is, never what to
+// list, so the query would be dropped, and `-o name | forget` would act on
+// keys the user thought were filtered out. The error says the flags to use.
+func addrQueryRefused(addr string) error {
+	u, err := url.Parse(directURL(addr))
+	if err != nil {
+		return nil // the client names what is wrong with the address
+	}
+	raw, _ := url.Parse(addr)
+	if !strings.Contains(addr, "://") {
+		raw, _ = url.Parse("http://" + addr)
+	}
+	if raw == nil || raw.RawQuery == "" {
+		return nil
+	}
+	var say []string
+	for name, vals := range raw.Query() {
+		flag := paramFlags[name]
+		if flag == "" || !strings.HasPrefix(flag, "-") {
+			flag = name + "=…"
+		} else {
+			flag = strings.TrimPrefix(flag, "-q/") + " " + strings.Join(vals, ",")
+		}
+		say = append(say, flag)
+	}
+	slices.Sort(say)
+	return fmt.Errorf("--addr %s: the address's query (?%s) is not read: --addr says where the endpoint is; say what to list with flags (%s) and --addr %s",
+		addr, raw.RawQuery, strings.Join(say, " "), u.String())
+}
+
 // directURL is --addr as a URL: http:// unless it names a scheme. An
-// address copied from a request (…/debug/backoff/v1/keys?state=backoff,
-// as the demo prints) names an endpoint of the API, not where it is
-// mounted: the path up to v1/ is the mount, and the rest is dropped.
+// address copied from a request (…/debug/backoff/v1/keys, as the demo
+// prints) names an endpoint of the API, not where it is mounted: the path
+// up to v1/ is the mount, and the rest is dropped (a query is refused
+// before: addrQueryRefused).
 func directURL(addr string) string {
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr

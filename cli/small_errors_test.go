@@ -36,7 +36,6 @@ func TestAddrNamingAnEndpointPath(t *testing.T) {
 	addr := diagnosisEndpoint(t)
 	for _, a := range []string{
 		addr + "/debug/backoff/v1/keys",
-		addr + "/debug/backoff/v1/keys?state=backoff&sort=failures&limit=5",
 		addr + "/debug/backoff/v1/controllers",
 		addr + "/debug/backoff/v1/",
 		strings.TrimPrefix(addr, "http://") + "/debug/backoff/v1/errors",
@@ -48,6 +47,30 @@ func TestAddrNamingAnEndpointPath(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), "demo/n-1") {
 			t.Errorf("get --addr %s printed:\n%s\nwant naive's keys", a, out)
+		}
+	}
+}
+
+// An address copied with its query would list what the query did not ask
+// for: the query is refused, with the flags that say it.
+func TestAddrWithAQueryIsRefused(t *testing.T) {
+	addr := diagnosisEndpoint(t)
+	for _, c := range []struct {
+		cmd  newCommand
+		args []string
+	}{{cli.NewGetCommand, nil}, {cli.NewDescribeCommand, []string{"demo/n-1"}}} {
+		streams, _, out, _ := genericiooptions.NewTestIOStreams()
+		err := run(c.cmd, streams, append(c.args, "--addr", addr+"/debug/backoff/v1/keys?controller=outage&state=failed")...)
+		if err == nil {
+			t.Fatalf("--addr with a query: no error; printed:\n%s", out)
+		}
+		for _, want := range []string{"is not read", "--controller outage", "--state failed", "--addr " + addr + "/debug/backoff/"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q; want it to say %q", err, want)
+			}
+		}
+		if out.Len() != 0 {
+			t.Errorf("printed %q before refusing", out)
 		}
 	}
 }
