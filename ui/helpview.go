@@ -75,7 +75,7 @@ func (m *helpModel) lines() []string {
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")
 	toggles := m.c.toggleStates()
-	for i, l := range wrap("States ("+stateKeyHelp(len(toggles))+" shows only the states toggled on; none on shows all)", w) {
+	for i, l := range wrap("States ("+stateKeyHelp(len(toggles))+" shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)", w) {
 		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
 			l = s.label.Render("States") + s.dim.Render(rest)
 		} else {
