@@ -187,7 +187,11 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 	if len(groups) == 1 {
 		return fmt.Sprintf(" on one %s error (%s)", class, OneLine(top.Message, 0))
 	}
-	return fmt.Sprintf(" on %d errors, %d on a %s one (%s)", len(groups), top.Count, class, OneLine(top.Message, 0))
+	article := "a"
+	if class == api.ClassUnknown {
+		article = "an" // "an unknown one"
+	}
+	return fmt.Sprintf(" on %d errors, %d on %s %s one (%s)", len(groups), top.Count, article, class, OneLine(top.Message, 0))
 }
 
 // lasted reports whether a group has failed for LongFailure already.

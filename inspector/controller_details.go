@@ -69,8 +69,13 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 // limiterText is the limiter's description with the bucket's tokens now.
 func limiterText(l api.Limiter) string {
 	s := l.Description
-	for _, p := range l.Components {
-		if p.Name == api.SourceBucket && p.Tokens != nil {
+	for i, p := range l.Components {
+		if p.Name != api.SourceBucket || p.Tokens == nil {
+			continue
+		}
+		if f, ok := readBucket(&l.Components[i]); ok && f.empty() {
+			s += "; " + f.emptyText() // as the bucket-empty finding says it
+		} else {
 			s += fmt.Sprintf("; bucket holds %.1f of %d tokens", max(*p.Tokens, 0), p.Burst)
 		}
 	}

@@ -103,7 +103,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"the token bucket is empty: retries throttled to 10/s; next wave of 62 in 4s",
 			Details: []string{
 				"Keys: 120 tracked: 100 backoff, 20 idle; queue depth 4",
-				"Limiter: max(item-exponential 5ms..16m40s, bucket 10qps/100); bucket holds 0.0 of 100 tokens",
+				"Limiter: max(item-exponential 5ms..16m40s, bucket 10qps/100); the token bucket is empty, 0.0 of its 100 tokens left",
 				"Errors of the failing keys, largest first:",
 				"  100 keys, transient since 08:01:00: sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00017: 503 Service Unavailable (e.g. demo/outage-00017, demo/outage-00018, demo/outage-00019)",
 				"Retries to come: 100; 82 in the next 60s, at most 62 a second (in 4s)",
@@ -214,6 +214,12 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 20, time.Minute)},
 		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing,
 			Summary: "20 keys failing since 08:12:00 on one unknown error (spec.storageClass must be set)"},
+	}, {
+		name:   "the largest of several errors unclassified: an unknown one",
+		c:      failing(20, 0),
+		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 15, time.Minute), group("widget", "quota", api.ClassUnknown, 5, time.Minute)},
+		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing,
+			Summary: "20 keys failing since 08:12:00 on 2 errors, 15 on an unknown one (spec.storageClass must be set)"},
 	}, {
 		name: "a transient error on many keys, among others; other controllers' groups ignored",
 		c:    failing(30, 0),

@@ -32,7 +32,12 @@ type bucketForecast struct {
 // forecastBucket reads c's token bucket; ok is false when c has none or it
 // does not report its tokens.
 func forecastBucket(c *api.Controller) (bucketForecast, bool) {
-	bk := component(c, api.SourceBucket)
+	return readBucket(component(c, api.SourceBucket))
+}
+
+// readBucket reads a bucket component; ok is false when bk is nil or does
+// not report its tokens and rate.
+func readBucket(bk *api.LimiterComponent) (bucketForecast, bool) {
 	if bk == nil || bk.Tokens == nil || bk.QPS <= 0 {
 		return bucketForecast{}, false
 	}
@@ -50,11 +55,27 @@ func (f bucketForecast) deciding(d time.Duration) bool { return f.wait > 0 && f.
 // why says what the forecast rests on: "99 retries queued on it, refilled
 // at 10 per second", or "0.4 of its 100 tokens left, refilled at 10 per second".
 func (f bucketForecast) why() string {
-	refill := "refilled at " + rate(f.qps) + " per second"
+	return f.level() + ", refilled at " + rate(f.qps) + " per second"
+}
+
+// empty reports whether a failure finds no token: it waits on the bucket.
+func (f bucketForecast) empty() bool { return f.tokens < 1 }
+
+// emptyText says an empty bucket the way the forecast says it: "the token
+// bucket is empty, 99 retries queued on it" while it is in debt (never
+// "0.0 of 100 tokens" beside a forecast of 99 queued), "the token bucket
+// is empty, 0.4 of its 100 tokens left" before. One wording for the
+// bucket-empty finding and the controller's limiter line.
+func (f bucketForecast) emptyText() string { return "the token bucket is empty, " + f.level() }
+
+// level is the bucket's tokens as a user counts them: the retries queued
+// on it while it is in debt (-99.5 tokens: 99 whole retries ahead of a new
+// one), else the tokens left.
+func (f bucketForecast) level() string {
 	if queued := int(math.Floor(-f.tokens)); queued >= 1 {
-		return Plural(queued, "retry") + " queued on it, " + refill
+		return Plural(queued, "retry") + " queued on it"
 	}
-	return fmt.Sprintf("%.1f of its %d tokens left, %s", max(f.tokens, 0), f.burst, refill)
+	return fmt.Sprintf("%.1f of its %d tokens left", max(f.tokens, 0), f.burst)
 }
 
 // keepsFailing is the condition the forecast holds under.

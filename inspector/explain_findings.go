@@ -2,7 +2,7 @@ package inspector
 
 import (
 	"fmt"
-	"math"
+	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -56,10 +56,10 @@ func findings(in ExplainInput) []Finding {
 				"Once the cause is fixed, retry now with `kubectl backoff forget --requeue`.",
 			o.Generation, clock(k.NextRetryAt))})
 	}
-	if bk := component(in.Controller, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
-		out = append(out, Finding{FindingThrottled, fmt.Sprintf(
-			"The token bucket is empty (%.1f of %d tokens): every retry of this controller is throttled to %g per second.",
-			math.Max(*bk.Tokens, 0), bk.Burst, bk.QPS)})
+	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
+		say := f.emptyText()
+		out = append(out, Finding{FindingThrottled, strings.ToUpper(say[:1]) + say[1:] +
+			": every retry of this controller is throttled to " + rate(f.qps) + " per second."})
 	}
 	out = append(out, loopFindings(k.History)...)
 	if f := in.Fleet; f != nil {

@@ -63,7 +63,7 @@ func TestExplainResets(t *testing.T) {
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 retries queued on it, refilled at 10 per second).",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
 			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
-				Message: "The token bucket is empty (0.0 of 100 tokens): every retry of this controller is throttled to 10 per second."}}},
+				Message: "The token bucket is empty, 99 retries queued on it: every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "forgotten, the kept retry came due",
 		in:   inspector.ExplainInput{Key: due},

@@ -74,4 +74,5 @@ func (c *common) setCapabilities(ov *inspector.Overview) {
 		}
 	}
 	c.keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
+	c.keys.setStates(len(c.toggleStates()))
 }

@@ -134,6 +134,8 @@ func (t *topModel) shown() []api.Controller {
 }
 
 // countsLine counts keys by state; each state's number is its toggle key.
+// A log's keys may be unknown too (its seventh toggle): with it the counts
+// add up to the tracked keys.
 func (t *topModel) countsLine() string {
 	s := &t.c.styles
 	counts := map[api.State]int{}
@@ -145,19 +147,33 @@ func (t *topModel) countsLine() string {
 		total += c.Keys
 	}
 	// The roomiest layout that fits: narrow terminals get tighter spacing,
-	// then compact numbers (12.9k), then short state names. Widths are of
-	// the plain text; only the layout chosen is styled.
+	// then compact numbers (12.9k), then short state names, then only the
+	// states that have keys or are toggled on (a log's seven do not fit 60
+	// columns; the help still lists every toggle). Widths are of the plain
+	// text; only the layout chosen is styled.
 	layouts := []struct {
-		gap   string
-		num   func(int) string
-		names map[api.State]string
-	}{{"   ", thousands, nil}, {"  ", thousands, nil}, {" ", thousands, nil}, {" ", compact, nil}, {" ", compact, shortStates}}
-	labels := make([]string, len(api.States))
+		gap      string
+		num      func(int) string
+		names    map[api.State]string
+		nonEmpty bool
+	}{
+		{"   ", thousands, nil, false}, {"  ", thousands, nil, false}, {" ", thousands, nil, false},
+		{" ", compact, nil, false}, {" ", compact, shortStates, false},
+		{" ", compact, nil, true}, {" ", compact, shortStates, true},
+	}
+	toggles := t.c.toggleStates()
+	labels := make([]string, 0, len(toggles))
 	for li, layout := range layouts {
+		labels = labels[:0]
+		var shown []api.State
 		width := 0
-		for i, st := range api.States {
-			labels[i] = fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
-			width += len([]rune(labels[i])) + len(layout.gap)
+		for i, st := range toggles {
+			if layout.nonEmpty && counts[st] == 0 && !t.states[st] {
+				continue
+			}
+			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			labels, shown = append(labels, label), append(shown, st)
+			width += len([]rune(label)) + len(layout.gap)
 			if t.states[st] {
 				width += 2 // the brackets of a state toggled on
 			}
@@ -168,7 +184,7 @@ func (t *topModel) countsLine() string {
 			continue
 		}
 		parts := make([]string, len(labels))
-		for i, st := range api.States {
+		for i, st := range shown {
 			if t.states[st] {
 				parts[i] = s.toggleOn.Render("[" + labels[i] + "]")
 			} else {
@@ -185,7 +201,7 @@ func (t *topModel) countsLine() string {
 }
 
 // shortStates are the state names of the narrowest counts line.
-var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run"}
+var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run", api.StateUnknown: "unkn"}
 
 // limiterCycle is how long each screenful of limiters shows when they do
 // not all fit on the line.

@@ -74,7 +74,8 @@ func (m *helpModel) lines() []string {
 	}
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")
-	for i, l := range wrap("States (1-6 shows only the states toggled on; none on shows all)", w) {
+	toggles := m.c.toggleStates()
+	for i, l := range wrap("States ("+stateKeyHelp(len(toggles))+" shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)", w) {
 		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
 			l = s.label.Render("States") + s.dim.Render(rest)
 		} else {
@@ -82,7 +83,7 @@ func (m *helpModel) lines() []string {
 		}
 		lines = append(lines, l)
 	}
-	for i, st := range api.States {
+	for i, st := range toggles {
 		// Wrapped plain, then the state's name styled: a style's codes
 		// would be counted in the wrap.
 		name := fit(string(st), 10)
@@ -151,4 +152,5 @@ var stateHelp = map[api.State]string{
 	api.StateRunning:   "a reconcile is in progress",
 	api.StateFailed:    "terminal error: not retried until the object changes",
 	api.StateIdle:      "the last reconcile succeeded and nothing is pending: only a change to the object or a resync runs it again",
+	api.StateUnknown:   "log only: a retry or re-check was due and nothing about the key was logged since; it may have succeeded (at the default verbosity successes are not logged)",
 }

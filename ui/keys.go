@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
 
 // keyMap is every binding of the UI. Disabled bindings neither match nor show
 // in help, so help renders what the user can do right now.
@@ -46,7 +50,7 @@ func newKeyMap() keyMap {
 		Leave:          b([]string{"esc"}, "esc", "back"),
 		PrevController: key.NewBinding(key.WithKeys("shift+tab")),
 		ShowGroup:      b([]string{"enter"}, "enter", "show its keys"),
-		States:         b(stateKeyList(), stateKeyHelp(), "toggle state"),
+		States:         b(stateKeyList(len(api.States)), stateKeyHelp(len(api.States)), "toggle state"),
 		Sort:           b([]string{"s"}, "s", "cycle sort"),
 		Controller:     b([]string{"tab", "shift+tab"}, "tab", "switch controller"),
 		Group:          b([]string{"g"}, "g", "group by error"),

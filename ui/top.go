@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
 // sorts are the orders s cycles through, the default first: trouble first,
@@ -102,9 +103,12 @@ func (t *topModel) query() inspector.KeyQuery {
 	}
 }
 
+// stateList is the states toggled on, in the toggles' order: of every
+// state a source may have, so that --state unknown selects before the first
+// v1/controllers says the source is a log (an endpoint refuses it).
 func (t *topModel) stateList() []api.State {
 	var out []api.State
-	for _, s := range api.States {
+	for _, s := range query.LogStates {
 		if t.states[s] {
 			out = append(out, s)
 		}
@@ -323,10 +327,11 @@ var sortHelp = map[string]string{
 // toggleState shows or hides state i, and says what the table shows now and
 // what pressing the key again does.
 func (t *topModel) toggleState(i int) intent {
-	if i < 0 || i >= len(api.States) {
+	toggles := t.c.toggleStates()
+	if i < 0 || i >= len(toggles) {
 		return nil
 	}
-	st := api.States[i]
+	st := toggles[i]
 	t.states[st] = !t.states[st]
 	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	sel := t.stateList()

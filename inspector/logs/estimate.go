@@ -61,23 +61,44 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	return d, src
 }
 
-// wire describes the limiter the estimates assume for a controller, for
-// v1/controllers, saying it is assumed and why.
-func (l Limiter) wire(g *limiterGuess, now time.Time) api.Limiter {
+// perItem is the per-item exponential the controller's estimates use: its
+// project's own when the dialect knows it, else def (Options.Limiter).
+func (c *controllerInfo) perItem(def Limiter) Limiter {
+	if c.own != (Limiter{}) {
+		return c.own
+	}
+	return def
+}
+
+// wire describes the limiter the estimates use for a controller, for
+// v1/controllers: the per-item exponential of perItem, with the token
+// bucket when limiterGuess reads one, and where each comes from: the
+// project's own (known from its dialect), client-go's default for a
+// client-go work queue, or an assumption.
+func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
+	l := c.perItem(def)
 	exp := api.LimiterComponent{
 		Name:      api.SourceItemExponential,
 		BaseDelay: metav1.Duration{Duration: l.BaseDelay},
 		MaxDelay:  metav1.Duration{Duration: l.MaxDelay},
 	}
-	if g == nil || !g.bucket() {
+	whose := "assumed: controller-runtime's default"
+	if c.own != (Limiter{}) {
+		whose = c.project + "'s own for this controller, known from its log lines"
+	}
+	g := &c.limiter
+	if !g.bucket() {
 		return api.Limiter{
-			Description: fmt.Sprintf("item-exponential %v..%v (assumed: controller-runtime's default; estimated from logs)", l.BaseDelay, l.MaxDelay),
+			Description: fmt.Sprintf("item-exponential %v..%v (%s; estimated from logs)", l.BaseDelay, l.MaxDelay, whose),
 			Components:  []api.LimiterComponent{exp},
 		}
 	}
 	why := "assumed: the log's failures come at the bucket's pace, so the token bucket is deciding (controller-runtime's classic queue)"
-	if g.clientGo {
+	switch {
+	case g.clientGo:
 		why = "assumed: client-go's DefaultControllerRateLimiter, a client-go work queue's default"
+	case c.own != (Limiter{}):
+		why = whose + "; the log's failures come at a token bucket's pace, so a bucket is deciding"
 	}
 	tokens := g.sim.tokensAt(now)
 	return api.Limiter{

@@ -26,7 +26,7 @@ func (s *Store) Controllers() *api.ControllerList {
 	for _, name := range names {
 		info := s.controllers[name]
 		c := api.Controller{
-			Name: name, Active: true, Limiter: s.opts.Limiter.wire(&info.limiter, now), Source: api.SourceLogs,
+			Name: name, Active: true, Limiter: info.wire(s.opts.Limiter, now), Source: api.SourceLogs,
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
 			Capabilities: api.Capabilities{ReadOnly: true},
 			LogSampledAt: s.sampledAtLocked(),

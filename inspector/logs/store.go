@@ -3,6 +3,7 @@ package logs
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,11 @@ type controllerInfo struct {
 	group, kind string
 	// limiter is what the log's failures say of the controller's limiter.
 	limiter limiterGuess
+	// own is the per-item limiter the controller's project sets, when its
+	// dialect knows it (Record.Limiter), and project the project's name
+	// (the dialect's family): zero, and the store's Options.Limiter holds.
+	own     Limiter
+	project string
 }
 
 // NewStore returns an empty store.
@@ -140,6 +146,11 @@ func (s *Store) Add(r Record) {
 		}
 		return
 	}
+	if r.Limiter != (Limiter{}) {
+		// The dialect is "FAMILY (FORMAT)": the family names the project.
+		c.own = r.Limiter
+		c.project, _, _ = strings.Cut(r.Dialect, " (")
+	}
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
@@ -174,11 +185,7 @@ func (s *Store) Add(r Record) {
 // from its bucket, whichever limiter runs; and, when it is e's retry, a
 // vote on which limiter that is (which may re-read the controller's keys).
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
-	l := s.opts.Limiter
-	if r.Limiter != (Limiter{}) { // the project's own (cert-manager's), known by its dialect
-		l = r.Limiter
-	}
-	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}

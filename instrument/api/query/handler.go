@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -81,12 +82,18 @@ func (h *readHandler) serve(fn func(*http.Request) (any, error)) http.Handler {
 	})
 }
 
-func (h *readHandler) controllers(r *http.Request) (any, error) {
+// checkedParams is r's query parsed strictly, refused (400 naming it) when
+// it has a parameter not in known.
+func checkedParams(r *http.Request, known []string) (url.Values, error) {
 	v, err := ParseRaw(r.URL.RawQuery)
-	if err == nil {
-		err = CheckParams(v, nil)
-	}
 	if err != nil {
+		return nil, err
+	}
+	return v, CheckParams(v, known)
+}
+
+func (h *readHandler) controllers(r *http.Request) (any, error) {
+	if _, err := checkedParams(r, nil); err != nil {
 		return nil, err
 	}
 	list := h.src.Controllers()
@@ -195,10 +202,7 @@ func (h *readHandler) errors(r *http.Request) (any, error) {
 }
 
 func (h *readHandler) key(r *http.Request) (any, error) {
-	v, err := ParseRaw(r.URL.RawQuery)
-	if err == nil {
-		err = CheckParams(v, KeyParams)
-	}
+	v, err := checkedParams(r, KeyParams)
 	if err != nil {
 		return nil, err
 	}
