@@ -47,7 +47,8 @@ type estimate struct {
 
 // delay is the expected delay and the limiter component that chose it:
 // the max of the assumed limiter's, as client-go's MaxOfRateLimiter takes
-// it, unless the key's own failures show a spacing half as long again: then
+// it, unless the key's own failures show a spacing half as long again (and
+// over a second longer: spacingSlack): then
 // a limiter the log does not name is deciding, and the spacing is the
 // estimate (within half of it, the assumed limiter's is the finer one).
 func (x estimate) delay(withBucket bool) (time.Duration, string) {
@@ -55,11 +56,19 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	if withBucket && x.bucket > d {
 		d, src = x.bucket, api.SourceBucket
 	}
-	if 2*x.spacing > 3*d {
+	if 2*x.spacing > 3*d && x.spacing > d+spacingSlack {
 		d, src = x.spacing, api.SourceLimiter
 	}
 	return d, src
 }
+
+// spacingSlack is how much later than its delay a retry may come and still
+// be the assumed limiter's: a retry also waits for a free worker, its
+// reconcile and the logger, and at millisecond delays that lateness is as
+// long as the delay itself (a loaded machine retries a 20ms delay after
+// 60ms). The limiters the spacing is there to catch (a token bucket's 10s,
+// a project's own seconds to minutes) are far longer.
+const spacingSlack = time.Second
 
 // perItem is the per-item exponential the controller's estimates use: its
 // project's own when the dialect knows it, else def (Options.Limiter).

@@ -141,6 +141,20 @@ func TestStoreKeySpacing(t *testing.T) {
 	}
 }
 
+// TestStoreLateRetriesKeepTheExponential: retries that come a few tens of
+// milliseconds late (a busy worker, a loaded machine) are still the default
+// limiter's 5ms·2^n, not "a limiter the log does not name".
+func TestStoreLateRetriesKeepTheExponential(t *testing.T) {
+	s := NewStore(Options{Live: true, Clock: clocktesting.NewFakePassiveClock(t0.Add(time.Second))})
+	for _, at := range []time.Duration{0, 50, 100, 170} { // due after 5, 10 and 20ms
+		s.Add(rec(ErrorLine, "ns/a", at*time.Millisecond, "boom"))
+	}
+	d, _ := s.Key("c", "ns/a")
+	if k := d.Key; k.Delay.Duration != 40*time.Millisecond || k.DelaySource != api.SourceItemExponential {
+		t.Errorf("delay %v (%s); want 40ms (item-exponential, 5ms·2^3)", k.Delay.Duration, k.DelaySource)
+	}
+}
+
 // TestStoreStatedRetry: a line that states its next retry (Flux's "next
 // try in 1m0s") sets it exactly: not estimated, until a line that does not.
 func TestStoreStatedRetry(t *testing.T) {
