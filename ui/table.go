@@ -136,7 +136,7 @@ func (t *topModel) columns() []column {
 	}
 	errRoom := 12
 	if narrow {
-		errRoom = 10 // the key whole first: the selected row's error shows in full below
+		errRoom = 8 // the key whole first: the selected row's error shows in full below
 	}
 	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
 		// Every row's key in one namespace, and the keys cut: the namespace
