@@ -117,7 +117,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
 	read(ctx)
-	printReadNote(streams.ErrOut, store.Stats(), store.LogRead())
+	printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), time.Now())
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
@@ -141,7 +141,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		return nil, nil, err
 	}
 	if !follow {
-		printReadNote(streams.ErrOut, store.Stats(), store.LogRead())
+		printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), time.Now())
 	}
 	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
@@ -163,7 +163,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 // printReadNote says on stderr what a one-shot read of a log found, so that
 // a user knows at once whether the tool understood their log, and a table of
 // estimates is never mistaken for the controller's own numbers.
-func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
+func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, now time.Time) {
 	fmt.Fprint(w, readSummary(lr))
 	if lr.Unreadable > 0 {
 		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
@@ -175,8 +175,16 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
-		st.First.UTC().Format(time.TimeOnly), st.Last.UTC().Format(time.TimeOnly), st.Keys)
+	if now.Sub(st.Last) > oldLog {
+		// A saved log is read as of its last line: say so, with the dates,
+		// or "failing since 13s ago" reads as now on a log of last year.
+		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s, not from now; "+
+			"every number is an estimate unless the log states it",
+			inspector.Timestamp(st.First), inspector.TimeOfDay(st.Last), st.Keys, inspector.Timestamp(st.Last))
+	} else {
+		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
+			inspector.TimeOfDay(st.First), inspector.TimeOfDay(st.Last), st.Keys)
+	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
 	}
@@ -187,6 +195,10 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead) {
 	}
 	fmt.Fprintln(w, ".")
 }
+
+// oldLog is how far behind the clock a log's last line may be and still be
+// read as "now": a log saved an hour ago or more is said to be dated.
+const oldLog = time.Hour
 
 // readSummary is the first line of the note: "--from-logs: read 1234
 // lines; recognised: Flux (JSON) 3; 4 lines looked like failures but could

@@ -293,6 +293,10 @@ func TestGetFromLogsSaysWhatItRead(t *testing.T) {
 		len([]rune(example)) != 120 {
 		t.Errorf("example %q: want the unreadable line, cut to 120 columns", example)
 	}
+	// The Flux lines are of 2024-02-12: read as of their last line, said with the dates.
+	if want := "--from-logs: 2024-02-12 05:55:53 UTC to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 2024-02-12 05:56:07 UTC, not from now"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant it to say %q", stderr, want)
+	}
 	if len(list.Items) != 2 {
 		t.Fatalf("keys = %+v, want the two Kustomizations", list.Items)
 	}
