@@ -65,7 +65,8 @@ With --for TYPE, top starts from the objects instead: the objects of the kind
 (in the namespace, or with -A in all) that are not Current, the longest-waiting
 change first, with the controller and its backoff for each, as
 ` + "`kubectl backoff why TYPE`" + ` lists them, refreshed live (at most every 5s);
-enter shows an object's answer.`,
+enter shows an object's answer, and, when its controller is instrumented,
+enter again opens the key's detail (esc comes back).`,
 		Example: `  # The controller of a deployment
   kubectl backoff top deploy/my-controller
 

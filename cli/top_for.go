@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -46,9 +47,10 @@ func (o *TopOptions) validateFor(args []string) error {
 	return nil
 }
 
-// runFor runs `top --for TYPE`: the list `why TYPE` prints, live. The
-// objects are read once before the UI opens, so that an unknown kind or a
-// refused list is said as why says it.
+// runFor runs `top --for TYPE`: the list `why TYPE` prints, live; enter
+// shows an object's answer, and on an answer read from an instrumented
+// endpoint, the key's detail. The objects are read once before the UI
+// opens, so that an unknown kind or a refused list is said as why says it.
 func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true}
 	if _, err := w.objects(); err != nil {
@@ -73,6 +75,22 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 		return w.listKind(ctx, asker)
 	}
 	kctx, ns := o.kubeContext()
-	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns,
-		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list}})
+	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns, User: o.requester(),
+		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController}})
+}
+
+// attachController attaches to the controller `why` found for an object
+// (TARGET in namespace), as `top TARGET -n NAMESPACE` would, for the key's
+// detail.
+func (o *TopOptions) attachController(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error) {
+	cfg, err := o.attachConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := inspector.ParseTarget(target, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Target, cfg.Namespace, cfg.AllNamespaces = t, namespace, false
+	return inspector.Attach(ctx, cfg)
 }

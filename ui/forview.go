@@ -24,6 +24,10 @@ type ForOptions struct {
 	// waiting first: the function `why TYPE` prints. Called from a tea.Cmd,
 	// one call at a time.
 	List func(ctx context.Context) (*objwhy.List, error)
+	// Attach opens a session on a controller's pods, so that enter on an
+	// answer read from an instrumented endpoint opens the key's detail;
+	// nil leaves the answer as the deepest view.
+	Attach ForAttachFunc
 }
 
 // forTimeout bounds one read of the list: each object not Current may cost
@@ -79,6 +83,9 @@ type forModel struct {
 	// open is the object whose answer is shown (its key), "" for the list.
 	open   string
 	scroll int
+	// sessions are the controllers attached to for a key's detail, by
+	// NAMESPACE/TARGET, kept for the next time (closed at exit).
+	sessions map[string]forSession
 }
 
 func newForModel(c *common, opts ForOptions) forModel {
@@ -102,6 +109,7 @@ func (f forModel) received(msg forFetchedMsg) forModel {
 		f.list, f.fetchedAt = msg.list, msg.fetchedAt
 	}
 	f.cursor = max(0, min(f.cursor, len(f.answers())-1))
+	f.setKeys()
 	return f
 }
 
@@ -131,6 +139,8 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd) {
 	switch {
 	case f.open != "" && key.Matches(msg, k.Leave):
 		f.open, f.scroll = "", 0
+	case f.open != "" && key.Matches(msg, k.Open):
+		// the root opens the key's detail (openKey)
 	case f.open != "":
 		scrollBy(&f.c.keys, msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
 		f.scroll = clampText(f.scroll, len(f.answerLines()), f.room())
@@ -143,9 +153,20 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd) {
 	case key.Matches(msg, k.Down):
 		f.cursor = max(0, min(f.cursor+1, len(f.answers())-1))
 	}
-	f.keys.Open.SetEnabled(f.open == "")
-	f.keys.Leave.SetEnabled(f.open != "")
+	f.setKeys()
 	return f, nil
+}
+
+// setKeys enables the keys of what is shown: enter opens an answer from
+// the list, and the key's detail from an answer read from an endpoint.
+func (f *forModel) setKeys() {
+	f.keys.Open.SetEnabled(f.open == "" || f.keyOfShown() != nil)
+	f.keys.Leave.SetEnabled(f.open != "")
+	if f.open == "" {
+		f.keys.Open.SetHelp("enter", "why")
+	} else {
+		f.keys.Open.SetHelp("enter", "key detail")
+	}
 }
 
 // room is how many lines the body has under the title and status.

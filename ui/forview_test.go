@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -24,8 +26,9 @@ import (
 // 4 failures, the next retry 20s after t0, estimated.
 type forKeys struct{}
 
-func (forKeys) Endpoint(context.Context, *objwhy.Controller, schema.GroupKind, string) (*objwhy.Backoff, error) {
-	return nil, errors.New("not instrumented")
+func (forKeys) Endpoint(_ context.Context, _ *objwhy.Controller, _ schema.GroupKind, key string) (*objwhy.Backoff, error) {
+	return &objwhy.Backoff{Source: objwhy.SourceEndpoint, Controller: "widgets", ServerTime: t0, Key: &api.Key{
+		Controller: "widgets", Key: key, State: api.StateBackoff, Failures: 4, NextRetryAt: t0.Add(20 * time.Second)}}, nil
 }
 
 func (forKeys) Logs(_ context.Context, _ *objwhy.Controller, key string) (*objwhy.Backoff, error) {
@@ -63,15 +66,23 @@ type forCluster struct {
 	fail  error
 }
 
-func newForCluster() *forCluster {
+func newForCluster() *forCluster { return newForClusterOf(false) }
+
+// newForClusterOf is forCluster with the controller's pod instrumented
+// (a port named "backoff") or not.
+func newForClusterOf(instrumented bool) *forCluster {
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "widget-system", Name: "widget-controller-7d9f-abcde", Labels: map[string]string{"app": "widget-controller"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
+	if instrumented {
+		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: inspector.PortName, ContainerPort: 8082}}
+	}
 	labels := map[string]string{"app": "widget-controller"}
 	cs := fake.NewClientset(
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "widget-system", Name: "widget-controller"},
 			Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: labels},
 				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
 					Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}}}}},
-		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "widget-system", Name: "widget-controller-7d9f-abcde", Labels: labels},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}}, Status: corev1.PodStatus{Phase: corev1.PodRunning}},
+		pod,
 	)
 	f := &forCluster{asker: &objwhy.Asker{Finder: &objwhy.Finder{Core: cs}, Keys: forKeys{}, Now: func() time.Time { return t0 }}}
 	for _, u := range []*unstructured.Unstructured{
@@ -204,4 +215,81 @@ func lineWith(screen, sub string) string {
 		}
 	}
 	return ""
+}
+
+// TestTopForOpensTheKey: an answer read from an instrumented endpoint
+// opens the key's detail, on a session attached to the controller `why`
+// found; esc comes back to the `top --for` view, and the session is kept
+// for the next time. An answer from a log has no detail to open.
+func TestTopForOpensTheKey(t *testing.T) {
+	var asked []string
+	attach := func(_ context.Context, ns, target string) (*inspector.Session, *inspector.ObjectReader, error) {
+		asked = append(asked, ns+" "+target)
+		return &inspector.Session{}, nil, nil
+	}
+	cl := newForClusterOf(true)
+	m := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: cl.list, Attach: attach}})
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
+	m = runFor(t, m, m.forv.refresh())
+	if row := lineWith(screen(m), "w-old "); !strings.Contains(row, "backoff 4×, retry 20s (exact)") {
+		t.Fatalf("w-old's backoff should be read from the endpoint: %q", row)
+	}
+	m = send(t, m, press("enter"))
+	if s := screen(m); !strings.Contains(s, "enter key detail") {
+		t.Errorf("the answer's help should offer the key's detail:\n%s", s)
+	}
+	m, cmd := update(t, m, press("enter"))
+	if cmd == nil {
+		t.Fatal("enter on an answer from the endpoint started no attach")
+	}
+	msg := attachedOf(t, cmd)
+	if msg.session == nil || !slices.Equal(asked, []string{"widget-system deploy/widget-controller"}) {
+		t.Fatalf("attach asked %v, msg %+v; want deploy/widget-controller in widget-system", asked, msg)
+	}
+	m = send(t, m, msg)
+	if m.state != viewDetail || m.detail.controller != "widgets" || m.detail.key != "default/w-old" {
+		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.state, m.detail.controller, m.detail.key)
+	}
+	m = send(t, m, press("esc"))
+	if m.state != viewFor || m.forv.open == "" {
+		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.state)
+	}
+	m, _ = update(t, m, press("enter"))
+	if m.state != viewDetail || len(asked) != 1 {
+		t.Errorf("the second time: state %v, attached %d times; want the detail on the session kept", m.state, len(asked))
+	}
+
+	// From a log, enter on the answer does nothing.
+	l := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list, Attach: attach}})
+	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 24})
+	l = runFor(t, l, l.forv.refresh())
+	l = send(t, l, press("enter"))
+	if l, cmd = update(t, l, press("enter")); cmd != nil || l.state != viewFor {
+		t.Errorf("an answer from a log opened something: state %v", l.state)
+	}
+}
+
+// attachedOf runs the commands of batch cmd, each on its own (the status
+// line's expiry waits out its TTL), and returns the attach's message.
+func attachedOf(t *testing.T, cmd tea.Cmd) forAttachedMsg {
+	t.Helper()
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok {
+		t.Fatal("enter did not start the attach and its status line")
+	}
+	got := make(chan forAttachedMsg, len(batch))
+	for _, c := range batch {
+		go func() {
+			if fm, ok := c().(forAttachedMsg); ok {
+				got <- fm
+			}
+		}()
+	}
+	select {
+	case fm := <-got:
+		return fm
+	case <-time.After(5 * time.Second):
+		t.Fatal("no forAttachedMsg within 5s")
+	}
+	return forAttachedMsg{}
 }

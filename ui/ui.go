@@ -214,6 +214,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forFetchedMsg:
 		m.forv = m.forv.received(msg)
 		return m, nil
+	case forAttachedMsg:
+		return m.showForKey(msg)
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.id == msg.id {
 			m.confirm.count, m.confirm.err = msg.count, msg.err
@@ -354,6 +356,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.state {
 	case viewFor:
+		if m.forv.open != "" && key.Matches(msg, m.forv.keys.Open) {
+			return m.openKey()
+		}
 		m.forv, cmd = m.forv.update(msg)
 	case viewDetail:
 		m.detail, cmd, in = m.detail.update(msg)
@@ -379,6 +384,10 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case closeHelpIntent:
 		m.state = m.back
 	case backIntent:
+		if m.c.opts.For != nil {
+			m.state = viewFor // the key detail was opened from an answer
+			break
+		}
 		m.state = viewTop
 		next = m.top.refresh()
 	case showGroupIntent:
