@@ -145,6 +145,13 @@ var errNoTerminal = errors.New("top needs a terminal; use `kubectl backoff get`"
 // is refused here, before the UI opens, with the message get prints.
 func (o *TopOptions) Run(ctx context.Context) error {
 	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) {
+		if o.For != "" {
+			all := ""
+			if o.allNamespaces {
+				all = " -A"
+			}
+			return fmt.Errorf("top --for needs a terminal; use `kubectl backoff why %s%s`", o.For, all)
+		}
 		return errNoTerminal
 	}
 	var keys io.Reader // stdin

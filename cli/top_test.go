@@ -237,3 +237,14 @@ func TestTopRefusesWhatGetRefuses(t *testing.T) {
 		})
 	}
 }
+
+// top --for without a terminal points at the list `why TYPE` prints.
+func TestTopForNeedsATerminal(t *testing.T) {
+	cmd := NewTopCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
+	cmd.SetArgs([]string{"--for", "certificates", "-A"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	if e := "top --for needs a terminal; use `kubectl backoff why certificates -A`"; err == nil || err.Error() != e {
+		t.Errorf("error %v, want %q", err, e)
+	}
+}
