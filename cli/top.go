@@ -150,7 +150,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 			if o.allNamespaces {
 				all = " -A"
 			}
-			return fmt.Errorf("top --for needs a terminal; use `kubectl backoff why %s%s`", o.For, all)
+			return fmt.Errorf("top needs a terminal; use `kubectl backoff why %s%s` (the same list, printed once)", o.For, all)
 		}
 		return errNoTerminal
 	}

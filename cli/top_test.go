@@ -244,7 +244,7 @@ func TestTopForNeedsATerminal(t *testing.T) {
 	cmd.SetArgs([]string{"--for", "certificates", "-A"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err := cmd.Execute()
-	if e := "top --for needs a terminal; use `kubectl backoff why certificates -A`"; err == nil || err.Error() != e {
+	if e := "top needs a terminal; use `kubectl backoff why certificates -A` (the same list, printed once)"; err == nil || err.Error() != e {
 		t.Errorf("error %v, want %q", err, e)
 	}
 }
