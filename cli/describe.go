@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -297,6 +298,13 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 		obs = fmt.Sprint(*o.ObservedGeneration)
 	}
 	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", o.Generation, obs)
+	if v := o.Verdict; v != nil {
+		// The verdict `why` gives, by the same rule (objstatus).
+		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(*v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))
+		if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
+			fmt.Fprintf(w, "               %s\n", oneLine(v.Message, 160))
+		}
+	}
 	if o.DeletionTimestamp != nil {
 		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", inspector.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}

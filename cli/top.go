@@ -32,11 +32,15 @@ type TopOptions struct {
 	Controller string
 	States     []string
 	Filter     string
+	// For is --for TYPE: the objects of a kind that are not Current, live.
+	For string
 
 	fromLogs fromLogsOptions
 	// file is --file: a snapshot to browse offline; snap is it, read.
 	file string
 	snap *snapshot.File
+	// forArgs are the arguments given with --for, which takes none.
+	forArgs []string
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -55,7 +59,14 @@ TARGET is pod/NAME, deploy/NAME, sts/NAME or rs/NAME; without one, instrumented 
 there are several, top lists them for you to pick one. With -A (and -l to
 narrow), top attaches to every instrumented pod in the cluster, at most 50,
 and shows their keys in one table with a NAMESPACE/POD column: tab switches
-controller, and a pod out of reach is a row in the header.`,
+controller, and a pod out of reach is a row in the header.
+
+With --for TYPE, top starts from the objects instead: the objects of the kind
+(in the namespace, or with -A in all) that are not Current, the longest-waiting
+change first, with the controller and its backoff for each, as
+` + "`kubectl backoff why TYPE`" + ` lists them, refreshed live (at most every 5s);
+enter shows an object's answer, and, when its controller is instrumented,
+enter again opens the key's detail (esc comes back).`,
 		Example: `  # The controller of a deployment
   kubectl backoff top deploy/my-controller
 
@@ -66,7 +77,10 @@ controller, and a pod out of reach is a row in the header.`,
   kubectl backoff top --addr 127.0.0.1:8082
 
   # A snapshot, offline and read-only (kubectl backoff snapshot -f snap.json)
-  kubectl backoff top --file snap.json`,
+  kubectl backoff top --file snap.json
+
+  # Every Certificate whose change is not reconciled yet, live
+  kubectl backoff top --for certificates -A`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runE(o),
 	}
@@ -77,11 +91,16 @@ controller, and a pod out of reach is a row in the header.`,
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+api.StateNames())
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
+	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects: those of this TYPE that are not Current, live, as `kubectl backoff why TYPE` lists them (-n or -A)")
 	return cmd
 }
 
 // Complete takes the target from args.
 func (o *TopOptions) Complete(args []string) error {
+	if o.For != "" {
+		o.forArgs = args // refused by Validate, by name
+		return nil
+	}
 	rest, err := o.completeTarget(args)
 	if err != nil {
 		return err
@@ -100,6 +119,9 @@ func (o *TopOptions) Validate() error {
 	}
 	if o.Refresh < minRefresh {
 		return fmt.Errorf("--refresh %v: must be at least %v", o.Refresh, minRefresh)
+	}
+	if o.For != "" {
+		return o.validateFor(o.forArgs)
 	}
 	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
@@ -123,6 +145,13 @@ var errNoTerminal = errors.New("top needs a terminal; use `kubectl backoff get`"
 // is refused here, before the UI opens, with the message get prints.
 func (o *TopOptions) Run(ctx context.Context) error {
 	if out, ok := o.Out.(*os.File); !ok || !isTerminal(out) {
+		if o.For != "" {
+			all := ""
+			if o.allNamespaces {
+				all = " -A"
+			}
+			return fmt.Errorf("top needs a terminal; use `kubectl backoff why %s%s` (the same list, printed once)", o.For, all)
+		}
 		return errNoTerminal
 	}
 	var keys io.Reader // stdin
@@ -138,6 +167,9 @@ func (o *TopOptions) Run(ctx context.Context) error {
 			ttyOut.Close() // the screen is stdout; only keys are read from it
 		}
 		keys = tty
+	}
+	if o.For != "" {
+		return o.runFor(ctx, keys)
 	}
 	if o.file != "" {
 		return o.runFile(ctx)

@@ -47,6 +47,13 @@ func TestTopValidate(t *testing.T) {
 		{name: "no cluster, bad flag first", flags: map[string]string{"server": "", "state": "sleeping"}, wantErr: `--state: "sleeping"`},
 		{name: "file with a target", args: []string{"deploy/ctrl"}, flags: map[string]string{"file": "snap.json"}, wantErr: "--file snap.json"},
 		{name: "file missing", flags: map[string]string{"file": "nope.json"}, wantErr: "--file: open nope.json"},
+		{name: "for", flags: map[string]string{"for": "certificates", "refresh": "2s"}},
+		{name: "for with a target", args: []string{"deploy/ctrl"}, flags: map[string]string{"for": "certificates"}, wantErr: "--for certificates lists the objects of a kind, not a controller's keys: drop the TARGET deploy/ctrl"},
+		{name: "for one object", flags: map[string]string{"for": "certificate/web-tls"}, wantErr: "for one object run kubectl backoff why certificate/web-tls"},
+		{name: "for with addr", flags: map[string]string{"for": "certificates", "addr": "127.0.0.1:8082"}, wantErr: "drop --addr"},
+		{name: "for with controller", flags: map[string]string{"for": "certificates", "controller": "x"}, wantErr: "drop --controller"},
+		{name: "for with state", flags: map[string]string{"for": "certificates", "state": "backoff"}, wantErr: "drop --state"},
+		{name: "for, refresh still checked", flags: map[string]string{"for": "certificates", "refresh": "0s"}, wantErr: "--refresh 0s: must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +101,7 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 	}
 	o := &TopOptions{attachOptions: newAttachOptions(cf), Refresh: d}
 	o.addr, o.file = flags["addr"], flags["file"]
+	o.For, o.Controller = flags["for"], flags["controller"]
 	if s, ok := flags["state"]; ok {
 		o.States = strings.Split(s, ",")
 	}
@@ -227,5 +235,16 @@ func TestTopRefusesWhatGetRefuses(t *testing.T) {
 				t.Errorf("top: %v; want an error only for a bad flag", topErr)
 			}
 		})
+	}
+}
+
+// top --for without a terminal points at the list `why TYPE` prints.
+func TestTopForNeedsATerminal(t *testing.T) {
+	cmd := NewTopCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
+	cmd.SetArgs([]string{"--for", "certificates", "-A"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	if e := "top needs a terminal; use `kubectl backoff why certificates -A` (the same list, printed once)"; err == nil || err.Error() != e {
+		t.Errorf("error %v, want %q", err, e)
 	}
 }

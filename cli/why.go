@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -131,22 +129,27 @@ func (o *WhyOptions) Validate() error {
 
 // Run answers for each object.
 func (o *WhyOptions) Run(ctx context.Context) error {
-	objects, err := o.objects()
-	if err != nil {
-		return err
-	}
 	newAsker := o.newAsker
 	if newAsker == nil {
 		newAsker = o.clusterAsker
+	}
+	if o.list {
+		asker, done, err := newAsker()
+		if err != nil {
+			return err
+		}
+		defer done()
+		return o.runList(ctx, asker)
+	}
+	objects, err := o.objects()
+	if err != nil {
+		return err
 	}
 	asker, done, err := newAsker()
 	if err != nil {
 		return err
 	}
 	defer done()
-	if o.list {
-		return o.runList(ctx, asker, objects)
-	}
 	answers := make([]*why.Answer, 0, len(objects))
 	for _, obj := range objects {
 		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))
@@ -239,6 +242,15 @@ func readError(err error) error {
 
 // clusterAsker builds the asker over the kubeconfig's cluster.
 func (o *WhyOptions) clusterAsker() (*why.Asker, func(), error) {
+	asker, reader, err := o.clusterReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	return asker, reader.Close, nil
+}
+
+// clusterReader builds the asker and the reader of keys it asks through.
+func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
@@ -252,30 +264,41 @@ func (o *WhyOptions) clusterAsker() (*why.Asker, func(), error) {
 	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}
-	return asker, reader.Close, nil
+	return asker, reader, nil
+}
+
+// listKind reads the objects of the kind and answers for those not
+// Current, the longest-waiting change first: the one code path of
+// `why TYPE` and `top --for TYPE`.
+func (o *WhyOptions) listKind(ctx context.Context, asker *why.Asker) (*why.List, error) {
+	objects, err := o.objects()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]why.Item, len(objects))
+	for i, obj := range objects {
+		items[i] = why.Item{Object: obj.u, Resource: obj.resource}
+	}
+	return asker.List(ctx, items), nil
 }
 
 // runList prints the objects that are not Current, longest-waiting first.
-func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker, objects []object) error {
-	var answers []*why.Answer
-	for _, obj := range objects {
-		if why.Judge(obj.u).Status == why.Current {
-			continue // the cheap verdict first: only the others are asked about
-		}
-		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))
+func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
+	l, err := o.listKind(ctx, asker)
+	if err != nil {
+		return err
 	}
-	slices.SortStableFunc(answers, func(a, b *why.Answer) int { return cmp.Compare(b.Waiting.Duration, a.Waiting.Duration) })
 	if !o.output.text() {
-		return o.output.print(o.Out, map[string]any{"items": answers}, "")
+		return o.output.print(o.Out, map[string]any{"items": l.Answers}, "")
 	}
 	switch {
-	case len(objects) == 0:
+	case l.Total == 0:
 		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
 		return nil
-	case len(answers) == 0:
-		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", len(objects), o.args[0])
+	case len(l.Answers) == 0:
+		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", l.Total, o.args[0])
 		return nil
 	}
-	printAnswerList(o.Out, answers, o.AllNamespaces)
+	printAnswerList(o.Out, l.Answers, o.AllNamespaces)
 	return nil
 }

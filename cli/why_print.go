@@ -155,43 +155,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if a.Waiting.Duration > 0 {
 			waiting = inspector.FormatSeconds(a.Waiting.Duration)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, controllerCell(a), backoffCell(a), dash(oneLine(a.Verdict.Message, 60)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(oneLine(a.Verdict.Message, 60)))
 	}
 	tw.Flush()
-}
-
-func controllerCell(a *why.Answer) string {
-	switch c := a.Controller; {
-	case c == nil:
-		return "-"
-	case c.Rule == why.RuleNoManager:
-		return "(no status manager)"
-	case c.Name != "":
-		return c.Name
-	case len(a.Ownership.StatusManagers) > 0:
-		return a.Ownership.StatusManagers[0].Manager
-	}
-	return "-"
-}
-
-// backoffCell is the key's backoff in a few words: "backoff 3×, retry in 12s (exact)".
-func backoffCell(a *why.Answer) string {
-	b := a.Backoff
-	switch {
-	case b == nil && a.BackoffError != "":
-		return "unreadable"
-	case b == nil:
-		return "-"
-	case b.Key == nil:
-		return "not tracked"
-	}
-	k := b.Key
-	s := string(k.State)
-	if k.Failures > 0 {
-		s += fmt.Sprintf(" %d×", k.Failures)
-	}
-	if next := inspector.NextRetryCompact(*k, b.ServerTime); next != "-" {
-		s += ", retry " + next
-	}
-	return s + " (" + b.Precision() + ")"
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -32,6 +33,11 @@ type ObjectStatus struct {
 	Finalizers         []string
 	// Events are the object's most recent events, newest first.
 	Events []Event
+	// Verdict is what the object says about its latest change, by the rule
+	// `why` uses (objstatus.Judge); SpecChange is who changed its spec last
+	// and when (nil when managedFields say nothing).
+	Verdict    *objstatus.Verdict `json:",omitempty"`
+	SpecChange *objstatus.Change  `json:",omitempty"`
 }
 
 // Condition is one entry of status.conditions.
@@ -87,6 +93,8 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 // statusOf reads the generic status fields of any object.
 func statusOf(u *unstructured.Unstructured) *ObjectStatus {
 	st := &ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
+	v := objstatus.Judge(u)
+	st.Verdict, st.SpecChange = &v, objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
 	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
 		st.ObservedGeneration = &og
 	}

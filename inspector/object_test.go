@@ -51,12 +51,14 @@ func objWidget() *unstructured.Unstructured {
 	}}
 }
 
-// objUTC returns st with every time in UTC, so reflect.DeepEqual can compare.
+// objUTC returns st with every time in UTC, so reflect.DeepEqual can
+// compare, and without the verdict (TestStatusOfVerdict pins it).
 func objUTC(st *ObjectStatus) *ObjectStatus {
 	if st == nil {
 		return nil
 	}
 	c := *st
+	c.Verdict, c.SpecChange = nil, nil
 	if c.DeletionTimestamp != nil {
 		c.DeletionTimestamp = new(c.DeletionTimestamp.UTC())
 	}
@@ -99,6 +101,33 @@ func TestStatusOf(t *testing.T) {
 		if got := objUTC(statusOf(tt.u)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: statusOf =\n %+v\nwant\n %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestStatusOfVerdict: the object section carries the verdict `why` gives
+// (objstatus.Judge) and who changed the spec, from managedFields.
+func TestStatusOfVerdict(t *testing.T) {
+	// Being deleted: kstatus says Terminating before it reads anything else.
+	if v := statusOf(objWidget()).Verdict; v == nil || v.Status != "Terminating" || v.Message != "Resource scheduled for deletion" {
+		t.Errorf("deleting widget: verdict %+v, want Terminating (Resource scheduled for deletion)", v)
+	}
+
+	// Edited to generation 7 by kubectl at 09:48; its controller, which
+	// writes status through the subresource, has observed 6.
+	u := objWidget()
+	unstructured.RemoveNestedField(u.Object, "metadata", "deletionTimestamp")
+	u.SetManagedFields([]metav1.ManagedFieldsEntry{
+		{Manager: "kubectl-client-side-apply", Operation: metav1.ManagedFieldsOperationUpdate, Time: &metav1.Time{Time: objNow.Add(-12 * time.Minute)},
+			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:size":{}}}`)}},
+		{Manager: "widget-controller", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status", Time: &metav1.Time{Time: objNow.Add(-time.Minute)},
+			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:observedGeneration":{}}}`)}},
+	})
+	st := statusOf(u)
+	if v := st.Verdict; v == nil || v.Status != "InProgress" || v.Message != "Widget generation is 7, but latest observed generation is 6" {
+		t.Errorf("edited widget: verdict %+v, want InProgress (Widget generation is 7, but latest observed generation is 6)", v)
+	}
+	if c := st.SpecChange; c == nil || c.Manager != "kubectl-client-side-apply" || !c.Time.Equal(objNow.Add(-12*time.Minute)) {
+		t.Errorf("edited widget: spec change %+v, want kubectl-client-side-apply at 09:48", c)
 	}
 }
 
@@ -167,7 +196,7 @@ func TestObjectReaderRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
-	if w := (&ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(g, w) {
+	if w := (&ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(objUTC(g), w) {
 		t.Errorf("Read gizmo = %+v, want %+v", g, w)
 	}
 }

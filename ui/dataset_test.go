@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -129,6 +130,10 @@ func fixedDetail() *inspector.Description {
 			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
 		},
 	}
+	// What objstatus.Judge says of it: kstatus's generation check, first.
+	obj.Verdict = &objstatus.Verdict{Status: objstatus.InProgress, KStatus: objstatus.InProgress, Generation: 3, ObservedGeneration: &og,
+		Message: "ConfigMap generation is 3, but latest observed generation is 2"}
+	obj.SpecChange = &objstatus.Change{Manager: "kubectl-client-side-apply", Operation: "Update", Time: t0.Add(-3 * time.Minute)}
 	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
 	d.Diagnosis = inspector.Explain(inspector.ExplainInput{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
 	return d

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -101,6 +102,9 @@ func (d *detailModel) body() []string {
 	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
 	body := d.diagnosis(now)
 	body = append(body, "")
+	if v := d.verdict(now); v != nil {
+		body = append(append(body, v...), "")
+	}
 	body = append(body, d.timeline(now)...)
 	body = append(body, "")
 	return append(body, d.object(now)...)
@@ -180,6 +184,34 @@ func (d *detailModel) explain(now time.Time) inspector.Diagnosis {
 		return dd.Diagnosis
 	}
 	return inspector.Explain(inspector.ExplainInput{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
+}
+
+// verdict is what the object says about its latest change, by the rule
+// `why` uses (objstatus), above the attempts: "InProgress: generation 7,
+// changed 12m ago by kubectl-client-side-apply; the controller has observed
+// 6". A rule kstatus does not read, or a failure, adds its message. Nil
+// when the object was not read.
+func (d *detailModel) verdict(now time.Time) []string {
+	o := d.data.Object
+	if o == nil || o.Verdict == nil {
+		return nil
+	}
+	s := &d.c.styles
+	v := *o.Verdict
+	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return ago(t, now) })
+	lines := wrapIndent("Object "+v.Status+": "+line, d.c.width, proseIndent)
+	st := s.warn
+	switch v.Status {
+	case objstatus.Current:
+		st = s.ok
+	case objstatus.Failed:
+		st = s.bad
+	}
+	lines[0] = s.label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
+	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
+		lines = append(lines, wrapIndent("  "+oneLine(v.Message), d.c.width, proseIndent+2)...)
+	}
+	return lines
 }
 
 // object is the object behind the key: generation, conditions, events.

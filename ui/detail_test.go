@@ -29,8 +29,8 @@ func TestDetailWrapsProse(t *testing.T) {
 		lines := splitLines(screen(m))[headLines:]
 		var prose []string
 		for _, l := range lines {
-			if strings.HasPrefix(l, "Attempts") {
-				break
+			if strings.HasPrefix(l, "Object ") || strings.HasPrefix(l, "Attempts") {
+				break // the verdict, then the attempts, follow the prose
 			}
 			prose = append(prose, strings.TrimRight(l, " "))
 		}
@@ -49,6 +49,50 @@ func TestDetailWrapsProse(t *testing.T) {
 		if starts != len(paras) {
 			t.Errorf("width %d: %d lines start a paragraph, want %d (continuations indented):\n%s", w, starts, len(paras), strings.Join(prose, "\n"))
 		}
+	}
+}
+
+// The object's verdict, by the rule `why` uses, sits between the
+// explanation and the attempts; a failed verdict adds kstatus's message,
+// and an object not read has no verdict line.
+func TestDetailVerdictAboveAttempts(t *testing.T) {
+	verdictAt := func(lines []string) (int, int) {
+		v, a := -1, -1
+		for i, l := range lines {
+			switch {
+			case strings.HasPrefix(l, "Object ") && v < 0:
+				v = i
+			case strings.HasPrefix(l, "Attempts") && a < 0:
+				a = i
+			}
+		}
+		return v, a
+	}
+	lines := splitLines(screen(detailOf(t, loaded(t, 120, 60))))
+	v, a := verdictAt(lines)
+	want := "Object InProgress: generation 3, changed 3m00s ago by kubectl-client-side-apply; the controller has observed 2"
+	if v < 0 || a < 0 || v > a || strings.TrimRight(lines[v], " ") != want {
+		t.Fatalf("verdict at line %d, attempts at %d; want %q above the attempts:\n%s", v, a, want, strings.Join(lines, "\n"))
+	}
+
+	m := loaded(t, 120, 60)
+	m.state = viewDetail
+	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+	failed := fixedDetail()
+	fv := *failed.Object.Verdict
+	fv.Status, fv.KStatus, fv.Message = "Failed", "Failed", "Stalled: storage class gold does not exist"
+	failed.Object.Verdict = &fv
+	lines = splitLines(screen(send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: failed, fetchedAt: t0})))
+	v, a = verdictAt(lines)
+	if v < 0 || !strings.HasPrefix(lines[v], "Object Failed: generation 3") || strings.TrimSpace(lines[v+1]) != fv.Message || v > a {
+		t.Errorf("failed verdict: want its line and then its message above the attempts:\n%s", strings.Join(lines, "\n"))
+	}
+
+	none := fixedDetail()
+	none.Object = nil
+	lines = splitLines(screen(send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: none, fetchedAt: t0})))
+	if v, a := verdictAt(lines); v >= 0 && v < a {
+		t.Errorf("object not read: a verdict line above the attempts:\n%s", strings.Join(lines, "\n"))
 	}
 }
 

@@ -110,6 +110,10 @@ func TestViewsFitTheTerminal(t *testing.T) {
 		d.state = viewDetail
 		d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 		views["detail"] = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
+		f := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
+		f = send(t, f, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		f = runFor(t, f, f.forv.refresh())
+		views["for"], views["for-answer"] = f, send(t, f, press("enter"))
 		for name, v := range views {
 			lines := splitLines(screen(v))
 			if len(lines) != sz[1] {

@@ -11,7 +11,16 @@ import (
 
 // autoRefresh refreshes the view shown when a refresh is due.
 func (m *Model) autoRefresh() tea.Cmd {
-	if m.c.paused || m.c.conn.session == nil {
+	if m.c.paused {
+		return nil
+	}
+	if m.state == viewFor || (m.state == viewHelp && m.back == viewFor) {
+		if !m.forv.inflight && m.c.now().Sub(m.forv.lastSent) >= m.c.opts.Refresh-m.c.opts.Refresh/10 {
+			return m.forv.refresh()
+		}
+		return nil
+	}
+	if m.c.conn.session == nil {
 		return nil
 	}
 	due := func(inflight bool, last time.Time) bool {
@@ -37,6 +46,11 @@ func (m *Model) autoRefresh() tea.Cmd {
 // refreshNow refreshes the view shown at once.
 func (m *Model) refreshNow() tea.Cmd {
 	switch m.state {
+	case viewFor:
+		if m.forv.inflight {
+			return nil // one read at a time: the asker is not shared
+		}
+		return m.forv.refresh()
 	case viewDetail:
 		return m.detail.refresh()
 	case viewGroups:

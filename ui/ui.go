@@ -65,6 +65,9 @@ type Options struct {
 	// Clock is the local clock, for countdowns between refreshes. Defaults to
 	// time.Now if unset; tests fix it.
 	Clock func() time.Time
+	// For, when set, opens the UI on `top --for TYPE`: the objects of a kind
+	// that are not Current, live. Session and Pods are then not needed.
+	For *ForOptions
 }
 
 // viewState is which view the root shows.
@@ -76,6 +79,7 @@ const (
 	viewGroups
 	viewHelp
 	viewPicker
+	viewFor
 )
 
 // Model is the root model: it routes messages to the view shown, acts on
@@ -89,6 +93,7 @@ type Model struct {
 	detail  detailModel
 	groups  groupModel
 	picker  pickerModel
+	forv    forModel
 	help    helpModel
 	confirm *confirmation
 	nextID  int
@@ -126,6 +131,9 @@ func newModel(ctx context.Context, opts Options) Model {
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.state = viewPicker
 	}
+	if opts.For != nil {
+		m.state, m.forv = viewFor, newForModel(c, *opts.For)
+	}
 	return m
 }
 
@@ -133,7 +141,7 @@ func newModel(ctx context.Context, opts Options) Model {
 // turns colours off; bold, reverse and the text markers stay. An endpoint
 // never reached within Options.GiveUp ends it with the error.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) {
+	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) && opts.For == nil {
 		return errors.New("ui: no session, and no pods to pick one from")
 	}
 	// Cancelled on return, so that an attach still under way gives up.
@@ -162,8 +170,11 @@ func Run(ctx context.Context, opts Options) error {
 // terminal for its background so the palette fits it. The picker has
 // nothing to refresh: both start once a pod is attached.
 func (m Model) Init() tea.Cmd {
-	if m.state == viewPicker {
+	switch m.state {
+	case viewPicker:
 		return tea.RequestBackgroundColor
+	case viewFor:
+		return tea.Batch(m.forv.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
 	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 }
@@ -200,6 +211,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case groupsFetchedMsg:
 		m.groups = m.groups.received(msg)
 		return m, nil
+	case forFetchedMsg:
+		m.forv = m.forv.received(msg)
+		return m, nil
+	case forAttachedMsg:
+		return m.showForKey(msg)
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.id == msg.id {
 			m.confirm.count, m.confirm.err = msg.count, msg.err
@@ -339,6 +355,11 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.refreshNow()
 	}
 	switch m.state {
+	case viewFor:
+		if m.forv.open != "" && key.Matches(msg, m.forv.keys.Open) {
+			return m.openKey()
+		}
+		m.forv, cmd = m.forv.update(msg)
 	case viewDetail:
 		m.detail, cmd, in = m.detail.update(msg)
 	case viewGroups:
@@ -363,6 +384,10 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case closeHelpIntent:
 		m.state = m.back
 	case backIntent:
+		if m.c.opts.For != nil {
+			m.state = viewFor // the key detail was opened from an answer
+			break
+		}
 		m.state = viewTop
 		next = m.top.refresh()
 	case showGroupIntent:

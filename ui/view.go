@@ -39,6 +39,8 @@ func (m Model) render() string {
 		body = m.help.view()
 	case viewPicker:
 		body, short = m.picker.view(), k.pickerHelp(m.picker.filter.typing())
+	case viewFor:
+		body, short = m.forv.view(), m.forv.keys.ShortHelp()
 	default:
 		body, short = m.top.view(), k.topHelp()
 	}

@@ -3,7 +3,6 @@ package why
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 )
 
 // Object names the object asked about.
@@ -137,19 +137,5 @@ func (o Object) Ref() string {
 // GenerationLine is the first line of the answer: the generation, who
 // changed it when, and what the controller has observed.
 func (a *Answer) GenerationLine() string {
-	v := a.Verdict
-	var b strings.Builder
-	fmt.Fprintf(&b, "generation %d", v.Generation)
-	if c := a.Ownership.SpecChange; c != nil {
-		fmt.Fprintf(&b, ", changed %s by %s", inspector.Ago(c.Time, a.Now), c.Manager)
-	}
-	switch {
-	case v.NeverReconciled:
-		b.WriteString("; the controller has never reconciled it (observedGeneration -1)")
-	case v.ObservedGeneration != nil:
-		fmt.Fprintf(&b, "; the controller has observed %d", *v.ObservedGeneration)
-	default:
-		b.WriteString("; the kind has no status.observedGeneration")
-	}
-	return b.String()
+	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return inspector.Ago(t, a.Now) })
 }

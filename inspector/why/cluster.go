@@ -41,6 +41,11 @@ func (c *Cluster) Close() {
 	c.sessions = nil
 }
 
+// Reread drops the logs already read, so that the next Logs reads them
+// again: `top --for` asks again on each refresh, and a log read once would
+// stand still. The port-forwards stay open: an endpoint answers live.
+func (c *Cluster) Reread() { c.stores = nil }
+
 var _ KeyReader = &Cluster{}
 
 // attach opens a session on the pods of target in namespace.

@@ -20,7 +20,8 @@
 //     observedGeneration (Ready=True observed at an older generation is
 //     stale), Flux's status.observedGeneration -1 (never reconciled), Cluster
 //     API v1beta2's RollingOut/ScalingUp/ScalingDown on kinds without Ready,
-//     and an Argo CD Application's sync and health.
+//     and an Argo CD Application's sync and health. The rule lives in
+//     inspector/objstatus, which describe and the UI's key detail use too.
 //   - managedFields: the newest entry that touched spec is the change (who,
 //     when); the managers of the status subresource are the controllers.
 //   - Finder: the status manager's pods, by the first rule that matches — a
@@ -32,6 +33,9 @@
 //   - KeyReader: the key's backoff from the instrumented endpoint (exact),
 //     or from the controller's log (inspector/logs: estimated, or stated
 //     where the log says the next retry).
+//
+// Asker.List is `why TYPE`: the objects not Current, longest-waiting first;
+// `top --for TYPE` shows the same list live.
 //
 // A read the user may not make is a RefusedError: the permission and what
 // the answer needed it for, one line; the answer goes on without it.

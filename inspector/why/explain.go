@@ -109,3 +109,6 @@ func nonEmpty(s ...string) []string {
 	}
 	return out
 }
+
+// oneLine folds a multi-line message (Cluster API writes "* item" lists).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,4 +1,4 @@
-package why
+package objstatus
 
 import (
 	"encoding/json"
@@ -29,8 +29,8 @@ type Ownership struct {
 	StatusViaMain bool `json:"statusViaMain,omitempty"`
 }
 
-// ownershipOf reads managedFields.
-func ownershipOf(entries []metav1.ManagedFieldsEntry) Ownership {
+// OwnershipOf reads managedFields: who changed spec last, who writes status.
+func OwnershipOf(entries []metav1.ManagedFieldsEntry) Ownership {
 	var o Ownership
 	var viaMain []Change
 	for _, e := range entries {

@@ -1,0 +1,33 @@
+package objstatus
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// GenerationLine says whether the latest change has been seen: the
+// generation, who changed it when (c, nil when managedFields say nothing),
+// and what the controller has observed. ago words a past time ("12m00s
+// ago"): each caller words times its own way.
+func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "generation %d", v.Generation)
+	if c != nil {
+		fmt.Fprintf(&b, ", changed %s by %s", ago(c.Time), c.Manager)
+	}
+	switch {
+	case v.NeverReconciled:
+		b.WriteString("; the controller has never reconciled it (observedGeneration -1)")
+	case v.ObservedGeneration != nil:
+		fmt.Fprintf(&b, "; the controller has observed %d", *v.ObservedGeneration)
+	default:
+		b.WriteString("; the kind has no status.observedGeneration")
+	}
+	return b.String()
+}
+
+// Line is the verdict in one line: the status, then GenerationLine.
+func Line(v Verdict, c *Change, ago func(time.Time) string) string {
+	return v.Status + ": " + GenerationLine(v, c, ago)
+}

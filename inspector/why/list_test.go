@@ -1,0 +1,53 @@
+package why
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// TestList: a Current object is judged and left out without a search for
+// its controller; the others are answered, the longest-waiting change
+// first, each with its backoff in brief.
+func TestList(t *testing.T) {
+	ready := load(t, "flux-kustomization-ready.yaml") // Ready=True at its generation: Current
+	recent := load(t, "certmanager-certificate-issuing.yaml")
+	managedBy(recent, "kubectl-client-side-apply", now.Add(-12*time.Minute), "cert-manager-certificates-issuing")
+	older := load(t, "certmanager-certificate-issuing.yaml")
+	older.SetName("older-tls")
+	managedBy(older, "helm", now.Add(-30*time.Minute), "cert-manager-certificates-issuing")
+
+	keys := &fakeKeys{log: &Backoff{Source: SourceLogs, Controller: "certificates-issuing", ServerTime: now, Key: &api.Key{
+		Controller: "certificates-issuing", Key: "default/x", State: api.StateBackoff, Failures: 3,
+		NextRetryAt: now.Add(40 * time.Second), Source: api.SourceLogs, Estimated: true,
+	}}}
+	a := &Asker{Finder: &Finder{Core: certManager()}, Keys: keys, Now: func() time.Time { return now }}
+	l := a.List(context.Background(), []Item{{Object: recent, Resource: "certificates"}, {Object: ready}, {Object: older, Resource: "certificates"}})
+
+	if l.Total != 3 {
+		t.Errorf("Total = %d, want the 3 objects read", l.Total)
+	}
+	var names []string
+	for _, ans := range l.Answers {
+		names = append(names, ans.Object.Name)
+	}
+	if want := []string{"older-tls", recent.GetName()}; !slices.Equal(names, want) {
+		t.Errorf("answers %v, want %v (30m waiting, then 12m; the Current Kustomization left out)", names, want)
+	}
+	if len(keys.asked) != 2 {
+		t.Errorf("keys asked %v, want one read per object not Current", keys.asked)
+	}
+	if len(l.Answers) > 0 {
+		ans := l.Answers[0]
+		if got, want := ans.BackoffBrief(), "backoff 3×, retry 40s (estimated)"; got != want {
+			t.Errorf("BackoffBrief = %q, want %q", got, want)
+		}
+		// Found by its Deployment, not instrumented: no controller name, so the status manager.
+		if got, want := ans.ControllerName(), "cert-manager-certificates-issuing"; got != want {
+			t.Errorf("ControllerName = %q, want %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/inspector/why"
+)
+
+// ForAttachFunc opens a session on a controller's pods, named as `why`
+// found them (TARGET deploy/NAME in namespace), for the key detail.
+type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error)
+
+// forAttachedMsg carries the session opened on the controller of the
+// answer shown, to open its key in the detail view, or why not.
+type forAttachedMsg struct {
+	id, controller, key string
+	session             *inspector.Session
+	objects             *inspector.ObjectReader
+	err                 error
+}
+
+// forAttachCmd attaches to the controller that answered for the key.
+func forAttachCmd(ctx context.Context, attach ForAttachFunc, owned *sessions, c *objwhy.Controller, controller, key string) tea.Cmd {
+	id := c.Namespace + "/" + c.Target
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
+		defer cancel()
+		s, objects, err := attach(ctx, c.Namespace, c.Target)
+		if err == nil && !owned.adopt(s) {
+			err = fmt.Errorf("the UI has exited")
+		}
+		if err != nil {
+			return forAttachedMsg{id: id, err: fmt.Errorf("attach %s -n %s: %w", c.Target, c.Namespace, err)}
+		}
+		return forAttachedMsg{id: id, controller: controller, key: key, session: s, objects: objects}
+	}
+}
+
+// keyOfShown is the answer shown when its key was read from an
+// instrumented endpoint: the key detail can then open it.
+func (f *forModel) keyOfShown() *objwhy.Answer {
+	a := f.shown()
+	if a == nil || a.Controller == nil || a.Backoff == nil || a.Backoff.Source != objwhy.SourceEndpoint || a.Backoff.Key == nil || f.opts.Attach == nil {
+		return nil
+	}
+	return a
+}
+
+// openKey opens the key of the answer shown in the detail view: on a
+// session already open to its controller, else after attaching.
+func (m Model) openKey() (tea.Model, tea.Cmd) {
+	a := m.forv.keyOfShown()
+	if a == nil {
+		return m, nil
+	}
+	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
+	id := a.Controller.Namespace + "/" + a.Controller.Target
+	if s, ok := m.forv.sessions[id]; ok {
+		return m.showForKey(forAttachedMsg{id: id, controller: ctl, key: key, session: s.session, objects: s.objects})
+	}
+	return m, tea.Batch(forAttachCmd(m.c.conn.ctx, m.forv.opts.Attach, m.c.conn.owned, a.Controller, ctl, key),
+		m.setStatus("attaching to "+a.Controller.Target+" -n "+a.Controller.Namespace+"…", false))
+}
+
+// showForKey shows the key detail on the session msg carries; esc there
+// comes back to the `top --for` view.
+func (m Model) showForKey(msg forAttachedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		return m, m.setStatus(errText(msg.err), true)
+	}
+	if m.forv.sessions == nil {
+		m.forv.sessions = map[string]forSession{}
+	}
+	m.forv.sessions[msg.id] = forSession{session: msg.session, objects: msg.objects}
+	if m.state != viewFor {
+		return m, nil // the user moved on; the session stays for the next time
+	}
+	m.c.conn.session, m.c.conn.objects = msg.session, msg.objects
+	m.state = viewDetail
+	var cmd tea.Cmd
+	m.detail, cmd = m.detail.open(msg.controller, msg.key)
+	return m, cmd
+}
+
+// forSession is a session the `top --for` view opened on a controller.
+type forSession struct {
+	session *inspector.Session
+	objects *inspector.ObjectReader
+}
