@@ -170,7 +170,7 @@ func (h *handler) index(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *handler) key(w http.ResponseWriter, r *http.Request) error {
-	v, err := parseQuery(r.URL.RawQuery, []string{"controller", "key", "handle"})
+	v, err := query.ParseParams(r.URL.RawQuery, []string{"controller", "key", "handle"})
 	if err != nil {
 		return err
 	}

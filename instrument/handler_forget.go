@@ -20,7 +20,7 @@ func (h *handler) forget(w http.ResponseWriter, r *http.Request) error {
 	if h.opts.ReadOnly {
 		return errForbidden("the endpoint is read-only: forget is disabled")
 	}
-	if _, err := parseQuery(r.URL.RawQuery, nil); err != nil {
+	if _, err := query.ParseParams(r.URL.RawQuery, nil); err != nil {
 		return err
 	}
 	req, err := decodeForget(w, r)

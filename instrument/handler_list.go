@@ -118,7 +118,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request, src sources, key 
 }
 
 func (h *handler) controllers(w http.ResponseWriter, r *http.Request) error {
-	if _, err := parseQuery(r.URL.RawQuery, nil); err != nil {
+	if _, err := query.ParseParams(r.URL.RawQuery, nil); err != nil {
 		return err
 	}
 	return h.list(w, r, nil, "controllers", false, func(context.Context) (any, error) {

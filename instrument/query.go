@@ -11,15 +11,6 @@ import (
 // (instrument/api/query), which the log and snapshot servers, the CLI and
 // the UI call too; this file only adapts its errors.
 
-// parseQuery parses a raw query strictly and checks its parameters.
-func parseQuery(raw string, known []string, repeatable ...string) (url.Values, error) {
-	v, err := query.ParseRaw(raw)
-	if err != nil {
-		return nil, err
-	}
-	return v, query.CheckParams(v, known, repeatable...)
-}
-
 // parseKeyQuery validates the v1/keys parameters. Every error names the
 // parameter at fault. A controller's keys are never unknown: that state is
 // a log's.

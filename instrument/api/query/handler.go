@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -82,18 +81,8 @@ func (h *readHandler) serve(fn func(*http.Request) (any, error)) http.Handler {
 	})
 }
 
-// checkedParams is r's query parsed strictly, refused (400 naming it) when
-// it has a parameter not in known.
-func checkedParams(r *http.Request, known []string) (url.Values, error) {
-	v, err := ParseRaw(r.URL.RawQuery)
-	if err != nil {
-		return nil, err
-	}
-	return v, CheckParams(v, known)
-}
-
 func (h *readHandler) controllers(r *http.Request) (any, error) {
-	if _, err := checkedParams(r, nil); err != nil {
+	if _, err := ParseParams(r.URL.RawQuery, nil); err != nil {
 		return nil, err
 	}
 	list := h.src.Controllers()
@@ -202,7 +191,7 @@ func (h *readHandler) errors(r *http.Request) (any, error) {
 }
 
 func (h *readHandler) key(r *http.Request) (any, error) {
-	v, err := checkedParams(r, KeyParams)
+	v, err := ParseParams(r.URL.RawQuery, KeyParams)
 	if err != nil {
 		return nil, err
 	}

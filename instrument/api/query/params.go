@@ -62,6 +62,17 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// ParseParams parses a raw query strictly (ParseRaw) and checks its
+// parameters (CheckParams): what every endpoint whose parameters are fixed
+// (v1/controllers, v1/key, v1/forget's query) does first.
+func ParseParams(raw string, known []string, repeatable ...string) (url.Values, error) {
+	v, err := ParseRaw(raw)
+	if err != nil {
+		return nil, err
+	}
+	return v, CheckParams(v, known, repeatable...)
+}
+
 // CheckParams refuses a parameter that is not in known (400 naming it), or
 // one given twice unless repeatable.
 func CheckParams(v url.Values, known []string, repeatable ...string) error {
