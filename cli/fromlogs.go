@@ -276,7 +276,7 @@ func printLogNote(w io.Writer, k api.Key) {
 		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	default:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
-		fmt.Fprintln(w, "  or the project's own where its dialect knows it (cert-manager: 1s..30s for certificates-*, else 5s..5m).")
+		fmt.Fprintln(w, "  or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")
