@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -19,9 +18,6 @@ import (
 // FILE", "logs: deploy/NAME"): nothing is connected to it, and it has no
 // leader to tell.
 const LogSourcePrefix = "logs: "
-
-// IsLogSource reports whether an endpoint named name reads a log.
-func IsLogSource(name string) bool { return strings.HasPrefix(name, LogSourcePrefix) }
 
 // InProcessEndpoint is an endpoint named name whose requests h answers in
 // process.

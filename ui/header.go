@@ -82,8 +82,8 @@ func (t *topModel) attachedLine() string {
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *topModel) replica(r inspector.Replica) string {
-	if inspector.IsLogSource(r.Endpoint) {
-		return r.Endpoint // a log: nothing is connected, no leader to tell
+	if r.LogRead != nil {
+		return r.Endpoint // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
 	s := &t.c.styles
 	role := "leader "
