@@ -11,7 +11,7 @@ import (
 
 // Log mode and snapshots answer the endpoint's read API in process, so that
 // the Session, top's UI, get and describe work on them unchanged: their
-// handlers (the query engine's read handler, query.NewReadHandler) are
+// handlers (the query engine's handler, query.NewHandler) are
 // served through InProcessEndpoint, with no port opened.
 
 // LogSourcePrefix begins the name of an endpoint that reads a log ("logs:
@@ -19,10 +19,15 @@ import (
 // leader to tell.
 const LogSourcePrefix = "logs: "
 
+// InProcessHost is the host an in-process endpoint's requests are sent to:
+// its handler allows it (query.Options.AllowedHosts), as a metrics server's
+// allows its Service name.
+const InProcessHost = "in-process"
+
 // InProcessEndpoint is an endpoint named name whose requests h answers in
 // process.
 func InProcessEndpoint(name string, h http.Handler) *Endpoint {
-	c, err := NewClient("http://in-process"+api.DefaultPrefix, handlerTransport{h})
+	c, err := NewClient("http://"+InProcessHost+api.DefaultPrefix, handlerTransport{h})
 	if err != nil {
 		panic(err) // a constant URL: cannot fail
 	}

@@ -237,7 +237,7 @@ func BenchmarkKeysTop100(b *testing.B) {
 			rl.Forget(r)
 		}
 	}
-	h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
+	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1, MaxRequestsPerSecond: unpaced})
 	target := api.DefaultPrefix + "v1/keys?sort=next&limit=100"
 	b.ReportAllocs()
 	for b.Loop() {

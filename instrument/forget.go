@@ -166,10 +166,10 @@ func (p *TypedProbe[T]) selectTargets(req *api.ForgetRequest, now int64) ([]targ
 		return nil, err
 	}
 	var keys []string
-	if _, err := p.store.scan(context.Background(), now, nil, func(snaps []keySnap) error {
+	if _, err := p.store.scan(context.Background(), now, nil, func(snaps []query.Item) error {
 		for i := range snaps {
-			if k := &snaps[i]; m.Match(k.key, k.lastErr, k.state) {
-				keys = append(keys, k.key)
+			if k := &snaps[i]; m.Match(k.Key, k.LastError, k.State) {
+				keys = append(keys, k.Key)
 			}
 		}
 		return m.Err()

@@ -51,13 +51,10 @@ func benchServe(b *testing.B, h http.Handler, target string) {
 	}
 }
 
-// unpaced lifts h's pacing, so that a benchmark measures what one read
-// costs, not the rests the pacer makes a reader in a loop take (which
+// unpaced lifts a handler's pacing, so that a benchmark measures what one
+// read costs, not the rests the pacer makes a reader in a loop take (which
 // BenchmarkControllerUnderReaders measures, from the controller's side).
-func unpaced(h http.Handler) http.Handler {
-	h.(*handler).pace = &pacer{slots: make(chan struct{}, 1<<16), wait: time.Second, perSecond: 1 << 30}
-	return h
-}
+const unpaced = -1
 
 // discardWriter is an http.ResponseWriter that keeps only the status.
 type discardWriter struct {
@@ -77,7 +74,7 @@ func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func BenchmarkKeysDeepPage(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		p, reqs := benchFailingProbe(b, n, 100, 100)
-		h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
+		h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1, MaxRequestsPerSecond: unpaced})
 		keys := make([]string, len(reqs))
 		for i, r := range reqs {
 			keys[i] = r.String()
@@ -103,7 +100,7 @@ func BenchmarkKeysDeepPage(b *testing.B) {
 // BenchmarkListsAt100k: v1/errors beside v1/keys over the same 100,000 keys.
 func BenchmarkListsAt100k(b *testing.B) {
 	p, _ := benchFailingProbe(b, 100_000, 200, 1000)
-	h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
+	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1, MaxRequestsPerSecond: unpaced})
 	for _, c := range []struct{ name, target string }{
 		{"keys", "v1/keys?sort=next&limit=100"},
 		{"keys-attention", "v1/keys?sort=attention&limit=100"},
@@ -130,7 +127,7 @@ func BenchmarkListsAt100k(b *testing.B) {
 // (BenchmarkShardCopy).
 func BenchmarkWorstFilter(b *testing.B) {
 	p, reqs := benchFailingProbe(b, 100_000, 4096, 1000)
-	h := unpaced(NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1}))
+	h := NewHandler(HandlerOptions{Registry: benchRegistryOf(p), Reuse: -1, MaxRequestsPerSecond: unpaced})
 	rl := p.RateLimiter(nil)
 	// Each worst case as q; then a costly q that every key passes, so that
 	// a costly error pattern runs too: the two share the request's
@@ -197,12 +194,12 @@ func BenchmarkWorstFilter(b *testing.B) {
 // most for one shard's copy (reported as µs/shard).
 func BenchmarkShardCopy(b *testing.B) {
 	p, _ := benchFailingProbe(b, 100_000, 4096, 1000)
-	var buf []keySnap
+	var buf []query.Item
 	ctx := b.Context()
 	p.store.maybeSweep(p.store.now()) // not part of a copy
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _ = p.store.scan(ctx, p.store.now(), buf, func([]keySnap) error { return nil })
+		buf, _ = p.store.scan(ctx, p.store.now(), buf, func([]query.Item) error { return nil })
 	}
 	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/shardCount/1e3, "µs/shard")
 }

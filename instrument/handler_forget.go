@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"k8s.io/apiserver/pkg/endpoints/request"
@@ -16,40 +17,43 @@ import (
 // maxBodyBytes bounds a request body.
 const maxBodyBytes = 1 << 20
 
-func (h *handler) forget(w http.ResponseWriter, r *http.Request) error {
-	if h.opts.ReadOnly {
-		return errForbidden("the endpoint is read-only: forget is disabled")
-	}
-	if _, err := query.ParseParams(r.URL.RawQuery, nil); err != nil {
-		return err
-	}
+// forgetter serves v1/forget for the query engine's handler, which has
+// applied the guard and checked the parameters: forget is the instrument's
+// alone, since only it can reach a queue.
+type forgetter struct {
+	reg *Registry
+	log logr.Logger
+}
+
+// serve forgets what the body asks; changed says the queue changed (not a
+// dry run), so that the handler drops lists computed before.
+func (f *forgetter) serve(w http.ResponseWriter, r *http.Request) (changed bool, err error) {
 	req, err := decodeForget(w, r)
 	if err != nil {
-		return err
+		return false, err
 	}
-	c, err := h.oneController(req.Controller)
+	c, err := oneController(f.reg, req.Controller)
 	if err != nil {
-		return err
+		return false, err
 	}
 	req.User = recordedUser(authenticatedUser(r), req.User)
 	resp, err := c.forget(req, c.now())
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !resp.DryRun {
-		h.adm.forgetResults() // the next list shows what the forget did
-		h.logForget(&resp, req)
+		f.logForget(&resp, req)
 	}
-	serveJSON(w, r, http.StatusOK, resp)
-	return nil
+	query.ServeJSON(w, r, http.StatusOK, resp)
+	return !resp.DryRun, nil
 }
 
-func (h *handler) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
+func (f *forgetter) logForget(resp *api.ForgetResponse, req *api.ForgetRequest) {
 	reset := make([]string, 0, min(len(resp.Keys), 100))
 	for _, k := range resp.Keys[:min(len(resp.Keys), 100)] {
 		reset = append(reset, fmt.Sprintf("%s(%s, %d failures)", k.Key, k.State, k.Failures))
 	}
-	h.log.Info("forgot backoff", "controller", resp.Controller, "count", resp.Count,
+	f.log.Info("forgot backoff", "controller", resp.Controller, "count", resp.Count,
 		"requeue", resp.Requeued, "spread", req.Spread.Duration.String(), "reset", reset,
 		"user", req.User, "reason", req.Reason)
 }
@@ -78,7 +82,7 @@ func checkText(param, s string, max int) error {
 
 // decodeForget reads and checks a forget body; handles become keys.
 func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, error) {
-	if err := checkJSONBody(r); err != nil {
+	if err := query.CheckJSONBody(r); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
@@ -86,7 +90,7 @@ func decodeForget(w http.ResponseWriter, r *http.Request) (*api.ForgetRequest, e
 	var req api.ForgetRequest
 	if err := dec.Decode(&req); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, newError(kindTooLarge, "request body is over %d bytes", maxBodyBytes)
+			return nil, query.Errorf(http.StatusRequestEntityTooLarge, "request body is over %d bytes", maxBodyBytes)
 		}
 		field := "body"
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {

@@ -3,6 +3,7 @@ package instrument
 import (
 	"context"
 	"errors"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"sync"
 	"sync/atomic"
 
@@ -110,7 +111,7 @@ type collector[T comparable] struct {
 	keys, oldest, maxFailures, atCap, forgets *prometheus.Desc
 
 	mu  sync.Mutex
-	buf []keySnap // reused between scrapes; guarded by mu
+	buf []query.Item // reused between scrapes; guarded by mu
 }
 
 var _ prometheus.Collector = &collector[string]{}
@@ -177,20 +178,20 @@ func (c *collector[T]) summarize(now int64, capAt int) summary {
 	s := summary{byState: make([]int, len(api.States))}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.buf, _ = c.probe.store.scan(context.Background(), now, c.buf, func(snaps []keySnap) error {
+	c.buf, _ = c.probe.store.scan(context.Background(), now, c.buf, func(snaps []query.Item) error {
 		for i := range snaps {
 			k := &snaps[i]
-			s.byState[stateIndex(k.state)]++
-			s.maxFailures = max(s.maxFailures, k.failures)
-			start := k.firstFailureAt
-			if start == 0 && k.state == api.StateFailed {
-				start = k.lastErrAt
+			s.byState[stateIndex(k.State)]++
+			s.maxFailures = max(s.maxFailures, k.Failures)
+			start := k.FirstFailure
+			if start == 0 && k.State == api.StateFailed {
+				start = k.LastErrorAt
 			}
 			if start != 0 && (s.oldest == 0 || start < s.oldest) {
 				s.oldest = start
 			}
 			// A failed key waits for no retry, whatever its counter says.
-			if capAt > 0 && k.failures >= capAt && k.state != api.StateFailed {
+			if capAt > 0 && k.Failures >= capAt && k.State != api.StateFailed {
 				s.atCap++
 			}
 		}

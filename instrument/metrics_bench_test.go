@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -33,10 +34,10 @@ func BenchmarkScrapeAt100k(b *testing.B) {
 		}
 	})
 	b.Run("copy-only", func(b *testing.B) {
-		var buf []keySnap
+		var buf []query.Item
 		b.ReportAllocs()
 		for b.Loop() {
-			buf, _ = p.store.scan(b.Context(), p.store.now(), buf, func([]keySnap) error { return nil })
+			buf, _ = p.store.scan(b.Context(), p.store.now(), buf, func([]query.Item) error { return nil })
 		}
 	})
 }

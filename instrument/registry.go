@@ -3,6 +3,7 @@ package instrument
 import (
 	"context"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"slices"
 	"strings"
 	"sync"
@@ -28,7 +29,7 @@ type controllerSource interface {
 	Name() string
 	now() time.Time
 	info(now time.Time) api.Controller
-	scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) (_ []keySnap, total int, _ error)
+	scan(ctx context.Context, now int64, buf []query.Item, fn func([]query.Item) error) ([]query.Item, error)
 	lookup(key string) (_ api.Key, at time.Time, ok bool)
 	brief(key string, now int64) (api.Key, bool)
 	forget(req *api.ForgetRequest, now time.Time) (api.ForgetResponse, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 	"net"
 	"net/http"
 	"sync"
@@ -80,7 +81,7 @@ func (s *ServerRunnable) Start(ctx context.Context) error {
 		IdleTimeout:       90 * time.Second,
 		// Read a long URL in full so that the handler answers it in the
 		// documented shape (414); past this, net/http answers 431 in plain text.
-		MaxHeaderBytes: maxHeaderBytes,
+		MaxHeaderBytes: query.MaxHeaderBytes,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.ln) }()

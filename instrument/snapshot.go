@@ -4,38 +4,22 @@ import (
 	"context"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
 
-// keySnap is what the list endpoints read of one entry: enough to filter,
+// A list endpoint reads each entry as a query.Item: enough to filter,
 // rank and group it. It is copied under the entry's shard lock and read
 // outside it, so a costly filter or a sort never holds up the controller's
 // When. Strings are shared, not copied: keys and interned errors are
 // immutable.
-type keySnap struct {
-	key, lastErr string
-	// class is the last error's class, as ErrorRecord.Class has it.
-	class          string
-	state          api.State
-	failures       int
-	nextRetry      int64
-	firstFailureAt int64
-	queuedAt       int64
-	lastErrAt      int64
-}
-
-// rankInput is what api.SortRank looks at, as the wire shows it.
-func (k *keySnap) rankInput() api.RankInput {
-	return api.RankInput{State: k.state, Failures: k.failures, NextRetry: k.nextRetry,
-		FirstFailure: k.firstFailureAt, QueuedAt: k.queuedAt}
-}
 
 // scan copies the store one shard at a time into buf and hands each copy to
 // fn, outside the lock. A shard's lock is held only for the copy. It stops
 // when ctx is done or fn fails, and returns buf for the caller to reuse.
-func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) ([]keySnap, error) {
+func (s *store[T]) scan(ctx context.Context, now int64, buf []query.Item, fn func([]query.Item) error) ([]query.Item, error) {
 	s.maybeSweep(now)
 	if want := s.len()/shardCount + s.len()/shardCount/4 + 16; cap(buf) < want {
-		buf = make([]keySnap, 0, want) // one shard's worth and a margin: no regrowth
+		buf = make([]query.Item, 0, want) // one shard's worth and a margin: no regrowth
 	}
 	for i := range s.shards {
 		if err := ctx.Err(); err != nil {
@@ -45,16 +29,16 @@ func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([
 		buf = buf[:0]
 		sh.mu.Lock()
 		for _, e := range sh.m {
-			buf = append(buf, keySnap{
-				key:            e.key,
-				lastErr:        e.lastErr.String(),
-				class:          classNames[e.errClass],
-				state:          e.state(now),
-				failures:       int(e.failures),
-				nextRetry:      e.nextRetry,
-				firstFailureAt: e.firstFailureAt,
-				queuedAt:       e.queuedAt,
-				lastErrAt:      e.lastErrAt,
+			buf = append(buf, query.Item{
+				Key:          e.key,
+				LastError:    e.lastErr.String(),
+				Class:        classNames[e.errClass],
+				State:        e.state(now),
+				Failures:     int(e.failures),
+				NextRetry:    e.nextRetry,
+				FirstFailure: e.firstFailureAt,
+				QueuedAt:     e.queuedAt,
+				LastErrorAt:  e.lastErrAt,
 			})
 		}
 		sh.mu.Unlock()
@@ -65,11 +49,9 @@ func (s *store[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([
 	return buf, nil
 }
 
-// scan is the store's scan, for the endpoint; it returns the number of
-// tracked keys.
-func (p *TypedProbe[T]) scan(ctx context.Context, now int64, buf []keySnap, fn func([]keySnap) error) ([]keySnap, int, error) {
-	buf, err := p.store.scan(ctx, now, buf, fn)
-	return buf, p.store.len(), err
+// scan is the store's scan, for the endpoint.
+func (p *TypedProbe[T]) scan(ctx context.Context, now int64, buf []query.Item, fn func([]query.Item) error) ([]query.Item, error) {
+	return p.store.scan(ctx, now, buf, fn)
 }
 
 // brief returns one key without its history, as a page of v1/keys shows it.

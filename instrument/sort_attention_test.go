@@ -48,12 +48,21 @@ func TestStoreAttentionOrder(t *testing.T) {
 	for _, limit := range []int{len(want), 3} { // whole, and a heap that must evict
 		m, _ := query.NewMatcher(api.Filter{}, api.States)
 		q := &query.Keys{Matcher: m, Sort: api.SortAttention, Limit: limit}
-		sel, err := selectPage(context.Background(), sources{a.p}, q, e.clk.Now().UnixNano())
-		if err != nil {
-			t.Fatal(err)
+		p := query.NewPager(q, []string{a.p.Name()})
+		view := &registryView{src: []controllerSource{a.p}, now: e.clk.Now().UnixNano()}
+		err := view.Scan(context.Background(), func(ctrl int, items []query.Item) error {
+			for _, it := range items {
+				in := api.RankInput{Failures: it.Failures, NextRetry: it.NextRetry, FirstFailure: it.FirstFailure, QueuedAt: it.QueuedAt}
+				p.Offer(ctrl, it.Key, it.LastError, it.State, &in, 0)
+			}
+			return nil
+		})
+		rows, perr := p.Page()
+		if err != nil || perr != nil {
+			t.Fatal(err, perr)
 		}
-		got := make([]string, len(sel.rows))
-		for i, r := range sel.rows {
+		got := make([]string, len(rows))
+		for i, r := range rows {
 			got[i] = r.Key
 		}
 		if !slices.Equal(got, want[:limit]) {

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -21,20 +22,34 @@ import (
 // Handler serves the store's v1 read API under api.DefaultPrefix. Forget is
 // refused: nothing can reach the controller's queue from its log.
 func (s *Store) Handler() http.Handler {
-	return query.NewReadHandler(storeSource{s}, query.ReadOptions{
+	return query.NewHandler(storeSource{s}, query.Options{
 		States: query.LogStates,
 		What:   "the log source",
-		Forget: "read from the controller's log: nothing can reach its queue to forget a key; " +
+		ForgetRefusal: "read from the controller's log: nothing can reach its queue to forget a key; " +
 			"`kubectl backoff kick TARGET KEY` triggers a reconcile through the object instead",
+		AllowedHosts: []string{inspector.InProcessHost},
 	})
 }
 
-// storeSource is the store as the read handler's query.Source.
+// storeSource is the store as the handler's query.Source.
 type storeSource struct{ s *Store }
 
-func (x storeSource) Controllers() *api.ControllerList { return x.s.Controllers() }
+func (x storeSource) Names() []string { return x.s.names() }
 
-func (x storeSource) Keys(controller string) (time.Time, []api.Key) { return x.s.views(controller) }
+func (x storeSource) Now() time.Time { return x.s.now() }
+
+func (x storeSource) Controllers(context.Context) (*api.ControllerList, error) {
+	return x.s.Controllers(), nil
+}
+
+func (x storeSource) View(_ context.Context, names []string) (time.Time, query.View, error) {
+	controller := ""
+	if len(names) == 1 {
+		controller = names[0]
+	}
+	now, keys := x.s.views(controller)
+	return now, query.KeysView(names, keys), nil
+}
 
 func (x storeSource) Key(controller, key string) (*api.KeyDetail, error) {
 	d, err := x.s.Key(controller, key)

@@ -60,7 +60,7 @@ func TestLogServerRefusesUnknownParameters(t *testing.T) {
 		"v1/controllers?q=x": "q", "v1/keys?offset=1000001": "offset",
 	} {
 		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, api.DefaultPrefix+path, nil))
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://"+inspector.InProcessHost+api.DefaultPrefix+path, nil))
 		var body api.ErrorResponse
 		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || w.Code != http.StatusBadRequest || body.Error.Field != field {
 			t.Errorf("GET %s: %d %s; want a 400 naming %q", path, w.Code, w.Body, field)

@@ -54,6 +54,25 @@ func (s *Store) Controllers() *api.ControllerList {
 	return out
 }
 
+// names are the controllers seen in the log, sorted.
+func (s *Store) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.controllers))
+	for name := range s.controllers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// now is the store's time: the last line's for a file, the clock's live.
+func (s *Store) now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nowLocked()
+}
+
 // views is every key of controller ("" for all) without history, as of
 // one instant: what the read handler filters, sorts, pages and groups with
 // the query engine, as the endpoint does.

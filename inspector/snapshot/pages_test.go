@@ -50,7 +50,7 @@ func TestSnapshotRefusesUnknownParameters(t *testing.T) {
 	srv := newServer(&pagesFile(3).Endpoints[0])
 	for _, path := range []string{"v1/keys?bogus=1", "v1/errors?limit=5", "v1/key?key=default/w-001&sort=key", "v1/controllers?q=x"} {
 		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, api.DefaultPrefix+path, nil))
+		srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://"+inspector.InProcessHost+api.DefaultPrefix+path, nil))
 		var body api.ErrorResponse
 		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || w.Code != http.StatusBadRequest || body.Error.Field == "" {
 			t.Errorf("GET %s: %d %s; want a 400 naming the parameter", path, w.Code, w.Body)

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -44,43 +45,48 @@ func newServer(ep *Endpoint) *server {
 		k := &ep.Details[i]
 		s.details[key{k.Controller, k.Key}] = k
 	}
-	s.read = query.NewReadHandler(s, query.ReadOptions{
-		States: query.LogStates, // a snapshot of a log source holds unknown keys
-		What:   "a snapshot",
-		Forget: "a snapshot is read-only: attach to the controller to forget keys",
+	s.read = query.NewHandler(s, query.Options{
+		States:        query.LogStates, // a snapshot of a log source holds unknown keys
+		What:          "a snapshot",
+		ForgetRefusal: "a snapshot is read-only: attach to the controller to forget keys",
+		AllowedHosts:  []string{inspector.InProcessHost},
 	})
 	return s
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.ep.Error != "" {
-		query.WriteError(w, &query.Error{Status: http.StatusServiceUnavailable, Msg: "not read when the snapshot was taken: " + s.ep.Error})
+		query.WriteError(w, r, query.Errorf(http.StatusServiceUnavailable, "not read when the snapshot was taken: %s", s.ep.Error))
 		return
 	}
 	s.read.ServeHTTP(w, r)
 }
 
+// Names implements query.Source: the replica's controllers.
+func (s *server) Names() []string {
+	names := make([]string, len(s.ep.Controllers))
+	for i, c := range s.ep.Controllers {
+		names[i] = c.Name
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Now implements query.Source: the time the snapshot was taken at.
+func (s *server) Now() time.Time { return s.ep.ServerTime }
+
 // Controllers implements query.Source: the replica's controllers, read-only.
-func (s *server) Controllers() *api.ControllerList {
+func (s *server) Controllers(context.Context) (*api.ControllerList, error) {
 	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers)}
 	for i := range out.Controllers {
 		out.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	return out
+	return out, nil
 }
 
-// Keys implements query.Source: the keys of controller ("" for all).
-func (s *server) Keys(controller string) (time.Time, []api.Key) {
-	if controller == "" {
-		return s.ep.ServerTime, s.ep.Keys
-	}
-	var out []api.Key
-	for _, k := range s.ep.Keys {
-		if k.Controller == controller {
-			out = append(out, k)
-		}
-	}
-	return s.ep.ServerTime, out
+// View implements query.Source: the keys as they were.
+func (s *server) View(_ context.Context, names []string) (time.Time, query.View, error) {
+	return s.ep.ServerTime, query.KeysView(names, s.ep.Keys), nil
 }
 
 // Key implements query.Source: the key's detail (with history) if the
@@ -105,10 +111,4 @@ func (s *server) Key(controller, k string) (*api.KeyDetail, error) {
 	return nil, query.NotFound("controller %q has no key %q in the snapshot", controller, k)
 }
 
-func (s *server) names() string {
-	names := make([]string, len(s.ep.Controllers))
-	for i, c := range s.ep.Controllers {
-		names[i] = c.Name
-	}
-	return strings.Join(names, ", ")
-}
+func (s *server) names() string { return strings.Join(s.Names(), ", ") }

@@ -2,25 +2,27 @@
 // parses and validates v1/keys' and v1/errors' parameters (q, error, state,
 // sort, limit, offset, continue), matches keys (smart case, bounded regular
 // expressions), fingerprints and groups errors, and pages with continue
-// tokens. The instrument's endpoint, the log-mode and snapshot servers
-// (through NewReadHandler), the CLI's flag checks and the UI's filter line
-// all call it, so a filter one accepts is a filter every one accepts, as
-// apimachinery's labels.Parse serves kubectl and the API server alike. It
-// imports the wire types and the standard library only.
+// tokens; and its Handler is the one HTTP layer of the v1 API (guard,
+// pacing, admission, errors) over a Source. The instrument's endpoint, the
+// log-mode and snapshot servers (each a Source behind NewHandler), the
+// CLI's flag checks and the UI's filter line all call it, so a filter one
+// accepts is a filter every one accepts, as apimachinery's labels.Parse
+// serves kubectl and the API server alike. It imports the wire types and
+// the standard library only.
 //
-// A server answers v1/keys with it:
+// A source of keys is served by implementing Source (names, controllers, a
+// View of the keys, one key) and mounting the handler:
 //
-//	v, err := query.ParseRaw(r.URL.RawQuery)
-//	...
-//	q, err := query.ParseKeys(v, api.States) // a 400 naming its field
-//	...
-//	p := query.NewPager(q, controllerNames)
-//	for i, k := range keys {
-//		p.Offer(ctrlIndex, k.Key, lastError, state, &rankInput, i)
-//	}
-//	rows, err := p.Page()
-//	...
-//	list.Continue = p.Continue(rows)
+//	h := query.NewHandler(src, query.Options{
+//		States:        query.LogStates,
+//		What:          "the log source",
+//		ForgetRefusal: "read from the controller's log: nothing can reach its queue",
+//	})
+//	mux.Handle(api.DefaultPrefix, h)
+//
+// A source that holds its keys as wire values hands them over as
+// KeysView(names, keys); the instrument copies its store a shard at a
+// time instead, so that no list builds 100,000 full key views.
 //
 // A client checks what the user types before sending it:
 //

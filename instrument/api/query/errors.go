@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Error is a request the engine refuses: the status it answers with, the
@@ -15,6 +16,8 @@ type Error struct {
 	Status int
 	Field  string
 	Msg    string
+	// RetryAfter, for a 429, is when to come back (the Retry-After header).
+	RetryAfter time.Duration
 }
 
 // Error implements error.
@@ -35,6 +38,19 @@ func NotFound(format string, args ...any) *Error {
 // Forbidden is a refused action (read-only sources refuse forget): 403.
 func Forbidden(format string, args ...any) *Error {
 	return &Error{Status: http.StatusForbidden, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Errorf is an error answered with status.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Busy is a request refused under load (429), to be sent again after
+// retryAfter.
+func Busy(retryAfter time.Duration, format string, args ...any) *Error {
+	e := Errorf(http.StatusTooManyRequests, format, args...)
+	e.RetryAfter = retryAfter
+	return e
 }
 
 // FieldOf is the field an error names, or "".

@@ -1,205 +1,237 @@
 package query
 
 import (
-	"cmp"
 	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// Source is what the v1 read handler serves: a log store, a snapshot. Each
-// method answers from one consistent view of the source.
-type Source interface {
-	// Controllers is v1/controllers: every controller, sorted by name, and
-	// the time of the view.
-	Controllers() *api.ControllerList
-	// Keys is the keys of controller ("" for every one) without their
-	// history, and the time of the view.
-	Keys(controller string) (now time.Time, keys []api.Key)
-	// Key is one key with its history. controller may be "" when only one
-	// controller has the key; a key no controller has is a NotFound Error.
-	Key(controller, key string) (*api.KeyDetail, error)
-}
-
-// ReadOptions configures a read handler.
-type ReadOptions struct {
-	// States are the states a key can be in: api.States, or LogStates for
-	// a source that may hold keys reconstructed from a log. Defaults to
-	// LogStates.
+// Options configures a Handler. Every field is optional.
+type Options struct {
+	// Prefix is the path the handler is mounted under. Defaults to
+	// api.DefaultPrefix.
+	Prefix string
+	// States are the states a key can be in: api.States (the default), or
+	// LogStates for a source that may hold keys reconstructed from a log.
 	States []api.State
-	// What names the source in messages ("the log source", "a snapshot").
+	// What names the source in messages ("the log source", "a snapshot");
+	// "" for an endpoint, which is the controller's own.
 	What string
-	// Forget is the message v1/forget is refused with (403): why nothing
-	// can forget a key here, and what to do instead.
-	Forget string
+	// ReadOnly refuses v1/forget and says so in every controller's
+	// capabilities.
+	ReadOnly bool
+	// Forget serves v1/forget (POST, application/json) after the guard;
+	// changed says the queue changed, so that no list computed before it
+	// answers again. Nil refuses forget with ForgetRefusal: a read-only
+	// source cannot reach a queue.
+	Forget func(w http.ResponseWriter, r *http.Request) (changed bool, err error)
+	// ForgetRefusal is the message v1/forget is refused with (403): why
+	// nothing can forget a key here, and what to do instead.
+	ForgetRefusal string
+	// AllowedHosts lists the host names (a port is ignored) requests may be
+	// addressed to besides loopback addresses, localhost and the address the
+	// request came in on. "*" allows any, giving up the DNS-rebinding guard.
+	AllowedHosts []string
+	// MaxConcurrentLists bounds the list computations (v1/keys, v1/errors,
+	// v1/controllers) that run at once. Defaults to DefaultMaxConcurrentLists.
+	MaxConcurrentLists int
+	// AdmissionWait is how long a list request waits for a free computation
+	// before it is answered 429. Defaults to DefaultAdmissionWait.
+	AdmissionWait time.Duration
+	// Reuse is how long a computed list answers identical requests under
+	// load. Defaults to DefaultReuse if zero; negative turns reuse off.
+	Reuse time.Duration
+	// MaxRequestsPerSecond bounds the reads served each second. Defaults to
+	// DefaultMaxRequestsPerSecond if zero; negative turns pacing off (for a
+	// benchmark of what one read costs).
+	MaxRequestsPerSecond int
 }
 
-// NewReadHandler serves src's v1 read API under api.DefaultPrefix: the
-// same parameters, limits, paging (continue), errors (every 400 naming its
-// field) and serverTime as the endpoint, since both call this engine.
-// Forget is refused: a read-only source cannot reach a queue.
-func NewReadHandler(src Source, opts ReadOptions) http.Handler {
+// Handler is the v1 API over a Source: the one HTTP layer of the
+// instrument's endpoint, the log-mode server and the snapshot server. The
+// guard, the URL bound, pacing, admission, parameters, limits, paging
+// (continue), serverTime and errors (each 400 naming its field) hold for
+// every source because each is written once, here.
+type Handler struct {
+	src    Source
+	opts   Options
+	adm    *admission
+	pace   *pacer
+	routes map[string]route
+}
+
+// route is an endpoint: its method and what serves it. A serve function
+// returns its error for ServeHTTP to write, so every error takes one path.
+type route struct {
+	method string
+	serve  func(http.ResponseWriter, *http.Request) error
+}
+
+// NewHandler serves src's v1 API under opts.Prefix.
+func NewHandler(src Source, opts Options) *Handler {
+	if opts.Prefix == "" {
+		opts.Prefix = api.DefaultPrefix
+	}
+	if !strings.HasSuffix(opts.Prefix, "/") {
+		opts.Prefix += "/"
+	}
 	if opts.States == nil {
-		opts.States = LogStates
+		opts.States = api.States
 	}
-	h := &readHandler{src: src, opts: opts}
-	mux := http.NewServeMux()
-	p := api.DefaultPrefix + api.APIVersion + "/"
-	mux.Handle("GET "+p+"controllers", h.serve(h.controllers))
-	mux.Handle("GET "+p+"keys", h.serve(h.keys))
-	mux.Handle("GET "+p+"key", h.serve(h.key))
-	mux.Handle("GET "+p+"errors", h.serve(h.errors))
-	mux.HandleFunc("POST "+p+"forget", func(w http.ResponseWriter, _ *http.Request) {
-		WriteError(w, Forbidden("%s", opts.Forget))
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, NotFound("%s %s: not part of %s's API", r.Method, r.URL.Path, opts.What))
-	})
-	return mux
+	if opts.MaxConcurrentLists <= 0 {
+		opts.MaxConcurrentLists = DefaultMaxConcurrentLists
+	}
+	if opts.AdmissionWait <= 0 {
+		opts.AdmissionWait = DefaultAdmissionWait
+	}
+	if opts.Reuse == 0 {
+		opts.Reuse = DefaultReuse
+	}
+	if opts.MaxRequestsPerSecond == 0 {
+		opts.MaxRequestsPerSecond = DefaultMaxRequestsPerSecond
+	}
+	h := &Handler{src: src, opts: opts, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse)}
+	if opts.MaxRequestsPerSecond > 0 {
+		h.pace = newPacer(opts.MaxRequestsPerSecond, maxPacerRest)
+	}
+	h.routes = map[string]route{
+		"":               {http.MethodGet, h.index},
+		"v1":             {http.MethodGet, h.index},
+		"v1/controllers": {http.MethodGet, h.controllers},
+		"v1/keys":        {http.MethodGet, h.keys},
+		"v1/errors":      {http.MethodGet, h.errors},
+		"v1/key":         {http.MethodGet, h.key},
+		"v1/forget":      {http.MethodPost, h.forget},
+	}
+	return h
 }
 
-type readHandler struct {
-	src  Source
-	opts ReadOptions
+// ServeHTTP routes a request under the prefix to its endpoint, after the
+// guard and the method check.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h.serve(w, r); err != nil {
+		WriteError(w, r, err)
+	}
 }
 
-// serve adapts an endpoint that returns its answer or its error.
-func (h *readHandler) serve(fn func(*http.Request) (any, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v, err := fn(r)
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) error {
+	if err := h.checkRequest(r); err != nil {
+		return err
+	}
+	path, ok := strings.CutPrefix(r.URL.Path, h.opts.Prefix)
+	if !ok && r.URL.Path+"/" == h.opts.Prefix {
+		path, ok = "", true
+	}
+	if !ok {
+		return NotFound("no endpoint at %s; the API is under %s", r.URL.Path, h.opts.Prefix)
+	}
+	rt, ok := h.routes[strings.TrimSuffix(path, "/")]
+	if !ok {
+		return NotFound("no endpoint %q; use v1/controllers, v1/keys, v1/errors, v1/key or v1/forget", path)
+	}
+	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+		w.Header().Set("Allow", rt.method)
+		return Errorf(http.StatusMethodNotAllowed, "%s %s: method not allowed; use %s", r.Method, path, rt.method)
+	}
+	if rt.method == http.MethodGet && h.pace != nil {
+		done, err := h.pace.enter(r.Context())
 		if err != nil {
-			WriteError(w, err)
-			return
+			return err
 		}
-		ServeJSON(w, http.StatusOK, v)
+		defer done()
+	}
+	return rt.serve(w, r)
+}
+
+// index lists the API, for a human with curl.
+func (h *Handler) index(w http.ResponseWriter, r *http.Request) error {
+	serveJSON(w, r, http.StatusOK, map[string]any{
+		"versions":    []string{api.APIVersion},
+		"controllers": h.src.Names(),
+		"endpoints": []string{
+			"GET v1/controllers",
+			"GET v1/keys?controller=&q=&error=&state=&sort=" + strings.Join(api.Sorts, "|") + "&limit=&offset=&continue=",
+			"GET v1/errors?controller=&q=&error=&state=",
+			"GET v1/key?controller=&key= (or &handle=)",
+			"POST v1/forget {controller, keys | handles | filter{q,state}, requeue, spread, dryRun} (Content-Type: application/json)",
+		},
+		"readOnly": h.readOnly(),
 	})
+	return nil
 }
 
-func (h *readHandler) controllers(r *http.Request) (any, error) {
-	if _, err := ParseParams(r.URL.RawQuery, nil); err != nil {
-		return nil, err
-	}
-	list := h.src.Controllers()
-	for i := range list.Controllers {
-		list.Controllers[i].Capabilities.Sorts = api.Sorts // what this handler accepts, whatever the source
-	}
-	return list, nil
-}
+func (h *Handler) readOnly() bool { return h.opts.ReadOnly || h.opts.Forget == nil }
 
-// selected checks the controller parameter and returns the controllers'
-// names (every one when name is ""), by index as a Pager or Grouper names
-// them, and the keys.
-func (h *readHandler) selected(name string) (names []string, at map[string]int, now time.Time, keys []api.Key, err error) {
-	at = map[string]int{}
-	for _, c := range h.src.Controllers().Controllers {
-		if name == "" || c.Name == name {
-			at[c.Name] = len(names)
-			names = append(names, c.Name)
-		}
-	}
-	if name != "" && len(names) == 0 {
-		return nil, nil, time.Time{}, nil, h.unknownController(name)
-	}
-	now, keys = h.src.Keys(name)
-	for i := range keys {
-		if _, ok := at[keys[i].Controller]; !ok { // a key of a controller the list did not name
-			at[keys[i].Controller] = len(names)
-			names = append(names, keys[i].Controller)
-		}
-	}
-	return names, at, now, keys, nil
-}
-
-func (h *readHandler) unknownController(name string) error {
-	var names []string
-	for _, c := range h.src.Controllers().Controllers {
-		names = append(names, c.Name)
-	}
-	return NotFound("no controller %q in %s; known: %s", name, h.opts.What, strings.Join(names, ", "))
-}
-
-func (h *readHandler) keys(r *http.Request) (any, error) {
-	v, err := ParseRaw(r.URL.RawQuery)
-	if err != nil {
-		return nil, err
-	}
-	q, err := ParseKeys(v, h.opts.States)
-	if err != nil {
-		return nil, err
-	}
-	names, at, now, keys, err := h.selected(q.Controller)
-	if err != nil {
-		return nil, err
-	}
-	p := NewPager(q, names)
-	for i := range keys {
-		k := &keys[i]
-		msg := ""
-		if k.LastError != nil {
-			msg = k.LastError.Message
-		}
-		in := api.RankInput{Failures: k.Failures, NextRetry: UnixNano(k.NextRetryAt),
-			FirstFailure: UnixNano(k.FirstFailureAt), QueuedAt: UnixNano(k.QueuedAt)}
-		p.Offer(at[k.Controller], k.Key, msg, k.State, &in, i)
-	}
-	rows, err := p.Page()
-	if err != nil {
-		return nil, err
-	}
-	out := api.KeyList{ServerTime: now, Total: p.Total, Matched: p.Matched, Items: make([]api.Key, 0, len(rows)), Continue: p.Continue(rows)}
-	for _, row := range rows {
-		out.Items = append(out.Items, keys[row.Ref])
-	}
-	return out, nil
-}
-
-func (h *readHandler) errors(r *http.Request) (any, error) {
-	v, err := ParseRaw(r.URL.RawQuery)
-	if err != nil {
-		return nil, err
-	}
-	controller, m, err := ParseErrors(v, h.opts.States)
-	if err != nil {
-		return nil, err
-	}
-	names, at, now, keys, err := h.selected(controller)
-	if err != nil {
-		return nil, err
-	}
-	out := api.ErrorGroupList{ServerTime: now, Total: len(keys)}
-	g := NewGrouper(names)
-	for i := range keys {
-		k := &keys[i]
-		if k.LastError == nil || !m.Match(k.Key, k.LastError.Message, k.State) {
-			continue
-		}
-		out.Matched++
-		g.Add(at[k.Controller], &ErrorKey{Key: k.Key, Message: k.LastError.Message, Class: k.LastError.Class,
-			First: UnixNano(cmp.Or(k.FirstFailureAt, k.LastError.At)), Last: UnixNano(k.LastError.At)})
-	}
-	if err := m.Err(); err != nil {
-		return nil, err
-	}
-	out.Groups = g.Groups()
-	return out, nil
-}
-
-func (h *readHandler) key(r *http.Request) (any, error) {
+func (h *Handler) key(w http.ResponseWriter, r *http.Request) error {
 	v, err := ParseParams(r.URL.RawQuery, KeyParams)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	key, err := KeyParam(v.Get("key"), v.Get("handle"))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return h.src.Key(v.Get("controller"), key)
+	if c := v.Get("controller"); c != "" {
+		if _, err := h.selected(c); err != nil {
+			return err
+		}
+	}
+	d, err := h.src.Key(v.Get("controller"), key)
+	if err != nil {
+		return err
+	}
+	withHandle(&d.Key)
+	serveJSON(w, r, http.StatusOK, d)
+	return nil
+}
+
+func (h *Handler) forget(w http.ResponseWriter, r *http.Request) error {
+	if h.readOnly() {
+		msg := h.opts.ForgetRefusal
+		if msg == "" {
+			msg = "the endpoint is read-only: forget is disabled"
+		}
+		return Forbidden("%s", msg)
+	}
+	if _, err := ParseParams(r.URL.RawQuery, nil); err != nil {
+		return err
+	}
+	changed, err := h.opts.Forget(w, r)
+	if changed {
+		h.adm.forgetResults() // the next list shows what the forget did
+	}
+	return err
+}
+
+// selected resolves the controller parameter: the one named, or every one
+// when name is "".
+func (h *Handler) selected(name string) ([]string, error) {
+	all := h.src.Names()
+	if name == "" {
+		return all, nil
+	}
+	for _, n := range all {
+		if n == name {
+			return []string{name}, nil
+		}
+	}
+	in := ""
+	if h.opts.What != "" {
+		in = " in " + h.opts.What
+	}
+	return nil, NotFound("no controller %q%s; known: %s", name, in, strings.Join(all, ", "))
+}
+
+// withHandle gives a key that JSON cannot carry its lossless handle.
+func withHandle(k *api.Key) {
+	if k.Handle == "" && !utf8.ValidString(k.Key) {
+		k.Handle = base64.RawURLEncoding.EncodeToString([]byte(k.Key))
+	}
 }
 
 // KeyParam is the key v1/key names, by key or by handle (Key.Handle).
@@ -226,29 +258,4 @@ func KeyOfHandle(handle string) (string, error) {
 		return "", fmt.Errorf("%q is not a key handle (unpadded base64url, as the key's handle field gives it)", handle)
 	}
 	return string(b), nil
-}
-
-// ServeJSON writes v as the answer, with status code.
-func ServeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v) // the status line is out; a broken connection has no one to tell
-}
-
-// Body is err in the one error shape every server writes: an *Error with
-// its status and field, anything else a 500.
-func Body(err error) api.ErrorResponse {
-	e, ok := errors.AsType[*Error](err)
-	if !ok {
-		e = &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
-	}
-	return api.ErrorResponse{Error: api.ErrorBody{Code: e.Status, Reason: Reason(e.Status), Field: e.Field, Message: e.Msg}}
-}
-
-// WriteError writes err in the one error shape (Body).
-func WriteError(w http.ResponseWriter, err error) {
-	b := Body(err)
-	ServeJSON(w, b.Error.Code, b)
 }

@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"mime"
@@ -13,8 +13,10 @@ import (
 // headers up to maxHeaderBytes so that such a URL reaches the handler
 // instead of net/http's plain-text 431.
 const (
-	maxURLBytes    = 8 << 10
-	maxHeaderBytes = 1 << 20
+	maxURLBytes = 8 << 10
+	// MaxHeaderBytes is what a server in front of the handler should read
+	// of a request's headers (http.Server.MaxHeaderBytes).
+	MaxHeaderBytes = 1 << 20
 )
 
 // A web page can reach a port-forwarded loopback port: it can send a
@@ -25,22 +27,22 @@ const (
 // Origin that is not the endpoint's own (a cross-site request).
 
 // checkRequest applies the guard and the URL bound to every request.
-func (h *handler) checkRequest(r *http.Request) error {
+func (h *Handler) checkRequest(r *http.Request) error {
 	if n := len(r.URL.RawPath) + len(r.URL.Path) + len(r.URL.RawQuery); n > maxURLBytes {
-		return newError(kindURITooLong, "the URL is %d bytes, over %d: shorten the filter (q, error)", n, maxURLBytes)
+		return Errorf(http.StatusRequestURITooLong, "the URL is %d bytes, over %d: shorten the filter (q, error)", n, maxURLBytes)
 	}
 	if !h.hostAllowed(r) {
-		return errForbidden("Host %q is not this endpoint's: use 127.0.0.1 or localhost (kubectl port-forward), "+
-			"or list the name in HandlerOptions.AllowedHosts", r.Host)
+		return Forbidden("Host %q is not this endpoint's: use 127.0.0.1 or localhost (kubectl port-forward), "+
+			"or list the name in the handler options' AllowedHosts", r.Host)
 	}
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
-		return errForbidden("requests from web pages (Origin %q) are refused: the endpoint is for kubectl backoff and curl", o)
+		return Forbidden("requests from web pages (Origin %q) are refused: the endpoint is for kubectl backoff and curl", o)
 	}
 	return nil
 }
 
 // hostAllowed reports whether r's Host names this endpoint.
-func (h *handler) hostAllowed(r *http.Request) bool {
+func (h *Handler) hostAllowed(r *http.Request) bool {
 	host := hostOnly(r.Host)
 	if host == "" || strings.EqualFold(host, "localhost") {
 		return true // HTTP/1.0 without Host; localhost resolves to loopback
@@ -90,14 +92,14 @@ func addrIP(a net.Addr) net.IP {
 	return nil
 }
 
-// checkJSONBody accepts exactly application/json, with parameters (charset):
+// CheckJSONBody accepts exactly application/json, with parameters (charset):
 // a browser sends text/plain or a form cross-site without a preflight, never
 // application/json.
-func checkJSONBody(r *http.Request) error {
+func CheckJSONBody(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if ct == "" || err != nil || mt != "application/json" {
-		return newError(kindMediaType, "Content-Type %q: send the body as application/json (curl -H 'Content-Type: application/json')", ct)
+		return Errorf(http.StatusUnsupportedMediaType, "Content-Type %q: send the body as application/json (curl -H 'Content-Type: application/json')", ct)
 	}
 	return nil
 }

@@ -1,11 +1,11 @@
-package instrument
+package query
 
 import (
 	"context"
 	"time"
 )
 
-// Request pacing defaults (see HandlerOptions.MaxRequestsPerSecond).
+// Request pacing defaults (see Options.MaxRequestsPerSecond).
 const (
 	// DefaultMaxRequestsPerSecond bounds the reads the endpoint serves each
 	// second, whoever sends them: ten people running top refresh about 30
@@ -56,7 +56,7 @@ func (p *pacer) enter(ctx context.Context) (func(), error) {
 		select {
 		case p.slots <- struct{}{}:
 		case <-timer.C:
-			return nil, errBusy(time.Second, "the endpoint is serving %d reads a second already; retry in a second", p.perSecond)
+			return nil, Busy(time.Second, "the endpoint is serving %d reads a second already; retry in a second", p.perSecond)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Admission defaults (see HandlerOptions).
+// Admission defaults (see Options).
 const (
 	// DefaultMaxConcurrentLists is how many list computations run at once.
 	// Two: on a small node the controller keeps the other cores.
@@ -125,7 +125,7 @@ func (a *admission) run(ctx context.Context, compute func(context.Context) (any,
 	select {
 	case a.slots <- struct{}{}:
 	case <-timer.C:
-		return nil, errBusy(time.Second, "the endpoint is computing %d lists already; retry in a second", cap(a.slots))
+		return nil, Busy(time.Second, "the endpoint is computing %d lists already; retry in a second", cap(a.slots))
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"context"
@@ -18,18 +18,17 @@ import (
 // AdmissionWait and is answered 429 with Retry-After in the documented shape;
 // once a slot frees, it is answered, with its age.
 func TestHandlerBusy(t *testing.T) {
-	e := htFixture(t)
-	h := NewHandler(HandlerOptions{Registry: e.reg, MaxConcurrentLists: 1, AdmissionWait: time.Millisecond}).(*handler)
+	h := NewHandler(testKeys(time.Now()), Options{MaxConcurrentLists: 1, AdmissionWait: time.Millisecond})
 	h.adm.slots <- struct{}{} // another computation holds the only slot
 	for _, target := range []string{"v1/keys", "v1/errors", "v1/controllers"} {
-		code, hdr, m := e.do(h, http.MethodGet, api.DefaultPrefix+target, "")
-		htCheckError(t, target, code, m, http.StatusTooManyRequests, "TooManyRequests", "retry")
+		code, hdr, m := serve(t, h, http.MethodGet, api.DefaultPrefix+target, "")
+		checkError(t, target, code, m, http.StatusTooManyRequests, "TooManyRequests", "retry")
 		if got := hdr.Get("Retry-After"); got != "1" {
 			t.Errorf("%s: Retry-After = %q, want \"1\"", target, got)
 		}
 	}
 	<-h.adm.slots
-	code, _, m := e.do(h, http.MethodGet, api.DefaultPrefix+"v1/keys", "")
+	code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+"v1/keys", "")
 	if code != http.StatusOK {
 		t.Fatalf("after the slot freed: status = %d, want 200: %v", code, m)
 	}
@@ -121,8 +120,8 @@ func TestAdmissionReuse(t *testing.T) {
 }
 
 func isBusy(err error) bool {
-	e, ok := errors.AsType[*apiError](err)
-	return ok && e.kind == kindBusy
+	e, ok := errors.AsType[*Error](err)
+	return ok && e.Status == http.StatusTooManyRequests
 }
 
 // TestAdmissionCancel: when every request waiting for a computation has

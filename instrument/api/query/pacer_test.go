@@ -1,0 +1,38 @@
+package query
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// TestHandlerPacesReads: with every read slot taken (readers in a loop), a
+// read waits and is then answered 429 with Retry-After in the documented
+// shape, while a forget still gets through; once a slot frees, reads are
+// answered again.
+func TestHandlerPacesReads(t *testing.T) {
+	forgot := 0
+	h := NewHandler(testKeys(time.Now()), Options{Forget: func(w http.ResponseWriter, r *http.Request) (bool, error) {
+		forgot++
+		ServeJSON(w, r, http.StatusOK, api.ForgetResponse{})
+		return true, nil
+	}})
+	for range cap(h.pace.slots) {
+		h.pace.slots <- struct{}{}
+	}
+	code, hdr, m := serve(t, h, http.MethodGet, api.DefaultPrefix+"v1/controllers", "")
+	checkError(t, "v1/controllers", code, m, http.StatusTooManyRequests, "TooManyRequests", "reads a second")
+	if got := hdr.Get("Retry-After"); got != "1" {
+		t.Errorf("Retry-After = %q, want 1", got)
+	}
+	code, _, m = serve(t, h, http.MethodPost, api.DefaultPrefix+"v1/forget", `{"controller":"alpha","keys":["default/a1"],"dryRun":true}`)
+	if code != http.StatusOK || forgot != 1 {
+		t.Errorf("forget while reads are paced: status %d, %d forgets, want 200 and 1: %v", code, forgot, m)
+	}
+	<-h.pace.slots
+	if code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+"v1/controllers", ""); code != http.StatusOK {
+		t.Errorf("after a slot freed: status %d, want 200: %v", code, m)
+	}
+}

@@ -1,0 +1,67 @@
+package query
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// Every answer, and every error in the one shape api.ErrorResponse, is
+// written here: programs that ask for application/json get it compact, a
+// person with curl (Accept: */*) gets it indented.
+
+// WriteError writes err in the one error shape (Body), with Retry-After
+// when it asks the client to come back.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	b := Body(err)
+	if e, ok := errors.AsType[*Error](err); ok && e.RetryAfter > 0 {
+		secs := int((e.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	serveJSON(w, r, b.Error.Code, b)
+}
+
+// Body is err in the one error shape every server writes: an *Error with
+// its status and field, anything else a 500.
+func Body(err error) api.ErrorResponse {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		e = &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
+	}
+	return api.ErrorResponse{Error: api.ErrorBody{Code: e.Status, Reason: Reason(e.Status), Field: e.Field, Message: e.Msg}}
+}
+
+// ServeJSON writes v as the answer to r, with status code.
+func ServeJSON(w http.ResponseWriter, r *http.Request, code int, v any) { serveJSON(w, r, code, v) }
+
+func serveJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
+	setJSONHeaders(w)
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	if wantsIndent(r) {
+		enc.SetIndent("", "  ")
+	}
+	_ = enc.Encode(v) // the status line is out; a broken connection has no one to tell
+}
+
+// writeBody writes an answer already encoded.
+func writeBody(w http.ResponseWriter, code int, body []byte) {
+	setJSONHeaders(w)
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+func setJSONHeaders(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+}
+
+// wantsIndent: a person with curl (Accept: */*) reads indented JSON.
+func wantsIndent(r *http.Request) bool {
+	return r == nil || r.Header.Get("Accept") != "application/json"
+}
