@@ -60,7 +60,10 @@ failure waits the base delay again. With --requeue the keys are also retried now
 (this needs the instrumented queue); a bulk retry is spread over --spread so that
 a fleet of keys does not hit a recovering dependency at once.
 
-Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
+Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.
+
+Over several controllers every one is asked even when another fails: what was
+forgotten is printed, then the command fails naming each controller that did not.`,
 		Example: `  # Retry one stuck key now
   kubectl backoff forget deploy/my-controller default/my-widget --requeue
 
@@ -204,8 +207,8 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 	if o.All && !o.DryRun && !o.Yes {
 		previews, err := s.ForgetEach(ctx, o.requests(names, true))
 		if err != nil {
-			// Nothing is forgotten yet: better none than a part the
-			// count asked about did not show.
+			// Nothing is forgotten yet: the user is not asked to
+			// confirm a count that leaves a controller out.
 			return o.forgetFailed(ctx, s, names, err, "--all: nothing forgotten; counting the keys to confirm")
 		}
 		if !o.isTerminal(o.In) {

@@ -93,13 +93,16 @@ func TestForgetGoesOnPastARefusingController(t *testing.T) {
 // controllers, no name added.
 func TestForgetOneRefusingController(t *testing.T) {
 	addr, _ := refusingEndpoint(t)
-	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	err := run(cli.NewForgetCommand, streams, "--addr", addr, "default/g1")
 	const want = `POST /debug/backoff/v1/forget: 409 Conflict: controller "gadget" has no instrumented rate limiter to forget with`
-	if err == nil || err.Error() != want {
-		t.Errorf("forget default/g1: error %v, want %q", err, want)
-	}
-	if out.Len() != 0 {
-		t.Errorf("forget default/g1 printed %q; want nothing", out)
+	// The KEY, and --all's count before confirming (no --yes).
+	for _, args := range [][]string{{"default/g1"}, {"--controller", "gadget", "--all"}} {
+		streams, _, out, _ := genericiooptions.NewTestIOStreams()
+		err := run(cli.NewForgetCommand, streams, append([]string{"--addr", addr}, args...)...)
+		if err == nil || err.Error() != want {
+			t.Errorf("forget %v: error %v, want %q", args, err, want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("forget %v printed %q; want nothing", args, out)
+		}
 	}
 }
