@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,7 +60,10 @@ failure waits the base delay again. With --requeue the keys are also retried now
 (this needs the instrumented queue); a bulk retry is spread over --spread so that
 a fleet of keys does not hit a recovering dependency at once.
 
-Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.`,
+Bulk forgets (--all) ask for confirmation on a terminal; --yes skips it.
+
+Over several controllers every one is asked even when another fails: what was
+forgotten is printed, then the command fails naming each controller that did not.`,
 		Example: `  # Retry one stuck key now
   kubectl backoff forget deploy/my-controller default/my-widget --requeue
 
@@ -201,13 +205,11 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 		return err
 	}
 	if o.All && !o.DryRun && !o.Yes {
-		var previews []*api.ForgetResponse
-		for _, c := range names {
-			preview, err := s.Forget(ctx, o.request(c, true))
-			if err != nil {
-				return forgetError(err)
-			}
-			previews = append(previews, preview)
+		previews, err := s.ForgetEach(ctx, o.requests(names, true))
+		if err != nil {
+			// Nothing is forgotten yet: the user is not asked to
+			// confirm a count that leaves a controller out.
+			return o.forgetFailed(ctx, s, names, err, "--all: nothing forgotten; counting the keys to confirm")
 		}
 		if !o.isTerminal(o.In) {
 			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", inspector.Plural(total(previews), "key"))
@@ -217,35 +219,80 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			return nil
 		}
 	}
-	var resps []*api.ForgetResponse
-	for _, c := range names {
-		resp, err := s.Forget(ctx, o.request(c, o.DryRun))
-		if err != nil {
-			return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(err))
+	// Every controller is asked, whatever another answers: what was
+	// forgotten is printed, and the error then names each that failed.
+	resps, err := s.ForgetEach(ctx, o.requests(names, o.DryRun))
+	if len(resps) > 0 {
+		if perr := o.printResponses(resps, len(names) > 1); perr != nil {
+			return perr
 		}
-		resps = append(resps, resp)
 	}
-	if !o.output.text() {
-		var names []string
-		for _, r := range resps {
-			for _, k := range r.Keys {
-				names = append(names, k.Key)
-			}
+	if err != nil {
+		what := "forget"
+		if o.DryRun {
+			what = "forget --dry-run"
 		}
-		if len(resps) == 1 {
-			return o.output.print(o.Out, resps[0], kindKey, names...)
-		}
-		return o.output.print(o.Out, resps, kindKey, names...)
+		return o.forgetFailed(ctx, s, names, err, what)
 	}
-	o.printForgotten(resps)
 	return nil
+}
+
+// requests are the forget requests of names, one per controller.
+func (o *ForgetOptions) requests(names []string, dryRun bool) []api.ForgetRequest {
+	reqs := make([]api.ForgetRequest, len(names))
+	for i, c := range names {
+		reqs[i] = o.request(c, dryRun)
+	}
+	return reqs
+}
+
+// printResponses prints what was forgotten as -o asks; many is whether
+// several controllers were asked, which decides the shape (a list) whatever
+// number of them answered.
+func (o *ForgetOptions) printResponses(resps []*api.ForgetResponse, many bool) error {
+	if o.output.text() {
+		o.printForgotten(resps, many)
+		return nil
+	}
+	var keys []string
+	for _, r := range resps {
+		for _, k := range r.Keys {
+			keys = append(keys, k.Key)
+		}
+	}
+	if !many {
+		return o.output.print(o.Out, resps[0], kindKey, keys...)
+	}
+	return o.output.print(o.Out, resps, kindKey, keys...)
+}
+
+// forgetFailed words ForgetEach's error. For one controller it is that
+// controller's error as it always was (the user named the controller or
+// the key); for several, one line per failed controller, each explained
+// as a single one would be, under a line saying how many failed: the
+// keys printed above were forgotten, and the exit status says the rest
+// were not. what says what failed ("forget", "nothing forgotten: …").
+func (o *ForgetOptions) forgetFailed(ctx context.Context, s *inspector.Session, names []string, err error, what string) error {
+	fs, ok := errors.AsType[inspector.ForgetFailures](err)
+	if !ok {
+		return err
+	}
+	if len(names) == 1 && len(fs) == 1 {
+		return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(fs[0].Err))
+	}
+	lines := []string{fmt.Sprintf("%s failed in %d of %s:", what, len(fs), inspector.Plural(len(names), "controller"))}
+	for _, f := range fs {
+		// Explained here, each on its own: Run's explainError would
+		// rewrite the whole to the first failure's words.
+		lines = append(lines, "  "+f.Controller+": "+o.explainError(forgetError(f.Err)).Error())
+	}
+	return errors.New(strings.Join(lines, "\n"))
 }
 
 // printForgotten prints each controller's keys and the endpoint's summary
 // of them; across controllers, those with no key are left out and one
 // total closes the list.
-func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse) {
-	many := len(resps) > 1
+func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 	for _, resp := range resps {
 		if many && resp.Count == 0 {
 			continue

@@ -151,8 +151,13 @@ func (c *Client) Forget(ctx context.Context, req api.ForgetRequest) (*api.Forget
 	if err != nil {
 		return nil, err
 	}
+	// nil on error: Session.Forget's answer with an error is a partial one
+	// (some replicas forgot), which ForgetEach keeps.
 	var out api.ForgetResponse
-	return &out, c.do(ctx, http.MethodPost, "v1/forget", nil, body, &out)
+	if err := c.do(ctx, http.MethodPost, "v1/forget", nil, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // do calls the endpoint, retrying a 429 (busy) after the Retry-After it

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,27 +92,43 @@ func (m *Model) shownKey(controller, key string) *api.Key {
 	return nil
 }
 
-// forgetDone shows an action's result and refreshes the view.
+// forgetDone shows an action's result and refreshes the view. When some
+// controllers answered and others failed, the status says both, as an
+// error: what was forgotten cannot be taken back, and what failed is not.
 func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	var status tea.Cmd
 	switch {
-	case msg.err != nil:
-		status = m.setStatus(msg.act.verb()+" failed: "+oneLine(msg.err.Error()), true)
+	case msg.err != nil && len(msg.forgotIn) == 0:
+		status = m.setStatus(msg.act.verb()+" failed: "+failureText(msg.err), true)
 	default:
-		status = m.setStatus(doneText(msg), false)
+		status = m.setStatus(doneText(msg), msg.err != nil)
 	}
 	return m, tea.Batch(status, m.refreshNow())
 }
 
 // doneText says what a forget or retry did: how many keys (in words, "1
-// key"), and what happens to their pending retries.
+// key"), and what happens to their pending retries; then, if some
+// controllers failed, which and why.
 func doneText(msg forgetDoneMsg) string {
+	out := forgotText(msg)
+	if msg.err != nil {
+		out += "; " + msg.act.verb() + " failed in " + failureText(msg.err)
+	}
+	return out
+}
+
+// forgotText is doneText's first part: what the controllers that answered did.
+func forgotText(msg forgetDoneMsg) string {
 	a := msg.act
 	scope := a.controller
 	if a.bulk() {
-		scope = inspector.Plural(len(a.controllers), "controller")
-		if len(a.controllers) == 1 {
-			scope = a.controllers[0]
+		names := a.controllers
+		if msg.err != nil {
+			names = msg.forgotIn // not the ones that failed
+		}
+		scope = inspector.Plural(len(names), "controller")
+		if len(names) == 1 {
+			scope = names[0]
 		}
 	}
 	out := fmt.Sprintf("forgot the backoff of %s of %s", inspector.Plural(msg.count, "key"), scope)
@@ -126,6 +143,20 @@ func doneText(msg forgetDoneMsg) string {
 		return out + "; the queue is not instrumented, so a pending retry keeps its time"
 	}
 	return out + "; a pending retry keeps its time (r retries now)"
+}
+
+// failureText is an action's error on one line: each failed controller
+// with its error ("naive: …; outage: …"), as inspector.ForgetEach names them.
+func failureText(err error) string {
+	fs, ok := errors.AsType[inspector.ForgetFailures](err)
+	if !ok {
+		return oneLine(err.Error())
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = oneLine(f.Error())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // statusLines is how many lines the status message takes: wrapped, at most 3.

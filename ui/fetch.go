@@ -86,6 +86,9 @@ type forgetDoneMsg struct {
 	// requeued says the endpoint requeued the keys (it can only when it
 	// instruments the queue).
 	requeued bool
+	// forgotIn are the controllers that answered: with err, the others
+	// failed (see inspector.ForgetEach).
+	forgotIn []string
 	err      error
 }
 
@@ -212,7 +215,7 @@ func (o *sessions) closeAll() {
 // dryRunCmd asks the endpoint how many keys act would touch.
 func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) tea.Cmd {
 	return func() tea.Msg {
-		n, _, err := runAction(ctx, s, act, true)
+		n, _, _, err := runAction(ctx, s, act, true)
 		return dryRunMsg{id: id, count: n, err: err}
 	}
 }
@@ -220,26 +223,28 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 // forgetCmd runs act.
 func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 	return func() tea.Msg {
-		n, requeued, err := runAction(ctx, s, act, false)
-		return forgetDoneMsg{act: act, count: n, requeued: requeued, err: err}
+		n, requeued, forgotIn, err := runAction(ctx, s, act, false)
+		return forgetDoneMsg{act: act, count: n, requeued: requeued, forgotIn: forgotIn, err: err}
 	}
 }
 
-// runAction sends act's forget requests, one per controller, and sums them;
-// requeued says some endpoint requeued its keys.
-func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (n int, requeued bool, err error) {
+// runAction sends act's forget requests, one per controller, through
+// inspector.ForgetEach (every controller is asked whatever another
+// answers), and sums the answers; requeued says some endpoint requeued its
+// keys, forgotIn names the controllers that answered, and err is an
+// inspector.ForgetFailures naming each that did not.
+func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (n int, requeued bool, forgotIn []string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	var errs []error
-	for _, req := range act.requests() {
-		req.DryRun = dryRun
-		resp, err := s.Forget(ctx, req)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", act.verb(), req.Controller, err))
-			continue
-		}
+	reqs := act.requests()
+	for i := range reqs {
+		reqs[i].DryRun = dryRun
+	}
+	resps, err := s.ForgetEach(ctx, reqs)
+	for _, resp := range resps {
 		n += resp.Count
 		requeued = requeued || resp.Requeued
+		forgotIn = append(forgotIn, resp.Controller)
 	}
-	return n, requeued, errors.Join(errs...)
+	return n, requeued, forgotIn, err
 }
