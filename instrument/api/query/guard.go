@@ -33,7 +33,7 @@ func (h *Handler) checkRequest(r *http.Request) error {
 	}
 	if !h.hostAllowed(r) {
 		return Forbidden("Host %q is not this endpoint's: use 127.0.0.1 or localhost (kubectl port-forward), "+
-			"or list the name in the handler options' AllowedHosts", r.Host)
+			"or allow the name with instrument.HandlerOptions.AllowedHosts", r.Host)
 	}
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
 		return Forbidden("requests from web pages (Origin %q) are refused: the endpoint is for kubectl backoff and curl", o)
