@@ -21,7 +21,7 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 			t.Fatalf("%dx%d: the drill-down does not say %q:\n%s", sz[0], sz[1], hint, screen(m))
 		}
 		d := send(t, m, press("enter"))
-		if d.state != viewDetail {
+		if d.view() != modeDetail {
 			t.Fatalf("%dx%d: enter did not open the detail view", sz[0], sz[1])
 		}
 		if s := flat(screen(d)); strings.Contains(s, hint) {

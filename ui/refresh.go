@@ -9,12 +9,13 @@ import (
 // The refresh clock: the view shown refreshes every Options.Refresh unless
 // paused; ctrl+r refreshes it at once.
 
-// autoRefresh refreshes the view shown when a refresh is due.
+// autoRefresh refreshes the view shown (under help, the view help was
+// opened over) when a refresh is due.
 func (m *Model) autoRefresh() tea.Cmd {
 	if m.c.paused {
 		return nil
 	}
-	if m.state == viewFor || (m.state == viewHelp && m.back == viewFor) {
+	if m.viewUnder() == modeFor {
 		if !m.forv.inflight && m.c.now().Sub(m.forv.lastSent) >= m.c.opts.Refresh-m.c.opts.Refresh/10 {
 			return m.forv.refresh()
 		}
@@ -26,12 +27,12 @@ func (m *Model) autoRefresh() tea.Cmd {
 	due := func(inflight bool, last time.Time) bool {
 		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
 	}
-	switch m.state {
-	case viewDetail:
+	switch m.viewUnder() {
+	case modeDetail:
 		if due(m.detail.inflight, m.detail.lastSent) {
 			return m.detail.refresh()
 		}
-	case viewGroups:
+	case modeGroups:
 		if due(m.groups.loading, m.groups.lastSent) {
 			return m.groups.refresh()
 		}
@@ -45,15 +46,15 @@ func (m *Model) autoRefresh() tea.Cmd {
 
 // refreshNow refreshes the view shown at once.
 func (m *Model) refreshNow() tea.Cmd {
-	switch m.state {
-	case viewFor:
+	switch m.viewUnder() {
+	case modeFor:
 		if m.forv.inflight {
 			return nil // one read at a time: the asker is not shared
 		}
 		return m.forv.refresh()
-	case viewDetail:
+	case modeDetail:
 		return m.detail.refresh()
-	case viewGroups:
+	case modeGroups:
 		return tea.Batch(m.top.refresh(), m.groups.refresh())
 	}
 	return m.top.refresh()
