@@ -74,13 +74,13 @@ type Options struct {
 type Model struct {
 	c *common
 	// stack is the modes open, bottom first; never empty.
-	stack   []mode
-	top     topModel
-	detail  detailModel
-	groups  groupModel
-	picker  pickerModel
-	forv    forModel
-	help    helpModel
+	stack  []mode
+	top    topModel
+	detail detailModel
+	groups groupModel
+	picker pickerModel
+	forv   forModel
+	help   helpModel
 	// confirm is the dialog's state while modeConfirm is on the stack.
 	confirm *confirmation
 	nextID  int

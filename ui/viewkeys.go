@@ -22,9 +22,9 @@ func (k *keyMap) scroll() scrollKeys {
 type topKeys struct {
 	scrollKeys
 	Open, Back, Filter, States, Sort, Controller, PrevController, Group key.Binding
-	Pause, Refresh                                                     key.Binding
-	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry    key.Binding
-	Help, Quit                                                         key.Binding
+	Pause, Refresh                                                      key.Binding
+	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry     key.Binding
+	Help, Quit                                                          key.Binding
 }
 
 func (k *keyMap) top() topKeys {
@@ -84,7 +84,7 @@ func (k detailKeys) FullHelp() [][]key.Binding {
 // named for what they do there. Leave is esc or g, which opened it.
 type groupKeys struct {
 	scrollKeys
-	ShowGroup, Leave, Group                                          key.Binding
+	ShowGroup, Leave, Group                                         key.Binding
 	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry key.Binding
 	Pause, Refresh, Help, Quit                                      key.Binding
 }
@@ -136,7 +136,9 @@ func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // before. Every other key is typed.
 type filterKeys struct{ Accept, Cancel key.Binding }
 
-func (k *keyMap) filter() filterKeys { return filterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter} }
+func (k *keyMap) filter() filterKeys {
+	return filterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
+}
 
 // ShortHelp is the filter line's hints. help.KeyMap.
 func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
