@@ -23,7 +23,6 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	m.confirm = newConfirmation(m.nextID, act)
 	m.push(modeConfirm)
 	if act.bulk() {
-		m.confirm.count = -1
 		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)
 	}
 	return m, nil

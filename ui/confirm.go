@@ -112,6 +112,9 @@ func (k confirmKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Yes, k.No, k.Reason}
 }
 
+// keyMap is the dialog's keys as they stand (answering, or typing).
+func (c *confirmation) keyMap() confirmKeys { return c.keys }
+
 // FullHelp is ShortHelp in one column. help.KeyMap.
 func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
@@ -133,6 +136,9 @@ func newConfirmation(id int, act action) *confirmation {
 	ti.CharLimit = api.MaxReasonBytes
 	c := &confirmation{id: id, act: act, reason: ti, keys: newConfirmKeys()}
 	c.keys.setTyping(false)
+	if act.bulk() {
+		c.count = -1 // counted by a dry run (counted)
+	}
 	return c
 }
 

@@ -102,6 +102,15 @@ func (f *forModel) refresh() tea.Cmd {
 	return forCmd(f.c.conn.ctx, f.opts.List, f.c.opts.Clock)
 }
 
+// refreshOnce reads the list again unless a read is under way: one read
+// at a time, the asker is not shared.
+func (f *forModel) refreshOnce() tea.Cmd {
+	if f.inflight {
+		return nil
+	}
+	return f.refresh()
+}
+
 // received takes a read in; an error keeps the last list on screen.
 func (f forModel) received(msg forFetchedMsg) forModel {
 	f.inflight, f.err = false, msg.err

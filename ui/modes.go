@@ -131,7 +131,7 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 		return m.forv.keyMap()
 	case modeConfirm:
 		if m.confirm != nil {
-			return m.confirm.keys
+			return m.confirm.keyMap()
 		}
 	}
 	return k.top()

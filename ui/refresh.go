@@ -16,7 +16,7 @@ func (m *Model) autoRefresh() tea.Cmd {
 		return nil
 	}
 	if m.viewUnder() == modeFor {
-		if !m.forv.inflight && m.c.now().Sub(m.forv.lastSent) >= m.c.opts.Refresh-m.c.opts.Refresh/10 {
+		if m.forv.due() {
 			return m.forv.refresh()
 		}
 		return nil
@@ -24,34 +24,40 @@ func (m *Model) autoRefresh() tea.Cmd {
 	if m.c.conn.session == nil {
 		return nil
 	}
-	due := func(inflight bool, last time.Time) bool {
-		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
-	}
 	switch m.viewUnder() {
 	case modeDetail:
-		if due(m.detail.inflight, m.detail.lastSent) {
+		if m.detail.due() {
 			return m.detail.refresh()
 		}
 	case modeGroups:
-		if due(m.groups.loading, m.groups.lastSent) {
+		if m.groups.due() {
 			return m.groups.refresh()
 		}
 	default:
-		if due(m.top.inflight, m.top.lastSent) {
+		if m.top.due() {
 			return m.top.refresh()
 		}
 	}
 	return nil
 }
 
+// due reports whether a view whose last read was sent at last, and is
+// still under way when inflight, is due to read again: a tenth early, so
+// that a tick a little early does not skip a whole period.
+func (c *common) due(inflight bool, last time.Time) bool {
+	return !inflight && c.now().Sub(last) >= c.opts.Refresh-c.opts.Refresh/10
+}
+
+func (t *topModel) due() bool    { return t.c.due(t.inflight, t.lastSent) }
+func (d *detailModel) due() bool { return d.c.due(d.inflight, d.lastSent) }
+func (g *groupModel) due() bool  { return g.c.due(g.loading, g.lastSent) }
+func (f *forModel) due() bool    { return f.c.due(f.inflight, f.lastSent) }
+
 // refreshNow refreshes the view shown at once.
 func (m *Model) refreshNow() tea.Cmd {
 	switch m.viewUnder() {
 	case modeFor:
-		if m.forv.inflight {
-			return nil // one read at a time: the asker is not shared
-		}
-		return m.forv.refresh()
+		return m.forv.refreshOnce()
 	case modeDetail:
 		return m.detail.refresh()
 	case modeGroups:
