@@ -22,8 +22,8 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	act.bucket = slices.ContainsFunc(append([]string{act.controller}, act.controllers...), m.top.bucketed)
 	act.nextWait = m.top.nextWait(act)
 	m.confirm = newConfirmation(m.nextID, act)
+	m.push(modeConfirm)
 	if act.bulk() {
-		m.confirm.count = -1
 		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)
 	}
 	return m, nil
@@ -76,13 +76,16 @@ func (m *Model) followKey() {
 // shownKey is the key as the view shown last read it: the detail view's,
 // else the top view's row; nil when neither shows it.
 func (m *Model) shownKey(controller, key string) *api.Key {
-	if d := m.detail.data; m.state == viewDetail && d != nil {
-		if k := &d.Key.Key; k.Controller == controller && k.Key == key {
-			return k
-		}
-		return nil
+	if m.view() == modeDetail {
+		return m.detail.shows(controller, key)
 	}
-	if p := m.top.page; p != nil {
+	return m.top.row(controller, key)
+}
+
+// row is the key as the top view's page last read it; nil when the page
+// does not hold it.
+func (t *topModel) row(controller, key string) *api.Key {
+	if p := t.page; p != nil {
 		for i := range p.Items {
 			if k := &p.Items[i].Key; k.Controller == controller && k.Key == key {
 				return k

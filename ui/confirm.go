@@ -112,6 +112,9 @@ func (k confirmKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Yes, k.No, k.Reason}
 }
 
+// keyMap is the dialog's keys as they stand (answering, or typing).
+func (c *confirmation) keyMap() confirmKeys { return c.keys }
+
 // FullHelp is ShortHelp in one column. help.KeyMap.
 func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
@@ -133,13 +136,18 @@ func newConfirmation(id int, act action) *confirmation {
 	ti.CharLimit = api.MaxReasonBytes
 	c := &confirmation{id: id, act: act, reason: ti, keys: newConfirmKeys()}
 	c.keys.setTyping(false)
+	if act.bulk() {
+		c.count = -1 // counted by a dry run (counted)
+	}
 	return c
 }
 
-// update handles a key: while typing, the reason's editing keys (enter ends
-// the typing, esc drops what was typed); otherwise w starts it. done
-// reports the action confirmed, with its reason.
-func (c *confirmation) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done, cancel bool) {
+// update handles a key with the dialog's own keys: while typing, the
+// reason's editing keys (enter ends the typing, esc drops what was typed;
+// every other key, the arrows, home and end included, goes to the input);
+// otherwise w starts it. Its answer is an answerIntent: the action
+// confirmed, with its reason, or nil for no.
+func (c *confirmation) update(msg tea.KeyPressMsg) (tea.Cmd, intent) {
 	k := &c.keys
 	switch {
 	case key.Matches(msg, k.ReasonDrop):
@@ -149,21 +157,31 @@ func (c *confirmation) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done, cancel bo
 		c.typing = false
 		k.setTyping(false)
 		c.reason.Blur()
-		return nil, false, false
+		return nil, nil
 	case c.typing:
+		var cmd tea.Cmd
 		c.reason, cmd = c.reason.Update(msg)
-		return cmd, false, false
+		return cmd, nil
 	case key.Matches(msg, k.Reason):
 		c.typing = true
 		k.setTyping(true)
-		return c.reason.Focus(), false, false
+		return c.reason.Focus(), nil
 	case key.Matches(msg, k.Yes):
-		c.act.reason = strings.TrimSpace(c.reason.Value())
-		return nil, true, false
+		act := c.act
+		act.reason = strings.TrimSpace(c.reason.Value())
+		return nil, answerIntent{&act}
 	case key.Matches(msg, k.No):
-		return nil, false, true
+		return nil, answerIntent{}
 	}
-	return nil, false, false
+	return nil, nil
+}
+
+// counted takes the dry run's count of a bulk action in, when it is this
+// dialog's.
+func (c *confirmation) counted(msg dryRunMsg) {
+	if c.id == msg.id {
+		c.count, c.err = msg.count, msg.err
+	}
 }
 
 // updateInput passes a message that is not a key (the cursor's blink) to

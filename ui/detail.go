@@ -58,8 +58,16 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 // update handles the detail view's keys, and returns what the root must do.
 // The scroll offset is clamped here, so that every key moves the view.
 func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) {
-	k := &d.c.keys
+	k := d.c.keys.detail()
 	switch {
+	case key.Matches(msg, k.Quit):
+		return d, tea.Quit, nil
+	case key.Matches(msg, k.Help):
+		return d, nil, openHelpIntent{k}
+	case key.Matches(msg, k.Pause):
+		return d, nil, pauseIntent{}
+	case key.Matches(msg, k.Refresh):
+		return d, nil, refreshIntent{}
 	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
@@ -69,7 +77,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource, state: kd.State}}
 		}
 	default:
-		scrollBy(k, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
+		scrollBy(k.scrollKeys, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
 	}
 	d.clamp()
 	return d, nil, nil
@@ -267,6 +275,18 @@ func (d *detailModel) object(now time.Time) []string {
 		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, oneLine(e.Message), s.dim.Render("("+ago(e.LastSeen, now)+")")))
 	}
 	return out
+}
+
+// shows is the key as the detail view last read it when it is
+// controller's key; nil otherwise.
+func (d *detailModel) shows(controller, key string) *api.Key {
+	if d.data == nil || d.data.Key == nil {
+		return nil
+	}
+	if k := &d.data.Key.Key; k.Controller == controller && k.Key == key {
+		return k
+	}
+	return nil
 }
 
 // keyOf is the key the detail view shows, for actions.

@@ -76,7 +76,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	}
 
 	m := loaded(t, 120, 60)
-	m.state = viewDetail
+	m.push(modeDetail)
 	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	failed := fixedDetail()
 	fv := *failed.Object.Verdict
@@ -163,7 +163,7 @@ func TestCountdownsClaimWholeSeconds(t *testing.T) {
 		m := loaded(t, 120, 30)
 		d := fixedDetail()
 		d.Key.NextRetryAt = t0.Add(tt.left)
-		m.state = viewDetail
+		m.push(modeDetail)
 		m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
 		s := screen(m)

@@ -13,14 +13,18 @@
 //	return ui.Run(ctx, ui.Options{Session: s, Refresh: time.Second})
 //
 // The model holds only state. Every fetch and every action runs in a tea.Cmd
-// that calls package inspector and returns a typed message. Each view (top,
-// detail, groups, picker, help) handles its own keys and returns an intent
-// (open a key, ask to confirm an action, show a group's keys) that the root
-// acts on; the top view and the picker share one filter component. The
-// forget dialog owns its keys (a help.KeyMap). The root derives a stack of
-// modes (the view, a drill-down or a filter in it, the dialog, its reason
-// being typed, paused); a status hint bound to a mode is drawn only while
-// that mode is on the stack, so it cannot outlive what it says.
+// that calls package inspector and returns a typed message. The root holds
+// a stack of modes: the view opened on (the table, the picker, `top
+// --for`), the views opened over it (detail, groups, ?), a drill-down or a
+// filter line being typed, the forget dialog; opening pushes, esc pops. A
+// key goes to the mode on top, which handles it with its own key map (a
+// help.KeyMap, as bubbles' components have) and returns an intent (open a
+// key, open help with its keys, ask to confirm an action, show a group's
+// keys) that the root acts on; no view reads another's fields. The hints
+// line is drawn from the top mode's key map and the ? view from the keys
+// of the view it was opened over, and a status hint bound to a mode is
+// drawn only while that mode is on the stack and not covered by a view, so
+// neither can outlive what it says.
 //
 // The cursor follows a key, not a row: across refreshes and re-sorts it
 // stays on the key the user chose, and when that key leaves the page it

@@ -44,7 +44,7 @@ func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 }
 
 // undoDrill restores the view from before the drill-down and says what it
-// shows again.
+// shows again; the root pops the drill-down's mode.
 func (t *topModel) undoDrill() intent {
 	v := t.drill
 	t.drill = nil
@@ -60,7 +60,7 @@ func (t *topModel) undoDrill() intent {
 	}
 	// A report of what esc did, not a hint: "esc: back to …" read as one
 	// once esc no longer went anywhere.
-	return noteIntent{text: "left the error group: showing " + what + " of " + scopeName(v.controller) + " again"}
+	return leftDrillIntent{text: "left the error group: showing " + what + " of " + scopeName(v.controller) + " again"}
 }
 
 // errorGroup is the error group a drill-down shows: the pattern its keys'

@@ -60,41 +60,41 @@ func (f filterModel) start() (filterModel, tea.Cmd) {
 	return f, f.input.Focus()
 }
 
-// update handles a message while typing; changed reports that the filter
-// applied changed.
-func (f filterModel) update(msg tea.Msg) (_ filterModel, _ tea.Cmd, changed bool) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(k, f.keys.CancelFilter):
-			// Back to the filter applied before the typing: it was applied
-			// as typed, so undoing the typing changes the view back too.
-			f.input.Blur()
-			changed := f.applied != f.before
-			f.applied, f.invalid = f.before, ""
-			f.input.SetValue(f.applied)
-			f.state = f.settled()
-			return f, nil, changed
-		case key.Matches(k, f.keys.AcceptFilter):
-			f.input.Blur()
-			f.input.SetValue(f.applied)
-			f.invalid = ""
-			f.state = f.settled()
-			return f, nil, false
-		}
+// update handles a key while typing, with the filter line's own keys
+// (filterKeys); changed reports that the filter applied changed, done that
+// the typing ended.
+func (f filterModel) update(msg tea.KeyPressMsg) (_ filterModel, _ tea.Cmd, changed, done bool) {
+	k := f.keys.filter()
+	switch {
+	case key.Matches(msg, k.Cancel):
+		// Back to the filter applied before the typing: it was applied
+		// as typed, so undoing the typing changes the view back too.
+		f.input.Blur()
+		changed := f.applied != f.before
+		f.applied, f.invalid = f.before, ""
+		f.input.SetValue(f.applied)
+		f.state = f.settled()
+		return f, nil, changed, true
+	case key.Matches(msg, k.Accept):
+		f.input.Blur()
+		f.input.SetValue(f.applied)
+		f.invalid = ""
+		f.state = f.settled()
+		return f, nil, false, true
 	}
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
 	v := f.input.Value()
 	if err := validFilter(v); err != nil {
 		f.invalid = err.Error()
-		return f, cmd, false
+		return f, cmd, false, false
 	}
 	f.invalid = ""
 	if v == f.applied {
-		return f, cmd, false
+		return f, cmd, false, false
 	}
 	f.applied = v
-	return f, cmd, true
+	return f, cmd, true, false
 }
 
 // clear removes the filter.

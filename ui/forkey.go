@@ -59,10 +59,10 @@ func (m Model) openKey() (tea.Model, tea.Cmd) {
 	}
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
 	id := a.Controller.Namespace + "/" + a.Controller.Target
-	if s, ok := m.forv.sessions[id]; ok {
+	if s, ok := m.forv.kept(id); ok {
 		return m.showForKey(forAttachedMsg{id: id, controller: ctl, key: key, session: s.session, objects: s.objects})
 	}
-	return m, tea.Batch(forAttachCmd(m.c.conn.ctx, m.forv.opts.Attach, m.c.conn.owned, a.Controller, ctl, key),
+	return m, tea.Batch(forAttachCmd(m.c.conn.ctx, m.forv.attachFunc(), m.c.conn.owned, a.Controller, ctl, key),
 		m.setStatus("attaching to "+a.Controller.Target+" -n "+a.Controller.Namespace+"…", false))
 }
 
@@ -72,19 +72,37 @@ func (m Model) showForKey(msg forAttachedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		return m, m.setStatus(errText(msg.err), true)
 	}
-	if m.forv.sessions == nil {
-		m.forv.sessions = map[string]forSession{}
-	}
-	m.forv.sessions[msg.id] = forSession{session: msg.session, objects: msg.objects}
-	if m.state != viewFor {
+	m.forv = m.forv.keep(msg.id, forSession{session: msg.session, objects: msg.objects})
+	if m.topMode() != modeFor {
 		return m, nil // the user moved on; the session stays for the next time
 	}
 	m.c.conn.session, m.c.conn.objects = msg.session, msg.objects
-	m.state = viewDetail
+	m.push(modeDetail)
 	var cmd tea.Cmd
 	m.detail, cmd = m.detail.open(msg.controller, msg.key)
 	return m, cmd
 }
+
+// keep keeps the session opened on a controller, by NAMESPACE/TARGET.
+func (f forModel) keep(id string, s forSession) forModel {
+	// A new map: earlier copies of the model share the old one.
+	sessions := make(map[string]forSession, len(f.sessions)+1)
+	for k, v := range f.sessions {
+		sessions[k] = v
+	}
+	sessions[id] = s
+	f.sessions = sessions
+	return f
+}
+
+// kept is the session kept for a controller, by NAMESPACE/TARGET.
+func (f *forModel) kept(id string) (forSession, bool) {
+	s, ok := f.sessions[id]
+	return s, ok
+}
+
+// attachFunc is how the view attaches to a controller (ForOptions.Attach).
+func (f *forModel) attachFunc() ForAttachFunc { return f.opts.Attach }
 
 // forSession is a session the `top --for` view opened on a controller.
 type forSession struct {

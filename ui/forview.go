@@ -102,6 +102,15 @@ func (f *forModel) refresh() tea.Cmd {
 	return forCmd(f.c.conn.ctx, f.opts.List, f.c.opts.Clock)
 }
 
+// refreshOnce reads the list again unless a read is under way: one read
+// at a time, the asker is not shared.
+func (f *forModel) refreshOnce() tea.Cmd {
+	if f.inflight {
+		return nil
+	}
+	return f.refresh()
+}
+
 // received takes a read in; an error keeps the last list on screen.
 func (f forModel) received(msg forFetchedMsg) forModel {
 	f.inflight, f.err = false, msg.err
@@ -133,16 +142,28 @@ func (f *forModel) shown() *objwhy.Answer {
 
 func answerID(a *objwhy.Answer) string { return a.Object.Ref() + " -n " + a.Object.Namespace }
 
+// keyMap is the view's keys as they stand: enter's help says what it
+// opens from what is shown. help.KeyMap.
+func (f *forModel) keyMap() forKeyMap { return f.keys }
+
 // update handles a key.
-func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd) {
+func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 	k := &f.keys
 	switch {
+	case key.Matches(msg, k.Quit):
+		return f, tea.Quit, nil
+	case key.Matches(msg, k.Help):
+		return f, nil, openHelpIntent{f.keys}
+	case key.Matches(msg, k.Pause):
+		return f, nil, pauseIntent{}
+	case key.Matches(msg, k.Refresh):
+		return f, nil, refreshIntent{}
 	case f.open != "" && key.Matches(msg, k.Leave):
 		f.open, f.scroll = "", 0
 	case f.open != "" && key.Matches(msg, k.Open):
-		// the root opens the key's detail (openKey)
+		return f, nil, openAnswerKeyIntent{} // the root opens the key's detail (openKey)
 	case f.open != "":
-		scrollBy(&f.c.keys, msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
+		scrollBy(f.c.keys.scroll(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
 		f.scroll = clampText(f.scroll, len(f.answerLines()), f.room())
 	case key.Matches(msg, k.Open):
 		if as := f.answers(); f.cursor < len(as) {
@@ -154,7 +175,7 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd) {
 		f.cursor = max(0, min(f.cursor+1, len(f.answers())-1))
 	}
 	f.setKeys()
-	return f, nil
+	return f, nil, nil
 }
 
 // setKeys enables the keys of what is shown: enter opens an answer from

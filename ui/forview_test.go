@@ -247,16 +247,16 @@ func TestTopForOpensTheKey(t *testing.T) {
 		t.Fatalf("attach asked %v, msg %+v; want deploy/widget-controller in widget-system", asked, msg)
 	}
 	m = send(t, m, msg)
-	if m.state != viewDetail || m.detail.controller != "widgets" || m.detail.key != "default/w-old" {
-		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.state, m.detail.controller, m.detail.key)
+	if m.view() != modeDetail || m.detail.controller != "widgets" || m.detail.key != "default/w-old" {
+		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.stack, m.detail.controller, m.detail.key)
 	}
 	m = send(t, m, press("esc"))
-	if m.state != viewFor || m.forv.open == "" {
-		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.state)
+	if m.view() != modeFor || m.forv.open == "" {
+		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.stack)
 	}
 	m, _ = update(t, m, press("enter"))
-	if m.state != viewDetail || len(asked) != 1 {
-		t.Errorf("the second time: state %v, attached %d times; want the detail on the session kept", m.state, len(asked))
+	if m.view() != modeDetail || len(asked) != 1 {
+		t.Errorf("the second time: state %v, attached %d times; want the detail on the session kept", m.stack, len(asked))
 	}
 
 	// From a log, enter on the answer does nothing.
@@ -264,8 +264,8 @@ func TestTopForOpensTheKey(t *testing.T) {
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 24})
 	l = runFor(t, l, l.forv.refresh())
 	l = send(t, l, press("enter"))
-	if l, cmd = update(t, l, press("enter")); cmd != nil || l.state != viewFor {
-		t.Errorf("an answer from a log opened something: state %v", l.state)
+	if l, cmd = update(t, l, press("enter")); cmd != nil || l.view() != modeFor {
+		t.Errorf("an answer from a log opened something: state %v", l.stack)
 	}
 }
 

@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 		})
 		t.Run("detail_"+sz.name, func(t *testing.T) {
 			m := loaded(t, sz.w, sz.h)
-			m.state = viewDetail
+			m.push(modeDetail)
 			m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 			m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
 			golden.RequireEqual(t, screen(m))
@@ -107,7 +107,7 @@ func TestViewsFitTheTerminal(t *testing.T) {
 		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups()),
 			"picker": picking(t, sz[0], sz[1], &fakeAttach{})}
 		d := m
-		d.state = viewDetail
+		d.push(modeDetail)
 		d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 		views["detail"] = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
 		f := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})

@@ -38,14 +38,14 @@ type groupModel struct {
 	lastSent, fetchedAt time.Time
 }
 
-// open reads the groups of the top view's controller and states (failing
-// states when none are selected).
-func (g groupModel) open(t *topModel) (groupModel, tea.Cmd) {
+// open reads the groups of the top view's controller, filter and states
+// (failing states when none are selected), as in asks.
+func (g groupModel) open(in openGroupsIntent) (groupModel, tea.Cmd) {
 	states := inspector.FailingStates
-	if sel := t.stateList(); len(sel) > 0 {
-		states = sel
+	if len(in.states) > 0 {
+		states = in.states
 	}
-	g = groupModel{c: g.c, controller: t.controller, states: states, filter: t.filter.applied, seq: g.seq}
+	g = groupModel{c: g.c, controller: in.controller, states: states, filter: in.filter, seq: g.seq}
 	return g, g.refresh()
 }
 
@@ -102,8 +102,16 @@ func (g *groupModel) clamp() {
 
 // update handles the group view's keys, and returns what the root must do.
 func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
-	k := &g.c.keys
+	k := g.c.keys.group()
 	switch {
+	case key.Matches(msg, k.Quit):
+		return g, tea.Quit, nil
+	case key.Matches(msg, k.Help):
+		return g, nil, openHelpIntent{k}
+	case key.Matches(msg, k.Pause):
+		return g, nil, pauseIntent{}
+	case key.Matches(msg, k.Refresh):
+		return g, nil, refreshIntent{}
 	case key.Matches(msg, k.Leave, k.Group):
 		return g, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
@@ -124,7 +132,7 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 			}}
 		}
 	default:
-		scrollBy(k, msg, &g.cursor, g.rows(), len(g.groups()))
+		scrollBy(k.scrollKeys, msg, &g.cursor, g.rows(), len(g.groups()))
 	}
 	g.clamp()
 	return g, nil, nil

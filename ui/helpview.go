@@ -12,11 +12,13 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// helpModel is the ? view: every key, state, column, mark and sort, scrolled
-// with the same keys as the detail view.
+// helpModel is the ? view: every key of the view it was opened over (its
+// key map), then every state, column, mark and sort, scrolled with the
+// same keys as the detail view.
 type helpModel struct {
 	c      *common
 	h      help.Model
+	keys   help.KeyMap
 	scroll int
 }
 
@@ -27,16 +29,29 @@ func newHelpModel(c *common) helpModel {
 	return helpModel{c: c, h: h}
 }
 
+// open shows the help of the view whose key map is keys, from the top.
+func (m helpModel) open(keys help.KeyMap) helpModel {
+	m.keys, m.scroll = keys, 0
+	m.clamp()
+	return m
+}
+
+// setStyles takes the palette in, once the terminal's background is known.
+func (m helpModel) setStyles(st help.Styles) helpModel {
+	m.h.Styles = st
+	return m
+}
+
 // update handles the help view's keys; the offset is clamped here.
 func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
-	k := &m.c.keys
+	k := m.c.keys.help()
 	switch {
-	case key.Matches(msg, k.Help, k.Back):
+	case key.Matches(msg, k.Close):
 		return m, nil, closeHelpIntent{}
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit, nil
 	default:
-		scrollBy(k, msg, &m.scroll, m.room()-1, len(m.lines()))
+		scrollBy(k.scrollKeys, msg, &m.scroll, m.room()-1, len(m.lines()))
 	}
 	m.clamp()
 	return m, nil, nil
@@ -112,10 +127,14 @@ func (m *helpModel) lines() []string {
 	return lines
 }
 
-// bindings is every key binding in as many columns as fit the width: the
-// columns that do not fit go below the others, none is cut.
+// bindings is every key binding of the view help was opened over, in as
+// many columns as fit the width: the columns that do not fit go below the
+// others, none is cut.
 func (m *helpModel) bindings() []string {
-	groups := m.c.keys.fullHelp()
+	if m.keys == nil {
+		return nil
+	}
+	groups := m.keys.FullHelp()
 	wide := m.h
 	wide.SetWidth(0) // measured uncut
 	for n := len(groups); n > 1; n-- {

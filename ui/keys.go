@@ -6,8 +6,12 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// keyMap is every binding of the UI. Disabled bindings neither match nor show
-// in help, so help renders what the user can do right now.
+// keyMap is the catalog of the UI's bindings: each key bound, named and
+// enabled in one place (setActions, setStates, setPickFiltered), so that a
+// key reads the same in every view. No view matches against it: each takes
+// its own key map from it (viewkeys.go), of the keys it handles, and
+// handles them itself. Disabled bindings neither match nor show in help,
+// so help renders what the user can do right now.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 
@@ -96,47 +100,5 @@ func (k *keyMap) setPickFiltered(applied bool) {
 		k.LeavePick.SetHelp("q", "quit")
 	} else {
 		k.LeavePick.SetHelp("q/esc", "quit")
-	}
-}
-
-// pickerHelp is the short help of the pod picker, or of its filter while
-// the filter is typed.
-func (k keyMap) pickerHelp(typing bool) []key.Binding {
-	if typing {
-		return []key.Binding{k.AcceptFilter, k.CancelFilter}
-	}
-	return []key.Binding{k.Up, k.Down, k.Pick, k.Filter, k.ClearPick, k.LeavePick}
-}
-
-// topHelp is the short help of the top view.
-func (k keyMap) topHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
-}
-
-// detailHelp is the short help of the detail view.
-func (k keyMap) detailHelp() []key.Binding {
-	return []key.Binding{k.Leave, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
-}
-
-// groupHelp is the short help of the group view, where f and r act on
-// every key of the selected group: the same bindings (enabled as the
-// endpoint allows), named for what they do there.
-func (k keyMap) groupHelp() []key.Binding {
-	forget, retry := k.Forget, k.Retry
-	forget.SetHelp("f", "forget group")
-	retry.SetHelp("r", "retry group")
-	return []key.Binding{k.ShowGroup, k.Leave, forget, retry, k.Refresh, k.Help, k.Quit}
-}
-
-// fullHelp is every binding, in columns, for the ? view, which any view
-// opens: f and r say what they do in the group view too.
-func (k keyMap) fullHelp() [][]key.Binding {
-	forget, retry := k.Forget, k.Retry
-	forget.SetHelp("f", "forget key (group, in g)")
-	retry.SetHelp("r", "retry now (group, in g)")
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
-		{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group},
-		{k.Pause, k.Refresh, forget, retry, k.ForgetAll, k.RetryAll},
 	}
 }

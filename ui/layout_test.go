@@ -92,7 +92,7 @@ func TestGoldenSmall(t *testing.T) {
 // detailOf is m's detail view on the dataset's key.
 func detailOf(t *testing.T, m Model) Model {
 	t.Helper()
-	m.state = viewDetail
+	m.push(modeDetail)
 	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	return send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
 }
@@ -144,7 +144,7 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 			m := send(t, loaded(t, w, 20), press("?"))
 			lines := m.help.lines()
 			text := ansi.Strip(strings.Join(lines, "\n"))
-			for _, g := range m.c.keys.fullHelp() {
+			for _, g := range m.c.keys.top().FullHelp() {
 				for _, b := range g {
 					h := b.Help()
 					if !b.Enabled() {

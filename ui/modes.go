@@ -1,65 +1,146 @@
 package ui
 
-import "slices"
+import (
+	"slices"
 
-// mode is one entry of the root's stack of modes: the view shown, the
-// modes inside it (a drill-down, a filter being typed) and what is drawn
-// over it (the dialog, its reason being typed). A status message that
-// tells what a key does in a mode is bound to that mode: it is drawn only
-// while the mode is on the stack, so a hint cannot outlive what it says.
+	"charm.land/bubbles/v2/help"
+)
+
+// mode is one entry of the root's stack of modes. The bottom is a view the
+// UI opens on (the top view, the picker, `top --for`); a view opened from
+// it (detail, groups, ?) is pushed over it and popped when left, so esc
+// goes back to what was under it; a mode inside a view (a drill-down, its
+// filter line being typed) and the dialog drawn over it are pushed the
+// same way. Keys go to the mode on top; the hints line is drawn from its
+// key map; a status message that tells what a key does in a mode (a hint)
+// is bound to that mode and drawn only while it is on the stack, so a hint
+// cannot outlive what it says.
 type mode int
 
 const (
-	modeTop mode = iota
-	modeDrill
-	modeFilter
+	modeTop    mode = iota // the table
+	modeDrill              // the table showing one error group's keys
+	modeFilter             // the filter line of the view under it, typed
 	modeDetail
 	modeGroups
 	modeHelp
 	modePicker
-	modeConfirm
-	modeReason
+	modeFor
+	modeConfirm // the forget dialog, its reason input included
+	// modePaused is not a layer: a pause outlives the view it was made in
+	// (pause in the table, read a key, still paused), so it is the shared
+	// flag common.paused. A hint can be bound to it all the same.
 	modePaused
 )
 
-// modes is the stack now, bottom first: paused (a property of every
-// view), the view shown and its own modes, then the dialog.
-func (m Model) modes() []mode {
-	var s []mode
-	if m.c.paused {
-		s = append(s, modePaused)
+// viewModes are the modes that are views: what the screen's body shows is
+// the topmost of them (? shows the help; filter, drill-down and dialog are
+// drawn in or over the view under them).
+var viewModes = []mode{modeTop, modeDetail, modeGroups, modeHelp, modePicker, modeFor}
+
+// push puts md on top of the stack. The stack is copied when grown: the
+// root is a value, and an older copy of it must keep its own stack.
+func (m *Model) push(md mode) { m.stack = append(slices.Clip(m.stack), md) }
+
+// pop takes the top mode off the stack; the bottom view stays.
+func (m *Model) pop() {
+	if len(m.stack) > 1 {
+		m.stack = m.stack[:len(m.stack)-1]
 	}
-	switch m.state {
-	case viewDetail:
-		s = append(s, modeDetail)
-	case viewGroups:
-		s = append(s, modeGroups)
-	case viewHelp:
-		s = append(s, modeHelp)
-	case viewPicker:
-		s = append(s, modePicker)
-	default:
-		s = append(s, modeTop)
-		if m.top.drill != nil {
-			s = append(s, modeDrill)
-		}
-		if m.top.filter.typing() {
-			s = append(s, modeFilter)
-		}
-	}
-	if m.confirm != nil {
-		s = append(s, modeConfirm)
-		if m.confirm.typing {
-			s = append(s, modeReason)
+}
+
+// popTo pops the modes over the topmost md; none when md is not on the stack.
+func (m *Model) popTo(md mode) {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i] == md {
+			m.stack = m.stack[:i+1]
+			return
 		}
 	}
-	return s
+}
+
+// topMode is the mode keys go to.
+func (m *Model) topMode() mode { return m.stack[len(m.stack)-1] }
+
+// view is the view the screen's body shows: the topmost view mode.
+func (m *Model) view() mode {
+	for _, md := range slices.Backward(m.stack) {
+		if slices.Contains(viewModes, md) {
+			return md
+		}
+	}
+	return modeTop
+}
+
+// viewUnder is the view under the ? view (what help explains and what
+// refreshes while it is open), else the view shown.
+func (m *Model) viewUnder() mode {
+	for _, md := range slices.Backward(m.stack) {
+		if md != modeHelp && slices.Contains(viewModes, md) {
+			return md
+		}
+	}
+	return modeTop
+}
+
+// onStack reports whether md is on the stack now (paused: whether paused).
+func (m *Model) onStack(md mode) bool {
+	if md == modePaused {
+		return m.c.paused
+	}
+	return slices.Contains(m.stack, md)
+}
+
+// shown reports whether md is on the stack and not covered by another
+// view: a mode under the detail view opened from it (a drill-down) is kept
+// to come back to, but what its hint says is not true there (esc leaves
+// the detail view, not the drill-down). Paused: whether paused.
+func (m *Model) shown(md mode) bool {
+	if md == modePaused {
+		return m.c.paused
+	}
+	for _, s := range slices.Backward(m.stack) {
+		if s == md {
+			return true
+		}
+		if slices.Contains(viewModes, s) {
+			return false
+		}
+	}
+	return false
+}
+
+// keysOf is md's key map: its hints, and what the ? view opened over it
+// explains. The dialog's are its own (the dialog draws them in its box).
+func (m *Model) keysOf(md mode) help.KeyMap {
+	k := &m.c.keys
+	switch md {
+	case modeDrill, modeTop:
+		return k.top()
+	case modeFilter:
+		return k.filter()
+	case modeDetail:
+		return k.detail()
+	case modeGroups:
+		return k.group()
+	case modeHelp:
+		return k.help()
+	case modePicker:
+		return k.picker()
+	case modeFor:
+		return m.forv.keyMap()
+	case modeConfirm:
+		if m.confirm != nil {
+			return m.confirm.keyMap()
+		}
+	}
+	return k.top()
 }
 
 // statusShown is the status message as drawn: none while it is bound to a
-// mode that is no longer on the stack.
+// mode that is no longer on the stack, or is covered by another view.
 func (m Model) statusShown() string {
-	if m.statusBound && !slices.Contains(m.modes(), m.statusMode) {
+	if m.statusBound && !m.shown(m.statusMode) {
 		return ""
 	}
 	return m.status

@@ -76,38 +76,59 @@ func (p *pickerModel) clamp() {
 }
 
 // update handles the picker's keys; enter returns the command that attaches.
-func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd) {
-	k := &p.c.keys
-	if p.filter.typing() {
-		var cmd tea.Cmd
-		var changed bool
-		if p.filter, cmd, changed = p.filter.update(msg); changed {
-			p.apply()
-		}
-		return p, cmd
-	}
+func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) {
+	k := p.c.keys.picker()
 	switch {
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
 		p.filter, cmd = p.filter.start()
-		return p, cmd
+		return p, cmd, typingIntent(true)
 	case key.Matches(msg, k.ClearPick): // enabled only while a filter is applied
 		p.filter.clear()
 		p.apply()
 	case key.Matches(msg, k.LeavePick):
-		return p, tea.Quit
+		return p, tea.Quit, nil
 	case key.Matches(msg, k.Pick):
 		pod := p.selected()
 		if pod == nil || p.attaching != nil {
-			return p, nil // one attach at a time: a second would leak a session
+			return p, nil, nil // one attach at a time: a second would leak a session
 		}
 		p.attaching = pod
-		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod)
+		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod), nil
 	default:
-		scrollBy(k, msg, &p.cursor, p.rows(), len(p.shown))
+		scrollBy(k.scrollKeys, msg, &p.cursor, p.rows(), len(p.shown))
 	}
 	p.clamp()
-	return p, nil
+	return p, nil, nil
+}
+
+// filterKey handles a key while the picker's filter line is typed: the
+// pods are filtered as it is typed; enter or esc ends the typing.
+func (p pickerModel) filterKey(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) {
+	f, cmd, changed, done := p.filter.update(msg)
+	p.filter = f
+	if changed {
+		p.apply()
+	}
+	if done {
+		return p, cmd, typingIntent(false)
+	}
+	return p, cmd, nil
+}
+
+// filterInput passes a message that is not a key (the cursor's blink) to
+// the filter line being typed.
+func (p pickerModel) filterInput(msg tea.Msg) (pickerModel, tea.Cmd) {
+	var cmd tea.Cmd
+	p.filter.input, cmd = p.filter.input.Update(msg)
+	return p, cmd
+}
+
+// attachDone takes the picker back to idle once an attach answered: a
+// failed one leaves it up to pick again.
+func (p pickerModel) attachDone() pickerModel {
+	p.attaching = nil
+	return p
 }
 
 // view renders the picker in height-1 lines (the root adds the footer).
@@ -179,14 +200,14 @@ func (p *pickerModel) table() []string {
 // with its refreshes and refresh clock. A failed attach leaves the picker
 // up, with the error in the status line, to pick again.
 func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
-	if m.state != viewPicker {
+	if m.view() != modePicker {
 		return m, nil // the owned set closes it at exit
 	}
-	m.picker.attaching = nil
+	m.picker = m.picker.attachDone()
 	if msg.err != nil {
 		return m, m.setStatus(errText(msg.err), true)
 	}
 	m.c.conn.session, m.c.conn.objects, m.c.conn.namespace = msg.session, msg.objects, msg.pod.Namespace
-	m.state = viewTop
+	m.stack = []mode{modeTop} // the picker is left for good
 	return m, tea.Batch(m.top.refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.pod.String(), false))
 }

@@ -52,8 +52,8 @@ func update(t *testing.T, m Model, msg tea.Msg) (Model, tea.Cmd) {
 func TestPickerNavigateAndAttach(t *testing.T) {
 	a := &fakeAttach{s: inspector.NewSession(nil, nil)}
 	m := picking(t, 120, 30, a)
-	if m.state != viewPicker {
-		t.Fatalf("state %v, want the picker", m.state)
+	if m.view() != modePicker {
+		t.Fatalf("state %v, want the picker", m.stack)
 	}
 	if cmd := m.Init(); cmd == nil {
 		t.Fatal("Init returned no command")
@@ -88,8 +88,8 @@ func TestPickerAttachError(t *testing.T) {
 	m, _ = update(t, m, press("down"))
 	m, cmd := update(t, m, press("enter"))
 	m = send(t, m, cmd())
-	if m.state != viewPicker || m.picker.attaching != nil {
-		t.Fatalf("state %v, attaching %v: want the picker, idle", m.state, m.picker.attaching)
+	if m.view() != modePicker || m.picker.attaching != nil {
+		t.Fatalf("state %v, attaching %v: want the picker, idle", m.stack, m.picker.attaching)
 	}
 	want := `attach demo/ctrl-1: pods "ctrl-1" is forbidden`
 	if !m.statusErr || m.status != want {
@@ -112,8 +112,8 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	m := picking(t, 120, 30, &fakeAttach{s: s})
 	m, cmd := update(t, m, press("enter"))
 	m, cmd = update(t, m, cmd())
-	if m.state != viewTop || m.c.conn.session != s || m.c.conn.namespace != "demo" {
-		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.state, m.c.conn.session, s, m.c.conn.namespace)
+	if m.view() != modeTop || m.c.conn.session != s || m.c.conn.namespace != "demo" {
+		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.stack, m.c.conn.session, s, m.c.conn.namespace)
 	}
 	if cmd == nil || !m.top.inflight {
 		t.Fatalf("no refresh under way after attaching")

@@ -9,13 +9,14 @@ import (
 // The refresh clock: the view shown refreshes every Options.Refresh unless
 // paused; ctrl+r refreshes it at once.
 
-// autoRefresh refreshes the view shown when a refresh is due.
+// autoRefresh refreshes the view shown (under help, the view help was
+// opened over) when a refresh is due.
 func (m *Model) autoRefresh() tea.Cmd {
 	if m.c.paused {
 		return nil
 	}
-	if m.state == viewFor || (m.state == viewHelp && m.back == viewFor) {
-		if !m.forv.inflight && m.c.now().Sub(m.forv.lastSent) >= m.c.opts.Refresh-m.c.opts.Refresh/10 {
+	if m.viewUnder() == modeFor {
+		if m.forv.due() {
 			return m.forv.refresh()
 		}
 		return nil
@@ -23,37 +24,43 @@ func (m *Model) autoRefresh() tea.Cmd {
 	if m.c.conn.session == nil {
 		return nil
 	}
-	due := func(inflight bool, last time.Time) bool {
-		return !inflight && m.c.now().Sub(last) >= m.c.opts.Refresh-m.c.opts.Refresh/10
-	}
-	switch m.state {
-	case viewDetail:
-		if due(m.detail.inflight, m.detail.lastSent) {
+	switch m.viewUnder() {
+	case modeDetail:
+		if m.detail.due() {
 			return m.detail.refresh()
 		}
-	case viewGroups:
-		if due(m.groups.loading, m.groups.lastSent) {
+	case modeGroups:
+		if m.groups.due() {
 			return m.groups.refresh()
 		}
 	default:
-		if due(m.top.inflight, m.top.lastSent) {
+		if m.top.due() {
 			return m.top.refresh()
 		}
 	}
 	return nil
 }
 
+// due reports whether a view whose last read was sent at last, and is
+// still under way when inflight, is due to read again: a tenth early, so
+// that a tick a little early does not skip a whole period.
+func (c *common) due(inflight bool, last time.Time) bool {
+	return !inflight && c.now().Sub(last) >= c.opts.Refresh-c.opts.Refresh/10
+}
+
+func (t *topModel) due() bool    { return t.c.due(t.inflight, t.lastSent) }
+func (d *detailModel) due() bool { return d.c.due(d.inflight, d.lastSent) }
+func (g *groupModel) due() bool  { return g.c.due(g.loading, g.lastSent) }
+func (f *forModel) due() bool    { return f.c.due(f.inflight, f.lastSent) }
+
 // refreshNow refreshes the view shown at once.
 func (m *Model) refreshNow() tea.Cmd {
-	switch m.state {
-	case viewFor:
-		if m.forv.inflight {
-			return nil // one read at a time: the asker is not shared
-		}
-		return m.forv.refresh()
-	case viewDetail:
+	switch m.viewUnder() {
+	case modeFor:
+		return m.forv.refreshOnce()
+	case modeDetail:
 		return m.detail.refresh()
-	case viewGroups:
+	case modeGroups:
 		return tea.Batch(m.top.refresh(), m.groups.refresh())
 	}
 	return m.top.refresh()

@@ -69,7 +69,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 	// The detail and group views answer too.
 	m := readOnlyModel(t, 80, 24, Options{}, true)
 	d := m
-	d.state = viewDetail
+	d.push(modeDetail)
 	d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	d = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0}, press("f"))
 	if !strings.Contains(d.status, "a log cannot forget") {

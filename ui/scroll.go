@@ -15,7 +15,7 @@ import (
 
 // scrollBy moves pos by the scroll key msg, if it is one: a line, page
 // lines, or to either end (n: the view's clamp brings it back in range).
-func scrollBy(k *keyMap, msg tea.KeyPressMsg, pos *int, page, n int) {
+func scrollBy(k scrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {
 	switch {
 	case key.Matches(msg, k.Up):
 		*pos--

@@ -99,7 +99,7 @@ func TestTimelineAfterForgetAddsUp(t *testing.T) {
 		hist = append(hist, a)
 	}
 	k.History, k.Failures, k.SameErrorCount = hist, 13, 29
-	m.state = viewDetail
+	m.push(modeDetail)
 	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
 	s := screen(m)

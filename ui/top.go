@@ -246,23 +246,22 @@ func signature(k *api.Key) string {
 	return fmt.Sprintf("%s|%d|%d|%d|%d", k.State, k.Failures, k.Reconciles, k.NextRetryAt.UnixNano(), lastErr.UnixNano())
 }
 
-// update handles the top view's keys, and returns what the root must do.
+// update handles the top view's keys (the drill-down's esc included), and
+// returns what the root must do.
 func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
-	k := &t.c.keys
-	if t.filter.typing() {
-		var cmd tea.Cmd
-		var changed bool
-		t.filter, cmd, changed = t.filter.update(msg)
-		if changed {
-			t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-			return t, tea.Batch(cmd, t.refresh()), nil
-		}
-		return t, cmd, nil
-	}
+	k := t.c.keys.top()
 	before := queryID(t.query())
 	rows := t.rows()
 	var in intent
 	switch {
+	case key.Matches(msg, k.Quit):
+		return t, tea.Quit, nil
+	case key.Matches(msg, k.Help):
+		return t, nil, openHelpIntent{k}
+	case key.Matches(msg, k.Pause):
+		return t, nil, pauseIntent{}
+	case key.Matches(msg, k.Refresh):
+		return t, nil, refreshIntent{}
 	case key.Matches(msg, k.Up):
 		t.moveTo(t.cursor - 1)
 		t.chosen = true
@@ -280,7 +279,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
 		t.filter, cmd = t.filter.start()
-		return t, cmd, nil
+		return t, cmd, typingIntent(true)
 	case key.Matches(msg, k.Back) && t.drill != nil:
 		in = t.undoDrill()
 	case key.Matches(msg, k.Back) && t.filter.state == filterApplied:
@@ -301,7 +300,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 			return t, nil, openKeyIntent{sel.Controller, sel.Key.Key}
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, openGroupsIntent{}
+		return t, nil, openGroupsIntent{controller: t.controller, filter: t.filter.applied, states: t.stateList()}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
 	case key.Matches(msg, k.Forget, k.Retry):
@@ -313,6 +312,30 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		return t, t.refresh(), in
 	}
 	return t, nil, in
+}
+
+// filterKey handles a key while the filter line is typed: the filter is
+// applied as it is typed; enter or esc ends the typing.
+func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
+	f, cmd, changed, done := t.filter.update(msg)
+	t.filter = f
+	var in intent
+	if done {
+		in = typingIntent(false)
+	}
+	if changed {
+		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+		return t, tea.Batch(cmd, t.refresh()), in
+	}
+	return t, cmd, in
+}
+
+// filterInput passes a message that is not a key (the cursor's blink) to
+// the filter line being typed.
+func (t topModel) filterInput(msg tea.Msg) (topModel, tea.Cmd) {
+	var cmd tea.Cmd
+	t.filter.input, cmd = t.filter.input.Update(msg)
+	return t, cmd
 }
 
 // sortHelp says what each order puts first.

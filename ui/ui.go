@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"io"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -70,33 +67,25 @@ type Options struct {
 	For *ForOptions
 }
 
-// viewState is which view the root shows.
-type viewState int
-
-const (
-	viewTop viewState = iota
-	viewDetail
-	viewGroups
-	viewHelp
-	viewPicker
-	viewFor
-)
-
-// Model is the root model: it routes messages to the view shown, acts on
-// the intents the views return, and owns what is shared across views (the
-// confirmation, the status line, help).
+// Model is the root model: it holds the stack of modes (what is open, see
+// modes.go), routes a key to the mode on top and other messages to the
+// view they are for, acts on the intents the views return, and owns what
+// is shared across views (the dialog, the status line, the hints line).
 type Model struct {
-	c       *common
-	state   viewState
-	back    viewState // where help returns to
-	top     topModel
-	detail  detailModel
-	groups  groupModel
-	picker  pickerModel
-	forv    forModel
-	help    helpModel
+	c *common
+	// stack is the modes open, bottom first; never empty.
+	stack  []mode
+	top    topModel
+	detail detailModel
+	groups groupModel
+	picker pickerModel
+	forv   forModel
+	help   helpModel
+	// confirm is the dialog's state while modeConfirm is on the stack.
 	confirm *confirmation
 	nextID  int
+	// hints draws the hints line (bubbles' help, short form).
+	hints help.Model
 
 	status    string
 	statusErr bool
@@ -104,7 +93,7 @@ type Model struct {
 	// statusLegend is true while the status is a legend (see legend).
 	statusLegend bool
 	// statusBound says the status is a hint of statusMode's, drawn only
-	// while that mode is on the stack (see modes).
+	// while that mode is on the stack (see statusShown).
 	statusBound bool
 	statusMode  mode
 
@@ -127,12 +116,13 @@ func newModel(ctx context.Context, opts Options) Model {
 	}
 	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
-	m := Model{c: c, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c}, picker: newPickerModel(c, opts.Pods), help: newHelpModel(c)}
+	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
+		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
 	if opts.Session == nil && len(opts.Pods) > 0 {
-		m.state = viewPicker
+		m.stack = []mode{modePicker}
 	}
 	if opts.For != nil {
-		m.state, m.forv = viewFor, newForModel(c, *opts.For)
+		m.stack, m.forv = []mode{modeFor}, newForModel(c, *opts.For)
 	}
 	return m
 }
@@ -170,10 +160,10 @@ func Run(ctx context.Context, opts Options) error {
 // terminal for its background so the palette fits it. The picker has
 // nothing to refresh: both start once a pod is attached.
 func (m Model) Init() tea.Cmd {
-	switch m.state {
-	case viewPicker:
+	switch m.view() {
+	case modePicker:
 		return tea.RequestBackgroundColor
-	case viewFor:
+	case modeFor:
 		return tea.Batch(m.forv.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
 	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
@@ -190,6 +180,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.c.width, m.c.height = msg.Width, msg.Height
 		m.fitStatus()
 		m.help = m.help.setSize()
+		m.hints.SetWidth(msg.Width)
 		m.picker = m.picker.setSize()
 		m.detail = m.detail.setSize()
 		m.groups.clamp()
@@ -198,7 +189,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case tea.BackgroundColorMsg:
 		m.c.styles = newStyles(msg.IsDark())
-		m.help.h.Styles = m.c.styles.help
+		m.help = m.help.setStyles(m.c.styles.help)
+		m.hints.Styles = m.c.styles.help
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
@@ -217,8 +209,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.id == msg.id {
-			m.confirm.count, m.confirm.err = msg.count, msg.err
+		if m.confirm != nil {
+			m.confirm.counted(msg)
 		}
 		return m, nil
 	case forgetDoneMsg:
@@ -239,16 +231,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return next, cmd
 	}
-	// Anything else (the cursor's blink) goes to the input being typed:
-	// the dialog's reason, or a filter.
+	// Anything else (the cursor's blink) goes to the input of the mode on
+	// top: the dialog's reason, or a filter line.
 	var cmd tea.Cmd
 	switch {
-	case m.confirm != nil && m.confirm.typing:
+	case m.topMode() == modeConfirm:
 		cmd = m.confirm.updateInput(msg)
-	case m.state == viewPicker && m.picker.filter.typing():
-		m.picker.filter.input, cmd = m.picker.filter.input.Update(msg)
-	case m.top.filter.typing():
-		m.top.filter.input, cmd = m.top.filter.input.Update(msg)
+	case m.topMode() == modeFilter && m.view() == modePicker:
+		m.picker, cmd = m.picker.filterInput(msg)
+	case m.topMode() == modeFilter:
+		m.top, cmd = m.top.filterInput(msg)
 	}
 	return m, cmd
 }
@@ -261,19 +253,16 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 	var note string
 	m.top, cmd, note = m.top.received(msg)
 	m.followKey()
-	if msg.seq == m.top.seq && !m.top.reached && msg.err != nil {
-		_, refused := errors.AsType[*inspector.APIError](msg.pageErr)
-		if refused || m.c.now().Sub(m.top.failedSince) >= m.c.opts.GiveUp {
-			m.exitErr = cmp.Or(msg.pageErr, msg.err)
-			return m, tea.Quit
-		}
+	if err := m.top.gaveUp(msg); err != nil {
+		m.exitErr = err
+		return m, tea.Quit
 	}
 	// A legend waits for a footer free of anything else: it must not wipe
 	// out what an action just reported (a forget changes rows, and so calls
 	// for "•").
 	legend := false
 	if note == "" && (m.status == "" || m.statusLegend) {
-		note, legend = m.legend(), true
+		note, legend = m.top.legend(), true
 	}
 	if note != "" {
 		status := m.setStatus(note, false)
@@ -281,125 +270,4 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, status)
 	}
 	return m, cmd
-}
-
-// legend explains the marks on screen the first time each appears: the
-// footer says it once, help says it always.
-func (m *Model) legend() string {
-	seen := m.c.seenMarks
-	var out []string
-	if len(m.top.changed) > 0 && !seen["•"] {
-		seen["•"] = true
-		out = append(out, "• marks a row that changed since the previous refresh")
-	}
-	if p := m.top.page; p != nil && !seen["*"] && slices.ContainsFunc(p.Items, func(k inspector.PodKey) bool { return k.Estimated }) {
-		seen["*"] = true
-		out = append(out, "* marks a key estimated from logs")
-	}
-	if ov := m.top.overview; ov != nil && !seen["│"] && slices.ContainsFunc(ov.Controllers, func(c api.Controller) bool { return c.Pending > 0 }) {
-		seen["│"] = true
-		out = append(out, "│▁▃█│ counts the keys falling due over the next 60s")
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return strings.Join(out, "; ") + " (? explains every mark)"
-}
-
-// key handles a key press: the dialog first, then a filter being typed,
-// then the global keys, then the view shown, whose intent the root acts on.
-func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := &m.c.keys
-	if key.Matches(msg, k.Interrupt) {
-		return m, tea.Quit
-	}
-	if m.confirm != nil {
-		cmd, done, cancel := m.confirm.update(msg)
-		switch {
-		case done:
-			act := m.confirm.act
-			m.confirm = nil
-			return m, tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, act), m.setStatus(act.verb()+"…", false))
-		case cancel:
-			m.confirm = nil
-			return m, m.setStatus("cancelled: nothing was changed", false)
-		}
-		return m, cmd
-	}
-	var cmd tea.Cmd
-	var in intent
-	switch {
-	case m.state == viewPicker:
-		m.picker, cmd = m.picker.update(msg)
-		return m, cmd
-	case m.state == viewHelp:
-		m.help, cmd, in = m.help.update(msg)
-		return m.act(in, cmd)
-	case m.state == viewTop && m.top.filter.typing():
-		m.top, cmd, in = m.top.update(msg)
-		return m.act(in, cmd)
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
-	case key.Matches(msg, k.Help):
-		m.back, m.state, m.help.scroll = m.state, viewHelp, 0
-		return m, nil
-	case key.Matches(msg, k.Pause):
-		m.c.paused = !m.c.paused
-		if m.c.paused {
-			return m, m.setHint("paused: p resumes, ctrl+r refreshes once", modePaused)
-		}
-		return m, tea.Batch(m.refreshNow(), m.setStatus("resumed", false))
-	case key.Matches(msg, k.Refresh):
-		return m, m.refreshNow()
-	}
-	switch m.state {
-	case viewFor:
-		if m.forv.open != "" && key.Matches(msg, m.forv.keys.Open) {
-			return m.openKey()
-		}
-		m.forv, cmd = m.forv.update(msg)
-	case viewDetail:
-		m.detail, cmd, in = m.detail.update(msg)
-	case viewGroups:
-		m.groups, cmd, in = m.groups.update(msg)
-	default:
-		m.top, cmd, in = m.top.update(msg)
-	}
-	return m.act(in, cmd)
-}
-
-// act does what a view asked for, after its own command cmd.
-func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
-	var next tea.Cmd
-	switch in := in.(type) {
-	case nil:
-	case openKeyIntent:
-		m.state = viewDetail
-		m.detail, next = m.detail.open(in.controller, in.key)
-	case openGroupsIntent:
-		m.state = viewGroups
-		m.groups, next = m.groups.open(&m.top)
-	case closeHelpIntent:
-		m.state = m.back
-	case backIntent:
-		if m.c.opts.For != nil {
-			m.state = viewFor // the key detail was opened from an answer
-			break
-		}
-		m.state = viewTop
-		next = m.top.refresh()
-	case showGroupIntent:
-		m.state = viewTop
-		cmd := m.top.showGroup(in)
-		next = tea.Batch(cmd, m.setHint("showing the keys of one error group: esc goes back to the view before it", modeDrill))
-	case askIntent:
-		var mm tea.Model
-		mm, next = m.ask(in.act)
-		m = mm.(Model)
-	case noteIntent:
-		next = m.setStatus(in.text, in.isErr)
-	}
-	return m, tea.Batch(cmd, next)
 }

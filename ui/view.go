@@ -2,8 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -28,23 +30,21 @@ func (m Model) render() string {
 		return tooSmall(w, h)
 	}
 	var body string
-	var short []key.Binding
-	k := &m.c.keys
-	switch m.state {
-	case viewDetail:
-		body, short = m.detail.view(), k.detailHelp()
-	case viewGroups:
-		body, short = m.groups.view(), k.groupHelp()
-	case viewHelp:
+	switch m.view() {
+	case modeDetail:
+		body = m.detail.view()
+	case modeGroups:
+		body = m.groups.view()
+	case modeHelp:
 		body = m.help.view()
-	case viewPicker:
-		body, short = m.picker.view(), k.pickerHelp(m.picker.filter.typing())
-	case viewFor:
-		body, short = m.forv.view(), m.forv.keys.ShortHelp()
+	case modePicker:
+		body = m.picker.view()
+	case modeFor:
+		body = m.forv.view()
 	default:
-		body, short = m.top.view(), k.topHelp()
+		body = m.top.view()
 	}
-	footer := m.footer(short)
+	footer := m.footer()
 	lines := strings.Split(body, "\n")
 	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
 	out := strings.Join(lines, "\n")
@@ -54,13 +54,35 @@ func (m Model) render() string {
 	return out
 }
 
-// footer is the status message, wrapped, over the short help, which always
-// ends with "? help · q quit" (in help, how to go back).
-func (m Model) footer(short []key.Binding) []string {
+// newHints is the help bubble that draws the hints line.
+func newHints(c *common) help.Model {
+	h := help.New()
+	h.Styles = c.styles.help
+	h.ShortSeparator = " · "
+	return h
+}
+
+// hintsMode is the mode whose keys the hints line shows: the mode on top,
+// but for the dialog, which draws its keys in its box (from its own key
+// map), over the view's line.
+func (m *Model) hintsMode() mode {
+	for _, md := range slices.Backward(m.stack) {
+		if md != modeConfirm {
+			return md
+		}
+	}
+	return modeTop
+}
+
+// footer is the status message, wrapped, over the hints line, drawn from
+// the key map of the mode on top: a view's ends with "? help · q quit";
+// in help, how to go back; while a filter line is typed, how to end it
+// (? and q are letters there).
+func (m Model) footer() []string {
 	s := &m.c.styles
 	w := m.c.width
 	var lines []string
-	if m.state == viewTop && w < narrowWidth && m.top.selected() != nil {
+	if m.view() == modeTop && w < narrowWidth && m.top.selected() != nil {
 		lines = append(lines, m.top.selectedLine()) // rows() left its room
 	}
 	if status := m.statusShown(); status != "" {
@@ -73,21 +95,27 @@ func (m Model) footer(short []key.Binding) []string {
 			lines = append(lines, st.Render(fit(l, w)))
 		}
 	}
-	if m.state == viewHelp {
-		return append(lines, s.dim.Render(fit("? or esc to go back · q quit", w)))
+	md := m.hintsMode()
+	short := m.keysOf(md).ShortHelp()
+	switch md {
+	case modeHelp:
+		var parts []string
+		for _, b := range short {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+		return append(lines, s.dim.Render(fit(strings.Join(parts, " · "), w)))
+	case modePicker, modeFilter:
+		return append(lines, fit(m.hints.ShortHelpView(short), w))
 	}
 	k := &m.c.keys
-	end := m.help.h.ShortHelpView([]key.Binding{k.Help, k.Quit})
-	if m.state == viewPicker {
-		return append(lines, fit(m.help.h.ShortHelpView(short), w))
-	}
+	end := m.hints.ShortHelpView([]key.Binding{k.Help, k.Quit})
 	var rest []key.Binding
 	for _, b := range short {
 		if b.Help() != k.Help.Help() && b.Help() != k.Quit.Help() {
 			rest = append(rest, b)
 		}
 	}
-	h := m.help.h
+	h := m.hints
 	sep := s.help.ShortSeparator.Render(h.ShortSeparator)
 	room := w - lipgloss.Width(end) - lipgloss.Width(sep)
 	line := end

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// key routes a key press to the mode on top of the stack, which handles it
+// with its own key map, and acts on the intent it returns. Only ctrl+c is
+// the root's: it quits from anywhere, a filter or the dialog included.
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if key.Matches(msg, m.c.keys.Interrupt) {
+		return m, tea.Quit
+	}
+	var cmd tea.Cmd
+	var in intent
+	switch m.topMode() {
+	case modeConfirm:
+		cmd, in = m.confirm.update(msg)
+	case modeFilter:
+		if m.view() == modePicker {
+			m.picker, cmd, in = m.picker.filterKey(msg)
+		} else {
+			m.top, cmd, in = m.top.filterKey(msg)
+		}
+	case modeHelp:
+		m.help, cmd, in = m.help.update(msg)
+	case modePicker:
+		m.picker, cmd, in = m.picker.update(msg)
+	case modeFor:
+		m.forv, cmd, in = m.forv.update(msg)
+	case modeDetail:
+		m.detail, cmd, in = m.detail.update(msg)
+	case modeGroups:
+		m.groups, cmd, in = m.groups.update(msg)
+	default: // modeTop, modeDrill
+		m.top, cmd, in = m.top.update(msg)
+	}
+	return m.act(in, cmd)
+}
+
+// act does what a view asked for, after its own command cmd: opening a
+// view or a mode pushes it, leaving one pops it.
+func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	var next tea.Cmd
+	switch in := in.(type) {
+	case nil:
+	case openKeyIntent:
+		m.push(modeDetail)
+		m.detail, next = m.detail.open(in.controller, in.key)
+	case openGroupsIntent:
+		m.push(modeGroups)
+		m.groups, next = m.groups.open(in)
+	case openHelpIntent:
+		m.push(modeHelp)
+		m.help = m.help.open(in.keys)
+	case closeHelpIntent:
+		m.pop()
+	case backIntent:
+		m.pop()
+		if m.view() == modeTop {
+			next = m.top.refresh()
+		}
+	case typingIntent:
+		if in {
+			m.push(modeFilter)
+		} else {
+			m.pop()
+		}
+	case pauseIntent:
+		m.c.paused = !m.c.paused
+		if m.c.paused {
+			next = m.setHint("paused: p resumes, ctrl+r refreshes once", modePaused)
+		} else {
+			next = tea.Batch(m.refreshNow(), m.setStatus("resumed", false))
+		}
+	case refreshIntent:
+		next = m.refreshNow()
+	case showGroupIntent:
+		// Back to the table, in a drill-down: drilling again from one
+		// keeps it, so esc goes back to the view before any group.
+		if m.onStack(modeDrill) {
+			m.popTo(modeDrill)
+		} else {
+			m.popTo(modeTop)
+			m.push(modeDrill)
+		}
+		cmd := m.top.showGroup(in)
+		next = tea.Batch(cmd, m.setHint("showing the keys of one error group: esc goes back to the view before it", modeDrill))
+	case leftDrillIntent:
+		m.popTo(modeTop)
+		next = m.setStatus(in.text, false)
+	case askIntent:
+		var mm tea.Model
+		mm, next = m.ask(in.act)
+		m = mm.(Model)
+	case answerIntent:
+		m.confirm = nil
+		m.pop()
+		if in.act == nil {
+			next = m.setStatus("cancelled: nothing was changed", false)
+			break
+		}
+		next = tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, *in.act), m.setStatus(in.act.verb()+"…", false))
+	case openAnswerKeyIntent:
+		var mm tea.Model
+		mm, next = m.openKey()
+		m = mm.(Model)
+	case noteIntent:
+		next = m.setStatus(in.text, in.isErr)
+	}
+	return m, tea.Batch(cmd, next)
+}

@@ -1,0 +1,165 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// Each view's own key map, as bubbles' components have theirs: the keys
+// the view handles in its update, and its hints (help.KeyMap). The root
+// draws the hints line from the key map of the mode on top of its stack,
+// and the ? view from the key map of the view it was opened over, so that
+// neither names a key the view shown does not take. Each is taken from the
+// catalog (keyMap) when used, so the endpoint's capabilities (which
+// enable forget and retry) hold in every view at once.
+
+// scrollKeys move a cursor or a text, in every view that scrolls.
+type scrollKeys struct{ Up, Down, PageUp, PageDown, Home, End key.Binding }
+
+func (k *keyMap) scroll() scrollKeys {
+	return scrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
+}
+
+// topKeys are the top view's: the table, its query, the actions on its
+// keys, and the drill-down's esc (Back).
+type topKeys struct {
+	scrollKeys
+	Open, Back, Filter, States, Sort, Controller, PrevController, Group key.Binding
+	Pause, Refresh                                                      key.Binding
+	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry     key.Binding
+	Help, Quit                                                          key.Binding
+}
+
+func (k *keyMap) top() topKeys {
+	return topKeys{scrollKeys: k.scroll(), Open: k.Open, Back: k.Back, Filter: k.Filter, States: k.States, Sort: k.Sort,
+		Controller: k.Controller, PrevController: k.PrevController, Group: k.Group, Pause: k.Pause, Refresh: k.Refresh,
+		Forget: k.Forget, Retry: k.Retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
+		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Help: k.Help, Quit: k.Quit}
+}
+
+// ShortHelp is the top view's hints line. help.KeyMap.
+func (k topKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
+}
+
+// FullHelp is every binding of the top view, in columns, for the ? view:
+// f and r say what they do in the group view, which g opens from here.
+// help.KeyMap.
+func (k topKeys) FullHelp() [][]key.Binding {
+	forget, retry := k.Forget, k.Retry
+	forget.SetHelp("f", "forget key (group, in g)")
+	retry.SetHelp("r", "retry now (group, in g)")
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
+		{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group},
+		{k.Pause, k.Refresh, forget, retry, k.ForgetAll, k.RetryAll},
+	}
+}
+
+// detailKeys are the detail view's: scroll the explanation, act on its
+// key, leave.
+type detailKeys struct {
+	scrollKeys
+	Leave, Forget, Retry, RefusedForget, RefusedRetry key.Binding
+	Pause, Refresh, Help, Quit                        key.Binding
+}
+
+func (k *keyMap) detail() detailKeys {
+	return detailKeys{scrollKeys: k.scroll(), Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
+		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
+}
+
+// ShortHelp is the detail view's hints line. help.KeyMap.
+func (k detailKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Leave, k.Forget, k.Retry, k.Pause, k.Refresh, k.Help, k.Quit}
+}
+
+// FullHelp is every binding of the detail view, in columns. help.KeyMap.
+func (k detailKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
+		{k.Leave, k.Pause, k.Refresh, k.Forget, k.Retry},
+	}
+}
+
+// groupKeys are the group view's, where f and r act on every key of the
+// selected group: the same bindings (enabled as the endpoint allows),
+// named for what they do there. Leave is esc or g, which opened it.
+type groupKeys struct {
+	scrollKeys
+	ShowGroup, Leave, Group                                         key.Binding
+	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry key.Binding
+	Pause, Refresh, Help, Quit                                      key.Binding
+}
+
+func (k *keyMap) group() groupKeys {
+	forget, retry := k.Forget, k.Retry
+	forget.SetHelp("f", "forget group")
+	retry.SetHelp("r", "retry group")
+	return groupKeys{scrollKeys: k.scroll(), ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
+		Forget: forget, Retry: retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
+		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
+}
+
+// ShortHelp is the group view's hints line. help.KeyMap.
+func (k groupKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.ShowGroup, k.Leave, k.Forget, k.Retry, k.Refresh, k.Help, k.Quit}
+}
+
+// FullHelp is every binding of the group view, in columns. F and R act on
+// the group too: they are f and r here. help.KeyMap.
+func (k groupKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
+		{k.ShowGroup, k.Leave, k.Pause, k.Refresh, k.Forget, k.Retry},
+	}
+}
+
+// pickerKeys are the pod picker's: move, attach, filter, clear the filter,
+// leave. It has no ? view: it has nothing to explain beyond its line.
+type pickerKeys struct {
+	scrollKeys
+	Pick, Filter, ClearPick, LeavePick key.Binding
+}
+
+func (k *keyMap) picker() pickerKeys {
+	return pickerKeys{scrollKeys: k.scroll(), Pick: k.Pick, Filter: k.Filter, ClearPick: k.ClearPick, LeavePick: k.LeavePick}
+}
+
+// ShortHelp is the picker's hints line. help.KeyMap.
+func (k pickerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Pick, k.Filter, k.ClearPick, k.LeavePick}
+}
+
+// FullHelp is ShortHelp in one column. help.KeyMap.
+func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// filterKeys are the filter line's while it is typed: enter (or an arrow,
+// as in the top view) keeps what is typed, esc goes back to the filter
+// before. Every other key is typed.
+type filterKeys struct{ Accept, Cancel key.Binding }
+
+func (k *keyMap) filter() filterKeys {
+	return filterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
+}
+
+// ShortHelp is the filter line's hints. help.KeyMap.
+func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
+
+// FullHelp is ShortHelp in one column. help.KeyMap.
+func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// helpKeys are the ? view's: scroll, go back, quit.
+type helpKeys struct {
+	scrollKeys
+	Close, Quit key.Binding
+}
+
+func (k *keyMap) help() helpKeys {
+	return helpKeys{scrollKeys: k.scroll(),
+		Close: key.NewBinding(key.WithKeys(append(k.Help.Keys(), k.Back.Keys()...)...), key.WithHelp("? or esc", "to go back")),
+		Quit:  k.Quit}
+}
+
+// ShortHelp is the ? view's hints line. help.KeyMap.
+func (k helpKeys) ShortHelp() []key.Binding { return []key.Binding{k.Close, k.Quit} }
+
+// FullHelp is ShortHelp in one column. help.KeyMap.
+func (k helpKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
