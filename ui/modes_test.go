@@ -81,7 +81,7 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // A walk that pushes and pops every mode (issue #20): at each step the
 // stack is what the keys opened, the hints line is the mode on top's, the
-// dialog's keys are in its box, a status hint shows only while its mode is
+// dialog's keys are in its box and on the hints line, a status hint shows only while its mode is
 // on the stack and not covered by a view, and no hint of a mode popped (or
 // covered) is drawn. Each step lists what must show and what must not.
 func TestModeStackHints(t *testing.T) {
@@ -94,6 +94,8 @@ func TestModeStackHints(t *testing.T) {
 		groupHints  = "enter show its keys · esc back · f forget group"
 		dialogKeys  = "y yes N no (default) w reason (optional)"
 		reasonKeys  = "enter done esc no reason"
+		dialogLine  = "y yes · N no (default) · w reason (optional)"
+		reasonLine  = "enter done · esc no reason"
 		drillHint   = "showing the keys of one error group: esc goes back to the view before it"
 		pausedHint  = "p resumes"
 		viewEnd     = "? help · q quit"
@@ -130,11 +132,12 @@ func TestModeStackHints(t *testing.T) {
 		// g and enter again from the drill-down keep the one drill-down.
 		{[]tea.Msg{press("g"), groupsRead{}}, []mode{modeTop, modeDrill, modeGroups}, []string{groupHints}, groupHints},
 		{[]tea.Msg{press("enter")}, []mode{modeTop, modeDrill}, []string{topHints, drillHint}, topHints},
-		// The dialog over the drill-down: its keys in its box, the
-		// view's line under it.
-		{[]tea.Msg{press("f")}, []mode{modeTop, modeDrill, modeConfirm}, []string{topHints, drillHint, dialogKeys}, topHints},
-		{[]tea.Msg{press("w")}, []mode{modeTop, modeDrill, modeConfirm}, []string{topHints, drillHint, reasonKeys}, topHints},
-		{[]tea.Msg{press("esc")}, []mode{modeTop, modeDrill, modeConfirm}, []string{topHints, drillHint, dialogKeys}, topHints},
+		// The dialog over the drill-down: its keys in its box and on the
+		// hints line; the view's keys do nothing until it is answered, so
+		// their line would be a stale hint.
+		{[]tea.Msg{press("f")}, []mode{modeTop, modeDrill, modeConfirm}, []string{drillHint, dialogKeys}, dialogLine},
+		{[]tea.Msg{press("w")}, []mode{modeTop, modeDrill, modeConfirm}, []string{drillHint, reasonKeys}, reasonLine},
+		{[]tea.Msg{press("esc")}, []mode{modeTop, modeDrill, modeConfirm}, []string{drillHint, dialogKeys}, dialogLine},
 		{[]tea.Msg{press("n")}, []mode{modeTop, modeDrill}, []string{topHints}, topHints}, // "cancelled" replaced the hint
 		{[]tea.Msg{press("esc")}, []mode{modeTop}, []string{topHints}, topHints},
 		{[]tea.Msg{press("p")}, []mode{modeTop}, []string{topHints, pausedHint}, topHints},
@@ -161,7 +164,7 @@ func TestModeStackHints(t *testing.T) {
 			if footer := lines[len(lines)-1]; !strings.Contains(footer, st.footer) {
 				t.Errorf("%s: hints line %q, want %q", where, footer, st.footer)
 			}
-			if footer := lines[len(lines)-1]; strings.Contains(footer, viewEnd) != (m.topMode() != modeFilter && m.topMode() != modeHelp) {
+			if footer := lines[len(lines)-1]; strings.Contains(footer, viewEnd) != (m.topMode() != modeFilter && m.topMode() != modeHelp && m.topMode() != modeConfirm) {
 				t.Errorf("%s: hints line %q: %q only where ? and q do that", where, footer, viewEnd)
 			}
 			// A view's hints are looked for in the hints line (? lists

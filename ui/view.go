@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -63,21 +62,19 @@ func newHints(c *common) help.Model {
 }
 
 // hintsMode is the mode whose keys the hints line shows: the mode on top,
-// but for the dialog, which draws its keys in its box (from its own key
-// map), over the view's line.
+// the dialog included. The view's keys under a dialog do nothing until it
+// is answered (enter says no there): a line of them would be a stale hint.
 func (m *Model) hintsMode() mode {
-	for _, md := range slices.Backward(m.stack) {
-		if md != modeConfirm {
-			return md
-		}
+	if len(m.stack) == 0 {
+		return modeTop
 	}
-	return modeTop
+	return m.stack[len(m.stack)-1]
 }
 
 // footer is the status message, wrapped, over the hints line, drawn from
 // the key map of the mode on top: a view's ends with "? help · q quit";
-// in help, how to go back; while a filter line is typed, how to end it
-// (? and q are letters there).
+// in help, how to go back; while a filter line or a reason is typed, how
+// to end it (? and q are letters there); under the dialog, its answers.
 func (m Model) footer() []string {
 	s := &m.c.styles
 	w := m.c.width
@@ -104,7 +101,7 @@ func (m Model) footer() []string {
 			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 		}
 		return append(lines, s.dim.Render(fit(strings.Join(parts, " · "), w)))
-	case modePicker, modeFilter:
+	case modePicker, modeFilter, modeConfirm: // ? and q are not theirs: letters, or no answer
 		return append(lines, fit(m.hints.ShortHelpView(short), w))
 	}
 	k := &m.c.keys
