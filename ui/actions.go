@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -38,7 +38,7 @@ func (t *topModel) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
-// nextWait is inspector.NextFailureWait for the one controller act is on,
+// nextWait is explain.NextFailureWait for the one controller act is on,
 // as the last overview describes it; "" for several.
 func (t *topModel) nextWait(act action) string {
 	name := act.controller
@@ -51,7 +51,7 @@ func (t *topModel) nextWait(act action) string {
 	if t.overview == nil || name == "" {
 		return ""
 	}
-	return inspector.NextFailureWait(t.overview.Controller(name))
+	return explain.NextFailureWait(t.overview.Controller(name))
 }
 
 // followKey keeps the numbers of an open one-key dialog those of the last
@@ -109,12 +109,12 @@ func doneText(msg forgetDoneMsg) string {
 	a := msg.act
 	scope := a.controller
 	if a.bulk() {
-		scope = inspector.Plural(len(a.controllers), "controller")
+		scope = explain.Plural(len(a.controllers), "controller")
 		if len(a.controllers) == 1 {
 			scope = a.controllers[0]
 		}
 	}
-	out := fmt.Sprintf("forgot the backoff of %s of %s", inspector.Plural(msg.count, "key"), scope)
+	out := fmt.Sprintf("forgot the backoff of %s of %s", explain.Plural(msg.count, "key"), scope)
 	switch {
 	case msg.count == 0:
 		return out + ": nothing matched any more"
