@@ -88,7 +88,7 @@ func Explain(in ExplainInput) Diagnosis {
 				Plural(r.Failures, "retry"), clock(r.At))
 			break
 		}
-		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(failedAt(k)))
+		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(lastErrorAt(k)))
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
@@ -186,7 +186,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 	default:
 		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
 	}
-	if w := nextFailureWait(c); w != "" {
+	if w := NextFailureWait(c); w != "" {
 		fmt.Fprintf(&b, "; the next failure waits %s", w)
 	} else {
 		b.WriteString("; the next failure starts the backoff over")
@@ -355,12 +355,4 @@ func firstReconcileAfter(k api.Key, t time.Time) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// failedAt is when a failed key's terminal error happened.
-func failedAt(k api.Key) time.Time {
-	if k.LastError != nil {
-		return k.LastError.At
-	}
-	return k.LastReconcileAt
 }
