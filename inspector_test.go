@@ -29,6 +29,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -301,8 +302,8 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 			return fmt.Errorf("object generation %d, observed %v; want 3 and 1", o.Generation, o.ObservedGeneration)
 		case d.Key.State != api.StateBackoff:
 			return fmt.Errorf("key is %s, want backoff", d.Key.State)
-		case !slices.ContainsFunc(d.Diagnosis.Findings, func(f inspector.Finding) bool { return f.Code == inspector.FindingUnobserved }):
-			return fmt.Errorf("no %s finding in %+v", inspector.FindingUnobserved, d.Diagnosis.Findings)
+		case !slices.ContainsFunc(d.Diagnosis.Findings, func(f explain.Finding) bool { return f.Code == explain.FindingUnobserved }):
+			return fmt.Errorf("no %s finding in %+v", explain.FindingUnobserved, d.Diagnosis.Findings)
 		}
 		return nil
 	})

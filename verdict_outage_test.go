@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -34,7 +35,7 @@ func TestVerdictBucketThrottledOutage(t *testing.T) {
 		ds, err := h.session.DiagnoseControllers(context.Background(), h.name)
 		if err == nil && len(ds) == 1 {
 			line = ds[0].Line()
-			if ds[0].Situation == inspector.SituationOutage && strings.Contains(line, throttled) {
+			if ds[0].Situation == explain.SituationOutage && strings.Contains(line, throttled) {
 				break
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -157,7 +157,7 @@ func TestVerdictTruthTable(t *testing.T) {
 		},
 		state: api.StateScheduled,
 		check: func(k api.Key) string {
-			return want(k.Failures == 0 && !k.LastSuccessAt.IsZero() && !k.NextRetryAt.IsZero() && inspector.ErrorResolved(&k),
+			return want(k.Failures == 0 && !k.LastSuccessAt.IsZero() && !k.NextRetryAt.IsZero() && explain.ErrorResolved(&k),
 				"no failures, a success, the first failure's retry still due, the error marked resolved")
 		},
 		says: "a retry scheduled by an earlier failure is still pending in the queue and runs it once more",
@@ -288,7 +288,7 @@ func TestVerdictTruthTable(t *testing.T) {
 		check: func(k api.Key) string {
 			slot := k.LastReset.At.Add(20 * time.Second)
 			return want(k.Failures == 0 && k.DelaySource == api.SourceSpread && k.NextRetryAt.Equal(slot) && !k.EarlierRetry &&
-				k.LastReset.By == api.ResetForget && inspector.Failing(&k),
+				k.LastReset.By == api.ResetForget && explain.Failing(&k),
 				"failures 0, its retry at the spread slot (delaySource spread), failing still")
 		},
 		says:    "Requeued by forget at ",

@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -202,7 +203,7 @@ func withControllerHint(err error) error {
 	return err
 }
 
-func printControllerDiagnosis(w io.Writer, d inspector.ControllerDiagnosis) {
+func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
 	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
 	fmt.Fprintln(w, "Diagnosis:")
@@ -255,7 +256,7 @@ func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 // (its result is requeue_after), and "-" alone read as "never worked".
 func lastSuccessLine(k api.Key, now time.Time) string {
 	if k.LastSuccessAt.IsZero() && k.TotalFailures == 0 && k.Reconciles > 0 && k.DelaySource == api.SourceRequeueAfter {
-		return "- (no error in " + inspector.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
+		return "- (no error in " + explain.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
 	}
 	return ago(k.LastSuccessAt, now)
 }
@@ -276,7 +277,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 		if i > 0 {
 			prev = &hist[i-1]
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", inspector.TimeOfDayMillis(a.At), inspector.TriggerText(a, prev), a.Outcome,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", explain.TimeOfDayMillis(a.At), explain.TriggerText(a, prev), a.Outcome,
 			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
 	}
 	tw.Flush()
@@ -306,7 +307,7 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 		}
 	}
 	if o.DeletionTimestamp != nil {
-		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", inspector.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
+		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", explain.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}
 	tw := printers.GetNewTabWriter(w)
 	if len(o.Conditions) > 0 {
@@ -326,9 +327,9 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 
 // nextRetryLine is the key's next-retry column with the time it names.
 func nextRetryLine(k api.Key, now time.Time) string {
-	s := inspector.NextRetryText(k, now)
+	s := explain.NextRetryText(k, now)
 	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
-		s += " (at " + inspector.TimeOfDay(k.NextRetryAt) + ")"
+		s += " (at " + explain.TimeOfDay(k.NextRetryAt) + ")"
 	}
 	return s
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/cli"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -152,8 +153,8 @@ Diagnosis:
 	if err := run(cli.NewDescribeCommand, streams, "--addr", addr, "--controller", "naive", "-o", "json"); err != nil {
 		t.Fatalf("describe --controller naive -o json: %v", err)
 	}
-	var d inspector.ControllerDiagnosis
-	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Controller != "naive" || d.Situation != inspector.SituationPermanent {
+	var d explain.ControllerDiagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Controller != "naive" || d.Situation != explain.SituationPermanent {
 		t.Errorf("describe --controller naive -o json: %v; decoded %+v", err, d)
 	}
 

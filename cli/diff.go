@@ -11,7 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -111,7 +111,7 @@ func (o *DiffOptions) Run(context.Context) error {
 	return nil
 }
 
-func stamp(f *snapshot.File) string { return inspector.Timestamp(f.TakenAt) }
+func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
 
 // printChanges prints a row per key: what changed, the failures before and
 // after, and the last error (before → after when it changed).

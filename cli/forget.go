@@ -18,6 +18,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -121,7 +122,7 @@ func (o *ForgetOptions) Validate() error {
 	case !o.All && (o.Filter != "" || len(o.States) > 0):
 		return fmt.Errorf("--filter and --state select keys for --all; add --all or name the KEYs")
 	case o.Spread < 0 || o.Spread > api.MaxSpread:
-		return fmt.Errorf("--spread %v: must be between 0 and %s", o.Spread, inspector.FormatDuration(api.MaxSpread))
+		return fmt.Errorf("--spread %v: must be between 0 and %s", o.Spread, explain.FormatDuration(api.MaxSpread))
 	case o.Spread > 0 && !o.Requeue:
 		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
 	case len(o.Reason) > api.MaxReasonBytes:
@@ -212,7 +213,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			return o.forgetFailed(ctx, s, names, err, "--all: nothing forgotten; counting the keys to confirm")
 		}
 		if !o.isTerminal(o.In) {
-			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", inspector.Plural(total(previews), "key"))
+			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", explain.Plural(total(previews), "key"))
 		}
 		if !o.confirm(previews) {
 			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
@@ -280,7 +281,7 @@ func (o *ForgetOptions) forgetFailed(ctx context.Context, s *inspector.Session, 
 	if len(names) == 1 && len(fs) == 1 {
 		return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(fs[0].Err))
 	}
-	lines := []string{fmt.Sprintf("%s failed in %d of %s:", what, len(fs), inspector.Plural(len(names), "controller"))}
+	lines := []string{fmt.Sprintf("%s failed in %d of %s:", what, len(fs), explain.Plural(len(names), "controller"))}
 	for _, f := range fs {
 		// Explained here, each on its own: Run's explainError would
 		// rewrite the whole to the first failure's words.
@@ -304,7 +305,7 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 			if resp.DryRun {
 				verb = "to reset"
 			}
-			line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, inspector.Plural(k.Failures, "failure"), verb)
+			line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, explain.Plural(k.Failures, "failure"), verb)
 			if many {
 				line = resp.Controller + " " + line
 			}
@@ -314,7 +315,7 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 			fmt.Fprintln(o.Out, line)
 		}
 		// Endpoints before this release count in "key(s)": said here as the rest of the CLI says counts.
-		fmt.Fprintln(o.Out, strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), inspector.Plural(resp.Count, "key"), 1))
+		fmt.Fprintln(o.Out, strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), explain.Plural(resp.Count, "key"), 1))
 	}
 	if !many {
 		return
@@ -329,10 +330,10 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(o.Out, "%s no key: none matched in %s\n", verb, inspector.Plural(len(resps), "controller"))
+		fmt.Fprintf(o.Out, "%s no key: none matched in %s\n", verb, explain.Plural(len(resps), "controller"))
 		return
 	}
-	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, inspector.Plural(n, "key"), inspector.Plural(with, "controller"))
+	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, explain.Plural(n, "key"), explain.Plural(with, "controller"))
 }
 
 // total is how many keys the responses count.
@@ -360,9 +361,9 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 				parts = append(parts, fmt.Sprintf("%s %d", p.Controller, p.Count))
 			}
 		}
-		scope = fmt.Sprintf("%s (%s)", inspector.Plural(len(parts), "controller"), strings.Join(parts, ", "))
+		scope = fmt.Sprintf("%s (%s)", explain.Plural(len(parts), "controller"), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, inspector.Plural(total(previews), "key"), scope)
+	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, explain.Plural(total(previews), "key"), scope)
 	line, _ := bufio.NewReader(o.In).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"

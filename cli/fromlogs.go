@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -180,10 +181,10 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, now time.Time) {
 		// or "failing since 13s ago" reads as now on a log of last year.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
-			inspector.Timestamp(st.First), inspector.TimeOfDay(st.Last), st.Keys, inspector.Timestamp(st.Last))
+			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), st.Keys, explain.Timestamp(st.Last))
 	} else {
 		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
-			inspector.TimeOfDay(st.First), inspector.TimeOfDay(st.Last), st.Keys)
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), st.Keys)
 	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"

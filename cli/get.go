@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -96,7 +97,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	o.output.addFlags(cmd)
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, "+stateList(inspector.FailingStates)+" unless given: the keys still failing)")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
@@ -219,7 +220,7 @@ func (o *GetOptions) printDiagnoses(ctx context.Context, s *inspector.Session, l
 			listed[k.Controller] = true
 		}
 		cut := list.Matched > len(list.Items)
-		ds = slices.DeleteFunc(ds, func(d inspector.ControllerDiagnosis) bool {
+		ds = slices.DeleteFunc(ds, func(d explain.ControllerDiagnosis) bool {
 			if listed[d.Controller] || !cut {
 				return !listed[d.Controller]
 			}

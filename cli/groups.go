@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -40,7 +41,7 @@ func (o *GetOptions) validateGroupBy() error {
 func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error {
 	states := toStates(o.States)
 	if len(states) == 0 {
-		states = inspector.FailingStates
+		states = explain.FailingStates
 	}
 	l, err := s.Errors(ctx, o.Controller, api.Filter{States: states})
 	if err != nil {
@@ -61,7 +62,7 @@ func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error 
 	}
 	printErrorGroups(o.Out, l, o.Output == "wide")
 	fmt.Fprintf(o.ErrOut, "%s with an error, in %s (%d tracked; states %s).\n",
-		inspector.Plural(l.Matched, "key"), inspector.Plural(groups, "group"), l.Total, scope)
+		explain.Plural(l.Matched, "key"), explain.Plural(groups, "group"), l.Total, scope)
 	if groups > len(l.Groups) {
 		fmt.Fprintf(o.ErrOut, "Showing the largest %d of %d groups (--limit).\n", len(l.Groups), groups)
 	}

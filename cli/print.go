@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 )
 
 // maxErrorColumn bounds the LAST ERROR column of a table.
@@ -41,8 +42,8 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 				errText = oneLine(k.LastError.Message, 0)
 			}
 			class = dash(k.LastError.Class)
-			if inspector.ErrorResolved(&k.Key) {
-				errText = inspector.ResolvedMark + errText
+			if explain.ErrorResolved(&k.Key) {
+				errText = explain.ResolvedMark + errText
 			}
 		}
 		if pods {
@@ -50,7 +51,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
-			inspector.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
+			explain.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
 		if wide {
 			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
 				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
@@ -64,7 +65,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 
 // printDiagnoses prints one line per controller: what `get` shows on a
 // terminal's stderr above its table.
-func printDiagnoses(w io.Writer, ds []inspector.ControllerDiagnosis) {
+func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
 	for _, d := range ds {
 		fmt.Fprintln(w, d.Line())
 	}
@@ -84,14 +85,14 @@ func printPods(w io.Writer, pods []inspector.Pod) {
 }
 
 // ago is "3m01s ago" relative to the server's now.
-func ago(t, now time.Time) string { return inspector.Ago(t, now) }
+func ago(t, now time.Time) string { return explain.Ago(t, now) }
 
 // dur prints a duration with the one formatter, "-" for none.
 func dur(d time.Duration) string {
 	if d <= 0 {
 		return "-"
 	}
-	return inspector.FormatDuration(d)
+	return explain.FormatDuration(d)
 }
 
 func dash(s string) string {
@@ -102,4 +103,4 @@ func dash(s string) string {
 }
 
 // oneLine flattens s to one line of at most n runes (n <= 0: whole).
-func oneLine(s string, n int) string { return inspector.OneLine(s, n) }
+func oneLine(s string, n int) string { return explain.OneLine(s, n) }

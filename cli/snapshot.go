@@ -10,7 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
@@ -111,7 +111,7 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "%s: not read: %s\n", e.Name, e.Error)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", inspector.Timestamp(f.TakenAt), keys, withDetail)
+	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", explain.Timestamp(f.TakenAt), keys, withDetail)
 	if omitted > 0 {
 		fmt.Fprintf(o.ErrOut, " (%d more in backoff or failed without: --details)", omitted)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/printers"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/why"
 )
 
@@ -153,7 +153,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		}
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
-			waiting = inspector.FormatSeconds(a.Waiting.Duration)
+			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(oneLine(a.Verdict.Message, 60)))
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -21,14 +22,14 @@ type Description struct {
 	Key        *PodKeyDetail   `json:"key"`
 	Controller *api.Controller `json:"controller,omitempty"`
 	// Object is the object behind the key; ObjectErr says why it is missing.
-	Object      *ObjectStatus `json:"object,omitempty"`
-	ObjectErr   error         `json:"-"`
-	ObjectError string        `json:"objectError,omitempty"`
-	Diagnosis   Diagnosis     `json:"diagnosis"`
+	Object      *explain.ObjectStatus `json:"object,omitempty"`
+	ObjectErr   error                 `json:"-"`
+	ObjectError string                `json:"objectError,omitempty"`
+	Diagnosis   explain.Diagnosis     `json:"diagnosis"`
 	// Fleet is what Diagnosis was judged with, so that a viewer can run
 	// Explain again at a later time (the UI's countdowns move between
 	// reads). Not in the JSON: the diagnosis already says what it found.
-	Fleet *FleetStats `json:"-"`
+	Fleet *explain.FleetStats `json:"-"`
 }
 
 // Describe reads a key, its controller, the soonest retries of its
@@ -52,13 +53,13 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 	if ov, err := s.Overview(ctx); err == nil {
 		d.Controller = ov.Controller(k.Controller)
 	}
-	var fleet *FleetStats
+	var fleet *explain.FleetStats
 	if l, err := s.Keys(ctx, KeyQuery{Controller: k.Controller, Sort: api.SortNext, Limit: fleetSample}); err == nil {
 		keys := make([]api.Key, len(l.Items))
 		for i := range l.Items {
 			keys[i] = l.Items[i].Key
 		}
-		f := Fleet(keys, k.ServerTime)
+		f := explain.Fleet(keys, k.ServerTime)
 		fleet = &f
 	}
 	if objects != nil && d.Controller != nil && d.Controller.Kind != nil {
@@ -68,7 +69,7 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 		}
 	}
 	d.Fleet = fleet
-	d.Diagnosis = Explain(ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
+	d.Diagnosis = explain.Explain(explain.ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
 	return d, nil
 }
 

@@ -5,26 +5,27 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // DiagnoseControllers diagnoses every controller (or only the one named),
 // from v1/controllers and the error groups of their failing keys. A server
 // without v1/errors still gets a diagnosis, from its counts alone.
-func (s *Session) DiagnoseControllers(ctx context.Context, controller string) ([]ControllerDiagnosis, error) {
+func (s *Session) DiagnoseControllers(ctx context.Context, controller string) ([]explain.ControllerDiagnosis, error) {
 	ov, err := s.Overview(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var groups []api.ErrorGroup
 	// A replica that fails here only loses its groups: its counts still speak.
-	if l, _ := s.Errors(ctx, controller, api.Filter{States: DiagnosisStates}); l != nil {
+	if l, _ := s.Errors(ctx, controller, api.Filter{States: explain.DiagnosisStates}); l != nil {
 		groups = l.Groups
 	}
-	var out []ControllerDiagnosis
+	var out []explain.ControllerDiagnosis
 	for _, c := range ov.Controllers {
 		if controller == "" || c.Name == controller {
-			out = append(out, DiagnoseController(c, groups, ov.ServerTime))
+			out = append(out, explain.DiagnoseController(c, groups, ov.ServerTime))
 		}
 	}
 	if controller != "" && len(out) == 0 {

@@ -15,43 +15,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // maxEvents bounds the events shown for an object.
 const maxEvents = 10
-
-// ObjectStatus is what the API server says about the object behind a key.
-type ObjectStatus struct {
-	Kind, Namespace, Name string
-	Generation            int64
-	// ObservedGeneration is status.observedGeneration, nil when the object has none.
-	ObservedGeneration *int64
-	Conditions         []Condition
-	DeletionTimestamp  *time.Time
-	Finalizers         []string
-	// Events are the object's most recent events, newest first.
-	Events []Event
-	// Verdict is what the object says about its latest change, by the rule
-	// `why` uses (objstatus.Judge); SpecChange is who changed its spec last
-	// and when (nil when managedFields say nothing).
-	Verdict    *objstatus.Verdict `json:",omitempty"`
-	SpecChange *objstatus.Change  `json:",omitempty"`
-}
-
-// Condition is one entry of status.conditions.
-type Condition struct {
-	Type, Status, Reason, Message string
-	LastTransitionTime            time.Time
-}
-
-// Event is one Kubernetes Event about the object.
-type Event struct {
-	Type, Reason, Message string
-	Count                 int32
-	LastSeen              time.Time
-}
 
 // ObjectReader reads the object behind a key.
 type ObjectReader struct {
@@ -61,7 +31,7 @@ type ObjectReader struct {
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
-func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*ObjectStatus, error) {
+func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*explain.ObjectStatus, error) {
 	ns, name, _ := strings.Cut(key, "/")
 	if name == "" {
 		ns, name = "", ns
@@ -91,8 +61,8 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 }
 
 // statusOf reads the generic status fields of any object.
-func statusOf(u *unstructured.Unstructured) *ObjectStatus {
-	st := &ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
+func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
+	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
 	v := objstatus.Judge(u)
 	st.Verdict, st.SpecChange = &v, objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
 	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
@@ -109,24 +79,24 @@ func statusOf(u *unstructured.Unstructured) *ObjectStatus {
 			continue
 		}
 		str := func(k string) string { s, _ := m[k].(string); return s }
-		cond := Condition{Type: str("type"), Status: str("status"), Reason: str("reason"), Message: str("message")}
+		cond := explain.Condition{Type: str("type"), Status: str("status"), Reason: str("reason"), Message: str("message")}
 		cond.LastTransitionTime, _ = time.Parse(time.RFC3339, str("lastTransitionTime"))
 		st.Conditions = append(st.Conditions, cond)
 	}
 	return st
 }
 
-func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured) ([]Event, error) {
+func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error) {
 	sel := fields.Set{"involvedObject.name": u.GetName(), "involvedObject.uid": string(u.GetUID())}
 	list, err := r.Core.CoreV1().Events(u.GetNamespace()).List(ctx, metav1.ListOptions{FieldSelector: sel.AsSelector().String()})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Event, 0, len(list.Items))
+	out := make([]explain.Event, 0, len(list.Items))
 	for _, e := range list.Items {
-		out = append(out, Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
+		out = append(out, explain.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
 	}
-	slices.SortFunc(out, func(a, b Event) int { return b.LastSeen.Compare(a.LastSeen) })
+	slices.SortFunc(out, func(a, b explain.Event) int { return b.LastSeen.Compare(a.LastSeen) })
 	return out[:min(len(out), maxEvents)], nil
 }
 

@@ -18,6 +18,7 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -53,7 +54,7 @@ func objWidget() *unstructured.Unstructured {
 
 // objUTC returns st with every time in UTC, so reflect.DeepEqual can
 // compare, and without the verdict (TestStatusOfVerdict pins it).
-func objUTC(st *ObjectStatus) *ObjectStatus {
+func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 	if st == nil {
 		return nil
 	}
@@ -73,10 +74,10 @@ func objUTC(st *ObjectStatus) *ObjectStatus {
 	return &c
 }
 
-func objWantWidget() *ObjectStatus {
-	return &ObjectStatus{
+func objWantWidget() *explain.ObjectStatus {
+	return &explain.ObjectStatus{
 		Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: new(int64(6)),
-		Conditions: []Condition{
+		Conditions: []explain.Condition{
 			{Type: "Ready", Status: "False", Reason: "DependencyDown", Message: "dial tcp 10.0.0.7:443: connect: connection refused",
 				LastTransitionTime: objNow.Add(-20 * time.Minute)},
 			{Type: "Synced", Status: "True"},
@@ -92,10 +93,10 @@ func TestStatusOf(t *testing.T) {
 	tests := []struct {
 		name string
 		u    *unstructured.Unstructured
-		want *ObjectStatus
+		want *explain.ObjectStatus
 	}{
 		{name: "every field", u: objWidget(), want: objWantWidget()},
-		{name: "no status", u: bare, want: &ObjectStatus{Namespace: "default", Name: "cm"}},
+		{name: "no status", u: bare, want: &explain.ObjectStatus{Namespace: "default", Name: "cm"}},
 	}
 	for _, tt := range tests {
 		if got := objUTC(statusOf(tt.u)); !reflect.DeepEqual(got, tt.want) {
@@ -183,7 +184,7 @@ func TestObjectReaderRead(t *testing.T) {
 	want := objWantWidget()
 	want.Kind = "Widget"
 	for i := range maxEvents {
-		want.Events = append(want.Events, Event{Type: corev1.EventTypeWarning, Reason: fmt.Sprintf("R%d", i), Message: "reconcile failed",
+		want.Events = append(want.Events, explain.Event{Type: corev1.EventTypeWarning, Reason: fmt.Sprintf("R%d", i), Message: "reconcile failed",
 			Count: int32(i + 1), LastSeen: objNow.Add(-time.Duration(i) * time.Minute)})
 	}
 	if got := objUTC(got); !reflect.DeepEqual(got, want) {
@@ -196,7 +197,7 @@ func TestObjectReaderRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
-	if w := (&ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(objUTC(g), w) {
+	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(objUTC(g), w) {
 		t.Errorf("Read gizmo = %+v, want %+v", g, w)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/client-go/util/workqueue"
@@ -14,9 +15,31 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
+
+// explainNow is when the replicas' fake clocks start: the time the
+// inspector/explain tests read at, so that a diagnosis reads alike in both.
+var explainNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// checkDiagnosis compares every part of a diagnosis.
+func checkDiagnosis(t *testing.T, got, want explain.Diagnosis) {
+	t.Helper()
+	if got.State != want.State {
+		t.Errorf("State = %q, want %q", got.State, want.State)
+	}
+	if got.Summary != want.Summary {
+		t.Errorf("Summary:\n got %q\nwant %q", got.Summary, want.Summary)
+	}
+	if !slices.Equal(got.Details, want.Details) {
+		t.Errorf("Details:\n got %q\nwant %q", got.Details, want.Details)
+	}
+	if !slices.Equal(got.Findings, want.Findings) {
+		t.Errorf("Findings:\n got %q\nwant %q", got.Findings, want.Findings)
+	}
+}
 
 // replica is one controller process: a registry on a fake clock set to
 // explainNow, served by a real instrument endpoint.
@@ -315,16 +338,16 @@ func TestSessionDescribe(t *testing.T) {
 	// classifies says so, one that does not leaves it unknown, and five
 	// failures in an instant are not long enough to look permanent.
 	lastErr := `Last error: "connection refused", the same on the last 5 attempts; failing since 10:00:00.`
-	var findings []inspector.Finding
+	var findings []explain.Finding
 	if c := d.Key.LastError.Class; c != "" {
 		lastErr = `Last error (` + c + `): "connection refused", the same on the last 5 attempts; failing since 10:00:00.`
 	}
 	if d.Key.LastError.Class == api.ClassTransient {
-		findings = []inspector.Finding{{Code: inspector.FindingTransient,
+		findings = []explain.Finding{{Code: explain.FindingTransient,
 			Message: "The error is transient, the same on the last 5 attempts since 10:00:00 (0s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
 				"If it keeps failing, the next retries wait 160ms, 320ms, 640ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}
 	}
-	checkDiagnosis(t, d.Diagnosis, inspector.Diagnosis{State: api.StateBackoff,
+	checkDiagnosis(t, d.Diagnosis, explain.Diagnosis{State: api.StateBackoff,
 		Summary:  "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 160ms.",
 		Details:  []string{lastErr},
 		Findings: findings,

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -39,7 +40,7 @@ func (t *topModel) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
-// nextWait is inspector.NextFailureWait for the one controller act is on,
+// nextWait is explain.NextFailureWait for the one controller act is on,
 // as the last overview describes it; "" for several.
 func (t *topModel) nextWait(act action) string {
 	name := act.controller
@@ -52,7 +53,7 @@ func (t *topModel) nextWait(act action) string {
 	if t.overview == nil || name == "" {
 		return ""
 	}
-	return inspector.NextFailureWait(t.overview.Controller(name))
+	return explain.NextFailureWait(t.overview.Controller(name))
 }
 
 // followKey keeps the numbers of an open one-key dialog those of the last
@@ -129,12 +130,12 @@ func forgotText(msg forgetDoneMsg) string {
 		if msg.err != nil {
 			names = msg.forgotIn // not the ones that failed
 		}
-		scope = inspector.Plural(len(names), "controller")
+		scope = explain.Plural(len(names), "controller")
 		if len(names) == 1 {
 			scope = names[0]
 		}
 	}
-	out := fmt.Sprintf("forgot the backoff of %s of %s", inspector.Plural(msg.count, "key"), scope)
+	out := fmt.Sprintf("forgot the backoff of %s of %s", explain.Plural(msg.count, "key"), scope)
 	switch {
 	case msg.count == 0:
 		return out + ": nothing matched any more"

@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -30,7 +30,7 @@ type action struct {
 	// resets the per-item count, not the bucket.
 	bucket bool
 	// nextWait is what a next failure after the forget waits, as
-	// inspector.NextFailureWait forecasts it for the one controller acted
+	// explain.NextFailureWait forecasts it for the one controller acted
 	// on ("at least 5ms", "about 10s: the token bucket decides, …"); empty
 	// for several controllers or a limiter that does not say.
 	nextWait string
@@ -199,7 +199,7 @@ func (c *confirmation) updateInput(msg tea.Msg) tea.Cmd {
 func (c *confirmation) prompt() []string {
 	a := c.act
 	if !a.bulk() {
-		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, inspector.Plural(a.failures, "failure"))
+		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, explain.Plural(a.failures, "failure"))
 		if a.requeue {
 			return []string{
 				"Retry " + who + " now?",
@@ -213,7 +213,7 @@ func (c *confirmation) prompt() []string {
 	case c.err != nil:
 		n = "? keys (dry run failed: " + oneLine(c.err.Error()) + ")"
 	case c.count >= 0:
-		n = inspector.Plural(c.count, "key")
+		n = explain.Plural(c.count, "key")
 	}
 	if a.requeue {
 		// One line each, wrapped at the dialog's width: two halves of a

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -122,10 +123,10 @@ func fixedDetail() *inspector.Description {
 	det.History = hist
 	ov := fixedOverview()
 	og := int64(2)
-	obj := &inspector.ObjectStatus{
+	obj := &explain.ObjectStatus{
 		Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001", Generation: 3, ObservedGeneration: &og,
-		Conditions: []inspector.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}},
-		Events: []inspector.Event{
+		Conditions: []explain.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}},
+		Events: []explain.Event{
 			{Type: "Warning", Reason: "ReconcileError", Message: "spec.storageClass: required value", Count: 17, LastSeen: t0.Add(-73 * time.Second)},
 			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
 		},
@@ -135,7 +136,7 @@ func fixedDetail() *inspector.Description {
 		Message: "ConfigMap generation is 3, but latest observed generation is 2"}
 	obj.SpecChange = &objstatus.Change{Manager: "kubectl-client-side-apply", Operation: "Update", Time: t0.Add(-3 * time.Minute)}
 	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
-	d.Diagnosis = inspector.Explain(inspector.ExplainInput{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
+	d.Diagnosis = explain.Explain(explain.ExplainInput{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
 	return d
 }
 

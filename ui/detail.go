@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -186,12 +187,12 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 // function of the key and the time, so it runs again at each render: the
 // narrative's "(in 4.4s)" then counts down with the header's "next retry",
 // instead of standing at what it was when the key was read.
-func (d *detailModel) explain(now time.Time) inspector.Diagnosis {
+func (d *detailModel) explain(now time.Time) explain.Diagnosis {
 	dd := d.data
 	if now.IsZero() {
 		return dd.Diagnosis
 	}
-	return inspector.Explain(inspector.ExplainInput{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
+	return explain.Explain(explain.ExplainInput{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
 }
 
 // verdict is what the object says about its latest change, by the rule
@@ -301,13 +302,13 @@ func (d *detailModel) keyOf() *inspector.PodKeyDetail {
 // (Failures, the limiter's consecutive count). A failed key is never
 // rate-limited again, so its count says little: the words say why it stops.
 func failuresText(k *api.Key) string {
-	n := inspector.Plural(k.Failures, "failure")
+	n := explain.Plural(k.Failures, "failure")
 	if k.State != api.StateFailed {
 		return n
 	}
 	why := "terminal error, not retried"
-	if r := inspector.GaveUp(*k); r != nil {
-		why = "gave up after " + inspector.Plural(r.Failures, "retry") + ", not retried"
+	if r := explain.GaveUp(*k); r != nil {
+		why = "gave up after " + explain.Plural(r.Failures, "retry") + ", not retried"
 	}
 	if k.Failures == 0 {
 		return why

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 )
 
 // squash is s without its whitespace: the words, wherever the lines broke.
@@ -172,7 +172,7 @@ func TestCountdownsClaimWholeSeconds(t *testing.T) {
 		if header == nil || story == nil || header[1] != tt.want || story[1] != tt.want {
 			t.Errorf("%v left: header %q, narrative %q; want both %q", tt.left, header, story, tt.want)
 		}
-		if got := inspector.NextRetryText(d.Key.Key, t0); got != tt.want {
+		if got := explain.NextRetryText(d.Key.Key, t0); got != tt.want {
 			t.Errorf("%v left: get's NEXT says %q, want %q as the UI", tt.left, got, tt.want)
 		}
 	}

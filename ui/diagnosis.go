@@ -9,33 +9,33 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // situationOrder ranks the situations worst first: the one the header
 // names when all controllers are shown.
 var situationOrder = []string{
-	inspector.SituationOutage, inspector.SituationPermanent, inspector.SituationFailing,
-	inspector.SituationRetrying, inspector.SituationFailed, inspector.SituationBusy,
-	inspector.SituationHealthy, inspector.SituationStandby,
+	explain.SituationOutage, explain.SituationPermanent, explain.SituationFailing,
+	explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy,
+	explain.SituationHealthy, explain.SituationStandby,
 }
 
 // diagnosis is the one-line diagnosis the header shows — the selected
 // controller's, or the worst one's when all are shown — and how many other
 // controllers are in trouble too. ok is false before the first answer.
-func (t *topModel) diagnosis() (d inspector.ControllerDiagnosis, others int, ok bool) {
+func (t *topModel) diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	shown := t.shown()
 	if len(shown) == 0 {
 		return d, 0, false
 	}
-	ds := make([]inspector.ControllerDiagnosis, len(shown))
+	ds := make([]explain.ControllerDiagnosis, len(shown))
 	trouble := make(map[string]int, len(shown))
 	for i, c := range shown {
-		ds[i] = inspector.DiagnoseController(c, t.groups, t.overview.ServerTime)
-		trouble[c.Name] = inspector.InTrouble(&c)
+		ds[i] = explain.DiagnoseController(c, t.groups, t.overview.ServerTime)
+		trouble[c.Name] = explain.InTrouble(&c)
 	}
-	worst := slices.MinFunc(ds, func(a, b inspector.ControllerDiagnosis) int {
+	worst := slices.MinFunc(ds, func(a, b explain.ControllerDiagnosis) int {
 		return cmp.Or(
 			cmp.Compare(situationRank(a.Situation), situationRank(b.Situation)),
 			cmp.Compare(trouble[b.Controller], trouble[a.Controller]),
@@ -83,11 +83,11 @@ func (t *topModel) diagnosisLines() []string {
 	}
 	style := s.ok
 	switch d.Situation {
-	case inspector.SituationOutage, inspector.SituationPermanent, inspector.SituationFailing:
+	case explain.SituationOutage, explain.SituationPermanent, explain.SituationFailing:
 		style = s.bad
-	case inspector.SituationRetrying, inspector.SituationFailed, inspector.SituationBusy:
+	case explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy:
 		style = s.warn
-	case inspector.SituationStandby:
+	case explain.SituationStandby:
 		style = s.dim
 	}
 	rows := ""

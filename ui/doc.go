@@ -38,6 +38,6 @@
 // retrying keys' error groups (v1/errors, a few groups counted by the
 // endpoint), from which the header diagnoses the selected controller, or
 // the worst one, in a line, two when it does not fit one
-// (inspector.DiagnoseController). An
+// (explain.DiagnoseController). An
 // endpoint never reached ends Run, after Options.GiveUp, with the error.
 package ui

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -129,7 +130,7 @@ func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Tim
 		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
 		// Without its groups the diagnosis still speaks, from the counts.
 		if groups {
-			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, api.Filter{States: inspector.DiagnosisStates}) })
+			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, api.Filter{States: explain.DiagnosisStates}) })
 		}
 		wg.Wait()
 		msg.fetchedAt = clock()

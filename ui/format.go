@@ -10,25 +10,25 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 )
 
-// countdown is the time left until t at now: inspector.Countdown.
+// countdown is the time left until t at now: explain.Countdown.
 func countdown(t, now time.Time) string {
 	if now.IsZero() {
 		return "-"
 	}
-	return inspector.Countdown(t, now)
+	return explain.Countdown(t, now)
 }
 
-// short formats a duration: inspector.FormatDuration, the one formatter.
-func short(d time.Duration) string { return inspector.FormatDuration(d) }
+// short formats a duration: explain.FormatDuration, the one formatter.
+func short(d time.Duration) string { return explain.FormatDuration(d) }
 
-// ago formats how long before now t was: inspector.Ago.
-func ago(t, now time.Time) string { return inspector.Ago(t, now) }
+// ago formats how long before now t was: explain.Ago.
+func ago(t, now time.Time) string { return explain.Ago(t, now) }
 
 // clockTime formats a server time as a UTC time of day.
-func clockTime(t time.Time) string { return inspector.TimeOfDay(t) }
+func clockTime(t time.Time) string { return explain.TimeOfDay(t) }
 
 // fit pads or truncates s (which may be styled) to exactly w cells.
 func fit(s string, w int) string {
@@ -60,8 +60,8 @@ func errText(err error) string {
 	return oneLine(err.Error())
 }
 
-// oneLine makes s a single line: inspector.OneLine, not cut.
-func oneLine(s string) string { return inspector.OneLine(s, 0) }
+// oneLine makes s a single line: explain.OneLine, not cut.
+func oneLine(s string) string { return explain.OneLine(s, 0) }
 
 // wrap word-wraps plain text to w cells.
 func wrap(s string, w int) []string {
@@ -154,5 +154,5 @@ func compact(n int) string {
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
-// thousands formats n with thousands separators: inspector.Thousands.
-func thousands(n int) string { return inspector.Thousands(n) }
+// thousands formats n with thousands separators: explain.Thousands.
+func thousands(n int) string { return explain.Thousands(n) }

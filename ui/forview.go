@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/inspector/why"
 )
 
@@ -257,7 +257,7 @@ func (f *forModel) rows() []string {
 	for i, a := range as {
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
-			waiting = inspector.FormatSeconds(a.Waiting.Duration)
+			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
 		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), oneLine(a.Verdict.Message)}
 		if f.opts.AllNamespaces {

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -41,7 +41,7 @@ type groupModel struct {
 // open reads the groups of the top view's controller, filter and states
 // (failing states when none are selected), as in asks.
 func (g groupModel) open(in openGroupsIntent) (groupModel, tea.Cmd) {
-	states := inspector.FailingStates
+	states := explain.FailingStates
 	if len(in.states) > 0 {
 		states = in.states
 	}
@@ -151,7 +151,7 @@ func (g *groupModel) about(now time.Time) []string {
 	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
 		out = append(out, s.bold.Render(fit(l, w)))
 	}
-	meta := inspector.Plural(gr.Count, "key")
+	meta := explain.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
 		meta += " · failing since " + ago(gr.FirstSeen, now)
 	}
@@ -201,12 +201,12 @@ func (g *groupModel) view() string {
 		summary = "could not read the error groups (v1/errors)"
 	}
 	if g.list != nil {
-		keys := inspector.Plural(g.list.Matched, "key")
+		keys := explain.Plural(g.list.Matched, "key")
 		if g.filter != "" {
 			keys += " matching " + describeFilter(g.filter)
 		}
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
-			inspector.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope)
+			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope)
 	}
 	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
 	// The summary wraps rather than lose its end; its second line takes the

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -44,7 +45,7 @@ func (t *topModel) attachedLine() string {
 	}
 	if at := t.c.opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
-		parts = append(parts, s.warn.Render("snapshot taken at "+inspector.Timestamp(at)))
+		parts = append(parts, s.warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
 	if t.c.opts.Context != "" {
 		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)

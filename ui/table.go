@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 )
 
 // column is one table column: its title, width, alignment and cell text.
@@ -99,13 +100,13 @@ func (t *topModel) columns() []column {
 				if k.FirstFailureAt.IsZero() {
 					return "-"
 				}
-				return inspector.FormatSeconds(now.Sub(k.FirstFailureAt))
+				return explain.FormatSeconds(now.Sub(k.FirstFailureAt))
 			}},
 			column{title: "LAST EVENT", width: 10, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
 				if k.LastEventAt.IsZero() {
 					return "-"
 				}
-				return inspector.FormatSeconds(now.Sub(k.LastEventAt))
+				return explain.FormatSeconds(now.Sub(k.LastEventAt))
 			}},
 		)
 	}
@@ -114,8 +115,8 @@ func (t *topModel) columns() []column {
 		if k.LastError == nil {
 			return ""
 		}
-		if inspector.ErrorResolved(&k.Key) {
-			return inspector.ResolvedMark + oneLine(k.LastError.Message)
+		if explain.ErrorResolved(&k.Key) {
+			return explain.ResolvedMark + oneLine(k.LastError.Message)
 		}
 		return oneLine(k.LastError.Message)
 	}})
@@ -174,7 +175,7 @@ func (t *topModel) sharedNamespace() string {
 // nextRetryCell is the NEXT RETRY cell: the column is narrow, so a running
 // key shows its time without the word.
 func nextRetryCell(k *inspector.PodKey, now time.Time) string {
-	return inspector.NextRetryCompact(k.Key, now)
+	return explain.NextRetryCompact(k.Key, now)
 }
 
 func dash(s string) string {
@@ -301,7 +302,7 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		clockTime(t.lastSent), inspector.FormatSeconds(t.c.now().Sub(t.failedSince)))
+		clockTime(t.lastSent), explain.FormatSeconds(t.c.now().Sub(t.failedSince)))
 	next := t.lastSent.Add(t.c.opts.Refresh)
 	retry := "tries again in " + countdown(next, t.c.now())
 	if !next.After(t.c.now()) {

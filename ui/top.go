@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
 )
@@ -145,7 +146,7 @@ func failing(ov *inspector.Overview) bool {
 		return false
 	}
 	for i := range ov.Controllers {
-		if inspector.InTrouble(&ov.Controllers[i]) > 0 {
+		if explain.InTrouble(&ov.Controllers[i]) > 0 {
 			return true
 		}
 	}

@@ -89,13 +89,6 @@ func (s *Store) views(controller string) (time.Time, []api.Key) {
 	return now, out
 }
 
-func (e *entry) lastErrText() string {
-	if e.lastErr == nil {
-		return ""
-	}
-	return e.lastErr.Message
-}
-
 // NotFoundError says a key is not in the log.
 type NotFoundError struct{ Controller, Key string }
 

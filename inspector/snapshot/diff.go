@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -74,7 +74,7 @@ func Diff(before, after *File) []Change {
 }
 
 func changes(before, after *api.Key) []string {
-	fb, fa := inspector.Failing(before), inspector.Failing(after)
+	fb, fa := explain.Failing(before), explain.Failing(after)
 	switch {
 	case !fb && fa:
 		return []string{Started}

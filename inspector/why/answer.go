@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/objstatus"
 )
 
@@ -34,9 +34,9 @@ type Answer struct {
 	Controller *Controller `json:"controller,omitempty"`
 	// Backoff is what that controller does with the key; BackoffError why
 	// it could not be read.
-	Backoff      *Backoff          `json:"backoff,omitempty"`
-	BackoffError string            `json:"backoffError,omitempty"`
-	Events       []inspector.Event `json:"events,omitempty"`
+	Backoff      *Backoff        `json:"backoff,omitempty"`
+	BackoffError string          `json:"backoffError,omitempty"`
+	Events       []explain.Event `json:"events,omitempty"`
 	// Refused are the reads the user may not make, each saying what for.
 	Refused []string `json:"refused,omitempty"`
 	// Summary is the answer in one sentence; Next the steps to take.
@@ -53,7 +53,7 @@ type Asker struct {
 	Finder *Finder
 	Keys   KeyReader
 	// Events reads an object's Events; nil skips them.
-	Events func(ctx context.Context, u *unstructured.Unstructured) ([]inspector.Event, error)
+	Events func(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error)
 	// Given is the user's --controller-pod, nil to search.
 	Given *Given
 	// Now is the clock. Defaults to time.Now.
@@ -102,7 +102,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if ans.Verdict.Status != Current && ans.Ownership.SpecChange != nil && !ans.Ownership.SpecChange.Time.IsZero() {
 		ans.Waiting.Duration = ans.Now.Sub(ans.Ownership.SpecChange.Time)
 	}
-	ans.Summary, ans.Next = explain(ans, a.Hint)
+	ans.Summary, ans.Next = summarize(ans, a.Hint)
 	return ans
 }
 
@@ -137,5 +137,5 @@ func (o Object) Ref() string {
 // GenerationLine is the first line of the answer: the generation, who
 // changed it when, and what the controller has observed.
 func (a *Answer) GenerationLine() string {
-	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return inspector.Ago(t, a.Now) })
+	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return explain.Ago(t, a.Now) })
 }

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// explain is the answer in one sentence, and the steps to take.
-func explain(a *Answer, h CommandHint) (string, []string) {
+// summarize is the answer in one sentence, and the steps to take.
+func summarize(a *Answer, h CommandHint) (string, []string) {
 	prog := h.Program
 	if prog == "" {
 		prog = "kubectl backoff"
@@ -43,7 +43,7 @@ func explain(a *Answer, h CommandHint) (string, []string) {
 	return fmt.Sprintf("%s: %s.", word, v.Message), next
 }
 
-// explainKey is explain when the controller reported the key.
+// explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict
 	now := b.ServerTime
@@ -64,7 +64,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	precision := b.Precision()
 	switch k.State {
 	case api.StateBackoff:
-		next := "next retry in " + inspector.Countdown(k.NextRetryAt, now)
+		next := "next retry in " + explain.Countdown(k.NextRetryAt, now)
 		if !k.NextRetryAt.After(now) {
 			next = "next retry due now"
 		}
@@ -74,12 +74,12 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
 		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
 	case api.StateScheduled:
-		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, inspector.Countdown(k.NextRetryAt, now)), nil
+		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, explain.Countdown(k.NextRetryAt, now)), nil
 	case api.StateQueued, api.StateRunning:
 		return fmt.Sprintf("%s: controller %q is %s it now.", v.Status, b.Controller, map[api.State]string{api.StateQueued: "about to reconcile", api.StateRunning: "reconciling"}[k.State]), nil
 	case api.StateUnknown:
 		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (success is not logged at the default verbosity).",
-			v.Status, b.Controller, inspector.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
+			v.Status, b.Controller, explain.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
 	}
 	if v.Status == Current {
 		return fmt.Sprintf("Current: controller %q reconciled it without error: nothing to wait for.", b.Controller), nil

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 )
 
 // Item is one object of a kind to judge, with its plural resource.
@@ -75,7 +75,7 @@ func (a *Answer) BackoffBrief() string {
 	if k.Failures > 0 {
 		s += fmt.Sprintf(" %d×", k.Failures)
 	}
-	if next := inspector.NextRetryCompact(*k, b.ServerTime); next != "-" {
+	if next := explain.NextRetryCompact(*k, b.ServerTime); next != "-" {
 		s += ", retry " + next
 	}
 	return s + " (" + b.Precision() + ")"

@@ -1,10 +1,10 @@
-package inspector_test
+package explain_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -40,7 +40,7 @@ func TestFormatDuration(t *testing.T) {
 		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d04h"},
 	}
 	for _, tt := range tests {
-		if got := inspector.FormatDuration(tt.d); got != tt.want {
+		if got := explain.FormatDuration(tt.d); got != tt.want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
@@ -71,7 +71,7 @@ func TestFormatSeconds(t *testing.T) {
 		{25*time.Hour + 59*time.Minute, "1d01h"},
 	}
 	for _, tt := range tests {
-		if got := inspector.FormatSeconds(tt.d); got != tt.want {
+		if got := explain.FormatSeconds(tt.d); got != tt.want {
 			t.Errorf("FormatSeconds(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
@@ -92,10 +92,10 @@ func TestCountdownAndAgo(t *testing.T) {
 		{at(-26 * time.Hour), "due", "1d02h ago"},
 	}
 	for _, tt := range tests {
-		if got := inspector.Countdown(tt.t, explainNow); got != tt.wantCountdown {
+		if got := explain.Countdown(tt.t, explainNow); got != tt.wantCountdown {
 			t.Errorf("Countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
 		}
-		if got := inspector.Ago(tt.t, explainNow); got != tt.wantAgo {
+		if got := explain.Ago(tt.t, explainNow); got != tt.wantAgo {
 			t.Errorf("Ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
 		}
 	}
@@ -117,7 +117,7 @@ func TestNextRetryText(t *testing.T) {
 		{"failed", api.Key{State: api.StateFailed, NextRetryAt: at(time.Second)}, "-"},
 	}
 	for _, tt := range tests {
-		if got := inspector.NextRetryText(tt.key, explainNow); got != tt.want {
+		if got := explain.NextRetryText(tt.key, explainNow); got != tt.want {
 			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -140,10 +140,10 @@ func TestNextRetryCompact(t *testing.T) {
 		{"idle", api.Key{State: api.StateIdle}, explainNow, "-", "-"},
 	}
 	for _, tt := range tests {
-		if got := inspector.NextRetryText(tt.key, tt.now); got != tt.text {
+		if got := explain.NextRetryText(tt.key, tt.now); got != tt.text {
 			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.text)
 		}
-		if got := inspector.NextRetryCompact(tt.key, tt.now); got != tt.compact {
+		if got := explain.NextRetryCompact(tt.key, tt.now); got != tt.compact {
 			t.Errorf("%s: NextRetryCompact = %q, want %q", tt.name, got, tt.compact)
 		}
 	}

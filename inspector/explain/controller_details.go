@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import (
 	"fmt"
@@ -34,10 +34,7 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 	if len(groups) > 0 {
 		out = append(out, "Errors of the failing keys, largest first:")
 		for _, g := range groups[:min(len(groups), detailGroups)] {
-			class := g.Class
-			if class == "" {
-				class = api.ClassUnknown
-			}
+			class := classWord(g.Class)
 			line := fmt.Sprintf("  %s, %s%s: %s", keys(g.Count), class, sinceClock(g.FirstSeen), OneLine(g.Message, 0))
 			if len(g.Examples) > 0 {
 				line += " (e.g. " + strings.Join(g.Examples[:min(len(g.Examples), 3)], ", ") + ")"

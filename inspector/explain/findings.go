@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import (
 	"fmt"
@@ -120,13 +120,21 @@ func errorFinding(in ExplainInput) (Finding, bool) {
 
 // classOf is an error's class; a server that does not classify says unknown.
 func classOf(e *api.ErrorRecord) string {
-	if e == nil || e.Class == "" {
+	if e == nil {
 		return api.ClassUnknown
 	}
-	return e.Class
+	return classWord(e.Class)
 }
 
-// sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
+// classWord is a class as the words say it: unknown when none was given
+// (a server that does not classify), for a key's error and a group's alike.
+func classWord(class string) string {
+	if class == "" {
+		return api.ClassUnknown
+	}
+	return class
+}
+
 // sameErrorSince is when the run of SameErrorCount attempts with the last
 // error began. It is read from the history, and is unknown (zero) when the
 // run began before it, unless the run is the whole failure streak: as many
@@ -157,6 +165,7 @@ func sameErrorSince(k api.Key) time.Time {
 	return time.Time{}
 }
 
+// sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
 func sinceText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""

@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import (
 	"cmp"
@@ -180,10 +180,7 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 	if len(groups) == 0 {
 		return ""
 	}
-	class := top.Class
-	if class == "" {
-		class = api.ClassUnknown
-	}
+	class := classWord(top.Class)
 	if len(groups) == 1 {
 		return fmt.Sprintf(" on one %s error (%s)", class, OneLine(top.Message, 0))
 	}

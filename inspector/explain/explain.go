@@ -1,8 +1,7 @@
-package inspector
+package explain
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,7 +88,7 @@ func Explain(in ExplainInput) Diagnosis {
 				Plural(r.Failures, "retry"), clock(r.At))
 			break
 		}
-		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(failedAt(k)))
+		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(lastErrorAt(k)))
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
@@ -187,7 +186,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 	default:
 		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
 	}
-	if w := nextFailureWait(c); w != "" {
+	if w := NextFailureWait(c); w != "" {
 		fmt.Fprintf(&b, "; the next failure waits %s", w)
 	} else {
 		b.WriteString("; the next failure starts the backoff over")
@@ -356,40 +355,4 @@ func firstReconcileAfter(k api.Key, t time.Time) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// failedAt is when a failed key's terminal error happened.
-func failedAt(k api.Key) time.Time {
-	if k.LastError != nil {
-		return k.LastError.At
-	}
-	return k.LastReconcileAt
-}
-
-// clock formats a server time as a wall-clock time of day, in UTC.
-func clock(t time.Time) string { return TimeOfDay(t) }
-
-// Plural is "1 failure", "3 failures", "2 retries", "1,000 keys": the count
-// and its noun, for every message that says how many (the CLI's and the UI's too).
-func Plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if w, ok := strings.CutSuffix(word, "y"); ok && !strings.ContainsAny(w[len(w)-1:], "aeiou") {
-		return Thousands(n) + " " + w + "ies"
-	}
-	return Thousands(n) + " " + word + "s"
-}
-
-// Thousands formats n with thousands separators: 100,000. The UI's counts
-// and the diagnoses' say numbers the same way.
-func Thousands(n int) string {
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import (
 	"fmt"
@@ -83,10 +83,3 @@ const keepsFailing = "while the retries queued ahead keep failing"
 
 // rate formats a rate as "10", "0.5".
 func rate(qps float64) string { return fmt.Sprintf("%g", qps) }
-
-// NextFailureWait says what the first failure after a forget waits, for
-// screens that offer a forget: "5ms", "at least 5ms" (a bucket with
-// tokens left), "about 10s: the token bucket decides, not the failure
-// count (99 retries queued on it, refilled at 10 per second)". Empty when
-// the limiter does not say.
-func NextFailureWait(c *api.Controller) string { return nextFailureWait(c) }

@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import (
 	"fmt"
@@ -61,6 +61,8 @@ func sampledWhen(at time.Time) string {
 // sampledRemedy is how to get every line.
 const sampledRemedy = "For every line, run the controller with --zap-devel or --zap-log-level=5, or instrument it."
 
+// lastErrorAt is when a key last failed: its last error's time, else its
+// last reconcile's (a failed key's terminal error, a log's quiet key).
 func lastErrorAt(k api.Key) time.Time {
 	if k.LastError != nil {
 		return k.LastError.At

@@ -1,11 +1,11 @@
-package inspector_test
+package explain_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -39,18 +39,18 @@ func TestExplainResets(t *testing.T) {
 
 	tests := []struct {
 		name string
-		in   inspector.ExplainInput
-		want inspector.Diagnosis
+		in   explain.ExplainInput
+		want explain.Diagnosis
 	}{{
 		name: "forgotten, retry pending",
-		in:   inspector.ExplainInput{Controller: pqController, Key: forgotten},
-		want: inspector.Diagnosis{State: api.StateBackoff,
+		in:   explain.ExplainInput{Controller: pqController, Key: forgotten},
+		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "forgotten by a user with a reason, classic queue",
-		in:   inspector.ExplainInput{Controller: classicController, Key: byAlice},
-		want: inspector.Diagnosis{State: api.StateBackoff,
+		in:   explain.ExplainInput{Controller: classicController, Key: byAlice},
+		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits at least 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
@@ -58,34 +58,34 @@ func TestExplainResets(t *testing.T) {
 		// retries queued on it the next failure borrows the 100th token,
 		// repaid in 100/10 s, not the 5ms base (issue #23).
 		name: "forgotten on a classic queue whose bucket is in debt",
-		in:   inspector.ExplainInput{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
-		want: inspector.Diagnosis{State: api.StateBackoff,
+		in:   explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
+		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 retries queued on it, refilled at 10 per second).",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
-			Findings: []inspector.Finding{{Code: inspector.FindingThrottled,
+			Findings: []explain.Finding{{Code: explain.FindingThrottled,
 				Message: "The token bucket is empty, 99 retries queued on it: every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "forgotten, the kept retry came due",
-		in:   inspector.ExplainInput{Key: due},
-		want: inspector.Diagnosis{State: api.StateBackoff,
+		in:   explain.ExplainInput{Key: due},
+		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled came due at 09:59:59; the next failure starts the backoff over.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "no failures counted and no reset known",
-		in:   inspector.ExplainInput{Controller: pqController, Key: noReset},
-		want: inspector.Diagnosis{State: api.StateBackoff,
+		in:   explain.ExplainInput{Controller: pqController, Key: noReset},
+		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "No failures counted; the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts; failing since 09:00:00.`}},
 	}, {
 		name: "the controller gave up",
-		in:   inspector.ExplainInput{Controller: pqController, Key: gaveUp},
-		want: inspector.Diagnosis{State: api.StateFailed,
+		in:   explain.ExplainInput{Controller: pqController, Key: gaveUp},
+		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Gave up after 5 retries at 09:58:00: not retried until the next change to the object (state failed).",
 			Details: []string{`Last error (unknown): "boom", the same on the last 5 attempts before the reset.`}},
 	}, {
 		name: "a terminal error after an earlier give-up is a terminal error",
-		in:   inspector.ExplainInput{Controller: pqController, Key: terminalAfterGiveUp},
-		want: inspector.Diagnosis{State: api.StateFailed,
+		in:   explain.ExplainInput{Controller: pqController, Key: terminalAfterGiveUp},
+		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Failed with a terminal error at 09:59:00; not retried. Only a change to the object (a watch event) reconciles it again.",
 			Details: []string{"The backoff counter is kept at 1: the next failure continues from there.",
 				`Last error (permanent): "spec.size: must be positive".`}},
@@ -93,7 +93,7 @@ func TestExplainResets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.Now = explainNow
-			checkDiagnosis(t, inspector.Explain(tt.in), tt.want)
+			checkDiagnosis(t, explain.Explain(tt.in), tt.want)
 		})
 	}
 }
@@ -126,10 +126,10 @@ func TestExplainHistoryLoops(t *testing.T) {
 		name    string
 		key     api.Key
 		history []api.Attempt
-		want    []inspector.Finding
+		want    []explain.Finding
 	}{{
 		name: "events right after its own successes", key: idle, history: echo,
-		want: []inspector.Finding{{Code: inspector.FindingHotLoop,
+		want: []explain.Finding{{Code: explain.FindingHotLoop,
 			Message: "A hot loop: 3 of the last 4 attempts ran on a watch event less than 1.0s after the key's own successful reconcile. " +
 				"The controller's own write (often a status update) comes back as an event and triggers it again: write only what changed, or ignore such events with a predicate (e.g. GenerationChangedPredicate)."}},
 	}, {
@@ -138,7 +138,7 @@ func TestExplainHistoryLoops(t *testing.T) {
 		name:    "events pre-empting the backoff",
 		key:     api.Key{State: api.StateBackoff, Failures: 4, Delay: dur(time.Minute), DelaySource: api.SourceLimiter, NextRetryAt: at(time.Minute)},
 		history: preempting,
-		want: []inspector.Finding{{Code: inspector.FindingHotLoop,
+		want: []explain.Finding{{Code: explain.FindingHotLoop,
 			Message: "Watch events pre-empted this key's backoff 3 times in the last 4 attempts: each event retries it at once, so it fails at the rate the object changes, not the rate backoff allows. " +
 				"Find what keeps changing the object (another writer fighting this controller?), or ignore changes that do not touch the spec (GenerationChangedPredicate)."}},
 	}, {
@@ -150,7 +150,7 @@ func TestExplainHistoryLoops(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			k := tt.key
 			k.History = tt.history
-			got := inspector.Explain(inspector.ExplainInput{Key: k, Now: explainNow}).Findings
+			got := explain.Explain(explain.ExplainInput{Key: k, Now: explainNow}).Findings
 			if len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
 				t.Errorf("Findings:\n got %q\nwant %q", got, tt.want)
 			}
@@ -176,7 +176,7 @@ func TestTriggerText(t *testing.T) {
 		{api.Attempt{Trigger: api.TriggerForget, By: "alice", Reason: "db restored"}, prev, "forget by alice: db restored"},
 	}
 	for _, tt := range tests {
-		if got := inspector.TriggerText(tt.a, tt.prev); got != tt.want {
+		if got := explain.TriggerText(tt.a, tt.prev); got != tt.want {
 			t.Errorf("TriggerText(%+v) = %q, want %q", tt.a, got, tt.want)
 		}
 	}
@@ -187,7 +187,7 @@ func TestTriggerText(t *testing.T) {
 func TestExplainRetryPlan(t *testing.T) {
 	key := func(failures int) api.Key {
 		return api.Key{State: api.StateBackoff, Failures: failures, Delay: dur(time.Second), DelaySource: api.SourceItemExponential,
-			NextRetryAt: at(time.Second), SameErrorCount: inspector.PermanentAfter,
+			NextRetryAt: at(time.Second), SameErrorCount: explain.PermanentAfter,
 			LastError: &api.ErrorRecord{Message: "503", At: explainNow, Class: api.ClassTransient}}
 	}
 	tests := []struct {
@@ -212,8 +212,8 @@ func TestExplainRetryPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := inspector.Explain(inspector.ExplainInput{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
-			if len(d.Findings) == 0 || d.Findings[0].Code != inspector.FindingTransient {
+			d := explain.Explain(explain.ExplainInput{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
+			if len(d.Findings) == 0 || d.Findings[0].Code != explain.FindingTransient {
 				t.Fatalf("Findings = %q, want the transient advice first", d.Findings)
 			}
 			msg := d.Findings[0].Message

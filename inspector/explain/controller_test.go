@@ -1,4 +1,4 @@
-package inspector_test
+package explain_test
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -74,7 +74,7 @@ func demoControllers() map[string]struct {
 }
 
 // checkControllerDiagnosis compares every part of a controller diagnosis.
-func checkControllerDiagnosis(t *testing.T, got, want inspector.ControllerDiagnosis) {
+func checkControllerDiagnosis(t *testing.T, got, want explain.ControllerDiagnosis) {
 	t.Helper()
 	if got.Controller != want.Controller || got.Situation != want.Situation {
 		t.Errorf("controller %q situation %q, want %q %q", got.Controller, got.Situation, want.Controller, want.Situation)
@@ -95,10 +95,10 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 	demo := demoControllers()
 	tests := []struct {
 		name string
-		want inspector.ControllerDiagnosis
+		want explain.ControllerDiagnosis
 	}{{
 		name: "outage with bucket",
-		want: inspector.ControllerDiagnosis{Controller: "outage", Situation: inspector.SituationOutage,
+		want: explain.ControllerDiagnosis{Controller: "outage", Situation: explain.SituationOutage,
 			Summary: "100 keys backing off since 08:01:00 on one transient error (sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00017: 503 Service Unavailable); " +
 				"the token bucket is empty: retries throttled to 10/s; next wave of 62 in 4s",
 			Details: []string{
@@ -108,12 +108,12 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"  100 keys, transient since 08:01:00: sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00017: 503 Service Unavailable (e.g. demo/outage-00017, demo/outage-00018, demo/outage-00019)",
 				"Retries to come: 100; 82 in the next 60s, at most 62 a second (in 4s)",
 			},
-			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
+			Findings: []explain.Finding{{Code: explain.FindingTransient,
 				Message: "What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. " +
 					"Once the dependency is back, `kubectl backoff forget --controller outage --all --state backoff --requeue --spread 1m` retries the keys now, spread over a minute, instead of after their delays."}}},
 	}, {
 		name: "permanent error",
-		want: inspector.ControllerDiagnosis{Controller: "naive", Situation: inspector.SituationPermanent,
+		want: explain.ControllerDiagnosis{Controller: "naive", Situation: explain.SituationPermanent,
 			Summary: "20 keys failing for 12m00s on the same permanent error: spec.storageClass must be set",
 			Details: []string{
 				"Keys: 100 tracked: 20 backoff, 80 idle",
@@ -122,23 +122,23 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"  20 keys, permanent since 08:01:00: spec.storageClass must be set (e.g. demo/naive-00003)",
 				"Retries to come: 20; 3 in the next 60s, at most 3 a second (in 17s)",
 			},
-			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
+			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name: "polling",
-		want: inspector.ControllerDiagnosis{Controller: "polling", Situation: inspector.SituationHealthy,
+		want: explain.ControllerDiagnosis{Controller: "polling", Situation: explain.SituationHealthy,
 			Summary: "healthy: 150 keys, none failing; 140 polling (RequeueAfter)",
 			Details: []string{
 				"Keys: 150 tracked: 140 scheduled, 10 idle",
 				"Limiter: item-exponential 5ms..16m40s",
 				"Retries to come: 140; 140 in the next 60s, at most 80 a second (in 13s)",
 			},
-			Findings: []inspector.Finding{{Code: inspector.FindingHerd,
+			Findings: []explain.Finding{{Code: explain.FindingHerd,
 				Message: "80 retries fall due in the same second (in 13s) and nothing paces them (no token bucket): they arrive as a herd; " +
 					"add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) and set instrument.Options.Jitter for RequeueAfter."}}},
 	}, {
 		name: "conflicts",
-		want: inspector.ControllerDiagnosis{Controller: "conflicts", Situation: inspector.SituationRetrying,
+		want: explain.ControllerDiagnosis{Controller: "conflicts", Situation: explain.SituationRetrying,
 			Summary: "3 keys retrying after write conflicts (the object has been modified): normal when several writers update the same objects; each retry reads the new version",
 			Details: []string{
 				"Keys: 100 tracked: 3 backoff, 97 idle",
@@ -149,7 +149,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			}},
 	}, {
 		name: "slow",
-		want: inspector.ControllerDiagnosis{Controller: "slow", Situation: inspector.SituationBusy,
+		want: explain.ControllerDiagnosis{Controller: "slow", Situation: explain.SituationBusy,
 			Summary: "busy: 6 keys queued behind 2 running reconciles; none failing",
 			Details: []string{
 				"Keys: 20 tracked: 12 scheduled, 6 queued, 2 running; queue depth 6",
@@ -158,7 +158,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			}},
 	}, {
 		name: "healthy",
-		want: inspector.ControllerDiagnosis{Controller: "wellbehaved", Situation: inspector.SituationHealthy,
+		want: explain.ControllerDiagnosis{Controller: "wellbehaved", Situation: explain.SituationHealthy,
 			Summary: "healthy: 80 keys, none failing",
 			Details: []string{"Keys: 80 tracked: 80 idle", "Limiter: item-exponential 5ms..16m40s"}},
 	}}
@@ -168,7 +168,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			if !ok {
 				t.Fatalf("no demo controller %q", tt.name)
 			}
-			got := inspector.DiagnoseController(in.c, in.groups, diagNow)
+			got := explain.DiagnoseController(in.c, in.groups, diagNow)
 			checkControllerDiagnosis(t, got, tt.want)
 			if line := got.Line(); line != tt.want.Controller+" — "+tt.want.Summary {
 				t.Errorf("Line() = %q, want the name, a dash and the summary", line)
@@ -192,70 +192,70 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		name   string
 		c      api.Controller
 		groups []api.ErrorGroup
-		want   inspector.ControllerDiagnosis
+		want   explain.ControllerDiagnosis
 	}{{
 		name: "failed for good on a terminal error: the controller does right, the objects need a fix",
 		c:    failing(0, 20),
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailed,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationFailed,
 			Summary: "20 keys failed for good: not retried until their objects change",
-			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
+			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."}}},
 	}, {
 		name:   "an unclassified error that lasts looks permanent",
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", "", 20, 12*time.Minute)},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationPermanent,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationPermanent,
 			Summary: "20 keys failing for 12m00s on the same error, which looks permanent (unclassified, lasting): spec.storageClass must be set",
-			Findings: []inspector.Finding{{Code: inspector.FindingPermanent,
+			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name:   "an unclassified error that has not lasted is only failing",
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 20, time.Minute)},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
 			Summary: "20 keys failing since 08:12:00 on one unknown error (spec.storageClass must be set)"},
 	}, {
 		name:   "the largest of several errors unclassified: an unknown one",
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 15, time.Minute), group("widget", "quota", api.ClassUnknown, 5, time.Minute)},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
 			Summary: "20 keys failing since 08:12:00 on 2 errors, 15 on an unknown one (spec.storageClass must be set)"},
 	}, {
 		name: "a transient error on many keys, among others; other controllers' groups ignored",
 		c:    failing(30, 0),
 		groups: []api.ErrorGroup{group("other", "x", api.ClassPermanent, 500, time.Hour),
 			group("widget", "GET https://db: 503", api.ClassTransient, 25, 3*time.Minute), group("widget", "timeout", api.ClassTransient, 5, time.Minute)},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationOutage,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationOutage,
 			Summary: "30 keys backing off since 08:10:00 on 2 errors, 25 on a transient one (GET https://db: 503)",
-			Findings: []inspector.Finding{{Code: inspector.FindingTransient,
+			Findings: []explain.Finding{{Code: explain.FindingTransient,
 				Message: "What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. " +
 					"Once the dependency is back, `kubectl backoff forget --controller widget --all --state backoff --requeue --spread 1m` retries the keys now, spread over a minute, instead of after their delays."}}},
 	}, {
 		name: "no error groups (a server without v1/errors): the counts alone",
 		c:    failing(7, 0),
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationFailing, Summary: "7 keys backing off"},
+		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing, Summary: "7 keys backing off"},
 	}, {
 		// The well-behaved demo controller: terminal errors for the invalid
 		// objects, and a conflict now and then writing their condition.
 		name:   "failed for good, and a few retrying: the retrying ones lead",
 		c:      failing(2, 20),
 		groups: []api.ErrorGroup{group("widget", `record condition: Operation cannot be fulfilled on configmaps "w-3": the object has been modified`, api.ClassTransient, 2, time.Second)},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationRetrying,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationRetrying,
 			Summary: "2 keys retrying after write conflicts (the object has been modified): normal when several writers update the same objects; each retry reads the new version; " +
 				"20 more failed for good (not retried until their objects change)"},
 	}, {
 		name: "standby",
 		c:    api.Controller{Name: "widget", Limiter: pq},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationStandby,
+		want: explain.ControllerDiagnosis{Situation: explain.SituationStandby,
 			Summary: "standby: not active in this replica (not the leader, or not started): no queue, no keys"},
 	}, {
 		name: "no keys yet",
 		c:    api.Controller{Name: "widget", Active: true},
-		want: inspector.ControllerDiagnosis{Situation: inspector.SituationHealthy, Summary: "healthy: no keys yet"},
+		want: explain.ControllerDiagnosis{Situation: explain.SituationHealthy, Summary: "healthy: no keys yet"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := inspector.DiagnoseController(tt.c, tt.groups, diagNow)
+			got := explain.DiagnoseController(tt.c, tt.groups, diagNow)
 			tt.want.Controller = "widget"
 			got.Details = nil // TestDiagnoseControllerDetails reads them
 			checkControllerDiagnosis(t, got, tt.want)
@@ -269,7 +269,7 @@ func TestDiagnoseControllerDetails(t *testing.T) {
 	for i := range 7 {
 		groups = append(groups, api.ErrorGroup{Controller: "widget", Message: "error\n\tnumber " + string(rune('a'+i)), Count: 1 + i%2})
 	}
-	d := inspector.DiagnoseController(c, groups, diagNow)
+	d := explain.DiagnoseController(c, groups, diagNow)
 	want := []string{
 		"Keys: 9 tracked: 9 backoff",
 		"Errors of the failing keys, largest first:",

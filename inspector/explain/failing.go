@@ -1,4 +1,4 @@
-package inspector
+package explain
 
 import "github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 

@@ -1,0 +1,48 @@
+// Package explain turns what a controller's endpoint (or log) says about a
+// key or a controller into verdicts and sentences. It is pure: data in,
+// words out, on the server's clock. It does no I/O and imports no
+// transport (the inspector package finds the pods, opens the
+// port-forwards and reads the object; TestNoTransport holds the line), so
+// that the CLI, the UI and `why` say a state the same way, and a viewer
+// can explain again at a later time without a round trip.
+//
+//	d, err := session.Describe(ctx, "widget", "default/my-widget", objects) // an *inspector.Description
+//	if err != nil {
+//		return err
+//	}
+//	// The UI's countdowns move between reads: explain again at the server's time now.
+//	dg := explain.Explain(explain.ExplainInput{
+//		Key: d.Key.Key, Controller: d.Controller, Object: d.Object, Fleet: d.Fleet, Now: serverNow,
+//	})
+//	fmt.Println(dg.Summary) // Backing off 4m12s after 17 consecutive failures: per-item exponential, ...
+//
+// # Explain
+//
+// Explain is a pure function from a key's state (with its controller's
+// limiter, the object's status and a summary of the controller's other keys)
+// and the server's time to a Diagnosis: the verdict in words, the delay and
+// which limiter chose it, the next retry and the one after it, whether the
+// user's latest edit has been observed, and the anti-patterns seen — the same
+// error on every attempt, hot loops, retry herds, an empty token bucket.
+// An error is judged by its class: only a permanent one (or an unknown one
+// failing long with no change to the object) is called permanent; a
+// transient one that lasts is an outage the backoff rides out.
+//
+// # A controller as a whole
+//
+// DiagnoseController does for a controller what Explain does for a key,
+// from its counts, limiter, forecast and error groups: one line for a
+// header or above a table, and a full form for `describe --controller`.
+//
+//	d := explain.DiagnoseController(c, groups, serverTime) // c from v1/controllers, groups from v1/errors
+//	fmt.Println(d.Line()) // outage — 100 keys backing off since 08:01:00 on one transient error (…)
+//
+// # Wording
+//
+// FormatDuration (a measured duration), Countdown, Ago and NextRetryText
+// (FormatSeconds: whole seconds, rounded down; NextRetryCompact for a
+// narrow column) are the one way every client prints a duration, so a
+// value reads the same in a table, a sentence and the UI. TimeOfDay writes
+// a server time in UTC; Plural and Thousands say how many; CutMiddle and
+// OneLine fit a key or an error in its room, keeping its end.
+package explain
