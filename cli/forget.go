@@ -140,7 +140,7 @@ func (o *ForgetOptions) request(controller string, dryRun bool) api.ForgetReques
 	r := api.ForgetRequest{Controller: controller, Requeue: o.Requeue, Spread: metav1.Duration{Duration: o.Spread}, DryRun: dryRun,
 		Reason: o.Reason, User: o.user}
 	if o.All {
-		r.Filter = &api.Filter{Q: o.Filter, States: toStates(o.States)}
+		r.Filter = &api.Filter{Q: o.Filter, States: parseStates(o.States)}
 	} else if keys, ok := o.keysOf[controller]; ok {
 		r.Keys = keys
 	} else {

@@ -160,7 +160,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	if len(o.keys) > 0 {
 		list, err = o.getKeys(ctx, s)
 	} else {
-		list, err = s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: toStates(o.States), Sort: o.Sort, Limit: o.Limit})
+		list, err = s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit})
 	}
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ func (o *GetOptions) printDiagnoses(ctx context.Context, s *inspector.Session, l
 				return !listed[d.Controller]
 			}
 			// Left out by --limit, maybe: one key of it says.
-			l, err := s.Keys(ctx, inspector.KeyQuery{Controller: d.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
+			l, err := s.Keys(ctx, inspector.KeyQuery{Controller: d.Controller, Q: o.Filter, States: parseStates(o.States), Limit: 1})
 			return err != nil || l.Matched == 0
 		})
 	}
@@ -260,4 +260,3 @@ func validateSort(s string) error {
 	return fmt.Errorf("--sort %q: use %s", s, api.SortNames())
 }
 
-func toStates(s []string) []api.State { return parseStates(s) }

@@ -39,7 +39,7 @@ func (o *GetOptions) validateGroupBy() error {
 // unless --state says which, as the UI's g does, since an idle key keeps the
 // error it recovered from. --limit keeps the largest groups.
 func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error {
-	states := toStates(o.States)
+	states := parseStates(o.States)
 	if len(states) == 0 {
 		states = explain.FailingStates
 	}

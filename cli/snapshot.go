@@ -196,7 +196,7 @@ func (o *TopOptions) runFile(ctx context.Context) error {
 	}
 	return ui.Run(ctx, ui.Options{
 		Session: s, Refresh: o.Refresh, SnapshotAt: f.TakenAt,
-		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
+		Controller: o.Controller, States: parseStates(o.States), Filter: o.Filter,
 		NoObjects: "browsing a snapshot (--file): the object is not in it",
 	})
 }

@@ -190,7 +190,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	}
 	opts := ui.Options{
 		Session: s, Objects: objects, Refresh: o.Refresh, Input: keys,
-		Controller: o.Controller, States: toStates(o.States), Filter: o.Filter,
+		Controller: o.Controller, States: parseStates(o.States), Filter: o.Filter,
 		User: o.requester(),
 	}
 	if pods != nil {
@@ -215,7 +215,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 func (o *TopOptions) preflight(ctx context.Context, s *inspector.Session) error {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
-	_, err := s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: toStates(o.States), Limit: 1})
+	_, err := s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Limit: 1})
 	if _, refused := errors.AsType[*inspector.APIError](err); refused {
 		return o.explainError(err) // in get's words
 	}

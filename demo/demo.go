@@ -47,16 +47,6 @@ type Demo struct {
 	err  error
 }
 
-// Run starts the demo and blocks until ctx is done and everything has
-// stopped: controllers (workers finish or see ctx), then the endpoint.
-func Run(ctx context.Context, opts Options) error {
-	d, err := Start(ctx, opts)
-	if err != nil {
-		return err
-	}
-	return d.Wait()
-}
-
 // Start builds the objects, starts the controllers and serves the endpoint,
 // and returns once the endpoint answers; the first reconciles of all keys
 // happen in the background. Everything stops when ctx is done; Wait reports

@@ -101,9 +101,8 @@ type Model struct {
 	exitErr error
 }
 
-// New returns the UI's model for opts; Run runs it. Tests drive it directly.
-func New(opts Options) tea.Model { return newModel(context.Background(), opts) }
-
+// newModel is the UI's model for opts; Run runs it, and tests drive it
+// directly.
 func newModel(ctx context.Context, opts Options) Model {
 	if opts.Refresh <= 0 {
 		opts.Refresh = time.Second

@@ -1,7 +1,5 @@
 package api
 
-import "fmt"
-
 // APIVersion is the version segment of every endpoint path (…/v1/keys). Clients
 // refuse a server that does not list it.
 const APIVersion = "v1"
@@ -91,16 +89,6 @@ const (
 	OutcomeSuccess      = "success"
 	OutcomeForgotten    = "forgotten"
 )
-
-// ParseState returns s as a State, or an error that lists the valid ones.
-func ParseState(s string) (State, error) {
-	for _, v := range States {
-		if State(s) == v {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("%q is not a state; use %s", s, orList(States))
-}
 
 // StateNames is States as a comma-separated list, for flag help and messages.
 func StateNames() string { return orList(States) }
