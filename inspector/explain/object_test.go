@@ -1,0 +1,34 @@
+package explain
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestObjectJSONSpeaksKubernetes: describe -o json and why -o json print an
+// object's status, conditions and Events with the API's lowerCamel names
+// (as kubectl get -o json does), not Go's field names.
+func TestObjectJSONSpeaksKubernetes(t *testing.T) {
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	obs := int64(2)
+	b, err := json.Marshal(ObjectStatus{Kind: "Kustomization", Namespace: "flux-system", Name: "apps", Generation: 3, ObservedGeneration: &obs,
+		Conditions: []Condition{{Type: "Ready", Status: "False", Reason: "BuildFailed", LastTransitionTime: at}},
+		Events:     []Event{{Type: "Warning", Reason: "BuildFailed", Message: "kustomize build failed", Count: 2, LastSeen: at}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{`"kind":"Kustomization"`, `"observedGeneration":2`, `"conditions":[{"type":"Ready","status":"False","reason":"BuildFailed","lastTransitionTime":"2026-12-01T09:00:00Z"}]`,
+		`"events":[{"type":"Warning","reason":"BuildFailed","message":"kustomize build failed","count":2,"lastSeen":"2026-12-01T09:00:00Z"}]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("JSON lacks %s:\n%s", want, got)
+		}
+	}
+	for _, goName := range []string{`"Kind"`, `"Events"`, `"LastSeen"`, `"Verdict"`} {
+		if strings.Contains(got, goName) {
+			t.Errorf("JSON has the Go name %s:\n%s", goName, got)
+		}
+	}
+}
