@@ -259,4 +259,3 @@ func validateSort(s string) error {
 	}
 	return fmt.Errorf("--sort %q: use %s", s, api.SortNames())
 }
-
