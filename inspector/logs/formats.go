@@ -24,6 +24,7 @@ func parseJSON(line []byte, f *fields) bool {
 func setRaw(f *fields, k, v []byte) {
 	switch string(k) {
 	case "ts", "time", "timestamp":
+		f.timeKey = string(k) // a constant: no copy of the line
 		if len(v) > 0 && v[0] == '"' {
 			f.at = parseTime(jsonString(v))
 		} else {

@@ -58,7 +58,8 @@ type Record struct {
 	Items []QueueItem
 	// Sampled says the line is zap JSON, the format of controller-runtime's
 	// production logger, which drops lines of one message past
-	// api.SampledLines a second.
+	// api.SampledLines a second (sampledJSON tells it from slog's and
+	// logrus' JSON, which never sample).
 	Sampled bool
 	// RetryIn is the delay before the next retry when the line states it
 	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
@@ -190,8 +191,17 @@ func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
 		f.at = at
 	}
 	r, ok := f.record(fm)
-	r.Sampled = fm == fmtJSON
+	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok
+}
+
+// sampledJSON says whether a JSON line comes from a logger that may sample:
+// zap, which names the time "ts" (its production encoder, controller-
+// runtime's default) or the message "message" (Knative's and Karpenter's
+// zap config, which sets sampling 100/100). slog's JSONHandler and logrus'
+// JSONFormatter write "time" and "msg" and never drop a line.
+func sampledJSON(f *fields) bool {
+	return !(f.timeKey == "time" && f.msgKey == "msg")
 }
 
 // hasMarker says whether line contains one of the markers.
@@ -216,6 +226,9 @@ type fields struct {
 	err                     string
 	reconcileID             string
 	items                   []byte
+	// timeKey and msgKey are the names a JSON line gave its time and its
+	// message: they tell the logger (sampledJSON).
+	timeKey, msgKey string
 }
 
 // wants says whether the value of key is kept: the others are skipped
@@ -234,7 +247,7 @@ func (f *fields) wants(key []byte) bool {
 func (f *fields) set(key []byte, val string) {
 	switch string(key) {
 	case "msg":
-		f.msg = val
+		f.msg, f.msgKey = val, "msg"
 	case "message":
 		if f.msg == "" { // Karpenter's JSON; a field of klogr lines otherwise
 			f.msg = val

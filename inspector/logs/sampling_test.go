@@ -92,3 +92,25 @@ func TestSampledLogIsFlagged(t *testing.T) {
 		})
 	}
 }
+
+// TestSampledOnlyForZap: only zap's JSON can have dropped lines. Each line
+// is verbatim from a public report: logrus' JSON (Argo CD, "time" and
+// "msg") never samples; zap's ("ts", Karpenter after moving to
+// controller-runtime's logger) may.
+func TestSampledOnlyForZap(t *testing.T) {
+	for _, tt := range []struct {
+		source, line string
+		sampled      bool
+	}{
+		{"argoproj/argo-cd#14184", `{"applicationset":{"Namespace":"argocd","Name":"dev-appset"},"level":"error","msg":"validation error found during application validation: application references project my-project which does not exist","time":"2023-06-23T11:00:52Z"}`, false},
+		{"kubernetes-sigs/karpenter#1050", `{"level":"info","ts":"2024-03-14T10:13:26Z","logger":"controller","msg":"discovered karpenter version","version":"unspecified"}`, true},
+	} {
+		var f fields
+		if !parseJSON([]byte(tt.line), &f) {
+			t.Fatalf("%s: not read as JSON", tt.source)
+		}
+		if got := sampledJSON(&f); got != tt.sampled {
+			t.Errorf("%s: sampled = %v, want %v", tt.source, got, tt.sampled)
+		}
+	}
+}
