@@ -85,6 +85,10 @@ type limiterGuess struct {
 	// clientGo: a line came from a bare client-go work queue, whose default
 	// limiter is client-go's DefaultControllerRateLimiter: no vote needed.
 	clientGo bool
+	// exponentialOnly: the controller's project sets its whole limiter, a
+	// per-item exponential with no bucket (cert-manager's, Record.Limiter):
+	// no vote can turn a bucket on that the controller does not have.
+	exponentialOnly bool
 	// voted is the votes' verdict. It turns only on a two-to-one majority,
 	// so that votes about even cannot flip it (and re-read every key) on
 	// each retry: a flip needs the other side's votes to more than double.
@@ -92,7 +96,7 @@ type limiterGuess struct {
 }
 
 // bucket reports whether the controller's delays are read as max(exponential, bucket).
-func (g *limiterGuess) bucket() bool { return g.clientGo || g.voted }
+func (g *limiterGuess) bucket() bool { return !g.exponentialOnly && (g.clientGo || g.voted) }
 
 // vote weighs one retry that came observed after the failure before it,
 // for which the exponential predicted exp and the max with the bucket

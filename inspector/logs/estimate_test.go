@@ -114,6 +114,34 @@ func TestStoreKeepsTheExponentialWithoutBucketPace(t *testing.T) {
 	}
 }
 
+// TestStoreOwnLimiterHasNoBucket: a controller whose project sets its own
+// limiter, a per-item exponential alone (cert-manager's 5s..5m, from its
+// pkg/controller/util.go), keeps it whatever the pace of its retries. Here
+// 300 keys fail at once and the last 130 retry when a 10 qps bucket would
+// have let them ((k−99)·100ms, 7s to 20s: a few busy workers can space
+// retries so): the pace votes for a bucket, but this controller has none.
+func TestStoreOwnLimiterHasNoBucket(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		s := NewStore(Options{Live: true, Clock: clocktesting.NewFakePassiveClock(t0.Add(30 * time.Second))})
+		add := func(r Record) {
+			if own {
+				r.Limiter = Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
+			}
+			s.Add(r)
+		}
+		for k := range 300 {
+			add(rec(ErrorLine, fmt.Sprintf("ns/k%03d", k), 0, "connection refused"))
+		}
+		for k := 170; k < 300; k++ {
+			add(rec(ErrorLine, fmt.Sprintf("ns/k%03d", k), time.Duration(k-99)*100*time.Millisecond, "connection refused"))
+		}
+		l := s.Controllers().Controllers[0].Limiter
+		if want := map[bool]int{false: 2, true: 1}[own]; len(l.Components) != want {
+			t.Errorf("own limiter %v: limiter %+v; want %d components (the bucket %s)", own, l, want, map[bool]string{false: "voted in", true: "never"}[own])
+		}
+	}
+}
+
 // TestStoreClientGoQueue: a client-go work queue's line says its limiter:
 // client-go's DefaultControllerRateLimiter, bucket included, without a vote.
 func TestStoreClientGoQueue(t *testing.T) {

@@ -150,6 +150,9 @@ func (s *Store) Add(r Record) {
 		// The dialect is "FAMILY (FORMAT)": the family names the project.
 		c.own = r.Limiter
 		c.project, _, _ = strings.Cut(r.Dialect, " (")
+		if !c.limiter.exponentialOnly {
+			s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.exponentialOnly = true })
+		}
 	}
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
