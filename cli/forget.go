@@ -309,7 +309,13 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 			if many {
 				line = resp.Controller + " " + line
 			}
-			if k.ReleaseIn.Duration > 0 {
+			switch {
+			case k.EarlierRetryIn.Duration > 0:
+				// The queue keeps the sooner of two ready times: the retry
+				// already pending runs the key before its slot.
+				line += fmt.Sprintf(", retried in %s by the retry already pending (its spread slot, in %s, comes after)",
+					dur(k.EarlierRetryIn.Duration), dur(k.ReleaseIn.Duration))
+			case k.ReleaseIn.Duration > 0:
 				line += ", retried in " + dur(k.ReleaseIn.Duration)
 			}
 			fmt.Fprintln(o.Out, line)

@@ -26,6 +26,9 @@ type target[T comparable] struct {
 	key      string
 	state    api.State
 	failures int
+	// nextRetry is the retry pending when the key was selected (backoff,
+	// scheduled), Unix nanoseconds; 0 without one.
+	nextRetry int64
 }
 
 // forget resets the backoff of the selected keys and, with Requeue, makes them
@@ -59,6 +62,9 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		if i < api.MaxForgetReport {
 			fk := api.ForgottenKey{Key: t.key, State: t.state, Failures: t.failures}
 			fk.ReleaseIn.Duration = release
+			if in := time.Duration(t.nextRetry - now.UnixNano()); req.Requeue && release > 0 && in > 0 && in < release {
+				fk.EarlierRetryIn.Duration = in // the queue keeps the sooner ready time
+			}
 			resp.Keys = append(resp.Keys, fk)
 		}
 		if req.DryRun {
@@ -188,7 +194,11 @@ func (p *TypedProbe[T]) targetsOf(keys []string, now int64, mustExist bool) ([]t
 	var missing []string
 	for _, k := range keys {
 		if !p.store.withKey(k, func(e *entry[T]) {
-			out = append(out, target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)})
+			t := target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)}
+			if t.state == api.StateBackoff || t.state == api.StateScheduled {
+				t.nextRetry = e.nextRetry
+			}
+			out = append(out, t)
 		}) {
 			missing = append(missing, k)
 		}

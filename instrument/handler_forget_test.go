@@ -175,6 +175,7 @@ func TestHandlerForgetSpread(t *testing.T) {
 		pending[k] = htTime(t, e.get("v1/key?controller=alpha&key=" + k)["nextRetryAt"])
 	}
 	m := e.forget(fmt.Sprintf(`{"controller":"alpha","filter":{"q":"default/s"},"requeue":true,"spread":%q}`, spread))
+	earlierKeys := 0
 	got := m["keys"].([]any)
 	if len(got) != len(keys) {
 		t.Fatalf("forgot %d keys, want %d", len(got), len(keys))
@@ -206,6 +207,17 @@ func TestHandlerForgetSpread(t *testing.T) {
 			t.Errorf("%s: nextRetryAt = %v (earlierRetry %v), want %v (%v): the sooner of its pending retry %v and its release",
 				k, at, after["earlierRetry"], want, earlier, pending[k])
 		}
+		// The forget's answer says so too: the CLI's "retried in" must be
+		// the retry that will run the key, not a slot that comes after it.
+		if v, ok := fk["earlierRetryIn"]; ok != earlier || (ok && v != want.Sub(now).String()) {
+			t.Errorf("%s: earlierRetryIn = %v, want %v (earlier: %v)", k, v, want.Sub(now), earlier)
+		}
+		if earlier {
+			earlierKeys++
+		}
+	}
+	if earlierKeys == 0 {
+		t.Errorf("no key had a retry pending before its slot: the fixture no longer tests the sooner ready time")
 	}
 	if got := q.Len(); got != 1 {
 		t.Errorf("queue length = %d right after the forget, want 1 (the first key)", got)

@@ -316,10 +316,16 @@ type ForgetResponse struct {
 
 // ForgottenKey is one key a forget reset.
 type ForgottenKey struct {
-	Key       string          `json:"key"`
-	State     State           `json:"state"`
-	Failures  int             `json:"failures"`
+	Key      string `json:"key"`
+	State    State  `json:"state"`
+	Failures int    `json:"failures"`
+	// ReleaseIn is the key's slot in a spread retry.
 	ReleaseIn metav1.Duration `json:"releaseIn,omitzero"`
+	// EarlierRetryIn, when set, is a retry already pending that runs the
+	// key before its slot: both queues keep the sooner of two ready times
+	// for one key (client-go's delaying queue, controller-runtime's
+	// priority queue), so that retry runs it, at EarlierRetryIn.
+	EarlierRetryIn metav1.Duration `json:"earlierRetryIn,omitzero"`
 }
 
 // ErrorGroupList is the v1/errors response: the matched keys' last errors,
