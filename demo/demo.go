@@ -64,7 +64,10 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 		done:   make(chan struct{}),
 	}
 	d.env = newEnv(&d.opts, d.counts, time.Now())
-	forgetLog := discardLogger()
+	// A forget is logged where the controllers log (as the instrument's
+	// default, controller-runtime's logger, does in a real manager), so
+	// that --from-logs reads the resets too.
+	forgetLog := opts.forgetLogger(nil)
 	d.server = instrument.NewServer(opts.Listen, instrument.NewHandler(instrument.HandlerOptions{
 		Registry: d.reg,
 		Logger:   &forgetLog,

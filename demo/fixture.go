@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/go-logr/logr"
-
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
@@ -23,9 +21,11 @@ func FirstOutage() (*Replay, error) {
 	return NewReplay(opts, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), 70*time.Second)
 }
 
-// Handler serves the replay's probes as the endpoint does, its log
-// discarded (a replay's forgets would otherwise log to stderr).
+// Handler serves the replay's probes as the endpoint does. Its forgets are
+// logged to the controllers' log (Options.ControllerLog) at the replay's
+// time, as the demo logs them, or discarded without one (they would
+// otherwise log to stderr).
 func (r *Replay) Handler() http.Handler {
-	discard := logr.Discard()
-	return instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &discard})
+	log := r.env.opts.forgetLogger(r.Clock.Now)
+	return instrument.NewHandler(instrument.HandlerOptions{Registry: r.Registry, Logger: &log})
 }

@@ -43,6 +43,21 @@ func (o *Options) controllerLogger(opts ...zap.Option) logr.Logger {
 	return zapr.NewLogger(zap.New(core, append([]zap.Option{zap.AddStacktrace(zapcore.ErrorLevel)}, opts...)...))
 }
 
+// forgetLogger is the instrument handler's logger (HandlerOptions.Logger):
+// the controllers' log when there is one, named as the instrument's default
+// (controller-runtime's logger WithName("backoff")); clk, when set, is the
+// time its lines carry (a Replay's).
+func (o *Options) forgetLogger(clk func() time.Time) logr.Logger {
+	if o.ControllerLog == nil {
+		return discardLogger()
+	}
+	var opts []zap.Option
+	if clk != nil {
+		opts = append(opts, zap.WithClock(zapClock(clk)))
+	}
+	return o.controllerLogger(opts...).WithName("backoff")
+}
+
 // loggedReconciler writes a Replay's reconcile errors as controller-runtime
 // v0.25's reconcileHandler writes them (pkg/internal/controller) for a
 // controller made by controller.New, as the demo's are: the logger

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -130,6 +131,16 @@ var families = []family{
 		},
 	},
 	{
+		// This project's instrument: its handler logs one line per forget
+		// (instrument's forgetter.logForget) through HandlerOptions.Logger,
+		// controller-runtime's logger unless set: the controller's own log.
+		// Not a reconcile, but it resets counts a reconstruction must too.
+		name: "kubectl-backoff instrument",
+		messages: []message{
+			{text: msgForget, what: ForgetLine},
+		},
+	},
+	{
 		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
 		// line does not say which of its controllers wrote it.
 		name:     "prometheus-operator",
@@ -148,6 +159,7 @@ var families = []family{
 var (
 	markers = [][]byte{
 		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
+		[]byte(msgForget),
 	}
 	failMarkers = []string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}
 )
@@ -223,6 +235,8 @@ func (f *fields) record(fm format) (Record, bool) {
 		items, ok := parseItems(f.items)
 		r.Items = items
 		return r, ok
+	case r.What == ForgetLine:
+		return f.forget(r)
 	case m.keySep != "":
 		key, err, ok := strings.Cut(msg[len(m.text):], m.keySep)
 		if !ok {
@@ -240,6 +254,44 @@ func (f *fields) record(fm format) (Record, bool) {
 	}
 	r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	return r, r.Name != ""
+}
+
+// forget reads a forget line's fields into r: the keys of its "reset"
+// list ("ns/name(backoff, 15 failures)", as logForget formats them), and
+// whether their retries were released. A line whose list cannot be read is
+// not a record.
+func (f *fields) forget(r Record) (Record, bool) {
+	r.Requeue = f.requeue == "true"
+	r.User, r.Reason = f.user, f.reason
+	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
+		r.Spread = d
+	}
+	ok := eachElement(f.reset, func(el []byte) {
+		if k, ok := forgotKey(jsonString(el)); ok {
+			r.Forgot = append(r.Forgot, k)
+		}
+	})
+	r.Count = len(r.Forgot)
+	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
+		r.Count = n
+	}
+	return r, ok
+}
+
+// forgotKey reads one "key(state, N failures)" of a forget line. A cache
+// key holds no parenthesis, so the last one opens the state.
+func forgotKey(s string) (ForgotKey, bool) {
+	i := strings.LastIndexByte(s, '(')
+	if i <= 0 || !strings.HasSuffix(s, ")") {
+		return ForgotKey{}, false
+	}
+	_, rest, _ := strings.Cut(s[i+1:len(s)-1], ", ")
+	n, _, _ := strings.Cut(rest, " ")
+	failures, err := strconv.Atoi(n)
+	if err != nil {
+		return ForgotKey{}, false
+	}
+	return ForgotKey{Key: s[:i], Failures: failures}, true
 }
 
 // certManagerLimiter is the limiter cert-manager's controllers set

@@ -60,8 +60,10 @@ func (e *entry) failed(r Record, x estimate, withBucket bool) {
 	e.reconciled(r, &a)
 	e.failures++
 	e.totalFailures++
-	if e.failures == 1 {
-		e.firstFailure = r.At // the one rule for a streak's start: its first failure's time (zero: unknown)
+	if e.failures == 1 && !e.countReset {
+		// The one rule for a streak's start: its first failure's time (zero:
+		// unknown). A forget restarts the count, not the streak.
+		e.firstFailure = r.At
 	}
 	e.state = api.StateBackoff
 	e.backedOff(r, x, withBucket, pending)
@@ -130,7 +132,7 @@ func (e *entry) spacing(at time.Time) time.Duration {
 
 // endStreak forgets the key's failures, as a success or RequeueAfter does.
 func (e *entry) endStreak(st api.State) {
-	e.failures, e.firstFailure, e.state = 0, time.Time{}, st
+	e.failures, e.firstFailure, e.state, e.countReset = 0, time.Time{}, st, false
 	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
 }
 
@@ -186,7 +188,11 @@ func (e *entry) reconciled(r Record, a *api.Attempt) {
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
 		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
 	}
+	if a.Trigger == api.TriggerForget {
+		a.By, a.Reason = e.releasedBy, e.releasedWhy
+	}
 	e.startedAt, e.startID, e.queuedAt = time.Time{}, "", time.Time{}
+	e.released, e.releasedBy, e.releasedWhy = false, "", ""
 }
 
 // start applies "Reconciling" (V(5)).
@@ -212,6 +218,10 @@ func (e *entry) trigger(at time.Time) (string, bool) {
 			return api.TriggerRequeueAfter, false
 		}
 		return api.TriggerRetry, false
+	case api.StateQueued:
+		if e.released {
+			return api.TriggerForget, false // a forget with requeue added it
+		}
 	case api.StateIdle, api.StateFailed:
 		if e.reconciles > 0 {
 			return api.TriggerEvent, false
@@ -282,6 +292,10 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 	if e.lastErr != nil {
 		le := *e.lastErr
 		k.LastError = &le
+	}
+	if e.lastReset != nil {
+		lr := *e.lastReset
+		k.LastReset = &lr
 	}
 	if withHistory {
 		k.History = append([]api.Attempt(nil), e.history...)

@@ -32,6 +32,8 @@ func setRaw(f *fields, k, v []byte) {
 		}
 	case "items":
 		f.items = v
+	case "reset":
+		f.reset = v
 	case "stacktrace", "caller", "level":
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:

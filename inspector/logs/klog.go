@@ -124,6 +124,8 @@ func klogPairs(line []byte, i int, f *fields) bool {
 			switch {
 			case string(key) == "items":
 				f.items = line[i:e]
+			case string(key) == "reset":
+				f.reset = line[i:e]
 			case c == '{' && f.ref == "" && (string(key) == "request" || string(key) == "object" || f.kind != "" && string(key) == f.kind):
 				f.ref = objectRef(line[i:e])
 			}

@@ -26,6 +26,11 @@ const (
 	RequeueLine
 	// QueueLine is the priority queue's periodic "workqueue_items" (V(5)).
 	QueueLine
+	// ForgetLine is the instrument's "forgot backoff" (logged at the default
+	// verbosity through its handler's logger, the controller's own by
+	// default): a user reset the failure counts of Record.Forgot, and with
+	// Record.Requeue released their retries.
+	ForgetLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.
@@ -73,6 +78,16 @@ type Record struct {
 	// is client-go's DefaultControllerRateLimiter: the max of per-item
 	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
 	ClientGoQueue bool
+	// Forgot are the keys a ForgetLine reset, in the order the forget took
+	// them (the order its spread releases them); the line names at most
+	// api.MaxForgetReport of Count. Requeue says their retries were released,
+	// spread evenly over Spread (the i-th of Count after Spread·i/Count).
+	// User and Reason say who forgot them and why.
+	Forgot       []ForgotKey
+	Count        int
+	Requeue      bool
+	Spread       time.Duration
+	User, Reason string
 	// Limiter is the per-item limiter the controller's project sets, when
 	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
 	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
@@ -87,6 +102,12 @@ func (r *Record) Key() string {
 		return r.Name
 	}
 	return r.Namespace + "/" + r.Name
+}
+
+// ForgotKey is one key a ForgetLine names, with the failures it had.
+type ForgotKey struct {
+	Key      string
+	Failures int
 }
 
 // QueueItem is one item of the priority queue's workqueue_items line.
@@ -107,6 +128,9 @@ const (
 	msgRequeue      = "Reconcile done, requeueing"
 	msgRequeueAfter = "Reconcile done, requeueing after "
 	msgQueue        = "workqueue_items"
+	// msgForget is the instrument's line for a forget (instrument's
+	// forgetter.logForget).
+	msgForget = "forgot backoff"
 )
 
 // Parse reads one log line in any of the formats and dialects this package
@@ -226,6 +250,10 @@ type fields struct {
 	err                     string
 	reconcileID             string
 	items                   []byte
+	// A forget line's: reset is its raw JSON array of "key(state, N
+	// failures)"; the rest as written.
+	reset                                []byte
+	requeue, spread, count, user, reason string
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
@@ -236,7 +264,8 @@ type fields struct {
 func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
-		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component":
+		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
+		"requeue", "spread", "count", "user", "reason":
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -280,6 +309,16 @@ func (f *fields) set(key []byte, val string) {
 		f.alt, f.altName = val, "objectReference"
 	case "deployment":
 		f.alt, f.altName = val, "deployment"
+	case "requeue":
+		f.requeue = val
+	case "spread":
+		f.spread = val
+	case "count":
+		f.count = val
+	case "user":
+		f.user = val
+	case "reason":
+		f.reason = val
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.

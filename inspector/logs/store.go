@@ -111,6 +111,13 @@ type entry struct {
 	failAt time.Time
 	// earlier is a retry the failure's event preempted, still pending.
 	earlier time.Time
+	// lastReset is the last logged forget of the key; released says that
+	// forget requeued it at once, so that its next reconcile ran for it
+	// (by releasedBy, for releasedWhy).
+	lastReset               *api.Reset
+	countReset              bool // a forget reset the count within the streak
+	released                bool
+	releasedBy, releasedWhy string
 }
 
 // Add applies one record. A record whose time is unknown (zero At) counts,
@@ -126,8 +133,8 @@ func (s *Store) Add(r Record) {
 	if r.At.After(s.last) {
 		s.last = r.At
 	}
-	if r.What != ErrorLine {
-		s.verbose = true
+	if r.What != ErrorLine && r.What != ForgetLine {
+		s.verbose = true // a V(5) line; the forget line is logged at info
 	}
 	if r.What == ErrorLine && r.Sampled && known {
 		s.rate.add(r.At)
@@ -144,6 +151,10 @@ func (s *Store) Add(r Record) {
 		for _, it := range r.Items {
 			s.queued(r.Controller, it, r.At)
 		}
+		return
+	}
+	if r.What == ForgetLine {
+		s.forgotLocked(r)
 		return
 	}
 	if r.Limiter != (Limiter{}) {
