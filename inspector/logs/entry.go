@@ -43,6 +43,7 @@ func (e *entry) endInferred(at time.Time) {
 	if !at.IsZero() && e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) {
 		// The unlogged success forgot the key; only an event re-adds it.
 		e.endStreak(api.StateIdle)
+		e.endedUnlogged = true
 	}
 }
 
@@ -183,6 +184,10 @@ func (e *entry) reconciled(r Record, a *api.Attempt) {
 		e.lastReconcile = r.At
 	}
 	a.Trigger, a.Preempted = e.trigger(r.At)
+	if e.unlogged {
+		a.Trigger, a.Preempted = e.inferred(r.At, a.Trigger, a.Preempted)
+	}
+	e.endedUnlogged = false
 	if !e.startedAt.IsZero() && !r.At.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
@@ -228,6 +233,25 @@ func (e *entry) trigger(at time.Time) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// inferred words a trigger read off a log that does not show successes
+// (entry.unlogged) as what the log can show: an attempt well before its
+// retry is sooner (a watch event, or a success or forget not logged, then
+// an event), one well after it, or after a streak's end was inferred
+// (endInferred), is late (the retry succeeded unlogged and an event came
+// later, or it waited for a worker). Neither is stated as an event: only a
+// log with V(5) lines (or the endpoint) tells them apart.
+func (e *entry) inferred(at time.Time, trigger string, preempted bool) (string, bool) {
+	switch {
+	case trigger == api.TriggerEvent && preempted:
+		return api.TriggerSooner, false
+	case e.endedUnlogged:
+		return api.TriggerLate, false
+	case trigger == api.TriggerRetry && !at.IsZero() && at.After(e.nextRetry.Add(quietGrace)):
+		return api.TriggerLate, false
+	}
+	return trigger, preempted
 }
 
 // recordError keeps the error as the key's last. The attempt shares the

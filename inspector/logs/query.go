@@ -30,6 +30,7 @@ func (s *Store) Controllers() *api.ControllerList {
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
 			Capabilities: api.Capabilities{ReadOnly: true},
 			LogSampledAt: s.sampledAtLocked(),
+			LogVerbose:   s.verbose,
 		}
 		if info.kind != "" {
 			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}

@@ -114,8 +114,12 @@ type entry struct {
 	// lastReset is the last logged forget of the key; released says that
 	// forget requeued it at once, so that its next reconcile ran for it
 	// (by releasedBy, for releasedWhy).
-	lastReset               *api.Reset
-	countReset              bool // a forget reset the count within the streak
+	lastReset  *api.Reset
+	countReset bool // a forget reset the count within the streak
+	// unlogged says the log read so far shows no success (no V(5) line):
+	// why an attempt ran is inferred (see inferred); endedUnlogged that
+	// endInferred has just ended the streak.
+	unlogged, endedUnlogged bool
 	released                bool
 	releasedBy, releasedWhy string
 }
@@ -169,6 +173,7 @@ func (s *Store) Add(r Record) {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
 	e := s.entryLocked(r.Controller, r.Key(), r.At)
+	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
 		if r.Terminal {

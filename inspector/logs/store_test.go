@@ -63,6 +63,16 @@ func rec(what What, key string, at time.Duration, msg string) Record {
 	return r
 }
 
+// preemptRecords are ten failures of a/b on time, and an eleventh 50ms
+// after the tenth, 5.07s before its retry.
+func preemptRecords() []Record {
+	ms := time.Millisecond
+	return []Record{rec(ErrorLine, "a/b", 0, "boom"), rec(ErrorLine, "a/b", 5*ms, "boom"), rec(ErrorLine, "a/b", 10*ms, "boom"),
+		rec(ErrorLine, "a/b", 30*ms, "boom"), rec(ErrorLine, "a/b", 70*ms, "boom"), rec(ErrorLine, "a/b", 150*ms, "boom"),
+		rec(ErrorLine, "a/b", 310*ms, "boom"), rec(ErrorLine, "a/b", 630*ms, "boom"), rec(ErrorLine, "a/b", 1270*ms, "boom"),
+		rec(ErrorLine, "a/b", 2550*ms, "boom"), rec(ErrorLine, "a/b", 2600*ms, "boom")}
+}
+
 // TestStoreReconstruction checks the per-key reconstruction on records.
 func TestStoreReconstruction(t *testing.T) {
 	const boom = "dial tcp: connection refused"
@@ -79,15 +89,18 @@ func TestStoreReconstruction(t *testing.T) {
 		{"quiet past the retry: unknown, never idle",
 			[]Record{rec(ErrorLine, "a/b", 0, boom), rec(ErrorLine, "a/b", 5*ms, boom)},
 			time.Minute, "unknown 2 2 15ms 10ms retry"},
-		{"a failure long after the expected retry starts a new streak",
+		// Without V(5) lines a success is not logged: why an attempt ran off
+		// its retry's time is inferred (late, sooner), never stated.
+		{"a failure long after the expected retry starts a new streak, late",
 			[]Record{rec(ErrorLine, "a/b", 0, boom), rec(ErrorLine, "a/b", 5*ms, boom), rec(ErrorLine, "a/b", time.Hour, boom)},
-			time.Hour, "backoff 1 3 1h0m0.005s 5ms event"},
-		{"an event before the retry is preempting, and still counts",
-			[]Record{rec(ErrorLine, "a/b", 0, boom), rec(ErrorLine, "a/b", 5*ms, boom), rec(ErrorLine, "a/b", 10*ms, boom),
-				rec(ErrorLine, "a/b", 30*ms, boom), rec(ErrorLine, "a/b", 70*ms, boom), rec(ErrorLine, "a/b", 150*ms, boom),
-				rec(ErrorLine, "a/b", 310*ms, boom), rec(ErrorLine, "a/b", 630*ms, boom), rec(ErrorLine, "a/b", 1270*ms, boom),
-				rec(ErrorLine, "a/b", 2550*ms, boom), rec(ErrorLine, "a/b", 2600*ms, boom)},
-			2600 * ms, "backoff 11 11 7.72s 5.12s event"},
+			time.Hour, "backoff 1 3 1h0m0.005s 5ms late"},
+		{"a failure 3s after its 10ms retry is late, though the streak goes on",
+			[]Record{rec(ErrorLine, "a/b", 0, boom), rec(ErrorLine, "a/b", 5*ms, boom), rec(ErrorLine, "a/b", 3*time.Second, boom)},
+			3 * time.Second, "backoff 3 3 5.995s 2.995s late"}, // the spacing is the estimate (estimate.delay)
+		{"an attempt before the retry is sooner, and still counts",
+			preemptRecords(), 2600 * ms, "backoff 11 11 7.72s 5.12s sooner"},
+		{"with V(5) lines, an attempt before the retry is an event that preempted it",
+			append([]Record{rec(StartLine, "x/y", 0, "")}, preemptRecords()...), 2600 * ms, "backoff 11 11 7.72s 5.12s event"},
 		{"terminal keeps the count and does not retry",
 			[]Record{rec(ErrorLine, "a/b", 0, boom), rec(ErrorLine, "a/b", 5*ms, "terminal error: bad spec")},
 			time.Hour, "failed 1 2 - 0s retry"},

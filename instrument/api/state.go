@@ -57,6 +57,14 @@ const (
 	TriggerRequeueAfter = "requeue-after"
 	// TriggerForget: a user's "retry now" (forget with requeue).
 	TriggerForget = "forget"
+	// TriggerSooner and TriggerLate are read from a log that does not show
+	// successes (SourceLogs, Controller.LogVerbose false), where why an
+	// attempt ran is inferred: sooner, it came well before the retry its
+	// last failure scheduled — a watch event, or a success (or a forget) not
+	// logged and then an event; late, well after it — the retry succeeded
+	// unlogged and an event came later, or it waited for a worker.
+	TriggerSooner = "sooner"
+	TriggerLate   = "late"
 )
 
 // Error classes (ErrorRecord.Class, Attempt.Class).

@@ -189,6 +189,12 @@ type Controller struct {
 	// delays estimated since may be too low. Zero when the rate was never
 	// reached, or the log shows it is not sampled (V(5) lines).
 	LogSampledAt time.Time `json:"logSampledAt,omitzero"`
+	// LogVerbose is, for a controller read from its log, whether the log
+	// shows V(5) lines (--zap-log-level=5): successes are logged, so its
+	// failure counts are consecutive and its attempts' triggers exact. When
+	// false a success is not logged: a count runs across any success in
+	// between, and triggers are inferred (TriggerSooner, TriggerLate).
+	LogVerbose bool `json:"logVerbose,omitempty"`
 }
 
 // SampledLines is how many lines of one message a second controller-
