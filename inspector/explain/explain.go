@@ -108,6 +108,9 @@ func Explain(in ExplainInput) Diagnosis {
 	}
 	if k.Source == api.SourceLogs {
 		d.Details = append(d.Details, logNote(k, in.Controller))
+		if s := unloggedNote(k, in.Controller); s != "" {
+			d.Details = append(d.Details, s)
+		}
 		if s := sampledNote(k, in.Controller); s != "" {
 			d.Details = append(d.Details, s)
 		}
@@ -119,7 +122,7 @@ func Explain(in ExplainInput) Diagnosis {
 func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), Plural(k.Failures, "consecutive failure"))
+	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), failuresText(k, c))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}

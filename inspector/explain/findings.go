@@ -95,6 +95,17 @@ func errorFinding(in ExplainInput) (Finding, bool) {
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false
 		}
+		if unlogged(k, in.Controller) {
+			// Successes are not in the log: the run may not be one streak.
+			sooner, late := offRetry(k.History)
+			msg := fmt.Sprintf("The error is transient, the same on the last %s%s", Plural(k.SameErrorCount, "logged failure"), sinceText(sameErrorSince(k), in.Now))
+			if sooner+late >= LoopRepeats {
+				return Finding{FindingTransient, msg + fmt.Sprintf(
+					", but %d of the last %d attempts came off their retry's time and successes are not in this log: "+
+						"it may be an error that comes and goes between successes (a conflict, a flaky call) rather than a dependency that is down. "+
+						verboseRemedy, sooner+late, len(k.History))}, true
+			}
+		}
 		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, ", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))
 		if historyLoops(k.History).preemptions >= LoopRepeats {
 			// The loop finding says why: the backoff is not what paces it.

@@ -19,7 +19,9 @@ const (
 
 // TriggerText says why an attempt ran, for a history or timeline: "first",
 // "retry after 1.2s", "event (pre-empted the backoff)", "requeue-after",
-// "forget by alice: db restored"; "-" when the server did not say.
+// "forget by alice: db restored"; "-" when the server did not say. Read
+// off a log without successes it says what the log shows and no more:
+// "sooner than the retry after 5.12s: an event, or a success not logged".
 func TriggerText(a api.Attempt, prev *api.Attempt) string {
 	switch a.Trigger {
 	case "":
@@ -36,8 +38,20 @@ func TriggerText(a api.Attempt, prev *api.Attempt) string {
 		return "event"
 	case api.TriggerForget:
 		return "forget" + byText(a.By, a.Reason)
+	case api.TriggerSooner: // read off a log without successes: inferred
+		return "sooner than the retry" + afterText(prev) + ": an event, or a success not logged"
+	case api.TriggerLate:
+		return "later than the retry" + afterText(prev) + ": a success not logged, then an event; or no free worker"
 	}
 	return a.Trigger
+}
+
+// afterText is " after 5.12s", the delay the previous attempt set, or nothing.
+func afterText(prev *api.Attempt) string {
+	if prev == nil || prev.Delay.Duration <= 0 {
+		return ""
+	}
+	return " after " + FormatDuration(prev.Delay.Duration)
 }
 
 // byText is " by alice: db restored", or as much of it as is known.

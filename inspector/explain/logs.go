@@ -9,6 +9,8 @@ import (
 
 // explainUnknown is the summary of a key reconstructed from a controller's
 // log that went quiet after an error: what is known, and what is not.
+// A key gone quiet is known only from a log without successes: its failures
+// are the ones logged, not said to be consecutive.
 func explainUnknown(k api.Key) string {
 	due := "about " + clock(k.NextRetryAt) + " (estimated)"
 	if !k.Estimated {
@@ -19,9 +21,9 @@ func explainUnknown(k api.Key) string {
 		last = "the last with its time unknown (its line's time could not be read)"
 	}
 	s := fmt.Sprintf("Unknown: %s, %s; its retry was due %s and nothing was logged since.",
-		Plural(k.Failures, "consecutive failure"), last, due)
+		Plural(k.Failures, "failure")+" logged", last, due)
 	if k.NextRetryAt.IsZero() {
-		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", Plural(k.Failures, "consecutive failure"))
+		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", Plural(k.Failures, "failure"))
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
 		"or it waits for a free worker. Run the controller at --zap-log-level=5 to see successes."
@@ -69,3 +71,61 @@ func lastErrorAt(k api.Key) time.Time {
 	}
 	return k.LastReconcileAt
 }
+
+// unlogged says a key's count and its attempts' triggers are read off a log
+// that shows no success (its controller's LogVerbose false, or not known):
+// a success between two logged failures would have restarted the count
+// unseen, and an attempt off its retry's time may be an event or follow
+// such a success. The instrument, and a log with V(5) lines, show both.
+func unlogged(k api.Key, c *api.Controller) bool {
+	return k.Source == api.SourceLogs && (c == nil || !c.LogVerbose)
+}
+
+// failuresText is the key's failure count: "17 consecutive failures", or,
+// read off a log that shows no success, "4 failures logged since 10:00:00"
+// (since the streak's first logged failure, when its time is known).
+func failuresText(k api.Key, c *api.Controller) string {
+	if !unlogged(k, c) {
+		return Plural(k.Failures, "consecutive failure")
+	}
+	s := Plural(k.Failures, "failure") + " logged"
+	if !k.FirstFailureAt.IsZero() {
+		s += " since " + clock(k.FirstFailureAt)
+	}
+	return s
+}
+
+// unloggedNote says, for a failing key read off a log that shows no
+// success, what its count and triggers cannot show; with how many of its
+// attempts came off their retry's time (api.TriggerSooner, TriggerLate).
+func unloggedNote(k api.Key, c *api.Controller) string {
+	if !unlogged(k, c) || k.Failures == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("Successes are not in this log (it has no V(5) lines), so the %s may not be consecutive: "+
+		"a success in between would have restarted the count, and the delay, unseen.", Plural(k.Failures, "failure"))
+	sooner, late := offRetry(k.History)
+	if sooner+late > 0 {
+		s += fmt.Sprintf(" %d of the last %d attempts came off their retry's time (%d sooner, %d later): "+
+			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
+			sooner+late, len(k.History), sooner, late)
+	}
+	return s + " " + verboseRemedy
+}
+
+// offRetry counts the attempts of a history read off a log without
+// successes that came well before (sooner) or after (late) their retry.
+func offRetry(h []api.Attempt) (sooner, late int) {
+	for _, a := range h {
+		switch a.Trigger {
+		case api.TriggerSooner:
+			sooner++
+		case api.TriggerLate:
+			late++
+		}
+	}
+	return sooner, late
+}
+
+// verboseRemedy is how to get successes into the log.
+const verboseRemedy = "Run the controller at --zap-log-level=5 to log successes, or instrument it."

@@ -17,7 +17,7 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 		NextRetryAt: last.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
 		LastError: &api.ErrorRecord{Message: "connection refused", At: last}, Source: api.SourceLogs, Estimated: true}
 	d := Explain(ExplainInput{Key: k, Now: last.Add(time.Minute)})
-	if want := "Unknown: 2 consecutive failures, the last at 08:24:45"; !strings.HasPrefix(d.Summary, want) {
+	if want := "Unknown: 2 failures logged, the last at 08:24:45"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary = %q, want it to start %q", d.Summary, want)
 	}
 	if !strings.Contains(d.Summary, "success is not logged at the default verbosity") {
@@ -94,5 +94,64 @@ func TestExplainStatedRetryFromLogs(t *testing.T) {
 	k.Estimated, k.LastError.At = true, time.Time{}
 	if d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "the last with its time unknown") || strings.Contains(d.Summary, "00:00:00") {
 		t.Errorf("summary = %q, want the last failure's time unknown", d.Summary)
+	}
+}
+
+// A log without successes (its controller's LogVerbose false) shows a count
+// of logged failures and triggers read off the retry's time: Explain states
+// neither as fact. With V(5) lines the same history is exact: events that
+// pre-empted the backoff, consecutive failures.
+func TestExplainUnloggedSuccesses(t *testing.T) {
+	at := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	const conflict = `Operation cannot be fulfilled on configmaps "c": the object has been modified`
+	key := func(trigger string, preempted bool) api.Key {
+		k := api.Key{Controller: "conflicts", Key: "demo/c", State: api.StateBackoff, Failures: 4, SameErrorCount: 4,
+			FirstFailureAt: at, NextRetryAt: at.Add(70 * time.Second), Delay: metav1.Duration{Duration: 40 * time.Millisecond},
+			DelaySource: api.SourceItemExponential, Source: api.SourceLogs, Estimated: true,
+			LastError: &api.ErrorRecord{Message: conflict, At: at.Add(30 * time.Second), Class: api.ClassTransient}}
+		for i := range 4 {
+			a := api.Attempt{At: at.Add(time.Duration(i) * 10 * time.Second), Outcome: api.OutcomeError, Error: conflict,
+				Class: api.ClassTransient, Delay: metav1.Duration{Duration: 5 * time.Millisecond << i}}
+			if i > 0 {
+				a.Trigger, a.Preempted = trigger, preempted
+			}
+			k.History = append(k.History, a)
+		}
+		return k
+	}
+	c := &api.Controller{Name: "conflicts", Active: true, Source: api.SourceLogs}
+
+	k := key(api.TriggerLate, false)
+	d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	if want := "Backing off 40ms after 4 failures logged since 08:00:00"; !strings.HasPrefix(d.Summary, want) {
+		t.Errorf("summary %q; want it to start %q", d.Summary, want)
+	}
+	if all := d.String(); strings.Contains(all, "consecutive failure") || !strings.Contains(all, "may not be consecutive") ||
+		!strings.Contains(all, "3 of the last 4 attempts came off their retry's time (0 sooner, 3 later)") {
+		t.Errorf("diagnosis states the count as consecutive, or does not say the attempts came off their retry:\n%s", all)
+	}
+	if got, want := TriggerText(k.History[1], &k.History[0]), "later than the retry after 5ms: a success not logged, then an event; or no free worker"; got != want {
+		t.Errorf("TriggerText(late) = %q, want %q", got, want)
+	}
+
+	k = key(api.TriggerSooner, false)
+	if got, want := TriggerText(k.History[2], &k.History[1]), "sooner than the retry after 10ms: an event, or a success not logged"; got != want {
+		t.Errorf("TriggerText(sooner) = %q, want %q", got, want)
+	}
+	d = Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	for _, f := range d.Findings {
+		if f.Code == FindingHotLoop || strings.Contains(f.Message, "another writer") {
+			t.Errorf("a hot loop concluded from inferred triggers: %s", f.Message)
+		}
+	}
+
+	// The log shows successes: the same attempts are events that pre-empted
+	// the backoff, and the count is consecutive.
+	verbose := *c
+	verbose.LogVerbose = true
+	d = Explain(ExplainInput{Key: key(api.TriggerEvent, true), Controller: &verbose, Now: at.Add(31 * time.Second)})
+	if !strings.HasPrefix(d.Summary, "Backing off 40ms after 4 consecutive failures") ||
+		!slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingHotLoop && strings.Contains(f.Message, "pre-empted") }) {
+		t.Errorf("with V(5) lines: summary %q, findings %v; want consecutive failures and the pre-emption hot loop", d.Summary, d.Findings)
 	}
 }

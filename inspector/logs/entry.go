@@ -238,7 +238,8 @@ func (e *entry) trigger(at time.Time) (string, bool) {
 // inferred words a trigger read off a log that does not show successes
 // (entry.unlogged) as what the log can show: an attempt well before its
 // retry is sooner (a watch event, or a success or forget not logged, then
-// an event), one well after it, or after a streak's end was inferred
+// an event), one well after it (by more than a timestamp's whole second:
+// preemptSlack, as for sooner), or after a streak's end was inferred
 // (endInferred), is late (the retry succeeded unlogged and an event came
 // later, or it waited for a worker). Neither is stated as an event: only a
 // log with V(5) lines (or the endpoint) tells them apart.
@@ -248,7 +249,7 @@ func (e *entry) inferred(at time.Time, trigger string, preempted bool) (string, 
 		return api.TriggerSooner, false
 	case e.endedUnlogged:
 		return api.TriggerLate, false
-	case trigger == api.TriggerRetry && !at.IsZero() && at.After(e.nextRetry.Add(quietGrace)):
+	case trigger == api.TriggerRetry && !at.IsZero() && at.After(e.nextRetry.Add(preemptSlack)):
 		return api.TriggerLate, false
 	}
 	return trigger, preempted
