@@ -6,7 +6,10 @@
 // after …, next try in 1m0s"), cert-manager ("re-queuing item due to error
 // processing"), client-go controllers written from sample-controller ("error
 // syncing 'ns/name'"), prometheus-operator ("Sync \"ns/name\" failed") and
-// kube-controller-manager's deployment controller, and answers the
+// kube-controller-manager's deployment controller, and the instrument's own
+// "forgot backoff" line (a `kubectl backoff forget` through an instrumented
+// controller's endpoint: the keys it names have their counts reset and,
+// with requeue, their retries released), and answers the
 // endpoint's read API from them, so that a log source is an
 // inspector.Session like any other:
 //
@@ -39,7 +42,11 @@
 // (Classify). A line whose time could not be read counts, but moves no
 // time: the key's times it would set stay absent. Success is not logged at the
 // default verbosity, so a key that goes quiet after an error past its
-// expected retry is api.StateUnknown, never idle. Memory is bounded as in
+// expected retry is api.StateUnknown, never idle; its failures are those
+// logged, not known to be consecutive (api.Controller.LogVerbose is false),
+// and why an attempt ran is inferred from its retry's expected time:
+// api.TriggerSooner or api.TriggerLate, never stated as an event or a
+// retry. A log with V(5) lines shows successes, and says so. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).
 //
 // The dialects are one table (families, in dialects.go): per project, which
