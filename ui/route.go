@@ -79,17 +79,28 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case showGroupIntent:
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
+		fromGroups := m.onStack(modeGroups)
 		if m.onStack(modeDrill) {
 			m.popTo(modeDrill)
 		} else {
 			m.popTo(modeTop)
 			m.push(modeDrill)
 		}
-		cmd := m.top.showGroup(in)
-		next = tea.Batch(cmd, m.setHint("showing the keys of one error group: esc goes back to the view before it", modeDrill))
+		cmd := m.top.showGroup(in, fromGroups)
+		hint := "showing the keys of one error group: esc goes back to the view before it"
+		if fromGroups {
+			hint = "showing the keys of one error group: esc goes back to the error groups"
+		}
+		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
 	case leftDrillIntent:
 		m.popTo(modeTop)
 		next = m.setStatus(in.text, false)
+		if in.toGroups {
+			// Where the user came from, read again: the top view under it
+			// is the view from before the drill-down.
+			m.push(modeGroups)
+			next = tea.Batch(m.groups.refresh(), next)
+		}
 	case askIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.act)

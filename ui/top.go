@@ -250,7 +250,7 @@ func signature(k *api.Key) string {
 // update handles the top view's keys (the drill-down's esc included), and
 // returns what the root must do.
 func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
-	k := t.c.keys.top()
+	k := t.keys()
 	before := queryID(t.query())
 	rows := t.rows()
 	var in intent
@@ -293,6 +293,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.sort = (t.sort + 1) % len(sorts)
 		t.offset = 0
 		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
+	case key.Matches(msg, k.Controller) && t.drill != nil:
+		in = t.switchFromDrill(key.Matches(msg, k.PrevController))
 	case key.Matches(msg, k.Controller):
 		t.controller = t.nextController(key.Matches(msg, k.PrevController))
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false

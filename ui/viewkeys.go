@@ -36,7 +36,7 @@ func (k *keyMap) top() topKeys {
 
 // ShortHelp is the top view's hints line. help.KeyMap.
 func (k topKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
 }
 
 // FullHelp is every binding of the top view, in columns, for the ? view:
