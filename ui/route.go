@@ -53,7 +53,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		m.groups, next = m.groups.open(in)
 	case openHelpIntent:
 		m.push(modeHelp)
-		m.help = m.help.open(in.keys)
+		m.help = m.help.open(in.keys, m.viewUnder())
 	case closeHelpIntent:
 		m.pop()
 	case backIntent:
