@@ -89,6 +89,11 @@ func (m *helpModel) lines() []string {
 		for _, l := range wrap(m.c.refusal(false), w) {
 			lines = append(lines, s.warn.Render(l))
 		}
+		if m.c.snapshot() {
+			for _, l := range wrap(m.c.stillText(), w) {
+				lines = append(lines, s.warn.Render(l))
+			}
+		}
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)

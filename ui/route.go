@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -14,6 +16,10 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	var in intent
+	if key.Matches(msg, m.c.keys.StillPause) && slices.Contains([]mode{modeTop, modeDrill, modeDetail, modeGroups}, m.topMode()) {
+		// Before the views: p and ctrl+r are theirs, disabled over a snapshot.
+		return m.act(noteIntent{text: m.c.stillText()}, nil)
+	}
 	switch m.topMode() {
 	case modeConfirm:
 		cmd, in = m.confirm.update(msg)

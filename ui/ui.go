@@ -117,6 +117,7 @@ func newModel(ctx context.Context, opts Options) Model {
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
 	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
 		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
+	c.keys.setStill(c.snapshot())
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.stack = []mode{modePicker}
 	}
