@@ -47,6 +47,12 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 		}
 	}
 
+	// The group view says when the snapshot was taken, not how fresh a
+	// read of the file is.
+	if s := screen(send(t, m, press("g"), fixedGroups())); !strings.Contains(s, "snapshot taken at") || strings.Contains(s, "updated") {
+		t.Errorf("the group view over a snapshot does not say it is one:\n%s", s)
+	}
+
 	// Time passes on the local clock, and no read comes (as while paused).
 	now = t0.Add(7 * time.Second)
 	if after := m.top.table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
