@@ -45,6 +45,13 @@ func (t *topModel) refit() tea.Cmd {
 		return nil
 	}
 	if n := len(t.page.Items); n > t.query().Limit || n < t.page.Matched-t.offset {
+		if rows := t.rows(); t.cursor >= rows {
+			// The rows shrank under the cursor (on the last row, a status
+			// shows): the page scrolls so that its key stays on screen,
+			// rather than leave the view and move the cursor.
+			shift := t.cursor - rows + 1
+			t.offset, t.cursor = t.offset+shift, t.cursor-shift
+		}
 		cmd := t.refresh()
 		t.refitSeq = t.seq
 		return cmd

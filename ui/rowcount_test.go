@@ -103,3 +103,29 @@ func TestRowsChangedReadsThePageAgain(t *testing.T) {
 		t.Errorf("page of %d keys for %d rows, not read again", n, m.top.rows())
 	}
 }
+
+// The cursor on the last row stays on its key when a status takes the
+// row it was on: the page read again to fit scrolls by one instead.
+func TestRowsShrinkUnderTheCursor(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m = send(t, m, statusExpiredMsg{id: m.statusID})
+	m.top.seq++
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	if m.status != "" || len(m.top.page.Items) != m.top.rows() {
+		t.Fatalf("want a full page and no status; status %q, %d keys for %d rows", m.status, len(m.top.page.Items), m.top.rows())
+	}
+	for range m.top.rows() - 1 {
+		m = send(t, m, press("down"))
+	}
+	offset := m.top.offset
+	if m.top.cursor != m.top.rows()-1 {
+		t.Fatalf("cursor %d, want the last row %d", m.top.cursor, m.top.rows()-1)
+	}
+	m, _ = act(t, m, noteIntent{text: "a status"})
+	if m.top.refit() == nil {
+		t.Fatal("the rows shrank and the page is not read again")
+	}
+	if m.top.cursor >= m.top.rows() || m.top.offset != offset+1 {
+		t.Errorf("the status hid the cursor's row: cursor %d of %d rows, offset %d (was %d)", m.top.cursor, m.top.rows(), m.top.offset, offset)
+	}
+}
