@@ -52,13 +52,22 @@ func (c *common) now() time.Time { return c.opts.Clock() }
 
 // serverNow is the server's time at this moment: the server's clock when
 // the data was fetched plus the local time elapsed since, so a countdown
-// never mixes the local clock with the pod's.
+// never mixes the local clock with the pod's. A snapshot's clock stands
+// still at its serverTime: it is what was true when it was taken, however
+// long ago it was read (paused, it is not read again).
 func (c *common) serverNow(serverTime, fetchedAt time.Time) time.Time {
 	if serverTime.IsZero() {
 		return time.Time{}
 	}
+	if c.snapshot() {
+		return serverTime
+	}
 	return serverTime.Add(c.now().Sub(fetchedAt))
 }
+
+// snapshot reports whether the keys are a snapshot's (top --file): frozen
+// at the time it was taken.
+func (c *common) snapshot() bool { return !c.opts.SnapshotAt.IsZero() }
 
 // setCapabilities enables or disables the actions from what the endpoint allows.
 func (c *common) setCapabilities(ov *inspector.Overview) {

@@ -88,10 +88,7 @@ func keyOfRow(id string) string { return id[strings.LastIndexByte(id, '|')+1:] }
 // off it; a scroll leaves the key to follow to whatever lands under the cursor.
 func (t *topModel) moveTo(i int) {
 	rows := t.rows()
-	n := 0
-	if t.page != nil {
-		n = len(t.page.Items)
-	}
+	n := t.shownRows()
 	switch {
 	case i < 0 && t.offset > 0:
 		t.offset, t.cursor, t.sel = max(0, t.offset+i), 0, ""

@@ -129,7 +129,7 @@ func (d *detailModel) view() string {
 		lines = append(lines, fit(title, w))
 		switch {
 		case d.err != nil:
-			lines = append(lines, s.bad.Render(fit("✗ "+oneLine(d.err.Error()), w)))
+			lines = append(lines, s.bad.Render(fit("✗ "+causeText(d.err), w)))
 		default:
 			lines = append(lines, s.dim.Render("loading…"))
 		}
@@ -145,7 +145,7 @@ func (d *detailModel) view() string {
 		status += s.dim.Render(" · " + d.data.Key.Pod)
 	}
 	if d.err != nil {
-		status += s.bad.Render(" · ✗ " + oneLine(d.err.Error()))
+		status += s.bad.Render(" · ✗ " + causeText(d.err))
 	}
 	if d.c.paused {
 		status += s.warn.Render(" · ⏸ PAUSED")

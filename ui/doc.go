@@ -16,7 +16,9 @@
 // that calls package inspector and returns a typed message. The root holds
 // a stack of modes: the view opened on (the table, the picker, `top
 // --for`), the views opened over it (detail, groups, ?), a drill-down or a
-// filter line being typed, the forget dialog; opening pushes, esc pops. A
+// filter line being typed, the forget dialog; opening pushes, esc pops
+// (esc out of a drill-down goes back to the group view it was opened from;
+// tab there leaves it, as an error group is one controller's). A
 // key goes to the mode on top, which handles it with its own key map (a
 // help.KeyMap, as bubbles' components have) and returns an intent (open a
 // key, open help with its keys, ask to confirm an action, show a group's
@@ -34,7 +36,8 @@
 //
 // A refresh costs what fits on the screen: one v1/controllers call (counts,
 // limiters and the retry forecast, counted by the endpoint), one page of
-// v1/keys the size of the visible rows — never the whole key set — and the
+// v1/keys the size of the visible rows (read again when they change: a
+// status shown, a diagnosis that wraps) — never the whole key set — and the
 // retrying keys' error groups (v1/errors, a few groups counted by the
 // endpoint), from which the header diagnoses the selected controller, or
 // the worst one, in a line, two when it does not fit one

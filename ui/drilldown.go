@@ -23,16 +23,21 @@ type topView struct {
 	offset, cursor int
 	sel            string
 	chosen         bool
+	// fromGroups says the drill-down was opened from the group view:
+	// esc goes back there, where the user came from.
+	fromGroups bool
 }
 
 // showGroup shows the keys of one error group, and keeps the view it
 // replaces. Drilling again from a drill-down keeps the first view: esc goes
-// back to where the user was before any group.
-func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
+// back to where the user was before any group (through the group view the
+// last was opened from, when fromGroups).
+func (t *topModel) showGroup(in showGroupIntent, fromGroups bool) tea.Cmd {
 	if t.drill == nil {
 		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.applied, group: t.group,
 			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
 	}
+	t.drill.fromGroups = fromGroups
 	t.controller = in.controller
 	t.states = map[api.State]bool{}
 	for _, s := range in.states {
@@ -44,8 +49,9 @@ func (t *topModel) showGroup(in showGroupIntent) tea.Cmd {
 }
 
 // undoDrill restores the view from before the drill-down and says what it
-// shows again; the root pops the drill-down's mode.
-func (t *topModel) undoDrill() intent {
+// shows again; the root pops the drill-down's mode, and opens the group
+// view again when the drill-down was opened from it.
+func (t *topModel) undoDrill() leftDrillIntent {
 	v := t.drill
 	t.drill = nil
 	t.controller, t.states, t.group = v.controller, v.states, v.group
@@ -60,7 +66,45 @@ func (t *topModel) undoDrill() intent {
 	}
 	// A report of what esc did, not a hint: "esc: back to …" read as one
 	// once esc no longer went anywhere.
+	if v.fromGroups {
+		return leftDrillIntent{text: "left the error group: back to the error groups; esc then shows " + what + " of " + scopeName(v.controller), toGroups: true}
+	}
 	return leftDrillIntent{text: "left the error group: showing " + what + " of " + scopeName(v.controller) + " again"}
+}
+
+// switchFromDrill is tab (or shift+tab) in a drill-down: an error group is
+// one controller's, so the next controller's keys cannot be in it. Tab
+// leaves the drill-down (its view before comes back: filter and states),
+// shows the controller after the group's, and says so; esc then no longer
+// goes back to the group.
+func (t *topModel) switchFromDrill(back bool) intent {
+	from := t.controller
+	t.undoDrill()
+	t.controller = from
+	t.controller = t.nextController(back)
+	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	return leftDrillIntent{text: "left the error group, which is " + scopeName(from) + "'s only: showing " + scopeName(t.controller)}
+}
+
+// keys is the top view's key map as it stands: esc is offered only when it
+// does something (leave the drill-down, else clear the filter applied), and
+// named for what it does.
+func (t *topModel) keys() topKeys {
+	k := t.c.keys.top()
+	switch {
+	case t.drill != nil && t.drill.fromGroups:
+		k.Back.SetHelp("esc", "back to error groups")
+	case t.drill != nil:
+		k.Back.SetHelp("esc", "leave error group")
+	case t.filter.state == filterApplied:
+		k.Back.SetHelp("esc", "clear filter")
+	default:
+		k.Back.SetEnabled(false)
+	}
+	if t.drill != nil {
+		k.Controller.SetHelp("tab", "switch controller (leaves the group)")
+	}
+	return k
 }
 
 // errorGroup is the error group a drill-down shows: the pattern its keys'

@@ -30,6 +30,9 @@ type filterModel struct {
 	applied string // the filter the view shows
 	before  string // the filter applied when the typing began, for esc
 	invalid string // why what is typed is not applied; "" when it is
+	// refused is true once enter was pressed on an invalid filter, until
+	// the next key: the line then says that enter did not apply it.
+	refused bool
 }
 
 func newFilter(keys *keyMap, q string) filterModel {
@@ -54,7 +57,7 @@ func (f *filterModel) typing() bool { return f.state == filtering }
 
 // start begins typing, from the filter applied.
 func (f filterModel) start() (filterModel, tea.Cmd) {
-	f.state, f.before = filtering, f.applied
+	f.state, f.before, f.refused = filtering, f.applied, false
 	f.input.SetValue(f.applied)
 	f.input.CursorEnd()
 	return f, f.input.Focus()
@@ -71,10 +74,16 @@ func (f filterModel) update(msg tea.KeyPressMsg) (_ filterModel, _ tea.Cmd, chan
 		// as typed, so undoing the typing changes the view back too.
 		f.input.Blur()
 		changed := f.applied != f.before
-		f.applied, f.invalid = f.before, ""
+		f.applied, f.invalid, f.refused = f.before, "", false
 		f.input.SetValue(f.applied)
 		f.state = f.settled()
 		return f, nil, changed, true
+	case key.Matches(msg, k.Accept) && f.invalid != "":
+		// What is typed is not a filter: applying what was applied while
+		// it was typed ("~", on the way to "~[abc") would show keys the
+		// user did not ask for. Typing goes on, and the line says why.
+		f.refused = true
+		return f, nil, false, false
 	case key.Matches(msg, k.Accept):
 		f.input.Blur()
 		f.input.SetValue(f.applied)
@@ -82,6 +91,7 @@ func (f filterModel) update(msg tea.KeyPressMsg) (_ filterModel, _ tea.Cmd, chan
 		f.state = f.settled()
 		return f, nil, false, true
 	}
+	f.refused = false
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
 	v := f.input.Value()
@@ -117,6 +127,9 @@ func (f *filterModel) view(st *styles, w int) []string {
 	lines := []string{fit(f.input.View(), w)}
 	if f.invalid != "" {
 		msg := "✗ " + f.invalid + " — still showing " + describeFilter(f.applied) + "; keep typing, or esc"
+		if f.refused {
+			msg = "✗ enter applies nothing: " + f.invalid + " — fix it, or esc goes back to " + describeFilter(f.before)
+		}
 		for _, l := range wrap(msg, w) {
 			lines = append(lines, st.statusErr.Render(fit(l, w)))
 		}

@@ -102,7 +102,7 @@ func TestFleetHeader(t *testing.T) {
 			if tt.unreachable > maxUnreachableRows && !strings.Contains(lines[maxUnreachableRows], fmt.Sprintf("%d more pods unreachable", tt.unreachable-maxUnreachableRows+1)) {
 				t.Errorf("last unreachable row = %q, want the rest counted", lines[maxUnreachableRows])
 			}
-			if got, want := m.top.rows(), 40-headerLines-tt.wantRows-2; got != want {
+			if got, want := m.top.rows(), 40-headerLines-tt.wantRows-2-m.c.statusLines; got != want {
 				t.Errorf("table rows = %d, want %d", got, want)
 			}
 			table := lines[headerLines+tt.wantRows]

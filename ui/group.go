@@ -174,11 +174,15 @@ func (g *groupModel) selected() *api.ErrorGroup {
 }
 
 // freshness says how old the groups shown are, as the top view's header
-// does, and that they no longer refresh while paused.
+// does (a snapshot's: when it was taken), and that they no longer refresh
+// while paused.
 func (g *groupModel) freshness() string {
 	s := &g.c.styles
 	var out string
-	if !g.fetchedAt.IsZero() {
+	switch {
+	case g.c.snapshot():
+		out = s.dim.Render(" · ") + s.warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
+	case !g.fetchedAt.IsZero():
 		out = s.dim.Render(" · updated " + ago(g.fetchedAt, g.c.now()))
 	}
 	if g.c.paused {

@@ -79,9 +79,12 @@ func TestJourneyErrorGroups(t *testing.T) {
 		t.Errorf("v1/errors asked with %q, want the group view's with the failing states", q)
 	}
 
-	// esc undoes the drill-down whole: filter, controller and states.
+	// esc goes back to the groups it was opened from, and undoes the
+	// drill-down whole: filter, controller and states.
 	j.key("esc")
-	j.waitFor("left the error group: showing every key of every controller again")
+	j.waitFor("left the error group: back to the error groups; esc then shows every key of every controller")
+	j.waitLine("4 keys", "widgets", "transient")
+	j.key("esc")
 	j.waitLine("1–5 of 5 matched", "controller all")
 	if s := j.screenNow(); strings.Contains(s, "· states ") || strings.Contains(s, "· filter ") {
 		t.Errorf("after esc, the group's states or filter still apply:\n%s", s)

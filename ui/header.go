@@ -213,7 +213,7 @@ func (t *topModel) queryLine() string {
 	var pos, bare string // the position with and without the tracked count
 	if t.page != nil {
 		from := t.offset + 1
-		to := t.offset + len(t.page.Items)
+		to := t.offset + t.shownRows()
 		if to == 0 {
 			from = 0
 		}

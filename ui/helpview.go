@@ -16,9 +16,12 @@ import (
 // key map), then every state, column, mark and sort, scrolled with the
 // same keys as the detail view.
 type helpModel struct {
-	c      *common
-	h      help.Model
-	keys   help.KeyMap
+	c    *common
+	h    help.Model
+	keys help.KeyMap
+	// over is the view help was opened over: its title, and which of the
+	// table's sections (its toggles, header, sorts) are said.
+	over   mode
 	scroll int
 }
 
@@ -29,9 +32,9 @@ func newHelpModel(c *common) helpModel {
 	return helpModel{c: c, h: h}
 }
 
-// open shows the help of the view whose key map is keys, from the top.
-func (m helpModel) open(keys help.KeyMap) helpModel {
-	m.keys, m.scroll = keys, 0
+// open shows the help of view, whose key map is keys, from the top.
+func (m helpModel) open(keys help.KeyMap, view mode) helpModel {
+	m.keys, m.over, m.scroll = keys, view, 0
 	m.clamp()
 	return m
 }
@@ -78,19 +81,30 @@ func (m *helpModel) view() string {
 func (m *helpModel) lines() []string {
 	s := &m.c.styles
 	w := m.c.width
-	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — keys"), ""}
+	table := m.over == modeTop
+	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — "+helpTitles[m.over]), ""}
 	if m.c.readOnly {
 		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
 		lines = lines[:1]
 		for _, l := range wrap(m.c.refusal(false), w) {
 			lines = append(lines, s.warn.Render(l))
 		}
+		if m.c.snapshot() {
+			for _, l := range wrap(m.c.stillText(), w) {
+				lines = append(lines, s.warn.Render(l))
+			}
+		}
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")
 	toggles := m.c.toggleStates()
-	for i, l := range wrap("States ("+stateKeyHelp(len(toggles))+" shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)", w) {
+	states := "States"
+	if table {
+		// The toggles are the table's: elsewhere the states are only named.
+		states += " (" + stateKeyHelp(len(toggles)) + " shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)"
+	}
+	for i, l := range wrap(states, w) {
 		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
 			l = s.label.Render("States") + s.dim.Render(rest)
 		} else {
@@ -102,24 +116,35 @@ func (m *helpModel) lines() []string {
 		// Wrapped plain, then the state's name styled: a style's codes
 		// would be counted in the wrap.
 		name := fit(string(st), 10)
-		rows := wrapIndent(fmt.Sprintf("  %d %s%s", i+1, name, stateHelp[st]), w, 14)
-		if rest, ok := strings.CutPrefix(rows[0], fmt.Sprintf("  %d %s", i+1, name)); ok {
-			rows[0] = fmt.Sprintf("  %d ", i+1) + s.stateStyle(st).Render(name) + rest
+		num, indent := fmt.Sprintf("%d ", i+1), 14
+		if !table {
+			num, indent = "", 12
+		}
+		rows := wrapIndent("  "+num+name+stateHelp[st], w, indent)
+		if rest, ok := strings.CutPrefix(rows[0], "  "+num+name); ok {
+			rows[0] = "  " + num + s.stateStyle(st).Render(name) + rest
 		}
 		lines = append(lines, rows...)
 	}
-	for _, sec := range []struct {
+	type section struct {
 		title string
 		rows  [][2]string
-	}{{"Header", headerHelp}, {"Columns", columnHelp}, {"Marks", markHelp}} {
+	}
+	secs := []section{{"Columns", columnHelp}, {"Marks", markHelp}}
+	if table {
+		secs = append([]section{{"Header", headerHelp}}, secs...)
+	}
+	for _, sec := range secs {
 		lines = append(lines, "", s.label.Render(sec.title))
 		for _, c := range sec.rows {
 			lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], w, 14)...)
 		}
 	}
-	lines = append(lines, "", s.label.Render("Sorts")+s.dim.Render(" (s cycles)"))
-	for _, o := range sorts {
-		lines = append(lines, wrapIndent("  "+sortHelp[o], w, 4)...)
+	if table {
+		lines = append(lines, "", s.label.Render("Sorts")+s.dim.Render(" (s cycles)"))
+		for _, o := range sorts {
+			lines = append(lines, wrapIndent("  "+sortHelp[o], w, 4)...)
+		}
 	}
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
@@ -161,6 +186,14 @@ func (m *helpModel) bindings() []string {
 		out = append(out, strings.Split(m.h.FullHelpView([][]key.Binding{g}), "\n")...)
 	}
 	return out
+}
+
+// helpTitles name the view help was opened over, in its title.
+var helpTitles = map[mode]string{
+	modeTop:    "keys",
+	modeDetail: "a key's detail",
+	modeGroups: "error groups",
+	modeFor:    "top --for",
 }
 
 // stateHelp says what each state means.

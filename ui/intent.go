@@ -59,8 +59,11 @@ type showGroupIntent struct {
 }
 
 // leftDrillIntent says the top view left its drill-down, and what it shows
-// again.
-type leftDrillIntent struct{ text string }
+// again; toGroups, that the group view it was opened from opens again.
+type leftDrillIntent struct {
+	text     string
+	toGroups bool
+}
 
 // openAnswerKeyIntent opens the key of the answer the `top --for` view
 // shows in the detail view.

@@ -27,6 +27,9 @@ type keyMap struct {
 	// endpoint does not allow them: answered with why, not dropped (see
 	// refusal). No help: help says the endpoint is read-only.
 	RefusedForget, RefusedRetry key.Binding
+	// StillPause is p and ctrl+r over a snapshot, which does not change:
+	// answered with why (see stillIntent). Pause and Refresh are disabled.
+	StillPause key.Binding
 
 	// The pod picker's own: attach, clear its filter, leave; and, while its
 	// filter is typed, the keys that end the typing (j and k stay letters).
@@ -68,6 +71,8 @@ func newKeyMap() keyMap {
 		// Enabled by setActions, when Forget and Retry are not.
 		RefusedForget: key.NewBinding(key.WithKeys("f", "F"), key.WithDisabled()),
 		RefusedRetry:  key.NewBinding(key.WithKeys("r", "R"), key.WithDisabled()),
+		// Enabled by setStill, when Pause and Refresh are not.
+		StillPause: key.NewBinding(key.WithKeys("p", "ctrl+r"), key.WithDisabled()),
 
 		Pick:      b([]string{"enter"}, "enter", "attach"),
 		ClearPick: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
@@ -90,6 +95,14 @@ func (k *keyMap) setActions(forget, requeue bool) {
 	k.RetryAll.SetEnabled(requeue)
 	k.RefusedForget.SetEnabled(!forget)
 	k.RefusedRetry.SetEnabled(!requeue)
+}
+
+// setStill disables pause and refresh over a source that does not change
+// (a snapshot), and makes p and ctrl+r say so.
+func (k *keyMap) setStill(still bool) {
+	k.Pause.SetEnabled(!still)
+	k.Refresh.SetEnabled(!still)
+	k.StillPause.SetEnabled(still)
 }
 
 // setPickFiltered makes esc in the picker clear an applied filter rather

@@ -144,7 +144,7 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 			m := send(t, loaded(t, w, 20), press("?"))
 			lines := m.help.lines()
 			text := ansi.Strip(strings.Join(lines, "\n"))
-			for _, g := range m.c.keys.top().FullHelp() {
+			for _, g := range m.top.keys().FullHelp() {
 				for _, b := range g {
 					h := b.Help()
 					if !b.Enabled() {

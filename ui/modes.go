@@ -116,7 +116,7 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 	k := &m.c.keys
 	switch md {
 	case modeDrill, modeTop:
-		return k.top()
+		return m.top.keys()
 	case modeFilter:
 		return k.filter()
 	case modeDetail:

@@ -96,7 +96,7 @@ func TestModeStackHints(t *testing.T) {
 		reasonKeys  = "enter done esc no reason"
 		dialogLine  = "y yes · N no (default) · w reason (optional)"
 		reasonLine  = "enter done · esc no reason"
-		drillHint   = "showing the keys of one error group: esc goes back to the view before it"
+		drillHint   = "showing the keys of one error group: esc goes back to the error groups"
 		pausedHint  = "p resumes"
 		viewEnd     = "? help · q quit"
 	)
@@ -139,6 +139,8 @@ func TestModeStackHints(t *testing.T) {
 		{[]tea.Msg{press("w")}, []mode{modeTop, modeDrill, modeConfirm}, []string{drillHint, reasonKeys}, reasonLine},
 		{[]tea.Msg{press("esc")}, []mode{modeTop, modeDrill, modeConfirm}, []string{drillHint, dialogKeys}, dialogLine},
 		{[]tea.Msg{press("n")}, []mode{modeTop, modeDrill}, []string{topHints}, topHints}, // "cancelled" replaced the hint
+		// esc goes back to where the drill-down was opened from: the groups.
+		{[]tea.Msg{press("esc")}, []mode{modeTop, modeGroups}, []string{groupHints}, groupHints},
 		{[]tea.Msg{press("esc")}, []mode{modeTop}, []string{topHints}, topHints},
 		{[]tea.Msg{press("p")}, []mode{modeTop}, []string{topHints, pausedHint}, topHints},
 		{[]tea.Msg{press("enter")}, []mode{modeTop, modeDetail}, []string{detailHints, pausedHint}, detailHints},

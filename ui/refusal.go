@@ -48,6 +48,12 @@ func (c *common) refusal(retry bool) string {
 	return "forget is not available: no controller here has an instrumented rate limiter (probe.ControllerOptions wraps it)"
 }
 
+// stillText says why p and ctrl+r do nothing over a snapshot.
+func (c *common) stillText() string {
+	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
+		c.opts.SnapshotAt.UTC().Format("15:04:05Z") + "); to watch live, kubectl backoff top TARGET"
+}
+
 // refusedIntent answers a refused action key, or nil when msg is none.
 func (c *common) refusedIntent(refusedForget, refusedRetry bool) intent {
 	switch {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -14,6 +16,10 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	var in intent
+	if key.Matches(msg, m.c.keys.StillPause) && slices.Contains([]mode{modeTop, modeDrill, modeDetail, modeGroups}, m.topMode()) {
+		// Before the views: p and ctrl+r are theirs, disabled over a snapshot.
+		return m.act(noteIntent{text: m.c.stillText()}, nil)
+	}
 	switch m.topMode() {
 	case modeConfirm:
 		cmd, in = m.confirm.update(msg)
@@ -53,7 +59,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		m.groups, next = m.groups.open(in)
 	case openHelpIntent:
 		m.push(modeHelp)
-		m.help = m.help.open(in.keys)
+		m.help = m.help.open(in.keys, m.viewUnder())
 	case closeHelpIntent:
 		m.pop()
 	case backIntent:
@@ -79,17 +85,28 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case showGroupIntent:
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
+		fromGroups := m.onStack(modeGroups)
 		if m.onStack(modeDrill) {
 			m.popTo(modeDrill)
 		} else {
 			m.popTo(modeTop)
 			m.push(modeDrill)
 		}
-		cmd := m.top.showGroup(in)
-		next = tea.Batch(cmd, m.setHint("showing the keys of one error group: esc goes back to the view before it", modeDrill))
+		cmd := m.top.showGroup(in, fromGroups)
+		hint := "showing the keys of one error group: esc goes back to the view before it"
+		if fromGroups {
+			hint = "showing the keys of one error group: esc goes back to the error groups"
+		}
+		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
 	case leftDrillIntent:
 		m.popTo(modeTop)
 		next = m.setStatus(in.text, false)
+		if in.toGroups {
+			// Where the user came from, read again: the top view under it
+			// is the view from before the drill-down.
+			m.push(modeGroups)
+			next = tea.Batch(m.groups.refresh(), next)
+		}
 	case askIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.act)

@@ -219,7 +219,7 @@ func (t *topModel) table() []string {
 	}
 	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
 	cells := make([]string, len(cols))
-	for i := range t.page.Items {
+	for i := range t.shownRows() {
 		k := &t.page.Items[i]
 		for j, c := range cols {
 			v := c.cell(k, now)

@@ -70,6 +70,9 @@ type topModel struct {
 	// groupsFailing says whether some key failed in the overview read with
 	// the last groups.
 	groupsFailing bool
+	// asked is the page size of the last read sent (see refit), refitSeq
+	// the seq of refit's last read.
+	asked, refitSeq int
 
 	// drill is the view before a drill-down into an error group, which esc
 	// restores; nil when the view is not a drill-down.
@@ -84,16 +87,6 @@ func newTopModel(c *common) topModel {
 		t.states[s] = true
 	}
 	return t
-}
-
-// rows is how many table rows fit: under the header, the table's title
-// row, and the footer; on a narrow screen the selected row's line too.
-func (t *topModel) rows() int {
-	n := t.c.height - t.headerHeight() - 2
-	if t.c.width < narrowWidth {
-		n--
-	}
-	return max(1, n)
 }
 
 // query is the page the table shows.
@@ -126,6 +119,7 @@ func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
 	t.lastSent = t.c.now()
+	t.asked = t.query().Limit
 	// The diagnosis line changes slowly and its error groups cost the
 	// endpoint a pass over every key: ask for them every diagnosisEvery, not
 	// on every refresh, so that each viewer costs the controller one cheap
@@ -172,10 +166,7 @@ func (t *topModel) matched() int {
 // setSize refetches when the number of rows changed.
 func (t topModel) setSize() (topModel, tea.Cmd) {
 	t.filter.setWidth(t.c.width)
-	if t.page != nil && t.query().Limit != len(t.page.Items) && len(t.page.Items) < t.page.Matched-t.offset {
-		return t, t.refresh()
-	}
-	return t, nil
+	return t, t.refit()
 }
 
 // received takes a refresh in: the cursor finds its key again (or its
@@ -224,13 +215,19 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 	}
 	old := t.page
 	t.page, t.fetchedAt = msg.page, msg.fetchedAt
-	id := queryID(t.query())
+	// The same query at another page size shows the same rows: a page
+	// read again to fit (refit) compares with the one before, and keeps
+	// its marks, which say what the last refresh changed.
+	q := t.query()
+	q.Limit = 0
+	id := queryID(q)
 	sigs := make(map[string]string, len(msg.page.Items))
+	marked := t.changed
 	t.changed = map[string]bool{}
 	for _, k := range msg.page.Items {
 		rid := rowID(&k)
 		sigs[rid] = signature(&k.Key)
-		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] {
+		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.seq == t.refitSeq && marked[rid] {
 			t.changed[rid] = true
 		}
 	}
@@ -250,7 +247,7 @@ func signature(k *api.Key) string {
 // update handles the top view's keys (the drill-down's esc included), and
 // returns what the root must do.
 func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
-	k := t.c.keys.top()
+	k := t.keys()
 	before := queryID(t.query())
 	rows := t.rows()
 	var in intent
@@ -293,6 +290,8 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.sort = (t.sort + 1) % len(sorts)
 		t.offset = 0
 		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
+	case key.Matches(msg, k.Controller) && t.drill != nil:
+		in = t.switchFromDrill(key.Matches(msg, k.PrevController))
 	case key.Matches(msg, k.Controller):
 		t.controller = t.nextController(key.Matches(msg, k.PrevController))
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false

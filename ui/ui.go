@@ -117,6 +117,7 @@ func newModel(ctx context.Context, opts Options) Model {
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
 	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
 		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
+	c.keys.setStill(c.snapshot())
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.stack = []mode{modePicker}
 	}
@@ -172,8 +173,18 @@ func (m Model) Init() tea.Cmd {
 // second so that countdowns move while paused or on a slow refresh.
 func (m Model) tickEvery() time.Duration { return min(m.c.opts.Refresh, time.Second) }
 
-// Update routes msg.
+// Update routes msg; then, when the rows the table has room for changed
+// (a status shown, a header grown), the top view reads its page again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	mm, ok := next.(Model)
+	if !ok || mm.view() != modeTop || mm.c.conn.session == nil {
+		return next, cmd
+	}
+	return mm, tea.Batch(cmd, mm.top.refit())
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height

@@ -36,7 +36,7 @@ func (k *keyMap) top() topKeys {
 
 // ShortHelp is the top view's hints line. help.KeyMap.
 func (k topKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
 }
 
 // FullHelp is every binding of the top view, in columns, for the ? view:
@@ -62,7 +62,11 @@ type detailKeys struct {
 }
 
 func (k *keyMap) detail() detailKeys {
-	return detailKeys{scrollKeys: k.scroll(), Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
+	// home and end scroll the explanation: there is one key here.
+	sk := k.scroll()
+	sk.Home.SetHelp("home", "top")
+	sk.End.SetHelp("end/G", "bottom")
+	return detailKeys{scrollKeys: sk, Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
 		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
 }
 
@@ -93,7 +97,10 @@ func (k *keyMap) group() groupKeys {
 	forget, retry := k.Forget, k.Retry
 	forget.SetHelp("f", "forget group")
 	retry.SetHelp("r", "retry group")
-	return groupKeys{scrollKeys: k.scroll(), ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
+	sk := k.scroll()
+	sk.Home.SetHelp("home", "first group")
+	sk.End.SetHelp("end/G", "last group")
+	return groupKeys{scrollKeys: sk, ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
 		Forget: forget, Retry: retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
 		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
 }
