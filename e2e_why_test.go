@@ -231,7 +231,7 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		// The pod's workload is named as inspector names it: the test's pod
 		// has no pod-template-hash label, so its ReplicaSet.
 		for _, want := range []string{"Change:      generation 2, changed", "the controller has observed 1",
-			`controller "widgets" is failing on it: `, "consecutive failure(s), next retry in ", "(exact)",
+			`controller "widgets" is failing on it: `, "consecutive failure", ", next retry in ", "(exact)",
 			"widget backend refused the spec", "forget rs/" + replicaSetName + " -n demo demo/w-fail --requeue --controller widgets"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q:\n%s", want, out)

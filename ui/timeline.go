@@ -92,6 +92,10 @@ func why(a api.Attempt) string {
 		return "event!"
 	case a.Trigger == api.TriggerRequeueAfter:
 		return "req-after"
+	case a.Trigger == api.TriggerSooner: // log mode: an event, or a success not logged
+		return "sooner?"
+	case a.Trigger == api.TriggerLate: // log mode: a success not logged, or no free worker
+		return "late?"
 	case a.Trigger == "":
 		return "-"
 	}

@@ -122,7 +122,7 @@ func Explain(in ExplainInput) Diagnosis {
 func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), failuresText(k, c))
+	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), FailuresText(k, c))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}

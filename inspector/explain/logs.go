@@ -81,10 +81,10 @@ func unlogged(k api.Key, c *api.Controller) bool {
 	return k.Source == api.SourceLogs && (c == nil || !c.LogVerbose)
 }
 
-// failuresText is the key's failure count: "17 consecutive failures", or,
+// FailuresText is the key's failure count: "17 consecutive failures", or,
 // read off a log that shows no success, "4 failures logged since 10:00:00"
 // (since the streak's first logged failure, when its time is known).
-func failuresText(k api.Key, c *api.Controller) string {
+func FailuresText(k api.Key, c *api.Controller) string {
 	if !unlogged(k, c) {
 		return Plural(k.Failures, "consecutive failure")
 	}

@@ -78,7 +78,7 @@ func TestAskFailingFromLog(t *testing.T) {
 	if !slices.Equal(keys.asked, []string{"logs cert-manager/deploy/cert-manager"}) {
 		t.Errorf("asked %v; want the log only", keys.asked)
 	}
-	if want := `InProgress: controller "certificates-issuing" is failing on it: 3 consecutive failure(s), next retry in 40s (estimated).`; ans.Summary != want {
+	if want := `InProgress: controller "certificates-issuing" is failing on it: 3 failures logged, next retry in 40s (estimated).`; ans.Summary != want {
 		t.Errorf("summary:\n %s\nwant\n %s", ans.Summary, want)
 	}
 	next := strings.Join(ans.Next, "\n")
@@ -107,7 +107,7 @@ func TestAskFailingFromEndpoint(t *testing.T) {
 	}}}
 	a := &Asker{Finder: &Finder{Core: cs}, Keys: keys, Now: func() time.Time { return now }}
 	ans := a.Ask(context.Background(), u, "kustomizations")
-	if want := `InProgress: controller "kustomization" is failing on it: 17 consecutive failure(s), next retry in 4m12s (exact).`; ans.Summary != want {
+	if want := `InProgress: controller "kustomization" is failing on it: 17 consecutive failures, next retry in 4m12s (exact).`; ans.Summary != want {
 		t.Errorf("summary:\n %s\nwant\n %s", ans.Summary, want)
 	}
 	if want := "kubectl backoff forget deploy/kustomize-controller -n flux-system flux-system/flux-system --requeue --controller kustomization"; !strings.Contains(strings.Join(ans.Next, "\n"), want) {

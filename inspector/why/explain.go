@@ -68,7 +68,8 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		if !k.NextRetryAt.After(now) {
 			next = "next retry due now"
 		}
-		s := fmt.Sprintf("%s: controller %q is failing on it: %d consecutive failure(s), %s (%s)", v.Status, b.Controller, k.Failures, next, precision)
+		// A log without its successes cannot say the failures are consecutive.
+		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
 		return s + ".", nonEmpty(fix, "Then retry at once: "+retryNow)
 	case api.StateFailed:
 		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
