@@ -88,7 +88,7 @@ forgotten is printed, then the command fails naming each controller that did not
 	f := cmd.Flags()
 	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys: "+controllerOfKeys+"; --all without it forgets in every controller")
 	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
-	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
+	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states: "+api.StateNames())
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")
 	f.BoolVar(&o.Requeue, "requeue", o.Requeue, "Also retry the keys now")
 	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
@@ -132,6 +132,9 @@ func (o *ForgetOptions) Validate() error {
 	}
 	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
+	}
+	if err := withUnknownState(o.States); err != nil {
+		return err // forget is the instrument's alone: no log mode
 	}
 	return o.attachOptions.validate()
 }
