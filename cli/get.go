@@ -55,7 +55,9 @@ func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
-		Short: "List keys and their backoff state",
+		Short: "List keys and their backoff state, or their errors grouped (--group-by error)",
+		// Near misses cobra's "unknown command" then answers with get.
+		SuggestFor: []string{"list", "ls", "group", "keys"},
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
 and the delay that chose it, and the last error. stdout is the table alone (or
 what -o asks for). When stderr is a terminal, one line per controller with

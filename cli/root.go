@@ -56,6 +56,7 @@ errors, and whether a reconcile is running.`,
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
 	)
+	cmd.AddCommand(newGroupsHints()...)
 	return cmd
 }
 
