@@ -74,11 +74,15 @@ func (f bucketForecast) emptyText() string {
 }
 
 // level is the bucket's tokens as a user counts them: the tokens owed while
-// it is in debt ("99 tokens owed", "3.5 tokens owed"), else the tokens
-// left. Owed tokens are not retries: every When takes one, even for a key
+// it is in debt ("102 tokens owed" for 101.9, "3.5 tokens owed": tenths
+// only under 10, as FormatDuration keeps them), else the tokens left.
+// Owed tokens are not retries: every When takes one, even for a key
 // already waiting.
 func (f bucketForecast) level() string {
 	if tenths := math.Round(-f.tokens * 10); tenths >= 1 {
+		if tenths >= 100 {
+			tenths = math.Round(tenths/10) * 10
+		}
 		if math.Mod(tenths, 10) == 0 {
 			return Plural(int(tenths/10), "token") + " owed"
 		}

@@ -30,6 +30,7 @@ func TestBucketSaidOneWay(t *testing.T) {
 		// 320ms the exponential chooses next, so the forecast tells it.
 		decides bool
 	}{
+		{-101.9, "102 tokens owed", "10s", true}, // 10.29s; the demo's outage showed it beside 100 keys
 		{-99, "99 tokens owed", "10s", true},
 		{-3.5, "3.5 tokens owed", "450ms", true},
 		{-1, "1 token owed", "200ms", false}, // 200ms < the 320ms the exponential chooses
