@@ -258,7 +258,7 @@ func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 	fmt.Fprintf(w, "  Failures:       %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
-	fmt.Fprintf(w, "  Failing since:  %s\n", ago(k.FirstFailureAt, now))
+	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
 	fmt.Fprintf(w, "  Last success:   %s\n", lastSuccessLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
