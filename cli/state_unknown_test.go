@@ -19,7 +19,7 @@ import (
 // with --from-logs.
 func TestStateUnknownIsSaidAsLogMode(t *testing.T) {
 	const list = "use backoff, scheduled, queued, running, failed or idle; unknown with --from-logs"
-	const refusal = "--state unknown: unknown is a state of log mode (--from-logs): an instrumented controller knows every key's state"
+	const refusal = "--state: unknown is a state of log mode (--from-logs): an instrumented controller knows every key's state"
 	srv, _ := endpoint(t, false)
 
 	err := run(cli.NewGetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "--state", "backof")

@@ -55,7 +55,7 @@ var stateHelp = api.StateNames() + "; " + string(api.StateUnknown) + " with --fr
 
 // errUnknownState is an endpoint's refusal of --state unknown, said the
 // way a user can act on.
-var errUnknownState = errors.New("--state unknown: unknown is a state of log mode (--from-logs): an instrumented controller knows every key's state")
+var errUnknownState = errors.New("--state: unknown is a state of log mode (--from-logs): an instrumented controller knows every key's state")
 
 // stateParts is --state's values split as the engine splits them.
 func stateParts(states []string) []string {
