@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 
@@ -187,7 +188,12 @@ func (o *DemoOptions) printStarted(d *demo.Demo) {
 	}
 	fmt.Fprintf(o.ErrOut, "kubectl backoff demo: %d keys (%s), speed %g, seed %d\n",
 		o.Keys, strings.Join(parts, ", "), o.Speed, d.Seed())
-	fmt.Fprintf(o.ErrOut, "try: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
+	addr := d.URL()
+	if u, err := url.Parse(addr); err == nil && u.Host != "" {
+		addr = u.Host // --addr takes host:port; the default path is the demo's
+	}
+	fmt.Fprintf(o.ErrOut, "try: kubectl backoff top --addr %s   (get, describe --controller outage, forget: the same --addr)\n", addr)
+	fmt.Fprintf(o.ErrOut, " or: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
 	if o.LogFile != "" {
 		fmt.Fprintf(o.ErrOut, "the controllers' log goes to %s; try: kubectl backoff get --from-logs %s\n", o.LogFile, o.LogFile)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestDemoOptionsComplete(t *testing.T) {
 // mode reads back: failing keys of the demo's controllers.
 func TestDemoLogFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "demo.log")
-	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	o := NewDemoOptions(nil, streams)
 	o.Keys, o.Speed, o.Seed, o.Listen, o.ServeOnly, o.LogFile = 20, 50, 7, "127.0.0.1:0", true, path
 	if err := o.Complete(nil, nil); err != nil {
@@ -103,6 +104,14 @@ func TestDemoLogFile(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "--from-logs "+path) {
 		t.Errorf("stderr %q; want it to say how to read the log", errOut)
+	}
+	// The banner offers the live view on the address stdout printed.
+	u, err := url.Parse(strings.TrimSpace(out.String()))
+	if err != nil || u.Host == "" {
+		t.Fatalf("stdout %q: not the endpoint's URL (%v)", out, err)
+	}
+	if want := "try: kubectl backoff top --addr " + u.Host + " "; !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q; want it to offer %q", errOut, want)
 	}
 }
 

@@ -119,6 +119,11 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return o.trackedBy(ctx, s, o.Controller, []string{o.key}, withControllerHint(err))
 	}
+	if args := o.suggestArgs(); args != "" {
+		// The commands it suggests act on this key: they name it, its
+		// controller and how the user attached, so that they run as copied.
+		d.Diagnosis = d.Diagnosis.WithAttach(args + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller))
+	}
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}
@@ -137,11 +142,23 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	if err != nil {
 		return err
 	}
+	if args := o.suggestArgs(); args != "" {
+		ds[0] = ds[0].WithAttach(args)
+	}
 	if !o.output.text() {
 		return o.output.print(o.Out, ds[0], kindController, ds[0].Controller)
 	}
 	printControllerDiagnosis(o.Out, ds[0])
 	return nil
+}
+
+// suggestArgs is how the user attached, for the commands a diagnosis
+// suggests (forget): empty in log mode, where nothing can be forgotten.
+func (o *DescribeOptions) suggestArgs() string {
+	if o.fromLogs.enabled() {
+		return ""
+	}
+	return o.attachArgs()
 }
 
 // controllerOfKeys is what --controller does for commands that take KEYs
@@ -241,7 +258,7 @@ func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 	fmt.Fprintf(w, "  Failures:       %d consecutive, %d in all, over %d reconciles\n", k.Failures, k.TotalFailures, k.Reconciles)
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
-	fmt.Fprintf(w, "  Failing since:  %s\n", ago(k.FirstFailureAt, now))
+	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
 	fmt.Fprintf(w, "  Last success:   %s\n", lastSuccessLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))

@@ -143,7 +143,7 @@ Diagnosis:
     12 keys, transient since 09:48:00: PUT https://inventory/v1/items/o-1: 503 Service Unavailable (e.g. demo/o-1, demo/o-2)
   Retries to come: 12; 12 in the next 60s, at most 12 a second (in under 1s)
   ! What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. Once the dependency is back, ` +
-		"`kubectl backoff forget --controller outage --all --state backoff --requeue --spread 1m`" + ` retries the keys now, spread over a minute, instead of after their delays.
+		"`kubectl backoff forget --addr " + addr + " --controller outage --all --state backoff --requeue --spread 1m`" + ` retries the keys now, spread over a minute, instead of after their delays.
 `
 	if out.String() != want {
 		t.Errorf("describe --controller outage printed:\n%s\nwant:\n%s", out, want)

@@ -23,7 +23,9 @@ type DiffOptions struct {
 	Output string
 
 	before, after *snapshot.File
-	output        *outputFlags
+	// beforePath and afterPath are the files as the user named them.
+	beforePath, afterPath string
+	output                *outputFlags
 }
 
 // NewDiffCommand returns `kubectl backoff diff BEFORE AFTER`.
@@ -39,6 +41,10 @@ failures grew, whose last error changed, and whose failure count was reset
 while they kept failing. A key is failing while it has consecutive failures,
 is failed, or backs off after a failed reconcile (a forget without --requeue
 resets the count, not the failure).
+
+BEFORE must be the earlier snapshot (diff refuses them reversed), and both
+should come from the same kind of source: a snapshot of a log (--from-logs)
+knows only the keys it logged, so against an endpoint's diff warns.
 
 CHANGE is one or two of:
   started-failing   not failing before (or not tracked), failing after
@@ -71,11 +77,20 @@ func (o *DiffOptions) Complete(args []string) error {
 	if o.after, err = readSnapshot("AFTER", args[1]); err != nil {
 		return err
 	}
+	o.beforePath, o.afterPath = args[0], args[1]
 	return o.output.complete()
 }
 
-// Validate has nothing left to check: Complete read both files.
-func (o *DiffOptions) Validate() error { return nil }
+// Validate refuses an AFTER taken before BEFORE: every change would read
+// backwards ("stopped failing" for a key that started), so the user is
+// told to swap the files rather than given a reversed answer.
+func (o *DiffOptions) Validate() error {
+	if o.after.TakenAt.Before(o.before.TakenAt) {
+		return fmt.Errorf("AFTER %s was taken at %s, %s before BEFORE %s (%s): diff compares an earlier BEFORE to a later AFTER; swap them: kubectl backoff diff %s %s",
+			o.afterPath, stamp(o.after), dur(o.before.TakenAt.Sub(o.after.TakenAt)), o.beforePath, stamp(o.before), o.afterPath, o.beforePath)
+	}
+	return nil
+}
 
 // diffList is what -o json|yaml|jsonpath print.
 type diffList struct {
@@ -86,6 +101,7 @@ type diffList struct {
 
 // Run prints the changes.
 func (o *DiffOptions) Run(context.Context) error {
+	o.warnSources()
 	changes := snapshot.Diff(o.before, o.after)
 	if changes == nil {
 		changes = []snapshot.Change{}

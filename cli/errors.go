@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // errNoCluster is what a newcomer without a kubeconfig gets, instead of a
@@ -84,6 +85,11 @@ func (o *attachOptions) explainError(err error) error {
 	}
 	switch ae.Code {
 	case http.StatusBadRequest:
+		if ae.Field == "state" && strings.Contains(ae.Message, fmt.Sprintf("%q is not a state", api.StateUnknown)) {
+			// The endpoint lists its states without saying why unknown
+			// is not one of them.
+			return errUnknownState
+		}
 		if flag, ok := paramFlags[ae.Field]; ok {
 			// The message repeats the parameter's name; the flag replaces it.
 			msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))

@@ -88,7 +88,7 @@ forgotten is printed, then the command fails naming each controller that did not
 	f := cmd.Flags()
 	f.StringVar(&o.Controller, "controller", o.Controller, "Controller of the keys: "+controllerOfKeys+"; --all without it forgets in every controller")
 	f.BoolVar(&o.All, "all", o.All, "Forget every key that matches --state and --filter (all keys if neither is given)")
-	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states")
+	f.StringSliceVar(&o.States, "state", o.States, "With --all: only keys in these states: "+api.StateNames())
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "With --all: only keys whose name or last error contains this (~ for a regular expression)")
 	f.BoolVar(&o.Requeue, "requeue", o.Requeue, "Also retry the keys now")
 	f.DurationVar(&o.Spread, "spread", o.Spread, "With --requeue on several keys: release them evenly over this long (at most 1h)")
@@ -132,6 +132,9 @@ func (o *ForgetOptions) Validate() error {
 	}
 	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err
+	}
+	if err := withUnknownState(o.States); err != nil {
+		return err // forget is the instrument's alone: no log mode
 	}
 	return o.attachOptions.validate()
 }
@@ -211,6 +214,10 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			// Nothing is forgotten yet: the user is not asked to
 			// confirm a count that leaves a controller out.
 			return o.forgetFailed(ctx, s, names, err, "--all: nothing forgotten; counting the keys to confirm")
+		}
+		if total(previews) == 0 {
+			// Nothing to confirm: said as --yes would, and not an error.
+			return o.nothingMatched(previews, len(names))
 		}
 		if !o.isTerminal(o.In) {
 			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", explain.Plural(total(previews), "key"))
@@ -317,6 +324,10 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 					dur(k.EarlierRetryIn.Duration), dur(k.ReleaseIn.Duration))
 			case k.ReleaseIn.Duration > 0:
 				line += ", retried in " + dur(k.ReleaseIn.Duration)
+			case resp.Requeued && o.Spread > 0:
+				// The first slot of a spread is now: said, so that it does
+				// not read as the one key left out of the retry.
+				line += ", retried now"
 			}
 			fmt.Fprintln(o.Out, line)
 		}
@@ -340,6 +351,40 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 		return
 	}
 	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, explain.Plural(n, "key"), explain.Plural(with, "controller"))
+}
+
+// nothingMatched says that a bulk forget's preview selected no key: there
+// is nothing to confirm, so nothing is asked and the command succeeds, as
+// it does with --yes. -o json|yaml print the previews (count 0, dryRun:
+// nothing was changed); the words go to stdout in text, else to stderr.
+func (o *ForgetOptions) nothingMatched(previews []*api.ForgetResponse, controllers int) error {
+	where := explain.Plural(controllers, "controller")
+	if o.Controller != "" {
+		where = "controller " + o.Controller
+	}
+	what := "no key"
+	if sel := o.selection(); sel != "" {
+		what = "no key matched " + sel
+	}
+	msg := fmt.Sprintf("nothing to forget: %s in %s", what, where)
+	if o.output.text() {
+		fmt.Fprintln(o.Out, msg)
+		return nil
+	}
+	fmt.Fprintln(o.ErrOut, msg)
+	return o.printResponses(previews, controllers > 1)
+}
+
+// selection is --filter and --state as the user wrote them: "-q 503 --state backoff".
+func (o *ForgetOptions) selection() string {
+	var parts []string
+	if o.Filter != "" {
+		parts = append(parts, "-q "+shellQuote(o.Filter))
+	}
+	if len(o.States) > 0 {
+		parts = append(parts, "--state "+strings.Join(o.States, ","))
+	}
+	return strings.Join(parts, " ")
 }
 
 // total is how many keys the responses count.

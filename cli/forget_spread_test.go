@@ -15,18 +15,21 @@ import (
 // TestForgetSpreadSaysWhichRetryRuns: a key whose pending retry comes
 // before its spread slot is retried by that retry (the queue keeps the
 // sooner ready time, api.ForgottenKey.EarlierRetryIn): the line says when
-// it really runs, not the slot. A key without one says its slot.
+// it really runs, not the slot. A key without one says its slot; the key
+// of the first slot (released at 0) says it is retried now.
 func TestForgetSpreadSaysWhichRetryRuns(t *testing.T) {
 	var out bytes.Buffer
-	o := &ForgetOptions{IOStreams: genericiooptions.IOStreams{Out: &out}}
-	o.printForgotten([]*api.ForgetResponse{{Controller: "alpha", Count: 2, Requeued: true, Message: "forgot the backoff of 2 keys of alpha",
+	o := &ForgetOptions{IOStreams: genericiooptions.IOStreams{Out: &out}, Requeue: true, Spread: time.Minute}
+	o.printForgotten([]*api.ForgetResponse{{Controller: "alpha", Count: 3, Requeued: true, Message: "forgot the backoff of 3 keys of alpha",
 		Keys: []api.ForgottenKey{
+			{Key: "default/first", State: api.StateBackoff, Failures: 2}, // the first slot: released at once
 			{Key: "default/a", State: api.StateBackoff, Failures: 4, ReleaseIn: metav1.Duration{Duration: 10 * time.Second}},
 			{Key: "default/b", State: api.StateBackoff, Failures: 9, ReleaseIn: metav1.Duration{Duration: 20 * time.Second},
 				EarlierRetryIn: metav1.Duration{Duration: 3 * time.Second}},
 		}}}, false)
 	got := out.String()
 	for _, want := range []string{
+		"default/first: was backoff, 2 failures reset, retried now\n",
 		"default/a: was backoff, 4 failures reset, retried in 10s\n",
 		"default/b: was backoff, 9 failures reset, retried in 3.0s by the retry already pending (its spread slot, in 20s, comes after)\n",
 	} {

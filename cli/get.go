@@ -55,7 +55,9 @@ func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
-		Short: "List keys and their backoff state",
+		Short: "List keys and their backoff state, or their errors grouped (--group-by error)",
+		// Near misses cobra's "unknown command" then answers with get.
+		SuggestFor: []string{"list", "ls", "group", "keys"},
 		Long: `List the keys a controller tracks: state, consecutive failures, the next retry
 and the delay that chose it, and the last error. stdout is the table alone (or
 what -o asks for). When stderr is a terminal, one line per controller with
@@ -97,7 +99,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	o.output.addFlags(cmd)
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+api.StateNames()+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing)")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+stateHelp+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")

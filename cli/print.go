@@ -28,7 +28,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 		head = "NAMESPACE\tPOD\t" + head
 	}
 	if wide {
-		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING SINCE\tLAST EVENT"
+		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING FOR\tLAST EVENT"
 		if !pods {
 			head += "\tPOD"
 		}
@@ -54,7 +54,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 			explain.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
 		if wide {
 			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
-				ago(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
+				failingFor(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
 			if !pods {
 				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
 			}
@@ -86,6 +86,24 @@ func printPods(w io.Writer, pods []inspector.Pod) {
 
 // ago is "3m01s ago" relative to the server's now.
 func ago(t, now time.Time) string { return explain.Ago(t, now) }
+
+// failingFor is how long a streak has lasted at now, "1m06s", "-" for a
+// key not failing: "failing since 1m06s ago" mixed a moment and a span.
+func failingFor(since, now time.Time) string {
+	if since.IsZero() {
+		return "-"
+	}
+	return explain.FormatSeconds(now.Sub(since))
+}
+
+// sinceWhen is a moment with how long ago it was: "21:05:10 (1m06s ago)",
+// "-" for none.
+func sinceWhen(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return explain.TimeOfDay(t) + " (" + explain.Ago(t, now) + ")"
+}
 
 // dur prints a duration with the one formatter, "-" for none.
 func dur(d time.Duration) string {

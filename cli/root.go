@@ -20,7 +20,11 @@ func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "See why a controller isn't reconciling your object yet",
 		Long: `kubectl backoff shows, per key, what a controller's work queue is doing:
 consecutive failures, the next retry and the limiter that chose it, the last
-errors, and whether a reconcile is running.`,
+errors, and whether a reconcile is running.
+
+New here? Start with ` + "`kubectl backoff demo`" + `: controllers with a flaky dependency,
+backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serves them on
+127.0.0.1:8082 for the other commands: kubectl backoff top --addr 127.0.0.1:8082.`,
 		// Help reads "kubectl backoff", as a kubectl plugin is invoked.
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl backoff"},
 		SilenceUsage:  true,
@@ -56,6 +60,7 @@ errors, and whether a reconcile is running.`,
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
 	)
+	cmd.AddCommand(newGroupsHints()...)
 	return cmd
 }
 

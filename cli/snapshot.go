@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -145,20 +147,45 @@ func (o *SnapshotOptions) write(f *snapshot.File) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.File), ".snapshot-*.json")
 	if err != nil {
-		return fmt.Errorf("--file %s: %w", o.File, err)
+		return fileError(o.File, err)
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
 	if err := snapshot.Write(tmp, f); err != nil {
 		tmp.Close()
-		return fmt.Errorf("--file %s: %w", o.File, err)
+		return fileError(o.File, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--file %s: %w", o.File, err)
+		return fileError(o.File, err)
 	}
 	if err := os.Rename(tmp.Name(), o.File); err != nil {
-		return fmt.Errorf("--file %s: %w", o.File, err)
+		return fileError(o.File, err)
 	}
 	return nil
+}
+
+// fileError says why --file could not be written, naming the user's path:
+// the file is written beside it under a temporary name (.snapshot-….json)
+// that the user never gave, so the operating system's error, which names
+// that file, is said without it.
+func fileError(path string, err error) error {
+	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+		return fmt.Errorf("--file %s: cannot write it: it is a directory; give a file name (e.g. %s)", path, filepath.Join(path, "snapshot.json"))
+	}
+	pe, ok := errors.AsType[*os.PathError](err)
+	if !ok {
+		if le, ok := errors.AsType[*os.LinkError](err); ok {
+			err = le.Err
+		}
+		return fmt.Errorf("--file %s: cannot write it: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	switch {
+	case errors.Is(pe.Err, fs.ErrNotExist):
+		return fmt.Errorf("--file %s: cannot write it: directory %s does not exist", path, dir)
+	case errors.Is(pe.Err, fs.ErrPermission):
+		return fmt.Errorf("--file %s: cannot write it: permission denied in directory %s", path, dir)
+	}
+	return fmt.Errorf("--file %s: cannot write it: %w", path, pe.Err)
 }
 
 // readSnapshot reads the snapshot at path, naming flag in its errors.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/snapshot"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
@@ -88,7 +87,7 @@ enter again opens the key's detail (esc comes back).`,
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "How often to refresh (at least 100ms)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Start on this controller (tab switches)")
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+api.StateNames())
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+stateHelp)
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
 	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects: those of this TYPE that are not Current, live, as `kubectl backoff why TYPE` lists them (-n or -A)")

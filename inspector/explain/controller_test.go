@@ -103,7 +103,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"the token bucket is empty: retries throttled to 10/s; next wave of 62 in 4s",
 			Details: []string{
 				"Keys: 120 tracked: 100 backoff, 20 idle; queue depth 4",
-				"Limiter: max(item-exponential 5ms..16m40s, bucket 10qps/100); the token bucket is empty, 0.0 of its 100 tokens left",
+				"Limiter: max(item-exponential 5ms..16m40s, bucket 10qps/100); the token bucket is empty, 0.0 of its 100 tokens left: a new retry waits about 100ms",
 				"Errors of the failing keys, largest first:",
 				"  100 keys, transient since 08:01:00: sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00017: 503 Service Unavailable (e.g. demo/outage-00017, demo/outage-00018, demo/outage-00019)",
 				"Retries to come: 100; 82 in the next 60s, at most 62 a second (in 4s)",

@@ -59,7 +59,7 @@ func findings(in ExplainInput) []Finding {
 	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
 		say := f.emptyText()
 		out = append(out, Finding{FindingThrottled, strings.ToUpper(say[:1]) + say[1:] +
-			": every retry of this controller is throttled to " + rate(f.qps) + " per second."})
+			". Every retry of this controller is throttled to " + rate(f.qps) + " per second."})
 	}
 	out = append(out, loopFindings(k.History)...)
 	if f := in.Fleet; f != nil {

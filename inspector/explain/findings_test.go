@@ -129,15 +129,15 @@ func TestExplainAntiPatterns(t *testing.T) {
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits at least 320ms.",
 			Findings: []explain.Finding{{Code: explain.FindingThrottled,
-				Message: "The token bucket is empty, 0.0 of its 100 tokens left: every retry of this controller is throttled to 10 per second."}}},
+				Message: "The token bucket is empty, 0.0 of its 100 tokens left: a new retry waits about 100ms. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "bucket in debt reads as empty",
 		in:   explain.ExplainInput{Key: backoff, Controller: controllerWith(bucketWith(-3.5))},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			// -3.5 tokens: a failure borrows a 4.5th, repaid in 4.5/10 s.
-			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits about 450ms: the token bucket decides, not the failure count (3 retries queued on it, refilled at 10 per second).",
+			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits about 450ms: the token bucket decides, not the failure count (3.5 tokens owed, refilled at 10 per second).",
 			Findings: []explain.Finding{{Code: explain.FindingThrottled,
-				Message: "The token bucket is empty, 3 retries queued on it: every retry of this controller is throttled to 10 per second."}}},
+				Message: "The token bucket is empty, 3.5 tokens owed: a new retry waits about 450ms. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "edit not yet observed while in backoff",
 		in: explain.ExplainInput{Controller: pqController, Key: unobserved,

@@ -55,15 +55,15 @@ func TestExplainResets(t *testing.T) {
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		// A forget resets the per-item count, not the bucket: with 99
-		// retries queued on it the next failure borrows the 100th token,
+		// tokens owed the next failure borrows the 100th token,
 		// repaid in 100/10 s, not the 5ms base (issue #23).
 		name: "forgotten on a classic queue whose bucket is in debt",
 		in:   explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
 		want: explain.Diagnosis{State: api.StateBackoff,
-			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 retries queued on it, refilled at 10 per second).",
+			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 tokens owed, refilled at 10 per second).",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
 			Findings: []explain.Finding{{Code: explain.FindingThrottled,
-				Message: "The token bucket is empty, 99 retries queued on it: every retry of this controller is throttled to 10 per second."}}},
+				Message: "The token bucket is empty, 99 tokens owed: a new retry waits about 10s. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "forgotten, the kept retry came due",
 		in:   explain.ExplainInput{Key: due},
@@ -205,10 +205,10 @@ func TestExplainRetryPlan(t *testing.T) {
 		// ahead keep failing, until 5ms·2^12 = 20.48s outgrows it (10.24s
 		// reads as the same 10s).
 		{"a bucket in debt decides", controllerWith(exponential, bucketWith(-99)), 2,
-			"about 10s each while the retries queued ahead keep failing: the token bucket decides (99 retries queued on it, refilled at 10 per second), then 20s, 41s, 1m22s, … up to 16m40s (the cap)"},
+			"about 10s each while the keys waiting on it keep failing: the token bucket decides (99 tokens owed, refilled at 10 per second), then 20s, 41s, 1m22s, … up to 16m40s (the cap)"},
 		// A bucket slower than the cap decides every failure.
 		{"a bucket beyond the cap", controllerWith(api.LimiterComponent{Name: api.SourceItemExponential, BaseDelay: dur(5 * time.Millisecond), MaxDelay: dur(time.Second)}, bucketWith(-99)), 2,
-			"about 10s each while the retries queued ahead keep failing: the token bucket decides (99 retries queued on it, refilled at 10 per second)"},
+			"about 10s each while the keys waiting on it keep failing: the token bucket decides (99 tokens owed, refilled at 10 per second)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,8 +82,8 @@ func exponentialPlan(exp *api.LimiterComponent, base, maxDelay time.Duration, fa
 // NextFailureWait says what the first failure after a reset (a forget)
 // waits, for screens that offer a forget: the exponential's base delay
 // ("5ms"); "about" the bucket's wait when the bucket's debt outweighs it
-// ("about 10s: the token bucket decides, not the failure count (99 retries
-// queued on it, refilled at 10 per second)": a forget resets the per-item
+// ("about 10s: the token bucket decides, not the failure count (99 tokens
+// owed, refilled at 10 per second)": a forget resets the per-item
 // count, never the bucket); "at least" the base with a bucket that may
 // still make it longer. Empty when the limiter does not say.
 func NextFailureWait(c *api.Controller) string {
