@@ -189,7 +189,7 @@ func TestGetFromLogsFileAndStdin(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("describe: %v", err)
 	}
-	for _, want := range []string{"Failures:       3 consecutive", "estimated with the default per-item exponential", `"unknown", not idle`} {
+	for _, want := range []string{"Failures:       3 failures logged since", "estimated with the default per-item exponential", `"unknown", not idle`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("describe output lacks %q:\n%s", want, out)
 		}

@@ -153,7 +153,7 @@ func (g *groupModel) about(now time.Time) []string {
 	}
 	meta := explain.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
-		meta += " · failing since " + ago(gr.FirstSeen, now)
+		meta += " · failing for " + explain.FormatDuration(now.Sub(gr.FirstSeen))
 	}
 	if len(gr.Examples) > 0 {
 		meta += " · e.g. " + strings.Join(gr.Examples, ", ")

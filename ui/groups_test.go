@@ -118,7 +118,7 @@ func TestJourneyErrorGroupsRefresh(t *testing.T) {
 		t.Errorf("v1/errors asked %d times, %d before the change: the group view did not refresh", got, sent)
 	}
 	// The quota group is first now; the cursor went with it.
-	j.waitLine("6 keys · failing since")
+	j.waitLine("6 keys · failing for")
 	if s := j.screenNow(); !strings.Contains(s, "widgets: "+quota) {
 		t.Errorf("after the groups reordered, the selected group is not the quota group:\n%s", s)
 	}
