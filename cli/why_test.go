@@ -111,7 +111,7 @@ func TestPrintAnswer(t *testing.T) {
 		"Pods:           deploy/cert-manager -n cert-manager (not instrumented: its log is read)",
 		"Found by:       deployment-prefix:",
 		"Source:         the controller's log (estimated)",
-		"Failures:       3 consecutive",
+		"Failures:       3 failures logged",
 		"Next retry:     40s (at 10:00:40)",
 		"  > Fix what the error names: issuer not found",
 	} {
