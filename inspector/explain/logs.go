@@ -89,7 +89,7 @@ func FailuresText(k api.Key, c *api.Controller) string {
 		return Plural(k.Failures, "consecutive failure")
 	}
 	s := Plural(k.Failures, "failure") + " logged"
-	if !k.FirstFailureAt.IsZero() {
+	if !k.FirstFailureAt.IsZero() && k.Failures > 0 { // none since a forget: the streak's start is not theirs
 		s += " since " + clock(k.FirstFailureAt)
 	}
 	return s
