@@ -176,11 +176,20 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 		out = append(out, wrapIndent(det, w, proseIndent)...)
 	}
 	for _, f := range dg.Findings {
-		for _, l := range wrapIndent("! "+f.Message, w, proseIndent) {
+		for _, l := range wrapIndent("! "+d.finding(f), w, proseIndent) {
 			out = append(out, s.warn.Render(l))
 		}
 	}
 	return out
+}
+
+// finding is f as the view says it: where the view can retry the key, its
+// own key r in place of the command a terminal would run.
+func (d *detailModel) finding(f explain.Finding) string {
+	if !d.c.keys.Retry.Enabled() {
+		return f.Message
+	}
+	return strings.ReplaceAll(f.Message, explain.RetryNow, "r")
 }
 
 // explain is the diagnosis at the server's time now. Explain is a pure

@@ -24,7 +24,7 @@ func TestDetailWrapsProse(t *testing.T) {
 		dg := m.detail.explain(now)
 		paras := append([]string{dg.Summary}, dg.Details...)
 		for _, f := range dg.Findings {
-			paras = append(paras, "! "+f.Message)
+			paras = append(paras, "! "+m.detail.finding(f))
 		}
 		lines := splitLines(screen(m))[headLines:]
 		var prose []string

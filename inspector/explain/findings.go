@@ -40,6 +40,21 @@ const (
 	FindingLogSampled = "log-sampled"
 )
 
+// RetryNow is the command a key's diagnosis suggests to retry it at once:
+// the one place it is written, so that a caller with its own way (the
+// TUI's r) can say that instead (strings.ReplaceAll with it).
+const RetryNow = "`kubectl backoff forget --requeue`"
+
+// retryNowFor is how to retry k at once: forget for a key an endpoint
+// serves; a key read from a log cannot be forgotten (nothing reaches the
+// queue), so kick, which touches its object.
+func retryNowFor(k api.Key) string {
+	if k.Source == api.SourceLogs {
+		return "`kubectl backoff kick TARGET --from-logs KEY` (it touches the object: a log cannot reach the queue)"
+	}
+	return RetryNow
+}
+
 // jitterRemedy is the advice against a herd: the instrument's opt-in jitter.
 const jitterRemedy = "add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) " +
 	"and set instrument.Options.Jitter for RequeueAfter"
@@ -53,8 +68,8 @@ func findings(in ExplainInput) []Finding {
 	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
 		out = append(out, Finding{FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
-				"Once the cause is fixed, retry now with `kubectl backoff forget --requeue`.",
-			o.Generation, clock(k.NextRetryAt))})
+				"Once the cause is fixed, retry now with %s.",
+			o.Generation, clock(k.NextRetryAt), retryNowFor(k))})
 	}
 	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
 		say := f.emptyText()
@@ -116,7 +131,7 @@ func errorFinding(in ExplainInput) (Finding, bool) {
 			msg += " If it keeps failing, the next retries wait " + plan + "."
 		}
 		return Finding{FindingTransient, msg +
-			" Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}, true
+			" Once the dependency is back, " + retryNowFor(k) + " retries now instead of after the delay."}, true
 	}
 	failingFor := in.Now.Sub(k.FirstFailureAt)
 	changed := !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.FirstFailureAt)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // TestObjectJSONSpeaksKubernetes: describe -o json and why -o json print an
@@ -29,6 +31,32 @@ func TestObjectJSONSpeaksKubernetes(t *testing.T) {
 	for _, goName := range []string{`"Kind"`, `"Events"`, `"LastSeen"`, `"Verdict"`} {
 		if strings.Contains(got, goName) {
 			t.Errorf("JSON has the Go name %s:\n%s", goName, got)
+		}
+	}
+}
+
+// TestRetryNowFitsTheSource: the advice to retry at once is forget for a
+// key an endpoint serves, and kick for one read from a log, which nothing
+// can forget.
+func TestRetryNowFitsTheSource(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	obs := int64(2)
+	obj := &ObjectStatus{Name: "w", Generation: 3, ObservedGeneration: &obs}
+	for _, tt := range []struct {
+		source, want, not string
+	}{
+		{"", RetryNow, "kick"},
+		{api.SourceLogs, "`kubectl backoff kick TARGET --from-logs KEY`", "forget"},
+	} {
+		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
+		var msg string
+		for _, f := range Explain(ExplainInput{Key: k, Object: obj, Now: now}).Findings {
+			if f.Code == FindingUnobserved {
+				msg = f.Message
+			}
+		}
+		if !strings.Contains(msg, tt.want) || strings.Contains(msg, tt.not) {
+			t.Errorf("source %q: %q; want %s, not %s", tt.source, msg, tt.want, tt.not)
 		}
 	}
 }
