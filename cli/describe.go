@@ -124,6 +124,11 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		// controller and how the user attached, so that they run as copied.
 		d.Diagnosis = d.Diagnosis.WithAttach(args + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller))
 	}
+	if o.fromLogs.source == fromTarget {
+		// The log was the TARGET's: kick, which the diagnosis suggests
+		// for a log's key, takes the same TARGET.
+		d.Diagnosis = d.Diagnosis.WithLogTarget(o.attachArgs())
+	}
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}

@@ -47,10 +47,12 @@ const RetryNow = "`kubectl backoff forget --requeue`"
 
 // retryNowFor is how to retry k at once: forget for a key an endpoint
 // serves; a key read from a log cannot be forgotten (nothing reaches the
-// queue), so kick, which touches its object.
+// queue), so kick, which touches its object. The key is named (a
+// Kubernetes name needs no quoting); TARGET stays a word for the caller
+// that knows it to fill in (WithLogTarget).
 func retryNowFor(k api.Key) string {
 	if k.Source == api.SourceLogs {
-		return "`kubectl backoff kick TARGET --from-logs KEY` (it touches the object: a log cannot reach the queue)"
+		return kickTarget + "--from-logs " + k.Key + "` (it touches the object: a log cannot reach the queue)"
 	}
 	return RetryNow
 }

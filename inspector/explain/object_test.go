@@ -46,7 +46,7 @@ func TestRetryNowFitsTheSource(t *testing.T) {
 		source, want, not string
 	}{
 		{"", RetryNow, "kick"},
-		{api.SourceLogs, "`kubectl backoff kick TARGET --from-logs KEY`", "forget"},
+		{api.SourceLogs, "`kubectl backoff kick TARGET --from-logs default/w`", "forget"},
 	} {
 		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
 		var msg string

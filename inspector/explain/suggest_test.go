@@ -1,9 +1,12 @@
 package explain_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // TestWithAttach: every suggested command gets the args after its verb;
@@ -26,5 +29,34 @@ func TestWithAttach(t *testing.T) {
 	}
 	if s := explain.WithAttach("`kubectl backoff forget --requeue`", " "); s != "`kubectl backoff forget --requeue`" {
 		t.Errorf("WithAttach with no args: %q", s)
+	}
+}
+
+// TestWithLogTarget: a log key's kick suggestion names the key, and the
+// workload once the caller says it; left open (TARGET) otherwise.
+func TestWithLogTarget(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	obs := int64(2)
+	k := api.Key{Key: "team-a/web", Source: api.SourceLogs, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
+	d := explain.Explain(explain.ExplainInput{Key: k, Now: now,
+		Object: &explain.ObjectStatus{Name: "web", Generation: 3, ObservedGeneration: &obs}})
+	kick := func(d explain.Diagnosis) string {
+		for _, f := range d.Findings {
+			if strings.Contains(f.Message, "kick") {
+				return f.Message
+			}
+		}
+		return ""
+	}
+	for _, tt := range []struct{ target, want string }{
+		{"", "`kubectl backoff kick TARGET --from-logs team-a/web`"},
+		{"deployment/ctrl -n team-a", "`kubectl backoff kick deployment/ctrl -n team-a --from-logs team-a/web`"},
+	} {
+		if got := kick(d.WithLogTarget(tt.target)); !strings.Contains(got, tt.want) {
+			t.Errorf("WithLogTarget(%q): %q; want it to say %s", tt.target, got, tt.want)
+		}
+	}
+	if !strings.Contains(kick(d), "kick TARGET") {
+		t.Errorf("WithLogTarget changed the diagnosis it was given: %q", kick(d))
 	}
 }
