@@ -123,6 +123,13 @@ func (o *DemoOptions) Validate() error {
 	if o.Listen == "" {
 		return fmt.Errorf("--listen must not be empty")
 	}
+	if o.LogFile != "" && o.Speed != 1 {
+		// The log is stamped in real time while the limiters' delays are
+		// divided by --speed: log mode, which knows only client-go's real
+		// delays, would read every wait --speed times too long.
+		return fmt.Errorf("--log with --speed %g: the log's times are real but the delays are %g times shorter, so --from-logs would read it %g times off; "+
+			"write the log at --speed 1 (the default)", o.Speed, o.Speed, o.Speed)
+	}
 	return o.demo.Validate()
 }
 

@@ -28,6 +28,8 @@ func TestDemoFlagValidation(t *testing.T) {
 		{[]string{"--speed", "-2"}, "--speed"},
 		{[]string{"--kubeconfig", "kc", "--in-cluster"}, "--kubeconfig"},
 		{[]string{"--keys", "many"}, "--keys"}, // rejected by the flag parser
+		// A sped-up log would read --speed times off in log mode.
+		{[]string{"--log", filepath.Join(t.TempDir(), "demo.log"), "--speed", "10"}, "--log with --speed 10"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -70,7 +72,7 @@ func TestDemoLogFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "demo.log")
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	o := NewDemoOptions(nil, streams)
-	o.Keys, o.Speed, o.Seed, o.Listen, o.ServeOnly, o.LogFile = 20, 50, 7, "127.0.0.1:0", true, path
+	o.Keys, o.Speed, o.Seed, o.Listen, o.ServeOnly, o.LogFile = 20, 1, 7, "127.0.0.1:0", true, path
 	if err := o.Complete(nil, nil); err != nil {
 		t.Fatal(err)
 	}
