@@ -86,12 +86,26 @@ func findings(in ExplainInput) []Finding {
 				f.ShortRequeueAfter)})
 		}
 		if f.HerdSize >= HerdKeys {
-			out = append(out, Finding{FindingHerd, fmt.Sprintf(
-				"%d keys are due within the same second (at %s) and nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket): they arrive as a herd; %s.",
-				f.HerdSize, clock(f.HerdAt), jitterRemedy)})
+			out = append(out, herdFinding(f, in.Controller))
 		}
 	}
 	return out
+}
+
+// herdFinding warns of the keys due in one second that no token bucket
+// spread (their delays came from the per-item exponential or RequeueAfter).
+// A controller that has a bucket still gets them at once: client-go's
+// BucketRateLimiter.When reserves a token when a retry is scheduled
+// (Limiter.Reserve().Delay()), not when it falls due, so the finding says
+// so rather than contradict the bucket's "throttled to N per second".
+func herdFinding(f *FleetStats, c *api.Controller) Finding {
+	pace := "nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket)"
+	if bk, ok := forecastBucket(c); ok {
+		pace = "their delays came from the per-item exponential or RequeueAfter, and the token bucket (" + rate(bk.qps) +
+			" per second) spaces retries when they are scheduled, not when they fall due"
+	}
+	return Finding{FindingHerd, fmt.Sprintf("%d keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
+		f.HerdSize, clock(f.HerdAt), pace, jitterRemedy)}
 }
 
 // errorFinding judges a failing key's error by its class: a permanent one

@@ -121,7 +121,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		in:   explain.ExplainInput{Controller: pqController, Key: backoff, Fleet: &herd},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Findings: []explain.Finding{{Code: explain.FindingHerd,
-				Message: "25 keys are due within the same second (at 10:00:30) and nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket): they arrive as a herd; " +
+				Message: "25 keys are due within the same second (at 10:00:30): nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket). They arrive as a herd; " +
 					"add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) and set instrument.Options.Jitter for RequeueAfter."}}},
 	}, {
 		name: "bucket at zero tokens is throttled",
@@ -189,5 +189,28 @@ func TestExplainFindingsOrder(t *testing.T) {
 	s := d.String()
 	if lines := strings.Split(s, "\n"); len(lines) != 1+len(d.Details)+len(want) || lines[0] != d.Summary || !strings.HasPrefix(lines[len(lines)-1], "! 40 keys") {
 		t.Errorf("String() = %q: want the summary, the details, then each finding after \"! \"", s)
+	}
+}
+
+// TestHerdWithABucket: a controller with a token bucket still gets a herd
+// of keys whose delays the per-item exponential chose (the bucket reserves
+// a token when a retry is scheduled, not when it falls due), and the
+// finding says so instead of "nothing paced them" beside the bucket's own
+// "throttled to 10 per second".
+func TestHerdWithABucket(t *testing.T) {
+	herd := explain.Fleet(fleetKeys(25, time.Minute, at(30*time.Second+100*time.Millisecond)), explainNow)
+	backoff := api.Key{State: api.StateBackoff, Failures: 6, Delay: dur(160 * time.Millisecond), DelaySource: api.SourceItemExponential,
+		NextRetryAt: explainNow}
+	d := explain.Explain(explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(50)), Key: backoff, Fleet: &herd, Now: explainNow})
+	var msg string
+	for _, f := range d.Findings {
+		if f.Code == explain.FindingHerd {
+			msg = f.Message
+		}
+	}
+	want := "25 keys are due within the same second (at 10:00:30): their delays came from the per-item exponential or RequeueAfter, " +
+		"and the token bucket (10 per second) spaces retries when they are scheduled, not when they fall due. They arrive as a herd; "
+	if !strings.HasPrefix(msg, want) {
+		t.Errorf("herd finding %q\nwant it to start %q", msg, want)
 	}
 }
