@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
 // errNoCluster is what a newcomer without a kubeconfig gets, instead of a
@@ -135,8 +136,10 @@ func netCause(err error) string {
 // noCluster reports whether nothing names a cluster: no kubeconfig with a
 // cluster, no --server, and not inside a pod. client-go would then dial
 // localhost:8080.
-func (o *attachOptions) noCluster() bool {
-	cf := o.configFlags
+func (o *attachOptions) noCluster() bool { return noClusterIn(o.configFlags) }
+
+// noClusterIn is noCluster for any command's kubeconfig flags.
+func noClusterIn(cf *genericclioptions.ConfigFlags) bool {
 	if cf == nil || (cf.APIServer != nil && *cf.APIServer != "") || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
 		return false
 	}

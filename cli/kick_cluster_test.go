@@ -61,3 +61,18 @@ func TestKickUnreachableClusterLogsNothing(t *testing.T) {
 		t.Errorf("kick against an unreachable API server: error %q, want it to begin %q and name the flags", runErr, want)
 	}
 }
+
+// TestWhySaysItNeedsTheCluster: without a kubeconfig, why says that it
+// reads the object from the API server and how to name one, instead of
+// client-go's dial error to localhost:8080.
+func TestWhySaysItNeedsTheCluster(t *testing.T) {
+	t.Setenv("KUBECONFIG", "/nonexistent")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	const want = "no cluster configured: why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"
+	for _, args := range [][]string{{"configmap/x"}, {"kustomizations"}} {
+		err := run(cli.NewWhyCommand, genericiooptions.NewTestIOStreamsDiscard(), args...)
+		if err == nil || err.Error() != want {
+			t.Errorf("why %v: error = %v, want %q", args, err, want)
+		}
+	}
+}

@@ -131,6 +131,10 @@ func (o *WhyOptions) Validate() error {
 func (o *WhyOptions) Run(ctx context.Context) error {
 	newAsker := o.newAsker
 	if newAsker == nil {
+		if noClusterIn(o.configFlags) {
+			// client-go would dial localhost:8080 and say only that.
+			return errors.New("no cluster configured: why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG")
+		}
 		newAsker = o.clusterAsker
 	}
 	if o.list {
