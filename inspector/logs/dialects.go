@@ -51,6 +51,9 @@ type message struct {
 	// RequeueAfter of a RequeueAfterLine, or the stated next retry of an
 	// ErrorLine (Flux's "next try in 1m0s").
 	dur string
+	// afterField says a RequeueAfterLine states its RequeueAfter as the
+	// time it ends, in the "requeue-after" field (Crossplane's).
+	afterField bool
 }
 
 // loggerRule says how a family's logger name names the controller.
@@ -141,6 +144,13 @@ var families = []family{
 		},
 	},
 	{
+		// Crossplane providers' managed reconcilers (crossplane.go), at
+		// --debug: failures logged with Requeue: true and no error.
+		name:     crossplaneName,
+		limiter:  crossplaneLimiter,
+		messages: crossplaneMessages,
+	},
+	{
 		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
 		// line does not say which of its controllers wrote it.
 		name:     "prometheus-operator",
@@ -157,11 +167,11 @@ var families = []family{
 // controller's log. failMarkers are those of failure lines: a line with one
 // that cannot be read is counted as unreadable.
 var (
-	markers = [][]byte{
+	markers = append([][]byte{
 		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
 		[]byte(msgForget),
-	}
-	failMarkers = []string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}
+	}, crossplaneMarkers...)
+	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}, crossplaneFailures()...)
 )
 
 // unhandledError is what client-go's utilruntime.HandleError logs since
@@ -206,6 +216,9 @@ func (f *fields) record(fm format) (Record, bool) {
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
 		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo}
 
+	if m.afterField {
+		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)
+	}
 	if m.dur != "" {
 		i := strings.LastIndex(msg, m.dur)
 		if i < 0 {
@@ -228,7 +241,15 @@ func (f *fields) record(fm format) (Record, bool) {
 		return Record{}, false
 	}
 	if fam.limiter != nil {
-		r.Limiter = fam.limiter(r.Controller)
+		r.Limiter, r.LimiterOf = fam.limiter(r.Controller), fam.name
+	}
+	if r.Limiter == (Limiter{}) {
+		// A Crossplane provider's controller-runtime lines ("Reconciler
+		// error" when a status update fails, "Reconciling") come from the
+		// same queue, with the same limiter.
+		if l := crossplaneLimiter(r.Controller); l != (Limiter{}) {
+			r.Limiter, r.LimiterOf = l, crossplaneName
+		}
 	}
 	switch {
 	case r.What == QueueLine:

@@ -91,8 +91,11 @@ type Record struct {
 	// Limiter is the per-item limiter the controller's project sets, when
 	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
 	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
-	// not known, and the store's assumption holds.
-	Limiter Limiter
+	// not known, and the store's assumption holds. LimiterOf names whose it
+	// is: the dialect's family, or Crossplane for a line of a managed
+	// reconciler ("managed/…") that another family read.
+	Limiter   Limiter
+	LimiterOf string
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -254,6 +257,8 @@ type fields struct {
 	// failures)"; the rest as written.
 	reset                                []byte
 	requeue, spread, count, user, reason string
+	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
+	requeueAt string
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
@@ -265,7 +270,7 @@ func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
 		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason":
+		"requeue", "spread", "count", "user", "reason", "requeue-after":
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -319,6 +324,8 @@ func (f *fields) set(key []byte, val string) {
 		f.user = val
 	case "reason":
 		f.reason = val
+	case "requeue-after":
+		f.requeueAt = val
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.
