@@ -34,6 +34,10 @@ type family struct {
 	// limiter is the per-item limiter the project sets, by controller name,
 	// when it is not the default of its queue.
 	limiter func(controller string) Limiter
+	// debugOnly says its lines are written only at a debug level at which
+	// its successes are written too (Crossplane's, at --debug): a log with
+	// one of them shows successes (Record.Verbose).
+	debugOnly bool
 }
 
 // message is one line of a family.
@@ -146,9 +150,10 @@ var families = []family{
 	{
 		// Crossplane providers' managed reconcilers (crossplane.go), at
 		// --debug: failures logged with Requeue: true and no error.
-		name:     crossplaneName,
-		limiter:  crossplaneLimiter,
-		messages: crossplaneMessages,
+		name:      crossplaneName,
+		limiter:   crossplaneLimiter,
+		messages:  crossplaneMessages,
+		debugOnly: true,
 	},
 	{
 		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
@@ -214,7 +219,7 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
-		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo}
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.debugOnly}
 
 	if m.afterField {
 		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)

@@ -96,6 +96,10 @@ type Record struct {
 	// reconciler ("managed/…") that another family read.
 	Limiter   Limiter
 	LimiterOf string
+	// Verbose says the line is written only at a verbosity that writes
+	// successes too, as V(5) lines are (Crossplane's, at --debug, where
+	// "External resource is up to date" is written as well).
+	Verbose bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -141,8 +145,8 @@ const (
 // console, klog and klogr text, slog, logrus and go-kit, from
 // controller-runtime v0.25 back to the releases that logged `request` or
 // `reconciler kind`, and the failure lines of Flux, cert-manager,
-// sample-controller-style client-go controllers, prometheus-operator and
-// kube-controller-manager; behind kubectl's --prefix and --timestamps,
+// sample-controller-style client-go controllers, prometheus-operator,
+// kube-controller-manager and Crossplane's managed reconciler; behind kubectl's --prefix and --timestamps,
 // stern's names, a container's name or the kubelet's CRI files. ref dates
 // klog's year-less timestamps (the newest such time not after ref plus a
 // day). ok is false for a line that is none of the records, or is missing

@@ -137,7 +137,7 @@ func (s *Store) Add(r Record) {
 	if r.At.After(s.last) {
 		s.last = r.At
 	}
-	if r.What != ErrorLine && r.What != ForgetLine {
+	if r.What != ErrorLine && r.What != ForgetLine || r.Verbose {
 		s.verbose = true // a V(5) line; the forget line is logged at info
 	}
 	if r.What == ErrorLine && r.Sampled && known {
