@@ -34,6 +34,10 @@ type family struct {
 	// limiter is the per-item limiter the project sets, by controller name,
 	// when it is not the default of its queue.
 	limiter func(controller string) Limiter
+	// debugOnly says its lines are written only at a debug level at which
+	// its successes are written too (Crossplane's, at --debug): a log with
+	// one of them shows successes (Record.Verbose).
+	debugOnly bool
 }
 
 // message is one line of a family.
@@ -51,6 +55,9 @@ type message struct {
 	// RequeueAfter of a RequeueAfterLine, or the stated next retry of an
 	// ErrorLine (Flux's "next try in 1m0s").
 	dur string
+	// afterField says a RequeueAfterLine states its RequeueAfter as the
+	// time it ends, in the "requeue-after" field (Crossplane's).
+	afterField bool
 }
 
 // loggerRule says how a family's logger name names the controller.
@@ -141,6 +148,14 @@ var families = []family{
 		},
 	},
 	{
+		// Crossplane providers' managed reconcilers (crossplane.go), at
+		// --debug: failures logged with Requeue: true and no error.
+		name:      crossplaneName,
+		limiter:   crossplaneLimiter,
+		messages:  crossplaneMessages,
+		debugOnly: true,
+	},
+	{
 		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
 		// line does not say which of its controllers wrote it.
 		name:     "prometheus-operator",
@@ -157,11 +172,11 @@ var families = []family{
 // controller's log. failMarkers are those of failure lines: a line with one
 // that cannot be read is counted as unreadable.
 var (
-	markers = [][]byte{
+	markers = append([][]byte{
 		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
 		[]byte(msgForget),
-	}
-	failMarkers = []string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}
+	}, crossplaneMarkers...)
+	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}, crossplaneFailures()...)
 )
 
 // unhandledError is what client-go's utilruntime.HandleError logs since
@@ -204,8 +219,11 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
-		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo}
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.debugOnly}
 
+	if m.afterField {
+		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)
+	}
 	if m.dur != "" {
 		i := strings.LastIndex(msg, m.dur)
 		if i < 0 {
@@ -228,7 +246,15 @@ func (f *fields) record(fm format) (Record, bool) {
 		return Record{}, false
 	}
 	if fam.limiter != nil {
-		r.Limiter = fam.limiter(r.Controller)
+		r.Limiter, r.LimiterOf = fam.limiter(r.Controller), fam.name
+	}
+	if r.Limiter == (Limiter{}) {
+		// A Crossplane provider's controller-runtime lines ("Reconciler
+		// error" when a status update fails, "Reconciling") come from the
+		// same queue, with the same limiter.
+		if l := crossplaneLimiter(r.Controller); l != (Limiter{}) {
+			r.Limiter, r.LimiterOf = l, crossplaneName
+		}
 	}
 	switch {
 	case r.What == QueueLine:

@@ -5,8 +5,11 @@
 // and the priority queue's "workqueue_items"), Flux ("Reconciliation failed
 // after …, next try in 1m0s"), cert-manager ("re-queuing item due to error
 // processing"), client-go controllers written from sample-controller ("error
-// syncing 'ns/name'"), prometheus-operator ("Sync \"ns/name\" failed") and
-// kube-controller-manager's deployment controller, and the instrument's own
+// syncing 'ns/name'"), prometheus-operator ("Sync \"ns/name\" failed"),
+// kube-controller-manager's deployment controller, Crossplane providers'
+// managed reconcilers at --debug ("Cannot observe external resource", whose
+// Requeue: true goes through their 1s..60s limiter with no "Reconciler
+// error"; "External resource is up to date" ends a streak), and the instrument's own
 // "forgot backoff" line (a `kubectl backoff forget` through an instrumented
 // controller's endpoint: the keys it names have their counts reset and,
 // with requeue, their retries released), and answers the

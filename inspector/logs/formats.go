@@ -12,11 +12,26 @@ import (
 // epoch and Kubernetes' JSON logs write it, or an ISO 8601 / RFC 3339
 // string), or "time"/"timestamp" from other encoders.
 func parseJSON(line []byte, f *fields) bool {
-	_, ok := eachMember(line, 0, func(k, v []byte) bool {
+	return eachField(line, 0, f)
+}
+
+// eachField reads the JSON object at line[i] into f. An object cut short in
+// the value of "errorVerbose" is read up to it: zap writes that member right
+// after "error" (zapcore's encodeError: the error's "%+v", a stack trace for
+// github.com/pkg/errors' errors), and it is the part of a line a user trims
+// by hand before pasting it ("errorVerbose": "…\...}"), with every field
+// this package reads already behind it.
+func eachField(line []byte, i int, f *fields) bool {
+	stop, ok := eachMember(line, i, func(k, v []byte) bool {
 		setRaw(f, k, v)
 		return true
 	})
-	return ok
+	if ok {
+		return true
+	}
+	const verbose = `"errorVerbose":`
+	j := bytes.LastIndex(line[:stop], []byte(verbose))
+	return j >= i && skipSpace(line, j+len(verbose)) == stop
 }
 
 // setRaw records one JSON member. An object value with a "name" is a
@@ -162,11 +177,7 @@ func parseConsole(line []byte, f *fields) bool {
 			f.logger = string(h)
 		}
 	}
-	_, ok := eachMember(line, msgEnd+brace, func(k, v []byte) bool {
-		setRaw(f, k, v)
-		return true
-	})
-	return ok
+	return eachField(line, msgEnd+brace, f)
 }
 
 // isLevel says whether w is a level as zap's console encoder writes it.

@@ -91,8 +91,15 @@ type Record struct {
 	// Limiter is the per-item limiter the controller's project sets, when
 	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
 	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
-	// not known, and the store's assumption holds.
-	Limiter Limiter
+	// not known, and the store's assumption holds. LimiterOf names whose it
+	// is: the dialect's family, or Crossplane for a line of a managed
+	// reconciler ("managed/…") that another family read.
+	Limiter   Limiter
+	LimiterOf string
+	// Verbose says the line is written only at a verbosity that writes
+	// successes too, as V(5) lines are (Crossplane's, at --debug, where
+	// "External resource is up to date" is written as well).
+	Verbose bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -138,8 +145,8 @@ const (
 // console, klog and klogr text, slog, logrus and go-kit, from
 // controller-runtime v0.25 back to the releases that logged `request` or
 // `reconciler kind`, and the failure lines of Flux, cert-manager,
-// sample-controller-style client-go controllers, prometheus-operator and
-// kube-controller-manager; behind kubectl's --prefix and --timestamps,
+// sample-controller-style client-go controllers, prometheus-operator,
+// kube-controller-manager and Crossplane's managed reconciler; behind kubectl's --prefix and --timestamps,
 // stern's names, a container's name or the kubelet's CRI files. ref dates
 // klog's year-less timestamps (the newest such time not after ref plus a
 // day). ok is false for a line that is none of the records, or is missing
@@ -254,6 +261,8 @@ type fields struct {
 	// failures)"; the rest as written.
 	reset                                []byte
 	requeue, spread, count, user, reason string
+	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
+	requeueAt string
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
@@ -265,7 +274,7 @@ func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
 		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason":
+		"requeue", "spread", "count", "user", "reason", "requeue-after":
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -319,6 +328,8 @@ func (f *fields) set(key []byte, val string) {
 		f.user = val
 	case "reason":
 		f.reason = val
+	case "requeue-after":
+		f.requeueAt = val
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.

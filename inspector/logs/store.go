@@ -137,7 +137,7 @@ func (s *Store) Add(r Record) {
 	if r.At.After(s.last) {
 		s.last = r.At
 	}
-	if r.What != ErrorLine && r.What != ForgetLine {
+	if r.What != ErrorLine && r.What != ForgetLine || r.Verbose {
 		s.verbose = true // a V(5) line; the forget line is logged at info
 	}
 	if r.What == ErrorLine && r.Sampled && known {
@@ -162,9 +162,11 @@ func (s *Store) Add(r Record) {
 		return
 	}
 	if r.Limiter != (Limiter{}) {
-		// The dialect is "FAMILY (FORMAT)": the family names the project.
-		c.own = r.Limiter
-		c.project, _, _ = strings.Cut(r.Dialect, " (")
+		// Else the dialect is "FAMILY (FORMAT)": the family names the project.
+		c.own, c.project = r.Limiter, r.LimiterOf
+		if c.project == "" {
+			c.project, _, _ = strings.Cut(r.Dialect, " (")
+		}
 		if !c.limiter.exponentialOnly {
 			s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.exponentialOnly = true })
 		}
