@@ -1,0 +1,190 @@
+package logs
+
+import (
+	"strings"
+	"time"
+)
+
+// fields are the key/values of a line, whatever its format.
+type fields struct {
+	at                      time.Time
+	msg, logger             string
+	caller                  []byte // klog's file, "controller" for controller.go:321
+	controller, group, kind string
+	namespace, name         string
+	ref                     string // a "namespace/name" reference: request, object, Kind=...
+	alt, altName            string // a family's own key field (cert-manager's "key")
+	err                     string
+	reconcileID             string
+	items                   []byte
+	// A forget line's: reset is its raw JSON array of "key(state, N
+	// failures)"; the rest as written.
+	reset                                []byte
+	requeue, spread, count, user, reason string
+	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
+	requeueAt string
+	// timeKey and msgKey are the names a JSON line gave its time and its
+	// message: they tell the logger (sampledJSON).
+	timeKey, msgKey string
+}
+
+// wants says whether the value of key is kept: the others are skipped
+// without being copied.
+func (f *fields) wants(key []byte) bool {
+	switch string(key) {
+	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
+		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
+		"requeue", "spread", "count", "user", "reason", "requeue-after":
+		return true
+	}
+	return f.kind != "" && string(key) == f.kind
+}
+
+// set records one key/value; val is already a plain string. The key is
+// bytes of the line: switching on it does not copy it.
+func (f *fields) set(key []byte, val string) {
+	switch string(key) {
+	case "msg":
+		f.msg, f.msgKey = val, "msg"
+	case "message":
+		if f.msg == "" { // Karpenter's JSON; a field of klogr lines otherwise
+			f.msg = val
+		}
+	case "logger":
+		f.logger = val
+	case "component": // go-kit's
+		if f.logger == "" {
+			f.logger = val
+		}
+	case "controller":
+		f.controller = val
+	case "controllerGroup", "reconciler group":
+		f.group = val
+	case "controllerKind", "reconciler kind":
+		f.kind = val
+	case "namespace":
+		f.namespace = val
+	case "name":
+		f.name = val
+	case "request", "object":
+		f.ref = val
+	case "error", "err":
+		f.err = val
+	case "reconcileID":
+		f.reconcileID = val
+	case "key":
+		f.alt, f.altName = val, "key"
+	case "objectReference":
+		f.alt, f.altName = val, "objectReference"
+	case "deployment":
+		f.alt, f.altName = val, "deployment"
+	case "requeue":
+		f.requeue = val
+	case "spread":
+		f.spread = val
+	case "count":
+		f.count = val
+	case "user":
+		f.user = val
+	case "reason":
+		f.reason = val
+	case "requeue-after":
+		f.requeueAt = val
+	default:
+		// The kind-named reference klog writes as text (Cluster="ns/x"),
+		// after controllerKind.
+		if f.kind != "" && string(key) == f.kind && f.ref == "" {
+			f.ref = val
+		}
+	}
+}
+
+// controllerFromLogger reads the controller's name from the logger name the
+// releases before v0.11 used: "controller-runtime.manager.controller.NAME",
+// "controller.NAME", or with slashes as klogr wrote them.
+func controllerFromLogger(logger string) string {
+	i := strings.LastIndex(logger, "controller.")
+	if j := strings.LastIndex(logger, "controller/"); j > i {
+		i = j
+	}
+	if i < 0 {
+		return ""
+	}
+	return logger[i+len("controller."):]
+}
+
+// splitRef splits "namespace/name" (a klog.ObjectRef or reconcile.Request as
+// text); a reference without a slash is a cluster-scoped name.
+func splitRef(ref string) (string, string) {
+	if ns, name, ok := strings.Cut(ref, "/"); ok {
+		return ns, name
+	}
+	return "", ref
+}
+
+// parseItems reads workqueue_items' JSON array of
+// {"key":{"Namespace":..,"Name":..},"addedCounter":..,"priority":..,"readyAt":..}.
+// A key that is not a reconcile.Request (a typed controller's own type) is
+// kept as its JSON text.
+func parseItems(raw []byte) ([]QueueItem, bool) {
+	var out []QueueItem
+	ok := eachElement(raw, func(el []byte) {
+		var it QueueItem
+		var ns, name string
+		eachMember(el, 0, func(k, v []byte) bool {
+			switch string(k) {
+			case "key":
+				if len(v) > 0 && v[0] == '{' {
+					eachMember(v, 0, func(k2, v2 []byte) bool {
+						switch string(k2) {
+						case "Namespace", "namespace":
+							ns = jsonString(v2)
+						case "Name", "name":
+							name = jsonString(v2)
+						}
+						return true
+					})
+					if name == "" {
+						name = string(v)
+					}
+				} else {
+					ns, name = splitRef(jsonString(v))
+				}
+			case "addedCounter":
+				it.AddedCounter = parseUint(v)
+			case "priority":
+				it.Priority = int(parseInt(v))
+			case "readyAt":
+				it.ReadyAt = parseTime(jsonString(v))
+			}
+			return true
+		})
+		if name == "" {
+			return
+		}
+		it.Key = name
+		if ns != "" {
+			it.Key = ns + "/" + name
+		}
+		out = append(out, it)
+	})
+	return out, ok
+}
+
+func parseUint(b []byte) uint64 {
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return n
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n
+}
+
+func parseInt(b []byte) int64 {
+	if len(b) > 0 && b[0] == '-' {
+		return -int64(parseUint(b[1:]))
+	}
+	return int64(parseUint(b))
+}
