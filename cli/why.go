@@ -58,7 +58,8 @@ controller:
     status.observedGeneration and the conditions, computed by kstatus (the
     library kubectl's own tools use), plus what kstatus does not read: a
     condition's own observedGeneration (a stale Ready), Cluster API v1beta2's
-    RollingOut, an Argo CD Application's sync and health, Flux's
+    RollingOut, an Argo CD Application's sync and health, a Crossplane
+    resource's Synced=False (its Ready=True hides a failed update), Flux's
     observedGeneration -1 (never reconciled);
   - who changed it and when: the newest managedFields entry that touched spec;
   - which controller owns its status: the manager of the status subresource,

@@ -12,7 +12,8 @@
 //
 // Judge runs kstatus (sigs.k8s.io/cli-utils/pkg/kstatus/status) first,
 // then, in order, the rules it does not read: Flux's
-// status.observedGeneration -1 (never reconciled), a Ready condition
+// status.observedGeneration -1 (never reconciled), a Crossplane resource's
+// Synced=False (a failed or paused sync that Ready=True hides), a Ready condition
 // observed at an older generation (stale), Cluster API v1beta2's
 // RollingOut/ScalingUp/ScalingDown on kinds without Ready, and an Argo CD
 // Application's sync and health. Each verdict keeps kstatus's own word and

@@ -90,7 +90,7 @@ func Judge(u *unstructured.Unstructured) Verdict {
 type rule func(u *unstructured.Unstructured, v *Verdict) bool
 
 // rules run in order after kstatus, the first that decides wins.
-var rules = []rule{neverReconciled, staleReady, rollingOut, argoApplication}
+var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication}
 
 // neverReconciled: Flux defaults status.observedGeneration to -1 in its
 // CRDs, so -1 means its controller has not reconciled the object once
@@ -101,6 +101,35 @@ func neverReconciled(_ *unstructured.Unstructured, v *Verdict) bool {
 	}
 	v.NeverReconciled = true
 	v.override(InProgress, "never-reconciled", "status.observedGeneration is -1, the CRD's default: the controller has never reconciled this object")
+	return true
+}
+
+// crossplaneSynced: a Crossplane resource says in Synced whether its spec
+// reached the external resource (crossplane-runtime apis/common/v1
+// condition.go: ReconcileError, ReconcilePaused), and Ready only whether the
+// external resource can be used. kstatus reads Ready alone, so an edit the
+// provider fails to apply — Ready=True, Synced=False — reads Current: the
+// very case `why` is for. The managed reconciler sets no observedGeneration
+// (v1.17.0), so Synced=False is the one signal.
+func crossplaneSynced(_ *unstructured.Unstructured, v *Verdict) bool {
+	i := slices.IndexFunc(v.Conditions, func(c Condition) bool { return c.Type == "Synced" && c.Status == "False" })
+	if i < 0 {
+		return false
+	}
+	c := v.Conditions[i]
+	ready := ""
+	if slices.ContainsFunc(v.Conditions, func(c Condition) bool { return c.Type == "Ready" && c.Status == "True" }) {
+		ready = " (Ready=True says only that the external resource exists)"
+	}
+	switch c.Reason {
+	case "ReconcileError":
+		v.override(Failed, "crossplane-synced", fmt.Sprintf("Synced=False (ReconcileError): the provider could not apply the spec%s: %s; it retries with its backoff",
+			ready, oneLine(c.Message)))
+	case "ReconcilePaused":
+		v.override(InProgress, "crossplane-paused", "Synced=False (ReconcilePaused): reconciling is paused by the crossplane.io/paused annotation: no change is applied until it is removed")
+	default:
+		return false
+	}
 	return true
 }
 

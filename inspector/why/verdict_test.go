@@ -61,6 +61,17 @@ func TestJudge(t *testing.T) {
 			status: InProgress, kstatus: InProgress, evidence: "Machine generation is 4, but latest observed generation is 3"},
 		{name: "deployment short of replicas under a quota", file: "deployment-replicafailure.yaml",
 			status: InProgress, kstatus: InProgress, evidence: "Replicas: 2/3"},
+		{name: "crossplane resource whose update failed: Ready=True hides Synced=False", file: "crossplane-managedsslcertificate-syncfailed.yaml",
+			status: Failed, kstatus: Current, override: "crossplane-synced",
+			evidence: "Synced=False (ReconcileError): the provider could not apply the spec (Ready=True says only that the external resource exists): update failed: async update failed: failed to update the resource: [{0 doesn't support update []}]; it retries with its backoff"}, // one line: runs of spaces collapsed
+		{name: "crossplane resource paused", file: "crossplane-managedsslcertificate-syncfailed.yaml",
+			edit: func(u *unstructured.Unstructured) {
+				conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+				synced := conds[1].(map[string]any)
+				synced["reason"], synced["message"] = "ReconcilePaused", nil
+				_ = unstructured.SetNestedSlice(u.Object, conds, "status", "conditions")
+			},
+			status: InProgress, kstatus: Current, override: "crossplane-paused", evidence: "paused by the crossplane.io/paused annotation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := load(t, tc.file)
