@@ -118,7 +118,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
 	read(ctx)
-	printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), time.Now())
+	printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), !live, time.Now())
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
@@ -142,7 +142,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		return nil, nil, err
 	}
 	if !follow {
-		printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), time.Now())
+		printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), false, time.Now())
 	}
 	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
@@ -163,8 +163,12 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 
 // printReadNote says on stderr what a one-shot read of a log found, so that
 // a user knows at once whether the tool understood their log, and a table of
-// estimates is never mistaken for the controller's own numbers.
-func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, now time.Time) {
+// estimates is never mistaken for the controller's own numbers. A saved
+// log (asOfEnd: a file, not a pipe or a stream) is judged as of its last
+// line, not now: the note says so, with that line's time and how long ago
+// it was, as a snapshot's says when it was taken, whatever its age: the
+// countdowns of a log saved two minutes ago are two minutes stale.
+func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time) {
 	fmt.Fprint(w, readSummary(lr))
 	if lr.Unreadable > 0 {
 		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
@@ -176,13 +180,19 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, now time.Time) {
 		}
 		return
 	}
-	if now.Sub(st.Last) > oldLog {
+	switch {
+	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
 			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), st.Keys, explain.Timestamp(st.Last))
-	} else {
+	case asOfEnd:
+		// Minutes old, it still is not now: the countdowns would not move.
+		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
+			"every number is an estimate unless the log states it",
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), st.Keys, explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+	default:
 		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
 			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), st.Keys)
 	}

@@ -25,6 +25,10 @@ type common struct {
 	paused bool
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
+	// logEnds is, for a saved log, its last line's time: what its states
+	// and countdowns are judged at, as a snapshot's at its taking. Zero
+	// for a live source.
+	logEnds time.Time
 	// statusLines is how many lines the status message takes above the
 	// short help, which the scrolled views leave free.
 	statusLines int
@@ -75,6 +79,7 @@ func (c *common) setCapabilities(ov *inspector.Overview) {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
+	c.logEnds = logEndsAt(ov)
 	c.source = sourceOf(ov)
 	c.canRequeue = false
 	for _, ctl := range ov.Controllers {

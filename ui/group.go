@@ -174,14 +174,16 @@ func (g *groupModel) selected() *api.ErrorGroup {
 }
 
 // freshness says how old the groups shown are, as the top view's header
-// does (a snapshot's: when it was taken), and that they no longer refresh
-// while paused.
+// does (a snapshot's: when it was taken; a saved log's: when it ends), and
+// that they no longer refresh while paused.
 func (g *groupModel) freshness() string {
 	s := &g.c.styles
 	var out string
 	switch {
 	case g.c.snapshot():
 		out = s.dim.Render(" · ") + s.warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
+	case !g.c.logEnds.IsZero():
+		out = s.dim.Render(" · ") + s.warn.Render(logEndsText(g.c.logEnds, g.c.now()))
 	case !g.fetchedAt.IsZero():
 		out = s.dim.Render(" · updated " + ago(g.fetchedAt, g.c.now()))
 	}

@@ -47,6 +47,13 @@ func (t *topModel) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
+	ended := t.c.logEnds
+	if !ended.IsZero() {
+		// A saved log is judged as of its last line, as a snapshot is as of
+		// its taking: first, for the same reason, and how long ago it was,
+		// since its countdowns do not move.
+		parts = append(parts, s.warn.Render(logEndsText(ended, t.c.now())))
+	}
 	if t.c.opts.Context != "" {
 		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
 	}
@@ -71,7 +78,7 @@ func (t *topModel) attachedLine() string {
 	switch {
 	case t.err != nil && !replicaErr:
 		parts = append(parts, s.bad.Render("✗ not answering (below)"))
-	case t.err != nil, !t.c.opts.SnapshotAt.IsZero():
+	case t.err != nil, !t.c.opts.SnapshotAt.IsZero(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
 		parts = append(parts, s.dim.Render("updated "+ago(t.fetchedAt, t.c.now())))
 	default:

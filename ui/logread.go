@@ -3,7 +3,10 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -31,4 +34,28 @@ func (t *topModel) logReadPart(lr *api.LogRead) string {
 		out += s.dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
 	}
 	return out
+}
+
+// logEndsAt is when the saved log ov was read from ends: its controllers'
+// api.Controller.LogEndsAt, the time their states and countdowns are
+// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
+func logEndsAt(ov *inspector.Overview) time.Time {
+	var end time.Time
+	for _, c := range ov.Controllers {
+		if c.LogEndsAt.After(end) {
+			end = c.LogEndsAt
+		}
+	}
+	return end
+}
+
+// logEndsText says what a saved log's times count from: "log ends
+// 22:08:26 (1m05s ago)", with the date when it is older than a day (a
+// time of day alone would read as today's).
+func logEndsText(end, now time.Time) string {
+	at := explain.TimeOfDay(end)
+	if now.Sub(end) > 24*time.Hour {
+		at = explain.Timestamp(end)
+	}
+	return "log ends " + at + " (" + explain.Ago(end, now) + ")"
 }

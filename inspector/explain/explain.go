@@ -65,7 +65,7 @@ func Explain(in ExplainInput) Diagnosis {
 	switch k.State {
 	case api.StateBackoff:
 		if k.Failures == 0 && k.DelaySource == api.SourceSpread {
-			d.Summary = explainSpread(k, now)
+			d.Summary = explainSpread(k, in.Controller, now)
 		} else if k.Failures == 0 {
 			// A reset (forget) left a retry pending: "backing off after 0
 			// failures" would contradict itself.
@@ -74,9 +74,9 @@ func Explain(in ExplainInput) Diagnosis {
 			d.Summary = explainBackoff(k, in.Controller, now)
 		}
 	case api.StateScheduled:
-		d.Summary = explainScheduled(k, now)
+		d.Summary = explainScheduled(k, in.Controller, now)
 	case api.StateQueued:
-		d.Summary = explainQueued(k, now)
+		d.Summary = explainQueued(k, in.Controller, now)
 	case api.StateRunning:
 		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), FormatDuration(now.Sub(k.StartedAt)))
 		if now.Sub(k.StartedAt) >= LongReconcile {
@@ -153,7 +153,7 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
 	b.WriteString(". ")
-	b.WriteString(nextRetry(k, now))
+	b.WriteString(nextRetry(k, c, now))
 	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
 		if w := nextWait(c, k.Failures); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
@@ -185,7 +185,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 	case k.NextRetryAt.IsZero():
 		b.WriteString("; the retry already scheduled keeps its time")
 	case k.NextRetryAt.After(now):
-		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (in %s)", clock(k.NextRetryAt), Countdown(k.NextRetryAt, now))
+		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), c))
 	default:
 		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
 	}
@@ -234,7 +234,7 @@ func retryWord(k api.Key) string {
 	return "retry"
 }
 
-func nextRetry(k api.Key, now time.Time) string {
+func nextRetry(k api.Key, c *api.Controller, now time.Time) string {
 	if k.NextRetryAt.IsZero() {
 		return "The next retry time is not known yet"
 	}
@@ -242,7 +242,7 @@ func nextRetry(k api.Key, now time.Time) string {
 	if !k.NextRetryAt.After(now) {
 		return fmt.Sprintf("The %s was due at %s", what, clock(k.NextRetryAt))
 	}
-	s := fmt.Sprintf("Next %s at %s (in %s)", what, clock(k.NextRetryAt), Countdown(k.NextRetryAt, now))
+	s := fmt.Sprintf("Next %s at %s (%s)", what, clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), c))
 	if k.EarlierRetry {
 		// The queue keeps the sooner of two ready times for one key.
 		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"
@@ -250,7 +250,7 @@ func nextRetry(k api.Key, now time.Time) string {
 	return s
 }
 
-func explainScheduled(k api.Key, now time.Time) string {
+func explainScheduled(k api.Key, c *api.Controller, now time.Time) string {
 	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", FormatDuration(k.Delay.Duration))
 	switch k.DelaySource {
 	case api.SourceSpread:
@@ -260,19 +260,19 @@ func explainScheduled(k api.Key, now time.Time) string {
 		// A success while client-go's delaying queue still holds a retry
 		// scheduled by an earlier failure: the queue runs the key once more.
 		s = fmt.Sprintf("Converged at %s, but a retry scheduled by an earlier failure is still pending in the queue and runs it once more", clock(k.LastSuccessAt))
-		return s + " at " + clock(k.NextRetryAt) + " (in " + FormatDuration(k.NextRetryAt.Sub(now)) + ")."
+		return s + " at " + clock(k.NextRetryAt) + " (" + inText(FormatDuration(k.NextRetryAt.Sub(now)), c) + ")."
 	}
-	return s + ". " + nextRetry(k, now) + "."
+	return s + ". " + nextRetry(k, c, now) + "."
 }
 
-func explainQueued(k api.Key, now time.Time) string {
+func explainQueued(k api.Key, c *api.Controller, now time.Time) string {
 	switch {
 	case !k.QueuedAt.IsZero() && !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.QueuedAt):
 		return fmt.Sprintf("Queued since %s after a watch event: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.QueuedAt.IsZero():
 		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.NextRetryAt.IsZero():
-		return fmt.Sprintf("Queued: its %s came due at %s (%s ago); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), FormatDuration(now.Sub(k.NextRetryAt)))
+		return fmt.Sprintf("Queued: its %s came due at %s (%s); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), agoText(FormatDuration(now.Sub(k.NextRetryAt)), c))
 	}
 	return "Queued: ready, waiting for a free worker."
 }

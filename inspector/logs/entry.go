@@ -120,6 +120,14 @@ func (e *entry) reestimate(withBucket bool) {
 	}
 	e.delay, e.delaySource = e.est.delay(withBucket)
 	e.setNextRetry(withBucket)
+	// The failure's row says the delay its retry is now expected after, as
+	// the instrument's row says the delay its limiter chose: the next
+	// attempt's trigger (retry, late, sooner) is judged against this, and
+	// its "retry after" is read from this row.
+	if n := len(e.history); n > 0 && e.history[n-1].At.Equal(e.failAt) &&
+		(e.history[n-1].Outcome == api.OutcomeError || e.history[n-1].Outcome == api.OutcomeRequeue) {
+		e.history[n-1].Delay = metav1.Duration{Duration: e.delay}
+	}
 }
 
 // spacing is how long after the streak's previous failure (or requeue) a
@@ -250,6 +258,19 @@ func (e *entry) inferred(at time.Time, trigger string, preempted bool) (string, 
 	case e.endedUnlogged:
 		return api.TriggerLate, false
 	case trigger == api.TriggerRetry && !at.IsZero() && at.After(e.nextRetry.Add(preemptSlack)):
+		// Late for the retry pending from before (EarlierRetry), but the
+		// history's row names the delay of the last failure: judged by that
+		// row's time, which is when the retry came, it is no later than the
+		// label says (an attempt on time for the row's delay is that retry:
+		// the queue dropped the earlier wait, as the priority queue does).
+		if row := e.failAt.Add(e.delay); e.nextRetry.Before(row) && !e.failAt.IsZero() {
+			switch {
+			case at.Before(row.Add(-preemptSlack)):
+				return api.TriggerSooner, false
+			case !at.After(row.Add(preemptSlack)):
+				return api.TriggerRetry, false
+			}
+		}
 		return api.TriggerLate, false
 	}
 	return trigger, preempted

@@ -31,6 +31,7 @@ func (s *Store) Controllers() *api.ControllerList {
 			Capabilities: api.Capabilities{ReadOnly: true},
 			LogSampledAt: s.sampledAtLocked(),
 			LogVerbose:   s.verbose,
+			LogEndsAt:    s.endsAtLocked(),
 		}
 		if info.kind != "" {
 			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}

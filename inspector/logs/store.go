@@ -305,6 +305,16 @@ func (s *Store) nowLocked() time.Time {
 	return latest(s.opts.Clock.Now(), s.last)
 }
 
+// endsAtLocked is the newest line when the store's present is that line
+// (a saved log, see nowLocked), so that a client says what its times are
+// judged at; zero for a live log.
+func (s *Store) endsAtLocked() time.Time {
+	if s.opts.Live {
+		return time.Time{}
+	}
+	return s.last
+}
+
 func latest(a, b time.Time) time.Time {
 	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
 		return a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -305,5 +306,36 @@ func TestReadKlogMultiLine(t *testing.T) {
 				t.Errorf("state %s, last error %+v; want failed with %q", d.State, d.LastError, want)
 			}
 		})
+	}
+}
+
+// A saved log is judged as of its last line, and v1/controllers says so
+// (logEndsAt), so that a client can say what its countdowns count from; a
+// live log is judged at the clock, and says nothing. The fixture's last
+// line is stamped 2024-02-12T05:56:07.288Z.
+func TestStoreSavedLogEndsAt(t *testing.T) {
+	end := time.Date(2024, 2, 12, 5, 56, 7, 288_000_000, time.UTC)
+	for _, live := range []bool{false, true} {
+		f, err := os.Open("testdata/wild/flux2-4509.log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewStore(Options{Live: live, Clock: clocktesting.NewFakePassiveClock(end.Add(time.Hour))})
+		_, _, err = s.Read(context.Background(), f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		cl := s.Controllers()
+		if len(cl.Controllers) != 1 {
+			t.Fatalf("live %v: controllers %+v, want kustomization", live, cl.Controllers)
+		}
+		got := cl.Controllers[0].LogEndsAt
+		switch {
+		case !live && (!got.Equal(end) || !cl.ServerTime.Equal(end)):
+			t.Errorf("saved: logEndsAt %v, serverTime %v; want both the last line's %v", got, cl.ServerTime, end)
+		case live && (!got.IsZero() || !cl.ServerTime.Equal(end.Add(time.Hour))):
+			t.Errorf("live: logEndsAt %v, serverTime %v; want none, and the clock's %v", got, cl.ServerTime, end.Add(time.Hour))
+		}
 	}
 }

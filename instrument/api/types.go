@@ -195,6 +195,12 @@ type Controller struct {
 	// false a success is not logged: a count runs across any success in
 	// between, and triggers are inferred (TriggerSooner, TriggerLate).
 	LogVerbose bool `json:"logVerbose,omitempty"`
+	// LogEndsAt is, for a controller read from a saved log (a file read to
+	// its end, not followed), the time of the log's last line: a saved log
+	// has no "now", so its states, ages and countdowns are judged as of
+	// that line, and serverTime is this time, however long ago it was.
+	// Zero for a live log (followed, or a pipe), judged at the clock.
+	LogEndsAt time.Time `json:"logEndsAt,omitzero"`
 }
 
 // SampledLines is how many lines of one message a second controller-
