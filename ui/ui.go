@@ -219,8 +219,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil {
-			m.confirm.counted(msg)
+		if m.confirm != nil && m.confirm.counted(msg) {
+			m.top.forecast(&m.confirm.act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
