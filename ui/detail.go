@@ -40,7 +40,7 @@ func (d *detailModel) refresh() tea.Cmd {
 	d.inflight = true
 	d.lastSent = d.c.now()
 	cn := &d.c.conn
-	return detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key)
+	return d.c.stamp(detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key))
 }
 
 func (d detailModel) received(msg detailFetchedMsg) detailModel {
