@@ -71,7 +71,7 @@ func (m *Model) followKey() {
 		return
 	}
 	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
-		c.act.failures, c.act.delaySource, c.act.state = k.Failures, k.DelaySource, k.State
+		c.act.follow(k)
 	}
 }
 
@@ -205,7 +205,7 @@ func (t *topModel) keyAction(requeue bool) intent {
 	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
 		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
 	}
-	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures, delaySource: sel.DelaySource, state: sel.State}}
+	return askIntent{oneKey(requeue, &sel.Key)}
 }
 
 // filteredSet is the action on every key the top view's filter selects.

@@ -24,6 +24,9 @@ type action struct {
 	failures        int
 	delaySource     string
 	state           api.State
+	// permanent says the key's last error is of the permanent class (and
+	// not history): a retry runs the reconcile that failed so again.
+	permanent bool
 
 	// buckets are the controllers acted on (actedOn) whose limiter has a
 	// token bucket (the classic queue's max(exponential, bucket)): a
@@ -53,6 +56,22 @@ type action struct {
 }
 
 func (a action) bulk() bool { return a.filter != nil }
+
+// oneKey is the forget (or retry) of k.
+func oneKey(requeue bool, k *api.Key) action {
+	a := action{requeue: requeue, controller: k.Controller, key: k.Key}
+	a.follow(k)
+	return a
+}
+
+// follow takes the numbers of k as last read: its failures, where its
+// delay came from, its state, and whether its last error is permanent, by
+// the class the detail's diagnosis judges it by (explain's errorFinding),
+// unless a reconcile succeeded since (explain.ErrorResolved).
+func (a *action) follow(k *api.Key) {
+	a.failures, a.delaySource, a.state = k.Failures, k.DelaySource, k.State
+	a.permanent = k.LastError != nil && k.LastError.Class == api.ClassPermanent && !explain.ErrorResolved(k)
+}
 
 // actedOn are the controllers whose keys the action resets: the key's; a
 // set's where its dry run found keys; before it answers, every one asked.
@@ -225,10 +244,13 @@ func (c *confirmation) prompt() []string {
 	if !a.bulk() {
 		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, explain.Plural(a.failures, "failure"))
 		if a.requeue {
-			return []string{
-				"Retry " + who + " now?",
-				"Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.",
+			out := []string{"Retry " + who + " now?"}
+			if a.permanent {
+				// The detail under the dialog says it; the dialog must not
+				// read as if a retry could help.
+				out = append(out, "Its last error is permanent: a retry will fail the same way unless the object changed.")
 			}
+			return append(out, "Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.")
 		}
 		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
 	}
