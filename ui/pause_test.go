@@ -77,3 +77,43 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 		t.Errorf("a read of %s sent before the pause changed the paused detail:\nbefore:\n%s\nafter:\n%s", key, before, after)
 	}
 }
+
+// Pressing p shows its hint, which takes a row from the table: paused, the
+// page held is cut to fit (scrolled when the cursor was on its last row,
+// so that its key stays on screen) instead of read again, which would
+// land new rows after p as a late refresh did.
+func TestPauseReadsNothingToFit(t *testing.T) {
+	for _, lastRow := range []bool{false, true} {
+		f := newFixture(t, 40, false)
+		m := newModel(context.Background(), Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
+		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
+		m = send(t, m, m.top.refresh()())
+		m = send(t, m, statusExpiredMsg{id: m.statusID}) // the legend goes: p's hint takes a row
+		for i := 0; m.top.inflight; i++ { // refit's reads, as the header settles
+			if i == 3 {
+				t.Fatal("the page never fits")
+			}
+			m = send(t, m, m.top.refresh()())
+		}
+		if lastRow {
+			for range m.top.shownRows() - 1 {
+				m = send(t, m, press("j"))
+			}
+		}
+		sel := m.top.selected().Key.Key
+		seq, rows := m.top.seq, m.top.rows()
+		m = send(t, m, press("p"))
+		if m.top.rows() != rows-1 {
+			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.rows())
+		}
+		if m.top.seq != seq || m.top.inflight {
+			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.seq)
+		}
+		if got := m.top.selected(); got == nil || got.Key.Key != sel || m.top.cursor >= m.top.shownRows() {
+			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.cursor, m.top.shownRows())
+		}
+		if s := screen(m); !strings.Contains(s, "› backoff   widgets    "+sel) {
+			t.Errorf("last row %v: the selected key %s is not on screen:\n%s", lastRow, sel, s)
+		}
+	}
+}
