@@ -88,8 +88,10 @@ func TestPauseReadsNothingToFit(t *testing.T) {
 		m := newModel(context.Background(), Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
 		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 		m = send(t, m, m.top.refresh()())
-		m = send(t, m, statusExpiredMsg{id: m.statusID}) // the legend goes: p's hint takes a row
-		for i := 0; m.top.inflight; i++ { // refit's reads, as the header settles
+		// The legend goes, so that p's hint takes a row; then refit's
+		// reads, as the header settles.
+		m = send(t, m, statusExpiredMsg{id: m.statusID})
+		for i := 0; m.top.inflight; i++ {
 			if i == 3 {
 				t.Fatal("the page never fits")
 			}
