@@ -20,8 +20,7 @@ func (m Model) ask(act action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.user = m.c.opts.User
-	act.bucket = slices.ContainsFunc(append([]string{act.controller}, act.controllers...), m.top.bucketed)
-	act.nextWait = m.top.nextWait(act)
+	m.top.forecast(&act)
 	m.confirm = newConfirmation(m.nextID, act)
 	m.push(modeConfirm)
 	if act.bulk() {
@@ -40,20 +39,22 @@ func (t *topModel) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
-// nextWait is explain.NextFailureWait for the one controller act is on,
-// as the last overview describes it; "" for several.
-func (t *topModel) nextWait(act action) string {
-	name := act.controller
-	if act.bulk() {
-		if len(act.controllers) != 1 {
-			return ""
+// forecast sets what act's dialog says of a next failure, from the
+// limiters of the controllers it acts on as the last overview describes
+// them: those with a token bucket, and explain.NextFailureWait when it
+// acts on one controller ("" for several).
+func (t *topModel) forecast(act *action) {
+	on := act.actedOn()
+	act.buckets = nil
+	for _, c := range on {
+		if t.bucketed(c) {
+			act.buckets = append(act.buckets, c)
 		}
-		name = act.controllers[0]
 	}
-	if t.overview == nil || name == "" {
-		return ""
+	act.nextWait = ""
+	if t.overview != nil && len(on) == 1 && on[0] != "" {
+		act.nextWait = explain.NextFailureWait(t.overview.Controller(on[0]))
 	}
-	return explain.NextFailureWait(t.overview.Controller(name))
 }
 
 // followKey keeps the numbers of an open one-key dialog those of the last
@@ -65,12 +66,12 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	c.act.nextWait = m.top.nextWait(c.act)
+	m.top.forecast(&c.act)
 	if c.act.bulk() {
 		return
 	}
 	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
-		c.act.failures, c.act.delaySource, c.act.state = k.Failures, k.DelaySource, k.State
+		c.act.follow(k)
 	}
 }
 
@@ -204,7 +205,7 @@ func (t *topModel) keyAction(requeue bool) intent {
 	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
 		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
 	}
-	return askIntent{action{requeue: requeue, controller: sel.Controller, key: sel.Key.Key, failures: sel.Failures, delaySource: sel.DelaySource, state: sel.State}}
+	return askIntent{oneKey(requeue, &sel.Key)}
 }
 
 // filteredSet is the action on every key the top view's filter selects.

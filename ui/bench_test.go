@@ -47,7 +47,7 @@ func refreshed(tb testing.TB, f *fixture, w, h int) (Model, int64) {
 	m = next.(Model)
 	m.top.sort = slices.Index(sorts, api.SortNext) // any order reads the same bytes
 	before := f.bytes.Load()
-	msg := m.top.refresh()().(refreshedMsg)
+	msg := m.top.refresh()().(readMsg).msg.(refreshedMsg)
 	n := f.bytes.Load() - before
 	if msg.err != nil {
 		tb.Fatal(msg.err)

@@ -21,8 +21,10 @@ type common struct {
 	readOnly bool
 	// source is where the keys come from, for a refused action's why.
 	source source
-	// paused stops the automatic refresh.
+	// paused stops the automatic refresh; pauses counts the times paused,
+	// so that a read sent before this pause is known (pause.go).
 	paused bool
+	pauses int
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
 	// logEnds is, for a saved log, its last line's time: what its states

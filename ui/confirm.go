@@ -24,11 +24,14 @@ type action struct {
 	failures        int
 	delaySource     string
 	state           api.State
+	// permanent says the key's last error is of the permanent class (and
+	// not history): a retry runs the reconcile that failed so again.
+	permanent bool
 
-	// bucket is true when a controller acted on has a token bucket in its
-	// limiter (the classic queue's max(exponential, bucket)): a forget
-	// resets the per-item count, not the bucket.
-	bucket bool
+	// buckets are the controllers acted on (actedOn) whose limiter has a
+	// token bucket (the classic queue's max(exponential, bucket)): a
+	// forget resets the per-item count, not the bucket.
+	buckets []string
 	// nextWait is what a next failure after the forget waits, as
 	// explain.NextFailureWait forecasts it for the one controller acted
 	// on ("at least 5ms", "about 10s: the token bucket decides, …"); empty
@@ -38,6 +41,12 @@ type action struct {
 	// A set: the keys of these controllers that pass filter.
 	controllers []string
 	filter      *api.Filter
+	// hit are the controllers the dry run found keys of the set in, and
+	// those it could not ask (they may hold some); counted says it has
+	// answered. A filter over every controller may select one's keys
+	// only, and what the dialog says of a next failure is about theirs.
+	hit     []string
+	counted bool
 	// what names the set in words, for the confirmation.
 	what string
 
@@ -47,6 +56,37 @@ type action struct {
 }
 
 func (a action) bulk() bool { return a.filter != nil }
+
+// oneKey is the forget (or retry) of k.
+func oneKey(requeue bool, k *api.Key) action {
+	a := action{requeue: requeue, controller: k.Controller, key: k.Key}
+	a.follow(k)
+	return a
+}
+
+// follow takes the numbers of k as last read: its failures, where its
+// delay came from, its state, and whether its last error is permanent, by
+// the class the detail's diagnosis judges it by (explain's errorFinding),
+// unless a reconcile succeeded since (explain.ErrorResolved).
+func (a *action) follow(k *api.Key) {
+	a.failures, a.delaySource, a.state = k.Failures, k.DelaySource, k.State
+	a.permanent = k.LastError != nil && k.LastError.Class == api.ClassPermanent && !explain.ErrorResolved(k)
+}
+
+// actedOn are the controllers whose keys the action resets: the key's; a
+// set's where its dry run found keys; before it answers, every one asked.
+func (a action) actedOn() []string {
+	switch {
+	case !a.bulk():
+		return []string{a.controller}
+	case a.counted:
+		return a.hit
+	}
+	return a.controllers
+}
+
+// bucket says a controller acted on has a token bucket.
+func (a action) bucket() bool { return len(a.buckets) > 0 }
 
 func (a action) verb() string {
 	if a.requeue {
@@ -176,12 +216,15 @@ func (c *confirmation) update(msg tea.KeyPressMsg) (tea.Cmd, intent) {
 	return nil, nil
 }
 
-// counted takes the dry run's count of a bulk action in, when it is this
-// dialog's.
-func (c *confirmation) counted(msg dryRunMsg) {
-	if c.id == msg.id {
-		c.count, c.err = msg.count, msg.err
+// counted takes the dry run's count of a bulk action in, and where it
+// found the keys, when it is this dialog's; it reports whether it was.
+func (c *confirmation) counted(msg dryRunMsg) bool {
+	if c.id != msg.id {
+		return false
 	}
+	c.count, c.err = msg.count, msg.err
+	c.act.hit, c.act.counted = msg.hit, true
+	return true
 }
 
 // updateInput passes a message that is not a key (the cursor's blink) to
@@ -201,10 +244,13 @@ func (c *confirmation) prompt() []string {
 	if !a.bulk() {
 		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, explain.Plural(a.failures, "failure"))
 		if a.requeue {
-			return []string{
-				"Retry " + who + " now?",
-				"Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.",
+			out := []string{"Retry " + who + " now?"}
+			if a.permanent {
+				// The detail under the dialog says it; the dialog must not
+				// read as if a retry could help.
+				out = append(out, "Its last error is permanent: a retry will fail the same way unless the object changed.")
 			}
+			return append(out, "Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.")
 		}
 		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
 	}
@@ -225,9 +271,16 @@ func (c *confirmation) prompt() []string {
 	}
 	next := "a next failure waits only the base delay."
 	switch {
-	case a.bucket && a.nextWait != "":
+	case a.bucket() && len(a.buckets) < len(a.actedOn()):
+		// Keys of controllers with and without a bucket: each its own.
+		bs := "whose token bucket still applies"
+		if len(a.buckets) > 1 {
+			bs = "whose token buckets still apply"
+		}
+		next = "a next failure waits only the base delay, except in " + strings.Join(a.buckets, ", ") + ", " + bs + "."
+	case a.bucket() && a.nextWait != "":
 		next = "a next failure waits " + a.nextWait + "."
-	case a.bucket:
+	case a.bucket():
 		next = "the token bucket still applies to a next failure."
 	}
 	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
@@ -243,9 +296,9 @@ func (a action) forgetEffect() string {
 		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.nextWait + "."
 	case a.delaySource == api.SourceBucket:
 		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
-	case a.bucket && a.nextWait != "":
+	case a.bucket() && a.nextWait != "":
 		return "Its per-item failure count goes back to 0; its next failure waits " + a.nextWait + "."
-	case a.bucket:
+	case a.bucket():
 		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
 	}
 	return "Its failure count goes back to 0, so its next failure waits the base delay again."

@@ -40,7 +40,7 @@ func (d *detailModel) refresh() tea.Cmd {
 	d.inflight = true
 	d.lastSent = d.c.now()
 	cn := &d.c.conn
-	return detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key)
+	return d.c.stamp(detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key))
 }
 
 func (d detailModel) received(msg detailFetchedMsg) detailModel {
@@ -75,7 +75,7 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
-			return d, nil, askIntent{action{requeue: key.Matches(msg, k.Retry), controller: kd.Controller, key: kd.Key.Key, failures: kd.Failures, delaySource: kd.DelaySource, state: kd.State}}
+			return d, nil, askIntent{oneKey(key.Matches(msg, k.Retry), &kd.Key)}
 		}
 	default:
 		scrollBy(k.scrollKeys, msg, &d.scroll, max(1, d.room()-1), len(d.body()))

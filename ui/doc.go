@@ -41,6 +41,8 @@
 // retrying keys' error groups (v1/errors, a few groups counted by the
 // endpoint), from which the header diagnoses the selected controller, or
 // the worst one, in a line, two when it does not fit one
-// (explain.DiagnoseController). An
-// endpoint never reached ends Run, after Options.GiveUp, with the error.
+// (explain.DiagnoseController). Paused (p), the screen changes only when
+// asked (ctrl+r, a new filter or sort): a read sent before the pause is
+// dropped, and the page is not read again to fit. An endpoint never
+// reached ends Run, after Options.GiveUp, with the error.
 package ui

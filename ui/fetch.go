@@ -77,7 +77,10 @@ type groupsFetchedMsg struct {
 type dryRunMsg struct {
 	id    int
 	count int
-	err   error
+	// hit are the controllers with keys to touch, and those that failed
+	// to answer (they may have some).
+	hit []string
+	err error
 }
 
 // forgetDoneMsg carries the result of a forget or retry.
@@ -216,36 +219,49 @@ func (o *sessions) closeAll() {
 // dryRunCmd asks the endpoint how many keys act would touch.
 func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) tea.Cmd {
 	return func() tea.Msg {
-		n, _, _, err := runAction(ctx, s, act, true)
-		return dryRunMsg{id: id, count: n, err: err}
+		resps, err := runAction(ctx, s, act, true)
+		msg := dryRunMsg{id: id, err: err}
+		answered := map[string]bool{}
+		for _, r := range resps {
+			msg.count += r.Count
+			answered[r.Controller] = true
+			if r.Count > 0 {
+				msg.hit = append(msg.hit, r.Controller)
+			}
+		}
+		for _, r := range act.requests() {
+			if !answered[r.Controller] {
+				msg.hit = append(msg.hit, r.Controller)
+			}
+		}
+		return msg
 	}
 }
 
 // forgetCmd runs act.
 func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 	return func() tea.Msg {
-		n, requeued, forgotIn, err := runAction(ctx, s, act, false)
-		return forgetDoneMsg{act: act, count: n, requeued: requeued, forgotIn: forgotIn, err: err}
+		resps, err := runAction(ctx, s, act, false)
+		msg := forgetDoneMsg{act: act, err: err}
+		for _, r := range resps {
+			msg.count += r.Count
+			msg.requeued = msg.requeued || r.Requeued
+			msg.forgotIn = append(msg.forgotIn, r.Controller)
+		}
+		return msg
 	}
 }
 
 // runAction sends act's forget requests, one per controller, through
 // inspector.ForgetEach (every controller is asked whatever another
-// answers), and sums the answers; requeued says some endpoint requeued its
-// keys, forgotIn names the controllers that answered, and err is an
-// inspector.ForgetFailures naming each that did not.
-func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (n int, requeued bool, forgotIn []string, err error) {
+// answers): resps are the answers of the controllers that answered, err
+// an inspector.ForgetFailures naming each that did not.
+func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (resps []*api.ForgetResponse, err error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	reqs := act.requests()
 	for i := range reqs {
 		reqs[i].DryRun = dryRun
 	}
-	resps, err := s.ForgetEach(ctx, reqs)
-	for _, resp := range resps {
-		n += resp.Count
-		requeued = requeued || resp.Requeued
-		forgotIn = append(forgotIn, resp.Controller)
-	}
-	return n, requeued, forgotIn, err
+	return s.ForgetEach(ctx, reqs)
 }

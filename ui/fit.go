@@ -39,7 +39,8 @@ func (t *topModel) shownRows() int {
 // refit reads the page again when the rows that fit changed since it was
 // asked for, and the page does not already hold exactly what fits (all the
 // keys matched from the offset). None while a read is under way: its
-// answer is checked in turn.
+// answer is checked in turn. None while paused either (pause.go): the page
+// held is drawn cut to fit, and read again on resume.
 func (t *topModel) refit() tea.Cmd {
 	if t.page == nil || t.inflight || t.query().Limit == t.asked {
 		return nil
@@ -51,6 +52,13 @@ func (t *topModel) refit() tea.Cmd {
 			// rather than leave the view and move the cursor.
 			shift := t.cursor - rows + 1
 			t.offset, t.cursor = t.offset+shift, t.cursor-shift
+			// The page held starts at the offset until it is read again.
+			p := *t.page
+			p.Items = p.Items[min(shift, len(p.Items)):]
+			t.page = &p
+		}
+		if t.c.paused {
+			return nil
 		}
 		cmd := t.refresh()
 		t.refitSeq = t.seq

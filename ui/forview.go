@@ -99,7 +99,7 @@ func newForModel(c *common, opts ForOptions) forModel {
 // refresh reads the list again.
 func (f *forModel) refresh() tea.Cmd {
 	f.inflight, f.lastSent = true, f.c.now()
-	return forCmd(f.c.conn.ctx, f.opts.List, f.c.opts.Clock)
+	return f.c.stamp(forCmd(f.c.conn.ctx, f.opts.List, f.c.opts.Clock))
 }
 
 // refreshOnce reads the list again unless a read is under way: one read

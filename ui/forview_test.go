@@ -122,7 +122,8 @@ func runFor(t *testing.T, m Model, cmd tea.Cmd) Model {
 	if cmd == nil {
 		t.Fatal("no read of the list was started")
 	}
-	msg, ok := cmd().(forFetchedMsg)
+	read, _ := cmd().(readMsg)
+	msg, ok := read.msg.(forFetchedMsg)
 	if !ok {
 		t.Fatal("the command is not the list's read")
 	}

@@ -53,7 +53,7 @@ func (g *groupModel) refresh() tea.Cmd {
 	g.loading = true
 	g.seq++
 	g.lastSent = g.c.now()
-	return groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, api.Filter{Q: g.filter, States: g.states})
+	return g.c.stamp(groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, api.Filter{Q: g.filter, States: g.states}))
 }
 
 // received takes a read of the groups in. The cursor follows its group

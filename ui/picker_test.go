@@ -121,10 +121,10 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	if !strings.Contains(screen(m), "attached to demo/ctrl-0") {
 		t.Errorf("the status does not say what was attached:\n%s", screen(m))
 	}
-	m, cmd = update(t, m, firstOf[refreshedMsg](t, cmd))
+	m, cmd = update(t, m, firstOf[readMsg](t, cmd))
 	if cmd != nil && m.top.inflight {
 		// An endpoint without the attention order: the view sorts by next.
-		m = send(t, m, firstOf[refreshedMsg](t, cmd))
+		m = send(t, m, firstOf[readMsg](t, cmd))
 	}
 	if got := screen(m); !strings.Contains(got, "demo/widget-000004") {
 		t.Errorf("the top view does not show the pod's keys:\n%s", got)

@@ -76,6 +76,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case pauseIntent:
 		m.c.paused = !m.c.paused
 		if m.c.paused {
+			m.c.pauses++ // what was sent before is dropped (pause.go)
 			next = m.setHint("paused: p resumes, ctrl+r refreshes once", modePaused)
 		} else {
 			next = tea.Batch(m.refreshNow(), m.setStatus("resumed", false))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // column is one table column: its title, width, alignment and cell text.
@@ -47,13 +48,14 @@ func (t *topModel) columns() []column {
 	// narrow (sched, run: the counts line's names), and KEY may narrow to
 	// 12, its middle cut keeping the object's number.
 	narrow := w < narrowWidth
-	next := column{title: "NEXT RETRY", width: 10, right: true, cell: nextRetryCell}
+	next := column{title: "NEXT RETRY", width: 10, right: true}
 	switch {
 	case narrow:
-		next.title, next.width = "NEXT", 6 // "16m40s", "ready"
+		next.title, next.width = "NEXT", 7 // "16m40s", "ready", a running key's "for <1s"
 	case w < 100:
 		next.title, next.width = "NEXT", 8
 	}
+	next.cell = nextRetryCell(next.width)
 	state := column{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}
 	if narrow {
 		state.width, state.cell = 7, func(k *inspector.PodKey, _ time.Time) string { return cmp.Or(shortStates[k.State], string(k.State)) }
@@ -135,9 +137,11 @@ func (t *topModel) columns() []column {
 			keyW = max(keyW, len(k.Key.Key))
 		}
 	}
-	errRoom := 12
+	errRoom, minErr := 12, 8
 	if narrow {
-		errRoom = 8 // the key whole first: the selected row's error shows in full below
+		// The key whole first: the selected row's error shows in full
+		// below. The error, not the key, gave NEXT its seventh cell.
+		errRoom, minErr = 7, 7
 	}
 	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
 		// Every row's key in one namespace, and the keys cut: the namespace
@@ -147,7 +151,7 @@ func (t *topModel) columns() []column {
 		keyW -= len(ns) + 1
 	}
 	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
-	cols[errCol].width = max(flex-cols[keyCol].width, 8)
+	cols[errCol].width = max(flex-cols[keyCol].width, minErr)
 	if cols[errCol].width < len(cols[errCol].title) {
 		cols[errCol].title = "ERROR" // not "LAST ER…"
 	}
@@ -172,10 +176,36 @@ func (t *topModel) sharedNamespace() string {
 	return ns
 }
 
-// nextRetryCell is the NEXT RETRY cell: the column is narrow, so a running
-// key shows its time without the word.
-func nextRetryCell(k *inspector.PodKey, now time.Time) string {
-	return explain.NextRetryCompact(k.Key, now)
+// nextRetryCell is the NEXT RETRY cell at width w. A running key has no
+// next retry: it shows how long it has been running, said so ("for 4s", as
+// get says "running 4s", explain.NextRetryText), since a bare "4s" under
+// NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
+// ("for 12m") where the whole time does not fit, never cut.
+func nextRetryCell(w int) func(*inspector.PodKey, time.Time) string {
+	return func(k *inspector.PodKey, now time.Time) string {
+		if k.State != api.StateRunning || k.StartedAt.IsZero() {
+			return explain.NextRetryCompact(k.Key, now)
+		}
+		d := now.Sub(k.StartedAt)
+		if s := "for " + explain.FormatSeconds(d); len(s) <= w {
+			return s
+		}
+		return "for " + coarse(d)
+	}
+}
+
+// coarse is d in its largest unit, rounded down as explain.FormatSeconds
+// rounds: "12m", "2h", "3d"; seconds under a minute.
+func coarse(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return explain.FormatSeconds(d)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return fmt.Sprintf("%dd", d/(24*time.Hour))
 }
 
 func dash(s string) string {

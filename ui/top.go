@@ -131,7 +131,7 @@ func (t *topModel) refresh() tea.Cmd {
 	if groups {
 		t.groupsAt, t.groupsFor = t.lastSent, t.controller
 	}
-	return refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query(), groups)
+	return t.c.stamp(refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query(), groups))
 }
 
 // failing reports whether some key of ov is in backoff or failed.

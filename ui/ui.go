@@ -204,6 +204,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
+	case readMsg:
+		if m.dropped(msg) {
+			return m, nil
+		}
+		return m.update(msg.msg)
 	case refreshedMsg:
 		return m.refreshed(msg)
 	case detailFetchedMsg:
@@ -219,8 +224,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil {
-			m.confirm.counted(msg)
+		if m.confirm != nil && m.confirm.counted(msg) {
+			m.top.forecast(&m.confirm.act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// permanentWarning is the line the retry dialog adds when the key's last
+// error is permanent, as the detail's diagnosis says of it.
+const permanentWarning = "Its last error is permanent: a retry will fail the same way unless the object changed."
+
+// The retry dialog of a key whose last error is permanent says so, as the
+// detail under it does ("! The error is permanent: retrying will not fix
+// it…"); its default answer stays no. A transient or unclassified error
+// adds nothing, and the dialog follows the class as the key is read again.
+func TestRetryDialogSaysThePermanentError(t *testing.T) {
+	detail := func(class string) detailFetchedMsg {
+		d := fixedDetail()
+		d.Key.LastError.Class = class
+		return detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0}
+	}
+	prompt := func(m Model) string {
+		t.Helper()
+		if m.confirm == nil {
+			t.Fatal("r opened no dialog")
+		}
+		return strings.Join(m.confirm.prompt(), "\n")
+	}
+
+	t.Run("detail view", func(t *testing.T) {
+		m := send(t, detailOf(t, loaded(t, 120, 30)), detail(api.ClassPermanent))
+		if s := screen(m); !strings.Contains(s, "The error is permanent") {
+			t.Fatalf("the detail does not say the error is permanent:\n%s", s)
+		}
+		m = send(t, m, press("r"))
+		if p := prompt(m); !strings.Contains(p, "Retry naive demo/naive-00001 (17 failures) now?") || !strings.Contains(p, permanentWarning) {
+			t.Errorf("the retry dialog does not warn of the permanent error:\n%s", p)
+		}
+		// The class changes under the open dialog: so does what it says.
+		m = send(t, m, detail(api.ClassTransient))
+		if p := prompt(m); strings.Contains(p, "permanent") {
+			t.Errorf("the key's error is now transient, the dialog still says:\n%s", p)
+		}
+		m = send(t, m, detail(api.ClassPermanent))
+		if p := prompt(m); !strings.Contains(p, permanentWarning) {
+			t.Errorf("the key's error is permanent again, the dialog says:\n%s", p)
+		}
+		// The default answer is still no.
+		m = send(t, m, press("enter"))
+		if m.confirm != nil || !strings.Contains(m.status, "cancelled") {
+			t.Errorf("enter did not cancel: dialog %+v, status %q", m.confirm, m.status)
+		}
+	})
+
+	for _, tt := range []struct {
+		class string
+		warn  bool
+	}{{api.ClassPermanent, true}, {api.ClassTransient, false}, {"", false}} {
+		t.Run("top view, class "+tt.class, func(t *testing.T) {
+			m := loaded(t, 120, 30)
+			page := fixedPage(m.top.rows())
+			page.Items[3].LastError.Class = tt.class // demo/naive-00001
+			m.top.seq++
+			m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+			m = send(t, m, press("j"), press("j"), press("j"), press("r"))
+			p := prompt(m)
+			if !strings.Contains(p, "demo/naive-00001") {
+				t.Fatalf("dialog on another key:\n%s", p)
+			}
+			if got := strings.Contains(p, permanentWarning); got != tt.warn {
+				t.Errorf("class %q: warns %v, want %v:\n%s", tt.class, got, tt.warn, p)
+			}
+		})
+	}
+
+	// A forget is not a retry: it runs nothing, so it has nothing to warn of.
+	t.Run("forget", func(t *testing.T) {
+		m := send(t, detailOf(t, loaded(t, 120, 30)), detail(api.ClassPermanent), press("f"))
+		if p := prompt(m); strings.Contains(p, permanentWarning) {
+			t.Errorf("the forget dialog warns as a retry:\n%s", p)
+		}
+	})
+}
