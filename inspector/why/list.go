@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Item is one object of a kind to judge, with its plural resource.
@@ -76,7 +77,12 @@ func (a *Answer) BackoffBrief() string {
 		s += fmt.Sprintf(" %d×", k.Failures)
 	}
 	if next := explain.NextRetryCompact(*k, b.ServerTime); next != "-" {
-		s += ", retry " + next
+		switch k.State {
+		case api.StateRunning:
+			s += " for " + next // how long it has run: no retry is set yet
+		default:
+			s += ", retry " + next
+		}
 	}
 	return s + " (" + b.Precision() + ")"
 }

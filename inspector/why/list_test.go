@@ -51,3 +51,21 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// TestBackoffBriefRunning: a running key says how long it has run, not a
+// "retry" in that time: nothing is scheduled while it runs.
+func TestBackoffBriefRunning(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		key  api.Key
+		want string
+	}{
+		{api.Key{State: api.StateRunning, StartedAt: now.Add(-2 * time.Second)}, "running for 2s (exact)"},
+		{api.Key{State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(12 * time.Second)}, "backoff 3×, retry 12s (exact)"},
+	} {
+		a := &Answer{Backoff: &Backoff{Source: SourceEndpoint, Key: &tt.key, ServerTime: now}}
+		if got := a.BackoffBrief(); got != tt.want {
+			t.Errorf("BackoffBrief(%s) = %q, want %q", tt.key.State, got, tt.want)
+		}
+	}
+}
