@@ -83,7 +83,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	}
 	if ans.Controller != nil {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
-		ans.Backoff = b
+		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {
 			ans.BackoffError = err.Error()
 			var r *RefusedError
