@@ -72,7 +72,11 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
-		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
+		name := ""
+		if kd := d.keyOf(); kd != nil {
+			name = kd.Key.Key
+		}
+		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
 			return d, nil, askIntent{oneKey(key.Matches(msg, k.Retry), &kd.Key)}

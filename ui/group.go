@@ -115,7 +115,7 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 	case key.Matches(msg, k.Leave, k.Group):
 		return g, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
-		return g, nil, g.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
+		return g, nil, g.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), "")
 	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
 		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
 	case key.Matches(msg, k.ShowGroup):

@@ -86,7 +86,7 @@ func (m *helpModel) lines() []string {
 	if m.c.readOnly {
 		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
 		lines = lines[:1]
-		for _, l := range wrap(m.c.refusal(false), w) {
+		for _, l := range wrap(m.c.refusal(false, ""), w) {
 			lines = append(lines, s.warn.Render(l))
 		}
 		if m.c.snapshot() {

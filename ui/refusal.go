@@ -30,13 +30,18 @@ func sourceOf(ov *inspector.Overview) source {
 }
 
 // refusal says why forget (or, with retry, retry now) is not possible here
-// and what to do instead.
-func (c *common) refusal(retry bool) string {
+// and what to do instead; key, when one is selected, is named in the
+// command to run instead.
+func (c *common) refusal(retry bool, key string) string {
 	switch {
 	case c.source.fromLogs:
 		// A log only tells what the controller did: kick's watch event is
 		// the log mode's retry.
-		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs KEY retries a key now (its failure count stays)"
+		what := "KEY retries a key"
+		if key != "" {
+			what = key + " retries it"
+		}
+		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs " + what + " now (its failure count stays)"
 	case !c.opts.SnapshotAt.IsZero():
 		return "read-only: a snapshot (taken at " + c.opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
 			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"
@@ -54,13 +59,14 @@ func (c *common) stillText() string {
 		c.opts.SnapshotAt.UTC().Format("15:04:05Z") + "); to watch live, kubectl backoff top TARGET"
 }
 
-// refusedIntent answers a refused action key, or nil when msg is none.
-func (c *common) refusedIntent(refusedForget, refusedRetry bool) intent {
+// refusedIntent answers a refused action key on the selected key ("" for
+// none), or nil when msg is none.
+func (c *common) refusedIntent(refusedForget, refusedRetry bool, key string) intent {
 	switch {
 	case refusedRetry:
-		return noteIntent{text: c.refusal(true), isErr: true}
+		return noteIntent{text: c.refusal(true, key), isErr: true}
 	case refusedForget:
-		return noteIntent{text: c.refusal(false), isErr: true}
+		return noteIntent{text: c.refusal(false, key), isErr: true}
 	}
 	return nil
 }

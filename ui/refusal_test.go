@@ -39,7 +39,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		want []string
 	}{
 		{"snapshot file", Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
-		{"log", Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs KEY"}},
+		{"log", Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
 		{"read-only endpoint", Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
 	}
 	for _, tt := range tests {
@@ -75,8 +75,12 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 	if !strings.Contains(d.status, "a log cannot forget") {
 		t.Errorf("detail view: f says %q", d.status)
 	}
+	// The command to run instead names the key at hand, as it is copied.
+	if want := "kubectl backoff kick TARGET --from-logs " + fixedDetail().Key.Key.Key + " retries it now"; !strings.Contains(d.status, want) {
+		t.Errorf("detail view: f says %q, want %q in it", d.status, want)
+	}
 	g := send(t, m, press("g"), fixedGroups(), press("F"))
-	if !strings.Contains(g.status, "a log cannot forget") {
-		t.Errorf("group view: F says %q", g.status)
+	if !strings.Contains(g.status, "a log cannot forget") || !strings.Contains(g.status, "--from-logs KEY retries a key now") {
+		t.Errorf("group view: F says %q (a group has no one key: KEY stays a word to fill in)", g.status)
 	}
 }

@@ -302,7 +302,11 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 	case key.Matches(msg, k.Group):
 		return t, nil, openGroupsIntent{controller: t.controller, filter: t.filter.applied, states: t.stateList()}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
-		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry))
+		name := ""
+		if sel := t.selected(); sel != nil {
+			name = sel.Key.Key
+		}
+		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
 	case key.Matches(msg, k.ForgetAll, k.RetryAll):
