@@ -78,7 +78,7 @@ func TestUnloggedSuccessesNotConsecutive(t *testing.T) {
 			t.Errorf("%s: attempt %d's trigger reads %q; want it to say a success may not be logged", got.Key, i+1, text)
 		}
 	}
-	d := explain.Explain(explain.ExplainInput{Key: got, Controller: ctl, Now: r.Clock.Now()})
+	d := explain.Explain(explain.Input{Key: got, Controller: ctl, Now: r.Clock.Now()})
 	all := d.String()
 	if strings.Contains(all, "consecutive failure") || !strings.Contains(all, "may not be consecutive") {
 		t.Errorf("%s: the log's diagnosis states its %d failures as consecutive (the endpoint has 0), or does not say they may not be:\n%s",

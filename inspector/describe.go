@@ -69,7 +69,7 @@ func (s *Session) Describe(ctx context.Context, controller, key string, objects 
 		}
 	}
 	d.Fleet = fleet
-	d.Diagnosis = explain.Explain(explain.ExplainInput{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
+	d.Diagnosis = explain.Explain(explain.Input{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
 	return d, nil
 }
 

@@ -136,7 +136,7 @@ func fixedDetail() *inspector.Description {
 		Message: "ConfigMap generation is 3, but latest observed generation is 2"}
 	obj.SpecChange = &objstatus.Change{Manager: "kubectl-client-side-apply", Operation: "Update", Time: t0.Add(-3 * time.Minute)}
 	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
-	d.Diagnosis = explain.Explain(explain.ExplainInput{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
+	d.Diagnosis = explain.Explain(explain.Input{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
 	return d
 }
 

@@ -205,7 +205,7 @@ func (d *detailModel) explain(now time.Time) explain.Diagnosis {
 	if now.IsZero() {
 		return dd.Diagnosis
 	}
-	return explain.Explain(explain.ExplainInput{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
+	return explain.Explain(explain.Input{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
 }
 
 // verdict is what the object says about its latest change, by the rule

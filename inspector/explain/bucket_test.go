@@ -39,7 +39,7 @@ func TestBucketSaidOneWay(t *testing.T) {
 	} {
 		c := controllerWith(exponential, bucketWith(tt.tokens))
 		c.Limiter.Description = "max(item-exponential 5ms..16m40s, bucket 10qps/100)"
-		d := explain.Explain(explain.ExplainInput{Controller: c, Key: key, Now: explainNow})
+		d := explain.Explain(explain.Input{Controller: c, Key: key, Now: explainNow})
 		var finding string
 		for _, f := range d.Findings {
 			if f.Code == explain.FindingThrottled {
@@ -80,13 +80,13 @@ func TestExplainNextDelayCountsAnEmptyBucket(t *testing.T) {
 	want := "if it fails again, the one after waits about 10s: the token bucket decides, not the failure count (99 tokens owed, refilled at 10 per second)"
 	for _, left := range []time.Duration{4 * time.Second, 2 * time.Second, 300 * time.Millisecond} {
 		k.NextRetryAt = now.Add(left)
-		d := explain.Explain(explain.ExplainInput{Key: k, Controller: c, Now: now})
+		d := explain.Explain(explain.Input{Key: k, Controller: c, Now: now})
 		if !strings.Contains(d.Summary, want) {
 			t.Errorf("%v before the retry: summary = %q, want it to contain %q", left, d.Summary, want)
 		}
 	}
 	tokens = 100 // a full bucket: the per-item delay
-	d := explain.Explain(explain.ExplainInput{Key: k, Controller: c, Now: now})
+	d := explain.Explain(explain.Input{Key: k, Controller: c, Now: now})
 	if want := "the one after waits at least " + explain.FormatDuration(40*time.Millisecond); !strings.Contains(d.Summary, want) {
 		t.Errorf("with a full bucket: summary = %q, want it to contain %q", d.Summary, want)
 	}

@@ -11,7 +11,7 @@
 //		return err
 //	}
 //	// The UI's countdowns move between reads: explain again at the server's time now.
-//	dg := explain.Explain(explain.ExplainInput{
+//	dg := explain.Explain(explain.Input{
 //		Key: d.Key.Key, Controller: d.Controller, Object: d.Object, Fleet: d.Fleet, Now: serverNow,
 //	})
 //	fmt.Println(dg.Summary) // Backing off 4m12s after 17 consecutive failures: per-item exponential, ...

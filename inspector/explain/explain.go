@@ -8,8 +8,8 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// ExplainInput is everything Explain reads. Only Key and Now are required.
-type ExplainInput struct {
+// Input is everything Explain reads. Only Key and Now are required.
+type Input struct {
 	Key api.Key
 	// Controller is the key's controller as v1/controllers describes it.
 	Controller *api.Controller
@@ -59,7 +59,7 @@ func renderText(head string, details []string, findings []Finding) string {
 
 // Explain turns a key's state into a plain-language diagnosis. It is a pure
 // function: the same input gives the same words.
-func Explain(in ExplainInput) Diagnosis {
+func Explain(in Input) Diagnosis {
 	k, now := in.Key, in.Now
 	d := Diagnosis{State: k.State}
 	switch k.State {

@@ -64,11 +64,11 @@ func checkDiagnosis(t *testing.T, got, want explain.Diagnosis) {
 func TestExplainVerdicts(t *testing.T) {
 	tests := []struct {
 		name string
-		in   explain.ExplainInput
+		in   explain.Input
 		want explain.Diagnosis
 	}{{
 		name: "backoff, item-exponential",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateBackoff, Failures: 17, Delay: dur(327680 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4*time.Minute + 12*time.Second), LastError: errAt("dial tcp 10.0.0.7:443: connect: connection refused", -76*time.Second),
 			SameErrorCount: 3, FirstFailureAt: at(-20 * time.Minute), LastEventAt: at(-2 * time.Minute), LastReconcileAt: at(-76 * time.Second)}},
@@ -80,7 +80,7 @@ func TestExplainVerdicts(t *testing.T) {
 			}},
 	}, {
 		name: "backoff, bucket",
-		in: explain.ExplainInput{Controller: classicController, Key: api.Key{
+		in: explain.Input{Controller: classicController, Key: api.Key{
 			State: api.StateBackoff, Failures: 3, Delay: dur(1500 * time.Millisecond), DelaySource: api.SourceBucket,
 			NextRetryAt: at(1200 * time.Millisecond), LastError: errAt("etcdserver: request timed out", -300*time.Millisecond),
 			SameErrorCount: 1, FirstFailureAt: at(-30 * time.Second)}},
@@ -89,14 +89,14 @@ func TestExplainVerdicts(t *testing.T) {
 			Details: []string{`Last error: "etcdserver: request timed out"; failing since 09:59:30.`}},
 	}, {
 		name: "backoff, bucket, limiter unknown",
-		in: explain.ExplainInput{Key: api.Key{
+		in: explain.Input{Key: api.Key{
 			State: api.StateBackoff, Failures: 1, Delay: dur(200 * time.Millisecond), DelaySource: api.SourceBucket,
 			NextRetryAt: at(100 * time.Millisecond)}},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 200ms after 1 consecutive failure: the controller-wide token bucket chose this delay, not this key's failures. Next retry at 10:00:00 (in <1s)."},
 	}, {
 		name: "backoff at the cap",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(10 * time.Minute), LastError: errAt("quota exceeded", -6*time.Minute), SameErrorCount: 2, FirstFailureAt: at(-3 * time.Hour)}},
 		want: explain.Diagnosis{State: api.StateBackoff,
@@ -104,7 +104,7 @@ func TestExplainVerdicts(t *testing.T) {
 			Details: []string{`Last error: "quota exceeded", the same on the last 2 attempts; failing since 07:00:00.`}},
 	}, {
 		name: "backoff, Requeue: true without error",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4 * time.Millisecond), History: []api.Attempt{
 				{At: at(-20 * time.Millisecond), Outcome: api.OutcomeRequeue, Delay: dur(5 * time.Millisecond)},
@@ -116,14 +116,14 @@ func TestExplainVerdicts(t *testing.T) {
 		// A probe on the limiter alone records failures without messages:
 		// that is not Requeue: true.
 		name: "backoff, limiter only, no history",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateBackoff, Failures: 2, Delay: dur(10 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(4 * time.Millisecond)}},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 10ms after 2 consecutive failures: per-item exponential, 5ms·2^1, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 20ms."},
 	}, {
 		name: "scheduled, requeue-after",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateScheduled, Delay: dur(30 * time.Second), DelaySource: api.SourceRequeueAfter,
 			NextRetryAt: at(20 * time.Second), LastError: errAt("an old error", -time.Hour), SameErrorCount: 1,
 			LastEventAt: at(-10 * time.Second), LastReconcileAt: at(-10 * time.Second)}},
@@ -132,20 +132,20 @@ func TestExplainVerdicts(t *testing.T) {
 			Details: []string{"The last change arrived at 09:59:50 and has been reconciled since (the last reconcile at 09:59:50)."}},
 	}, {
 		name: "scheduled by spread",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateScheduled, Delay: dur(45 * time.Second), DelaySource: api.SourceSpread, NextRetryAt: at(30 * time.Second)}},
 		want: explain.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: a bulk retry reset its backoff and releases it 45s after the request, so that the keys do not all retry at once. Next retry at 10:00:30 (in 30s)."},
 	}, {
 		name: "queued after a watch event",
-		in: explain.ExplainInput{Key: api.Key{
+		in: explain.Input{Key: api.Key{
 			State: api.StateQueued, QueuedAt: at(-2 * time.Second), LastEventAt: at(-2 * time.Second), LastReconcileAt: at(-5 * time.Minute)}},
 		want: explain.Diagnosis{State: api.StateQueued,
 			Summary: "Queued since 09:59:58 after a watch event: ready, waiting for a free worker.",
 			Details: []string{"The last change arrived at 09:59:58 and has not been reconciled yet."}},
 	}, {
 		name: "queued because its retry came due",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateQueued, Failures: 5, Delay: dur(80 * time.Millisecond), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(-1500 * time.Millisecond), LastError: errAt("boom", -1580*time.Millisecond), SameErrorCount: 2, FirstFailureAt: at(-time.Minute)}},
 		want: explain.Diagnosis{State: api.StateQueued,
@@ -153,11 +153,11 @@ func TestExplainVerdicts(t *testing.T) {
 			Details: []string{`Last error: "boom", the same on the last 2 attempts.`}},
 	}, {
 		name: "running, short",
-		in:   explain.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-2 * time.Second)}},
+		in:   explain.Input{Key: api.Key{State: api.StateRunning, StartedAt: at(-2 * time.Second)}},
 		want: explain.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:58 (2.0s so far)."},
 	}, {
 		name: "running, long",
-		in: explain.ExplainInput{Key: api.Key{State: api.StateRunning, StartedAt: at(-45 * time.Second),
+		in: explain.Input{Key: api.Key{State: api.StateRunning, StartedAt: at(-45 * time.Second),
 			LastError: errAt("context deadline exceeded", -2*time.Minute), SameErrorCount: 1}},
 		want: explain.Diagnosis{State: api.StateRunning, Summary: "Reconciling since 09:59:15 (45s so far).",
 			Details: []string{
@@ -166,7 +166,7 @@ func TestExplainVerdicts(t *testing.T) {
 			}},
 	}, {
 		name: "failed: terminal, counter kept",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateFailed, Failures: 3, LastError: errAt("spec.size: must be positive", -2*time.Minute),
 			SameErrorCount: 1, LastReconcileAt: at(-2 * time.Minute)}},
 		want: explain.Diagnosis{State: api.StateFailed,
@@ -177,7 +177,7 @@ func TestExplainVerdicts(t *testing.T) {
 			}},
 	}, {
 		name: "idle",
-		in: explain.ExplainInput{Controller: pqController, Key: api.Key{
+		in: explain.Input{Controller: pqController, Key: api.Key{
 			State: api.StateIdle, LastSuccessAt: at(-5 * time.Minute), LastEventAt: at(-5*time.Minute - time.Second),
 			LastReconcileAt: at(-5 * time.Minute), LastError: errAt("fixed since", -time.Hour)}},
 		want: explain.Diagnosis{State: api.StateIdle,
@@ -210,7 +210,7 @@ func TestExplainEditNamesTheReconcileThatSawTheChange(t *testing.T) {
 			attempt(10*time.Second, api.OutcomeError),
 			attempt(41*time.Second, api.OutcomeError),
 		}}
-	d := explain.Explain(explain.ExplainInput{Key: k, Now: t0.Add(time.Minute)})
+	d := explain.Explain(explain.Input{Key: k, Now: t0.Add(time.Minute)})
 	want := "The last change arrived at 11:49:42; the reconcile that saw it ended at 11:49:42; the last reconcile ended at 11:50:23."
 	if !slices.Contains(d.Details, want) {
 		t.Errorf("details = %q, want %q", d.Details, want)

@@ -61,7 +61,7 @@ func retryNowFor(k api.Key) string {
 const jitterRemedy = "add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) " +
 	"and set instrument.Options.Jitter for RequeueAfter"
 
-func findings(in ExplainInput) []Finding {
+func findings(in Input) []Finding {
 	k := in.Key
 	var out []Finding
 	if f, ok := errorFinding(in); ok {
@@ -112,7 +112,7 @@ func herdFinding(f *FleetStats, c *api.Controller) Finding {
 // (or an unknown one that lasts with no change to the object) should not be
 // retried; a transient one that lasts is an outage the backoff rides out.
 // A key whose count was reset (Failures 0) has no live streak to judge.
-func errorFinding(in ExplainInput) (Finding, bool) {
+func errorFinding(in Input) (Finding, bool) {
 	k := in.Key
 	if k.State != api.StateBackoff || k.Failures == 0 || k.LastError == nil {
 		return Finding{}, false

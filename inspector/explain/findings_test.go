@@ -54,18 +54,18 @@ func TestExplainAntiPatterns(t *testing.T) {
 
 	tests := []struct {
 		name string
-		in   explain.ExplainInput
+		in   explain.Input
 		want explain.Diagnosis
 	}{{
 		name: "a permanent error is called permanent at once",
-		in:   explain.ExplainInput{Controller: pqController, Key: permanent},
+		in:   explain.Input{Controller: pqController, Key: permanent},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (permanent): "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name: "an unknown error failing long with no change to the object looks permanent",
-		in:   explain.ExplainInput{Controller: pqController, Key: unknownLong},
+		in:   explain.Input{Controller: pqController, Key: unknownLong},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
@@ -73,19 +73,19 @@ func TestExplainAntiPatterns(t *testing.T) {
 				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
-		in:   explain.ExplainInput{Controller: pqController, Key: unknownEdited},
+		in:   explain.Input{Controller: pqController, Key: unknownEdited},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:59:00 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "an unknown error is not permanent before it has lasted",
-		in:   explain.ExplainInput{Controller: pqController, Key: unknownShort},
+		in:   explain.Input{Controller: pqController, Key: unknownShort},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:55:01.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "a transient error that lasts is an outage the backoff rides out, never permanent",
-		in:   explain.ExplainInput{Controller: pqController, Key: outage},
+		in:   explain.Input{Controller: pqController, Key: outage},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
 			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
@@ -94,7 +94,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 					"If it keeps failing, the next retries wait 10m55s, then 16m40s each (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
 	}, {
 		name: "the transient advice names the bucket's part in the next retries",
-		in:   explain.ExplainInput{Controller: classicController, Key: func() api.Key { k := outage; k.Failures = 3; return k }()},
+		in:   explain.Input{Controller: classicController, Key: func() api.Key { k := outage; k.Failures = 3; return k }()},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 3 consecutive failures: per-item exponential, 5ms·2^2, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits at least 40ms.",
 			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`},
@@ -105,34 +105,34 @@ func TestExplainAntiPatterns(t *testing.T) {
 					"If it keeps failing, the next retries wait at least 40ms, 80ms, 160ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
 	}, {
 		name: "a transient error that has not lasted gets no advice",
-		in:   explain.ExplainInput{Controller: pqController, Key: outageShort},
+		in:   explain.Input{Controller: pqController, Key: outageShort},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
 			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 4 attempts; failing since 09:40:00.`}},
 	}, {
 		name: "RequeueAfter under 1s across many keys is a hot loop",
-		in:   explain.ExplainInput{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
+		in:   explain.Input{Controller: pqController, Key: scheduled, Fleet: &hotLoop},
 		want: explain.Diagnosis{State: api.StateScheduled,
 			Summary: "Scheduled: the last reconcile asked to be called again after 200ms (RequeueAfter) — a planned re-check, not a failure. Next re-check at 10:00:00 (in <1s).",
 			Findings: []explain.Finding{{Code: explain.FindingHotLoop,
 				Message: "12 keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead."}}},
 	}, {
 		name: "many keys due within the same second are a retry herd",
-		in:   explain.ExplainInput{Controller: pqController, Key: backoff, Fleet: &herd},
+		in:   explain.Input{Controller: pqController, Key: backoff, Fleet: &herd},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Findings: []explain.Finding{{Code: explain.FindingHerd,
 				Message: "25 keys are due within the same second (at 10:00:30): nothing paced them (their delays came from the per-item exponential or RequeueAfter, not a token bucket). They arrive as a herd; " +
 					"add jitter: wrap the rate limiter in instrument.JitterLimiter (±25% by default) and set instrument.Options.Jitter for RequeueAfter."}}},
 	}, {
 		name: "bucket at zero tokens is throttled",
-		in:   explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(0)), Key: backoff},
+		in:   explain.Input{Controller: controllerWith(exponential, bucketWith(0)), Key: backoff},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits at least 320ms.",
 			Findings: []explain.Finding{{Code: explain.FindingThrottled,
 				Message: "The token bucket is empty, 0.0 of its 100 tokens left: a new retry waits about 100ms. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "bucket in debt reads as empty",
-		in:   explain.ExplainInput{Key: backoff, Controller: controllerWith(bucketWith(-3.5))},
+		in:   explain.Input{Key: backoff, Controller: controllerWith(bucketWith(-3.5))},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			// -3.5 tokens: a failure borrows a 4.5th, repaid in 4.5/10 s.
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits about 450ms: the token bucket decides, not the failure count (3.5 tokens owed, refilled at 10 per second).",
@@ -140,7 +140,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 				Message: "The token bucket is empty, 3.5 tokens owed: a new retry waits about 450ms. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "edit not yet observed while in backoff",
-		in: explain.ExplainInput{Controller: pqController, Key: unobserved,
+		in: explain.Input{Controller: pqController, Key: unobserved,
 			Object: &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: int64p(6)}},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"The last change arrived at 09:59:30 and has been reconciled since (the last reconcile at 09:59:30); your edit (generation 7) is not yet observed: status.observedGeneration is 6."},
@@ -148,14 +148,14 @@ func TestExplainAntiPatterns(t *testing.T) {
 				Message: "Your edit (generation 7) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at 10:00:00. Once the cause is fixed, retry now with `kubectl backoff forget --requeue`."}}},
 	}, {
 		name: "edit observed, object being deleted",
-		in: explain.ExplainInput{Controller: pqController, Key: backoff,
+		in: explain.Input{Controller: pqController, Key: backoff,
 			Object: &explain.ObjectStatus{Generation: 7, ObservedGeneration: int64p(7), DeletionTimestamp: new(at(-time.Minute)),
 				Finalizers: []string{"example.com/cleanup", "example.com/dns"}}},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"Generation 7 is observed; the object is being deleted since 09:59:00, waiting on finalizers example.com/cleanup, example.com/dns."}},
 	}, {
 		name: "below every threshold: no findings",
-		in: explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(1)), Key: func() api.Key {
+		in: explain.Input{Controller: controllerWith(exponential, bucketWith(1)), Key: func() api.Key {
 			k := unknownLong
 			k.SameErrorCount = explain.PermanentAfter - 1
 			return k
@@ -176,7 +176,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 func TestExplainFindingsOrder(t *testing.T) {
 	k := api.Key{State: api.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: &api.ErrorRecord{Message: "x", At: explainNow, Class: api.ClassPermanent}, NextRetryAt: at(time.Second)}
 	hot := explain.FleetStats{ShortRequeueAfter: 50, HerdSize: 40, HerdAt: at(time.Second)}
-	d := explain.Explain(explain.ExplainInput{Key: k, Now: explainNow, Fleet: &hot, Controller: controllerWith(bucketWith(0)),
+	d := explain.Explain(explain.Input{Key: k, Now: explainNow, Fleet: &hot, Controller: controllerWith(bucketWith(0)),
 		Object: &explain.ObjectStatus{Generation: 2, ObservedGeneration: int64p(1)}})
 	var got []string
 	for _, f := range d.Findings {
@@ -201,7 +201,7 @@ func TestHerdWithABucket(t *testing.T) {
 	herd := explain.Fleet(fleetKeys(25, time.Minute, at(30*time.Second+100*time.Millisecond)), explainNow)
 	backoff := api.Key{State: api.StateBackoff, Failures: 6, Delay: dur(160 * time.Millisecond), DelaySource: api.SourceItemExponential,
 		NextRetryAt: explainNow}
-	d := explain.Explain(explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(50)), Key: backoff, Fleet: &herd, Now: explainNow})
+	d := explain.Explain(explain.Input{Controller: controllerWith(exponential, bucketWith(50)), Key: backoff, Fleet: &herd, Now: explainNow})
 	var msg string
 	for _, f := range d.Findings {
 		if f.Code == explain.FindingHerd {

@@ -16,7 +16,7 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 	k := api.Key{Controller: "widget", Key: "default/w1", State: api.StateUnknown, Failures: 2,
 		NextRetryAt: last.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
 		LastError: &api.ErrorRecord{Message: "connection refused", At: last}, Source: api.SourceLogs, Estimated: true}
-	d := Explain(ExplainInput{Key: k, Now: last.Add(time.Minute)})
+	d := Explain(Input{Key: k, Now: last.Add(time.Minute)})
 	if want := "Unknown: 2 failures logged, the last at 08:24:45"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary = %q, want it to start %q", d.Summary, want)
 	}
@@ -28,7 +28,7 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 	}
 	k.Source = ""
 	k.State = api.StateBackoff
-	if d := Explain(ExplainInput{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read from the controller's log") }) {
+	if d := Explain(Input{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read from the controller's log") }) {
 		t.Errorf("an instrumented key's details carry the log note: %q", d.Details)
 	}
 }
@@ -49,15 +49,15 @@ func TestExplainSampledLog(t *testing.T) {
 	has := func(d Diagnosis) bool {
 		return slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, want) })
 	}
-	if d := Explain(ExplainInput{Key: key(sampled.Add(time.Second)), Controller: c, Now: sampled.Add(time.Second)}); !has(d) {
+	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: c, Now: sampled.Add(time.Second)}); !has(d) {
 		t.Errorf("a key failing after the log was sampled: details = %q, want one starting %q", d.Details, want)
 	}
-	if d := Explain(ExplainInput{Key: key(sampled.Add(-time.Second)), Controller: c, Now: sampled}); has(d) {
+	if d := Explain(Input{Key: key(sampled.Add(-time.Second)), Controller: c, Now: sampled}); has(d) {
 		t.Errorf("a key whose last failure came before: details = %q, want no sampling note", d.Details)
 	}
 	unsampled := *c
 	unsampled.LogSampledAt = time.Time{}
-	if d := Explain(ExplainInput{Key: key(sampled.Add(time.Second)), Controller: &unsampled, Now: sampled.Add(time.Second)}); has(d) {
+	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: &unsampled, Now: sampled.Add(time.Second)}); has(d) {
 		t.Errorf("a log never sampled: details = %q, want no sampling note", d.Details)
 	}
 	d := DiagnoseController(*c, nil, sampled.Add(time.Second))
@@ -80,7 +80,7 @@ func TestExplainStatedRetryFromLogs(t *testing.T) {
 	k := api.Key{Controller: "kustomization", Key: "flux-system/apps", State: api.StateBackoff, Failures: 1,
 		NextRetryAt: at.Add(time.Minute), Delay: metav1.Duration{Duration: time.Minute}, DelaySource: api.SourceRequeueAfter,
 		LastError: &api.ErrorRecord{Message: "kustomize build failed", At: at}, Source: api.SourceLogs}
-	d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Second)})
+	d := Explain(Input{Key: k, Controller: c, Now: at.Add(time.Second)})
 	if want := "the controller asked for this retry itself (RequeueAfter), as its log states"; !strings.Contains(d.Summary, want) || strings.Contains(d.Summary, "if it fails again") {
 		t.Errorf("summary = %q, want it to say %q and no exponential's next delay", d.Summary, want)
 	}
@@ -88,11 +88,11 @@ func TestExplainStatedRetryFromLogs(t *testing.T) {
 		t.Errorf("details = %q, want one saying %q", d.Details, want)
 	}
 	k.State = api.StateUnknown
-	if d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "its retry was due at 08:25:45 (stated by the log)") {
+	if d := Explain(Input{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "its retry was due at 08:25:45 (stated by the log)") {
 		t.Errorf("summary = %q, want the stated retry", d.Summary)
 	}
 	k.Estimated, k.LastError.At = true, time.Time{}
-	if d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "the last with its time unknown") || strings.Contains(d.Summary, "00:00:00") {
+	if d := Explain(Input{Key: k, Controller: c, Now: at.Add(time.Hour)}); !strings.Contains(d.Summary, "the last with its time unknown") || strings.Contains(d.Summary, "00:00:00") {
 		t.Errorf("summary = %q, want the last failure's time unknown", d.Summary)
 	}
 }
@@ -122,7 +122,7 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 	c := &api.Controller{Name: "conflicts", Active: true, Source: api.SourceLogs}
 
 	k := key(api.TriggerLate, false)
-	d := Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	d := Explain(Input{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
 	if want := "Backing off 40ms after 4 failures logged since 08:00:00"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary %q; want it to start %q", d.Summary, want)
 	}
@@ -138,7 +138,7 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 	if got, want := TriggerText(k.History[2], &k.History[1]), "sooner than the retry after 10ms: an event, or a success not logged"; got != want {
 		t.Errorf("TriggerText(sooner) = %q, want %q", got, want)
 	}
-	d = Explain(ExplainInput{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	d = Explain(Input{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
 	for _, f := range d.Findings {
 		if f.Code == FindingHotLoop || strings.Contains(f.Message, "another writer") {
 			t.Errorf("a hot loop concluded from inferred triggers: %s", f.Message)
@@ -149,7 +149,7 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 	// the backoff, and the count is consecutive.
 	verbose := *c
 	verbose.LogVerbose = true
-	d = Explain(ExplainInput{Key: key(api.TriggerEvent, true), Controller: &verbose, Now: at.Add(31 * time.Second)})
+	d = Explain(Input{Key: key(api.TriggerEvent, true), Controller: &verbose, Now: at.Add(31 * time.Second)})
 	if !strings.HasPrefix(d.Summary, "Backing off 40ms after 4 consecutive failures") ||
 		!slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingHotLoop && strings.Contains(f.Message, "pre-empted") }) {
 		t.Errorf("with V(5) lines: summary %q, findings %v; want consecutive failures and the pre-emption hot loop", d.Summary, d.Findings)

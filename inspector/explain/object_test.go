@@ -50,7 +50,7 @@ func TestRetryNowFitsTheSource(t *testing.T) {
 	} {
 		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
 		var msg string
-		for _, f := range Explain(ExplainInput{Key: k, Object: obj, Now: now}).Findings {
+		for _, f := range Explain(Input{Key: k, Object: obj, Now: now}).Findings {
 			if f.Code == FindingUnobserved {
 				msg = f.Message
 			}

@@ -39,17 +39,17 @@ func TestExplainResets(t *testing.T) {
 
 	tests := []struct {
 		name string
-		in   explain.ExplainInput
+		in   explain.Input
 		want explain.Diagnosis
 	}{{
 		name: "forgotten, retry pending",
-		in:   explain.ExplainInput{Controller: pqController, Key: forgotten},
+		in:   explain.Input{Controller: pqController, Key: forgotten},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "forgotten by a user with a reason, classic queue",
-		in:   explain.ExplainInput{Controller: classicController, Key: byAlice},
+		in:   explain.Input{Controller: classicController, Key: byAlice},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits at least 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
@@ -58,7 +58,7 @@ func TestExplainResets(t *testing.T) {
 		// tokens owed the next failure borrows the 100th token,
 		// repaid in 100/10 s, not the 5ms base (issue #23).
 		name: "forgotten on a classic queue whose bucket is in debt",
-		in:   explain.ExplainInput{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
+		in:   explain.Input{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 tokens owed, refilled at 10 per second).",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
@@ -66,25 +66,25 @@ func TestExplainResets(t *testing.T) {
 				Message: "The token bucket is empty, 99 tokens owed: a new retry waits about 10s. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
 		name: "forgotten, the kept retry came due",
-		in:   explain.ExplainInput{Key: due},
+		in:   explain.Input{Key: due},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled came due at 09:59:59; the next failure starts the backoff over.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "no failures counted and no reset known",
-		in:   explain.ExplainInput{Controller: pqController, Key: noReset},
+		in:   explain.Input{Controller: pqController, Key: noReset},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "No failures counted; the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
 			Details: []string{`Last error (unknown): "quota exceeded", the same on the last 139 attempts; failing since 09:00:00.`}},
 	}, {
 		name: "the controller gave up",
-		in:   explain.ExplainInput{Controller: pqController, Key: gaveUp},
+		in:   explain.Input{Controller: pqController, Key: gaveUp},
 		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Gave up after 5 retries at 09:58:00: not retried until the next change to the object (state failed).",
 			Details: []string{`Last error (unknown): "boom", the same on the last 5 attempts before the reset.`}},
 	}, {
 		name: "a terminal error after an earlier give-up is a terminal error",
-		in:   explain.ExplainInput{Controller: pqController, Key: terminalAfterGiveUp},
+		in:   explain.Input{Controller: pqController, Key: terminalAfterGiveUp},
 		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Failed with a terminal error at 09:59:00; not retried. Only a change to the object (a watch event) reconciles it again.",
 			Details: []string{"The backoff counter is kept at 1: the next failure continues from there.",
@@ -150,7 +150,7 @@ func TestExplainHistoryLoops(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			k := tt.key
 			k.History = tt.history
-			got := explain.Explain(explain.ExplainInput{Key: k, Now: explainNow}).Findings
+			got := explain.Explain(explain.Input{Key: k, Now: explainNow}).Findings
 			if len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
 				t.Errorf("Findings:\n got %q\nwant %q", got, tt.want)
 			}
@@ -212,7 +212,7 @@ func TestExplainRetryPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := explain.Explain(explain.ExplainInput{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
+			d := explain.Explain(explain.Input{Key: key(tt.failures), Controller: tt.c, Now: explainNow})
 			if len(d.Findings) == 0 || d.Findings[0].Code != explain.FindingTransient {
 				t.Fatalf("Findings = %q, want the transient advice first", d.Findings)
 			}

@@ -38,7 +38,7 @@ func TestWithLogTarget(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	obs := int64(2)
 	k := api.Key{Key: "team-a/web", Source: api.SourceLogs, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
-	d := explain.Explain(explain.ExplainInput{Key: k, Now: now,
+	d := explain.Explain(explain.Input{Key: k, Now: now,
 		Object: &explain.ObjectStatus{Name: "web", Generation: 3, ObservedGeneration: &obs}})
 	kick := func(d explain.Diagnosis) string {
 		for _, f := range d.Findings {

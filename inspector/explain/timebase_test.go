@@ -36,7 +36,7 @@ func TestCountdownFromLogEnd(t *testing.T) {
 		{"saved log, queued", queued, saved, "came due at 22:08:23 (3.0s before the log's last line)", " ago"},
 		{"live log, queued", queued, live, "came due at 22:08:23 (3.0s ago)", "last line"},
 	} {
-		d := Explain(ExplainInput{Key: tc.k, Controller: tc.c, Now: end})
+		d := Explain(Input{Key: tc.k, Controller: tc.c, Now: end})
 		if !strings.Contains(d.Summary, tc.want) || strings.Contains(d.Summary, tc.not) {
 			t.Errorf("%s: summary %q; want it to say %q, not %q", tc.name, d.Summary, tc.want, tc.not)
 		}
