@@ -184,17 +184,17 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
-		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s, not from now; "+
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), st.Keys, explain.Timestamp(st.Last))
+			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
 	case asOfEnd:
 		// Minutes old, it still is not now: the countdowns would not move.
-		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), st.Keys, explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
 	default:
-		fmt.Fprintf(w, "--from-logs: %s to %s, %d keys: every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), st.Keys)
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
@@ -202,7 +202,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
 			"production logger keeps 1 in 100: failure counts since may be low (--zap-devel or --zap-log-level=5 logs every line)",
-			st.SampledAt.UTC().Format(time.TimeOnly), api.SampledLines)
+			explain.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
 }

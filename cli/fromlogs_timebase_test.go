@@ -77,3 +77,21 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 		t.Errorf("describe:\n%s\nsays the retry is in 30m from now", out)
 	}
 }
+
+// TestReadNoteOneKey: one key is "1 key".
+func TestReadNoteOneKey(t *testing.T) {
+	f, err := os.Open("../inspector/logs/testdata/wild/cert-manager-3772.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store := logs.NewStore(logs.Options{})
+	if _, _, err := store.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	printReadNote(&b, store.Stats(), store.LogRead(), true, time.Date(2026, 3, 15, 12, 35, 0, 0, time.UTC))
+	if want := "12:33:57 to 12:33:57, 1 key, read as of its last line"; !strings.Contains(b.String(), want) {
+		t.Errorf("read note:\n%s\nwant it to say %q", b.String(), want)
+	}
+}

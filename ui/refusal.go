@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -56,7 +57,7 @@ func (c *common) refusal(retry bool, key string) string {
 // stillText says why p and ctrl+r do nothing over a snapshot.
 func (c *common) stillText() string {
 	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
-		c.opts.SnapshotAt.UTC().Format("15:04:05Z") + "); to watch live, kubectl backoff top TARGET"
+		explain.TimeOfDay(c.opts.SnapshotAt) + "Z" + "); to watch live, kubectl backoff top TARGET"
 }
 
 // refusedIntent answers a refused action key on the selected key ("" for
