@@ -259,7 +259,12 @@ func printDescription(w io.Writer, d *inspector.Description, noObject string) {
 		fmt.Fprintf(w, "  ! %s\n", f.Message)
 	}
 
-	fmt.Fprintln(w, "\nCounters:")
+	if d.Controller != nil && !d.Controller.LogEndsAt.IsZero() {
+		// A saved log: "5s", "36s ago" count from its end, not from now.
+		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", explain.TimeOfDay(d.Controller.LogEndsAt))
+	} else {
+		fmt.Fprintln(w, "\nCounters:")
+	}
 	// A log without its successes cannot say the failures are consecutive.
 	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Controller), k.TotalFailures, k.Reconciles)
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))

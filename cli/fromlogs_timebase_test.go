@@ -76,6 +76,10 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 	if strings.Contains(out.String(), "(in 30m") {
 		t.Errorf("describe:\n%s\nsays the retry is in 30m from now", out)
 	}
+	// The counters' "30m" and "… ago" count from there too, and say so.
+	if want := "Counters (as of the log's last line, 05:56:07):"; !strings.Contains(out.String(), want) {
+		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
+	}
 }
 
 // TestReadNoteOneKey: one key is "1 key".
