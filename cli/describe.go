@@ -137,7 +137,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		why = o.noObjects()
 	}
 	printDescription(o.Out, d, why)
-	printLogNote(o.Out, d.Key.Key)
+	printLogNote(o.Out, d.Key.Key, d.Controller)
 	return nil
 }
 

@@ -150,6 +150,11 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 // objects reads the objects behind keys from the kubeconfig's cluster, when
 // there is one: a saved log says nothing of the objects' status.
 func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
+	if a.noCluster() {
+		// A saved log needs no cluster; without one, client-go would dial
+		// localhost:8080 and the object's section would print that error.
+		return nil
+	}
 	cfg, err := a.configFlags.ToRESTConfig()
 	if err != nil {
 		return nil
@@ -267,7 +272,7 @@ func writerWidth(w io.Writer) int {
 
 // printLogNote says in words where a key's numbers come from, when they
 // come from a log.
-func printLogNote(w io.Writer, k api.Key) {
+func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 	if k.Source != api.SourceLogs {
 		return
 	}
@@ -289,8 +294,13 @@ func printLogNote(w io.Writer, k api.Key) {
 		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
 		fmt.Fprintln(w, "  or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
 	}
+	if c != nil && c.LogVerbose {
+		// V(5) lines, or a project that logs its successes (Flux; Crossplane at --debug).
+		fmt.Fprintln(w, "  Successes are in this log: a failure streak ends at the next one.")
+		return
+	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
-	fmt.Fprintln(w, "  (at --zap-log-level=5 successes, RequeueAfter and the queue's own retry times are read too).")
+	fmt.Fprintln(w, "  (controller-runtime at --zap-log-level=5 logs successes, RequeueAfter and the queue's own retry times, which are read too).")
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.

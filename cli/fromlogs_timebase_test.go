@@ -99,3 +99,29 @@ func TestReadNoteOneKey(t *testing.T) {
 		t.Errorf("read note:\n%s\nwant it to say %q", b.String(), want)
 	}
 }
+
+// TestDescribeSavedLogWithoutACluster: a saved Flux log described with no
+// cluster configured says the object was not read for that reason, not
+// client-go's dial error to localhost:8080; and since Flux logs its
+// successes ("Reconciliation finished"), the note says they are in the
+// log rather than to raise a zap verbosity Flux has no use for.
+func TestDescribeSavedLogWithoutACluster(t *testing.T) {
+	t.Setenv("KUBECONFIG", "/nonexistent")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	cmd := NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
+	cmd.SetArgs([]string{"--from-logs", fluxLog, "flux-system/apps-unstable"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("describe: %v (stderr: %s)", err, errOut)
+	}
+	for _, want := range []string{"not read: no cluster to read it from", "Successes are in this log: a failure streak ends at the next one."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("describe:\n%s\nwant it to say %q", out, want)
+		}
+	}
+	for _, not := range []string{"8080", "zap-log-level", "Success is not logged"} {
+		if strings.Contains(out.String(), not) {
+			t.Errorf("describe:\n%s\nsays %q", out, not)
+		}
+	}
+}

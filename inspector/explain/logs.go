@@ -26,7 +26,7 @@ func explainUnknown(k api.Key) string {
 		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", Plural(k.Failures, "failure"))
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
-		"or it waits for a free worker. Run the controller at --zap-log-level=5 to see successes."
+		"or it waits for a free worker. Run the controller at " + verboseHow + " to see successes."
 }
 
 // logNote says where a log-sourced key's numbers come from: the retry the
@@ -127,5 +127,10 @@ func offRetry(h []api.Attempt) (sooner, late int) {
 	return sooner, late
 }
 
+// verboseHow is the verbosity at which a controller logs its successes,
+// said for any controller: log mode reads projects whose flags differ
+// (klog's -v, cert-manager's), and only controller-runtime's is known.
+const verboseHow = "a verbosity that logs its successes (controller-runtime: --zap-log-level=5)"
+
 // verboseRemedy is how to get successes into the log.
-const verboseRemedy = "Run the controller at --zap-log-level=5 to log successes, or instrument it."
+const verboseRemedy = "Run the controller at " + verboseHow + ", or instrument it."

@@ -70,7 +70,7 @@ const crossplaneManaged = "managed/"
 // cannot show it. (Older releases' NewDefaultManagedRateLimiter took the max
 // of the same exponential and that bucket: the per-item half is the same.)
 // Zero for a controller that is not a managed reconciler.
-func crossplaneLimiter(controller string) Limiter {
+func crossplaneLimiter(controller string, _ time.Time) Limiter {
 	if !strings.HasPrefix(controller, crossplaneManaged) {
 		return Limiter{}
 	}

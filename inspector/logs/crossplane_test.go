@@ -1,6 +1,8 @@
 package logs
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +115,30 @@ func TestCrossplaneStreak(t *testing.T) {
 	cs := s.Controllers()
 	if len(cs.Controllers) != 1 || !strings.Contains(cs.Controllers[0].Limiter.Description, "item-exponential 1s..1m0s (Crossplane's own") {
 		t.Errorf("controllers %+v, want one, with Crossplane's limiter", cs.Controllers)
+	}
+}
+
+// TestKeyAsTheLogPrintsIt: a Crossplane line names a cluster-scoped
+// resource "/demo-9kjmv" (reconcile.Request's String); the key is tracked
+// as "demo-9kjmv" and found by either spelling.
+func TestKeyAsTheLogPrintsIt(t *testing.T) {
+	f, err := os.Open("testdata/wild/provider-aws-1495.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := NewStore(Options{})
+	if _, _, err := s.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"demo-9kjmv", "/demo-9kjmv"} {
+		d, err := s.Key("", key)
+		if err != nil {
+			t.Errorf("Key(%q): %v", key, err)
+			continue
+		}
+		if d.Key.Key != "demo-9kjmv" {
+			t.Errorf("Key(%q) = %q, want demo-9kjmv", key, d.Key.Key)
+		}
 	}
 }

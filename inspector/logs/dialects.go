@@ -31,13 +31,15 @@ type family struct {
 	// client-go's DefaultControllerRateLimiter (or, as sample-controller,
 	// its per-item part with a larger bucket).
 	clientGo bool
-	// limiter is the per-item limiter the project sets, by controller name,
-	// when it is not the default of its queue.
-	limiter func(controller string) Limiter
-	// debugOnly says its lines are written only at a debug level at which
-	// its successes are written too (Crossplane's, at --debug): a log with
-	// one of them shows successes (Record.Verbose).
-	debugOnly bool
+	// limiter is the per-item limiter the project sets, by controller name
+	// and the line's time (a release changed it), when it is not the
+	// default of its queue; zero for that default.
+	limiter func(controller string, at time.Time) Limiter
+	// successesLogged says its successes are written wherever its failure
+	// lines are — Flux logs both at info, Crossplane both at --debug — so a
+	// log with one of its lines shows successes (Record.Verbose), and a
+	// failure streak it shows is consecutive.
+	successesLogged bool
 }
 
 // message is one line of a family.
@@ -91,8 +93,10 @@ var families = []family{
 	{
 		// Flux (fluxcd/pkg/runtime): a failed reconcile logs the error and
 		// returns RequeueAfter with no error, so the line states the retry.
-		name:   "Flux",
-		logger: loggerController,
+		name:            "Flux",
+		logger:          loggerController,
+		limiter:         fluxLimiter,
+		successesLogged: true, // "Reconciliation finished in …" at info
 		messages: []message{
 			{text: "Reconciliation failed after ", prefix: true, what: ErrorLine, dur: ", next try in "},
 			{text: "Reconciliation finished in ", prefix: true, what: RequeueAfterLine, dur: ", next run in "},
@@ -150,10 +154,10 @@ var families = []family{
 	{
 		// Crossplane providers' managed reconcilers (crossplane.go), at
 		// --debug: failures logged with Requeue: true and no error.
-		name:      crossplaneName,
-		limiter:   crossplaneLimiter,
-		messages:  crossplaneMessages,
-		debugOnly: true,
+		name:            crossplaneName,
+		limiter:         crossplaneLimiter,
+		messages:        crossplaneMessages,
+		successesLogged: true,
 	},
 	{
 		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
@@ -219,7 +223,7 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
-		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.debugOnly}
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.successesLogged}
 
 	if m.afterField {
 		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)
@@ -246,13 +250,13 @@ func (f *fields) record(fm format) (Record, bool) {
 		return Record{}, false
 	}
 	if fam.limiter != nil {
-		r.Limiter, r.LimiterOf = fam.limiter(r.Controller), fam.name
+		r.Limiter, r.LimiterOf = fam.limiter(r.Controller, r.At), fam.name
 	}
 	if r.Limiter == (Limiter{}) {
 		// A Crossplane provider's controller-runtime lines ("Reconciler
 		// error" when a status update fails, "Reconciling") come from the
 		// same queue, with the same limiter.
-		if l := crossplaneLimiter(r.Controller); l != (Limiter{}) {
+		if l := crossplaneLimiter(r.Controller, r.At); l != (Limiter{}) {
 			r.Limiter, r.LimiterOf = l, crossplaneName
 		}
 	}
@@ -320,13 +324,37 @@ func forgotKey(s string) (ForgotKey, bool) {
 	return ForgotKey{Key: s[:i], Failures: failures}, true
 }
 
+// fluxLimiter is the limiter of Flux's controllers: fluxcd/pkg/runtime
+// controller.GetRateLimiter, a per-item exponential from --min-retry-delay
+// (750ms) to --max-retry-delay (15m) with no bucket (rate_limiter.go,
+// read at v0.117.0). The flags came in runtime v0.14.0 (fluxcd/pkg#256,
+// merged 2022-04-12, in the controllers' releases of the weeks after);
+// before, Flux ran controller-runtime's default (5ms..1000s), which a line
+// dated before fluxRetryFlags keeps (zero). A line without a time is taken
+// as recent. A failure Flux logs returns RequeueAfter and states its next
+// try; the limiter paces only errors controller-runtime logs for it.
+func fluxLimiter(_ string, at time.Time) Limiter {
+	if !at.IsZero() && at.Before(fluxRetryFlags) {
+		return Limiter{}
+	}
+	return Limiter{BaseDelay: 750 * time.Millisecond, MaxDelay: 15 * time.Minute}
+}
+
+// fluxRetryFlags is when Flux's --min-retry-delay/--max-retry-delay
+// defaults were released (fluxcd/pkg runtime v0.14.0).
+var fluxRetryFlags = time.Date(2022, 4, 12, 0, 0, 0, 0, time.UTC)
+
 // certManagerLimiter is the limiter cert-manager's controllers set
 // (pkg/controller/util.go): DefaultCertificateRateLimiter, 1s..30s, for the
 // certificates-* controllers, DefaultItemBasedRateLimiter, 5s..5m, for the
 // rest; its ACME orders and challenges have their own, not known here.
-func certManagerLimiter(controller string) Limiter {
+// Before v1.3 the certificates controllers were named CertificateIssuing,
+// CertificateKeyManager, … with the same 1s..30s (v1.2.0's
+// pkg/controller/certificates/*: NewItemExponentialFailureRateLimiter(1s,
+// 30s)); "certificaterequests", lower-case, is not one of them.
+func certManagerLimiter(controller string, _ time.Time) Limiter {
 	switch {
-	case strings.HasPrefix(controller, "certificates-"):
+	case strings.HasPrefix(controller, "certificates-"), strings.HasPrefix(controller, "Certificate"):
 		return Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
 	case controller == "orders" || controller == "challenges":
 		return Limiter{}

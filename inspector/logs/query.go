@@ -108,9 +108,13 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.nowLocked()
+	// A cluster-scoped object's request prints as "/name" (reconcile.Request's
+	// String: Crossplane's "request" field), which a user copies from the
+	// log; the store keys it "name", as the instrument does.
+	name := strings.TrimPrefix(key, "/")
 	var found []*entry
 	for id, e := range s.keys {
-		if id.key == key && (controller == "" || id.controller == controller) {
+		if id.key == name && (controller == "" || id.controller == controller) {
 			found = append(found, e)
 		}
 	}

@@ -77,7 +77,8 @@ func TestWildLogs(t *testing.T) {
 			file: "cert-manager-3772.log", ref: day(2021, 3, 16),
 			keys: []wildKey{{controller: "CertificateKeyManager", key: "NAMESPACE/INGRESS_NAME-tls", failures: 1,
 				lastError: `Operation cannot be fulfilled on certificates.cert-manager.io "INGRESS_NAME-tls": the object has been modified; please apply your changes to the latest version and try again`}},
-			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-03-15T12:33:57.042284Z", limiter: others,
+			// v1.2's name of certificates-key-manager: its 1s..30s.
+			dialects: map[string]int{"cert-manager (klog text)": 1}, at: "2021-03-15T12:33:57.042284Z", limiter: certificates,
 		},
 		{
 			file: "cert-manager-3414.log", ref: day(2020, 10, 27),
@@ -94,7 +95,8 @@ func TestWildLogs(t *testing.T) {
 				{controller: "kustomization", key: "flux-system/infra-unstable", failures: 1, lastError: "kustomize build failed: kustomization.yaml is empty", retryIn: 30 * time.Minute},
 				{controller: "kustomization", key: "flux-system/apps-unstable", failures: 1, lastError: "kustomize build failed: kustomization.yaml is empty", retryIn: 30 * time.Minute},
 			},
-			dialects: map[string]int{"Flux (JSON)": 2}, at: "2024-02-12T05:55:53.572Z",
+			// Flux since fluxcd/pkg runtime v0.14.0 (April 2022): 750ms..15m.
+			dialects: map[string]int{"Flux (JSON)": 2}, at: "2024-02-12T05:55:53.572Z", limiter: Limiter{BaseDelay: 750 * time.Millisecond, MaxDelay: 15 * time.Minute},
 		},
 		{
 			file: "kustomize-controller-491.log",
