@@ -119,9 +119,14 @@ func errorFinding(in Input) (Finding, bool) {
 	}
 	switch classOf(k.LastError) {
 	case api.ClassPermanent:
+		// Read from a log, the controller is likely not the reader's own:
+		// the code change is said as one for its authors.
+		fix := "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."
+		if k.Source == api.SourceLogs {
+			fix = "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."
+		}
 		return Finding{FindingPermanent,
-			"The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " +
-				"Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}, true
+			"The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
 	case api.ClassTransient:
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false

@@ -214,3 +214,27 @@ func TestHerdWithABucket(t *testing.T) {
 		t.Errorf("herd finding %q\nwant it to start %q", msg, want)
 	}
 }
+
+// TestPermanentAdviceFitsTheReader: a permanent error read from a log
+// (a controller the reader likely cannot change) is advised as a fix to
+// the object, with the code change said as one for the controller's
+// authors; from an endpoint, the instrument's user is the author.
+func TestPermanentAdviceFitsTheReader(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ source, want string }{
+		{"", "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."},
+		{api.SourceLogs, "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."},
+	} {
+		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute),
+			LastError: &api.ErrorRecord{Message: `widgets "w" is invalid: spec.size: Required value`, Class: api.ClassPermanent}}
+		var msg string
+		for _, f := range explain.Explain(explain.Input{Key: k, Now: now}).Findings {
+			if f.Code == explain.FindingPermanent {
+				msg = f.Message
+			}
+		}
+		if !strings.HasSuffix(msg, tt.want) {
+			t.Errorf("source %q: %q\nwant it to end %q", tt.source, msg, tt.want)
+		}
+	}
+}
