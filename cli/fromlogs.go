@@ -87,7 +87,8 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	if o.source == "-" {
 		name = "stdin"
 		// A pipe is written as it is read (kubectl logs -f | ...): now is
-		// the clock's. A saved file reads as of its last line.
+		// the clock's, unless its lines are old (DatedAfter below). A
+		// saved file reads as of its last line.
 		if f, ok := in.(*os.File); ok {
 			if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
 				live = true
@@ -100,7 +101,11 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		}
 		in = f
 	}
-	store := logs.NewStore(logs.Options{Live: live})
+	// A pipe may as well carry a saved log (cat old.log | ...): one whose
+	// newest line is older than oldLog when read is judged as of that line,
+	// as a file is (the store decides, so that the note below, top's
+	// header and every answer's logEndsAt say the time base it uses).
+	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog})
 	read := func(ctx context.Context) {
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
@@ -118,7 +123,8 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
 	read(ctx)
-	printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), !live, time.Now())
+	st := store.Stats()
+	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
@@ -142,7 +148,8 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		return nil, nil, err
 	}
 	if !follow {
-		printReadNote(streams.ErrOut, store.Stats(), store.LogRead(), false, time.Now())
+		st := store.Stats()
+		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	}
 	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
 }
@@ -169,7 +176,8 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 // printReadNote says on stderr what a one-shot read of a log found, so that
 // a user knows at once whether the tool understood their log, and a table of
 // estimates is never mistaken for the controller's own numbers. A saved
-// log (asOfEnd: a file, not a pipe or a stream) is judged as of its last
+// log (asOfEnd: a file, or a pipe whose newest line is over oldLog old:
+// logs.Stats.EndsAt, the store's own time base) is judged as of its last
 // line, not now: the note says so, with that line's time and how long ago
 // it was, as a snapshot's says when it was taken, whatever its age: the
 // countdowns of a log saved two minutes ago are two minutes stale.

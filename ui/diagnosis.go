@@ -18,7 +18,7 @@ import (
 var situationOrder = []string{
 	explain.SituationOutage, explain.SituationPermanent, explain.SituationFailing,
 	explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy,
-	explain.SituationHealthy, explain.SituationStandby,
+	explain.SituationUnknown, explain.SituationHealthy, explain.SituationStandby,
 }
 
 // diagnosis is the one-line diagnosis the header shows — the selected
@@ -85,7 +85,7 @@ func (t *topModel) diagnosisLines() []string {
 	switch d.Situation {
 	case explain.SituationOutage, explain.SituationPermanent, explain.SituationFailing:
 		style = s.bad
-	case explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy:
+	case explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy, explain.SituationUnknown:
 		style = s.warn
 	case explain.SituationStandby:
 		style = s.dim

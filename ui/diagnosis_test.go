@@ -1,10 +1,17 @@
 package ui
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -105,5 +112,33 @@ func TestHelpExplainsTheHeader(t *testing.T) {
 				t.Errorf("at %d columns help does not say %q:\n%s", w, want, help)
 			}
 		}
+	}
+}
+
+// A key read from a live log that failed, and logged nothing since its
+// retry came, is unknown: the header does not call its controller healthy
+// with "none failing", but says what the log shows, styled as a warning
+// and ranked above healthy. The log is cert-manager's (cert-manager#3772,
+// one "re-queuing item" of NAMESPACE/INGRESS_NAME-tls at 03-15 12:33:57),
+// read live at t0, months later.
+func TestDiagnosisUnknownKeys(t *testing.T) {
+	f, err := os.Open("../inspector/logs/testdata/wild/cert-manager-3772.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store := logs.NewStore(logs.Options{Live: true, Clock: clocktesting.NewFakePassiveClock(t0)})
+	if _, _, err := store.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
+	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
+	m = send(t, m, m.top.refresh()())
+	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (success is not logged at the default verbosity)"
+	if got := strings.TrimRight(splitLines(screen(m))[2], " "); got != want {
+		t.Errorf("diagnosis:\nwant %q\n got %q", want, got)
+	}
+	if d, _, _ := m.top.diagnosis(); d.Situation != explain.SituationUnknown || situationRank(d.Situation) >= situationRank(explain.SituationHealthy) {
+		t.Errorf("situation %q ranks %d, healthy %d: want unknown, worse than healthy", d.Situation, situationRank(d.Situation), situationRank(explain.SituationHealthy))
 	}
 }

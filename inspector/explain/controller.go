@@ -13,7 +13,7 @@ import (
 // Situations: stable names for what a controller as a whole is going
 // through, for UIs to style (ControllerDiagnosis.Situation).
 const (
-	// SituationHealthy: nothing failing.
+	// SituationHealthy: nothing failing, and no key unknown.
 	SituationHealthy = "healthy"
 	// SituationBusy: nothing failing, but keys wait for a worker.
 	SituationBusy = "busy"
@@ -29,6 +29,10 @@ const (
 	SituationFailing = "failing"
 	// SituationStandby: the controller is not active in this replica.
 	SituationStandby = "standby"
+	// SituationUnknown: nothing known failing, but keys read from a log
+	// failed and logged nothing since their retries came (api.StateUnknown):
+	// they may have converged or still fail, so not healthy.
+	SituationUnknown = "unknown"
 )
 
 // OutageKeys is how many keys failing on one transient error make an
@@ -160,6 +164,10 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 
 // healthySummary says, in a few words, that nothing fails and what the keys do.
 func healthySummary(c api.Controller) (string, string) {
+	// First: "none failing" (busy's too) would be a guess for these keys.
+	if n := c.Counts[api.StateUnknown]; n > 0 {
+		return SituationUnknown, unknownSummary(c, n)
+	}
 	running, queued := c.Counts[api.StateRunning], c.Counts[api.StateQueued]
 	if running > 0 && queued >= running {
 		return SituationBusy, fmt.Sprintf("busy: %s queued behind %s; none failing", keys(queued), Plural(running, "running reconcile"))
@@ -172,6 +180,33 @@ func healthySummary(c api.Controller) (string, string) {
 		s += fmt.Sprintf("; %d polling (RequeueAfter)", n)
 	}
 	return SituationHealthy, s
+}
+
+// unknownSummary says what a log shows of a controller none of whose keys
+// is known to fail, n of them unknown: each failed, its retry came, and
+// the log has had nothing of it since. At the default verbosity a success
+// is not logged, so that silence is no proof of health:
+// "unknown: no failure logged since their retries for 2 keys: their state
+// is unknown (success is not logged at the default verbosity)".
+func unknownSummary(c api.Controller, n int) string {
+	their, retries := "their", "retries"
+	if n == 1 {
+		their, retries = "its", "retry"
+	}
+	of := keys(n)
+	if n < c.Keys {
+		of = fmt.Sprintf("%d of %s", n, keys(c.Keys))
+	}
+	s := fmt.Sprintf("unknown: no failure logged since %s %s for %s: %s state is unknown", their, retries, of, their)
+	if c.LogVerbose {
+		s += " (the log shows successes, and none since)"
+	} else {
+		s += " (success is not logged at the default verbosity)"
+	}
+	if n < c.Keys {
+		s += "; none of the others failing"
+	}
+	return s
 }
 
 // errorsText is " on one transient error (msg)" or " on 3 errors, most on

@@ -28,7 +28,9 @@
 //	list, err := s.Keys(ctx, inspector.KeyQuery{States: []api.State{api.StateBackoff}})
 //
 // A saved log reads the same way: store.Read(ctx, file), with Live false so
-// that "now" is the log's last line.
+// that "now" is the log's last line. A pipe may carry either: with Live and
+// Options.DatedAfter, a log whose newest line is older than that when read
+// is judged as a saved one (Stats.EndsAt, api.Controller.LogEndsAt).
 //
 // What it reconstructs is labelled as such: every key has Source
 // api.SourceLogs, and Estimated unless its line stated the next retry

@@ -39,6 +39,17 @@ type Options struct {
 	// pipe): now is the clock's time. Otherwise (a saved file) now is the
 	// time of the newest line, so a week-old log reads as it was.
 	Live bool
+	// DatedAfter, for a Live log, is how far behind the clock its newest
+	// line may be when it is read and the log still be live. A pipe may
+	// carry a saved log (cat old.log | ...) as well as a live one: a newest
+	// line already older than this when read makes the log dated, judged
+	// as of that line as a saved file is (LogEndsAt set), until a newer line
+	// arrives within DatedAfter of the clock. Judged on arrival, not at each
+	// answer: a live log whose controller then goes quiet for hours stays
+	// live (its keys' retries passed are unknown, not pending). Zero: a
+	// Live log is always live (a TARGET's stream, whose --since says how far
+	// back it starts).
+	DatedAfter time.Duration
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
@@ -50,11 +61,14 @@ type Store struct {
 	keys        map[keyID]*entry
 	controllers map[string]*controllerInfo
 	first, last time.Time // oldest and newest record
-	verbose     bool      // a V(5) line was seen: successes are logged
-	records     int
-	lines       atomic.Int64
-	rate        errorRate
-	diag        diagnostics // what the reader understood (diagnostics.go)
+	// lastLag is how far behind the clock the newest record was when it
+	// was added (Options.DatedAfter).
+	lastLag time.Duration
+	verbose bool // a V(5) line was seen: successes are logged
+	records int
+	lines   atomic.Int64
+	rate    errorRate
+	diag    diagnostics // what the reader understood (diagnostics.go)
 }
 
 type keyID struct{ controller, key string }
@@ -136,6 +150,7 @@ func (s *Store) Add(r Record) {
 	}
 	if r.At.After(s.last) {
 		s.last = r.At
+		s.lastLag = s.opts.Clock.Now().Sub(r.At)
 	}
 	if r.What != ErrorLine && r.What != ForgetLine || r.Verbose {
 		s.verbose = true // a V(5) line; the forget line is logged at info
@@ -295,21 +310,28 @@ func (s *Store) evictLocked() {
 	}
 }
 
+// liveLocked says the log is judged at the clock: Options.Live, unless its
+// newest line was already older than Options.DatedAfter when read.
+func (s *Store) liveLocked() bool {
+	return s.opts.Live && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
+}
+
 // nowLocked is the store's present: the clock for a live log (never before
 // its newest line, whatever the skew between the pod's clock and ours),
 // else the newest line (the clock when no line had a readable time).
 func (s *Store) nowLocked() time.Time {
-	if !s.opts.Live && !s.last.IsZero() {
+	if !s.liveLocked() && !s.last.IsZero() {
 		return s.last
 	}
 	return latest(s.opts.Clock.Now(), s.last)
 }
 
 // endsAtLocked is the newest line when the store's present is that line
-// (a saved log, see nowLocked), so that a client says what its times are
-// judged at; zero for a live log.
+// (a saved or dated log, see nowLocked), so that a client says what its
+// times are judged at; zero for a live log. nowLocked and it decide by the
+// one rule (liveLocked), so they cannot disagree.
 func (s *Store) endsAtLocked() time.Time {
-	if s.opts.Live {
+	if s.liveLocked() {
 		return time.Time{}
 	}
 	return s.last
@@ -351,6 +373,10 @@ type Stats struct {
 	// controller-runtime's production logger drops lines (see
 	// api.Controller.LogSampledAt); zero if never, or when Verbose.
 	SampledAt time.Time
+	// EndsAt is the time the store judges its keys at when that is the
+	// log's last line rather than the clock (a saved log, or a dated one:
+	// Options.DatedAfter), as api.Controller.LogEndsAt; zero when live.
+	EndsAt time.Time
 }
 
 // Stats returns what the store has read so far.
@@ -358,5 +384,5 @@ func (s *Store) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last,
-		Verbose: s.verbose, SampledAt: s.sampledAtLocked()}
+		Verbose: s.verbose, SampledAt: s.sampledAtLocked(), EndsAt: s.endsAtLocked()}
 }

@@ -199,7 +199,9 @@ type Controller struct {
 	// its end, not followed), the time of the log's last line: a saved log
 	// has no "now", so its states, ages and countdowns are judged as of
 	// that line, and serverTime is this time, however long ago it was.
-	// Zero for a live log (followed, or a pipe), judged at the clock.
+	// A pipe whose newest line was over an hour old when read (a saved log
+	// piped in) counts as saved until a line of now arrives. Zero for a
+	// live log (followed, or a pipe of current lines), judged at the clock.
 	LogEndsAt time.Time `json:"logEndsAt,omitzero"`
 }
 
