@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -112,22 +111,7 @@ func TestTopPipedOldLogThenAFreshLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	defer r.Close()
-	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)),
-		IOStreams: genericiooptions.IOStreams{In: r, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	if err := o.Complete([]string{}); err != nil {
-		t.Fatal(err)
-	}
-	o.fromLogs.source = "-"
-	s, _, _, err := o.openFromLogs(context.Background())
-	if err != nil {
-		t.Fatalf("openFromLogs: %v", err)
-	}
+	s, w := openPipedTop(t)
 	defer s.Close()
 	if _, err := w.Write(raw); err != nil {
 		t.Fatal(err)

@@ -26,15 +26,7 @@ var fluxLog = filepath.Join("..", "inspector", "logs", "testdata", "wild", "flux
 // countdowns would not move). A live source (a pipe, a TARGET's stream) is
 // judged at the clock and says nothing of the kind, however old its lines.
 func TestReadNoteSaysTheTimeBase(t *testing.T) {
-	f, err := os.Open(fluxLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	store := logs.NewStore(logs.Options{})
-	if _, _, err := store.Read(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
+	store := readLog(t, fluxLog)
 	end := time.Date(2024, 2, 12, 5, 56, 7, 288_000_000, time.UTC)
 	for _, tc := range []struct {
 		name     string
@@ -84,15 +76,7 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 
 // TestReadNoteOneKey: one key is "1 key".
 func TestReadNoteOneKey(t *testing.T) {
-	f, err := os.Open("../inspector/logs/testdata/wild/cert-manager-3772.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	store := logs.NewStore(logs.Options{})
-	if _, _, err := store.Read(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
+	store := readLog(t, "../inspector/logs/testdata/wild/cert-manager-3772.log")
 	var b bytes.Buffer
 	printReadNote(&b, store.Stats(), store.LogRead(), true, time.Date(2026, 3, 15, 12, 35, 0, 0, time.UTC))
 	if want := "12:33:57 to 12:33:57, 1 key, read as of its last line"; !strings.Contains(b.String(), want) {
@@ -124,4 +108,19 @@ func TestDescribeSavedLogWithoutACluster(t *testing.T) {
 			t.Errorf("describe:\n%s\nsays %q", out, not)
 		}
 	}
+}
+
+// readLog reads a saved log into a store, as --from-logs FILE does.
+func readLog(t *testing.T, path string) *logs.Store {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store := logs.NewStore(logs.Options{})
+	if _, _, err := store.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

@@ -20,22 +20,7 @@ const errorLine = `{"level":"error","ts":"2026-11-30T08:24:45Z","msg":"Reconcile
 // lines written after it opened show up, and quitting does not wait for
 // the pipe to close.
 func TestTopFromLogsFollowsAPipe(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	defer r.Close()
-	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)),
-		IOStreams: genericiooptions.IOStreams{In: r, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	if err := o.Complete([]string{}); err != nil {
-		t.Fatal(err)
-	}
-	o.fromLogs.source = "-"
-	s, _, pods, err := o.openFromLogs(context.Background())
-	if err != nil || pods != nil {
-		t.Fatalf("openFromLogs: %v, pods %v", err, pods)
-	}
+	s, w := openPipedTop(t)
 	if _, err := w.WriteString(errorLine); err != nil {
 		t.Fatal(err)
 	}
@@ -65,4 +50,27 @@ func TestTopFromLogsFollowsAPipe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close waited for the open pipe")
 	}
+}
+
+// openPipedTop opens top's source as `… | kubectl backoff top --from-logs -`
+// does, over a real pipe: the session, and the pipe's end to write lines
+// to (both closed when the test ends).
+func openPipedTop(t *testing.T) (*inspector.Session, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(); r.Close() })
+	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)),
+		IOStreams: genericiooptions.IOStreams{In: r, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	if err := o.Complete([]string{}); err != nil {
+		t.Fatal(err)
+	}
+	o.fromLogs.source = "-"
+	s, _, pods, err := o.openFromLogs(context.Background())
+	if err != nil || pods != nil {
+		t.Fatalf("openFromLogs: %v, pods %v", err, pods)
+	}
+	return s, w
 }
