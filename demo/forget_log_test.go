@@ -1,37 +1,13 @@
 package demo
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
-
-// getKeys is the endpoint's v1/keys of ctl, by key.
-func getKeys(t *testing.T, srv *httptest.Server, ctl string) map[string]api.Key {
-	t.Helper()
-	resp, err := http.Get(srv.URL + api.DefaultPrefix + "v1/keys?limit=1000&controller=" + ctl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var list api.KeyList
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("v1/keys: %d %v", resp.StatusCode, err)
-	}
-	out := map[string]api.Key{}
-	for _, k := range list.Items {
-		out[k.Key] = k
-	}
-	return out
-}
 
 // TestForgetFromLogMatchesEndpoint: a naive key forgotten through the real
 // handler, whose "forgot backoff" line goes to the controllers' log as the
@@ -40,16 +16,9 @@ func getKeys(t *testing.T, srv *httptest.Server, ctl string) map[string]api.Key 
 // reset and its next retry (within 20% of the delay), and its history shows
 // the forget. Without the forget line the log would count on from before it.
 func TestForgetFromLogMatchesEndpoint(t *testing.T) {
-	var log bytes.Buffer
 	opts := DefaultOptions()
-	opts.Seed, opts.ControllerLog = 7, &log
-	r, err := NewReplay(opts, replayStart, 70*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
+	opts.Seed = 7
+	r, srv, log := replayWithLog(t, opts, 70*time.Second)
 
 	// The naive key with the most failures: its retry is tens of seconds off.
 	var key string
@@ -81,11 +50,7 @@ func TestForgetFromLogMatchesEndpoint(t *testing.T) {
 		t.Fatalf("endpoint: %s, %d failures, reset %+v; want a count restarted by the forget and climbing (it had %d)", want.State, want.Failures, want.LastReset, before.Failures)
 	}
 
-	store := logs.NewStore(logs.Options{Live: true, Clock: r.Clock})
-	if _, _, err := store.Read(context.Background(), &log); err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	d, err := store.Key(naiveName, key)
+	d, err := readReplayLog(t, r, log).Key(naiveName, key)
 	if err != nil {
 		t.Fatal(err)
 	}

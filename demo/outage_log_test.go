@@ -1,12 +1,8 @@
 package demo
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -22,33 +18,14 @@ import (
 // log being written. It returns the endpoint's keys and the store.
 func outageFromLog(t *testing.T) (endpoint map[string]api.Key, store *logs.Store, now time.Time) {
 	t.Helper()
-	var log bytes.Buffer
 	opts := DefaultOptions()
-	opts.Seed, opts.ControllerLog = 7, &log
-	r, err := NewReplay(opts, replayStart, 70*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + api.DefaultPrefix + "v1/keys?limit=1000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var list api.KeyList
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("v1/keys: %d %v", resp.StatusCode, err)
-	}
+	opts.Seed = 7
+	r, srv, log := replayWithLog(t, opts, 70*time.Second)
 	endpoint = map[string]api.Key{}
-	for _, k := range list.Items {
+	for _, k := range listKeys(t, srv, "") {
 		endpoint[k.Controller+"/"+k.Key] = k
 	}
-	store = logs.NewStore(logs.Options{Live: true, Clock: r.Clock})
-	if _, _, err := store.Read(context.Background(), &log); err != nil {
-		t.Fatalf("Read: %v", err)
-	}
+	store = readReplayLog(t, r, log)
 	return endpoint, store, r.Clock.Now()
 }
 

@@ -1,15 +1,11 @@
 package demo
 
 import (
-	"bytes"
-	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -20,25 +16,14 @@ import (
 // consecutive failures, no attempt is said to be a retry or a pre-empting
 // event, and no hot-loop ("another writer") finding is drawn from them.
 func TestUnloggedSuccessesNotConsecutive(t *testing.T) {
-	var log bytes.Buffer
 	opts := DefaultOptions()
 	// Few keys and a fast writer, so that each conflicts key is touched
 	// every few seconds: its failures come within the log's guess of a
 	// streak (endInferred), as B's did.
-	opts.Seed, opts.Keys, opts.Speed, opts.ControllerLog = 7, 40, 4, &log // the writer every 0.5s
-	r, err := NewReplay(opts, replayStart, 5*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
+	opts.Seed, opts.Keys, opts.Speed = 7, 40, 4 // the writer every 0.5s
+	r, srv, log := replayWithLog(t, opts, 5*time.Minute)
 	endpoint := getKeys(t, srv, conflictsName)
-
-	store := logs.NewStore(logs.Options{Live: true, Clock: r.Clock})
-	if _, _, err := store.Read(context.Background(), &log); err != nil {
-		t.Fatalf("Read: %v", err)
-	}
+	store := readReplayLog(t, r, log)
 	var ctl *api.Controller
 	cl := store.Controllers()
 	for i := range cl.Controllers {
