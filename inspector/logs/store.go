@@ -150,10 +150,14 @@ func (s *Store) Add(r Record) {
 	}
 	if r.At.After(s.last) {
 		s.last = r.At
-		s.lastLag = s.opts.Clock.Now().Sub(r.At)
+		if s.opts.DatedAfter > 0 { // only a dated-able log reads the clock per line
+			s.lastLag = s.opts.Clock.Now().Sub(r.At)
+		}
 	}
 	if r.What != ErrorLine && r.What != ForgetLine || r.Verbose {
-		s.verbose = true // a V(5) line; the forget line is logged at info
+		// A V(5) line, or a family that logs its successes (Flux; Crossplane
+		// at --debug); the forget line is logged at info.
+		s.verbose = true
 	}
 	if r.What == ErrorLine && r.Sampled && known {
 		s.rate.add(r.At)
@@ -320,16 +324,16 @@ func (s *Store) liveLocked() bool {
 // its newest line, whatever the skew between the pod's clock and ours),
 // else the newest line (the clock when no line had a readable time).
 func (s *Store) nowLocked() time.Time {
-	if !s.liveLocked() && !s.last.IsZero() {
-		return s.last
+	if end := s.endsAtLocked(); !end.IsZero() {
+		return end
 	}
 	return latest(s.opts.Clock.Now(), s.last)
 }
 
 // endsAtLocked is the newest line when the store's present is that line
-// (a saved or dated log, see nowLocked), so that a client says what its
-// times are judged at; zero for a live log. nowLocked and it decide by the
-// one rule (liveLocked), so they cannot disagree.
+// (a saved or dated log: liveLocked), so that a client says what its times
+// are judged at; zero for a live log, or one with no readable time.
+// nowLocked is this when set, so the two cannot disagree.
 func (s *Store) endsAtLocked() time.Time {
 	if s.liveLocked() {
 		return time.Time{}
