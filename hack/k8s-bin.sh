@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # k8s-bin.sh builds, from the Go module proxy alone, the binaries the e2e tier
-# needs (kube-apiserver, etcd, kwok plus kwok's stage definitions) into a cache
+# needs (kube-apiserver and kube-controller-manager, built together from one
+# module, etcd, kwok plus kwok's stage definitions) into a cache
 # directory keyed by their versions, reuses it when complete, and prints its
 # path on stdout: the directory works as KUBEBUILDER_ASSETS for envtest.
 #
@@ -22,7 +23,7 @@ log() { echo "k8s-bin: $*" >&2; }
 
 # complete reports whether every artefact is already in the cache.
 complete() {
-	[ -x "$dir/kube-apiserver" ] && [ -x "$dir/etcd" ] && [ -x "$dir/kwok" ] &&
+	[ -x "$dir/kube-apiserver" ] && [ -x "$dir/kube-controller-manager" ] && [ -x "$dir/etcd" ] && [ -x "$dir/kwok" ] &&
 		[ -f "$dir/kwok-stages.yaml" ] && [ -e "$dir/kubectl" ]
 }
 
@@ -83,17 +84,22 @@ if [ ! -x "$dir/kwok" ] || [ ! -f "$dir/kwok-stages.yaml" ]; then
 	log "kwok done at $((SECONDS - start))s"
 fi
 
-if [ ! -x "$dir/kube-apiserver" ]; then
-	log "building kube-apiserver $K8S_VERSION (several minutes)"
+if [ ! -x "$dir/kube-apiserver" ] || [ ! -x "$dir/kube-controller-manager" ]; then
+	# One module, one build: the controller manager shares nearly every package
+	# with the API server, so it costs a few minutes more, not a second build.
+	log "building kube-apiserver and kube-controller-manager $K8S_VERSION (the long step: 25-45 minutes cold on 2 cores)"
 	m="$work/apiserver"
 	mkdir -p "$m"
 	cat >"$m/tools.go" <<'EOF'
 //go:build tools
 
-// Package tools pins kube-apiserver's main package.
+// Package tools pins the main packages built from k8s.io/kubernetes.
 package tools
 
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+)
 EOF
 	(
 		cd "$m"
@@ -112,12 +118,15 @@ EOF
 		go mod tidy >&2
 		cv=k8s.io/component-base/version
 		minor=$(echo "$K8S_VERSION" | cut -d. -f2)
-		go build -trimpath -tags tools -o "$dir/kube-apiserver.tmp" \
+		mkdir -p "$dir/.build"
+		go build -trimpath -tags tools -o "$dir/.build/" \
 			-ldflags "-s -w -X $cv.gitVersion=$K8S_VERSION -X $cv.gitMajor=1 -X $cv.gitMinor=$minor" \
-			k8s.io/kubernetes/cmd/kube-apiserver
+			k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
 	)
-	mv "$dir/kube-apiserver.tmp" "$dir/kube-apiserver"
-	log "kube-apiserver done at $((SECONDS - start))s"
+	mv "$dir/.build/kube-controller-manager" "$dir/kube-controller-manager"
+	mv "$dir/.build/kube-apiserver" "$dir/kube-apiserver"
+	rmdir "$dir/.build"
+	log "kube-apiserver and kube-controller-manager done at $((SECONDS - start))s"
 fi
 
 # envtest also looks for kubectl in KUBEBUILDER_ASSETS.
