@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
 )
 
 func main() {

@@ -5,7 +5,7 @@
 # directory keyed by their versions, reuses it when complete, and prints its
 # path on stdout: the directory works as KUBEBUILDER_ASSETS for envtest.
 #
-#   KUBEBUILDER_ASSETS=$(hack/k8s-bin.sh) go test -tags e2e -run E2E -v -count=1 .
+#   KUBEBUILDER_ASSETS=$(hack/k8s-bin.sh) go test -tags e2e -run E2E -v -count=1 ./test/e2e
 #
 # Progress goes to stderr. K8S_BIN_CACHE overrides the cache root. Builds are
 # serialised with flock so two concurrent callers do not build twice.

@@ -5,7 +5,7 @@
 # and prints its path on stdout. The e2e tier's krew test installs the release
 # archive through it (about 40 seconds cold; nothing else is built).
 #
-#   KREW_BIN=$(hack/krew-bin.sh) go test -tags e2e -run E2EKrew -v -count=1 .
+#   KREW_BIN=$(hack/krew-bin.sh) go test -tags e2e -run E2EKrew -v -count=1 ./test/e2e
 #
 # Progress goes to stderr. K8S_BIN_CACHE overrides the cache root, shared with
 # hack/k8s-bin.sh. Builds are serialised with flock.

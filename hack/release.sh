@@ -74,7 +74,7 @@ trap 'rm -rf "$work"' EXIT
 # -count=1 in CI), nor micro-architecture levels or experiments.
 unset GOFLAGS GOAMD64 GOARM64 GOEXPERIMENT
 export CGO_ENABLED=0 GOTOOLCHAIN=local
-pkg=github.com/kubectl-backoff/kubectl-backoff/cli
+pkg=github.com/kubectl-backoff/kubectl-backoff/internal/cli
 # -buildvcs=false: the stamps say which commit; the toolchain's own VCS record
 # would also note untracked files, which the archives do not depend on.
 ldflags="-s -w -X $pkg.Version=$VERSION -X $pkg.Commit=$commit -X $pkg.Date=$date"

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 

@@ -3,7 +3,7 @@ package instrument
 import (
 	"context"
 	"errors"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"sync"
 	"sync/atomic"
 

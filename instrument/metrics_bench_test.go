@@ -1,7 +1,7 @@
 package instrument
 
 import (
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"

@@ -3,7 +3,7 @@ package instrument
 import (
 	"context"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"slices"
 	"strings"
 	"sync"

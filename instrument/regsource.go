@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // registrySource is a registry's controllers as the query engine's

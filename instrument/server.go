@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"net"
 	"net/http"
 	"sync"

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // A list endpoint reads each entry as a query.Item: enough to filter,

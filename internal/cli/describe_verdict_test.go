@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// describe's object section carries the verdict `why` gives, in the words
+// of the same rule, and a failed verdict's message below it.
+func TestDescribeObjectVerdict(t *testing.T) {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	six := int64(6)
+	obj := &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: &six,
+		Verdict:    &objstatus.Verdict{Status: "InProgress", KStatus: "InProgress", Generation: 7, ObservedGeneration: &six, Message: "Widget generation is 7, but latest observed generation is 6"},
+		SpecChange: &objstatus.Change{Manager: "kubectl-client-side-apply", Time: now.Add(-12 * time.Minute)}}
+	d := &inspector.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
+
+	var b bytes.Buffer
+	printObjectStatus(&b, d, "")
+	want := "  Verdict:     InProgress: generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("object section:\n%s\nwant the line\n%s", b.String(), want)
+	}
+	if strings.Contains(b.String(), "latest observed generation") {
+		t.Errorf("an InProgress verdict printed kstatus's message, which the line already says:\n%s", b.String())
+	}
+
+	obj.Verdict.Status, obj.Verdict.Message = "Failed", "storage class gold does not exist"
+	b.Reset()
+	printObjectStatus(&b, d, "")
+	if !strings.Contains(b.String(), "  Verdict:     Failed: generation 7") || !strings.Contains(b.String(), "\n               storage class gold does not exist\n") {
+		t.Errorf("failed verdict: want its line and its message:\n%s", b.String())
+	}
+}

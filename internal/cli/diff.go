@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
+)
+
+// DiffOptions are the options of `kubectl backoff diff`.
+type DiffOptions struct {
+	genericiooptions.IOStreams
+
+	Output string
+
+	before, after *snapshot.File
+	// beforePath and afterPath are the files as the user named them.
+	beforePath, afterPath string
+	output                *outputFlags
+}
+
+// NewDiffCommand returns `kubectl backoff diff BEFORE AFTER`.
+func NewDiffCommand(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &DiffOptions{IOStreams: streams}
+	o.output = newOutputFlags(&o.Output, "")
+	cmd := &cobra.Command{
+		Use:   "diff BEFORE AFTER",
+		Short: "Compare two snapshots: which keys started or stopped failing, grew, changed error, were reset",
+		Long: `Compare two snapshots (kubectl backoff snapshot) and list the keys that started
+failing, that stopped failing (or are no longer tracked), whose consecutive
+failures grew, whose last error changed, and whose failure count was reset
+while they kept failing. A key is failing while it has consecutive failures,
+is failed, or backs off after a failed reconcile (a forget without --requeue
+resets the count, not the failure).
+
+BEFORE must be the earlier snapshot (diff refuses them reversed), and both
+should come from the same kind of source: a snapshot of a log (--from-logs)
+knows only the keys it logged, so against an endpoint's diff warns.
+
+CHANGE is one or two of:
+  started-failing   not failing before (or not tracked), failing after
+  stopped-failing   failing before, not after (or no longer tracked)
+  failures-grew     failing in both, more consecutive failures after
+  error-changed     failing in both, another last error after
+  count-reset       failing in both, the failure count reset in between: a
+                    forget (kubectl backoff forget) or the controller giving
+                    up on the key; the count after is a new streak's`,
+		Example: `  kubectl backoff diff before.json after.json
+
+  # The keys that started failing, by name
+  kubectl backoff diff before.json after.json -o jsonpath='{range .changes[?(@.changes[0]=="started-failing")]}{.key}{"\n"}{end}'`,
+		Args: cobra.ExactArgs(2),
+		RunE: runE(o),
+	}
+	o.output.addFlags(cmd)
+	return cmd
+}
+
+// Complete reads both snapshots and resolves the printer.
+func (o *DiffOptions) Complete(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("diff takes two snapshot files, BEFORE and AFTER; got %d", len(args))
+	}
+	var err error
+	if o.before, err = readSnapshot("BEFORE", args[0]); err != nil {
+		return err
+	}
+	if o.after, err = readSnapshot("AFTER", args[1]); err != nil {
+		return err
+	}
+	o.beforePath, o.afterPath = args[0], args[1]
+	return o.output.complete()
+}
+
+// Validate refuses an AFTER taken before BEFORE: every change would read
+// backwards ("stopped failing" for a key that started), so the user is
+// told to swap the files rather than given a reversed answer.
+func (o *DiffOptions) Validate() error {
+	if o.after.TakenAt.Before(o.before.TakenAt) {
+		return fmt.Errorf("AFTER %s was taken at %s, %s before BEFORE %s (%s): diff compares an earlier BEFORE to a later AFTER; swap them: kubectl backoff diff %s %s",
+			o.afterPath, stamp(o.after), dur(o.before.TakenAt.Sub(o.after.TakenAt)), o.beforePath, stamp(o.before), o.afterPath, o.beforePath)
+	}
+	return nil
+}
+
+// diffList is what -o json|yaml|jsonpath print.
+type diffList struct {
+	Before  string            `json:"before"`
+	After   string            `json:"after"`
+	Changes []snapshot.Change `json:"changes"`
+}
+
+// Run prints the changes.
+func (o *DiffOptions) Run(context.Context) error {
+	o.warnSources()
+	changes := snapshot.Diff(o.before, o.after)
+	if changes == nil {
+		changes = []snapshot.Change{}
+	}
+	if !o.output.text() {
+		names := make([]string, len(changes))
+		for i, c := range changes {
+			names[i] = c.Key
+		}
+		l := diffList{Before: stamp(o.before), After: stamp(o.after), Changes: changes}
+		return o.output.print(o.Out, l, kindKey, names...)
+	}
+	printChanges(o.Out, changes)
+	counts := map[string]int{}
+	for _, c := range changes {
+		for _, x := range c.Changes {
+			counts[x]++
+		}
+	}
+	fmt.Fprintf(o.ErrOut, "From %s to %s (%s later): %d started failing, %d stopped, %d failing more, %d with another error, %d with the failure count reset.\n",
+		stamp(o.before), stamp(o.after), dur(o.after.TakenAt.Sub(o.before.TakenAt)),
+		counts[snapshot.Started], counts[snapshot.Stopped], counts[snapshot.Grew], counts[snapshot.ErrorChanged], counts[snapshot.CountReset])
+	return nil
+}
+
+func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
+
+// printChanges prints a row per key: what changed, the failures before and
+// after, and the last error (before → after when it changed).
+func printChanges(w io.Writer, changes []snapshot.Change) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
+	for _, c := range changes {
+		errText := lastErrorText(c.After, c.Before)
+		if strings.Contains(strings.Join(c.Changes, ","), snapshot.ErrorChanged) {
+			errText = lastErrorText(c.Before, nil) + " → " + lastErrorText(c.After, nil)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, changeText(c),
+			failures(c.Before), failures(c.After), keyState(c.Before), keyState(c.After), errText)
+	}
+}
+
+// changeText is the change kinds, a reset with who reset the count when
+// the key says: "count-reset (forget)", "count-reset (give-up)".
+func changeText(c snapshot.Change) string {
+	kinds := slices.Clone(c.Changes)
+	if i := slices.Index(kinds, snapshot.CountReset); i >= 0 && c.After != nil && c.After.LastReset != nil && c.After.LastReset.By != "" {
+		kinds[i] += " (" + c.After.LastReset.By + ")"
+	}
+	return strings.Join(kinds, ",")
+}
+
+// lastErrorText is k's last error on one line, else fallback's, else <none>.
+func lastErrorText(k, fallback *api.Key) string {
+	for _, x := range []*api.Key{k, fallback} {
+		if x != nil && x.LastError != nil {
+			return oneLine(x.LastError.Message, maxErrorColumn)
+		}
+	}
+	return "<none>"
+}
+
+func failures(k *api.Key) string {
+	if k == nil {
+		return "-"
+	}
+	return fmt.Sprint(k.Failures)
+}
+
+func keyState(k *api.Key) string {
+	if k == nil {
+		return "untracked"
+	}
+	return string(k.State)
+}

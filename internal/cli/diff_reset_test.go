@@ -1,0 +1,54 @@
+package cli_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+)
+
+// TestDiffListsAForgottenKey: a key forgotten between two snapshots that
+// kept failing (14 failures, then 4) is listed as a count reset, with who
+// reset it; it is not silently left out.
+func TestDiffListsAForgottenKey(t *testing.T) {
+	srv, reconcile, clk := widgets(t, false)
+	refused := errors.New("connection refused")
+	for range 14 {
+		reconcile("default/w1", refused)
+	}
+	dir := t.TempDir()
+	before, after := filepath.Join(dir, "before.json"), filepath.Join(dir, "after.json")
+	if err := run(cli.NewSnapshotCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "-f", before); err != nil {
+		t.Fatal(err)
+	}
+	clk.Step(time.Second)
+	if err := run(cli.NewForgetCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "default/w1"); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		clk.Step(time.Second)
+		reconcile("default/w1", refused)
+	}
+	if err := run(cli.NewSnapshotCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "-f", after); err != nil {
+		t.Fatal(err)
+	}
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	if err := run(diffCommand, streams, before, after); err != nil {
+		t.Fatalf("diff: %v", err)
+	}
+	want := [][]string{
+		{"CONTROLLER", "KEY", "CHANGE", "FAILS", "STATE", "LAST ERROR"},
+		{"widget", "default/w1", "count-reset (forget)", "14 → 4", "backoff → backoff", "connection refused"},
+	}
+	if rows := tableRows(out.String()); !equalRows(want, rows) {
+		t.Errorf("diff printed\n%s\nwant rows %q", out, want)
+	}
+	if !strings.Contains(errOut.String(), ", 1 with the failure count reset.") {
+		t.Errorf("diff stderr %q, want the reset counted", errOut)
+	}
+}

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+)
+
+// errNoCluster is what a newcomer without a kubeconfig gets, instead of a
+// dial error to client-go's default of localhost:8080.
+var errNoCluster = errors.New("no cluster configured: pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)")
+
+// paramFlags maps the field a 400 names (api.ErrorBody.Field: a query
+// parameter or a forget body field) to the flag that sets it, so that the
+// error speaks the user's language. Fields no flag sets (offset and
+// continue while paging, the error pattern a drill-down adds, the body
+// itself) are named for what they are: a bug of this client, not the user's.
+var paramFlags = map[string]string{
+	"controller": "--controller",
+	"q":          "-q/--filter",
+	"state":      "--state",
+	"sort":       "--sort",
+	"limit":      "--limit",
+	"key":        "KEY",
+	"keys":       "KEY",
+	"handle":     "KEY",
+	"handles":    "KEY",
+	"filter":     "--all",
+	"spread":     "--spread",
+	"reason":     "--reason",
+	"user":       "the user from your kubeconfig",
+	"error":      "the error group's pattern",
+	"offset":     "paging (offset)",
+	"continue":   "paging (continue)",
+	"body":       "the forget request",
+}
+
+// explainError rewrites an error for the person at the terminal: a refused
+// connection, or https to a plain-http listener, in one line with the
+// address and what to try, and an endpoint's complaint about a parameter
+// under the flag's name. Every command's errors pass through it, top's
+// last one too, so each is said in one wording.
+func (o *attachOptions) explainError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var op *net.OpError
+	if errors.Is(err, syscall.ECONNREFUSED) && errors.As(err, &op) && op.Addr != nil {
+		hint := "is the controller serving its endpoint on that port? (--port)"
+		if o.addr != "" {
+			hint = "is an endpoint listening there? `kubectl backoff demo` serves one on 127.0.0.1:8082; without --addr, kubectl backoff port-forwards to the controller's pod"
+		}
+		return fmt.Errorf("cannot connect to %s: connection refused; %s", op.Addr, hint)
+	}
+	if ue, ok := errors.AsType[*url.Error](err); ok && errors.Is(err, http.ErrSchemeMismatch) {
+		host := urlHost(ue)
+		hint := "drop --scheme https: the loopback listener is plain http"
+		if o.addr != "" {
+			hint = "use --addr " + strings.Replace(o.addr, "https://", "http://", 1)
+		}
+		return fmt.Errorf("cannot talk https to %s: it answers plain http; %s", host, hint)
+	}
+	if ue, ok := errors.AsType[*url.Error](err); ok && !errors.Is(err, context.Canceled) {
+		// The client, the replica and net/http each name the URL: say the
+		// address once, and the flag it came from.
+		host := urlHost(ue)
+		from := ""
+		if o.addr != "" {
+			from = " (--addr)"
+		}
+		return fmt.Errorf("cannot reach %s%s: %s", host, from, netCause(ue.Err))
+	}
+	var ae *inspector.APIError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	switch ae.Code {
+	case http.StatusBadRequest:
+		if ae.Field == "state" && strings.Contains(ae.Message, fmt.Sprintf("%q is not a state", api.StateUnknown)) {
+			// The endpoint lists its states without saying why unknown
+			// is not one of them.
+			return errUnknownState
+		}
+		if flag, ok := paramFlags[ae.Field]; ok {
+			// The message repeats the parameter's name; the flag replaces it.
+			msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
+			return fmt.Errorf("%s: %s", flag, msg)
+		}
+		// A field this client does not know (a newer server's): the
+		// server's own words name it.
+		return errors.New(ae.Message)
+	case http.StatusNotFound:
+		// "no controller \"nope\"; known: widget" says it all; the method
+		// and path only matter for RBAC (403), which keeps them.
+		return errors.New(ae.Message)
+	}
+	return err
+}
+
+// urlHost is the host:port of a failed request's URL (the URL if unparsable).
+func urlHost(ue *url.Error) string {
+	if u, err := url.Parse(ue.URL); err == nil {
+		return u.Host
+	}
+	return ue.URL
+}
+
+// netCause is what went wrong on the network, without the addresses the
+// caller names: "read: connection reset by peer", "dial tcp: address
+// 80822: invalid port".
+func netCause(err error) string {
+	op, ok := errors.AsType[*net.OpError](err)
+	if !ok || op.Addr == nil {
+		if ok {
+			return op.Error() // no address in it
+		}
+		return err.Error()
+	}
+	cause := op.Err.Error()
+	if !strings.HasPrefix(cause, op.Op+":") {
+		cause = op.Op + ": " + cause
+	}
+	return cause
+}
+
+// noCluster reports whether nothing names a cluster: no kubeconfig with a
+// cluster, no --server, and not inside a pod. client-go would then dial
+// localhost:8080.
+func (o *attachOptions) noCluster() bool { return noClusterIn(o.configFlags) }
+
+// noClusterIn is noCluster for any command's kubeconfig flags.
+func noClusterIn(cf *genericclioptions.ConfigFlags) bool {
+	if cf == nil || (cf.APIServer != nil && *cf.APIServer != "") || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
+		return false
+	}
+	raw, err := cf.ToRawKubeConfigLoader().RawConfig()
+	return err == nil && len(raw.Clusters) == 0
+}

@@ -1,0 +1,318 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// fromTarget is --from-logs given alone: stream the TARGET's pods' logs.
+const fromTarget = "(target)"
+
+// fromLogsOptions is --from-logs: read a controller's log instead of its
+// endpoint, for controllers that do not import the instrument. The same
+// Session comes out, so the commands run unchanged on it.
+type fromLogsOptions struct {
+	source string // "", fromTarget, "-" or a file
+	since  time.Duration
+}
+
+func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
+		"alone, stream the TARGET's pods' logs; or a FILE, or - for stdin")
+	fs.Lookup("from-logs").NoOptDefVal = fromTarget
+	o.since = logs.DefaultSince
+	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
+}
+
+func (o *fromLogsOptions) enabled() bool { return o.source != "" }
+
+// complete takes the FILE of `--from-logs FILE` (or `-`) from args: given
+// alone, --from-logs cannot take the next word itself, so without a TARGET
+// the first argument is the file.
+func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
+	if o.source == fromTarget && a.target.IsZero() && len(args) > 0 {
+		o.source, args = args[0], args[1:]
+	}
+	return args
+}
+
+func (o *fromLogsOptions) validate(a *attachOptions) error {
+	switch {
+	case !o.enabled():
+		return nil
+	case a.addr != "":
+		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
+	case a.allNamespaces:
+		return fmt.Errorf("--from-logs reads one controller's log: drop -A and give a TARGET")
+	case o.source == fromTarget && a.target.IsZero():
+		return fmt.Errorf("--from-logs: give a TARGET (deploy/NAME) to stream its pods' logs, or a FILE or - (stdin) to read")
+	case o.source != fromTarget && !a.target.IsZero():
+		return fmt.Errorf("--from-logs %q reads that file: drop the TARGET, or give --from-logs alone to stream the TARGET's logs", o.source)
+	case o.since <= 0:
+		return fmt.Errorf("--since %v: must be positive", o.since)
+	}
+	return nil
+}
+
+// open opens the log source when --from-logs is given, else attaches as
+// a.open does. follow keeps reading (top); otherwise the log is read to its
+// end first (get, describe).
+func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	if !o.enabled() {
+		return a.open(ctx, streams.Out)
+	}
+	if o.source != fromTarget {
+		return o.openFile(ctx, a, streams, follow)
+	}
+	return o.openTarget(ctx, a, streams, follow)
+}
+
+func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	name, in, live := o.source, streams.In, false
+	if o.source == "-" {
+		name = "stdin"
+		// A pipe is written as it is read (kubectl logs -f | ...): now is
+		// the clock's, unless its lines are old (DatedAfter below). A
+		// saved file reads as of its last line.
+		if f, ok := in.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+				live = true
+			}
+		}
+	} else {
+		f, err := os.Open(o.source)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--from-logs: %w", err)
+		}
+		in = f
+	}
+	// A pipe may as well carry a saved log (cat old.log | ...): one whose
+	// newest line is older than oldLog when read is judged as of that line,
+	// as a file is (the store decides, so that the note below, top's
+	// header and every answer's logEndsAt say the time base it uses).
+	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog})
+	read := func(ctx context.Context) {
+		n, _, err := store.Read(ctx, in)
+		if c, ok := in.(io.Closer); ok && in != streams.In {
+			c.Close()
+		}
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(streams.ErrOut, "--from-logs %s: read %d lines, then: %v\n", name, n, err)
+		}
+	}
+	if follow && live {
+		// Kept reading while top runs. Close does not wait for it: a read
+		// blocked on a pipe ends only with the pipe (or the process).
+		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		go read(bg)
+		return store.Session("logs: "+name, cancel), o.objects(a), nil
+	}
+	read(ctx)
+	st := store.Stats()
+	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
+	return store.Session("logs: "+name, nil), o.objects(a), nil
+}
+
+func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+	cfg, err := a.attachConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := inspector.NewClientset(cfg.REST)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	store := logs.NewStore(logs.Options{Live: true})
+	// Followed streams outlive this call (top): the session's Close stops them.
+	streamCtx := ctx
+	if follow {
+		streamCtx = context.WithoutCancel(ctx)
+	}
+	stop, err := store.Follow(streamCtx, logs.StreamConfig{Clientset: cs, Target: cfg.Target, Namespace: cfg.Namespace, Since: o.since, Once: !follow})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !follow {
+		st := store.Stats()
+		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
+	}
+	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
+}
+
+// objects reads the objects behind keys from the kubeconfig's cluster, when
+// there is one: a saved log says nothing of the objects' status.
+func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
+	if a.noCluster() {
+		// A saved log needs no cluster; without one, client-go would dial
+		// localhost:8080 and the object's section would print that error.
+		return nil
+	}
+	cfg, err := a.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := inspector.NewClientset(cfg)
+	if err != nil {
+		return nil
+	}
+	return inspector.NewObjectReader(cfg, cs)
+}
+
+// printReadNote says on stderr what a one-shot read of a log found, so that
+// a user knows at once whether the tool understood their log, and a table of
+// estimates is never mistaken for the controller's own numbers. A saved
+// log (asOfEnd: a file, or a pipe whose newest line is over oldLog old:
+// logs.Stats.EndsAt, the store's own time base) is judged as of its last
+// line, not now: the note says so, with that line's time and how long ago
+// it was, as a snapshot's says when it was taken, whatever its age: the
+// countdowns of a log saved two minutes ago are two minutes stale.
+func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time) {
+	fmt.Fprint(w, readSummary(lr))
+	if lr.Unreadable > 0 {
+		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
+	}
+	if st.Records == 0 {
+		if lr.Unreadable == 0 {
+			fmt.Fprintln(w, "--from-logs: is it a controller's log, and the right container (-c)? "+
+				"The dialects read are listed in the README (\"Controllers you can't change\").")
+		}
+		return
+	}
+	switch {
+	case asOfEnd && now.Sub(st.Last) > oldLog:
+		// A saved log is read as of its last line: say so, with the dates,
+		// or "failing since 13s ago" reads as now on a log of last year.
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
+			"every number is an estimate unless the log states it",
+			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
+	case asOfEnd:
+		// Minutes old, it still is not now: the countdowns would not move.
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
+			"every number is an estimate unless the log states it",
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+	default:
+		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
+			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"))
+	}
+	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
+		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
+	}
+	if !st.SampledAt.IsZero() {
+		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
+			"production logger keeps 1 in 100: failure counts since may be low (--zap-devel or --zap-log-level=5 logs every line)",
+			explain.TimeOfDay(st.SampledAt), api.SampledLines)
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// oldLog is how far behind the clock a log's last line may be and still be
+// read as "now": a log saved an hour ago or more is said to be dated.
+const oldLog = time.Hour
+
+// readSummary is the first line of the note: "--from-logs: read 1234
+// lines; recognised: Flux (JSON) 3; 4 lines looked like failures but could
+// not be read, e.g.:".
+func readSummary(lr *api.LogRead) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
+	if len(lr.Recognised) == 0 {
+		b.WriteString("none recognised as a controller's reconcile line")
+	} else {
+		b.WriteString("recognised: ")
+		for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
+		}
+	}
+	if lr.Untimed > 0 {
+		fmt.Fprintf(&b, "; %d without a time I could read (each placed at the line before it, or when read)", lr.Untimed)
+	}
+	if lr.Unreadable > 0 {
+		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// readCount is "1 line" or "2 lines".
+func readCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// cutExample shortens s to width runes, marked with "…".
+func cutExample(s string, width int) string {
+	r := []rune(s)
+	if width < 2 || len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// writerWidth is w's width when it is a terminal, else 120 columns.
+func writerWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return width
+		}
+	}
+	return 120
+}
+
+// printLogNote says in words where a key's numbers come from, when they
+// come from a log.
+func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
+	if k.Source != api.SourceLogs {
+		return
+	}
+	fmt.Fprintln(w, "\nSource:")
+	if k.Estimated {
+		fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
+	} else {
+		fmt.Fprintln(w, "  the controller's log, not its queue.")
+	}
+	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
+	switch {
+	case !k.Estimated:
+		fmt.Fprintln(w, "  The next retry is stated by the log (\"next try in …\"): exact, not estimated.")
+	case k.DelaySource == api.SourceBucket:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
+	case k.DelaySource == api.SourceLimiter:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
+	default:
+		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
+		fmt.Fprintln(w, "  or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
+	}
+	if c != nil && c.LogVerbose {
+		// V(5) lines, or a project that logs its successes (Flux; Crossplane at --debug).
+		fmt.Fprintln(w, "  Successes are in this log: a failure streak ends at the next one.")
+		return
+	}
+	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
+	fmt.Fprintln(w, "  (controller-runtime at --zap-log-level=5 logs successes, RequeueAfter and the queue's own retry times, which are read too).")
+}
+
+// openFromLogs is top's openOrPick for --from-logs: the log is followed.
+func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
+	return s, objects, nil, err
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// fluxLog is a real Flux log (fluxcd/flux2#4509): two Kustomizations
+// failing, "next try in 30m0s"; its last line is stamped 05:56:07.288Z on
+// 2024-02-12.
+var fluxLog = filepath.Join("..", "inspector", "logs", "testdata", "wild", "flux2-4509.log")
+
+// A saved log is judged as of its last line, whatever its age: the note on
+// stderr says so with that line's time and how long ago it was, as a
+// snapshot says when it was taken; minutes old, it is still not now (the
+// countdowns would not move). A live source (a pipe, a TARGET's stream) is
+// judged at the clock and says nothing of the kind, however old its lines.
+func TestReadNoteSaysTheTimeBase(t *testing.T) {
+	store := readLog(t, fluxLog)
+	end := time.Date(2024, 2, 12, 5, 56, 7, 288_000_000, time.UTC)
+	for _, tc := range []struct {
+		name     string
+		asOfEnd  bool
+		now      time.Time
+		want     string
+		wantNone string
+	}{
+		{"saved two minutes ago", true, end.Add(2*time.Minute + 5*time.Second),
+			"--from-logs: 05:55:53 to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 05:56:07 (2m05s ago), not from now;", ""},
+		{"saved last year", true, end.Add(365 * 24 * time.Hour),
+			"--from-logs: 2024-02-12 05:55:53 UTC to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 2024-02-12 05:56:07 UTC, not from now;", ""},
+		{"live", false, end.Add(365 * 24 * time.Hour),
+			"--from-logs: 05:55:53 to 05:56:07, 2 keys: every number is an estimate", "last line"},
+	} {
+		var b bytes.Buffer
+		printReadNote(&b, store.Stats(), store.LogRead(), tc.asOfEnd, tc.now)
+		if !strings.Contains(b.String(), tc.want) || (tc.wantNone != "" && strings.Contains(b.String(), tc.wantNone)) {
+			t.Errorf("%s:\n%s\nwant it to say %q", tc.name, b.String(), tc.want)
+		}
+	}
+}
+
+// describe of a saved log's key counts its next retry from the log's last
+// line in words, through the wire (v1/controllers' logEndsAt) as top's
+// detail reads it: "in 30m00s" would read as from now.
+func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	cmd := NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
+	cmd.SetArgs([]string{"--from-logs", fluxLog, "flux-system/apps-unstable"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("describe: %v (stderr: %s)", err, errOut)
+	}
+	// Its failure at 05:56:07 stated "next try in 30m0s": 06:26:07, 30m
+	// after the line, which is the log's last.
+	if want := "Next re-check at 06:26:07 (30m00s after the log's last line)"; !strings.Contains(out.String(), want) {
+		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
+	}
+	if strings.Contains(out.String(), "(in 30m") {
+		t.Errorf("describe:\n%s\nsays the retry is in 30m from now", out)
+	}
+	// The counters' "30m" and "… ago" count from there too, and say so.
+	if want := "Counters (as of the log's last line, 05:56:07):"; !strings.Contains(out.String(), want) {
+		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
+	}
+}
+
+// TestReadNoteOneKey: one key is "1 key".
+func TestReadNoteOneKey(t *testing.T) {
+	store := readLog(t, "../inspector/logs/testdata/wild/cert-manager-3772.log")
+	var b bytes.Buffer
+	printReadNote(&b, store.Stats(), store.LogRead(), true, time.Date(2026, 3, 15, 12, 35, 0, 0, time.UTC))
+	if want := "12:33:57 to 12:33:57, 1 key, read as of its last line"; !strings.Contains(b.String(), want) {
+		t.Errorf("read note:\n%s\nwant it to say %q", b.String(), want)
+	}
+}
+
+// TestDescribeSavedLogWithoutACluster: a saved Flux log described with no
+// cluster configured says the object was not read for that reason, not
+// client-go's dial error to localhost:8080; and since Flux logs its
+// successes ("Reconciliation finished"), the note says they are in the
+// log rather than to raise a zap verbosity Flux has no use for.
+func TestDescribeSavedLogWithoutACluster(t *testing.T) {
+	t.Setenv("KUBECONFIG", "/nonexistent")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	cmd := NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
+	cmd.SetArgs([]string{"--from-logs", fluxLog, "flux-system/apps-unstable"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("describe: %v (stderr: %s)", err, errOut)
+	}
+	for _, want := range []string{"not read: no cluster to read it from", "Successes are in this log: a failure streak ends at the next one."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("describe:\n%s\nwant it to say %q", out, want)
+		}
+	}
+	for _, not := range []string{"8080", "zap-log-level", "Success is not logged"} {
+		if strings.Contains(out.String(), not) {
+			t.Errorf("describe:\n%s\nsays %q", out, not)
+		}
+	}
+}
+
+// readLog reads a saved log into a store, as --from-logs FILE does.
+func readLog(t *testing.T, path string) *logs.Store {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store := logs.NewStore(logs.Options{})
+	if _, _, err := store.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// maxErrorColumn bounds the LAST ERROR column of a table.
+const maxErrorColumn = 60
+
+// printKeys prints a kubectl-style table. wide adds the error class, the
+// counters and times, and moves LAST ERROR to the end, whole: like
+// kubectl's -o wide, it never truncates. pods leads each row with the
+// key's NAMESPACE and POD, as kubectl's -A does: a cluster-wide list spans
+// different controller deployments.
+func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
+	if pods {
+		head = "NAMESPACE\tPOD\t" + head
+	}
+	if wide {
+		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING FOR\tLAST EVENT"
+		if !pods {
+			head += "\tPOD"
+		}
+	}
+	fmt.Fprintln(tw, head+"\tLAST ERROR")
+	for _, k := range l.Items {
+		errText, class := "<none>", "-"
+		if k.LastError != nil {
+			errText = oneLine(k.LastError.Message, maxErrorColumn)
+			if wide {
+				errText = oneLine(k.LastError.Message, 0)
+			}
+			class = dash(k.LastError.Class)
+			if explain.ErrorResolved(&k.Key) {
+				errText = explain.ResolvedMark + errText
+			}
+		}
+		if pods {
+			ns, pod, _ := strings.Cut(k.Pod, "/")
+			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
+			explain.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
+		if wide {
+			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
+				failingFor(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
+			if !pods {
+				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
+			}
+		}
+		fmt.Fprintf(tw, "\t%s\n", errText)
+	}
+}
+
+// printDiagnoses prints one line per controller: what `get` shows on a
+// terminal's stderr above its table.
+func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
+	for _, d := range ds {
+		fmt.Fprintln(w, d.Line())
+	}
+	if len(ds) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// printPods lists discovered pods, so the user can pick a target.
+func printPods(w io.Writer, pods []inspector.Pod) {
+	tw := printers.GetNewTabWriter(w)
+	defer tw.Flush()
+	fmt.Fprintln(tw, "NAMESPACE\tPOD\tPORT\tREADY")
+	for _, p := range pods {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%v\n", p.Namespace, p.Name, p.Port, p.Ready)
+	}
+}
+
+// ago is "3m01s ago" relative to the server's now.
+func ago(t, now time.Time) string { return explain.Ago(t, now) }
+
+// failingFor is how long a streak has lasted at now, "1m06s", "-" for a
+// key not failing: "failing since 1m06s ago" mixed a moment and a span.
+func failingFor(since, now time.Time) string {
+	if since.IsZero() {
+		return "-"
+	}
+	return explain.FormatSeconds(now.Sub(since))
+}
+
+// sinceWhen is a moment with how long ago it was: "21:05:10 (1m06s ago)",
+// "-" for none.
+func sinceWhen(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return explain.TimeOfDay(t) + " (" + explain.Ago(t, now) + ")"
+}
+
+// dur prints a duration with the one formatter, "-" for none.
+func dur(d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return explain.FormatDuration(d)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine flattens s to one line of at most n runes (n <= 0: whole).
+func oneLine(s string, n int) string { return explain.OneLine(s, n) }

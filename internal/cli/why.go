@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/resource"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// WhyOptions are the options of `kubectl backoff why`.
+type WhyOptions struct {
+	configFlags *genericclioptions.ConfigFlags
+	genericiooptions.IOStreams
+
+	Filenames           []string
+	Selector            string
+	AllNamespaces       bool
+	ControllerPod       string
+	ControllerNamespace string
+	Output              string
+
+	output *outputFlags
+	args   []string
+	// list is `why TYPE`: the objects of a kind that are not Current.
+	list  bool
+	given *why.Given
+	// newAsker builds the asker over the cluster; tests give their own.
+	newAsker func() (*why.Asker, func(), error)
+}
+
+// NewWhyCommand returns `kubectl backoff why (TYPE/NAME | TYPE [NAME] | -f FILE | -l SELECTOR)`.
+func NewWhyCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	cmd, _ := newWhyCommand(cf, streams)
+	return cmd
+}
+
+// newWhyCommand is NewWhyCommand with its options, for tests.
+func newWhyCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*cobra.Command, *WhyOptions) {
+	o := &WhyOptions{configFlags: cf, IOStreams: streams}
+	o.output = newOutputFlags(&o.Output, "")
+	cmd := &cobra.Command{
+		Use:   "why (TYPE/NAME | TYPE [NAME] | -f FILE | TYPE -l SELECTOR)",
+		Short: "Start from an object: has your change been reconciled, and if not, what its controller is doing about it",
+		Long: `Answer "I changed this object and nothing happened" from the object, for any
+controller:
+
+  - has the latest change been seen: metadata.generation against
+    status.observedGeneration and the conditions, computed by kstatus (the
+    library kubectl's own tools use), plus what kstatus does not read: a
+    condition's own observedGeneration (a stale Ready), Cluster API v1beta2's
+    RollingOut, an Argo CD Application's sync and health, a Crossplane
+    resource's Synced=False (its Ready=True hides a failed update), Flux's
+    observedGeneration -1 (never reconciled);
+  - who changed it and when: the newest managedFields entry that touched spec;
+  - which controller owns its status: the manager of the status subresource,
+    and its pods (a Deployment or container of that name, or an instrumented
+    pod whose controller reconciles the kind; --controller-pod when the search
+    is ambiguous). The rule that matched is said;
+  - what that controller does with the key: its instrumented endpoint when
+    the pods have a port named "backoff" (exact), else its log (estimated, or
+    stated where the log says the next retry); and the object's Events;
+  - what to do next.
+
+With a TYPE alone, list the objects of the kind that are not Current, the
+longest-waiting change first, one line each with the backoff summary.`,
+		Example: `  kubectl backoff why certificate/web-tls -n team-a
+  kubectl backoff why kustomizations.kustomize.toolkit.fluxcd.io/apps -n flux-system -o yaml
+  kubectl backoff why -f widget.yaml
+
+  # Every Machine that is not Current, longest-waiting first
+  kubectl backoff why machines.cluster.x-k8s.io -A
+
+  # The status manager is ambiguous: name the controller's pods
+  kubectl backoff why widget/w1 --controller-pod deploy/widget-operator --controller-namespace widget-system`,
+		RunE: runE(o),
+	}
+	f := cmd.Flags()
+	f.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames, "Files naming the objects (as kubectl get -f)")
+	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "Label selector of the objects (with a TYPE)")
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Objects in every namespace")
+	f.StringVar(&o.ControllerPod, "controller-pod", o.ControllerPod, "The controller's pods, when the search by status manager is ambiguous or wrong: deploy/NAME, sts/NAME or pod/NAME")
+	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
+	o.output.addFlags(cmd)
+	return cmd, o
+}
+
+// Complete takes the objects from args and resolves -o and --controller-pod.
+func (o *WhyOptions) Complete(args []string) error {
+	o.args = args
+	// TYPE alone lists; TYPE -l SELECTOR answers for each object selected.
+	o.list = len(args) == 1 && !strings.Contains(args[0], "/") && len(o.Filenames) == 0 && o.Selector == ""
+	if o.ControllerPod != "" {
+		t, err := inspector.ParseTarget(o.ControllerPod, "")
+		if err != nil {
+			return fmt.Errorf("--controller-pod: %w", err)
+		}
+		ns := o.ControllerNamespace
+		if ns == "" {
+			if ns, _, err = o.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+				return fmt.Errorf("kubeconfig: namespace: %w", err)
+			}
+		}
+		o.given = &why.Given{Target: t, Namespace: ns}
+	}
+	return o.output.complete()
+}
+
+// Validate checks the arguments.
+func (o *WhyOptions) Validate() error {
+	switch {
+	case len(o.args) == 0 && len(o.Filenames) == 0:
+		return fmt.Errorf("why needs an object: TYPE/NAME, TYPE NAME, -f FILE, or TYPE -l SELECTOR (e.g. kubectl backoff why certificate/web-tls)")
+	case len(o.args) > 0 && len(o.Filenames) > 0:
+		return fmt.Errorf("give objects as TYPE/NAME or with -f FILE, not both")
+	case o.ControllerNamespace != "" && o.ControllerPod == "":
+		return fmt.Errorf("--controller-namespace is the namespace of --controller-pod: give --controller-pod too")
+	}
+	return nil
+}
+
+// Run answers for each object.
+func (o *WhyOptions) Run(ctx context.Context) error {
+	newAsker := o.newAsker
+	if newAsker == nil {
+		if noClusterIn(o.configFlags) {
+			// client-go would dial localhost:8080 and say only that.
+			return errors.New("no cluster configured: why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG")
+		}
+		newAsker = o.clusterAsker
+	}
+	if o.list {
+		asker, done, err := newAsker()
+		if err != nil {
+			return err
+		}
+		defer done()
+		return o.runList(ctx, asker)
+	}
+	objects, err := o.objects()
+	if err != nil {
+		return err
+	}
+	asker, done, err := newAsker()
+	if err != nil {
+		return err
+	}
+	defer done()
+	answers := make([]*why.Answer, 0, len(objects))
+	for _, obj := range objects {
+		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))
+	}
+	if !o.output.text() {
+		if len(answers) == 1 {
+			return o.output.print(o.Out, answers[0], "")
+		}
+		return o.output.print(o.Out, map[string]any{"items": answers}, "")
+	}
+	for i, a := range answers {
+		if i > 0 {
+			fmt.Fprintln(o.Out)
+		}
+		printAnswer(o.Out, a)
+	}
+	return nil
+}
+
+// object is one object the builder found, with its plural resource.
+type object struct {
+	u        *unstructured.Unstructured
+	resource string
+}
+
+// objects reads the objects with kubectl's resource builder: short names,
+// TYPE.GROUP/NAME, -f, -l, -A, -n.
+func (o *WhyOptions) objects() ([]object, error) {
+	ns, explicit, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig: namespace: %w", err)
+	}
+	r := resource.NewBuilder(o.configFlags).
+		Unstructured().
+		ContinueOnError().
+		NamespaceParam(ns).DefaultNamespace().AllNamespaces(o.AllNamespaces).
+		FilenameParam(explicit, &resource.FilenameOptions{Filenames: o.Filenames}).
+		LabelSelectorParam(o.Selector).
+		ResourceTypeOrNameArgs(true, o.args...).
+		Latest().
+		Flatten().
+		Do()
+	infos, err := r.Infos()
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := make([]object, 0, len(infos))
+	for _, info := range infos {
+		u, ok := info.Object.(*unstructured.Unstructured)
+		if !ok {
+			continue
+		}
+		res := ""
+		if info.Mapping != nil {
+			res = info.Mapping.Resource.Resource
+		}
+		out = append(out, object{u: u, resource: res})
+	}
+	if len(out) == 0 && !o.list {
+		return nil, fmt.Errorf("no objects found for %s", strings.Join(append(o.args, o.Filenames...), " "))
+	}
+	return out, nil
+}
+
+// readError says a refused read of the objects as the permission it needs.
+func readError(err error) error {
+	var errs []error
+	if agg, ok := err.(interface{ Errors() []error }); ok {
+		errs = agg.Errors()
+	} else {
+		errs = []error{err}
+	}
+	for i, e := range errs {
+		var st apierrors.APIStatus
+		if !apierrors.IsForbidden(e) || !errors.As(e, &st) {
+			continue
+		}
+		what := "the object's kind"
+		if d := st.Status().Details; d != nil && d.Kind != "" {
+			what = d.Kind
+			if d.Group != "" {
+				what += "." + d.Group
+			}
+		}
+		errs[i] = fmt.Errorf("you may not read %s (RBAC): why needs get and list on the kind to read the objects you asked about (the API server said: %s)",
+			what, oneLine(st.Status().Message, 200))
+	}
+	return errors.Join(errs...)
+}
+
+// clusterAsker builds the asker over the kubeconfig's cluster.
+func (o *WhyOptions) clusterAsker() (*why.Asker, func(), error) {
+	asker, reader, err := o.clusterReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	return asker, reader.Close, nil
+}
+
+// clusterReader builds the asker and the reader of keys it asks through.
+func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	cs, err := inspector.NewClientset(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	reader := &why.Cluster{REST: cfg, Core: cs}
+	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given}
+	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
+		asker.Events = objects.Events
+	}
+	return asker, reader, nil
+}
+
+// listKind reads the objects of the kind and answers for those not
+// Current, the longest-waiting change first: the one code path of
+// `why TYPE` and `top --for TYPE`.
+func (o *WhyOptions) listKind(ctx context.Context, asker *why.Asker) (*why.List, error) {
+	objects, err := o.objects()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]why.Item, len(objects))
+	for i, obj := range objects {
+		items[i] = why.Item{Object: obj.u, Resource: obj.resource}
+	}
+	return asker.List(ctx, items), nil
+}
+
+// runList prints the objects that are not Current, longest-waiting first.
+func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
+	l, err := o.listKind(ctx, asker)
+	if err != nil {
+		return err
+	}
+	if !o.output.text() {
+		return o.output.print(o.Out, map[string]any{"items": l.Answers}, "")
+	}
+	switch {
+	case l.Total == 0:
+		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
+		return nil
+	case len(l.Answers) == 0:
+		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", l.Total, o.args[0])
+		return nil
+	}
+	printAnswerList(o.Out, l.Answers, o.AllNamespaces)
+	return nil
+}

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// printAnswer prints one object's answer in words, as describe does.
+func printAnswer(w io.Writer, a *why.Answer) {
+	v := a.Verdict
+	fmt.Fprintf(w, "Object:      %s", a.Object.Ref())
+	if a.Object.Namespace != "" {
+		fmt.Fprintf(w, " -n %s", a.Object.Namespace)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Change:      %s\n", a.GenerationLine())
+	status := v.Status
+	if v.Override != "" {
+		status += fmt.Sprintf(" (kstatus alone: %s)", v.KStatus)
+	}
+	fmt.Fprintf(w, "Status:      %s\n\n", status)
+
+	fmt.Fprintln(w, "Answer:")
+	fmt.Fprintf(w, "  %s\n", a.Summary)
+	for _, n := range a.Next {
+		fmt.Fprintf(w, "  > %s\n", n)
+	}
+	for _, r := range a.Refused {
+		fmt.Fprintf(w, "  ! %s\n", r)
+	}
+
+	fmt.Fprintln(w, "\nEvidence:")
+	for _, e := range v.Evidence {
+		fmt.Fprintf(w, "  %s\n", oneLine(e, 160))
+	}
+	if len(v.Conditions) > 0 {
+		tw := printers.GetNewTabWriter(w)
+		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tOBSERVED\tMESSAGE")
+		for _, c := range v.Conditions {
+			obs := "-"
+			if c.ObservedGeneration > 0 {
+				obs = fmt.Sprintf("gen %d", c.ObservedGeneration)
+				if c.Stale {
+					obs += " (stale)"
+				}
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), obs, dash(oneLine(c.Message, 80)))
+		}
+		tw.Flush()
+	}
+
+	printWhyController(w, a)
+	printWhyBackoff(w, a)
+
+	fmt.Fprintln(w, "\nEvents:")
+	if len(a.Events) == 0 {
+		fmt.Fprintln(w, "  none")
+		return
+	}
+	tw := printers.GetNewTabWriter(w)
+	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
+	for _, e := range a.Events {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, a.Now), oneLine(e.Message, 80))
+	}
+	tw.Flush()
+}
+
+func printWhyController(w io.Writer, a *why.Answer) {
+	fmt.Fprintln(w, "\nController:")
+	o := a.Ownership
+	if len(o.StatusManagers) > 0 {
+		names := make([]string, len(o.StatusManagers))
+		for i, m := range o.StatusManagers {
+			names[i] = fmt.Sprintf("%s (%s)", m.Manager, ago(m.Time, a.Now))
+		}
+		via := "status subresource"
+		if o.StatusViaMain {
+			via = "status written through the main resource"
+		}
+		fmt.Fprintf(w, "  Status manager: %s [%s]\n", strings.Join(names, ", "), via)
+	}
+	c := a.Controller
+	if c == nil {
+		fmt.Fprintln(w, "  not searched")
+		return
+	}
+	if c.Found() {
+		instr := "not instrumented: its log is read"
+		if c.Instrumented {
+			instr = "instrumented"
+		}
+		fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+	}
+	fmt.Fprintf(w, "  Found by:       %s: %s\n", c.Rule, c.How)
+}
+
+func printWhyBackoff(w io.Writer, a *why.Answer) {
+	b := a.Backoff
+	if b == nil && a.BackoffError == "" {
+		return
+	}
+	fmt.Fprintln(w, "\nBackoff:")
+	if b == nil {
+		fmt.Fprintf(w, "  could not be read: %s\n", a.BackoffError)
+		return
+	}
+	src := "the controller's endpoint (exact)"
+	if b.Source == why.SourceLogs {
+		src = fmt.Sprintf("the controller's log (%s)", b.Precision())
+	}
+	fmt.Fprintf(w, "  Source:         %s\n", src)
+	if b.Note != "" {
+		fmt.Fprintf(w, "  Note:           %s\n", b.Note)
+	}
+	k := b.Key
+	if k == nil {
+		fmt.Fprintf(w, "  Key:            %s\n", b.NotTracked)
+		return
+	}
+	now := b.ServerTime
+	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", k.Key, b.Controller)
+	fmt.Fprintf(w, "  State:          %s\n", k.State)
+	fmt.Fprintf(w, "  Failures:       %s, %d in all\n", explain.FailuresText(*k, nil), k.TotalFailures) // a log's: "logged", not consecutive
+	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(*k, now))
+	if k.Delay.Duration > 0 {
+		fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
+	}
+	if e := k.LastError; e != nil {
+		class := ""
+		if e.Class != "" {
+			class = " [" + e.Class + "]"
+		}
+		fmt.Fprintf(w, "  Last error:     %s%s, %s\n", oneLine(e.Message, 120), class, ago(e.At, now))
+	}
+}
+
+// printAnswerList prints `why TYPE`: one line per object not Current.
+func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
+	tw := printers.GetNewTabWriter(w)
+	if namespaces {
+		fmt.Fprint(tw, "NAMESPACE\t")
+	}
+	fmt.Fprintln(tw, "NAME\tSTATUS\tWAITING\tCONTROLLER\tBACKOFF\tMESSAGE")
+	for _, a := range answers {
+		if namespaces {
+			fmt.Fprintf(tw, "%s\t", a.Object.Namespace)
+		}
+		waiting := "-"
+		if a.Waiting.Duration > 0 {
+			waiting = explain.FormatSeconds(a.Waiting.Duration)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(oneLine(a.Verdict.Message, 60)))
+	}
+	tw.Flush()
+}

@@ -1,0 +1,232 @@
+package inspector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// fleetSample is how many keys (soonest retries first) describe reads to
+// judge fleet-wide anti-patterns.
+const fleetSample = 1000
+
+// Description is everything known about one key, with its diagnosis.
+type Description struct {
+	Key        *PodKeyDetail   `json:"key"`
+	Controller *api.Controller `json:"controller,omitempty"`
+	// Object is the object behind the key; ObjectErr says why it is missing.
+	Object      *explain.ObjectStatus `json:"object,omitempty"`
+	ObjectErr   error                 `json:"-"`
+	ObjectError string                `json:"objectError,omitempty"`
+	Diagnosis   explain.Diagnosis     `json:"diagnosis"`
+	// Fleet is what Diagnosis was judged with, so that a viewer can run
+	// Explain again at a later time (the UI's countdowns move between
+	// reads). Not in the JSON: the diagnosis already says what it found.
+	Fleet *explain.FleetStats `json:"-"`
+}
+
+// Describe reads a key, its controller, the soonest retries of its
+// controller and — when objects is non-nil and the controller names its kind —
+// the object behind it, and explains the lot.
+//
+// Without a controller, the key is looked up in every controller (FindKey).
+func (s *Session) Describe(ctx context.Context, controller, key string, objects *ObjectReader) (*Description, error) {
+	if controller == "" {
+		c, err := s.FindKey(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		controller = c
+	}
+	k, err := s.Key(ctx, controller, key)
+	if err != nil {
+		return nil, err
+	}
+	d := &Description{Key: k}
+	if ov, err := s.Overview(ctx); err == nil {
+		d.Controller = ov.Controller(k.Controller)
+	}
+	var fleet *explain.FleetStats
+	if l, err := s.Keys(ctx, KeyQuery{Controller: k.Controller, Sort: api.SortNext, Limit: fleetSample}); err == nil {
+		keys := make([]api.Key, len(l.Items))
+		for i := range l.Items {
+			keys[i] = l.Items[i].Key
+		}
+		f := explain.Fleet(keys, k.ServerTime)
+		fleet = &f
+	}
+	if objects != nil && d.Controller != nil && d.Controller.Kind != nil {
+		d.Object, d.ObjectErr = objects.Read(ctx, *d.Controller.Kind, k.Key.Key)
+		if d.ObjectErr != nil {
+			d.ObjectError = d.ObjectErr.Error()
+		}
+	}
+	d.Fleet = fleet
+	d.Diagnosis = explain.Explain(explain.Input{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
+	return d, nil
+}
+
+// KeyNotFoundError says no controller tracks a key.
+type KeyNotFoundError struct {
+	Key         string
+	Controllers []string
+	// Named are the tracked keys NAMESPACE/Key, when Key has no namespace:
+	// what the user most likely meant (at most maxNamed).
+	Named []string
+	// Source names what was read when it has no controllers at all: the
+	// endpoint's address, or "logs: FILE" for a log.
+	Source string
+}
+
+// noControllers says that nothing tracks any key, and what that means for
+// the source read.
+func (e *KeyNotFoundError) noControllers() string {
+	if log, ok := strings.CutPrefix(e.Source, LogSourcePrefix); ok {
+		return fmt.Sprintf("no controller tracks key %q: the log %s holds no keys of any controller "+
+			"(none of its lines is a reconcile line kubectl backoff reads): is it the controller's log, of the right container?", e.Key, log)
+	}
+	src := "the endpoint"
+	if e.Source != "" {
+		src += " at " + e.Source
+	}
+	return fmt.Sprintf("no controller tracks key %q: %s has no controllers yet (a probe registers when its controller starts)", e.Key, src)
+}
+
+// maxNamed bounds KeyNotFoundError.Named: a hint, not a listing.
+const maxNamed = 3
+
+// Error implements error.
+func (e *KeyNotFoundError) Error() string {
+	if len(e.Controllers) == 0 {
+		return e.noControllers()
+	}
+	msg := fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
+	switch {
+	case strings.Contains(e.Key, "/"):
+	case len(e.Named) > 0:
+		// -n selects the pods to attach to; it does not qualify keys.
+		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME: did you mean %s?", orList(e.Named))
+	default:
+		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME, e.g. default/%s", e.Key)
+	}
+	return msg
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// keysNamed lists the tracked keys NAMESPACE/name, in any controller, for
+// a key given without its namespace. The filter also matches last errors:
+// only keys that end so are kept.
+func (s *Session) keysNamed(ctx context.Context, name string) []string {
+	l, err := s.Keys(ctx, KeyQuery{Q: "~/" + regexp.QuoteMeta(name) + "$", Sort: api.SortKey, Limit: api.MaxLimit})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range l.Items {
+		if strings.HasSuffix(k.Key.Key, "/"+name) && !slices.Contains(out, k.Key.Key) && len(out) < maxNamed {
+			out = append(out, k.Key.Key)
+		}
+	}
+	return out
+}
+
+// AmbiguousKeyError says several controllers track a key: the caller must
+// name one.
+type AmbiguousKeyError struct {
+	Key         string
+	Controllers []string
+}
+
+// Error implements error.
+func (e *AmbiguousKeyError) Error() string {
+	return fmt.Sprintf("key %q is tracked by several controllers: %s", e.Key, strings.Join(e.Controllers, ", "))
+}
+
+// FindKey returns the controller that tracks key, looking in every
+// controller of the session: the only one when there is one, else the one
+// that has the key. It fails with a *KeyNotFoundError or an
+// *AmbiguousKeyError naming the controllers.
+func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(ov.Controllers) == 0 {
+		names := make([]string, len(s.endpoints))
+		for i, e := range s.endpoints {
+			names[i] = e.Name
+		}
+		return "", &KeyNotFoundError{Key: key, Source: strings.Join(names, ", ")}
+	}
+	if len(ov.Controllers) == 1 {
+		// Its own answer names the key if it lacks it; a key without a
+		// namespace is looked up here, to suggest the one meant.
+		only := ov.Controllers[0].Name
+		if strings.Contains(key, "/") {
+			return only, nil
+		}
+		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
+			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.keysNamed(ctx, key)}
+		}
+		return only, nil
+	}
+	var names, have []string
+	var errs []error
+	for _, c := range ov.Controllers {
+		names = append(names, c.Name)
+		_, err := s.Key(ctx, c.Name, key)
+		switch {
+		case err == nil:
+			have = append(have, c.Name)
+		case !isNotFound(err):
+			errs = append(errs, fmt.Errorf("controller %s: %w", c.Name, err))
+		}
+	}
+	switch {
+	case len(have) == 1:
+		return have[0], nil
+	case len(have) > 1:
+		return "", &AmbiguousKeyError{Key: key, Controllers: have}
+	case len(errs) > 0:
+		return "", errors.Join(errs...)
+	}
+	nf := &KeyNotFoundError{Key: key, Controllers: names}
+	if !strings.Contains(key, "/") {
+		nf.Named = s.keysNamed(ctx, key)
+	}
+	return "", nf
+}
+
+// isNotFound reports whether err is the endpoint's 404, from every replica
+// that was asked: a replica that failed otherwise may have the key.
+func isNotFound(err error) bool {
+	switch x := err.(type) {
+	case *APIError:
+		return x.Code == http.StatusNotFound
+	case interface{ Unwrap() []error }:
+		errs := x.Unwrap()
+		for _, e := range errs {
+			if !isNotFound(e) {
+				return false
+			}
+		}
+		return len(errs) > 0
+	case interface{ Unwrap() error }:
+		return isNotFound(x.Unwrap())
+	}
+	return false
+}

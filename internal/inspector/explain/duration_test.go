@@ -1,0 +1,150 @@
+package explain_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{-time.Second, "0s"},
+		{400 * time.Nanosecond, "400ns"},
+		{243 * time.Microsecond, "243µs"},
+		{999_600 * time.Nanosecond, "1ms"}, // rounds up into the next unit
+		{1400 * time.Microsecond, "1ms"},
+		{5 * time.Millisecond, "5ms"},
+		{999 * time.Millisecond, "999ms"},
+		{999_700 * time.Microsecond, "1.0s"},
+		{1250 * time.Millisecond, "1.3s"},
+		{2560 * time.Millisecond, "2.6s"},
+		{5 * time.Second, "5.0s"},
+		{9940 * time.Millisecond, "9.9s"},
+		{9960 * time.Millisecond, "10s"}, // never "10.0s"
+		{10 * time.Second, "10s"},
+		{59_400 * time.Millisecond, "59s"},
+		{59_700 * time.Millisecond, "1m00s"},
+		{163_600 * time.Millisecond, "2m44s"}, // the table and describe agree
+		{4*time.Minute + 12*time.Second + 400*time.Millisecond, "4m12s"},
+		{1000 * time.Second, "16m40s"},
+		{time.Hour, "1h00m"},
+		{2*time.Hour + 5*time.Minute + 29*time.Second, "2h05m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d00h"},
+		{25*time.Hour + 30*time.Minute, "1d02h"},
+		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d04h"},
+	}
+	for _, tt := range tests {
+		if got := explain.FormatDuration(tt.d); got != tt.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+// A countdown claims no more than whole seconds, rounded down: it says at
+// least that much is left, so it never reads a second longer than what is
+// left (59.6s is "59s", not "1m00s"), and a screen redrawn each second
+// never shows tenths already gone. The last second is "<1s".
+func TestFormatSeconds(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Nanosecond, "<1s"},
+		{100 * time.Millisecond, "<1s"},
+		{868 * time.Millisecond, "<1s"},
+		{999_999 * time.Microsecond, "<1s"},
+		{time.Second, "1s"},
+		{3900 * time.Millisecond, "3s"},
+		{9960 * time.Millisecond, "9s"},
+		{59_600 * time.Millisecond, "59s"},
+		{time.Minute, "1m00s"},
+		{4*time.Minute + 12*time.Second + 900*time.Millisecond, "4m12s"},
+		{59*time.Minute + 59*time.Second + 999*time.Millisecond, "59m59s"},
+		{2*time.Hour + 5*time.Minute + 59*time.Second, "2h05m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "23h59m"},
+		{25*time.Hour + 59*time.Minute, "1d01h"},
+	}
+	for _, tt := range tests {
+		if got := explain.FormatSeconds(tt.d); got != tt.want {
+			t.Errorf("FormatSeconds(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestCountdownAndAgo(t *testing.T) {
+	tests := []struct {
+		t                      time.Time
+		wantCountdown, wantAgo string
+	}{
+		{time.Time{}, "-", "-"},
+		{at(3*time.Minute + time.Second), "3m01s", "just now"},
+		{at(80 * time.Millisecond), "<1s", "just now"},
+		{explainNow, "due", "just now"},
+		{at(-243 * time.Microsecond), "due", "<1s ago"},
+		{at(-2 * time.Second), "due", "2s ago"},
+		{at(-2900 * time.Millisecond), "due", "2s ago"}, // whole seconds, rounded down
+		{at(-26 * time.Hour), "due", "1d02h ago"},
+	}
+	for _, tt := range tests {
+		if got := explain.Countdown(tt.t, explainNow); got != tt.wantCountdown {
+			t.Errorf("Countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
+		}
+		if got := explain.Ago(tt.t, explainNow); got != tt.wantAgo {
+			t.Errorf("Ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
+		}
+	}
+}
+
+func TestNextRetryText(t *testing.T) {
+	tests := []struct {
+		name string
+		key  api.Key
+		want string
+	}{
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, "4s"},
+		{"backoff, due", api.Key{State: api.StateBackoff, NextRetryAt: at(-243 * time.Microsecond)}, "due"},
+		{"scheduled, due now", api.Key{State: api.StateScheduled, NextRetryAt: explainNow}, "due"},
+		{"queued", api.Key{State: api.StateQueued, NextRetryAt: at(-time.Second)}, "ready"},
+		{"running: elapsed, not a countdown", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond), NextRetryAt: at(time.Second)}, "running 2s"},
+		{"running, start unknown", api.Key{State: api.StateRunning}, "-"},
+		{"idle", api.Key{State: api.StateIdle}, "-"},
+		{"failed", api.Key{State: api.StateFailed, NextRetryAt: at(time.Second)}, "-"},
+	}
+	for _, tt := range tests {
+		if got := explain.NextRetryText(tt.key, explainNow); got != tt.want {
+			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestNextRetryCompact: the narrow column's variant differs only for a
+// running key, and neither counts down from an unknown server clock.
+func TestNextRetryCompact(t *testing.T) {
+	tests := []struct {
+		name          string
+		key           api.Key
+		now           time.Time
+		text, compact string
+	}{
+		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4s", "4s"},
+		{"backoff, server clock unknown", api.Key{State: api.StateBackoff, NextRetryAt: at(time.Second)}, time.Time{}, "-", "-"},
+		{"queued", api.Key{State: api.StateQueued}, explainNow, "ready", "ready"},
+		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2s", "2s"},
+		{"running, start unknown", api.Key{State: api.StateRunning}, explainNow, "-", "-"},
+		{"idle", api.Key{State: api.StateIdle}, explainNow, "-", "-"},
+	}
+	for _, tt := range tests {
+		if got := explain.NextRetryText(tt.key, tt.now); got != tt.text {
+			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.text)
+		}
+		if got := explain.NextRetryCompact(tt.key, tt.now); got != tt.compact {
+			t.Errorf("%s: NextRetryCompact = %q, want %q", tt.name, got, tt.compact)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package logs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+)
+
+// Controllers is v1/controllers: every controller seen in the log, its
+// counts by state (unknown included) and the retries of the next minute.
+func (s *Store) Controllers() *api.ControllerList {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.nowLocked()
+	byName := map[string]*api.Controller{}
+	out := &api.ControllerList{ServerTime: now, Controllers: []api.Controller{}, LogRead: s.LogRead()}
+	names := make([]string, 0, len(s.controllers))
+	for name := range s.controllers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		info := s.controllers[name]
+		c := api.Controller{
+			Name: name, Active: true, Limiter: info.wire(s.opts.Limiter, now), Source: api.SourceLogs,
+			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
+			Capabilities: api.Capabilities{ReadOnly: true},
+			LogSampledAt: s.sampledAtLocked(),
+			LogVerbose:   s.verbose,
+			LogEndsAt:    s.endsAtLocked(),
+		}
+		if info.kind != "" {
+			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}
+		}
+		out.Controllers = append(out.Controllers, c)
+	}
+	for i := range out.Controllers {
+		byName[out.Controllers[i].Name] = &out.Controllers[i]
+	}
+	for _, e := range s.keys {
+		c := byName[e.controller]
+		st := e.derived(now)
+		c.Keys++
+		c.Counts[st]++
+		if (st == api.StateBackoff || st == api.StateScheduled) && e.nextRetry.After(now) {
+			c.Pending++
+			if i := int(e.nextRetry.Sub(now) / time.Second); i < api.ForecastSeconds {
+				c.Forecast[i]++
+			}
+		}
+	}
+	return out
+}
+
+// names are the controllers seen in the log, sorted.
+func (s *Store) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.controllers))
+	for name := range s.controllers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// now is the store's time: the last line's for a file, the clock's live.
+func (s *Store) now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nowLocked()
+}
+
+// views is every key of controller ("" for all) without history, as of
+// one instant: what the read handler filters, sorts, pages and groups with
+// the query engine, as the endpoint does.
+func (s *Store) views(controller string) (time.Time, []api.Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.nowLocked()
+	out := make([]api.Key, 0, len(s.keys))
+	for _, e := range s.keys {
+		if controller == "" || e.controller == controller {
+			out = append(out, e.view(now, false))
+		}
+	}
+	return now, out
+}
+
+// NotFoundError says a key is not in the log.
+type NotFoundError struct{ Controller, Key string }
+
+// Error implements error.
+func (e *NotFoundError) Error() string {
+	if e.Controller == "" {
+		return fmt.Sprintf("key %q: not in the log (only keys with a logged reconcile error, or V(5) lines, are known)", e.Key)
+	}
+	return fmt.Sprintf("key %q of controller %q: not in the log (only keys with a logged reconcile error, or V(5) lines, are known)", e.Key, e.Controller)
+}
+
+// Key is v1/key: one key with its history. An empty controller finds the
+// key in whichever controller has it, and fails if several do.
+func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.nowLocked()
+	// A cluster-scoped object's request prints as "/name" (reconcile.Request's
+	// String: Crossplane's "request" field), which a user copies from the
+	// log; the store keys it "name", as the instrument does.
+	name := strings.TrimPrefix(key, "/")
+	var found []*entry
+	for id, e := range s.keys {
+		if id.key == name && (controller == "" || id.controller == controller) {
+			found = append(found, e)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, &NotFoundError{Controller: controller, Key: key}
+	case 1:
+		return &api.KeyDetail{ServerTime: now, Key: found[0].view(now, true)}, nil
+	}
+	names := make([]string, len(found))
+	for i, e := range found {
+		names[i] = e.controller
+	}
+	slices.Sort(names)
+	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(names, ", "))
+}

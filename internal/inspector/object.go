@@ -1,0 +1,111 @@
+package inspector
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// maxEvents bounds the events shown for an object.
+const maxEvents = 10
+
+// ObjectReader reads the object behind a key.
+type ObjectReader struct {
+	Dynamic dynamic.Interface
+	Core    Clientset
+	Mapper  meta.RESTMapper
+}
+
+// Read fetches the object of kind gvk named by key ("namespace/name" or "name").
+func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*explain.ObjectStatus, error) {
+	ns, name, _ := strings.Cut(key, "/")
+	if name == "" {
+		ns, name = "", ns
+	}
+	gk := schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}
+	m, err := r.Mapper.RESTMapping(gk, gvk.Version)
+	if err != nil {
+		return nil, fmt.Errorf("kind %s: %w", gk, err)
+	}
+	var res dynamic.ResourceInterface = r.Dynamic.Resource(m.Resource)
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		res = r.Dynamic.Resource(m.Resource).Namespace(ns)
+	}
+	u, err := res.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("get %s %s: %w", strings.ToLower(gvk.Kind), key, err)
+	}
+	st := statusOf(u)
+	st.Kind = gvk.Kind
+	if r.Core != nil {
+		st.Events, err = r.events(ctx, u)
+		if err != nil {
+			return st, fmt.Errorf("events of %s %s: %w", strings.ToLower(gvk.Kind), key, err)
+		}
+	}
+	return st, nil
+}
+
+// statusOf reads the generic status fields of any object.
+func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
+	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
+	v := objstatus.Judge(u)
+	st.Verdict, st.SpecChange = &v, objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
+	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
+		st.ObservedGeneration = &og
+	}
+	if dt := u.GetDeletionTimestamp(); dt != nil {
+		t := dt.Time
+		st.DeletionTimestamp = &t
+	}
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		str := func(k string) string { s, _ := m[k].(string); return s }
+		cond := explain.Condition{Type: str("type"), Status: str("status"), Reason: str("reason"), Message: str("message")}
+		cond.LastTransitionTime, _ = time.Parse(time.RFC3339, str("lastTransitionTime"))
+		st.Conditions = append(st.Conditions, cond)
+	}
+	return st
+}
+
+func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error) {
+	sel := fields.Set{"involvedObject.name": u.GetName(), "involvedObject.uid": string(u.GetUID())}
+	list, err := r.Core.CoreV1().Events(u.GetNamespace()).List(ctx, metav1.ListOptions{FieldSelector: sel.AsSelector().String()})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]explain.Event, 0, len(list.Items))
+	for _, e := range list.Items {
+		out = append(out, explain.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
+	}
+	slices.SortFunc(out, func(a, b explain.Event) int { return b.LastSeen.Compare(a.LastSeen) })
+	return out[:min(len(out), maxEvents)], nil
+}
+
+func eventTime(e corev1.Event) time.Time {
+	switch {
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time
+	case !e.EventTime.IsZero():
+		return e.EventTime.Time
+	}
+	return e.CreationTimestamp.Time
+}

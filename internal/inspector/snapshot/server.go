@@ -1,0 +1,114 @@
+package snapshot
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+)
+
+// A snapshot answers the endpoint's read API (v1/controllers, keys, key,
+// errors) as its replicas did when it was taken, through the query
+// engine's one read handler, as inspector/logs serves a log: the Session,
+// top's UI, get and describe work on it unchanged, read-only, with the
+// endpoint's parameters, limits, paging (continue) and errors. Error groups
+// are the engine's fingerprints of the keys' messages, the same function
+// the server grouped by. It is served in process, through a RoundTripper:
+// no port is opened.
+
+// Session returns a read-only session over f: one endpoint per replica, so
+// keys keep their pod and a standby stays a standby.
+func Session(f *File) *inspector.Session {
+	eps := make([]*inspector.Endpoint, 0, len(f.Endpoints))
+	for i := range f.Endpoints {
+		e := &f.Endpoints[i]
+		eps = append(eps, inspector.InProcessEndpoint(e.Name, newServer(e)))
+	}
+	return inspector.NewSession(eps, nil)
+}
+
+// server answers for one replica of a snapshot.
+type server struct {
+	ep      *Endpoint
+	details map[key]*api.Key
+	read    http.Handler
+}
+
+func newServer(ep *Endpoint) *server {
+	s := &server{ep: ep, details: map[key]*api.Key{}}
+	for i := range ep.Details {
+		k := &ep.Details[i]
+		s.details[key{k.Controller, k.Key}] = k
+	}
+	s.read = query.NewHandler(s, query.Options{
+		States:        query.LogStates, // a snapshot of a log source holds unknown keys
+		What:          "a snapshot",
+		ForgetRefusal: "a snapshot is read-only: attach to the controller to forget keys",
+		AllowedHosts:  []string{inspector.InProcessHost},
+	})
+	return s
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.ep.Error != "" {
+		query.WriteError(w, r, query.Errorf(http.StatusServiceUnavailable, "not read when the snapshot was taken: %s", s.ep.Error))
+		return
+	}
+	s.read.ServeHTTP(w, r)
+}
+
+// Names implements query.Source: the replica's controllers.
+func (s *server) Names() []string {
+	names := make([]string, len(s.ep.Controllers))
+	for i, c := range s.ep.Controllers {
+		names[i] = c.Name
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Now implements query.Source: the time the snapshot was taken at.
+func (s *server) Now() time.Time { return s.ep.ServerTime }
+
+// Controllers implements query.Source: the replica's controllers, read-only.
+func (s *server) Controllers(context.Context) (*api.ControllerList, error) {
+	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers)}
+	for i := range out.Controllers {
+		out.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
+	}
+	return out, nil
+}
+
+// View implements query.Source: the keys as they were.
+func (s *server) View(_ context.Context, names []string) (time.Time, query.View, error) {
+	return s.ep.ServerTime, query.KeysView(names, s.ep.Keys), nil
+}
+
+// Key implements query.Source: the key's detail (with history) if the
+// snapshot holds one, else the key as the list has it.
+func (s *server) Key(controller, k string) (*api.KeyDetail, error) {
+	switch {
+	case controller == "" && len(s.ep.Controllers) == 1:
+		controller = s.ep.Controllers[0].Name
+	case controller == "":
+		return nil, query.Invalid("controller", "required: the snapshot has %d controllers (%s)", len(s.ep.Controllers), s.names())
+	case !slices.ContainsFunc(s.ep.Controllers, func(c api.Controller) bool { return c.Name == controller }):
+		return nil, query.NotFound("no controller %q in the snapshot; known: %s", controller, s.names())
+	}
+	if d, ok := s.details[key{controller, k}]; ok {
+		return &api.KeyDetail{ServerTime: s.ep.ServerTime, Key: *d}, nil
+	}
+	for _, x := range s.ep.Keys {
+		if x.Controller == controller && x.Key == k {
+			return &api.KeyDetail{ServerTime: s.ep.ServerTime, Key: x}, nil
+		}
+	}
+	return nil, query.NotFound("controller %q has no key %q in the snapshot", controller, k)
+}
+
+func (s *server) names() string { return strings.Join(s.Names(), ", ") }

@@ -1,0 +1,141 @@
+package why
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// Object names the object asked about.
+type Object struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Resource is the plural resource, as RBAC and kubectl name it.
+	Resource  string `json:"resource,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Key is the work-queue key controllers give it: NAMESPACE/NAME or NAME.
+	Key string `json:"key"`
+}
+
+// Answer is everything `why` says about one object.
+type Answer struct {
+	Object    Object    `json:"object"`
+	Verdict   Verdict   `json:"verdict"`
+	Ownership Ownership `json:"ownership"`
+	// Controller is who owns the status and how it was found.
+	Controller *Controller `json:"controller,omitempty"`
+	// Backoff is what that controller does with the key; BackoffError why
+	// it could not be read.
+	Backoff      *Backoff        `json:"backoff,omitempty"`
+	BackoffError string          `json:"backoffError,omitempty"`
+	Events       []explain.Event `json:"events,omitempty"`
+	// Refused are the reads the user may not make, each saying what for.
+	Refused []string `json:"refused,omitempty"`
+	// Summary is the answer in one sentence; Next the steps to take.
+	Summary string   `json:"summary"`
+	Next    []string `json:"next,omitempty"`
+	// Waiting is how long the latest spec change has waited (zero when it
+	// is reconciled, or unknown): what `why TYPE` sorts by.
+	Waiting metav1.Duration `json:"waiting,omitzero"`
+	Now     time.Time       `json:"now"`
+}
+
+// Asker answers `why` for objects.
+type Asker struct {
+	Finder *Finder
+	Keys   KeyReader
+	// Events reads an object's Events; nil skips them.
+	Events func(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error)
+	// Given is the user's --controller-pod, nil to search.
+	Given *Given
+	// Now is the clock. Defaults to time.Now.
+	Now func() time.Time
+	// Hint completes the next steps' commands (the object's resource for kick).
+	Hint CommandHint
+}
+
+// CommandHint is what the commands suggested next need to name.
+type CommandHint struct {
+	// Program is how the user runs the plugin. Defaults to "kubectl backoff".
+	Program string
+}
+
+// Ask answers for object u of the given resource (plural, "" if unknown).
+func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: Judge(u), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
+	gk := u.GroupVersionKind().GroupKind()
+	if a.Finder != nil {
+		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
+		ans.Controller = c
+		ans.refuse(refused...)
+	}
+	if ans.Controller != nil {
+		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
+		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
+		if err != nil {
+			ans.BackoffError = err.Error()
+			var r *RefusedError
+			if errors.As(err, &r) {
+				ans.refuse(r)
+			}
+		}
+	}
+	if a.Events != nil {
+		ev, err := a.Events(ctx, u)
+		if err != nil {
+			ans.refuse(Refused(err, "list", "events", u.GetNamespace(), "to show the object's recent Events"))
+		}
+		ans.Events = ev
+	}
+	if ans.Verdict.Status != Current && ans.Ownership.SpecChange != nil && !ans.Ownership.SpecChange.Time.IsZero() {
+		ans.Waiting.Duration = ans.Now.Sub(ans.Ownership.SpecChange.Time)
+	}
+	ans.Summary, ans.Next = summarize(ans, a.Hint)
+	return ans
+}
+
+// refuse records the refused reads among errs (other errors are not the
+// user's permissions and are said where they happened).
+func (a *Answer) refuse(errs ...error) {
+	for _, err := range errs {
+		var r *RefusedError
+		if errors.As(err, &r) {
+			a.Refused = append(a.Refused, r.Error())
+		}
+	}
+}
+
+func objectOf(u *unstructured.Unstructured, resource string) Object {
+	o := Object{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Resource: resource, Namespace: u.GetNamespace(), Name: u.GetName(), Key: u.GetName()}
+	if o.Namespace != "" {
+		o.Key = o.Namespace + "/" + o.Name
+	}
+	return o
+}
+
+// Ref is the object as kubectl names it: kind.group/name.
+func (o Object) Ref() string {
+	kind := strings.ToLower(o.Kind)
+	if g, _, ok := strings.Cut(o.APIVersion, "/"); ok {
+		kind += "." + g
+	}
+	return kind + "/" + o.Name
+}
+
+// GenerationLine is the first line of the answer: the generation, who
+// changed it when, and what the controller has observed.
+func (a *Answer) GenerationLine() string {
+	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return explain.Ago(t, a.Now) })
+}

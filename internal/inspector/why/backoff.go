@@ -1,0 +1,118 @@
+package why
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+)
+
+// Where a key's backoff was read.
+const (
+	SourceEndpoint = "endpoint" // the instrument's own records: exact
+	SourceLogs     = "logs"     // the controller's log: estimated, or stated where the log says the next retry
+)
+
+// Backoff is what the object's controller is doing with its key.
+type Backoff struct {
+	// Source is SourceEndpoint or SourceLogs; Controller the controller that
+	// tracks the key.
+	Source     string `json:"source"`
+	Controller string `json:"controller,omitempty"`
+	// Key is the key as the endpoint or the log reports it; nil when the
+	// controller does not track it (NotTracked says what that means).
+	Key        *api.Key  `json:"key,omitempty"`
+	ServerTime time.Time `json:"serverTime,omitzero"`
+	NotTracked string    `json:"notTracked,omitempty"`
+	// Note says why the source is what it is (an instrumented pod that runs
+	// no controller of the kind, so its log was read).
+	Note string `json:"note,omitempty"`
+}
+
+// Precision says how the numbers were obtained: "exact", "estimated" or "stated".
+func (b *Backoff) Precision() string {
+	switch {
+	case b.Source == SourceEndpoint:
+		return "exact"
+	case b.Key != nil && !b.Key.Estimated:
+		return "stated"
+	}
+	return "estimated"
+}
+
+// KeyReader reads a key from a controller's pods.
+type KeyReader interface {
+	// Endpoint reads key from the instrumented endpoint of c's pods; the
+	// controller is the one of kind gk (or c.Name). ErrNoController when
+	// the endpoint runs none of that kind.
+	Endpoint(ctx context.Context, c *Controller, gk schema.GroupKind, key string) (*Backoff, error)
+	// Logs reads key from the log of c's pods.
+	Logs(ctx context.Context, c *Controller, key string) (*Backoff, error)
+}
+
+// ErrNoController says an instrumented endpoint runs no controller of the kind.
+var ErrNoController = errors.New("the endpoint runs no controller of this kind")
+
+// readBackoff reads the key's backoff: the endpoint when the pods are
+// instrumented (exact), else the log. An endpoint that runs no controller of
+// the kind, or cannot be reached (pods/portforward refused, a pod down), is
+// said in the note, and the log is read instead.
+func readBackoff(ctx context.Context, r KeyReader, c *Controller, gk schema.GroupKind, key string) (*Backoff, error) {
+	if !c.Found() || r == nil {
+		return nil, nil
+	}
+	var note string
+	var endpointErr error
+	if c.Instrumented {
+		b, err := r.Endpoint(ctx, c, gk, key)
+		switch {
+		case err == nil:
+			return b, nil
+		case errors.Is(err, ErrNoController):
+			note = fmt.Sprintf("%s is instrumented, but its endpoint runs no controller of kind %s: its log was read instead", c.Target, gk)
+		default:
+			endpointErr = err
+			note = fmt.Sprintf("the endpoint of %s could not be read (%v): its log was read instead", c.Target, err)
+		}
+	}
+	b, err := r.Logs(ctx, c, key)
+	if err != nil && endpointErr != nil {
+		return nil, errors.Join(endpointErr, err)
+	}
+	if b != nil && b.Note == "" {
+		b.Note = note
+	}
+	return b, err
+}
+
+// controllerOfKind picks, from an endpoint's controllers, the one of kind
+// gk, or the one named name.
+func controllerOfKind(list []api.Controller, gk schema.GroupKind, name string) (string, error) {
+	var found []string
+	for _, c := range list {
+		if (name != "" && c.Name == name) || (name == "" && c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind) {
+			found = append(found, c.Name)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", ErrNoController
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("controllers %v all reconcile kind %s: the key is looked up in the first", found, gk)
+}
+
+// isNotFound reports whether err is the endpoint's or the log's 404 for a key.
+func isNotFound(err error) bool {
+	if ae, ok := errors.AsType[*inspector.APIError](err); ok {
+		return ae.Code == http.StatusNotFound
+	}
+	return false
+}

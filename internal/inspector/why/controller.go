@@ -1,0 +1,252 @@
+package why
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+)
+
+// The rules that find a status manager's pods, in the order they are tried.
+const (
+	RuleGiven          = "given"                // --controller-pod
+	RuleDeploymentName = "deployment-name"      // a Deployment named as the manager
+	RuleContainerName  = "container-name"       // a Deployment with a container named as the manager
+	RuleDeploymentPart = "deployment-prefix"    // a Deployment whose name begins the manager's (cert-manager → cert-manager-certificates-issuing)
+	RuleInstrumented   = "instrumented-kind"    // an instrumented pod whose endpoint runs a controller of the object's kind
+	RuleNoManager      = "no-status-manager"    // nothing wrote the status
+	RuleAmbiguous      = "ambiguous"            // several candidates: the user names one
+	RuleNotFound       = "not-found"            // no candidate
+	maxProbes          = 10                     // instrumented workloads asked for their controllers
+	deploymentsFor     = "to find the pods of " // what listing deployments is for
+)
+
+// Controller is the controller found to own an object's status, and how.
+type Controller struct {
+	// Manager is the status manager the search started from.
+	Manager string `json:"manager,omitempty"`
+	// Rule is which rule matched (Rule*); How says it in words.
+	Rule string `json:"rule"`
+	How  string `json:"how"`
+	// Namespace and Target are where its pods are (deploy/NAME or pod/NAME).
+	Namespace string `json:"namespace,omitempty"`
+	Target    string `json:"target,omitempty"`
+	// Instrumented is set when its pods have a port named "backoff".
+	Instrumented bool `json:"instrumented"`
+	// Name is the instrumented controller of the object's kind, when known.
+	Name string `json:"name,omitempty"`
+	// Candidates are what an ambiguous search found.
+	Candidates []string `json:"candidates,omitempty"`
+}
+
+// Found reports whether the search named the pods.
+func (c *Controller) Found() bool { return c != nil && c.Target != "" }
+
+// Given is the user's own answer (--controller-pod): pods of Target in Namespace.
+type Given struct {
+	Target    inspector.Target
+	Namespace string
+}
+
+// Probe reads the controllers an instrumented pod runs (v1/controllers
+// through a port-forward).
+type Probe func(ctx context.Context, p inspector.Pod) ([]api.Controller, error)
+
+// Finder finds the pods of the controller that owns an object's status.
+type Finder struct {
+	Core inspector.Clientset
+	// Probe asks instrumented pods what they run; nil skips that rule.
+	Probe Probe
+
+	// found remembers each search, by kind and manager: `why TYPE` asks
+	// about many objects of one controller.
+	found map[string]found
+}
+
+type found struct {
+	c       *Controller
+	refused []error
+}
+
+// Find looks for the controller of an object of kind gk whose status
+// managers are managers (newest first). A read the user may not make is
+// returned in refused, and the search goes on without it.
+func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Change, given *Given) (c *Controller, refused []error) {
+	if given != nil {
+		return f.given(ctx, *given), nil
+	}
+	if len(managers) == 0 {
+		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
+	}
+	manager := managers[0].Manager
+	id := gk.String() + "/" + manager
+	if f, ok := f.found[id]; ok {
+		return f.c, f.refused
+	}
+	defer func() {
+		if f.found == nil {
+			f.found = map[string]found{}
+		}
+		f.found[id] = found{c, refused}
+	}()
+	deps, err := f.Core.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		refused = append(refused, Refused(err, "list", "deployments", "", deploymentsFor+"the status manager "+manager))
+	} else if c := byName(manager, deps.Items); c != nil {
+		f.markInstrumented(ctx, c)
+		if c.Rule != RuleAmbiguous {
+			return c, refused
+		}
+		// Several deployments match the name: the kind may tell them apart.
+		if k, refusedKind := f.byKind(ctx, gk, manager); k.Found() {
+			return k, append(refused, refusedKind...)
+		}
+		return c, refused
+	}
+	c, more := f.byKind(ctx, gk, manager)
+	refused = append(refused, more...)
+	if c.Rule == RuleNotFound && len(refused) > 0 {
+		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %d read(s) refused (marked !); name them with --controller-pod deploy/NAME --controller-namespace NS",
+			manager, len(refused))
+	}
+	return c, refused
+}
+
+func (f *Finder) given(ctx context.Context, g Given) *Controller {
+	c := &Controller{Rule: RuleGiven, Namespace: g.Namespace, Target: g.Target.String(),
+		How: fmt.Sprintf("given with --controller-pod: %s in namespace %s", g.Target, g.Namespace)}
+	f.markInstrumented(ctx, c)
+	return c
+}
+
+// byName applies the three name rules; nil when none matches.
+func byName(manager string, deps []appsv1.Deployment) *Controller {
+	type match struct{ rule, how string }
+	var found []appsv1.Deployment
+	var m match
+	for _, r := range []struct {
+		rule string
+		test func(d appsv1.Deployment) bool
+		how  string
+	}{
+		{RuleDeploymentName, func(d appsv1.Deployment) bool { return d.Name == manager }, "the Deployment is named as the status manager %q"},
+		{RuleContainerName, func(d appsv1.Deployment) bool {
+			return slices.ContainsFunc(d.Spec.Template.Spec.Containers, func(c corev1.Container) bool { return c.Name == manager })
+		}, "the Deployment has a container named as the status manager %q"},
+		{RuleDeploymentPart, func(d appsv1.Deployment) bool { return strings.HasPrefix(manager, d.Name+"-") },
+			"the Deployment's name begins the status manager's %q"},
+	} {
+		for _, d := range deps {
+			if r.test(d) {
+				found = append(found, d)
+			}
+		}
+		if len(found) > 0 {
+			m = match{r.rule, fmt.Sprintf(r.how, manager)}
+			break
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil
+	case 1:
+		d := found[0]
+		return &Controller{Manager: manager, Rule: m.rule, How: m.how, Namespace: d.Namespace, Target: "deploy/" + d.Name}
+	}
+	if m.rule == RuleDeploymentPart {
+		// The longest name is the most specific: cert-manager-webhook is not
+		// cert-manager's controller when the manager is cert-manager-certificates-issuing.
+		slices.SortFunc(found, func(a, b appsv1.Deployment) int { return len(b.Name) - len(a.Name) })
+		if len(found[0].Name) > len(found[1].Name) {
+			d := found[0]
+			return &Controller{Manager: manager, Rule: m.rule, How: m.how, Namespace: d.Namespace, Target: "deploy/" + d.Name}
+		}
+	}
+	c := &Controller{Manager: manager, Rule: RuleAmbiguous}
+	for _, d := range found {
+		c.Candidates = append(c.Candidates, d.Namespace+"/deploy/"+d.Name)
+	}
+	c.How = fmt.Sprintf("%d Deployments match the status manager %q (%s): name one with --controller-pod deploy/NAME --controller-namespace NS",
+		len(found), manager, strings.Join(c.Candidates, ", "))
+	return c
+}
+
+// byKind finds, among the instrumented pods of the cluster, the workload
+// whose endpoint runs a controller of kind gk.
+func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string) (*Controller, []error) {
+	notFound := &Controller{Manager: manager, Rule: RuleNotFound,
+		How: fmt.Sprintf("no Deployment or container is named like the status manager %q, and no instrumented pod runs a controller of kind %s: name its pods with --controller-pod deploy/NAME --controller-namespace NS", manager, gk)}
+	if f.Probe == nil {
+		return notFound, nil
+	}
+	pods, err := inspector.Resolve(ctx, f.Core, inspector.Target{}, metav1.NamespaceAll, true, "")
+	if err != nil {
+		if r := Refused(err, "list", "pods", "", "to find instrumented pods that reconcile "+gk.String()); r != err {
+			return notFound, []error{r}
+		}
+		return notFound, nil // none instrumented
+	}
+	var matches []*Controller
+	seen := map[string]bool{}
+	for _, p := range pods {
+		if seen[p.Workload] || len(seen) >= maxProbes {
+			continue
+		}
+		seen[p.Workload] = true
+		cs, err := f.Probe(ctx, p)
+		if err != nil {
+			continue
+		}
+		for _, c := range cs {
+			if c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind {
+				matches = append(matches, &Controller{Manager: manager, Rule: RuleInstrumented, Namespace: p.Namespace, Target: targetOf(p),
+					Instrumented: true, Name: c.Name, How: fmt.Sprintf("the instrumented pod %s runs controller %q of kind %s", p, c.Name, gk)})
+			}
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return notFound, nil
+	case 1:
+		return matches[0], nil
+	}
+	c := &Controller{Manager: manager, Rule: RuleAmbiguous}
+	for _, m := range matches {
+		c.Candidates = append(c.Candidates, m.Namespace+"/"+m.Target)
+	}
+	c.How = fmt.Sprintf("%d instrumented workloads run a controller of kind %s (%s): name one with --controller-pod and --controller-namespace", len(matches), gk, strings.Join(c.Candidates, ", "))
+	return c, nil
+}
+
+// markInstrumented looks at the found pods for the port named "backoff".
+func (f *Finder) markInstrumented(ctx context.Context, c *Controller) {
+	if !c.Found() {
+		return
+	}
+	t, err := inspector.ParseTarget(c.Target, "")
+	if err != nil {
+		return
+	}
+	pods, err := inspector.Resolve(ctx, f.Core, t, c.Namespace, false, "")
+	if err != nil {
+		return
+	}
+	c.Instrumented = slices.ContainsFunc(pods, func(p inspector.Pod) bool { return !p.PortGuessed })
+}
+
+// targetOf names a pod's workload as a TARGET: deploy/NAME, sts/NAME, or pod/NAME.
+func targetOf(p inspector.Pod) string {
+	parts := strings.SplitN(p.Workload, "/", 3)
+	if len(parts) == 3 && (parts[1] == "deploy" || parts[1] == "sts" || parts[1] == "rs") {
+		return parts[1] + "/" + parts[2]
+	}
+	return "pod/" + p.Name
+}

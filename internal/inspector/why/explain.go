@@ -1,0 +1,115 @@
+package why
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// summarize is the answer in one sentence, and the steps to take.
+func summarize(a *Answer, h CommandHint) (string, []string) {
+	prog := h.Program
+	if prog == "" {
+		prog = "kubectl backoff"
+	}
+	v, c, b := a.Verdict, a.Controller, a.Backoff
+	word := v.Status
+	switch {
+	case v.Status == Terminating:
+		return fmt.Sprintf("Terminating: %s.", v.Message), []string{"Deletion waits for the finalizers to be removed by their controllers: see the status manager's backoff below."}
+	case c != nil && c.Rule == RuleNoManager:
+		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
+			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}
+	case b != nil && b.Key != nil:
+		return explainKey(a, prog)
+	case b != nil && b.NotTracked != "" && v.Status == Current:
+		return "Current: the latest change is reconciled, nothing to wait for.", nil
+	}
+	var next []string
+	if v.NeverReconciled {
+		next = append(next, "The controller has not picked the object up: check that it runs and watches this namespace.")
+	}
+	if c != nil && !c.Found() {
+		next = append(next, sentence(c.How))
+	}
+	if a.BackoffError != "" {
+		next = append(next, "The controller's backoff could not be read: "+a.BackoffError+".")
+	}
+	if v.Status == Current {
+		return "Current: the latest change is reconciled, nothing to wait for.", next
+	}
+	return fmt.Sprintf("%s: %s.", word, v.Message), next
+}
+
+// explainKey is summarize when the controller reported the key.
+func explainKey(a *Answer, prog string) (string, []string) {
+	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict
+	now := b.ServerTime
+	if now.IsZero() {
+		now = a.Now
+	}
+	retryNow, target := "", a.Controller.Target+" -n "+a.Controller.Namespace
+	switch b.Source {
+	case SourceEndpoint:
+		retryNow = fmt.Sprintf("%s forget %s %s --requeue --controller %s   (resets the backoff and retries now)", prog, target, k.Key, b.Controller)
+	default:
+		retryNow = fmt.Sprintf("%s kick %s --from-logs %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, target, k.Key)
+	}
+	fix := ""
+	if k.LastError != nil {
+		fix = "Fix what the error names: " + oneLine(k.LastError.Message)
+	}
+	precision := b.Precision()
+	switch k.State {
+	case api.StateBackoff:
+		next := "next retry in " + explain.Countdown(k.NextRetryAt, now)
+		if !k.NextRetryAt.After(now) {
+			next = "next retry due now"
+		}
+		// A log without its successes cannot say the failures are consecutive.
+		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
+		return s + ".", nonEmpty(fix, "Then retry at once: "+retryNow)
+	case api.StateFailed:
+		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
+		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
+	case api.StateScheduled:
+		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, explain.Countdown(k.NextRetryAt, now)), nil
+	case api.StateQueued, api.StateRunning:
+		return fmt.Sprintf("%s: controller %q is %s it now.", v.Status, b.Controller, map[api.State]string{api.StateQueued: "about to reconcile", api.StateRunning: "reconciling"}[k.State]), nil
+	case api.StateUnknown:
+		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (success is not logged at the default verbosity).",
+			v.Status, b.Controller, explain.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
+	}
+	if v.Status == Current {
+		return fmt.Sprintf("Current: controller %q reconciled it without error: nothing to wait for.", b.Controller), nil
+	}
+	return fmt.Sprintf("%s: controller %q's last reconcile succeeded, yet the status says: %s.", v.Status, b.Controller, v.Message),
+		[]string{"The controller is not backing off: what the status names is what it waits for."}
+}
+
+// sentence starts s with a capital and ends it with a period.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func nonEmpty(s ...string) []string {
+	var out []string
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// oneLine folds a multi-line message (Cluster API writes "* item" lists).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,39 @@
+package why
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// The rule itself lives in inspector/objstatus, which inspector's key
+// detail uses too: one verdict for `why` and `describe`.
+
+// The statuses of an object, as kstatus names them.
+const (
+	Current     = objstatus.Current
+	InProgress  = objstatus.InProgress
+	Failed      = objstatus.Failed
+	Terminating = objstatus.Terminating
+)
+
+// Verdict is what the object itself says about its latest change (see
+// objstatus.Verdict).
+type Verdict = objstatus.Verdict
+
+// Condition is one entry of status.conditions (see objstatus.Condition).
+type Condition = objstatus.Condition
+
+// Change is the latest write to the object's spec (see objstatus.Change).
+type Change = objstatus.Change
+
+// Ownership is what managedFields say about who wrote the object (see
+// objstatus.Ownership).
+type Ownership = objstatus.Ownership
+
+// Judge computes the object's verdict: kstatus, then what kstatus does not
+// read (objstatus.Judge).
+func Judge(u *unstructured.Unstructured) Verdict { return objstatus.Judge(u) }
+
+// ownershipOf reads managedFields.
+var ownershipOf = objstatus.OwnershipOf

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+)
+
+// The cluster-wide view (top -A): the pods of several workloads in one
+// table. The header counts them instead of naming each, and gives a row to
+// each pod out of reach, so one pod that cannot be read is said where it
+// is, and the rest of the view stands.
+
+// maxUnreachableRows bounds the header rows naming pods out of reach; the
+// rest are counted on the last.
+const maxUnreachableRows = 3
+
+// fleet reports whether the view spans several workloads (different
+// controllers, not replicas of one), or a cluster-wide session.
+func (t *topModel) fleet() bool {
+	if s := t.c.conn.session; s != nil && s.ClusterWide() {
+		return true
+	}
+	return t.overview != nil && workloads(t.overview.Replicas) > 1
+}
+
+// workloads counts the distinct workloads of replicas.
+func workloads(reps []inspector.Replica) int {
+	seen := map[string]bool{}
+	for _, r := range reps {
+		seen[r.Workload] = true
+	}
+	return len(seen)
+}
+
+// fleetSummary is the attached line's account of a fleet: how many pods in
+// how many workloads, leading, standby and out of reach.
+func (t *topModel) fleetSummary() string {
+	s := &t.c.styles
+	reps := t.overview.Replicas
+	var leading, standby, down int
+	for _, r := range reps {
+		switch {
+		case r.Err != nil:
+			down++
+		case r.Standby:
+			standby++
+		case !r.ServerTime.IsZero():
+			leading++
+		}
+	}
+	out := fmt.Sprintf("workloads %d · pods %d: ", workloads(reps), len(reps)) + s.ok.Render(fmt.Sprintf("%d leading", leading))
+	if standby > 0 {
+		out += s.dim.Render(fmt.Sprintf(", %d standby", standby))
+	}
+	if down > 0 {
+		out += s.bad.Render(fmt.Sprintf(", %d unreachable", down))
+	}
+	return out
+}
+
+// fleetLines are the header rows under the attached line: the cap on the
+// pods attached to, when discovery found more, and one row per pod out of
+// reach (name, why), at most maxUnreachableRows.
+func (t *topModel) fleetLines() []string {
+	if !t.fleet() {
+		return nil
+	}
+	s := &t.c.styles
+	var lines []string
+	if sess := t.c.conn.session; sess != nil {
+		if note := sess.CapNote(); note != "" {
+			lines = append(lines, s.warn.Render("⚠ "+note))
+		}
+	}
+	if t.overview == nil {
+		return lines
+	}
+	var down []inspector.Replica
+	for _, r := range t.overview.Replicas {
+		if r.Err != nil {
+			down = append(down, r)
+		}
+	}
+	for i, r := range down {
+		if i == maxUnreachableRows-1 && len(down) > maxUnreachableRows {
+			lines = append(lines, s.bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
+			break
+		}
+		lines = append(lines, "  "+t.replica(r)) // its state says why, marked
+	}
+	return lines
+}
+
+// headerHeight is how many lines the header takes: the fixed ones, the
+// fleet's rows, and the diagnosis's second line when it wraps.
+func (t *topModel) headerHeight() int {
+	return headerLines + len(t.fleetLines()) + len(t.diagnosisLines()) - 1
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// answerLines is the answer `why TYPE/NAME` prints for the object open in
+// the `top --for` view, in the UI's words: the verdict and the change, the
+// answer and the next steps, the evidence, the controller, the key's
+// backoff and the Events. Prose is wrapped, never cut.
+func (f *forModel) answerLines() []string {
+	a := f.shown()
+	if a == nil {
+		return nil
+	}
+	s := &f.c.styles
+	w := f.c.width
+	now := a.Now
+	para := func(text string) []string { return wrapIndent(text, w, proseIndent) }
+	var out []string
+	ns := ""
+	if a.Object.Namespace != "" {
+		ns = " -n " + a.Object.Namespace
+	}
+	out = append(out, s.label.Render("Object  ")+a.Object.Ref()+ns)
+	status := a.Verdict.Status
+	if a.Verdict.Override != "" {
+		status += " (kstatus alone: " + a.Verdict.KStatus + ")"
+	}
+	st := para("Status  " + status + ": " + a.GenerationLine())
+	st[0] = s.label.Render("Status  ") + strings.TrimPrefix(st[0], "Status  ")
+	out = append(out, st...)
+	out = append(out, "")
+	for _, l := range para(a.Summary) {
+		out = append(out, s.bold.Render(l))
+	}
+	for _, n := range a.Next {
+		out = append(out, para("> "+n)...)
+	}
+	for _, r := range a.Refused {
+		for _, l := range para("! " + r) {
+			out = append(out, s.warn.Render(l))
+		}
+	}
+	out = append(out, "", s.label.Render("Evidence"))
+	for _, e := range a.Verdict.Evidence {
+		out = append(out, para("  "+oneLine(e))...)
+	}
+	for _, c := range a.Verdict.Conditions {
+		st := c.Status
+		if st != "True" {
+			st = s.warn.Render(st)
+		}
+		obs := ""
+		if c.Stale {
+			obs = s.warn.Render(fmt.Sprintf(" (stale: observed at generation %d)", c.ObservedGeneration))
+		}
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, oneLine(c.Message), obs))
+	}
+	out = append(out, "", s.label.Render("Controller"))
+	out = append(out, f.controllerLines(a, now)...)
+	if b := a.Backoff; b != nil || a.BackoffError != "" {
+		out = append(out, "", s.label.Render("Backoff ")+a.BackoffBrief())
+		switch {
+		case b == nil:
+			out = append(out, para("  could not be read: "+a.BackoffError)...)
+		case b.Key == nil:
+			out = append(out, para("  "+b.NotTracked)...)
+		case b.Key.LastError != nil:
+			out = append(out, para("  last error: "+oneLine(b.Key.LastError.Message)+" ("+ago(b.Key.LastError.At, b.ServerTime)+")")...)
+		}
+	}
+	if len(a.Events) > 0 {
+		out = append(out, "", s.label.Render("Events"))
+	}
+	for _, e := range a.Events[:min(len(a.Events), 5)] {
+		typ := e.Type
+		if typ == "Warning" {
+			typ = s.warn.Render(typ)
+		}
+		out = append(out, fmt.Sprintf("  %s %s  %s %s", typ, e.Reason, oneLine(e.Message), s.dim.Render("("+ago(e.LastSeen, now)+")")))
+	}
+	return out
+}
+
+// controllerLines say who owns the status and how its pods were found.
+func (f *forModel) controllerLines(a *objwhy.Answer, now time.Time) []string {
+	var out []string
+	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
+		names := make([]string, len(ms))
+		for i, m := range ms {
+			names[i] = m.Manager + " (" + ago(m.Time, now) + ")"
+		}
+		out = append(out, "  status manager: "+strings.Join(names, ", "))
+	}
+	c := a.Controller
+	if c == nil {
+		return append(out, "  not searched")
+	}
+	if c.Found() {
+		instr := "not instrumented: its log is read"
+		if c.Instrumented {
+			instr = "instrumented"
+		}
+		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", c.Target, c.Namespace, instr))
+	}
+	return append(out, wrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.c.width, proseIndent+2)...)
+}

@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// countdown is the time left until t at now: explain.Countdown.
+func countdown(t, now time.Time) string {
+	if now.IsZero() {
+		return "-"
+	}
+	return explain.Countdown(t, now)
+}
+
+// short formats a duration: explain.FormatDuration, the one formatter.
+func short(d time.Duration) string { return explain.FormatDuration(d) }
+
+// ago formats how long before now t was: explain.Ago.
+func ago(t, now time.Time) string { return explain.Ago(t, now) }
+
+// clockTime formats a server time as a UTC time of day.
+func clockTime(t time.Time) string { return explain.TimeOfDay(t) }
+
+// fit pads or truncates s (which may be styled) to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := lipgloss.Width(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}
+
+// fitLeft right-aligns s in w cells.
+func fitLeft(s string, w int) string {
+	sw := lipgloss.Width(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+// errText is err in one line, without the URL a transport error repeats:
+// "dial tcp 127.0.0.1:8082: connect: connection refused".
+func errText(err error) string {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return oneLine(ue.Err.Error())
+	}
+	return oneLine(err.Error())
+}
+
+// oneLine makes s a single line: explain.OneLine, not cut.
+func oneLine(s string) string { return explain.OneLine(s, 0) }
+
+// wrap word-wraps plain text to w cells.
+func wrap(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		lines = append(lines, wrapPara(para, w)...)
+	}
+	return lines
+}
+
+// wrapPara wraps one paragraph to w cells. ansi.Wrap lets a line overflow
+// by a cell (a "," or "/" breakpoint at the edge, a space left before a
+// "--"), which fit would then cut with "…": trailing spaces are dropped, a
+// paragraph that still overflows breaks at spaces and hyphens only, and
+// the last resort cuts at the width.
+func wrapPara(p string, w int) []string {
+	for _, try := range []func() string{
+		func() string { return ansi.Wrap(p, w, " /,") },
+		func() string { return ansi.Wrap(p, w, "") },
+		func() string { return ansi.Hardwrap(p, w, true) },
+	} {
+		lines := strings.Split(try(), "\n")
+		fits := true
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+			fits = fits && ansi.StringWidth(lines[i]) <= w
+		}
+		if fits {
+			return lines
+		}
+	}
+	return strings.Split(ansi.Hardwrap(p, w, true), "\n")
+}
+
+// wrapIndent wraps s to w, indenting the continuation lines by indent: the
+// first line takes the full width, the rest is wrapped anew to w-indent.
+// The rest is cut from s itself, not re-joined from wrapped lines, so a
+// break after a hyphen ("--requeue") adds no space.
+func wrapIndent(s string, w, indent int) []string {
+	first := wrap(s, w)
+	if len(first) <= 1 {
+		return first
+	}
+	rest, ok := strings.CutPrefix(s, first[0])
+	if !ok {
+		rest = strings.Join(first[1:], " ")
+	}
+	out := []string{first[0]}
+	for _, l := range wrap(strings.TrimSpace(rest), max(1, w-indent)) {
+		out = append(out, strings.Repeat(" ", indent)+l)
+	}
+	return out
+}
+
+// sparkBlocks are the sparkline's eight levels.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws counts as one character each, scaled to the largest; an
+// empty cell is a space.
+func sparkline(counts []int) string {
+	peak := 0
+	for _, n := range counts {
+		peak = max(peak, n)
+	}
+	var b strings.Builder
+	for _, n := range counts {
+		if n == 0 {
+			b.WriteRune(' ')
+			continue
+		}
+		lvl := (n*len(sparkBlocks) - 1) / peak
+		b.WriteRune(sparkBlocks[min(lvl, len(sparkBlocks)-1)])
+	}
+	return b.String()
+}
+
+// compact formats n in at most 5 cells: 980, 2.7k, 12.9k, 130k, 1.2M.
+func compact(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n)
+	case n < 100_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
+	case n < 1_000_000:
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+}
+
+// thousands formats n with thousands separators: explain.Thousands.
+func thousands(n int) string { return explain.Thousands(n) }

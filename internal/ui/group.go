@@ -1,0 +1,314 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// groupModel is the incident view: the endpoint's exact error groups
+// (v1/errors) — every key with an error counted, by controller and
+// fingerprint, largest group first. It reads them when opened and then on
+// the top view's cadence, the cursor staying on its group.
+type groupModel struct {
+	c *common
+
+	controller string
+	states     []api.State
+	// filter is the top view's filter: the groups count only the keys it
+	// selects, and a group's forget acts on those alone.
+	filter  string
+	list    *api.ErrorGroupList
+	err     error
+	loading bool
+	seq     int
+	cursor  int
+	offset  int
+	// lastSent is when the last read was sent, fetchedAt when the list
+	// shown was read (local clock).
+	lastSent, fetchedAt time.Time
+}
+
+// open reads the groups of the top view's controller, filter and states
+// (failing states when none are selected), as in asks.
+func (g groupModel) open(in openGroupsIntent) (groupModel, tea.Cmd) {
+	states := explain.FailingStates
+	if len(in.states) > 0 {
+		states = in.states
+	}
+	g = groupModel{c: g.c, controller: in.controller, states: states, filter: in.filter, seq: g.seq}
+	return g, g.refresh()
+}
+
+func (g *groupModel) refresh() tea.Cmd {
+	g.loading = true
+	g.seq++
+	g.lastSent = g.c.now()
+	return g.c.stamp(groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, api.Filter{Q: g.filter, States: g.states}))
+}
+
+// received takes a read of the groups in. The cursor follows its group
+// (controller and fingerprint) to where the new counts put it, so f and r
+// act on the group the user chose; a group gone leaves it at the same row.
+func (g groupModel) received(msg groupsFetchedMsg) groupModel {
+	if msg.seq != g.seq {
+		return g
+	}
+	g.loading = false
+	g.err = msg.err
+	if msg.err == nil {
+		if sel := g.selected(); sel != nil && msg.list != nil {
+			ctl, fp := sel.Controller, sel.Fingerprint
+			if i := slices.IndexFunc(msg.list.Groups, func(gr api.ErrorGroup) bool {
+				return gr.Controller == ctl && gr.Fingerprint == fp
+			}); i >= 0 {
+				g.cursor = i
+			}
+		}
+		g.list, g.fetchedAt = msg.list, msg.fetchedAt
+		g.clamp()
+	}
+	return g
+}
+
+func (g *groupModel) groups() []api.ErrorGroup {
+	if g.list == nil {
+		return nil
+	}
+	return g.list.Groups
+}
+
+// groupLines is how many lines the view takes above its rows.
+const groupLines = 4
+
+// rows is how many groups fit above the selected group's description.
+func (g *groupModel) rows() int {
+	return max(1, g.c.height-1-groupLines-5)
+}
+
+// clamp keeps the cursor on a group and within the rows on screen.
+func (g *groupModel) clamp() {
+	g.cursor, g.offset = clampRows(g.cursor, g.offset, len(g.groups()), g.rows())
+}
+
+// update handles the group view's keys, and returns what the root must do.
+func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
+	k := g.c.keys.group()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return g, tea.Quit, nil
+	case key.Matches(msg, k.Help):
+		return g, nil, openHelpIntent{k}
+	case key.Matches(msg, k.Pause):
+		return g, nil, pauseIntent{}
+	case key.Matches(msg, k.Refresh):
+		return g, nil, refreshIntent{}
+	case key.Matches(msg, k.Leave, k.Group):
+		return g, nil, backIntent{}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		return g, nil, g.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), "")
+	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
+		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
+	case key.Matches(msg, k.ShowGroup):
+		if gr := g.selected(); gr != nil {
+			return g, nil, showGroupIntent{controller: gr.Controller, errors: fingerprintFilter(gr.Fingerprint), fingerprint: gr.Fingerprint, states: g.states}
+		}
+	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
+		if gr := g.selected(); gr != nil {
+			return g, nil, askIntent{action{
+				requeue:     key.Matches(msg, k.Retry, k.RetryAll),
+				controllers: []string{gr.Controller},
+				filter:      &api.Filter{Q: g.filter, Error: fingerprintFilter(gr.Fingerprint), States: g.states},
+				what:        groupWhat(gr, g.filter),
+			}}
+		}
+	default:
+		scrollBy(k.scrollKeys, msg, &g.cursor, g.rows(), len(g.groups()))
+	}
+	g.clamp()
+	return g, nil, nil
+}
+
+// about is the selected group in full, wrapped: its message, since when,
+// and the keys it names.
+func (g *groupModel) about(now time.Time) []string {
+	gr := g.selected()
+	if gr == nil {
+		return nil
+	}
+	s := &g.c.styles
+	w := g.c.width
+	out := []string{""}
+	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+		out = append(out, s.bold.Render(fit(l, w)))
+	}
+	meta := explain.Plural(gr.Count, "key")
+	if !gr.FirstSeen.IsZero() && !now.IsZero() {
+		meta += " · failing for " + explain.FormatDuration(now.Sub(gr.FirstSeen))
+	}
+	if len(gr.Examples) > 0 {
+		meta += " · e.g. " + strings.Join(gr.Examples, ", ")
+	}
+	for _, l := range wrap(meta, w) {
+		out = append(out, s.dim.Render(fit(l, w)))
+	}
+	return out[:min(len(out), 5)]
+}
+
+// selected is the group under the cursor.
+func (g *groupModel) selected() *api.ErrorGroup {
+	gs := g.groups()
+	if g.cursor < 0 || g.cursor >= len(gs) {
+		return nil
+	}
+	return &gs[g.cursor]
+}
+
+// freshness says how old the groups shown are, as the top view's header
+// does (a snapshot's: when it was taken; a saved log's: when it ends), and
+// that they no longer refresh while paused.
+func (g *groupModel) freshness() string {
+	s := &g.c.styles
+	var out string
+	switch {
+	case g.c.snapshot():
+		out = s.dim.Render(" · ") + s.warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
+	case !g.c.logEnds.IsZero():
+		out = s.dim.Render(" · ") + s.warn.Render(logEndsText(g.c.logEnds, g.c.now()))
+	case !g.fetchedAt.IsZero():
+		out = s.dim.Render(" · updated " + ago(g.fetchedAt, g.c.now()))
+	}
+	if g.c.paused {
+		out += s.dim.Render(" · ") + s.warn.Render("⏸ PAUSED")
+	}
+	return out
+}
+
+// view renders the incident view in height-1 lines.
+func (g *groupModel) view() string {
+	s := &g.c.styles
+	w := g.c.width
+	states := make([]string, len(g.states))
+	for i, st := range g.states {
+		states[i] = string(st)
+	}
+	scope := scopeName(g.controller)
+	summary := "reading the error groups…"
+	if g.err != nil && g.list == nil {
+		summary = "could not read the error groups (v1/errors)"
+	}
+	if g.list != nil {
+		keys := explain.Plural(g.list.Matched, "key")
+		if g.filter != "" {
+			keys += " matching " + describeFilter(g.filter)
+		}
+		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
+			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope)
+	}
+	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
+	// The summary wraps rather than lose its end; its second line takes the
+	// blank line's place, so the rows start where they always do.
+	sum := wrap(summary, w)
+	sum = sum[:min(len(sum), 2)]
+	for _, l := range sum {
+		lines = append(lines, fit(l, w))
+	}
+	if g.err != nil {
+		again := "tries again every " + short(g.c.opts.Refresh)
+		if g.c.paused {
+			again = "ctrl+r tries again"
+		}
+		for _, l := range wrap("✗ "+errText(g.err)+"; "+again+", esc goes back", w) {
+			lines = append(lines, s.bad.Render(fit(l, w)))
+		}
+	} else if len(sum) < 2 {
+		lines = append(lines, "")
+	}
+	const classW, seenW = 9, 9 // "transient", "1m13s ago"
+	// Under 72 columns (as the top table) the error would keep a dozen
+	// cells: the counts lose their "keys" (KEYS says it) and CONTROLLER
+	// narrows, so that the error keeps its end.
+	narrow := w < 72
+	ctlW, countW := 12, 11
+	if narrow {
+		ctlW, countW = 10, 6
+	}
+	header := fmt.Sprintf("  %*s %-*s %-*s %*s ", countW, "KEYS", ctlW, "CONTROLLER", classW, "CLASS", seenW, "LAST SEEN")
+	lines = append(lines, s.header.Render(fit(header+errorTitle(w-lipgloss.Width(header)), w)))
+	gs := g.groups()
+	var now time.Time
+	if g.list != nil {
+		now = g.c.serverNow(g.list.ServerTime, g.fetchedAt)
+	}
+	end := min(len(gs), g.offset+g.rows())
+	for i := g.offset; i < end; i++ {
+		gr := &gs[i]
+		count := thousands(gr.Count) + " keys"
+		switch {
+		case narrow:
+			count = thousands(gr.Count)
+		case gr.Count == 1:
+			count = thousands(gr.Count) + " key "
+		}
+		last := "-"
+		if !now.IsZero() {
+			last = ago(gr.LastSeen, now)
+		}
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
+		// The error keeps its end, where what went wrong is said.
+		row += fitMessage(oneLine(gr.Fingerprint), w-lipgloss.Width(row))
+		if i == g.cursor {
+			lines = append(lines, s.selected.Render(fit(row, w)))
+			continue
+		}
+		lines = append(lines, fit(row, w))
+	}
+	if len(gs) == 0 && g.list != nil && g.err == nil {
+		lines = append(lines, s.dim.Render("  no keys with an error"))
+	}
+	lines = pad(lines, g.c.bodyHeight())
+	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
+		// The selected group in full at the bottom: rows hidden by it are
+		// still reached with the cursor.
+		lines = append(lines[:len(lines)-len(about)], about...)
+	}
+	return strings.Join(pad(lines, g.c.height-1), "\n")
+}
+
+// errorTitles title the ERROR column, the longest that fits first: what
+// the "…" in a fingerprint stands for, in full, in short, or (help says it)
+// not at all.
+var errorTitles = []string{
+	"ERROR (numbers, addresses, ids and quoted names folded to …)",
+	"ERROR (…: numbers, ids, names)",
+	"ERROR",
+}
+
+// errorTitle is the longest of errorTitles that fits in room cells.
+func errorTitle(room int) string {
+	for _, t := range errorTitles {
+		if lipgloss.Width(t) <= room {
+			return t
+		}
+	}
+	return errorTitles[len(errorTitles)-1]
+}
+
+// groupWhat names a group's keys for the forget dialog: within the top
+// view's filter, when there is one.
+func groupWhat(gr *api.ErrorGroup, filter string) string {
+	what := fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint)
+	if filter != "" {
+		what += " and matching " + describeFilter(filter)
+	}
+	return what
+}

@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// header renders the lines above the table: headerHeight of them, and
+// while a filter is typed, why what is typed is not applied.
+func (t *topModel) header() []string {
+	w := t.c.width
+	lines := []string{fit(t.attachedLine(), w)}
+	for _, l := range t.fleetLines() {
+		lines = append(lines, fit(l, w))
+	}
+	lines = append(lines, fit(t.countsLine(), w))
+	for _, l := range t.diagnosisLines() {
+		lines = append(lines, fit(l, w))
+	}
+	lines = append(lines,
+		fit(t.limiterLine(), w),
+		fit(t.forecastLine(), w),
+	)
+	if t.filter.typing() {
+		return append(lines, t.filter.view(&t.c.styles, w)...)
+	}
+	return append(lines, fit(t.queryLine(), w))
+}
+
+// attachedLine says what is attached and how the connection stands.
+func (t *topModel) attachedLine() string {
+	s := &t.c.styles
+	parts := []string{s.title.Render("backoff top")}
+	if t.c.paused {
+		// Right after the title: a narrow screen cuts the line's end, and
+		// "updated 4.0s ago" must not read as live (issue #23).
+		parts = append(parts, s.warn.Render("⏸ PAUSED"))
+	}
+	if at := t.c.opts.SnapshotAt; !at.IsZero() {
+		// First, so that 80 columns show it: nothing below is live.
+		parts = append(parts, s.warn.Render("snapshot taken at "+explain.Timestamp(at)))
+	}
+	ended := t.c.logEnds
+	if !ended.IsZero() {
+		// A saved log is judged as of its last line, as a snapshot is as of
+		// its taking: first, for the same reason, and how long ago it was,
+		// since its countdowns do not move.
+		parts = append(parts, s.warn.Render(logEndsText(ended, t.c.now())))
+	}
+	if t.c.opts.Context != "" {
+		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
+	}
+	if t.c.conn.namespace != "" {
+		parts = append(parts, s.label.Render("ns ")+t.c.conn.namespace)
+	}
+	replicaErr := false
+	if t.overview != nil {
+		for _, r := range t.overview.Replicas {
+			if !t.fleet() {
+				parts = append(parts, t.replica(r))
+			}
+			replicaErr = replicaErr || r.Err != nil
+			if r.LogRead != nil {
+				parts = append(parts, t.logReadPart(r.LogRead))
+			}
+		}
+		if t.fleet() {
+			parts = append(parts, t.fleetSummary()) // each pod out of reach has a row below
+		}
+	}
+	switch {
+	case t.err != nil && !replicaErr:
+		parts = append(parts, s.bad.Render("✗ not answering (below)"))
+	case t.err != nil, !t.c.opts.SnapshotAt.IsZero(), !ended.IsZero():
+	case !t.fetchedAt.IsZero():
+		parts = append(parts, s.dim.Render("updated "+ago(t.fetchedAt, t.c.now())))
+	default:
+		parts = append(parts, s.dim.Render("connecting…"))
+	}
+	return strings.Join(parts, s.dim.Render(" · "))
+}
+
+// replica is one endpoint: its pod, leader or standby, and its connection.
+func (t *topModel) replica(r inspector.Replica) string {
+	if r.LogRead != nil {
+		return r.Endpoint // a log (v1/controllers says what it read): nothing is connected, no leader to tell
+	}
+	s := &t.c.styles
+	role := "leader "
+	switch {
+	case r.Standby:
+		role = "standby "
+	case r.ServerTime.IsZero():
+		role = "" // never answered: no role to tell
+	}
+	out := r.Endpoint + " " + s.label.Render(role)
+	c := r.Conn
+	switch c.Phase {
+	case inspector.PhaseConnected, "":
+		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
+			return out + s.dim.Render("(recorded)") // nothing is connected to a file
+		}
+		if r.Err != nil {
+			// A direct address has no tunnel: the UI itself retries every refresh.
+			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))
+		}
+		return out + s.ok.Render("● connected")
+	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
+		st := "◌ " + string(c.Phase)
+		if !c.RetryAt.IsZero() {
+			st += " in " + countdown(c.RetryAt, t.c.now())
+		}
+		if c.LastError != "" {
+			st += ": " + oneLine(c.LastError)
+		}
+		return out + s.warn.Render(st)
+	default:
+		return out + s.bad.Render("✗ "+string(c.Phase)+": "+oneLine(c.LastError))
+	}
+}
+
+// shown is the controllers the view covers: the selected one, or all.
+func (t *topModel) shown() []api.Controller {
+	if t.overview == nil {
+		return nil
+	}
+	if t.controller == "" {
+		return t.overview.Controllers
+	}
+	if c := t.overview.Controller(t.controller); c != nil {
+		return []api.Controller{*c}
+	}
+	return nil
+}
+
+// countsLine counts keys by state; each state's number is its toggle key.
+// A log's keys may be unknown too (its seventh toggle): with it the counts
+// add up to the tracked keys.
+func (t *topModel) countsLine() string {
+	s := &t.c.styles
+	counts := map[api.State]int{}
+	total := 0
+	for _, c := range t.shown() {
+		for st, n := range c.Counts {
+			counts[st] += n
+		}
+		total += c.Keys
+	}
+	// The roomiest layout that fits: narrow terminals get tighter spacing,
+	// then compact numbers (12.9k), then short state names, then only the
+	// states that have keys or are toggled on (a log's seven do not fit 60
+	// columns; the help still lists every toggle). Widths are of the plain
+	// text; only the layout chosen is styled.
+	layouts := []struct {
+		gap      string
+		num      func(int) string
+		names    map[api.State]string
+		nonEmpty bool
+	}{
+		{"   ", thousands, nil, false}, {"  ", thousands, nil, false}, {" ", thousands, nil, false},
+		{" ", compact, nil, false}, {" ", compact, shortStates, false},
+		{" ", compact, nil, true}, {" ", compact, shortStates, true},
+	}
+	toggles := t.c.toggleStates()
+	labels := make([]string, 0, len(toggles))
+	for li, layout := range layouts {
+		labels = labels[:0]
+		var shown []api.State
+		width := 0
+		for i, st := range toggles {
+			if layout.nonEmpty && counts[st] == 0 && !t.states[st] {
+				continue
+			}
+			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			labels, shown = append(labels, label), append(shown, st)
+			width += len([]rune(label)) + len(layout.gap)
+			if t.states[st] {
+				width += 2 // the brackets of a state toggled on
+			}
+		}
+		keys := layout.gap + "keys " + layout.num(total)
+		withTotal := width-len(layout.gap)+len(keys) <= t.c.width
+		if !withTotal && width-len(layout.gap) > t.c.width && li < len(layouts)-1 {
+			continue
+		}
+		parts := make([]string, len(labels))
+		for i, st := range shown {
+			if t.states[st] {
+				parts[i] = s.toggleOn.Render("[" + labels[i] + "]")
+			} else {
+				parts[i] = s.stateStyle(st).Render(labels[i])
+			}
+		}
+		line := strings.Join(parts, layout.gap)
+		if withTotal {
+			line += layout.gap + s.label.Render("keys ") + layout.num(total)
+		}
+		return line
+	}
+	return ""
+}
+
+// shortStates are the state names of the narrowest counts line.
+var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run", api.StateUnknown: "unkn"}
+
+// queryLine shows the position, controller, sort, states, the filter as
+// typed and a drill-down's error group. When it does not fit, what the user
+// chose to see (states, filter, group) keeps its room: the sort goes first,
+// then an "all" controller, then the tracked count and the controller (the
+// header names it); the group, last, is what the width then cuts.
+func (t *topModel) queryLine() string {
+	s := &t.c.styles
+	var pos, bare string // the position with and without the tracked count
+	if t.page != nil {
+		from := t.offset + 1
+		to := t.offset + t.shownRows()
+		if to == 0 {
+			from = 0
+		}
+		bare = fmt.Sprintf("%s–%s of %s matched", thousands(from), thousands(to), thousands(t.page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", thousands(t.page.Total))
+	}
+	var chosen []string
+	if st := t.stateList(); len(st) > 0 {
+		names := make([]string, len(st))
+		for i, x := range st {
+			names[i] = string(x)
+		}
+		chosen = append(chosen, s.label.Render("states ")+strings.Join(names, ","))
+	}
+	if t.filter.applied != "" {
+		chosen = append(chosen, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
+	}
+	if t.group.pattern != "" {
+		chosen = append(chosen, s.label.Render("error ")+s.bold.Render(oneLine(t.group.fingerprint)))
+	}
+	line := func(pos string, ctl, sort bool) string {
+		var parts []string
+		if pos != "" {
+			parts = append(parts, pos)
+		}
+		if ctl {
+			parts = append(parts, s.label.Render("controller ")+cmp.Or(t.controller, "all"))
+		}
+		if sort {
+			parts = append(parts, s.label.Render("sort ")+sorts[t.sort])
+		}
+		return strings.Join(append(parts, chosen...), s.dim.Render(" · "))
+	}
+	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.controller != "", false)} {
+		if lipgloss.Width(l) <= t.c.width {
+			return l
+		}
+	}
+	return line(bare, false, false)
+}

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// logReadPart says how much of a log was understood: the lines read, the
+// records by dialect, and the failure-looking lines that could not be read
+// (`get --from-logs` prints one of them).
+func (t *topModel) logReadPart(lr *api.LogRead) string {
+	s := &t.c.styles
+	out := s.label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
+	dialects := make([]string, 0, len(lr.Recognised))
+	for d := range lr.Recognised {
+		dialects = append(dialects, d)
+	}
+	slices.Sort(dialects)
+	for _, d := range dialects {
+		out += fmt.Sprintf(", %s %d", d, lr.Recognised[d])
+	}
+	if len(dialects) == 0 {
+		out += s.warn.Render(", none recognised")
+	}
+	if lr.Unreadable > 0 {
+		out += s.warn.Render(fmt.Sprintf(", %d failure lines unreadable", lr.Unreadable))
+	}
+	if lr.Untimed > 0 {
+		out += s.dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
+	}
+	return out
+}
+
+// logEndsAt is when the saved log ov was read from ends: its controllers'
+// api.Controller.LogEndsAt, the time their states and countdowns are
+// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
+func logEndsAt(ov *inspector.Overview) time.Time {
+	var end time.Time
+	for _, c := range ov.Controllers {
+		if c.LogEndsAt.After(end) {
+			end = c.LogEndsAt
+		}
+	}
+	return end
+}
+
+// logEndsText says what a saved log's times count from: "log ends
+// 22:08:26 (1m05s ago)", with the date when it is older than a day (a
+// time of day alone would read as today's).
+func logEndsText(end, now time.Time) string {
+	at := explain.TimeOfDay(end)
+	if now.Sub(end) > 24*time.Hour {
+		at = explain.Timestamp(end)
+	}
+	return "log ends " + at + " (" + explain.Ago(end, now) + ")"
+}

@@ -1,0 +1,371 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// column is one table column: its title, width, alignment and cell text.
+// A name column (key, pod) is cut in the middle: the ends tell rows apart.
+type column struct {
+	title string
+	width int
+	right bool
+	name  bool
+	cell  func(k *inspector.PodKey, now time.Time) string
+}
+
+// wideWidth is the terminal width from which the -o wide columns show.
+const wideWidth = 160
+
+// narrowWidth is the width under which the table narrows its columns and
+// the selected row's key and error show whole on a line under it.
+const narrowWidth = 72
+
+// columns lays the table out for the terminal width: fixed columns first,
+// then the key and the last error share what is left. Narrow terminals drop
+// SOURCE, then CONTROLLER when only one controller is shown.
+func (t *topModel) columns() []column {
+	w := t.c.width
+	multiPod := t.overview != nil && len(t.overview.Replicas) > 1
+	ctlW := 10
+	if t.overview != nil && w >= 100 {
+		for _, c := range t.overview.Controllers {
+			ctlW = max(ctlW, min(len(c.Name), 20))
+		}
+	}
+	// Under 72 columns every column but KEY and LAST ERROR leaves them too
+	// little: DELAY goes (NEXT says when), STATE, NEXT and CONTROLLER
+	// narrow (sched, run: the counts line's names), and KEY may narrow to
+	// 12, its middle cut keeping the object's number.
+	narrow := w < narrowWidth
+	next := column{title: "NEXT RETRY", width: 10, right: true}
+	switch {
+	case narrow:
+		next.title, next.width = "NEXT", 7 // "16m40s", "ready", a running key's "for <1s"
+	case w < 100:
+		next.title, next.width = "NEXT", 8
+	}
+	next.cell = nextRetryCell(next.width)
+	state := column{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}
+	if narrow {
+		state.width, state.cell = 7, func(k *inspector.PodKey, _ time.Time) string { return cmp.Or(shortStates[k.State], string(k.State)) }
+		ctlW = 9
+	}
+	cols := []column{state}
+	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
+		title := "CONTROLLER"
+		if ctlW < len(title) {
+			title = "CTRL" // not "CONTROLL…"
+		}
+		cols = append(cols, column{title: title, width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
+	}
+	switch {
+	case t.fleet():
+		// Several workloads: which pod (and so which controller deployment)
+		// a key is on matters at any width.
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+	case multiPod && w >= wideWidth:
+		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+	}
+	keyCol := len(cols)
+	cols = append(cols,
+		column{title: "KEY", name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
+		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
+		next,
+	)
+	if (!t.fleet() || w >= 100) && !narrow {
+		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
+		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
+			if k.Delay.Duration == 0 {
+				return "-"
+			}
+			return short(k.Delay.Duration)
+		}})
+	}
+	if w >= 110 {
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return dash(k.DelaySource) }})
+	}
+	if w >= wideWidth {
+		cols = append(cols,
+			column{title: "TOTAL", width: 6, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.TotalFailures) }},
+			column{title: "FAILING FOR", width: 11, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
+				if k.FirstFailureAt.IsZero() {
+					return "-"
+				}
+				return explain.FormatSeconds(now.Sub(k.FirstFailureAt))
+			}},
+			column{title: "LAST EVENT", width: 10, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
+				if k.LastEventAt.IsZero() {
+					return "-"
+				}
+				return explain.FormatSeconds(now.Sub(k.LastEventAt))
+			}},
+		)
+	}
+	errCol := len(cols)
+	cols = append(cols, column{title: "LAST ERROR", cell: func(k *inspector.PodKey, _ time.Time) string {
+		if k.LastError == nil {
+			return ""
+		}
+		if explain.ErrorResolved(&k.Key) {
+			return explain.ResolvedMark + oneLine(k.LastError.Message)
+		}
+		return oneLine(k.LastError.Message)
+	}})
+	used := 2 // the change mark and its space
+	for _, c := range cols {
+		used += c.width + 1
+	}
+	minKey := 16
+	if narrow {
+		minKey = 12
+	}
+	flex := max(w-used, minKey+8)
+	keyW := minKey
+	if t.page != nil {
+		for _, k := range t.page.Items {
+			keyW = max(keyW, len(k.Key.Key))
+		}
+	}
+	errRoom, minErr := 12, 8
+	if narrow {
+		// The key whole first: the selected row's error shows in full
+		// below. The error, not the key, gave NEXT its seventh cell.
+		errRoom, minErr = 7, 7
+	}
+	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
+		// Every row's key in one namespace, and the keys cut: the namespace
+		// once in the title gives the names their room.
+		cols[keyCol].title = "KEY (" + ns + "/)"
+		cols[keyCol].cell = func(k *inspector.PodKey, _ time.Time) string { return strings.TrimPrefix(k.Key.Key, ns+"/") }
+		keyW -= len(ns) + 1
+	}
+	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
+	cols[errCol].width = max(flex-cols[keyCol].width, minErr)
+	if cols[errCol].width < len(cols[errCol].title) {
+		cols[errCol].title = "ERROR" // not "LAST ER…"
+	}
+	return cols
+}
+
+// sharedNamespace is the namespace every key of the page is in ("demo" of
+// "demo/naive-00001"), or "" when they differ or some key has none.
+func (t *topModel) sharedNamespace() string {
+	if t.page == nil || len(t.page.Items) == 0 {
+		return ""
+	}
+	ns, _, ok := strings.Cut(t.page.Items[0].Key.Key, "/")
+	if !ok || ns == "" {
+		return ""
+	}
+	for _, k := range t.page.Items[1:] {
+		if !strings.HasPrefix(k.Key.Key, ns+"/") {
+			return ""
+		}
+	}
+	return ns
+}
+
+// nextRetryCell is the NEXT RETRY cell at width w. A running key has no
+// next retry: it shows how long it has been running, said so ("for 4s", as
+// get says "running 4s", explain.NextRetryText), since a bare "4s" under
+// NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
+// ("for 12m") where the whole time does not fit, never cut.
+func nextRetryCell(w int) func(*inspector.PodKey, time.Time) string {
+	return func(k *inspector.PodKey, now time.Time) string {
+		if k.State != api.StateRunning || k.StartedAt.IsZero() {
+			return explain.NextRetryCompact(k.Key, now)
+		}
+		d := now.Sub(k.StartedAt)
+		if s := "for " + explain.FormatSeconds(d); len(s) <= w {
+			return s
+		}
+		return "for " + coarse(d)
+	}
+}
+
+// coarse is d in its largest unit, rounded down as explain.FormatSeconds
+// rounds: "12m", "2h", "3d"; seconds under a minute.
+func coarse(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return explain.FormatSeconds(d)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return fmt.Sprintf("%dd", d/(24*time.Hour))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// table renders the visible page: a header row and one row per key, the
+// selected one highlighted and changed ones marked "•".
+func (t *topModel) table() []string {
+	s := &t.c.styles
+	cols := t.columns()
+	w := t.c.width
+	var b strings.Builder
+	b.WriteString("  ")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(' ') // between columns only: a trailing one cut the last title
+		}
+		if c.right {
+			b.WriteString(fitLeft(c.title, c.width))
+		} else {
+			b.WriteString(fit(c.title, c.width))
+		}
+	}
+	lines := []string{s.header.Render(fit(b.String(), w))}
+	if t.page == nil && t.err != nil {
+		return append(lines, s.dim.Render("  no answer yet"))
+	}
+	if t.page == nil {
+		return append(lines, s.dim.Render("  loading…"))
+	}
+	if len(t.page.Items) == 0 {
+		msg := "  no keys match"
+		if t.page.Total == 0 {
+			msg = "  no keys tracked yet"
+		}
+		return append(lines, s.dim.Render(msg))
+	}
+	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
+	cells := make([]string, len(cols))
+	for i := range t.shownRows() {
+		k := &t.page.Items[i]
+		for j, c := range cols {
+			v := c.cell(k, now)
+			switch {
+			case c.right:
+				cells[j] = fitLeft(v, c.width)
+			case c.name:
+				cells[j] = fitKey(v, c.width)
+			default:
+				cells[j] = fit(v, c.width)
+			}
+		}
+		// The mark column: "›" on the selected row (so the selection shows
+		// without colour too), then "•" changed or "*" estimated.
+		cur, mark := " ", " "
+		changed := t.changed[rowID(k)]
+		switch {
+		case changed:
+			mark = "•"
+		case k.Estimated:
+			mark = "*"
+		}
+		if i == t.cursor {
+			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
+			continue
+		}
+		cells[0] = s.stateStyle(k.State).Render(cells[0])
+		if changed {
+			mark = s.changed.Render(mark)
+		}
+		lines = append(lines, fit(cur+mark+strings.Join(cells, " "), w))
+	}
+	return lines
+}
+
+// selectedLine is the selected row's key whole and its last error, as much
+// as fits (cut in the middle, keeping its end): a narrow table cuts both.
+// The footer shows it, above a status message, so that neither hides it.
+func (t *topModel) selectedLine() string {
+	s := &t.c.styles
+	k := t.selected()
+	if k == nil {
+		return ""
+	}
+	line := s.bold.Render("› "+k.Key.Key) + s.dim.Render(" · ")
+	if k.LastError == nil {
+		return fit(line+s.dim.Render("no error"), t.c.width)
+	}
+	return line + fitMessage(oneLine(k.LastError.Message), max(0, t.c.width-lipgloss.Width(line)))
+}
+
+// view renders the whole top view in height-1 lines (the root adds the
+// footer): the header, a connection problem if any, then the table.
+func (t *topModel) view() string {
+	lines := append(t.header(), t.problem()...)
+	lines = append(lines, t.table()...)
+	return strings.Join(pad(lines, t.c.height-1), "\n")
+}
+
+// problem is the panel that says why the last refresh failed: what was
+// tried, when, the error in full (wrapped), and when it is tried again.
+func (t *topModel) problem() []string {
+	if t.err == nil {
+		return nil
+	}
+	s := &t.c.styles
+	w := t.c.width
+	var eps []string
+	if t.overview != nil {
+		for _, r := range t.overview.Replicas {
+			eps = append(eps, r.Endpoint)
+		}
+	}
+	where := "the endpoint"
+	if len(eps) > 0 {
+		where = strings.Join(eps, ", ")
+	}
+	title := "cannot read " + where
+	if t.reached {
+		title = "lost " + where
+	}
+	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
+		clockTime(t.lastSent), explain.FormatSeconds(t.c.now().Sub(t.failedSince)))
+	next := t.lastSent.Add(t.c.opts.Refresh)
+	retry := "tries again in " + countdown(next, t.c.now())
+	if !next.After(t.c.now()) {
+		retry = "tries again now"
+	}
+	retry += ", every " + short(t.c.opts.Refresh)
+	switch {
+	case t.c.paused:
+		retry = "paused: ctrl+r tries again"
+	case !t.reached:
+		giveUp := t.c.opts.GiveUp - t.c.now().Sub(t.failedSince)
+		retry += fmt.Sprintf("; gives up in %s if it never answers", short(max(0, giveUp).Truncate(time.Second)))
+	default:
+		retry += "; the last answer stays below"
+	}
+	inner := max(10, w-4)
+	var body []string
+	for _, l := range []string{s.bad.Render("✗ ") + title, tried, errText(t.err), retry} {
+		body = append(body, wrap(l, inner)...)
+	}
+	return strings.Split(s.panel.Width(w).Render(strings.Join(body, "\n")), "\n")
+}
+
+// pad cuts or extends lines to exactly n.
+func pad(lines []string, n int) []string {
+	if n < 0 {
+		n = 0
+	}
+	if len(lines) > n {
+		return lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
