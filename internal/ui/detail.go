@@ -61,14 +61,6 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) {
 	k := d.c.keys.detail()
 	switch {
-	case key.Matches(msg, k.Quit):
-		return d, tea.Quit, nil
-	case key.Matches(msg, k.Help):
-		return d, nil, openHelpIntent{k}
-	case key.Matches(msg, k.Pause):
-		return d, nil, pauseIntent{}
-	case key.Matches(msg, k.Refresh):
-		return d, nil, refreshIntent{}
 	case key.Matches(msg, k.Leave):
 		return d, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):

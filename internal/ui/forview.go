@@ -150,14 +150,6 @@ func (f *forModel) keyMap() forKeyMap { return f.keys }
 func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 	k := &f.keys
 	switch {
-	case key.Matches(msg, k.Quit):
-		return f, tea.Quit, nil
-	case key.Matches(msg, k.Help):
-		return f, nil, openHelpIntent{f.keys}
-	case key.Matches(msg, k.Pause):
-		return f, nil, pauseIntent{}
-	case key.Matches(msg, k.Refresh):
-		return f, nil, refreshIntent{}
 	case f.open != "" && key.Matches(msg, k.Leave):
 		f.open, f.scroll = "", 0
 	case f.open != "" && key.Matches(msg, k.Open):

@@ -104,14 +104,6 @@ func (g *groupModel) clamp() {
 func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 	k := g.c.keys.group()
 	switch {
-	case key.Matches(msg, k.Quit):
-		return g, tea.Quit, nil
-	case key.Matches(msg, k.Help):
-		return g, nil, openHelpIntent{k}
-	case key.Matches(msg, k.Pause):
-		return g, nil, pauseIntent{}
-	case key.Matches(msg, k.Refresh):
-		return g, nil, refreshIntent{}
 	case key.Matches(msg, k.Leave, k.Group):
 		return g, nil, backIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):

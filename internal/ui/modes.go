@@ -113,28 +113,16 @@ func (m *Model) shown(md mode) bool {
 // keysOf is md's key map: its hints, and what the ? view opened over it
 // explains. The dialog's are its own (the dialog draws them in its box).
 func (m *Model) keysOf(md mode) help.KeyMap {
-	k := &m.c.keys
 	switch md {
-	case modeDrill, modeTop:
-		return m.top.keys()
 	case modeFilter:
-		return k.filter()
-	case modeDetail:
-		return k.detail()
-	case modeGroups:
-		return k.group()
-	case modeHelp:
-		return k.help()
-	case modePicker:
-		return k.picker()
-	case modeFor:
-		return m.forv.keyMap()
+		return m.c.keys.filter()
 	case modeConfirm:
 		if m.confirm != nil {
 			return m.confirm.keyMap()
 		}
+		return m.c.keys.top()
 	}
-	return k.top()
+	return m.viewAt(md).hintKeys()
 }
 
 // statusShown is the status message as drawn: none while it is bound to a

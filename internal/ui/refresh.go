@@ -15,30 +15,14 @@ func (m *Model) autoRefresh() tea.Cmd {
 	if m.c.paused {
 		return nil
 	}
-	if m.viewUnder() == modeFor {
-		if m.forv.due() {
-			return m.forv.refresh()
-		}
+	md := m.viewUnder()
+	v := m.viewAt(md)
+	if !v.stale() {
 		return nil
 	}
-	if m.c.conn.session == nil {
-		return nil
-	}
-	switch m.viewUnder() {
-	case modeDetail:
-		if m.detail.due() {
-			return m.detail.refresh()
-		}
-	case modeGroups:
-		if m.groups.due() {
-			return m.groups.refresh()
-		}
-	default:
-		if m.top.due() {
-			return m.top.refresh()
-		}
-	}
-	return nil
+	v, cmd := v.reload()
+	m.setView(md, v)
+	return cmd
 }
 
 // due reports whether a view whose last read was sent at last, and is
@@ -53,15 +37,14 @@ func (d *detailModel) due() bool { return d.c.due(d.inflight, d.lastSent) }
 func (g *groupModel) due() bool  { return g.c.due(g.loading, g.lastSent) }
 func (f *forModel) due() bool    { return f.c.due(f.inflight, f.lastSent) }
 
-// refreshNow refreshes the view shown at once.
+// refreshNow refreshes the view shown at once (under help, the view help
+// was opened over), and the table under it when the view reads it too.
 func (m *Model) refreshNow() tea.Cmd {
-	switch m.viewUnder() {
-	case modeFor:
-		return m.forv.refreshOnce()
-	case modeDetail:
-		return m.detail.refresh()
-	case modeGroups:
-		return tea.Batch(m.top.refresh(), m.groups.refresh())
+	md := m.viewUnder()
+	v, cmd := m.viewAt(md).reloadNow()
+	m.setView(md, v)
+	if r, ok := v.(interface{ readsTable() bool }); ok && r.readsTable() {
+		return tea.Batch(m.top.refresh(), cmd)
 	}
-	return m.top.refresh()
+	return cmd
 }

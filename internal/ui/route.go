@@ -8,8 +8,9 @@ import (
 )
 
 // key routes a key press to the mode on top of the stack, which handles it
-// with its own key map, and acts on the intent it returns. Only ctrl+c is
-// the root's: it quits from anywhere, a filter or the dialog included.
+// with its own key map, and acts on the intent it returns. ctrl+c is the
+// root's: it quits from anywhere, a filter or the dialog included; so are
+// the keys the views share (quit, help, pause, refresh: layer.go's shared).
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.c.keys.Interrupt) {
 		return m, tea.Quit
@@ -20,27 +21,20 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// Before the views: p and ctrl+r are theirs, disabled over a snapshot.
 		return m.act(noteIntent{text: m.c.stillText()}, nil)
 	}
-	switch m.topMode() {
+	switch md := m.topMode(); md {
 	case modeConfirm:
 		cmd, in = m.confirm.update(msg)
-	case modeFilter:
-		if m.view() == modePicker {
-			m.picker, cmd, in = m.picker.filterKey(msg)
-		} else {
-			m.top, cmd, in = m.top.filterKey(msg)
+	case modeFilter: // the filter line of the view under it
+		var v view
+		v, cmd, in = m.viewAt(m.view()).(filterView).onFilterKey(msg)
+		m.setView(m.view(), v)
+	default:
+		v := m.viewAt(md)
+		var ok bool
+		if cmd, in, ok = m.shared(v, msg); !ok {
+			v, cmd, in = v.onKey(msg)
+			m.setView(md, v)
 		}
-	case modeHelp:
-		m.help, cmd, in = m.help.update(msg)
-	case modePicker:
-		m.picker, cmd, in = m.picker.update(msg)
-	case modeFor:
-		m.forv, cmd, in = m.forv.update(msg)
-	case modeDetail:
-		m.detail, cmd, in = m.detail.update(msg)
-	case modeGroups:
-		m.groups, cmd, in = m.groups.update(msg)
-	default: // modeTop, modeDrill
-		m.top, cmd, in = m.top.update(msg)
 	}
 	return m.act(in, cmd)
 }

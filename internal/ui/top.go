@@ -252,14 +252,6 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 	rows := t.rows()
 	var in intent
 	switch {
-	case key.Matches(msg, k.Quit):
-		return t, tea.Quit, nil
-	case key.Matches(msg, k.Help):
-		return t, nil, openHelpIntent{k}
-	case key.Matches(msg, k.Pause):
-		return t, nil, pauseIntent{}
-	case key.Matches(msg, k.Refresh):
-		return t, nil, refreshIntent{}
 	case key.Matches(msg, k.Up):
 		t.moveTo(t.cursor - 1)
 		t.chosen = true

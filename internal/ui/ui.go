@@ -189,14 +189,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
 		m.fitStatus()
-		m.help = m.help.setSize()
 		m.hints.SetWidth(msg.Width)
-		m.picker = m.picker.setSize()
-		m.detail = m.detail.setSize()
-		m.groups.clamp()
-		var cmd tea.Cmd
-		m.top, cmd = m.top.setSize()
-		return m, cmd
+		var cmds []tea.Cmd
+		for _, md := range viewOrder {
+			v, cmd := m.viewAt(md).resize()
+			m.setView(md, v)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case tea.BackgroundColorMsg:
 		m.c.styles = newStyles(msg.IsDark())
 		m.help = m.help.setStyles(m.c.styles.help)
@@ -249,13 +249,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Anything else (the cursor's blink) goes to the input of the mode on
 	// top: the dialog's reason, or a filter line.
 	var cmd tea.Cmd
-	switch {
-	case m.topMode() == modeConfirm:
+	switch m.topMode() {
+	case modeConfirm:
 		cmd = m.confirm.updateInput(msg)
-	case m.topMode() == modeFilter && m.view() == modePicker:
-		m.picker, cmd = m.picker.filterInput(msg)
-	case m.topMode() == modeFilter:
-		m.top, cmd = m.top.filterInput(msg)
+	case modeFilter:
+		var v view
+		v, cmd = m.viewAt(m.view()).(filterView).onFilterInput(msg)
+		m.setView(m.view(), v)
 	}
 	return m, cmd
 }

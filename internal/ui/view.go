@@ -28,21 +28,7 @@ func (m Model) render() string {
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h)
 	}
-	var body string
-	switch m.view() {
-	case modeDetail:
-		body = m.detail.view()
-	case modeGroups:
-		body = m.groups.view()
-	case modeHelp:
-		body = m.help.view()
-	case modePicker:
-		body = m.picker.view()
-	case modeFor:
-		body = m.forv.view()
-	default:
-		body = m.top.view()
-	}
+	body := m.viewAt(m.view()).render()
 	footer := m.footer()
 	lines := strings.Split(body, "\n")
 	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
