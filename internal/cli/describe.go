@@ -119,16 +119,18 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return o.trackedBy(ctx, s, o.Controller, []string{o.key}, withControllerHint(err))
 	}
+	var run explain.Session
 	if args := o.suggestArgs(); args != "" {
 		// The commands it suggests act on this key: they name it, its
 		// controller and how the user attached, so that they run as copied.
-		d.Diagnosis = d.Diagnosis.WithAttach(args + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller))
+		run.Attach = args + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller)
 	}
 	if o.fromLogs.source == fromTarget {
 		// The log was the TARGET's: kick, which the diagnosis suggests
 		// for a log's key, takes the same TARGET.
-		d.Diagnosis = d.Diagnosis.WithLogTarget(o.attachArgs())
+		run.Target = o.attachArgs()
 	}
+	d.Diagnosis = d.Diagnosis.For(run)
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
 	}
@@ -147,9 +149,7 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	if err != nil {
 		return err
 	}
-	if args := o.suggestArgs(); args != "" {
-		ds[0] = ds[0].WithAttach(args)
-	}
+	ds[0] = ds[0].For(explain.Session{Attach: o.suggestArgs()})
 	if !o.output.text() {
 		return o.output.print(o.Out, ds[0], kindController, ds[0].Controller)
 	}

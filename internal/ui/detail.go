@@ -182,10 +182,10 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 // finding is f as the view says it: where the view can retry the key, its
 // own key r in place of the command a terminal would run.
 func (d *detailModel) finding(f explain.Finding) string {
-	if !d.c.keys.Retry.Enabled() {
+	if !d.c.keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
-	return strings.ReplaceAll(f.Message, explain.RetryNow, "r")
+	return f.Saying("r")
 }
 
 // explain is the diagnosis at the server's time now. Explain is a pure

@@ -106,7 +106,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	case backoff == 0:
 		d.Situation = SituationFailed
 		parts = append(parts, fmt.Sprintf("%s failed for good: not retried until their objects change", keys(failed)))
-		d.Findings = append(d.Findings, Finding{FindingPermanent,
+		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message:
 			"The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."})
 	case top.Class == api.ClassPermanent || (top.Class != api.ClassTransient && lasted(top, now)):
 		d.Situation = SituationPermanent
@@ -115,16 +115,17 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 			what = "the same error, which looks permanent (unclassified, lasting)"
 		}
 		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
-		d.Findings = append(d.Findings, Finding{FindingPermanent,
+		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message:
 			"Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
 				"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage
 		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
-		d.Findings = append(d.Findings, Finding{FindingTransient, fmt.Sprintf(
+		d.Findings = append(d.Findings, suggestion(FindingTransient,
 			"What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. "+
-				"Once the dependency is back, `kubectl backoff forget --controller %s --all --state backoff --requeue --spread 1m` "+
-				"retries the keys now, spread over a minute, instead of after their delays.", c.Name)})
+				"Once the dependency is back, ",
+			Command{Verb: "forget", Words: []string{"--controller", c.Name, "--all", "--state", "backoff", "--requeue", "--spread", "1m"}},
+			" retries the keys now, spread over a minute, instead of after their delays."))
 	case top.Class == api.ClassTransient && isConflict(top.Message):
 		d.Situation = SituationRetrying
 		parts = append(parts, fmt.Sprintf("%s retrying after write conflicts (the object has been modified): "+
@@ -154,7 +155,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	d.Summary = strings.Join(parts, "; ")
 	d.Findings = append(d.Findings, herdFindings(c)...)
 	if !c.LogSampledAt.IsZero() {
-		d.Findings = append(d.Findings, Finding{FindingLogSampled, fmt.Sprintf(
+		d.Findings = append(d.Findings, Finding{Code: FindingLogSampled, Message: fmt.Sprintf(
 			"The counts may be low: %s, controller-runtime's production logger keeps only 1 line in 100, "+
 				"so keys failing since may have failed more often, and retry later, than estimated. %s",
 			sampledWhen(c.LogSampledAt), sampledRemedy)})
@@ -246,7 +247,7 @@ func herdFindings(c api.Controller) []Finding {
 	if n < HerdKeys {
 		return nil
 	}
-	return []Finding{{FindingHerd, fmt.Sprintf(
+	return []Finding{{Code: FindingHerd, Message: fmt.Sprintf(
 		"%d retries fall due in the same second (%s) and nothing paces them (no token bucket): they arrive as a herd; %s.",
 		n, inSeconds(at), jitterRemedy)}}
 }

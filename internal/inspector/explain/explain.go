@@ -34,8 +34,14 @@ type Diagnosis struct {
 
 // Finding is one anti-pattern with its advice.
 type Finding struct {
-	Code    string `json:"code"`
+	Code string `json:"code"`
+	// Message is the advice, its command (if any) rendered for a session
+	// attached with no flags; For renders it for the session that asks.
 	Message string `json:"message"`
+	// Command is the command the advice suggests, as a value; nil for none.
+	Command *Command `json:"command,omitempty"`
+	// before and after are Message around the command, backquotes aside.
+	before, after string
 }
 
 // String renders the whole diagnosis as plain text.

@@ -40,21 +40,17 @@ const (
 	FindingLogSampled = "log-sampled"
 )
 
-// RetryNow is the command a key's diagnosis suggests to retry it at once:
-// the one place it is written, so that a caller with its own way (the
-// TUI's r) can say that instead (strings.ReplaceAll with it).
-const RetryNow = "`kubectl backoff forget --requeue`"
-
-// retryNowFor is how to retry k at once: forget for a key an endpoint
-// serves; a key read from a log cannot be forgotten (nothing reaches the
-// queue), so kick, which touches its object. The key is named (a
-// Kubernetes name needs no quoting); TARGET stays a word for the caller
-// that knows it to fill in (WithLogTarget).
-func retryNowFor(k api.Key) string {
+// retryNowFor is how to retry k at once, and what to say after it: forget
+// for a key an endpoint serves; a key read from a log cannot be forgotten
+// (nothing reaches the queue), so kick, which touches its object, through
+// the workload whose log was read (Session.Target). The key is named (a
+// Kubernetes name needs no quoting).
+func retryNowFor(k api.Key) (Command, string) {
 	if k.Source == api.SourceLogs {
-		return kickTarget + "--from-logs " + k.Key + "` (it touches the object: a log cannot reach the queue)"
+		return Command{Verb: "kick", Target: true, Words: []string{"--from-logs", k.Key}},
+			" (it touches the object: a log cannot reach the queue)"
 	}
-	return RetryNow
+	return retryNow, ""
 }
 
 // jitterRemedy is the advice against a herd: the instrument's opt-in jitter.
@@ -68,20 +64,20 @@ func findings(in Input) []Finding {
 		out = append(out, f)
 	}
 	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
-		out = append(out, Finding{FindingUnobserved, fmt.Sprintf(
+		cmd, note := retryNowFor(k)
+		out = append(out, suggestion(FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
-				"Once the cause is fixed, retry now with %s.",
-			o.Generation, clock(k.NextRetryAt), retryNowFor(k))})
+				"Once the cause is fixed, retry now with ", o.Generation, clock(k.NextRetryAt)), cmd, note+"."))
 	}
 	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
 		say := f.emptyText()
-		out = append(out, Finding{FindingThrottled, strings.ToUpper(say[:1]) + say[1:] +
+		out = append(out, Finding{Code: FindingThrottled, Message: strings.ToUpper(say[:1]) + say[1:] +
 			". Every retry of this controller is throttled to " + rate(f.qps) + " per second."})
 	}
 	out = append(out, loopFindings(k.History)...)
 	if f := in.Fleet; f != nil {
 		if f.ShortRequeueAfter >= HotLoopKeys {
-			out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+			out = append(out, Finding{Code: FindingHotLoop, Message: fmt.Sprintf(
 				"%d keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead.",
 				f.ShortRequeueAfter)})
 		}
@@ -104,7 +100,7 @@ func herdFinding(f *FleetStats, c *api.Controller) Finding {
 		pace = "their delays came from the per-item exponential or RequeueAfter, and the token bucket (" + rate(bk.qps) +
 			" per second) spaces retries when they are scheduled, not when they fall due"
 	}
-	return Finding{FindingHerd, fmt.Sprintf("%d keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
+	return Finding{Code: FindingHerd, Message: fmt.Sprintf("%d keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
 		f.HerdSize, clock(f.HerdAt), pace, jitterRemedy)}
 }
 
@@ -125,7 +121,7 @@ func errorFinding(in Input) (Finding, bool) {
 		if k.Source == api.SourceLogs {
 			fix = "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."
 		}
-		return Finding{FindingPermanent,
+		return Finding{Code: FindingPermanent, Message:
 			"The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
 	case api.ClassTransient:
 		if k.SameErrorCount < PermanentAfter {
@@ -136,7 +132,7 @@ func errorFinding(in Input) (Finding, bool) {
 			sooner, late := offRetry(k.History)
 			msg := fmt.Sprintf("The error is transient, the same on the last %s%s", Plural(k.SameErrorCount, "logged failure"), sinceText(sameErrorSince(k), in.Now))
 			if sooner+late >= LoopRepeats {
-				return Finding{FindingTransient, msg + fmt.Sprintf(
+				return Finding{Code: FindingTransient, Message: msg + fmt.Sprintf(
 					", but %d of the last %d attempts came off their retry's time and successes are not in this log: "+
 						"it may be an error that comes and goes between successes (a conflict, a flaky call) rather than a dependency that is down. "+
 						verboseRemedy, sooner+late, len(k.History))}, true
@@ -145,21 +141,21 @@ func errorFinding(in Input) (Finding, bool) {
 		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, ", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))
 		if historyLoops(k.History).preemptions >= LoopRepeats {
 			// The loop finding says why: the backoff is not what paces it.
-			return Finding{FindingTransient, msg + "but watch events, not the backoff, decide when it retries (below)."}, true
+			return Finding{Code: FindingTransient, Message: msg + "but watch events, not the backoff, decide when it retries (below)."}, true
 		}
 		msg += "and the backoff is doing its job — nothing to change in the controller."
 		if plan := retryPlan(in.Controller, k.Failures); plan != "" {
 			msg += " If it keeps failing, the next retries wait " + plan + "."
 		}
-		return Finding{FindingTransient, msg +
-			" Once the dependency is back, " + retryNowFor(k) + " retries now instead of after the delay."}, true
+		cmd, note := retryNowFor(k)
+		return suggestion(FindingTransient, msg+" Once the dependency is back, ", cmd, note+" retries now instead of after the delay."), true
 	}
 	failingFor := in.Now.Sub(k.FirstFailureAt)
 	changed := !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.FirstFailureAt)
 	if k.SameErrorCount < PermanentAfter || k.FirstFailureAt.IsZero() || failingFor < LongFailure || changed {
 		return Finding{}, false
 	}
-	return Finding{FindingPermanent, fmt.Sprintf(
+	return Finding{Code: FindingPermanent, Message: fmt.Sprintf(
 		"The same error on the last %d attempts over %s, with no change to the object since, looks permanent: if only a change to the object can fix it, "+
 			"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
 		k.SameErrorCount, FormatDuration(failingFor))}, true

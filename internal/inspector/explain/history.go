@@ -101,14 +101,14 @@ func loopFindings(h []api.Attempt) []Finding {
 	l := historyLoops(h)
 	var out []Finding
 	if l.echoes >= LoopRepeats {
-		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+		out = append(out, Finding{Code: FindingHotLoop, Message: fmt.Sprintf(
 			"A hot loop: %d of the last %d attempts ran on a watch event less than %s after the key's own successful reconcile. "+
 				"The controller's own write (often a status update) comes back as an event and triggers it again: "+
 				"write only what changed, or ignore such events with a predicate (e.g. GenerationChangedPredicate).",
 			l.echoes, len(h), FormatDuration(EchoWithin))})
 	}
 	if l.preemptions >= LoopRepeats {
-		out = append(out, Finding{FindingHotLoop, fmt.Sprintf(
+		out = append(out, Finding{Code: FindingHotLoop, Message: fmt.Sprintf(
 			"Watch events pre-empted this key's backoff %s in the last %d attempts: each event retries it at once, "+
 				"so it fails at the rate the object changes, not the rate backoff allows. Find what keeps changing the object "+
 				"(another writer fighting this controller?), or ignore changes that do not touch the spec (GenerationChangedPredicate).",

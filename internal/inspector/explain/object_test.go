@@ -45,7 +45,7 @@ func TestRetryNowFitsTheSource(t *testing.T) {
 	for _, tt := range []struct {
 		source, want, not string
 	}{
-		{"", RetryNow, "kick"},
+		{"", "`kubectl backoff forget --requeue`", "kick"},
 		{api.SourceLogs, "`kubectl backoff kick TARGET --from-logs default/w`", "forget"},
 	} {
 		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
