@@ -106,8 +106,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	case backoff == 0:
 		d.Situation = SituationFailed
 		parts = append(parts, fmt.Sprintf("%s failed for good: not retried until their objects change", keys(failed)))
-		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message:
-			"The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."})
+		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "The controller reports these errors and stops retrying, as it should: fix the objects (describe one of the keys for its events and conditions); each fix is reconciled at once."})
 	case top.Class == api.ClassPermanent || (top.Class != api.ClassTransient && lasted(top, now)):
 		d.Situation = SituationPermanent
 		what := "the same permanent error"
@@ -115,9 +114,8 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 			what = "the same error, which looks permanent (unclassified, lasting)"
 		}
 		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
-		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message:
-			"Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
-				"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
+		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
+			"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage
 		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))

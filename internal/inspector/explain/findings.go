@@ -121,8 +121,7 @@ func errorFinding(in Input) (Finding, bool) {
 		if k.Source == api.SourceLogs {
 			fix = "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."
 		}
-		return Finding{Code: FindingPermanent, Message:
-			"The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
+		return Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
 	case api.ClassTransient:
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false
