@@ -386,8 +386,12 @@ type ErrorResponse struct {
 // fault, as a Kubernetes Status names details.causes[].field: every 400
 // carries one, so a client maps it to its own flag without reading Message.
 type ErrorBody struct {
-	Code    int    `json:"code"`
-	Reason  string `json:"reason"`
-	Field   string `json:"field,omitempty"`
+	Code   int    `json:"code"`
+	Reason string `json:"reason"`
+	Field  string `json:"field,omitempty"`
+	// Value, when one value of Field was refused, is that value as sent
+	// (a state of --state's list): what a client decides on, never the
+	// message's words.
+	Value   string `json:"value,omitempty"`
 	Message string `json:"message"`
 }

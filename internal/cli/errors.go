@@ -86,7 +86,7 @@ func (o *attachOptions) explainError(err error) error {
 	}
 	switch ae.Code {
 	case http.StatusBadRequest:
-		if ae.Field == "state" && strings.Contains(ae.Message, fmt.Sprintf("%q is not a state", api.StateUnknown)) {
+		if ae.Field == "state" && ae.Value == string(api.StateUnknown) {
 			// The endpoint lists its states without saying why unknown
 			// is not one of them.
 			return errUnknownState

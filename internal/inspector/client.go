@@ -250,7 +250,10 @@ type APIError struct {
 	Reason string
 	// Field is the parameter or body field at fault, as the server named it
 	// (api.ErrorBody.Field): what a client maps to its own flag.
-	Field   string
+	Field string
+	// Value is the one value of Field the server refused, if it said
+	// (api.ErrorBody.Value).
+	Value   string
 	Message string
 	Method  string
 	// Path is the URL path, which is what RBAC rules for non-resource URLs name.
@@ -273,7 +276,7 @@ func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
 	e := &APIError{Code: code, Method: method, Path: u.Path, Reason: http.StatusText(code)}
 	var body api.ErrorResponse
 	if json.Unmarshal(data, &body) == nil && body.Error.Message != "" {
-		e.Reason, e.Field, e.Message = body.Error.Reason, body.Error.Field, body.Error.Message
+		e.Reason, e.Field, e.Value, e.Message = body.Error.Reason, body.Error.Field, body.Error.Value, body.Error.Message
 		return e
 	}
 	// Not our error shape: controller-runtime's authn/authz filter (plain text)

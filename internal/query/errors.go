@@ -15,7 +15,9 @@ import (
 type Error struct {
 	Status int
 	Field  string
-	Msg    string
+	// Value is the one value of Field refused, when it was one (api.ErrorBody.Value).
+	Value string
+	Msg   string
 	// RetryAfter, for a 429, is when to come back (the Retry-After header).
 	RetryAfter time.Duration
 }

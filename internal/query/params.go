@@ -128,7 +128,9 @@ func checkState(s api.State, valid []api.State) error {
 	if i := strings.LastIndex(list, ", "); i >= 0 {
 		list = list[:i] + " or " + list[i+2:]
 	}
-	return Invalid("state", "%q is not a state; use %s", s, list)
+	e := Invalid("state", "%q is not a state; use %s", s, list)
+	e.Value = string(s)
+	return e
 }
 
 // Int is the integer parameter name given as s: def when empty, refused

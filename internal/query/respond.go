@@ -32,7 +32,7 @@ func Body(err error) api.ErrorResponse {
 	if !ok {
 		e = &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
 	}
-	return api.ErrorResponse{Error: api.ErrorBody{Code: e.Status, Reason: Reason(e.Status), Field: e.Field, Message: e.Msg}}
+	return api.ErrorResponse{Error: api.ErrorBody{Code: e.Status, Reason: Reason(e.Status), Field: e.Field, Value: e.Value, Message: e.Msg}}
 }
 
 // ServeJSON writes v as the answer to r, with status code.
