@@ -7,6 +7,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"k8s.io/utils/clock"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -48,6 +49,16 @@ type HandlerOptions struct {
 	// 429, and are then answered 429. Forget is not paced. Defaults to
 	// DefaultMaxRequestsPerSecond if zero; negative turns pacing off.
 	MaxRequestsPerSecond int
+	// WatchTick is how often a watched page (v1/keys?watch=true) is
+	// computed again, once for all who watch the same query. Defaults to
+	// DefaultWatchTick.
+	WatchTick time.Duration
+	// MaxWatches bounds the watches open at once (more are answered 429).
+	// Defaults to DefaultMaxWatches.
+	MaxWatches int
+	// Clock ticks the watches. Defaults to the real clock; tests step a
+	// fake one.
+	Clock clock.WithTicker
 }
 
 // Admission and pacing defaults (see HandlerOptions), the query engine's.
@@ -56,6 +67,8 @@ const (
 	DefaultAdmissionWait        = query.DefaultAdmissionWait
 	DefaultReuse                = query.DefaultReuse
 	DefaultMaxRequestsPerSecond = query.DefaultMaxRequestsPerSecond
+	DefaultWatchTick            = query.DefaultWatchTick
+	DefaultMaxWatches           = query.DefaultMaxWatches
 )
 
 // Handler serves DefaultRegistry under DefaultPrefix, forget allowed:
@@ -84,6 +97,9 @@ func NewHandler(opts HandlerOptions) http.Handler {
 		AdmissionWait:        opts.AdmissionWait,
 		Reuse:                opts.Reuse,
 		MaxRequestsPerSecond: opts.MaxRequestsPerSecond,
+		WatchTick:            opts.WatchTick,
+		MaxWatches:           opts.MaxWatches,
+		Clock:                opts.Clock,
 	}
 	if !opts.ReadOnly {
 		qo.Forget = (&forgetter{reg: opts.Registry, log: log}).serve

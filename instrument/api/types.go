@@ -257,6 +257,9 @@ type Capabilities struct {
 	// them): a client learns what the server can do from here, never from
 	// an error's words. Absent from servers older than this field.
 	Sorts []string `json:"sorts,omitempty"`
+	// Watch says v1/keys takes watch=true (api.WatchEvent). Absent from
+	// servers older than this field: they are polled.
+	Watch bool `json:"watch,omitempty"`
 }
 
 // ForgetRequest is the v1/forget body. Exactly one of Keys or Filter selects

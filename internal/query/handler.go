@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -50,6 +53,15 @@ type Options struct {
 	// DefaultMaxRequestsPerSecond if zero; negative turns pacing off (for a
 	// benchmark of what one read costs).
 	MaxRequestsPerSecond int
+	// WatchTick is how often a watched page is computed again. Defaults to
+	// DefaultWatchTick.
+	WatchTick time.Duration
+	// MaxWatches bounds the watches open at once. Defaults to
+	// DefaultMaxWatches.
+	MaxWatches int
+	// Clock ticks the watches; tests step a fake one. Defaults to the
+	// real clock.
+	Clock clock.WithTicker
 }
 
 // Handler is the v1 API over a Source: the one HTTP layer of the
@@ -63,6 +75,10 @@ type Handler struct {
 	adm    *admission
 	pace   *pacer
 	routes map[string]route
+
+	watchMu  sync.Mutex
+	hubs     map[string]*hub // the queries watched now
+	watchers int
 }
 
 // route is an endpoint: its method and what serves it. A serve function
@@ -95,7 +111,16 @@ func NewHandler(src Source, opts Options) *Handler {
 	if opts.MaxRequestsPerSecond == 0 {
 		opts.MaxRequestsPerSecond = DefaultMaxRequestsPerSecond
 	}
-	h := &Handler{src: src, opts: opts, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse)}
+	if opts.WatchTick <= 0 {
+		opts.WatchTick = DefaultWatchTick
+	}
+	if opts.MaxWatches <= 0 {
+		opts.MaxWatches = DefaultMaxWatches
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	h := &Handler{src: src, opts: opts, hubs: map[string]*hub{}, adm: newAdmission(opts.MaxConcurrentLists, opts.AdmissionWait, opts.Reuse)}
 	if opts.MaxRequestsPerSecond > 0 {
 		h.pace = newPacer(opts.MaxRequestsPerSecond, maxPacerRest)
 	}
@@ -138,6 +163,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Allow", rt.method)
 		return Errorf(http.StatusMethodNotAllowed, "%s %s: method not allowed; use %s", r.Method, path, rt.method)
 	}
+	if path == "v1/keys" && watching(r) {
+		// A watch is admitted on its own bound, and its hub's reads are
+		// paced, each tick: the stream holds no reader's slot.
+		return h.watch(w, r)
+	}
 	if rt.method == http.MethodGet && h.pace != nil {
 		done, err := h.pace.enter(r.Context())
 		if err != nil {
@@ -156,6 +186,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) error {
 		"endpoints": []string{
 			"GET v1/controllers",
 			"GET v1/keys?controller=&q=&error=&state=&sort=" + strings.Join(api.Sorts, "|") + "&limit=&offset=&continue=",
+			"GET v1/keys?watch=true&resourceVersion=&controller=&q=&error=&state=&sort=&limit= (JSON lines: PAGE, then CHANGE or BOOKMARK each tick)",
 			"GET v1/errors?controller=&q=&error=&state=",
 			"GET v1/key?controller=&key= (or &handle=)",
 			"POST v1/forget {controller, keys | handles | filter{q,state}, requeue, spread, dryRun} (Content-Type: application/json)",

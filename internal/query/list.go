@@ -132,6 +132,7 @@ func (h *Handler) controllers(w http.ResponseWriter, r *http.Request) error {
 				*c = api.Capabilities{ReadOnly: true}
 			}
 			c.Sorts = api.Sorts // what this handler accepts, whatever the source
+			c.Watch = true
 		}
 		return list, nil
 	})
@@ -142,6 +143,7 @@ func (h *Handler) keys(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	v.Del("watch") // watch=false: a list, as without it
 	q, err := ParseKeys(v, h.opts.States)
 	if err != nil {
 		return err

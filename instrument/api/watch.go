@@ -1,0 +1,54 @@
+package api
+
+import "time"
+
+// Watch event types (WatchEvent.Type).
+const (
+	// WatchPage is the page the same query would list: the client replaces
+	// what it holds with it. It is the first event of every watch, and
+	// comes again whenever the server says so.
+	WatchPage = "PAGE"
+	// WatchChange is what changed on the page since the previous event:
+	// rows that entered it or whose fields changed, rows that left it, and
+	// the page's order when it changed.
+	WatchChange = "CHANGE"
+	// WatchBookmark says nothing changed: the position and the server's
+	// time move on, so a client knows the endpoint still answers.
+	WatchBookmark = "BOOKMARK"
+	// WatchError ends the watch: Error says why. Code 410 means the
+	// position is too old (or the server restarted): list again, or watch
+	// without resourceVersion.
+	WatchError = "ERROR"
+)
+
+// WatchEvent is one line of GET v1/keys?watch=true: the response is JSON
+// lines (application/x-ndjson), one event each, flushed as it is written.
+// A client that reconnects with the last ResourceVersion it saw misses
+// nothing: the server replays what followed it, or answers ERROR 410.
+type WatchEvent struct {
+	Type string `json:"type"`
+	// ResourceVersion is the position after this event: pass it back as
+	// the resourceVersion parameter to resume. Opaque.
+	ResourceVersion string `json:"resourceVersion"`
+	// ServerTime is when the page was computed, on the server's clock.
+	ServerTime time.Time `json:"serverTime"`
+	// Page is a PAGE's page (with Total and Matched).
+	Page *KeyList `json:"page,omitempty"`
+	// Total and Matched are a CHANGE's counts, as KeyList has them.
+	Total   int `json:"total,omitempty"`
+	Matched int `json:"matched,omitempty"`
+	// Changed are a CHANGE's rows that entered the page or changed, whole.
+	Changed []Key `json:"changed,omitempty"`
+	// Deleted are the rows that left the page.
+	Deleted []KeyRef `json:"deleted,omitempty"`
+	// Order, when set, is the page's new order: every row, first to last.
+	Order []KeyRef `json:"order,omitempty"`
+	// Error is an ERROR's reason.
+	Error *ErrorBody `json:"error,omitempty"`
+}
+
+// KeyRef names one row of a page: a key of a controller.
+type KeyRef struct {
+	Controller string `json:"controller"`
+	Key        string `json:"key"`
+}
