@@ -265,7 +265,8 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	reader := &why.Cluster{REST: cfg, Core: cs}
-	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given}
+	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given,
+		Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}}
 	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}

@@ -35,6 +35,13 @@ type Verdict struct {
 	// NeverReconciled is Flux's status.observedGeneration -1: the controller
 	// has not reconciled the object once.
 	NeverReconciled bool `json:"neverReconciled,omitempty"`
+	// NoStatus is set when the object has no status at all; NotReconciled
+	// when, besides, its kind always gets one from a controller (Kind): no
+	// controller has written its status yet. KindNoStatus is set when the
+	// kind has no status at all (a ConfigMap): nothing reconciles it.
+	NoStatus      bool `json:"noStatus,omitempty"`
+	NotReconciled bool `json:"notReconciled,omitempty"`
+	KindNoStatus  bool `json:"kindNoStatus,omitempty"`
 	// Conditions are the object's conditions, each with its own
 	// observedGeneration where the kind sets one.
 	Conditions []Condition `json:"conditions,omitempty"`
@@ -57,9 +64,19 @@ type Condition struct {
 
 // Judge computes the object's verdict: kstatus.Compute first, then what
 // kstatus does not read (a condition's own observedGeneration, Flux's
-// observedGeneration -1, kinds whose Ready is absent).
+// observedGeneration -1, kinds whose Ready is absent). What the kind promises
+// about status is the built-ins' rules (KindOf); JudgeKind takes it read
+// from discovery, which custom kinds need.
 func Judge(u *unstructured.Unstructured) Verdict {
-	v := Verdict{Generation: u.GetGeneration(), Conditions: conditionsOf(u)}
+	return JudgeKind(u, KindOf(u.GroupVersionKind().GroupKind()))
+}
+
+// JudgeKind is Judge with what the kind promises about status: an object
+// with no status whose kind always gets one is not reconciled yet, never
+// Current (kstatus calls an object without conditions Current).
+func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
+	v := Verdict{Generation: u.GetGeneration(), Conditions: conditionsOf(u), NoStatus: hasNoStatus(u)}
+	v.KindNoStatus = v.NoStatus && k.NoStatus
 	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
 		v.ObservedGeneration = &og
 	}
@@ -76,6 +93,11 @@ func Judge(u *unstructured.Unstructured) Verdict {
 		c.Stale = c.ObservedGeneration > 0 && v.Generation > 0 && c.ObservedGeneration < v.Generation
 	}
 	if v.Status == Terminating {
+		return v
+	}
+	if v.NoStatus && k.WritesStatus {
+		v.NotReconciled = true
+		v.override(InProgress, "not-reconciled", "the object has no status, and its kind's status is written by its controller: no controller has written its status yet")
 		return v
 	}
 	for _, rule := range rules {

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
@@ -58,6 +59,9 @@ type Asker struct {
 	Given *Given
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
+	// Kinds says whether a kind's status is always written (a CRD's status
+	// subresource); nil judges by the built-ins' rules alone.
+	Kinds Kinds
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
 }
@@ -74,7 +78,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if a.Now != nil {
 		now = a.Now
 	}
-	ans := &Answer{Object: objectOf(u, resource), Verdict: Judge(u), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judge(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
 	gk := u.GroupVersionKind().GroupKind()
 	if a.Finder != nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
@@ -132,6 +136,11 @@ func (o Object) Ref() string {
 		kind += "." + g
 	}
 	return kind + "/" + o.Name
+}
+
+// groupKind is the object's group and kind.
+func (o Object) groupKind() schema.GroupKind {
+	return schema.FromAPIVersionAndKind(o.APIVersion, o.Kind).GroupKind()
 }
 
 // GenerationLine is the first line of the answer: the generation, who

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // summarize is the answer in one sentence, and the steps to take.
@@ -19,6 +20,13 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	switch {
 	case v.Status == Terminating:
 		return fmt.Sprintf("Terminating: %s.", v.Message), []string{"Deletion waits for the finalizers to be removed by their controllers: see the status manager's backoff below."}
+	case v.KindNoStatus:
+		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
+	case v.NotReconciled:
+		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
+			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
+	case c != nil && c.Rule == RuleNoManager && v.Status == Current && objstatus.Builtin(a.Object.groupKind()):
+		return "Current: nothing to wait for (no status manager was found: its controller writes no status it records in managedFields).", nil
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}

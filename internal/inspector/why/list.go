@@ -33,7 +33,7 @@ type List struct {
 func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
 	for _, it := range items {
-		if Judge(it.Object).Status == Current {
+		if a.judge(ctx, it.Object, it.Resource).Status == Current {
 			continue
 		}
 		l.Answers = append(l.Answers, a.Ask(ctx, it.Object, it.Resource))
