@@ -11,6 +11,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
+// messageWidth is the column a condition's or an event's message wraps in.
+const messageWidth = 80
+
 // printAnswer prints one object's answer in words, as describe does.
 func printAnswer(w io.Writer, a *why.Answer) {
 	v := a.Verdict
@@ -27,9 +30,10 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	fmt.Fprintf(w, "Status:      %s\n\n", status)
 
 	fmt.Fprintln(w, "Answer:")
-	fmt.Fprintf(w, "  %s\n", a.Summary)
+	// Whole lines: the terminal wraps them; a cut would fall on the cause.
+	fmt.Fprintf(w, "  %s\n", escapeControl(a.Summary))
 	for _, n := range a.Next {
-		fmt.Fprintf(w, "  > %s\n", n)
+		fmt.Fprintf(w, "  > %s\n", escapeControl(n))
 	}
 	for _, r := range a.Refused {
 		fmt.Fprintf(w, "  ! %s\n", r)
@@ -37,7 +41,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 
 	fmt.Fprintln(w, "\nEvidence:")
 	for _, e := range v.Evidence {
-		fmt.Fprintf(w, "  %s\n", oneLine(e, 160))
+		fmt.Fprintf(w, "  %s\n", escapeControl(oneLine(e, 0)))
 	}
 	if len(v.Conditions) > 0 {
 		tw := printers.GetNewTabWriter(w)
@@ -50,7 +54,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 					obs += " (stale)"
 				}
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), obs, dash(oneLine(c.Message, 80)))
+			writeWrappedRow(tw, []string{"  " + c.Type, c.Status, dash(c.Reason), obs}, c.Message, messageWidth)
 		}
 		tw.Flush()
 	}
@@ -66,7 +70,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	tw := printers.GetNewTabWriter(w)
 	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
 	for _, e := range a.Events {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, a.Now), oneLine(e.Message, 80))
+		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now)}, e.Message, messageWidth)
 	}
 	tw.Flush()
 }

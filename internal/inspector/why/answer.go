@@ -85,7 +85,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 		ans.Controller = c
 		ans.refuse(refused...)
 	}
-	if ans.Controller != nil {
+	if ans.Controller != nil && ans.Controller.NotRunning == "" {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {

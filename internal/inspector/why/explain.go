@@ -17,9 +17,15 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	}
 	v, c, b := a.Verdict, a.Controller, a.Backoff
 	word := v.Status
+	deciding, hasDeciding := objstatus.Deciding(v.Conditions)
 	switch {
+	case v.Status == Terminating && hasDeciding:
+		return fmt.Sprintf("Terminating: %s; %s.", v.Message, deciding.Said()), nil
 	case v.Status == Terminating:
 		return fmt.Sprintf("Terminating: %s.", v.Message), []string{"Deletion waits for the finalizers to be removed by their controllers: see the status manager's backoff below."}
+	case c != nil && c.NotRunning != "" && v.Status != Current:
+		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
+			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
 	case v.KindNoStatus:
 		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
 	case v.NotReconciled:
@@ -47,6 +53,9 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	}
 	if v.Status == Current {
 		return "Current: the latest change is reconciled, nothing to wait for.", next
+	}
+	if hasDeciding && !strings.Contains(v.Message, deciding.Message) {
+		return fmt.Sprintf("%s: %s; %s.", word, strings.TrimSuffix(v.Message, "."), deciding.Said()), next
 	}
 	return fmt.Sprintf("%s: %s.", word, v.Message), next
 }
