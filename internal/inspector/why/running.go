@@ -87,7 +87,9 @@ func (f *Finder) checkRunning(ctx context.Context, c *Controller) {
 	c.NotRunning = fmt.Sprintf("%s has no running pods: nothing is reconciling your change (%s)", c.Target, state)
 }
 
-func running(p corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil }
+func running(p corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil
+}
 
 // podState is a pod's state in a few words: the waiting reason of its
 // containers (CrashLoopBackOff, ImagePullBackOff), or why it is not
