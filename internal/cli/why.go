@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
@@ -267,6 +268,9 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 	reader := &why.Cluster{REST: cfg, Core: cs}
 	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given,
 		Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}}
+	if dyn, err := dynamic.NewForConfig(cfg); err == nil {
+		asker.Graph = &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}
+	}
 	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}

@@ -59,6 +59,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		tw.Flush()
 	}
 
+	printWhyChain(w, a)
 	printWhyController(w, a)
 	printWhyBackoff(w, a)
 
@@ -73,6 +74,10 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now)}, e.Message, messageWidth)
 	}
 	tw.Flush()
+	for _, b := range a.Blockers {
+		fmt.Fprintf(w, "\n--- Blocker %s ---\n", b.Object.Ref())
+		printAnswer(w, b)
+	}
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {

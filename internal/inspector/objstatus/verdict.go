@@ -112,7 +112,7 @@ func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
 type rule func(u *unstructured.Unstructured, v *Verdict) bool
 
 // rules run in order after kstatus, the first that decides wins.
-var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication}
+var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState}
 
 // neverReconciled: Flux defaults status.observedGeneration to -1 in its
 // CRDs, so -1 means its controller has not reconciled the object once
@@ -218,6 +218,50 @@ func argoApplication(u *unstructured.Unstructured, v *Verdict) bool {
 		v.override(Current, "argocd-synced", what)
 	default:
 		v.override(InProgress, "argocd-sync", what)
+	}
+	return true
+}
+
+// apiServiceAvailable: an APIService says in Available whether the API
+// server can reach what serves it; kstatus reads only Ready, so an
+// unavailable one — which blocks every namespace's deletion through
+// discovery — reads Current.
+func apiServiceAvailable(u *unstructured.Unstructured, v *Verdict) bool {
+	gvk := u.GroupVersionKind()
+	if gvk.Group != "apiregistration.k8s.io" || gvk.Kind != "APIService" {
+		return false
+	}
+	i := slices.IndexFunc(v.Conditions, func(c Condition) bool { return c.Type == "Available" })
+	if i < 0 || v.Conditions[i].Status == "True" {
+		return false
+	}
+	c := v.Conditions[i]
+	v.override(Failed, "apiservice-unavailable", fmt.Sprintf("Available=%s (%s): %s: the API server cannot reach what serves %s, so discovery of its group fails (and namespaces cannot be deleted)",
+		c.Status, c.Reason, oneLine(c.Message), u.GetName()))
+	return true
+}
+
+// acmeState: cert-manager's ACME Order and Challenge have no conditions,
+// only status.state (the ACME states: pending, ready, processing, valid,
+// invalid, errored, expired) and status.reason; kstatus calls them Current
+// whatever they say.
+func acmeState(u *unstructured.Unstructured, v *Verdict) bool {
+	if u.GroupVersionKind().Group != "acme.cert-manager.io" {
+		return false
+	}
+	state, _, _ := unstructured.NestedString(u.Object, "status", "state")
+	reason, _, _ := unstructured.NestedString(u.Object, "status", "reason")
+	what := "state " + orUnknown(state)
+	if reason != "" {
+		what += ": " + oneLine(reason)
+	}
+	switch state {
+	case "valid":
+		v.override(Current, "acme-state", what)
+	case "invalid", "errored", "expired":
+		v.override(Failed, "acme-state", what)
+	default:
+		v.override(InProgress, "acme-state", what)
 	}
 	return true
 }
