@@ -266,7 +266,7 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	reader := &why.Cluster{REST: cfg, Core: cs}
-	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given,
+	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe, Logs: reader.ReadLog}, Keys: reader, Given: o.given,
 		Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}}
 	if dyn, err := dynamic.NewForConfig(cfg); err == nil {
 		asker.Graph = &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}

@@ -71,6 +71,9 @@ type Finder struct {
 	Core inspector.Clientset
 	// Probe asks instrumented pods what they run; nil skips that rule.
 	Probe Probe
+	// Logs reads candidates' logs when a search is ambiguous; nil skips
+	// that rule.
+	Logs LogReader
 
 	// found remembers each search, by kind and manager: `why TYPE` asks
 	// about many objects of one controller.
@@ -116,6 +119,10 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		if k, refusedKind := f.byKind(ctx, gk, manager); k.Found() {
 			return k, append(refused, refusedKind...)
 		}
+		if k := f.byLog(ctx, gk, c); k != nil {
+			f.markInstrumented(ctx, k)
+			return k, refused
+		}
 		return c, refused
 	}
 	pods, err := listAllPods(ctx, f.Core)
@@ -130,6 +137,10 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		// kind may tell them apart.
 		if k, refusedKind := f.byKind(ctx, gk, manager); k.Found() {
 			return k, append(refused, refusedKind...)
+		}
+		if k := f.byLog(ctx, gk, c); k != nil {
+			f.markInstrumented(ctx, k)
+			return k, refused
 		}
 		return c, refused
 	}
