@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/kubernetes/fake"
 )
 
@@ -184,5 +185,50 @@ func TestAskChain(t *testing.T) {
 	}
 	if c := ans.Controller; c == nil || c.Target != "pod/kube-controller-manager-cp-1" {
 		t.Errorf("controller %+v; want kube-controller-manager's static pod", c)
+	}
+}
+
+// TestGraphListPaged: a kind's objects are listed page by page (Limit,
+// then Continue), and a list longer than Limits.ListItems is cut, and said.
+func TestGraphListPaged(t *testing.T) {
+	g := graphOf(t, "deployment-replicafailure.yaml")
+	fakeDyn := g.Dynamic.(*dynamicfake.FakeDynamicClient)
+	rs := load(t, "chain/replicaset-quota.yaml")
+	var limits []int64
+	fakeDyn.PrependReactor("list", "replicasets", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		opts := action.(k8stesting.ListActionImpl).GetListOptions()
+		limits = append(limits, opts.Limit)
+		page := rs.DeepCopy()
+		l := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSetList"}}
+		switch opts.Continue {
+		case "":
+			page.SetName("first")
+			l.SetContinue("page-2")
+		case "page-2":
+			page.SetName("second")
+			page.SetUID("another")
+			l.SetContinue("page-3")
+		default:
+			t.Errorf("continue %q: the list went past its limit", opts.Continue)
+		}
+		l.Items = []unstructured.Unstructured{*page}
+		return true, l, nil
+	})
+	g.Limits = Limits{Page: 1, ListItems: 2}
+	u := load(t, "deployment-replicafailure.yaml")
+	u.SetUID("4c0f7b3e-2f0a-4f4e-8e5e-000000000001")
+	c := g.Walk(context.Background(), u, func(x *unstructured.Unstructured, _ string) Verdict { return Judge(x) })
+	var names []string
+	for _, n := range c.Root.Below {
+		names = append(names, n.Object.Name)
+	}
+	if strings.Join(names, ",") != "first,second" {
+		t.Errorf("children %v; want the ReplicaSets of both pages", names)
+	}
+	if len(limits) != 2 || limits[0] != 1 {
+		t.Errorf("list limits %v; want two pages of 1", limits)
+	}
+	if !strings.Contains(strings.Join(c.Cut, "\n"), "replicasets in namespace default: only the first 2 read") {
+		t.Errorf("cut %v; want the list's cut said", c.Cut)
 	}
 }
