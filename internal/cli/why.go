@@ -70,6 +70,12 @@ controller:
   - what that controller does with the key: its instrumented endpoint when
     the pods have a port named "backoff" (exact), else its log (estimated, or
     stated where the log says the next retry); and the object's Events;
+  - what the object waits for: the chain of its dependencies (spec's *Ref,
+    *Refs and dependsOn), its children (owner references; Flux's inventory,
+    Crossplane's resourceRefs), their pods, and the APIService a discovery
+    failure names, bounded in depth, objects and time (what was cut is said).
+    The blocker — the deepest object not Current whose own are Current — is
+    marked in the tree and answered for in turn;
   - what to do next.
 
 With a TYPE alone, list the objects of the kind that are not Current, the

@@ -23,8 +23,14 @@ func chainSummary(a *Answer) (string, []string) {
 		parts = append(parts, pathWords(c.Path(b)))
 	}
 	word := a.Verdict.Status
-	s := fmt.Sprintf("%s: it waits for %s.", word, strings.Join(parts, "; and for "))
 	var next []string
+	if word == Current {
+		// Reconciled itself; what it depends on is not (yet) — said, not
+		// made its answer.
+		next = append(next, fmt.Sprintf("Below it, not Current: %s.", strings.Join(parts, "; and ")))
+		return a.Summary, append(next, a.Next...)
+	}
+	s := fmt.Sprintf("%s: it waits for %s.", word, strings.Join(parts, "; and for "))
 	for _, b := range a.Blockers {
 		next = append(next, fmt.Sprintf("%s: %s", b.Object.Ref(), b.Summary))
 		next = append(next, b.Next...)

@@ -232,3 +232,15 @@ func TestGraphListPaged(t *testing.T) {
 		t.Errorf("cut %v; want the list's cut said", c.Cut)
 	}
 }
+
+// TestChainSummaryCurrentRoot: an object reconciled itself keeps its own
+// answer; what below it is not Current is said as a next step.
+func TestChainSummaryCurrentRoot(t *testing.T) {
+	child := &Node{Object: Object{APIVersion: "e2e.kubectl-backoff.io/v1", Kind: "Widget", Name: "w-fail"}, Via: "spec.dependsOn", Status: InProgress, Line: "Widget generation is 2, but latest observed generation is 1", Blocker: true}
+	a := &Answer{Verdict: Verdict{Status: Current}, Summary: "Current: the latest change is reconciled, nothing to wait for.",
+		Chain: &Chain{Root: &Node{Status: Current, Below: []*Node{child}}}}
+	s, next := chainSummary(a)
+	if s != a.Summary || len(next) != 1 || !strings.Contains(next[0], "Below it, not Current: widget.e2e.kubectl-backoff.io/w-fail (spec.dependsOn), which is InProgress") {
+		t.Errorf("summary %q, next %v; want its own summary, the Widget said below", s, next)
+	}
+}
