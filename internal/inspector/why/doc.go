@@ -24,11 +24,14 @@
 //     API v1beta2's RollingOut/ScalingUp/ScalingDown on kinds without Ready,
 //     and an Argo CD Application's sync and health. The rule lives in
 //     inspector/objstatus, which describe and the UI's key detail use too.
+//
 //   - managedFields: the newest entry that touched spec is the change (who,
 //     when); the managers of the status subresource are the controllers.
+//
 //   - Judge also reads what the kind promises (Kinds, from discovery): an
 //     object with no status whose kind always gets one (a CRD's status
 //     subresource, a Deployment) has not been reconciled, never Current.
+//
 //   - Finder: the status manager's pods, by the first rule that matches — a
 //     Deployment of that name, one with a container of that name, one whose
 //     name begins the manager's (cert-manager → cert-manager-certificates-
@@ -40,6 +43,7 @@
 //     pod is a managed control plane, said so; found pods of which none runs
 //     are the answer. The rule is kept in the answer; several matches are
 //     ambiguous, and said so.
+//
 //   - KeyReader: the key's backoff from the instrumented endpoint (exact),
 //     or from the controller's log (inspector/logs: estimated, or stated
 //     where the log says the next retry).
