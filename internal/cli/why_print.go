@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -149,6 +150,21 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 	}
 }
 
+// listMessage is a list's MESSAGE: the deciding condition, else the
+// verdict's message, kept at its end when too long (the cause is at the
+// end: "… exceeded quota: q, requested: pods=1").
+func listMessage(v why.Verdict, n int) string {
+	msg := v.Message
+	if c, ok := objstatus.Deciding(v.Conditions); ok && v.Status != why.Current {
+		msg = c.Said()
+	}
+	msg = escapeControl(oneLine(msg, 0))
+	if r := []rune(msg); len(r) > n {
+		return "…" + string(r[len(r)-(n-1):])
+	}
+	return msg
+}
+
 // printAnswerList prints `why TYPE`: one line per object not Current.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 	tw := printers.GetNewTabWriter(w)
@@ -164,7 +180,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(oneLine(a.Verdict.Message, 60)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(listMessage(a.Verdict, 100)))
 	}
 	tw.Flush()
 }

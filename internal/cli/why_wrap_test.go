@@ -69,3 +69,17 @@ func TestWrapText(t *testing.T) {
 		}
 	}
 }
+
+// TestListMessageKeepsTheEnd: `why TYPE`'s MESSAGE column is the deciding
+// condition, cut at its start when too long, never in its middle.
+func TestListMessageKeepsTheEnd(t *testing.T) {
+	v := why.Verdict{Status: why.InProgress, Message: "Replicas: 0/2", Conditions: []why.Condition{{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate",
+		Message: `pods "web-69c6f74b8b-bmsrj" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`}}}
+	got := listMessage(v, 60)
+	if want := "…ota: q, requested: pods=1, used: pods=0, limited: pods=0"; !strings.HasSuffix(got, "limited: pods=0") || len([]rune(got)) != 60 || !strings.HasPrefix(got, "…") {
+		t.Errorf("listMessage = %q; want 60 runes ending %q", got, want)
+	}
+	if got := listMessage(why.Verdict{Status: why.InProgress, Message: "short"}, 60); got != "short" {
+		t.Errorf("listMessage = %q; want the short message whole", got)
+	}
+}
