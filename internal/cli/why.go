@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
@@ -69,6 +70,12 @@ controller:
   - what that controller does with the key: its instrumented endpoint when
     the pods have a port named "backoff" (exact), else its log (estimated, or
     stated where the log says the next retry); and the object's Events;
+  - what the object waits for: the chain of its dependencies (spec's *Ref,
+    *Refs and dependsOn), its children (owner references; Flux's inventory,
+    Crossplane's resourceRefs), their pods, and the APIService a discovery
+    failure names, bounded in depth, objects and time (what was cut is said).
+    The blocker — the deepest object not Current whose own are Current — is
+    marked in the tree and answered for in turn;
   - what to do next.
 
 With a TYPE alone, list the objects of the kind that are not Current, the
@@ -265,7 +272,11 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	reader := &why.Cluster{REST: cfg, Core: cs}
-	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe}, Keys: reader, Given: o.given}
+	asker := &why.Asker{Finder: &why.Finder{Core: cs, Probe: reader.Probe, Logs: reader.ReadLog}, Keys: reader, Given: o.given,
+		Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}}
+	if dyn, err := dynamic.NewForConfig(cfg); err == nil {
+		asker.Graph = &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}
+	}
 	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}

@@ -8,8 +8,12 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
+
+// messageWidth is the column a condition's or an event's message wraps in.
+const messageWidth = 80
 
 // printAnswer prints one object's answer in words, as describe does.
 func printAnswer(w io.Writer, a *why.Answer) {
@@ -27,9 +31,10 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	fmt.Fprintf(w, "Status:      %s\n\n", status)
 
 	fmt.Fprintln(w, "Answer:")
-	fmt.Fprintf(w, "  %s\n", a.Summary)
+	// Whole lines: the terminal wraps them; a cut would fall on the cause.
+	fmt.Fprintf(w, "  %s\n", escapeControl(a.Summary))
 	for _, n := range a.Next {
-		fmt.Fprintf(w, "  > %s\n", n)
+		fmt.Fprintf(w, "  > %s\n", escapeControl(n))
 	}
 	for _, r := range a.Refused {
 		fmt.Fprintf(w, "  ! %s\n", r)
@@ -37,7 +42,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 
 	fmt.Fprintln(w, "\nEvidence:")
 	for _, e := range v.Evidence {
-		fmt.Fprintf(w, "  %s\n", oneLine(e, 160))
+		fmt.Fprintf(w, "  %s\n", escapeControl(oneLine(e, 0)))
 	}
 	if len(v.Conditions) > 0 {
 		tw := printers.GetNewTabWriter(w)
@@ -50,11 +55,12 @@ func printAnswer(w io.Writer, a *why.Answer) {
 					obs += " (stale)"
 				}
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), obs, dash(oneLine(c.Message, 80)))
+			writeWrappedRow(tw, []string{"  " + c.Type, c.Status, dash(c.Reason), obs}, c.Message, messageWidth)
 		}
 		tw.Flush()
 	}
 
+	printWhyChain(w, a)
 	printWhyController(w, a)
 	printWhyBackoff(w, a)
 
@@ -66,9 +72,13 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	tw := printers.GetNewTabWriter(w)
 	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
 	for _, e := range a.Events {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, a.Now), oneLine(e.Message, 80))
+		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now)}, e.Message, messageWidth)
 	}
 	tw.Flush()
+	for _, b := range a.Blockers {
+		fmt.Fprintf(w, "\n--- Blocker %s ---\n", b.Object.Ref())
+		printAnswer(w, b)
+	}
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {
@@ -140,6 +150,21 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 	}
 }
 
+// listMessage is a list's MESSAGE: the deciding condition, else the
+// verdict's message, kept at its end when too long (the cause is at the
+// end: "… exceeded quota: q, requested: pods=1").
+func listMessage(v why.Verdict, n int) string {
+	msg := v.Message
+	if c, ok := objstatus.Deciding(v.Conditions); ok && v.Status != why.Current {
+		msg = c.Said()
+	}
+	msg = escapeControl(oneLine(msg, 0))
+	if r := []rune(msg); len(r) > n {
+		return "…" + string(r[len(r)-(n-1):])
+	}
+	return msg
+}
+
 // printAnswerList prints `why TYPE`: one line per object not Current.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 	tw := printers.GetNewTabWriter(w)
@@ -155,7 +180,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(oneLine(a.Verdict.Message, 60)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(listMessage(a.Verdict, 100)))
 	}
 	tw.Flush()
 }

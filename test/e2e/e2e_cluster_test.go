@@ -29,7 +29,7 @@ import (
 )
 
 // assetFiles are what hack/k8s-bin.sh puts in KUBEBUILDER_ASSETS.
-var assetFiles = []string{"kube-apiserver", "etcd", "kubectl", "kwok", "kwok-stages.yaml"}
+var assetFiles = []string{"kube-apiserver", "kube-controller-manager", "etcd", "kubectl", "kwok", "kwok-stages.yaml"}
 
 // requireAssets returns KUBEBUILDER_ASSETS, or skips the test with how to
 // build it when the binaries are missing.
@@ -116,11 +116,17 @@ type portForward struct {
 	Target  net.Addr
 }
 
+// podLog is a CRI-format file kwok serves as the log of a pod's containers.
+type podLog struct {
+	Namespace, Pod, File string
+}
+
 // startKwok runs kwok as the kubelet of every node: it marks nodes Ready and
 // pods Running, and serves the kubelet API (port-forward, logs) on loopback,
 // sending the given pod's ports to local addresses and serving containerLog
-// (a CRI-format file) as the log of each of its containers.
-func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, forwards []portForward, containerLog string) {
+// (a CRI-format file) as the log of each of its containers, and each of
+// more as the log of its pod.
+func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, forwards []portForward, containerLog string, more ...podLog) {
 	t.Helper()
 	certFile, keyFile := selfSignedCert(t, dir)
 	stages, err := os.ReadFile(filepath.Join(assets, "kwok-stages.yaml"))
@@ -134,7 +140,9 @@ func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, for
 		fmt.Fprintf(&pf, "  - ports: [%d]\n    target:\n      address: %s\n      port: %s\n", f.PodPort, host, port)
 	}
 	// A Logs entry without containers is every container's.
-	fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  logs:\n  - logsFile: %s\n    follow: true\n", pod, namespace, containerLog)
+	for _, l := range append([]podLog{{namespace, pod, containerLog}}, more...) {
+		fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  logs:\n  - logsFile: %s\n    follow: true\n", l.Pod, l.Namespace, l.File)
+	}
 	config := filepath.Join(dir, "kwok.yaml")
 	if err := os.WriteFile(config, append(stages, pf.String()...), 0o600); err != nil {
 		t.Fatal(err)

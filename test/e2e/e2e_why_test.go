@@ -271,6 +271,41 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		}
 	})
 
+	// A chain across CRDs: a Gadget that dependsOn a Widget that fails;
+	// both fail, and the Widget — the deeper — is the blocker, answered
+	// from its instrumented controller.
+	t.Run("chain", func(t *testing.T) {
+		g := newGadget(ns, "g-chain", map[string]any{"fail": false, "dependsOn": []any{map[string]any{"kind": "Widget", "name": "w-fail"}}})
+		reconciled(g)
+		if err := c.Get(ctx, client.ObjectKeyFromObject(g), g); err != nil {
+			t.Fatal(err)
+		}
+		_ = unstructured.SetNestedField(g.Object, true, "spec", "fail")
+		if err := c.Update(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, time.Minute, "why g-chain names the Widget", func(context.Context) error {
+			a, err := answer("gadget/g-chain", "-n", ns)
+			if err != nil {
+				return err
+			}
+			var blockers []string
+			for _, b := range a.Chain.Blockers() {
+				blockers = append(blockers, b.Object.Ref())
+			}
+			switch {
+			case strings.Join(blockers, " ") != "widget."+gadgetGVK.Group+"/w-fail":
+				return fmt.Errorf("blockers %v; want widget w-fail (summary %q)", blockers, a.Summary)
+			case len(a.Blockers) != 1 || a.Blockers[0].Backoff == nil || a.Blockers[0].Backoff.Source != why.SourceEndpoint:
+				return fmt.Errorf("blocker answers %+v; want the widget's, from its endpoint", a.Blockers)
+			case !strings.Contains(a.Summary, "it waits for widget."+gadgetGVK.Group+"/w-fail (spec.dependsOn)"):
+				return fmt.Errorf("summary %q", a.Summary)
+			}
+			return nil
+		})
+		t.Logf("why gadget/g-chain:\n%s", kc.ok(t, admin, "backoff", "why", "gadget/g-chain", "-n", ns))
+	})
+
 	t.Run("nobody-reconciles", func(t *testing.T) {
 		a, err := answer("gadget/g-orphan", "-n", whyNamespace)
 		if err != nil {

@@ -83,10 +83,14 @@ func TestE2E(t *testing.T) {
 	startGadgets(t, adminCfg, ns, controllerLog) // why: a controller without the instrument, in the pod's log
 
 	createWorkload(ctx, t, cs, ns)
+	// kube-controller-manager's log, served as its static pod's (the
+	// controller-manager subtest starts it, last: it reconciles every
+	// namespace's Deployments).
+	kcmLog := newCRILog(t, filepath.Join(dir, "kube-controller-manager.log"))
 	startKwok(t, assets, admin, dir, ns, podName, []portForward{
 		{PodPort: backoffPort, Target: d.Addr()},
 		{PodPort: metricsPort, Target: tcpAddr(metricsAddr)},
-	}, controllerLog.path)
+	}, controllerLog.path, podLog{Namespace: "kube-system", Pod: kcmPod, File: kcmLog.path})
 	eventually(t, time.Minute, "kwok runs the pod", func(ctx context.Context) error { return podRunning(ctx, cs, ns) })
 
 	t.Run("get", func(t *testing.T) {
@@ -166,6 +170,9 @@ func TestE2E(t *testing.T) {
 	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
 
 	t.Run("top", func(t *testing.T) { testTop(t, kc, admin, dir, cmd("top")) })
+
+	// Last: the real kube-controller-manager reconciles every namespace.
+	t.Run("controller-manager", func(t *testing.T) { testControllerManager(ctx, t, kc, assets, admin, cs, c, kcmLog) })
 }
 
 // cmd is `backoff VERB deploy/demo -n demo ARGS...`.

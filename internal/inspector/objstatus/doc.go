@@ -10,6 +10,12 @@
 //	fmt.Println(objstatus.Line(v, o.SpecChange, ago))
 //	// InProgress: generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6
 //
+// An object with no status whose kind always gets one from a controller (a
+// CRD's status subresource, read by the caller from discovery and given to
+// JudgeKind; a built-in such as a Deployment, by rule) is not reconciled
+// yet, never Current; a kind with no status at all (a ConfigMap) is said
+// to have none.
+//
 // Judge runs kstatus (sigs.k8s.io/cli-utils/pkg/kstatus/status) first,
 // then, in order, the rules it does not read: Flux's
 // status.observedGeneration -1 (never reconciled), a Crossplane resource's

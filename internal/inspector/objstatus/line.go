@@ -19,8 +19,14 @@ func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
 	switch {
 	case v.NeverReconciled:
 		b.WriteString("; the controller has never reconciled it (observedGeneration -1)")
+	case v.NotReconciled:
+		b.WriteString("; no controller has written its status yet")
 	case v.ObservedGeneration != nil:
 		fmt.Fprintf(&b, "; the controller has observed %d", *v.ObservedGeneration)
+	case v.KindNoStatus:
+		b.WriteString("; the kind has no status: no controller reconciles it")
+	case v.NoStatus:
+		b.WriteString("; it has no status")
 	default:
 		b.WriteString("; the kind has no status.observedGeneration")
 	}

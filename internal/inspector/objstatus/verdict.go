@@ -35,6 +35,13 @@ type Verdict struct {
 	// NeverReconciled is Flux's status.observedGeneration -1: the controller
 	// has not reconciled the object once.
 	NeverReconciled bool `json:"neverReconciled,omitempty"`
+	// NoStatus is set when the object has no status at all; NotReconciled
+	// when, besides, its kind always gets one from a controller (Kind): no
+	// controller has written its status yet. KindNoStatus is set when the
+	// kind has no status at all (a ConfigMap): nothing reconciles it.
+	NoStatus      bool `json:"noStatus,omitempty"`
+	NotReconciled bool `json:"notReconciled,omitempty"`
+	KindNoStatus  bool `json:"kindNoStatus,omitempty"`
 	// Conditions are the object's conditions, each with its own
 	// observedGeneration where the kind sets one.
 	Conditions []Condition `json:"conditions,omitempty"`
@@ -57,9 +64,19 @@ type Condition struct {
 
 // Judge computes the object's verdict: kstatus.Compute first, then what
 // kstatus does not read (a condition's own observedGeneration, Flux's
-// observedGeneration -1, kinds whose Ready is absent).
+// observedGeneration -1, kinds whose Ready is absent). What the kind promises
+// about status is the built-ins' rules (KindOf); JudgeKind takes it read
+// from discovery, which custom kinds need.
 func Judge(u *unstructured.Unstructured) Verdict {
-	v := Verdict{Generation: u.GetGeneration(), Conditions: conditionsOf(u)}
+	return JudgeKind(u, KindOf(u.GroupVersionKind().GroupKind()))
+}
+
+// JudgeKind is Judge with what the kind promises about status: an object
+// with no status whose kind always gets one is not reconciled yet, never
+// Current (kstatus calls an object without conditions Current).
+func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
+	v := Verdict{Generation: u.GetGeneration(), Conditions: conditionsOf(u), NoStatus: hasNoStatus(u)}
+	v.KindNoStatus = v.NoStatus && k.NoStatus
 	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
 		v.ObservedGeneration = &og
 	}
@@ -78,6 +95,11 @@ func Judge(u *unstructured.Unstructured) Verdict {
 	if v.Status == Terminating {
 		return v
 	}
+	if v.NoStatus && k.WritesStatus {
+		v.NotReconciled = true
+		v.override(InProgress, "not-reconciled", "the object has no status, and its kind's status is written by its controller: no controller has written its status yet")
+		return v
+	}
 	for _, rule := range rules {
 		if rule(u, &v) {
 			break
@@ -90,7 +112,7 @@ func Judge(u *unstructured.Unstructured) Verdict {
 type rule func(u *unstructured.Unstructured, v *Verdict) bool
 
 // rules run in order after kstatus, the first that decides wins.
-var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication}
+var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState}
 
 // neverReconciled: Flux defaults status.observedGeneration to -1 in its
 // CRDs, so -1 means its controller has not reconciled the object once
@@ -196,6 +218,50 @@ func argoApplication(u *unstructured.Unstructured, v *Verdict) bool {
 		v.override(Current, "argocd-synced", what)
 	default:
 		v.override(InProgress, "argocd-sync", what)
+	}
+	return true
+}
+
+// apiServiceAvailable: an APIService says in Available whether the API
+// server can reach what serves it; kstatus reads only Ready, so an
+// unavailable one — which blocks every namespace's deletion through
+// discovery — reads Current.
+func apiServiceAvailable(u *unstructured.Unstructured, v *Verdict) bool {
+	gvk := u.GroupVersionKind()
+	if gvk.Group != "apiregistration.k8s.io" || gvk.Kind != "APIService" {
+		return false
+	}
+	i := slices.IndexFunc(v.Conditions, func(c Condition) bool { return c.Type == "Available" })
+	if i < 0 || v.Conditions[i].Status == "True" {
+		return false
+	}
+	c := v.Conditions[i]
+	v.override(Failed, "apiservice-unavailable", fmt.Sprintf("Available=%s (%s): %s: the API server cannot reach what serves %s, so discovery of its group fails (and namespaces cannot be deleted)",
+		c.Status, c.Reason, oneLine(c.Message), u.GetName()))
+	return true
+}
+
+// acmeState: cert-manager's ACME Order and Challenge have no conditions,
+// only status.state (the ACME states: pending, ready, processing, valid,
+// invalid, errored, expired) and status.reason; kstatus calls them Current
+// whatever they say.
+func acmeState(u *unstructured.Unstructured, v *Verdict) bool {
+	if u.GroupVersionKind().Group != "acme.cert-manager.io" {
+		return false
+	}
+	state, _, _ := unstructured.NestedString(u.Object, "status", "state")
+	reason, _, _ := unstructured.NestedString(u.Object, "status", "reason")
+	what := "state " + orUnknown(state)
+	if reason != "" {
+		what += ": " + oneLine(reason)
+	}
+	switch state {
+	case "valid":
+		v.override(Current, "acme-state", what)
+	case "invalid", "errored", "expired":
+		v.override(Failed, "acme-state", what)
+	default:
+		v.override(InProgress, "acme-state", what)
 	}
 	return true
 }

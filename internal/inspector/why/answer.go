@@ -3,11 +3,13 @@ package why
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
@@ -46,6 +48,10 @@ type Answer struct {
 	// is reconciled, or unknown): what `why TYPE` sorts by.
 	Waiting metav1.Duration `json:"waiting,omitzero"`
 	Now     time.Time       `json:"now"`
+	// Chain is what the object waits for, when the asker walks it; Blockers
+	// the answers for its blockers other than the object itself.
+	Chain    *Chain    `json:"chain,omitempty"`
+	Blockers []*Answer `json:"blockers,omitempty"`
 }
 
 // Asker answers `why` for objects.
@@ -58,6 +64,11 @@ type Asker struct {
 	Given *Given
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
+	// Kinds says whether a kind's status is always written (a CRD's status
+	// subresource); nil judges by the built-ins' rules alone.
+	Kinds Kinds
+	// Graph reads the chain; nil answers for the object alone.
+	Graph *Graph
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
 }
@@ -68,20 +79,46 @@ type CommandHint struct {
 	Program string
 }
 
-// Ask answers for object u of the given resource (plural, "" if unknown).
+// maxBlockerAnswers bounds the blockers asked about (each costs a search
+// for its controller and a read of its key).
+const maxBlockerAnswers = 3
+
+// Ask answers for object u of the given resource (plural, "" if unknown):
+// for the object, and with a Graph for the chain's blockers.
 func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
+	ans := a.askOne(ctx, u, resource)
+	if a.Graph == nil {
+		return ans
+	}
+	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judge(ctx, x, res) })
+	for _, b := range ans.Chain.Blockers() {
+		if b == ans.Chain.Root || b.u == nil {
+			continue
+		}
+		if len(ans.Blockers) == maxBlockerAnswers {
+			ans.Chain.Cut = append(ans.Chain.Cut, fmt.Sprintf("only the first %d blockers are answered for", maxBlockerAnswers))
+			break
+		}
+		ans.Blockers = append(ans.Blockers, a.askOne(ctx, b.u, b.Object.Resource))
+	}
+	ans.Summary, ans.Next = chainSummary(ans)
+	return ans
+}
+
+// askOne answers for one object: its verdict, controller, backoff, events.
+func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
 	now := time.Now
 	if a.Now != nil {
 		now = a.Now
 	}
-	ans := &Answer{Object: objectOf(u, resource), Verdict: Judge(u), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judge(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
 	gk := u.GroupVersionKind().GroupKind()
 	if a.Finder != nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
 		ans.refuse(refused...)
 	}
-	if ans.Controller != nil {
+	if ans.Controller != nil && ans.Controller.NotRunning == "" {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {
@@ -132,6 +169,11 @@ func (o Object) Ref() string {
 		kind += "." + g
 	}
 	return kind + "/" + o.Name
+}
+
+// groupKind is the object's group and kind.
+func (o Object) groupKind() schema.GroupKind {
+	return schema.FromAPIVersionAndKind(o.APIVersion, o.Kind).GroupKind()
 }
 
 // GenerationLine is the first line of the answer: the generation, who

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -73,7 +74,7 @@ func (c *Cluster) Probe(ctx context.Context, p inspector.Pod) ([]api.Controller,
 
 // Endpoint reads the key from the controller's endpoint.
 func (c *Cluster) Endpoint(ctx context.Context, ctl *Controller, gk schema.GroupKind, key string) (*Backoff, error) {
-	t, err := inspector.ParseTarget(ctl.Target, "")
+	t, err := ctl.target()
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (c *Cluster) Endpoint(ctx context.Context, ctl *Controller, gk schema.Group
 
 // Logs reads the key from the log of the controller's pods.
 func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backoff, error) {
-	t, err := inspector.ParseTarget(ctl.Target, "")
+	t, err := ctl.target()
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,14 @@ func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backo
 		store = logs.NewStore(logs.Options{Live: true})
 		stop, err := store.Follow(ctx, logs.StreamConfig{Clientset: c.Core, Target: t, Namespace: ctl.Namespace, Since: c.Since, Once: true})
 		if err != nil {
-			return nil, Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key)
+			// logs words its errors for log mode's flag; why has no such flag.
+			if strings.HasPrefix(err.Error(), "--from-logs: ") && errors.Unwrap(err) != nil {
+				err = errors.Unwrap(err)
+			}
+			if r := Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key); r != err {
+				return nil, r
+			}
+			return nil, fmt.Errorf("the log of %s in namespace %s could not be read: %w", ctl.Target, ctl.Namespace, err)
 		}
 		stop()
 		if c.stores == nil {

@@ -36,9 +36,15 @@ type Controller struct {
 	// Rule is which rule matched (Rule*); How says it in words.
 	Rule string `json:"rule"`
 	How  string `json:"how"`
-	// Namespace and Target are where its pods are (deploy/NAME or pod/NAME).
+	// Namespace and Target are where its pods are (deploy/NAME, pod/NAME,
+	// or "-l SELECTOR" when Selector is set: the static pods of one
+	// component, one per control-plane node).
 	Namespace string `json:"namespace,omitempty"`
 	Target    string `json:"target,omitempty"`
+	Selector  string `json:"selector,omitempty"`
+	// NotRunning is set when the pods were found and none runs: nothing
+	// reconciles the object, which is the answer (their state is said).
+	NotRunning string `json:"notRunning,omitempty"`
 	// Instrumented is set when its pods have a port named "backoff".
 	Instrumented bool `json:"instrumented"`
 	// Name is the instrumented controller of the object's kind, when known.
@@ -65,6 +71,9 @@ type Finder struct {
 	Core inspector.Clientset
 	// Probe asks instrumented pods what they run; nil skips that rule.
 	Probe Probe
+	// Logs reads candidates' logs when a search is ambiguous; nil skips
+	// that rule.
+	Logs LogReader
 
 	// found remembers each search, by kind and manager: `why TYPE` asks
 	// about many objects of one controller.
@@ -80,6 +89,7 @@ type found struct {
 // managers are managers (newest first). A read the user may not make is
 // returned in refused, and the search goes on without it.
 func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Change, given *Given) (c *Controller, refused []error) {
+	defer func() { f.checkRunning(ctx, c) }()
 	if given != nil {
 		return f.given(ctx, *given), nil
 	}
@@ -109,7 +119,33 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		if k, refusedKind := f.byKind(ctx, gk, manager); k.Found() {
 			return k, append(refused, refusedKind...)
 		}
+		if k := f.byLog(ctx, gk, c); k != nil {
+			f.markInstrumented(ctx, k)
+			return k, refused
+		}
 		return c, refused
+	}
+	pods, err := listAllPods(ctx, f.Core)
+	if err != nil {
+		refused = append(refused, Refused(err, "list", "pods", "", deploymentsFor+"the status manager "+manager))
+	} else if c := byPodContainer(manager, pods); c != nil {
+		if c.Rule != RuleAmbiguous {
+			f.markInstrumented(ctx, c)
+			return c, refused
+		}
+		// Pods of several namespaces match (kubebuilder's "manager"): the
+		// kind may tell them apart.
+		if k, refusedKind := f.byKind(ctx, gk, manager); k.Found() {
+			return k, append(refused, refusedKind...)
+		}
+		if k := f.byLog(ctx, gk, c); k != nil {
+			f.markInstrumented(ctx, k)
+			return k, refused
+		}
+		return c, refused
+	}
+	if controlPlane[manager] && err == nil {
+		return controlPlaneHidden(manager), refused
 	}
 	c, more := f.byKind(ctx, gk, manager)
 	refused = append(refused, more...)
@@ -231,7 +267,7 @@ func (f *Finder) markInstrumented(ctx context.Context, c *Controller) {
 	if !c.Found() {
 		return
 	}
-	t, err := inspector.ParseTarget(c.Target, "")
+	t, err := c.target()
 	if err != nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // summarize is the answer in one sentence, and the steps to take.
@@ -16,9 +17,22 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	}
 	v, c, b := a.Verdict, a.Controller, a.Backoff
 	word := v.Status
+	deciding, hasDeciding := objstatus.Deciding(v.Conditions)
 	switch {
+	case v.Status == Terminating && hasDeciding:
+		return fmt.Sprintf("Terminating: %s; %s.", v.Message, deciding.Said()), nil
 	case v.Status == Terminating:
 		return fmt.Sprintf("Terminating: %s.", v.Message), []string{"Deletion waits for the finalizers to be removed by their controllers: see the status manager's backoff below."}
+	case c != nil && c.NotRunning != "" && v.Status != Current:
+		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
+			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
+	case v.KindNoStatus:
+		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
+	case v.NotReconciled:
+		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
+			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
+	case c != nil && c.Rule == RuleNoManager && v.Status == Current && objstatus.Builtin(a.Object.groupKind()):
+		return "Current: nothing to wait for (no status manager was found: its controller writes no status it records in managedFields).", nil
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}
@@ -39,6 +53,9 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	}
 	if v.Status == Current {
 		return "Current: the latest change is reconciled, nothing to wait for.", next
+	}
+	if hasDeciding && !strings.Contains(v.Message, deciding.Message) {
+		return fmt.Sprintf("%s: %s; %s.", word, strings.TrimSuffix(v.Message, "."), deciding.Said()), next
 	}
 	return fmt.Sprintf("%s: %s.", word, v.Message), next
 }

@@ -33,10 +33,10 @@ type List struct {
 func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
 	for _, it := range items {
-		if Judge(it.Object).Status == Current {
+		if a.judge(ctx, it.Object, it.Resource).Status == Current {
 			continue
 		}
-		l.Answers = append(l.Answers, a.Ask(ctx, it.Object, it.Resource))
+		l.Answers = append(l.Answers, a.askOne(ctx, it.Object, it.Resource)) // no chain: one walk per object would not bound a list
 	}
 	slices.SortStableFunc(l.Answers, func(x, y *Answer) int { return cmp.Compare(y.Waiting.Duration, x.Waiting.Duration) })
 	return l

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// TestPrintAnswerWrapsConditions: the Deployment of the Kubernetes
+// documentation's "Failed Deployment" (why's testdata) has a ReplicaFailure
+// whose message says "exceeded quota" past the 80th rune; why prints it
+// whole, wrapped in its column, and the same for an event.
+func TestPrintAnswerWrapsConditions(t *testing.T) {
+	b, err := os.ReadFile("../inspector/why/testdata/deployment-replicafailure.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(b, &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
+	a := &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
+		Verdict: why.Judge(u), Now: now,
+		Events: []explain.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg + "\x1b[31m"}}}
+	var out bytes.Buffer
+	printAnswer(&out, a)
+	text := out.String()
+	if strings.Contains(text, "…") {
+		t.Errorf("a message was cut:\n%s", text)
+	}
+	if strings.Contains(text, "\x1b") {
+		t.Errorf("an escape character reached the output:\n%s", text)
+	}
+	// Joined again, the wrapped lines hold the whole message, twice (the
+	// condition and the event).
+	if got := strings.Count(strings.Join(strings.Fields(text), " "), msg); got != 2 {
+		t.Errorf("the whole message appears %d times, want 2:\n%s", got, text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "exceeded") && len(line) > 140 {
+			t.Errorf("line not wrapped (%d wide): %q", len(line), line)
+		}
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		w    int
+		want []string
+	}{
+		{"a bb ccc", 4, []string{"a bb", "ccc"}},
+		{"abcdefgh x", 3, []string{"abc", "def", "gh", "x"}},
+		{"  ", 5, []string{""}},
+		{"bell\x07 here", 20, []string{`bell\a here`}},
+	} {
+		if got := wrapText(tc.s, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wrapText(%q, %d) = %q; want %q", tc.s, tc.w, got, tc.want)
+		}
+	}
+}
+
+// TestListMessageKeepsTheEnd: `why TYPE`'s MESSAGE column is the deciding
+// condition, cut at its start when too long, never in its middle.
+func TestListMessageKeepsTheEnd(t *testing.T) {
+	v := why.Verdict{Status: why.InProgress, Message: "Replicas: 0/2", Conditions: []why.Condition{{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate",
+		Message: `pods "web-69c6f74b8b-bmsrj" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`}}}
+	got := listMessage(v, 60)
+	if want := "…ota: q, requested: pods=1, used: pods=0, limited: pods=0"; !strings.HasSuffix(got, "limited: pods=0") || len([]rune(got)) != 60 || !strings.HasPrefix(got, "…") {
+		t.Errorf("listMessage = %q; want 60 runes ending %q", got, want)
+	}
+	if got := listMessage(why.Verdict{Status: why.InProgress, Message: "short"}, 60); got != "short" {
+		t.Errorf("listMessage = %q; want the short message whole", got)
+	}
+}

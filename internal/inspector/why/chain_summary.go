@@ -1,0 +1,63 @@
+package why
+
+import (
+	"fmt"
+	"strings"
+)
+
+// chainSummary is the answer when the chain shows what the object waits
+// for: the path to each blocker and the blocker's own line, then the
+// blocker's answer (its controller and backoff) as the next steps. An
+// object that is its own blocker keeps its own summary.
+func chainSummary(a *Answer) (string, []string) {
+	c := a.Chain
+	blockers := c.Blockers()
+	if len(blockers) == 0 || (len(blockers) == 1 && blockers[0] == c.Root) {
+		return a.Summary, a.Next
+	}
+	var parts []string
+	for _, b := range blockers {
+		if b == c.Root {
+			continue
+		}
+		parts = append(parts, pathWords(c.Path(b)))
+	}
+	word := a.Verdict.Status
+	var next []string
+	if word == Current {
+		// Reconciled itself; what it depends on is not (yet) — said, not
+		// made its answer.
+		next = append(next, fmt.Sprintf("Below it, not Current: %s.", strings.Join(parts, "; and ")))
+		return a.Summary, append(next, a.Next...)
+	}
+	s := fmt.Sprintf("%s: it waits for %s.", word, strings.Join(parts, "; and for "))
+	for _, b := range a.Blockers {
+		next = append(next, fmt.Sprintf("%s: %s", b.Object.Ref(), b.Summary))
+		next = append(next, b.Next...)
+	}
+	for _, b := range blockers {
+		if b.Status == NotFound {
+			next = append(next, fmt.Sprintf("Create %s, or correct the reference (%s).", b.Object.Ref(), b.Via))
+		}
+	}
+	return s, next
+}
+
+// pathWords says a path below the root: "replicaset.apps/web-1 (owner
+// reference), which is InProgress: ReplicaFailure=True (…): …".
+func pathWords(path []*Node) string {
+	var b strings.Builder
+	for i, n := range path[1:] {
+		if i > 0 {
+			b.WriteString(", which waits for ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
+	}
+	last := path[len(path)-1]
+	if last.Status == NotFound {
+		fmt.Fprintf(&b, ", which does not exist")
+	} else {
+		fmt.Fprintf(&b, ", which is %s: %s", last.Status, strings.TrimSuffix(last.Line, "."))
+	}
+	return b.String()
+}

@@ -1,0 +1,224 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// kcmPod is kube-controller-manager's static pod as kubeadm names it.
+const kcmPod = "kube-controller-manager-" + nodeName
+
+// kcmControllers are the controllers the scenarios need: Deployments'
+// ReplicaSets, their pods under a quota, a namespace's deletion.
+var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller"
+
+// startControllerManager runs the real kube-controller-manager (built by
+// hack/k8s-bin.sh from the API server's module) against the API server,
+// its log (klog, stderr) written to log as a container runtime writes it.
+func startControllerManager(t *testing.T, assets, kubeconfig string, log *criLog) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(assets, "kube-controller-manager"),
+		"--kubeconfig="+kubeconfig,
+		"--controllers="+kcmControllers,
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--use-service-account-credentials=false",
+	)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start kube-controller-manager: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		stopProcess(t, "kube-controller-manager", cmd, exited)
+		if t.Failed() {
+			dumpFile(t, "kube-controller-manager", log.path)
+		}
+	})
+}
+
+// testControllerManager: the built-ins' chains, on the real controller.
+func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, assets, admin string, cs kubernetes.Interface, c client.Client, log *criLog) {
+	startControllerManager(t, assets, admin, log)
+	answer := func(t *testing.T, args ...string) *why.Answer {
+		t.Helper()
+		var a why.Answer
+		if err := kc.jsonOf(t, &a, admin, append(append([]string{"backoff", "why"}, args...), "-o", "json")...); err != nil {
+			t.Fatal(err)
+		}
+		return &a
+	}
+	blocker := func(a *why.Answer) *why.Node {
+		if b := a.Chain.Blockers(); len(b) > 0 {
+			return b[0]
+		}
+		return nil
+	}
+
+	t.Run("quota", func(t *testing.T) {
+		const q = "q"
+		mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: q}})
+		mustCreate(ctx, t, c, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: q, Namespace: q},
+			Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("0")}}})
+		eventually(t, time.Minute, "the resourcequota controller computes the quota", func(ctx context.Context) error {
+			rq, err := cs.CoreV1().ResourceQuotas(q).Get(ctx, q, metav1.GetOptions{})
+			if err != nil || rq.Status.Hard == nil {
+				return fmt.Errorf("quota status %+v (%v)", rq, err)
+			}
+			return nil
+		})
+		labels := map[string]string{"app": "web"}
+		mustCreate(ctx, t, c, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: q},
+			Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](2), Selector: &metav1.LabelSelector{MatchLabels: labels},
+				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+					Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "example.invalid/web:1"}}}}}})
+		eventually(t, time.Minute, "the replicaset controller fails on the quota", func(ctx context.Context) error {
+			l, err := cs.AppsV1().ReplicaSets(q).List(ctx, metav1.ListOptions{})
+			if err != nil || len(l.Items) == 0 {
+				return fmt.Errorf("no ReplicaSet yet (%v)", err)
+			}
+			for _, cond := range l.Items[0].Status.Conditions {
+				if cond.Type == appsv1.ReplicaSetReplicaFailure && strings.Contains(cond.Message, "exceeded quota") {
+					return nil
+				}
+			}
+			return fmt.Errorf("ReplicaSet %s conditions %+v", l.Items[0].Name, l.Items[0].Status.Conditions)
+		})
+
+		// A managed control plane: no kube-controller-manager pod in sight.
+		a := answer(t, "deployment/web", "-n", q)
+		b := blocker(a)
+		if b == nil || b.Object.Kind != "ReplicaSet" || !strings.HasPrefix(b.Object.Name, "web-") || !strings.Contains(b.Line, "exceeded quota") {
+			t.Fatalf("blocker %+v; want the ReplicaSet web-… with exceeded quota (summary %q)", b, a.Summary)
+		}
+		if ctl := a.Controller; ctl == nil || ctl.Rule != why.RuleControlPlane || strings.Contains(a.Summary+strings.Join(a.Next, " "), "--controller-pod") {
+			t.Errorf("controller %+v, next %v; want the control plane said managed, no --controller-pod", ctl, a.Next)
+		}
+		out := kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
+		t.Logf("why deployment/web (no controller pod):\n%s", out)
+		for _, want := range []string{"replicaset.apps/" + b.Object.Name, "exceeded quota", "<- blocker", "control plane is managed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("why lacks %q", want)
+			}
+		}
+
+		// kubeadm's control plane: the static pod, its log the real controller's.
+		createStaticPod(ctx, t, cs)
+		a = answer(t, "deployment/web", "-n", q)
+		if ctl := a.Controller; ctl == nil || ctl.Rule != why.RulePodContainer || ctl.Target != "pod/"+kcmPod || ctl.Namespace != "kube-system" {
+			t.Errorf("controller %+v; want pod/%s in kube-system by %s", ctl, kcmPod, why.RulePodContainer)
+		}
+		if len(a.Blockers) != 1 || a.Blockers[0].Controller == nil || a.Blockers[0].Controller.Target != "pod/"+kcmPod {
+			t.Fatalf("blockers' answers %+v; want the ReplicaSet's, by kube-controller-manager's pod", a.Blockers)
+		}
+		rs := a.Blockers[0]
+		if rs.Backoff == nil {
+			t.Errorf("the ReplicaSet's backoff was not read: %s", rs.BackoffError)
+		}
+		if !strings.Contains(eventsText(rs), "exceeded quota") {
+			t.Errorf("the ReplicaSet's events lack the quota message: %+v", rs.Events)
+		}
+		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
+		t.Logf("why deployment/web (static pod):\n%s", out)
+	})
+
+	t.Run("namespace-stuck", func(t *testing.T) {
+		apisvc := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+			"metadata": map[string]any{"name": "v1beta1.broken.example.com"},
+			"spec": map[string]any{"group": "broken.example.com", "version": "v1beta1", "groupPriorityMinimum": int64(100), "versionPriority": int64(100),
+				"insecureSkipTLSVerify": true, "service": map[string]any{"namespace": "broken", "name": "nothing", "port": int64(443)}},
+		}}
+		mustCreate(ctx, t, c, apisvc)
+		t.Cleanup(func() { _ = c.Delete(context.Background(), apisvc) }) // the namespace may then go
+		mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "stuck"}})
+		if err := cs.CoreV1().Namespaces().Delete(ctx, "stuck", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, time.Minute, "the namespace controller reports the discovery failure", func(ctx context.Context) error {
+			n, err := cs.CoreV1().Namespaces().Get(ctx, "stuck", metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			for _, cond := range n.Status.Conditions {
+				if cond.Type == corev1.NamespaceDeletionDiscoveryFailure && cond.Status == corev1.ConditionTrue {
+					return nil
+				}
+			}
+			return fmt.Errorf("conditions %+v", n.Status.Conditions)
+		})
+		a := answer(t, "namespace/stuck")
+		b := blocker(a)
+		if b == nil || b.Object.Kind != "APIService" || b.Object.Name != "v1beta1.broken.example.com" {
+			t.Fatalf("blocker %+v; want the APIService v1beta1.broken.example.com (summary %q)", b, a.Summary)
+		}
+		out := kc.ok(t, admin, "backoff", "why", "namespace/stuck")
+		t.Logf("why namespace/stuck:\n%s", out)
+		if want := "apiservice.apiregistration.k8s.io/v1beta1.broken.example.com"; !strings.Contains(out, want) {
+			t.Errorf("why lacks %q", want)
+		}
+	})
+}
+
+// createStaticPod creates kube-controller-manager's mirror pod as the
+// kubelet does for kubeadm's manifest: in kube-system, owned by the Node,
+// in no Deployment; kwok runs it and serves the real controller's log.
+func createStaticPod(ctx context.Context, t *testing.T, cs kubernetes.Interface) {
+	t.Helper()
+	node, err := cs.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: kcmPod, Namespace: "kube-system",
+			Labels:          map[string]string{"component": "kube-controller-manager", "tier": "control-plane"},
+			Annotations:     map[string]string{"kubernetes.io/config.mirror": "e2e", "kubernetes.io/config.source": "file"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: node.Name, UID: node.UID, Controller: ptr.To(true)}}},
+		Spec: corev1.PodSpec{NodeName: nodeName, PriorityClassName: "", Containers: []corev1.Container{{Name: "kube-controller-manager", Image: "registry.k8s.io/kube-controller-manager:v1.37.2"}}},
+	}
+	if _, err := cs.CoreV1().Pods("kube-system").Create(ctx, p, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, time.Minute, "kwok runs the static pod", func(ctx context.Context) error {
+		p, err := cs.CoreV1().Pods("kube-system").Get(ctx, kcmPod, metav1.GetOptions{})
+		if err != nil || p.Status.Phase != corev1.PodRunning {
+			return fmt.Errorf("pod %s: %v (%v)", kcmPod, p.Status.Phase, err)
+		}
+		return nil
+	})
+}
+
+func mustCreate(ctx context.Context, t *testing.T, c client.Client, o client.Object) {
+	t.Helper()
+	if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create %s %s: %v", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
+	}
+}
+
+func eventsText(a *why.Answer) string {
+	var b strings.Builder
+	for _, e := range a.Events {
+		b.WriteString(e.Message + "\n")
+	}
+	return b.String()
+}
