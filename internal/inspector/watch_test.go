@@ -1,0 +1,82 @@
+package inspector_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+)
+
+// TestKeyWatchMirrorsAndResumes: a watch of a real endpoint over loopback
+// holds the page the list gives, follows a key's failure within a tick,
+// and when the connection breaks resumes from its position without losing
+// the change made meanwhile.
+func TestKeyWatchMirrorsAndResumes(t *testing.T) {
+	const tick = 100 * time.Millisecond
+	clk := clocktesting.NewFakeClock(explainNow)
+	log := logr.Discard()
+	reg := instrument.NewRegistry()
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log, Clock: clk, WatchTick: tick}))
+	t.Cleanup(srv.Close)
+	r := &replica{reg: reg, clock: clk, srv: srv}
+	ctl := r.controller("ctl")
+	ctl.fail(t, "ns/a", 2, "connection refused")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w, err := r.endpoint(t, "pod").Client.WatchKeys(ctx, inspector.KeyQuery{Sort: "key"})
+	if err != nil {
+		t.Fatalf("WatchKeys: %v", err)
+	}
+	if page, _, err := w.Page(); err != nil || !slices.Equal(keysOf(page), []string{"ns/a"}) {
+		t.Fatalf("first page %v (%v), want ns/a", keysOf(page), err)
+	}
+	// until waits for the watch to hold what want says, stepping the
+	// clock a tick at a time once the hub's ticker is there.
+	until := func(what string, want func(*api.KeyList, error) bool) {
+		t.Helper()
+		deadline := time.After(15 * time.Second)
+		for {
+			changed := w.Changed()
+			if page, _, err := w.Page(); want(page, err) {
+				return
+			}
+			if clk.HasWaiters() {
+				clk.Step(tick)
+			}
+			select {
+			case <-changed:
+			case <-time.After(50 * time.Millisecond): // the step came before the hub's ticker; step again
+			case <-deadline:
+				page, rv, err := w.Page()
+				t.Fatalf("%s: the watch holds %v at %s (%v)", what, keysOf(page), rv, err)
+			}
+		}
+	}
+	ctl.fail(t, "ns/b", 1, "connection refused")
+	until("after ns/b failed", func(p *api.KeyList, err error) bool {
+		return err == nil && slices.Equal(keysOf(p), []string{"ns/a", "ns/b"})
+	})
+
+	srv.CloseClientConnections() // the tunnel broke
+	ctl.fail(t, "ns/c", 1, "connection refused")
+	until("after the break and ns/c", func(p *api.KeyList, err error) bool {
+		return err == nil && slices.Equal(keysOf(p), []string{"ns/a", "ns/b", "ns/c"})
+	})
+}
+
+func keysOf(l *api.KeyList) []string {
+	var out []string
+	for _, k := range l.Items {
+		out = append(out, k.Key)
+	}
+	return out
+}
