@@ -83,6 +83,9 @@ func (s *ServerRunnable) Start(ctx context.Context) error {
 		// documented shape (414); past this, net/http answers 431 in plain text.
 		MaxHeaderBytes: query.MaxHeaderBytes,
 	}
+	if w, ok := s.handler.(interface{ CloseWatches() }); ok {
+		srv.RegisterOnShutdown(w.CloseWatches) // a watch would hold the shutdown
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.ln) }()
 	select {

@@ -44,6 +44,8 @@ type Session struct {
 	// clusterWide and found: see ClusterWide and Found.
 	clusterWide bool
 	found       int
+	// watch, when set, lets Keys read through a watch (Watch).
+	watch *sessionWatch
 }
 
 // NewSession returns a session over endpoints; stop (may be nil) is called by Close.
@@ -141,6 +143,9 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 		} else {
 			r.ServerTime, r.Controllers, r.LogRead = list.ServerTime, list.Controllers, list.LogRead
 			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c api.Controller) bool { return c.Active })
+			if len(s.endpoints) == 1 {
+				s.watch.seeCapabilities(list.Controllers)
+			}
 		}
 		reps[i] = r
 	})
@@ -226,6 +231,9 @@ type KeyList struct {
 func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	if q.Limit <= 0 {
 		q.Limit = api.DefaultLimit
+	}
+	if l, ok := s.watchedKeys(ctx, q); ok {
+		return l, nil
 	}
 	per := q
 	if len(s.endpoints) > 1 {

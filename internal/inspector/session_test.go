@@ -36,7 +36,7 @@ func checkDiagnosis(t *testing.T, got, want explain.Diagnosis) {
 	if !slices.Equal(got.Details, want.Details) {
 		t.Errorf("Details:\n got %q\nwant %q", got.Details, want.Details)
 	}
-	if !slices.Equal(got.Findings, want.Findings) {
+	if !slices.EqualFunc(got.Findings, want.Findings, func(a, b explain.Finding) bool { return a.String() == b.String() }) {
 		t.Errorf("Findings:\n got %q\nwant %q", got.Findings, want.Findings)
 	}
 }

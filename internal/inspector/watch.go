@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,20 +37,23 @@ type KeyWatch struct {
 }
 
 // WatchKeys opens a watch of q on the endpoint and returns once its first
-// page is in; the watch then runs until ctx ends. An endpoint that does not
-// offer watch (Capabilities.Watch) refuses it: poll Keys instead.
-func (c *Client) WatchKeys(ctx context.Context, q KeyQuery) (*KeyWatch, error) {
+// page is in, within open (a call's deadline); the watch then runs until
+// life ends. An endpoint that does not offer watch (Capabilities.Watch)
+// refuses it: poll Keys instead.
+func (c *Client) WatchKeys(life, open context.Context, q KeyQuery) (*KeyWatch, error) {
 	w := &KeyWatch{changed: make(chan struct{})}
-	body, err := c.openWatch(ctx, q, "")
+	body, err := c.openWatch(life, q, "")
 	if err != nil {
 		return nil, err
 	}
+	unbind := context.AfterFunc(open, body.cancel)
 	lines := newLineReader(body)
-	if err := w.next(lines); err != nil {
+	err = w.next(lines)
+	if !unbind() || err != nil {
 		body.Close()
-		return nil, err
+		return nil, cmp.Or(open.Err(), err)
 	}
-	go w.run(ctx, c, q, body, lines)
+	go w.run(life, c, q, body, lines)
 	return w, nil
 }
 
@@ -219,18 +223,23 @@ func (c *Client) openWatch(ctx context.Context, q KeyQuery, rv string) (*idleBod
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/x-ndjson")
+	// The silence bound holds from the start: an endpoint that never
+	// answers (a stopped process, a dead tunnel) ends the attempt too.
+	timer := time.AfterFunc(watchIdle, cancel)
 	resp, err := (&http.Client{Transport: c.http.Transport}).Do(req)
 	if err != nil {
+		timer.Stop()
 		cancel()
 		return nil, fmt.Errorf("GET %s: %w", u.Redacted(), err)
 	}
 	if resp.StatusCode != http.StatusOK {
+		timer.Stop()
 		defer cancel()
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		return nil, newAPIError(http.MethodGet, u, resp.StatusCode, data)
 	}
-	return newIdleBody(resp, cancel), nil
+	return &idleBody{resp: resp, cancel: cancel, timer: timer}, nil
 }
 
 // lineReader reads a watch's JSON lines, each bounded as a list answer is.
@@ -259,10 +268,6 @@ type idleBody struct {
 	resp   *http.Response
 	cancel context.CancelFunc
 	timer  *time.Timer
-}
-
-func newIdleBody(resp *http.Response, cancel context.CancelFunc) *idleBody {
-	return &idleBody{resp: resp, cancel: cancel, timer: time.AfterFunc(watchIdle, cancel)}
 }
 
 func (b *idleBody) Read(p []byte) (int, error) {

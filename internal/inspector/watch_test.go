@@ -2,8 +2,11 @@ package inspector_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +35,7 @@ func TestKeyWatchMirrorsAndResumes(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := r.endpoint(t, "pod").Client.WatchKeys(ctx, inspector.KeyQuery{Sort: "key"})
+	w, err := r.endpoint(t, "pod").Client.WatchKeys(ctx, ctx, inspector.KeyQuery{Sort: "key"})
 	if err != nil {
 		t.Fatalf("WatchKeys: %v", err)
 	}
@@ -79,4 +82,48 @@ func keysOf(l *api.KeyList) []string {
 		out = append(out, k.Key)
 	}
 	return out
+}
+
+// TestSessionKeysThroughWatch: a session told to Watch reads its page from
+// the watch once the endpoint says it offers one: after the first, a
+// refresh costs the endpoint no list of v1/keys.
+func TestSessionKeysThroughWatch(t *testing.T) {
+	clk := clocktesting.NewFakeClock(explainNow)
+	log := logr.Discard()
+	reg := instrument.NewRegistry()
+	h := instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log, Clock: clk})
+	var lists atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/v1/keys") && r.URL.Query().Get("watch") == "" {
+			lists.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	r := &replica{reg: reg, clock: clk, srv: srv}
+	r.controller("ctl").fail(t, "ns/a", 1, "connection refused")
+	s := inspector.NewSession([]*inspector.Endpoint{r.endpoint(t, "pod")}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Watch(ctx)
+	q := inspector.KeyQuery{Sort: "key"}
+	if _, err := s.Keys(ctx, q); err != nil { // before an Overview: listed
+		t.Fatal(err)
+	}
+	if _, err := s.Overview(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := lists.Load()
+	for range 3 {
+		l, err := s.Keys(ctx, q)
+		if err != nil || len(l.Items) != 1 || l.Items[0].Key.Key != "ns/a" {
+			t.Fatalf("Keys through the watch: %+v, %v", l, err)
+		}
+	}
+	if n := lists.Load() - before; n != 0 {
+		t.Errorf("%d lists of v1/keys while watching; want none", n)
+	}
+	if before != 1 {
+		t.Errorf("%d lists before the capability was seen; want 1", before)
+	}
 }

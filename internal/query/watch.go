@@ -153,6 +153,17 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) error {
 	}
 }
 
+// CloseWatches ends every watch (each stream ends; its client resumes
+// elsewhere or lists): a server shutting down calls it, since a stream
+// would otherwise hold its graceful shutdown until the deadline.
+func (h *Handler) CloseWatches() {
+	h.watchMu.Lock()
+	defer h.watchMu.Unlock()
+	for _, hb := range h.hubs {
+		hb.stop()
+	}
+}
+
 // subscribe joins (or starts) the hub of query key, and returns what the
 // watcher is sent first: the page, or the changes after position rv.
 func (h *Handler) subscribe(ctx context.Context, key string, names []string, q *Keys, rv string) (*hub, *watcher, [][]byte, error) {
@@ -170,7 +181,10 @@ func (h *Handler) subscribe(ctx context.Context, key string, names []string, q *
 		}
 		hb = &hub{h: h, key: key, names: names, q: q, stopped: make(chan struct{}), subs: map[*watcher]struct{}{},
 			epoch: strconv.FormatInt(h.opts.Clock.Now().UnixNano(), 36)}
-		if err := hb.compute(ctx); err != nil {
+		cctx, cancel := context.WithTimeout(ctx, maxComputeTime)
+		err := hb.compute(cctx)
+		cancel()
+		if err != nil {
 			return nil, nil, nil, err
 		}
 		h.hubs[key] = hb

@@ -208,6 +208,9 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 		return m, m.setStatus(errText(msg.err), true)
 	}
 	m.c.conn.session, m.c.conn.objects, m.c.conn.namespace = msg.session, msg.objects, msg.pod.Namespace
+	if m.c.opts.Watch {
+		msg.session.Watch(m.c.conn.ctx)
+	}
 	m.stack = []mode{modeTop} // the picker is left for good
 	return m, tea.Batch(m.top.refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.pod.String(), false))
 }

@@ -62,6 +62,10 @@ type Options struct {
 	// Clock is the local clock, for countdowns between refreshes. Defaults to
 	// time.Now if unset; tests fix it.
 	Clock func() time.Time
+	// Watch reads the page through a watch where the endpoint offers one
+	// (inspector.Session.Watch): the page top asks for every second then
+	// costs the controller one computation a tick for all who watch it.
+	Watch bool
 	// For, when set, opens the UI on `top --for TYPE`: the objects of a kind
 	// that are not Current, live. Session and Pods are then not needed.
 	For *ForOptions
@@ -117,6 +121,9 @@ func newModel(ctx context.Context, opts Options) Model {
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
 	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
 		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
+	if opts.Session != nil && opts.Watch {
+		opts.Session.Watch(ctx)
+	}
 	c.keys.setStill(c.snapshot())
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.stack = []mode{modePicker}
