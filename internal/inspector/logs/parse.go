@@ -69,6 +69,10 @@ type Record struct {
 	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
 	// retry time is then At+RetryIn, exact. Zero when it must be estimated.
 	RetryIn time.Duration
+	// Retries is the retry count the line states (Istio's "retrying
+	// (retry count: 11)"): the limiter's count of the key's failures, a
+	// fact. Zero when the line states none.
+	Retries int
 	// Dialect names the family of lines that read it, for the diagnostics
 	// that tell a user whether their log was understood.
 	Dialect string
