@@ -47,8 +47,12 @@ type Key struct {
 	// records, SourceLogs for a key reconstructed from a controller's logs.
 	Source string `json:"source,omitempty"`
 	// Estimated marks times and delays that were computed, not recorded (log mode).
-	Estimated bool      `json:"estimated,omitempty"`
-	History   []Attempt `json:"history,omitempty"`
+	Estimated bool `json:"estimated,omitempty"`
+	// LogLine is, for a key read from a log by the generic reader of the
+	// work-queue idiom (no dialect names its controller's words), the line
+	// its last failure was read from, so that a user sees what was read.
+	LogLine string    `json:"logLine,omitempty"`
+	History []Attempt `json:"history,omitempty"`
 }
 
 // Reset is a reset of a key's failure count that was not a success.

@@ -60,6 +60,9 @@ type message struct {
 	// afterField says a RequeueAfterLine states its RequeueAfter as the
 	// time it ends, in the "requeue-after" field (Crossplane's).
 	afterField bool
+	// keyIsNamespace says the key is the namespace field: the line is about
+	// a Namespace object (kube-controller-manager's namespace controller).
+	keyIsNamespace bool
 }
 
 // loggerRule says how a family's logger name names the controller.
@@ -160,16 +163,53 @@ var families = []family{
 		successesLogged: true,
 	},
 	{
-		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
-		// line does not say which of its controllers wrote it.
+		// prometheus-operator through klog: Sync "ns/name" failed: ERR; since
+		// v0.7x through utilruntime's "Unhandled Error" (slog JSON), with a
+		// lower-case sync. The line does not say which of its controllers
+		// wrote it.
 		name:     "prometheus-operator",
 		fixed:    "prometheus-operator",
 		clientGo: true,
 		messages: []message{
 			{text: `Sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
+			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
+		},
+	},
+	{
+		// kube-controller-manager's other controllers (replicaset,
+		// endpoints, …): utilruntime.HandleError(fmt.Errorf("sync %q failed
+		// with %v", key, err)) then AddRateLimited, logged as "Unhandled
+		// Error" since 1.31; the file names the controller (replica_set). Its
+		// namespace controller logs "Deletion of namespace failed" with the
+		// namespace as the key.
+		name:       "kube-controller-manager",
+		callerStem: true,
+		fixed:      "kube-controller-manager",
+		clientGo:   true,
+		messages: []message{
+			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed with `},
+			{text: "Deletion of namespace failed", what: ErrorLine, keyIsNamespace: true},
+		},
+	},
+	{
+		// Knative's reconcilers (knative.dev/pkg/controller handleErr):
+		// "Reconcile error", the key in knative.dev/key, then AddRateLimited
+		// on client-go's default limiter unless the error is permanent.
+		name:     "Knative",
+		keyField: knativeKey,
+		logger:   loggerLast,
+		clientGo: true,
+		messages: []message{
+			{text: "Reconcile error", what: ErrorLine},
 		},
 	},
 }
+
+// Knative's fields: the key and the reconciler's name.
+const (
+	knativeKey        = "knative.dev/key"
+	knativeController = "knative.dev/controller"
+)
 
 // markers are what every message above contains, at least one of them: a
 // line with none is skipped before any parsing, which is most of a busy
@@ -178,9 +218,9 @@ var families = []family{
 var (
 	markers = append([][]byte{
 		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
-		[]byte(msgForget),
-	}, crossplaneMarkers...)
-	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}, crossplaneFailures()...)
+		[]byte(msgForget), []byte(unhandledError), []byte("Deletion of namespace failed"),
+	}, append(crossplaneMarkers, genericMarkers...)...)
+	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`, unhandledError, "Reconcile error"}, crossplaneFailures()...)
 )
 
 // unhandledError is what client-go's utilruntime.HandleError logs since
@@ -193,7 +233,7 @@ func match(msg string) (*family, *message) {
 		fam := &families[i]
 		for j := range fam.messages {
 			m := &fam.messages[j]
-			if msg == m.text || m.prefix && strings.HasPrefix(msg, m.text) {
+			if msg == m.text || m.prefix && strings.HasPrefix(msg, m.text) && (m.keySep == "" || strings.Contains(msg[len(m.text):], m.keySep)) {
 				return fam, m
 			}
 		}
@@ -211,11 +251,13 @@ func (f *fields) record(fm format) (Record, bool) {
 	if fam == nil {
 		// klogr writes a named logger's messages as "NAME: message".
 		name, rest, ok := strings.Cut(msg, ": ")
-		if !ok {
-			return Record{}, false
+		if ok {
+			fam, m = match(rest)
 		}
-		if fam, m = match(rest); fam == nil {
-			return Record{}, false
+		if fam == nil {
+			// No dialect's: the generic reader of the work-queue idiom,
+			// behind every named one.
+			return f.generic(msg)
 		}
 		msg = rest
 		if f.logger == "" {
@@ -274,6 +316,8 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 		r.Namespace, r.Name = splitKey(key)
 		r.Error = strings.TrimSuffix(err, m.errSuffix)
+	case m.keyIsNamespace:
+		r.Name = f.namespace
 	case fam.keyField != "" && f.altName == fam.keyField:
 		r.Namespace, r.Name = splitKey(f.alt)
 	default:

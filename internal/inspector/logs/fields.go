@@ -26,6 +26,10 @@ type fields struct {
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
+	// severe says the line is logged at error or warning level (or above),
+	// as its format writes levels; the generic reader reads no other line
+	// that has no error field.
+	severe bool
 }
 
 // wants says whether the value of key is kept: the others are skipped
@@ -34,7 +38,7 @@ func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
 		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason", "requeue-after":
+		"requeue", "spread", "count", "user", "reason", "requeue-after", knativeKey, knativeController:
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -90,6 +94,12 @@ func (f *fields) set(key []byte, val string) {
 		f.reason = val
 	case "requeue-after":
 		f.requeueAt = val
+	case knativeKey:
+		f.alt, f.altName = val, knativeKey
+	case knativeController:
+		if f.controller == "" {
+			f.controller = val
+		}
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.
@@ -187,4 +197,14 @@ func parseInt(b []byte) int64 {
 		return -int64(parseUint(b[1:]))
 	}
 	return int64(parseUint(b))
+}
+
+// severeLevel says whether a level, as a logger writes it, is error or
+// warning or above: "error", "ERROR", "warn", "warning", "E", "fatal", …
+func severeLevel(level string) bool {
+	switch strings.ToLower(level) {
+	case "error", "err", "erro", "e", "warn", "warning", "w", "fatal", "fata", "dpanic", "panic", "critical", "crit", "alert", "emergency":
+		return true
+	}
+	return false
 }

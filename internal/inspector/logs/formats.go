@@ -49,7 +49,9 @@ func setRaw(f *fields, k, v []byte) {
 		f.items = v
 	case "reset":
 		f.reset = v
-	case "stacktrace", "caller", "level":
+	case "level", "severity":
+		f.severe = f.severe || severeLevel(jsonString(v))
+	case "stacktrace", "caller":
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
 		if len(v) > 0 && v[0] == '{' {
@@ -172,7 +174,9 @@ func parseConsole(line []byte, f *fields) bool {
 		switch {
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
-		case isLevel(h), bytes.Contains(h, []byte(".go:")):
+		case isLevel(h):
+			f.severe = f.severe || severeLevel(string(h))
+		case bytes.Contains(h, []byte(".go:")):
 		default:
 			f.logger = string(h)
 		}

@@ -43,6 +43,7 @@ func digits(b []byte) bool {
 // value.
 func parseKlog(line []byte, ref time.Time, f *fields) bool {
 	f.at = klogTime(line, ref)
+	f.severe = line[0] == 'E' || line[0] == 'W' || line[0] == 'F'
 	end := bytes.Index(line, []byte("] "))
 	if end < 0 {
 		return false

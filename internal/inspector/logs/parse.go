@@ -73,9 +73,18 @@ type Record struct {
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.
 	Retries int
+	// GaveUp says the line is the controller giving up on the key after a
+	// failure (client-go's handleErr after maxRetries: "Dropping … out of
+	// the queue"): it is forgotten and not requeued, failed until the next
+	// change to its object.
+	GaveUp bool
 	// Dialect names the family of lines that read it, for the diagnostics
 	// that tell a user whether their log was understood.
 	Dialect string
+	// Line is the line a record of the generic reader was read from (it
+	// reads by rule, not by a project's words), so that describe can show
+	// what it read; empty for the named dialects.
+	Line string
 	// ClientGoQueue says the line comes from a controller on a bare client-go
 	// work queue (cert-manager's, sample-controller's), whose default limiter
 	// is client-go's DefaultControllerRateLimiter: the max of per-item
@@ -191,6 +200,9 @@ func parse(line []byte, ref time.Time) (Record, outcome) {
 		r, ok = parseFormat(body, fm, at, ref)
 	}
 	if ok {
+		if r.Dialect == genericName {
+			r.Line = truncateError(string(line))
+		}
 		return r, outRecord
 	}
 	for _, m := range failMarkers {

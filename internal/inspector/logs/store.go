@@ -117,6 +117,9 @@ type entry struct {
 	startPreempted                      bool
 	lastSeen                            time.Time
 	history                             []api.Attempt
+	// logLine is the line the last failure was read from, when the generic
+	// reader read it (Record.Line).
+	logLine string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
@@ -197,10 +200,20 @@ func (s *Store) Add(r Record) {
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
-		if r.Terminal {
+		e.logLine = r.Line
+		switch {
+		case r.GaveUp:
+			e.gaveUp(r)
+		case r.Terminal:
 			e.terminal(r)
-		} else {
-			if !s.verbose {
+		default:
+			switch {
+			case r.Retries > 0:
+				// A stated count is the limiter's, a fact: the streak is as
+				// long as it says, whatever the spacing, and the estimate
+				// starts from it.
+				e.failures = r.Retries - 1
+			case !s.verbose:
 				e.endInferred(r.At)
 			}
 			x := s.retryLocked(c, e, r)

@@ -26,9 +26,9 @@ type wildKey struct {
 	// retryIn is the next retry the last failure states (Flux).
 	retryIn time.Duration
 	// retries is the retry count the last failure states (Istio's "retry
-	// count: 11"); terminal counts the lines that gave the key up
+	// count: 11"); gaveUp counts the lines that gave the key up
 	// ("Dropping … out of the queue"), not in failures.
-	retries, terminal int
+	retries, gaveUp int
 }
 
 // wildCase is one excerpt and what it must read as.
@@ -320,8 +320,8 @@ func TestWildLogs(t *testing.T) {
 				}
 				switch r.What {
 				case ErrorLine:
-					if r.Terminal && r.Dialect == genericName {
-						k.terminal++
+					if r.GaveUp {
+						k.gaveUp++
 					} else {
 						k.failures++
 					}
