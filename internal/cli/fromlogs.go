@@ -193,21 +193,30 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		}
 		return
 	}
+	first, last := explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last)
+	if !sameDay(st.First, st.Last) {
+		// A range over days says its dates: "10:00:00 to 23:59:59" of two
+		// days apart reads as one afternoon.
+		first, last = explain.Timestamp(st.First), explain.Timestamp(st.Last)
+	}
 	switch {
+	case st.First.IsZero():
+		// Every record's time was unknown: no range to give.
+		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", explain.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
+			explain.Timestamp(st.First), strings.TrimSuffix(last, " UTC"), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
 	case asOfEnd:
 		// Minutes old, it still is not now: the countdowns would not move.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+			first, last, explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
 	default:
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"))
+			first, last, explain.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
@@ -218,6 +227,13 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 			explain.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
+}
+
+// sameDay says a and b fall on one UTC day.
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
 }
 
 // oldLog is how far behind the clock a log's last line may be and still be
@@ -241,8 +257,14 @@ func readSummary(lr *api.LogRead) string {
 			fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
 		}
 	}
-	if lr.Untimed > 0 {
-		fmt.Fprintf(&b, "; %d without a time I could read (each placed at the line before it, or when read)", lr.Untimed)
+	if n := lr.Untimed - lr.Implausible; n > 0 {
+		fmt.Fprintf(&b, "; %d without a time I could read (their times are unknown: nothing is counted from them)", n)
+	}
+	if lr.Implausible > 0 {
+		fmt.Fprintf(&b, "; %d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)
+	}
+	if lr.YearAssumed > 0 {
+		fmt.Fprintf(&b, "; %d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)
 	}
 	if lr.Unreadable > 0 {
 		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))

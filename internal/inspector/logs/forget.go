@@ -19,7 +19,8 @@ func (s *Store) forgotLocked(r Record) {
 			// The forget's spread, as the instrument releases the i-th key.
 			release = r.Spread * time.Duration(i) / time.Duration(r.Count)
 		}
-		s.entryLocked(r.Controller, k.Key, r.At).forgot(r, k.Failures, release)
+		e, _ := s.entryLocked(r.Controller, k.Key, r.At)
+		e.forgot(r, k.Failures, release)
 	}
 }
 

@@ -112,6 +112,12 @@ var timeLayouts = []string{
 func parseTime(s string) time.Time {
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
+			if t.IsZero() {
+				// Go's zero time, written out (0001-01-01T00:00:00Z): a time
+				// the line states, and one that cannot be true; kept apart
+				// from "no time" so that the reader says so (times.go).
+				return t.Add(time.Nanosecond)
+			}
 			return t
 		}
 	}

@@ -41,10 +41,9 @@ type Record struct {
 	// At is the line's time: the kubelet's timestamp when the line carries
 	// one (kubectl logs --timestamps, as the stream asks for), else the
 	// logger's own. Zero means unknown (a logger that writes no time, or
-	// only the seconds since it started): never a time to use. Store.Read
-	// places such a record at the time of the record before it (or when it
-	// was read) and counts it in LogRead.Untimed; a caller of Store.Add must
-	// do the same.
+	// only the seconds since it started): never a time to use, and none is
+	// put in its place (times.go). Store.Read counts such records in
+	// LogRead.Untimed, and reads a time that cannot be true as zero too.
 	At time.Time
 	// Controller is the controller's name; Group and Kind its object's
 	// group and kind when it logs them (controllers built with For()).
@@ -73,6 +72,9 @@ type Record struct {
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.
 	Retries int
+	// Yearless says At came from a header without a year (klog's), dated
+	// by the yearRef the line was parsed with.
+	Yearless bool
 	// GaveUp says the line is the controller giving up on the key after a
 	// failure (client-go's handleErr after maxRetries: "Dropping … out of
 	// the queue"): it is forgotten and not requeued, failed until the next
@@ -164,8 +166,17 @@ const (
 // day). ok is false for a line that is none of the records, or is missing
 // the controller or key. A time it cannot read is left zero: unknown.
 func Parse(line []byte, ref time.Time) (r Record, ok bool) {
-	r, out := parse(line, ref)
+	r, out := parse(line, yearRef{at: ref})
 	return r, out == outRecord
+}
+
+// yearRef dates klog's year-less headers: the year that puts a header
+// newest not after at plus a day (at is a reading clock: a log is not from
+// the future), or, when fromLog, the year that puts it nearest at (at is the
+// log's own newest dated line, which later lines may pass).
+type yearRef struct {
+	at      time.Time
+	fromLog bool
 }
 
 // outcome is what parse made of a line.
@@ -185,7 +196,7 @@ const (
 )
 
 // parse is Parse, saying what it made of a line that is not a record.
-func parse(line []byte, ref time.Time) (Record, outcome) {
+func parse(line []byte, ref yearRef) (Record, outcome) {
 	if !hasMarker(line) {
 		return Record{}, outSkipped
 	}
@@ -215,7 +226,7 @@ func parse(line []byte, ref time.Time) (Record, outcome) {
 
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
-func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
+func parseFormat(body []byte, fm format, at time.Time, ref yearRef) (Record, bool) {
 	var f fields
 	var ok bool
 	switch fm {
@@ -233,10 +244,12 @@ func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
 	if !ok {
 		return Record{}, false
 	}
+	yearless := fm == fmtKlog && at.IsZero() && !f.at.IsZero()
 	if !at.IsZero() {
 		f.at = at
 	}
 	r, ok := f.record(fm)
+	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok
 }

@@ -24,9 +24,8 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
 	last = after
 	var j joiner
-	var pos time.Time // the time of the last record that had one
 	emit := func(line []byte) {
-		if at := s.add(line, after, &pos); at.After(last) {
+		if at := s.add(line, after); at.After(last) {
 			last = at
 		}
 	}
@@ -64,16 +63,34 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 }
 
 // add parses one line into the store, unless its kubelet timestamp is not
-// after after, and returns that timestamp. pos is the time of the last
-// record that had one, at which a record without one is placed.
-func (s *Store) add(line []byte, after time.Time, pos *time.Time) time.Time {
+// after after, and returns that timestamp (zero when it has none, or an
+// implausible one). Times are read as times.go says: none is invented.
+func (s *Store) add(line []byte, after time.Time) time.Time {
+	now := s.opts.Clock.Now()
 	at, _ := kubeletTime(trimPodPrefix(line))
+	if !plausible(at, now) {
+		at = time.Time{}
+	}
 	if !after.IsZero() && !at.IsZero() && !at.After(after) {
 		return at
 	}
-	switch r, out := parse(line, s.opts.Clock.Now()); out {
+	s.noteDated(at)
+	ref, fromLog := s.yearRef(now)
+	switch r, out := parse(line, yearRef{at: ref, fromLog: fromLog}); out {
 	case outRecord:
-		s.diag.record(r.Dialect, s.place(&r, pos))
+		var d readMarks
+		if !plausible(r.At, now) {
+			r.At, d.implausible = time.Time{}, true
+		}
+		switch {
+		case r.At.IsZero():
+			d.untimed = true
+		case r.Yearless:
+			d.yearAssumed = !fromLog
+		default:
+			s.noteDated(r.At)
+		}
+		s.diag.record(r.Dialect, d)
 		s.Add(r)
 	case outUnreadable:
 		s.diag.failed(line)

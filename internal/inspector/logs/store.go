@@ -67,8 +67,11 @@ type Store struct {
 	verbose bool // a V(5) line was seen: successes are logged
 	records int
 	lines   atomic.Int64
-	rate    errorRate
-	diag    diagnostics // what the reader understood (diagnostics.go)
+	// dated is the newest time of the log read from a line that carries its
+	// year (times.go): a year-less klog header takes its year from it.
+	dated atomic.Pointer[time.Time]
+	rate  errorRate
+	diag  diagnostics // what the reader understood (diagnostics.go)
 }
 
 type keyID struct{ controller, key string }
@@ -147,6 +150,9 @@ func (s *Store) Add(r Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.records++
+	if !plausible(r.At, s.opts.Clock.Now()) {
+		r.At = time.Time{} // see times.go: Store.Read counts these
+	}
 	known := !r.At.IsZero()
 	if known && (s.first.IsZero() || r.At.Before(s.first)) {
 		s.first = r.At
@@ -196,7 +202,11 @@ func (s *Store) Add(r Record) {
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
-	e := s.entryLocked(r.Controller, r.Key(), r.At)
+	e, newest := s.entryLocked(r.Controller, r.Key(), r.At)
+	if known && r.At.Before(newest) {
+		e.lateLocked(r)
+		return
+	}
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
@@ -263,8 +273,9 @@ func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*l
 	}
 }
 
-// entryLocked returns the key's entry, making room for a new one.
-func (s *Store) entryLocked(controller, key string, at time.Time) *entry {
+// entryLocked returns the key's entry, making room for a new one, and the
+// time of its newest record before this one.
+func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.Time) {
 	id := keyID{controller, key}
 	e := s.keys[id]
 	if e == nil {
@@ -274,16 +285,17 @@ func (s *Store) entryLocked(controller, key string, at time.Time) *entry {
 		e = &entry{controller: controller, key: key, state: api.StateIdle}
 		s.keys[id] = e
 	}
+	newest := e.lastSeen
 	if at.After(e.lastSeen) {
 		e.lastSeen = at
 	}
-	return e
+	return e, newest
 }
 
 // queued applies one item of a workqueue_items line: its readyAt is the
 // queue's own retry time, not an estimate.
 func (s *Store) queued(controller string, it QueueItem, at time.Time) {
-	e := s.entryLocked(controller, it.Key, at)
+	e, _ := s.entryLocked(controller, it.Key, at)
 	switch {
 	case it.ReadyAt.IsZero():
 		if e.state != api.StateQueued && e.state != api.StateRunning {
