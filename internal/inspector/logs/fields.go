@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"strings"
 	"time"
 )
@@ -199,12 +200,22 @@ func parseInt(b []byte) int64 {
 	return int64(parseUint(b))
 }
 
-// severeLevel says whether a level, as a logger writes it, is error or
-// warning or above: "error", "ERROR", "warn", "warning", "E", "fatal", …
-func severeLevel(level string) bool {
-	switch strings.ToLower(level) {
-	case "error", "err", "erro", "e", "warn", "warning", "w", "fatal", "fata", "dpanic", "panic", "critical", "crit", "alert", "emergency":
-		return true
+// severeLevels are the levels, as loggers write them (in any case), of
+// error or warning or above.
+var severeLevels = [][]byte{[]byte("error"), []byte("err"), []byte("erro"), []byte("e"), []byte("warn"), []byte("warning"), []byte("w"),
+	[]byte("fatal"), []byte("fata"), []byte("dpanic"), []byte("panic"), []byte("critical"), []byte("crit"), []byte("alert"), []byte("emergency")}
+
+// severeLevel says whether level (a JSON string with its quotes, or a bare
+// word) is error or warning or above; it allocates nothing, as it runs on
+// every line.
+func severeLevel(level []byte) bool {
+	if n := len(level); n >= 2 && level[0] == '"' && level[n-1] == '"' {
+		level = level[1 : n-1]
+	}
+	for _, l := range severeLevels {
+		if bytes.EqualFold(level, l) {
+			return true
+		}
 	}
 	return false
 }

@@ -50,7 +50,7 @@ func setRaw(f *fields, k, v []byte) {
 	case "reset":
 		f.reset = v
 	case "level", "severity":
-		f.severe = f.severe || severeLevel(jsonString(v))
+		f.severe = f.severe || severeLevel(v)
 	case "stacktrace", "caller":
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
@@ -181,7 +181,7 @@ func parseConsole(line []byte, f *fields) bool {
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
 		case isLevel(h):
-			f.severe = f.severe || severeLevel(string(h))
+			f.severe = f.severe || severeLevel(h)
 		case bytes.Contains(h, []byte(".go:")):
 		default:
 			f.logger = string(h)

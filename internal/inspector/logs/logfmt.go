@@ -42,7 +42,7 @@ func parseLogfmt(line []byte, f *fields) bool {
 		case "time", "ts":
 			f.at = parseTime(logfmtString(val, quoted))
 		case "level":
-			f.severe = f.severe || severeLevel(logfmtString(val, quoted))
+			f.severe = f.severe || severeLevel(val)
 		case "caller", "source", "func":
 		default:
 			if f.wants(key) {

@@ -39,20 +39,28 @@ func (s *Store) yearRef(now time.Time) (time.Time, bool) {
 	return now, false
 }
 
-// noteDated keeps at, a time with its year, as the log's newest dated time.
+// noteDated keeps at, a time with its year, as the log's newest dated time,
+// to the hour: a year is chosen months either side, and a log of a line a
+// second stores one time an hour, not one a line.
 func (s *Store) noteDated(at time.Time) {
 	if at.IsZero() {
 		return
 	}
 	for {
 		d := s.dated.Load()
-		if d != nil && !at.After(*d) {
+		if d != nil && at.Before(d.Add(time.Hour)) {
 			return
 		}
-		if s.dated.CompareAndSwap(d, &at) {
+		// A copy, so that only a stored time reaches the heap.
+		if v := new(time.Time); s.swapDated(d, v, at) {
 			return
 		}
 	}
+}
+
+func (s *Store) swapDated(old, v *time.Time, at time.Time) bool {
+	*v = at
+	return s.dated.CompareAndSwap(old, v)
 }
 
 // lateLocked applies a record older than its key's newest (logs merged from
