@@ -7,7 +7,9 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -29,6 +31,9 @@ const fromTarget = "(target)"
 type fromLogsOptions struct {
 	source string // "", fromTarget, "-" or a file
 	since  time.Duration
+	// explainLines is --explain-lines: say on stderr how each line that
+	// yielded something or looked like a failure was read.
+	explainLines bool
 }
 
 func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
@@ -37,6 +42,8 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
 	o.since = logs.DefaultSince
 	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
+	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
+		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
 }
 
 func (o *fromLogsOptions) enabled() bool { return o.source != "" }
@@ -53,6 +60,8 @@ func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
 
 func (o *fromLogsOptions) validate(a *attachOptions) error {
 	switch {
+	case !o.enabled() && o.explainLines:
+		return fmt.Errorf("--explain-lines says how --from-logs read a log's lines: give --from-logs too")
 	case !o.enabled():
 		return nil
 	case a.addr != "":
@@ -105,7 +114,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// newest line is older than oldLog when read is judged as of that line,
 	// as a file is (the store decides, so that the note below, top's
 	// header and every answer's logEndsAt say the time base it uses).
-	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog})
+	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut)})
 	read := func(ctx context.Context) {
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
@@ -137,7 +146,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	store := logs.NewStore(logs.Options{Live: true})
+	store := logs.NewStore(logs.Options{Live: true, ExplainLines: o.explainer(streams.ErrOut)})
 	// Followed streams outlive this call (top): the session's Close stops them.
 	streamCtx := ctx
 	if follow {
@@ -331,6 +340,36 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (controller-runtime at --zap-log-level=5 logs successes, RequeueAfter and the queue's own retry times, which are read too).")
+}
+
+// explainer is --explain-lines' printer of line readings to w; nil without
+// the flag. The log's text in them (controller, key) is quoted, escaped.
+func (o *fromLogsOptions) explainer(w io.Writer) func(logs.LineReading) {
+	if !o.explainLines {
+		return nil
+	}
+	var mu sync.Mutex // a followed log is read on its own goroutine
+	return func(lr logs.LineReading) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprint(w, explainLine(lr))
+	}
+}
+
+// explainLine is one line of --explain-lines.
+func explainLine(lr logs.LineReading) string {
+	if lr.Dialect == "" {
+		return fmt.Sprintf("--explain-lines: line %d: %s: %s\n", lr.Line, lr.Meaning, lr.Why)
+	}
+	at := "time unknown"
+	switch {
+	case lr.Implausible:
+		at = "time unknown (its time cannot be true)"
+	case !lr.At.IsZero():
+		at = "at " + explain.Timestamp(lr.At)
+	}
+	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
+		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.

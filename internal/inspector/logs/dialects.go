@@ -265,7 +265,7 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
-		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.successesLogged}
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.successesLogged, Message: m.text}
 
 	if m.afterField {
 		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)

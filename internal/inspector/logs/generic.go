@@ -36,7 +36,7 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process)|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
 	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
 	// "re-queuing", "re-adding item to queue".
 	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?queu|\bre-?add(?:ing|ed)?\b`)
@@ -60,17 +60,23 @@ var genericMarkers = [][]byte{[]byte("etry"), []byte("ETRY"), []byte("queu"), []
 // generic reads msg (the line's message, "Unhandled Error"'s err in its
 // place) as the work-queue idiom, when no named dialect did.
 func (f *fields) generic(msg string) (Record, bool) {
-	if !f.severe && f.err == "" {
-		return Record{}, false
-	}
 	fail := failPhrase.FindStringIndex(msg)
-	drop := dropPhrase.FindStringIndex(msg)
-	if fail == nil || strings.Contains(strings.ToLower(msg), "skipping") {
+	if fail == nil {
 		return Record{}, false
 	}
+	// From here the line looks like a failure: a miss says why.
+	miss := func(why string) (Record, bool) { return Record{NotRead: why}, false }
+	if !f.severe && f.err == "" {
+		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but at info or debug level, with no error field")
+	}
+	if strings.Contains(strings.ToLower(msg), "skipping") {
+		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
+	}
+	drop := dropPhrase.FindStringIndex(msg)
+	retry := retryPhrase.FindStringIndex(msg)
 	idiom := strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
-	if drop == nil && !idiom && !retryPhrase.MatchString(msg) {
-		return Record{}, false
+	if drop == nil && !idiom && retry == nil {
+		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up")
 	}
 	// The key is named where the line says what failed, before its error.
 	start := fail[0]
@@ -93,7 +99,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	default:
 		key, at, ok := messageKey(head)
 		if !ok {
-			return Record{}, false
+			return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
 		}
 		keyAt = start + at
 		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
@@ -112,11 +118,19 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Retries = n
 	}
 	if r.Name == "" {
-		return Record{}, false
+		return miss("its key field is empty")
 	}
 	r.Controller = f.genericController(msg, start, keyAt)
 	if r.Controller == "" {
-		return Record{}, false
+		return miss("names no controller: no controller or logger field, no NAME: before its message, no file, no kind before the key")
+	}
+	// What was read, for --explain-lines.
+	r.Message = strconv.Quote(msg[fail[0]:fail[1]])
+	switch {
+	case drop != nil:
+		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
+	case retry != nil:
+		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
 	}
 	return r, true
 }

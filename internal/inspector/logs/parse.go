@@ -83,6 +83,14 @@ type Record struct {
 	// Dialect names the family of lines that read it, for the diagnostics
 	// that tell a user whether their log was understood.
 	Dialect string
+	// Message is the dialect's message the line matched ("Reconciler
+	// error"), or for the generic reader the phrases it read ("Error
+	// syncing" … "requeuing"): what --explain-lines says it read.
+	Message string
+	// NotRead says, of a line parse did not read though it looked like a
+	// failure (a failure phrase at error level), why not: no retry said,
+	// no key, two keys. Set on the zero Record parse returns.
+	NotRead string
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
@@ -200,15 +208,25 @@ func parse(line []byte, ref yearRef) (Record, outcome) {
 	if !hasMarker(line) {
 		return Record{}, outSkipped
 	}
+	return parseAll(line, ref)
+}
+
+// parseAll is parse without the markers' shortcut: --explain-lines reads
+// every line, to say why one that looks like a failure was not read.
+func parseAll(line []byte, ref yearRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
+	notRead := r.NotRead
 	if !ok && words > 0 {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
 		at, body = kubeletTime(trimPodPrefix(line))
 		fm = fmtConsole
 		r, ok = parseFormat(body, fm, at, ref)
+		if notRead == "" {
+			notRead = r.NotRead
+		}
 	}
 	if ok {
 		if r.Dialect == genericName {
@@ -218,10 +236,10 @@ func parse(line []byte, ref yearRef) (Record, outcome) {
 	}
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
-			return Record{}, outUnreadable
+			return Record{NotRead: notRead}, outUnreadable
 		}
 	}
-	return Record{}, outOther
+	return Record{NotRead: notRead}, outOther
 }
 
 // parseFormat reads body as format fm; at, when not zero, is the time the

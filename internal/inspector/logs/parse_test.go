@@ -170,7 +170,10 @@ func TestParseOlderReleases(t *testing.T) {
 			if want := strings.HasPrefix(tt.name, "klog") && !strings.Contains(tt.line, "Z I"); got.Yearless != want {
 				t.Errorf("yearless = %v, want %v (a klog header has no year)", got.Yearless, want)
 			}
-			got.Yearless = false
+			if got.Message != msgError {
+				t.Errorf("message = %q, want %q", got.Message, msgError)
+			}
+			got.Yearless, got.Message = false, ""
 			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}

@@ -82,6 +82,11 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 		if !plausible(r.At, now) {
 			r.At, d.implausible = time.Time{}, true
 		}
+		if s.opts.ExplainLines != nil {
+			lr := reading(r)
+			lr.Line, lr.Implausible = int(s.lines.Load()), d.implausible
+			s.opts.ExplainLines(lr)
+		}
 		switch {
 		case r.At.IsZero():
 			d.untimed = true
@@ -94,6 +99,28 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 		s.Add(r)
 	case outUnreadable:
 		s.diag.failed(line)
+		s.explainNotRead(r.NotRead, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
+	case outOther:
+		s.explainNotRead(r.NotRead, "")
+	case outSkipped:
+		if s.opts.ExplainLines != nil {
+			r, _ := parseAll(line, yearRef{at: ref, fromLog: fromLog})
+			s.explainNotRead(r.NotRead, "")
+		}
 	}
 	return at
+}
+
+// explainNotRead gives --explain-lines a line not read that looked like a
+// failure: why, else the fallback; nothing when neither says it did.
+func (s *Store) explainNotRead(why, fallback string) {
+	if s.opts.ExplainLines == nil {
+		return
+	}
+	if why == "" {
+		why = fallback
+	}
+	if why != "" {
+		s.opts.ExplainLines(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
+	}
 }

@@ -50,6 +50,10 @@ type Options struct {
 	// Live log is always live (a TARGET's stream, whose --since says how far
 	// back it starts).
 	DatedAfter time.Duration
+	// ExplainLines, when set, is given the reading of every line Read
+	// reads that yields a record or looks like a failure (--explain-lines),
+	// in the order read, from the reading goroutine.
+	ExplainLines func(LineReading)
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
