@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,14 @@ type fromLogsOptions struct {
 	// explainLines is --explain-lines: say on stderr how each line that
 	// yielded something or looked like a failure was read.
 	explainLines bool
+	// dialectFiles are --dialect FILE (and $KUBECTL_BACKOFF_DIALECTS);
+	// dialects what validate loaded from them.
+	dialectFiles []string
+	dialects     []logs.Dialect
 }
+
+// dialectsEnv lists dialect files, as PATH does directories.
+const dialectsEnv = "KUBECTL_BACKOFF_DIALECTS"
 
 func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
@@ -42,6 +50,8 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
 	o.since = logs.DefaultSince
 	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
+	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as this dialect file says "+
+		"(repeatable; also $"+dialectsEnv+", a list of files); its format is in the README")
 	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
 		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
 }
@@ -62,6 +72,8 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 	switch {
 	case !o.enabled() && o.explainLines:
 		return fmt.Errorf("--explain-lines says how --from-logs read a log's lines: give --from-logs too")
+	case !o.enabled() && len(o.dialectFiles) > 0:
+		return fmt.Errorf("--dialect teaches --from-logs a controller's lines: give --from-logs too")
 	case !o.enabled():
 		return nil
 	case a.addr != "":
@@ -74,6 +86,20 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 		return fmt.Errorf("--from-logs %q reads that file: drop the TARGET, or give --from-logs alone to stream the TARGET's logs", o.source)
 	case o.since <= 0:
 		return fmt.Errorf("--since %v: must be positive", o.since)
+	}
+	files := slices.Clone(o.dialectFiles)
+	for _, f := range filepath.SplitList(os.Getenv(dialectsEnv)) {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	o.dialects = nil
+	for _, f := range files {
+		ds, err := logs.LoadDialects(f)
+		if err != nil {
+			return err // names the file, line and field
+		}
+		o.dialects = append(o.dialects, ds...)
 	}
 	return nil
 }
@@ -114,7 +140,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// newest line is older than oldLog when read is judged as of that line,
 	// as a file is (the store decides, so that the note below, top's
 	// header and every answer's logEndsAt say the time base it uses).
-	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut)})
+	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	read := func(ctx context.Context) {
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
@@ -146,7 +172,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	store := logs.NewStore(logs.Options{Live: true, ExplainLines: o.explainer(streams.ErrOut)})
+	store := logs.NewStore(logs.Options{Live: true, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	// Followed streams outlive this call (top): the session's Close stops them.
 	streamCtx := ctx
 	if follow {

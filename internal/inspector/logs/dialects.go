@@ -242,7 +242,7 @@ func match(msg string) (*family, *message) {
 }
 
 // record turns the fields into a Record, or reports they are not one.
-func (f *fields) record(fm format) (Record, bool) {
+func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	msg := f.msg
 	if msg == unhandledError && f.err != "" {
 		msg, f.err = f.err, ""
@@ -255,8 +255,13 @@ func (f *fields) record(fm format) (Record, bool) {
 			fam, m = match(rest)
 		}
 		if fam == nil {
-			// No dialect's: the generic reader of the work-queue idiom,
-			// behind every named one.
+			// No built-in dialect's: a dialect file's, then the generic
+			// reader of the work-queue idiom, behind every named one.
+			for i := range user {
+				if r, ok := user[i].read(msg, f, fm); ok {
+					return r, true
+				}
+			}
 			return f.generic(msg)
 		}
 		msg = rest

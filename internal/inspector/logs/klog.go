@@ -41,7 +41,7 @@ func digits(b []byte) bool {
 // lines) are put back on one line by Store.Read first (see joiner); a line
 // given alone that opens one reads "(multi-line; see the log)" for its
 // value.
-func parseKlog(line []byte, ref yearRef, f *fields) bool {
+func parseKlog(line []byte, ref parseRef, f *fields) bool {
 	f.at = klogTime(line, ref)
 	f.severe = line[0] == 'E' || line[0] == 'W' || line[0] == 'F'
 	end := bytes.Index(line, []byte("] "))
@@ -180,10 +180,10 @@ func klogString(b []byte) (s string, n int, ok bool) {
 }
 
 // klogTime reads the header's month, day and time in UTC, in the year ref
-// gives it (see yearRef): by a clock, the year that puts it closest before
+// gives it (see parseRef): by a clock, the year that puts it closest before
 // ref (a log read on 2 January has December lines); by the log's dated
 // lines, the year that puts it nearest them.
-func klogTime(line []byte, ref yearRef) time.Time {
+func klogTime(line []byte, ref parseRef) time.Time {
 	t, err := time.Parse("0102 15:04:05.000000", string(line[1:klogHeaderLen]))
 	if err != nil {
 		return time.Time{}

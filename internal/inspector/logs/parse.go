@@ -73,7 +73,7 @@ type Record struct {
 	// fact. Zero when the line states none.
 	Retries int
 	// Yearless says At came from a header without a year (klog's), dated
-	// by the yearRef the line was parsed with.
+	// by the parseRef the line was parsed with.
 	Yearless bool
 	// GaveUp says the line is the controller giving up on the key after a
 	// failure (client-go's handleErr after maxRetries: "Dropping … out of
@@ -174,17 +174,20 @@ const (
 // day). ok is false for a line that is none of the records, or is missing
 // the controller or key. A time it cannot read is left zero: unknown.
 func Parse(line []byte, ref time.Time) (r Record, ok bool) {
-	r, out := parse(line, yearRef{at: ref})
+	r, out := parse(line, parseRef{at: ref})
 	return r, out == outRecord
 }
 
-// yearRef dates klog's year-less headers: the year that puts a header
+// parseRef dates klog's year-less headers: the year that puts a header
 // newest not after at plus a day (at is a reading clock: a log is not from
 // the future), or, when fromLog, the year that puts it nearest at (at is the
 // log's own newest dated line, which later lines may pass).
-type yearRef struct {
+type parseRef struct {
 	at      time.Time
 	fromLog bool
+	// dialects are the dialect files' (--dialect), read after the built-in
+	// dialects and before the generic reader.
+	dialects []Dialect
 }
 
 // outcome is what parse made of a line.
@@ -204,8 +207,9 @@ const (
 )
 
 // parse is Parse, saying what it made of a line that is not a record.
-func parse(line []byte, ref yearRef) (Record, outcome) {
-	if !hasMarker(line) {
+func parse(line []byte, ref parseRef) (Record, outcome) {
+	if len(ref.dialects) == 0 && !hasMarker(line) {
+		// A dialect file's lines need not hold a built-in marker.
 		return Record{}, outSkipped
 	}
 	return parseAll(line, ref)
@@ -213,7 +217,7 @@ func parse(line []byte, ref yearRef) (Record, outcome) {
 
 // parseAll is parse without the markers' shortcut: --explain-lines reads
 // every line, to say why one that looks like a failure was not read.
-func parseAll(line []byte, ref yearRef) (Record, outcome) {
+func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
@@ -244,7 +248,7 @@ func parseAll(line []byte, ref yearRef) (Record, outcome) {
 
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
-func parseFormat(body []byte, fm format, at time.Time, ref yearRef) (Record, bool) {
+func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
 	var f fields
 	var ok bool
 	switch fm {
@@ -259,6 +263,10 @@ func parseFormat(body []byte, fm format, at time.Time, ref yearRef) (Record, boo
 	default:
 		ok = parseConsole(body, &f)
 	}
+	if !ok && len(ref.dialects) > 0 {
+		f = fields{}
+		ok = parseText(body, &f)
+	}
 	if !ok {
 		return Record{}, false
 	}
@@ -266,7 +274,7 @@ func parseFormat(body []byte, fm format, at time.Time, ref yearRef) (Record, boo
 	if !at.IsZero() {
 		f.at = at
 	}
-	r, ok := f.record(fm)
+	r, ok := f.record(fm, ref.dialects)
 	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok

@@ -76,7 +76,7 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	switch r, out := parse(line, yearRef{at: ref, fromLog: fromLog}); out {
+	switch r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects}); out {
 	case outRecord:
 		var d readMarks
 		if !plausible(r.At, now) {
@@ -104,7 +104,7 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 		s.explainNotRead(r.NotRead, "")
 	case outSkipped:
 		if s.opts.ExplainLines != nil {
-			r, _ := parseAll(line, yearRef{at: ref, fromLog: fromLog})
+			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
 			s.explainNotRead(r.NotRead, "")
 		}
 	}

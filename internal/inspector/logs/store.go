@@ -54,6 +54,9 @@ type Options struct {
 	// reads that yields a record or looks like a failure (--explain-lines),
 	// in the order read, from the reading goroutine.
 	ExplainLines func(LineReading)
+	// Dialects are read from dialect files (--dialect FILE): an in-house
+	// controller's words, after the built-in dialects.
+	Dialects []Dialect
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
