@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -366,36 +364,6 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
 	fmt.Fprintln(w, "  (controller-runtime at --zap-log-level=5 logs successes, RequeueAfter and the queue's own retry times, which are read too).")
-}
-
-// explainer is --explain-lines' printer of line readings to w; nil without
-// the flag. The log's text in them (controller, key) is quoted, escaped.
-func (o *fromLogsOptions) explainer(w io.Writer) func(logs.LineReading) {
-	if !o.explainLines {
-		return nil
-	}
-	var mu sync.Mutex // a followed log is read on its own goroutine
-	return func(lr logs.LineReading) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprint(w, explainLine(lr))
-	}
-}
-
-// explainLine is one line of --explain-lines.
-func explainLine(lr logs.LineReading) string {
-	if lr.Dialect == "" {
-		return fmt.Sprintf("--explain-lines: line %d: %s: %s\n", lr.Line, lr.Meaning, lr.Why)
-	}
-	at := "time unknown"
-	switch {
-	case lr.Implausible:
-		at = "time unknown (its time cannot be true)"
-	case !lr.At.IsZero():
-		at = "at " + explain.Timestamp(lr.At)
-	}
-	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
-		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.

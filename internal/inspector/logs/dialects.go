@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"strconv"
 	"strings"
 	"time"
 )
@@ -333,82 +332,6 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	}
 	r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	return r, r.Name != ""
-}
-
-// forget reads a forget line's fields into r: the keys of its "reset"
-// list ("ns/name(backoff, 15 failures)", as logForget formats them), and
-// whether their retries were released. A line whose list cannot be read is
-// not a record.
-func (f *fields) forget(r Record) (Record, bool) {
-	r.Requeue = f.requeue == "true"
-	r.User, r.Reason = f.user, f.reason
-	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
-		r.Spread = d
-	}
-	ok := eachElement(f.reset, func(el []byte) {
-		if k, ok := forgotKey(jsonString(el)); ok {
-			r.Forgot = append(r.Forgot, k)
-		}
-	})
-	r.Count = len(r.Forgot)
-	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
-		r.Count = n
-	}
-	return r, ok
-}
-
-// forgotKey reads one "key(state, N failures)" of a forget line. A cache
-// key holds no parenthesis, so the last one opens the state.
-func forgotKey(s string) (ForgotKey, bool) {
-	i := strings.LastIndexByte(s, '(')
-	if i <= 0 || !strings.HasSuffix(s, ")") {
-		return ForgotKey{}, false
-	}
-	_, rest, _ := strings.Cut(s[i+1:len(s)-1], ", ")
-	n, _, _ := strings.Cut(rest, " ")
-	failures, err := strconv.Atoi(n)
-	if err != nil {
-		return ForgotKey{}, false
-	}
-	return ForgotKey{Key: s[:i], Failures: failures}, true
-}
-
-// fluxLimiter is the limiter of Flux's controllers: fluxcd/pkg/runtime
-// controller.GetRateLimiter, a per-item exponential from --min-retry-delay
-// (750ms) to --max-retry-delay (15m) with no bucket (rate_limiter.go,
-// read at v0.117.0). The flags came in runtime v0.14.0 (fluxcd/pkg#256,
-// merged 2022-04-12, in the controllers' releases of the weeks after);
-// before, Flux ran controller-runtime's default (5ms..1000s), which a line
-// dated before fluxRetryFlags keeps (zero). A line without a time is taken
-// as recent. A failure Flux logs returns RequeueAfter and states its next
-// try; the limiter paces only errors controller-runtime logs for it.
-func fluxLimiter(_ string, at time.Time) Limiter {
-	if !at.IsZero() && at.Before(fluxRetryFlags) {
-		return Limiter{}
-	}
-	return Limiter{BaseDelay: 750 * time.Millisecond, MaxDelay: 15 * time.Minute}
-}
-
-// fluxRetryFlags is when Flux's --min-retry-delay/--max-retry-delay
-// defaults were released (fluxcd/pkg runtime v0.14.0).
-var fluxRetryFlags = time.Date(2022, 4, 12, 0, 0, 0, 0, time.UTC)
-
-// certManagerLimiter is the limiter cert-manager's controllers set
-// (pkg/controller/util.go): DefaultCertificateRateLimiter, 1s..30s, for the
-// certificates-* controllers, DefaultItemBasedRateLimiter, 5s..5m, for the
-// rest; its ACME orders and challenges have their own, not known here.
-// Before v1.3 the certificates controllers were named CertificateIssuing,
-// CertificateKeyManager, … with the same 1s..30s (v1.2.0's
-// pkg/controller/certificates/*: NewItemExponentialFailureRateLimiter(1s,
-// 30s)); "certificaterequests", lower-case, is not one of them.
-func certManagerLimiter(controller string, _ time.Time) Limiter {
-	switch {
-	case strings.HasPrefix(controller, "certificates-"), strings.HasPrefix(controller, "Certificate"):
-		return Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
-	case controller == "orders" || controller == "challenges":
-		return Limiter{}
-	}
-	return Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
 }
 
 // controllerName names the controller of a line without a "controller"
