@@ -71,3 +71,50 @@ func meaning(r Record) string {
 	}
 	return ""
 }
+
+// DialectInfo describes a dialect for `kubectl backoff dialects`.
+type DialectInfo struct {
+	// Name is the dialect's; Source "built-in" or the FILE:LINE that
+	// defines it.
+	Name, Source string
+	// Messages are the messages it reads (a prefix ends in "…", a regexp
+	// is between slashes); for the generic reader, its rule.
+	Messages []string
+}
+
+// Dialects lists the built-in dialects, in the order lines are tried, the
+// dialects of files after them, and the generic reader last.
+func Dialects(files []Dialect) []DialectInfo {
+	var out []DialectInfo
+	for _, fam := range families {
+		d := DialectInfo{Name: fam.name, Source: "built-in"}
+		for _, m := range fam.messages {
+			t := strconv.Quote(m.text)
+			switch {
+			case m.keySep != "":
+				t = strconv.Quote(m.text + "KEY" + m.keySep + "ERROR" + m.errSuffix)
+			case m.prefix:
+				t = strconv.Quote(m.text + "…")
+			}
+			d.Messages = append(d.Messages, t)
+		}
+		out = append(out, d)
+	}
+	for _, f := range files {
+		d := DialectInfo{Name: f.Name, Source: f.Source}
+		for _, l := range f.Lines {
+			switch {
+			case l.Regexp != nil:
+				d.Messages = append(d.Messages, "/"+l.Regexp.String()+"/")
+			case l.Prefix:
+				d.Messages = append(d.Messages, strconv.Quote(l.Text+"…"))
+			default:
+				d.Messages = append(d.Messages, strconv.Quote(l.Text))
+			}
+		}
+		out = append(out, d)
+	}
+	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
+		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
+			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+}
