@@ -47,8 +47,12 @@ type Key struct {
 	// records, SourceLogs for a key reconstructed from a controller's logs.
 	Source string `json:"source,omitempty"`
 	// Estimated marks times and delays that were computed, not recorded (log mode).
-	Estimated bool      `json:"estimated,omitempty"`
-	History   []Attempt `json:"history,omitempty"`
+	Estimated bool `json:"estimated,omitempty"`
+	// LogLine is, for a key read from a log by the generic reader of the
+	// work-queue idiom (no dialect names its controller's words), the line
+	// its last failure was read from, so that a user sees what was read.
+	LogLine string    `json:"logLine,omitempty"`
+	History []Attempt `json:"history,omitempty"`
 }
 
 // Reset is a reset of a key's failure count that was not a success.
@@ -151,9 +155,18 @@ type LogRead struct {
 	Unreadable int    `json:"unreadable,omitempty"`
 	Example    string `json:"example,omitempty"`
 	// Untimed counts the records whose time could not be read (a logger
-	// that writes none, or only the seconds since it started): each is
-	// placed at the time of the record before it, or when it was read.
+	// that writes none, or only the seconds since it started, or a time
+	// that cannot be true): their times are unknown, and nothing is
+	// computed from them.
 	Untimed int `json:"untimed,omitempty"`
+	// Implausible counts the records whose time cannot be true: before
+	// 2000, or more than a day past the reading clock (0001-01-01,
+	// 9999-12-31). They are read as untimed, and counted there too.
+	Implausible int `json:"implausible,omitempty"`
+	// YearAssumed counts the records whose header has no year (klog's,
+	// journald's) in a log none of whose lines before them had one: their
+	// year is the reading clock's, an assumption.
+	YearAssumed int `json:"yearAssumed,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.

@@ -26,7 +26,7 @@ import (
 
 // exampleOrder is the order the commands' examples run in: snapshot's
 // files before diff reads them, forget after the reads.
-var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "version"}
+var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "version", "dialects"}
 
 // placeholders turn an example written for a cluster into one against the
 // demo: the controller's deployment becomes --addr, and the example keys

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -29,7 +30,17 @@ const fromTarget = "(target)"
 type fromLogsOptions struct {
 	source string // "", fromTarget, "-" or a file
 	since  time.Duration
+	// explainLines is --explain-lines: say on stderr how each line that
+	// yielded something or looked like a failure was read.
+	explainLines bool
+	// dialectFiles are --dialect FILE (and $KUBECTL_BACKOFF_DIALECTS);
+	// dialects what validate loaded from them.
+	dialectFiles []string
+	dialects     []logs.Dialect
 }
+
+// dialectsEnv lists dialect files, as PATH does directories.
+const dialectsEnv = "KUBECTL_BACKOFF_DIALECTS"
 
 func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
@@ -37,6 +48,10 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
 	o.since = logs.DefaultSince
 	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
+	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as this dialect file says "+
+		"(repeatable; also $"+dialectsEnv+", a list of files); its format is in the README")
+	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
+		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
 }
 
 func (o *fromLogsOptions) enabled() bool { return o.source != "" }
@@ -53,6 +68,10 @@ func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
 
 func (o *fromLogsOptions) validate(a *attachOptions) error {
 	switch {
+	case !o.enabled() && o.explainLines:
+		return fmt.Errorf("--explain-lines says how --from-logs read a log's lines: give --from-logs too")
+	case !o.enabled() && len(o.dialectFiles) > 0:
+		return fmt.Errorf("--dialect teaches --from-logs a controller's lines: give --from-logs too")
 	case !o.enabled():
 		return nil
 	case a.addr != "":
@@ -65,6 +84,20 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 		return fmt.Errorf("--from-logs %q reads that file: drop the TARGET, or give --from-logs alone to stream the TARGET's logs", o.source)
 	case o.since <= 0:
 		return fmt.Errorf("--since %v: must be positive", o.since)
+	}
+	files := slices.Clone(o.dialectFiles)
+	for _, f := range filepath.SplitList(os.Getenv(dialectsEnv)) {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	o.dialects = nil
+	for _, f := range files {
+		ds, err := logs.LoadDialects(f)
+		if err != nil {
+			return err // names the file, line and field
+		}
+		o.dialects = append(o.dialects, ds...)
 	}
 	return nil
 }
@@ -105,7 +138,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// newest line is older than oldLog when read is judged as of that line,
 	// as a file is (the store decides, so that the note below, top's
 	// header and every answer's logEndsAt say the time base it uses).
-	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog})
+	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	read := func(ctx context.Context) {
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
@@ -137,7 +170,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	store := logs.NewStore(logs.Options{Live: true})
+	store := logs.NewStore(logs.Options{Live: true, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	// Followed streams outlive this call (top): the session's Close stops them.
 	streamCtx := ctx
 	if follow {
@@ -193,21 +226,30 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		}
 		return
 	}
+	first, last := explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last)
+	if !sameDay(st.First, st.Last) {
+		// A range over days says its dates: "10:00:00 to 23:59:59" of two
+		// days apart reads as one afternoon.
+		first, last = explain.Timestamp(st.First), explain.Timestamp(st.Last)
+	}
 	switch {
+	case st.First.IsZero():
+		// Every record's time was unknown: no range to give.
+		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", explain.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.Timestamp(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
+			explain.Timestamp(st.First), strings.TrimSuffix(last, " UTC"), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
 	case asOfEnd:
 		// Minutes old, it still is not now: the countdowns would not move.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+			first, last, explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
 	default:
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
-			explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last), explain.Plural(st.Keys, "key"))
+			first, last, explain.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
@@ -218,6 +260,13 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 			explain.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
+}
+
+// sameDay says a and b fall on one UTC day.
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
 }
 
 // oldLog is how far behind the clock a log's last line may be and still be
@@ -241,8 +290,14 @@ func readSummary(lr *api.LogRead) string {
 			fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
 		}
 	}
-	if lr.Untimed > 0 {
-		fmt.Fprintf(&b, "; %d without a time I could read (each placed at the line before it, or when read)", lr.Untimed)
+	if n := lr.Untimed - lr.Implausible; n > 0 {
+		fmt.Fprintf(&b, "; %d without a time I could read (their times are unknown: nothing is counted from them)", n)
+	}
+	if lr.Implausible > 0 {
+		fmt.Fprintf(&b, "; %d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)
+	}
+	if lr.YearAssumed > 0 {
+		fmt.Fprintf(&b, "; %d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)
 	}
 	if lr.Unreadable > 0 {
 		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
@@ -123,4 +124,36 @@ func readLog(t *testing.T, path string) *logs.Store {
 		t.Fatal(err)
 	}
 	return store
+}
+
+// A range over days prints its dates; impossible times, unknown ones and an
+// assumed year are each said, and an impossible time is not the log's end
+// (issue #32: a 9999 line made every other key unknown and printed
+// "10:00:00 to 23:59:59").
+func TestReadNoteTimesNotInvented(t *testing.T) {
+	line := func(ts, name string) string {
+		return `{"level":"error","ts":"` + ts + `","msg":"Reconciler error","controller":"widget","namespace":"default","name":"` + name + `","reconcileID":"r","error":"boom"}`
+	}
+	log := strings.Join([]string{
+		line("2026-12-01T10:00:00Z", "a"), line("9999-12-31T23:59:59Z", "b"), line("2026-12-03T09:00:00Z", "c"),
+		`E1203 09:00:01.000000       1 operator.go:304] Sync "monitoring/k8s" failed: boom`,
+	}, "\n") + "\n"
+	now := time.Date(2026, 12, 3, 9, 0, 30, 0, time.UTC)
+	store := logs.NewStore(logs.Options{Clock: clocktesting.NewFakePassiveClock(now)})
+	if _, _, err := store.Read(context.Background(), strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	printReadNote(&b, store.Stats(), store.LogRead(), true, now)
+	for _, want := range []string{
+		"2026-12-01 10:00:00 UTC to 2026-12-03 09:00:01 UTC",
+		"1 with a time that cannot be true (before 2000, or over a day past this clock), read as unknown",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("note:\n%s\nwant %q", b.String(), want)
+		}
+	}
+	if strings.Contains(b.String(), "9999") || strings.Contains(b.String(), "23:59:59") {
+		t.Errorf("note:\n%s\nshows the impossible time", b.String())
+	}
 }

@@ -59,6 +59,7 @@ backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serv
 		NewDiffCommand(streams),
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
+		NewDialectsCommand(streams),
 	)
 	cmd.AddCommand(newGroupsHints()...)
 	return cmd

@@ -114,6 +114,9 @@ func Explain(in Input) Diagnosis {
 	}
 	if k.Source == api.SourceLogs {
 		d.Details = append(d.Details, logNote(k, in.Controller))
+		if k.LogLine != "" {
+			d.Details = append(d.Details, genericNote(k))
+		}
 		if s := unloggedNote(k, in.Controller); s != "" {
 			d.Details = append(d.Details, s)
 		}

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -41,6 +42,13 @@ func logNote(k api.Key, c *api.Controller) string {
 		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
 	}
 	return read + "delays and retry times are estimates from controller-runtime's default limiter."
+}
+
+// genericNote says a key was read by the generic reader of the work-queue
+// idiom, and shows the line it read, escaped: it is the log's text.
+func genericNote(k api.Key) string {
+	return "Read by the generic reader of the work-queue idiom (no dialect knows this controller's words; " +
+		"its limiter is assumed to be client-go's default), from the line " + strconv.QuoteToGraphic(k.LogLine) + "."
 }
 
 // sampledNote warns that a log-sourced key's failures may be undercounted:

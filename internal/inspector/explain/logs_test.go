@@ -155,3 +155,26 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 		t.Errorf("with V(5) lines: summary %q, findings %v; want consecutive failures and the pre-emption hot loop", d.Summary, d.Findings)
 	}
 }
+
+// A key the generic reader read shows the line it read, escaped (it is the
+// log's text, and may hold a terminal's control sequences); a named
+// dialect's key shows none.
+func TestExplainGenericLine(t *testing.T) {
+	last := time.Date(2026, 11, 30, 8, 24, 45, 0, time.UTC)
+	k := api.Key{Controller: "stateful_set", Key: "kube-system/prometheus", State: api.StateBackoff, Failures: 1,
+		NextRetryAt: last.Add(5 * time.Millisecond), LastError: &api.ErrorRecord{Message: "invalid", At: last},
+		Source: api.SourceLogs, Estimated: true,
+		LogLine: "E1122 23:10:02.364507 98410 stateful_set.go:395] Error syncing StatefulSet kube-system/prometheus, requeuing: \x1b]0;PWNED\a"}
+	d := Explain(Input{Key: k, Now: last})
+	i := slices.IndexFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read by the generic reader") })
+	if i < 0 {
+		t.Fatalf("details = %q, want the generic reader's note", d.Details)
+	}
+	if note := d.Details[i]; strings.ContainsAny(note, "\x1b\a") || !strings.Contains(note, `Error syncing StatefulSet kube-system/prometheus`) || !strings.Contains(note, "client-go's default") {
+		t.Errorf("note = %q, want the line escaped and the limiter assumed", note)
+	}
+	k.LogLine = ""
+	if d := Explain(Input{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read by the generic reader") }) {
+		t.Errorf("a named dialect's key carries the generic note: %q", d.Details)
+	}
+}

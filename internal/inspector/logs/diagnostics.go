@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"maps"
 	"sync"
-	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -14,24 +13,37 @@ const maxExampleBytes = 1 << 10
 
 // diagnostics counts what the reader made of a log: the records of each
 // dialect, the lines that looked like failures but could not be read (with
-// the first as an example), and the records without a time.
+// the first as an example), the records without a time, those whose time
+// could not be true, and those whose year was not the log's (times.go).
 type diagnostics struct {
-	mu         sync.Mutex
-	recognised map[string]int
-	unreadable int
-	example    string
-	untimed    int
+	mu                       sync.Mutex
+	recognised               map[string]int
+	unreadable               int
+	example                  string
+	untimed                  int
+	implausible, yearAssumed int
 }
 
-func (d *diagnostics) record(dialect string, untimed bool) {
+// readMarks are what the reader noted of one record's time.
+type readMarks struct {
+	untimed, implausible, yearAssumed bool
+}
+
+func (d *diagnostics) record(dialect string, m readMarks) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.recognised == nil {
 		d.recognised = map[string]int{}
 	}
 	d.recognised[dialect]++
-	if untimed {
+	if m.untimed {
 		d.untimed++
+	}
+	if m.implausible {
+		d.implausible++
+	}
+	if m.yearAssumed {
+		d.yearAssumed++
 	}
 }
 
@@ -55,20 +67,8 @@ func (s *Store) LogRead() *api.LogRead {
 		Unreadable: s.diag.unreadable,
 		Example:    s.diag.example,
 		Untimed:    s.diag.untimed,
+		// A time that could not be true is also untimed: counted in both.
+		Implausible: s.diag.implausible,
+		YearAssumed: s.diag.yearAssumed,
 	}
-}
-
-// place gives a record without a readable time the time of the record
-// before it in the same read, else when it is read: a zero time is never
-// passed on. pos is the time of the last record that had one.
-func (s *Store) place(r *Record, pos *time.Time) (untimed bool) {
-	if !r.At.IsZero() {
-		*pos = r.At
-		return false
-	}
-	r.At = *pos
-	if r.At.IsZero() {
-		r.At = s.opts.Clock.Now()
-	}
-	return true
 }

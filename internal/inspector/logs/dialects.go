@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"strconv"
 	"strings"
 	"time"
 )
@@ -60,6 +59,9 @@ type message struct {
 	// afterField says a RequeueAfterLine states its RequeueAfter as the
 	// time it ends, in the "requeue-after" field (Crossplane's).
 	afterField bool
+	// keyIsNamespace says the key is the namespace field: the line is about
+	// a Namespace object (kube-controller-manager's namespace controller).
+	keyIsNamespace bool
 }
 
 // loggerRule says how a family's logger name names the controller.
@@ -160,16 +162,53 @@ var families = []family{
 		successesLogged: true,
 	},
 	{
-		// prometheus-operator through klog: Sync "ns/name" failed: ERR. The
-		// line does not say which of its controllers wrote it.
+		// prometheus-operator through klog: Sync "ns/name" failed: ERR; since
+		// v0.7x through utilruntime's "Unhandled Error" (slog JSON), with a
+		// lower-case sync. The line does not say which of its controllers
+		// wrote it.
 		name:     "prometheus-operator",
 		fixed:    "prometheus-operator",
 		clientGo: true,
 		messages: []message{
 			{text: `Sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
+			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
+		},
+	},
+	{
+		// kube-controller-manager's other controllers (replicaset,
+		// endpoints, …): utilruntime.HandleError(fmt.Errorf("sync %q failed
+		// with %v", key, err)) then AddRateLimited, logged as "Unhandled
+		// Error" since 1.31; the file names the controller (replica_set). Its
+		// namespace controller logs "Deletion of namespace failed" with the
+		// namespace as the key.
+		name:       "kube-controller-manager",
+		callerStem: true,
+		fixed:      "kube-controller-manager",
+		clientGo:   true,
+		messages: []message{
+			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed with `},
+			{text: "Deletion of namespace failed", what: ErrorLine, keyIsNamespace: true},
+		},
+	},
+	{
+		// Knative's reconcilers (knative.dev/pkg/controller handleErr):
+		// "Reconcile error", the key in knative.dev/key, then AddRateLimited
+		// on client-go's default limiter unless the error is permanent.
+		name:     "Knative",
+		keyField: knativeKey,
+		logger:   loggerLast,
+		clientGo: true,
+		messages: []message{
+			{text: "Reconcile error", what: ErrorLine},
 		},
 	},
 }
+
+// Knative's fields: the key and the reconciler's name.
+const (
+	knativeKey        = "knative.dev/key"
+	knativeController = "knative.dev/controller"
+)
 
 // markers are what every message above contains, at least one of them: a
 // line with none is skipped before any parsing, which is most of a busy
@@ -178,9 +217,9 @@ var families = []family{
 var (
 	markers = append([][]byte{
 		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
-		[]byte(msgForget),
-	}, crossplaneMarkers...)
-	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`}, crossplaneFailures()...)
+		[]byte(msgForget), []byte(unhandledError), []byte("Deletion of namespace failed"),
+	}, append(crossplaneMarkers, genericMarkers...)...)
+	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`, unhandledError, "Reconcile error"}, crossplaneFailures()...)
 )
 
 // unhandledError is what client-go's utilruntime.HandleError logs since
@@ -193,7 +232,7 @@ func match(msg string) (*family, *message) {
 		fam := &families[i]
 		for j := range fam.messages {
 			m := &fam.messages[j]
-			if msg == m.text || m.prefix && strings.HasPrefix(msg, m.text) {
+			if msg == m.text || m.prefix && strings.HasPrefix(msg, m.text) && (m.keySep == "" || strings.Contains(msg[len(m.text):], m.keySep)) {
 				return fam, m
 			}
 		}
@@ -202,7 +241,7 @@ func match(msg string) (*family, *message) {
 }
 
 // record turns the fields into a Record, or reports they are not one.
-func (f *fields) record(fm format) (Record, bool) {
+func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	msg := f.msg
 	if msg == unhandledError && f.err != "" {
 		msg, f.err = f.err, ""
@@ -211,11 +250,18 @@ func (f *fields) record(fm format) (Record, bool) {
 	if fam == nil {
 		// klogr writes a named logger's messages as "NAME: message".
 		name, rest, ok := strings.Cut(msg, ": ")
-		if !ok {
-			return Record{}, false
+		if ok {
+			fam, m = match(rest)
 		}
-		if fam, m = match(rest); fam == nil {
-			return Record{}, false
+		if fam == nil {
+			// No built-in dialect's: a dialect file's, then the generic
+			// reader of the work-queue idiom, behind every named one.
+			for i := range user {
+				if r, ok := user[i].read(msg, f, fm); ok {
+					return r, true
+				}
+			}
+			return f.generic(msg)
 		}
 		msg = rest
 		if f.logger == "" {
@@ -223,7 +269,7 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 	}
 	r := Record{What: m.what, At: f.at, Controller: f.controller, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID,
-		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.successesLogged}
+		Error: f.err, Dialect: dialectName(fam, fm), ClientGoQueue: fam.clientGo, Verbose: fam.successesLogged, Message: m.text}
 
 	if m.afterField {
 		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)
@@ -274,6 +320,8 @@ func (f *fields) record(fm format) (Record, bool) {
 		}
 		r.Namespace, r.Name = splitKey(key)
 		r.Error = strings.TrimSuffix(err, m.errSuffix)
+	case m.keyIsNamespace:
+		r.Name = f.namespace
 	case fam.keyField != "" && f.altName == fam.keyField:
 		r.Namespace, r.Name = splitKey(f.alt)
 	default:
@@ -284,82 +332,6 @@ func (f *fields) record(fm format) (Record, bool) {
 	}
 	r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	return r, r.Name != ""
-}
-
-// forget reads a forget line's fields into r: the keys of its "reset"
-// list ("ns/name(backoff, 15 failures)", as logForget formats them), and
-// whether their retries were released. A line whose list cannot be read is
-// not a record.
-func (f *fields) forget(r Record) (Record, bool) {
-	r.Requeue = f.requeue == "true"
-	r.User, r.Reason = f.user, f.reason
-	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
-		r.Spread = d
-	}
-	ok := eachElement(f.reset, func(el []byte) {
-		if k, ok := forgotKey(jsonString(el)); ok {
-			r.Forgot = append(r.Forgot, k)
-		}
-	})
-	r.Count = len(r.Forgot)
-	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
-		r.Count = n
-	}
-	return r, ok
-}
-
-// forgotKey reads one "key(state, N failures)" of a forget line. A cache
-// key holds no parenthesis, so the last one opens the state.
-func forgotKey(s string) (ForgotKey, bool) {
-	i := strings.LastIndexByte(s, '(')
-	if i <= 0 || !strings.HasSuffix(s, ")") {
-		return ForgotKey{}, false
-	}
-	_, rest, _ := strings.Cut(s[i+1:len(s)-1], ", ")
-	n, _, _ := strings.Cut(rest, " ")
-	failures, err := strconv.Atoi(n)
-	if err != nil {
-		return ForgotKey{}, false
-	}
-	return ForgotKey{Key: s[:i], Failures: failures}, true
-}
-
-// fluxLimiter is the limiter of Flux's controllers: fluxcd/pkg/runtime
-// controller.GetRateLimiter, a per-item exponential from --min-retry-delay
-// (750ms) to --max-retry-delay (15m) with no bucket (rate_limiter.go,
-// read at v0.117.0). The flags came in runtime v0.14.0 (fluxcd/pkg#256,
-// merged 2022-04-12, in the controllers' releases of the weeks after);
-// before, Flux ran controller-runtime's default (5ms..1000s), which a line
-// dated before fluxRetryFlags keeps (zero). A line without a time is taken
-// as recent. A failure Flux logs returns RequeueAfter and states its next
-// try; the limiter paces only errors controller-runtime logs for it.
-func fluxLimiter(_ string, at time.Time) Limiter {
-	if !at.IsZero() && at.Before(fluxRetryFlags) {
-		return Limiter{}
-	}
-	return Limiter{BaseDelay: 750 * time.Millisecond, MaxDelay: 15 * time.Minute}
-}
-
-// fluxRetryFlags is when Flux's --min-retry-delay/--max-retry-delay
-// defaults were released (fluxcd/pkg runtime v0.14.0).
-var fluxRetryFlags = time.Date(2022, 4, 12, 0, 0, 0, 0, time.UTC)
-
-// certManagerLimiter is the limiter cert-manager's controllers set
-// (pkg/controller/util.go): DefaultCertificateRateLimiter, 1s..30s, for the
-// certificates-* controllers, DefaultItemBasedRateLimiter, 5s..5m, for the
-// rest; its ACME orders and challenges have their own, not known here.
-// Before v1.3 the certificates controllers were named CertificateIssuing,
-// CertificateKeyManager, … with the same 1s..30s (v1.2.0's
-// pkg/controller/certificates/*: NewItemExponentialFailureRateLimiter(1s,
-// 30s)); "certificaterequests", lower-case, is not one of them.
-func certManagerLimiter(controller string, _ time.Time) Limiter {
-	switch {
-	case strings.HasPrefix(controller, "certificates-"), strings.HasPrefix(controller, "Certificate"):
-		return Limiter{BaseDelay: time.Second, MaxDelay: 30 * time.Second}
-	case controller == "orders" || controller == "challenges":
-		return Limiter{}
-	}
-	return Limiter{BaseDelay: 5 * time.Second, MaxDelay: 5 * time.Minute}
 }
 
 // controllerName names the controller of a line without a "controller"

@@ -65,10 +65,28 @@
 // kubectl --prefix/--timestamps, stern's names, a container name, the
 // kubelet's CRI files or journald.
 //
+// Behind the named dialects stands the generic reader of the work-queue
+// idiom (generic.go): an error or warning line that says a sync,
+// reconcile, handle or process failed and will be retried, requeued or
+// re-added (or that the key was dropped), naming exactly one key. Its
+// records say so (dialect "generic (work-queue idiom)", client-go's default
+// limiter assumed, api.Key.LogLine the line read), and it never makes a
+// key of a line that merely says "error": leader elections, webhook TLS,
+// panics and start-up retries yield none (testdata/wild's negatives). A
+// team's own controller is taught in a dialect file (dialectfile.go,
+// Options.Dialects, --dialect FILE), read after the built-in dialects and
+// before the generic reader. Options.ExplainLines hears how each line that
+// yielded something or looked like a failure was read, and why
+// (--explain-lines).
+//
 // A reader says what it understood (Store.LogRead): the lines read, the
 // records per dialect, and the lines that look like failures but could not
-// be read, with one of them. A line's time it cannot read is left zero by
-// Parse (unknown); Store.Read places such a record at the time of the record
-// before it, or when it was read, and counts it: a zero time never reaches
-// the store from a read.
+// be read, with one of them. Times are never invented (times.go): a line's
+// time it cannot read is left zero (unknown) and counted; a time before
+// 2000 or over a day past the reading clock is unknown too, and counted
+// (LogRead.Implausible); klog's year-less headers take the year of the
+// log's dated lines, else the clock's, counted as assumed
+// (LogRead.YearAssumed); the log's end is its latest plausible time; and a
+// line older than its key's newest takes its place in the key's history in
+// time order.
 package logs

@@ -156,6 +156,27 @@ func (e *entry) terminal(r Record) {
 	e.addAttempt(a)
 }
 
+// gaveUp applies the controller giving up on the key after a failure
+// (client-go's handleErr after its last retry: Forget, no requeue): the
+// failure counts, then the count goes back to 0 by a give-up reset, and the
+// key is failed until the next change to its object, as the instrument
+// records a Forget that finds a failure streak.
+func (e *entry) gaveUp(r Record) {
+	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
+	e.reconciled(r, &a)
+	e.failures++
+	e.totalFailures++
+	if e.failures == 1 && !e.countReset {
+		e.firstFailure = r.At
+	}
+	e.lastReset = &api.Reset{At: r.At, By: api.ResetGaveUp, Failures: e.failures}
+	e.failures, e.countReset = 0, true
+	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
+	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
+	e.recordError(r, &a)
+	e.addAttempt(a)
+}
+
 // settle applies a success or a RequeueAfter: both Forget the key.
 func (e *entry) settle(r Record, st api.State, outcome string, after time.Duration) {
 	a := api.Attempt{At: r.At, Outcome: outcome, Delay: metav1.Duration{Duration: after}}
@@ -331,6 +352,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
+		LogLine:         e.logLine,
 		// A retry the log stated (Flux's "next try in") is exact.
 		Estimated:    !(e.stated && e.state == api.StateBackoff),
 		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"strings"
 	"time"
 )
@@ -26,6 +27,10 @@ type fields struct {
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
+	// severe says the line is logged at error or warning level (or above),
+	// as its format writes levels; the generic reader reads no other line
+	// that has no error field.
+	severe bool
 }
 
 // wants says whether the value of key is kept: the others are skipped
@@ -34,7 +39,7 @@ func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
 		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason", "requeue-after":
+		"requeue", "spread", "count", "user", "reason", "requeue-after", knativeKey, knativeController:
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -90,6 +95,12 @@ func (f *fields) set(key []byte, val string) {
 		f.reason = val
 	case "requeue-after":
 		f.requeueAt = val
+	case knativeKey:
+		f.alt, f.altName = val, knativeKey
+	case knativeController:
+		if f.controller == "" {
+			f.controller = val
+		}
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.
@@ -187,4 +198,24 @@ func parseInt(b []byte) int64 {
 		return -int64(parseUint(b[1:]))
 	}
 	return int64(parseUint(b))
+}
+
+// severeLevels are the levels, as loggers write them (in any case), of
+// error or warning or above.
+var severeLevels = [][]byte{[]byte("error"), []byte("err"), []byte("erro"), []byte("e"), []byte("warn"), []byte("warning"), []byte("w"),
+	[]byte("fatal"), []byte("fata"), []byte("dpanic"), []byte("panic"), []byte("critical"), []byte("crit"), []byte("alert"), []byte("emergency")}
+
+// severeLevel says whether level (a JSON string with its quotes, or a bare
+// word) is error or warning or above; it allocates nothing, as it runs on
+// every line.
+func severeLevel(level []byte) bool {
+	if n := len(level); n >= 2 && level[0] == '"' && level[n-1] == '"' {
+		level = level[1 : n-1]
+	}
+	for _, l := range severeLevels {
+		if bytes.EqualFold(level, l) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package logs
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,7 +21,8 @@ func (s *Store) forgotLocked(r Record) {
 			// The forget's spread, as the instrument releases the i-th key.
 			release = r.Spread * time.Duration(i) / time.Duration(r.Count)
 		}
-		s.entryLocked(r.Controller, k.Key, r.At).forgot(r, k.Failures, release)
+		e, _ := s.entryLocked(r.Controller, k.Key, r.At)
+		e.forgot(r, k.Failures, release)
 	}
 }
 
@@ -58,4 +61,42 @@ func (e *entry) forgot(r Record, failures int, release time.Duration) {
 		e.state, e.queuedAt, e.nextRetry, e.delay, e.delaySource = api.StateQueued, at, time.Time{}, 0, ""
 		e.released, e.releasedBy, e.releasedWhy = true, r.User, r.Reason
 	}
+}
+
+// forget reads a forget line's fields into r: the keys of its "reset"
+// list ("ns/name(backoff, 15 failures)", as logForget formats them), and
+// whether their retries were released. A line whose list cannot be read is
+// not a record.
+func (f *fields) forget(r Record) (Record, bool) {
+	r.Requeue = f.requeue == "true"
+	r.User, r.Reason = f.user, f.reason
+	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
+		r.Spread = d
+	}
+	ok := eachElement(f.reset, func(el []byte) {
+		if k, ok := forgotKey(jsonString(el)); ok {
+			r.Forgot = append(r.Forgot, k)
+		}
+	})
+	r.Count = len(r.Forgot)
+	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
+		r.Count = n
+	}
+	return r, ok
+}
+
+// forgotKey reads one "key(state, N failures)" of a forget line. A cache
+// key holds no parenthesis, so the last one opens the state.
+func forgotKey(s string) (ForgotKey, bool) {
+	i := strings.LastIndexByte(s, '(')
+	if i <= 0 || !strings.HasSuffix(s, ")") {
+		return ForgotKey{}, false
+	}
+	_, rest, _ := strings.Cut(s[i+1:len(s)-1], ", ")
+	n, _, _ := strings.Cut(rest, " ")
+	failures, err := strconv.Atoi(n)
+	if err != nil {
+		return ForgotKey{}, false
+	}
+	return ForgotKey{Key: s[:i], Failures: failures}, true
 }

@@ -49,7 +49,9 @@ func setRaw(f *fields, k, v []byte) {
 		f.items = v
 	case "reset":
 		f.reset = v
-	case "stacktrace", "caller", "level":
+	case "level", "severity":
+		f.severe = f.severe || severeLevel(v)
+	case "stacktrace", "caller":
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
 		if len(v) > 0 && v[0] == '{' {
@@ -110,6 +112,12 @@ var timeLayouts = []string{
 func parseTime(s string) time.Time {
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
+			if t.IsZero() {
+				// Go's zero time, written out (0001-01-01T00:00:00Z): a time
+				// the line states, and one that cannot be true; kept apart
+				// from "no time" so that the reader says so (times.go).
+				return t.Add(time.Nanosecond)
+			}
 			return t
 		}
 	}
@@ -172,7 +180,9 @@ func parseConsole(line []byte, f *fields) bool {
 		switch {
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
-		case isLevel(h), bytes.Contains(h, []byte(".go:")):
+		case isLevel(h):
+			f.severe = f.severe || severeLevel(h)
+		case bytes.Contains(h, []byte(".go:")):
 		default:
 			f.logger = string(h)
 		}

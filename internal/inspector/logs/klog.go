@@ -41,8 +41,9 @@ func digits(b []byte) bool {
 // lines) are put back on one line by Store.Read first (see joiner); a line
 // given alone that opens one reads "(multi-line; see the log)" for its
 // value.
-func parseKlog(line []byte, ref time.Time, f *fields) bool {
+func parseKlog(line []byte, ref parseRef, f *fields) bool {
 	f.at = klogTime(line, ref)
+	f.severe = line[0] == 'E' || line[0] == 'W' || line[0] == 'F'
 	end := bytes.Index(line, []byte("] "))
 	if end < 0 {
 		return false
@@ -178,18 +179,27 @@ func klogString(b []byte) (s string, n int, ok bool) {
 	return s, e, true
 }
 
-// klogTime reads the header's month, day and time in UTC, in the year that
-// puts it closest before ref (a log read on 2 January has December lines).
-func klogTime(line []byte, ref time.Time) time.Time {
+// klogTime reads the header's month, day and time in UTC, in the year ref
+// gives it (see parseRef): by a clock, the year that puts it closest before
+// ref (a log read on 2 January has December lines); by the log's dated
+// lines, the year that puts it nearest them.
+func klogTime(line []byte, ref parseRef) time.Time {
 	t, err := time.Parse("0102 15:04:05.000000", string(line[1:klogHeaderLen]))
 	if err != nil {
 		return time.Time{}
 	}
-	ref = ref.UTC()
-	y := ref.Year()
-	at := time.Date(y, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
-	if at.After(ref.Add(24 * time.Hour)) {
-		at = at.AddDate(-1, 0, 0)
+	r := ref.at.UTC()
+	at := time.Date(r.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+	if !ref.fromLog {
+		if at.After(r.Add(24 * time.Hour)) {
+			at = at.AddDate(-1, 0, 0)
+		}
+		return at
+	}
+	for _, other := range []time.Time{at.AddDate(-1, 0, 0), at.AddDate(1, 0, 0)} {
+		if other.Sub(r).Abs() < at.Sub(r).Abs() {
+			at = other
+		}
 	}
 	return at
 }

@@ -41,7 +41,9 @@ func parseLogfmt(line []byte, f *fields) bool {
 		switch string(key) {
 		case "time", "ts":
 			f.at = parseTime(logfmtString(val, quoted))
-		case "level", "caller", "source", "func":
+		case "level":
+			f.severe = f.severe || severeLevel(val)
+		case "caller", "source", "func":
 		default:
 			if f.wants(key) {
 				f.set(key, logfmtString(val, quoted))
@@ -89,7 +91,12 @@ func parseLogrus(line []byte, f *fields) bool {
 	if end < 0 {
 		return false
 	}
-	f.at = parseTime(string(line[5:end]))
+	f.severe = string(line[:4]) == "ERRO" || string(line[:4]) == "WARN" || string(line[:4]) == "FATA" || string(line[:4]) == "PANI"
+	if stamp := line[5:end]; !digits(stamp) {
+		// A bare number is the seconds since the process started, not an
+		// epoch: only a full timestamp is a time.
+		f.at = parseTime(string(stamp))
+	}
 	rest := bytes.TrimLeft(line[end+1:], " ")
 	// The message ends at its padding (two spaces) or at the first pair.
 	msgEnd := bytes.Index(rest, []byte("  "))

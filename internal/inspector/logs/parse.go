@@ -41,10 +41,9 @@ type Record struct {
 	// At is the line's time: the kubelet's timestamp when the line carries
 	// one (kubectl logs --timestamps, as the stream asks for), else the
 	// logger's own. Zero means unknown (a logger that writes no time, or
-	// only the seconds since it started): never a time to use. Store.Read
-	// places such a record at the time of the record before it (or when it
-	// was read) and counts it in LogRead.Untimed; a caller of Store.Add must
-	// do the same.
+	// only the seconds since it started): never a time to use, and none is
+	// put in its place (times.go). Store.Read counts such records in
+	// LogRead.Untimed, and reads a time that cannot be true as zero too.
 	At time.Time
 	// Controller is the controller's name; Group and Kind its object's
 	// group and kind when it logs them (controllers built with For()).
@@ -69,9 +68,33 @@ type Record struct {
 	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
 	// retry time is then At+RetryIn, exact. Zero when it must be estimated.
 	RetryIn time.Duration
+	// Retries is the retry count the line states (Istio's "retrying
+	// (retry count: 11)"): the limiter's count of the key's failures, a
+	// fact. Zero when the line states none.
+	Retries int
+	// Yearless says At came from a header without a year (klog's), dated
+	// by the parseRef the line was parsed with.
+	Yearless bool
+	// GaveUp says the line is the controller giving up on the key after a
+	// failure (client-go's handleErr after maxRetries: "Dropping … out of
+	// the queue"): it is forgotten and not requeued, failed until the next
+	// change to its object.
+	GaveUp bool
 	// Dialect names the family of lines that read it, for the diagnostics
 	// that tell a user whether their log was understood.
 	Dialect string
+	// Message is the dialect's message the line matched ("Reconciler
+	// error"), or for the generic reader the phrases it read ("Error
+	// syncing" … "requeuing"): what --explain-lines says it read.
+	Message string
+	// NotRead says, of a line parse did not read though it looked like a
+	// failure (a failure phrase at error level), why not: no retry said,
+	// no key, two keys. Set on the zero Record parse returns.
+	NotRead string
+	// Line is the line a record of the generic reader was read from (it
+	// reads by rule, not by a project's words), so that describe can show
+	// what it read; empty for the named dialects.
+	Line string
 	// ClientGoQueue says the line comes from a controller on a bare client-go
 	// work queue (cert-manager's, sample-controller's), whose default limiter
 	// is client-go's DefaultControllerRateLimiter: the max of per-item
@@ -151,8 +174,20 @@ const (
 // day). ok is false for a line that is none of the records, or is missing
 // the controller or key. A time it cannot read is left zero: unknown.
 func Parse(line []byte, ref time.Time) (r Record, ok bool) {
-	r, out := parse(line, ref)
+	r, out := parse(line, parseRef{at: ref})
 	return r, out == outRecord
+}
+
+// parseRef dates klog's year-less headers: the year that puts a header
+// newest not after at plus a day (at is a reading clock: a log is not from
+// the future), or, when fromLog, the year that puts it nearest at (at is the
+// log's own newest dated line, which later lines may pass).
+type parseRef struct {
+	at      time.Time
+	fromLog bool
+	// dialects are the dialect files' (--dialect), read after the built-in
+	// dialects and before the generic reader.
+	dialects []Dialect
 }
 
 // outcome is what parse made of a line.
@@ -172,34 +207,48 @@ const (
 )
 
 // parse is Parse, saying what it made of a line that is not a record.
-func parse(line []byte, ref time.Time) (Record, outcome) {
-	if !hasMarker(line) {
+func parse(line []byte, ref parseRef) (Record, outcome) {
+	if len(ref.dialects) == 0 && !hasMarker(line) {
+		// A dialect file's lines need not hold a built-in marker.
 		return Record{}, outSkipped
 	}
+	return parseAll(line, ref)
+}
+
+// parseAll is parse without the markers' shortcut: --explain-lines reads
+// every line, to say why one that looks like a failure was not read.
+func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
+	notRead := r.NotRead
 	if !ok && words > 0 {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
 		at, body = kubeletTime(trimPodPrefix(line))
 		fm = fmtConsole
 		r, ok = parseFormat(body, fm, at, ref)
+		if notRead == "" {
+			notRead = r.NotRead
+		}
 	}
 	if ok {
+		if r.Dialect == genericName {
+			r.Line = truncateError(string(line))
+		}
 		return r, outRecord
 	}
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
-			return Record{}, outUnreadable
+			return Record{NotRead: notRead}, outUnreadable
 		}
 	}
-	return Record{}, outOther
+	return Record{NotRead: notRead}, outOther
 }
 
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
-func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
+func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
 	var f fields
 	var ok bool
 	switch fm {
@@ -214,13 +263,19 @@ func parseFormat(body []byte, fm format, at, ref time.Time) (Record, bool) {
 	default:
 		ok = parseConsole(body, &f)
 	}
+	if !ok && len(ref.dialects) > 0 {
+		f = fields{}
+		ok = parseText(body, &f)
+	}
 	if !ok {
 		return Record{}, false
 	}
+	yearless := fm == fmtKlog && at.IsZero() && !f.at.IsZero()
 	if !at.IsZero() {
 		f.at = at
 	}
-	r, ok := f.record(fm)
+	r, ok := f.record(fm, ref.dialects)
+	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok
 }

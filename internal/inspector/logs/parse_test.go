@@ -167,6 +167,13 @@ func TestParseOlderReleases(t *testing.T) {
 				t.Errorf("dialect = %q, want %q", got.Dialect, wantDialect)
 			}
 			got.Dialect = ""
+			if want := strings.HasPrefix(tt.name, "klog") && !strings.Contains(tt.line, "Z I"); got.Yearless != want {
+				t.Errorf("yearless = %v, want %v (a klog header has no year)", got.Yearless, want)
+			}
+			if got.Message != msgError {
+				t.Errorf("message = %q, want %q", got.Message, msgError)
+			}
+			got.Yearless, got.Message = false, ""
 			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}

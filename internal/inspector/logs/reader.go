@@ -24,9 +24,8 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
 	last = after
 	var j joiner
-	var pos time.Time // the time of the last record that had one
 	emit := func(line []byte) {
-		if at := s.add(line, after, &pos); at.After(last) {
+		if at := s.add(line, after); at.After(last) {
 			last = at
 		}
 	}
@@ -64,19 +63,64 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 }
 
 // add parses one line into the store, unless its kubelet timestamp is not
-// after after, and returns that timestamp. pos is the time of the last
-// record that had one, at which a record without one is placed.
-func (s *Store) add(line []byte, after time.Time, pos *time.Time) time.Time {
+// after after, and returns that timestamp (zero when it has none, or an
+// implausible one). Times are read as times.go says: none is invented.
+func (s *Store) add(line []byte, after time.Time) time.Time {
+	now := s.opts.Clock.Now()
 	at, _ := kubeletTime(trimPodPrefix(line))
+	if !plausible(at, now) {
+		at = time.Time{}
+	}
 	if !after.IsZero() && !at.IsZero() && !at.After(after) {
 		return at
 	}
-	switch r, out := parse(line, s.opts.Clock.Now()); out {
+	s.noteDated(at)
+	ref, fromLog := s.yearRef(now)
+	switch r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects}); out {
 	case outRecord:
-		s.diag.record(r.Dialect, s.place(&r, pos))
+		var d readMarks
+		if !plausible(r.At, now) {
+			r.At, d.implausible = time.Time{}, true
+		}
+		if s.opts.ExplainLines != nil {
+			lr := reading(r)
+			lr.Line, lr.Implausible = int(s.lines.Load()), d.implausible
+			s.opts.ExplainLines(lr)
+		}
+		switch {
+		case r.At.IsZero():
+			d.untimed = true
+		case r.Yearless:
+			d.yearAssumed = !fromLog
+		default:
+			s.noteDated(r.At)
+		}
+		s.diag.record(r.Dialect, d)
 		s.Add(r)
 	case outUnreadable:
 		s.diag.failed(line)
+		s.explainNotRead(r.NotRead, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
+	case outOther:
+		s.explainNotRead(r.NotRead, "")
+	case outSkipped:
+		if s.opts.ExplainLines != nil {
+			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
+			s.explainNotRead(r.NotRead, "")
+		}
 	}
 	return at
+}
+
+// explainNotRead gives --explain-lines a line not read that looked like a
+// failure: why, else the fallback; nothing when neither says it did.
+func (s *Store) explainNotRead(why, fallback string) {
+	if s.opts.ExplainLines == nil {
+		return
+	}
+	if why == "" {
+		why = fallback
+	}
+	if why != "" {
+		s.opts.ExplainLines(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
+	}
 }

@@ -50,6 +50,13 @@ type Options struct {
 	// Live log is always live (a TARGET's stream, whose --since says how far
 	// back it starts).
 	DatedAfter time.Duration
+	// ExplainLines, when set, is given the reading of every line Read
+	// reads that yields a record or looks like a failure (--explain-lines),
+	// in the order read, from the reading goroutine.
+	ExplainLines func(LineReading)
+	// Dialects are read from dialect files (--dialect FILE): an in-house
+	// controller's words, after the built-in dialects.
+	Dialects []Dialect
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
@@ -67,8 +74,11 @@ type Store struct {
 	verbose bool // a V(5) line was seen: successes are logged
 	records int
 	lines   atomic.Int64
-	rate    errorRate
-	diag    diagnostics // what the reader understood (diagnostics.go)
+	// dated is the newest time of the log read from a line that carries its
+	// year (times.go): a year-less klog header takes its year from it.
+	dated atomic.Pointer[time.Time]
+	rate  errorRate
+	diag  diagnostics // what the reader understood (diagnostics.go)
 }
 
 type keyID struct{ controller, key string }
@@ -117,6 +127,9 @@ type entry struct {
 	startPreempted                      bool
 	lastSeen                            time.Time
 	history                             []api.Attempt
+	// logLine is the line the last failure was read from, when the generic
+	// reader read it (Record.Line).
+	logLine string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
@@ -144,6 +157,9 @@ func (s *Store) Add(r Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.records++
+	if !plausible(r.At, s.opts.Clock.Now()) {
+		r.At = time.Time{} // see times.go: Store.Read counts these
+	}
 	known := !r.At.IsZero()
 	if known && (s.first.IsZero() || r.At.Before(s.first)) {
 		s.first = r.At
@@ -193,14 +209,28 @@ func (s *Store) Add(r Record) {
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
-	e := s.entryLocked(r.Controller, r.Key(), r.At)
+	e, newest := s.entryLocked(r.Controller, r.Key(), r.At)
+	if known && r.At.Before(newest) {
+		e.lateLocked(r)
+		return
+	}
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
-		if r.Terminal {
+		e.logLine = r.Line
+		switch {
+		case r.GaveUp:
+			e.gaveUp(r)
+		case r.Terminal:
 			e.terminal(r)
-		} else {
-			if !s.verbose {
+		default:
+			switch {
+			case r.Retries > 0:
+				// A stated count is the limiter's, a fact: the streak is as
+				// long as it says, whatever the spacing, and the estimate
+				// starts from it.
+				e.failures = r.Retries - 1
+			case !s.verbose:
 				e.endInferred(r.At)
 			}
 			x := s.retryLocked(c, e, r)
@@ -250,8 +280,9 @@ func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*l
 	}
 }
 
-// entryLocked returns the key's entry, making room for a new one.
-func (s *Store) entryLocked(controller, key string, at time.Time) *entry {
+// entryLocked returns the key's entry, making room for a new one, and the
+// time of its newest record before this one.
+func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.Time) {
 	id := keyID{controller, key}
 	e := s.keys[id]
 	if e == nil {
@@ -261,16 +292,17 @@ func (s *Store) entryLocked(controller, key string, at time.Time) *entry {
 		e = &entry{controller: controller, key: key, state: api.StateIdle}
 		s.keys[id] = e
 	}
+	newest := e.lastSeen
 	if at.After(e.lastSeen) {
 		e.lastSeen = at
 	}
-	return e
+	return e, newest
 }
 
 // queued applies one item of a workqueue_items line: its readyAt is the
 // queue's own retry time, not an estimate.
 func (s *Store) queued(controller string, it QueueItem, at time.Time) {
-	e := s.entryLocked(controller, it.Key, at)
+	e, _ := s.entryLocked(controller, it.Key, at)
 	switch {
 	case it.ReadyAt.IsZero():
 		if e.state != api.StateQueued && e.state != api.StateRunning {
@@ -362,31 +394,4 @@ func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.keys)
-}
-
-// Stats says how much of a log a store has read.
-type Stats struct {
-	// Lines is every line read; Records those that were reconcile records.
-	Lines, Records int
-	Keys           int
-	// First and Last are the times of the oldest and newest record.
-	First, Last time.Time
-	// Verbose is true when V(5) lines were seen: successes are in the log.
-	Verbose bool
-	// SampledAt is when the log first reached the rate at which
-	// controller-runtime's production logger drops lines (see
-	// api.Controller.LogSampledAt); zero if never, or when Verbose.
-	SampledAt time.Time
-	// EndsAt is the time the store judges its keys at when that is the
-	// log's last line rather than the clock (a saved log, or a dated one:
-	// Options.DatedAfter), as api.Controller.LogEndsAt; zero when live.
-	EndsAt time.Time
-}
-
-// Stats returns what the store has read so far.
-func (s *Store) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return Stats{Lines: int(s.lines.Load()), Records: s.records, Keys: len(s.keys), First: s.first, Last: s.last,
-		Verbose: s.verbose, SampledAt: s.sampledAtLocked(), EndsAt: s.endsAtLocked()}
 }

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// explainer is --explain-lines' printer of line readings to w; nil without
+// the flag. The log's text in them (controller, key) is quoted, escaped.
+func (o *fromLogsOptions) explainer(w io.Writer) func(logs.LineReading) {
+	if !o.explainLines {
+		return nil
+	}
+	var mu sync.Mutex // a followed log is read on its own goroutine
+	return func(lr logs.LineReading) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprint(w, explainLine(lr))
+	}
+}
+
+// explainLine is one line of --explain-lines.
+func explainLine(lr logs.LineReading) string {
+	if lr.Dialect == "" {
+		return fmt.Sprintf("--explain-lines: line %d: %s: %s\n", lr.Line, lr.Meaning, lr.Why)
+	}
+	at := "time unknown"
+	switch {
+	case lr.Implausible:
+		at = "time unknown (its time cannot be true)"
+	case !lr.At.IsZero():
+		at = "at " + explain.Timestamp(lr.At)
+	}
+	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
+		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
+}

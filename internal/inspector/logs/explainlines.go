@@ -1,0 +1,120 @@
+package logs
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// LineReading is how the reader read one line of a log: what
+// --explain-lines prints for each line that yielded something or looked
+// like a failure, so that a user writing a dialect, or a maintainer
+// answering an issue, sees what was read and why.
+type LineReading struct {
+	// Line is the number of the log's line (the last physical line of a
+	// klog value spread over several).
+	Line int
+	// Dialect, Controller and Key are the record's; empty for a line not
+	// read.
+	Dialect, Controller, Key string
+	// At is the line's time as read; zero when unknown (none, or one that
+	// cannot be true: Implausible).
+	At          time.Time
+	Implausible bool
+	// Meaning is what the line says of the key ("failure", "gave up", …),
+	// or that it looked like a failure and was not read.
+	Meaning string
+	// Why is what in the line made it so: the message of the dialect (or
+	// the phrases the generic reader read), or why it was not read.
+	Why string
+}
+
+// reading is r's LineReading.
+func reading(r Record) LineReading {
+	lr := LineReading{Dialect: r.Dialect, Controller: r.Controller, Key: r.Key(), At: r.At, Meaning: meaning(r)}
+	switch {
+	case r.Dialect == genericName:
+		lr.Why = "the work-queue idiom: error or warning level, " + r.Message + ", one key; limiter assumed client-go's default"
+	case r.Message != "":
+		lr.Why = "the message " + strconv.Quote(r.Message)
+	}
+	return lr
+}
+
+// meaning says what a record means for its key.
+func meaning(r Record) string {
+	switch r.What {
+	case ErrorLine:
+		switch {
+		case r.GaveUp:
+			return "gave up: forgotten and not requeued, failed until the object changes"
+		case r.Terminal:
+			return "terminal error: not retried"
+		case r.RetryIn > 0:
+			return fmt.Sprintf("failure, next try in %v (stated)", r.RetryIn)
+		case r.Retries > 0:
+			return fmt.Sprintf("failure, retry count %d (stated)", r.Retries)
+		}
+		return "failure, retried after the limiter's delay (estimated)"
+	case StartLine:
+		return "a reconcile started"
+	case SuccessLine:
+		return "success: the key is forgotten"
+	case RequeueAfterLine:
+		return fmt.Sprintf("requeue after %v (not a failure)", r.RequeueAfter)
+	case RequeueLine:
+		return "Requeue: true: a rate-limited retry without an error"
+	case QueueLine:
+		return fmt.Sprintf("the queue's items (%d)", len(r.Items))
+	case ForgetLine:
+		return fmt.Sprintf("a forget of %d keys", r.Count)
+	}
+	return ""
+}
+
+// DialectInfo describes a dialect for `kubectl backoff dialects`.
+type DialectInfo struct {
+	// Name is the dialect's; Source "built-in" or the FILE:LINE that
+	// defines it.
+	Name, Source string
+	// Messages are the messages it reads (a prefix ends in "…", a regexp
+	// is between slashes); for the generic reader, its rule.
+	Messages []string
+}
+
+// Dialects lists the built-in dialects, in the order lines are tried, the
+// dialects of files after them, and the generic reader last.
+func Dialects(files []Dialect) []DialectInfo {
+	var out []DialectInfo
+	for _, fam := range families {
+		d := DialectInfo{Name: fam.name, Source: "built-in"}
+		for _, m := range fam.messages {
+			t := strconv.Quote(m.text)
+			switch {
+			case m.keySep != "":
+				t = strconv.Quote(m.text + "KEY" + m.keySep + "ERROR" + m.errSuffix)
+			case m.prefix:
+				t = strconv.Quote(m.text + "…")
+			}
+			d.Messages = append(d.Messages, t)
+		}
+		out = append(out, d)
+	}
+	for _, f := range files {
+		d := DialectInfo{Name: f.Name, Source: f.Source}
+		for _, l := range f.Lines {
+			switch {
+			case l.Regexp != nil:
+				d.Messages = append(d.Messages, "/"+l.Regexp.String()+"/")
+			case l.Prefix:
+				d.Messages = append(d.Messages, strconv.Quote(l.Text+"…"))
+			default:
+				d.Messages = append(d.Messages, strconv.Quote(l.Text))
+			}
+		}
+		out = append(out, d)
+	}
+	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
+		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
+			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+}

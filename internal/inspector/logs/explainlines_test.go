@@ -1,0 +1,39 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// TestExplainLines reads every line of a fixture with --explain-lines'
+// hook: each line that yields a record or looks like a failure gets its
+// reading, with its dialect, key, meaning and why; the others none.
+func TestExplainLines(t *testing.T) {
+	raw, err := os.ReadFile("testdata/wild/longhorn-2579.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2021, 5, 7, 0, 0, 0, 0, time.UTC)),
+		ExplainLines: func(lr LineReading) {
+			got = append(got, fmt.Sprintf("%d %s %s %s | %s | %s", lr.Line, lr.Dialect, lr.Controller, lr.Key, lr.Meaning, lr.Why))
+		}})
+	if _, _, err := s.Read(context.Background(), bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`1 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | failure, retried after the limiter's delay (estimated) | the work-queue idiom: error or warning level, "Error syncing", one key; limiter assumed client-go's default`,
+		`3 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | gave up: forgotten and not requeued, failed until the object changes | the work-queue idiom: error or warning level, "fail to sync" … "Dropping", one key; limiter assumed client-go's default`,
+		`4    | looked like a failure, not read | says "fail to sync" but not that it will retry, requeue or re-add, nor that it gave up`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("readings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

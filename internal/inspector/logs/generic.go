@@ -1,0 +1,217 @@
+package logs
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// genericName is the dialect of a line read by the generic reader of the
+// work-queue idiom, behind every named dialect.
+const genericName = "generic (work-queue idiom)"
+
+// The generic reader reads what almost every controller on client-go's work
+// queue logs when a key fails, in its own words: "failed on KEY, will
+// retry" (processNextWorkItem's HandleError then AddRateLimited), or "gave
+// up on KEY" (handleErr after maxRetries: Forget, no requeue). Precision
+// comes before recall, because a false failing key is worse than a miss: a
+// line is read only when all of these hold —
+//
+//   - it is logged at error or warning level, or carries an error field;
+//   - its message says a sync, reconcile, handle or process failed
+//     (failPhrase);
+//   - and that the key will be retried, requeued or re-added (retryPhrase),
+//     or was dropped (dropPhrase); "Error syncing" is itself the idiom's
+//     retry (kube-controller-manager, Longhorn);
+//   - and it names exactly one key: a key, obj, request or kind-named field,
+//     namespace and name fields, or one namespace/name in the message
+//     before the error (a quoted, bracketed or bare ns/name; "/name" for a
+//     cluster-scoped key).
+//
+// Its controller is the line's controller field, else its logger, else a
+// "NAME: " before the message, else the file that logged it (klog's
+// stateful_set.go), else the kind the message names before the key
+// ("Error syncing Longhorn node ns/x": "Longhorn node"). Its limiter is
+// assumed to be client-go's default. A line none of this fits is not a
+// record: leader elections, webhook TLS, panics and start-up errors say
+// none of it.
+var (
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
+	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
+	// "re-queuing", "re-adding item to queue".
+	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?queu|\bre-?add(?:ing|ed)?\b`)
+	// dropPhrase: the key was given up on.
+	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded`)
+	// retryCount: a stated count ("retry count: 11", "retry #3").
+	retryCount = regexp.MustCompile(`(?i)\bretry count:? ?(\d+)|\bretry #(\d+)`)
+	// nsName is a cache key in a message: namespace/name (a DNS label, a
+	// DNS subdomain), or /name.
+	nsName = regexp.MustCompile(`^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)?/[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
+	// apiVersion is a name part that is an API version ("apps/v1"), not an
+	// object.
+	apiVersion = regexp.MustCompile(`^v\d+(?:(?:alpha|beta)\d+)?$`)
+)
+
+// genericMarkers are bytes every line the generic reader reads holds one
+// of (the retry and drop phrases, case aside), so that the rest of a log
+// is skipped before any parsing.
+var genericMarkers = [][]byte{[]byte("etry"), []byte("ETRY"), []byte("queu"), []byte("re-add"), []byte("ropp"), []byte("giving up"), []byte("gave up")}
+
+// generic reads msg (the line's message, "Unhandled Error"'s err in its
+// place) as the work-queue idiom, when no named dialect did.
+func (f *fields) generic(msg string) (Record, bool) {
+	fail := failPhrase.FindStringIndex(msg)
+	if fail == nil {
+		return Record{}, false
+	}
+	// From here the line looks like a failure: a miss says why.
+	miss := func(why string) (Record, bool) { return Record{NotRead: why}, false }
+	if !f.severe && f.err == "" {
+		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but at info or debug level, with no error field")
+	}
+	if strings.Contains(strings.ToLower(msg), "skipping") {
+		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
+	}
+	drop := dropPhrase.FindStringIndex(msg)
+	retry := retryPhrase.FindStringIndex(msg)
+	idiom := strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
+	if drop == nil && !idiom && retry == nil {
+		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up")
+	}
+	// The key is named where the line says what failed, before its error.
+	start := fail[0]
+	if drop != nil && drop[0] < start {
+		start = drop[0]
+	}
+	r := Record{What: ErrorLine, At: f.at, Dialect: genericName, ClientGoQueue: true, GaveUp: drop != nil, Error: f.err}
+	head := msg[start:]
+	if i := strings.Index(head, ": "); i >= 0 {
+		head = head[:i]
+	}
+	keyAt := -1
+	switch {
+	case f.alt != "":
+		r.Namespace, r.Name = splitKey(f.alt)
+	case f.ref != "":
+		r.Namespace, r.Name = splitRef(f.ref)
+	case f.name != "":
+		r.Namespace, r.Name = f.namespace, f.name
+	default:
+		key, at, ok := messageKey(head)
+		if !ok {
+			return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
+		}
+		keyAt = start + at
+		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
+		if strings.HasPrefix(key, "/") {
+			r.Namespace = ""
+		}
+		if r.Error == "" {
+			r.Error = errorAfter(msg, keyAt+len(key))
+		}
+	}
+	if r.Error == "" {
+		r.Error = errorAfter(msg, start)
+	}
+	if m := retryCount.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1] + m[2])
+		r.Retries = n
+	}
+	if r.Name == "" {
+		return miss("its key field is empty")
+	}
+	r.Controller = f.genericController(msg, start, keyAt)
+	if r.Controller == "" {
+		return miss("names no controller: no controller or logger field, no NAME: before its message, no file, no kind before the key")
+	}
+	// What was read, for --explain-lines.
+	r.Message = strconv.Quote(msg[fail[0]:fail[1]])
+	switch {
+	case drop != nil:
+		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
+	case retry != nil:
+		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
+	}
+	return r, true
+}
+
+// messageKey finds the one namespace/name in head; at is where it starts.
+// Two different ones, or none, are no key.
+func messageKey(head string) (key string, at int, ok bool) {
+	pos := 0
+	for w := range strings.FieldsSeq(head) {
+		i := strings.Index(head[pos:], w) + pos
+		pos = i + len(w)
+		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.`)
+		if strings.HasPrefix(t, "'") || !strings.Contains(t, "/") || !nsName.MatchString(t) {
+			continue
+		}
+		if _, name, _ := strings.Cut(t, "/"); apiVersion.MatchString(name) {
+			continue
+		}
+		switch {
+		case key == "":
+			key, at = t, i+strings.Index(w, t)
+		case key != t:
+			return "", 0, false
+		}
+	}
+	return key, at, key != ""
+}
+
+// errorAfter is the error a message states after from: what follows the
+// next ": " (or ", err "), else the whole message.
+func errorAfter(msg string, from int) string {
+	if c := retryCount.FindStringIndex(msg[from:]); c != nil {
+		// "retrying (retry count: 11): ERR": the count's colon is not the
+		// error's.
+		if i := strings.Index(msg[from:], ": "); i >= c[0] && i < c[1] {
+			from += c[1]
+		}
+	}
+	rest := msg[from:]
+	if i := strings.Index(rest, ": "); i >= 0 {
+		return rest[i+2:]
+	}
+	if i := strings.Index(rest, ", err "); i >= 0 {
+		return rest[i+len(", err "):]
+	}
+	return msg
+}
+
+// genericController names the controller of a generic line (see the order
+// above); start is where the failure phrase begins, keyAt where the key
+// does in msg (-1 when a field held it).
+func (f *fields) genericController(msg string, start, keyAt int) string {
+	switch {
+	case f.controller != "":
+		return f.controller
+	case f.logger != "" && f.logger != "UnhandledError":
+		return f.logger
+	}
+	if name, _, ok := strings.Cut(msg[:start], ": "); ok && name != "" && !strings.Contains(name, " ") {
+		return name
+	}
+	if len(f.caller) > 0 {
+		return string(f.caller)
+	}
+	if keyAt < 0 {
+		return ""
+	}
+	// The kind between the verb and the key: "Error syncing Longhorn node".
+	var kind []string
+	for w := range strings.FieldsSeq(msg[start:keyAt]) {
+		if !verbWords[strings.ToLower(w)] {
+			kind = append(kind, w)
+		}
+	}
+	return strings.Join(kind, " ")
+}
+
+// verbWords are the words of the failure and drop phrases, not a kind.
+var verbWords = map[string]bool{
+	"error": true, "errors": true, "failed": true, "fail": true, "failure": true, "unable": true, "to": true, "in": true,
+	"while": true, "when": true, "on": true, "for": true, "of": true, "the": true, "sync": true, "syncing": true,
+	"handling": true, "handle": true, "processing": true, "process": true, "reconcile": true, "reconciling": true,
+	"dropping": true, "dropped": true, "giving": true, "up": true, "gave": true,
+}
