@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 func main() {
@@ -38,7 +39,9 @@ func main() {
 	default:
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
+		// An error can quote the cluster (an object's name, its error):
+		// escaped as every printer escapes it.
+		fmt.Fprintln(os.Stderr, "error:", explain.Printable(err.Error()))
 		os.Exit(1)
 	}
 }

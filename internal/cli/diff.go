@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -132,7 +131,8 @@ func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
 // printChanges prints a row per key: what changed, the failures before and
 // after, and the last error (before → after when it changed).
 func printChanges(w io.Writer, changes []snapshot.Change) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
 	for _, c := range changes {

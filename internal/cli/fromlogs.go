@@ -270,7 +270,7 @@ func cutExample(s string, width int) string {
 
 // writerWidth is w's width when it is a terminal, else 120 columns.
 func writerWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
+	if f, ok := fileOf(w); ok {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
 		}

@@ -5,14 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // printAnswer prints one object's answer in words, as describe does.
 func printAnswer(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	v := a.Verdict
 	fmt.Fprintf(w, "Object:      %s", a.Object.Ref())
 	if a.Object.Namespace != "" {
@@ -40,7 +39,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, "  %s\n", oneLine(e, 160))
 	}
 	if len(v.Conditions) > 0 {
-		tw := printers.GetNewTabWriter(w)
+		tw := newTable(w)
 		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tOBSERVED\tMESSAGE")
 		for _, c := range v.Conditions {
 			obs := "-"
@@ -63,7 +62,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		fmt.Fprintln(w, "  none")
 		return
 	}
-	tw := printers.GetNewTabWriter(w)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
 	for _, e := range a.Events {
 		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, a.Now), oneLine(e.Message, 80))
@@ -72,6 +71,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintln(w, "\nController:")
 	o := a.Ownership
 	if len(o.StatusManagers) > 0 {
@@ -101,6 +101,7 @@ func printWhyController(w io.Writer, a *why.Answer) {
 }
 
 func printWhyBackoff(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	b := a.Backoff
 	if b == nil && a.BackoffError == "" {
 		return
@@ -142,7 +143,8 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 
 // printAnswerList prints `why TYPE`: one line per object not Current.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	if namespaces {
 		fmt.Fprint(tw, "NAMESPACE\t")
 	}

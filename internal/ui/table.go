@@ -252,7 +252,7 @@ func (t *topModel) table() []string {
 	for i := range t.shownRows() {
 		k := &t.page.Items[i]
 		for j, c := range cols {
-			v := c.cell(k, now)
+			v := explain.Printable(c.cell(k, now)) // names and errors are the cluster's text
 			switch {
 			case c.right:
 				cells[j] = fitLeft(v, c.width)
@@ -294,7 +294,7 @@ func (t *topModel) selectedLine() string {
 	if k == nil {
 		return ""
 	}
-	line := s.bold.Render("› "+k.Key.Key) + s.dim.Render(" · ")
+	line := s.bold.Render("› "+explain.Printable(k.Key.Key)) + s.dim.Render(" · ")
 	if k.LastError == nil {
 		return fit(line+s.dim.Render("no error"), t.c.width)
 	}
