@@ -23,6 +23,8 @@ type DiffOptions struct {
 	// AllowUnread diffs what was read when a snapshot has a replica it
 	// could not read (its keys are then unknown and left out).
 	AllowUnread bool
+	// MaxSnapshotSize is --max-snapshot-size: each file's bound.
+	MaxSnapshotSize string
 
 	before, after *snapshot.File
 	// beforePath and afterPath are the files as the user named them.
@@ -67,6 +69,7 @@ CHANGE is one or two of:
 		RunE: runE(o),
 	}
 	o.output.addFlags(cmd)
+	addMaxSnapshotSize(cmd.Flags(), &o.MaxSnapshotSize)
 	cmd.Flags().BoolVar(&o.AllowUnread, allowUnreadFlag, false, "Diff the replicas that were read when a snapshot has one it could not read (its keys are unknown: left out of the changes)")
 	return cmd
 }
@@ -80,10 +83,10 @@ func (o *DiffOptions) Complete(args []string) error {
 		return fmt.Errorf("diff takes two snapshot files, BEFORE and AFTER; got %d", len(args))
 	}
 	var err error
-	if o.before, err = readSnapshot("BEFORE", args[0]); err != nil {
+	if o.before, err = readSnapshot("BEFORE", args[0], o.MaxSnapshotSize); err != nil {
 		return err
 	}
-	if o.after, err = readSnapshot("AFTER", args[1]); err != nil {
+	if o.after, err = readSnapshot("AFTER", args[1], o.MaxSnapshotSize); err != nil {
 		return err
 	}
 	o.beforePath, o.afterPath = args[0], args[1]
