@@ -35,6 +35,7 @@ type DescribeOptions struct {
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
 func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{
 		Use:   "describe [TARGET] (KEY | --controller NAME)",

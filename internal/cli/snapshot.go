@@ -33,6 +33,7 @@ type SnapshotOptions struct {
 // NewSnapshotCommand returns `kubectl backoff snapshot [TARGET] [-f FILE]`.
 func NewSnapshotCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &SnapshotOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, MaxDetails: snapshot.DefaultMaxDetails}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	cmd := &cobra.Command{
 		Use:   "snapshot [TARGET] [-f FILE]",
 		Short: "Save every key's state in one file, for the incident ticket",
