@@ -248,6 +248,7 @@ func (t *topModel) table() []string {
 		return append(lines, s.dim.Render(msg))
 	}
 	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
+	silent := t.silent()
 	cells := make([]string, len(cols))
 	for i := range t.shownRows() {
 		k := &t.page.Items[i]
@@ -274,6 +275,11 @@ func (t *topModel) table() []string {
 		}
 		if i == t.cursor {
 			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
+			continue
+		}
+		if silent {
+			// The last answer, kept and dimmed: the endpoint is not answering.
+			lines = append(lines, s.dim.Render(fit(cur+mark+strings.Join(cells, " "), w)))
 			continue
 		}
 		cells[0] = s.stateStyle(k.State).Render(cells[0])
