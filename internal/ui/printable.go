@@ -17,24 +17,31 @@ import (
 // field a later version adds. Maps and unexported fields are left as they
 // are (none holds the cluster's text).
 func printableFields(v any) {
-	walkStrings(reflect.ValueOf(v))
+	walkStrings(reflect.ValueOf(v), 0)
 }
 
-func walkStrings(v reflect.Value) {
+// maxWalkDepth bounds the walk: the values are trees a few levels deep,
+// and a cycle a later type brings must not hang the UI.
+const maxWalkDepth = 32
+
+func walkStrings(v reflect.Value, depth int) {
+	if depth > maxWalkDepth {
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			walkStrings(v.Elem())
+			walkStrings(v.Elem(), depth+1)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if f := v.Field(i); f.CanSet() || f.Kind() == reflect.Pointer {
-				walkStrings(f)
+				walkStrings(f, depth+1)
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			walkStrings(v.Index(i))
+			walkStrings(v.Index(i), depth+1)
 		}
 	case reflect.String:
 		if v.CanSet() {

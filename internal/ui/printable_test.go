@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -8,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // hostileText is what an error, a name or a reason from the cluster can
@@ -96,6 +99,31 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 			if !strings.Contains(view, `\x1b`) {
 				t.Errorf("%s at %dx%d does not show the escaped text:\n%s", name, sz[0], sz[1], screen(v))
 			}
+		}
+	}
+}
+
+// The --for views (the list of objects not Current, and one object's
+// answer) escape the objects' names, conditions and events too.
+func TestForViewsEscapeControlCharacters(t *testing.T) {
+	h := hostileText
+	og := int64(1)
+	list := &objwhy.List{Answers: []*objwhy.Answer{{
+		Object:  objwhy.Object{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "default", Name: "w" + h, Key: "default/w" + h},
+		Verdict: objwhy.Verdict{Status: objwhy.InProgress, Message: h, Generation: 2, ObservedGeneration: &og, Evidence: []string{h}},
+		Events:  []explain.Event{{Type: "Warning", Reason: h, Message: h, LastSeen: t0}},
+		Summary: h, Next: []string{h}, Now: t0,
+	}}}
+	m := newModel(t.Context(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: func(context.Context) (*objwhy.List, error) { return list, nil }}})
+	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40}, forFetchedMsg{list: list, fetchedAt: t0})
+	for name, v := range map[string]Model{"for": m, "for-answer": send(t, m, press("enter"))} {
+		view := v.View().Content
+		if seq := hostileRaw(view); seq != "" {
+			i := strings.Index(view, seq)
+			t.Errorf("%s shows %q raw: %q", name, seq, view[max(0, i-60):min(len(view), i+20)])
+		}
+		if !strings.Contains(view, `\x1b`) {
+			t.Errorf("%s does not show the escaped text:\n%s", name, screen(v))
 		}
 	}
 }
