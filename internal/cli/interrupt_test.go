@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,26 @@ func TestFromLogsRefusesADirectory(t *testing.T) {
 	}
 	if ExitCode(err, false) != 1 {
 		t.Errorf("exit code %d, want 1", ExitCode(err, false))
+	}
+}
+
+// A request the interrupt cut ("context canceled" from an in-process URL,
+// issue #32) exits 130 as an interrupted read does; the same error without
+// an interrupt is a failure.
+func TestExitCode(t *testing.T) {
+	cut := fmt.Errorf("GET http://in-process/debug/backoff/v1/keys: %w", context.Canceled)
+	for _, tt := range []struct {
+		err         error
+		interrupted bool
+		want        int
+	}{
+		{cut, true, 130},
+		{cut, false, 1},
+		{fmt.Errorf("--from-logs stdin: %w after 3 lines", ErrInterrupted), false, 130},
+		{errors.New("--limit 0: must be between 1 and 1000"), true, 1},
+	} {
+		if got := ExitCode(tt.err, tt.interrupted); got != tt.want {
+			t.Errorf("ExitCode(%v, interrupted %v) = %d, want %d", tt.err, tt.interrupted, got, tt.want)
+		}
 	}
 }
