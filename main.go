@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -12,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 func main() {
@@ -38,7 +40,19 @@ func main() {
 	default:
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
+		code := cli.ExitCode(err, ctx.Err() != nil)
+		switch {
+		case errors.Is(err, cli.ErrInterrupted):
+			// How far it got: "--from-logs stdin: interrupted after 1,204 lines".
+			fmt.Fprintln(os.Stderr, explain.Printable(err.Error()))
+		case code == 130:
+			// A request the interrupt cut: "context canceled" said nothing.
+			fmt.Fprintln(os.Stderr, "interrupted")
+		default:
+			// An error can quote the cluster (an object's name, its error):
+			// escaped as every printer escapes it.
+			fmt.Fprintln(os.Stderr, "error:", explain.Printable(err.Error()))
+		}
+		os.Exit(code)
 	}
 }

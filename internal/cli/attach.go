@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -40,10 +42,15 @@ type attachOptions struct {
 	// addrTarget is a TARGET given with --addr, which takes none: validate
 	// refuses it by name. It stays in the arguments for the command's own checks.
 	addrTarget string
+	// waitNote, when set (the one-shot commands' stderr; not top's, whose
+	// screen says it), hears "waiting for ADDR…" once a request to an
+	// endpoint has gone unanswered for waitNoteAfter; clock times it.
+	waitNote io.Writer
+	clock    clock.WithDelayedExecution
 }
 
 func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
-	return attachOptions{configFlags: cf, scheme: "http", prefix: api.DefaultPrefix}
+	return attachOptions{configFlags: cf, scheme: "http", prefix: api.DefaultPrefix, clock: clock.RealClock{}}
 }
 
 func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
@@ -217,15 +224,30 @@ var apiPath = regexp.MustCompile(`^(.*/)` + api.APIVersion + `(/(controllers|key
 func dir(p string) string { return "/" + strings.Trim(p, "/") + "/" }
 
 func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
+	timeout, err := o.requestTimeout()
+	if err != nil {
+		return nil, nil, err
+	}
 	if o.addr != "" {
-		s, err := inspector.Direct(directURL(o.addr), nil)
+		var rt http.RoundTripper
+		if o.waitNote != nil {
+			rt = &waitingTransport{base: http.DefaultTransport, clock: o.clock, out: o.waitNote, timeout: timeout}
+		}
+		s, err := inspector.Direct(directURL(o.addr), rt)
+		if err == nil {
+			s.SetRequestTimeout(timeout)
+		}
 		return s, nil, err
 	}
 	cfg, err := o.attachConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	return inspector.Attach(ctx, cfg)
+	s, objects, err := inspector.Attach(ctx, cfg)
+	if err == nil {
+		s.SetRequestTimeout(timeout)
+	}
+	return s, objects, err
 }
 
 // attachConfig is what the flags say to attach to through the API server,

@@ -208,6 +208,21 @@ func (o *DemoOptions) printStarted(d *demo.Demo) {
 }
 
 func writerIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fileOf is the file w writes to, through explain.PrintableWriter (the
+// root command's stderr), so a terminal is still known as one.
+func fileOf(w io.Writer) (*os.File, bool) {
+	for {
+		switch x := w.(type) {
+		case *os.File:
+			return x, true
+		case interface{ Unwrap() io.Writer }:
+			w = x.Unwrap()
+		default:
+			return nil, false
+		}
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -36,6 +35,7 @@ type DescribeOptions struct {
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
 func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{
 		Use:   "describe [TARGET] (KEY | --controller NAME)",
@@ -226,6 +226,7 @@ func withControllerHint(err error) error {
 }
 
 func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
 	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
 	fmt.Fprintln(w, "Diagnosis:")
@@ -239,6 +240,7 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 
 // printDescription prints d; noObject says why, when it was not read.
 func printDescription(w io.Writer, d *inspector.Description, noObject string) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	k, now := d.Key, d.Key.ServerTime
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
@@ -293,12 +295,13 @@ func lastSuccessLine(k api.Key, now time.Time) string {
 // sixteen attempts 50s apart under a 50s delay read as backoff ignored until
 // the TRIGGER column says they were watch events.
 func printHistory(w io.Writer, hist []api.Attempt) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintln(w, "\nHistory (oldest first):")
 	if len(hist) == 0 {
 		fmt.Fprintln(w, "  none recorded yet")
 		return
 	}
-	tw := printers.GetNewTabWriter(w)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "  TIME\tTRIGGER\tOUTCOME\tDELAY\tTOOK\tCLASS\tERROR")
 	for i, a := range hist {
 		var prev *api.Attempt
@@ -312,6 +315,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 }
 
 func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintln(w, "\nObject:")
 	switch {
 	case d.ObjectErr != nil:
@@ -337,7 +341,7 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 	if o.DeletionTimestamp != nil {
 		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", explain.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}
-	tw := printers.GetNewTabWriter(w)
+	tw := newTable(w)
 	if len(o.Conditions) > 0 {
 		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tMESSAGE")
 		for _, c := range o.Conditions {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -21,6 +20,11 @@ type DiffOptions struct {
 	genericiooptions.IOStreams
 
 	Output string
+	// AllowUnread diffs what was read when a snapshot has a replica it
+	// could not read (its keys are then unknown and left out).
+	AllowUnread bool
+	// MaxSnapshotSize is --max-snapshot-size: each file's bound.
+	MaxSnapshotSize string
 
 	before, after *snapshot.File
 	// beforePath and afterPath are the files as the user named them.
@@ -44,7 +48,10 @@ resets the count, not the failure).
 
 BEFORE must be the earlier snapshot (diff refuses them reversed), and both
 should come from the same kind of source: a snapshot of a log (--from-logs)
-knows only the keys it logged, so against an endpoint's diff warns.
+knows only the keys it logged, so against an endpoint's diff warns. A
+snapshot with a replica it could not read is refused: the keys the other
+lists and it does not may be that replica's, unknown rather than recovered
+or new; --allow-unread diffs the rest and leaves them out.
 
 CHANGE is one or two of:
   started-failing   not failing before (or not tracked), failing after
@@ -62,8 +69,13 @@ CHANGE is one or two of:
 		RunE: runE(o),
 	}
 	o.output.addFlags(cmd)
+	addMaxSnapshotSize(cmd.Flags(), &o.MaxSnapshotSize)
+	cmd.Flags().BoolVar(&o.AllowUnread, allowUnreadFlag, false, "Diff the replicas that were read when a snapshot has one it could not read (its keys are unknown: left out of the changes)")
 	return cmd
 }
+
+// allowUnreadFlag accepts a snapshot with an unread replica.
+const allowUnreadFlag = "allow-unread"
 
 // Complete reads both snapshots and resolves the printer.
 func (o *DiffOptions) Complete(args []string) error {
@@ -71,10 +83,10 @@ func (o *DiffOptions) Complete(args []string) error {
 		return fmt.Errorf("diff takes two snapshot files, BEFORE and AFTER; got %d", len(args))
 	}
 	var err error
-	if o.before, err = readSnapshot("BEFORE", args[0]); err != nil {
+	if o.before, err = readSnapshot("BEFORE", args[0], o.MaxSnapshotSize); err != nil {
 		return err
 	}
-	if o.after, err = readSnapshot("AFTER", args[1]); err != nil {
+	if o.after, err = readSnapshot("AFTER", args[1], o.MaxSnapshotSize); err != nil {
 		return err
 	}
 	o.beforePath, o.afterPath = args[0], args[1]
@@ -89,7 +101,30 @@ func (o *DiffOptions) Validate() error {
 		return fmt.Errorf("AFTER %s was taken at %s, %s before BEFORE %s (%s): diff compares an earlier BEFORE to a later AFTER; swap them: kubectl backoff diff %s %s",
 			o.afterPath, stamp(o.after), dur(o.before.TakenAt.Sub(o.after.TakenAt)), o.beforePath, stamp(o.before), o.afterPath, o.beforePath)
 	}
+	if msg := o.unreadText(); msg != "" && !o.AllowUnread {
+		return fmt.Errorf("%s; take the snapshot again when every replica answers, or pass --%s to diff the replicas that were read", msg, allowUnreadFlag)
+	}
 	return nil
+}
+
+// unreadText names the replicas a snapshot could not read and how many
+// keys are unknown for it, "" when every replica was read. Those keys are
+// not "stopped failing → untracked": nothing was read of them.
+func (o *DiffOptions) unreadText() string {
+	var parts []string
+	for _, side := range []struct {
+		name, path string
+		f          *snapshot.File
+	}{{"BEFORE", o.beforePath, o.before}, {"AFTER", o.afterPath, o.after}} {
+		for _, e := range side.f.Unread() {
+			parts = append(parts, fmt.Sprintf("%s %s could not read replica %s (%s)", side.name, side.path, e.Name, oneLine(e.Error, 120)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s not listed there may be that replica's: unknown, neither recovered nor new, left out of the changes", strings.Join(parts, "; "),
+		explain.Plural(snapshot.Unknown(o.before, o.after), "key"))
 }
 
 // diffList is what -o json|yaml|jsonpath print.
@@ -102,6 +137,9 @@ type diffList struct {
 // Run prints the changes.
 func (o *DiffOptions) Run(context.Context) error {
 	o.warnSources()
+	if msg := o.unreadText(); msg != "" { // accepted by --allow-unread: still said
+		fmt.Fprintf(o.ErrOut, "Warning: %s.\n", msg)
+	}
 	changes := snapshot.Diff(o.before, o.after)
 	if changes == nil {
 		changes = []snapshot.Change{}
@@ -132,7 +170,8 @@ func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
 // printChanges prints a row per key: what changed, the failures before and
 // after, and the last error (before → after when it changed).
 func printChanges(w io.Writer, changes []snapshot.Change) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
 	for _, c := range changes {

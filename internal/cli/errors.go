@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
@@ -77,6 +78,13 @@ func (o *attachOptions) explainError(err error) error {
 		from := ""
 		if o.addr != "" {
 			from = " (--addr)"
+		}
+		if ue.Timeout() {
+			// "context deadline exceeded (Client.Timeout exceeded while
+			// awaiting headers)", in words.
+			d, _ := o.requestTimeout()
+			return fmt.Errorf("%s%s did not answer within %s: it took the connection and said nothing; is its process stopped or stuck? "+
+				"On a slow link, wait longer: --request-timeout %s", host, from, explain.FormatDuration(d), explain.FormatDuration(3*d))
 		}
 		return fmt.Errorf("cannot reach %s%s: %s", host, from, netCause(ue.Err))
 	}

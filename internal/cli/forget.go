@@ -52,6 +52,7 @@ type ForgetOptions struct {
 // NewForgetCommand returns `kubectl backoff forget [TARGET] KEY... | --all`.
 func NewForgetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ForgetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, isTerminal: isTerminal}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "forgotten")
 	cmd := &cobra.Command{
 		Use:   "forget [TARGET] (KEY... | --all)",

@@ -117,6 +117,9 @@ func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams ge
 
 func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
 	name, in, live := o.source, streams.In, false
+	// open is nil, or opens a FIFO (or a device): its open waits for a
+	// writer, so it runs where the read runs, which an interrupt ends.
+	var open func() (io.Reader, error)
 	if o.source == "-" {
 		name = "stdin"
 		// A pipe is written as it is read (kubectl logs -f | ...): now is
@@ -127,6 +130,13 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 				live = true
 			}
 		}
+	} else if st, err := os.Stat(o.source); err == nil && st.IsDir() {
+		return nil, nil, fmt.Errorf("--from-logs %s is a directory: give one log file, or several through a pipe: cat %s/*.log | kubectl backoff get --from-logs -",
+			o.source, strings.TrimSuffix(o.source, "/"))
+	} else if err == nil && !st.Mode().IsRegular() {
+		// A FIFO is read as a pipe is: live, and ended by an interrupt.
+		live, in = true, nil
+		open = func() (io.Reader, error) { return os.Open(o.source) }
 	} else {
 		f, err := os.Open(o.source)
 		if err != nil {
@@ -140,6 +150,15 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// header and every answer's logEndsAt say the time base it uses).
 	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	read := func(ctx context.Context) {
+		in := in
+		if open != nil {
+			f, err := open()
+			if err != nil {
+				fmt.Fprintf(streams.ErrOut, "--from-logs: %v\n", err)
+				return
+			}
+			in = f
+		}
 		n, _, err := store.Read(ctx, in)
 		if c, ok := in.(io.Closer); ok && in != streams.In {
 			c.Close()
@@ -155,7 +174,9 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		go read(bg)
 		return store.Session("logs: "+name, cancel), o.objects(a), nil
 	}
-	read(ctx)
+	if err := readUntilInterrupted(ctx, read, store, name); err != nil {
+		return nil, nil, err
+	}
 	st := store.Stats()
 	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	return store.Session("logs: "+name, nil), o.objects(a), nil
@@ -325,7 +346,7 @@ func cutExample(s string, width int) string {
 
 // writerWidth is w's width when it is a terminal, else 120 columns.
 func writerWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
+	if f, ok := fileOf(w); ok {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
 		}

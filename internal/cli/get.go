@@ -51,7 +51,14 @@ func NewGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 
 // newGetCommand is NewGetCommand with the terminal test given.
 func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, isTerminal func(io.Writer) bool) *cobra.Command {
+	cmd, _ := newGetCommandOptions(cf, streams, isTerminal)
+	return cmd
+}
+
+// newGetCommandOptions is newGetCommand with the options it binds.
+func newGetCommandOptions(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, isTerminal func(io.Writer) bool) (*cobra.Command, *GetOptions) {
 	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit, isTerminal: isTerminal}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
 		Use:   "get [TARGET] [KEY...]",
@@ -105,7 +112,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000; stderr says how many more matched); with --group-by error, this many groups, the largest")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
-	return cmd
+	return cmd, o
 }
 
 // Complete takes the target and keys from args, and resolves the printer

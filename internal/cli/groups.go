@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -81,7 +79,8 @@ func stateList(states []api.State) string {
 // printErrorGroups prints one row per group, largest first, as the server
 // sorted them. wide prints the message whole.
 func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tCOUNT\tCLASS\tFIRST SEEN\tLAST SEEN\tMESSAGE\tEXAMPLES")
 	for _, g := range l.Groups {

@@ -42,6 +42,7 @@ const kickNeedsCluster = "kick needs access to the cluster the objects live in: 
 // NewKickCommand returns `kubectl backoff kick [TARGET] KEY...`.
 func NewKickCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &KickOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	cmd := &cobra.Command{
 		Use:   "kick [TARGET] KEY...",
 		Short: "Make the controller reconcile objects now, by touching them",

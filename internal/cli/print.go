@@ -21,7 +21,8 @@ const maxErrorColumn = 60
 // key's NAMESPACE and POD, as kubectl's -A does: a cluster-wide list spans
 // different controller deployments.
 func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	defer tw.Flush()
 	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
 	if pods {
@@ -66,6 +67,7 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 // printDiagnoses prints one line per controller: what `get` shows on a
 // terminal's stderr above its table.
 func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	for _, d := range ds {
 		fmt.Fprintln(w, d.Line())
 	}
@@ -76,7 +78,8 @@ func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
 
 // printPods lists discovered pods, so the user can pick a target.
 func printPods(w io.Writer, pods []inspector.Pod) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "NAMESPACE\tPOD\tPORT\tREADY")
 	for _, p := range pods {
@@ -122,3 +125,20 @@ func dash(s string) string {
 
 // oneLine flattens s to one line of at most n runes (n <= 0: whole).
 func oneLine(s string, n int) string { return explain.OneLine(s, n) }
+
+// table is kubectl's tab writer behind explain.PrintableWriter: every cell
+// is escaped before the columns are measured, so a row holding an escaped
+// control character stays aligned.
+type table struct {
+	io.Writer
+	tw interface{ Flush() error }
+}
+
+// newTable is a table writing to w.
+func newTable(w io.Writer) *table {
+	tw := printers.GetNewTabWriter(w)
+	return &table{Writer: explain.PrintableWriter(tw), tw: tw}
+}
+
+// Flush writes the table out.
+func (t *table) Flush() error { return t.tw.Flush() }

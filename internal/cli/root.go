@@ -9,12 +9,18 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // NewRootCommand returns the kubectl-backoff command with its subcommands.
 // Errors are returned, not printed: the caller prints them once, as
 // "error: ...", and exits 1.
 func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
+	// stderr is notes and warnings in words, some quoting the cluster (an
+	// error, a key): all of it passes through the one sanitiser. stdout is
+	// what -o promises; its text printers escape their own.
+	streams.ErrOut = explain.PrintableWriter(streams.ErrOut)
 	cmd := &cobra.Command{
 		Use:   "kubectl-backoff",
 		Short: "See why a controller isn't reconciling your object yet",

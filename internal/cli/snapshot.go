@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -31,6 +33,7 @@ type SnapshotOptions struct {
 // NewSnapshotCommand returns `kubectl backoff snapshot [TARGET] [-f FILE]`.
 func NewSnapshotCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &SnapshotOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, MaxDetails: snapshot.DefaultMaxDetails}
+	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	cmd := &cobra.Command{
 		Use:   "snapshot [TARGET] [-f FILE]",
 		Short: "Save every key's state in one file, for the incident ticket",
@@ -188,18 +191,52 @@ func fileError(path string, err error) error {
 	return fmt.Errorf("--file %s: cannot write it: %w", path, pe.Err)
 }
 
-// readSnapshot reads the snapshot at path, naming flag in its errors.
-func readSnapshot(flag, path string) (*snapshot.File, error) {
+// readSnapshot reads the snapshot at path, of at most maxSize (a
+// Kubernetes quantity, "256Mi"; "" for snapshot.DefaultMaxBytes), naming
+// flag in its errors, and --max-snapshot-size in that of a file too large.
+func readSnapshot(flag, path, maxSize string) (*snapshot.File, error) {
+	limit, err := snapshotLimit(maxSize)
+	if err != nil {
+		return nil, err
+	}
 	in, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	defer in.Close()
-	f, err := snapshot.Read(in)
+	f, err := snapshot.ReadLimit(in, limit)
+	if tl, ok := errors.AsType[*snapshot.TooLargeError](err); ok {
+		size, need := "larger", 2*tl.Limit
+		if st, serr := in.Stat(); serr == nil && st.Mode().IsRegular() {
+			size, need = snapshot.SizeText(st.Size()), max(need, st.Size())
+		}
+		return nil, fmt.Errorf("%s %s: %s, past the %s a snapshot is read with; if it is one, raise the bound: --%s %dMi",
+			flag, path, size, snapshot.SizeText(tl.Limit), maxSnapshotSizeFlag, (need+1<<20-1)>>20)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return f, nil
+}
+
+// maxSnapshotSizeFlag bounds the snapshots diff and top --file read.
+const maxSnapshotSizeFlag = "max-snapshot-size"
+
+// addMaxSnapshotSize adds --max-snapshot-size, bound to v.
+func addMaxSnapshotSize(fs *pflag.FlagSet, v *string) {
+	fs.StringVar(v, maxSnapshotSizeFlag, "256Mi", "Refuse a snapshot file larger than this (a quantity: 512Mi, 2Gi): it is held in memory whole")
+}
+
+// snapshotLimit is --max-snapshot-size in bytes.
+func snapshotLimit(s string) (int64, error) {
+	if s == "" {
+		return snapshot.DefaultMaxBytes, nil
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil || q.Sign() <= 0 {
+		return 0, fmt.Errorf("--%s %q: give a positive size, as 256Mi or 2Gi", maxSnapshotSizeFlag, s)
+	}
+	return q.Value(), nil
 }
 
 // completeFile reads top's --file, if given (and given alone: Validate
@@ -209,7 +246,7 @@ func (o *TopOptions) completeFile() error {
 		return nil
 	}
 	var err error
-	o.snap, err = readSnapshot("--file", o.file)
+	o.snap, err = readSnapshot("--file", o.file, o.maxSnapshotSize)
 	return err
 }
 

@@ -38,6 +38,8 @@ type TopOptions struct {
 	// file is --file: a snapshot to browse offline; snap is it, read.
 	file string
 	snap *snapshot.File
+	// maxSnapshotSize is --max-snapshot-size: --file's bound.
+	maxSnapshotSize string
 	// forArgs are the arguments given with --for, which takes none.
 	forArgs []string
 }
@@ -90,6 +92,7 @@ enter again opens the key's detail (esc comes back).`,
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Start with only keys in these states: "+stateHelp)
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
+	addMaxSnapshotSize(cmd.Flags(), &o.maxSnapshotSize)
 	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects: those of this TYPE that are not Current, live, as `kubectl backoff why TYPE` lists them (-n or -A)")
 	return cmd
 }

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
@@ -17,6 +15,7 @@ const messageWidth = 80
 
 // printAnswer prints one object's answer in words, as describe does.
 func printAnswer(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	v := a.Verdict
 	fmt.Fprintf(w, "Object:      %s", a.Object.Ref())
 	if a.Object.Namespace != "" {
@@ -45,7 +44,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, "  %s\n", escapeControl(oneLine(e, 0)))
 	}
 	if len(v.Conditions) > 0 {
-		tw := printers.GetNewTabWriter(w)
+		tw := newTable(w)
 		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tOBSERVED\tMESSAGE")
 		for _, c := range v.Conditions {
 			obs := "-"
@@ -69,7 +68,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		fmt.Fprintln(w, "  none")
 		return
 	}
-	tw := printers.GetNewTabWriter(w)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
 	for _, e := range a.Events {
 		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now)}, e.Message, messageWidth)
@@ -82,6 +81,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintln(w, "\nController:")
 	o := a.Ownership
 	if len(o.StatusManagers) > 0 {
@@ -111,6 +111,7 @@ func printWhyController(w io.Writer, a *why.Answer) {
 }
 
 func printWhyBackoff(w io.Writer, a *why.Answer) {
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	b := a.Backoff
 	if b == nil && a.BackoffError == "" {
 		return
@@ -167,7 +168,8 @@ func listMessage(v why.Verdict, n int) string {
 
 // printAnswerList prints `why TYPE`: one line per object not Current.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
-	tw := printers.GetNewTabWriter(w)
+	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	tw := newTable(w)
 	if namespaces {
 		fmt.Fprint(tw, "NAMESPACE\t")
 	}

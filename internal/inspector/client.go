@@ -31,6 +31,12 @@ const (
 	maxRetryAfter = 5 * time.Second
 )
 
+// DefaultRequestTimeout bounds one request to an endpoint unless told
+// otherwise (kubectl's --request-timeout): an endpoint answers in
+// milliseconds, so one that has not in 10s is stopped or stuck, and 30s
+// of silence told the user nothing sooner.
+const DefaultRequestTimeout = 10 * time.Second
+
 // Client calls one instrument endpoint.
 type Client struct {
 	base *url.URL
@@ -56,8 +62,20 @@ func NewClient(base string, rt http.RoundTripper) (*Client, error) {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	return &Client{base: u, http: &http.Client{Transport: rt, Timeout: 30 * time.Second}}, nil
+	return &Client{base: u, http: &http.Client{Transport: rt, Timeout: DefaultRequestTimeout}}, nil
 }
+
+// SetTimeout bounds each request to d (DefaultRequestTimeout when d <= 0).
+// Call it before the client is used.
+func (c *Client) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		d = DefaultRequestTimeout
+	}
+	c.http.Timeout = d
+}
+
+// Timeout is the bound on each request.
+func (c *Client) Timeout() time.Duration { return c.http.Timeout }
 
 // URL is the endpoint's base URL.
 func (c *Client) URL() string { return c.base.String() }

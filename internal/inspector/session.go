@@ -62,6 +62,16 @@ func Direct(addr string, rt http.RoundTripper) (*Session, error) {
 	return NewSession([]*Endpoint{{Name: c.base.Host, Client: c}}, nil), nil
 }
 
+// SetRequestTimeout bounds each request to every endpoint of the session
+// (Client.SetTimeout). Call it before the session is used.
+func (s *Session) SetRequestTimeout(d time.Duration) {
+	for _, e := range s.endpoints {
+		if e.Client != nil {
+			e.Client.SetTimeout(d)
+		}
+	}
+}
+
 // Close stops the session's port-forwards.
 func (s *Session) Close() {
 	if s.stop != nil {

@@ -32,6 +32,12 @@ func Invalid(field, format string, args ...any) *Error {
 		Msg: fmt.Sprintf("parameter %q: ", field) + fmt.Sprintf(format, args...)}
 }
 
+// nameless refuses a parameter with an empty name, naming NamelessField.
+func nameless(pair string) *Error {
+	return &Error{Status: http.StatusBadRequest, Field: NamelessField,
+		Msg: fmt.Sprintf("query %q: a parameter with no name; write NAME=VALUE", truncate(pair, 200))}
+}
+
 // NotFound is no such controller, key or endpoint: 404.
 func NotFound(format string, args ...any) *Error {
 	return &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf(format, args...)}

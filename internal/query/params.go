@@ -27,6 +27,11 @@ var KeyParams = []string{"controller", "key", "handle"}
 // which may hold such keys) can be in: api.States and api.StateUnknown.
 var LogStates = append(slices.Clone(api.States), api.StateUnknown)
 
+// NamelessField is the field a 400 names when the parameter at fault has
+// no name ("=0", "&=x"): the query string as a whole, since there is no
+// name to map to a flag, and every 400 names a field.
+const NamelessField = "query"
+
 // ParseRaw parses a raw query strictly: a malformed pair (a bare %, a
 // semicolon) is an error naming the parameter it is in, not a pair silently
 // dropped as url.ParseQuery drops it.
@@ -41,6 +46,9 @@ func ParseRaw(raw string) (url.Values, error) {
 		name, kerr := url.QueryUnescape(rawKey)
 		if kerr != nil {
 			name = rawKey
+		}
+		if name == "" {
+			return nil, nameless(pair)
 		}
 		if strings.Contains(pair, ";") {
 			return nil, Invalid(name, "malformed query %q: a semicolon; separate parameters with & and percent-encode values", truncate(pair, 200))
@@ -82,6 +90,9 @@ func CheckParams(v url.Values, known []string, repeatable ...string) error {
 	}
 	slices.Sort(names) // the same parameter named whatever the map's order
 	for _, name := range names {
+		if name == "" {
+			return nameless("=" + strings.Join(v[name], "&="))
+		}
 		if !slices.Contains(known, name) {
 			if len(known) == 0 {
 				return Invalid(name, "unknown parameter; this endpoint takes none")

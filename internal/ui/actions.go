@@ -182,7 +182,8 @@ func (m *Model) fitStatus() {
 // setStatus shows a status message that expires.
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
-	m.status, m.statusErr, m.statusLegend, m.statusBound = s, isErr, false, false
+	// A status quotes keys and the endpoint's errors: escaped once, here.
+	m.status, m.statusErr, m.statusLegend, m.statusBound = explain.Printable(s), isErr, false, false
 	m.fitStatus()
 	return expireStatus(m.statusID)
 }

@@ -242,7 +242,7 @@ func (c *confirmation) updateInput(msg tea.Msg) tea.Cmd {
 func (c *confirmation) prompt() []string {
 	a := c.act
 	if !a.bulk() {
-		who := fmt.Sprintf("%s %s (%s)", a.controller, a.key, explain.Plural(a.failures, "failure"))
+		who := fmt.Sprintf("%s %s (%s)", explain.Printable(a.controller), explain.Printable(a.key), explain.Plural(a.failures, "failure"))
 		if a.requeue {
 			out := []string{"Retry " + who + " now?"}
 			if a.permanent {

@@ -50,6 +50,16 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 	d.inflight = false
 	d.err = msg.err
 	if msg.data != nil {
+		// Everything the view draws is escaped as it arrives, but the
+		// key's name and controller: shows() matches them to the table's.
+		var ctl, name string
+		if msg.data.Key != nil {
+			ctl, name = msg.data.Key.Controller, msg.data.Key.Key.Key
+		}
+		printableFields(msg.data)
+		if msg.data.Key != nil {
+			msg.data.Key.Controller, msg.data.Key.Key.Key = ctl, name
+		}
 		d.data, d.fetchedAt = msg.data, msg.fetchedAt
 	}
 	d.clamp()
@@ -119,7 +129,7 @@ func (d *detailModel) body() []string {
 func (d *detailModel) view() string {
 	s := &d.c.styles
 	w, h := d.c.width, d.c.height-1
-	title := s.title.Render("backoff") + s.dim.Render(" › ") + d.controller + s.dim.Render(" › ") + s.bold.Render(d.key)
+	title := s.title.Render("backoff") + s.dim.Render(" › ") + explain.Printable(d.controller) + s.dim.Render(" › ") + s.bold.Render(explain.Printable(d.key))
 	var lines []string
 	if d.data == nil {
 		lines = append(lines, fit(title, w))

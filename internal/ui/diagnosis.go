@@ -94,7 +94,7 @@ func (t *topModel) diagnosisLines() []string {
 	if first := t.firstRowController(); first != "" && first != d.Controller {
 		rows = " (rows: " + sortOrder[sorts[t.sort]] + ")"
 	}
-	body := style.Render(d.Controller) + " — " + d.Summary
+	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(d.Summary)
 	// From the roomiest label to the shortest; the last one also wraps.
 	labels := []string{""}
 	if others > 0 {

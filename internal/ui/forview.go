@@ -115,6 +115,7 @@ func (f *forModel) refreshOnce() tea.Cmd {
 func (f forModel) received(msg forFetchedMsg) forModel {
 	f.inflight, f.err = false, msg.err
 	if msg.list != nil {
+		printableFields(msg.list) // objects' names, conditions and events are the cluster's text
 		f.list, f.fetchedAt = msg.list, msg.fetchedAt
 	}
 	f.cursor = max(0, min(f.cursor, len(f.answers())-1))

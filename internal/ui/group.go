@@ -140,7 +140,7 @@ func (g *groupModel) about(now time.Time) []string {
 	s := &g.c.styles
 	w := g.c.width
 	out := []string{""}
-	for _, l := range wrap(gr.Controller+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+	for _, l := range wrap(explain.Printable(gr.Controller)+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
 		out = append(out, s.bold.Render(fit(l, w)))
 	}
 	meta := explain.Plural(gr.Count, "key")
@@ -148,7 +148,7 @@ func (g *groupModel) about(now time.Time) []string {
 		meta += " · failing for " + explain.FormatDuration(now.Sub(gr.FirstSeen))
 	}
 	if len(gr.Examples) > 0 {
-		meta += " · e.g. " + strings.Join(gr.Examples, ", ")
+		meta += " · e.g. " + explain.Printable(strings.Join(gr.Examples, ", "))
 	}
 	for _, l := range wrap(meta, w) {
 		out = append(out, s.dim.Render(fit(l, w)))

@@ -111,6 +111,10 @@ func (t *topModel) replica(r inspector.Replica) string {
 			// A direct address has no tunnel: the UI itself retries every refresh.
 			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))
 		}
+		if t.silent() {
+			// The last answer stays below, dimmed (table).
+			return out + s.bad.Render("✗ not answering since "+clockTime(t.lastSent))
+		}
 		return out + s.ok.Render("● connected")
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // limiterCycle is how long each screenful of limiters shows when they do
@@ -24,7 +25,7 @@ func (t *topModel) limiterLine() string {
 	shown := t.shown()
 	if len(shown) == 1 {
 		c := shown[0]
-		line := s.label.Render("limiter ") + c.Name + ": " + c.Limiter.Description
+		line := s.label.Render("limiter ") + explain.Printable(c.Name+": "+c.Limiter.Description)
 		if tok := bucketTokens(&c); tok != "" {
 			line += s.label.Render(" · bucket tokens ") + tok
 		}
@@ -34,14 +35,14 @@ func (t *topModel) limiterLine() string {
 		if lipgloss.Width(line) <= t.c.width {
 			return line
 		}
-		return s.label.Render("limiter ") + c.Name + " " + briefLimiter(&c)
+		return s.label.Render("limiter ") + explain.Printable(c.Name+" "+briefLimiter(&c))
 	}
 	if len(shown) == 0 {
 		return s.label.Render("limiters ") + s.dim.Render("…")
 	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {
-		parts = append(parts, c.Name+" "+briefLimiter(&c))
+		parts = append(parts, explain.Printable(c.Name+" "+briefLimiter(&c)))
 	}
 	label, sep := s.label.Render("limiters "), s.dim.Render(" · ")
 	// Screenfuls of whole limiters, each leaving room for "(2 of 3)".

@@ -32,6 +32,18 @@ func (c *common) due(inflight bool, last time.Time) bool {
 	return !inflight && c.now().Sub(last) >= c.opts.Refresh-c.opts.Refresh/10
 }
 
+// silentAfter is how many refresh periods a read may stay unanswered
+// before the endpoint is said not to answer: two refreshes missed.
+const silentAfter = 2
+
+// silent reports whether the endpoint has not answered the read sent at
+// lastSent for silentAfter refreshes: a stopped process (SIGSTOP) takes
+// the connection and says nothing, and the header must not go on saying
+// "connected" (the read fails only at --request-timeout).
+func (t *topModel) silent() bool {
+	return t.inflight && !t.lastSent.IsZero() && t.c.now().Sub(t.lastSent) >= silentAfter*t.c.opts.Refresh
+}
+
 func (t *topModel) due() bool    { return t.c.due(t.inflight, t.lastSent) }
 func (d *detailModel) due() bool { return d.c.due(d.inflight, d.lastSent) }
 func (g *groupModel) due() bool  { return g.c.due(g.loading, g.lastSent) }

@@ -248,11 +248,12 @@ func (t *topModel) table() []string {
 		return append(lines, s.dim.Render(msg))
 	}
 	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
+	silent := t.silent()
 	cells := make([]string, len(cols))
 	for i := range t.shownRows() {
 		k := &t.page.Items[i]
 		for j, c := range cols {
-			v := c.cell(k, now)
+			v := explain.Printable(c.cell(k, now)) // names and errors are the cluster's text
 			switch {
 			case c.right:
 				cells[j] = fitLeft(v, c.width)
@@ -276,6 +277,11 @@ func (t *topModel) table() []string {
 			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
+		if silent {
+			// The last answer, kept and dimmed: the endpoint is not answering.
+			lines = append(lines, s.dim.Render(fit(cur+mark+strings.Join(cells, " "), w)))
+			continue
+		}
 		cells[0] = s.stateStyle(k.State).Render(cells[0])
 		if changed {
 			mark = s.changed.Render(mark)
@@ -294,7 +300,7 @@ func (t *topModel) selectedLine() string {
 	if k == nil {
 		return ""
 	}
-	line := s.bold.Render("› "+k.Key.Key) + s.dim.Render(" · ")
+	line := s.bold.Render("› "+explain.Printable(k.Key.Key)) + s.dim.Render(" · ")
 	if k.LastError == nil {
 		return fit(line+s.dim.Render("no error"), t.c.width)
 	}

@@ -84,9 +84,9 @@ func wordStart(s, end string, most int, m Measure) string {
 
 // OneLine flattens s to one line of at most n runes, "…" marking a cut in
 // its middle (CutMiddle, keeping MessageTail for the end); n <= 0 keeps it
-// whole.
+// whole. What it returns is Printable: it is text for a terminal.
 func OneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = Printable(strings.Join(strings.Fields(s), " "))
 	if n <= 0 {
 		return s
 	}

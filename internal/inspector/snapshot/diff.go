@@ -40,8 +40,38 @@ type Change struct {
 // after, whose failures grew, whose last error changed, and whose count
 // was reset while they kept failing: started first, then those still
 // failing, then stopped, each in controller and key order.
+//
+// A key one snapshot tracks and the other does not list is left out when
+// the other has a replica it could not read (Unread): the key may be that
+// replica's, so it is unknown there, neither recovered nor new. Unknown
+// counts them.
 func Diff(before, after *File) []Change {
+	changes, _ := diff(before, after)
+	return changes
+}
+
+// Unknown is how many keys Diff leaves out: tracked in one snapshot,
+// absent from the other, which has a replica it could not read.
+func Unknown(before, after *File) int {
+	_, unknown := diff(before, after)
+	return unknown
+}
+
+// Unread is the file's replicas that could not be read (Endpoint.Error).
+func (f *File) Unread() []Endpoint {
+	var out []Endpoint
+	for _, e := range f.Endpoints {
+		if e.Error != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func diff(before, after *File) ([]Change, int) {
 	b, a := before.Keys(), after.Keys()
+	bUnread, aUnread := len(before.Unread()) > 0, len(after.Unread()) > 0
+	unknown := 0
 	ids := make([]key, 0, len(a))
 	for id := range a {
 		ids = append(ids, id)
@@ -60,6 +90,10 @@ func Diff(before, after *File) []Change {
 		if k, ok := a[id]; ok {
 			pa = &k
 		}
+		if (pb == nil && bUnread) || (pa == nil && aUnread) {
+			unknown++
+			continue
+		}
 		if c := changes(pb, pa); len(c) > 0 {
 			out = append(out, Change{Controller: id.controller, Key: id.key, Changes: c, Before: pb, After: pa})
 		}
@@ -70,7 +104,7 @@ func Diff(before, after *File) []Change {
 	slices.SortFunc(out, func(x, y Change) int {
 		return cmp.Or(cmp.Compare(rank(x), rank(y)), strings.Compare(x.Controller, y.Controller), strings.Compare(x.Key, y.Key))
 	})
-	return out
+	return out, unknown
 }
 
 func changes(before, after *api.Key) []string {

@@ -92,3 +92,31 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff:\n%s\nwant:\n%s", a, e)
 	}
 }
+
+// TestDiffUnreadReplica: issue #32's AFTER, whose second replica could not
+// be read. Its keys are unknown there, not recovered: left out of the
+// changes and counted, while the keys of the replica read in both are
+// compared as ever. The same holds the other way round (a BEFORE with an
+// unread replica says nothing of keys new in AFTER).
+func TestDiffUnreadReplica(t *testing.T) {
+	before := file(k("a/read-both", api.StateBackoff, 1, "503"))
+	before.Endpoints = append(before.Endpoints, snapshot.Endpoint{Name: "demo/ctrl-1", Keys: []api.Key{
+		k("b/on-unread-1", api.StateBackoff, 3, "503"), k("b/on-unread-2", api.StateFailed, 1, "invalid")}})
+	after := file(k("a/read-both", api.StateBackoff, 4, "503"))
+	after.Endpoints = append(after.Endpoints, snapshot.Endpoint{Name: "demo/ctrl-1", Error: "context deadline exceeded"})
+
+	got := snapshot.Diff(before, after)
+	if len(got) != 1 || got[0].Key != "a/read-both" || got[0].Changes[0] != snapshot.Grew {
+		t.Errorf("Diff = %+v; want only a/read-both failures-grew (the unread replica's keys left out)", got)
+	}
+	if e, a := 2, snapshot.Unknown(before, after); e != a {
+		t.Errorf("Unknown = %d, want %d", a, e)
+	}
+	if u := after.Unread(); len(u) != 1 || u[0].Name != "demo/ctrl-1" {
+		t.Errorf("Unread = %+v, want demo/ctrl-1", u)
+	}
+	// Reversed roles: the keys new in AFTER may have been on BEFORE's unread replica.
+	if got := snapshot.Diff(after, before); len(got) != 1 || snapshot.Unknown(after, before) != 2 {
+		t.Errorf("Diff(after, before) = %+v, Unknown %d; want one change and 2 unknown", got, snapshot.Unknown(after, before))
+	}
+}

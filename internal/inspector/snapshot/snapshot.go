@@ -81,13 +81,58 @@ func Write(w io.Writer, f *File) error {
 	return enc.Encode(f)
 }
 
-// Read reads a snapshot, refusing what is not one, or is newer than this
-// package reads.
-func Read(r io.Reader) (*File, error) {
+// DefaultMaxBytes bounds the size of a snapshot Read reads: 256 MiB, some
+// 300,000 keys with a detail each. A file past it is refused before it is
+// held in memory (a header followed by gigabytes of whitespace, sixty
+// replicas' worth of one snapshot repeated).
+const DefaultMaxBytes int64 = 256 << 20
+
+// TooLargeError is a snapshot larger than the bound it was read with.
+type TooLargeError struct {
+	// Limit is the bound, in bytes.
+	Limit int64
+}
+
+// Error implements error.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("larger than %s, the bound a snapshot is read with", SizeText(e.Limit))
+}
+
+// SizeText is n bytes in words: "256 MiB", "1.5 GiB", "4.2 KiB", "900 bytes".
+func SizeText(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) != 0:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Read reads a snapshot of at most DefaultMaxBytes: ReadLimit.
+func Read(r io.Reader) (*File, error) { return ReadLimit(r, DefaultMaxBytes) }
+
+// ReadLimit reads a snapshot of at most maxBytes, refusing what is not
+// one, is newer than this package reads, is larger (a *TooLargeError), has
+// anything but white space after it (two snapshots concatenated, a
+// trailing fragment), or does not say when it was taken.
+func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 	var f File
-	cr := &countingReader{r: r}
-	if err := json.NewDecoder(cr).Decode(&f); err != nil {
+	cr := &countingReader{r: io.LimitReader(r, maxBytes+1)}
+	dec := json.NewDecoder(cr)
+	if err := dec.Decode(&f); err != nil {
 		switch {
+		case cr.n > maxBytes:
+			// Cut by the bound, not by its writer.
+			return nil, &TooLargeError{Limit: maxBytes}
 		case errors.Is(err, io.EOF):
 			return nil, errors.New("empty: no snapshot in it (write one with kubectl backoff snapshot)")
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -97,6 +142,18 @@ func Read(r io.Reader) (*File, error) {
 		}
 		return nil, fmt.Errorf("not a snapshot (write one with kubectl backoff snapshot): %w", err)
 	}
+	end := dec.InputOffset()
+	tok, err := dec.Token()
+	if cr.n > maxBytes { // white space past the bound counts too
+		return nil, &TooLargeError{Limit: maxBytes}
+	}
+	if err != io.EOF {
+		switch {
+		case tok == json.Delim('{'):
+			return nil, fmt.Errorf("a second JSON document follows the snapshot at byte %d: one file holds one snapshot (two written to the same file?)", end)
+		}
+		return nil, fmt.Errorf("trailing data after the snapshot, which ends at byte %d: a file holds one snapshot and nothing else (a copy that went wrong?)", end)
+	}
 	switch {
 	case f.Kind != Kind:
 		return nil, fmt.Errorf("not a snapshot: kind is %q, want %q (write one with kubectl backoff snapshot)", f.Kind, Kind)
@@ -104,6 +161,10 @@ func Read(r io.Reader) (*File, error) {
 		return nil, fmt.Errorf("snapshot format version %d: this kubectl-backoff reads 1 to %d; use a newer one", f.FormatVersion, FormatVersion)
 	case f.WireAPI != api.APIVersion:
 		return nil, fmt.Errorf("snapshot of wire API %q: this kubectl-backoff reads %q", f.WireAPI, api.APIVersion)
+	case f.TakenAt.IsZero():
+		// Every countdown counts from takenAt: without it, "taken at
+		// 0001-01-01 … 106751d23h before".
+		return nil, errors.New("no takenAt: a snapshot says when it was taken, and every countdown in it counts from then (write one with kubectl backoff snapshot)")
 	}
 	return &f, nil
 }

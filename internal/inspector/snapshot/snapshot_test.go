@@ -3,6 +3,7 @@ package snapshot_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -181,6 +182,9 @@ func groupsText(l *api.ErrorGroupList) string {
 	return b.String()
 }
 
+// valid is the smallest snapshot Read takes: 92 bytes.
+const valid = `{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"2026-12-03T10:00:00Z"}`
+
 func TestReadRefuses(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"items":[]}`, `kind is ""`},
@@ -190,9 +194,65 @@ func TestReadRefuses(t *testing.T) {
 		// A snapshot cut short says so, with where it stops, not "unexpected EOF".
 		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","endpoints":[{"name":"demo/ctrl-0","ke`, "truncated: it ends after 97 bytes, in the middle of its JSON"},
 		{``, "empty: no snapshot in it"},
+		// Issue #32: what follows a snapshot is refused, not ignored.
+		{valid + `{"kind":"BackoffSnapshot"}`, "a second JSON document follows the snapshot at byte 92"},
+		{valid + "\n\n" + valid, "a second JSON document follows the snapshot"},
+		{valid + " garbage", "trailing data after the snapshot, which ends at byte 92"},
+		{valid + `]`, "trailing data after the snapshot"},
+		// A zero takenAt: "taken at 0001-01-01 … 106751d23h before".
+		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","endpoints":[]}`, "no takenAt"},
+		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"0001-01-01T00:00:00Z"}`, "no takenAt"},
 	} {
 		if _, err := snapshot.Read(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Read(%s): error %v, want one containing %q", tt.in, err, tt.want)
 		}
 	}
+}
+
+// TestReadLimit: a file past the bound is refused with the bound, whether
+// the bound falls in its JSON or in white space after it (issue #32: a
+// header and 512 MB of white space took 1.65 GB); white space within it
+// is not refused.
+func TestReadLimit(t *testing.T) {
+	if _, err := snapshot.ReadLimit(strings.NewReader(valid+"\n"), int64(len(valid)+1)); err != nil {
+		t.Errorf("ReadLimit of a snapshot within the bound: %v", err)
+	}
+	for _, in := range []string{valid, valid + strings.Repeat(" ", 4096), `{"kind":"BackoffSnapshot",` + strings.Repeat(" ", 1<<20) + `"formatVersion":1}`} {
+		_, err := snapshot.ReadLimit(strings.NewReader(in), 80)
+		tl, ok := errors.AsType[*snapshot.TooLargeError](err)
+		if !ok || tl.Limit != 80 || !strings.Contains(err.Error(), "larger than 80 bytes") {
+			t.Errorf("ReadLimit(%d bytes, 80): %v; want a TooLargeError naming the 80-byte bound", len(in), err)
+		}
+	}
+	if e, a := "256 MiB", snapshot.SizeText(snapshot.DefaultMaxBytes); e != a {
+		t.Errorf("SizeText(DefaultMaxBytes) = %q, want %q", a, e)
+	}
+}
+
+// FuzzRead: whatever the bytes, Read refuses them or returns a snapshot it
+// vouches for (its kind, a version it reads, a takenAt), which diffs
+// against itself without a change and without a panic.
+func FuzzRead(f *testing.F) {
+	for _, seed := range []string{valid, valid + valid, valid + " x", "", "{", "[]", "null",
+		`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"2026-12-03T10:00:00Z","endpoints":[{"name":"p","keys":[{"controller":"c","key":"k","state":"backoff","failures":2}]},{"name":"q","error":"x"}]}`,
+		`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"0001-01-01T00:00:00Z"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		s, err := snapshot.ReadLimit(bytes.NewReader(in), 1<<16)
+		if err != nil {
+			if err.Error() == "" {
+				t.Errorf("Read(%q): an empty error", in)
+			}
+			return
+		}
+		if s.Kind != snapshot.Kind || s.FormatVersion != snapshot.FormatVersion || s.TakenAt.IsZero() {
+			t.Errorf("Read(%q) took kind %q, version %d, takenAt %v", in, s.Kind, s.FormatVersion, s.TakenAt)
+		}
+		if c := snapshot.Diff(s, s); len(c) != 0 {
+			t.Errorf("Read(%q): diffed against itself, %d changes", in, len(c))
+		}
+		_ = snapshot.Unknown(s, s)
+	})
 }
