@@ -39,7 +39,7 @@ var floors = []struct {
 	{"internal/demo", []string{"instrument", "instrument/api"}},
 	{"internal/cli", []string{"instrument/api", "internal/demo", "internal/inspector", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "internal/ui"}},
 	{"config", nil},
-	{"", []string{"internal/cli"}}, // the plugin's main
+	{"", []string{"internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through explain.Printable
 }
 
 // public are the packages outside internal/ that may export names: the
