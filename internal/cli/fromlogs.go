@@ -189,7 +189,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	if st.Records == 0 {
 		if lr.Unreadable == 0 {
 			fmt.Fprintln(w, "--from-logs: is it a controller's log, and the right container (-c)? "+
-				"The dialects read are listed in the README (\"Controllers you can't change\").")
+				"The dialects it reads: https://github.com/kubectl-backoff/kubectl-backoff/blob/main/docs/log-mode.md")
 		}
 		return
 	}
