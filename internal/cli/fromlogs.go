@@ -29,9 +29,11 @@ const fromTarget = "(target)"
 type fromLogsOptions struct {
 	source string // "", fromTarget, "-" or a file
 	since  time.Duration
+	flags  *pflag.FlagSet // to tell a --since given from its default
 }
 
 func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
+	o.flags = fs
 	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
 		"alone, stream the TARGET's pods' logs; or a FILE, or - for stdin")
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
@@ -52,9 +54,18 @@ func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
 }
 
 func (o *fromLogsOptions) validate(a *attachOptions) error {
+	sinceGiven := o.flags != nil && o.flags.Changed("since")
 	switch {
+	case !o.enabled() && sinceGiven:
+		return fmt.Errorf("--since applies to --from-logs with a TARGET (how much of its pods' logs to read); an endpoint has no log to go back into: drop --since")
 	case !o.enabled():
 		return nil
+	case sinceGiven && o.source != fromTarget:
+		what := "the file " + o.source
+		if o.source == "-" {
+			what = "stdin"
+		}
+		return fmt.Errorf("--since applies to a TARGET's logs (--from-logs deploy/NAME --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
 	case a.addr != "":
 		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
 	case a.allNamespaces:
