@@ -30,7 +30,7 @@ func buildBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "kubectl-backoff")
-		if out, err := exec.Command("go", "build", "-o", binPath, "..").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", binPath, "../..").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
