@@ -92,7 +92,7 @@ for p in $platforms; do
 	stage="$work/${goos}_${goarch}"
 	mkdir -p "$stage"
 	start=$SECONDS
-	log "building $p: the plugin binary, then its archive (the first build for a platform compiles the Kubernetes libraries: 10-20 minutes cold on 2 cores, with no output; seconds warm)"
+	log "building $p: the plugin binary, then its archive (the first build for a platform compiles the Kubernetes libraries: 5-20 minutes cold on 2 cores, with no output; seconds warm)"
 	GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$stage/$bin" .
 	cp LICENSE "$stage/LICENSE"
 	chmod 0755 "$stage/$bin"
