@@ -54,6 +54,9 @@ func loadManifests(t *testing.T) []object {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
 			return err
 		}
+		if filepath.Dir(path) == "prometheus" {
+			return nil // Prometheus rules, not API objects: a module of their own checks them (prometheus/rules_test.go)
+		}
 		objs, err := decodeFile(path)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)

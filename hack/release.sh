@@ -17,7 +17,10 @@
 #
 # VERSION defaults to the tag at HEAD, else a Go pseudo-version of HEAD
 # (v0.0.0-YYYYMMDDhhmmss-abcdefabcdef, what `go install …@<commit>` reports).
-# Progress goes to stderr; the directory's path is printed on stdout.
+# Progress goes to stderr, a line before each step and one when it is done
+# (with each binary's and archive's size); the directory's path is printed on
+# stdout. KREW_BIN names a krew build to validate with instead of
+# hack/krew-bin.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +44,8 @@ for p in $platforms; do
 done
 
 log() { echo "release: $*" >&2; }
+# mb is a file's size in MB (10^6 bytes), as the docs give sizes.
+mb() { awk -v b="$(wc -c <"$1")" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 
 commit=$(git rev-parse HEAD)
 epoch=$(git log -1 --format=%ct HEAD)
@@ -87,6 +92,7 @@ for p in $platforms; do
 	stage="$work/${goos}_${goarch}"
 	mkdir -p "$stage"
 	start=$SECONDS
+	log "building $p: the plugin binary, then its archive (the first build for a platform compiles the Kubernetes libraries: 5-20 minutes cold on 2 cores, with no output; seconds warm)"
 	GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$stage/$bin" .
 	cp LICENSE "$stage/LICENSE"
 	chmod 0755 "$stage/$bin"
@@ -104,9 +110,10 @@ for p in $platforms; do
 			--mtime="@$epoch" -C "$stage" -cf - LICENSE "$bin" | gzip -9 -n >"$out/$name.tar.gz"
 		archive=$name.tar.gz
 	fi
-	log "$archive: binary $(wc -c <"$stage/$bin") bytes, archive $(wc -c <"$out/$archive") bytes ($((SECONDS - start))s)"
+	log "$p done in $((SECONDS - start))s: $archive, binary $(mb "$stage/$bin"), archive $(mb "$out/$archive")"
 done
 
+log "writing checksums.txt and the krew manifest backoff.yaml"
 (cd "$out" && shopt -s nullglob && sha256sum -- *.tar.gz *.zip | LC_ALL=C sort -k2 >checksums.txt)
 
 # The manifest: spec.version and, per platform of the template whose archive
@@ -149,7 +156,10 @@ END {
 # krew's own validator (what krew-index runs on a submitted manifest):
 # structure, semver, one platform per os/arch. -skip-install: the uris point at
 # a release not published yet; the e2e tier installs the archive instead.
-krew=$(hack/krew-bin.sh)
+# KREW_BIN: a krew build of one's own (as the e2e tier takes it); otherwise
+# hack/krew-bin.sh builds krew once, under a minute.
+log "checking backoff.yaml with krew's validate-krew-manifest${KREW_BIN:+ from $KREW_BIN}"
+krew=${KREW_BIN:-$(hack/krew-bin.sh)}
 "$krew/validate-krew-manifest" -manifest "$out/backoff.yaml" -skip-install 2>"$work/validate.log" || {
 	cat "$work/validate.log" >&2
 	echo "release: krew rejects $out/backoff.yaml" >&2

@@ -210,11 +210,26 @@ func (o *attachOptions) trackedBy(ctx context.Context, s *inspector.Session, con
 	}
 	switch len(others) {
 	case 0:
-		return err
+		return o.namespacedHint(ctx, s, controller, keys, err)
 	case 1:
 		return fmt.Errorf("%v (%s: --controller %s)", o.explainError(err), what, others[0])
 	}
 	return fmt.Errorf("%v (%s: drop --controller, and each key's is found)", o.explainError(err), what)
+}
+
+// namespacedHint adds to a controller's 404 for one key given without its
+// namespace the key it most likely meant: the one key of that controller
+// that ends so (naive-00001 for demo/naive-00001). -n selects the pods to
+// attach to; it does not qualify keys.
+func (o *attachOptions) namespacedHint(ctx context.Context, s *inspector.Session, controller string, keys []string, err error) error {
+	if len(keys) != 1 || strings.Contains(keys[0], "/") {
+		return err
+	}
+	named := s.KeysNamed(ctx, controller, keys[0])
+	if len(named) != 1 {
+		return err
+	}
+	return fmt.Errorf("%v; a namespaced object's key is NAMESPACE/NAME: did you mean %s?", o.explainError(err), named[0])
 }
 
 // withControllerHint says what to do about a key several controllers track.

@@ -230,9 +230,10 @@ func TestForgetAllAcrossControllers(t *testing.T) {
 		t.Fatalf("forget --all --dry-run -q 503: %v", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if e, a := "would forget 12 keys in 1 controller", lines[len(lines)-1]; e != a || len(lines) != 14 ||
-		!strings.HasPrefix(lines[12], "would forget the backoff of 12 keys of outage;") || strings.Contains(out.String(), "naive") {
-		t.Errorf("forget --all --dry-run -q 503 printed:\n%s\nwant 12 keys of outage, its summary, and %q last", out, e)
+	// A dry run says its count first: nothing happened.
+	if e, a := "would forget 12 keys in 1 controller", lines[0]; e != a || len(lines) != 14 ||
+		!strings.HasPrefix(lines[1], "would forget the backoff of 12 keys of outage;") || strings.Contains(out.String(), "naive") {
+		t.Errorf("forget --all --dry-run -q 503 printed:\n%s\nwant %q first, then outage's summary and its 12 keys", out, e)
 	}
 	if failuresOf("outage", "demo/o-2") != 3 {
 		t.Fatal("forget --dry-run changed a key")

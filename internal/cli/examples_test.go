@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"regexp"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -43,20 +43,27 @@ func placeholders(addr string) *strings.Replacer {
 }
 
 // TestExamplesRunAgainstTheDemo runs every example of every command's
-// --help and of README.md's usage sections against a real demo.
+// --help, then every command of the docs' sh blocks, against a real demo.
 func TestExamplesRunAgainstTheDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the demo")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	ctrllog.SetLogger(logr.Discard())
+	repoRoot, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctrllog.SetLogger(logr.Discard())
+	t.Chdir(t.TempDir())                        // the examples' files (before.json, snap.json) land here
+	controllerLog, err := os.Create("demo.log") // the docs' saved log
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { controllerLog.Close() }) // after the demo stopped writing
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	opts := demo.DefaultOptions()
 	opts.Keys, opts.Seed, opts.Speed, opts.Listen, opts.Out, opts.ErrOut = 200, 42, 20, "127.0.0.1:0", io.Discard, io.Discard
+	opts.ControllerLog = controllerLog
 	d, err := demo.Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +71,6 @@ func TestExamplesRunAgainstTheDemo(t *testing.T) {
 	t.Cleanup(func() { cancel(); _ = d.Wait() })
 	addr := d.Addr().String()
 	waitForFailures(ctx, t, d.URL())
-	t.Chdir(t.TempDir()) // the examples' files (before.json, snap.json) land here
 
 	var lines []string
 	root := cli.NewRootCommand(genericiooptions.NewTestIOStreamsDiscard())
@@ -81,16 +87,16 @@ func TestExamplesRunAgainstTheDemo(t *testing.T) {
 		}
 		lines = append(lines, exampleLines(c.Example)...)
 	}
-	for _, section := range []string{"## Use it", "## Snapshots"} {
-		lines = append(lines, exampleLines(codeOf(string(readme), section))...)
-	}
 	if len(lines) < 20 {
-		t.Fatalf("found %d examples; the help texts or README sections moved?", len(lines))
+		t.Fatalf("found %d examples; the help texts moved?", len(lines))
 	}
 	repl := placeholders(addr)
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) { runExample(ctx, t, repl.Replace(line)) })
 	}
+	// Then every sh block of the README, docs/ and CONTRIBUTING.md
+	// (docs_test.go), on the same demo.
+	t.Run("docs", func(t *testing.T) { runDocCommands(ctx, t, repoRoot, addr) })
 }
 
 // runExample runs one example line, as a user would type it.
@@ -123,7 +129,10 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 		t.Skip("why reads objects on a cluster; the e2e tier runs it (e2e_why_test.go)")
 	case "demo":
 		// Its own port, and stopped once it serves: it runs until Ctrl-C.
+		// Its own directory too, so that its --log leaves the running
+		// demo's demo.log alone.
 		args = append(args, "--listen", "127.0.0.1:0")
+		t.Chdir(t.TempDir())
 	case "forget":
 		if slices.Contains(args, "--all") && !slices.Contains(args, "--dry-run") {
 			args = append(args, "--yes") // the user's y at the prompt
@@ -208,19 +217,6 @@ func exampleLines(text string) []string {
 		out = append(out, strings.TrimSpace(strings.TrimSuffix(line, "&")))
 	}
 	return out
-}
-
-// codeOf is the first ```sh block after heading in a markdown text.
-func codeOf(md, heading string) string {
-	_, rest, ok := strings.Cut(md, "\n"+heading+"\n")
-	if !ok {
-		return ""
-	}
-	m := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(rest)
-	if m == nil {
-		return ""
-	}
-	return m[1]
 }
 
 // shellWords splits a command line as a shell would: spaces separate,

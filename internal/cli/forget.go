@@ -300,44 +300,62 @@ func (o *ForgetOptions) forgetFailed(ctx context.Context, s *inspector.Session, 
 
 // printForgotten prints each controller's keys and the endpoint's summary
 // of them; across controllers, those with no key are left out and one
-// total closes the list.
+// total closes the list. A dry run says its count first and each key in
+// the conditional: nothing happened, and the count is what was asked.
 func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
+	if o.DryRun && many {
+		o.printTotal(resps)
+	}
 	for _, resp := range resps {
 		if many && resp.Count == 0 {
 			continue
 		}
-		for _, k := range resp.Keys {
-			// The key as it was: "backoff, 15 failures" alone read as the
-			// state after the reset.
-			verb := "reset"
-			if resp.DryRun {
-				verb = "to reset"
-			}
-			line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, explain.Plural(k.Failures, "failure"), verb)
-			if many {
-				line = resp.Controller + " " + line
-			}
-			switch {
-			case k.EarlierRetryIn.Duration > 0:
-				// The queue keeps the sooner of two ready times: the retry
-				// already pending runs the key before its slot.
-				line += fmt.Sprintf(", retried in %s by the retry already pending (its spread slot, in %s, comes after)",
-					dur(k.EarlierRetryIn.Duration), dur(k.ReleaseIn.Duration))
-			case k.ReleaseIn.Duration > 0:
-				line += ", retried in " + dur(k.ReleaseIn.Duration)
-			case resp.Requeued && o.Spread > 0:
-				// The first slot of a spread is now: said, so that it does
-				// not read as the one key left out of the retry.
-				line += ", retried now"
-			}
-			fmt.Fprintln(o.Out, line)
-		}
 		// Endpoints before this release count in "key(s)": said here as the rest of the CLI says counts.
-		fmt.Fprintln(o.Out, strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), explain.Plural(resp.Count, "key"), 1))
+		summary := strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), explain.Plural(resp.Count, "key"), 1)
+		if resp.DryRun {
+			fmt.Fprintln(o.Out, summary)
+		}
+		for _, k := range resp.Keys {
+			fmt.Fprintln(o.Out, o.forgottenLine(resp, k, many))
+		}
+		if !resp.DryRun {
+			fmt.Fprintln(o.Out, summary)
+		}
 	}
-	if !many {
-		return
+	if many && !o.DryRun {
+		o.printTotal(resps)
 	}
+}
+
+// forgottenLine is one key of a forget: as it was ("backoff, 15 failures"
+// alone read as the state after the reset), and when it is retried.
+func (o *ForgetOptions) forgottenLine(resp *api.ForgetResponse, k api.ForgottenKey, many bool) string {
+	reset, retried := "reset", "retried"
+	if resp.DryRun {
+		reset, retried = "to reset", "would be retried"
+	}
+	line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, explain.Plural(k.Failures, "failure"), reset)
+	if many {
+		line = resp.Controller + " " + line
+	}
+	switch {
+	case k.EarlierRetryIn.Duration > 0:
+		// The queue keeps the sooner of two ready times: the retry
+		// already pending runs the key before its slot.
+		line += fmt.Sprintf(", %s in %s by the retry already pending (its spread slot, in %s, comes after)",
+			retried, dur(k.EarlierRetryIn.Duration), dur(k.ReleaseIn.Duration))
+	case k.ReleaseIn.Duration > 0:
+		line += ", " + retried + " in " + dur(k.ReleaseIn.Duration)
+	case resp.Requeued && o.Spread > 0:
+		// The first slot of a spread is now: said, so that it does
+		// not read as the one key left out of the retry.
+		line += ", " + retried + " now"
+	}
+	return line
+}
+
+// printTotal is a forget's count across controllers.
+func (o *ForgetOptions) printTotal(resps []*api.ForgetResponse) {
 	verb, n, with := "forgot", total(resps), 0
 	if o.DryRun {
 		verb = "would forget"

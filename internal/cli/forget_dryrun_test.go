@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,10 +36,15 @@ func TestForgetDryRunCountsWhatForgetDoes(t *testing.T) {
 				if err := run(cli.NewForgetCommand, streams, append(append([]string{"--addr", srv.URL}, args...), extra...)...); err != nil {
 					t.Fatalf("forget %v %v: %v", args, extra, err)
 				}
+				// The count closes a forget and opens a dry run.
 				lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-				m := forgetCount.FindStringSubmatch(lines[len(lines)-1])
+				line := lines[len(lines)-1]
+				if slices.Contains(extra, "--dry-run") {
+					line = lines[0]
+				}
+				m := forgetCount.FindStringSubmatch(line)
 				if m == nil {
-					t.Fatalf("forget %v %v: no count on its last line:\n%s", args, extra, out)
+					t.Fatalf("forget %v %v: no count on its first (dry run) or last line:\n%s", args, extra, out)
 				}
 				n, _ := strconv.Atoi(m[1])
 				return n
@@ -49,6 +55,40 @@ func TestForgetDryRunCountsWhatForgetDoes(t *testing.T) {
 			}
 			if real := count("--yes"); real != dry {
 				t.Errorf("--dry-run counted %d keys, the forget then %d", dry, real)
+			}
+		})
+	}
+}
+
+// A dry run changes nothing, so it says so first and in the conditional:
+// its count on the first line, then each key "would be retried", never
+// "retried in 300ms" as if done.
+func TestForgetDryRunSaysItsCountFirst(t *testing.T) {
+	for _, args := range [][]string{
+		{"--all", "--requeue", "--spread", "1m"},
+		{"--controller", "outage", "--all", "--requeue", "--spread", "1m"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			srv := demoWorld(t)
+			streams, _, out, _ := genericiooptions.NewTestIOStreams()
+			if err := run(cli.NewForgetCommand, streams, append([]string{"--addr", srv.URL, "--dry-run"}, args...)...); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			if !strings.HasPrefix(lines[0], "would forget") {
+				t.Errorf("first line %q, want the would-forget count", lines[0])
+			}
+			retried := 0
+			for _, l := range lines[1:] {
+				if strings.Contains(l, "retried") {
+					retried++
+					if !strings.Contains(l, "would be retried") {
+						t.Errorf("%q: a dry run said it as done", l)
+					}
+				}
+			}
+			if retried == 0 {
+				t.Errorf("no key line says when it would be retried:\n%s", out)
 			}
 		})
 	}

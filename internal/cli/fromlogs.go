@@ -37,12 +37,14 @@ type fromLogsOptions struct {
 	// dialects what validate loaded from them.
 	dialectFiles []string
 	dialects     []logs.Dialect
+	flags  *pflag.FlagSet // to tell a --since given from its default
 }
 
 // dialectsEnv lists dialect files, as PATH does directories.
 const dialectsEnv = "KUBECTL_BACKOFF_DIALECTS"
 
 func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
+	o.flags = fs
 	fs.StringVar(&o.source, "from-logs", o.source, "Read the controller's log instead of its endpoint (no instrument needed; numbers are estimates): "+
 		"alone, stream the TARGET's pods' logs; or a FILE, or - for stdin")
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
@@ -67,13 +69,22 @@ func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
 }
 
 func (o *fromLogsOptions) validate(a *attachOptions) error {
+	sinceGiven := o.flags != nil && o.flags.Changed("since")
 	switch {
 	case !o.enabled() && o.explainLines:
 		return fmt.Errorf("--explain-lines says how --from-logs read a log's lines: give --from-logs too")
 	case !o.enabled() && len(o.dialectFiles) > 0:
 		return fmt.Errorf("--dialect teaches --from-logs a controller's lines: give --from-logs too")
+	case !o.enabled() && sinceGiven:
+		return fmt.Errorf("--since applies to --from-logs with a TARGET (how much of its pods' logs to read); an endpoint has no log to go back into: drop --since")
 	case !o.enabled():
 		return nil
+	case sinceGiven && o.source != fromTarget:
+		what := "the file " + o.source
+		if o.source == "-" {
+			what = "stdin"
+		}
+		return fmt.Errorf("--since applies to a TARGET's logs (--from-logs deploy/NAME --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
 	case a.addr != "":
 		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
 	case a.allNamespaces:
@@ -243,7 +254,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	if st.Records == 0 {
 		if lr.Unreadable == 0 {
 			fmt.Fprintln(w, "--from-logs: is it a controller's log, and the right container (-c)? "+
-				"The dialects read are listed in the README (\"Controllers you can't change\").")
+				"The dialects it reads: https://github.com/kubectl-backoff/kubectl-backoff/blob/main/docs/log-mode.md")
 		}
 		return
 	}

@@ -27,6 +27,7 @@ type GetOptions struct {
 	Filter     string
 	Sort       string
 	Limit      int
+	ChunkSize  int
 	GroupBy    string
 
 	keys     []string
@@ -36,6 +37,9 @@ type GetOptions struct {
 	// diagnosis goes; tests replace it.
 	isTerminal func(io.Writer) bool
 }
+
+// defaultChunkSize is kubectl's --chunk-size default.
+const defaultChunkSize = 500
 
 // groupByError is --group-by error: the keys' last errors grouped on the
 // server (v1/errors), with exact counts.
@@ -57,7 +61,7 @@ func newGetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.I
 
 // newGetCommandOptions is newGetCommand with the options it binds.
 func newGetCommandOptions(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, isTerminal func(io.Writer) bool) (*cobra.Command, *GetOptions) {
-	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit, isTerminal: isTerminal}
+	o := &GetOptions{attachOptions: newAttachOptions(cf), IOStreams: streams, Limit: api.DefaultLimit, ChunkSize: defaultChunkSize, isTerminal: isTerminal}
 	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "", "wide")
 	cmd := &cobra.Command{
@@ -110,7 +114,8 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
-	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, "At most this many keys (1-1000; stderr says how many more matched); with --group-by error, this many groups, the largest")
+	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, fmt.Sprintf("At most this many keys (stderr says how many more matched); 0 for all: past %d they are read --chunk-size at a time, and every key is held in memory (the endpoint keeps at most 100,000 a controller by default); with --group-by error, this many groups (1-%d), the largest", api.MaxLimit, api.MaxLimit))
+	cmd.Flags().IntVar(&o.ChunkSize, "chunk-size", o.ChunkSize, fmt.Sprintf("With --limit 0 or over %d: read the keys this many a request (1-%d), following the endpoint's continue token, as kubectl's --chunk-size", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd, o
 }
@@ -142,8 +147,13 @@ func (o *GetOptions) Validate() error {
 	if err := validateSort(o.Sort); o.GroupBy == "" && err != nil {
 		return err
 	}
-	if o.Limit < 1 || o.Limit > api.MaxLimit {
-		return fmt.Errorf("--limit %d: must be between 1 and %d", o.Limit, api.MaxLimit)
+	switch {
+	case o.GroupBy != "" && (o.Limit < 1 || o.Limit > api.MaxLimit):
+		return fmt.Errorf("--limit %d: with --group-by, must be between 1 and %d groups", o.Limit, api.MaxLimit)
+	case o.Limit < 0:
+		return fmt.Errorf("--limit %d: must be 0 (all) or more", o.Limit)
+	case o.ChunkSize < 1 || o.ChunkSize > api.MaxLimit:
+		return fmt.Errorf("--chunk-size %d: must be between 1 and %d", o.ChunkSize, api.MaxLimit)
 	}
 	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
 		return fmt.Errorf("give KEYs or --filter/--state, not both")
@@ -169,7 +179,13 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	if len(o.keys) > 0 {
 		list, err = o.getKeys(ctx, s)
 	} else {
-		list, err = s.Keys(ctx, inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit})
+		q := inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit}
+		if o.Limit == 0 || o.Limit > api.MaxLimit {
+			// One page cannot hold them: follow continue, a chunk at a time.
+			list, err = s.AllKeys(ctx, q, o.ChunkSize)
+		} else {
+			list, err = s.Keys(ctx, q)
+		}
 	}
 	if err != nil {
 		return err

@@ -59,7 +59,7 @@ func TestGetGroupByRefuses(t *testing.T) {
 		{[]string{"--group-by", "error", "-q", "503"}, "drop -q/--filter"},
 		{[]string{"--group-by", "error", "-o", "name"}, "--output name: error groups have no names"},
 		{[]string{"--group-by", "error", "--sort", "failures"}, "drop --sort"},
-		{[]string{"--group-by", "error", "--limit", "0"}, "--limit 0: must be between 1 and 1000"},
+		{[]string{"--group-by", "error", "--limit", "0"}, "--limit 0: with --group-by, must be between 1 and 1000 groups"},
 	} {
 		err := run(cli.NewGetCommand, genericiooptions.NewTestIOStreamsDiscard(), append([]string{"--addr", unreachable}, tt.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

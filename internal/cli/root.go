@@ -39,6 +39,8 @@ backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serv
 	// Should cobra ever print an error itself, it says it as kubectl and
 	// main do: "error: ...", never cobra's "Error: ...".
 	cmd.SetErrPrefix("error:")
+	// A misspelt flag gets the one meant, as a misspelt command does.
+	cmd.SetFlagErrorFunc(suggestFlag)
 	cmd.SetIn(streams.In)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)

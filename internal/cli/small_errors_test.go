@@ -80,9 +80,9 @@ func TestAddrWithAQueryIsRefused(t *testing.T) {
 func TestErrorsSayErrorLowercase(t *testing.T) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	root := cli.NewRootCommand(streams)
-	root.SetArgs([]string{"get", "--addr", "127.0.0.1:1", "--limit", "0"})
-	if err := root.Execute(); err == nil || !strings.HasPrefix(err.Error(), "--limit 0") {
-		t.Errorf("get --limit 0: error %v, want the flag's", err)
+	root.SetArgs([]string{"get", "--addr", "127.0.0.1:1", "--limit", "-1"})
+	if err := root.Execute(); err == nil || !strings.HasPrefix(err.Error(), "--limit -1") {
+		t.Errorf("get --limit -1: error %v, want the flag's", err)
 	}
 	if out.Len()+errOut.Len() != 0 {
 		t.Errorf("the command printed %q, %q itself; main prints the error once", out, errOut)

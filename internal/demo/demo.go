@@ -2,8 +2,10 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -74,7 +76,7 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 	}))
 	// Bind now, so that a bad or busy address fails Start and port 0 is known.
 	if err := d.server.Listen(); err != nil {
-		return nil, fmt.Errorf("--listen %s: %w", opts.Listen, err)
+		return nil, listenError(opts.Listen, err)
 	}
 	for i := range d.kicks {
 		d.kicks[i] = make(chan event.GenericEvent, 1024)
@@ -271,4 +273,18 @@ func (d *Demo) Scenarios() []Scenario {
 		out[i] = Scenario{Controller: scenarios[i].name, Keys: d.counts[i]}
 	}
 	return out
+}
+
+// listenError says why --listen failed, naming the address once (the
+// endpoint, net and the syscall each repeat it), and for a busy port the
+// likely cause: another demo, which serves on the same default address.
+func listenError(addr string, err error) error {
+	cause := err
+	if op, ok := errors.AsType[*net.OpError](err); ok {
+		cause = op.Err
+	}
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--listen %s: %w: is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0", addr, cause)
+	}
+	return fmt.Errorf("--listen %s: %w", addr, cause)
 }

@@ -11,7 +11,7 @@ import (
 // TestOutageLogHistoryLabels: a history read from the outage's log says
 // why each attempt ran in agreement with its rows. Each row's "retry after"
 // is the previous row's DELAY, and that delay is the one the attempt was
-// judged against (the README: an attempt more than 1s off its expected
+// judged against (docs/log-mode.md: an attempt more than 1s off its expected
 // time, the previous row's time plus its delay, is late or sooner). When the
 // log's pace shows the token bucket (a few retries into the outage), the
 // pending retries are read anew at the bucket's ~10s: the failure rows

@@ -102,7 +102,7 @@ func TestNewClientset(t *testing.T) {
 // Use inspector.NewClientset, and widen inspector.Clientset if a group is
 // missing.
 func TestNoFullClientset(t *testing.T) {
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("../..") // internal/inspector is two below the module root
 	if err != nil {
 		t.Fatal(err)
 	}

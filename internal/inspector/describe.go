@@ -127,11 +127,12 @@ func orList(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
-// keysNamed lists the tracked keys NAMESPACE/name, in any controller, for
-// a key given without its namespace. The filter also matches last errors:
-// only keys that end so are kept.
-func (s *Session) keysNamed(ctx context.Context, name string) []string {
-	l, err := s.Keys(ctx, KeyQuery{Q: "~/" + regexp.QuoteMeta(name) + "$", Sort: api.SortKey, Limit: api.MaxLimit})
+// KeysNamed lists (at most three of) the tracked keys NAMESPACE/name, in
+// controller or in any when it is empty, for a key given without its
+// namespace: what the user most likely meant. The filter also matches
+// last errors: only keys that end so are kept.
+func (s *Session) KeysNamed(ctx context.Context, controller, name string) []string {
+	l, err := s.Keys(ctx, KeyQuery{Controller: controller, Q: "~/" + regexp.QuoteMeta(name) + "$", Sort: api.SortKey, Limit: api.MaxLimit})
 	if err != nil {
 		return nil
 	}
@@ -180,7 +181,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 			return only, nil
 		}
 		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
-			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.keysNamed(ctx, key)}
+			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.KeysNamed(ctx, "", key)}
 		}
 		return only, nil
 	}
@@ -206,7 +207,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 	}
 	nf := &KeyNotFoundError{Key: key, Controllers: names}
 	if !strings.Contains(key, "/") {
-		nf.Named = s.keysNamed(ctx, key)
+		nf.Named = s.KeysNamed(ctx, "", key)
 	}
 	return "", nf
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// The verdict truth table of the README ("How to read a key"), row by row:
+// The verdict truth table of docs/states.md ("How to read a key"), row by row:
 // real controller-runtime controllers on both queues and a client-go
 // controller are driven into each state, and what the endpoint serves and
 // what `describe` says are checked together, through the same client code

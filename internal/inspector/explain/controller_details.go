@@ -54,13 +54,26 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 		for _, n := range c.Forecast {
 			due += n
 		}
-		line := fmt.Sprintf("Retries to come: %d; %d in the next %ds", c.Pending, due, len(c.Forecast))
+		line := fmt.Sprintf("%s to come: %d; %d in the next %ds", pendingWord(c.Counts), c.Pending, due, len(c.Forecast))
 		if n, at := forecastPeak(c.Forecast); n > 0 {
 			line += fmt.Sprintf(", at most %d a second (%s)", n, inSeconds(at))
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// pendingWord names what is still to come: retries of failed reconciles
+// (backoff), re-checks the reconciler asked for (scheduled: RequeueAfter),
+// or both. A re-check is not a retry: nothing failed.
+func pendingWord(counts map[api.State]int) string {
+	switch retries, rechecks := counts[api.StateBackoff] > 0, counts[api.StateScheduled] > 0; {
+	case rechecks && !retries:
+		return "Re-checks"
+	case rechecks && retries:
+		return "Retries and re-checks"
+	}
+	return "Retries"
 }
 
 // limiterText is the limiter's description with the bucket's tokens now.

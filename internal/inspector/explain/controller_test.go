@@ -131,7 +131,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			Details: []string{
 				"Keys: 150 tracked: 140 scheduled, 10 idle",
 				"Limiter: item-exponential 5ms..16m40s",
-				"Retries to come: 140; 140 in the next 60s, at most 80 a second (in 13s)",
+				"Re-checks to come: 140; 140 in the next 60s, at most 80 a second (in 13s)",
 			},
 			Findings: []explain.Finding{{Code: explain.FindingHerd,
 				Message: "80 retries fall due in the same second (in 13s) and nothing paces them (no token bucket): they arrive as a herd; " +
@@ -154,7 +154,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			Details: []string{
 				"Keys: 20 tracked: 12 scheduled, 6 queued, 2 running; queue depth 6",
 				"Limiter: item-exponential 5ms..16m40s",
-				"Retries to come: 12; 3 in the next 60s, at most 2 a second (in 3s)",
+				"Re-checks to come: 12; 3 in the next 60s, at most 2 a second (in 3s)",
 			}},
 	}, {
 		name: "healthy",

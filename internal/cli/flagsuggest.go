@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// suggestFlag adds to pflag's "unknown flag: --stat" the command's flag
+// the user most likely meant (did you mean --state?), as cobra does for
+// a misspelt command: within two edits, or the one flag it begins.
+func suggestFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	name, _, _ = strings.Cut(name, "=")
+	if best := closestFlag(cmd.Flags(), name); best != "" {
+		return fmt.Errorf("%w; did you mean --%s? (see %s --help)", err, best, cmd.CommandPath())
+	}
+	return err
+}
+
+// closestFlag is the visible flag of fs nearest to name: the one it is a
+// prefix of when only one is, else the one within two edits, the fewest
+// winning; "" when none is close or two tie.
+func closestFlag(fs *pflag.FlagSet, name string) string {
+	var prefixed []string
+	best, bestD, tie := "", 3, false
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+		switch d := editDistance(name, f.Name); {
+		case d < bestD:
+			best, bestD, tie = f.Name, d, false
+		case d == bestD:
+			tie = true
+		}
+	})
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
