@@ -37,7 +37,7 @@ type fromLogsOptions struct {
 	// dialects what validate loaded from them.
 	dialectFiles []string
 	dialects     []logs.Dialect
-	flags  *pflag.FlagSet // to tell a --since given from its default
+	flags        *pflag.FlagSet // to tell a --since given from its default
 }
 
 // dialectsEnv lists dialect files, as PATH does directories.
