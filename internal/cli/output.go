@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"io"
 	"slices"
 	"strings"
@@ -92,7 +93,11 @@ func (o *outputFlags) print(w io.Writer, v any, kind objectKind, names ...string
 		if kind == "" {
 			return fmt.Errorf("--output name: this output names no object; use json, yaml or jsonpath")
 		}
-		return o.printer.PrintObj(nameList(kind, names), w)
+		shown := make([]string, len(names))
+		for i, n := range names {
+			shown[i] = explain.Printable(n) // a key is the cluster's (or a log's) text
+		}
+		return o.printer.PrintObj(nameList(kind, shown), w)
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {

@@ -203,8 +203,12 @@ func (g *groupModel) view() string {
 		if g.filter != "" {
 			keys += " matching " + describeFilter(g.filter)
 		}
-		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, from the endpoint",
-			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope)
+		from := "from the endpoint"
+		if g.c.source.fromLogs {
+			from = "from the log"
+		}
+		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, %s",
+			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope, from)
 	}
 	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
 	// The summary wraps rather than lose its end; its second line takes the

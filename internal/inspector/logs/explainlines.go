@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -97,6 +98,12 @@ func Dialects(files []Dialect) []DialectInfo {
 				t = strconv.Quote(m.text + "…")
 			}
 			d.Messages = append(d.Messages, t)
+		}
+		if i := slices.IndexFunc(out, func(o DialectInfo) bool { return o.Name == d.Name }); i >= 0 {
+			// One project in several families (kube-controller-manager's
+			// deployment controller and its others): one dialect to a user.
+			out[i].Messages = append(out[i].Messages, d.Messages...)
+			continue
 		}
 		out = append(out, d)
 	}

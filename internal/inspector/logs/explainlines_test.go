@@ -37,3 +37,19 @@ func TestExplainLines(t *testing.T) {
 		t.Errorf("readings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDialectsListEachOnce: a project read by several families of lines
+// (kube-controller-manager's deployment controller and its others) is one
+// dialect in the list a user reads.
+func TestDialectsListEachOnce(t *testing.T) {
+	seen := map[string]bool{}
+	for _, d := range Dialects(nil) {
+		if seen[d.Name] {
+			t.Errorf("dialect %q listed twice", d.Name)
+		}
+		seen[d.Name] = true
+	}
+	if !seen["kube-controller-manager"] {
+		t.Error("kube-controller-manager is not listed")
+	}
+}
