@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strconv"
@@ -58,6 +59,14 @@ func errText(err error) string {
 		return oneLine(ue.Err.Error())
 	}
 	return oneLine(err.Error())
+}
+
+// timedOut reports whether err is a read that got no answer in time (the
+// request's deadline, or the connection's): the endpoint took it and said
+// nothing, which is not answering, not a refusal.
+func timedOut(err error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // oneLine makes s a single line: explain.OneLine, not cut.

@@ -107,13 +107,14 @@ func (t *topModel) replica(r inspector.Replica) string {
 		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
 			return out + s.dim.Render("(recorded)") // nothing is connected to a file
 		}
-		if r.Err != nil {
+		if r.Err != nil && !timedOut(r.Err) {
 			// A direct address has no tunnel: the UI itself retries every refresh.
 			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))
 		}
-		if t.silent() {
-			// The last answer stays below, dimmed (table).
-			return out + s.bad.Render("✗ not answering since "+clockTime(t.lastSent))
+		if t.silent() || r.Err != nil {
+			// Silent, or its reads time out: the same outage, counted from
+			// its first unanswered read. The last answer stays below, dimmed.
+			return out + s.bad.Render("✗ not answering since "+clockTime(t.quietSince))
 		}
 		return out + s.ok.Render("● connected")
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:

@@ -37,11 +37,11 @@ func (c *common) due(inflight bool, last time.Time) bool {
 const silentAfter = 2
 
 // silent reports whether the endpoint has not answered the read sent at
-// lastSent for silentAfter refreshes: a stopped process (SIGSTOP) takes
+// quietSince (the first unanswered read) for silentAfter refreshes: a stopped process (SIGSTOP) takes
 // the connection and says nothing, and the header must not go on saying
 // "connected" (the read fails only at --request-timeout).
 func (t *topModel) silent() bool {
-	return t.inflight && !t.lastSent.IsZero() && t.c.now().Sub(t.lastSent) >= silentAfter*t.c.opts.Refresh
+	return t.inflight && !t.quietSince.IsZero() && t.c.now().Sub(t.quietSince) >= silentAfter*t.c.opts.Refresh
 }
 
 func (t *topModel) due() bool    { return t.c.due(t.inflight, t.lastSent) }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,15 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	}
 	if dimmed := row(m); dimmed == lively || dimmed != m.c.styles.dim.Render(ansi.Strip(dimmed)) {
 		t.Errorf("the last answer's rows are not dimmed: %q (was %q)", dimmed, lively)
+	}
+
+	// The read times out (--request-timeout) and the next one is sent: the
+	// same outage, still counted from its first unanswered read.
+	at = t0.Add(10 * time.Second)
+	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), err: context.DeadlineExceeded, pageErr: context.DeadlineExceeded, fetchedAt: at})
+	m.top.refresh()
+	if s := screen(m); !strings.Contains(s, "✗ not answering since 10:06:25") || strings.Contains(s, "reconnecting") {
+		t.Errorf("after a read timed out, want still \"not answering since 10:06:25\":\n%s", s)
 	}
 
 	// The answer comes: connected again.

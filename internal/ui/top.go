@@ -63,6 +63,10 @@ type topModel struct {
 	seq      int
 	inflight bool
 	lastSent time.Time
+	// quietSince is when the first read the endpoint has not answered
+	// since its last answer was sent: where "not answering since" starts,
+	// through the reads that time out after it.
+	quietSince time.Time
 	// groupsAt and groupsFor say when, and for which controller filter, the
 	// error groups behind the diagnosis were last asked for (see refresh).
 	groupsAt  time.Time
@@ -119,6 +123,9 @@ func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
 	t.lastSent = t.c.now()
+	if t.quietSince.IsZero() {
+		t.quietSince = t.lastSent
+	}
 	t.asked = t.query().Limit
 	// The diagnosis line changes slowly and its error groups cost the
 	// endpoint a pass over every key: ask for them every diagnosisEvery, not
@@ -194,7 +201,7 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 	}
 	t.err = msg.err
 	if msg.err == nil {
-		t.reached, t.failedSince = true, time.Time{}
+		t.reached, t.failedSince, t.quietSince = true, time.Time{}, time.Time{}
 	} else if t.failedSince.IsZero() {
 		t.failedSince = msg.fetchedAt
 	}
