@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +35,11 @@ type pacer struct {
 	spacing   time.Duration
 	wait      time.Duration
 	perSecond int
+	// dutyRests counts the slots resting now for their read's cost (the
+	// duty cycle) rather than for the rate: what a 429 says decided.
+	dutyRests atomic.Int32
+	// since is time.Since; a test fixes what a read took.
+	since func(time.Time) time.Duration
 }
 
 func newPacer(perSecond int, wait time.Duration) *pacer {
@@ -42,6 +48,7 @@ func newPacer(perSecond int, wait time.Duration) *pacer {
 		spacing:   time.Second * pacerSlots / time.Duration(perSecond),
 		wait:      wait,
 		perSecond: perSecond,
+		since:     time.Since,
 	}
 }
 
@@ -56,6 +63,9 @@ func (p *pacer) enter(ctx context.Context) (func(), error) {
 		select {
 		case p.slots <- struct{}{}:
 		case <-timer.C:
+			if p.dutyRests.Load() > 0 {
+				return nil, Busy(time.Second, "reads are limited to a fifth of a core while the controller is busy, and the reads before this one used it: retry in a second (narrow the query with --controller, --state or -q to make each read cheaper)")
+			}
 			return nil, Busy(time.Second, "the endpoint is serving %d reads a second already; retry in a second", p.perSecond)
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -63,9 +73,18 @@ func (p *pacer) enter(ctx context.Context) (func(), error) {
 	}
 	began := time.Now()
 	return func() {
-		took := time.Since(began)
+		took := p.since(began)
 		if rest := min(max(p.spacing-took, took*pacerDuty), maxPacerRest); rest > 0 {
-			time.AfterFunc(rest, func() { <-p.slots })
+			duty := took*pacerDuty > p.spacing-took
+			if duty {
+				p.dutyRests.Add(1)
+			}
+			time.AfterFunc(rest, func() {
+				if duty {
+					p.dutyRests.Add(-1)
+				}
+				<-p.slots
+			})
 			return
 		}
 		<-p.slots

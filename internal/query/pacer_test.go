@@ -1,7 +1,9 @@
 package query
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,5 +36,33 @@ func TestHandlerPacesReads(t *testing.T) {
 	<-h.pace.slots
 	if code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+"v1/controllers", ""); code != http.StatusOK {
 		t.Errorf("after a slot freed: status %d, want 200: %v", code, m)
+	}
+}
+
+// TestPacerSaysWhatDecided: a 429 says the duty cycle decided when the
+// slots rest for what the reads before cost (a fifth of a core), and the
+// rate only when the rate did.
+func TestPacerSaysWhatDecided(t *testing.T) {
+	for _, tt := range []struct {
+		took time.Duration
+		want string
+	}{
+		{took: 0, want: "reads a second"},                        // cheap reads: the spacing of the rate
+		{took: 50 * time.Millisecond, want: "a fifth of a core"}, // costly ones: nine times their cost
+	} {
+		p := newPacer(10, time.Millisecond) // spacing 200ms
+		p.since = func(time.Time) time.Duration { return tt.took }
+		for range pacerSlots {
+			done, err := p.enter(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			done()
+		}
+		_, err := p.enter(context.Background())
+		e, ok := err.(*Error)
+		if !ok || e.Status != http.StatusTooManyRequests || !strings.Contains(e.Msg, tt.want) {
+			t.Errorf("reads that took %v, then one more: %v; want a 429 saying %q", tt.took, err, tt.want)
+		}
 	}
 }
