@@ -90,7 +90,7 @@ func (t *topModel) attachedLine() string {
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *topModel) replica(r inspector.Replica) string {
 	if r.LogRead != nil {
-		return r.Endpoint // a log (v1/controllers says what it read): nothing is connected, no leader to tell
+		return explain.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
 	s := &t.c.styles
 	role := "leader "
@@ -100,7 +100,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	case r.ServerTime.IsZero():
 		role = "" // never answered: no role to tell
 	}
-	out := r.Endpoint + " " + s.label.Render(role)
+	out := explain.Printable(r.Endpoint) + " " + s.label.Render(role) // a pod name is the cluster's text
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -89,6 +91,19 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 			g.list.Groups[i].Examples = []string{"demo/x" + hostileText}
 		}
 		views["group"] = send(t, m, press("g"), g)
+
+		// top -A: pods of several workloads, one out of reach, named in the
+		// header's rows with why; the pod column of every row.
+		fov := fixedOverview()
+		base := fov.Replicas[0]
+		other, down := base, base
+		other.Endpoint, other.Workload = "team-b/ctrl-0"+hostileText, "deploy/ctrl-b"+hostileText
+		down.Endpoint, down.Workload = "team-c/ctrl-0"+hostileText, "deploy/ctrl-c"
+		down.Err, down.ServerTime, down.Controllers = errors.New("dial tcp: refused"+hostileText), time.Time{}, nil
+		fov.Replicas = append(fov.Replicas, other, down)
+		fm := newModel(t.Context(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+		fm = send(t, fm, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		views["fleet"] = send(t, fm, refreshedMsg{seq: fm.top.seq, overview: fov, page: hostilePage(fm.top.rows()), fetchedAt: t0})
 
 		for name, v := range views {
 			view := v.View().Content

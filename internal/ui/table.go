@@ -326,7 +326,7 @@ func (t *topModel) problem() []string {
 	var eps []string
 	if t.overview != nil {
 		for _, r := range t.overview.Replicas {
-			eps = append(eps, r.Endpoint)
+			eps = append(eps, explain.Printable(r.Endpoint))
 		}
 	}
 	where := "the endpoint"
