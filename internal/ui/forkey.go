@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -57,13 +59,15 @@ func (m Model) openKey() (tea.Model, tea.Cmd) {
 	if a == nil {
 		return m, nil
 	}
+	shown := a // escaped, for the status line
+	a = m.forv.rawOf(a)
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
 	id := a.Controller.Namespace + "/" + a.Controller.Target
 	if s, ok := m.forv.kept(id); ok {
 		return m.showForKey(forAttachedMsg{id: id, controller: ctl, key: key, session: s.session, objects: s.objects})
 	}
 	return m, tea.Batch(forAttachCmd(m.c.conn.ctx, m.forv.attachFunc(), m.c.conn.owned, a.Controller, ctl, key),
-		m.setStatus("attaching to "+a.Controller.Target+" -n "+a.Controller.Namespace+"…", false))
+		m.setStatus("attaching to "+shown.Controller.Target+" -n "+shown.Controller.Namespace+"…", false))
 }
 
 // showForKey shows the key detail on the session msg carries; esc there
@@ -108,4 +112,28 @@ func (f *forModel) attachFunc() ForAttachFunc { return f.opts.Attach }
 type forSession struct {
 	session *inspector.Session
 	objects *inspector.ObjectReader
+}
+
+// rawOf is a, an answer of the escaped list, as it was read: the names a
+// lookup in the cluster must use (an escaped name names nothing).
+func (f *forModel) rawOf(a *objwhy.Answer) *objwhy.Answer {
+	if f.raw != nil && f.list != nil {
+		if i := slices.Index(f.list.Answers, a); i >= 0 && i < len(f.raw.Answers) {
+			return f.raw.Answers[i]
+		}
+	}
+	return a
+}
+
+// escapedCopy is l, deep-copied, with every string escaped for the
+// terminal (printableFields): objects' names, conditions and events are
+// the cluster's text. The copy goes through JSON, the list's own form.
+func escapedCopy(l *objwhy.List) *objwhy.List {
+	b, err := json.Marshal(l)
+	var out objwhy.List
+	if err != nil || json.Unmarshal(b, &out) != nil {
+		out = *l // cannot happen for a list `why -o json` prints; escape in place
+	}
+	printableFields(&out)
+	return &out
 }

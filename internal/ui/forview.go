@@ -74,7 +74,10 @@ type forModel struct {
 	opts ForOptions
 	keys forKeyMap
 
-	list      *objwhy.List
+	list *objwhy.List
+	// raw is list as read, unescaped: what a lookup in the cluster names
+	// (list is escaped for the terminal; rawOf maps one to the other).
+	raw       *objwhy.List
 	err       error
 	fetchedAt time.Time
 	lastSent  time.Time
@@ -115,8 +118,7 @@ func (f *forModel) refreshOnce() tea.Cmd {
 func (f forModel) received(msg forFetchedMsg) forModel {
 	f.inflight, f.err = false, msg.err
 	if msg.list != nil {
-		printableFields(msg.list) // objects' names, conditions and events are the cluster's text
-		f.list, f.fetchedAt = msg.list, msg.fetchedAt
+		f.raw, f.list, f.fetchedAt = msg.list, escapedCopy(msg.list), msg.fetchedAt
 	}
 	f.cursor = max(0, min(f.cursor, len(f.answers())-1))
 	f.setKeys()

@@ -142,3 +142,19 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestForLookupsUseTheRawNames: the `--for` list is escaped for the
+// screen, but what is looked up in the cluster (the controller to attach
+// to) keeps the names as read: an escaped name names nothing.
+func TestForLookupsUseTheRawNames(t *testing.T) {
+	raw := "deploy/ctl" + hostileText
+	list := &objwhy.List{Answers: []*objwhy.Answer{{Controller: &objwhy.Controller{Namespace: "ns", Target: raw}}}}
+	f := forModel{c: &common{opts: Options{Clock: fixedClock}}}.received(forFetchedMsg{list: list, fetchedAt: t0})
+	shown := f.answers()[0]
+	if hostileRaw(shown.Controller.Target) != "" {
+		t.Errorf("the list shown keeps %q raw", shown.Controller.Target)
+	}
+	if got := f.rawOf(shown).Controller.Target; got != raw {
+		t.Errorf("the lookup names %q, want the name as read %q", got, raw)
+	}
+}
