@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -22,11 +23,15 @@ type detailModel struct {
 
 	controller, key string
 	data            *inspector.Description
-	err             error
-	fetchedAt       time.Time
-	scroll          int
-	inflight        bool
-	lastSent        time.Time
+	// input is what Explain reads, copied before data was escaped: its
+	// quoting (%q) escapes the error itself, and escaping it first would
+	// show every escape twice (\\x1b). Its answer is escaped as drawn.
+	input     explain.Input
+	err       error
+	fetchedAt time.Time
+	scroll    int
+	inflight  bool
+	lastSent  time.Time
 }
 
 // open starts showing a key.
@@ -56,6 +61,7 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 		if msg.data.Key != nil {
 			ctl, name = msg.data.Key.Controller, msg.data.Key.Key.Key
 		}
+		d.input = explainInput(msg.data)
 		printableFields(msg.data)
 		if msg.data.Key != nil {
 			msg.data.Key.Controller, msg.data.Key.Key.Key = ctl, name
@@ -195,7 +201,7 @@ func (d *detailModel) finding(f explain.Finding) string {
 	if !d.c.keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
-	return f.Saying("r")
+	return explain.Printable(f.Saying("r"))
 }
 
 // explain is the diagnosis at the server's time now. Explain is a pure
@@ -203,11 +209,34 @@ func (d *detailModel) finding(f explain.Finding) string {
 // narrative's "(in 4.4s)" then counts down with the header's "next retry",
 // instead of standing at what it was when the key was read.
 func (d *detailModel) explain(now time.Time) explain.Diagnosis {
-	dd := d.data
 	if now.IsZero() {
-		return dd.Diagnosis
+		return d.data.Diagnosis
 	}
-	return explain.Explain(explain.Input{Key: dd.Key.Key, Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet, Now: now})
+	in := d.input
+	in.Now = now
+	dg := explain.Explain(in)
+	dg.Summary = explain.Printable(dg.Summary)
+	for i, det := range dg.Details {
+		dg.Details[i] = explain.Printable(det)
+	}
+	for i := range dg.Findings {
+		dg.Findings[i].Message = explain.Printable(dg.Findings[i].Message)
+	}
+	return dg
+}
+
+// explainInput is a deep copy of what Explain reads of dd, through JSON
+// (the wire form of each part), so that escaping dd leaves it as read.
+func explainInput(dd *inspector.Description) explain.Input {
+	in := explain.Input{Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet}
+	if dd.Key != nil {
+		in.Key = dd.Key.Key
+	}
+	var out explain.Input
+	if b, err := json.Marshal(in); err == nil && json.Unmarshal(b, &out) == nil {
+		return out
+	}
+	return in
 }
 
 // verdict is what the object says about its latest change, by the rule

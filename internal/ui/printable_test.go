@@ -111,6 +111,9 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 				i := strings.Index(view, seq)
 				t.Errorf("%s at %dx%d shows %q raw: %q", name, sz[0], sz[1], seq, view[max(0, i-60):min(len(view), i+20)])
 			}
+			if strings.Contains(view, `\\x1b`) {
+				t.Errorf("%s at %dx%d escapes twice (\\\\x1b):\n%s", name, sz[0], sz[1], screen(v))
+			}
 			if !strings.Contains(view, `\x1b`) {
 				t.Errorf("%s at %dx%d does not show the escaped text:\n%s", name, sz[0], sz[1], screen(v))
 			}
