@@ -131,6 +131,11 @@ func forgotText(msg forgetDoneMsg) string {
 		if msg.err != nil {
 			names = msg.forgotIn // not the ones that failed
 		}
+		if msg.count > 0 {
+			// A filter over every controller is sent to each; the keys it
+			// selected are those of the controllers that had some.
+			names = msg.matchedIn
+		}
 		scope = explain.Plural(len(names), "controller")
 		if len(names) == 1 {
 			scope = names[0]

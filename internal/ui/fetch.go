@@ -93,7 +93,10 @@ type forgetDoneMsg struct {
 	// forgotIn are the controllers that answered: with err, the others
 	// failed (see inspector.ForgetEach).
 	forgotIn []string
-	err      error
+	// matchedIn are those of them that had keys to forget: what the
+	// status counts, as the CLI's "in 1 controller" does.
+	matchedIn []string
+	err       error
 }
 
 // attachedMsg carries the session opened on the pod picked, or why not.
@@ -247,6 +250,9 @@ func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 			msg.count += r.Count
 			msg.requeued = msg.requeued || r.Requeued
 			msg.forgotIn = append(msg.forgotIn, r.Controller)
+			if r.Count > 0 {
+				msg.matchedIn = append(msg.matchedIn, r.Controller)
+			}
 		}
 		return msg
 	}
