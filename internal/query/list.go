@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -144,17 +145,26 @@ func (h *Handler) keys(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v.Del("watch") // watch=false: a list, as without it
-	q, err := ParseKeys(v, h.opts.States)
+	key, q, names, err := h.keysQuery(v)
 	if err != nil {
 		return err
 	}
-	names, err := h.selected(q.Controller)
-	if err != nil {
-		return err
-	}
-	return h.list(w, r, "keys?"+v.Encode(), true, func(ctx context.Context) (any, error) {
+	return h.list(w, r, key, true, func(ctx context.Context) (any, error) {
 		return h.keyPage(ctx, names, q)
 	})
+}
+
+// keysQuery parses v1/keys' parameters v (a watch's own taken out) into the
+// query, the controllers it selects, and its admission key: the one name
+// under which a list and a watch of the same query share a computation.
+func (h *Handler) keysQuery(v url.Values) (key string, q *Keys, names []string, err error) {
+	if q, err = ParseKeys(v, h.opts.States); err != nil {
+		return "", nil, nil, err
+	}
+	if names, err = h.selected(q.Controller); err != nil {
+		return "", nil, nil, err
+	}
+	return "keys?" + v.Encode(), q, names, nil
 }
 
 // keyPage computes one page of v1/keys with the Pager: one pass over the

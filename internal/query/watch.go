@@ -99,11 +99,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) error {
 	if v.Get("continue") != "" {
 		return Invalid("continue", "a watch follows the first page of its query: leave continue out")
 	}
-	q, err := ParseKeys(v, h.opts.States)
-	if err != nil {
-		return err
-	}
-	names, err := h.selected(q.Controller)
+	key, q, names, err := h.keysQuery(v)
 	if err != nil {
 		return err
 	}
@@ -111,7 +107,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return Errorf(http.StatusNotImplemented, "this server cannot stream: list without watch=true")
 	}
-	hb, wt, first, err := h.subscribe(r.Context(), "keys?"+v.Encode(), names, q, rv)
+	hb, wt, first, err := h.subscribe(r.Context(), key, names, q, rv)
 	if err != nil {
 		return err
 	}
