@@ -2,7 +2,6 @@ package ui
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -225,18 +224,15 @@ func (d *detailModel) explain(now time.Time) explain.Diagnosis {
 	return dg
 }
 
-// explainInput is a deep copy of what Explain reads of dd, through JSON
-// (the wire form of each part), so that escaping dd leaves it as read.
+// explainInput is a deep copy of what Explain reads of dd, so that
+// escaping dd leaves it as read.
 func explainInput(dd *inspector.Description) explain.Input {
 	in := explain.Input{Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet}
 	if dd.Key != nil {
 		in.Key = dd.Key.Key
 	}
-	var out explain.Input
-	if b, err := json.Marshal(in); err == nil && json.Unmarshal(b, &out) == nil {
-		return out
-	}
-	return in
+	out, _ := deepCopy(in)
+	return out
 }
 
 // verdict is what the object says about its latest change, by the rule

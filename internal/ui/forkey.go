@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -127,13 +126,9 @@ func (f *forModel) rawOf(a *objwhy.Answer) *objwhy.Answer {
 
 // escapedCopy is l, deep-copied, with every string escaped for the
 // terminal (printableFields): objects' names, conditions and events are
-// the cluster's text. The copy goes through JSON, the list's own form.
+// the cluster's text.
 func escapedCopy(l *objwhy.List) *objwhy.List {
-	b, err := json.Marshal(l)
-	var out objwhy.List
-	if err != nil || json.Unmarshal(b, &out) != nil {
-		out = *l // cannot happen for a list `why -o json` prints; escape in place
-	}
-	printableFields(&out)
-	return &out
+	out, _ := deepCopy(l) // a list `why -o json` prints always copies; else it is escaped in place
+	printableFields(out)
+	return out
 }

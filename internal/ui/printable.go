@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"reflect"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -18,6 +19,18 @@ import (
 // are (none holds the cluster's text).
 func printableFields(v any) {
 	walkStrings(reflect.ValueOf(v), 0)
+}
+
+// deepCopy is v copied through JSON, the wire form of what a view is sent,
+// so that escaping the copy (printableFields) leaves v as read. ok is
+// false when v does not round-trip: the copy is then v itself.
+func deepCopy[T any](v T) (_ T, ok bool) {
+	var out T
+	b, err := json.Marshal(v)
+	if err != nil || json.Unmarshal(b, &out) != nil {
+		return v, false
+	}
+	return out, true
 }
 
 // maxWalkDepth bounds the walk: the values are trees a few levels deep,
