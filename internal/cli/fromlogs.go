@@ -287,8 +287,8 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
 	}
 	if !st.SampledAt.IsZero() {
-		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
-			"production logger keeps 1 in 100: failure counts since may be low (--zap-devel or --zap-log-level=5 logs every line)",
+		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
+			"failure counts since are low (--zap-devel or --zap-log-level=5 logs every line)",
 			explain.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
