@@ -133,7 +133,6 @@ func TestHandlerBadInputs(t *testing.T) {
 		{"GET", "v1/keys?limit=1&limit=2", "", "limit"},
 		{"GET", "v1/controllers?foo=1", "", "foo"},
 		{"GET", "v1/key?controller=alpha", "", "key"},
-		{"GET", "v1/key?key=default/a1", "", "controller"},
 		{"GET", "v1/key?controller=alpha&key=a&key=b", "", "key"},
 		{"GET", "v1/key?controller=alpha&key=default/a1&bar=1", "", "bar"},
 		{"POST", "v1/forget", `{"controller":"alpha"}`, "keys"},

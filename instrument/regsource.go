@@ -52,6 +52,9 @@ func (s registrySource) View(_ context.Context, names []string) (time.Time, quer
 }
 
 func (s registrySource) Key(controller, key string) (*api.KeyDetail, error) {
+	if controller == "" {
+		return s.keyOfAny(key)
+	}
 	c, err := oneController(s.reg, controller)
 	if err != nil {
 		return nil, err
@@ -61,6 +64,26 @@ func (s registrySource) Key(controller, key string) (*api.KeyDetail, error) {
 		return nil, query.NotFound("controller %q has no key %q", c.Name(), key)
 	}
 	return &api.KeyDetail{ServerTime: now, Key: k}, nil
+}
+
+// keyOfAny is v1/key without a controller, as every source reads it: the
+// key of the one controller that has it; a 400 naming the parameter when
+// several do, a 404 when none does.
+func (s registrySource) keyOfAny(key string) (*api.KeyDetail, error) {
+	var found *api.KeyDetail
+	var names []string
+	for _, c := range s.reg.list() {
+		if k, now, ok := c.lookup(key); ok {
+			found, names = &api.KeyDetail{ServerTime: now, Key: k}, append(names, c.Name())
+		}
+	}
+	switch len(names) {
+	case 0:
+		return nil, query.NotFound("no controller has key %q", key)
+	case 1:
+		return found, nil
+	}
+	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(names, ", "))
 }
 
 // registryView is one reading of some controllers' keys: each controller's

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 
@@ -25,6 +26,10 @@ func TestEvery400NamesItsFlag(t *testing.T) {
 	reg := instrument.NewRegistry()
 	log := logr.Discard()
 	h := instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log})
+	for _, name := range []string{"a", "b"} { // key k in two controllers: v1/key?key=k must name one
+		p := instrument.NewTyped(name, instrument.TypedOptions[string]{Registry: reg})
+		p.RateLimiter(instrument.NewExponentialLimiter[string](time.Second, time.Minute)).When("k")
+	}
 	longQ := strings.Repeat("a", query.MaxQueryLen+1)
 	tok := (&query.Cursor{Sort: api.SortKey, Key: "k", Scope: query.ScopeOf("", api.Filter{})}).Encode()
 	keys := func(q string) string { return "GET v1/keys?" + q }

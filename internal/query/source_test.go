@@ -49,12 +49,19 @@ func (s *keysSource) View(_ context.Context, names []string) (time.Time, View, e
 }
 
 func (s *keysSource) Key(controller, key string) (*api.KeyDetail, error) {
+	var found []api.Key
 	for _, k := range s.keys {
 		if k.Key == key && (controller == "" || k.Controller == controller) {
-			return &api.KeyDetail{ServerTime: s.at, Key: k}, nil
+			found = append(found, k)
 		}
 	}
-	return nil, NotFound("no key %q", key)
+	switch len(found) {
+	case 0:
+		return nil, NotFound("no key %q", key)
+	case 1:
+		return &api.KeyDetail{ServerTime: s.at, Key: found[0]}, nil
+	}
+	return nil, Invalid("controller", "key %q is known to %d controllers: name one", key, len(found))
 }
 
 // testKeys are a few keys of two controllers.

@@ -93,10 +93,8 @@ func (s *server) View(_ context.Context, names []string) (time.Time, query.View,
 // snapshot holds one, else the key as the list has it.
 func (s *server) Key(controller, k string) (*api.KeyDetail, error) {
 	switch {
-	case controller == "" && len(s.ep.Controllers) == 1:
-		controller = s.ep.Controllers[0].Name
 	case controller == "":
-		return nil, query.Invalid("controller", "required: the snapshot has %d controllers (%s)", len(s.ep.Controllers), s.names())
+		return s.keyOfAny(k)
 	case !slices.ContainsFunc(s.ep.Controllers, func(c api.Controller) bool { return c.Name == controller }):
 		return nil, query.NotFound("no controller %q in the snapshot; known: %s", controller, s.names())
 	}
@@ -109,6 +107,33 @@ func (s *server) Key(controller, k string) (*api.KeyDetail, error) {
 		}
 	}
 	return nil, query.NotFound("controller %q has no key %q in the snapshot", controller, k)
+}
+
+// keyOfAny is v1/key without a controller, as every source reads it: the
+// key of the one controller that has it; a 400 naming the parameter when
+// several do, a 404 when none does.
+func (s *server) keyOfAny(k string) (*api.KeyDetail, error) {
+	var names []string
+	for _, c := range s.ep.Controllers {
+		if s.has(c.Name, k) {
+			names = append(names, c.Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return nil, query.NotFound("no controller has key %q in the snapshot", k)
+	case 1:
+		return s.Key(names[0], k)
+	}
+	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", k, strings.Join(names, ", "))
+}
+
+// has reports whether controller has key k in the snapshot.
+func (s *server) has(controller, k string) bool {
+	if _, ok := s.details[key{controller, k}]; ok {
+		return true
+	}
+	return slices.ContainsFunc(s.ep.Keys, func(x api.Key) bool { return x.Controller == controller && x.Key == k })
 }
 
 func (s *server) names() string { return strings.Join(s.Names(), ", ") }

@@ -49,6 +49,7 @@ func Run(t *testing.T, build Build) {
 	t.Run("ContinueWalksEveryKey", func(t *testing.T) { continueWalks(t, build) })
 	t.Run("Controllers", func(t *testing.T) { controllers(t, build) })
 	t.Run("KeyDetail", func(t *testing.T) { keyDetail(t, build) })
+	t.Run("KeyOfAnyController", func(t *testing.T) { keyOfAny(t, build) })
 	t.Run("Filter", func(t *testing.T) { filter(t, build) })
 	t.Run("Refusals", func(t *testing.T) { refusals(t, build) })
 }
@@ -155,6 +156,30 @@ func keyDetail(t *testing.T, build Build) {
 	}
 	if code, e := get(t, h, "v1/key?controller=alpha&key=ns/none", &api.KeyDetail{}); code != http.StatusNotFound || !strings.Contains(e.Message, "ns/none") {
 		t.Errorf("GET v1/key of a key no controller has: %d %q, want 404 naming the key", code, e.Message)
+	}
+}
+
+// keyOfAny: v1/key without a controller means the one controller that has
+// the key, in every source: its key when one has it, a 400 naming the
+// controller parameter when several do, a 404 when none does.
+func keyOfAny(t *testing.T, build Build) {
+	h := build(t, []Key{
+		{Controller: "alpha", Key: "ns/only-alpha", Failures: 1, Error: "boom"},
+		{Controller: "alpha", Key: "ns/shared", Failures: 1, Error: "boom"},
+		{Controller: "beta", Key: "ns/shared", Failures: 2, Error: "bang"},
+		{Controller: "beta", Key: "ns/only-beta", Failures: 2, Error: "bang"},
+	})
+	for key, ctrl := range map[string]string{"ns/only-alpha": "alpha", "ns/only-beta": "beta"} {
+		var d api.KeyDetail
+		if code, e := get(t, h, "v1/key?key="+url.QueryEscape(key), &d); code != http.StatusOK || d.Controller != ctrl {
+			t.Errorf("GET v1/key?key=%s: %d %s, controller %q; want %s's key", key, code, e.Message, d.Controller, ctrl)
+		}
+	}
+	if code, e := get(t, h, "v1/key?key=ns/shared", &api.KeyDetail{}); code != http.StatusBadRequest || e.Field != "controller" {
+		t.Errorf("GET v1/key of a key two controllers have: %d naming %q (%s); want a 400 naming controller", code, e.Field, e.Message)
+	}
+	if code, e := get(t, h, "v1/key?key=ns/none", &api.KeyDetail{}); code != http.StatusNotFound {
+		t.Errorf("GET v1/key of a key no controller has: %d (%s); want 404", code, e.Message)
 	}
 }
 
