@@ -116,6 +116,12 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		return o.describeController(ctx, s)
 	}
 	d, err := s.Describe(ctx, o.Controller, o.key, objects)
+	if k, ok := unescapeKey(o.key); err != nil && ok {
+		// A key with control characters, copied as get shows it escaped.
+		if d2, err2 := s.Describe(ctx, o.Controller, k, objects); err2 == nil {
+			d, err = d2, nil
+		}
+	}
 	if err != nil {
 		return o.trackedBy(ctx, s, o.Controller, []string{o.key}, withControllerHint(err))
 	}
