@@ -92,3 +92,16 @@ func (c *common) setCapabilities(ov *inspector.Overview) {
 	c.keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
 	c.keys.setStates(len(c.toggleStates()))
 }
+
+// logEndsAt is when the saved log ov was read from ends: its controllers'
+// api.Controller.LogEndsAt, the time their states and countdowns are
+// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
+func logEndsAt(ov *inspector.Overview) time.Time {
+	var end time.Time
+	for _, c := range ov.Controllers {
+		if c.LogEndsAt.After(end) {
+			end = c.LogEndsAt
+		}
+	}
+	return end
+}

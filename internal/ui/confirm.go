@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -13,6 +14,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
+
+// bulkSpread spreads a bulk retry, so a herd is not released at once.
+const bulkSpread = 30 * time.Second
 
 // action is a forget or a retry, of one key or of a filtered set.
 type action struct {
@@ -185,9 +189,9 @@ func newConfirmation(id int, act action) *confirmation {
 // update handles a key with the dialog's own keys: while typing, the
 // reason's editing keys (enter ends the typing, esc drops what was typed;
 // every other key, the arrows, home and end included, goes to the input);
-// otherwise w starts it. Its answer is an answerIntent: the action
-// confirmed, with its reason, or nil for no.
-func (c *confirmation) update(msg tea.KeyPressMsg) (tea.Cmd, intent) {
+// otherwise w starts it. answered says the dialog was answered: answer is
+// the action confirmed, with its reason, or nil for no.
+func (c *confirmation) update(msg tea.KeyPressMsg) (_ tea.Cmd, answer *action, answered bool) {
 	k := &c.keys
 	switch {
 	case key.Matches(msg, k.ReasonDrop):
@@ -197,33 +201,34 @@ func (c *confirmation) update(msg tea.KeyPressMsg) (tea.Cmd, intent) {
 		c.typing = false
 		k.setTyping(false)
 		c.reason.Blur()
-		return nil, nil
+		return nil, nil, false
 	case c.typing:
 		var cmd tea.Cmd
 		c.reason, cmd = c.reason.Update(msg)
-		return cmd, nil
+		return cmd, nil, false
 	case key.Matches(msg, k.Reason):
 		c.typing = true
 		k.setTyping(true)
-		return c.reason.Focus(), nil
+		return c.reason.Focus(), nil, false
 	case key.Matches(msg, k.Yes):
 		act := c.act
 		act.reason = strings.TrimSpace(c.reason.Value())
-		return nil, answerIntent{&act}
+		return nil, &act, true
 	case key.Matches(msg, k.No):
-		return nil, answerIntent{}
+		return nil, nil, true
 	}
-	return nil, nil
+	return nil, nil, false
 }
 
-// counted takes the dry run's count of a bulk action in, and where it
-// found the keys, when it is this dialog's; it reports whether it was.
-func (c *confirmation) counted(msg dryRunMsg) bool {
-	if c.id != msg.id {
+// counted takes the dry run's count of a bulk action in (dialog id), and
+// where it found the keys (hit), when it is this dialog's; it reports
+// whether it was.
+func (c *confirmation) counted(id, count int, hit []string, err error) bool {
+	if c.id != id {
 		return false
 	}
-	c.count, c.err = msg.count, msg.err
-	c.act.hit, c.act.counted = msg.hit, true
+	c.count, c.err = count, err
+	c.act.hit, c.act.counted = hit, true
 	return true
 }
 

@@ -42,12 +42,11 @@ func TestConfirmReason(t *testing.T) {
 		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, in := c.update(press("y"))
-	yes, _ := in.(answerIntent)
-	if yes.act == nil {
+	_, yes, _ := c.update(press("y"))
+	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	reqs := yes.act.requests()
+	reqs := yes.requests()
 	if len(reqs) != 1 || reqs[0].Reason != "dependency restored, yes" || reqs[0].User != "alice" || !reqs[0].Requeue {
 		t.Errorf("requests = %+v, want one retry with the reason typed and user alice", reqs)
 	}
@@ -62,12 +61,11 @@ func TestConfirmReasonDropped(t *testing.T) {
 		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, in := c.update(press("y"))
-	yes, _ := in.(answerIntent)
-	if yes.act == nil {
+	_, yes, _ := c.update(press("y"))
+	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	if r := yes.act.requests()[0]; r.Reason != "" || r.User != "" {
+	if r := yes.requests()[0]; r.Reason != "" || r.User != "" {
 		t.Errorf("request = %+v, want no reason and no user", r)
 	}
 }

@@ -125,7 +125,7 @@ func (d *detailModel) body() []string {
 	if v := d.verdict(now); v != nil {
 		body = append(append(body, v...), "")
 	}
-	body = append(body, d.timeline(now)...)
+	body = append(body, timeline(&d.c.styles, &d.data.Key.Key, d.c.width)...)
 	body = append(body, "")
 	return append(body, d.object(now)...)
 }

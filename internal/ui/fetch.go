@@ -27,8 +27,6 @@ const (
 	callTimeout = 10 * time.Second
 	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
 	attachTimeout = 30 * time.Second
-	// bulkSpread spreads a bulk retry, so a herd is not released at once.
-	bulkSpread = 30 * time.Second
 	// diagnosisEvery spaces the reads of the error groups behind the
 	// diagnosis line (see topModel.refresh).
 	diagnosisEvery = 5 * time.Second

@@ -24,7 +24,7 @@ const maxFilterLen = query.MaxQueryLen
 // and the pod picker: a prompt applied as it is typed whenever what is typed
 // is a valid filter, and the reason inline when it is not.
 type filterModel struct {
-	keys    *keyMap
+	keys    filterKeys
 	input   textinput.Model
 	state   filterState
 	applied string // the filter the view shows
@@ -35,7 +35,7 @@ type filterModel struct {
 	refused bool
 }
 
-func newFilter(keys *keyMap, q string) filterModel {
+func newFilter(keys filterKeys, q string) filterModel {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "substring, or ~regex"
@@ -67,7 +67,7 @@ func (f filterModel) start() (filterModel, tea.Cmd) {
 // (filterKeys); changed reports that the filter applied changed, done that
 // the typing ended.
 func (f filterModel) update(msg tea.KeyPressMsg) (_ filterModel, _ tea.Cmd, changed, done bool) {
-	k := f.keys.filter()
+	k := f.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
 		// Back to the filter applied before the typing: it was applied
@@ -151,3 +151,14 @@ func validFilter(q string) error { return query.FilterError(q) }
 // filterMatcher is q as the endpoint matches it (smart case, or a regular
 // expression after "~"). q must be valid.
 func filterMatcher(q string) func(string) bool { return query.MatchText(q) }
+
+// filterKeys are the filter line's while it is typed: enter (or an arrow,
+// as in the top view) keeps what is typed, esc goes back to the filter
+// before. Every other key is typed.
+type filterKeys struct{ Accept, Cancel key.Binding }
+
+// ShortHelp is the filter line's hints. help.KeyMap.
+func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
+
+// FullHelp is ShortHelp in one column. help.KeyMap.
+func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

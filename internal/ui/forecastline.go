@@ -17,19 +17,20 @@ import (
 // "retries": a scheduled key's RequeueAfter re-check counts as a backoff
 // key's retry does. The label always shows; a narrow terminal draws a cell
 // per 2 (or more) seconds.
-func (t *topModel) forecastLine() string {
-	s := &t.c.styles
+//
+// ov is the last overview (nil before the first), controller the one shown
+// ("" for all), now the server's time, width the line's.
+func forecastLine(s *styles, ov *inspector.Overview, controller string, now time.Time, width int) string {
 	const horizon = api.ForecastSeconds
 	per := 1
 	label := func() string { return fmt.Sprintf("due in %ds, %s/cell ", horizon, perLabel(per)) }
-	for per < horizon && len(label())+2+horizon/per > t.c.width {
+	for per < horizon && len(label())+2+horizon/per > width {
 		per++
 	}
-	if t.overview == nil {
+	if ov == nil {
 		return s.label.Render(label()) + s.dim.Render("…")
 	}
-	now := t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
-	counts, pending := forecast(t.overview, t.controller, now)
+	counts, pending := forecast(ov, controller, now)
 	peak, at, due := 0, 0, 0
 	for i, n := range counts {
 		due += n
@@ -51,7 +52,7 @@ func (t *topModel) forecastLine() string {
 		}
 	}
 	for _, sum := range sums {
-		if lipgloss.Width(line)+1+lipgloss.Width(sum) <= t.c.width {
+		if lipgloss.Width(line)+1+lipgloss.Width(sum) <= width {
 			return line + " " + sum
 		}
 	}

@@ -165,3 +165,25 @@ func compact(n int) string {
 
 // thousands formats n with thousands separators: explain.Thousands.
 func thousands(n int) string { return explain.Thousands(n) }
+
+// pad cuts or extends lines to exactly n.
+func pad(lines []string, n int) []string {
+	if n < 0 {
+		n = 0
+	}
+	if len(lines) > n {
+		return lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// dash is s, or "-" for none.
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

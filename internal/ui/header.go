@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -68,7 +69,7 @@ func (t *topModel) attachedLine() string {
 			}
 			replicaErr = replicaErr || r.Err != nil
 			if r.LogRead != nil {
-				parts = append(parts, t.logReadPart(r.LogRead))
+				parts = append(parts, logReadPart(&t.c.styles, r.LogRead))
 			}
 		}
 		if t.fleet() {
@@ -265,4 +266,19 @@ func (t *topModel) queryLine() string {
 		}
 	}
 	return line(bare, false, false)
+}
+
+// limiterLine is the header's limiters line for the controllers shown.
+func (t *topModel) limiterLine() string {
+	return limiterLine(&t.c.styles, t.shown(), t.c.width, t.c.now())
+}
+
+// forecastLine is the header's forecast line: the keys of the controllers
+// shown falling due over the next 60s.
+func (t *topModel) forecastLine() string {
+	var now time.Time
+	if t.overview != nil {
+		now = t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
+	}
+	return forecastLine(&t.c.styles, t.overview, t.controller, now, t.c.width)
 }

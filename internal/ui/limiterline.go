@@ -20,9 +20,10 @@ const limiterCycle = 4 * time.Second
 // limiterLine describes the limiters: in full for one controller, in brief
 // for several. A controller's limiter is never cut: when they do not all
 // fit, the line shows as many whole ones as fit and cycles through the rest.
-func (t *topModel) limiterLine() string {
-	s := &t.c.styles
-	shown := t.shown()
+//
+// shown are the controllers the view covers, width the line's, now the
+// local clock (which screenful shows).
+func limiterLine(s *styles, shown []api.Controller, width int, now time.Time) string {
 	if len(shown) == 1 {
 		c := shown[0]
 		line := s.label.Render("limiter ") + explain.Printable(c.Name+": "+c.Limiter.Description)
@@ -32,7 +33,7 @@ func (t *topModel) limiterLine() string {
 		if c.QueueDepth != nil {
 			line += s.label.Render(" · queue ") + thousands(*c.QueueDepth)
 		}
-		if lipgloss.Width(line) <= t.c.width {
+		if lipgloss.Width(line) <= width {
 			return line
 		}
 		return s.label.Render("limiter ") + explain.Printable(c.Name+" "+briefLimiter(&c))
@@ -48,7 +49,7 @@ func (t *topModel) limiterLine() string {
 	// Screenfuls of whole limiters, each leaving room for "(2 of 3)".
 	var pages [][]string
 	var cur []string
-	room := t.c.width - lipgloss.Width(label) - len(" (9 of 9)")
+	room := width - lipgloss.Width(label) - len(" (9 of 9)")
 	for _, p := range parts {
 		if len(cur) > 0 && lipgloss.Width(strings.Join(append(cur, p), sep)) > room {
 			pages, cur = append(pages, cur), nil
@@ -59,7 +60,7 @@ func (t *topModel) limiterLine() string {
 	if len(pages) == 1 {
 		return label + strings.Join(pages[0], sep)
 	}
-	i := int(t.c.now().UnixNano()/int64(limiterCycle)) % len(pages)
+	i := int(now.UnixNano()/int64(limiterCycle)) % len(pages)
 	// "(1 of 3)": the line takes turns, page by page, limiterCycle each.
 	return label + strings.Join(pages[i], sep) + s.dim.Render(fmt.Sprintf(" (%d of %d)", i+1, len(pages)))
 }

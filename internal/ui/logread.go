@@ -6,15 +6,13 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // logReadPart says how much of a log was understood: the lines read, the
 // records by dialect, and the failure-looking lines that could not be read
 // (`get --from-logs` prints one of them).
-func (t *topModel) logReadPart(lr *api.LogRead) string {
-	s := &t.c.styles
+func logReadPart(s *styles, lr *api.LogRead) string {
 	out := s.label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
 	dialects := make([]string, 0, len(lr.Recognised))
 	for d := range lr.Recognised {
@@ -34,19 +32,6 @@ func (t *topModel) logReadPart(lr *api.LogRead) string {
 		out += s.dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
 	}
 	return out
-}
-
-// logEndsAt is when the saved log ov was read from ends: its controllers'
-// api.Controller.LogEndsAt, the time their states and countdowns are
-// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
-func logEndsAt(ov *inspector.Overview) time.Time {
-	var end time.Time
-	for _, c := range ov.Controllers {
-		if c.LogEndsAt.After(end) {
-			end = c.LogEndsAt
-		}
-	}
-	return end
 }
 
 // logEndsText says what a saved log's times count from: "log ends

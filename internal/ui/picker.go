@@ -32,7 +32,7 @@ type pickerModel struct {
 }
 
 func newPickerModel(c *common, pods []inspector.Pod) pickerModel {
-	p := pickerModel{c: c, pods: pods, filter: newFilter(&c.keys, "")}
+	p := pickerModel{c: c, pods: pods, filter: newFilter(c.keys.filter(), "")}
 	p.apply()
 	return p
 }

@@ -23,7 +23,11 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch md := m.topMode(); md {
 	case modeConfirm:
-		cmd, in = m.confirm.update(msg)
+		var act *action
+		var answered bool
+		if cmd, act, answered = m.confirm.update(msg); answered {
+			in = answerIntent{act}
+		}
 	case modeFilter: // the filter line of the view under it
 		var v view
 		v, cmd, in = m.viewAt(m.view()).(filterView).onFilterKey(msg)

@@ -13,6 +13,9 @@ import (
 // bubbles' viewport does in SetYOffset, so that every key moves what is
 // shown and no offset points past the end.
 
+// scrollKeys move a cursor or a text, in every view that scrolls.
+type scrollKeys struct{ Up, Down, PageUp, PageDown, Home, End key.Binding }
+
 // scrollBy moves pos by the scroll key msg, if it is one: a line, page
 // lines, or to either end (n: the view's clamp brings it back in range).
 func scrollBy(k scrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {

@@ -208,13 +208,6 @@ func coarse(d time.Duration) string {
 	return fmt.Sprintf("%dd", d/(24*time.Hour))
 }
 
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // table renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
 func (t *topModel) table() []string {
@@ -360,18 +353,4 @@ func (t *topModel) problem() []string {
 		body = append(body, wrap(l, inner)...)
 	}
 	return strings.Split(s.panel.Width(w).Render(strings.Join(body, "\n")), "\n")
-}
-
-// pad cuts or extends lines to exactly n.
-func pad(lines []string, n int) []string {
-	if n < 0 {
-		n = 0
-	}
-	if len(lines) > n {
-		return lines[:n]
-	}
-	for len(lines) < n {
-		lines = append(lines, "")
-	}
-	return lines
 }

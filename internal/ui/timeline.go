@@ -25,16 +25,14 @@ func bar(d, peak time.Duration, width int) string {
 	return strings.Repeat("█", eighths/8) + barEighths[eighths%8]
 }
 
-// timeline is the key's attempts, oldest first: time, outcome, delay, a bar
-// of the delay, and the error — a run of identical errors written once.
-func (d *detailModel) timeline(now time.Time) []string {
-	s := &d.c.styles
-	k := &d.data.Key.Key
+// timeline is the key's attempts, oldest first, in w cells: time, outcome,
+// delay, a bar of the delay, and the error — a run of identical errors
+// written once.
+func timeline(s *styles, k *api.Key, w int) []string {
 	hist := k.History
 	if len(hist) == 0 {
 		return []string{s.label.Render("Attempts ") + s.dim.Render("none recorded yet")}
 	}
-	w := d.c.width
 	var peak time.Duration
 	for _, a := range hist {
 		peak = max(peak, a.Delay.Duration)

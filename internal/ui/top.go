@@ -86,7 +86,7 @@ type topModel struct {
 }
 
 func newTopModel(c *common) topModel {
-	t := topModel{c: c, filter: newFilter(&c.keys, c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
+	t := topModel{c: c, filter: newFilter(c.keys.filter(), c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
 	for _, s := range c.opts.States {
 		t.states[s] = true
 	}

@@ -231,7 +231,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.counted(msg) {
+		if m.confirm != nil && m.confirm.counted(msg.id, msg.count, msg.hit, msg.err) {
 			m.top.forecast(&m.confirm.act) // about the controllers counted
 		}
 		return m, nil

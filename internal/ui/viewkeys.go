@@ -10,9 +10,6 @@ import "charm.land/bubbles/v2/key"
 // catalog (keyMap) when used, so the endpoint's capabilities (which
 // enable forget and retry) hold in every view at once.
 
-// scrollKeys move a cursor or a text, in every view that scrolls.
-type scrollKeys struct{ Up, Down, PageUp, PageDown, Home, End key.Binding }
-
 func (k *keyMap) scroll() scrollKeys {
 	return scrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
@@ -138,20 +135,10 @@ func (k pickerKeys) ShortHelp() []key.Binding {
 // FullHelp is ShortHelp in one column. help.KeyMap.
 func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-// filterKeys are the filter line's while it is typed: enter (or an arrow,
-// as in the top view) keeps what is typed, esc goes back to the filter
-// before. Every other key is typed.
-type filterKeys struct{ Accept, Cancel key.Binding }
-
+// filter is the filter line's keys while it is typed.
 func (k *keyMap) filter() filterKeys {
 	return filterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
 }
-
-// ShortHelp is the filter line's hints. help.KeyMap.
-func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Accept, k.Cancel} }
-
-// FullHelp is ShortHelp in one column. help.KeyMap.
-func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // helpKeys are the ? view's: scroll, go back, quit.
 type helpKeys struct {
