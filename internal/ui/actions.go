@@ -11,19 +11,20 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // ask opens the confirmation for act; a bulk action is counted first.
-func (m Model) ask(act action) (tea.Model, tea.Cmd) {
-	if act.bulk() && len(act.controllers) == 0 {
+func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
+	if act.Bulk() && len(act.Controllers) == 0 {
 		return m, m.setStatus("no controller accepts forget", true)
 	}
 	m.nextID++
-	act.user = m.c.opts.User
+	act.User = m.c.opts.User
 	m.top.forecast(&act)
-	m.confirm = newConfirmation(m.nextID, act)
+	m.confirm = widget.NewConfirmation(m.nextID, act)
 	m.push(modeConfirm)
-	if act.bulk() {
+	if act.Bulk() {
 		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)
 	}
 	return m, nil
@@ -43,17 +44,17 @@ func (t *topModel) bucketed(controller string) bool {
 // limiters of the controllers it acts on as the last overview describes
 // them: those with a token bucket, and explain.NextFailureWait when it
 // acts on one controller ("" for several).
-func (t *topModel) forecast(act *action) {
-	on := act.actedOn()
-	act.buckets = nil
+func (t *topModel) forecast(act *widget.Action) {
+	on := act.ActedOn()
+	act.Buckets = nil
 	for _, c := range on {
 		if t.bucketed(c) {
-			act.buckets = append(act.buckets, c)
+			act.Buckets = append(act.Buckets, c)
 		}
 	}
-	act.nextWait = ""
+	act.NextWait = ""
 	if t.overview != nil && len(on) == 1 && on[0] != "" {
-		act.nextWait = explain.NextFailureWait(t.overview.Controller(on[0]))
+		act.NextWait = explain.NextFailureWait(t.overview.Controller(on[0]))
 	}
 }
 
@@ -66,12 +67,12 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	m.top.forecast(&c.act)
-	if c.act.bulk() {
+	m.top.forecast(&c.Act)
+	if c.Act.Bulk() {
 		return
 	}
-	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
-		c.act.follow(k)
+	if k := m.shownKey(c.Act.Controller, c.Act.Key); k != nil {
+		c.Act.Follow(k)
 	}
 }
 
@@ -104,7 +105,7 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	var status tea.Cmd
 	switch {
 	case msg.err != nil && len(msg.forgotIn) == 0:
-		status = m.setStatus(msg.act.verb()+" failed: "+failureText(msg.err), true)
+		status = m.setStatus(msg.act.Verb()+" failed: "+failureText(msg.err), true)
 	default:
 		status = m.setStatus(doneText(msg), msg.err != nil)
 	}
@@ -117,7 +118,7 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 func doneText(msg forgetDoneMsg) string {
 	out := forgotText(msg)
 	if msg.err != nil {
-		out += "; " + msg.act.verb() + " failed in " + failureText(msg.err)
+		out += "; " + msg.act.Verb() + " failed in " + failureText(msg.err)
 	}
 	return out
 }
@@ -125,9 +126,9 @@ func doneText(msg forgetDoneMsg) string {
 // forgotText is doneText's first part: what the controllers that answered did.
 func forgotText(msg forgetDoneMsg) string {
 	a := msg.act
-	scope := a.controller
-	if a.bulk() {
-		names := a.controllers
+	scope := a.Controller
+	if a.Bulk() {
+		names := a.Controllers
 		if msg.err != nil {
 			names = msg.forgotIn // not the ones that failed
 		}
@@ -145,11 +146,11 @@ func forgotText(msg forgetDoneMsg) string {
 	switch {
 	case msg.count == 0:
 		return out + ": nothing matched any more"
-	case msg.requeued && a.bulk() && msg.count > 1:
-		return out + "; retrying them spread over " + short(bulkSpread)
+	case msg.requeued && a.Bulk() && msg.count > 1:
+		return out + "; retrying them spread over " + widget.Short(widget.BulkSpread)
 	case msg.requeued:
 		return out + "; retrying now"
-	case a.requeue:
+	case a.Requeue:
 		return out + "; the queue is not instrumented, so a pending retry keeps its time"
 	}
 	return out + "; a pending retry keeps its time (r retries now)"
@@ -160,11 +161,11 @@ func forgotText(msg forgetDoneMsg) string {
 func failureText(err error) string {
 	fs, ok := errors.AsType[inspector.ForgetFailures](err)
 	if !ok {
-		return oneLine(err.Error())
+		return widget.OneLine(err.Error())
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = oneLine(f.Error())
+		parts[i] = widget.OneLine(f.Error())
 	}
 	return strings.Join(parts, "; ")
 }
@@ -174,7 +175,7 @@ func (m *Model) statusLines() int {
 	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(wrap(m.statusShown(), m.c.width)))
+	return min(3, len(widget.Wrap(m.statusShown(), m.c.width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.
@@ -211,18 +212,18 @@ func (t *topModel) keyAction(requeue bool) intent {
 	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
 		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
 	}
-	return askIntent{oneKey(requeue, &sel.Key)}
+	return askIntent{widget.OneKey(requeue, &sel.Key)}
 }
 
 // filteredSet is the action on every key the top view's filter selects.
-func (t *topModel) filteredSet(requeue bool) action {
-	f := &api.Filter{Q: t.filter.applied, Error: t.group.pattern, States: t.stateList()}
+func (t *topModel) filteredSet(requeue bool) widget.Action {
+	f := &api.Filter{Q: t.filter.Applied, Error: t.group.pattern, States: t.stateList()}
 	var what []string
 	if t.group.pattern != "" {
 		what = append(what, fmt.Sprintf("whose last error is \"%s\"", t.group.fingerprint))
 	}
 	if f.Q != "" {
-		what = append(what, "matching "+describeFilter(f.Q))
+		what = append(what, "matching "+widget.DescribeFilter(f.Q))
 	}
 	if len(f.States) > 0 {
 		what = append(what, inStates(f.States))
@@ -230,7 +231,7 @@ func (t *topModel) filteredSet(requeue bool) action {
 	if len(what) == 0 {
 		what = append(what, "(ALL keys, no filter)")
 	}
-	return action{requeue: requeue, controllers: t.actionControllers(), filter: f, what: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
+	return widget.Action{Requeue: requeue, Controllers: t.actionControllers(), Filter: f, What: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
 }
 
 // actionControllers is the controller shown, or every one that accepts forget.

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // common is what every view shares: the terminal size, styles, keys, the
 // options as given and the live connection. Views hold a pointer to one common.
 type common struct {
 	width, height int
-	styles        styles
+	styles        widget.Styles
 	keys          keyMap
 	// opts are the options as the caller gave them; never changed.
 	opts Options

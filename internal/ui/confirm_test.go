@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // typeText presses each character of s.
@@ -27,7 +28,7 @@ func TestConfirmReason(t *testing.T) {
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
 	m = send(t, m, press("down"), press("r"), press("w"))
-	if m.confirm == nil || !m.confirm.typing {
+	if m.confirm == nil || !m.confirm.Typing {
 		t.Fatalf("w did not open the reason prompt: %+v", m.confirm)
 	}
 	m = send(t, m, typeText("dependency restored, yes")...)
@@ -38,15 +39,15 @@ func TestConfirmReason(t *testing.T) {
 		t.Errorf("the dialog does not show the reason typed:\n%s", s)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.typing {
+	if m.confirm == nil || m.confirm.Typing {
 		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, yes, _ := c.update(press("y"))
+	_, yes, _ := c.Update(press("y"))
 	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	reqs := yes.requests()
+	reqs := yes.Requests()
 	if len(reqs) != 1 || reqs[0].Reason != "dependency restored, yes" || reqs[0].User != "alice" || !reqs[0].Requeue {
 		t.Errorf("requests = %+v, want one retry with the reason typed and user alice", reqs)
 	}
@@ -57,15 +58,15 @@ func TestConfirmReasonDropped(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("down"), press("r"), press("w"))
 	m = send(t, m, typeText("oops")...)
 	m = send(t, m, press("esc"))
-	if m.confirm == nil || m.confirm.typing || m.confirm.reason.Value() != "" {
+	if m.confirm == nil || m.confirm.Typing || m.confirm.Reason.Value() != "" {
 		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, yes, _ := c.update(press("y"))
+	_, yes, _ := c.Update(press("y"))
 	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	if r := yes.requests()[0]; r.Reason != "" || r.User != "" {
+	if r := yes.Requests()[0]; r.Reason != "" || r.User != "" {
 		t.Errorf("request = %+v, want no reason and no user", r)
 	}
 }
@@ -98,10 +99,10 @@ func TestForgetWordsPerLimiter(t *testing.T) {
 			if m.confirm == nil {
 				t.Fatalf("no dialog after %v", tt.keys)
 			}
-			if tt.wantKey != "" && m.confirm.act.key != tt.wantKey {
-				t.Fatalf("dialog on %s, want %s", m.confirm.act.key, tt.wantKey)
+			if tt.wantKey != "" && m.confirm.Act.Key != tt.wantKey {
+				t.Fatalf("dialog on %s, want %s", m.confirm.Act.Key, tt.wantKey)
 			}
-			s := strings.Join(m.confirm.prompt(), " ")
+			s := strings.Join(m.confirm.Prompt(), " ")
 			if !strings.Contains(s, tt.want) {
 				t.Errorf("the dialog does not say %q: %q", tt.want, s)
 			}
@@ -162,11 +163,11 @@ func TestForgetSaysWhatIsPending(t *testing.T) {
 		{api.StateFailed, "Nothing is pending: it runs again when its object changes"},
 		{api.StateIdle, "r retries it now instead."},
 	} {
-		c := &confirmation{act: action{controller: "widget", key: "default/w1", state: tt.state}}
-		if got := strings.Join(c.prompt(), "\n"); !strings.Contains(got, tt.want) {
+		c := &widget.Confirmation{Act: widget.Action{Controller: "widget", Key: "default/w1", State: tt.state}}
+		if got := strings.Join(c.Prompt(), "\n"); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: the dialog says\n%s\nwant %q", tt.state, got, tt.want)
 		}
-		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.prompt(), "\n"), "A pending retry") {
+		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.Prompt(), "\n"), "A pending retry") {
 			t.Errorf("%s: the dialog claims a pending retry", tt.state)
 		}
 	}

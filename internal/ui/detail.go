@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // detailModel explains one key: the diagnosis in words, the timeline of its
@@ -61,7 +62,7 @@ func (d detailModel) received(msg detailFetchedMsg) detailModel {
 			ctl, name = msg.data.Key.Controller, msg.data.Key.Key.Key
 		}
 		d.input = explainInput(msg.data)
-		printableFields(msg.data)
+		widget.PrintableFields(msg.data)
 		if msg.data.Key != nil {
 			msg.data.Key.Controller, msg.data.Key.Key.Key = ctl, name
 		}
@@ -86,10 +87,10 @@ func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) 
 		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
-			return d, nil, askIntent{oneKey(key.Matches(msg, k.Retry), &kd.Key)}
+			return d, nil, askIntent{widget.OneKey(key.Matches(msg, k.Retry), &kd.Key)}
 		}
 	default:
-		scrollBy(k.scrollKeys, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
+		widget.ScrollBy(k.ScrollKeys, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
 	}
 	d.clamp()
 	return d, nil, nil
@@ -104,7 +105,7 @@ func (d *detailModel) room() int { return max(1, d.c.bodyHeight()-headLines) }
 // clamp keeps the scroll offset within the body: the last screenful ends
 // at the body's last line (the "more lines" note takes the bottom line).
 func (d *detailModel) clamp() {
-	d.scroll = clampText(d.scroll, len(d.body()), d.room())
+	d.scroll = widget.ClampText(d.scroll, len(d.body()), d.room())
 }
 
 // setSize re-clamps the scroll to the terminal's new size.
@@ -125,7 +126,7 @@ func (d *detailModel) body() []string {
 	if v := d.verdict(now); v != nil {
 		body = append(append(body, v...), "")
 	}
-	body = append(body, timeline(&d.c.styles, &d.data.Key.Key, d.c.width)...)
+	body = append(body, widget.Timeline(&d.c.styles, &d.data.Key.Key, d.c.width)...)
 	body = append(body, "")
 	return append(body, d.object(now)...)
 }
@@ -134,39 +135,39 @@ func (d *detailModel) body() []string {
 func (d *detailModel) view() string {
 	s := &d.c.styles
 	w, h := d.c.width, d.c.height-1
-	title := s.title.Render("backoff") + s.dim.Render(" › ") + explain.Printable(d.controller) + s.dim.Render(" › ") + s.bold.Render(explain.Printable(d.key))
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + explain.Printable(d.controller) + s.Dim.Render(" › ") + s.Bold.Render(explain.Printable(d.key))
 	var lines []string
 	if d.data == nil {
-		lines = append(lines, fit(title, w))
+		lines = append(lines, widget.Fit(title, w))
 		switch {
 		case d.err != nil:
-			lines = append(lines, s.bad.Render(fit("✗ "+causeText(d.err), w)))
+			lines = append(lines, s.Bad.Render(widget.Fit("✗ "+widget.CauseText(d.err), w)))
 		default:
-			lines = append(lines, s.dim.Render("loading…"))
+			lines = append(lines, s.Dim.Render("loading…"))
 		}
-		return strings.Join(pad(lines, h), "\n")
+		return strings.Join(widget.Pad(lines, h), "\n")
 	}
 	k := &d.data.Key.Key
 	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
-	status := s.stateStyle(k.State).Render(string(k.State)) + " · " + failuresText(k)
+	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + failuresText(k)
 	if k.State == api.StateBackoff || k.State == api.StateScheduled {
-		status += " · next retry " + countdown(k.NextRetryAt, now)
+		status += " · next retry " + widget.Countdown(k.NextRetryAt, now)
 	}
 	if d.data.Key.Pod != "" {
-		status += s.dim.Render(" · " + d.data.Key.Pod)
+		status += s.Dim.Render(" · " + d.data.Key.Pod)
 	}
 	if d.err != nil {
-		status += s.bad.Render(" · ✗ " + causeText(d.err))
+		status += s.Bad.Render(" · ✗ " + widget.CauseText(d.err))
 	}
 	if d.c.paused {
-		status += s.warn.Render(" · ⏸ PAUSED")
+		status += s.Warn.Render(" · ⏸ PAUSED")
 	}
-	head := []string{fit(title, w), fit(status, w), ""}
-	lines = append(head, scrolledText(d.body(), d.scroll, d.room(), s)...)
+	head := []string{widget.Fit(title, w), widget.Fit(status, w), ""}
+	lines = append(head, widget.ScrolledText(d.body(), d.scroll, d.room(), s)...)
 	for i := range lines {
-		lines[i] = fit(lines[i], w)
+		lines[i] = widget.Fit(lines[i], w)
 	}
-	return strings.Join(pad(lines, h), "\n")
+	return strings.Join(widget.Pad(lines, h), "\n")
 }
 
 // proseIndent is the hanging indent of a wrapped paragraph, so that where
@@ -180,15 +181,15 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 	dg := d.explain(now)
 	w := d.c.width
 	var out []string
-	for _, l := range wrapIndent(dg.Summary, w, proseIndent) {
-		out = append(out, s.bold.Render(l))
+	for _, l := range widget.WrapIndent(dg.Summary, w, proseIndent) {
+		out = append(out, s.Bold.Render(l))
 	}
 	for _, det := range dg.Details {
-		out = append(out, wrapIndent(det, w, proseIndent)...)
+		out = append(out, widget.WrapIndent(det, w, proseIndent)...)
 	}
 	for _, f := range dg.Findings {
-		for _, l := range wrapIndent("! "+d.finding(f), w, proseIndent) {
-			out = append(out, s.warn.Render(l))
+		for _, l := range widget.WrapIndent("! "+d.finding(f), w, proseIndent) {
+			out = append(out, s.Warn.Render(l))
 		}
 	}
 	return out
@@ -231,7 +232,7 @@ func explainInput(dd *inspector.Description) explain.Input {
 	if dd.Key != nil {
 		in.Key = dd.Key.Key
 	}
-	out, _ := deepCopy(in)
+	out, _ := widget.DeepCopy(in)
 	return out
 }
 
@@ -247,18 +248,18 @@ func (d *detailModel) verdict(now time.Time) []string {
 	}
 	s := &d.c.styles
 	v := *o.Verdict
-	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return ago(t, now) })
-	lines := wrapIndent("Object "+v.Status+": "+line, d.c.width, proseIndent)
-	st := s.warn
+	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return widget.Ago(t, now) })
+	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.c.width, proseIndent)
+	st := s.Warn
 	switch v.Status {
 	case objstatus.Current:
-		st = s.ok
+		st = s.OK
 	case objstatus.Failed:
-		st = s.bad
+		st = s.Bad
 	}
-	lines[0] = s.label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
+	lines[0] = s.Label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
 	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
-		lines = append(lines, wrapIndent("  "+oneLine(v.Message), d.c.width, proseIndent+2)...)
+		lines = append(lines, widget.WrapIndent("  "+widget.OneLine(v.Message), d.c.width, proseIndent+2)...)
 	}
 	return lines
 }
@@ -275,45 +276,45 @@ func (d *detailModel) object(now time.Time) []string {
 		case d.c.conn.objects != nil:
 			why = "not read: the controller does not name its object kind"
 		}
-		return []string{s.label.Render("Object ") + s.dim.Render(why)}
+		return []string{s.Label.Render("Object ") + s.Dim.Render(why)}
 	}
 	gen := fmt.Sprintf("generation %d", o.Generation)
 	switch {
 	case o.ObservedGeneration == nil:
 		gen += ", no status.observedGeneration"
 	case *o.ObservedGeneration < o.Generation:
-		gen += s.warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *o.ObservedGeneration))
+		gen += s.Warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *o.ObservedGeneration))
 	default:
-		gen += s.ok.Render(fmt.Sprintf(", observed %d", *o.ObservedGeneration))
+		gen += s.OK.Render(fmt.Sprintf(", observed %d", *o.ObservedGeneration))
 	}
 	name := o.Name
 	if o.Namespace != "" {
 		name = o.Namespace + "/" + o.Name
 	}
-	out := []string{s.label.Render("Object ") + o.Kind + " " + name + s.dim.Render(" · ") + gen}
+	out := []string{s.Label.Render("Object ") + o.Kind + " " + name + s.Dim.Render(" · ") + gen}
 	if o.DeletionTimestamp != nil {
-		out = append(out, s.warn.Render("  deleting since "+clockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
+		out = append(out, s.Warn.Render("  deleting since "+widget.ClockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
 	}
 	for _, c := range o.Conditions {
 		st := c.Status
 		if st != "True" {
-			st = s.warn.Render(st)
+			st = s.Warn.Render(st)
 		}
-		out = append(out, fmt.Sprintf("  %s=%s  %s: %s %s", c.Type, st, c.Reason, oneLine(c.Message), s.dim.Render("("+ago(c.LastTransitionTime, now)+")")))
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s %s", c.Type, st, c.Reason, widget.OneLine(c.Message), s.Dim.Render("("+widget.Ago(c.LastTransitionTime, now)+")")))
 	}
 	if len(o.Events) > 0 {
-		out = append(out, s.label.Render("Events"))
+		out = append(out, s.Label.Render("Events"))
 	}
 	for _, e := range o.Events[:min(len(o.Events), 5)] {
 		typ := e.Type
 		if typ == "Warning" {
-			typ = s.warn.Render(typ)
+			typ = s.Warn.Render(typ)
 		}
 		count := ""
 		if e.Count > 1 {
 			count = fmt.Sprintf(" ×%d", e.Count)
 		}
-		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, oneLine(e.Message), s.dim.Render("("+ago(e.LastSeen, now)+")")))
+		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, widget.OneLine(e.Message), s.Dim.Render("("+widget.Ago(e.LastSeen, now)+")")))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // squash is s without its whitespace: the words, wherever the lines broke.
@@ -134,7 +135,7 @@ func TestWrapNeverOverflows(t *testing.T) {
 	}
 	for _, s := range texts {
 		for w := 8; w <= 100; w++ {
-			lines := wrap(s, w)
+			lines := widget.Wrap(s, w)
 			for _, l := range lines {
 				if ansi.StringWidth(l) > w {
 					t.Errorf("wrap(%q, %d): line %q is %d wide", s, w, l, ansi.StringWidth(l))

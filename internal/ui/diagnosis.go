@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // situationOrder ranks the situations worst first: the one the header
@@ -79,16 +80,16 @@ func (t *topModel) diagnosisLines() []string {
 	s := &t.c.styles
 	d, others, ok := t.diagnosis()
 	if !ok {
-		return []string{s.label.Render("diagnosis ") + s.dim.Render("…")}
+		return []string{s.Label.Render("diagnosis ") + s.Dim.Render("…")}
 	}
-	style := s.ok
+	style := s.OK
 	switch d.Situation {
 	case explain.SituationOutage, explain.SituationPermanent, explain.SituationFailing:
-		style = s.bad
+		style = s.Bad
 	case explain.SituationRetrying, explain.SituationFailed, explain.SituationBusy, explain.SituationUnknown:
-		style = s.warn
+		style = s.Warn
 	case explain.SituationStandby:
-		style = s.dim
+		style = s.Dim
 	}
 	rows := ""
 	if first := t.firstRowController(); first != "" && first != d.Controller {
@@ -109,7 +110,7 @@ func (t *topModel) diagnosisLines() []string {
 	}
 	w := t.c.width
 	for _, l := range labels {
-		if line := s.label.Render(l) + body; lipgloss.Width(line) <= w {
+		if line := s.Label.Render(l) + body; lipgloss.Width(line) <= w {
 			return []string{line}
 		}
 	}
@@ -122,8 +123,8 @@ func (t *topModel) diagnosisLines() []string {
 			break
 		}
 	}
-	full := s.label.Render(label) + body
-	first := wrap(full, w)[0]
+	full := s.Label.Render(label) + body
+	first := widget.Wrap(full, w)[0]
 	// The second line is the rest of the text, cut at the width: not the
 	// wrapped lines joined again, which would put a space into a URL
 	// broken at a "/".
@@ -131,7 +132,7 @@ func (t *topModel) diagnosisLines() []string {
 	for strings.HasPrefix(ansi.Strip(rest), " ") {
 		rest = ansi.TruncateLeft(rest, 1, "") // the space the line broke at, styled or not
 	}
-	return []string{first, fit(rest, w)}
+	return []string{first, widget.Fit(rest, w)}
 }
 
 // firstRowController is the controller of the table's first row, when the

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // A drill-down (enter on an error group) sets the top view's error group
@@ -34,7 +35,7 @@ type topView struct {
 // last was opened from, when fromGroups).
 func (t *topModel) showGroup(in showGroupIntent, fromGroups bool) tea.Cmd {
 	if t.drill == nil {
-		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.applied, group: t.group,
+		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.Applied, group: t.group,
 			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
 	}
 	t.drill.fromGroups = fromGroups
@@ -55,11 +56,11 @@ func (t *topModel) undoDrill() leftDrillIntent {
 	v := t.drill
 	t.drill = nil
 	t.controller, t.states, t.group = v.controller, v.states, v.group
-	t.filter.set(v.q)
+	t.filter.Set(v.q)
 	t.offset, t.cursor, t.sel, t.chosen = v.offset, v.cursor, v.sel, v.chosen
 	what := "every key"
 	if v.q != "" {
-		what = "keys matching " + describeFilter(v.q)
+		what = "keys matching " + widget.DescribeFilter(v.q)
 	}
 	if sel := t.stateList(); len(sel) > 0 {
 		what += " " + inStates(sel)
@@ -96,7 +97,7 @@ func (t *topModel) keys() topKeys {
 		k.Back.SetHelp("esc", "back to error groups")
 	case t.drill != nil:
 		k.Back.SetHelp("esc", "leave error group")
-	case t.filter.state == filterApplied:
+	case t.filter.State == widget.FilterApplied:
 		k.Back.SetHelp("esc", "clear filter")
 	default:
 		k.Back.SetEnabled(false)

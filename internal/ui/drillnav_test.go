@@ -101,7 +101,7 @@ func TestHintsOfferEscOnlyToClearAFilter(t *testing.T) {
 		t.Errorf("help with a filter applied: want esc clear filter alone:\n%s", s)
 	}
 	m = send(t, m, press("esc"))
-	if h := hintsLine(m); m.top.filter.applied != "" || strings.Contains(h, "esc") {
-		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.top.filter.applied, h)
+	if h := hintsLine(m); m.top.filter.Applied != "" || strings.Contains(h, "esc") {
+		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.top.filter.Applied, h)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // This file holds every command: the only place the UI does I/O. Each one
@@ -83,7 +84,7 @@ type dryRunMsg struct {
 
 // forgetDoneMsg carries the result of a forget or retry.
 type forgetDoneMsg struct {
-	act   action
+	act   widget.Action
 	count int
 	// requeued says the endpoint requeued the keys (it can only when it
 	// instruments the queue).
@@ -218,7 +219,7 @@ func (o *sessions) closeAll() {
 }
 
 // dryRunCmd asks the endpoint how many keys act would touch.
-func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) tea.Cmd {
+func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act widget.Action) tea.Cmd {
 	return func() tea.Msg {
 		resps, err := runAction(ctx, s, act, true)
 		msg := dryRunMsg{id: id, err: err}
@@ -230,7 +231,7 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 				msg.hit = append(msg.hit, r.Controller)
 			}
 		}
-		for _, r := range act.requests() {
+		for _, r := range act.Requests() {
 			if !answered[r.Controller] {
 				msg.hit = append(msg.hit, r.Controller)
 			}
@@ -240,7 +241,7 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 }
 
 // forgetCmd runs act.
-func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
+func forgetCmd(ctx context.Context, s *inspector.Session, act widget.Action) tea.Cmd {
 	return func() tea.Msg {
 		resps, err := runAction(ctx, s, act, false)
 		msg := forgetDoneMsg{act: act, err: err}
@@ -260,10 +261,10 @@ func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 // inspector.ForgetEach (every controller is asked whatever another
 // answers): resps are the answers of the controllers that answered, err
 // an inspector.ForgetFailures naming each that did not.
-func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (resps []*api.ForgetResponse, err error) {
+func runAction(ctx context.Context, s *inspector.Session, act widget.Action, dryRun bool) (resps []*api.ForgetResponse, err error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	reqs := act.requests()
+	reqs := act.Requests()
 	for i := range reqs {
 		reqs[i].DryRun = dryRun
 	}

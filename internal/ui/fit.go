@@ -16,8 +16,8 @@ import tea "charm.land/bubbletea/v2"
 // that wraps once read, a status shown), refit reads the page again.
 func (t *topModel) rows() int {
 	n := t.c.height - t.headerHeight() - 2 - t.c.statusLines - len(t.problem())
-	if t.filter.typing() {
-		n -= len(t.filter.view(&t.c.styles, t.c.width)) - 1
+	if t.filter.Typing() {
+		n -= len(t.filter.View(&t.c.styles, t.c.width)) - 1
 	}
 	if t.c.width < narrowWidth {
 		n--

@@ -49,12 +49,12 @@ func (t *topModel) fleetSummary() string {
 			leading++
 		}
 	}
-	out := fmt.Sprintf("workloads %d · pods %d: ", workloads(reps), len(reps)) + s.ok.Render(fmt.Sprintf("%d leading", leading))
+	out := fmt.Sprintf("workloads %d · pods %d: ", workloads(reps), len(reps)) + s.OK.Render(fmt.Sprintf("%d leading", leading))
 	if standby > 0 {
-		out += s.dim.Render(fmt.Sprintf(", %d standby", standby))
+		out += s.Dim.Render(fmt.Sprintf(", %d standby", standby))
 	}
 	if down > 0 {
-		out += s.bad.Render(fmt.Sprintf(", %d unreachable", down))
+		out += s.Bad.Render(fmt.Sprintf(", %d unreachable", down))
 	}
 	return out
 }
@@ -70,7 +70,7 @@ func (t *topModel) fleetLines() []string {
 	var lines []string
 	if sess := t.c.conn.session; sess != nil {
 		if note := sess.CapNote(); note != "" {
-			lines = append(lines, s.warn.Render("⚠ "+note))
+			lines = append(lines, s.Warn.Render("⚠ "+note))
 		}
 	}
 	if t.overview == nil {
@@ -84,7 +84,7 @@ func (t *topModel) fleetLines() []string {
 	}
 	for i, r := range down {
 		if i == maxUnreachableRows-1 && len(down) > maxUnreachableRows {
-			lines = append(lines, s.bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
+			lines = append(lines, s.Bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
 			break
 		}
 		lines = append(lines, "  "+t.replica(r)) // its state says why, marked

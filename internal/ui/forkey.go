@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // ForAttachFunc opens a session on a controller's pods, named as `why`
@@ -73,7 +74,7 @@ func (m Model) openKey() (tea.Model, tea.Cmd) {
 // comes back to the `top --for` view.
 func (m Model) showForKey(msg forAttachedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		return m, m.setStatus(errText(msg.err), true)
+		return m, m.setStatus(widget.ErrText(msg.err), true)
 	}
 	m.forv = m.forv.keep(msg.id, forSession{session: msg.session, objects: msg.objects})
 	if m.topMode() != modeFor {
@@ -128,7 +129,7 @@ func (f *forModel) rawOf(a *objwhy.Answer) *objwhy.Answer {
 // terminal (printableFields): objects' names, conditions and events are
 // the cluster's text.
 func escapedCopy(l *objwhy.List) *objwhy.List {
-	out, _ := deepCopy(l) // a list `why -o json` prints always copies; else it is escaped in place
-	printableFields(out)
+	out, _ := widget.DeepCopy(l) // a list `why -o json` prints always copies; else it is escaped in place
+	widget.PrintableFields(out)
 	return out
 }

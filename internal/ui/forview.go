@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // ForOptions opens the UI on `top --for TYPE`: the objects of a kind that
@@ -158,8 +159,8 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 	case f.open != "" && key.Matches(msg, k.Open):
 		return f, nil, openAnswerKeyIntent{} // the root opens the key's detail (openKey)
 	case f.open != "":
-		scrollBy(f.c.keys.scroll(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
-		f.scroll = clampText(f.scroll, len(f.answerLines()), f.room())
+		widget.ScrollBy(f.c.keys.scroll(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
+		f.scroll = widget.ClampText(f.scroll, len(f.answerLines()), f.room())
 	case key.Matches(msg, k.Open):
 		if as := f.answers(); f.cursor < len(as) {
 			f.open, f.scroll = answerID(as[f.cursor]), 0
@@ -192,19 +193,19 @@ func (f *forModel) room() int { return max(1, f.c.bodyHeight()-headLines) }
 func (f *forModel) view() string {
 	s := &f.c.styles
 	w, h := f.c.width, f.c.height-1
-	title := s.title.Render("backoff") + s.dim.Render(" › ") + "why " + s.bold.Render(f.opts.Type)
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + "why " + s.Bold.Render(f.opts.Type)
 	var body []string
 	if a := f.shown(); a != nil {
-		title += s.dim.Render(" › ") + a.Object.Name
-		body = scrolledText(f.answerLines(), f.scroll, f.room(), s)
+		title += s.Dim.Render(" › ") + a.Object.Name
+		body = widget.ScrolledText(f.answerLines(), f.scroll, f.room(), s)
 	} else {
 		body = f.rows()
 	}
 	lines := append([]string{title, f.statusLine(), ""}, body...)
 	for i := range lines {
-		lines[i] = fit(lines[i], w)
+		lines[i] = widget.Fit(lines[i], w)
 	}
-	return strings.Join(pad(lines, h), "\n")
+	return strings.Join(widget.Pad(lines, h), "\n")
 }
 
 // statusLine says what the list holds and how fresh it is.
@@ -213,25 +214,25 @@ func (f *forModel) statusLine() string {
 	var line string
 	switch l := f.list; {
 	case l == nil && f.err == nil:
-		line = s.dim.Render("reading the " + f.opts.Type + ", and asking the controllers of those not Current…")
+		line = s.Dim.Render("reading the " + f.opts.Type + ", and asking the controllers of those not Current…")
 	case l == nil:
 	case f.open != "" && f.shown() == nil:
-		line = s.ok.Render("the object is Current now, or gone: esc goes back to the list")
+		line = s.OK.Render("the object is Current now, or gone: esc goes back to the list")
 	case l.Total == 0:
 		line = "no " + f.opts.Type + " found"
 	case len(l.Answers) == 0:
-		line = s.ok.Render(fmt.Sprintf("all %d %s are Current: nothing to wait for", l.Total, f.opts.Type))
+		line = s.OK.Render(fmt.Sprintf("all %d %s are Current: nothing to wait for", l.Total, f.opts.Type))
 	default:
 		line = fmt.Sprintf("%d of %d not Current · longest-waiting change first", len(l.Answers), l.Total)
 	}
 	if !f.fetchedAt.IsZero() {
-		line += s.dim.Render(" · updated " + ago(f.fetchedAt, f.c.now()))
+		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.c.now()))
 	}
 	if f.err != nil {
-		line += s.bad.Render(" · ✗ " + oneLine(f.err.Error()))
+		line += s.Bad.Render(" · ✗ " + widget.OneLine(f.err.Error()))
 	}
 	if f.c.paused {
-		line += s.warn.Render(" · ⏸ PAUSED")
+		line += s.Warn.Render(" · ⏸ PAUSED")
 	}
 	return strings.TrimPrefix(line, " · ")
 }
@@ -254,7 +255,7 @@ func (f *forModel) rows() []string {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), oneLine(a.Verdict.Message)}
+		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), widget.OneLine(a.Verdict.Message)}
 		if f.opts.AllNamespaces {
 			row = append([]string{a.Object.Namespace}, row...)
 		}
@@ -277,18 +278,18 @@ func (f *forModel) rows() []string {
 				b.WriteString(c)
 				break
 			}
-			b.WriteString(fit(c, widths[j]) + " ")
+			b.WriteString(widget.Fit(c, widths[j]) + " ")
 		}
 		return b.String()
 	}
-	out := []string{s.header.Render(fit(line(cols), f.c.width))}
+	out := []string{s.Header.Render(widget.Fit(line(cols), f.c.width))}
 	room := max(1, f.room()-1)
 	first := max(0, min(f.cursor-room+1, len(as)-room))
 	first = min(first, f.cursor)
 	for i := first; i < min(len(as), first+room); i++ {
-		l := fit(line(cells[i]), f.c.width)
+		l := widget.Fit(line(cells[i]), f.c.width)
 		if i == f.cursor {
-			l = s.selected.Render(l)
+			l = s.Selected.Render(l)
 		}
 		out = append(out, l)
 	}

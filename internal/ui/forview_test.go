@@ -37,10 +37,10 @@ func (forKeys) Logs(_ context.Context, _ *objwhy.Controller, key string) (*objwh
 		LastError: &api.ErrorRecord{Message: "quota exceeded", At: t0.Add(-10 * time.Second)}}}, nil
 }
 
-// widget is a Widget at generation gen whose controller (widget-controller,
+// widgetObject is a Widget at generation gen whose controller (widget-controller,
 // through the status subresource) has observed observed; its spec was
 // changed by manager changedAgo before t0.
-func widget(name string, gen, observed int64, manager string, changedAgo time.Duration) *unstructured.Unstructured {
+func widgetObject(name string, gen, observed int64, manager string, changedAgo time.Duration) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "example.com/v1", "kind": "Widget",
 		"metadata": map[string]any{"namespace": "default", "name": name, "generation": gen},
@@ -86,9 +86,9 @@ func newForClusterOf(instrumented bool) *forCluster {
 	)
 	f := &forCluster{asker: &objwhy.Asker{Finder: &objwhy.Finder{Core: cs}, Keys: forKeys{}, Now: func() time.Time { return t0 }}}
 	for _, u := range []*unstructured.Unstructured{
-		widget("w-new", 3, 2, "helm", 5*time.Minute),
-		widget("w-ok", 2, 2, "helm", time.Hour),
-		widget("w-old", 7, 6, "kubectl-client-side-apply", 30*time.Minute),
+		widgetObject("w-new", 3, 2, "helm", 5*time.Minute),
+		widgetObject("w-ok", 2, 2, "helm", time.Hour),
+		widgetObject("w-old", 7, 6, "kubectl-client-side-apply", 30*time.Minute),
 	} {
 		f.items = append(f.items, objwhy.Item{Object: u, Resource: "widgets"})
 	}

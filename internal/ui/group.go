@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // groupModel is the incident view: the endpoint's exact error groups
@@ -97,7 +98,7 @@ func (g *groupModel) rows() int {
 
 // clamp keeps the cursor on a group and within the rows on screen.
 func (g *groupModel) clamp() {
-	g.cursor, g.offset = clampRows(g.cursor, g.offset, len(g.groups()), g.rows())
+	g.cursor, g.offset = widget.ClampRows(g.cursor, g.offset, len(g.groups()), g.rows())
 }
 
 // update handles the group view's keys, and returns what the root must do.
@@ -116,15 +117,15 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 		}
 	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
 		if gr := g.selected(); gr != nil {
-			return g, nil, askIntent{action{
-				requeue:     key.Matches(msg, k.Retry, k.RetryAll),
-				controllers: []string{gr.Controller},
-				filter:      &api.Filter{Q: g.filter, Error: fingerprintFilter(gr.Fingerprint), States: g.states},
-				what:        groupWhat(gr, g.filter),
+			return g, nil, askIntent{widget.Action{
+				Requeue:     key.Matches(msg, k.Retry, k.RetryAll),
+				Controllers: []string{gr.Controller},
+				Filter:      &api.Filter{Q: g.filter, Error: fingerprintFilter(gr.Fingerprint), States: g.states},
+				What:        groupWhat(gr, g.filter),
 			}}
 		}
 	default:
-		scrollBy(k.scrollKeys, msg, &g.cursor, g.rows(), len(g.groups()))
+		widget.ScrollBy(k.ScrollKeys, msg, &g.cursor, g.rows(), len(g.groups()))
 	}
 	g.clamp()
 	return g, nil, nil
@@ -140,8 +141,8 @@ func (g *groupModel) about(now time.Time) []string {
 	s := &g.c.styles
 	w := g.c.width
 	out := []string{""}
-	for _, l := range wrap(explain.Printable(gr.Controller)+": "+oneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
-		out = append(out, s.bold.Render(fit(l, w)))
+	for _, l := range widget.Wrap(explain.Printable(gr.Controller)+": "+widget.OneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+		out = append(out, s.Bold.Render(widget.Fit(l, w)))
 	}
 	meta := explain.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
@@ -150,8 +151,8 @@ func (g *groupModel) about(now time.Time) []string {
 	if len(gr.Examples) > 0 {
 		meta += " · e.g. " + explain.Printable(strings.Join(gr.Examples, ", "))
 	}
-	for _, l := range wrap(meta, w) {
-		out = append(out, s.dim.Render(fit(l, w)))
+	for _, l := range widget.Wrap(meta, w) {
+		out = append(out, s.Dim.Render(widget.Fit(l, w)))
 	}
 	return out[:min(len(out), 5)]
 }
@@ -173,14 +174,14 @@ func (g *groupModel) freshness() string {
 	var out string
 	switch {
 	case g.c.snapshot():
-		out = s.dim.Render(" · ") + s.warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
+		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
 	case !g.c.logEnds.IsZero():
-		out = s.dim.Render(" · ") + s.warn.Render(logEndsText(g.c.logEnds, g.c.now()))
+		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.c.logEnds, g.c.now()))
 	case !g.fetchedAt.IsZero():
-		out = s.dim.Render(" · updated " + ago(g.fetchedAt, g.c.now()))
+		out = s.Dim.Render(" · updated " + widget.Ago(g.fetchedAt, g.c.now()))
 	}
 	if g.c.paused {
-		out += s.dim.Render(" · ") + s.warn.Render("⏸ PAUSED")
+		out += s.Dim.Render(" · ") + s.Warn.Render("⏸ PAUSED")
 	}
 	return out
 }
@@ -201,7 +202,7 @@ func (g *groupModel) view() string {
 	if g.list != nil {
 		keys := explain.Plural(g.list.Matched, "key")
 		if g.filter != "" {
-			keys += " matching " + describeFilter(g.filter)
+			keys += " matching " + widget.DescribeFilter(g.filter)
 		}
 		from := "from the endpoint"
 		if g.c.source.fromLogs {
@@ -210,21 +211,21 @@ func (g *groupModel) view() string {
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, %s",
 			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope, from)
 	}
-	lines := []string{fit(s.title.Render("backoff")+s.dim.Render(" › ")+s.bold.Render("keys grouped by error")+g.freshness(), w)}
+	lines := []string{widget.Fit(s.Title.Render("backoff")+s.Dim.Render(" › ")+s.Bold.Render("keys grouped by error")+g.freshness(), w)}
 	// The summary wraps rather than lose its end; its second line takes the
 	// blank line's place, so the rows start where they always do.
-	sum := wrap(summary, w)
+	sum := widget.Wrap(summary, w)
 	sum = sum[:min(len(sum), 2)]
 	for _, l := range sum {
-		lines = append(lines, fit(l, w))
+		lines = append(lines, widget.Fit(l, w))
 	}
 	if g.err != nil {
-		again := "tries again every " + short(g.c.opts.Refresh)
+		again := "tries again every " + widget.Short(g.c.opts.Refresh)
 		if g.c.paused {
 			again = "ctrl+r tries again"
 		}
-		for _, l := range wrap("✗ "+errText(g.err)+"; "+again+", esc goes back", w) {
-			lines = append(lines, s.bad.Render(fit(l, w)))
+		for _, l := range widget.Wrap("✗ "+widget.ErrText(g.err)+"; "+again+", esc goes back", w) {
+			lines = append(lines, s.Bad.Render(widget.Fit(l, w)))
 		}
 	} else if len(sum) < 2 {
 		lines = append(lines, "")
@@ -239,7 +240,7 @@ func (g *groupModel) view() string {
 		ctlW, countW = 10, 6
 	}
 	header := fmt.Sprintf("  %*s %-*s %-*s %*s ", countW, "KEYS", ctlW, "CONTROLLER", classW, "CLASS", seenW, "LAST SEEN")
-	lines = append(lines, s.header.Render(fit(header+errorTitle(w-lipgloss.Width(header)), w)))
+	lines = append(lines, s.Header.Render(widget.Fit(header+errorTitle(w-lipgloss.Width(header)), w)))
 	gs := g.groups()
 	var now time.Time
 	if g.list != nil {
@@ -248,36 +249,36 @@ func (g *groupModel) view() string {
 	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
 		gr := &gs[i]
-		count := thousands(gr.Count) + " keys"
+		count := widget.Thousands(gr.Count) + " keys"
 		switch {
 		case narrow:
-			count = thousands(gr.Count)
+			count = widget.Thousands(gr.Count)
 		case gr.Count == 1:
-			count = thousands(gr.Count) + " key "
+			count = widget.Thousands(gr.Count) + " key "
 		}
 		last := "-"
 		if !now.IsZero() {
-			last = ago(gr.LastSeen, now)
+			last = widget.Ago(gr.LastSeen, now)
 		}
-		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, fit(gr.Controller, ctlW), fit(dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(gr.Controller, ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.
-		row += fitMessage(oneLine(gr.Fingerprint), w-lipgloss.Width(row))
+		row += widget.FitMessage(widget.OneLine(gr.Fingerprint), w-lipgloss.Width(row))
 		if i == g.cursor {
-			lines = append(lines, s.selected.Render(fit(row, w)))
+			lines = append(lines, s.Selected.Render(widget.Fit(row, w)))
 			continue
 		}
-		lines = append(lines, fit(row, w))
+		lines = append(lines, widget.Fit(row, w))
 	}
 	if len(gs) == 0 && g.list != nil && g.err == nil {
-		lines = append(lines, s.dim.Render("  no keys with an error"))
+		lines = append(lines, s.Dim.Render("  no keys with an error"))
 	}
-	lines = pad(lines, g.c.bodyHeight())
+	lines = widget.Pad(lines, g.c.bodyHeight())
 	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
 		// The selected group in full at the bottom: rows hidden by it are
 		// still reached with the cursor.
 		lines = append(lines[:len(lines)-len(about)], about...)
 	}
-	return strings.Join(pad(lines, g.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, g.c.height-1), "\n")
 }
 
 // errorTitles title the ERROR column, the longest that fits first: what
@@ -304,7 +305,7 @@ func errorTitle(room int) string {
 func groupWhat(gr *api.ErrorGroup, filter string) string {
 	what := fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint)
 	if filter != "" {
-		what += " and matching " + describeFilter(filter)
+		what += " and matching " + widget.DescribeFilter(filter)
 	}
 	return what
 }

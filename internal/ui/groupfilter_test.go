@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The filter of a fingerprint selects the messages that share it, and no other.
@@ -27,8 +28,8 @@ func TestFingerprintFilter(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x… ", 600) + "the end of a very long message"
-	if q := fingerprintFilter(long); len(q) > maxFilterLen || strings.HasPrefix(q, "~") {
-		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], maxFilterLen)
+	if q := fingerprintFilter(long); len(q) > widget.MaxFilterLen || strings.HasPrefix(q, "~") {
+		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], widget.MaxFilterLen)
 	}
 }
 
@@ -38,7 +39,7 @@ func TestFingerprintFilter(t *testing.T) {
 // a second esc then clears the user's own filter, as esc always does.
 func TestDrillDownEscRestoresTheView(t *testing.T) {
 	m := loaded(t, 120, 30)
-	m.top.filter.set("outage")
+	m.top.filter.Set("outage")
 	m = send(t, m, press("3"), press("j"))
 	sel := m.top.sel
 	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec$", fingerprint: "spec", states: []api.State{api.StateBackoff, api.StateFailed}})
@@ -47,7 +48,7 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.controller, q.Q, q.Error)
 	}
 	m = send(t, m, press("esc"))
-	if e, a := "outage", m.top.filter.applied; e != a {
+	if e, a := "outage", m.top.filter.Applied; e != a {
 		t.Errorf("filter after esc: want %q, got %q", e, a)
 	}
 	if m.top.controller != "" {
@@ -65,8 +66,8 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 	if want := `left the error group: showing keys matching "outage" in state queued of every controller again`; m.status != want {
 		t.Errorf("status %q, want %q", m.status, want)
 	}
-	if m = send(t, m, press("esc")); m.top.filter.applied != "" || m.top.stateList() == nil {
-		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.filter.applied, m.top.stateList())
+	if m = send(t, m, press("esc")); m.top.filter.Applied != "" || m.top.stateList() == nil {
+		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.filter.Applied, m.top.stateList())
 	}
 }
 
@@ -108,10 +109,10 @@ func TestGroupViewSingular(t *testing.T) {
 // tracked count first.
 func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
 	m := loaded(t, 80, 24)
-	m.top.filter.set("naive-0000")
+	m.top.filter.Set("naive-0000")
 	m = send(t, m, press("1"))
 	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec", fingerprint: "spec.storageClass must be set", states: []api.State{api.StateBackoff, api.StateFailed}})
-	line := ansi.Strip(fit(m.top.queryLine(), 80))
+	line := ansi.Strip(widget.Fit(m.top.queryLine(), 80))
 	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("query line %q does not show %q", line, want)

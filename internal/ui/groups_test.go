@@ -159,12 +159,12 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 		if m.confirm == nil {
 			t.Fatalf("at %dx%d f on a group opened no dialog", sz[0], sz[1])
 		}
-		m = send(t, m, dryRunMsg{id: m.confirm.id, count: 10})
+		m = send(t, m, dryRunMsg{id: m.confirm.ID, count: 10})
 		s := squashSpaces(strings.ReplaceAll(screen(m), "│", " ")) // the dialog's borders
 		if want := `Forget the backoff of 10 keys of naive whose last error is`; !strings.Contains(s, want) {
 			t.Errorf("at %dx%d the dialog does not say %q:\n%s", sz[0], sz[1], want, screen(m))
 		}
-		for _, r := range m.confirm.act.requests() {
+		for _, r := range m.confirm.Act.Requests() {
 			if r.Filter == nil || r.Filter.Q != "naive-0000" || r.Filter.Error != fingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
 				t.Errorf("request %+v, want the user's filter and the group's error pattern", r)
 			}

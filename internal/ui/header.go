@@ -11,55 +11,56 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // header renders the lines above the table: headerHeight of them, and
 // while a filter is typed, why what is typed is not applied.
 func (t *topModel) header() []string {
 	w := t.c.width
-	lines := []string{fit(t.attachedLine(), w)}
+	lines := []string{widget.Fit(t.attachedLine(), w)}
 	for _, l := range t.fleetLines() {
-		lines = append(lines, fit(l, w))
+		lines = append(lines, widget.Fit(l, w))
 	}
-	lines = append(lines, fit(t.countsLine(), w))
+	lines = append(lines, widget.Fit(t.countsLine(), w))
 	for _, l := range t.diagnosisLines() {
-		lines = append(lines, fit(l, w))
+		lines = append(lines, widget.Fit(l, w))
 	}
 	lines = append(lines,
-		fit(t.limiterLine(), w),
-		fit(t.forecastLine(), w),
+		widget.Fit(t.limiterLine(), w),
+		widget.Fit(t.forecastLine(), w),
 	)
-	if t.filter.typing() {
-		return append(lines, t.filter.view(&t.c.styles, w)...)
+	if t.filter.Typing() {
+		return append(lines, t.filter.View(&t.c.styles, w)...)
 	}
-	return append(lines, fit(t.queryLine(), w))
+	return append(lines, widget.Fit(t.queryLine(), w))
 }
 
 // attachedLine says what is attached and how the connection stands.
 func (t *topModel) attachedLine() string {
 	s := &t.c.styles
-	parts := []string{s.title.Render("backoff top")}
+	parts := []string{s.Title.Render("backoff top")}
 	if t.c.paused {
 		// Right after the title: a narrow screen cuts the line's end, and
 		// "updated 4.0s ago" must not read as live (issue #23).
-		parts = append(parts, s.warn.Render("⏸ PAUSED"))
+		parts = append(parts, s.Warn.Render("⏸ PAUSED"))
 	}
 	if at := t.c.opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
-		parts = append(parts, s.warn.Render("snapshot taken at "+explain.Timestamp(at)))
+		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
 	ended := t.c.logEnds
 	if !ended.IsZero() {
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.warn.Render(logEndsText(ended, t.c.now())))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.c.now())))
 	}
 	if t.c.opts.Context != "" {
-		parts = append(parts, s.label.Render("ctx ")+t.c.opts.Context)
+		parts = append(parts, s.Label.Render("ctx ")+t.c.opts.Context)
 	}
 	if t.c.conn.namespace != "" {
-		parts = append(parts, s.label.Render("ns ")+t.c.conn.namespace)
+		parts = append(parts, s.Label.Render("ns ")+t.c.conn.namespace)
 	}
 	replicaErr := false
 	if t.overview != nil {
@@ -69,7 +70,7 @@ func (t *topModel) attachedLine() string {
 			}
 			replicaErr = replicaErr || r.Err != nil
 			if r.LogRead != nil {
-				parts = append(parts, logReadPart(&t.c.styles, r.LogRead))
+				parts = append(parts, widget.LogReadPart(&t.c.styles, r.LogRead))
 			}
 		}
 		if t.fleet() {
@@ -78,14 +79,14 @@ func (t *topModel) attachedLine() string {
 	}
 	switch {
 	case t.err != nil && !replicaErr:
-		parts = append(parts, s.bad.Render("✗ not answering (below)"))
+		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
 	case t.err != nil, !t.c.opts.SnapshotAt.IsZero(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.dim.Render("updated "+ago(t.fetchedAt, t.c.now())))
+		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.c.now())))
 	default:
-		parts = append(parts, s.dim.Render("connecting…"))
+		parts = append(parts, s.Dim.Render("connecting…"))
 	}
-	return strings.Join(parts, s.dim.Render(" · "))
+	return strings.Join(parts, s.Dim.Render(" · "))
 }
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
@@ -101,34 +102,34 @@ func (t *topModel) replica(r inspector.Replica) string {
 	case r.ServerTime.IsZero():
 		role = "" // never answered: no role to tell
 	}
-	out := explain.Printable(r.Endpoint) + " " + s.label.Render(role) // a pod name is the cluster's text
+	out := explain.Printable(r.Endpoint) + " " + s.Label.Render(role) // a pod name is the cluster's text
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
 		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
-			return out + s.dim.Render("(recorded)") // nothing is connected to a file
+			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
-		if r.Err != nil && !timedOut(r.Err) {
+		if r.Err != nil && !widget.TimedOut(r.Err) {
 			// A direct address has no tunnel: the UI itself retries every refresh.
-			return out + s.warn.Render("◌ reconnecting: "+errText(r.Err))
+			return out + s.Warn.Render("◌ reconnecting: "+widget.ErrText(r.Err))
 		}
 		if t.silent() || r.Err != nil {
 			// Silent, or its reads time out: the same outage, counted from
 			// its first unanswered read. The last answer stays below, dimmed.
-			return out + s.bad.Render("✗ not answering since "+clockTime(t.quietSince))
+			return out + s.Bad.Render("✗ not answering since "+widget.ClockTime(t.quietSince))
 		}
-		return out + s.ok.Render("● connected")
+		return out + s.OK.Render("● connected")
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
-			st += " in " + countdown(c.RetryAt, t.c.now())
+			st += " in " + widget.Countdown(c.RetryAt, t.c.now())
 		}
 		if c.LastError != "" {
-			st += ": " + oneLine(c.LastError)
+			st += ": " + widget.OneLine(c.LastError)
 		}
-		return out + s.warn.Render(st)
+		return out + s.Warn.Render(st)
 	default:
-		return out + s.bad.Render("✗ "+string(c.Phase)+": "+oneLine(c.LastError))
+		return out + s.Bad.Render("✗ "+string(c.Phase)+": "+widget.OneLine(c.LastError))
 	}
 }
 
@@ -170,9 +171,9 @@ func (t *topModel) countsLine() string {
 		names    map[api.State]string
 		nonEmpty bool
 	}{
-		{"   ", thousands, nil, false}, {"  ", thousands, nil, false}, {" ", thousands, nil, false},
-		{" ", compact, nil, false}, {" ", compact, shortStates, false},
-		{" ", compact, nil, true}, {" ", compact, shortStates, true},
+		{"   ", widget.Thousands, nil, false}, {"  ", widget.Thousands, nil, false}, {" ", widget.Thousands, nil, false},
+		{" ", widget.Compact, nil, false}, {" ", widget.Compact, shortStates, false},
+		{" ", widget.Compact, nil, true}, {" ", widget.Compact, shortStates, true},
 	}
 	toggles := t.c.toggleStates()
 	labels := make([]string, 0, len(toggles))
@@ -199,14 +200,14 @@ func (t *topModel) countsLine() string {
 		parts := make([]string, len(labels))
 		for i, st := range shown {
 			if t.states[st] {
-				parts[i] = s.toggleOn.Render("[" + labels[i] + "]")
+				parts[i] = s.ToggleOn.Render("[" + labels[i] + "]")
 			} else {
-				parts[i] = s.stateStyle(st).Render(labels[i])
+				parts[i] = s.StateStyle(st).Render(labels[i])
 			}
 		}
 		line := strings.Join(parts, layout.gap)
 		if withTotal {
-			line += layout.gap + s.label.Render("keys ") + layout.num(total)
+			line += layout.gap + s.Label.Render("keys ") + layout.num(total)
 		}
 		return line
 	}
@@ -230,8 +231,8 @@ func (t *topModel) queryLine() string {
 		if to == 0 {
 			from = 0
 		}
-		bare = fmt.Sprintf("%s–%s of %s matched", thousands(from), thousands(to), thousands(t.page.Matched))
-		pos = bare + fmt.Sprintf(" (%s tracked)", thousands(t.page.Total))
+		bare = fmt.Sprintf("%s–%s of %s matched", widget.Thousands(from), widget.Thousands(to), widget.Thousands(t.page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", widget.Thousands(t.page.Total))
 	}
 	var chosen []string
 	if st := t.stateList(); len(st) > 0 {
@@ -239,13 +240,13 @@ func (t *topModel) queryLine() string {
 		for i, x := range st {
 			names[i] = string(x)
 		}
-		chosen = append(chosen, s.label.Render("states ")+strings.Join(names, ","))
+		chosen = append(chosen, s.Label.Render("states ")+strings.Join(names, ","))
 	}
-	if t.filter.applied != "" {
-		chosen = append(chosen, s.label.Render("filter ")+s.bold.Render(t.filter.applied))
+	if t.filter.Applied != "" {
+		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(t.filter.Applied))
 	}
 	if t.group.pattern != "" {
-		chosen = append(chosen, s.label.Render("error ")+s.bold.Render(oneLine(t.group.fingerprint)))
+		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(widget.OneLine(t.group.fingerprint)))
 	}
 	line := func(pos string, ctl, sort bool) string {
 		var parts []string
@@ -253,12 +254,12 @@ func (t *topModel) queryLine() string {
 			parts = append(parts, pos)
 		}
 		if ctl {
-			parts = append(parts, s.label.Render("controller ")+cmp.Or(t.controller, "all"))
+			parts = append(parts, s.Label.Render("controller ")+cmp.Or(t.controller, "all"))
 		}
 		if sort {
-			parts = append(parts, s.label.Render("sort ")+sorts[t.sort])
+			parts = append(parts, s.Label.Render("sort ")+sorts[t.sort])
 		}
-		return strings.Join(append(parts, chosen...), s.dim.Render(" · "))
+		return strings.Join(append(parts, chosen...), s.Dim.Render(" · "))
 	}
 	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.controller != "", false)} {
 		if lipgloss.Width(l) <= t.c.width {
@@ -270,7 +271,7 @@ func (t *topModel) queryLine() string {
 
 // limiterLine is the header's limiters line for the controllers shown.
 func (t *topModel) limiterLine() string {
-	return limiterLine(&t.c.styles, t.shown(), t.c.width, t.c.now())
+	return widget.LimiterLine(&t.c.styles, t.shown(), t.c.width, t.c.now())
 }
 
 // forecastLine is the header's forecast line: the keys of the controllers
@@ -280,5 +281,5 @@ func (t *topModel) forecastLine() string {
 	if t.overview != nil {
 		now = t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
 	}
-	return forecastLine(&t.c.styles, t.overview, t.controller, now, t.c.width)
+	return widget.ForecastLine(&t.c.styles, t.overview, t.controller, now, t.c.width)
 }

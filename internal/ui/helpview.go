@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // helpModel is the ? view: every key of the view it was opened over (its
@@ -27,7 +28,7 @@ type helpModel struct {
 
 func newHelpModel(c *common) helpModel {
 	h := help.New()
-	h.Styles = c.styles.help
+	h.Styles = c.styles.Help
 	h.ShortSeparator = " · "
 	return helpModel{c: c, h: h}
 }
@@ -54,7 +55,7 @@ func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit, nil
 	default:
-		scrollBy(k.scrollKeys, msg, &m.scroll, m.room()-1, len(m.lines()))
+		widget.ScrollBy(k.ScrollKeys, msg, &m.scroll, m.room()-1, len(m.lines()))
 	}
 	m.clamp()
 	return m, nil, nil
@@ -63,7 +64,7 @@ func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
 func (m *helpModel) room() int { return m.c.bodyHeight() }
 
 // clamp keeps the scroll offset within the help.
-func (m *helpModel) clamp() { m.scroll = clampText(m.scroll, len(m.lines()), m.room()) }
+func (m *helpModel) clamp() { m.scroll = widget.ClampText(m.scroll, len(m.lines()), m.room()) }
 
 // setSize fits the help to the terminal's new size.
 func (m helpModel) setSize() helpModel {
@@ -74,7 +75,7 @@ func (m helpModel) setSize() helpModel {
 
 // view renders the help in height-1 lines.
 func (m *helpModel) view() string {
-	return strings.Join(pad(scrolledText(m.lines(), m.scroll, m.room(), &m.c.styles), m.c.height-1), "\n")
+	return strings.Join(widget.Pad(widget.ScrolledText(m.lines(), m.scroll, m.room(), &m.c.styles), m.c.height-1), "\n")
 }
 
 // lines is the whole help, fitted to the width.
@@ -82,16 +83,16 @@ func (m *helpModel) lines() []string {
 	s := &m.c.styles
 	w := m.c.width
 	table := m.over == modeTop
-	lines := []string{s.title.Render("kubectl backoff top") + s.dim.Render(" — "+helpTitles[m.over]), ""}
+	lines := []string{s.Title.Render("kubectl backoff top") + s.Dim.Render(" — "+helpTitles[m.over]), ""}
 	if m.c.readOnly {
 		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
 		lines = lines[:1]
-		for _, l := range wrap(m.c.refusal(false, ""), w) {
-			lines = append(lines, s.warn.Render(l))
+		for _, l := range widget.Wrap(m.c.refusal(false, ""), w) {
+			lines = append(lines, s.Warn.Render(l))
 		}
 		if m.c.snapshot() {
-			for _, l := range wrap(m.c.stillText(), w) {
-				lines = append(lines, s.warn.Render(l))
+			for _, l := range widget.Wrap(m.c.stillText(), w) {
+				lines = append(lines, s.Warn.Render(l))
 			}
 		}
 		lines = append(lines, "")
@@ -104,25 +105,25 @@ func (m *helpModel) lines() []string {
 		// The toggles are the table's: elsewhere the states are only named.
 		states += " (" + stateKeyHelp(len(toggles)) + " shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)"
 	}
-	for i, l := range wrap(states, w) {
+	for i, l := range widget.Wrap(states, w) {
 		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
-			l = s.label.Render("States") + s.dim.Render(rest)
+			l = s.Label.Render("States") + s.Dim.Render(rest)
 		} else {
-			l = s.dim.Render(l)
+			l = s.Dim.Render(l)
 		}
 		lines = append(lines, l)
 	}
 	for i, st := range toggles {
 		// Wrapped plain, then the state's name styled: a style's codes
 		// would be counted in the wrap.
-		name := fit(string(st), 10)
+		name := widget.Fit(string(st), 10)
 		num, indent := fmt.Sprintf("%d ", i+1), 14
 		if !table {
 			num, indent = "", 12
 		}
-		rows := wrapIndent("  "+num+name+stateHelp[st], w, indent)
+		rows := widget.WrapIndent("  "+num+name+stateHelp[st], w, indent)
 		if rest, ok := strings.CutPrefix(rows[0], "  "+num+name); ok {
-			rows[0] = "  " + num + s.stateStyle(st).Render(name) + rest
+			rows[0] = "  " + num + s.StateStyle(st).Render(name) + rest
 		}
 		lines = append(lines, rows...)
 	}
@@ -135,19 +136,19 @@ func (m *helpModel) lines() []string {
 		secs = append([]section{{"Header", headerHelp}}, secs...)
 	}
 	for _, sec := range secs {
-		lines = append(lines, "", s.label.Render(sec.title))
+		lines = append(lines, "", s.Label.Render(sec.title))
 		for _, c := range sec.rows {
-			lines = append(lines, wrapIndent("  "+fit(c[0], 12)+c[1], w, 14)...)
+			lines = append(lines, widget.WrapIndent("  "+widget.Fit(c[0], 12)+c[1], w, 14)...)
 		}
 	}
 	if table {
-		lines = append(lines, "", s.label.Render("Sorts")+s.dim.Render(" (s cycles)"))
+		lines = append(lines, "", s.Label.Render("Sorts")+s.Dim.Render(" (s cycles)"))
 		for _, o := range sorts {
-			lines = append(lines, wrapIndent("  "+sortHelp[o], w, 4)...)
+			lines = append(lines, widget.WrapIndent("  "+sortHelp[o], w, 4)...)
 		}
 	}
 	for i := range lines {
-		lines[i] = fit(lines[i], w)
+		lines[i] = widget.Fit(lines[i], w)
 	}
 	return lines
 }

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // An intent is what a view asks the root to do after handling a key: the
@@ -44,11 +45,11 @@ type pauseIntent struct{}
 type refreshIntent struct{}
 
 // askIntent asks to confirm an action.
-type askIntent struct{ act action }
+type askIntent struct{ act widget.Action }
 
 // answerIntent is the dialog's answer: the action confirmed (with its
 // reason), or nil when it was declined.
-type answerIntent struct{ act *action }
+type answerIntent struct{ act *widget.Action }
 
 // showGroupIntent shows the keys of one error group in the top view: errors
 // is the pattern their last errors match (an error filter beside the top

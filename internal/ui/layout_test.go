@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // At every size from the smallest laid out, the footer ends with
@@ -62,7 +63,7 @@ func TestLimiterLineCycles(t *testing.T) {
 	m := loaded(t, 80, 24)
 	seen := map[string]bool{}
 	for i := range 4 {
-		now := t0.Add(limiterCycle * time.Duration(i))
+		now := t0.Add(widget.LimiterCycle * time.Duration(i))
 		m.c.opts.Clock = func() time.Time { return now }
 		line := m.top.limiterLine()
 		for _, name := range []string{"naive", "outage", "wellbehaved"} {

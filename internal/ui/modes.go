@@ -118,7 +118,7 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 		return m.c.keys.filter()
 	case modeConfirm:
 		if m.confirm != nil {
-			return m.confirm.keyMap()
+			return m.confirm.KeyMap()
 		}
 		return m.c.keys.top()
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // pickerLines is how many lines the picker takes above its rows: the title,
@@ -22,7 +23,7 @@ type pickerModel struct {
 	c    *common
 	pods []inspector.Pod
 
-	filter filterModel
+	filter widget.Filter
 	shown  []int // indexes into pods of those the filter lets through
 	cursor int   // index into shown
 	offset int   // first of shown on screen
@@ -32,7 +33,7 @@ type pickerModel struct {
 }
 
 func newPickerModel(c *common, pods []inspector.Pod) pickerModel {
-	p := pickerModel{c: c, pods: pods, filter: newFilter(c.keys.filter(), "")}
+	p := pickerModel{c: c, pods: pods, filter: widget.NewFilter(c.keys.filter(), "")}
 	p.apply()
 	return p
 }
@@ -42,7 +43,7 @@ func (p *pickerModel) rows() int { return max(1, p.c.height-pickerLines-1) }
 
 // setSize fits the filter and the cursor to the terminal's new size.
 func (p pickerModel) setSize() pickerModel {
-	p.filter.setWidth(p.c.width)
+	p.filter.SetWidth(p.c.width)
 	p.clamp()
 	return p
 }
@@ -58,7 +59,7 @@ func (p *pickerModel) selected() *inspector.Pod {
 // apply filters the pods by the filter applied: a case-insensitive
 // substring of namespace/name, or a regular expression after "~".
 func (p *pickerModel) apply() {
-	match := filterMatcher(p.filter.applied)
+	match := widget.FilterMatcher(p.filter.Applied)
 	// A new slice: earlier copies of the model share the old one.
 	shown := make([]int, 0, len(p.pods))
 	for i, pod := range p.pods {
@@ -67,12 +68,12 @@ func (p *pickerModel) apply() {
 		}
 	}
 	p.shown, p.cursor, p.offset = shown, 0, 0
-	p.c.keys.setPickFiltered(p.filter.applied != "")
+	p.c.keys.setPickFiltered(p.filter.Applied != "")
 }
 
 // clamp keeps the cursor on a shown pod and within the rows on screen.
 func (p *pickerModel) clamp() {
-	p.cursor, p.offset = clampRows(p.cursor, p.offset, len(p.shown), p.rows())
+	p.cursor, p.offset = widget.ClampRows(p.cursor, p.offset, len(p.shown), p.rows())
 }
 
 // update handles the picker's keys; enter returns the command that attaches.
@@ -81,10 +82,10 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) 
 	switch {
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
-		p.filter, cmd = p.filter.start()
+		p.filter, cmd = p.filter.Start()
 		return p, cmd, typingIntent(true)
 	case key.Matches(msg, k.ClearPick): // enabled only while a filter is applied
-		p.filter.clear()
+		p.filter.Clear()
 		p.apply()
 	case key.Matches(msg, k.LeavePick):
 		return p, tea.Quit, nil
@@ -96,7 +97,7 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) 
 		p.attaching = pod
 		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod), nil
 	default:
-		scrollBy(k.scrollKeys, msg, &p.cursor, p.rows(), len(p.shown))
+		widget.ScrollBy(k.ScrollKeys, msg, &p.cursor, p.rows(), len(p.shown))
 	}
 	p.clamp()
 	return p, nil, nil
@@ -105,7 +106,7 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) 
 // filterKey handles a key while the picker's filter line is typed: the
 // pods are filtered as it is typed; enter or esc ends the typing.
 func (p pickerModel) filterKey(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) {
-	f, cmd, changed, done := p.filter.update(msg)
+	f, cmd, changed, done := p.filter.Update(msg)
 	p.filter = f
 	if changed {
 		p.apply()
@@ -120,7 +121,7 @@ func (p pickerModel) filterKey(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, inten
 // the filter line being typed.
 func (p pickerModel) filterInput(msg tea.Msg) (pickerModel, tea.Cmd) {
 	var cmd tea.Cmd
-	p.filter.input, cmd = p.filter.input.Update(msg)
+	p.filter.Input, cmd = p.filter.Input.Update(msg)
 	return p, cmd
 }
 
@@ -135,30 +136,30 @@ func (p pickerModel) attachDone() pickerModel {
 func (p *pickerModel) view() string {
 	s := &p.c.styles
 	w := p.c.width
-	title := []string{s.title.Render("backoff top")}
+	title := []string{s.Title.Render("backoff top")}
 	if p.c.opts.Context != "" {
-		title = append(title, s.label.Render("ctx ")+p.c.opts.Context)
+		title = append(title, s.Label.Render("ctx ")+p.c.opts.Context)
 	}
 	if p.c.conn.namespace != "" {
-		title = append(title, s.label.Render("ns ")+p.c.conn.namespace)
+		title = append(title, s.Label.Render("ns ")+p.c.conn.namespace)
 	}
-	title = append(title, s.bold.Render("pick a pod"))
+	title = append(title, s.Bold.Render("pick a pod"))
 
-	msg := s.dim.Render(fmt.Sprintf("%d instrumented pods found and no TARGET: pick one to attach to", len(p.pods)))
+	msg := s.Dim.Render(fmt.Sprintf("%d instrumented pods found and no TARGET: pick one to attach to", len(p.pods)))
 	if p.attaching != nil {
-		msg = s.warn.Render("◌ attaching to " + p.attaching.String() + "…")
+		msg = s.Warn.Render("◌ attaching to " + p.attaching.String() + "…")
 	}
-	lines := []string{fit(strings.Join(title, s.dim.Render(" · ")), w), fit(msg, w)}
-	switch p.filter.state {
-	case filtering:
-		lines = append(lines, p.filter.view(s, w)...)
-	case filterApplied:
-		lines = append(lines, fit(s.label.Render("filter ")+p.filter.applied+s.dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods))), w))
+	lines := []string{widget.Fit(strings.Join(title, s.Dim.Render(" · ")), w), widget.Fit(msg, w)}
+	switch p.filter.State {
+	case widget.Filtering:
+		lines = append(lines, p.filter.View(s, w)...)
+	case widget.FilterApplied:
+		lines = append(lines, widget.Fit(s.Label.Render("filter ")+p.filter.Applied+s.Dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods))), w))
 	default:
 		lines = append(lines, "")
 	}
 	lines = append(lines, p.table()...)
-	return strings.Join(pad(lines, p.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, p.c.height-1), "\n")
 }
 
 // table renders the column titles and the pods on screen, the selected one
@@ -174,24 +175,24 @@ func (p *pickerModel) table() []string {
 	nsW = min(nsW, 24)
 	podW = max(10, min(podW, w-2-nsW-portW-readyW-3))
 	row := func(mark, ns, pod, port, ready string) string {
-		return mark + fit(ns, nsW) + " " + fit(pod, podW) + " " + fitLeft(port, portW) + " " + ready
+		return mark + widget.Fit(ns, nsW) + " " + widget.Fit(pod, podW) + " " + widget.FitLeft(port, portW) + " " + ready
 	}
-	lines := []string{s.header.Render(fit(row("  ", "NAMESPACE", "POD", "PORT", "READY"), w))}
+	lines := []string{s.Header.Render(widget.Fit(row("  ", "NAMESPACE", "POD", "PORT", "READY"), w))}
 	if len(p.shown) == 0 {
-		return append(lines, s.dim.Render("  no pods match"))
+		return append(lines, s.Dim.Render("  no pods match"))
 	}
 	end := min(len(p.shown), p.offset+p.rows())
 	for i := p.offset; i < end; i++ {
 		pod := p.pods[p.shown[i]]
-		ready, rs := "no", s.warn
+		ready, rs := "no", s.Warn
 		if pod.Ready {
-			ready, rs = "yes", s.ok
+			ready, rs = "yes", s.OK
 		}
 		if i == p.cursor {
-			lines = append(lines, s.selected.Render(fit(row("› ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), ready), w)))
+			lines = append(lines, s.Selected.Render(widget.Fit(row("› ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), ready), w)))
 			continue
 		}
-		lines = append(lines, fit(row("  ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), rs.Render(ready)), w))
+		lines = append(lines, widget.Fit(row("  ", pod.Namespace, pod.Name, strconv.Itoa(pod.Port), rs.Render(ready)), w))
 	}
 	return lines
 }
@@ -205,7 +206,7 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	}
 	m.picker = m.picker.attachDone()
 	if msg.err != nil {
-		return m, m.setStatus(errText(msg.err), true)
+		return m, m.setStatus(widget.ErrText(msg.err), true)
 	}
 	m.c.conn.session, m.c.conn.objects, m.c.conn.namespace = msg.session, msg.objects, msg.pod.Namespace
 	if m.c.opts.Watch {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // fixedPods are what discovery found, sorted as Resolve sorts them.
@@ -178,15 +179,15 @@ func TestPickerFilterAndQuit(t *testing.T) {
 		t.Fatalf("typing ctrl: want %d pods shown, got %d", e, a)
 	}
 	m = send(t, m, press("enter"), press("j"))
-	if m.picker.filter.state != filterApplied || m.picker.selected().Name != "ctrl-1" {
-		t.Errorf("after enter, j: state %v, selected %v", m.picker.filter.state, m.picker.selected())
+	if m.picker.filter.State != widget.FilterApplied || m.picker.selected().Name != "ctrl-1" {
+		t.Errorf("after enter, j: state %v, selected %v", m.picker.filter.State, m.picker.selected())
 	}
 	if s := screen(m); !strings.Contains(s, "filter ctrl · 2 of 4 pods") || strings.Contains(s, "payments") {
 		t.Errorf("the screen does not show the filtered list:\n%s", s)
 	}
 	m, cmd := update(t, m, press("esc"))
-	if cmd != nil || m.picker.filter.state != unfiltered || len(m.picker.shown) != 4 {
-		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.picker.filter.state, len(m.picker.shown))
+	if cmd != nil || m.picker.filter.State != widget.Unfiltered || len(m.picker.shown) != 4 {
+		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.picker.filter.State, len(m.picker.shown))
 	}
 	for _, k := range []string{"esc", "q"} {
 		if _, cmd := update(t, m, press(k)); cmd == nil {

@@ -26,7 +26,7 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 		if m.confirm == nil {
 			t.Fatal("r opened no dialog")
 		}
-		return strings.Join(m.confirm.prompt(), "\n")
+		return strings.Join(m.confirm.Prompt(), "\n")
 	}
 
 	t.Run("detail view", func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // key routes a key press to the mode on top of the stack, which handles it
@@ -23,9 +25,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch md := m.topMode(); md {
 	case modeConfirm:
-		var act *action
+		var act *widget.Action
 		var answered bool
-		if cmd, act, answered = m.confirm.update(msg); answered {
+		if cmd, act, answered = m.confirm.Update(msg); answered {
 			in = answerIntent{act}
 		}
 	case modeFilter: // the filter line of the view under it
@@ -117,7 +119,7 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			next = m.setStatus("cancelled: nothing was changed", false)
 			break
 		}
-		next = tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, *in.act), m.setStatus(in.act.verb()+"…", false))
+		next = tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, *in.act), m.setStatus(in.act.Verb()+"…", false))
 	case openAnswerKeyIntent:
 		var mm tea.Model
 		mm, next = m.openKey()

@@ -44,7 +44,7 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	if !strings.Contains(s, "demo/outage-00003") {
 		t.Errorf("the last answer left the screen:\n%s", s)
 	}
-	if dimmed := row(m); dimmed == lively || dimmed != m.c.styles.dim.Render(ansi.Strip(dimmed)) {
+	if dimmed := row(m); dimmed == lively || dimmed != m.c.styles.Dim.Render(ansi.Strip(dimmed)) {
 		t.Errorf("the last answer's rows are not dimmed: %q (was %q)", dimmed, lively)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // column is one table column: its title, width, alignment and cell text.
@@ -89,11 +90,11 @@ func (t *topModel) columns() []column {
 			if k.Delay.Duration == 0 {
 				return "-"
 			}
-			return short(k.Delay.Duration)
+			return widget.Short(k.Delay.Duration)
 		}})
 	}
 	if w >= 110 {
-		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return dash(k.DelaySource) }})
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return widget.Dash(k.DelaySource) }})
 	}
 	if w >= wideWidth {
 		cols = append(cols,
@@ -118,9 +119,9 @@ func (t *topModel) columns() []column {
 			return ""
 		}
 		if explain.ErrorResolved(&k.Key) {
-			return explain.ResolvedMark + oneLine(k.LastError.Message)
+			return explain.ResolvedMark + widget.OneLine(k.LastError.Message)
 		}
-		return oneLine(k.LastError.Message)
+		return widget.OneLine(k.LastError.Message)
 	}})
 	used := 2 // the change mark and its space
 	for _, c := range cols {
@@ -221,24 +222,24 @@ func (t *topModel) table() []string {
 			b.WriteByte(' ') // between columns only: a trailing one cut the last title
 		}
 		if c.right {
-			b.WriteString(fitLeft(c.title, c.width))
+			b.WriteString(widget.FitLeft(c.title, c.width))
 		} else {
-			b.WriteString(fit(c.title, c.width))
+			b.WriteString(widget.Fit(c.title, c.width))
 		}
 	}
-	lines := []string{s.header.Render(fit(b.String(), w))}
+	lines := []string{s.Header.Render(widget.Fit(b.String(), w))}
 	if t.page == nil && t.err != nil {
-		return append(lines, s.dim.Render("  no answer yet"))
+		return append(lines, s.Dim.Render("  no answer yet"))
 	}
 	if t.page == nil {
-		return append(lines, s.dim.Render("  loading…"))
+		return append(lines, s.Dim.Render("  loading…"))
 	}
 	if len(t.page.Items) == 0 {
 		msg := "  no keys match"
 		if t.page.Total == 0 {
 			msg = "  no keys tracked yet"
 		}
-		return append(lines, s.dim.Render(msg))
+		return append(lines, s.Dim.Render(msg))
 	}
 	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
 	silent := t.silent()
@@ -249,11 +250,11 @@ func (t *topModel) table() []string {
 			v := explain.Printable(c.cell(k, now)) // names and errors are the cluster's text
 			switch {
 			case c.right:
-				cells[j] = fitLeft(v, c.width)
+				cells[j] = widget.FitLeft(v, c.width)
 			case c.name:
-				cells[j] = fitKey(v, c.width)
+				cells[j] = widget.FitKey(v, c.width)
 			default:
-				cells[j] = fit(v, c.width)
+				cells[j] = widget.Fit(v, c.width)
 			}
 		}
 		// The mark column: "›" on the selected row (so the selection shows
@@ -267,19 +268,19 @@ func (t *topModel) table() []string {
 			mark = "*"
 		}
 		if i == t.cursor {
-			lines = append(lines, s.selected.Render(fit("›"+mark+strings.Join(cells, " "), w)))
+			lines = append(lines, s.Selected.Render(widget.Fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
 		if silent {
 			// The last answer, kept and dimmed: the endpoint is not answering.
-			lines = append(lines, s.dim.Render(fit(cur+mark+strings.Join(cells, " "), w)))
+			lines = append(lines, s.Dim.Render(widget.Fit(cur+mark+strings.Join(cells, " "), w)))
 			continue
 		}
-		cells[0] = s.stateStyle(k.State).Render(cells[0])
+		cells[0] = s.StateStyle(k.State).Render(cells[0])
 		if changed {
-			mark = s.changed.Render(mark)
+			mark = s.Changed.Render(mark)
 		}
-		lines = append(lines, fit(cur+mark+strings.Join(cells, " "), w))
+		lines = append(lines, widget.Fit(cur+mark+strings.Join(cells, " "), w))
 	}
 	return lines
 }
@@ -293,11 +294,11 @@ func (t *topModel) selectedLine() string {
 	if k == nil {
 		return ""
 	}
-	line := s.bold.Render("› "+explain.Printable(k.Key.Key)) + s.dim.Render(" · ")
+	line := s.Bold.Render("› "+explain.Printable(k.Key.Key)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
-		return fit(line+s.dim.Render("no error"), t.c.width)
+		return widget.Fit(line+s.Dim.Render("no error"), t.c.width)
 	}
-	return line + fitMessage(oneLine(k.LastError.Message), max(0, t.c.width-lipgloss.Width(line)))
+	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.c.width-lipgloss.Width(line)))
 }
 
 // view renders the whole top view in height-1 lines (the root adds the
@@ -305,7 +306,7 @@ func (t *topModel) selectedLine() string {
 func (t *topModel) view() string {
 	lines := append(t.header(), t.problem()...)
 	lines = append(lines, t.table()...)
-	return strings.Join(pad(lines, t.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, t.c.height-1), "\n")
 }
 
 // problem is the panel that says why the last refresh failed: what was
@@ -331,26 +332,26 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		clockTime(t.lastSent), explain.FormatSeconds(t.c.now().Sub(t.failedSince)))
+		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.c.now().Sub(t.failedSince)))
 	next := t.lastSent.Add(t.c.opts.Refresh)
-	retry := "tries again in " + countdown(next, t.c.now())
+	retry := "tries again in " + widget.Countdown(next, t.c.now())
 	if !next.After(t.c.now()) {
 		retry = "tries again now"
 	}
-	retry += ", every " + short(t.c.opts.Refresh)
+	retry += ", every " + widget.Short(t.c.opts.Refresh)
 	switch {
 	case t.c.paused:
 		retry = "paused: ctrl+r tries again"
 	case !t.reached:
 		giveUp := t.c.opts.GiveUp - t.c.now().Sub(t.failedSince)
-		retry += fmt.Sprintf("; gives up in %s if it never answers", short(max(0, giveUp).Truncate(time.Second)))
+		retry += fmt.Sprintf("; gives up in %s if it never answers", widget.Short(max(0, giveUp).Truncate(time.Second)))
 	default:
 		retry += "; the last answer stays below"
 	}
 	inner := max(10, w-4)
 	var body []string
-	for _, l := range []string{s.bad.Render("✗ ") + title, tried, errText(t.err), retry} {
-		body = append(body, wrap(l, inner)...)
+	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(t.err), retry} {
+		body = append(body, widget.Wrap(l, inner)...)
 	}
-	return strings.Split(s.panel.Width(w).Render(strings.Join(body, "\n")), "\n")
+	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")
 }

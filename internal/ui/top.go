@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // sorts are the orders s cycles through, the default first: trouble first,
@@ -33,7 +34,7 @@ type topModel struct {
 	controller string
 	states     map[api.State]bool
 	sort       int
-	filter     filterModel
+	filter     widget.Filter
 	offset     int
 
 	// The selection: the row the cursor is on, and the key it follows ("" to
@@ -86,7 +87,7 @@ type topModel struct {
 }
 
 func newTopModel(c *common) topModel {
-	t := topModel{c: c, filter: newFilter(c.keys.filter(), c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
+	t := topModel{c: c, filter: widget.NewFilter(c.keys.filter(), c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
 	for _, s := range c.opts.States {
 		t.states[s] = true
 	}
@@ -96,7 +97,7 @@ func newTopModel(c *common) topModel {
 // query is the page the table shows.
 func (t *topModel) query() inspector.KeyQuery {
 	return inspector.KeyQuery{
-		Controller: t.controller, Q: t.filter.applied, Error: t.group.pattern, States: t.stateList(),
+		Controller: t.controller, Q: t.filter.Applied, Error: t.group.pattern, States: t.stateList(),
 		Sort: sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
 	}
 }
@@ -172,7 +173,7 @@ func (t *topModel) matched() int {
 
 // setSize refetches when the number of rows changed.
 func (t topModel) setSize() (topModel, tea.Cmd) {
-	t.filter.setWidth(t.c.width)
+	t.filter.SetWidth(t.c.width)
 	return t, t.refit()
 }
 
@@ -275,12 +276,12 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.offset, t.cursor, t.sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
-		t.filter, cmd = t.filter.start()
+		t.filter, cmd = t.filter.Start()
 		return t, cmd, typingIntent(true)
 	case key.Matches(msg, k.Back) && t.drill != nil:
 		in = t.undoDrill()
-	case key.Matches(msg, k.Back) && t.filter.state == filterApplied:
-		t.filter.clear()
+	case key.Matches(msg, k.Back) && t.filter.State == widget.FilterApplied:
+		t.filter.Clear()
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.States):
 		in = t.toggleState(int(msg.Text[0] - '1'))
@@ -299,7 +300,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 			return t, nil, openKeyIntent{sel.Controller, sel.Key.Key}
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, openGroupsIntent{controller: t.controller, filter: t.filter.applied, states: t.stateList()}
+		return t, nil, openGroupsIntent{controller: t.controller, filter: t.filter.Applied, states: t.stateList()}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
 		if sel := t.selected(); sel != nil {
@@ -320,7 +321,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 // filterKey handles a key while the filter line is typed: the filter is
 // applied as it is typed; enter or esc ends the typing.
 func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
-	f, cmd, changed, done := t.filter.update(msg)
+	f, cmd, changed, done := t.filter.Update(msg)
 	t.filter = f
 	var in intent
 	if done {
@@ -337,7 +338,7 @@ func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 // the filter line being typed.
 func (t topModel) filterInput(msg tea.Msg) (topModel, tea.Cmd) {
 	var cmd tea.Cmd
-	t.filter.input, cmd = t.filter.input.Update(msg)
+	t.filter.Input, cmd = t.filter.Input.Update(msg)
 	return t, cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The small truths: each message says what is so, and what a key does.
@@ -27,7 +28,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("bulk dialog shows the filter as typed", func(t *testing.T) {
 		m := loaded(t, 120, 30)
-		m.top.filter.set(`~outage-\d+`)
+		m.top.filter.Set(`~outage-\d+`)
 		m = send(t, m, press("F"))
 		if s := screen(m); !strings.Contains(s, `matching "~outage-\d+"`) {
 			t.Errorf("the dialog does not show the filter as typed:\n%s", s)
@@ -49,12 +50,12 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("a scheduled key whose time came is due", func(t *testing.T) {
 		for _, d := range []time.Duration{-time.Second, 0} {
-			if got := countdown(t0.Add(d), t0); got != "due" {
+			if got := widget.Countdown(t0.Add(d), t0); got != "due" {
 				t.Errorf("countdown %v: %q, want due", d, got)
 			}
 		}
 		// Not yet due: the one formatter's words, as get and describe say it.
-		if got := countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
+		if got := widget.Countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
 			t.Errorf("countdown 120ms: %q, want <1s", got)
 		}
 	})
@@ -138,7 +139,7 @@ func helpText(m Model) string {
 // changed rows for the first time: the legend waits.
 func TestLegendWaitsForAnActionsResult(t *testing.T) {
 	m := loaded(t, 120, 30)
-	m = send(t, m, forgetDoneMsg{act: action{controllers: []string{"outage"}, filter: &api.Filter{Q: "x"}, what: "matching \"x\" of outage"}, count: 3})
+	m = send(t, m, forgetDoneMsg{act: widget.Action{Controllers: []string{"outage"}, Filter: &api.Filter{Q: "x"}, What: "matching \"x\" of outage"}, count: 3})
 	want := m.status
 	if !strings.HasPrefix(want, "forgot the backoff of 3 keys") {
 		t.Fatalf("status after the forget: %q", want)

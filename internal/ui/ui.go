@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
@@ -86,7 +87,7 @@ type Model struct {
 	forv   forModel
 	help   helpModel
 	// confirm is the dialog's state while modeConfirm is on the stack.
-	confirm *confirmation
+	confirm *widget.Confirmation
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
 	hints help.Model
@@ -117,7 +118,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
+	c := &common{width: 80, height: 24, styles: widget.NewStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
 	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
 		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
@@ -205,9 +206,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case tea.BackgroundColorMsg:
-		m.c.styles = newStyles(msg.IsDark())
-		m.help = m.help.setStyles(m.c.styles.help)
-		m.hints.Styles = m.c.styles.help
+		m.c.styles = widget.NewStyles(msg.IsDark())
+		m.help = m.help.setStyles(m.c.styles.Help)
+		m.hints.Styles = m.c.styles.Help
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
@@ -231,8 +232,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.counted(msg.id, msg.count, msg.hit, msg.err) {
-			m.top.forecast(&m.confirm.act) // about the controllers counted
+		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
+			m.top.forecast(&m.confirm.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
@@ -258,7 +259,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.topMode() {
 	case modeConfirm:
-		cmd = m.confirm.updateInput(msg)
+		cmd = m.confirm.UpdateInput(msg)
 	case modeFilter:
 		var v view
 		v, cmd = m.viewAt(m.view()).(filterView).onFilterInput(msg)

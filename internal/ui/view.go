@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The smallest terminal the views are laid out for; below it a notice
@@ -34,7 +36,7 @@ func (m Model) render() string {
 	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
 	out := strings.Join(lines, "\n")
 	if m.confirm != nil {
-		out = overlay(out, m.confirm.view(&m.c.styles, w), w, h)
+		out = widget.Overlay(out, m.confirm.View(&m.c.styles, w), w, h)
 	}
 	return out
 }
@@ -42,7 +44,7 @@ func (m Model) render() string {
 // newHints is the help bubble that draws the hints line.
 func newHints(c *common) help.Model {
 	h := help.New()
-	h.Styles = c.styles.help
+	h.Styles = c.styles.Help
 	h.ShortSeparator = " · "
 	return h
 }
@@ -69,13 +71,13 @@ func (m Model) footer() []string {
 		lines = append(lines, m.top.selectedLine()) // rows() left its room
 	}
 	if status := m.statusShown(); status != "" {
-		st := s.status
+		st := s.Status
 		if m.statusErr {
-			st = s.statusErr
+			st = s.StatusErr
 		}
-		wrapped := wrap(status, w)
+		wrapped := widget.Wrap(status, w)
 		for _, l := range wrapped[:min(len(wrapped), 3)] {
-			lines = append(lines, st.Render(fit(l, w)))
+			lines = append(lines, st.Render(widget.Fit(l, w)))
 		}
 	}
 	md := m.hintsMode()
@@ -86,9 +88,9 @@ func (m Model) footer() []string {
 		for _, b := range short {
 			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 		}
-		return append(lines, s.dim.Render(fit(strings.Join(parts, " · "), w)))
+		return append(lines, s.Dim.Render(widget.Fit(strings.Join(parts, " · "), w)))
 	case modePicker, modeFilter, modeConfirm: // ? and q are not theirs: letters, or no answer
-		return append(lines, fit(m.hints.ShortHelpView(short), w))
+		return append(lines, widget.Fit(m.hints.ShortHelpView(short), w))
 	}
 	k := &m.c.keys
 	end := m.hints.ShortHelpView([]key.Binding{k.Help, k.Quit})
@@ -99,7 +101,7 @@ func (m Model) footer() []string {
 		}
 	}
 	h := m.hints
-	sep := s.help.ShortSeparator.Render(h.ShortSeparator)
+	sep := s.Help.ShortSeparator.Render(h.ShortSeparator)
 	room := w - lipgloss.Width(end) - lipgloss.Width(sep)
 	line := end
 	// The help bubble's own width check leaves its ellipsis out of the
@@ -111,7 +113,7 @@ func (m Model) footer() []string {
 			break
 		}
 	}
-	return append(lines, fit(line, w))
+	return append(lines, widget.Fit(line, w))
 }
 
 // tooSmall is the notice shown instead of a layout that would not fit.
@@ -121,7 +123,7 @@ func tooSmall(w, h int) string {
 	top := max(0, (h-len(msg))/2)
 	for i, l := range msg {
 		if top+i < h {
-			lines[top+i] = fit(strings.Repeat(" ", max(0, (w-len([]rune(l)))/2))+l, w)
+			lines[top+i] = widget.Fit(strings.Repeat(" ", max(0, (w-len([]rune(l)))/2))+l, w)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -148,7 +150,7 @@ var columnHelp = [][2]string{
 // headerHelp explains the header's lines that do not explain themselves.
 var headerHelp = [][2]string{
 	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (an outage or a permanent error before mere retries); the rows follow the sort instead, and when the first row is another controller's the line says so: \"(rows: longest failing first)\"; a diagnosis too long for one line takes two; tab switches to each controller in turn"},
-	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + limiterCycle.String() + ", and (1 of 3) says which is shown"},
+	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + widget.LimiterCycle.String() + ", and (1 of 3) says which is shown"},
 }
 
 // markHelp explains every mark.

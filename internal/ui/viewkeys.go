@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
 
 // Each view's own key map, as bubbles' components have theirs: the keys
 // the view handles in its update, and its hints (help.KeyMap). The root
@@ -10,14 +14,14 @@ import "charm.land/bubbles/v2/key"
 // catalog (keyMap) when used, so the endpoint's capabilities (which
 // enable forget and retry) hold in every view at once.
 
-func (k *keyMap) scroll() scrollKeys {
-	return scrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
+func (k *keyMap) scroll() widget.ScrollKeys {
+	return widget.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // topKeys are the top view's: the table, its query, the actions on its
 // keys, and the drill-down's esc (Back).
 type topKeys struct {
-	scrollKeys
+	widget.ScrollKeys
 	Open, Back, Filter, States, Sort, Controller, PrevController, Group key.Binding
 	Pause, Refresh                                                      key.Binding
 	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry     key.Binding
@@ -25,7 +29,7 @@ type topKeys struct {
 }
 
 func (k *keyMap) top() topKeys {
-	return topKeys{scrollKeys: k.scroll(), Open: k.Open, Back: k.Back, Filter: k.Filter, States: k.States, Sort: k.Sort,
+	return topKeys{ScrollKeys: k.scroll(), Open: k.Open, Back: k.Back, Filter: k.Filter, States: k.States, Sort: k.Sort,
 		Controller: k.Controller, PrevController: k.PrevController, Group: k.Group, Pause: k.Pause, Refresh: k.Refresh,
 		Forget: k.Forget, Retry: k.Retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
 		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Help: k.Help, Quit: k.Quit}
@@ -53,7 +57,7 @@ func (k topKeys) FullHelp() [][]key.Binding {
 // detailKeys are the detail view's: scroll the explanation, act on its
 // key, leave.
 type detailKeys struct {
-	scrollKeys
+	widget.ScrollKeys
 	Leave, Forget, Retry, RefusedForget, RefusedRetry key.Binding
 	Pause, Refresh, Help, Quit                        key.Binding
 }
@@ -63,7 +67,7 @@ func (k *keyMap) detail() detailKeys {
 	sk := k.scroll()
 	sk.Home.SetHelp("home", "top")
 	sk.End.SetHelp("end/G", "bottom")
-	return detailKeys{scrollKeys: sk, Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
+	return detailKeys{ScrollKeys: sk, Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
 		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
 }
 
@@ -84,7 +88,7 @@ func (k detailKeys) FullHelp() [][]key.Binding {
 // selected group: the same bindings (enabled as the endpoint allows),
 // named for what they do there. Leave is esc or g, which opened it.
 type groupKeys struct {
-	scrollKeys
+	widget.ScrollKeys
 	ShowGroup, Leave, Group                                         key.Binding
 	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry key.Binding
 	Pause, Refresh, Help, Quit                                      key.Binding
@@ -97,7 +101,7 @@ func (k *keyMap) group() groupKeys {
 	sk := k.scroll()
 	sk.Home.SetHelp("home", "first group")
 	sk.End.SetHelp("end/G", "last group")
-	return groupKeys{scrollKeys: sk, ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
+	return groupKeys{ScrollKeys: sk, ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
 		Forget: forget, Retry: retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
 		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}
 }
@@ -119,12 +123,12 @@ func (k groupKeys) FullHelp() [][]key.Binding {
 // pickerKeys are the pod picker's: move, attach, filter, clear the filter,
 // leave. It has no ? view: it has nothing to explain beyond its line.
 type pickerKeys struct {
-	scrollKeys
+	widget.ScrollKeys
 	Pick, Filter, ClearPick, LeavePick key.Binding
 }
 
 func (k *keyMap) picker() pickerKeys {
-	return pickerKeys{scrollKeys: k.scroll(), Pick: k.Pick, Filter: k.Filter, ClearPick: k.ClearPick, LeavePick: k.LeavePick}
+	return pickerKeys{ScrollKeys: k.scroll(), Pick: k.Pick, Filter: k.Filter, ClearPick: k.ClearPick, LeavePick: k.LeavePick}
 }
 
 // ShortHelp is the picker's hints line. help.KeyMap.
@@ -136,18 +140,18 @@ func (k pickerKeys) ShortHelp() []key.Binding {
 func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // filter is the filter line's keys while it is typed.
-func (k *keyMap) filter() filterKeys {
-	return filterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
+func (k *keyMap) filter() widget.FilterKeys {
+	return widget.FilterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
 }
 
 // helpKeys are the ? view's: scroll, go back, quit.
 type helpKeys struct {
-	scrollKeys
+	widget.ScrollKeys
 	Close, Quit key.Binding
 }
 
 func (k *keyMap) help() helpKeys {
-	return helpKeys{scrollKeys: k.scroll(),
+	return helpKeys{ScrollKeys: k.scroll(),
 		Close: key.NewBinding(key.WithKeys(append(k.Help.Keys(), k.Back.Keys()...)...), key.WithHelp("? or esc", "to go back")),
 		Quit:  k.Quit}
 }

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 // The header's forecast line: the keys falling due over the next 60s.
 
@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
-// forecastLine is the herd before it hits: how many keys fall due in each
+// ForecastLine is the herd before it hits: how many keys fall due in each
 // of the next 60 seconds, as the endpoint counted them. "due", not
 // "retries": a scheduled key's RequeueAfter re-check counts as a backoff
 // key's retry does. The label always shows; a narrow terminal draws a cell
@@ -20,7 +20,7 @@ import (
 //
 // ov is the last overview (nil before the first), controller the one shown
 // ("" for all), now the server's time, width the line's.
-func forecastLine(s *styles, ov *inspector.Overview, controller string, now time.Time, width int) string {
+func ForecastLine(s *Styles, ov *inspector.Overview, controller string, now time.Time, width int) string {
 	const horizon = api.ForecastSeconds
 	per := 1
 	label := func() string { return fmt.Sprintf("due in %ds, %s/cell ", horizon, perLabel(per)) }
@@ -28,7 +28,7 @@ func forecastLine(s *styles, ov *inspector.Overview, controller string, now time
 		per++
 	}
 	if ov == nil {
-		return s.label.Render(label()) + s.dim.Render("…")
+		return s.Label.Render(label()) + s.Dim.Render("…")
 	}
 	counts, pending := forecast(ov, controller, now)
 	peak, at, due := 0, 0, 0
@@ -42,13 +42,13 @@ func forecastLine(s *styles, ov *inspector.Overview, controller string, now time
 	for i, n := range counts {
 		cells[i/per] += n
 	}
-	line := s.label.Render(label()) + s.dim.Render("│") + s.spark.Render(sparkline(cells)) + s.dim.Render("│")
+	line := s.Label.Render(label()) + s.Dim.Render("│") + s.Spark.Render(Sparkline(cells)) + s.Dim.Render("│")
 	sums := []string{"none due"}
 	if due > 0 {
 		sums = []string{
-			fmt.Sprintf("%s due (of %s pending) · peak %s/s at +%ds", thousands(due), thousands(pending), thousands(peak), at),
-			fmt.Sprintf("%s due · peak %s/s at +%ds", thousands(due), thousands(peak), at),
-			fmt.Sprintf("%s due", thousands(due)),
+			fmt.Sprintf("%s due (of %s pending) · peak %s/s at +%ds", Thousands(due), Thousands(pending), Thousands(peak), at),
+			fmt.Sprintf("%s due · peak %s/s at +%ds", Thousands(due), Thousands(peak), at),
+			fmt.Sprintf("%s due", Thousands(due)),
 		}
 	}
 	for _, sum := range sums {

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func TestClampRows(t *testing.T) {
 		{"list shorter than the screen", 1, 3, 3, 5, 1, 0},
 		{"negative cursor", -4, 0, 10, 5, 0, 0},
 	} {
-		c, o := clampRows(tc.cursor, tc.offset, tc.n, tc.rs)
+		c, o := ClampRows(tc.cursor, tc.offset, tc.n, tc.rs)
 		if c != tc.wantCursor || o != tc.wantOff {
 			t.Errorf("%s: clampRows(%d, %d, %d, %d) = %d, %d; want %d, %d", tc.name, tc.cursor, tc.offset, tc.n, tc.rs, c, o, tc.wantCursor, tc.wantOff)
 		}
@@ -39,14 +39,14 @@ func TestClampText(t *testing.T) {
 		{"negative", -3, 30, 10, 0},
 		{"within", 7, 30, 10, 7},
 	} {
-		if got := clampText(tc.scroll, tc.n, tc.room); got != tc.want {
+		if got := ClampText(tc.scroll, tc.n, tc.room); got != tc.want {
 			t.Errorf("%s: clampText(%d, %d, %d) = %d, want %d", tc.name, tc.scroll, tc.n, tc.room, got, tc.want)
 		}
 	}
 }
 
 func TestScrolledText(t *testing.T) {
-	s := newStyles(true)
+	s := NewStyles(true)
 	lines := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -61,12 +61,12 @@ func TestScrolledText(t *testing.T) {
 		want      []string
 	}{
 		{"fits", 3, 0, 5, []string{"0", "1", "2"}},
-		{"more follow: the note says how many", 10, 2, 4, []string{"2", "3", "4", s.dim.Render("↓ 5 more lines: j/k or pgdn to scroll")}},
+		{"more follow: the note says how many", 10, 2, 4, []string{"2", "3", "4", s.Dim.Render("↓ 5 more lines: j/k or pgdn to scroll")}},
 		{"scrolled to the end", 10, 7, 4, []string{"7", "8", "9"}},
 		{"scroll past the text", 3, 9, 4, []string{}},
 		{"one line of room: no note", 10, 0, 1, lines(10)},
 	} {
-		if got := scrolledText(lines(tc.n), tc.scroll, tc.room, &s); !slices.Equal(got, tc.want) {
+		if got := ScrolledText(lines(tc.n), tc.scroll, tc.room, &s); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}

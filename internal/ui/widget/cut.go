@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"github.com/charmbracelet/x/ansi"
@@ -13,10 +13,10 @@ import (
 // distinguishing suffix ("ved-00012"), at least half the room.
 const keyTail = 8
 
-// fitKey fits a key (or a pod name) in exactly w cells, cut in the middle
+// FitKey fits a key (or a pod name) in exactly w cells, cut in the middle
 // when it must be: "demo/well…ved-00012". From 12 cells on the last
 // keyTail cells are never cut.
-func fitKey(s string, w int) string {
+func FitKey(s string, w int) string {
 	room := w - 1 // the "…"
 	tail := room - room/2
 	if w >= 12 {
@@ -25,10 +25,10 @@ func fitKey(s string, w int) string {
 	return fitMiddle(s, w, tail, false)
 }
 
-// fitMessage fits an error message in exactly w cells, cut in the middle
+// FitMessage fits an error message in exactly w cells, cut in the middle
 // when it must be, keeping two thirds for its end, from a word's start:
 // "sync with…503 Service Unavailable".
-func fitMessage(s string, w int) string {
+func FitMessage(s string, w int) string {
 	return fitMiddle(s, w, explain.MessageTail(w-1), true)
 }
 
@@ -38,7 +38,7 @@ func fitMiddle(s string, w, tail int, words bool) string {
 	if w <= 0 {
 		return ""
 	}
-	return fit(explain.CutMiddle(s, w, tail, words, cells), w)
+	return Fit(explain.CutMiddle(s, w, tail, words, cells), w)
 }
 
 // cells measures text in terminal cells. Cells, not bytes or runes: a wide

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"context"
@@ -14,25 +14,25 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// countdown is the time left until t at now: explain.Countdown.
-func countdown(t, now time.Time) string {
+// Countdown is the time left until t at now: explain.Countdown.
+func Countdown(t, now time.Time) string {
 	if now.IsZero() {
 		return "-"
 	}
 	return explain.Countdown(t, now)
 }
 
-// short formats a duration: explain.FormatDuration, the one formatter.
-func short(d time.Duration) string { return explain.FormatDuration(d) }
+// Short formats a duration: explain.FormatDuration, the one formatter.
+func Short(d time.Duration) string { return explain.FormatDuration(d) }
 
-// ago formats how long before now t was: explain.Ago.
-func ago(t, now time.Time) string { return explain.Ago(t, now) }
+// Ago formats how long before now t was: explain.Ago.
+func Ago(t, now time.Time) string { return explain.Ago(t, now) }
 
-// clockTime formats a server time as a UTC time of day.
-func clockTime(t time.Time) string { return explain.TimeOfDay(t) }
+// ClockTime formats a server time as a UTC time of day.
+func ClockTime(t time.Time) string { return explain.TimeOfDay(t) }
 
-// fit pads or truncates s (which may be styled) to exactly w cells.
-func fit(s string, w int) string {
+// Fit pads or truncates s (which may be styled) to exactly w cells.
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -43,8 +43,8 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// fitLeft right-aligns s in w cells.
-func fitLeft(s string, w int) string {
+// FitLeft right-aligns s in w cells.
+func FitLeft(s string, w int) string {
 	sw := lipgloss.Width(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
@@ -52,28 +52,28 @@ func fitLeft(s string, w int) string {
 	return strings.Repeat(" ", w-sw) + s
 }
 
-// errText is err in one line, without the URL a transport error repeats:
+// ErrText is err in one line, without the URL a transport error repeats:
 // "dial tcp 127.0.0.1:8082: connect: connection refused".
-func errText(err error) string {
+func ErrText(err error) string {
 	if ue, ok := errors.AsType[*url.Error](err); ok {
-		return oneLine(ue.Err.Error())
+		return OneLine(ue.Err.Error())
 	}
-	return oneLine(err.Error())
+	return OneLine(err.Error())
 }
 
-// timedOut reports whether err is a read that got no answer in time (the
+// TimedOut reports whether err is a read that got no answer in time (the
 // request's deadline, or the connection's): the endpoint took it and said
 // nothing, which is not answering, not a refusal.
-func timedOut(err error) bool {
+func TimedOut(err error) bool {
 	var ne interface{ Timeout() bool }
 	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
-// oneLine makes s a single line: explain.OneLine, not cut.
-func oneLine(s string) string { return explain.OneLine(s, 0) }
+// OneLine makes s a single line: explain.OneLine, not cut.
+func OneLine(s string) string { return explain.OneLine(s, 0) }
 
-// wrap word-wraps plain text to w cells.
-func wrap(s string, w int) []string {
+// Wrap word-wraps plain text to w cells.
+func Wrap(s string, w int) []string {
 	if w <= 0 {
 		return nil
 	}
@@ -108,12 +108,12 @@ func wrapPara(p string, w int) []string {
 	return strings.Split(ansi.Hardwrap(p, w, true), "\n")
 }
 
-// wrapIndent wraps s to w, indenting the continuation lines by indent: the
+// WrapIndent wraps s to w, indenting the continuation lines by indent: the
 // first line takes the full width, the rest is wrapped anew to w-indent.
 // The rest is cut from s itself, not re-joined from wrapped lines, so a
 // break after a hyphen ("--requeue") adds no space.
-func wrapIndent(s string, w, indent int) []string {
-	first := wrap(s, w)
+func WrapIndent(s string, w, indent int) []string {
+	first := Wrap(s, w)
 	if len(first) <= 1 {
 		return first
 	}
@@ -122,7 +122,7 @@ func wrapIndent(s string, w, indent int) []string {
 		rest = strings.Join(first[1:], " ")
 	}
 	out := []string{first[0]}
-	for _, l := range wrap(strings.TrimSpace(rest), max(1, w-indent)) {
+	for _, l := range Wrap(strings.TrimSpace(rest), max(1, w-indent)) {
 		out = append(out, strings.Repeat(" ", indent)+l)
 	}
 	return out
@@ -131,9 +131,9 @@ func wrapIndent(s string, w, indent int) []string {
 // sparkBlocks are the sparkline's eight levels.
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
-// sparkline draws counts as one character each, scaled to the largest; an
+// Sparkline draws counts as one character each, scaled to the largest; an
 // empty cell is a space.
-func sparkline(counts []int) string {
+func Sparkline(counts []int) string {
 	peak := 0
 	for _, n := range counts {
 		peak = max(peak, n)
@@ -150,8 +150,8 @@ func sparkline(counts []int) string {
 	return b.String()
 }
 
-// compact formats n in at most 5 cells: 980, 2.7k, 12.9k, 130k, 1.2M.
-func compact(n int) string {
+// Compact formats n in at most 5 cells: 980, 2.7k, 12.9k, 130k, 1.2M.
+func Compact(n int) string {
 	switch {
 	case n < 1000:
 		return strconv.Itoa(n)
@@ -163,11 +163,11 @@ func compact(n int) string {
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }
 
-// thousands formats n with thousands separators: explain.Thousands.
-func thousands(n int) string { return explain.Thousands(n) }
+// Thousands formats n with thousands separators: explain.Thousands.
+func Thousands(n int) string { return explain.Thousands(n) }
 
-// pad cuts or extends lines to exactly n.
-func pad(lines []string, n int) []string {
+// Pad cuts or extends lines to exactly n.
+func Pad(lines []string, n int) []string {
 	if n < 0 {
 		n = 0
 	}
@@ -180,8 +180,8 @@ func pad(lines []string, n int) []string {
 	return lines
 }
 
-// dash is s, or "-" for none.
-func dash(s string) string {
+// Dash is s, or "-" for none.
+func Dash(s string) string {
 	if s == "" {
 		return "-"
 	}

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 // The header's limiters line: each controller's rate limiter in brief.
 
@@ -13,39 +13,39 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// limiterCycle is how long each screenful of limiters shows when they do
+// LimiterCycle is how long each screenful of limiters shows when they do
 // not all fit on the line.
-const limiterCycle = 4 * time.Second
+const LimiterCycle = 4 * time.Second
 
-// limiterLine describes the limiters: in full for one controller, in brief
+// LimiterLine describes the limiters: in full for one controller, in brief
 // for several. A controller's limiter is never cut: when they do not all
 // fit, the line shows as many whole ones as fit and cycles through the rest.
 //
 // shown are the controllers the view covers, width the line's, now the
 // local clock (which screenful shows).
-func limiterLine(s *styles, shown []api.Controller, width int, now time.Time) string {
+func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) string {
 	if len(shown) == 1 {
 		c := shown[0]
-		line := s.label.Render("limiter ") + explain.Printable(c.Name+": "+c.Limiter.Description)
+		line := s.Label.Render("limiter ") + explain.Printable(c.Name+": "+c.Limiter.Description)
 		if tok := bucketTokens(&c); tok != "" {
-			line += s.label.Render(" · bucket tokens ") + tok
+			line += s.Label.Render(" · bucket tokens ") + tok
 		}
 		if c.QueueDepth != nil {
-			line += s.label.Render(" · queue ") + thousands(*c.QueueDepth)
+			line += s.Label.Render(" · queue ") + Thousands(*c.QueueDepth)
 		}
 		if lipgloss.Width(line) <= width {
 			return line
 		}
-		return s.label.Render("limiter ") + explain.Printable(c.Name+" "+briefLimiter(&c))
+		return s.Label.Render("limiter ") + explain.Printable(c.Name+" "+briefLimiter(&c))
 	}
 	if len(shown) == 0 {
-		return s.label.Render("limiters ") + s.dim.Render("…")
+		return s.Label.Render("limiters ") + s.Dim.Render("…")
 	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {
 		parts = append(parts, explain.Printable(c.Name+" "+briefLimiter(&c)))
 	}
-	label, sep := s.label.Render("limiters "), s.dim.Render(" · ")
+	label, sep := s.Label.Render("limiters "), s.Dim.Render(" · ")
 	// Screenfuls of whole limiters, each leaving room for "(2 of 3)".
 	var pages [][]string
 	var cur []string
@@ -60,9 +60,9 @@ func limiterLine(s *styles, shown []api.Controller, width int, now time.Time) st
 	if len(pages) == 1 {
 		return label + strings.Join(pages[0], sep)
 	}
-	i := int(now.UnixNano()/int64(limiterCycle)) % len(pages)
+	i := int(now.UnixNano()/int64(LimiterCycle)) % len(pages)
 	// "(1 of 3)": the line takes turns, page by page, limiterCycle each.
-	return label + strings.Join(pages[i], sep) + s.dim.Render(fmt.Sprintf(" (%d of %d)", i+1, len(pages)))
+	return label + strings.Join(pages[i], sep) + s.Dim.Render(fmt.Sprintf(" (%d of %d)", i+1, len(pages)))
 }
 
 // briefLimiter is a limiter's components in a few words: "exp 5ms..16m40s+bucket 87/100".
@@ -71,7 +71,7 @@ func briefLimiter(c *api.Controller) string {
 	for _, comp := range c.Limiter.Components {
 		switch comp.Name {
 		case api.SourceItemExponential:
-			parts = append(parts, "exp "+short(comp.BaseDelay.Duration)+".."+short(comp.MaxDelay.Duration))
+			parts = append(parts, "exp "+Short(comp.BaseDelay.Duration)+".."+Short(comp.MaxDelay.Duration))
 		case api.SourceBucket:
 			parts = append(parts, "bucket "+bucketTokens(c))
 		default:

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"fmt"
@@ -15,130 +15,133 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// bulkSpread spreads a bulk retry, so a herd is not released at once.
-const bulkSpread = 30 * time.Second
+// BulkSpread spreads a bulk retry, so a herd is not released at once.
+const BulkSpread = 30 * time.Second
 
-// action is a forget or a retry, of one key or of a filtered set.
-type action struct {
-	requeue bool
+// Action is a forget or a retry, of one key or of a filtered set.
+type Action struct {
+	// Requeue is a retry: the forget, then the key requeued at once.
+	Requeue bool
 
 	// One key: its failure count and delay source as last read (the dialog
 	// follows them while open, see Model.followKey).
-	controller, key string
-	failures        int
-	delaySource     string
-	state           api.State
-	// permanent says the key's last error is of the permanent class (and
+	Controller, Key string
+	Failures        int
+	DelaySource     string
+	State           api.State
+	// Permanent says the key's last error is of the permanent class (and
 	// not history): a retry runs the reconcile that failed so again.
-	permanent bool
+	Permanent bool
 
-	// buckets are the controllers acted on (actedOn) whose limiter has a
+	// Buckets are the controllers acted on (ActedOn) whose limiter has a
 	// token bucket (the classic queue's max(exponential, bucket)): a
 	// forget resets the per-item count, not the bucket.
-	buckets []string
-	// nextWait is what a next failure after the forget waits, as
+	Buckets []string
+	// NextWait is what a next failure after the forget waits, as
 	// explain.NextFailureWait forecasts it for the one controller acted
 	// on ("at least 5ms", "about 10s: the token bucket decides, …"); empty
 	// for several controllers or a limiter that does not say.
-	nextWait string
+	NextWait string
 
 	// A set: the keys of these controllers that pass filter.
-	controllers []string
-	filter      *api.Filter
-	// hit are the controllers the dry run found keys of the set in, and
-	// those it could not ask (they may hold some); counted says it has
+	Controllers []string
+	Filter      *api.Filter
+	// Hit are the controllers the dry run found keys of the set in, and
+	// those it could not ask (they may hold some); Counted says it has
 	// answered. A filter over every controller may select one's keys
 	// only, and what the dialog says of a next failure is about theirs.
-	hit     []string
-	counted bool
-	// what names the set in words, for the confirmation.
-	what string
+	Hit     []string
+	Counted bool
+	// What names the set in words, for the confirmation.
+	What string
 
-	// reason is why, as typed in the confirmation (optional); user is who
+	// Reason is why, as typed in the confirmation (optional); User is who
 	// the requests say is asking (Options.User).
-	reason, user string
+	Reason, User string
 }
 
-func (a action) bulk() bool { return a.filter != nil }
+// Bulk reports whether the action is on a filtered set, not one key.
+func (a Action) Bulk() bool { return a.Filter != nil }
 
-// oneKey is the forget (or retry) of k.
-func oneKey(requeue bool, k *api.Key) action {
-	a := action{requeue: requeue, controller: k.Controller, key: k.Key}
-	a.follow(k)
+// OneKey is the forget (or retry) of k.
+func OneKey(requeue bool, k *api.Key) Action {
+	a := Action{Requeue: requeue, Controller: k.Controller, Key: k.Key}
+	a.Follow(k)
 	return a
 }
 
-// follow takes the numbers of k as last read: its failures, where its
+// Follow takes the numbers of k as last read: its failures, where its
 // delay came from, its state, and whether its last error is permanent, by
 // the class the detail's diagnosis judges it by (explain's errorFinding),
 // unless a reconcile succeeded since (explain.ErrorResolved).
-func (a *action) follow(k *api.Key) {
-	a.failures, a.delaySource, a.state = k.Failures, k.DelaySource, k.State
-	a.permanent = k.LastError != nil && k.LastError.Class == api.ClassPermanent && !explain.ErrorResolved(k)
+func (a *Action) Follow(k *api.Key) {
+	a.Failures, a.DelaySource, a.State = k.Failures, k.DelaySource, k.State
+	a.Permanent = k.LastError != nil && k.LastError.Class == api.ClassPermanent && !explain.ErrorResolved(k)
 }
 
-// actedOn are the controllers whose keys the action resets: the key's; a
+// ActedOn are the controllers whose keys the action resets: the key's; a
 // set's where its dry run found keys; before it answers, every one asked.
-func (a action) actedOn() []string {
+func (a Action) ActedOn() []string {
 	switch {
-	case !a.bulk():
-		return []string{a.controller}
-	case a.counted:
-		return a.hit
+	case !a.Bulk():
+		return []string{a.Controller}
+	case a.Counted:
+		return a.Hit
 	}
-	return a.controllers
+	return a.Controllers
 }
 
 // bucket says a controller acted on has a token bucket.
-func (a action) bucket() bool { return len(a.buckets) > 0 }
+func (a Action) bucket() bool { return len(a.Buckets) > 0 }
 
-func (a action) verb() string {
-	if a.requeue {
+// Verb names the action: "retry" or "forget".
+func (a Action) Verb() string {
+	if a.Requeue {
 		return "retry"
 	}
 	return "forget"
 }
 
-// requests are the v1/forget bodies: one per controller.
-func (a action) requests() []api.ForgetRequest {
-	if !a.bulk() {
-		return []api.ForgetRequest{{Controller: a.controller, Keys: []string{a.key}, Requeue: a.requeue, Reason: a.reason, User: a.user}}
+// Requests are the v1/forget bodies: one per controller.
+func (a Action) Requests() []api.ForgetRequest {
+	if !a.Bulk() {
+		return []api.ForgetRequest{{Controller: a.Controller, Keys: []string{a.Key}, Requeue: a.Requeue, Reason: a.Reason, User: a.User}}
 	}
-	out := make([]api.ForgetRequest, 0, len(a.controllers))
-	for _, c := range a.controllers {
-		r := api.ForgetRequest{Controller: c, Filter: a.filter, Requeue: a.requeue, Reason: a.reason, User: a.user}
-		if a.requeue {
-			r.Spread = metav1.Duration{Duration: bulkSpread}
+	out := make([]api.ForgetRequest, 0, len(a.Controllers))
+	for _, c := range a.Controllers {
+		r := api.ForgetRequest{Controller: c, Filter: a.Filter, Requeue: a.Requeue, Reason: a.Reason, User: a.User}
+		if a.Requeue {
+			r.Spread = metav1.Duration{Duration: BulkSpread}
 		}
 		out = append(out, r)
 	}
 	return out
 }
 
-// confirmation is the y/N dialog before an action, with an optional
+// Confirmation is the y/N dialog before an action, with an optional
 // reason typed after w. A bulk action first counts its keys with a dry run.
-type confirmation struct {
-	id    int
-	act   action
-	count int // -1 until the dry run answers
+type Confirmation struct {
+	ID    int
+	Act   Action
+	Count int // -1 until the dry run answers
 	err   error
-	// reason is the reason prompt; typing says keys go to it.
-	reason textinput.Model
-	typing bool
-	keys   confirmKeys
+	// Reason is the reason prompt; typing says keys go to it.
+	Reason textinput.Model
+	Typing bool
+	keys   ConfirmKeys
 }
 
-// confirmKeys are the dialog's own keys: it handles them itself, and its
+// ConfirmKeys are the dialog's own keys: it handles them itself, and its
 // key line is drawn from them (help.KeyMap). While the reason is typed,
 // enter and esc end it and every other key edits it: the arrows, home and
 // end move in it (they used to end it, as they end the top view's filter).
-type confirmKeys struct {
+type ConfirmKeys struct {
 	Yes, No, Reason        key.Binding
 	ReasonDone, ReasonDrop key.Binding
 }
 
-func newConfirmKeys() confirmKeys {
-	return confirmKeys{
+func newConfirmKeys() ConfirmKeys {
+	return ConfirmKeys{
 		Yes:        key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:         key.NewBinding(key.WithKeys("n", "N", "esc", "enter", "q"), key.WithHelp("N", "no (default)")),
 		Reason:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "reason (optional)")),
@@ -149,21 +152,21 @@ func newConfirmKeys() confirmKeys {
 
 // ShortHelp is the dialog's key line: the answers, or, while the reason is
 // typed, how to end it. help.KeyMap.
-func (k confirmKeys) ShortHelp() []key.Binding {
+func (k ConfirmKeys) ShortHelp() []key.Binding {
 	if k.ReasonDone.Enabled() {
 		return []key.Binding{k.ReasonDone, k.ReasonDrop}
 	}
 	return []key.Binding{k.Yes, k.No, k.Reason}
 }
 
-// keyMap is the dialog's keys as they stand (answering, or typing).
-func (c *confirmation) keyMap() confirmKeys { return c.keys }
+// KeyMap is the dialog's keys as they stand (answering, or typing).
+func (c *Confirmation) KeyMap() ConfirmKeys { return c.keys }
 
 // FullHelp is ShortHelp in one column. help.KeyMap.
-func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // setTyping switches the bindings between answering and typing a reason.
-func (k *confirmKeys) setTyping(typing bool) {
+func (k *ConfirmKeys) setTyping(typing bool) {
 	for _, b := range []*key.Binding{&k.Yes, &k.No, &k.Reason} {
 		b.SetEnabled(!typing)
 	}
@@ -171,48 +174,50 @@ func (k *confirmKeys) setTyping(typing bool) {
 	k.ReasonDrop.SetEnabled(typing)
 }
 
-func newConfirmation(id int, act action) *confirmation {
+// NewConfirmation is the dialog, numbered id, asking to confirm act; a
+// bulk action waits for its dry run's count (Counted).
+func NewConfirmation(id int, act Action) *Confirmation {
 	ti := textinput.New()
 	ti.Prompt = "Reason: "
 	// No placeholder: the input draws its cursor over a placeholder's first
 	// letter, which then reads as typed ("Reason: w|hy…"). The hint is a
 	// line of its own (reasonHint).
 	ti.CharLimit = api.MaxReasonBytes
-	c := &confirmation{id: id, act: act, reason: ti, keys: newConfirmKeys()}
+	c := &Confirmation{ID: id, Act: act, Reason: ti, keys: newConfirmKeys()}
 	c.keys.setTyping(false)
-	if act.bulk() {
-		c.count = -1 // counted by a dry run (counted)
+	if act.Bulk() {
+		c.Count = -1 // counted by a dry run (counted)
 	}
 	return c
 }
 
-// update handles a key with the dialog's own keys: while typing, the
+// Update handles a key with the dialog's own keys: while typing, the
 // reason's editing keys (enter ends the typing, esc drops what was typed;
 // every other key, the arrows, home and end included, goes to the input);
 // otherwise w starts it. answered says the dialog was answered: answer is
 // the action confirmed, with its reason, or nil for no.
-func (c *confirmation) update(msg tea.KeyPressMsg) (_ tea.Cmd, answer *action, answered bool) {
+func (c *Confirmation) Update(msg tea.KeyPressMsg) (_ tea.Cmd, answer *Action, answered bool) {
 	k := &c.keys
 	switch {
 	case key.Matches(msg, k.ReasonDrop):
-		c.reason.SetValue("")
+		c.Reason.SetValue("")
 		fallthrough
 	case key.Matches(msg, k.ReasonDone):
-		c.typing = false
+		c.Typing = false
 		k.setTyping(false)
-		c.reason.Blur()
+		c.Reason.Blur()
 		return nil, nil, false
-	case c.typing:
+	case c.Typing:
 		var cmd tea.Cmd
-		c.reason, cmd = c.reason.Update(msg)
+		c.Reason, cmd = c.Reason.Update(msg)
 		return cmd, nil, false
 	case key.Matches(msg, k.Reason):
-		c.typing = true
+		c.Typing = true
 		k.setTyping(true)
-		return c.reason.Focus(), nil, false
+		return c.Reason.Focus(), nil, false
 	case key.Matches(msg, k.Yes):
-		act := c.act
-		act.reason = strings.TrimSpace(c.reason.Value())
+		act := c.Act
+		act.Reason = strings.TrimSpace(c.Reason.Value())
 		return nil, &act, true
 	case key.Matches(msg, k.No):
 		return nil, nil, true
@@ -220,37 +225,37 @@ func (c *confirmation) update(msg tea.KeyPressMsg) (_ tea.Cmd, answer *action, a
 	return nil, nil, false
 }
 
-// counted takes the dry run's count of a bulk action in (dialog id), and
+// Counted takes the dry run's count of a bulk action in (dialog id), and
 // where it found the keys (hit), when it is this dialog's; it reports
 // whether it was.
-func (c *confirmation) counted(id, count int, hit []string, err error) bool {
-	if c.id != id {
+func (c *Confirmation) Counted(id, count int, hit []string, err error) bool {
+	if c.ID != id {
 		return false
 	}
-	c.count, c.err = count, err
-	c.act.hit, c.act.counted = hit, true
+	c.Count, c.err = count, err
+	c.Act.Hit, c.Act.Counted = hit, true
 	return true
 }
 
-// updateInput passes a message that is not a key (the cursor's blink) to
+// UpdateInput passes a message that is not a key (the cursor's blink) to
 // the reason while it is typed.
-func (c *confirmation) updateInput(msg tea.Msg) tea.Cmd {
-	if !c.typing {
+func (c *Confirmation) UpdateInput(msg tea.Msg) tea.Cmd {
+	if !c.Typing {
 		return nil
 	}
 	var cmd tea.Cmd
-	c.reason, cmd = c.reason.Update(msg)
+	c.Reason, cmd = c.Reason.Update(msg)
 	return cmd
 }
 
-// prompt says what will happen, in words.
-func (c *confirmation) prompt() []string {
-	a := c.act
-	if !a.bulk() {
-		who := fmt.Sprintf("%s %s (%s)", explain.Printable(a.controller), explain.Printable(a.key), explain.Plural(a.failures, "failure"))
-		if a.requeue {
+// Prompt says what will happen, in words.
+func (c *Confirmation) Prompt() []string {
+	a := c.Act
+	if !a.Bulk() {
+		who := fmt.Sprintf("%s %s (%s)", explain.Printable(a.Controller), explain.Printable(a.Key), explain.Plural(a.Failures, "failure"))
+		if a.Requeue {
 			out := []string{"Retry " + who + " now?"}
-			if a.permanent {
+			if a.Permanent {
 				// The detail under the dialog says it; the dialog must not
 				// read as if a retry could help.
 				out = append(out, "Its last error is permanent: a retry will fail the same way unless the object changed.")
@@ -262,83 +267,83 @@ func (c *confirmation) prompt() []string {
 	n := "counting… keys"
 	switch {
 	case c.err != nil:
-		n = "? keys (dry run failed: " + oneLine(c.err.Error()) + ")"
-	case c.count >= 0:
-		n = explain.Plural(c.count, "key")
+		n = "? keys (dry run failed: " + OneLine(c.err.Error()) + ")"
+	case c.Count >= 0:
+		n = explain.Plural(c.Count, "key")
 	}
-	if a.requeue {
+	if a.Requeue {
 		// One line each, wrapped at the dialog's width: two halves of a
 		// sentence wrapped apart broke it twice at 60 columns.
 		return []string{
-			fmt.Sprintf("Retry %s %s now?", n, a.what),
-			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", short(bulkSpread)),
+			fmt.Sprintf("Retry %s %s now?", n, a.What),
+			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", Short(BulkSpread)),
 		}
 	}
 	next := "a next failure waits only the base delay."
 	switch {
-	case a.bucket() && len(a.buckets) < len(a.actedOn()):
+	case a.bucket() && len(a.Buckets) < len(a.ActedOn()):
 		// Keys of controllers with and without a bucket: each its own.
 		bs := "whose token bucket still applies"
-		if len(a.buckets) > 1 {
+		if len(a.Buckets) > 1 {
 			bs = "whose token buckets still apply"
 		}
-		next = "a next failure waits only the base delay, except in " + strings.Join(a.buckets, ", ") + ", " + bs + "."
-	case a.bucket() && a.nextWait != "":
-		next = "a next failure waits " + a.nextWait + "."
+		next = "a next failure waits only the base delay, except in " + strings.Join(a.Buckets, ", ") + ", " + bs + "."
+	case a.bucket() && a.NextWait != "":
+		next = "a next failure waits " + a.NextWait + "."
 	case a.bucket():
 		next = "the token bucket still applies to a next failure."
 	}
-	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.what),
+	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.What),
 		"Their per-item failure counts go back to 0 and pending retries keep their times; " + next}
 }
 
 // forgetEffect says what a forget of one key changes for its next failure.
 // The per-item count restarts at 0; a token bucket is not reset, so when
 // the bucket chose the delay a forget does not shorten the next one.
-func (a action) forgetEffect() string {
+func (a Action) forgetEffect() string {
 	switch {
-	case a.delaySource == api.SourceBucket && a.nextWait != "":
-		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.nextWait + "."
-	case a.delaySource == api.SourceBucket:
+	case a.DelaySource == api.SourceBucket && a.NextWait != "":
+		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.NextWait + "."
+	case a.DelaySource == api.SourceBucket:
 		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
-	case a.bucket() && a.nextWait != "":
-		return "Its per-item failure count goes back to 0; its next failure waits " + a.nextWait + "."
+	case a.bucket() && a.NextWait != "":
+		return "Its per-item failure count goes back to 0; its next failure waits " + a.NextWait + "."
 	case a.bucket():
 		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
 	}
 	return "Its failure count goes back to 0, so its next failure waits the base delay again."
 }
 
-// view renders the dialog box.
-func (c *confirmation) view(st *styles, width int) string {
-	lines := c.prompt()
-	if c.typing || c.reason.Value() != "" {
-		lines = append(lines, "", c.reason.View())
+// View renders the dialog box.
+func (c *Confirmation) View(st *Styles, width int) string {
+	lines := c.Prompt()
+	if c.Typing || c.Reason.Value() != "" {
+		lines = append(lines, "", c.Reason.View())
 	}
-	if c.typing && c.reason.Value() == "" {
-		lines = append(lines, st.dim.Render(reasonHint))
+	if c.Typing && c.Reason.Value() == "" {
+		lines = append(lines, st.Dim.Render(ReasonHint))
 	}
 	// The key line, from the dialog's own bindings.
 	var keys []string
 	for _, b := range c.keys.ShortHelp() {
-		keys = append(keys, st.bold.Render(b.Help().Key)+" "+b.Help().Desc)
+		keys = append(keys, st.Bold.Render(b.Help().Key)+" "+b.Help().Desc)
 	}
 	lines = append(lines, "", strings.Join(keys, "   "))
 	inner := max(20, min(width-4, 76))
 	for i := range lines {
 		lines[i] = wrapFit(lines[i], inner)
 	}
-	return st.dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
+	return st.Dialog.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// reasonHint says what the reason is for, under its empty input.
-const reasonHint = "why: recorded with the reset, shown on the object"
+// ReasonHint says what the reason is for, under its empty input.
+const ReasonHint = "why: recorded with the reset, shown on the object"
 
 // wrapFit wraps s to w cells.
-func wrapFit(s string, w int) string { return strings.Join(wrap(s, w), "\n") }
+func wrapFit(s string, w int) string { return strings.Join(Wrap(s, w), "\n") }
 
-// overlay draws box centred over the screen's lines.
-func overlay(screen, box string, width, height int) string {
+// Overlay draws box centred over the screen's lines.
+func Overlay(screen, box string, width, height int) string {
 	lines := strings.Split(screen, "\n")
 	blines := strings.Split(box, "\n")
 	top := max(0, (height-len(blines))/2)
@@ -347,15 +352,15 @@ func overlay(screen, box string, width, height int) string {
 		if top+i >= len(lines) {
 			break
 		}
-		lines[top+i] = fit(strings.Repeat(" ", left)+bl, width)
+		lines[top+i] = Fit(strings.Repeat(" ", left)+bl, width)
 	}
 	return strings.Join(lines, "\n")
 }
 
 // pendingEffect says what a forget leaves of the key's wait, as its state
 // has it: a failed key has no retry pending to keep.
-func (a action) pendingEffect() string {
-	switch a.state {
+func (a Action) pendingEffect() string {
+	switch a.State {
 	case api.StateScheduled:
 		return "Its pending re-check (RequeueAfter) keeps its time (r retries now)."
 	case api.StateFailed:

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"errors"
@@ -18,15 +18,15 @@ import (
 // after it ("…%2Fnaive-00001: Get").
 var urlPattern = regexp.MustCompile(`https?://[^\s"]*[^\s":;,.)]`)
 
-// causeText is err on one line with its URLs shortened to their route and
+// CauseText is err on one line with its URLs shortened to their route and
 // the transport's repeat of the URL dropped:
 // "GET v1/key: dial tcp 127.0.0.1:8082: connect: connection refused".
-func causeText(err error) string {
+func CauseText(err error) string {
 	s := err.Error()
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		s = strings.Replace(s, ue.Error(), ue.Err.Error(), 1)
 	}
-	return oneLine(urlPattern.ReplaceAllStringFunc(s, shortURL))
+	return OneLine(urlPattern.ReplaceAllStringFunc(s, shortURL))
 }
 
 // shortURL is a URL's route: the last two segments of its path, which name

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestFitKey(t *testing.T) {
 		{"demo/日本語のなまえ-0012", 16, "demo/日…え-0012 "},  // a wide rune goes whole; the gap is padded
 		{"demo/x-00012", 2, "d…"},
 	} {
-		got := fitKey(tc.key, tc.w)
+		got := FitKey(tc.key, tc.w)
 		if got != tc.want {
 			t.Errorf("fitKey(%q, %d) = %q, want %q", tc.key, tc.w, got, tc.want)
 		}
@@ -42,11 +42,11 @@ func TestFitMessage(t *testing.T) {
 		w    int
 		want string
 	}{
-		{100, fit(msg, 100)},
+		{100, Fit(msg, 100)},
 		{33, "sync with…503 Service Unavailable"},
 		{20, "sync wit…Unavailable"}, // "Service Unavailable" would leave the start under a quarter
 	} {
-		got := fitMessage(msg, tc.w)
+		got := FitMessage(msg, tc.w)
 		if got != tc.want {
 			t.Errorf("fitMessage(%d) = %q, want %q", tc.w, got, tc.want)
 		}

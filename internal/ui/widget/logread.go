@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// logReadPart says how much of a log was understood: the lines read, the
+// LogReadPart says how much of a log was understood: the lines read, the
 // records by dialect, and the failure-looking lines that could not be read
 // (`get --from-logs` prints one of them).
-func logReadPart(s *styles, lr *api.LogRead) string {
-	out := s.label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
+func LogReadPart(s *Styles, lr *api.LogRead) string {
+	out := s.Label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
 	dialects := make([]string, 0, len(lr.Recognised))
 	for d := range lr.Recognised {
 		dialects = append(dialects, d)
@@ -23,21 +23,21 @@ func logReadPart(s *styles, lr *api.LogRead) string {
 		out += fmt.Sprintf(", %s %d", d, lr.Recognised[d])
 	}
 	if len(dialects) == 0 {
-		out += s.warn.Render(", none recognised")
+		out += s.Warn.Render(", none recognised")
 	}
 	if lr.Unreadable > 0 {
-		out += s.warn.Render(fmt.Sprintf(", %d failure lines unreadable", lr.Unreadable))
+		out += s.Warn.Render(fmt.Sprintf(", %d failure lines unreadable", lr.Unreadable))
 	}
 	if lr.Untimed > 0 {
-		out += s.dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
+		out += s.Dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
 	}
 	return out
 }
 
-// logEndsText says what a saved log's times count from: "log ends
+// LogEndsText says what a saved log's times count from: "log ends
 // 22:08:26 (1m05s ago)", with the date when it is older than a day (a
 // time of day alone would read as today's).
-func logEndsText(end, now time.Time) string {
+func LogEndsText(end, now time.Time) string {
 	at := explain.TimeOfDay(end)
 	if now.Sub(end) > 24*time.Hour {
 		at = explain.Timestamp(end)

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"fmt"
@@ -13,12 +13,12 @@ import (
 // bubbles' viewport does in SetYOffset, so that every key moves what is
 // shown and no offset points past the end.
 
-// scrollKeys move a cursor or a text, in every view that scrolls.
-type scrollKeys struct{ Up, Down, PageUp, PageDown, Home, End key.Binding }
+// ScrollKeys move a cursor or a text, in every view that scrolls.
+type ScrollKeys struct{ Up, Down, PageUp, PageDown, Home, End key.Binding }
 
-// scrollBy moves pos by the scroll key msg, if it is one: a line, page
+// ScrollBy moves pos by the scroll key msg, if it is one: a line, page
 // lines, or to either end (n: the view's clamp brings it back in range).
-func scrollBy(k scrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {
+func ScrollBy(k ScrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {
 	switch {
 	case key.Matches(msg, k.Up):
 		*pos--
@@ -35,10 +35,10 @@ func scrollBy(k scrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {
 	}
 }
 
-// clampRows returns cursor kept on one of n rows, and offset, the first row
+// ClampRows returns cursor kept on one of n rows, and offset, the first row
 // shown, moved as little as keeps the cursor among the rows shown; a list
 // that fills the screen leaves no empty rows below its last.
-func clampRows(cursor, offset, n, rows int) (int, int) {
+func ClampRows(cursor, offset, n, rows int) (int, int) {
 	cursor = max(0, min(cursor, n-1))
 	if cursor < offset {
 		offset = cursor
@@ -49,23 +49,23 @@ func clampRows(cursor, offset, n, rows int) (int, int) {
 	return cursor, max(0, min(offset, n-rows))
 }
 
-// clampText returns the offset of a text of n lines, room shown at a
+// ClampText returns the offset of a text of n lines, room shown at a
 // time, kept within the text: the last screenful ends at its last line
 // (the "more lines" note takes the bottom line); a text that fits does not
 // scroll.
-func clampText(scroll, n, room int) int {
+func ClampText(scroll, n, room int) int {
 	if n <= room {
 		return 0
 	}
 	return max(0, min(scroll, n-room+1))
 }
 
-// scrolledText is what shows of lines from scroll on, in room lines: when
+// ScrolledText is what shows of lines from scroll on, in room lines: when
 // more follow, the bottom line says how many.
-func scrolledText(lines []string, scroll, room int, s *styles) []string {
+func ScrolledText(lines []string, scroll, room int, s *Styles) []string {
 	lines = lines[min(scroll, len(lines)):]
 	if len(lines) > room && room > 1 {
-		lines = append(lines[:room-1], s.dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(lines)-room+1)))
+		lines = append(lines[:room-1], s.Dim.Render(fmt.Sprintf("↓ %d more lines: j/k or pgdn to scroll", len(lines)-room+1)))
 	}
 	return lines
 }

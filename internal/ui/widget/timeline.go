@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"fmt"
@@ -25,13 +25,13 @@ func bar(d, peak time.Duration, width int) string {
 	return strings.Repeat("█", eighths/8) + barEighths[eighths%8]
 }
 
-// timeline is the key's attempts, oldest first, in w cells: time, outcome,
+// Timeline is the key's attempts, oldest first, in w cells: time, outcome,
 // delay, a bar of the delay, and the error — a run of identical errors
 // written once.
-func timeline(s *styles, k *api.Key, w int) []string {
+func Timeline(s *Styles, k *api.Key, w int) []string {
 	hist := k.History
 	if len(hist) == 0 {
-		return []string{s.label.Render("Attempts ") + s.dim.Render("none recorded yet")}
+		return []string{s.Label.Render("Attempts ") + s.Dim.Render("none recorded yet")}
 	}
 	var peak time.Duration
 	for _, a := range hist {
@@ -47,30 +47,30 @@ func timeline(s *styles, k *api.Key, w int) []string {
 	avail := w - (8 + 1 + whyWidth + 1 + 13 + 1 + 7 + 1 + 1)
 	barW := max(8, min(40, avail-need))
 	errW := max(10, avail-barW)
-	title := s.label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist)))
+	title := s.Label.Render(fmt.Sprintf("Attempts (last %d, oldest first)", len(hist)))
 	if before > 0 {
-		title += s.dim.Render(fmt.Sprintf(" · %d earlier, same error", before))
+		title += s.Dim.Render(fmt.Sprintf(" · %d earlier, same error", before))
 	}
 	out := []string{
 		title,
-		s.header.Render(fit(fmt.Sprintf("%-8s %-*s %-13s %7s %-*s %s", "TIME", whyWidth, "WHY", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
+		s.Header.Render(Fit(fmt.Sprintf("%-8s %-*s %-13s %7s %-*s %s", "TIME", whyWidth, "WHY", "OUTCOME", "DELAY", barW, "BACKOFF", "ERROR"), w)),
 	}
 	for i, a := range hist {
 		delay := "-"
 		if a.Delay.Duration > 0 {
-			delay = short(a.Delay.Duration)
+			delay = Short(a.Delay.Duration)
 		}
 		outcome := a.Outcome
 		switch a.Outcome {
 		case api.OutcomeError, api.OutcomeTerminal:
-			outcome = s.bad.Render(fit(outcome, 13))
+			outcome = s.Bad.Render(Fit(outcome, 13))
 		case api.OutcomeSuccess:
-			outcome = s.ok.Render(fit(outcome, 13))
+			outcome = s.OK.Render(Fit(outcome, 13))
 		default:
-			outcome = fit(outcome, 13)
+			outcome = Fit(outcome, 13)
 		}
-		line := fmt.Sprintf("%s %s %s %7s %s %s", clockTime(a.At), fit(why(a), whyWidth), outcome, delay,
-			s.bar.Render(fit(bar(a.Delay.Duration, peak, barW), barW)), fit(runs[i], errW))
+		line := fmt.Sprintf("%s %s %s %7s %s %s", ClockTime(a.At), Fit(why(a), whyWidth), outcome, delay,
+			s.Bar.Render(Fit(bar(a.Delay.Duration, peak, barW), barW)), Fit(runs[i], errW))
 		out = append(out, line)
 	}
 	return out
@@ -120,7 +120,7 @@ func errorRuns(hist []api.Attempt, k *api.Key) (cells []string, before int) {
 		for j < len(hist) && hist[j].Error != "" && hist[j].Error == hist[i].Error {
 			j++
 		}
-		msg := oneLine(hist[i].Error)
+		msg := OneLine(hist[i].Error)
 		if n := j - i; n > 1 && msg != "" {
 			msg = fmt.Sprintf("×%d %s", n, msg)
 		}

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"encoding/json"
@@ -12,19 +12,19 @@ import (
 // escaped where it is drawn (a table cell, a title, the status line), or,
 // for a view drawn from one fetched value, in that value when it arrives.
 
-// printableFields escapes, with explain.Printable, every string reachable
+// PrintableFields escapes, with explain.Printable, every string reachable
 // from v (a pointer) through structs, pointers, slices and arrays: the one
 // place a fetched description becomes text for the terminal, whatever
 // field a later version adds. Maps and unexported fields are left as they
 // are (none holds the cluster's text).
-func printableFields(v any) {
+func PrintableFields(v any) {
 	walkStrings(reflect.ValueOf(v), 0)
 }
 
-// deepCopy is v copied through JSON, the wire form of what a view is sent,
+// DeepCopy is v copied through JSON, the wire form of what a view is sent,
 // so that escaping the copy (printableFields) leaves v as read. ok is
 // false when v does not round-trip: the copy is then v itself.
-func deepCopy[T any](v T) (_ T, ok bool) {
+func DeepCopy[T any](v T) (_ T, ok bool) {
 	var out T
 	b, err := json.Marshal(v)
 	if err != nil || json.Unmarshal(b, &out) != nil {
