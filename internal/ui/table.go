@@ -3,14 +3,12 @@ package ui
 import (
 	"cmp"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -22,7 +20,7 @@ type column struct {
 	width int
 	right bool
 	name  bool
-	cell  func(k *inspector.PodKey, now time.Time) string
+	cell  func(r *widget.KeyRow) string
 }
 
 // wideWidth is the terminal width from which the -o wide columns show.
@@ -57,9 +55,9 @@ func (t *topModel) columns() []column {
 		next.title, next.width = "NEXT", 8
 	}
 	next.cell = nextRetryCell(next.width)
-	state := column{title: "STATE", width: 9, cell: func(k *inspector.PodKey, _ time.Time) string { return string(k.State) }}
+	state := column{title: "STATE", width: 9, cell: func(r *widget.KeyRow) string { return r.State }}
 	if narrow {
-		state.width, state.cell = 7, func(k *inspector.PodKey, _ time.Time) string { return cmp.Or(shortStates[k.State], string(k.State)) }
+		state.width, state.cell = 7, func(r *widget.KeyRow) string { return cmp.Or(shortStates[api.State(r.State)], r.State) }
 		ctlW = 9
 	}
 	cols := []column{state}
@@ -68,61 +66,38 @@ func (t *topModel) columns() []column {
 		if ctlW < len(title) {
 			title = "CTRL" // not "CONTROLL…"
 		}
-		cols = append(cols, column{title: title, width: ctlW, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Controller }})
+		cols = append(cols, column{title: title, width: ctlW, cell: func(r *widget.KeyRow) string { return r.Controller }})
 	}
 	switch {
 	case t.fleet():
 		// Several workloads: which pod (and so which controller deployment)
 		// a key is on matters at any width.
-		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
 	case multiPod && w >= wideWidth:
-		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Pod }})
+		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
 	}
 	keyCol := len(cols)
 	cols = append(cols,
-		column{title: "KEY", name: true, cell: func(k *inspector.PodKey, _ time.Time) string { return k.Key.Key }},
-		column{title: "FAILS", width: 5, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.Failures) }},
+		column{title: "KEY", name: true, cell: func(r *widget.KeyRow) string { return r.Key }},
+		column{title: "FAILS", width: 5, right: true, cell: func(r *widget.KeyRow) string { return r.Failures }},
 		next,
 	)
 	if (!t.fleet() || w >= 100) && !narrow {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
-		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(k *inspector.PodKey, _ time.Time) string {
-			if k.Delay.Duration == 0 {
-				return "-"
-			}
-			return widget.Short(k.Delay.Duration)
-		}})
+		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *widget.KeyRow) string { return r.Delay }})
 	}
 	if w >= 110 {
-		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(k *inspector.PodKey, _ time.Time) string { return widget.Dash(k.DelaySource) }})
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(r *widget.KeyRow) string { return r.Source }})
 	}
 	if w >= wideWidth {
 		cols = append(cols,
-			column{title: "TOTAL", width: 6, right: true, cell: func(k *inspector.PodKey, _ time.Time) string { return strconv.Itoa(k.TotalFailures) }},
-			column{title: "FAILING FOR", width: 11, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
-				if k.FirstFailureAt.IsZero() {
-					return "-"
-				}
-				return explain.FormatSeconds(now.Sub(k.FirstFailureAt))
-			}},
-			column{title: "LAST EVENT", width: 10, right: true, cell: func(k *inspector.PodKey, now time.Time) string {
-				if k.LastEventAt.IsZero() {
-					return "-"
-				}
-				return explain.FormatSeconds(now.Sub(k.LastEventAt))
-			}},
+			column{title: "TOTAL", width: 6, right: true, cell: func(r *widget.KeyRow) string { return r.Total }},
+			column{title: "FAILING FOR", width: 11, right: true, cell: func(r *widget.KeyRow) string { return r.FailingFor }},
+			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *widget.KeyRow) string { return r.LastEvent }},
 		)
 	}
 	errCol := len(cols)
-	cols = append(cols, column{title: "LAST ERROR", cell: func(k *inspector.PodKey, _ time.Time) string {
-		if k.LastError == nil {
-			return ""
-		}
-		if explain.ErrorResolved(&k.Key) {
-			return explain.ResolvedMark + widget.OneLine(k.LastError.Message)
-		}
-		return widget.OneLine(k.LastError.Message)
-	}})
+	cols = append(cols, column{title: "LAST ERROR", cell: func(r *widget.KeyRow) string { return r.Error(0) }})
 	used := 2 // the change mark and its space
 	for _, c := range cols {
 		used += c.width + 1
@@ -148,7 +123,7 @@ func (t *topModel) columns() []column {
 		// Every row's key in one namespace, and the keys cut: the namespace
 		// once in the title gives the names their room.
 		cols[keyCol].title = "KEY (" + ns + "/)"
-		cols[keyCol].cell = func(k *inspector.PodKey, _ time.Time) string { return strings.TrimPrefix(k.Key.Key, ns+"/") }
+		cols[keyCol].cell = func(r *widget.KeyRow) string { return strings.TrimPrefix(r.Key, ns+"/") }
 		keyW -= len(ns) + 1
 	}
 	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
@@ -182,12 +157,12 @@ func (t *topModel) sharedNamespace() string {
 // get says "running 4s", explain.NextRetryText), since a bare "4s" under
 // NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
 // ("for 12m") where the whole time does not fit, never cut.
-func nextRetryCell(w int) func(*inspector.PodKey, time.Time) string {
-	return func(k *inspector.PodKey, now time.Time) string {
-		if k.State != api.StateRunning || k.StartedAt.IsZero() {
-			return explain.NextRetryCompact(k.Key, now)
+func nextRetryCell(w int) func(*widget.KeyRow) string {
+	return func(r *widget.KeyRow) string {
+		if !r.Running {
+			return r.NextRetry
 		}
-		d := now.Sub(k.StartedAt)
+		d := r.RunningFor
 		if s := "for " + explain.FormatSeconds(d); len(s) <= w {
 			return s
 		}
@@ -246,8 +221,9 @@ func (t *topModel) table() []string {
 	cells := make([]string, len(cols))
 	for i := range t.shownRows() {
 		k := &t.page.Items[i]
+		row := widget.NewKeyRow(k, now)
 		for j, c := range cols {
-			v := explain.Printable(c.cell(k, now)) // names and errors are the cluster's text
+			v := explain.Printable(c.cell(&row)) // names and errors are the cluster's text
 			switch {
 			case c.right:
 				cells[j] = widget.FitLeft(v, c.width)

@@ -2,7 +2,9 @@ package widget
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -14,15 +16,9 @@ import (
 // (`get --from-logs` prints one of them).
 func LogReadPart(s *Styles, lr *api.LogRead) string {
 	out := s.Label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
-	dialects := make([]string, 0, len(lr.Recognised))
-	for d := range lr.Recognised {
-		dialects = append(dialects, d)
-	}
-	slices.Sort(dialects)
-	for _, d := range dialects {
-		out += fmt.Sprintf(", %s %d", d, lr.Recognised[d])
-	}
-	if len(dialects) == 0 {
+	if r := Recognised(lr); r != "" {
+		out += ", " + r
+	} else {
 		out += s.Warn.Render(", none recognised")
 	}
 	if lr.Unreadable > 0 {
@@ -32,6 +28,21 @@ func LogReadPart(s *Styles, lr *api.LogRead) string {
 		out += s.Dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
 	}
 	return out
+}
+
+// Recognised is what of a log was read, by dialect, in the dialects'
+// order: "Flux (JSON) 3, controller-runtime 12"; "" when no line was
+// recognised. The header's log part and `get --from-logs`' note both say
+// it this way.
+func Recognised(lr *api.LogRead) string {
+	var b strings.Builder
+	for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
+	}
+	return b.String()
 }
 
 // LogEndsText says what a saved log's times count from: "log ends
