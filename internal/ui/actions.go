@@ -11,6 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -20,12 +21,12 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 		return m, m.setStatus("no controller accepts forget", true)
 	}
 	m.nextID++
-	act.User = m.c.opts.User
+	act.User = m.c.Opts.User
 	m.top.forecast(&act)
 	m.confirm = widget.NewConfirmation(m.nextID, act)
 	m.push(modeConfirm)
 	if act.Bulk() {
-		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)
+		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
 	}
 	return m, nil
 }
@@ -80,7 +81,7 @@ func (m *Model) followKey() {
 // else the top view's row; nil when neither shows it.
 func (m *Model) shownKey(controller, key string) *api.Key {
 	if m.view() == modeDetail {
-		return m.detail.shows(controller, key)
+		return m.detail.Shows(controller, key)
 	}
 	return m.top.row(controller, key)
 }
@@ -175,14 +176,14 @@ func (m *Model) statusLines() int {
 	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(widget.Wrap(m.statusShown(), m.c.width)))
+	return min(3, len(widget.Wrap(m.statusShown(), m.c.Width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.
 func (m *Model) fitStatus() {
-	m.c.statusLines = m.statusLines()
-	m.detail.clamp()
-	m.help.clamp()
+	m.c.StatusLines = m.statusLines()
+	m.detail.Clamp()
+	m.help.Clamp()
 }
 
 // setStatus shows a status message that expires.
@@ -204,15 +205,15 @@ func (m *Model) setHint(s string, md mode) tea.Cmd {
 
 // keyAction is forget or retry of the key under the cursor; forgetting a
 // key with nothing to forget says so instead of asking.
-func (t *topModel) keyAction(requeue bool) intent {
+func (t *topModel) keyAction(requeue bool) view.Intent {
 	sel := t.selected()
 	if sel == nil {
 		return nil
 	}
 	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
-		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
+		return view.NoteIntent{Text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
 	}
-	return askIntent{widget.OneKey(requeue, &sel.Key)}
+	return view.AskIntent{Act: widget.OneKey(requeue, &sel.Key)}
 }
 
 // filteredSet is the action on every key the top view's filter selects.
@@ -226,12 +227,12 @@ func (t *topModel) filteredSet(requeue bool) widget.Action {
 		what = append(what, "matching "+widget.DescribeFilter(f.Q))
 	}
 	if len(f.States) > 0 {
-		what = append(what, inStates(f.States))
+		what = append(what, view.InStates(f.States))
 	}
 	if len(what) == 0 {
 		what = append(what, "(ALL keys, no filter)")
 	}
-	return widget.Action{Requeue: requeue, Controllers: t.actionControllers(), Filter: f, What: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
+	return widget.Action{Requeue: requeue, Controllers: t.actionControllers(), Filter: f, What: strings.Join(what, ", ") + " of " + view.ScopeName(t.controller)}
 }
 
 // actionControllers is the controller shown, or every one that accepts forget.
@@ -248,20 +249,4 @@ func (t *topModel) actionControllers() []string {
 		}
 	}
 	return out
-}
-
-// inStates names states for messages: "in state backoff or failed".
-func inStates(states []api.State) string {
-	names := make([]string, len(states))
-	for i, s := range states {
-		names[i] = string(s)
-	}
-	return "in state " + strings.Join(names, " or ")
-}
-
-func scopeName(controller string) string {
-	if controller == "" {
-		return "every controller"
-	}
-	return controller
 }

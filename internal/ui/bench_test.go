@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // bigKeys is the key count behind the endpoint for the budget checks.
@@ -42,12 +43,12 @@ func (noCleanup) Cleanup(func()) {}
 // refreshed is the top view at w×h after one real refresh against f, and
 // the bytes that refresh read.
 func refreshed(tb testing.TB, f *fixture, w, h int) (Model, int64) {
-	m := newModel(context.Background(), Options{Session: f.session(tb)})
+	m := newModel(context.Background(), view.Options{Session: f.session(tb)})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m = next.(Model)
-	m.top.sort = slices.Index(sorts, api.SortNext) // any order reads the same bytes
+	m.top.sort = slices.Index(view.Sorts, api.SortNext) // any order reads the same bytes
 	before := f.bytes.Load()
-	msg := m.top.refresh()().(readMsg).msg.(refreshedMsg)
+	msg := m.top.refresh()().(view.ReadMsg).Msg.(refreshedMsg)
 	n := f.bytes.Load() - before
 	if msg.err != nil {
 		tb.Fatal(msg.err)

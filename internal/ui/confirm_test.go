@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -24,7 +25,7 @@ func typeText(s string) []tea.Msg {
 // there (y and n included) is text, enter ends it, and the forget carries it
 // with the user the UI was started with.
 func TestConfirmReason(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock, User: "alice"})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, User: "alice"})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
 	m = send(t, m, press("down"), press("r"), press("w"))
@@ -133,7 +134,7 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 		m := send(t, detailOf(t, loaded(t, 120, 30)), press("f"))
 		d := fixedDetail()
 		d.Key.Failures = 18
-		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+		m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 		s := screen(m)
 		if !strings.Contains(s, "demo/naive-00001 (18 failures)") || !strings.Contains(s, "backoff · 18 failures") {
 			t.Errorf("the dialog and the header disagree after a refresh:\n%s", s)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // lineOf is the index of the first line of screen containing s, or -1.
@@ -93,7 +95,7 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 // On open the cursor is on the first row: under the attention order, the
 // worst key.
 func TestCursorOpensOnFirstRow(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	if e, a := "attention", m.top.query().Sort; e != a {
 		t.Errorf("default sort: want %q, got %q", e, a)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // On screen, as the newcomer read naive-00001 after a forget: the labels
@@ -27,8 +28,8 @@ func TestTimelineAfterForgetAddsUp(t *testing.T) {
 	}
 	k.History, k.Failures, k.SameErrorCount = hist, 13, 29
 	m.push(modeDetail)
-	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-	m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 	s := screen(m)
 	for _, want := range []string{"the same on the last 29 attempts", "Attempts (last 16, oldest first) · 14 earlier, same error", "×2 spec.storageClass", "×13 spec.storageClass"} {
 		if !strings.Contains(squashSpaces(s), want) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -77,7 +78,7 @@ var sortOrder = map[string]string{
 // than the screen takes a second line (the cause comes after the count),
 // with a shorter label first: the cut falls on the least of it.
 func (t *topModel) diagnosisLines() []string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	d, others, ok := t.diagnosis()
 	if !ok {
 		return []string{s.Label.Render("diagnosis ") + s.Dim.Render("…")}
@@ -93,7 +94,7 @@ func (t *topModel) diagnosisLines() []string {
 	}
 	rows := ""
 	if first := t.firstRowController(); first != "" && first != d.Controller {
-		rows = " (rows: " + sortOrder[sorts[t.sort]] + ")"
+		rows = " (rows: " + sortOrder[view.Sorts[t.sort]] + ")"
 	}
 	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(d.Summary)
 	// From the roomiest label to the shortest; the last one also wraps.
@@ -108,7 +109,7 @@ func (t *topModel) diagnosisLines() []string {
 	} else if rows != "" {
 		labels = []string{"worst" + rows + ": "}
 	}
-	w := t.c.width
+	w := t.c.Width
 	for _, l := range labels {
 		if line := s.Label.Render(l) + body; lipgloss.Width(line) <= w {
 			return []string{line}

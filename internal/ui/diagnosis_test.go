@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // The header's diagnosis is the selected controller's, or the worst one's
@@ -131,7 +132,7 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 	if _, _, err := store.Read(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
 	m = send(t, m, m.top.refresh()())
 	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (success is not logged at the default verbosity)"

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -33,18 +34,18 @@ type topView struct {
 // replaces. Drilling again from a drill-down keeps the first view: esc goes
 // back to where the user was before any group (through the group view the
 // last was opened from, when fromGroups).
-func (t *topModel) showGroup(in showGroupIntent, fromGroups bool) tea.Cmd {
+func (t *topModel) showGroup(in view.ShowGroupIntent, fromGroups bool) tea.Cmd {
 	if t.drill == nil {
 		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.Applied, group: t.group,
 			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
 	}
 	t.drill.fromGroups = fromGroups
-	t.controller = in.controller
+	t.controller = in.Controller
 	t.states = map[api.State]bool{}
-	for _, s := range in.states {
+	for _, s := range in.States {
 		t.states[s] = true
 	}
-	t.group = errorGroup{pattern: in.errors, fingerprint: in.fingerprint}
+	t.group = errorGroup{pattern: in.Errors, fingerprint: in.Fingerprint}
 	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	return t.refresh()
 }
@@ -52,7 +53,7 @@ func (t *topModel) showGroup(in showGroupIntent, fromGroups bool) tea.Cmd {
 // undoDrill restores the view from before the drill-down and says what it
 // shows again; the root pops the drill-down's mode, and opens the group
 // view again when the drill-down was opened from it.
-func (t *topModel) undoDrill() leftDrillIntent {
+func (t *topModel) undoDrill() view.LeftDrillIntent {
 	v := t.drill
 	t.drill = nil
 	t.controller, t.states, t.group = v.controller, v.states, v.group
@@ -63,14 +64,14 @@ func (t *topModel) undoDrill() leftDrillIntent {
 		what = "keys matching " + widget.DescribeFilter(v.q)
 	}
 	if sel := t.stateList(); len(sel) > 0 {
-		what += " " + inStates(sel)
+		what += " " + view.InStates(sel)
 	}
 	// A report of what esc did, not a hint: "esc: back to …" read as one
 	// once esc no longer went anywhere.
 	if v.fromGroups {
-		return leftDrillIntent{text: "left the error group: back to the error groups; esc then shows " + what + " of " + scopeName(v.controller), toGroups: true}
+		return view.LeftDrillIntent{Text: "left the error group: back to the error groups; esc then shows " + what + " of " + view.ScopeName(v.controller), ToGroups: true}
 	}
-	return leftDrillIntent{text: "left the error group: showing " + what + " of " + scopeName(v.controller) + " again"}
+	return view.LeftDrillIntent{Text: "left the error group: showing " + what + " of " + view.ScopeName(v.controller) + " again"}
 }
 
 // switchFromDrill is tab (or shift+tab) in a drill-down: an error group is
@@ -78,20 +79,20 @@ func (t *topModel) undoDrill() leftDrillIntent {
 // leaves the drill-down (its view before comes back: filter and states),
 // shows the controller after the group's, and says so; esc then no longer
 // goes back to the group.
-func (t *topModel) switchFromDrill(back bool) intent {
+func (t *topModel) switchFromDrill(back bool) view.Intent {
 	from := t.controller
 	t.undoDrill()
 	t.controller = from
 	t.controller = t.nextController(back)
 	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-	return leftDrillIntent{text: "left the error group, which is " + scopeName(from) + "'s only: showing " + scopeName(t.controller)}
+	return view.LeftDrillIntent{Text: "left the error group, which is " + view.ScopeName(from) + "'s only: showing " + view.ScopeName(t.controller)}
 }
 
 // keys is the top view's key map as it stands: esc is offered only when it
 // does something (leave the drill-down, else clear the filter applied), and
 // named for what it does.
 func (t *topModel) keys() topKeys {
-	k := t.c.keys.top()
+	k := topKeysOf(&t.c.Keys)
 	switch {
 	case t.drill != nil && t.drill.fromGroups:
 		k.Back.SetHelp("esc", "back to error groups")

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // hintsLine is the last line of the screen: the hints of the mode on top.
@@ -75,7 +77,7 @@ func TestDrillDownTabLeavesTheGroup(t *testing.T) {
 	if m.top.controller != want {
 		t.Errorf("tab from outage's group shows controller %q, want %q (the one after outage in %v)", m.top.controller, want, names)
 	}
-	if s := flat(screen(m)); !strings.Contains(s, "left the error group, which is outage's only: showing "+scopeName(want)) {
+	if s := flat(screen(m)); !strings.Contains(s, "left the error group, which is outage's only: showing "+view.ScopeName(want)) {
 		t.Errorf("tab does not say it left the group:\n%s", screen(m))
 	}
 	// esc no longer goes to a group: nothing to clear, so it is not offered.

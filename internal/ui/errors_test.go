@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // A regex that does not compile says so under the prompt while it is
@@ -46,7 +47,7 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := startJourneyWith(t, Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second})
+	j := startJourneyWith(t, view.Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second})
 	j.waitFor("✗ cannot read "+addr, "tried GET v1/controllers and v1/keys at", "connection refused", "tries again in", "gives up in")
 
 	j.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))

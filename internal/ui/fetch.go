@@ -3,8 +3,6 @@ package ui
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -24,10 +23,6 @@ const (
 	// a key that keeps a refresh under 64 KiB whatever the key count. The
 	// retry forecast comes counted from v1/controllers, so it costs no keys.
 	maxPage = 96
-	// callTimeout bounds one command's calls.
-	callTimeout = 10 * time.Second
-	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
-	attachTimeout = 30 * time.Second
 	// diagnosisEvery spaces the reads of the error groups behind the
 	// diagnosis line (see topModel.refresh).
 	diagnosisEvery = 5 * time.Second
@@ -53,22 +48,6 @@ type refreshedMsg struct {
 	err         error
 	// pageErr is the page's own error: the one `get` would print.
 	pageErr   error
-	fetchedAt time.Time
-}
-
-// detailFetchedMsg carries a (re)read of the key the detail view shows.
-type detailFetchedMsg struct {
-	controller, key string
-	data            *inspector.Description
-	err             error
-	fetchedAt       time.Time
-}
-
-// groupsFetchedMsg carries the endpoint's error groups for the group view.
-type groupsFetchedMsg struct {
-	seq       int
-	list      *api.ErrorGroupList
-	err       error
 	fetchedAt time.Time
 }
 
@@ -98,14 +77,6 @@ type forgetDoneMsg struct {
 	err       error
 }
 
-// attachedMsg carries the session opened on the pod picked, or why not.
-type attachedMsg struct {
-	pod     inspector.Pod
-	session *inspector.Session
-	objects *inspector.ObjectReader
-	err     error
-}
-
 // statusExpiredMsg clears the status message it names, if still shown.
 type statusExpiredMsg struct{ id int }
 
@@ -126,7 +97,7 @@ func expireStatus(id int) tea.Cmd {
 // the keys).
 func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery, groups bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		ctx, cancel := context.WithTimeout(ctx, view.CallTimeout)
 		defer cancel()
 		msg := refreshedMsg{seq: seq, groupsAsked: groups, groupsFor: page.Controller}
 		var ovErr, pageErr error
@@ -142,80 +113,6 @@ func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Tim
 		msg.err, msg.pageErr = cmp.Or(ovErr, pageErr), pageErr
 		return msg
 	}
-}
-
-// detailCmd reads one key and explains it, as `kubectl backoff describe`
-// does: its history, its controller, the fleet around it and, when a
-// cluster is at hand, the object behind it.
-func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		d, err := s.Describe(ctx, controller, key, objects)
-		return detailFetchedMsg{controller: controller, key: key, data: d, err: err, fetchedAt: clock()}
-	}
-}
-
-// groupsCmd reads the endpoint's exact error groups (v1/errors) of the keys
-// f selects.
-func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, controller string, f api.Filter) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		l, err := s.Errors(ctx, controller, f)
-		return groupsFetchedMsg{seq: seq, list: l, err: err, fetchedAt: clock()}
-	}
-}
-
-// attachCmd attaches to pod with attach. The session is handed to owned
-// here, not in Update, so that it is closed when the UI exits even if the UI
-// exits while the attach is under way and this message is never read.
-func attachCmd(ctx context.Context, attach AttachFunc, owned *sessions, pod inspector.Pod) tea.Cmd {
-	return func() tea.Msg {
-		// Bounds the discovery and the port-forward's setup; the session
-		// itself lives until closed.
-		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
-		defer cancel()
-		s, objects, err := attach(ctx, pod)
-		if err == nil && !owned.adopt(s) {
-			err = errors.New("the UI has exited")
-		}
-		if err != nil {
-			return attachedMsg{pod: pod, err: fmt.Errorf("attach %s: %w", pod, err)}
-		}
-		return attachedMsg{pod: pod, session: s, objects: objects}
-	}
-}
-
-// sessions are the sessions the UI opened itself, closed when it exits.
-type sessions struct {
-	mu     sync.Mutex
-	open   []*inspector.Session
-	closed bool
-}
-
-// adopt keeps s to close at exit; once the UI has exited it closes s at once
-// and reports false.
-func (o *sessions) adopt(s *inspector.Session) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		s.Close()
-		return false
-	}
-	o.open = append(o.open, s)
-	return true
-}
-
-// closeAll closes every session adopted, and any adopted from now on.
-func (o *sessions) closeAll() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.closed = true
-	for _, s := range o.open {
-		s.Close()
-	}
-	o.open = nil
 }
 
 // dryRunCmd asks the endpoint how many keys act would touch.
@@ -262,7 +159,7 @@ func forgetCmd(ctx context.Context, s *inspector.Session, act widget.Action) tea
 // answers): resps are the answers of the controllers that answered, err
 // an inspector.ForgetFailures naming each that did not.
 func runAction(ctx context.Context, s *inspector.Session, act widget.Action, dryRun bool) (resps []*api.ForgetResponse, err error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, view.CallTimeout)
 	defer cancel()
 	reqs := act.Requests()
 	for i := range reqs {

@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // demoWorld is demo.FirstOutage (seed 7, a minute into its first outage)
@@ -39,7 +40,7 @@ func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, heig
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), Options{Session: s, Clock: r.Clock.Now})
+	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
 	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
 	msg := m.top.refresh()()
 	return send(t, m, msg)
@@ -108,7 +109,7 @@ func TestDiagnosisGroupsReadEveryFewSeconds(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
-	j := startJourneyWith(t, Options{Session: f.session(t), Refresh: refresh, Namespace: "demo", Clock: clock})
+	j := startJourneyWith(t, view.Options{Session: f.session(t), Refresh: refresh, Namespace: "demo", Clock: clock})
 	j.waitFor("demo/widget-000000", "widgets — 20 keys")
 	startup := f.callsTo("v1/errors") // the first refresh, and the one the window size asks for
 	// Refreshes come due on the UI's clock: step it by two refresh periods,

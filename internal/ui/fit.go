@@ -15,11 +15,11 @@ import tea "charm.land/bubbletea/v2"
 // so that a page down moves by the rows seen: when it changes (a diagnosis
 // that wraps once read, a status shown), refit reads the page again.
 func (t *topModel) rows() int {
-	n := t.c.height - t.headerHeight() - 2 - t.c.statusLines - len(t.problem())
+	n := t.c.Height - t.headerHeight() - 2 - t.c.StatusLines - len(t.problem())
 	if t.filter.Typing() {
-		n -= len(t.filter.View(&t.c.styles, t.c.width)) - 1
+		n -= len(t.filter.View(&t.c.Styles, t.c.Width)) - 1
 	}
-	if t.c.width < narrowWidth {
+	if t.c.Width < narrowWidth {
 		n--
 	}
 	return max(1, n)
@@ -57,7 +57,7 @@ func (t *topModel) refit() tea.Cmd {
 			p.Items = p.Items[min(shift, len(p.Items)):]
 			t.page = &p
 		}
-		if t.c.paused {
+		if t.c.Paused {
 			return nil
 		}
 		cmd := t.refresh()

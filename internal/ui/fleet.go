@@ -18,7 +18,7 @@ const maxUnreachableRows = 3
 // fleet reports whether the view spans several workloads (different
 // controllers, not replicas of one), or a cluster-wide session.
 func (t *topModel) fleet() bool {
-	if s := t.c.conn.session; s != nil && s.ClusterWide() {
+	if s := t.c.Conn.Session; s != nil && s.ClusterWide() {
 		return true
 	}
 	return t.overview != nil && workloads(t.overview.Replicas) > 1
@@ -36,7 +36,7 @@ func workloads(reps []inspector.Replica) int {
 // fleetSummary is the attached line's account of a fleet: how many pods in
 // how many workloads, leading, standby and out of reach.
 func (t *topModel) fleetSummary() string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	reps := t.overview.Replicas
 	var leading, standby, down int
 	for _, r := range reps {
@@ -66,9 +66,9 @@ func (t *topModel) fleetLines() []string {
 	if !t.fleet() {
 		return nil
 	}
-	s := &t.c.styles
+	s := &t.c.Styles
 	var lines []string
-	if sess := t.c.conn.session; sess != nil {
+	if sess := t.c.Conn.Session; sess != nil {
 		if note := sess.CapNote(); note != "" {
 			lines = append(lines, s.Warn.Render("⚠ "+note))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // fleetOverview is fixedOverview seen cluster-wide: the demo's controllers
@@ -52,7 +53,7 @@ func fleetPage(n int) *inspector.KeyList {
 // fleetLoaded is the top view at w×h after one refresh of a fleet.
 func fleetLoaded(t *testing.T, w, h, unreachable int) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all"})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	ov := fleetOverview(unreachable)
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, fetchedAt: t0})
@@ -102,7 +103,7 @@ func TestFleetHeader(t *testing.T) {
 			if tt.unreachable > maxUnreachableRows && !strings.Contains(lines[maxUnreachableRows], fmt.Sprintf("%d more pods unreachable", tt.unreachable-maxUnreachableRows+1)) {
 				t.Errorf("last unreachable row = %q, want the rest counted", lines[maxUnreachableRows])
 			}
-			if got, want := m.top.rows(), 40-headerLines-tt.wantRows-2-m.c.statusLines; got != want {
+			if got, want := m.top.rows(), 40-headerLines-tt.wantRows-2-m.c.StatusLines; got != want {
 				t.Errorf("table rows = %d, want %d", got, want)
 			}
 			table := lines[headerLines+tt.wantRows]
@@ -116,7 +117,7 @@ func TestFleetHeader(t *testing.T) {
 // TestFleetOneWorkload: replicas of one workload are not a fleet: the
 // header names each, as before, and no pod column shows at 120 columns.
 func TestFleetOneWorkload(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	ov := fleetOverview(0)
 	ov.Replicas = ov.Replicas[:2]

@@ -10,13 +10,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The filter of a fingerprint selects the messages that share it, and no other.
 func TestFingerprintFilter(t *testing.T) {
 	fp := "dial tcp …: connect: connection refused" // as v1/errors folds it
-	q := fingerprintFilter(fp)
+	q := view.FingerprintFilter(fp)
 	re := regexp.MustCompile(strings.TrimPrefix(q, "~"))
 	for msg, want := range map[string]bool{
 		"dial tcp 10.0.0.9:8443: connect: connection refused": true,
@@ -28,7 +29,7 @@ func TestFingerprintFilter(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x… ", 600) + "the end of a very long message"
-	if q := fingerprintFilter(long); len(q) > widget.MaxFilterLen || strings.HasPrefix(q, "~") {
+	if q := view.FingerprintFilter(long); len(q) > widget.MaxFilterLen || strings.HasPrefix(q, "~") {
 		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], widget.MaxFilterLen)
 	}
 }
@@ -42,8 +43,8 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 	m.top.filter.Set("outage")
 	m = send(t, m, press("3"), press("j"))
 	sel := m.top.sel
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec$", fingerprint: "spec", states: []api.State{api.StateBackoff, api.StateFailed}})
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^other$", fingerprint: "other", states: []api.State{api.StateFailed}})
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec$", Fingerprint: "spec", States: []api.State{api.StateBackoff, api.StateFailed}})
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^other$", Fingerprint: "other", States: []api.State{api.StateFailed}})
 	if q := m.top.query(); m.top.controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
 		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.controller, q.Q, q.Error)
 	}
@@ -72,7 +73,7 @@ func TestDrillDownEscRestoresTheView(t *testing.T) {
 }
 
 // act runs an intent through the root, as a view returning it would.
-func act(t *testing.T, m Model, in intent) (Model, tea.Cmd) {
+func act(t *testing.T, m Model, in view.Intent) (Model, tea.Cmd) {
 	t.Helper()
 	next, cmd := m.act(in, nil)
 	return next.(Model), cmd
@@ -86,7 +87,7 @@ func TestGroupFooterSaysGroup(t *testing.T) {
 	if !strings.Contains(footer, "f forget group") || !strings.Contains(footer, "r retry group") || strings.Contains(footer, "forget key") {
 		t.Errorf("group footer %q: want f forget group, r retry group", footer)
 	}
-	if d := m.c.keys.Forget.Help().Desc; d != "forget key" {
+	if d := m.c.Keys.Forget.Help().Desc; d != "forget key" {
 		t.Errorf("the group view renamed the top view's f too: %q", d)
 	}
 }
@@ -97,7 +98,7 @@ func TestGroupViewSingular(t *testing.T) {
 	list := &api.ErrorGroupList{ServerTime: t0, Total: 1, Matched: 1, Groups: []api.ErrorGroup{
 		{Controller: "naive", Fingerprint: "spec.storageClass must be set", Count: 1, FirstSeen: t0, LastSeen: t0, Examples: []string{"demo/naive-00001"}},
 	}}
-	m = send(t, m, groupsFetchedMsg{seq: m.groups.seq, list: list})
+	m = send(t, m, view.GroupsFetchedMsg{Seq: m.groups.Seq, List: list})
 	s := screen(m)
 	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
 		t.Errorf("want singulars:\n%s", s)
@@ -111,7 +112,7 @@ func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
 	m := loaded(t, 80, 24)
 	m.top.filter.Set("naive-0000")
 	m = send(t, m, press("1"))
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec", fingerprint: "spec.storageClass must be set", states: []api.State{api.StateBackoff, api.StateFailed}})
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec", Fingerprint: "spec.storageClass must be set", States: []api.State{api.StateBackoff, api.StateFailed}})
 	line := ansi.Strip(widget.Fit(m.top.queryLine(), 80))
 	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
 		if !strings.Contains(line, want) {

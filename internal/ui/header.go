@@ -11,13 +11,14 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // header renders the lines above the table: headerHeight of them, and
 // while a filter is typed, why what is typed is not applied.
 func (t *topModel) header() []string {
-	w := t.c.width
+	w := t.c.Width
 	lines := []string{widget.Fit(t.attachedLine(), w)}
 	for _, l := range t.fleetLines() {
 		lines = append(lines, widget.Fit(l, w))
@@ -31,36 +32,36 @@ func (t *topModel) header() []string {
 		widget.Fit(t.forecastLine(), w),
 	)
 	if t.filter.Typing() {
-		return append(lines, t.filter.View(&t.c.styles, w)...)
+		return append(lines, t.filter.View(&t.c.Styles, w)...)
 	}
 	return append(lines, widget.Fit(t.queryLine(), w))
 }
 
 // attachedLine says what is attached and how the connection stands.
 func (t *topModel) attachedLine() string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	parts := []string{s.Title.Render("backoff top")}
-	if t.c.paused {
+	if t.c.Paused {
 		// Right after the title: a narrow screen cuts the line's end, and
 		// "updated 4.0s ago" must not read as live (issue #23).
 		parts = append(parts, s.Warn.Render("⏸ PAUSED"))
 	}
-	if at := t.c.opts.SnapshotAt; !at.IsZero() {
+	if at := t.c.Opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
-	ended := t.c.logEnds
+	ended := t.c.LogEnds
 	if !ended.IsZero() {
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.c.now())))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.c.Now())))
 	}
-	if t.c.opts.Context != "" {
-		parts = append(parts, s.Label.Render("ctx ")+t.c.opts.Context)
+	if t.c.Opts.Context != "" {
+		parts = append(parts, s.Label.Render("ctx ")+t.c.Opts.Context)
 	}
-	if t.c.conn.namespace != "" {
-		parts = append(parts, s.Label.Render("ns ")+t.c.conn.namespace)
+	if t.c.Conn.Namespace != "" {
+		parts = append(parts, s.Label.Render("ns ")+t.c.Conn.Namespace)
 	}
 	replicaErr := false
 	if t.overview != nil {
@@ -70,7 +71,7 @@ func (t *topModel) attachedLine() string {
 			}
 			replicaErr = replicaErr || r.Err != nil
 			if r.LogRead != nil {
-				parts = append(parts, widget.LogReadPart(&t.c.styles, r.LogRead))
+				parts = append(parts, widget.LogReadPart(&t.c.Styles, r.LogRead))
 			}
 		}
 		if t.fleet() {
@@ -80,9 +81,9 @@ func (t *topModel) attachedLine() string {
 	switch {
 	case t.err != nil && !replicaErr:
 		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
-	case t.err != nil, !t.c.opts.SnapshotAt.IsZero(), !ended.IsZero():
+	case t.err != nil, !t.c.Opts.SnapshotAt.IsZero(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.c.now())))
+		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.c.Now())))
 	default:
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
@@ -94,7 +95,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	if r.LogRead != nil {
 		return explain.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
-	s := &t.c.styles
+	s := &t.c.Styles
 	role := "leader "
 	switch {
 	case r.Standby:
@@ -106,7 +107,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
-		if !t.c.opts.SnapshotAt.IsZero() && r.Err == nil {
+		if !t.c.Opts.SnapshotAt.IsZero() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
 		if r.Err != nil && !widget.TimedOut(r.Err) {
@@ -122,7 +123,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
-			st += " in " + widget.Countdown(c.RetryAt, t.c.now())
+			st += " in " + widget.Countdown(c.RetryAt, t.c.Now())
 		}
 		if c.LastError != "" {
 			st += ": " + widget.OneLine(c.LastError)
@@ -151,7 +152,7 @@ func (t *topModel) shown() []api.Controller {
 // A log's keys may be unknown too (its seventh toggle): with it the counts
 // add up to the tracked keys.
 func (t *topModel) countsLine() string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	counts := map[api.State]int{}
 	total := 0
 	for _, c := range t.shown() {
@@ -175,7 +176,7 @@ func (t *topModel) countsLine() string {
 		{" ", widget.Compact, nil, false}, {" ", widget.Compact, shortStates, false},
 		{" ", widget.Compact, nil, true}, {" ", widget.Compact, shortStates, true},
 	}
-	toggles := t.c.toggleStates()
+	toggles := t.c.ToggleStates()
 	labels := make([]string, 0, len(toggles))
 	for li, layout := range layouts {
 		labels = labels[:0]
@@ -193,8 +194,8 @@ func (t *topModel) countsLine() string {
 			}
 		}
 		keys := layout.gap + "keys " + layout.num(total)
-		withTotal := width-len(layout.gap)+len(keys) <= t.c.width
-		if !withTotal && width-len(layout.gap) > t.c.width && li < len(layouts)-1 {
+		withTotal := width-len(layout.gap)+len(keys) <= t.c.Width
+		if !withTotal && width-len(layout.gap) > t.c.Width && li < len(layouts)-1 {
 			continue
 		}
 		parts := make([]string, len(labels))
@@ -223,7 +224,7 @@ var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRun
 // then an "all" controller, then the tracked count and the controller (the
 // header names it); the group, last, is what the width then cuts.
 func (t *topModel) queryLine() string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	var pos, bare string // the position with and without the tracked count
 	if t.page != nil {
 		from := t.offset + 1
@@ -257,12 +258,12 @@ func (t *topModel) queryLine() string {
 			parts = append(parts, s.Label.Render("controller ")+cmp.Or(t.controller, "all"))
 		}
 		if sort {
-			parts = append(parts, s.Label.Render("sort ")+sorts[t.sort])
+			parts = append(parts, s.Label.Render("sort ")+view.Sorts[t.sort])
 		}
 		return strings.Join(append(parts, chosen...), s.Dim.Render(" · "))
 	}
 	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.controller != "", false)} {
-		if lipgloss.Width(l) <= t.c.width {
+		if lipgloss.Width(l) <= t.c.Width {
 			return l
 		}
 	}
@@ -271,7 +272,7 @@ func (t *topModel) queryLine() string {
 
 // limiterLine is the header's limiters line for the controllers shown.
 func (t *topModel) limiterLine() string {
-	return widget.LimiterLine(&t.c.styles, t.shown(), t.c.width, t.c.now())
+	return widget.LimiterLine(&t.c.Styles, t.shown(), t.c.Width, t.c.Now())
 }
 
 // forecastLine is the header's forecast line: the keys of the controllers
@@ -279,7 +280,7 @@ func (t *topModel) limiterLine() string {
 func (t *topModel) forecastLine() string {
 	var now time.Time
 	if t.overview != nil {
-		now = t.c.serverNow(t.overview.ServerTime, t.fetchedAt)
+		now = t.c.ServerNow(t.overview.ServerTime, t.fetchedAt)
 	}
-	return widget.ForecastLine(&t.c.styles, t.overview, t.controller, now, t.c.width)
+	return widget.ForecastLine(&t.c.Styles, t.overview, t.controller, now, t.c.Width)
 }

@@ -13,7 +13,7 @@ import (
 // legend explains the marks on the top view the first time each appears:
 // the footer says it once, help says it always.
 func (t *topModel) legend() string {
-	seen := t.c.seenMarks
+	seen := t.c.SeenMarks
 	var out []string
 	if len(t.changed) > 0 && !seen["•"] {
 		seen["•"] = true
@@ -42,7 +42,7 @@ func (t *topModel) gaveUp(msg refreshedMsg) error {
 		return nil
 	}
 	_, refused := errors.AsType[*inspector.APIError](msg.pageErr)
-	if refused || t.c.now().Sub(t.failedSince) >= t.c.opts.GiveUp {
+	if refused || t.c.Now().Sub(t.failedSince) >= t.c.Opts.GiveUp {
 		return cmp.Or(msg.pageErr, msg.err)
 	}
 	return nil

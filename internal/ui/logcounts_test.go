@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // logWorld is a log read by log mode, as `top --from-logs FILE` serves it:
@@ -50,7 +51,7 @@ func logWorld(t *testing.T) *logs.Store {
 // logsTop is top over logWorld at w×h after one refresh.
 func logsTop(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Session: logWorld(t).Session("logs: widgets.log", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: logWorld(t).Session("logs: widgets.log", nil), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return send(t, m, m.top.refresh()())
 }
@@ -128,7 +129,7 @@ func TestLiveSourceHasSixToggles(t *testing.T) {
 		t.Errorf("an endpoint's header shows unknown:\n%s", screen(m))
 	}
 	h := send(t, m, press("?"))
-	if help := ansi.Strip(strings.Join(h.help.lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
+	if help := ansi.Strip(strings.Join(h.help.Lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
 		t.Errorf("an endpoint's help does not name states 1-6 alone:\n%s", help)
 	}
 	if m = send(t, m, press("7")); len(m.top.stateList()) != 0 {
@@ -139,7 +140,7 @@ func TestLiveSourceHasSixToggles(t *testing.T) {
 // TestLogHelpNamesUnknown: on a log the help lists 1-7, unknown the 7th.
 func TestLogHelpNamesUnknown(t *testing.T) {
 	m := send(t, logsTop(t, 120, 40), press("?"))
-	help := ansi.Strip(strings.Join(m.help.lines(), "\n"))
+	help := ansi.Strip(strings.Join(m.help.Lines(), "\n"))
 	if !strings.Contains(help, "States (1-7 ") || !regexp.MustCompile(`(?m)^  7 unknown +log only`).MatchString(help) {
 		t.Errorf("a log's help does not list unknown as 7:\n%s", help)
 	}

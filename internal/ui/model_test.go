@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestCountdownUsesServerClock(t *testing.T) {
 	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC) // far from the server's t0
 	now := local
-	m := newModel(context.Background(), Options{Clock: func() time.Time { return now }})
+	m := newModel(context.Background(), view.Options{Clock: func() time.Time { return now }})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: local})
 	if s := screen(m); !strings.Contains(s, "4m12s") {
 		t.Fatalf("want the naive key due in 4m12s:\n%s", s)
@@ -31,7 +32,7 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m := newModel(context.Background(), Options{Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), fetchedAt: t0})
 	m = send(t, m, press("f"), press("r"), press("R"))
 	if m.confirm != nil {

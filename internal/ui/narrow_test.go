@@ -83,7 +83,7 @@ func TestNarrowGroupViewFits(t *testing.T) {
 func TestNarrowKeepsTheAnswer(t *testing.T) {
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 		m := send(t, loaded(t, sz[0], sz[1]), press("p"))
-		m.c.opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
+		m.c.Opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
 		lines := splitLines(screen(m))
 		if !strings.Contains(lines[0], "⏸ PAUSED") {
 			t.Errorf("%dx%d: paused, the first line %q lost its mark", sz[0], sz[1], lines[0])

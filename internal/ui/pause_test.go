@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Pause is immediate: a read under way when p is pressed (sent by the
@@ -17,7 +19,7 @@ import (
 func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	f := newFixture(t, 3, false)
 	now := t0
-	m := newModel(context.Background(), Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
+	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, m.top.refresh()())
 	if s := screen(m); !strings.Contains(s, "demo/widget-000002") || !strings.Contains(s, "updated just now") {
@@ -56,7 +58,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 	f := newFixture(t, 3, false)
 	now := t0
-	m := newModel(context.Background(), Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
+	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, m.top.refresh()())
 	next, cmd := m.Update(press("enter"))
@@ -65,11 +67,11 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 		t.Fatalf("enter did not open a key's detail with a read: view %v", m.view())
 	}
 	m = send(t, m, cmd())
-	key := m.detail.key
+	key := m.detail.Key
 
 	now = now.Add(3 * time.Second)
 	f.fail(key, "another failure, while paused")
-	inflight := m.detail.refresh()
+	inflight := m.detail.Refresh()
 	m = send(t, m, press("p"))
 	before := screen(m)
 	m = send(t, m, inflight())
@@ -85,7 +87,7 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 func TestPauseReadsNothingToFit(t *testing.T) {
 	for _, lastRow := range []bool{false, true} {
 		f := newFixture(t, 40, false)
-		m := newModel(context.Background(), Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
+		m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
 		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 		m = send(t, m, m.top.refresh()())
 		// The legend goes, so that p's hint takes a row; then refit's

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // permanentWarning is the line the retry dialog adds when the key's last
@@ -16,10 +17,10 @@ const permanentWarning = "Its last error is permanent: a retry will fail the sam
 // it…"); its default answer stays no. A transient or unclassified error
 // adds nothing, and the dialog follows the class as the key is read again.
 func TestRetryDialogSaysThePermanentError(t *testing.T) {
-	detail := func(class string) detailFetchedMsg {
+	detail := func(class string) view.DetailFetchedMsg {
 		d := fixedDetail()
 		d.Key.LastError.Class = class
-		return detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0}
+		return view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0}
 	}
 	prompt := func(m Model) string {
 		t.Helper()

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // tableRow is a row of the table as drawn: the cursor and mark columns,
@@ -121,7 +123,7 @@ func TestRowsShrinkUnderTheCursor(t *testing.T) {
 	if m.top.cursor != m.top.rows()-1 {
 		t.Fatalf("cursor %d, want the last row %d", m.top.cursor, m.top.rows()-1)
 	}
-	m, _ = act(t, m, noteIntent{text: "a status"})
+	m, _ = act(t, m, view.NoteIntent{Text: "a status"})
 	if m.top.refit() == nil {
 		t.Fatal("the rows shrank and the page is not read again")
 	}

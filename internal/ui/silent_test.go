@@ -17,7 +17,7 @@ import (
 func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	m := loaded(t, 120, 30)
 	at := t0
-	m.c.opts.Clock = func() time.Time { return at }
+	m.c.Opts.Clock = func() time.Time { return at }
 	m.top.refresh() // sent at t0; no answer comes
 	if !m.top.inflight {
 		t.Fatal("refresh did not mark a read in flight")
@@ -32,11 +32,11 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	}
 	lively := row(m)
 
-	at = t0.Add(2*m.c.opts.Refresh - time.Millisecond)
+	at = t0.Add(2*m.c.Opts.Refresh - time.Millisecond)
 	if s := screen(m); !strings.Contains(s, "● connected") || strings.Contains(s, "not answering") {
 		t.Errorf("under two refreshes into the wait, want connected:\n%s", s)
 	}
-	at = t0.Add(2 * m.c.opts.Refresh)
+	at = t0.Add(2 * m.c.Opts.Refresh)
 	s := screen(m)
 	if !strings.Contains(s, "✗ not answering since 10:06:25") || strings.Contains(s, "● connected") {
 		t.Errorf("two refreshes unanswered, want \"not answering since 10:06:25\" and not connected:\n%s", s)
@@ -44,7 +44,7 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	if !strings.Contains(s, "demo/outage-00003") {
 		t.Errorf("the last answer left the screen:\n%s", s)
 	}
-	if dimmed := row(m); dimmed == lively || dimmed != m.c.styles.Dim.Render(ansi.Strip(dimmed)) {
+	if dimmed := row(m); dimmed == lively || dimmed != m.c.Styles.Dim.Render(ansi.Strip(dimmed)) {
 		t.Errorf("the last answer's rows are not dimmed: %q (was %q)", dimmed, lively)
 	}
 

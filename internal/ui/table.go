@@ -34,7 +34,7 @@ const narrowWidth = 72
 // then the key and the last error share what is left. Narrow terminals drop
 // SOURCE, then CONTROLLER when only one controller is shown.
 func (t *topModel) columns() []column {
-	w := t.c.width
+	w := t.c.Width
 	multiPod := t.overview != nil && len(t.overview.Replicas) > 1
 	ctlW := 10
 	if t.overview != nil && w >= 100 {
@@ -187,9 +187,9 @@ func coarse(d time.Duration) string {
 // table renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
 func (t *topModel) table() []string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	cols := t.columns()
-	w := t.c.width
+	w := t.c.Width
 	var b strings.Builder
 	b.WriteString("  ")
 	for i, c := range cols {
@@ -216,7 +216,7 @@ func (t *topModel) table() []string {
 		}
 		return append(lines, s.Dim.Render(msg))
 	}
-	now := t.c.serverNow(t.page.ServerTime, t.fetchedAt)
+	now := t.c.ServerNow(t.page.ServerTime, t.fetchedAt)
 	silent := t.silent()
 	cells := make([]string, len(cols))
 	for i := range t.shownRows() {
@@ -265,16 +265,16 @@ func (t *topModel) table() []string {
 // as fits (cut in the middle, keeping its end): a narrow table cuts both.
 // The footer shows it, above a status message, so that neither hides it.
 func (t *topModel) selectedLine() string {
-	s := &t.c.styles
+	s := &t.c.Styles
 	k := t.selected()
 	if k == nil {
 		return ""
 	}
 	line := s.Bold.Render("› "+explain.Printable(k.Key.Key)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
-		return widget.Fit(line+s.Dim.Render("no error"), t.c.width)
+		return widget.Fit(line+s.Dim.Render("no error"), t.c.Width)
 	}
-	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.c.width-lipgloss.Width(line)))
+	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.c.Width-lipgloss.Width(line)))
 }
 
 // view renders the whole top view in height-1 lines (the root adds the
@@ -282,7 +282,7 @@ func (t *topModel) selectedLine() string {
 func (t *topModel) view() string {
 	lines := append(t.header(), t.problem()...)
 	lines = append(lines, t.table()...)
-	return strings.Join(widget.Pad(lines, t.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, t.c.Height-1), "\n")
 }
 
 // problem is the panel that says why the last refresh failed: what was
@@ -291,8 +291,8 @@ func (t *topModel) problem() []string {
 	if t.err == nil {
 		return nil
 	}
-	s := &t.c.styles
-	w := t.c.width
+	s := &t.c.Styles
+	w := t.c.Width
 	var eps []string
 	if t.overview != nil {
 		for _, r := range t.overview.Replicas {
@@ -308,18 +308,18 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.c.now().Sub(t.failedSince)))
-	next := t.lastSent.Add(t.c.opts.Refresh)
-	retry := "tries again in " + widget.Countdown(next, t.c.now())
-	if !next.After(t.c.now()) {
+		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.c.Now().Sub(t.failedSince)))
+	next := t.lastSent.Add(t.c.Opts.Refresh)
+	retry := "tries again in " + widget.Countdown(next, t.c.Now())
+	if !next.After(t.c.Now()) {
 		retry = "tries again now"
 	}
-	retry += ", every " + widget.Short(t.c.opts.Refresh)
+	retry += ", every " + widget.Short(t.c.Opts.Refresh)
 	switch {
-	case t.c.paused:
+	case t.c.Paused:
 		retry = "paused: ctrl+r tries again"
 	case !t.reached:
-		giveUp := t.c.opts.GiveUp - t.c.now().Sub(t.failedSince)
+		giveUp := t.c.Opts.GiveUp - t.c.Now().Sub(t.failedSince)
 		retry += fmt.Sprintf("; gives up in %s if it never answers", widget.Short(max(0, giveUp).Truncate(time.Second)))
 	default:
 		retry += "; the last answer stays below"

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/help"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,12 +14,9 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
-
-// sorts are the orders s cycles through, the default first: trouble first,
-// then the endpoint's others.
-var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
 // headerLines is how many lines the header above the table takes, but for
 // a fleet's rows (headerHeight).
@@ -28,7 +26,7 @@ const headerLines = 6
 // the last answer. The cursor follows a key, not a row: across refreshes
 // and re-sorts it stays on the key the user chose.
 type topModel struct {
-	c *common
+	c *view.Common
 
 	// The query.
 	controller string
@@ -86,9 +84,9 @@ type topModel struct {
 	group errorGroup
 }
 
-func newTopModel(c *common) topModel {
-	t := topModel{c: c, filter: widget.NewFilter(c.keys.filter(), c.opts.Filter), states: map[api.State]bool{}, controller: c.opts.Controller}
-	for _, s := range c.opts.States {
+func newTopModel(c *view.Common) topModel {
+	t := topModel{c: c, filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, controller: c.Opts.Controller}
+	for _, s := range c.Opts.States {
 		t.states[s] = true
 	}
 	return t
@@ -98,7 +96,7 @@ func newTopModel(c *common) topModel {
 func (t *topModel) query() inspector.KeyQuery {
 	return inspector.KeyQuery{
 		Controller: t.controller, Q: t.filter.Applied, Error: t.group.pattern, States: t.stateList(),
-		Sort: sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
+		Sort: view.Sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
 	}
 }
 
@@ -123,7 +121,7 @@ func queryID(q inspector.KeyQuery) string {
 func (t *topModel) refresh() tea.Cmd {
 	t.seq++
 	t.inflight = true
-	t.lastSent = t.c.now()
+	t.lastSent = t.c.Now()
 	if t.quietSince.IsZero() {
 		t.quietSince = t.lastSent
 	}
@@ -139,7 +137,7 @@ func (t *topModel) refresh() tea.Cmd {
 	if groups {
 		t.groupsAt, t.groupsFor = t.lastSent, t.controller
 	}
-	return t.c.stamp(refreshCmd(t.c.conn.ctx, t.c.conn.session, t.c.opts.Clock, t.seq, t.query(), groups))
+	return t.c.Stamp(refreshCmd(t.c.Conn.Ctx, t.c.Conn.Session, t.c.Opts.Clock, t.seq, t.query(), groups))
 }
 
 // failing reports whether some key of ov is in backoff or failed.
@@ -173,7 +171,7 @@ func (t *topModel) matched() int {
 
 // setSize refetches when the number of rows changed.
 func (t topModel) setSize() (topModel, tea.Cmd) {
-	t.filter.SetWidth(t.c.width)
+	t.filter.SetWidth(t.c.Width)
 	return t, t.refit()
 }
 
@@ -195,9 +193,9 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 		return t, nil, "" // a newer query is under way
 	}
 	t.inflight = false
-	if sorts[t.sort] == api.SortAttention && sortRefused(msg.pageErr, api.SortAttention, msg.overview, t.overview) {
+	if view.Sorts[t.sort] == api.SortAttention && sortRefused(msg.pageErr, api.SortAttention, msg.overview, t.overview) {
 		// An endpoint older than the attention order: sort by next retry.
-		t.sort = slices.Index(sorts, api.SortNext)
+		t.sort = slices.Index(view.Sorts, api.SortNext)
 		return t, t.refresh(), "this endpoint does not sort by attention: sorted by next retry"
 	}
 	t.err = msg.err
@@ -209,7 +207,7 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 	switch {
 	case msg.overview != nil && msg.err == nil:
 		t.overview = msg.overview
-		t.c.setCapabilities(msg.overview)
+		t.c.SetCapabilities(msg.overview)
 	case msg.overview != nil && t.overview != nil:
 		// Keep the last counts on screen; show how the replicas stand now.
 		ov := *t.overview
@@ -254,11 +252,11 @@ func signature(k *api.Key) string {
 
 // update handles the top view's keys (the drill-down's esc included), and
 // returns what the root must do.
-func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
+func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, view.Intent) {
 	k := t.keys()
 	before := queryID(t.query())
 	rows := t.rows()
-	var in intent
+	var in view.Intent
 	switch {
 	case key.Matches(msg, k.Up):
 		t.moveTo(t.cursor - 1)
@@ -277,7 +275,7 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
 		t.filter, cmd = t.filter.Start()
-		return t, cmd, typingIntent(true)
+		return t, cmd, view.TypingIntent(true)
 	case key.Matches(msg, k.Back) && t.drill != nil:
 		in = t.undoDrill()
 	case key.Matches(msg, k.Back) && t.filter.State == widget.FilterApplied:
@@ -287,9 +285,9 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		in = t.toggleState(int(msg.Text[0] - '1'))
 	case key.Matches(msg, k.Sort):
 		// The key followed stays selected if it is on the first page.
-		t.sort = (t.sort + 1) % len(sorts)
+		t.sort = (t.sort + 1) % len(view.Sorts)
 		t.offset = 0
-		in = noteIntent{text: "sorted by " + sortHelp[sorts[t.sort]]}
+		in = view.NoteIntent{Text: "sorted by " + view.SortHelp[view.Sorts[t.sort]]}
 	case key.Matches(msg, k.Controller) && t.drill != nil:
 		in = t.switchFromDrill(key.Matches(msg, k.PrevController))
 	case key.Matches(msg, k.Controller):
@@ -297,20 +295,20 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.selected(); sel != nil {
-			return t, nil, openKeyIntent{sel.Controller, sel.Key.Key}
+			return t, nil, view.OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, openGroupsIntent{controller: t.controller, filter: t.filter.Applied, states: t.stateList()}
+		return t, nil, view.OpenGroupsIntent{Controller: t.controller, Filter: t.filter.Applied, States: t.stateList()}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
 		if sel := t.selected(); sel != nil {
 			name = sel.Key.Key
 		}
-		return t, nil, t.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
+		return t, nil, t.c.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
 	case key.Matches(msg, k.ForgetAll, k.RetryAll):
-		return t, nil, askIntent{t.filteredSet(key.Matches(msg, k.RetryAll))}
+		return t, nil, view.AskIntent{Act: t.filteredSet(key.Matches(msg, k.RetryAll))}
 	}
 	if queryID(t.query()) != before {
 		return t, t.refresh(), in
@@ -320,12 +318,12 @@ func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
 
 // filterKey handles a key while the filter line is typed: the filter is
 // applied as it is typed; enter or esc ends the typing.
-func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, intent) {
+func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, view.Intent) {
 	f, cmd, changed, done := t.filter.Update(msg)
 	t.filter = f
-	var in intent
+	var in view.Intent
 	if done {
-		in = typingIntent(false)
+		in = view.TypingIntent(false)
 	}
 	if changed {
 		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
@@ -342,19 +340,10 @@ func (t topModel) filterInput(msg tea.Msg) (topModel, tea.Cmd) {
 	return t, cmd
 }
 
-// sortHelp says what each order puts first.
-var sortHelp = map[string]string{
-	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
-	api.SortNext:      "next: the soonest retry first",
-	api.SortFailures:  "failures: most consecutive failures first",
-	api.SortKey:       "key: by controller, then key",
-	api.SortSince:     "since: the longest failure streak first",
-}
-
 // toggleState shows or hides state i, and says what the table shows now and
 // what pressing the key again does.
-func (t *topModel) toggleState(i int) intent {
-	toggles := t.c.toggleStates()
+func (t *topModel) toggleState(i int) view.Intent {
+	toggles := t.c.ToggleStates()
 	if i < 0 || i >= len(toggles) {
 		return nil
 	}
@@ -363,7 +352,7 @@ func (t *topModel) toggleState(i int) intent {
 	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
 	sel := t.stateList()
 	if len(sel) == 0 {
-		return noteIntent{text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
+		return view.NoteIntent{Text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
 	}
 	names := make([]string, len(sel))
 	for j, s := range sel {
@@ -377,7 +366,7 @@ func (t *topModel) toggleState(i int) intent {
 		// The only state on: off again is none on, which shows them all.
 		again = fmt.Sprintf("%d again shows every state", i+1)
 	}
-	return noteIntent{text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
+	return view.NoteIntent{Text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
 }
 
 // nextController cycles through "all" and each controller.
@@ -396,3 +385,19 @@ func (t *topModel) nextController(back bool) string {
 	}
 	return names[i%len(names)]
 }
+
+// The view interface (view.go), over the typed methods above.
+
+// The table: the view the UI opens on, and the drill-down's.
+
+func (t topModel) OnKey(msg tea.KeyPressMsg) (view.View, tea.Cmd, view.Intent) { return t.update(msg) }
+func (t topModel) Render() string                                              { return t.view() }
+func (t topModel) HintKeys() help.KeyMap                                       { return t.keys() }
+func (t topModel) Stale() bool                                                 { return t.c.Conn.Session != nil && t.due() }
+func (t topModel) Reload() (view.View, tea.Cmd)                                { cmd := t.refresh(); return t, cmd }
+func (t topModel) ReloadNow() (view.View, tea.Cmd)                             { return t.Reload() }
+func (t topModel) Resize() (view.View, tea.Cmd)                                { return t.setSize() }
+func (t topModel) OnFilterKey(msg tea.KeyPressMsg) (view.View, tea.Cmd, view.Intent) {
+	return t.filterKey(msg)
+}
+func (t topModel) OnFilterInput(msg tea.Msg) (view.View, tea.Cmd) { return t.filterInput(msg) }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -72,7 +73,7 @@ func TestSmallTruths(t *testing.T) {
 			{api.Key{State: api.StateFailed, Failures: 3, TotalFailures: 4}, "terminal error, not retried · 3 failures counted"},
 			{api.Key{State: api.StateFailed, TotalFailures: 6, LastReset: gaveUp, LastReconcileAt: t0}, "gave up after 5 retries, not retried"},
 		} {
-			if got := failuresText(&tt.k); got != tt.want {
+			if got := view.FailuresText(&tt.k); got != tt.want {
 				t.Errorf("failuresText(%s, %d of %d): %q, want %q", tt.k.State, tt.k.Failures, tt.k.TotalFailures, got, tt.want)
 			}
 		}
@@ -95,7 +96,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("no claim of --addr without a reason given", func(t *testing.T) {
 		m := detailOf(t, loaded(t, 120, 30))
-		m.detail.data.Object = nil
+		m.detail.Data.Object = nil
 		if s := screen(send(t, m, press("G"))); strings.Contains(s, "--addr") || !strings.Contains(s, "no cluster access in this session") {
 			t.Errorf("the object line claims --addr:\n%s", s)
 		}
@@ -131,7 +132,7 @@ func TestLegendsOnce(t *testing.T) {
 // helpText is m's help as one line of words, unwrapped: a break after a
 // hyphen ("re-\nchecks") joins without a space.
 func helpText(m Model) string {
-	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.Lines(), "\n"))), " ")
 	return strings.ReplaceAll(words, "- ", "-")
 }
 

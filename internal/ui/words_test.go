@@ -58,7 +58,7 @@ func TestRetryAllWordsWrapAsOne(t *testing.T) {
 		if m.confirm == nil {
 			t.Fatalf("%d columns: R opened no dialog", w)
 		}
-		box := m.confirm.View(&m.c.styles, w)
+		box := m.confirm.View(&m.c.Styles, w)
 		var text []string
 		for _, l := range splitLines(ansi.Strip(box)) {
 			l = strings.Trim(l, "│╭╮╰╯─ ")
@@ -93,7 +93,7 @@ func TestReasonInputStartsEmpty(t *testing.T) {
 	if m.confirm == nil || !m.confirm.Typing {
 		t.Fatal("w did not start the reason")
 	}
-	lines := splitLines(ansi.Strip(m.confirm.View(&m.c.styles, 80)))
+	lines := splitLines(ansi.Strip(m.confirm.View(&m.c.Styles, 80)))
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Reason:") })
 	if i < 0 {
 		t.Fatalf("no reason input:\n%s", strings.Join(lines, "\n"))

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"slices"
@@ -33,7 +33,7 @@ func sourceOf(ov *inspector.Overview) source {
 // refusal says why forget (or, with retry, retry now) is not possible here
 // and what to do instead; key, when one is selected, is named in the
 // command to run instead.
-func (c *common) refusal(retry bool, key string) string {
+func (c *Common) refusal(retry bool, key string) string {
 	switch {
 	case c.source.fromLogs:
 		// A log only tells what the controller did: kick's watch event is
@@ -43,8 +43,8 @@ func (c *common) refusal(retry bool, key string) string {
 			what = key + " retries it"
 		}
 		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs " + what + " now (its failure count stays)"
-	case !c.opts.SnapshotAt.IsZero():
-		return "read-only: a snapshot (taken at " + c.opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
+	case !c.Opts.SnapshotAt.IsZero():
+		return "read-only: a snapshot (taken at " + c.Opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
 			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"
 	case c.source.readOnly:
 		return "read-only: the endpoint refuses forget and retry (it was started read-only)"
@@ -55,19 +55,19 @@ func (c *common) refusal(retry bool, key string) string {
 }
 
 // stillText says why p and ctrl+r do nothing over a snapshot.
-func (c *common) stillText() string {
+func (c *Common) StillText() string {
 	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
-		explain.TimeOfDay(c.opts.SnapshotAt) + "Z" + "); to watch live, kubectl backoff top TARGET"
+		explain.TimeOfDay(c.Opts.SnapshotAt) + "Z" + "); to watch live, kubectl backoff top TARGET"
 }
 
 // refusedIntent answers a refused action key on the selected key ("" for
 // none), or nil when msg is none.
-func (c *common) refusedIntent(refusedForget, refusedRetry bool, key string) intent {
+func (c *Common) RefusedIntent(refusedForget, refusedRetry bool, key string) Intent {
 	switch {
 	case refusedRetry:
-		return noteIntent{text: c.refusal(true, key), isErr: true}
+		return NoteIntent{Text: c.refusal(true, key), IsErr: true}
 	case refusedForget:
-		return noteIntent{text: c.refusal(false, key), isErr: true}
+		return NoteIntent{Text: c.refusal(false, key), IsErr: true}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -14,44 +14,8 @@ import (
 // catalog (keyMap) when used, so the endpoint's capabilities (which
 // enable forget and retry) hold in every view at once.
 
-func (k *keyMap) scroll() widget.ScrollKeys {
+func (k *KeyMap) ScrollKeys() widget.ScrollKeys {
 	return widget.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
-}
-
-// topKeys are the top view's: the table, its query, the actions on its
-// keys, and the drill-down's esc (Back).
-type topKeys struct {
-	widget.ScrollKeys
-	Open, Back, Filter, States, Sort, Controller, PrevController, Group key.Binding
-	Pause, Refresh                                                      key.Binding
-	Forget, Retry, ForgetAll, RetryAll, RefusedForget, RefusedRetry     key.Binding
-	Help, Quit                                                          key.Binding
-}
-
-func (k *keyMap) top() topKeys {
-	return topKeys{ScrollKeys: k.scroll(), Open: k.Open, Back: k.Back, Filter: k.Filter, States: k.States, Sort: k.Sort,
-		Controller: k.Controller, PrevController: k.PrevController, Group: k.Group, Pause: k.Pause, Refresh: k.Refresh,
-		Forget: k.Forget, Retry: k.Retry, ForgetAll: k.ForgetAll, RetryAll: k.RetryAll,
-		RefusedForget: k.RefusedForget, RefusedRetry: k.RefusedRetry, Help: k.Help, Quit: k.Quit}
-}
-
-// ShortHelp is the top view's hints line. help.KeyMap.
-func (k topKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group, k.Pause, k.Forget, k.Retry, k.Help, k.Quit}
-}
-
-// FullHelp is every binding of the top view, in columns, for the ? view:
-// f and r say what they do in the group view, which g opens from here.
-// help.KeyMap.
-func (k topKeys) FullHelp() [][]key.Binding {
-	forget, retry := k.Forget, k.Retry
-	forget.SetHelp("f", "forget key (group, in g)")
-	retry.SetHelp("r", "retry now (group, in g)")
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Help, k.Quit},
-		{k.Open, k.Back, k.Filter, k.States, k.Sort, k.Controller, k.Group},
-		{k.Pause, k.Refresh, forget, retry, k.ForgetAll, k.RetryAll},
-	}
 }
 
 // detailKeys are the detail view's: scroll the explanation, act on its
@@ -62,9 +26,9 @@ type detailKeys struct {
 	Pause, Refresh, Help, Quit                        key.Binding
 }
 
-func (k *keyMap) detail() detailKeys {
+func (k *KeyMap) detail() detailKeys {
 	// home and end scroll the explanation: there is one key here.
-	sk := k.scroll()
+	sk := k.ScrollKeys()
 	sk.Home.SetHelp("home", "top")
 	sk.End.SetHelp("end/G", "bottom")
 	return detailKeys{ScrollKeys: sk, Leave: k.Leave, Forget: k.Forget, Retry: k.Retry,
@@ -94,11 +58,11 @@ type groupKeys struct {
 	Pause, Refresh, Help, Quit                                      key.Binding
 }
 
-func (k *keyMap) group() groupKeys {
+func (k *KeyMap) group() groupKeys {
 	forget, retry := k.Forget, k.Retry
 	forget.SetHelp("f", "forget group")
 	retry.SetHelp("r", "retry group")
-	sk := k.scroll()
+	sk := k.ScrollKeys()
 	sk.Home.SetHelp("home", "first group")
 	sk.End.SetHelp("end/G", "last group")
 	return groupKeys{ScrollKeys: sk, ShowGroup: k.ShowGroup, Leave: k.Leave, Group: k.Group,
@@ -127,8 +91,8 @@ type pickerKeys struct {
 	Pick, Filter, ClearPick, LeavePick key.Binding
 }
 
-func (k *keyMap) picker() pickerKeys {
-	return pickerKeys{ScrollKeys: k.scroll(), Pick: k.Pick, Filter: k.Filter, ClearPick: k.ClearPick, LeavePick: k.LeavePick}
+func (k *KeyMap) picker() pickerKeys {
+	return pickerKeys{ScrollKeys: k.ScrollKeys(), Pick: k.Pick, Filter: k.Filter, ClearPick: k.ClearPick, LeavePick: k.LeavePick}
 }
 
 // ShortHelp is the picker's hints line. help.KeyMap.
@@ -140,7 +104,7 @@ func (k pickerKeys) ShortHelp() []key.Binding {
 func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // filter is the filter line's keys while it is typed.
-func (k *keyMap) filter() widget.FilterKeys {
+func (k *KeyMap) FilterKeys() widget.FilterKeys {
 	return widget.FilterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
 }
 
@@ -150,8 +114,8 @@ type helpKeys struct {
 	Close, Quit key.Binding
 }
 
-func (k *keyMap) help() helpKeys {
-	return helpKeys{ScrollKeys: k.scroll(),
+func (k *KeyMap) help() helpKeys {
+	return helpKeys{ScrollKeys: k.ScrollKeys(),
 		Close: key.NewBinding(key.WithKeys(append(k.Help.Keys(), k.Back.Keys()...)...), key.WithHelp("? or esc", "to go back")),
 		Quit:  k.Quit}
 }

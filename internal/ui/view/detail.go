@@ -1,6 +1,7 @@
-package ui
+package view
 
 import (
+	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
 	"strings"
@@ -18,126 +19,126 @@ import (
 
 // detailModel explains one key: the diagnosis in words, the timeline of its
 // attempts, and the object behind it.
-type detailModel struct {
-	c *common
+type Detail struct {
+	C *Common
 
-	controller, key string
-	data            *inspector.Description
+	Controller, Key string
+	Data            *inspector.Description
 	// input is what Explain reads, copied before data was escaped: its
 	// quoting (%q) escapes the error itself, and escaping it first would
 	// show every escape twice (\\x1b). Its answer is escaped as drawn.
 	input     explain.Input
 	err       error
-	fetchedAt time.Time
-	scroll    int
-	inflight  bool
+	FetchedAt time.Time
+	Scroll    int
+	Inflight  bool
 	lastSent  time.Time
 }
 
 // open starts showing a key.
-func (d detailModel) open(controller, key string) (detailModel, tea.Cmd) {
-	d = detailModel{c: d.c, controller: controller, key: key}
-	return d, d.refresh()
+func (d Detail) Open(controller, key string) (Detail, tea.Cmd) {
+	d = Detail{C: d.C, Controller: controller, Key: key}
+	return d, d.Refresh()
 }
 
 // refresh (re)reads the key.
-func (d *detailModel) refresh() tea.Cmd {
-	d.inflight = true
-	d.lastSent = d.c.now()
-	cn := &d.c.conn
-	return d.c.stamp(detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key))
+func (d *Detail) Refresh() tea.Cmd {
+	d.Inflight = true
+	d.lastSent = d.C.Now()
+	cn := &d.C.Conn
+	return d.C.Stamp(DetailCmd(cn.Ctx, cn.Session, cn.Objects, d.C.Opts.Clock, d.Controller, d.Key))
 }
 
-func (d detailModel) received(msg detailFetchedMsg) detailModel {
-	if msg.controller != d.controller || msg.key != d.key {
+func (d Detail) Received(msg DetailFetchedMsg) Detail {
+	if msg.Controller != d.Controller || msg.Key != d.Key {
 		return d
 	}
-	d.inflight = false
-	d.err = msg.err
-	if msg.data != nil {
+	d.Inflight = false
+	d.err = msg.Err
+	if msg.Data != nil {
 		// Everything the view draws is escaped as it arrives, but the
 		// key's name and controller: shows() matches them to the table's.
 		var ctl, name string
-		if msg.data.Key != nil {
-			ctl, name = msg.data.Key.Controller, msg.data.Key.Key.Key
+		if msg.Data.Key != nil {
+			ctl, name = msg.Data.Key.Controller, msg.Data.Key.Key.Key
 		}
-		d.input = explainInput(msg.data)
-		widget.PrintableFields(msg.data)
-		if msg.data.Key != nil {
-			msg.data.Key.Controller, msg.data.Key.Key.Key = ctl, name
+		d.input = explainInput(msg.Data)
+		widget.PrintableFields(msg.Data)
+		if msg.Data.Key != nil {
+			msg.Data.Key.Controller, msg.Data.Key.Key.Key = ctl, name
 		}
-		d.data, d.fetchedAt = msg.data, msg.fetchedAt
+		d.Data, d.FetchedAt = msg.Data, msg.FetchedAt
 	}
-	d.clamp()
+	d.Clamp()
 	return d
 }
 
 // update handles the detail view's keys, and returns what the root must do.
 // The scroll offset is clamped here, so that every key moves the view.
-func (d detailModel) update(msg tea.KeyPressMsg) (detailModel, tea.Cmd, intent) {
-	k := d.c.keys.detail()
+func (d Detail) update(msg tea.KeyPressMsg) (Detail, tea.Cmd, Intent) {
+	k := d.C.Keys.detail()
 	switch {
 	case key.Matches(msg, k.Leave):
-		return d, nil, backIntent{}
+		return d, nil, BackIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
 		if kd := d.keyOf(); kd != nil {
 			name = kd.Key.Key
 		}
-		return d, nil, d.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
+		return d, nil, d.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		if kd := d.keyOf(); kd != nil {
-			return d, nil, askIntent{widget.OneKey(key.Matches(msg, k.Retry), &kd.Key)}
+			return d, nil, AskIntent{widget.OneKey(key.Matches(msg, k.Retry), &kd.Key)}
 		}
 	default:
-		widget.ScrollBy(k.ScrollKeys, msg, &d.scroll, max(1, d.room()-1), len(d.body()))
+		widget.ScrollBy(k.ScrollKeys, msg, &d.Scroll, max(1, d.Room()-1), len(d.Body()))
 	}
-	d.clamp()
+	d.Clamp()
 	return d, nil, nil
 }
 
 // headLines is how many lines the title and status take above the body.
-const headLines = 3
+const HeadLines = 3
 
 // room is how many lines the body has on screen.
-func (d *detailModel) room() int { return max(1, d.c.bodyHeight()-headLines) }
+func (d *Detail) Room() int { return max(1, d.C.bodyHeight()-HeadLines) }
 
 // clamp keeps the scroll offset within the body: the last screenful ends
 // at the body's last line (the "more lines" note takes the bottom line).
-func (d *detailModel) clamp() {
-	d.scroll = widget.ClampText(d.scroll, len(d.body()), d.room())
+func (d *Detail) Clamp() {
+	d.Scroll = widget.ClampText(d.Scroll, len(d.Body()), d.Room())
 }
 
 // setSize re-clamps the scroll to the terminal's new size.
-func (d detailModel) setSize() detailModel {
-	d.clamp()
+func (d Detail) setSize() Detail {
+	d.Clamp()
 	return d
 }
 
 // body is the scrolled part of the view: the diagnosis, the timeline and
 // the object.
-func (d *detailModel) body() []string {
-	if d.data == nil {
+func (d *Detail) Body() []string {
+	if d.Data == nil {
 		return nil
 	}
-	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
+	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
 	body := d.diagnosis(now)
 	body = append(body, "")
 	if v := d.verdict(now); v != nil {
 		body = append(append(body, v...), "")
 	}
-	body = append(body, widget.Timeline(&d.c.styles, &d.data.Key.Key, d.c.width)...)
+	body = append(body, widget.Timeline(&d.C.Styles, &d.Data.Key.Key, d.C.Width)...)
 	body = append(body, "")
 	return append(body, d.object(now)...)
 }
 
 // view renders the detail view in height-1 lines.
-func (d *detailModel) view() string {
-	s := &d.c.styles
-	w, h := d.c.width, d.c.height-1
-	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + explain.Printable(d.controller) + s.Dim.Render(" › ") + s.Bold.Render(explain.Printable(d.key))
+func (d *Detail) View() string {
+	s := &d.C.Styles
+	w, h := d.C.Width, d.C.Height-1
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + explain.Printable(d.Controller) + s.Dim.Render(" › ") + s.Bold.Render(explain.Printable(d.Key))
 	var lines []string
-	if d.data == nil {
+	if d.Data == nil {
 		lines = append(lines, widget.Fit(title, w))
 		switch {
 		case d.err != nil:
@@ -147,23 +148,23 @@ func (d *detailModel) view() string {
 		}
 		return strings.Join(widget.Pad(lines, h), "\n")
 	}
-	k := &d.data.Key.Key
-	now := d.c.serverNow(d.data.Key.ServerTime, d.fetchedAt)
-	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + failuresText(k)
+	k := &d.Data.Key.Key
+	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
+	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + FailuresText(k)
 	if k.State == api.StateBackoff || k.State == api.StateScheduled {
 		status += " · next retry " + widget.Countdown(k.NextRetryAt, now)
 	}
-	if d.data.Key.Pod != "" {
-		status += s.Dim.Render(" · " + d.data.Key.Pod)
+	if d.Data.Key.Pod != "" {
+		status += s.Dim.Render(" · " + d.Data.Key.Pod)
 	}
 	if d.err != nil {
 		status += s.Bad.Render(" · ✗ " + widget.CauseText(d.err))
 	}
-	if d.c.paused {
+	if d.C.Paused {
 		status += s.Warn.Render(" · ⏸ PAUSED")
 	}
 	head := []string{widget.Fit(title, w), widget.Fit(status, w), ""}
-	lines = append(head, widget.ScrolledText(d.body(), d.scroll, d.room(), s)...)
+	lines = append(head, widget.ScrolledText(d.Body(), d.Scroll, d.Room(), s)...)
 	for i := range lines {
 		lines[i] = widget.Fit(lines[i], w)
 	}
@@ -176,10 +177,10 @@ const proseIndent = 2
 
 // diagnosis is the explanation, in words: each paragraph wrapped to the
 // width with a hanging indent, never cut.
-func (d *detailModel) diagnosis(now time.Time) []string {
-	s := &d.c.styles
-	dg := d.explain(now)
-	w := d.c.width
+func (d *Detail) diagnosis(now time.Time) []string {
+	s := &d.C.Styles
+	dg := d.Explain(now)
+	w := d.C.Width
 	var out []string
 	for _, l := range widget.WrapIndent(dg.Summary, w, proseIndent) {
 		out = append(out, s.Bold.Render(l))
@@ -188,7 +189,7 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 		out = append(out, widget.WrapIndent(det, w, proseIndent)...)
 	}
 	for _, f := range dg.Findings {
-		for _, l := range widget.WrapIndent("! "+d.finding(f), w, proseIndent) {
+		for _, l := range widget.WrapIndent("! "+d.Finding(f), w, proseIndent) {
 			out = append(out, s.Warn.Render(l))
 		}
 	}
@@ -197,8 +198,8 @@ func (d *detailModel) diagnosis(now time.Time) []string {
 
 // finding is f as the view says it: where the view can retry the key, its
 // own key r in place of the command a terminal would run.
-func (d *detailModel) finding(f explain.Finding) string {
-	if !d.c.keys.Retry.Enabled() || !f.Command.IsRetryNow() {
+func (d *Detail) Finding(f explain.Finding) string {
+	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
 	return explain.Printable(f.Saying("r"))
@@ -208,9 +209,9 @@ func (d *detailModel) finding(f explain.Finding) string {
 // function of the key and the time, so it runs again at each render: the
 // narrative's "(in 4.4s)" then counts down with the header's "next retry",
 // instead of standing at what it was when the key was read.
-func (d *detailModel) explain(now time.Time) explain.Diagnosis {
+func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 	if now.IsZero() {
-		return d.data.Diagnosis
+		return d.Data.Diagnosis
 	}
 	in := d.input
 	in.Now = now
@@ -241,15 +242,15 @@ func explainInput(dd *inspector.Description) explain.Input {
 // changed 12m ago by kubectl-client-side-apply; the controller has observed
 // 6". A rule kstatus does not read, or a failure, adds its message. Nil
 // when the object was not read.
-func (d *detailModel) verdict(now time.Time) []string {
-	o := d.data.Object
+func (d *Detail) verdict(now time.Time) []string {
+	o := d.Data.Object
 	if o == nil || o.Verdict == nil {
 		return nil
 	}
-	s := &d.c.styles
+	s := &d.C.Styles
 	v := *o.Verdict
 	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return widget.Ago(t, now) })
-	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.c.width, proseIndent)
+	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
 	st := s.Warn
 	switch v.Status {
 	case objstatus.Current:
@@ -259,21 +260,21 @@ func (d *detailModel) verdict(now time.Time) []string {
 	}
 	lines[0] = s.Label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
 	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
-		lines = append(lines, widget.WrapIndent("  "+widget.OneLine(v.Message), d.c.width, proseIndent+2)...)
+		lines = append(lines, widget.WrapIndent("  "+widget.OneLine(v.Message), d.C.Width, proseIndent+2)...)
 	}
 	return lines
 }
 
 // object is the object behind the key: generation, conditions, events.
-func (d *detailModel) object(now time.Time) []string {
-	s := &d.c.styles
-	o := d.data.Object
+func (d *Detail) object(now time.Time) []string {
+	s := &d.C.Styles
+	o := d.Data.Object
 	if o == nil {
-		why := "not read: " + cmp.Or(d.c.opts.NoObjects, "no cluster access in this session")
+		why := "not read: " + cmp.Or(d.C.Opts.NoObjects, "no cluster access in this session")
 		switch {
-		case d.data.ObjectError != "":
-			why = "not read: " + d.data.ObjectError
-		case d.c.conn.objects != nil:
+		case d.Data.ObjectError != "":
+			why = "not read: " + d.Data.ObjectError
+		case d.C.Conn.Objects != nil:
 			why = "not read: the controller does not name its object kind"
 		}
 		return []string{s.Label.Render("Object ") + s.Dim.Render(why)}
@@ -321,28 +322,28 @@ func (d *detailModel) object(now time.Time) []string {
 
 // shows is the key as the detail view last read it when it is
 // controller's key; nil otherwise.
-func (d *detailModel) shows(controller, key string) *api.Key {
-	if d.data == nil || d.data.Key == nil {
+func (d *Detail) Shows(controller, key string) *api.Key {
+	if d.Data == nil || d.Data.Key == nil {
 		return nil
 	}
-	if k := &d.data.Key.Key; k.Controller == controller && k.Key == key {
+	if k := &d.Data.Key.Key; k.Controller == controller && k.Key == key {
 		return k
 	}
 	return nil
 }
 
 // keyOf is the key the detail view shows, for actions.
-func (d *detailModel) keyOf() *inspector.PodKeyDetail {
-	if d.data == nil {
+func (d *Detail) keyOf() *inspector.PodKeyDetail {
+	if d.Data == nil {
 		return nil
 	}
-	return d.data.Key
+	return d.Data.Key
 }
 
 // failuresText is a key's failures in words, as the wire counts them
 // (Failures, the limiter's consecutive count). A failed key is never
 // rate-limited again, so its count says little: the words say why it stops.
-func failuresText(k *api.Key) string {
+func FailuresText(k *api.Key) string {
 	n := explain.Plural(k.Failures, "failure")
 	if k.State != api.StateFailed {
 		return n
@@ -356,3 +357,18 @@ func failuresText(k *api.Key) string {
 	}
 	return why + " · " + n + " counted"
 }
+
+// The view interface (view.go), over the typed methods above.
+
+// A key's detail.
+
+func (d Detail) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return d.update(msg) }
+func (d Detail) Render() string                                    { return d.View() }
+func (d Detail) HintKeys() help.KeyMap                             { return d.C.Keys.detail() }
+func (d Detail) Stale() bool                                       { return d.C.Conn.Session != nil && d.due() }
+func (d Detail) Reload() (View, tea.Cmd)                           { cmd := d.Refresh(); return d, cmd }
+func (d Detail) ReloadNow() (View, tea.Cmd)                        { return d.Reload() }
+func (d Detail) Resize() (View, tea.Cmd)                           { return d.setSize(), nil }
+
+// due reports whether the view's next read is due (common.due).
+func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"fmt"
@@ -13,13 +13,13 @@ import (
 // the `top --for` view, in the UI's words: the verdict and the change, the
 // answer and the next steps, the evidence, the controller, the key's
 // backoff and the Events. Prose is wrapped, never cut.
-func (f *forModel) answerLines() []string {
+func (f *For) answerLines() []string {
 	a := f.shown()
 	if a == nil {
 		return nil
 	}
-	s := &f.c.styles
-	w := f.c.width
+	s := &f.C.Styles
+	w := f.C.Width
 	now := a.Now
 	para := func(text string) []string { return widget.WrapIndent(text, w, proseIndent) }
 	var out []string
@@ -89,7 +89,7 @@ func (f *forModel) answerLines() []string {
 }
 
 // controllerLines say who owns the status and how its pods were found.
-func (f *forModel) controllerLines(a *objwhy.Answer, now time.Time) []string {
+func (f *For) controllerLines(a *objwhy.Answer, now time.Time) []string {
 	var out []string
 	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
 		names := make([]string, len(ms))
@@ -109,5 +109,5 @@ func (f *forModel) controllerLines(a *objwhy.Answer, now time.Time) []string {
 		}
 		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", c.Target, c.Namespace, instr))
 	}
-	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.c.width, proseIndent+2)...)
+	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.C.Width, proseIndent+2)...)
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"context"
@@ -18,33 +18,33 @@ type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspect
 
 // forAttachedMsg carries the session opened on the controller of the
 // answer shown, to open its key in the detail view, or why not.
-type forAttachedMsg struct {
-	id, controller, key string
-	session             *inspector.Session
-	objects             *inspector.ObjectReader
-	err                 error
+type ForAttachedMsg struct {
+	ID, Controller, Key string
+	Session             *inspector.Session
+	Objects             *inspector.ObjectReader
+	Err                 error
 }
 
 // forAttachCmd attaches to the controller that answered for the key.
-func forAttachCmd(ctx context.Context, attach ForAttachFunc, owned *sessions, c *objwhy.Controller, controller, key string) tea.Cmd {
+func ForAttachCmd(ctx context.Context, attach ForAttachFunc, owned *Sessions, c *objwhy.Controller, controller, key string) tea.Cmd {
 	id := c.Namespace + "/" + c.Target
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
 		defer cancel()
 		s, objects, err := attach(ctx, c.Namespace, c.Target)
-		if err == nil && !owned.adopt(s) {
+		if err == nil && !owned.Adopt(s) {
 			err = fmt.Errorf("the UI has exited")
 		}
 		if err != nil {
-			return forAttachedMsg{id: id, err: fmt.Errorf("attach %s -n %s: %w", c.Target, c.Namespace, err)}
+			return ForAttachedMsg{ID: id, Err: fmt.Errorf("attach %s -n %s: %w", c.Target, c.Namespace, err)}
 		}
-		return forAttachedMsg{id: id, controller: controller, key: key, session: s, objects: objects}
+		return ForAttachedMsg{ID: id, Controller: controller, Key: key, Session: s, Objects: objects}
 	}
 }
 
 // keyOfShown is the answer shown when its key was read from an
 // instrumented endpoint: the key detail can then open it.
-func (f *forModel) keyOfShown() *objwhy.Answer {
+func (f *For) KeyOfShown() *objwhy.Answer {
 	a := f.shown()
 	if a == nil || a.Controller == nil || a.Backoff == nil || a.Backoff.Source != objwhy.SourceEndpoint || a.Backoff.Key == nil || f.opts.Attach == nil {
 		return nil
@@ -52,45 +52,10 @@ func (f *forModel) keyOfShown() *objwhy.Answer {
 	return a
 }
 
-// openKey opens the key of the answer shown in the detail view: on a
-// session already open to its controller, else after attaching.
-func (m Model) openKey() (tea.Model, tea.Cmd) {
-	a := m.forv.keyOfShown()
-	if a == nil {
-		return m, nil
-	}
-	shown := a // escaped, for the status line
-	a = m.forv.rawOf(a)
-	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
-	id := a.Controller.Namespace + "/" + a.Controller.Target
-	if s, ok := m.forv.kept(id); ok {
-		return m.showForKey(forAttachedMsg{id: id, controller: ctl, key: key, session: s.session, objects: s.objects})
-	}
-	return m, tea.Batch(forAttachCmd(m.c.conn.ctx, m.forv.attachFunc(), m.c.conn.owned, a.Controller, ctl, key),
-		m.setStatus("attaching to "+shown.Controller.Target+" -n "+shown.Controller.Namespace+"…", false))
-}
-
-// showForKey shows the key detail on the session msg carries; esc there
-// comes back to the `top --for` view.
-func (m Model) showForKey(msg forAttachedMsg) (tea.Model, tea.Cmd) {
-	if msg.err != nil {
-		return m, m.setStatus(widget.ErrText(msg.err), true)
-	}
-	m.forv = m.forv.keep(msg.id, forSession{session: msg.session, objects: msg.objects})
-	if m.topMode() != modeFor {
-		return m, nil // the user moved on; the session stays for the next time
-	}
-	m.c.conn.session, m.c.conn.objects = msg.session, msg.objects
-	m.push(modeDetail)
-	var cmd tea.Cmd
-	m.detail, cmd = m.detail.open(msg.controller, msg.key)
-	return m, cmd
-}
-
 // keep keeps the session opened on a controller, by NAMESPACE/TARGET.
-func (f forModel) keep(id string, s forSession) forModel {
+func (f For) Keep(id string, s ForSession) For {
 	// A new map: earlier copies of the model share the old one.
-	sessions := make(map[string]forSession, len(f.sessions)+1)
+	sessions := make(map[string]ForSession, len(f.sessions)+1)
 	for k, v := range f.sessions {
 		sessions[k] = v
 	}
@@ -100,23 +65,23 @@ func (f forModel) keep(id string, s forSession) forModel {
 }
 
 // kept is the session kept for a controller, by NAMESPACE/TARGET.
-func (f *forModel) kept(id string) (forSession, bool) {
+func (f *For) Kept(id string) (ForSession, bool) {
 	s, ok := f.sessions[id]
 	return s, ok
 }
 
 // attachFunc is how the view attaches to a controller (ForOptions.Attach).
-func (f *forModel) attachFunc() ForAttachFunc { return f.opts.Attach }
+func (f *For) AttachFunc() ForAttachFunc { return f.opts.Attach }
 
 // forSession is a session the `top --for` view opened on a controller.
-type forSession struct {
-	session *inspector.Session
-	objects *inspector.ObjectReader
+type ForSession struct {
+	Session *inspector.Session
+	Objects *inspector.ObjectReader
 }
 
 // rawOf is a, an answer of the escaped list, as it was read: the names a
 // lookup in the cluster must use (an escaped name names nothing).
-func (f *forModel) rawOf(a *objwhy.Answer) *objwhy.Answer {
+func (f *For) RawOf(a *objwhy.Answer) *objwhy.Answer {
 	if f.raw != nil && f.list != nil {
 		if i := slices.Index(f.list.Answers, a); i >= 0 && i < len(f.raw.Answers) {
 			return f.raw.Answers[i]

@@ -1,6 +1,7 @@
-package ui
+package view
 
 import (
+	"charm.land/bubbles/v2/help"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,47 +20,47 @@ const pickerLines = 4
 // pickerModel lists the instrumented pods discovery found when no TARGET
 // named one, so the user picks the one to attach to instead of rerunning
 // the command with pod/NAME.
-type pickerModel struct {
-	c    *common
+type Picker struct {
+	C    *Common
 	pods []inspector.Pod
 
-	filter widget.Filter
-	shown  []int // indexes into pods of those the filter lets through
+	Filter widget.Filter
+	Shown  []int // indexes into pods of those the filter lets through
 	cursor int   // index into shown
 	offset int   // first of shown on screen
 
 	// attaching is the pod being attached to; nil when none is.
-	attaching *inspector.Pod
+	Attaching *inspector.Pod
 }
 
-func newPickerModel(c *common, pods []inspector.Pod) pickerModel {
-	p := pickerModel{c: c, pods: pods, filter: widget.NewFilter(c.keys.filter(), "")}
+func NewPicker(c *Common, pods []inspector.Pod) Picker {
+	p := Picker{C: c, pods: pods, Filter: widget.NewFilter(c.Keys.FilterKeys(), "")}
 	p.apply()
 	return p
 }
 
 // rows is how many pods fit on screen.
-func (p *pickerModel) rows() int { return max(1, p.c.height-pickerLines-1) }
+func (p *Picker) rows() int { return max(1, p.C.Height-pickerLines-1) }
 
 // setSize fits the filter and the cursor to the terminal's new size.
-func (p pickerModel) setSize() pickerModel {
-	p.filter.SetWidth(p.c.width)
+func (p Picker) setSize() Picker {
+	p.Filter.SetWidth(p.C.Width)
 	p.clamp()
 	return p
 }
 
 // selected is the pod under the cursor.
-func (p *pickerModel) selected() *inspector.Pod {
-	if p.cursor < 0 || p.cursor >= len(p.shown) {
+func (p *Picker) Selected() *inspector.Pod {
+	if p.cursor < 0 || p.cursor >= len(p.Shown) {
 		return nil
 	}
-	return &p.pods[p.shown[p.cursor]]
+	return &p.pods[p.Shown[p.cursor]]
 }
 
 // apply filters the pods by the filter applied: a case-insensitive
 // substring of namespace/name, or a regular expression after "~".
-func (p *pickerModel) apply() {
-	match := widget.FilterMatcher(p.filter.Applied)
+func (p *Picker) apply() {
+	match := widget.FilterMatcher(p.Filter.Applied)
 	// A new slice: earlier copies of the model share the old one.
 	shown := make([]int, 0, len(p.pods))
 	for i, pod := range p.pods {
@@ -67,37 +68,37 @@ func (p *pickerModel) apply() {
 			shown = append(shown, i)
 		}
 	}
-	p.shown, p.cursor, p.offset = shown, 0, 0
-	p.c.keys.setPickFiltered(p.filter.Applied != "")
+	p.Shown, p.cursor, p.offset = shown, 0, 0
+	p.C.Keys.setPickFiltered(p.Filter.Applied != "")
 }
 
 // clamp keeps the cursor on a shown pod and within the rows on screen.
-func (p *pickerModel) clamp() {
-	p.cursor, p.offset = widget.ClampRows(p.cursor, p.offset, len(p.shown), p.rows())
+func (p *Picker) clamp() {
+	p.cursor, p.offset = widget.ClampRows(p.cursor, p.offset, len(p.Shown), p.rows())
 }
 
 // update handles the picker's keys; enter returns the command that attaches.
-func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) {
-	k := p.c.keys.picker()
+func (p Picker) update(msg tea.KeyPressMsg) (Picker, tea.Cmd, Intent) {
+	k := p.C.Keys.picker()
 	switch {
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
-		p.filter, cmd = p.filter.Start()
-		return p, cmd, typingIntent(true)
+		p.Filter, cmd = p.Filter.Start()
+		return p, cmd, TypingIntent(true)
 	case key.Matches(msg, k.ClearPick): // enabled only while a filter is applied
-		p.filter.Clear()
+		p.Filter.Clear()
 		p.apply()
 	case key.Matches(msg, k.LeavePick):
 		return p, tea.Quit, nil
 	case key.Matches(msg, k.Pick):
-		pod := p.selected()
-		if pod == nil || p.attaching != nil {
+		pod := p.Selected()
+		if pod == nil || p.Attaching != nil {
 			return p, nil, nil // one attach at a time: a second would leak a session
 		}
-		p.attaching = pod
-		return p, attachCmd(p.c.conn.ctx, p.c.opts.Attach, p.c.conn.owned, *pod), nil
+		p.Attaching = pod
+		return p, attachCmd(p.C.Conn.Ctx, p.C.Opts.Attach, p.C.Conn.Owned, *pod), nil
 	default:
-		widget.ScrollBy(k.ScrollKeys, msg, &p.cursor, p.rows(), len(p.shown))
+		widget.ScrollBy(k.ScrollKeys, msg, &p.cursor, p.rows(), len(p.Shown))
 	}
 	p.clamp()
 	return p, nil, nil
@@ -105,68 +106,68 @@ func (p pickerModel) update(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) 
 
 // filterKey handles a key while the picker's filter line is typed: the
 // pods are filtered as it is typed; enter or esc ends the typing.
-func (p pickerModel) filterKey(msg tea.KeyPressMsg) (pickerModel, tea.Cmd, intent) {
-	f, cmd, changed, done := p.filter.Update(msg)
-	p.filter = f
+func (p Picker) filterKey(msg tea.KeyPressMsg) (Picker, tea.Cmd, Intent) {
+	f, cmd, changed, done := p.Filter.Update(msg)
+	p.Filter = f
 	if changed {
 		p.apply()
 	}
 	if done {
-		return p, cmd, typingIntent(false)
+		return p, cmd, TypingIntent(false)
 	}
 	return p, cmd, nil
 }
 
 // filterInput passes a message that is not a key (the cursor's blink) to
 // the filter line being typed.
-func (p pickerModel) filterInput(msg tea.Msg) (pickerModel, tea.Cmd) {
+func (p Picker) filterInput(msg tea.Msg) (Picker, tea.Cmd) {
 	var cmd tea.Cmd
-	p.filter.Input, cmd = p.filter.Input.Update(msg)
+	p.Filter.Input, cmd = p.Filter.Input.Update(msg)
 	return p, cmd
 }
 
 // attachDone takes the picker back to idle once an attach answered: a
 // failed one leaves it up to pick again.
-func (p pickerModel) attachDone() pickerModel {
-	p.attaching = nil
+func (p Picker) AttachDone() Picker {
+	p.Attaching = nil
 	return p
 }
 
 // view renders the picker in height-1 lines (the root adds the footer).
-func (p *pickerModel) view() string {
-	s := &p.c.styles
-	w := p.c.width
+func (p *Picker) view() string {
+	s := &p.C.Styles
+	w := p.C.Width
 	title := []string{s.Title.Render("backoff top")}
-	if p.c.opts.Context != "" {
-		title = append(title, s.Label.Render("ctx ")+p.c.opts.Context)
+	if p.C.Opts.Context != "" {
+		title = append(title, s.Label.Render("ctx ")+p.C.Opts.Context)
 	}
-	if p.c.conn.namespace != "" {
-		title = append(title, s.Label.Render("ns ")+p.c.conn.namespace)
+	if p.C.Conn.Namespace != "" {
+		title = append(title, s.Label.Render("ns ")+p.C.Conn.Namespace)
 	}
 	title = append(title, s.Bold.Render("pick a pod"))
 
 	msg := s.Dim.Render(fmt.Sprintf("%d instrumented pods found and no TARGET: pick one to attach to", len(p.pods)))
-	if p.attaching != nil {
-		msg = s.Warn.Render("◌ attaching to " + p.attaching.String() + "…")
+	if p.Attaching != nil {
+		msg = s.Warn.Render("◌ attaching to " + p.Attaching.String() + "…")
 	}
 	lines := []string{widget.Fit(strings.Join(title, s.Dim.Render(" · ")), w), widget.Fit(msg, w)}
-	switch p.filter.State {
+	switch p.Filter.State {
 	case widget.Filtering:
-		lines = append(lines, p.filter.View(s, w)...)
+		lines = append(lines, p.Filter.View(s, w)...)
 	case widget.FilterApplied:
-		lines = append(lines, widget.Fit(s.Label.Render("filter ")+p.filter.Applied+s.Dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.shown), len(p.pods))), w))
+		lines = append(lines, widget.Fit(s.Label.Render("filter ")+p.Filter.Applied+s.Dim.Render(fmt.Sprintf(" · %d of %d pods", len(p.Shown), len(p.pods))), w))
 	default:
 		lines = append(lines, "")
 	}
 	lines = append(lines, p.table()...)
-	return strings.Join(widget.Pad(lines, p.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, p.C.Height-1), "\n")
 }
 
 // table renders the column titles and the pods on screen, the selected one
 // marked "›" and highlighted.
-func (p *pickerModel) table() []string {
-	s := &p.c.styles
-	w := p.c.width
+func (p *Picker) table() []string {
+	s := &p.C.Styles
+	w := p.C.Width
 	nsW, podW := len("NAMESPACE"), len("POD")
 	for _, pod := range p.pods {
 		nsW, podW = max(nsW, len(pod.Namespace)), max(podW, len(pod.Name))
@@ -178,12 +179,12 @@ func (p *pickerModel) table() []string {
 		return mark + widget.Fit(ns, nsW) + " " + widget.Fit(pod, podW) + " " + widget.FitLeft(port, portW) + " " + ready
 	}
 	lines := []string{s.Header.Render(widget.Fit(row("  ", "NAMESPACE", "POD", "PORT", "READY"), w))}
-	if len(p.shown) == 0 {
+	if len(p.Shown) == 0 {
 		return append(lines, s.Dim.Render("  no pods match"))
 	}
-	end := min(len(p.shown), p.offset+p.rows())
+	end := min(len(p.Shown), p.offset+p.rows())
 	for i := p.offset; i < end; i++ {
-		pod := p.pods[p.shown[i]]
+		pod := p.pods[p.Shown[i]]
 		ready, rs := "no", s.Warn
 		if pod.Ready {
 			ready, rs = "yes", s.OK
@@ -197,21 +198,18 @@ func (p *pickerModel) table() []string {
 	return lines
 }
 
-// attached takes the picked pod's session in: the top view starts on it,
-// with its refreshes and refresh clock. A failed attach leaves the picker
-// up, with the error in the status line, to pick again.
-func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
-	if m.view() != modePicker {
-		return m, nil // the owned set closes it at exit
-	}
-	m.picker = m.picker.attachDone()
-	if msg.err != nil {
-		return m, m.setStatus(widget.ErrText(msg.err), true)
-	}
-	m.c.conn.session, m.c.conn.objects, m.c.conn.namespace = msg.session, msg.objects, msg.pod.Namespace
-	if m.c.opts.Watch {
-		msg.session.Watch(m.c.conn.ctx)
-	}
-	m.stack = []mode{modeTop} // the picker is left for good
-	return m, tea.Batch(m.top.refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.pod.String(), false))
+// The view interface (view.go), over the typed methods above.
+
+// The pod picker: reads nothing until a pod is attached.
+
+func (p Picker) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return p.update(msg) }
+func (p Picker) Render() string                                    { return p.view() }
+func (p Picker) HintKeys() help.KeyMap                             { return p.C.Keys.picker() }
+func (p Picker) Stale() bool                                       { return false }
+func (p Picker) Reload() (View, tea.Cmd)                           { return p, nil }
+func (p Picker) ReloadNow() (View, tea.Cmd)                        { return p, nil }
+func (p Picker) Resize() (View, tea.Cmd)                           { return p.setSize(), nil }
+func (p Picker) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
+	return p.filterKey(msg)
 }
+func (p Picker) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return p.filterInput(msg) }

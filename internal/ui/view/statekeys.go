@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"strconv"
@@ -20,7 +20,7 @@ func toggleStates(fromLogs bool) []api.State {
 }
 
 // toggleStates is the states this source's number keys toggle.
-func (c *common) toggleStates() []api.State { return toggleStates(c.source.fromLogs) }
+func (c *Common) ToggleStates() []api.State { return toggleStates(c.source.fromLogs) }
 
 // stateKeyList is the keys that toggle states: "1" to "n".
 func stateKeyList(n int) []string {
@@ -35,7 +35,7 @@ func stateKeyList(n int) []string {
 func stateKeyHelp(n int) string { return "1-" + strconv.Itoa(n) }
 
 // setStates binds the number keys to n states (see toggleStates).
-func (k *keyMap) setStates(n int) {
+func (k *KeyMap) setStates(n int) {
 	k.States.SetKeys(stateKeyList(n)...)
 	k.States.SetHelp(stateKeyHelp(n), "toggle state")
 }

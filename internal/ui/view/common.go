@@ -1,6 +1,7 @@
-package ui
+package view
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"context"
 	"time"
 
@@ -10,79 +11,79 @@ import (
 
 // common is what every view shares: the terminal size, styles, keys, the
 // options as given and the live connection. Views hold a pointer to one common.
-type common struct {
-	width, height int
-	styles        widget.Styles
-	keys          keyMap
+type Common struct {
+	Width, Height int
+	Styles        widget.Styles
+	Keys          KeyMap
 	// opts are the options as the caller gave them; never changed.
-	opts Options
+	Opts Options
 	// conn is what the UI is attached to now: it changes when the picker attaches.
-	conn conn
+	Conn Conn
 	// readOnly is true when no controller accepts forget; actions are disabled.
 	readOnly bool
 	// source is where the keys come from, for a refused action's why.
 	source source
 	// paused stops the automatic refresh; pauses counts the times paused,
 	// so that a read sent before this pause is known (pause.go).
-	paused bool
-	pauses int
+	Paused bool
+	Pauses int
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
 	// logEnds is, for a saved log, its last line's time: what its states
 	// and countdowns are judged at, as a snapshot's at its taking. Zero
 	// for a live source.
-	logEnds time.Time
+	LogEnds time.Time
 	// statusLines is how many lines the status message takes above the
 	// short help, which the scrolled views leave free.
-	statusLines int
+	StatusLines int
 	// seenMarks are the row marks already explained in the footer, so each
 	// legend shows once.
-	seenMarks map[string]bool
+	SeenMarks map[string]bool
 }
 
 // conn is the live session state: the context commands run under, the
 // session and object reader attached now, and the sessions the UI opened
 // itself (closed when it exits).
-type conn struct {
-	ctx       context.Context
-	session   *inspector.Session
-	objects   *inspector.ObjectReader
-	namespace string
-	owned     *sessions
+type Conn struct {
+	Ctx       context.Context
+	Session   *inspector.Session
+	Objects   *inspector.ObjectReader
+	Namespace string
+	Owned     *Sessions
 }
 
 // bodyHeight is how many lines a view has above the footer.
-func (c *common) bodyHeight() int { return max(1, c.height-1-c.statusLines) }
+func (c *Common) bodyHeight() int { return max(1, c.Height-1-c.StatusLines) }
 
 // now is the local clock, for measuring time elapsed since a fetch.
-func (c *common) now() time.Time { return c.opts.Clock() }
+func (c *Common) Now() time.Time { return c.Opts.Clock() }
 
 // serverNow is the server's time at this moment: the server's clock when
 // the data was fetched plus the local time elapsed since, so a countdown
 // never mixes the local clock with the pod's. A snapshot's clock stands
 // still at its serverTime: it is what was true when it was taken, however
 // long ago it was read (paused, it is not read again).
-func (c *common) serverNow(serverTime, fetchedAt time.Time) time.Time {
+func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
 	if serverTime.IsZero() {
 		return time.Time{}
 	}
-	if c.snapshot() {
+	if c.Snapshot() {
 		return serverTime
 	}
-	return serverTime.Add(c.now().Sub(fetchedAt))
+	return serverTime.Add(c.Now().Sub(fetchedAt))
 }
 
 // snapshot reports whether the keys are a snapshot's (top --file): frozen
 // at the time it was taken.
-func (c *common) snapshot() bool { return !c.opts.SnapshotAt.IsZero() }
+func (c *Common) Snapshot() bool { return !c.Opts.SnapshotAt.IsZero() }
 
 // setCapabilities enables or disables the actions from what the endpoint allows.
-func (c *common) setCapabilities(ov *inspector.Overview) {
+func (c *Common) SetCapabilities(ov *inspector.Overview) {
 	if ov == nil || len(ov.Controllers) == 0 {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
-	c.logEnds = logEndsAt(ov)
+	c.LogEnds = logEndsAt(ov)
 	c.source = sourceOf(ov)
 	c.canRequeue = false
 	for _, ctl := range ov.Controllers {
@@ -90,8 +91,8 @@ func (c *common) setCapabilities(ov *inspector.Overview) {
 			c.canRequeue = true
 		}
 	}
-	c.keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
-	c.keys.setStates(len(c.toggleStates()))
+	c.Keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
+	c.Keys.setStates(len(c.ToggleStates()))
 }
 
 // logEndsAt is when the saved log ov was read from ends: its controllers'
@@ -105,4 +106,26 @@ func logEndsAt(ov *inspector.Overview) time.Time {
 		}
 	}
 	return end
+}
+
+// due reports whether a view whose last read was sent at last, and is
+// still under way when inflight, is due to read again: a tenth early, so
+// that a tick a little early does not skip a whole period.
+func (c *Common) Due(inflight bool, last time.Time) bool {
+	return !inflight && c.Now().Sub(last) >= c.Opts.Refresh-c.Opts.Refresh/10
+}
+
+// Pause is immediate (pause.go): a read is stamped with the pauses so far.
+
+// readMsg is a view's read as it arrives, with how many times the UI had
+// been paused when it was sent (common.pauses).
+type ReadMsg struct {
+	Pauses int
+	Msg    tea.Msg
+}
+
+// stamp makes cmd, a view's read, answer with a readMsg.
+func (c *Common) Stamp(cmd tea.Cmd) tea.Cmd {
+	n := c.Pauses
+	return func() tea.Msg { return ReadMsg{Pauses: n, Msg: cmd()} }
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -12,66 +12,66 @@ import (
 // and what is shared (the status line, the pause, the dialog). Each is a
 // small struct carrying what the root needs, so that the root never reads
 // a view's fields; nil is no intent.
-type intent any
+type Intent any
 
 // openKeyIntent opens the detail view on a key.
-type openKeyIntent struct{ controller, key string }
+type OpenKeyIntent struct{ Controller, Key string }
 
 // openGroupsIntent opens the error groups of the top view's scope: its
 // controller, the states it shows (none: every failing one) and its filter.
-type openGroupsIntent struct {
-	controller, filter string
-	states             []api.State
+type OpenGroupsIntent struct {
+	Controller, Filter string
+	States             []api.State
 }
 
 // openHelpIntent opens the ? view over the view shown, explaining keys:
 // that view's key map.
-type openHelpIntent struct{ keys help.KeyMap }
+type OpenHelpIntent struct{ Keys help.KeyMap }
 
 // closeHelpIntent returns to the view help was opened from.
-type closeHelpIntent struct{}
+type CloseHelpIntent struct{}
 
 // backIntent leaves the view shown for the one under it.
-type backIntent struct{}
+type BackIntent struct{}
 
 // typingIntent says a view's filter line started (true) or stopped being
 // typed: the filter's mode is pushed or popped.
-type typingIntent bool
+type TypingIntent bool
 
 // pauseIntent pauses the refresh, or resumes it.
-type pauseIntent struct{}
+type PauseIntent struct{}
 
 // refreshIntent refreshes the view shown now.
-type refreshIntent struct{}
+type RefreshIntent struct{}
 
 // askIntent asks to confirm an action.
-type askIntent struct{ act widget.Action }
+type AskIntent struct{ Act widget.Action }
 
 // answerIntent is the dialog's answer: the action confirmed (with its
 // reason), or nil when it was declined.
-type answerIntent struct{ act *widget.Action }
+type AnswerIntent struct{ Act *widget.Action }
 
 // showGroupIntent shows the keys of one error group in the top view: errors
 // is the pattern their last errors match (an error filter beside the top
 // view's own), fingerprint the group's name.
-type showGroupIntent struct {
-	controller, errors, fingerprint string
-	states                          []api.State
+type ShowGroupIntent struct {
+	Controller, Errors, Fingerprint string
+	States                          []api.State
 }
 
 // leftDrillIntent says the top view left its drill-down, and what it shows
 // again; toGroups, that the group view it was opened from opens again.
-type leftDrillIntent struct {
-	text     string
-	toGroups bool
+type LeftDrillIntent struct {
+	Text     string
+	ToGroups bool
 }
 
 // openAnswerKeyIntent opens the key of the answer the `top --for` view
 // shows in the detail view.
-type openAnswerKeyIntent struct{}
+type OpenAnswerKeyIntent struct{}
 
 // noteIntent shows a status message.
-type noteIntent struct {
-	text  string
-	isErr bool
+type NoteIntent struct {
+	Text  string
+	IsErr bool
 }

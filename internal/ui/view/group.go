@@ -1,6 +1,7 @@
-package ui
+package view
 
 import (
+	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
 	"slices"
@@ -20,18 +21,18 @@ import (
 // (v1/errors) — every key with an error counted, by controller and
 // fingerprint, largest group first. It reads them when opened and then on
 // the top view's cadence, the cursor staying on its group.
-type groupModel struct {
-	c *common
+type Groups struct {
+	C *Common
 
 	controller string
 	states     []api.State
 	// filter is the top view's filter: the groups count only the keys it
 	// selects, and a group's forget acts on those alone.
-	filter  string
+	Filter  string
 	list    *api.ErrorGroupList
 	err     error
-	loading bool
-	seq     int
+	Loading bool
+	Seq     int
 	cursor  int
 	offset  int
 	// lastSent is when the last read was sent, fetchedAt when the list
@@ -41,47 +42,47 @@ type groupModel struct {
 
 // open reads the groups of the top view's controller, filter and states
 // (failing states when none are selected), as in asks.
-func (g groupModel) open(in openGroupsIntent) (groupModel, tea.Cmd) {
+func (g Groups) Open(in OpenGroupsIntent) (Groups, tea.Cmd) {
 	states := explain.FailingStates
-	if len(in.states) > 0 {
-		states = in.states
+	if len(in.States) > 0 {
+		states = in.States
 	}
-	g = groupModel{c: g.c, controller: in.controller, states: states, filter: in.filter, seq: g.seq}
-	return g, g.refresh()
+	g = Groups{C: g.C, controller: in.Controller, states: states, Filter: in.Filter, Seq: g.Seq}
+	return g, g.Refresh()
 }
 
-func (g *groupModel) refresh() tea.Cmd {
-	g.loading = true
-	g.seq++
-	g.lastSent = g.c.now()
-	return g.c.stamp(groupsCmd(g.c.conn.ctx, g.c.conn.session, g.c.now, g.seq, g.controller, api.Filter{Q: g.filter, States: g.states}))
+func (g *Groups) Refresh() tea.Cmd {
+	g.Loading = true
+	g.Seq++
+	g.lastSent = g.C.Now()
+	return g.C.Stamp(groupsCmd(g.C.Conn.Ctx, g.C.Conn.Session, g.C.Now, g.Seq, g.controller, api.Filter{Q: g.Filter, States: g.states}))
 }
 
 // received takes a read of the groups in. The cursor follows its group
 // (controller and fingerprint) to where the new counts put it, so f and r
 // act on the group the user chose; a group gone leaves it at the same row.
-func (g groupModel) received(msg groupsFetchedMsg) groupModel {
-	if msg.seq != g.seq {
+func (g Groups) Received(msg GroupsFetchedMsg) Groups {
+	if msg.Seq != g.Seq {
 		return g
 	}
-	g.loading = false
-	g.err = msg.err
-	if msg.err == nil {
-		if sel := g.selected(); sel != nil && msg.list != nil {
+	g.Loading = false
+	g.err = msg.Err
+	if msg.Err == nil {
+		if sel := g.selected(); sel != nil && msg.List != nil {
 			ctl, fp := sel.Controller, sel.Fingerprint
-			if i := slices.IndexFunc(msg.list.Groups, func(gr api.ErrorGroup) bool {
+			if i := slices.IndexFunc(msg.List.Groups, func(gr api.ErrorGroup) bool {
 				return gr.Controller == ctl && gr.Fingerprint == fp
 			}); i >= 0 {
 				g.cursor = i
 			}
 		}
-		g.list, g.fetchedAt = msg.list, msg.fetchedAt
+		g.list, g.fetchedAt = msg.List, msg.FetchedAt
 		g.clamp()
 	}
 	return g
 }
 
-func (g *groupModel) groups() []api.ErrorGroup {
+func (g *Groups) groups() []api.ErrorGroup {
 	if g.list == nil {
 		return nil
 	}
@@ -92,36 +93,36 @@ func (g *groupModel) groups() []api.ErrorGroup {
 const groupLines = 4
 
 // rows is how many groups fit above the selected group's description.
-func (g *groupModel) rows() int {
-	return max(1, g.c.height-1-groupLines-5)
+func (g *Groups) rows() int {
+	return max(1, g.C.Height-1-groupLines-5)
 }
 
 // clamp keeps the cursor on a group and within the rows on screen.
-func (g *groupModel) clamp() {
+func (g *Groups) clamp() {
 	g.cursor, g.offset = widget.ClampRows(g.cursor, g.offset, len(g.groups()), g.rows())
 }
 
 // update handles the group view's keys, and returns what the root must do.
-func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
-	k := g.c.keys.group()
+func (g Groups) update(msg tea.KeyPressMsg) (Groups, tea.Cmd, Intent) {
+	k := g.C.Keys.group()
 	switch {
 	case key.Matches(msg, k.Leave, k.Group):
-		return g, nil, backIntent{}
+		return g, nil, BackIntent{}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
-		return g, nil, g.c.refusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), "")
+		return g, nil, g.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), "")
 	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
-		return g, nil, noteIntent{text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", isErr: true}
+		return g, nil, NoteIntent{Text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", IsErr: true}
 	case key.Matches(msg, k.ShowGroup):
 		if gr := g.selected(); gr != nil {
-			return g, nil, showGroupIntent{controller: gr.Controller, errors: fingerprintFilter(gr.Fingerprint), fingerprint: gr.Fingerprint, states: g.states}
+			return g, nil, ShowGroupIntent{Controller: gr.Controller, Errors: FingerprintFilter(gr.Fingerprint), Fingerprint: gr.Fingerprint, States: g.states}
 		}
 	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
 		if gr := g.selected(); gr != nil {
-			return g, nil, askIntent{widget.Action{
+			return g, nil, AskIntent{widget.Action{
 				Requeue:     key.Matches(msg, k.Retry, k.RetryAll),
 				Controllers: []string{gr.Controller},
-				Filter:      &api.Filter{Q: g.filter, Error: fingerprintFilter(gr.Fingerprint), States: g.states},
-				What:        groupWhat(gr, g.filter),
+				Filter:      &api.Filter{Q: g.Filter, Error: FingerprintFilter(gr.Fingerprint), States: g.states},
+				What:        groupWhat(gr, g.Filter),
 			}}
 		}
 	default:
@@ -133,13 +134,13 @@ func (g groupModel) update(msg tea.KeyPressMsg) (groupModel, tea.Cmd, intent) {
 
 // about is the selected group in full, wrapped: its message, since when,
 // and the keys it names.
-func (g *groupModel) about(now time.Time) []string {
+func (g *Groups) about(now time.Time) []string {
 	gr := g.selected()
 	if gr == nil {
 		return nil
 	}
-	s := &g.c.styles
-	w := g.c.width
+	s := &g.C.Styles
+	w := g.C.Width
 	out := []string{""}
 	for _, l := range widget.Wrap(explain.Printable(gr.Controller)+": "+widget.OneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
 		out = append(out, s.Bold.Render(widget.Fit(l, w)))
@@ -158,7 +159,7 @@ func (g *groupModel) about(now time.Time) []string {
 }
 
 // selected is the group under the cursor.
-func (g *groupModel) selected() *api.ErrorGroup {
+func (g *Groups) selected() *api.ErrorGroup {
 	gs := g.groups()
 	if g.cursor < 0 || g.cursor >= len(gs) {
 		return nil
@@ -169,43 +170,43 @@ func (g *groupModel) selected() *api.ErrorGroup {
 // freshness says how old the groups shown are, as the top view's header
 // does (a snapshot's: when it was taken; a saved log's: when it ends), and
 // that they no longer refresh while paused.
-func (g *groupModel) freshness() string {
-	s := &g.c.styles
+func (g *Groups) freshness() string {
+	s := &g.C.Styles
 	var out string
 	switch {
-	case g.c.snapshot():
-		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.c.opts.SnapshotAt))
-	case !g.c.logEnds.IsZero():
-		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.c.logEnds, g.c.now()))
+	case g.C.Snapshot():
+		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.C.Opts.SnapshotAt))
+	case !g.C.LogEnds.IsZero():
+		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.C.LogEnds, g.C.Now()))
 	case !g.fetchedAt.IsZero():
-		out = s.Dim.Render(" · updated " + widget.Ago(g.fetchedAt, g.c.now()))
+		out = s.Dim.Render(" · updated " + widget.Ago(g.fetchedAt, g.C.Now()))
 	}
-	if g.c.paused {
+	if g.C.Paused {
 		out += s.Dim.Render(" · ") + s.Warn.Render("⏸ PAUSED")
 	}
 	return out
 }
 
 // view renders the incident view in height-1 lines.
-func (g *groupModel) view() string {
-	s := &g.c.styles
-	w := g.c.width
+func (g *Groups) view() string {
+	s := &g.C.Styles
+	w := g.C.Width
 	states := make([]string, len(g.states))
 	for i, st := range g.states {
 		states[i] = string(st)
 	}
-	scope := scopeName(g.controller)
+	scope := ScopeName(g.controller)
 	summary := "reading the error groups…"
 	if g.err != nil && g.list == nil {
 		summary = "could not read the error groups (v1/errors)"
 	}
 	if g.list != nil {
 		keys := explain.Plural(g.list.Matched, "key")
-		if g.filter != "" {
-			keys += " matching " + widget.DescribeFilter(g.filter)
+		if g.Filter != "" {
+			keys += " matching " + widget.DescribeFilter(g.Filter)
 		}
 		from := "from the endpoint"
-		if g.c.source.fromLogs {
+		if g.C.source.fromLogs {
 			from = "from the log"
 		}
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, %s",
@@ -220,8 +221,8 @@ func (g *groupModel) view() string {
 		lines = append(lines, widget.Fit(l, w))
 	}
 	if g.err != nil {
-		again := "tries again every " + widget.Short(g.c.opts.Refresh)
-		if g.c.paused {
+		again := "tries again every " + widget.Short(g.C.Opts.Refresh)
+		if g.C.Paused {
 			again = "ctrl+r tries again"
 		}
 		for _, l := range widget.Wrap("✗ "+widget.ErrText(g.err)+"; "+again+", esc goes back", w) {
@@ -244,7 +245,7 @@ func (g *groupModel) view() string {
 	gs := g.groups()
 	var now time.Time
 	if g.list != nil {
-		now = g.c.serverNow(g.list.ServerTime, g.fetchedAt)
+		now = g.C.ServerNow(g.list.ServerTime, g.fetchedAt)
 	}
 	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
@@ -272,13 +273,13 @@ func (g *groupModel) view() string {
 	if len(gs) == 0 && g.list != nil && g.err == nil {
 		lines = append(lines, s.Dim.Render("  no keys with an error"))
 	}
-	lines = widget.Pad(lines, g.c.bodyHeight())
+	lines = widget.Pad(lines, g.C.bodyHeight())
 	if about := g.about(now); len(about) > 0 && len(lines) > len(about)+groupLines+1 {
 		// The selected group in full at the bottom: rows hidden by it are
 		// still reached with the cursor.
 		lines = append(lines[:len(lines)-len(about)], about...)
 	}
-	return strings.Join(widget.Pad(lines, g.c.height-1), "\n")
+	return strings.Join(widget.Pad(lines, g.C.Height-1), "\n")
 }
 
 // errorTitles title the ERROR column, the longest that fits first: what
@@ -309,3 +310,20 @@ func groupWhat(gr *api.ErrorGroup, filter string) string {
 	}
 	return what
 }
+
+// The view interface (view.go), over the typed methods above.
+
+// The error groups. Its ctrl+r reads the table under it too (readsTable):
+// a group's keys are shown there when one is picked.
+
+func (g Groups) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return g.update(msg) }
+func (g Groups) Render() string                                    { return g.view() }
+func (g Groups) HintKeys() help.KeyMap                             { return g.C.Keys.group() }
+func (g Groups) Stale() bool                                       { return g.C.Conn.Session != nil && g.due() }
+func (g Groups) Reload() (View, tea.Cmd)                           { cmd := g.Refresh(); return g, cmd }
+func (g Groups) ReloadNow() (View, tea.Cmd)                        { return g.Reload() }
+func (g Groups) Resize() (View, tea.Cmd)                           { g.clamp(); return g, nil }
+func (g Groups) ReadsTable() bool                                  { return true }
+
+// due reports whether the view's next read is due (common.due).
+func (g *Groups) due() bool { return g.C.Due(g.Loading, g.lastSent) }

@@ -1,6 +1,7 @@
-package ui
+package view
 
 import (
+	"charm.land/bubbles/v2/help"
 	"context"
 	"fmt"
 	"strings"
@@ -36,10 +37,10 @@ type ForOptions struct {
 const forTimeout = 2 * time.Minute
 
 // forFetchedMsg carries one read of the `top --for` list.
-type forFetchedMsg struct {
-	list      *objwhy.List
-	err       error
-	fetchedAt time.Time
+type ForFetchedMsg struct {
+	List      *objwhy.List
+	Err       error
+	FetchedAt time.Time
 }
 
 // forCmd reads the list.
@@ -48,7 +49,7 @@ func forCmd(ctx context.Context, list func(context.Context) (*objwhy.List, error
 		ctx, cancel := context.WithTimeout(ctx, forTimeout)
 		defer cancel()
 		l, err := list(ctx)
-		return forFetchedMsg{list: l, err: err, fetchedAt: clock()}
+		return ForFetchedMsg{List: l, Err: err, FetchedAt: clock()}
 	}
 }
 
@@ -70,8 +71,8 @@ func (k forKeyMap) FullHelp() [][]key.Binding {
 
 // forModel is `top --for TYPE`: the list, and one object's answer when
 // enter opened it.
-type forModel struct {
-	c    *common
+type For struct {
+	C    *Common
 	opts ForOptions
 	keys forKeyMap
 
@@ -82,51 +83,51 @@ type forModel struct {
 	err       error
 	fetchedAt time.Time
 	lastSent  time.Time
-	inflight  bool
+	Inflight  bool
 	cursor    int
 	// open is the object whose answer is shown (its key), "" for the list.
-	open   string
+	Open   string
 	scroll int
 	// sessions are the controllers attached to for a key's detail, by
 	// NAMESPACE/TARGET, kept for the next time (closed at exit).
-	sessions map[string]forSession
+	sessions map[string]ForSession
 }
 
-func newForModel(c *common, opts ForOptions) forModel {
-	k := &c.keys
+func NewFor(c *Common, opts ForOptions) For {
+	k := &c.Keys
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
 	leave := key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back to the list"), key.WithDisabled())
-	return forModel{c: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Leave: leave,
+	return For{C: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Leave: leave,
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
 // refresh reads the list again.
-func (f *forModel) refresh() tea.Cmd {
-	f.inflight, f.lastSent = true, f.c.now()
-	return f.c.stamp(forCmd(f.c.conn.ctx, f.opts.List, f.c.opts.Clock))
+func (f *For) Refresh() tea.Cmd {
+	f.Inflight, f.lastSent = true, f.C.Now()
+	return f.C.Stamp(forCmd(f.C.Conn.Ctx, f.opts.List, f.C.Opts.Clock))
 }
 
 // refreshOnce reads the list again unless a read is under way: one read
 // at a time, the asker is not shared.
-func (f *forModel) refreshOnce() tea.Cmd {
-	if f.inflight {
+func (f *For) refreshOnce() tea.Cmd {
+	if f.Inflight {
 		return nil
 	}
-	return f.refresh()
+	return f.Refresh()
 }
 
 // received takes a read in; an error keeps the last list on screen.
-func (f forModel) received(msg forFetchedMsg) forModel {
-	f.inflight, f.err = false, msg.err
-	if msg.list != nil {
-		f.raw, f.list, f.fetchedAt = msg.list, escapedCopy(msg.list), msg.fetchedAt
+func (f For) Received(msg ForFetchedMsg) For {
+	f.Inflight, f.err = false, msg.Err
+	if msg.List != nil {
+		f.raw, f.list, f.fetchedAt = msg.List, escapedCopy(msg.List), msg.FetchedAt
 	}
-	f.cursor = max(0, min(f.cursor, len(f.answers())-1))
+	f.cursor = max(0, min(f.cursor, len(f.Answers())-1))
 	f.setKeys()
 	return f
 }
 
-func (f *forModel) answers() []*objwhy.Answer {
+func (f *For) Answers() []*objwhy.Answer {
 	if f.list == nil {
 		return nil
 	}
@@ -135,9 +136,9 @@ func (f *forModel) answers() []*objwhy.Answer {
 
 // shown is the answer open, as of the latest read; nil once the object is
 // Current (it left the list) or while the list is shown.
-func (f *forModel) shown() *objwhy.Answer {
-	for _, a := range f.answers() {
-		if f.open != "" && answerID(a) == f.open {
+func (f *For) shown() *objwhy.Answer {
+	for _, a := range f.Answers() {
+		if f.Open != "" && answerID(a) == f.Open {
 			return a
 		}
 	}
@@ -148,27 +149,27 @@ func answerID(a *objwhy.Answer) string { return a.Object.Ref() + " -n " + a.Obje
 
 // keyMap is the view's keys as they stand: enter's help says what it
 // opens from what is shown. help.KeyMap.
-func (f *forModel) keyMap() forKeyMap { return f.keys }
+func (f *For) keyMap() forKeyMap { return f.keys }
 
 // update handles a key.
-func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
+func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 	k := &f.keys
 	switch {
-	case f.open != "" && key.Matches(msg, k.Leave):
-		f.open, f.scroll = "", 0
-	case f.open != "" && key.Matches(msg, k.Open):
-		return f, nil, openAnswerKeyIntent{} // the root opens the key's detail (openKey)
-	case f.open != "":
-		widget.ScrollBy(f.c.keys.scroll(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
+	case f.Open != "" && key.Matches(msg, k.Leave):
+		f.Open, f.scroll = "", 0
+	case f.Open != "" && key.Matches(msg, k.Open):
+		return f, nil, OpenAnswerKeyIntent{} // the root opens the key's detail (openKey)
+	case f.Open != "":
+		widget.ScrollBy(f.C.Keys.ScrollKeys(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
 		f.scroll = widget.ClampText(f.scroll, len(f.answerLines()), f.room())
 	case key.Matches(msg, k.Open):
-		if as := f.answers(); f.cursor < len(as) {
-			f.open, f.scroll = answerID(as[f.cursor]), 0
+		if as := f.Answers(); f.cursor < len(as) {
+			f.Open, f.scroll = answerID(as[f.cursor]), 0
 		}
 	case key.Matches(msg, k.Up):
 		f.cursor = max(0, f.cursor-1)
 	case key.Matches(msg, k.Down):
-		f.cursor = max(0, min(f.cursor+1, len(f.answers())-1))
+		f.cursor = max(0, min(f.cursor+1, len(f.Answers())-1))
 	}
 	f.setKeys()
 	return f, nil, nil
@@ -176,10 +177,10 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 
 // setKeys enables the keys of what is shown: enter opens an answer from
 // the list, and the key's detail from an answer read from an endpoint.
-func (f *forModel) setKeys() {
-	f.keys.Open.SetEnabled(f.open == "" || f.keyOfShown() != nil)
-	f.keys.Leave.SetEnabled(f.open != "")
-	if f.open == "" {
+func (f *For) setKeys() {
+	f.keys.Open.SetEnabled(f.Open == "" || f.KeyOfShown() != nil)
+	f.keys.Leave.SetEnabled(f.Open != "")
+	if f.Open == "" {
 		f.keys.Open.SetHelp("enter", "why")
 	} else {
 		f.keys.Open.SetHelp("enter", "key detail")
@@ -187,12 +188,12 @@ func (f *forModel) setKeys() {
 }
 
 // room is how many lines the body has under the title and status.
-func (f *forModel) room() int { return max(1, f.c.bodyHeight()-headLines) }
+func (f *For) room() int { return max(1, f.C.bodyHeight()-HeadLines) }
 
 // view renders the list, or the answer open, in height-1 lines.
-func (f *forModel) view() string {
-	s := &f.c.styles
-	w, h := f.c.width, f.c.height-1
+func (f *For) view() string {
+	s := &f.C.Styles
+	w, h := f.C.Width, f.C.Height-1
 	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + "why " + s.Bold.Render(f.opts.Type)
 	var body []string
 	if a := f.shown(); a != nil {
@@ -209,14 +210,14 @@ func (f *forModel) view() string {
 }
 
 // statusLine says what the list holds and how fresh it is.
-func (f *forModel) statusLine() string {
-	s := &f.c.styles
+func (f *For) statusLine() string {
+	s := &f.C.Styles
 	var line string
 	switch l := f.list; {
 	case l == nil && f.err == nil:
 		line = s.Dim.Render("reading the " + f.opts.Type + ", and asking the controllers of those not Current…")
 	case l == nil:
-	case f.open != "" && f.shown() == nil:
+	case f.Open != "" && f.shown() == nil:
 		line = s.OK.Render("the object is Current now, or gone: esc goes back to the list")
 	case l.Total == 0:
 		line = "no " + f.opts.Type + " found"
@@ -226,21 +227,21 @@ func (f *forModel) statusLine() string {
 		line = fmt.Sprintf("%d of %d not Current · longest-waiting change first", len(l.Answers), l.Total)
 	}
 	if !f.fetchedAt.IsZero() {
-		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.c.now()))
+		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.C.Now()))
 	}
 	if f.err != nil {
 		line += s.Bad.Render(" · ✗ " + widget.OneLine(f.err.Error()))
 	}
-	if f.c.paused {
+	if f.C.Paused {
 		line += s.Warn.Render(" · ⏸ PAUSED")
 	}
 	return strings.TrimPrefix(line, " · ")
 }
 
 // rows is the table, scrolled to keep the cursor on screen.
-func (f *forModel) rows() []string {
-	s := &f.c.styles
-	as := f.answers()
+func (f *For) rows() []string {
+	s := &f.C.Styles
+	as := f.Answers()
 	if len(as) == 0 {
 		return nil
 	}
@@ -282,12 +283,12 @@ func (f *forModel) rows() []string {
 		}
 		return b.String()
 	}
-	out := []string{s.Header.Render(widget.Fit(line(cols), f.c.width))}
+	out := []string{s.Header.Render(widget.Fit(line(cols), f.C.Width))}
 	room := max(1, f.room()-1)
 	first := max(0, min(f.cursor-room+1, len(as)-room))
 	first = min(first, f.cursor)
 	for i := first; i < min(len(as), first+room); i++ {
-		l := widget.Fit(line(cells[i]), f.c.width)
+		l := widget.Fit(line(cells[i]), f.C.Width)
 		if i == f.cursor {
 			l = s.Selected.Render(l)
 		}
@@ -295,3 +296,19 @@ func (f *forModel) rows() []string {
 	}
 	return out
 }
+
+// The view interface (view.go), over the typed methods above.
+
+// `top --for`: reads through its own sessions, so it refreshes with none
+// attached; ctrl+r reads once more even while a read is under way.
+
+func (f For) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return f.update(msg) }
+func (f For) Render() string                                    { return f.view() }
+func (f For) HintKeys() help.KeyMap                             { return f.keyMap() }
+func (f For) Stale() bool                                       { return f.due() }
+func (f For) Reload() (View, tea.Cmd)                           { cmd := f.Refresh(); return f, cmd }
+func (f For) ReloadNow() (View, tea.Cmd)                        { cmd := f.refreshOnce(); return f, cmd }
+func (f For) Resize() (View, tea.Cmd)                           { return f, nil }
+
+// due reports whether the view's next read is due (common.due).
+func (f *For) due() bool { return f.C.Due(f.Inflight, f.lastSent) }

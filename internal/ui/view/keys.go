@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -12,7 +12,7 @@ import (
 // its own key map from it (viewkeys.go), of the keys it handles, and
 // handles them itself. Disabled bindings neither match nor show in help,
 // so help renders what the user can do right now.
-type keyMap struct {
+type KeyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 
 	Open, Back, Filter, States, Sort, Controller, Group key.Binding
@@ -39,11 +39,11 @@ type keyMap struct {
 	Help, Quit, Interrupt key.Binding
 }
 
-func newKeyMap() keyMap {
+func NewKeyMap() KeyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
-	return keyMap{
+	return KeyMap{
 		Up:       b([]string{"up", "k"}, "↑/k", "up"),
 		Down:     b([]string{"down", "j"}, "↓/j", "down"),
 		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
@@ -88,7 +88,7 @@ func newKeyMap() keyMap {
 }
 
 // setActions enables forget and retry as the endpoint allows.
-func (k *keyMap) setActions(forget, requeue bool) {
+func (k *KeyMap) setActions(forget, requeue bool) {
 	k.Forget.SetEnabled(forget)
 	k.ForgetAll.SetEnabled(forget)
 	k.Retry.SetEnabled(requeue)
@@ -99,7 +99,7 @@ func (k *keyMap) setActions(forget, requeue bool) {
 
 // setStill disables pause and refresh over a source that does not change
 // (a snapshot), and makes p and ctrl+r say so.
-func (k *keyMap) setStill(still bool) {
+func (k *KeyMap) SetStill(still bool) {
 	k.Pause.SetEnabled(!still)
 	k.Refresh.SetEnabled(!still)
 	k.StillPause.SetEnabled(still)
@@ -107,7 +107,7 @@ func (k *keyMap) setStill(still bool) {
 
 // setPickFiltered makes esc in the picker clear an applied filter rather
 // than quit, and says so in help.
-func (k *keyMap) setPickFiltered(applied bool) {
+func (k *KeyMap) setPickFiltered(applied bool) {
 	k.ClearPick.SetEnabled(applied)
 	if applied {
 		k.LeavePick.SetHelp("q", "quit")

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"fmt"
@@ -9,89 +9,90 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // helpModel is the ? view: every key of the view it was opened over (its
 // key map), then every state, column, mark and sort, scrolled with the
 // same keys as the detail view.
-type helpModel struct {
-	c    *common
+type Help struct {
+	C    *Common
 	h    help.Model
 	keys help.KeyMap
-	// over is the view help was opened over: its title, and which of the
-	// table's sections (its toggles, header, sorts) are said.
-	over   mode
+	// over names the view help was opened over, in its title; table says
+	// it is the table, whose sections (its toggles, header, sorts) are said.
+	over   string
+	table  bool
 	scroll int
 }
 
-func newHelpModel(c *common) helpModel {
+func NewHelp(c *Common) Help {
 	h := help.New()
-	h.Styles = c.styles.Help
+	h.Styles = c.Styles.Help
 	h.ShortSeparator = " · "
-	return helpModel{c: c, h: h}
+	return Help{C: c, h: h}
 }
 
-// open shows the help of view, whose key map is keys, from the top.
-func (m helpModel) open(keys help.KeyMap, view mode) helpModel {
-	m.keys, m.over, m.scroll = keys, view, 0
-	m.clamp()
+// open shows the help of the view named over, whose key map is keys, from
+// the top; table says that view is the table.
+func (m Help) Open(keys help.KeyMap, over string, table bool) Help {
+	m.keys, m.over, m.table, m.scroll = keys, over, table, 0
+	m.Clamp()
 	return m
 }
 
 // setStyles takes the palette in, once the terminal's background is known.
-func (m helpModel) setStyles(st help.Styles) helpModel {
+func (m Help) SetStyles(st help.Styles) Help {
 	m.h.Styles = st
 	return m
 }
 
 // update handles the help view's keys; the offset is clamped here.
-func (m helpModel) update(msg tea.KeyPressMsg) (helpModel, tea.Cmd, intent) {
-	k := m.c.keys.help()
+func (m Help) update(msg tea.KeyPressMsg) (Help, tea.Cmd, Intent) {
+	k := m.C.Keys.help()
 	switch {
 	case key.Matches(msg, k.Close):
-		return m, nil, closeHelpIntent{}
+		return m, nil, CloseHelpIntent{}
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit, nil
 	default:
-		widget.ScrollBy(k.ScrollKeys, msg, &m.scroll, m.room()-1, len(m.lines()))
+		widget.ScrollBy(k.ScrollKeys, msg, &m.scroll, m.room()-1, len(m.Lines()))
 	}
-	m.clamp()
+	m.Clamp()
 	return m, nil, nil
 }
 
-func (m *helpModel) room() int { return m.c.bodyHeight() }
+func (m *Help) room() int { return m.C.bodyHeight() }
 
 // clamp keeps the scroll offset within the help.
-func (m *helpModel) clamp() { m.scroll = widget.ClampText(m.scroll, len(m.lines()), m.room()) }
+func (m *Help) Clamp() { m.scroll = widget.ClampText(m.scroll, len(m.Lines()), m.room()) }
 
 // setSize fits the help to the terminal's new size.
-func (m helpModel) setSize() helpModel {
-	m.h.SetWidth(m.c.width)
-	m.clamp()
+func (m Help) setSize() Help {
+	m.h.SetWidth(m.C.Width)
+	m.Clamp()
 	return m
 }
 
 // view renders the help in height-1 lines.
-func (m *helpModel) view() string {
-	return strings.Join(widget.Pad(widget.ScrolledText(m.lines(), m.scroll, m.room(), &m.c.styles), m.c.height-1), "\n")
+func (m *Help) view() string {
+	return strings.Join(widget.Pad(widget.ScrolledText(m.Lines(), m.scroll, m.room(), &m.C.Styles), m.C.Height-1), "\n")
 }
 
 // lines is the whole help, fitted to the width.
-func (m *helpModel) lines() []string {
-	s := &m.c.styles
-	w := m.c.width
-	table := m.over == modeTop
-	lines := []string{s.Title.Render("kubectl backoff top") + s.Dim.Render(" — "+helpTitles[m.over]), ""}
-	if m.c.readOnly {
+func (m *Help) Lines() []string {
+	s := &m.C.Styles
+	w := m.C.Width
+	table := m.table
+	lines := []string{s.Title.Render("kubectl backoff top") + s.Dim.Render(" — "+m.over), ""}
+	if m.C.readOnly {
 		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
 		lines = lines[:1]
-		for _, l := range widget.Wrap(m.c.refusal(false, ""), w) {
+		for _, l := range widget.Wrap(m.C.refusal(false, ""), w) {
 			lines = append(lines, s.Warn.Render(l))
 		}
-		if m.c.snapshot() {
-			for _, l := range widget.Wrap(m.c.stillText(), w) {
+		if m.C.Snapshot() {
+			for _, l := range widget.Wrap(m.C.StillText(), w) {
 				lines = append(lines, s.Warn.Render(l))
 			}
 		}
@@ -99,7 +100,7 @@ func (m *helpModel) lines() []string {
 	}
 	lines = append(lines, m.bindings()...)
 	lines = append(lines, "")
-	toggles := m.c.toggleStates()
+	toggles := m.C.ToggleStates()
 	states := "States"
 	if table {
 		// The toggles are the table's: elsewhere the states are only named.
@@ -121,7 +122,7 @@ func (m *helpModel) lines() []string {
 		if !table {
 			num, indent = "", 12
 		}
-		rows := widget.WrapIndent("  "+num+name+stateHelp[st], w, indent)
+		rows := widget.WrapIndent("  "+num+name+StateHelp[st], w, indent)
 		if rest, ok := strings.CutPrefix(rows[0], "  "+num+name); ok {
 			rows[0] = "  " + num + s.StateStyle(st).Render(name) + rest
 		}
@@ -143,8 +144,8 @@ func (m *helpModel) lines() []string {
 	}
 	if table {
 		lines = append(lines, "", s.Label.Render("Sorts")+s.Dim.Render(" (s cycles)"))
-		for _, o := range sorts {
-			lines = append(lines, widget.WrapIndent("  "+sortHelp[o], w, 4)...)
+		for _, o := range Sorts {
+			lines = append(lines, widget.WrapIndent("  "+SortHelp[o], w, 4)...)
 		}
 	}
 	for i := range lines {
@@ -156,7 +157,7 @@ func (m *helpModel) lines() []string {
 // bindings is every key binding of the view help was opened over, in as
 // many columns as fit the width: the columns that do not fit go below the
 // others, none is cut.
-func (m *helpModel) bindings() []string {
+func (m *Help) bindings() []string {
 	if m.keys == nil {
 		return nil
 	}
@@ -171,7 +172,7 @@ func (m *helpModel) bindings() []string {
 				out = append(out, "")
 			}
 			for _, l := range strings.Split(wide.FullHelpView(groups[i:min(i+n, len(groups))]), "\n") {
-				fits = fits && lipgloss.Width(l) <= m.c.width
+				fits = fits && lipgloss.Width(l) <= m.C.Width
 				out = append(out, l)
 			}
 		}
@@ -189,21 +190,14 @@ func (m *helpModel) bindings() []string {
 	return out
 }
 
-// helpTitles name the view help was opened over, in its title.
-var helpTitles = map[mode]string{
-	modeTop:    "keys",
-	modeDetail: "a key's detail",
-	modeGroups: "error groups",
-	modeFor:    "top --for",
-}
+// The view interface (view.go), over the typed methods above.
 
-// stateHelp says what each state means.
-var stateHelp = map[api.State]string{
-	api.StateBackoff:   "errored; retried at NEXT RETRY, after the rate limiter's delay or its forget --spread slot",
-	api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",
-	api.StateQueued:    "ready, waiting for a free worker",
-	api.StateRunning:   "a reconcile is in progress",
-	api.StateFailed:    "terminal error: not retried until the object changes",
-	api.StateIdle:      "the last reconcile succeeded and nothing is pending: only a change to the object or a resync runs it again",
-	api.StateUnknown:   "log only: a retry or re-check was due and nothing about the key was logged since; it may have succeeded (at the default verbosity successes are not logged)",
-}
+// Help: reads nothing.
+
+func (m Help) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return m.update(msg) }
+func (m Help) Render() string                                    { return m.view() }
+func (m Help) HintKeys() help.KeyMap                             { return m.C.Keys.help() }
+func (m Help) Stale() bool                                       { return false }
+func (m Help) Reload() (View, tea.Cmd)                           { return m, nil }
+func (m Help) ReloadNow() (View, tea.Cmd)                        { return m, nil }
+func (m Help) Resize() (View, tea.Cmd)                           { return m.setSize(), nil }

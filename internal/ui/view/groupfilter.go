@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -12,4 +12,4 @@ const fold = api.FingerprintFold
 
 // fingerprintFilter is a v1/keys error filter that selects the keys whose
 // last error has this fingerprint: the engine's one rule.
-func fingerprintFilter(fp string) string { return query.FingerprintFilter(fp) }
+func FingerprintFilter(fp string) string { return query.FingerprintFilter(fp) }
