@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,7 +10,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -22,41 +20,13 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.User = m.c.Opts.User
-	m.top.forecast(&act)
+	m.top.Forecast(&act)
 	m.confirm = widget.NewConfirmation(m.nextID, act)
 	m.push(modeConfirm)
 	if act.Bulk() {
 		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
 	}
 	return m, nil
-}
-
-// bucketed reports whether controller's limiter has a token bucket, as the
-// last overview describes it.
-func (t *topModel) bucketed(controller string) bool {
-	if t.overview == nil || controller == "" {
-		return false
-	}
-	c := t.overview.Controller(controller)
-	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
-}
-
-// forecast sets what act's dialog says of a next failure, from the
-// limiters of the controllers it acts on as the last overview describes
-// them: those with a token bucket, and explain.NextFailureWait when it
-// acts on one controller ("" for several).
-func (t *topModel) forecast(act *widget.Action) {
-	on := act.ActedOn()
-	act.Buckets = nil
-	for _, c := range on {
-		if t.bucketed(c) {
-			act.Buckets = append(act.Buckets, c)
-		}
-	}
-	act.NextWait = ""
-	if t.overview != nil && len(on) == 1 && on[0] != "" {
-		act.NextWait = explain.NextFailureWait(t.overview.Controller(on[0]))
-	}
 }
 
 // followKey keeps the numbers of an open one-key dialog those of the last
@@ -68,7 +38,7 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	m.top.forecast(&c.Act)
+	m.top.Forecast(&c.Act)
 	if c.Act.Bulk() {
 		return
 	}
@@ -83,20 +53,7 @@ func (m *Model) shownKey(controller, key string) *api.Key {
 	if m.view() == modeDetail {
 		return m.detail.Shows(controller, key)
 	}
-	return m.top.row(controller, key)
-}
-
-// row is the key as the top view's page last read it; nil when the page
-// does not hold it.
-func (t *topModel) row(controller, key string) *api.Key {
-	if p := t.page; p != nil {
-		for i := range p.Items {
-			if k := &p.Items[i].Key; k.Controller == controller && k.Key == key {
-				return k
-			}
-		}
-	}
-	return nil
+	return m.top.Row(controller, key)
 }
 
 // forgetDone shows an action's result and refreshes the view. When some
@@ -201,52 +158,4 @@ func (m *Model) setHint(s string, md mode) tea.Cmd {
 	cmd := m.setStatus(s, false)
 	m.statusBound, m.statusMode = true, md
 	return cmd
-}
-
-// keyAction is forget or retry of the key under the cursor; forgetting a
-// key with nothing to forget says so instead of asking.
-func (t *topModel) keyAction(requeue bool) view.Intent {
-	sel := t.selected()
-	if sel == nil {
-		return nil
-	}
-	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
-		return view.NoteIntent{Text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
-	}
-	return view.AskIntent{Act: widget.OneKey(requeue, &sel.Key)}
-}
-
-// filteredSet is the action on every key the top view's filter selects.
-func (t *topModel) filteredSet(requeue bool) widget.Action {
-	f := &api.Filter{Q: t.filter.Applied, Error: t.group.pattern, States: t.stateList()}
-	var what []string
-	if t.group.pattern != "" {
-		what = append(what, fmt.Sprintf("whose last error is \"%s\"", t.group.fingerprint))
-	}
-	if f.Q != "" {
-		what = append(what, "matching "+widget.DescribeFilter(f.Q))
-	}
-	if len(f.States) > 0 {
-		what = append(what, view.InStates(f.States))
-	}
-	if len(what) == 0 {
-		what = append(what, "(ALL keys, no filter)")
-	}
-	return widget.Action{Requeue: requeue, Controllers: t.actionControllers(), Filter: f, What: strings.Join(what, ", ") + " of " + view.ScopeName(t.controller)}
-}
-
-// actionControllers is the controller shown, or every one that accepts forget.
-func (t *topModel) actionControllers() []string {
-	if t.controller != "" {
-		return []string{t.controller}
-	}
-	var out []string
-	if t.overview != nil {
-		for _, c := range t.overview.Controllers {
-			if c.Capabilities.Forgets() {
-				out = append(out, c.Name)
-			}
-		}
-	}
-	return out
 }

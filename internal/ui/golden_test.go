@@ -53,7 +53,7 @@ func loaded(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 }
 
 func screen(m Model) string { return ansi.Strip(m.View().Content) }

@@ -21,8 +21,8 @@ type slot struct {
 // viewSlots registers the views, by the modes that show them (a drill-down
 // is the table's). The order of viewOrder is the order they are resized in.
 var viewSlots = map[mode]slot{
-	modeTop:    {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(topModel) }},
-	modeDrill:  {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(topModel) }},
+	modeTop:    {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(view.Top) }},
+	modeDrill:  {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(view.Top) }},
 	modeDetail: {func(m *Model) view.View { return m.detail }, func(m *Model, v view.View) { m.detail = v.(view.Detail) }},
 	modeGroups: {func(m *Model) view.View { return m.groups }, func(m *Model, v view.View) { m.groups = v.(view.Groups) }},
 	modeHelp:   {func(m *Model) view.View { return m.help }, func(m *Model, v view.View) { m.help = v.(view.Help) }},
@@ -47,7 +47,7 @@ func (m *Model) setView(md mode, v view.View) {
 		s.set(m, v)
 		return
 	}
-	m.top = v.(topModel)
+	m.top = v.(view.Top)
 }
 
 // shared handles, once for every view, the keys its key map shares with the

@@ -66,7 +66,7 @@ func TestLimiterLineCycles(t *testing.T) {
 	for i := range 4 {
 		now := t0.Add(widget.LimiterCycle * time.Duration(i))
 		m.c.Opts.Clock = func() time.Time { return now }
-		line := m.top.limiterLine()
+		line := m.top.LimiterLine()
 		for _, name := range []string{"naive", "outage", "wellbehaved"} {
 			if strings.Contains(line, name+" exp") {
 				seen[name] = true
@@ -131,8 +131,8 @@ func TestCountsLineFitsBigCounts(t *testing.T) {
 	m := loaded(t, 80, 24)
 	ov := fixedOverview()
 	ov.Controllers[1].Counts = map[api.State]int{"backoff": 12979, "scheduled": 2726, "queued": 14, "running": 1, "failed": 2000, "idle": 2280}
-	m.top.overview = ov
-	line := m.top.countsLine()
+	m.top.Overview = ov
+	line := m.top.CountsLine()
 	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
 		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
 	}
@@ -146,7 +146,7 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 			m := send(t, loaded(t, w, 20), press("?"))
 			lines := m.help.Lines()
 			text := ansi.Strip(strings.Join(lines, "\n"))
-			for _, g := range m.top.keys().FullHelp() {
+			for _, g := range m.top.Keys().FullHelp() {
 				for _, b := range g {
 					h := b.Help()
 					if !b.Enabled() {

@@ -22,7 +22,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	ov := fixedOverview()
 	ov.Replicas[0].LogRead = &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
 	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 4 failure lines unreadable, 2 without a time"
 	if !strings.Contains(first, want) {
@@ -30,7 +30,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	}
 
 	ov.Replicas[0].LogRead = &api.LogRead{Lines: 10}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, "log 10 lines, none recognised") {
 		t.Errorf("first header line = %q, want it to say none was recognised", first)
 	}
@@ -69,7 +69,7 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	}
 	l := newModel(context.Background(), view.Options{Session: live.Session("logs: stdin", nil), Clock: fixedClock})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 30})
-	l = send(t, l, l.top.refresh()())
+	l = send(t, l, l.top.Refresh()())
 	if first, _, _ := strings.Cut(screen(l), "\n"); strings.Contains(first, "log ends") || !strings.Contains(first, "updated") {
 		t.Errorf("a live log's first header line = %q, want it updated, with no end", first)
 	}

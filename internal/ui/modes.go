@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"charm.land/bubbles/v2/help"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // mode is one entry of the root's stack of modes. The bottom is a view the
@@ -120,7 +122,7 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 		if m.confirm != nil {
 			return m.confirm.KeyMap()
 		}
-		return topKeysOf(&m.c.Keys)
+		return view.TopKeysOf(&m.c.Keys)
 	}
 	return m.viewAt(md).HintKeys()
 }

@@ -35,11 +35,11 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 			t.Errorf("%dx%d: the detail view shows the drill-down's hint:\n%s", sz[0], sz[1], screen(d))
 		}
 		back := send(t, d, press("esc"))
-		if s := flat(screen(back)); back.top.drill == nil || !strings.Contains(s, hint) {
+		if s := flat(screen(back)); back.top.Drill == nil || !strings.Contains(s, hint) {
 			t.Errorf("%dx%d: back in the drill-down, its hint is not shown:\n%s", sz[0], sz[1], screen(back))
 		}
 		out := send(t, back, press("esc"))
-		if s := flat(screen(out)); out.top.drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
+		if s := flat(screen(out)); out.top.Drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
 			t.Errorf("%dx%d: out of the drill-down, the screen still offers esc:\n%s", sz[0], sz[1], screen(out))
 		}
 		// Paused: its hint goes with the pause.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Under 72 columns, with every controller shown, the table still fits: no
@@ -93,7 +95,7 @@ func TestNarrowKeepsTheAnswer(t *testing.T) {
 				t.Errorf("%dx%d: a key is cut at its namespace: %q", sz[0], sz[1], l)
 			}
 		}
-		if sz[0] >= narrowWidth {
+		if sz[0] >= view.NarrowWidth {
 			continue
 		}
 		want := "› demo/outage-00017 · sync inven"

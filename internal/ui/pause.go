@@ -23,12 +23,12 @@ func (m *Model) dropped(r view.ReadMsg) bool {
 		return false
 	}
 	switch msg := r.Msg.(type) {
-	case refreshedMsg:
-		if msg.groupsAsked {
-			m.top.groupsAt = time.Time{}
+	case view.RefreshedMsg:
+		if msg.GroupsAsked {
+			m.top.GroupsAt = time.Time{}
 		}
-		if msg.seq == m.top.seq {
-			m.top.inflight = false
+		if msg.Seq == m.top.Seq {
+			m.top.Inflight = false
 		}
 	case view.DetailFetchedMsg:
 		if msg.Controller == m.detail.Controller && msg.Key == m.detail.Key {

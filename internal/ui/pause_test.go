@@ -21,7 +21,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	now := t0
 	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.refresh()())
+	m = send(t, m, m.top.Refresh()())
 	if s := screen(m); !strings.Contains(s, "demo/widget-000002") || !strings.Contains(s, "updated just now") {
 		t.Fatalf("first read not shown:\n%s", s)
 	}
@@ -30,7 +30,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	// before its answer arrives.
 	now = now.Add(3 * time.Second)
 	f.fail("demo/widget-000099", "a new failure")
-	inflight := m.top.refresh()
+	inflight := m.top.Refresh()
 	m = send(t, m, press("p"))
 	before := screen(m)
 	if !strings.Contains(before, "updated 3s ago") || strings.Contains(before, "widget-000099") {
@@ -60,7 +60,7 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 	now := t0
 	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.refresh()())
+	m = send(t, m, m.top.Refresh()())
 	next, cmd := m.Update(press("enter"))
 	m = next.(Model)
 	if m.view() != modeDetail || cmd == nil {
@@ -89,32 +89,32 @@ func TestPauseReadsNothingToFit(t *testing.T) {
 		f := newFixture(t, 40, false)
 		m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
 		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-		m = send(t, m, m.top.refresh()())
+		m = send(t, m, m.top.Refresh()())
 		// The legend goes, so that p's hint takes a row; then refit's
 		// reads, as the header settles.
 		m = send(t, m, statusExpiredMsg{id: m.statusID})
-		for i := 0; m.top.inflight; i++ {
+		for i := 0; m.top.Inflight; i++ {
 			if i == 3 {
 				t.Fatal("the page never fits")
 			}
-			m = send(t, m, m.top.refresh()())
+			m = send(t, m, m.top.Refresh()())
 		}
 		if lastRow {
-			for range m.top.shownRows() - 1 {
+			for range m.top.ShownRows() - 1 {
 				m = send(t, m, press("j"))
 			}
 		}
-		sel := m.top.selected().Key.Key
-		seq, rows := m.top.seq, m.top.rows()
+		sel := m.top.Selected().Key.Key
+		seq, rows := m.top.Seq, m.top.Rows()
 		m = send(t, m, press("p"))
-		if m.top.rows() != rows-1 {
-			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.rows())
+		if m.top.Rows() != rows-1 {
+			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.Rows())
 		}
-		if m.top.seq != seq || m.top.inflight {
-			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.seq)
+		if m.top.Seq != seq || m.top.Inflight {
+			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.Seq)
 		}
-		if got := m.top.selected(); got == nil || got.Key.Key != sel || m.top.cursor >= m.top.shownRows() {
-			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.cursor, m.top.shownRows())
+		if got := m.top.Selected(); got == nil || got.Key.Key != sel || m.top.Cursor >= m.top.ShownRows() {
+			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.Cursor, m.top.ShownRows())
 		}
 		if s := screen(m); !strings.Contains(s, "› backoff   widgets    "+sel) {
 			t.Errorf("last row %v: the selected key %s is not on screen:\n%s", lastRow, sel, s)

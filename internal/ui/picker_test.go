@@ -117,14 +117,14 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	if m.view() != modeTop || m.c.Conn.Session != s || m.c.Conn.Namespace != "demo" {
 		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.stack, m.c.Conn.Session, s, m.c.Conn.Namespace)
 	}
-	if cmd == nil || !m.top.inflight {
+	if cmd == nil || !m.top.Inflight {
 		t.Fatalf("no refresh under way after attaching")
 	}
 	if !strings.Contains(screen(m), "attached to demo/ctrl-0") {
 		t.Errorf("the status does not say what was attached:\n%s", screen(m))
 	}
 	m, cmd = update(t, m, firstOf[view.ReadMsg](t, cmd))
-	if cmd != nil && m.top.inflight {
+	if cmd != nil && m.top.Inflight {
 		// An endpoint without the attention order: the view sorts by next.
 		m = send(t, m, firstOf[view.ReadMsg](t, cmd))
 	}

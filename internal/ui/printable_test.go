@@ -66,7 +66,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		ov := fixedOverview()
 		ov.Controllers[0].Limiter.Description += hostileText
-		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: hostilePage(m.top.rows()), fetchedAt: t0})
+		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: hostilePage(m.top.Rows()), FetchedAt: t0})
 		views := map[string]Model{"top": m, "confirm": send(t, m, press("down"), press("f"))}
 
 		d := fixedDetail()
@@ -104,7 +104,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		fov.Replicas = append(fov.Replicas, other, down)
 		fm := newModel(t.Context(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 		fm = send(t, fm, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		views["fleet"] = send(t, fm, refreshedMsg{seq: fm.top.seq, overview: fov, page: hostilePage(fm.top.rows()), fetchedAt: t0})
+		views["fleet"] = send(t, fm, view.RefreshedMsg{Seq: fm.top.Seq, Overview: fov, Page: hostilePage(fm.top.Rows()), FetchedAt: t0})
 
 		for name, v := range views {
 			view := v.View().Content

@@ -26,7 +26,7 @@ func readOnlyModel(t *testing.T, w, h int, opts view.Options, logs bool) Model {
 	opts.Clock = fixedClock
 	m := newModel(context.Background(), opts)
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 }
 
 // f, F, r and R on a read-only source say why nothing happens and what to

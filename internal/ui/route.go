@@ -66,7 +66,7 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.BackIntent:
 		m.pop()
 		if m.view() == modeTop {
-			next = m.top.refresh()
+			next = m.top.Refresh()
 		}
 	case view.TypingIntent:
 		if in {
@@ -94,7 +94,7 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			m.popTo(modeTop)
 			m.push(modeDrill)
 		}
-		cmd := m.top.showGroup(in, fromGroups)
+		cmd := m.top.ShowGroup(in, fromGroups)
 		hint := "showing the keys of one error group: esc goes back to the view before it"
 		if fromGroups {
 			hint = "showing the keys of one error group: esc goes back to the error groups"

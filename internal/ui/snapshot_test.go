@@ -24,9 +24,9 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	d := detailOf(t, m)
-	table, detail := m.top.table(), d.detail.View()
+	table, detail := m.top.Table(), d.detail.View()
 
 	for _, k := range []string{"p", "ctrl+r"} {
 		for _, v := range []Model{m, d} {
@@ -56,7 +56,7 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 
 	// Time passes on the local clock, and no read comes (as while paused).
 	now = t0.Add(7 * time.Second)
-	if after := m.top.table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
+	if after := m.top.Table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
 		t.Errorf("the snapshot's table moved with the local clock:\nbefore\n%s\nafter\n%s", strings.Join(table, "\n"), strings.Join(after, "\n"))
 	}
 	if after := d.detail.View(); after != detail {

@@ -29,7 +29,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("bulk dialog shows the filter as typed", func(t *testing.T) {
 		m := loaded(t, 120, 30)
-		m.top.filter.Set(`~outage-\d+`)
+		m.top.Filter.Set(`~outage-\d+`)
 		m = send(t, m, press("F"))
 		if s := screen(m); !strings.Contains(s, `matching "~outage-\d+"`) {
 			t.Errorf("the dialog does not show the filter as typed:\n%s", s)
@@ -109,11 +109,11 @@ func TestLegendsOnce(t *testing.T) {
 	if want := "│▁▃█│ counts the keys falling due over the next 60s (? explains every mark)"; m.status != want {
 		t.Errorf("first refresh: status %q, want %q", m.status, want)
 	}
-	page := fixedPage(m.top.rows())
+	page := fixedPage(m.top.Rows())
 	page.Items[2].Failures++ // a row changes
 	page.Items[3].Estimated = true
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if want := "• marks a row that changed since the previous refresh; * marks a key estimated from logs (? explains every mark)"; m.status != want {
 		t.Errorf("second refresh: status %q, want %q", m.status, want)
 	}
@@ -122,8 +122,8 @@ func TestLegendsOnce(t *testing.T) {
 	}
 	m.status = ""
 	page.Items[2].Failures++
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != "" {
 		t.Errorf("a legend shown twice: %q", m.status)
 	}
@@ -145,10 +145,10 @@ func TestLegendWaitsForAnActionsResult(t *testing.T) {
 	if !strings.HasPrefix(want, "forgot the backoff of 3 keys") {
 		t.Fatalf("status after the forget: %q", want)
 	}
-	page := fixedPage(m.top.rows())
+	page := fixedPage(m.top.Rows())
 	page.Items[2].Failures++ // a row changes: "•" is new
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != want {
 		t.Errorf("after the refresh the status is %q, want the forget's %q", m.status, want)
 	}

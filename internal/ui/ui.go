@@ -22,7 +22,7 @@ type Model struct {
 	c *view.Common
 	// stack is the modes open, bottom first; never empty.
 	stack  []mode
-	top    topModel
+	top    view.Top
 	detail view.Detail
 	groups view.Groups
 	picker view.Picker
@@ -62,7 +62,7 @@ func newModel(ctx context.Context, opts view.Options) Model {
 	}
 	c := &view.Common{Width: 80, Height: 24, Styles: widget.NewStyles(true), Keys: view.NewKeyMap(), Opts: opts, SeenMarks: map[string]bool{},
 		Conn: view.Conn{Ctx: ctx, Session: opts.Session, Objects: opts.Objects, Namespace: opts.Namespace, Owned: &view.Sessions{}}}
-	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: view.Detail{C: c}, groups: view.Groups{C: c},
+	m := Model{c: c, stack: []mode{modeTop}, top: view.NewTop(c), detail: view.Detail{C: c}, groups: view.Groups{C: c},
 		picker: view.NewPicker(c, opts.Pods), help: view.NewHelp(c), hints: newHints(c)}
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
@@ -116,7 +116,7 @@ func (m Model) Init() tea.Cmd {
 	case modeFor:
 		return tea.Batch(m.forv.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 }
 
 // tickEvery is the refresh clock's period: the refresh, but at least once a
@@ -131,7 +131,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok || mm.view() != modeTop || mm.c.Conn.Session == nil {
 		return next, cmd
 	}
-	return mm, tea.Batch(cmd, mm.top.refit())
+	return mm, tea.Batch(cmd, mm.top.Refit())
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -159,7 +159,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.update(msg.Msg)
-	case refreshedMsg:
+	case view.RefreshedMsg:
 		return m.refreshed(msg)
 	case view.DetailFetchedMsg:
 		m.detail = m.detail.Received(msg)
@@ -175,7 +175,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.showForKey(msg)
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
-			m.top.forecast(&m.confirm.Act) // about the controllers counted
+			m.top.Forecast(&m.confirm.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
@@ -213,12 +213,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // refreshed takes a refresh of the top view in. An endpoint that never
 // answered ends the UI after GiveUp with the error `get` would print; one
 // that refuses the query as given (an unknown --controller) ends it at once.
-func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
+func (m Model) refreshed(msg view.RefreshedMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	var note string
-	m.top, cmd, note = m.top.received(msg)
+	m.top, cmd, note = m.top.Received(msg)
 	m.followKey()
-	if err := m.top.gaveUp(msg); err != nil {
+	if err := m.top.GaveUp(msg); err != nil {
 		m.exitErr = err
 		return m, tea.Quit
 	}
@@ -227,7 +227,7 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 	// for "•").
 	legend := false
 	if note == "" && (m.status == "" || m.statusLegend) {
-		note, legend = m.top.legend(), true
+		note, legend = m.top.Legend(), true
 	}
 	if note != "" {
 		status := m.setStatus(note, false)

@@ -68,8 +68,8 @@ func (m Model) footer() []string {
 	s := &m.c.Styles
 	w := m.c.Width
 	var lines []string
-	if m.view() == modeTop && w < narrowWidth && m.top.selected() != nil {
-		lines = append(lines, m.top.selectedLine()) // rows() left its room
+	if m.view() == modeTop && w < view.NarrowWidth && m.top.Selected() != nil {
+		lines = append(lines, m.top.SelectedLine()) // rows() left its room
 	}
 	if status := m.statusShown(); status != "" {
 		st := s.Status

@@ -32,9 +32,9 @@ func TestStateToggleKeepsItsWord(t *testing.T) {
 		}
 		i, _ := strconv.Atoi(said[1])
 		st := api.States[i-1]
-		before := m.top.stateList()
+		before := m.top.StateList()
 		m = send(t, m, press(said[1]))
-		after := m.top.stateList()
+		after := m.top.StateList()
 		var ok bool
 		switch said[2] {
 		case "hides it":

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"maps"
@@ -6,7 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -21,7 +20,7 @@ type topView struct {
 	controller     string
 	states         map[api.State]bool
 	q              string
-	group          errorGroup
+	group          ErrorGroup
 	offset, cursor int
 	sel            string
 	chosen         bool
@@ -34,44 +33,44 @@ type topView struct {
 // replaces. Drilling again from a drill-down keeps the first view: esc goes
 // back to where the user was before any group (through the group view the
 // last was opened from, when fromGroups).
-func (t *topModel) showGroup(in view.ShowGroupIntent, fromGroups bool) tea.Cmd {
-	if t.drill == nil {
-		t.drill = &topView{controller: t.controller, states: maps.Clone(t.states), q: t.filter.Applied, group: t.group,
-			offset: t.offset, cursor: t.cursor, sel: t.sel, chosen: t.chosen}
+func (t *Top) ShowGroup(in ShowGroupIntent, fromGroups bool) tea.Cmd {
+	if t.Drill == nil {
+		t.Drill = &topView{controller: t.Controller, states: maps.Clone(t.states), q: t.Filter.Applied, group: t.Group,
+			offset: t.Offset, cursor: t.Cursor, sel: t.Sel, chosen: t.chosen}
 	}
-	t.drill.fromGroups = fromGroups
-	t.controller = in.Controller
+	t.Drill.fromGroups = fromGroups
+	t.Controller = in.Controller
 	t.states = map[api.State]bool{}
 	for _, s := range in.States {
 		t.states[s] = true
 	}
-	t.group = errorGroup{pattern: in.Errors, fingerprint: in.Fingerprint}
-	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-	return t.refresh()
+	t.Group = ErrorGroup{Pattern: in.Errors, Fingerprint: in.Fingerprint}
+	t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	return t.Refresh()
 }
 
 // undoDrill restores the view from before the drill-down and says what it
 // shows again; the root pops the drill-down's mode, and opens the group
 // view again when the drill-down was opened from it.
-func (t *topModel) undoDrill() view.LeftDrillIntent {
-	v := t.drill
-	t.drill = nil
-	t.controller, t.states, t.group = v.controller, v.states, v.group
-	t.filter.Set(v.q)
-	t.offset, t.cursor, t.sel, t.chosen = v.offset, v.cursor, v.sel, v.chosen
+func (t *Top) undoDrill() LeftDrillIntent {
+	v := t.Drill
+	t.Drill = nil
+	t.Controller, t.states, t.Group = v.controller, v.states, v.group
+	t.Filter.Set(v.q)
+	t.Offset, t.Cursor, t.Sel, t.chosen = v.offset, v.cursor, v.sel, v.chosen
 	what := "every key"
 	if v.q != "" {
 		what = "keys matching " + widget.DescribeFilter(v.q)
 	}
-	if sel := t.stateList(); len(sel) > 0 {
-		what += " " + view.InStates(sel)
+	if sel := t.StateList(); len(sel) > 0 {
+		what += " " + InStates(sel)
 	}
 	// A report of what esc did, not a hint: "esc: back to …" read as one
 	// once esc no longer went anywhere.
 	if v.fromGroups {
-		return view.LeftDrillIntent{Text: "left the error group: back to the error groups; esc then shows " + what + " of " + view.ScopeName(v.controller), ToGroups: true}
+		return LeftDrillIntent{Text: "left the error group: back to the error groups; esc then shows " + what + " of " + ScopeName(v.controller), ToGroups: true}
 	}
-	return view.LeftDrillIntent{Text: "left the error group: showing " + what + " of " + view.ScopeName(v.controller) + " again"}
+	return LeftDrillIntent{Text: "left the error group: showing " + what + " of " + ScopeName(v.controller) + " again"}
 }
 
 // switchFromDrill is tab (or shift+tab) in a drill-down: an error group is
@@ -79,31 +78,31 @@ func (t *topModel) undoDrill() view.LeftDrillIntent {
 // leaves the drill-down (its view before comes back: filter and states),
 // shows the controller after the group's, and says so; esc then no longer
 // goes back to the group.
-func (t *topModel) switchFromDrill(back bool) view.Intent {
-	from := t.controller
+func (t *Top) switchFromDrill(back bool) Intent {
+	from := t.Controller
 	t.undoDrill()
-	t.controller = from
-	t.controller = t.nextController(back)
-	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-	return view.LeftDrillIntent{Text: "left the error group, which is " + view.ScopeName(from) + "'s only: showing " + view.ScopeName(t.controller)}
+	t.Controller = from
+	t.Controller = t.nextController(back)
+	t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	return LeftDrillIntent{Text: "left the error group, which is " + ScopeName(from) + "'s only: showing " + ScopeName(t.Controller)}
 }
 
 // keys is the top view's key map as it stands: esc is offered only when it
 // does something (leave the drill-down, else clear the filter applied), and
 // named for what it does.
-func (t *topModel) keys() topKeys {
-	k := topKeysOf(&t.c.Keys)
+func (t *Top) Keys() TopKeys {
+	k := TopKeysOf(&t.C.Keys)
 	switch {
-	case t.drill != nil && t.drill.fromGroups:
+	case t.Drill != nil && t.Drill.fromGroups:
 		k.Back.SetHelp("esc", "back to error groups")
-	case t.drill != nil:
+	case t.Drill != nil:
 		k.Back.SetHelp("esc", "leave error group")
-	case t.filter.State == widget.FilterApplied:
+	case t.Filter.State == widget.FilterApplied:
 		k.Back.SetHelp("esc", "clear filter")
 	default:
 		k.Back.SetEnabled(false)
 	}
-	if t.drill != nil {
+	if t.Drill != nil {
 		k.Controller.SetHelp("tab", "switch controller (leaves the group)")
 	}
 	return k
@@ -111,4 +110,4 @@ func (t *topModel) keys() topKeys {
 
 // errorGroup is the error group a drill-down shows: the pattern its keys'
 // last errors match, and its fingerprint, which the header shows.
-type errorGroup struct{ pattern, fingerprint string }
+type ErrorGroup struct{ Pattern, Fingerprint string }

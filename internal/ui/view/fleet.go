@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"fmt"
@@ -13,15 +13,15 @@ import (
 
 // maxUnreachableRows bounds the header rows naming pods out of reach; the
 // rest are counted on the last.
-const maxUnreachableRows = 3
+const MaxUnreachableRows = 3
 
 // fleet reports whether the view spans several workloads (different
 // controllers, not replicas of one), or a cluster-wide session.
-func (t *topModel) fleet() bool {
-	if s := t.c.Conn.Session; s != nil && s.ClusterWide() {
+func (t *Top) fleet() bool {
+	if s := t.C.Conn.Session; s != nil && s.ClusterWide() {
 		return true
 	}
-	return t.overview != nil && workloads(t.overview.Replicas) > 1
+	return t.Overview != nil && workloads(t.Overview.Replicas) > 1
 }
 
 // workloads counts the distinct workloads of replicas.
@@ -35,9 +35,9 @@ func workloads(reps []inspector.Replica) int {
 
 // fleetSummary is the attached line's account of a fleet: how many pods in
 // how many workloads, leading, standby and out of reach.
-func (t *topModel) fleetSummary() string {
-	s := &t.c.Styles
-	reps := t.overview.Replicas
+func (t *Top) fleetSummary() string {
+	s := &t.C.Styles
+	reps := t.Overview.Replicas
 	var leading, standby, down int
 	for _, r := range reps {
 		switch {
@@ -62,28 +62,28 @@ func (t *topModel) fleetSummary() string {
 // fleetLines are the header rows under the attached line: the cap on the
 // pods attached to, when discovery found more, and one row per pod out of
 // reach (name, why), at most maxUnreachableRows.
-func (t *topModel) fleetLines() []string {
+func (t *Top) fleetLines() []string {
 	if !t.fleet() {
 		return nil
 	}
-	s := &t.c.Styles
+	s := &t.C.Styles
 	var lines []string
-	if sess := t.c.Conn.Session; sess != nil {
+	if sess := t.C.Conn.Session; sess != nil {
 		if note := sess.CapNote(); note != "" {
 			lines = append(lines, s.Warn.Render("⚠ "+note))
 		}
 	}
-	if t.overview == nil {
+	if t.Overview == nil {
 		return lines
 	}
 	var down []inspector.Replica
-	for _, r := range t.overview.Replicas {
+	for _, r := range t.Overview.Replicas {
 		if r.Err != nil {
 			down = append(down, r)
 		}
 	}
 	for i, r := range down {
-		if i == maxUnreachableRows-1 && len(down) > maxUnreachableRows {
+		if i == MaxUnreachableRows-1 && len(down) > MaxUnreachableRows {
 			lines = append(lines, s.Bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
 			break
 		}
@@ -94,6 +94,6 @@ func (t *topModel) fleetLines() []string {
 
 // headerHeight is how many lines the header takes: the fixed ones, the
 // fleet's rows, and the diagnosis's second line when it wraps.
-func (t *topModel) headerHeight() int {
-	return headerLines + len(t.fleetLines()) + len(t.diagnosisLines()) - 1
+func (t *Top) headerHeight() int {
+	return HeaderLines + len(t.fleetLines()) + len(t.DiagnosisLines()) - 1
 }

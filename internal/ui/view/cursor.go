@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"fmt"
@@ -14,36 +14,36 @@ import (
 // follow puts the cursor back on the key it follows in the page just
 // received. When that key left the page, the cursor goes to its nearest
 // neighbour of the previous page that is still shown, and the note says so.
-func (t *topModel) follow(old *inspector.KeyList) string {
-	items := t.page.Items
+func (t *Top) follow(old *inspector.KeyList) string {
+	items := t.Page.Items
 	if !t.chosen {
-		t.cursor, t.sel = 0, ""
-		if k := t.selected(); k != nil {
-			t.sel = rowID(k)
+		t.Cursor, t.Sel = 0, ""
+		if k := t.Selected(); k != nil {
+			t.Sel = rowID(k)
 		}
 		return ""
 	}
 	idx := func(id string) int {
 		return slices.IndexFunc(items, func(k inspector.PodKey) bool { return rowID(&k) == id })
 	}
-	if t.sel != "" {
-		if i := idx(t.sel); i >= 0 {
-			t.cursor = i
+	if t.Sel != "" {
+		if i := idx(t.Sel); i >= 0 {
+			t.Cursor = i
 			return ""
 		}
 	}
-	was := t.sel
-	t.cursor = max(0, min(t.cursor, len(items)-1))
+	was := t.Sel
+	t.Cursor = max(0, min(t.Cursor, len(items)-1))
 	n := neighbour(old, was, idx)
 	if was != "" && n < 0 {
-		t.cursor = 0 // none of its neighbours is shown either: start at the top
+		t.Cursor = 0 // none of its neighbours is shown either: start at the top
 	}
 	if n >= 0 {
-		t.cursor = n
+		t.Cursor = n
 	}
-	t.sel = ""
-	if k := t.selected(); k != nil {
-		t.sel = rowID(k)
+	t.Sel = ""
+	if k := t.Selected(); k != nil {
+		t.Sel = rowID(k)
 		switch {
 		case was != "" && n >= 0:
 			return fmt.Sprintf("%s left the view; the cursor moved to its neighbour %s", keyOfRow(was), k.Key.Key)
@@ -86,19 +86,19 @@ func keyOfRow(id string) string { return id[strings.LastIndexByte(id, '|')+1:] }
 
 // moveTo puts the cursor on row i of the page, scrolling the page when i is
 // off it; a scroll leaves the key to follow to whatever lands under the cursor.
-func (t *topModel) moveTo(i int) {
-	rows := t.rows()
-	n := t.shownRows()
+func (t *Top) moveTo(i int) {
+	rows := t.Rows()
+	n := t.ShownRows()
 	switch {
-	case i < 0 && t.offset > 0:
-		t.offset, t.cursor, t.sel = max(0, t.offset+i), 0, ""
-	case i >= n && t.offset+rows < t.matched():
-		t.offset = min(t.offset+i-n+1, max(0, t.matched()-rows))
-		t.cursor, t.sel = min(i, rows-1), ""
+	case i < 0 && t.Offset > 0:
+		t.Offset, t.Cursor, t.Sel = max(0, t.Offset+i), 0, ""
+	case i >= n && t.Offset+rows < t.matched():
+		t.Offset = min(t.Offset+i-n+1, max(0, t.matched()-rows))
+		t.Cursor, t.Sel = min(i, rows-1), ""
 	default:
-		t.cursor = max(0, min(i, n-1))
-		if k := t.selected(); k != nil {
-			t.sel = rowID(k)
+		t.Cursor = max(0, min(i, n-1))
+		if k := t.Selected(); k != nil {
+			t.Sel = rowID(k)
 		}
 	}
 }

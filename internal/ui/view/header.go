@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"cmp"
@@ -11,67 +11,66 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // header renders the lines above the table: headerHeight of them, and
 // while a filter is typed, why what is typed is not applied.
-func (t *topModel) header() []string {
-	w := t.c.Width
+func (t *Top) header() []string {
+	w := t.C.Width
 	lines := []string{widget.Fit(t.attachedLine(), w)}
 	for _, l := range t.fleetLines() {
 		lines = append(lines, widget.Fit(l, w))
 	}
-	lines = append(lines, widget.Fit(t.countsLine(), w))
-	for _, l := range t.diagnosisLines() {
+	lines = append(lines, widget.Fit(t.CountsLine(), w))
+	for _, l := range t.DiagnosisLines() {
 		lines = append(lines, widget.Fit(l, w))
 	}
 	lines = append(lines,
-		widget.Fit(t.limiterLine(), w),
+		widget.Fit(t.LimiterLine(), w),
 		widget.Fit(t.forecastLine(), w),
 	)
-	if t.filter.Typing() {
-		return append(lines, t.filter.View(&t.c.Styles, w)...)
+	if t.Filter.Typing() {
+		return append(lines, t.Filter.View(&t.C.Styles, w)...)
 	}
-	return append(lines, widget.Fit(t.queryLine(), w))
+	return append(lines, widget.Fit(t.QueryLine(), w))
 }
 
 // attachedLine says what is attached and how the connection stands.
-func (t *topModel) attachedLine() string {
-	s := &t.c.Styles
+func (t *Top) attachedLine() string {
+	s := &t.C.Styles
 	parts := []string{s.Title.Render("backoff top")}
-	if t.c.Paused {
+	if t.C.Paused {
 		// Right after the title: a narrow screen cuts the line's end, and
 		// "updated 4.0s ago" must not read as live (issue #23).
 		parts = append(parts, s.Warn.Render("⏸ PAUSED"))
 	}
-	if at := t.c.Opts.SnapshotAt; !at.IsZero() {
+	if at := t.C.Opts.SnapshotAt; !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
-	ended := t.c.LogEnds
+	ended := t.C.LogEnds
 	if !ended.IsZero() {
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.c.Now())))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.C.Now())))
 	}
-	if t.c.Opts.Context != "" {
-		parts = append(parts, s.Label.Render("ctx ")+t.c.Opts.Context)
+	if t.C.Opts.Context != "" {
+		parts = append(parts, s.Label.Render("ctx ")+t.C.Opts.Context)
 	}
-	if t.c.Conn.Namespace != "" {
-		parts = append(parts, s.Label.Render("ns ")+t.c.Conn.Namespace)
+	if t.C.Conn.Namespace != "" {
+		parts = append(parts, s.Label.Render("ns ")+t.C.Conn.Namespace)
 	}
 	replicaErr := false
-	if t.overview != nil {
-		for _, r := range t.overview.Replicas {
+	if t.Overview != nil {
+		for _, r := range t.Overview.Replicas {
 			if !t.fleet() {
 				parts = append(parts, t.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
 			if r.LogRead != nil {
-				parts = append(parts, widget.LogReadPart(&t.c.Styles, r.LogRead))
+				parts = append(parts, widget.LogReadPart(&t.C.Styles, r.LogRead))
 			}
 		}
 		if t.fleet() {
@@ -79,11 +78,11 @@ func (t *topModel) attachedLine() string {
 		}
 	}
 	switch {
-	case t.err != nil && !replicaErr:
+	case t.Err != nil && !replicaErr:
 		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
-	case t.err != nil, !t.c.Opts.SnapshotAt.IsZero(), !ended.IsZero():
+	case t.Err != nil, !t.C.Opts.SnapshotAt.IsZero(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.c.Now())))
+		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.C.Now())))
 	default:
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
@@ -91,11 +90,11 @@ func (t *topModel) attachedLine() string {
 }
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
-func (t *topModel) replica(r inspector.Replica) string {
+func (t *Top) replica(r inspector.Replica) string {
 	if r.LogRead != nil {
 		return explain.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
-	s := &t.c.Styles
+	s := &t.C.Styles
 	role := "leader "
 	switch {
 	case r.Standby:
@@ -107,7 +106,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case inspector.PhaseConnected, "":
-		if !t.c.Opts.SnapshotAt.IsZero() && r.Err == nil {
+		if !t.C.Opts.SnapshotAt.IsZero() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
 		if r.Err != nil && !widget.TimedOut(r.Err) {
@@ -123,7 +122,7 @@ func (t *topModel) replica(r inspector.Replica) string {
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
-			st += " in " + widget.Countdown(c.RetryAt, t.c.Now())
+			st += " in " + widget.Countdown(c.RetryAt, t.C.Now())
 		}
 		if c.LastError != "" {
 			st += ": " + widget.OneLine(c.LastError)
@@ -135,14 +134,14 @@ func (t *topModel) replica(r inspector.Replica) string {
 }
 
 // shown is the controllers the view covers: the selected one, or all.
-func (t *topModel) shown() []api.Controller {
-	if t.overview == nil {
+func (t *Top) shown() []api.Controller {
+	if t.Overview == nil {
 		return nil
 	}
-	if t.controller == "" {
-		return t.overview.Controllers
+	if t.Controller == "" {
+		return t.Overview.Controllers
 	}
-	if c := t.overview.Controller(t.controller); c != nil {
+	if c := t.Overview.Controller(t.Controller); c != nil {
 		return []api.Controller{*c}
 	}
 	return nil
@@ -151,8 +150,8 @@ func (t *topModel) shown() []api.Controller {
 // countsLine counts keys by state; each state's number is its toggle key.
 // A log's keys may be unknown too (its seventh toggle): with it the counts
 // add up to the tracked keys.
-func (t *topModel) countsLine() string {
-	s := &t.c.Styles
+func (t *Top) CountsLine() string {
+	s := &t.C.Styles
 	counts := map[api.State]int{}
 	total := 0
 	for _, c := range t.shown() {
@@ -173,10 +172,10 @@ func (t *topModel) countsLine() string {
 		nonEmpty bool
 	}{
 		{"   ", widget.Thousands, nil, false}, {"  ", widget.Thousands, nil, false}, {" ", widget.Thousands, nil, false},
-		{" ", widget.Compact, nil, false}, {" ", widget.Compact, shortStates, false},
-		{" ", widget.Compact, nil, true}, {" ", widget.Compact, shortStates, true},
+		{" ", widget.Compact, nil, false}, {" ", widget.Compact, ShortStates, false},
+		{" ", widget.Compact, nil, true}, {" ", widget.Compact, ShortStates, true},
 	}
-	toggles := t.c.ToggleStates()
+	toggles := t.C.ToggleStates()
 	labels := make([]string, 0, len(toggles))
 	for li, layout := range layouts {
 		labels = labels[:0]
@@ -194,8 +193,8 @@ func (t *topModel) countsLine() string {
 			}
 		}
 		keys := layout.gap + "keys " + layout.num(total)
-		withTotal := width-len(layout.gap)+len(keys) <= t.c.Width
-		if !withTotal && width-len(layout.gap) > t.c.Width && li < len(layouts)-1 {
+		withTotal := width-len(layout.gap)+len(keys) <= t.C.Width
+		if !withTotal && width-len(layout.gap) > t.C.Width && li < len(layouts)-1 {
 			continue
 		}
 		parts := make([]string, len(labels))
@@ -216,38 +215,38 @@ func (t *topModel) countsLine() string {
 }
 
 // shortStates are the state names of the narrowest counts line.
-var shortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run", api.StateUnknown: "unkn"}
+var ShortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run", api.StateUnknown: "unkn"}
 
 // queryLine shows the position, controller, sort, states, the filter as
 // typed and a drill-down's error group. When it does not fit, what the user
 // chose to see (states, filter, group) keeps its room: the sort goes first,
 // then an "all" controller, then the tracked count and the controller (the
 // header names it); the group, last, is what the width then cuts.
-func (t *topModel) queryLine() string {
-	s := &t.c.Styles
+func (t *Top) QueryLine() string {
+	s := &t.C.Styles
 	var pos, bare string // the position with and without the tracked count
-	if t.page != nil {
-		from := t.offset + 1
-		to := t.offset + t.shownRows()
+	if t.Page != nil {
+		from := t.Offset + 1
+		to := t.Offset + t.ShownRows()
 		if to == 0 {
 			from = 0
 		}
-		bare = fmt.Sprintf("%s–%s of %s matched", widget.Thousands(from), widget.Thousands(to), widget.Thousands(t.page.Matched))
-		pos = bare + fmt.Sprintf(" (%s tracked)", widget.Thousands(t.page.Total))
+		bare = fmt.Sprintf("%s–%s of %s matched", widget.Thousands(from), widget.Thousands(to), widget.Thousands(t.Page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", widget.Thousands(t.Page.Total))
 	}
 	var chosen []string
-	if st := t.stateList(); len(st) > 0 {
+	if st := t.StateList(); len(st) > 0 {
 		names := make([]string, len(st))
 		for i, x := range st {
 			names[i] = string(x)
 		}
 		chosen = append(chosen, s.Label.Render("states ")+strings.Join(names, ","))
 	}
-	if t.filter.Applied != "" {
-		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(t.filter.Applied))
+	if t.Filter.Applied != "" {
+		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(t.Filter.Applied))
 	}
-	if t.group.pattern != "" {
-		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(widget.OneLine(t.group.fingerprint)))
+	if t.Group.Pattern != "" {
+		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(widget.OneLine(t.Group.Fingerprint)))
 	}
 	line := func(pos string, ctl, sort bool) string {
 		var parts []string
@@ -255,15 +254,15 @@ func (t *topModel) queryLine() string {
 			parts = append(parts, pos)
 		}
 		if ctl {
-			parts = append(parts, s.Label.Render("controller ")+cmp.Or(t.controller, "all"))
+			parts = append(parts, s.Label.Render("controller ")+cmp.Or(t.Controller, "all"))
 		}
 		if sort {
-			parts = append(parts, s.Label.Render("sort ")+view.Sorts[t.sort])
+			parts = append(parts, s.Label.Render("sort ")+Sorts[t.Sort])
 		}
 		return strings.Join(append(parts, chosen...), s.Dim.Render(" · "))
 	}
-	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.controller != "", false)} {
-		if lipgloss.Width(l) <= t.c.Width {
+	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.Controller != "", false)} {
+		if lipgloss.Width(l) <= t.C.Width {
 			return l
 		}
 	}
@@ -271,16 +270,16 @@ func (t *topModel) queryLine() string {
 }
 
 // limiterLine is the header's limiters line for the controllers shown.
-func (t *topModel) limiterLine() string {
-	return widget.LimiterLine(&t.c.Styles, t.shown(), t.c.Width, t.c.Now())
+func (t *Top) LimiterLine() string {
+	return widget.LimiterLine(&t.C.Styles, t.shown(), t.C.Width, t.C.Now())
 }
 
 // forecastLine is the header's forecast line: the keys of the controllers
 // shown falling due over the next 60s.
-func (t *topModel) forecastLine() string {
+func (t *Top) forecastLine() string {
 	var now time.Time
-	if t.overview != nil {
-		now = t.c.ServerNow(t.overview.ServerTime, t.fetchedAt)
+	if t.Overview != nil {
+		now = t.C.ServerNow(t.Overview.ServerTime, t.fetchedAt)
 	}
-	return widget.ForecastLine(&t.c.Styles, t.overview, t.controller, now, t.c.Width)
+	return widget.ForecastLine(&t.C.Styles, t.Overview, t.Controller, now, t.C.Width)
 }

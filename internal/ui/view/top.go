@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -14,41 +14,40 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // headerLines is how many lines the header above the table takes, but for
 // a fleet's rows (headerHeight).
-const headerLines = 6
+const HeaderLines = 6
 
 // topModel is the live table of keys: what it asks the endpoint for, and
 // the last answer. The cursor follows a key, not a row: across refreshes
 // and re-sorts it stays on the key the user chose.
-type topModel struct {
-	c *view.Common
+type Top struct {
+	C *Common
 
 	// The query.
-	controller string
+	Controller string
 	states     map[api.State]bool
-	sort       int
-	filter     widget.Filter
-	offset     int
+	Sort       int
+	Filter     widget.Filter
+	Offset     int
 
 	// The selection: the row the cursor is on, and the key it follows ("" to
 	// take whatever key lands under the cursor, after a scroll).
-	cursor int
-	sel    string
+	Cursor int
+	Sel    string
 	// chosen is true once the user moved the cursor: until then it stays
 	// on the first row, the worst key under the attention order.
 	chosen bool
 
 	// The last answer.
-	overview  *inspector.Overview
-	page      *inspector.KeyList
-	groups    []api.ErrorGroup // the last error groups read, for the diagnosis
+	Overview  *inspector.Overview
+	Page      *inspector.KeyList
+	Groups    []api.ErrorGroup // the last error groups read, for the diagnosis
 	fetchedAt time.Time
-	err       error
+	Err       error
 	// reached is true once the endpoint answered at all; failedSince is when
 	// the current run of failed refreshes began.
 	reached     bool
@@ -59,8 +58,8 @@ type topModel struct {
 	prev      map[string]string
 	changed   map[string]bool
 
-	seq      int
-	inflight bool
+	Seq      int
+	Inflight bool
 	lastSent time.Time
 	// quietSince is when the first read the endpoint has not answered
 	// since its last answer was sent: where "not answering since" starts,
@@ -68,24 +67,24 @@ type topModel struct {
 	quietSince time.Time
 	// groupsAt and groupsFor say when, and for which controller filter, the
 	// error groups behind the diagnosis were last asked for (see refresh).
-	groupsAt  time.Time
+	GroupsAt  time.Time
 	groupsFor string
 	// groupsFailing says whether some key failed in the overview read with
 	// the last groups.
 	groupsFailing bool
 	// asked is the page size of the last read sent (see refit), refitSeq
 	// the seq of refit's last read.
-	asked, refitSeq int
+	Asked, refitSeq int
 
 	// drill is the view before a drill-down into an error group, which esc
 	// restores; nil when the view is not a drill-down.
-	drill *topView
+	Drill *topView
 	// group is the error group a drill-down shows, beside the filter.
-	group errorGroup
+	Group ErrorGroup
 }
 
-func newTopModel(c *view.Common) topModel {
-	t := topModel{c: c, filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, controller: c.Opts.Controller}
+func NewTop(c *Common) Top {
+	t := Top{C: c, Filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, Controller: c.Opts.Controller}
 	for _, s := range c.Opts.States {
 		t.states[s] = true
 	}
@@ -93,17 +92,17 @@ func newTopModel(c *view.Common) topModel {
 }
 
 // query is the page the table shows.
-func (t *topModel) query() inspector.KeyQuery {
+func (t *Top) Query() inspector.KeyQuery {
 	return inspector.KeyQuery{
-		Controller: t.controller, Q: t.filter.Applied, Error: t.group.pattern, States: t.stateList(),
-		Sort: view.Sorts[t.sort], Limit: min(t.rows(), maxPage), Offset: t.offset,
+		Controller: t.Controller, Q: t.Filter.Applied, Error: t.Group.Pattern, States: t.StateList(),
+		Sort: Sorts[t.Sort], Limit: min(t.Rows(), maxPage), Offset: t.Offset,
 	}
 }
 
 // stateList is the states toggled on, in the toggles' order: of every
 // state a source may have, so that --state unknown selects before the first
 // v1/controllers says the source is a log (an endpoint refuses it).
-func (t *topModel) stateList() []api.State {
+func (t *Top) StateList() []api.State {
 	var out []api.State
 	for _, s := range query.LogStates {
 		if t.states[s] {
@@ -118,26 +117,26 @@ func queryID(q inspector.KeyQuery) string {
 }
 
 // refresh starts a fetch of what the top view shows.
-func (t *topModel) refresh() tea.Cmd {
-	t.seq++
-	t.inflight = true
-	t.lastSent = t.c.Now()
+func (t *Top) Refresh() tea.Cmd {
+	t.Seq++
+	t.Inflight = true
+	t.lastSent = t.C.Now()
 	if t.quietSince.IsZero() {
 		t.quietSince = t.lastSent
 	}
-	t.asked = t.query().Limit
+	t.Asked = t.Query().Limit
 	// The diagnosis line changes slowly and its error groups cost the
 	// endpoint a pass over every key: ask for them every diagnosisEvery, not
 	// on every refresh, so that each viewer costs the controller one cheap
 	// page a second.
 	// Keys starting or stopping to fail change the diagnosis at once: then
 	// the groups are read on this refresh.
-	groups := t.groupsAt.IsZero() || t.groupsFor != t.controller || failing(t.overview) != t.groupsFailing ||
-		t.lastSent.Sub(t.groupsAt) >= diagnosisEvery
+	groups := t.GroupsAt.IsZero() || t.groupsFor != t.Controller || failing(t.Overview) != t.groupsFailing ||
+		t.lastSent.Sub(t.GroupsAt) >= DiagnosisEvery
 	if groups {
-		t.groupsAt, t.groupsFor = t.lastSent, t.controller
+		t.GroupsAt, t.groupsFor = t.lastSent, t.Controller
 	}
-	return t.c.Stamp(refreshCmd(t.c.Conn.Ctx, t.c.Conn.Session, t.c.Opts.Clock, t.seq, t.query(), groups))
+	return t.C.Stamp(refreshCmd(t.C.Conn.Ctx, t.C.Conn.Session, t.C.Opts.Clock, t.Seq, t.Query(), groups))
 }
 
 // failing reports whether some key of ov is in backoff or failed.
@@ -154,86 +153,86 @@ func failing(ov *inspector.Overview) bool {
 }
 
 // selected is the key under the cursor.
-func (t *topModel) selected() *inspector.PodKey {
-	if t.page == nil || t.cursor < 0 || t.cursor >= len(t.page.Items) {
+func (t *Top) Selected() *inspector.PodKey {
+	if t.Page == nil || t.Cursor < 0 || t.Cursor >= len(t.Page.Items) {
 		return nil
 	}
-	return &t.page.Items[t.cursor]
+	return &t.Page.Items[t.Cursor]
 }
 
 // matched is how many keys the query matches, as last reported.
-func (t *topModel) matched() int {
-	if t.page == nil {
+func (t *Top) matched() int {
+	if t.Page == nil {
 		return 0
 	}
-	return t.page.Matched
+	return t.Page.Matched
 }
 
 // setSize refetches when the number of rows changed.
-func (t topModel) setSize() (topModel, tea.Cmd) {
-	t.filter.SetWidth(t.c.Width)
-	return t, t.refit()
+func (t Top) setSize() (Top, tea.Cmd) {
+	t.Filter.SetWidth(t.C.Width)
+	return t, t.Refit()
 }
 
 // received takes a refresh in: the cursor finds its key again (or its
 // nearest neighbour, with a note saying so), and the rows that changed
 // since the previous refresh of the same query are marked.
-func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
-	if msg.groupsAsked && msg.groupsFor == t.controller {
+func (t Top) Received(msg RefreshedMsg) (Top, tea.Cmd, string) {
+	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
 		// Still right for the diagnosis when a newer page query is under way.
 		// Noted here too, not only when asked: the first refresh is sent
 		// from Init, whose model is not kept.
-		t.groupsAt, t.groupsFor = msg.fetchedAt, msg.groupsFor
-		if msg.groups != nil {
-			t.groups = msg.groups.Groups
-			t.groupsFailing = failing(msg.overview)
+		t.GroupsAt, t.groupsFor = msg.FetchedAt, msg.GroupsFor
+		if msg.Groups != nil {
+			t.Groups = msg.Groups.Groups
+			t.groupsFailing = failing(msg.Overview)
 		}
 	}
-	if msg.seq != t.seq {
+	if msg.Seq != t.Seq {
 		return t, nil, "" // a newer query is under way
 	}
-	t.inflight = false
-	if view.Sorts[t.sort] == api.SortAttention && sortRefused(msg.pageErr, api.SortAttention, msg.overview, t.overview) {
+	t.Inflight = false
+	if Sorts[t.Sort] == api.SortAttention && sortRefused(msg.PageErr, api.SortAttention, msg.Overview, t.Overview) {
 		// An endpoint older than the attention order: sort by next retry.
-		t.sort = slices.Index(view.Sorts, api.SortNext)
-		return t, t.refresh(), "this endpoint does not sort by attention: sorted by next retry"
+		t.Sort = slices.Index(Sorts, api.SortNext)
+		return t, t.Refresh(), "this endpoint does not sort by attention: sorted by next retry"
 	}
-	t.err = msg.err
-	if msg.err == nil {
+	t.Err = msg.Err
+	if msg.Err == nil {
 		t.reached, t.failedSince, t.quietSince = true, time.Time{}, time.Time{}
 	} else if t.failedSince.IsZero() {
-		t.failedSince = msg.fetchedAt
+		t.failedSince = msg.FetchedAt
 	}
 	switch {
-	case msg.overview != nil && msg.err == nil:
-		t.overview = msg.overview
-		t.c.SetCapabilities(msg.overview)
-	case msg.overview != nil && t.overview != nil:
+	case msg.Overview != nil && msg.Err == nil:
+		t.Overview = msg.Overview
+		t.C.SetCapabilities(msg.Overview)
+	case msg.Overview != nil && t.Overview != nil:
 		// Keep the last counts on screen; show how the replicas stand now.
-		ov := *t.overview
-		ov.Replicas = msg.overview.Replicas
-		t.overview = &ov
-	case msg.overview != nil:
-		t.overview = msg.overview
+		ov := *t.Overview
+		ov.Replicas = msg.Overview.Replicas
+		t.Overview = &ov
+	case msg.Overview != nil:
+		t.Overview = msg.Overview
 	}
-	if msg.page == nil {
+	if msg.Page == nil {
 		return t, nil, ""
 	}
-	old := t.page
-	t.page, t.fetchedAt = msg.page, msg.fetchedAt
+	old := t.Page
+	t.Page, t.fetchedAt = msg.Page, msg.FetchedAt
 	// The same query at another page size shows the same rows: a page
 	// read again to fit (refit) compares with the one before, and keeps
 	// its marks, which say what the last refresh changed.
-	q := t.query()
+	q := t.Query()
 	q.Limit = 0
 	id := queryID(q)
-	sigs := make(map[string]string, len(msg.page.Items))
+	sigs := make(map[string]string, len(msg.Page.Items))
 	marked := t.changed
 	t.changed = map[string]bool{}
-	for _, k := range msg.page.Items {
+	for _, k := range msg.Page.Items {
 		rid := rowID(&k)
 		sigs[rid] = signature(&k.Key)
-		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.seq == t.refitSeq && marked[rid] {
+		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.Seq == t.refitSeq && marked[rid] {
 			t.changed[rid] = true
 		}
 	}
@@ -252,107 +251,107 @@ func signature(k *api.Key) string {
 
 // update handles the top view's keys (the drill-down's esc included), and
 // returns what the root must do.
-func (t topModel) update(msg tea.KeyPressMsg) (topModel, tea.Cmd, view.Intent) {
-	k := t.keys()
-	before := queryID(t.query())
-	rows := t.rows()
-	var in view.Intent
+func (t Top) update(msg tea.KeyPressMsg) (Top, tea.Cmd, Intent) {
+	k := t.Keys()
+	before := queryID(t.Query())
+	rows := t.Rows()
+	var in Intent
 	switch {
 	case key.Matches(msg, k.Up):
-		t.moveTo(t.cursor - 1)
+		t.moveTo(t.Cursor - 1)
 		t.chosen = true
 	case key.Matches(msg, k.Down):
-		t.moveTo(t.cursor + 1)
+		t.moveTo(t.Cursor + 1)
 		t.chosen = true
 	case key.Matches(msg, k.PageUp):
-		t.offset, t.sel, t.chosen = max(0, t.offset-rows), "", true
+		t.Offset, t.Sel, t.chosen = max(0, t.Offset-rows), "", true
 	case key.Matches(msg, k.PageDown):
-		t.offset, t.sel, t.chosen = max(0, min(t.offset+rows, t.matched()-rows)), "", true
+		t.Offset, t.Sel, t.chosen = max(0, min(t.Offset+rows, t.matched()-rows)), "", true
 	case key.Matches(msg, k.Home):
-		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.End):
-		t.offset, t.cursor, t.sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
+		t.Offset, t.Cursor, t.Sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
 	case key.Matches(msg, k.Filter):
 		var cmd tea.Cmd
-		t.filter, cmd = t.filter.Start()
-		return t, cmd, view.TypingIntent(true)
-	case key.Matches(msg, k.Back) && t.drill != nil:
+		t.Filter, cmd = t.Filter.Start()
+		return t, cmd, TypingIntent(true)
+	case key.Matches(msg, k.Back) && t.Drill != nil:
 		in = t.undoDrill()
-	case key.Matches(msg, k.Back) && t.filter.State == widget.FilterApplied:
-		t.filter.Clear()
-		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+	case key.Matches(msg, k.Back) && t.Filter.State == widget.FilterApplied:
+		t.Filter.Clear()
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.States):
 		in = t.toggleState(int(msg.Text[0] - '1'))
 	case key.Matches(msg, k.Sort):
 		// The key followed stays selected if it is on the first page.
-		t.sort = (t.sort + 1) % len(view.Sorts)
-		t.offset = 0
-		in = view.NoteIntent{Text: "sorted by " + view.SortHelp[view.Sorts[t.sort]]}
-	case key.Matches(msg, k.Controller) && t.drill != nil:
+		t.Sort = (t.Sort + 1) % len(Sorts)
+		t.Offset = 0
+		in = NoteIntent{Text: "sorted by " + SortHelp[Sorts[t.Sort]]}
+	case key.Matches(msg, k.Controller) && t.Drill != nil:
 		in = t.switchFromDrill(key.Matches(msg, k.PrevController))
 	case key.Matches(msg, k.Controller):
-		t.controller = t.nextController(key.Matches(msg, k.PrevController))
-		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
+		t.Controller = t.nextController(key.Matches(msg, k.PrevController))
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
-		if sel := t.selected(); sel != nil {
-			return t, nil, view.OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
+		if sel := t.Selected(); sel != nil {
+			return t, nil, OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, view.OpenGroupsIntent{Controller: t.controller, Filter: t.filter.Applied, States: t.stateList()}
+		return t, nil, OpenGroupsIntent{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
-		if sel := t.selected(); sel != nil {
+		if sel := t.Selected(); sel != nil {
 			name = sel.Key.Key
 		}
-		return t, nil, t.c.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
+		return t, nil, t.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
 	case key.Matches(msg, k.Forget, k.Retry):
 		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
 	case key.Matches(msg, k.ForgetAll, k.RetryAll):
-		return t, nil, view.AskIntent{Act: t.filteredSet(key.Matches(msg, k.RetryAll))}
+		return t, nil, AskIntent{Act: t.filteredSet(key.Matches(msg, k.RetryAll))}
 	}
-	if queryID(t.query()) != before {
-		return t, t.refresh(), in
+	if queryID(t.Query()) != before {
+		return t, t.Refresh(), in
 	}
 	return t, nil, in
 }
 
 // filterKey handles a key while the filter line is typed: the filter is
 // applied as it is typed; enter or esc ends the typing.
-func (t topModel) filterKey(msg tea.KeyPressMsg) (topModel, tea.Cmd, view.Intent) {
-	f, cmd, changed, done := t.filter.Update(msg)
-	t.filter = f
-	var in view.Intent
+func (t Top) filterKey(msg tea.KeyPressMsg) (Top, tea.Cmd, Intent) {
+	f, cmd, changed, done := t.Filter.Update(msg)
+	t.Filter = f
+	var in Intent
 	if done {
-		in = view.TypingIntent(false)
+		in = TypingIntent(false)
 	}
 	if changed {
-		t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-		return t, tea.Batch(cmd, t.refresh()), in
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+		return t, tea.Batch(cmd, t.Refresh()), in
 	}
 	return t, cmd, in
 }
 
 // filterInput passes a message that is not a key (the cursor's blink) to
 // the filter line being typed.
-func (t topModel) filterInput(msg tea.Msg) (topModel, tea.Cmd) {
+func (t Top) filterInput(msg tea.Msg) (Top, tea.Cmd) {
 	var cmd tea.Cmd
-	t.filter.Input, cmd = t.filter.Input.Update(msg)
+	t.Filter.Input, cmd = t.Filter.Input.Update(msg)
 	return t, cmd
 }
 
 // toggleState shows or hides state i, and says what the table shows now and
 // what pressing the key again does.
-func (t *topModel) toggleState(i int) view.Intent {
-	toggles := t.c.ToggleStates()
+func (t *Top) toggleState(i int) Intent {
+	toggles := t.C.ToggleStates()
 	if i < 0 || i >= len(toggles) {
 		return nil
 	}
 	st := toggles[i]
 	t.states[st] = !t.states[st]
-	t.offset, t.cursor, t.sel, t.chosen = 0, 0, "", false
-	sel := t.stateList()
+	t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	sel := t.StateList()
 	if len(sel) == 0 {
-		return view.NoteIntent{Text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
+		return NoteIntent{Text: fmt.Sprintf("showing every state again (%d shows only %s)", i+1, st)}
 	}
 	names := make([]string, len(sel))
 	for j, s := range sel {
@@ -366,18 +365,18 @@ func (t *topModel) toggleState(i int) view.Intent {
 		// The only state on: off again is none on, which shows them all.
 		again = fmt.Sprintf("%d again shows every state", i+1)
 	}
-	return view.NoteIntent{Text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
+	return NoteIntent{Text: fmt.Sprintf("showing only %s keys; %s", strings.Join(names, ", "), again)}
 }
 
 // nextController cycles through "all" and each controller.
-func (t *topModel) nextController(back bool) string {
+func (t *Top) nextController(back bool) string {
 	names := []string{""}
-	if t.overview != nil {
-		for _, c := range t.overview.Controllers {
+	if t.Overview != nil {
+		for _, c := range t.Overview.Controllers {
 			names = append(names, c.Name)
 		}
 	}
-	i := slices.Index(names, t.controller)
+	i := slices.Index(names, t.Controller)
 	if back {
 		i += len(names) - 1
 	} else {
@@ -390,14 +389,14 @@ func (t *topModel) nextController(back bool) string {
 
 // The table: the view the UI opens on, and the drill-down's.
 
-func (t topModel) OnKey(msg tea.KeyPressMsg) (view.View, tea.Cmd, view.Intent) { return t.update(msg) }
-func (t topModel) Render() string                                              { return t.view() }
-func (t topModel) HintKeys() help.KeyMap                                       { return t.keys() }
-func (t topModel) Stale() bool                                                 { return t.c.Conn.Session != nil && t.due() }
-func (t topModel) Reload() (view.View, tea.Cmd)                                { cmd := t.refresh(); return t, cmd }
-func (t topModel) ReloadNow() (view.View, tea.Cmd)                             { return t.Reload() }
-func (t topModel) Resize() (view.View, tea.Cmd)                                { return t.setSize() }
-func (t topModel) OnFilterKey(msg tea.KeyPressMsg) (view.View, tea.Cmd, view.Intent) {
+func (t Top) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return t.update(msg) }
+func (t Top) Render() string                                    { return t.view() }
+func (t Top) HintKeys() help.KeyMap                             { return t.Keys() }
+func (t Top) Stale() bool                                       { return t.C.Conn.Session != nil && t.due() }
+func (t Top) Reload() (View, tea.Cmd)                           { cmd := t.Refresh(); return t, cmd }
+func (t Top) ReloadNow() (View, tea.Cmd)                        { return t.Reload() }
+func (t Top) Resize() (View, tea.Cmd)                           { return t.setSize() }
+func (t Top) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
 	return t.filterKey(msg)
 }
-func (t topModel) OnFilterInput(msg tea.Msg) (view.View, tea.Cmd) { return t.filterInput(msg) }
+func (t Top) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return t.filterInput(msg) }

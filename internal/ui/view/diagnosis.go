@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"cmp"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -26,7 +25,7 @@ var situationOrder = []string{
 // diagnosis is the one-line diagnosis the header shows — the selected
 // controller's, or the worst one's when all are shown — and how many other
 // controllers are in trouble too. ok is false before the first answer.
-func (t *topModel) diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
+func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	shown := t.shown()
 	if len(shown) == 0 {
 		return d, 0, false
@@ -34,12 +33,12 @@ func (t *topModel) diagnosis() (d explain.ControllerDiagnosis, others int, ok bo
 	ds := make([]explain.ControllerDiagnosis, len(shown))
 	trouble := make(map[string]int, len(shown))
 	for i, c := range shown {
-		ds[i] = explain.DiagnoseController(c, t.groups, t.overview.ServerTime)
+		ds[i] = explain.DiagnoseController(c, t.Groups, t.Overview.ServerTime)
 		trouble[c.Name] = explain.InTrouble(&c)
 	}
 	worst := slices.MinFunc(ds, func(a, b explain.ControllerDiagnosis) int {
 		return cmp.Or(
-			cmp.Compare(situationRank(a.Situation), situationRank(b.Situation)),
+			cmp.Compare(SituationRank(a.Situation), SituationRank(b.Situation)),
 			cmp.Compare(trouble[b.Controller], trouble[a.Controller]),
 			cmp.Compare(a.Controller, b.Controller))
 	})
@@ -51,7 +50,7 @@ func (t *topModel) diagnosis() (d explain.ControllerDiagnosis, others int, ok bo
 	return worst, others, true
 }
 
-func situationRank(s string) int {
+func SituationRank(s string) int {
 	if i := slices.Index(situationOrder, s); i >= 0 {
 		return i
 	}
@@ -77,9 +76,9 @@ var sortOrder = map[string]string{
 // another controller's, the label says the rows' rule. A diagnosis wider
 // than the screen takes a second line (the cause comes after the count),
 // with a shorter label first: the cut falls on the least of it.
-func (t *topModel) diagnosisLines() []string {
-	s := &t.c.Styles
-	d, others, ok := t.diagnosis()
+func (t *Top) DiagnosisLines() []string {
+	s := &t.C.Styles
+	d, others, ok := t.Diagnosis()
 	if !ok {
 		return []string{s.Label.Render("diagnosis ") + s.Dim.Render("…")}
 	}
@@ -94,7 +93,7 @@ func (t *topModel) diagnosisLines() []string {
 	}
 	rows := ""
 	if first := t.firstRowController(); first != "" && first != d.Controller {
-		rows = " (rows: " + sortOrder[view.Sorts[t.sort]] + ")"
+		rows = " (rows: " + sortOrder[Sorts[t.Sort]] + ")"
 	}
 	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(d.Summary)
 	// From the roomiest label to the shortest; the last one also wraps.
@@ -109,7 +108,7 @@ func (t *topModel) diagnosisLines() []string {
 	} else if rows != "" {
 		labels = []string{"worst" + rows + ": "}
 	}
-	w := t.c.Width
+	w := t.C.Width
 	for _, l := range labels {
 		if line := s.Label.Render(l) + body; lipgloss.Width(line) <= w {
 			return []string{line}
@@ -138,9 +137,9 @@ func (t *topModel) diagnosisLines() []string {
 
 // firstRowController is the controller of the table's first row, when the
 // table shows the top of the list of all controllers; "" otherwise.
-func (t *topModel) firstRowController() string {
-	if t.controller != "" || t.offset != 0 || t.page == nil || len(t.page.Items) == 0 {
+func (t *Top) firstRowController() string {
+	if t.Controller != "" || t.Offset != 0 || t.Page == nil || len(t.Page.Items) == 0 {
 		return ""
 	}
-	return t.page.Items[0].Controller
+	return t.Page.Items[0].Controller
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"cmp"
@@ -28,17 +28,17 @@ const wideWidth = 160
 
 // narrowWidth is the width under which the table narrows its columns and
 // the selected row's key and error show whole on a line under it.
-const narrowWidth = 72
+const NarrowWidth = 72
 
 // columns lays the table out for the terminal width: fixed columns first,
 // then the key and the last error share what is left. Narrow terminals drop
 // SOURCE, then CONTROLLER when only one controller is shown.
-func (t *topModel) columns() []column {
-	w := t.c.Width
-	multiPod := t.overview != nil && len(t.overview.Replicas) > 1
+func (t *Top) columns() []column {
+	w := t.C.Width
+	multiPod := t.Overview != nil && len(t.Overview.Replicas) > 1
 	ctlW := 10
-	if t.overview != nil && w >= 100 {
-		for _, c := range t.overview.Controllers {
+	if t.Overview != nil && w >= 100 {
+		for _, c := range t.Overview.Controllers {
 			ctlW = max(ctlW, min(len(c.Name), 20))
 		}
 	}
@@ -46,7 +46,7 @@ func (t *topModel) columns() []column {
 	// little: DELAY goes (NEXT says when), STATE, NEXT and CONTROLLER
 	// narrow (sched, run: the counts line's names), and KEY may narrow to
 	// 12, its middle cut keeping the object's number.
-	narrow := w < narrowWidth
+	narrow := w < NarrowWidth
 	next := column{title: "NEXT RETRY", width: 10, right: true}
 	switch {
 	case narrow:
@@ -57,11 +57,11 @@ func (t *topModel) columns() []column {
 	next.cell = nextRetryCell(next.width)
 	state := column{title: "STATE", width: 9, cell: func(r *widget.KeyRow) string { return r.State }}
 	if narrow {
-		state.width, state.cell = 7, func(r *widget.KeyRow) string { return cmp.Or(shortStates[api.State(r.State)], r.State) }
+		state.width, state.cell = 7, func(r *widget.KeyRow) string { return cmp.Or(ShortStates[api.State(r.State)], r.State) }
 		ctlW = 9
 	}
 	cols := []column{state}
-	if t.controller == "" && (w >= 100 || len(t.shown()) > 1) {
+	if t.Controller == "" && (w >= 100 || len(t.shown()) > 1) {
 		title := "CONTROLLER"
 		if ctlW < len(title) {
 			title = "CTRL" // not "CONTROLL…"
@@ -108,8 +108,8 @@ func (t *topModel) columns() []column {
 	}
 	flex := max(w-used, minKey+8)
 	keyW := minKey
-	if t.page != nil {
-		for _, k := range t.page.Items {
+	if t.Page != nil {
+		for _, k := range t.Page.Items {
 			keyW = max(keyW, len(k.Key.Key))
 		}
 	}
@@ -136,15 +136,15 @@ func (t *topModel) columns() []column {
 
 // sharedNamespace is the namespace every key of the page is in ("demo" of
 // "demo/naive-00001"), or "" when they differ or some key has none.
-func (t *topModel) sharedNamespace() string {
-	if t.page == nil || len(t.page.Items) == 0 {
+func (t *Top) sharedNamespace() string {
+	if t.Page == nil || len(t.Page.Items) == 0 {
 		return ""
 	}
-	ns, _, ok := strings.Cut(t.page.Items[0].Key.Key, "/")
+	ns, _, ok := strings.Cut(t.Page.Items[0].Key.Key, "/")
 	if !ok || ns == "" {
 		return ""
 	}
-	for _, k := range t.page.Items[1:] {
+	for _, k := range t.Page.Items[1:] {
 		if !strings.HasPrefix(k.Key.Key, ns+"/") {
 			return ""
 		}
@@ -186,10 +186,10 @@ func coarse(d time.Duration) string {
 
 // table renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
-func (t *topModel) table() []string {
-	s := &t.c.Styles
+func (t *Top) Table() []string {
+	s := &t.C.Styles
 	cols := t.columns()
-	w := t.c.Width
+	w := t.C.Width
 	var b strings.Builder
 	b.WriteString("  ")
 	for i, c := range cols {
@@ -203,24 +203,24 @@ func (t *topModel) table() []string {
 		}
 	}
 	lines := []string{s.Header.Render(widget.Fit(b.String(), w))}
-	if t.page == nil && t.err != nil {
+	if t.Page == nil && t.Err != nil {
 		return append(lines, s.Dim.Render("  no answer yet"))
 	}
-	if t.page == nil {
+	if t.Page == nil {
 		return append(lines, s.Dim.Render("  loading…"))
 	}
-	if len(t.page.Items) == 0 {
+	if len(t.Page.Items) == 0 {
 		msg := "  no keys match"
-		if t.page.Total == 0 {
+		if t.Page.Total == 0 {
 			msg = "  no keys tracked yet"
 		}
 		return append(lines, s.Dim.Render(msg))
 	}
-	now := t.c.ServerNow(t.page.ServerTime, t.fetchedAt)
+	now := t.C.ServerNow(t.Page.ServerTime, t.fetchedAt)
 	silent := t.silent()
 	cells := make([]string, len(cols))
-	for i := range t.shownRows() {
-		k := &t.page.Items[i]
+	for i := range t.ShownRows() {
+		k := &t.Page.Items[i]
 		row := widget.NewKeyRow(k, now)
 		for j, c := range cols {
 			v := explain.Printable(c.cell(&row)) // names and errors are the cluster's text
@@ -243,7 +243,7 @@ func (t *topModel) table() []string {
 		case k.Estimated:
 			mark = "*"
 		}
-		if i == t.cursor {
+		if i == t.Cursor {
 			lines = append(lines, s.Selected.Render(widget.Fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
@@ -264,38 +264,38 @@ func (t *topModel) table() []string {
 // selectedLine is the selected row's key whole and its last error, as much
 // as fits (cut in the middle, keeping its end): a narrow table cuts both.
 // The footer shows it, above a status message, so that neither hides it.
-func (t *topModel) selectedLine() string {
-	s := &t.c.Styles
-	k := t.selected()
+func (t *Top) SelectedLine() string {
+	s := &t.C.Styles
+	k := t.Selected()
 	if k == nil {
 		return ""
 	}
 	line := s.Bold.Render("› "+explain.Printable(k.Key.Key)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
-		return widget.Fit(line+s.Dim.Render("no error"), t.c.Width)
+		return widget.Fit(line+s.Dim.Render("no error"), t.C.Width)
 	}
-	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.c.Width-lipgloss.Width(line)))
+	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.C.Width-lipgloss.Width(line)))
 }
 
 // view renders the whole top view in height-1 lines (the root adds the
 // footer): the header, a connection problem if any, then the table.
-func (t *topModel) view() string {
+func (t *Top) view() string {
 	lines := append(t.header(), t.problem()...)
-	lines = append(lines, t.table()...)
-	return strings.Join(widget.Pad(lines, t.c.Height-1), "\n")
+	lines = append(lines, t.Table()...)
+	return strings.Join(widget.Pad(lines, t.C.Height-1), "\n")
 }
 
 // problem is the panel that says why the last refresh failed: what was
 // tried, when, the error in full (wrapped), and when it is tried again.
-func (t *topModel) problem() []string {
-	if t.err == nil {
+func (t *Top) problem() []string {
+	if t.Err == nil {
 		return nil
 	}
-	s := &t.c.Styles
-	w := t.c.Width
+	s := &t.C.Styles
+	w := t.C.Width
 	var eps []string
-	if t.overview != nil {
-		for _, r := range t.overview.Replicas {
+	if t.Overview != nil {
+		for _, r := range t.Overview.Replicas {
 			eps = append(eps, explain.Printable(r.Endpoint))
 		}
 	}
@@ -308,25 +308,25 @@ func (t *topModel) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.c.Now().Sub(t.failedSince)))
-	next := t.lastSent.Add(t.c.Opts.Refresh)
-	retry := "tries again in " + widget.Countdown(next, t.c.Now())
-	if !next.After(t.c.Now()) {
+		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.C.Now().Sub(t.failedSince)))
+	next := t.lastSent.Add(t.C.Opts.Refresh)
+	retry := "tries again in " + widget.Countdown(next, t.C.Now())
+	if !next.After(t.C.Now()) {
 		retry = "tries again now"
 	}
-	retry += ", every " + widget.Short(t.c.Opts.Refresh)
+	retry += ", every " + widget.Short(t.C.Opts.Refresh)
 	switch {
-	case t.c.Paused:
+	case t.C.Paused:
 		retry = "paused: ctrl+r tries again"
 	case !t.reached:
-		giveUp := t.c.Opts.GiveUp - t.c.Now().Sub(t.failedSince)
+		giveUp := t.C.Opts.GiveUp - t.C.Now().Sub(t.failedSince)
 		retry += fmt.Sprintf("; gives up in %s if it never answers", widget.Short(max(0, giveUp).Truncate(time.Second)))
 	default:
 		retry += "; the last answer stays below"
 	}
 	inner := max(10, w-4)
 	var body []string
-	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(t.err), retry} {
+	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(t.Err), retry} {
 		body = append(body, widget.Wrap(l, inner)...)
 	}
 	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")

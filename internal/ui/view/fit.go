@@ -1,4 +1,4 @@
-package ui
+package view
 
 import tea "charm.land/bubbletea/v2"
 
@@ -14,12 +14,12 @@ import tea "charm.land/bubbletea/v2"
 // narrow screen the selected row's line too). It is the page asked for,
 // so that a page down moves by the rows seen: when it changes (a diagnosis
 // that wraps once read, a status shown), refit reads the page again.
-func (t *topModel) rows() int {
-	n := t.c.Height - t.headerHeight() - 2 - t.c.StatusLines - len(t.problem())
-	if t.filter.Typing() {
-		n -= len(t.filter.View(&t.c.Styles, t.c.Width)) - 1
+func (t *Top) Rows() int {
+	n := t.C.Height - t.headerHeight() - 2 - t.C.StatusLines - len(t.problem())
+	if t.Filter.Typing() {
+		n -= len(t.Filter.View(&t.C.Styles, t.C.Width)) - 1
 	}
-	if t.c.Width < narrowWidth {
+	if t.C.Width < NarrowWidth {
 		n--
 	}
 	return max(1, n)
@@ -29,11 +29,11 @@ func (t *topModel) rows() int {
 // than fit now. The header's count says this many, on every frame: a page
 // read before the header grew (the first one, before the diagnosis is
 // known to wrap) has more rows than now fit, until refit reads it again.
-func (t *topModel) shownRows() int {
-	if t.page == nil {
+func (t *Top) ShownRows() int {
+	if t.Page == nil {
 		return 0
 	}
-	return min(len(t.page.Items), t.rows())
+	return min(len(t.Page.Items), t.Rows())
 }
 
 // refit reads the page again when the rows that fit changed since it was
@@ -41,27 +41,27 @@ func (t *topModel) shownRows() int {
 // keys matched from the offset). None while a read is under way: its
 // answer is checked in turn. None while paused either (pause.go): the page
 // held is drawn cut to fit, and read again on resume.
-func (t *topModel) refit() tea.Cmd {
-	if t.page == nil || t.inflight || t.query().Limit == t.asked {
+func (t *Top) Refit() tea.Cmd {
+	if t.Page == nil || t.Inflight || t.Query().Limit == t.Asked {
 		return nil
 	}
-	if n := len(t.page.Items); n > t.query().Limit || n < t.page.Matched-t.offset {
-		if rows := t.rows(); t.cursor >= rows {
+	if n := len(t.Page.Items); n > t.Query().Limit || n < t.Page.Matched-t.Offset {
+		if rows := t.Rows(); t.Cursor >= rows {
 			// The rows shrank under the cursor (on the last row, a status
 			// shows): the page scrolls so that its key stays on screen,
 			// rather than leave the view and move the cursor.
-			shift := t.cursor - rows + 1
-			t.offset, t.cursor = t.offset+shift, t.cursor-shift
+			shift := t.Cursor - rows + 1
+			t.Offset, t.Cursor = t.Offset+shift, t.Cursor-shift
 			// The page held starts at the offset until it is read again.
-			p := *t.page
+			p := *t.Page
 			p.Items = p.Items[min(shift, len(p.Items)):]
-			t.page = &p
+			t.Page = &p
 		}
-		if t.c.Paused {
+		if t.C.Paused {
 			return nil
 		}
-		cmd := t.refresh()
-		t.refitSeq = t.seq
+		cmd := t.Refresh()
+		t.refitSeq = t.Seq
 		return cmd
 	}
 	return nil
