@@ -10,24 +10,19 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// slot is where a view lives in the root: the root keeps one model per
-// view, so a view left and opened again (detail, groups) starts from its
-// last state, and tests read a view's state by its field.
-type slot struct {
-	get func(*Model) view.View
-	set func(*Model, view.View)
-}
-
 // viewSlots registers the views, by the modes that show them (a drill-down
-// is the table's). The order of viewOrder is the order they are resized in.
-var viewSlots = map[mode]slot{
-	modeTop:    {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(view.Top) }},
-	modeDrill:  {func(m *Model) view.View { return m.top }, func(m *Model, v view.View) { m.top = v.(view.Top) }},
-	modeDetail: {func(m *Model) view.View { return m.detail }, func(m *Model, v view.View) { m.detail = v.(view.Detail) }},
-	modeGroups: {func(m *Model) view.View { return m.groups }, func(m *Model, v view.View) { m.groups = v.(view.Groups) }},
-	modeHelp:   {func(m *Model) view.View { return m.help }, func(m *Model, v view.View) { m.help = v.(view.Help) }},
-	modePicker: {func(m *Model) view.View { return m.picker }, func(m *Model, v view.View) { m.picker = v.(view.Picker) }},
-	modeFor:    {func(m *Model) view.View { return m.forv }, func(m *Model, v view.View) { m.forv = v.(view.For) }},
+// is the table's): where the root keeps each (view.Slot). A view added is
+// a file of package view and one line here, SlotOf its field in Model (and
+// the mode that shows it, modes.go). The order of viewOrder is the order
+// they are resized in.
+var viewSlots = map[mode]view.Slot[Model]{
+	modeTop:    view.SlotOf(func(m *Model) *view.Top { return &m.top }),
+	modeDrill:  view.SlotOf(func(m *Model) *view.Top { return &m.top }),
+	modeDetail: view.SlotOf(func(m *Model) *view.Detail { return &m.detail }),
+	modeGroups: view.SlotOf(func(m *Model) *view.Groups { return &m.groups }),
+	modeHelp:   view.SlotOf(func(m *Model) *view.Help { return &m.help }),
+	modePicker: view.SlotOf(func(m *Model) *view.Picker { return &m.picker }),
+	modeFor:    view.SlotOf(func(m *Model) *view.For { return &m.forv }),
 }
 
 // viewOrder is every view once (the table once, not per mode).
@@ -36,7 +31,7 @@ var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, mo
 // viewAt is the view md shows; the table for a mode that is not a view.
 func (m *Model) viewAt(md mode) view.View {
 	if s, ok := viewSlots[md]; ok {
-		return s.get(m)
+		return s.Get(m)
 	}
 	return m.top
 }
@@ -44,7 +39,7 @@ func (m *Model) viewAt(md mode) view.View {
 // setView stores v, as it is after an update, in md's slot.
 func (m *Model) setView(md mode, v view.View) {
 	if s, ok := viewSlots[md]; ok {
-		s.set(m, v)
+		s.Set(m, v)
 		return
 	}
 	m.top = v.(view.Top)

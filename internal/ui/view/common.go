@@ -9,39 +9,39 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// common is what every view shares: the terminal size, styles, keys, the
+// Common is what every view shares: the terminal size, styles, keys, the
 // options as given and the live connection. Views hold a pointer to one common.
 type Common struct {
 	Width, Height int
 	Styles        widget.Styles
 	Keys          KeyMap
-	// opts are the options as the caller gave them; never changed.
+	// Opts are the options as the caller gave them; never changed.
 	Opts Options
-	// conn is what the UI is attached to now: it changes when the picker attaches.
+	// Conn is what the UI is attached to now: it changes when the picker attaches.
 	Conn Conn
 	// readOnly is true when no controller accepts forget; actions are disabled.
 	readOnly bool
 	// source is where the keys come from, for a refused action's why.
 	source source
-	// paused stops the automatic refresh; pauses counts the times paused,
+	// Paused stops the automatic refresh; pauses counts the times paused,
 	// so that a read sent before this pause is known (pause.go).
 	Paused bool
 	Pauses int
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
-	// logEnds is, for a saved log, its last line's time: what its states
+	// LogEnds is, for a saved log, its last line's time: what its states
 	// and countdowns are judged at, as a snapshot's at its taking. Zero
 	// for a live source.
 	LogEnds time.Time
-	// statusLines is how many lines the status message takes above the
+	// StatusLines is how many lines the status message takes above the
 	// short help, which the scrolled views leave free.
 	StatusLines int
-	// seenMarks are the row marks already explained in the footer, so each
+	// SeenMarks are the row marks already explained in the footer, so each
 	// legend shows once.
 	SeenMarks map[string]bool
 }
 
-// conn is the live session state: the context commands run under, the
+// Conn is the live session state: the context commands run under, the
 // session and object reader attached now, and the sessions the UI opened
 // itself (closed when it exits).
 type Conn struct {
@@ -55,10 +55,10 @@ type Conn struct {
 // bodyHeight is how many lines a view has above the footer.
 func (c *Common) bodyHeight() int { return max(1, c.Height-1-c.StatusLines) }
 
-// now is the local clock, for measuring time elapsed since a fetch.
+// Now is the local clock, for measuring time elapsed since a fetch.
 func (c *Common) Now() time.Time { return c.Opts.Clock() }
 
-// serverNow is the server's time at this moment: the server's clock when
+// ServerNow is the server's time at this moment: the server's clock when
 // the data was fetched plus the local time elapsed since, so a countdown
 // never mixes the local clock with the pod's. A snapshot's clock stands
 // still at its serverTime: it is what was true when it was taken, however
@@ -73,11 +73,11 @@ func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
 	return serverTime.Add(c.Now().Sub(fetchedAt))
 }
 
-// snapshot reports whether the keys are a snapshot's (top --file): frozen
+// Snapshot reports whether the keys are a snapshot's (top --file): frozen
 // at the time it was taken.
 func (c *Common) Snapshot() bool { return !c.Opts.SnapshotAt.IsZero() }
 
-// setCapabilities enables or disables the actions from what the endpoint allows.
+// SetCapabilities enables or disables the actions from what the endpoint allows.
 func (c *Common) SetCapabilities(ov *inspector.Overview) {
 	if ov == nil || len(ov.Controllers) == 0 {
 		return
@@ -108,7 +108,7 @@ func logEndsAt(ov *inspector.Overview) time.Time {
 	return end
 }
 
-// due reports whether a view whose last read was sent at last, and is
+// Due reports whether a view whose last read was sent at last, and is
 // still under way when inflight, is due to read again: a tenth early, so
 // that a tick a little early does not skip a whole period.
 func (c *Common) Due(inflight bool, last time.Time) bool {
@@ -117,14 +117,14 @@ func (c *Common) Due(inflight bool, last time.Time) bool {
 
 // Pause is immediate (pause.go): a read is stamped with the pauses so far.
 
-// readMsg is a view's read as it arrives, with how many times the UI had
+// ReadMsg is a view's read as it arrives, with how many times the UI had
 // been paused when it was sent (common.pauses).
 type ReadMsg struct {
 	Pauses int
 	Msg    tea.Msg
 }
 
-// stamp makes cmd, a view's read, answer with a readMsg.
+// Stamp makes cmd, a view's read, answer with a readMsg.
 func (c *Common) Stamp(cmd tea.Cmd) tea.Cmd {
 	n := c.Pauses
 	return func() tea.Msg { return ReadMsg{Pauses: n, Msg: cmd()} }

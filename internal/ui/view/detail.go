@@ -17,7 +17,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// detailModel explains one key: the diagnosis in words, the timeline of its
+// Detail explains one key: the diagnosis in words, the timeline of its
 // attempts, and the object behind it.
 type Detail struct {
 	C *Common
@@ -35,13 +35,13 @@ type Detail struct {
 	lastSent  time.Time
 }
 
-// open starts showing a key.
+// Open starts showing a key.
 func (d Detail) Open(controller, key string) (Detail, tea.Cmd) {
 	d = Detail{C: d.C, Controller: controller, Key: key}
 	return d, d.Refresh()
 }
 
-// refresh (re)reads the key.
+// Refresh (re)reads the key.
 func (d *Detail) Refresh() tea.Cmd {
 	d.Inflight = true
 	d.lastSent = d.C.Now()
@@ -49,6 +49,7 @@ func (d *Detail) Refresh() tea.Cmd {
 	return d.C.Stamp(DetailCmd(cn.Ctx, cn.Session, cn.Objects, d.C.Opts.Clock, d.Controller, d.Key))
 }
 
+// Received takes a read of the key in; one of another key is ignored.
 func (d Detail) Received(msg DetailFetchedMsg) Detail {
 	if msg.Controller != d.Controller || msg.Key != d.Key {
 		return d
@@ -97,13 +98,13 @@ func (d Detail) update(msg tea.KeyPressMsg) (Detail, tea.Cmd, Intent) {
 	return d, nil, nil
 }
 
-// headLines is how many lines the title and status take above the body.
+// HeadLines is how many lines the title and status take above the body.
 const HeadLines = 3
 
-// room is how many lines the body has on screen.
+// Room is how many lines the body has on screen.
 func (d *Detail) Room() int { return max(1, d.C.bodyHeight()-HeadLines) }
 
-// clamp keeps the scroll offset within the body: the last screenful ends
+// Clamp keeps the scroll offset within the body: the last screenful ends
 // at the body's last line (the "more lines" note takes the bottom line).
 func (d *Detail) Clamp() {
 	d.Scroll = widget.ClampText(d.Scroll, len(d.Body()), d.Room())
@@ -115,7 +116,7 @@ func (d Detail) setSize() Detail {
 	return d
 }
 
-// body is the scrolled part of the view: the diagnosis, the timeline and
+// Body is the scrolled part of the view: the diagnosis, the timeline and
 // the object.
 func (d *Detail) Body() []string {
 	if d.Data == nil {
@@ -132,7 +133,7 @@ func (d *Detail) Body() []string {
 	return append(body, d.object(now)...)
 }
 
-// view renders the detail view in height-1 lines.
+// View renders the detail view in height-1 lines.
 func (d *Detail) View() string {
 	s := &d.C.Styles
 	w, h := d.C.Width, d.C.Height-1
@@ -196,7 +197,7 @@ func (d *Detail) diagnosis(now time.Time) []string {
 	return out
 }
 
-// finding is f as the view says it: where the view can retry the key, its
+// Finding is f as the view says it: where the view can retry the key, its
 // own key r in place of the command a terminal would run.
 func (d *Detail) Finding(f explain.Finding) string {
 	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
@@ -205,7 +206,7 @@ func (d *Detail) Finding(f explain.Finding) string {
 	return explain.Printable(f.Saying("r"))
 }
 
-// explain is the diagnosis at the server's time now. Explain is a pure
+// Explain is the diagnosis at the server's time now. Explain is a pure
 // function of the key and the time, so it runs again at each render: the
 // narrative's "(in 4.4s)" then counts down with the header's "next retry",
 // instead of standing at what it was when the key was read.
@@ -320,7 +321,7 @@ func (d *Detail) object(now time.Time) []string {
 	return out
 }
 
-// shows is the key as the detail view last read it when it is
+// Shows is the key as the detail view last read it when it is
 // controller's key; nil otherwise.
 func (d *Detail) Shows(controller, key string) *api.Key {
 	if d.Data == nil || d.Data.Key == nil {
@@ -340,7 +341,7 @@ func (d *Detail) keyOf() *inspector.PodKeyDetail {
 	return d.Data.Key
 }
 
-// failuresText is a key's failures in words, as the wire counts them
+// FailuresText is a key's failures in words, as the wire counts them
 // (Failures, the limiter's consecutive count). A failed key is never
 // rate-limited again, so its count says little: the words say why it stops.
 func FailuresText(k *api.Key) string {
@@ -362,13 +363,26 @@ func FailuresText(k *api.Key) string {
 
 // A key's detail.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (d Detail) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return d.update(msg) }
-func (d Detail) Render() string                                    { return d.View() }
-func (d Detail) HintKeys() help.KeyMap                             { return d.C.Keys.detail() }
-func (d Detail) Stale() bool                                       { return d.C.Conn.Session != nil && d.due() }
-func (d Detail) Reload() (View, tea.Cmd)                           { cmd := d.Refresh(); return d, cmd }
-func (d Detail) ReloadNow() (View, tea.Cmd)                        { return d.Reload() }
-func (d Detail) Resize() (View, tea.Cmd)                           { return d.setSize(), nil }
+
+// Render draws the view's body (View).
+func (d Detail) Render() string { return d.View() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (d Detail) HintKeys() help.KeyMap { return d.C.Keys.detail() }
+
+// Stale reports whether the view's next read is due (View).
+func (d Detail) Stale() bool { return d.C.Conn.Session != nil && d.due() }
+
+// Reload reads what the view shows again (View).
+func (d Detail) Reload() (View, tea.Cmd) { cmd := d.Refresh(); return d, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
+
+// Resize lays the view out for the terminal's size (View).
+func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
 
 // due reports whether the view's next read is due (common.due).
 func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }

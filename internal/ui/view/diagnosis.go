@@ -22,7 +22,7 @@ var situationOrder = []string{
 	explain.SituationUnknown, explain.SituationHealthy, explain.SituationStandby,
 }
 
-// diagnosis is the one-line diagnosis the header shows — the selected
+// Diagnosis is the one-line diagnosis the header shows — the selected
 // controller's, or the worst one's when all are shown — and how many other
 // controllers are in trouble too. ok is false before the first answer.
 func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
@@ -50,6 +50,7 @@ func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	return worst, others, true
 }
 
+// SituationRank is s's place in situationOrder, worst first.
 func SituationRank(s string) int {
 	if i := slices.Index(situationOrder, s); i >= 0 {
 		return i
@@ -67,7 +68,7 @@ var sortOrder = map[string]string{
 	api.SortKey:       "by key",
 }
 
-// diagnosisLines is the header's diagnosis: "outage — 100 keys backing off
+// DiagnosisLines is the header's diagnosis: "outage — 100 keys backing off
 // since 08:01 on …", styled by how bad it is, and, when all controllers
 // are shown, how many are in trouble, it included (tab switches to them;
 // help's Header section says so). The worst controller is the worst

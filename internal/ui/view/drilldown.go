@@ -29,7 +29,7 @@ type topView struct {
 	fromGroups bool
 }
 
-// showGroup shows the keys of one error group, and keeps the view it
+// ShowGroup shows the keys of one error group, and keeps the view it
 // replaces. Drilling again from a drill-down keeps the first view: esc goes
 // back to where the user was before any group (through the group view the
 // last was opened from, when fromGroups).
@@ -87,7 +87,7 @@ func (t *Top) switchFromDrill(back bool) Intent {
 	return LeftDrillIntent{Text: "left the error group, which is " + ScopeName(from) + "'s only: showing " + ScopeName(t.Controller)}
 }
 
-// keys is the top view's key map as it stands: esc is offered only when it
+// Keys is the top view's key map as it stands: esc is offered only when it
 // does something (leave the drill-down, else clear the filter applied), and
 // named for what it does.
 func (t *Top) Keys() TopKeys {
@@ -108,6 +108,6 @@ func (t *Top) Keys() TopKeys {
 	return k
 }
 
-// errorGroup is the error group a drill-down shows: the pattern its keys'
+// ErrorGroup is the error group a drill-down shows: the pattern its keys'
 // last errors match, and its fingerprint, which the header shows.
 type ErrorGroup struct{ Pattern, Fingerprint string }

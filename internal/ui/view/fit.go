@@ -8,7 +8,7 @@ import tea "charm.land/bubbletea/v2"
 // says the rows drawn, and the page is read again when the rows that fit
 // change, so that a page down moves by the rows seen.
 
-// rows is how many table rows fit: under the header (and the filter's
+// Rows is how many table rows fit: under the header (and the filter's
 // reason while one is typed), the panel of a failed refresh, the table's
 // title row, and over the footer (the status message, the hints line; on a
 // narrow screen the selected row's line too). It is the page asked for,
@@ -25,7 +25,7 @@ func (t *Top) Rows() int {
 	return max(1, n)
 }
 
-// shownRows is how many rows of the page are drawn: the page, but no more
+// ShownRows is how many rows of the page are drawn: the page, but no more
 // than fit now. The header's count says this many, on every frame: a page
 // read before the header grew (the first one, before the diagnosis is
 // known to wrap) has more rows than now fit, until refit reads it again.
@@ -36,7 +36,7 @@ func (t *Top) ShownRows() int {
 	return min(len(t.Page.Items), t.Rows())
 }
 
-// refit reads the page again when the rows that fit changed since it was
+// Refit reads the page again when the rows that fit changed since it was
 // asked for, and the page does not already hold exactly what fits (all the
 // keys matched from the offset). None while a read is under way: its
 // answer is checked in turn. None while paused either (pause.go): the page

@@ -11,7 +11,7 @@ import (
 // each pod out of reach, so one pod that cannot be read is said where it
 // is, and the rest of the view stands.
 
-// maxUnreachableRows bounds the header rows naming pods out of reach; the
+// MaxUnreachableRows bounds the header rows naming pods out of reach; the
 // rest are counted on the last.
 const MaxUnreachableRows = 3
 

@@ -16,7 +16,7 @@ import (
 // found them (TARGET deploy/NAME in namespace), for the key detail.
 type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error)
 
-// forAttachedMsg carries the session opened on the controller of the
+// ForAttachedMsg carries the session opened on the controller of the
 // answer shown, to open its key in the detail view, or why not.
 type ForAttachedMsg struct {
 	ID, Controller, Key string
@@ -25,7 +25,7 @@ type ForAttachedMsg struct {
 	Err                 error
 }
 
-// forAttachCmd attaches to the controller that answered for the key.
+// ForAttachCmd attaches to the controller that answered for the key.
 func ForAttachCmd(ctx context.Context, attach ForAttachFunc, owned *Sessions, c *objwhy.Controller, controller, key string) tea.Cmd {
 	id := c.Namespace + "/" + c.Target
 	return func() tea.Msg {
@@ -42,7 +42,7 @@ func ForAttachCmd(ctx context.Context, attach ForAttachFunc, owned *Sessions, c 
 	}
 }
 
-// keyOfShown is the answer shown when its key was read from an
+// KeyOfShown is the answer shown when its key was read from an
 // instrumented endpoint: the key detail can then open it.
 func (f *For) KeyOfShown() *objwhy.Answer {
 	a := f.shown()
@@ -52,7 +52,7 @@ func (f *For) KeyOfShown() *objwhy.Answer {
 	return a
 }
 
-// keep keeps the session opened on a controller, by NAMESPACE/TARGET.
+// Keep keeps the session opened on a controller, by NAMESPACE/TARGET.
 func (f For) Keep(id string, s ForSession) For {
 	// A new map: earlier copies of the model share the old one.
 	sessions := make(map[string]ForSession, len(f.sessions)+1)
@@ -64,22 +64,22 @@ func (f For) Keep(id string, s ForSession) For {
 	return f
 }
 
-// kept is the session kept for a controller, by NAMESPACE/TARGET.
+// Kept is the session kept for a controller, by NAMESPACE/TARGET.
 func (f *For) Kept(id string) (ForSession, bool) {
 	s, ok := f.sessions[id]
 	return s, ok
 }
 
-// attachFunc is how the view attaches to a controller (ForOptions.Attach).
+// AttachFunc is how the view attaches to a controller (ForOptions.Attach).
 func (f *For) AttachFunc() ForAttachFunc { return f.opts.Attach }
 
-// forSession is a session the `top --for` view opened on a controller.
+// ForSession is a session the `top --for` view opened on a controller.
 type ForSession struct {
 	Session *inspector.Session
 	Objects *inspector.ObjectReader
 }
 
-// rawOf is a, an answer of the escaped list, as it was read: the names a
+// RawOf is a, an answer of the escaped list, as it was read: the names a
 // lookup in the cluster must use (an escaped name names nothing).
 func (f *For) RawOf(a *objwhy.Answer) *objwhy.Answer {
 	if f.raw != nil && f.list != nil {

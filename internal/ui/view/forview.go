@@ -36,7 +36,7 @@ type ForOptions struct {
 // a search for its controller and a read of its key.
 const forTimeout = 2 * time.Minute
 
-// forFetchedMsg carries one read of the `top --for` list.
+// ForFetchedMsg carries one read of the `top --for` list.
 type ForFetchedMsg struct {
 	List      *objwhy.List
 	Err       error
@@ -69,7 +69,7 @@ func (k forKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
 }
 
-// forModel is `top --for TYPE`: the list, and one object's answer when
+// For is `top --for TYPE`: the list, and one object's answer when
 // enter opened it.
 type For struct {
 	C    *Common
@@ -85,7 +85,7 @@ type For struct {
 	lastSent  time.Time
 	Inflight  bool
 	cursor    int
-	// open is the object whose answer is shown (its key), "" for the list.
+	// Open is the object whose answer is shown (its key), "" for the list.
 	Open   string
 	scroll int
 	// sessions are the controllers attached to for a key's detail, by
@@ -93,6 +93,7 @@ type For struct {
 	sessions map[string]ForSession
 }
 
+// NewFor is the `top --for` view of opts.
 func NewFor(c *Common, opts ForOptions) For {
 	k := &c.Keys
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
@@ -101,7 +102,7 @@ func NewFor(c *Common, opts ForOptions) For {
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
-// refresh reads the list again.
+// Refresh reads the list again.
 func (f *For) Refresh() tea.Cmd {
 	f.Inflight, f.lastSent = true, f.C.Now()
 	return f.C.Stamp(forCmd(f.C.Conn.Ctx, f.opts.List, f.C.Opts.Clock))
@@ -116,7 +117,7 @@ func (f *For) refreshOnce() tea.Cmd {
 	return f.Refresh()
 }
 
-// received takes a read in; an error keeps the last list on screen.
+// Received takes a read in; an error keeps the last list on screen.
 func (f For) Received(msg ForFetchedMsg) For {
 	f.Inflight, f.err = false, msg.Err
 	if msg.List != nil {
@@ -127,6 +128,7 @@ func (f For) Received(msg ForFetchedMsg) For {
 	return f
 }
 
+// Answers are the objects not Current, as last read.
 func (f *For) Answers() []*objwhy.Answer {
 	if f.list == nil {
 		return nil
@@ -302,13 +304,26 @@ func (f *For) rows() []string {
 // `top --for`: reads through its own sessions, so it refreshes with none
 // attached; ctrl+r reads once more even while a read is under way.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (f For) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return f.update(msg) }
-func (f For) Render() string                                    { return f.view() }
-func (f For) HintKeys() help.KeyMap                             { return f.keyMap() }
-func (f For) Stale() bool                                       { return f.due() }
-func (f For) Reload() (View, tea.Cmd)                           { cmd := f.Refresh(); return f, cmd }
-func (f For) ReloadNow() (View, tea.Cmd)                        { cmd := f.refreshOnce(); return f, cmd }
-func (f For) Resize() (View, tea.Cmd)                           { return f, nil }
+
+// Render draws the view's body (View).
+func (f For) Render() string { return f.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (f For) HintKeys() help.KeyMap { return f.keyMap() }
+
+// Stale reports whether the view's next read is due (View).
+func (f For) Stale() bool { return f.due() }
+
+// Reload reads what the view shows again (View).
+func (f For) Reload() (View, tea.Cmd) { cmd := f.Refresh(); return f, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (f For) ReloadNow() (View, tea.Cmd) { cmd := f.refreshOnce(); return f, cmd }
+
+// Resize lays the view out for the terminal's size (View).
+func (f For) Resize() (View, tea.Cmd) { return f, nil }
 
 // due reports whether the view's next read is due (common.due).
 func (f *For) due() bool { return f.C.Due(f.Inflight, f.lastSent) }

@@ -17,7 +17,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// groupModel is the incident view: the endpoint's exact error groups
+// Groups is the incident view: the endpoint's exact error groups
 // (v1/errors) — every key with an error counted, by controller and
 // fingerprint, largest group first. It reads them when opened and then on
 // the top view's cadence, the cursor staying on its group.
@@ -26,7 +26,7 @@ type Groups struct {
 
 	controller string
 	states     []api.State
-	// filter is the top view's filter: the groups count only the keys it
+	// Filter is the top view's filter: the groups count only the keys it
 	// selects, and a group's forget acts on those alone.
 	Filter  string
 	list    *api.ErrorGroupList
@@ -40,7 +40,7 @@ type Groups struct {
 	lastSent, fetchedAt time.Time
 }
 
-// open reads the groups of the top view's controller, filter and states
+// Open reads the groups of the top view's controller, filter and states
 // (failing states when none are selected), as in asks.
 func (g Groups) Open(in OpenGroupsIntent) (Groups, tea.Cmd) {
 	states := explain.FailingStates
@@ -51,6 +51,7 @@ func (g Groups) Open(in OpenGroupsIntent) (Groups, tea.Cmd) {
 	return g, g.Refresh()
 }
 
+// Refresh reads the groups again.
 func (g *Groups) Refresh() tea.Cmd {
 	g.Loading = true
 	g.Seq++
@@ -58,7 +59,7 @@ func (g *Groups) Refresh() tea.Cmd {
 	return g.C.Stamp(groupsCmd(g.C.Conn.Ctx, g.C.Conn.Session, g.C.Now, g.Seq, g.controller, api.Filter{Q: g.Filter, States: g.states}))
 }
 
-// received takes a read of the groups in. The cursor follows its group
+// Received takes a read of the groups in. The cursor follows its group
 // (controller and fingerprint) to where the new counts put it, so f and r
 // act on the group the user chose; a group gone leaves it at the same row.
 func (g Groups) Received(msg GroupsFetchedMsg) Groups {
@@ -316,14 +317,29 @@ func groupWhat(gr *api.ErrorGroup, filter string) string {
 // The error groups. Its ctrl+r reads the table under it too (readsTable):
 // a group's keys are shown there when one is picked.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (g Groups) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return g.update(msg) }
-func (g Groups) Render() string                                    { return g.view() }
-func (g Groups) HintKeys() help.KeyMap                             { return g.C.Keys.group() }
-func (g Groups) Stale() bool                                       { return g.C.Conn.Session != nil && g.due() }
-func (g Groups) Reload() (View, tea.Cmd)                           { cmd := g.Refresh(); return g, cmd }
-func (g Groups) ReloadNow() (View, tea.Cmd)                        { return g.Reload() }
-func (g Groups) Resize() (View, tea.Cmd)                           { g.clamp(); return g, nil }
-func (g Groups) ReadsTable() bool                                  { return true }
+
+// Render draws the view's body (View).
+func (g Groups) Render() string { return g.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (g Groups) HintKeys() help.KeyMap { return g.C.Keys.group() }
+
+// Stale reports whether the view's next read is due (View).
+func (g Groups) Stale() bool { return g.C.Conn.Session != nil && g.due() }
+
+// Reload reads what the view shows again (View).
+func (g Groups) Reload() (View, tea.Cmd) { cmd := g.Refresh(); return g, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (g Groups) ReloadNow() (View, tea.Cmd) { return g.Reload() }
+
+// Resize lays the view out for the terminal's size (View).
+func (g Groups) Resize() (View, tea.Cmd) { g.clamp(); return g, nil }
+
+// ReadsTable says ctrl+r here reads the table under it too: a group's keys are shown there.
+func (g Groups) ReadsTable() bool { return true }
 
 // due reports whether the view's next read is due (common.due).
 func (g *Groups) due() bool { return g.C.Due(g.Loading, g.lastSent) }

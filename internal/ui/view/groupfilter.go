@@ -10,6 +10,6 @@ import (
 // rarest errors beyond the endpoint's bound.
 const fold = api.FingerprintFold
 
-// fingerprintFilter is a v1/keys error filter that selects the keys whose
+// FingerprintFilter is a v1/keys error filter that selects the keys whose
 // last error has this fingerprint: the engine's one rule.
 func FingerprintFilter(fp string) string { return query.FingerprintFilter(fp) }

@@ -147,7 +147,7 @@ func (t *Top) shown() []api.Controller {
 	return nil
 }
 
-// countsLine counts keys by state; each state's number is its toggle key.
+// CountsLine counts keys by state; each state's number is its toggle key.
 // A log's keys may be unknown too (its seventh toggle): with it the counts
 // add up to the tracked keys.
 func (t *Top) CountsLine() string {
@@ -214,10 +214,10 @@ func (t *Top) CountsLine() string {
 	return ""
 }
 
-// shortStates are the state names of the narrowest counts line.
+// ShortStates are the state names of the narrowest counts line.
 var ShortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRunning: "run", api.StateUnknown: "unkn"}
 
-// queryLine shows the position, controller, sort, states, the filter as
+// QueryLine shows the position, controller, sort, states, the filter as
 // typed and a drill-down's error group. When it does not fit, what the user
 // chose to see (states, filter, group) keeps its room: the sort goes first,
 // then an "all" controller, then the tracked count and the controller (the
@@ -269,7 +269,7 @@ func (t *Top) QueryLine() string {
 	return line(bare, false, false)
 }
 
-// limiterLine is the header's limiters line for the controllers shown.
+// LimiterLine is the header's limiters line for the controllers shown.
 func (t *Top) LimiterLine() string {
 	return widget.LimiterLine(&t.C.Styles, t.shown(), t.C.Width, t.C.Now())
 }

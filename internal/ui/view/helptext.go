@@ -9,11 +9,11 @@ import (
 
 // What the ? view explains, beside the keys of the view it was opened over.
 
-// sorts are the orders s cycles through, the default first: trouble first,
+// Sorts are the orders s cycles through, the default first: trouble first,
 // then the endpoint's others.
 var Sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
 
-// sortHelp says what each order puts first.
+// SortHelp says what each order puts first.
 var SortHelp = map[string]string{
 	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
 	api.SortNext:      "next: the soonest retry first",
@@ -58,7 +58,7 @@ var markHelp = [][2]string{
 	{"·", "separates the items of a line"},
 }
 
-// stateHelp says what each state means.
+// StateHelp says what each state means.
 var StateHelp = map[api.State]string{
 	api.StateBackoff:   "errored; retried at NEXT RETRY, after the rate limiter's delay or its forget --spread slot",
 	api.StateScheduled: "RequeueAfter: a planned re-check, not a failure",

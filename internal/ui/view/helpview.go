@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// helpModel is the ? view: every key of the view it was opened over (its
+// Help is the ? view: every key of the view it was opened over (its
 // key map), then every state, column, mark and sort, scrolled with the
 // same keys as the detail view.
 type Help struct {
@@ -26,6 +26,7 @@ type Help struct {
 	scroll int
 }
 
+// NewHelp is the ? view, not yet opened.
 func NewHelp(c *Common) Help {
 	h := help.New()
 	h.Styles = c.Styles.Help
@@ -33,7 +34,7 @@ func NewHelp(c *Common) Help {
 	return Help{C: c, h: h}
 }
 
-// open shows the help of the view named over, whose key map is keys, from
+// Open shows the help of the view named over, whose key map is keys, from
 // the top; table says that view is the table.
 func (m Help) Open(keys help.KeyMap, over string, table bool) Help {
 	m.keys, m.over, m.table, m.scroll = keys, over, table, 0
@@ -41,7 +42,7 @@ func (m Help) Open(keys help.KeyMap, over string, table bool) Help {
 	return m
 }
 
-// setStyles takes the palette in, once the terminal's background is known.
+// SetStyles takes the palette in, once the terminal's background is known.
 func (m Help) SetStyles(st help.Styles) Help {
 	m.h.Styles = st
 	return m
@@ -64,7 +65,7 @@ func (m Help) update(msg tea.KeyPressMsg) (Help, tea.Cmd, Intent) {
 
 func (m *Help) room() int { return m.C.bodyHeight() }
 
-// clamp keeps the scroll offset within the help.
+// Clamp keeps the scroll offset within the help.
 func (m *Help) Clamp() { m.scroll = widget.ClampText(m.scroll, len(m.Lines()), m.room()) }
 
 // setSize fits the help to the terminal's new size.
@@ -79,7 +80,7 @@ func (m *Help) view() string {
 	return strings.Join(widget.Pad(widget.ScrolledText(m.Lines(), m.scroll, m.room(), &m.C.Styles), m.C.Height-1), "\n")
 }
 
-// lines is the whole help, fitted to the width.
+// Lines is the whole help, fitted to the width.
 func (m *Help) Lines() []string {
 	s := &m.C.Styles
 	w := m.C.Width
@@ -194,10 +195,23 @@ func (m *Help) bindings() []string {
 
 // Help: reads nothing.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (m Help) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return m.update(msg) }
-func (m Help) Render() string                                    { return m.view() }
-func (m Help) HintKeys() help.KeyMap                             { return m.C.Keys.help() }
-func (m Help) Stale() bool                                       { return false }
-func (m Help) Reload() (View, tea.Cmd)                           { return m, nil }
-func (m Help) ReloadNow() (View, tea.Cmd)                        { return m, nil }
-func (m Help) Resize() (View, tea.Cmd)                           { return m.setSize(), nil }
+
+// Render draws the view's body (View).
+func (m Help) Render() string { return m.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (m Help) HintKeys() help.KeyMap { return m.C.Keys.help() }
+
+// Stale reports whether the view's next read is due (View).
+func (m Help) Stale() bool { return false }
+
+// Reload reads what the view shows again (View).
+func (m Help) Reload() (View, tea.Cmd) { return m, nil }
+
+// ReloadNow is ctrl+r's read (View).
+func (m Help) ReloadNow() (View, tea.Cmd) { return m, nil }
+
+// Resize lays the view out for the terminal's size (View).
+func (m Help) Resize() (View, tea.Cmd) { return m.setSize(), nil }

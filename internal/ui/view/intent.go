@@ -14,44 +14,44 @@ import (
 // a view's fields; nil is no intent.
 type Intent any
 
-// openKeyIntent opens the detail view on a key.
+// OpenKeyIntent opens the detail view on a key.
 type OpenKeyIntent struct{ Controller, Key string }
 
-// openGroupsIntent opens the error groups of the top view's scope: its
+// OpenGroupsIntent opens the error groups of the top view's scope: its
 // controller, the states it shows (none: every failing one) and its filter.
 type OpenGroupsIntent struct {
 	Controller, Filter string
 	States             []api.State
 }
 
-// openHelpIntent opens the ? view over the view shown, explaining keys:
+// OpenHelpIntent opens the ? view over the view shown, explaining keys:
 // that view's key map.
 type OpenHelpIntent struct{ Keys help.KeyMap }
 
-// closeHelpIntent returns to the view help was opened from.
+// CloseHelpIntent returns to the view help was opened from.
 type CloseHelpIntent struct{}
 
-// backIntent leaves the view shown for the one under it.
+// BackIntent leaves the view shown for the one under it.
 type BackIntent struct{}
 
-// typingIntent says a view's filter line started (true) or stopped being
+// TypingIntent says a view's filter line started (true) or stopped being
 // typed: the filter's mode is pushed or popped.
 type TypingIntent bool
 
-// pauseIntent pauses the refresh, or resumes it.
+// PauseIntent pauses the refresh, or resumes it.
 type PauseIntent struct{}
 
-// refreshIntent refreshes the view shown now.
+// RefreshIntent refreshes the view shown now.
 type RefreshIntent struct{}
 
-// askIntent asks to confirm an action.
+// AskIntent asks to confirm an action.
 type AskIntent struct{ Act widget.Action }
 
-// answerIntent is the dialog's answer: the action confirmed (with its
+// AnswerIntent is the dialog's answer: the action confirmed (with its
 // reason), or nil when it was declined.
 type AnswerIntent struct{ Act *widget.Action }
 
-// showGroupIntent shows the keys of one error group in the top view: errors
+// ShowGroupIntent shows the keys of one error group in the top view: errors
 // is the pattern their last errors match (an error filter beside the top
 // view's own), fingerprint the group's name.
 type ShowGroupIntent struct {
@@ -59,18 +59,18 @@ type ShowGroupIntent struct {
 	States                          []api.State
 }
 
-// leftDrillIntent says the top view left its drill-down, and what it shows
+// LeftDrillIntent says the top view left its drill-down, and what it shows
 // again; toGroups, that the group view it was opened from opens again.
 type LeftDrillIntent struct {
 	Text     string
 	ToGroups bool
 }
 
-// openAnswerKeyIntent opens the key of the answer the `top --for` view
+// OpenAnswerKeyIntent opens the key of the answer the `top --for` view
 // shows in the detail view.
 type OpenAnswerKeyIntent struct{}
 
-// noteIntent shows a status message.
+// NoteIntent shows a status message.
 type NoteIntent struct {
 	Text  string
 	IsErr bool

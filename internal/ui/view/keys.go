@@ -6,7 +6,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// keyMap is the catalog of the UI's bindings: each key bound, named and
+// KeyMap is the catalog of the UI's bindings: each key bound, named and
 // enabled in one place (setActions, setStates, setPickFiltered), so that a
 // key reads the same in every view. No view matches against it: each takes
 // its own key map from it (viewkeys.go), of the keys it handles, and
@@ -39,6 +39,7 @@ type KeyMap struct {
 	Help, Quit, Interrupt key.Binding
 }
 
+// NewKeyMap is the catalog with every key bound as it is before the endpoint answers.
 func NewKeyMap() KeyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
@@ -97,7 +98,7 @@ func (k *KeyMap) setActions(forget, requeue bool) {
 	k.RefusedRetry.SetEnabled(!requeue)
 }
 
-// setStill disables pause and refresh over a source that does not change
+// SetStill disables pause and refresh over a source that does not change
 // (a snapshot), and makes p and ctrl+r say so.
 func (k *KeyMap) SetStill(still bool) {
 	k.Pause.SetEnabled(!still)

@@ -10,7 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
-// legend explains the marks on the top view the first time each appears:
+// Legend explains the marks on the top view the first time each appears:
 // the footer says it once, help says it always.
 func (t *Top) Legend() string {
 	seen := t.C.SeenMarks
@@ -33,7 +33,7 @@ func (t *Top) Legend() string {
 	return strings.Join(out, "; ") + " (? explains every mark)"
 }
 
-// gaveUp is why the UI ends after the refresh msg, taken in: an endpoint
+// GaveUp is why the UI ends after the refresh msg, taken in: an endpoint
 // that never answered, after Options.GiveUp, with the error `get` would
 // print; one that refuses the query as given (an unknown --controller), at
 // once. Nil while the UI keeps trying, or once the endpoint answered.

@@ -17,7 +17,7 @@ import (
 // the message, the filter and the column titles.
 const pickerLines = 4
 
-// pickerModel lists the instrumented pods discovery found when no TARGET
+// Picker lists the instrumented pods discovery found when no TARGET
 // named one, so the user picks the one to attach to instead of rerunning
 // the command with pod/NAME.
 type Picker struct {
@@ -29,10 +29,11 @@ type Picker struct {
 	cursor int   // index into shown
 	offset int   // first of shown on screen
 
-	// attaching is the pod being attached to; nil when none is.
+	// Attaching is the pod being attached to; nil when none is.
 	Attaching *inspector.Pod
 }
 
+// NewPicker is the picker of pods.
 func NewPicker(c *Common, pods []inspector.Pod) Picker {
 	p := Picker{C: c, pods: pods, Filter: widget.NewFilter(c.Keys.FilterKeys(), "")}
 	p.apply()
@@ -49,7 +50,7 @@ func (p Picker) setSize() Picker {
 	return p
 }
 
-// selected is the pod under the cursor.
+// Selected is the pod under the cursor.
 func (p *Picker) Selected() *inspector.Pod {
 	if p.cursor < 0 || p.cursor >= len(p.Shown) {
 		return nil
@@ -126,7 +127,7 @@ func (p Picker) filterInput(msg tea.Msg) (Picker, tea.Cmd) {
 	return p, cmd
 }
 
-// attachDone takes the picker back to idle once an attach answered: a
+// AttachDone takes the picker back to idle once an attach answered: a
 // failed one leaves it up to pick again.
 func (p Picker) AttachDone() Picker {
 	p.Attaching = nil
@@ -202,14 +203,31 @@ func (p *Picker) table() []string {
 
 // The pod picker: reads nothing until a pod is attached.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (p Picker) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return p.update(msg) }
-func (p Picker) Render() string                                    { return p.view() }
-func (p Picker) HintKeys() help.KeyMap                             { return p.C.Keys.picker() }
-func (p Picker) Stale() bool                                       { return false }
-func (p Picker) Reload() (View, tea.Cmd)                           { return p, nil }
-func (p Picker) ReloadNow() (View, tea.Cmd)                        { return p, nil }
-func (p Picker) Resize() (View, tea.Cmd)                           { return p.setSize(), nil }
+
+// Render draws the view's body (View).
+func (p Picker) Render() string { return p.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (p Picker) HintKeys() help.KeyMap { return p.C.Keys.picker() }
+
+// Stale reports whether the view's next read is due (View).
+func (p Picker) Stale() bool { return false }
+
+// Reload reads what the view shows again (View).
+func (p Picker) Reload() (View, tea.Cmd) { return p, nil }
+
+// ReloadNow is ctrl+r's read (View).
+func (p Picker) ReloadNow() (View, tea.Cmd) { return p, nil }
+
+// Resize lays the view out for the terminal's size (View).
+func (p Picker) Resize() (View, tea.Cmd) { return p.setSize(), nil }
+
+// OnFilterKey handles a key while the view's filter line is typed (FilterView).
 func (p Picker) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
 	return p.filterKey(msg)
 }
+
+// OnFilterInput passes a message that is not a key to the filter line being typed (FilterView).
 func (p Picker) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return p.filterInput(msg) }

@@ -18,13 +18,13 @@ import (
 // model.
 
 const (
-	// callTimeout bounds one command's calls.
+	// CallTimeout bounds one command's calls.
 	CallTimeout = 10 * time.Second
 	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
 	attachTimeout = 30 * time.Second
 )
 
-// detailFetchedMsg carries a (re)read of the key the detail view shows.
+// DetailFetchedMsg carries a (re)read of the key the detail view shows.
 type DetailFetchedMsg struct {
 	Controller, Key string
 	Data            *inspector.Description
@@ -32,7 +32,7 @@ type DetailFetchedMsg struct {
 	FetchedAt       time.Time
 }
 
-// groupsFetchedMsg carries the endpoint's error groups for the group view.
+// GroupsFetchedMsg carries the endpoint's error groups for the group view.
 type GroupsFetchedMsg struct {
 	Seq       int
 	List      *api.ErrorGroupList
@@ -40,7 +40,7 @@ type GroupsFetchedMsg struct {
 	FetchedAt time.Time
 }
 
-// attachedMsg carries the session opened on the pod picked, or why not.
+// AttachedMsg carries the session opened on the pod picked, or why not.
 type AttachedMsg struct {
 	Pod     inspector.Pod
 	Session *inspector.Session
@@ -48,7 +48,7 @@ type AttachedMsg struct {
 	Err     error
 }
 
-// detailCmd reads one key and explains it, as `kubectl backoff describe`
+// DetailCmd reads one key and explains it, as `kubectl backoff describe`
 // does: its history, its controller, the fleet around it and, when a
 // cluster is at hand, the object behind it.
 func DetailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
@@ -91,14 +91,14 @@ func attachCmd(ctx context.Context, attach AttachFunc, owned *Sessions, pod insp
 	}
 }
 
-// sessions are the sessions the UI opened itself, closed when it exits.
+// Sessions are the sessions the UI opened itself, closed when it exits.
 type Sessions struct {
 	mu     sync.Mutex
 	open   []*inspector.Session
 	closed bool
 }
 
-// adopt keeps s to close at exit; once the UI has exited it closes s at once
+// Adopt keeps s to close at exit; once the UI has exited it closes s at once
 // and reports false.
 func (o *Sessions) Adopt(s *inspector.Session) bool {
 	o.mu.Lock()
@@ -111,7 +111,7 @@ func (o *Sessions) Adopt(s *inspector.Session) bool {
 	return true
 }
 
-// closeAll closes every session adopted, and any adopted from now on.
+// CloseAll closes every session adopted, and any adopted from now on.
 func (o *Sessions) CloseAll() {
 	o.mu.Lock()
 	defer o.mu.Unlock()

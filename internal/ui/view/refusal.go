@@ -54,13 +54,13 @@ func (c *Common) refusal(retry bool, key string) string {
 	return "forget is not available: no controller here has an instrumented rate limiter (probe.ControllerOptions wraps it)"
 }
 
-// stillText says why p and ctrl+r do nothing over a snapshot.
+// StillText says why p and ctrl+r do nothing over a snapshot.
 func (c *Common) StillText() string {
 	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
 		explain.TimeOfDay(c.Opts.SnapshotAt) + "Z" + "); to watch live, kubectl backoff top TARGET"
 }
 
-// refusedIntent answers a refused action key on the selected key ("" for
+// RefusedIntent answers a refused action key on the selected key ("" for
 // none), or nil when msg is none.
 func (c *Common) RefusedIntent(refusedForget, refusedRetry bool, key string) Intent {
 	switch {

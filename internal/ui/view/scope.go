@@ -8,7 +8,7 @@ import (
 
 // Names of what a view shows, for its messages.
 
-// inStates names states for messages: "in state backoff or failed".
+// InStates names states for messages: "in state backoff or failed".
 func InStates(states []api.State) string {
 	names := make([]string, len(states))
 	for i, s := range states {
@@ -17,7 +17,7 @@ func InStates(states []api.State) string {
 	return "in state " + strings.Join(names, " or ")
 }
 
-// scopeName names a controller scope: "every controller" for all.
+// ScopeName names a controller scope: "every controller" for all.
 func ScopeName(controller string) string {
 	if controller == "" {
 		return "every controller"

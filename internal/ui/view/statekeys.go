@@ -19,7 +19,7 @@ func toggleStates(fromLogs bool) []api.State {
 	return api.States
 }
 
-// toggleStates is the states this source's number keys toggle.
+// ToggleStates is the states this source's number keys toggle.
 func (c *Common) ToggleStates() []api.State { return toggleStates(c.source.fromLogs) }
 
 // stateKeyList is the keys that toggle states: "1" to "n".

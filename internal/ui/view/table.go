@@ -26,7 +26,7 @@ type column struct {
 // wideWidth is the terminal width from which the -o wide columns show.
 const wideWidth = 160
 
-// narrowWidth is the width under which the table narrows its columns and
+// NarrowWidth is the width under which the table narrows its columns and
 // the selected row's key and error show whole on a line under it.
 const NarrowWidth = 72
 
@@ -184,7 +184,7 @@ func coarse(d time.Duration) string {
 	return fmt.Sprintf("%dd", d/(24*time.Hour))
 }
 
-// table renders the visible page: a header row and one row per key, the
+// Table renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
 func (t *Top) Table() []string {
 	s := &t.C.Styles
@@ -261,7 +261,7 @@ func (t *Top) Table() []string {
 	return lines
 }
 
-// selectedLine is the selected row's key whole and its last error, as much
+// SelectedLine is the selected row's key whole and its last error, as much
 // as fits (cut in the middle, keeping its end): a narrow table cuts both.
 // The footer shows it, above a status message, so that neither hides it.
 func (t *Top) SelectedLine() string {

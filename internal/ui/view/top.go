@@ -17,11 +17,11 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// headerLines is how many lines the header above the table takes, but for
+// HeaderLines is how many lines the header above the table takes, but for
 // a fleet's rows (headerHeight).
 const HeaderLines = 6
 
-// topModel is the live table of keys: what it asks the endpoint for, and
+// Top is the live table of keys: what it asks the endpoint for, and
 // the last answer. The cursor follows a key, not a row: across refreshes
 // and re-sorts it stays on the key the user chose.
 type Top struct {
@@ -65,24 +65,25 @@ type Top struct {
 	// since its last answer was sent: where "not answering since" starts,
 	// through the reads that time out after it.
 	quietSince time.Time
-	// groupsAt and groupsFor say when, and for which controller filter, the
+	// GroupsAt and groupsFor say when, and for which controller filter, the
 	// error groups behind the diagnosis were last asked for (see refresh).
 	GroupsAt  time.Time
 	groupsFor string
 	// groupsFailing says whether some key failed in the overview read with
 	// the last groups.
 	groupsFailing bool
-	// asked is the page size of the last read sent (see refit), refitSeq
+	// Asked is the page size of the last read sent (see refit), refitSeq
 	// the seq of refit's last read.
 	Asked, refitSeq int
 
-	// drill is the view before a drill-down into an error group, which esc
+	// Drill is the view before a drill-down into an error group, which esc
 	// restores; nil when the view is not a drill-down.
 	Drill *topView
-	// group is the error group a drill-down shows, beside the filter.
+	// Group is the error group a drill-down shows, beside the filter.
 	Group ErrorGroup
 }
 
+// NewTop is the table, with the initial selection of the options (--controller, --state, -q).
 func NewTop(c *Common) Top {
 	t := Top{C: c, Filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, Controller: c.Opts.Controller}
 	for _, s := range c.Opts.States {
@@ -91,7 +92,7 @@ func NewTop(c *Common) Top {
 	return t
 }
 
-// query is the page the table shows.
+// Query is the page the table shows.
 func (t *Top) Query() inspector.KeyQuery {
 	return inspector.KeyQuery{
 		Controller: t.Controller, Q: t.Filter.Applied, Error: t.Group.Pattern, States: t.StateList(),
@@ -99,7 +100,7 @@ func (t *Top) Query() inspector.KeyQuery {
 	}
 }
 
-// stateList is the states toggled on, in the toggles' order: of every
+// StateList is the states toggled on, in the toggles' order: of every
 // state a source may have, so that --state unknown selects before the first
 // v1/controllers says the source is a log (an endpoint refuses it).
 func (t *Top) StateList() []api.State {
@@ -116,7 +117,7 @@ func queryID(q inspector.KeyQuery) string {
 	return fmt.Sprintf("%s|%s|%s|%v|%s|%d|%d", q.Controller, q.Q, q.Error, q.States, q.Sort, q.Limit, q.Offset)
 }
 
-// refresh starts a fetch of what the top view shows.
+// Refresh starts a fetch of what the top view shows.
 func (t *Top) Refresh() tea.Cmd {
 	t.Seq++
 	t.Inflight = true
@@ -152,7 +153,7 @@ func failing(ov *inspector.Overview) bool {
 	return false
 }
 
-// selected is the key under the cursor.
+// Selected is the key under the cursor.
 func (t *Top) Selected() *inspector.PodKey {
 	if t.Page == nil || t.Cursor < 0 || t.Cursor >= len(t.Page.Items) {
 		return nil
@@ -174,7 +175,7 @@ func (t Top) setSize() (Top, tea.Cmd) {
 	return t, t.Refit()
 }
 
-// received takes a refresh in: the cursor finds its key again (or its
+// Received takes a refresh in: the cursor finds its key again (or its
 // nearest neighbour, with a note saying so), and the rows that changed
 // since the previous refresh of the same query are marked.
 func (t Top) Received(msg RefreshedMsg) (Top, tea.Cmd, string) {
@@ -389,14 +390,31 @@ func (t *Top) nextController(back bool) string {
 
 // The table: the view the UI opens on, and the drill-down's.
 
+// OnKey handles a key pressed while the view is on top (View).
 func (t Top) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return t.update(msg) }
-func (t Top) Render() string                                    { return t.view() }
-func (t Top) HintKeys() help.KeyMap                             { return t.Keys() }
-func (t Top) Stale() bool                                       { return t.C.Conn.Session != nil && t.due() }
-func (t Top) Reload() (View, tea.Cmd)                           { cmd := t.Refresh(); return t, cmd }
-func (t Top) ReloadNow() (View, tea.Cmd)                        { return t.Reload() }
-func (t Top) Resize() (View, tea.Cmd)                           { return t.setSize() }
+
+// Render draws the view's body (View).
+func (t Top) Render() string { return t.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (t Top) HintKeys() help.KeyMap { return t.Keys() }
+
+// Stale reports whether the view's next read is due (View).
+func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }
+
+// Reload reads what the view shows again (View).
+func (t Top) Reload() (View, tea.Cmd) { cmd := t.Refresh(); return t, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (t Top) ReloadNow() (View, tea.Cmd) { return t.Reload() }
+
+// Resize lays the view out for the terminal's size (View).
+func (t Top) Resize() (View, tea.Cmd) { return t.setSize() }
+
+// OnFilterKey handles a key while the view's filter line is typed (FilterView).
 func (t Top) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
 	return t.filterKey(msg)
 }
+
+// OnFilterInput passes a message that is not a key to the filter line being typed (FilterView).
 func (t Top) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return t.filterInput(msg) }

@@ -23,7 +23,7 @@ func (t *Top) bucketed(controller string) bool {
 	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
 }
 
-// forecast sets what act's dialog says of a next failure, from the
+// Forecast sets what act's dialog says of a next failure, from the
 // limiters of the controllers it acts on as the last overview describes
 // them: those with a token bucket, and explain.NextFailureWait when it
 // acts on one controller ("" for several).
@@ -41,7 +41,7 @@ func (t *Top) Forecast(act *widget.Action) {
 	}
 }
 
-// row is the key as the top view's page last read it; nil when the page
+// Row is the key as the top view's page last read it; nil when the page
 // does not hold it.
 func (t *Top) Row(controller, key string) *api.Key {
 	if p := t.Page; p != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// topKeys are the top view's: the table, its query, the actions on its
+// TopKeys are the top view's: the table, its query, the actions on its
 // keys, and the drill-down's esc (Back).
 type TopKeys struct {
 	widget.ScrollKeys
@@ -16,7 +16,7 @@ type TopKeys struct {
 	Help, Quit                                                          key.Binding
 }
 
-// topKeysOf is the top view's keys, taken from the catalog k.
+// TopKeysOf is the top view's keys, taken from the catalog k.
 func TopKeysOf(k *KeyMap) TopKeys {
 	return TopKeys{ScrollKeys: k.ScrollKeys(), Open: k.Open, Back: k.Back, Filter: k.Filter, States: k.States, Sort: k.Sort,
 		Controller: k.Controller, PrevController: k.PrevController, Group: k.Group, Pause: k.Pause, Refresh: k.Refresh,

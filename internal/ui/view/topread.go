@@ -20,25 +20,25 @@ const (
 	// a key that keeps a refresh under 64 KiB whatever the key count. The
 	// retry forecast comes counted from v1/controllers, so it costs no keys.
 	maxPage = 96
-	// diagnosisEvery spaces the reads of the error groups behind the
+	// DiagnosisEvery spaces the reads of the error groups behind the
 	// diagnosis line (see topModel.refresh).
 	DiagnosisEvery = 5 * time.Second
 )
 
-// refreshedMsg carries one refresh of the top view: the overview (with the
+// RefreshedMsg carries one refresh of the top view: the overview (with the
 // retry forecast) and the visible page.
 type RefreshedMsg struct {
 	Seq      int
 	Overview *inspector.Overview
 	Page     *inspector.KeyList
-	// groups are the retrying keys' error groups, for the header's
+	// Groups are the retrying keys' error groups, for the header's
 	// diagnosis, of groupsFor's keys; nil when not asked for, from an
 	// endpoint without v1/errors, or on its error.
 	Groups      *api.ErrorGroupList
 	GroupsAsked bool
 	GroupsFor   string
 	Err         error
-	// pageErr is the page's own error: the one `get` would print.
+	// PageErr is the page's own error: the one `get` would print.
 	PageErr   error
 	FetchedAt time.Time
 }

@@ -14,6 +14,7 @@ import (
 // catalog (keyMap) when used, so the endpoint's capabilities (which
 // enable forget and retry) hold in every view at once.
 
+// ScrollKeys are the keys that move a cursor or a text.
 func (k *KeyMap) ScrollKeys() widget.ScrollKeys {
 	return widget.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
@@ -103,7 +104,7 @@ func (k pickerKeys) ShortHelp() []key.Binding {
 // FullHelp is ShortHelp in one column. help.KeyMap.
 func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-// filter is the filter line's keys while it is typed.
+// FilterKeys is the filter line's keys while it is typed.
 func (k *KeyMap) FilterKeys() widget.FilterKeys {
 	return widget.FilterKeys{Accept: k.AcceptFilter, Cancel: k.CancelFilter}
 }
