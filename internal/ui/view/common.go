@@ -24,7 +24,7 @@ type Common struct {
 	// source is where the keys come from, for a refused action's why.
 	source source
 	// Paused stops the automatic refresh; pauses counts the times paused,
-	// so that a read sent before this pause is known (pause.go).
+	// so that a read sent before this pause is known (the root's pause.go).
 	Paused bool
 	Pauses int
 	// canRequeue is true when some controller can requeue (retry now).
@@ -115,7 +115,7 @@ func (c *Common) Due(inflight bool, last time.Time) bool {
 	return !inflight && c.Now().Sub(last) >= c.Opts.Refresh-c.Opts.Refresh/10
 }
 
-// Pause is immediate (pause.go): a read is stamped with the pauses so far.
+// Pause is immediate (the root's pause.go): a read is stamped with the pauses so far.
 
 // ReadMsg is a view's read as it arrives, with how many times the UI had
 // been paused when it was sent (common.pauses).

@@ -39,7 +39,7 @@ func (t *Top) ShownRows() int {
 // Refit reads the page again when the rows that fit changed since it was
 // asked for, and the page does not already hold exactly what fits (all the
 // keys matched from the offset). None while a read is under way: its
-// answer is checked in turn. None while paused either (pause.go): the page
+// answer is checked in turn. None while paused either (the root's pause.go): the page
 // held is drawn cut to fit, and read again on resume.
 func (t *Top) Refit() tea.Cmd {
 	if t.Page == nil || t.Inflight || t.Query().Limit == t.Asked {
