@@ -51,5 +51,6 @@
 // actions' reads, Options and Run); internal/ui/view holds the views, one
 // file each, behind one View interface, with the state they share
 // (view.Common) and the intents they return; internal/ui/widget holds the
-// pieces they are drawn with. A view is registered in viewSlots (layer.go).
+// pieces they are drawn with. A view added is a file of package view and
+// one line that registers it (registerView, layer.go).
 package ui

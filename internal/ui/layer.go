@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"maps"
+	"reflect"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
@@ -11,10 +13,10 @@ import (
 )
 
 // viewSlots registers the views, by the modes that show them (a drill-down
-// is the table's): where the root keeps each (view.Slot). A view added is
-// a file of package view and one line here, SlotOf its field in Model (and
-// the mode that shows it, modes.go). The order of viewOrder is the order
-// they are resized in.
+// is the table's): where the root keeps each (view.Slot). These six have
+// a field each in Model, which the intents that open them and the tests
+// name; a view added takes one line, registerView, and no field. The order
+// of viewOrder is the order they are resized in.
 var viewSlots = map[mode]view.Slot[Model]{
 	modeTop:    view.SlotOf(func(m *Model) *view.Top { return &m.top }),
 	modeDrill:  view.SlotOf(func(m *Model) *view.Top { return &m.top }),
@@ -24,6 +26,41 @@ var viewSlots = map[mode]view.Slot[Model]{
 	modePicker: view.SlotOf(func(m *Model) *view.Picker { return &m.picker }),
 	modeFor:    view.SlotOf(func(m *Model) *view.For { return &m.forv }),
 }
+
+// registerView registers V, a view opened by a view.OpenIntent carrying
+// one: it gets a mode of its own, which the stack pushes and pops as any
+// view's, with title naming it in the ? view opened over it. The root
+// keeps it in Model.extra, so it needs no field. The one line a view added
+// takes, beside its file in package view:
+//
+//	var modeChain = registerView[view.Chain]("why chain")
+func registerView[V view.View](title string) mode {
+	md := nextMode
+	nextMode++
+	viewSlots[md] = view.Slot[Model]{
+		Get: func(m *Model) view.View { return m.extra[md] }, // nil until opened
+		Set: func(m *Model, v view.View) {
+			// A new map: the root is a value, and an older copy keeps its own.
+			extra := maps.Clone(m.extra)
+			if extra == nil {
+				extra = map[mode]view.View{}
+			}
+			extra[md] = v
+			m.extra = extra
+		},
+	}
+	viewModes = append(viewModes, md)
+	viewOrder = append(viewOrder, md)
+	helpTitles[md] = title
+	registered[reflect.TypeFor[V]()] = md
+	return md
+}
+
+// nextMode is the mode registerView gives next: after the fixed modes.
+var nextMode = modePaused + 1
+
+// registered are the modes of the views registerView registered, by type.
+var registered = map[reflect.Type]mode{}
 
 // viewOrder is every view once (the table once, not per mode).
 var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, modeTop}

@@ -40,6 +40,10 @@ func (m *Model) dropped(r view.ReadMsg) bool {
 		}
 	case view.ForFetchedMsg:
 		m.forv.Inflight = false
+	default: // a registered view's read: it learns it was dropped
+		if mm, _, ok := m.receive(view.DroppedMsg{Msg: r.Msg}); ok {
+			*m = mm
+		}
 	}
 	return true
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -58,6 +60,15 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.OpenGroupsIntent:
 		m.push(modeGroups)
 		m.groups, next = m.groups.Open(in)
+	case view.OpenIntent:
+		md, ok := registered[reflect.TypeOf(in.View)]
+		if !ok {
+			next = m.setStatus(fmt.Sprintf("no view %T is registered (registerView)", in.View), true)
+			break
+		}
+		m.push(md)
+		m.setView(md, in.View)
+		next = in.Cmd
 	case view.OpenHelpIntent:
 		m.push(modeHelp)
 		m.help = m.help.Open(in.Keys, helpTitles[m.viewUnder()], m.viewUnder() == modeTop)

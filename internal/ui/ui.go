@@ -28,6 +28,9 @@ type Model struct {
 	picker view.Picker
 	forv   view.For
 	help   view.Help
+	// extra are the views registerView registered that were opened, by
+	// mode; copied when one is stored (see registerView).
+	extra map[mode]view.View
 	// confirm is the dialog's state while modeConfirm is on the stack.
 	confirm *widget.Confirmation
 	nextID  int
@@ -142,6 +145,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.hints.SetWidth(msg.Width)
 		var cmds []tea.Cmd
 		for _, md := range viewOrder {
+			if m.viewAt(md) == nil {
+				continue // a registered view not opened yet
+			}
 			v, cmd := m.viewAt(md).Resize()
 			m.setView(md, v)
 			cmds = append(cmds, cmd)
@@ -196,6 +202,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return next, cmd
 	}
+	if mm, cmd, ok := m.receive(msg); ok {
+		return mm, cmd
+	}
 	// Anything else (the cursor's blink) goes to the input of the mode on
 	// top: the dialog's reason, or a filter line.
 	var cmd tea.Cmd
@@ -249,3 +258,19 @@ type (
 	// ForAttachFunc opens a session on a controller's pods: view.ForAttachFunc.
 	ForAttachFunc = view.ForAttachFunc
 )
+
+// receive offers msg to the registered views opened (registerView) that
+// take messages in (view.Receiver); ok reports that one took it.
+func (m Model) receive(msg tea.Msg) (_ Model, _ tea.Cmd, ok bool) {
+	for md, v := range m.extra {
+		r, isReceiver := v.(view.Receiver)
+		if !isReceiver {
+			continue
+		}
+		if next, cmd, took := r.Receive(msg); took {
+			m.setView(md, next)
+			return m, cmd, true
+		}
+	}
+	return m, nil, false
+}

@@ -19,6 +19,9 @@
 // beside it (read.go, topread.go), stamped with the pauses so far
 // (Common.Stamp), so that the root drops a read sent before a pause.
 //
-// Adding a view is a file here with a model that implements View, and one
-// line of the root's viewSlots (internal/ui/layer.go): SlotOf its field.
+// Adding a view is a file here with a model that implements View (and
+// Receiver when it reads), and one line in the root that registers it
+// (registerView, internal/ui/layer.go); the view that opens it returns an
+// OpenIntent. The six views above predate that line and keep a field each
+// in the root's Model (SlotOf), which the root's tests read.
 package view

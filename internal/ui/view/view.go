@@ -12,10 +12,11 @@ import (
 // is after, and the root stores it back in its slot.
 //
 // Adding a view is a file of this package with a model that implements
-// View, and its registration in the root: one line of viewSlots
-// (internal/ui/layer.go), SlotOf its field in the root's Model. The view's
-// own update, view and refresh stay typed: the methods of View are their
-// adapters, at the end of each view's file.
+// View (and Receiver, when it reads), and one line in the root that
+// registers it (registerView, internal/ui/layer.go); the view that opens it
+// returns an OpenIntent. The view's own update, view and refresh stay
+// typed: the methods of View are their adapters, at the end of each
+// view's file.
 type View interface {
 	// OnKey handles a key pressed while the view is on top of the stack.
 	// The keys every view shares (quit, help, pause, refresh) never reach
@@ -60,4 +61,25 @@ func SlotOf[M any, V View](field func(*M) *V) Slot[M] {
 		Get: func(m *M) View { return *field(m) },
 		Set: func(m *M, v View) { *field(m) = v.(V) },
 	}
+}
+
+// Receiver is a view that takes messages in: the answers of its reads.
+// The root offers it every message it does not route itself; ok reports
+// that the message was the view's. A read dropped because it was sent
+// before the pause the UI is in arrives as a DroppedMsg, so that the view
+// knows its read is no longer under way.
+type Receiver interface {
+	Receive(msg tea.Msg) (v View, cmd tea.Cmd, ok bool)
+}
+
+// DroppedMsg is Msg, a view's read, dropped: it was sent before the pause
+// the UI is in (the root's pause.go).
+type DroppedMsg struct{ Msg tea.Msg }
+
+// OpenIntent opens View over the view shown, after Cmd (its first read):
+// how a view registered with the root's registerView is opened. esc in it
+// is its own BackIntent.
+type OpenIntent struct {
+	View View
+	Cmd  tea.Cmd
 }
