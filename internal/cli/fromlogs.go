@@ -378,7 +378,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 		fmt.Fprintln(w, "  The next retry is stated by the log (\"next try in …\"): exact, not estimated.")
 	case k.DelaySource == api.SourceBucket:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
-	case k.DelaySource == api.SourceLimiter:
+	case k.DelaySource == api.SourceSpacing:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	default:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")

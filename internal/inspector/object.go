@@ -23,11 +23,16 @@ import (
 // maxEvents bounds the events shown for an object.
 const maxEvents = 10
 
-// ObjectReader reads the object behind a key.
+// ObjectReader reads the object behind a key: from the API server through
+// Dynamic and Mapper, or, where there is none, through Fetch.
 type ObjectReader struct {
 	Dynamic dynamic.Interface
 	Core    Clientset
 	Mapper  meta.RESTMapper
+	// Fetch, when set, reads the object instead of Dynamic and Mapper: an
+	// in-process store's (the demo's, which runs with no API server). It
+	// returns a NotFound error of the API's kind for an object not there.
+	Fetch func(ctx context.Context, gvk api.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error)
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
@@ -35,6 +40,15 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 	ns, name, _ := strings.Cut(key, "/")
 	if name == "" {
 		ns, name = "", ns
+	}
+	if r.Fetch != nil {
+		u, err := r.Fetch(ctx, gvk, ns, name)
+		if err != nil {
+			return nil, fmt.Errorf("get %s %s: %w", strings.ToLower(gvk.Kind), key, err)
+		}
+		st := statusOf(u)
+		st.Kind = gvk.Kind
+		return st, nil
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}
 	m, err := r.Mapper.RESTMapping(gk, gvk.Version)
@@ -60,28 +74,14 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 	return st, nil
 }
 
-// statusOf reads the generic status fields of any object.
+// statusOf reads the generic status fields of any object; its generation,
+// observedGeneration and conditions are the verdict's (objstatus.Judge).
 func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
-	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
-	v := objstatus.Judge(u)
-	st.Verdict, st.SpecChange = &v, objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
-	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
-		st.ObservedGeneration = &og
-	}
+	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Finalizers: u.GetFinalizers()}
+	st.Verdict, st.SpecChange = objstatus.Judge(u), objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
 	if dt := u.GetDeletionTimestamp(); dt != nil {
 		t := dt.Time
 		st.DeletionTimestamp = &t
-	}
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		m, ok := c.(map[string]any)
-		if !ok {
-			continue
-		}
-		str := func(k string) string { s, _ := m[k].(string); return s }
-		cond := explain.Condition{Type: str("type"), Status: str("status"), Reason: str("reason"), Message: str("message")}
-		cond.LastTransitionTime, _ = time.Parse(time.RFC3339, str("lastTransitionTime"))
-		st.Conditions = append(st.Conditions, cond)
 	}
 	return st
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 var objNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -53,19 +55,21 @@ func objWidget() *unstructured.Unstructured {
 }
 
 // objUTC returns st with every time in UTC, so reflect.DeepEqual can
-// compare, and without the verdict (TestStatusOfVerdict pins it).
+// compare, and of the verdict only the fields read off the object
+// (generation, observedGeneration, conditions): TestStatusOfVerdict pins
+// the judgement.
 func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 	if st == nil {
 		return nil
 	}
 	c := *st
-	c.Verdict, c.SpecChange = nil, nil
+	v := st.Verdict
+	c.Verdict, c.SpecChange = objstatus.Verdict{Generation: v.Generation, ObservedGeneration: v.ObservedGeneration, Conditions: slices.Clone(v.Conditions)}, nil
 	if c.DeletionTimestamp != nil {
 		c.DeletionTimestamp = new(c.DeletionTimestamp.UTC())
 	}
-	c.Conditions = slices.Clone(c.Conditions)
-	for i := range c.Conditions {
-		c.Conditions[i].LastTransitionTime = c.Conditions[i].LastTransitionTime.UTC()
+	for i := range c.Verdict.Conditions {
+		c.Verdict.Conditions[i].LastTransitionTime = c.Verdict.Conditions[i].LastTransitionTime.UTC()
 	}
 	c.Events = slices.Clone(c.Events)
 	for i := range c.Events {
@@ -76,12 +80,12 @@ func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 
 func objWantWidget() *explain.ObjectStatus {
 	return &explain.ObjectStatus{
-		Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: new(int64(6)),
-		Conditions: []explain.Condition{
+		Namespace: "default", Name: "w1",
+		Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: new(int64(6)), Conditions: []objstatus.Condition{
 			{Type: "Ready", Status: "False", Reason: "DependencyDown", Message: "dial tcp 10.0.0.7:443: connect: connection refused",
 				LastTransitionTime: objNow.Add(-20 * time.Minute)},
 			{Type: "Synced", Status: "True"},
-		},
+		}},
 		DeletionTimestamp: new(objNow.Add(-time.Minute)),
 		Finalizers:        []string{"example.com/cleanup", "example.com/dns"},
 	}
@@ -109,7 +113,7 @@ func TestStatusOf(t *testing.T) {
 // (objstatus.Judge) and who changed the spec, from managedFields.
 func TestStatusOfVerdict(t *testing.T) {
 	// Being deleted: kstatus says Terminating before it reads anything else.
-	if v := statusOf(objWidget()).Verdict; v == nil || v.Status != "Terminating" || v.Message != "Resource scheduled for deletion" {
+	if v := statusOf(objWidget()).Verdict; v.Status != "Terminating" || v.Message != "Resource scheduled for deletion" {
 		t.Errorf("deleting widget: verdict %+v, want Terminating (Resource scheduled for deletion)", v)
 	}
 
@@ -124,7 +128,7 @@ func TestStatusOfVerdict(t *testing.T) {
 			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:observedGeneration":{}}}`)}},
 	})
 	st := statusOf(u)
-	if v := st.Verdict; v == nil || v.Status != "InProgress" || v.Message != "Widget generation is 7, but latest observed generation is 6" {
+	if v := st.Verdict; v.Status != "InProgress" || v.Message != "Widget generation is 7, but latest observed generation is 6" {
 		t.Errorf("edited widget: verdict %+v, want InProgress (Widget generation is 7, but latest observed generation is 6)", v)
 	}
 	if c := st.SpecChange; c == nil || c.Manager != "kubectl-client-side-apply" || !c.Time.Equal(objNow.Add(-12*time.Minute)) {
@@ -197,7 +201,7 @@ func TestObjectReaderRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
-	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(objUTC(g), w) {
+	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Verdict: objstatus.Verdict{Generation: 2}}); !reflect.DeepEqual(objUTC(g), w) {
 		t.Errorf("Read gizmo = %+v, want %+v", g, w)
 	}
 }
@@ -218,5 +222,38 @@ func TestObjectReaderErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || st != nil {
 			t.Errorf("Read(%s, %q) = %+v, %v; want no status and an error starting %q", tt.gvk.Kind, tt.key, st, err, tt.want)
 		}
+	}
+}
+
+// TestObjectReaderFetch: with Fetch (an in-process store, the demo's), the
+// reader asks it for the key's namespace and name and judges what it
+// returns as it judges the API server's answer; its error names the object.
+func TestObjectReaderFetch(t *testing.T) {
+	var asked []string
+	r := &ObjectReader{Fetch: func(_ context.Context, gvk api.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
+		asked = append(asked, gvk.Kind+" "+ns+"/"+name)
+		if name != "w1" {
+			return nil, apierrors.NewNotFound(schema.GroupResource{Group: gvk.Group, Resource: "widgets"}, name)
+		}
+		return objWidget(), nil
+	}}
+	gvk := api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	got, err := r.Read(context.Background(), gvk, "default/w1")
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	want := objWantWidget()
+	want.Kind = "Widget"
+	if got := objUTC(got); !reflect.DeepEqual(got, want) {
+		t.Errorf("Read =\n %+v\nwant\n %+v", got, want)
+	}
+	if got.Verdict.Status != "Terminating" {
+		t.Errorf("verdict %q, want Terminating (the widget is being deleted)", got.Verdict.Status)
+	}
+	if _, err := r.Read(context.Background(), gvk, "default/w2"); !apierrors.IsNotFound(err) || !strings.Contains(err.Error(), "widget default/w2") {
+		t.Errorf("Read of a missing widget: %v, want NotFound naming widget default/w2", err)
+	}
+	if fmt.Sprint(asked) != "[Widget default/w1 Widget default/w2]" {
+		t.Errorf("Fetch asked for %v", asked)
 	}
 }

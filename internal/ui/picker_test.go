@@ -125,7 +125,7 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	}
 	m, cmd = update(t, m, firstOf[view.ReadMsg](t, cmd))
 	if cmd != nil && m.top.Inflight {
-		// An endpoint without the attention order: the view sorts by next.
+		// An endpoint without the retrying order: the view sorts by the one before it.
 		m = send(t, m, firstOf[view.ReadMsg](t, cmd))
 	}
 	if got := screen(m); !strings.Contains(got, "demo/widget-000004") {

@@ -158,6 +158,8 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	case api.SourceRequeueAfter:
 		// Only a log says this of a failure: Flux's "next try in 1m0s".
 		b.WriteString("the controller asked for this retry itself (RequeueAfter), as its log states")
+	case api.SourceSpacing:
+		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
@@ -335,11 +337,11 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 			parts = append(parts, fmt.Sprintf("The last change arrived at %s and has not been reconciled yet", clock(k.LastEventAt)))
 		}
 	}
-	if o != nil && o.ObservedGeneration != nil {
-		if *o.ObservedGeneration < o.Generation {
-			parts = append(parts, fmt.Sprintf("your edit (generation %d) is not yet observed: status.observedGeneration is %d", o.Generation, *o.ObservedGeneration))
+	if o != nil && o.Verdict.ObservedGeneration != nil {
+		if gen := o.Verdict.Generation; o.Unobserved() {
+			parts = append(parts, fmt.Sprintf("your edit (generation %d) is not yet observed: status.observedGeneration is %d", gen, *o.Verdict.ObservedGeneration))
 		} else {
-			parts = append(parts, fmt.Sprintf("generation %d is observed", o.Generation))
+			parts = append(parts, fmt.Sprintf("generation %d is observed", gen))
 		}
 	}
 	if o != nil && o.DeletionTimestamp != nil {

@@ -245,11 +245,11 @@ func explainInput(dd *inspector.Description) explain.Input {
 // when the object was not read.
 func (d *Detail) verdict(now time.Time) []string {
 	o := d.Data.Object
-	if o == nil || o.Verdict == nil {
+	if o == nil || o.Verdict.Status == "" {
 		return nil
 	}
 	s := &d.C.Styles
-	v := *o.Verdict
+	v := o.Verdict
 	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return widget.Ago(t, now) })
 	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
 	st := s.Warn
@@ -280,14 +280,14 @@ func (d *Detail) object(now time.Time) []string {
 		}
 		return []string{s.Label.Render("Object ") + s.Dim.Render(why)}
 	}
-	gen := fmt.Sprintf("generation %d", o.Generation)
-	switch {
-	case o.ObservedGeneration == nil:
+	gen := fmt.Sprintf("generation %d", o.Verdict.Generation)
+	switch og := o.Verdict.ObservedGeneration; {
+	case og == nil:
 		gen += ", no status.observedGeneration"
-	case *o.ObservedGeneration < o.Generation:
-		gen += s.Warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *o.ObservedGeneration))
+	case o.Unobserved():
+		gen += s.Warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *og))
 	default:
-		gen += s.OK.Render(fmt.Sprintf(", observed %d", *o.ObservedGeneration))
+		gen += s.OK.Render(fmt.Sprintf(", observed %d", *og))
 	}
 	name := o.Name
 	if o.Namespace != "" {
@@ -297,7 +297,7 @@ func (d *Detail) object(now time.Time) []string {
 	if o.DeletionTimestamp != nil {
 		out = append(out, s.Warn.Render("  deleting since "+widget.ClockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
 	}
-	for _, c := range o.Conditions {
+	for _, c := range o.Verdict.Conditions {
 		st := c.Status
 		if st != "True" {
 			st = s.Warn.Render(st)

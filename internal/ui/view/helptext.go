@@ -9,12 +9,15 @@ import (
 
 // What the ? view explains, beside the keys of the view it was opened over.
 
-// Sorts are the orders s cycles through, the default first: trouble first,
-// then the endpoint's others.
-var Sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
+// Sorts are the orders s cycles through, the default first: keys still
+// retrying first, then trouble of any kind, then the endpoint's others.
+var Sorts = append([]string{api.SortRetrying, api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool {
+	return s == api.SortRetrying || s == api.SortAttention
+})...)
 
 // SortHelp says what each order puts first.
 var SortHelp = map[string]string{
+	api.SortRetrying:  "retrying: keys still retrying first, longest failing on top; terminal failures below them",
 	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
 	api.SortNext:      "next: the soonest retry first",
 	api.SortFailures:  "failures: most consecutive failures first",
