@@ -31,7 +31,7 @@ const (
 	modeConfirm // the forget dialog, its reason input included
 	// modePaused is not a layer: a pause outlives the view it was made in
 	// (pause in the table, read a key, still paused), so it is the shared
-	// flag common.paused. A hint can be bound to it all the same.
+	// flag view.Common.Paused. A hint can be bound to it all the same.
 	modePaused
 )
 

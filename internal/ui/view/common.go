@@ -118,13 +118,13 @@ func (c *Common) Due(inflight bool, last time.Time) bool {
 // Pause is immediate (the root's pause.go): a read is stamped with the pauses so far.
 
 // ReadMsg is a view's read as it arrives, with how many times the UI had
-// been paused when it was sent (common.pauses).
+// been paused when it was sent (Common.Pauses).
 type ReadMsg struct {
 	Pauses int
 	Msg    tea.Msg
 }
 
-// Stamp makes cmd, a view's read, answer with a readMsg.
+// Stamp makes cmd, a view's read, answer with a ReadMsg.
 func (c *Common) Stamp(cmd tea.Cmd) tea.Cmd {
 	n := c.Pauses
 	return func() tea.Msg { return ReadMsg{Pauses: n, Msg: cmd()} }

@@ -8,7 +8,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
-// The cursor follows a key, not a row (as k9s and htop do): topModel.sel
+// The cursor follows a key, not a row (as k9s and htop do): Top.Sel
 // names the key, and every page received puts the cursor back on it.
 
 // follow puts the cursor back on the key it follows in the page just

@@ -384,5 +384,5 @@ func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
 // Resize lays the view out for the terminal's size (View).
 func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
 
-// due reports whether the view's next read is due (common.due).
+// due reports whether the view's next read is due (Common.Due).
 func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }

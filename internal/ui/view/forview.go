@@ -325,5 +325,5 @@ func (f For) ReloadNow() (View, tea.Cmd) { cmd := f.refreshOnce(); return f, cmd
 // Resize lays the view out for the terminal's size (View).
 func (f For) Resize() (View, tea.Cmd) { return f, nil }
 
-// due reports whether the view's next read is due (common.due).
+// due reports whether the view's next read is due (Common.Due).
 func (f *For) due() bool { return f.C.Due(f.Inflight, f.lastSent) }

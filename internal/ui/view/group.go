@@ -341,5 +341,5 @@ func (g Groups) Resize() (View, tea.Cmd) { g.clamp(); return g, nil }
 // ReadsTable says ctrl+r here reads the table under it too: a group's keys are shown there.
 func (g Groups) ReadsTable() bool { return true }
 
-// due reports whether the view's next read is due (common.due).
+// due reports whether the view's next read is due (Common.Due).
 func (g *Groups) due() bool { return g.C.Due(g.Loading, g.lastSent) }

@@ -28,7 +28,7 @@ type KeyMap struct {
 	// refusal). No help: help says the endpoint is read-only.
 	RefusedForget, RefusedRetry key.Binding
 	// StillPause is p and ctrl+r over a snapshot, which does not change:
-	// answered with why (see stillIntent). Pause and Refresh are disabled.
+	// answered with why (see Common.StillText). Pause and Refresh are disabled.
 	StillPause key.Binding
 
 	// The pod picker's own: attach, clear its filter, leave; and, while its

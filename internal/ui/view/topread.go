@@ -21,7 +21,7 @@ const (
 	// retry forecast comes counted from v1/controllers, so it costs no keys.
 	maxPage = 96
 	// DiagnosisEvery spaces the reads of the error groups behind the
-	// diagnosis line (see topModel.refresh).
+	// diagnosis line (see Top.Refresh).
 	DiagnosisEvery = 5 * time.Second
 )
 

@@ -24,7 +24,7 @@ type Action struct {
 	Requeue bool
 
 	// One key: its failure count and delay source as last read (the dialog
-	// follows them while open, see Model.followKey).
+	// follows them while open: the root's Model.followKey).
 	Controller, Key string
 	Failures        int
 	DelaySource     string
