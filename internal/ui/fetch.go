@@ -12,13 +12,13 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// This file holds every command: the only place the UI does I/O. Each one
-// calls inspector and returns a typed message; none touches the model.
+// The root's commands: the refresh clock, the status line's expiry, and
+// the actions (forget, retry, their dry run). The views' reads are theirs
+// (package view: read.go, topread.go). Each calls inspector and returns a
+// typed message; none touches the model.
 
-const (
-	// statusTTL is how long a status message stays.
-	statusTTL = 6 * time.Second
-)
+// statusTTL is how long a status message stays.
+const statusTTL = 6 * time.Second
 
 // tickMsg is the refresh clock ticking.
 type tickMsg struct{}
