@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // fromTarget is --from-logs given alone: stream the TARGET's pods' logs.
@@ -311,16 +312,10 @@ const oldLog = time.Hour
 func readSummary(lr *api.LogRead) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
-	if len(lr.Recognised) == 0 {
+	if r := widget.Recognised(lr); r == "" {
 		b.WriteString("none recognised as a controller's reconcile line")
 	} else {
-		b.WriteString("recognised: ")
-		for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
-		}
+		b.WriteString("recognised: " + r) // as top's header says it
 	}
 	if n := lr.Untimed - lr.Implausible; n > 0 {
 		fmt.Fprintf(&b, "; %d without a time I could read (their times are unknown: nothing is counted from them)", n)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // maxErrorColumn bounds the LAST ERROR column of a table.
@@ -35,27 +36,24 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 		}
 	}
 	fmt.Fprintln(tw, head+"\tLAST ERROR")
-	for _, k := range l.Items {
-		errText, class := "<none>", "-"
-		if k.LastError != nil {
-			errText = oneLine(k.LastError.Message, maxErrorColumn)
+	for i := range l.Items {
+		k := &l.Items[i]
+		r := widget.NewKeyRow(k, l.ServerTime) // the cells top's table shows too
+		errText := "<none>"
+		if r.HasError {
+			errText = r.Error(maxErrorColumn)
 			if wide {
-				errText = oneLine(k.LastError.Message, 0)
-			}
-			class = dash(k.LastError.Class)
-			if explain.ErrorResolved(&k.Key) {
-				errText = explain.ResolvedMark + errText
+				errText = r.Error(0)
 			}
 		}
 		if pods {
-			ns, pod, _ := strings.Cut(k.Pod, "/")
+			ns, pod, _ := strings.Cut(r.Pod, "/")
 			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s", k.Controller, k.Key.Key, k.State, k.Failures,
-			explain.NextRetryText(k.Key, l.ServerTime), dur(k.Delay.Duration), dash(k.DelaySource))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Controller, r.Key, r.State, r.Failures, r.NextRetry, r.Delay, r.Source)
 		if wide {
-			fmt.Fprintf(tw, "\t%s\t%d\t%d\t%d\t%s\t%s", class, k.TotalFailures, k.Reconciles, k.SameErrorCount,
-				failingFor(k.FirstFailureAt, l.ServerTime), ago(k.LastEventAt, l.ServerTime))
+			fmt.Fprintf(tw, "\t%s\t%s\t%d\t%d\t%s\t%s", r.Class, r.Total, k.Reconciles, k.SameErrorCount,
+				r.FailingFor, ago(k.LastEventAt, l.ServerTime))
 			if !pods {
 				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
 			}
@@ -89,15 +87,6 @@ func printPods(w io.Writer, pods []inspector.Pod) {
 
 // ago is "3m01s ago" relative to the server's now.
 func ago(t, now time.Time) string { return explain.Ago(t, now) }
-
-// failingFor is how long a streak has lasted at now, "1m06s", "-" for a
-// key not failing: "failing since 1m06s ago" mixed a moment and a span.
-func failingFor(since, now time.Time) string {
-	if since.IsZero() {
-		return "-"
-	}
-	return explain.FormatSeconds(now.Sub(since))
-}
 
 // sinceWhen is a moment with how long ago it was: "21:05:10 (1m06s ago)",
 // "-" for none.

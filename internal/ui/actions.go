@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,50 +10,23 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // ask opens the confirmation for act; a bulk action is counted first.
-func (m Model) ask(act action) (tea.Model, tea.Cmd) {
-	if act.bulk() && len(act.controllers) == 0 {
+func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
+	if act.Bulk() && len(act.Controllers) == 0 {
 		return m, m.setStatus("no controller accepts forget", true)
 	}
 	m.nextID++
-	act.user = m.c.opts.User
-	m.top.forecast(&act)
-	m.confirm = newConfirmation(m.nextID, act)
+	act.User = m.c.Opts.User
+	m.top.Forecast(&act)
+	m.confirm = widget.NewConfirmation(m.nextID, act)
 	m.push(modeConfirm)
-	if act.bulk() {
-		return m, dryRunCmd(m.c.conn.ctx, m.c.conn.session, m.nextID, act)
+	if act.Bulk() {
+		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
 	}
 	return m, nil
-}
-
-// bucketed reports whether controller's limiter has a token bucket, as the
-// last overview describes it.
-func (t *topModel) bucketed(controller string) bool {
-	if t.overview == nil || controller == "" {
-		return false
-	}
-	c := t.overview.Controller(controller)
-	return c != nil && slices.ContainsFunc(c.Limiter.Components, func(lc api.LimiterComponent) bool { return lc.Name == api.SourceBucket })
-}
-
-// forecast sets what act's dialog says of a next failure, from the
-// limiters of the controllers it acts on as the last overview describes
-// them: those with a token bucket, and explain.NextFailureWait when it
-// acts on one controller ("" for several).
-func (t *topModel) forecast(act *action) {
-	on := act.actedOn()
-	act.buckets = nil
-	for _, c := range on {
-		if t.bucketed(c) {
-			act.buckets = append(act.buckets, c)
-		}
-	}
-	act.nextWait = ""
-	if t.overview != nil && len(on) == 1 && on[0] != "" {
-		act.nextWait = explain.NextFailureWait(t.overview.Controller(on[0]))
-	}
 }
 
 // followKey keeps the numbers of an open one-key dialog those of the last
@@ -66,12 +38,12 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	m.top.forecast(&c.act)
-	if c.act.bulk() {
+	m.top.Forecast(&c.Act)
+	if c.Act.Bulk() {
 		return
 	}
-	if k := m.shownKey(c.act.controller, c.act.key); k != nil {
-		c.act.follow(k)
+	if k := m.shownKey(c.Act.Controller, c.Act.Key); k != nil {
+		c.Act.Follow(k)
 	}
 }
 
@@ -79,22 +51,9 @@ func (m *Model) followKey() {
 // else the top view's row; nil when neither shows it.
 func (m *Model) shownKey(controller, key string) *api.Key {
 	if m.view() == modeDetail {
-		return m.detail.shows(controller, key)
+		return m.detail.Shows(controller, key)
 	}
-	return m.top.row(controller, key)
-}
-
-// row is the key as the top view's page last read it; nil when the page
-// does not hold it.
-func (t *topModel) row(controller, key string) *api.Key {
-	if p := t.page; p != nil {
-		for i := range p.Items {
-			if k := &p.Items[i].Key; k.Controller == controller && k.Key == key {
-				return k
-			}
-		}
-	}
-	return nil
+	return m.top.Row(controller, key)
 }
 
 // forgetDone shows an action's result and refreshes the view. When some
@@ -104,7 +63,7 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	var status tea.Cmd
 	switch {
 	case msg.err != nil && len(msg.forgotIn) == 0:
-		status = m.setStatus(msg.act.verb()+" failed: "+failureText(msg.err), true)
+		status = m.setStatus(msg.act.Verb()+" failed: "+failureText(msg.err), true)
 	default:
 		status = m.setStatus(doneText(msg), msg.err != nil)
 	}
@@ -117,7 +76,7 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 func doneText(msg forgetDoneMsg) string {
 	out := forgotText(msg)
 	if msg.err != nil {
-		out += "; " + msg.act.verb() + " failed in " + failureText(msg.err)
+		out += "; " + msg.act.Verb() + " failed in " + failureText(msg.err)
 	}
 	return out
 }
@@ -125,9 +84,9 @@ func doneText(msg forgetDoneMsg) string {
 // forgotText is doneText's first part: what the controllers that answered did.
 func forgotText(msg forgetDoneMsg) string {
 	a := msg.act
-	scope := a.controller
-	if a.bulk() {
-		names := a.controllers
+	scope := a.Controller
+	if a.Bulk() {
+		names := a.Controllers
 		if msg.err != nil {
 			names = msg.forgotIn // not the ones that failed
 		}
@@ -145,11 +104,11 @@ func forgotText(msg forgetDoneMsg) string {
 	switch {
 	case msg.count == 0:
 		return out + ": nothing matched any more"
-	case msg.requeued && a.bulk() && msg.count > 1:
-		return out + "; retrying them spread over " + short(bulkSpread)
+	case msg.requeued && a.Bulk() && msg.count > 1:
+		return out + "; retrying them spread over " + widget.Short(widget.BulkSpread)
 	case msg.requeued:
 		return out + "; retrying now"
-	case a.requeue:
+	case a.Requeue:
 		return out + "; the queue is not instrumented, so a pending retry keeps its time"
 	}
 	return out + "; a pending retry keeps its time (r retries now)"
@@ -160,11 +119,11 @@ func forgotText(msg forgetDoneMsg) string {
 func failureText(err error) string {
 	fs, ok := errors.AsType[inspector.ForgetFailures](err)
 	if !ok {
-		return oneLine(err.Error())
+		return widget.OneLine(err.Error())
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = oneLine(f.Error())
+		parts[i] = widget.OneLine(f.Error())
 	}
 	return strings.Join(parts, "; ")
 }
@@ -174,14 +133,14 @@ func (m *Model) statusLines() int {
 	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(wrap(m.statusShown(), m.c.width)))
+	return min(3, len(widget.Wrap(m.statusShown(), m.c.Width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.
 func (m *Model) fitStatus() {
-	m.c.statusLines = m.statusLines()
-	m.detail.clamp()
-	m.help.clamp()
+	m.c.StatusLines = m.statusLines()
+	m.detail.Clamp()
+	m.help.Clamp()
 }
 
 // setStatus shows a status message that expires.
@@ -199,68 +158,4 @@ func (m *Model) setHint(s string, md mode) tea.Cmd {
 	cmd := m.setStatus(s, false)
 	m.statusBound, m.statusMode = true, md
 	return cmd
-}
-
-// keyAction is forget or retry of the key under the cursor; forgetting a
-// key with nothing to forget says so instead of asking.
-func (t *topModel) keyAction(requeue bool) intent {
-	sel := t.selected()
-	if sel == nil {
-		return nil
-	}
-	if !requeue && sel.Failures == 0 && (sel.State == api.StateIdle || sel.State == api.StateScheduled) {
-		return noteIntent{text: fmt.Sprintf("%s is %s with 0 failures: nothing to forget (r retries it now)", sel.Key.Key, sel.State)}
-	}
-	return askIntent{oneKey(requeue, &sel.Key)}
-}
-
-// filteredSet is the action on every key the top view's filter selects.
-func (t *topModel) filteredSet(requeue bool) action {
-	f := &api.Filter{Q: t.filter.applied, Error: t.group.pattern, States: t.stateList()}
-	var what []string
-	if t.group.pattern != "" {
-		what = append(what, fmt.Sprintf("whose last error is \"%s\"", t.group.fingerprint))
-	}
-	if f.Q != "" {
-		what = append(what, "matching "+describeFilter(f.Q))
-	}
-	if len(f.States) > 0 {
-		what = append(what, inStates(f.States))
-	}
-	if len(what) == 0 {
-		what = append(what, "(ALL keys, no filter)")
-	}
-	return action{requeue: requeue, controllers: t.actionControllers(), filter: f, what: strings.Join(what, ", ") + " of " + scopeName(t.controller)}
-}
-
-// actionControllers is the controller shown, or every one that accepts forget.
-func (t *topModel) actionControllers() []string {
-	if t.controller != "" {
-		return []string{t.controller}
-	}
-	var out []string
-	if t.overview != nil {
-		for _, c := range t.overview.Controllers {
-			if c.Capabilities.Forgets() {
-				out = append(out, c.Name)
-			}
-		}
-	}
-	return out
-}
-
-// inStates names states for messages: "in state backoff or failed".
-func inStates(states []api.State) string {
-	names := make([]string, len(states))
-	for i, s := range states {
-		names[i] = string(s)
-	}
-	return "in state " + strings.Join(names, " or ")
-}
-
-func scopeName(controller string) string {
-	if controller == "" {
-		return "every controller"
-	}
-	return controller
 }

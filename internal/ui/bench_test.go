@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // bigKeys is the key count behind the endpoint for the budget checks.
@@ -42,15 +43,15 @@ func (noCleanup) Cleanup(func()) {}
 // refreshed is the top view at w×h after one real refresh against f, and
 // the bytes that refresh read.
 func refreshed(tb testing.TB, f *fixture, w, h int) (Model, int64) {
-	m := newModel(context.Background(), Options{Session: f.session(tb)})
+	m := newModel(context.Background(), view.Options{Session: f.session(tb)})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m = next.(Model)
-	m.top.sort = slices.Index(sorts, api.SortNext) // any order reads the same bytes
+	m.top.Sort = slices.Index(view.Sorts, api.SortNext) // any order reads the same bytes
 	before := f.bytes.Load()
-	msg := m.top.refresh()().(readMsg).msg.(refreshedMsg)
+	msg := m.top.Refresh()().(view.ReadMsg).Msg.(view.RefreshedMsg)
 	n := f.bytes.Load() - before
-	if msg.err != nil {
-		tb.Fatal(msg.err)
+	if msg.Err != nil {
+		tb.Fatal(msg.Err)
 	}
 	next, _ = m.Update(msg)
 	return next.(Model), n
@@ -63,13 +64,13 @@ func TestRefreshBytesBudget(t *testing.T) {
 	f := big(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 30}, {200, 50}, {300, 100}} {
 		m, n := refreshed(t, f, sz[0], sz[1])
-		if m.top.page.Total != bigKeys {
-			t.Fatalf("endpoint holds %d keys, want %d", m.top.page.Total, bigKeys)
+		if m.top.Page.Total != bigKeys {
+			t.Fatalf("endpoint holds %d keys, want %d", m.top.Page.Total, bigKeys)
 		}
 		if n > refreshBudget {
 			t.Errorf("%dx%d: a refresh read %d bytes, over the %d budget", sz[0], sz[1], n, refreshBudget)
 		}
-		t.Logf("%dx%d: %d rows, %d bytes per refresh with %d keys", sz[0], sz[1], len(m.top.page.Items), n, bigKeys)
+		t.Logf("%dx%d: %d rows, %d bytes per refresh with %d keys", sz[0], sz[1], len(m.top.Page.Items), n, bigKeys)
 	}
 }
 
@@ -93,7 +94,7 @@ func BenchmarkRefresh(b *testing.B) {
 	m, _ := refreshed(b, f, 200, 50)
 	before := f.bytes.Load()
 	for b.Loop() {
-		_ = m.top.refresh()()
+		_ = m.top.Refresh()()
 	}
 	b.ReportMetric(float64(f.bytes.Load()-before)/float64(b.N), "B/refresh")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // goneError is what the inspector's client really returns for v1/key once
@@ -20,11 +21,11 @@ func goneError(t *testing.T) error {
 		t.Fatal(err)
 	}
 	srv.Close()
-	msg := detailCmd(context.Background(), s, nil, fixedClock, "naive", "demo/naive-00001")().(detailFetchedMsg)
-	if msg.err == nil || !strings.Contains(msg.err.Error(), "connection refused") {
-		t.Fatalf("want a connection refused from a closed server, got %v", msg.err)
+	msg := view.DetailCmd(context.Background(), s, nil, fixedClock, "naive", "demo/naive-00001")().(view.DetailFetchedMsg)
+	if msg.Err == nil || !strings.Contains(msg.Err.Error(), "connection refused") {
+		t.Fatalf("want a connection refused from a closed server, got %v", msg.Err)
 	}
-	return msg.err
+	return msg.Err
 }
 
 // When the endpoint goes away, the detail view says what failed and why at
@@ -39,13 +40,13 @@ func TestDetailShowsTheCauseOfAFailedRead(t *testing.T) {
 		{"never read", func() Model {
 			m := loaded(t, 120, 30)
 			m.push(modeDetail)
-			m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+			m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
 			return m
 		}()},
 		{"read before", detailOf(t, loaded(t, 120, 30))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := send(t, c.m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", err: gone, fetchedAt: t0})
+			m := send(t, c.m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Err: gone, FetchedAt: t0})
 			var line string
 			for _, l := range splitLines(screen(m)) {
 				if strings.Contains(l, "✗") {

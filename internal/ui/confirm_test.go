@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // typeText presses each character of s.
@@ -23,11 +25,11 @@ func typeText(s string) []tea.Msg {
 // there (y and n included) is text, enter ends it, and the forget carries it
 // with the user the UI was started with.
 func TestConfirmReason(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock, User: "alice"})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, User: "alice"})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	m = send(t, m, press("down"), press("r"), press("w"))
-	if m.confirm == nil || !m.confirm.typing {
+	if m.confirm == nil || !m.confirm.Typing {
 		t.Fatalf("w did not open the reason prompt: %+v", m.confirm)
 	}
 	m = send(t, m, typeText("dependency restored, yes")...)
@@ -38,16 +40,15 @@ func TestConfirmReason(t *testing.T) {
 		t.Errorf("the dialog does not show the reason typed:\n%s", s)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.typing {
+	if m.confirm == nil || m.confirm.Typing {
 		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, in := c.update(press("y"))
-	yes, _ := in.(answerIntent)
-	if yes.act == nil {
+	_, yes, _ := c.Update(press("y"))
+	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	reqs := yes.act.requests()
+	reqs := yes.Requests()
 	if len(reqs) != 1 || reqs[0].Reason != "dependency restored, yes" || reqs[0].User != "alice" || !reqs[0].Requeue {
 		t.Errorf("requests = %+v, want one retry with the reason typed and user alice", reqs)
 	}
@@ -58,16 +59,15 @@ func TestConfirmReasonDropped(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("down"), press("r"), press("w"))
 	m = send(t, m, typeText("oops")...)
 	m = send(t, m, press("esc"))
-	if m.confirm == nil || m.confirm.typing || m.confirm.reason.Value() != "" {
+	if m.confirm == nil || m.confirm.Typing || m.confirm.Reason.Value() != "" {
 		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.confirm)
 	}
 	c := *m.confirm
-	_, in := c.update(press("y"))
-	yes, _ := in.(answerIntent)
-	if yes.act == nil {
+	_, yes, _ := c.Update(press("y"))
+	if yes == nil {
 		t.Fatal("y did not confirm")
 	}
-	if r := yes.act.requests()[0]; r.Reason != "" || r.User != "" {
+	if r := yes.Requests()[0]; r.Reason != "" || r.User != "" {
 		t.Errorf("request = %+v, want no reason and no user", r)
 	}
 }
@@ -100,10 +100,10 @@ func TestForgetWordsPerLimiter(t *testing.T) {
 			if m.confirm == nil {
 				t.Fatalf("no dialog after %v", tt.keys)
 			}
-			if tt.wantKey != "" && m.confirm.act.key != tt.wantKey {
-				t.Fatalf("dialog on %s, want %s", m.confirm.act.key, tt.wantKey)
+			if tt.wantKey != "" && m.confirm.Act.Key != tt.wantKey {
+				t.Fatalf("dialog on %s, want %s", m.confirm.Act.Key, tt.wantKey)
 			}
-			s := strings.Join(m.confirm.prompt(), " ")
+			s := strings.Join(m.confirm.Prompt(), " ")
 			if !strings.Contains(s, tt.want) {
 				t.Errorf("the dialog does not say %q: %q", tt.want, s)
 			}
@@ -122,10 +122,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 		if !strings.Contains(screen(m), "demo/outage-00003 (9 failures)") {
 			t.Fatalf("dialog:\n%s", screen(m))
 		}
-		page := fixedPage(m.top.rows())
+		page := fixedPage(m.top.Rows())
 		page.Items[1].Failures = 10
-		m.top.seq++
-		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+		m.top.Seq++
+		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (10 failures)") {
 			t.Errorf("after a refresh that counted a failure more, the dialog says:\n%s", s)
 		}
@@ -134,7 +134,7 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 		m := send(t, detailOf(t, loaded(t, 120, 30)), press("f"))
 		d := fixedDetail()
 		d.Key.Failures = 18
-		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+		m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 		s := screen(m)
 		if !strings.Contains(s, "demo/naive-00001 (18 failures)") || !strings.Contains(s, "backoff · 18 failures") {
 			t.Errorf("the dialog and the header disagree after a refresh:\n%s", s)
@@ -142,10 +142,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 	})
 	t.Run("one failure is singular", func(t *testing.T) {
 		m := send(t, loaded(t, 120, 30), press("j"), press("f"))
-		page := fixedPage(m.top.rows())
+		page := fixedPage(m.top.Rows())
 		page.Items[1].Failures = 1
-		m.top.seq++
-		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+		m.top.Seq++
+		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (1 failure)?") {
 			t.Errorf("want (1 failure):\n%s", s)
 		}
@@ -164,11 +164,11 @@ func TestForgetSaysWhatIsPending(t *testing.T) {
 		{api.StateFailed, "Nothing is pending: it runs again when its object changes"},
 		{api.StateIdle, "r retries it now instead."},
 	} {
-		c := &confirmation{act: action{controller: "widget", key: "default/w1", state: tt.state}}
-		if got := strings.Join(c.prompt(), "\n"); !strings.Contains(got, tt.want) {
+		c := &widget.Confirmation{Act: widget.Action{Controller: "widget", Key: "default/w1", State: tt.state}}
+		if got := strings.Join(c.Prompt(), "\n"); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: the dialog says\n%s\nwant %q", tt.state, got, tt.want)
 		}
-		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.prompt(), "\n"), "A pending retry") {
+		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.Prompt(), "\n"), "A pending retry") {
 			t.Errorf("%s: the dialog claims a pending retry", tt.state)
 		}
 	}

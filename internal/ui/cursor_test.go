@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // lineOf is the index of the first line of screen containing s, or -1.
@@ -58,15 +60,15 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, press("j"), press("j")) // demo/outage-00042
-	if k := m.top.selected(); k == nil || k.Key.Key != "demo/outage-00042" {
+	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/outage-00042" {
 		t.Fatalf("selected %v, want demo/outage-00042", k)
 	}
-	page := fixedPage(m.top.rows())
+	page := fixedPage(m.top.Rows())
 	// The key is gone (forgotten, filtered out…); the rows around it stay.
 	page.Items = append(page.Items[:2:2], page.Items[3:]...)
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
-	if k := m.top.selected(); k == nil || k.Key.Key != "demo/naive-00001" {
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/naive-00001" {
 		t.Errorf("selected %v, want the neighbour below, demo/naive-00001", k)
 	}
 	if want := "demo/outage-00042 left the view; the cursor moved to its neighbour demo/naive-00001"; m.status != want {
@@ -75,43 +77,43 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	// Neither it nor its neighbours are shown: the first key, said so.
 	other := fixedPage(40)
 	other.Items = other.Items[30:] // demo/outage-00222 on: none was shown
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: other, fetchedAt: t0})
-	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00222"; m.status != want || m.top.cursor != 0 {
-		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.top.cursor, want)
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: other, FetchedAt: t0})
+	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00222"; m.status != want || m.top.Cursor != 0 {
+		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.top.Cursor, want)
 	}
 	m = send(t, m, press("j"), press("k"))
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	m = send(t, m, press("j"), press("j"), press("j")) // demo/naive-00001, row 3
 	// Rows reordered: the cursor follows the key, not the row.
-	page = fixedPage(m.top.rows())
+	page = fixedPage(m.top.Rows())
 	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
-	if k := m.top.selected(); k == nil || k.Key.Key != "demo/naive-00001" || m.top.cursor != 0 {
-		t.Errorf("selected %v at row %d, want demo/naive-00001 at row 0", k, m.top.cursor)
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/naive-00001" || m.top.Cursor != 0 {
+		t.Errorf("selected %v at row %d, want demo/naive-00001 at row 0", k, m.top.Cursor)
 	}
 }
 
 // On open the cursor is on the first row: under the retrying order, the
 // key retrying longest.
 func TestCursorOpensOnFirstRow(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock})
-	if e, a := "retrying", m.top.query().Sort; e != a {
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
+	if e, a := "retrying", m.top.Query().Sort; e != a {
 		t.Errorf("default sort: want %q, got %q", e, a)
 	}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: t0})
-	if k := m.top.selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(5), FetchedAt: t0})
+	if k := m.top.Selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
 		t.Errorf("selected %v, want the first row", k)
 	}
 	// Until the user moves it, the cursor stays on the first row — the
 	// worst key — as the rows change, and says nothing.
 	page := fixedPage(5)
 	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
-	if k := m.top.selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.top.Selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
 		t.Errorf("selected %v, status %q; want the new first row, no note", k, m.status)
 	}
 }

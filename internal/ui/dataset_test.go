@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // The fixed dataset of the golden tests: the server's clock stands at t0,
@@ -156,6 +157,6 @@ func fixedGroupList() *api.ErrorGroupList {
 }
 
 // fixedGroups is the group view's answer, as groupsCmd returns it for seq 1.
-func fixedGroups() groupsFetchedMsg {
-	return groupsFetchedMsg{seq: 1, list: fixedGroupList(), fetchedAt: t0}
+func fixedGroups() view.GroupsFetchedMsg {
+	return view.GroupsFetchedMsg{Seq: 1, List: fixedGroupList(), FetchedAt: t0}
 }

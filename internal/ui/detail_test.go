@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // squash is s without its whitespace: the words, wherever the lines broke.
@@ -20,13 +22,13 @@ func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 func TestDetailWrapsProse(t *testing.T) {
 	for w := 60; w <= 130; w++ {
 		m := detailOf(t, loaded(t, w, 60))
-		now := m.detail.c.serverNow(m.detail.data.Key.ServerTime, m.detail.fetchedAt)
-		dg := m.detail.explain(now)
+		now := m.detail.C.ServerNow(m.detail.Data.Key.ServerTime, m.detail.FetchedAt)
+		dg := m.detail.Explain(now)
 		paras := append([]string{dg.Summary}, dg.Details...)
 		for _, f := range dg.Findings {
-			paras = append(paras, "! "+m.detail.finding(f))
+			paras = append(paras, "! "+m.detail.Finding(f))
 		}
-		lines := splitLines(screen(m))[headLines:]
+		lines := splitLines(screen(m))[view.HeadLines:]
 		var prose []string
 		for _, l := range lines {
 			if strings.HasPrefix(l, "Object ") || strings.HasPrefix(l, "Attempts") {
@@ -77,12 +79,12 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 
 	m := loaded(t, 120, 60)
 	m.push(modeDetail)
-	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
+	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
 	failed := fixedDetail()
 	fv := failed.Object.Verdict
 	fv.Status, fv.KStatus, fv.Message = "Failed", "Failed", "Stalled: storage class gold does not exist"
 	failed.Object.Verdict = fv
-	lines = splitLines(screen(send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: failed, fetchedAt: t0})))
+	lines = splitLines(screen(send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: failed, FetchedAt: t0})))
 	v, a = verdictAt(lines)
 	if v < 0 || !strings.HasPrefix(lines[v], "Object Failed: generation 3") || strings.TrimSpace(lines[v+1]) != fv.Message || v > a {
 		t.Errorf("failed verdict: want its line and then its message above the attempts:\n%s", strings.Join(lines, "\n"))
@@ -90,7 +92,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 
 	none := fixedDetail()
 	none.Object = nil
-	lines = splitLines(screen(send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: none, fetchedAt: t0})))
+	lines = splitLines(screen(send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: none, FetchedAt: t0})))
 	if v, a := verdictAt(lines); v >= 0 && v < a {
 		t.Errorf("object not read: a verdict line above the attempts:\n%s", strings.Join(lines, "\n"))
 	}
@@ -111,7 +113,7 @@ func TestDetailTimelineShowsTheError(t *testing.T) {
 func TestDetailNarrativeCountsDownWithHeader(t *testing.T) {
 	m := detailOf(t, loaded(t, 120, 30))
 	later := t0.Add(3300 * time.Millisecond)
-	m.c.opts.Clock = func() time.Time { return later }
+	m.c.Opts.Clock = func() time.Time { return later }
 	s := screen(m)
 	header := regexp.MustCompile(`next retry (\S+)`).FindStringSubmatch(s)
 	story := regexp.MustCompile(`\(in\s+([^)\s]+)\)`).FindStringSubmatch(s)
@@ -134,7 +136,7 @@ func TestWrapNeverOverflows(t *testing.T) {
 	}
 	for _, s := range texts {
 		for w := 8; w <= 100; w++ {
-			lines := wrap(s, w)
+			lines := widget.Wrap(s, w)
 			for _, l := range lines {
 				if ansi.StringWidth(l) > w {
 					t.Errorf("wrap(%q, %d): line %q is %d wide", s, w, l, ansi.StringWidth(l))
@@ -164,8 +166,8 @@ func TestCountdownsClaimWholeSeconds(t *testing.T) {
 		d := fixedDetail()
 		d.Key.NextRetryAt = t0.Add(tt.left)
 		m.push(modeDetail)
-		m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-		m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0})
+		m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+		m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 		s := screen(m)
 		header := regexp.MustCompile(`next retry (\S+)`).FindStringSubmatch(s)
 		story := regexp.MustCompile(`\(in\s+([^)\s]+)\)`).FindStringSubmatch(s)

@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // The header's diagnosis is the selected controller's, or the worst one's
@@ -38,7 +39,7 @@ func TestDiagnosisLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		m := loaded(t, 200, 30)
-		m.top.controller, m.top.groups = tt.controller, tt.groups
+		m.top.Controller, m.top.Groups = tt.controller, tt.groups
 		if e, a := tt.want, strings.TrimRight(splitLines(screen(m))[2], " "); e != a {
 			t.Errorf("%s:\nwant %q\n got %q", tt.name, e, a)
 		}
@@ -55,7 +56,7 @@ func TestDiagnosisAndRowsAgree(t *testing.T) {
 	for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 30}} {
 		for _, groups := range [][]api.ErrorGroup{nil, {naive}} {
 			m := loaded(t, sz[0], sz[1])
-			m.top.groups = groups
+			m.top.Groups = groups
 			lines := splitLines(screen(m))
 			// The diagnosis: from line 2 to the limiters line.
 			end := 3
@@ -70,7 +71,7 @@ func TestDiagnosisAndRowsAgree(t *testing.T) {
 			if groups != nil {
 				named = "naive"
 			}
-			first := m.top.page.Items[0].Controller
+			first := m.top.Page.Items[0].Controller
 			if !strings.Contains(diag, ": "+named+" — ") {
 				t.Fatalf("%dx%d: diagnosis %q does not name %s", sz[0], sz[1], diag, named)
 			}
@@ -131,14 +132,14 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 	if _, _, err := store.Read(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
-	m = send(t, m, m.top.refresh()())
+	m = send(t, m, m.top.Refresh()())
 	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (success is not logged at the default verbosity)"
 	if got := strings.TrimRight(splitLines(screen(m))[2], " "); got != want {
 		t.Errorf("diagnosis:\nwant %q\n got %q", want, got)
 	}
-	if d, _, _ := m.top.diagnosis(); d.Situation != explain.SituationUnknown || situationRank(d.Situation) >= situationRank(explain.SituationHealthy) {
-		t.Errorf("situation %q ranks %d, healthy %d: want unknown, worse than healthy", d.Situation, situationRank(d.Situation), situationRank(explain.SituationHealthy))
+	if d, _, _ := m.top.Diagnosis(); d.Situation != explain.SituationUnknown || view.SituationRank(d.Situation) >= view.SituationRank(explain.SituationHealthy) {
+		t.Errorf("situation %q ranks %d, healthy %d: want unknown, worse than healthy", d.Situation, view.SituationRank(d.Situation), view.SituationRank(explain.SituationHealthy))
 	}
 }

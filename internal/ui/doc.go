@@ -45,4 +45,12 @@
 // asked (ctrl+r, a new filter or sort): a read sent before the pause is
 // dropped, and the page is not read again to fit. An endpoint never
 // reached ends Run, after Options.GiveUp, with the error.
+//
+// The code is on three floors, nothing importing up: this package is the
+// root (Model, its stack of modes, the routing of keys and messages, the
+// actions' reads, Options and Run); internal/ui/view holds the views, one
+// file each, behind one View interface, with the state they share
+// (view.Common) and the intents they return; internal/ui/widget holds the
+// pieces they are drawn with. A view added is a file of package view and
+// one line that registers it (registerView, layer.go).
 package ui

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // hintsLine is the last line of the screen: the hints of the mode on top.
@@ -17,8 +19,8 @@ func hintsLine(m Model) string {
 func drilled(t *testing.T) Model {
 	t.Helper()
 	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("enter"))
-	if m.top.drill == nil || m.top.controller != "outage" {
-		t.Fatalf("g enter: no drill-down into outage's group (controller %q)", m.top.controller)
+	if m.top.Drill == nil || m.top.Controller != "outage" {
+		t.Fatalf("g enter: no drill-down into outage's group (controller %q)", m.top.Controller)
 	}
 	return m
 }
@@ -35,11 +37,11 @@ func TestDrillDownEscGoesBackToGroups(t *testing.T) {
 		t.Errorf("hints line %q: want esc back to error groups", h)
 	}
 	m = send(t, m, press("esc"))
-	if m.view() != modeGroups || m.top.drill != nil {
-		t.Fatalf("esc from the drill-down: stack %v, drill %v; want the group view back", m.stack, m.top.drill)
+	if m.view() != modeGroups || m.top.Drill != nil {
+		t.Fatalf("esc from the drill-down: stack %v, drill %v; want the group view back", m.stack, m.top.Drill)
 	}
-	if m.top.controller != "" || m.top.group.pattern != "" {
-		t.Errorf("under the groups the top view is still the group's: controller %q, error %q", m.top.controller, m.top.group.pattern)
+	if m.top.Controller != "" || m.top.Group.Pattern != "" {
+		t.Errorf("under the groups the top view is still the group's: controller %q, error %q", m.top.Controller, m.top.Group.Pattern)
 	}
 	if s := flat(screen(m)); !strings.Contains(s, "left the error group: back to the error groups") {
 		t.Errorf("esc does not say where it went:\n%s", screen(m))
@@ -59,11 +61,11 @@ func TestDrillDownTabLeavesTheGroup(t *testing.T) {
 		t.Errorf("help in the drill-down: tab does not say it leaves the group:\n%s", s)
 	}
 	m = send(t, m, press("tab"))
-	if m.top.drill != nil || m.top.group.pattern != "" || len(m.stack) != 1 {
-		t.Fatalf("tab kept the drill-down: stack %v, error %q", m.stack, m.top.group.pattern)
+	if m.top.Drill != nil || m.top.Group.Pattern != "" || len(m.stack) != 1 {
+		t.Fatalf("tab kept the drill-down: stack %v, error %q", m.stack, m.top.Group.Pattern)
 	}
 	var names []string
-	for _, c := range m.top.overview.Controllers {
+	for _, c := range m.top.Overview.Controllers {
 		names = append(names, c.Name)
 	}
 	want := ""
@@ -72,10 +74,10 @@ func TestDrillDownTabLeavesTheGroup(t *testing.T) {
 			want = names[i+1]
 		}
 	}
-	if m.top.controller != want {
-		t.Errorf("tab from outage's group shows controller %q, want %q (the one after outage in %v)", m.top.controller, want, names)
+	if m.top.Controller != want {
+		t.Errorf("tab from outage's group shows controller %q, want %q (the one after outage in %v)", m.top.Controller, want, names)
 	}
-	if s := flat(screen(m)); !strings.Contains(s, "left the error group, which is outage's only: showing "+scopeName(want)) {
+	if s := flat(screen(m)); !strings.Contains(s, "left the error group, which is outage's only: showing "+view.ScopeName(want)) {
 		t.Errorf("tab does not say it left the group:\n%s", screen(m))
 	}
 	// esc no longer goes to a group: nothing to clear, so it is not offered.
@@ -101,7 +103,7 @@ func TestHintsOfferEscOnlyToClearAFilter(t *testing.T) {
 		t.Errorf("help with a filter applied: want esc clear filter alone:\n%s", s)
 	}
 	m = send(t, m, press("esc"))
-	if h := hintsLine(m); m.top.filter.applied != "" || strings.Contains(h, "esc") {
-		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.top.filter.applied, h)
+	if h := hintsLine(m); m.top.Filter.Applied != "" || strings.Contains(h, "esc") {
+		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.top.Filter.Applied, h)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // A regex that does not compile says so under the prompt while it is
@@ -46,13 +47,13 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := startJourneyWith(t, Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second})
+	j := startJourneyWith(t, view.Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second})
 	j.waitFor("✗ cannot read "+addr, "tried GET v1/controllers and v1/keys at", "connection refused", "tries again in", "gives up in")
 
 	j.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := j.tm.FinalModel(t).(recorder).Model
 	// What get prints: the error of the same v1/keys call.
-	_, want := s.Keys(context.Background(), final.top.query())
+	_, want := s.Keys(context.Background(), final.top.Query())
 	if final.exitErr == nil || want == nil || final.exitErr.Error() != want.Error() {
 		t.Errorf("exit error %v, want %v", final.exitErr, want)
 	}
@@ -66,8 +67,8 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 func TestProblemPanelWraps(t *testing.T) {
 	m := loaded(t, 80, 24)
 	long := errors.New("dial tcp 10.96.0.1:443: connect: connection refused; the endpoint demo/ctrl-0 is not answering on its debug port 8082 after the pod restarted")
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, err: long, pageErr: long, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Err: long, PageErr: long, FetchedAt: t0})
 	got := strings.Join(strings.Fields(screen(m)), " ")
 	for _, w := range []string{"✗ lost demo/ctrl-0", "connect: connection refused;", "is not answering on its debug port 8082 after the pod restarted", "the last answer stays below"} {
 		if !strings.Contains(got, w) {

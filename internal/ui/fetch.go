@@ -1,77 +1,27 @@
 package ui
 
 import (
-	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// This file holds every command: the only place the UI does I/O. Each one
-// calls inspector and returns a typed message; none touches the model.
+// The root's commands: the refresh clock, the status line's expiry, and
+// the actions (forget, retry, their dry run). The views' reads are theirs
+// (package view: read.go, topread.go). Each calls inspector and returns a
+// typed message; none touches the model.
 
-const (
-	// maxPage bounds the keys one top-view refresh reads: at about 550 bytes
-	// a key that keeps a refresh under 64 KiB whatever the key count. The
-	// retry forecast comes counted from v1/controllers, so it costs no keys.
-	maxPage = 96
-	// callTimeout bounds one command's calls.
-	callTimeout = 10 * time.Second
-	// attachTimeout bounds an attach: discovery, then the port-forward's setup.
-	attachTimeout = 30 * time.Second
-	// bulkSpread spreads a bulk retry, so a herd is not released at once.
-	bulkSpread = 30 * time.Second
-	// diagnosisEvery spaces the reads of the error groups behind the
-	// diagnosis line (see topModel.refresh).
-	diagnosisEvery = 5 * time.Second
-	// statusTTL is how long a status message stays.
-	statusTTL = 6 * time.Second
-)
+// statusTTL is how long a status message stays.
+const statusTTL = 6 * time.Second
 
 // tickMsg is the refresh clock ticking.
 type tickMsg struct{}
-
-// refreshedMsg carries one refresh of the top view: the overview (with the
-// retry forecast) and the visible page.
-type refreshedMsg struct {
-	seq      int
-	overview *inspector.Overview
-	page     *inspector.KeyList
-	// groups are the retrying keys' error groups, for the header's
-	// diagnosis, of groupsFor's keys; nil when not asked for, from an
-	// endpoint without v1/errors, or on its error.
-	groups      *api.ErrorGroupList
-	groupsAsked bool
-	groupsFor   string
-	err         error
-	// pageErr is the page's own error: the one `get` would print.
-	pageErr   error
-	fetchedAt time.Time
-}
-
-// detailFetchedMsg carries a (re)read of the key the detail view shows.
-type detailFetchedMsg struct {
-	controller, key string
-	data            *inspector.Description
-	err             error
-	fetchedAt       time.Time
-}
-
-// groupsFetchedMsg carries the endpoint's error groups for the group view.
-type groupsFetchedMsg struct {
-	seq       int
-	list      *api.ErrorGroupList
-	err       error
-	fetchedAt time.Time
-}
 
 // dryRunMsg carries how many keys a bulk action would touch, for its confirmation.
 type dryRunMsg struct {
@@ -85,7 +35,7 @@ type dryRunMsg struct {
 
 // forgetDoneMsg carries the result of a forget or retry.
 type forgetDoneMsg struct {
-	act   action
+	act   widget.Action
 	count int
 	// requeued says the endpoint requeued the keys (it can only when it
 	// instruments the queue).
@@ -97,14 +47,6 @@ type forgetDoneMsg struct {
 	// status counts, as the CLI's "in 1 controller" does.
 	matchedIn []string
 	err       error
-}
-
-// attachedMsg carries the session opened on the pod picked, or why not.
-type attachedMsg struct {
-	pod     inspector.Pod
-	session *inspector.Session
-	objects *inspector.ObjectReader
-	err     error
 }
 
 // statusExpiredMsg clears the status message it names, if still shown.
@@ -120,107 +62,8 @@ func expireStatus(id int) tea.Cmd {
 	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return statusExpiredMsg{id} })
 }
 
-// refreshCmd reads what the top view shows: one v1/controllers call per
-// endpoint (counts, limiters, the retry forecast), the visible page and,
-// with groups, the error groups of the retrying keys the diagnosis names
-// (v1/errors, counted on the server: its answer is a few groups, whatever
-// the keys).
-func refreshCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, page inspector.KeyQuery, groups bool) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		msg := refreshedMsg{seq: seq, groupsAsked: groups, groupsFor: page.Controller}
-		var ovErr, pageErr error
-		var wg sync.WaitGroup
-		wg.Go(func() { msg.overview, ovErr = s.Overview(ctx) })
-		wg.Go(func() { msg.page, pageErr = s.Keys(ctx, page) })
-		// Without its groups the diagnosis still speaks, from the counts.
-		if groups {
-			wg.Go(func() { msg.groups, _ = s.Errors(ctx, page.Controller, api.Filter{States: explain.DiagnosisStates}) })
-		}
-		wg.Wait()
-		msg.fetchedAt = clock()
-		msg.err, msg.pageErr = cmp.Or(ovErr, pageErr), pageErr
-		return msg
-	}
-}
-
-// detailCmd reads one key and explains it, as `kubectl backoff describe`
-// does: its history, its controller, the fleet around it and, when a
-// cluster is at hand, the object behind it.
-func detailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		d, err := s.Describe(ctx, controller, key, objects)
-		return detailFetchedMsg{controller: controller, key: key, data: d, err: err, fetchedAt: clock()}
-	}
-}
-
-// groupsCmd reads the endpoint's exact error groups (v1/errors) of the keys
-// f selects.
-func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time, seq int, controller string, f api.Filter) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		l, err := s.Errors(ctx, controller, f)
-		return groupsFetchedMsg{seq: seq, list: l, err: err, fetchedAt: clock()}
-	}
-}
-
-// attachCmd attaches to pod with attach. The session is handed to owned
-// here, not in Update, so that it is closed when the UI exits even if the UI
-// exits while the attach is under way and this message is never read.
-func attachCmd(ctx context.Context, attach AttachFunc, owned *sessions, pod inspector.Pod) tea.Cmd {
-	return func() tea.Msg {
-		// Bounds the discovery and the port-forward's setup; the session
-		// itself lives until closed.
-		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
-		defer cancel()
-		s, objects, err := attach(ctx, pod)
-		if err == nil && !owned.adopt(s) {
-			err = errors.New("the UI has exited")
-		}
-		if err != nil {
-			return attachedMsg{pod: pod, err: fmt.Errorf("attach %s: %w", pod, err)}
-		}
-		return attachedMsg{pod: pod, session: s, objects: objects}
-	}
-}
-
-// sessions are the sessions the UI opened itself, closed when it exits.
-type sessions struct {
-	mu     sync.Mutex
-	open   []*inspector.Session
-	closed bool
-}
-
-// adopt keeps s to close at exit; once the UI has exited it closes s at once
-// and reports false.
-func (o *sessions) adopt(s *inspector.Session) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		s.Close()
-		return false
-	}
-	o.open = append(o.open, s)
-	return true
-}
-
-// closeAll closes every session adopted, and any adopted from now on.
-func (o *sessions) closeAll() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.closed = true
-	for _, s := range o.open {
-		s.Close()
-	}
-	o.open = nil
-}
-
 // dryRunCmd asks the endpoint how many keys act would touch.
-func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) tea.Cmd {
+func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act widget.Action) tea.Cmd {
 	return func() tea.Msg {
 		resps, err := runAction(ctx, s, act, true)
 		msg := dryRunMsg{id: id, err: err}
@@ -232,7 +75,7 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 				msg.hit = append(msg.hit, r.Controller)
 			}
 		}
-		for _, r := range act.requests() {
+		for _, r := range act.Requests() {
 			if !answered[r.Controller] {
 				msg.hit = append(msg.hit, r.Controller)
 			}
@@ -242,7 +85,7 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act action) te
 }
 
 // forgetCmd runs act.
-func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
+func forgetCmd(ctx context.Context, s *inspector.Session, act widget.Action) tea.Cmd {
 	return func() tea.Msg {
 		resps, err := runAction(ctx, s, act, false)
 		msg := forgetDoneMsg{act: act, err: err}
@@ -262,10 +105,10 @@ func forgetCmd(ctx context.Context, s *inspector.Session, act action) tea.Cmd {
 // inspector.ForgetEach (every controller is asked whatever another
 // answers): resps are the answers of the controllers that answered, err
 // an inspector.ForgetFailures naming each that did not.
-func runAction(ctx context.Context, s *inspector.Session, act action, dryRun bool) (resps []*api.ForgetResponse, err error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+func runAction(ctx context.Context, s *inspector.Session, act widget.Action, dryRun bool) (resps []*api.ForgetResponse, err error) {
+	ctx, cancel := context.WithTimeout(ctx, view.CallTimeout)
 	defer cancel()
-	reqs := act.requests()
+	reqs := act.Requests()
 	for i := range reqs {
 		reqs[i].DryRun = dryRun
 	}

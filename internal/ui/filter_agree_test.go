@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // TestFilterAgreesEverywhere runs the same filters against the endpoint,
@@ -76,13 +77,13 @@ func TestFilterAgreesEverywhere(t *testing.T) {
 		{strings.Repeat("x", 1025), refused},
 	} {
 		q := tt.q
-		uiErr := validFilter(q)
+		uiErr := widget.ValidFilter(q)
 		if (uiErr != nil) != (tt.want == refused) {
 			t.Errorf("q=%.40q: the filter line says %v; want refused %v", q, uiErr, tt.want == refused)
 		}
 		var want []string
 		if uiErr == nil {
-			match := filterMatcher(q)
+			match := widget.FilterMatcher(q)
 			for key, msg := range errOf {
 				if match(key) || match(msg) {
 					want = append(want, key)

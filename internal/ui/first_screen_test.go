@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // demoWorld is demo.FirstOutage (seed 7, a minute into its first outage)
@@ -39,9 +40,9 @@ func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, heig
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), Options{Session: s, Clock: r.Clock.Now})
+	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
 	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
-	msg := m.top.refresh()()
+	msg := m.top.Refresh()()
 	return send(t, m, msg)
 }
 
@@ -64,12 +65,12 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 	}{{"120x30", 120, 30}, {"80x24", 80, 24}} {
 		t.Run(sz.name, func(t *testing.T) {
 			m := firstScreen(t, r, srv, sz.w, sz.h)
-			if m.top.err != nil {
-				t.Fatalf("refresh: %v", m.top.err)
+			if m.top.Err != nil {
+				t.Fatalf("refresh: %v", m.top.Err)
 			}
-			page := m.top.page
-			if page == nil || len(page.Items) < m.top.rows() {
-				t.Fatalf("page %v: want a full screen of %d rows", page, m.top.rows())
+			page := m.top.Page
+			if page == nil || len(page.Items) < m.top.Rows() {
+				t.Fatalf("page %v: want a full screen of %d rows", page, m.top.Rows())
 			}
 			// Every row on the first screen is in trouble (the world has far
 			// more failing keys than fit), in the retrying order: keys in
@@ -90,7 +91,7 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 						i, k.Key.Key, k.FirstFailureAt, i-1, page.Items[i-1].FirstFailureAt)
 				}
 			}
-			if sel := m.top.selected(); sel == nil || sel.Key.Key != page.Items[0].Key.Key {
+			if sel := m.top.Selected(); sel == nil || sel.Key.Key != page.Items[0].Key.Key {
 				t.Errorf("the cursor is on %v; want the first row, %s", sel, page.Items[0].Key.Key)
 			}
 			scr := screen(m)
@@ -115,7 +116,7 @@ func TestDiagnosisGroupsReadEveryFewSeconds(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
-	j := startJourneyWith(t, Options{Session: f.session(t), Refresh: refresh, Namespace: "demo", Clock: clock})
+	j := startJourneyWith(t, view.Options{Session: f.session(t), Refresh: refresh, Namespace: "demo", Clock: clock})
 	j.waitFor("demo/widget-000000", "widgets — 20 keys")
 	startup := f.callsTo("v1/errors") // the first refresh, and the one the window size asks for
 	// Refreshes come due on the UI's clock: step it by two refresh periods,
@@ -134,10 +135,10 @@ func TestDiagnosisGroupsReadEveryFewSeconds(t *testing.T) {
 	if n := f.callsTo("v1/errors") - startup; n != 0 {
 		t.Errorf("%d refreshes within two seconds read the error groups %d more times, want none", f.callsTo("v1/keys"), n)
 	}
-	now.Add(int64(diagnosisEvery))
+	now.Add(int64(view.DiagnosisEvery))
 	for f.callsTo("v1/errors") < startup+1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the error groups were not read again %v later", diagnosisEvery)
+			t.Fatalf("the error groups were not read again %v later", view.DiagnosisEvery)
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // fleetOverview is fixedOverview seen cluster-wide: the demo's controllers
@@ -52,11 +53,11 @@ func fleetPage(n int) *inspector.KeyList {
 // fleetLoaded is the top view at w×h after one refresh of a fleet.
 func fleetLoaded(t *testing.T, w, h, unreachable int) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all"})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	ov := fleetOverview(unreachable)
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, fetchedAt: t0})
-	return send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fleetPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, FetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fleetPage(m.top.Rows()), FetchedAt: t0})
 }
 
 func TestGoldenFleet(t *testing.T) {
@@ -78,7 +79,7 @@ func TestFleetHeader(t *testing.T) {
 	}{
 		{0, 0, "workloads 2 · pods 3: 2 leading, 1 standby"},
 		{1, 1, "workloads 3 · pods 4: 2 leading, 1 standby, 1 unreachable"},
-		{5, maxUnreachableRows, "workloads 7 · pods 8: 2 leading, 1 standby, 5 unreachable"},
+		{5, view.MaxUnreachableRows, "workloads 7 · pods 8: 2 leading, 1 standby, 5 unreachable"},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.unreachable), func(t *testing.T) {
@@ -99,13 +100,13 @@ func TestFleetHeader(t *testing.T) {
 			if tt.unreachable > 0 && !strings.Contains(lines[1], "team-0/ctrl-7c9d-x0") || tt.unreachable > 0 && !strings.Contains(lines[1], "forbidden") {
 				t.Errorf("first unreachable row = %q, want the pod and why", lines[1])
 			}
-			if tt.unreachable > maxUnreachableRows && !strings.Contains(lines[maxUnreachableRows], fmt.Sprintf("%d more pods unreachable", tt.unreachable-maxUnreachableRows+1)) {
-				t.Errorf("last unreachable row = %q, want the rest counted", lines[maxUnreachableRows])
+			if tt.unreachable > view.MaxUnreachableRows && !strings.Contains(lines[view.MaxUnreachableRows], fmt.Sprintf("%d more pods unreachable", tt.unreachable-view.MaxUnreachableRows+1)) {
+				t.Errorf("last unreachable row = %q, want the rest counted", lines[view.MaxUnreachableRows])
 			}
-			if got, want := m.top.rows(), 40-headerLines-tt.wantRows-2-m.c.statusLines; got != want {
+			if got, want := m.top.Rows(), 40-view.HeaderLines-tt.wantRows-2-m.c.StatusLines; got != want {
 				t.Errorf("table rows = %d, want %d", got, want)
 			}
-			table := lines[headerLines+tt.wantRows]
+			table := lines[view.HeaderLines+tt.wantRows]
 			if !strings.Contains(table, "NAMESPACE/POD") {
 				t.Errorf("table header = %q, want a NAMESPACE/POD column", table)
 			}
@@ -116,11 +117,11 @@ func TestFleetHeader(t *testing.T) {
 // TestFleetOneWorkload: replicas of one workload are not a fleet: the
 // header names each, as before, and no pod column shows at 120 columns.
 func TestFleetOneWorkload(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	ov := fleetOverview(0)
 	ov.Replicas = ov.Replicas[:2]
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fleetPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fleetPage(m.top.Rows()), FetchedAt: t0})
 	out := screen(m)
 	if !strings.Contains(out, "demo/ctrl-1 standby") || strings.Contains(out, "POD") || strings.Contains(out, "workloads") {
 		t.Errorf("one workload's replicas: want each named and no POD column:\n%s", out)

@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // TestBulkForgetPastARefusingController: a bulk forget over two
@@ -46,7 +47,7 @@ func TestBulkForgetPastARefusingController(t *testing.T) {
 		}
 		return k.Failures
 	}
-	act := action{controllers: []string{"gadget", "widgets"}, filter: &api.Filter{}, what: "(ALL keys, no filter) of every controller"}
+	act := widget.Action{Controllers: []string{"gadget", "widgets"}, Filter: &api.Filter{}, What: "(ALL keys, no filter) of every controller"}
 
 	dry := dryRunCmd(ctx, s, 1, act)().(dryRunMsg)
 	if dry.count != 2 || dry.err == nil || !strings.Contains(dry.err.Error(), "gadget: ") {

@@ -20,6 +20,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // forKeys is the controller's log, as why reads it: every key in backoff,
@@ -37,10 +38,10 @@ func (forKeys) Logs(_ context.Context, _ *objwhy.Controller, key string) (*objwh
 		LastError: &api.ErrorRecord{Message: "quota exceeded", At: t0.Add(-10 * time.Second)}}}, nil
 }
 
-// widget is a Widget at generation gen whose controller (widget-controller,
+// widgetObject is a Widget at generation gen whose controller (widget-controller,
 // through the status subresource) has observed observed; its spec was
 // changed by manager changedAgo before t0.
-func widget(name string, gen, observed int64, manager string, changedAgo time.Duration) *unstructured.Unstructured {
+func widgetObject(name string, gen, observed int64, manager string, changedAgo time.Duration) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "example.com/v1", "kind": "Widget",
 		"metadata": map[string]any{"namespace": "default", "name": name, "generation": gen},
@@ -86,9 +87,9 @@ func newForClusterOf(instrumented bool) *forCluster {
 	)
 	f := &forCluster{asker: &objwhy.Asker{Finder: &objwhy.Finder{Core: cs}, Keys: forKeys{}, Now: func() time.Time { return t0 }}}
 	for _, u := range []*unstructured.Unstructured{
-		widget("w-new", 3, 2, "helm", 5*time.Minute),
-		widget("w-ok", 2, 2, "helm", time.Hour),
-		widget("w-old", 7, 6, "kubectl-client-side-apply", 30*time.Minute),
+		widgetObject("w-new", 3, 2, "helm", 5*time.Minute),
+		widgetObject("w-ok", 2, 2, "helm", time.Hour),
+		widgetObject("w-old", 7, 6, "kubectl-client-side-apply", 30*time.Minute),
 	} {
 		f.items = append(f.items, objwhy.Item{Object: u, Resource: "widgets"})
 	}
@@ -122,8 +123,8 @@ func runFor(t *testing.T, m Model, cmd tea.Cmd) Model {
 	if cmd == nil {
 		t.Fatal("no read of the list was started")
 	}
-	read, _ := cmd().(readMsg)
-	msg, ok := read.msg.(forFetchedMsg)
+	read, _ := cmd().(view.ReadMsg)
+	msg, ok := read.Msg.(view.ForFetchedMsg)
 	if !ok {
 		t.Fatal("the command is not the list's read")
 	}
@@ -139,12 +140,12 @@ func TestTopFor(t *testing.T) {
 	now := t0
 	clock := func() time.Time { return now }
 	cl := newForCluster()
-	m := newModel(context.Background(), Options{Clock: clock, For: &ForOptions{Type: "widgets", List: cl.list}})
+	m := newModel(context.Background(), view.Options{Clock: clock, For: &view.ForOptions{Type: "widgets", List: cl.list}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
 	if s := screen(m); !strings.Contains(s, "reading the widgets") {
 		t.Errorf("before the first read, the status line should say it is reading:\n%s", s)
 	}
-	m = runFor(t, m, m.forv.refresh())
+	m = runFor(t, m, m.forv.Refresh())
 
 	s := screen(m)
 	for _, want := range []string{"backoff › why widgets", "2 of 3 not Current · longest-waiting change first · updated just now"} {
@@ -229,9 +230,9 @@ func TestTopForOpensTheKey(t *testing.T) {
 		return &inspector.Session{}, nil, nil
 	}
 	cl := newForClusterOf(true)
-	m := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: cl.list, Attach: attach}})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: cl.list, Attach: attach}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
-	m = runFor(t, m, m.forv.refresh())
+	m = runFor(t, m, m.forv.Refresh())
 	if row := lineWith(screen(m), "w-old "); !strings.Contains(row, "backoff 4×, retry 20s (exact)") {
 		t.Fatalf("w-old's backoff should be read from the endpoint: %q", row)
 	}
@@ -244,15 +245,15 @@ func TestTopForOpensTheKey(t *testing.T) {
 		t.Fatal("enter on an answer from the endpoint started no attach")
 	}
 	msg := attachedOf(t, cmd)
-	if msg.session == nil || !slices.Equal(asked, []string{"widget-system deploy/widget-controller"}) {
+	if msg.Session == nil || !slices.Equal(asked, []string{"widget-system deploy/widget-controller"}) {
 		t.Fatalf("attach asked %v, msg %+v; want deploy/widget-controller in widget-system", asked, msg)
 	}
 	m = send(t, m, msg)
-	if m.view() != modeDetail || m.detail.controller != "widgets" || m.detail.key != "default/w-old" {
-		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.stack, m.detail.controller, m.detail.key)
+	if m.view() != modeDetail || m.detail.Controller != "widgets" || m.detail.Key != "default/w-old" {
+		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.stack, m.detail.Controller, m.detail.Key)
 	}
 	m = send(t, m, press("esc"))
-	if m.view() != modeFor || m.forv.open == "" {
+	if m.view() != modeFor || m.forv.Open == "" {
 		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.stack)
 	}
 	m, _ = update(t, m, press("enter"))
@@ -261,9 +262,9 @@ func TestTopForOpensTheKey(t *testing.T) {
 	}
 
 	// From a log, enter on the answer does nothing.
-	l := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list, Attach: attach}})
+	l := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, Attach: attach}})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 24})
-	l = runFor(t, l, l.forv.refresh())
+	l = runFor(t, l, l.forv.Refresh())
 	l = send(t, l, press("enter"))
 	if l, cmd = update(t, l, press("enter")); cmd != nil || l.view() != modeFor {
 		t.Errorf("an answer from a log opened something: state %v", l.stack)
@@ -272,16 +273,16 @@ func TestTopForOpensTheKey(t *testing.T) {
 
 // attachedOf runs the commands of batch cmd, each on its own (the status
 // line's expiry waits out its TTL), and returns the attach's message.
-func attachedOf(t *testing.T, cmd tea.Cmd) forAttachedMsg {
+func attachedOf(t *testing.T, cmd tea.Cmd) view.ForAttachedMsg {
 	t.Helper()
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok {
 		t.Fatal("enter did not start the attach and its status line")
 	}
-	got := make(chan forAttachedMsg, len(batch))
+	got := make(chan view.ForAttachedMsg, len(batch))
 	for _, c := range batch {
 		go func() {
-			if fm, ok := c().(forAttachedMsg); ok {
+			if fm, ok := c().(view.ForAttachedMsg); ok {
 				got <- fm
 			}
 		}()
@@ -292,5 +293,5 @@ func attachedOf(t *testing.T, cmd tea.Cmd) forAttachedMsg {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no forAttachedMsg within 5s")
 	}
-	return forAttachedMsg{}
+	return view.ForAttachedMsg{}
 }

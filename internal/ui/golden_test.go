@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // send runs msg through Update and returns the new model; commands are
@@ -49,9 +51,9 @@ func press(s string) tea.KeyPressMsg {
 // loaded is the top view at w×h after one refresh of the fixed dataset.
 func loaded(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 }
 
 func screen(m Model) string { return ansi.Strip(m.View().Content) }
@@ -68,8 +70,8 @@ func TestGolden(t *testing.T) {
 		t.Run("detail_"+sz.name, func(t *testing.T) {
 			m := loaded(t, sz.w, sz.h)
 			m.push(modeDetail)
-			m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-			m = send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
+			m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+			m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
 			golden.RequireEqual(t, screen(m))
 		})
 		t.Run("group_"+sz.name, func(t *testing.T) {
@@ -94,7 +96,7 @@ func TestGolden(t *testing.T) {
 		// "updated 4s ago", at every width (issue #23: it was cut at 60).
 		t.Run("paused_"+sz.name, func(t *testing.T) {
 			m := send(t, loaded(t, sz.w, sz.h), press("p"))
-			m.c.opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
+			m.c.Opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
 			golden.RequireEqual(t, screen(m))
 		})
 	}
@@ -108,11 +110,11 @@ func TestViewsFitTheTerminal(t *testing.T) {
 			"picker": picking(t, sz[0], sz[1], &fakeAttach{})}
 		d := m
 		d.push(modeDetail)
-		d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-		views["detail"] = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
-		f := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
+		d.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+		views["detail"] = send(t, d, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
+		f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
 		f = send(t, f, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		f = runFor(t, f, f.forv.refresh())
+		f = runFor(t, f, f.forv.Refresh())
 		views["for"], views["for-answer"] = f, send(t, f, press("enter"))
 		for name, v := range views {
 			lines := splitLines(screen(v))

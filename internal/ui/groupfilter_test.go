@@ -10,12 +10,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The filter of a fingerprint selects the messages that share it, and no other.
 func TestFingerprintFilter(t *testing.T) {
 	fp := "dial tcp …: connect: connection refused" // as v1/errors folds it
-	q := fingerprintFilter(fp)
+	q := view.FingerprintFilter(fp)
 	re := regexp.MustCompile(strings.TrimPrefix(q, "~"))
 	for msg, want := range map[string]bool{
 		"dial tcp 10.0.0.9:8443: connect: connection refused": true,
@@ -27,8 +29,8 @@ func TestFingerprintFilter(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x… ", 600) + "the end of a very long message"
-	if q := fingerprintFilter(long); len(q) > maxFilterLen || strings.HasPrefix(q, "~") {
-		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], maxFilterLen)
+	if q := view.FingerprintFilter(long); len(q) > widget.MaxFilterLen || strings.HasPrefix(q, "~") {
+		t.Errorf("a too-long fingerprint gives filter of %d bytes starting %q; want a substring within %d", len(q), q[:10], widget.MaxFilterLen)
 	}
 }
 
@@ -38,40 +40,40 @@ func TestFingerprintFilter(t *testing.T) {
 // a second esc then clears the user's own filter, as esc always does.
 func TestDrillDownEscRestoresTheView(t *testing.T) {
 	m := loaded(t, 120, 30)
-	m.top.filter.set("outage")
+	m.top.Filter.Set("outage")
 	m = send(t, m, press("3"), press("j"))
-	sel := m.top.sel
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec$", fingerprint: "spec", states: []api.State{api.StateBackoff, api.StateFailed}})
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^other$", fingerprint: "other", states: []api.State{api.StateFailed}})
-	if q := m.top.query(); m.top.controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
-		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.controller, q.Q, q.Error)
+	sel := m.top.Sel
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec$", Fingerprint: "spec", States: []api.State{api.StateBackoff, api.StateFailed}})
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^other$", Fingerprint: "other", States: []api.State{api.StateFailed}})
+	if q := m.top.Query(); m.top.Controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
+		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.Controller, q.Q, q.Error)
 	}
 	m = send(t, m, press("esc"))
-	if e, a := "outage", m.top.filter.applied; e != a {
+	if e, a := "outage", m.top.Filter.Applied; e != a {
 		t.Errorf("filter after esc: want %q, got %q", e, a)
 	}
-	if m.top.controller != "" {
-		t.Errorf("controller after esc: %q, want all", m.top.controller)
+	if m.top.Controller != "" {
+		t.Errorf("controller after esc: %q, want all", m.top.Controller)
 	}
-	if q := m.top.query(); q.Error != "" {
+	if q := m.top.Query(); q.Error != "" {
 		t.Errorf("error pattern after esc: %q, want none", q.Error)
 	}
-	if e, a := []api.State{api.StateQueued}, m.top.stateList(); !slices.Equal(e, a) {
+	if e, a := []api.State{api.StateQueued}, m.top.StateList(); !slices.Equal(e, a) {
 		t.Errorf("states after esc: want %v, got %v", e, a)
 	}
-	if m.top.sel != sel {
-		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.top.sel, sel)
+	if m.top.Sel != sel {
+		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.top.Sel, sel)
 	}
 	if want := `left the error group: showing keys matching "outage" in state queued of every controller again`; m.status != want {
 		t.Errorf("status %q, want %q", m.status, want)
 	}
-	if m = send(t, m, press("esc")); m.top.filter.applied != "" || m.top.stateList() == nil {
-		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.filter.applied, m.top.stateList())
+	if m = send(t, m, press("esc")); m.top.Filter.Applied != "" || m.top.StateList() == nil {
+		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.Filter.Applied, m.top.StateList())
 	}
 }
 
 // act runs an intent through the root, as a view returning it would.
-func act(t *testing.T, m Model, in intent) (Model, tea.Cmd) {
+func act(t *testing.T, m Model, in view.Intent) (Model, tea.Cmd) {
 	t.Helper()
 	next, cmd := m.act(in, nil)
 	return next.(Model), cmd
@@ -85,7 +87,7 @@ func TestGroupFooterSaysGroup(t *testing.T) {
 	if !strings.Contains(footer, "f forget group") || !strings.Contains(footer, "r retry group") || strings.Contains(footer, "forget key") {
 		t.Errorf("group footer %q: want f forget group, r retry group", footer)
 	}
-	if d := m.c.keys.Forget.Help().Desc; d != "forget key" {
+	if d := m.c.Keys.Forget.Help().Desc; d != "forget key" {
 		t.Errorf("the group view renamed the top view's f too: %q", d)
 	}
 }
@@ -96,7 +98,7 @@ func TestGroupViewSingular(t *testing.T) {
 	list := &api.ErrorGroupList{ServerTime: t0, Total: 1, Matched: 1, Groups: []api.ErrorGroup{
 		{Controller: "naive", Fingerprint: "spec.storageClass must be set", Count: 1, FirstSeen: t0, LastSeen: t0, Examples: []string{"demo/naive-00001"}},
 	}}
-	m = send(t, m, groupsFetchedMsg{seq: m.groups.seq, list: list})
+	m = send(t, m, view.GroupsFetchedMsg{Seq: m.groups.Seq, List: list})
 	s := screen(m)
 	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
 		t.Errorf("want singulars:\n%s", s)
@@ -108,10 +110,10 @@ func TestGroupViewSingular(t *testing.T) {
 // tracked count first.
 func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
 	m := loaded(t, 80, 24)
-	m.top.filter.set("naive-0000")
+	m.top.Filter.Set("naive-0000")
 	m = send(t, m, press("1"))
-	m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec", fingerprint: "spec.storageClass must be set", states: []api.State{api.StateBackoff, api.StateFailed}})
-	line := ansi.Strip(fit(m.top.queryLine(), 80))
+	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec", Fingerprint: "spec.storageClass must be set", States: []api.State{api.StateBackoff, api.StateFailed}})
+	line := ansi.Strip(widget.Fit(m.top.QueryLine(), 80))
 	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("query line %q does not show %q", line, want)

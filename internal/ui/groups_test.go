@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // withErrors serves f's real endpoint with v1/errors answered by list, as
@@ -60,7 +61,7 @@ func TestJourneyErrorGroups(t *testing.T) {
 			FirstSeen: now, LastSeen: now, Examples: []string{"demo/widget-000003"}},
 	}}
 	s, asked := withErrors(t, f, list)
-	j := startJourneyWith(t, Options{Session: s, Refresh: 100 * time.Millisecond})
+	j := startJourneyWith(t, view.Options{Session: s, Refresh: 100 * time.Millisecond})
 	j.waitFor("demo/widget-000004", "5 matched")
 
 	j.key("g")
@@ -129,7 +130,7 @@ func TestJourneyErrorGroupsRefresh(t *testing.T) {
 func TestGroupViewSaysHowFresh(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups())
 	later := t0.Add(2 * time.Second)
-	m.c.opts.Clock = func() time.Time { return later }
+	m.c.Opts.Clock = func() time.Time { return later }
 	title := splitLines(screen(m))[0]
 	if !strings.Contains(title, "keys grouped by error · updated 2s ago") {
 		t.Errorf("title %q, want it to say \"updated 2s ago\"", title)
@@ -148,7 +149,7 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 		m := send(t, loaded(t, sz[0], sz[1]), press("/"))
 		m = send(t, m, typeText("naive-0000")...)
 		m = send(t, m, press("enter"), press("g"))
-		if got := m.groups.filter; got != "naive-0000" {
+		if got := m.groups.Filter; got != "naive-0000" {
 			t.Errorf("at %dx%d the group view reads groups with filter %q, want the top view's", sz[0], sz[1], got)
 		}
 		m = send(t, m, fixedGroups())
@@ -159,13 +160,13 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 		if m.confirm == nil {
 			t.Fatalf("at %dx%d f on a group opened no dialog", sz[0], sz[1])
 		}
-		m = send(t, m, dryRunMsg{id: m.confirm.id, count: 10})
+		m = send(t, m, dryRunMsg{id: m.confirm.ID, count: 10})
 		s := squashSpaces(strings.ReplaceAll(screen(m), "│", " ")) // the dialog's borders
 		if want := `Forget the backoff of 10 keys of naive whose last error is`; !strings.Contains(s, want) {
 			t.Errorf("at %dx%d the dialog does not say %q:\n%s", sz[0], sz[1], want, screen(m))
 		}
-		for _, r := range m.confirm.act.requests() {
-			if r.Filter == nil || r.Filter.Q != "naive-0000" || r.Filter.Error != fingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
+		for _, r := range m.confirm.Act.Requests() {
+			if r.Filter == nil || r.Filter.Q != "naive-0000" || r.Filter.Error != view.FingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
 				t.Errorf("request %+v, want the user's filter and the group's error pattern", r)
 			}
 		}

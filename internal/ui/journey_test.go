@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // recorder wraps the model to keep its last rendered screen, ANSI
@@ -44,11 +46,11 @@ type journey struct {
 
 func startJourney(t *testing.T, f *fixture) *journey {
 	t.Helper()
-	return startJourneyWith(t, Options{Session: f.session(t), Refresh: 100 * time.Millisecond, Namespace: "demo"})
+	return startJourneyWith(t, view.Options{Session: f.session(t), Refresh: 100 * time.Millisecond, Namespace: "demo"})
 }
 
 // startJourneyWith runs the UI with opts at 120×30.
-func startJourneyWith(t *testing.T, opts Options) *journey {
+func startJourneyWith(t *testing.T, opts view.Options) *journey {
 	t.Helper()
 	screen := &atomic.Pointer[string]{}
 	m := newModel(context.Background(), opts)
@@ -57,7 +59,7 @@ func startJourneyWith(t *testing.T, opts Options) *journey {
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-		m.c.conn.owned.closeAll() // as Run does
+		m.c.Conn.Owned.CloseAll() // as Run does
 	})
 	return j
 }

@@ -1,106 +1,103 @@
 package ui
 
 import (
+	"maps"
+	"reflect"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// view is what the root asks of every view of the TUI (the table, a key's
-// detail, the error groups, help, the pod picker, `top --for`): the root
-// routes keys, draws, refreshes and resizes through it alone, in the manner
-// of k9s' Component. A view is a value: each method that changes it returns the view as it
-// is after, and the root stores it back in its slot.
-//
-// Adding a view is a file with a model that implements view, and one line
-// in viewSlots (the model's field in Model is its slot). The view's own
-// update, view and refresh stay as they were, typed: the methods of view
-// are their adapters.
-type view interface {
-	// onKey handles a key pressed while the view is on top of the stack.
-	// The keys every view shares (quit, help, pause, refresh) never reach
-	// it when its key map has them: the root handles those once (shared).
-	onKey(msg tea.KeyPressMsg) (view, tea.Cmd, intent)
-	// render draws the view's body; the root adds the footer.
-	render() string
-	// hintKeys is the view's key map: the hints line, and what ? explains.
-	hintKeys() help.KeyMap
-	// stale reports whether the view's next read is due now (never for a
-	// view that reads nothing).
-	stale() bool
-	// reload reads what the view shows again (the refresh clock); reloadNow
-	// is ctrl+r's, which may read more (the read a pause would wait for).
-	reload() (view, tea.Cmd)
-	reloadNow() (view, tea.Cmd)
-	// resize lays the view out again for the terminal's new size.
-	resize() (view, tea.Cmd)
-}
-
-// filterView is a view with a filter line typed in modeFilter.
-type filterView interface {
-	view
-	onFilterKey(msg tea.KeyPressMsg) (view, tea.Cmd, intent)
-	onFilterInput(msg tea.Msg) (view, tea.Cmd)
-}
-
-// slot is where a view lives in the root: the root keeps one model per
-// view, so a view left and opened again (detail, groups) starts from its
-// last state, and tests read a view's state by its field.
-type slot struct {
-	get func(*Model) view
-	set func(*Model, view)
-}
-
 // viewSlots registers the views, by the modes that show them (a drill-down
-// is the table's). The order of viewOrder is the order they are resized in.
-var viewSlots = map[mode]slot{
-	modeTop:    {func(m *Model) view { return m.top }, func(m *Model, v view) { m.top = v.(topModel) }},
-	modeDrill:  {func(m *Model) view { return m.top }, func(m *Model, v view) { m.top = v.(topModel) }},
-	modeDetail: {func(m *Model) view { return m.detail }, func(m *Model, v view) { m.detail = v.(detailModel) }},
-	modeGroups: {func(m *Model) view { return m.groups }, func(m *Model, v view) { m.groups = v.(groupModel) }},
-	modeHelp:   {func(m *Model) view { return m.help }, func(m *Model, v view) { m.help = v.(helpModel) }},
-	modePicker: {func(m *Model) view { return m.picker }, func(m *Model, v view) { m.picker = v.(pickerModel) }},
-	modeFor:    {func(m *Model) view { return m.forv }, func(m *Model, v view) { m.forv = v.(forModel) }},
+// is the table's): where the root keeps each (view.Slot). These six have
+// a field each in Model, which the intents that open them and the tests
+// name; a view added takes one line, registerView, and no field. The order
+// of viewOrder is the order they are resized in.
+var viewSlots = map[mode]view.Slot[Model]{
+	modeTop:    view.SlotOf(func(m *Model) *view.Top { return &m.top }),
+	modeDrill:  view.SlotOf(func(m *Model) *view.Top { return &m.top }),
+	modeDetail: view.SlotOf(func(m *Model) *view.Detail { return &m.detail }),
+	modeGroups: view.SlotOf(func(m *Model) *view.Groups { return &m.groups }),
+	modeHelp:   view.SlotOf(func(m *Model) *view.Help { return &m.help }),
+	modePicker: view.SlotOf(func(m *Model) *view.Picker { return &m.picker }),
+	modeFor:    view.SlotOf(func(m *Model) *view.For { return &m.forv }),
 }
+
+// registerView registers V, a view opened by a view.OpenIntent carrying
+// one: it gets a mode of its own, which the stack pushes and pops as any
+// view's, with title naming it in the ? view opened over it. The root
+// keeps it in Model.extra, so it needs no field. The one line a view added
+// takes, beside its file in package view:
+//
+//	var modeChain = registerView[view.Chain]("why chain")
+func registerView[V view.View](title string) mode {
+	md := nextMode
+	nextMode++
+	viewSlots[md] = view.Slot[Model]{
+		Get: func(m *Model) view.View { return m.extra[md] }, // nil until opened
+		Set: func(m *Model, v view.View) {
+			// A new map: the root is a value, and an older copy keeps its own.
+			extra := maps.Clone(m.extra)
+			if extra == nil {
+				extra = map[mode]view.View{}
+			}
+			extra[md] = v
+			m.extra = extra
+		},
+	}
+	viewModes = append(viewModes, md)
+	viewOrder = append(viewOrder, md)
+	helpTitles[md] = title
+	registered[reflect.TypeFor[V]()] = md
+	return md
+}
+
+// nextMode is the mode registerView gives next: after the fixed modes.
+var nextMode = modePaused + 1
+
+// registered are the modes of the views registerView registered, by type.
+var registered = map[reflect.Type]mode{}
 
 // viewOrder is every view once (the table once, not per mode).
 var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, modeTop}
 
 // viewAt is the view md shows; the table for a mode that is not a view.
-func (m *Model) viewAt(md mode) view {
+func (m *Model) viewAt(md mode) view.View {
 	if s, ok := viewSlots[md]; ok {
-		return s.get(m)
+		return s.Get(m)
 	}
 	return m.top
 }
 
 // setView stores v, as it is after an update, in md's slot.
-func (m *Model) setView(md mode, v view) {
+func (m *Model) setView(md mode, v view.View) {
 	if s, ok := viewSlots[md]; ok {
-		s.set(m, v)
+		s.Set(m, v)
 		return
 	}
-	m.top = v.(topModel)
+	m.top = v.(view.Top)
 }
 
 // shared handles, once for every view, the keys its key map shares with the
 // others: quit, help (over this view's keys), pause and refresh. It reports
 // false for any other key, and for these where the view's key map lacks them
 // (the picker's q is a letter of its filter; help's ? closes it).
-func (m *Model) shared(v view, msg tea.KeyPressMsg) (tea.Cmd, intent, bool) {
-	km := v.hintKeys()
-	k := &m.c.keys
+func (m *Model) shared(v view.View, msg tea.KeyPressMsg) (tea.Cmd, view.Intent, bool) {
+	km := v.HintKeys()
+	k := &m.c.Keys
 	switch {
 	case key.Matches(msg, k.Quit) && hasBinding(km, k.Quit):
 		return tea.Quit, nil, true
 	case key.Matches(msg, k.Help) && hasBinding(km, k.Help):
-		return nil, openHelpIntent{km}, true
+		return nil, view.OpenHelpIntent{Keys: km}, true
 	case key.Matches(msg, k.Pause) && hasBinding(km, k.Pause):
-		return nil, pauseIntent{}, true
+		return nil, view.PauseIntent{}, true
 	case key.Matches(msg, k.Refresh) && hasBinding(km, k.Refresh):
-		return nil, refreshIntent{}, true
+		return nil, view.RefreshIntent{}, true
 	}
 	return nil, nil, false
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // At every size from the smallest laid out, the footer ends with
@@ -62,9 +64,9 @@ func TestLimiterLineCycles(t *testing.T) {
 	m := loaded(t, 80, 24)
 	seen := map[string]bool{}
 	for i := range 4 {
-		now := t0.Add(limiterCycle * time.Duration(i))
-		m.c.opts.Clock = func() time.Time { return now }
-		line := m.top.limiterLine()
+		now := t0.Add(widget.LimiterCycle * time.Duration(i))
+		m.c.Opts.Clock = func() time.Time { return now }
+		line := m.top.LimiterLine()
 		for _, name := range []string{"naive", "outage", "wellbehaved"} {
 			if strings.Contains(line, name+" exp") {
 				seen[name] = true
@@ -93,8 +95,8 @@ func TestGoldenSmall(t *testing.T) {
 func detailOf(t *testing.T, m Model) Model {
 	t.Helper()
 	m.push(modeDetail)
-	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-	return send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0})
+	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	return send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
 }
 
 // Scrolling is clamped in Update: 50 × j goes no further than the last
@@ -107,19 +109,19 @@ func TestDetailScrollBound(t *testing.T) {
 	for range 50 {
 		m = send(t, m, press("j"))
 	}
-	bound := len(m.detail.body()) - m.detail.room() + 1
-	if m.detail.scroll != bound {
-		t.Errorf("after 50×j: scroll %d, want the bound %d", m.detail.scroll, bound)
+	bound := len(m.detail.Body()) - m.detail.Room() + 1
+	if m.detail.Scroll != bound {
+		t.Errorf("after 50×j: scroll %d, want the bound %d", m.detail.Scroll, bound)
 	}
 	atEnd := top(m)
 	m = send(t, m, press("k"))
-	if m.detail.scroll != bound-1 || top(m) == atEnd {
-		t.Errorf("k after the end: scroll %d (want %d), first line %q (was %q): want the view to move", m.detail.scroll, bound-1, top(m), atEnd)
+	if m.detail.Scroll != bound-1 || top(m) == atEnd {
+		t.Errorf("k after the end: scroll %d (want %d), first line %q (was %q): want the view to move", m.detail.Scroll, bound-1, top(m), atEnd)
 	}
 	// A resize re-clamps.
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 60})
-	if m.detail.scroll != 0 {
-		t.Errorf("everything fits at 200×60, scroll %d, want 0", m.detail.scroll)
+	if m.detail.Scroll != 0 {
+		t.Errorf("everything fits at 200×60, scroll %d, want 0", m.detail.Scroll)
 	}
 }
 
@@ -129,8 +131,8 @@ func TestCountsLineFitsBigCounts(t *testing.T) {
 	m := loaded(t, 80, 24)
 	ov := fixedOverview()
 	ov.Controllers[1].Counts = map[api.State]int{"backoff": 12979, "scheduled": 2726, "queued": 14, "running": 1, "failed": 2000, "idle": 2280}
-	m.top.overview = ov
-	line := m.top.countsLine()
+	m.top.Overview = ov
+	line := m.top.CountsLine()
 	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
 		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
 	}
@@ -142,9 +144,9 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 	for _, w := range []int{60, 72, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			m := send(t, loaded(t, w, 20), press("?"))
-			lines := m.help.lines()
+			lines := m.help.Lines()
 			text := ansi.Strip(strings.Join(lines, "\n"))
-			for _, g := range m.top.keys().FullHelp() {
+			for _, g := range m.top.Keys().FullHelp() {
 				for _, b := range g {
 					h := b.Help()
 					if !b.Enabled() {
@@ -159,7 +161,7 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 				}
 			}
 			for _, st := range api.States {
-				if last := strings.Fields(stateHelp[st]); !strings.Contains(text, last[len(last)-1]) {
+				if last := strings.Fields(view.StateHelp[st]); !strings.Contains(text, last[len(last)-1]) {
 					t.Errorf("at %d columns the meaning of %s is cut:\n%s", w, st, text)
 				}
 			}

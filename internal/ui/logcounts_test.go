@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // logWorld is a log read by log mode, as `top --from-logs FILE` serves it:
@@ -50,9 +51,9 @@ func logWorld(t *testing.T) *logs.Store {
 // logsTop is top over logWorld at w×h after one refresh.
 func logsTop(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Session: logWorld(t).Session("logs: widgets.log", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: logWorld(t).Session("logs: widgets.log", nil), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, m.top.refresh()())
+	return send(t, m, m.top.Refresh()())
 }
 
 // countLabel is one state's count on the header's counts line: "7 unknown 5".
@@ -70,8 +71,8 @@ func TestLogCountsAddUp(t *testing.T) {
 	}{{"80x24", 80, 24}, {"60x20", 60, 20}} {
 		t.Run(sz.name, func(t *testing.T) {
 			m := logsTop(t, sz.w, sz.h)
-			if m.top.err != nil {
-				t.Fatalf("refresh: %v", m.top.err)
+			if m.top.Err != nil {
+				t.Fatalf("refresh: %v", m.top.Err)
 			}
 			scr := screen(m)
 			counts := splitLines(scr)[1]
@@ -81,17 +82,17 @@ func TestLogCountsAddUp(t *testing.T) {
 				sum += n
 				seen[c[2]] = true
 				st := api.State(c[2])
-				if c[2] == shortStates[api.StateScheduled] {
+				if c[2] == view.ShortStates[api.StateScheduled] {
 					st = api.StateScheduled
 				}
-				if c[2] == shortStates[api.StateUnknown] {
+				if c[2] == view.ShortStates[api.StateUnknown] {
 					st = api.StateUnknown
 				}
 				if n != want[st] {
 					t.Errorf("the header says %s %d, want %d: %q", c[2], n, want[st], counts)
 				}
 			}
-			if !seen["unknown"] && !seen[shortStates[api.StateUnknown]] || !strings.Contains(counts, "7 unkn") {
+			if !seen["unknown"] && !seen[view.ShortStates[api.StateUnknown]] || !strings.Contains(counts, "7 unkn") {
 				t.Errorf("the counts line %q does not show unknown under 7", counts)
 			}
 			if sum != 9 {
@@ -101,14 +102,14 @@ func TestLogCountsAddUp(t *testing.T) {
 
 			// 7 shows only the unknown keys, and says so.
 			m = send(t, m, press("7"))
-			if got := m.top.stateList(); len(got) != 1 || got[0] != api.StateUnknown {
+			if got := m.top.StateList(); len(got) != 1 || got[0] != api.StateUnknown {
 				t.Fatalf("7 toggled %v on, want unknown", got)
 			}
-			m = send(t, m, m.top.refresh()())
-			if p := m.top.page; p == nil || p.Matched != 5 {
+			m = send(t, m, m.top.Refresh()())
+			if p := m.top.Page; p == nil || p.Matched != 5 {
 				t.Fatalf("with 7 on the page is %+v, want the 5 unknown keys", p)
 			}
-			for _, k := range m.top.page.Items {
+			for _, k := range m.top.Page.Items {
 				if k.State != api.StateUnknown {
 					t.Errorf("with 7 on, %s (%s) is shown", k.Key.Key, k.State)
 				}
@@ -128,18 +129,18 @@ func TestLiveSourceHasSixToggles(t *testing.T) {
 		t.Errorf("an endpoint's header shows unknown:\n%s", screen(m))
 	}
 	h := send(t, m, press("?"))
-	if help := ansi.Strip(strings.Join(h.help.lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
+	if help := ansi.Strip(strings.Join(h.help.Lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
 		t.Errorf("an endpoint's help does not name states 1-6 alone:\n%s", help)
 	}
-	if m = send(t, m, press("7")); len(m.top.stateList()) != 0 {
-		t.Errorf("7 toggled %v on an endpoint", m.top.stateList())
+	if m = send(t, m, press("7")); len(m.top.StateList()) != 0 {
+		t.Errorf("7 toggled %v on an endpoint", m.top.StateList())
 	}
 }
 
 // TestLogHelpNamesUnknown: on a log the help lists 1-7, unknown the 7th.
 func TestLogHelpNamesUnknown(t *testing.T) {
 	m := send(t, logsTop(t, 120, 40), press("?"))
-	help := ansi.Strip(strings.Join(m.help.lines(), "\n"))
+	help := ansi.Strip(strings.Join(m.help.Lines(), "\n"))
 	if !strings.Contains(help, "States (1-7 ") || !regexp.MustCompile(`(?m)^  7 unknown +log only`).MatchString(help) {
 		t.Errorf("a log's help does not list unknown as 7:\n%s", help)
 	}

@@ -10,18 +10,19 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // TestHeaderSaysWhatTheLogRead: for a log source, the first header line
 // says how many lines were read, the records by dialect, the failure lines
 // that could not be read and those without a time.
 func TestHeaderSaysWhatTheLogRead(t *testing.T) {
-	m := newModel(context.Background(), Options{Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 30})
 	ov := fixedOverview()
 	ov.Replicas[0].LogRead = &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
 	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 4 failure lines unreadable, 2 without a time"
 	if !strings.Contains(first, want) {
@@ -29,7 +30,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	}
 
 	ov.Replicas[0].LogRead = &api.LogRead{Lines: 10}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, "log 10 lines, none recognised") {
 		t.Errorf("first header line = %q, want it to say none was recognised", first)
 	}
@@ -49,14 +50,14 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 		t.Errorf("first header line = %q, want it to start %q and not say updated", first, want)
 	}
 	g := send(t, m, press("g"))
-	g = send(t, g, g.groups.refresh()())
+	g = send(t, g, g.groups.Refresh()())
 	if !strings.Contains(screen(g), "log ends 10:00:30 (5m55s ago)") {
 		t.Errorf("the error groups do not say where the log ends:\n%s", screen(g))
 	}
 
 	m.push(modeDetail)
-	m.detail = detailModel{c: m.c, controller: "kustomization", key: "flux-system/apps"}
-	m = send(t, m, detailCmd(context.Background(), m.c.conn.session, nil, fixedClock, "kustomization", "flux-system/apps")())
+	m.detail = view.Detail{C: m.c, Controller: "kustomization", Key: "flux-system/apps"}
+	m = send(t, m, view.DetailCmd(context.Background(), m.c.Conn.Session, nil, fixedClock, "kustomization", "flux-system/apps")())
 	if want := "Next re-check at 10:05:10 (4m40s after the log's last line)"; !strings.Contains(strings.Join(strings.Fields(screen(m)), " "), want) {
 		t.Errorf("detail:\n%s\nwant it to say %q", screen(m), want)
 	}
@@ -66,9 +67,9 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	if _, _, err := live.Read(context.Background(), strings.NewReader(line+"\n")); err != nil {
 		t.Fatal(err)
 	}
-	l := newModel(context.Background(), Options{Session: live.Session("logs: stdin", nil), Clock: fixedClock})
+	l := newModel(context.Background(), view.Options{Session: live.Session("logs: stdin", nil), Clock: fixedClock})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 30})
-	l = send(t, l, l.top.refresh()())
+	l = send(t, l, l.top.Refresh()())
 	if first, _, _ := strings.Cut(screen(l), "\n"); strings.Contains(first, "log ends") || !strings.Contains(first, "updated") {
 		t.Errorf("a live log's first header line = %q, want it updated, with no end", first)
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The countdown runs on the server's clock plus the local time elapsed
@@ -14,8 +16,8 @@ import (
 func TestCountdownUsesServerClock(t *testing.T) {
 	local := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC) // far from the server's t0
 	now := local
-	m := newModel(context.Background(), Options{Clock: func() time.Time { return now }})
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: local})
+	m := newModel(context.Background(), view.Options{Clock: func() time.Time { return now }})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(5), FetchedAt: local})
 	if s := screen(m); !strings.Contains(s, "4m12s") {
 		t.Fatalf("want the naive key due in 4m12s:\n%s", s)
 	}
@@ -30,8 +32,8 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m := newModel(context.Background(), Options{Clock: fixedClock})
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(5), fetchedAt: t0})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(5), FetchedAt: t0})
 	m = send(t, m, press("f"), press("r"), press("R"))
 	if m.confirm != nil {
 		t.Fatalf("an action opened a confirmation on a read-only endpoint")
@@ -49,36 +51,36 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 func TestFilterStates(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, press("/"))
-	if m.top.filter.state != filtering {
-		t.Fatalf("after /: state %v, want filtering", m.top.filter.state)
+	if m.top.Filter.State != widget.Filtering {
+		t.Fatalf("after /: state %v, want filtering", m.top.Filter.State)
 	}
 	for _, r := range "~out.*" {
 		m = send(t, m, press(string(r)))
 	}
-	if e, a := "~out.*", m.top.filter.applied; e != a {
+	if e, a := "~out.*", m.top.Filter.Applied; e != a {
 		t.Errorf("applied while typing: want %q, got %q", e, a)
 	}
 	m = send(t, m, press("enter"))
-	if m.top.filter.state != filterApplied || m.top.query().Q != "~out.*" {
-		t.Errorf("after enter: state %v, query %+v", m.top.filter.state, m.top.query())
+	if m.top.Filter.State != widget.FilterApplied || m.top.Query().Q != "~out.*" {
+		t.Errorf("after enter: state %v, query %+v", m.top.Filter.State, m.top.Query())
 	}
 	m = send(t, m, press("esc"))
-	if m.top.filter.state != unfiltered || m.top.query().Q != "" {
-		t.Errorf("after esc: state %v, query %+v", m.top.filter.state, m.top.query())
+	if m.top.Filter.State != widget.Unfiltered || m.top.Query().Q != "" {
+		t.Errorf("after esc: state %v, query %+v", m.top.Filter.State, m.top.Query())
 	}
 }
 
 // A bulk retry counts its keys with a dry run before asking.
 func TestBulkRetryConfirmation(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("r"))
-	if m.confirm == nil || !m.confirm.act.bulk() || m.confirm.count != -1 {
+	if m.confirm == nil || !m.confirm.Act.Bulk() || m.confirm.Count != -1 {
 		t.Fatalf("want a bulk confirmation awaiting its count, got %+v", m.confirm)
 	}
-	reqs := m.confirm.act.requests()
-	if len(reqs) != 1 || reqs[0].Controller != "outage" || !reqs[0].Requeue || reqs[0].Spread.Duration != bulkSpread || reqs[0].Filter == nil {
+	reqs := m.confirm.Act.Requests()
+	if len(reqs) != 1 || reqs[0].Controller != "outage" || !reqs[0].Requeue || reqs[0].Spread.Duration != widget.BulkSpread || reqs[0].Filter == nil {
 		t.Errorf("requests: %+v", reqs)
 	}
-	m = send(t, m, dryRunMsg{id: m.confirm.id, count: 842})
+	m = send(t, m, dryRunMsg{id: m.confirm.ID, count: 842})
 	if s := screen(m); !strings.Contains(s, `Retry 842 keys of outage whose last error is "sync inventory: 503 Service`) || strings.Contains(s, `\"`) || !strings.Contains(s, "spread") {
 		t.Errorf("the dialog does not say what will happen:\n%s", s)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"charm.land/bubbles/v2/help"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // mode is one entry of the root's stack of modes. The bottom is a view the
@@ -29,7 +31,7 @@ const (
 	modeConfirm // the forget dialog, its reason input included
 	// modePaused is not a layer: a pause outlives the view it was made in
 	// (pause in the table, read a key, still paused), so it is the shared
-	// flag common.paused. A hint can be bound to it all the same.
+	// flag view.Common.Paused. A hint can be bound to it all the same.
 	modePaused
 )
 
@@ -86,7 +88,7 @@ func (m *Model) viewUnder() mode {
 // onStack reports whether md is on the stack now (paused: whether paused).
 func (m *Model) onStack(md mode) bool {
 	if md == modePaused {
-		return m.c.paused
+		return m.c.Paused
 	}
 	return slices.Contains(m.stack, md)
 }
@@ -97,7 +99,7 @@ func (m *Model) onStack(md mode) bool {
 // the detail view, not the drill-down). Paused: whether paused.
 func (m *Model) shown(md mode) bool {
 	if md == modePaused {
-		return m.c.paused
+		return m.c.Paused
 	}
 	for _, s := range slices.Backward(m.stack) {
 		if s == md {
@@ -115,14 +117,14 @@ func (m *Model) shown(md mode) bool {
 func (m *Model) keysOf(md mode) help.KeyMap {
 	switch md {
 	case modeFilter:
-		return m.c.keys.filter()
+		return m.c.Keys.FilterKeys()
 	case modeConfirm:
 		if m.confirm != nil {
-			return m.confirm.keyMap()
+			return m.confirm.KeyMap()
 		}
-		return m.c.keys.top()
+		return view.TopKeysOf(&m.c.Keys)
 	}
-	return m.viewAt(md).hintKeys()
+	return m.viewAt(md).HintKeys()
 }
 
 // statusShown is the status message as drawn: none while it is bound to a
@@ -132,4 +134,12 @@ func (m Model) statusShown() string {
 		return ""
 	}
 	return m.status
+}
+
+// helpTitles name the view help was opened over, in its title.
+var helpTitles = map[mode]string{
+	modeTop:    "keys",
+	modeDetail: "a key's detail",
+	modeGroups: "error groups",
+	modeFor:    "top --for",
 }

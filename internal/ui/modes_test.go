@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // A hint shows only while its mode is on the stack (issue #20): the
@@ -22,7 +23,7 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 	const hint = "esc goes back to the view before it"
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 		m := loaded(t, sz[0], sz[1])
-		m, _ = act(t, m, showGroupIntent{controller: "naive", errors: "~^spec$", fingerprint: "spec", states: []api.State{api.StateBackoff}})
+		m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec$", Fingerprint: "spec", States: []api.State{api.StateBackoff}})
 		if !strings.Contains(flat(screen(m)), hint) {
 			t.Fatalf("%dx%d: the drill-down does not say %q:\n%s", sz[0], sz[1], hint, screen(m))
 		}
@@ -34,11 +35,11 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 			t.Errorf("%dx%d: the detail view shows the drill-down's hint:\n%s", sz[0], sz[1], screen(d))
 		}
 		back := send(t, d, press("esc"))
-		if s := flat(screen(back)); back.top.drill == nil || !strings.Contains(s, hint) {
+		if s := flat(screen(back)); back.top.Drill == nil || !strings.Contains(s, hint) {
 			t.Errorf("%dx%d: back in the drill-down, its hint is not shown:\n%s", sz[0], sz[1], screen(back))
 		}
 		out := send(t, back, press("esc"))
-		if s := flat(screen(out)); out.top.drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
+		if s := flat(screen(out)); out.top.Drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
 			t.Errorf("%dx%d: out of the drill-down, the screen still offers esc:\n%s", sz[0], sz[1], screen(out))
 		}
 		// Paused: its hint goes with the pause.
@@ -46,7 +47,7 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 		if !strings.Contains(flat(screen(p)), "p resumes") {
 			t.Errorf("%dx%d: paused without its hint", sz[0], sz[1])
 		}
-		p.c.paused = false // resumed by other means than p: the hint goes too
+		p.c.Paused = false // resumed by other means than p: the hint goes too
 		if strings.Contains(flat(screen(p)), "p resumes") {
 			t.Errorf("%dx%d: not paused, yet the footer says \"p resumes\"", sz[0], sz[1])
 		}
@@ -60,15 +61,15 @@ func TestReasonInputTakesCursorKeys(t *testing.T) {
 	m := send(t, loaded(t, 80, 24), press("down"), press("f"), press("w"))
 	for _, k := range []string{"a", "b", "c", "left", "left", "X", "up", "down", "home", "Y", "end", "Z"} {
 		m = send(t, m, press(k))
-		if m.confirm == nil || !m.confirm.typing {
+		if m.confirm == nil || !m.confirm.Typing {
 			t.Fatalf("%q ended the reason's typing", k)
 		}
 	}
-	if e, a := "YaXbcZ", m.confirm.reason.Value(); e != a {
+	if e, a := "YaXbcZ", m.confirm.Reason.Value(); e != a {
 		t.Errorf("reason = %q, want %q (the cursor moved by left, home, end)", a, e)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.typing {
+	if m.confirm == nil || m.confirm.Typing {
 		t.Fatal("enter did not end the typing, or closed the dialog")
 	}
 	if m = send(t, m, press("y")); m.confirm != nil {
@@ -153,7 +154,7 @@ func TestModeStackHints(t *testing.T) {
 			for _, msg := range st.do {
 				if _, ok := msg.(groupsRead); ok {
 					g := fixedGroups()
-					g.seq = m.groups.seq // the read the view asked for last
+					g.Seq = m.groups.Seq // the read the view asked for last
 					msg = g
 				}
 				m = send(t, m, msg)
@@ -206,9 +207,9 @@ func TestModeStackPickerAndFor(t *testing.T) {
 		}
 	}
 
-	f := newModel(context.Background(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: newForCluster().list}})
+	f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list}})
 	f = send(t, f, tea.WindowSizeMsg{Width: 80, Height: 24})
-	f = runFor(t, f, f.forv.refresh())
+	f = runFor(t, f, f.forv.Refresh())
 	f = send(t, f, press("enter"), press("?"))
 	if !slices.Equal(f.stack, []mode{modeFor, modeHelp}) {
 		t.Fatalf("stack %v, want the answer's help", f.stack)
@@ -217,8 +218,8 @@ func TestModeStackPickerAndFor(t *testing.T) {
 	if !strings.Contains(help, "esc back to the list") || strings.Contains(help, "filter (~regex)") {
 		t.Errorf("help over `top --for` does not explain its keys:\n%s", screen(f))
 	}
-	if f = send(t, f, press("esc")); !slices.Equal(f.stack, []mode{modeFor}) || f.forv.open == "" {
-		t.Errorf("esc out of help: stack %v, answer open %v; want the answer again", f.stack, f.forv.open != "")
+	if f = send(t, f, press("esc")); !slices.Equal(f.stack, []mode{modeFor}) || f.forv.Open == "" {
+		t.Errorf("esc out of help: stack %v, answer open %v; want the answer again", f.stack, f.forv.Open != "")
 	}
 }
 

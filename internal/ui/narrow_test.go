@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Under 72 columns, with every controller shown, the table still fits: no
@@ -83,7 +85,7 @@ func TestNarrowGroupViewFits(t *testing.T) {
 func TestNarrowKeepsTheAnswer(t *testing.T) {
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 		m := send(t, loaded(t, sz[0], sz[1]), press("p"))
-		m.c.opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
+		m.c.Opts.Clock = func() time.Time { return t0.Add(4 * time.Second) }
 		lines := splitLines(screen(m))
 		if !strings.Contains(lines[0], "⏸ PAUSED") {
 			t.Errorf("%dx%d: paused, the first line %q lost its mark", sz[0], sz[1], lines[0])
@@ -93,7 +95,7 @@ func TestNarrowKeepsTheAnswer(t *testing.T) {
 				t.Errorf("%dx%d: a key is cut at its namespace: %q", sz[0], sz[1], l)
 			}
 		}
-		if sz[0] >= narrowWidth {
+		if sz[0] >= view.NarrowWidth {
 			continue
 		}
 		want := "› demo/outage-00017 · sync inven"

@@ -3,7 +3,7 @@ package ui
 import (
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Pause is immediate: a read sent before p was pressed that arrives while
@@ -14,45 +14,36 @@ import (
 // filter or sort changed, the refresh after a forget) is the user's
 // asking, and shown.
 
-// readMsg is a view's read as it arrives, with how many times the UI had
-// been paused when it was sent (common.pauses).
-type readMsg struct {
-	pauses int
-	msg    tea.Msg
-}
-
-// stamp makes cmd, a view's read, answer with a readMsg.
-func (c *common) stamp(cmd tea.Cmd) tea.Cmd {
-	n := c.pauses
-	return func() tea.Msg { return readMsg{pauses: n, msg: cmd()} }
-}
-
 // dropped reports whether r was sent before the pause the UI is in; if so
 // its view's read is no longer under way (ctrl+r's refreshOnce waits for
 // one), and the top view asks for the diagnosis' groups on its next read,
 // as it would have had this one been taken in.
-func (m *Model) dropped(r readMsg) bool {
-	if !m.c.paused || r.pauses == m.c.pauses {
+func (m *Model) dropped(r view.ReadMsg) bool {
+	if !m.c.Paused || r.Pauses == m.c.Pauses {
 		return false
 	}
-	switch msg := r.msg.(type) {
-	case refreshedMsg:
-		if msg.groupsAsked {
-			m.top.groupsAt = time.Time{}
+	switch msg := r.Msg.(type) {
+	case view.RefreshedMsg:
+		if msg.GroupsAsked {
+			m.top.GroupsAt = time.Time{}
 		}
-		if msg.seq == m.top.seq {
-			m.top.inflight = false
+		if msg.Seq == m.top.Seq {
+			m.top.Inflight = false
 		}
-	case detailFetchedMsg:
-		if msg.controller == m.detail.controller && msg.key == m.detail.key {
-			m.detail.inflight = false
+	case view.DetailFetchedMsg:
+		if msg.Controller == m.detail.Controller && msg.Key == m.detail.Key {
+			m.detail.Inflight = false
 		}
-	case groupsFetchedMsg:
-		if msg.seq == m.groups.seq {
-			m.groups.loading = false
+	case view.GroupsFetchedMsg:
+		if msg.Seq == m.groups.Seq {
+			m.groups.Loading = false
 		}
-	case forFetchedMsg:
-		m.forv.inflight = false
+	case view.ForFetchedMsg:
+		m.forv.Inflight = false
+	default: // a registered view's read: it learns it was dropped
+		if mm, _, ok := m.receive(view.DroppedMsg{Msg: r.Msg}); ok {
+			*m = mm
+		}
 	}
 	return true
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Pause is immediate: a read under way when p is pressed (sent by the
@@ -17,9 +19,9 @@ import (
 func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	f := newFixture(t, 3, false)
 	now := t0
-	m := newModel(context.Background(), Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
+	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.refresh()())
+	m = send(t, m, m.top.Refresh()())
 	if s := screen(m); !strings.Contains(s, "demo/widget-000002") || !strings.Contains(s, "updated just now") {
 		t.Fatalf("first read not shown:\n%s", s)
 	}
@@ -28,7 +30,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	// before its answer arrives.
 	now = now.Add(3 * time.Second)
 	f.fail("demo/widget-000099", "a new failure")
-	inflight := m.top.refresh()
+	inflight := m.top.Refresh()
 	m = send(t, m, press("p"))
 	before := screen(m)
 	if !strings.Contains(before, "updated 3s ago") || strings.Contains(before, "widget-000099") {
@@ -56,20 +58,20 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 	f := newFixture(t, 3, false)
 	now := t0
-	m := newModel(context.Background(), Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
+	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.refresh()())
+	m = send(t, m, m.top.Refresh()())
 	next, cmd := m.Update(press("enter"))
 	m = next.(Model)
 	if m.view() != modeDetail || cmd == nil {
 		t.Fatalf("enter did not open a key's detail with a read: view %v", m.view())
 	}
 	m = send(t, m, cmd())
-	key := m.detail.key
+	key := m.detail.Key
 
 	now = now.Add(3 * time.Second)
 	f.fail(key, "another failure, while paused")
-	inflight := m.detail.refresh()
+	inflight := m.detail.Refresh()
 	m = send(t, m, press("p"))
 	before := screen(m)
 	m = send(t, m, inflight())
@@ -85,34 +87,34 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 func TestPauseReadsNothingToFit(t *testing.T) {
 	for _, lastRow := range []bool{false, true} {
 		f := newFixture(t, 40, false)
-		m := newModel(context.Background(), Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
+		m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
 		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-		m = send(t, m, m.top.refresh()())
+		m = send(t, m, m.top.Refresh()())
 		// The legend goes, so that p's hint takes a row; then refit's
 		// reads, as the header settles.
 		m = send(t, m, statusExpiredMsg{id: m.statusID})
-		for i := 0; m.top.inflight; i++ {
+		for i := 0; m.top.Inflight; i++ {
 			if i == 3 {
 				t.Fatal("the page never fits")
 			}
-			m = send(t, m, m.top.refresh()())
+			m = send(t, m, m.top.Refresh()())
 		}
 		if lastRow {
-			for range m.top.shownRows() - 1 {
+			for range m.top.ShownRows() - 1 {
 				m = send(t, m, press("j"))
 			}
 		}
-		sel := m.top.selected().Key.Key
-		seq, rows := m.top.seq, m.top.rows()
+		sel := m.top.Selected().Key.Key
+		seq, rows := m.top.Seq, m.top.Rows()
 		m = send(t, m, press("p"))
-		if m.top.rows() != rows-1 {
-			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.rows())
+		if m.top.Rows() != rows-1 {
+			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.Rows())
 		}
-		if m.top.seq != seq || m.top.inflight {
-			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.seq)
+		if m.top.Seq != seq || m.top.Inflight {
+			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.Seq)
 		}
-		if got := m.top.selected(); got == nil || got.Key.Key != sel || m.top.cursor >= m.top.shownRows() {
-			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.cursor, m.top.shownRows())
+		if got := m.top.Selected(); got == nil || got.Key.Key != sel || m.top.Cursor >= m.top.ShownRows() {
+			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.Cursor, m.top.ShownRows())
 		}
 		if s := screen(m); !strings.Contains(s, "› backoff   widgets    "+sel) {
 			t.Errorf("last row %v: the selected key %s is not on screen:\n%s", lastRow, sel, s)

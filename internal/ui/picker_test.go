@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // fixedPods are what discovery found, sorted as Resolve sorts them.
@@ -38,7 +40,7 @@ func (f *fakeAttach) attach(_ context.Context, p inspector.Pod) (*inspector.Sess
 // picking is the picker at w×h over fixedPods.
 func picking(t *testing.T, w, h int, a *fakeAttach) Model {
 	t.Helper()
-	m := newModel(context.Background(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all", Pods: fixedPods(), Attach: a.attach})
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all", Pods: fixedPods(), Attach: a.attach})
 	return send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 }
 
@@ -59,12 +61,12 @@ func TestPickerNavigateAndAttach(t *testing.T) {
 		t.Fatal("Init returned no command")
 	}
 	m = send(t, m, press("j"), press("down"), press("j"), press("j"), press("k"))
-	if got, want := m.picker.selected().String(), "payments/billing-controller-7d9f8c6b5-x2x9q"; got != want {
+	if got, want := m.picker.Selected().String(), "payments/billing-controller-7d9f8c6b5-x2x9q"; got != want {
 		t.Fatalf("after j,down,j,j,k: selected %s, want %s", got, want)
 	}
 	m, cmd := update(t, m, press("enter"))
-	if cmd == nil || m.picker.attaching == nil {
-		t.Fatalf("enter: cmd %v, attaching %v; want an attach under way", cmd, m.picker.attaching)
+	if cmd == nil || m.picker.Attaching == nil {
+		t.Fatalf("enter: cmd %v, attaching %v; want an attach under way", cmd, m.picker.Attaching)
 	}
 	if s := screen(m); !strings.Contains(s, "attaching to payments/billing-controller-7d9f8c6b5-x2x9q…") {
 		t.Errorf("the screen does not say it is attaching:\n%s", s)
@@ -72,8 +74,8 @@ func TestPickerNavigateAndAttach(t *testing.T) {
 	if _, again := update(t, m, press("enter")); again != nil {
 		t.Errorf("a second enter while attaching returned a command")
 	}
-	msg, ok := cmd().(attachedMsg)
-	if !ok || msg.err != nil || msg.session != a.s {
+	msg, ok := cmd().(view.AttachedMsg)
+	if !ok || msg.Err != nil || msg.Session != a.s {
 		t.Fatalf("the command returned %+v, want the session attached", msg)
 	}
 	if len(a.asked) != 1 || a.asked[0] != fixedPods()[2] {
@@ -88,8 +90,8 @@ func TestPickerAttachError(t *testing.T) {
 	m, _ = update(t, m, press("down"))
 	m, cmd := update(t, m, press("enter"))
 	m = send(t, m, cmd())
-	if m.view() != modePicker || m.picker.attaching != nil {
-		t.Fatalf("state %v, attaching %v: want the picker, idle", m.stack, m.picker.attaching)
+	if m.view() != modePicker || m.picker.Attaching != nil {
+		t.Fatalf("state %v, attaching %v: want the picker, idle", m.stack, m.picker.Attaching)
 	}
 	want := `attach demo/ctrl-1: pods "ctrl-1" is forbidden`
 	if !m.statusErr || m.status != want {
@@ -112,19 +114,19 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	m := picking(t, 120, 30, &fakeAttach{s: s})
 	m, cmd := update(t, m, press("enter"))
 	m, cmd = update(t, m, cmd())
-	if m.view() != modeTop || m.c.conn.session != s || m.c.conn.namespace != "demo" {
-		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.stack, m.c.conn.session, s, m.c.conn.namespace)
+	if m.view() != modeTop || m.c.Conn.Session != s || m.c.Conn.Namespace != "demo" {
+		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.stack, m.c.Conn.Session, s, m.c.Conn.Namespace)
 	}
-	if cmd == nil || !m.top.inflight {
+	if cmd == nil || !m.top.Inflight {
 		t.Fatalf("no refresh under way after attaching")
 	}
 	if !strings.Contains(screen(m), "attached to demo/ctrl-0") {
 		t.Errorf("the status does not say what was attached:\n%s", screen(m))
 	}
-	m, cmd = update(t, m, firstOf[readMsg](t, cmd))
-	if cmd != nil && m.top.inflight {
+	m, cmd = update(t, m, firstOf[view.ReadMsg](t, cmd))
+	if cmd != nil && m.top.Inflight {
 		// An endpoint without the retrying order: the view sorts by the one before it.
-		m = send(t, m, firstOf[readMsg](t, cmd))
+		m = send(t, m, firstOf[view.ReadMsg](t, cmd))
 	}
 	if got := screen(m); !strings.Contains(got, "demo/widget-000004") {
 		t.Errorf("the top view does not show the pod's keys:\n%s", got)
@@ -132,7 +134,7 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	if closed.Load() {
 		t.Fatalf("the session was closed while in use")
 	}
-	m.c.conn.owned.closeAll()
+	m.c.Conn.Owned.CloseAll()
 	if !closed.Load() {
 		t.Errorf("the session was not closed when the UI exited")
 	}
@@ -174,19 +176,19 @@ func TestPickerFilterAndQuit(t *testing.T) {
 	for _, r := range "ctrl" {
 		m = send(t, m, press(string(r)))
 	}
-	if e, a := 2, len(m.picker.shown); e != a {
+	if e, a := 2, len(m.picker.Shown); e != a {
 		t.Fatalf("typing ctrl: want %d pods shown, got %d", e, a)
 	}
 	m = send(t, m, press("enter"), press("j"))
-	if m.picker.filter.state != filterApplied || m.picker.selected().Name != "ctrl-1" {
-		t.Errorf("after enter, j: state %v, selected %v", m.picker.filter.state, m.picker.selected())
+	if m.picker.Filter.State != widget.FilterApplied || m.picker.Selected().Name != "ctrl-1" {
+		t.Errorf("after enter, j: state %v, selected %v", m.picker.Filter.State, m.picker.Selected())
 	}
 	if s := screen(m); !strings.Contains(s, "filter ctrl · 2 of 4 pods") || strings.Contains(s, "payments") {
 		t.Errorf("the screen does not show the filtered list:\n%s", s)
 	}
 	m, cmd := update(t, m, press("esc"))
-	if cmd != nil || m.picker.filter.state != unfiltered || len(m.picker.shown) != 4 {
-		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.picker.filter.state, len(m.picker.shown))
+	if cmd != nil || m.picker.Filter.State != widget.Unfiltered || len(m.picker.Shown) != 4 {
+		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.picker.Filter.State, len(m.picker.Shown))
 	}
 	for _, k := range []string{"esc", "q"} {
 		if _, cmd := update(t, m, press(k)); cmd == nil {
@@ -196,8 +198,8 @@ func TestPickerFilterAndQuit(t *testing.T) {
 		}
 	}
 	m = send(t, m, press("/"), press("~"), press("["))
-	if len(m.picker.shown) != 4 {
-		t.Errorf("a regex that does not compile changed the list: %d shown", len(m.picker.shown))
+	if len(m.picker.Shown) != 4 {
+		t.Errorf("a regex that does not compile changed the list: %d shown", len(m.picker.Shown))
 	}
 }
 
@@ -205,15 +207,15 @@ func TestPickerFilterAndQuit(t *testing.T) {
 func TestSessionsCloseLateAdoptions(t *testing.T) {
 	var closes atomic.Int32
 	newSession := func() *inspector.Session { return inspector.NewSession(nil, func() { closes.Add(1) }) }
-	var o sessions
-	if !o.adopt(newSession()) {
+	var o view.Sessions
+	if !o.Adopt(newSession()) {
 		t.Fatal("adopt before exit refused")
 	}
-	o.closeAll()
+	o.CloseAll()
 	if e, a := int32(1), closes.Load(); e != a {
 		t.Errorf("closeAll: want %d closed, got %d", e, a)
 	}
-	if o.adopt(newSession()) {
+	if o.Adopt(newSession()) {
 		t.Error("adopt after exit accepted")
 	}
 	if e, a := int32(2), closes.Load(); e != a {
@@ -236,7 +238,7 @@ func TestJourneyPickPod(t *testing.T) {
 		}
 		return inspector.NewSession(f.session(t).Endpoints(), func() { closed.Store(true) }), nil, nil
 	}
-	j := startJourneyWith(t, Options{Refresh: 100 * time.Millisecond, Pods: fixedPods(), Attach: attach})
+	j := startJourneyWith(t, view.Options{Refresh: 100 * time.Millisecond, Pods: fixedPods(), Attach: attach})
 	j.waitFor("pick a pod", "payments", "billing-controller-7d9f8c6b5-x2x9q")
 	j.key("j")
 	j.waitLine("› ", "ctrl-1")

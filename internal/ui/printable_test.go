@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // hostileText is what an error, a name or a reason from the cluster can
@@ -61,11 +62,11 @@ func hostilePage(n int) *inspector.KeyList {
 // conditions, events, the object), the error groups, the forget prompt.
 func TestViewsEscapeControlCharacters(t *testing.T) {
 	for _, sz := range [][2]int{{200, 50}, {80, 24}} {
-		m := newModel(t.Context(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+		m := newModel(t.Context(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		ov := fixedOverview()
 		ov.Controllers[0].Limiter.Description += hostileText
-		m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: hostilePage(m.top.rows()), fetchedAt: t0})
+		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: hostilePage(m.top.Rows()), FetchedAt: t0})
 		views := map[string]Model{"top": m, "confirm": send(t, m, press("down"), press("f"))}
 
 		d := fixedDetail()
@@ -81,14 +82,14 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		d.Diagnosis.Summary += hostileText
 		dm := m
 		dm.push(modeDetail)
-		dm.detail = detailModel{c: m.c, controller: "naive", key: d.Key.Key.Key}
-		views["detail"] = send(t, dm, detailFetchedMsg{controller: "naive", key: d.Key.Key.Key, data: d, fetchedAt: t0})
+		dm.detail = view.Detail{C: m.c, Controller: "naive", Key: d.Key.Key.Key}
+		views["detail"] = send(t, dm, view.DetailFetchedMsg{Controller: "naive", Key: d.Key.Key.Key, Data: d, FetchedAt: t0})
 
 		g := fixedGroups()
-		for i := range g.list.Groups {
-			g.list.Groups[i].Message = hostileText + g.list.Groups[i].Message
-			g.list.Groups[i].Fingerprint = hostileText + g.list.Groups[i].Fingerprint
-			g.list.Groups[i].Examples = []string{"demo/x" + hostileText}
+		for i := range g.List.Groups {
+			g.List.Groups[i].Message = hostileText + g.List.Groups[i].Message
+			g.List.Groups[i].Fingerprint = hostileText + g.List.Groups[i].Fingerprint
+			g.List.Groups[i].Examples = []string{"demo/x" + hostileText}
 		}
 		views["group"] = send(t, m, press("g"), g)
 
@@ -101,9 +102,9 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		down.Endpoint, down.Workload = "team-c/ctrl-0"+hostileText, "deploy/ctrl-c"
 		down.Err, down.ServerTime, down.Controllers = errors.New("dial tcp: refused"+hostileText), time.Time{}, nil
 		fov.Replicas = append(fov.Replicas, other, down)
-		fm := newModel(t.Context(), Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
+		fm := newModel(t.Context(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 		fm = send(t, fm, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		views["fleet"] = send(t, fm, refreshedMsg{seq: fm.top.seq, overview: fov, page: hostilePage(fm.top.rows()), fetchedAt: t0})
+		views["fleet"] = send(t, fm, view.RefreshedMsg{Seq: fm.top.Seq, Overview: fov, Page: hostilePage(fm.top.Rows()), FetchedAt: t0})
 
 		for name, v := range views {
 			view := v.View().Content
@@ -132,8 +133,8 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 		Events:  []explain.Event{{Type: "Warning", Reason: h, Message: h, LastSeen: t0}},
 		Summary: h, Next: []string{h}, Now: t0,
 	}}}
-	m := newModel(t.Context(), Options{Clock: fixedClock, For: &ForOptions{Type: "widgets", List: func(context.Context) (*objwhy.List, error) { return list, nil }}})
-	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40}, forFetchedMsg{list: list, fetchedAt: t0})
+	m := newModel(t.Context(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: func(context.Context) (*objwhy.List, error) { return list, nil }}})
+	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40}, view.ForFetchedMsg{List: list, FetchedAt: t0})
 	for name, v := range map[string]Model{"for": m, "for-answer": send(t, m, press("enter"))} {
 		view := v.View().Content
 		if seq := hostileRaw(view); seq != "" {
@@ -152,12 +153,12 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 func TestForLookupsUseTheRawNames(t *testing.T) {
 	raw := "deploy/ctl" + hostileText
 	list := &objwhy.List{Answers: []*objwhy.Answer{{Controller: &objwhy.Controller{Namespace: "ns", Target: raw}}}}
-	f := forModel{c: &common{opts: Options{Clock: fixedClock}}}.received(forFetchedMsg{list: list, fetchedAt: t0})
-	shown := f.answers()[0]
+	f := view.For{C: &view.Common{Opts: view.Options{Clock: fixedClock}}}.Received(view.ForFetchedMsg{List: list, FetchedAt: t0})
+	shown := f.Answers()[0]
 	if hostileRaw(shown.Controller.Target) != "" {
 		t.Errorf("the list shown keeps %q raw", shown.Controller.Target)
 	}
-	if got := f.rawOf(shown).Controller.Target; got != raw {
+	if got := f.RawOf(shown).Controller.Target; got != raw {
 		t.Errorf("the lookup names %q, want the name as read %q", got, raw)
 	}
 }

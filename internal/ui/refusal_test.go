@@ -9,11 +9,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // readOnlyModel is the top view at w×h over a source whose controllers
 // v1/controllers reports read-only; logs marks them reconstructed from a log.
-func readOnlyModel(t *testing.T, w, h int, opts Options, logs bool) Model {
+func readOnlyModel(t *testing.T, w, h int, opts view.Options, logs bool) Model {
 	t.Helper()
 	ov := fixedOverview()
 	for i := range ov.Controllers {
@@ -25,7 +26,7 @@ func readOnlyModel(t *testing.T, w, h int, opts Options, logs bool) Model {
 	opts.Clock = fixedClock
 	m := newModel(context.Background(), opts)
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 }
 
 // f, F, r and R on a read-only source say why nothing happens and what to
@@ -34,13 +35,13 @@ func readOnlyModel(t *testing.T, w, h int, opts Options, logs bool) Model {
 func TestReadOnlySourcesSayWhy(t *testing.T) {
 	tests := []struct {
 		name string
-		opts Options
+		opts view.Options
 		logs bool
 		want []string
 	}{
-		{"snapshot file", Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
-		{"log", Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
-		{"read-only endpoint", Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
+		{"snapshot file", view.Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
+		{"log", view.Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
+		{"read-only endpoint", view.Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
 	}
 	for _, tt := range tests {
 		for _, sz := range [][2]int{{60, 20}, {80, 24}} {
@@ -67,11 +68,11 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		}
 	}
 	// The detail and group views answer too.
-	m := readOnlyModel(t, 80, 24, Options{}, true)
+	m := readOnlyModel(t, 80, 24, view.Options{}, true)
 	d := m
 	d.push(modeDetail)
-	d.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
-	d = send(t, d, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: fixedDetail(), fetchedAt: t0}, press("f"))
+	d.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	d = send(t, d, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0}, press("f"))
 	if !strings.Contains(d.status, "a log cannot forget") {
 		t.Errorf("detail view: f says %q", d.status)
 	}

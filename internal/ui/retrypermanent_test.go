@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // permanentWarning is the line the retry dialog adds when the key's last
@@ -16,17 +17,17 @@ const permanentWarning = "Its last error is permanent: a retry will fail the sam
 // it…"); its default answer stays no. A transient or unclassified error
 // adds nothing, and the dialog follows the class as the key is read again.
 func TestRetryDialogSaysThePermanentError(t *testing.T) {
-	detail := func(class string) detailFetchedMsg {
+	detail := func(class string) view.DetailFetchedMsg {
 		d := fixedDetail()
 		d.Key.LastError.Class = class
-		return detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: d, fetchedAt: t0}
+		return view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0}
 	}
 	prompt := func(m Model) string {
 		t.Helper()
 		if m.confirm == nil {
 			t.Fatal("r opened no dialog")
 		}
-		return strings.Join(m.confirm.prompt(), "\n")
+		return strings.Join(m.confirm.Prompt(), "\n")
 	}
 
 	t.Run("detail view", func(t *testing.T) {
@@ -60,10 +61,10 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 	}{{api.ClassPermanent, true}, {api.ClassTransient, false}, {"", false}} {
 		t.Run("top view, class "+tt.class, func(t *testing.T) {
 			m := loaded(t, 120, 30)
-			page := fixedPage(m.top.rows())
+			page := fixedPage(m.top.Rows())
 			page.Items[3].LastError.Class = tt.class // demo/naive-00001
-			m.top.seq++
-			m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+			m.top.Seq++
+			m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 			m = send(t, m, press("j"), press("j"), press("j"), press("r"))
 			p := prompt(m)
 			if !strings.Contains(p, "demo/naive-00001") {

@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // key routes a key press to the mode on top of the stack, which handles it
@@ -12,27 +17,31 @@ import (
 // root's: it quits from anywhere, a filter or the dialog included; so are
 // the keys the views share (quit, help, pause, refresh: layer.go's shared).
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if key.Matches(msg, m.c.keys.Interrupt) {
+	if key.Matches(msg, m.c.Keys.Interrupt) {
 		return m, tea.Quit
 	}
 	var cmd tea.Cmd
-	var in intent
-	if key.Matches(msg, m.c.keys.StillPause) && slices.Contains([]mode{modeTop, modeDrill, modeDetail, modeGroups}, m.topMode()) {
+	var in view.Intent
+	if key.Matches(msg, m.c.Keys.StillPause) && slices.Contains([]mode{modeTop, modeDrill, modeDetail, modeGroups}, m.topMode()) {
 		// Before the views: p and ctrl+r are theirs, disabled over a snapshot.
-		return m.act(noteIntent{text: m.c.stillText()}, nil)
+		return m.act(view.NoteIntent{Text: m.c.StillText()}, nil)
 	}
 	switch md := m.topMode(); md {
 	case modeConfirm:
-		cmd, in = m.confirm.update(msg)
+		var act *widget.Action
+		var answered bool
+		if cmd, act, answered = m.confirm.Update(msg); answered {
+			in = view.AnswerIntent{Act: act}
+		}
 	case modeFilter: // the filter line of the view under it
-		var v view
-		v, cmd, in = m.viewAt(m.view()).(filterView).onFilterKey(msg)
+		var v view.View
+		v, cmd, in = m.viewAt(m.view()).(view.FilterView).OnFilterKey(msg)
 		m.setView(m.view(), v)
 	default:
 		v := m.viewAt(md)
 		var ok bool
 		if cmd, in, ok = m.shared(v, msg); !ok {
-			v, cmd, in = v.onKey(msg)
+			v, cmd, in = v.OnKey(msg)
 			m.setView(md, v)
 		}
 	}
@@ -41,43 +50,52 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // act does what a view asked for, after its own command cmd: opening a
 // view or a mode pushes it, leaving one pops it.
-func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	var next tea.Cmd
 	switch in := in.(type) {
 	case nil:
-	case openKeyIntent:
+	case view.OpenKeyIntent:
 		m.push(modeDetail)
-		m.detail, next = m.detail.open(in.controller, in.key)
-	case openGroupsIntent:
+		m.detail, next = m.detail.Open(in.Controller, in.Key)
+	case view.OpenGroupsIntent:
 		m.push(modeGroups)
-		m.groups, next = m.groups.open(in)
-	case openHelpIntent:
+		m.groups, next = m.groups.Open(in)
+	case view.OpenIntent:
+		md, ok := registered[reflect.TypeOf(in.View)]
+		if !ok {
+			next = m.setStatus(fmt.Sprintf("no view %T is registered (registerView)", in.View), true)
+			break
+		}
+		m.push(md)
+		m.setView(md, in.View)
+		next = in.Cmd
+	case view.OpenHelpIntent:
 		m.push(modeHelp)
-		m.help = m.help.open(in.keys, m.viewUnder())
-	case closeHelpIntent:
+		m.help = m.help.Open(in.Keys, helpTitles[m.viewUnder()], m.viewUnder() == modeTop)
+	case view.CloseHelpIntent:
 		m.pop()
-	case backIntent:
+	case view.BackIntent:
 		m.pop()
 		if m.view() == modeTop {
-			next = m.top.refresh()
+			next = m.top.Refresh()
 		}
-	case typingIntent:
+	case view.TypingIntent:
 		if in {
 			m.push(modeFilter)
 		} else {
 			m.pop()
 		}
-	case pauseIntent:
-		m.c.paused = !m.c.paused
-		if m.c.paused {
-			m.c.pauses++ // what was sent before is dropped (pause.go)
+	case view.PauseIntent:
+		m.c.Paused = !m.c.Paused
+		if m.c.Paused {
+			m.c.Pauses++ // what was sent before is dropped (pause.go)
 			next = m.setHint("paused: p resumes, ctrl+r refreshes once", modePaused)
 		} else {
 			next = tea.Batch(m.refreshNow(), m.setStatus("resumed", false))
 		}
-	case refreshIntent:
+	case view.RefreshIntent:
 		next = m.refreshNow()
-	case showGroupIntent:
+	case view.ShowGroupIntent:
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
 		fromGroups := m.onStack(modeGroups)
@@ -87,39 +105,39 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			m.popTo(modeTop)
 			m.push(modeDrill)
 		}
-		cmd := m.top.showGroup(in, fromGroups)
+		cmd := m.top.ShowGroup(in, fromGroups)
 		hint := "showing the keys of one error group: esc goes back to the view before it"
 		if fromGroups {
 			hint = "showing the keys of one error group: esc goes back to the error groups"
 		}
 		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
-	case leftDrillIntent:
+	case view.LeftDrillIntent:
 		m.popTo(modeTop)
-		next = m.setStatus(in.text, false)
-		if in.toGroups {
+		next = m.setStatus(in.Text, false)
+		if in.ToGroups {
 			// Where the user came from, read again: the top view under it
 			// is the view from before the drill-down.
 			m.push(modeGroups)
-			next = tea.Batch(m.groups.refresh(), next)
+			next = tea.Batch(m.groups.Refresh(), next)
 		}
-	case askIntent:
+	case view.AskIntent:
 		var mm tea.Model
-		mm, next = m.ask(in.act)
+		mm, next = m.ask(in.Act)
 		m = mm.(Model)
-	case answerIntent:
+	case view.AnswerIntent:
 		m.confirm = nil
 		m.pop()
-		if in.act == nil {
+		if in.Act == nil {
 			next = m.setStatus("cancelled: nothing was changed", false)
 			break
 		}
-		next = tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, *in.act), m.setStatus(in.act.verb()+"…", false))
-	case openAnswerKeyIntent:
+		next = tea.Batch(forgetCmd(m.c.Conn.Ctx, m.c.Conn.Session, *in.Act), m.setStatus(in.Act.Verb()+"…", false))
+	case view.OpenAnswerKeyIntent:
 		var mm tea.Model
 		mm, next = m.openKey()
 		m = mm.(Model)
-	case noteIntent:
-		next = m.setStatus(in.text, in.isErr)
+	case view.NoteIntent:
+		next = m.setStatus(in.Text, in.IsErr)
 	}
 	return m, tea.Batch(cmd, next)
 }

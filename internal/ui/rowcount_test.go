@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // tableRow is a row of the table as drawn: the cursor and mark columns,
@@ -44,29 +46,29 @@ func TestRowCountMatchesRowsDrawn(t *testing.T) {
 	m := firstScreen(t, r, srv, 120, 32)
 	countAgrees(t, "first screen", m)
 	for range 4 {
-		if m.top.controller == "outage" {
+		if m.top.Controller == "outage" {
 			break
 		}
 		m = send(t, m, press("tab"))
 	}
-	if m.top.controller != "outage" {
+	if m.top.Controller != "outage" {
 		t.Fatalf("tab never reached the outage controller")
 	}
-	msg := m.top.refresh()()
+	msg := m.top.Refresh()()
 	m = send(t, m, msg)
-	if !strings.Contains(screen(m), "controller outage") || len(m.top.diagnosisLines()) != 2 {
+	if !strings.Contains(screen(m), "controller outage") || len(m.top.DiagnosisLines()) != 2 {
 		t.Fatalf("want outage's diagnosis on two lines:\n%s", screen(m))
 	}
 	countAgrees(t, "first frame of outage", m)
-	if len(m.top.page.Items) != m.top.rows() && (!m.top.inflight || m.top.asked != m.top.rows()) {
-		t.Errorf("the page of %d keys for %d rows is not read again (asked %d)", len(m.top.page.Items), m.top.rows(), m.top.asked)
+	if len(m.top.Page.Items) != m.top.Rows() && (!m.top.Inflight || m.top.Asked != m.top.Rows()) {
+		t.Errorf("the page of %d keys for %d rows is not read again (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
 	}
 	// The page read again to fit has exactly the rows drawn.
-	msg = m.top.refresh()()
+	msg = m.top.Refresh()()
 	m = send(t, m, msg)
 	countAgrees(t, "outage, read again", m)
-	if n := len(m.top.page.Items); n != m.top.shownRows() {
-		t.Errorf("page of %d keys for %d rows", n, m.top.shownRows())
+	if n := len(m.top.Page.Items); n != m.top.ShownRows() {
+		t.Errorf("page of %d keys for %d rows", n, m.top.ShownRows())
 	}
 }
 
@@ -78,29 +80,29 @@ func TestRowsChangedReadsThePageAgain(t *testing.T) {
 	m := firstScreen(t, r, srv, 120, 32)
 	// The first page was asked for before the header and the legend took
 	// their lines: it is read again to fit.
-	if !m.top.inflight || m.top.asked != m.top.rows() {
-		t.Fatalf("the first page of %d keys is not read again for %d rows (asked %d)", len(m.top.page.Items), m.top.rows(), m.top.asked)
+	if !m.top.Inflight || m.top.Asked != m.top.Rows() {
+		t.Fatalf("the first page of %d keys is not read again for %d rows (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
 	}
-	msg := m.top.refresh()()
+	msg := m.top.Refresh()()
 	m = send(t, m, msg)
 	if m.status == "" {
 		t.Fatalf("want a legend on the first screen")
 	}
-	before := m.top.rows()
+	before := m.top.Rows()
 	m = send(t, m, statusExpiredMsg{id: m.statusID})
-	if m.top.rows() != before+1 {
-		t.Fatalf("rows %d with the status gone, want %d", m.top.rows(), before+1)
+	if m.top.Rows() != before+1 {
+		t.Fatalf("rows %d with the status gone, want %d", m.top.Rows(), before+1)
 	}
-	if !m.top.inflight || m.top.asked != m.top.rows() {
-		t.Fatalf("the page of %d keys is not read again for %d rows (asked %d)", len(m.top.page.Items), m.top.rows(), m.top.asked)
+	if !m.top.Inflight || m.top.Asked != m.top.Rows() {
+		t.Fatalf("the page of %d keys is not read again for %d rows (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
 	}
 	countAgrees(t, "status gone, before the read", m)
-	msg = m.top.refresh()()
+	msg = m.top.Refresh()()
 	m = send(t, m, msg)
 	countAgrees(t, "status gone, read again", m)
 	// A legend may come back with the read (a row changed): read again then.
-	if n := len(m.top.page.Items); n != m.top.rows() && (!m.top.inflight || m.top.asked != m.top.rows()) {
-		t.Errorf("page of %d keys for %d rows, not read again", n, m.top.rows())
+	if n := len(m.top.Page.Items); n != m.top.Rows() && (!m.top.Inflight || m.top.Asked != m.top.Rows()) {
+		t.Errorf("page of %d keys for %d rows, not read again", n, m.top.Rows())
 	}
 }
 
@@ -109,23 +111,23 @@ func TestRowsChangedReadsThePageAgain(t *testing.T) {
 func TestRowsShrinkUnderTheCursor(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, statusExpiredMsg{id: m.statusID})
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: t0})
-	if m.status != "" || len(m.top.page.Items) != m.top.rows() {
-		t.Fatalf("want a full page and no status; status %q, %d keys for %d rows", m.status, len(m.top.page.Items), m.top.rows())
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	if m.status != "" || len(m.top.Page.Items) != m.top.Rows() {
+		t.Fatalf("want a full page and no status; status %q, %d keys for %d rows", m.status, len(m.top.Page.Items), m.top.Rows())
 	}
-	for range m.top.rows() - 1 {
+	for range m.top.Rows() - 1 {
 		m = send(t, m, press("down"))
 	}
-	offset := m.top.offset
-	if m.top.cursor != m.top.rows()-1 {
-		t.Fatalf("cursor %d, want the last row %d", m.top.cursor, m.top.rows()-1)
+	offset := m.top.Offset
+	if m.top.Cursor != m.top.Rows()-1 {
+		t.Fatalf("cursor %d, want the last row %d", m.top.Cursor, m.top.Rows()-1)
 	}
-	m, _ = act(t, m, noteIntent{text: "a status"})
-	if m.top.refit() == nil {
+	m, _ = act(t, m, view.NoteIntent{Text: "a status"})
+	if m.top.Refit() == nil {
 		t.Fatal("the rows shrank and the page is not read again")
 	}
-	if m.top.cursor >= m.top.rows() || m.top.offset != offset+1 {
-		t.Errorf("the status hid the cursor's row: cursor %d of %d rows, offset %d (was %d)", m.top.cursor, m.top.rows(), m.top.offset, offset)
+	if m.top.Cursor >= m.top.Rows() || m.top.Offset != offset+1 {
+		t.Errorf("the status hid the cursor's row: cursor %d of %d rows, offset %d (was %d)", m.top.Cursor, m.top.Rows(), m.top.Offset, offset)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // A running key has no next retry: its NEXT RETRY cell says how long it has
@@ -25,10 +27,10 @@ func TestRunningNextRetryCell(t *testing.T) {
 	} {
 		for _, sz := range [][2]int{{120, 30}, {80, 24}, {60, 20}} {
 			m := loaded(t, sz[0], sz[1])
-			page := fixedPage(m.top.rows())
+			page := fixedPage(m.top.Rows())
 			page.Items[5].StartedAt = t0.Add(-tt.running) // demo/outage-00007, running
-			m.top.seq++
-			m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+			m.top.Seq++
+			m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 			var row string
 			for _, l := range strings.Split(screen(m), "\n") {
 				if strings.Contains(l, "outage-00007") && !strings.HasPrefix(l, "›") {
@@ -58,7 +60,7 @@ func TestRunningNextRetryCell(t *testing.T) {
 // topModel.columns lays it out.
 func nextWidth(w int) int {
 	switch {
-	case w < narrowWidth:
+	case w < view.NarrowWidth:
 		return 7
 	case w < 100:
 		return 8

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // Issue #32 item 8: an endpoint that takes the connection and says nothing
@@ -17,9 +19,9 @@ import (
 func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	m := loaded(t, 120, 30)
 	at := t0
-	m.c.opts.Clock = func() time.Time { return at }
-	m.top.refresh() // sent at t0; no answer comes
-	if !m.top.inflight {
+	m.c.Opts.Clock = func() time.Time { return at }
+	m.top.Refresh() // sent at t0; no answer comes
+	if !m.top.Inflight {
 		t.Fatal("refresh did not mark a read in flight")
 	}
 	row := func(m Model) string { // a row below the cursor's, as drawn
@@ -32,11 +34,11 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	}
 	lively := row(m)
 
-	at = t0.Add(2*m.c.opts.Refresh - time.Millisecond)
+	at = t0.Add(2*m.c.Opts.Refresh - time.Millisecond)
 	if s := screen(m); !strings.Contains(s, "● connected") || strings.Contains(s, "not answering") {
 		t.Errorf("under two refreshes into the wait, want connected:\n%s", s)
 	}
-	at = t0.Add(2 * m.c.opts.Refresh)
+	at = t0.Add(2 * m.c.Opts.Refresh)
 	s := screen(m)
 	if !strings.Contains(s, "✗ not answering since 10:06:25") || strings.Contains(s, "● connected") {
 		t.Errorf("two refreshes unanswered, want \"not answering since 10:06:25\" and not connected:\n%s", s)
@@ -44,21 +46,21 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	if !strings.Contains(s, "demo/outage-00003") {
 		t.Errorf("the last answer left the screen:\n%s", s)
 	}
-	if dimmed := row(m); dimmed == lively || dimmed != m.c.styles.dim.Render(ansi.Strip(dimmed)) {
+	if dimmed := row(m); dimmed == lively || dimmed != m.c.Styles.Dim.Render(ansi.Strip(dimmed)) {
 		t.Errorf("the last answer's rows are not dimmed: %q (was %q)", dimmed, lively)
 	}
 
 	// The read times out (--request-timeout) and the next one is sent: the
 	// same outage, still counted from its first unanswered read.
 	at = t0.Add(10 * time.Second)
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), err: context.DeadlineExceeded, pageErr: context.DeadlineExceeded, fetchedAt: at})
-	m.top.refresh()
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Err: context.DeadlineExceeded, PageErr: context.DeadlineExceeded, FetchedAt: at})
+	m.top.Refresh()
 	if s := screen(m); !strings.Contains(s, "✗ not answering since 10:06:25") || strings.Contains(s, "reconnecting") {
 		t.Errorf("after a read timed out, want still \"not answering since 10:06:25\":\n%s", s)
 	}
 
 	// The answer comes: connected again.
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(m.top.rows()), fetchedAt: at})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: at})
 	if s := screen(m); !strings.Contains(s, "● connected") || strings.Contains(s, "not answering") {
 		t.Errorf("answered again, want connected:\n%s", s)
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // A snapshot (top --file) is frozen at the time it was taken: its
@@ -17,20 +18,20 @@ import (
 // and neither the hints line nor help offers them.
 func TestSnapshotStaysFrozen(t *testing.T) {
 	now := t0
-	m := newModel(context.Background(), Options{SnapshotAt: t0, Clock: func() time.Time { return now }})
+	m := newModel(context.Background(), view.Options{SnapshotAt: t0, Clock: func() time.Time { return now }})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	ov := fixedOverview()
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: ov, page: fixedPage(m.top.rows()), fetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	d := detailOf(t, m)
-	table, detail := m.top.table(), d.detail.view()
+	table, detail := m.top.Table(), d.detail.View()
 
 	for _, k := range []string{"p", "ctrl+r"} {
 		for _, v := range []Model{m, d} {
 			v = send(t, v, press(k))
-			if v.c.paused {
+			if v.c.Paused {
 				t.Errorf("%s paused a snapshot", k)
 			}
 			if !strings.Contains(v.status, "a snapshot does not change") {
@@ -55,10 +56,10 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 
 	// Time passes on the local clock, and no read comes (as while paused).
 	now = t0.Add(7 * time.Second)
-	if after := m.top.table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
+	if after := m.top.Table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
 		t.Errorf("the snapshot's table moved with the local clock:\nbefore\n%s\nafter\n%s", strings.Join(table, "\n"), strings.Join(after, "\n"))
 	}
-	if after := d.detail.view(); after != detail {
+	if after := d.detail.View(); after != detail {
 		t.Errorf("the snapshot's detail moved with the local clock:\nbefore\n%s\nafter\n%s", detail, after)
 	}
 }

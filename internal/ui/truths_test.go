@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // The small truths: each message says what is so, and what a key does.
@@ -27,7 +29,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("bulk dialog shows the filter as typed", func(t *testing.T) {
 		m := loaded(t, 120, 30)
-		m.top.filter.set(`~outage-\d+`)
+		m.top.Filter.Set(`~outage-\d+`)
 		m = send(t, m, press("F"))
 		if s := screen(m); !strings.Contains(s, `matching "~outage-\d+"`) {
 			t.Errorf("the dialog does not show the filter as typed:\n%s", s)
@@ -49,12 +51,12 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("a scheduled key whose time came is due", func(t *testing.T) {
 		for _, d := range []time.Duration{-time.Second, 0} {
-			if got := countdown(t0.Add(d), t0); got != "due" {
+			if got := widget.Countdown(t0.Add(d), t0); got != "due" {
 				t.Errorf("countdown %v: %q, want due", d, got)
 			}
 		}
 		// Not yet due: the one formatter's words, as get and describe say it.
-		if got := countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
+		if got := widget.Countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
 			t.Errorf("countdown 120ms: %q, want <1s", got)
 		}
 	})
@@ -71,7 +73,7 @@ func TestSmallTruths(t *testing.T) {
 			{api.Key{State: api.StateFailed, Failures: 3, TotalFailures: 4}, "terminal error, not retried · 3 failures counted"},
 			{api.Key{State: api.StateFailed, TotalFailures: 6, LastReset: gaveUp, LastReconcileAt: t0}, "gave up after 5 retries, not retried"},
 		} {
-			if got := failuresText(&tt.k); got != tt.want {
+			if got := view.FailuresText(&tt.k); got != tt.want {
 				t.Errorf("failuresText(%s, %d of %d): %q, want %q", tt.k.State, tt.k.Failures, tt.k.TotalFailures, got, tt.want)
 			}
 		}
@@ -94,7 +96,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("no claim of --addr without a reason given", func(t *testing.T) {
 		m := detailOf(t, loaded(t, 120, 30))
-		m.detail.data.Object = nil
+		m.detail.Data.Object = nil
 		if s := screen(send(t, m, press("G"))); strings.Contains(s, "--addr") || !strings.Contains(s, "no cluster access in this session") {
 			t.Errorf("the object line claims --addr:\n%s", s)
 		}
@@ -107,11 +109,11 @@ func TestLegendsOnce(t *testing.T) {
 	if want := "│▁▃█│ counts the keys falling due over the next 60s (? explains every mark)"; m.status != want {
 		t.Errorf("first refresh: status %q, want %q", m.status, want)
 	}
-	page := fixedPage(m.top.rows())
+	page := fixedPage(m.top.Rows())
 	page.Items[2].Failures++ // a row changes
 	page.Items[3].Estimated = true
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if want := "• marks a row that changed since the previous refresh; * marks a key estimated from logs (? explains every mark)"; m.status != want {
 		t.Errorf("second refresh: status %q, want %q", m.status, want)
 	}
@@ -120,8 +122,8 @@ func TestLegendsOnce(t *testing.T) {
 	}
 	m.status = ""
 	page.Items[2].Failures++
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != "" {
 		t.Errorf("a legend shown twice: %q", m.status)
 	}
@@ -130,7 +132,7 @@ func TestLegendsOnce(t *testing.T) {
 // helpText is m's help as one line of words, unwrapped: a break after a
 // hyphen ("re-\nchecks") joins without a space.
 func helpText(m Model) string {
-	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.lines(), "\n"))), " ")
+	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.Lines(), "\n"))), " ")
 	return strings.ReplaceAll(words, "- ", "-")
 }
 
@@ -138,15 +140,15 @@ func helpText(m Model) string {
 // changed rows for the first time: the legend waits.
 func TestLegendWaitsForAnActionsResult(t *testing.T) {
 	m := loaded(t, 120, 30)
-	m = send(t, m, forgetDoneMsg{act: action{controllers: []string{"outage"}, filter: &api.Filter{Q: "x"}, what: "matching \"x\" of outage"}, count: 3})
+	m = send(t, m, forgetDoneMsg{act: widget.Action{Controllers: []string{"outage"}, Filter: &api.Filter{Q: "x"}, What: "matching \"x\" of outage"}, count: 3})
 	want := m.status
 	if !strings.HasPrefix(want, "forgot the backoff of 3 keys") {
 		t.Fatalf("status after the forget: %q", want)
 	}
-	page := fixedPage(m.top.rows())
+	page := fixedPage(m.top.Rows())
 	page.Items[2].Failures++ // a row changes: "•" is new
-	m.top.seq++
-	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: page, fetchedAt: t0})
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != want {
 		t.Errorf("after the refresh the status is %q, want the forget's %q", m.status, want)
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"time"
 
@@ -11,82 +10,29 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
-
-// AttachFunc opens a session on one pod. ctx bounds the attach only: the
-// session lives until it is closed.
-type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error)
-
-// Options configures the UI. Session, or Pods with Attach, is required.
-// The UI never changes them: what it attaches to later is its own state.
-type Options struct {
-	// Session is the attached endpoint(s). The UI does not close it.
-	Session *inspector.Session
-	// Input is where keys are read from; nil is stdin (or, when stdin is
-	// not a terminal, the terminal Bubble Tea opens). A log piped into top
-	// takes stdin: keys then come from the terminal (/dev/tty), as less does.
-	Input io.Reader
-	// Pods, when Session is nil, are the instrumented pods discovery found
-	// with no TARGET to say which: the UI opens on a picker of them and
-	// attaches to the one picked with Attach. It closes that session itself
-	// when it exits, since the caller never sees it.
-	Pods   []inspector.Pod
-	Attach AttachFunc
-	// Objects reads the object behind a key for the detail view; may be nil
-	// (with --addr there is no cluster to read from).
-	Objects *inspector.ObjectReader
-	// NoObjects says why Objects is nil, for the detail view, e.g.
-	// "attached with --addr". Defaults to "no cluster access in this session".
-	NoObjects string
-	// Refresh is how often the view is refreshed. Defaults to 1s if unset.
-	Refresh time.Duration
-	// GiveUp is how long the UI keeps trying an endpoint it never reached
-	// before it exits with the error. Defaults to 30s if unset.
-	GiveUp time.Duration
-	// Context and Namespace are shown in the header.
-	Context, Namespace string
-	// SnapshotAt, when set, says the session is a snapshot taken then (on
-	// the server's clock): the header says so instead of how fresh the view is.
-	SnapshotAt time.Time
-	// Controller, States and Filter are the initial selection, as --controller,
-	// --state and -q give them.
-	Controller string
-	States     []api.State
-	Filter     string
-	// User is who a forget says is asking: the kubeconfig's user, else
-	// $USER. The endpoint records it marked unverified unless it
-	// authenticated the request itself. Defaults to none.
-	User string
-	// Clock is the local clock, for countdowns between refreshes. Defaults to
-	// time.Now if unset; tests fix it.
-	Clock func() time.Time
-	// Watch reads the page through a watch where the endpoint offers one
-	// (inspector.Session.Watch): the page top asks for every second then
-	// costs the controller one computation a tick for all who watch it.
-	Watch bool
-	// For, when set, opens the UI on `top --for TYPE`: the objects of a kind
-	// that are not Current, live. Session and Pods are then not needed.
-	For *ForOptions
-}
 
 // Model is the root model: it holds the stack of modes (what is open, see
 // modes.go), routes a key to the mode on top and other messages to the
 // view they are for, acts on the intents the views return, and owns what
 // is shared across views (the dialog, the status line, the hints line).
 type Model struct {
-	c *common
+	c *view.Common
 	// stack is the modes open, bottom first; never empty.
 	stack  []mode
-	top    topModel
-	detail detailModel
-	groups groupModel
-	picker pickerModel
-	forv   forModel
-	help   helpModel
+	top    view.Top
+	detail view.Detail
+	groups view.Groups
+	picker view.Picker
+	forv   view.For
+	help   view.Help
+	// extra are the views registerView registered that were opened, by
+	// mode; copied when one is stored (see registerView).
+	extra map[mode]view.View
 	// confirm is the dialog's state while modeConfirm is on the stack.
-	confirm *confirmation
+	confirm *widget.Confirmation
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
 	hints help.Model
@@ -107,7 +53,7 @@ type Model struct {
 
 // newModel is the UI's model for opts; Run runs it, and tests drive it
 // directly.
-func newModel(ctx context.Context, opts Options) Model {
+func newModel(ctx context.Context, opts view.Options) Model {
 	if opts.Refresh <= 0 {
 		opts.Refresh = time.Second
 	}
@@ -117,19 +63,19 @@ func newModel(ctx context.Context, opts Options) Model {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
-		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
-	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
-		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
+	c := &view.Common{Width: 80, Height: 24, Styles: widget.NewStyles(true), Keys: view.NewKeyMap(), Opts: opts, SeenMarks: map[string]bool{},
+		Conn: view.Conn{Ctx: ctx, Session: opts.Session, Objects: opts.Objects, Namespace: opts.Namespace, Owned: &view.Sessions{}}}
+	m := Model{c: c, stack: []mode{modeTop}, top: view.NewTop(c), detail: view.Detail{C: c}, groups: view.Groups{C: c},
+		picker: view.NewPicker(c, opts.Pods), help: view.NewHelp(c), hints: newHints(c)}
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
 	}
-	c.keys.setStill(c.snapshot())
+	c.Keys.SetStill(c.Snapshot())
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.stack = []mode{modePicker}
 	}
 	if opts.For != nil {
-		m.stack, m.forv = []mode{modeFor}, newForModel(c, *opts.For)
+		m.stack, m.forv = []mode{modeFor}, view.NewFor(c, *opts.For)
 	}
 	return m
 }
@@ -137,7 +83,7 @@ func newModel(ctx context.Context, opts Options) Model {
 // Run runs the UI until the user quits or ctx ends. NO_COLOR (any value)
 // turns colours off; bold, reverse and the text markers stay. An endpoint
 // never reached within Options.GiveUp ends it with the error.
-func Run(ctx context.Context, opts Options) error {
+func Run(ctx context.Context, opts view.Options) error {
 	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) && opts.For == nil {
 		return errors.New("ui: no session, and no pods to pick one from")
 	}
@@ -153,7 +99,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	m := newModel(ctx, opts)
 	final, err := tea.NewProgram(m, popts...).Run()
-	m.c.conn.owned.closeAll()
+	m.c.Conn.Owned.CloseAll()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
@@ -171,73 +117,76 @@ func (m Model) Init() tea.Cmd {
 	case modePicker:
 		return tea.RequestBackgroundColor
 	case modeFor:
-		return tea.Batch(m.forv.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+		return tea.Batch(m.forv.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(m.top.refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 }
 
 // tickEvery is the refresh clock's period: the refresh, but at least once a
 // second so that countdowns move while paused or on a slow refresh.
-func (m Model) tickEvery() time.Duration { return min(m.c.opts.Refresh, time.Second) }
+func (m Model) tickEvery() time.Duration { return min(m.c.Opts.Refresh, time.Second) }
 
 // Update routes msg; then, when the rows the table has room for changed
 // (a status shown, a header grown), the top view reads its page again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	mm, ok := next.(Model)
-	if !ok || mm.view() != modeTop || mm.c.conn.session == nil {
+	if !ok || mm.view() != modeTop || mm.c.Conn.Session == nil {
 		return next, cmd
 	}
-	return mm, tea.Batch(cmd, mm.top.refit())
+	return mm, tea.Batch(cmd, mm.top.Refit())
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.c.width, m.c.height = msg.Width, msg.Height
+		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.fitStatus()
 		m.hints.SetWidth(msg.Width)
 		var cmds []tea.Cmd
 		for _, md := range viewOrder {
-			v, cmd := m.viewAt(md).resize()
+			if m.viewAt(md) == nil {
+				continue // a registered view not opened yet
+			}
+			v, cmd := m.viewAt(md).Resize()
 			m.setView(md, v)
 			cmds = append(cmds, cmd)
 		}
 		return m, tea.Batch(cmds...)
 	case tea.BackgroundColorMsg:
-		m.c.styles = newStyles(msg.IsDark())
-		m.help = m.help.setStyles(m.c.styles.help)
-		m.hints.Styles = m.c.styles.help
+		m.c.Styles = widget.NewStyles(msg.IsDark())
+		m.help = m.help.SetStyles(m.c.Styles.Help)
+		m.hints.Styles = m.c.Styles.Help
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
-	case readMsg:
+	case view.ReadMsg:
 		if m.dropped(msg) {
 			return m, nil
 		}
-		return m.update(msg.msg)
-	case refreshedMsg:
+		return m.update(msg.Msg)
+	case view.RefreshedMsg:
 		return m.refreshed(msg)
-	case detailFetchedMsg:
-		m.detail = m.detail.received(msg)
+	case view.DetailFetchedMsg:
+		m.detail = m.detail.Received(msg)
 		m.followKey()
 		return m, nil
-	case groupsFetchedMsg:
-		m.groups = m.groups.received(msg)
+	case view.GroupsFetchedMsg:
+		m.groups = m.groups.Received(msg)
 		return m, nil
-	case forFetchedMsg:
-		m.forv = m.forv.received(msg)
+	case view.ForFetchedMsg:
+		m.forv = m.forv.Received(msg)
 		return m, nil
-	case forAttachedMsg:
+	case view.ForAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.counted(msg) {
-			m.top.forecast(&m.confirm.act) // about the controllers counted
+		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
+			m.top.Forecast(&m.confirm.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
 		return m.forgetDone(msg)
-	case attachedMsg:
+	case view.AttachedMsg:
 		return m.attached(msg)
 	case statusExpiredMsg:
 		if msg.id == m.statusID {
@@ -253,15 +202,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return next, cmd
 	}
+	if mm, cmd, ok := m.receive(msg); ok {
+		return mm, cmd
+	}
 	// Anything else (the cursor's blink) goes to the input of the mode on
 	// top: the dialog's reason, or a filter line.
 	var cmd tea.Cmd
 	switch m.topMode() {
 	case modeConfirm:
-		cmd = m.confirm.updateInput(msg)
+		cmd = m.confirm.UpdateInput(msg)
 	case modeFilter:
-		var v view
-		v, cmd = m.viewAt(m.view()).(filterView).onFilterInput(msg)
+		var v view.View
+		v, cmd = m.viewAt(m.view()).(view.FilterView).OnFilterInput(msg)
 		m.setView(m.view(), v)
 	}
 	return m, cmd
@@ -270,12 +222,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // refreshed takes a refresh of the top view in. An endpoint that never
 // answered ends the UI after GiveUp with the error `get` would print; one
 // that refuses the query as given (an unknown --controller) ends it at once.
-func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
+func (m Model) refreshed(msg view.RefreshedMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	var note string
-	m.top, cmd, note = m.top.received(msg)
+	m.top, cmd, note = m.top.Received(msg)
 	m.followKey()
-	if err := m.top.gaveUp(msg); err != nil {
+	if err := m.top.GaveUp(msg); err != nil {
 		m.exitErr = err
 		return m, tea.Quit
 	}
@@ -284,7 +236,7 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 	// for "•").
 	legend := false
 	if note == "" && (m.status == "" || m.statusLegend) {
-		note, legend = m.top.legend(), true
+		note, legend = m.top.Legend(), true
 	}
 	if note != "" {
 		status := m.setStatus(note, false)
@@ -292,4 +244,33 @@ func (m Model) refreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, status)
 	}
 	return m, cmd
+}
+
+// The options are defined where the views read them (package view), and
+// are the UI's public entry points here, beside Run.
+type (
+	// Options configures the UI: view.Options.
+	Options = view.Options
+	// AttachFunc opens a session on one pod: view.AttachFunc.
+	AttachFunc = view.AttachFunc
+	// ForOptions opens the UI on `top --for TYPE`: view.ForOptions.
+	ForOptions = view.ForOptions
+	// ForAttachFunc opens a session on a controller's pods: view.ForAttachFunc.
+	ForAttachFunc = view.ForAttachFunc
+)
+
+// receive offers msg to the registered views opened (registerView) that
+// take messages in (view.Receiver); ok reports that one took it.
+func (m Model) receive(msg tea.Msg) (_ Model, _ tea.Cmd, ok bool) {
+	for md, v := range m.extra {
+		r, isReceiver := v.(view.Receiver)
+		if !isReceiver {
+			continue
+		}
+		if next, cmd, took := r.Receive(msg); took {
+			m.setView(md, next)
+			return m, cmd, true
+		}
+	}
+	return m, nil, false
 }

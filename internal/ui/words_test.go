@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // againRe reads the promise a state toggle's note makes: "1 again shows
@@ -31,9 +32,9 @@ func TestStateToggleKeepsItsWord(t *testing.T) {
 		}
 		i, _ := strconv.Atoi(said[1])
 		st := api.States[i-1]
-		before := m.top.stateList()
+		before := m.top.StateList()
 		m = send(t, m, press(said[1]))
-		after := m.top.stateList()
+		after := m.top.StateList()
 		var ok bool
 		switch said[2] {
 		case "hides it":
@@ -57,7 +58,7 @@ func TestRetryAllWordsWrapAsOne(t *testing.T) {
 		if m.confirm == nil {
 			t.Fatalf("%d columns: R opened no dialog", w)
 		}
-		box := m.confirm.view(&m.c.styles, w)
+		box := m.confirm.View(&m.c.Styles, w)
 		var text []string
 		for _, l := range splitLines(ansi.Strip(box)) {
 			l = strings.Trim(l, "│╭╮╰╯─ ")
@@ -89,10 +90,10 @@ func TestHelpSaysWhatIdleIs(t *testing.T) {
 // reverse-video "w" of "why (…)"); the hint is its own line.
 func TestReasonInputStartsEmpty(t *testing.T) {
 	m := send(t, loaded(t, 80, 24), press("down"), press("f"), press("w"))
-	if m.confirm == nil || !m.confirm.typing {
+	if m.confirm == nil || !m.confirm.Typing {
 		t.Fatal("w did not start the reason")
 	}
-	lines := splitLines(ansi.Strip(m.confirm.view(&m.c.styles, 80)))
+	lines := splitLines(ansi.Strip(m.confirm.View(&m.c.Styles, 80)))
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Reason:") })
 	if i < 0 {
 		t.Fatalf("no reason input:\n%s", strings.Join(lines, "\n"))
@@ -101,7 +102,7 @@ func TestReasonInputStartsEmpty(t *testing.T) {
 	if typed := strings.Trim(after, " │"); typed != "" {
 		t.Errorf("the empty reason input shows %q after \"Reason:\"", typed)
 	}
-	if !strings.Contains(lines[i+1], reasonHint) {
-		t.Errorf("the line under the input is %q, want the hint %q", lines[i+1], reasonHint)
+	if !strings.Contains(lines[i+1], widget.ReasonHint) {
+		t.Errorf("the line under the input is %q, want the hint %q", lines[i+1], widget.ReasonHint)
 	}
 }

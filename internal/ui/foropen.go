@@ -1,0 +1,46 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// From the `top --for` view to a key's detail: the root attaches to the
+// answer's controller and opens the detail view over the list.
+
+// openKey opens the key of the answer shown in the detail view: on a
+// session already open to its controller, else after attaching.
+func (m Model) openKey() (tea.Model, tea.Cmd) {
+	a := m.forv.KeyOfShown()
+	if a == nil {
+		return m, nil
+	}
+	shown := a // escaped, for the status line
+	a = m.forv.RawOf(a)
+	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
+	id := a.Controller.Namespace + "/" + a.Controller.Target
+	if s, ok := m.forv.Kept(id); ok {
+		return m.showForKey(view.ForAttachedMsg{ID: id, Controller: ctl, Key: key, Session: s.Session, Objects: s.Objects})
+	}
+	return m, tea.Batch(view.ForAttachCmd(m.c.Conn.Ctx, m.forv.AttachFunc(), m.c.Conn.Owned, a.Controller, ctl, key),
+		m.setStatus("attaching to "+shown.Controller.Target+" -n "+shown.Controller.Namespace+"…", false))
+}
+
+// showForKey shows the key detail on the session msg carries; esc there
+// comes back to the `top --for` view.
+func (m Model) showForKey(msg view.ForAttachedMsg) (tea.Model, tea.Cmd) {
+	if msg.Err != nil {
+		return m, m.setStatus(widget.ErrText(msg.Err), true)
+	}
+	m.forv = m.forv.Keep(msg.ID, view.ForSession{Session: msg.Session, Objects: msg.Objects})
+	if m.topMode() != modeFor {
+		return m, nil // the user moved on; the session stays for the next time
+	}
+	m.c.Conn.Session, m.c.Conn.Objects = msg.Session, msg.Objects
+	m.push(modeDetail)
+	var cmd tea.Cmd
+	m.detail, cmd = m.detail.Open(msg.Controller, msg.Key)
+	return m, cmd
+}

@@ -1,0 +1,131 @@
+package view
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"context"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// Common is what every view shares: the terminal size, styles, keys, the
+// options as given and the live connection. Views hold a pointer to one common.
+type Common struct {
+	Width, Height int
+	Styles        widget.Styles
+	Keys          KeyMap
+	// Opts are the options as the caller gave them; never changed.
+	Opts Options
+	// Conn is what the UI is attached to now: it changes when the picker attaches.
+	Conn Conn
+	// readOnly is true when no controller accepts forget; actions are disabled.
+	readOnly bool
+	// source is where the keys come from, for a refused action's why.
+	source source
+	// Paused stops the automatic refresh; pauses counts the times paused,
+	// so that a read sent before this pause is known (the root's pause.go).
+	Paused bool
+	Pauses int
+	// canRequeue is true when some controller can requeue (retry now).
+	canRequeue bool
+	// LogEnds is, for a saved log, its last line's time: what its states
+	// and countdowns are judged at, as a snapshot's at its taking. Zero
+	// for a live source.
+	LogEnds time.Time
+	// StatusLines is how many lines the status message takes above the
+	// short help, which the scrolled views leave free.
+	StatusLines int
+	// SeenMarks are the row marks already explained in the footer, so each
+	// legend shows once.
+	SeenMarks map[string]bool
+}
+
+// Conn is the live session state: the context commands run under, the
+// session and object reader attached now, and the sessions the UI opened
+// itself (closed when it exits).
+type Conn struct {
+	Ctx       context.Context
+	Session   *inspector.Session
+	Objects   *inspector.ObjectReader
+	Namespace string
+	Owned     *Sessions
+}
+
+// bodyHeight is how many lines a view has above the footer.
+func (c *Common) bodyHeight() int { return max(1, c.Height-1-c.StatusLines) }
+
+// Now is the local clock, for measuring time elapsed since a fetch.
+func (c *Common) Now() time.Time { return c.Opts.Clock() }
+
+// ServerNow is the server's time at this moment: the server's clock when
+// the data was fetched plus the local time elapsed since, so a countdown
+// never mixes the local clock with the pod's. A snapshot's clock stands
+// still at its serverTime: it is what was true when it was taken, however
+// long ago it was read (paused, it is not read again).
+func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
+	if serverTime.IsZero() {
+		return time.Time{}
+	}
+	if c.Snapshot() {
+		return serverTime
+	}
+	return serverTime.Add(c.Now().Sub(fetchedAt))
+}
+
+// Snapshot reports whether the keys are a snapshot's (top --file): frozen
+// at the time it was taken.
+func (c *Common) Snapshot() bool { return !c.Opts.SnapshotAt.IsZero() }
+
+// SetCapabilities enables or disables the actions from what the endpoint allows.
+func (c *Common) SetCapabilities(ov *inspector.Overview) {
+	if ov == nil || len(ov.Controllers) == 0 {
+		return
+	}
+	c.readOnly = ov.ReadOnly()
+	c.LogEnds = logEndsAt(ov)
+	c.source = sourceOf(ov)
+	c.canRequeue = false
+	for _, ctl := range ov.Controllers {
+		if ctl.Capabilities.CanRequeue && !ctl.Capabilities.ReadOnly {
+			c.canRequeue = true
+		}
+	}
+	c.Keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
+	c.Keys.setStates(len(c.ToggleStates()))
+}
+
+// logEndsAt is when the saved log ov was read from ends: its controllers'
+// api.Controller.LogEndsAt, the time their states and countdowns are
+// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
+func logEndsAt(ov *inspector.Overview) time.Time {
+	var end time.Time
+	for _, c := range ov.Controllers {
+		if c.LogEndsAt.After(end) {
+			end = c.LogEndsAt
+		}
+	}
+	return end
+}
+
+// Due reports whether a view whose last read was sent at last, and is
+// still under way when inflight, is due to read again: a tenth early, so
+// that a tick a little early does not skip a whole period.
+func (c *Common) Due(inflight bool, last time.Time) bool {
+	return !inflight && c.Now().Sub(last) >= c.Opts.Refresh-c.Opts.Refresh/10
+}
+
+// Pause is immediate (the root's pause.go): a read is stamped with the pauses so far.
+
+// ReadMsg is a view's read as it arrives, with how many times the UI had
+// been paused when it was sent (Common.Pauses).
+type ReadMsg struct {
+	Pauses int
+	Msg    tea.Msg
+}
+
+// Stamp makes cmd, a view's read, answer with a ReadMsg.
+func (c *Common) Stamp(cmd tea.Cmd) tea.Cmd {
+	n := c.Pauses
+	return func() tea.Msg { return ReadMsg{Pauses: n, Msg: cmd()} }
+}

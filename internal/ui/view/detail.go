@@ -1,0 +1,388 @@
+package view
+
+import (
+	"charm.land/bubbles/v2/help"
+	"cmp"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// Detail explains one key: the diagnosis in words, the timeline of its
+// attempts, and the object behind it.
+type Detail struct {
+	C *Common
+
+	Controller, Key string
+	Data            *inspector.Description
+	// input is what Explain reads, copied before data was escaped: its
+	// quoting (%q) escapes the error itself, and escaping it first would
+	// show every escape twice (\\x1b). Its answer is escaped as drawn.
+	input     explain.Input
+	err       error
+	FetchedAt time.Time
+	Scroll    int
+	Inflight  bool
+	lastSent  time.Time
+}
+
+// Open starts showing a key.
+func (d Detail) Open(controller, key string) (Detail, tea.Cmd) {
+	d = Detail{C: d.C, Controller: controller, Key: key}
+	return d, d.Refresh()
+}
+
+// Refresh (re)reads the key.
+func (d *Detail) Refresh() tea.Cmd {
+	d.Inflight = true
+	d.lastSent = d.C.Now()
+	cn := &d.C.Conn
+	return d.C.Stamp(DetailCmd(cn.Ctx, cn.Session, cn.Objects, d.C.Opts.Clock, d.Controller, d.Key))
+}
+
+// Received takes a read of the key in; one of another key is ignored.
+func (d Detail) Received(msg DetailFetchedMsg) Detail {
+	if msg.Controller != d.Controller || msg.Key != d.Key {
+		return d
+	}
+	d.Inflight = false
+	d.err = msg.Err
+	if msg.Data != nil {
+		// Everything the view draws is escaped as it arrives, but the
+		// key's name and controller: shows() matches them to the table's.
+		var ctl, name string
+		if msg.Data.Key != nil {
+			ctl, name = msg.Data.Key.Controller, msg.Data.Key.Key.Key
+		}
+		d.input = explainInput(msg.Data)
+		widget.PrintableFields(msg.Data)
+		if msg.Data.Key != nil {
+			msg.Data.Key.Controller, msg.Data.Key.Key.Key = ctl, name
+		}
+		d.Data, d.FetchedAt = msg.Data, msg.FetchedAt
+	}
+	d.Clamp()
+	return d
+}
+
+// update handles the detail view's keys, and returns what the root must do.
+// The scroll offset is clamped here, so that every key moves the view.
+func (d Detail) update(msg tea.KeyPressMsg) (Detail, tea.Cmd, Intent) {
+	k := d.C.Keys.detail()
+	switch {
+	case key.Matches(msg, k.Leave):
+		return d, nil, BackIntent{}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		name := ""
+		if kd := d.keyOf(); kd != nil {
+			name = kd.Key.Key
+		}
+		return d, nil, d.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
+	case key.Matches(msg, k.Forget, k.Retry):
+		if kd := d.keyOf(); kd != nil {
+			return d, nil, AskIntent{widget.OneKey(key.Matches(msg, k.Retry), &kd.Key)}
+		}
+	default:
+		widget.ScrollBy(k.ScrollKeys, msg, &d.Scroll, max(1, d.Room()-1), len(d.Body()))
+	}
+	d.Clamp()
+	return d, nil, nil
+}
+
+// HeadLines is how many lines the title and status take above the body.
+const HeadLines = 3
+
+// Room is how many lines the body has on screen.
+func (d *Detail) Room() int { return max(1, d.C.bodyHeight()-HeadLines) }
+
+// Clamp keeps the scroll offset within the body: the last screenful ends
+// at the body's last line (the "more lines" note takes the bottom line).
+func (d *Detail) Clamp() {
+	d.Scroll = widget.ClampText(d.Scroll, len(d.Body()), d.Room())
+}
+
+// setSize re-clamps the scroll to the terminal's new size.
+func (d Detail) setSize() Detail {
+	d.Clamp()
+	return d
+}
+
+// Body is the scrolled part of the view: the diagnosis, the timeline and
+// the object.
+func (d *Detail) Body() []string {
+	if d.Data == nil {
+		return nil
+	}
+	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
+	body := d.diagnosis(now)
+	body = append(body, "")
+	if v := d.verdict(now); v != nil {
+		body = append(append(body, v...), "")
+	}
+	body = append(body, widget.Timeline(&d.C.Styles, &d.Data.Key.Key, d.C.Width)...)
+	body = append(body, "")
+	return append(body, d.object(now)...)
+}
+
+// View renders the detail view in height-1 lines.
+func (d *Detail) View() string {
+	s := &d.C.Styles
+	w, h := d.C.Width, d.C.Height-1
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + explain.Printable(d.Controller) + s.Dim.Render(" › ") + s.Bold.Render(explain.Printable(d.Key))
+	var lines []string
+	if d.Data == nil {
+		lines = append(lines, widget.Fit(title, w))
+		switch {
+		case d.err != nil:
+			lines = append(lines, s.Bad.Render(widget.Fit("✗ "+widget.CauseText(d.err), w)))
+		default:
+			lines = append(lines, s.Dim.Render("loading…"))
+		}
+		return strings.Join(widget.Pad(lines, h), "\n")
+	}
+	k := &d.Data.Key.Key
+	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
+	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + FailuresText(k)
+	if k.State == api.StateBackoff || k.State == api.StateScheduled {
+		status += " · next retry " + widget.Countdown(k.NextRetryAt, now)
+	}
+	if d.Data.Key.Pod != "" {
+		status += s.Dim.Render(" · " + d.Data.Key.Pod)
+	}
+	if d.err != nil {
+		status += s.Bad.Render(" · ✗ " + widget.CauseText(d.err))
+	}
+	if d.C.Paused {
+		status += s.Warn.Render(" · ⏸ PAUSED")
+	}
+	head := []string{widget.Fit(title, w), widget.Fit(status, w), ""}
+	lines = append(head, widget.ScrolledText(d.Body(), d.Scroll, d.Room(), s)...)
+	for i := range lines {
+		lines[i] = widget.Fit(lines[i], w)
+	}
+	return strings.Join(widget.Pad(lines, h), "\n")
+}
+
+// proseIndent is the hanging indent of a wrapped paragraph, so that where
+// one sentence of the explanation ends and the next begins still shows.
+const proseIndent = 2
+
+// diagnosis is the explanation, in words: each paragraph wrapped to the
+// width with a hanging indent, never cut.
+func (d *Detail) diagnosis(now time.Time) []string {
+	s := &d.C.Styles
+	dg := d.Explain(now)
+	w := d.C.Width
+	var out []string
+	for _, l := range widget.WrapIndent(dg.Summary, w, proseIndent) {
+		out = append(out, s.Bold.Render(l))
+	}
+	for _, det := range dg.Details {
+		out = append(out, widget.WrapIndent(det, w, proseIndent)...)
+	}
+	for _, f := range dg.Findings {
+		for _, l := range widget.WrapIndent("! "+d.Finding(f), w, proseIndent) {
+			out = append(out, s.Warn.Render(l))
+		}
+	}
+	return out
+}
+
+// Finding is f as the view says it: where the view can retry the key, its
+// own key r in place of the command a terminal would run.
+func (d *Detail) Finding(f explain.Finding) string {
+	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
+		return f.Message
+	}
+	return explain.Printable(f.Saying("r"))
+}
+
+// Explain is the diagnosis at the server's time now. Explain is a pure
+// function of the key and the time, so it runs again at each render: the
+// narrative's "(in 4.4s)" then counts down with the header's "next retry",
+// instead of standing at what it was when the key was read.
+func (d *Detail) Explain(now time.Time) explain.Diagnosis {
+	if now.IsZero() {
+		return d.Data.Diagnosis
+	}
+	in := d.input
+	in.Now = now
+	dg := explain.Explain(in)
+	dg.Summary = explain.Printable(dg.Summary)
+	for i, det := range dg.Details {
+		dg.Details[i] = explain.Printable(det)
+	}
+	for i := range dg.Findings {
+		dg.Findings[i].Message = explain.Printable(dg.Findings[i].Message)
+	}
+	return dg
+}
+
+// explainInput is a deep copy of what Explain reads of dd, so that
+// escaping dd leaves it as read.
+func explainInput(dd *inspector.Description) explain.Input {
+	in := explain.Input{Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet}
+	if dd.Key != nil {
+		in.Key = dd.Key.Key
+	}
+	out, _ := widget.DeepCopy(in)
+	return out
+}
+
+// verdict is what the object says about its latest change, by the rule
+// `why` uses (objstatus), above the attempts: "InProgress: generation 7,
+// changed 12m ago by kubectl-client-side-apply; the controller has observed
+// 6". A rule kstatus does not read, or a failure, adds its message. Nil
+// when the object was not read.
+func (d *Detail) verdict(now time.Time) []string {
+	o := d.Data.Object
+	if o == nil || o.Verdict.Status == "" {
+		return nil
+	}
+	s := &d.C.Styles
+	v := o.Verdict
+	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return widget.Ago(t, now) })
+	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
+	st := s.Warn
+	switch v.Status {
+	case objstatus.Current:
+		st = s.OK
+	case objstatus.Failed:
+		st = s.Bad
+	}
+	lines[0] = s.Label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
+	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
+		lines = append(lines, widget.WrapIndent("  "+widget.OneLine(v.Message), d.C.Width, proseIndent+2)...)
+	}
+	return lines
+}
+
+// object is the object behind the key: generation, conditions, events.
+func (d *Detail) object(now time.Time) []string {
+	s := &d.C.Styles
+	o := d.Data.Object
+	if o == nil {
+		why := "not read: " + cmp.Or(d.C.Opts.NoObjects, "no cluster access in this session")
+		switch {
+		case d.Data.ObjectError != "":
+			why = "not read: " + d.Data.ObjectError
+		case d.C.Conn.Objects != nil:
+			why = "not read: the controller does not name its object kind"
+		}
+		return []string{s.Label.Render("Object ") + s.Dim.Render(why)}
+	}
+	gen := fmt.Sprintf("generation %d", o.Verdict.Generation)
+	switch og := o.Verdict.ObservedGeneration; {
+	case og == nil:
+		gen += ", no status.observedGeneration"
+	case o.Unobserved():
+		gen += s.Warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *og))
+	default:
+		gen += s.OK.Render(fmt.Sprintf(", observed %d", *og))
+	}
+	name := o.Name
+	if o.Namespace != "" {
+		name = o.Namespace + "/" + o.Name
+	}
+	out := []string{s.Label.Render("Object ") + o.Kind + " " + name + s.Dim.Render(" · ") + gen}
+	if o.DeletionTimestamp != nil {
+		out = append(out, s.Warn.Render("  deleting since "+widget.ClockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
+	}
+	for _, c := range o.Verdict.Conditions {
+		st := c.Status
+		if st != "True" {
+			st = s.Warn.Render(st)
+		}
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s %s", c.Type, st, c.Reason, widget.OneLine(c.Message), s.Dim.Render("("+widget.Ago(c.LastTransitionTime, now)+")")))
+	}
+	if len(o.Events) > 0 {
+		out = append(out, s.Label.Render("Events"))
+	}
+	for _, e := range o.Events[:min(len(o.Events), 5)] {
+		typ := e.Type
+		if typ == "Warning" {
+			typ = s.Warn.Render(typ)
+		}
+		count := ""
+		if e.Count > 1 {
+			count = fmt.Sprintf(" ×%d", e.Count)
+		}
+		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, widget.OneLine(e.Message), s.Dim.Render("("+widget.Ago(e.LastSeen, now)+")")))
+	}
+	return out
+}
+
+// Shows is the key as the detail view last read it when it is
+// controller's key; nil otherwise.
+func (d *Detail) Shows(controller, key string) *api.Key {
+	if d.Data == nil || d.Data.Key == nil {
+		return nil
+	}
+	if k := &d.Data.Key.Key; k.Controller == controller && k.Key == key {
+		return k
+	}
+	return nil
+}
+
+// keyOf is the key the detail view shows, for actions.
+func (d *Detail) keyOf() *inspector.PodKeyDetail {
+	if d.Data == nil {
+		return nil
+	}
+	return d.Data.Key
+}
+
+// FailuresText is a key's failures in words, as the wire counts them
+// (Failures, the limiter's consecutive count). A failed key is never
+// rate-limited again, so its count says little: the words say why it stops.
+func FailuresText(k *api.Key) string {
+	n := explain.Plural(k.Failures, "failure")
+	if k.State != api.StateFailed {
+		return n
+	}
+	why := "terminal error, not retried"
+	if r := explain.GaveUp(*k); r != nil {
+		why = "gave up after " + explain.Plural(r.Failures, "retry") + ", not retried"
+	}
+	if k.Failures == 0 {
+		return why
+	}
+	return why + " · " + n + " counted"
+}
+
+// The view interface (view.go), over the typed methods above.
+
+// A key's detail.
+
+// OnKey handles a key pressed while the view is on top (View).
+func (d Detail) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return d.update(msg) }
+
+// Render draws the view's body (View).
+func (d Detail) Render() string { return d.View() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (d Detail) HintKeys() help.KeyMap { return d.C.Keys.detail() }
+
+// Stale reports whether the view's next read is due (View).
+func (d Detail) Stale() bool { return d.C.Conn.Session != nil && d.due() }
+
+// Reload reads what the view shows again (View).
+func (d Detail) Reload() (View, tea.Cmd) { cmd := d.Refresh(); return d, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
+
+// Resize lays the view out for the terminal's size (View).
+func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
+
+// due reports whether the view's next read is due (Common.Due).
+func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }

@@ -1,0 +1,27 @@
+// Package view holds the views of `kubectl backoff top`, one file each:
+// the table of keys (top.go, with its header, table, diagnosis and
+// cursor beside it), a key's detail (detail.go), the error groups
+// (group.go), help (helpview.go), the pod picker (picker.go) and `top
+// --for` (forview.go). Each is a value that implements View; the root
+// (internal/ui) keeps one of each, routes keys, draws, refreshes and
+// resizes through View alone, and acts on the Intent a view returns: no
+// view reads another's fields, and no view imports the root.
+//
+//	c := &view.Common{Width: 80, Height: 24, Styles: widget.NewStyles(true), Keys: view.NewKeyMap(),
+//		Opts: opts, SeenMarks: map[string]bool{}, Conn: view.Conn{Ctx: ctx, Session: s, Owned: &view.Sessions{}}}
+//	top := view.NewTop(c)
+//	read := top.Refresh() // the first read: a tea.Cmd answering a view.ReadMsg
+//	var v view.View = top
+//	v, cmd, in := v.OnKey(msg) // the root stores v back; in is what it must do, e.g. view.OpenKeyIntent
+//
+// Common is what every view shares: the terminal's size, the styles, the
+// key catalog, the options and the connection. A view's reads are tea.Cmds
+// beside it (read.go, topread.go), stamped with the pauses so far
+// (Common.Stamp), so that the root drops a read sent before a pause.
+//
+// Adding a view is a file here with a model that implements View (and
+// Receiver when it reads), and one line in the root that registers it
+// (registerView, internal/ui/layer.go); the view that opens it returns an
+// OpenIntent. The six views above predate that line and keep a field each
+// in the root's Model (SlotOf), which the root's tests read.
+package view

@@ -1,0 +1,113 @@
+package view
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// answerLines is the answer `why TYPE/NAME` prints for the object open in
+// the `top --for` view, in the UI's words: the verdict and the change, the
+// answer and the next steps, the evidence, the controller, the key's
+// backoff and the Events. Prose is wrapped, never cut.
+func (f *For) answerLines() []string {
+	a := f.shown()
+	if a == nil {
+		return nil
+	}
+	s := &f.C.Styles
+	w := f.C.Width
+	now := a.Now
+	para := func(text string) []string { return widget.WrapIndent(text, w, proseIndent) }
+	var out []string
+	ns := ""
+	if a.Object.Namespace != "" {
+		ns = " -n " + a.Object.Namespace
+	}
+	out = append(out, s.Label.Render("Object  ")+a.Object.Ref()+ns)
+	status := a.Verdict.Status
+	if a.Verdict.Override != "" {
+		status += " (kstatus alone: " + a.Verdict.KStatus + ")"
+	}
+	st := para("Status  " + status + ": " + a.GenerationLine())
+	st[0] = s.Label.Render("Status  ") + strings.TrimPrefix(st[0], "Status  ")
+	out = append(out, st...)
+	out = append(out, "")
+	for _, l := range para(a.Summary) {
+		out = append(out, s.Bold.Render(l))
+	}
+	for _, n := range a.Next {
+		out = append(out, para("> "+n)...)
+	}
+	for _, r := range a.Refused {
+		for _, l := range para("! " + r) {
+			out = append(out, s.Warn.Render(l))
+		}
+	}
+	out = append(out, "", s.Label.Render("Evidence"))
+	for _, e := range a.Verdict.Evidence {
+		out = append(out, para("  "+widget.OneLine(e))...)
+	}
+	for _, c := range a.Verdict.Conditions {
+		st := c.Status
+		if st != "True" {
+			st = s.Warn.Render(st)
+		}
+		obs := ""
+		if c.Stale {
+			obs = s.Warn.Render(fmt.Sprintf(" (stale: observed at generation %d)", c.ObservedGeneration))
+		}
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, widget.OneLine(c.Message), obs))
+	}
+	out = append(out, "", s.Label.Render("Controller"))
+	out = append(out, f.controllerLines(a, now)...)
+	if b := a.Backoff; b != nil || a.BackoffError != "" {
+		out = append(out, "", s.Label.Render("Backoff ")+a.BackoffBrief())
+		switch {
+		case b == nil:
+			out = append(out, para("  could not be read: "+a.BackoffError)...)
+		case b.Key == nil:
+			out = append(out, para("  "+b.NotTracked)...)
+		case b.Key.LastError != nil:
+			out = append(out, para("  last error: "+widget.OneLine(b.Key.LastError.Message)+" ("+widget.Ago(b.Key.LastError.At, b.ServerTime)+")")...)
+		}
+	}
+	if len(a.Events) > 0 {
+		out = append(out, "", s.Label.Render("Events"))
+	}
+	for _, e := range a.Events[:min(len(a.Events), 5)] {
+		typ := e.Type
+		if typ == "Warning" {
+			typ = s.Warn.Render(typ)
+		}
+		out = append(out, fmt.Sprintf("  %s %s  %s %s", typ, e.Reason, widget.OneLine(e.Message), s.Dim.Render("("+widget.Ago(e.LastSeen, now)+")")))
+	}
+	return out
+}
+
+// controllerLines say who owns the status and how its pods were found.
+func (f *For) controllerLines(a *objwhy.Answer, now time.Time) []string {
+	var out []string
+	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
+		names := make([]string, len(ms))
+		for i, m := range ms {
+			names[i] = m.Manager + " (" + widget.Ago(m.Time, now) + ")"
+		}
+		out = append(out, "  status manager: "+strings.Join(names, ", "))
+	}
+	c := a.Controller
+	if c == nil {
+		return append(out, "  not searched")
+	}
+	if c.Found() {
+		instr := "not instrumented: its log is read"
+		if c.Instrumented {
+			instr = "instrumented"
+		}
+		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", c.Target, c.Namespace, instr))
+	}
+	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.C.Width, proseIndent+2)...)
+}

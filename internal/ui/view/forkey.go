@@ -1,0 +1,100 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// ForAttachFunc opens a session on a controller's pods, named as `why`
+// found them (TARGET deploy/NAME in namespace), for the key detail.
+type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error)
+
+// ForAttachedMsg carries the session opened on the controller of the
+// answer shown, to open its key in the detail view, or why not.
+type ForAttachedMsg struct {
+	ID, Controller, Key string
+	Session             *inspector.Session
+	Objects             *inspector.ObjectReader
+	Err                 error
+}
+
+// ForAttachCmd attaches to the controller that answered for the key.
+func ForAttachCmd(ctx context.Context, attach ForAttachFunc, owned *Sessions, c *objwhy.Controller, controller, key string) tea.Cmd {
+	id := c.Namespace + "/" + c.Target
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, attachTimeout)
+		defer cancel()
+		s, objects, err := attach(ctx, c.Namespace, c.Target)
+		if err == nil && !owned.Adopt(s) {
+			err = fmt.Errorf("the UI has exited")
+		}
+		if err != nil {
+			return ForAttachedMsg{ID: id, Err: fmt.Errorf("attach %s -n %s: %w", c.Target, c.Namespace, err)}
+		}
+		return ForAttachedMsg{ID: id, Controller: controller, Key: key, Session: s, Objects: objects}
+	}
+}
+
+// KeyOfShown is the answer shown when its key was read from an
+// instrumented endpoint: the key detail can then open it.
+func (f *For) KeyOfShown() *objwhy.Answer {
+	a := f.shown()
+	if a == nil || a.Controller == nil || a.Backoff == nil || a.Backoff.Source != objwhy.SourceEndpoint || a.Backoff.Key == nil || f.opts.Attach == nil {
+		return nil
+	}
+	return a
+}
+
+// Keep keeps the session opened on a controller, by NAMESPACE/TARGET.
+func (f For) Keep(id string, s ForSession) For {
+	// A new map: earlier copies of the model share the old one.
+	sessions := make(map[string]ForSession, len(f.sessions)+1)
+	for k, v := range f.sessions {
+		sessions[k] = v
+	}
+	sessions[id] = s
+	f.sessions = sessions
+	return f
+}
+
+// Kept is the session kept for a controller, by NAMESPACE/TARGET.
+func (f *For) Kept(id string) (ForSession, bool) {
+	s, ok := f.sessions[id]
+	return s, ok
+}
+
+// AttachFunc is how the view attaches to a controller (ForOptions.Attach).
+func (f *For) AttachFunc() ForAttachFunc { return f.opts.Attach }
+
+// ForSession is a session the `top --for` view opened on a controller.
+type ForSession struct {
+	Session *inspector.Session
+	Objects *inspector.ObjectReader
+}
+
+// RawOf is a, an answer of the escaped list, as it was read: the names a
+// lookup in the cluster must use (an escaped name names nothing).
+func (f *For) RawOf(a *objwhy.Answer) *objwhy.Answer {
+	if f.raw != nil && f.list != nil {
+		if i := slices.Index(f.list.Answers, a); i >= 0 && i < len(f.raw.Answers) {
+			return f.raw.Answers[i]
+		}
+	}
+	return a
+}
+
+// escapedCopy is l, deep-copied, with every string escaped for the
+// terminal (printableFields): objects' names, conditions and events are
+// the cluster's text.
+func escapedCopy(l *objwhy.List) *objwhy.List {
+	out, _ := widget.DeepCopy(l) // a list `why -o json` prints always copies; else it is escaped in place
+	widget.PrintableFields(out)
+	return out
+}

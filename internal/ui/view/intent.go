@@ -1,0 +1,77 @@
+package view
+
+import (
+	"charm.land/bubbles/v2/help"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// An intent is what a view asks the root to do after handling a key: the
+// views own their keys, the root owns the stack of modes (what is open)
+// and what is shared (the status line, the pause, the dialog). Each is a
+// small struct carrying what the root needs, so that the root never reads
+// a view's fields; nil is no intent.
+type Intent any
+
+// OpenKeyIntent opens the detail view on a key.
+type OpenKeyIntent struct{ Controller, Key string }
+
+// OpenGroupsIntent opens the error groups of the top view's scope: its
+// controller, the states it shows (none: every failing one) and its filter.
+type OpenGroupsIntent struct {
+	Controller, Filter string
+	States             []api.State
+}
+
+// OpenHelpIntent opens the ? view over the view shown, explaining keys:
+// that view's key map.
+type OpenHelpIntent struct{ Keys help.KeyMap }
+
+// CloseHelpIntent returns to the view help was opened from.
+type CloseHelpIntent struct{}
+
+// BackIntent leaves the view shown for the one under it.
+type BackIntent struct{}
+
+// TypingIntent says a view's filter line started (true) or stopped being
+// typed: the filter's mode is pushed or popped.
+type TypingIntent bool
+
+// PauseIntent pauses the refresh, or resumes it.
+type PauseIntent struct{}
+
+// RefreshIntent refreshes the view shown now.
+type RefreshIntent struct{}
+
+// AskIntent asks to confirm an action.
+type AskIntent struct{ Act widget.Action }
+
+// AnswerIntent is the dialog's answer: the action confirmed (with its
+// reason), or nil when it was declined.
+type AnswerIntent struct{ Act *widget.Action }
+
+// ShowGroupIntent shows the keys of one error group in the top view: errors
+// is the pattern their last errors match (an error filter beside the top
+// view's own), fingerprint the group's name.
+type ShowGroupIntent struct {
+	Controller, Errors, Fingerprint string
+	States                          []api.State
+}
+
+// LeftDrillIntent says the top view left its drill-down, and what it shows
+// again; toGroups, that the group view it was opened from opens again.
+type LeftDrillIntent struct {
+	Text     string
+	ToGroups bool
+}
+
+// OpenAnswerKeyIntent opens the key of the answer the `top --for` view
+// shows in the detail view.
+type OpenAnswerKeyIntent struct{}
+
+// NoteIntent shows a status message.
+type NoteIntent struct {
+	Text  string
+	IsErr bool
+}

@@ -1,0 +1,35 @@
+package view
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+)
+
+// sortRefused reports whether err, the answer to a page sorted by order,
+// says the server does not know that order — from what the server states,
+// never from its message's words: the server's controllers list the orders
+// they accept (api.Capabilities.Sorts) and a 400 names its field. A server
+// older than both (it lists no orders, its 400 names no field) can only
+// have refused the sort: the filter was checked by the same engine as it
+// was typed, and the states and controller come from the server itself.
+func sortRefused(err error, order string, overviews ...*inspector.Overview) bool {
+	ae, ok := errors.AsType[*inspector.APIError](err)
+	if !ok || ae.Code != http.StatusBadRequest {
+		return false
+	}
+	if ae.Field != "" {
+		return ae.Field == "sort"
+	}
+	for _, ov := range overviews { // the newest first
+		if ov != nil {
+			if accepts, known := ov.AcceptsSort(order); known {
+				return !accepts
+			}
+			break
+		}
+	}
+	return order != api.SortNext // the default every server knows
+}

@@ -1,0 +1,333 @@
+package view
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// column is one table column: its title, width, alignment and cell text.
+// A name column (key, pod) is cut in the middle: the ends tell rows apart.
+type column struct {
+	title string
+	width int
+	right bool
+	name  bool
+	cell  func(r *widget.KeyRow) string
+}
+
+// wideWidth is the terminal width from which the -o wide columns show.
+const wideWidth = 160
+
+// NarrowWidth is the width under which the table narrows its columns and
+// the selected row's key and error show whole on a line under it.
+const NarrowWidth = 72
+
+// columns lays the table out for the terminal width: fixed columns first,
+// then the key and the last error share what is left. Narrow terminals drop
+// SOURCE, then CONTROLLER when only one controller is shown.
+func (t *Top) columns() []column {
+	w := t.C.Width
+	multiPod := t.Overview != nil && len(t.Overview.Replicas) > 1
+	ctlW := 10
+	if t.Overview != nil && w >= 100 {
+		for _, c := range t.Overview.Controllers {
+			ctlW = max(ctlW, min(len(c.Name), 20))
+		}
+	}
+	// Under 72 columns every column but KEY and LAST ERROR leaves them too
+	// little: DELAY goes (NEXT says when), STATE, NEXT and CONTROLLER
+	// narrow (sched, run: the counts line's names), and KEY may narrow to
+	// 12, its middle cut keeping the object's number.
+	narrow := w < NarrowWidth
+	next := column{title: "NEXT RETRY", width: 10, right: true}
+	switch {
+	case narrow:
+		next.title, next.width = "NEXT", 7 // "16m40s", "ready", a running key's "for <1s"
+	case w < 100:
+		next.title, next.width = "NEXT", 8
+	}
+	next.cell = nextRetryCell(next.width)
+	state := column{title: "STATE", width: 9, cell: func(r *widget.KeyRow) string { return r.State }}
+	if narrow {
+		state.width, state.cell = 7, func(r *widget.KeyRow) string { return cmp.Or(ShortStates[api.State(r.State)], r.State) }
+		ctlW = 9
+	}
+	cols := []column{state}
+	if t.Controller == "" && (w >= 100 || len(t.shown()) > 1) {
+		title := "CONTROLLER"
+		if ctlW < len(title) {
+			title = "CTRL" // not "CONTROLL…"
+		}
+		cols = append(cols, column{title: title, width: ctlW, cell: func(r *widget.KeyRow) string { return r.Controller }})
+	}
+	switch {
+	case t.fleet():
+		// Several workloads: which pod (and so which controller deployment)
+		// a key is on matters at any width.
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
+	case multiPod && w >= wideWidth:
+		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
+	}
+	keyCol := len(cols)
+	cols = append(cols,
+		column{title: "KEY", name: true, cell: func(r *widget.KeyRow) string { return r.Key }},
+		column{title: "FAILS", width: 5, right: true, cell: func(r *widget.KeyRow) string { return r.Failures }},
+		next,
+	)
+	if (!t.fleet() || w >= 100) && !narrow {
+		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
+		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *widget.KeyRow) string { return r.Delay }})
+	}
+	if w >= 110 {
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(r *widget.KeyRow) string { return r.Source }})
+	}
+	if w >= wideWidth {
+		cols = append(cols,
+			column{title: "TOTAL", width: 6, right: true, cell: func(r *widget.KeyRow) string { return r.Total }},
+			column{title: "FAILING FOR", width: 11, right: true, cell: func(r *widget.KeyRow) string { return r.FailingFor }},
+			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *widget.KeyRow) string { return r.LastEvent }},
+		)
+	}
+	errCol := len(cols)
+	cols = append(cols, column{title: "LAST ERROR", cell: func(r *widget.KeyRow) string { return r.Error(0) }})
+	used := 2 // the change mark and its space
+	for _, c := range cols {
+		used += c.width + 1
+	}
+	minKey := 16
+	if narrow {
+		minKey = 12
+	}
+	flex := max(w-used, minKey+8)
+	keyW := minKey
+	if t.Page != nil {
+		for _, k := range t.Page.Items {
+			keyW = max(keyW, len(k.Key.Key))
+		}
+	}
+	errRoom, minErr := 12, 8
+	if narrow {
+		// The key whole first: the selected row's error shows in full
+		// below. The error, not the key, gave NEXT its seventh cell.
+		errRoom, minErr = 7, 7
+	}
+	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
+		// Every row's key in one namespace, and the keys cut: the namespace
+		// once in the title gives the names their room.
+		cols[keyCol].title = "KEY (" + ns + "/)"
+		cols[keyCol].cell = func(r *widget.KeyRow) string { return strings.TrimPrefix(r.Key, ns+"/") }
+		keyW -= len(ns) + 1
+	}
+	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
+	cols[errCol].width = max(flex-cols[keyCol].width, minErr)
+	if cols[errCol].width < len(cols[errCol].title) {
+		cols[errCol].title = "ERROR" // not "LAST ER…"
+	}
+	return cols
+}
+
+// sharedNamespace is the namespace every key of the page is in ("demo" of
+// "demo/naive-00001"), or "" when they differ or some key has none.
+func (t *Top) sharedNamespace() string {
+	if t.Page == nil || len(t.Page.Items) == 0 {
+		return ""
+	}
+	ns, _, ok := strings.Cut(t.Page.Items[0].Key.Key, "/")
+	if !ok || ns == "" {
+		return ""
+	}
+	for _, k := range t.Page.Items[1:] {
+		if !strings.HasPrefix(k.Key.Key, ns+"/") {
+			return ""
+		}
+	}
+	return ns
+}
+
+// nextRetryCell is the NEXT RETRY cell at width w. A running key has no
+// next retry: it shows how long it has been running, said so ("for 4s", as
+// get says "running 4s", explain.NextRetryText), since a bare "4s" under
+// NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
+// ("for 12m") where the whole time does not fit, never cut.
+func nextRetryCell(w int) func(*widget.KeyRow) string {
+	return func(r *widget.KeyRow) string {
+		if !r.Running {
+			return r.NextRetry
+		}
+		d := r.RunningFor
+		if s := "for " + explain.FormatSeconds(d); len(s) <= w {
+			return s
+		}
+		return "for " + coarse(d)
+	}
+}
+
+// coarse is d in its largest unit, rounded down as explain.FormatSeconds
+// rounds: "12m", "2h", "3d"; seconds under a minute.
+func coarse(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return explain.FormatSeconds(d)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return fmt.Sprintf("%dd", d/(24*time.Hour))
+}
+
+// Table renders the visible page: a header row and one row per key, the
+// selected one highlighted and changed ones marked "•".
+func (t *Top) Table() []string {
+	s := &t.C.Styles
+	cols := t.columns()
+	w := t.C.Width
+	var b strings.Builder
+	b.WriteString("  ")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(' ') // between columns only: a trailing one cut the last title
+		}
+		if c.right {
+			b.WriteString(widget.FitLeft(c.title, c.width))
+		} else {
+			b.WriteString(widget.Fit(c.title, c.width))
+		}
+	}
+	lines := []string{s.Header.Render(widget.Fit(b.String(), w))}
+	if t.Page == nil && t.Err != nil {
+		return append(lines, s.Dim.Render("  no answer yet"))
+	}
+	if t.Page == nil {
+		return append(lines, s.Dim.Render("  loading…"))
+	}
+	if len(t.Page.Items) == 0 {
+		msg := "  no keys match"
+		if t.Page.Total == 0 {
+			msg = "  no keys tracked yet"
+		}
+		return append(lines, s.Dim.Render(msg))
+	}
+	now := t.C.ServerNow(t.Page.ServerTime, t.fetchedAt)
+	silent := t.silent()
+	cells := make([]string, len(cols))
+	for i := range t.ShownRows() {
+		k := &t.Page.Items[i]
+		row := widget.NewKeyRow(k, now)
+		for j, c := range cols {
+			v := explain.Printable(c.cell(&row)) // names and errors are the cluster's text
+			switch {
+			case c.right:
+				cells[j] = widget.FitLeft(v, c.width)
+			case c.name:
+				cells[j] = widget.FitKey(v, c.width)
+			default:
+				cells[j] = widget.Fit(v, c.width)
+			}
+		}
+		// The mark column: "›" on the selected row (so the selection shows
+		// without colour too), then "•" changed or "*" estimated.
+		cur, mark := " ", " "
+		changed := t.changed[rowID(k)]
+		switch {
+		case changed:
+			mark = "•"
+		case k.Estimated:
+			mark = "*"
+		}
+		if i == t.Cursor {
+			lines = append(lines, s.Selected.Render(widget.Fit("›"+mark+strings.Join(cells, " "), w)))
+			continue
+		}
+		if silent {
+			// The last answer, kept and dimmed: the endpoint is not answering.
+			lines = append(lines, s.Dim.Render(widget.Fit(cur+mark+strings.Join(cells, " "), w)))
+			continue
+		}
+		cells[0] = s.StateStyle(k.State).Render(cells[0])
+		if changed {
+			mark = s.Changed.Render(mark)
+		}
+		lines = append(lines, widget.Fit(cur+mark+strings.Join(cells, " "), w))
+	}
+	return lines
+}
+
+// SelectedLine is the selected row's key whole and its last error, as much
+// as fits (cut in the middle, keeping its end): a narrow table cuts both.
+// The footer shows it, above a status message, so that neither hides it.
+func (t *Top) SelectedLine() string {
+	s := &t.C.Styles
+	k := t.Selected()
+	if k == nil {
+		return ""
+	}
+	line := s.Bold.Render("› "+explain.Printable(k.Key.Key)) + s.Dim.Render(" · ")
+	if k.LastError == nil {
+		return widget.Fit(line+s.Dim.Render("no error"), t.C.Width)
+	}
+	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.C.Width-lipgloss.Width(line)))
+}
+
+// view renders the whole top view in height-1 lines (the root adds the
+// footer): the header, a connection problem if any, then the table.
+func (t *Top) view() string {
+	lines := append(t.header(), t.problem()...)
+	lines = append(lines, t.Table()...)
+	return strings.Join(widget.Pad(lines, t.C.Height-1), "\n")
+}
+
+// problem is the panel that says why the last refresh failed: what was
+// tried, when, the error in full (wrapped), and when it is tried again.
+func (t *Top) problem() []string {
+	if t.Err == nil {
+		return nil
+	}
+	s := &t.C.Styles
+	w := t.C.Width
+	var eps []string
+	if t.Overview != nil {
+		for _, r := range t.Overview.Replicas {
+			eps = append(eps, explain.Printable(r.Endpoint))
+		}
+	}
+	where := "the endpoint"
+	if len(eps) > 0 {
+		where = strings.Join(eps, ", ")
+	}
+	title := "cannot read " + where
+	if t.reached {
+		title = "lost " + where
+	}
+	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
+		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.C.Now().Sub(t.failedSince)))
+	next := t.lastSent.Add(t.C.Opts.Refresh)
+	retry := "tries again in " + widget.Countdown(next, t.C.Now())
+	if !next.After(t.C.Now()) {
+		retry = "tries again now"
+	}
+	retry += ", every " + widget.Short(t.C.Opts.Refresh)
+	switch {
+	case t.C.Paused:
+		retry = "paused: ctrl+r tries again"
+	case !t.reached:
+		giveUp := t.C.Opts.GiveUp - t.C.Now().Sub(t.failedSince)
+		retry += fmt.Sprintf("; gives up in %s if it never answers", widget.Short(max(0, giveUp).Truncate(time.Second)))
+	default:
+		retry += "; the last answer stays below"
+	}
+	inner := max(10, w-4)
+	var body []string
+	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(t.Err), retry} {
+		body = append(body, widget.Wrap(l, inner)...)
+	}
+	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")
+}

@@ -1,0 +1,357 @@
+package view
+
+import (
+	"charm.land/bubbles/v2/help"
+	"fmt"
+	"slices"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// sortFallback is the order to use against an endpoint that refuses one:
+// retrying came after attention, which came after next (every server's).
+var sortFallback = map[string]string{api.SortRetrying: api.SortAttention, api.SortAttention: api.SortNext}
+
+// sortWords names an order in the status line of a fallback.
+var sortWords = map[string]string{api.SortAttention: "attention", api.SortNext: "next retry"}
+
+// HeaderLines is how many lines the header above the table takes, but for
+// a fleet's rows (headerHeight).
+const HeaderLines = 6
+
+// Top is the live table of keys: what it asks the endpoint for, and
+// the last answer. The cursor follows a key, not a row: across refreshes
+// and re-sorts it stays on the key the user chose.
+type Top struct {
+	C *Common
+
+	// The query.
+	Controller string
+	states     map[api.State]bool
+	Sort       int
+	Filter     widget.Filter
+	Offset     int
+
+	// The selection: the row the cursor is on, and the key it follows ("" to
+	// take whatever key lands under the cursor, after a scroll).
+	Cursor int
+	Sel    string
+	// chosen is true once the user moved the cursor: until then it stays
+	// on the first row, the worst key under the attention order.
+	chosen bool
+
+	// The last answer.
+	Overview  *inspector.Overview
+	Page      *inspector.KeyList
+	Groups    []api.ErrorGroup // the last error groups read, for the diagnosis
+	fetchedAt time.Time
+	Err       error
+	// reached is true once the endpoint answered at all; failedSince is when
+	// the current run of failed refreshes began.
+	reached     bool
+	failedSince time.Time
+
+	// Rows changed since the previous refresh of the same query.
+	prevQuery string
+	prev      map[string]string
+	changed   map[string]bool
+
+	Seq      int
+	Inflight bool
+	lastSent time.Time
+	// quietSince is when the first read the endpoint has not answered
+	// since its last answer was sent: where "not answering since" starts,
+	// through the reads that time out after it.
+	quietSince time.Time
+	// GroupsAt and groupsFor say when, and for which controller filter, the
+	// error groups behind the diagnosis were last asked for (see refresh).
+	GroupsAt  time.Time
+	groupsFor string
+	// groupsFailing says whether some key failed in the overview read with
+	// the last groups.
+	groupsFailing bool
+	// Asked is the page size of the last read sent (see refit), refitSeq
+	// the seq of refit's last read.
+	Asked, refitSeq int
+
+	// Drill is the view before a drill-down into an error group, which esc
+	// restores; nil when the view is not a drill-down.
+	Drill *topView
+	// Group is the error group a drill-down shows, beside the filter.
+	Group ErrorGroup
+}
+
+// NewTop is the table, with the initial selection of the options (--controller, --state, -q).
+func NewTop(c *Common) Top {
+	t := Top{C: c, Filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, Controller: c.Opts.Controller}
+	for _, s := range c.Opts.States {
+		t.states[s] = true
+	}
+	return t
+}
+
+// Query is the page the table shows.
+func (t *Top) Query() inspector.KeyQuery {
+	return inspector.KeyQuery{
+		Controller: t.Controller, Q: t.Filter.Applied, Error: t.Group.Pattern, States: t.StateList(),
+		Sort: Sorts[t.Sort], Limit: min(t.Rows(), maxPage), Offset: t.Offset,
+	}
+}
+
+// StateList is the states toggled on, in the toggles' order: of every
+// state a source may have, so that --state unknown selects before the first
+// v1/controllers says the source is a log (an endpoint refuses it).
+func (t *Top) StateList() []api.State {
+	var out []api.State
+	for _, s := range query.LogStates {
+		if t.states[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func queryID(q inspector.KeyQuery) string {
+	return fmt.Sprintf("%s|%s|%s|%v|%s|%d|%d", q.Controller, q.Q, q.Error, q.States, q.Sort, q.Limit, q.Offset)
+}
+
+// Refresh starts a fetch of what the top view shows.
+func (t *Top) Refresh() tea.Cmd {
+	t.Seq++
+	t.Inflight = true
+	t.lastSent = t.C.Now()
+	if t.quietSince.IsZero() {
+		t.quietSince = t.lastSent
+	}
+	t.Asked = t.Query().Limit
+	// The diagnosis line changes slowly and its error groups cost the
+	// endpoint a pass over every key: ask for them every diagnosisEvery, not
+	// on every refresh, so that each viewer costs the controller one cheap
+	// page a second.
+	// Keys starting or stopping to fail change the diagnosis at once: then
+	// the groups are read on this refresh.
+	groups := t.GroupsAt.IsZero() || t.groupsFor != t.Controller || failing(t.Overview) != t.groupsFailing ||
+		t.lastSent.Sub(t.GroupsAt) >= DiagnosisEvery
+	if groups {
+		t.GroupsAt, t.groupsFor = t.lastSent, t.Controller
+	}
+	return t.C.Stamp(refreshCmd(t.C.Conn.Ctx, t.C.Conn.Session, t.C.Opts.Clock, t.Seq, t.Query(), groups))
+}
+
+// failing reports whether some key of ov is in backoff or failed.
+func failing(ov *inspector.Overview) bool {
+	if ov == nil {
+		return false
+	}
+	for i := range ov.Controllers {
+		if explain.InTrouble(&ov.Controllers[i]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Selected is the key under the cursor.
+func (t *Top) Selected() *inspector.PodKey {
+	if t.Page == nil || t.Cursor < 0 || t.Cursor >= len(t.Page.Items) {
+		return nil
+	}
+	return &t.Page.Items[t.Cursor]
+}
+
+// matched is how many keys the query matches, as last reported.
+func (t *Top) matched() int {
+	if t.Page == nil {
+		return 0
+	}
+	return t.Page.Matched
+}
+
+// setSize refetches when the number of rows changed.
+func (t Top) setSize() (Top, tea.Cmd) {
+	t.Filter.SetWidth(t.C.Width)
+	return t, t.Refit()
+}
+
+// Received takes a refresh in: the cursor finds its key again (or its
+// nearest neighbour, with a note saying so), and the rows that changed
+// since the previous refresh of the same query are marked.
+func (t Top) Received(msg RefreshedMsg) (Top, tea.Cmd, string) {
+	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
+		// Still right for the diagnosis when a newer page query is under way.
+		// Noted here too, not only when asked: the first refresh is sent
+		// from Init, whose model is not kept.
+		t.GroupsAt, t.groupsFor = msg.FetchedAt, msg.GroupsFor
+		if msg.Groups != nil {
+			t.Groups = msg.Groups.Groups
+			t.groupsFailing = failing(msg.Overview)
+		}
+	}
+	if msg.Seq != t.Seq {
+		return t, nil, "" // a newer query is under way
+	}
+	t.Inflight = false
+	if cur := Sorts[t.Sort]; sortFallback[cur] != "" && sortRefused(msg.PageErr, cur, msg.Overview, t.Overview) {
+		// An endpoint older than the order: sort by the one before it.
+		next := sortFallback[cur]
+		t.Sort = slices.Index(Sorts, next)
+		return t, t.Refresh(), fmt.Sprintf("this endpoint does not sort by %s: sorted by %s", cur, sortWords[next])
+	}
+	t.Err = msg.Err
+	if msg.Err == nil {
+		t.reached, t.failedSince, t.quietSince = true, time.Time{}, time.Time{}
+	} else if t.failedSince.IsZero() {
+		t.failedSince = msg.FetchedAt
+	}
+	switch {
+	case msg.Overview != nil && msg.Err == nil:
+		t.Overview = msg.Overview
+		t.C.SetCapabilities(msg.Overview)
+	case msg.Overview != nil && t.Overview != nil:
+		// Keep the last counts on screen; show how the replicas stand now.
+		ov := *t.Overview
+		ov.Replicas = msg.Overview.Replicas
+		t.Overview = &ov
+	case msg.Overview != nil:
+		t.Overview = msg.Overview
+	}
+	if msg.Page == nil {
+		return t, nil, ""
+	}
+	old := t.Page
+	t.Page, t.fetchedAt = msg.Page, msg.FetchedAt
+	// The same query at another page size shows the same rows: a page
+	// read again to fit (refit) compares with the one before, and keeps
+	// its marks, which say what the last refresh changed.
+	q := t.Query()
+	q.Limit = 0
+	id := queryID(q)
+	sigs := make(map[string]string, len(msg.Page.Items))
+	marked := t.changed
+	t.changed = map[string]bool{}
+	for _, k := range msg.Page.Items {
+		rid := rowID(&k)
+		sigs[rid] = signature(&k.Key)
+		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.Seq == t.refitSeq && marked[rid] {
+			t.changed[rid] = true
+		}
+	}
+	t.prev, t.prevQuery = sigs, id
+	return t, nil, t.follow(old)
+}
+
+// signature is what makes a row "changed" when it differs between refreshes.
+func signature(k *api.Key) string {
+	var lastErr time.Time
+	if k.LastError != nil {
+		lastErr = k.LastError.At
+	}
+	return fmt.Sprintf("%s|%d|%d|%d|%d", k.State, k.Failures, k.Reconciles, k.NextRetryAt.UnixNano(), lastErr.UnixNano())
+}
+
+// update handles the top view's keys (the drill-down's esc included), and
+// returns what the root must do.
+func (t Top) update(msg tea.KeyPressMsg) (Top, tea.Cmd, Intent) {
+	k := t.Keys()
+	before := queryID(t.Query())
+	rows := t.Rows()
+	var in Intent
+	switch {
+	case key.Matches(msg, k.Up):
+		t.moveTo(t.Cursor - 1)
+		t.chosen = true
+	case key.Matches(msg, k.Down):
+		t.moveTo(t.Cursor + 1)
+		t.chosen = true
+	case key.Matches(msg, k.PageUp):
+		t.Offset, t.Sel, t.chosen = max(0, t.Offset-rows), "", true
+	case key.Matches(msg, k.PageDown):
+		t.Offset, t.Sel, t.chosen = max(0, min(t.Offset+rows, t.matched()-rows)), "", true
+	case key.Matches(msg, k.Home):
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	case key.Matches(msg, k.End):
+		t.Offset, t.Cursor, t.Sel, t.chosen = max(0, t.matched()-rows), rows-1, "", true
+	case key.Matches(msg, k.Filter):
+		var cmd tea.Cmd
+		t.Filter, cmd = t.Filter.Start()
+		return t, cmd, TypingIntent(true)
+	case key.Matches(msg, k.Back) && t.Drill != nil:
+		in = t.undoDrill()
+	case key.Matches(msg, k.Back) && t.Filter.State == widget.FilterApplied:
+		t.Filter.Clear()
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	case key.Matches(msg, k.States):
+		in = t.toggleState(int(msg.Text[0] - '1'))
+	case key.Matches(msg, k.Sort):
+		// The key followed stays selected if it is on the first page.
+		t.Sort = (t.Sort + 1) % len(Sorts)
+		t.Offset = 0
+		in = NoteIntent{Text: "sorted by " + SortHelp[Sorts[t.Sort]]}
+	case key.Matches(msg, k.Controller) && t.Drill != nil:
+		in = t.switchFromDrill(key.Matches(msg, k.PrevController))
+	case key.Matches(msg, k.Controller):
+		t.Controller = t.nextController(key.Matches(msg, k.PrevController))
+		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
+	case key.Matches(msg, k.Open):
+		if sel := t.Selected(); sel != nil {
+			return t, nil, OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
+		}
+	case key.Matches(msg, k.Group):
+		return t, nil, OpenGroupsIntent{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()}
+	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
+		name := ""
+		if sel := t.Selected(); sel != nil {
+			name = sel.Key.Key
+		}
+		return t, nil, t.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), name)
+	case key.Matches(msg, k.Forget, k.Retry):
+		return t, nil, t.keyAction(key.Matches(msg, k.Retry))
+	case key.Matches(msg, k.ForgetAll, k.RetryAll):
+		return t, nil, AskIntent{Act: t.filteredSet(key.Matches(msg, k.RetryAll))}
+	}
+	if queryID(t.Query()) != before {
+		return t, t.Refresh(), in
+	}
+	return t, nil, in
+}
+
+// The view interface (view.go), over the typed methods above.
+
+// The table: the view the UI opens on, and the drill-down's.
+
+// OnKey handles a key pressed while the view is on top (View).
+func (t Top) OnKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) { return t.update(msg) }
+
+// Render draws the view's body (View).
+func (t Top) Render() string { return t.view() }
+
+// HintKeys is the view's key map: its hints, and what ? explains (View).
+func (t Top) HintKeys() help.KeyMap { return t.Keys() }
+
+// Stale reports whether the view's next read is due (View).
+func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }
+
+// Reload reads what the view shows again (View).
+func (t Top) Reload() (View, tea.Cmd) { cmd := t.Refresh(); return t, cmd }
+
+// ReloadNow is ctrl+r's read (View).
+func (t Top) ReloadNow() (View, tea.Cmd) { return t.Reload() }
+
+// Resize lays the view out for the terminal's size (View).
+func (t Top) Resize() (View, tea.Cmd) { return t.setSize() }
+
+// OnFilterKey handles a key while the view's filter line is typed (FilterView).
+func (t Top) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
+	return t.filterKey(msg)
+}
+
+// OnFilterInput passes a message that is not a key to the filter line being typed (FilterView).
+func (t Top) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return t.filterInput(msg) }

@@ -1,0 +1,93 @@
+package widget
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// KeyRow is one key as a table of keys shows it, cell by cell: what the
+// TUI's table (`top`) and `kubectl backoff get` print for a key, computed
+// once so that the two cannot disagree. The cells are the cluster's text
+// as read: the caller escapes them where it draws them.
+type KeyRow struct {
+	// Controller, Key and Pod name the row.
+	Controller, Key, Pod string
+	// State is what the key is doing now ("backoff").
+	State string
+	// Failures is the consecutive failures, as the rate limiter counts
+	// them; Total, the failures since the key was first seen.
+	Failures, Total string
+	// NextRetry is when the key is tried again (explain.NextRetryText):
+	// "4m12s", "due", "ready", "running 4s", "-".
+	NextRetry string
+	// Running says the key is running, for RunningFor: a narrow column
+	// says how long in its own words (the table's "for 4s").
+	Running    bool
+	RunningFor time.Duration
+	// Delay is the delay the limiter chose, "-" for none; Source, which
+	// limiter chose it, "-" for none.
+	Delay, Source string
+	// FailingFor is how long the current failure streak has lasted, and
+	// LastEvent how long ago the last watch event came, to the second:
+	// "1m06s", "-" for none.
+	FailingFor, LastEvent string
+	// Class is the last error's class, "-" for none.
+	Class string
+	// HasError says the key has a last error (see Error).
+	HasError bool
+
+	message  string
+	resolved bool
+}
+
+// NewKeyRow is k's row at now, the server's time its countdowns and ages
+// count from.
+func NewKeyRow(k *inspector.PodKey, now time.Time) KeyRow {
+	r := KeyRow{
+		Controller: k.Controller, Key: k.Key.Key, Pod: k.Pod,
+		State:    string(k.State),
+		Failures: strconv.Itoa(k.Failures), Total: strconv.Itoa(k.TotalFailures),
+		NextRetry: explain.NextRetryText(k.Key, now),
+		Running:   k.State == api.StateRunning && !k.StartedAt.IsZero(),
+		Delay:     "-", Source: Dash(k.DelaySource),
+		FailingFor: span(k.FirstFailureAt, now), LastEvent: span(k.LastEventAt, now),
+		Class: "-",
+	}
+	if r.Running {
+		r.RunningFor = now.Sub(k.StartedAt)
+	}
+	if d := k.Delay.Duration; d > 0 {
+		r.Delay = Short(d)
+	}
+	if e := k.LastError; e != nil {
+		r.HasError, r.message, r.resolved = true, e.Message, explain.ErrorResolved(&k.Key)
+		r.Class = Dash(e.Class)
+	}
+	return r
+}
+
+// Error is the last error on one line, cut to n runes (n <= 0: whole),
+// after explain.ResolvedMark when a reconcile has succeeded since: the
+// error is history. "" for none.
+func (r KeyRow) Error(n int) string {
+	if !r.HasError {
+		return ""
+	}
+	msg := explain.OneLine(r.message, n)
+	if r.resolved {
+		return explain.ResolvedMark + msg
+	}
+	return msg
+}
+
+// span is how long before now t was, to the second, "-" for none.
+func span(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return explain.FormatSeconds(now.Sub(t))
+}

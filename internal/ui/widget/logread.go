@@ -1,0 +1,57 @@
+package widget
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// LogReadPart says how much of a log was understood: the lines read, the
+// records by dialect, and the failure-looking lines that could not be read
+// (`get --from-logs` prints one of them).
+func LogReadPart(s *Styles, lr *api.LogRead) string {
+	out := s.Label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
+	if r := Recognised(lr); r != "" {
+		out += ", " + r
+	} else {
+		out += s.Warn.Render(", none recognised")
+	}
+	if lr.Unreadable > 0 {
+		out += s.Warn.Render(fmt.Sprintf(", %d failure lines unreadable", lr.Unreadable))
+	}
+	if lr.Untimed > 0 {
+		out += s.Dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
+	}
+	return out
+}
+
+// Recognised is what of a log was read, by dialect, in the dialects'
+// order: "Flux (JSON) 3, controller-runtime 12"; "" when no line was
+// recognised. The header's log part and `get --from-logs`' note both say
+// it this way.
+func Recognised(lr *api.LogRead) string {
+	var b strings.Builder
+	for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
+	}
+	return b.String()
+}
+
+// LogEndsText says what a saved log's times count from: "log ends
+// 22:08:26 (1m05s ago)", with the date when it is older than a day (a
+// time of day alone would read as today's).
+func LogEndsText(end, now time.Time) string {
+	at := explain.TimeOfDay(end)
+	if now.Sub(end) > 24*time.Hour {
+		at = explain.Timestamp(end)
+	}
+	return "log ends " + at + " (" + explain.Ago(end, now) + ")"
+}
