@@ -125,8 +125,8 @@ func testProgressDeadline(ctx context.Context, t *testing.T, cs kubernetes.Inter
 	}
 
 	a := answer(t, "deployment/web", "-n", rollout)
-	if a.Verdict.Status != "Failed" || !strings.HasPrefix(a.Summary, "Failed") {
-		t.Errorf("verdict %s, summary %q; want Failed", a.Verdict.Status, a.Summary)
+	if a.Verdict.Status != "Failed" || !strings.HasPrefix(a.Summary, "Failed: Progressing=False (ProgressDeadlineExceeded)") {
+		t.Errorf("verdict %s, summary %q; want Failed by the progress deadline", a.Verdict.Status, a.Summary)
 	}
 	blocked := map[string]string{}
 	for _, b := range a.Chain.Blockers() {
