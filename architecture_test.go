@@ -25,6 +25,7 @@ var floors = []struct {
 	{"instrument/api", nil},
 	{"instrument/authfilter", nil},
 	{"internal/query", []string{"instrument/api"}},
+	{"internal/query/sourcetest", []string{"instrument/api"}},
 	{"instrument", []string{"instrument/api", "internal/query"}},
 	// The client side: never instrument (and so never controller-runtime).
 	{"internal/inspector/objstatus", nil},

@@ -342,13 +342,14 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 	}
 	o := d.Object
 	obs := "none"
-	if o.ObservedGeneration != nil {
-		obs = fmt.Sprint(*o.ObservedGeneration)
+	v := o.Verdict
+	if v.ObservedGeneration != nil {
+		obs = fmt.Sprint(*v.ObservedGeneration)
 	}
-	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", o.Generation, obs)
-	if v := o.Verdict; v != nil {
+	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", v.Generation, obs)
+	if v.Status != "" {
 		// The verdict `why` gives, by the same rule (objstatus).
-		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(*v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))
+		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))
 		if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
 			fmt.Fprintf(w, "               %s\n", oneLine(v.Message, 160))
 		}
@@ -357,9 +358,9 @@ func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
 		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", explain.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}
 	tw := newTable(w)
-	if len(o.Conditions) > 0 {
+	if len(v.Conditions) > 0 {
 		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tMESSAGE")
-		for _, c := range o.Conditions {
+		for _, c := range v.Conditions {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), dash(oneLine(c.Message, 80)))
 		}
 	}

@@ -17,8 +17,8 @@ import (
 func TestDescribeObjectVerdict(t *testing.T) {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	six := int64(6)
-	obj := &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: &six,
-		Verdict:    &objstatus.Verdict{Status: "InProgress", KStatus: "InProgress", Generation: 7, ObservedGeneration: &six, Message: "Widget generation is 7, but latest observed generation is 6"},
+	obj := &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1",
+		Verdict:    objstatus.Verdict{Status: "InProgress", KStatus: "InProgress", Generation: 7, ObservedGeneration: &six, Message: "Widget generation is 7, but latest observed generation is 6"},
 		SpecChange: &objstatus.Change{Manager: "kubectl-client-side-apply", Time: now.Add(-12 * time.Minute)}}
 	d := &inspector.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
 

@@ -61,10 +61,10 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 	list := &inspector.KeyList{ServerTime: now, Items: []inspector.PodKey{{Key: key, Pod: "ns" + h + "/pod" + h}}}
 	hist := []api.Attempt{{At: now.Add(-time.Second), Outcome: "error" + h, Error: h, Class: h, By: h, Reason: h}}
 	og := int64(1)
-	obj := &explain.ObjectStatus{Kind: "Widget", Name: "w" + h, Generation: 2, ObservedGeneration: &og, Finalizers: []string{h},
-		Conditions: []explain.Condition{{Type: "Ready" + h, Status: "False" + h, Reason: h, Message: h}},
-		Events:     []explain.Event{{Type: "Warning" + h, Reason: h, Message: h, Count: 2, LastSeen: now}},
-		Verdict:    &objstatus.Verdict{Status: objstatus.Failed, Message: h, Generation: 2, ObservedGeneration: &og}}
+	obj := &explain.ObjectStatus{Kind: "Widget", Name: "w" + h, Finalizers: []string{h},
+		Events: []explain.Event{{Type: "Warning" + h, Reason: h, Message: h, Count: 2, LastSeen: now}},
+		Verdict: objstatus.Verdict{Status: objstatus.Failed, Message: h, Generation: 2, ObservedGeneration: &og,
+			Conditions: []objstatus.Condition{{Type: "Ready" + h, Status: "False" + h, Reason: h, Message: h}}}}
 	det := &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now, Key: key}, Pod: "p" + h}
 	det.History = hist
 	desc := &inspector.Description{Key: det, Object: obj, Diagnosis: explain.Diagnosis{Summary: h, Details: []string{h}}}

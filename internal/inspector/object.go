@@ -60,28 +60,14 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 	return st, nil
 }
 
-// statusOf reads the generic status fields of any object.
+// statusOf reads the generic status fields of any object; its generation,
+// observedGeneration and conditions are the verdict's (objstatus.Judge).
 func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
-	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), Finalizers: u.GetFinalizers()}
-	v := objstatus.Judge(u)
-	st.Verdict, st.SpecChange = &v, objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
-	if og, ok, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); ok {
-		st.ObservedGeneration = &og
-	}
+	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Finalizers: u.GetFinalizers()}
+	st.Verdict, st.SpecChange = objstatus.Judge(u), objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
 	if dt := u.GetDeletionTimestamp(); dt != nil {
 		t := dt.Time
 		st.DeletionTimestamp = &t
-	}
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		m, ok := c.(map[string]any)
-		if !ok {
-			continue
-		}
-		str := func(k string) string { s, _ := m[k].(string); return s }
-		cond := explain.Condition{Type: str("type"), Status: str("status"), Reason: str("reason"), Message: str("message")}
-		cond.LastTransitionTime, _ = time.Parse(time.RFC3339, str("lastTransitionTime"))
-		st.Conditions = append(st.Conditions, cond)
 	}
 	return st
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 var objNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -53,19 +54,21 @@ func objWidget() *unstructured.Unstructured {
 }
 
 // objUTC returns st with every time in UTC, so reflect.DeepEqual can
-// compare, and without the verdict (TestStatusOfVerdict pins it).
+// compare, and of the verdict only the fields read off the object
+// (generation, observedGeneration, conditions): TestStatusOfVerdict pins
+// the judgement.
 func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 	if st == nil {
 		return nil
 	}
 	c := *st
-	c.Verdict, c.SpecChange = nil, nil
+	v := st.Verdict
+	c.Verdict, c.SpecChange = objstatus.Verdict{Generation: v.Generation, ObservedGeneration: v.ObservedGeneration, Conditions: slices.Clone(v.Conditions)}, nil
 	if c.DeletionTimestamp != nil {
 		c.DeletionTimestamp = new(c.DeletionTimestamp.UTC())
 	}
-	c.Conditions = slices.Clone(c.Conditions)
-	for i := range c.Conditions {
-		c.Conditions[i].LastTransitionTime = c.Conditions[i].LastTransitionTime.UTC()
+	for i := range c.Verdict.Conditions {
+		c.Verdict.Conditions[i].LastTransitionTime = c.Verdict.Conditions[i].LastTransitionTime.UTC()
 	}
 	c.Events = slices.Clone(c.Events)
 	for i := range c.Events {
@@ -76,12 +79,12 @@ func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 
 func objWantWidget() *explain.ObjectStatus {
 	return &explain.ObjectStatus{
-		Namespace: "default", Name: "w1", Generation: 7, ObservedGeneration: new(int64(6)),
-		Conditions: []explain.Condition{
+		Namespace: "default", Name: "w1",
+		Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: new(int64(6)), Conditions: []objstatus.Condition{
 			{Type: "Ready", Status: "False", Reason: "DependencyDown", Message: "dial tcp 10.0.0.7:443: connect: connection refused",
 				LastTransitionTime: objNow.Add(-20 * time.Minute)},
 			{Type: "Synced", Status: "True"},
-		},
+		}},
 		DeletionTimestamp: new(objNow.Add(-time.Minute)),
 		Finalizers:        []string{"example.com/cleanup", "example.com/dns"},
 	}
@@ -109,7 +112,7 @@ func TestStatusOf(t *testing.T) {
 // (objstatus.Judge) and who changed the spec, from managedFields.
 func TestStatusOfVerdict(t *testing.T) {
 	// Being deleted: kstatus says Terminating before it reads anything else.
-	if v := statusOf(objWidget()).Verdict; v == nil || v.Status != "Terminating" || v.Message != "Resource scheduled for deletion" {
+	if v := statusOf(objWidget()).Verdict; v.Status != "Terminating" || v.Message != "Resource scheduled for deletion" {
 		t.Errorf("deleting widget: verdict %+v, want Terminating (Resource scheduled for deletion)", v)
 	}
 
@@ -124,7 +127,7 @@ func TestStatusOfVerdict(t *testing.T) {
 			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:observedGeneration":{}}}`)}},
 	})
 	st := statusOf(u)
-	if v := st.Verdict; v == nil || v.Status != "InProgress" || v.Message != "Widget generation is 7, but latest observed generation is 6" {
+	if v := st.Verdict; v.Status != "InProgress" || v.Message != "Widget generation is 7, but latest observed generation is 6" {
 		t.Errorf("edited widget: verdict %+v, want InProgress (Widget generation is 7, but latest observed generation is 6)", v)
 	}
 	if c := st.SpecChange; c == nil || c.Manager != "kubectl-client-side-apply" || !c.Time.Equal(objNow.Add(-12*time.Minute)) {
@@ -197,7 +200,7 @@ func TestObjectReaderRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
-	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Generation: 2}); !reflect.DeepEqual(objUTC(g), w) {
+	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Verdict: objstatus.Verdict{Generation: 2}}); !reflect.DeepEqual(objUTC(g), w) {
 		t.Errorf("Read gizmo = %+v, want %+v", g, w)
 	}
 }

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query/sourcetest"
 )
 
 // keysSource is a Source over keys held as wire values, at one instant: the
@@ -128,4 +131,18 @@ func TestKeysViewScansEveryKeyOnce(t *testing.T) {
 			t.Errorf("key %d (%s) seen %d times", ref, keys[ref].Controller, n)
 		}
 	}
+}
+
+// TestConformance: the engine over keysSource, the handler's own test
+// source, passes the suite every v1 source runs.
+func TestConformance(t *testing.T) {
+	sourcetest.Run(t, func(t *testing.T, keys []sourcetest.Key) http.Handler {
+		at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+		src := &keysSource{at: at}
+		for _, k := range keys {
+			src.keys = append(src.keys, api.Key{Controller: k.Controller, Key: k.Key, State: api.StateBackoff, Failures: k.Failures,
+				LastError: &api.ErrorRecord{Message: k.Error, At: at.Add(-time.Second)}, NextRetryAt: at.Add(time.Minute)})
+		}
+		return NewHandler(src, Options{Clock: clocktesting.NewFakeClock(at), MaxRequestsPerSecond: -1})
+	})
 }

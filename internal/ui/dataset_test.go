@@ -124,16 +124,16 @@ func fixedDetail() *inspector.Description {
 	ov := fixedOverview()
 	og := int64(2)
 	obj := &explain.ObjectStatus{
-		Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001", Generation: 3, ObservedGeneration: &og,
-		Conditions: []explain.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}},
+		Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001",
+		// What objstatus.Judge says of it: kstatus's generation check, first.
+		Verdict: objstatus.Verdict{Status: objstatus.InProgress, KStatus: objstatus.InProgress, Generation: 3, ObservedGeneration: &og,
+			Message:    "ConfigMap generation is 3, but latest observed generation is 2",
+			Conditions: []objstatus.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}}},
 		Events: []explain.Event{
 			{Type: "Warning", Reason: "ReconcileError", Message: "spec.storageClass: required value", Count: 17, LastSeen: t0.Add(-73 * time.Second)},
 			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
 		},
 	}
-	// What objstatus.Judge says of it: kstatus's generation check, first.
-	obj.Verdict = &objstatus.Verdict{Status: objstatus.InProgress, KStatus: objstatus.InProgress, Generation: 3, ObservedGeneration: &og,
-		Message: "ConfigMap generation is 3, but latest observed generation is 2"}
 	obj.SpecChange = &objstatus.Change{Manager: "kubectl-client-side-apply", Operation: "Update", Time: t0.Add(-3 * time.Minute)}
 	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
 	d.Diagnosis = explain.Explain(explain.Input{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})

@@ -242,11 +242,11 @@ func explainInput(dd *inspector.Description) explain.Input {
 // when the object was not read.
 func (d *detailModel) verdict(now time.Time) []string {
 	o := d.data.Object
-	if o == nil || o.Verdict == nil {
+	if o == nil || o.Verdict.Status == "" {
 		return nil
 	}
 	s := &d.c.styles
-	v := *o.Verdict
+	v := o.Verdict
 	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return ago(t, now) })
 	lines := wrapIndent("Object "+v.Status+": "+line, d.c.width, proseIndent)
 	st := s.warn
@@ -277,14 +277,14 @@ func (d *detailModel) object(now time.Time) []string {
 		}
 		return []string{s.label.Render("Object ") + s.dim.Render(why)}
 	}
-	gen := fmt.Sprintf("generation %d", o.Generation)
-	switch {
-	case o.ObservedGeneration == nil:
+	gen := fmt.Sprintf("generation %d", o.Verdict.Generation)
+	switch og := o.Verdict.ObservedGeneration; {
+	case og == nil:
 		gen += ", no status.observedGeneration"
-	case *o.ObservedGeneration < o.Generation:
-		gen += s.warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *o.ObservedGeneration))
+	case o.Unobserved():
+		gen += s.warn.Render(fmt.Sprintf(", observed %d — your edit is not observed yet", *og))
 	default:
-		gen += s.ok.Render(fmt.Sprintf(", observed %d", *o.ObservedGeneration))
+		gen += s.ok.Render(fmt.Sprintf(", observed %d", *og))
 	}
 	name := o.Name
 	if o.Namespace != "" {
@@ -294,7 +294,7 @@ func (d *detailModel) object(now time.Time) []string {
 	if o.DeletionTimestamp != nil {
 		out = append(out, s.warn.Render("  deleting since "+clockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
 	}
-	for _, c := range o.Conditions {
+	for _, c := range o.Verdict.Conditions {
 		st := c.Status
 		if st != "True" {
 			st = s.warn.Render(st)

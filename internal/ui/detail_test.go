@@ -79,9 +79,9 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	m.push(modeDetail)
 	m.detail = detailModel{c: m.c, controller: "naive", key: "demo/naive-00001"}
 	failed := fixedDetail()
-	fv := *failed.Object.Verdict
+	fv := failed.Object.Verdict
 	fv.Status, fv.KStatus, fv.Message = "Failed", "Failed", "Stalled: storage class gold does not exist"
-	failed.Object.Verdict = &fv
+	failed.Object.Verdict = fv
 	lines = splitLines(screen(send(t, m, detailFetchedMsg{controller: "naive", key: "demo/naive-00001", data: failed, fetchedAt: t0})))
 	v, a = verdictAt(lines)
 	if v < 0 || !strings.HasPrefix(lines[v], "Object Failed: generation 3") || strings.TrimSpace(lines[v+1]) != fv.Message || v > a {

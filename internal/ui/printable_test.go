@@ -76,7 +76,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 			d.Key.History[i].Reason, d.Key.History[i].By = hostileText, hostileText
 		}
 		d.Object.Name += hostileText
-		d.Object.Conditions[0].Message, d.Object.Conditions[0].Reason = hostileText, hostileText
+		d.Object.Verdict.Conditions[0].Message, d.Object.Verdict.Conditions[0].Reason = hostileText, hostileText
 		d.Object.Events[0].Message, d.Object.Events[0].Reason = hostileText, hostileText
 		d.Diagnosis.Summary += hostileText
 		dm := m

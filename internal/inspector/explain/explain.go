@@ -335,11 +335,11 @@ func explainEdit(k api.Key, o *ObjectStatus) string {
 			parts = append(parts, fmt.Sprintf("The last change arrived at %s and has not been reconciled yet", clock(k.LastEventAt)))
 		}
 	}
-	if o != nil && o.ObservedGeneration != nil {
-		if *o.ObservedGeneration < o.Generation {
-			parts = append(parts, fmt.Sprintf("your edit (generation %d) is not yet observed: status.observedGeneration is %d", o.Generation, *o.ObservedGeneration))
+	if o != nil && o.Verdict.ObservedGeneration != nil {
+		if gen := o.Verdict.Generation; o.Unobserved() {
+			parts = append(parts, fmt.Sprintf("your edit (generation %d) is not yet observed: status.observedGeneration is %d", gen, *o.Verdict.ObservedGeneration))
 		} else {
-			parts = append(parts, fmt.Sprintf("generation %d is observed", o.Generation))
+			parts = append(parts, fmt.Sprintf("generation %d is observed", gen))
 		}
 	}
 	if o != nil && o.DeletionTimestamp != nil {

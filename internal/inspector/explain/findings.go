@@ -63,11 +63,11 @@ func findings(in Input) []Finding {
 	if f, ok := errorFinding(in); ok {
 		out = append(out, f)
 	}
-	if o := in.Object; o != nil && o.ObservedGeneration != nil && *o.ObservedGeneration < o.Generation && k.State == api.StateBackoff {
+	if o := in.Object; o != nil && o.Unobserved() && k.State == api.StateBackoff {
 		cmd, note := retryNowFor(k)
 		out = append(out, suggestion(FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
-				"Once the cause is fixed, retry now with ", o.Generation, clock(k.NextRetryAt)), cmd, note+"."))
+				"Once the cause is fixed, retry now with ", o.Verdict.Generation, clock(k.NextRetryAt)), cmd, note+"."))
 	}
 	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
 		say := f.emptyText()

@@ -8,31 +8,28 @@ import (
 
 // ObjectStatus is what the API server says about the object behind a key.
 type ObjectStatus struct {
-	Kind       string `json:"kind,omitempty"`
-	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
-	Generation int64  `json:"generation,omitempty"`
-	// ObservedGeneration is status.observedGeneration, nil when the object has none.
-	ObservedGeneration *int64      `json:"observedGeneration,omitempty"`
-	Conditions         []Condition `json:"conditions,omitempty"`
-	DeletionTimestamp  *time.Time  `json:"deletionTimestamp,omitempty"`
-	Finalizers         []string    `json:"finalizers,omitempty"`
+	Kind              string     `json:"kind,omitempty"`
+	Namespace         string     `json:"namespace,omitempty"`
+	Name              string     `json:"name"`
+	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitempty"`
+	Finalizers        []string   `json:"finalizers,omitempty"`
 	// Events are the object's most recent events, newest first.
 	Events []Event `json:"events,omitempty"`
 	// Verdict is what the object says about its latest change, by the rule
-	// `why` uses (objstatus.Judge); SpecChange is who changed its spec last
-	// and when (nil when managedFields say nothing).
-	Verdict    *objstatus.Verdict `json:"verdict,omitempty"`
-	SpecChange *objstatus.Change  `json:"specChange,omitempty"`
+	// `why` uses (objstatus.Judge). It is the one place the object's
+	// generation, status.observedGeneration and conditions are kept.
+	Verdict objstatus.Verdict `json:"verdict"`
+	// SpecChange is who changed its spec last and when (nil when
+	// managedFields say nothing).
+	SpecChange *objstatus.Change `json:"specChange,omitempty"`
 }
 
-// Condition is one entry of status.conditions.
-type Condition struct {
-	Type               string    `json:"type"`
-	Status             string    `json:"status"`
-	Reason             string    `json:"reason,omitempty"`
-	Message            string    `json:"message,omitempty"`
-	LastTransitionTime time.Time `json:"lastTransitionTime,omitzero"`
+// Unobserved reports whether the controller has not yet observed the
+// object's latest generation (status.observedGeneration is behind
+// metadata.generation); false when the kind has no observedGeneration.
+func (o *ObjectStatus) Unobserved() bool {
+	og := o.Verdict.ObservedGeneration
+	return og != nil && *og < o.Verdict.Generation
 }
 
 // Event is one Kubernetes Event about the object.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // TestObjectJSONSpeaksKubernetes: describe -o json and why -o json print an
@@ -15,9 +16,10 @@ import (
 func TestObjectJSONSpeaksKubernetes(t *testing.T) {
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	obs := int64(2)
-	b, err := json.Marshal(ObjectStatus{Kind: "Kustomization", Namespace: "flux-system", Name: "apps", Generation: 3, ObservedGeneration: &obs,
-		Conditions: []Condition{{Type: "Ready", Status: "False", Reason: "BuildFailed", LastTransitionTime: at}},
-		Events:     []Event{{Type: "Warning", Reason: "BuildFailed", Message: "kustomize build failed", Count: 2, LastSeen: at}}})
+	b, err := json.Marshal(ObjectStatus{Kind: "Kustomization", Namespace: "flux-system", Name: "apps",
+		Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs,
+			Conditions: []objstatus.Condition{{Type: "Ready", Status: "False", Reason: "BuildFailed", LastTransitionTime: at}}},
+		Events: []Event{{Type: "Warning", Reason: "BuildFailed", Message: "kustomize build failed", Count: 2, LastSeen: at}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestObjectJSONSpeaksKubernetes(t *testing.T) {
 func TestRetryNowFitsTheSource(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	obs := int64(2)
-	obj := &ObjectStatus{Name: "w", Generation: 3, ObservedGeneration: &obs}
+	obj := &ObjectStatus{Name: "w", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}
 	for _, tt := range []struct {
 		source, want, not string
 	}{

@@ -3,10 +3,12 @@ package snapshot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/util/workqueue"
@@ -112,4 +114,14 @@ func TestEveryServerIsOneHandler(t *testing.T) {
 			t.Errorf("forget, %s: status %d, want %d\n%s", s.name, rec.Code, want, rec.Body)
 		}
 	}
+}
+
+// pagesFile is a snapshot of one replica whose controller has n keys.
+func pagesFile(n int) *File {
+	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	ep := Endpoint{Name: "ctrl-0", ServerTime: at, Controllers: []api.Controller{{Name: "widget", Keys: n}}}
+	for i := range n {
+		ep.Keys = append(ep.Keys, api.Key{Controller: "widget", Key: fmt.Sprintf("default/w-%03d", i), State: api.StateIdle})
+	}
+	return &File{Kind: Kind, FormatVersion: FormatVersion, WireAPI: api.APIVersion, TakenAt: at, Endpoints: []Endpoint{ep}}
 }
