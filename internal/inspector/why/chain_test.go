@@ -271,3 +271,22 @@ func TestAskChainProgressDeadline(t *testing.T) {
 		t.Errorf("blockers %v; want the two pods", got)
 	}
 }
+
+// TestAskObject: a node of a chain, named as the chain names it, is read
+// again and answered for with its own chain; one that is gone says so.
+func TestAskObject(t *testing.T) {
+	g := graphOf(t, "deployment-progressdeadline.yaml", "chain/replicaset-notready.yaml", "chain/pod-notready-qk7q5.yaml", "chain/pod-notready-v5hq5.yaml")
+	a := &Asker{Graph: g, Now: func() time.Time { return now }}
+	rs := Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "rollout", Name: "web-5f9c9d5cf8"}
+	ans, err := a.AskObject(context.Background(), rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := blockerRefs(ans.Chain); strings.Join(got, " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" || ans.Object.Resource != "replicasets" {
+		t.Errorf("answer for %s: resource %q, blockers %v; want its two pods", rs.Ref(), ans.Object.Resource, got)
+	}
+	rs.Name = "web-gone"
+	if _, err := a.AskObject(context.Background(), rs); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("a gone object: %v; want not found", err)
+	}
+}
