@@ -49,7 +49,7 @@ func (o *TopOptions) validateFor(args []string) error {
 
 // runFor runs `top --for TYPE`: the list `why TYPE` prints, live; enter
 // shows an object's answer, and on an answer read from an instrumented
-// endpoint, the key's detail. The objects are read once before the UI
+// endpoint, the key's detail; t its chain, each object's answer on enter. The objects are read once before the UI
 // opens, so that an unknown kind or a refused list is said as why says it.
 func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true}
@@ -74,9 +74,14 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 		reader.Reread() // the logs read last time have moved on
 		return w.listKind(ctx, asker)
 	}
+	ask := func(ctx context.Context, obj why.Object) (*why.Answer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return asker.AskObject(ctx, obj)
+	}
 	kctx, ns := o.kubeContext()
 	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns, User: o.requester(),
-		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController}})
+		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController, Ask: ask}})
 }
 
 // attachController attaches to the controller `why` found for an object

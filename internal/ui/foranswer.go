@@ -12,13 +12,16 @@ import (
 // the `top --for` view, in the UI's words: the verdict and the change, the
 // answer and the next steps, the evidence, the controller, the key's
 // backoff and the Events. Prose is wrapped, never cut.
-func (f *forModel) answerLines() []string {
-	a := f.shown()
+func (f *forModel) answerLines() []string { return answerText(f.c, f.shown()) }
+
+// answerText is an answer in the UI's words, for the view that shows it
+// (`top --for`, the chain view); nil for none.
+func answerText(c *common, a *objwhy.Answer) []string {
 	if a == nil {
 		return nil
 	}
-	s := &f.c.styles
-	w := f.c.width
+	s := &c.styles
+	w := c.width
 	now := a.Now
 	para := func(text string) []string { return wrapIndent(text, w, proseIndent) }
 	var out []string
@@ -41,6 +44,11 @@ func (f *forModel) answerLines() []string {
 	for _, n := range a.Next {
 		out = append(out, para("> "+n)...)
 	}
+	if b, more := a.ChainBlocker(); b != nil {
+		bl := para("Waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more))
+		bl[0] = s.label.Render("Waits for ") + strings.TrimPrefix(bl[0], "Waits for ")
+		out = append(out, bl...)
+	}
 	for _, r := range a.Refused {
 		for _, l := range para("! " + r) {
 			out = append(out, s.warn.Render(l))
@@ -62,7 +70,7 @@ func (f *forModel) answerLines() []string {
 		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, oneLine(c.Message), obs))
 	}
 	out = append(out, "", s.label.Render("Controller"))
-	out = append(out, f.controllerLines(a, now)...)
+	out = append(out, controllerLines(c, a, now)...)
 	if b := a.Backoff; b != nil || a.BackoffError != "" {
 		out = append(out, "", s.label.Render("Backoff ")+a.BackoffBrief())
 		switch {
@@ -88,7 +96,7 @@ func (f *forModel) answerLines() []string {
 }
 
 // controllerLines say who owns the status and how its pods were found.
-func (f *forModel) controllerLines(a *objwhy.Answer, now time.Time) []string {
+func controllerLines(c *common, a *objwhy.Answer, now time.Time) []string {
 	var out []string
 	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
 		names := make([]string, len(ms))
@@ -97,16 +105,16 @@ func (f *forModel) controllerLines(a *objwhy.Answer, now time.Time) []string {
 		}
 		out = append(out, "  status manager: "+strings.Join(names, ", "))
 	}
-	c := a.Controller
-	if c == nil {
+	ctl := a.Controller
+	if ctl == nil {
 		return append(out, "  not searched")
 	}
-	if c.Found() {
+	if ctl.Found() {
 		instr := "not instrumented: its log is read"
-		if c.Instrumented {
+		if ctl.Instrumented {
 			instr = "instrumented"
 		}
-		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", c.Target, c.Namespace, instr))
+		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", ctl.Target, ctl.Namespace, instr))
 	}
-	return append(out, wrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.c.width, proseIndent+2)...)
+	return append(out, wrapIndent(fmt.Sprintf("  found by %s: %s", ctl.Rule, ctl.How), c.width, proseIndent+2)...)
 }

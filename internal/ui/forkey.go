@@ -44,22 +44,25 @@ func forAttachCmd(ctx context.Context, attach ForAttachFunc, owned *sessions, c 
 // keyOfShown is the answer shown when its key was read from an
 // instrumented endpoint: the key detail can then open it.
 func (f *forModel) keyOfShown() *objwhy.Answer {
-	a := f.shown()
-	if a == nil || a.Controller == nil || a.Backoff == nil || a.Backoff.Source != objwhy.SourceEndpoint || a.Backoff.Key == nil || f.opts.Attach == nil {
-		return nil
+	if a := f.shown(); hasKey(a) && f.opts.Attach != nil {
+		return a
 	}
-	return a
+	return nil
 }
 
-// openKey opens the key of the answer shown in the detail view: on a
-// session already open to its controller, else after attaching.
-func (m Model) openKey() (tea.Model, tea.Cmd) {
-	a := m.forv.keyOfShown()
-	if a == nil {
+// hasKey reports whether a's key was read from an instrumented endpoint:
+// the key detail can open it.
+func hasKey(a *objwhy.Answer) bool {
+	return a != nil && a.Controller != nil && a.Backoff != nil && a.Backoff.Source == objwhy.SourceEndpoint && a.Backoff.Key != nil
+}
+
+// openKey opens the key of the answer in the detail view: on a session
+// already open to its controller, else after attaching.
+func (m Model) openKey(in openAnswerKeyIntent) (tea.Model, tea.Cmd) {
+	shown, a := in.shown, in.raw // shown escaped, for the status line
+	if !hasKey(a) || m.forv.attachFunc() == nil {
 		return m, nil
 	}
-	shown := a // escaped, for the status line
-	a = m.forv.rawOf(a)
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
 	id := a.Controller.Namespace + "/" + a.Controller.Target
 	if s, ok := m.forv.kept(id); ok {
@@ -76,7 +79,7 @@ func (m Model) showForKey(msg forAttachedMsg) (tea.Model, tea.Cmd) {
 		return m, m.setStatus(errText(msg.err), true)
 	}
 	m.forv = m.forv.keep(msg.id, forSession{session: msg.session, objects: msg.objects})
-	if m.topMode() != modeFor {
+	if md := m.topMode(); md != modeFor && md != modeChain {
 		return m, nil // the user moved on; the session stays for the next time
 	}
 	m.c.conn.session, m.c.conn.objects = msg.session, msg.objects

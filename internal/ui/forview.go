@@ -28,6 +28,11 @@ type ForOptions struct {
 	// answer read from an instrumented endpoint opens the key's detail;
 	// nil leaves the answer as the deepest view.
 	Attach ForAttachFunc
+	// Ask answers for one object of a chain, read again with its own chain
+	// (why.Asker.AskObject): the chain view's enter on a node. Called from
+	// a tea.Cmd, one call at a time; nil leaves the chain view to show the
+	// chains the list walked.
+	Ask func(ctx context.Context, o objwhy.Object) (*objwhy.Answer, error)
 }
 
 // forTimeout bounds one read of the list: each object not Current may cost
@@ -54,17 +59,17 @@ func forCmd(ctx context.Context, list func(context.Context) (*objwhy.List, error
 // forKeyMap is the keys of the `top --for` view: open an object's answer,
 // leave it, and the keys every view has.
 type forKeyMap struct {
-	Up, Down, Open, Leave, Pause, Refresh, Help, Quit key.Binding
+	Up, Down, Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help: what the view shown takes.
 func (k forKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Leave, k.Pause, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Chain, k.Leave, k.Pause, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is every binding of the view.
 func (k forKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
 }
 
 // forModel is `top --for TYPE`: the list, and one object's answer when
@@ -95,7 +100,8 @@ func newForModel(c *common, opts ForOptions) forModel {
 	k := &c.keys
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
 	leave := key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back to the list"), key.WithDisabled())
-	return forModel{c: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Leave: leave,
+	chain := key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chain"), key.WithDisabled())
+	return forModel{c: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Chain: chain, Leave: leave,
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
@@ -156,7 +162,13 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 	case f.open != "" && key.Matches(msg, k.Leave):
 		f.open, f.scroll = "", 0
 	case f.open != "" && key.Matches(msg, k.Open):
-		return f, nil, openAnswerKeyIntent{} // the root opens the key's detail (openKey)
+		if a := f.keyOfShown(); a != nil {
+			return f, nil, openAnswerKeyIntent{shown: a, raw: f.rawOf(a)} // the root opens the key's detail (openKey)
+		}
+	case f.open != "" && key.Matches(msg, k.Chain):
+		if a := f.shown(); a != nil {
+			return f, nil, openChainIntent{shown: a, raw: f.rawOf(a)}
+		}
 	case f.open != "":
 		scrollBy(f.c.keys.scroll(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
 		f.scroll = clampText(f.scroll, len(f.answerLines()), f.room())
@@ -178,6 +190,8 @@ func (f forModel) update(msg tea.KeyPressMsg) (forModel, tea.Cmd, intent) {
 func (f *forModel) setKeys() {
 	f.keys.Open.SetEnabled(f.open == "" || f.keyOfShown() != nil)
 	f.keys.Leave.SetEnabled(f.open != "")
+	a := f.shown()
+	f.keys.Chain.SetEnabled(a != nil && (a.Chain != nil || f.opts.Ask != nil))
 	if f.open == "" {
 		f.keys.Open.SetHelp("enter", "why")
 	} else {
@@ -254,7 +268,11 @@ func (f *forModel) rows() []string {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), oneLine(a.Verdict.Message)}
+		msg := oneLine(a.Verdict.Message)
+		if b, more := a.ChainBlocker(); b != nil {
+			msg = "waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more) // what blocks it says more
+		}
+		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), msg}
 		if f.opts.AllNamespaces {
 			row = append([]string{a.Object.Namespace}, row...)
 		}

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // An intent is what a view asks the root to do after handling a key: the
@@ -65,9 +66,13 @@ type leftDrillIntent struct {
 	toGroups bool
 }
 
-// openAnswerKeyIntent opens the key of the answer the `top --for` view
-// shows in the detail view.
-type openAnswerKeyIntent struct{}
+// openAnswerKeyIntent opens the key of an answer (the `top --for` view's,
+// the chain view's) in the detail view: shown is the answer as escaped for
+// the screen, raw as read (the names a lookup must use).
+type openAnswerKeyIntent struct{ shown, raw *objwhy.Answer }
+
+// openChainIntent opens the chain view on an answer's chain.
+type openChainIntent struct{ shown, raw *objwhy.Answer }
 
 // noteIntent shows a status message.
 type noteIntent struct {

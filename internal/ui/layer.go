@@ -63,10 +63,11 @@ var viewSlots = map[mode]slot{
 	modeHelp:   {func(m *Model) view { return m.help }, func(m *Model, v view) { m.help = v.(helpModel) }},
 	modePicker: {func(m *Model) view { return m.picker }, func(m *Model, v view) { m.picker = v.(pickerModel) }},
 	modeFor:    {func(m *Model) view { return m.forv }, func(m *Model, v view) { m.forv = v.(forModel) }},
+	modeChain:  {func(m *Model) view { return m.chain }, func(m *Model, v view) { m.chain = v.(chainModel) }},
 }
 
 // viewOrder is every view once (the table once, not per mode).
-var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, modeTop}
+var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, modeChain, modeTop}
 
 // viewAt is the view md shows; the table for a mode that is not a view.
 func (m *Model) viewAt(md mode) view {

@@ -26,6 +26,7 @@ const (
 	modeHelp
 	modePicker
 	modeFor
+	modeChain   // the chain an answer waits for (chainview.go)
 	modeConfirm // the forget dialog, its reason input included
 	// modePaused is not a layer: a pause outlives the view it was made in
 	// (pause in the table, read a key, still paused), so it is the shared
@@ -36,7 +37,7 @@ const (
 // viewModes are the modes that are views: what the screen's body shows is
 // the topmost of them (? shows the help; filter, drill-down and dialog are
 // drawn in or over the view under them).
-var viewModes = []mode{modeTop, modeDetail, modeGroups, modeHelp, modePicker, modeFor}
+var viewModes = []mode{modeTop, modeDetail, modeGroups, modeHelp, modePicker, modeFor, modeChain}
 
 // push puts md on top of the stack. The stack is copied when grown: the
 // root is a value, and an older copy of it must keep its own stack.

@@ -116,8 +116,11 @@ func (m Model) act(in intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = tea.Batch(forgetCmd(m.c.conn.ctx, m.c.conn.session, *in.act), m.setStatus(in.act.verb()+"…", false))
 	case openAnswerKeyIntent:
 		var mm tea.Model
-		mm, next = m.openKey()
+		mm, next = m.openKey(in)
 		m = mm.(Model)
+	case openChainIntent:
+		m.push(modeChain)
+		m.chain, next = m.chain.show(in)
 	case noteIntent:
 		next = m.setStatus(in.text, in.isErr)
 	}

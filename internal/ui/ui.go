@@ -84,6 +84,7 @@ type Model struct {
 	groups groupModel
 	picker pickerModel
 	forv   forModel
+	chain  chainModel
 	help   helpModel
 	// confirm is the dialog's state while modeConfirm is on the stack.
 	confirm *confirmation
@@ -120,7 +121,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	c := &common{width: 80, height: 24, styles: newStyles(true), keys: newKeyMap(), opts: opts, seenMarks: map[string]bool{},
 		conn: conn{ctx: ctx, session: opts.Session, objects: opts.Objects, namespace: opts.Namespace, owned: &sessions{}}}
 	m := Model{c: c, stack: []mode{modeTop}, top: newTopModel(c), detail: detailModel{c: c}, groups: groupModel{c: c},
-		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c)}
+		picker: newPickerModel(c, opts.Pods), help: newHelpModel(c), hints: newHints(c), chain: newChainModel(c)}
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
 	}
@@ -230,6 +231,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case forAttachedMsg:
 		return m.showForKey(msg)
+	case chainAskedMsg:
+		m.chain = m.chain.received(msg)
+		return m, nil
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.counted(msg) {
 			m.top.forecast(&m.confirm.act) // about the controllers counted
