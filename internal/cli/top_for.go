@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/client-go/dynamic"
+
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
@@ -98,4 +100,29 @@ func (o *TopOptions) attachController(ctx context.Context, namespace, target str
 	}
 	cfg.Target, cfg.Namespace, cfg.AllNamespaces = t, namespace, false
 	return inspector.Attach(ctx, cfg)
+}
+
+// chainWalker walks the chain of the object behind a key, for the detail
+// view's blocker line, one walk at a time; nil when the kubeconfig gives
+// no cluster to read.
+func (o *TopOptions) chainWalker() func(context.Context, why.Object) (*why.Chain, error) {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := inspector.NewClientset(cfg)
+	if err != nil {
+		return nil
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil
+	}
+	asker := &why.Asker{Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}, Graph: &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}}
+	var mu sync.Mutex
+	return func(ctx context.Context, obj why.Object) (*why.Chain, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return asker.ChainOf(ctx, obj)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // detailModel explains one key: the diagnosis in words, the timeline of its
@@ -31,6 +32,11 @@ type detailModel struct {
 	scroll    int
 	inflight  bool
 	lastSent  time.Time
+	// chain is the object's chain (escaped), for its blocker line
+	// (detailchain.go); chainAt when it was last asked for.
+	chain       *objwhy.Chain
+	chainAt     time.Time
+	chainAsking bool
 }
 
 // open starts showing a key.
@@ -44,7 +50,7 @@ func (d *detailModel) refresh() tea.Cmd {
 	d.inflight = true
 	d.lastSent = d.c.now()
 	cn := &d.c.conn
-	return d.c.stamp(detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key))
+	return tea.Batch(d.c.stamp(detailCmd(cn.ctx, cn.session, cn.objects, d.c.opts.Clock, d.controller, d.key)), d.walkChain())
 }
 
 func (d detailModel) received(msg detailFetchedMsg) detailModel {
@@ -123,7 +129,7 @@ func (d *detailModel) body() []string {
 	body := d.diagnosis(now)
 	body = append(body, "")
 	if v := d.verdict(now); v != nil {
-		body = append(append(body, v...), "")
+		body = append(append(append(body, v...), d.blockerLines()...), "")
 	}
 	body = append(body, d.timeline(now)...)
 	body = append(body, "")

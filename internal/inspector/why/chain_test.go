@@ -273,7 +273,8 @@ func TestAskChainProgressDeadline(t *testing.T) {
 }
 
 // TestAskObject: a node of a chain, named as the chain names it, is read
-// again and answered for with its own chain; one that is gone says so.
+// again and answered for with its own chain (or its chain alone:
+// ChainOf); one that is gone says so.
 func TestAskObject(t *testing.T) {
 	g := graphOf(t, "deployment-progressdeadline.yaml", "chain/replicaset-notready.yaml", "chain/pod-notready-qk7q5.yaml", "chain/pod-notready-v5hq5.yaml")
 	a := &Asker{Graph: g, Now: func() time.Time { return now }}
@@ -284,6 +285,10 @@ func TestAskObject(t *testing.T) {
 	}
 	if got := blockerRefs(ans.Chain); strings.Join(got, " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" || ans.Object.Resource != "replicasets" {
 		t.Errorf("answer for %s: resource %q, blockers %v; want its two pods", rs.Ref(), ans.Object.Resource, got)
+	}
+	c, err := a.ChainOf(context.Background(), Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "rollout", Name: "web"})
+	if err != nil || strings.Join(blockerRefs(c), " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" {
+		t.Errorf("ChainOf the Deployment: %v (%v); want its two pods as blockers", blockerRefs(c), err)
 	}
 	rs.Name = "web-gone"
 	if _, err := a.AskObject(context.Background(), rs); err == nil || !strings.Contains(err.Error(), "not found") {

@@ -87,13 +87,17 @@ func (a *Answer) BlockerLine() string {
 
 // ChainBlocker is the first blocker of the walked chain other than the
 // object itself, and how many more there are; nil when none.
-func (a *Answer) ChainBlocker() (*Node, int) {
-	if a.Chain == nil {
+func (a *Answer) ChainBlocker() (*Node, int) { return a.Chain.Blocker() }
+
+// Blocker is the chain's first blocker other than its root, and how many
+// more there are; nil when none (or c is nil).
+func (c *Chain) Blocker() (*Node, int) {
+	if c == nil {
 		return nil, 0
 	}
 	var others []*Node
-	for _, b := range a.Chain.Blockers() {
-		if b != a.Chain.Root {
+	for _, b := range c.Blockers() {
+		if b != c.Root {
 			others = append(others, b)
 		}
 	}
