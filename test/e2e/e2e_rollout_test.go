@@ -148,6 +148,16 @@ func testProgressDeadline(ctx context.Context, t *testing.T, cs kubernetes.Inter
 			t.Errorf("the answer does not name pod %s: %q", p.Name, a.Summary)
 		}
 	}
+	// The pods' status is their node's (kwok as the kubelet): no controller
+	// to search for, no --controller-pod asked for.
+	for _, b := range a.Blockers {
+		if b.Controller == nil || b.Controller.Rule != why.RuleNodeAgent {
+			t.Errorf("blocker %s: controller %+v; want %s", b.Object.Ref(), b.Controller, why.RuleNodeAgent)
+		}
+	}
+	if strings.Contains(out, "--controller-pod") {
+		t.Errorf("why asks for --controller-pod of a Pod's status manager")
+	}
 	for _, want := range []string{"Status:      Failed", "ProgressDeadlineExceeded", "<- blocker"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("why lacks %q", want)
