@@ -26,10 +26,17 @@ const (
 	// then queued keys, the longest waiting first (since queuedAt, or since
 	// their retry fell due); every other key (running, scheduled, idle) last.
 	SortAttention = "attention"
+	// SortRetrying: keys still retrying first. Keys in backoff come first,
+	// the longest failing first (as attention ranks them), then queued keys,
+	// the longest waiting first; then failed keys — a terminal error, not
+	// retried: the controller handled it as advised and waits for a change
+	// to the object, which is not an incident of the controller — the
+	// longest failed first; every other key last.
+	SortRetrying = "retrying"
 )
 
 // Sorts lists the sort orders, the server's default first.
-var Sorts = []string{SortNext, SortFailures, SortKey, SortSince, SortAttention}
+var Sorts = []string{SortNext, SortFailures, SortKey, SortSince, SortAttention, SortRetrying}
 
 // ParseSort returns s as a sort order, or an error that lists the valid ones.
 // The empty string is the default order.
@@ -86,6 +93,8 @@ func SortRank(order string, in RankInput) Rank {
 		return Rank{}
 	case SortAttention:
 		return attentionRank(in)
+	case SortRetrying:
+		return retryingRank(in)
 	}
 	if in.NextRetry == 0 || !waitsForRetry(in.State) {
 		return Rank{none}
@@ -113,6 +122,21 @@ func attentionRank(in RankInput) Rank {
 		return Rank{1, orNone(since)}
 	}
 	return Rank{2}
+}
+
+// retryingRank: tier 0 backoff, 1 queued, 2 failed (terminal), 3 the rest.
+func retryingRank(in RankInput) Rank {
+	switch in.State {
+	case StateBackoff:
+		return attentionRank(in)
+	case StateFailed:
+		r := attentionRank(in)
+		r[0] = 2
+		return r
+	case StateQueued:
+		return attentionRank(in)
+	}
+	return Rank{3}
 }
 
 func orNone(t int64) int64 {

@@ -10,9 +10,42 @@ import (
 // failing, then by failures; queued keys by how long they have waited;
 // healthy keys last.
 func TestSortAttention(t *testing.T) {
+	keys := sortFixture()
+	want := []string{
+		"failed-old", "backoff-old-many", "backoff-old-few", "backoff-new", "failed-no-start",
+		"queued-old", "queued-due", "queued-new",
+		"idle", "running", "scheduled",
+	}
+	checkOrder(t, keys, SortAttention, want)
+	if s, err := ParseSort("attention"); err != nil || s != SortAttention {
+		t.Errorf("ParseSort(attention) = %q, %v", s, err)
+	}
+	if Sorts[0] != SortNext {
+		t.Errorf("default sort = %s, want next (clients choose attention)", Sorts[0])
+	}
+}
+
+// TestSortRetrying: keys still retrying first — backoff by how long it has
+// been failing, then queued keys; a failed key (a terminal error, handled as
+// advised) below them, however long ago it failed; healthy keys last.
+func TestSortRetrying(t *testing.T) {
+	want := []string{
+		"backoff-old-many", "backoff-old-few", "backoff-new",
+		"queued-old", "queued-due", "queued-new",
+		"failed-old", "failed-no-start",
+		"idle", "running", "scheduled",
+	}
+	checkOrder(t, sortFixture(), SortRetrying, want)
+	if s, err := ParseSort("retrying"); err != nil || s != SortRetrying {
+		t.Errorf("ParseSort(retrying) = %q, %v", s, err)
+	}
+}
+
+// sortFixture is a key in each state, failing keys at several ages.
+func sortFixture() []Key {
 	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
-	keys := []Key{
+	return []Key{
 		{Key: "idle", State: StateIdle},
 		{Key: "running", State: StateRunning, StartedAt: at(1)},
 		{Key: "scheduled", State: StateScheduled, NextRetryAt: at(2)},
@@ -25,26 +58,21 @@ func TestSortAttention(t *testing.T) {
 		{Key: "backoff-old-many", State: StateBackoff, Failures: 7, FirstFailureAt: at(1), NextRetryAt: at(30)},
 		{Key: "failed-old", State: StateFailed, Failures: 3, FirstFailureAt: at(0)},
 	}
-	want := []string{
-		"failed-old", "backoff-old-many", "backoff-old-few", "backoff-new", "failed-no-start",
-		"queued-old", "queued-due", "queued-new",
-		"idle", "running", "scheduled",
-	}
+}
+
+// checkOrder sorts keys under order from two starting orders and compares
+// the result with want.
+func checkOrder(t *testing.T, keys []Key, order string, want []string) {
+	t.Helper()
 	for _, perm := range [][]Key{keys, slices.Clone(keys)} {
 		slices.Reverse(perm)
-		slices.SortFunc(perm, func(a, b Key) int { return CompareKeys(&a, &b, SortAttention) })
+		slices.SortFunc(perm, func(a, b Key) int { return CompareKeys(&a, &b, order) })
 		got := make([]string, len(perm))
 		for i, k := range perm {
 			got[i] = k.Key
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("attention order\n got %v\nwant %v", got, want)
+			t.Errorf("%s order\n got %v\nwant %v", order, got, want)
 		}
-	}
-	if s, err := ParseSort("attention"); err != nil || s != SortAttention {
-		t.Errorf("ParseSort(attention) = %q, %v", s, err)
-	}
-	if Sorts[0] != SortNext {
-		t.Errorf("default sort = %s, want next (clients choose attention)", Sorts[0])
 	}
 }

@@ -40,6 +40,11 @@ const (
 	SourceLimiter         = "limiter"
 	// SourceSpread marks a retry released by a bulk forget with a spread.
 	SourceSpread = "spread"
+	// SourceSpacing is log mode's: a delay estimated from the spacing of
+	// the key's own failure lines, longer than the assumed limiter's; the
+	// component that chose it is not known (a limiter the log does not
+	// name). It is an estimate, never a limiter's own word.
+	SourceSpacing = "spacing"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs.

@@ -196,11 +196,13 @@ type Controller struct {
 	// instrumented one.
 	Source string `json:"source,omitempty"`
 	// LogSampledAt is, for a controller read from its log, when the log
-	// first reached SampledLines "Reconciler error" lines within a second:
-	// the rate past which controller-runtime's production logger (zap JSON,
-	// without --zap-devel) keeps only 1 line in 100, so failure counts and
-	// delays estimated since may be too low. Zero when the rate was never
-	// reached, or the log shows it is not sampled (V(5) lines).
+	// first showed the signature of zap's sampler, which controller-runtime's
+	// production logger (zap JSON, without --zap-devel) runs: a second with
+	// SampledLines "Reconciler error" lines and then 1 in 100 (or two such
+	// seconds in a row cut at SampledLines), so failure counts and delays
+	// estimated since are too low. Zero when the log shows no such second,
+	// or shows it is not sampled (V(5) lines, or more lines in a second than
+	// the sampler writes at that pace). A rate alone never sets it.
 	LogSampledAt time.Time `json:"logSampledAt,omitzero"`
 	// LogVerbose is, for a controller read from its log, whether the log
 	// shows V(5) lines (--zap-log-level=5): successes are logged, so its

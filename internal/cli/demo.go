@@ -11,10 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
@@ -174,7 +176,12 @@ func (o *DemoOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	uiErr := ui.Run(ctx, ui.Options{Session: s, Namespace: cmp.Or(o.demo.Namespace, demo.DefaultNamespace)})
+	// The detail shows each key's object, read from where the demo keeps it
+	// (its in-process store, with no API server).
+	objects := &inspector.ObjectReader{Fetch: func(ctx context.Context, gvk api.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
+		return d.Object(ctx, gvk.Group, gvk.Version, gvk.Kind, ns, name)
+	}}
+	uiErr := ui.Run(ctx, ui.Options{Session: s, Objects: objects, Namespace: cmp.Or(o.demo.Namespace, demo.DefaultNamespace)})
 	stop()
 	if err := d.Wait(); err != nil {
 		return err

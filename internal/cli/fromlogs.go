@@ -287,8 +287,8 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
 	}
 	if !st.SampledAt.IsZero() {
-		fmt.Fprintf(w, "; from %s the log reached %d \"Reconciler error\" lines a second, past which controller-runtime's "+
-			"production logger keeps 1 in 100: failure counts since may be low (--zap-devel or --zap-log-level=5 logs every line)",
+		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
+			"failure counts since are low (--zap-devel or --zap-log-level=5 logs every line)",
 			explain.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
@@ -383,7 +383,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 		fmt.Fprintln(w, "  The next retry is stated by the log (\"next try in …\"): exact, not estimated.")
 	case k.DelaySource == api.SourceBucket:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
-	case k.DelaySource == api.SourceLimiter:
+	case k.DelaySource == api.SourceSpacing:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	default:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")

@@ -26,9 +26,12 @@ type GetOptions struct {
 	Controller string
 	Filter     string
 	Sort       string
-	Limit      int
-	ChunkSize  int
-	GroupBy    string
+	// sortDefaulted is set when --sort was not given: the default order
+	// may then fall back to an older one an endpoint knows.
+	sortDefaulted bool
+	Limit         int
+	ChunkSize     int
+	GroupBy       string
 
 	keys     []string
 	fromLogs fromLogsOptions
@@ -113,7 +116,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+stateHelp+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing)")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
-	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default attention: failed and backing-off keys first, the longest failing on top)")
+	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default retrying: backing-off keys first, the longest failing on top, then queued, then failed with a terminal error)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, fmt.Sprintf("At most this many keys (stderr says how many more matched); 0 for all: past %d they are read --chunk-size at a time, and every key is held in memory (the endpoint keeps at most 100,000 a controller by default); with --group-by error, this many groups (1-%d), the largest", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().IntVar(&o.ChunkSize, "chunk-size", o.ChunkSize, fmt.Sprintf("With --limit 0 or over %d: read the keys this many a request (1-%d), following the endpoint's continue token, as kubectl's --chunk-size", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
@@ -131,7 +134,7 @@ func (o *GetOptions) Complete(args []string) error {
 	o.keys = keyArgs(o.fromLogs.complete(rest, &o.attachOptions))
 	o.completeCluster(needsCluster(&o.fromLogs))
 	if o.Sort == "" && o.GroupBy == "" {
-		o.Sort = api.SortAttention
+		o.Sort, o.sortDefaulted = api.SortRetrying, true
 	}
 	return o.output.complete()
 }
@@ -180,11 +183,20 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		list, err = o.getKeys(ctx, s)
 	} else {
 		q := inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit}
-		if o.Limit == 0 || o.Limit > api.MaxLimit {
-			// One page cannot hold them: follow continue, a chunk at a time.
-			list, err = s.AllKeys(ctx, q, o.ChunkSize)
-		} else {
-			list, err = s.Keys(ctx, q)
+		for {
+			if o.Limit == 0 || o.Limit > api.MaxLimit {
+				// One page cannot hold them: follow continue, a chunk at a time.
+				list, err = s.AllKeys(ctx, q, o.ChunkSize)
+			} else {
+				list, err = s.Keys(ctx, q)
+			}
+			// The default order, refused by an endpoint older than it: the
+			// one before it (retrying, then attention, then next).
+			older, ok := olderSort[q.Sort]
+			if !o.sortDefaulted || !ok || !refusesSort(err) {
+				break
+			}
+			q.Sort = older
 		}
 	}
 	if err != nil {

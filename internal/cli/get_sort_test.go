@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -23,14 +25,30 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
-// get without --sort puts trouble first: against a real handler, a key in
-// backoff (retry in a minute) and a failed key come before a healthy polling
-// key whose re-check is due sooner, which --sort next lists first.
-func TestGetSortsAttentionByDefault(t *testing.T) {
+// get without --sort puts the keys still retrying first: against a real
+// handler, a key in backoff (retry in a minute) comes before a key failed
+// with a terminal error earlier (which --sort attention puts first: it has
+// failed longer), and both before a healthy polling key whose re-check is
+// due sooner (which --sort next lists first). Against an endpoint older
+// than the retrying order, the default falls back to attention.
+func TestGetSortsRetryingByDefault(t *testing.T) {
 	reg := instrument.NewRegistry()
 	log := logr.Discard()
-	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	h := instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log})
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	// An endpoint of a release before the retrying order refuses it, as
+	// any server refuses a sort it does not know.
+	older := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("sort") == api.SortRetrying {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"code":400,"reason":"BadRequest","field":"sort","value":"retrying","message":"parameter \"sort\": \"retrying\" is not a sort order; use next, failures, key, since or attention"}}`)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(older.Close)
 	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
 	p := instrument.NewTyped("widget", instrument.TypedOptions[string]{Registry: reg, Clock: clk})
 	rl := p.RateLimiter(instrument.NewExponentialLimiter[string](time.Minute, time.Hour))
@@ -42,25 +60,28 @@ func TestGetSortsAttentionByDefault(t *testing.T) {
 		},
 	}
 	rec := p.Reconciler(reconcile.TypedFunc[string](func(_ context.Context, key string) (reconcile.Result, error) { return outcome[key]() }))
-	for _, key := range []string{"default/a-polling", "default/b-failing", "default/c-failed"} {
+	for _, key := range []string{"default/a-polling", "default/c-failed", "default/b-failing"} {
 		if _, err := rec.Reconcile(context.Background(), key); err != nil && !errors.Is(err, reconcile.TerminalError(nil)) {
 			rl.When(key)
 		}
-		clk.Step(time.Second) // b fails before c: the longer failing comes first
+		clk.Step(time.Second) // c fails before b: attention puts the longer failing first
 	}
 
 	tests := []struct {
+		addr string
 		args []string
 		want []string
 	}{
-		{args: nil, want: []string{"default/b-failing", "default/c-failed", "default/a-polling"}},
-		{args: []string{"--sort", api.SortAttention}, want: []string{"default/b-failing", "default/c-failed", "default/a-polling"}},
-		// The order the default replaced: the polling key's re-check is due first.
-		{args: []string{"--sort", api.SortNext}, want: []string{"default/a-polling", "default/b-failing", "default/c-failed"}},
+		{addr: srv.URL, args: nil, want: []string{"default/b-failing", "default/c-failed", "default/a-polling"}},
+		{addr: srv.URL, args: []string{"--sort", api.SortAttention}, want: []string{"default/c-failed", "default/b-failing", "default/a-polling"}},
+		// The order attention replaced: the polling key's re-check is due first.
+		{addr: srv.URL, args: []string{"--sort", api.SortNext}, want: []string{"default/a-polling", "default/b-failing", "default/c-failed"}},
+		// An older endpoint: the default is attention's order.
+		{addr: older.URL, args: nil, want: []string{"default/c-failed", "default/b-failing", "default/a-polling"}},
 	}
 	for _, tt := range tests {
 		streams, _, out, _ := genericiooptions.NewTestIOStreams()
-		args := append([]string{"--addr", srv.URL, "-o", "json"}, tt.args...)
+		args := append([]string{"--addr", tt.addr, "-o", "json"}, tt.args...)
 		if err := run(cli.NewGetCommand, streams, args...); err != nil {
 			t.Fatalf("get %v: %v", args, err)
 		}

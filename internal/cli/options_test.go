@@ -47,7 +47,7 @@ func TestOptionValidation(t *testing.T) {
 	}{
 		{"get -o xml", get, []string{"-o", "xml"}, `--output "xml": use one of wide, json, yaml`},
 		{"get unknown --state", get, []string{"--state", "backoff,sleeping"}, `--state: "sleeping" is not a state`},
-		{"get bad --sort", get, []string{"--sort", "age"}, `--sort "age": use next, failures, key, since or attention`},
+		{"get bad --sort", get, []string{"--sort", "age"}, `--sort "age": use next, failures, key, since, attention or retrying`},
 		{"get --limit -1", get, []string{"--limit", "-1"}, "--limit -1: must be 0 (all) or more"},
 		{"get --chunk-size 0", get, []string{"--limit", "0", "--chunk-size", "0"}, "--chunk-size 0: must be between 1 and 1000"},
 		{"get --chunk-size 1001", get, []string{"--chunk-size", "1001"}, "--chunk-size 1001: must be between 1 and 1000"},

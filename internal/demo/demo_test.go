@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -259,4 +262,41 @@ func checkSlow(t *testing.T, d *Demo) {
 		l := keys(t, d, slowName, "state", "running")
 		return len(l.Items) > 0 && !l.Items[0].StartedAt.IsZero(), "no slow key running"
 	})
+}
+
+// TestObjectServesStandInStatus: the demo serves its objects, read from its
+// in-process store, with the annotations its controllers keep in place of a
+// status where a custom resource has them: the well-behaved controller's
+// Ready=False condition of an invalid object, the generation a user edit bumped.
+func TestObjectServesStandInStatus(t *testing.T) {
+	d := startDemo(t)
+	ctx := context.Background()
+	name := objectName(wellBehavedName, 1)
+	var cond map[string]any
+	deadline := time.Now().Add(20 * time.Second)
+	for cond == nil {
+		u, err := d.Object(ctx, "", "v1", "ConfigMap", d.opts.Namespace, name)
+		if err != nil {
+			t.Fatalf("Object(%s): %v", name, err)
+		}
+		if u.GetKind() != "ConfigMap" || u.GetName() != name {
+			t.Fatalf("Object(%s) = %s %s", name, u.GetKind(), u.GetName())
+		}
+		if conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions"); len(conds) == 1 {
+			cond, _ = conds[0].(map[string]any)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Object(%s): no condition written by its controller within 20s: %v", name, u.Object["status"])
+		}
+		time.Sleep(10 * time.Millisecond) // between polls of the condition
+	}
+	if cond["type"] != "Ready" || cond["status"] != "False" || cond["reason"] != "InvalidSpec" || cond["message"] != errNoStorageClass.Error() {
+		t.Errorf("condition %v, want Ready=False InvalidSpec: %s", cond, errNoStorageClass)
+	}
+	if _, err := d.Object(ctx, "apps", "v1", "Deployment", d.opts.Namespace, name); !apierrors.IsNotFound(err) {
+		t.Errorf("Object of a Deployment: %v, want NotFound (the demo keeps only ConfigMaps)", err)
+	}
+	if _, err := d.Object(ctx, "", "v1", "ConfigMap", d.opts.Namespace, "nope"); !apierrors.IsNotFound(err) {
+		t.Errorf("Object of a missing ConfigMap: %v, want NotFound", err)
+	}
 }

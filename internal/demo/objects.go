@@ -3,10 +3,15 @@ package demo
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -98,4 +103,71 @@ func ensureObjects(ctx context.Context, c client.Client, namespace string, count
 		}
 	}
 	return created, nil
+}
+
+// Object reads one of the demo's objects as the API server would serve it
+// (unstructured, with its kind), from wherever the demo keeps them: its
+// in-process store when it runs embedded, the API server otherwise. Only
+// ConfigMaps are the demo's; any other kind is not found.
+//
+// A ConfigMap has no generation and no status, so the demo's controllers
+// keep theirs in annotations; Object serves those stand-ins where a custom
+// resource carries them (metadata.generation, status.observedGeneration,
+// status.conditions), so that a key's detail shows the demo's object as it
+// would show a real controller's.
+func (d *Demo) Object(ctx context.Context, group, version, kind, namespace, name string) (*unstructured.Unstructured, error) {
+	gk := schema.GroupKind{Group: group, Kind: kind}
+	if gk != (schema.GroupKind{Kind: "ConfigMap"}) || d.env.client == nil {
+		return nil, apierrors.NewNotFound(schema.GroupResource{Group: group, Resource: strings.ToLower(kind)}, name)
+	}
+	var cm corev1.ConfigMap
+	if err := d.env.client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &cm); err != nil {
+		return nil, err
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&cm)
+	if err != nil {
+		return nil, fmt.Errorf("configmap %s/%s: %w", namespace, name, err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetAPIVersion("v1")
+	u.SetKind("ConfigMap")
+	standInStatus(u, cm.Annotations)
+	return u, nil
+}
+
+// standInStatus writes the demo's annotations where a custom resource keeps
+// its generation and status (see Object).
+func standInStatus(u *unstructured.Unstructured, ann map[string]string) {
+	if g, err := strconv.ParseInt(ann[generationAnnotation], 10, 64); err == nil {
+		u.SetGeneration(g)
+	}
+	status := map[string]any{}
+	if og, err := strconv.ParseInt(ann[observedAnnotation], 10, 64); err == nil {
+		status["observedGeneration"] = og
+	}
+	if c, ok := parseCondition(ann[conditionAnnotation]); ok {
+		status["conditions"] = []any{c}
+	}
+	if len(status) > 0 {
+		u.Object["status"] = status
+	}
+}
+
+// parseCondition reads the well-behaved controller's condition annotation,
+// "Ready=False reason=InvalidSpec message=…" (as reconcilers.go writes it).
+func parseCondition(s string) (map[string]any, bool) {
+	head, rest, _ := strings.Cut(s, " ")
+	typ, st, ok := strings.Cut(head, "=")
+	if !ok || typ == "" {
+		return nil, false
+	}
+	c := map[string]any{"type": typ, "status": st}
+	if r, ok := strings.CutPrefix(rest, "reason="); ok {
+		reason, msg, _ := strings.Cut(r, " ")
+		c["reason"] = reason
+		if m, ok := strings.CutPrefix(msg, "message="); ok {
+			c["message"] = m
+		}
+	}
+	return c, true
 }

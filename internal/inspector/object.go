@@ -23,11 +23,16 @@ import (
 // maxEvents bounds the events shown for an object.
 const maxEvents = 10
 
-// ObjectReader reads the object behind a key.
+// ObjectReader reads the object behind a key: from the API server through
+// Dynamic and Mapper, or, where there is none, through Fetch.
 type ObjectReader struct {
 	Dynamic dynamic.Interface
 	Core    Clientset
 	Mapper  meta.RESTMapper
+	// Fetch, when set, reads the object instead of Dynamic and Mapper: an
+	// in-process store's (the demo's, which runs with no API server). It
+	// returns a NotFound error of the API's kind for an object not there.
+	Fetch func(ctx context.Context, gvk api.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error)
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
@@ -35,6 +40,15 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 	ns, name, _ := strings.Cut(key, "/")
 	if name == "" {
 		ns, name = "", ns
+	}
+	if r.Fetch != nil {
+		u, err := r.Fetch(ctx, gvk, ns, name)
+		if err != nil {
+			return nil, fmt.Errorf("get %s %s: %w", strings.ToLower(gvk.Kind), key, err)
+		}
+		st := statusOf(u)
+		st.Kind = gvk.Kind
+		return st, nil
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}
 	m, err := r.Mapper.RESTMapping(gk, gvk.Version)

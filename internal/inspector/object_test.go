@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -221,5 +222,38 @@ func TestObjectReaderErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || st != nil {
 			t.Errorf("Read(%s, %q) = %+v, %v; want no status and an error starting %q", tt.gvk.Kind, tt.key, st, err, tt.want)
 		}
+	}
+}
+
+// TestObjectReaderFetch: with Fetch (an in-process store, the demo's), the
+// reader asks it for the key's namespace and name and judges what it
+// returns as it judges the API server's answer; its error names the object.
+func TestObjectReaderFetch(t *testing.T) {
+	var asked []string
+	r := &ObjectReader{Fetch: func(_ context.Context, gvk api.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
+		asked = append(asked, gvk.Kind+" "+ns+"/"+name)
+		if name != "w1" {
+			return nil, apierrors.NewNotFound(schema.GroupResource{Group: gvk.Group, Resource: "widgets"}, name)
+		}
+		return objWidget(), nil
+	}}
+	gvk := api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	got, err := r.Read(context.Background(), gvk, "default/w1")
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	want := objWantWidget()
+	want.Kind = "Widget"
+	if got := objUTC(got); !reflect.DeepEqual(got, want) {
+		t.Errorf("Read =\n %+v\nwant\n %+v", got, want)
+	}
+	if got.Verdict.Status != "Terminating" {
+		t.Errorf("verdict %q, want Terminating (the widget is being deleted)", got.Verdict.Status)
+	}
+	if _, err := r.Read(context.Background(), gvk, "default/w2"); !apierrors.IsNotFound(err) || !strings.Contains(err.Error(), "widget default/w2") {
+		t.Errorf("Read of a missing widget: %v, want NotFound naming widget default/w2", err)
+	}
+	if fmt.Sprint(asked) != "[Widget default/w1 Widget default/w2]" {
+		t.Errorf("Fetch asked for %v", asked)
 	}
 }

@@ -22,8 +22,12 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 	f := newFixture(t, 5, false)
 	j := startJourney(t, f)
 	j.waitFor("demo/widget-000004")
-	if strings.Contains(j.screenNow(), "sort attention") {
-		j.key("s") // an endpoint with the attention order: on to next
+	// An endpoint with the retrying and attention orders: on to next.
+	for _, from := range []string{"sort retrying", "sort attention"} {
+		if strings.Contains(j.screenNow(), from) {
+			j.key("s")
+			j.waitUntil(func(s string) bool { return !strings.Contains(s, from) })
+		}
 	}
 	j.waitFor("sort next")
 	// By next retry: 000000, 000003 (1 failure), 000001, 000004 (2), 000002 (3).
@@ -90,11 +94,11 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	}
 }
 
-// On open the cursor is on the first row: under the attention order, the
-// worst key.
+// On open the cursor is on the first row: under the retrying order, the
+// key retrying longest.
 func TestCursorOpensOnFirstRow(t *testing.T) {
 	m := newModel(context.Background(), Options{Clock: fixedClock})
-	if e, a := "attention", m.top.query().Sort; e != a {
+	if e, a := "retrying", m.top.query().Sort; e != a {
 		t.Errorf("default sort: want %q, got %q", e, a)
 	}
 	m = send(t, m, refreshedMsg{seq: m.top.seq, overview: fixedOverview(), page: fixedPage(5), fetchedAt: t0})

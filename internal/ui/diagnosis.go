@@ -59,6 +59,7 @@ func situationRank(s string) int {
 // sortOrder says in words how a sort order ranks the rows, for the
 // diagnosis to say why its controller is not the first row's.
 var sortOrder = map[string]string{
+	api.SortRetrying:  "longest failing first",
 	api.SortAttention: "longest failing first",
 	api.SortSince:     "longest failing first",
 	api.SortNext:      "soonest retry first",

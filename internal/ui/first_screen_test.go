@@ -72,11 +72,18 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 				t.Fatalf("page %v: want a full screen of %d rows", page, m.top.rows())
 			}
 			// Every row on the first screen is in trouble (the world has far
-			// more failing keys than fit), in the attention order: the
-			// longest failing first.
+			// more failing keys than fit), in the retrying order: keys in
+			// backoff before failed ones, the longest failing first.
 			for i, k := range page.Items {
 				if k.State != api.StateBackoff && k.State != api.StateFailed {
 					t.Errorf("row %d: %s is %s; want only failing keys on the first screen", i, k.Key.Key, k.State)
+				}
+				if i > 0 && k.State == api.StateBackoff && page.Items[i-1].State == api.StateFailed {
+					t.Errorf("row %d: %s is in backoff below a failed key; want the keys still retrying first", i, k.Key.Key)
+					continue
+				}
+				if i > 0 && k.State != page.Items[i-1].State {
+					continue // the failed keys start over: longest failed first
 				}
 				if i > 0 && k.FirstFailureAt.Before(page.Items[i-1].FirstFailureAt) {
 					t.Errorf("row %d: %s failing since %v, after row %d failing since %v: want the longest failing first",
@@ -87,8 +94,8 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 				t.Errorf("the cursor is on %v; want the first row, %s", sel, page.Items[0].Key.Key)
 			}
 			scr := screen(m)
-			if !strings.Contains(scr, "sort attention") {
-				t.Errorf("the default sort is not attention:\n%s", scr)
+			if !strings.Contains(scr, "sort retrying") {
+				t.Errorf("the default sort is not retrying:\n%s", scr)
 			}
 			// The outage is the worst: many keys on one transient error.
 			// The diagnosis wraps to two lines when it does not fit one.

@@ -123,7 +123,7 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	}
 	m, cmd = update(t, m, firstOf[readMsg](t, cmd))
 	if cmd != nil && m.top.inflight {
-		// An endpoint without the attention order: the view sorts by next.
+		// An endpoint without the retrying order: the view sorts by the one before it.
 		m = send(t, m, firstOf[readMsg](t, cmd))
 	}
 	if got := screen(m); !strings.Contains(got, "demo/widget-000004") {

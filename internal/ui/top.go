@@ -15,9 +15,18 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
-// sorts are the orders s cycles through, the default first: trouble first,
-// then the endpoint's others.
-var sorts = append([]string{api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool { return s == api.SortAttention })...)
+// sorts are the orders s cycles through, the default first: keys still
+// retrying first, then trouble of any kind, then the endpoint's others.
+var sorts = append([]string{api.SortRetrying, api.SortAttention}, slices.DeleteFunc(slices.Clone(api.Sorts), func(s string) bool {
+	return s == api.SortRetrying || s == api.SortAttention
+})...)
+
+// sortFallback is the order to use against an endpoint that refuses one:
+// retrying came after attention, which came after next (every server's).
+var sortFallback = map[string]string{api.SortRetrying: api.SortAttention, api.SortAttention: api.SortNext}
+
+// sortWords names an order in the status line of a fallback.
+var sortWords = map[string]string{api.SortAttention: "attention", api.SortNext: "next retry"}
 
 // headerLines is how many lines the header above the table takes, but for
 // a fleet's rows (headerHeight).
@@ -194,10 +203,11 @@ func (t topModel) received(msg refreshedMsg) (topModel, tea.Cmd, string) {
 		return t, nil, "" // a newer query is under way
 	}
 	t.inflight = false
-	if sorts[t.sort] == api.SortAttention && sortRefused(msg.pageErr, api.SortAttention, msg.overview, t.overview) {
-		// An endpoint older than the attention order: sort by next retry.
-		t.sort = slices.Index(sorts, api.SortNext)
-		return t, t.refresh(), "this endpoint does not sort by attention: sorted by next retry"
+	if cur := sorts[t.sort]; sortFallback[cur] != "" && sortRefused(msg.pageErr, cur, msg.overview, t.overview) {
+		// An endpoint older than the order: sort by the one before it.
+		next := sortFallback[cur]
+		t.sort = slices.Index(sorts, next)
+		return t, t.refresh(), fmt.Sprintf("this endpoint does not sort by %s: sorted by %s", cur, sortWords[next])
 	}
 	t.err = msg.err
 	if msg.err == nil {
@@ -343,6 +353,7 @@ func (t topModel) filterInput(msg tea.Msg) (topModel, tea.Cmd) {
 
 // sortHelp says what each order puts first.
 var sortHelp = map[string]string{
+	api.SortRetrying:  "retrying: keys still retrying first, longest failing on top; terminal failures below them",
 	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
 	api.SortNext:      "next: the soonest retry first",
 	api.SortFailures:  "failures: most consecutive failures first",

@@ -154,9 +154,9 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	d.Findings = append(d.Findings, herdFindings(c)...)
 	if !c.LogSampledAt.IsZero() {
 		d.Findings = append(d.Findings, Finding{Code: FindingLogSampled, Message: fmt.Sprintf(
-			"The counts may be low: %s, controller-runtime's production logger keeps only 1 line in 100, "+
-				"so keys failing since may have failed more often, and retry later, than estimated. %s",
-			sampledWhen(c.LogSampledAt), sampledRemedy)})
+			"The counts are low: %s: after the first %d \"Reconciler error\" lines of a second it keeps 1 in 100, "+
+				"so keys failing since have failed more often, and retry later, than estimated. %s",
+			sampledWhen(c.LogSampledAt), api.SampledLines, sampledRemedy)})
 	}
 	return d
 }

@@ -158,6 +158,8 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 	case api.SourceRequeueAfter:
 		// Only a log says this of a failure: Flux's "next try in 1m0s".
 		b.WriteString("the controller asked for this retry itself (RequeueAfter), as its log states")
+	case api.SourceSpacing:
+		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}

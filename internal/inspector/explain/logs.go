@@ -51,21 +51,20 @@ func genericNote(k api.Key) string {
 		"its limiter is assumed to be client-go's default), from the line " + strconv.QuoteToGraphic(k.LogLine) + "."
 }
 
-// sampledNote warns that a log-sourced key's failures may be undercounted:
-// it failed after the log reached the rate at which controller-runtime's
-// production logger drops "Reconciler error" lines.
+// sampledNote warns that a log-sourced key's failures are undercounted: it
+// failed after the log showed the signature of zap's sampler.
 func sampledNote(k api.Key, c *api.Controller) string {
 	if c == nil || c.LogSampledAt.IsZero() || k.Failures == 0 || lastErrorAt(k).Before(c.LogSampledAt) {
 		return ""
 	}
-	return fmt.Sprintf("The failure count may be low: %s, controller-runtime's production logger keeps only 1 line in 100, "+
+	return fmt.Sprintf("The failure count may be low: %s: after the first %d \"Reconciler error\" lines of a second it keeps 1 in 100, "+
 		"so this key may have failed more often, and its retry come later, than estimated. %s",
-		sampledWhen(c.LogSampledAt), sampledRemedy)
+		sampledWhen(c.LogSampledAt), api.SampledLines, sampledRemedy)
 }
 
-// sampledWhen says when the log reached the sampling rate.
+// sampledWhen says when the log first showed the sampler's signature.
 func sampledWhen(at time.Time) string {
-	return fmt.Sprintf("from %s the log reached %d \"Reconciler error\" lines a second; past that rate", clock(at), api.SampledLines)
+	return fmt.Sprintf("from %s the log shows the signature of controller-runtime's production logger, which samples", clock(at))
 }
 
 // sampledRemedy is how to get every line.

@@ -45,7 +45,7 @@ func TestExplainSampledLog(t *testing.T) {
 			DelaySource: api.SourceItemExponential,
 			LastError:   &api.ErrorRecord{Message: "connection refused", At: lastErr}, Source: api.SourceLogs, Estimated: true}
 	}
-	const want = "The failure count may be low: from 08:24:00 the log reached 100 \"Reconciler error\" lines a second"
+	const want = "The failure count may be low: from 08:24:00 the log shows the signature of controller-runtime's production logger"
 	has := func(d Diagnosis) bool {
 		return slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, want) })
 	}

@@ -57,7 +57,7 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 		d, src = x.bucket, api.SourceBucket
 	}
 	if 2*x.spacing > 3*d && x.spacing > d+spacingSlack {
-		d, src = x.spacing, api.SourceLimiter
+		d, src = x.spacing, api.SourceSpacing
 	}
 	return d, src
 }

@@ -6,32 +6,183 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// errorRate watches the rate of "Reconciler error" lines for the point where
-// controller-runtime's production logger starts to drop them: zap's sampler
-// writes the first api.SampledLines lines of one message in each second,
-// then 1 in 100. Past that point a key's failures are undercounted, so its
-// estimated delay and retry time come out too early; the store says so
-// rather than present them as they are.
+// errorRate looks for the signature of zap's sampler in the times of the
+// "Reconciler error" lines: controller-runtime's production logger
+// (zapcore.NewSamplerWithOptions(core, time.Second, 100, 100)) counts the
+// entries of one message from the first one after a reset, writes the first
+// api.SampledLines of that second and then every 100th, and resets at the
+// first entry a second or more later. That first entry is always written, so
+// the sampler's seconds ("ticks") can be rebuilt from the written lines
+// alone: a tick starts at a line and holds every line less than a second
+// after it.
+//
+// A rate alone is no evidence (a controller failing 300 keys at once writes
+// 300 lines in a second, sampled or not), so errorRate says a log is sampled
+// only when its ticks show what the sampler leaves:
+//
+//   - a tick with more than api.SampledLines lines, whose lines after the
+//     100th come at a hundredth of the pace of the first 100 (each stands
+//     for the 99 entries dropped before it); or
+//   - two ticks in a row with exactly api.SampledLines lines each (a rate
+//     between 100 and 200 entries a second, cut to 100).
+//
+// And it says a log is not sampled when a tick with more than
+// api.SampledLines lines keeps the first hundred's pace after them: the
+// sampler cannot have written those.
+//
+// Times in whole seconds (controller-runtime's production encoder writes
+// RFC 3339 without a fraction) hide the pace, so there the signature is the
+// sampler's ceiling: two seconds in a row with api.SampledLines to
+// api.SampledLines+coarseBand lines each (a sampled rate of up to about
+// 1,000 entries a second), and more than coarseProof lines in one second
+// says the logger does not sample (a sampler writes that many only past
+// 5,000 entries a second). A single burst says nothing.
 type errorRate struct {
-	// times is a ring of the last api.SampledLines error lines' times.
-	times   [api.SampledLines]time.Time
-	n       int
-	reached time.Time
+	// The tick being read: when it started, its lines, the time of its
+	// 100th line and of its last, and whether any of its times has a
+	// fraction of a second.
+	start, hundredth, last time.Time
+	lines                  int
+	fine                   bool
+	// prevFull is set when the tick before this one held exactly
+	// api.SampledLines lines and ended less than a second before this one
+	// began; prevStart is when it started.
+	prevFull  bool
+	prevStart time.Time
+
+	// sampledAt is the start of the first tick that showed the signature;
+	// unsampled is set once a tick proved the logger does not sample.
+	sampledAt time.Time
+	unsampled bool
+
+	// Whole-second stamps: the second being counted and its lines, and the
+	// count of the second before when it was the one just before.
+	sec              int64
+	secLines         int
+	prevSecInBand    bool
+	anyFine, counted bool
+	// subMilli is set once a time has a fraction finer than milliseconds.
+	subMilli bool
 }
 
-// add notes one error line at t (lines come in the log's order). The rate
-// is reached when api.SampledLines lines fall within one second; a log with
-// whole-second timestamps can only say "within two stamps a second apart",
-// which may flag a rate somewhat under it: the note says "may".
+// The whole-second thresholds (see errorRate).
+const (
+	coarseBand  = 10
+	coarseProof = 3 * api.SampledLines
+)
+
+// Thresholds on the pace of a tick's lines after its 100th, against the
+// pace of its first 100: sampled lines come about 100 times slower (each
+// after 99 dropped entries); unsampled ones at the same pace.
+const (
+	sampledPace   = 10
+	unsampledPace = 3
+)
+
+// add notes one error line at t (lines come in the log's order; one a
+// little out of order counts in the tick being read).
 func (e *errorRate) add(t time.Time) {
-	i := e.n % len(e.times)
-	e.times[i] = t
-	e.n++
-	if !e.reached.IsZero() || e.n < len(e.times) {
-		return
+	if e.lines == 0 || !t.Before(e.start.Add(time.Second)) {
+		e.endTick(t)
 	}
-	// The next slot holds the oldest of the last api.SampledLines lines.
-	if first := e.times[(i+1)%len(e.times)]; !t.Before(first) && t.Sub(first) <= time.Second {
-		e.reached = first
+	e.lines++
+	if t.After(e.last) {
+		e.last = t
 	}
+	if t.Nanosecond() != 0 {
+		e.fine, e.anyFine = true, true
+		e.subMilli = e.subMilli || t.Nanosecond()%int(time.Millisecond) != 0
+	}
+	if e.lines == api.SampledLines {
+		e.hundredth = e.last
+	}
+	e.count(t)
+}
+
+// count counts lines per whole second, for logs whose times have no
+// fraction (the rules are errorRate's).
+func (e *errorRate) count(t time.Time) {
+	if sec := t.Unix(); !e.counted || sec != e.sec {
+		e.endSecond(sec)
+	}
+	e.secLines++
+}
+
+// endSecond judges the second being counted and starts counting sec.
+func (e *errorRate) endSecond(sec int64) {
+	if e.counted && !e.anyFine {
+		inBand := e.secLines >= api.SampledLines && e.secLines <= api.SampledLines+coarseBand
+		if inBand && e.prevSecInBand && e.sampledAt.IsZero() {
+			e.sampledAt = time.Unix(e.sec-1, 0).UTC()
+		}
+		if e.secLines > coarseProof {
+			e.unsampled = true
+		}
+		e.prevSecInBand = inBand && sec == e.sec+1
+	}
+	e.sec, e.secLines, e.counted = sec, 0, true
+}
+
+// endTick judges the tick being read and starts the next one at t.
+func (e *errorRate) endTick(t time.Time) {
+	if e.lines > 0 {
+		full := e.lines == api.SampledLines && e.fine
+		if full && e.prevFull && e.sampledAt.IsZero() {
+			e.sampledAt = e.prevStart
+		}
+		if s, ok := e.paced(); ok {
+			e.sampledAt = earliest(e.sampledAt, s)
+		}
+		e.prevFull = full && t.Sub(e.start) < 2*time.Second
+		e.prevStart = e.start
+	}
+	e.start, e.last, e.hundredth, e.lines, e.fine = t, t, time.Time{}, 0, false
+}
+
+// paced judges the pace of the tick's lines after its 100th: the tick's
+// start and true when they show the sampler; it sets unsampled when they
+// show there is none.
+func (e *errorRate) paced() (time.Time, bool) {
+	if e.lines <= api.SampledLines || !e.fine {
+		return time.Time{}, false
+	}
+	// The mean gap of the first 100 lines, and of the lines after them. A
+	// hundred lines within one step of the log's clock (a millisecond for
+	// ISO 8601 stamps) came at most a hundredth of a step apart.
+	first := e.hundredth.Sub(e.start) / (api.SampledLines - 1)
+	if first == 0 {
+		step := time.Millisecond
+		if e.subMilli {
+			step = time.Microsecond
+		}
+		first = step / api.SampledLines
+	}
+	after := e.last.Sub(e.hundredth) / time.Duration(e.lines-api.SampledLines)
+	switch {
+	case after >= sampledPace*first:
+		return e.start, true
+	case after < unsampledPace*first:
+		e.unsampled = true
+	}
+	return time.Time{}, false
+}
+
+// at is when the log first showed the sampler's signature, counting the
+// tick still being read; zero when it never did, or when a tick proved the
+// logger does not sample.
+func (e *errorRate) at() time.Time {
+	cur := *e
+	cur.endTick(time.Time{})
+	cur.endSecond(cur.sec + 1)
+	if cur.unsampled {
+		return time.Time{}
+	}
+	return cur.sampledAt
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
 }

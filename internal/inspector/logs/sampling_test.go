@@ -1,58 +1,97 @@
 package logs
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
+// TestErrorRate: the sampler's signature, and only it, says a log is
+// sampled; a rate alone never does, and a second the sampler could not
+// have written says it is not.
 func TestErrorRate(t *testing.T) {
 	t0 := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	// burst is n lines every gap from at.
+	burst := func(at time.Time, n int, gap time.Duration) []time.Time {
+		out := make([]time.Time, n)
+		for i := range out {
+			out[i] = at.Add(time.Duration(i) * gap)
+		}
+		return out
+	}
+	cat := func(parts ...[]time.Time) []time.Time { return slices.Concat(parts...) }
+	hundred := api.SampledLines
 	tests := []struct {
 		name  string
-		lines int
-		every time.Duration
+		times []time.Time
 		want  time.Time
 	}{
-		{"99 lines in a second", api.SampledLines - 1, time.Millisecond, time.Time{}},
-		{"100 lines in a second", api.SampledLines, time.Millisecond, t0},
-		{"100 lines over two seconds", api.SampledLines, 20 * time.Millisecond, time.Time{}},
-		{"a slow start, then a burst", 3 * api.SampledLines, 0, t0.Add(time.Duration(api.SampledLines) * time.Second)},
+		{"99 lines in a second", burst(t0, hundred-1, time.Millisecond), time.Time{}},
+		{"300 keys failing at once, every line written", burst(t0, 3*hundred, time.Millisecond), time.Time{}},
+		{"one burst of exactly 100, then quiet", burst(t0, hundred, time.Millisecond), time.Time{}},
+		// 1,000 entries a millisecond apart through zap's sampler: the first
+		// 100, then the 200th, 300th, … 900th.
+		{"the first 100 of a second, then 1 in 100", cat(burst(t0, hundred, time.Millisecond), burst(t0.Add(199*time.Millisecond), 8, 100*time.Millisecond)), t0},
+		// 150 entries a second for two seconds: 100 written of each.
+		{"two seconds cut at 100", cat(burst(t0, hundred, 6*time.Millisecond), burst(t0.Add(time.Second), hundred, 6*time.Millisecond)), t0},
+		{"a second cut at 100, then a quiet one", cat(burst(t0, hundred, 6*time.Millisecond), burst(t0.Add(3*time.Second), hundred, 6*time.Millisecond)), time.Time{}},
+		{"a slow start, then the signature", cat(burst(t0, 50, time.Second), burst(t0.Add(time.Minute), hundred, time.Millisecond),
+			burst(t0.Add(time.Minute+199*time.Millisecond), 5, 100*time.Millisecond)), t0.Add(time.Minute)},
+		{"the signature, but a later second the sampler could not write", cat(burst(t0, hundred, time.Millisecond),
+			burst(t0.Add(199*time.Millisecond), 8, 100*time.Millisecond), burst(t0.Add(time.Minute), 3*hundred, time.Millisecond)), time.Time{}},
+		{"a burst within a millisecond, then 1 in 100", cat(burst(t0, hundred, 0), burst(t0.Add(3*time.Millisecond), 2, 3*time.Millisecond)), t0},
+		{"300 lines within 3ms, every line written", cat(burst(t0, hundred, 10*time.Microsecond), burst(t0.Add(time.Millisecond), 2*hundred, 10*time.Microsecond)), time.Time{}},
+		// Whole-second stamps (controller-runtime's RFC 3339) hide the pace.
+		{"whole seconds: 300 keys failing at once", burst(t0, 3*hundred, 0), time.Time{}},
+		{"whole seconds: the sampled 102 of 300 at once", burst(t0, hundred+2, 0), time.Time{}},
+		{"whole seconds: two at the sampler's ceiling", cat(burst(t0, hundred+3, 0), burst(t0.Add(time.Second), hundred+4, 0)), t0},
+		{"whole seconds: at the ceiling, a quiet second between", cat(burst(t0, hundred+3, 0), burst(t0.Add(2*time.Second), hundred+4, 0)), time.Time{}},
+		{"whole seconds: a steady 150 a second", cat(burst(t0, 150, 0), burst(t0.Add(time.Second), 150, 0), burst(t0.Add(2*time.Second), 150, 0)), time.Time{}},
+		{"whole seconds: at the ceiling, then more than a sampler writes", cat(burst(t0, hundred, 0), burst(t0.Add(time.Second), hundred, 0),
+			burst(t0.Add(time.Minute), 4*hundred, 0)), time.Time{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var r errorRate
-			at := t0
-			for i := range tt.lines {
+			for _, at := range tt.times {
 				r.add(at)
-				switch {
-				case tt.every > 0:
-					at = at.Add(tt.every)
-				case i < api.SampledLines:
-					at = at.Add(time.Second) // one line a second
-				default:
-					at = at.Add(time.Millisecond)
-				}
 			}
-			if !r.reached.Equal(tt.want) {
-				t.Errorf("reached = %v, want %v", r.reached, tt.want)
+			if got := r.at(); !got.Equal(tt.want) {
+				t.Errorf("sampled at %v, want %v", got, tt.want)
 			}
 		})
 	}
 }
 
 // TestSampledLogIsFlagged runs a real controller-runtime controller whose
-// production zap logger drops lines, and checks that the store says its
-// counts may be low; with every line logged (V(5)), it says nothing.
+// production zap logger drops lines (300 keys failing at once: it writes
+// 102), and checks that the store says its counts are low where the times
+// show the sampler's pace (epoch and ISO 8601 stamps); with whole-second
+// stamps one burst cannot tell, and it says nothing; with every line
+// logged (V(5)), it says nothing.
 func TestSampledLogIsFlagged(t *testing.T) {
 	const keys = 3 * api.SampledLines
-	for _, verbose := range []bool{false, true} {
-		t.Run(fmt.Sprintf("verbose=%v", verbose), func(t *testing.T) {
-			rc := startReal(t, formats[0], verbose, false, func(string, int) (reconcile.Result, error) {
+	for _, tt := range []struct {
+		format  loggerFormat
+		verbose bool
+		flagged bool
+	}{
+		{formats[1], false, true},  // zap-json-epoch: nanoseconds
+		{formats[2], false, true},  // zap-json-iso8601: milliseconds
+		{formats[0], false, false}, // zap-json-rfc3339: whole seconds
+		{formats[0], true, false},
+	} {
+		t.Run(fmt.Sprintf("%s/verbose=%v", tt.format.name, tt.verbose), func(t *testing.T) {
+			rc := startReal(t, tt.format, tt.verbose, false, func(string, int) (reconcile.Result, error) {
 				return reconcile.Result{}, reconcile.TerminalError(errRefused) // one line per key, no retries
 			})
 			for i := range keys {
@@ -60,7 +99,7 @@ func TestSampledLogIsFlagged(t *testing.T) {
 			}
 			rc.waitCalls(keys)
 			lines := rc.buf.lines()
-			if verbose {
+			if tt.verbose {
 				// Every error is logged, after its reconcile returns.
 				lines = rc.waitLines("every error", func(l []string) bool { return countLines(l, msgError) == keys })
 			}
@@ -76,18 +115,66 @@ func TestSampledLogIsFlagged(t *testing.T) {
 			if len(cs) != 1 {
 				t.Fatalf("%d controllers, want 1", len(cs))
 			}
-			if verbose {
-				if logged != keys || !st.SampledAt.IsZero() || !cs[0].LogSampledAt.IsZero() {
-					t.Errorf("verbose: %d of %d errors logged, sampledAt %v / %v; want all, and none", logged, keys, st.SampledAt, cs[0].LogSampledAt)
-				}
-				return
-			}
-			if logged >= keys {
+			if !tt.verbose && logged >= keys {
 				t.Fatalf("all %d errors were logged: the logger did not sample, the test proves nothing", keys)
 			}
-			if st.SampledAt.IsZero() || !cs[0].LogSampledAt.Equal(st.SampledAt) {
-				t.Errorf("%d of %d errors logged, sampledAt %v, controller's %v; want both set and equal",
-					logged, keys, st.SampledAt, cs[0].LogSampledAt)
+			if !cs[0].LogSampledAt.Equal(st.SampledAt) {
+				t.Errorf("sampledAt %v, controller's %v; want them equal", st.SampledAt, cs[0].LogSampledAt)
+			}
+			if got := !st.SampledAt.IsZero(); got != tt.flagged {
+				t.Errorf("%d of %d errors logged, sampledAt %v; want flagged %v", logged, keys, st.SampledAt, tt.flagged)
+			}
+		})
+	}
+}
+
+// TestSampledCeilingInWholeSeconds drives zap's own sampler, configured as
+// controller-runtime's production logger configures it (1s, 100, 100), and
+// its RFC 3339 encoder, with entries at set times: a steady failure rate,
+// sampled, shows the sampler's ceiling second after second and is flagged;
+// the same rate written unsampled is not, nor is a single burst sampled.
+func TestSampledCeilingInWholeSeconds(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	steady := func(perSecond, seconds int) []time.Time {
+		var out []time.Time
+		for i := range perSecond * seconds {
+			out = append(out, t0.Add(time.Duration(i)*time.Second/time.Duration(perSecond)))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name    string
+		entries []time.Time
+		sample  bool
+		flagged bool
+	}{
+		{"400 a second for 5s, sampled", steady(400, 5), true, true},
+		{"150 a second for 5s, sampled", steady(150, 5), true, true},
+		{"400 a second for 5s, unsampled", steady(400, 5), false, false},
+		{"300 at once, sampled", steady(300*1000, 1)[:300], true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf strings.Builder
+			enc := zap.NewProductionEncoderConfig()
+			enc.EncodeTime = zapcore.RFC3339TimeEncoder
+			core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(&buf), zapcore.DebugLevel)
+			if tt.sample {
+				core = zapcore.NewSamplerWithOptions(core, time.Second, 100, 100)
+			}
+			for i, at := range tt.entries {
+				ent := zapcore.Entry{Level: zapcore.ErrorLevel, Time: at, Message: msgError}
+				if ce := core.Check(ent, nil); ce != nil {
+					ce.Write(zap.String("controller", "widget"), zap.String("namespace", "default"), zap.String("name", fmt.Sprintf("w%d", i)),
+						zap.String("reconcileID", fmt.Sprint(i)), zap.Error(errRefused))
+				}
+			}
+			s := NewStore(Options{})
+			if _, _, err := s.Read(context.Background(), strings.NewReader(buf.String())); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Count(buf.String(), "\n")
+			if got := !s.Stats().SampledAt.IsZero(); got != tt.flagged {
+				t.Errorf("%d of %d entries written; flagged %v, want %v", lines, len(tt.entries), got, tt.flagged)
 			}
 		})
 	}

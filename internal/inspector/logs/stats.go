@@ -11,8 +11,8 @@ type Stats struct {
 	First, Last time.Time
 	// Verbose is true when V(5) lines were seen: successes are in the log.
 	Verbose bool
-	// SampledAt is when the log first reached the rate at which
-	// controller-runtime's production logger drops lines (see
+	// SampledAt is when the log first showed the signature of the sampler
+	// of controller-runtime's production logger, which drops lines (see
 	// api.Controller.LogSampledAt); zero if never, or when Verbose.
 	SampledAt time.Time
 	// EndsAt is the time the store judges its keys at when that is the

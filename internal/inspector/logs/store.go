@@ -380,13 +380,14 @@ func latest(a, b time.Time) time.Time {
 	return b
 }
 
-// sampledAtLocked is when the log reached the sampling rate, unless the
-// log shows V(5) lines: controller-runtime turns sampling off at that level.
+// sampledAtLocked is when the log first showed the sampler's signature
+// (errorRate), unless it shows V(5) lines: controller-runtime turns
+// sampling off at that level.
 func (s *Store) sampledAtLocked() time.Time {
 	if s.verbose {
 		return time.Time{}
 	}
-	return s.rate.reached
+	return s.rate.at()
 }
 
 // Len is the number of tracked keys.

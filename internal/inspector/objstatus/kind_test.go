@@ -41,7 +41,7 @@ func TestJudgeKindNoStatus(t *testing.T) {
 		{name: "certificate, kind unknown", u: obj("cert-manager.io/v1", "Certificate", nil),
 			status: Current, line: "; it has no status", notInLine: "observedGeneration"},
 		{name: "configmap", u: obj("v1", "ConfigMap", nil),
-			status: Current, line: "; the kind has no status: no controller reconciles it", notInLine: "observedGeneration"},
+			status: Current, line: "; the kind has no status, so it cannot say whether a controller has seen the change", notInLine: "observedGeneration"},
 		{name: "custom kind without status subresource", u: obj("example.com/v1", "Thing", nil), kind: ptr(KindFrom(schema.GroupKind{Group: "example.com", Kind: "Thing"}, false)),
 			status: Current, line: "; it has no status"},
 		{name: "deployment with a status but no observedGeneration", u: obj("apps/v1", "Deployment", map[string]any{"replicas": int64(0)}),

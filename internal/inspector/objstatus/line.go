@@ -24,7 +24,7 @@ func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
 	case v.ObservedGeneration != nil:
 		fmt.Fprintf(&b, "; the controller has observed %d", *v.ObservedGeneration)
 	case v.KindNoStatus:
-		b.WriteString("; the kind has no status: no controller reconciles it")
+		b.WriteString("; the kind has no status, so it cannot say whether a controller has seen the change")
 	case v.NoStatus:
 		b.WriteString("; it has no status")
 	default:
