@@ -206,6 +206,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 		// A log file or stdin: no cluster is attached, no namespace read.
 	case o.addr == "":
 		opts.Context, opts.Namespace = o.kubeContext()
+		opts.Chain = o.chainWalker()
 	default:
 		opts.NoObjects = o.noObjects()
 	}

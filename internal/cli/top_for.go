@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/client-go/dynamic"
+
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
@@ -49,7 +51,7 @@ func (o *TopOptions) validateFor(args []string) error {
 
 // runFor runs `top --for TYPE`: the list `why TYPE` prints, live; enter
 // shows an object's answer, and on an answer read from an instrumented
-// endpoint, the key's detail. The objects are read once before the UI
+// endpoint, the key's detail; t its chain, each object's answer on enter. The objects are read once before the UI
 // opens, so that an unknown kind or a refused list is said as why says it.
 func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true}
@@ -74,9 +76,14 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 		reader.Reread() // the logs read last time have moved on
 		return w.listKind(ctx, asker)
 	}
+	ask := func(ctx context.Context, obj why.Object) (*why.Answer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return asker.AskObject(ctx, obj)
+	}
 	kctx, ns := o.kubeContext()
 	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns, User: o.requester(),
-		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController}})
+		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController, Ask: ask}})
 }
 
 // attachController attaches to the controller `why` found for an object
@@ -93,4 +100,29 @@ func (o *TopOptions) attachController(ctx context.Context, namespace, target str
 	}
 	cfg.Target, cfg.Namespace, cfg.AllNamespaces = t, namespace, false
 	return inspector.Attach(ctx, cfg)
+}
+
+// chainWalker walks the chain of the object behind a key, for the detail
+// view's blocker line, one walk at a time; nil when the kubeconfig gives
+// no cluster to read.
+func (o *TopOptions) chainWalker() func(context.Context, why.Object) (*why.Chain, error) {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := inspector.NewClientset(cfg)
+	if err != nil {
+		return nil
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil
+	}
+	asker := &why.Asker{Kinds: &why.DiscoveryKinds{Discovery: cs.Discovery()}, Graph: &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}}
+	var mu sync.Mutex
+	return func(ctx context.Context, obj why.Object) (*why.Chain, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return asker.ChainOf(ctx, obj)
+	}
 }

@@ -159,7 +159,11 @@ func listMessage(v why.Verdict, n int) string {
 	if c, ok := objstatus.Deciding(v.Conditions); ok && v.Status != why.Current {
 		msg = c.Said()
 	}
-	msg = escapeControl(oneLine(msg, 0))
+	return keepEnd(escapeControl(oneLine(msg, 0)), n)
+}
+
+// keepEnd cuts msg to n runes at its start: the cause is at the end.
+func keepEnd(msg string, n int) string {
 	if r := []rune(msg); len(r) > n {
 		return "…" + string(r[len(r)-(n-1):])
 	}
@@ -182,7 +186,14 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(listMessage(a.Verdict, 100)))
+		msg := listMessage(a.Verdict, 100)
+		if b, more := a.ChainBlocker(); b != nil {
+			// What blocks it says more than its own condition; its name is
+			// kept whole, its line cut at the start (the cause is at the end).
+			head := "waits for " + escapeControl(b.Object.Ref()) + ": "
+			msg = head + keepEnd(escapeControl(b.Said()), max(20, 100-len(head))) + why.MoreBlockers(more)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(msg))
 	}
 	tw.Flush()
 }

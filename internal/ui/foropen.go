@@ -10,15 +10,14 @@ import (
 // From the `top --for` view to a key's detail: the root attaches to the
 // answer's controller and opens the detail view over the list.
 
-// openKey opens the key of the answer shown in the detail view: on a
-// session already open to its controller, else after attaching.
-func (m Model) openKey() (tea.Model, tea.Cmd) {
-	a := m.forv.KeyOfShown()
-	if a == nil {
+// openKey opens the key of an answer (the `top --for` view's, the chain
+// view's) in the detail view: on a session already open to its
+// controller, else after attaching.
+func (m Model) openKey(in view.OpenAnswerKeyIntent) (tea.Model, tea.Cmd) {
+	shown, a := in.Shown, in.Raw // shown escaped, for the status line
+	if !view.HasKey(a) || m.forv.AttachFunc() == nil {
 		return m, nil
 	}
-	shown := a // escaped, for the status line
-	a = m.forv.RawOf(a)
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
 	id := a.Controller.Namespace + "/" + a.Controller.Target
 	if s, ok := m.forv.Kept(id); ok {
@@ -35,7 +34,7 @@ func (m Model) showForKey(msg view.ForAttachedMsg) (tea.Model, tea.Cmd) {
 		return m, m.setStatus(widget.ErrText(msg.Err), true)
 	}
 	m.forv = m.forv.Keep(msg.ID, view.ForSession{Session: msg.Session, Objects: msg.Objects})
-	if m.topMode() != modeFor {
+	if md := m.topMode(); md != modeFor && md != modeChain {
 		return m, nil // the user moved on; the session stays for the next time
 	}
 	m.c.Conn.Session, m.c.Conn.Objects = msg.Session, msg.Objects

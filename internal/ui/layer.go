@@ -56,6 +56,9 @@ func registerView[V view.View](title string) mode {
 	return md
 }
 
+// The views added with registerView, one line each.
+var modeChain = registerView[view.Chain]("why chain")
+
 // nextMode is the mode registerView gives next: after the fixed modes.
 var nextMode = modePaused + 1
 

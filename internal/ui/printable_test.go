@@ -122,8 +122,8 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 	}
 }
 
-// The --for views (the list of objects not Current, and one object's
-// answer) escape the objects' names, conditions and events too.
+// The --for views (the list of objects not Current, one object's answer,
+// its chain) escape the objects' names, conditions and events too.
 func TestForViewsEscapeControlCharacters(t *testing.T) {
 	h := hostileText
 	og := int64(1)
@@ -132,10 +132,18 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 		Verdict: objwhy.Verdict{Status: objwhy.InProgress, Message: h, Generation: 2, ObservedGeneration: &og, Evidence: []string{h}},
 		Events:  []explain.Event{{Type: "Warning", Reason: h, Message: h, LastSeen: t0}},
 		Summary: h, Next: []string{h}, Now: t0,
+		Chain: &objwhy.Chain{Root: &objwhy.Node{Object: objwhy.Object{APIVersion: "example.com/v1", Kind: "Widget", Name: "w" + h}, Status: objwhy.InProgress, Line: h,
+			Below: []*objwhy.Node{{Object: objwhy.Object{APIVersion: "v1", Kind: "Pod", Name: "p" + h}, Via: h, Status: objwhy.InProgress, Line: h, Blocker: true}}},
+			Cut: []string{h}},
 	}}}
 	m := newModel(t.Context(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: func(context.Context) (*objwhy.List, error) { return list, nil }}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40}, view.ForFetchedMsg{List: list, FetchedAt: t0})
-	for name, v := range map[string]Model{"for": m, "for-answer": send(t, m, press("enter"))} {
+	answer := send(t, m, press("enter"))
+	chain := send(t, answer, press("t"))
+	if chain.view() != modeChain {
+		t.Fatalf("t on the answer: state %v; want the chain view", chain.stack)
+	}
+	for name, v := range map[string]Model{"for": m, "for-answer": answer, "chain": chain} {
 		view := v.View().Content
 		if seq := hostileRaw(view); seq != "" {
 			i := strings.Index(view, seq)

@@ -134,7 +134,7 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = tea.Batch(forgetCmd(m.c.Conn.Ctx, m.c.Conn.Session, *in.Act), m.setStatus(in.Act.Verb()+"…", false))
 	case view.OpenAnswerKeyIntent:
 		var mm tea.Model
-		mm, next = m.openKey()
+		mm, next = m.openKey(in)
 		m = mm.(Model)
 	case view.NoteIntent:
 		next = m.setStatus(in.Text, in.IsErr)

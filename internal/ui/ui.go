@@ -179,6 +179,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case view.ForAttachedMsg:
 		return m.showForKey(msg)
+	case view.DetailChainMsg:
+		m.detail = m.detail.ChainReceived(msg)
+		return m, nil
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
 			m.top.Forecast(&m.confirm.Act) // about the controllers counted

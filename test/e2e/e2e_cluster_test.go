@@ -144,6 +144,7 @@ func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, for
 		fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  logs:\n  - logsFile: %s\n    follow: true\n", l.Pod, l.Namespace, l.File)
 	}
 	config := filepath.Join(dir, "kwok.yaml")
+	stages = append(stages, neverReadyStage...)
 	if err := os.WriteFile(config, append(stages, pf.String()...), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -202,6 +203,27 @@ func dumpFile(t *testing.T, name, path string) {
 		b = b[len(b)-8<<10:]
 	}
 	t.Logf("--- %s log (tail) ---\n%s", name, b)
+}
+
+// keepArtifact copies the file at path into $E2E_ARTIFACTS, when set: a
+// component's real log outlives the test's temporary directory (a fixture
+// of log mode's wild excerpts is copied from there).
+func keepArtifact(t *testing.T, path string) {
+	t.Helper()
+	dir := os.Getenv("E2E_ARTIFACTS")
+	if dir == "" {
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, filepath.Base(path)), b, 0o644)
+	}
+	if err != nil {
+		t.Errorf("keep %s in E2E_ARTIFACTS: %v", path, err)
+	}
 }
 
 // freePort returns a loopback port that was free a moment ago.

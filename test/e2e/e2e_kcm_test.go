@@ -5,8 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +53,7 @@ func startControllerManager(t *testing.T, assets, kubeconfig string, log *criLog
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		stopProcess(t, "kube-controller-manager", cmd, exited)
+		keepArtifact(t, log.path)
 		if t.Failed() {
 			dumpFile(t, "kube-controller-manager", log.path)
 		}
@@ -132,14 +135,28 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			t.Fatalf("blockers' answers %+v; want the ReplicaSet's, by kube-controller-manager's pod", a.Blockers)
 		}
 		rs := a.Blockers[0]
-		if rs.Backoff == nil {
-			t.Errorf("the ReplicaSet's backoff was not read: %s", rs.BackoffError)
-		}
 		if !strings.Contains(eventsText(rs), "exceeded quota") {
 			t.Errorf("the ReplicaSet's events lack the quota message: %+v", rs.Events)
 		}
+		// The replicaset controller's retries, read off its real log through
+		// log mode's kube-controller-manager dialect, counted as the log
+		// shows them: utilruntime.HandleError's "sync \"KEY\" failed with".
+		rsKey := q + "/" + b.Object.Name
+		assertLogRetries(t, log.path, "replica_set", rsKey, "exceeded quota",
+			func() *why.Backoff {
+				if a := answer(t, "deployment/web", "-n", q); len(a.Blockers) > 0 {
+					return a.Blockers[0].Backoff
+				}
+				return nil
+			},
+			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replica_set)", "exceeded quota"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("why lacks %q", want)
+			}
+		}
 	})
 
 	t.Run("namespace-stuck", func(t *testing.T) {
@@ -177,7 +194,52 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		if want := "apiservice.apiregistration.k8s.io/v1beta1.broken.example.com"; !strings.Contains(out, want) {
 			t.Errorf("why lacks %q", want)
 		}
+		// The namespace controller's retries for "stuck", from its real log
+		// (the static pod is there since the quota scenario).
+		if ctl := a.Controller; ctl == nil || ctl.Target != "pod/"+kcmPod {
+			t.Fatalf("controller %+v; want pod/%s", ctl, kcmPod)
+		}
+		assertLogRetries(t, log.path, "namespace_controller", "stuck", "stale GroupVersion discovery",
+			func() *why.Backoff { return answer(t, "namespace/stuck").Backoff },
+			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
+
+	// Last: its pods are on the node, so kwok holds them not ready.
+	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })
+}
+
+// assertLogRetries asks for the key's backoff (read) until the real log did
+// not grow during the read, then checks it against the log: the controller
+// the dialect names, the key, its last error, and as many failures as the
+// log has lines with every one of marks. Counted here, by reading the
+// lines, not by the dialect; a line the dialect missed or invented fails.
+func assertLogRetries(t *testing.T, path, controller, key, errPart string, read func() *why.Backoff, marks ...string) {
+	t.Helper()
+	var b *why.Backoff
+	var n int
+	eventually(t, 2*time.Minute, controller+"'s failures on "+key+" read while the log stands still", func(context.Context) error {
+		before := linesWith(t, path, marks...)
+		b = read()
+		n = linesWith(t, path, marks...)
+		switch {
+		case n == 0:
+			return fmt.Errorf("no line of the log has %q yet", marks)
+		case before != n:
+			return fmt.Errorf("the log grew from %d to %d such lines during the read", before, n)
+		}
+		return nil
+	})
+	switch {
+	case b == nil || b.Key == nil:
+		t.Fatalf("backoff %+v; want %s's key %s read off the log", b, controller, key)
+	case b.Source != why.SourceLogs || b.Controller != controller || b.Key.Key != key:
+		t.Errorf("backoff from %s, controller %q, key %q; want the log, %q, %q", b.Source, b.Controller, b.Key.Key, controller, key)
+	case b.Key.TotalFailures != n || b.Key.Failures != n:
+		t.Errorf("%s %s: %d failures (%d in all); the log has %d lines of them", controller, key, b.Key.Failures, b.Key.TotalFailures, n)
+	case b.Key.LastError == nil || !strings.Contains(b.Key.LastError.Message, errPart):
+		t.Errorf("last error %+v; want one with %q", b.Key.LastError, errPart)
+	}
+	t.Logf("%s %s: %d failures, as the log's %d lines of %q", controller, key, b.Key.Failures, n, marks)
 }
 
 // createStaticPod creates kube-controller-manager's mirror pod as the
@@ -206,6 +268,23 @@ func createStaticPod(ctx context.Context, t *testing.T, cs kubernetes.Interface)
 		}
 		return nil
 	})
+}
+
+// linesWith counts the lines of the log at path that contain every one of
+// marks.
+func linesWith(t *testing.T, path string, marks ...string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if !slices.ContainsFunc(marks, func(m string) bool { return !strings.Contains(line, m) }) {
+			n++
+		}
+	}
+	return n
 }
 
 func mustCreate(ctx context.Context, t *testing.T, c client.Client, o client.Object) {

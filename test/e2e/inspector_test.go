@@ -305,8 +305,8 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 		switch o := d.Object; {
 		case o == nil:
 			return fmt.Errorf("no object in the description (%s)", d.ObjectError)
-		case o.Generation != 3 || o.ObservedGeneration == nil || *o.ObservedGeneration != 1:
-			return fmt.Errorf("object generation %d, observed %v; want 3 and 1", o.Generation, o.ObservedGeneration)
+		case o.Verdict.Generation != 3 || o.Verdict.ObservedGeneration == nil || *o.Verdict.ObservedGeneration != 1:
+			return fmt.Errorf("object generation %d, observed %v; want 3 and 1", o.Verdict.Generation, o.Verdict.ObservedGeneration)
 		case d.Key.State != api.StateBackoff:
 			return fmt.Errorf("key is %s, want backoff", d.Key.State)
 		case !slices.ContainsFunc(d.Diagnosis.Findings, func(f explain.Finding) bool { return f.Code == explain.FindingUnobserved }):

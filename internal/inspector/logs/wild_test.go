@@ -279,6 +279,26 @@ func TestWildLogs(t *testing.T) {
 			dialects: map[string]int{"kube-controller-manager (klog text)": 2}, at: "2020-01-16T13:45:41.212683Z", clientGo: true,
 		},
 		{
+			// The real kube-controller-manager 1.37.2 of this repository's e2e
+			// tier, as the container runtime's file holds it (CRI prefix).
+			// The resourcequota controller's "Error processing resource quota
+			// work item" queueKey="q/q" is a key's failure too (its worker
+			// calls AddRateLimited after it); no dialect reads it yet.
+			file: "kube-controller-manager-e2e.log", ref: day(2026, 12, 3),
+			keys: []wildKey{
+				{controller: "replica_set", key: "demo/kubectl-backoff-demo-7dcddd6d9", failures: 1,
+					lastError: "read version: 390 is not as new as written version: 399 for group resource replicasets.apps"},
+				{controller: "replica_set", key: "demo/demo-7d9f8b6c5d", failures: 1,
+					lastError: "read version: 390 is not as new as written version: 396 for group resource replicasets.apps"},
+				{controller: "replica_set", key: "q/web-7655778b6f", failures: 13,
+					lastError: `pods "web-7655778b6f-lkqkt" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`},
+				{controller: "namespace_controller", key: "stuck", failures: 7,
+					lastError: "unable to retrieve the complete list of server APIs: broken.example.com/v1beta1: stale GroupVersion discovery: broken.example.com/v1beta1"},
+			},
+			dialects: map[string]int{"kube-controller-manager (klog text)": 22}, at: "2026-12-03T12:44:19.111263088Z", clientGo: true, // the CRI prefix's time, as with kubectl --timestamps
+			missed: []string{"resource_quota_controller q/q"},
+		},
+		{
 			file: "k8s-worker-pod-autoscaler-111.log", ref: day(2020, 8, 5),
 			keys: []wildKey{{controller: "controller", key: "{titan-dq-latest/realtime-analysis-8c8de add}", failures: 1,
 				lastError: "Deployment realtime-analysis-8c8de not found in namespace titan-dq-latest"}},

@@ -11,12 +11,20 @@ var healthy = map[string]bool{"Ready": true, "Available": true, "Synced": true, 
 
 // Deciding is the condition that says what is wrong, if any: one whose True
 // says a failure (ReplicaFailure, Stalled, a namespace's
-// NamespaceDeletionDiscoveryFailure, …Remaining), else a healthy one that
-// is False with a message, else Progressing=False (ProgressDeadlineExceeded).
+// NamespaceDeletionDiscoveryFailure, …Remaining), else Progressing=False
+// (ProgressDeadlineExceeded), else a healthy one that is False with a
+// message, else Progressing=False for another reason.
 // Its message is the cause, and is never cut in its middle.
 func Deciding(conds []Condition) (Condition, bool) {
 	for _, c := range conds {
 		if c.Status == "True" && c.Message != "" && failing(c.Type) {
+			return c, true
+		}
+	}
+	// A deadline passed is kstatus' Failed: it decides over Available=False,
+	// which only says the pods are not there yet.
+	for _, c := range conds {
+		if c.Status == "False" && c.Message != "" && c.Type == "Progressing" && c.Reason == "ProgressDeadlineExceeded" {
 			return c, true
 		}
 	}

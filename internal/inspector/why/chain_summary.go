@@ -31,6 +31,11 @@ func chainSummary(a *Answer) (string, []string) {
 		return a.Summary, append(next, a.Next...)
 	}
 	s := fmt.Sprintf("%s: it waits for %s.", word, strings.Join(parts, "; and for "))
+	if word == Failed && c.Root.Line != "" {
+		// Failed is the object's own judgement (a progress deadline passed):
+		// its cause first, then what it waits for.
+		s = fmt.Sprintf("%s: %s; it waits for %s.", word, strings.TrimSuffix(c.Root.Line, "."), strings.Join(parts, "; and for "))
+	}
 	for _, b := range a.Blockers {
 		next = append(next, fmt.Sprintf("%s: %s", b.Object.Ref(), b.Summary))
 		next = append(next, b.Next...)

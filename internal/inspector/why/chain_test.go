@@ -248,3 +248,50 @@ func TestChainSummaryCurrentRoot(t *testing.T) {
 		t.Errorf("summary %q, next %v; want its own summary, the Widget said below", s, next)
 	}
 }
+
+// TestAskChainProgressDeadline: a Deployment past its progress deadline,
+// its pods running and never ready, is Failed by its own Progressing
+// condition, and the answer names both pods as what it waits for.
+func TestAskChainProgressDeadline(t *testing.T) {
+	u := load(t, "deployment-progressdeadline.yaml")
+	managedBy(u, "kubectl-client-side-apply", now.Add(-time.Minute), "kube-controller-manager")
+	g := graphOf(t, "deployment-progressdeadline.yaml", "chain/replicaset-notready.yaml", "chain/pod-notready-qk7q5.yaml", "chain/pod-notready-v5hq5.yaml")
+	a := &Asker{Graph: g, Now: func() time.Time { return now }}
+	ans := a.Ask(context.Background(), u, "deployments")
+	pod := func(name string) string {
+		return "pod/" + name + " (owner reference), which is InProgress: Running, not ready (ContainersNotReady: containers with unready status: [web])"
+	}
+	want := `Failed: Progressing=False (ProgressDeadlineExceeded): ReplicaSet "web-5f9c9d5cf8" has timed out progressing; it waits for ` +
+		`replicaset.apps/web-5f9c9d5cf8 (owner reference), which waits for ` + pod("web-5f9c9d5cf8-qk7q5") +
+		`; and for replicaset.apps/web-5f9c9d5cf8 (owner reference), which waits for ` + pod("web-5f9c9d5cf8-v5hq5") + "."
+	if ans.Summary != want {
+		t.Errorf("summary\n %s\nwant\n %s", ans.Summary, want)
+	}
+	if got := blockerRefs(ans.Chain); strings.Join(got, " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" {
+		t.Errorf("blockers %v; want the two pods", got)
+	}
+}
+
+// TestAskObject: a node of a chain, named as the chain names it, is read
+// again and answered for with its own chain (or its chain alone:
+// ChainOf); one that is gone says so.
+func TestAskObject(t *testing.T) {
+	g := graphOf(t, "deployment-progressdeadline.yaml", "chain/replicaset-notready.yaml", "chain/pod-notready-qk7q5.yaml", "chain/pod-notready-v5hq5.yaml")
+	a := &Asker{Graph: g, Now: func() time.Time { return now }}
+	rs := Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "rollout", Name: "web-5f9c9d5cf8"}
+	ans, err := a.AskObject(context.Background(), rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := blockerRefs(ans.Chain); strings.Join(got, " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" || ans.Object.Resource != "replicasets" {
+		t.Errorf("answer for %s: resource %q, blockers %v; want its two pods", rs.Ref(), ans.Object.Resource, got)
+	}
+	c, err := a.ChainOf(context.Background(), Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "rollout", Name: "web"})
+	if err != nil || strings.Join(blockerRefs(c), " ") != "pod/web-5f9c9d5cf8-qk7q5 pod/web-5f9c9d5cf8-v5hq5" {
+		t.Errorf("ChainOf the Deployment: %v (%v); want its two pods as blockers", blockerRefs(c), err)
+	}
+	rs.Name = "web-gone"
+	if _, err := a.AskObject(context.Background(), rs); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("a gone object: %v; want not found", err)
+	}
+}

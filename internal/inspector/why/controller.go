@@ -97,6 +97,9 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
 	}
 	manager := managers[0].Manager
+	if gk == (schema.GroupKind{Kind: "Pod"}) {
+		return nodeAgent(manager), nil
+	}
 	id := gk.String() + "/" + manager
 	if f, ok := f.found[id]; ok {
 		return f.c, f.refused

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -32,14 +33,95 @@ type List struct {
 // Current cost a search for their controller and a read of their key.
 func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
+	objects := map[*Answer]Item{}
 	for _, it := range items {
 		if a.judge(ctx, it.Object, it.Resource).Status == Current {
 			continue
 		}
-		l.Answers = append(l.Answers, a.askOne(ctx, it.Object, it.Resource)) // no chain: one walk per object would not bound a list
+		ans := a.askOne(ctx, it.Object, it.Resource)
+		objects[ans] = it
+		l.Answers = append(l.Answers, ans)
 	}
 	slices.SortStableFunc(l.Answers, func(x, y *Answer) int { return cmp.Compare(y.Waiting.Duration, x.Waiting.Duration) })
+	a.listChains(ctx, l.Answers, objects)
 	return l
+}
+
+// Bounds of the chains a list walks: a walk per object would not bound a
+// list of thousands, so only the longest-waiting are walked, in a budget.
+const (
+	maxListChains   = 10
+	listChainBudget = 20 * time.Second
+)
+
+// listChains walks the chain of the first maxListChains answers, so that
+// each can say what blocks it (BlockerLine); the blockers are not asked
+// about (each would cost a search and a read): `why TYPE/NAME` does that.
+func (a *Asker) listChains(ctx context.Context, answers []*Answer, objects map[*Answer]Item) {
+	if a.Graph == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, listChainBudget)
+	defer cancel()
+	for _, ans := range answers[:min(len(answers), maxListChains)] {
+		if ctx.Err() != nil {
+			return
+		}
+		it := objects[ans]
+		ans.Chain = a.Graph.Walk(ctx, it.Object, func(x *unstructured.Unstructured, res string) Verdict { return a.judge(ctx, x, res) })
+	}
+}
+
+// BlockerLine is what blocks the object, in one line, when its chain was
+// walked and the blocker is another object: "replicaset.apps/web-1:
+// ReplicaFailure=True (FailedCreate): … exceeded quota …", with how many
+// other blockers there are; "" when the object is its own blocker, or the
+// chain was not walked.
+func (a *Answer) BlockerLine() string {
+	b, more := a.ChainBlocker()
+	if b == nil {
+		return ""
+	}
+	return b.Object.Ref() + ": " + b.Said() + MoreBlockers(more)
+}
+
+// ChainBlocker is the first blocker of the walked chain other than the
+// object itself, and how many more there are; nil when none.
+func (a *Answer) ChainBlocker() (*Node, int) { return a.Chain.Blocker() }
+
+// Blocker is the chain's first blocker other than its root, and how many
+// more there are; nil when none (or c is nil).
+func (c *Chain) Blocker() (*Node, int) {
+	if c == nil {
+		return nil, 0
+	}
+	var others []*Node
+	for _, b := range c.Blockers() {
+		if b != c.Root {
+			others = append(others, b)
+		}
+	}
+	if len(others) == 0 {
+		return nil, 0
+	}
+	return others[0], len(others) - 1
+}
+
+// MoreBlockers is " (and N more)", or "" for none.
+func MoreBlockers(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d more)", n)
+}
+
+// Said is the node's why in one line; for a reference to nothing, that it
+// does not exist and what names it.
+func (n *Node) Said() string {
+	if n.Status == NotFound {
+		return "does not exist (" + n.Via + ")"
+	}
+	return oneLine(n.Line)
 }
 
 // ControllerName is the controller in a few words, for a list's column:

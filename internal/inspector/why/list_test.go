@@ -69,3 +69,32 @@ func TestBackoffBriefRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestListBlockerLine: a list walks its answers' chains, so each says what
+// blocks it: the quota-refused ReplicaSet under the documentation's
+// Deployment; the Deployment past its deadline, by its two pods.
+func TestListBlockerLine(t *testing.T) {
+	quota := load(t, "deployment-replicafailure.yaml")
+	quota.SetUID("4c0f7b3e-2f0a-4f4e-8e5e-000000000001")
+	deadline := load(t, "deployment-progressdeadline.yaml")
+	g := graphOf(t, "deployment-replicafailure.yaml", "chain/replicaset-quota.yaml",
+		"deployment-progressdeadline.yaml", "chain/replicaset-notready.yaml", "chain/pod-notready-qk7q5.yaml", "chain/pod-notready-v5hq5.yaml")
+	a := &Asker{Graph: g, Now: func() time.Time { return now }}
+	l := a.List(context.Background(), []Item{{Object: quota, Resource: "deployments"}, {Object: deadline, Resource: "deployments"}})
+	want := map[string]string{
+		"nginx-deployment": `replicaset.apps/nginx-deployment-4262182780: ReplicaFailure=True (FailedCreate): pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`,
+		"web":              "pod/web-5f9c9d5cf8-qk7q5: Running, not ready (ContainersNotReady: containers with unready status: [web]) (and 1 more)",
+	}
+	if len(l.Answers) != 2 {
+		t.Fatalf("%d answers, want 2", len(l.Answers))
+	}
+	for _, ans := range l.Answers {
+		if got := ans.BlockerLine(); got != want[ans.Object.Name] {
+			t.Errorf("%s: BlockerLine\n %s\nwant\n %s", ans.Object.Name, got, want[ans.Object.Name])
+		}
+	}
+	// Without a graph, or for an object that is its own blocker: nothing.
+	if got := (&Answer{}).BlockerLine(); got != "" {
+		t.Errorf("BlockerLine without a chain = %q", got)
+	}
+}

@@ -24,7 +24,17 @@ const (
 	// RuleControlPlane: the manager is a control-plane component and no pod
 	// of it is visible: a managed control plane (or one the user may not see).
 	RuleControlPlane = "control-plane"
+	// RuleNodeAgent: the object is a Pod, whose status its node's kubelet
+	// writes (whatever the manager's name: "kubelet", kwok's "kwok"): no
+	// controller's work queue holds it, so there is no backoff to read.
+	RuleNodeAgent = "node-agent"
 )
+
+// nodeAgent is the answer for a Pod's status manager.
+func nodeAgent(manager string) *Controller {
+	return &Controller{Manager: manager, Rule: RuleNodeAgent,
+		How: fmt.Sprintf("a Pod's status is written by the kubelet of its node (status manager %q), not by a controller with a work queue: its containers' states, its conditions and its events are the answer", manager)}
+}
 
 // controlPlane are the components that write the status of built-in kinds;
 // a managed cluster (EKS, GKE, AKS) runs them where no pod shows.

@@ -111,3 +111,16 @@ func TestClusterLogsWords(t *testing.T) {
 		t.Errorf("err %v; want the log of deploy/ctrl could not be read, no flag", err)
 	}
 }
+
+// TestFindPodStatusManager: a Pod's status manager is its node's kubelet
+// (kwok in the e2e tier): said so, with no search for pods of that name
+// and no --controller-pod asked for.
+func TestFindPodStatusManager(t *testing.T) {
+	for _, manager := range []string{"kubelet", "kwok"} {
+		f := &Finder{Core: fake.NewClientset()}
+		c, refused := f.Find(context.Background(), schema.GroupKind{Kind: "Pod"}, []Change{{Manager: manager}}, nil)
+		if c.Rule != RuleNodeAgent || c.Found() || strings.Contains(c.How, "--controller-pod") || !strings.Contains(c.How, "kubelet of its node") || len(refused) > 0 {
+			t.Errorf("%s: controller %+v, refused %v; want %s, not found, no --controller-pod", manager, c, refused, RuleNodeAgent)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func running(p corev1.Pod) bool {
 
 // podState is a pod's state in a few words: the waiting reason of its
 // containers (CrashLoopBackOff, ImagePullBackOff), or why it is not
-// scheduled, or its phase.
+// scheduled, or that it runs and is not ready, or its phase.
 func podState(p corev1.Pod) string {
 	for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
 		if w := cs.State.Waiting; w != nil && w.Reason != "" {
@@ -118,5 +118,25 @@ func podState(p corev1.Pod) string {
 	if p.Status.Phase == "" {
 		return "Pending"
 	}
+	if p.Status.Phase == corev1.PodRunning {
+		// Started and not ready: a readiness probe that does not pass, the
+		// usual reason a rollout makes no progress.
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionFalse {
+				return "Running, not ready" + reasonWords(c.Reason, c.Message)
+			}
+		}
+	}
 	return string(p.Status.Phase)
+}
+
+// reasonWords is " (REASON: MESSAGE)", or as much of it as is set.
+func reasonWords(reason, message string) string {
+	switch {
+	case reason != "" && message != "":
+		return fmt.Sprintf(" (%s: %s)", reason, oneLine(message))
+	case reason != "" || message != "":
+		return " (" + oneLine(reason+message) + ")"
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -33,6 +34,11 @@ type Detail struct {
 	Scroll    int
 	Inflight  bool
 	lastSent  time.Time
+	// chain is the object's chain (escaped), for its blocker line
+	// (detailchain.go); chainAt when it was last asked for.
+	chain       *objwhy.Chain
+	chainAt     time.Time
+	chainAsking bool
 }
 
 // Open starts showing a key.
@@ -46,7 +52,7 @@ func (d *Detail) Refresh() tea.Cmd {
 	d.Inflight = true
 	d.lastSent = d.C.Now()
 	cn := &d.C.Conn
-	return d.C.Stamp(DetailCmd(cn.Ctx, cn.Session, cn.Objects, d.C.Opts.Clock, d.Controller, d.Key))
+	return tea.Batch(d.C.Stamp(DetailCmd(cn.Ctx, cn.Session, cn.Objects, d.C.Opts.Clock, d.Controller, d.Key)), d.WalkChain())
 }
 
 // Received takes a read of the key in; one of another key is ignored.
@@ -126,7 +132,7 @@ func (d *Detail) Body() []string {
 	body := d.diagnosis(now)
 	body = append(body, "")
 	if v := d.verdict(now); v != nil {
-		body = append(append(body, v...), "")
+		body = append(append(append(body, v...), d.blockerLines()...), "")
 	}
 	body = append(body, widget.Timeline(&d.C.Styles, &d.Data.Key.Key, d.C.Width)...)
 	body = append(body, "")

@@ -13,13 +13,16 @@ import (
 // the `top --for` view, in the UI's words: the verdict and the change, the
 // answer and the next steps, the evidence, the controller, the key's
 // backoff and the Events. Prose is wrapped, never cut.
-func (f *For) answerLines() []string {
-	a := f.shown()
+func (f *For) answerLines() []string { return answerText(f.C, f.shown()) }
+
+// answerText is an answer in the UI's words, for the view that shows it
+// (`top --for`, the chain view); nil for none.
+func answerText(c *Common, a *objwhy.Answer) []string {
 	if a == nil {
 		return nil
 	}
-	s := &f.C.Styles
-	w := f.C.Width
+	s := &c.Styles
+	w := c.Width
 	now := a.Now
 	para := func(text string) []string { return widget.WrapIndent(text, w, proseIndent) }
 	var out []string
@@ -42,6 +45,11 @@ func (f *For) answerLines() []string {
 	for _, n := range a.Next {
 		out = append(out, para("> "+n)...)
 	}
+	if b, more := a.ChainBlocker(); b != nil {
+		bl := para("Waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more))
+		bl[0] = s.Label.Render("Waits for ") + strings.TrimPrefix(bl[0], "Waits for ")
+		out = append(out, bl...)
+	}
 	for _, r := range a.Refused {
 		for _, l := range para("! " + r) {
 			out = append(out, s.Warn.Render(l))
@@ -63,7 +71,7 @@ func (f *For) answerLines() []string {
 		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, widget.OneLine(c.Message), obs))
 	}
 	out = append(out, "", s.Label.Render("Controller"))
-	out = append(out, f.controllerLines(a, now)...)
+	out = append(out, controllerLines(c, a, now)...)
 	if b := a.Backoff; b != nil || a.BackoffError != "" {
 		out = append(out, "", s.Label.Render("Backoff ")+a.BackoffBrief())
 		switch {
@@ -89,7 +97,7 @@ func (f *For) answerLines() []string {
 }
 
 // controllerLines say who owns the status and how its pods were found.
-func (f *For) controllerLines(a *objwhy.Answer, now time.Time) []string {
+func controllerLines(c *Common, a *objwhy.Answer, now time.Time) []string {
 	var out []string
 	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
 		names := make([]string, len(ms))
@@ -98,16 +106,16 @@ func (f *For) controllerLines(a *objwhy.Answer, now time.Time) []string {
 		}
 		out = append(out, "  status manager: "+strings.Join(names, ", "))
 	}
-	c := a.Controller
-	if c == nil {
+	ctl := a.Controller
+	if ctl == nil {
 		return append(out, "  not searched")
 	}
-	if c.Found() {
+	if ctl.Found() {
 		instr := "not instrumented: its log is read"
-		if c.Instrumented {
+		if ctl.Instrumented {
 			instr = "instrumented"
 		}
-		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", c.Target, c.Namespace, instr))
+		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", ctl.Target, ctl.Namespace, instr))
 	}
-	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", c.Rule, c.How), f.C.Width, proseIndent+2)...)
+	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", ctl.Rule, ctl.How), c.Width, proseIndent+2)...)
 }

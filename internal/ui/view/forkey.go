@@ -45,11 +45,16 @@ func ForAttachCmd(ctx context.Context, attach ForAttachFunc, owned *Sessions, c 
 // KeyOfShown is the answer shown when its key was read from an
 // instrumented endpoint: the key detail can then open it.
 func (f *For) KeyOfShown() *objwhy.Answer {
-	a := f.shown()
-	if a == nil || a.Controller == nil || a.Backoff == nil || a.Backoff.Source != objwhy.SourceEndpoint || a.Backoff.Key == nil || f.opts.Attach == nil {
-		return nil
+	if a := f.shown(); HasKey(a) && f.opts.Attach != nil {
+		return a
 	}
-	return a
+	return nil
+}
+
+// HasKey reports whether a's key was read from an instrumented endpoint:
+// the key detail can open it.
+func HasKey(a *objwhy.Answer) bool {
+	return a != nil && a.Controller != nil && a.Backoff != nil && a.Backoff.Source == objwhy.SourceEndpoint && a.Backoff.Key != nil
 }
 
 // Keep keeps the session opened on a controller, by NAMESPACE/TARGET.

@@ -30,6 +30,11 @@ type ForOptions struct {
 	// answer read from an instrumented endpoint opens the key's detail;
 	// nil leaves the answer as the deepest view.
 	Attach ForAttachFunc
+	// Ask answers for one object of a chain, read again with its own chain
+	// (why.Asker.AskObject): the chain view's enter on a node. Called from
+	// a tea.Cmd, one call at a time; nil leaves the chain view to show the
+	// chains the list walked.
+	Ask func(ctx context.Context, o objwhy.Object) (*objwhy.Answer, error)
 }
 
 // forTimeout bounds one read of the list: each object not Current may cost
@@ -56,17 +61,17 @@ func forCmd(ctx context.Context, list func(context.Context) (*objwhy.List, error
 // forKeyMap is the keys of the `top --for` view: open an object's answer,
 // leave it, and the keys every view has.
 type forKeyMap struct {
-	Up, Down, Open, Leave, Pause, Refresh, Help, Quit key.Binding
+	Up, Down, Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help: what the view shown takes.
 func (k forKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Leave, k.Pause, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Chain, k.Leave, k.Pause, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is every binding of the view.
 func (k forKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
 }
 
 // For is `top --for TYPE`: the list, and one object's answer when
@@ -98,7 +103,8 @@ func NewFor(c *Common, opts ForOptions) For {
 	k := &c.Keys
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
 	leave := key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back to the list"), key.WithDisabled())
-	return For{C: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Leave: leave,
+	chain := key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chain"), key.WithDisabled())
+	return For{C: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Chain: chain, Leave: leave,
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
@@ -160,7 +166,14 @@ func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 	case f.Open != "" && key.Matches(msg, k.Leave):
 		f.Open, f.scroll = "", 0
 	case f.Open != "" && key.Matches(msg, k.Open):
-		return f, nil, OpenAnswerKeyIntent{} // the root opens the key's detail (openKey)
+		if a := f.KeyOfShown(); a != nil {
+			return f, nil, OpenAnswerKeyIntent{Shown: a, Raw: f.RawOf(a)} // the root opens the key's detail (openKey)
+		}
+	case f.Open != "" && key.Matches(msg, k.Chain):
+		if a := f.shown(); a != nil {
+			ch, cmd := NewChain(f.C, a, f.RawOf(a))
+			return f, nil, OpenIntent{View: ch, Cmd: cmd}
+		}
 	case f.Open != "":
 		widget.ScrollBy(f.C.Keys.ScrollKeys(), msg, &f.scroll, max(1, f.room()-1), len(f.answerLines()))
 		f.scroll = widget.ClampText(f.scroll, len(f.answerLines()), f.room())
@@ -182,6 +195,8 @@ func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 func (f *For) setKeys() {
 	f.keys.Open.SetEnabled(f.Open == "" || f.KeyOfShown() != nil)
 	f.keys.Leave.SetEnabled(f.Open != "")
+	a := f.shown()
+	f.keys.Chain.SetEnabled(a != nil && (a.Chain != nil || f.opts.Ask != nil))
 	if f.Open == "" {
 		f.keys.Open.SetHelp("enter", "why")
 	} else {
@@ -258,7 +273,11 @@ func (f *For) rows() []string {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), widget.OneLine(a.Verdict.Message)}
+		msg := widget.OneLine(a.Verdict.Message)
+		if b, more := a.ChainBlocker(); b != nil {
+			msg = "waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more) // what blocks it says more
+		}
+		row := []string{a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), msg}
 		if f.opts.AllNamespaces {
 			row = append([]string{a.Object.Namespace}, row...)
 		}

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -66,9 +67,10 @@ type LeftDrillIntent struct {
 	ToGroups bool
 }
 
-// OpenAnswerKeyIntent opens the key of the answer the `top --for` view
-// shows in the detail view.
-type OpenAnswerKeyIntent struct{}
+// OpenAnswerKeyIntent opens the key of an answer (the `top --for` view's,
+// the chain view's) in the detail view: Shown is the answer as escaped for
+// the screen, Raw as read (the names a lookup must use).
+type OpenAnswerKeyIntent struct{ Shown, Raw *objwhy.Answer }
 
 // NoteIntent shows a status message.
 type NoteIntent struct {

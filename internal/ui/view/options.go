@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
@@ -31,6 +32,10 @@ type Options struct {
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).
 	Objects *inspector.ObjectReader
+	// Chain walks the chain of the object behind a key, for the detail
+	// view's blocker line (why.Asker.ChainOf); nil shows none. Called from
+	// a tea.Cmd, at most once per detailChainEvery.
+	Chain func(ctx context.Context, o objwhy.Object) (*objwhy.Chain, error)
 	// NoObjects says why Objects is nil, for the detail view, e.g.
 	// "attached with --addr". Defaults to "no cluster access in this session".
 	NoObjects string
