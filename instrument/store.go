@@ -41,6 +41,14 @@ type store[T comparable] struct {
 	// seesHandouts says a queue or reconciler decorator reports when a worker
 	// takes a key, so a wait consumed by a handout is known.
 	seesHandouts atomic.Bool
+	// inline says the reconciler decorator records every handout's
+	// outcome, in the worker's goroutine between the queue's Get and Done
+	// (controller-runtime's loop calls Reconcile for each item it gets): the
+	// queue decorator's rate-limited add and Done then have nothing to add,
+	// and skip their lookups, and a reconcile starts when the Get recorded
+	// (see startedAt). Not with Track: a client-go loop may get a key and
+	// never sync it.
+	inline atomic.Bool
 	// spill keeps a fused limiter's counts of keys the store does not hold.
 	spill spill[T]
 }
@@ -102,8 +110,23 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 			x = x<<8 | uint64(c)
 		}
 	}
-	x = (x ^ uint64(len(key))) * 0x9E3779B97F4A7C15
+	return s.shardAt(x, len(key))
+}
+
+// shardAt is shardFor of a key of length n whose last bytes read x.
+func (s *store[T]) shardAt(x uint64, n int) *shard[T] {
+	x = (x ^ uint64(n)) * 0x9E3779B97F4A7C15
 	return &s.shards[x>>(64-shardBits)]
+}
+
+// itemShard is shardFor(item's key) without building the key, for the item
+// types whose key the keyer can read in place; ok is false for the others.
+func (s *store[T]) itemShard(item T) (sh *shard[T], ok bool) {
+	x, n, ok := s.keyer.tail(item)
+	if !ok {
+		return nil, false
+	}
+	return s.shardAt(x, n), true
 }
 
 // withEntry runs fn on item's entry under its shard lock, creating the entry
@@ -118,6 +141,19 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
 func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
+	if sh, ok := s.itemShard(item); ok {
+		sh.mu.Lock()
+		if e := sh.last; e != nil && e.item == item {
+			// The run's later records: no key built, no map probed.
+			if now != 0 {
+				e.lastSeen = now
+			}
+			fn(e)
+			sh.mu.Unlock()
+			return true
+		}
+		return s.withEntryLocked(sh, item, now, fn)
+	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
 		return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
@@ -126,10 +162,26 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
 	return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
 }
 
+// withEntryLocked is withEntry past a miss of sh.last, sh being item's
+// shard, whose lock the caller holds; it unlocks it.
+func (s *store[T]) withEntryLocked(sh *shard[T], item T, now int64, fn func(e *entry[T])) bool {
+	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+		var buf [shortKeySize]byte
+		return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+	}
+	var buf [keyBufSize]byte
+	return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+}
+
 // withEntryKey is withEntry for item, whose key is key.
 func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[T])) bool {
 	sh := s.shardFor(key)
 	sh.mu.Lock()
+	return s.withEntryIn(sh, key, item, now, fn)
+}
+
+// withEntryIn is withEntryKey with key's shard sh locked; it unlocks it.
+func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn func(e *entry[T])) bool {
 	e := sh.get(key)
 	if e == nil {
 		if !s.reserve() {
@@ -143,15 +195,21 @@ func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[
 		if now == 0 {
 			now = s.now()
 		}
+		if now != 0 {
+			e.lastSeen = now
+		}
+		fn(e)
+		sh.mu.Unlock()
+		if s.count.Load() > int64(s.maxKeys) {
+			s.startEvict()
+		}
+		return true
 	}
 	if now != 0 {
 		e.lastSeen = now
 	}
 	fn(e)
 	sh.mu.Unlock()
-	if s.count.Load() > int64(s.maxKeys) {
-		s.startEvict()
-	}
 	return true
 }
 
@@ -198,6 +256,25 @@ func (s *store[T]) startEvict() {
 // withItem runs fn on item's entry under its shard lock and reports whether
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
+	if sh, ok := s.itemShard(item); ok {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		e := sh.last
+		if e == nil || e.item != item {
+			if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+				var buf [shortKeySize]byte
+				e = sh.get(s.keyer.append(buf[:0], item))
+			} else {
+				var buf [keyBufSize]byte
+				e = sh.get(s.keyer.append(buf[:0], item))
+			}
+		}
+		if e == nil {
+			return false
+		}
+		fn(e)
+		return true
+	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
 		return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
