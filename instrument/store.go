@@ -61,17 +61,39 @@ type shard[T comparable] struct {
 	// Forget follows for the same key), so the run's later records skip
 	// hashing the key and probing the map.
 	last *entry[T]
-	_    [64 - 24]byte // one cache line per shard: no false sharing between shards
+	// lastTail is last's key as shardAt reads it (last 8 bytes, length): a
+	// miss is told here, on the shard's own cache line, without loading
+	// the last entry's (a cold line when keys do not come in runs).
+	lastTail uint64
+	lastLen  int
+	_        [64 - 40]byte // one cache line per shard: no false sharing between shards
+}
+
+// setLast makes e, whose key is key, the shard's last entry.
+func (sh *shard[T]) setLast(e *entry[T], key []byte) {
+	sh.last, sh.lastTail, sh.lastLen = e, keyTail(key), len(key)
+}
+
+// lastIs returns the shard's last entry if it is item's, whose key reads
+// x and n in place.
+func (sh *shard[T]) lastIs(item T, x uint64, n int) *entry[T] {
+	if sh.lastTail != x || sh.lastLen != n {
+		return nil
+	}
+	if e := sh.last; e != nil && e.item == item {
+		return e
+	}
+	return nil
 }
 
 // get returns key's entry, or nil; the shard's lock is held.
 func (sh *shard[T]) get(key []byte) *entry[T] {
-	if e := sh.last; e != nil && e.key == string(key) {
+	if e := sh.last; e != nil && sh.lastLen == len(key) && sh.lastTail == keyTail(key) && e.key == string(key) {
 		return e
 	}
 	e := sh.m[string(key)]
 	if e != nil {
-		sh.last = e
+		sh.setLast(e, key)
 	}
 	return e
 }
@@ -102,15 +124,19 @@ func onGrid(ns int64) int64 { return ns - ns%int64(time.Microsecond) }
 // names differ: "ns/widget-41", "ns/widget-42"). The map hashes the whole key
 // anyway; a skewed spread only costs some contention, never correctness.
 func (s *store[T]) shardFor(key []byte) *shard[T] {
-	var x uint64
+	return s.shardAt(keyTail(key), len(key))
+}
+
+// keyTail is what key's last 8 bytes read for shardFor.
+func keyTail(key []byte) uint64 {
 	if n := len(key); n >= 8 {
-		x = binary.LittleEndian.Uint64(key[n-8:])
-	} else {
-		for _, c := range key {
-			x = x<<8 | uint64(c)
-		}
+		return binary.LittleEndian.Uint64(key[n-8:])
 	}
-	return s.shardAt(x, len(key))
+	var x uint64
+	for _, c := range key {
+		x = x<<8 | uint64(c)
+	}
+	return x
 }
 
 // shardAt is shardFor of a key of length n whose last bytes read x.
@@ -121,12 +147,12 @@ func (s *store[T]) shardAt(x uint64, n int) *shard[T] {
 
 // itemShard is shardFor(item's key) without building the key, for the item
 // types whose key the keyer can read in place; ok is false for the others.
-func (s *store[T]) itemShard(item T) (sh *shard[T], ok bool) {
-	x, n, ok := s.keyer.tail(item)
+func (s *store[T]) itemShard(item T) (sh *shard[T], x uint64, n int, ok bool) {
+	x, n, ok = s.keyer.tail(item)
 	if !ok {
-		return nil, false
+		return nil, 0, 0, false
 	}
-	return s.shardAt(x, n), true
+	return s.shardAt(x, n), x, n, true
 }
 
 // withEntry runs fn on item's entry under its shard lock, creating the entry
@@ -141,9 +167,9 @@ func (s *store[T]) itemShard(item T) (sh *shard[T], ok bool) {
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
 func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
-	if sh, ok := s.itemShard(item); ok {
+	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
-		if e := sh.last; e != nil && e.item == item {
+		if e := sh.lastIs(item, x, n); e != nil {
 			// The run's later records: no key built, no map probed.
 			if now != 0 {
 				e.lastSeen = now
@@ -191,7 +217,8 @@ func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn f
 			return false
 		}
 		e = &entry[T]{key: string(key), item: item, requeues: s.spill.take(item)}
-		sh.m[e.key], sh.last = e, e
+		sh.m[e.key] = e
+		sh.setLast(e, key)
 		if now == 0 {
 			now = s.now()
 		}
@@ -219,7 +246,7 @@ func (s *store[T]) remove(sh *shard[T], e *entry[T]) {
 	s.spill.put(e.item, e.requeues)
 	delete(sh.m, e.key)
 	if sh.last == e {
-		sh.last = nil
+		sh.last, sh.lastTail, sh.lastLen = nil, 0, -1
 	}
 	s.count.Add(-1)
 }
@@ -256,11 +283,11 @@ func (s *store[T]) startEvict() {
 // withItem runs fn on item's entry under its shard lock and reports whether
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
-	if sh, ok := s.itemShard(item); ok {
+	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
 		defer sh.mu.Unlock()
-		e := sh.last
-		if e == nil || e.item != item {
+		e := sh.lastIs(item, x, n)
+		if e == nil {
 			if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 				var buf [shortKeySize]byte
 				e = sh.get(s.keyer.append(buf[:0], item))
