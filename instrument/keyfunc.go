@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -73,6 +74,56 @@ func (k keyer[T]) size(item T) int {
 		return len(any(item).(string))
 	}
 	return -1
+}
+
+// tail reads item's key in place for the store's shard (see
+// store.shardFor): x is what its last 8 bytes read, n its length. ok is
+// false for the kinds whose key only building it tells.
+func (k keyer[T]) tail(item T) (x uint64, n int, ok bool) {
+	switch k.kind {
+	case keyRequest:
+		x, n = namespacedNameTail(any(item).(reconcile.Request).NamespacedName)
+	case keyNamespacedName:
+		x, n = namespacedNameTail(any(item).(types.NamespacedName))
+	case keyString:
+		x, n = namespacedNameTail(types.NamespacedName{Name: any(item).(string)})
+	default:
+		return 0, 0, false
+	}
+	return x, n, true
+}
+
+// namespacedNameTail is tail of "namespace/name" (or "name").
+func namespacedNameTail(nn types.NamespacedName) (uint64, int) {
+	n := namespacedNameSize(nn)
+	if len(nn.Name) >= 8 {
+		return le64(nn.Name[len(nn.Name)-8:]), n
+	}
+	// The last 8 bytes straddle the name, the slash and the namespace.
+	var b [8]byte
+	i := 8 - copy(b[8-len(nn.Name):], nn.Name)
+	if nn.Namespace != "" {
+		i--
+		b[i] = '/'
+		take := min(i, len(nn.Namespace))
+		copy(b[i-take:i], nn.Namespace[len(nn.Namespace)-take:])
+		i -= take
+	}
+	if n >= 8 {
+		return binary.LittleEndian.Uint64(b[:]), n
+	}
+	var x uint64
+	for _, c := range b[i:] {
+		x = x<<8 | uint64(c)
+	}
+	return x, n
+}
+
+// le64 is binary.LittleEndian.Uint64 of the 8 bytes of s, without a copy.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func namespacedNameSize(n types.NamespacedName) int {

@@ -234,6 +234,9 @@ func (p *TypedProbe[T]) markActive() {
 func (p *TypedProbe[T]) Reconciler(r reconcile.TypedReconciler[T]) reconcile.TypedReconciler[T] {
 	p.tracked.Store(true)
 	p.store.seesHandouts.Store(true)
+	if !p.tracking.Load() {
+		p.store.inline.Store(true)
+	}
 	return &reconciler[T]{inner: r, probe: p}
 }
 
@@ -247,6 +250,7 @@ func (p *TypedProbe[T]) Track(item T, sync func() error) error {
 		p.tracked.Store(true)
 		p.tracking.Store(true)
 		p.store.seesHandouts.Store(true)
+		p.store.inline.Store(false) // see store.inline
 	}
 	p.markActive()
 	began := p.store.now()

@@ -112,9 +112,12 @@ func (q *queue[T]) Get() (T, bool) {
 	return item, shutdown
 }
 
-// Done records that the worker is finished with the key.
+// Done records that the worker is finished with the key, unless the
+// reconciler decorator has recorded its outcome (see store.inline).
 func (q *queue[T]) Done(item T) {
-	q.store.done(item)
+	if !q.store.inline.Load() {
+		q.store.done(item)
+	}
 	q.TypedRateLimitingInterface.Done(item)
 }
 
@@ -133,8 +136,11 @@ func (q *priorityQueue[T]) AddWithOpts(o priorityqueue.AddOpts, items ...T) {
 	for _, item := range items {
 		switch {
 		case o.RateLimited:
-			// When, called later by the queue, records the delay.
-			q.store.requeued(item)
+			// When, called later by the queue, records the delay; the
+			// reconciler decorator, if inline, recorded the outcome.
+			if !q.store.inline.Load() {
+				q.store.requeued(item)
+			}
 		case o.After > 0:
 			q.store.after(item, o.After)
 		default:

@@ -19,8 +19,7 @@ type reconciler[T comparable] struct {
 func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Result, err error) {
 	r.probe.markActive()
 	s := r.probe.store
-	began := s.now()
-	s.started(item, began)
+	began := s.startedAt(item)
 	defer func() {
 		if p := recover(); p != nil {
 			s.panicked(item, p, began)

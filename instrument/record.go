@@ -18,31 +18,53 @@ var errTerminal = reconcile.TerminalError(nil)
 
 // limited records a limiter's When: the key failed (again) and waits delay.
 func (s *store[T]) limited(item T, delay time.Duration, source uint8, tracked bool) {
-	now := s.now()
 	pq, seen := s.pq.Load(), s.seesHandouts.Load()
-	s.withEntry(item, now, func(e *entry[T]) { e.limited(now, delay, source, pq, seen, tracked) })
+	s.withEntry(item, 0, func(e *entry[T]) {
+		now := s.whenNow(e)
+		e.lastSeen = now
+		e.limited(now, delay, source, pq, seen, tracked)
+	})
+}
+
+// whenNow is the time of a When on e: the time of the outcome it follows
+// when the reconciler decorator has just recorded one (controller-runtime
+// requeues right after Reconcile returns, in the same goroutine: both
+// queues' waits start microseconds later, and the store keeps microseconds),
+// else the clock's. Reading the clock is most of a When's cost on some
+// machines (100 ns in a VM), and bare client-go's exponential limiter reads
+// none.
+func (s *store[T]) whenNow(e *entry[T]) int64 {
+	if e.pendingDelay && e.lastReconcileAt != 0 {
+		return e.lastReconcileAt
+	}
+	return s.now()
 }
 
 // limitedFused is a fused limiter's When: it counts the requeue in the
 // key's entry, chooses the delay as client-go would, and records it, under
 // one lock. The bucket's token is taken first, outside the lock, as
-// client-go's MaxOf takes it whatever the exponential part says.
+// client-go's MaxOf takes it whatever the exponential part says; without a
+// bucket no clock is read for the decision, and the record's time is
+// whenNow's.
 func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 	var bucket time.Duration
 	var now int64
 	if f.reserve != nil {
 		t := s.clock.Now()
 		now, bucket = onGrid(t.UnixNano()), f.reserve(t)
-	} else {
-		now = s.now()
 	}
 	pq, seen := s.pq.Load(), s.seesHandouts.Load()
 	var delay time.Duration
 	if s.withEntry(item, now, func(e *entry[T]) {
+		at := now
+		if at == 0 {
+			at = s.whenNow(e)
+			e.lastSeen = at
+		}
 		var src uint8
 		delay, src = f.delay(e.requeues, bucket)
 		e.requeues++
-		e.limited(now, delay, src, pq, seen, tracked)
+		e.limited(at, delay, src, pq, seen, tracked)
 	}) {
 		return delay
 	}
@@ -220,6 +242,32 @@ func (s *store[T]) done(item T) {
 func (s *store[T]) started(item T, now int64) {
 	pq := s.pq.Load()
 	s.withEntry(item, now, func(e *entry[T]) { e.begin(now, pq) })
+}
+
+// startedAt records a reconcile beginning and returns its start: inline
+// (see store.inline), the handout the queue decorator has just recorded
+// (microseconds before, in the same goroutine) is the start, and no clock
+// is read; else the clock's now, as started.
+func (s *store[T]) startedAt(item T) int64 {
+	if !s.inline.Load() {
+		now := s.now()
+		s.started(item, now)
+		return now
+	}
+	pq := s.pq.Load()
+	var began int64
+	s.withEntry(item, 0, func(e *entry[T]) {
+		if !e.running || e.startedAt == 0 {
+			now := s.now()
+			e.lastSeen = now
+			e.begin(now, pq)
+		}
+		began = e.startedAt
+	})
+	if began == 0 { // not tracked: the store is at its bound
+		began = s.now()
+	}
+	return began
 }
 
 // finished records a reconcile's outcome exactly as controller-runtime acts on it.

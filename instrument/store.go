@@ -41,6 +41,14 @@ type store[T comparable] struct {
 	// seesHandouts says a queue or reconciler decorator reports when a worker
 	// takes a key, so a wait consumed by a handout is known.
 	seesHandouts atomic.Bool
+	// inline says the reconciler decorator records every handout's
+	// outcome, in the worker's goroutine between the queue's Get and Done
+	// (controller-runtime's loop calls Reconcile for each item it gets): the
+	// queue decorator's rate-limited add and Done then have nothing to add,
+	// and skip their lookups, and a reconcile starts when the Get recorded
+	// (see startedAt). Not with Track: a client-go loop may get a key and
+	// never sync it.
+	inline atomic.Bool
 	// spill keeps a fused limiter's counts of keys the store does not hold.
 	spill spill[T]
 }
@@ -53,17 +61,39 @@ type shard[T comparable] struct {
 	// Forget follows for the same key), so the run's later records skip
 	// hashing the key and probing the map.
 	last *entry[T]
-	_    [64 - 24]byte // one cache line per shard: no false sharing between shards
+	// lastTail is last's key as shardAt reads it (last 8 bytes, length): a
+	// miss is told here, on the shard's own cache line, without loading
+	// the last entry's (a cold line when keys do not come in runs).
+	lastTail uint64
+	lastLen  int
+	_        [64 - 40]byte // one cache line per shard: no false sharing between shards
+}
+
+// setLast makes e, whose key is key, the shard's last entry.
+func (sh *shard[T]) setLast(e *entry[T], key []byte) {
+	sh.last, sh.lastTail, sh.lastLen = e, keyTail(key), len(key)
+}
+
+// lastIs returns the shard's last entry if it is item's, whose key reads
+// x and n in place.
+func (sh *shard[T]) lastIs(item T, x uint64, n int) *entry[T] {
+	if sh.lastTail != x || sh.lastLen != n {
+		return nil
+	}
+	if e := sh.last; e != nil && e.item == item {
+		return e
+	}
+	return nil
 }
 
 // get returns key's entry, or nil; the shard's lock is held.
 func (sh *shard[T]) get(key []byte) *entry[T] {
-	if e := sh.last; e != nil && e.key == string(key) {
+	if e := sh.last; e != nil && sh.lastLen == len(key) && sh.lastTail == keyTail(key) && e.key == string(key) {
 		return e
 	}
 	e := sh.m[string(key)]
 	if e != nil {
-		sh.last = e
+		sh.setLast(e, key)
 	}
 	return e
 }
@@ -94,16 +124,35 @@ func onGrid(ns int64) int64 { return ns - ns%int64(time.Microsecond) }
 // names differ: "ns/widget-41", "ns/widget-42"). The map hashes the whole key
 // anyway; a skewed spread only costs some contention, never correctness.
 func (s *store[T]) shardFor(key []byte) *shard[T] {
-	var x uint64
+	return s.shardAt(keyTail(key), len(key))
+}
+
+// keyTail is what key's last 8 bytes read for shardFor.
+func keyTail(key []byte) uint64 {
 	if n := len(key); n >= 8 {
-		x = binary.LittleEndian.Uint64(key[n-8:])
-	} else {
-		for _, c := range key {
-			x = x<<8 | uint64(c)
-		}
+		return binary.LittleEndian.Uint64(key[n-8:])
 	}
-	x = (x ^ uint64(len(key))) * 0x9E3779B97F4A7C15
+	var x uint64
+	for _, c := range key {
+		x = x<<8 | uint64(c)
+	}
+	return x
+}
+
+// shardAt is shardFor of a key of length n whose last bytes read x.
+func (s *store[T]) shardAt(x uint64, n int) *shard[T] {
+	x = (x ^ uint64(n)) * 0x9E3779B97F4A7C15
 	return &s.shards[x>>(64-shardBits)]
+}
+
+// itemShard is shardFor(item's key) without building the key, for the item
+// types whose key the keyer can read in place; ok is false for the others.
+func (s *store[T]) itemShard(item T) (sh *shard[T], x uint64, n int, ok bool) {
+	x, n, ok = s.keyer.tail(item)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	return s.shardAt(x, n), x, n, true
 }
 
 // withEntry runs fn on item's entry under its shard lock, creating the entry
@@ -118,6 +167,19 @@ func (s *store[T]) shardFor(key []byte) *shard[T] {
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
 func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
+	if sh, x, n, ok := s.itemShard(item); ok {
+		sh.mu.Lock()
+		if e := sh.lastIs(item, x, n); e != nil {
+			// The run's later records: no key built, no map probed.
+			if now != 0 {
+				e.lastSeen = now
+			}
+			fn(e)
+			sh.mu.Unlock()
+			return true
+		}
+		return s.withEntryLocked(sh, item, now, fn)
+	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
 		return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
@@ -126,10 +188,26 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
 	return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
 }
 
+// withEntryLocked is withEntry past a miss of sh.last, sh being item's
+// shard, whose lock the caller holds; it unlocks it.
+func (s *store[T]) withEntryLocked(sh *shard[T], item T, now int64, fn func(e *entry[T])) bool {
+	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+		var buf [shortKeySize]byte
+		return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+	}
+	var buf [keyBufSize]byte
+	return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+}
+
 // withEntryKey is withEntry for item, whose key is key.
 func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[T])) bool {
 	sh := s.shardFor(key)
 	sh.mu.Lock()
+	return s.withEntryIn(sh, key, item, now, fn)
+}
+
+// withEntryIn is withEntryKey with key's shard sh locked; it unlocks it.
+func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn func(e *entry[T])) bool {
 	e := sh.get(key)
 	if e == nil {
 		if !s.reserve() {
@@ -139,19 +217,26 @@ func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[
 			return false
 		}
 		e = &entry[T]{key: string(key), item: item, requeues: s.spill.take(item)}
-		sh.m[e.key], sh.last = e, e
+		sh.m[e.key] = e
+		sh.setLast(e, key)
 		if now == 0 {
 			now = s.now()
 		}
+		if now != 0 {
+			e.lastSeen = now
+		}
+		fn(e)
+		sh.mu.Unlock()
+		if s.count.Load() > int64(s.maxKeys) {
+			s.startEvict()
+		}
+		return true
 	}
 	if now != 0 {
 		e.lastSeen = now
 	}
 	fn(e)
 	sh.mu.Unlock()
-	if s.count.Load() > int64(s.maxKeys) {
-		s.startEvict()
-	}
 	return true
 }
 
@@ -161,7 +246,7 @@ func (s *store[T]) remove(sh *shard[T], e *entry[T]) {
 	s.spill.put(e.item, e.requeues)
 	delete(sh.m, e.key)
 	if sh.last == e {
-		sh.last = nil
+		sh.last, sh.lastTail, sh.lastLen = nil, 0, -1
 	}
 	s.count.Add(-1)
 }
@@ -198,6 +283,25 @@ func (s *store[T]) startEvict() {
 // withItem runs fn on item's entry under its shard lock and reports whether
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
+	if sh, x, n, ok := s.itemShard(item); ok {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		e := sh.lastIs(item, x, n)
+		if e == nil {
+			if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+				var buf [shortKeySize]byte
+				e = sh.get(s.keyer.append(buf[:0], item))
+			} else {
+				var buf [keyBufSize]byte
+				e = sh.get(s.keyer.append(buf[:0], item))
+			}
+		}
+		if e == nil {
+			return false
+		}
+		fn(e)
+		return true
+	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
 		return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
