@@ -62,8 +62,15 @@ func TestGolden(t *testing.T) {
 	sizes := []struct {
 		name string
 		w, h int
-	}{{"120x30", 120, 30}, {"80x24", 80, 24}, {"60x20", 60, 20}}
+	}{{"120x40", 120, 40}, {"120x30", 120, 30}, {"80x24", 80, 24}, {"60x20", 60, 20}}
 	for _, sz := range sizes {
+		t.Run("for_"+sz.name, func(t *testing.T) {
+			f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
+			f = send(t, f, tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			f = runFor(t, f, f.forv.Refresh())
+			golden.RequireEqual(t, screen(f))
+			t.Run("answer", func(t *testing.T) { golden.RequireEqual(t, screen(send(t, f, press("enter")))) })
+		})
 		t.Run("top_"+sz.name, func(t *testing.T) {
 			golden.RequireEqual(t, screen(loaded(t, sz.w, sz.h)))
 		})
@@ -104,7 +111,7 @@ func TestGolden(t *testing.T) {
 
 // Every line of every view fits the terminal, at the smallest size too.
 func TestViewsFitTheTerminal(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {120, 30}, {200, 50}, {60, 12}} {
+	for _, sz := range [][2]int{{80, 24}, {120, 30}, {120, 40}, {200, 50}, {60, 20}, {60, 12}} {
 		m := loaded(t, sz[0], sz[1])
 		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups()),
 			"picker": picking(t, sz[0], sz[1], &fakeAttach{})}

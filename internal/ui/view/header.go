@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,10 +57,15 @@ func (t *Top) attachedLine() string {
 		// since its countdowns do not move.
 		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.C.Now())))
 	}
+	// The context and namespace are what a narrow line gives up first (the
+	// user chose them; the connection and its age are news): ctx, then ns.
+	ctx, ns := -1, -1
 	if t.C.Opts.Context != "" {
+		ctx = len(parts)
 		parts = append(parts, s.Label.Render("ctx ")+t.C.Opts.Context)
 	}
 	if t.C.Conn.Namespace != "" {
+		ns = len(parts)
 		parts = append(parts, s.Label.Render("ns ")+t.C.Conn.Namespace)
 	}
 	replicaErr := false
@@ -86,7 +92,14 @@ func (t *Top) attachedLine() string {
 	default:
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
-	return strings.Join(parts, s.Dim.Render(" · "))
+	sep := s.Dim.Render(" · ")
+	for _, drop := range []int{ctx, ns} {
+		if drop < 0 || lipgloss.Width(strings.Join(parts, sep)) <= t.C.Width {
+			continue
+		}
+		parts[drop] = ""
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }
 
 // replica is one endpoint: its pod, leader or standby, and its connection.

@@ -84,13 +84,16 @@ func Wrap(s string, w int) []string {
 	return lines
 }
 
-// wrapPara wraps one paragraph to w cells. ansi.Wrap lets a line overflow
+// wrapPara wraps one paragraph to w cells: at spaces first, never inside a
+// hyphenated name (kubectl-client-side-apply, widget-system) while the
+// words fit. ansi.Wrap lets a line overflow
 // by a cell (a "," or "/" breakpoint at the edge, a space left before a
 // "--"), which fit would then cut with "…": trailing spaces are dropped, a
 // paragraph that still overflows breaks at spaces and hyphens only, and
 // the last resort cuts at the width.
 func wrapPara(p string, w int) []string {
 	for _, try := range []func() string{
+		func() string { return keepHyphens(p, func(q string) string { return ansi.Wordwrap(q, w, ",") }) },
 		func() string { return ansi.Wrap(p, w, " /,") },
 		func() string { return ansi.Wrap(p, w, "") },
 		func() string { return ansi.Hardwrap(p, w, true) },
@@ -106,6 +109,19 @@ func wrapPara(p string, w int) []string {
 		}
 	}
 	return strings.Split(ansi.Hardwrap(p, w, true), "\n")
+}
+
+// nbHyphen stands in for a hyphen while a paragraph is wrapped: ansi's
+// wrappers always break after "-", which splits a name in two.
+const nbHyphen = "\u2011"
+
+// keepHyphens wraps p with wrap, its hyphens kept from breaking; p as wrap
+// leaves it when p holds the stand-in itself.
+func keepHyphens(p string, wrap func(string) string) string {
+	if strings.Contains(p, nbHyphen) {
+		return wrap(p)
+	}
+	return strings.ReplaceAll(wrap(strings.ReplaceAll(p, "-", nbHyphen)), nbHyphen, "-")
 }
 
 // WrapIndent wraps s to w, indenting the continuation lines by indent: the
