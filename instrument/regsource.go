@@ -83,7 +83,7 @@ func (s registrySource) keyOfAny(key string) (*api.KeyDetail, error) {
 	case 1:
 		return found, nil
 	}
-	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(names, ", "))
+	return nil, query.AmbiguousKey(key, names)
 }
 
 // registryView is one reading of some controllers' keys: each controller's

@@ -192,8 +192,8 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 			}
 			// The default order, refused by an endpoint older than it: the
 			// one before it (retrying, then attention, then next).
-			older, ok := olderSort[q.Sort]
-			if !o.sortDefaulted || !ok || !refusesSort(err) {
+			older, ok := inspector.OlderSort(q.Sort)
+			if !o.sortDefaulted || !ok || !inspector.SortRefused(err, q.Sort) {
 				break
 			}
 			q.Sort = older

@@ -32,6 +32,13 @@ func Invalid(field, format string, args ...any) *Error {
 		Msg: fmt.Sprintf("parameter %q: ", field) + fmt.Sprintf(format, args...)}
 }
 
+// AmbiguousKey is v1/key's answer, in every source, to a key without a
+// controller that several controllers have: a 400 naming the controller
+// parameter and them.
+func AmbiguousKey(key string, controllers []string) *Error {
+	return Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(controllers, ", "))
+}
+
 // nameless refuses a parameter with an empty name, naming NamelessField.
 func nameless(pair string) *Error {
 	return &Error{Status: http.StatusBadRequest, Field: NamelessField,

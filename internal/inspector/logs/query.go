@@ -129,5 +129,5 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 		names[i] = e.controller
 	}
 	slices.Sort(names)
-	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", key, strings.Join(names, ", "))
+	return nil, query.AmbiguousKey(key, names)
 }

@@ -125,7 +125,7 @@ func (s *server) keyOfAny(k string) (*api.KeyDetail, error) {
 	case 1:
 		return s.Key(names[0], k)
 	}
-	return nil, query.Invalid("controller", "key %q is known to controllers %s: name one", k, strings.Join(names, ", "))
+	return nil, query.AmbiguousKey(k, names)
 }
 
 // has reports whether controller has key k in the snapshot.

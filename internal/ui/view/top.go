@@ -16,10 +16,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// sortFallback is the order to use against an endpoint that refuses one:
-// retrying came after attention, which came after next (every server's).
-var sortFallback = map[string]string{api.SortRetrying: api.SortAttention, api.SortAttention: api.SortNext}
-
 // sortWords names an order in the status line of a fallback.
 var sortWords = map[string]string{api.SortAttention: "attention", api.SortNext: "next retry"}
 
@@ -199,9 +195,9 @@ func (t Top) Received(msg RefreshedMsg) (Top, tea.Cmd, string) {
 		return t, nil, "" // a newer query is under way
 	}
 	t.Inflight = false
-	if cur := Sorts[t.Sort]; sortFallback[cur] != "" && sortRefused(msg.PageErr, cur, msg.Overview, t.Overview) {
+	cur := Sorts[t.Sort]
+	if next, ok := inspector.OlderSort(cur); ok && inspector.SortRefused(msg.PageErr, cur, msg.Overview, t.Overview) {
 		// An endpoint older than the order: sort by the one before it.
-		next := sortFallback[cur]
 		t.Sort = slices.Index(Sorts, next)
 		return t, t.Refresh(), fmt.Sprintf("this endpoint does not sort by %s: sorted by %s", cur, sortWords[next])
 	}
