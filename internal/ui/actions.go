@@ -157,5 +157,6 @@ func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 func (m *Model) setHint(s string, md mode) tea.Cmd {
 	cmd := m.setStatus(s, false)
 	m.statusBound, m.statusMode = true, md
+	m.fitStatus() // bound, it takes no room where md is not shown
 	return cmd
 }

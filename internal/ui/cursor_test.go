@@ -117,3 +117,31 @@ func TestCursorOpensOnFirstRow(t *testing.T) {
 		t.Errorf("selected %v, status %q; want the new first row, no note", k, m.status)
 	}
 }
+
+// A note about the table is the table's: while a key's detail is open it
+// is not drawn over the detail, and it is there again back on the table.
+func TestTableNoteNotShownOverDetail(t *testing.T) {
+	m := loaded(t, 120, 30)
+	m = send(t, m, press("j"), press("j")) // demo/outage-00042
+	m = send(t, m, press("enter"))
+	if m.view() != modeDetail {
+		t.Fatalf("enter opened %v, want the detail", m.view())
+	}
+	page := fixedPage(m.top.Rows())
+	page.Items = append(page.Items[:2:2], page.Items[3:]...) // the key leaves the table
+	m.top.Seq++
+	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if !strings.Contains(m.status, "left the view") {
+		t.Fatalf("status %q: the table made no note, the test proves nothing", m.status)
+	}
+	if s := m.statusShown(); s != "" {
+		t.Errorf("over the detail the status line shows the table's note %q", s)
+	}
+	if strings.Contains(screen(m), "left the view") {
+		t.Errorf("the detail's screen shows the table's note:\n%s", screen(m))
+	}
+	m = send(t, m, press("esc"))
+	if s := m.statusShown(); !strings.Contains(s, "left the view") {
+		t.Errorf("back on the table the status line shows %q, want the table's note", s)
+	}
+}

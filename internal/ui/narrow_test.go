@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
@@ -101,6 +104,31 @@ func TestNarrowKeepsTheAnswer(t *testing.T) {
 		want := "› demo/outage-00017 · sync inven"
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) && strings.HasSuffix(l, "connection refused") }) {
 			t.Errorf("%dx%d: no line shows the selected key whole with its error (%q…):\n%s", sz[0], sz[1], want, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// At 60 columns the counts line names every state that has keys, whole:
+// a count is never cut in its middle ("6 …"), the toggle keys' numbers
+// giving way first (the help lists them).
+func TestNarrowCountsLineWhole(t *testing.T) {
+	counts := map[string]int{}
+	for _, c := range fixedOverview().Controllers {
+		for st, n := range c.Counts {
+			counts[string(st)] += n
+		}
+	}
+	for _, w := range []int{60, 80, 120} {
+		m := loaded(t, w, 24)
+		line := ansi.Strip(m.top.CountsLine())
+		if lw := ansi.StringWidth(line); lw > w {
+			t.Errorf("%d columns: the counts line is %d wide: %q", w, lw, line)
+		}
+		for st, n := range counts {
+			name := cmp.Or(view.ShortStates[api.State(st)], st)
+			if !strings.Contains(line, fmt.Sprintf("%s %d", name, n)) && !strings.Contains(line, fmt.Sprintf("%s %d", st, n)) {
+				t.Errorf("%d columns: the counts line %q does not say %s %d", w, line, st, n)
+			}
 		}
 	}
 }

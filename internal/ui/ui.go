@@ -242,7 +242,10 @@ func (m Model) refreshed(msg view.RefreshedMsg) (tea.Model, tea.Cmd) {
 		note, legend = m.top.Legend(), true
 	}
 	if note != "" {
-		status := m.setStatus(note, false)
+		// The note is the table's (a key left it, the legend of its
+		// columns): drawn only while the table is the view shown, never
+		// over a detail it does not concern.
+		status := m.setHint(note, modeTop)
 		m.statusLegend = legend
 		return m, tea.Batch(cmd, status)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,17 +177,22 @@ func (t *Top) CountsLine() string {
 	// The roomiest layout that fits: narrow terminals get tighter spacing,
 	// then compact numbers (12.9k), then short state names, then only the
 	// states that have keys or are toggled on (a log's seven do not fit 60
-	// columns; the help still lists every toggle). Widths are of the plain
-	// text; only the layout chosen is styled.
+	// columns; the help still lists every toggle), then without the toggle
+	// keys' numbers, which the help lists too: a count is never cut in
+	// its middle ("6 …"). Widths are of the plain text; only the layout
+	// chosen is styled.
 	layouts := []struct {
 		gap      string
 		num      func(int) string
 		names    map[api.State]string
 		nonEmpty bool
+		noDigits bool
 	}{
-		{"   ", widget.Thousands, nil, false}, {"  ", widget.Thousands, nil, false}, {" ", widget.Thousands, nil, false},
-		{" ", widget.Compact, nil, false}, {" ", widget.Compact, ShortStates, false},
-		{" ", widget.Compact, nil, true}, {" ", widget.Compact, ShortStates, true},
+		{"   ", widget.Thousands, nil, false, false}, {"  ", widget.Thousands, nil, false, false},
+		{" ", widget.Thousands, nil, false, false}, {" ", widget.Compact, nil, false, false},
+		{" ", widget.Compact, ShortStates, false, false},
+		{" ", widget.Compact, nil, true, false}, {" ", widget.Compact, ShortStates, true, false},
+		{" ", widget.Compact, ShortStates, true, true},
 	}
 	toggles := t.C.ToggleStates()
 	labels := make([]string, 0, len(toggles))
@@ -198,7 +204,10 @@ func (t *Top) CountsLine() string {
 			if layout.nonEmpty && counts[st] == 0 && !t.states[st] {
 				continue
 			}
-			label := fmt.Sprintf("%d %s %s", i+1, cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			label := fmt.Sprintf("%s %s", cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
+			if !layout.noDigits {
+				label = strconv.Itoa(i+1) + " " + label
+			}
 			labels, shown = append(labels, label), append(shown, st)
 			width += len([]rune(label)) + len(layout.gap)
 			if t.states[st] {
