@@ -32,8 +32,49 @@ const NarrowWidth = 72
 
 // columns lays the table out for the terminal width: fixed columns first,
 // then the key and the last error share what is left. Narrow terminals drop
-// SOURCE, then CONTROLLER when only one controller is shown.
+// SOURCE, then CONTROLLER when only one controller is shown. From 110
+// columns SOURCE shows, unless it would leave a key cut and its error in
+// a dozen cells (real keys run to 40 cells and more): the detail says the
+// source, and a row without its key or error says nothing.
 func (t *Top) columns() []column {
+	cols := t.layout(t.C.Width >= 110)
+	if t.C.Width < 110 {
+		return cols
+	}
+	for _, c := range cols {
+		if c.title == "SOURCE" && t.cramped(cols) {
+			return t.layout(false)
+		}
+	}
+	return cols
+}
+
+// cramped says whether the KEY column cuts a key of the page while the
+// error has fewer than errRoomWide cells.
+func (t *Top) cramped(cols []column) bool {
+	const errRoomWide = 24
+	var keyW, errW int
+	for _, c := range cols {
+		switch {
+		case c.title == "LAST ERROR" || c.title == "ERROR":
+			errW = c.width
+		case strings.HasPrefix(c.title, "KEY"):
+			keyW = c.width
+		}
+	}
+	if errW >= errRoomWide || t.Page == nil {
+		return false
+	}
+	for _, k := range t.Page.Items {
+		if len(k.Key.Key) > keyW {
+			return true
+		}
+	}
+	return false
+}
+
+// layout is columns with or without SOURCE.
+func (t *Top) layout(source bool) []column {
 	w := t.C.Width
 	multiPod := t.Overview != nil && len(t.Overview.Replicas) > 1
 	ctlW := 10
@@ -86,7 +127,7 @@ func (t *Top) columns() []column {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
 		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *widget.KeyRow) string { return r.Delay }})
 	}
-	if w >= 110 {
+	if source {
 		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(r *widget.KeyRow) string { return r.Source }})
 	}
 	if w >= wideWidth {
