@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -9,10 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
@@ -127,5 +131,52 @@ func TestGoldenRealNames(t *testing.T) {
 				t.Errorf("%s: the group view lost the end %q of %q:\n%s", sz.name, end, r.err, g)
 			}
 		}
+	}
+}
+
+// realForCluster is forCluster over a verbatim Cluster API MachineDeployment
+// (internal/inspector/why/testdata, source in its README): a namespace and
+// name of twenty cells each, and conditions as the project writes them.
+func realForCluster(t *testing.T) *forCluster {
+	t.Helper()
+	raw, err := os.ReadFile("../inspector/why/testdata/capi-machinedeployment-rollingout.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As the API server sends it: JSON, whose integers unstructured keeps as int64.
+	j, err := yaml.YAMLToJSON(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(j); err != nil {
+		t.Fatal(err)
+	}
+	f := newForCluster()
+	f.items = []objwhy.Item{{Object: u, Resource: "machinedeployments"}}
+	return f
+}
+
+// The --for list and its answer over a real object, at the three sizes.
+func TestGoldenRealNamesFor(t *testing.T) {
+	for _, sz := range []struct {
+		name string
+		w, h int
+	}{{"60x20", 60, 20}, {"80x24", 80, 24}, {"120x40", 120, 40}} {
+		t.Run("for_"+sz.name, func(t *testing.T) {
+			f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "machinedeployments", List: realForCluster(t).list, AllNamespaces: true}})
+			f = send(t, f, tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			f = runFor(t, f, f.forv.Refresh())
+			for name, s := range map[string]string{"list": screen(f), "answer": screen(send(t, f, press("enter")))} {
+				t.Run(name, func(t *testing.T) {
+					golden.RequireEqual(t, s)
+					for i, l := range splitLines(s) {
+						if w := ansi.StringWidth(l); w > sz.w {
+							t.Errorf("line %d is %d wide: %q", i, w, l)
+						}
+					}
+				})
+			}
+		})
 	}
 }

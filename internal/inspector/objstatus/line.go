@@ -27,6 +27,10 @@ func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
 		b.WriteString("; the kind has no status, so it cannot say whether a controller has seen the change")
 	case v.NoStatus:
 		b.WriteString("; it has no status")
+	case conditionsObserved(v) > 0:
+		// Cluster API's v1beta2 kinds and others record the generation per
+		// condition: the kind has an observed generation, there.
+		fmt.Fprintf(&b, "; its conditions say the controller has observed %d", conditionsObserved(v))
 	default:
 		b.WriteString("; the kind has no status.observedGeneration")
 	}
@@ -36,4 +40,14 @@ func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
 // Line is the verdict in one line: the status, then GenerationLine.
 func Line(v Verdict, c *Change, ago func(time.Time) string) string {
 	return v.Status + ": " + GenerationLine(v, c, ago)
+}
+
+// conditionsObserved is the newest generation v's conditions say was
+// observed, or 0 when none says.
+func conditionsObserved(v Verdict) int64 {
+	var g int64
+	for _, c := range v.Conditions {
+		g = max(g, c.ObservedGeneration)
+	}
+	return g
 }

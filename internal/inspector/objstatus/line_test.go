@@ -27,6 +27,9 @@ func TestLine(t *testing.T) {
 			"InProgress: generation 1; the controller has never reconciled it (observedGeneration -1)"},
 		{"no observedGeneration", Verdict{Status: Current, Generation: 2}, nil,
 			"Current: generation 2; the kind has no status.observedGeneration"},
+		{"observed per condition (Cluster API v1beta2)", Verdict{Status: InProgress, Generation: 3, Conditions: []Condition{
+			{Type: "Available", Status: "True", ObservedGeneration: 3}, {Type: "RollingOut", Status: "True", ObservedGeneration: 2}}}, nil,
+			"InProgress: generation 3; its conditions say the controller has observed 3"},
 	} {
 		if got := Line(tc.v, tc.c, ago); got != tc.want {
 			t.Errorf("%s: Line =\n %q\nwant\n %q", tc.name, got, tc.want)

@@ -69,7 +69,8 @@ func TestAskFailingFromLog(t *testing.T) {
 	a := &Asker{Finder: &Finder{Core: certManager()}, Keys: keys, Now: func() time.Time { return now }}
 	ans := a.Ask(context.Background(), u, "certificates")
 
-	if got, want := ans.GenerationLine(), "generation 1, changed 12m00s ago by kubectl-client-side-apply; the kind has no status.observedGeneration"; got != want {
+	// cert-manager records the observed generation per condition, not in status.
+	if got, want := ans.GenerationLine(), "generation 1, changed 12m00s ago by kubectl-client-side-apply; its conditions say the controller has observed 1"; got != want {
 		t.Errorf("generation line:\n %s\nwant\n %s", got, want)
 	}
 	if c := ans.Controller; c.Rule != RuleDeploymentPart || c.Target != "deploy/cert-manager" || c.Instrumented {
@@ -175,5 +176,22 @@ func TestAskEndpointUnreachable(t *testing.T) {
 	ans := a.Ask(context.Background(), u, "kustomizations")
 	if len(keys.asked) != 2 || ans.Backoff == nil || !strings.Contains(ans.Backoff.Note, `could not be read (you may not "create" on "pods/portforward"): its log was read instead`) {
 		t.Errorf("asked %v, backoff %+v; want the endpoint, then the log with a note", keys.asked, ans.Backoff)
+	}
+}
+
+// TestAskStatusWrittenNoManager: a verbatim MachineDeployment, pasted as
+// `kubectl get -o yaml` prints it (no managedFields), whose conditions its
+// controller wrote at the object's generation: it was reconciled, and the
+// answer must not say nothing reconciled it.
+func TestAskStatusWrittenNoManager(t *testing.T) {
+	u := load(t, "capi-machinedeployment-rollingout.yaml")
+	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, Keys: &fakeKeys{}, Now: func() time.Time { return now }}
+	ans := a.Ask(context.Background(), u, "machinedeployments")
+	if strings.Contains(ans.Summary, "nothing has reconciled") || strings.Contains(strings.Join(ans.Next, " "), "nothing has reconciled") {
+		t.Errorf("summary %q, next %v: says nothing reconciled an object whose controller wrote its conditions", ans.Summary, ans.Next)
+	}
+	if !strings.Contains(ans.Summary, "its status was written") || len(ans.Next) != 1 ||
+		!strings.Contains(ans.Next[0], "why machinedeployment/workload-docker-01-wave-1 -n c-workload-docker-01 --controller-pod") {
+		t.Errorf("summary %q, next %v; want the status written, and --controller-pod for this object", ans.Summary, ans.Next)
 	}
 }

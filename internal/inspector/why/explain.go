@@ -33,6 +33,12 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
 	case c != nil && c.Rule == RuleNoManager && v.Status == Current && objstatus.Builtin(a.Object.groupKind()):
 		return "Current: nothing to wait for (no status manager was found: its controller writes no status it records in managedFields).", nil
+	case c != nil && c.Rule == RuleNoManager && statusWritten(v):
+		// Something reconciled it: its conditions say so. The object came
+		// without managedFields (as `kubectl get -o yaml` prints it) or its
+		// controller writes status under a manager it shares.
+		return fmt.Sprintf("%s: its status was written, but managedFields name no status manager, so its controller cannot be found from the object.", word),
+			[]string{fmt.Sprintf("Name the controller's pods: %s why %s/%s%s --controller-pod deploy/NAME --controller-namespace NS.", prog, strings.ToLower(a.Object.Kind), a.Object.Name, inNamespace(a.Object.Namespace))}
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}
@@ -130,3 +136,19 @@ func nonEmpty(s ...string) []string {
 
 // oneLine folds a multi-line message (Cluster API writes "* item" lists).
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// statusWritten says whether a controller has written v's object's status:
+// it has conditions or an observed generation. Not a CRD's default of -1
+// (Flux's) or 0, which the API server writes before any controller.
+func statusWritten(v objstatus.Verdict) bool {
+	return len(v.Conditions) > 0 || v.ObservedGeneration != nil && *v.ObservedGeneration > 0
+}
+
+// inNamespace is the -n flag of a command about an object in ns, or
+// nothing for a cluster-scoped one.
+func inNamespace(ns string) string {
+	if ns == "" {
+		return ""
+	}
+	return " -n " + ns
+}
