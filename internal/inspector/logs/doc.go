@@ -54,7 +54,8 @@
 // retry. A log with V(5) lines shows successes, and says so. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).
 //
-// The dialects are one table (families, in dialects.go): per project, which
+// The dialects are data (dialects/builtin.yaml, embedded, read by the
+// loader of --dialect FILE and compiled into families): per project, which
 // messages mean a failure (and a success or requeue where it logs them),
 // where the key, controller and error are, whether the next retry is stated
 // (Flux: Record.RetryIn, exact) or estimated, and the queue's limiter where

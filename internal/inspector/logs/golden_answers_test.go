@@ -111,7 +111,7 @@ func allAnswers(t testing.TB, opts Options) string {
 		}
 		fmt.Fprintf(&b, "=== %s\n%s", filepath.ToSlash(f), answers(t, raw, opts))
 	}
-	ds, err := parseDialects("widget.yaml", []byte(widgetDialect))
+	ds, err := parseDialects("widget.yaml", []byte(widgetDialect), false)
 	if err != nil {
 		t.Fatal(err)
 	}
