@@ -43,6 +43,38 @@ type Advice struct {
 	Successes map[string]string
 }
 
+// successesAdvice is how the controller of r is made to log the successes
+// its dialect reads, as the dialect advises for the logger that wrote the
+// line (api.Controller.LogSuccessesHow): zap (its console, or its JSON:
+// Record.Sampled), klog, or other (slog, logrus, logfmt). Empty when the
+// dialect advises none.
+func successesAdvice(r *Record) string {
+	name, fm, _ := strings.Cut(r.Dialect, " (")
+	a := adviceOf[name]
+	switch strings.TrimSuffix(fm, ")") {
+	case formatNames[fmtKlog]:
+		return a.Successes["klog"]
+	case formatNames[fmtConsole]:
+		return a.Successes["zap"]
+	case formatNames[fmtJSON]:
+		if r.Sampled {
+			return a.Successes["zap"]
+		}
+	}
+	return a.Successes["other"]
+}
+
+// adviceOf is each built-in dialect's advice, by its name.
+var adviceOf = func() map[string]Advice {
+	m := map[string]Advice{}
+	for _, fam := range families {
+		if len(fam.advice.Successes) > 0 {
+			m[fam.name] = fam.advice
+		}
+	}
+	return m
+}()
+
 // limiterFor is the limiter the first rule that holds gives; zero when none
 // holds.
 func limiterFor(rules []LimiterRule, controller string, at time.Time) Limiter {

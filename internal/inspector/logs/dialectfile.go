@@ -47,13 +47,13 @@ type Dialect struct {
 	// failures, its limiter's rules (shared with every dialect's lines
 	// when LimiterShared), the markers of its lines and of its failures,
 	// and its advice.
-	From                           ControllerFrom
-	KeyField                       string
-	ClientGo, SuccessesLogged      bool
-	Limiters                       []LimiterRule
-	LimiterShared                  bool
-	Markers, FailMarkers           []string
-	Advice                         Advice
+	From                      ControllerFrom
+	KeyField                  string
+	ClientGo, SuccessesLogged bool
+	Limiters                  []LimiterRule
+	LimiterShared             bool
+	Markers, FailMarkers      []string
+	Advice                    Advice
 }
 
 // DialectLine is one line of a Dialect.

@@ -92,6 +92,9 @@ type controllerInfo struct {
 	// (the dialect's family): zero, and the store's Options.Limiter holds.
 	own     Limiter
 	project string
+	// successesHow is the dialect's advice for the controller's lines
+	// (successesAdvice).
+	successesHow string
 }
 
 // NewStore returns an empty store.
@@ -185,6 +188,9 @@ func (s *Store) Add(r Record) {
 	}
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind
+	}
+	if how := successesAdvice(&r); how != "" {
+		c.successesHow = how
 	}
 	if r.What == QueueLine {
 		for _, it := range r.Items {
