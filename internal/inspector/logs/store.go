@@ -57,6 +57,10 @@ type Options struct {
 	// Dialects are read from dialect files (--dialect FILE): an in-house
 	// controller's words, after the built-in dialects.
 	Dialects []Dialect
+	// Workers is how many goroutines parse a saved log (parallel.go): 1
+	// reads it line by line, as a live log always is. Defaults to
+	// GOMAXPROCS if unset.
+	Workers int
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
