@@ -25,7 +25,7 @@ import (
 // chunkLines and chunkBytes bound a chunk: big enough that handing it over
 // costs nothing beside parsing it, small enough that few are in flight.
 const (
-	chunkLines = 2048
+	chunkLines = 4096
 	chunkBytes = 1 << 20
 )
 
@@ -74,7 +74,10 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	order := make(chan *chunk, 2*w)
 	free := make(chan *chunk, 3*w+1)
 	var wg sync.WaitGroup
-	for range w {
+	// w-1 workers, and the applier parses too while the chunk it is to
+	// apply next is not parsed yet: on a busy machine a goroutine that
+	// sleeps until another wakes it loses its core for a while.
+	for range w - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -117,8 +120,22 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 		split <- result{n, err}
 	}()
 	last = after
+	help := (<-chan *chunk)(work)
 	for c := range order {
-		<-c.done
+	wait:
+		for {
+			select {
+			case <-c.done:
+				break wait
+			case o, ok := <-help:
+				if !ok {
+					help = nil // all parsed or being parsed: wait
+					continue
+				}
+				s.parseChunk(o, after)
+				close(o.done)
+			}
+		}
 		now := s.opts.Clock.Now()
 		for i := range c.res {
 			lr := &c.res[i]
@@ -133,7 +150,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			if lr.r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
+				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			}
 			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
 		}
@@ -155,7 +172,7 @@ func newChunk(free chan *chunk) *chunk {
 		c.done = make(chan struct{})
 		return c
 	default:
-		return &chunk{buf: make([]byte, 0, chunkBytes+64<<10), done: make(chan struct{})}
+		return &chunk{buf: make([]byte, 0, chunkBytes+64<<10), res: make([]lineResult, 0, chunkLines), done: make(chan struct{})}
 	}
 }
 
@@ -163,7 +180,7 @@ func newChunk(free chan *chunk) *chunk {
 // the year reference (see readParallel).
 func (s *Store) parseChunk(c *chunk, after time.Time) {
 	now := s.opts.Clock.Now()
-	ref := parseRef{at: now, dialects: s.opts.Dialects}
+	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers}
 	for i := range c.ends {
 		line := c.line(i)
 		var lr lineResult

@@ -1,7 +1,9 @@
 package logs
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -75,3 +77,32 @@ func largeLog(n int) []byte {
 	return []byte(b.String())
 }
 
+// TestMarkerSetIsHasMarker: the one-pass prefilter finds a marker exactly
+// where the marker-by-marker loop does, on every line of every fixture
+// and on lines made to hold a marker at the start, the end and nowhere.
+func TestMarkerSetIsHasMarker(t *testing.T) {
+	var lines [][]byte
+	for _, f := range answerFiles(t) {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, bytes.Split(raw, []byte("\n"))...)
+	}
+	for _, m := range markers {
+		lines = append(lines, m, append([]byte("x "), m...), append(append([]byte{}, m...), " y"...), m[:len(m)-1], m[1:])
+	}
+	lines = append(lines, nil, []byte("R"), []byte("Re"))
+	hits := 0
+	for _, l := range lines {
+		if e, a := hasMarker(l), builtinMarkers.has(l); e != a {
+			t.Errorf("%q: one pass says %v, the loop %v", l, a, e)
+		}
+		if hasMarker(l) {
+			hits++
+		}
+	}
+	if hits == 0 || hits == len(lines) {
+		t.Errorf("%d of %d lines hold a marker: the test needs both kinds", hits, len(lines))
+	}
+}

@@ -86,7 +86,7 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
+	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 	s.apply(line, r, out, now, ref, fromLog)
 	return at
 }
@@ -134,7 +134,7 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		s.explainNotRead(r.NotRead, "")
 	case outSkipped:
 		if s.opts.ExplainLines != nil {
-			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
+			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			s.explainNotRead(r.NotRead, "")
 		}
 	}

@@ -83,6 +83,8 @@ type Store struct {
 	dated atomic.Pointer[time.Time]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
+	// markers are the markers of every loaded dialect (dialectMarkers).
+	markers *markerSet
 }
 
 type keyID struct{ controller, key string }
@@ -112,7 +114,7 @@ func NewStore(opts Options) *Store {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	return &Store{opts: opts, keys: map[keyID]*entry{}, controllers: map[string]*controllerInfo{}}
+	return &Store{opts: opts, keys: map[keyID]*entry{}, controllers: map[string]*controllerInfo{}, markers: dialectMarkers(opts.Dialects)}
 }
 
 // entry is one key's reconstruction.
