@@ -132,3 +132,33 @@ func checkAgainstJQ(b *testing.B, path string, s *Store) {
 		}
 	}
 }
+
+// BenchmarkPrefilter compares, on every line of the fixtures, the one-pass
+// marker set with the marker-by-marker loop it replaced.
+func BenchmarkPrefilter(b *testing.B) {
+	var lines [][]byte
+	var n int64
+	for _, f := range answerFiles(b) {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			lines = append(lines, []byte(l))
+			n += int64(len(l))
+		}
+	}
+	for _, bc := range []struct {
+		name string
+		has  func([]byte) bool
+	}{{"marker-by-marker", hasMarker}, {"one-pass", builtinMarkers.has}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				for _, l := range lines {
+					bc.has(l)
+				}
+			}
+		})
+	}
+}
