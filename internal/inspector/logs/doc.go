@@ -80,6 +80,12 @@
 // yielded something or looked like a failure was read, and why
 // (--explain-lines).
 //
+// A saved log is parsed on Options.Workers goroutines and applied to the
+// store in the log's order (parallel.go), its answers those of a read line
+// by line (Workers 1, as a live log is read); a line that holds no marker
+// of any loaded dialect is skipped in one pass before it is decoded
+// (prefilter.go).
+//
 // A reader says what it understood (Store.LogRead): the lines read, the
 // records per dialect, and the lines that look like failures but could not
 // be read, with one of them. Times are never invented (times.go): a line's

@@ -81,8 +81,9 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			in := newInterner()
 			for c := range work {
-				s.parseChunk(c, after)
+				s.parseChunk(c, after, in)
 				close(c.done)
 			}
 		}()
@@ -121,6 +122,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	}()
 	last = after
 	help := (<-chan *chunk)(work)
+	in := newInterner()
 	for c := range order {
 	wait:
 		for {
@@ -132,7 +134,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 					help = nil // all parsed or being parsed: wait
 					continue
 				}
-				s.parseChunk(o, after)
+				s.parseChunk(o, after, in)
 				close(o.done)
 			}
 		}
@@ -178,9 +180,9 @@ func newChunk(free chan *chunk) *chunk {
 
 // parseChunk parses each line of c as add does, with the reading clock as
 // the year reference (see readParallel).
-func (s *Store) parseChunk(c *chunk, after time.Time) {
+func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 	now := s.opts.Clock.Now()
-	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers}
+	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers, intern: in}
 	for i := range c.ends {
 		line := c.line(i)
 		var lr lineResult

@@ -190,6 +190,8 @@ type parseRef struct {
 	// all of them (dialectMarkers), nil for the built-ins' alone.
 	dialects []Dialect
 	markers  *markerSet
+	// intern is the reading goroutine's (interner); nil for none.
+	intern *interner
 }
 
 // outcome is what parse made of a line.
@@ -256,7 +258,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
 func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
-	var f fields
+	f := fields{intern: ref.intern}
 	var ok bool
 	switch fm {
 	case fmtJSON:
