@@ -14,7 +14,7 @@ type interner struct {
 // maxInterned and maxInternBytes bound an interner.
 const (
 	maxInterned    = 4096
-	maxInternBytes = 128
+	maxInternBytes = 256
 )
 
 func newInterner() *interner { return &interner{m: map[string]string{}} }
@@ -39,7 +39,7 @@ func (in *interner) jsonString(key, raw []byte) string {
 // recurs says the values of field key recur line after line.
 func recurs(key []byte) bool {
 	switch string(key) {
-	case "msg", "message", "logger", "controller", "controllerGroup", "controllerKind", "namespace", "level":
+	case "msg", "message", "logger", "controller", "controllerGroup", "controllerKind", "reconciler group", "reconciler kind", "namespace", "name", "error", "err":
 		return true
 	}
 	return false
