@@ -210,6 +210,12 @@ type Controller struct {
 	// false a success is not logged: a count runs across any success in
 	// between, and triggers are inferred (TriggerSooner, TriggerLate).
 	LogVerbose bool `json:"logVerbose,omitempty"`
+	// LogSuccessesHow is, for a controller read from its log, how it is
+	// made to log the successes its log's dialect reads, as the dialect's
+	// project advises for the logger that wrote the log ("--zap-log-level=5"
+	// for controller-runtime on zap, "-v=5" on klog). Empty when the
+	// dialect reads no success of its: no level is advised.
+	LogSuccessesHow string `json:"logSuccessesHow,omitempty"`
 	// LogEndsAt is, for a controller read from a saved log (a file read to
 	// its end, not followed), the time of the log's last line: a saved log
 	// has no "now", so its states, ages and countdowns are judged as of

@@ -390,7 +390,11 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 		return
 	}
 	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
-	fmt.Fprintln(w, "  (controller-runtime at --zap-log-level=5 logs successes, RequeueAfter and the queue's own retry times, which are read too).")
+	if c != nil && c.LogSuccessesHow != "" {
+		// As the dialect advises: a project whose lines read no success
+		// (cert-manager, prometheus-operator) is told of no level.
+		fmt.Fprintf(w, "  (at %s the controller logs its successes too, and they are read).\n", c.LogSuccessesHow)
+	}
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.

@@ -99,7 +99,7 @@ func Explain(in Input) Diagnosis {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
 	case api.StateUnknown:
-		d.Summary = explainUnknown(k)
+		d.Summary = explainUnknown(k, in.Controller)
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {

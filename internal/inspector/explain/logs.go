@@ -12,7 +12,7 @@ import (
 // log that went quiet after an error: what is known, and what is not.
 // A key gone quiet is known only from a log without successes: its failures
 // are the ones logged, not said to be consecutive.
-func explainUnknown(k api.Key) string {
+func explainUnknown(k api.Key, c *api.Controller) string {
 	due := "about " + clock(k.NextRetryAt) + " (estimated)"
 	if !k.Estimated {
 		due = "at " + clock(k.NextRetryAt) + " (stated by the log)"
@@ -26,8 +26,12 @@ func explainUnknown(k api.Key) string {
 	if k.NextRetryAt.IsZero() {
 		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", Plural(k.Failures, "failure"))
 	}
+	how := successesHow(c)
+	if how == "" {
+		return s + " The retry may have succeeded (this log does not show its successes), or it waits for a free worker. " + verboseRemedy(c)
+	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
-		"or it waits for a free worker. Run the controller at " + verboseHow + " to see successes."
+		"or it waits for a free worker. Run the controller at " + how + " to see successes."
 }
 
 // logNote says where a log-sourced key's numbers come from: the retry the
@@ -106,18 +110,22 @@ func FailuresText(k api.Key, c *api.Controller) string {
 // success, what its count and triggers cannot show; with how many of its
 // attempts came off their retry's time (api.TriggerSooner, TriggerLate).
 func unloggedNote(k api.Key, c *api.Controller) string {
-	if !unlogged(k, c) || k.Failures == 0 {
-		return ""
+	if !unlogged(k, c) || k.Failures < 2 {
+		return "" // one failure is no streak: nothing is said of one
 	}
-	s := fmt.Sprintf("Successes are not in this log (it has no V(5) lines), so the %s may not be consecutive: "+
-		"a success in between would have restarted the count, and the delay, unseen.", Plural(k.Failures, "failure"))
+	why := "Successes are not in this log"
+	if successesHow(c) != "" {
+		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
+	}
+	s := fmt.Sprintf("%s, so the %s may not be consecutive: "+
+		"a success in between would have restarted the count, and the delay, unseen.", why, Plural(k.Failures, "failure"))
 	sooner, late := offRetry(k.History)
 	if sooner+late > 0 {
 		s += fmt.Sprintf(" %d of the last %d attempts came off their retry's time (%d sooner, %d later): "+
 			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
 			sooner+late, len(k.History), sooner, late)
 	}
-	return s + " " + verboseRemedy
+	return s + " " + verboseRemedy(c)
 }
 
 // offRetry counts the attempts of a history read off a log without
@@ -134,10 +142,23 @@ func offRetry(h []api.Attempt) (sooner, late int) {
 	return sooner, late
 }
 
-// verboseHow is the verbosity at which a controller logs its successes,
-// said for any controller: log mode reads projects whose flags differ
-// (klog's -v, cert-manager's), and only controller-runtime's is known.
-const verboseHow = "a verbosity that logs its successes (controller-runtime: --zap-log-level=5)"
+// successesHow is the verbosity at which c logs the successes its log's
+// dialect reads, as the dialect advises (controller-runtime's
+// --zap-log-level=5 on zap, -v=5 on klog); empty when the dialect advises
+// none (cert-manager's and prometheus-operator's lines read no success),
+// and then no level is said.
+func successesHow(c *api.Controller) string {
+	if c == nil {
+		return ""
+	}
+	return c.LogSuccessesHow
+}
 
-// verboseRemedy is how to get successes into the log.
-const verboseRemedy = "Run the controller at " + verboseHow + ", or instrument it."
+// verboseRemedy is how to get c's successes into its log: the level its
+// dialect advises, else instrumenting alone.
+func verboseRemedy(c *api.Controller) string {
+	if how := successesHow(c); how != "" {
+		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
+	}
+	return "To see its successes, instrument it."
+}

@@ -16,12 +16,18 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 	k := api.Key{Controller: "widget", Key: "default/w1", State: api.StateUnknown, Failures: 2,
 		NextRetryAt: last.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
 		LastError: &api.ErrorRecord{Message: "connection refused", At: last}, Source: api.SourceLogs, Estimated: true}
-	d := Explain(Input{Key: k, Now: last.Add(time.Minute)})
+	cr := &api.Controller{Name: "widget", Source: api.SourceLogs, LogSuccessesHow: "--zap-log-level=5"}
+	d := Explain(Input{Key: k, Controller: cr, Now: last.Add(time.Minute)})
 	if want := "Unknown: 2 failures logged, the last at 08:24:45"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary = %q, want it to start %q", d.Summary, want)
 	}
 	if !strings.Contains(d.Summary, "success is not logged at the default verbosity") {
 		t.Errorf("summary = %q, want it to say success is not logged", d.Summary)
+	}
+	// A dialect that advises no level (cert-manager's): none is said.
+	if d := Explain(Input{Key: k, Controller: &api.Controller{Name: "widget", Source: api.SourceLogs}, Now: last.Add(time.Minute)}); strings.Contains(d.Summary, "verbosity") ||
+		strings.Contains(d.Summary, "zap") || !strings.Contains(d.Summary, "instrument it") {
+		t.Errorf("summary = %q, want no level, and instrumenting", d.Summary)
 	}
 	if !slices.Contains(d.Details, logNote(k, nil)) || !strings.Contains(logNote(k, nil), "estimates") {
 		t.Errorf("details = %q, want the estimate note", d.Details)

@@ -51,18 +51,29 @@ func BenchmarkRead100k(b *testing.B) {
 				}
 			}
 		})
-		b.Run(f.name+"/parse-and-store", func(b *testing.B) {
-			b.SetBytes(int64(len(log)))
-			for b.Loop() {
-				s := NewStore(Options{})
-				n, _, err := s.Read(context.Background(), bytes.NewReader(log))
-				if err != nil || n != benchLines {
-					b.Fatalf("Read: %d lines, %v; want %d", n, err, benchLines)
-				}
-				if s.Len() == 0 {
-					b.Fatal("no keys")
-				}
-			}
-		})
+		for _, w := range []struct {
+			name    string
+			workers int
+		}{{"/parse-and-store-sequential", 1}, {"/parse-and-store", 0}} {
+			benchStore(b, f.name+w.name, log, w.workers)
+		}
 	}
+}
+
+// benchStore reads log into a store on workers (0: the default).
+func benchStore(b *testing.B, name string, log []byte, workers int) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(len(log)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := NewStore(Options{Workers: workers})
+			n, _, err := s.Read(context.Background(), bytes.NewReader(log))
+			if err != nil || n != benchLines {
+				b.Fatalf("Read: %d lines, %v; want %d", n, err, benchLines)
+			}
+			if s.Len() == 0 {
+				b.Fatal("no keys")
+			}
+		}
+	})
 }

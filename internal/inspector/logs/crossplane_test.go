@@ -46,7 +46,7 @@ func TestCrossplaneRequeueAfter(t *testing.T) {
 		if r.What != RequeueAfterLine || r.RequeueAfter != time.Minute || !r.At.Equal(at) {
 			t.Errorf("%s:\n got %v after %v at %v, want a RequeueAfterLine after 1m0s at %v", line, r.What, r.RequeueAfter, r.At, at)
 		}
-		if r.Key() != "logs" || r.Limiter != (Limiter{BaseDelay: time.Second, MaxDelay: time.Minute}) || r.LimiterOf != crossplaneName {
+		if r.Key() != "logs" || r.Limiter != (Limiter{BaseDelay: time.Second, MaxDelay: time.Minute}) || r.LimiterOf != "Crossplane" {
 			t.Errorf("key %q, limiter %+v of %q; want logs, 1s..1m of Crossplane", r.Key(), r.Limiter, r.LimiterOf)
 		}
 	}

@@ -40,6 +40,20 @@ type Dialect struct {
 	Lines   []DialectLine
 	// Source is FILE:LINE of its name, for the diagnostics.
 	Source string
+
+	// The built-in dialects' fields (dialectext.go): where a line without
+	// a controller field names it, the field of its key, whether it runs a
+	// bare client-go queue, whether its successes are logged with its
+	// failures, its limiter's rules (shared with every dialect's lines
+	// when LimiterShared), the markers of its lines and of its failures,
+	// and its advice.
+	From                      ControllerFrom
+	KeyField                  string
+	ClientGo, SuccessesLogged bool
+	Limiters                  []LimiterRule
+	LimiterShared             bool
+	Markers, FailMarkers      []string
+	Advice                    Advice
 }
 
 // DialectLine is one line of a Dialect.
@@ -50,6 +64,13 @@ type DialectLine struct {
 	Means  What
 	// Dropped says a failure gave the key up (means: dropped).
 	Dropped, Terminal bool
+
+	// The built-in dialects' fields (dialectext.go): the key and error in
+	// the message (TEXT KEY KeySep ERROR ErrorSuffix), a duration that
+	// ends it after DurationAfter, the delay in the "requeue-after" field,
+	// the key in the namespace field.
+	KeySep, ErrorSuffix, DurationAfter string
+	RequeueAfterField, KeyIsNamespace  bool
 }
 
 // DialectError is a dialect file refused: its file, line and field.
@@ -71,13 +92,15 @@ func LoadDialects(file string) ([]Dialect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--dialect: %w", err)
 	}
-	return parseDialects(file, raw)
+	return parseDialects(file, raw, false)
 }
 
 // maxDialectBytes bounds a dialect file: a few hundred lines is a lot.
 const maxDialectBytes = 1 << 20
 
-func parseDialects(file string, raw []byte) ([]Dialect, error) {
+// parseDialects reads a dialect file; builtin allows the built-in
+// dialects' fields (dialectext.go).
+func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
 	bad := func(n *yaml.Node, field, format string, args ...any) error {
 		return &DialectError{File: file, Line: n.Line, Field: field, Err: fmt.Sprintf(format, args...)}
 	}
@@ -107,7 +130,7 @@ func parseDialects(file string, raw []byte) ([]Dialect, error) {
 	}
 	var out []Dialect
 	for _, n := range list.Content {
-		d, err := parseDialect(file, n, bad)
+		d, err := parseDialect(file, n, builtin, bad)
 		if err != nil {
 			return nil, err
 		}
@@ -156,9 +179,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
-	m, err := members(n, "dialects[]", []string{"name", "controller", "limiter", "lines"}, bad)
+func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect, error) {
+	m, err := members(n, "dialects[]", append([]string{"name", "controller", "limiter", "lines"}, builtinFields...), bad)
 	if err != nil {
+		return Dialect{}, err
+	}
+	if err := refuseBuiltin(n, m, builtin, builtinFields, bad); err != nil {
 		return Dialect{}, err
 	}
 	d := Dialect{Source: fmt.Sprintf("%s:%d", file, n.Line)}
@@ -171,18 +197,19 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 		d.Controller = v.Value
 	}
 	if v := m["limiter"]; v != nil {
-		l, err := parseLimiterText(v.Value)
-		if err != nil {
-			return Dialect{}, bad(v, "limiter", "%v", err)
+		if err := parseLimiterRules(v, &d, builtin, bad); err != nil {
+			return Dialect{}, err
 		}
-		d.Limiter = l
+	}
+	if err := parseDialectExt(m, &d, bad); err != nil {
+		return Dialect{}, err
 	}
 	lines := m["lines"]
 	if lines == nil || lines.Kind != yaml.SequenceNode || len(lines.Content) == 0 {
 		return Dialect{}, bad(n, "lines", "want a list of the lines it reads")
 	}
 	for _, ln := range lines.Content {
-		l, err := parseDialectLine(ln, bad)
+		l, err := parseDialectLine(ln, builtin, bad)
 		if err != nil {
 			return Dialect{}, err
 		}
@@ -191,9 +218,12 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 	return d, nil
 }
 
-func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
-	m, err := members(n, "lines[]", []string{"text", "prefix", "regexp", "means"}, bad)
+func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, error) {
+	m, err := members(n, "lines[]", append([]string{"text", "prefix", "regexp", "means"}, builtinLineFields...), bad)
 	if err != nil {
+		return DialectLine{}, err
+	}
+	if err := refuseBuiltin(n, m, builtin, builtinLineFields, bad); err != nil {
 		return DialectLine{}, err
 	}
 	var l DialectLine
@@ -238,13 +268,31 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 		l.Means = SuccessLine
 	case "requeue-after":
 		l.Means = RequeueAfterLine
-		if l.Regexp == nil || l.Regexp.SubexpIndex("retry") < 0 {
+		if !builtin && (l.Regexp == nil || l.Regexp.SubexpIndex("retry") < 0) {
 			return l, bad(means, "means", "requeue-after needs a regexp with a retry group (its delay)")
 		}
 	default:
+		if w, ok := builtinMeanings[means.Value]; ok && builtin {
+			l.Means = w
+			break
+		}
 		return l, bad(means, "means", "%q: want failure, success, requeue-after, dropped or terminal", means.Value)
 	}
-	return l, nil
+	return l, parseLineExt(m, &l, bad)
+}
+
+// refuseBuiltin refuses, in a dialect file, the fields only the built-in
+// dialects use.
+func refuseBuiltin(n *yaml.Node, m map[string]*yaml.Node, builtin bool, fields []string, bad badFunc) error {
+	if builtin {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; contains(fields, k.Value) {
+			return bad(k, k.Value, "%s", errNotBuiltin(k.Value))
+		}
+	}
+	return nil
 }
 
 // parseLimiterText reads "exponential BASE..MAX" (client-go's per-item

@@ -37,7 +37,7 @@ const widgetLog = `2026-12-03T10:00:00Z INFO sync of widget team-a/w1 failed, re
 // A dialect file reads what nothing else does: keys, stated counts, errors,
 // the drop, the project's limiter.
 func TestDialectFile(t *testing.T) {
-	ds, err := parseDialects("widget.yaml", []byte(widgetDialect))
+	ds, err := parseDialects("widget.yaml", []byte(widgetDialect), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestDialectFileRefused(t *testing.T) {
 		{"not YAML", "dialects: [\n", 1, "(yaml)"},
 		{"empty", "", 1, "dialects"},
 	} {
-		_, err := parseDialects("d.yaml", []byte(tt.file))
+		_, err := parseDialects("d.yaml", []byte(tt.file), false)
 		var de *DialectError
 		if !errors.As(err, &de) || de.Line != tt.line || de.Field != tt.field || !strings.HasPrefix(err.Error(), "--dialect d.yaml:") {
 			t.Errorf("%s: %v; want d.yaml line %d, field %s", tt.name, err, tt.line, tt.field)

@@ -6,11 +6,9 @@ import (
 )
 
 // A family is one kind of controller and the lines it writes when a
-// reconcile fails (and, where it has them, when one succeeds or requeues).
-// Which logger wrote the line — zap JSON or console, klog, klogr, slog,
-// logrus — is the line's format (see format); a family's lines read the same
-// in any of them. Adding a project is one entry here and one fixture under
-// testdata/wild.
+// reconcile fails (and, where it has them, when one succeeds or requeues):
+// a built-in dialect of dialects/builtin.yaml (see its fields there),
+// compiled for the matcher (builtin.go).
 type family struct {
 	// name is what the diagnostics call it.
 	name string
@@ -30,15 +28,22 @@ type family struct {
 	// client-go's DefaultControllerRateLimiter (or, as sample-controller,
 	// its per-item part with a larger bucket).
 	clientGo bool
-	// limiter is the per-item limiter the project sets, by controller name
-	// and the line's time (a release changed it), when it is not the
-	// default of its queue; zero for that default.
-	limiter func(controller string, at time.Time) Limiter
+	// limiters are the rules of the per-item limiter the project sets, by
+	// controller name and the line's time (a release changed it), when it
+	// is not the default of its queue; limiterShared says they hold for
+	// the lines of any family whose controller they name (a Crossplane
+	// provider's controller-runtime lines).
+	limiters      []LimiterRule
+	limiterShared bool
 	// successesLogged says its successes are written wherever its failure
 	// lines are — Flux logs both at info, Crossplane both at --debug — so a
 	// log with one of its lines shows successes (Record.Verbose), and a
 	// failure streak it shows is consecutive.
 	successesLogged bool
+	// markers and failMarkers are its lines' and its failures' (see
+	// markers); advice what its project is advised.
+	markers, failMarkers []string
+	advice               Advice
 }
 
 // message is one line of a family.
@@ -77,153 +82,16 @@ const (
 	loggerLast
 )
 
-// families is the dialect table. Messages are matched in order, the first
-// match wins.
-var families = []family{
-	{
-		name:   "controller-runtime",
-		logger: loggerController,
-		messages: []message{
-			{text: msgError, what: ErrorLine},
-			{text: msgStart, what: StartLine},
-			{text: msgSuccess, what: SuccessLine},
-			{text: msgRequeue, what: RequeueLine},
-			{text: msgRequeueAfter, prefix: true, what: RequeueAfterLine, dur: msgRequeueAfter},
-			{text: msgQueue, what: QueueLine},
-		},
-	},
-	{
-		// Flux (fluxcd/pkg/runtime): a failed reconcile logs the error and
-		// returns RequeueAfter with no error, so the line states the retry.
-		name:            "Flux",
-		logger:          loggerController,
-		limiter:         fluxLimiter,
-		successesLogged: true, // "Reconciliation finished in …" at info
-		messages: []message{
-			{text: "Reconciliation failed after ", prefix: true, what: ErrorLine, dur: ", next try in "},
-			{text: "Reconciliation finished in ", prefix: true, what: RequeueAfterLine, dur: ", next run in "},
-		},
-	},
-	{
-		// cert-manager's controllers (pkg/controller/controller.go), on
-		// client-go work queues with its own limiters; releases up to v1.1
-		// wrote two spaces.
-		name:     "cert-manager",
-		keyField: "key",
-		logger:   loggerLast,
-		limiter:  certManagerLimiter,
-		messages: []message{
-			{text: "re-queuing item due to error processing", what: ErrorLine},
-			{text: "re-queuing item  due to error processing", what: ErrorLine},
-		},
-	},
-	{
-		// kube-controller-manager's deployment controller: klog structured
-		// (V(2)) since 1.23, text before.
-		name:     "kube-controller-manager",
-		keyField: "deployment",
-		fixed:    "deployment",
-		clientGo: true,
-		messages: []message{
-			{text: "Error syncing deployment", what: ErrorLine},
-			{text: "Error syncing deployment ", prefix: true, what: ErrorLine, keySep: ": "},
-		},
-	},
-	{
-		// k8s.io/sample-controller and the controllers written from it:
-		// utilruntime.HandleError(fmt.Errorf("error syncing '%s': %s,
-		// requeuing", ...)) before 1.31, HandleErrorWithContext since.
-		name:       "sample-controller",
-		keyField:   "objectReference",
-		logger:     loggerLast,
-		callerStem: true,
-		clientGo:   true,
-		messages: []message{
-			{text: "Error syncing; requeuing for later retry", what: ErrorLine},
-			{text: "error syncing '", prefix: true, what: ErrorLine, keySep: "': ", errSuffix: ", requeuing"},
-		},
-	},
-	{
-		// This project's instrument: its handler logs one line per forget
-		// (instrument's forgetter.logForget) through HandlerOptions.Logger,
-		// controller-runtime's logger unless set: the controller's own log.
-		// Not a reconcile, but it resets counts a reconstruction must too.
-		name: "kubectl-backoff instrument",
-		messages: []message{
-			{text: msgForget, what: ForgetLine},
-		},
-	},
-	{
-		// Crossplane providers' managed reconcilers (crossplane.go), at
-		// --debug: failures logged with Requeue: true and no error.
-		name:            crossplaneName,
-		limiter:         crossplaneLimiter,
-		messages:        crossplaneMessages,
-		successesLogged: true,
-	},
-	{
-		// prometheus-operator through klog: Sync "ns/name" failed: ERR; since
-		// v0.7x through utilruntime's "Unhandled Error" (slog JSON), with a
-		// lower-case sync. The line does not say which of its controllers
-		// wrote it.
-		name:     "prometheus-operator",
-		fixed:    "prometheus-operator",
-		clientGo: true,
-		messages: []message{
-			{text: `Sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
-			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed: `},
-		},
-	},
-	{
-		// kube-controller-manager's other controllers (replicaset,
-		// endpoints, …): utilruntime.HandleError(fmt.Errorf("sync %q failed
-		// with %v", key, err)) then AddRateLimited, logged as "Unhandled
-		// Error" since 1.31; the file names the controller (replica_set). Its
-		// namespace controller logs "Deletion of namespace failed" with the
-		// namespace as the key.
-		name:       "kube-controller-manager",
-		callerStem: true,
-		fixed:      "kube-controller-manager",
-		clientGo:   true,
-		messages: []message{
-			{text: `sync "`, prefix: true, what: ErrorLine, keySep: `" failed with `},
-			{text: "Deletion of namespace failed", what: ErrorLine, keyIsNamespace: true},
-		},
-	},
-	{
-		// Knative's reconcilers (knative.dev/pkg/controller handleErr):
-		// "Reconcile error", the key in knative.dev/key, then AddRateLimited
-		// on client-go's default limiter unless the error is permanent.
-		name:     "Knative",
-		keyField: knativeKey,
-		logger:   loggerLast,
-		clientGo: true,
-		messages: []message{
-			{text: "Reconcile error", what: ErrorLine},
-		},
-	},
-}
-
-// Knative's fields: the key and the reconciler's name.
+// Knative's fields: the key and the reconciler's name. Code, as every
+// field the scan keeps (keyFields).
 const (
 	knativeKey        = "knative.dev/key"
 	knativeController = "knative.dev/controller"
 )
 
-// markers are what every message above contains, at least one of them: a
-// line with none is skipped before any parsing, which is most of a busy
-// controller's log. failMarkers are those of failure lines: a line with one
-// that cannot be read is counted as unreadable.
-var (
-	markers = append([][]byte{
-		[]byte("Reconcil"), []byte(msgQueue), []byte("re-queuing item"), []byte("rror syncing"), []byte(`Sync "`),
-		[]byte(msgForget), []byte(unhandledError), []byte("Deletion of namespace failed"),
-	}, append(crossplaneMarkers, genericMarkers...)...)
-	failMarkers = append([]string{msgError, "Reconciliation failed", "re-queuing item", "rror syncing", `Sync "`, unhandledError, "Reconcile error"}, crossplaneFailures()...)
-)
-
 // unhandledError is what client-go's utilruntime.HandleError logs since
-// 1.31, the error as err: the error is then the message to match.
+// 1.31, the error as err: the error is then the message to match. Code:
+// it says where the message is, for every dialect.
 const unhandledError = "Unhandled Error"
 
 // match finds the family and message msg is.
@@ -295,15 +163,20 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	if r.Controller == "" {
 		return Record{}, false
 	}
-	if fam.limiter != nil {
-		r.Limiter, r.LimiterOf = fam.limiter(r.Controller, r.At), fam.name
+	if len(fam.limiters) > 0 {
+		r.Limiter, r.LimiterOf = limiterFor(fam.limiters, r.Controller, r.At), fam.name
 	}
 	if r.Limiter == (Limiter{}) {
 		// A Crossplane provider's controller-runtime lines ("Reconciler
 		// error" when a status update fails, "Reconciling") come from the
 		// same queue, with the same limiter.
-		if l := crossplaneLimiter(r.Controller, r.At); l != (Limiter{}) {
-			r.Limiter, r.LimiterOf = l, crossplaneName
+		for i := range families {
+			if sh := &families[i]; sh.limiterShared {
+				if l := limiterFor(sh.limiters, r.Controller, r.At); l != (Limiter{}) {
+					r.Limiter, r.LimiterOf = l, sh.name
+					break
+				}
+			}
 		}
 	}
 	switch {

@@ -54,7 +54,8 @@
 // retry. A log with V(5) lines shows successes, and says so. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).
 //
-// The dialects are one table (families, in dialects.go): per project, which
+// The dialects are data (dialects/builtin.yaml, embedded, read by the
+// loader of --dialect FILE and compiled into families): per project, which
 // messages mean a failure (and a success or requeue where it logs them),
 // where the key, controller and error are, whether the next retry is stated
 // (Flux: Record.RetryIn, exact) or estimated, and the queue's limiter where
@@ -78,6 +79,12 @@
 // before the generic reader. Options.ExplainLines hears how each line that
 // yielded something or looked like a failure was read, and why
 // (--explain-lines).
+//
+// A saved log is parsed on Options.Workers goroutines and applied to the
+// store in the log's order (parallel.go), its answers those of a read line
+// by line (Workers 1, as a live log is read); a line that holds no marker
+// of any loaded dialect is skipped in one pass before it is decoded
+// (prefilter.go).
 //
 // A reader says what it understood (Store.LogRead): the lines read, the
 // records per dialect, and the lines that look like failures but could not

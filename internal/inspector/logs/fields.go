@@ -27,6 +27,9 @@ type fields struct {
 	// timeKey and msgKey are the names a JSON line gave its time and its
 	// message: they tell the logger (sampledJSON).
 	timeKey, msgKey string
+	// intern, when set, keeps the values that recur line after line
+	// (interner): one string each, not one a line.
+	intern *interner
 	// severe says the line is logged at error or warning level (or above),
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.

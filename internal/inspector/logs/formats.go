@@ -61,7 +61,7 @@ func setRaw(f *fields, k, v []byte) {
 			return
 		}
 		if f.wants(k) {
-			f.set(k, jsonString(v))
+			f.set(k, f.intern.jsonString(k, v))
 		}
 	}
 }

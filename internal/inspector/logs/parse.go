@@ -186,8 +186,12 @@ type parseRef struct {
 	at      time.Time
 	fromLog bool
 	// dialects are the dialect files' (--dialect), read after the built-in
-	// dialects and before the generic reader.
+	// dialects and before the generic reader; markers are the markers of
+	// all of them (dialectMarkers), nil for the built-ins' alone.
 	dialects []Dialect
+	markers  *markerSet
+	// intern is the reading goroutine's (interner); nil for none.
+	intern *interner
 }
 
 // outcome is what parse made of a line.
@@ -208,8 +212,13 @@ const (
 
 // parse is Parse, saying what it made of a line that is not a record.
 func parse(line []byte, ref parseRef) (Record, outcome) {
-	if len(ref.dialects) == 0 && !hasMarker(line) {
-		// A dialect file's lines need not hold a built-in marker.
+	m := ref.markers
+	if m == nil && len(ref.dialects) == 0 {
+		m = builtinMarkers
+	}
+	if m != nil && !m.has(line) {
+		// One pass over the line for the markers of every loaded dialect
+		// (prefilter.go); without a set for its dialect files, none.
 		return Record{}, outSkipped
 	}
 	return parseAll(line, ref)
@@ -249,7 +258,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
 func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
-	var f fields
+	f := fields{intern: ref.intern}
 	var ok bool
 	switch fm {
 	case fmtJSON:
@@ -289,7 +298,8 @@ func sampledJSON(f *fields) bool {
 	return !(f.timeKey == "time" && f.msgKey == "msg")
 }
 
-// hasMarker says whether line contains one of the markers.
+// hasMarker says whether line contains one of the markers, marker by
+// marker: what markerSet.has finds in one pass (TestMarkerSetIsHasMarker).
 func hasMarker(line []byte) bool {
 	for _, m := range markers {
 		if bytes.Contains(line, m) {

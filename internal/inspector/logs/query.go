@@ -28,10 +28,11 @@ func (s *Store) Controllers() *api.ControllerList {
 		c := api.Controller{
 			Name: name, Active: true, Limiter: info.wire(s.opts.Limiter, now), Source: api.SourceLogs,
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
-			Capabilities: api.Capabilities{ReadOnly: true},
-			LogSampledAt: s.sampledAtLocked(),
-			LogVerbose:   s.verbose,
-			LogEndsAt:    s.endsAtLocked(),
+			Capabilities:    api.Capabilities{ReadOnly: true},
+			LogSampledAt:    s.sampledAtLocked(),
+			LogVerbose:      s.verbose,
+			LogSuccessesHow: info.successesHow,
+			LogEndsAt:       s.endsAtLocked(),
 		}
 		if info.kind != "" {
 			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}

@@ -21,19 +21,32 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 
 // read is Read, skipping lines whose kubelet timestamp is not after after:
 // a resumed stream starts at a whole second, so it repeats a few lines.
+// A saved log is parsed on Options.Workers goroutines (readParallel); a
+// live one, or one read for --explain-lines, line by line here.
 func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines int, last time.Time, err error) {
+	if w := s.workers(); w > 1 {
+		return s.readParallel(ctx, r, after, w)
+	}
 	last = after
-	var j joiner
 	emit := func(line []byte) {
 		if at := s.add(line, after); at.After(last) {
 			last = at
 		}
 	}
+	lines, err = s.eachLine(ctx, r, emit)
+	return lines, last, err
+}
+
+// eachLine splits r into lines, joins klog's multi-line values (joiner),
+// counts them, and calls emit with each logical line, until r ends or ctx
+// is done. emit may not keep the line: its bytes are reused.
+func (s *Store) eachLine(ctx context.Context, r io.Reader, emit func([]byte)) (lines int, err error) {
+	var j joiner
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for {
 		if lines%1024 == 0 && ctx.Err() != nil {
-			return lines, last, ctx.Err()
+			return lines, ctx.Err()
 		}
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -55,9 +68,9 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 		if err != nil {
 			j.flush(emit)
 			if err == io.EOF {
-				return lines, last, nil
+				return lines, nil
 			}
-			return lines, last, err
+			return lines, err
 		}
 	}
 }
@@ -67,16 +80,33 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 // implausible one). Times are read as times.go says: none is invented.
 func (s *Store) add(line []byte, after time.Time) time.Time {
 	now := s.opts.Clock.Now()
-	at, _ := kubeletTime(trimPodPrefix(line))
-	if !plausible(at, now) {
-		at = time.Time{}
-	}
-	if !after.IsZero() && !at.IsZero() && !at.After(after) {
+	at, skip := s.lineTime(line, after, now)
+	if skip {
 		return at
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	switch r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects}); out {
+	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	s.apply(line, r, out, now, ref, fromLog)
+	return at
+}
+
+// lineTime is a line's kubelet timestamp (zero when it has none, or an
+// implausible one), and whether the line is skipped: its timestamp is not
+// after after.
+func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
+	at, _ := kubeletTime(trimPodPrefix(line))
+	if !plausible(at, now) {
+		at = time.Time{}
+	}
+	return at, !after.IsZero() && !at.IsZero() && !at.After(after)
+}
+
+// apply applies what parse made of a line, in the log's order: the record,
+// or the line counted as unreadable; ref and fromLog are the year
+// reference it was parsed with.
+func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fromLog bool) {
+	switch out {
 	case outRecord:
 		var d readMarks
 		if !plausible(r.At, now) {
@@ -104,11 +134,10 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 		s.explainNotRead(r.NotRead, "")
 	case outSkipped:
 		if s.opts.ExplainLines != nil {
-			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects})
+			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			s.explainNotRead(r.NotRead, "")
 		}
 	}
-	return at
 }
 
 // explainNotRead gives --explain-lines a line not read that looked like a

@@ -57,6 +57,10 @@ type Options struct {
 	// Dialects are read from dialect files (--dialect FILE): an in-house
 	// controller's words, after the built-in dialects.
 	Dialects []Dialect
+	// Workers is how many goroutines parse a saved log (parallel.go): 1
+	// reads it line by line, as a live log always is. Defaults to
+	// GOMAXPROCS if unset.
+	Workers int
 }
 
 // Store reconstructs per-key backoff from a controller's log records. It is
@@ -79,6 +83,8 @@ type Store struct {
 	dated atomic.Pointer[time.Time]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
+	// markers are the markers of every loaded dialect (dialectMarkers).
+	markers *markerSet
 }
 
 type keyID struct{ controller, key string }
@@ -92,6 +98,9 @@ type controllerInfo struct {
 	// (the dialect's family): zero, and the store's Options.Limiter holds.
 	own     Limiter
 	project string
+	// successesHow is the dialect's advice for the controller's lines
+	// (successesAdvice).
+	successesHow string
 }
 
 // NewStore returns an empty store.
@@ -105,7 +114,7 @@ func NewStore(opts Options) *Store {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	return &Store{opts: opts, keys: map[keyID]*entry{}, controllers: map[string]*controllerInfo{}}
+	return &Store{opts: opts, keys: map[keyID]*entry{}, controllers: map[string]*controllerInfo{}, markers: dialectMarkers(opts.Dialects)}
 }
 
 // entry is one key's reconstruction.
@@ -185,6 +194,9 @@ func (s *Store) Add(r Record) {
 	}
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind
+	}
+	if how := successesAdvice(&r); how != "" {
+		c.successesHow = how
 	}
 	if r.What == QueueLine {
 		for _, it := range r.Items {

@@ -1,0 +1,195 @@
+package logs
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// A saved log is parsed in parallel and applied in order. One goroutine
+// splits it into chunks of lines; Options.Workers goroutines parse the
+// chunks (the prefilter, the format, the dialect: all of a line's cost
+// but the store's); the caller's goroutine applies each chunk's results to
+// the store in the log's order, so every key sees its lines in the order
+// they were written and the answers are those of a reading line by line
+// (TestParallelReadMatchesSequential). Memory is a few chunks in flight,
+// whatever the log's length: the store's own bound is by keys.
+//
+// One thing a line's parse takes from the lines before it: a klog header
+// has no year, and takes it from the log's dated lines so far (times.go).
+// A worker parses it with the reading clock's year; the applier, which
+// knows the lines before, parses such a line again with the log's.
+
+// chunkLines and chunkBytes bound a chunk: big enough that handing it over
+// costs nothing beside parsing it, small enough that few are in flight.
+const (
+	chunkLines = 4096
+	chunkBytes = 1 << 20
+)
+
+// chunk is a run of lines of the log and what the workers made of them.
+type chunk struct {
+	buf  []byte
+	ends []int // line i is buf[ends[i-1]:ends[i]]
+	res  []lineResult
+	done chan struct{}
+}
+
+// lineResult is what a worker made of one line.
+type lineResult struct {
+	at   time.Time // its kubelet timestamp
+	skip bool      // not after the resumed stream's last line
+	r    Record
+	out  outcome
+}
+
+func (c *chunk) line(i int) []byte {
+	from := 0
+	if i > 0 {
+		from = c.ends[i-1]
+	}
+	return c.buf[from:c.ends[i]]
+}
+
+// workers is how many goroutines parse a read: Options.Workers, 1 for a
+// live log (its lines are applied as they come, not a chunk at a time) or
+// one read for --explain-lines (which reads every line, in order).
+func (s *Store) workers() int {
+	if s.opts.Live || s.opts.ExplainLines != nil {
+		return 1
+	}
+	if s.opts.Workers > 0 {
+		return s.opts.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// readParallel is read on w workers.
+func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, w int) (lines int, last time.Time, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan *chunk, w)
+	order := make(chan *chunk, 2*w)
+	free := make(chan *chunk, 3*w+1)
+	var wg sync.WaitGroup
+	// w-1 workers, and the applier parses too while the chunk it is to
+	// apply next is not parsed yet: on a busy machine a goroutine that
+	// sleeps until another wakes it loses its core for a while.
+	for range w - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := newInterner()
+			for c := range work {
+				s.parseChunk(c, after, in)
+				close(c.done)
+			}
+		}()
+	}
+	type result struct {
+		lines int
+		err   error
+	}
+	split := make(chan result, 1)
+	go func() {
+		defer close(order)
+		defer close(work)
+		c := newChunk(free)
+		send := func() bool {
+			if len(c.ends) == 0 {
+				return true
+			}
+			select {
+			case order <- c:
+			case <-ctx.Done():
+				return false
+			}
+			work <- c
+			c = newChunk(free)
+			return true
+		}
+		n, err := s.eachLine(ctx, r, func(line []byte) {
+			c.buf = append(c.buf, line...)
+			c.ends = append(c.ends, len(c.buf))
+			if len(c.ends) == chunkLines || len(c.buf) >= chunkBytes {
+				send()
+			}
+		})
+		send()
+		split <- result{n, err}
+	}()
+	last = after
+	help := (<-chan *chunk)(work)
+	in := newInterner()
+	for c := range order {
+	wait:
+		for {
+			select {
+			case <-c.done:
+				break wait
+			case o, ok := <-help:
+				if !ok {
+					help = nil // all parsed or being parsed: wait
+					continue
+				}
+				s.parseChunk(o, after, in)
+				close(o.done)
+			}
+		}
+		now := s.opts.Clock.Now()
+		for i := range c.res {
+			lr := &c.res[i]
+			if lr.at.After(last) {
+				last = lr.at
+			}
+			if lr.skip {
+				continue
+			}
+			s.noteDated(lr.at)
+			ref, fromLog := s.yearRef(now)
+			if lr.r.Yearless {
+				// Dated by the log's lines before it, which the worker did
+				// not know.
+				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+			}
+			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
+		}
+		select {
+		case free <- c:
+		default:
+		}
+	}
+	wg.Wait()
+	res := <-split
+	return res.lines, last, res.err
+}
+
+// newChunk is a chunk from free, emptied, or a new one.
+func newChunk(free chan *chunk) *chunk {
+	select {
+	case c := <-free:
+		c.buf, c.ends, c.res = c.buf[:0], c.ends[:0], c.res[:0]
+		c.done = make(chan struct{})
+		return c
+	default:
+		return &chunk{buf: make([]byte, 0, chunkBytes+64<<10), res: make([]lineResult, 0, chunkLines), done: make(chan struct{})}
+	}
+}
+
+// parseChunk parses each line of c as add does, with the reading clock as
+// the year reference (see readParallel).
+func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
+	now := s.opts.Clock.Now()
+	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers, intern: in}
+	for i := range c.ends {
+		line := c.line(i)
+		var lr lineResult
+		lr.at, lr.skip = s.lineTime(line, after, now)
+		if !lr.skip {
+			lr.r, lr.out = parse(line, ref)
+		}
+		c.res = append(c.res, lr)
+	}
+}
