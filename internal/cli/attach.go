@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // attachOptions are the flags of every command that reads an endpoint: where
@@ -32,7 +33,7 @@ type attachOptions struct {
 	scheme        string
 	prefix        string
 
-	target inspector.Target
+	target cluster.Target
 	// cluster is what complete resolved from kubeconfig (the REST config
 	// and the namespace), or why it could not: validate reports that after
 	// the flags' own errors, since a bad flag is the first thing to fix.
@@ -70,14 +71,14 @@ func (o *attachOptions) completeTarget(args []string) ([]string, error) {
 		o.addrTarget = args[0]
 	}
 	if o.addr == "" && len(args) > 0 && looksLikeTarget(args[0]) {
-		t, err := inspector.ParseTarget(args[0], o.selector)
+		t, err := cluster.ParseTarget(args[0], o.selector)
 		if err != nil {
 			return nil, err
 		}
 		o.target = t
 		return args[1:], nil
 	}
-	t, err := inspector.ParseTarget("", o.selector)
+	t, err := cluster.ParseTarget("", o.selector)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func looksLikeTarget(arg string) bool {
 	if !ok {
 		return false
 	}
-	_, err := inspector.ParseTarget(kind+"/x", "")
+	_, err := cluster.ParseTarget(kind+"/x", "")
 	return err == nil
 }
 
@@ -118,7 +119,7 @@ func (o *attachOptions) validate() error {
 	if err := o.validateAddrURL(); err != nil {
 		return err
 	}
-	if err := inspector.PortSpec(o.port).Validate(); err != nil {
+	if err := cluster.PortSpec(o.port).Validate(); err != nil {
 		return err
 	}
 	return o.clusterErr
@@ -277,7 +278,7 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 		Target:        o.target,
 		Namespace:     ns,
 		AllNamespaces: o.allNamespaces,
-		Port:          inspector.PortSpec(o.port),
+		Port:          cluster.PortSpec(o.port),
 		Scheme:        o.scheme,
 		Prefix:        o.prefix,
 	}, nil

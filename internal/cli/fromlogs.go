@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -199,7 +200,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := inspector.NewClientset(cfg.REST)
+	cs, err := cluster.NewClientset(cfg.REST)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -232,7 +233,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 	if err != nil {
 		return nil
 	}
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}
@@ -394,7 +395,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.
-func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
 	return s, objects, nil, err
 }

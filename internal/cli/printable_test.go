@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
@@ -93,7 +94,7 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 		"get --group-by error -o wide": func(b *bytes.Buffer) { printErrorGroups(b, groups, true) },
 		"why":                          func(b *bytes.Buffer) { printAnswer(b, answer) },
 		"why TYPE":                     func(b *bytes.Buffer) { printAnswerList(b, []*why.Answer{answer}, true) },
-		"pods":                         func(b *bytes.Buffer) { printPods(b, []inspector.Pod{{Namespace: h, Name: h}}) },
+		"pods":                         func(b *bytes.Buffer) { printPods(b, []cluster.Pod{{Namespace: h, Name: h}}) },
 	}
 	for name, print := range printers {
 		var b bytes.Buffer

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
 )
@@ -94,7 +95,7 @@ func (o *TopOptions) attachController(ctx context.Context, namespace, target str
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := inspector.ParseTarget(target, "")
+	t, err := cluster.ParseTarget(target, "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +111,7 @@ func (o *TopOptions) chainWalker() func(context.Context, why.Object) (*why.Chain
 	if err != nil {
 		return nil
 	}
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}

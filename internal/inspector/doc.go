@@ -1,11 +1,11 @@
-// Package inspector is the library behind `kubectl backoff`: it finds a
-// controller's pods, opens port-forwards to their instrument endpoints (kept
-// alive across restarts and rollouts), calls the endpoints, reads the object
+// Package inspector is the library behind `kubectl backoff`: it attaches to
+// a controller's pods through inspector/cluster's port-forwards (kept alive
+// across restarts and rollouts), calls the endpoints, reads the object
 // behind a key and its events from the API server, and hands it all to
 // inspector/explain for a plain-language diagnosis. It never prints:
 // everything it returns is data.
 //
-//	target, err := inspector.ParseTarget("deploy/my-controller", "")
+//	target, err := cluster.ParseTarget("deploy/my-controller", "")
 //	if err != nil {
 //		return err
 //	}

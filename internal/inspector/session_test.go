@@ -17,6 +17,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -367,7 +368,7 @@ func TestDirect(t *testing.T) {
 	}
 	defer s.Close()
 	eps := s.Endpoints()
-	if len(eps) != 1 || eps[0].Name != "127.0.0.1:8082" || eps[0].State().Phase != inspector.PhaseConnected {
+	if len(eps) != 1 || eps[0].Name != "127.0.0.1:8082" || eps[0].State().Phase != cluster.PhaseConnected {
 		t.Errorf("endpoints = %+v, want one, 127.0.0.1:8082, connected", eps)
 	}
 }

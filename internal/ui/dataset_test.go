@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
@@ -28,7 +29,7 @@ func fixedOverview() *inspector.Overview {
 		ServerTime: t0,
 		Replicas: []inspector.Replica{{
 			Endpoint: "demo/ctrl-0", ServerTime: t0,
-			Conn: inspector.ConnState{Phase: inspector.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
+			Conn: cluster.ConnState{Phase: cluster.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
 		}},
 		Controllers: []api.Controller{
 			{

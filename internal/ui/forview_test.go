@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -75,7 +76,7 @@ func newForClusterOf(instrumented bool) *forCluster {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "widget-system", Name: "widget-controller-7d9f-abcde", Labels: map[string]string{"app": "widget-controller"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
 	if instrumented {
-		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: inspector.PortName, ContainerPort: 8082}}
+		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: cluster.PortName, ContainerPort: 8082}}
 	}
 	labels := map[string]string{"app": "widget-controller"}
 	cs := fake.NewClientset(

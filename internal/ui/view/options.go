@@ -7,12 +7,13 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
 // session lives until it is closed.
-type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error)
+type AttachFunc func(ctx context.Context, pod cluster.Pod) (*inspector.Session, *inspector.ObjectReader, error)
 
 // Options configures the UI. Session, or Pods with Attach, is required.
 // The UI never changes them: what it attaches to later is its own state.
@@ -27,7 +28,7 @@ type Options struct {
 	// with no TARGET to say which: the UI opens on a picker of them and
 	// attaches to the one picked with Attach. It closes that session itself
 	// when it exits, since the caller never sees it.
-	Pods   []inspector.Pod
+	Pods   []cluster.Pod
 	Attach AttachFunc
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).

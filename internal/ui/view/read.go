@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // The views' reads: each a tea.Cmd that calls package inspector and
@@ -42,7 +43,7 @@ type GroupsFetchedMsg struct {
 
 // AttachedMsg carries the session opened on the pod picked, or why not.
 type AttachedMsg struct {
-	Pod     inspector.Pod
+	Pod     cluster.Pod
 	Session *inspector.Session
 	Objects *inspector.ObjectReader
 	Err     error
@@ -74,7 +75,7 @@ func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time
 // attachCmd attaches to pod with attach. The session is handed to owned
 // here, not in Update, so that it is closed when the UI exits even if the UI
 // exits while the attach is under way and this message is never read.
-func attachCmd(ctx context.Context, attach AttachFunc, owned *Sessions, pod inspector.Pod) tea.Cmd {
+func attachCmd(ctx context.Context, attach AttachFunc, owned *Sessions, pod cluster.Pod) tea.Cmd {
 	return func() tea.Msg {
 		// Bounds the discovery and the port-forward's setup; the session
 		// itself lives until closed.
