@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // attachOptions are the flags of every command that reads an endpoint: where
@@ -129,7 +130,7 @@ func (o *attachOptions) validate() error {
 // The returned object reader is nil when there is no cluster to read from.
 // When discovery finds several instrumented pods, it lists them on out and
 // fails: the user names one as TARGET, as kubectl would have them do.
-func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Session, *describe.ObjectReader, error) {
 	s, objects, err := o.attach(ctx)
 	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
 		printPods(out, pods.Pods)
@@ -224,7 +225,7 @@ var apiPath = regexp.MustCompile(`^(.*/)` + api.APIVersion + `(/(controllers|key
 // mounts it.
 func dir(p string) string { return "/" + strings.Trim(p, "/") + "/" }
 
-func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *describe.ObjectReader, error) {
 	timeout, err := o.requestTimeout()
 	if err != nil {
 		return nil, nil, err
@@ -244,7 +245,7 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 	if err != nil {
 		return nil, nil, err
 	}
-	s, objects, err := inspector.Attach(ctx, cfg)
+	s, objects, err := describe.Attach(ctx, cfg)
 	if err == nil {
 		s.SetRequestTimeout(timeout)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -118,7 +119,7 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 // open opens the log source when --from-logs is given, else attaches as
 // a.open does. follow keeps reading (top); otherwise the log is read to its
 // end first (get, describe).
-func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	if !o.enabled() {
 		return a.open(ctx, streams.Out)
 	}
@@ -128,7 +129,7 @@ func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams ge
 	return o.openTarget(ctx, a, streams, follow)
 }
 
-func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	name, in, live := o.source, streams.In, false
 	// open is nil, or opens a FIFO (or a device): its open waits for a
 	// writer, so it runs where the read runs, which an interrupt ends.
@@ -195,7 +196,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
-func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	cfg, err := a.attachConfig()
 	if err != nil {
 		return nil, nil, err
@@ -218,12 +219,12 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		st := store.Stats()
 		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	}
-	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
+	return store.Session("logs: "+cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
 }
 
 // objects reads the objects behind keys from the kubeconfig's cluster, when
 // there is one: a saved log says nothing of the objects' status.
-func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
+func (o *fromLogsOptions) objects(a *attachOptions) *describe.ObjectReader {
 	if a.noCluster() {
 		// A saved log needs no cluster; without one, client-go would dial
 		// localhost:8080 and the object's section would print that error.
@@ -237,7 +238,7 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 	if err != nil {
 		return nil
 	}
-	return inspector.NewObjectReader(cfg, cs)
+	return describe.NewObjectReader(cfg, cs)
 }
 
 // printReadNote says on stderr what a one-shot read of a log found, so that
@@ -395,7 +396,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.
-func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []cluster.Pod, error) {
+func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *describe.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
 	return s, objects, nil, err
 }

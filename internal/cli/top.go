@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
 )
@@ -235,7 +236,7 @@ const preflightTimeout = 5 * time.Second
 
 // openOrPick attaches as open does, but returns the pods discovery found,
 // rather than printing them, when it found several and no TARGET says which.
-func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []cluster.Pod, error) {
+func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *describe.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.attach(ctx)
 	if many, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
 		return nil, nil, many.Pods, nil
@@ -245,7 +246,7 @@ func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *inspe
 
 // attachPod attaches to the pod picked, on the port discovery found it
 // listening on, as `top pod/NAME -n NAMESPACE --port PORT` would.
-func (o *TopOptions) attachPod(ctx context.Context, pod cluster.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *TopOptions) attachPod(ctx context.Context, pod cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 	cfg, err := o.attachConfig()
 	if err != nil {
 		return nil, nil, err
@@ -253,7 +254,7 @@ func (o *TopOptions) attachPod(ctx context.Context, pod cluster.Pod) (*inspector
 	cfg.Target = cluster.Target{Kind: cluster.KindPod, Name: pod.Name}
 	cfg.Namespace, cfg.AllNamespaces = pod.Namespace, false
 	cfg.Port = cluster.PortSpec(strconv.Itoa(pod.Port))
-	return inspector.Attach(ctx, cfg)
+	return describe.Attach(ctx, cfg)
 }
 
 // kubeContext names the kubeconfig context and namespace, for the header.

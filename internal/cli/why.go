@@ -14,8 +14,8 @@ import (
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -278,7 +278,7 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 	if dyn, err := dynamic.NewForConfig(cfg); err == nil {
 		asker.Graph = &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}
 	}
-	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
+	if objects := describe.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}
 	return asker, reader, nil

@@ -8,10 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
@@ -52,23 +49,23 @@ func (e *MultiplePodsError) Error() string {
 }
 
 // Attach resolves cfg.Target to pods and opens a port-forward to each, kept
-// alive in the background until the session is closed. It also returns a
-// reader for the objects behind keys.
-func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, error) {
+// alive in the background until the session is closed. describe.Attach
+// also returns a reader of the objects behind keys, over the same clientset.
+func Attach(ctx context.Context, cfg AttachConfig) (*Session, error) {
 	cs := cfg.Clientset
 	if cs == nil {
 		var err error
 		if cs, err = cluster.NewClientset(cfg.REST); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	pods, err := cluster.Resolve(ctx, cs, cfg.Target, cfg.Namespace, cfg.AllNamespaces, cfg.Port)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	wide := cfg.clusterWide()
 	if cfg.Target.IsZero() && len(pods) > 1 && !wide {
-		return nil, nil, &MultiplePodsError{Pods: pods}
+		return nil, &MultiplePodsError{Pods: pods}
 	}
 	found := len(pods)
 	if wide {
@@ -80,7 +77,7 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 	}
 	base, err := endpointTransport(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -98,7 +95,7 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 		if cfg.Scheme == "https" {
 			if wrapped, err = rest.HTTPWrappersForConfig(cfg.REST, rt); err != nil {
 				cancel()
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		// The tunnel ends on the pod's loopback, so the request says so: the
@@ -111,14 +108,14 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 		c, err := NewClient(fmt.Sprintf("%s://localhost%s", cfg.Scheme, cfg.Prefix), wrapped)
 		if err != nil {
 			cancel()
-			return nil, nil, err
+			return nil, err
 		}
 		endpoints = append(endpoints, &Endpoint{Name: p.String(), Workload: p.Workload, Client: c, conn: t.State})
 	}
 	stop := func() { cancel(); wg.Wait() }
 	s := NewSession(endpoints, stop)
 	s.clusterWide, s.found = wide, found
-	return s, objectReader(cfg.REST, cs), nil
+	return s, nil
 }
 
 // endpointTransport is the transport under the tunnels. The https endpoint's
@@ -130,15 +127,6 @@ func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
 		t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // see above
 	}
 	return t, nil
-}
-
-func objectReader(cfg *rest.Config, cs cluster.Clientset) *ObjectReader {
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil
-	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cs.Discovery()))
-	return &ObjectReader{Dynamic: dyn, Core: cs, Mapper: mapper}
 }
 
 // hinted adds a hint to the errors of a transport that could not reach the

@@ -101,7 +101,7 @@ func TestAttachClusterWide(t *testing.T) {
 		Tunnel: cluster.TunnelOptions{Backoff: 10 * time.Millisecond, Max: 20 * time.Millisecond}}
 	ctx := pfCtx(t)
 
-	s, _, err := Attach(ctx, cfg)
+	s, err := Attach(ctx, cfg)
 	if err != nil {
 		t.Fatalf("Attach -A: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestAttachClusterWide(t *testing.T) {
 
 	// Without -A, several pods still ask the user to name one.
 	cfg.AllNamespaces = false
-	if _, _, err := Attach(ctx, cfg); !isMultiple(err) {
+	if _, err := Attach(ctx, cfg); !isMultiple(err) {
 		t.Errorf("Attach without -A over 2 pods: %v, want *MultiplePodsError", err)
 	}
 }
@@ -193,7 +193,7 @@ func TestAttachClusterWideCap(t *testing.T) {
 	for i := range found {
 		objs = append(objs, fleetPod(fmt.Sprintf("ns-%02d", i%7), fmt.Sprintf("ctrl-%02d", i), "", ""))
 	}
-	s, _, err := Attach(pfCtx(t), AttachConfig{REST: pf.Config(), Clientset: fake.NewClientset(objs...), AllNamespaces: true,
+	s, err := Attach(pfCtx(t), AttachConfig{REST: pf.Config(), Clientset: fake.NewClientset(objs...), AllNamespaces: true,
 		Tunnel: cluster.TunnelOptions{Backoff: time.Hour}})
 	if err != nil {
 		t.Fatalf("Attach -A: %v", err)

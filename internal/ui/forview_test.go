@@ -20,6 +20,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -226,7 +227,7 @@ func lineWith(screen, sub string) string {
 // for the next time. An answer from a log has no detail to open.
 func TestTopForOpensTheKey(t *testing.T) {
 	var asked []string
-	attach := func(_ context.Context, ns, target string) (*inspector.Session, *inspector.ObjectReader, error) {
+	attach := func(_ context.Context, ns, target string) (*inspector.Session, *describe.ObjectReader, error) {
 		asked = append(asked, ns+" "+target)
 		return &inspector.Session{}, nil, nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -33,7 +34,7 @@ type fakeAttach struct {
 	err   error
 }
 
-func (f *fakeAttach) attach(_ context.Context, p cluster.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+func (f *fakeAttach) attach(_ context.Context, p cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 	f.asked = append(f.asked, p)
 	return f.s, nil, f.err
 }
@@ -233,7 +234,7 @@ func TestJourneyPickPod(t *testing.T) {
 			t.Error("the picked pod's session was not closed at exit")
 		}
 	})
-	attach := func(_ context.Context, p cluster.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+	attach := func(_ context.Context, p cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 		if p.Name != "ctrl-1" {
 			return nil, nil, errors.New("picked the wrong pod: " + p.String())
 		}

@@ -52,7 +52,7 @@ var _ KeyReader = &Cluster{}
 
 // attach opens a session on the pods of target in namespace.
 func (c *Cluster) attach(ctx context.Context, namespace string, target cluster.Target) (*inspector.Session, error) {
-	s, _, err := inspector.Attach(ctx, inspector.AttachConfig{REST: c.REST, Clientset: c.Core, Target: target,
+	s, err := inspector.Attach(ctx, inspector.AttachConfig{REST: c.REST, Clientset: c.Core, Target: target,
 		Namespace: namespace, Scheme: "http", Prefix: api.DefaultPrefix})
 	return s, err
 }

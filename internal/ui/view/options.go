@@ -8,12 +8,13 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
 // session lives until it is closed.
-type AttachFunc func(ctx context.Context, pod cluster.Pod) (*inspector.Session, *inspector.ObjectReader, error)
+type AttachFunc func(ctx context.Context, pod cluster.Pod) (*inspector.Session, *describe.ObjectReader, error)
 
 // Options configures the UI. Session, or Pods with Attach, is required.
 // The UI never changes them: what it attaches to later is its own state.
@@ -32,7 +33,7 @@ type Options struct {
 	Attach AttachFunc
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).
-	Objects *inspector.ObjectReader
+	Objects *describe.ObjectReader
 	// Chain walks the chain of the object behind a key, for the detail
 	// view's blocker line (why.Asker.ChainOf); nil shows none. Called from
 	// a tea.Cmd, at most once per detailChainEvery.

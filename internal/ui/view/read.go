@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // The views' reads: each a tea.Cmd that calls package inspector and
@@ -28,7 +29,7 @@ const (
 // DetailFetchedMsg carries a (re)read of the key the detail view shows.
 type DetailFetchedMsg struct {
 	Controller, Key string
-	Data            *inspector.Description
+	Data            *describe.Description
 	Err             error
 	FetchedAt       time.Time
 }
@@ -45,18 +46,18 @@ type GroupsFetchedMsg struct {
 type AttachedMsg struct {
 	Pod     cluster.Pod
 	Session *inspector.Session
-	Objects *inspector.ObjectReader
+	Objects *describe.ObjectReader
 	Err     error
 }
 
 // DetailCmd reads one key and explains it, as `kubectl backoff describe`
 // does: its history, its controller, the fleet around it and, when a
 // cluster is at hand, the object behind it.
-func DetailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
+func DetailCmd(ctx context.Context, s *inspector.Session, objects *describe.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
-		d, err := s.Describe(ctx, controller, key, objects)
+		d, err := describe.Describe(ctx, s, controller, key, objects)
 		return DetailFetchedMsg{Controller: controller, Key: key, Data: d, Err: err, FetchedAt: clock()}
 	}
 }
