@@ -313,34 +313,15 @@ const oldLog = time.Hour
 // not be read, e.g.:".
 func readSummary(lr *api.LogRead) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
-	if r := widget.Recognised(lr); r == "" {
-		b.WriteString("none recognised as a controller's reconcile line")
-	} else {
-		b.WriteString("recognised: " + r) // as top's header says it
-	}
-	if n := lr.Untimed - lr.Implausible; n > 0 {
-		fmt.Fprintf(&b, "; %d without a time I could read (their times are unknown: nothing is counted from them)", n)
-	}
-	if lr.Implausible > 0 {
-		fmt.Fprintf(&b, "; %d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)
-	}
-	if lr.YearAssumed > 0 {
-		fmt.Fprintf(&b, "; %d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)
-	}
-	if lr.Unreadable > 0 {
-		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))
+	b.WriteString("--from-logs: ")
+	for i, f := range widget.ReadFacts(lr) {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Long)
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// readCount is "1 line" or "2 lines".
-func readCount(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // cutExample shortens s to width runes, marked with "…".
