@@ -30,18 +30,21 @@ var floors = []struct {
 	// The client side: never instrument (and so never controller-runtime).
 	{"internal/inspector/objstatus", nil},
 	{"internal/inspector/kick", nil},
+	{"internal/inspector/cluster", nil},
+	{"internal/inspector/cluster/clustertest", nil}, // a port-forward API server for tests: links testing
 	{"internal/inspector/explain", []string{"instrument/api", "internal/inspector/objstatus"}},
-	{"internal/inspector", []string{"instrument/api", "internal/inspector/explain", "internal/inspector/objstatus", "internal/query"}},
-	{"internal/inspector/logs", []string{"instrument/api", "internal/inspector", "internal/query"}},
+	{"internal/inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain
+	{"internal/inspector/describe", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/objstatus"}},
+	{"internal/inspector/logs", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/query"}},
 	{"internal/inspector/snapshot", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/inspector/why", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
+	{"internal/inspector/why", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
 	// The TUI: widgets below the views below the root, nothing pointing back up.
 	{"internal/ui/widget", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/ui/view", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
+	{"internal/ui/view", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
 	{"internal/ui", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
 	// The demo is a controller: it imports instrument, and only cli imports it.
 	{"internal/demo", []string{"instrument", "instrument/api"}},
-	{"internal/cli", []string{"instrument/api", "internal/demo", "internal/inspector", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "internal/ui", "internal/ui/widget"}},
+	{"internal/cli", []string{"instrument/api", "internal/demo", "internal/inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "internal/ui", "internal/ui/widget"}},
 	{"config", nil}, // manifests and their tests: no Go API
 	{"hack", nil},   // the build scripts and their tests: no Go API
 	{"", []string{"internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through explain.Printable

@@ -15,7 +15,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // TestSampleDeployment checks that the sample runs what it says, where
@@ -63,15 +63,15 @@ func TestSampleDeployment(t *testing.T) {
 	// The port discovery looks for, and the one the demo listens on.
 	var named *corev1.ContainerPort
 	for i := range c.Ports {
-		if c.Ports[i].Name == inspector.PortName {
+		if c.Ports[i].Name == cluster.PortName {
 			named = &c.Ports[i]
 		}
 	}
 	if named == nil {
-		t.Fatalf("container %s has no port named %q: kubectl backoff would not find the pod", c.Name, inspector.PortName)
+		t.Fatalf("container %s has no port named %q: kubectl backoff would not find the pod", c.Name, cluster.PortName)
 	}
 	if got := strconv.Itoa(int(named.ContainerPort)); got != port {
-		t.Errorf("port %q is %s, but the demo listens on %s", inspector.PortName, got, listen)
+		t.Errorf("port %q is %s, but the demo listens on %s", cluster.PortName, got, listen)
 	}
 	if !strings.HasPrefix(c.Image, "ko://github.com/kubectl-backoff/kubectl-backoff") {
 		t.Errorf("image %q: want the ko:// import path of this module", c.Image)

@@ -18,6 +18,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // attachOptions are the flags of every command that reads an endpoint: where
@@ -32,7 +34,7 @@ type attachOptions struct {
 	scheme        string
 	prefix        string
 
-	target inspector.Target
+	target cluster.Target
 	// cluster is what complete resolved from kubeconfig (the REST config
 	// and the namespace), or why it could not: validate reports that after
 	// the flags' own errors, since a bad flag is the first thing to fix.
@@ -70,14 +72,14 @@ func (o *attachOptions) completeTarget(args []string) ([]string, error) {
 		o.addrTarget = args[0]
 	}
 	if o.addr == "" && len(args) > 0 && looksLikeTarget(args[0]) {
-		t, err := inspector.ParseTarget(args[0], o.selector)
+		t, err := cluster.ParseTarget(args[0], o.selector)
 		if err != nil {
 			return nil, err
 		}
 		o.target = t
 		return args[1:], nil
 	}
-	t, err := inspector.ParseTarget("", o.selector)
+	t, err := cluster.ParseTarget("", o.selector)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +92,7 @@ func looksLikeTarget(arg string) bool {
 	if !ok {
 		return false
 	}
-	_, err := inspector.ParseTarget(kind+"/x", "")
+	_, err := cluster.ParseTarget(kind+"/x", "")
 	return err == nil
 }
 
@@ -118,7 +120,7 @@ func (o *attachOptions) validate() error {
 	if err := o.validateAddrURL(); err != nil {
 		return err
 	}
-	if err := inspector.PortSpec(o.port).Validate(); err != nil {
+	if err := cluster.PortSpec(o.port).Validate(); err != nil {
 		return err
 	}
 	return o.clusterErr
@@ -128,7 +130,7 @@ func (o *attachOptions) validate() error {
 // The returned object reader is nil when there is no cluster to read from.
 // When discovery finds several instrumented pods, it lists them on out and
 // fails: the user names one as TARGET, as kubectl would have them do.
-func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *attachOptions) open(ctx context.Context, out io.Writer) (*inspector.Session, *describe.ObjectReader, error) {
 	s, objects, err := o.attach(ctx)
 	if pods, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
 		printPods(out, pods.Pods)
@@ -223,7 +225,7 @@ var apiPath = regexp.MustCompile(`^(.*/)` + api.APIVersion + `(/(controllers|key
 // mounts it.
 func dir(p string) string { return "/" + strings.Trim(p, "/") + "/" }
 
-func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *describe.ObjectReader, error) {
 	timeout, err := o.requestTimeout()
 	if err != nil {
 		return nil, nil, err
@@ -243,7 +245,7 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *inspec
 	if err != nil {
 		return nil, nil, err
 	}
-	s, objects, err := inspector.Attach(ctx, cfg)
+	s, objects, err := describe.Attach(ctx, cfg)
 	if err == nil {
 		s.SetRequestTimeout(timeout)
 	}
@@ -277,7 +279,7 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 		Target:        o.target,
 		Namespace:     ns,
 		AllNamespaces: o.allNamespaces,
-		Port:          inspector.PortSpec(o.port),
+		Port:          cluster.PortSpec(o.port),
 		Scheme:        o.scheme,
 		Prefix:        o.prefix,
 	}, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
 )
 
@@ -178,7 +179,7 @@ func (o *DemoOptions) Run(ctx context.Context) error {
 	}
 	// The detail shows each key's object, read from where the demo keeps it
 	// (its in-process store, with no API server).
-	objects := &inspector.ObjectReader{Fetch: func(ctx context.Context, gvk api.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
+	objects := &describe.ObjectReader{Fetch: func(ctx context.Context, gvk api.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
 		return d.Object(ctx, gvk.Group, gvk.Version, gvk.Kind, ns, name)
 	}}
 	uiErr := ui.Run(ctx, ui.Options{Session: s, Objects: objects, Namespace: cmp.Or(o.demo.Namespace, demo.DefaultNamespace)})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
@@ -115,10 +116,10 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	if o.key == "" {
 		return o.describeController(ctx, s)
 	}
-	d, err := s.Describe(ctx, o.Controller, o.key, objects)
+	d, err := describe.Describe(ctx, s, o.Controller, o.key, objects)
 	if k, ok := unescapeKey(o.key); err != nil && ok {
 		// A key with control characters, copied as get shows it escaped.
-		if d2, err2 := s.Describe(ctx, o.Controller, k, objects); err2 == nil {
+		if d2, err2 := describe.Describe(ctx, s, o.Controller, k, objects); err2 == nil {
 			d, err = d2, nil
 		}
 	}
@@ -151,7 +152,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 
 // describeController prints the controller's full diagnosis.
 func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.Session) error {
-	ds, err := s.DiagnoseControllers(ctx, o.Controller)
+	ds, err := describe.DiagnoseControllers(ctx, s, o.Controller)
 	if err != nil {
 		return err
 	}
@@ -260,7 +261,7 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 }
 
 // printDescription prints d; noObject says why, when it was not read.
-func printDescription(w io.Writer, d *inspector.Description, noObject string) {
+func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	k, now := d.Key, d.Key.ServerTime
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
@@ -335,7 +336,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 	tw.Flush()
 }
 
-func printObjectStatus(w io.Writer, d *inspector.Description, noObject string) {
+func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	fmt.Fprintln(w, "\nObject:")
 	switch {

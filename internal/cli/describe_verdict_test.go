@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
@@ -20,7 +21,7 @@ func TestDescribeObjectVerdict(t *testing.T) {
 	obj := &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1",
 		Verdict:    objstatus.Verdict{Status: "InProgress", KStatus: "InProgress", Generation: 7, ObservedGeneration: &six, Message: "Widget generation is 7, but latest observed generation is 6"},
 		SpecChange: &objstatus.Change{Manager: "kubectl-client-side-apply", Time: now.Add(-12 * time.Minute)}}
-	d := &inspector.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
+	d := &describe.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
 
 	var b bytes.Buffer
 	printObjectStatus(&b, d, "")

@@ -17,6 +17,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -117,7 +119,7 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 // open opens the log source when --from-logs is given, else attaches as
 // a.open does. follow keeps reading (top); otherwise the log is read to its
 // end first (get, describe).
-func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	if !o.enabled() {
 		return a.open(ctx, streams.Out)
 	}
@@ -127,7 +129,7 @@ func (o *fromLogsOptions) open(ctx context.Context, a *attachOptions, streams ge
 	return o.openTarget(ctx, a, streams, follow)
 }
 
-func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	name, in, live := o.source, streams.In, false
 	// open is nil, or opens a FIFO (or a device): its open waits for a
 	// writer, so it runs where the read runs, which an interrupt ends.
@@ -194,12 +196,12 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	return store.Session("logs: "+name, nil), o.objects(a), nil
 }
 
-func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
 	cfg, err := a.attachConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := inspector.NewClientset(cfg.REST)
+	cs, err := cluster.NewClientset(cfg.REST)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -217,12 +219,12 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		st := store.Stats()
 		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	}
-	return store.Session("logs: "+cfg.Target.String(), stop), inspector.NewObjectReader(cfg.REST, cs), nil
+	return store.Session("logs: "+cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
 }
 
 // objects reads the objects behind keys from the kubeconfig's cluster, when
 // there is one: a saved log says nothing of the objects' status.
-func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
+func (o *fromLogsOptions) objects(a *attachOptions) *describe.ObjectReader {
 	if a.noCluster() {
 		// A saved log needs no cluster; without one, client-go would dial
 		// localhost:8080 and the object's section would print that error.
@@ -232,11 +234,11 @@ func (o *fromLogsOptions) objects(a *attachOptions) *inspector.ObjectReader {
 	if err != nil {
 		return nil
 	}
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}
-	return inspector.NewObjectReader(cfg, cs)
+	return describe.NewObjectReader(cfg, cs)
 }
 
 // printReadNote says on stderr what a one-shot read of a log found, so that
@@ -311,34 +313,15 @@ const oldLog = time.Hour
 // not be read, e.g.:".
 func readSummary(lr *api.LogRead) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--from-logs: read %s; ", readCount(lr.Lines, "line", "lines"))
-	if r := widget.Recognised(lr); r == "" {
-		b.WriteString("none recognised as a controller's reconcile line")
-	} else {
-		b.WriteString("recognised: " + r) // as top's header says it
-	}
-	if n := lr.Untimed - lr.Implausible; n > 0 {
-		fmt.Fprintf(&b, "; %d without a time I could read (their times are unknown: nothing is counted from them)", n)
-	}
-	if lr.Implausible > 0 {
-		fmt.Fprintf(&b, "; %d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)
-	}
-	if lr.YearAssumed > 0 {
-		fmt.Fprintf(&b, "; %d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)
-	}
-	if lr.Unreadable > 0 {
-		fmt.Fprintf(&b, "; %s but could not be read, e.g.:", readCount(lr.Unreadable, "line looked like a failure", "lines looked like failures"))
+	b.WriteString("--from-logs: ")
+	for i, f := range widget.ReadFacts(lr) {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Long)
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// readCount is "1 line" or "2 lines".
-func readCount(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // cutExample shortens s to width runes, marked with "…".
@@ -398,7 +381,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 }
 
 // openFromLogs is top's openOrPick for --from-logs: the log is followed.
-func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *describe.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
 	return s, objects, nil, err
 }

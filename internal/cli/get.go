@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -247,7 +248,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 // --controller says it in full there. A failure to diagnose leaves the
 // table as it was.
 func (o *GetOptions) printDiagnoses(ctx context.Context, s *inspector.Session, list *inspector.KeyList) {
-	ds, err := s.DiagnoseControllers(ctx, o.Controller)
+	ds, err := describe.DiagnoseControllers(ctx, s, o.Controller)
 	if err != nil {
 		return
 	}

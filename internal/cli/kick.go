@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
 )
 
@@ -128,7 +129,7 @@ func (o *KickOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cfg := o.rest
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}

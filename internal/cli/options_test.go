@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 type newCommand func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command
@@ -256,7 +257,7 @@ func TestDescribeEndToEnd(t *testing.T) {
 	if err := run(cli.NewDescribeCommand, streams, "--addr", srv.URL, "default/w1", "-o", "json"); err != nil {
 		t.Fatalf("describe -o json: %v", err)
 	}
-	var d inspector.Description
+	var d describe.Description
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Diagnosis.Summary != summary || d.Key == nil || d.Key.Failures != 5 {
 		t.Errorf("describe -o json: %v; decoded %+v", err, d)
 	}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -75,7 +76,7 @@ func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
 }
 
 // printPods lists discovered pods, so the user can pick a target.
-func printPods(w io.Writer, pods []inspector.Pod) {
+func printPods(w io.Writer, pods []cluster.Pod) {
 	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	tw := newTable(w)
 	defer tw.Flush()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 var printNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -116,7 +117,7 @@ func TestPrintKeysEmpty(t *testing.T) {
 
 func TestPrintPods(t *testing.T) {
 	var b bytes.Buffer
-	printPods(&b, []inspector.Pod{{Namespace: "ops", Name: "ctrl-0", Port: 8082, Ready: true}, {Namespace: "dev", Name: "ctrl-1", Port: 9090}})
+	printPods(&b, []cluster.Pod{{Namespace: "ops", Name: "ctrl-0", Port: 8082, Ready: true}, {Namespace: "dev", Name: "ctrl-1", Port: 9090}})
 	want := [][]string{{"NAMESPACE", "POD", "PORT", "READY"}, {"ops", "ctrl-0", "8082", "true"}, {"dev", "ctrl-1", "9090", "false"}}
 	got := printColumns(b.String())
 	if len(got) != len(want) {

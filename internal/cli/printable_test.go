@@ -10,6 +10,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
@@ -67,7 +69,7 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 			Conditions: []objstatus.Condition{{Type: "Ready" + h, Status: "False" + h, Reason: h, Message: h}}}}
 	det := &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now, Key: key}, Pod: "p" + h}
 	det.History = hist
-	desc := &inspector.Description{Key: det, Object: obj, Diagnosis: explain.Diagnosis{Summary: h, Details: []string{h}}}
+	desc := &describe.Description{Key: det, Object: obj, Diagnosis: explain.Diagnosis{Summary: h, Details: []string{h}}}
 	answer := &why.Answer{
 		Object:     why.Object{APIVersion: "example.com/v1", Kind: "Widget" + h, Namespace: "ns" + h, Name: "w" + h},
 		Verdict:    why.Verdict{Status: why.InProgress, Evidence: []string{h}, Message: h, Conditions: []objstatus.Condition{{Type: h, Status: h, Reason: h, Message: h}}},
@@ -93,7 +95,7 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 		"get --group-by error -o wide": func(b *bytes.Buffer) { printErrorGroups(b, groups, true) },
 		"why":                          func(b *bytes.Buffer) { printAnswer(b, answer) },
 		"why TYPE":                     func(b *bytes.Buffer) { printAnswerList(b, []*why.Answer{answer}, true) },
-		"pods":                         func(b *bytes.Buffer) { printPods(b, []inspector.Pod{{Namespace: h, Name: h}}) },
+		"pods":                         func(b *bytes.Buffer) { printPods(b, []cluster.Pod{{Namespace: h, Name: h}}) },
 	}
 	for name, print := range printers {
 		var b bytes.Buffer

@@ -15,6 +15,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
 )
@@ -234,7 +236,7 @@ const preflightTimeout = 5 * time.Second
 
 // openOrPick attaches as open does, but returns the pods discovery found,
 // rather than printing them, when it found several and no TARGET says which.
-func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *inspector.ObjectReader, []inspector.Pod, error) {
+func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *describe.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.attach(ctx)
 	if many, ok := errors.AsType[*inspector.MultiplePodsError](err); ok {
 		return nil, nil, many.Pods, nil
@@ -244,15 +246,15 @@ func (o *TopOptions) openOrPick(ctx context.Context) (*inspector.Session, *inspe
 
 // attachPod attaches to the pod picked, on the port discovery found it
 // listening on, as `top pod/NAME -n NAMESPACE --port PORT` would.
-func (o *TopOptions) attachPod(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *TopOptions) attachPod(ctx context.Context, pod cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 	cfg, err := o.attachConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg.Target = inspector.Target{Kind: inspector.KindPod, Name: pod.Name}
+	cfg.Target = cluster.Target{Kind: cluster.KindPod, Name: pod.Name}
 	cfg.Namespace, cfg.AllNamespaces = pod.Namespace, false
-	cfg.Port = inspector.PortSpec(strconv.Itoa(pod.Port))
-	return inspector.Attach(ctx, cfg)
+	cfg.Port = cluster.PortSpec(strconv.Itoa(pod.Port))
+	return describe.Attach(ctx, cfg)
 }
 
 // kubeContext names the kubeconfig context and namespace, for the header.

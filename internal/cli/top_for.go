@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
 )
@@ -89,17 +91,17 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 // attachController attaches to the controller `why` found for an object
 // (TARGET in namespace), as `top TARGET -n NAMESPACE` would, for the key's
 // detail.
-func (o *TopOptions) attachController(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error) {
+func (o *TopOptions) attachController(ctx context.Context, namespace, target string) (*inspector.Session, *describe.ObjectReader, error) {
 	cfg, err := o.attachConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := inspector.ParseTarget(target, "")
+	t, err := cluster.ParseTarget(target, "")
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg.Target, cfg.Namespace, cfg.AllNamespaces = t, namespace, false
-	return inspector.Attach(ctx, cfg)
+	return describe.Attach(ctx, cfg)
 }
 
 // chainWalker walks the chain of the object behind a key, for the detail
@@ -110,7 +112,7 @@ func (o *TopOptions) chainWalker() func(context.Context, why.Object) (*why.Chain
 	if err != nil {
 		return nil
 	}
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return nil
 	}

@@ -20,7 +20,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 func TestTopValidate(t *testing.T) {
@@ -142,14 +142,14 @@ func TestTopOpenOrPickReturnsPods(t *testing.T) {
 
 	for _, tc := range []struct {
 		name    string
-		open    func(o *TopOptions, out *bytes.Buffer) ([]inspector.Pod, error)
+		open    func(o *TopOptions, out *bytes.Buffer) ([]cluster.Pod, error)
 		wantErr string
 	}{
-		{name: "top", open: func(o *TopOptions, _ *bytes.Buffer) ([]inspector.Pod, error) {
+		{name: "top", open: func(o *TopOptions, _ *bytes.Buffer) ([]cluster.Pod, error) {
 			_, _, pods, err := o.openOrPick(t.Context())
 			return pods, err
 		}},
-		{name: "get", wantErr: "2 instrumented pods found: name one as TARGET", open: func(o *TopOptions, out *bytes.Buffer) ([]inspector.Pod, error) {
+		{name: "get", wantErr: "2 instrumented pods found: name one as TARGET", open: func(o *TopOptions, out *bytes.Buffer) ([]cluster.Pod, error) {
 			_, _, err := o.open(t.Context(), out)
 			return nil, err
 		}},

@@ -14,7 +14,8 @@ import (
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -107,7 +108,7 @@ func (o *WhyOptions) Complete(args []string) error {
 	// TYPE alone lists; TYPE -l SELECTOR answers for each object selected.
 	o.list = len(args) == 1 && !strings.Contains(args[0], "/") && len(o.Filenames) == 0 && o.Selector == ""
 	if o.ControllerPod != "" {
-		t, err := inspector.ParseTarget(o.ControllerPod, "")
+		t, err := cluster.ParseTarget(o.ControllerPod, "")
 		if err != nil {
 			return fmt.Errorf("--controller-pod: %w", err)
 		}
@@ -267,7 +268,7 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	cs, err := inspector.NewClientset(cfg)
+	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -277,7 +278,7 @@ func (o *WhyOptions) clusterReader() (*why.Asker, *why.Cluster, error) {
 	if dyn, err := dynamic.NewForConfig(cfg); err == nil {
 		asker.Graph = &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()}
 	}
-	if objects := inspector.NewObjectReader(cfg, cs); objects != nil {
+	if objects := describe.NewObjectReader(cfg, cs); objects != nil {
 		asker.Events = objects.Events
 	}
 	return asker, reader, nil

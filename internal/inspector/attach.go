@@ -3,45 +3,41 @@ package inspector
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // AttachConfig says what to attach to through the API server.
 type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
-	Clientset Clientset
-	Target    Target
+	Clientset cluster.Clientset
+	Target    cluster.Target
 	Namespace string
 	// AllNamespaces, with no workload or pod TARGET, attaches to every
 	// instrumented pod in the cluster (or those -l selects), whatever
 	// controller each runs: at most MaxPods, MaxOpening tunnels opening at
 	// once, a pod out of reach left out of the answers rather than failing them.
 	AllNamespaces bool
-	Port          PortSpec
+	Port          cluster.PortSpec
 	// Scheme is "http" (the loopback listener, the default) or "https" (the
 	// metrics server: the kubeconfig's credentials are sent).
 	Scheme string
 	// Prefix is the path the endpoint is mounted under.
 	Prefix string
 	// Tunnel configures the port-forwards' reconnects.
-	Tunnel TunnelOptions
+	Tunnel cluster.TunnelOptions
 }
 
 // MultiplePodsError is returned when discovery finds several instrumented pods
 // and no target says which: the caller offers them to the user.
-type MultiplePodsError struct{ Pods []Pod }
+type MultiplePodsError struct{ Pods []cluster.Pod }
 
 // Error implements error.
 func (e *MultiplePodsError) Error() string {
@@ -53,23 +49,23 @@ func (e *MultiplePodsError) Error() string {
 }
 
 // Attach resolves cfg.Target to pods and opens a port-forward to each, kept
-// alive in the background until the session is closed. It also returns a
-// reader for the objects behind keys.
-func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, error) {
+// alive in the background until the session is closed. describe.Attach
+// also returns a reader of the objects behind keys, over the same clientset.
+func Attach(ctx context.Context, cfg AttachConfig) (*Session, error) {
 	cs := cfg.Clientset
 	if cs == nil {
 		var err error
-		if cs, err = NewClientset(cfg.REST); err != nil {
-			return nil, nil, err
+		if cs, err = cluster.NewClientset(cfg.REST); err != nil {
+			return nil, err
 		}
 	}
-	pods, err := Resolve(ctx, cs, cfg.Target, cfg.Namespace, cfg.AllNamespaces, cfg.Port)
+	pods, err := cluster.Resolve(ctx, cs, cfg.Target, cfg.Namespace, cfg.AllNamespaces, cfg.Port)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	wide := cfg.clusterWide()
 	if cfg.Target.IsZero() && len(pods) > 1 && !wide {
-		return nil, nil, &MultiplePodsError{Pods: pods}
+		return nil, &MultiplePodsError{Pods: pods}
 	}
 	found := len(pods)
 	if wide {
@@ -81,26 +77,25 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 	}
 	base, err := endpointTransport(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	slots := &podSlots{cs: cs, cfg: cfg, taken: map[string]bool{}}
+	slots := cluster.NewPodSlots(cs, cfg.search(), pods)
 	endpoints := make([]*Endpoint, 0, len(pods))
 	for _, p := range pods {
-		slots.taken[p.String()] = true
-		t := NewTunnel(cfg.REST, slots.resolver(p), cfg.Tunnel)
+		t := cluster.NewTunnel(cfg.REST, slots.Resolver(p), cfg.Tunnel)
 		wg.Go(func() { _ = t.Run(runCtx) })
 		addr := t.Addr
 		if wide {
-			addr = failFast(t)
+			addr = cluster.FailFast(t)
 		}
 		rt := dialVia(addr, base)
 		var wrapped http.RoundTripper = rt
 		if cfg.Scheme == "https" {
 			if wrapped, err = rest.HTTPWrappersForConfig(cfg.REST, rt); err != nil {
 				cancel()
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		// The tunnel ends on the pod's loopback, so the request says so: the
@@ -108,19 +103,19 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, *ObjectReader, err
 		// this is what `curl localhost:8082` through kubectl port-forward sends.
 		if p.PortGuessed {
 			wrapped = hinted{wrapped, fmt.Sprintf("pod %s has no container port named %q, so port %d was tried: "+
-				"is the controller instrumented? For a controller without the instrument, add --from-logs to read its logs", p, PortName, p.Port)}
+				"is the controller instrumented? For a controller without the instrument, add --from-logs to read its logs", p, cluster.PortName, p.Port)}
 		}
 		c, err := NewClient(fmt.Sprintf("%s://localhost%s", cfg.Scheme, cfg.Prefix), wrapped)
 		if err != nil {
 			cancel()
-			return nil, nil, err
+			return nil, err
 		}
 		endpoints = append(endpoints, &Endpoint{Name: p.String(), Workload: p.Workload, Client: c, conn: t.State})
 	}
 	stop := func() { cancel(); wg.Wait() }
 	s := NewSession(endpoints, stop)
 	s.clusterWide, s.found = wide, found
-	return s, objectReader(cfg.REST, cs), nil
+	return s, nil
 }
 
 // endpointTransport is the transport under the tunnels. The https endpoint's
@@ -132,58 +127,6 @@ func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
 		t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // see above
 	}
 	return t, nil
-}
-
-func objectReader(cfg *rest.Config, cs Clientset) *ObjectReader {
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil
-	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cs.Discovery()))
-	return &ObjectReader{Dynamic: dyn, Core: cs, Mapper: mapper}
-}
-
-// podSlots hands each tunnel a pod of the target: its own while it runs, and
-// after a restart or rollout, a running pod no other tunnel has.
-type podSlots struct {
-	cs  Clientset
-	cfg AttachConfig
-
-	mu    sync.Mutex
-	taken map[string]bool
-}
-
-func (s *podSlots) resolver(p Pod) ResolveFunc {
-	cur := p
-	return func(ctx context.Context) (string, string, int, error) {
-		pod, err := s.cs.CoreV1().Pods(cur.Namespace).Get(ctx, cur.Name, metav1.GetOptions{})
-		if err == nil && pod.Status.Phase == corev1.PodRunning && pod.DeletionTimestamp == nil {
-			return cur.Namespace, cur.Name, cur.Port, nil
-		}
-		if s.cfg.Target.Kind == KindPod {
-			if err == nil {
-				err = fmt.Errorf("pod %s is %s", cur, pod.Status.Phase)
-			}
-			return "", "", 0, err
-		}
-		pods, rerr := Resolve(ctx, s.cs, s.cfg.Target, s.cfg.Namespace, s.cfg.AllNamespaces, s.cfg.Port)
-		if rerr != nil {
-			return "", "", 0, errors.Join(err, rerr)
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, np := range pods {
-			// Cluster-wide, a pod is replaced only by one of its own
-			// workload: another is another controller.
-			if !s.taken[np.String()] && (!s.cfg.clusterWide() || np.Workload == cur.Workload) {
-				delete(s.taken, cur.String())
-				s.taken[np.String()] = true
-				cur = np
-				return np.Namespace, np.Name, np.Port, nil
-			}
-		}
-		return "", "", 0, fmt.Errorf("%s: pod %s is gone and no other pod is free", s.cfg.Target, cur)
-	}
 }
 
 // hinted adds a hint to the errors of a transport that could not reach the

@@ -11,6 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -30,18 +31,18 @@ func TestDescribeFindsTheController(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	d, err := s.Describe(ctx, "", "default/g1", nil)
+	d, err := describe.Describe(ctx, s, "", "default/g1", nil)
 	if err != nil || d.Key.Controller != "gadget" || d.Key.Failures != 1 {
 		t.Fatalf("Describe default/g1 without a controller: %v, %+v; want gadget's key", err, d)
 	}
 
-	_, err = s.Describe(ctx, "", "default/w1", nil)
+	_, err = describe.Describe(ctx, s, "", "default/w1", nil)
 	var amb *inspector.AmbiguousKeyError
 	if !errors.As(err, &amb) || !slices.Equal(amb.Controllers, []string{"gizmo", "widget"}) && !slices.Equal(amb.Controllers, []string{"widget", "gizmo"}) {
 		t.Errorf("Describe default/w1 (in two controllers): error = %v, want an AmbiguousKeyError naming widget and gizmo", err)
 	}
 
-	_, err = s.Describe(ctx, "", "default/nope", nil)
+	_, err = describe.Describe(ctx, s, "", "default/nope", nil)
 	var nf *inspector.KeyNotFoundError
 	if !errors.As(err, &nf) || len(nf.Controllers) != 3 || !strings.Contains(err.Error(), `no controller tracks key "default/nope"`) {
 		t.Errorf("Describe default/nope: error = %v, want a KeyNotFoundError listing the 3 controllers", err)
@@ -53,7 +54,7 @@ func TestDescribeFindsTheController(t *testing.T) {
 		{"x1", "a namespaced object's key is NAMESPACE/NAME: did you mean demo/x1?"},
 		{"nope", "a namespaced object's key is NAMESPACE/NAME, e.g. default/nope"},
 	} {
-		_, err = s.Describe(ctx, "", tt.key, nil)
+		_, err = describe.Describe(ctx, s, "", tt.key, nil)
 		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
 			t.Errorf("Describe %s: error = %v, want it to end %q", tt.key, err, tt.want)
 		}
@@ -72,11 +73,11 @@ func TestDescribeSuggestsTheNamespaceOfOneController(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Describe(context.Background(), "", "w1", nil)
+	_, err = describe.Describe(context.Background(), s, "", "w1", nil)
 	if want := `no controller tracks key "w1" (controllers: widget); a namespaced object's key is NAMESPACE/NAME: did you mean demo/w1?`; err == nil || err.Error() != want {
 		t.Errorf("Describe w1: error = %v, want %q", err, want)
 	}
-	if d, err := s.Describe(context.Background(), "", "cluster-wide", nil); err != nil || d.Key.Failures != 1 {
+	if d, err := describe.Describe(context.Background(), s, "", "cluster-wide", nil); err != nil || d.Key.Failures != 1 {
 		t.Errorf("Describe cluster-wide: %v; want the cluster-scoped key", err)
 	}
 }
@@ -91,7 +92,7 @@ func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := s.DiagnoseControllers(context.Background(), "")
+	ds, err := describe.DiagnoseControllers(context.Background(), s, "")
 	if err != nil {
 		t.Fatalf("DiagnoseControllers: %v", err)
 	}
@@ -102,11 +103,11 @@ func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
 	if len(ds) != 2 || got["gadget"] != explain.SituationHealthy || got["widget"] == explain.SituationHealthy || got["widget"] == "" {
 		t.Errorf("DiagnoseControllers = %+v, want gadget healthy and widget failing", ds)
 	}
-	one, err := s.DiagnoseControllers(context.Background(), "widget")
+	one, err := describe.DiagnoseControllers(context.Background(), s, "widget")
 	if err != nil || len(one) != 1 || one[0].Controller != "widget" {
 		t.Errorf("DiagnoseControllers(widget) = %+v, %v; want widget's alone", one, err)
 	}
-	if _, err := s.DiagnoseControllers(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), `no controller "nope"`) {
+	if _, err := describe.DiagnoseControllers(context.Background(), s, "nope"); err == nil || !strings.Contains(err.Error(), `no controller "nope"`) {
 		t.Errorf("DiagnoseControllers(nope): error = %v, want one naming it and the known ones", err)
 	}
 }
@@ -146,7 +147,7 @@ func TestTransientRunSpansAForget(t *testing.T) {
 	r.clock.Step(time.Minute)
 	w.fail(t, "default/w1", 2, msg)
 
-	d, err := s.Describe(ctx, "widget", "default/w1", nil)
+	d, err := describe.Describe(ctx, s, "widget", "default/w1", nil)
 	if err != nil {
 		t.Fatalf("Describe: %v", err)
 	}

@@ -1,26 +1,29 @@
-// Package inspector is the library behind `kubectl backoff`: it finds a
-// controller's pods, opens port-forwards to their instrument endpoints (kept
-// alive across restarts and rollouts), calls the endpoints, reads the object
-// behind a key and its events from the API server, and hands it all to
-// inspector/explain for a plain-language diagnosis. It never prints:
-// everything it returns is data.
+// Package inspector is the v1 client behind `kubectl backoff`: it attaches
+// to a controller's pods through inspector/cluster's port-forwards (kept
+// alive across restarts and rollouts), or to one address, and reads the
+// endpoints as one Session: keys, a key, controllers, error groups, forget
+// and forget-all, a watch of the keys. It never prints and judges nothing:
+// everything it returns is the endpoint's data (inspector/describe reads
+// and explains a key over it).
 //
-//	target, err := inspector.ParseTarget("deploy/my-controller", "")
+//	target, err := cluster.ParseTarget("deploy/my-controller", "")
 //	if err != nil {
 //		return err
 //	}
-//	s, objects, err := inspector.Attach(ctx, inspector.AttachConfig{
+//	s, err := inspector.Attach(ctx, inspector.AttachConfig{
 //		REST: restConfig, Target: target, Namespace: "my-system",
 //	})
 //	if err != nil {
 //		return err
 //	}
 //	defer s.Close()
-//	d, err := s.Describe(ctx, "widget", "default/my-widget", objects)
+//	l, err := s.Keys(ctx, inspector.KeyQuery{Controller: "widget", Sort: api.SortNext})
 //	if err != nil {
 //		return err
 //	}
-//	fmt.Println(d.Diagnosis) // Backing off 4m12s after 17 consecutive failures: per-item exponential, ...
+//	for _, k := range l.Items {
+//		fmt.Println(k.Pod, k.Key.Key, k.State) // my-system/ctrl-0 default/my-widget backoff
+//	}
 //
 // Without a cluster, Direct talks to one endpoint address, e.g. the demo's:
 //
@@ -31,16 +34,4 @@
 // A Session queries every pod of the target. A replica whose controllers are
 // all inactive is a standby (leader election) and is reported as such; the
 // keys of several active replicas (shards) are merged, each naming its pod.
-//
-// # Explanations
-//
-// The words are the inspector/explain package's: Describe reads and
-// explain.Explain judges, DiagnoseControllers reads v1/controllers and
-// v1/errors and explain.DiagnoseController judges each controller. That
-// package is pure (no transport), so a viewer can explain again later:
-//
-//	ds, err := s.DiagnoseControllers(ctx, "")
-//	for _, d := range ds {
-//		fmt.Println(d.Line()) // outage — 100 keys backing off since 08:01:00 on one transient error (…)
-//	}
 package inspector

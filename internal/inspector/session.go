@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // Endpoint is one instrument endpoint: a pod through a port-forward, or an
@@ -24,13 +25,13 @@ type Endpoint struct {
 	Workload string
 	Client   *Client
 	// conn reports the connection state; nil for a direct address.
-	conn func() ConnState
+	conn func() cluster.ConnState
 }
 
 // State is the endpoint's connection state; a direct address is always connected.
-func (e *Endpoint) State() ConnState {
+func (e *Endpoint) State() cluster.ConnState {
 	if e.conn == nil {
-		return ConnState{Phase: PhaseConnected, LocalAddr: e.Name}
+		return cluster.ConnState{Phase: cluster.PhaseConnected, LocalAddr: e.Name}
 	}
 	return e.conn()
 }
@@ -87,7 +88,7 @@ type Replica struct {
 	Endpoint string
 	// Workload is the endpoint's workload (Endpoint.Workload).
 	Workload   string
-	Conn       ConnState
+	Conn       cluster.ConnState
 	ServerTime time.Time
 	// Standby is true when the replica runs no controller (not the leader).
 	Standby     bool

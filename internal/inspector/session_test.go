@@ -17,6 +17,8 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -327,7 +329,7 @@ func TestSessionDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := s.Describe(context.Background(), "widget", "default/w1", nil)
+	d, err := describe.Describe(context.Background(), s, "widget", "default/w1", nil)
 	if err != nil {
 		t.Fatalf("Describe: %v", err)
 	}
@@ -352,7 +354,7 @@ func TestSessionDescribe(t *testing.T) {
 		Details:  []string{lastErr},
 		Findings: findings,
 	})
-	if _, err := s.Describe(context.Background(), "widget", "default/nope", nil); err == nil || !strings.Contains(err.Error(), `no key "default/nope"`) {
+	if _, err := describe.Describe(context.Background(), s, "widget", "default/nope", nil); err == nil || !strings.Contains(err.Error(), `no key "default/nope"`) {
 		t.Errorf("Describe of an unknown key: error = %v, want one naming the key", err)
 	}
 }
@@ -367,7 +369,7 @@ func TestDirect(t *testing.T) {
 	}
 	defer s.Close()
 	eps := s.Endpoints()
-	if len(eps) != 1 || eps[0].Name != "127.0.0.1:8082" || eps[0].State().Phase != inspector.PhaseConnected {
+	if len(eps) != 1 || eps[0].Name != "127.0.0.1:8082" || eps[0].State().Phase != cluster.PhaseConnected {
 		t.Errorf("endpoints = %+v, want one, 127.0.0.1:8082, connected", eps)
 	}
 }

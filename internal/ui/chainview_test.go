@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -109,7 +110,7 @@ func TestChainView(t *testing.T) {
 		asked = append(asked, o.Ref())
 		return asker.AskObject(ctx, o)
 	}
-	attach := func(context.Context, string, string) (*inspector.Session, *inspector.ObjectReader, error) {
+	attach := func(context.Context, string, string) (*inspector.Session, *describe.ObjectReader, error) {
 		return &inspector.Session{}, nil, nil
 	}
 	list := func(ctx context.Context) (*objwhy.List, error) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
@@ -28,7 +30,7 @@ func fixedOverview() *inspector.Overview {
 		ServerTime: t0,
 		Replicas: []inspector.Replica{{
 			Endpoint: "demo/ctrl-0", ServerTime: t0,
-			Conn: inspector.ConnState{Phase: inspector.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
+			Conn: cluster.ConnState{Phase: cluster.PhaseConnected, Pod: "demo/ctrl-0", LocalAddr: "127.0.0.1:40123"},
 		}},
 		Controllers: []api.Controller{
 			{
@@ -107,7 +109,7 @@ func fixedForecast() []int {
 	return f
 }
 
-func fixedDetail() *inspector.Description {
+func fixedDetail() *describe.Description {
 	k := fixedKey("naive", "demo/naive-00001", "backoff", 17, 4*time.Minute+12*time.Second, 5*time.Minute+27*time.Second, "item-exponential", `spec.storageClass: required value: ConfigMap "naive-00001" has none`)
 	at := t0.Add(-17 * time.Minute)
 	var hist []api.Attempt
@@ -136,7 +138,7 @@ func fixedDetail() *inspector.Description {
 		},
 	}
 	obj.SpecChange = &objstatus.Change{Manager: "kubectl-client-side-apply", Operation: "Update", Time: t0.Add(-3 * time.Minute)}
-	d := &inspector.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
+	d := &describe.Description{Key: det, Controller: ov.Controller("naive"), Object: obj}
 	d.Diagnosis = explain.Explain(explain.Input{Key: det.Key, Controller: d.Controller, Object: obj, Now: t0})
 	return d
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
@@ -19,8 +20,8 @@ import (
 // unreachable ones of further workloads.
 func fleetOverview(unreachable int) *inspector.Overview {
 	ov := fixedOverview()
-	connected := func(ep string) inspector.ConnState {
-		return inspector.ConnState{Phase: inspector.PhaseConnected, Pod: ep, LocalAddr: "127.0.0.1:40123"}
+	connected := func(ep string) cluster.ConnState {
+		return cluster.ConnState{Phase: cluster.PhaseConnected, Pod: ep, LocalAddr: "127.0.0.1:40123"}
 	}
 	ov.Replicas = []inspector.Replica{
 		{Endpoint: "demo/ctrl-0", Workload: "demo/deploy/ctrl", ServerTime: t0, Conn: connected("demo/ctrl-0")},
@@ -32,7 +33,7 @@ func fleetOverview(unreachable int) *inspector.Overview {
 		ov.Replicas = append(ov.Replicas, inspector.Replica{
 			Endpoint: ep, Workload: fmt.Sprintf("team-%d/deploy/ctrl", i),
 			Err:  errors.New(`port-forward ` + ep + `: pods/portforward is forbidden: User "alice" cannot create resource "pods/portforward"`),
-			Conn: inspector.ConnState{Phase: inspector.PhaseFailed, Pod: ep, Attempts: 1, LastError: `pods/portforward is forbidden: User "alice" cannot create resource "pods/portforward"`},
+			Conn: cluster.ConnState{Phase: cluster.PhaseFailed, Pod: ep, Attempts: 1, LastError: `pods/portforward is forbidden: User "alice" cannot create resource "pods/portforward"`},
 		})
 	}
 	return ov

@@ -19,6 +19,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -75,7 +77,7 @@ func newForClusterOf(instrumented bool) *forCluster {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "widget-system", Name: "widget-controller-7d9f-abcde", Labels: map[string]string{"app": "widget-controller"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
 	if instrumented {
-		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: inspector.PortName, ContainerPort: 8082}}
+		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: cluster.PortName, ContainerPort: 8082}}
 	}
 	labels := map[string]string{"app": "widget-controller"}
 	cs := fake.NewClientset(
@@ -225,7 +227,7 @@ func lineWith(screen, sub string) string {
 // for the next time. An answer from a log has no detail to open.
 func TestTopForOpensTheKey(t *testing.T) {
 	var asked []string
-	attach := func(_ context.Context, ns, target string) (*inspector.Session, *inspector.ObjectReader, error) {
+	attach := func(_ context.Context, ns, target string) (*inspector.Session, *describe.ObjectReader, error) {
 		asked = append(asked, ns+" "+target)
 		return &inspector.Session{}, nil, nil
 	}

@@ -15,7 +15,8 @@ import (
 
 // TestHeaderSaysWhatTheLogRead: for a log source, the first header line
 // says how many lines were read, the records by dialect, the failure lines
-// that could not be read and those without a time.
+// without a time and those that could not be read, in the order of the
+// one log-read note (widget.ReadFacts) that `get --from-logs` prints too.
 func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 30})
@@ -24,7 +25,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
 	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
-	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 4 failure lines unreadable, 2 without a time"
+	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 2 without a time, 4 failure lines unreadable"
 	if !strings.Contains(first, want) {
 		t.Errorf("first header line = %q, want it to contain %q", first, want)
 	}

@@ -11,13 +11,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // fixedPods are what discovery found, sorted as Resolve sorts them.
-func fixedPods() []inspector.Pod {
-	return []inspector.Pod{
+func fixedPods() []cluster.Pod {
+	return []cluster.Pod{
 		{Namespace: "demo", Name: "ctrl-0", Port: 8082, Ready: true, Phase: "Running"},
 		{Namespace: "demo", Name: "ctrl-1", Port: 8082, Ready: true, Phase: "Running"},
 		{Namespace: "payments", Name: "billing-controller-7d9f8c6b5-x2x9q", Port: 9090, Ready: false, Phase: "Running"},
@@ -27,12 +29,12 @@ func fixedPods() []inspector.Pod {
 
 // fakeAttach records the pods it is asked for and answers with s or err.
 type fakeAttach struct {
-	asked []inspector.Pod
+	asked []cluster.Pod
 	s     *inspector.Session
 	err   error
 }
 
-func (f *fakeAttach) attach(_ context.Context, p inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+func (f *fakeAttach) attach(_ context.Context, p cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 	f.asked = append(f.asked, p)
 	return f.s, nil, f.err
 }
@@ -232,7 +234,7 @@ func TestJourneyPickPod(t *testing.T) {
 			t.Error("the picked pod's session was not closed at exit")
 		}
 	})
-	attach := func(_ context.Context, p inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error) {
+	attach := func(_ context.Context, p cluster.Pod) (*inspector.Session, *describe.ObjectReader, error) {
 		if p.Name != "ctrl-1" {
 			return nil, nil, errors.New("picked the wrong pod: " + p.String())
 		}

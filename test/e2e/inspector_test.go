@@ -30,6 +30,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -298,7 +299,7 @@ func testObjectLink(ctx context.Context, t *testing.T, kc *kubectl, admin string
 	})
 	edit(map[string]any{"fail": true, "size": int64(2)}) // generation 3, while failing
 	eventually(t, 30*time.Second, "describe reports the edit not observed", func(context.Context) error {
-		var d inspector.Description
+		var d describe.Description
 		if err := kc.jsonOf(t, &d, admin, cmd("describe", "--controller", widgetsController, key, "-o", "json")...); err != nil {
 			return err
 		}

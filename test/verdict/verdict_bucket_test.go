@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // bucketForecastRe reads the forecast a diagnosis gives when the token
@@ -59,7 +60,7 @@ func TestVerdictBucketForecast(t *testing.T) {
 	var before api.Key
 	deadline := time.Now().Add(3 * verdictWait)
 	for {
-		d, err := h.session.Describe(context.Background(), h.name, key, nil)
+		d, err := describe.Describe(context.Background(), h.session, h.name, key, nil)
 		if err == nil {
 			before = d.Key.Key
 			said = forecast(d.Diagnosis.Summary)
@@ -92,7 +93,7 @@ func TestVerdictBucketForecast(t *testing.T) {
 	if _, err := h.session.Forget(context.Background(), api.ForgetRequest{Controller: h.name, Keys: []string{key}}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := h.session.Describe(context.Background(), h.name, key, nil)
+	d, err := describe.Describe(context.Background(), h.session, h.name, key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

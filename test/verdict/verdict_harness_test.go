@@ -23,6 +23,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // The harness of the verdict table: a real controller on an instrumented
@@ -186,7 +187,7 @@ func (h *verdictHarness) waitKey(t *testing.T, key string, cond func(api.Key) bo
 // checkRow reads the key as `kubectl backoff get` and `describe` do.
 func (h *verdictHarness) checkRow(t *testing.T, key string, row verdictRow) {
 	t.Helper()
-	d, err := h.session.Describe(context.Background(), h.name, key, nil)
+	d, err := describe.Describe(context.Background(), h.session, h.name, key, nil)
 	if err != nil {
 		t.Fatalf("describe %s: %v", key, err)
 	}
@@ -206,7 +207,7 @@ func (h *verdictHarness) checkRow(t *testing.T, key string, row verdictRow) {
 	if row.controllerSays == "" {
 		return
 	}
-	ds, err := h.session.DiagnoseControllers(context.Background(), h.name)
+	ds, err := describe.DiagnoseControllers(context.Background(), h.session, h.name)
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("diagnose %s: %d diagnoses, %v", h.name, len(ds), err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -32,7 +33,7 @@ func TestVerdictBucketThrottledOutage(t *testing.T) {
 	deadline := time.Now().Add(verdictWait)
 	var line string
 	for {
-		ds, err := h.session.DiagnoseControllers(context.Background(), h.name)
+		ds, err := describe.DiagnoseControllers(context.Background(), h.session, h.name)
 		if err == nil && len(ds) == 1 {
 			line = ds[0].Line()
 			if ds[0].Situation == explain.SituationOutage && strings.Contains(line, throttled) {
@@ -62,7 +63,7 @@ func TestVerdictBucketThrottledOutage(t *testing.T) {
 	if bucketed == "" {
 		t.Fatalf("no key of %d has a delay the bucket chose, with the bucket empty", len(l.Items))
 	}
-	d, err := h.session.Describe(context.Background(), h.name, bucketed, nil)
+	d, err := describe.Describe(context.Background(), h.session, h.name, bucketed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
 // Package explain turns what a controller's endpoint (or log) says about a
 // key or a controller into verdicts and sentences. It is pure: data in,
 // words out, on the server's clock. It does no I/O and imports no
-// transport (the inspector package finds the pods, opens the
-// port-forwards and reads the object; TestNoTransport holds the line), so
+// transport (inspector/cluster finds the pods and opens the
+// port-forwards, inspector/describe reads the object; TestNoTransport holds the line), so
 // that the CLI, the UI and `why` say a state the same way, and a viewer
 // can explain again at a later time without a round trip.
 //
-//	d, err := session.Describe(ctx, "widget", "default/my-widget", objects) // an *inspector.Description
+//	d, err := describe.Describe(ctx, session, "widget", "default/my-widget", objects) // a *describe.Description
 //	if err != nil {
 //		return err
 //	}

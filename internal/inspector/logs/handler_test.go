@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // TestSession reads a store through inspector.Session, as top, get,
@@ -52,7 +53,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("keys = %s (total %d, matched %d), want %s (3, 2)", got, list.Total, list.Matched, want)
 	}
 
-	d, err := sess.Describe(ctx, "", "ns/a", nil)
+	d, err := describe.Describe(ctx, sess, "", "ns/a", nil)
 	if err != nil {
 		t.Fatalf("Describe: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilclock "k8s.io/utils/clock"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // DefaultSince is how much history a stream asks for, so that the streaks
@@ -21,8 +21,8 @@ const DefaultSince = time.Hour
 
 // StreamConfig says whose logs to follow.
 type StreamConfig struct {
-	Clientset inspector.Clientset
-	Target    inspector.Target
+	Clientset cluster.Clientset
+	Target    cluster.Target
 	Namespace string
 	// Container is the container to read; defaults to the pod's
 	// kubectl.kubernetes.io/default-container, else its first container.
@@ -32,7 +32,7 @@ type StreamConfig struct {
 	Since time.Duration
 	// Tunnel spaces the reconnects and the looks for new pods, as the
 	// port-forward tunnel does: Backoff doubling to Max.
-	Tunnel inspector.TunnelOptions
+	Tunnel cluster.TunnelOptions
 	// Once reads each pod's log up to now and returns, for one-shot
 	// commands (get, describe); otherwise the logs are followed.
 	Once bool
@@ -58,7 +58,7 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) (stop func(), err 
 	if cfg.Tunnel.Clock == nil {
 		cfg.Tunnel.Clock = utilclock.RealClock{}
 	}
-	pods, err := inspector.Resolve(ctx, cfg.Clientset, cfg.Target, cfg.Namespace, false, "")
+	pods, err := cluster.Resolve(ctx, cfg.Clientset, cfg.Target, cfg.Namespace, false, "")
 	if err != nil {
 		return nil, fmt.Errorf("--from-logs: %w", err)
 	}
@@ -112,7 +112,7 @@ func (f *follower) watchPods(ctx context.Context) {
 			return
 		case <-f.cfg.Tunnel.Clock.After(f.cfg.Tunnel.Max):
 		}
-		pods, err := inspector.Resolve(ctx, f.cfg.Clientset, f.cfg.Target, f.cfg.Namespace, false, "")
+		pods, err := cluster.Resolve(ctx, f.cfg.Clientset, f.cfg.Target, f.cfg.Namespace, false, "")
 		if err != nil {
 			continue
 		}
@@ -124,7 +124,7 @@ func (f *follower) watchPods(ctx context.Context) {
 
 // start follows p's log unless it is followed already; opened (may be nil)
 // gets the result of its first attempt to open the stream.
-func (f *follower) start(ctx context.Context, p inspector.Pod, opened chan<- error) {
+func (f *follower) start(ctx context.Context, p cluster.Pod, opened chan<- error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.running[p.String()] {
@@ -141,7 +141,7 @@ func (f *follower) start(ctx context.Context, p inspector.Pod, opened chan<- err
 
 // follow streams one pod's log, resuming after each end, until the pod is
 // gone or ctx is done. The first attempt's result goes to opened.
-func (f *follower) follow(ctx context.Context, p inspector.Pod, opened chan<- error) {
+func (f *follower) follow(ctx context.Context, p cluster.Pod, opened chan<- error) {
 	report := func(err error) {
 		if opened != nil {
 			opened <- err
@@ -191,7 +191,7 @@ func (f *follower) follow(ctx context.Context, p inspector.Pod, opened chan<- er
 }
 
 // readOnce reads the last cfg.Since of every pod's log, concurrently.
-func (s *Store) readOnce(ctx context.Context, cfg StreamConfig, pods []inspector.Pod) error {
+func (s *Store) readOnce(ctx context.Context, cfg StreamConfig, pods []cluster.Pod) error {
 	errs := make([]error, len(pods))
 	var wg sync.WaitGroup
 	for i, p := range pods {

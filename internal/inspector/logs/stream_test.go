@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // TestFollowResumes follows a pod's log through an API server (httptest)
@@ -61,8 +61,8 @@ func TestFollowResumes(t *testing.T) {
 
 	s := NewStore(Options{Live: true})
 	stop, err := s.Follow(context.Background(), StreamConfig{
-		Clientset: cs, Target: inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}, Namespace: "demo",
-		Tunnel: inspector.TunnelOptions{Backoff: time.Millisecond, Max: 10 * time.Millisecond},
+		Clientset: cs, Target: cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}, Namespace: "demo",
+		Tunnel: cluster.TunnelOptions{Backoff: time.Millisecond, Max: 10 * time.Millisecond},
 	})
 	if err != nil {
 		t.Fatalf("Follow: %v", err)
@@ -118,7 +118,7 @@ func TestFollowRefused(t *testing.T) {
 	s := NewStore(Options{Live: true})
 	_, err := s.Follow(context.Background(), StreamConfig{
 		Clientset: kubernetes.NewForConfigOrDie(&rest.Config{Host: srv.URL}),
-		Target:    inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}, Namespace: "demo",
+		Target:    cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}, Namespace: "demo",
 	})
 	if err == nil || !strings.Contains(err.Error(), "logs of pod demo/ctrl-0") || !strings.Contains(err.Error(), `"pods/log"`) {
 		t.Errorf("err = %v, want one naming the pod and pods/log", err)

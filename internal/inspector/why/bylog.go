@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // RuleLogKind: of several candidates (kubebuilder scaffolds every operator
@@ -81,11 +81,11 @@ func (f *Finder) byLog(ctx context.Context, gk schema.GroupKind, amb *Controller
 
 // ReadLog implements LogReader over pods/log.
 func (c *Cluster) ReadLog(ctx context.Context, namespace, target, container string, headBytes, tailLines int64) (string, error) {
-	t, err := inspector.ParseTarget(target, "")
+	t, err := cluster.ParseTarget(target, "")
 	if err != nil {
 		return "", err
 	}
-	pods, err := inspector.Resolve(ctx, c.Core, t, namespace, false, "")
+	pods, err := cluster.Resolve(ctx, c.Core, t, namespace, false, "")
 	if err != nil || len(pods) == 0 {
 		return "", fmt.Errorf("%s in %s: no running pod (%v)", target, namespace, err)
 	}

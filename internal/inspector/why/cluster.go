@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
 
@@ -24,7 +25,7 @@ const probeTimeout = 15 * time.Second
 // pods/log (logs.Store.Follow, read once).
 type Cluster struct {
 	REST *rest.Config
-	Core inspector.Clientset
+	Core cluster.Clientset
 	// Since is how much of a log is read. Defaults to logs.DefaultSince.
 	Since time.Duration
 
@@ -50,17 +51,17 @@ func (c *Cluster) Reread() { c.stores = nil }
 var _ KeyReader = &Cluster{}
 
 // attach opens a session on the pods of target in namespace.
-func (c *Cluster) attach(ctx context.Context, namespace string, target inspector.Target) (*inspector.Session, error) {
-	s, _, err := inspector.Attach(ctx, inspector.AttachConfig{REST: c.REST, Clientset: c.Core, Target: target,
+func (c *Cluster) attach(ctx context.Context, namespace string, target cluster.Target) (*inspector.Session, error) {
+	s, err := inspector.Attach(ctx, inspector.AttachConfig{REST: c.REST, Clientset: c.Core, Target: target,
 		Namespace: namespace, Scheme: "http", Prefix: api.DefaultPrefix})
 	return s, err
 }
 
 // Probe asks an instrumented pod which controllers it runs.
-func (c *Cluster) Probe(ctx context.Context, p inspector.Pod) ([]api.Controller, error) {
+func (c *Cluster) Probe(ctx context.Context, p cluster.Pod) ([]api.Controller, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	s, err := c.attach(ctx, p.Namespace, inspector.Target{Kind: inspector.KindPod, Name: p.Name})
+	s, err := c.attach(ctx, p.Namespace, cluster.Target{Kind: cluster.KindPod, Name: p.Name})
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // The rules that find a status manager's pods, in the order they are tried.
@@ -58,17 +58,17 @@ func (c *Controller) Found() bool { return c != nil && c.Target != "" }
 
 // Given is the user's own answer (--controller-pod): pods of Target in Namespace.
 type Given struct {
-	Target    inspector.Target
+	Target    cluster.Target
 	Namespace string
 }
 
 // Probe reads the controllers an instrumented pod runs (v1/controllers
 // through a port-forward).
-type Probe func(ctx context.Context, p inspector.Pod) ([]api.Controller, error)
+type Probe func(ctx context.Context, p cluster.Pod) ([]api.Controller, error)
 
 // Finder finds the pods of the controller that owns an object's status.
 type Finder struct {
-	Core inspector.Clientset
+	Core cluster.Clientset
 	// Probe asks instrumented pods what they run; nil skips that rule.
 	Probe Probe
 	// Logs reads candidates' logs when a search is ambiguous; nil skips
@@ -226,7 +226,7 @@ func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string
 	if f.Probe == nil {
 		return notFound, nil
 	}
-	pods, err := inspector.Resolve(ctx, f.Core, inspector.Target{}, metav1.NamespaceAll, true, "")
+	pods, err := cluster.Resolve(ctx, f.Core, cluster.Target{}, metav1.NamespaceAll, true, "")
 	if err != nil {
 		if r := Refused(err, "list", "pods", "", "to find instrumented pods that reconcile "+gk.String()); r != err {
 			return notFound, []error{r}
@@ -274,15 +274,15 @@ func (f *Finder) markInstrumented(ctx context.Context, c *Controller) {
 	if err != nil {
 		return
 	}
-	pods, err := inspector.Resolve(ctx, f.Core, t, c.Namespace, false, "")
+	pods, err := cluster.Resolve(ctx, f.Core, t, c.Namespace, false, "")
 	if err != nil {
 		return
 	}
-	c.Instrumented = slices.ContainsFunc(pods, func(p inspector.Pod) bool { return !p.PortGuessed })
+	c.Instrumented = slices.ContainsFunc(pods, func(p cluster.Pod) bool { return !p.PortGuessed })
 }
 
 // targetOf names a pod's workload as a TARGET: deploy/NAME, sts/NAME, or pod/NAME.
-func targetOf(p inspector.Pod) string {
+func targetOf(p cluster.Pod) string {
 	parts := strings.SplitN(p.Workload, "/", 3)
 	if len(parts) == 3 && (parts[1] == "deploy" || parts[1] == "sts" || parts[1] == "rs") {
 		return parts[1] + "/" + parts[2]

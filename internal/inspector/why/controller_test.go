@@ -16,7 +16,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // deployment is a Deployment whose pods run one container.
@@ -38,7 +38,7 @@ func runningPod(ns, name string, labels map[string]string, instrumented bool) *c
 		Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "manager"}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning}}
 	if instrumented {
-		p.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: inspector.PortName, ContainerPort: 8082}}
+		p.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: cluster.PortName, ContainerPort: 8082}}
 	}
 	return p
 }
@@ -112,7 +112,7 @@ func TestFindByKind(t *testing.T) {
 		"gadgets/gadget-operator-0": {{Name: "gadget", Kind: &api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}}},
 	}
 	var probed []string
-	f := &Finder{Core: cs, Probe: func(_ context.Context, p inspector.Pod) ([]api.Controller, error) {
+	f := &Finder{Core: cs, Probe: func(_ context.Context, p cluster.Pod) ([]api.Controller, error) {
 		probed = append(probed, p.String())
 		return runs[p.String()], nil
 	}}
@@ -151,7 +151,7 @@ func TestFindRefused(t *testing.T) {
 func TestFindGiven(t *testing.T) {
 	cs := fake.NewClientset(runningPod("ops", "ctl-0", nil, true))
 	f := &Finder{Core: cs}
-	c, _ := f.Find(context.Background(), widgetGK, []Change{{Manager: "x"}}, &Given{Target: inspector.Target{Kind: inspector.KindPod, Name: "ctl-0"}, Namespace: "ops"})
+	c, _ := f.Find(context.Background(), widgetGK, []Change{{Manager: "x"}}, &Given{Target: cluster.Target{Kind: cluster.KindPod, Name: "ctl-0"}, Namespace: "ops"})
 	if c.Rule != RuleGiven || c.Target != "pod/ctl-0" || c.Namespace != "ops" || !c.Instrumented {
 		t.Errorf("got %+v; want the given pod, instrumented", c)
 	}

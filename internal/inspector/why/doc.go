@@ -6,7 +6,7 @@
 //	asker := &why.Asker{
 //		Finder: &why.Finder{Core: cs, Probe: reader.Probe, Logs: reader.ReadLog},
 //		Keys:   reader,
-//		Events: inspector.NewObjectReader(cfg, cs).Events,
+//		Events: describe.NewObjectReader(cfg, cs).Events,
 //		Kinds:  &why.DiscoveryKinds{Discovery: cs.Discovery()},
 //		Graph:  &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()},
 //	}

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // The rules beyond the Deployments'.
@@ -46,7 +46,7 @@ var controlPlane = map[string]bool{
 const podPage = 500
 
 // listAllPods lists the pods of every namespace, page by page.
-func listAllPods(ctx context.Context, cs inspector.Clientset) ([]corev1.Pod, error) {
+func listAllPods(ctx context.Context, cs cluster.Clientset) ([]corev1.Pod, error) {
 	var out []corev1.Pod
 	opts := metav1.ListOptions{Limit: podPage}
 	for {
@@ -129,9 +129,9 @@ func controlPlaneHidden(manager string) *Controller {
 }
 
 // target is the controller's pods as a Target.
-func (c *Controller) target() (inspector.Target, error) {
+func (c *Controller) target() (cluster.Target, error) {
 	if c.Selector != "" {
-		return inspector.Target{Selector: c.Selector}, nil
+		return cluster.Target{Selector: c.Selector}, nil
 	}
-	return inspector.ParseTarget(c.Target, "")
+	return cluster.ParseTarget(c.Target, "")
 }

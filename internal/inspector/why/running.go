@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // maxPodStates bounds the pods whose state a down controller's answer names.
@@ -27,7 +27,7 @@ func (f *Finder) checkRunning(ctx context.Context, c *Controller) {
 	}
 	var sel, state string
 	switch t.Kind {
-	case inspector.KindDeployment:
+	case cluster.KindDeployment:
 		d, err := f.Core.AppsV1().Deployments(c.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
 		if err != nil {
 			return
@@ -46,7 +46,7 @@ func (f *Finder) checkRunning(ctx context.Context, c *Controller) {
 		} else {
 			state = fmt.Sprintf("%d of %d replicas ready", d.Status.ReadyReplicas, want)
 		}
-	case inspector.KindPod:
+	case cluster.KindPod:
 		p, err := f.Core.CoreV1().Pods(c.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
 		if err != nil {
 			return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -47,7 +48,7 @@ type Common struct {
 type Conn struct {
 	Ctx       context.Context
 	Session   *inspector.Session
-	Objects   *inspector.ObjectReader
+	Objects   *describe.ObjectReader
 	Namespace string
 	Owned     *Sessions
 }

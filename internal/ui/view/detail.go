@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
@@ -24,7 +25,7 @@ type Detail struct {
 	C *Common
 
 	Controller, Key string
-	Data            *inspector.Description
+	Data            *describe.Description
 	// input is what Explain reads, copied before data was escaped: its
 	// quoting (%q) escapes the error itself, and escaping it first would
 	// show every escape twice (\\x1b). Its answer is escaped as drawn.
@@ -235,7 +236,7 @@ func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 
 // explainInput is a deep copy of what Explain reads of dd, so that
 // escaping dd leaves it as read.
-func explainInput(dd *inspector.Description) explain.Input {
+func explainInput(dd *describe.Description) explain.Input {
 	in := explain.Input{Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet}
 	if dd.Key != nil {
 		in.Key = dd.Key.Key

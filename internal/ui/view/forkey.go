@@ -8,20 +8,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // ForAttachFunc opens a session on a controller's pods, named as `why`
 // found them (TARGET deploy/NAME in namespace), for the key detail.
-type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspector.Session, *inspector.ObjectReader, error)
+type ForAttachFunc func(ctx context.Context, namespace, target string) (*inspector.Session, *describe.ObjectReader, error)
 
 // ForAttachedMsg carries the session opened on the controller of the
 // answer shown, to open its key in the detail view, or why not.
 type ForAttachedMsg struct {
 	ID, Controller, Key string
 	Session             *inspector.Session
-	Objects             *inspector.ObjectReader
+	Objects             *describe.ObjectReader
 	Err                 error
 }
 
@@ -81,7 +82,7 @@ func (f *For) AttachFunc() ForAttachFunc { return f.opts.Attach }
 // ForSession is a session the `top --for` view opened on a controller.
 type ForSession struct {
 	Session *inspector.Session
-	Objects *inspector.ObjectReader
+	Objects *describe.ObjectReader
 }
 
 // RawOf is a, an answer of the escaped list, as it was read: the names a

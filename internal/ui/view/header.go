@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -119,7 +120,7 @@ func (t *Top) replica(r inspector.Replica) string {
 	out := explain.Printable(r.Endpoint) + " " + s.Label.Render(role) // a pod name is the cluster's text
 	c := r.Conn
 	switch c.Phase {
-	case inspector.PhaseConnected, "":
+	case cluster.PhaseConnected, "":
 		if !t.C.Opts.SnapshotAt.IsZero() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
@@ -133,7 +134,7 @@ func (t *Top) replica(r inspector.Replica) string {
 			return out + s.Bad.Render("✗ not answering since "+widget.ClockTime(t.quietSince))
 		}
 		return out + s.OK.Render("● connected")
-	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
+	case cluster.PhaseConnecting, cluster.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
 			st += " in " + widget.Countdown(c.RetryAt, t.C.Now())

@@ -7,12 +7,14 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // AttachFunc opens a session on one pod. ctx bounds the attach only: the
 // session lives until it is closed.
-type AttachFunc func(ctx context.Context, pod inspector.Pod) (*inspector.Session, *inspector.ObjectReader, error)
+type AttachFunc func(ctx context.Context, pod cluster.Pod) (*inspector.Session, *describe.ObjectReader, error)
 
 // Options configures the UI. Session, or Pods with Attach, is required.
 // The UI never changes them: what it attaches to later is its own state.
@@ -27,11 +29,11 @@ type Options struct {
 	// with no TARGET to say which: the UI opens on a picker of them and
 	// attaches to the one picked with Attach. It closes that session itself
 	// when it exits, since the caller never sees it.
-	Pods   []inspector.Pod
+	Pods   []cluster.Pod
 	Attach AttachFunc
 	// Objects reads the object behind a key for the detail view; may be nil
 	// (with --addr there is no cluster to read from).
-	Objects *inspector.ObjectReader
+	Objects *describe.ObjectReader
 	// Chain walks the chain of the object behind a key, for the detail
 	// view's blocker line (why.Asker.ChainOf); nil shows none. Called from
 	// a tea.Cmd, at most once per detailChainEvery.

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -22,7 +22,7 @@ const pickerLines = 4
 // the command with pod/NAME.
 type Picker struct {
 	C    *Common
-	pods []inspector.Pod
+	pods []cluster.Pod
 
 	Filter widget.Filter
 	Shown  []int // indexes into pods of those the filter lets through
@@ -30,11 +30,11 @@ type Picker struct {
 	offset int   // first of shown on screen
 
 	// Attaching is the pod being attached to; nil when none is.
-	Attaching *inspector.Pod
+	Attaching *cluster.Pod
 }
 
 // NewPicker is the picker of pods.
-func NewPicker(c *Common, pods []inspector.Pod) Picker {
+func NewPicker(c *Common, pods []cluster.Pod) Picker {
 	p := Picker{C: c, pods: pods, Filter: widget.NewFilter(c.Keys.FilterKeys(), "")}
 	p.apply()
 	return p
@@ -51,7 +51,7 @@ func (p Picker) setSize() Picker {
 }
 
 // Selected is the pod under the cursor.
-func (p *Picker) Selected() *inspector.Pod {
+func (p *Picker) Selected() *cluster.Pod {
 	if p.cursor < 0 || p.cursor >= len(p.Shown) {
 		return nil
 	}

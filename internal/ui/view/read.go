@@ -11,6 +11,8 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
 
 // The views' reads: each a tea.Cmd that calls package inspector and
@@ -27,7 +29,7 @@ const (
 // DetailFetchedMsg carries a (re)read of the key the detail view shows.
 type DetailFetchedMsg struct {
 	Controller, Key string
-	Data            *inspector.Description
+	Data            *describe.Description
 	Err             error
 	FetchedAt       time.Time
 }
@@ -42,20 +44,20 @@ type GroupsFetchedMsg struct {
 
 // AttachedMsg carries the session opened on the pod picked, or why not.
 type AttachedMsg struct {
-	Pod     inspector.Pod
+	Pod     cluster.Pod
 	Session *inspector.Session
-	Objects *inspector.ObjectReader
+	Objects *describe.ObjectReader
 	Err     error
 }
 
 // DetailCmd reads one key and explains it, as `kubectl backoff describe`
 // does: its history, its controller, the fleet around it and, when a
 // cluster is at hand, the object behind it.
-func DetailCmd(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
+func DetailCmd(ctx context.Context, s *inspector.Session, objects *describe.ObjectReader, clock func() time.Time, controller, key string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
-		d, err := s.Describe(ctx, controller, key, objects)
+		d, err := describe.Describe(ctx, s, controller, key, objects)
 		return DetailFetchedMsg{Controller: controller, Key: key, Data: d, Err: err, FetchedAt: clock()}
 	}
 }
@@ -74,7 +76,7 @@ func groupsCmd(ctx context.Context, s *inspector.Session, clock func() time.Time
 // attachCmd attaches to pod with attach. The session is handed to owned
 // here, not in Update, so that it is closed when the UI exits even if the UI
 // exits while the attach is under way and this message is never read.
-func attachCmd(ctx context.Context, attach AttachFunc, owned *Sessions, pod inspector.Pod) tea.Cmd {
+func attachCmd(ctx context.Context, attach AttachFunc, owned *Sessions, pod cluster.Pod) tea.Cmd {
 	return func() tea.Msg {
 		// Bounds the discovery and the port-forward's setup; the session
 		// itself lives until closed.

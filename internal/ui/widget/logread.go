@@ -11,21 +11,24 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
-// LogReadPart says how much of a log was understood: the lines read, the
-// records by dialect, and the failure-looking lines that could not be read
-// (`get --from-logs` prints one of them).
+// LogReadPart is top's header's rendering of the log-read note
+// (ReadFacts): the lines read, the records by dialect, what had no time
+// and the failure-looking lines that could not be read (`get --from-logs`
+// prints one of them).
 func LogReadPart(s *Styles, lr *api.LogRead) string {
-	out := s.Label.Render("log ") + fmt.Sprintf("%d lines", lr.Lines)
-	if r := Recognised(lr); r != "" {
-		out += ", " + r
-	} else {
-		out += s.Warn.Render(", none recognised")
-	}
-	if lr.Unreadable > 0 {
-		out += s.Warn.Render(fmt.Sprintf(", %d failure lines unreadable", lr.Unreadable))
-	}
-	if lr.Untimed > 0 {
-		out += s.Dim.Render(fmt.Sprintf(", %d without a time", lr.Untimed))
+	out := s.Label.Render("log ")
+	for i, f := range ReadFacts(lr) {
+		switch {
+		case f.Short == "":
+		case i == 0:
+			out += f.Short
+		case f.Warn:
+			out += s.Warn.Render(", " + f.Short)
+		case i == 1:
+			out += ", " + f.Short
+		default:
+			out += s.Dim.Render(", " + f.Short)
+		}
 	}
 	return out
 }

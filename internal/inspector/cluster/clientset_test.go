@@ -1,4 +1,4 @@
-package inspector_test
+package cluster_test
 
 import (
 	"context"
@@ -22,14 +22,14 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // client-go's clientset and its fake are Clientsets: callers and tests may
 // pass them.
 var (
-	_ inspector.Clientset = kubernetes.Interface(nil)
-	_ inspector.Clientset = (*fake.Clientset)(nil)
+	_ cluster.Clientset = kubernetes.Interface(nil)
+	_ cluster.Clientset = (*fake.Clientset)(nil)
 )
 
 // TestNewClientset: each group's client reaches the server with client-go's
@@ -54,7 +54,7 @@ func TestNewClientset(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	cs, err := inspector.NewClientset(&rest.Config{Host: srv.URL, QPS: 7, Burst: 3})
+	cs, err := cluster.NewClientset(&rest.Config{Host: srv.URL, QPS: 7, Burst: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestNewClientset(t *testing.T) {
 		t.Errorf("the groups' clients have rate limiters of their own; want core's, shared")
 	}
 
-	if _, err := inspector.NewClientset(&rest.Config{Host: srv.URL, QPS: 5}); err == nil || !strings.Contains(err.Error(), "burst") {
+	if _, err := cluster.NewClientset(&rest.Config{Host: srv.URL, QPS: 5}); err == nil || !strings.Contains(err.Error(), "burst") {
 		t.Errorf("QPS without a burst: error %v, want one naming burst", err)
 	}
 }
@@ -99,10 +99,10 @@ func TestNewClientset(t *testing.T) {
 // TestNoFullClientset keeps client-go's full clientset out of the binary: a
 // kubernetes.NewForConfig anywhere in the module's non-test code links a
 // typed client for every API group (about 8.5 MB of the stripped binary).
-// Use inspector.NewClientset, and widen inspector.Clientset if a group is
+// Use cluster.NewClientset, and widen cluster.Clientset if a group is
 // missing.
 func TestNoFullClientset(t *testing.T) {
-	root, err := filepath.Abs("../..") // internal/inspector is two below the module root
+	root, err := filepath.Abs("../../..") // internal/inspector/cluster is three below the module root
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestNoFullClientset(t *testing.T) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
 				if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && strings.HasPrefix(sel.Sel.Name, "New") {
-					t.Errorf("%s: %s.%s links every API group's client into the binary; use inspector.NewClientset", fset.Position(sel.Pos()), local, sel.Sel.Name)
+					t.Errorf("%s: %s.%s links every API group's client into the binary; use cluster.NewClientset", fset.Position(sel.Pos()), local, sel.Sel.Name)
 				}
 			}
 			return true

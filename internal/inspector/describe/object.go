@@ -1,4 +1,4 @@
-package inspector
+package describe
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
@@ -27,7 +28,7 @@ const maxEvents = 10
 // Dynamic and Mapper, or, where there is none, through Fetch.
 type ObjectReader struct {
 	Dynamic dynamic.Interface
-	Core    Clientset
+	Core    cluster.Clientset
 	Mapper  meta.RESTMapper
 	// Fetch, when set, reads the object instead of Dynamic and Mapper: an
 	// in-process store's (the demo's, which runs with no API server). It

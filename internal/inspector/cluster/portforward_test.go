@@ -1,4 +1,4 @@
-package inspector
+package cluster
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster/clustertest"
 )
 
 // testPodPort is the pod port forwarded to, the endpoint's default.
@@ -89,19 +90,19 @@ func TestForward(t *testing.T) {
 	tests := []struct {
 		name      string
 		websocket bool
-		want      []pfRequest
+		want      []clustertest.Request
 	}{
 		// A current API server: the websocket tunnel is taken, no fallback.
-		{"websocket tunnel", true, []pfRequest{{"demo/ctrl-0", true}}},
+		{"websocket tunnel", true, []clustertest.Request{{Pod: "demo/ctrl-0", Websocket: true}}},
 		// An older one refuses the websocket upgrade: SPDY fallback.
-		{"spdy fallback", false, []pfRequest{{"demo/ctrl-0", true}, {"demo/ctrl-0", false}}},
+		{"spdy fallback", false, []clustertest.Request{{Pod: "demo/ctrl-0", Websocket: true}, {Pod: "demo/ctrl-0", Websocket: false}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
-			s.set(func(s *pfServer) { s.websocket = tt.websocket })
+			s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+			s.Set(func(s *clustertest.PortForwardServer) { s.Websocket = tt.websocket })
 
-			fw, err := Forward(pfCtx(t), s.config(), "demo", "ctrl-0", testPodPort)
+			fw, err := Forward(pfCtx(t), s.Config(), "demo", "ctrl-0", testPodPort)
 			if err != nil {
 				t.Fatalf("Forward: %v", err)
 			}
@@ -114,7 +115,7 @@ func TestForward(t *testing.T) {
 			}
 			// Two requests over the same forward: it multiplexes.
 			pfControllers(t, fw.LocalAddr)
-			if e, a := tt.want, s.seen(); !slices.Equal(e, a) {
+			if e, a := tt.want, s.Seen(); !slices.Equal(e, a) {
 				t.Errorf("requests = %v, want %v", a, e)
 			}
 		})
@@ -142,9 +143,9 @@ func TestForwardRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
-			s.set(func(s *pfServer) { s.websocket, s.forbidden = tt.websocket, tt.forbidden })
-			fw, err := Forward(pfCtx(t), s.config(), "demo", tt.pod, testPodPort)
+			s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+			s.Set(func(s *clustertest.PortForwardServer) { s.Websocket, s.Forbidden = tt.websocket, tt.forbidden })
+			fw, err := Forward(pfCtx(t), s.Config(), "demo", tt.pod, testPodPort)
 			if err == nil {
 				fw.Close()
 				t.Fatal("Forward succeeded, want an error")
@@ -175,9 +176,9 @@ func checkPFForbidden(t *testing.T, err error) {
 }
 
 func TestForwardLostConnection(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
-	s.set(func(s *pfServer) { s.websocket = true })
-	fw, err := Forward(pfCtx(t), s.config(), "demo", "ctrl-0", testPodPort)
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+	s.Set(func(s *clustertest.PortForwardServer) { s.Websocket = true })
+	fw, err := Forward(pfCtx(t), s.Config(), "demo", "ctrl-0", testPodPort)
 	if err != nil {
 		t.Fatalf("Forward: %v", err)
 	}
@@ -185,7 +186,7 @@ func TestForwardLostConnection(t *testing.T) {
 	if err := fw.Err(); err != nil {
 		t.Errorf("Err while running = %v, want nil", err)
 	}
-	s.drop()
+	s.Drop()
 	select {
 	case <-fw.Done():
 	case <-time.After(10 * time.Second):
@@ -197,8 +198,8 @@ func TestForwardLostConnection(t *testing.T) {
 }
 
 func TestForwardClose(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
-	fw, err := Forward(pfCtx(t), s.config(), "demo", "ctrl-0", testPodPort)
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+	fw, err := Forward(pfCtx(t), s.Config(), "demo", "ctrl-0", testPodPort)
 	if err != nil {
 		t.Fatalf("Forward: %v", err)
 	}
@@ -241,11 +242,11 @@ func runPFTunnel(t *testing.T, tun *Tunnel) (stop func() error) {
 }
 
 func TestTunnelReconnects(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0", "demo/ctrl-1")
-	s.set(func(s *pfServer) { s.websocket = true })
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0", "demo/ctrl-1")
+	s.Set(func(s *clustertest.PortForwardServer) { s.Websocket = true })
 	fc := clocktesting.NewFakeClock(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC))
 	r := &pfResolver{pod: "ctrl-0"}
-	tun := NewTunnel(s.config(), r.resolve, TunnelOptions{Backoff: time.Second, Clock: fc})
+	tun := NewTunnel(s.Config(), r.resolve, TunnelOptions{Backoff: time.Second, Clock: fc})
 	stop := runPFTunnel(t, tun)
 
 	addr, err := tun.Addr(pfCtx(t))
@@ -260,7 +261,7 @@ func TestTunnelReconnects(t *testing.T) {
 	// The pod is replaced and the connection drops: the tunnel waits out
 	// the backoff, resolves again and follows the new pod.
 	r.set("ctrl-1")
-	s.drop()
+	s.Drop()
 	pfEventually(t, "the tunnel to wait for its retry", fc.HasWaiters)
 	st := tun.State()
 	if e, a := PhaseReconnecting, st.Phase; e != a {
@@ -288,7 +289,7 @@ func TestTunnelReconnects(t *testing.T) {
 	if e, a := 2, r.count(); e != a {
 		t.Errorf("resolve called %d times, want %d", a, e)
 	}
-	if got := s.seen(); got[len(got)-1].Pod != "demo/ctrl-1" {
+	if got := s.Seen(); got[len(got)-1].Pod != "demo/ctrl-1" {
 		t.Errorf("last request went to %s, want demo/ctrl-1", got[len(got)-1].Pod)
 	}
 
@@ -301,10 +302,10 @@ func TestTunnelReconnects(t *testing.T) {
 }
 
 func TestTunnelBacksOffUntilPodExists(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort)
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort)
 	fc := clocktesting.NewFakeClock(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC))
 	r := &pfResolver{pod: "ctrl-0"}
-	tun := NewTunnel(s.config(), r.resolve, TunnelOptions{Backoff: time.Second, Max: 3 * time.Second, Clock: fc})
+	tun := NewTunnel(s.Config(), r.resolve, TunnelOptions{Backoff: time.Second, Max: 3 * time.Second, Clock: fc})
 	runPFTunnel(t, tun)
 
 	// 404s: the waits double up to Max, and the phase stays connecting.
@@ -318,7 +319,7 @@ func TestTunnelBacksOffUntilPodExists(t *testing.T) {
 			t.Errorf("LastError = %q, want pod not found", st.LastError)
 		}
 		if i == 2 {
-			s.set(func(s *pfServer) { s.pods["demo/ctrl-0"] = true })
+			s.Set(func(s *clustertest.PortForwardServer) { s.Pods["demo/ctrl-0"] = true })
 		}
 		fc.Step(wait)
 	}
@@ -330,10 +331,10 @@ func TestTunnelBacksOffUntilPodExists(t *testing.T) {
 }
 
 func TestTunnelForbidden(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
-	s.set(func(s *pfServer) { s.forbidden = true })
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+	s.Set(func(s *clustertest.PortForwardServer) { s.Forbidden = true })
 	r := &pfResolver{pod: "ctrl-0"}
-	tun := NewTunnel(s.config(), r.resolve, TunnelOptions{Clock: clocktesting.NewFakeClock(time.Now())})
+	tun := NewTunnel(s.Config(), r.resolve, TunnelOptions{Clock: clocktesting.NewFakeClock(time.Now())})
 
 	err := tun.Run(pfCtx(t)) // returns by itself: no retry can help
 	checkPFForbidden(t, err)
@@ -349,10 +350,10 @@ func TestTunnelForbidden(t *testing.T) {
 }
 
 func TestTunnelResolveForbidden(t *testing.T) {
-	s := newPFServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
+	s := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort, "demo/ctrl-0")
 	denied := apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "ctrl-0", errors.New(`User "alice" cannot get resource "pods"`))
 	resolve := func(context.Context) (string, string, int, error) { return "", "", 0, denied }
-	tun := NewTunnel(s.config(), resolve, TunnelOptions{Clock: clocktesting.NewFakeClock(time.Now())})
+	tun := NewTunnel(s.Config(), resolve, TunnelOptions{Clock: clocktesting.NewFakeClock(time.Now())})
 
 	if err := tun.Run(pfCtx(t)); !apierrors.IsForbidden(err) {
 		t.Errorf("Run = %v, want the Forbidden error from resolve", err)
@@ -360,7 +361,7 @@ func TestTunnelResolveForbidden(t *testing.T) {
 	if st := tun.State(); st.Phase != PhaseFailed || !strings.Contains(st.LastError, "cannot get resource") {
 		t.Errorf("state = %+v, want failed with resolve's error", st)
 	}
-	if n := len(s.seen()); n != 0 {
+	if n := len(s.Seen()); n != 0 {
 		t.Errorf("%d port-forward requests, want none before the pod is resolved", n)
 	}
 }

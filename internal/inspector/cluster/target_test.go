@@ -1,32 +1,32 @@
-package inspector_test
+package cluster_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 func TestParseTarget(t *testing.T) {
 	tests := []struct {
 		arg, selector string
-		want          inspector.Target
+		want          cluster.Target
 		wantErr       string // a substring of the error; "" for none
 	}{
-		{arg: "", want: inspector.Target{}},
-		{arg: "ctrl-0", want: inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}},
-		{arg: "pod/ctrl-0", want: inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}},
-		{arg: "po/ctrl-0", want: inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}},
-		{arg: "pods/ctrl-0", want: inspector.Target{Kind: inspector.KindPod, Name: "ctrl-0"}},
-		{arg: "deploy/ctrl", want: inspector.Target{Kind: inspector.KindDeployment, Name: "ctrl"}},
-		{arg: "deployment/ctrl", want: inspector.Target{Kind: inspector.KindDeployment, Name: "ctrl"}},
-		{arg: "deployments/ctrl", want: inspector.Target{Kind: inspector.KindDeployment, Name: "ctrl"}},
-		{arg: "Deploy/ctrl", want: inspector.Target{Kind: inspector.KindDeployment, Name: "ctrl"}},
-		{arg: "sts/ctrl", want: inspector.Target{Kind: inspector.KindStatefulSet, Name: "ctrl"}},
-		{arg: "statefulset/ctrl", want: inspector.Target{Kind: inspector.KindStatefulSet, Name: "ctrl"}},
-		{arg: "rs/ctrl-5d8f", want: inspector.Target{Kind: inspector.KindReplicaSet, Name: "ctrl-5d8f"}},
-		{arg: "replicasets/ctrl-5d8f", want: inspector.Target{Kind: inspector.KindReplicaSet, Name: "ctrl-5d8f"}},
-		{selector: "app=ctrl,tier!=web", want: inspector.Target{Selector: "app=ctrl,tier!=web"}},
+		{arg: "", want: cluster.Target{}},
+		{arg: "ctrl-0", want: cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}},
+		{arg: "pod/ctrl-0", want: cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}},
+		{arg: "po/ctrl-0", want: cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}},
+		{arg: "pods/ctrl-0", want: cluster.Target{Kind: cluster.KindPod, Name: "ctrl-0"}},
+		{arg: "deploy/ctrl", want: cluster.Target{Kind: cluster.KindDeployment, Name: "ctrl"}},
+		{arg: "deployment/ctrl", want: cluster.Target{Kind: cluster.KindDeployment, Name: "ctrl"}},
+		{arg: "deployments/ctrl", want: cluster.Target{Kind: cluster.KindDeployment, Name: "ctrl"}},
+		{arg: "Deploy/ctrl", want: cluster.Target{Kind: cluster.KindDeployment, Name: "ctrl"}},
+		{arg: "sts/ctrl", want: cluster.Target{Kind: cluster.KindStatefulSet, Name: "ctrl"}},
+		{arg: "statefulset/ctrl", want: cluster.Target{Kind: cluster.KindStatefulSet, Name: "ctrl"}},
+		{arg: "rs/ctrl-5d8f", want: cluster.Target{Kind: cluster.KindReplicaSet, Name: "ctrl-5d8f"}},
+		{arg: "replicasets/ctrl-5d8f", want: cluster.Target{Kind: cluster.KindReplicaSet, Name: "ctrl-5d8f"}},
+		{selector: "app=ctrl,tier!=web", want: cluster.Target{Selector: "app=ctrl,tier!=web"}},
 		{arg: "svc/ctrl", wantErr: `target "svc/ctrl": unknown kind "svc"`},
 		{arg: "deploy/", wantErr: `target "deploy/": want KIND/NAME`},
 		{arg: "deploy/a/b", wantErr: `target "deploy/a/b": want KIND/NAME`},
@@ -34,7 +34,7 @@ func TestParseTarget(t *testing.T) {
 		{selector: "app in (", wantErr: `-l/--selector "app in ("`},
 	}
 	for _, tt := range tests {
-		got, err := inspector.ParseTarget(tt.arg, tt.selector)
+		got, err := cluster.ParseTarget(tt.arg, tt.selector)
 		switch {
 		case tt.wantErr != "":
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -50,13 +50,13 @@ func TestParseTarget(t *testing.T) {
 
 func TestTargetString(t *testing.T) {
 	tests := []struct {
-		t      inspector.Target
+		t      cluster.Target
 		want   string
 		isZero bool
 	}{
-		{t: inspector.Target{}, want: "(discovered)", isZero: true},
-		{t: inspector.Target{Kind: inspector.KindDeployment, Name: "ctrl"}, want: "deployment/ctrl"},
-		{t: inspector.Target{Selector: "app=ctrl"}, want: "-l app=ctrl"},
+		{t: cluster.Target{}, want: "(discovered)", isZero: true},
+		{t: cluster.Target{Kind: cluster.KindDeployment, Name: "ctrl"}, want: "deployment/ctrl"},
+		{t: cluster.Target{Selector: "app=ctrl"}, want: "-l app=ctrl"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -70,7 +70,7 @@ func TestTargetString(t *testing.T) {
 
 func TestPortSpecValidate(t *testing.T) {
 	tests := []struct {
-		spec    inspector.PortSpec
+		spec    cluster.PortSpec
 		wantErr string
 	}{
 		{spec: ""},

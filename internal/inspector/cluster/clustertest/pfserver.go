@@ -1,4 +1,4 @@
-package inspector
+package clustertest
 
 import (
 	"bufio"
@@ -22,42 +22,49 @@ import (
 	criportforward "k8s.io/cri-streaming/pkg/streaming/portforward"
 )
 
-// pfServer plays the API server and the kubelet for pods/portforward: the
+// PortForwardServer plays the API server and the kubelet for pods/portforward: the
 // kubelet's real port-forward server (k8s.io/cri-streaming), behind an
 // httptest server that routes /api/v1/namespaces/{ns}/pods/{name}/portforward
-// to it, over SPDY (POST) and, when websocket is on, over the websocket
+// to it, over SPDY (POST) and, when Websocket is on, over the websocket
 // tunnel kubectl tries first (GET, subprotocol SPDY/3.1+portforward.k8s.io).
-// Every pod's port podPort is the live HTTP server at backend.
-type pfServer struct {
+// Every pod's port podPort is the live HTTP server at backend. The exported
+// fields are changed only through Set, under the server's lock.
+type PortForwardServer struct {
 	srv     *httptest.Server
 	backend string
 	podPort int32
 
-	mu        sync.Mutex
-	backends  map[string]string // by pod name: a pod whose port serves another endpoint than backend
-	websocket bool              // accept the websocket tunnel; else refuse it with 400
-	forbidden bool              // answer 403, as RBAC does
-	pods      map[string]bool   // "ns/name" of the pods that exist
-	requests  []pfRequest
-	conns     map[net.Conn]bool // every connection, hijacked ones included
+	mu sync.Mutex
+	// Backends, by pod name: a pod whose port serves another endpoint than backend.
+	Backends map[string]string
+	// Websocket accepts the websocket tunnel; else it is refused with 400.
+	Websocket bool
+	// Forbidden answers 403, as RBAC does.
+	Forbidden bool
+	// Pods are the pods that exist, "ns/name".
+	Pods     map[string]bool
+	requests []Request
+	conns    map[net.Conn]bool // every connection, hijacked ones included
 }
 
-// pfRequest is one port-forward request the server saw.
-type pfRequest struct {
+// Request is one port-forward request the server saw.
+type Request struct {
 	Pod       string // "ns/name"
 	Websocket bool
 }
 
-func newPFServer(t *testing.T, backend string, podPort int32, pods ...string) *pfServer {
+// NewPortForwardServer starts a server whose pods (each "ns/name") exist
+// and forward podPort to backend; it stops when the test ends.
+func NewPortForwardServer(t *testing.T, backend string, podPort int32, pods ...string) *PortForwardServer {
 	t.Helper()
-	s := &pfServer{backend: backend, podPort: podPort, pods: map[string]bool{}, conns: map[net.Conn]bool{}}
+	s := &PortForwardServer{backend: backend, podPort: podPort, Pods: map[string]bool{}, conns: map[net.Conn]bool{}}
 	for _, p := range pods {
-		s.pods[p] = true
+		s.Pods[p] = true
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/v1/namespaces/{ns}/pods/{name}/portforward", s.serve)
 	s.srv = httptest.NewUnstartedServer(mux)
-	// httptest forgets hijacked connections; keep them so drop can cut them.
+	// httptest forgets hijacked connections; keep them so Drop can cut them.
 	s.srv.Config.ConnState = func(c net.Conn, st http.ConnState) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -70,32 +77,32 @@ func newPFServer(t *testing.T, backend string, podPort int32, pods ...string) *p
 	}
 	s.srv.Start()
 	t.Cleanup(func() {
-		s.drop()
+		s.Drop()
 		s.srv.Close()
 	})
 	return s
 }
 
-// config is what a kubeconfig pointing at this server would give.
-func (s *pfServer) config() *rest.Config { return &rest.Config{Host: s.srv.URL} }
+// Config is what a kubeconfig pointing at this server would give.
+func (s *PortForwardServer) Config() *rest.Config { return &rest.Config{Host: s.srv.URL} }
 
-// set changes the server's behaviour under its lock.
-func (s *pfServer) set(change func(s *pfServer)) {
+// Set changes the server's behaviour under its lock.
+func (s *PortForwardServer) Set(change func(s *PortForwardServer)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	change(s)
 }
 
-// seen returns the requests served so far.
-func (s *pfServer) seen() []pfRequest {
+// Seen returns the requests served so far.
+func (s *PortForwardServer) Seen() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.requests)
 }
 
-// drop cuts every connection, as a restarting API server or a network
+// Drop cuts every connection, as a restarting API server or a network
 // failure would: every forward through this server is lost.
-func (s *pfServer) drop() {
+func (s *PortForwardServer) Drop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
@@ -104,12 +111,12 @@ func (s *pfServer) drop() {
 	}
 }
 
-func (s *pfServer) serve(w http.ResponseWriter, r *http.Request) {
+func (s *PortForwardServer) serve(w http.ResponseWriter, r *http.Request) {
 	ns, name := r.PathValue("ns"), r.PathValue("name")
 	ws := gwebsocket.IsWebSocketUpgrade(r)
 	s.mu.Lock()
-	s.requests = append(s.requests, pfRequest{Pod: ns + "/" + name, Websocket: ws})
-	websocket, forbidden, exists := s.websocket, s.forbidden, s.pods[ns+"/"+name]
+	s.requests = append(s.requests, Request{Pod: ns + "/" + name, Websocket: ws})
+	websocket, forbidden, exists := s.Websocket, s.Forbidden, s.Pods[ns+"/"+name]
 	s.mu.Unlock()
 
 	switch {
@@ -135,7 +142,7 @@ func (s *pfServer) serve(w http.ResponseWriter, r *http.Request) {
 // websocket, then speak SPDY inside it, here straight to the kubelet's
 // server, with the SPDY upgrade's own 101 response swallowed because the
 // websocket handshake already answered.
-func (s *pfServer) serveTunnel(w http.ResponseWriter, r *http.Request, pod string) {
+func (s *PortForwardServer) serveTunnel(w http.ResponseWriter, r *http.Request, pod string) {
 	up := gwebsocket.Upgrader{Subprotocols: []string{criportforward.WebsocketsSPDYTunnelingPortForwardV1}}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -157,13 +164,13 @@ func (s *pfServer) serveTunnel(w http.ResponseWriter, r *http.Request, pod strin
 }
 
 // PortForward is the kubelet's half: connect the stream to the pod's port.
-func (s *pfServer) PortForward(_ context.Context, pod, _ string, port int32, stream io.ReadWriteCloser) error {
+func (s *PortForwardServer) PortForward(_ context.Context, pod, _ string, port int32, stream io.ReadWriteCloser) error {
 	defer stream.Close() //nolint:errcheck
 	if port != s.podPort {
 		return fmt.Errorf("pod %s: connect to port %d: connection refused", pod, port)
 	}
 	s.mu.Lock()
-	backend := cmp.Or(s.backends[pod], s.backend)
+	backend := cmp.Or(s.Backends[pod], s.backend)
 	s.mu.Unlock()
 	conn, err := net.Dial("tcp", backend)
 	if err != nil {

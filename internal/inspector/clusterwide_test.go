@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +17,44 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster/clustertest"
 )
+
+// testPodPort is the pod port forwarded to, the endpoint's default.
+const testPodPort = 8082
+
+// newPFEndpoint starts a real instrument endpoint with one controller, "widget":
+// what the forwarded pod port serves.
+func newPFEndpoint(t *testing.T) string {
+	t.Helper()
+	reg := instrument.NewRegistry()
+	instrument.New("widget", instrument.Options{Registry: reg})
+	srv := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg}))
+	t.Cleanup(srv.Close)
+	return srv.Listener.Addr().String()
+}
+
+// pfEventually polls cond until it holds, failing the test after 10s.
+func pfEventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		<-tick.C
+	}
+}
+
+// pfCtx is a context that ends with the test, bounded in time.
+func pfCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 // newFleetEndpoint starts a real instrument endpoint whose one controller,
 // name, has failed on each of keys once.
@@ -39,7 +75,7 @@ func fleetPod(ns, name, ownerKind, owner string) *corev1.Pod {
 	p := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager",
-			Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: testPodPort}}}}},
+			Ports: []corev1.ContainerPort{{Name: cluster.PortName, ContainerPort: testPodPort}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning},
 	}
 	if ownerKind != "" {
@@ -56,16 +92,16 @@ func TestAttachClusterWide(t *testing.T) {
 	gadgets := newFleetEndpoint(t, "gadget", "tools/g1")
 	// tools/broken is running, but its port-forward is refused: the API
 	// server does not know it.
-	pf := newPFServer(t, widgets, testPodPort, "ops/ctrl-5d8f-a", "tools/gadget-0")
-	pf.set(func(s *pfServer) { s.backends = map[string]string{"gadget-0": gadgets} })
+	pf := clustertest.NewPortForwardServer(t, widgets, testPodPort, "ops/ctrl-5d8f-a", "tools/gadget-0")
+	pf.Set(func(s *clustertest.PortForwardServer) { s.Backends = map[string]string{"gadget-0": gadgets} })
 	pod := fleetPod("ops", "ctrl-5d8f-a", "ReplicaSet", "ctrl-5d8f")
 	pod.Labels = map[string]string{"pod-template-hash": "5d8f"}
 	cs := fake.NewClientset(pod, fleetPod("tools", "gadget-0", "StatefulSet", "gadget"), fleetPod("tools", "broken", "", ""))
-	cfg := AttachConfig{REST: pf.config(), Clientset: cs, Namespace: "tools", AllNamespaces: true,
-		Tunnel: TunnelOptions{Backoff: 10 * time.Millisecond, Max: 20 * time.Millisecond}}
+	cfg := AttachConfig{REST: pf.Config(), Clientset: cs, Namespace: "tools", AllNamespaces: true,
+		Tunnel: cluster.TunnelOptions{Backoff: 10 * time.Millisecond, Max: 20 * time.Millisecond}}
 	ctx := pfCtx(t)
 
-	s, _, err := Attach(ctx, cfg)
+	s, err := Attach(ctx, cfg)
 	if err != nil {
 		t.Fatalf("Attach -A: %v", err)
 	}
@@ -138,7 +174,7 @@ func TestAttachClusterWide(t *testing.T) {
 
 	// Without -A, several pods still ask the user to name one.
 	cfg.AllNamespaces = false
-	if _, _, err := Attach(ctx, cfg); !isMultiple(err) {
+	if _, err := Attach(ctx, cfg); !isMultiple(err) {
 		t.Errorf("Attach without -A over 2 pods: %v, want *MultiplePodsError", err)
 	}
 }
@@ -151,14 +187,14 @@ func isMultiple(err error) bool {
 // TestAttachClusterWideCap attaches to at most MaxPods and says how many
 // were found, and how to narrow the search.
 func TestAttachClusterWideCap(t *testing.T) {
-	pf := newPFServer(t, newPFEndpoint(t), testPodPort)
+	pf := clustertest.NewPortForwardServer(t, newPFEndpoint(t), testPodPort)
 	var objs []runtime.Object
 	found := MaxPods + 3
 	for i := range found {
 		objs = append(objs, fleetPod(fmt.Sprintf("ns-%02d", i%7), fmt.Sprintf("ctrl-%02d", i), "", ""))
 	}
-	s, _, err := Attach(pfCtx(t), AttachConfig{REST: pf.config(), Clientset: fake.NewClientset(objs...), AllNamespaces: true,
-		Tunnel: TunnelOptions{Backoff: time.Hour}})
+	s, err := Attach(pfCtx(t), AttachConfig{REST: pf.Config(), Clientset: fake.NewClientset(objs...), AllNamespaces: true,
+		Tunnel: cluster.TunnelOptions{Backoff: time.Hour}})
 	if err != nil {
 		t.Fatalf("Attach -A: %v", err)
 	}
@@ -171,56 +207,5 @@ func TestAttachClusterWideCap(t *testing.T) {
 		if !strings.Contains(note, want) {
 			t.Errorf("CapNote = %q, want it to contain %q", note, want)
 		}
-	}
-}
-
-// TestTunnelOpeningBound runs many tunnels sharing an Opening bound: no more
-// than its capacity ever resolve and forward at once, and every one gets
-// its turn.
-func TestTunnelOpeningBound(t *testing.T) {
-	const tunnels, bound = 20, 3
-	var mu sync.Mutex
-	inside, most, done := 0, 0, 0
-	release := make(chan struct{})
-	resolve := func(ctx context.Context) (string, string, int, error) {
-		mu.Lock()
-		inside++
-		most = max(most, inside)
-		mu.Unlock()
-		defer func() {
-			mu.Lock()
-			inside--
-			done++
-			mu.Unlock()
-		}()
-		select {
-		case <-release:
-		case <-ctx.Done():
-		}
-		return "", "", 0, errors.New("no pod") // a failed attempt: the slot frees
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
-	opening := make(chan struct{}, bound)
-	for range tunnels {
-		tun := NewTunnel(nil, resolve, TunnelOptions{Backoff: time.Hour, Opening: opening})
-		wg.Go(func() { _ = tun.Run(ctx) })
-	}
-	state := func() (int, int, int) {
-		mu.Lock()
-		defer mu.Unlock()
-		return inside, most, done
-	}
-	for n := range tunnels {
-		pfEventually(t, "the bound to fill", func() bool {
-			in, _, d := state()
-			return d == n && in == min(bound, tunnels-n)
-		})
-		release <- struct{}{}
-	}
-	pfEventually(t, "every tunnel to have opened", func() bool { _, _, d := state(); return d == tunnels })
-	if _, m, _ := state(); m != bound {
-		t.Errorf("at most %d opened at once, want %d", m, bound)
 	}
 }

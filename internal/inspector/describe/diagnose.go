@@ -1,4 +1,4 @@
-package inspector
+package describe
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // DiagnoseControllers diagnoses every controller (or only the one named),
 // from v1/controllers and the error groups of their failing keys. A server
 // without v1/errors still gets a diagnosis, from its counts alone.
-func (s *Session) DiagnoseControllers(ctx context.Context, controller string) ([]explain.ControllerDiagnosis, error) {
+func DiagnoseControllers(ctx context.Context, s *inspector.Session, controller string) ([]explain.ControllerDiagnosis, error) {
 	ov, err := s.Overview(ctx)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,11 @@
-package inspector_test
+package cluster_test
 
 import (
 	"context"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -12,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 
 // testPod is a pod with labels, a phase, a Ready condition and container ports.
@@ -47,7 +48,7 @@ func selector(labels map[string]string) *metav1.LabelSelector {
 func discoveryCluster() *fake.Clientset {
 	ctrl := map[string]string{"app": "ctrl", "pod-template-hash": "5d8f"}
 	deleting := testPod("ops", "ctrl-d", corev1.PodRunning, true, ctrl, port("backoff", 9090))
-	deleting.DeletionTimestamp = &metav1.Time{Time: explainNow}
+	deleting.DeletionTimestamp = &metav1.Time{Time: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)}
 	deleting.Finalizers = []string{"example.com/keep"}
 	objs := []runtime.Object{
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "ctrl"},
@@ -72,13 +73,13 @@ func discoveryCluster() *fake.Clientset {
 func TestResolve(t *testing.T) {
 	// Workload: a deployment's pods through their ReplicaSets (of any
 	// pod-template-hash), a statefulset's, and a pod of its own.
-	ctrlA := inspector.Pod{Namespace: "ops", Name: "ctrl-a", Port: 9090, Ready: true, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
-	ctrlB := inspector.Pod{Namespace: "ops", Name: "ctrl-b", Port: inspector.DefaultPort, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl",
+	ctrlA := cluster.Pod{Namespace: "ops", Name: "ctrl-a", Port: 9090, Ready: true, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl"}
+	ctrlB := cluster.Pod{Namespace: "ops", Name: "ctrl-b", Port: cluster.DefaultPort, Phase: corev1.PodRunning, Workload: "ops/deploy/ctrl",
 		PortGuessed: true} // no port named backoff: the default is a guess
-	shard0 := inspector.Pod{Namespace: "ops", Name: "shard-0", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
-	shard1 := inspector.Pod{Namespace: "ops", Name: "shard-1", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
-	lone := inspector.Pod{Namespace: "other", Name: "lone", Port: 7000, Ready: true, Phase: corev1.PodRunning, Workload: "other/pod/lone"}
-	withPort := func(n int, pods ...inspector.Pod) []inspector.Pod {
+	shard0 := cluster.Pod{Namespace: "ops", Name: "shard-0", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
+	shard1 := cluster.Pod{Namespace: "ops", Name: "shard-1", Port: 8082, Ready: true, Phase: corev1.PodRunning, Workload: "ops/sts/shard"}
+	lone := cluster.Pod{Namespace: "other", Name: "lone", Port: 7000, Ready: true, Phase: corev1.PodRunning, Workload: "other/pod/lone"}
+	withPort := func(n int, pods ...cluster.Pod) []cluster.Pod {
 		for i := range pods {
 			pods[i].Port, pods[i].PortGuessed = n, false
 		}
@@ -87,19 +88,19 @@ func TestResolve(t *testing.T) {
 	tests := []struct {
 		name, arg, selector, ns string
 		all                     bool
-		port                    inspector.PortSpec
-		want                    []inspector.Pod
+		port                    cluster.PortSpec
+		want                    []cluster.Pod
 		wantErr                 string
 	}{
-		{name: "pod/NAME", arg: "pod/ctrl-a", ns: "ops", want: []inspector.Pod{ctrlA}},
-		{name: "bare name is a pod, default port 8082", arg: "ctrl-b", ns: "ops", want: []inspector.Pod{ctrlB}},
-		{name: "deploy/NAME: its selector's running pods", arg: "deploy/ctrl", ns: "ops", want: []inspector.Pod{ctrlA, ctrlB}},
-		{name: "sts/NAME", arg: "sts/shard", ns: "ops", want: []inspector.Pod{shard0, shard1}},
-		{name: "rs/NAME", arg: "rs/ctrl-5d8f", ns: "ops", want: []inspector.Pod{ctrlA}},
-		{name: "-l selector", selector: "app=shard", ns: "ops", want: []inspector.Pod{shard0, shard1}},
-		{name: "no target: pods with a port named backoff", ns: "ops", want: []inspector.Pod{ctrlA, shard0, shard1}},
-		{name: "no target, all namespaces", ns: "ops", all: true, want: []inspector.Pod{ctrlA, shard0, shard1, lone}},
-		{name: "-l selector, all namespaces: its instrumented pods everywhere", selector: "app=ctrl", ns: "ops", all: true, want: []inspector.Pod{ctrlA, lone}},
+		{name: "pod/NAME", arg: "pod/ctrl-a", ns: "ops", want: []cluster.Pod{ctrlA}},
+		{name: "bare name is a pod, default port 8082", arg: "ctrl-b", ns: "ops", want: []cluster.Pod{ctrlB}},
+		{name: "deploy/NAME: its selector's running pods", arg: "deploy/ctrl", ns: "ops", want: []cluster.Pod{ctrlA, ctrlB}},
+		{name: "sts/NAME", arg: "sts/shard", ns: "ops", want: []cluster.Pod{shard0, shard1}},
+		{name: "rs/NAME", arg: "rs/ctrl-5d8f", ns: "ops", want: []cluster.Pod{ctrlA}},
+		{name: "-l selector", selector: "app=shard", ns: "ops", want: []cluster.Pod{shard0, shard1}},
+		{name: "no target: pods with a port named backoff", ns: "ops", want: []cluster.Pod{ctrlA, shard0, shard1}},
+		{name: "no target, all namespaces", ns: "ops", all: true, want: []cluster.Pod{ctrlA, shard0, shard1, lone}},
+		{name: "-l selector, all namespaces: its instrumented pods everywhere", selector: "app=ctrl", ns: "ops", all: true, want: []cluster.Pod{ctrlA, lone}},
 		{name: "-l selector, all namespaces, --port: every pod it matches", selector: "app=ctrl", ns: "ops", all: true, port: "7000",
 			want: withPort(7000, ctrlA, ctrlB, lone)},
 		{name: "--port by number", arg: "deploy/ctrl", ns: "ops", port: "9999", want: withPort(9999, ctrlA, ctrlB)},
@@ -117,11 +118,11 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			target, err := inspector.ParseTarget(tt.arg, tt.selector)
+			target, err := cluster.ParseTarget(tt.arg, tt.selector)
 			if err != nil {
 				t.Fatalf("ParseTarget(%q, %q): %v", tt.arg, tt.selector, err)
 			}
-			got, err := inspector.Resolve(context.Background(), discoveryCluster(), target, tt.ns, tt.all, tt.port)
+			got, err := cluster.Resolve(context.Background(), discoveryCluster(), target, tt.ns, tt.all, tt.port)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("Resolve error = %v, want one containing %q", err, tt.wantErr)
@@ -139,7 +140,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestPodString(t *testing.T) {
-	if got, want := (inspector.Pod{Namespace: "ops", Name: "ctrl-a"}).String(), "ops/ctrl-a"; got != want {
+	if got, want := (cluster.Pod{Namespace: "ops", Name: "ctrl-a"}).String(), "ops/ctrl-a"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

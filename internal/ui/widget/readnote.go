@@ -1,0 +1,63 @@
+package widget
+
+import (
+	"fmt"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// ReadFact is one thing the log-read note says: top's header draws Short,
+// `--from-logs`' note on stderr writes Long, in the order ReadFacts gives.
+type ReadFact struct {
+	// Short is the header's words ("4 failure lines unreadable"); "" when
+	// the header leaves the fact out, for want of room.
+	Short string
+	// Long is the note's words, which say what the fact means for the
+	// numbers ("4 lines looked like failures but could not be read, e.g.:").
+	Long string
+	// Warn says the fact is bad news (nothing recognised, lines that
+	// could not be read): the header draws it in the warning style, the
+	// rest after the first two dimmed.
+	Warn bool
+}
+
+// ReadFacts is the one log-read note: what a read of a log understood, as
+// facts in the order both renderings say them (LogReadPart for top's
+// header, the note `get --from-logs` prints): the lines read, the records
+// by dialect or that none was recognised, the records without a time (the
+// impossible ones apart), those whose year was assumed, and the
+// failure-looking lines that could not be read, last because the note
+// follows them with an example.
+func ReadFacts(lr *api.LogRead) []ReadFact {
+	out := []ReadFact{{Short: fmt.Sprintf("%d lines", lr.Lines), Long: "read " + count(lr.Lines, "line", "lines")}}
+	if r := Recognised(lr); r == "" {
+		out = append(out, ReadFact{Short: "none recognised", Long: "none recognised as a controller's reconcile line", Warn: true})
+	} else {
+		out = append(out, ReadFact{Short: r, Long: "recognised: " + r})
+	}
+	if n := lr.Untimed - lr.Implausible; n > 0 {
+		out = append(out, ReadFact{Short: fmt.Sprintf("%d without a time", n),
+			Long: fmt.Sprintf("%d without a time I could read (their times are unknown: nothing is counted from them)", n)})
+	}
+	if lr.Implausible > 0 {
+		out = append(out, ReadFact{Short: fmt.Sprintf("%d with an impossible time", lr.Implausible),
+			Long: fmt.Sprintf("%d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)})
+	}
+	if lr.YearAssumed > 0 {
+		out = append(out, ReadFact{
+			Long: fmt.Sprintf("%d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)})
+	}
+	if lr.Unreadable > 0 {
+		out = append(out, ReadFact{Short: fmt.Sprintf("%d failure lines unreadable", lr.Unreadable), Warn: true,
+			Long: count(lr.Unreadable, "line looked like a failure", "lines looked like failures") + " but could not be read, e.g.:"})
+	}
+	return out
+}
+
+// count is "1 line" or "2 lines".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
