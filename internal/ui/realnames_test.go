@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
@@ -88,7 +89,7 @@ func realDetail(t *testing.T, m Model) Model {
 		det.History = append(det.History, api.Attempt{At: at, Outcome: "error", Delay: dur(d), Error: k.Key.LastError.Message, Duration: dur(40 * time.Millisecond)})
 		at = at.Add(d)
 	}
-	d := &inspector.Description{Key: det, Controller: ov.Controller(k.Key.Controller)}
+	d := &describe.Description{Key: det, Controller: ov.Controller(k.Key.Controller)}
 	d.Diagnosis = explain.Explain(explain.Input{Key: det.Key, Controller: d.Controller, Now: t0})
 	m.push(modeDetail)
 	m.detail = view.Detail{C: m.c, Controller: k.Key.Controller, Key: k.Key.Key}
