@@ -144,6 +144,7 @@ func (w *walker) node(ctx context.Context, u *unstructured.Unstructured, resourc
 		}
 	}
 	n.Below = append(n.Below, w.children(ctx, u, depth)...)
+	capiBootstrapFirst(u, n)
 	return n
 }
 
@@ -226,7 +227,7 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 		return nil
 	}
 	var found []*unstructured.Unstructured
-	var resources []string
+	var resources, vias []string
 	for _, k := range kinds {
 		if u.GetNamespace() == "" && k.Namespaced {
 			continue // a cluster-scoped owner: its namespaced children would cost a cluster-wide list per kind
@@ -246,10 +247,20 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			w.addCut("%s", cut)
 		}
 		for i := range items {
-			if slices.ContainsFunc(items[i].GetOwnerReferences(), func(o metav1OwnerRef) bool { return o.UID == uid }) && w.seen[nodeID(&items[i])] == nil {
-				found = append(found, &items[i])
-				resources = append(resources, k.Resource)
+			if w.seen[nodeID(&items[i])] != nil {
+				continue
 			}
+			via := ""
+			switch {
+			case slices.ContainsFunc(items[i].GetOwnerReferences(), func(o metav1OwnerRef) bool { return o.UID == uid }):
+				via = "owner reference"
+			case capiLabelled(u, &items[i]):
+				via = "label " + capiLabel
+			default:
+				continue
+			}
+			found = append(found, &items[i])
+			resources, vias = append(resources, k.Resource), append(vias, via)
 		}
 	}
 	var nodes []*Node
@@ -258,7 +269,7 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			w.addCut("object limit (%d) reached: %d children of %s not read", w.lim.Objects, len(found)-i, objectOf(u, "").Ref())
 			break
 		}
-		nodes = append(nodes, w.node(ctx, c, resources[i], "owner reference", depth+1))
+		nodes = append(nodes, w.node(ctx, c, resources[i], vias[i], depth+1))
 	}
 	// Those not Current first; the Current beyond the limit are counted, not kept.
 	slices.SortStableFunc(nodes, func(a, b *Node) int { return boolCmp(a.Status == Current, b.Status == Current) })
