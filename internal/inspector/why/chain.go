@@ -32,6 +32,10 @@ type Limits struct {
 	// in one namespace are read. Default to 250 and 2000.
 	Page      int64
 	ListItems int
+	// Requests is how many API requests (a get, a page of a list) one walk
+	// makes; discovery, read once per Graph, is not counted. Defaults to
+	// 200: the objects' gets and a list per kind and namespace, with room.
+	Requests int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -44,6 +48,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Objects, 40)
 	def(&l.Children, 10)
 	def(&l.ListItems, 2000)
+	def(&l.Requests, 200)
 	if l.Timeout <= 0 {
 		l.Timeout = 15 * time.Second
 	}
@@ -104,7 +109,7 @@ func (g *Graph) Walk(ctx context.Context, u *unstructured.Unstructured, judge fu
 	lim := g.Limits.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
-	g.lists, g.listed = nil, nil // a walk reads the cluster as it is now
+	g.lists, g.listed, g.requests = nil, nil, 0 // a walk reads the cluster as it is now
 	w := &walker{g: g, judge: judge, lim: lim, seen: map[string]*Node{}}
 	root := w.node(ctx, u, "", "", 0)
 	markBlockers(root)
@@ -173,6 +178,9 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 	}
 	u, err := w.g.get(ctx, k, ns, r.Name)
 	switch {
+	case errors.Is(err, errRequests):
+		w.addCut("request limit (%d) reached: %s %s and others not read", w.lim.Requests, r.Kind, r.Name)
+		return nil
 	case err != nil:
 		w.addCut("%s %s could not be read: %v", strings.ToLower(k.GVK.Kind), r.Name, shortErr(err))
 		return nil
@@ -237,6 +245,10 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			break
 		}
 		items, cut, err := w.g.list(ctx, k, u.GetNamespace())
+		if errors.Is(err, errRequests) {
+			w.addCut("request limit (%d) reached: %s in %s and others not listed", w.lim.Requests, k.Resource, orAll(u.GetNamespace()))
+			break
+		}
 		if err != nil {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				w.addCut("%s in %s could not be listed: %v", k.Resource, orAll(u.GetNamespace()), shortErr(err))
