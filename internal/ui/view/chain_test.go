@@ -88,8 +88,8 @@ func TestChainViewOfFixtures(t *testing.T) {
 		blocker  string   // the marked row's words
 	}{
 		{name: "deployment whose replicaset the quota refuses", resource: "deployments",
-			files: []string{"deployment-replicafailure.yaml", "chain/replicaset-quota.yaml"},
-			rows:  []string{"deployment.apps/nginx-deployment  InProgress", "  replicaset.apps/nginx-deployment-4262182780 [owner reference]  InProgress  ← blocker"},
+			files:   []string{"deployment-replicafailure.yaml", "chain/replicaset-quota.yaml"},
+			rows:    []string{"deployment.apps/nginx-deployment  InProgress", "  replicaset.apps/nginx-deployment-4262182780 [owner reference]  InProgress  ← blocker"},
 			blocker: "ReplicaFailure=True (FailedCreate): pods \"nginx-deployment-4262182780-\" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2"},
 		{name: "flux helmrelease, its chart, its repository", resource: "helmreleases",
 			files: []string{"chain/flux-helmrelease-test.yaml", "chain/flux-helmchart-default-test.yaml", "chain/flux-helmrepository-test.yaml"},
