@@ -135,6 +135,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			t.Fatalf("blockers' answers %+v; want the ReplicaSet's, by kube-controller-manager's pod", a.Blockers)
 		}
 		rs := a.Blockers[0]
+		assertChainView(t, a, "replicaset.apps/"+b.Object.Name, "exceeded quota")
 		if !strings.Contains(eventsText(rs), "exceeded quota") {
 			t.Errorf("the ReplicaSet's events lack the quota message: %+v", rs.Events)
 		}

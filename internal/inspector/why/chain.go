@@ -32,6 +32,10 @@ type Limits struct {
 	// in one namespace are read. Default to 250 and 2000.
 	Page      int64
 	ListItems int
+	// Requests is how many API requests (a get, a page of a list) one walk
+	// makes; discovery, read once per Graph, is not counted. Defaults to
+	// 200: the objects' gets and a list per kind and namespace, with room.
+	Requests int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -44,6 +48,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Objects, 40)
 	def(&l.Children, 10)
 	def(&l.ListItems, 2000)
+	def(&l.Requests, 200)
 	if l.Timeout <= 0 {
 		l.Timeout = 15 * time.Second
 	}
@@ -104,7 +109,7 @@ func (g *Graph) Walk(ctx context.Context, u *unstructured.Unstructured, judge fu
 	lim := g.Limits.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
-	g.lists, g.listed = nil, nil // a walk reads the cluster as it is now
+	g.lists, g.listed, g.requests = nil, nil, 0 // a walk reads the cluster as it is now
 	w := &walker{g: g, judge: judge, lim: lim, seen: map[string]*Node{}}
 	root := w.node(ctx, u, "", "", 0)
 	markBlockers(root)
@@ -144,6 +149,7 @@ func (w *walker) node(ctx context.Context, u *unstructured.Unstructured, resourc
 		}
 	}
 	n.Below = append(n.Below, w.children(ctx, u, depth)...)
+	capiBootstrapFirst(u, n)
 	return n
 }
 
@@ -172,6 +178,9 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 	}
 	u, err := w.g.get(ctx, k, ns, r.Name)
 	switch {
+	case errors.Is(err, errRequests):
+		w.addCut("request limit (%d) reached: %s %s and others not read", w.lim.Requests, r.Kind, r.Name)
+		return nil
 	case err != nil:
 		w.addCut("%s %s could not be read: %v", strings.ToLower(k.GVK.Kind), r.Name, shortErr(err))
 		return nil
@@ -226,7 +235,7 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 		return nil
 	}
 	var found []*unstructured.Unstructured
-	var resources []string
+	var resources, vias []string
 	for _, k := range kinds {
 		if u.GetNamespace() == "" && k.Namespaced {
 			continue // a cluster-scoped owner: its namespaced children would cost a cluster-wide list per kind
@@ -236,6 +245,10 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			break
 		}
 		items, cut, err := w.g.list(ctx, k, u.GetNamespace())
+		if errors.Is(err, errRequests) {
+			w.addCut("request limit (%d) reached: %s in %s and others not listed", w.lim.Requests, k.Resource, orAll(u.GetNamespace()))
+			break
+		}
 		if err != nil {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				w.addCut("%s in %s could not be listed: %v", k.Resource, orAll(u.GetNamespace()), shortErr(err))
@@ -246,10 +259,20 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			w.addCut("%s", cut)
 		}
 		for i := range items {
-			if slices.ContainsFunc(items[i].GetOwnerReferences(), func(o metav1OwnerRef) bool { return o.UID == uid }) && w.seen[nodeID(&items[i])] == nil {
-				found = append(found, &items[i])
-				resources = append(resources, k.Resource)
+			if w.seen[nodeID(&items[i])] != nil {
+				continue
 			}
+			via := ""
+			switch {
+			case slices.ContainsFunc(items[i].GetOwnerReferences(), func(o metav1OwnerRef) bool { return o.UID == uid }):
+				via = "owner reference"
+			case capiLabelled(u, &items[i]):
+				via = "label " + capiLabel
+			default:
+				continue
+			}
+			found = append(found, &items[i])
+			resources, vias = append(resources, k.Resource), append(vias, via)
 		}
 	}
 	var nodes []*Node
@@ -258,7 +281,7 @@ func (w *walker) children(ctx context.Context, u *unstructured.Unstructured, dep
 			w.addCut("object limit (%d) reached: %d children of %s not read", w.lim.Objects, len(found)-i, objectOf(u, "").Ref())
 			break
 		}
-		nodes = append(nodes, w.node(ctx, c, resources[i], "owner reference", depth+1))
+		nodes = append(nodes, w.node(ctx, c, resources[i], vias[i], depth+1))
 	}
 	// Those not Current first; the Current beyond the limit are counted, not kept.
 	slices.SortStableFunc(nodes, func(a, b *Node) int { return boolCmp(a.Status == Current, b.Status == Current) })

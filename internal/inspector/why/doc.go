@@ -53,7 +53,10 @@
 //     kinds, a CRD's domain kinds) and what the object lists (Flux's
 //     inventory and helmChart, Crossplane's resourceRefs, Argo CD's
 //     resources), pods with their states, the APIService a discovery failure
-//     names; bounded (Limits: depth, objects, children, deadline, paged
+//     names; Cluster API's tree as clusterctl describe builds it (a
+//     Cluster's MachineDeployments by its cluster-name label, templates not
+//     followed, a Machine's infrastructure waiting for its bootstrap config);
+//     bounded (Limits: depth, objects, children, requests, deadline, paged
 //     lists), the cut said. The blocker is the deepest node not Current whose
 //     own are Current, on each branch; it is answered for in turn.
 //

@@ -2,6 +2,7 @@ package why
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,10 +24,23 @@ type Graph struct {
 	// Limits bound the walk; zero fields take their defaults.
 	Limits Limits
 
-	index  []kindInfo
-	read   bool
-	lists  map[string][]unstructured.Unstructured // gvr/namespace → items, read once per walk
-	listed map[string]string                      // gvr/namespace → what was cut, if anything
+	index    []kindInfo
+	read     bool
+	lists    map[string][]unstructured.Unstructured // gvr/namespace → items, read once per walk
+	listed   map[string]string                      // gvr/namespace → what was cut, if anything
+	requests int                                    // made by this walk (Limits.Requests)
+}
+
+// errRequests is a read refused because the walk has made Limits.Requests.
+var errRequests = errors.New("the walk's request limit is reached")
+
+// spend counts one request, or refuses it past Limits.Requests.
+func (g *Graph) spend() error {
+	if g.requests >= g.Limits.withDefaults().Requests {
+		return errRequests
+	}
+	g.requests++
+	return nil
 }
 
 // kindInfo is one listable kind as discovery serves it.
@@ -133,6 +147,9 @@ func (k kindInfo) gvr() schema.GroupVersionResource {
 
 // get reads one object; nil, nil when it does not exist.
 func (g *Graph) get(ctx context.Context, k kindInfo, namespace, name string) (*unstructured.Unstructured, error) {
+	if err := g.spend(); err != nil {
+		return nil, err
+	}
 	var r dynamic.ResourceInterface = g.Dynamic.Resource(k.gvr())
 	if k.Namespaced {
 		r = g.Dynamic.Resource(k.gvr()).Namespace(namespace)
@@ -162,6 +179,13 @@ func (g *Graph) list(ctx context.Context, k kindInfo, namespace string) (items [
 	}
 	opts := metav1.ListOptions{Limit: lim.Page}
 	for {
+		if err := g.spend(); err != nil {
+			if len(items) == 0 {
+				return nil, "", err
+			}
+			cut = fmt.Sprintf("%s in %s: only the first %d read (request limit)", k.Resource, orAll(namespace), len(items))
+			break
+		}
 		l, err := r.List(ctx, opts)
 		if err != nil {
 			return nil, "", err

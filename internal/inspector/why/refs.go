@@ -2,6 +2,7 @@ package why
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -67,6 +68,8 @@ func refsOf(u *unstructured.Unstructured, conds []Condition) []ref {
 		out = slices.DeleteFunc(out, func(r ref) bool { return strings.HasPrefix(r.Via, "spec.chart.spec.") })
 		out = append(out, *chart)
 	}
+	// Cluster API's templates are copied, not waited for (capi.go).
+	out = slices.DeleteFunc(out, func(r ref) bool { return capiTemplate(gvk.Group, r) })
 	out = append(out, inventory(u)...)
 	out = append(out, argoResources(u)...)
 	out = append(out, conditionRefs(conds)...)
@@ -77,7 +80,9 @@ func walkRefs(m map[string]any, path string, depth int, self schema.GroupKind, n
 	if depth > maxRefDepth {
 		return
 	}
-	for k, v := range m {
+	// Sorted: the chain's order is the same on every walk.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
 		p := path + "." + k
 		switch val := v.(type) {
 		case map[string]any:

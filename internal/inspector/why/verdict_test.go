@@ -12,7 +12,7 @@ import (
 )
 
 // load reads a testdata object (see testdata/README.md for each source).
-func load(t *testing.T, name string) *unstructured.Unstructured {
+func load(t testing.TB, name string) *unstructured.Unstructured {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
