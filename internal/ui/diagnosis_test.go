@@ -143,3 +143,25 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 		t.Errorf("situation %q ranks %d, healthy %d: want unknown, worse than healthy", d.Situation, view.SituationRank(d.Situation), view.SituationRank(explain.SituationHealthy))
 	}
 }
+
+// An outage on the demo's long error (a URL in it) at 120 columns:
+// the quoted error gives up its middle, so that the two lines still end
+// with the bucket's state, whole (issue #30: "…retries throttled to 10/…").
+func TestDiagnosisLongErrorKeepsItsEnd(t *testing.T) {
+	const msg = "sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00000: 503 Service Unavailable"
+	outage := api.ErrorGroup{Controller: "outage", Fingerprint: msg, Message: msg,
+		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
+	for _, w := range []int{120} {
+		m := loaded(t, w, 30)
+		m.top.Groups = []api.ErrorGroup{outage}
+		lines := splitLines(screen(m))
+		end := 3
+		for !strings.HasPrefix(lines[end], "limiters ") {
+			end++
+		}
+		diag := strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
+		if !strings.Contains(diag, "retries throttled to 10/s") || !strings.Contains(diag, "503 Service Unavailable") {
+			t.Errorf("%d columns: the diagnosis %q lost the bucket's state or the error's end", w, diag)
+		}
+	}
+}

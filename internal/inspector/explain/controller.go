@@ -61,6 +61,9 @@ type ControllerDiagnosis struct {
 	Details []string `json:"details,omitempty"`
 	// Findings are advice, most important first.
 	Findings []Finding `json:"findings,omitempty"`
+	// Quoted is the error message Summary quotes, if any: a narrow
+	// screen cuts it in its middle to keep the rest of the sentence.
+	Quoted string `json:"-"`
 }
 
 // Line is the one-line form: "outage — 100 keys backing off since …".
@@ -101,6 +104,9 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 		top = mine[0]
 	}
 	on := errorsText(mine, top)
+	if on != "" || len(mine) > 0 {
+		d.Quoted = OneLine(top.Message, 0)
+	}
 	var parts []string
 	switch {
 	case backoff == 0:

@@ -97,7 +97,19 @@ func (t *Top) DiagnosisLines() []string {
 	if first := t.firstRowController(); first != "" && first != d.Controller {
 		rows = " (rows: " + sortOrder[Sorts[t.Sort]] + ")"
 	}
-	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(d.Summary)
+	summary := d.Summary
+	// wrapSlack is what wrapping at spaces may leave unused at the end of
+	// the first line.
+	const wrapSlack = 8
+	if over := len(d.Controller) + 3 + len(summary) + len("worst of 9 in trouble: ") + wrapSlack - 2*t.C.Width; over > 0 && d.Quoted != "" && !strings.HasSuffix(summary, d.Quoted) {
+		// Two lines cannot hold it: the quoted error gives up its middle,
+		// so that what follows it (the bucket, the forecast) is read. An
+		// error that ends the sentence keeps its start, cut at the end.
+		if keep := len([]rune(d.Quoted)) - over - 1; keep >= 16 {
+			summary = strings.Replace(summary, d.Quoted, explain.OneLine(d.Quoted, keep), 1)
+		}
+	}
+	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(summary)
 	// From the roomiest label to the shortest; the last one also wraps.
 	labels := []string{""}
 	if others > 0 {
