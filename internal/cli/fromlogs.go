@@ -287,7 +287,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 			first, last, explain.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
-		fmt.Fprint(w, "; success is not logged at the default verbosity") // Flux logs it: "Reconciliation finished"
+		fmt.Fprint(w, "; this log shows no successes") // Flux logs it: "Reconciliation finished"
 	}
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
@@ -372,7 +372,7 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 		fmt.Fprintln(w, "  Successes are in this log: a failure streak ends at the next one.")
 		return
 	}
-	fmt.Fprintln(w, "  Success is not logged at the default verbosity: a key quiet past its retry is \"unknown\", not idle")
+	fmt.Fprintln(w, "  This log shows no successes: a key quiet past its retry is \"unknown\", not idle")
 	if c != nil && c.LogSuccessesHow != "" {
 		// As the dialect advises: a project whose lines read no success
 		// (cert-manager, prometheus-operator) is told of no level.

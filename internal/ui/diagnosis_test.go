@@ -135,7 +135,7 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
 	m = send(t, m, m.top.Refresh()())
-	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (success is not logged at the default verbosity)"
+	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (this log shows no successes)"
 	if got := strings.TrimRight(splitLines(screen(m))[2], " "); got != want {
 		t.Errorf("diagnosis:\nwant %q\n got %q", want, got)
 	}

@@ -192,7 +192,7 @@ func healthySummary(c api.Controller) (string, string) {
 // the log has had nothing of it since. At the default verbosity a success
 // is not logged, so that silence is no proof of health:
 // "unknown: no failure logged since their retries for 2 keys: their state
-// is unknown (success is not logged at the default verbosity)".
+// is unknown (this log shows no successes)".
 func unknownSummary(c api.Controller, n int) string {
 	their, retries := "their", "retries"
 	if n == 1 {
@@ -206,7 +206,7 @@ func unknownSummary(c api.Controller, n int) string {
 	if c.LogVerbose {
 		s += " (the log shows successes, and none since)"
 	} else {
-		s += " (success is not logged at the default verbosity)"
+		s += " (this log shows no successes)"
 	}
 	if n < c.Keys {
 		s += "; none of the others failing"

@@ -25,11 +25,11 @@ func TestDiagnoseControllerUnknownKeys(t *testing.T) {
 	}{{
 		name: "all unknown",
 		c:    logged(2, map[api.State]int{api.StateUnknown: 2}, false),
-		want: "unknown: no failure logged since their retries for 2 keys: their state is unknown (success is not logged at the default verbosity)",
+		want: "unknown: no failure logged since their retries for 2 keys: their state is unknown (this log shows no successes)",
 	}, {
 		name: "one unknown",
 		c:    logged(1, map[api.State]int{api.StateUnknown: 1}, false),
-		want: "unknown: no failure logged since its retry for 1 key: its state is unknown (success is not logged at the default verbosity)",
+		want: "unknown: no failure logged since its retry for 1 key: its state is unknown (this log shows no successes)",
 	}, {
 		name: "some unknown, the others converged",
 		c:    logged(5, map[api.State]int{api.StateUnknown: 2, api.StateIdle: 3}, true),

@@ -102,7 +102,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	case api.StateQueued, api.StateRunning:
 		return fmt.Sprintf("%s: controller %q is %s it now.", v.Status, b.Controller, map[api.State]string{api.StateQueued: "about to reconcile", api.StateRunning: "reconciling"}[k.State]), nil
 	case api.StateUnknown:
-		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (success is not logged at the default verbosity).",
+		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (this log shows no successes).",
 			v.Status, b.Controller, explain.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
 	}
 	if v.Status == Current {
