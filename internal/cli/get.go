@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/utils/clock"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
