@@ -23,3 +23,12 @@ func NewGetCommandWithClock(clk clock.WithTicker) func(*genericclioptions.Config
 		return cmd
 	}
 }
+
+// NewDescribeCommandWithClock is NewDescribeCommand whose -w polls on clk.
+func NewDescribeCommandWithClock(clk clock.WithTicker) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
+	return func(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+		cmd, o := newDescribeCommandOptions(cf, streams)
+		o.clock = clk
+		return cmd
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -59,7 +60,8 @@ func newFollowWorld(t *testing.T, noWatch bool) *followWorld {
 	}))
 	t.Cleanup(w.srv.Close)
 	p := instrument.NewTyped("widget", instrument.TypedOptions[string]{Registry: reg, Clock: w.clk})
-	rl := p.RateLimiter(nil)
+	// A minute's backoff: a tick of the clock changes no row by itself.
+	rl := p.RateLimiter(instrument.NewExponentialLimiter[string](time.Minute, time.Hour))
 	rec := p.Reconciler(reconcile.TypedFunc[string](func(context.Context, string) (reconcile.Result, error) {
 		return reconcile.Result{}, errors.New("connection refused")
 	}))
@@ -146,5 +148,51 @@ func TestGetWatchPollsWithoutWatch(t *testing.T) {
 	})
 	if n := w.watches.Load(); n != 0 {
 		t.Errorf("%d watches opened on an endpoint without watch", n)
+	}
+}
+
+// TestDescribeWatchFollowsTheKey: describe -w KEY describes the key, then
+// again (after ---) when it fails once more, through the endpoint's watch;
+// against an endpoint without watch, on its own tick.
+func TestDescribeWatchFollowsTheKey(t *testing.T) {
+	for _, noWatch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noWatch=%v", noWatch), func(t *testing.T) {
+			w := newFollowWorld(t, noWatch)
+			cliClock := clocktesting.NewFakeClock(w.clk.Now())
+			out := &syncBuffer{}
+			streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: &syncBuffer{}}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				cmd := cli.NewDescribeCommandWithClock(cliClock)(genericclioptions.NewConfigFlags(true), streams)
+				cmd.SetArgs([]string{"--addr", w.srv.URL, "-w", "default/w1"})
+				done <- cmd.ExecuteContext(ctx)
+			}()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("describe -w ended with %v, want nil on interrupt", err)
+				}
+			}()
+			waitFor(t, out, "default/w1", func() {})
+			w.fail("default/w1")
+			waitFor(t, out, "---", func() {
+				clk := w.clk // the endpoint's tick brings the watch's change
+				if noWatch {
+					clk = cliClock // describe -w's own tick reads again
+				}
+				if clk.HasWaiters() {
+					clk.Step(time.Second)
+				}
+			})
+			waitFor(t, out, "2 consecutive failures", func() {})
+			before, again, _ := strings.Cut(out.String(), "---\n")
+			if strings.Contains(before, "2 consecutive") || !strings.Contains(again, "2 consecutive failures") || strings.Contains(again, "---\n") {
+				t.Errorf("want the description, then once after --- the key's second failure; got:\n%s", out)
+			}
+			if n := w.watches.Load(); (n == 0) != noWatch {
+				t.Errorf("%d watches opened; want some exactly when the endpoint offers them", n)
+			}
+		})
 	}
 }
