@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/utils/clock"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -31,10 +31,10 @@ type DescribeOptions struct {
 	// Watch is -w: the description again each time the key changes.
 	Watch bool
 	// clock ticks -w's polling; tests inject a fake one.
-	clock      clock.WithTicker
-	key        string
-	fromLogs   fromLogsOptions
-	output     *outputFlags
+	clock    clock.WithTicker
+	key      string
+	fromLogs fromLogsOptions
+	output   *outputFlags
 }
 
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
