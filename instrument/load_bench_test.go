@@ -100,6 +100,23 @@ func BenchmarkControllerUnderReaders(b *testing.B) {
 			b.ReportMetric(floor/alone, "ratio-index-only")
 		})
 	}
+	// Side by side at 100,000 keys: one reader polling the page top shows
+	// each second, against ten watching it (runUnderWatchers).
+	for _, watchers := range []int{0, 10} {
+		name := "keys=100000/poller=1"
+		if watchers > 0 {
+			name = fmt.Sprintf("keys=100000/watchers=%d", watchers)
+		}
+		b.Run(name, func(b *testing.B) {
+			var alone, loaded float64
+			for b.Loop() {
+				alone, loaded = runUnderWatchers(b, 100_000, 500_000, watchers)
+			}
+			b.ReportMetric(alone, "alone-rec/s")
+			b.ReportMetric(loaded, "loaded-rec/s")
+			b.ReportMetric(loaded/alone, "ratio")
+		})
+	}
 }
 
 func runUnderReaders(b *testing.B, pq bool, keys, reconciles, readers int) (alone, loaded, floor float64) {

@@ -40,8 +40,14 @@ type watchStream struct {
 // openWatch starts GET v1/keys?watch=true&query.
 func openWatch(t *testing.T, srv *httptest.Server, query string) *watchStream {
 	t.Helper()
+	return openWatchOf(t, srv, api.WatchKeys, query)
+}
+
+// openWatchOf starts GET endpoint?watch=true&query.
+func openWatchOf(t *testing.T, srv *httptest.Server, endpoint, query string) *watchStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+DefaultPrefix+"v1/keys?watch=true&"+query, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+DefaultPrefix+endpoint+"?watch=true&"+query, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -281,6 +281,10 @@ type Capabilities struct {
 	// Watch says v1/keys takes watch=true (api.WatchEvent). Absent from
 	// servers older than this field: they are polled.
 	Watch bool `json:"watch,omitempty"`
+	// Watches lists every endpoint that takes watch=true (WatchKeys,
+	// WatchErrors, WatchControllers). Absent from servers that watch
+	// v1/keys alone (Watch set) or nothing.
+	Watches []string `json:"watches,omitempty"`
 }
 
 // ForgetRequest is the v1/forget body. Exactly one of Keys or Filter selects

@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Watch event types (WatchEvent.Type).
 const (
@@ -21,10 +24,23 @@ const (
 	WatchError = "ERROR"
 )
 
-// WatchEvent is one line of GET v1/keys?watch=true: the response is JSON
-// lines (application/x-ndjson), one event each, flushed as it is written.
-// A client that reconnects with the last ResourceVersion it saw misses
+// The endpoints a watch is offered on (Capabilities.Watches).
+const (
+	WatchKeys        = "v1/keys"
+	WatchErrors      = "v1/errors"
+	WatchControllers = "v1/controllers"
+)
+
+// WatchEvent is one line of GET v1/keys?watch=true, v1/errors?watch=true or
+// v1/controllers?watch=true: the response is JSON lines
+// (application/x-ndjson), one event each, flushed as it is written. A
+// client that reconnects with the last ResourceVersion it saw misses
 // nothing: the server replays what followed it, or answers ERROR 410.
+//
+// The envelope is the same for the three; the rows are each endpoint's
+// own: v1/keys fills Page and Changed, v1/errors ErrorPage and
+// ChangedGroups, v1/controllers ControllerPage and ChangedControllers.
+// Deleted and Order name rows by KeyRef in all three (see KeyRef).
 type WatchEvent struct {
 	Type string `json:"type"`
 	// ResourceVersion is the position after this event: pass it back as
@@ -45,10 +61,36 @@ type WatchEvent struct {
 	Order []KeyRef `json:"order,omitempty"`
 	// Error is an ERROR's reason.
 	Error *ErrorBody `json:"error,omitempty"`
+
+	// ErrorPage is a PAGE's groups, on v1/errors (with Total and Matched).
+	ErrorPage *ErrorGroupList `json:"errorPage,omitempty"`
+	// ChangedGroups are a v1/errors CHANGE's groups that appeared or
+	// changed (a count, a time, the examples), whole.
+	ChangedGroups []ErrorGroup `json:"changedGroups,omitempty"`
+	// ControllerPage is a PAGE's controllers, on v1/controllers.
+	ControllerPage *ControllerList `json:"controllerPage,omitempty"`
+	// ChangedControllers are a v1/controllers CHANGE's controllers that
+	// appeared or changed (counts, forecast, limiter), whole.
+	ChangedControllers []Controller `json:"changedControllers,omitempty"`
 }
 
-// KeyRef names one row of a page: a key of a controller.
+// KeyRef names one row of a watched page: on v1/keys a key of a
+// controller; on v1/errors a group, by its controller and Fingerprint (Key
+// empty); on v1/controllers a controller, by Controller alone.
 type KeyRef struct {
 	Controller string `json:"controller"`
 	Key        string `json:"key"`
+	// Fingerprint names an error group (ErrorGroup.Fingerprint); empty on
+	// the other endpoints.
+	Fingerprint string `json:"fingerprint,omitempty"`
+}
+
+// CanWatch says whether the server offers a watch of endpoint (WatchKeys,
+// WatchErrors or WatchControllers): a client watches where it can and
+// polls where it cannot, as an older server answers neither field.
+func (c *Capabilities) CanWatch(endpoint string) bool {
+	if endpoint == WatchKeys && c.Watch {
+		return true
+	}
+	return slices.Contains(c.Watches, endpoint)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -28,13 +29,22 @@ type DescribeOptions struct {
 
 	Controller string
 	Output     string
-	key        string
-	fromLogs   fromLogsOptions
-	output     *outputFlags
+	// Watch is -w: the description again each time the key changes.
+	Watch bool
+	// clock ticks -w's polling; tests inject a fake one.
+	clock    clock.WithTicker
+	key      string
+	fromLogs fromLogsOptions
+	output   *outputFlags
 }
 
 // NewDescribeCommand returns `kubectl backoff describe [TARGET] KEY`.
 func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	cmd, _ := newDescribeCommandOptions(cf, streams)
+	return cmd
+}
+
+func newDescribeCommandOptions(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*cobra.Command, *DescribeOptions) {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
 	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "")
@@ -60,8 +70,9 @@ retries to come, and what to do.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key: "+controllerOfKeys)
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second")
 	o.output.addFlags(cmd)
-	return cmd
+	return cmd, o
 }
 
 // Complete takes the target and the key from args, and resolves the
@@ -99,6 +110,12 @@ func (o *DescribeOptions) complete(args []string) error {
 
 // Validate checks the flags.
 func (o *DescribeOptions) Validate() error {
+	if o.Watch && o.key == "" {
+		return fmt.Errorf("--watch follows a KEY: give one (get -w follows a controller's keys)")
+	}
+	if o.Watch && !o.output.text() {
+		return fmt.Errorf("--watch prints the description: -o %s is not supported with it", o.Output)
+	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
 	}
@@ -147,6 +164,9 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	}
 	printDescription(o.Out, d, why)
 	printLogNote(o.Out, d.Key.Key, d.Controller)
+	if o.Watch {
+		return o.follow(ctx, s, objects, d, run, why)
+	}
 	return nil
 }
 

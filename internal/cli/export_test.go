@@ -6,10 +6,29 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/utils/clock"
 )
 
 // NewGetCommandOnTerminal is NewGetCommand as run with stderr on a
 // terminal: what a test buffer never is.
 func NewGetCommandOnTerminal(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	return newGetCommand(cf, streams, func(io.Writer) bool { return true })
+}
+
+// NewGetCommandWithClock is NewGetCommand whose -w polls on clk.
+func NewGetCommandWithClock(clk clock.WithTicker) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
+	return func(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+		cmd, o := newGetCommandOptions(cf, streams, writerIsTerminal)
+		o.clock = clk
+		return cmd
+	}
+}
+
+// NewDescribeCommandWithClock is NewDescribeCommand whose -w polls on clk.
+func NewDescribeCommandWithClock(clk clock.WithTicker) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
+	return func(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+		cmd, o := newDescribeCommandOptions(cf, streams)
+		o.clock = clk
+		return cmd
+	}
 }

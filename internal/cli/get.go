@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -33,8 +34,13 @@ type GetOptions struct {
 	Limit         int
 	ChunkSize     int
 	GroupBy       string
+	// Watch is -w: after the list, the rows that change, as they change.
+	Watch bool
+	// clock ticks -w's polling; tests inject a fake one.
+	clock clock.WithTicker
 
 	keys     []string
+	query    inspector.KeyQuery // the selection listed, for -w
 	fromLogs fromLogsOptions
 	output   *outputFlags
 	// isTerminal says whether ErrOut is a terminal, where the controllers'
@@ -120,6 +126,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default retrying: backing-off keys first, the longest failing on top, then queued, then failed with a terminal error)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, fmt.Sprintf("At most this many keys (stderr says how many more matched); 0 for all: past %d they are read --chunk-size at a time, and every key is held in memory (the endpoint keeps at most 100,000 a controller by default); with --group-by error, this many groups (1-%d), the largest", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().IntVar(&o.ChunkSize, "chunk-size", o.ChunkSize, fmt.Sprintf("With --limit 0 or over %d: read the keys this many a request (1-%d), following the endpoint's continue token, as kubectl's --chunk-size", api.MaxLimit, api.MaxLimit))
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After listing, print the keys that change as they change, as kubectl's --watch: through the endpoint's watch where it offers one, else read again every second")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd, o
 }
@@ -159,6 +166,18 @@ func (o *GetOptions) Validate() error {
 	case o.ChunkSize < 1 || o.ChunkSize > api.MaxLimit:
 		return fmt.Errorf("--chunk-size %d: must be between 1 and %d", o.ChunkSize, api.MaxLimit)
 	}
+	if o.Watch {
+		switch {
+		case o.GroupBy != "":
+			return fmt.Errorf("--watch follows keys: leave --group-by out")
+		case !o.output.text():
+			return fmt.Errorf("--watch prints the table: -o %s is not supported with it (use -o wide, or none)", o.Output)
+		case o.Limit == 0 || o.Limit > api.MaxLimit:
+			return fmt.Errorf("--watch follows one page: --limit must be between 1 and %d", api.MaxLimit)
+		case len(o.keys) > 0:
+			return fmt.Errorf("--watch follows a selection: give --filter/--state, or describe -w KEY")
+		}
+	}
 	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
 		return fmt.Errorf("give KEYs or --filter/--state, not both")
 	}
@@ -180,10 +199,11 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		return o.runErrors(ctx, s)
 	}
 	var list *inspector.KeyList
+	var q inspector.KeyQuery
 	if len(o.keys) > 0 {
 		list, err = o.getKeys(ctx, s)
 	} else {
-		q := inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit}
+		q = inspector.KeyQuery{Controller: o.Controller, Q: o.Filter, States: parseStates(o.States), Sort: o.Sort, Limit: o.Limit}
 		for {
 			if o.Limit == 0 || o.Limit > api.MaxLimit {
 				// One page cannot hold them: follow continue, a chunk at a time.
@@ -235,8 +255,11 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	if len(o.keys) == 0 && o.isTerminal(o.ErrOut) {
 		o.printDiagnoses(ctx, s, list)
 	}
-	printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
-	return nil
+	if !o.Watch {
+		printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
+		return nil
+	}
+	return o.follow(ctx, s, list)
 }
 
 // printDiagnoses says, on stderr, why before the table says what: a line

@@ -23,6 +23,16 @@ const maxErrorColumn = 60
 // key's NAMESPACE and POD, as kubectl's -A does: a cluster-wide list spans
 // different controller deployments.
 func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
+	printKeyTable(w, l, wide, pods, true)
+}
+
+// printKeyRows is printKeys without the header: the rows get -w prints
+// as they change.
+func printKeyRows(w io.Writer, l *inspector.KeyList, wide, pods bool) {
+	printKeyTable(w, l, wide, pods, false)
+}
+
+func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
 	tw := newTable(w)
 	defer tw.Flush()
@@ -36,7 +46,9 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 			head += "\tPOD"
 		}
 	}
-	fmt.Fprintln(tw, head+"\tLAST ERROR")
+	if header {
+		fmt.Fprintln(tw, head+"\tLAST ERROR")
+	}
 	for i := range l.Items {
 		k := &l.Items[i]
 		r := widget.NewKeyRow(k, l.ServerTime) // the cells top's table shows too

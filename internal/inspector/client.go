@@ -146,21 +146,8 @@ func (c *Client) Key(ctx context.Context, controller, key string) (*api.KeyDetai
 // Errors calls v1/errors: the last errors of the keys f selects, grouped by
 // fingerprint, for one controller (all when empty).
 func (c *Client) Errors(ctx context.Context, controller string, f api.Filter) (*api.ErrorGroupList, error) {
-	v := url.Values{}
-	if controller != "" {
-		v.Set("controller", controller)
-	}
-	if f.Q != "" {
-		v.Set("q", f.Q)
-	}
-	if f.Error != "" {
-		v.Set("error", f.Error)
-	}
-	for _, s := range f.States {
-		v.Add("state", string(s))
-	}
 	var out api.ErrorGroupList
-	return &out, c.do(ctx, http.MethodGet, "v1/errors", v, nil, &out)
+	return &out, c.do(ctx, http.MethodGet, "v1/errors", errorsValues(controller, f), nil, &out)
 }
 
 // Forget calls v1/forget.

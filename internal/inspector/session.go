@@ -148,7 +148,11 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 	reps := make([]Replica, len(s.endpoints))
 	s.each(func(i int, e *Endpoint) {
 		r := Replica{Endpoint: e.Name, Workload: e.Workload, Conn: e.State()}
-		list, err := e.Client.Controllers(ctx)
+		list, watched := s.watchedControllers(ctx)
+		var err error
+		if !watched {
+			list, err = e.Client.Controllers(ctx)
+		}
 		if err != nil {
 			r.Err = err
 		} else {

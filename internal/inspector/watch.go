@@ -8,8 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"slices"
+	"net/url"
 	"sync"
 	"time"
 
@@ -24,25 +25,57 @@ const watchIdle = 10 * time.Second
 // watchRetry is the wait before a broken watch is resumed.
 const watchRetry = time.Second
 
-// KeyWatch mirrors one endpoint's page of v1/keys through its watch
-// (api.WatchEvent): the page, kept up to date by the changes, resumed from
-// its position when the stream breaks, listed again when the server says
-// the position is too old. What a reader sees is Page; Changed says when.
-type KeyWatch struct {
+// Watch mirrors one endpoint's watched page (api.WatchEvent) — a page of
+// v1/keys (KeyWatch), v1/errors' groups (ErrorWatch) or v1/controllers
+// (ControllerWatch): the page, kept up to date by the changes, resumed
+// from its position when the stream breaks, listed again when the server
+// says the position is too old. What a reader sees is Page; Changed says
+// when.
+type Watch[L any] struct {
+	kind *watchKind[L]
+	// notify, when set, is told of every event too (a session's one
+	// signal for all its watches); it must not block.
+	notify func()
+
 	mu      sync.Mutex
-	page    api.KeyList
+	page    L
 	rv      string
 	err     error // why the stream is down, nil while it is up
 	changed chan struct{}
 }
 
+// KeyWatch mirrors a page of v1/keys (Client.WatchKeys).
+type KeyWatch = Watch[api.KeyList]
+
+// ErrorWatch mirrors v1/errors' groups (Client.WatchErrors).
+type ErrorWatch = Watch[api.ErrorGroupList]
+
+// ControllerWatch mirrors v1/controllers (Client.WatchControllers).
+type ControllerWatch = Watch[api.ControllerList]
+
 // WatchKeys opens a watch of q on the endpoint and returns once its first
 // page is in, within open (a call's deadline); the watch then runs until
-// life ends. An endpoint that does not offer watch (Capabilities.Watch)
+// life ends. An endpoint that does not offer it (Capabilities.CanWatch)
 // refuses it: poll Keys instead.
 func (c *Client) WatchKeys(life, open context.Context, q KeyQuery) (*KeyWatch, error) {
-	w := &KeyWatch{changed: make(chan struct{})}
-	body, err := c.openWatch(life, q, "")
+	return openMirror(c, life, open, keysKind, q.Values(), nil)
+}
+
+// WatchErrors is WatchKeys for v1/errors' groups, as Errors selects them.
+func (c *Client) WatchErrors(life, open context.Context, controller string, f api.Filter) (*ErrorWatch, error) {
+	return openMirror(c, life, open, errorsKind, errorsValues(controller, f), nil)
+}
+
+// WatchControllers is WatchKeys for v1/controllers.
+func (c *Client) WatchControllers(life, open context.Context) (*ControllerWatch, error) {
+	return openMirror(c, life, open, controllersKind, url.Values{}, nil)
+}
+
+// openMirror opens kind's watch with parameters v and reads its page;
+// notify (may be nil) is told of each event after.
+func openMirror[L any](c *Client, life, open context.Context, kind *watchKind[L], v url.Values, notify func()) (*Watch[L], error) {
+	w := &Watch[L]{kind: kind, changed: make(chan struct{}), notify: notify}
+	body, err := c.openWatch(life, kind.endpoint, v, "")
 	if err != nil {
 		return nil, err
 	}
@@ -53,30 +86,30 @@ func (c *Client) WatchKeys(life, open context.Context, q KeyQuery) (*KeyWatch, e
 		body.Close()
 		return nil, cmp.Or(open.Err(), err)
 	}
-	go w.run(life, c, q, body, lines)
+	go w.run(life, c, v, body, lines)
 	return w, nil
 }
 
 // Page is the page as the watch has it now, its position, and why the
 // stream is down (nil while it is up; the page is then the last one seen).
-func (w *KeyWatch) Page() (*api.KeyList, string, error) {
+// It is the caller's: a copy.
+func (w *Watch[L]) Page() (*L, string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.page
-	p.Items = slices.Clone(p.Items)
+	p := w.kind.clone(w.page)
 	return &p, w.rv, w.err
 }
 
 // Changed is closed at the watch's next event (a change, a bookmark, the
 // stream breaking): wait on it, then read Page and ask again.
-func (w *KeyWatch) Changed() <-chan struct{} {
+func (w *Watch[L]) Changed() <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.changed
 }
 
 // run reads events until ctx ends, resuming the stream when it breaks.
-func (w *KeyWatch) run(ctx context.Context, c *Client, q KeyQuery, body interface{ Close() error }, lines *lineReader) {
+func (w *Watch[L]) run(ctx context.Context, c *Client, v url.Values, body interface{ Close() error }, lines *lineReader) {
 	for {
 		var err error
 		for err == nil {
@@ -98,7 +131,7 @@ func (w *KeyWatch) run(ctx context.Context, c *Client, q KeyQuery, body interfac
 				return
 			case <-time.After(watchRetry):
 			}
-			b, oerr := c.openWatch(ctx, q, rv)
+			b, oerr := c.openWatch(ctx, w.kind.endpoint, v, rv)
 			if ae, ok := errors.AsType[*APIError](oerr); ok && ae.Code == http.StatusGone {
 				rv = ""
 				continue
@@ -119,7 +152,7 @@ type watchGone struct{ msg string }
 func (e *watchGone) Error() string { return e.msg }
 
 // next reads one event and applies it.
-func (w *KeyWatch) next(lines *lineReader) error {
+func (w *Watch[L]) next(lines *lineReader) error {
 	line, err := lines.next()
 	if err != nil {
 		return err
@@ -131,14 +164,10 @@ func (w *KeyWatch) next(lines *lineReader) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch ev.Type {
-	case api.WatchPage:
-		if ev.Page == nil {
-			return errors.New("watch: a PAGE without its page")
+	case api.WatchPage, api.WatchChange:
+		if err := w.kind.apply(&w.page, &ev); err != nil {
+			return err
 		}
-		w.page = *ev.Page
-	case api.WatchChange:
-		w.page.Total, w.page.Matched = ev.Total, ev.Matched
-		w.page.Items = applyChange(w.page.Items, &ev)
 	case api.WatchBookmark:
 	case api.WatchError:
 		msg := "watch: the endpoint ended it"
@@ -152,69 +181,45 @@ func (w *KeyWatch) next(lines *lineReader) error {
 	default:
 		return fmt.Errorf("watch: unknown event %q", ev.Type)
 	}
-	w.page.ServerTime = ev.ServerTime
+	w.kind.setTime(&w.page, ev.ServerTime)
 	w.rv, w.err = ev.ResourceVersion, nil
-	close(w.changed)
-	w.changed = make(chan struct{})
+	w.signal()
 	return nil
 }
 
-// applyChange is rows with a CHANGE applied: changed rows replaced or
-// added, deleted ones removed, then the order the change gives, if any.
-func applyChange(rows []api.Key, ev *api.WatchEvent) []api.Key {
-	ref := func(k *api.Key) api.KeyRef { return api.KeyRef{Controller: k.Controller, Key: k.Key} }
-	at := make(map[api.KeyRef]int, len(rows))
-	for i := range rows {
-		at[ref(&rows[i])] = i
-	}
-	for _, k := range ev.Changed {
-		if i, ok := at[ref(&k)]; ok {
-			rows[i] = k
-		} else {
-			at[ref(&k)] = len(rows)
-			rows = append(rows, k)
-		}
-	}
-	gone := make(map[api.KeyRef]bool, len(ev.Deleted))
-	for _, d := range ev.Deleted {
-		gone[d] = true
-	}
-	if ev.Order == nil {
-		return slices.DeleteFunc(rows, func(k api.Key) bool { return gone[ref(&k)] })
-	}
-	out := make([]api.Key, 0, len(ev.Order))
-	for _, r := range ev.Order {
-		if i, ok := at[r]; ok && !gone[r] {
-			out = append(out, rows[i])
-		}
-	}
-	return out
-}
-
-func (w *KeyWatch) position() string {
+func (w *Watch[L]) position() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.rv
 }
 
 // down records why the stream broke, and says so to whoever waits.
-func (w *KeyWatch) down(err error) {
+func (w *Watch[L]) down(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.err = err
+	w.signal()
+}
+
+// signal tells whoever waits that an event came; w.mu is held.
+func (w *Watch[L]) signal() {
 	close(w.changed)
 	w.changed = make(chan struct{})
+	if w.notify != nil {
+		w.notify()
+	}
 }
 
 // openWatch starts the stream at position rv ("" for the page). It has no
 // overall timeout, unlike a list: it lasts; watchIdle bounds its silences.
-func (c *Client) openWatch(ctx context.Context, q KeyQuery, rv string) (*idleBody, error) {
-	v := q.Values()
+func (c *Client) openWatch(ctx context.Context, endpoint string, query url.Values, rv string) (*idleBody, error) {
+	v := url.Values{}
+	maps.Copy(v, query)
 	v.Set("watch", "true")
 	if rv != "" {
 		v.Set("resourceVersion", rv)
 	}
-	u := c.base.JoinPath("v1/keys")
+	u := c.base.JoinPath(endpoint)
 	u.RawQuery = v.Encode()
 	ctx, cancel := context.WithCancel(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

@@ -127,3 +127,64 @@ func TestSessionKeysThroughWatch(t *testing.T) {
 		t.Errorf("%d lists before the capability was seen; want 1", before)
 	}
 }
+
+// TestSessionOverviewThroughWatch: once the endpoint offers it, a watching
+// session's Overview reads v1/controllers from a watch (no list per
+// refresh), Events signals the watch's next event, and the failure that
+// event brought is in the next Overview.
+func TestSessionOverviewThroughWatch(t *testing.T) {
+	const tick = 100 * time.Millisecond
+	clk := clocktesting.NewFakeClock(explainNow)
+	log := logr.Discard()
+	reg := instrument.NewRegistry()
+	h := instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log, Clock: clk, WatchTick: tick})
+	var lists atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/v1/controllers") && r.URL.Query().Get("watch") == "" {
+			lists.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	r := &replica{reg: reg, clock: clk, srv: srv}
+	ctl := r.controller("ctl")
+	ctl.fail(t, "ns/a", 1, "connection refused")
+	s := inspector.NewSession([]*inspector.Endpoint{r.endpoint(t, "pod")}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Watch(ctx)
+	if s.Events() == nil {
+		t.Fatal("a watching session has no Events")
+	}
+	for range 3 {
+		if _, err := s.Overview(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := lists.Load(); n != 1 {
+		t.Errorf("%d lists of v1/controllers for 3 overviews; want 1, then the watch", n)
+	}
+	ctl.fail(t, "ns/b", 1, "connection refused")
+	deadline := time.After(15 * time.Second)
+	for {
+		ov, err := s.Overview(ctx)
+		if err == nil && ov.Controller("ctl") != nil && ov.Controller("ctl").Keys == 2 {
+			break
+		}
+		if clk.HasWaiters() {
+			clk.Step(tick)
+		}
+		select {
+		case <-s.Events():
+		case <-time.After(50 * time.Millisecond): // stepped before the hub's ticker: again
+		case <-deadline:
+			t.Fatalf("the overview never showed ns/b: %+v", ov)
+		}
+	}
+	if n := lists.Load(); n != 1 {
+		t.Errorf("%d lists of v1/controllers; want 1, the rest from the watch", n)
+	}
+	if inspector.NewSession(nil, nil).Events() != nil {
+		t.Error("a session that does not watch has Events")
+	}
+}

@@ -163,10 +163,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Allow", rt.method)
 		return Errorf(http.StatusMethodNotAllowed, "%s %s: method not allowed; use %s", r.Method, path, rt.method)
 	}
-	if path == "v1/keys" && watching(r) {
+	if _, ok := watchable[path]; ok && watching(r) {
 		// A watch is admitted on its own bound, and its hub's reads are
 		// paced, each tick: the stream holds no reader's slot.
-		return h.watch(w, r)
+		return h.watch(w, r, path)
 	}
 	if rt.method == http.MethodGet && h.pace != nil {
 		done, err := h.pace.enter(r.Context())
@@ -188,6 +188,8 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) error {
 			"GET v1/keys?controller=&q=&error=&state=&sort=" + strings.Join(api.Sorts, "|") + "&limit=&offset=&continue=",
 			"GET v1/keys?watch=true&resourceVersion=&controller=&q=&error=&state=&sort=&limit= (JSON lines: PAGE, then CHANGE or BOOKMARK each tick)",
 			"GET v1/errors?controller=&q=&error=&state=",
+			"GET v1/errors?watch=true&resourceVersion=&controller=&q=&error=&state= (JSON lines, as v1/keys')",
+			"GET v1/controllers?watch=true&resourceVersion= (JSON lines, as v1/keys')",
 			"GET v1/key?controller=&key= (or &handle=)",
 			"POST v1/forget {controller, keys | handles | filter{q,state}, requeue, spread, dryRun} (Content-Type: application/json)",
 		},

@@ -119,24 +119,33 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, key string, aged 
 }
 
 func (h *Handler) controllers(w http.ResponseWriter, r *http.Request) error {
-	if _, err := ParseParams(r.URL.RawQuery, nil); err != nil {
+	v, err := ParseRaw(r.URL.RawQuery)
+	if err != nil {
 		return err
 	}
-	return h.list(w, r, "controllers", false, func(ctx context.Context) (any, error) {
-		list, err := h.src.Controllers(ctx)
-		if err != nil {
-			return nil, err
+	v.Del("watch") // watch=false: a list, as without it
+	if err := CheckParams(v, nil); err != nil {
+		return err
+	}
+	return h.list(w, r, "controllers", false, h.controllerList)
+}
+
+// controllerList is v1/controllers: the source's controllers, with what
+// this handler can do in their capabilities.
+func (h *Handler) controllerList(ctx context.Context) (any, error) {
+	list, err := h.src.Controllers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list.Controllers {
+		c := &list.Controllers[i].Capabilities
+		if h.readOnly() {
+			*c = api.Capabilities{ReadOnly: true}
 		}
-		for i := range list.Controllers {
-			c := &list.Controllers[i].Capabilities
-			if h.readOnly() {
-				*c = api.Capabilities{ReadOnly: true}
-			}
-			c.Sorts = api.Sorts // what this handler accepts, whatever the source
-			c.Watch = true
-		}
-		return list, nil
-	})
+		c.Sorts = api.Sorts // what this handler accepts, whatever the source
+		c.Watch, c.Watches = true, watchEndpoints
+	}
+	return list, nil
 }
 
 func (h *Handler) keys(w http.ResponseWriter, r *http.Request) error {
@@ -215,6 +224,7 @@ func (h *Handler) errors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	v.Del("watch") // watch=false: a list, as without it
 	controller, m, err := ParseErrors(v, h.opts.States)
 	if err != nil {
 		return err

@@ -63,10 +63,13 @@ func (p *pacer) enter(ctx context.Context) (func(), error) {
 		select {
 		case p.slots <- struct{}{}:
 		case <-timer.C:
+			// A rest is at most maxPacerRest: a slot is free again by then.
+			retry := maxPacerRest
+			secs := int((retry + time.Second - 1) / time.Second)
 			if p.dutyRests.Load() > 0 {
-				return nil, Busy(time.Second, "reads are limited to a fifth of a core while the controller is busy, and the reads before this one used it: retry in a second (narrow the query with --controller, --state or -q to make each read cheaper)")
+				return nil, Busy(retry, "reads limited to a fifth of a core while the controller is busy; retry in %d s (narrow the query with --controller, --state or -q to make each read cheaper)", secs)
 			}
-			return nil, Busy(time.Second, "the endpoint is serving %d reads a second already; retry in a second", p.perSecond)
+			return nil, Busy(retry, "the endpoint is serving %d reads a second already; retry in %d s", p.perSecond, secs)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -23,5 +23,5 @@ func (m Model) attached(msg view.AttachedMsg) (tea.Model, tea.Cmd) {
 		msg.Session.Watch(m.c.Conn.Ctx)
 	}
 	m.stack = []mode{modeTop} // the picker is left for good
-	return m, tea.Batch(m.top.Refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.Pod.String(), false))
+	return m, tea.Batch(m.top.Refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.Pod.String(), false), awaitWatch(msg.Session))
 }

@@ -119,7 +119,7 @@ func (m Model) Init() tea.Cmd {
 	case modeFor:
 		return tea.Batch(m.forv.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
 }
 
 // tickEvery is the refresh clock's period: the refresh, but at least once a
@@ -160,6 +160,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(m.tickEvery()), m.autoRefresh())
+	case watchEventMsg:
+		return m.watchEvent(msg)
 	case view.ReadMsg:
 		if m.dropped(msg) {
 			return m, nil
