@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -13,7 +14,7 @@ import (
 // as get -w follows a page — the page of this one key (an anchored
 // pattern, its controller) — and each time the row changes, the key is
 // described again, after a separator. A change shows within one tick.
-func (o *DescribeOptions) follow(ctx context.Context, s *inspector.Session, objects *inspector.ObjectReader, first *inspector.Description, run explain.Session, why string) error {
+func (o *DescribeOptions) follow(ctx context.Context, s *inspector.Session, objects *describe.ObjectReader, first *describe.Description, run explain.Session, why string) error {
 	key, controller := first.Key.Key.Key, first.Key.Controller
 	q := inspector.KeyQuery{Controller: controller, Q: "~^" + regexp.QuoteMeta(key) + "$", Sort: "key", Limit: 10}
 	f := newFollower(ctx, s, !o.fromLogs.enabled(), o.clock)
@@ -39,7 +40,7 @@ func (o *DescribeOptions) follow(ctx context.Context, s *inspector.Session, obje
 		if len(f.changed(only(l)).Items) == 0 {
 			return nil
 		}
-		d, err := s.Describe(ctx, controller, key, objects)
+		d, err := describe.Describe(ctx, s, controller, key, objects)
 		if err != nil {
 			return fmt.Errorf("describe %s: %w", key, err)
 		}
