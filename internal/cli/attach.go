@@ -48,7 +48,7 @@ type attachOptions struct {
 	// screen says it), hears "waiting for ADDR…" once a request to an
 	// endpoint has gone unanswered for waitNoteAfter; clock times it.
 	waitNote io.Writer
-	clock    clock.WithDelayedExecution
+	clock    clock.WithTickerAndDelayedExecution // also ticks -w's polling
 }
 
 func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -30,9 +29,7 @@ type DescribeOptions struct {
 	Controller string
 	Output     string
 	// Watch is -w: the description again each time the key changes.
-	Watch bool
-	// clock ticks -w's polling; tests inject a fake one.
-	clock    clock.WithTicker
+	Watch    bool
 	key      string
 	fromLogs fromLogsOptions
 	output   *outputFlags

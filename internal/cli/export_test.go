@@ -16,7 +16,7 @@ func NewGetCommandOnTerminal(cf *genericclioptions.ConfigFlags, streams generici
 }
 
 // NewGetCommandWithClock is NewGetCommand whose -w polls on clk.
-func NewGetCommandWithClock(clk clock.WithTicker) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
+func NewGetCommandWithClock(clk clock.WithTickerAndDelayedExecution) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
 	return func(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 		cmd, o := newGetCommandOptions(cf, streams, writerIsTerminal)
 		o.clock = clk
@@ -25,7 +25,7 @@ func NewGetCommandWithClock(clk clock.WithTicker) func(*genericclioptions.Config
 }
 
 // NewDescribeCommandWithClock is NewDescribeCommand whose -w polls on clk.
-func NewDescribeCommandWithClock(clk clock.WithTicker) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
+func NewDescribeCommandWithClock(clk clock.WithTickerAndDelayedExecution) func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command {
 	return func(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 		cmd, o := newDescribeCommandOptions(cf, streams)
 		o.clock = clk

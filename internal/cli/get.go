@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
@@ -36,8 +35,6 @@ type GetOptions struct {
 	GroupBy       string
 	// Watch is -w: after the list, the rows that change, as they change.
 	Watch bool
-	// clock ticks -w's polling; tests inject a fake one.
-	clock clock.WithTicker
 
 	keys     []string
 	query    inspector.KeyQuery // the selection listed, for -w
