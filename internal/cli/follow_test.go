@@ -28,10 +28,12 @@ import (
 // a controller "widget"; noWatch makes its capabilities an older
 // endpoint's. It counts the watches opened.
 type followWorld struct {
-	srv     *httptest.Server
-	clk     *clocktesting.FakeClock
-	fail    func(key string)
-	watches atomic.Int32
+	srv  *httptest.Server
+	clk  *clocktesting.FakeClock
+	fail func(key string)
+	// failOther fails a key of the second controller, gadget.
+	failOther func(key string)
+	watches   atomic.Int32
 }
 
 func newFollowWorld(t *testing.T, noWatch bool) *followWorld {
@@ -70,6 +72,16 @@ func newFollowWorld(t *testing.T, noWatch bool) *followWorld {
 		rl.When(key)
 	}
 	w.fail("default/w1")
+	// A second controller, which get -w --controller widget must not show.
+	g := instrument.NewTyped("gadget", instrument.TypedOptions[string]{Registry: reg, Clock: w.clk})
+	grl := g.RateLimiter(instrument.NewExponentialLimiter[string](time.Minute, time.Hour))
+	grec := g.Reconciler(reconcile.TypedFunc[string](func(context.Context, string) (reconcile.Result, error) {
+		return reconcile.Result{}, errors.New("gadget down")
+	}))
+	w.failOther = func(key string) {
+		_, _ = grec.Reconcile(context.Background(), key)
+		grl.When(key)
+	}
 	return w
 }
 
@@ -82,7 +94,7 @@ func startGetWatch(t *testing.T, w *followWorld, newCmd func(*genericclioptions.
 	done := make(chan error, 1)
 	go func() {
 		cmd := newCmd(genericclioptions.NewConfigFlags(true), streams)
-		cmd.SetArgs([]string{"--addr", w.srv.URL, "-w", "--sort", "key"})
+		cmd.SetArgs([]string{"--addr", w.srv.URL, "-w", "--sort", "key", "--controller", "widget"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	t.Cleanup(func() {
@@ -116,6 +128,7 @@ func TestGetWatchFollowsTheWatch(t *testing.T) {
 	cliClock := clocktesting.NewFakeClock(w.clk.Now()) // never stepped
 	out := startGetWatch(t, w, cli.NewGetCommandWithClock(cliClock))
 	waitFor(t, out, "CONTROLLER", func() {})
+	w.failOther("default/g1") // before w9: a change of the watch that --controller leaves out
 	w.fail("default/w9")
 	waitFor(t, out, "default/w9", func() {
 		if w.clk.HasWaiters() {
@@ -130,6 +143,9 @@ func TestGetWatchFollowsTheWatch(t *testing.T) {
 	}
 	if got := strings.Count(out.String(), "default/w1"); got != 1 {
 		t.Errorf("default/w1 printed %d times, want once: it did not change\n%s", got, out)
+	}
+	if strings.Contains(out.String(), "gadget") {
+		t.Errorf("get -w --controller widget printed the gadget controller's key:\n%s", out)
 	}
 }
 

@@ -256,6 +256,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		printKeys(o.Out, list, o.Output == "wide", s.ClusterWide())
 		return nil
 	}
+	o.query = q // the selection listed is the one followed
 	return o.follow(ctx, s, list)
 }
 
