@@ -131,7 +131,7 @@ func testFromLogs(t *testing.T, kc *kubectl, admin, logPath string) {
 	})
 
 	out := kc.ok(t, admin, cmd("describe", "--from-logs", "--controller", "naive", ns+"/naive-00000")...)
-	for _, want := range []string{"Key:         demo/naive-00000", "spec.storageClass must be set", "Source:", "every number is an estimate", "this log shows no successes"} {
+	for _, want := range []string{"Key:         demo/naive-00000", "spec.storageClass must be set", "Source:", "every number is an estimate", "shows no successes"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("describe --from-logs lacks %q:\n%s", want, out)
 		}
