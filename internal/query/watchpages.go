@@ -22,19 +22,12 @@ func (h *Handler) keysWatch(v url.Values) (watchSpec, error) {
 		compute: func(ctx context.Context) (any, error) { return h.keyPage(ctx, names, q) },
 		split: func(list any) pageRows {
 			l := list.(*api.KeyList)
-			p := pageRows{serverTime: l.ServerTime, total: l.Total, matched: l.Matched,
-				refs: make([]api.KeyRef, len(l.Items)), rows: make([]any, len(l.Items))}
-			for i := range l.Items {
-				k := &l.Items[i]
-				p.refs[i], p.rows[i] = api.KeyRef{Controller: k.Controller, Key: k.Key}, k
-			}
-			return p
+			return rowsOf(pageRows{serverTime: l.ServerTime, total: l.Total, matched: l.Matched}, l.Items,
+				func(k *api.Key) api.KeyRef { return api.KeyRef{Controller: k.Controller, Key: k.Key} })
 		},
 		page: func(ev *api.WatchEvent, list any) { ev.Page = list.(*api.KeyList) },
 		changed: func(ev *api.WatchEvent, rows []any) {
-			for _, r := range rows {
-				ev.Changed = append(ev.Changed, *r.(*api.Key))
-			}
+			ev.Changed = appendRows(ev.Changed, rows)
 		},
 	}, nil
 }
@@ -55,19 +48,14 @@ func (h *Handler) errorsWatch(v url.Values) (watchSpec, error) {
 		compute: func(ctx context.Context) (any, error) { return h.errorGroups(ctx, names, m) },
 		split: func(list any) pageRows {
 			l := list.(*api.ErrorGroupList)
-			p := pageRows{serverTime: l.ServerTime, total: l.Total, matched: l.Matched,
-				refs: make([]api.KeyRef, len(l.Groups)), rows: make([]any, len(l.Groups))}
-			for i := range l.Groups {
-				g := &l.Groups[i]
-				p.refs[i], p.rows[i] = api.KeyRef{Controller: g.Controller, Fingerprint: g.Fingerprint}, g
-			}
-			return p
+			return rowsOf(pageRows{serverTime: l.ServerTime, total: l.Total, matched: l.Matched}, l.Groups,
+				func(g *api.ErrorGroup) api.KeyRef {
+					return api.KeyRef{Controller: g.Controller, Fingerprint: g.Fingerprint}
+				})
 		},
 		page: func(ev *api.WatchEvent, list any) { ev.ErrorPage = list.(*api.ErrorGroupList) },
 		changed: func(ev *api.WatchEvent, rows []any) {
-			for _, r := range rows {
-				ev.ChangedGroups = append(ev.ChangedGroups, *r.(*api.ErrorGroup))
-			}
+			ev.ChangedGroups = appendRows(ev.ChangedGroups, rows)
 		},
 	}, nil
 }
@@ -83,18 +71,31 @@ func (h *Handler) controllersWatch(v url.Values) (watchSpec, error) {
 		compute: h.controllerList,
 		split: func(list any) pageRows {
 			l := list.(*api.ControllerList)
-			p := pageRows{serverTime: l.ServerTime, refs: make([]api.KeyRef, len(l.Controllers)), rows: make([]any, len(l.Controllers))}
-			for i := range l.Controllers {
-				c := &l.Controllers[i]
-				p.refs[i], p.rows[i] = api.KeyRef{Controller: c.Name}, c
-			}
-			return p
+			return rowsOf(pageRows{serverTime: l.ServerTime}, l.Controllers,
+				func(c *api.Controller) api.KeyRef { return api.KeyRef{Controller: c.Name} })
 		},
 		page: func(ev *api.WatchEvent, list any) { ev.ControllerPage = list.(*api.ControllerList) },
 		changed: func(ev *api.WatchEvent, rows []any) {
-			for _, r := range rows {
-				ev.ChangedControllers = append(ev.ChangedControllers, *r.(*api.Controller))
-			}
+			ev.ChangedControllers = appendRows(ev.ChangedControllers, rows)
 		},
 	}, nil
+}
+
+// rowsOf fills p with items, each named by ref: the one split of a page
+// into rows for all three endpoints.
+func rowsOf[T any](p pageRows, items []T, ref func(*T) api.KeyRef) pageRows {
+	p.refs, p.rows = make([]api.KeyRef, len(items)), make([]any, len(items))
+	for i := range items {
+		p.refs[i], p.rows[i] = ref(&items[i]), &items[i]
+	}
+	return p
+}
+
+// appendRows appends the rows a CHANGE carries (each a *T, as rowsOf
+// made them) to dst, whole.
+func appendRows[T any](dst []T, rows []any) []T {
+	for _, r := range rows {
+		dst = append(dst, *r.(*T))
+	}
+	return dst
 }
