@@ -47,7 +47,8 @@ const (
 	SourceSpacing = "spacing"
 )
 
-// SourceLogs is Key.Source for a key reconstructed from a controller's logs.
+// SourceLogs is Key.Source for a key reconstructed from a controller's logs,
+// and ListSource.Kind for a list of them.
 const SourceLogs = "logs"
 
 // Triggers: why an attempt ran (Attempt.Trigger).
@@ -63,7 +64,7 @@ const (
 	// TriggerForget: a user's "retry now" (forget with requeue).
 	TriggerForget = "forget"
 	// TriggerSooner and TriggerLate are read from a log that does not show
-	// successes (SourceLogs, Controller.LogVerbose false), where why an
+	// successes (SourceLogs, ListSource.Verbose false), where why an
 	// attempt ran is inferred: sooner, it came well before the retry its
 	// last failure scheduled — a watch event, or a success (or a forget) not
 	// logged and then an event; late, well after it — the retry succeeded

@@ -134,10 +134,59 @@ type KeyDetail struct {
 type ControllerList struct {
 	ServerTime  time.Time    `json:"serverTime"`
 	Controllers []Controller `json:"controllers"`
-	// LogRead says, for controllers read from a log, how much of the log
-	// was understood; nil for an instrumented process.
-	LogRead *LogRead `json:"logRead,omitempty"`
+	// Source describes where the list comes from when it is not a live
+	// instrumented process: nil for one. It is said once, here, for the
+	// list and every controller and key in it; an instrumented process
+	// never sets it (kubectl backoff --from-logs serves a log through this
+	// same API, and fills it in).
+	Source *ListSource `json:"source,omitempty"`
 }
+
+// ListSource describes a list reconstructed from a controller's log (Kind
+// SourceLogs): how much of the log was understood, and what the log can
+// and cannot show, so that every view of its numbers says so.
+type ListSource struct {
+	// Kind is SourceLogs.
+	Kind string `json:"kind"`
+	// Read says how much of the log was read and understood.
+	Read *LogRead `json:"read,omitempty"`
+	// SampledAt is when the log first showed the signature of zap's
+	// sampler, which controller-runtime's production logger (zap JSON,
+	// without --zap-devel) runs: a second with SampledLines "Reconciler
+	// error" lines and then 1 in 100 (or two such seconds in a row cut at
+	// SampledLines), so failure counts and delays estimated since are too
+	// low. Zero when the log shows no such second, or shows it is not
+	// sampled (V(5) lines, or more lines in a second than the sampler
+	// writes at that pace). A rate alone never sets it.
+	SampledAt time.Time `json:"sampledAt,omitzero"`
+	// Verbose is whether the log shows V(5) lines (--zap-log-level=5):
+	// successes are logged, so its failure counts are consecutive and its
+	// attempts' triggers exact. When false a success is not logged: a count
+	// runs across any success in between, and triggers are inferred
+	// (TriggerSooner, TriggerLate).
+	Verbose bool `json:"verbose,omitempty"`
+	// SuccessesHow is how the program that wrote the log is made to log the
+	// successes its dialect reads, as the dialect's project advises for its
+	// logger ("--zap-log-level=5" for controller-runtime on zap, "-v=5" on
+	// klog). Empty when the dialect reads no success: no level is advised.
+	SuccessesHow string `json:"successesHow,omitempty"`
+	// EndsAt is, for a saved log (a file read to its end, not followed),
+	// the time of its last line: a saved log has no "now", so its states,
+	// ages and countdowns are judged as of that line, and serverTime is
+	// this time, however long ago it was. A pipe whose newest line was over
+	// an hour old when read (a saved log piped in) counts as saved until a
+	// line of now arrives. Zero for a live log (followed, or a pipe of
+	// current lines), judged at the clock.
+	EndsAt time.Time `json:"endsAt,omitzero"`
+}
+
+// Logged reports whether s is a log's (Kind SourceLogs); false for nil, an
+// instrumented process.
+func (s *ListSource) Logged() bool { return s != nil && s.Kind == SourceLogs }
+
+// Ended reports whether s is a saved log's, judged as of its last line
+// (EndsAt) rather than at the clock.
+func (s *ListSource) Ended() bool { return s != nil && !s.EndsAt.IsZero() }
 
 // LogRead says how much of a log was read, so that a user knows at once
 // whether the tool understood their log.
@@ -191,39 +240,6 @@ type Controller struct {
 	// room: not zero means some keys were not tracked for a while.
 	Overflow     int64        `json:"overflow,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
-	// Source is SourceLogs for a controller reconstructed from its logs
-	// (its limiter assumed, its numbers estimated); empty for an
-	// instrumented one.
-	Source string `json:"source,omitempty"`
-	// LogSampledAt is, for a controller read from its log, when the log
-	// first showed the signature of zap's sampler, which controller-runtime's
-	// production logger (zap JSON, without --zap-devel) runs: a second with
-	// SampledLines "Reconciler error" lines and then 1 in 100 (or two such
-	// seconds in a row cut at SampledLines), so failure counts and delays
-	// estimated since are too low. Zero when the log shows no such second,
-	// or shows it is not sampled (V(5) lines, or more lines in a second than
-	// the sampler writes at that pace). A rate alone never sets it.
-	LogSampledAt time.Time `json:"logSampledAt,omitzero"`
-	// LogVerbose is, for a controller read from its log, whether the log
-	// shows V(5) lines (--zap-log-level=5): successes are logged, so its
-	// failure counts are consecutive and its attempts' triggers exact. When
-	// false a success is not logged: a count runs across any success in
-	// between, and triggers are inferred (TriggerSooner, TriggerLate).
-	LogVerbose bool `json:"logVerbose,omitempty"`
-	// LogSuccessesHow is, for a controller read from its log, how it is
-	// made to log the successes its log's dialect reads, as the dialect's
-	// project advises for the logger that wrote the log ("--zap-log-level=5"
-	// for controller-runtime on zap, "-v=5" on klog). Empty when the
-	// dialect reads no success of its: no level is advised.
-	LogSuccessesHow string `json:"logSuccessesHow,omitempty"`
-	// LogEndsAt is, for a controller read from a saved log (a file read to
-	// its end, not followed), the time of the log's last line: a saved log
-	// has no "now", so its states, ages and countdowns are judged as of
-	// that line, and serverTime is this time, however long ago it was.
-	// A pipe whose newest line was over an hour old when read (a saved log
-	// piped in) counts as saved until a line of now arrives. Zero for a
-	// live log (followed, or a pipe of current lines), judged at the clock.
-	LogEndsAt time.Time `json:"logEndsAt,omitzero"`
 }
 
 // SampledLines is how many lines of one message a second controller-

@@ -160,7 +160,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		why = o.noObjects()
 	}
 	printDescription(o.Out, d, why)
-	printLogNote(o.Out, d.Key.Key, d.Controller)
+	printLogNote(o.Out, d.Key.Key, d.Source)
 	if o.Watch {
 		return o.follow(ctx, s, objects, d, run, why)
 	}
@@ -300,14 +300,14 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 		fmt.Fprintf(w, "  ! %s\n", f.Message)
 	}
 
-	if d.Controller != nil && !d.Controller.LogEndsAt.IsZero() {
+	if d.Source.Ended() {
 		// A saved log: "5s", "36s ago" count from its end, not from now.
-		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", explain.TimeOfDay(d.Controller.LogEndsAt))
+		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", explain.TimeOfDay(d.Source.EndsAt))
 	} else {
 		fmt.Fprintln(w, "\nCounters:")
 	}
 	// A log without its successes cannot say the failures are consecutive.
-	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Controller), k.TotalFailures, k.Reconciles)
+	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles)
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))

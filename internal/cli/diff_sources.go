@@ -10,12 +10,11 @@ import (
 )
 
 // fromLog reports whether f was taken from a controller's log (snapshot
-// --from-logs) rather than an instrumented endpoint: its controllers (or,
-// in a file without any, its keys) say Source "logs".
+// --from-logs) rather than an instrumented endpoint: a replica's source
+// says so (or, in a file without one, its keys say Source "logs").
 func fromLog(f *snapshot.File) bool {
 	for _, e := range f.Endpoints {
-		if slices.ContainsFunc(e.Controllers, func(c api.Controller) bool { return c.Source == api.SourceLogs }) ||
-			slices.ContainsFunc(e.Keys, func(k api.Key) bool { return k.Source == api.SourceLogs }) {
+		if e.Source.Logged() || slices.ContainsFunc(e.Keys, func(k api.Key) bool { return k.Source == api.SourceLogs }) {
 			return true
 		}
 	}

@@ -345,7 +345,7 @@ func writerWidth(w io.Writer) int {
 
 // printLogNote says in words where a key's numbers come from, when they
 // come from a log.
-func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
+func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
 	if k.Source != api.SourceLogs {
 		return
 	}
@@ -367,16 +367,16 @@ func printLogNote(w io.Writer, k api.Key, c *api.Controller) {
 		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
 		fmt.Fprintln(w, "  or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
 	}
-	if c != nil && c.LogVerbose {
+	if src != nil && src.Verbose {
 		// V(5) lines, or a project that logs its successes (Flux; Crossplane at --debug).
 		fmt.Fprintln(w, "  Successes are in this log: a failure streak ends at the next one.")
 		return
 	}
 	fmt.Fprintln(w, "  This log shows no successes: a key quiet past its retry is \"unknown\", not idle")
-	if c != nil && c.LogSuccessesHow != "" {
+	if src != nil && src.SuccessesHow != "" {
 		// As the dialect advises: a project whose lines read no success
 		// (cert-manager, prometheus-operator) is told of no level.
-		fmt.Fprintf(w, "  (at %s the controller logs its successes too, and they are read).\n", c.LogSuccessesHow)
+		fmt.Fprintf(w, "  (at %s the controller logs its successes too, and they are read).\n", src.SuccessesHow)
 	}
 }
 

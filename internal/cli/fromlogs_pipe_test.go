@@ -135,8 +135,8 @@ func TestTopPipedOldLogThenAFreshLine(t *testing.T) {
 	ov := waitFor("the old log's two keys", func(ov *inspector.Overview) bool {
 		return len(ov.Controllers) == 1 && ov.Controllers[0].Keys == 2
 	})
-	if c := ov.Controllers[0]; !c.LogEndsAt.Equal(end) || c.Counts["backoff"] != 2 {
-		t.Errorf("old log: logEndsAt %v, counts %v; want %v and 2 backoff", c.LogEndsAt, c.Counts, end)
+	if c := ov.Controllers[0]; ov.Source == nil || !ov.Source.EndsAt.Equal(end) || c.Counts["backoff"] != 2 {
+		t.Errorf("old log: source %+v, counts %v; want it to end at %v, and 2 backoff", ov.Source, c.Counts, end)
 	}
 	// The same controller-runtime line as TestTopFromLogsFollowsAPipe's, stamped now.
 	fresh := strings.Replace(errorLine, "2026-11-30T08:24:45Z", time.Now().UTC().Format(time.RFC3339), 1)
@@ -145,7 +145,7 @@ func TestTopPipedOldLogThenAFreshLine(t *testing.T) {
 	}
 	waitFor("live again after a fresh line", func(ov *inspector.Overview) bool {
 		for _, c := range ov.Controllers {
-			if !c.LogEndsAt.IsZero() || c.Name == "widget" && c.Keys != 1 {
+			if ov.Source.Ended() || c.Name == "widget" && c.Keys != 1 {
 				return false
 			}
 		}

@@ -37,10 +37,10 @@ func TestTopFromLogsFollowsAPipe(t *testing.T) {
 	}
 	// The header's log line comes over the wire with the controllers.
 	ov, err := s.Overview(context.Background())
-	if err != nil || len(ov.Replicas) != 1 || ov.Replicas[0].LogRead == nil {
+	if err != nil || len(ov.Replicas) != 1 || ov.Replicas[0].Source == nil || ov.Replicas[0].Source.Read == nil {
 		t.Fatalf("overview: %+v, %v; want one replica with what its log read", ov, err)
 	}
-	if lr := ov.Replicas[0].LogRead; lr.Lines != 1 || lr.Recognised["controller-runtime (JSON)"] != 1 || lr.Unreadable != 0 {
+	if lr := ov.Replicas[0].Source.Read; lr.Lines != 1 || lr.Recognised["controller-runtime (JSON)"] != 1 || lr.Unreadable != 0 {
 		t.Errorf("logRead = %+v, want 1 line, 1 controller-runtime (JSON) record", lr)
 	}
 	closed := make(chan struct{})

@@ -111,7 +111,7 @@ func TestOutageFromLogMatchesEndpoint(t *testing.T) {
 		t.Errorf("outage: %d error groups (the first %d keys, first seen …%s); want one of %d keys, first seen %s",
 			len(groups.Groups), firstCount(groups.Groups), b.String(), backoff, outageStart.Format(time.TimeOnly))
 	}
-	diag := explain.DiagnoseController(*outage, groups.Groups, now)
+	diag := explain.DiagnoseController(*outage, cl.Source, groups.Groups, now)
 	keysLine := fmt.Sprintf("Keys: 100 tracked: %d backoff", backoff)
 	if n := outage.Counts[api.StateUnknown]; n > 0 {
 		keysLine += fmt.Sprintf(", %d unknown", n) // the counts add up

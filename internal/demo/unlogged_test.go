@@ -31,8 +31,8 @@ func TestUnloggedSuccessesNotConsecutive(t *testing.T) {
 			ctl = &cl.Controllers[i]
 		}
 	}
-	if ctl == nil || ctl.LogVerbose {
-		t.Fatalf("log's controller %q: %+v; want one read without V(5) lines", conflictsName, ctl)
+	if ctl == nil || cl.Source == nil || cl.Source.Verbose {
+		t.Fatalf("log's controller %q: %+v, source %+v; want one read without V(5) lines", conflictsName, ctl, cl.Source)
 	}
 	// The conflicts key with the most failures in the log.
 	var got api.Key
@@ -63,7 +63,7 @@ func TestUnloggedSuccessesNotConsecutive(t *testing.T) {
 			t.Errorf("%s: attempt %d's trigger reads %q; want it to say a success may not be logged", got.Key, i+1, text)
 		}
 	}
-	d := explain.Explain(explain.Input{Key: got, Controller: ctl, Now: r.Clock.Now()})
+	d := explain.Explain(explain.Input{Key: got, Controller: ctl, Source: cl.Source, Now: r.Clock.Now()})
 	all := d.String()
 	if strings.Contains(all, "consecutive failure") || !strings.Contains(all, "may not be consecutive") {
 		t.Errorf("%s: the log's diagnosis states its %d failures as consecutive (the endpoint has 0), or does not say they may not be:\n%s",

@@ -93,8 +93,9 @@ type Replica struct {
 	// Standby is true when the replica runs no controller (not the leader).
 	Standby     bool
 	Controllers []api.Controller
-	// LogRead is, for a log read as a replica, how much of it was understood.
-	LogRead *api.LogRead
+	// Source is, for a log read as a replica, what v1/controllers says of
+	// it (how much was understood, what it shows); nil for an endpoint.
+	Source *api.ListSource
 	// Err is why the replica could not be read.
 	Err error
 }
@@ -105,6 +106,9 @@ type Overview struct {
 	ServerTime  time.Time
 	Replicas    []Replica
 	Controllers []api.Controller
+	// Source is the replicas' sources said once (mergeSource): nil when
+	// none is a log.
+	Source *api.ListSource
 }
 
 // AcceptsSort reports whether the servers accept order for v1/keys, as
@@ -156,7 +160,7 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 		if err != nil {
 			r.Err = err
 		} else {
-			r.ServerTime, r.Controllers, r.LogRead = list.ServerTime, list.Controllers, list.LogRead
+			r.ServerTime, r.Controllers, r.Source = list.ServerTime, list.Controllers, list.Source
 			r.Standby = len(list.Controllers) > 0 && !slices.ContainsFunc(list.Controllers, func(c api.Controller) bool { return c.Active })
 			if len(s.endpoints) == 1 {
 				s.watch.seeCapabilities(list.Controllers)
@@ -174,6 +178,7 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 		if r.ServerTime.After(o.ServerTime) {
 			o.ServerTime = r.ServerTime
 		}
+		o.Source = mergeSource(o.Source, r.Source)
 		if r.Standby && len(reps) > 1 {
 			continue
 		}
@@ -185,6 +190,32 @@ func (s *Session) Overview(ctx context.Context) (*Overview, error) {
 		return o, errors.Join(errs...)
 	}
 	return o, nil
+}
+
+// mergeSource adds a replica's source to the merged one, so that what is
+// said of the merged keys holds for every replica: the latest end of a
+// saved log (a countdown is judged from it), the earliest sampling, and
+// successes shown only when every log shows them. How much was read stays
+// each replica's (Replica.Source.Read).
+func mergeSource(m, s *api.ListSource) *api.ListSource {
+	switch {
+	case s == nil:
+		return m
+	case m == nil:
+		c := *s
+		return &c
+	}
+	if s.EndsAt.After(m.EndsAt) {
+		m.EndsAt = s.EndsAt
+	}
+	if !s.SampledAt.IsZero() && (m.SampledAt.IsZero() || s.SampledAt.Before(m.SampledAt)) {
+		m.SampledAt = s.SampledAt
+	}
+	m.Verbose = m.Verbose && s.Verbose
+	if m.SuccessesHow == "" {
+		m.SuccessesHow = s.SuccessesHow
+	}
+	return m
 }
 
 func mergeController(list []api.Controller, c api.Controller) []api.Controller {

@@ -21,7 +21,8 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 30})
 	ov := fixedOverview()
-	ov.Replicas[0].LogRead = &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
+	ov.Replicas[0].Source = &api.ListSource{Kind: api.SourceLogs}
+	ov.Replicas[0].Source.Read = &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
 	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
@@ -30,7 +31,8 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 		t.Errorf("first header line = %q, want it to contain %q", first, want)
 	}
 
-	ov.Replicas[0].LogRead = &api.LogRead{Lines: 10}
+	ov.Replicas[0].Source = &api.ListSource{Kind: api.SourceLogs}
+	ov.Replicas[0].Source.Read = &api.LogRead{Lines: 10}
 	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
 	if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, "log 10 lines, none recognised") {
 		t.Errorf("first header line = %q, want it to say none was recognised", first)

@@ -19,9 +19,9 @@ func readOnlyModel(t *testing.T, w, h int, opts view.Options, logs bool) Model {
 	ov := fixedOverview()
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
-		if logs {
-			ov.Controllers[i].Source = api.SourceLogs
-		}
+	}
+	if logs {
+		ov.Source = &api.ListSource{Kind: api.SourceLogs}
 	}
 	opts.Clock = fixedClock
 	m := newModel(context.Background(), opts)

@@ -16,6 +16,9 @@ const fleetSample = 1000
 type Description struct {
 	Key        *inspector.PodKeyDetail `json:"key"`
 	Controller *api.Controller         `json:"controller,omitempty"`
+	// Source is the list's source (v1/controllers' source, merged over the
+	// replicas): nil for an instrumented process.
+	Source *api.ListSource `json:"source,omitempty"`
 	// Object is the object behind the key; ObjectErr says why it is missing.
 	Object      *explain.ObjectStatus `json:"object,omitempty"`
 	ObjectErr   error                 `json:"-"`
@@ -47,7 +50,7 @@ func Describe(ctx context.Context, s *inspector.Session, controller, key string,
 	}
 	d := &Description{Key: k}
 	if ov, err := s.Overview(ctx); err == nil {
-		d.Controller = ov.Controller(k.Controller)
+		d.Controller, d.Source = ov.Controller(k.Controller), ov.Source
 	}
 	var fleet *explain.FleetStats
 	if l, err := s.Keys(ctx, inspector.KeyQuery{Controller: k.Controller, Sort: api.SortNext, Limit: fleetSample}); err == nil {
@@ -65,6 +68,6 @@ func Describe(ctx context.Context, s *inspector.Session, controller, key string,
 		}
 	}
 	d.Fleet = fleet
-	d.Diagnosis = explain.Explain(explain.Input{Key: k.KeyDetail.Key, Controller: d.Controller, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
+	d.Diagnosis = explain.Explain(explain.Input{Key: k.KeyDetail.Key, Controller: d.Controller, Source: d.Source, Object: d.Object, Fleet: fleet, Now: k.ServerTime})
 	return d, nil
 }

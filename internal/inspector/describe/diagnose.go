@@ -26,7 +26,7 @@ func DiagnoseControllers(ctx context.Context, s *inspector.Session, controller s
 	var out []explain.ControllerDiagnosis
 	for _, c := range ov.Controllers {
 		if controller == "" || c.Name == controller {
-			out = append(out, explain.DiagnoseController(c, groups, ov.ServerTime))
+			out = append(out, explain.DiagnoseController(c, ov.Source, groups, ov.ServerTime))
 		}
 	}
 	if controller != "" && len(out) == 0 {

@@ -52,7 +52,7 @@ func TestBucketSaidOneWay(t *testing.T) {
 		if tt.decides && !strings.Contains(d.Summary, "the token bucket decides, not the failure count ("+tt.want+", refilled at 10 per second)") {
 			t.Errorf("tokens %g: the forecast %q does not say %q", tt.tokens, d.Summary, tt.want)
 		}
-		cd := explain.DiagnoseController(*c, nil, explainNow)
+		cd := explain.DiagnoseController(*c, nil, nil, explainNow)
 		limiter := regexp.MustCompile(`(?m)^Limiter: .*`).FindString(strings.Join(cd.Details, "\n"))
 		if want := "; the token bucket is empty, " + tt.want + ": a new retry waits about " + tt.wait; !strings.HasSuffix(limiter, want) {
 			t.Errorf("tokens %g: the limiter line %q; want it to end in %q", tt.tokens, limiter, want)

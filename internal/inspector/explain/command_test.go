@@ -18,7 +18,7 @@ func outageDiagnosis(t *testing.T) explain.ControllerDiagnosis {
 	c := api.Controller{Name: "outage", Active: true, Counts: map[api.State]int{api.StateBackoff: 12}}
 	groups := []api.ErrorGroup{{Controller: "outage", Message: "dial tcp 10.0.0.1:5432: connect: connection refused",
 		Class: api.ClassTransient, Count: 12, FirstSeen: now.Add(-time.Minute), LastSeen: now}}
-	d := explain.DiagnoseController(c, groups, now)
+	d := explain.DiagnoseController(c, nil, groups, now)
 	for _, f := range d.Findings {
 		if f.Command != nil {
 			return d

@@ -75,9 +75,10 @@ func (d ControllerDiagnosis) String() string { return renderText(d.Line(), d.Det
 // DiagnoseController diagnoses a controller from what its endpoint knows:
 // the counts by state, the limiter and its bucket, the forecast, and the
 // error groups of its retrying keys (v1/errors for DiagnosisStates; groups
-// of other controllers are ignored). now is the server's time. Pure: the
-// same input gives the same words.
-func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time) ControllerDiagnosis {
+// of other controllers are ignored). src is the list's source (nil for an
+// instrumented process), now the server's time. Pure: the same input gives
+// the same words.
+func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.ErrorGroup, now time.Time) ControllerDiagnosis {
 	d := ControllerDiagnosis{Controller: c.Name}
 	if !c.Active {
 		d.Situation = SituationStandby
@@ -95,7 +96,7 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 
 	backoff, failed := c.Counts[api.StateBackoff], c.Counts[api.StateFailed]
 	if InTrouble(&c) == 0 {
-		d.Situation, d.Summary = healthySummary(c)
+		d.Situation, d.Summary = healthySummary(c, src)
 		d.Findings = herdFindings(c)
 		return d
 	}
@@ -158,20 +159,20 @@ func DiagnoseController(c api.Controller, groups []api.ErrorGroup, now time.Time
 	}
 	d.Summary = strings.Join(parts, "; ")
 	d.Findings = append(d.Findings, herdFindings(c)...)
-	if !c.LogSampledAt.IsZero() {
+	if src != nil && !src.SampledAt.IsZero() {
 		d.Findings = append(d.Findings, Finding{Code: FindingLogSampled, Message: fmt.Sprintf(
 			"The counts are low: %s: after the first %d \"Reconciler error\" lines of a second it keeps 1 in 100, "+
 				"so keys failing since have failed more often, and retry later, than estimated. %s",
-			sampledWhen(c.LogSampledAt), api.SampledLines, sampledRemedy)})
+			sampledWhen(src.SampledAt), api.SampledLines, sampledRemedy)})
 	}
 	return d
 }
 
 // healthySummary says, in a few words, that nothing fails and what the keys do.
-func healthySummary(c api.Controller) (string, string) {
+func healthySummary(c api.Controller, src *api.ListSource) (string, string) {
 	// First: "none failing" (busy's too) would be a guess for these keys.
 	if n := c.Counts[api.StateUnknown]; n > 0 {
-		return SituationUnknown, unknownSummary(c, n)
+		return SituationUnknown, unknownSummary(c, src, n)
 	}
 	running, queued := c.Counts[api.StateRunning], c.Counts[api.StateQueued]
 	if running > 0 && queued >= running {
@@ -193,7 +194,7 @@ func healthySummary(c api.Controller) (string, string) {
 // is not logged, so that silence is no proof of health:
 // "unknown: no failure logged since their retries for 2 keys: their state
 // is unknown (this log shows no successes)".
-func unknownSummary(c api.Controller, n int) string {
+func unknownSummary(c api.Controller, src *api.ListSource, n int) string {
 	their, retries := "their", "retries"
 	if n == 1 {
 		their, retries = "its", "retry"
@@ -203,7 +204,7 @@ func unknownSummary(c api.Controller, n int) string {
 		of = fmt.Sprintf("%d of %s", n, keys(c.Keys))
 	}
 	s := fmt.Sprintf("unknown: no failure logged since %s %s for %s: %s state is unknown", their, retries, of, their)
-	if c.LogVerbose {
+	if src != nil && src.Verbose {
 		s += " (the log shows successes, and none since)"
 	} else {
 		s += " (this log shows no successes)"

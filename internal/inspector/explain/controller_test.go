@@ -168,7 +168,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 			if !ok {
 				t.Fatalf("no demo controller %q", tt.name)
 			}
-			got := explain.DiagnoseController(in.c, in.groups, diagNow)
+			got := explain.DiagnoseController(in.c, nil, in.groups, diagNow)
 			checkControllerDiagnosis(t, got, tt.want)
 			if line := got.Line(); line != tt.want.Controller+" — "+tt.want.Summary {
 				t.Errorf("Line() = %q, want the name, a dash and the summary", line)
@@ -255,7 +255,7 @@ func TestDiagnoseControllerCases(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := explain.DiagnoseController(tt.c, tt.groups, diagNow)
+			got := explain.DiagnoseController(tt.c, nil, tt.groups, diagNow)
 			tt.want.Controller = "widget"
 			got.Details = nil // TestDiagnoseControllerDetails reads them
 			checkControllerDiagnosis(t, got, tt.want)
@@ -269,7 +269,7 @@ func TestDiagnoseControllerDetails(t *testing.T) {
 	for i := range 7 {
 		groups = append(groups, api.ErrorGroup{Controller: "widget", Message: "error\n\tnumber " + string(rune('a'+i)), Count: 1 + i%2})
 	}
-	d := explain.DiagnoseController(c, groups, diagNow)
+	d := explain.DiagnoseController(c, nil, groups, diagNow)
 	want := []string{
 		"Keys: 9 tracked: 9 backoff",
 		"Errors of the failing keys, largest first:",

@@ -34,7 +34,7 @@
 // from its counts, limiter, forecast and error groups: one line for a
 // header or above a table, and a full form for `describe --controller`.
 //
-//	d := explain.DiagnoseController(c, groups, serverTime) // c from v1/controllers, groups from v1/errors
+//	d := explain.DiagnoseController(c, list.Source, groups, serverTime) // c and list from v1/controllers, groups from v1/errors
 //	fmt.Println(d.Line()) // outage — 100 keys backing off since 08:01:00 on one transient error (…)
 //
 // # Wording

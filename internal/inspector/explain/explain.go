@@ -13,6 +13,9 @@ type Input struct {
 	Key api.Key
 	// Controller is the key's controller as v1/controllers describes it.
 	Controller *api.Controller
+	// Source is the list's source (v1/controllers' source): nil for an
+	// instrumented process; for a log, what it can and cannot show.
+	Source *api.ListSource
 	// Object is the object behind the key, when it could be read.
 	Object *ObjectStatus
 	// Fleet summarises the controller's other keys, for the fleet-wide anti-patterns.
@@ -71,18 +74,18 @@ func Explain(in Input) Diagnosis {
 	switch k.State {
 	case api.StateBackoff:
 		if k.Failures == 0 && k.DelaySource == api.SourceSpread {
-			d.Summary = explainSpread(k, in.Controller, now)
+			d.Summary = explainSpread(k, in.Source, now)
 		} else if k.Failures == 0 {
 			// A reset (forget) left a retry pending: "backing off after 0
 			// failures" would contradict itself.
-			d.Summary = explainPendingAfterReset(k, in.Controller, now)
+			d.Summary = explainPendingAfterReset(k, in.Controller, in.Source, now)
 		} else {
-			d.Summary = explainBackoff(k, in.Controller, now)
+			d.Summary = explainBackoff(k, in.Controller, in.Source, now)
 		}
 	case api.StateScheduled:
-		d.Summary = explainScheduled(k, in.Controller, now)
+		d.Summary = explainScheduled(k, in.Source, now)
 	case api.StateQueued:
-		d.Summary = explainQueued(k, in.Controller, now)
+		d.Summary = explainQueued(k, in.Source, now)
 	case api.StateRunning:
 		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), FormatDuration(now.Sub(k.StartedAt)))
 		if now.Sub(k.StartedAt) >= LongReconcile {
@@ -99,7 +102,7 @@ func Explain(in Input) Diagnosis {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
 	case api.StateUnknown:
-		d.Summary = explainUnknown(k, in.Controller)
+		d.Summary = explainUnknown(k, in.Source)
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
@@ -117,10 +120,10 @@ func Explain(in Input) Diagnosis {
 		if k.LogLine != "" {
 			d.Details = append(d.Details, genericNote(k))
 		}
-		if s := unloggedNote(k, in.Controller); s != "" {
+		if s := unloggedNote(k, in.Source); s != "" {
 			d.Details = append(d.Details, s)
 		}
-		if s := sampledNote(k, in.Controller); s != "" {
+		if s := sampledNote(k, in.Source); s != "" {
 			d.Details = append(d.Details, s)
 		}
 	}
@@ -128,10 +131,10 @@ func Explain(in Input) Diagnosis {
 	return d
 }
 
-func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
+func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), FailuresText(k, c))
+	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), FailuresText(k, src))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}
@@ -164,7 +167,7 @@ func explainBackoff(k api.Key, c *api.Controller, now time.Time) string {
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
 	b.WriteString(". ")
-	b.WriteString(nextRetry(k, c, now))
+	b.WriteString(nextRetry(k, src, now))
 	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
 		if w := nextWait(c, k.Failures); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
@@ -185,7 +188,7 @@ func requeuedWithoutError(k api.Key) bool {
 // explainPendingAfterReset explains a key whose failure count was reset
 // (a forget, or the controller giving up) while a retry was pending: the
 // retry keeps its time, the count starts over.
-func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) string {
+func explainPendingAfterReset(k api.Key, c *api.Controller, src *api.ListSource, now time.Time) string {
 	var b strings.Builder
 	if r := k.LastReset; r != nil {
 		fmt.Fprintf(&b, "Backoff forgotten at %s (%s)", clock(r.At), resetText(r))
@@ -196,7 +199,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, now time.Time) strin
 	case k.NextRetryAt.IsZero():
 		b.WriteString("; the retry already scheduled keeps its time")
 	case k.NextRetryAt.After(now):
-		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), c))
+		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
 	default:
 		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
 	}
@@ -245,7 +248,7 @@ func retryWord(k api.Key) string {
 	return "retry"
 }
 
-func nextRetry(k api.Key, c *api.Controller, now time.Time) string {
+func nextRetry(k api.Key, src *api.ListSource, now time.Time) string {
 	if k.NextRetryAt.IsZero() {
 		return "The next retry time is not known yet"
 	}
@@ -253,7 +256,7 @@ func nextRetry(k api.Key, c *api.Controller, now time.Time) string {
 	if !k.NextRetryAt.After(now) {
 		return fmt.Sprintf("The %s was due at %s", what, clock(k.NextRetryAt))
 	}
-	s := fmt.Sprintf("Next %s at %s (%s)", what, clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), c))
+	s := fmt.Sprintf("Next %s at %s (%s)", what, clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
 	if k.EarlierRetry {
 		// The queue keeps the sooner of two ready times for one key.
 		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"
@@ -261,7 +264,7 @@ func nextRetry(k api.Key, c *api.Controller, now time.Time) string {
 	return s
 }
 
-func explainScheduled(k api.Key, c *api.Controller, now time.Time) string {
+func explainScheduled(k api.Key, src *api.ListSource, now time.Time) string {
 	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", FormatDuration(k.Delay.Duration))
 	switch k.DelaySource {
 	case api.SourceSpread:
@@ -271,19 +274,19 @@ func explainScheduled(k api.Key, c *api.Controller, now time.Time) string {
 		// A success while client-go's delaying queue still holds a retry
 		// scheduled by an earlier failure: the queue runs the key once more.
 		s = fmt.Sprintf("Converged at %s, but a retry scheduled by an earlier failure is still pending in the queue and runs it once more", clock(k.LastSuccessAt))
-		return s + " at " + clock(k.NextRetryAt) + " (" + inText(FormatDuration(k.NextRetryAt.Sub(now)), c) + ")."
+		return s + " at " + clock(k.NextRetryAt) + " (" + inText(FormatDuration(k.NextRetryAt.Sub(now)), src) + ")."
 	}
-	return s + ". " + nextRetry(k, c, now) + "."
+	return s + ". " + nextRetry(k, src, now) + "."
 }
 
-func explainQueued(k api.Key, c *api.Controller, now time.Time) string {
+func explainQueued(k api.Key, src *api.ListSource, now time.Time) string {
 	switch {
 	case !k.QueuedAt.IsZero() && !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.QueuedAt):
 		return fmt.Sprintf("Queued since %s after a watch event: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.QueuedAt.IsZero():
 		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", clock(k.QueuedAt))
 	case !k.NextRetryAt.IsZero():
-		return fmt.Sprintf("Queued: its %s came due at %s (%s); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), agoText(FormatDuration(now.Sub(k.NextRetryAt)), c))
+		return fmt.Sprintf("Queued: its %s came due at %s (%s); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), agoText(FormatDuration(now.Sub(k.NextRetryAt)), src))
 	}
 	return "Queued: ready, waiting for a free worker."
 }

@@ -12,7 +12,7 @@ import (
 // log that went quiet after an error: what is known, and what is not.
 // A key gone quiet is known only from a log without successes: its failures
 // are the ones logged, not said to be consecutive.
-func explainUnknown(k api.Key, c *api.Controller) string {
+func explainUnknown(k api.Key, src *api.ListSource) string {
 	due := "about " + clock(k.NextRetryAt) + " (estimated)"
 	if !k.Estimated {
 		due = "at " + clock(k.NextRetryAt) + " (stated by the log)"
@@ -26,9 +26,9 @@ func explainUnknown(k api.Key, c *api.Controller) string {
 	if k.NextRetryAt.IsZero() {
 		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", Plural(k.Failures, "failure"))
 	}
-	how := successesHow(c)
+	how := successesHow(src)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), or it waits for a free worker. " + verboseRemedy(c)
+		return s + " The retry may have succeeded (this log does not show its successes), or it waits for a free worker. " + verboseRemedy(src)
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
@@ -57,13 +57,13 @@ func genericNote(k api.Key) string {
 
 // sampledNote warns that a log-sourced key's failures are undercounted: it
 // failed after the log showed the signature of zap's sampler.
-func sampledNote(k api.Key, c *api.Controller) string {
-	if c == nil || c.LogSampledAt.IsZero() || k.Failures == 0 || lastErrorAt(k).Before(c.LogSampledAt) {
+func sampledNote(k api.Key, src *api.ListSource) string {
+	if src == nil || src.SampledAt.IsZero() || k.Failures == 0 || lastErrorAt(k).Before(src.SampledAt) {
 		return ""
 	}
 	return fmt.Sprintf("The failure count may be low: %s: after the first %d \"Reconciler error\" lines of a second it keeps 1 in 100, "+
 		"so this key may have failed more often, and its retry come later, than estimated. %s",
-		sampledWhen(c.LogSampledAt), api.SampledLines, sampledRemedy)
+		sampledWhen(src.SampledAt), api.SampledLines, sampledRemedy)
 }
 
 // sampledWhen says when the log first showed the sampler's signature.
@@ -84,19 +84,19 @@ func lastErrorAt(k api.Key) time.Time {
 }
 
 // unlogged says a key's count and its attempts' triggers are read off a log
-// that shows no success (its controller's LogVerbose false, or not known):
+// that shows no success (its source's Verbose false, or not known):
 // a success between two logged failures would have restarted the count
 // unseen, and an attempt off its retry's time may be an event or follow
 // such a success. The instrument, and a log with V(5) lines, show both.
-func unlogged(k api.Key, c *api.Controller) bool {
-	return k.Source == api.SourceLogs && (c == nil || !c.LogVerbose)
+func unlogged(k api.Key, src *api.ListSource) bool {
+	return k.Source == api.SourceLogs && (src == nil || !src.Verbose)
 }
 
 // FailuresText is the key's failure count: "17 consecutive failures", or,
 // read off a log that shows no success, "4 failures logged since 10:00:00"
 // (since the streak's first logged failure, when its time is known).
-func FailuresText(k api.Key, c *api.Controller) string {
-	if !unlogged(k, c) {
+func FailuresText(k api.Key, src *api.ListSource) string {
+	if !unlogged(k, src) {
 		return Plural(k.Failures, "consecutive failure")
 	}
 	s := Plural(k.Failures, "failure") + " logged"
@@ -109,12 +109,12 @@ func FailuresText(k api.Key, c *api.Controller) string {
 // unloggedNote says, for a failing key read off a log that shows no
 // success, what its count and triggers cannot show; with how many of its
 // attempts came off their retry's time (api.TriggerSooner, TriggerLate).
-func unloggedNote(k api.Key, c *api.Controller) string {
-	if !unlogged(k, c) || k.Failures < 2 {
+func unloggedNote(k api.Key, src *api.ListSource) string {
+	if !unlogged(k, src) || k.Failures < 2 {
 		return "" // one failure is no streak: nothing is said of one
 	}
 	why := "Successes are not in this log"
-	if successesHow(c) != "" {
+	if successesHow(src) != "" {
 		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
 	}
 	s := fmt.Sprintf("%s, so the %s may not be consecutive: "+
@@ -125,7 +125,7 @@ func unloggedNote(k api.Key, c *api.Controller) string {
 			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
 			sooner+late, len(k.History), sooner, late)
 	}
-	return s + " " + verboseRemedy(c)
+	return s + " " + verboseRemedy(src)
 }
 
 // offRetry counts the attempts of a history read off a log without
@@ -147,17 +147,17 @@ func offRetry(h []api.Attempt) (sooner, late int) {
 // --zap-log-level=5 on zap, -v=5 on klog); empty when the dialect advises
 // none (cert-manager's and prometheus-operator's lines read no success),
 // and then no level is said.
-func successesHow(c *api.Controller) string {
-	if c == nil {
+func successesHow(src *api.ListSource) string {
+	if src == nil {
 		return ""
 	}
-	return c.LogSuccessesHow
+	return src.SuccessesHow
 }
 
 // verboseRemedy is how to get c's successes into its log: the level its
 // dialect advises, else instrumenting alone.
-func verboseRemedy(c *api.Controller) string {
-	if how := successesHow(c); how != "" {
+func verboseRemedy(src *api.ListSource) string {
+	if how := successesHow(src); how != "" {
 		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
 	}
 	return "To see its successes, instrument it."

@@ -16,8 +16,9 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 	k := api.Key{Controller: "widget", Key: "default/w1", State: api.StateUnknown, Failures: 2,
 		NextRetryAt: last.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
 		LastError: &api.ErrorRecord{Message: "connection refused", At: last}, Source: api.SourceLogs, Estimated: true}
-	cr := &api.Controller{Name: "widget", Source: api.SourceLogs, LogSuccessesHow: "--zap-log-level=5"}
-	d := Explain(Input{Key: k, Controller: cr, Now: last.Add(time.Minute)})
+	cr := &api.Controller{Name: "widget"}
+	src := &api.ListSource{Kind: api.SourceLogs, SuccessesHow: "--zap-log-level=5"}
+	d := Explain(Input{Key: k, Controller: cr, Source: src, Now: last.Add(time.Minute)})
 	if want := "Unknown: 2 failures logged, the last at 08:24:45"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary = %q, want it to start %q", d.Summary, want)
 	}
@@ -25,7 +26,7 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 		t.Errorf("summary = %q, want it to say success is not logged", d.Summary)
 	}
 	// A dialect that advises no level (cert-manager's): none is said.
-	if d := Explain(Input{Key: k, Controller: &api.Controller{Name: "widget", Source: api.SourceLogs}, Now: last.Add(time.Minute)}); strings.Contains(d.Summary, "verbosity") ||
+	if d := Explain(Input{Key: k, Controller: &api.Controller{Name: "widget"}, Source: &api.ListSource{Kind: api.SourceLogs}, Now: last.Add(time.Minute)}); strings.Contains(d.Summary, "verbosity") ||
 		strings.Contains(d.Summary, "zap") || !strings.Contains(d.Summary, "instrument it") {
 		t.Errorf("summary = %q, want no level, and instrumenting", d.Summary)
 	}
@@ -43,8 +44,8 @@ func TestExplainUnknownFromLogs(t *testing.T) {
 // count may be low, when it failed since; the controller says it too.
 func TestExplainSampledLog(t *testing.T) {
 	sampled := time.Date(2026, 11, 30, 8, 24, 0, 0, time.UTC)
-	c := &api.Controller{Name: "widget", Active: true, Source: api.SourceLogs, LogSampledAt: sampled,
-		Counts: map[api.State]int{api.StateBackoff: 1}}
+	c := &api.Controller{Name: "widget", Active: true, Counts: map[api.State]int{api.StateBackoff: 1}}
+	src := &api.ListSource{Kind: api.SourceLogs, SampledAt: sampled}
 	key := func(lastErr time.Time) api.Key {
 		return api.Key{Controller: "widget", Key: "default/w1", State: api.StateBackoff, Failures: 2,
 			NextRetryAt: lastErr.Add(10 * time.Millisecond), Delay: metav1.Duration{Duration: 10 * time.Millisecond},
@@ -55,22 +56,21 @@ func TestExplainSampledLog(t *testing.T) {
 	has := func(d Diagnosis) bool {
 		return slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, want) })
 	}
-	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: c, Now: sampled.Add(time.Second)}); !has(d) {
+	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: c, Source: src, Now: sampled.Add(time.Second)}); !has(d) {
 		t.Errorf("a key failing after the log was sampled: details = %q, want one starting %q", d.Details, want)
 	}
-	if d := Explain(Input{Key: key(sampled.Add(-time.Second)), Controller: c, Now: sampled}); has(d) {
+	if d := Explain(Input{Key: key(sampled.Add(-time.Second)), Controller: c, Source: src, Now: sampled}); has(d) {
 		t.Errorf("a key whose last failure came before: details = %q, want no sampling note", d.Details)
 	}
-	unsampled := *c
-	unsampled.LogSampledAt = time.Time{}
-	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: &unsampled, Now: sampled.Add(time.Second)}); has(d) {
+	unsampled := &api.ListSource{Kind: api.SourceLogs}
+	if d := Explain(Input{Key: key(sampled.Add(time.Second)), Controller: c, Source: unsampled, Now: sampled.Add(time.Second)}); has(d) {
 		t.Errorf("a log never sampled: details = %q, want no sampling note", d.Details)
 	}
-	d := DiagnoseController(*c, nil, sampled.Add(time.Second))
+	d := DiagnoseController(*c, src, nil, sampled.Add(time.Second))
 	if !slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
 		t.Errorf("controller findings = %+v, want %s", d.Findings, FindingLogSampled)
 	}
-	if d := DiagnoseController(unsampled, nil, sampled); slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
+	if d := DiagnoseController(*c, unsampled, nil, sampled); slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingLogSampled }) {
 		t.Errorf("an unsampled log's findings = %+v, want no %s", d.Findings, FindingLogSampled)
 	}
 }
@@ -80,7 +80,7 @@ func TestExplainSampledLog(t *testing.T) {
 // "time unknown", never 00:00:00.
 func TestExplainStatedRetryFromLogs(t *testing.T) {
 	at := time.Date(2026, 11, 30, 8, 24, 45, 0, time.UTC)
-	c := &api.Controller{Name: "kustomization", Active: true, Source: api.SourceLogs,
+	c := &api.Controller{Name: "kustomization", Active: true,
 		Limiter: api.Limiter{Components: []api.LimiterComponent{{Name: api.SourceItemExponential,
 			BaseDelay: metav1.Duration{Duration: 5 * time.Millisecond}, MaxDelay: metav1.Duration{Duration: 1000 * time.Second}}}}}
 	k := api.Key{Controller: "kustomization", Key: "flux-system/apps", State: api.StateBackoff, Failures: 1,
@@ -103,7 +103,7 @@ func TestExplainStatedRetryFromLogs(t *testing.T) {
 	}
 }
 
-// A log without successes (its controller's LogVerbose false) shows a count
+// A log without successes (its source's Verbose false) shows a count
 // of logged failures and triggers read off the retry's time: Explain states
 // neither as fact. With V(5) lines the same history is exact: events that
 // pre-empted the backoff, consecutive failures.
@@ -125,10 +125,11 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 		}
 		return k
 	}
-	c := &api.Controller{Name: "conflicts", Active: true, Source: api.SourceLogs}
+	c := &api.Controller{Name: "conflicts", Active: true}
+	src := &api.ListSource{Kind: api.SourceLogs}
 
 	k := key(api.TriggerLate, false)
-	d := Explain(Input{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	d := Explain(Input{Key: k, Controller: c, Source: src, Now: at.Add(31 * time.Second)})
 	if want := "Backing off 40ms after 4 failures logged since 08:00:00"; !strings.HasPrefix(d.Summary, want) {
 		t.Errorf("summary %q; want it to start %q", d.Summary, want)
 	}
@@ -144,7 +145,7 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 	if got, want := TriggerText(k.History[2], &k.History[1]), "sooner than the retry after 10ms: an event, or a success not logged"; got != want {
 		t.Errorf("TriggerText(sooner) = %q, want %q", got, want)
 	}
-	d = Explain(Input{Key: k, Controller: c, Now: at.Add(31 * time.Second)})
+	d = Explain(Input{Key: k, Controller: c, Source: src, Now: at.Add(31 * time.Second)})
 	for _, f := range d.Findings {
 		if f.Code == FindingHotLoop || strings.Contains(f.Message, "another writer") {
 			t.Errorf("a hot loop concluded from inferred triggers: %s", f.Message)
@@ -153,9 +154,8 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 
 	// The log shows successes: the same attempts are events that pre-empted
 	// the backoff, and the count is consecutive.
-	verbose := *c
-	verbose.LogVerbose = true
-	d = Explain(Input{Key: key(api.TriggerEvent, true), Controller: &verbose, Now: at.Add(31 * time.Second)})
+	verbose := &api.ListSource{Kind: api.SourceLogs, Verbose: true}
+	d = Explain(Input{Key: key(api.TriggerEvent, true), Controller: c, Source: verbose, Now: at.Add(31 * time.Second)})
 	if !strings.HasPrefix(d.Summary, "Backing off 40ms after 4 consecutive failures") ||
 		!slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Code == FindingHotLoop && strings.Contains(f.Message, "pre-empted") }) {
 		t.Errorf("with V(5) lines: summary %q, findings %v; want consecutive failures and the pre-emption hot loop", d.Summary, d.Findings)

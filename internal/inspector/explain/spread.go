@@ -13,7 +13,7 @@ import (
 // not for the limiter, and it is failing still, until a reconcile succeeds.
 // It is a backoff, not a schedule: a RequeueAfter is a planned re-check of
 // a key that is not failing.
-func explainSpread(k api.Key, c *api.Controller, now time.Time) string {
+func explainSpread(k api.Key, src *api.ListSource, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("Requeued by forget")
 	slot := k.NextRetryAt
@@ -33,13 +33,13 @@ func explainSpread(k api.Key, c *api.Controller, now time.Time) string {
 	if !slot.IsZero() {
 		fmt.Fprintf(&b, " at %s", clock(slot))
 		if slot.After(now) {
-			fmt.Fprintf(&b, " (%s)", inText(Countdown(slot, now), c))
+			fmt.Fprintf(&b, " (%s)", inText(Countdown(slot, now), src))
 		}
 	}
 	b.WriteString(": a bulk retry releases its keys over time, so that they do not all retry at once")
 	if k.EarlierRetry && k.NextRetryAt.After(now) {
 		// The queue keeps the sooner of two ready times for one key.
-		fmt.Fprintf(&b, "; a retry scheduled before it runs the key sooner, at %s (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), c))
+		fmt.Fprintf(&b, "; a retry scheduled before it runs the key sooner, at %s (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
 	}
 	b.WriteString(". Its failure count is reset; it is failing until a reconcile succeeds.")
 	return b.String()

@@ -22,21 +22,21 @@ func TestCountdownFromLogEnd(t *testing.T) {
 		Source:      api.SourceLogs, Estimated: true}
 	queued := api.Key{Controller: "outage", Key: "demo/outage-00006", State: api.StateQueued,
 		NextRetryAt: end.Add(-3 * time.Second), Source: api.SourceLogs, Estimated: true}
-	saved := &api.Controller{Name: "outage", Active: true, Source: api.SourceLogs, LogEndsAt: end}
-	live := &api.Controller{Name: "outage", Active: true, Source: api.SourceLogs}
+	saved := &api.ListSource{Kind: api.SourceLogs, EndsAt: end}
+	live := &api.ListSource{Kind: api.SourceLogs}
 	for _, tc := range []struct {
 		name      string
 		k         api.Key
-		c         *api.Controller
+		src       *api.ListSource
 		want, not string
 	}{
 		{"saved log, backoff", backoff, saved, "Next retry at 22:13:50 (5m24s after the log's last line)", "(in "},
 		{"live log, backoff", backoff, live, "Next retry at 22:13:50 (in 5m24s)", "last line"},
-		{"no controller read, backoff", backoff, nil, "Next retry at 22:13:50 (in 5m24s)", "last line"},
+		{"no source read, backoff", backoff, nil, "Next retry at 22:13:50 (in 5m24s)", "last line"},
 		{"saved log, queued", queued, saved, "came due at 22:08:23 (3.0s before the log's last line)", " ago"},
 		{"live log, queued", queued, live, "came due at 22:08:23 (3.0s ago)", "last line"},
 	} {
-		d := Explain(Input{Key: tc.k, Controller: tc.c, Now: end})
+		d := Explain(Input{Key: tc.k, Controller: &api.Controller{Name: "outage", Active: true}, Source: tc.src, Now: end})
 		if !strings.Contains(d.Summary, tc.want) || strings.Contains(d.Summary, tc.not) {
 			t.Errorf("%s: summary %q; want it to say %q, not %q", tc.name, d.Summary, tc.want, tc.not)
 		}

@@ -14,30 +14,31 @@ import (
 // are unknown (fluxcd/flux2#4509's two Kustomizations judged at the clock,
 // a year after their "next try in 30m0s") or some.
 func TestDiagnoseControllerUnknownKeys(t *testing.T) {
-	logged := func(keys int, counts map[api.State]int, verbose bool) api.Controller {
-		return api.Controller{Name: "kustomization", Active: true, Keys: keys, Counts: counts,
-			Source: api.SourceLogs, LogVerbose: verbose}
+	logged := func(keys int, counts map[api.State]int) api.Controller {
+		return api.Controller{Name: "kustomization", Active: true, Keys: keys, Counts: counts}
 	}
 	tests := []struct {
-		name string
-		c    api.Controller
-		want string
+		name    string
+		c       api.Controller
+		verbose bool
+		want    string
 	}{{
 		name: "all unknown",
-		c:    logged(2, map[api.State]int{api.StateUnknown: 2}, false),
+		c:    logged(2, map[api.State]int{api.StateUnknown: 2}),
 		want: "unknown: no failure logged since their retries for 2 keys: their state is unknown (this log shows no successes)",
 	}, {
 		name: "one unknown",
-		c:    logged(1, map[api.State]int{api.StateUnknown: 1}, false),
+		c:    logged(1, map[api.State]int{api.StateUnknown: 1}),
 		want: "unknown: no failure logged since its retry for 1 key: its state is unknown (this log shows no successes)",
 	}, {
-		name: "some unknown, the others converged",
-		c:    logged(5, map[api.State]int{api.StateUnknown: 2, api.StateIdle: 3}, true),
-		want: "unknown: no failure logged since their retries for 2 of 5 keys: their state is unknown (the log shows successes, and none since); none of the others failing",
+		name:    "some unknown, the others converged",
+		c:       logged(5, map[api.State]int{api.StateUnknown: 2, api.StateIdle: 3}),
+		verbose: true,
+		want:    "unknown: no failure logged since their retries for 2 of 5 keys: their state is unknown (the log shows successes, and none since); none of the others failing",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := explain.DiagnoseController(tt.c, nil, diagNow)
+			d := explain.DiagnoseController(tt.c, &api.ListSource{Kind: api.SourceLogs, Verbose: tt.verbose}, nil, diagNow)
 			if d.Situation != explain.SituationUnknown || d.Summary != tt.want {
 				t.Errorf("got %s: %q\nwant %s: %q", d.Situation, d.Summary, explain.SituationUnknown, tt.want)
 			}

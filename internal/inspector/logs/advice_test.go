@@ -54,8 +54,8 @@ func TestAdviceFollowsTheDialect(t *testing.T) {
 				t.Fatal("no controller read: the test needs the fixture's keys")
 			}
 			for _, c := range cl.Controllers {
-				if c.LogSuccessesHow != tt.how {
-					t.Errorf("%s: successes how = %q, want %q", c.Name, c.LogSuccessesHow, tt.how)
+				if cl.Source.SuccessesHow != tt.how {
+					t.Errorf("%s: successes how = %q, want %q", c.Name, cl.Source.SuccessesHow, tt.how)
 				}
 				_, keys := s.views(c.Name)
 				for _, k := range keys {

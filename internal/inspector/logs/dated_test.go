@@ -45,10 +45,9 @@ func TestStoreDatedPipe(t *testing.T) {
 		if len(cl.Controllers) != 1 {
 			t.Fatalf("%s: controllers %+v, want kustomization", step, cl.Controllers)
 		}
-		c := cl.Controllers[0]
-		if !cl.ServerTime.Equal(wantNow) || !c.LogEndsAt.Equal(wantEnds) || !s.Stats().EndsAt.Equal(wantEnds) {
-			t.Errorf("%s: serverTime %v, logEndsAt %v, Stats.EndsAt %v; want %v, %v, %v",
-				step, cl.ServerTime, c.LogEndsAt, s.Stats().EndsAt, wantNow, wantEnds, wantEnds)
+		if !cl.ServerTime.Equal(wantNow) || !cl.Source.EndsAt.Equal(wantEnds) || !s.Stats().EndsAt.Equal(wantEnds) {
+			t.Errorf("%s: serverTime %v, source's endsAt %v, Stats.EndsAt %v; want %v, %v, %v",
+				step, cl.ServerTime, cl.Source.EndsAt, s.Stats().EndsAt, wantNow, wantEnds, wantEnds)
 		}
 		k, err := s.Key("kustomization", key)
 		if err != nil {

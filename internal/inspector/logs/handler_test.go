@@ -57,8 +57,8 @@ func TestSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Describe: %v", err)
 	}
-	if d.Key.Failures != 2 || len(d.Key.History) != 2 || d.Controller == nil || d.Controller.Source != api.SourceLogs {
-		t.Errorf("describe: failures %d, history %d, controller %+v; want 2, 2, from logs", d.Key.Failures, len(d.Key.History), d.Controller)
+	if d.Key.Failures != 2 || len(d.Key.History) != 2 || d.Controller == nil || !d.Source.Logged() {
+		t.Errorf("describe: failures %d, history %d, controller %+v, source %+v; want 2, 2, from logs", d.Key.Failures, len(d.Key.History), d.Controller, d.Source)
 	}
 
 	groups, err := sess.Errors(ctx, "", api.Filter{})

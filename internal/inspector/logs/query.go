@@ -17,7 +17,8 @@ func (s *Store) Controllers() *api.ControllerList {
 	defer s.mu.Unlock()
 	now := s.nowLocked()
 	byName := map[string]*api.Controller{}
-	out := &api.ControllerList{ServerTime: now, Controllers: []api.Controller{}, LogRead: s.LogRead()}
+	src := &api.ListSource{Kind: api.SourceLogs, Read: s.LogRead(), SampledAt: s.sampledAtLocked(), Verbose: s.verbose, EndsAt: s.endsAtLocked()}
+	out := &api.ControllerList{ServerTime: now, Controllers: []api.Controller{}, Source: src}
 	names := make([]string, 0, len(s.controllers))
 	for name := range s.controllers {
 		names = append(names, name)
@@ -26,13 +27,14 @@ func (s *Store) Controllers() *api.ControllerList {
 	for _, name := range names {
 		info := s.controllers[name]
 		c := api.Controller{
-			Name: name, Active: true, Limiter: info.wire(s.opts.Limiter, now), Source: api.SourceLogs,
+			Name: name, Active: true, Limiter: info.wire(s.opts.Limiter, now),
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
-			Capabilities:    api.Capabilities{ReadOnly: true},
-			LogSampledAt:    s.sampledAtLocked(),
-			LogVerbose:      s.verbose,
-			LogSuccessesHow: info.successesHow,
-			LogEndsAt:       s.endsAtLocked(),
+			Capabilities: api.Capabilities{ReadOnly: true},
+		}
+		if src.SuccessesHow == "" {
+			// One program wrote the log, through one logger: the first
+			// dialect that advises a level advises it for the log.
+			src.SuccessesHow = info.successesHow
 		}
 		if info.kind != "" {
 			c.Kind = &api.GroupVersionKind{Group: info.group, Kind: info.kind}

@@ -111,15 +111,15 @@ func TestSampledLogIsFlagged(t *testing.T) {
 				}
 			}
 			st := s.Stats()
-			cs := s.Controllers().Controllers
-			if len(cs) != 1 {
+			cl := s.Controllers()
+			if cs := cl.Controllers; len(cs) != 1 {
 				t.Fatalf("%d controllers, want 1", len(cs))
 			}
 			if !tt.verbose && logged >= keys {
 				t.Fatalf("all %d errors were logged: the logger did not sample, the test proves nothing", keys)
 			}
-			if !cs[0].LogSampledAt.Equal(st.SampledAt) {
-				t.Errorf("sampledAt %v, controller's %v; want them equal", st.SampledAt, cs[0].LogSampledAt)
+			if !cl.Source.SampledAt.Equal(st.SampledAt) {
+				t.Errorf("sampledAt %v, the list source's %v; want them equal", st.SampledAt, cl.Source.SampledAt)
 			}
 			if got := !st.SampledAt.IsZero(); got != tt.flagged {
 				t.Errorf("%d of %d errors logged, sampledAt %v; want flagged %v", logged, keys, st.SampledAt, tt.flagged)

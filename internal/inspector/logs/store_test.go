@@ -218,7 +218,7 @@ func TestStoreFromRealLog(t *testing.T) {
 		t.Errorf("a minute later: state = %s, want %s", d.State, api.StateUnknown)
 	}
 	ov := s.Controllers()
-	if len(ov.Controllers) != 1 || ov.Controllers[0].Kind == nil || ov.Controllers[0].Kind.Kind != "ConfigMap" || ov.Controllers[0].Source != api.SourceLogs {
+	if len(ov.Controllers) != 1 || ov.Controllers[0].Kind == nil || ov.Controllers[0].Kind.Kind != "ConfigMap" || !ov.Source.Logged() {
 		t.Errorf("controllers = %+v, want widget of kind ConfigMap from logs", ov.Controllers)
 	}
 }
@@ -330,12 +330,12 @@ func TestStoreSavedLogEndsAt(t *testing.T) {
 		if len(cl.Controllers) != 1 {
 			t.Fatalf("live %v: controllers %+v, want kustomization", live, cl.Controllers)
 		}
-		got := cl.Controllers[0].LogEndsAt
+		got := cl.Source.EndsAt
 		switch {
 		case !live && (!got.Equal(end) || !cl.ServerTime.Equal(end)):
-			t.Errorf("saved: logEndsAt %v, serverTime %v; want both the last line's %v", got, cl.ServerTime, end)
+			t.Errorf("saved: source endsAt %v, serverTime %v; want both the last line's %v", got, cl.ServerTime, end)
 		case live && (!got.IsZero() || !cl.ServerTime.Equal(end.Add(time.Hour))):
-			t.Errorf("live: logEndsAt %v, serverTime %v; want none, and the clock's %v", got, cl.ServerTime, end.Add(time.Hour))
+			t.Errorf("live: source endsAt %v, serverTime %v; want none, and the clock's %v", got, cl.ServerTime, end.Add(time.Hour))
 		}
 	}
 }

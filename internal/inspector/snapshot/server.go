@@ -77,7 +77,7 @@ func (s *server) Now() time.Time { return s.ep.ServerTime }
 
 // Controllers implements query.Source: the replica's controllers, read-only.
 func (s *server) Controllers(context.Context) (*api.ControllerList, error) {
-	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers)}
+	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers), Source: s.ep.Source}
 	for i := range out.Controllers {
 		out.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}

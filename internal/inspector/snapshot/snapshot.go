@@ -56,6 +56,9 @@ type Endpoint struct {
 	// Error is why the replica could not be read; it then has nothing else.
 	Error       string           `json:"error,omitempty"`
 	Controllers []api.Controller `json:"controllers"`
+	// Source is the replica's v1/controllers source: what a log read as a
+	// replica understood and shows; nil for an instrumented endpoint.
+	Source *api.ListSource `json:"source,omitempty"`
 	// Keys is every key the replica tracks, as v1/keys returns it (no
 	// history); a key with a detail is listed as its detail says, since
 	// the detail is read after the list and the key may have changed.

@@ -63,7 +63,7 @@ func takeEndpoint(ctx context.Context, e *inspector.Endpoint, budget *int) (Endp
 	if err != nil {
 		return ep, err
 	}
-	ep.ServerTime, ep.Controllers = cl.ServerTime, cl.Controllers
+	ep.ServerTime, ep.Controllers, ep.Source = cl.ServerTime, cl.Controllers, cl.Source
 	// Key order does not change with state, so no key moves between pages.
 	err = e.Client.KeyPages(ctx, inspector.KeyQuery{Sort: api.SortKey, Limit: api.MaxLimit}, func(l *api.KeyList) error {
 		ep.Keys = append(ep.Keys, l.Items...)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -30,10 +31,13 @@ type Common struct {
 	Pauses int
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
-	// LogEnds is, for a saved log, its last line's time: what its states
-	// and countdowns are judged at, as a snapshot's at its taking. Zero
-	// for a live source.
+	// LogEnds is, for a saved log, its last line's time (its
+	// api.ListSource.EndsAt): what its states and countdowns are judged
+	// at, as a snapshot's at its taking. Zero for a live source.
 	LogEnds time.Time
+	// Source is the overview's source (inspector.Overview.Source): nil for
+	// an instrumented endpoint.
+	Source *api.ListSource
 	// StatusLines is how many lines the status message takes above the
 	// short help, which the scrolled views leave free.
 	StatusLines int
@@ -84,7 +88,11 @@ func (c *Common) SetCapabilities(ov *inspector.Overview) {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
-	c.LogEnds = logEndsAt(ov)
+	c.Source = ov.Source
+	c.LogEnds = time.Time{}
+	if ov.Source != nil {
+		c.LogEnds = ov.Source.EndsAt
+	}
 	c.source = sourceOf(ov)
 	c.canRequeue = false
 	for _, ctl := range ov.Controllers {
@@ -94,19 +102,6 @@ func (c *Common) SetCapabilities(ov *inspector.Overview) {
 	}
 	c.Keys.setActions(!c.readOnly, !c.readOnly && c.canRequeue)
 	c.Keys.setStates(len(c.ToggleStates()))
-}
-
-// logEndsAt is when the saved log ov was read from ends: its controllers'
-// api.Controller.LogEndsAt, the time their states and countdowns are
-// judged at. Zero for a live log (followed, a pipe) and for an endpoint.
-func logEndsAt(ov *inspector.Overview) time.Time {
-	var end time.Time
-	for _, c := range ov.Controllers {
-		if c.LogEndsAt.After(end) {
-			end = c.LogEndsAt
-		}
-	}
-	return end
 }
 
 // Due reports whether a view whose last read was sent at last, and is

@@ -237,7 +237,7 @@ func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 // explainInput is a deep copy of what Explain reads of dd, so that
 // escaping dd leaves it as read.
 func explainInput(dd *describe.Description) explain.Input {
-	in := explain.Input{Controller: dd.Controller, Object: dd.Object, Fleet: dd.Fleet}
+	in := explain.Input{Controller: dd.Controller, Source: dd.Source, Object: dd.Object, Fleet: dd.Fleet}
 	if dd.Key != nil {
 		in.Key = dd.Key.Key
 	}

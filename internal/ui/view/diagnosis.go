@@ -33,7 +33,7 @@ func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	ds := make([]explain.ControllerDiagnosis, len(shown))
 	trouble := make(map[string]int, len(shown))
 	for i, c := range shown {
-		ds[i] = explain.DiagnoseController(c, t.Groups, t.Overview.ServerTime)
+		ds[i] = explain.DiagnoseController(c, t.Overview.Source, t.Groups, t.Overview.ServerTime)
 		trouble[c.Name] = explain.InTrouble(&c)
 	}
 	worst := slices.MinFunc(ds, func(a, b explain.ControllerDiagnosis) int {

@@ -77,8 +77,8 @@ func (t *Top) attachedLine() string {
 				parts = append(parts, t.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
-			if r.LogRead != nil {
-				parts = append(parts, widget.LogReadPart(&t.C.Styles, r.LogRead))
+			if r.Source != nil && r.Source.Read != nil {
+				parts = append(parts, widget.LogReadPart(&t.C.Styles, r.Source.Read))
 			}
 		}
 		if t.fleet() {
@@ -106,7 +106,7 @@ func (t *Top) attachedLine() string {
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *Top) replica(r inspector.Replica) string {
-	if r.LogRead != nil {
+	if r.Source.Logged() {
 		return explain.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
 	s := &t.C.Styles

@@ -25,7 +25,7 @@ type source struct {
 func sourceOf(ov *inspector.Overview) source {
 	ctls := ov.Controllers
 	return source{
-		fromLogs: slices.ContainsFunc(ctls, func(c api.Controller) bool { return c.Source == api.SourceLogs }),
+		fromLogs: ov.Source.Logged(),
 		readOnly: len(ctls) > 0 && !slices.ContainsFunc(ctls, func(c api.Controller) bool { return !c.Capabilities.ReadOnly }),
 	}
 }
