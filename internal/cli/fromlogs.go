@@ -161,7 +161,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// A pipe may as well carry a saved log (cat old.log | ...): one whose
 	// newest line is older than oldLog when read is judged as of that line,
 	// as a file is (the store decides, so that the note below, top's
-	// header and every answer's logEndsAt say the time base it uses).
+	// header and every answer's source.endsAt say the time base it uses).
 	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
 	read := func(ctx context.Context) {
 		in := in

@@ -104,8 +104,8 @@ func TestGetPipedOldLogIsJudgedAsOfItsEnd(t *testing.T) {
 
 // `cat flux2-4509.log | kubectl backoff top --from-logs -`, then a fresh
 // line: while the pipe's newest line is the old log's, top judges it as of
-// that line and says so (logEndsAt, which the header shows); a line of now
-// makes it live, judged at the clock, with no logEndsAt.
+// that line and says so (source.endsAt, which the header shows); a line of now
+// makes it live, judged at the clock, with no source.endsAt.
 func TestTopPipedOldLogThenAFreshLine(t *testing.T) {
 	raw, err := os.ReadFile(fluxLog)
 	if err != nil {

@@ -52,7 +52,7 @@ func TestReadNoteSaysTheTimeBase(t *testing.T) {
 }
 
 // describe of a saved log's key counts its next retry from the log's last
-// line in words, through the wire (v1/controllers' logEndsAt) as top's
+// line in words, through the wire (v1/controllers' source.endsAt) as top's
 // detail reads it: "in 30m00s" would read as from now.
 func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()

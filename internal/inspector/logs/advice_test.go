@@ -27,7 +27,7 @@ import (
 func TestAdviceFollowsTheDialect(t *testing.T) {
 	for _, tt := range []struct {
 		file string
-		how  string // the controller's LogSuccessesHow
+		how  string // the list source's SuccessesHow
 		ref  time.Time
 	}{
 		{file: "cert-manager-3414.log", ref: time.Date(2020, 10, 27, 0, 0, 0, 0, time.UTC)},

@@ -14,7 +14,7 @@ import (
 
 // A live log (a pipe) whose newest line is already older than DatedAfter
 // when read is a saved log piped in: judged as of that line, and
-// v1/controllers and Stats say so (logEndsAt). A newer line read within
+// v1/controllers and Stats say so (source.endsAt). A newer line read within
 // DatedAfter of the clock makes it live again; and a live log then quiet
 // for hours stays live, its passed retries unknown: the rule is judged as
 // lines arrive. The fixture (fluxcd/flux2#4509) is two Kustomizations'

@@ -45,7 +45,7 @@ type Advice struct {
 
 // successesAdvice is how the controller of r is made to log the successes
 // its dialect reads, as the dialect advises for the logger that wrote the
-// line (api.Controller.LogSuccessesHow): zap (its console, or its JSON:
+// line (api.ListSource.SuccessesHow): zap (its console, or its JSON:
 // Record.Sampled), klog, or other (slog, logrus, logfmt). Empty when the
 // dialect advises none.
 func successesAdvice(r *Record) string {

@@ -30,7 +30,7 @@
 // A saved log reads the same way: store.Read(ctx, file), with Live false so
 // that "now" is the log's last line. A pipe may carry either: with Live and
 // Options.DatedAfter, a log whose newest line is older than that when read
-// is judged as a saved one (Stats.EndsAt, api.Controller.LogEndsAt).
+// is judged as a saved one (Stats.EndsAt, api.ListSource.EndsAt).
 //
 // What it reconstructs is labelled as such: every key has Source
 // api.SourceLogs, and Estimated unless its line stated the next retry
@@ -48,7 +48,7 @@
 // time: the key's times it would set stay absent. Success is not logged at the
 // default verbosity, so a key that goes quiet after an error past its
 // expected retry is api.StateUnknown, never idle; its failures are those
-// logged, not known to be consecutive (api.Controller.LogVerbose is false),
+// logged, not known to be consecutive (api.ListSource.Verbose is false),
 // and why an attempt ran is inferred from its retry's expected time:
 // api.TriggerSooner or api.TriggerLate, never stated as an event or a
 // retry. A log with V(5) lines shows successes, and says so. Memory is bounded as in

@@ -13,11 +13,11 @@ type Stats struct {
 	Verbose bool
 	// SampledAt is when the log first showed the signature of the sampler
 	// of controller-runtime's production logger, which drops lines (see
-	// api.Controller.LogSampledAt); zero if never, or when Verbose.
+	// api.ListSource.SampledAt); zero if never, or when Verbose.
 	SampledAt time.Time
 	// EndsAt is the time the store judges its keys at when that is the
 	// log's last line rather than the clock (a saved log, or a dated one:
-	// Options.DatedAfter), as api.Controller.LogEndsAt; zero when live.
+	// Options.DatedAfter), as api.ListSource.EndsAt; zero when live.
 	EndsAt time.Time
 }
 

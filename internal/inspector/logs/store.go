@@ -43,7 +43,7 @@ type Options struct {
 	// line may be when it is read and the log still be live. A pipe may
 	// carry a saved log (cat old.log | ...) as well as a live one: a newest
 	// line already older than this when read makes the log dated, judged
-	// as of that line as a saved file is (LogEndsAt set), until a newer line
+	// as of that line as a saved file is (its source's EndsAt set), until a newer line
 	// arrives within DatedAfter of the clock. Judged on arrival, not at each
 	// answer: a live log whose controller then goes quiet for hours stays
 	// live (its keys' retries passed are unknown, not pending). Zero: a

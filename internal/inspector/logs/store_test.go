@@ -310,7 +310,7 @@ func TestReadKlogMultiLine(t *testing.T) {
 }
 
 // A saved log is judged as of its last line, and v1/controllers says so
-// (logEndsAt), so that a client can say what its countdowns count from; a
+// (source.endsAt), so that a client can say what its countdowns count from; a
 // live log is judged at the clock, and says nothing. The fixture's last
 // line is stamped 2024-02-12T05:56:07.288Z.
 func TestStoreSavedLogEndsAt(t *testing.T) {
