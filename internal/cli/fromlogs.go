@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -286,8 +285,11 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
 			first, last, explain.Plural(st.Keys, "key"))
 	}
-	if !st.Verbose && !slices.ContainsFunc(slices.Collect(maps.Keys(lr.Recognised)), func(d string) bool { return strings.HasPrefix(d, "Flux ") }) {
-		fmt.Fprint(w, "; this log shows no successes") // Flux logs it: "Reconciliation finished"
+	if !st.Verbose {
+		// A family that logs its successes where it logs its failures (Flux's
+		// "Reconciliation finished"; dialect successes-logged) made Verbose
+		// true with its first line.
+		fmt.Fprint(w, "; this log shows no successes")
 	}
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+

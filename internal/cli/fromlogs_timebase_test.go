@@ -157,3 +157,35 @@ func TestReadNoteTimesNotInvented(t *testing.T) {
 		t.Errorf("note:\n%s\nshows the impossible time", b.String())
 	}
 }
+
+// The read note says a log shows no successes only when it does not: a
+// Flux log (fluxcd/flux2#4509, two failures and no success) is of a family
+// that logs its successes where it logs its failures, so their absence is
+// no gap in the log; a controller-runtime log at the default level is one.
+func TestReadNoteSaysNoSuccessesOnlyWhenTheyAreNotLogged(t *testing.T) {
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		file string
+		says bool
+	}{
+		{"flux2-4509.log", false},
+		{"capz-3107.log", true},
+	} {
+		raw, err := os.ReadFile(filepath.Join("..", "inspector", "logs", "testdata", "wild", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := logs.NewStore(logs.Options{Clock: clocktesting.NewFakePassiveClock(now)})
+		if _, _, err := store.Read(context.Background(), bytes.NewReader(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if store.Stats().Records == 0 {
+			t.Fatalf("%s: no record read: the test needs its lines", tc.file)
+		}
+		var b bytes.Buffer
+		printReadNote(&b, store.Stats(), store.LogRead(), true, now)
+		if got := strings.Contains(b.String(), "this log shows no successes"); got != tc.says {
+			t.Errorf("%s: note says no successes %v, want %v:\n%s", tc.file, got, tc.says, b.String())
+		}
+	}
+}
