@@ -115,11 +115,15 @@ func TestDiagnoseControllersOnAnEndpoint(t *testing.T) {
 // With no controllers at all, the error says so for what was read, rather
 // than listing none: "(controllers: )".
 func TestKeyNotFoundWithNoControllers(t *testing.T) {
-	for _, tt := range []struct{ source, want string }{
-		{"logs: EMPTY", `no controller tracks key "demo/x": the log EMPTY holds no keys of any controller`},
-		{"127.0.0.1:8082", `no controller tracks key "demo/x": the endpoint at 127.0.0.1:8082 has no controllers yet`},
+	for _, tt := range []struct {
+		source string
+		log    bool
+		want   string
+	}{
+		{"logs: EMPTY", true, `no controller tracks key "demo/x": the log EMPTY holds no keys of any controller`},
+		{"127.0.0.1:8082", false, `no controller tracks key "demo/x": the endpoint at 127.0.0.1:8082 has no controllers yet`},
 	} {
-		err := &inspector.KeyNotFoundError{Key: "demo/x", Source: tt.source}
+		err := &inspector.KeyNotFoundError{Key: "demo/x", Source: tt.source, Log: tt.log}
 		if got := err.Error(); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("source %q: %q, want it to begin %q", tt.source, got, tt.want)
 		}

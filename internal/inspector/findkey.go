@@ -20,14 +20,17 @@ type KeyNotFoundError struct {
 	// what the user most likely meant (at most maxNamed).
 	Named []string
 	// Source names what was read when it has no controllers at all: the
-	// endpoint's address, or "logs: FILE" for a log.
+	// endpoint's address, or the log's endpoint ("logs: FILE").
 	Source string
+	// Log says what was read is a log (v1/controllers' source said so).
+	Log bool
 }
 
 // noControllers says that nothing tracks any key, and what that means for
 // the source read.
 func (e *KeyNotFoundError) noControllers() string {
-	if log, ok := strings.CutPrefix(e.Source, LogSourcePrefix); ok {
+	if e.Log {
+		log := strings.TrimPrefix(e.Source, LogSourcePrefix) // the name shown for the endpoint, without its label
 		return fmt.Sprintf("no controller tracks key %q: the log %s holds no keys of any controller "+
 			"(none of its lines is a reconcile line kubectl backoff reads): is it the controller's log, of the right container?", e.Key, log)
 	}
@@ -110,7 +113,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 		for i, e := range s.endpoints {
 			names[i] = e.Name
 		}
-		return "", &KeyNotFoundError{Key: key, Source: strings.Join(names, ", ")}
+		return "", &KeyNotFoundError{Key: key, Source: strings.Join(names, ", "), Log: ov.Source.Logged()}
 	}
 	if len(ov.Controllers) == 1 {
 		// Its own answer names the key if it lacks it; a key without a

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,22 @@ func TestSession(t *testing.T) {
 	}
 	if _, err := sess.Keys(ctx, inspector.KeyQuery{Q: "~("}); err == nil || !strings.Contains(err.Error(), `"q"`) {
 		t.Errorf("bad regexp: err = %v, want one naming q", err)
+	}
+}
+
+// A log with no reconcile line is said to be a log by its source, whatever
+// the name its endpoint is given: looking a key up in it says the log holds
+// no keys, not that an endpoint has no controllers yet.
+func TestFindKeyInALogWithoutKeys(t *testing.T) {
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(t0)})
+	if _, _, err := s.Read(context.Background(), strings.NewReader("I1203 09:00:00.000000       1 main.go:10] starting manager\n")); err != nil {
+		t.Fatal(err)
+	}
+	sess := s.Session("my.log", nil)
+	defer sess.Close()
+	_, err := sess.FindKey(context.Background(), "demo/x")
+	if nf := (*inspector.KeyNotFoundError)(nil); !errors.As(err, &nf) || !nf.Log ||
+		!strings.Contains(err.Error(), "the log my.log holds no keys of any controller") {
+		t.Errorf("FindKey = %v; want a log's key-not-found naming my.log", err)
 	}
 }
