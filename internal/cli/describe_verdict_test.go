@@ -9,7 +9,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
@@ -18,7 +17,7 @@ import (
 func TestDescribeObjectVerdict(t *testing.T) {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	six := int64(6)
-	obj := &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1",
+	obj := &objstatus.Object{Kind: "Widget", Namespace: "default", Name: "w1",
 		Verdict:    objstatus.Verdict{Status: "InProgress", KStatus: "InProgress", Generation: 7, ObservedGeneration: &six, Message: "Widget generation is 7, but latest observed generation is 6"},
 		SpecChange: &objstatus.Change{Manager: "kubectl-client-side-apply", Time: now.Add(-12 * time.Minute)}}
 	d := &describe.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}

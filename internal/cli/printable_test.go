@@ -63,8 +63,8 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 	list := &inspector.KeyList{ServerTime: now, Items: []inspector.PodKey{{Key: key, Pod: "ns" + h + "/pod" + h}}}
 	hist := []api.Attempt{{At: now.Add(-time.Second), Outcome: "error" + h, Error: h, Class: h, By: h, Reason: h}}
 	og := int64(1)
-	obj := &explain.ObjectStatus{Kind: "Widget", Name: "w" + h, Finalizers: []string{h},
-		Events: []explain.Event{{Type: "Warning" + h, Reason: h, Message: h, Count: 2, LastSeen: now}},
+	obj := &objstatus.Object{Kind: "Widget", Name: "w" + h, Finalizers: []string{h},
+		Events: []objstatus.Event{{Type: "Warning" + h, Reason: h, Message: h, Count: 2, LastSeen: now}},
 		Verdict: objstatus.Verdict{Status: objstatus.Failed, Message: h, Generation: 2, ObservedGeneration: &og,
 			Conditions: []objstatus.Condition{{Type: "Ready" + h, Status: "False" + h, Reason: h, Message: h}}}}
 	det := &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now, Key: key}, Pod: "p" + h}
@@ -76,7 +76,7 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 		Ownership:  why.Ownership{StatusManagers: []why.Change{{Manager: h, Time: now}}},
 		Controller: &why.Controller{Manager: h, Rule: h, How: h, Namespace: h, Target: h},
 		Backoff:    &why.Backoff{Source: why.SourceEndpoint, Controller: h, ServerTime: now, Key: &key, Note: h},
-		Events:     []explain.Event{{Type: h, Reason: h, Message: h, LastSeen: now}},
+		Events:     []objstatus.Event{{Type: h, Reason: h, Message: h, LastSeen: now}},
 		Summary:    h, Next: []string{h}, Refused: []string{h}, Now: now,
 	}
 	groups := &api.ErrorGroupList{ServerTime: now, Groups: []api.ErrorGroup{{Controller: h, Count: 2, Class: h, Message: h, Examples: []string{h}}}}

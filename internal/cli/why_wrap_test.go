@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -31,7 +31,7 @@ func TestPrintAnswerWrapsConditions(t *testing.T) {
 	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
 	a := &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
 		Verdict: why.Judge(u), Now: now,
-		Events: []explain.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg + "\x1b[31m"}}}
+		Events: []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg + "\x1b[31m"}}}
 	var out bytes.Buffer
 	printAnswer(&out, a)
 	text := out.String()

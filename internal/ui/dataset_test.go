@@ -126,13 +126,13 @@ func fixedDetail() *describe.Description {
 	det.History = hist
 	ov := fixedOverview()
 	og := int64(2)
-	obj := &explain.ObjectStatus{
+	obj := &objstatus.Object{
 		Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001",
 		// What objstatus.Judge says of it: kstatus's generation check, first.
 		Verdict: objstatus.Verdict{Status: objstatus.InProgress, KStatus: objstatus.InProgress, Generation: 3, ObservedGeneration: &og,
 			Message:    "ConfigMap generation is 3, but latest observed generation is 2",
 			Conditions: []objstatus.Condition{{Type: "Ready", Status: "False", Reason: "StorageClassMissing", Message: "spec.storageClass is not set", LastTransitionTime: t0.Add(-17 * time.Minute)}}},
-		Events: []explain.Event{
+		Events: []objstatus.Event{
 			{Type: "Warning", Reason: "ReconcileError", Message: "spec.storageClass: required value", Count: 17, LastSeen: t0.Add(-73 * time.Second)},
 			{Type: "Normal", Reason: "Updated", Message: "generation 3 applied by kubectl", Count: 1, LastSeen: t0.Add(-3 * time.Minute)},
 		},

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -130,7 +130,7 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 	list := &objwhy.List{Answers: []*objwhy.Answer{{
 		Object:  objwhy.Object{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "default", Name: "w" + h, Key: "default/w" + h},
 		Verdict: objwhy.Verdict{Status: objwhy.InProgress, Message: h, Generation: 2, ObservedGeneration: &og, Evidence: []string{h}},
-		Events:  []explain.Event{{Type: "Warning", Reason: h, Message: h, LastSeen: t0}},
+		Events:  []objstatus.Event{{Type: "Warning", Reason: h, Message: h, LastSeen: t0}},
 		Summary: h, Next: []string{h}, Now: t0,
 		Chain: &objwhy.Chain{Root: &objwhy.Node{Object: objwhy.Object{APIVersion: "example.com/v1", Kind: "Widget", Name: "w" + h}, Status: objwhy.InProgress, Line: h,
 			Below: []*objwhy.Node{{Object: objwhy.Object{APIVersion: "v1", Kind: "Pod", Name: "p" + h}, Via: h, Status: objwhy.InProgress, Line: h, Blocker: true}}},

@@ -6,6 +6,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // fleetSample is how many keys (soonest retries first) describe reads to
@@ -20,10 +21,10 @@ type Description struct {
 	// replicas): nil for an instrumented process.
 	Source *api.ListSource `json:"source,omitempty"`
 	// Object is the object behind the key; ObjectErr says why it is missing.
-	Object      *explain.ObjectStatus `json:"object,omitempty"`
-	ObjectErr   error                 `json:"-"`
-	ObjectError string                `json:"objectError,omitempty"`
-	Diagnosis   explain.Diagnosis     `json:"diagnosis"`
+	Object      *objstatus.Object `json:"object,omitempty"`
+	ObjectErr   error             `json:"-"`
+	ObjectError string            `json:"objectError,omitempty"`
+	Diagnosis   explain.Diagnosis `json:"diagnosis"`
 	// Fleet is what Diagnosis was judged with, so that a viewer can run
 	// Explain again at a later time (the UI's countdowns move between
 	// reads). Not in the JSON: the diagnosis already says what it found.

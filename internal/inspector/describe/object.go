@@ -17,7 +17,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
@@ -37,7 +36,7 @@ type ObjectReader struct {
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
-func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*explain.ObjectStatus, error) {
+func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key string) (*objstatus.Object, error) {
 	ns, name, _ := strings.Cut(key, "/")
 	if name == "" {
 		ns, name = "", ns
@@ -77,8 +76,8 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 
 // statusOf reads the generic status fields of any object; its generation,
 // observedGeneration and conditions are the verdict's (objstatus.Judge).
-func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
-	st := &explain.ObjectStatus{Namespace: u.GetNamespace(), Name: u.GetName(), Finalizers: u.GetFinalizers()}
+func statusOf(u *unstructured.Unstructured) *objstatus.Object {
+	st := &objstatus.Object{Namespace: u.GetNamespace(), Name: u.GetName(), Finalizers: u.GetFinalizers()}
 	st.Verdict, st.SpecChange = objstatus.Judge(u), objstatus.OwnershipOf(u.GetManagedFields()).SpecChange
 	if dt := u.GetDeletionTimestamp(); dt != nil {
 		t := dt.Time
@@ -87,17 +86,17 @@ func statusOf(u *unstructured.Unstructured) *explain.ObjectStatus {
 	return st
 }
 
-func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error) {
+func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured) ([]objstatus.Event, error) {
 	sel := fields.Set{"involvedObject.name": u.GetName(), "involvedObject.uid": string(u.GetUID())}
 	list, err := r.Core.CoreV1().Events(u.GetNamespace()).List(ctx, metav1.ListOptions{FieldSelector: sel.AsSelector().String()})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]explain.Event, 0, len(list.Items))
+	out := make([]objstatus.Event, 0, len(list.Items))
 	for _, e := range list.Items {
-		out = append(out, explain.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
+		out = append(out, objstatus.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
 	}
-	slices.SortFunc(out, func(a, b explain.Event) int { return b.LastSeen.Compare(a.LastSeen) })
+	slices.SortFunc(out, func(a, b objstatus.Event) int { return b.LastSeen.Compare(a.LastSeen) })
 	return out[:min(len(out), maxEvents)], nil
 }
 

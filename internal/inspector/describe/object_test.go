@@ -20,7 +20,6 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
@@ -58,7 +57,7 @@ func objWidget() *unstructured.Unstructured {
 // compare, and of the verdict only the fields read off the object
 // (generation, observedGeneration, conditions): TestStatusOfVerdict pins
 // the judgement.
-func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
+func objUTC(st *objstatus.Object) *objstatus.Object {
 	if st == nil {
 		return nil
 	}
@@ -78,8 +77,8 @@ func objUTC(st *explain.ObjectStatus) *explain.ObjectStatus {
 	return &c
 }
 
-func objWantWidget() *explain.ObjectStatus {
-	return &explain.ObjectStatus{
+func objWantWidget() *objstatus.Object {
+	return &objstatus.Object{
 		Namespace: "default", Name: "w1",
 		Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: new(int64(6)), Conditions: []objstatus.Condition{
 			{Type: "Ready", Status: "False", Reason: "DependencyDown", Message: "dial tcp 10.0.0.7:443: connect: connection refused",
@@ -97,10 +96,10 @@ func TestStatusOf(t *testing.T) {
 	tests := []struct {
 		name string
 		u    *unstructured.Unstructured
-		want *explain.ObjectStatus
+		want *objstatus.Object
 	}{
 		{name: "every field", u: objWidget(), want: objWantWidget()},
-		{name: "no status", u: bare, want: &explain.ObjectStatus{Namespace: "default", Name: "cm"}},
+		{name: "no status", u: bare, want: &objstatus.Object{Namespace: "default", Name: "cm"}},
 	}
 	for _, tt := range tests {
 		if got := objUTC(statusOf(tt.u)); !reflect.DeepEqual(got, tt.want) {
@@ -188,7 +187,7 @@ func TestObjectReaderRead(t *testing.T) {
 	want := objWantWidget()
 	want.Kind = "Widget"
 	for i := range maxEvents {
-		want.Events = append(want.Events, explain.Event{Type: corev1.EventTypeWarning, Reason: fmt.Sprintf("R%d", i), Message: "reconcile failed",
+		want.Events = append(want.Events, objstatus.Event{Type: corev1.EventTypeWarning, Reason: fmt.Sprintf("R%d", i), Message: "reconcile failed",
 			Count: int32(i + 1), LastSeen: objNow.Add(-time.Duration(i) * time.Minute)})
 	}
 	if got := objUTC(got); !reflect.DeepEqual(got, want) {
@@ -201,7 +200,7 @@ func TestObjectReaderRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read gizmo: %v", err)
 	}
-	if w := (&explain.ObjectStatus{Kind: "Gizmo", Name: "g1", Verdict: objstatus.Verdict{Generation: 2}}); !reflect.DeepEqual(objUTC(g), w) {
+	if w := (&objstatus.Object{Kind: "Gizmo", Name: "g1", Verdict: objstatus.Verdict{Generation: 2}}); !reflect.DeepEqual(objUTC(g), w) {
 		t.Errorf("Read gizmo = %+v, want %+v", g, w)
 	}
 }

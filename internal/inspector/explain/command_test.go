@@ -74,7 +74,7 @@ func TestLogKeyKickNamesTheTarget(t *testing.T) {
 	obs := int64(2)
 	k := api.Key{Key: "team-a/web", Source: api.SourceLogs, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
 	d := explain.Explain(explain.Input{Key: k, Now: now,
-		Object: &explain.ObjectStatus{Name: "web", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}})
+		Object: &objstatus.Object{Name: "web", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}})
 	kick := func(d explain.Diagnosis) explain.Finding {
 		for _, f := range d.Findings {
 			if f.Command != nil && f.Command.Verb == "kick" {
@@ -104,7 +104,7 @@ func TestRetryNowSaidAnotherWay(t *testing.T) {
 	obs := int64(2)
 	k := api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute)}
 	d := explain.Explain(explain.Input{Key: k, Now: now,
-		Object: &explain.ObjectStatus{Name: "web", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}})
+		Object: &objstatus.Object{Name: "web", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}})
 	for _, f := range d.Findings {
 		if f.Code != explain.FindingUnobserved {
 			continue

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // Input is everything Explain reads. Only Key and Now are required.
@@ -17,7 +18,7 @@ type Input struct {
 	// instrumented process; for a log, what it can and cannot show.
 	Source *api.ListSource
 	// Object is the object behind the key, when it could be read.
-	Object *ObjectStatus
+	Object *objstatus.Object
 	// Fleet summarises the controller's other keys, for the fleet-wide anti-patterns.
 	Fleet *FleetStats
 	// Now is the server's time (serverTime), never the client's.
@@ -319,7 +320,7 @@ func explainError(k api.Key) string {
 }
 
 // explainEdit says whether the user's latest change has been acted upon.
-func explainEdit(k api.Key, o *ObjectStatus) string {
+func explainEdit(k api.Key, o *objstatus.Object) string {
 	var parts []string
 	if !k.LastEventAt.IsZero() {
 		switch {

@@ -142,7 +142,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 	}, {
 		name: "edit not yet observed while in backoff",
 		in: explain.Input{Controller: pqController, Key: unobserved,
-			Object: &explain.ObjectStatus{Kind: "Widget", Namespace: "default", Name: "w1", Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: int64p(6)}}},
+			Object: &objstatus.Object{Kind: "Widget", Namespace: "default", Name: "w1", Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: int64p(6)}}},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"The last change arrived at 09:59:30 and has been reconciled since (the last reconcile at 09:59:30); your edit (generation 7) is not yet observed: status.observedGeneration is 6."},
 			Findings: []explain.Finding{{Code: explain.FindingUnobserved,
@@ -150,7 +150,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 	}, {
 		name: "edit observed, object being deleted",
 		in: explain.Input{Controller: pqController, Key: backoff,
-			Object: &explain.ObjectStatus{Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: int64p(7)}, DeletionTimestamp: new(at(-time.Minute)),
+			Object: &objstatus.Object{Verdict: objstatus.Verdict{Generation: 7, ObservedGeneration: int64p(7)}, DeletionTimestamp: new(at(-time.Minute)),
 				Finalizers: []string{"example.com/cleanup", "example.com/dns"}}},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{"Generation 7 is observed; the object is being deleted since 09:59:00, waiting on finalizers example.com/cleanup, example.com/dns."}},
@@ -178,7 +178,7 @@ func TestExplainFindingsOrder(t *testing.T) {
 	k := api.Key{State: api.StateBackoff, Failures: 6, SameErrorCount: 6, LastError: &api.ErrorRecord{Message: "x", At: explainNow, Class: api.ClassPermanent}, NextRetryAt: at(time.Second)}
 	hot := explain.FleetStats{ShortRequeueAfter: 50, HerdSize: 40, HerdAt: at(time.Second)}
 	d := explain.Explain(explain.Input{Key: k, Now: explainNow, Fleet: &hot, Controller: controllerWith(bucketWith(0)),
-		Object: &explain.ObjectStatus{Verdict: objstatus.Verdict{Generation: 2, ObservedGeneration: int64p(1)}}})
+		Object: &objstatus.Object{Verdict: objstatus.Verdict{Generation: 2, ObservedGeneration: int64p(1)}}})
 	var got []string
 	for _, f := range d.Findings {
 		got = append(got, f.Code)

@@ -16,10 +16,10 @@ import (
 func TestObjectJSONSpeaksKubernetes(t *testing.T) {
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	obs := int64(2)
-	b, err := json.Marshal(ObjectStatus{Kind: "Kustomization", Namespace: "flux-system", Name: "apps",
+	b, err := json.Marshal(objstatus.Object{Kind: "Kustomization", Namespace: "flux-system", Name: "apps",
 		Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs,
 			Conditions: []objstatus.Condition{{Type: "Ready", Status: "False", Reason: "BuildFailed", LastTransitionTime: at}}},
-		Events: []Event{{Type: "Warning", Reason: "BuildFailed", Message: "kustomize build failed", Count: 2, LastSeen: at}}})
+		Events: []objstatus.Event{{Type: "Warning", Reason: "BuildFailed", Message: "kustomize build failed", Count: 2, LastSeen: at}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestObjectJSONSpeaksKubernetes(t *testing.T) {
 func TestRetryNowFitsTheSource(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	obs := int64(2)
-	obj := &ObjectStatus{Name: "w", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}
+	obj := &objstatus.Object{Name: "w", Verdict: objstatus.Verdict{Generation: 3, ObservedGeneration: &obs}}
 	for _, tt := range []struct {
 		source, want, not string
 	}{

@@ -36,9 +36,9 @@ type Answer struct {
 	Controller *Controller `json:"controller,omitempty"`
 	// Backoff is what that controller does with the key; BackoffError why
 	// it could not be read.
-	Backoff      *Backoff        `json:"backoff,omitempty"`
-	BackoffError string          `json:"backoffError,omitempty"`
-	Events       []explain.Event `json:"events,omitempty"`
+	Backoff      *Backoff          `json:"backoff,omitempty"`
+	BackoffError string            `json:"backoffError,omitempty"`
+	Events       []objstatus.Event `json:"events,omitempty"`
 	// Refused are the reads the user may not make, each saying what for.
 	Refused []string `json:"refused,omitempty"`
 	// Summary is the answer in one sentence; Next the steps to take.
@@ -59,7 +59,7 @@ type Asker struct {
 	Finder *Finder
 	Keys   KeyReader
 	// Events reads an object's Events; nil skips them.
-	Events func(ctx context.Context, u *unstructured.Unstructured) ([]explain.Event, error)
+	Events func(ctx context.Context, u *unstructured.Unstructured) ([]objstatus.Event, error)
 	// Given is the user's --controller-pod, nil to search.
 	Given *Given
 	// Now is the clock. Defaults to time.Now.

@@ -1,13 +1,11 @@
-package explain
+package objstatus
 
-import (
-	"time"
+import "time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
-)
-
-// ObjectStatus is what the API server says about the object behind a key.
-type ObjectStatus struct {
+// Object is what the API server says about the object behind a key: its
+// identity, its deletion and finalizers, its latest events, and what it
+// says of its latest change.
+type Object struct {
 	Kind              string     `json:"kind,omitempty"`
 	Namespace         string     `json:"namespace,omitempty"`
 	Name              string     `json:"name"`
@@ -16,18 +14,18 @@ type ObjectStatus struct {
 	// Events are the object's most recent events, newest first.
 	Events []Event `json:"events,omitempty"`
 	// Verdict is what the object says about its latest change, by the rule
-	// `why` uses (objstatus.Judge). It is the one place the object's
-	// generation, status.observedGeneration and conditions are kept.
-	Verdict objstatus.Verdict `json:"verdict"`
+	// `why` uses (Judge). It is the one place the object's generation,
+	// status.observedGeneration and conditions are kept.
+	Verdict Verdict `json:"verdict"`
 	// SpecChange is who changed its spec last and when (nil when
 	// managedFields say nothing).
-	SpecChange *objstatus.Change `json:"specChange,omitempty"`
+	SpecChange *Change `json:"specChange,omitempty"`
 }
 
 // Unobserved reports whether the controller has not yet observed the
 // object's latest generation (status.observedGeneration is behind
 // metadata.generation); false when the kind has no observedGeneration.
-func (o *ObjectStatus) Unobserved() bool {
+func (o *Object) Unobserved() bool {
 	og := o.Verdict.ObservedGeneration
 	return og != nil && *og < o.Verdict.Generation
 }
