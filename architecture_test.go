@@ -35,7 +35,7 @@ var floors = []struct {
 	{"internal/inspector/explain", []string{"instrument/api", "internal/inspector/objstatus"}},
 	{"internal/inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain
 	{"internal/inspector/describe", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/objstatus"}},
-	{"internal/inspector/logs", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/query"}},
+	{"internal/inspector/logs", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}},
 	{"internal/inspector/snapshot", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/query"}},
 	{"internal/inspector/why", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
 	// The TUI: widgets below the views below the root, nothing pointing back up.

@@ -185,14 +185,14 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		// blocked on a pipe ends only with the pipe (or the process).
 		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		go read(bg)
-		return store.Session("logs: "+name, cancel), o.objects(a), nil
+		return logSession(store, name, cancel), o.objects(a), nil
 	}
 	if err := readUntilInterrupted(ctx, read, store, name); err != nil {
 		return nil, nil, err
 	}
 	st := store.Stats()
 	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
-	return store.Session("logs: "+name, nil), o.objects(a), nil
+	return logSession(store, name, nil), o.objects(a), nil
 }
 
 func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
@@ -218,7 +218,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		st := store.Stats()
 		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	}
-	return store.Session("logs: "+cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
+	return logSession(store, cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
 }
 
 // objects reads the objects behind keys from the kubeconfig's cluster, when
@@ -386,4 +386,11 @@ func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
 func (o *TopOptions) openFromLogs(ctx context.Context) (*inspector.Session, *describe.ObjectReader, []cluster.Pod, error) {
 	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, true)
 	return s, objects, nil, err
+}
+
+// logSession puts the client in front of a log's store, as an endpoint
+// named "logs: NAME" (what the header and errors show); stop (may be nil)
+// is called by its Close.
+func logSession(store *logs.Store, name string, stop func()) *inspector.Session {
+	return inspector.InProcessSession(stop, inspector.NamedHandler{Name: inspector.LogSourcePrefix + name, Handler: store.Handler()})
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
@@ -254,7 +255,7 @@ func (o *TopOptions) completeFile() error {
 // time it was taken in the header.
 func (o *TopOptions) runFile(ctx context.Context) error {
 	f := o.snap
-	s := snapshot.Session(f)
+	s := inspector.InProcessSession(nil, snapshot.Handlers(f)...)
 	if err := o.preflight(ctx, s); err != nil {
 		return err
 	}

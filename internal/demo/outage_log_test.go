@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
@@ -97,7 +98,7 @@ func TestOutageFromLogMatchesEndpoint(t *testing.T) {
 	}
 	// Through the read handler every source shares (v1/errors), so the
 	// groups are the instrument's fingerprints.
-	session := store.Session("logs: outage", nil)
+	session := inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: outage", Handler: store.Handler()})
 	defer session.Close()
 	groups, err := session.Errors(context.Background(), outageName, api.Filter{States: []api.State{api.StateBackoff}})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // Log mode and snapshots answer the endpoint's read API in process, so that
@@ -22,7 +23,7 @@ const LogSourcePrefix = "logs: "
 // InProcessHost is the host an in-process endpoint's requests are sent to:
 // its handler allows it (query.Options.AllowedHosts), as a metrics server's
 // allows its Service name.
-const InProcessHost = "in-process"
+const InProcessHost = query.InProcessHost
 
 // InProcessEndpoint is an endpoint named name whose requests h answers in
 // process.
@@ -73,4 +74,24 @@ func (r *recorder) WriteHeader(code int) {
 func (r *recorder) Write(p []byte) (int, error) {
 	r.wrote = true
 	return r.body.Write(p)
+}
+
+// NamedHandler is one endpoint served in process: a log's store
+// (logs.Store.Handler, named "logs: FILE") or a snapshot's replica
+// (snapshot.Endpoint.Handler, named as its pod was).
+type NamedHandler struct {
+	Name    string
+	Handler http.Handler
+}
+
+// InProcessSession returns a session over endpoints served in process, one
+// per handler in order, so that a log or a snapshot is read through the
+// same client as an instrumented endpoint; stop (may be nil) is called by
+// its Close.
+func InProcessSession(stop func(), named ...NamedHandler) *Session {
+	eps := make([]*Endpoint, len(named))
+	for i, n := range named {
+		eps[i] = InProcessEndpoint(n.Name, n.Handler)
+	}
+	return NewSession(eps, stop)
 }

@@ -14,6 +14,12 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
+// InProcessHost is the host a client in the same process addresses (log
+// mode's and a snapshot's handlers, read through an in-process transport):
+// such a handler allows it (Options.AllowedHosts), as a metrics server's
+// allows its Service name.
+const InProcessHost = "in-process"
+
 // Options configures a Handler. Every field is optional.
 type Options struct {
 	// Prefix is the path the handler is mounted under. Defaults to

@@ -11,6 +11,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
@@ -132,7 +133,7 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 	if _, _, err := store.Read(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), view.Options{Session: store.Session("logs: stdin", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: stdin", Handler: store.Handler()}), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
 	m = send(t, m, m.top.Refresh()())
 	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (this log shows no successes)"

@@ -49,7 +49,7 @@ func TestFilterAgreesEverywhere(t *testing.T) {
 	servers := []struct {
 		name string
 		s    *inspector.Session
-	}{{"endpoint", endpoint}, {"log server", store.Session("logs", nil)}, {"snapshot server", snapshot.Session(snap)}}
+	}{{"endpoint", endpoint}, {"log server", inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs", Handler: store.Handler()})}, {"snapshot server", inspector.InProcessSession(nil, snapshot.Handlers(snap)...)}}
 
 	const refused = -1
 	for _, tt := range []struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -51,7 +52,7 @@ func logWorld(t *testing.T) *logs.Store {
 // logsTop is top over logWorld at w×h after one refresh.
 func logsTop(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := newModel(context.Background(), view.Options{Session: logWorld(t).Session("logs: widgets.log", nil), Clock: fixedClock})
+	m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: widgets.log", Handler: logWorld(t).Handler()}), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return send(t, m, m.top.Refresh()())
 }

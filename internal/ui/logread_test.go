@@ -9,6 +9,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
@@ -70,7 +71,7 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	if _, _, err := live.Read(context.Background(), strings.NewReader(line+"\n")); err != nil {
 		t.Fatal(err)
 	}
-	l := newModel(context.Background(), view.Options{Session: live.Session("logs: stdin", nil), Clock: fixedClock})
+	l := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: stdin", Handler: live.Handler()}), Clock: fixedClock})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 30})
 	l = send(t, l, l.top.Refresh()())
 	if first, _, _ := strings.Cut(screen(l), "\n"); strings.Contains(first, "log ends") || !strings.Contains(first, "updated") {

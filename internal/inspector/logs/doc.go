@@ -23,7 +23,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	s := store.Session("logs: deploy/my-operator", stop)
+//	s := inspector.InProcessSession(stop, inspector.NamedHandler{Name: "logs: deploy/my-operator", Handler: store.Handler()})
 //	defer s.Close()
 //	list, err := s.Keys(ctx, inspector.KeyQuery{States: []api.State{api.StateBackoff}})
 //

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
@@ -27,7 +26,7 @@ func (s *Store) Handler() http.Handler {
 		What:   "the log source",
 		ForgetRefusal: "read from the controller's log: nothing can reach its queue to forget a key; " +
 			"`kubectl backoff kick TARGET KEY` triggers a reconcile through the object instead",
-		AllowedHosts: []string{inspector.InProcessHost},
+		AllowedHosts: []string{query.InProcessHost},
 	})
 }
 
@@ -57,11 +56,4 @@ func (x storeSource) Key(controller, key string) (*api.KeyDetail, error) {
 		return nil, query.NotFound("%s", nf.Error())
 	}
 	return d, err
-}
-
-// Session returns an inspector.Session over the store, named name (what the
-// UI and errors show as the endpoint, e.g. "logs: deploy/x"); stop (may be
-// nil) is called by its Close.
-func (s *Store) Session(name string, stop func()) *inspector.Session {
-	return inspector.NewSession([]*inspector.Endpoint{inspector.InProcessEndpoint(name, s.Handler())}, stop)
 }

@@ -26,7 +26,7 @@ func TestSession(t *testing.T) {
 	} {
 		s.Add(r)
 	}
-	sess := s.Session("logs: test", nil)
+	sess := inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: test", Handler: s.Handler()})
 	defer sess.Close()
 	ctx := context.Background()
 
@@ -104,7 +104,7 @@ func TestFindKeyInALogWithoutKeys(t *testing.T) {
 	if _, _, err := s.Read(context.Background(), strings.NewReader("I1203 09:00:00.000000       1 main.go:10] starting manager\n")); err != nil {
 		t.Fatal(err)
 	}
-	sess := s.Session("my.log", nil)
+	sess := inspector.InProcessSession(nil, inspector.NamedHandler{Name: "my.log", Handler: s.Handler()})
 	defer sess.Close()
 	_, err := sess.FindKey(context.Background(), "demo/x")
 	if nf := (*inspector.KeyNotFoundError)(nil); !errors.As(err, &nf) || !nf.Log ||

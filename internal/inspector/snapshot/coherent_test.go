@@ -83,7 +83,7 @@ func TestTakeListsAKeyAsItsDetail(t *testing.T) {
 	}
 
 	// Read back as top --file does: the row and the detail say the same.
-	off := snapshot.Session(f)
+	off := inspector.InProcessSession(nil, snapshot.Handlers(f)...)
 	l, err := off.Keys(t.Context(), inspector.KeyQuery{Q: "w1", Sort: api.SortKey})
 	if err != nil || len(l.Items) != 1 {
 		t.Fatalf("offline keys -q w1: %v, %+v", err, l)

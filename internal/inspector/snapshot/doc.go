@@ -13,7 +13,7 @@
 // and later, anywhere, with no cluster:
 //
 //	f, err := snapshot.Read(in)
-//	s := snapshot.Session(f) // Keys, Key, Errors, Overview, Describe: as they were
+//	s := inspector.InProcessSession(nil, snapshot.Handlers(f)...) // Keys, Key, Errors, Overview, Describe: as they were
 //
 // A snapshot holds every key (v1/keys, paged in key order with the
 // continue token) and the history (v1/key) of the keys in backoff or

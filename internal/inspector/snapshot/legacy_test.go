@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
 )
 
@@ -31,7 +32,7 @@ func TestReadLegacyLogSnapshot(t *testing.T) {
 	if len(file.Endpoints) != 1 || file.Endpoints[0].Source == nil || *file.Endpoints[0].Source != want {
 		t.Fatalf("endpoints %+v; want one whose source is %+v", file.Endpoints, want)
 	}
-	list, err := snapshot.Session(file).Endpoints()[0].Client.Controllers(context.Background())
+	list, err := inspector.InProcessSession(nil, snapshot.Handlers(file)...).Endpoints()[0].Client.Controllers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

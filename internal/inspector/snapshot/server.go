@@ -21,15 +21,19 @@ import (
 // the server grouped by. It is served in process, through a RoundTripper:
 // no port is opened.
 
-// Session returns a read-only session over f: one endpoint per replica, so
-// keys keep their pod and a standby stays a standby.
-func Session(f *File) *inspector.Session {
-	eps := make([]*inspector.Endpoint, 0, len(f.Endpoints))
+// Handler serves the replica e as it was taken: v1/controllers, keys, key
+// and errors, read-only.
+func (e *Endpoint) Handler() http.Handler { return newServer(e) }
+
+// Handlers are f's replicas, one handler each named as its pod was, so that
+// a session over them (inspector.InProcessSession) keeps each key's pod and
+// a standby a standby.
+func Handlers(f *File) []inspector.NamedHandler {
+	out := make([]inspector.NamedHandler, len(f.Endpoints))
 	for i := range f.Endpoints {
-		e := &f.Endpoints[i]
-		eps = append(eps, inspector.InProcessEndpoint(e.Name, newServer(e)))
+		out[i] = inspector.NamedHandler{Name: f.Endpoints[i].Name, Handler: f.Endpoints[i].Handler()}
 	}
-	return inspector.NewSession(eps, nil)
+	return out
 }
 
 // server answers for one replica of a snapshot.
@@ -49,7 +53,7 @@ func newServer(ep *Endpoint) *server {
 		States:        query.LogStates, // a snapshot of a log source holds unknown keys
 		What:          "a snapshot",
 		ForgetRefusal: "a snapshot is read-only: attach to the controller to forget keys",
-		AllowedHosts:  []string{inspector.InProcessHost},
+		AllowedHosts:  []string{query.InProcessHost},
 	})
 	return s
 }

@@ -113,7 +113,7 @@ func TestTakeWriteReadServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := snapshot.Session(back)
+	off := inspector.InProcessSession(nil, snapshot.Handlers(back)...)
 
 	// The offline session answers as the live one did.
 	q := inspector.KeyQuery{Q: "refused", States: []api.State{api.StateBackoff}, Sort: api.SortFailures, Limit: 7}
