@@ -72,6 +72,10 @@ type WatchEvent struct {
 	// ChangedControllers are a v1/controllers CHANGE's controllers that
 	// appeared or changed (counts, forecast, limiter), whole.
 	ChangedControllers []Controller `json:"changedControllers,omitempty"`
+	// Source is a v1/controllers CHANGE's list source (ControllerList.
+	// Source), whole, when it changed: a log read further (more lines, a
+	// later end, its successes seen). Absent when it did not.
+	Source *ListSource `json:"source,omitempty"`
 }
 
 // KeyRef names one row of a watched page: on v1/keys a key of a

@@ -68,6 +68,9 @@ var controllersKind = &watchKind[api.ControllerList]{
 			return nil
 		}
 		p.Controllers = applyChange(p.Controllers, ev.ChangedControllers, ev, func(c *api.Controller) api.KeyRef { return api.KeyRef{Controller: c.Name} })
+		if ev.Source != nil {
+			p.Source = ev.Source
+		}
 		return nil
 	},
 	clone: func(l api.ControllerList) api.ControllerList {

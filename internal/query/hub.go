@@ -38,6 +38,9 @@ type watchSpec struct {
 	page func(ev *api.WatchEvent, list any)
 	// changed puts the rows that appeared or changed in a CHANGE event.
 	changed func(ev *api.WatchEvent, rows []any)
+	// head, when set, puts the page's own fields besides its rows
+	// (pageRows.head) in a CHANGE event when they changed.
+	head func(ev *api.WatchEvent, head any)
 }
 
 // pageRows is a page as the hub diffs it.
@@ -46,6 +49,9 @@ type pageRows struct {
 	total, matched int
 	refs           []api.KeyRef // each row's name, in the page's order
 	rows           []any        // each row (a pointer into the page), as refs
+	// head is the page's own fields besides its rows and counts, which a
+	// change of tells too (v1/controllers' source); nil for none.
+	head any
 }
 
 // hub is one watched query.
@@ -63,6 +69,7 @@ type hub struct {
 	seq            uint64
 	list           any                   // the page now; nil before the first
 	rows           map[api.KeyRef][]byte // each row of list, encoded: what a change is told by
+	head           []byte                // list's pageRows.head, encoded, likewise
 	order          []api.KeyRef
 	total, matched int
 	serverTime     time.Time
@@ -224,6 +231,10 @@ func (hb *hub) diff(list any) []byte {
 	if len(changed) > 0 {
 		hb.spec.changed(&ev, changed)
 	}
+	var head []byte
+	if hb.spec.head != nil {
+		head, _ = json.Marshal(p.head)
+	}
 	hb.mu.Lock()
 	defer hb.mu.Unlock()
 	for ref := range hb.rows {
@@ -238,8 +249,13 @@ func (hb *hub) diff(list any) []byte {
 		ev.Order = p.refs
 	}
 	first := hb.list == nil
-	change := len(changed) > 0 || len(ev.Deleted) > 0 || ev.Order != nil ||
+	headChanged := !first && !bytes.Equal(head, hb.head)
+	if headChanged {
+		hb.spec.head(&ev, p.head)
+	}
+	change := len(changed) > 0 || len(ev.Deleted) > 0 || ev.Order != nil || headChanged ||
 		(!first && (p.total != hb.total || p.matched != hb.matched))
+	hb.head = head
 	hb.list, hb.rows, hb.order, hb.total, hb.matched, hb.serverTime = list, rows, p.refs, p.total, p.matched, p.serverTime
 	if first {
 		return nil

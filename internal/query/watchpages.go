@@ -71,13 +71,15 @@ func (h *Handler) controllersWatch(v url.Values) (watchSpec, error) {
 		compute: h.controllerList,
 		split: func(list any) pageRows {
 			l := list.(*api.ControllerList)
-			return rowsOf(pageRows{serverTime: l.ServerTime}, l.Controllers,
+			return rowsOf(pageRows{serverTime: l.ServerTime, head: l.Source}, l.Controllers,
 				func(c *api.Controller) api.KeyRef { return api.KeyRef{Controller: c.Name} })
 		},
 		page: func(ev *api.WatchEvent, list any) { ev.ControllerPage = list.(*api.ControllerList) },
 		changed: func(ev *api.WatchEvent, rows []any) {
 			ev.ChangedControllers = appendRows(ev.ChangedControllers, rows)
 		},
+		// A log's source changes as it is read (lines, its end): said whole.
+		head: func(ev *api.WatchEvent, head any) { ev.Source = head.(*api.ListSource) },
 	}, nil
 }
 
