@@ -142,12 +142,18 @@ type ControllerList struct {
 	Source *ListSource `json:"source,omitempty"`
 }
 
-// ListSource describes a list reconstructed from a controller's log (Kind
-// SourceLogs): how much of the log was understood, and what the log can
-// and cannot show, so that every view of its numbers says so.
+// ListSource describes a list that is not a live instrumented process's:
+// one reconstructed from a controller's log (Kind SourceLogs) — how much of
+// the log was understood, and what it can and cannot show — or served from
+// a snapshot (SnapshotAt), so that every view of its numbers says so.
 type ListSource struct {
-	// Kind is SourceLogs.
-	Kind string `json:"kind"`
+	// Kind is SourceLogs for a log's list; empty for a snapshot of an
+	// instrumented endpoint.
+	Kind string `json:"kind,omitempty"`
+	// SnapshotAt is, for a list served from a snapshot (kubectl backoff
+	// top --file), when it was taken: nothing in it changes, and its
+	// states and countdowns are as of then. Zero for a live source.
+	SnapshotAt time.Time `json:"snapshotAt,omitzero"`
 	// Read says how much of the log was read and understood.
 	Read *LogRead `json:"read,omitempty"`
 	// SampledAt is when the log first showed the signature of zap's
@@ -183,6 +189,9 @@ type ListSource struct {
 // Logged reports whether s is a log's (Kind SourceLogs); false for nil, an
 // instrumented process.
 func (s *ListSource) Logged() bool { return s != nil && s.Kind == SourceLogs }
+
+// Snapshot reports whether s is a snapshot's (SnapshotAt set).
+func (s *ListSource) Snapshot() bool { return s != nil && !s.SnapshotAt.IsZero() }
 
 // Ended reports whether s is a saved log's, judged as of its last line
 // (EndsAt) rather than at the clock.

@@ -260,7 +260,7 @@ func (o *TopOptions) runFile(ctx context.Context) error {
 		return err
 	}
 	return ui.Run(ctx, ui.Options{
-		Session: s, Refresh: o.Refresh, SnapshotAt: f.TakenAt,
+		Session: s, Refresh: o.Refresh,
 		Controller: o.Controller, States: parseStates(o.States), Filter: o.Filter,
 		NoObjects: "browsing a snapshot (--file): the object is not in it",
 	})

@@ -212,6 +212,9 @@ func mergeSource(m, s *api.ListSource) *api.ListSource {
 		m.SampledAt = s.SampledAt
 	}
 	m.Verbose = m.Verbose && s.Verbose
+	if m.SnapshotAt.IsZero() {
+		m.SnapshotAt = s.SnapshotAt // one file's: its replicas were taken together
+	}
 	if m.SuccessesHow == "" {
 		m.SuccessesHow = s.SuccessesHow
 	}

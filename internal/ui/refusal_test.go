@@ -13,16 +13,15 @@ import (
 )
 
 // readOnlyModel is the top view at w×h over a source whose controllers
-// v1/controllers reports read-only; logs marks them reconstructed from a log.
-func readOnlyModel(t *testing.T, w, h int, opts view.Options, logs bool) Model {
+// v1/controllers reports read-only, and whose list says src (a log's, a
+// snapshot's; nil for an endpoint).
+func readOnlyModel(t *testing.T, w, h int, opts view.Options, src *api.ListSource) Model {
 	t.Helper()
 	ov := fixedOverview()
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	if logs {
-		ov.Source = &api.ListSource{Kind: api.SourceLogs}
-	}
+	ov.Source = src
 	opts.Clock = fixedClock
 	m := newModel(context.Background(), opts)
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
@@ -36,17 +35,17 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 	tests := []struct {
 		name string
 		opts view.Options
-		logs bool
+		src  *api.ListSource
 		want []string
 	}{
-		{"snapshot file", view.Options{SnapshotAt: t0.Add(-time.Hour)}, false, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
-		{"log", view.Options{}, true, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
-		{"read-only endpoint", view.Options{}, false, []string{"read-only: the endpoint refuses forget and retry"}},
+		{"snapshot file", view.Options{}, &api.ListSource{SnapshotAt: t0.Add(-time.Hour)}, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
+		{"log", view.Options{}, &api.ListSource{Kind: api.SourceLogs}, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
+		{"read-only endpoint", view.Options{}, nil, []string{"read-only: the endpoint refuses forget and retry"}},
 	}
 	for _, tt := range tests {
 		for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 			for _, k := range []string{"f", "F", "r", "R"} {
-				m := send(t, readOnlyModel(t, sz[0], sz[1], tt.opts, tt.logs), press(k))
+				m := send(t, readOnlyModel(t, sz[0], sz[1], tt.opts, tt.src), press(k))
 				if m.confirm != nil {
 					t.Fatalf("%s: %s opened a confirmation", tt.name, k)
 				}
@@ -68,7 +67,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		}
 	}
 	// The detail and group views answer too.
-	m := readOnlyModel(t, 80, 24, view.Options{}, true)
+	m := readOnlyModel(t, 80, 24, view.Options{}, &api.ListSource{Kind: api.SourceLogs})
 	d := m
 	d.push(modeDetail)
 	d.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}

@@ -18,9 +18,10 @@ import (
 // and neither the hints line nor help offers them.
 func TestSnapshotStaysFrozen(t *testing.T) {
 	now := t0
-	m := newModel(context.Background(), view.Options{SnapshotAt: t0, Clock: func() time.Time { return now }})
+	m := newModel(context.Background(), view.Options{Clock: func() time.Time { return now }})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	ov := fixedOverview()
+	ov.Source = &api.ListSource{SnapshotAt: t0} // as a snapshot's server says
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}

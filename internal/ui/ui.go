@@ -70,7 +70,6 @@ func newModel(ctx context.Context, opts view.Options) Model {
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
 	}
-	c.Keys.SetStill(c.Snapshot())
 	if opts.Session == nil && len(opts.Pods) > 0 {
 		m.stack = []mode{modePicker}
 	}

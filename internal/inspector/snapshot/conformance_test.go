@@ -26,6 +26,6 @@ func TestConformance(t *testing.T) {
 				ep.Controllers = append(ep.Controllers, api.Controller{Name: name, Keys: counts[name]})
 			}
 		}
-		return newServer(&ep)
+		return newServer(&ep, time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))
 	})
 }

@@ -21,17 +21,13 @@ import (
 // the server grouped by. It is served in process, through a RoundTripper:
 // no port is opened.
 
-// Handler serves the replica e as it was taken: v1/controllers, keys, key
-// and errors, read-only.
-func (e *Endpoint) Handler() http.Handler { return newServer(e) }
-
 // Handlers are f's replicas, one handler each named as its pod was, so that
 // a session over them (inspector.InProcessSession) keeps each key's pod and
 // a standby a standby.
 func Handlers(f *File) []inspector.NamedHandler {
 	out := make([]inspector.NamedHandler, len(f.Endpoints))
 	for i := range f.Endpoints {
-		out[i] = inspector.NamedHandler{Name: f.Endpoints[i].Name, Handler: f.Endpoints[i].Handler()}
+		out[i] = inspector.NamedHandler{Name: f.Endpoints[i].Name, Handler: newServer(&f.Endpoints[i], f.TakenAt)}
 	}
 	return out
 }
@@ -39,12 +35,13 @@ func Handlers(f *File) []inspector.NamedHandler {
 // server answers for one replica of a snapshot.
 type server struct {
 	ep      *Endpoint
+	takenAt time.Time // the file's: what the list's source says
 	details map[key]*api.Key
 	read    http.Handler
 }
 
-func newServer(ep *Endpoint) *server {
-	s := &server{ep: ep, details: map[key]*api.Key{}}
+func newServer(ep *Endpoint, takenAt time.Time) *server {
+	s := &server{ep: ep, takenAt: takenAt, details: map[key]*api.Key{}}
 	for i := range ep.Details {
 		k := &ep.Details[i]
 		s.details[key{k.Controller, k.Key}] = k
@@ -81,7 +78,14 @@ func (s *server) Now() time.Time { return s.ep.ServerTime }
 
 // Controllers implements query.Source: the replica's controllers, read-only.
 func (s *server) Controllers(context.Context) (*api.ControllerList, error) {
-	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers), Source: s.ep.Source}
+	// The source says once that this is a snapshot, and of what: a log's
+	// facts as they were read, when it was taken from a log.
+	src := api.ListSource{SnapshotAt: s.takenAt}
+	if s.ep.Source != nil {
+		src = *s.ep.Source
+		src.SnapshotAt = s.takenAt
+	}
+	out := &api.ControllerList{ServerTime: s.ep.ServerTime, Controllers: slices.Clone(s.ep.Controllers), Source: &src}
 	for i := range out.Controllers {
 		out.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}

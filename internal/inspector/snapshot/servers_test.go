@@ -44,7 +44,7 @@ func TestEveryServerIsOneHandler(t *testing.T) {
 	}{
 		{"endpoint", "127.0.0.1", instrument.NewHandler(instrument.HandlerOptions{Registry: reg}), false},
 		{"log server", inspector.InProcessHost, store.Handler(), true},
-		{"snapshot server", inspector.InProcessHost, newServer(&pagesFile(3).Endpoints[0]), true},
+		{"snapshot server", inspector.InProcessHost, newServer(&pagesFile(3).Endpoints[0], pagesFile(3).TakenAt), true},
 	}
 	long := strings.Repeat("a", 9<<10)
 	for _, tt := range []struct {

@@ -79,16 +79,29 @@ func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
 }
 
 // Snapshot reports whether the keys are a snapshot's (top --file): frozen
-// at the time it was taken.
-func (c *Common) Snapshot() bool { return !c.Opts.SnapshotAt.IsZero() }
+// at the time it was taken, as the list's source says.
+func (c *Common) Snapshot() bool { return c.Source.Snapshot() }
+
+// SnapshotAt is when the snapshot shown was taken (on the server's clock);
+// zero for a live source.
+func (c *Common) SnapshotAt() time.Time {
+	if c.Source == nil {
+		return time.Time{}
+	}
+	return c.Source.SnapshotAt
+}
 
 // SetCapabilities enables or disables the actions from what the endpoint allows.
 func (c *Common) SetCapabilities(ov *inspector.Overview) {
-	if ov == nil || len(ov.Controllers) == 0 {
+	if ov == nil {
+		return
+	}
+	c.Source = ov.Source
+	c.Keys.SetStill(c.Snapshot())
+	if len(ov.Controllers) == 0 {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
-	c.Source = ov.Source
 	c.LogEnds = time.Time{}
 	if ov.Source != nil {
 		c.LogEnds = ov.Source.EndsAt

@@ -176,7 +176,7 @@ func (g *Groups) freshness() string {
 	var out string
 	switch {
 	case g.C.Snapshot():
-		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.C.Opts.SnapshotAt))
+		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.C.SnapshotAt()))
 	case !g.C.LogEnds.IsZero():
 		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.C.LogEnds, g.C.Now()))
 	case !g.fetchedAt.IsZero():

@@ -48,7 +48,7 @@ func (t *Top) attachedLine() string {
 		// "updated 4.0s ago" must not read as live (issue #23).
 		parts = append(parts, s.Warn.Render("⏸ PAUSED"))
 	}
-	if at := t.C.Opts.SnapshotAt; !at.IsZero() {
+	if at := t.C.SnapshotAt(); !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
@@ -88,7 +88,7 @@ func (t *Top) attachedLine() string {
 	switch {
 	case t.Err != nil && !replicaErr:
 		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
-	case t.Err != nil, !t.C.Opts.SnapshotAt.IsZero(), !ended.IsZero():
+	case t.Err != nil, t.C.Snapshot(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
 		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.C.Now())))
 	default:
@@ -121,7 +121,7 @@ func (t *Top) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case cluster.PhaseConnected, "":
-		if !t.C.Opts.SnapshotAt.IsZero() && r.Err == nil {
+		if t.C.Snapshot() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
 		if r.Err != nil && !widget.TimedOut(r.Err) {

@@ -48,9 +48,6 @@ type Options struct {
 	GiveUp time.Duration
 	// Context and Namespace are shown in the header.
 	Context, Namespace string
-	// SnapshotAt, when set, says the session is a snapshot taken then (on
-	// the server's clock): the header says so instead of how fresh the view is.
-	SnapshotAt time.Time
 	// Controller, States and Filter are the initial selection, as --controller,
 	// --state and -q give them.
 	Controller string

@@ -43,8 +43,8 @@ func (c *Common) refusal(retry bool, key string) string {
 			what = key + " retries it"
 		}
 		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs " + what + " now (its failure count stays)"
-	case !c.Opts.SnapshotAt.IsZero():
-		return "read-only: a snapshot (taken at " + c.Opts.SnapshotAt.UTC().Format("2006-01-02 15:04:05Z") +
+	case c.Snapshot():
+		return "read-only: a snapshot (taken at " + c.SnapshotAt().UTC().Format("2006-01-02 15:04:05Z") +
 			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"
 	case c.source.readOnly:
 		return "read-only: the endpoint refuses forget and retry (it was started read-only)"
@@ -57,7 +57,7 @@ func (c *Common) refusal(retry bool, key string) string {
 // StillText says why p and ctrl+r do nothing over a snapshot.
 func (c *Common) StillText() string {
 	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
-		explain.TimeOfDay(c.Opts.SnapshotAt) + "Z" + "); to watch live, kubectl backoff top TARGET"
+		explain.TimeOfDay(c.SnapshotAt()) + "Z" + "); to watch live, kubectl backoff top TARGET"
 }
 
 // RefusedIntent answers a refused action key on the selected key ("" for
