@@ -180,9 +180,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case view.ForAttachedMsg:
 		return m.showForKey(msg)
-	case view.DetailChainMsg:
-		m.detail = m.detail.ChainReceived(msg)
-		return m, nil
 	case dryRunMsg:
 		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
 			m.top.Forecast(&m.confirm.Act) // about the controllers counted
@@ -266,13 +263,14 @@ type (
 	ForAttachFunc = view.ForAttachFunc
 )
 
-// receive offers msg to the registered views opened (registerView) that
-// take messages in (view.Receiver); ok reports that one took it.
+// receive offers msg to the views that take messages in (view.Receiver):
+// the fixed ones and the registered ones opened (registerView), each once;
+// ok reports that one took it.
 func (m Model) receive(msg tea.Msg) (_ Model, _ tea.Cmd, ok bool) {
-	for md, v := range m.extra {
-		r, isReceiver := v.(view.Receiver)
+	for _, md := range viewOrder {
+		r, isReceiver := m.viewAt(md).(view.Receiver)
 		if !isReceiver {
-			continue
+			continue // nor a registered view not opened yet (nil)
 		}
 		if next, cmd, took := r.Receive(msg); took {
 			m.setView(md, next)

@@ -391,5 +391,13 @@ func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
 // Resize lays the view out for the terminal's size (View).
 func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
 
+// Receive implements Receiver: the walk of the chain behind the key.
+func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
+	if m, ok := msg.(DetailChainMsg); ok {
+		return d.ChainReceived(m), nil, true
+	}
+	return d, nil, false
+}
+
 // due reports whether the view's next read is due (Common.Due).
 func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }
