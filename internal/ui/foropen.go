@@ -19,6 +19,7 @@ func (m Model) openKey(in view.OpenAnswerKeyIntent) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
+	m.keyFrom = m.topMode()
 	id := a.Controller.Namespace + "/" + a.Controller.Target
 	if s, ok := m.forv.Kept(id); ok {
 		return m.showForKey(view.ForAttachedMsg{ID: id, Controller: ctl, Key: key, Session: s.Session, Objects: s.Objects})
@@ -34,8 +35,8 @@ func (m Model) showForKey(msg view.ForAttachedMsg) (tea.Model, tea.Cmd) {
 		return m, m.setStatus(widget.ErrText(msg.Err), true)
 	}
 	m.forv = m.forv.Keep(msg.ID, view.ForSession{Session: msg.Session, Objects: msg.Objects})
-	if md := m.topMode(); md != modeFor && md != modeChain {
-		return m, nil // the user moved on; the session stays for the next time
+	if m.topMode() != m.keyFrom {
+		return m, nil // the user moved on from the view that asked; the session stays for the next time
 	}
 	m.c.Conn.Session, m.c.Conn.Objects = msg.Session, msg.Objects
 	m.push(modeDetail)

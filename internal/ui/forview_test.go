@@ -273,6 +273,34 @@ func TestTopForOpensTheKey(t *testing.T) {
 	}
 }
 
+// TestTopForKeyAfterTheUserMovedOn: an attach that ends after the user left
+// the view that asked (here for help) opens no detail over where they are;
+// the session is kept, and enter there again opens the detail at once.
+func TestTopForKeyAfterTheUserMovedOn(t *testing.T) {
+	attached := 0
+	attach := func(_ context.Context, ns, target string) (*inspector.Session, *describe.ObjectReader, error) {
+		attached++
+		return &inspector.Session{}, nil, nil
+	}
+	m := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForClusterOf(true).list, Attach: attach}})
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
+	m = runFor(t, m, m.forv.Refresh())
+	m = send(t, m, press("enter"))
+	m, cmd := update(t, m, press("enter"))
+	if cmd == nil {
+		t.Fatal("enter on an answer from the endpoint started no attach")
+	}
+	msg := attachedOf(t, cmd)
+	m = send(t, m, press("?"))
+	if m = send(t, m, msg); m.view() != modeHelp {
+		t.Fatalf("the attach ended over help: state %v; want help still shown", m.stack)
+	}
+	m = send(t, m, press("esc"))
+	if m, _ = update(t, m, press("enter")); m.view() != modeDetail || attached != 1 {
+		t.Errorf("enter again: state %v, attached %d times; want the detail on the session kept", m.stack, attached)
+	}
+}
+
 // attachedOf runs the commands of batch cmd, each on its own (the status
 // line's expiry waits out its TTL), and returns the attach's message.
 func attachedOf(t *testing.T, cmd tea.Cmd) view.ForAttachedMsg {

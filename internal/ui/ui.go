@@ -27,7 +27,10 @@ type Model struct {
 	groups view.Groups
 	picker view.Picker
 	forv   view.For
-	help   view.Help
+	// keyFrom is the mode an answer's key was opened from (openKey): its
+	// detail opens once attached only if the user is still there.
+	keyFrom mode
+	help    view.Help
 	// extra are the views registerView registered that were opened, by
 	// mode; copied when one is stored (see registerView).
 	extra map[mode]view.View
