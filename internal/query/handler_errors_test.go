@@ -43,6 +43,9 @@ func errorKeys() *keysSource {
 	add("alpha", "default/ok", api.StateIdle, 0, "", "", 0, 0)
 	add("beta", "other/b1", api.StateQueued, 1, errTimeout, "transient", 158, 158)
 	add("beta", "other/b2", api.StateQueued, 1, errTimeout, "transient", 170, 170)
+	// Scanned largest key first: a group's examples must be its smallest
+	// keys, not the first seen.
+	slices.Reverse(src.keys)
 	return src
 }
 
