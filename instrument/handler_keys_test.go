@@ -82,8 +82,11 @@ func TestForgetNotFound(t *testing.T) {
 		{`{"controller":"alpha","keys":["default/a1","default/nope"]}`, `"default/nope"`},
 		{`{"controller":"zeta","keys":["default/a1"]}`, `"zeta"`},
 	} {
-		code, _, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", tt.body)
+		code, hdr, m := e.do(e.h, http.MethodPost, api.DefaultPrefix+"v1/forget", tt.body)
 		htCheckError(t, "POST v1/forget "+tt.body, code, m, http.StatusNotFound, "NotFound", tt.names)
+		if got := hdr.Get("Allow"); got != "" {
+			t.Errorf("POST v1/forget %s: Allow = %q, want none", tt.body, got)
+		}
 	}
 	if k := e.get("v1/key?controller=alpha&key=default/a1"); k["failures"] != 3.0 {
 		t.Errorf("default/a1 failures = %v, want 3", k["failures"])
