@@ -94,11 +94,13 @@ func serve(t *testing.T, h http.Handler, method, target, body string) (int, http
 	return rec.Code, rec.Header(), m
 }
 
-// checkError checks an error answer's status, reason and words.
+// checkError checks the one error shape: status, the code in the body,
+// reason, and a message naming what is at fault (wantWords).
 func checkError(t *testing.T, what string, code int, m map[string]any, wantCode int, wantReason, wantWords string) {
 	t.Helper()
 	body, _ := m["error"].(map[string]any)
-	if code != wantCode || body["reason"] != wantReason || !strings.Contains(body["message"].(string), wantWords) {
+	msg, _ := body["message"].(string)
+	if code != wantCode || body["code"] != float64(wantCode) || body["reason"] != wantReason || !strings.Contains(msg, wantWords) {
 		t.Errorf("%s: %d %v, want %d %s mentioning %q", what, code, body, wantCode, wantReason, wantWords)
 	}
 }

@@ -1,4 +1,4 @@
-package instrument
+package query
 
 import (
 	"encoding/base64"
@@ -8,11 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
-	"k8s.io/utils/ptr"
 )
 
 // TestHandlerKeysContinue pages through every key with continue tokens, in
@@ -20,20 +17,21 @@ import (
 // used with other parameters is refused.
 func TestHandlerKeysContinue(t *testing.T) {
 	const n = 1234
-	e := newHTEnv(t)
-	hp := e.probe("gamma", true, nil)
+	src := &keysSource{at: ms(n)}
 	for i := range n {
-		for range i % 4 {
-			hp.rl.When(htReq(fmt.Sprintf("ns/k%04d", i)))
+		if i%4 == 0 {
+			continue // never failed: not tracked
 		}
-		e.clk.Step(time.Millisecond)
+		src.keys = append(src.keys, api.Key{Controller: "gamma", Key: fmt.Sprintf("ns/k%04d", i), State: api.StateBackoff,
+			Failures: i % 4, FirstFailureAt: ms(i), NextRetryAt: ms(i + 5<<(i%4-1))})
 	}
+	h := newTestHandler(src, Options{})
 	tracked := n - (n+3)/4 // keys with i%4 == 0 never failed
 	for _, sort := range api.Sorts {
 		t.Run(sort, func(t *testing.T) {
 			var want []string
 			for off := 0; off < n; off += api.MaxLimit {
-				want = append(want, htKeys(htItems(t, e.get(fmt.Sprintf("v1/keys?sort=%s&limit=%d&offset=%d", sort, api.MaxLimit, off))))...)
+				want = append(want, namesOf(itemsOf(t, getOK(t, h, fmt.Sprintf("v1/keys?sort=%s&limit=%d&offset=%d", sort, api.MaxLimit, off))))...)
 			}
 			var got []string
 			tok := ""
@@ -45,11 +43,11 @@ func TestHandlerKeysContinue(t *testing.T) {
 				if tok != "" {
 					target += "&continue=" + url.QueryEscape(tok)
 				}
-				m := e.get(target)
+				m := getOK(t, h, target)
 				if m["matched"] != float64(tracked) {
 					t.Errorf("page %d: matched = %v, want %d (all keys, not those after the token)", pages, m["matched"], tracked)
 				}
-				got = append(got, htKeys(htItems(t, m))...)
+				got = append(got, namesOf(itemsOf(t, m))...)
 				next, _ := m["continue"].(string)
 				if next == "" {
 					break
@@ -63,7 +61,7 @@ func TestHandlerKeysContinue(t *testing.T) {
 	}
 
 	// The way forward past the window, and tokens used wrongly.
-	first := e.get("v1/keys?sort=key&limit=10")
+	first := getOK(t, h, "v1/keys?sort=key&limit=10")
 	tok := first["continue"].(string)
 	tests := []struct{ target, wantMsg string }{
 		{"v1/keys?sort=next&continue=" + url.QueryEscape(tok), "sort=key"},
@@ -72,8 +70,8 @@ func TestHandlerKeysContinue(t *testing.T) {
 		{"v1/keys?sort=key&continue=" + base64.RawURLEncoding.EncodeToString([]byte{1, 2, 0, 0, 0, 0, 0xff}), "not a continue token"},
 	}
 	for _, tt := range tests {
-		code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+tt.target, "")
-		htCheckError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+		code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+tt.target, "")
+		checkError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
 	}
 }
 
@@ -81,11 +79,7 @@ func TestHandlerKeysContinue(t *testing.T) {
 // MaxWindow keys; one in between is refused with the way forward.
 func TestHandlerKeysWindow(t *testing.T) {
 	const n = 2*api.MaxWindow + 100
-	e := newHTEnv(t)
-	hp := e.probe("gamma", true, nil)
-	for i := range n {
-		hp.rl.When(htReq(fmt.Sprintf("ns/k%05d", i)))
-	}
+	h := newTestHandler(manyKeys(n, "ns/k%05d"), Options{})
 	key := func(i int) string { return fmt.Sprintf("gamma:ns/k%05d", i) }
 	tests := []struct {
 		offset, limit int
@@ -99,23 +93,23 @@ func TestHandlerKeysWindow(t *testing.T) {
 		{n, 100, 0, 0},
 	}
 	for _, tt := range tests {
-		got := htKeys(htItems(t, e.get(fmt.Sprintf("v1/keys?sort=key&offset=%d&limit=%d", tt.offset, tt.limit))))
+		got := namesOf(itemsOf(t, getOK(t, h, fmt.Sprintf("v1/keys?sort=key&offset=%d&limit=%d", tt.offset, tt.limit))))
 		if len(got) != tt.count || (tt.count > 0 && (got[0] != key(tt.first) || got[len(got)-1] != key(tt.first+tt.count-1))) {
 			t.Errorf("offset %d limit %d: %d keys %v..., want %d from %s", tt.offset, tt.limit, len(got), got[:min(len(got), 1)], tt.count, key(tt.first))
 		}
 	}
 	middle := fmt.Sprintf("v1/keys?sort=key&offset=%d&limit=100", n-api.MaxWindow-1)
-	code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+middle, "")
+	code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+middle, "")
 	if code != http.StatusBadRequest {
 		t.Fatalf("%s: status = %d, want 400", middle, code)
 	}
-	htCheckError(t, middle, code, m, http.StatusBadRequest, "BadRequest", "continue token")
+	checkError(t, middle, code, m, http.StatusBadRequest, "BadRequest", "continue token")
 }
 
 // TestHandlerFilterBounds: a regular expression is bounded by its compiled
 // program, not its length; a case-insensitive substring by its length.
 func TestHandlerFilterBounds(t *testing.T) {
-	e := htFixture(t)
+	h := newTestHandler(fixtureKeys(), Options{})
 	tests := []struct {
 		q       string
 		wantMsg string // empty: accepted
@@ -125,34 +119,34 @@ func TestHandlerFilterBounds(t *testing.T) {
 		{"~" + strings.Repeat("(a?)", 20), "branch points"},
 		{"~" + strings.Repeat("x", 1000), ""}, // long but literal: cheap
 		{"~^dial tcp .*: connect: connection refused$", ""},
-		{strings.Repeat("a", query.MaxFoldQuery+1), "case-insensitive"},
-		{strings.Repeat("A", query.MaxFoldQuery+1), ""}, // exact case: strings.Contains
+		{strings.Repeat("a", MaxFoldQuery+1), "case-insensitive"},
+		{strings.Repeat("A", MaxFoldQuery+1), ""}, // exact case: strings.Contains
 	}
 	for _, tt := range tests {
 		target := api.DefaultPrefix + "v1/keys?q=" + url.QueryEscape(tt.q)
-		code, _, m := e.do(e.h, http.MethodGet, target, "")
+		code, _, m := serve(t, h, http.MethodGet, target, "")
 		if tt.wantMsg == "" {
 			if code != http.StatusOK {
 				t.Errorf("q=%.40s: status = %d, want 200: %v", tt.q, code, m)
 			}
 			continue
 		}
-		htCheckError(t, "q="+tt.q[:min(len(tt.q), 40)], code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+		checkError(t, "q="+tt.q[:min(len(tt.q), 40)], code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
 	}
 }
 
 // TestHandlerKeyHandle: a key that is not valid UTF-8 is listed with a
-// handle that reads and forgets exactly that key.
+// handle that reads exactly that key. (That it forgets exactly that key
+// is the instrument's: its forgetter reads handles.)
 func TestHandlerKeyHandle(t *testing.T) {
-	e := newHTEnv(t)
-	p := NewTyped[string]("raw", TypedOptions[string]{Registry: e.reg, Clock: e.clk, UsePriorityQueue: ptr.To(true)})
-	rl := p.RateLimiter(nil)
 	const bad, good = "ns/caf\xe9", "ns/ok"
-	rl.When(bad)
-	rl.When(bad)
-	rl.When(good)
+	src := &keysSource{at: ms(0), keys: []api.Key{
+		{Controller: "raw", Key: bad, State: api.StateBackoff, Failures: 2},
+		{Controller: "raw", Key: good, State: api.StateBackoff, Failures: 1},
+	}}
+	h := newTestHandler(src, Options{})
 
-	items := htItems(t, e.get("v1/keys?sort=key"))
+	items := itemsOf(t, getOK(t, h, "v1/keys?sort=key"))
 	var handle string
 	for _, it := range items {
 		switch it["key"] {
@@ -167,23 +161,15 @@ func TestHandlerKeyHandle(t *testing.T) {
 	if raw, err := base64.RawURLEncoding.DecodeString(handle); err != nil || string(raw) != bad {
 		t.Fatalf("handle %q decodes to %q, %v; want the key's bytes %q", handle, raw, err, bad)
 	}
-	k := e.get("v1/key?controller=raw&handle=" + handle)
+	k := getOK(t, h, "v1/key?controller=raw&handle="+handle)
 	if k["handle"] != handle || k["failures"] != 2.0 {
 		t.Errorf("v1/key by handle: handle, failures = %v, %v; want %s, 2", k["handle"], k["failures"], handle)
 	}
-	m := e.forget(`{"controller":"raw","handles":["` + handle + `"]}`)
-	if m["count"] != 1.0 {
-		t.Errorf("forget by handle: count = %v, want 1", m["count"])
-	}
-	if n := rl.NumRequeues(bad); n != 0 {
-		t.Errorf("NumRequeues after forget = %d, want 0", n)
-	}
-	for _, tt := range []struct{ method, target, body, wantMsg string }{
-		{http.MethodGet, "v1/key?controller=raw&handle=%21%21", "", "not a key handle"},
-		{http.MethodGet, "v1/key?controller=raw&handle=" + handle + "&key=x", "", "not both"},
-		{http.MethodPost, "v1/forget", `{"controller":"raw","handles":["!!"]}`, "not a key handle"},
+	for _, tt := range []struct{ target, wantMsg string }{
+		{"v1/key?controller=raw&handle=%21%21", "not a key handle"},
+		{"v1/key?controller=raw&handle=" + handle + "&key=x", "not both"},
 	} {
-		code, _, m := e.do(e.h, tt.method, api.DefaultPrefix+tt.target, tt.body)
-		htCheckError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
+		code, _, m := serve(t, h, http.MethodGet, api.DefaultPrefix+tt.target, "")
+		checkError(t, tt.target, code, m, http.StatusBadRequest, "BadRequest", tt.wantMsg)
 	}
 }
