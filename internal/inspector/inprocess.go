@@ -78,7 +78,7 @@ func (r *recorder) Write(p []byte) (int, error) {
 
 // NamedHandler is one endpoint served in process: a log's store
 // (logs.Store.Handler, named "logs: FILE") or a snapshot's replica
-// (snapshot.Endpoint.Handler, named as its pod was).
+// (one of snapshot.Handlers, named as its pod was).
 type NamedHandler struct {
 	Name    string
 	Handler http.Handler

@@ -31,10 +31,6 @@ type Common struct {
 	Pauses int
 	// canRequeue is true when some controller can requeue (retry now).
 	canRequeue bool
-	// LogEnds is, for a saved log, its last line's time (its
-	// api.ListSource.EndsAt): what its states and countdowns are judged
-	// at, as a snapshot's at its taking. Zero for a live source.
-	LogEnds time.Time
 	// Source is the overview's source (inspector.Overview.Source): nil for
 	// an instrumented endpoint.
 	Source *api.ListSource
@@ -82,6 +78,16 @@ func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
 // at the time it was taken, as the list's source says.
 func (c *Common) Snapshot() bool { return c.Source.Snapshot() }
 
+// LogEnds is, for a saved log, its last line's time (its source's EndsAt):
+// what its states and countdowns are judged at, as a snapshot's at its
+// taking. Zero for a live source.
+func (c *Common) LogEnds() time.Time {
+	if c.Source == nil {
+		return time.Time{}
+	}
+	return c.Source.EndsAt
+}
+
 // SnapshotAt is when the snapshot shown was taken (on the server's clock);
 // zero for a live source.
 func (c *Common) SnapshotAt() time.Time {
@@ -102,10 +108,6 @@ func (c *Common) SetCapabilities(ov *inspector.Overview) {
 		return
 	}
 	c.readOnly = ov.ReadOnly()
-	c.LogEnds = time.Time{}
-	if ov.Source != nil {
-		c.LogEnds = ov.Source.EndsAt
-	}
 	c.source = sourceOf(ov)
 	c.canRequeue = false
 	for _, ctl := range ov.Controllers {

@@ -177,8 +177,8 @@ func (g *Groups) freshness() string {
 	switch {
 	case g.C.Snapshot():
 		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.C.SnapshotAt()))
-	case !g.C.LogEnds.IsZero():
-		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.C.LogEnds, g.C.Now()))
+	case !g.C.LogEnds().IsZero():
+		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.C.LogEnds(), g.C.Now()))
 	case !g.fetchedAt.IsZero():
 		out = s.Dim.Render(" · updated " + widget.Ago(g.fetchedAt, g.C.Now()))
 	}

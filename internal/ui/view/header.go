@@ -52,7 +52,7 @@ func (t *Top) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
 	}
-	ended := t.C.LogEnds
+	ended := t.C.LogEnds()
 	if !ended.IsZero() {
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
