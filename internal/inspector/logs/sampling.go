@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -22,7 +23,8 @@ import (
 //
 //   - a tick with more than api.SampledLines lines, whose lines after the
 //     100th come at a hundredth of the pace of the first 100 (each stands
-//     for the 99 entries dropped before it); or
+//     for the 99 entries dropped before it), pace being the median gap
+//     between lines, which one stall of the process does not move; or
 //   - two ticks in a row with exactly api.SampledLines lines each (a rate
 //     between 100 and 200 entries a second, cut to 100).
 //
@@ -44,6 +46,15 @@ type errorRate struct {
 	start, hundredth, last time.Time
 	lines                  int
 	fine                   bool
+	// The tick's gaps between lines in the log's order (one a little out
+	// of order counts as none): the first 99, between its first 100 lines,
+	// and up to maxAfterGaps after them. paced compares their medians, so
+	// that one pause (a busy process stalls the logger now and then) does
+	// not hide the sampler's pace, nor fake it.
+	prev       time.Time
+	firstGaps  [api.SampledLines - 1]time.Duration
+	afterGaps  [maxAfterGaps]time.Duration
+	afterCount int
 	// prevFull is set when the tick before this one held exactly
 	// api.SampledLines lines and ended less than a second before this one
 	// began; prevStart is when it started.
@@ -77,6 +88,9 @@ const (
 const (
 	sampledPace   = 10
 	unsampledPace = 3
+	// maxAfterGaps bounds the gaps kept after a tick's 100th line: a
+	// sampler writes one line in 100 entries, so 128 stand for 12,800.
+	maxAfterGaps = 128
 )
 
 // add notes one error line at t (lines come in the log's order; one a
@@ -86,6 +100,17 @@ func (e *errorRate) add(t time.Time) {
 		e.endTick(t)
 	}
 	e.lines++
+	if e.lines > 1 {
+		gap := max(t.Sub(e.prev), 0)
+		switch n := e.lines - 2; {
+		case n < len(e.firstGaps):
+			e.firstGaps[n] = gap
+		case e.afterCount < len(e.afterGaps):
+			e.afterGaps[e.afterCount] = gap
+			e.afterCount++
+		}
+	}
+	e.prev = t
 	if t.After(e.last) {
 		e.last = t
 	}
@@ -137,6 +162,7 @@ func (e *errorRate) endTick(t time.Time) {
 		e.prevStart = e.start
 	}
 	e.start, e.last, e.hundredth, e.lines, e.fine = t, t, time.Time{}, 0, false
+	e.afterCount = 0
 }
 
 // paced judges the pace of the tick's lines after its 100th: the tick's
@@ -146,18 +172,24 @@ func (e *errorRate) paced() (time.Time, bool) {
 	if e.lines <= api.SampledLines || !e.fine {
 		return time.Time{}, false
 	}
-	// The mean gap of the first 100 lines, and of the lines after them. A
-	// hundred lines within one step of the log's clock (a millisecond for
-	// ISO 8601 stamps) came at most a hundredth of a step apart.
-	first := e.hundredth.Sub(e.start) / (api.SampledLines - 1)
+	// The step of the log's clock: a millisecond for ISO 8601 stamps.
+	step := time.Millisecond
+	if e.subMilli {
+		step = time.Microsecond
+	}
+	if e.last.Sub(e.hundredth) < step {
+		// The lines after the 100th share its stamp: they came faster
+		// than the stamps show, sampled or not.
+		return time.Time{}, false
+	}
+	// The median gap of the first 100 lines, and of the lines after them.
+	// Lines within one step of the clock came at most a hundredth of a
+	// step apart.
+	first := median(e.firstGaps[:])
 	if first == 0 {
-		step := time.Millisecond
-		if e.subMilli {
-			step = time.Microsecond
-		}
 		first = step / api.SampledLines
 	}
-	after := e.last.Sub(e.hundredth) / time.Duration(e.lines-api.SampledLines)
+	after := median(e.afterGaps[:e.afterCount])
 	switch {
 	case after >= sampledPace*first:
 		return e.start, true
@@ -178,6 +210,20 @@ func (e *errorRate) at() time.Time {
 		return time.Time{}
 	}
 	return cur.sampledAt
+}
+
+// median of gaps, which it leaves as they are.
+func median(gaps []time.Duration) time.Duration {
+	var buf [max(api.SampledLines-1, maxAfterGaps)]time.Duration
+	xs := buf[:copy(buf[:], gaps)]
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
 }
 
 func earliest(a, b time.Time) time.Time {

@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	crzap "sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -49,6 +53,17 @@ func TestErrorRate(t *testing.T) {
 		{"the signature, but a later second the sampler could not write", cat(burst(t0, hundred, time.Millisecond),
 			burst(t0.Add(199*time.Millisecond), 8, 100*time.Millisecond), burst(t0.Add(time.Minute), 3*hundred, time.Millisecond)), time.Time{}},
 		{"a burst within a millisecond, then 1 in 100", cat(burst(t0, hundred, 0), burst(t0.Add(3*time.Millisecond), 2, 3*time.Millisecond)), t0},
+		// Written by TestSampledLogIsFlagged on a loaded machine: the
+		// logger stalled 4ms before the 96th line, which moved the mean
+		// gap of the first 100 (to 50µs), not their median.
+		{"a stall among the first 100, then 1 in 100", cat(burst(t0.Add(191*time.Millisecond), 31, 0), burst(t0.Add(192*time.Millisecond), 64, 0),
+			burst(t0.Add(196*time.Millisecond), 5, 0), burst(t0.Add(197*time.Millisecond), 2, 0)), t0.Add(191 * time.Millisecond)},
+		{"a stall after the 100th of 300 lines, every line written", cat(burst(t0, 150, 10*time.Microsecond),
+			burst(t0.Add(30*time.Millisecond), 150, 10*time.Microsecond)), time.Time{}},
+		// 102 lines in one millisecond cannot show a pace either way; a
+		// later second can.
+		{"a sampled burst in one millisecond, then the signature", cat(burst(t0.Add(time.Millisecond), hundred+2, 0),
+			burst(t0.Add(time.Minute), hundred, time.Millisecond), burst(t0.Add(time.Minute+199*time.Millisecond), 5, 100*time.Millisecond)), t0.Add(time.Minute)},
 		{"300 lines within 3ms, every line written", cat(burst(t0, hundred, 10*time.Microsecond), burst(t0.Add(time.Millisecond), 2*hundred, 10*time.Microsecond)), time.Time{}},
 		// Whole-second stamps (controller-runtime's RFC 3339) hide the pace.
 		{"whole seconds: 300 keys failing at once", burst(t0, 3*hundred, 0), time.Time{}},
@@ -77,21 +92,30 @@ func TestErrorRate(t *testing.T) {
 // 102), and checks that the store says its counts are low where the times
 // show the sampler's pace (epoch and ISO 8601 stamps); with whole-second
 // stamps one burst cannot tell, and it says nothing; with every line
-// logged (V(5)), it says nothing.
+// logged (V(5)), it says nothing. The logger's clock steps 10µs an entry:
+// the sampler counts its seconds by the entries' times, and on the wall
+// clock how fast 300 reconciles fail is up to the machine.
 func TestSampledLogIsFlagged(t *testing.T) {
 	const keys = 3 * api.SampledLines
 	for _, tt := range []struct {
-		format  loggerFormat
+		name    string
+		encode  zapcore.TimeEncoder
 		verbose bool
 		flagged bool
 	}{
-		{formats[1], false, true},  // zap-json-epoch: nanoseconds
-		{formats[2], false, true},  // zap-json-iso8601: milliseconds
-		{formats[0], false, false}, // zap-json-rfc3339: whole seconds
-		{formats[0], true, false},
+		{"zap-json-epoch", zapcore.EpochTimeEncoder, false, true},      // nanoseconds
+		{"zap-json-iso8601", zapcore.ISO8601TimeEncoder, false, true},  // milliseconds
+		{"zap-json-rfc3339", zapcore.RFC3339TimeEncoder, false, false}, // whole seconds
+		{"zap-json-rfc3339", zapcore.RFC3339TimeEncoder, true, false},
 	} {
-		t.Run(fmt.Sprintf("%s/verbose=%v", tt.format.name, tt.verbose), func(t *testing.T) {
-			rc := startReal(t, tt.format, tt.verbose, false, func(string, int) (reconcile.Result, error) {
+		t.Run(fmt.Sprintf("%s/verbose=%v", tt.name, tt.verbose), func(t *testing.T) {
+			clk := &stepClock{now: time.Date(2026, 12, 4, 3, 0, 0, 0, time.UTC), step: 10 * time.Microsecond}
+			f := loggerFormat{name: tt.name, new: func(w *logBuffer, v bool) logr.Logger {
+				// controller-runtime's production logger (sampled unless V(5)), on clk.
+				return crzap.New(crzap.WriteTo(w), crzap.UseDevMode(false), zapLevel(v),
+					func(o *crzap.Options) { o.TimeEncoder = tt.encode }, crzap.RawZapOpts(zap.WithClock(clk)))
+			}}
+			rc := startReal(t, f, tt.verbose, false, func(string, int) (reconcile.Result, error) {
 				return reconcile.Result{}, reconcile.TerminalError(errRefused) // one line per key, no retries
 			})
 			for i := range keys {
@@ -127,6 +151,22 @@ func TestSampledLogIsFlagged(t *testing.T) {
 		})
 	}
 }
+
+// stepClock is a zap clock whose every reading is step after the last.
+type stepClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *stepClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
 
 // TestSampledCeilingInWholeSeconds drives zap's own sampler, configured as
 // controller-runtime's production logger configures it (1s, 100, 100), and
