@@ -264,7 +264,7 @@ func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
 // resolveCluster reads kubeconfig: the REST config and the namespace.
 func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	if o.noCluster() {
-		return inspector.AttachConfig{}, errNoCluster
+		return inspector.AttachConfig{}, noClusterErr(attachRemedy)
 	}
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {

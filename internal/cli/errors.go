@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -17,9 +18,39 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
-// errNoCluster is what a newcomer without a kubeconfig gets, instead of a
-// dial error to client-go's default of localhost:8080.
-var errNoCluster = errors.New("no cluster configured: pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)")
+// noClusterErr is what a newcomer without a kubeconfig gets, instead of a
+// dial error to client-go's default of localhost:8080: why there is none,
+// when $KUBECONFIG names only files that do not exist (client-go skips
+// them without a word), then what to pass.
+func noClusterErr(what string) error {
+	return errors.New("no cluster configured: " + kubeconfigEnvMissing() + what)
+}
+
+// The remedies the two kinds of command give.
+const (
+	attachRemedy = "pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)"
+	whyRemedy    = "why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"
+)
+
+// kubeconfigEnvMissing says, ending in "; ", that $KUBECONFIG names no
+// file that exists, or is "" when it is unset or one of its files exists.
+func kubeconfigEnvMissing() string {
+	v := os.Getenv("KUBECONFIG")
+	var named int
+	for _, p := range filepath.SplitList(v) {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return ""
+		}
+		named++
+	}
+	if named == 0 {
+		return ""
+	}
+	return fmt.Sprintf("KUBECONFIG=%s names no file that exists; ", v)
+}
 
 // paramFlags maps the field a 400 names (api.ErrorBody.Field: a query
 // parameter or a forget body field) to the flag that sets it, so that the

@@ -22,9 +22,9 @@ func TestErrorsANewcomerCanActOn(t *testing.T) {
 		want   string
 	}{
 		{"no kubeconfig", cli.NewGetCommand, nil,
-			"no cluster configured: pass --kubeconfig/--context, or --addr to talk to an endpoint directly"},
+			"no cluster configured: KUBECONFIG=/nonexistent names no file that exists; pass --kubeconfig/--context, or --addr to talk to an endpoint directly"},
 		{"no kubeconfig, describe", cli.NewDescribeCommand, []string{"default/w1"},
-			"no cluster configured: pass --kubeconfig/--context, or --addr"},
+			"no cluster configured: KUBECONFIG=/nonexistent names no file that exists; pass --kubeconfig/--context, or --addr"},
 		{"connection refused", cli.NewGetCommand, []string{"--addr", "127.0.0.1:1"},
 			"cannot connect to 127.0.0.1:1: connection refused; is an endpoint listening there? `kubectl backoff demo` serves one on 127.0.0.1:8082"},
 		{"connection refused, forget", cli.NewForgetCommand, []string{"--addr", "127.0.0.1:1", "default/w1"},

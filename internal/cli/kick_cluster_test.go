@@ -3,6 +3,7 @@ package cli_test
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,15 +65,23 @@ func TestKickUnreachableClusterLogsNothing(t *testing.T) {
 
 // TestWhySaysItNeedsTheCluster: without a kubeconfig, why says that it
 // reads the object from the API server and how to name one, instead of
-// client-go's dial error to localhost:8080.
+// client-go's dial error to localhost:8080; a $KUBECONFIG naming only
+// files that do not exist, which client-go skips without a word, is named.
 func TestWhySaysItNeedsTheCluster(t *testing.T) {
-	t.Setenv("KUBECONFIG", "/nonexistent")
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
-	const want = "no cluster configured: why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"
-	for _, args := range [][]string{{"configmap/x"}, {"kustomizations"}} {
-		err := run(cli.NewWhyCommand, genericiooptions.NewTestIOStreamsDiscard(), args...)
-		if err == nil || err.Error() != want {
-			t.Errorf("why %v: error = %v, want %q", args, err, want)
+	const remedy = "why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"
+	missing := filepath.Join(t.TempDir(), "config")
+	for _, tc := range []struct{ env, want string }{
+		{"", "no cluster configured: " + remedy},
+		{missing, "no cluster configured: KUBECONFIG=" + missing + " names no file that exists; " + remedy},
+	} {
+		t.Setenv("KUBECONFIG", tc.env)
+		t.Setenv("HOME", t.TempDir()) // no ~/.kube/config
+		for _, args := range [][]string{{"configmap/x"}, {"kustomizations"}} {
+			err := run(cli.NewWhyCommand, genericiooptions.NewTestIOStreamsDiscard(), args...)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("KUBECONFIG=%q why %v: error = %v, want %q", tc.env, args, err, tc.want)
+			}
 		}
 	}
 }

@@ -142,7 +142,7 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 	if newAsker == nil {
 		if noClusterIn(o.configFlags) {
 			// client-go would dial localhost:8080 and say only that.
-			return errors.New("no cluster configured: why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG")
+			return noClusterErr(whyRemedy)
 		}
 		newAsker = o.clusterAsker
 	}
