@@ -97,7 +97,14 @@ func (o *DescribeOptions) complete(args []string) error {
 		if o.Controller != "" {
 			return nil // the controller's diagnosis
 		}
-		return fmt.Errorf("describe needs a KEY, or --controller NAME for the controller's diagnosis, e.g. kubectl backoff describe deploy/my-controller default/my-widget")
+		example := "kubectl backoff describe deploy/my-controller default/my-widget"
+		switch src := o.fromLogs.source; {
+		case src == fromTarget:
+			example = "kubectl backoff describe deploy/my-controller --from-logs default/my-widget"
+		case src != "":
+			example = "kubectl backoff describe --from-logs " + shellQuote(src) + " default/my-widget"
+		}
+		return fmt.Errorf("describe needs a KEY, or --controller NAME for the controller's diagnosis, e.g. %s", example)
 	case 1:
 		o.key = keyArg(rest[0])
 		return nil

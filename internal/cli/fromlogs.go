@@ -53,7 +53,7 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	o.since = logs.DefaultSince
 	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
 	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as this dialect file says "+
-		"(repeatable; also $"+dialectsEnv+", a list of files); its format is in the README")
+		"(repeatable; also $"+dialectsEnv+", a list of files); its format: docs/log-mode.md, or see what is read with kubectl backoff dialects")
 	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
 		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
 }
@@ -139,8 +139,16 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		// the clock's, unless its lines are old (DatedAfter below). A
 		// saved file reads as of its last line.
 		if f, ok := in.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+			switch st, err := f.Stat(); {
+			case err == nil && !st.Mode().IsRegular():
 				live = true
+			case err == nil:
+				// A file given as stdin (< app.log.gz) is a saved log.
+				r, err := savedLog(name, f)
+				if err != nil {
+					return nil, nil, err
+				}
+				in = r
 			}
 		}
 	} else if st, err := os.Stat(o.source); err == nil && st.IsDir() {
@@ -155,7 +163,10 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		if err != nil {
 			return nil, nil, fmt.Errorf("--from-logs: %w", err)
 		}
-		in = f
+		if in, err = savedLog(o.source, f); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
 	}
 	// A pipe may as well carry a saved log (cat old.log | ...): one whose
 	// newest line is older than oldLog when read is judged as of that line,
@@ -254,9 +265,13 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
 	}
 	if st.Records == 0 {
-		if lr.Unreadable == 0 {
-			fmt.Fprintln(w, "--from-logs: is it a controller's log, and the right container (-c)? "+
-				"The dialects it reads: https://github.com/kubectl-backoff/kubectl-backoff/blob/main/docs/log-mode.md")
+		switch {
+		case lr.Lines == 0:
+			fmt.Fprintln(w, "--from-logs: the log is empty: nothing to read")
+		case lr.Unreadable == 0:
+			fmt.Fprintln(w, "--from-logs: no line of it is a controller's I know: is it the controller's log, "+
+				"from the right container (kubectl logs -c CONTAINER)? kubectl backoff dialects lists what I read; "+
+				"an in-house controller's lines can be taught with --dialect FILE (docs/log-mode.md)")
 		}
 		return
 	}

@@ -71,6 +71,8 @@ func TestOptionValidation(t *testing.T) {
 		{"describe -o wide", describe, []string{"default/w1", "-o", "wide"}, `--output "wide": use one of json, yaml`},
 		{"describe without a key", describe, nil, "describe needs a KEY"},
 		{"describe a TARGET without a key", describe, []string{"deploy/ctrl"}, "describe needs a KEY"},
+		{"describe a log without a key", describe, []string{"--from-logs", "saved.log"}, "e.g. kubectl backoff describe --from-logs saved.log default/my-widget"},
+		{"describe a TARGET's log without a key", describe, []string{"deploy/ctrl", "--from-logs"}, "e.g. kubectl backoff describe deploy/my-controller --from-logs default/my-widget"},
 		{"describe two keys", describe, []string{"default/w1", "default/w2"}, "describe takes one KEY, got 2: default/w1 default/w2"},
 		{"describe --addr with a TARGET", describe, []string{"--addr", unreachable, "deploy/ctrl", "default/w1"}, "--addr talks to one endpoint directly"},
 		{"describe --scheme ftp", describe, []string{"default/w1", "--scheme", "ftp"}, `--scheme "ftp"`},

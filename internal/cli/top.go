@@ -95,7 +95,7 @@ enter again opens the key's detail (esc comes back).`,
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Start filtered: keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
 	addMaxSnapshotSize(cmd.Flags(), &o.maxSnapshotSize)
-	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects: those of this TYPE that are not Current, live, as `kubectl backoff why TYPE` lists them (-n or -A)")
+	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects of this `TYPE` that are not Current, live, as kubectl backoff why TYPE lists them (-n or -A)")
 	return cmd
 }
 

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// sniffBytes is how much of a saved log is looked at before it is read.
+const sniffBytes = 64 << 10
+
+// savedLog is how a saved log file is read, judged by its first bytes: a
+// gzip-compressed one (a rotated log, app.log.1.gz) through gzip, as zcat
+// would; one holding a NUL byte, which no log writer writes, is refused as
+// not text, instead of read as 300,000 lines of which none is a
+// controller's. Only a regular file is looked at: a pipe's first bytes may
+// be minutes away.
+func savedLog(name string, f *os.File) (io.Reader, error) {
+	head := make([]byte, sniffBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("--from-logs %s: %w", name, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("--from-logs %s: %w", name, err)
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("--from-logs %s begins as gzip does, but is not gzip: %v", name, err)
+		}
+		return gzipFile{z, f}, nil
+	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return nil, fmt.Errorf("--from-logs %s is not text (a NUL byte at offset %d): give a controller's log as kubectl logs prints it", name, i)
+	}
+	return f, nil
+}
+
+// gzipFile reads a file through gzip; closing it closes both.
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzipFile) Close() error { return errors.Join(g.Reader.Close(), g.f.Close()) }
