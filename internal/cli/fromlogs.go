@@ -52,7 +52,7 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Lookup("from-logs").NoOptDefVal = fromTarget
 	o.since = logs.DefaultSince
 	fs.DurationVar(&o.since, "since", o.since, "With --from-logs and a TARGET: how much of the log to read first (streaks are counted from there)")
-	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as this dialect file says "+
+	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as the dialect `FILE` says "+
 		"(repeatable; also $"+dialectsEnv+", a list of files); its format: docs/log-mode.md, or see what is read with kubectl backoff dialects")
 	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
 		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
