@@ -196,6 +196,9 @@ func (o *TopOptions) Run(ctx context.Context) error {
 		Session: s, Objects: objects, Refresh: o.Refresh, Input: keys,
 		Controller: o.Controller, States: parseStates(o.States), Filter: o.Filter,
 		User: o.requester(),
+		// A connection refused says what to try while the UI still
+		// retries, not only once it gives up.
+		Explain: o.explainError,
 		// A live endpoint's page is watched where it offers a watch
 		// (polled where not: older endpoints, logs read in process).
 		Watch: true,

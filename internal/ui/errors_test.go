@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -35,7 +36,8 @@ func TestJourneyBadRegexWhileTyping(t *testing.T) {
 }
 
 // An endpoint never reached: a panel says what was tried and when it is
-// tried again, then the UI exits with the error get prints.
+// tried again, the error in the CLI's words (Options.Explain: what to
+// try), then the UI exits with the error get prints.
 func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -47,8 +49,9 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := startJourneyWith(t, view.Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second})
-	j.waitFor("✗ cannot read "+addr, "tried GET v1/controllers and v1/keys at", "connection refused", "tries again in", "gives up in")
+	explain := func(err error) error { return fmt.Errorf("%v; is an endpoint listening there?", err) }
+	j := startJourneyWith(t, view.Options{Session: s, Refresh: 200 * time.Millisecond, GiveUp: 2 * time.Second, Explain: explain})
+	j.waitFor("✗ cannot read "+addr, "tried GET v1/controllers and v1/keys at", "connection refused", "listening there?", "tries again in", "gives up in")
 
 	j.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := j.tm.FinalModel(t).(recorder).Model

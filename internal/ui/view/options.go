@@ -64,6 +64,9 @@ type Options struct {
 	// (inspector.Session.Watch): the page top asks for every second then
 	// costs the controller one computation a tick for all who watch it.
 	Watch bool
+	// Explain says an error as the CLI says it (a refused connection, with
+	// what to try) where the UI shows one; nil shows it as it is.
+	Explain func(error) error
 	// For, when set, opens the UI on `top --for TYPE`: the objects of a kind
 	// that are not Current, live. Session and Pods are then not needed.
 	For *ForOptions

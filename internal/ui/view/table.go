@@ -367,7 +367,11 @@ func (t *Top) problem() []string {
 	}
 	inner := max(10, w-4)
 	var body []string
-	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(t.Err), retry} {
+	err := t.Err
+	if say := t.C.Opts.Explain; say != nil {
+		err = say(err)
+	}
+	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(err), retry} {
 		body = append(body, widget.Wrap(l, inner)...)
 	}
 	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")
