@@ -44,10 +44,10 @@ func BenchmarkControllerOverhead(b *testing.B) {
 }
 
 // BenchmarkControllerBudget measures what BenchmarkControllerOverhead's
-// goal leaves the probe: the same two controllers, both bare, one of
-// whose reconciler busy-waits for spin on every reconcile, touching no
-// shared memory — any fixed cost added to a reconcile, as the probe's
-// records are (BenchmarkReconcileRecords). The ratio a spin gives is the
+// goal leaves the probe: the same two controllers, both bare, the
+// second's reconciler busy-waiting for spin on every reconcile and
+// touching no shared memory — a fixed cost added to each reconcile, as
+// the probe's records are (BenchmarkReconcileRecords). The ratio a spin gives is the
 // ratio a probe costing as much would give; the goal's ≥ 0.97 is met by a
 // probe whose records cost less than the spin that gives 0.97.
 func BenchmarkControllerBudget(b *testing.B) {
