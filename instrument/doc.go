@@ -10,20 +10,29 @@
 //
 // # controller-runtime
 //
-//	probe := instrument.New("widget", instrument.Options{Object: &v1.Widget{}})
-//	err := ctrl.NewControllerManagedBy(mgr).For(&v1.Widget{}).
+//	probe := instrument.New("widget", instrument.Options{
+//		Object: &v1.Widget{},
+//		Scheme: mgr.GetScheme(), // where your CRD's kind is registered
+//	})
+//	if err := ctrl.NewControllerManagedBy(mgr).For(&v1.Widget{}).
 //		WithOptions(probe.ControllerOptions()). // wraps RateLimiter and NewQueue
-//		Complete(probe.Reconciler(r))
+//		Complete(probe.Reconciler(r)); err != nil {
+//		return err
+//	}
 //	// Serve on its own loopback listener, reachable only through port-forward ...
-//	err = mgr.Add(instrument.Server(""))
-//	// ... or on the metrics server, behind its TLS and authn/authz filter:
-//	err = mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
+//	if err := mgr.Add(instrument.Server("")); err != nil {
+//		return err
+//	}
+//	// ... or instead on the metrics server, behind its TLS and authn/authz filter:
+//	// err := mgr.AddMetricsServerExtraHandler(instrument.DefaultPrefix, instrument.Handler())
 //
 // ControllerOptions takes the controller's own options, if it has any, and
 // keeps them: probe.ControllerOptions(controller.Options{MaxConcurrentReconciles: 4}).
-// With the classic queue, set UsePriorityQueue to false there (or in the
-// probe's Options) so the probe builds the same default limiter
-// controller-runtime would. A custom limiter is wrapped as it is (its delays
+// With the classic queue, set UsePriorityQueue: ptr.To(false) there (or in
+// the probe's Options) so the probe builds the same default limiter
+// controller-runtime would. Scheme is where the object's kind is looked up
+// (client-go's scheme, which knows only built-in kinds, when unset): clients
+// find the controller of an object by that kind. A custom limiter is wrapped as it is (its delays
 // report source "limiter"), and so is RateLimiter(myLimiter). Options.Jitter
 // spreads retries by a random ±25 % (or what it says) so that keys that
 // failed together do not come back as a herd.

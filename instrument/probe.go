@@ -1,10 +1,12 @@
 package instrument
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +18,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -41,7 +44,9 @@ type TypedOptions[T comparable] struct {
 	// its kind is advertised so clients can show the object behind a key.
 	// Kind takes precedence if set.
 	Object runtime.Object
-	// Scheme resolves Object's kind. Defaults to client-go's scheme.Scheme if unset.
+	// Scheme resolves Object's kind: the manager's (mgr.GetScheme()) for a
+	// CRD's type. Defaults to client-go's scheme.Scheme, which knows only
+	// the built-in kinds, if unset; a kind it cannot tell is logged.
 	Scheme *runtime.Scheme
 	// Kind is the reconciled object's kind, for objects no scheme knows.
 	Kind schema.GroupVersionKind
@@ -150,7 +155,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	}
 	p := &TypedProbe[T]{
 		name:    name,
-		kind:    resolveKind(opts),
+		kind:    resolveKind(name, opts, ctrllog.Log.WithName("instrument")),
 		usePQ:   ptr.Deref(opts.UsePriorityQueue, true),
 		jitter:  min(max(opts.Jitter, 0), 1),
 		store:   newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
@@ -164,16 +169,24 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	return p
 }
 
-func resolveKind[T comparable](opts TypedOptions[T]) *api.GroupVersionKind {
+// resolveKind is the kind the probe advertises: Kind, else Object's in
+// Scheme. An Object the scheme does not know (a CRD's type, with client-go's
+// scheme) is logged, not dropped without a word: the probe works without
+// its kind, but no client can then find the controller of an object, and
+// New has no error to return.
+func resolveKind[T comparable](name string, opts TypedOptions[T], log logr.Logger) *api.GroupVersionKind {
 	gvk := opts.Kind
 	if gvk.Empty() && opts.Object != nil {
-		s := opts.Scheme
+		s, which := opts.Scheme, "Options.Scheme"
 		if s == nil {
-			s = scheme.Scheme
+			s, which = scheme.Scheme, "client-go's scheme (Options.Scheme unset)"
 		}
-		if got, err := apiutil.GVKForObject(opts.Object, s); err == nil {
-			gvk = got
+		got, err := apiutil.GVKForObject(opts.Object, s)
+		if err != nil {
+			log.Error(err, "cannot tell the kind of Options.Object: kubectl backoff why and kick will not find this controller; "+
+				"pass Options.Scheme (mgr.GetScheme()) or Options.Kind", "controller", name, "object", fmt.Sprintf("%T", opts.Object), "scheme", which)
 		}
+		gvk = got
 	}
 	if gvk.Empty() {
 		return nil

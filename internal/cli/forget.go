@@ -70,7 +70,7 @@ forgotten is printed, then the command fails naming each controller that did not
   kubectl backoff forget deploy/my-controller default/my-widget --requeue
 
   # After an outage: retry every key that failed with 503, over two minutes
-  kubectl backoff forget deploy/my-controller --all -q "503" --requeue --spread 2m
+  kubectl backoff forget deploy/my-controller --all --state backoff -q "503" --requeue --spread 2m
 
   # Say why: recorded with the reset and shown by kubectl describe on the object
   kubectl backoff forget deploy/my-controller default/my-widget --requeue --reason "dependency restored"
