@@ -312,6 +312,13 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 		}
 		// Endpoints before this release count in "key(s)": said here as the rest of the CLI says counts.
 		summary := strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), explain.Plural(resp.Count, "key"), 1)
+		if !o.Requeue {
+			// The endpoint says "requeue", its field; the user's word is the flag.
+			summary = strings.Replace(summary, ": requeue to run", ": --requeue runs", 1)
+			if resp.PendingRetryKept {
+				summary += " (--requeue retries now)"
+			}
+		}
 		if resp.DryRun {
 			fmt.Fprintln(o.Out, summary)
 		}

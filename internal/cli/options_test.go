@@ -299,8 +299,16 @@ func TestForgetEndToEnd(t *testing.T) {
 	}
 	// default/w1 is still in backoff: without the queue decorator, its
 	// pending retry keeps its time.
-	if !strings.Contains(out.String(), "forgot the backoff of 2 keys of widget") {
-		t.Errorf("forget --all --yes --state backoff output = %q, want the endpoint's message on 2 keys", out)
+	if !strings.Contains(out.String(), "forgot the backoff of 2 keys of widget") || !strings.HasSuffix(out.String(), " (--requeue retries now)\n") {
+		t.Errorf("forget --all --yes --state backoff output = %q, want the endpoint's message on 2 keys, and the flag that retries now", out)
+	}
+	// The endpoint's "requeue" is said as the flag.
+	streams, _, out, _ = genericiooptions.NewTestIOStreams()
+	if err := run(cli.NewForgetCommand, streams, "--addr", srv.URL, "default/w3"); err != nil {
+		t.Fatalf("forget default/w3: %v", err)
+	}
+	if !strings.HasSuffix(out.String(), "(no failures counted, no retry pending): --requeue runs it now\n") {
+		t.Errorf("forget of a converged key: output %q, want it to name --requeue", out)
 	}
 }
 
