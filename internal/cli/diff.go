@@ -152,6 +152,16 @@ func (o *DiffOptions) Run(context.Context) error {
 		l := diffList{Before: stamp(o.before), After: stamp(o.after), Changes: changes}
 		return o.output.print(o.Out, l, kindKey, names...)
 	}
+	if len(changes) == 0 {
+		// A header over nothing reads as a failed listing: say it, as
+		// kubectl's "No resources found" does.
+		later := dur(o.after.TakenAt.Sub(o.before.TakenAt)) + " later"
+		if o.after.TakenAt.Equal(o.before.TakenAt) {
+			later = "the same moment: the same snapshot?"
+		}
+		fmt.Fprintf(o.ErrOut, "No key changed from %s to %s (%s).\n", stamp(o.before), stamp(o.after), later)
+		return nil
+	}
 	printChanges(o.Out, changes)
 	counts := map[string]int{}
 	for _, c := range changes {

@@ -52,3 +52,33 @@ func TestDiffListsAForgottenKey(t *testing.T) {
 		t.Errorf("diff stderr %q, want the reset counted", errOut)
 	}
 }
+
+// TestDiffWithNoChange: two snapshots with no key changed between them
+// print no table (a header over nothing reads as a listing that failed)
+// and say so, with the times; a snapshot against itself says it may be.
+func TestDiffWithNoChange(t *testing.T) {
+	srv, reconcile, clk := widgets(t, false)
+	reconcile("default/w1", errors.New("connection refused"))
+	dir := t.TempDir()
+	before, after := filepath.Join(dir, "before.json"), filepath.Join(dir, "after.json")
+	if err := run(cli.NewSnapshotCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "-f", before); err != nil {
+		t.Fatal(err)
+	}
+	clk.Step(time.Minute)
+	if err := run(cli.NewSnapshotCommand, genericiooptions.NewTestIOStreamsDiscard(), "--addr", srv.URL, "-f", after); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ a, b, want string }{
+		{before, after, " (1m00s later).\n"},
+		{before, before, " (the same moment: the same snapshot?).\n"},
+	} {
+		streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+		if err := run(diffCommand, streams, tc.a, tc.b); err != nil {
+			t.Fatalf("diff: %v", err)
+		}
+		if out.Len() != 0 || !strings.HasPrefix(errOut.String(), "No key changed from ") || !strings.HasSuffix(errOut.String(), tc.want) {
+			t.Errorf("diff %s %s: stdout %q, stderr %q; want no table, and stderr to say no key changed and end %q",
+				filepath.Base(tc.a), filepath.Base(tc.b), out, errOut, tc.want)
+		}
+	}
+}
