@@ -12,6 +12,14 @@ import (
 // the user most likely meant (did you mean --state?), as cobra does for
 // a misspelt command: within two edits, or the one flag it begins.
 func suggestFlag(cmd *cobra.Command, err error) error {
+	if short, ok := strings.CutPrefix(err.Error(), "unknown shorthand flag: '"); ok && len(short) > 0 {
+		for _, name := range habits[short[:1]] {
+			if f := cmd.Flags().Lookup(name); f != nil && !f.Hidden {
+				return fmt.Errorf("%w; did you mean %s? (see %s --help)", err, flagName(f), cmd.CommandPath())
+			}
+		}
+		return err
+	}
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 	if !ok {
 		return err
@@ -21,6 +29,18 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("%w; did you mean --%s? (see %s --help)", err, best, cmd.CommandPath())
 	}
 	return err
+}
+
+// habits are the flags a kubectl user's fingers give a shorthand to where
+// a command has none: snapshot's file is -f, not get's -o.
+var habits = map[string][]string{"o": {"file"}}
+
+// flagName is f as --help shows it: -f/--file.
+func flagName(f *pflag.Flag) string {
+	if f.Shorthand != "" {
+		return "-" + f.Shorthand + "/--" + f.Name
+	}
+	return "--" + f.Name
 }
 
 // closestFlag is the visible flag of fs nearest to name: the one it is a

@@ -33,7 +33,8 @@ func TestDescribeSuggestsTheNamespacedKey(t *testing.T) {
 	}
 }
 
-// An unknown flag one edit or a prefix away from a real one names it.
+// An unknown flag one edit or a prefix away from a real one names it, and
+// so does a kubectl shorthand where the command spells the flag otherwise.
 func TestUnknownFlagSuggestsTheNearest(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -44,11 +45,14 @@ func TestUnknownFlagSuggestsTheNearest(t *testing.T) {
 		{[]string{"describe", "--controler", "naive"}, "did you mean --controller?"},
 		{[]string{"forget", "--requeu"}, "did you mean --requeue?"},
 		{[]string{"get", "--frobnicate"}, ""},
+		// kubectl's -o where the command writes a file.
+		{[]string{"snapshot", "-o", "s.json"}, "did you mean -f/--file?"},
+		{[]string{"get", "-x"}, ""},
 	} {
 		root := cli.NewRootCommand(genericiooptions.NewTestIOStreamsDiscard())
 		root.SetArgs(c.args)
 		err := root.Execute()
-		if err == nil || !strings.HasPrefix(err.Error(), "unknown flag: ") {
+		if err == nil || !strings.HasPrefix(err.Error(), "unknown flag: ") && !strings.HasPrefix(err.Error(), "unknown shorthand flag: ") {
 			t.Errorf("%v: error %v, want unknown flag", c.args, err)
 			continue
 		}
