@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-logr/logr"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -153,9 +152,15 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 	if opts.Retention <= 0 {
 		opts.Retention = DefaultRetention
 	}
+	kind, err := resolveKind(name, opts)
+	if err != nil {
+		// Only then is the logger touched: controller-runtime's warns
+		// (with a stack) when used in a process that never set one.
+		ctrllog.Log.WithName("instrument").Error(err, "the probe has no kind")
+	}
 	p := &TypedProbe[T]{
 		name:    name,
-		kind:    resolveKind(name, opts, ctrllog.Log.WithName("instrument")),
+		kind:    kind,
 		usePQ:   ptr.Deref(opts.UsePriorityQueue, true),
 		jitter:  min(max(opts.Jitter, 0), 1),
 		store:   newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
@@ -171,27 +176,27 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 
 // resolveKind is the kind the probe advertises: Kind, else Object's in
 // Scheme. An Object the scheme does not know (a CRD's type, with client-go's
-// scheme) is logged, not dropped without a word: the probe works without
-// its kind, but no client can then find the controller of an object, and
-// New has no error to return.
-func resolveKind[T comparable](name string, opts TypedOptions[T], log logr.Logger) *api.GroupVersionKind {
+// scheme) is an error, which New logs rather than drop without a word: the
+// probe works without its kind, but no client can then find the controller
+// of an object, and New has no error to return.
+func resolveKind[T comparable](name string, opts TypedOptions[T]) (*api.GroupVersionKind, error) {
 	gvk := opts.Kind
 	if gvk.Empty() && opts.Object != nil {
 		s, which := opts.Scheme, "Options.Scheme"
 		if s == nil {
-			s, which = scheme.Scheme, "client-go's scheme (Options.Scheme unset)"
+			s, which = scheme.Scheme, "client-go's scheme (Options.Scheme is unset)"
 		}
 		got, err := apiutil.GVKForObject(opts.Object, s)
 		if err != nil {
-			log.Error(err, "cannot tell the kind of Options.Object: kubectl backoff why and kick will not find this controller; "+
-				"pass Options.Scheme (mgr.GetScheme()) or Options.Kind", "controller", name, "object", fmt.Sprintf("%T", opts.Object), "scheme", which)
+			return nil, fmt.Errorf("controller %q: the kind of Options.Object (%T) is not in %s, so kubectl backoff why and kick will not find this controller: "+
+				"pass Options.Scheme (mgr.GetScheme()) or Options.Kind: %w", name, opts.Object, which, err)
 		}
 		gvk = got
 	}
 	if gvk.Empty() {
-		return nil
+		return nil, nil
 	}
-	return &api.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+	return &api.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, nil
 }
 
 // Name is the controller name the probe reports under.
