@@ -16,7 +16,8 @@ const fold = api.FingerprintFold
 // definition v1/errors groups by. Folded, left to right: quoted names (the
 // quotes stay), IP addresses with their port, UUIDs and hex ids of 8 or more
 // digits, then any other number, also inside a name (widget-00042) — except
-// an HTTP status ("503 Service Unavailable"), which is a cause. Folds
+// an HTTP status ("503 Service Unavailable") and an API version (v1beta2),
+// which are causes. Folds
 // separated by at most one punctuation character merge into one.
 //
 // It is one pass over msg, no regular expressions: v1/errors runs it on
@@ -40,6 +41,12 @@ func Fingerprint(msg string) string {
 			continue
 		}
 		if boundary {
+			if n := apiVersionLen(msg[i:]); n > 0 {
+				// v1, v1beta2: which API, a cause, not a number that varies.
+				b.WriteString(msg[i : i+n])
+				i += n
+				continue
+			}
 			if n := max(ipv4Len(msg[i:]), uuidLen(msg[i:]), hexIDLen(msg[i:])); n > 0 {
 				b.WriteString(fold)
 				i += n
@@ -70,6 +77,30 @@ func isWord(c byte) bool {
 
 // endsWord reports whether s[n:] starts at a word boundary.
 func endsWord(s string, n int) bool { return n == len(s) || !isWord(s[n]) }
+
+// apiVersionLen is the length of a Kubernetes API version at the start of
+// s (v1, v2beta1, v1alpha3), ending at a word boundary, or 0.
+func apiVersionLen(s string) int {
+	if s[0] != 'v' {
+		return 0
+	}
+	n := 1 + digitsLen(s[1:], len(s))
+	if n == 1 {
+		return 0
+	}
+	for _, stage := range []string{"alpha", "beta"} {
+		if rest := s[n:]; strings.HasPrefix(rest, stage) {
+			if d := digitsLen(rest[len(stage):], len(rest)); d > 0 {
+				n += len(stage) + d
+			}
+			break
+		}
+	}
+	if !endsWord(s, n) {
+		return 0
+	}
+	return n
+}
 
 // quotedLen is the length of a quoted name at the start of s: "…", '…' or `…`.
 func quotedLen(s string) int {

@@ -20,6 +20,11 @@ func TestFingerprint(t *testing.T) {
 		{"at 10.0.0.7 and 10.0.0.8", "at … and …"},
 		{"retry 1/5", "retry …"}, // folds one character apart merge
 		{"unterminated \"quote 12", "unterminated \"quote …"},
+		// An API version is kept: "v…" read as a cut, and v1 against v2 is a cause.
+		{"GET https://inventory.demo/v1/items/outage-00003: 503 Service Unavailable", "GET https://inventory.demo/v1/items/outage-…: 503 Service Unavailable"},
+		{"no matches for kind Widget in version example.com/v1beta2", "no matches for kind Widget in version example.com/v1beta2"},
+		{"conversion webhook for v2alpha1 failed", "conversion webhook for v2alpha1 failed"},
+		{"v1beta disk v12x", "v…beta disk v…x"}, // not versions: folded as numbers
 		{"no numbers here", "no numbers here"},
 		{"", ""},
 	}
