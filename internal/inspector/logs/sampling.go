@@ -51,10 +51,9 @@ type errorRate struct {
 	// and up to maxAfterGaps after them. paced compares their medians, so
 	// that one pause (a busy process stalls the logger now and then) does
 	// not hide the sampler's pace, nor fake it.
-	prev       time.Time
-	firstGaps  [api.SampledLines - 1]time.Duration
-	afterGaps  [maxAfterGaps]time.Duration
-	afterCount int
+	prev      time.Time
+	firstGaps [api.SampledLines - 1]time.Duration
+	afterGaps [maxAfterGaps]time.Duration
 	// prevFull is set when the tick before this one held exactly
 	// api.SampledLines lines and ended less than a second before this one
 	// began; prevStart is when it started.
@@ -105,9 +104,8 @@ func (e *errorRate) add(t time.Time) {
 		switch n := e.lines - 2; {
 		case n < len(e.firstGaps):
 			e.firstGaps[n] = gap
-		case e.afterCount < len(e.afterGaps):
-			e.afterGaps[e.afterCount] = gap
-			e.afterCount++
+		case n-len(e.firstGaps) < len(e.afterGaps):
+			e.afterGaps[n-len(e.firstGaps)] = gap
 		}
 	}
 	e.prev = t
@@ -162,7 +160,6 @@ func (e *errorRate) endTick(t time.Time) {
 		e.prevStart = e.start
 	}
 	e.start, e.last, e.hundredth, e.lines, e.fine = t, t, time.Time{}, 0, false
-	e.afterCount = 0
 }
 
 // paced judges the pace of the tick's lines after its 100th: the tick's
@@ -189,7 +186,7 @@ func (e *errorRate) paced() (time.Time, bool) {
 	if first == 0 {
 		first = step / api.SampledLines
 	}
-	after := median(e.afterGaps[:e.afterCount])
+	after := median(e.afterGaps[:min(e.lines-api.SampledLines, maxAfterGaps)])
 	switch {
 	case after >= sampledPace*first:
 		return e.start, true
