@@ -204,9 +204,6 @@ func median(xs []float64) float64 {
 //     own (fused), and, decorated, against the same limiter passed in.
 //   - when-forget-parallel: When then Forget from two goroutines, on keys
 //     of their own, the classic queue's default and the priority queue's.
-//   - when-forget-parallel-pq-budget: the priority queue's default against
-//     itself reading the clock once a When (clockedLimiter): what the goal
-//     leaves once a time is recorded.
 func BenchmarkLimiterOverhead(b *testing.B) {
 	type limiter = workqueue.TypedRateLimiter[reconcile.Request]
 	exp := func() limiter {
@@ -226,9 +223,6 @@ func BenchmarkLimiterOverhead(b *testing.B) {
 		{"when-forget-parallel", func() limiter { return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]() },
 			func() limiter { return benchRealProbe(false, true).RateLimiter(nil) }, true, 2, true},
 		{"when-forget-parallel-pq", exp, func() limiter { return benchRealProbe(true, true).RateLimiter(nil) }, true, 2, true},
-		// The budget, not the probe: the bare limiter reading the clock once
-		// a When, the least a When that records its retry's time costs more.
-		{"when-forget-parallel-pq-budget", exp, func() limiter { return clockedLimiter{exp(), newMonoClock()} }, true, 2, true},
 	}
 	reqs := benchRequests(benchKeys)
 	const segment = 20_000 // calls per segment, over all goroutines
@@ -284,20 +278,6 @@ func BenchmarkLimiterOverhead(b *testing.B) {
 			b.ReportMetric(median(ratios), "ratio")
 		})
 	}
-}
-
-// clockedLimiter is a limiter that reads the clock on every When, and
-// otherwise delegates.
-type clockedLimiter struct {
-	workqueue.TypedRateLimiter[reconcile.Request]
-	clock monoClock
-}
-
-var clockSink atomic.Int64
-
-func (l clockedLimiter) When(r reconcile.Request) time.Duration {
-	clockSink.Store(l.clock.nanos())
-	return l.TypedRateLimiter.When(r)
 }
 
 // BenchmarkReconcileRecords is what the probe records for one failing
