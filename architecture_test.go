@@ -22,6 +22,7 @@ var floors = []struct {
 	imports []string
 }{
 	// The public surface: what a controller author imports.
+	{"internal/text", nil}, // wrapping, cutting and the one escape of untrusted text: every printer
 	{"instrument/api", nil},
 	{"instrument/authfilter", nil},
 	{"internal/query", []string{"instrument/api"}},
@@ -32,27 +33,33 @@ var floors = []struct {
 	{"internal/inspector/kick", nil},
 	{"internal/inspector/cluster", nil},
 	{"internal/inspector/cluster/clustertest", nil}, // a port-forward API server for tests: links testing
-	{"internal/inspector/explain", []string{"instrument/api", "internal/inspector/objstatus"}},
-	{"internal/inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain
-	{"internal/inspector/describe", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/objstatus"}},
+	{"internal/inspector/explain", []string{"internal/text", "instrument/api", "internal/inspector/objstatus"}},
+	{"inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain
+	{"internal/inspector/describe", []string{"instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/objstatus"}},
 	{"internal/inspector/logs", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}},
-	{"internal/inspector/snapshot", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/inspector/why", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
+	{"internal/inspector/snapshot", []string{"instrument/api", "inspector", "internal/inspector/explain", "internal/query"}},
+	{"internal/inspector/why", []string{"instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
 	// The TUI: widgets below the views below the root, nothing pointing back up.
-	{"internal/ui/widget", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/ui/view", []string{"instrument/api", "internal/inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
-	{"internal/ui", []string{"instrument/api", "internal/inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
+	{"internal/ui/widget", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/query"}},
+	{"internal/ui/view", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
+	{"ui", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
 	// The demo is a controller: it imports instrument, and only cli imports it.
-	{"internal/demo", []string{"instrument", "instrument/api"}},
-	{"internal/cli", []string{"instrument/api", "internal/demo", "internal/inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "internal/ui", "internal/ui/widget"}},
+	{"demo", []string{"instrument", "instrument/api"}},
+	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui", "internal/ui/widget"}},
 	{"config", nil}, // manifests and their tests: no Go API
 	{"hack", nil},   // the build scripts and their tests: no Go API
-	{"", []string{"internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through explain.Printable
+	{"", []string{"internal/text", "internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through text.Printable
 }
 
 // public are the packages outside internal/ that may export names: the
-// library a controller author imports.
-var public = []string{"instrument", "instrument/api", "instrument/authfilter"}
+// library a controller author imports (instrument and its two), and the
+// card's rooms an embedding program may call (inspector, ui, demo), whose
+// surfaces TestRoomsExportOnlyWhatIsUsed keeps small.
+var public = []string{"instrument", "instrument/api", "instrument/authfilter", "inspector", "ui", "demo"}
+
+// rooms are the importable packages with no compatibility promise yet:
+// each exports only what another package of the module calls.
+var rooms = []string{"inspector", "ui", "demo"}
 
 type listed struct {
 	ImportPath string

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,7 +14,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 func main() {
@@ -44,14 +44,14 @@ func main() {
 		switch {
 		case errors.Is(err, cli.ErrInterrupted):
 			// How far it got: "--from-logs stdin: interrupted after 1,204 lines".
-			fmt.Fprintln(os.Stderr, explain.Printable(err.Error()))
+			fmt.Fprintln(os.Stderr, text.Printable(err.Error()))
 		case code == 130:
 			// A request the interrupt cut: "context canceled" said nothing.
 			fmt.Fprintln(os.Stderr, "interrupted")
 		default:
 			// An error can quote the cluster (an object's name, its error):
 			// escaped as every printer escapes it.
-			fmt.Fprintln(os.Stderr, "error:", explain.Printable(err.Error()))
+			fmt.Fprintln(os.Stderr, "error:", text.Printable(err.Error()))
 		}
 		os.Exit(code)
 	}

@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
 

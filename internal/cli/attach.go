@@ -16,8 +16,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/utils/clock"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 )
@@ -236,10 +236,11 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *descri
 			rt = &waitingTransport{base: http.DefaultTransport, clock: o.clock, out: o.waitNote, timeout: timeout}
 		}
 		s, err := inspector.Direct(directURL(o.addr), rt)
-		if err == nil {
-			s.SetRequestTimeout(timeout)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--addr: %w", err)
 		}
-		return s, nil, err
+		s.SetRequestTimeout(timeout)
+		return s, nil, nil
 	}
 	cfg, err := o.attachConfig()
 	if err != nil {

@@ -16,11 +16,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
 // DemoOptions are the flags of `kubectl backoff demo`.
@@ -220,7 +220,7 @@ func writerIsTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// fileOf is the file w writes to, through explain.PrintableWriter (the
+// fileOf is the file w writes to, through text.PrintableWriter (the
 // root command's stderr), so a terminal is still known as one.
 func fileOf(w io.Writer) (*os.File, bool) {
 	for {

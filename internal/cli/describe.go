@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"net/http"
 	"slices"
@@ -14,8 +15,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
@@ -272,7 +273,7 @@ func withControllerHint(err error) error {
 }
 
 func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
 	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
 	fmt.Fprintln(w, "Diagnosis:")
@@ -286,7 +287,7 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 
 // printDescription prints d; noObject says why, when it was not read.
 func printDescription(w io.Writer, d *describe.Description, noObject string) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	k, now := d.Key, d.Key.ServerTime
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
@@ -341,7 +342,7 @@ func lastSuccessLine(k api.Key, now time.Time) string {
 // sixteen attempts 50s apart under a 50s delay read as backoff ignored until
 // the TRIGGER column says they were watch events.
 func printHistory(w io.Writer, hist []api.Attempt) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nHistory (oldest first):")
 	if len(hist) == 0 {
 		fmt.Fprintln(w, "  none recorded yet")
@@ -361,7 +362,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 }
 
 func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nObject:")
 	switch {
 	case d.ObjectErr != nil:

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"slices"
 	"strings"
@@ -180,7 +181,7 @@ func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
 // printChanges prints a row per key: what changed, the failures before and
 // after, and the last error (before → after when it changed).
 func printChanges(w io.Writer, changes []snapshot.Change) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")

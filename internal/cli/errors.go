@@ -12,8 +12,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 )

@@ -18,10 +18,10 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/demo"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // exampleOrder is the order the commands' examples run in: snapshot's

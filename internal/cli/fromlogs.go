@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +15,8 @@ import (
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -108,7 +109,10 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 	for _, f := range files {
 		ds, err := logs.LoadDialects(f)
 		if err != nil {
-			return err // names the file, line and field
+			if _, ok := errors.AsType[*logs.DialectError](err); ok {
+				return fmt.Errorf("--dialect %w", err) // FILE:LINE: field: what is wrong
+			}
+			return fmt.Errorf("--dialect: %w", err)
 		}
 		o.dialects = append(o.dialects, ds...)
 	}
@@ -223,7 +227,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	}
 	stop, err := store.Follow(streamCtx, logs.StreamConfig{Clientset: cs, Target: cfg.Target, Namespace: cfg.Namespace, Since: o.since, Once: !follow})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("--from-logs: %w", err)
 	}
 	if !follow {
 		st := store.Stats()

@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // TestGetSaysTheLimitInEveryFormat: a list cut by --limit says so on

@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
@@ -79,7 +80,7 @@ func stateList(states []api.State) string {
 // printErrorGroups prints one row per group, largest first, as the server
 // sorted them. wide prints the message whole.
 func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tCOUNT\tCLASS\tFIRST SEEN\tLAST SEEN\tMESSAGE\tEXAMPLES")

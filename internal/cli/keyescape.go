@@ -7,7 +7,7 @@ import (
 
 // unescapeKey reads a key as the tool printed it: a key holding control
 // characters is shown with Go escapes ("demo/a\x1bb", by
-// explain.Printable), and a user copies it from get's table into describe
+// text.Printable), and a user copies it from get's table into describe
 // as shown. It returns the key the escapes stand for, and false when s has
 // none (or is not such a copy).
 func unescapeKey(s string) (string, bool) {

@@ -3,7 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"slices"
 	"strings"
@@ -95,7 +95,7 @@ func (o *outputFlags) print(w io.Writer, v any, kind objectKind, names ...string
 		}
 		shown := make([]string, len(names))
 		for i, n := range names {
-			shown[i] = explain.Printable(n) // a key is the cluster's (or a log's) text
+			shown[i] = text.Printable(n) // a key is the cluster's (or a log's) text
 		}
 		return o.printer.PrintObj(nameList(kind, shown), w)
 	}

@@ -2,13 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 	"time"
 
 	"k8s.io/cli-runtime/pkg/printers"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -33,7 +34,7 @@ func printKeyRows(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 }
 
 func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	defer tw.Flush()
 	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
@@ -78,7 +79,7 @@ func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 // printDiagnoses prints one line per controller: what `get` shows on a
 // terminal's stderr above its table.
 func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	for _, d := range ds {
 		fmt.Fprintln(w, d.Line())
 	}
@@ -89,7 +90,7 @@ func printDiagnoses(w io.Writer, ds []explain.ControllerDiagnosis) {
 
 // printPods lists discovered pods, so the user can pick a target.
 func printPods(w io.Writer, pods []cluster.Pod) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "NAMESPACE\tPOD\tPORT\tREADY")
@@ -128,7 +129,7 @@ func dash(s string) string {
 // oneLine flattens s to one line of at most n runes (n <= 0: whole).
 func oneLine(s string, n int) string { return explain.OneLine(s, n) }
 
-// table is kubectl's tab writer behind explain.PrintableWriter: every cell
+// table is kubectl's tab writer behind text.PrintableWriter: every cell
 // is escaped before the columns are measured, so a row holding an escaped
 // control character stays aligned.
 type table struct {
@@ -139,7 +140,7 @@ type table struct {
 // newTable is a table writing to w.
 func newTable(w io.Writer) *table {
 	tw := printers.GetNewTabWriter(w)
-	return &table{Writer: explain.PrintableWriter(tw), tw: tw}
+	return &table{Writer: text.PrintableWriter(tw), tw: tw}
 }
 
 // Flush writes the table out.

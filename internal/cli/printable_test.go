@@ -2,14 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"os"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -108,12 +109,12 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 // sanitiser, and a terminal is still known as one behind it.
 func TestRootStderrIsPrintable(t *testing.T) {
 	var errOut bytes.Buffer
-	w := explain.PrintableWriter(&errOut)
+	w := text.PrintableWriter(&errOut)
 	if _, err := w.Write([]byte("note: " + hostileText + "\n")); err != nil {
 		t.Fatal(err)
 	}
 	assertPrintable(t, "stderr", errOut.String())
-	if f, ok := fileOf(explain.PrintableWriter(os.Stderr)); !ok || f != os.Stderr {
+	if f, ok := fileOf(text.PrintableWriter(os.Stderr)); !ok || f != os.Stderr {
 		t.Errorf("fileOf(PrintableWriter(os.Stderr)) = %v, %v; want os.Stderr", f, ok)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 
 	"github.com/go-logr/logr"
@@ -9,8 +10,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
-
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // NewRootCommand returns the kubectl-backoff command with its subcommands.
@@ -20,7 +19,7 @@ func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	// stderr is notes and warnings in words, some quoting the cluster (an
 	// error, a key): all of it passes through the one sanitiser. stdout is
 	// what -o promises; its text printers escape their own.
-	streams.ErrOut = explain.PrintableWriter(streams.ErrOut)
+	streams.ErrOut = text.PrintableWriter(streams.ErrOut)
 	cmd := &cobra.Command{
 		Use:   "kubectl-backoff",
 		Short: "See why a controller isn't reconciling your object yet",

@@ -14,10 +14,10 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
 // SnapshotOptions are the options of `kubectl backoff snapshot`.

@@ -14,11 +14,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
 // minRefresh is the shortest --refresh: faster only loads the endpoint.

@@ -10,11 +10,11 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
 // forMinRefresh is the shortest refresh of `top --for`: each read lists

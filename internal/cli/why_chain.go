@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 
@@ -41,6 +42,6 @@ func printWhyChain(w io.Writer, a *why.Answer) {
 	}
 	walk(c.Root, "")
 	for _, cut := range c.Cut {
-		fmt.Fprintf(w, "  (cut: %s)\n", escapeControl(cut))
+		fmt.Fprintf(w, "  (cut: %s)\n", text.Printable(cut))
 	}
 }

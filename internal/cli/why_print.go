@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 
@@ -15,7 +16,7 @@ const messageWidth = 80
 
 // printAnswer prints one object's answer in words, as describe does.
 func printAnswer(w io.Writer, a *why.Answer) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	v := a.Verdict
 	fmt.Fprintf(w, "Object:      %s", a.Object.Ref())
 	if a.Object.Namespace != "" {
@@ -31,9 +32,9 @@ func printAnswer(w io.Writer, a *why.Answer) {
 
 	fmt.Fprintln(w, "Answer:")
 	// Whole lines: the terminal wraps them; a cut would fall on the cause.
-	fmt.Fprintf(w, "  %s\n", escapeControl(a.Summary))
+	fmt.Fprintf(w, "  %s\n", text.Printable(a.Summary))
 	for _, n := range a.Next {
-		fmt.Fprintf(w, "  > %s\n", escapeControl(n))
+		fmt.Fprintf(w, "  > %s\n", text.Printable(n))
 	}
 	for _, r := range a.Refused {
 		fmt.Fprintf(w, "  ! %s\n", r)
@@ -41,7 +42,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 
 	fmt.Fprintln(w, "\nEvidence:")
 	for _, e := range v.Evidence {
-		fmt.Fprintf(w, "  %s\n", escapeControl(oneLine(e, 0)))
+		fmt.Fprintf(w, "  %s\n", text.Printable(oneLine(e, 0)))
 	}
 	if len(v.Conditions) > 0 {
 		tw := newTable(w)
@@ -81,7 +82,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nController:")
 	o := a.Ownership
 	if len(o.StatusManagers) > 0 {
@@ -111,7 +112,7 @@ func printWhyController(w io.Writer, a *why.Answer) {
 }
 
 func printWhyBackoff(w io.Writer, a *why.Answer) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	b := a.Backoff
 	if b == nil && a.BackoffError == "" {
 		return
@@ -159,7 +160,7 @@ func listMessage(v why.Verdict, n int) string {
 	if c, ok := objstatus.Deciding(v.Conditions); ok && v.Status != why.Current {
 		msg = c.Said()
 	}
-	return keepEnd(escapeControl(oneLine(msg, 0)), n)
+	return keepEnd(text.Printable(oneLine(msg, 0)), n)
 }
 
 // keepEnd cuts msg to n runes at its start: the cause is at the end.
@@ -172,7 +173,7 @@ func keepEnd(msg string, n int) string {
 
 // printAnswerList prints `why TYPE`: one line per object not Current.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
-	w = explain.PrintableWriter(w) // text from the cluster: see explain.Printable
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	if namespaces {
 		fmt.Fprint(tw, "NAMESPACE\t")
@@ -190,8 +191,8 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if b, more := a.ChainBlocker(); b != nil {
 			// What blocks it says more than its own condition; its name is
 			// kept whole, its line cut at the start (the cause is at the end).
-			head := "waits for " + escapeControl(b.Object.Ref()) + ": "
-			msg = head + keepEnd(escapeControl(b.Said()), max(20, 100-len(head))) + why.MoreBlockers(more)
+			head := "waits for " + text.Printable(b.Object.Ref()) + ": "
+			msg = head + keepEnd(text.Printable(b.Said()), max(20, 100-len(head))) + why.MoreBlockers(more)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(msg))
 	}

@@ -2,10 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
 )
 
 // A message of the cluster (a condition's, an event's) is wrapped, never
@@ -13,10 +12,10 @@ import (
 // quota: q, requested: pods=1" cut in its middle loses "exceeded quota").
 
 // wrapText folds s, flattened to one line with its control characters
-// escaped, into lines of at most w runes, at spaces; a word longer than w
+// escaped (text.Printable, the one escape), into lines of at most w runes, at spaces; a word longer than w
 // is split.
 func wrapText(s string, w int) []string {
-	words := strings.Fields(escapeControl(s))
+	words := strings.Fields(text.Printable(s))
 	if len(words) == 0 {
 		return []string{""}
 	}
@@ -40,28 +39,6 @@ func wrapText(s string, w int) []string {
 		}
 	}
 	return append(lines, line)
-}
-
-// escapeControl quotes the control characters of cluster text other than
-// the spaces Fields folds, so that no escape sequence reaches the terminal.
-func escapeControl(s string) string {
-	if !strings.ContainsFunc(s, isEscaped) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isEscaped(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isEscaped(r rune) bool {
-	return (unicode.IsControl(r) && !unicode.IsSpace(r)) || r == unicode.ReplacementChar
 }
 
 // writeWrappedRow writes a tab-separated row whose last cell, msg, is

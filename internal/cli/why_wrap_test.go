@@ -83,3 +83,37 @@ func TestListMessageKeepsTheEnd(t *testing.T) {
 		t.Errorf("listMessage = %q; want the short message whole", got)
 	}
 }
+
+// TestWhyPrinterEscapesEveryControl: the why printer's text passes through
+// the one escape, text.Printable: every C0 and C1 control but the layout's
+// tab and newline, DEL, and the bidirectional overrides and isolates (a
+// log or an object's message could reorder what the terminal shows; the
+// CLI's own escape let them through before).
+func TestWhyPrinterEscapesEveryControl(t *testing.T) {
+	var hostile strings.Builder
+	for r := rune(0); r < 0x20; r++ {
+		if r != '\t' && r != '\n' {
+			hostile.WriteRune(r)
+		}
+	}
+	hostile.WriteRune(0x7f)
+	for r := rune(0x80); r <= 0x9f; r++ {
+		hostile.WriteRune(r)
+	}
+	bidi := "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+	hostile.WriteString(bidi)
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	a := &why.Answer{Object: why.Object{APIVersion: "v1", Kind: "ConfigMap", Name: "x", Namespace: "default"}, Now: now,
+		Summary: "summary " + hostile.String(),
+		Events:  []objstatus.Event{{Type: "Warning", Reason: "Failed", Count: 1, LastSeen: now, Message: "event " + hostile.String()}}}
+	var out bytes.Buffer
+	printAnswer(&out, a)
+	for _, r := range out.String() {
+		if (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || strings.ContainsRune(bidi, r) {
+			t.Fatalf("why printed %U raw:\n%q", r, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), `\u202e`) {
+		t.Errorf("the right-to-left override is not shown escaped:\n%s", out.String())
+	}
+}

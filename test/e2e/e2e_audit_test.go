@@ -11,8 +11,8 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // testForgetEvent forgets a failing naive key with a reason: the reset

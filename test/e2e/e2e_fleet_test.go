@@ -21,8 +21,8 @@ import (
 	criportforward "k8s.io/cri-streaming/pkg/streaming/portforward"
 	"k8s.io/utils/ptr"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // The cluster-wide view's second controller deployment: another kind of

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // The plugin as its users get it: the release archive that hack/release.sh

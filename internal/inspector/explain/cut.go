@@ -1,6 +1,10 @@
 package explain
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+)
 
 // Text too wide for its room is cut in the middle, not at the end: keys of
 // one controller share their start ("demo/conflicts-") and differ at the
@@ -86,7 +90,7 @@ func wordStart(s, end string, most int, m Measure) string {
 // its middle (CutMiddle, keeping MessageTail for the end); n <= 0 keeps it
 // whole. What it returns is Printable: it is text for a terminal.
 func OneLine(s string, n int) string {
-	s = Printable(strings.Join(strings.Fields(s), " "))
+	s = text.Printable(strings.Join(strings.Fields(s), " "))
 	if n <= 0 {
 		return s
 	}

@@ -26,7 +26,7 @@ func TestNoTransport(t *testing.T) {
 	}
 	var transport []string
 	for _, p := range goList(t, "-deps", ".") {
-		if p == "github.com/kubectl-backoff/kubectl-backoff/internal/inspector" || strings.HasPrefix(p, "k8s.io/client-go/") {
+		if p == "github.com/kubectl-backoff/kubectl-backoff/inspector" || strings.HasPrefix(p, "k8s.io/client-go/") {
 			transport = append(transport, p)
 		}
 	}

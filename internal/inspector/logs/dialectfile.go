@@ -82,7 +82,7 @@ type DialectError struct {
 }
 
 func (e *DialectError) Error() string {
-	return fmt.Sprintf("--dialect %s:%d: %s: %s", e.File, e.Line, e.Field, e.Err)
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Err)
 }
 
 // LoadDialects reads a dialect file, or says at which line and field it is
@@ -90,7 +90,7 @@ func (e *DialectError) Error() string {
 func LoadDialects(file string) ([]Dialect, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("--dialect: %w", err)
+		return nil, err
 	}
 	return parseDialects(file, raw, false)
 }

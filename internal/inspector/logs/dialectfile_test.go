@@ -86,7 +86,7 @@ func TestDialectFileRefused(t *testing.T) {
 	} {
 		_, err := parseDialects("d.yaml", []byte(tt.file), false)
 		var de *DialectError
-		if !errors.As(err, &de) || de.Line != tt.line || de.Field != tt.field || !strings.HasPrefix(err.Error(), "--dialect d.yaml:") {
+		if !errors.As(err, &de) || de.Line != tt.line || de.Field != tt.field || !strings.HasPrefix(err.Error(), "d.yaml:") {
 			t.Errorf("%s: %v; want d.yaml line %d, field %s", tt.name, err, tt.line, tt.field)
 		}
 	}

@@ -60,7 +60,7 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) (stop func(), err 
 	}
 	pods, err := cluster.Resolve(ctx, cfg.Clientset, cfg.Target, cfg.Namespace, false, "")
 	if err != nil {
-		return nil, fmt.Errorf("--from-logs: %w", err)
+		return nil, err
 	}
 	if cfg.Once {
 		return func() {}, s.readOnce(ctx, cfg, pods)
@@ -88,7 +88,7 @@ func (s *Store) Follow(ctx context.Context, cfg StreamConfig) (stop func(), err 
 	}
 	if len(errs) == len(pods) {
 		stop()
-		return nil, fmt.Errorf("--from-logs: %w", errors.Join(errs...))
+		return nil, errors.Join(errs...)
 	}
 	f.wg.Go(func() { f.watchPods(runCtx) })
 	return stop, nil

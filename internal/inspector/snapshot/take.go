@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // detailWorkers bounds the v1/key requests in flight per replica: a

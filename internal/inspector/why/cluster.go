@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
@@ -127,10 +126,6 @@ func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backo
 		store = logs.NewStore(logs.Options{Live: true})
 		stop, err := store.Follow(ctx, logs.StreamConfig{Clientset: c.Core, Target: t, Namespace: ctl.Namespace, Since: c.Since, Once: true})
 		if err != nil {
-			// logs words its errors for log mode's flag; why has no such flag.
-			if strings.HasPrefix(err.Error(), "--from-logs: ") && errors.Unwrap(err) != nil {
-				err = errors.Unwrap(err)
-			}
 			if r := Refused(err, "get", "pods/log", ctl.Namespace, "to read the log of "+ctl.Target+" for the key "+key); r != err {
 				return nil, r
 			}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
 // The cursor follows a key, not a row (as k9s and htop do): Top.Sel

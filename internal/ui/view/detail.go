@@ -4,14 +4,15 @@ import (
 	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
@@ -144,7 +145,7 @@ func (d *Detail) Body() []string {
 func (d *Detail) View() string {
 	s := &d.C.Styles
 	w, h := d.C.Width, d.C.Height-1
-	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + explain.Printable(d.Controller) + s.Dim.Render(" › ") + s.Bold.Render(explain.Printable(d.Key))
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + text.Printable(d.Controller) + s.Dim.Render(" › ") + s.Bold.Render(text.Printable(d.Key))
 	var lines []string
 	if d.Data == nil {
 		lines = append(lines, widget.Fit(title, w))
@@ -210,7 +211,7 @@ func (d *Detail) Finding(f explain.Finding) string {
 	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
-	return explain.Printable(f.Saying("r"))
+	return text.Printable(f.Saying("r"))
 }
 
 // Explain is the diagnosis at the server's time now. Explain is a pure
@@ -224,12 +225,12 @@ func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 	in := d.input
 	in.Now = now
 	dg := explain.Explain(in)
-	dg.Summary = explain.Printable(dg.Summary)
+	dg.Summary = text.Printable(dg.Summary)
 	for i, det := range dg.Details {
-		dg.Details[i] = explain.Printable(det)
+		dg.Details[i] = text.Printable(det)
 	}
 	for i := range dg.Findings {
-		dg.Findings[i].Message = explain.Printable(dg.Findings[i].Message)
+		dg.Findings[i].Message = text.Printable(dg.Findings[i].Message)
 	}
 	return dg
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strings"
 
@@ -109,7 +110,7 @@ func (t *Top) DiagnosisLines() []string {
 			summary = strings.Replace(summary, d.Quoted, explain.OneLine(d.Quoted, keep), 1)
 		}
 	}
-	body := style.Render(explain.Printable(d.Controller)) + " — " + explain.Printable(summary)
+	body := style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
 	// From the roomiest label to the shortest; the last one also wraps.
 	labels := []string{""}
 	if others > 0 {

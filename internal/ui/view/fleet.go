@@ -3,7 +3,7 @@ package view
 import (
 	"fmt"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
 // The cluster-wide view (top -A): the pods of several workloads in one

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strings"
 	"time"
@@ -143,7 +144,7 @@ func (g *Groups) about(now time.Time) []string {
 	s := &g.C.Styles
 	w := g.C.Width
 	out := []string{""}
-	for _, l := range widget.Wrap(explain.Printable(gr.Controller)+": "+widget.OneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+	for _, l := range widget.Wrap(text.Printable(gr.Controller)+": "+widget.OneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
 		out = append(out, s.Bold.Render(widget.Fit(l, w)))
 	}
 	meta := explain.Plural(gr.Count, "key")
@@ -151,7 +152,7 @@ func (g *Groups) about(now time.Time) []string {
 		meta += " · failing for " + explain.FormatDuration(now.Sub(gr.FirstSeen))
 	}
 	if len(gr.Examples) > 0 {
-		meta += " · e.g. " + explain.Printable(strings.Join(gr.Examples, ", "))
+		meta += " · e.g. " + text.Printable(strings.Join(gr.Examples, ", "))
 	}
 	for _, l := range widget.Wrap(meta, w) {
 		out = append(out, s.Dim.Render(widget.Fit(l, w)))

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,8 +11,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -107,7 +108,7 @@ func (t *Top) attachedLine() string {
 // replica is one endpoint: its pod, leader or standby, and its connection.
 func (t *Top) replica(r inspector.Replica) string {
 	if r.Source.Logged() {
-		return explain.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
+		return text.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
 	s := &t.C.Styles
 	role := "leader "
@@ -117,7 +118,7 @@ func (t *Top) replica(r inspector.Replica) string {
 	case r.ServerTime.IsZero():
 		role = "" // never answered: no role to tell
 	}
-	out := explain.Printable(r.Endpoint) + " " + s.Label.Render(role) // a pod name is the cluster's text
+	out := text.Printable(r.Endpoint) + " " + s.Label.Render(role) // a pod name is the cluster's text
 	c := r.Conn
 	switch c.Phase {
 	case cluster.PhaseConnected, "":

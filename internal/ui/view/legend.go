@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // Legend explains the marks on the top view the first time each appears:

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
@@ -264,7 +265,7 @@ func (t *Top) Table() []string {
 		k := &t.Page.Items[i]
 		row := widget.NewKeyRow(k, now)
 		for j, c := range cols {
-			v := explain.Printable(c.cell(&row)) // names and errors are the cluster's text
+			v := text.Printable(c.cell(&row)) // names and errors are the cluster's text
 			switch {
 			case c.right:
 				cells[j] = widget.FitLeft(v, c.width)
@@ -311,7 +312,7 @@ func (t *Top) SelectedLine() string {
 	if k == nil {
 		return ""
 	}
-	line := s.Bold.Render("› "+explain.Printable(k.Key.Key)) + s.Dim.Render(" · ")
+	line := s.Bold.Render("› "+text.Printable(k.Key.Key)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
 		return widget.Fit(line+s.Dim.Render("no error"), t.C.Width)
 	}
@@ -337,7 +338,7 @@ func (t *Top) problem() []string {
 	var eps []string
 	if t.Overview != nil {
 		for _, r := range t.Overview.Replicas {
-			eps = append(eps, explain.Printable(r.Endpoint))
+			eps = append(eps, text.Printable(r.Endpoint))
 		}
 	}
 	where := "the endpoint"

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
@@ -252,7 +253,7 @@ func (c *Confirmation) UpdateInput(msg tea.Msg) tea.Cmd {
 func (c *Confirmation) Prompt() []string {
 	a := c.Act
 	if !a.Bulk() {
-		who := fmt.Sprintf("%s %s (%s)", explain.Printable(a.Controller), explain.Printable(a.Key), explain.Plural(a.Failures, "failure"))
+		who := fmt.Sprintf("%s %s (%s)", text.Printable(a.Controller), text.Printable(a.Key), explain.Plural(a.Failures, "failure"))
 		if a.Requeue {
 			out := []string{"Retry " + who + " now?"}
 			if a.Permanent {

@@ -8,8 +8,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector"
 )
 
 // ForecastLine is the herd before it hits: how many keys fall due in each

@@ -4,13 +4,13 @@ package widget
 
 import (
 	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // LimiterCycle is how long each screenful of limiters shows when they do
@@ -26,7 +26,7 @@ const LimiterCycle = 4 * time.Second
 func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) string {
 	if len(shown) == 1 {
 		c := shown[0]
-		line := s.Label.Render("limiter ") + explain.Printable(c.Name+": "+c.Limiter.Description)
+		line := s.Label.Render("limiter ") + text.Printable(c.Name+": "+c.Limiter.Description)
 		if tok := bucketTokens(&c); tok != "" {
 			line += s.Label.Render(" · bucket tokens ") + tok
 		}
@@ -36,14 +36,14 @@ func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) st
 		if lipgloss.Width(line) <= width {
 			return line
 		}
-		return s.Label.Render("limiter ") + explain.Printable(c.Name+" "+briefLimiter(&c))
+		return s.Label.Render("limiter ") + text.Printable(c.Name+" "+briefLimiter(&c))
 	}
 	if len(shown) == 0 {
 		return s.Label.Render("limiters ") + s.Dim.Render("…")
 	}
 	parts := make([]string, 0, len(shown))
 	for _, c := range shown {
-		parts = append(parts, explain.Printable(c.Name+" "+briefLimiter(&c)))
+		parts = append(parts, text.Printable(c.Name+" "+briefLimiter(&c)))
 	}
 	label, sep := s.Label.Render("limiters "), s.Dim.Render(" · ")
 	// Screenfuls of whole limiters, each leaving room for "(2 of 3)".

@@ -2,9 +2,8 @@ package widget
 
 import (
 	"encoding/json"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"reflect"
-
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // A view draws text from the cluster (names, errors, reasons, events) with
@@ -12,7 +11,7 @@ import (
 // escaped where it is drawn (a table cell, a title, the status line), or,
 // for a view drawn from one fetched value, in that value when it arrives.
 
-// PrintableFields escapes, with explain.Printable, every string reachable
+// PrintableFields escapes, with text.Printable, every string reachable
 // from v (a pointer) through structs, pointers, slices and arrays: the one
 // place a fetched description becomes text for the terminal, whatever
 // field a later version adds. Maps and unexported fields are left as they
@@ -58,7 +57,7 @@ func walkStrings(v reflect.Value, depth int) {
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(explain.Printable(v.String()))
+			v.SetString(text.Printable(v.String()))
 		}
 	}
 }

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+)
+
+// ask opens the confirmation for act; a bulk action is counted first.
+func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
+	if act.Bulk() && len(act.Controllers) == 0 {
+		return m, m.setStatus("no controller accepts forget", true)
+	}
+	m.nextID++
+	act.User = m.c.Opts.User
+	m.top.Forecast(&act)
+	m.confirm = widget.NewConfirmation(m.nextID, act)
+	m.push(modeConfirm)
+	if act.Bulk() {
+		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
+	}
+	return m, nil
+}
+
+// followKey keeps the numbers of an open one-key dialog those of the last
+// read: the view under it refreshes while it is open, and a failure count
+// from when it opened would disagree with the header beside it.
+func (m *Model) followKey() {
+	c := m.confirm
+	if c == nil {
+		return
+	}
+	// The bucket's debt moves while the dialog is open: so does its forecast.
+	m.top.Forecast(&c.Act)
+	if c.Act.Bulk() {
+		return
+	}
+	if k := m.shownKey(c.Act.Controller, c.Act.Key); k != nil {
+		c.Act.Follow(k)
+	}
+}
+
+// shownKey is the key as the view shown last read it: the detail view's,
+// else the top view's row; nil when neither shows it.
+func (m *Model) shownKey(controller, key string) *api.Key {
+	if m.view() == modeDetail {
+		return m.detail.Shows(controller, key)
+	}
+	return m.top.Row(controller, key)
+}
+
+// forgetDone shows an action's result and refreshes the view. When some
+// controllers answered and others failed, the status says both, as an
+// error: what was forgotten cannot be taken back, and what failed is not.
+func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
+	var status tea.Cmd
+	switch {
+	case msg.err != nil && len(msg.forgotIn) == 0:
+		status = m.setStatus(msg.act.Verb()+" failed: "+failureText(msg.err), true)
+	default:
+		status = m.setStatus(doneText(msg), msg.err != nil)
+	}
+	return m, tea.Batch(status, m.refreshNow())
+}
+
+// doneText says what a forget or retry did: how many keys (in words, "1
+// key"), and what happens to their pending retries; then, if some
+// controllers failed, which and why.
+func doneText(msg forgetDoneMsg) string {
+	out := forgotText(msg)
+	if msg.err != nil {
+		out += "; " + msg.act.Verb() + " failed in " + failureText(msg.err)
+	}
+	return out
+}
+
+// forgotText is doneText's first part: what the controllers that answered did.
+func forgotText(msg forgetDoneMsg) string {
+	a := msg.act
+	scope := a.Controller
+	if a.Bulk() {
+		names := a.Controllers
+		if msg.err != nil {
+			names = msg.forgotIn // not the ones that failed
+		}
+		if msg.count > 0 {
+			// A filter over every controller is sent to each; the keys it
+			// selected are those of the controllers that had some.
+			names = msg.matchedIn
+		}
+		scope = explain.Plural(len(names), "controller")
+		if len(names) == 1 {
+			scope = names[0]
+		}
+	}
+	out := fmt.Sprintf("forgot the backoff of %s of %s", explain.Plural(msg.count, "key"), scope)
+	switch {
+	case msg.count == 0:
+		return out + ": nothing matched any more"
+	case msg.requeued && a.Bulk() && msg.count > 1:
+		return out + "; retrying them spread over " + widget.Short(widget.BulkSpread)
+	case msg.requeued:
+		return out + "; retrying now"
+	case a.Requeue:
+		return out + "; the queue is not instrumented, so a pending retry keeps its time"
+	}
+	return out + "; a pending retry keeps its time (r retries now)"
+}
+
+// failureText is an action's error on one line: each failed controller
+// with its error ("naive: …; outage: …"), as inspector.ForgetEach names them.
+func failureText(err error) string {
+	fs, ok := errors.AsType[inspector.ForgetFailures](err)
+	if !ok {
+		return widget.OneLine(err.Error())
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = widget.OneLine(f.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// statusLines is how many lines the status message takes: wrapped, at most 3.
+func (m *Model) statusLines() int {
+	if m.statusShown() == "" {
+		return 0
+	}
+	return min(3, len(widget.Wrap(m.statusShown(), m.c.Width)))
+}
+
+// fitStatus makes room for the status message: the scrolled views re-clamp.
+func (m *Model) fitStatus() {
+	m.c.StatusLines = m.statusLines()
+	m.detail.Clamp()
+	m.help.Clamp()
+}
+
+// setStatus shows a status message that expires.
+func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
+	m.statusID++
+	// A status quotes keys and the endpoint's errors: escaped once, here.
+	m.status, m.statusErr, m.statusLegend, m.statusBound = text.Printable(s), isErr, false, false
+	m.fitStatus()
+	return expireStatus(m.statusID)
+}
+
+// setHint shows a status message that says what a key does in md: it is
+// drawn only while md is on the stack of modes (and expires as any).
+func (m *Model) setHint(s string, md mode) tea.Cmd {
+	cmd := m.setStatus(s, false)
+	m.statusBound, m.statusMode = true, md
+	m.fitStatus() // bound, it takes no room where md is not shown
+	return cmd
+}

@@ -1,0 +1,39 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// watchEventMsg says one of the session's watches had an event: the page
+// or the controllers changed (or a bookmark came, or a stream broke).
+type watchEventMsg struct{ s *inspector.Session }
+
+// awaitWatch waits for s's next watch event; nil when s does not watch,
+// and the view is then redrawn on the refresh clock alone.
+func awaitWatch(s *inspector.Session) tea.Cmd {
+	if s == nil || s.Events() == nil {
+		return nil
+	}
+	ch := s.Events()
+	return func() tea.Msg {
+		<-ch
+		return watchEventMsg{s}
+	}
+}
+
+// watchEvent redraws the table on a watch's event, rather than on the
+// next tick: the read it starts is served from the watches' mirrors, so it
+// costs the endpoint nothing, and a change shows within one of the
+// endpoint's ticks. The wait is armed again for the next event.
+func (m Model) watchEvent(msg watchEventMsg) (tea.Model, tea.Cmd) {
+	if msg.s != m.c.Conn.Session {
+		return m, nil // a session left behind: its wait ends here
+	}
+	next := awaitWatch(msg.s)
+	if m.c.Paused || m.view() != modeTop || m.top.Inflight {
+		return m, next
+	}
+	return m, tea.Batch(next, m.top.Refresh())
+}
