@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// TestInspectorAgainstARealController is the inspector end to end, as the
+// design card names it: the demo's real controller-runtime controllers
+// (their queues, rate limiters and workers), instrumented, served on
+// loopback, read through the client library every command and the TUI use.
+// What it reads must be what the queue really does: a failing key's delays
+// double as client-go's per-item exponential limiter doubles them, a
+// terminal error is not retried, and a forget with requeue resets the
+// count the limiter keeps.
+func TestInspectorAgainstARealController(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	opts := demo.DefaultOptions()
+	opts.Listen, opts.Keys, opts.Speed, opts.Seed = "127.0.0.1:0", 40, 20, 7
+	d, err := demo.Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = d.Wait() })
+	s, err := inspector.Direct(d.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range ov.Controllers {
+		names = append(names, c.Name)
+	}
+	for _, sc := range d.Scenarios() {
+		if !slices.Contains(names, sc.Controller) {
+			t.Errorf("controllers %v lack the demo's %q", names, sc.Controller)
+		}
+	}
+
+	// The naive controller returns the same error forever: once a key has
+	// failed five times, its history shows the limiter's doubling.
+	key := waitKey(ctx, t, s, "naive", func(k inspector.PodKey) bool { return k.State == api.StateBackoff && k.Failures >= 5 })
+	det, err := s.Key(ctx, "naive", key.Key.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(det.DelaySource, "exponential") {
+		t.Errorf("%s: delay source %q, want the per-item exponential limiter's", key.Key.Key, det.DelaySource)
+	}
+	var delays []time.Duration
+	for _, a := range det.History {
+		if a.Error != "" && a.Delay.Duration > 0 {
+			delays = append(delays, a.Delay.Duration)
+		}
+	}
+	if len(delays) < 3 {
+		t.Fatalf("%s: %d failed attempts with a delay in its history, want at least 3: %+v", key.Key.Key, len(delays), det.History)
+	}
+	for i := 1; i < len(delays); i++ {
+		if delays[i] != 2*delays[i-1] {
+			t.Errorf("%s: delays %v: the exponential limiter doubles each failure's delay", key.Key.Key, delays)
+			break
+		}
+	}
+	if got, want := det.NextRetryAt.Sub(det.LastReconcileAt), det.Delay.Duration; det.State == api.StateBackoff && (got < want-time.Millisecond || got > want+50*time.Millisecond) {
+		t.Errorf("%s: next retry %v after the last reconcile, want its delay %v", key.Key.Key, got, want)
+	}
+
+	// The well-behaved controller returns a terminal error: failed, not retried.
+	waitKey(ctx, t, s, "wellbehaved", func(k inspector.PodKey) bool { return k.State == api.StateFailed && k.NextRetryAt.IsZero() })
+
+	// A forget with requeue resets the limiter's count: the key's next
+	// failure is its first again.
+	before := det.Failures
+	resp, err := s.Forget(ctx, api.ForgetRequest{Controller: "naive", Keys: []string{key.Key.Key}, Requeue: true, Reason: "inspector_test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Count != 1 || !resp.Requeued {
+		t.Fatalf("forget %s: count %d, requeued %v; want 1, true", key.Key.Key, resp.Count, resp.Requeued)
+	}
+	waitKey(ctx, t, s, "naive", func(k inspector.PodKey) bool {
+		return k.Key.Key == key.Key.Key && k.Failures >= 1 && k.Failures < before
+	})
+}
+
+// waitKey polls the controller's keys until one satisfies ok, or fails the
+// test at ctx's deadline.
+func waitKey(ctx context.Context, t *testing.T, s *inspector.Session, controller string, ok func(inspector.PodKey) bool) inspector.PodKey {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var last *inspector.KeyList
+	for {
+		l, err := s.Keys(ctx, inspector.KeyQuery{Controller: controller, Limit: 500})
+		if err == nil {
+			last = l
+			for _, k := range l.Items {
+				if ok(k) {
+					return k
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no key of %s came to the awaited state before the deadline (last error %v); last page: %+v", controller, err, last)
+		case <-tick.C:
+		}
+	}
+}
