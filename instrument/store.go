@@ -24,9 +24,12 @@ const (
 // limiter's When on one key only ever waits for the few operations on keys of
 // the same shard, never for a listing of the whole store.
 type store[T comparable] struct {
-	shards    [shardCount]shard[T]
-	keyer     keyer[T]
-	clock     clock.PassiveClock
+	shards [shardCount]shard[T]
+	keyer  keyer[T]
+	clock  clock.PassiveClock
+	// mono is clock when it is the real one: now reads it without an
+	// interface type check or a copy of its epoch.
+	mono      *monoClock
 	maxKeys   int
 	retention time.Duration
 
@@ -100,6 +103,9 @@ func (sh *shard[T]) get(key []byte) *entry[T] {
 
 func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, retention time.Duration) *store[T] {
 	s := &store[T]{keyer: k, clock: c, maxKeys: maxKeys, retention: retention}
+	if m, ok := c.(monoClock); ok {
+		s.mono = &m
+	}
 	for i := range s.shards {
 		s.shards[i].m = make(map[string]*entry[T])
 	}
@@ -111,7 +117,7 @@ func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, reten
 // that grid, so that an attempt's time compares exactly with the key's (its
 // last reconcile, its last reset).
 func (s *store[T]) now() int64 {
-	if c, ok := s.clock.(monoClock); ok {
+	if c := s.mono; c != nil {
 		return onGrid(c.nanos()) // skips building a time.Time on the hot path
 	}
 	return onGrid(s.clock.Now().UnixNano())
