@@ -115,6 +115,8 @@ type entry[T comparable] struct {
 	running         bool
 	preempted       bool // the running attempt's event came before a pending retry
 	readyPreempted  bool // the add that set queuedAt came before a pending retry
+	shard           uint8
+	removed         bool // evicted: a record holding e finds the key's entry anew (see withHeld)
 }
 
 // setReset records r as the last reset, reusing the entry's record: a

@@ -69,7 +69,8 @@ type shard[T comparable] struct {
 	// the last entry's (a cold line when keys do not come in runs).
 	lastTail uint64
 	lastLen  int
-	_        [64 - 40]byte // one cache line per shard: no false sharing between shards
+	index    uint8         // in store.shards, for entry.shard
+	_        [64 - 41]byte // one cache line per shard: no false sharing between shards
 }
 
 // setLast makes e, whose key is key, the shard's last entry.
@@ -108,6 +109,7 @@ func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, reten
 	}
 	for i := range s.shards {
 		s.shards[i].m = make(map[string]*entry[T])
+		s.shards[i].index = uint8(i)
 	}
 	return s
 }
@@ -173,6 +175,21 @@ func (s *store[T]) itemShard(item T) (sh *shard[T], x uint64, n int, ok bool) {
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
 func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
+	e, sh := s.lockEntry(item, now)
+	if e == nil {
+		return false
+	}
+	fn(e)
+	sh.mu.Unlock()
+	return true
+}
+
+// lockEntry is withEntry without a callback, for the records every
+// reconcile makes: it returns item's entry, marked seen at now, with its
+// shard locked for the caller to unlock, or nil with nothing locked when
+// the store is at its bound. Through a closure, a record's body would read
+// and write every variable it shares with its caller through memory.
+func (s *store[T]) lockEntry(item T, now int64) (*entry[T], *shard[T]) {
 	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
 		if e := sh.lastIs(item, x, n); e != nil {
@@ -180,70 +197,79 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
 			if now != 0 {
 				e.lastSeen = now
 			}
-			fn(e)
-			sh.mu.Unlock()
-			return true
+			return e, sh
 		}
-		return s.withEntryLocked(sh, item, now, fn)
+		if n <= shortKeySize {
+			var buf [shortKeySize]byte
+			return s.lockEntryIn(sh, s.keyer.append(buf[:0], item), item, now)
+		}
+		var buf [keyBufSize]byte
+		return s.lockEntryIn(sh, s.keyer.append(buf[:0], item), item, now)
 	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
-		return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
+		return s.lockEntryKey(s.keyer.append(buf[:0], item), item, now)
 	}
 	var buf [keyBufSize]byte
-	return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
+	return s.lockEntryKey(s.keyer.append(buf[:0], item), item, now)
 }
 
-// withEntryLocked is withEntry past a miss of sh.last, sh being item's
-// shard, whose lock the caller holds; it unlocks it.
-func (s *store[T]) withEntryLocked(sh *shard[T], item T, now int64, fn func(e *entry[T])) bool {
-	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
-		var buf [shortKeySize]byte
-		return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+// lockHeld is lockEntry for item when the caller found its entry, e, in an
+// earlier record of the same reconcile (see reconciler.Reconcile): e's
+// shard is locked directly, without reading the key again, unless e has
+// been evicted since, or is nil.
+func (s *store[T]) lockHeld(e *entry[T], item T, now int64) (*entry[T], *shard[T]) {
+	if e != nil {
+		sh := &s.shards[e.shard]
+		sh.mu.Lock()
+		if !e.removed {
+			if now != 0 {
+				e.lastSeen = now
+			}
+			return e, sh
+		}
+		sh.mu.Unlock()
 	}
-	var buf [keyBufSize]byte
-	return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+	return s.lockEntry(item, now)
 }
 
-// withEntryKey is withEntry for item, whose key is key.
-func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[T])) bool {
+// lockEntryKey is lockEntry for item, whose key is key.
+func (s *store[T]) lockEntryKey(key []byte, item T, now int64) (*entry[T], *shard[T]) {
 	sh := s.shardFor(key)
 	sh.mu.Lock()
-	return s.withEntryIn(sh, key, item, now, fn)
+	return s.lockEntryIn(sh, key, item, now)
 }
 
-// withEntryIn is withEntryKey with key's shard sh locked; it unlocks it.
-func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn func(e *entry[T])) bool {
-	e := sh.get(key)
-	if e == nil {
-		if !s.reserve() {
-			sh.mu.Unlock()
-			s.overflow.Add(1)
-			s.startEvict()
-			return false
-		}
-		e = &entry[T]{key: string(key), item: item, requeues: s.spill.take(item)}
-		sh.m[e.key] = e
-		sh.setLast(e, key)
-		if now == 0 {
-			now = s.now()
-		}
+// lockEntryIn is lockEntryKey with key's shard sh locked; it unlocks it
+// only when it returns nil.
+func (s *store[T]) lockEntryIn(sh *shard[T], key []byte, item T, now int64) (*entry[T], *shard[T]) {
+	if e := sh.get(key); e != nil {
 		if now != 0 {
 			e.lastSeen = now
 		}
-		fn(e)
+		return e, sh
+	}
+	if !s.reserve() {
 		sh.mu.Unlock()
-		if s.count.Load() > int64(s.maxKeys) {
-			s.startEvict()
-		}
-		return true
+		s.overflow.Add(1)
+		s.startEvict()
+		return nil, nil
+	}
+	e := &entry[T]{key: string(key), item: item, requeues: s.spill.take(item), shard: sh.index}
+	sh.m[e.key] = e
+	sh.setLast(e, key)
+	if now == 0 {
+		now = s.now()
 	}
 	if now != 0 {
 		e.lastSeen = now
 	}
-	fn(e)
-	sh.mu.Unlock()
-	return true
+	if s.count.Load() > int64(s.maxKeys) {
+		// Under the lock, but it only starts a goroutine, which waits for
+		// it like any reader.
+		s.startEvict()
+	}
+	return e, sh
 }
 
 // remove deletes e from its shard, whose lock the caller holds; a count
@@ -251,6 +277,7 @@ func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn f
 func (s *store[T]) remove(sh *shard[T], e *entry[T]) {
 	s.spill.put(e.item, e.requeues)
 	delete(sh.m, e.key)
+	e.removed = true
 	if sh.last == e {
 		sh.last, sh.lastTail, sh.lastLen = nil, 0, -1
 	}
