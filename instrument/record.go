@@ -69,9 +69,13 @@ func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 // resetCount is a fused limiter's Forget when nothing else is recorded:
 // the key's count goes back to 0, wherever it is kept.
 func (s *store[T]) resetCount(item T) {
-	if !s.withItem(item, func(e *entry[T]) { e.requeues = 0 }) {
+	e, sh := s.lockItem(item)
+	if e == nil {
 		s.spill.take(item)
+		return
 	}
+	e.requeues = 0
+	sh.mu.Unlock()
 }
 
 // requeues is a fused limiter's NumRequeues.

@@ -316,12 +316,23 @@ func (s *store[T]) startEvict() {
 // withItem runs fn on item's entry under its shard lock and reports whether
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
+	e, sh := s.lockItem(item)
+	if e == nil {
+		return false
+	}
+	fn(e)
+	sh.mu.Unlock()
+	return true
+}
+
+// lockItem is withItem without a callback, as lockEntry: item's entry with
+// its shard locked for the caller to unlock, or nil with nothing locked.
+func (s *store[T]) lockItem(item T) (*entry[T], *shard[T]) {
 	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
-		defer sh.mu.Unlock()
 		e := sh.lastIs(item, x, n)
 		if e == nil {
-			if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+			if n <= shortKeySize {
 				var buf [shortKeySize]byte
 				e = sh.get(s.keyer.append(buf[:0], item))
 			} else {
@@ -330,17 +341,31 @@ func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
 			}
 		}
 		if e == nil {
-			return false
+			sh.mu.Unlock()
+			return nil, nil
 		}
-		fn(e)
-		return true
+		return e, sh
+	}
+	var e *entry[T]
+	var sh *shard[T]
+	lock := func(key []byte) {
+		sh = s.shardFor(key)
+		sh.mu.Lock()
+		if e = sh.get(key); e == nil {
+			sh.mu.Unlock()
+		}
 	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
-		return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
+		lock(s.keyer.append(buf[:0], item))
+	} else {
+		var buf [keyBufSize]byte
+		lock(s.keyer.append(buf[:0], item))
 	}
-	var buf [keyBufSize]byte
-	return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
+	if e == nil {
+		return nil, nil
+	}
+	return e, sh
 }
 
 // withKey is withItem for a key as the endpoint names it.
