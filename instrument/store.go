@@ -125,8 +125,14 @@ func (s *store[T]) now() int64 {
 	return onGrid(s.clock.Now().UnixNano())
 }
 
-// onGrid rounds Unix nanoseconds down to the microsecond.
-func onGrid(ns int64) int64 { return ns - ns%int64(time.Microsecond) }
+// onGrid rounds Unix nanoseconds down to the microsecond. After 1970 the
+// division is unsigned: a multiply and a shift, without the sign's fix-up.
+func onGrid(ns int64) int64 {
+	if ns >= 0 {
+		return int64(uint64(ns) / uint64(time.Microsecond) * uint64(time.Microsecond))
+	}
+	return ns - ns%int64(time.Microsecond)
+}
 
 // shardFor picks key's shard from one multiply of its last 8 bytes (where
 // names differ: "ns/widget-41", "ns/widget-42"). The map hashes the whole key
