@@ -8,7 +8,6 @@ import (
 
 // This file holds what the limiter and the queue's adds record (a
 // reconcile's own records are in outcome.go). Every method changes a few
-// fields of one entry under its shard lock: no I/O, no calls out. Every method changes a few
 // fields of one entry under its shard lock: no I/O, no calls out.
 
 // limited records a limiter's When: the key failed (again) and waits delay.
