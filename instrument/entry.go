@@ -113,8 +113,10 @@ type entry[T comparable] struct {
 	trigger         uint8  // why the running (or last) attempt ran
 	readyCause      uint8  // what made the key ready while queuedAt is set
 	running         bool
-	preempted       bool // the running attempt's event came before a pending retry
-	readyPreempted  bool // the add that set queuedAt came before a pending retry
+	preempted       bool  // the running attempt's event came before a pending retry
+	readyPreempted  bool  // the add that set queuedAt came before a pending retry
+	shard           uint8 // the index of the shard holding it, for lockHeld
+	removed         bool  // evicted: a record holding e finds the key's entry anew (see lockHeld)
 }
 
 // setReset records r as the last reset, reusing the entry's record: a

@@ -100,3 +100,32 @@ func (s *store[T]) trim(n int) {
 		sh.mu.Unlock()
 	}
 }
+
+// hardMax is the most keys the store holds: MaxKeys plus one shard's share of
+// slack, so that keys arriving while an eviction runs are still recorded.
+func (s *store[T]) hardMax() int64 { return int64(s.maxKeys + max(1, s.maxKeys/shardCount)) }
+
+// reserve counts one more key unless the store is at its hard bound. A
+// compare-and-swap, not a check then an add, so that concurrent inserts in
+// different shards cannot pass the bound together.
+func (s *store[T]) reserve() bool {
+	hard := s.hardMax()
+	for {
+		n := s.count.Load()
+		if n >= hard {
+			return false
+		}
+		if s.count.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// startEvict trims the store in the background, unless a trim is under way:
+// the flag is taken here, so a flood of new keys starts one goroutine, not
+// one per key.
+func (s *store[T]) startEvict() {
+	if s.evicting.CompareAndSwap(false, true) {
+		go s.evict()
+	}
+}

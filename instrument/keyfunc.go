@@ -3,6 +3,7 @@ package instrument
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -49,12 +50,10 @@ func newKeyer[T comparable](fn func(T) string) keyer[T] {
 // cluster-scoped ones just "name", as kubectl prints them.
 func (k keyer[T]) append(dst []byte, item T) []byte {
 	switch k.kind {
-	case keyRequest:
-		return appendNamespacedName(dst, any(item).(reconcile.Request).NamespacedName)
-	case keyNamespacedName:
-		return appendNamespacedName(dst, any(item).(types.NamespacedName))
+	case keyRequest, keyNamespacedName:
+		return appendNamespacedName(dst, asNamespacedName(&item))
 	case keyString:
-		return append(dst, any(item).(string)...)
+		return append(dst, asString(&item)...)
 	case keyStringer:
 		return append(dst, any(item).(fmt.Stringer).String()...)
 	case keySprint:
@@ -66,12 +65,10 @@ func (k keyer[T]) append(dst []byte, item T) []byte {
 // size is the length of item's key, or -1 when only building it tells.
 func (k keyer[T]) size(item T) int {
 	switch k.kind {
-	case keyRequest:
-		return namespacedNameSize(any(item).(reconcile.Request).NamespacedName)
-	case keyNamespacedName:
-		return namespacedNameSize(any(item).(types.NamespacedName))
+	case keyRequest, keyNamespacedName:
+		return namespacedNameSize(asNamespacedName(&item))
 	case keyString:
-		return len(any(item).(string))
+		return len(asString(&item))
 	}
 	return -1
 }
@@ -81,17 +78,31 @@ func (k keyer[T]) size(item T) int {
 // false for the kinds whose key only building it tells.
 func (k keyer[T]) tail(item T) (x uint64, n int, ok bool) {
 	switch k.kind {
-	case keyRequest:
-		x, n = namespacedNameTail(any(item).(reconcile.Request).NamespacedName)
-	case keyNamespacedName:
-		x, n = namespacedNameTail(any(item).(types.NamespacedName))
+	case keyRequest, keyNamespacedName:
+		x, n = namespacedNameTail(asNamespacedName(&item))
 	case keyString:
-		x, n = namespacedNameTail(types.NamespacedName{Name: any(item).(string)})
+		x, n = namespacedNameTail(types.NamespacedName{Name: asString(&item)})
 	default:
 		return 0, 0, false
 	}
 	return x, n, true
 }
+
+// asNamespacedName reads an item of kind keyRequest or keyNamespacedName
+// in place: reconcile.Request is a struct of one types.NamespacedName, so
+// both have its layout. The store reads an item's key on every record, and
+// any(item).(reconcile.Request), in generic code, costs a dictionary
+// lookup and a type check each time: a fifth of the time of a record.
+func asNamespacedName[T any](item *T) types.NamespacedName {
+	return *(*types.NamespacedName)(unsafe.Pointer(item))
+}
+
+// reconcile.Request must stay a types.NamespacedName and nothing else for
+// asNamespacedName: this fails to compile if its size ever differs.
+var _ = [1]struct{}{}[unsafe.Sizeof(reconcile.Request{})-unsafe.Sizeof(types.NamespacedName{})]
+
+// asString reads an item of kind keyString in place, as asNamespacedName.
+func asString[T any](item *T) string { return *(*string)(unsafe.Pointer(item)) }
 
 // namespacedNameTail is tail of "namespace/name" (or "name").
 func namespacedNameTail(nn types.NamespacedName) (uint64, int) {

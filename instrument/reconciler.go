@@ -19,7 +19,7 @@ type reconciler[T comparable] struct {
 func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Result, err error) {
 	r.probe.markActive()
 	s := r.probe.store
-	began := s.startedAt(item)
+	began, held := s.startedAt(item)
 	defer func() {
 		if p := recover(); p != nil {
 			s.panicked(item, p, began)
@@ -30,6 +30,6 @@ func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Re
 	if res.RequeueAfter > 0 && r.probe.jitter > 0 {
 		res.RequeueAfter = jitter(res.RequeueAfter, r.probe.jitter) // asked for with Options.Jitter
 	}
-	s.finished(item, res, err, began)
+	s.finishedIn(held, item, res, err, began)
 	return res, err
 }

@@ -1,19 +1,13 @@
 package instrument
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// errTerminal is what errors.Is compares with to spot a terminal error; built
-// once, because TerminalError allocates.
-var errTerminal = reconcile.TerminalError(nil)
-
-// This file holds what each decorator records. Every method changes a few
+// This file holds what the limiter and the queue's adds record (a
+// reconcile's own records are in outcome.go). Every method changes a few
 // fields of one entry under its shard lock: no I/O, no calls out.
 
 // limited records a limiter's When: the key failed (again) and waits delay.
@@ -54,31 +48,33 @@ func (s *store[T]) limitedFused(item T, f *fused, tracked bool) time.Duration {
 		now, bucket = onGrid(t.UnixNano()), f.reserve(t)
 	}
 	pq, seen := s.pq.Load(), s.seesHandouts.Load()
-	var delay time.Duration
-	if s.withEntry(item, now, func(e *entry[T]) {
+	if e, sh := s.lockEntry(item, now); e != nil {
 		at := now
 		if at == 0 {
 			at = s.whenNow(e)
 			e.lastSeen = at
 		}
-		var src uint8
-		delay, src = f.delay(e.requeues, bucket)
+		delay, src := f.delay(e.requeues, bucket)
 		e.requeues++
 		e.limited(at, delay, src, pq, seen, tracked)
-	}) {
+		sh.mu.Unlock()
 		return delay
 	}
 	// The store is at its bound: the count is kept aside, not lost.
-	delay, _ = f.delay(s.spill.inc(item), bucket)
+	delay, _ := f.delay(s.spill.inc(item), bucket)
 	return delay
 }
 
 // resetCount is a fused limiter's Forget when nothing else is recorded:
 // the key's count goes back to 0, wherever it is kept.
 func (s *store[T]) resetCount(item T) {
-	if !s.withItem(item, func(e *entry[T]) { e.requeues = 0 }) {
+	e, sh := s.lockItem(item)
+	if e == nil {
 		s.spill.take(item)
+		return
 	}
+	e.requeues = 0
+	sh.mu.Unlock()
 }
 
 // requeues is a fused limiter's NumRequeues.
@@ -209,165 +205,6 @@ func (s *store[T]) requeued(item T) {
 	s.withEntry(item, 0, func(e *entry[T]) { e.outcomeSinceGet = true })
 }
 
-// dequeued records the queue handing the key to a worker.
-func (s *store[T]) dequeued(item T) {
-	now := s.now()
-	pq := s.pq.Load()
-	s.withEntry(item, now, func(e *entry[T]) {
-		e.begin(now, pq)
-		e.outcomeSinceGet = false
-	})
-}
-
-// done records the worker handing the key back. A reconcile that returned no
-// outcome at all — no requeue, no Forget — ended in a terminal error. Only
-// then is the clock read: the handout and the outcome marked the key seen.
-func (s *store[T]) done(item T) {
-	s.withEntry(item, 0, func(e *entry[T]) {
-		if e.running && !e.outcomeSinceGet {
-			now := s.now()
-			e.lastSeen = now
-			e.stored = stFailed
-			e.clearRetry()
-			e.totalFailures++
-			e.addAttempt(attempt{at: now, duration: time.Duration(now - e.startedAt), outcome: outTerminal,
-				trigger: e.trigger, preempted: e.preempted})
-		}
-		e.running, e.startedAt = false, 0
-	})
-}
-
-// started records a reconcile beginning at now, a time the caller has read
-// already (it times the reconcile from it): one clock read less per reconcile.
-func (s *store[T]) started(item T, now int64) {
-	pq := s.pq.Load()
-	s.withEntry(item, now, func(e *entry[T]) { e.begin(now, pq) })
-}
-
-// startedAt records a reconcile beginning and returns its start: inline
-// (see store.inline), the handout the queue decorator has just recorded
-// (microseconds before, in the same goroutine) is the start, and no clock
-// is read; else the clock's now, as started.
-func (s *store[T]) startedAt(item T) int64 {
-	if !s.inline.Load() {
-		now := s.now()
-		s.started(item, now)
-		return now
-	}
-	pq := s.pq.Load()
-	var began int64
-	s.withEntry(item, 0, func(e *entry[T]) {
-		if !e.running || e.startedAt == 0 {
-			now := s.now()
-			e.lastSeen = now
-			e.begin(now, pq)
-		}
-		began = e.startedAt
-	})
-	if began == 0 { // not tracked: the store is at its bound
-		began = s.now()
-	}
-	return began
-}
-
-// finished records a reconcile's outcome exactly as controller-runtime acts on it.
-func (s *store[T]) finished(item T, res reconcile.Result, err error, began int64) {
-	now := s.now()
-	var msg string
-	terminal := false
-	if err != nil {
-		msg = err.Error() // outside the lock: Error() is the user's code
-		terminal = isTerminalErr(err)
-	}
-	pq := s.pq.Load()
-	unclassified := false
-	s.withEntry(item, now, func(e *entry[T]) {
-		dur := time.Duration(now - began)
-		e.running, e.startedAt = false, 0
-		e.outcomeSinceGet = true
-		e.reconciles++
-		e.lastReconcileAt, e.lastDuration = now, int64(dur)
-		e.pendingDelay = false
-		a := attempt{at: now, duration: dur, trigger: e.trigger, preempted: e.preempted}
-		switch {
-		case terminal:
-			e.stored = stFailed
-			e.clearRetry()
-			e.totalFailures++
-			if e.firstFailureAt == 0 {
-				e.firstFailureAt = now // failing since, for the attention order
-			}
-			e.setError(msg, e.isLastError(msg), classPermanent, now)
-			a.err, a.class, a.outcome = e.lastErr, classPermanent, outTerminal
-		case err != nil:
-			e.stored = stBackoff
-			e.totalFailures++
-			if e.firstFailureAt == 0 {
-				e.firstFailureAt = now
-			}
-			// The same error again keeps its class; a new one is classified
-			// below, outside the lock, once.
-			class, same := classNone, e.isLastError(msg)
-			if same {
-				class = e.errClass
-			}
-			unclassified = class == classNone
-			e.setError(msg, same, class, now)
-			a.err, a.class, a.outcome = e.lastErr, class, outError
-			e.pendingDelay = true
-		case res.RequeueAfter > 0:
-			// controller-runtime forgets the key before scheduling it.
-			e.failures, e.firstFailureAt = 0, 0
-			e.stored = stScheduled
-			// Provisional: the queue decorator, if there is one, records the
-			// AddAfter that follows, when the queue starts counting.
-			e.schedule(now, res.RequeueAfter, srcRequeueAfter, pq)
-			e.provisional = true
-			e.sameErrorCount = 0
-			a.delay, a.outcome = res.RequeueAfter, outRequeueAfter
-		case res.Requeue: //nolint:staticcheck // controller-runtime still honours it
-			e.stored = stBackoff
-			e.sameErrorCount = 0
-			a.outcome = outRequeue
-			e.pendingDelay = true
-		default:
-			// A success is forgotten: the limiter's counter goes back to 0. A
-			// wait the delaying queue still holds will run the key once more.
-			e.failures = 0
-			e.stored = stIdle
-			if pq || e.nextRetry <= now {
-				e.clearRetry()
-			}
-			e.sameErrorCount = 0
-			e.firstFailureAt = 0
-			e.lastSuccessAt = now
-			a.outcome = outSuccess
-		}
-		e.addAttempt(a)
-	})
-	if unclassified {
-		s.classified(item, now, classify(err))
-	}
-}
-
-// classified sets the class of the error finished recorded at now, unless a
-// newer outcome has been recorded since.
-func (s *store[T]) classified(item T, at int64, class uint8) {
-	s.withItem(item, func(e *entry[T]) {
-		if e.lastErrAt != at {
-			return
-		}
-		e.errClass = class
-		e.setLastClass(at, class)
-	})
-}
-
-// panicked records a reconcile that panicked, as controller-runtime reports it
-// when it recovers the panic into an error.
-func (s *store[T]) panicked(item T, r any, began int64) {
-	s.finished(item, reconcile.Result{}, fmt.Errorf("panic: %v [recovered]", r), began)
-}
-
 // userForgot records a forget asked for through the endpoint. With requeue the
 // key is ready again now (or after release, when a bulk retry is spread): as
 // the queue has it, a sooner retry already pending keeps its time.
@@ -397,6 +234,3 @@ func (s *store[T]) userForgot(item T, requeued bool, release time.Duration, user
 		}
 	})
 }
-
-// isTerminalErr reports whether err is controller-runtime's terminal error.
-func isTerminalErr(err error) bool { return errors.Is(err, errTerminal) }

@@ -23,6 +23,9 @@ func spanOf(d time.Duration) span {
 	if d <= 0 {
 		return 0
 	}
+	if d <= time.Duration(spanMax) {
+		return span(d) // nanoseconds, unit 0: no division
+	}
 	for u, unit := range spanUnits {
 		if n := d / unit; n <= time.Duration(spanMax) {
 			return span(u)<<spanUnitShift | span(n)

@@ -24,9 +24,12 @@ const (
 // limiter's When on one key only ever waits for the few operations on keys of
 // the same shard, never for a listing of the whole store.
 type store[T comparable] struct {
-	shards    [shardCount]shard[T]
-	keyer     keyer[T]
-	clock     clock.PassiveClock
+	shards [shardCount]shard[T]
+	keyer  keyer[T]
+	clock  clock.PassiveClock
+	// mono is clock when it is the real one: now reads it without an
+	// interface type check or a copy of its epoch.
+	mono      *monoClock
 	maxKeys   int
 	retention time.Duration
 
@@ -66,7 +69,8 @@ type shard[T comparable] struct {
 	// the last entry's (a cold line when keys do not come in runs).
 	lastTail uint64
 	lastLen  int
-	_        [64 - 40]byte // one cache line per shard: no false sharing between shards
+	index    uint8         // in store.shards, for entry.shard
+	_        [64 - 41]byte // one cache line per shard: no false sharing between shards
 }
 
 // setLast makes e, whose key is key, the shard's last entry.
@@ -100,8 +104,12 @@ func (sh *shard[T]) get(key []byte) *entry[T] {
 
 func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, retention time.Duration) *store[T] {
 	s := &store[T]{keyer: k, clock: c, maxKeys: maxKeys, retention: retention}
+	if m, ok := c.(monoClock); ok {
+		s.mono = &m
+	}
 	for i := range s.shards {
 		s.shards[i].m = make(map[string]*entry[T])
+		s.shards[i].index = uint8(i)
 	}
 	return s
 }
@@ -111,14 +119,20 @@ func newStore[T comparable](k keyer[T], c clock.PassiveClock, maxKeys int, reten
 // that grid, so that an attempt's time compares exactly with the key's (its
 // last reconcile, its last reset).
 func (s *store[T]) now() int64 {
-	if c, ok := s.clock.(monoClock); ok {
+	if c := s.mono; c != nil {
 		return onGrid(c.nanos()) // skips building a time.Time on the hot path
 	}
 	return onGrid(s.clock.Now().UnixNano())
 }
 
-// onGrid rounds Unix nanoseconds down to the microsecond.
-func onGrid(ns int64) int64 { return ns - ns%int64(time.Microsecond) }
+// onGrid rounds Unix nanoseconds down to the microsecond. After 1970 the
+// division is unsigned: a multiply and a shift, without the sign's fix-up.
+func onGrid(ns int64) int64 {
+	if ns >= 0 {
+		return int64(uint64(ns) / uint64(time.Microsecond) * uint64(time.Microsecond))
+	}
+	return ns - ns%int64(time.Microsecond)
+}
 
 // shardFor picks key's shard from one multiply of its last 8 bytes (where
 // names differ: "ns/widget-41", "ns/widget-42"). The map hashes the whole key
@@ -167,6 +181,21 @@ func (s *store[T]) itemShard(item T) (sh *shard[T], x uint64, n int, ok bool) {
 // caller may be the priority queue holding its own lock, so nothing here
 // waits for an eviction.
 func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
+	e, sh := s.lockEntry(item, now)
+	if e == nil {
+		return false
+	}
+	fn(e)
+	sh.mu.Unlock()
+	return true
+}
+
+// lockEntry is withEntry without a callback, for the records every
+// reconcile makes: it returns item's entry, marked seen at now, with its
+// shard locked for the caller to unlock, or nil with nothing locked when
+// the store is at its bound. Through a closure, a record's body would read
+// and write every variable it shares with its caller through memory.
+func (s *store[T]) lockEntry(item T, now int64) (*entry[T], *shard[T]) {
 	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
 		if e := sh.lastIs(item, x, n); e != nil {
@@ -174,70 +203,79 @@ func (s *store[T]) withEntry(item T, now int64, fn func(e *entry[T])) bool {
 			if now != 0 {
 				e.lastSeen = now
 			}
-			fn(e)
-			sh.mu.Unlock()
-			return true
+			return e, sh
 		}
-		return s.withEntryLocked(sh, item, now, fn)
+		if n <= shortKeySize {
+			var buf [shortKeySize]byte
+			return s.lockEntryIn(sh, s.keyer.append(buf[:0], item), item, now)
+		}
+		var buf [keyBufSize]byte
+		return s.lockEntryIn(sh, s.keyer.append(buf[:0], item), item, now)
 	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
-		return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
+		return s.lockEntryKey(s.keyer.append(buf[:0], item), item, now)
 	}
 	var buf [keyBufSize]byte
-	return s.withEntryKey(s.keyer.append(buf[:0], item), item, now, fn)
+	return s.lockEntryKey(s.keyer.append(buf[:0], item), item, now)
 }
 
-// withEntryLocked is withEntry past a miss of sh.last, sh being item's
-// shard, whose lock the caller holds; it unlocks it.
-func (s *store[T]) withEntryLocked(sh *shard[T], item T, now int64, fn func(e *entry[T])) bool {
-	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
-		var buf [shortKeySize]byte
-		return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+// lockHeld is lockEntry for item when the caller found its entry, e, in an
+// earlier record of the same reconcile (see reconciler.Reconcile): e's
+// shard is locked directly, without reading the key again, unless e has
+// been evicted since, or is nil.
+func (s *store[T]) lockHeld(e *entry[T], item T, now int64) (*entry[T], *shard[T]) {
+	if e != nil {
+		sh := &s.shards[e.shard]
+		sh.mu.Lock()
+		if !e.removed {
+			if now != 0 {
+				e.lastSeen = now
+			}
+			return e, sh
+		}
+		sh.mu.Unlock()
 	}
-	var buf [keyBufSize]byte
-	return s.withEntryIn(sh, s.keyer.append(buf[:0], item), item, now, fn)
+	return s.lockEntry(item, now)
 }
 
-// withEntryKey is withEntry for item, whose key is key.
-func (s *store[T]) withEntryKey(key []byte, item T, now int64, fn func(e *entry[T])) bool {
+// lockEntryKey is lockEntry for item, whose key is key.
+func (s *store[T]) lockEntryKey(key []byte, item T, now int64) (*entry[T], *shard[T]) {
 	sh := s.shardFor(key)
 	sh.mu.Lock()
-	return s.withEntryIn(sh, key, item, now, fn)
+	return s.lockEntryIn(sh, key, item, now)
 }
 
-// withEntryIn is withEntryKey with key's shard sh locked; it unlocks it.
-func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn func(e *entry[T])) bool {
-	e := sh.get(key)
-	if e == nil {
-		if !s.reserve() {
-			sh.mu.Unlock()
-			s.overflow.Add(1)
-			s.startEvict()
-			return false
-		}
-		e = &entry[T]{key: string(key), item: item, requeues: s.spill.take(item)}
-		sh.m[e.key] = e
-		sh.setLast(e, key)
-		if now == 0 {
-			now = s.now()
-		}
+// lockEntryIn is lockEntryKey with key's shard sh locked; it unlocks it
+// only when it returns nil.
+func (s *store[T]) lockEntryIn(sh *shard[T], key []byte, item T, now int64) (*entry[T], *shard[T]) {
+	if e := sh.get(key); e != nil {
 		if now != 0 {
 			e.lastSeen = now
 		}
-		fn(e)
+		return e, sh
+	}
+	if !s.reserve() {
 		sh.mu.Unlock()
-		if s.count.Load() > int64(s.maxKeys) {
-			s.startEvict()
-		}
-		return true
+		s.overflow.Add(1)
+		s.startEvict()
+		return nil, nil
+	}
+	e := &entry[T]{key: string(key), item: item, requeues: s.spill.take(item), shard: sh.index}
+	sh.m[e.key] = e
+	sh.setLast(e, key)
+	if now == 0 {
+		now = s.now()
 	}
 	if now != 0 {
 		e.lastSeen = now
 	}
-	fn(e)
-	sh.mu.Unlock()
-	return true
+	if s.count.Load() > int64(s.maxKeys) {
+		// Under the lock, but it only starts a goroutine, which waits for
+		// it like any reader.
+		s.startEvict()
+	}
+	return e, sh
 }
 
 // remove deletes e from its shard, whose lock the caller holds; a count
@@ -245,50 +283,33 @@ func (s *store[T]) withEntryIn(sh *shard[T], key []byte, item T, now int64, fn f
 func (s *store[T]) remove(sh *shard[T], e *entry[T]) {
 	s.spill.put(e.item, e.requeues)
 	delete(sh.m, e.key)
+	e.removed = true
 	if sh.last == e {
 		sh.last, sh.lastTail, sh.lastLen = nil, 0, -1
 	}
 	s.count.Add(-1)
 }
 
-// hardMax is the most keys the store holds: MaxKeys plus one shard's share of
-// slack, so that keys arriving while an eviction runs are still recorded.
-func (s *store[T]) hardMax() int64 { return int64(s.maxKeys + max(1, s.maxKeys/shardCount)) }
-
-// reserve counts one more key unless the store is at its hard bound. A
-// compare-and-swap, not a check then an add, so that concurrent inserts in
-// different shards cannot pass the bound together.
-func (s *store[T]) reserve() bool {
-	hard := s.hardMax()
-	for {
-		n := s.count.Load()
-		if n >= hard {
-			return false
-		}
-		if s.count.CompareAndSwap(n, n+1) {
-			return true
-		}
-	}
-}
-
-// startEvict trims the store in the background, unless a trim is under way:
-// the flag is taken here, so a flood of new keys starts one goroutine, not
-// one per key.
-func (s *store[T]) startEvict() {
-	if s.evicting.CompareAndSwap(false, true) {
-		go s.evict()
-	}
-}
-
 // withItem runs fn on item's entry under its shard lock and reports whether
 // the item is tracked; it never creates an entry, and allocates nothing.
 func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
+	e, sh := s.lockItem(item)
+	if e == nil {
+		return false
+	}
+	fn(e)
+	sh.mu.Unlock()
+	return true
+}
+
+// lockItem is withItem without a callback, as lockEntry: item's entry with
+// its shard locked for the caller to unlock, or nil with nothing locked.
+func (s *store[T]) lockItem(item T) (*entry[T], *shard[T]) {
 	if sh, x, n, ok := s.itemShard(item); ok {
 		sh.mu.Lock()
-		defer sh.mu.Unlock()
 		e := sh.lastIs(item, x, n)
 		if e == nil {
-			if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
+			if n <= shortKeySize {
 				var buf [shortKeySize]byte
 				e = sh.get(s.keyer.append(buf[:0], item))
 			} else {
@@ -297,17 +318,31 @@ func (s *store[T]) withItem(item T, fn func(e *entry[T])) bool {
 			}
 		}
 		if e == nil {
-			return false
+			sh.mu.Unlock()
+			return nil, nil
 		}
-		fn(e)
-		return true
+		return e, sh
+	}
+	var e *entry[T]
+	var sh *shard[T]
+	lock := func(key []byte) {
+		sh = s.shardFor(key)
+		sh.mu.Lock()
+		if e = sh.get(key); e == nil {
+			sh.mu.Unlock()
+		}
 	}
 	if n := s.keyer.size(item); n >= 0 && n <= shortKeySize {
 		var buf [shortKeySize]byte
-		return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
+		lock(s.keyer.append(buf[:0], item))
+	} else {
+		var buf [keyBufSize]byte
+		lock(s.keyer.append(buf[:0], item))
 	}
-	var buf [keyBufSize]byte
-	return s.withKeyBytes(s.keyer.append(buf[:0], item), fn)
+	if e == nil {
+		return nil, nil
+	}
+	return e, sh
 }
 
 // withKey is withItem for a key as the endpoint names it.

@@ -14,6 +14,17 @@ import (
 // Ldexp is the same product, exact and rounded alike, at a fifth of the cost:
 // the priority queue calls this under its lock.
 func ExponentialDelay(base, max time.Duration, requeues int) time.Duration {
+	// The usual cases in integers: below 2^53 a float64 holds base exactly,
+	// and below 2^63 so does the product, so that the float's answer is
+	// the shift when it is at most max, and max when it is more (a key
+	// that keeps failing waits max from its 18th requeue with client-go's
+	// defaults); the rest (huge bases and counts, overflow) as client-go.
+	if base > 0 && base < 1<<53 && requeues >= 0 && requeues < 63 {
+		if base <= max>>requeues {
+			return base << requeues
+		}
+		return max
+	}
 	backoff := math.Ldexp(float64(base.Nanoseconds()), requeues)
 	if backoff > math.MaxInt64 {
 		return max
