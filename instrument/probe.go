@@ -50,9 +50,11 @@ type TypedOptions[T comparable] struct {
 	// Kind is the reconciled object's kind, for objects no scheme knows.
 	Kind schema.GroupVersionKind
 
-	// UsePriorityQueue must match the controller's queue, as it picks the default
-	// limiter the way controller-runtime does. Defaults to true if unset, like
-	// controller-runtime; set it to false for the classic queue.
+	// UsePriorityQueue says which queue a client-go controller runs, as it
+	// picks the default limiter (RateLimiter(nil)) the way controller-runtime
+	// does. Defaults to true if unset, like controller-runtime; set it to
+	// false for the classic queue. ControllerOptions needs none of it: it
+	// follows the queue controller-runtime chose.
 	UsePriorityQueue *bool
 
 	// KeyFunc turns an item into the key the endpoint shows. Defaults to
@@ -107,11 +109,14 @@ type TypedOptions[T comparable] struct {
 // New or NewTyped, then wrap the controller's parts with ControllerOptions (or
 // RateLimiter, NewQueue) and Reconciler.
 type TypedProbe[T comparable] struct {
-	name   string
-	kind   *api.GroupVersionKind
-	usePQ  bool
-	jitter float64
-	store  *store[T]
+	name  string
+	kind  *api.GroupVersionKind
+	usePQ bool
+	// pqGiven is whether Options.UsePriorityQueue was set, so that a
+	// controller running the other queue is worth a word.
+	pqGiven bool
+	jitter  float64
+	store   *store[T]
 	// clock is Options.Clock as given: nil for the real clock.
 	clock clock.PassiveClock
 
@@ -162,6 +167,7 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		name:    name,
 		kind:    kind,
 		usePQ:   ptr.Deref(opts.UsePriorityQueue, true),
+		pqGiven: opts.UsePriorityQueue != nil,
 		jitter:  min(max(opts.Jitter, 0), 1),
 		store:   newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
 		clock:   given,
