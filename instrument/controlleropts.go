@@ -46,6 +46,9 @@ func (p *TypedProbe[T]) ControllerOptions(opts ...controller.TypedOptions[T]) co
 	// would overrule it. So the limiter is left unset too: controller-runtime
 	// then hands NewQueue the default limiter of the queue it chose, which
 	// says which one that is. The user's own limiter is put back there.
+	// Until then (a standby never starts its controllers) the endpoint
+	// describes the limiter of the queue the probe expects.
+	p.RateLimiter(given)
 	o.RateLimiter = nil
 	o.NewQueue = func(name string, chosen workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
 		pq, known := defaultLimiterQueue(chosen)
