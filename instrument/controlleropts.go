@@ -74,6 +74,7 @@ func (p *TypedProbe[T]) ControllerOptions(opts ...controller.TypedOptions[T]) co
 // NewQueue if there is one, and instruments it.
 func (p *TypedProbe[T]) buildQueue(name string, rl workqueue.TypedRateLimiter[T],
 	newQueue func(string, workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T]) workqueue.TypedRateLimitingInterface[T] {
+	p.adoptName(name) // controller-runtime's name for the controller
 	if newQueue != nil {
 		return p.Queue(newQueue(name, rl))
 	}
@@ -86,7 +87,7 @@ func (p *TypedProbe[T]) buildQueue(name string, rl workqueue.TypedRateLimiter[T]
 func (p *TypedProbe[T]) followQueue(pq bool, decidedBy string) {
 	if p.pqGiven && p.usePQ != pq {
 		ctrllog.Log.WithName("instrument").Info("Options.UsePriorityQueue differs from the controller's queue; the probe follows the controller",
-			"controller", p.name, "usePriorityQueue", p.usePQ, "controllerUsesPriorityQueue", pq, "decidedBy", decidedBy)
+			"controller", p.Name(), "usePriorityQueue", p.usePQ, "controllerUsesPriorityQueue", pq, "decidedBy", decidedBy)
 	}
 	p.usePQ = pq
 	p.store.pq.Store(pq)
