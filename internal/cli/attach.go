@@ -56,7 +56,7 @@ func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
 }
 
 func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.addr, "addr", o.addr, "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
+	fs.Var((*onceAddr)(&o.addr), "addr", "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
 	fs.StringVarP(&o.selector, "selector", "l", o.selector, "Attach to the pods matching this label selector")
 	fs.StringVar(&o.port, "port", o.port, "Pod port of the endpoint, by number or name (default: the port named \"backoff\", else 8082)")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace, and without a TARGET attach to all of them (at most 50, -l narrows) in one view")
@@ -299,3 +299,22 @@ func (o *attachOptions) noObjects() string {
 // needsCluster reports whether attaching reads kubeconfig: always, except
 // when --from-logs reads a saved log.
 func needsCluster(fl *fromLogsOptions) bool { return !fl.enabled() || fl.source == fromTarget }
+
+// onceAddr is --addr: given twice, it refuses rather than keep the last
+// silently, which would show one endpoint's keys as if they were all.
+type onceAddr string
+
+// String is the address given.
+func (a *onceAddr) String() string { return string(*a) }
+
+// Set takes the address, once.
+func (a *onceAddr) Set(v string) error {
+	if *a != "" && string(*a) != v {
+		return fmt.Errorf("given twice (%s and %s): one endpoint at a time; for two controllers, instrument both in one process, or run one command per endpoint", *a, v)
+	}
+	*a = onceAddr(v)
+	return nil
+}
+
+// Type names the value in help.
+func (a *onceAddr) Type() string { return "string" }
