@@ -47,8 +47,11 @@ type attachOptions struct {
 	// waitNote, when set (the one-shot commands' stderr; not top's, whose
 	// screen says it), hears "waiting for ADDR…" once a request to an
 	// endpoint has gone unanswered for waitNoteAfter; clock times it.
-	waitNote io.Writer
-	clock    clock.WithTickerAndDelayedExecution // also ticks -w's polling
+	// addrReadsObjects, with --addr, reads the objects behind keys through
+	// kubeconfig's cluster when there is one (describe sets it).
+	addrReadsObjects bool
+	waitNote         io.Writer
+	clock            clock.WithTickerAndDelayedExecution // also ticks -w's polling
 }
 
 func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
@@ -240,7 +243,11 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *descri
 			return nil, nil, fmt.Errorf("--addr: %w", err)
 		}
 		s.SetRequestTimeout(timeout)
-		return s, nil, nil
+		var objects *describe.ObjectReader
+		if o.addrReadsObjects {
+			objects = o.kubeconfigObjects()
+		}
+		return s, objects, nil
 	}
 	cfg, err := o.attachConfig()
 	if err != nil {
@@ -286,12 +293,30 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	}, nil
 }
 
+// kubeconfigObjects reads the objects behind keys through kubeconfig's
+// cluster, for an endpoint reached with --addr (a controller run with go
+// run against that cluster): nil without a usable kubeconfig.
+func (o *attachOptions) kubeconfigObjects() *describe.ObjectReader {
+	if o.configFlags == nil || o.noCluster() {
+		return nil
+	}
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := cluster.NewClientset(cfg)
+	if err != nil {
+		return nil
+	}
+	return describe.NewObjectReader(cfg, cs)
+}
+
 // noObjects is why no object can be read behind a key: with --addr there
 // is no cluster to read it from; without, no kubeconfig (a saved log).
 // describe and top say it in the same words.
 func (o *attachOptions) noObjects() string {
 	if o.addr != "" {
-		return "attached with --addr, no cluster to read it from"
+		return "attached with --addr, and no kubeconfig cluster to read it from"
 	}
 	return "no cluster to read it from"
 }
