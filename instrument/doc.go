@@ -28,9 +28,10 @@
 //
 // ControllerOptions takes the controller's own options, if it has any, and
 // keeps them: probe.ControllerOptions(controller.Options{MaxConcurrentReconciles: 4}).
-// With the classic queue, set UsePriorityQueue: ptr.To(false) there (or in
-// the probe's Options) so the probe builds the same default limiter
-// controller-runtime would. Scheme is where the object's kind is looked up
+// It never changes the controller: UsePriorityQueue and every other option
+// are left as given, so the manager's ctrl.Options{Controller: ...} still
+// applies, and the probe follows the queue controller-runtime chose (the
+// README has a table, option by option). Scheme is where the object's kind is looked up
 // (client-go's scheme, which knows only built-in kinds, when unset): clients
 // find the controller of an object by that kind. A custom limiter is wrapped as it is (its delays
 // report source "limiter"), and so is RateLimiter(myLimiter). Options.Jitter

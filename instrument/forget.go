@@ -39,7 +39,7 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 	limiter, q := p.limiter, p.queue
 	p.mu.Unlock()
 	if limiter == nil {
-		return api.ForgetResponse{}, errNotInstrumented("controller %q has no instrumented rate limiter to forget with", p.name)
+		return api.ForgetResponse{}, errNotInstrumented("controller %q has no instrumented rate limiter to forget with", p.Name())
 	}
 	targets, err := p.selectTargets(req, now.UnixNano())
 	if err != nil {
@@ -47,7 +47,7 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 	}
 	resp := api.ForgetResponse{
 		ServerTime: now,
-		Controller: p.name,
+		Controller: p.Name(),
 		Count:      len(targets),
 		DryRun:     req.DryRun,
 		Requeued:   req.Requeue && q != nil && !req.DryRun,
@@ -204,7 +204,7 @@ func (p *TypedProbe[T]) targetsOf(keys []string, now int64, mustExist bool) ([]t
 		}
 	}
 	if mustExist && len(missing) > 0 {
-		return nil, errNotFound("controller %q has no key %s", p.name, quoteList(missing))
+		return nil, errNotFound("controller %q has no key %s", p.Name(), quoteList(missing))
 	}
 	return out, nil
 }

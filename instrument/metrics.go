@@ -80,7 +80,35 @@ func registerMetrics[T comparable](p *TypedProbe[T], opts TypedOptions[T]) {
 	if r == nil {
 		r = ctrlmetrics.Registry
 	}
-	c := newCollector(p, opts.Registry)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.metrics = &probeMetrics{reg: r}
+	p.registerCollectorLocked()
+}
+
+// probeMetrics is where a probe's series are registered, and by what.
+type probeMetrics struct {
+	reg       prometheus.Registerer
+	collector prometheus.Collector
+}
+
+// reregisterMetrics registers the probe's series again under its name now:
+// the controller label is fixed in a collector's descriptions.
+func (p *TypedProbe[T]) reregisterMetrics() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.metrics == nil {
+		return
+	}
+	p.metrics.reg.Unregister(p.metrics.collector)
+	p.registerCollectorLocked()
+}
+
+// registerCollectorLocked registers a collector of p's series; p.mu is held.
+func (p *TypedProbe[T]) registerCollectorLocked() {
+	r := p.metrics.reg
+	c := newCollector(p, p.reg)
+	p.metrics.collector = c
 	var err error
 	// A few tries: two probes of one name built at once may each unregister
 	// the other's collector.
@@ -95,7 +123,7 @@ func registerMetrics[T comparable](p *TypedProbe[T], opts TypedOptions[T]) {
 	if err != nil {
 		// Only a foreign series of the same name with other labels gets here;
 		// the probe works without its series.
-		ctrllog.Log.WithName("backoff").Error(err, "Prometheus series not registered", "controller", p.name)
+		ctrllog.Log.WithName("backoff").Error(err, "Prometheus series not registered", "controller", p.Name())
 	}
 }
 
@@ -117,7 +145,7 @@ type collector[T comparable] struct {
 var _ prometheus.Collector = &collector[string]{}
 
 func newCollector[T comparable](p *TypedProbe[T], reg *Registry) *collector[T] {
-	l := prometheus.Labels{"controller": p.name}
+	l := prometheus.Labels{"controller": p.Name()}
 	return &collector[T]{
 		probe: p,
 		reg:   reg,
@@ -141,7 +169,7 @@ func (c *collector[T]) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect computes the series now.
 func (c *collector[T]) Collect(ch chan<- prometheus.Metric) {
-	if got, ok := c.reg.get(c.probe.name); !ok || got != controllerSource(c.probe) {
+	if got, ok := c.reg.get(c.probe.Name()); !ok || got != controllerSource(c.probe) {
 		return
 	}
 	now := c.probe.store.now()

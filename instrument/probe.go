@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,9 +51,11 @@ type TypedOptions[T comparable] struct {
 	// Kind is the reconciled object's kind, for objects no scheme knows.
 	Kind schema.GroupVersionKind
 
-	// UsePriorityQueue must match the controller's queue, as it picks the default
-	// limiter the way controller-runtime does. Defaults to true if unset, like
-	// controller-runtime; set it to false for the classic queue.
+	// UsePriorityQueue says which queue a client-go controller runs, as it
+	// picks the default limiter (RateLimiter(nil)) the way controller-runtime
+	// does. Defaults to true if unset, like controller-runtime; set it to
+	// false for the classic queue. ControllerOptions needs none of it: it
+	// follows the queue controller-runtime chose.
 	UsePriorityQueue *bool
 
 	// KeyFunc turns an item into the key the endpoint shows. Defaults to
@@ -107,11 +110,20 @@ type TypedOptions[T comparable] struct {
 // New or NewTyped, then wrap the controller's parts with ControllerOptions (or
 // RateLimiter, NewQueue) and Reconciler.
 type TypedProbe[T comparable] struct {
-	name   string
-	kind   *api.GroupVersionKind
-	usePQ  bool
-	jitter float64
-	store  *store[T]
+	// name is the controller's name; controller-runtime's, once its queue
+	// is built (see adoptName), so it changes once and is read by handlers.
+	name atomic.Pointer[string]
+	reg  *Registry // where the probe is listed
+	// metrics is where its series are registered, and their collector;
+	// nil with DisableMetrics. Guarded by mu.
+	metrics *probeMetrics
+	kind    *api.GroupVersionKind
+	usePQ   bool
+	// pqGiven is whether Options.UsePriorityQueue was set, so that a
+	// controller running the other queue is worth a word.
+	pqGiven bool
+	jitter  float64
+	store   *store[T]
 	// clock is Options.Clock as given: nil for the real clock.
 	clock clock.PassiveClock
 
@@ -135,6 +147,11 @@ type TypedProbe[T comparable] struct {
 
 // New returns a probe for a controller-runtime controller named name and lists
 // it in opts.Registry. A probe of the same name in that registry is replaced.
+// An empty name is the builder's default, the lowercased kind of
+// Options.Object (or Kind). Once controller-runtime builds the controller's
+// queue (ControllerOptions), the probe takes the name it gives the
+// controller — the one its metrics and logs carry — and logs a name that
+// differed.
 func New(name string, opts Options) *Probe { return NewTyped(name, opts) }
 
 // NewTyped is New for any queue item type.
@@ -158,16 +175,22 @@ func NewTyped[T comparable](name string, opts TypedOptions[T]) *TypedProbe[T] {
 		// (with a stack) when used in a process that never set one.
 		ctrllog.Log.WithName("instrument").Error(err, "the probe has no kind")
 	}
+	if name == "" && kind != nil {
+		// The builder's default for a controller not Named: For's kind.
+		name = strings.ToLower(kind.Kind)
+	}
 	p := &TypedProbe[T]{
-		name:    name,
+		reg:     opts.Registry,
 		kind:    kind,
 		usePQ:   ptr.Deref(opts.UsePriorityQueue, true),
+		pqGiven: opts.UsePriorityQueue != nil,
 		jitter:  min(max(opts.Jitter, 0), 1),
 		store:   newStore(newKeyer(opts.KeyFunc), opts.Clock, opts.MaxKeys, opts.Retention),
 		clock:   given,
 		events:  opts.EventRecorder,
 		objects: opts.EventObjects,
 	}
+	p.name.Store(&name)
 	p.store.pq.Store(p.usePQ) // until Queue sees the real queue
 	opts.Registry.add(p)
 	registerMetrics(p, opts)
@@ -200,7 +223,22 @@ func resolveKind[T comparable](name string, opts TypedOptions[T]) (*api.GroupVer
 }
 
 // Name is the controller name the probe reports under.
-func (p *TypedProbe[T]) Name() string { return p.name }
+func (p *TypedProbe[T]) Name() string { return *p.name.Load() }
+
+// adoptName makes the probe report under name, the controller's as
+// controller-runtime gives it to NewQueue: the endpoint, the Prometheus
+// series and the forget log line must name the controller its own metrics
+// and logs name, or a reader sees two controllers where there is one.
+func (p *TypedProbe[T]) adoptName(name string) {
+	old := p.Name()
+	if name == "" || name == old {
+		return
+	}
+	ctrllog.Log.WithName("instrument").Info("the probe's name is not the controller's; it reports under the controller's (name the probe so, or the controller with the builder's Named, to keep this quiet)",
+		"probe", old, "controller", name)
+	p.reg.rename(p, func() { p.name.Store(&name) })
+	p.reregisterMetrics()
+}
 
 // RateLimiter decorates inner so that every delay it decides is recorded. A nil
 // inner means the default limiter controller-runtime would pick: per-item

@@ -4,49 +4,9 @@ import (
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
-
-// ControllerOptions returns the controller options to build the controller
-// with — the user's own, if given, with their rate limiter and queue (or the
-// defaults controller-runtime would use for them) instrumented and every
-// other field kept:
-//
-//	ctrl.NewControllerManagedBy(mgr).For(&v1.Widget{}).
-//		WithOptions(probe.ControllerOptions(controller.Options{MaxConcurrentReconciles: 4}))
-//
-// The queue is the priority queue or the classic one as opts[0].UsePriorityQueue
-// says; unset, as the probe's Options.UsePriorityQueue says, and the options
-// returned say so explicitly, so the controller and the probe's default
-// limiter agree. A custom RateLimiter is kept and wrapped (its delays report
-// source "limiter"). More than one options value is a programming error.
-func (p *TypedProbe[T]) ControllerOptions(opts ...controller.TypedOptions[T]) controller.TypedOptions[T] {
-	var o controller.TypedOptions[T]
-	switch len(opts) {
-	case 0:
-	case 1:
-		o = opts[0]
-	default:
-		panic("instrument: ControllerOptions takes at most one options value")
-	}
-	if o.UsePriorityQueue == nil {
-		o.UsePriorityQueue = ptr.To(p.usePQ)
-	}
-	p.usePQ = *o.UsePriorityQueue
-	p.store.pq.Store(p.usePQ)
-	o.RateLimiter = p.RateLimiter(o.RateLimiter)
-	if newQueue := o.NewQueue; newQueue != nil {
-		o.NewQueue = func(name string, rl workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-			return p.Queue(newQueue(name, rl))
-		}
-	} else {
-		o.NewQueue = p.NewQueue
-	}
-	return o
-}
 
 // NewQueue has the signature of controller.Options.NewQueue: it builds the
 // queue controller-runtime would (priority or classic, per UsePriorityQueue)

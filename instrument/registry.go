@@ -49,6 +49,16 @@ func (r *Registry) add(c controllerSource) {
 	r.controllers = slices.Insert(r.controllers, i, c)
 }
 
+// rename lists c under the name set gives it, which runs under the lock so
+// that the list stays sorted; a controller already of that name is replaced.
+func (r *Registry) rename(c controllerSource, set func()) {
+	r.mu.Lock()
+	r.controllers = slices.DeleteFunc(r.controllers, func(x controllerSource) bool { return x == c })
+	set()
+	r.mu.Unlock()
+	r.add(c)
+}
+
 // Remove unlists the controller named name, e.g. when it is stopped for good.
 func (r *Registry) Remove(name string) {
 	r.mu.Lock()

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // DefaultAddr is where Server listens unless told otherwise: loopback inside
@@ -68,11 +70,23 @@ func (s *ServerRunnable) Addr() net.Addr {
 	return s.ln.Addr()
 }
 
-// Start serves until ctx is done, then shuts down gracefully.
+// Start serves until ctx is done, then shuts down gracefully. It logs the
+// address it listens on. It never stops the manager: a debugging aid must
+// not take the controller down, so an address it cannot listen on (another
+// instrumented controller on this host has the default) is logged, with how
+// to pick another, and Start returns nil; so is a server that fails later.
+// Its logger is the context's (the manager's), as controller-runtime's own
+// servers do.
 func (s *ServerRunnable) Start(ctx context.Context) error {
+	log := ctrllog.FromContext(ctx).WithName("backoff")
 	if err := s.Listen(); err != nil {
-		return err
+		log.Error(err, "backoff endpoint not served; the controller runs on without it. "+
+			"Another process (another instrumented controller on this host?) may hold the address: "+
+			"give instrument.Server another one, e.g. instrument.Server(\"127.0.0.1:8083\"), "+
+			"and read it with kubectl backoff --addr 127.0.0.1:8083", "addr", s.addr)
+		return nil
 	}
+	log.Info("backoff endpoint listening", "addr", s.Addr().String(), "prefix", DefaultPrefix)
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -90,7 +104,8 @@ func (s *ServerRunnable) Start(ctx context.Context) error {
 	go func() { errc <- srv.Serve(s.ln) }()
 	select {
 	case err := <-errc:
-		return fmt.Errorf("backoff endpoint on %s: %w", s.addr, err)
+		log.Error(err, "backoff endpoint stopped; the controller runs on without it", "addr", s.Addr().String())
+		return nil
 	case <-ctx.Done():
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -62,6 +62,6 @@ func (p *TypedProbe[T]) brief(key string, now int64) (api.Key, bool) {
 // keyView returns one key's view, built under its shard lock.
 func (p *TypedProbe[T]) keyView(key string, now int64, withHistory bool) (api.Key, bool) {
 	var k api.Key
-	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.name, now, withHistory) })
+	ok := p.store.withKey(key, func(e *entry[T]) { k = e.view(p.Name(), now, withHistory) })
 	return k, ok
 }

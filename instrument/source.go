@@ -16,7 +16,7 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 	p.mu.Unlock()
 
 	c := api.Controller{
-		Name:   p.name,
+		Name:   p.Name(),
 		Kind:   p.kind,
 		Active: p.active.Load(),
 		Counts: make(map[api.State]int, len(api.States)),
@@ -64,7 +64,7 @@ func (p *TypedProbe[T]) info(now time.Time) api.Controller {
 func (p *TypedProbe[T]) lookup(key string) (k api.Key, at time.Time, ok bool) {
 	ok = p.store.withKey(key, func(e *entry[T]) {
 		at = p.now()
-		k = e.view(p.name, at.UnixNano(), true)
+		k = e.view(p.Name(), at.UnixNano(), true)
 	})
 	return k, at, ok
 }

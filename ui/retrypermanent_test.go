@@ -76,11 +76,22 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 		})
 	}
 
-	// A forget is not a retry: it runs nothing, so it has nothing to warn of.
-	t.Run("forget", func(t *testing.T) {
-		m := send(t, detailOf(t, loaded(t, 120, 30)), detail(api.ClassPermanent), press("f"))
-		if p := prompt(m); strings.Contains(p, permanentWarning) {
-			t.Errorf("the forget dialog warns as a retry:\n%s", p)
-		}
-	})
+	// A forget runs nothing now, but only shortens the wait for an attempt
+	// that fails the same way: f says forgetting will not help, in its own
+	// words, not the retry's; on a transient error it says nothing of it.
+	for _, tt := range []struct {
+		class string
+		warn  bool
+	}{{api.ClassPermanent, true}, {api.ClassTransient, false}} {
+		t.Run("forget, class "+tt.class, func(t *testing.T) {
+			m := send(t, detailOf(t, loaded(t, 120, 30)), detail(tt.class), press("f"))
+			p := prompt(m)
+			if strings.Contains(p, permanentWarning) {
+				t.Errorf("the forget dialog warns as a retry:\n%s", p)
+			}
+			if got := strings.Contains(p, "forgetting will not help"); got != tt.warn {
+				t.Errorf("class %q: the forget dialog warns %v, want %v:\n%s", tt.class, got, tt.warn, p)
+			}
+		})
+	}
 }

@@ -47,8 +47,11 @@ type attachOptions struct {
 	// waitNote, when set (the one-shot commands' stderr; not top's, whose
 	// screen says it), hears "waiting for ADDR…" once a request to an
 	// endpoint has gone unanswered for waitNoteAfter; clock times it.
-	waitNote io.Writer
-	clock    clock.WithTickerAndDelayedExecution // also ticks -w's polling
+	// addrReadsObjects, with --addr, reads the objects behind keys through
+	// kubeconfig's cluster when there is one (describe sets it).
+	addrReadsObjects bool
+	waitNote         io.Writer
+	clock            clock.WithTickerAndDelayedExecution // also ticks -w's polling
 }
 
 func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
@@ -56,7 +59,7 @@ func newAttachOptions(cf *genericclioptions.ConfigFlags) attachOptions {
 }
 
 func (o *attachOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.addr, "addr", o.addr, "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
+	fs.Var((*onceAddr)(&o.addr), "addr", "Talk to this endpoint directly (e.g. http://127.0.0.1:8082) instead of port-forwarding to a pod")
 	fs.StringVarP(&o.selector, "selector", "l", o.selector, "Attach to the pods matching this label selector")
 	fs.StringVar(&o.port, "port", o.port, "Pod port of the endpoint, by number or name (default: the port named \"backoff\", else 8082)")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", o.allNamespaces, "Discover instrumented pods in every namespace, and without a TARGET attach to all of them (at most 50, -l narrows) in one view")
@@ -240,7 +243,11 @@ func (o *attachOptions) attach(ctx context.Context) (*inspector.Session, *descri
 			return nil, nil, fmt.Errorf("--addr: %w", err)
 		}
 		s.SetRequestTimeout(timeout)
-		return s, nil, nil
+		var objects *describe.ObjectReader
+		if o.addrReadsObjects {
+			objects = o.kubeconfigObjects()
+		}
+		return s, objects, nil
 	}
 	cfg, err := o.attachConfig()
 	if err != nil {
@@ -286,12 +293,30 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	}, nil
 }
 
+// kubeconfigObjects reads the objects behind keys through kubeconfig's
+// cluster, for an endpoint reached with --addr (a controller run with go
+// run against that cluster): nil without a usable kubeconfig.
+func (o *attachOptions) kubeconfigObjects() *describe.ObjectReader {
+	if o.configFlags == nil || o.noCluster() {
+		return nil
+	}
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	cs, err := cluster.NewClientset(cfg)
+	if err != nil {
+		return nil
+	}
+	return describe.NewObjectReader(cfg, cs)
+}
+
 // noObjects is why no object can be read behind a key: with --addr there
 // is no cluster to read it from; without, no kubeconfig (a saved log).
 // describe and top say it in the same words.
 func (o *attachOptions) noObjects() string {
 	if o.addr != "" {
-		return "attached with --addr, no cluster to read it from"
+		return "attached with --addr, and no kubeconfig cluster to read it from"
 	}
 	return "no cluster to read it from"
 }
@@ -299,3 +324,22 @@ func (o *attachOptions) noObjects() string {
 // needsCluster reports whether attaching reads kubeconfig: always, except
 // when --from-logs reads a saved log.
 func needsCluster(fl *fromLogsOptions) bool { return !fl.enabled() || fl.source == fromTarget }
+
+// onceAddr is --addr: given twice, it refuses rather than keep the last
+// silently, which would show one endpoint's keys as if they were all.
+type onceAddr string
+
+// String is the address given.
+func (a *onceAddr) String() string { return string(*a) }
+
+// Set takes the address, once.
+func (a *onceAddr) Set(v string) error {
+	if *a != "" && string(*a) != v {
+		return fmt.Errorf("given twice (%s and %s): one endpoint at a time; for two controllers, instrument both in one process, or run one command per endpoint", *a, v)
+	}
+	*a = onceAddr(v)
+	return nil
+}
+
+// Type names the value in help.
+func (a *onceAddr) Type() string { return "string" }

@@ -44,6 +44,7 @@ func NewDescribeCommand(cf *genericclioptions.ConfigFlags, streams genericioopti
 
 func newDescribeCommandOptions(cf *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) (*cobra.Command, *DescribeOptions) {
 	o := &DescribeOptions{attachOptions: newAttachOptions(cf), IOStreams: streams}
+	o.addrReadsObjects = true   // a go run controller beside a kubeconfig: its objects are there
 	o.waitNote = streams.ErrOut // "waiting for ADDR…": see waitingTransport
 	o.output = newOutputFlags(&o.Output, "")
 	cmd := &cobra.Command{

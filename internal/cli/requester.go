@@ -2,11 +2,13 @@ package cli
 
 import (
 	"os"
+	"os/user"
 )
 
 // requester is who a forget says is asking: the kubeconfig's user for the
 // context in use (--user and --context respected) when attaching through the
-// API server, otherwise $USER. The endpoint records it marked unverified
+// API server, otherwise $USER, else the OS user (a container or a cron job
+// runs without $USER, and a forget by "" says nothing). The endpoint records it marked unverified
 // unless it authenticated the request itself (the metrics server's filter).
 func (o *attachOptions) requester() string {
 	if cf := o.configFlags; cf != nil && o.addr == "" {
@@ -23,5 +25,16 @@ func (o *attachOptions) requester() string {
 			}
 		}
 	}
-	return os.Getenv("USER")
+	return localUser(os.Getenv, user.Current)
+}
+
+// localUser is $USER, else the name of the OS user running the plugin.
+func localUser(getenv func(string) string, current func() (*user.User, error)) string {
+	if u := getenv("USER"); u != "" {
+		return u
+	}
+	if u, err := current(); err == nil {
+		return u.Username
+	}
+	return ""
 }

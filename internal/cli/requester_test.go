@@ -1,54 +1,37 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
+	"errors"
+	"os/user"
 	"testing"
-
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
-func TestRequester(t *testing.T) {
-	const kubeconfig = `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: "https://127.0.0.1:6443"}
-users:
-- name: alice@example
-- name: bob@example
-contexts:
-- name: prod
-  context: {cluster: c, user: alice@example}
-- name: staging
-  context: {cluster: c, user: bob@example}
-current-context: prod
-`
-	path := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("USER", "carol")
-	tests := []struct {
-		name          string
-		addr, context string
-		user          string
-		want          string
+// TestLocalUser: a forget records $USER, else the OS user, so that one run
+// where $USER is unset (a container, cron) does not record "".
+func TestLocalUser(t *testing.T) {
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	os := func() (*user.User, error) { return &user.User{Username: "alice"}, nil }
+	none := func() (*user.User, error) { return nil, errors.New("unknown userid 4242") }
+	for _, c := range []struct {
+		name, env string
+		current   func() (*user.User, error)
+		want      string
 	}{
-		{"current context's user", "", "", "", "alice@example"},
-		{"--context", "", "staging", "", "bob@example"},
-		{"--user wins", "", "", "dave", "dave"},
-		{"--addr: no kubeconfig involved", "http://127.0.0.1:8082", "", "", "carol"},
+		{"$USER", "bob", os, "bob"},
+		{"no $USER", "", os, "alice"},
+		{"neither", "", none, ""},
+	} {
+		if got := localUser(env(c.env), c.current); got != c.want {
+			t.Errorf("%s: localUser = %q, want %q", c.name, got, c.want)
+		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cf := genericclioptions.NewConfigFlags(false)
-			cf.KubeConfig, cf.Context, cf.AuthInfoName = &path, &tt.context, &tt.user
-			o := newAttachOptions(cf)
-			o.addr = tt.addr
-			if got := o.requester(); got != tt.want {
-				t.Errorf("requester() = %q, want %q", got, tt.want)
-			}
-		})
+	// The real OS user, as the plugin runs it with $USER unset.
+	t.Setenv("USER", "")
+	u, err := user.Current()
+	if err != nil {
+		t.Skipf("no OS user here: %v", err)
+	}
+	if got := (&attachOptions{addr: "127.0.0.1:8082"}).requester(); got != u.Username || got == "" {
+		t.Errorf("requester() with $USER unset = %q, want the OS user %q", got, u.Username)
 	}
 }

@@ -152,6 +152,11 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 			return err
 		}
 		defer done()
+		if asker.Finder != nil {
+			if err := givenFound(ctx, asker.Finder.Core, o.given); err != nil {
+				return err
+			}
+		}
 		return o.runList(ctx, asker)
 	}
 	objects, err := o.objects()
@@ -163,6 +168,11 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer done()
+	if asker.Finder != nil {
+		if err := givenFound(ctx, asker.Finder.Core, o.given); err != nil {
+			return err
+		}
+	}
 	answers := make([]*why.Answer, 0, len(objects))
 	for _, obj := range objects {
 		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))

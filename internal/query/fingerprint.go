@@ -260,3 +260,42 @@ func mergeFolds(s string) string {
 		}
 	}
 }
+
+// maskName folds, in a key's error message, the key itself
+// ("namespace/name") and its object's name where it stands alone
+// (`sync down-1: eu region unavailable`): unquoted, the name of the object
+// failing is as much what varies between keys of one cause as a quoted one,
+// which Fingerprint folds. A name inside a longer one (down-1 in down-10)
+// is not the object's.
+func maskName(msg, key string) string {
+	name := key
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		name = key[i+1:]
+	}
+	if name == "" || !strings.Contains(msg, name) {
+		return msg
+	}
+	if key != name {
+		msg = strings.ReplaceAll(msg, key, fold)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, name)
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		end := i + len(name)
+		alone := (i == 0 || !isNameByte(msg[i-1])) && (end == len(msg) || !isNameByte(msg[end]))
+		b.WriteString(msg[:i])
+		if alone {
+			b.WriteString(fold)
+		} else {
+			b.WriteString(name)
+		}
+		msg = msg[end:]
+	}
+}
+
+// isNameByte reports whether c can continue an object's name.
+func isNameByte(c byte) bool { return isWord(c) || c == '-' }

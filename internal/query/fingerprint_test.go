@@ -42,3 +42,47 @@ func BenchmarkFingerprint(b *testing.B) {
 		Fingerprint(msg)
 	}
 }
+
+// TestFingerprintFoldsTheObjectsName: three keys failing on one outage, each
+// error naming its own object unquoted, are one group, as they are when the
+// names are quoted.
+func TestFingerprintFoldsTheObjectsName(t *testing.T) {
+	for _, set := range [][]ErrorKey{
+		{
+			{Key: "widgets/down-1", Message: "sync down-1: eu region unavailable"},
+			{Key: "widgets/flaky", Message: "sync flaky: eu region unavailable"},
+			{Key: "widgets/api-eu", Message: "sync api-eu: eu region unavailable"},
+		},
+		{
+			{Key: "widgets/down-1", Message: `sync "down-1": eu region unavailable`},
+			{Key: "widgets/flaky", Message: `sync "flaky": eu region unavailable`},
+			{Key: "widgets/api-eu", Message: `sync "api-eu": eu region unavailable`},
+		},
+		{
+			{Key: "widgets/down-1", Message: "sync widgets/down-1: eu region unavailable"},
+			{Key: "widgets/flaky", Message: "sync widgets/flaky: eu region unavailable"},
+		},
+	} {
+		g := NewGrouper([]string{"configmap"})
+		for i := range set {
+			g.Add(0, &set[i])
+		}
+		if n := len(g.groups); n != 1 {
+			var fps []string
+			for _, a := range g.groups {
+				fps = append(fps, a.fingerprint)
+			}
+			t.Errorf("%q: %d groups %q, want one", set[0].Message, n, fps)
+		}
+	}
+	for _, tt := range []struct{ msg, key, want string }{
+		{"sync down-1: eu region unavailable", "widgets/down-1", "sync …: eu region unavailable"},
+		{"down-10 is not down-1", "ns/down-1", "down-10 is not …"},
+		{"depends on widgets/down-1", "widgets/down-1", "depends on …"},
+		{"no name here", "ns/down-1", "no name here"},
+	} {
+		if got := maskName(tt.msg, tt.key); got != tt.want {
+			t.Errorf("maskName(%q, %q) = %q, want %q", tt.msg, tt.key, got, tt.want)
+		}
+	}
+}

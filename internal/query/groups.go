@@ -72,16 +72,22 @@ type ErrorKey struct {
 
 // Add counts k, of controller ctrl, in its group.
 func (g *Grouper) Add(ctrl int, k *ErrorKey) {
+	// A message naming its own object is its own text: it is folded, and
+	// not memoised, as another key's same text names another object.
+	masked := maskName(k.Message, k.Key)
 	tk := textKey{ctrl, textIDOf(k.Message)}
 	gi, ok := g.byText[tk]
+	if masked != k.Message {
+		ok = false
+	}
 	if !ok {
-		fp := Fingerprint(k.Message)
+		fp := Fingerprint(masked)
 		if gi, ok = g.idx[groupID{ctrl, fp}]; !ok {
 			gi = len(g.groups)
 			g.idx[groupID{ctrl, fp}] = gi
 			g.groups = append(g.groups, &groupAcc{ctrl: ctrl, fingerprint: fp, class: k.Class, first: k.First, last: k.Last})
 		}
-		if len(g.byText) < maxMemo {
+		if len(g.byText) < maxMemo && masked == k.Message {
 			g.byText[tk] = gi
 		}
 	}

@@ -182,7 +182,8 @@ func noPods(t Target, ns string, notRunning int) error {
 		return fmt.Errorf("%s: %d pod(s) %s, none running", t, notRunning, where)
 	case t.IsZero():
 		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (give a TARGET such as deploy/NAME, or -A for all namespaces; "+
-			"for a controller without the instrument, add --from-logs to read its logs)", where, PortName)
+			"for a controller without the instrument, add --from-logs to read its logs; "+
+			"for one running outside the cluster (go run), --addr 127.0.0.1:8082, its endpoint's address)", where, PortName)
 	}
 	return fmt.Errorf("%s: no pods %s", t, where)
 }

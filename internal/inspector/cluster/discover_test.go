@@ -114,6 +114,8 @@ func TestResolve(t *testing.T) {
 		{name: "selector matches nothing", selector: "app=none", ns: "ops", wantErr: `-l app=none: no pods in namespace "ops"`},
 		{name: "no instrumented pods", ns: "empty",
 			wantErr: `no instrumented pods in namespace "empty": looked for a container port named "backoff"`},
+		// A controller run with go run has no pod: the error says how to reach it.
+		{name: "no instrumented pods names --addr", ns: "empty", wantErr: `--addr 127.0.0.1:8082`},
 		{name: "instrumented pods not running", ns: "stuck", wantErr: `1 instrumented pod(s) in namespace "stuck", none running`},
 	}
 	for _, tt := range tests {

@@ -147,6 +147,15 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		d.Situation = SituationFailing
 		parts = append(parts, fmt.Sprintf("%s failing%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
 	}
+	if d.Situation != SituationPermanent && d.Situation != SituationFailed && len(mine) > 1 {
+		// The top group speaks for the headline; a permanent error beside it
+		// (a 422 during a 503 outage) is retried just as long, and no wait
+		// for the dependency fixes it: it must not go unsaid.
+		if i := slices.IndexFunc(mine[1:], func(g api.ErrorGroup) bool { return g.Class == api.ClassPermanent }); i >= 0 {
+			g := mine[1+i]
+			parts = append(parts, fmt.Sprintf("%s retrying a permanent error no retry fixes: %s", keys(g.Count), OneLine(g.Message, 0)))
+		}
+	}
 	if backoff > 0 && failed > 0 {
 		parts = append(parts, fmt.Sprintf("%s more failed for good (not retried until their objects change)", Thousands(failed)))
 	}

@@ -22,8 +22,54 @@ func (s *Store) forgotLocked(r Record) {
 			release = r.Spread * time.Duration(i) / time.Duration(r.Count)
 		}
 		e, _ := s.entryLocked(r.Controller, k.Key, r.At)
+		retried, ok := e.retriedBeforeLogged(r, k.Failures, release)
 		e.forgot(r, k.Failures, release)
+		if ok {
+			s.refailLocked(r.Controller, e, retried)
+		}
 	}
+}
+
+// forgetLogLag bounds how long before its forget line the failure of the
+// retry the forget released can be logged: the handler logs the line once
+// the forget returns, and a requeued key's retry may run, fail and be
+// logged in between.
+const forgetLogLag = time.Second
+
+// retriedBeforeLogged takes back, and returns, a failure logged just before
+// the forget line (within forgetLogLag of it) that the instrument counted after the forget: the line
+// says the key had failures when it was reset, and the log already shows
+// one more, a moment before, on a key the forget released at once.
+func (e *entry) retriedBeforeLogged(r Record, failures int, release time.Duration) (api.Attempt, bool) {
+	n := len(e.history)
+	if !r.Requeue || release > 0 || failures <= 0 || e.failures != failures+1 || n == 0 || r.At.IsZero() {
+		return api.Attempt{}, false
+	}
+	last := e.history[n-1]
+	// Either side of the line's time: a logger stamps a line when it
+	// begins it, and the failure's may be written first and stamped later.
+	if gap := r.At.Sub(last.At).Abs(); last.Outcome != api.OutcomeError || last.At.IsZero() || gap > forgetLogLag {
+		return api.Attempt{}, false
+	}
+	e.history = e.history[:n-1]
+	e.failures--
+	return last, true
+}
+
+// refailLocked applies again, after the forget, the failure
+// retriedBeforeLogged took back: the first of a new count, run for the
+// forget, retried after the limiter's first delay.
+func (s *Store) refailLocked(controller string, e *entry, a api.Attempt) {
+	c := s.controllers[controller]
+	x := e.est
+	x.exp = c.perItem(s.opts.Limiter).Delay(1)
+	e.failures++
+	e.state = api.StateBackoff
+	e.backedOff(Record{At: a.At}, x, c.limiter.bucket(), time.Time{})
+	a.Delay = metav1.Duration{Duration: e.delay}
+	a.Trigger, a.By, a.Reason = api.TriggerForget, e.releasedBy, e.releasedWhy
+	e.released = false
+	e.addAttempt(a)
 }
 
 // forgot resets the key's failure count (not its streak: it is failing

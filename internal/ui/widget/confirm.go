@@ -263,7 +263,13 @@ func (c *Confirmation) Prompt() []string {
 			}
 			return append(out, "Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.")
 		}
-		return []string{"Forget the backoff of " + who + "?", a.forgetEffect(), a.pendingEffect()}
+		out := []string{"Forget the backoff of " + who + "?"}
+		if a.Permanent {
+			// Forgetting shortens the wait for an attempt that fails the
+			// same way: the dialog must not read as a fix.
+			out = append(out, "Its last error is permanent: forgetting will not help; the next attempt fails the same way unless the object changed.")
+		}
+		return append(out, a.forgetEffect(), a.pendingEffect())
 	}
 	n := "counting… keys"
 	switch {
