@@ -65,6 +65,7 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 		// A forget is an Event on the ConfigMap: kubectl describe shows it.
 		probe := newProbe(d.reg, sc, d.opts.Jitter, instrument.Options{
 			MetricsRegisterer: d.metrics,
+			WorstKeys:         instrument.DefaultWorstKeys,
 			EventRecorder:     mgr.GetEventRecorder("kubectl-backoff-demo"),
 			EventObjects:      mgr.GetAPIReader(),
 		})

@@ -140,7 +140,7 @@ func (d *Demo) startEmbedded(ctx context.Context, g *errgroup.Group) error {
 	// controllers, with no keys yet) while 100,000 objects are being built.
 	probes := make([]*instrument.Probe, len(scenarios))
 	for i := range scenarios {
-		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter, instrument.Options{MetricsRegisterer: d.metrics})
+		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter, instrument.Options{MetricsRegisterer: d.metrics, WorstKeys: instrument.DefaultWorstKeys})
 	}
 	d.serving = true
 	g.Go(func() error { return d.server.Start(ctx) })

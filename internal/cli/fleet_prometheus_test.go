@@ -129,6 +129,20 @@ func TestFleetThroughARealPrometheus(t *testing.T) {
 	if f.Rows[0].OldestFailureSeconds <= 0 || f.Rows[0].Failing() == 0 {
 		t.Errorf("worst row %s fails nothing: %+v", f.Rows[0].ID(), f.Rows[0])
 	}
+	// The demos export their worst keys: under each failing row, the
+	// deepest streak is its first worst key's, read in the same scrape.
+	for _, r := range f.Rows {
+		if r.MaxFailures == 0 {
+			continue
+		}
+		if len(r.WorstKeys) == 0 || len(r.WorstKeys) > 10 {
+			t.Errorf("row %s: %d worst keys, want 1..10", r.ID(), len(r.WorstKeys))
+			continue
+		}
+		if e, a := r.MaxFailures, r.WorstKeys[0].Failures; e != a {
+			t.Errorf("row %s: deepest streak %d, its worst key's %d (%+v)", r.ID(), e, a, r.WorstKeys[0])
+		}
+	}
 	if e, a := 12, len(f.Rows); e != a {
 		t.Errorf("rows: want %d (6 controllers × 2 clusters), got %d", e, a)
 	}
