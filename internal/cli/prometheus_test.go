@@ -43,10 +43,16 @@ type scrapeTarget struct {
 // returns its URL once it is ready.
 func startPrometheus(t testing.TB, targets ...scrapeTarget) string {
 	t.Helper()
+	return startPrometheusEvery(t, time.Second, targets...)
+}
+
+// startPrometheusEvery is startPrometheus scraping every interval.
+func startPrometheusEvery(t testing.TB, interval time.Duration, targets ...scrapeTarget) string {
+	t.Helper()
 	bin := prometheusBin(t)
 	dir := t.TempDir()
 	var cfg strings.Builder
-	cfg.WriteString("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\nscrape_configs:\n")
+	fmt.Fprintf(&cfg, "global:\n  scrape_interval: %v\n  scrape_timeout: %v\nscrape_configs:\n", interval, interval)
 	for i, tg := range targets {
 		fmt.Fprintf(&cfg, "- job_name: t%d\n  static_configs:\n  - targets: [%q]\n    labels:\n", i, tg.addr)
 		for k, v := range tg.labels {

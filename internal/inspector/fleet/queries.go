@@ -54,13 +54,17 @@ func Queries(clusterLabel string) []Panel {
 		return fmt.Sprintf(`label_replace(%s, "%s", "%s", "", "")`, expr, columnLabel, col)
 	}
 	// max by: every replica reports, a standby reports zeros. The
-	// forgets are summed: each replica counts those it served.
+	// forgets are summed: each replica counts those it served. Zeros are
+	// left out (a row's missing count is 0), so the answer grows with what
+	// fails, not with the fleet: most controllers send only their idle
+	// count and the two anchors, max_failures (every row has one) and
+	// keys_at_cap (absent says the cap is unknown, 0 does not).
 	controllers := strings.Join([]string{
-		tag(fmt.Sprintf("max by (%s, state) (%s)", by, metricKeys), colKeys),
-		tag(fmt.Sprintf("max by (%s) (%s)", by, metricOldest), colOldest),
+		tag(fmt.Sprintf("max by (%s, state) (%s) > 0", by, metricKeys), colKeys),
+		tag(fmt.Sprintf("max by (%s) (%s) > 0", by, metricOldest), colOldest),
 		tag(fmt.Sprintf("max by (%s) (%s)", by, metricMaxFailures), colMaxFailures),
 		tag(fmt.Sprintf("max by (%s) (%s)", by, metricKeysAtCap), colAtCap),
-		tag(fmt.Sprintf("sum by (%s) (increase(%s[1d]))", by, metricForgets), colForgets),
+		tag(fmt.Sprintf("sum by (%s) (increase(%s[1d])) > 0", by, metricForgets), colForgets),
 	}, "\nor ")
 	worst := strings.Join([]string{
 		tag(fmt.Sprintf("max by (%s, key, state) (%s)", by, metricWorstFailures), colFailures),
