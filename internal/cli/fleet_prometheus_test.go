@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -141,6 +142,34 @@ func TestFleetThroughARealPrometheus(t *testing.T) {
 		}
 		if e, a := r.MaxFailures, r.WorstKeys[0].Failures; e != a {
 			t.Errorf("row %s: deepest streak %d, its worst key's %d (%+v)", r.ID(), e, a, r.WorstKeys[0])
+		}
+	}
+	// Every panel of the Grafana dashboard answers from this Prometheus.
+	raw, err := os.ReadFile("../../config/grafana/kubectl-backoff-fleet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	c, err := fleet.NewClient(fleet.Config{URL: prom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range dash.Panels {
+		for _, tg := range p.Targets {
+			r, err := c.Query(context.Background(), tg.Expr, time.Now())
+			if err != nil {
+				t.Errorf("dashboard panel %q: %v", p.Title, err)
+			} else if len(r.Samples) == 0 {
+				t.Errorf("dashboard panel %q: no data", p.Title)
+			}
 		}
 	}
 	if e, a := 12, len(f.Rows); e != a {
