@@ -42,7 +42,7 @@ var floors = []struct {
 	{"internal/inspector/why", []string{"instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
 	// The TUI: widgets below the views below the root, nothing pointing back up.
 	{"internal/ui/widget", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/ui/view", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
+	{"internal/ui/view", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
 	{"ui", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
 	// The demo is a controller: it imports instrument, and only cli imports it.
 	{"demo", []string{"instrument", "instrument/api"}},
