@@ -78,7 +78,7 @@ name), or shows the command to run.`,
 	f.StringSliceVar(&o.Clusters, "cluster", o.Clusters, "Only these clusters")
 	f.StringVar(&o.Sort, "sort", o.Sort, "Sort by "+strings.Join(fleet.Sorts, ", ")+" (default worst: the oldest unresolved failure first)")
 	f.BoolVar(&o.ShowQueries, "show-queries", o.ShowQueries, "Print the PromQL of each panel and exit")
-	f.DurationVar(&o.Timeout, "request-timeout-prometheus", o.Timeout, "Give up on a query after this long")
+	f.DurationVar(&o.Timeout, "prometheus-timeout", o.Timeout, "Give up on a query after this long")
 	f.StringSliceVar(&o.ContextMap, "context-map", o.ContextMap, "CLUSTER=CONTEXT: the kube context enter attaches through for a cluster (default: a context named as the cluster)")
 	f.StringVar(&o.ContextMapFile, "context-map-file", o.ContextMapFile, "A file of CLUSTER=CONTEXT lines, as --context-map")
 	o.output.addFlags(cmd)
@@ -92,6 +92,9 @@ func (o *FleetOptions) Complete(args []string) error {
 		return err
 	}
 	if o.BearerTokenFile != "" {
+		if o.BearerToken != "" {
+			return errors.New("--bearer-token and --bearer-token-file exclude each other")
+		}
 		b, err := os.ReadFile(o.BearerTokenFile)
 		if err != nil {
 			return fmt.Errorf("--bearer-token-file: %w", err)
@@ -131,9 +134,6 @@ func (o *FleetOptions) Validate() error {
 	}
 	if o.PasswordFile != "" && o.Username == "" {
 		return errors.New("--password-file needs --username")
-	}
-	if o.BearerToken != "" && o.BearerTokenFile != "" && o.client == nil && !o.ShowQueries {
-		return errors.New("--bearer-token and --bearer-token-file exclude each other")
 	}
 	if err := fleet.CheckSort(o.Sort); err != nil {
 		return fmt.Errorf("--sort: %w", err)
