@@ -43,10 +43,10 @@ func TestFleetCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name            string
-		args            []string
+		name             string
+		args             []string
 		wantOut, wantErr string // substrings; wantErr of stderr or the error
-		wantQueries     int64
+		wantQueries      int64
 	}{
 		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 2},
 		{"wide", []string{"--prometheus", url, "-o", "wide"}, "BACKOFF", "partial: 1 warnings", 2},
