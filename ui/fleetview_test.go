@@ -114,3 +114,21 @@ func TestFleetEnter(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetFilter: / types a filter over cluster/namespace/controller,
+// applied as typed; esc restores the one before, enter keeps it.
+func TestFleetFilter(t *testing.T) {
+	m := fleetModel(t, 120, 40, view.FleetOptions{Read: fixedRead})
+	m = send(t, m, press("/"), press("w"), press("e"), press("s"), press("t"))
+	if got := screen(m); strings.Contains(got, "outage") || !strings.Contains(got, "naive") {
+		t.Errorf("typing west: want west's rows only:\n%s", got)
+	}
+	typed := send(t, m, press("esc"))
+	if got := screen(typed); !strings.Contains(got, "outage") {
+		t.Errorf("esc: want every row back:\n%s", got)
+	}
+	kept := send(t, m, press("enter"))
+	if got := screen(kept); strings.Contains(got, "outage") || !strings.Contains(got, "filter: west") {
+		t.Errorf("enter: want the filter kept and shown:\n%s", got)
+	}
+}

@@ -54,17 +54,17 @@ type FleetReadMsg struct {
 
 // fleetKeyMap is the fleet view's keys.
 type fleetKeyMap struct {
-	Up, Down, Open, Sort, Refresh, Help, Quit key.Binding
+	Up, Down, Open, Sort, Filter, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help. help.KeyMap.
 func (k fleetKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Sort, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Filter, k.Sort, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is every binding of the view. help.KeyMap.
 func (k fleetKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Sort}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Filter, k.Sort}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Fleet is the fleet view's model.
@@ -82,6 +82,8 @@ type Fleet struct {
 	offset   int
 	sort     string
 	attached bool
+	typing   bool   // the filter line is being typed (fleetfilter.go)
+	before   string // the filter before typing began, for esc
 }
 
 // NewFleet is the fleet view over opts; Refresh is its first read.
@@ -94,7 +96,7 @@ func NewFleet(c *Common, opts FleetOptions) Fleet {
 		s = fleetread.SortWorst
 	}
 	return Fleet{C: c, opts: opts, sort: s,
-		keys: fleetKeyMap{Up: k.Up, Down: k.Down, Open: open, Sort: sort, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
+		keys: fleetKeyMap{Up: k.Up, Down: k.Down, Open: open, Sort: sort, Filter: k.Filter, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
 // Refresh sends a read, unless one is under way.
@@ -162,6 +164,8 @@ func (v Fleet) update(msg tea.KeyPressMsg) (Fleet, tea.Cmd, Intent) {
 		return v, nil, NoteIntent{Text: "sorted by " + v.sort}
 	case key.Matches(msg, v.keys.Open):
 		return v.open()
+	case key.Matches(msg, v.keys.Filter):
+		return v.startFilter()
 	}
 	return v, nil, nil
 }
@@ -224,6 +228,9 @@ func (v Fleet) view() string {
 	} else if v.last != nil && len(v.last.Warnings) > 0 {
 		out = append(out, s.Warn.Render(widget.Fit("partial: "+widget.OneLine(text.Printable(v.last.Warnings[0])), w)))
 	}
+	if l := v.filterLine(); l != "" {
+		out = append(out, widget.Fit(text.Printable(l), w))
+	}
 	out = append(out, s.Header.Render(widget.Fit(fleetLine("CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST", "STREAK", "CAP", "FORGETS", w), w)))
 	room := v.C.bodyHeight() - len(out)
 	lines := v.rowLines(room)
@@ -242,6 +249,9 @@ func (v *Fleet) rowLines(room int) []string {
 	w, s := v.C.Width, v.C.Styles
 	if len(v.rows) == 0 {
 		if v.last != nil {
+			if len(v.last.Rows) > 0 {
+				return []string{widget.Fit("no controller passes the filter", w)}
+			}
 			return []string{widget.Fit("no instrumented controller in this Prometheus (kubectl_backoff_* series)", w)}
 		}
 		return nil
