@@ -132,3 +132,19 @@ func TestFleetFilter(t *testing.T) {
 		t.Errorf("enter: want the filter kept and shown:\n%s", got)
 	}
 }
+
+// TestFleetSaysPartialAnswers: a Thanos partial response is said with the
+// store's own words over the rows it did return.
+func TestFleetSaysPartialAnswers(t *testing.T) {
+	read := func(context.Context) (*fleet.Fleet, error) {
+		f := fixedFleet()
+		f.Warnings = []string{"partial response: store 10.0.0.7:10901 unavailable"}
+		return f, nil
+	}
+	got := screen(fleetModel(t, 120, 40, view.FleetOptions{Read: read}))
+	for _, want := range []string{"partial: partial response: store 10.0.0.7:10901 unavailable", "outage"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("screen lacks %q:\n%s", want, got)
+		}
+	}
+}
