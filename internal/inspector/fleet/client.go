@@ -142,12 +142,16 @@ func (c *Client) Query(ctx context.Context, promql string, at time.Time) (*Resul
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", c.Server(), err)
+		// url.Error repeats the method and the URL, already said here.
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("prometheus at %s: %w", c.Server(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, fmt.Errorf("query %s: reading the answer: %w", c.Server(), err)
+		return nil, fmt.Errorf("prometheus at %s: reading the answer: %w", c.Server(), err)
 	}
 	return decode(resp.StatusCode, body)
 }

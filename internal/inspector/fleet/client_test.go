@@ -115,3 +115,19 @@ func TestReadIsOneQueryPerPanel(t *testing.T) {
 		t.Errorf("rows: want %d, got %d", e, a)
 	}
 }
+
+// TestReadSaysAnUnreachableServerOnce: both panels fail alike; the error
+// says so once, naming the server once.
+func TestReadSaysAnUnreachableServerOnce(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	c, err := NewClient(Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(context.Background(), c, Options{})
+	if err == nil || strings.Count(err.Error(), url) != 1 || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("got %v, want the server named once and its refusal", err)
+	}
+}

@@ -106,7 +106,7 @@ func Read(ctx context.Context, c *Client, opts Options) (*Fleet, error) {
 		wg.Go(func() { results[i], errs[i] = c.Query(ctx, p.Query, at) })
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := distinct(errs); err != nil {
 		return nil, err
 	}
 	f := &Fleet{At: at, Server: c.Server(), ClusterLabel: opts.ClusterLabel, Queries: len(panels)}
@@ -154,6 +154,20 @@ func Read(ctx context.Context, c *Client, opts Options) (*Fleet, error) {
 	slices.Sort(f.Clusters)
 	Sort(f.Rows, SortWorst)
 	return f, nil
+}
+
+// distinct joins the panels' errors, each message once: both queries go
+// to one server, which is most often down for both alike.
+func distinct(errs []error) error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	return errors.Join(out...)
 }
 
 // foldWorst puts each worst-key sample under its controller's row; a key
