@@ -37,8 +37,8 @@ type FleetOptions struct {
 	output   *outputFlags
 	client   *fleet.Client
 	contexts map[string]string
-	// tui runs the fleet view; set by the command when it prints to a
-	// terminal, nil in tests.
+	// tui runs the fleet view when stdout is a terminal and -o is not
+	// given (runFleetTUI).
 	tui func(ctx context.Context, o *FleetOptions) error
 }
 

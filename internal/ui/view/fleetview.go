@@ -73,17 +73,16 @@ type Fleet struct {
 	opts FleetOptions
 	keys fleetKeyMap
 
-	last     *fleetread.Fleet // the last read that answered; kept when one fails
-	rows     []fleetread.Row  // last's rows, filtered and sorted
-	err      error            // the last read's failure, nil once one answers
-	reading  bool
-	sentAt   time.Time
-	cursor   int
-	offset   int
-	sort     string
-	attached bool
-	typing   bool   // the filter line is being typed (fleetfilter.go)
-	before   string // the filter before typing began, for esc
+	last    *fleetread.Fleet // the last read that answered; kept when one fails
+	rows    []fleetread.Row  // last's rows, filtered and sorted
+	err     error            // the last read's failure, nil once one answers
+	reading bool
+	sentAt  time.Time
+	cursor  int
+	offset  int
+	sort    string
+	typing  bool   // the filter line is being typed (fleetfilter.go)
+	before  string // the filter before typing began, for esc
 }
 
 // NewFleet is the fleet view over opts; Refresh is its first read.
@@ -179,7 +178,6 @@ func (v Fleet) open() (Fleet, tea.Cmd, Intent) {
 	r := v.rows[v.cursor]
 	if ctx, ok := v.contextFor(r.Cluster); ok && v.opts.Attach != nil {
 		v.opts.Attach(r, ctx)
-		v.attached = true
 		return v, tea.Quit, nil
 	}
 	note := "no kube context for cluster " + orDash(r.Cluster) + " (--context-map " + orDash(r.Cluster) + "=CONTEXT); run: " + topCommand(r, "CONTEXT")
