@@ -32,7 +32,8 @@ var floors = []struct {
 	{"internal/inspector/objstatus", nil},
 	{"internal/inspector/kick", nil},
 	{"internal/inspector/cluster", nil},
-	{"internal/inspector/cluster/clustertest", nil}, // a port-forward API server for tests: links testing
+	{"internal/inspector/cluster/clustertest", nil},                            // a port-forward API server for tests: links testing
+	{"internal/inspector/fleet", []string{"instrument/api", "internal/query"}}, // the fleet through Prometheus' HTTP API: no client library
 	{"internal/inspector/explain", []string{"internal/text", "instrument/api", "internal/inspector/objstatus"}},
 	{"inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain
 	{"internal/inspector/describe", []string{"instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/objstatus"}},
@@ -41,11 +42,11 @@ var floors = []struct {
 	{"internal/inspector/why", []string{"instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/explain", "internal/inspector/logs", "internal/inspector/objstatus"}},
 	// The TUI: widgets below the views below the root, nothing pointing back up.
 	{"internal/ui/widget", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/query"}},
-	{"internal/ui/view", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
+	{"internal/ui/view", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/objstatus", "internal/inspector/why", "internal/query", "internal/ui/widget"}},
 	{"ui", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
 	// The demo is a controller: it imports instrument, and only cli imports it.
 	{"demo", []string{"instrument", "instrument/api"}},
-	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui", "internal/ui/widget"}},
+	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui", "internal/ui/widget"}},
 	{"config", nil}, // manifests and their tests: no Go API
 	{"hack", nil},   // the build scripts and their tests: no Go API
 	{"", []string{"internal/text", "internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through text.Printable

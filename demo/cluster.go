@@ -64,8 +64,10 @@ func (d *Demo) startCluster(ctx context.Context, g *errgroup.Group) error {
 		sc := &scenarios[i]
 		// A forget is an Event on the ConfigMap: kubectl describe shows it.
 		probe := newProbe(d.reg, sc, d.opts.Jitter, instrument.Options{
-			EventRecorder: mgr.GetEventRecorder("kubectl-backoff-demo"),
-			EventObjects:  mgr.GetAPIReader(),
+			MetricsRegisterer: d.metrics,
+			WorstKeys:         instrument.DefaultWorstKeys,
+			EventRecorder:     mgr.GetEventRecorder("kubectl-backoff-demo"),
+			EventObjects:      mgr.GetAPIReader(),
 		})
 		mine := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetLabels()[scenarioLabel] == sc.name })
 		err := builder.ControllerManagedBy(mgr).

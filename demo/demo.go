@@ -23,6 +23,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -32,8 +33,12 @@ type Demo struct {
 	opts   Options
 	counts []int
 	reg    *instrument.Registry
-	server *instrument.ServerRunnable
-	env    *env
+	// metrics is the registry the probes' series are on, served at
+	// /metrics beside the endpoint: a demo's own, so that two demos in one
+	// process (a fleet test's two clusters) do not replace each other's.
+	metrics *prometheus.Registry
+	server  *instrument.ServerRunnable
+	env     *env
 	// writer is where simulated users write: the fake client, or a direct
 	// (uncached) client to the API server.
 	writer client.Client
@@ -59,21 +64,22 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 		return nil, err
 	}
 	d := &Demo{
-		opts:   opts,
-		counts: split(opts.Keys),
-		reg:    instrument.NewRegistry(),
-		kicks:  make([]chan event.GenericEvent, len(scenarios)),
-		done:   make(chan struct{}),
+		opts:    opts,
+		counts:  split(opts.Keys),
+		reg:     instrument.NewRegistry(),
+		metrics: prometheus.NewRegistry(),
+		kicks:   make([]chan event.GenericEvent, len(scenarios)),
+		done:    make(chan struct{}),
 	}
 	d.env = newEnv(&d.opts, d.counts, time.Now())
 	// A forget is logged where the controllers log (as the instrument's
 	// default, controller-runtime's logger, does in a real manager), so
 	// that --from-logs reads the resets too.
 	forgetLog := opts.forgetLogger(nil)
-	d.server = instrument.NewServer(opts.Listen, instrument.NewHandler(instrument.HandlerOptions{
+	d.server = instrument.NewServer(opts.Listen, withMetrics(d.metrics, instrument.NewHandler(instrument.HandlerOptions{
 		Registry: d.reg,
 		Logger:   &forgetLog,
-	}))
+	})))
 	// Bind now, so that a bad or busy address fails Start and port 0 is known.
 	if err := d.server.Listen(); err != nil {
 		return nil, listenError(opts.Listen, err)
@@ -134,7 +140,7 @@ func (d *Demo) startEmbedded(ctx context.Context, g *errgroup.Group) error {
 	// controllers, with no keys yet) while 100,000 objects are being built.
 	probes := make([]*instrument.Probe, len(scenarios))
 	for i := range scenarios {
-		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter, instrument.Options{})
+		probes[i] = newProbe(d.reg, &scenarios[i], d.opts.Jitter, instrument.Options{MetricsRegisterer: d.metrics, WorstKeys: instrument.DefaultWorstKeys})
 	}
 	d.serving = true
 	g.Go(func() error { return d.server.Start(ctx) })
@@ -253,6 +259,10 @@ func (d *Demo) Addr() net.Addr { return d.server.Addr() }
 
 // URL is the endpoint's base URL, e.g. http://127.0.0.1:8082/debug/backoff/.
 func (d *Demo) URL() string { return "http://" + d.Addr().String() + api.DefaultPrefix }
+
+// MetricsURL is where the demo serves its probes' Prometheus series, as a
+// controller's metrics server does: http://127.0.0.1:8082/metrics.
+func (d *Demo) MetricsURL() string { return "http://" + d.Addr().String() + metricsPath }
 
 // Registry lists the demo's controllers, for an in-process client.
 func (d *Demo) Registry() *instrument.Registry { return d.reg }

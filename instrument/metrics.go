@@ -82,7 +82,7 @@ func registerMetrics[T comparable](p *TypedProbe[T], opts TypedOptions[T]) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.metrics = &probeMetrics{reg: r}
+	p.metrics = &probeMetrics{reg: r, worstN: worstKeysOf(opts.WorstKeys)}
 	p.registerCollectorLocked()
 }
 
@@ -90,6 +90,7 @@ func registerMetrics[T comparable](p *TypedProbe[T], opts TypedOptions[T]) {
 type probeMetrics struct {
 	reg       prometheus.Registerer
 	collector prometheus.Collector
+	worstN    int // Options.WorstKeys, capped
 }
 
 // reregisterMetrics registers the probe's series again under its name now:
@@ -108,6 +109,7 @@ func (p *TypedProbe[T]) reregisterMetrics() {
 func (p *TypedProbe[T]) registerCollectorLocked() {
 	r := p.metrics.reg
 	c := newCollector(p, p.reg)
+	c.worstN = p.metrics.worstN
 	p.metrics.collector = c
 	var err error
 	// A few tries: two probes of one name built at once may each unregister
@@ -137,6 +139,10 @@ type collector[T comparable] struct {
 	reg *Registry
 
 	keys, oldest, maxFailures, atCap, forgets *prometheus.Desc
+	// worstN is how many worst keys a scrape exports (Options.WorstKeys);
+	// 0 exports none.
+	worstN int
+	worst  worstDescs
 
 	mu  sync.Mutex
 	buf []query.Item // reused between scrapes; guarded by mu
@@ -157,6 +163,7 @@ func newCollector[T comparable](p *TypedProbe[T], reg *Registry) *collector[T] {
 			"Keys retrying at the per-item exponential limiter's maximum delay.", nil, l),
 		forgets: prometheus.NewDesc(MetricForgets,
 			"Keys whose backoff was reset through the endpoint, by what followed.", []string{"outcome"}, l),
+		worst: newWorstDescs(l),
 	}
 }
 
@@ -164,6 +171,10 @@ func newCollector[T comparable](p *TypedProbe[T], reg *Registry) *collector[T] {
 func (c *collector[T]) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.keys, c.oldest, c.maxFailures, c.atCap, c.forgets} {
 		ch <- d
+	}
+	if c.worstN > 0 {
+		ch <- c.worst.failures
+		ch <- c.worst.retry
 	}
 }
 
@@ -190,6 +201,7 @@ func (c *collector[T]) Collect(ch chan<- prometheus.Metric) {
 	f := &c.probe.forgets
 	ch <- prometheus.MustNewConstMetric(c.forgets, prometheus.CounterValue, float64(f.requeued.Load()), ForgetRequeued)
 	ch <- prometheus.MustNewConstMetric(c.forgets, prometheus.CounterValue, float64(f.reset.Load()), ForgetReset)
+	c.worst.collect(ch, s.worst, now)
 }
 
 // summary is what one scrape computes over all keys.
@@ -198,12 +210,17 @@ type summary struct {
 	oldest      int64 // start of the oldest unresolved failure, 0 for none
 	maxFailures int
 	atCap       int
+	worst       []worstKey // the worst keys, worst first, when asked for
 }
 
 // summarize folds the store into a summary at now. capAt is the failure
 // count from which the limiter's delay is its maximum (0: unknown).
 func (c *collector[T]) summarize(now int64, capAt int) summary {
 	s := summary{byState: make([]int, len(api.States))}
+	var worst *worstKeys
+	if c.worstN > 0 {
+		worst = &worstKeys{n: c.worstN, top: make([]worstKey, 0, c.worstN)}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.buf, _ = c.probe.store.scan(context.Background(), now, c.buf, func(snaps []query.Item) error {
@@ -222,9 +239,15 @@ func (c *collector[T]) summarize(now int64, capAt int) summary {
 			if capAt > 0 && k.Failures >= capAt && k.State != api.StateFailed {
 				s.atCap++
 			}
+			if worst != nil {
+				worst.offer(k)
+			}
 		}
 		return nil
 	})
+	if worst != nil {
+		s.worst = worst.top
+	}
 	return s
 }
 

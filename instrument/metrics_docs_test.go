@@ -45,7 +45,8 @@ func TestDocumentedSeriesAreExported(t *testing.T) {
 // unexportedSeries maps every series name in text to whether the probe
 // exports it.
 func unexportedSeries(text string) map[string]bool {
-	exported := map[string]bool{MetricKeys: true, MetricOldestFailure: true, MetricMaxFailures: true, MetricKeysAtCap: true, MetricForgets: true}
+	exported := map[string]bool{MetricKeys: true, MetricOldestFailure: true, MetricMaxFailures: true, MetricKeysAtCap: true, MetricForgets: true,
+		MetricWorstKeyFailures: true, MetricWorstKeyRetry: true}
 	var out map[string]bool
 	for _, s := range seriesName.FindAllString(text, -1) {
 		if out == nil {

@@ -88,6 +88,13 @@ type TypedOptions[T comparable] struct {
 	MetricsRegisterer prometheus.Registerer
 	// DisableMetrics registers no Prometheus series.
 	DisableMetrics bool
+	// WorstKeys, if above 0, also exports the controller's WorstKeys worst
+	// keys (most failures in a row first; DefaultWorstKeys is a good value,
+	// MaxWorstKeys the most): MetricWorstKeyFailures and MetricWorstKeyRetry,
+	// labelled by key and state, replaced at each scrape as keys change.
+	// The one per-key export, so off by default: it costs 2·WorstKeys
+	// series per replica, and a new series each time a key enters them.
+	WorstKeys int
 
 	// EventRecorder, if set, records a Normal Event (reason
 	// EventReasonBackoffReset) on the object behind each key a forget

@@ -59,6 +59,8 @@ func registerView[V view.View](title string) mode {
 // The views added with registerView, one line each.
 var modeChain = registerView[view.Chain]("why chain")
 
+var modeFleet = registerView[view.Fleet]("fleet")
+
 // nextMode is the mode registerView gives next: after the fixed modes.
 var nextMode = modePaused + 1
 

@@ -52,6 +52,9 @@ type Model struct {
 
 	// exitErr is why the UI gave up, returned by Run.
 	exitErr error
+	// first is the first read of a view the UI opens on other than the
+	// table (the fleet view), sent by Init.
+	first tea.Cmd
 }
 
 // newModel is the UI's model for opts; Run runs it, and tests drive it
@@ -79,6 +82,11 @@ func newModel(ctx context.Context, opts view.Options) Model {
 	if opts.For != nil {
 		m.stack, m.forv = []mode{modeFor}, view.NewFor(c, *opts.For)
 	}
+	if opts.Fleet != nil {
+		f, first := view.NewFleet(c, *opts.Fleet).Refresh()
+		m.stack, m.first = []mode{modeFleet}, first
+		m.setView(modeFleet, f)
+	}
 	return m
 }
 
@@ -86,7 +94,7 @@ func newModel(ctx context.Context, opts view.Options) Model {
 // turns colours off; bold, reverse and the text markers stay. An endpoint
 // never reached within Options.GiveUp ends it with the error.
 func Run(ctx context.Context, opts view.Options) error {
-	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) && opts.For == nil {
+	if opts.Session == nil && (len(opts.Pods) == 0 || opts.Attach == nil) && opts.For == nil && opts.Fleet == nil {
 		return errors.New("ui: no session, and no pods to pick one from")
 	}
 	// Cancelled on return, so that an attach still under way gives up.
@@ -120,6 +128,8 @@ func (m Model) Init() tea.Cmd {
 		return tea.RequestBackgroundColor
 	case modeFor:
 		return tea.Batch(m.forv.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+	case modeFleet:
+		return tea.Batch(m.first, tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
 	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
 }
@@ -264,6 +274,8 @@ type (
 	ForOptions = view.ForOptions
 	// ForAttachFunc opens a session on a controller's pods: view.ForAttachFunc.
 	ForAttachFunc = view.ForAttachFunc
+	// FleetOptions opens the UI on the fleet view: view.FleetOptions.
+	FleetOptions = view.FleetOptions
 )
 
 // receive offers msg to the views that take messages in (view.Receiver):

@@ -209,6 +209,7 @@ func (o *DemoOptions) printStarted(d *demo.Demo) {
 	}
 	fmt.Fprintf(o.ErrOut, "try: kubectl backoff top --addr %s   (get, describe --controller outage, forget: the same --addr)\n", addr)
 	fmt.Fprintf(o.ErrOut, " or: curl -s '%sv1/keys?state=backoff&sort=failures&limit=5'\n", d.URL())
+	fmt.Fprintf(o.ErrOut, "Prometheus series (scrape them, then kubectl backoff fleet): %s\n", d.MetricsURL())
 	if o.LogFile != "" {
 		fmt.Fprintf(o.ErrOut, "the controllers' log goes to %s; try: kubectl backoff get --from-logs %s\n", o.LogFile, o.LogFile)
 	}

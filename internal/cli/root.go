@@ -58,6 +58,7 @@ backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serv
 	cmd.AddCommand(
 		NewTopCommand(cf, streams),
 		NewGetCommand(cf, streams),
+		NewFleetCommand(cf, streams),
 		NewDescribeCommand(cf, streams),
 		NewWhyCommand(cf, streams),
 		NewForgetCommand(cf, streams),

@@ -70,4 +70,7 @@ type Options struct {
 	// For, when set, opens the UI on `top --for TYPE`: the objects of a kind
 	// that are not Current, live. Session and Pods are then not needed.
 	For *ForOptions
+	// Fleet, when set, opens the UI on the fleet view (`kubectl backoff
+	// fleet`): every controller of every cluster, from Prometheus.
+	Fleet *FleetOptions
 }

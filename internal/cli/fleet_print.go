@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+)
+
+// fleetHeader says what a read is: as of when, from which server, how many
+// clusters answered (and that a warning may have left some out).
+func fleetHeader(f *fleet.Fleet) string {
+	s := fmt.Sprintf("as of %s from %s: %d controllers in %d clusters (by label %q), %d queries",
+		f.At.Local().Format(time.TimeOnly), f.Server, len(f.Rows), len(f.Clusters), f.ClusterLabel, f.Queries)
+	if len(f.Warnings) > 0 {
+		s += fmt.Sprintf("; partial: %d warnings", len(f.Warnings))
+	}
+	return s
+}
+
+// printFleet prints rows as a table; wide adds the keys by state and the
+// worst key.
+func printFleet(w io.Writer, rows []fleet.Row, wide bool) error {
+	t := newTable(w)
+	head := []string{"CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST FAILURE", "STREAK", "AT CAP", "FORGETS 1D"}
+	if wide {
+		for _, st := range api.States {
+			head = append(head, strings.ToUpper(string(st)))
+		}
+		head = append(head, "WORST KEY")
+	}
+	fmt.Fprintln(t, strings.Join(head, "\t"))
+	for i := range rows {
+		fmt.Fprintln(t, strings.Join(fleetCells(&rows[i], wide), "\t"))
+	}
+	return t.Flush()
+}
+
+// fleetCells are a row's cells as the table prints them; "-" where the
+// probe cannot know (keys at cap with a custom limiter).
+func fleetCells(r *fleet.Row, wide bool) []string {
+	atCap := "-"
+	if r.KeysAtCap != nil {
+		atCap = strconv.Itoa(*r.KeysAtCap)
+	}
+	cells := []string{orDash(r.Cluster), orDash(r.Namespace), r.Controller,
+		fmt.Sprintf("%d/%d", r.Failing(), r.Total()), age(r.OldestFailureSeconds),
+		strconv.Itoa(r.MaxFailures), atCap, strconv.Itoa(r.ForgetsLastDay)}
+	if wide {
+		for _, st := range api.States {
+			cells = append(cells, strconv.Itoa(r.Keys[st]))
+		}
+		worst := "-"
+		if len(r.WorstKeys) > 0 {
+			k := r.WorstKeys[0]
+			worst = fmt.Sprintf("%s (%s, %d failures)", k.Key, k.State, k.Failures)
+		}
+		cells = append(cells, worst)
+	}
+	return cells
+}
+
+// age is a failure's age in seconds as a duration; "-" for none.
+func age(seconds float64) string {
+	if seconds <= 0 || math.IsNaN(seconds) {
+		return "-"
+	}
+	return explain.FormatDuration(time.Duration(seconds * float64(time.Second)))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

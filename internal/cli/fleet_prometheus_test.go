@@ -1,0 +1,178 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+)
+
+// runCLI runs kubectl-backoff with args and returns its stdout.
+func runCLI(t testing.TB, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root := cli.NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	if err != nil {
+		err = fmt.Errorf("%w (stderr: %s)", err, errOut.String())
+	}
+	return out.String(), err
+}
+
+// startDemo runs an in-process demo of keys keys on a free loopback port.
+func startDemo(t testing.TB, keys int) *demo.Demo {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	opts := demo.DefaultOptions()
+	opts.Keys, opts.Seed, opts.Listen = keys, 7, "127.0.0.1:0"
+	d, err := demo.Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = d.Wait() })
+	return d
+}
+
+// byController counts a get's keys by controller and state.
+func byController(t testing.TB, addr string) map[string]map[api.State]int {
+	t.Helper()
+	out, err := runCLI(t, "get", "--addr", addr, "--limit", "0", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list api.KeyList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("get -o json: %v\n%s", err, out)
+	}
+	m := map[string]map[api.State]int{}
+	for _, k := range list.Items {
+		if m[k.Controller] == nil {
+			m[k.Controller] = map[api.State]int{}
+			for _, st := range api.States {
+				m[k.Controller][st] = 0
+			}
+		}
+		m[k.Controller][k.State]++
+	}
+	return m
+}
+
+// TestFleetThroughARealPrometheus: two demos labelled as two clusters,
+// scraped by a real Prometheus; fleet -o json shows both, worst first,
+// each controller's keys by state as its own endpoint's get counts them.
+func TestFleetThroughARealPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Prometheus and two demos")
+	}
+	demos := map[string]*demo.Demo{"east": startDemo(t, 40), "west": startDemo(t, 90)}
+	var targets []scrapeTarget
+	for _, c := range slices.Sorted(maps.Keys(demos)) {
+		targets = append(targets, scrapeTarget{addr: demos[c].Addr().String(), labels: map[string]string{"cluster": c, "namespace": "demo"}})
+	}
+	prom := startPrometheus(t, targets...)
+
+	var f fleet.Fleet
+	// The demos change as they run: a state read by get is compared with
+	// the same state scraped later, so this waits for a round in which
+	// nothing moved between the two reads.
+	pollUntil(t, 90*time.Second, "fleet to show what each demo's get shows", func() (bool, string) {
+		want := map[string]map[string]map[api.State]int{}
+		for c, d := range demos {
+			want[c] = byController(t, d.Addr().String())
+		}
+		out, err := runCLI(t, "fleet", "--prometheus", prom, "-o", "json")
+		if err != nil {
+			return false, err.Error()
+		}
+		f = fleet.Fleet{}
+		if err := json.Unmarshal([]byte(out), &f); err != nil {
+			t.Fatalf("fleet -o json: %v\n%s", err, out)
+		}
+		if e, a := []string{"east", "west"}, f.Clusters; !slices.Equal(e, a) {
+			return false, fmt.Sprintf("clusters: want %v, got %v", e, a)
+		}
+		got := map[string]map[string]map[api.State]int{}
+		for _, r := range f.Rows {
+			if got[r.Cluster] == nil {
+				got[r.Cluster] = map[string]map[api.State]int{}
+			}
+			got[r.Cluster][r.Controller] = r.Keys
+			if r.Namespace != "demo" {
+				t.Fatalf("row %s: namespace %q, want demo (the scrape's label)", r.ID(), r.Namespace)
+			}
+		}
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			return false, fmt.Sprintf("get: %v\nfleet: %v", want, got)
+		}
+		return true, ""
+	})
+	if e, a := 2, f.Queries; e != a {
+		t.Errorf("queries: want %d, got %d", e, a)
+	}
+	if !slices.IsSortedFunc(f.Rows, func(a, b fleet.Row) int { return int(b.OldestFailureSeconds - a.OldestFailureSeconds) }) {
+		t.Errorf("rows not worst first: %+v", f.Rows)
+	}
+	if f.Rows[0].OldestFailureSeconds <= 0 || f.Rows[0].Failing() == 0 {
+		t.Errorf("worst row %s fails nothing: %+v", f.Rows[0].ID(), f.Rows[0])
+	}
+	// The demos export their worst keys: under each failing row, the
+	// deepest streak is its first worst key's, read in the same scrape.
+	for _, r := range f.Rows {
+		if r.MaxFailures == 0 {
+			continue
+		}
+		if len(r.WorstKeys) == 0 || len(r.WorstKeys) > 10 {
+			t.Errorf("row %s: %d worst keys, want 1..10", r.ID(), len(r.WorstKeys))
+			continue
+		}
+		if e, a := r.MaxFailures, r.WorstKeys[0].Failures; e != a {
+			t.Errorf("row %s: deepest streak %d, its worst key's %d (%+v)", r.ID(), e, a, r.WorstKeys[0])
+		}
+	}
+	// Every panel of the Grafana dashboard answers from this Prometheus.
+	raw, err := os.ReadFile("../../config/grafana/kubectl-backoff-fleet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	c, err := fleet.NewClient(fleet.Config{URL: prom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range dash.Panels {
+		for _, tg := range p.Targets {
+			r, err := c.Query(context.Background(), tg.Expr, time.Now())
+			if err != nil {
+				t.Errorf("dashboard panel %q: %v", p.Title, err)
+			} else if len(r.Samples) == 0 {
+				t.Errorf("dashboard panel %q: no data", p.Title)
+			}
+		}
+	}
+	if e, a := 12, len(f.Rows); e != a {
+		t.Errorf("rows: want %d (6 controllers × 2 clusters), got %d", e, a)
+	}
+}

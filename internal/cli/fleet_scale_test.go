@@ -1,0 +1,140 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+)
+
+// Scale of TestFleetAtScale: 3 clusters of 1,000 controllers, each with
+// the eleven series of a probe and two worst keys.
+const (
+	scaleClusters    = 3
+	scaleControllers = 1000
+	scaleWorstKeys   = 2
+	// scaleFailingEvery: one controller in 10 fails (300 of 3,000).
+	scaleFailingEvery = 10
+	// scaleBudget is the time a first frame or a refresh may take.
+	scaleBudget = 2 * time.Second
+)
+
+// syntheticProbes is the exposition of n probes' series, as one manager
+// serving n controllers would export them (with a namespace label, as a
+// federating Prometheus would keep it). One controller in failingEvery
+// fails, as in a fleet on a bad day: those have keys in every state, a
+// failure streak and worst keys; the rest are idle.
+func syntheticProbes(n, failingEvery int) string {
+	var b strings.Builder
+	states := []string{"backoff", "scheduled", "queued", "running", "failed", "idle"}
+	for i := range n {
+		l := fmt.Sprintf(`controller="ctrl-%04d",namespace="ns-%02d"`, i, i%50)
+		failing := i%failingEvery == 0
+		for j, st := range states {
+			v := 0
+			if failing || st == "idle" {
+				v = (i*7+j)%40 + 1
+			}
+			fmt.Fprintf(&b, "kubectl_backoff_keys{%s,state=%q} %d\n", l, st, v)
+		}
+		oldest, streak, atCap := 0, 0, 0
+		if failing {
+			oldest, streak, atCap = (i*37)%3600+1, i%25+scaleWorstKeys, i%5
+			for k := range scaleWorstKeys {
+				kl := fmt.Sprintf(`%s,key="ns-%02d/obj-%d",state="backoff"`, l, i%50, k)
+				fmt.Fprintf(&b, "kubectl_backoff_worst_key_failures{%s} %d\n", kl, streak-k)
+				fmt.Fprintf(&b, "kubectl_backoff_worst_key_retry_seconds{%s} %d\n", kl, 30*k)
+			}
+		}
+		fmt.Fprintf(&b, "kubectl_backoff_oldest_failure_seconds{%s} %d\n", l, oldest)
+		fmt.Fprintf(&b, "kubectl_backoff_max_failures{%s} %d\n", l, streak)
+		fmt.Fprintf(&b, "kubectl_backoff_keys_at_cap{%s} %d\n", l, atCap)
+		fmt.Fprintf(&b, "kubectl_backoff_forgets_total{%s,outcome=\"requeued\"} %d\n", l, i%3)
+		fmt.Fprintf(&b, "kubectl_backoff_forgets_total{%s,outcome=\"reset\"} 0\n", l)
+	}
+	return b.String()
+}
+
+// TestFleetAtScale: a real Prometheus holding 3 clusters × 1,000
+// controllers, 300 of them failing; the fleet's first frame and each
+// refresh are two queries (one per panel, Queries) and answer within
+// scaleBudget.
+func TestFleetAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Prometheus over 3,000 synthetic controllers")
+	}
+	body := syntheticProbes(scaleControllers, scaleFailingEvery)
+	var targets []scrapeTarget
+	for c := range scaleClusters {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+			_, _ = w.Write([]byte(body))
+		}))
+		t.Cleanup(srv.Close)
+		targets = append(targets, scrapeTarget{addr: strings.TrimPrefix(srv.URL, "http://"), labels: map[string]string{"cluster": fmt.Sprintf("c%d", c)}})
+	}
+	// Every 5 s: scraping 3 × 23,000 series every second would take the
+	// cores the queries are timed on.
+	prom := startPrometheusEvery(t, 5*time.Second, targets...)
+	// A proxy in front counts the queries the fleet sends.
+	var queries atomic.Int64
+	u, _ := url.Parse(prom)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	counted := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/api/v1/query") {
+			queries.Add(1)
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(counted.Close)
+	c, err := fleet.NewClient(fleet.Config{URL: counted.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := scaleClusters * scaleControllers
+	pollUntil(t, 60*time.Second, fmt.Sprintf("%d controllers scraped", want), func() (bool, string) {
+		f, err := fleet.Read(context.Background(), c, fleet.Options{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return len(f.Rows) == want, fmt.Sprintf("%d rows", len(f.Rows))
+	})
+	for _, name := range []string{"first frame", "refresh 1", "refresh 2", "refresh 3"} {
+		before := queries.Load()
+		start := time.Now()
+		f, err := fleet.Read(context.Background(), c, fleet.Options{})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sent := queries.Load() - before
+		t.Logf("%s: %d controllers in %d clusters (worst has %d worst keys), %d queries, %v (load average %s)", name, len(f.Rows), len(f.Clusters), len(f.Rows[0].WorstKeys), sent, took.Round(time.Millisecond), loadAverage())
+		if e, a := int64(len(fleet.Queries("cluster"))), sent; e != a {
+			t.Errorf("%s: want %d queries (one per panel), sent %d", name, e, a)
+		}
+		if len(f.Rows) != want || len(f.Clusters) != scaleClusters {
+			t.Errorf("%s: %d rows in %d clusters, want %d in %d", name, len(f.Rows), len(f.Clusters), want, scaleClusters)
+		}
+		if took > scaleBudget && !raceEnabled {
+			t.Errorf("%s took %v, over %v", name, took, scaleBudget)
+		}
+	}
+}
+
+// loadAverage is the machine's one-minute load, to read a time beside.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
+}

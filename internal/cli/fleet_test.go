@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// fakePrometheus answers the table's query with one failing controller
+// of cluster east, the worst keys' with none, and a Thanos warning.
+func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries.Add(1)
+		_ = r.ParseForm()
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(r.Form.Get("query"), "worst_key") {
+			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"status":"success","warnings":["store 10.0.0.9:10901 down"],"data":{"resultType":"vector","result":[
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","state":"backoff","backoff_column":"keys"},"value":[1,"4"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"oldest_failure_seconds"},"value":[1,"125"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"max_failures"},"value":[1,"7"]}]}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestFleetCommand(t *testing.T) {
+	var queries atomic.Int64
+	url := fakePrometheus(t, &queries)
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name             string
+		args             []string
+		wantOut, wantErr string // substrings; wantErr of stderr or the error
+		wantQueries      int64
+	}{
+		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 2},
+		{"wide", []string{"--prometheus", url, "-o", "wide"}, "BACKOFF", "partial: 1 warnings", 2},
+		{"json", []string{"--prometheus", url, "-o", "json", "--bearer-token-file", token}, `"oldestFailureSeconds": 125`, "store 10.0.0.9:10901 down", 2},
+		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 2},
+		{"show queries", []string{"--show-queries"}, "label_replace(max by (cluster, namespace, controller, state) (kubectl_backoff_keys) > 0", "", 0},
+		{"cluster label", []string{"--show-queries", "--cluster-label", "k8s_cluster"}, "max by (k8s_cluster, namespace, controller)", "", 0},
+		{"no prometheus", nil, "", "--prometheus is required", 0},
+		{"bad url", []string{"--prometheus", "prometheus:9090"}, "", "--prometheus: prometheus URL", 0},
+		{"bad sort", []string{"--prometheus", url, "--sort", "age"}, "", "--sort: unknown order \"age\"", 0},
+		{"token twice", []string{"--prometheus", url, "--bearer-token", "x", "--bearer-token-file", token}, "", "exclude each other", 0},
+		{"password without user", []string{"--prometheus", url, "--password-file", token}, "", "--password-file needs --username", 0},
+		{"bad context map", []string{"--prometheus", url, "--context-map", "east"}, "", "--context-map \"east\": want CLUSTER=CONTEXT", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			queries.Store(0)
+			var out, errOut bytes.Buffer
+			root := NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+			root.SetArgs(append([]string{"fleet"}, tc.args...))
+			err := root.Execute()
+			stderr := errOut.String()
+			if err != nil {
+				stderr += err.Error()
+			}
+			if !strings.Contains(out.String(), tc.wantOut) {
+				t.Errorf("stdout: want %q in\n%s", tc.wantOut, out.String())
+			}
+			if !strings.Contains(stderr, tc.wantErr) {
+				t.Errorf("stderr/error: want %q in\n%s", tc.wantErr, stderr)
+			}
+			if e, a := tc.wantQueries, queries.Load(); e != a {
+				t.Errorf("queries: want %d, got %d", e, a)
+			}
+		})
+	}
+}

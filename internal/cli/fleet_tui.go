@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
+)
+
+// fleetMinRefresh is the fleet view's refresh at the fastest: Prometheus
+// changes once a scrape (15-60 s in most setups), and each refresh is two
+// queries over the whole fleet.
+const fleetMinRefresh = 10 * time.Second
+
+// runFleetTUI runs the fleet view until the user quits it or enter
+// chooses a controller; then it runs top there, through the chosen
+// cluster's kube context.
+func runFleetTUI(ctx context.Context, o *FleetOptions) error {
+	var chosen *fleet.Row
+	var kubeContext string
+	err := ui.Run(ctx, ui.Options{Refresh: fleetMinRefresh, Fleet: &ui.FleetOptions{
+		Read: func(ctx context.Context) (*fleet.Fleet, error) {
+			return fleet.Read(ctx, o.client, fleet.Options{ClusterLabel: o.ClusterLabel})
+		},
+		Filter: o.Filter, Clusters: o.Clusters, Sort: o.Sort,
+		ContextFor: o.contextFor,
+		Attach:     func(r fleet.Row, c string) { chosen, kubeContext = &r, c },
+	}})
+	if err != nil || chosen == nil {
+		return err
+	}
+	args := []string{"top", "--context", kubeContext, "--controller", chosen.Controller}
+	if chosen.Namespace != "" {
+		args = append(args, "-n", chosen.Namespace)
+	}
+	fmt.Fprintf(o.ErrOut, "attaching: kubectl backoff %s\n", strings.Join(args, " "))
+	root := NewRootCommand(o.IOStreams)
+	root.SetArgs(args)
+	return root.ExecuteContext(ctx)
+}
+
+// contextFor is the kube context cluster maps to: --context-map's, else
+// a context of the kubeconfig named as the cluster.
+func (o *FleetOptions) contextFor(cluster string) (string, bool) {
+	if c, ok := o.contexts[cluster]; ok {
+		return c, true
+	}
+	if o.cf == nil || cluster == "" {
+		return "", false
+	}
+	raw, err := o.cf.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return "", false
+	}
+	if _, ok := raw.Contexts[cluster]; ok {
+		return cluster, true
+	}
+	return "", false
+}
