@@ -26,7 +26,7 @@ import (
 
 // exampleOrder is the order the commands' examples run in: snapshot's
 // files before diff reads them, forget after the reads.
-var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "version", "dialects"}
+var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "mcp", "version", "dialects"}
 
 // placeholders turn an example written for a cluster into one against the
 // demo: the controller's deployment becomes --addr, and the example keys
@@ -127,6 +127,8 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 		t.Skip("kick patches objects on a cluster; the demo's store is in process")
 	case "why":
 		t.Skip("why reads objects on a cluster; the e2e tier runs it (e2e_why_test.go)")
+	case "mcp":
+		t.Skip("mcp serves until its client goes; TestMCPCommand drives it over HTTP with the SDK's client")
 	case "demo":
 		// Its own port, and stopped once it serves: it runs until Ctrl-C.
 		// Its own directory too, so that its --log leaves the running

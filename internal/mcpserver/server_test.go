@@ -249,4 +249,3 @@ func TestEscaped(t *testing.T) {
 		t.Errorf("summary = %q, want the escape written out", got)
 	}
 }
-

@@ -195,4 +195,3 @@ func (h *handlers) audit(tool, controller, what, who string, err error) {
 	}
 	fmt.Fprintf(h.cfg.Audit, "audit: %s mcp %s controller=%q %s by %q: %s\n", time.Now().UTC().Format(time.RFC3339), tool, controller, capText(what, 500), who, result)
 }
-

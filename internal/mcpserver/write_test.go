@@ -113,7 +113,9 @@ func TestKick(t *testing.T) {
 	if res := call(t, connect(t, cfg), "kick", map[string]any{"keys": []string{"demo/a"}}, nil); !res.IsError || !strings.Contains(textOf(res), cfg.NoKick) {
 		t.Errorf("kick without a cluster: %q", textOf(res))
 	}
-	cfg.Kick = func(context.Context, string, []string) ([]kick.Result, error) { return nil, errors.New("patch refused") }
+	cfg.Kick = func(context.Context, string, []string) ([]kick.Result, error) {
+		return nil, errors.New("patch refused")
+	}
 	if res := call(t, connect(t, cfg), "kick", map[string]any{"keys": []string{"demo/a"}}, nil); !res.IsError || !strings.Contains(textOf(res), "patch refused") {
 		t.Errorf("kick refused: %q", textOf(res))
 	}
