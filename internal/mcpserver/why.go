@@ -40,7 +40,9 @@ func (h *handlers) why(ctx context.Context, _ *mcp.CallToolRequest, in WhyInput)
 	}
 	a, err := h.cfg.Why(ctx, in.Object, in.Namespace)
 	if err != nil {
-		return nil, nil, h.toolError(err)
+		// why's own words, as the why command says them: ExplainError
+		// speaks of the controller's endpoint, and why failed on the API server.
+		return nil, nil, errors.New(capText(err.Error(), maxMessage))
 	}
 	out := &WhyOutput{Answer: *a}
 	bound(out)
