@@ -128,7 +128,16 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 	case "why":
 		t.Skip("why reads objects on a cluster; the e2e tier runs it (e2e_why_test.go)")
 	case "mcp":
-		t.Skip("mcp serves until its client goes; TestMCPCommand drives it over HTTP with the SDK's client")
+		// Served over HTTP on a port of its own, and stopped once it
+		// serves (TestMCPCommand talks to it); a source other than the
+		// demo's endpoint needs a cluster.
+		if !slices.Contains(args, "--addr") && !slices.Contains(args, "--file") {
+			t.Skip("mcp of a cluster's controller or log: the e2e tier runs it (e2e_mcp_test.go)")
+		}
+		if i := slices.Index(args, "--listen"); i >= 0 {
+			args = slices.Delete(args, i, i+2)
+		}
+		args = append(args, "--listen", "127.0.0.1:0")
 	case "demo":
 		// Its own port, and stopped once it serves: it runs until Ctrl-C.
 		// Its own directory too, so that its --log leaves the running
@@ -143,11 +152,14 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 	var out, errOut bytes.Buffer
 	runCtx, stop := context.WithTimeout(ctx, 30*time.Second)
 	defer stop()
-	stdout := io.Writer(&out)
-	if args[0] == "demo" {
+	stdout, stderr := io.Writer(&out), io.Writer(&errOut)
+	switch args[0] {
+	case "demo":
 		stdout = &cancelOnWrite{w: &out, cancel: stop}
+	case "mcp": // its stdout is the protocol's: where it serves is said on stderr
+		stderr = &cancelOnWrite{w: &errOut, cancel: stop}
 	}
-	cmd := cli.NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: &errOut})
+	cmd := cli.NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr})
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(runCtx)
 	switch {
@@ -161,6 +173,10 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 		t.Errorf("error: %v\nstderr: %s", err, errOut.String())
 	case args[0] == "demo" && !strings.Contains(out.String(), "http://"):
 		t.Errorf("demo printed %q, want its URL", out.String())
+	case args[0] == "mcp":
+		if !strings.Contains(errOut.String(), "Serving MCP") {
+			t.Errorf("mcp said %q on stderr, want where it serves", errOut.String())
+		}
 	case !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "-f") }) && out.Len() == 0:
 		t.Errorf("printed nothing on stdout; stderr: %s", errOut.String())
 	}
