@@ -168,7 +168,14 @@ func (h *handlers) keys(ctx context.Context, _ *mcp.CallToolRequest, in KeysInpu
 		out.More = fmt.Sprintf("%d more matching keys; ask with offset %d (limit up to %d), or narrow with state, controller, query or error", rest, q.Offset+len(l.Items), maxKeys)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d tracked keys match; keys %d-%d:\n", l.Matched, l.Total, q.Offset+min(1, len(l.Items)), q.Offset+len(l.Items))
+	switch {
+	case len(l.Items) == 0 && l.Matched == 0:
+		fmt.Fprintf(&b, "No keys match (%d tracked).\n", l.Total)
+	case len(l.Items) == 0:
+		fmt.Fprintf(&b, "%d of %d tracked keys match; none at offset %d.\n", l.Matched, l.Total, q.Offset)
+	default:
+		fmt.Fprintf(&b, "%d of %d tracked keys match; keys %d-%d:\n", l.Matched, l.Total, q.Offset+1, q.Offset+len(l.Items))
+	}
 	for _, k := range l.Items {
 		b.WriteString(keyLine(k, l.ServerTime))
 	}

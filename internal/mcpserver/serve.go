@@ -11,19 +11,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// CheckListen refuses an address that is not loopback unless any says it
+// CheckListen refuses an address that is not loopback unless allowAny says it
 // may be (--listen-any): the server answers with what the controllers
 // do, and with --allow-write acts on them, for whoever reaches it, with the
 // user's kubeconfig. flag is how the error names the flag that allows it.
-func CheckListen(addr string, any bool, flag string) error {
+func CheckListen(addr string, allowAny bool, flag string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--listen %q: want HOST:PORT, e.g. 127.0.0.1:8090", addr)
 	}
-	if any {
-		return nil
-	}
-	if host == "localhost" {
+	if allowAny || host == "localhost" {
 		return nil
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {

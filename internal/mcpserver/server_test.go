@@ -212,11 +212,19 @@ func TestRefusedInput(t *testing.T) {
 		{"key", map[string]any{"key": "demo/no-such-key"}, "demo/no-such-key"},
 		{"error_groups", map[string]any{"state": []string{"later"}}, `state: "later" is not a state`},
 		{"why", map[string]any{"object": "certificate"}, `object "certificate": give TYPE/NAME`},
+		{"why", map[string]any{}, "object"},
+		{"keys", map[string]any{"query": "no-such-key-anywhere"}, ""}, // not refused: an empty page
 		{"why", map[string]any{"object": "certificate/web"}, "why reads the object from the API server"},
 		{"forget", map[string]any{"keys": []string{"demo/outage-00001"}}, "restart it with `kubectl backoff mcp --allow-write`"},
 		{"kick", map[string]any{"keys": []string{"demo/outage-00001"}}, "restart it with `kubectl backoff mcp --allow-write`"},
 	} {
 		res := call(t, cs, tc.tool, tc.args, nil)
+		if tc.want == "" {
+			if res.IsError || !strings.Contains(textOf(res), "No keys match") {
+				t.Errorf("%s %v: %q; want an empty answer, said", tc.tool, tc.args, textOf(res))
+			}
+			continue
+		}
 		if !res.IsError || !strings.Contains(textOf(res), tc.want) {
 			t.Errorf("%s %v: error %v, %q; want an error containing %q", tc.tool, tc.args, res.IsError, textOf(res), tc.want)
 		}
