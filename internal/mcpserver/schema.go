@@ -32,7 +32,7 @@ func outputSchema[T any]() *jsonschema.Schema {
 func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 	base := map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[metav1.Duration](): {Type: "string", Description: "a Go duration, e.g. 1m30s"},
-		reflect.TypeFor[metav1.Time]():     {Type: "string", Format: "date-time"},
+		reflect.TypeFor[metav1.Time]():     {Type: "string", Description: "an RFC 3339 time"},
 		reflect.TypeFor[why.Node](): {Type: "object",
 			Description: "an object of the chain: object, via (how its parent reaches it), status, line (why, in one line), blocker, below (its own nodes)"},
 		reflect.TypeFor[[]*why.Answer](): {Types: []string{"null", "array"},
