@@ -46,7 +46,9 @@ var floors = []struct {
 	{"ui", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/explain", "internal/ui/view", "internal/ui/widget"}},
 	// The demo is a controller: it imports instrument, and only cli imports it.
 	{"demo", []string{"instrument", "instrument/api"}},
-	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui", "internal/ui/widget"}},
+	// The MCP server: the CLI's answers for assistants; never demo (controller-runtime).
+	{"internal/mcpserver", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/why", "internal/query"}},
+	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/mcpserver", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui", "internal/ui/widget"}},
 	{"config", nil}, // manifests and their tests: no Go API
 	{"hack", nil},   // the build scripts and their tests: no Go API
 	{"", []string{"internal/text", "internal/cli", "internal/inspector/explain"}}, // the plugin's main: its last error printed through text.Printable

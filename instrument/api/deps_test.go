@@ -14,7 +14,7 @@ func TestClientsLinkNoController(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	for _, pkg := range []string{"../../inspector", "../../internal/inspector/logs", "../../internal/inspector/kick", "../../internal/inspector/snapshot", "../../ui", ".", "../../internal/query"} {
+	for _, pkg := range []string{"../../inspector", "../../internal/inspector/logs", "../../internal/inspector/kick", "../../internal/inspector/snapshot", "../../internal/mcpserver", "../../ui", ".", "../../internal/query"} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)

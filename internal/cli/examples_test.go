@@ -26,7 +26,7 @@ import (
 
 // exampleOrder is the order the commands' examples run in: snapshot's
 // files before diff reads them, forget after the reads.
-var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "fleet", "version", "dialects"}
+var exampleOrder = []string{"get", "describe", "snapshot", "diff", "top", "forget", "demo", "kick", "why", "fleet", "mcp", "version", "dialects"}
 
 // placeholders turn an example written for a cluster into one against the
 // demo: the controller's deployment becomes --addr, and the example keys
@@ -131,6 +131,17 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 		if !slices.Contains(args, "--show-queries") {
 			t.Skip("fleet reads a Prometheus; TestFleetThroughARealPrometheus runs it against a real one scraping two demos")
 		}
+	case "mcp":
+		// Served over HTTP on a port of its own, and stopped once it
+		// serves (TestMCPCommand talks to it); a source other than the
+		// demo's endpoint needs a cluster.
+		if !slices.Contains(args, "--addr") && !slices.Contains(args, "--file") {
+			t.Skip("mcp of a cluster's controller or log: the e2e tier runs it (e2e_mcp_test.go)")
+		}
+		if i := slices.Index(args, "--listen"); i >= 0 {
+			args = slices.Delete(args, i, i+2)
+		}
+		args = append(args, "--listen", "127.0.0.1:0")
 	case "demo":
 		// Its own port, and stopped once it serves: it runs until Ctrl-C.
 		// Its own directory too, so that its --log leaves the running
@@ -145,11 +156,14 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 	var out, errOut bytes.Buffer
 	runCtx, stop := context.WithTimeout(ctx, 30*time.Second)
 	defer stop()
-	stdout := io.Writer(&out)
-	if args[0] == "demo" {
+	stdout, stderr := io.Writer(&out), io.Writer(&errOut)
+	switch args[0] {
+	case "demo":
 		stdout = &cancelOnWrite{w: &out, cancel: stop}
+	case "mcp": // its stdout is the protocol's: where it serves is said on stderr
+		stderr = &cancelOnWrite{w: &errOut, cancel: stop}
 	}
-	cmd := cli.NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: &errOut})
+	cmd := cli.NewRootCommand(genericiooptions.IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr})
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(runCtx)
 	switch {
@@ -163,6 +177,10 @@ func runExample(ctx context.Context, t *testing.T, line string) {
 		t.Errorf("error: %v\nstderr: %s", err, errOut.String())
 	case args[0] == "demo" && !strings.Contains(out.String(), "http://"):
 		t.Errorf("demo printed %q, want its URL", out.String())
+	case args[0] == "mcp":
+		if !strings.Contains(errOut.String(), "Serving MCP") {
+			t.Errorf("mcp said %q on stderr, want where it serves", errOut.String())
+		}
 	case !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "-f") }) && out.Len() == 0:
 		t.Errorf("printed nothing on stdout; stderr: %s", errOut.String())
 	}

@@ -68,6 +68,7 @@ backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serv
 		NewDemoCommand(cf, streams),
 		NewVersionCommand(streams),
 		NewDialectsCommand(streams),
+		NewMCPCommand(cf, streams),
 	)
 	cmd.AddCommand(newGroupsHints()...)
 	return cmd

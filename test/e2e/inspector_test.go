@@ -162,6 +162,9 @@ func TestE2E(t *testing.T) {
 
 	t.Run("why", func(t *testing.T) { testWhy(ctx, t, kc, admin, c, env, dir, cs) })
 
+	// After why: its failing widget is what the MCP client asks why about.
+	t.Run("mcp", func(t *testing.T) { testMCP(t, kc, admin) })
+
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 
 	t.Run("all-namespaces", func(t *testing.T) { testAllNamespaces(ctx, t, kc, admin, cs) })

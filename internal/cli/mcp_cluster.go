@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// whyFunc answers the why tool as `kubectl backoff why TYPE/NAME -n NS`
+// does: the same asker over the kubeconfig's cluster (built once, on the
+// first call), the object read with kubectl's resource builder.
+func (o *MCPOptions) whyFunc() func(ctx context.Context, object, namespace string) (*why.Answer, error) {
+	wo := &WhyOptions{configFlags: o.configFlags}
+	var (
+		once   sync.Once
+		asker  *why.Asker
+		askErr error
+	)
+	return func(ctx context.Context, object, namespace string) (*why.Answer, error) {
+		once.Do(func() { asker, _, askErr = wo.clusterReader() }) // its port-forwards live as long as the server
+		if askErr != nil {
+			return nil, askErr
+		}
+		u, res, err := o.whyObject(object, namespace)
+		if err != nil {
+			return nil, err
+		}
+		return asker.Ask(ctx, u, res), nil
+	}
+}
+
+// whyObject reads one object as why's resource builder does, in namespace
+// (the kubeconfig's when empty): short names, TYPE.GROUP/NAME.
+func (o *MCPOptions) whyObject(object, namespace string) (*unstructured.Unstructured, string, error) {
+	ns := namespace
+	if ns == "" {
+		var err error
+		if ns, _, err = o.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return nil, "", fmt.Errorf("kubeconfig: namespace: %w", err)
+		}
+	}
+	infos, err := resource.NewBuilder(o.configFlags).
+		Unstructured().
+		NamespaceParam(ns).DefaultNamespace().
+		ResourceTypeOrNameArgs(true, object).
+		Latest().
+		Flatten().
+		Do().Infos()
+	if err != nil {
+		return nil, "", readError(err)
+	}
+	for _, info := range infos {
+		if u, ok := info.Object.(*unstructured.Unstructured); ok {
+			res := ""
+			if info.Mapping != nil {
+				res = info.Mapping.Resource.Resource
+			}
+			return u, res, nil
+		}
+	}
+	return nil, "", fmt.Errorf("no objects found for %s", object)
+}
+
+// kickFunc kicks as `kubectl backoff kick` does: the objects' kind from the
+// controller the session reads, a SelfSubjectAccessReview first, then the
+// annotation.
+func (o *MCPOptions) kickFunc(s *inspector.Session) func(ctx context.Context, controller string, keys []string) ([]kick.Result, error) {
+	return func(ctx context.Context, controller string, keys []string) ([]kick.Result, error) {
+		ov, err := s.Overview(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c, err := pickController(ov, controller)
+		if err != nil {
+			return nil, errors.New(strings.ReplaceAll(err.Error(), "--controller", "controller"))
+		}
+		if c.Kind == nil || c.Kind.Kind == "" {
+			return nil, fmt.Errorf("controller %q does not say which kind it reconciles: kick it with kubectl backoff kick --kind KIND.GROUP", c.Name)
+		}
+		cfg, err := o.configFlags.ToRESTConfig()
+		if err != nil {
+			return nil, fmt.Errorf("%s; kubeconfig: %w", kickNeedsCluster, err)
+		}
+		cs, err := cluster.NewClientset(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		dyn, err := dynamic.NewForConfig(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		mapper, err := o.configFlags.ToRESTMapper()
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		k := &kick.Kicker{Mapper: mapper, Dynamic: dyn, Reviews: cs.AuthorizationV1().SelfSubjectAccessReviews()}
+		results, err := k.Kick(ctx, schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, keys)
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			return results, fmt.Errorf("cannot reach the API server at %s: %s; kick patches the objects through it", cfg.Host, netCause(ue.Err))
+		}
+		return results, err
+	}
+}

@@ -1,0 +1,161 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+func (h *handlers) key(ctx context.Context, _ *mcp.CallToolRequest, in KeyInput) (*mcp.CallToolResult, *KeyOutput, error) {
+	if strings.TrimSpace(in.Key) == "" {
+		return nil, nil, errors.New("key: give the key, NAMESPACE/NAME as keys lists it (e.g. default/my-widget)")
+	}
+	s := h.cfg.Session
+	d, err := describe.Describe(ctx, s, in.Controller, in.Key, h.cfg.Objects)
+	if k, ok := unescapeKey(in.Key); err != nil && ok {
+		// A key with control characters, copied as an answer shows it escaped.
+		if d2, err2 := describe.Describe(ctx, s, in.Controller, k, h.cfg.Objects); err2 == nil {
+			d, err = d2, nil
+		}
+	}
+	if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
+		return nil, nil, h.toolError(fmt.Errorf("%w: name one with controller", amb))
+	}
+	if err != nil {
+		return nil, nil, h.toolError(err)
+	}
+	if h.cfg.Attach != "" {
+		// The commands it suggests act on this key, reached as the server is.
+		d.Diagnosis = d.Diagnosis.For(explain.Session{Attach: h.cfg.Attach + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller)})
+	} else {
+		d.Diagnosis = d.Diagnosis.For(explain.Session{})
+	}
+	if d.ObjectErr != nil && d.ObjectError == "" {
+		d.ObjectError = d.ObjectErr.Error()
+	}
+	out := &KeyOutput{Description: *d}
+	if hist := d.Key.History; len(hist) > maxHistory {
+		// The newest attempts say what happens now; the count says the rest.
+		d.Key.History = hist[len(hist)-maxHistory:]
+		out.More = fmt.Sprintf("%d older attempts left out (the newest %d are kept)", len(hist)-maxHistory, maxHistory)
+	}
+	bound(out)
+	return textResult(keySummary(d, h.cfg.Objects == nil)), out, nil
+}
+
+// keySummary is describe's first lines: the key, its state, the diagnosis,
+// the counters that matter, and the object's verdict.
+func keySummary(d *describe.Description, noObjects bool) string {
+	k, now := d.Key, d.Key.ServerTime
+	var b strings.Builder
+	fmt.Fprintf(&b, "Key %s of controller %s: %s.\n", k.Key.Key, k.Controller, k.State)
+	for _, line := range append([]string{d.Diagnosis.Summary}, d.Diagnosis.Details...) {
+		b.WriteString(line + "\n")
+	}
+	for _, f := range d.Diagnosis.Findings {
+		b.WriteString("! " + f.Message + "\n")
+	}
+	fmt.Fprintf(&b, "Failures: %s, %d in all over %d reconciles; next retry %s; delay %s (%s).\n",
+		explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles, explain.NextRetryText(k.KeyDetail.Key, now),
+		explain.FormatDuration(k.Delay.Duration), orDash(k.DelaySource))
+	fmt.Fprintf(&b, "History: %d attempts (in the structured answer, oldest first).\n", len(k.History))
+	switch {
+	case d.Object != nil && d.Object.Verdict.Status != "":
+		fmt.Fprintf(&b, "Object: %s (generation %d).\n", d.Object.Verdict.Status, d.Object.Verdict.Generation)
+	case d.ObjectError != "":
+		fmt.Fprintf(&b, "Object: could not read it: %s\n", d.ObjectError)
+	case noObjects:
+		b.WriteString("Object: not read (no cluster attached).\n")
+	}
+	return b.String()
+}
+
+func (h *handlers) errorGroups(ctx context.Context, _ *mcp.CallToolRequest, in ErrorGroupsInput) (*mcp.CallToolResult, *ErrorGroupsOutput, error) {
+	st, err := states(in.State)
+	if err != nil {
+		return nil, nil, h.toolError(err)
+	}
+	if len(st) == 0 {
+		st = explain.FailingStates // an idle key keeps the error it recovered from
+	}
+	if in.Limit < 0 || in.Limit > maxGroups {
+		return nil, nil, h.toolError(fmt.Errorf("limit %d: between 1 and %d groups, the largest (0 for %d)", in.Limit, maxGroups, maxGroups))
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = maxGroups
+	}
+	l, err := h.cfg.Session.Errors(ctx, in.Controller, api.Filter{States: st})
+	if err != nil {
+		return nil, nil, h.toolError(err)
+	}
+	out := &ErrorGroupsOutput{ErrorGroupList: *l}
+	if out.Groups == nil {
+		out.Groups = []api.ErrorGroup{}
+	}
+	if n := len(out.Groups); n > limit {
+		out.Groups = out.Groups[:limit]
+		out.More = fmt.Sprintf("%d smaller groups left out; narrow with controller or state (limit is at most %d)", n-limit, maxGroups)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d tracked keys have an error (states %s), in %s:\n", l.Matched, l.Total, stateList(st), explain.Plural(len(l.Groups), "group"))
+	for i := range out.Groups {
+		g := &out.Groups[i]
+		if len(g.Examples) > maxExamples {
+			g.Examples = g.Examples[:maxExamples]
+		}
+		fmt.Fprintf(&b, "- %d keys of %s (%s): %s; e.g. %s\n", g.Count, g.Controller, orDash(g.Class),
+			capText(strings.Join(strings.Fields(g.Message), " "), 200), strings.Join(g.Examples, ", "))
+	}
+	if out.More != "" {
+		b.WriteString(out.More + ".\n")
+	}
+	bound(out)
+	return textResult(b.String()), out, nil
+}
+
+// stateList is states as the state input takes them: backoff,failed.
+func stateList(states []api.State) string {
+	s := make([]string, len(states))
+	for i, st := range states {
+		s[i] = string(st)
+	}
+	return strings.Join(s, ",")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// unescapeKey reads back a key an answer showed escaped (text.Printable
+// writes Go escapes and never \"), so that it can be asked for as shown.
+func unescapeKey(s string) (string, bool) {
+	if !strings.Contains(s, `\`) {
+		return "", false
+	}
+	k, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+	return k, err == nil && k != s
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it, for the commands
+// a diagnosis suggests.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

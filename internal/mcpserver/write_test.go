@@ -1,0 +1,122 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
+)
+
+// syncBuffer is an audit log written by the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestForget: with --allow-write, a dry run changes nothing and a forget
+// resets the key; each is audited with the client's name and the user, and
+// the endpoint records the same who.
+func TestForget(t *testing.T) {
+	s := demoSession(t)
+	var audit syncBuffer
+	cs := connect(t, Config{Session: s, AllowWrite: true, User: "alice", Audit: &audit})
+
+	var keys KeysOutput
+	call(t, cs, "keys", map[string]any{"state": []string{"backoff"}, "sort": "failures", "limit": 1}, &keys)
+	if len(keys.Items) != 1 {
+		t.Fatalf("no key in backoff")
+	}
+	k := keys.Items[0]
+
+	var dry ForgetOutput
+	res := call(t, cs, "forget", map[string]any{"keys": []string{k.Key.Key}, "dry_run": true}, &dry)
+	if res.IsError || len(dry.Results) != 1 || !dry.Results[0].DryRun || dry.Results[0].Count != 1 {
+		t.Fatalf("forget dry run: %s; results %+v", textOf(res), dry.Results)
+	}
+	if d, err := s.Key(t.Context(), k.Controller, k.Key.Key); err != nil || d.Failures == 0 {
+		t.Fatalf("after a dry run, %s: %v, %d failures; want it untouched", k.Key.Key, err, d.Failures)
+	}
+
+	var done ForgetOutput
+	res = call(t, cs, "forget", map[string]any{"keys": []string{k.Key.Key}, "reason": "test"}, &done)
+	if res.IsError || len(done.Results) != 1 || done.Results[0].Count != 1 {
+		t.Fatalf("forget: %s; results %+v", textOf(res), done.Results)
+	}
+	d, err := s.Key(t.Context(), k.Controller, k.Key.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := d.History[len(d.History)-1]
+	if d.Failures != 0 || last.Outcome != api.OutcomeForgotten || !strings.Contains(last.By, "test-assistant (via kubectl backoff mcp) for alice") {
+		t.Errorf("after forget: %d failures, last attempt %s by %q; want 0, forgotten by the client for alice", d.Failures, last.Outcome, last.By)
+	}
+	a := audit.String()
+	if n := strings.Count(a, "audit: "); n != 2 || !strings.Contains(a, `by "test-assistant (via kubectl backoff mcp) for alice": ok`) || !strings.Contains(a, "dryRun=true") {
+		t.Errorf("audit log has %d lines, want 2 naming the client and the user:\n%s", n, a)
+	}
+
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "forget needs keys, or all with controller"},
+		{map[string]any{"all": true}, "controller: forget all acts on one controller"},
+		{map[string]any{"keys": []string{"a/b"}, "state": []string{"backoff"}}, "state and query select keys with all"},
+		{map[string]any{"all": true, "controller": "outage", "state": []string{"nope"}}, `state: "nope" is not a state`},
+	} {
+		if res := call(t, cs, "forget", tc.args, nil); !res.IsError || !strings.Contains(textOf(res), tc.want) {
+			t.Errorf("forget %v: %q; want an error containing %q", tc.args, textOf(res), tc.want)
+		}
+	}
+}
+
+// TestKick: a dry run patches nothing; a kick goes through the command's
+// Kicker and is audited; without a cluster it says why.
+func TestKick(t *testing.T) {
+	var audit syncBuffer
+	var kicked []string
+	cfg := Config{Session: demoSession(t), AllowWrite: true, User: "bob", Audit: &audit,
+		Kick: func(_ context.Context, controller string, keys []string) ([]kick.Result, error) {
+			kicked = append(kicked, keys...)
+			return []kick.Result{{Key: keys[0], Resource: "configmaps", At: time.Unix(0, 0)}}, nil
+		}}
+	cs := connect(t, cfg)
+	var out KickOutput
+	if res := call(t, cs, "kick", map[string]any{"keys": []string{"demo/a"}, "dry_run": true}, &out); res.IsError || !out.DryRun || len(kicked) != 0 {
+		t.Fatalf("kick dry run: %q, kicked %v; want nothing patched", textOf(res), kicked)
+	}
+	if res := call(t, cs, "kick", map[string]any{"keys": []string{"demo/a"}}, &out); res.IsError || len(out.Kicked) != 1 || out.Kicked[0].Resource != "configmaps" {
+		t.Fatalf("kick: %q, %+v", textOf(res), out)
+	}
+	if a := audit.String(); strings.Count(a, "mcp kick") != 2 || !strings.Contains(a, "for bob") {
+		t.Errorf("audit:\n%s\nwant 2 kick lines for bob", a)
+	}
+
+	cfg.Kick, cfg.NoKick = nil, "kick needs access to the cluster the objects live in"
+	if res := call(t, connect(t, cfg), "kick", map[string]any{"keys": []string{"demo/a"}}, nil); !res.IsError || !strings.Contains(textOf(res), cfg.NoKick) {
+		t.Errorf("kick without a cluster: %q", textOf(res))
+	}
+	cfg.Kick = func(context.Context, string, []string) ([]kick.Result, error) {
+		return nil, errors.New("patch refused")
+	}
+	if res := call(t, connect(t, cfg), "kick", map[string]any{"keys": []string{"demo/a"}}, nil); !res.IsError || !strings.Contains(textOf(res), "patch refused") {
+		t.Errorf("kick refused: %q", textOf(res))
+	}
+}
