@@ -71,6 +71,8 @@ type Asker struct {
 	Graph *Graph
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
+
+	cache eventCache
 }
 
 // CommandHint is what the commands suggested next need to name.
@@ -90,7 +92,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if a.Graph == nil {
 		return ans
 	}
-	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judge(ctx, x, res) })
+	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judgeWithEvents(ctx, x, res) })
 	for _, b := range ans.Chain.Blockers() {
 		if b == ans.Chain.Root || b.u == nil {
 			continue
@@ -107,11 +109,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 
 // askOne answers for one object: its verdict, controller, backoff, events.
 func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
-	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judge(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judgeWithEvents(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: a.now()}
 	gk := u.GroupVersionKind().GroupKind()
 	if a.Finder != nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
@@ -130,7 +128,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		}
 	}
 	if a.Events != nil {
-		ev, err := a.Events(ctx, u)
+		ev, err := a.eventsOf(ctx, u)
 		if err != nil {
 			ans.refuse(Refused(err, "list", "events", u.GetNamespace(), "to show the object's recent Events"))
 		}
