@@ -50,7 +50,10 @@ type Answer struct {
 	Now     time.Time       `json:"now"`
 	// Chain is what the object waits for, when the asker walks it; Blockers
 	// the answers for its blockers other than the object itself.
-	Chain    *Chain    `json:"chain,omitempty"`
+	Chain *Chain `json:"chain,omitempty"`
+	// Retry is set when the user changed what refused the controller after
+	// its last failure: when the controller will see it, and the kick.
+	Retry    *Retry    `json:"retry,omitempty"`
 	Blockers []*Answer `json:"blockers,omitempty"`
 }
 
@@ -81,6 +84,14 @@ type CommandHint struct {
 	Program string
 }
 
+// program is how the user runs the plugin.
+func (h CommandHint) program() string {
+	if h.Program == "" {
+		return "kubectl backoff"
+	}
+	return h.Program
+}
+
 // maxBlockerAnswers bounds the blockers asked about (each costs a search
 // for its controller and a read of its key).
 const maxBlockerAnswers = 3
@@ -94,14 +105,20 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	}
 	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judgeWithEvents(ctx, x, res) })
 	for _, b := range ans.Chain.Blockers() {
-		if b == ans.Chain.Root || b.u == nil {
+		if b == ans.Chain.Root || b.u == nil || b.Status == Refusing {
+			// Nothing reconciles a quota into room: the user changes it.
 			continue
 		}
 		if len(ans.Blockers) == maxBlockerAnswers {
 			ans.Chain.Cut = append(ans.Chain.Cut, fmt.Sprintf("only the first %d blockers are answered for", maxBlockerAnswers))
 			break
 		}
-		ans.Blockers = append(ans.Blockers, a.askOne(ctx, b.u, b.Object.Resource))
+		ba := a.askOne(ctx, b.u, b.Object.Resource)
+		ba.Retry = retryOf(ba, b, a.Hint.program())
+		ans.Blockers = append(ans.Blockers, ba)
+	}
+	if ans.Chain.Root.Blocker {
+		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
 	ans.Summary, ans.Next = chainSummary(ans)
 	return ans
