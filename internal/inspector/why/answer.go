@@ -72,6 +72,9 @@ type Asker struct {
 	Kinds Kinds
 	// Graph reads the chain; nil answers for the object alone.
 	Graph *Graph
+	// FromLog is the controller's log the user gave (--from-logs): the
+	// backoff is read from it, not from a pod.
+	FromLog *LogFile
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
 
@@ -133,7 +136,13 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		ans.Controller = c
 		ans.refuse(refused...)
 	}
-	if ans.Controller != nil && ans.Controller.NotRunning == "" {
+	if a.FromLog != nil && a.FromLog.covers(ans.Ownership) {
+		b, err := a.FromLog.backoff(ans.Object.Key)
+		ans.Backoff = b
+		if err != nil {
+			ans.BackoffError = err.Error()
+		}
+	} else if ans.Controller != nil && ans.Controller.NotRunning == "" {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {

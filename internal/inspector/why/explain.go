@@ -73,10 +73,17 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	if now.IsZero() {
 		now = a.Now
 	}
-	retryNow, target := "", a.Controller.Target+" -n "+a.Controller.Namespace
-	switch b.Source {
-	case SourceEndpoint:
+	retryNow, target := "", ""
+	if a.Controller.Found() {
+		target = a.Controller.Target + " -n " + a.Controller.Namespace
+	}
+	gk := a.Object.groupKind()
+	switch {
+	case b.Source == SourceEndpoint && target != "":
 		retryNow = fmt.Sprintf("%s forget %s %s --requeue --controller %s   (resets the backoff and retries now)", prog, target, k.Key, b.Controller)
+	case target == "":
+		// A log the user gave (--from-logs): no pod to read the kind from.
+		retryNow = fmt.Sprintf("%s kick --kind %s %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, kindFlag(gk.Kind, gk.Group), k.Key)
 	default:
 		retryNow = fmt.Sprintf("%s kick %s --from-logs %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, target, k.Key)
 	}
