@@ -107,11 +107,20 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 		return ans
 	}
 	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judgeWithEvents(ctx, x, res) })
+	answered := map[*Node]bool{}
 	for _, b := range ans.Chain.Blockers() {
-		if b == ans.Chain.Root || b.u == nil || b.Status == Refusing {
-			// Nothing reconciles a quota into room: the user changes it.
+		if b.Named && (b.Status == Refusing || b.Status == NotFound) {
+			// Nothing reconciles a quota into room or creates a missing
+			// ServiceAccount: the user changes it. The object it refused
+			// is answered for: its controller's backoff is the wait.
+			if p := ans.Chain.Path(b); len(p) >= 2 {
+				b = p[len(p)-2]
+			}
+		}
+		if b == ans.Chain.Root || b.u == nil || b.Status == Refusing || answered[b] {
 			continue
 		}
+		answered[b] = true
 		if len(ans.Blockers) == maxBlockerAnswers {
 			ans.Chain.Cut = append(ans.Chain.Cut, fmt.Sprintf("only the first %d blockers are answered for", maxBlockerAnswers))
 			break

@@ -71,10 +71,12 @@ type Node struct {
 	Below   []*Node `json:"below,omitempty"`
 	// Omitted counts the Current children left out (Limits.Children).
 	Omitted int `json:"omitted,omitempty"`
-	// Changed is when an object a failure's message names was last
-	// changed (changedAt): set for those alone, the user's change that the
-	// controller may not have seen yet.
+	// Changed is when an object a failure's message names last changed
+	// (changedAt): the user's change the controller may not have seen yet.
 	Changed *Change `json:"changed,omitempty"`
+	// Named marks an object reached through a failure's message (the
+	// quota, the ServiceAccount it names): the user's to change.
+	Named bool `json:"named,omitempty"`
 	// Seen marks an object reached a second time: it is shown where it is
 	// first reached, and here only counts for whether its parent is blocked.
 	Seen bool `json:"seen,omitempty"`
@@ -207,7 +209,7 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 		if ns != "" {
 			obj.Key = ns + "/" + r.Name
 		}
-		n := &Node{Object: obj, Via: r.Via, Status: NotFound, Line: fmt.Sprintf("%s names it, and it does not exist", r.Via)}
+		n := &Node{Object: obj, Via: r.Via, Status: NotFound, Line: fmt.Sprintf("%s names it, and it does not exist", r.Via), Named: r.fromMessage()}
 		w.seen[missing] = n
 		return n
 	case w.seen[nodeID(u)] != nil && r.fromMessage():
@@ -218,7 +220,7 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 	n := w.node(ctx, u, k.Resource, r.Via, depth+1)
 	refused(n, u, r)
 	if r.fromMessage() {
-		n.Changed = changedAt(u)
+		n.Changed, n.Named = changedAt(u), true
 	}
 	return n
 }

@@ -50,8 +50,8 @@ func TestBlockerQuotaFull(t *testing.T) {
 	if !strings.Contains(next, "Change resourcequota/object-counts -n default, not the object: exceeded: pods: used 3 of hard 2") {
 		t.Errorf("next %q lacks the change to the quota", next)
 	}
-	if ans.Retry != nil || len(ans.Blockers) != 0 {
-		t.Errorf("retry %+v, blockers' answers %d: the quota is still full, nothing to retry", ans.Retry, len(ans.Blockers))
+	if ans.Retry != nil || len(ans.Blockers) != 1 || ans.Blockers[0].Object.Kind != "ReplicaSet" || ans.Blockers[0].Retry != nil {
+		t.Errorf("retry %+v, blockers' answers %+v: want the refused ReplicaSet answered, no retry (the quota is still full)", ans.Retry, ans.Blockers)
 	}
 }
 
