@@ -53,13 +53,11 @@ func failureCondition(c Condition) bool {
 // its kind) or an HPA with AbleToScale=False reads Current. Its own
 // failure-type conditions say otherwise; kstatus stays the first opinion,
 // this overrides it and says so.
-func failureConditions(_ *unstructured.Unstructured, v *Verdict) bool {
-	for _, c := range v.Conditions {
-		if !failureCondition(c) {
-			continue
-		}
-		v.Failures = append(v.Failures, Failure{What: fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason), Reason: c.Reason,
-			Message: c.Message, First: c.LastTransitionTime, Last: c.LastTransitionTime})
+func failureConditions(u *unstructured.Unstructured, v *Verdict) bool {
+	if r, ok, _ := unstructured.NestedInt64(u.Object, "status", "replicas"); v.Status == InProgress && strings.HasSuffix(v.Message, "Check Pods") && (!ok || r == 0) {
+		// kstatus's advice for a ReplicaSet's ReplicaFailure; there is no
+		// pod to check when the failure is that none could be created.
+		v.Message = strings.TrimSuffix(strings.TrimSuffix(v.Message, "Check Pods"), " ") + " No pod exists: the failure is in creating them."
 	}
 	if v.Status != Current || len(v.Failures) == 0 {
 		return false
@@ -68,6 +66,17 @@ func failureConditions(_ *unstructured.Unstructured, v *Verdict) bool {
 	v.override(InProgress, "failure-condition", fmt.Sprintf("not Current: %s: %s (kstatus said %s: %s)",
 		f.What, strings.TrimSuffix(oneLine(f.Message), "."), v.KStatus, oneLine(v.Message)))
 	return true
+}
+
+// collectFailures records v's failure-type conditions as evidence, whichever
+// rule decides: the blocker object is read from their messages.
+func collectFailures(v *Verdict) {
+	for _, c := range v.Conditions {
+		if failureCondition(c) {
+			v.Failures = append(v.Failures, Failure{What: fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason), Reason: c.Reason,
+				Message: c.Message, First: c.LastTransitionTime, Last: c.LastTransitionTime})
+		}
+	}
 }
 
 // failureEvent reports a Warning event that says an attempt failed: its

@@ -104,6 +104,7 @@ func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
 		v.override(InProgress, "not-reconciled", "the object has no status, and its kind's status is written by its controller: no controller has written its status yet")
 		return v
 	}
+	collectFailures(&v)
 	for _, rule := range rules {
 		if rule(u, &v) {
 			break
