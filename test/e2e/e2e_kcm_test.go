@@ -109,17 +109,27 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		})
 
 		// A managed control plane: no kube-controller-manager pod in sight.
+		// The blocker is the quota the ReplicaSet's failure names, with its
+		// numbers; the ReplicaSet refused is on the path to it.
 		a := answer(t, "deployment/web", "-n", q)
 		b := blocker(a)
-		if b == nil || b.Object.Kind != "ReplicaSet" || !strings.HasPrefix(b.Object.Name, "web-") || !strings.Contains(b.Line, "exceeded quota") {
-			t.Fatalf("blocker %+v; want the ReplicaSet web-… with exceeded quota (summary %q)", b, a.Summary)
+		if b == nil || b.Object.Kind != "ResourceQuota" || b.Object.Name != q || b.Status != why.Refusing || b.Line != "exceeded: pods: used 0 of hard 0, 1 requested" {
+			t.Fatalf("blocker %+v; want resourcequota/%s Refusing, used 0 of hard 0 (summary %q)", b, q, a.Summary)
 		}
+		path := a.Chain.Path(b)
+		if len(path) != 3 || path[1].Object.Kind != "ReplicaSet" || !strings.HasPrefix(path[1].Object.Name, "web-") || !strings.Contains(path[1].Line, "exceeded quota") {
+			t.Fatalf("path %+v; want deployment → the ReplicaSet web-… (exceeded quota) → the quota", path)
+		}
+		if next := strings.Join(a.Next, "\n"); !strings.Contains(next, "Change resourcequota/"+q+" -n "+q+", not the object") || strings.Contains(next, "Check Pods") {
+			t.Errorf("next %q; want the quota to change, no Check Pods (there are none)", next)
+		}
+		b = path[1] // the ReplicaSet, whose controller's backoff is the wait
 		if ctl := a.Controller; ctl == nil || ctl.Rule != why.RuleControlPlane || strings.Contains(a.Summary+strings.Join(a.Next, " "), "--controller-pod") {
 			t.Errorf("controller %+v, next %v; want the control plane said managed, no --controller-pod", ctl, a.Next)
 		}
 		out := kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (no controller pod):\n%s", out)
-		for _, want := range []string{"replicaset.apps/" + b.Object.Name, "exceeded quota", "<- blocker", "control plane is managed"} {
+		for _, want := range []string{"replicaset.apps/" + b.Object.Name, "resourcequota/" + q, "exceeded quota", "<- blocker", "control plane is managed"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
@@ -135,7 +145,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			t.Fatalf("blockers' answers %+v; want the ReplicaSet's, by kube-controller-manager's pod", a.Blockers)
 		}
 		rs := a.Blockers[0]
-		assertChainView(t, a, "replicaset.apps/"+b.Object.Name, "exceeded quota")
+		assertChainView(t, a, "resourcequota/"+q, "exceeded: pods: used 0 of hard 0")
 		if !strings.Contains(eventsText(rs), "exceeded quota") {
 			t.Errorf("the ReplicaSet's events lack the quota message: %+v", rs.Events)
 		}
@@ -158,6 +168,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 				t.Errorf("why lacks %q", want)
 			}
 		}
+		testQuotaRaised(ctx, t, kc, admin, cs, q, b.Object.Name, answer)
 	})
 
 	t.Run("namespace-stuck", func(t *testing.T) {
