@@ -162,6 +162,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			}
 		}
 	}
+	kcmName(ans.Backoff, gk, ans.Ownership)
 	if a.Events != nil {
 		ev, err := a.eventsOf(ctx, u)
 		if err != nil {

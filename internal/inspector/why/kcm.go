@@ -1,6 +1,7 @@
 package why
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -56,6 +57,9 @@ var kcmControllers = map[schema.GroupKind]kcmController{
 		Source: "pkg/controller/job/job_controller.go: informers on Jobs and Pods; queue ItemExponentialFailureRateLimiter(DefaultJobApiBackOff 1s, MaxJobApiBackOff 1m)"},
 	gkHPA: {Name: "horizontal-pod-autoscaler-controller", Watches: []schema.GroupKind{gkHPA}, Period: 15 * time.Second,
 		Source: "pkg/controller/podautoscaler/horizontal.go: HPAs re-queued every --horizontal-pod-autoscaler-sync-period (15s)"},
+	// Its queue's limiter is not stated here: the name alone.
+	{Kind: "Namespace"}: {Name: "namespace-controller", Watches: []schema.GroupKind{{Kind: "Namespace"}},
+		Source: "pkg/controller/namespace/namespace_controller.go: an informer on Namespaces"},
 	gkPVC: {Name: "persistentvolume-binder-controller", Watches: []schema.GroupKind{gkPVC, gkPV}, Period: 15 * time.Second,
 		Source: "pkg/controller/volume/persistentvolume/pv_controller_base.go: claims and volumes resynced every --pvclaimbinder-sync-period (15s)"},
 }
@@ -82,4 +86,28 @@ func (c kcmController) delayAfter(n int) time.Duration {
 		d *= 2
 	}
 	return min(d, c.Cap)
+}
+
+// kcmName renames the controller a kube-controller-manager log names after
+// its source file (replica_set.go serves both the ReplicaSet and the
+// ReplicationController controllers; the failure lines carry
+// logger="UnhandledError") to the controller's own name, which the kind
+// tells apart: what --controllers and a user know.
+func kcmName(b *Backoff, gk schema.GroupKind, o Ownership) {
+	ctl, ok := kcmControllers[gk]
+	if b == nil || b.Source != SourceLogs || !ok || b.Controller == ctl.Name ||
+		!slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == kcmManager }) {
+		return
+	}
+	if b.Controller != "" {
+		note := fmt.Sprintf("the log names it %s, after its source file", b.Controller)
+		if b.Note != "" {
+			note = b.Note + "; " + note
+		}
+		b.Note = note
+	}
+	b.Controller = ctl.Name
+	if b.Key != nil {
+		b.Key.Controller = ctl.Name
+	}
 }
