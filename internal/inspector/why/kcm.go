@@ -43,7 +43,9 @@ var (
 const defaultBase, defaultCap = 5 * time.Millisecond, 1000 * time.Second
 
 // kcmControllers are kube-controller-manager's controllers by the kind
-// they reconcile. A kind not here is said as unknown, never guessed.
+// they reconcile, as read in k8s.io/kubernetes v1.37.2 (names from
+// cmd/kube-controller-manager/names). A kind not here is said as unknown,
+// never guessed.
 var kcmControllers = map[schema.GroupKind]kcmController{
 	gkReplicaSet: {Name: "replicaset-controller", Watches: []schema.GroupKind{gkReplicaSet, gkPod}, Base: defaultBase, Cap: defaultCap,
 		Source: "pkg/controller/replicaset/replica_set.go NewBaseController: informers on ReplicaSets and Pods; DefaultTypedControllerRateLimiter"},
@@ -57,9 +59,8 @@ var kcmControllers = map[schema.GroupKind]kcmController{
 		Source: "pkg/controller/job/job_controller.go: informers on Jobs and Pods; queue ItemExponentialFailureRateLimiter(DefaultJobApiBackOff 1s, MaxJobApiBackOff 1m)"},
 	gkHPA: {Name: "horizontal-pod-autoscaler-controller", Watches: []schema.GroupKind{gkHPA}, Period: 15 * time.Second,
 		Source: "pkg/controller/podautoscaler/horizontal.go: HPAs re-queued every --horizontal-pod-autoscaler-sync-period (15s)"},
-	// Its queue's limiter is not stated here: the name alone.
-	{Kind: "Namespace"}: {Name: "namespace-controller", Watches: []schema.GroupKind{{Kind: "Namespace"}},
-		Source: "pkg/controller/namespace/namespace_controller.go: an informer on Namespaces"},
+	{Kind: "Namespace"}: {Name: "namespace-controller", Watches: []schema.GroupKind{{Kind: "Namespace"}}, Base: 5 * time.Millisecond, Cap: time.Minute,
+		Source: "pkg/controller/namespace/namespace_controller.go: an informer on Namespaces; nsControllerRateLimiter (5ms..60s)"},
 	gkPVC: {Name: "persistentvolume-binder-controller", Watches: []schema.GroupKind{gkPVC, gkPV}, Period: 15 * time.Second,
 		Source: "pkg/controller/volume/persistentvolume/pv_controller_base.go: claims and volumes resynced every --pvclaimbinder-sync-period (15s)"},
 }
