@@ -30,8 +30,9 @@ import (
 const kcmPod = "kube-controller-manager-" + nodeName
 
 // kcmControllers are the controllers the scenarios need: Deployments'
-// ReplicaSets, their pods under a quota, a namespace's deletion.
-var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller"
+// ReplicaSets, their pods under a quota, a namespace's deletion, a Job's
+// pods refused by PodSecurity.
+var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller,job-controller"
 
 // startControllerManager runs the real kube-controller-manager (built by
 // hack/k8s-bin.sh from the API server's module) against the API server,
@@ -215,6 +216,8 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			func() *why.Backoff { return answer(t, "namespace/stuck").Backoff },
 			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
+
+	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, answer) })
 
 	// Last: its pods are on the node, so kwok holds them not ready.
 	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })
