@@ -44,6 +44,11 @@ func messageRefs(u *unstructured.Unstructured, v Verdict) []ref {
 		for _, m := range exceededQuota.FindAllStringSubmatch(f.Message, -1) {
 			add(ref{Kind: "ResourceQuota", GroupKnown: true, Namespace: u.GetNamespace(), Name: m[1], Via: via, Message: f.Message})
 		}
+		if discoveryFailed(f.Message) {
+			for _, m := range staleGV.FindAllStringSubmatch(f.Message, -1) {
+				add(ref{Group: "apiregistration.k8s.io", GroupKnown: true, Kind: "APIService", Name: m[5] + "." + m[1], Via: via, Message: f.Message})
+			}
+		}
 		for _, m := range notFoundShape.FindAllStringSubmatch(f.Message, -1) {
 			add(ref{Resource: m[1], Group: strings.TrimPrefix(m[3], "."), GroupKnown: m[3] != "", Namespace: u.GetNamespace(), Name: m[6], Via: via, Message: f.Message})
 		}
@@ -93,4 +98,15 @@ func (r ref) String() string {
 		k = r.Resource
 	}
 	return fmt.Sprintf("%s %s", strings.ToLower(k), r.Name)
+}
+
+// discoveryFailed says a message is client-go's discovery failing for a
+// group/version: the APIService serving it is what to look at.
+func discoveryFailed(msg string) bool {
+	for _, s := range []string{"unable to retrieve the complete list of server APIs", "failed to get API group resources", "stale GroupVersion discovery"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
