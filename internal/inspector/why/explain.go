@@ -26,6 +26,10 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	case c != nil && c.NotRunning != "" && v.Status != Current:
 		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
 			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
+	case v.Status != Current && eventEvidence(v) != "" && (b == nil || b.Key == nil):
+		// The object's own recurring failures say what is wrong, whoever
+		// writes its status (the PV binder records no status manager).
+		return fmt.Sprintf("%s: %s.", word, strings.TrimPrefix(eventEvidence(v), "not Current: ")), nil
 	case v.KindNoStatus:
 		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
 	case v.NotReconciled:
@@ -158,4 +162,18 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " -n " + ns
+}
+
+// eventEvidence is the evidence sentence of v's recurring failure events
+// (objstatus.Verdict.JudgeEvents), "" when there is none.
+func eventEvidence(v objstatus.Verdict) string {
+	for _, e := range v.Evidence {
+		if strings.Contains(e, " events since the last change, the latest ") {
+			if i := strings.Index(e, " (kstatus said "); i > 0 {
+				e = e[:i]
+			}
+			return e
+		}
+	}
+	return ""
 }
