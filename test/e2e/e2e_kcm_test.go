@@ -31,8 +31,9 @@ const kcmPod = "kube-controller-manager-" + nodeName
 
 // kcmControllers are the controllers the scenarios need: Deployments'
 // ReplicaSets, their pods under a quota, a namespace's deletion, a Job's
-// pods refused by PodSecurity.
-var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller,job-controller"
+// pods refused by PodSecurity, an HPA and a claim whose targets are missing.
+var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller,job-controller," +
+	"horizontal-pod-autoscaler-controller,persistentvolume-binder-controller"
 
 // startControllerManager runs the real kube-controller-manager (built by
 // hack/k8s-bin.sh from the API server's module) against the API server,
@@ -218,6 +219,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 	})
 
 	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, answer) })
+	t.Run("missing-targets", func(t *testing.T) { testMissingTargets(ctx, t, cs, c, kc, admin, answer) })
 
 	// Last: its pods are on the node, so kwok holds them not ready.
 	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })
