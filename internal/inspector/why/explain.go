@@ -30,8 +30,11 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
 		return fmt.Sprintf("%s: %s.", word, strings.TrimPrefix(eventEvidence(v), "not Current: ")), nil
-	case v.KindNoStatus:
-		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
+	case v.KindNoStatus && (b == nil || b.Key == nil):
+		// A ConfigMap an operator reconciles (--controller-pod) is judged
+		// by what its controller says of the key, below.
+		return fmt.Sprintf("Current: a %s has no status, and no controller was found reporting on it: a change to it takes effect when what reads it reads it again "+
+			"(an operator that reconciles it: name its pods with --controller-pod).", a.Object.Kind), nil
 	case v.NotReconciled:
 		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
@@ -73,6 +76,10 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 // explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict
+	if v.KindNoStatus && (k.State == api.StateBackoff || k.State == api.StateFailed) {
+		// No status to say it: the controller's failures are the verdict.
+		v.Status = InProgress
+	}
 	now := b.ServerTime
 	if now.IsZero() {
 		now = a.Now
