@@ -2,7 +2,6 @@ package why
 
 import (
 	"context"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // certManagerDiscovery is a cluster whose discovery serves cert-manager's
