@@ -34,6 +34,8 @@ type WhyOptions struct {
 	// whose (a status manager) when it is not every object's.
 	FromLogs      string
 	ControllerLog string
+	// Addrs are instrumented endpoints outside the cluster (--addr).
+	Addrs []string
 
 	output *outputFlags
 	args   []string
@@ -102,6 +104,7 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Objects in every namespace")
 	f.StringVar(&o.ControllerPod, "controller-pod", o.ControllerPod, "The controller's pods, when the search by status manager is ambiguous or wrong: deploy/NAME, sts/NAME or pod/NAME")
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
+	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
 	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
 	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager); default: every object's")
 	o.output.addFlags(cmd)
@@ -173,6 +176,11 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 	defer done()
 	if o.FromLogs != "" {
 		if asker.FromLog, err = o.whyLogFile(ctx); err != nil {
+			return err
+		}
+	}
+	if len(o.Addrs) > 0 {
+		if asker.Direct, err = o.whyDirect(); err != nil {
 			return err
 		}
 	}

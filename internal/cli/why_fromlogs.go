@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
@@ -44,4 +45,21 @@ func (o *WhyOptions) whyLogFile(ctx context.Context) (*why.LogFile, error) {
 		return nil, fmt.Errorf("--from-logs %s: read %d lines, then: %w", name, n, err)
 	}
 	return &why.LogFile{Store: store, Name: name, Controller: o.ControllerLog}, nil
+}
+
+// whyDirect opens the endpoints of --addr (several: one controller's
+// replicas, merged) for an operator outside the cluster (`go run`).
+func (o *WhyOptions) whyDirect() (*why.Direct, error) {
+	var eps []*inspector.Endpoint
+	for _, addr := range o.Addrs {
+		if err := addrQueryRefused(addr); err != nil {
+			return nil, err
+		}
+		c, err := inspector.NewClient(directURL(addr), nil)
+		if err != nil {
+			return nil, fmt.Errorf("--addr %s: %w", addr, err)
+		}
+		eps = append(eps, &inspector.Endpoint{Name: addr, Client: c})
+	}
+	return &why.Direct{Session: inspector.NewSession(eps, nil), Addrs: o.Addrs}, nil
 }

@@ -72,6 +72,9 @@ type Asker struct {
 	Kinds Kinds
 	// Graph reads the chain; nil answers for the object alone.
 	Graph *Graph
+	// Direct is the endpoints the user named (--addr): an object whose
+	// kind they reconcile is answered from them.
+	Direct *Direct
 	// FromLog is the controller's log the user gave (--from-logs): the
 	// backoff is read from it, not from a pod.
 	FromLog *LogFile
@@ -140,7 +143,14 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
 	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judgeWithEvents(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: a.now()}
 	gk := u.GroupVersionKind().GroupKind()
-	if a.Finder != nil {
+	if a.Direct != nil {
+		c, b, err := a.Direct.controller(ctx, ans)
+		ans.Controller, ans.Backoff = c, b
+		if err != nil {
+			ans.BackoffError = err.Error()
+		}
+	}
+	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
 		ans.refuse(refused...)
@@ -151,7 +161,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		if err != nil {
 			ans.BackoffError = err.Error()
 		}
-	} else if ans.Controller != nil && ans.Controller.NotRunning == "" {
+	} else if ans.Controller != nil && ans.Controller.NotRunning == "" && ans.Controller.Rule != RuleAddr {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {

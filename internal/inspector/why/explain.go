@@ -85,7 +85,10 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		now = a.Now
 	}
 	retryNow, target := "", ""
-	if a.Controller.Found() {
+	switch {
+	case a.Controller.Found() && a.Controller.Rule == RuleAddr:
+		target = "--addr " + a.Controller.Target
+	case a.Controller.Found():
 		target = a.Controller.Target + " -n " + a.Controller.Namespace
 	}
 	gk := a.Object.groupKind()
