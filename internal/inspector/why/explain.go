@@ -95,8 +95,10 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	switch {
 	case b.Source == SourceEndpoint && target != "":
 		retryNow = fmt.Sprintf("%s forget %s %s --requeue --controller %s   (resets the backoff and retries now)", prog, target, k.Key, b.Controller)
-	case target == "":
-		// A log the user gave (--from-logs): no pod to read the kind from.
+	case target == "" || isKCM(a):
+		// A log the user gave (--from-logs): no pod to read the kind from;
+		// kube-controller-manager's log names no kind either (its failure
+		// lines are UnhandledError's). The object says its kind.
 		retryNow = fmt.Sprintf("%s kick --kind %s %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, kindFlag(gk.Kind, gk.Group), k.Key)
 	default:
 		retryNow = fmt.Sprintf("%s kick %s --from-logs %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, target, k.Key)

@@ -112,3 +112,10 @@ func kcmName(b *Backoff, gk schema.GroupKind, o Ownership) {
 		b.Key.Controller = ctl.Name
 	}
 }
+
+// isKCM says whether a's object is reconciled by one of kube-controller-
+// manager's controllers this table knows.
+func isKCM(a *Answer) bool {
+	_, ok := kcmControllers[a.Object.groupKind()]
+	return ok && slices.ContainsFunc(a.Ownership.StatusManagers, func(c Change) bool { return c.Manager == kcmManager })
+}
