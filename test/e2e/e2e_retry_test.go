@@ -40,7 +40,9 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 	// status update enqueues the key once more, unrated).
 	eventually(t, 2*time.Minute, fmt.Sprintf("the next retry of %s at least %v away", rs, quiet), func(ctx context.Context) error {
 		n, last, err := failedCreates(ctx, cs, q, rs)
-		if next := last.Add(queueDelay(n - 1)); err != nil || time.Until(next) < quiet {
+		// Two seconds after it at least: managedFields' times are whole
+		// seconds, and a change in the failure's second is not said after it.
+		if next := last.Add(queueDelay(n - 1)); err != nil || time.Until(next) < quiet || time.Since(last) < 2*time.Second {
 			return fmt.Errorf("%d FailedCreate, the latest at %v: next retry by %v (%v)", n, last, next, err)
 		}
 		return nil

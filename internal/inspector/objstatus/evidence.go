@@ -111,7 +111,9 @@ func (v *Verdict) JudgeEvents(events []Event, since, now time.Time) {
 	var found []Failure
 	var total int32
 	for _, e := range FoldEvents(events) {
-		if !failureEvent(e) || !e.LastSeen.After(since) || !e.LastSeen.After(lastNormal) {
+		// Event times and managedFields' are whole seconds: one in the same
+		// second as the change is taken as after it (what it reacted to).
+		if !failureEvent(e) || e.LastSeen.Before(since) || !e.LastSeen.After(lastNormal) {
 			continue
 		}
 		n := max(e.Count, 1)
