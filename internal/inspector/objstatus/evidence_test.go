@@ -128,18 +128,21 @@ func TestEvidenceNotAFailure(t *testing.T) {
 }
 
 // TestFoldEvents: odo#6847's two FailedCreate rows differ only in the
-// generated pod name: one row, count 2; another reason stays apart.
+// generated pod name, and an aggregate of them (tektoncd/triggers#1477's
+// prefix) is the same series: one row; another reason stays apart.
 func TestFoldEvents(t *testing.T) {
 	got := FoldEvents([]Event{
 		{Type: "Warning", Reason: "FailedCreate", Message: odo1, Count: 1, LastSeen: ago(2*time.Minute + 6*time.Second)},
 		{Type: "Warning", Reason: "FailedCreate", Message: odo2, Count: 3, FirstSeen: ago(5 * time.Minute), LastSeen: ago(time.Minute)},
 		{Type: "Normal", Reason: "ScalingReplicaSet", Message: "Scaled up replica set nodejs-app-8665bd77fb to 1", LastSeen: ago(6 * time.Minute)},
+		// tekton triggers#1477: the correlator's aggregate of the same series
+		{Type: "Warning", Reason: "FailedCreate", Message: "(combined from similar events): " + odo1, Count: 2, FirstSeen: ago(4 * time.Minute), LastSeen: ago(3 * time.Minute)},
 	})
 	if len(got) != 2 {
 		t.Fatalf("rows %+v; want 2", got)
 	}
 	f := got[0]
-	if f.Count != 4 || !f.FirstSeen.Equal(ago(5*time.Minute)) || !f.LastSeen.Equal(ago(time.Minute)) || f.Message != odo2 {
-		t.Errorf("folded %+v; want count 4, first 5m ago, last 1m ago, the newest message", f)
+	if f.Count != 6 || !f.FirstSeen.Equal(ago(5*time.Minute)) || !f.LastSeen.Equal(ago(time.Minute)) || f.Message != odo2 {
+		t.Errorf("folded %+v; want count 6, first 5m ago, last 1m ago, the newest message", f)
 	}
 }

@@ -3,7 +3,11 @@ package objstatus
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
+
+// combined is the prefix client-go's EventCorrelator gives an aggregate.
+const combined = "(combined from similar events): "
 
 // generated matches the suffix the API server appends to a generateName
 // (apimachinery's names.SimpleNameGenerator: five of
@@ -25,7 +29,10 @@ func FoldEvents(events []Event) []Event {
 		if e.FirstSeen.IsZero() || e.FirstSeen.After(e.LastSeen) {
 			e.FirstSeen = e.LastSeen
 		}
-		k := e.Type + "\x00" + e.Reason + "\x00" + generated.ReplaceAllString(e.Message, "$1-*")
+		// client-go's correlator rewrites the tenth similar event of ten
+		// minutes as "(combined from similar events): …": the same series.
+		msg := strings.TrimPrefix(e.Message, combined)
+		k := e.Type + "\x00" + e.Reason + "\x00" + generated.ReplaceAllString(msg, "$1-*")
 		i, ok := index[k]
 		if !ok {
 			index[k] = len(out)
