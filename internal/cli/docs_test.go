@@ -42,6 +42,7 @@ var notRun = []struct{ prefix, why string }{
 	{"KO_DOCKER_REPO=", "builds an image, pushes it to a registry and applies to a cluster"},
 	{"kubectl backoff top deploy/kubectl-backoff-demo", "the demo deployed on a cluster"},
 	{"kubectl backoff why ", "reads objects on a cluster (the e2e tier runs why)"},
+	{"journalctl -u kube-controller-manager", "reads a control-plane node's systemd journal"},
 	{"kubectl backoff top --for ", "lists objects on a cluster"},
 	{"kubectl backoff kick ", "patches objects on a cluster"},
 	{"kubectl logs ", "reads a pod's log on a cluster"},

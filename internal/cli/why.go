@@ -30,6 +30,12 @@ type WhyOptions struct {
 	ControllerPod       string
 	ControllerNamespace string
 	Output              string
+	// FromLogs is a controller's log the user has; ControllerLog names
+	// whose (a status manager) when it is not every object's.
+	FromLogs      string
+	ControllerLog string
+	// Addrs are instrumented endpoints outside the cluster (--addr).
+	Addrs []string
 
 	output *outputFlags
 	args   []string
@@ -98,6 +104,9 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Objects in every namespace")
 	f.StringVar(&o.ControllerPod, "controller-pod", o.ControllerPod, "The controller's pods, when the search by status manager is ambiguous or wrong: deploy/NAME, sts/NAME or pod/NAME")
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
+	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
+	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
+	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager); default: every object's")
 	o.output.addFlags(cmd)
 	return cmd, o
 }
@@ -126,6 +135,8 @@ func (o *WhyOptions) Complete(args []string) error {
 // Validate checks the arguments.
 func (o *WhyOptions) Validate() error {
 	switch {
+	case o.ControllerLog != "" && o.FromLogs == "":
+		return fmt.Errorf("--controller-log names whose log --from-logs is: give --from-logs FILE too")
 	case len(o.args) == 0 && len(o.Filenames) == 0:
 		return fmt.Errorf("why needs an object: TYPE/NAME, TYPE NAME, -f FILE, or TYPE -l SELECTOR (e.g. kubectl backoff why certificate/web-tls)")
 	case len(o.args) > 0 && len(o.Filenames) > 0:
@@ -170,6 +181,16 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 	defer done()
 	if asker.Finder != nil {
 		if err := givenFound(ctx, asker.Finder.Core, o.given); err != nil {
+			return err
+		}
+	}
+	if o.FromLogs != "" {
+		if asker.FromLog, err = o.whyLogFile(ctx); err != nil {
+			return err
+		}
+	}
+	if len(o.Addrs) > 0 {
+		if asker.Direct, err = o.whyDirect(); err != nil {
 			return err
 		}
 	}

@@ -2,11 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // printWhyChain prints the chain as an indented tree: each node its
@@ -31,10 +32,19 @@ func printWhyChain(w io.Writer, a *why.Answer) {
 		default:
 			fmt.Fprintf(w, "  %s%s [%s]  %s%s\n", indent, n.Object.Ref(), n.Via, n.Status, mark)
 		}
-		if n.Omitted == 0 && n.Status != why.Current && n.Line != "" {
+		// An object a failure names is said even when Current: its room
+		// now, and when it changed, are what the retry sentence weighs.
+		if n.Omitted == 0 && (n.Status != why.Current || n.Named) && n.Line != "" {
 			for _, l := range wrapText(n.Line, messageWidth+20) {
 				fmt.Fprintf(w, "  %s    %s\n", strings.Repeat(" ", len(indent)), l)
 			}
+		}
+		if n.Named && n.Changed != nil && !n.Changed.Time.IsZero() {
+			by := ""
+			if n.Changed.Manager != "" {
+				by = " by " + n.Changed.Manager
+			}
+			fmt.Fprintf(w, "  %s    changed at %s%s\n", strings.Repeat(" ", len(indent)), explain.TimeOfDay(n.Changed.Time), by)
 		}
 		for _, b := range n.Below {
 			walk(b, indent+"  ")

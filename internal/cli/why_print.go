@@ -70,9 +70,15 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		return
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
+	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tFIRST SEEN\tMESSAGE")
 	for _, e := range a.Events {
-		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now)}, e.Message, messageWidth)
+		// A series folded from several events (objstatus.FoldEvents) keeps
+		// its first time, as `kubectl events` shows "x39 over 71m".
+		first := "-"
+		if !e.FirstSeen.IsZero() && e.FirstSeen.Before(e.LastSeen) {
+			first = ago(e.FirstSeen, a.Now)
+		}
+		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now), first}, e.Message, messageWidth)
 	}
 	tw.Flush()
 	for _, b := range a.Blockers {

@@ -30,8 +30,10 @@ import (
 const kcmPod = "kube-controller-manager-" + nodeName
 
 // kcmControllers are the controllers the scenarios need: Deployments'
-// ReplicaSets, their pods under a quota, a namespace's deletion.
-var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller"
+// ReplicaSets, their pods under a quota, a namespace's deletion, a Job's
+// pods refused by PodSecurity, an HPA and a claim whose targets are missing.
+var kcmControllers = "deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,serviceaccount-controller,job-controller," +
+	"horizontal-pod-autoscaler-controller,persistentvolume-binder-controller"
 
 // startControllerManager runs the real kube-controller-manager (built by
 // hack/k8s-bin.sh from the API server's module) against the API server,
@@ -109,17 +111,27 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		})
 
 		// A managed control plane: no kube-controller-manager pod in sight.
+		// The blocker is the quota the ReplicaSet's failure names, with its
+		// numbers; the ReplicaSet refused is on the path to it.
 		a := answer(t, "deployment/web", "-n", q)
 		b := blocker(a)
-		if b == nil || b.Object.Kind != "ReplicaSet" || !strings.HasPrefix(b.Object.Name, "web-") || !strings.Contains(b.Line, "exceeded quota") {
-			t.Fatalf("blocker %+v; want the ReplicaSet web-… with exceeded quota (summary %q)", b, a.Summary)
+		if b == nil || b.Object.Kind != "ResourceQuota" || b.Object.Name != q || b.Status != why.Refusing || b.Line != "exceeded: pods: used 0 of hard 0, 1 requested" {
+			t.Fatalf("blocker %+v; want resourcequota/%s Refusing, used 0 of hard 0 (summary %q)", b, q, a.Summary)
 		}
+		path := a.Chain.Path(b)
+		if len(path) != 3 || path[1].Object.Kind != "ReplicaSet" || !strings.HasPrefix(path[1].Object.Name, "web-") || !strings.Contains(path[1].Line, "exceeded quota") {
+			t.Fatalf("path %+v; want deployment → the ReplicaSet web-… (exceeded quota) → the quota", path)
+		}
+		if next := strings.Join(a.Next, "\n"); !strings.Contains(next, "Change resourcequota/"+q+" -n "+q+", not the object") || strings.Contains(next, "Check Pods") {
+			t.Errorf("next %q; want the quota to change, no Check Pods (there are none)", next)
+		}
+		b = path[1] // the ReplicaSet, whose controller's backoff is the wait
 		if ctl := a.Controller; ctl == nil || ctl.Rule != why.RuleControlPlane || strings.Contains(a.Summary+strings.Join(a.Next, " "), "--controller-pod") {
 			t.Errorf("controller %+v, next %v; want the control plane said managed, no --controller-pod", ctl, a.Next)
 		}
 		out := kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (no controller pod):\n%s", out)
-		for _, want := range []string{"replicaset.apps/" + b.Object.Name, "exceeded quota", "<- blocker", "control plane is managed"} {
+		for _, want := range []string{"replicaset.apps/" + b.Object.Name, "resourcequota/" + q, "exceeded quota", "<- blocker", "control plane is managed"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
@@ -135,7 +147,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			t.Fatalf("blockers' answers %+v; want the ReplicaSet's, by kube-controller-manager's pod", a.Blockers)
 		}
 		rs := a.Blockers[0]
-		assertChainView(t, a, "replicaset.apps/"+b.Object.Name, "exceeded quota")
+		assertChainView(t, a, "resourcequota/"+q, "exceeded: pods: used 0 of hard 0")
 		if !strings.Contains(eventsText(rs), "exceeded quota") {
 			t.Errorf("the ReplicaSet's events lack the quota message: %+v", rs.Events)
 		}
@@ -143,7 +155,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		// log mode's kube-controller-manager dialect, counted as the log
 		// shows them: utilruntime.HandleError's "sync \"KEY\" failed with".
 		rsKey := q + "/" + b.Object.Name
-		assertLogRetries(t, log.path, "replica_set", rsKey, "exceeded quota",
+		assertLogRetries(t, log.path, "replicaset-controller", rsKey, "exceeded quota",
 			func() *why.Backoff {
 				if a := answer(t, "deployment/web", "-n", q); len(a.Blockers) > 0 {
 					return a.Blockers[0].Backoff
@@ -153,11 +165,12 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
-		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replica_set)", "exceeded quota"} {
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
 		}
+		testQuotaRaised(ctx, t, kc, admin, cs, q, b.Object.Name, answer)
 	})
 
 	t.Run("namespace-stuck", func(t *testing.T) {
@@ -200,10 +213,13 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		if ctl := a.Controller; ctl == nil || ctl.Target != "pod/"+kcmPod {
 			t.Fatalf("controller %+v; want pod/%s", ctl, kcmPod)
 		}
-		assertLogRetries(t, log.path, "namespace_controller", "stuck", "stale GroupVersion discovery",
+		assertLogRetries(t, log.path, "namespace-controller", "stuck", "stale GroupVersion discovery",
 			func() *why.Backoff { return answer(t, "namespace/stuck").Backoff },
 			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
+
+	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, answer) })
+	t.Run("missing-targets", func(t *testing.T) { testMissingTargets(ctx, t, cs, c, kc, admin, answer) })
 
 	// Last: its pods are on the node, so kwok holds them not ready.
 	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })

@@ -3,7 +3,6 @@ package describe
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -94,9 +93,18 @@ func (r *ObjectReader) events(ctx context.Context, u *unstructured.Unstructured)
 	}
 	out := make([]objstatus.Event, 0, len(list.Items))
 	for _, e := range list.Items {
-		out = append(out, objstatus.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count, LastSeen: eventTime(e)})
+		count, first := e.Count, e.FirstTimestamp.Time
+		if e.Series != nil && e.Series.Count > count { // events.k8s.io/v1 series
+			count = e.Series.Count
+		}
+		if first.IsZero() {
+			first = e.EventTime.Time
+		}
+		out = append(out, objstatus.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Count: count, LastSeen: eventTime(e), FirstSeen: first})
 	}
-	slices.SortFunc(out, func(a, b objstatus.Event) int { return b.LastSeen.Compare(a.LastSeen) })
+	// Folded before the cut: ten FailedCreate rows that differ in a
+	// generated pod name are one series, and must not hide the rest.
+	out = objstatus.FoldEvents(out)
 	return out[:min(len(out), maxEvents)], nil
 }
 

@@ -73,6 +73,7 @@ func objUTC(st *objstatus.Object) *objstatus.Object {
 	c.Events = slices.Clone(c.Events)
 	for i := range c.Events {
 		c.Events[i].LastSeen = c.Events[i].LastSeen.UTC()
+		c.Events[i].FirstSeen = c.Events[i].FirstSeen.UTC()
 	}
 	return &c
 }
@@ -189,6 +190,8 @@ func TestObjectReaderRead(t *testing.T) {
 	for i := range maxEvents {
 		want.Events = append(want.Events, objstatus.Event{Type: corev1.EventTypeWarning, Reason: fmt.Sprintf("R%d", i), Message: "reconcile failed",
 			Count: int32(i + 1), LastSeen: objNow.Add(-time.Duration(i) * time.Minute)})
+		// An event without firstTimestamp: its one known time is its last.
+		want.Events[i].FirstSeen = want.Events[i].LastSeen
 	}
 	if got := objUTC(got); !reflect.DeepEqual(got, want) {
 		t.Errorf("Read =\n %+v\nwant\n %+v", got, want)

@@ -115,11 +115,12 @@ func errorFinding(in Input) (Finding, bool) {
 	}
 	switch classOf(k.LastError) {
 	case api.ClassPermanent:
-		// Read from a log, the controller is likely not the reader's own:
-		// the code change is said as one for its authors.
+		// Read from a log, the controller is likely not the reader's own
+		// (kube-controller-manager's): advice to its authors helps no one
+		// reading; what the error names is what the reader can change.
 		fix := "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."
 		if k.Source == api.SourceLogs {
-			fix = "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."
+			fix = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
 		}
 		return Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
 	case api.ClassTransient:

@@ -224,7 +224,7 @@ func TestPermanentAdviceFitsTheReader(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for _, tt := range []struct{ source, want string }{
 		{"", "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."},
-		{api.SourceLogs, "Fix the object; the controller's authors could record such an error as a status condition and an Event and stop retrying it (a TerminalError)."},
+		{api.SourceLogs, "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."},
 	} {
 		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute),
 			LastError: &api.ErrorRecord{Message: `widgets "w" is invalid: spec.size: Required value`, Class: api.ClassPermanent}}

@@ -17,7 +17,7 @@ var healthy = map[string]bool{"Ready": true, "Available": true, "Synced": true, 
 // Its message is the cause, and is never cut in its middle.
 func Deciding(conds []Condition) (Condition, bool) {
 	for _, c := range conds {
-		if c.Status == "True" && c.Message != "" && failing(c.Type) {
+		if c.Message != "" && failureCondition(c) {
 			return c, true
 		}
 	}

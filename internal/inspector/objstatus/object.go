@@ -37,4 +37,6 @@ type Event struct {
 	Message  string    `json:"message"`
 	Count    int32     `json:"count,omitempty"`
 	LastSeen time.Time `json:"lastSeen,omitzero"`
+	// FirstSeen is the series' first occurrence (zero when unknown).
+	FirstSeen time.Time `json:"firstSeen,omitzero"`
 }

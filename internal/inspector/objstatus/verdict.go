@@ -45,6 +45,10 @@ type Verdict struct {
 	// Conditions are the object's conditions, each with its own
 	// observedGeneration where the kind sets one.
 	Conditions []Condition `json:"conditions,omitempty"`
+	// Failures are the object's own evidence that its controller's attempts
+	// fail (failure-type conditions, recurring Warning events), newest
+	// event series first; what the blocker object is read from.
+	Failures []Failure `json:"failures,omitempty"`
 	// Evidence says, one sentence each, what decided Status.
 	Evidence []string `json:"evidence"`
 }
@@ -100,6 +104,7 @@ func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
 		v.override(InProgress, "not-reconciled", "the object has no status, and its kind's status is written by its controller: no controller has written its status yet")
 		return v
 	}
+	collectFailures(&v)
 	for _, rule := range rules {
 		if rule(u, &v) {
 			break
@@ -112,7 +117,7 @@ func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
 type rule func(u *unstructured.Unstructured, v *Verdict) bool
 
 // rules run in order after kstatus, the first that decides wins.
-var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState}
+var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState, failureConditions}
 
 // neverReconciled: Flux defaults status.observedGeneration to -1 in its
 // CRDs, so -1 means its controller has not reconciled the object once

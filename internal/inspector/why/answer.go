@@ -50,7 +50,10 @@ type Answer struct {
 	Now     time.Time       `json:"now"`
 	// Chain is what the object waits for, when the asker walks it; Blockers
 	// the answers for its blockers other than the object itself.
-	Chain    *Chain    `json:"chain,omitempty"`
+	Chain *Chain `json:"chain,omitempty"`
+	// Retry is set when the user changed what refused the controller after
+	// its last failure: when the controller will see it, and the kick.
+	Retry    *Retry    `json:"retry,omitempty"`
 	Blockers []*Answer `json:"blockers,omitempty"`
 }
 
@@ -69,14 +72,30 @@ type Asker struct {
 	Kinds Kinds
 	// Graph reads the chain; nil answers for the object alone.
 	Graph *Graph
+	// Direct is the endpoints the user named (--addr): an object whose
+	// kind they reconcile is answered from them.
+	Direct *Direct
+	// FromLog is the controller's log the user gave (--from-logs): the
+	// backoff is read from it, not from a pod.
+	FromLog *LogFile
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
+
+	cache eventCache
 }
 
 // CommandHint is what the commands suggested next need to name.
 type CommandHint struct {
 	// Program is how the user runs the plugin. Defaults to "kubectl backoff".
 	Program string
+}
+
+// program is how the user runs the plugin.
+func (h CommandHint) program() string {
+	if h.Program == "" {
+		return "kubectl backoff"
+	}
+	return h.Program
 }
 
 // maxBlockerAnswers bounds the blockers asked about (each costs a search
@@ -90,16 +109,31 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if a.Graph == nil {
 		return ans
 	}
-	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judge(ctx, x, res) })
+	ans.Chain = a.Graph.Walk(ctx, u, func(x *unstructured.Unstructured, res string) Verdict { return a.judgeWithEvents(ctx, x, res) })
+	answered := map[*Node]bool{}
 	for _, b := range ans.Chain.Blockers() {
-		if b == ans.Chain.Root || b.u == nil {
+		if b.Named && (b.Status == Refusing || b.Status == NotFound) {
+			// Nothing reconciles a quota into room or creates a missing
+			// ServiceAccount: the user changes it. The object it refused
+			// is answered for: its controller's backoff is the wait.
+			if p := ans.Chain.Path(b); len(p) >= 2 {
+				b = p[len(p)-2]
+			}
+		}
+		if b == ans.Chain.Root || b.u == nil || b.Status == Refusing || answered[b] {
 			continue
 		}
+		answered[b] = true
 		if len(ans.Blockers) == maxBlockerAnswers {
 			ans.Chain.Cut = append(ans.Chain.Cut, fmt.Sprintf("only the first %d blockers are answered for", maxBlockerAnswers))
 			break
 		}
-		ans.Blockers = append(ans.Blockers, a.askOne(ctx, b.u, b.Object.Resource))
+		ba := a.askOne(ctx, b.u, b.Object.Resource)
+		ba.Retry = retryOf(ba, b, a.Hint.program())
+		ans.Blockers = append(ans.Blockers, ba)
+	}
+	if ans.Chain.Root.Blocker {
+		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
 	ans.Summary, ans.Next = chainSummary(ans)
 	return ans
@@ -107,18 +141,27 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 
 // askOne answers for one object: its verdict, controller, backoff, events.
 func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
-	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judge(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: now()}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judgeWithEvents(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: a.now()}
 	gk := u.GroupVersionKind().GroupKind()
-	if a.Finder != nil {
+	if a.Direct != nil {
+		c, b, err := a.Direct.controller(ctx, ans)
+		ans.Controller, ans.Backoff = c, b
+		if err != nil {
+			ans.BackoffError = err.Error()
+		}
+	}
+	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
 		ans.refuse(refused...)
 	}
-	if ans.Controller != nil && ans.Controller.NotRunning == "" {
+	if a.FromLog != nil && a.FromLog.covers(ans.Ownership) {
+		b, err := a.FromLog.backoff(ans.Object.Key)
+		ans.Backoff = b
+		if err != nil {
+			ans.BackoffError = err.Error()
+		}
+	} else if ans.Controller != nil && ans.Controller.NotRunning == "" && ans.Controller.Rule != RuleAddr {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {
@@ -129,8 +172,9 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			}
 		}
 	}
+	kcmName(ans.Backoff, gk, ans.Ownership)
 	if a.Events != nil {
-		ev, err := a.Events(ctx, u)
+		ev, err := a.eventsOf(ctx, u)
 		if err != nil {
 			ans.refuse(Refused(err, "list", "events", u.GetNamespace(), "to show the object's recent Events"))
 		}

@@ -8,10 +8,7 @@ import (
 	"strings"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
@@ -74,6 +71,12 @@ type Node struct {
 	Below   []*Node `json:"below,omitempty"`
 	// Omitted counts the Current children left out (Limits.Children).
 	Omitted int `json:"omitted,omitempty"`
+	// Changed is when an object a failure's message names last changed
+	// (changedAt): the user's change the controller may not have seen yet.
+	Changed *Change `json:"changed,omitempty"`
+	// Named marks an object reached through a failure's message (the
+	// quota, the ServiceAccount it names): the user's to change.
+	Named bool `json:"named,omitempty"`
 	// Seen marks an object reached a second time: it is shown where it is
 	// first reached, and here only counts for whether its parent is blocked.
 	Seen bool `json:"seen,omitempty"`
@@ -138,7 +141,7 @@ func (w *walker) node(ctx context.Context, u *unstructured.Unstructured, resourc
 	n := &Node{Object: objectOf(u, resource), Via: via, Status: v.Status, Line: lineOf(u, v), u: u}
 	w.seen[nodeID(u)] = n
 	if depth >= w.lim.Depth {
-		if len(refsOf(u, v.Conditions)) > 0 || objstatus.Builtin(u.GroupVersionKind().GroupKind()) && childKinds[u.GroupVersionKind().GroupKind()] != nil {
+		if len(refsOf(u, v.Conditions))+len(messageRefs(u, v)) > 0 || objstatus.Builtin(u.GroupVersionKind().GroupKind()) && childKinds[u.GroupVersionKind().GroupKind()] != nil {
 			w.addCut("depth %d reached at %s: what it waits for was not read", w.lim.Depth, n.Object.Ref())
 		}
 		return n
@@ -149,6 +152,13 @@ func (w *walker) node(ctx context.Context, u *unstructured.Unstructured, resourc
 		}
 	}
 	n.Below = append(n.Below, w.children(ctx, u, depth)...)
+	// After the children: a Deployment's ReplicaFailure is its ReplicaSet's,
+	// copied; the quota it names hangs under the ReplicaSet that was refused.
+	for _, r := range messageRefs(u, v) {
+		if c := w.follow(ctx, r, u, depth); c != nil {
+			n.Below = append(n.Below, c)
+		}
+	}
 	capiBootstrapFirst(u, n)
 	return n
 }
@@ -159,9 +169,15 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 		w.addCut("the walk's deadline (%v) passed: the rest was not read", w.lim.Timeout)
 		return nil
 	}
-	k, ok := w.g.resolve(r.Group, r.Kind, r.GroupKnown, from.GroupVersionKind().Group)
+	var k kindInfo
+	var ok bool
+	if r.Resource != "" {
+		k, ok = w.g.resolveResource(r.Resource, r.Group, r.GroupKnown)
+	} else {
+		k, ok = w.g.resolve(r.Group, r.Kind, r.GroupKnown, from.GroupVersionKind().Group)
+	}
 	if !ok {
-		w.addCut("%s %s/%s (%s): its kind is not served by the API server, or is ambiguous", r.Kind, r.Namespace, r.Name, r.Via)
+		w.addCut("%s in %s (%s): its kind is not served by the API server, or is ambiguous", r, orAll(r.Namespace), r.Via)
 		return nil
 	}
 	if w.read >= w.lim.Objects {
@@ -174,6 +190,9 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 	}
 	missing := "missing:" + k.GVK.GroupKind().String() + "/" + ns + "/" + r.Name
 	if first := w.seen[missing]; first != nil {
+		if r.fromMessage() {
+			return nil // named again by a copy of the same message
+		}
 		return w.again(first, r.Via)
 	}
 	u, err := w.g.get(ctx, k, ns, r.Name)
@@ -190,13 +209,20 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 		if ns != "" {
 			obj.Key = ns + "/" + r.Name
 		}
-		n := &Node{Object: obj, Via: r.Via, Status: NotFound, Line: fmt.Sprintf("%s names it, and it does not exist", r.Via)}
+		n := &Node{Object: obj, Via: r.Via, Status: NotFound, Line: fmt.Sprintf("%s names it, and it does not exist", r.Via), Named: r.fromMessage()}
 		w.seen[missing] = n
 		return n
+	case w.seen[nodeID(u)] != nil && r.fromMessage():
+		return nil // named again by a copy of the same message
 	case w.seen[nodeID(u)] != nil:
 		return w.again(w.seen[nodeID(u)], r.Via) // a cycle, or an object reached twice
 	}
-	return w.node(ctx, u, k.Resource, r.Via, depth+1)
+	n := w.node(ctx, u, k.Resource, r.Via, depth+1)
+	refused(n, u, r)
+	if r.fromMessage() {
+		n.Changed, n.Named = changedAt(u), true
+	}
+	return n
 }
 
 // again is an object reached a second time, by via.
@@ -371,30 +397,4 @@ func (c *Chain) Path(n *Node) []*Node {
 		return nil
 	}
 	return find(c.Root, nil)
-}
-
-// lineOf is a node's why in one line: a pod's state, the deciding
-// condition, or the verdict's message.
-func lineOf(u *unstructured.Unstructured, v Verdict) string {
-	if u.GroupVersionKind().GroupKind() == (schema.GroupKind{Kind: "Pod"}) && v.Status != Current {
-		if p, err := podOf(u); err == nil {
-			return podState(p)
-		}
-	}
-	if c, ok := objstatus.Deciding(v.Conditions); ok && v.Status != Current {
-		return c.Said()
-	}
-	return oneLine(v.Message)
-}
-
-func shortErr(err error) string { return oneLine(err.Error()) }
-
-// metav1OwnerRef is an owner reference.
-type metav1OwnerRef = metav1.OwnerReference
-
-// podOf converts an unstructured Pod.
-func podOf(u *unstructured.Unstructured) (corev1.Pod, error) {
-	var p corev1.Pod
-	err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &p)
-	return p, err
 }

@@ -13,6 +13,9 @@ func chainSummary(a *Answer) (string, []string) {
 	c := a.Chain
 	blockers := c.Blockers()
 	if len(blockers) == 0 || (len(blockers) == 1 && blockers[0] == c.Root) {
+		if a.Retry != nil {
+			return a.Summary, append([]string{a.Retry.Sentence}, a.Next...)
+		}
 		return a.Summary, a.Next
 	}
 	var parts []string
@@ -37,12 +40,19 @@ func chainSummary(a *Answer) (string, []string) {
 		s = fmt.Sprintf("%s: %s; it waits for %s.", word, strings.TrimSuffix(c.Root.Line, "."), strings.Join(parts, "; and for "))
 	}
 	for _, b := range a.Blockers {
+		if b.Retry != nil {
+			// The answer itself: the user's fix waits for a retry.
+			next = append(next, b.Retry.Sentence)
+		}
 		next = append(next, fmt.Sprintf("%s: %s", b.Object.Ref(), b.Summary))
 		next = append(next, b.Next...)
 	}
 	for _, b := range blockers {
-		if b.Status == NotFound {
+		switch b.Status {
+		case NotFound:
 			next = append(next, fmt.Sprintf("Create %s, or correct the reference (%s).", b.Object.Ref(), b.Via))
+		case Refusing:
+			next = append(next, fmt.Sprintf("Change %s%s, not the object: %s.", b.Object.Ref(), inNamespace(b.Object.Namespace), b.Line))
 		}
 	}
 	return s, next
@@ -59,9 +69,12 @@ func pathWords(path []*Node) string {
 		fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
 	}
 	last := path[len(path)-1]
-	if last.Status == NotFound {
+	switch last.Status {
+	case NotFound:
 		fmt.Fprintf(&b, ", which does not exist")
-	} else {
+	case Refusing:
+		fmt.Fprintf(&b, ", which refuses it: %s", strings.TrimSuffix(last.Line, "."))
+	default:
 		fmt.Fprintf(&b, ", which is %s: %s", last.Status, strings.TrimSuffix(last.Line, "."))
 	}
 	return b.String()

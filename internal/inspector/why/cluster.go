@@ -89,11 +89,24 @@ func (c *Cluster) Endpoint(ctx context.Context, ctl *Controller, gk schema.Group
 		}
 		c.sessions[id] = s
 	}
-	ov, err := s.Overview(ctx)
-	if err != nil {
+	b, err := keyFromSession(ctx, s, ctl.Name, gk, key)
+	if err != nil && !errors.Is(err, ErrNoController) {
 		return nil, fmt.Errorf("%s in namespace %s: %w", ctl.Target, ctl.Namespace, err)
 	}
-	name, err := controllerOfKind(ov.Controllers, gk, ctl.Name)
+	return b, err
+}
+
+// keyFromSession reads key from the controller of kind gk (or the one
+// named name) of an endpoint's session.
+func keyFromSession(ctx context.Context, s *inspector.Session, ctlName string, gk schema.GroupKind, key string) (*Backoff, error) {
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(ov.Controllers) == 0 {
+		return nil, ErrNoController
+	}
+	name, err := controllerOfKind(ov.Controllers, gk, ctlName)
 	if errors.Is(err, ErrNoController) {
 		return nil, err
 	}

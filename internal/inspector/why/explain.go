@@ -26,8 +26,15 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	case c != nil && c.NotRunning != "" && v.Status != Current:
 		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
 			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
-	case v.KindNoStatus:
-		return fmt.Sprintf("Current: a %s has no status, and no controller reconciles it: a change to it takes effect when what reads it reads it again.", a.Object.Kind), nil
+	case v.Status != Current && eventEvidence(v) != "" && (b == nil || b.Key == nil):
+		// The object's own recurring failures say what is wrong, whoever
+		// writes its status (the PV binder records no status manager).
+		return fmt.Sprintf("%s: %s.", word, strings.TrimPrefix(eventEvidence(v), "not Current: ")), nil
+	case v.KindNoStatus && (b == nil || b.Key == nil):
+		// A ConfigMap an operator reconciles (--controller-pod) is judged
+		// by what its controller says of the key, below.
+		return fmt.Sprintf("Current: a %s has no status, and no controller was found reporting on it: a change to it takes effect when what reads it reads it again "+
+			"(an operator that reconciles it: name its pods with --controller-pod).", a.Object.Kind), nil
 	case v.NotReconciled:
 		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
@@ -69,14 +76,30 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 // explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict
+	if v.KindNoStatus && (k.State == api.StateBackoff || k.State == api.StateFailed) {
+		// No status to say it: the controller's failures are the verdict.
+		v.Status = InProgress
+	}
 	now := b.ServerTime
 	if now.IsZero() {
 		now = a.Now
 	}
-	retryNow, target := "", a.Controller.Target+" -n "+a.Controller.Namespace
-	switch b.Source {
-	case SourceEndpoint:
+	retryNow, target := "", ""
+	switch {
+	case a.Controller.Found() && a.Controller.Rule == RuleAddr:
+		target = "--addr " + a.Controller.Target
+	case a.Controller.Found():
+		target = a.Controller.Target + " -n " + a.Controller.Namespace
+	}
+	gk := a.Object.groupKind()
+	switch {
+	case b.Source == SourceEndpoint && target != "":
 		retryNow = fmt.Sprintf("%s forget %s %s --requeue --controller %s   (resets the backoff and retries now)", prog, target, k.Key, b.Controller)
+	case target == "" || isKCM(a):
+		// A log the user gave (--from-logs): no pod to read the kind from;
+		// kube-controller-manager's log names no kind either (its failure
+		// lines are UnhandledError's). The object says its kind.
+		retryNow = fmt.Sprintf("%s kick --kind %s %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, kindFlag(gk.Kind, gk.Group), k.Key)
 	default:
 		retryNow = fmt.Sprintf("%s kick %s --from-logs %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, target, k.Key)
 	}
@@ -151,4 +174,18 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " -n " + ns
+}
+
+// eventEvidence is the evidence sentence of v's recurring failure events
+// (objstatus.Verdict.JudgeEvents), "" when there is none.
+func eventEvidence(v objstatus.Verdict) string {
+	for _, e := range v.Evidence {
+		if strings.Contains(e, " events since the last change, the latest ") {
+			if i := strings.Index(e, " (kstatus said "); i > 0 {
+				e = e[:i]
+			}
+			return e
+		}
+	}
+	return ""
 }

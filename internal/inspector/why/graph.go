@@ -47,6 +47,7 @@ func (g *Graph) spend() error {
 type kindInfo struct {
 	GVK        schema.GroupVersionKind
 	Resource   string
+	Singular   string
 	Namespaced bool
 }
 
@@ -70,7 +71,11 @@ func (g *Graph) kinds() []kindInfo {
 			if strings.Contains(r.Name, "/") || !hasVerb(r.Verbs, "get") {
 				continue
 			}
-			g.index = append(g.index, kindInfo{GVK: gv.WithKind(r.Kind), Resource: r.Name, Namespaced: r.Namespaced})
+			singular := r.SingularName
+			if singular == "" {
+				singular = strings.ToLower(r.Kind)
+			}
+			g.index = append(g.index, kindInfo{GVK: gv.WithKind(r.Kind), Resource: r.Name, Singular: singular, Namespaced: r.Namespaced})
 		}
 	}
 	return g.index
@@ -114,6 +119,27 @@ func (g *Graph) resolve(group, kind string, groupKnown bool, near string) (kindI
 		if len(m) == 1 {
 			return m[0], true
 		}
+	}
+	return kindInfo{}, false
+}
+
+// resolveResource finds the kind an error message names by its resource,
+// singular or plural: in the group given, else in the core group, else
+// the one group serving it.
+func (g *Graph) resolveResource(res, group string, groupKnown bool) (kindInfo, bool) {
+	var found []kindInfo
+	for _, k := range g.kinds() {
+		if (k.Resource == res || k.Singular == res) && (!groupKnown || k.GVK.Group == group) {
+			found = append(found, k)
+		}
+	}
+	for _, k := range found {
+		if k.GVK.Group == "" {
+			return k, true
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
 	}
 	return kindInfo{}, false
 }

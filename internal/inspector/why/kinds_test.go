@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // certManagerDiscovery is a cluster whose discovery serves cert-manager's
@@ -69,10 +71,26 @@ func TestAskConfigMap(t *testing.T) {
 	a := &Asker{Finder: &Finder{Core: cs}, Keys: &fakeKeys{}, Kinds: &DiscoveryKinds{Discovery: cs.Discovery()}, Now: func() time.Time { return now }}
 	ans := a.Ask(context.Background(), u, "configmaps")
 	all := ans.Summary + strings.Join(ans.Next, "\n")
-	if ans.Verdict.Status != Current || strings.Contains(all, "controller of kind") || !strings.Contains(all, "no controller reconciles it") {
-		t.Errorf("status %s, summary %q, next %v; want Current, saying no controller reconciles it, asking for no controller", ans.Verdict.Status, ans.Summary, ans.Next)
+	if ans.Verdict.Status != Current || strings.Contains(all, "controller of kind") || !strings.Contains(all, "no controller was found reporting on it") {
+		t.Errorf("status %s, summary %q, next %v; want Current, saying no controller was found, asking for no controller", ans.Verdict.Status, ans.Summary, ans.Next)
 	}
 	if strings.Contains(ans.GenerationLine(), "observedGeneration") {
 		t.Errorf("generation line %q speaks of observedGeneration", ans.GenerationLine())
+	}
+}
+
+// TestConfigMapReconciled: a ConfigMap whose operator reports failures on
+// its key (named with --controller-pod) is judged by them, not by its
+// having no status (issue 48: 14 failures, "no controller reconciles it").
+func TestConfigMapReconciled(t *testing.T) {
+	a := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "widgets", Name: "down-1", Key: "widgets/down-1"},
+		Verdict:    Verdict{Status: Current, KStatus: Current, NoStatus: true, KindNoStatus: true},
+		Controller: &Controller{Rule: RuleGiven, Target: "deploy/widget-op", Namespace: "widgets"},
+		Backoff: &Backoff{Source: SourceLogs, Controller: "configmap", ServerTime: now,
+			Key: &api.Key{Key: "widgets/down-1", State: api.StateBackoff, Failures: 14, TotalFailures: 14, NextRetryAt: now.Add(time.Minute)}},
+		Now: now}
+	s, _ := summarize(a, CommandHint{})
+	if !strings.HasPrefix(s, `InProgress: controller "configmap" is failing on it: 14 consecutive failures`) {
+		t.Errorf("summary %q; want the controller's failures, InProgress", s)
 	}
 }

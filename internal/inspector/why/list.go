@@ -35,7 +35,13 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
 	objects := map[*Answer]Item{}
 	for _, it := range items {
-		if a.judge(ctx, it.Object, it.Resource).Status == Current {
+		v := a.judge(ctx, it.Object, it.Resource)
+		if v.Status == Current && len(items) <= maxListEvents {
+			// A Job whose pods are refused reads Current to kstatus: its
+			// recurring FailedCreate say otherwise (one read per object).
+			v = a.judgeWithEvents(ctx, it.Object, it.Resource)
+		}
+		if v.Status == Current {
 			continue
 		}
 		ans := a.askOne(ctx, it.Object, it.Resource)
@@ -50,6 +56,8 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 // Bounds of the chains a list walks: a walk per object would not bound a
 // list of thousands, so only the longest-waiting are walked, in a budget.
 const (
+	// maxListEvents bounds the lists whose Current objects' Events are read.
+	maxListEvents   = 100
 	maxListChains   = 10
 	listChainBudget = 20 * time.Second
 )

@@ -24,6 +24,11 @@ type ref struct {
 	// Child is set for what the object lists as its own (an inventory,
 	// composed resources): below it, as its children are.
 	Child bool
+	// Resource names the kind by its resource instead (singular or plural,
+	// as an apimachinery error does); Message is the failure message that
+	// named the object (messageRefs).
+	Resource string
+	Message  string
 }
 
 // defaultKinds are the kinds a reference names by its field alone, as the

@@ -1,0 +1,38 @@
+package why
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+)
+
+// RuleAddr is a controller reached at the user's --addr: an operator run
+// with `go run`, outside the cluster, whose pods no search can find.
+const RuleAddr = "addr"
+
+// Direct is the instrumented endpoints the user named (`why --addr`, one
+// or several: replicas of one controller, merged as the session merges
+// pods). An object whose kind one of them reconciles is answered from it.
+type Direct struct {
+	Session *inspector.Session
+	Addrs   []string
+}
+
+// controller is the endpoint's controller of kind gk with the key's
+// backoff; nil when it runs none of that kind.
+func (d *Direct) controller(ctx context.Context, a *Answer) (*Controller, *Backoff, error) {
+	b, err := keyFromSession(ctx, d.Session, "", a.Object.groupKind(), a.Object.Key)
+	if errors.Is(err, ErrNoController) {
+		return nil, nil, nil
+	}
+	addrs := strings.Join(d.Addrs, ", ")
+	c := &Controller{Rule: RuleAddr, How: "the user's --addr " + addrs, Target: d.Addrs[0], Instrumented: true}
+	if err != nil {
+		return c, nil, fmt.Errorf("--addr %s: %w", addrs, err)
+	}
+	c.Name = b.Controller
+	return c, b, nil
+}

@@ -1,0 +1,47 @@
+package why
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// TestPVCMissingStorageClass: K8S-FastDFS#6's claim, its ProvisioningFailed
+// event verbatim (x39 over 71m, the latest 11s ago): the answer is the
+// events, not "check that the controller is installed", and the missing
+// StorageClass is the blocker to create.
+func TestPVCMissingStorageClass(t *testing.T) {
+	clusterScoped["StorageClass"] = true
+	t.Cleanup(func() { delete(clusterScoped, "StorageClass") })
+	g := graphOf(t, "chain/pvc-fast-pending.yaml", "kind:chain/storageclass-standard.yaml")
+	u := load(t, "chain/pvc-fast-pending.yaml")
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	a := &Asker{Graph: g, Now: func() time.Time { return now },
+		Events: func(context.Context, *unstructured.Unstructured) ([]objstatus.Event, error) {
+			return []objstatus.Event{{Type: "Warning", Reason: "ProvisioningFailed", Message: `storageclass.storage.k8s.io "fast" not found`,
+				Count: 39, FirstSeen: now.Add(-71 * time.Minute), LastSeen: now.Add(-11 * time.Second)}}, nil
+		}}
+	ans := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	b := ans.Chain.Blockers()
+	if len(b) != 1 || b[0].Object.Ref() != "storageclass.storage.k8s.io/fast" || b[0].Status != NotFound {
+		t.Fatalf("blockers %v; want the missing storageclass fast\n%s", blockerRefs(ans.Chain), treeText(ans.Chain.Root, ""))
+	}
+	if want := "InProgress: it waits for storageclass.storage.k8s.io/fast"; !strings.HasPrefix(ans.Summary, want) {
+		t.Errorf("summary %q; want it to begin %q", ans.Summary, want)
+	}
+	next := strings.Join(ans.Next, "\n")
+	if !strings.Contains(next, "Create storageclass.storage.k8s.io/fast") || strings.Contains(next, "installed") {
+		t.Errorf("next %q; want the StorageClass created, nothing about installing a controller", next)
+	}
+	// Alone (no chain), the claim's own answer is its events.
+	a.Graph = nil
+	one := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	if want := "InProgress: 39 ProvisioningFailed events since the last change, the latest 11s ago: storageclass.storage.k8s.io \"fast\" not found."; one.Summary != want {
+		t.Errorf("summary %q; want %q", one.Summary, want)
+	}
+}

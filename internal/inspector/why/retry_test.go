@@ -1,0 +1,110 @@
+package why
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+)
+
+// quotaAsker asks about the documentation's nginx-deployment under the
+// quota its failure names; the ReplicaSet's FailedCreate series is built
+// (18 failures from 12:25:39 to 12:30:00).
+func quotaAsker(t *testing.T, files ...string) (*Asker, *unstructured.Unstructured) {
+	t.Helper()
+	g := graphOf(t, append([]string{"deployment-replicafailure.yaml"}, files...)...)
+	u := load(t, "deployment-replicafailure.yaml")
+	u.SetUID("4c0f7b3e-2f0a-4f4e-8e5e-000000000001")
+	at := func(s string) time.Time { tm, _ := time.Parse(time.RFC3339, s); return tm }
+	events := func(_ context.Context, x *unstructured.Unstructured) ([]objstatus.Event, error) {
+		if x.GetKind() != "ReplicaSet" {
+			return nil, nil
+		}
+		return []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 18, FirstSeen: at("2016-10-04T12:25:39Z"), LastSeen: at("2016-10-04T12:30:00Z"),
+			Message: `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`}}, nil
+	}
+	return &Asker{Graph: g, Events: events, Now: func() time.Time { return at("2016-10-04T12:31:10Z") }}, u
+}
+
+// TestBlockerQuotaFull: the quota the failure names is the blocker, with
+// its numbers, and the advice is to change it, not the Deployment.
+func TestBlockerQuotaFull(t *testing.T) {
+	a, u := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts.yaml")
+	ans := a.Ask(context.Background(), u, "deployments")
+	b := ans.Chain.Blockers()
+	if len(b) != 1 || b[0].Object.Ref() != "resourcequota/object-counts" || b[0].Status != Refusing {
+		t.Fatalf("blockers %v; want resourcequota/object-counts Refusing\n%s", blockerRefs(ans.Chain), treeText(ans.Chain.Root, ""))
+	}
+	if want := "exceeded: pods: used 3 of hard 2, 1 requested"; b[0].Line != want {
+		t.Errorf("line %q; want %q", b[0].Line, want)
+	}
+	path := ans.Chain.Path(b[0])
+	if len(path) != 3 || path[1].Object.Kind != "ReplicaSet" {
+		t.Errorf("path %v; want the quota under the ReplicaSet it refused", path)
+	}
+	next := strings.Join(ans.Next, "\n")
+	if !strings.Contains(next, "Change resourcequota/object-counts -n default, not the object: exceeded: pods: used 3 of hard 2") {
+		t.Errorf("next %q lacks the change to the quota", next)
+	}
+	if ans.Retry != nil || len(ans.Blockers) != 1 || ans.Blockers[0].Object.Kind != "ReplicaSet" || ans.Blockers[0].Retry != nil {
+		t.Errorf("retry %+v, blockers' answers %+v: want the refused ReplicaSet answered, no retry (the quota is still full)", ans.Retry, ans.Blockers)
+	}
+}
+
+// TestRetryAfterQuotaRaised is the sentence the tool is named for: the quota
+// raised after the ReplicaSet's last failure; the replicaset-controller
+// does not watch ResourceQuotas (kcm.go, from its source), so the change
+// waits for the retry its backoff schedules, estimated from the events.
+func TestRetryAfterQuotaRaised(t *testing.T) {
+	a, u := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts-raised.yaml")
+	ans := a.Ask(context.Background(), u, "deployments")
+	if len(ans.Blockers) != 1 || ans.Blockers[0].Retry == nil {
+		t.Fatalf("blockers' answers %+v; want the ReplicaSet's, with a retry\n%s", ans.Blockers, treeText(ans.Chain.Root, ""))
+	}
+	// 18th failure: 5ms·2^17 = 10m55.36s after 12:30:00, at 12:40:55; now 12:31:10.
+	want := "Your change to resourcequota/object-counts at 12:31:00 came after the last failure (12:30:00). " +
+		"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry, in about 9m45s " +
+		"(18 failures, backing off ~10m55s, estimated from the object's events: 18 failures since 12:25:39, its queue doubles the delay from 5ms up to 16m40s). " +
+		"Retry now: kubectl backoff kick --kind ReplicaSet.apps default/nginx-deployment-4262182780"
+	if got := ans.Blockers[0].Retry.Sentence; got != want {
+		t.Errorf("sentence\n%s\nwant\n%s", got, want)
+	}
+	if len(ans.Next) == 0 || ans.Next[0] != want {
+		t.Errorf("next %q; want the sentence first", ans.Next)
+	}
+}
+
+// TestRetryUnknownController: without kube-controller-manager's status
+// manager, whether the controller watches quotas is unknown, said so, and
+// the delay is the series' own span (a doubling backoff's next wait).
+func TestRetryUnknownController(t *testing.T) {
+	a, u := quotaAsker(t, "chain/replicaset-quota.yaml", "chain/resourcequota-object-counts-raised.yaml")
+	ans := a.Ask(context.Background(), u, "deployments")
+	if len(ans.Blockers) != 1 || ans.Blockers[0].Retry == nil {
+		t.Fatalf("blockers' answers %+v; want a retry", ans.Blockers)
+	}
+	s := ans.Blockers[0].Retry.Sentence
+	for _, w := range []string{"Whether its controller watches ResourceQuotas is not known", "backing off ~4m21s", "if its backoff doubles", "kick --kind ReplicaSet.apps"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("sentence %q lacks %q", s, w)
+		}
+	}
+}
+
+// TestRetryNeedsTheLastFailure: with no failure series and no backoff
+// read, when the last failure was is unknown: no sentence claims the
+// change came after it.
+func TestRetryNeedsTheLastFailure(t *testing.T) {
+	a, u := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts-raised.yaml")
+	a.Events = nil
+	ans := a.Ask(context.Background(), u, "deployments")
+	for _, b := range ans.Blockers {
+		if b.Retry != nil {
+			t.Errorf("retry %q; want none", b.Retry.Sentence)
+		}
+	}
+}
