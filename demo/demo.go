@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"syscall"
 	"time"
 
@@ -34,9 +35,11 @@ type Demo struct {
 	counts []int
 	reg    *instrument.Registry
 	// metrics is the registry the probes' series are on, served at
-	// /metrics beside the endpoint: a demo's own, so that two demos in one
-	// process (a fleet test's two clusters) do not replace each other's.
-	metrics *prometheus.Registry
+	// /metrics beside the endpoint: embedded, a demo's own, so that two
+	// demos in one process (a fleet test's two clusters) do not replace
+	// each other's; against a cluster, controller-runtime's, as a real
+	// controller's (its manager's metrics server serves them).
+	metrics ctrlmetrics.RegistererGatherer
 	server  *instrument.ServerRunnable
 	env     *env
 	// writer is where simulated users write: the fake client, or a direct
@@ -70,6 +73,9 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 		metrics: prometheus.NewRegistry(),
 		kicks:   make([]chan event.GenericEvent, len(scenarios)),
 		done:    make(chan struct{}),
+	}
+	if opts.cluster() {
+		d.metrics = ctrlmetrics.Registry
 	}
 	d.env = newEnv(&d.opts, d.counts, time.Now())
 	// A forget is logged where the controllers log (as the instrument's

@@ -14,7 +14,10 @@ const metricsPath = "/metrics"
 // is then one scrape target, as a controller whose metrics server serves
 // the probe's series, so that a Prometheus pointed at two demos shows the
 // fleet view two clusters.
-func withMetrics(reg *prometheus.Registry, h http.Handler) http.Handler {
+func withMetrics(reg interface {
+	prometheus.Registerer
+	prometheus.Gatherer
+}, h http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(metricsPath, promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/", h)
