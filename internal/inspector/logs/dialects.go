@@ -160,6 +160,11 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	if r.Controller == "" {
 		r.Controller = f.controllerName(fam)
 	}
+	if r.Controller == "" && fam.clientGo && m.what == ErrorLine && fm == fmtPlain {
+		// A plain-text line (Go's log, a bracketed level) names no
+		// logger and no file: the key and its failure are still there.
+		r.Controller = "unknown"
+	}
 	if r.Controller == "" {
 		return Record{}, false
 	}

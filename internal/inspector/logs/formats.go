@@ -62,6 +62,8 @@ func setRaw(f *fields, k, v []byte) {
 		}
 		if f.wants(k) {
 			f.set(k, f.intern.jsonString(k, v))
+		} else if len(v) > 2 && v[0] == '"' {
+			f.noteKeyField(k, v[1:len(v)-1])
 		}
 	}
 }

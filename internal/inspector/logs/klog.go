@@ -115,6 +115,7 @@ func klogPairs(line []byte, i int, f *fields) bool {
 				if !ok {
 					return false
 				}
+				f.noteKeyField(key, line[i+1:e-1])
 				i = e
 			}
 		case c == '[' || c == '{':
@@ -141,6 +142,8 @@ func klogPairs(line []byte, i int, f *fields) bool {
 			}
 			if f.wants(key) {
 				f.set(key, string(line[i:e]))
+			} else {
+				f.noteKeyField(key, line[i:e])
 			}
 			i = e
 		}

@@ -47,6 +47,8 @@ func parseLogfmt(line []byte, f *fields) bool {
 		default:
 			if f.wants(key) {
 				f.set(key, logfmtString(val, quoted))
+			} else {
+				f.noteKeyField(key, val)
 			}
 		}
 	}

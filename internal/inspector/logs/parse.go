@@ -91,6 +91,14 @@ type Record struct {
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.
 	NotRead string
+	// Template is, for the generic reader, the message's template (its
+	// variable parts masked, template.go): two templates naming one key at
+	// one moment are one attempt. Bare says the line said no retry or
+	// drop words (it opens with the failure): perhaps an inner cause,
+	// counted only when no handler's line of its attempt is near
+	// (attempt.go).
+	Template string
+	Bare     bool
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
@@ -241,6 +249,17 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 			notRead = r.NotRead
 		}
 	}
+	if !ok {
+		// Plain text, read whole: the last format tried, so that it takes
+		// no line another reads.
+		at, body = kubeletTime(trimPodPrefix(line))
+		var rp Record
+		if rp, ok = parsePlainFormat(body, at, ref); ok {
+			r = rp
+		} else if notRead == "" {
+			notRead = rp.NotRead
+		}
+	}
 	if ok {
 		if r.Dialect == genericName {
 			r.Line = truncateError(string(line))
@@ -287,6 +306,19 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bo
 	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok
+}
+
+// parsePlainFormat reads body as plain text (parsePlain); at, when not
+// zero, is the time the collector put before it.
+func parsePlainFormat(body []byte, at time.Time, ref parseRef) (Record, bool) {
+	f := fields{intern: ref.intern}
+	if !parsePlain(body, &f) {
+		return Record{}, false
+	}
+	if !at.IsZero() {
+		f.at = at
+	}
+	return f.record(fmtPlain, ref.dialects)
 }
 
 // sampledJSON says whether a JSON line comes from a logger that may sample:

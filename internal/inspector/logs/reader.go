@@ -16,7 +16,17 @@ const maxLineBytes = 1 << 20
 // It returns the number of lines read and the newest kubelet timestamp seen
 // (zero when the lines carry none), from which a stream resumes.
 func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Time, err error) {
-	return s.read(ctx, r, time.Time{})
+	lines, last, err = s.read(ctx, r, time.Time{})
+	s.flushPending()
+	return lines, last, err
+}
+
+// flushPending applies the bare failures still waiting (attempt.go): the
+// log has ended, or a reader asks.
+func (s *Store) flushPending() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPendingLocked(time.Time{})
 }
 
 // read is Read, skipping lines whose kubelet timestamp is not after after:

@@ -68,8 +68,14 @@ type Options struct {
 type Store struct {
 	opts Options
 
-	mu          sync.Mutex
-	keys        map[keyID]*entry
+	mu   sync.Mutex
+	keys map[keyID]*entry
+	// pending and handled are attempt.go's: bare failures waiting, and
+	// when each key's handler last logged a failure.
+	pending []pendingBare
+	handled map[string]time.Time
+	// applied, when set (tests), sees each record as it is applied.
+	applied     func(Record)
 	controllers map[string]*controllerInfo
 	first, last time.Time // oldest and newest record
 	// lastLag is how far behind the clock the newest record was when it
@@ -165,6 +171,20 @@ type entry struct {
 func (s *Store) Add(r Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !r.At.IsZero() {
+		s.flushPendingLocked(r.At)
+	}
+	if s.attemptLocked(r) {
+		return
+	}
+	s.applyLocked(r)
+}
+
+// applyLocked is Add, once a bare failure has waited (attempt.go).
+func (s *Store) applyLocked(r Record) {
+	if s.applied != nil {
+		s.applied(r)
+	}
 	s.records++
 	if !plausible(r.At, s.opts.Clock.Now()) {
 		r.At = time.Time{} // see times.go: Store.Read counts these
