@@ -19,11 +19,21 @@ const attemptWindow = time.Second
 // limiter retries after 5ms).
 
 // pendingBare is a bare failure waiting out attemptWindow.
-type pendingBare struct{ r Record }
+type pendingBare struct {
+	r    Record
+	line int // the log's line, for --explain-lines
+}
+
+// handledAt is when a key's handler last logged a failure, and on which
+// line.
+type handledAt struct {
+	at   time.Time
+	line int
+}
 
 // attemptLocked takes a generic failure r in; it says whether r was
 // handled here (held, dropped or merged) rather than to be applied now.
-func (s *Store) attemptLocked(r Record) bool {
+func (s *Store) attemptLocked(r Record, line int) bool {
 	if r.Dialect != genericName || r.What != ErrorLine {
 		return false
 	}
@@ -33,6 +43,7 @@ func (s *Store) attemptLocked(r Record) bool {
 		// start) and the bare line just before it: one attempt, told by
 		// their order alone.
 		if n := len(s.pending); !r.Bare && n > 0 && s.pending[n-1].r.Key() == key {
+			s.noteMerged(s.pending[n-1].line, line)
 			s.pending = s.pending[:n-1]
 		}
 		return false
@@ -40,35 +51,42 @@ func (s *Store) attemptLocked(r Record) bool {
 	near := func(t time.Time) bool { d := r.At.Sub(t); return d <= attemptWindow && d >= -attemptWindow }
 	if !r.Bare {
 		// The handler's line: the bare lines of its attempt are its cause.
-		s.pending = dropNear(s.pending, key, near)
+		s.pending = s.dropNear(s.pending, key, line, near)
 		if s.handled == nil || len(s.handled) > 4*DefaultMaxKeys {
-			s.handled = map[string]time.Time{}
+			s.handled = map[string]handledAt{}
 		}
-		s.handled[key] = r.At
+		s.handled[key] = handledAt{r.At, line}
 		return false
 	}
-	if t, ok := s.handled[key]; ok && near(t) {
+	if h, ok := s.handled[key]; ok && near(h.at) {
+		s.noteMerged(line, h.line)
 		return true
 	}
 	for i := range s.pending {
 		p := &s.pending[i]
 		if p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
 			if !r.At.Before(p.r.At) {
-				p.r = r
+				s.noteMerged(p.line, line)
+				p.r, p.line = r, line
+			} else {
+				s.noteMerged(line, p.line)
 			}
 			return true
 		}
 	}
-	s.pending = append(s.pending, pendingBare{r})
+	s.pending = append(s.pending, pendingBare{r, line})
 	return true
 }
 
-// dropNear drops the pending failures of key near in time.
-func dropNear(ps []pendingBare, key string, near func(time.Time) bool) []pendingBare {
+// dropNear drops the pending failures of key near in time: they are
+// counted on the handler's line.
+func (s *Store) dropNear(ps []pendingBare, key string, line int, near func(time.Time) bool) []pendingBare {
 	out := ps[:0]
 	for _, p := range ps {
 		if p.r.Key() != key || !near(p.r.At) {
 			out = append(out, p)
+		} else {
+			s.noteMerged(p.line, line)
 		}
 	}
 	return out

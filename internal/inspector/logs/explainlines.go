@@ -125,3 +125,48 @@ func Dialects(files []Dialect) []DialectInfo {
 		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
 			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
 }
+
+// noteMerged records, for --explain-lines, that line inner's failure is
+// counted on line into's attempt (attempt.go). Called with s.mu held.
+func (s *Store) noteMerged(inner, into int) {
+	if s.opts.ExplainLines == nil || inner == 0 {
+		return
+	}
+	if s.mergedInto == nil {
+		s.mergedInto = map[int]int{}
+	}
+	s.mergedInto[inner] = into
+}
+
+// explain gives lr to Options.ExplainLines, in the log's order: while a
+// bare failure waits to learn whether a handler's line counts it
+// (attempt.go), the readings after it wait too; then each says what was
+// decided.
+func (s *Store) explain(lr LineReading) {
+	if s.opts.ExplainLines == nil {
+		return
+	}
+	s.mu.Lock()
+	s.explainQ = append(s.explainQ, lr)
+	out := s.explainReadyLocked()
+	s.mu.Unlock()
+	for _, lr := range out {
+		s.opts.ExplainLines(lr)
+	}
+}
+
+// explainReadyLocked takes the queued readings once no failure waits.
+func (s *Store) explainReadyLocked() []LineReading {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 {
+		return nil
+	}
+	out := s.explainQ
+	s.explainQ = nil
+	for i := range out {
+		if into, ok := s.mergedInto[out[i].Line]; ok {
+			delete(s.mergedInto, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's (one cause, one handler's line), counted once, there", into)
+		}
+	}
+	return out
+}

@@ -25,8 +25,12 @@ func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Tim
 // log has ended, or a reader asks.
 func (s *Store) flushPending() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.flushPendingLocked(time.Time{})
+	out := s.explainReadyLocked()
+	s.mu.Unlock()
+	for _, lr := range out {
+		s.opts.ExplainLines(lr)
+	}
 }
 
 // read is Read, skipping lines whose kubelet timestamp is not after after:
@@ -122,11 +126,7 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		if !plausible(r.At, now) {
 			r.At, d.implausible = time.Time{}, true
 		}
-		if s.opts.ExplainLines != nil {
-			lr := reading(r)
-			lr.Line, lr.Implausible = int(s.lines.Load()), d.implausible
-			s.opts.ExplainLines(lr)
-		}
+		line := int(s.lines.Load())
 		switch {
 		case r.At.IsZero():
 			d.untimed = true
@@ -136,7 +136,12 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.noteDated(r.At)
 		}
 		s.diag.record(r.Dialect, d)
-		s.Add(r)
+		s.add1(r, line)
+		if s.opts.ExplainLines != nil {
+			lr := reading(r)
+			lr.Line, lr.Implausible = line, d.implausible
+			s.explain(lr)
+		}
 	case outUnreadable:
 		s.diag.failed(line)
 		s.explainNotRead(r.NotRead, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
@@ -160,6 +165,6 @@ func (s *Store) explainNotRead(why, fallback string) {
 		why = fallback
 	}
 	if why != "" {
-		s.opts.ExplainLines(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
+		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
 	}
 }

@@ -73,7 +73,12 @@ type Store struct {
 	// pending and handled are attempt.go's: bare failures waiting, and
 	// when each key's handler last logged a failure.
 	pending []pendingBare
-	handled map[string]time.Time
+	handled map[string]handledAt
+	// explainQ holds --explain-lines' readings while a bare failure waits,
+	// so they are given in order and say what the wait decided;
+	// mergedInto maps a line counted on another to that line (attempt.go).
+	explainQ   []LineReading
+	mergedInto map[int]int
 	// applied, when set (tests), sees each record as it is applied.
 	applied     func(Record)
 	controllers map[string]*controllerInfo
@@ -168,13 +173,16 @@ type entry struct {
 
 // Add applies one record. A record whose time is unknown (zero At) counts,
 // but moves no time: not the log's span, not the bucket, not the key's.
-func (s *Store) Add(r Record) {
+func (s *Store) Add(r Record) { s.add1(r, 0) }
+
+// add1 is Add of the record read from the log's line line (0: not known).
+func (s *Store) add1(r Record, line int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
-	if s.attemptLocked(r) {
+	if s.attemptLocked(r, line) {
 		return
 	}
 	s.applyLocked(r)
