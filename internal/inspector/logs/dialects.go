@@ -158,7 +158,7 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 		}
 	}
 	if r.Controller == "" {
-		r.Controller = f.controllerName(fam)
+		r.Controller = f.kcmController(f.controllerName(fam), fam.name == kcmDialect)
 	}
 	if r.Controller == "" && fam.clientGo && m.what == ErrorLine && fm == fmtPlain {
 		// A plain-text line (Go's log, a bracketed level) names no

@@ -43,6 +43,21 @@ type estimate struct {
 	// a key failing every 10s keeps an expected spacing of 10s, whatever
 	// limiter chose it.
 	spacing time.Duration
+	// steady says the spacing is the previous one's, give or take a tenth:
+	// the key is retried on a fixed period (a capped limiter, a requeue a
+	// controller times itself), not on a doubling delay.
+	steady bool
+}
+
+// steady says two successive spacings of a key's failures are one period:
+// within a tenth of each other, and at least spacingSlack (shorter ones
+// are a worker's and a logger's jitter as much as a limiter's).
+func steady(prev, cur time.Duration) bool {
+	if prev < spacingSlack || cur < spacingSlack {
+		return false
+	}
+	diff := max(prev, cur) - min(prev, cur)
+	return 10*diff <= max(prev, cur)
 }
 
 // delay is the expected delay and the limiter component that chose it:
@@ -50,13 +65,21 @@ type estimate struct {
 // it, unless the key's own failures show a spacing half as long again (and
 // over a second longer: spacingSlack): then
 // a limiter the log does not name is deciding, and the spacing is the
-// estimate (within half of it, the assumed limiter's is the finer one).
+// estimate (within half of it, the assumed limiter's is the finer one);
+// nor over twice a steady spacing: the estimate is never shorter than the
+// key's own spacing and never wildly longer than a steady one.
 func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	d, src := x.exp, api.SourceItemExponential
 	if withBucket && x.bucket > d {
 		d, src = x.bucket, api.SourceBucket
 	}
 	if 2*x.spacing > 3*d && x.spacing > d+spacingSlack {
+		d, src = x.spacing, api.SourceSpacing
+	}
+	if x.steady && d > 2*x.spacing {
+		// A key failing on a steady period is past its limiter's cap, or
+		// requeued on a timer: the assumed limiter's doubling, not seen in
+		// the log, would put its next retry far past when it comes.
 		d, src = x.spacing, api.SourceSpacing
 	}
 	return d, src

@@ -162,7 +162,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if r.Name == "" {
 		return miss("its key field is empty")
 	}
-	r.Controller = f.genericController(msg, start, keyAt)
+	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
 	r.Template = template(msg)
 	// What was read, for --explain-lines.
 	switch {

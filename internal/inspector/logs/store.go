@@ -156,6 +156,16 @@ type entry struct {
 	est    estimate
 	stated bool
 	failAt time.Time
+	// lastFailAt and lastGap are the key's last failure line's time and
+	// its spacing from the one before, streaks aside; ended is the streak
+	// endInferred ended at the last failure (its count and start), restored
+	// when the key's failures turn out to come on a steady period.
+	lastFailAt time.Time
+	lastGap    time.Duration
+	ended      struct {
+		failures int
+		first    time.Time
+	}
 	// earlier is a retry the failure's event preempted, still pending.
 	earlier time.Time
 	// lastReset is the last logged forget of the key; released says that
@@ -296,6 +306,7 @@ func (s *Store) applyLocked(r Record) {
 // vote on which limiter that is (which may re-read the controller's keys).
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
 	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	x.steady = steady(e.est.spacing, x.spacing)
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}
