@@ -143,7 +143,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		// log mode's kube-controller-manager dialect, counted as the log
 		// shows them: utilruntime.HandleError's "sync \"KEY\" failed with".
 		rsKey := q + "/" + b.Object.Name
-		assertLogRetries(t, log.path, "replica_set", rsKey, "exceeded quota",
+		assertLogRetries(t, log.path, "replicaset or replicationcontroller", rsKey, "exceeded quota",
 			func() *why.Backoff {
 				if a := answer(t, "deployment/web", "-n", q); len(a.Blockers) > 0 {
 					return a.Blockers[0].Backoff
@@ -153,7 +153,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
-		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replica_set)", "exceeded quota"} {
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset or replicationcontroller)", "exceeded quota"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
@@ -200,7 +200,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		if ctl := a.Controller; ctl == nil || ctl.Target != "pod/"+kcmPod {
 			t.Fatalf("controller %+v; want pod/%s", ctl, kcmPod)
 		}
-		assertLogRetries(t, log.path, "namespace_controller", "stuck", "stale GroupVersion discovery",
+		assertLogRetries(t, log.path, "namespace-controller", "stuck", "stale GroupVersion discovery",
 			func() *why.Backoff { return answer(t, "namespace/stuck").Backoff },
 			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
