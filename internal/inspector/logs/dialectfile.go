@@ -384,7 +384,19 @@ func (d *Dialect) read(msg string, f *fields, fm format) (Record, bool) {
 		if r.Controller == "" {
 			r.Controller = f.logger
 		}
-		return r, r.Name != "" && r.Controller != ""
+		if r.Controller == "" && len(f.caller) > 0 {
+			r.Controller = string(f.caller)
+		}
+		if r.Controller == "" {
+			// Nothing names it: the dialect's own name does, rather than
+			// dropping every line of a dialect written without controller:.
+			r.Controller = d.Name
+		}
+		if r.Name == "" {
+			return Record{NotRead: "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) +
+				" but names no key: no key group, and no key, request, object or name field"}, false
+		}
+		return r, true
 	}
 	return Record{}, false
 }

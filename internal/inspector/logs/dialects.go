@@ -125,8 +125,9 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 			// No built-in dialect's: a dialect file's, then the generic
 			// reader of the work-queue idiom, behind every named one.
 			for i := range user {
-				if r, ok := user[i].read(msg, f, fm); ok {
-					return r, true
+				if r, ok := user[i].read(msg, f, fm); ok || r.NotRead != "" {
+					r.Tried = msg
+					return r, ok
 				}
 			}
 			return f.generic(msg)

@@ -28,6 +28,10 @@ type LineReading struct {
 	// Why is what in the line made it so: the message of the dialect (or
 	// the phrases the generic reader read), or why it was not read.
 	Why string
+	// Tried is, for a line not read, its message as its format reads it:
+	// the text the dialects' patterns were tried against (a ^-anchored
+	// pattern meets the level word, when the format leaves it there).
+	Tried string
 }
 
 // reading is r's LineReading.

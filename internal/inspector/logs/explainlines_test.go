@@ -56,3 +56,45 @@ func TestDialectsListEachOnce(t *testing.T) {
 		t.Error("kube-controller-manager is not listed")
 	}
 }
+
+// TestExplainLinesSaysWhatItTried: a line not read gives the message its
+// patterns were tried against, and the true reason: a zerolog-style "ERR"
+// that no format reads as a level is not "at info or debug level"; a
+// dialect file without controller: reads its lines under its own name, not
+// drops them all; one whose line names no key says so.
+func TestExplainLinesSaysWhatItTried(t *testing.T) {
+	ds, err := parseDialects("widget.yaml", []byte(`dialects:
+- name: widget-operator
+  lines:
+  - regexp: '^sync of widget (?P<key>\S+) failed: (?P<error>.*)$'
+    means: failure
+  - regexp: '^widget gave up: (?P<error>.*)$'
+    means: failure
+`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := `2026-12-03T10:00:00Z ERR error syncing "ns/a": boom
+E1203 10:00:01.000000       1 widget.go:10] sync of widget ns/b failed: boom
+E1203 10:00:02.000000       1 widget.go:10] widget gave up: boom
+`
+	var got []LineReading
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 3, 10, 0, 3, 0, time.UTC)), Dialects: ds,
+		ExplainLines: func(lr LineReading) { got = append(got, lr) }})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	byLine := map[int]LineReading{}
+	for _, lr := range got {
+		byLine[lr.Line] = lr
+	}
+	if lr := byLine[1]; strings.Contains(lr.Why, "info or debug") || lr.Tried == "" || !strings.Contains(lr.Tried, "ERR") {
+		t.Errorf("line 1: %+v; want a reason that is not \"info or debug\", and the message tried, ERR in it", lr)
+	}
+	if lr := byLine[2]; lr.Key != "ns/b" || lr.Controller != "widget" {
+		t.Errorf("line 2: %+v; want ns/b read under the file's name, widget", lr)
+	}
+	if lr := byLine[3]; !strings.Contains(lr.Why, "names no key") || lr.Tried != "widget gave up: boom" {
+		t.Errorf("line 3: %+v; want \"names no key\" and the message tried", lr)
+	}
+}

@@ -40,6 +40,8 @@ type fields struct {
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.
 	severe bool
+	// leveled says the format read a level from the line (any level).
+	leveled bool
 	// noLevel says the line's format writes no level (Go's standard
 	// log): not info, unknown.
 	noLevel bool

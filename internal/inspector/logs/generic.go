@@ -88,7 +88,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		return Record{}, false
 	}
 	// From here the line looks like a failure: a miss says why.
-	miss := func(why string) (Record, bool) { return Record{NotRead: why}, false }
+	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }
 	errField := f.err
 	if requeueLead && errField == "" {
 		errField = f.reason
@@ -100,7 +100,13 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if fail != nil {
 			what = msg[fail[0]:fail[1]]
 		}
-		return miss("says " + strconv.Quote(what) + " but at info or debug level, with no error field")
+		level := "at info or debug level"
+		if !f.leveled {
+			// The format read no level: perhaps its level word is part of
+			// the message as this format reads it ("ERR …").
+			level = "at no level this format reads (a level word in the message is not read as one)"
+		}
+		return miss("says " + strconv.Quote(what) + " but " + level + ", with no error field")
 	}
 	if strings.Contains(strings.ToLower(msg), "skipping") {
 		return miss("says it is skipping, not retrying (the kubelet's pod sync)")

@@ -43,7 +43,7 @@ func digits(b []byte) bool {
 // value.
 func parseKlog(line []byte, ref parseRef, f *fields) bool {
 	f.at = klogTime(line, ref)
-	f.severe = line[0] == 'E' || line[0] == 'W' || line[0] == 'F'
+	f.severe, f.leveled = line[0] == 'E' || line[0] == 'W' || line[0] == 'F', true
 	end := bytes.Index(line, []byte("] "))
 	if end < 0 {
 		return false

@@ -91,6 +91,9 @@ type Record struct {
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.
 	NotRead string
+	// Tried is, with NotRead, the message the dialects' patterns were
+	// tried against: the line's message as its format reads it.
+	Tried string
 	// Template is, for the generic reader, the message's template (its
 	// variable parts masked, template.go): two templates naming one key at
 	// one moment are one attempt. Bare says the line said no retry or
@@ -238,7 +241,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
-	notRead := r.NotRead
+	notRead, tried := r.NotRead, r.Tried
 	if !ok && words > 0 {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
@@ -246,7 +249,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 		fm = fmtConsole
 		r, ok = parseFormat(body, fm, at, ref)
 		if notRead == "" {
-			notRead = r.NotRead
+			notRead, tried = r.NotRead, r.Tried
 		}
 	}
 	if !ok {
@@ -257,7 +260,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 		if rp, ok = parsePlainFormat(body, at, ref); ok {
 			r = rp
 		} else if notRead == "" {
-			notRead = rp.NotRead
+			notRead, tried = rp.NotRead, rp.Tried
 		}
 	}
 	if ok {
@@ -268,10 +271,10 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	}
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
-			return Record{NotRead: notRead}, outUnreadable
+			return Record{NotRead: notRead, Tried: tried}, outUnreadable
 		}
 	}
-	return Record{NotRead: notRead}, outOther
+	return Record{NotRead: notRead, Tried: tried}, outOther
 }
 
 // parseFormat reads body as format fm; at, when not zero, is the time the

@@ -42,6 +42,7 @@ func parsePlain(line []byte, f *fields) bool {
 		if isLevel(tag) || severeLevel(bytes.ToLower(tag)) || digits(tag) || isLevel(bytes.ToUpper(tag)) {
 			f.severe = f.severe || severeLevel(bytes.ToLower(tag))
 			levelSeen = levelSeen || !digits(tag)
+			f.leveled = f.leveled || !digits(tag)
 			rest, seen = bytes.TrimLeft(rest[e+1:], " \t"), true
 			continue
 		}
@@ -52,6 +53,7 @@ func parsePlain(line []byte, f *fields) bool {
 	if w := firstWord(rest); len(w) > 0 && isLevel(w) && !levelSeen && !stdlog {
 		f.severe = f.severe || severeLevel(bytes.ToLower(w))
 		rest, seen, levelSeen = bytes.TrimLeft(rest[len(w):], " \t"), true, true
+		f.leveled = true
 	}
 	// zap console: tab-separated; a logger name, then the caller.
 	if tab := bytes.IndexByte(rest, '\t'); tab > 0 && seen {

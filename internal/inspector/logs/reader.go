@@ -144,27 +144,28 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		}
 	case outUnreadable:
 		s.diag.failed(line)
-		s.explainNotRead(r.NotRead, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
+		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
-		s.explainNotRead(r.NotRead, "")
+		s.explainNotRead(r, "")
 	case outSkipped:
 		if s.opts.ExplainLines != nil {
 			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
-			s.explainNotRead(r.NotRead, "")
+			s.explainNotRead(r, "")
 		}
 	}
 }
 
 // explainNotRead gives --explain-lines a line not read that looked like a
 // failure: why, else the fallback; nothing when neither says it did.
-func (s *Store) explainNotRead(why, fallback string) {
+func (s *Store) explainNotRead(r Record, fallback string) {
 	if s.opts.ExplainLines == nil {
 		return
 	}
+	why := r.NotRead
 	if why == "" {
 		why = fallback
 	}
 	if why != "" {
-		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
+		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why, Tried: r.Tried})
 	}
 }
