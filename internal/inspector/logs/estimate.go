@@ -139,3 +139,34 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 		Components: []api.LimiterComponent{exp, {Name: api.SourceBucket, QPS: g.sim.b.QPS, Burst: g.sim.b.Burst, Tokens: &tokens}},
 	}
 }
+
+// retryLocked reads what a failure (or Requeue: true) of e logged by r
+// says of its retry. It goes through the controller's limiter: a token
+// from its bucket, whichever limiter runs; and, when it is e's retry, a
+// vote on which limiter that is (which may re-read the controller's keys).
+func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
+	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	x.steady = steady(e.est.spacing, x.spacing)
+	if r.At.IsZero() || r.RetryIn > 0 {
+		return x // no time to replay; or a RequeueAfter, which takes no token
+	}
+	if prev := e.est; x.spacing > 0 && !e.stated {
+		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
+	}
+	x.bucket = c.limiter.sim.reserve(r.At)
+	return x
+}
+
+// guessLocked changes what is known of a controller's limiter; when that
+// turns the bucket on or off, its waiting keys' retries are read anew.
+func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*limiterGuess)) {
+	was := c.limiter.bucket()
+	change(&c.limiter)
+	if now := c.limiter.bucket(); now != was {
+		for _, e := range s.keys {
+			if e.controller == controller {
+				e.reestimate(now)
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -300,37 +299,6 @@ func (s *Store) applyLocked(r Record) {
 	}
 }
 
-// retryLocked reads what a failure (or Requeue: true) of e logged by r
-// says of its retry. It goes through the controller's limiter: a token
-// from its bucket, whichever limiter runs; and, when it is e's retry, a
-// vote on which limiter that is (which may re-read the controller's keys).
-func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
-	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
-	x.steady = steady(e.est.spacing, x.spacing)
-	if r.At.IsZero() || r.RetryIn > 0 {
-		return x // no time to replay; or a RequeueAfter, which takes no token
-	}
-	if prev := e.est; x.spacing > 0 && !e.stated {
-		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
-	}
-	x.bucket = c.limiter.sim.reserve(r.At)
-	return x
-}
-
-// guessLocked changes what is known of a controller's limiter; when that
-// turns the bucket on or off, its waiting keys' retries are read anew.
-func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*limiterGuess)) {
-	was := c.limiter.bucket()
-	change(&c.limiter)
-	if now := c.limiter.bucket(); now != was {
-		for _, e := range s.keys {
-			if e.controller == controller {
-				e.reestimate(now)
-			}
-		}
-	}
-}
-
 // entryLocked returns the key's entry, making room for a new one, and the
 // time of its newest record before this one.
 func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.Time) {
@@ -395,40 +363,6 @@ func (s *Store) evictLocked() {
 	for _, v := range victims[:min(n, len(victims))] {
 		delete(s.keys, v.id)
 	}
-}
-
-// liveLocked says the log is judged at the clock: Options.Live, unless its
-// newest line was already older than Options.DatedAfter when read.
-func (s *Store) liveLocked() bool {
-	return s.opts.Live && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
-}
-
-// nowLocked is the store's present: the clock for a live log (never before
-// its newest line, whatever the skew between the pod's clock and ours),
-// else the newest line (the clock when no line had a readable time).
-func (s *Store) nowLocked() time.Time {
-	if end := s.endsAtLocked(); !end.IsZero() {
-		return end
-	}
-	return latest(s.opts.Clock.Now(), s.last)
-}
-
-// endsAtLocked is the newest line when the store's present is that line
-// (a saved or dated log: liveLocked), so that a client says what its times
-// are judged at; zero for a live log, or one with no readable time.
-// nowLocked is this when set, so the two cannot disagree.
-func (s *Store) endsAtLocked() time.Time {
-	if s.liveLocked() {
-		return time.Time{}
-	}
-	return s.last
-}
-
-func latest(a, b time.Time) time.Time {
-	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
-		return a
-	}
-	return b
 }
 
 // sampledAtLocked is when the log first showed the sampler's signature
