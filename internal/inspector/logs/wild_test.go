@@ -192,7 +192,13 @@ func TestWildLogs(t *testing.T) {
 				lastError: "an empty namespace may not be set when a resource name is provided"}},
 			dialects: map[string]int{"controller-runtime (zap console)": 1}, at: "2023-04-06T11:42:33.777Z",
 		},
-		{file: "helm-controller-153.log", unreadable: 1},
+		{
+			// Pretty-printed by jq, one field a line: each record put back
+			// on one line (the joiner), its one "Reconciler error" read.
+			file:     "helm-controller-153.log",
+			keys:     []wildKey{{controller: "helmrelease", key: "kraan-test/microservice", failures: 1, lastError: `namespaces "simple" not found`}},
+			dialects: map[string]int{"controller-runtime (JSON)": 1}, at: "2020-11-24T09:14:28.484Z",
+		},
 		{file: "manageiq-pods-788.log", unreadable: 1},
 		{file: "argo-applicationset-52.log"},
 		{file: "argo-applicationset-352.log"},
