@@ -27,6 +27,10 @@ func (o *fromLogsOptions) explainer(w io.Writer) func(logs.LineReading) {
 // explainLine is one line of --explain-lines.
 func explainLine(lr logs.LineReading) string {
 	if lr.Dialect == "" {
+		if lr.Tried != "" {
+			return fmt.Sprintf("--explain-lines: line %d: %s: %s; its message, as the patterns were tried against it: %s\n",
+				lr.Line, lr.Meaning, lr.Why, strconv.QuoteToGraphic(lr.Tried))
+		}
 		return fmt.Sprintf("--explain-lines: line %d: %s: %s\n", lr.Line, lr.Meaning, lr.Why)
 	}
 	at := "time unknown"

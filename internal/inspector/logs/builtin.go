@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // builtinYAML is the built-in dialects, the file the binary ships: read by
@@ -53,11 +54,23 @@ func familyOf(d Dialect) family {
 // with one that cannot be read is counted as unreadable.
 var markers, failMarkers = func() (m [][]byte, fail []string) {
 	var all []string
+	add := func(s string) {
+		if s != "" && !slices.Contains(all, s) {
+			all = append(all, s)
+		}
+	}
 	for _, fam := range families {
 		for _, s := range fam.markers {
-			if !slices.Contains(all, s) {
-				all = append(all, s)
-			}
+			add(s)
+			add(escaped(s))
+		}
+		// Every message is its own marker too, as a JSON or logfmt
+		// value writes it (a quote escaped): a family's markers, kept by
+		// hand, missed prometheus-operator's `sync "` and every quoted
+		// message inside a JSON "msg".
+		for _, m := range fam.messages {
+			add(m.text)
+			add(escaped(m.text))
 		}
 		for _, s := range fam.failMarkers {
 			if !slices.Contains(fail, s) {
@@ -70,3 +83,12 @@ var markers, failMarkers = func() (m [][]byte, fail []string) {
 	}
 	return append(m, genericMarkers...), fail
 }()
+
+// escaped is s as a JSON string or a quoted logfmt or klog value writes
+// it (quotes and backslashes escaped), or "" when that is s itself.
+func escaped(s string) string {
+	if !strings.ContainsAny(s, `"\`) {
+		return ""
+	}
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+}

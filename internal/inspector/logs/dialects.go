@@ -125,8 +125,9 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 			// No built-in dialect's: a dialect file's, then the generic
 			// reader of the work-queue idiom, behind every named one.
 			for i := range user {
-				if r, ok := user[i].read(msg, f, fm); ok {
-					return r, true
+				if r, ok := user[i].read(msg, f, fm); ok || r.NotRead != "" {
+					r.Tried = msg
+					return r, ok
 				}
 			}
 			return f.generic(msg)
@@ -158,7 +159,12 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 		}
 	}
 	if r.Controller == "" {
-		r.Controller = f.controllerName(fam)
+		r.Controller = f.kcmController(f.controllerName(fam), fam.name == kcmDialect)
+	}
+	if r.Controller == "" && fam.clientGo && m.what == ErrorLine && fm == fmtPlain {
+		// A plain-text line (Go's log, a bracketed level) names no
+		// logger and no file: the key and its failure are still there.
+		r.Controller = "unknown"
 	}
 	if r.Controller == "" {
 		return Record{}, false

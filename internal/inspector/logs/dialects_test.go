@@ -73,7 +73,7 @@ func TestParseClientGoHandleError(t *testing.T) {
 		// sample-controller): the logger is client-go's "UnhandledError".
 		"sample-controller (klog text) dialects_test default/example-foo " + boom.Error(),
 		"sample-controller (klog text) dialects_test default/example-bar " + boom.Error(),
-		"kube-controller-manager (klog text) deployment kube-system/coredns " + boom.Error(),
+		"kube-controller-manager (klog text) deployment-controller kube-system/coredns " + boom.Error(),
 	}
 	var got []string
 	for l := range strings.SplitSeq(strings.TrimSpace(buf.String()), "\n") {

@@ -39,9 +39,33 @@ const preemptSlack = time.Second
 // previous one starts a new streak, because the retry in between must have
 // run, and it would have been logged had it failed. (A controller whose
 // workers are all busy for that long is misread.)
+//
+// But a key whose failures come on a steady period (a capped limiter:
+// kube-controller-manager's namespace controller every 60s) is one streak
+// retried, not successes and events at a metronome's pace: the streak the
+// period's first gap ended is restored.
 func (e *entry) endInferred(at time.Time) {
-	if !at.IsZero() && e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) {
+	if at.IsZero() {
+		return
+	}
+	gap := time.Duration(0)
+	if !e.lastFailAt.IsZero() && at.After(e.lastFailAt) {
+		gap = at.Sub(e.lastFailAt)
+	}
+	period := steady(e.lastGap, gap)
+	e.lastFailAt, e.lastGap = at, gap
+	if period {
+		if e.failures == 1 && e.ended.failures > 0 {
+			e.failures += e.ended.failures
+			e.firstFailure = e.ended.first
+		}
+		e.ended.failures = 0
+		return
+	}
+	e.ended.failures = 0
+	if e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) {
 		// The unlogged success forgot the key; only an event re-adds it.
+		e.ended.failures, e.ended.first = e.failures, e.firstFailure
 		e.endStreak(api.StateIdle)
 		e.endedUnlogged = true
 	}

@@ -43,6 +43,21 @@ type estimate struct {
 	// a key failing every 10s keeps an expected spacing of 10s, whatever
 	// limiter chose it.
 	spacing time.Duration
+	// steady says the spacing is the previous one's, give or take a tenth:
+	// the key is retried on a fixed period (a capped limiter, a requeue a
+	// controller times itself), not on a doubling delay.
+	steady bool
+}
+
+// steady says two successive spacings of a key's failures are one period:
+// within a tenth of each other, and at least spacingSlack (shorter ones
+// are a worker's and a logger's jitter as much as a limiter's).
+func steady(prev, cur time.Duration) bool {
+	if prev < spacingSlack || cur < spacingSlack {
+		return false
+	}
+	diff := max(prev, cur) - min(prev, cur)
+	return 10*diff <= max(prev, cur)
 }
 
 // delay is the expected delay and the limiter component that chose it:
@@ -50,13 +65,21 @@ type estimate struct {
 // it, unless the key's own failures show a spacing half as long again (and
 // over a second longer: spacingSlack): then
 // a limiter the log does not name is deciding, and the spacing is the
-// estimate (within half of it, the assumed limiter's is the finer one).
+// estimate (within half of it, the assumed limiter's is the finer one);
+// nor over twice a steady spacing: the estimate is never shorter than the
+// key's own spacing and never wildly longer than a steady one.
 func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	d, src := x.exp, api.SourceItemExponential
 	if withBucket && x.bucket > d {
 		d, src = x.bucket, api.SourceBucket
 	}
 	if 2*x.spacing > 3*d && x.spacing > d+spacingSlack {
+		d, src = x.spacing, api.SourceSpacing
+	}
+	if x.steady && d > 2*x.spacing {
+		// A key failing on a steady period is past its limiter's cap, or
+		// requeued on a timer: the assumed limiter's doubling, not seen in
+		// the log, would put its next retry far past when it comes.
 		d, src = x.spacing, api.SourceSpacing
 	}
 	return d, src
@@ -114,5 +137,36 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 		Description: fmt.Sprintf("max of item-exponential %v..%v and bucket %g qps, burst %d (%s; estimated from logs)",
 			l.BaseDelay, l.MaxDelay, g.sim.b.QPS, g.sim.b.Burst, why),
 		Components: []api.LimiterComponent{exp, {Name: api.SourceBucket, QPS: g.sim.b.QPS, Burst: g.sim.b.Burst, Tokens: &tokens}},
+	}
+}
+
+// retryLocked reads what a failure (or Requeue: true) of e logged by r
+// says of its retry. It goes through the controller's limiter: a token
+// from its bucket, whichever limiter runs; and, when it is e's retry, a
+// vote on which limiter that is (which may re-read the controller's keys).
+func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
+	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
+	x.steady = steady(e.est.spacing, x.spacing)
+	if r.At.IsZero() || r.RetryIn > 0 {
+		return x // no time to replay; or a RequeueAfter, which takes no token
+	}
+	if prev := e.est; x.spacing > 0 && !e.stated {
+		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
+	}
+	x.bucket = c.limiter.sim.reserve(r.At)
+	return x
+}
+
+// guessLocked changes what is known of a controller's limiter; when that
+// turns the bucket on or off, its waiting keys' retries are read anew.
+func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*limiterGuess)) {
+	was := c.limiter.bucket()
+	change(&c.limiter)
+	if now := c.limiter.bucket(); now != was {
+		for _, e := range s.keys {
+			if e.controller == controller {
+				e.reestimate(now)
+			}
+		}
 	}
 }

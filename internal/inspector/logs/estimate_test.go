@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -258,5 +259,45 @@ func TestLimiterGuessHysteresis(t *testing.T) {
 	}
 	if g.bucket() {
 		t.Errorf("%d votes against %d: still read as a bucket", g.expVotes, g.bucketVotes)
+	}
+}
+
+// TestStoreSteadySpacingCapsTheEstimate: a key failing every 60s exactly
+// for twenty failures is past its limiter's cap (or requeued on a timer):
+// the default limiter's doubling (1000s after 20) is not what the log
+// shows; the estimate is the steady spacing.
+func TestStoreSteadySpacingCapsTheEstimate(t *testing.T) {
+	s := NewStore(Options{Live: true, Clock: clocktesting.NewFakePassiveClock(t0.Add(19*time.Minute + 30*time.Second))})
+	for i := range 20 {
+		s.Add(rec(ErrorLine, "ns/a", time.Duration(i)*time.Minute, "boom"))
+	}
+	d, _ := s.Key("c", "ns/a")
+	if k := d.Key; k.State != api.StateBackoff || k.Delay.Duration != time.Minute || k.DelaySource != api.SourceSpacing {
+		t.Errorf("%s, delay %v (%s); want backoff, 1m0s (spacing)", k.State, k.Delay.Duration, k.DelaySource)
+	}
+}
+
+// TestNamespaceControllerEveryMinute: kube-controller-manager's namespace
+// controller, its deletion blocked, logs a failure every 60s exactly (its
+// limiter's cap): read under its own name, its next retry a minute after
+// the last, never sooner than its spacing, never 5m27s.
+func TestNamespaceControllerEveryMinute(t *testing.T) {
+	var b strings.Builder
+	for i := range 12 {
+		at := time.Date(2026, 12, 3, 12, 44, 26, 0, time.UTC).Add(time.Duration(i) * time.Minute)
+		fmt.Fprintf(&b, `%sZ stderr F E1203 %s.838112   23702 namespace_controller.go:164] "Deletion of namespace failed" err="unable to retrieve the complete list of server APIs: broken.example.com/v1beta1: stale GroupVersion discovery: broken.example.com/v1beta1" logger="UnhandledError" namespace="stuck"`+"\n",
+			at.Format("2006-01-02T15:04:05.000000000"), at.Format("15:04:05"))
+	}
+	last := time.Date(2026, 12, 3, 12, 55, 26, 0, time.UTC)
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(last.Add(10 * time.Second))})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.Key("namespace-controller", "stuck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := d.Key; k.Failures != 12 || k.Delay.Duration < 59*time.Second || k.Delay.Duration > 61*time.Second {
+		t.Errorf("%d failures, delay %v (%s); want 12, about 1m0s", k.Failures, k.Delay.Duration, k.DelaySource)
 	}
 }

@@ -28,6 +28,10 @@ type LineReading struct {
 	// Why is what in the line made it so: the message of the dialect (or
 	// the phrases the generic reader read), or why it was not read.
 	Why string
+	// Tried is, for a line not read, its message as its format reads it:
+	// the text the dialects' patterns were tried against (a ^-anchored
+	// pattern meets the level word, when the format leaves it there).
+	Tried string
 }
 
 // reading is r's LineReading.
@@ -124,4 +128,49 @@ func Dialects(files []Dialect) []DialectInfo {
 	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
 		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
 			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+}
+
+// noteMerged records, for --explain-lines, that line inner's failure is
+// counted on line into's attempt (attempt.go). Called with s.mu held.
+func (s *Store) noteMerged(inner, into int) {
+	if s.opts.ExplainLines == nil || inner == 0 {
+		return
+	}
+	if s.mergedInto == nil {
+		s.mergedInto = map[int]int{}
+	}
+	s.mergedInto[inner] = into
+}
+
+// explain gives lr to Options.ExplainLines, in the log's order: while a
+// bare failure waits to learn whether a handler's line counts it
+// (attempt.go), the readings after it wait too; then each says what was
+// decided.
+func (s *Store) explain(lr LineReading) {
+	if s.opts.ExplainLines == nil {
+		return
+	}
+	s.mu.Lock()
+	s.explainQ = append(s.explainQ, lr)
+	out := s.explainReadyLocked()
+	s.mu.Unlock()
+	for _, lr := range out {
+		s.opts.ExplainLines(lr)
+	}
+}
+
+// explainReadyLocked takes the queued readings once no failure waits.
+func (s *Store) explainReadyLocked() []LineReading {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 {
+		return nil
+	}
+	out := s.explainQ
+	s.explainQ = nil
+	for i := range out {
+		if into, ok := s.mergedInto[out[i].Line]; ok {
+			delete(s.mergedInto, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's (one cause, one handler's line), counted once, there", into)
+		}
+	}
+	return out
 }

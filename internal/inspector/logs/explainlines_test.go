@@ -31,7 +31,10 @@ func TestExplainLines(t *testing.T) {
 	want := []string{
 		`1 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | failure, retried after the limiter's delay (estimated) | the work-queue idiom: error or warning level, "Error syncing", one key; limiter assumed client-go's default`,
 		`3 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | gave up: forgotten and not requeued, failed until the object changes | the work-queue idiom: error or warning level, "fail to sync" … "Dropping", one key; limiter assumed client-go's default`,
-		`4    | looked like a failure, not read | says "fail to sync" but not that it will retry, requeue or re-add, nor that it gave up`,
+		// Read as a bare failure (it opens with it, before the key and its
+		// error), in the same second as the Dropping line: the store counts
+		// it once, on line 3 (attempt.go), and the reading says so.
+		`4 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | the same failed attempt as line 3's (one cause, one handler's line), counted once, there | the work-queue idiom: error or warning level, "fail to sync" (opens the message, before the key and its error), one key; limiter assumed client-go's default`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("readings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -51,5 +54,47 @@ func TestDialectsListEachOnce(t *testing.T) {
 	}
 	if !seen["kube-controller-manager"] {
 		t.Error("kube-controller-manager is not listed")
+	}
+}
+
+// TestExplainLinesSaysWhatItTried: a line not read gives the message its
+// patterns were tried against, and the true reason: a zerolog-style "ERR"
+// that no format reads as a level is not "at info or debug level"; a
+// dialect file without controller: reads its lines under its own name, not
+// drops them all; one whose line names no key says so.
+func TestExplainLinesSaysWhatItTried(t *testing.T) {
+	ds, err := parseDialects("widget.yaml", []byte(`dialects:
+- name: widget-operator
+  lines:
+  - regexp: '^sync of widget (?P<key>\S+) failed: (?P<error>.*)$'
+    means: failure
+  - regexp: '^widget gave up: (?P<error>.*)$'
+    means: failure
+`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := `2026-12-03T10:00:00Z ERR error syncing "ns/a": boom
+E1203 10:00:01.000000       1 widget.go:10] sync of widget ns/b failed: boom
+E1203 10:00:02.000000       1 widget.go:10] widget gave up: boom
+`
+	var got []LineReading
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 3, 10, 0, 3, 0, time.UTC)), Dialects: ds,
+		ExplainLines: func(lr LineReading) { got = append(got, lr) }})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	byLine := map[int]LineReading{}
+	for _, lr := range got {
+		byLine[lr.Line] = lr
+	}
+	if lr := byLine[1]; strings.Contains(lr.Why, "info or debug") || lr.Tried == "" || !strings.Contains(lr.Tried, "ERR") {
+		t.Errorf("line 1: %+v; want a reason that is not \"info or debug\", and the message tried, ERR in it", lr)
+	}
+	if lr := byLine[2]; lr.Key != "ns/b" || lr.Controller != "widget" {
+		t.Errorf("line 2: %+v; want ns/b read under the file's name, widget", lr)
+	}
+	if lr := byLine[3]; !strings.Contains(lr.Why, "names no key") || lr.Tried != "widget gave up: boom" {
+		t.Errorf("line 3: %+v; want \"names no key\" and the message tried", lr)
 	}
 }

@@ -30,10 +30,21 @@ type fields struct {
 	// intern, when set, keeps the values that recur line after line
 	// (interner): one string each, not one a line.
 	intern *interner
+	// keyField is the one field of no name this package knows whose value
+	// is a namespace/name (job="team/migrate", PVC="ns/x", logrus'
+	// cluster-name=ns/x): a key the generic reader may read when the
+	// message names none; keyFields counts such fields of distinct values.
+	keyField  string
+	keyFields int
 	// severe says the line is logged at error or warning level (or above),
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.
 	severe bool
+	// leveled says the format read a level from the line (any level).
+	leveled bool
+	// noLevel says the line's format writes no level (Go's standard
+	// log): not info, unknown.
+	noLevel bool
 }
 
 // wants says whether the value of key is kept: the others are skipped

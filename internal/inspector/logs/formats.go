@@ -50,7 +50,7 @@ func setRaw(f *fields, k, v []byte) {
 	case "reset":
 		f.reset = v
 	case "level", "severity":
-		f.severe = f.severe || severeLevel(v)
+		f.severe, f.leveled = f.severe || severeLevel(v), true
 	case "stacktrace", "caller":
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
@@ -62,6 +62,8 @@ func setRaw(f *fields, k, v []byte) {
 		}
 		if f.wants(k) {
 			f.set(k, f.intern.jsonString(k, v))
+		} else if len(v) > 2 && v[0] == '"' {
+			f.noteKeyField(k, v[1:len(v)-1])
 		}
 	}
 }
@@ -181,7 +183,7 @@ func parseConsole(line []byte, f *fields) bool {
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
 		case isLevel(h):
-			f.severe = f.severe || severeLevel(h)
+			f.severe, f.leveled = f.severe || severeLevel(h), true
 		case bytes.Contains(h, []byte(".go:")):
 		default:
 			f.logger = string(h)

@@ -36,10 +36,14 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
+	// coreVerb: the work queue's own verbs. A message that opens with a
+	// failure to do something else ("Error updating ns/x: conflict") may be
+	// an attempt's inner cause: it is read only with retry or drop words.
+	coreVerb = regexp.MustCompile(`(?i)sync|reconcil|handl|process`)
 	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
 	// "re-queuing", "re-adding item to queue".
-	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?queu|\bre-?add(?:ing|ed)?\b`)
+	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?e?n?queu|\bre-?add(?:ing|ed)?\b`)
 	// dropPhrase: the key was given up on.
 	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded`)
 	// retryCount: a stated count ("retry count: 11", "retry #3").
@@ -55,40 +59,80 @@ var (
 // genericMarkers are bytes every line the generic reader reads holds one
 // of (the retry and drop phrases, case aside), so that the rest of a log
 // is skipped before any parsing.
-var genericMarkers = [][]byte{[]byte("etry"), []byte("ETRY"), []byte("queu"), []byte("re-add"), []byte("ropp"), []byte("giving up"), []byte("gave up")}
+var genericMarkers = [][]byte{[]byte("etry"), []byte("ETRY"), []byte("queu"), []byte("re-add"), []byte("ropp"), []byte("giving up"), []byte("gave up"),
+	// The idiom without retry words opens with a failure to sync (or
+	// reconcile, handle, process) a key.
+	[]byte("ail"), []byte("rror"), []byte("nable"), []byte("ould not"), []byte("annot"), []byte("an't")}
 
 // generic reads msg (the line's message, "Unhandled Error"'s err in its
-// place) as the work-queue idiom, when no named dialect did.
+// place) as the work-queue idiom, when no named dialect did. A line is a
+// key's failed attempt when it names one key and carries an error, and
+// its structure says the attempt failed: the idiom's retry or drop words
+// after a failure phrase (the rule above), or — the idiom without retry
+// words, client-go's HandleError(fmt.Errorf("failed to sync %q: %v", key,
+// err)) before AddRateLimited — a message that opens with the failure
+// phrase (after an optional "NAME: "), names the key before the error's
+// ": ", at error or warning level; or one that opens with the drop or
+// requeue word before the key ("Dropping job<ns/x> out of the queue: ERR",
+// "reenqueuing KIND ns/x" with the error in a reason field).
 func (f *fields) generic(msg string) (Record, bool) {
 	fail := failPhrase.FindStringIndex(msg)
-	if fail == nil {
+	drop := dropPhrase.FindStringIndex(msg)
+	retry := retryPhrase.FindStringIndex(msg)
+	// The shape: what the message opens with.
+	opens := opening(msg)
+	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || failAfterKey(msg, opens, fail[0]))
+	dropLead := drop != nil && drop[0] == opens
+	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
+	if fail == nil && !dropLead && !requeueLead {
 		return Record{}, false
 	}
 	// From here the line looks like a failure: a miss says why.
-	miss := func(why string) (Record, bool) { return Record{NotRead: why}, false }
-	if !f.severe && f.err == "" {
-		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but at info or debug level, with no error field")
+	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }
+	errField := f.err
+	if requeueLead && errField == "" {
+		errField = f.reason
+	}
+	// Go's standard log writes no level: a line that says it failed and
+	// will retry (or gave up) is not an info line for want of one.
+	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) {
+		what := msg
+		if fail != nil {
+			what = msg[fail[0]:fail[1]]
+		}
+		level := "at info or debug level"
+		if !f.leveled {
+			// The format read no level: perhaps its level word is part of
+			// the message as this format reads it ("ERR …").
+			level = "at no level this format reads (a level word in the message is not read as one)"
+		}
+		return miss("says " + strconv.Quote(what) + " but " + level + ", with no error field")
 	}
 	if strings.Contains(strings.ToLower(msg), "skipping") {
 		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
 	}
-	drop := dropPhrase.FindStringIndex(msg)
-	retry := retryPhrase.FindStringIndex(msg)
-	idiom := strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
-	if drop == nil && !idiom && retry == nil {
-		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up")
+	idiom := fail != nil && strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
+	said := drop != nil || idiom || retry != nil
+	if !said && !lead {
+		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it")
 	}
 	// The key is named where the line says what failed, before its error.
-	start := fail[0]
-	if drop != nil && drop[0] < start {
-		start = drop[0]
+	start := len(msg)
+	for _, at := range [][]int{fail, drop, retry} {
+		if at != nil && at[0] < start {
+			start = at[0]
+		}
 	}
-	r := Record{What: ErrorLine, At: f.at, Dialect: genericName, ClientGoQueue: true, GaveUp: drop != nil, Error: f.err}
+	if lead || dropLead || requeueLead {
+		start = opens
+	}
+	r := Record{What: ErrorLine, At: f.at, Dialect: genericName, ClientGoQueue: true, GaveUp: drop != nil, Error: errField}
 	head := msg[start:]
 	if i := strings.Index(head, ": "); i >= 0 {
 		head = head[:i]
 	}
 	keyAt := -1
+	key, at, ok := messageKey(head)
 	switch {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)
@@ -96,11 +140,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Namespace, r.Name = splitRef(f.ref)
 	case f.name != "":
 		r.Namespace, r.Name = f.namespace, f.name
-	default:
-		key, at, ok := messageKey(head)
-		if !ok {
-			return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
-		}
+	case ok:
 		keyAt = start + at
 		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
 		if strings.HasPrefix(key, "/") {
@@ -108,7 +148,15 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 		if r.Error == "" {
 			r.Error = errorAfter(msg, keyAt+len(key))
+			// "ns/x, sync failed ERR": the error follows the phrase.
+			if fail != nil && fail[0] > keyAt && strings.HasSuffix(strings.ToLower(msg[:fail[1]]), "failed") && strings.HasPrefix(msg[fail[1]:], " ") && !strings.HasPrefix(msg[fail[1]:], " with") {
+				r.Error = msg[fail[1]+1:]
+			}
 		}
+	case f.keyFields == 1:
+		r.Namespace, r.Name = splitRef(f.keyField)
+	default:
+		return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
 	}
 	if r.Error == "" {
 		r.Error = errorAfter(msg, start)
@@ -120,29 +168,76 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if r.Name == "" {
 		return miss("its key field is empty")
 	}
-	r.Controller = f.genericController(msg, start, keyAt)
-	if r.Controller == "" {
-		return miss("names no controller: no controller or logger field, no NAME: before its message, no file, no kind before the key")
-	}
+	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
+	r.Template = template(msg)
 	// What was read, for --explain-lines.
-	r.Message = strconv.Quote(msg[fail[0]:fail[1]])
 	switch {
+	case fail != nil:
+		r.Message = strconv.Quote(msg[fail[0]:fail[1]])
 	case drop != nil:
-		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
-	case retry != nil:
-		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
+		r.Message = strconv.Quote(msg[drop[0]:drop[1]])
+	default:
+		r.Message = strconv.Quote(msg[retry[0]:retry[1]])
 	}
+	switch {
+	case drop != nil && fail != nil:
+		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
+	case retry != nil && fail != nil:
+		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
+	case !said:
+		r.Message += " (opens the message, before the key and its error)"
+	}
+	r.Bare = !said && !dropLead && !requeueLead
 	return r, true
 }
 
-// messageKey finds the one namespace/name in head; at is where it starts.
-// Two different ones, or none, are no key.
+// opening is where a message's words begin after a "NAME: " naming its
+// logger or kind (klogr's named loggers, "TidbCluster: ns/x, sync failed").
+func opening(msg string) int {
+	if name, _, ok := strings.Cut(msg, ": "); ok && name != "" && !strings.ContainsAny(name, " /\"'") {
+		return len(name) + 2
+	}
+	return 0
+}
+
+// failAfterKey says whether the failure phrase at fail follows the key
+// directly: "Sync ns/x failed with : ERR", "ns/x, sync failed ERR" — the
+// message opens with the key (and a verb), then says it failed.
+func failAfterKey(msg string, opens, fail int) bool {
+	if fail < opens {
+		return false
+	}
+	words := strings.Fields(msg[opens:fail])
+	if len(words) == 0 || len(words) > 2 {
+		return false
+	}
+	_, _, ok := messageKey(msg[opens:fail])
+	return ok
+}
+
+// messageKey finds the one key in head; at is where it starts. A key is
+// a namespace/name (bare, quoted, bracketed, or in Volcano's job<ns/x>);
+// failing that, one quoted name or UID ("error syncing 'webhook-config'",
+// `error syncing claim "bd1cb869-…"`): a cluster-scoped key. Two different
+// ones, or none, are no key.
 func messageKey(head string) (key string, at int, ok bool) {
 	pos := 0
+	var quoted string
+	quotedAt, quotes := -1, 0
 	for w := range strings.FieldsSeq(head) {
 		i := strings.Index(head[pos:], w) + pos
 		pos = i + len(w)
-		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.`)
+		if lt := strings.IndexByte(w, '<'); lt > 0 && strings.HasSuffix(strings.TrimRight(w, ",;.:"), ">") {
+			w = w[lt:]
+		}
+		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.:`)
+		if q := strings.TrimRight(w, ",;.:"); len(q) > 2 && (q[0] == '\'' || q[0] == '"') && q[len(q)-1] == q[0] && !strings.Contains(t, "/") && clusterName.MatchString(t) {
+			if quotes == 0 || quoted != t {
+				quotes++
+			}
+			quoted, quotedAt = t, i+strings.Index(w, t)
+			continue
+		}
 		if strings.HasPrefix(t, "'") || !strings.Contains(t, "/") || !nsName.MatchString(t) {
 			continue
 		}
@@ -156,8 +251,16 @@ func messageKey(head string) (key string, at int, ok bool) {
 			return "", 0, false
 		}
 	}
+	if key == "" && quotes == 1 {
+		return "/" + quoted, quotedAt - 1, true
+	}
 	return key, at, key != ""
 }
+
+// clusterName is a cluster-scoped object's name as a message quotes it: a
+// DNS subdomain (which a UID is too), with a dot, a dash or a digit, so
+// that a quoted word ("'Warning'") is not taken for one.
+var clusterName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
 
 // errorAfter is the error a message states after from: what follows the
 // next ": " (or ", err "), else the whole message.
@@ -196,7 +299,7 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 		return string(f.caller)
 	}
 	if keyAt < 0 {
-		return ""
+		return "unknown"
 	}
 	// The kind between the verb and the key: "Error syncing Longhorn node".
 	var kind []string
@@ -204,6 +307,10 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 		if !verbWords[strings.ToLower(w)] {
 			kind = append(kind, w)
 		}
+	}
+	if len(kind) == 0 {
+		// Nothing names it: the line's own words did not, and no field.
+		return "unknown"
 	}
 	return strings.Join(kind, " ")
 }
@@ -213,5 +320,6 @@ var verbWords = map[string]bool{
 	"error": true, "errors": true, "failed": true, "fail": true, "failure": true, "unable": true, "to": true, "in": true,
 	"while": true, "when": true, "on": true, "for": true, "of": true, "the": true, "sync": true, "syncing": true,
 	"handling": true, "handle": true, "processing": true, "process": true, "reconcile": true, "reconciling": true,
-	"dropping": true, "dropped": true, "giving": true, "up": true, "gave": true,
+	"dropping": true, "dropped": true, "giving": true, "up": true, "gave": true, "could": true, "not": true, "cannot": true,
+	"updating": true, "update": true, "provisioning": true, "ensuring": true, "applying": true, "reenqueuing": true, "requeuing": true,
 }

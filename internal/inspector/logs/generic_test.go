@@ -25,13 +25,15 @@ func TestKubeControllerManagerLines(t *testing.T) {
 		controller, key, err string // controller empty: no record
 	}{
 		{
-			line:       `E1202 09:12:01.123456       1 replica_set.go:640] "Unhandled Error" err="sync \"q/web-69c6f74b8b\" failed with pods \"web-69c6f74b8b-bmsrj\" is forbidden: exceeded quota: …" logger="UnhandledError"`,
-			controller: "replica_set", key: "q/web-69c6f74b8b",
+			line: `E1202 09:12:01.123456       1 replica_set.go:640] "Unhandled Error" err="sync \"q/web-69c6f74b8b\" failed with pods \"web-69c6f74b8b-bmsrj\" is forbidden: exceeded quota: …" logger="UnhandledError"`,
+			// replica_set.go serves the ReplicaSet and the
+			// ReplicationController controllers; the line says not which.
+			controller: kcmAmbiguous, key: "q/web-69c6f74b8b",
 			err: `pods "web-69c6f74b8b-bmsrj" is forbidden: exceeded quota: …`,
 		},
 		{
 			line:       `E1202 09:12:01.223456       1 namespace_controller.go:164] "Deletion of namespace failed" err="unable to retrieve the complete list of server APIs: …" logger="UnhandledError" namespace="stuck"`,
-			controller: "namespace_controller", key: "stuck",
+			controller: "namespace-controller", key: "stuck",
 			err: "unable to retrieve the complete list of server APIs: …",
 		},
 		{

@@ -43,7 +43,7 @@ func digits(b []byte) bool {
 // value.
 func parseKlog(line []byte, ref parseRef, f *fields) bool {
 	f.at = klogTime(line, ref)
-	f.severe = line[0] == 'E' || line[0] == 'W' || line[0] == 'F'
+	f.severe, f.leveled = line[0] == 'E' || line[0] == 'W' || line[0] == 'F', true
 	end := bytes.Index(line, []byte("] "))
 	if end < 0 {
 		return false
@@ -115,6 +115,7 @@ func klogPairs(line []byte, i int, f *fields) bool {
 				if !ok {
 					return false
 				}
+				f.noteKeyField(key, line[i+1:e-1])
 				i = e
 			}
 		case c == '[' || c == '{':
@@ -141,6 +142,8 @@ func klogPairs(line []byte, i int, f *fields) bool {
 			}
 			if f.wants(key) {
 				f.set(key, string(line[i:e]))
+			} else {
+				f.noteKeyField(key, line[i:e])
 			}
 			i = e
 		}

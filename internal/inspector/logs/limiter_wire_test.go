@@ -41,7 +41,7 @@ func TestControllersDescribeTheLimiterTheEstimatesUse(t *testing.T) {
 		{"cert-manager-3594.log", day(2021, 2, 4), map[string]want{"certificaterequests-issuer-acme": others}},
 		{"cert-manager-3414.log", day(2020, 10, 27), map[string]want{
 			"certificaterequests-issuer-venafi": others, "certificaterequests-issuer-acme": others, "certificaterequests-issuer-selfsigned": others}},
-		{"kubernetes-43730.log", day(2017, 3, 29), map[string]want{"deployment": clientGo}},
+		{"kubernetes-43730.log", day(2017, 3, 29), map[string]want{"deployment-controller": clientGo}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata/wild", tt.file))

@@ -42,11 +42,13 @@ func parseLogfmt(line []byte, f *fields) bool {
 		case "time", "ts":
 			f.at = parseTime(logfmtString(val, quoted))
 		case "level":
-			f.severe = f.severe || severeLevel(val)
+			f.severe, f.leveled = f.severe || severeLevel(val), true
 		case "caller", "source", "func":
 		default:
 			if f.wants(key) {
 				f.set(key, logfmtString(val, quoted))
+			} else {
+				f.noteKeyField(key, val)
 			}
 		}
 	}
@@ -91,6 +93,7 @@ func parseLogrus(line []byte, f *fields) bool {
 	if end < 0 {
 		return false
 	}
+	f.leveled = true
 	f.severe = string(line[:4]) == "ERRO" || string(line[:4]) == "WARN" || string(line[:4]) == "FATA" || string(line[:4]) == "PANI"
 	if stamp := line[5:end]; !digits(stamp) {
 		// A bare number is the seconds since the process started, not an

@@ -19,11 +19,22 @@ import (
 type joiner struct {
 	head []byte // the line up to "=<", while a value is open
 	val  []byte
+	// obj is a pretty-printed JSON record being put back on one line
+	// (jq's output, a log store's export): from a line "{" to a line "}".
+	obj []byte
 }
+
+// maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
+// are given as they are.
+const maxObjectBytes = 64 << 10
 
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	trimmed := bytes.TrimRight(line, "\r\n")
+	if j.obj != nil || string(trimmed) == "{" {
+		j.object(trimmed, emit)
+		return
+	}
 	if j.head != nil {
 		_, body := kubeletTime(trimPodPrefix(trimmed))
 		switch {
@@ -54,10 +65,32 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	emit(line)
 }
 
+// object takes a line of a pretty-printed JSON record: a JSON string
+// holds no raw newline, so its lines, their indentation dropped, are the
+// record on one line. It ends at a line "}" (or "},", jq --slurp's);
+// one that grows past maxObjectBytes is given as it is.
+func (j *joiner) object(line []byte, emit func([]byte)) {
+	j.obj = append(j.obj, bytes.TrimSpace(line)...)
+	switch end := string(line); {
+	case end == "}" || end == "},":
+		out := bytes.TrimSuffix(j.obj, []byte(","))
+		j.obj = nil
+		emit(out)
+	case len(j.obj) > maxObjectBytes:
+		out := j.obj
+		j.obj = nil
+		emit(out)
+	}
+}
+
 // flush emits a block left open at the end of the input.
 func (j *joiner) flush(emit func([]byte)) {
 	if j.head != nil {
 		emit(j.head)
 		j.head, j.val = nil, nil
+	}
+	if j.obj != nil {
+		emit(j.obj)
+		j.obj = nil
 	}
 }

@@ -91,6 +91,17 @@ type Record struct {
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.
 	NotRead string
+	// Tried is, with NotRead, the message the dialects' patterns were
+	// tried against: the line's message as its format reads it.
+	Tried string
+	// Template is, for the generic reader, the message's template (its
+	// variable parts masked, template.go): two templates naming one key at
+	// one moment are one attempt. Bare says the line said no retry or
+	// drop words (it opens with the failure): perhaps an inner cause,
+	// counted only when no handler's line of its attempt is near
+	// (attempt.go).
+	Template string
+	Bare     bool
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
@@ -230,7 +241,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
-	notRead := r.NotRead
+	notRead, tried := r.NotRead, r.Tried
 	if !ok && words > 0 {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
@@ -238,7 +249,18 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 		fm = fmtConsole
 		r, ok = parseFormat(body, fm, at, ref)
 		if notRead == "" {
-			notRead = r.NotRead
+			notRead, tried = r.NotRead, r.Tried
+		}
+	}
+	if !ok {
+		// Plain text, read whole: the last format tried, so that it takes
+		// no line another reads.
+		at, body = kubeletTime(trimPodPrefix(line))
+		var rp Record
+		if rp, ok = parsePlainFormat(body, at, ref); ok {
+			r = rp
+		} else if notRead == "" {
+			notRead, tried = rp.NotRead, rp.Tried
 		}
 	}
 	if ok {
@@ -249,10 +271,10 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	}
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
-			return Record{NotRead: notRead}, outUnreadable
+			return Record{NotRead: notRead, Tried: tried}, outUnreadable
 		}
 	}
-	return Record{NotRead: notRead}, outOther
+	return Record{NotRead: notRead, Tried: tried}, outOther
 }
 
 // parseFormat reads body as format fm; at, when not zero, is the time the
@@ -287,6 +309,19 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bo
 	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
 	return r, ok
+}
+
+// parsePlainFormat reads body as plain text (parsePlain); at, when not
+// zero, is the time the collector put before it.
+func parsePlainFormat(body []byte, at time.Time, ref parseRef) (Record, bool) {
+	f := fields{intern: ref.intern}
+	if !parsePlain(body, &f) {
+		return Record{}, false
+	}
+	if !at.IsZero() {
+		f.at = at
+	}
+	return f.record(fmtPlain, ref.dialects)
 }
 
 // sampledJSON says whether a JSON line comes from a logger that may sample:

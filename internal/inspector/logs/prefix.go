@@ -22,10 +22,14 @@ const (
 	fmtLogfmt
 	// fmtLogrus is logrus' terminal form: ERRO[0012] msg   key=value.
 	fmtLogrus
+	// fmtPlain is text no other format reads, with a time, a level tag or
+	// a caller before its message: Go's standard log, bracketed levels,
+	// zap console with a message no dialect names (plaintext.go).
+	fmtPlain
 )
 
 // formatNames name the formats in the diagnostics.
-var formatNames = [...]string{"zap console", "JSON", "klog text", "logfmt", "logrus text"}
+var formatNames = [...]string{"zap console", "JSON", "klog text", "logfmt", "logrus text", "plain text"}
 
 // maxPrefixWords is how many words before the line proper are skipped in
 // search of it: stern's "POD CONTAINER", a container name, the CRI's

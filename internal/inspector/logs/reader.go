@@ -16,7 +16,21 @@ const maxLineBytes = 1 << 20
 // It returns the number of lines read and the newest kubelet timestamp seen
 // (zero when the lines carry none), from which a stream resumes.
 func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Time, err error) {
-	return s.read(ctx, r, time.Time{})
+	lines, last, err = s.read(ctx, r, time.Time{})
+	s.flushPending()
+	return lines, last, err
+}
+
+// flushPending applies the bare failures still waiting (attempt.go): the
+// log has ended, or a reader asks.
+func (s *Store) flushPending() {
+	s.mu.Lock()
+	s.flushPendingLocked(time.Time{})
+	out := s.explainReadyLocked()
+	s.mu.Unlock()
+	for _, lr := range out {
+		s.opts.ExplainLines(lr)
+	}
 }
 
 // read is Read, skipping lines whose kubelet timestamp is not after after:
@@ -112,11 +126,7 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		if !plausible(r.At, now) {
 			r.At, d.implausible = time.Time{}, true
 		}
-		if s.opts.ExplainLines != nil {
-			lr := reading(r)
-			lr.Line, lr.Implausible = int(s.lines.Load()), d.implausible
-			s.opts.ExplainLines(lr)
-		}
+		line := int(s.lines.Load())
 		switch {
 		case r.At.IsZero():
 			d.untimed = true
@@ -126,30 +136,36 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.noteDated(r.At)
 		}
 		s.diag.record(r.Dialect, d)
-		s.Add(r)
+		s.add1(r, line)
+		if s.opts.ExplainLines != nil {
+			lr := reading(r)
+			lr.Line, lr.Implausible = line, d.implausible
+			s.explain(lr)
+		}
 	case outUnreadable:
 		s.diag.failed(line)
-		s.explainNotRead(r.NotRead, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
+		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
-		s.explainNotRead(r.NotRead, "")
+		s.explainNotRead(r, "")
 	case outSkipped:
 		if s.opts.ExplainLines != nil {
 			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
-			s.explainNotRead(r.NotRead, "")
+			s.explainNotRead(r, "")
 		}
 	}
 }
 
 // explainNotRead gives --explain-lines a line not read that looked like a
 // failure: why, else the fallback; nothing when neither says it did.
-func (s *Store) explainNotRead(why, fallback string) {
+func (s *Store) explainNotRead(r Record, fallback string) {
 	if s.opts.ExplainLines == nil {
 		return
 	}
+	why := r.NotRead
 	if why == "" {
 		why = fallback
 	}
 	if why != "" {
-		s.opts.ExplainLines(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why})
+		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why, Tried: r.Tried})
 	}
 }

@@ -117,6 +117,13 @@ type realController struct {
 // the plain controller's ("object").
 func startReal(t testing.TB, f loggerFormat, verbose, forBuilder bool, st step) *realController {
 	t.Helper()
+	return startRealQueue(t, f, verbose, forBuilder, true, st)
+}
+
+// startRealQueue is startReal on the priority queue (controller-runtime's
+// default since v0.23) or, priority false, the classic rate-limited queue.
+func startRealQueue(t testing.TB, f loggerFormat, verbose, forBuilder, priority bool, st step) *realController {
+	t.Helper()
 	rc := &realController{t: t, events: make(chan event.GenericEvent), buf: &logBuffer{}, calls: map[string]int{}}
 	log := f.new(rc.buf, verbose)
 	opts := controller.TypedOptions[reconcile.Request]{
@@ -129,6 +136,7 @@ func startReal(t testing.TB, f loggerFormat, verbose, forBuilder bool, st step) 
 		}),
 		SkipNameValidation: ptr.To(true),
 		Logger:             log,
+		UsePriorityQueue:   ptr.To(priority),
 	}
 	if forBuilder {
 		opts.LogConstructor = builderLogConstructor(t, log)

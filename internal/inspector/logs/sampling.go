@@ -34,9 +34,10 @@ import (
 //
 // Times in whole seconds (controller-runtime's production encoder writes
 // RFC 3339 without a fraction) hide the pace, so there the signature is the
-// sampler's ceiling: two seconds in a row with api.SampledLines to
+// sampler's ceiling: two ticks in a row (windows: a second and the
+// sparser second of its rest) with api.SampledLines to
 // api.SampledLines+coarseBand lines each (a sampled rate of up to about
-// 1,000 entries a second), and more than coarseProof lines in one second
+// 4,000 entries a second), and more than coarseProof lines in one second
 // says the logger does not sample (a sampler writes that many only past
 // 5,000 entries a second). A single burst says nothing.
 type errorRate struct {
@@ -69,15 +70,25 @@ type errorRate struct {
 	// count of the second before when it was the one just before.
 	sec              int64
 	secLines         int
-	prevSecInBand    bool
 	anyFine, counted bool
+	// A window is one sampler tick as whole seconds show it: a second of
+	// at least api.SampledLines lines and the second after it, when that
+	// one has fewer (the tick's rest: a tick is a second from its first
+	// entry, so it spans two stamps). winLines and winSec are the window
+	// being read (none: winLines 0), from winSec to winEnd; prevWin is set
+	// when the window before it was in the band, and prevWinEnd is its
+	// last second: a sampler at a steady rate leaves no second between.
+	winLines                   int
+	winSec, winEnd, prevWinEnd int64
+	prevWinStart               int64
+	prevWin                    bool
 	// subMilli is set once a time has a fraction finer than milliseconds.
 	subMilli bool
 }
 
 // The whole-second thresholds (see errorRate).
 const (
-	coarseBand  = 10
+	coarseBand  = 40
 	coarseProof = 3 * api.SampledLines
 )
 
@@ -134,16 +145,39 @@ func (e *errorRate) count(t time.Time) {
 // endSecond judges the second being counted and starts counting sec.
 func (e *errorRate) endSecond(sec int64) {
 	if e.counted && !e.anyFine {
-		inBand := e.secLines >= api.SampledLines && e.secLines <= api.SampledLines+coarseBand
-		if inBand && e.prevSecInBand && e.sampledAt.IsZero() {
-			e.sampledAt = time.Unix(e.sec-1, 0).UTC()
-		}
 		if e.secLines > coarseProof {
 			e.unsampled = true
 		}
-		e.prevSecInBand = inBand && sec == e.sec+1
+		switch {
+		case e.secLines >= api.SampledLines:
+			e.endWindow()
+			e.winLines, e.winSec, e.winEnd = e.secLines, e.sec, e.sec
+		case e.winLines > 0 && e.sec == e.winSec+1:
+			e.winLines, e.winEnd = e.winLines+e.secLines, e.sec
+			e.endWindow()
+		default:
+			e.endWindow()
+		}
 	}
 	e.sec, e.secLines, e.counted = sec, 0, true
+}
+
+// endWindow judges the window being read: two in a row (the second
+// starting the second after the first ends), each holding
+// api.SampledLines to api.SampledLines+coarseBand lines, are the
+// sampler's ceiling.
+func (e *errorRate) endWindow() {
+	if e.winLines == 0 {
+		if e.counted && e.sec > e.prevWinEnd+1 {
+			e.prevWin = false
+		}
+		return
+	}
+	in := e.winLines <= api.SampledLines+coarseBand
+	if in && e.prevWin && e.winSec == e.prevWinEnd+1 && e.sampledAt.IsZero() {
+		e.sampledAt = time.Unix(e.prevWinStart, 0).UTC()
+	}
+	e.prevWin, e.prevWinStart, e.prevWinEnd, e.winLines = in, e.winSec, e.winEnd, 0
 }
 
 // endTick judges the tick being read and starts the next one at t.
@@ -203,6 +237,7 @@ func (e *errorRate) at() time.Time {
 	cur := *e
 	cur.endTick(time.Time{})
 	cur.endSecond(cur.sec + 1)
+	cur.endWindow()
 	if cur.unsampled {
 		return time.Time{}
 	}

@@ -69,6 +69,10 @@ func TestErrorRate(t *testing.T) {
 		{"whole seconds: 300 keys failing at once", burst(t0, 3*hundred, 0), time.Time{}},
 		{"whole seconds: the sampled 102 of 300 at once", burst(t0, hundred+2, 0), time.Time{}},
 		{"whole seconds: two at the sampler's ceiling", cat(burst(t0, hundred+3, 0), burst(t0.Add(time.Second), hundred+4, 0)), t0},
+		// Written by TestSampledBurstWithRetriesIsFlagged: 2,700 failures
+		// in about two seconds; a tick spans two stamps, its rest sparse.
+		{"whole seconds: two ticks at the ceiling, the first over two stamps", cat(burst(t0, hundred+17, 0), burst(t0.Add(time.Second), 6, 0),
+			burst(t0.Add(2*time.Second), hundred+2, 0)), t0},
 		{"whole seconds: at the ceiling, a quiet second between", cat(burst(t0, hundred+3, 0), burst(t0.Add(2*time.Second), hundred+4, 0)), time.Time{}},
 		{"whole seconds: a steady 150 a second", cat(burst(t0, 150, 0), burst(t0.Add(time.Second), 150, 0), burst(t0.Add(2*time.Second), 150, 0)), time.Time{}},
 		{"whole seconds: at the ceiling, then more than a sampler writes", cat(burst(t0, hundred, 0), burst(t0.Add(time.Second), hundred, 0),
@@ -239,5 +243,66 @@ func TestSampledOnlyForZap(t *testing.T) {
 		if got := sampledJSON(&f); got != tt.sampled {
 			t.Errorf("%s: sampled = %v, want %v", tt.source, got, tt.sampled)
 		}
+	}
+}
+
+// TestSampledBurstWithRetriesIsFlagged is issue #42's regression: 300 keys
+// failing at once on a real controller-runtime controller, each retried by
+// its queue, logged by the production zap logger, which samples: the log
+// holds a fraction of the failures, and the store must say its counts are
+// low. On the priority queue each key fails nine times (2,700 failed
+// reconciles, about 225 lines), at the logger's default whole-second
+// stamps and at milliseconds; on the classic queue, whose bucket lets 100
+// retries through and then 10 a second, the burst and those 100, at
+// milliseconds (whole seconds show one tick at the ceiling, which an
+// unsampled burst may also fill: left unflagged). The logger's clock steps
+// a millisecond an entry, so the sampler's seconds do not depend on how
+// fast a loaded machine runs the reconciles; the shape the wall clock
+// wrote once (117, 6 and 102 lines a stamp) is TestErrorRate's.
+func TestSampledBurstWithRetriesIsFlagged(t *testing.T) {
+	const keys, failures = 3 * api.SampledLines, 9
+	type encoder struct {
+		name   string
+		encode zapcore.TimeEncoder
+	}
+	rfc, iso := encoder{"rfc3339", zapcore.RFC3339TimeEncoder}, encoder{"iso8601", zapcore.ISO8601TimeEncoder}
+	for _, tt := range []struct {
+		priority bool
+		enc      encoder
+		calls    int
+	}{
+		{true, rfc, keys * (failures + 1)},
+		{true, iso, keys * (failures + 1)},
+		{false, iso, keys + api.SampledLines},
+	} {
+		t.Run(fmt.Sprintf("priority=%v/%s", tt.priority, tt.enc.name), func(t *testing.T) {
+			clk := &stepClock{now: time.Date(2026, 12, 4, 3, 0, 0, 0, time.UTC), step: time.Millisecond}
+			f := loggerFormat{name: tt.enc.name, new: func(w *logBuffer, v bool) logr.Logger {
+				return crzap.New(crzap.WriteTo(w), crzap.UseDevMode(false), zapLevel(v),
+					func(o *crzap.Options) { o.TimeEncoder = tt.enc.encode }, crzap.RawZapOpts(zap.WithClock(clk)))
+			}}
+			rc := startRealQueue(t, f, false, false, tt.priority, func(_ string, n int) (reconcile.Result, error) {
+				if n <= failures {
+					return reconcile.Result{}, errRefused
+				}
+				return reconcile.Result{}, nil
+			})
+			for i := range keys {
+				rc.send(fmt.Sprintf("default/w%d", i))
+			}
+			rc.waitCalls(tt.calls)
+			lines := rc.buf.lines()
+			logged := countLines(lines, msgError)
+			if logged >= tt.calls {
+				t.Fatalf("%d errors logged of at least %d: the logger did not sample, the test proves nothing", logged, tt.calls)
+			}
+			s := NewStore(Options{})
+			if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n"))); err != nil {
+				t.Fatal(err)
+			}
+			if st := s.Stats(); st.SampledAt.IsZero() {
+				t.Errorf("%d of at least %d failures logged, %d keys read: not flagged as sampled", logged, tt.calls, s.Len())
+			}
+		})
 	}
 }

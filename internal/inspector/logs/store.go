@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -68,8 +67,19 @@ type Options struct {
 type Store struct {
 	opts Options
 
-	mu          sync.Mutex
-	keys        map[keyID]*entry
+	mu   sync.Mutex
+	keys map[keyID]*entry
+	// pending and handled are attempt.go's: bare failures waiting, and
+	// when each key's handler last logged a failure.
+	pending []pendingBare
+	handled map[string]handledAt
+	// explainQ holds --explain-lines' readings while a bare failure waits,
+	// so they are given in order and say what the wait decided;
+	// mergedInto maps a line counted on another to that line (attempt.go).
+	explainQ   []LineReading
+	mergedInto map[int]int
+	// applied, when set (tests), sees each record as it is applied.
+	applied     func(Record)
 	controllers map[string]*controllerInfo
 	first, last time.Time // oldest and newest record
 	// lastLag is how far behind the clock the newest record was when it
@@ -145,6 +155,16 @@ type entry struct {
 	est    estimate
 	stated bool
 	failAt time.Time
+	// lastFailAt and lastGap are the key's last failure line's time and
+	// its spacing from the one before, streaks aside; ended is the streak
+	// endInferred ended at the last failure (its count and start), restored
+	// when the key's failures turn out to come on a steady period.
+	lastFailAt time.Time
+	lastGap    time.Duration
+	ended      struct {
+		failures int
+		first    time.Time
+	}
 	// earlier is a retry the failure's event preempted, still pending.
 	earlier time.Time
 	// lastReset is the last logged forget of the key; released says that
@@ -162,9 +182,26 @@ type entry struct {
 
 // Add applies one record. A record whose time is unknown (zero At) counts,
 // but moves no time: not the log's span, not the bucket, not the key's.
-func (s *Store) Add(r Record) {
+func (s *Store) Add(r Record) { s.add1(r, 0) }
+
+// add1 is Add of the record read from the log's line line (0: not known).
+func (s *Store) add1(r Record, line int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !r.At.IsZero() {
+		s.flushPendingLocked(r.At)
+	}
+	if s.attemptLocked(r, line) {
+		return
+	}
+	s.applyLocked(r)
+}
+
+// applyLocked is Add, once a bare failure has waited (attempt.go).
+func (s *Store) applyLocked(r Record) {
+	if s.applied != nil {
+		s.applied(r)
+	}
 	s.records++
 	if !plausible(r.At, s.opts.Clock.Now()) {
 		r.At = time.Time{} // see times.go: Store.Read counts these
@@ -262,36 +299,6 @@ func (s *Store) Add(r Record) {
 	}
 }
 
-// retryLocked reads what a failure (or Requeue: true) of e logged by r
-// says of its retry. It goes through the controller's limiter: a token
-// from its bucket, whichever limiter runs; and, when it is e's retry, a
-// vote on which limiter that is (which may re-read the controller's keys).
-func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
-	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
-	if r.At.IsZero() || r.RetryIn > 0 {
-		return x // no time to replay; or a RequeueAfter, which takes no token
-	}
-	if prev := e.est; x.spacing > 0 && !e.stated {
-		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
-	}
-	x.bucket = c.limiter.sim.reserve(r.At)
-	return x
-}
-
-// guessLocked changes what is known of a controller's limiter; when that
-// turns the bucket on or off, its waiting keys' retries are read anew.
-func (s *Store) guessLocked(controller string, c *controllerInfo, change func(*limiterGuess)) {
-	was := c.limiter.bucket()
-	change(&c.limiter)
-	if now := c.limiter.bucket(); now != was {
-		for _, e := range s.keys {
-			if e.controller == controller {
-				e.reestimate(now)
-			}
-		}
-	}
-}
-
 // entryLocked returns the key's entry, making room for a new one, and the
 // time of its newest record before this one.
 func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.Time) {
@@ -356,40 +363,6 @@ func (s *Store) evictLocked() {
 	for _, v := range victims[:min(n, len(victims))] {
 		delete(s.keys, v.id)
 	}
-}
-
-// liveLocked says the log is judged at the clock: Options.Live, unless its
-// newest line was already older than Options.DatedAfter when read.
-func (s *Store) liveLocked() bool {
-	return s.opts.Live && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
-}
-
-// nowLocked is the store's present: the clock for a live log (never before
-// its newest line, whatever the skew between the pod's clock and ours),
-// else the newest line (the clock when no line had a readable time).
-func (s *Store) nowLocked() time.Time {
-	if end := s.endsAtLocked(); !end.IsZero() {
-		return end
-	}
-	return latest(s.opts.Clock.Now(), s.last)
-}
-
-// endsAtLocked is the newest line when the store's present is that line
-// (a saved or dated log: liveLocked), so that a client says what its times
-// are judged at; zero for a live log, or one with no readable time.
-// nowLocked is this when set, so the two cannot disagree.
-func (s *Store) endsAtLocked() time.Time {
-	if s.liveLocked() {
-		return time.Time{}
-	}
-	return s.last
-}
-
-func latest(a, b time.Time) time.Time {
-	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
-		return a
-	}
-	return b
 }
 
 // sampledAtLocked is when the log first showed the sampler's signature

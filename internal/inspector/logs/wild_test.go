@@ -43,8 +43,12 @@ type wildCase struct {
 	// controller runs a client-go work queue.
 	at       string
 	clientGo bool
-	// limiter is the limiter the project sets, when the dialect knows it.
-	limiter Limiter
+	// limiter is the limiter the project sets, when the dialect knows it;
+	// limiters the limiter of a controller that sets its own (by name),
+	// when the project's others do not (kube-controller-manager's
+	// namespace controller).
+	limiter  Limiter
+	limiters map[string]Limiter
 	// missed are keys ("controller key") a reader of the lines sees
 	// failing that the reader leaves out on purpose (precision before
 	// recall: no retry stated, no namespace/name in the line): it must
@@ -188,7 +192,13 @@ func TestWildLogs(t *testing.T) {
 				lastError: "an empty namespace may not be set when a resource name is provided"}},
 			dialects: map[string]int{"controller-runtime (zap console)": 1}, at: "2023-04-06T11:42:33.777Z",
 		},
-		{file: "helm-controller-153.log", unreadable: 1},
+		{
+			// Pretty-printed by jq, one field a line: each record put back
+			// on one line (the joiner), its one "Reconciler error" read.
+			file:     "helm-controller-153.log",
+			keys:     []wildKey{{controller: "helmrelease", key: "kraan-test/microservice", failures: 1, lastError: `namespaces "simple" not found`}},
+			dialects: map[string]int{"controller-runtime (JSON)": 1}, at: "2020-11-24T09:14:28.484Z",
+		},
 		{file: "manageiq-pods-788.log", unreadable: 1},
 		{file: "argo-applicationset-52.log"},
 		{file: "argo-applicationset-352.log"},
@@ -237,9 +247,9 @@ func TestWildLogs(t *testing.T) {
 		{
 			file: "kubernetes-29735.log", ref: day(2016, 7, 28),
 			keys: []wildKey{
-				{controller: "deployment", key: "default/application-unstable", failures: 1,
+				{controller: "deployment-controller", key: "default/application-unstable", failures: 1,
 					lastError: `error creating replica set application-unstable: replicasets "application-unstable-900752437" already exists`},
-				{controller: "deployment", key: "default/application-celery-unstable", failures: 1,
+				{controller: "deployment-controller", key: "default/application-celery-unstable", failures: 1,
 					lastError: `error creating replica set application-celery-unstable: replicasets "application-celery-unstable-1891916216" already exists`},
 			},
 			dialects: map[string]int{"kube-controller-manager (klog text)": 2}, at: "2016-07-26T12:42:27.615754Z", clientGo: true,
@@ -247,33 +257,33 @@ func TestWildLogs(t *testing.T) {
 		{
 			file: "kubernetes-26673.log", ref: day(2016, 7, 28),
 			keys: []wildKey{
-				{controller: "deployment", key: "default/application-unstable", failures: 2,
+				{controller: "deployment-controller", key: "default/application-unstable", failures: 2,
 					lastError: `error creating replica set application-unstable: replicasets "application-unstable-900752437" already exists`},
-				{controller: "deployment", key: "default/application-celery-unstable", failures: 1,
+				{controller: "deployment-controller", key: "default/application-celery-unstable", failures: 1,
 					lastError: `error creating replica set application-celery-unstable: replicasets "application-celery-unstable-1891916216" already exists`},
-				{controller: "deployment", key: "default/application-celery-worker-unstable", failures: 1,
+				{controller: "deployment-controller", key: "default/application-celery-worker-unstable", failures: 1,
 					lastError: `error creating replica set application-celery-worker-unstable: replicasets "application-celery-worker-unstable-3295993310" already exists`},
 			},
 			dialects: map[string]int{"kube-controller-manager (klog text)": 4}, at: "2016-07-26T12:42:26.557562Z", clientGo: true,
 		},
 		{
 			file: "kubernetes-44724.log", ref: day(2017, 4, 21),
-			keys: []wildKey{{controller: "deployment", key: "kube-system/monitoring-grafana", failures: 1,
+			keys: []wildKey{{controller: "deployment-controller", key: "kube-system/monitoring-grafana", failures: 1,
 				lastError: `Operation cannot be fulfilled on deployments.extensions "monitoring-grafana": the object has been modified; please apply your changes to the latest version and try again`}},
 			dialects: map[string]int{"kube-controller-manager (klog text)": 1}, at: "2017-04-20T17:53:18.017559Z", clientGo: true,
 		},
 		{
 			file: "kubernetes-43730.log", ref: day(2017, 3, 29),
-			keys: []wildKey{{controller: "deployment", key: "test5/frontend", failures: 1,
+			keys: []wildKey{{controller: "deployment-controller", key: "test5/frontend", failures: 1,
 				lastError: `Operation cannot be fulfilled on deployments.extensions "frontend": the object has been modified; please apply your changes to the latest version and try again`}},
 			dialects: map[string]int{"kube-controller-manager (klog text)": 1}, at: "2017-03-28T01:41:35.692999Z", clientGo: true,
 		},
 		{
 			file: "cluster-monitoring-operator-616.log", ref: day(2020, 1, 17),
 			keys: []wildKey{
-				{controller: "deployment", key: "openshift-monitoring/prometheus-operator", failures: 1,
+				{controller: "deployment-controller", key: "openshift-monitoring/prometheus-operator", failures: 1,
 					lastError: `Operation cannot be fulfilled on deployments.apps "prometheus-operator": the object has been modified; please apply your changes to the latest version and try again`},
-				{controller: "deployment", key: "openshift-monitoring/kube-state-metrics", failures: 1,
+				{controller: "deployment-controller", key: "openshift-monitoring/kube-state-metrics", failures: 1,
 					lastError: `Operation cannot be fulfilled on deployments.apps "kube-state-metrics": the object has been modified; please apply your changes to the latest version and try again`},
 			},
 			dialects: map[string]int{"kube-controller-manager (klog text)": 2}, at: "2020-01-16T13:45:41.212683Z", clientGo: true,
@@ -283,20 +293,25 @@ func TestWildLogs(t *testing.T) {
 			// tier, as the container runtime's file holds it (CRI prefix).
 			// The resourcequota controller's "Error processing resource quota
 			// work item" queueKey="q/q" is a key's failure too (its worker
-			// calls AddRateLimited after it); no dialect reads it yet.
+			// calls AddRateLimited after it): the generic reader reads it
+			// (the message opens with the failure, the key is the one key
+			// field), under the file's name.
 			file: "kube-controller-manager-e2e.log", ref: day(2026, 12, 3),
 			keys: []wildKey{
-				{controller: "replica_set", key: "demo/kubectl-backoff-demo-7dcddd6d9", failures: 1,
+				{controller: kcmAmbiguous, key: "demo/kubectl-backoff-demo-7dcddd6d9", failures: 1,
 					lastError: "read version: 390 is not as new as written version: 399 for group resource replicasets.apps"},
-				{controller: "replica_set", key: "demo/demo-7d9f8b6c5d", failures: 1,
+				{controller: kcmAmbiguous, key: "demo/demo-7d9f8b6c5d", failures: 1,
 					lastError: "read version: 390 is not as new as written version: 396 for group resource replicasets.apps"},
-				{controller: "replica_set", key: "q/web-7655778b6f", failures: 13,
+				{controller: kcmAmbiguous, key: "q/web-7655778b6f", failures: 13,
 					lastError: `pods "web-7655778b6f-lkqkt" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`},
-				{controller: "namespace_controller", key: "stuck", failures: 7,
+				{controller: "resourcequota-controller", key: "q/q", failures: 1,
+					lastError: `Operation cannot be fulfilled on resourcequotas "q": the object has been modified; please apply your changes to the latest version and try again`},
+				{controller: "namespace-controller", key: "stuck", failures: 7,
 					lastError: "unable to retrieve the complete list of server APIs: broken.example.com/v1beta1: stale GroupVersion discovery: broken.example.com/v1beta1"},
 			},
-			dialects: map[string]int{"kube-controller-manager (klog text)": 22}, at: "2026-12-03T12:44:19.111263088Z", clientGo: true, // the CRI prefix's time, as with kubectl --timestamps
-			missed: []string{"resource_quota_controller q/q"},
+			dialects: map[string]int{"kube-controller-manager (klog text)": 22, genericName: 1}, at: "2026-12-03T12:44:19.111263088Z", clientGo: true, // the CRI prefix's time, as with kubectl --timestamps
+			// nsControllerRateLimiter: a namespace is retried at least every minute.
+			limiters: map[string]Limiter{"namespace-controller": {BaseDelay: 5 * time.Millisecond, MaxDelay: time.Minute}},
 		},
 		{
 			file: "k8s-worker-pod-autoscaler-111.log", ref: day(2020, 8, 5),
@@ -322,7 +337,7 @@ func TestWildLogs(t *testing.T) {
 			if ref.IsZero() {
 				ref = day(2030, 1, 1) // no klog line: any reference
 			}
-			recs := readRecords(raw, ref)
+			recs := appliedRecords(raw, ref)
 
 			got := map[string]*wildKey{}
 			var order []string
@@ -353,8 +368,12 @@ func TestWildLogs(t *testing.T) {
 				case StartLine:
 					k.starts++
 				}
-				if r.Limiter != tt.limiter {
-					t.Errorf("%s: limiter = %+v, want %+v", id, r.Limiter, tt.limiter)
+				want, ok := tt.limiters[r.Controller]
+				if !ok {
+					want = tt.limiter
+				}
+				if r.Limiter != want {
+					t.Errorf("%s: limiter = %+v, want %+v", id, r.Limiter, want)
 				}
 				if r.ClientGoQueue != tt.clientGo {
 					t.Errorf("%s: clientGoQueue = %v, want %v", id, r.ClientGoQueue, tt.clientGo)
@@ -422,6 +441,18 @@ func TestWildLogs(t *testing.T) {
 	if len(files) < 30 {
 		t.Errorf("%d excerpts, want at least 30", len(files))
 	}
+}
+
+// appliedRecords are the records Store.Read applies, in order: those
+// readRecords parses, but one attempt logged twice once (attempt.go).
+func appliedRecords(raw []byte, ref time.Time) []Record {
+	var out []Record
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(ref), Workers: 1})
+	s.applied = func(r Record) { out = append(out, r) }
+	if _, _, err := s.Read(context.Background(), bytes.NewReader(raw)); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // readRecords parses a log as Store.Read does (multi-line klog values

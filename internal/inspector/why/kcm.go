@@ -101,7 +101,7 @@ func kcmName(b *Backoff, gk schema.GroupKind, o Ownership) {
 		return
 	}
 	if b.Controller != "" {
-		note := fmt.Sprintf("the log names it %s, after its source file", b.Controller)
+		note := fmt.Sprintf("the log names it %s", b.Controller)
 		if b.Note != "" {
 			note = b.Note + "; " + note
 		}

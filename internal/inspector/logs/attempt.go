@@ -1,0 +1,115 @@
+package logs
+
+import "time"
+
+// attemptWindow is how close two lines of different templates naming one
+// key must be to be one attempt: a handler logs its line right after the
+// inner cause's (milliseconds; one second where a logger writes seconds).
+const attemptWindow = time.Second
+
+// One attempt may be logged twice: an inner cause at E level ("fail to
+// sync KEY: ERR", read because it opens with the failure and names the
+// key: Record.Bare), then the handler's line that says it will retry or
+// drop the key. One attempt counts once, as the handler's. So a bare
+// failure waits attemptWindow (in the log's time) before it counts: a
+// handler's line of the same key within it (under whichever controller
+// name) takes its place; another bare line of another template within it
+// (Zalando's W, then E) replaces it, the later being the handler's. A line
+// of the same template is the next attempt, however soon (the default
+// limiter retries after 5ms).
+
+// pendingBare is a bare failure waiting out attemptWindow.
+type pendingBare struct {
+	r    Record
+	line int // the log's line, for --explain-lines
+}
+
+// handledAt is when a key's handler last logged a failure, and on which
+// line.
+type handledAt struct {
+	at   time.Time
+	line int
+}
+
+// attemptLocked takes a generic failure r in; it says whether r was
+// handled here (held, dropped or merged) rather than to be applied now.
+func (s *Store) attemptLocked(r Record, line int) bool {
+	if r.Dialect != genericName || r.What != ErrorLine {
+		return false
+	}
+	key := r.Key()
+	if r.At.IsZero() {
+		// A handler's line whose time is unknown (logrus' seconds since
+		// start) and the bare line just before it: one attempt, told by
+		// their order alone.
+		if n := len(s.pending); !r.Bare && n > 0 && s.pending[n-1].r.Key() == key {
+			s.noteMerged(s.pending[n-1].line, line)
+			s.pending = s.pending[:n-1]
+		}
+		return false
+	}
+	near := func(t time.Time) bool { d := r.At.Sub(t); return d <= attemptWindow && d >= -attemptWindow }
+	if !r.Bare {
+		// The handler's line: the bare lines of its attempt are its cause.
+		s.pending = s.dropNear(s.pending, key, line, near)
+		if s.handled == nil || len(s.handled) > 4*DefaultMaxKeys {
+			s.handled = map[string]handledAt{}
+		}
+		s.handled[key] = handledAt{r.At, line}
+		return false
+	}
+	if h, ok := s.handled[key]; ok && near(h.at) {
+		s.noteMerged(line, h.line)
+		return true
+	}
+	for i := range s.pending {
+		p := &s.pending[i]
+		if p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
+			if !r.At.Before(p.r.At) {
+				s.noteMerged(p.line, line)
+				p.r, p.line = r, line
+			} else {
+				s.noteMerged(line, p.line)
+			}
+			return true
+		}
+	}
+	s.pending = append(s.pending, pendingBare{r, line})
+	return true
+}
+
+// dropNear drops the pending failures of key near in time: they are
+// counted on the handler's line.
+func (s *Store) dropNear(ps []pendingBare, key string, line int, near func(time.Time) bool) []pendingBare {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.r.Key() != key || !near(p.r.At) {
+			out = append(out, p)
+		} else {
+			s.noteMerged(p.line, line)
+		}
+	}
+	return out
+}
+
+// flushPendingLocked applies the bare failures older than before by more
+// than attemptWindow; a zero before applies them all (the log ended, or
+// someone asks).
+func (s *Store) flushPendingLocked(before time.Time) {
+	if len(s.pending) == 0 {
+		return
+	}
+	keep := s.pending[:0]
+	var due []Record
+	for _, p := range s.pending {
+		if before.IsZero() || p.r.At.Add(attemptWindow).Before(before) {
+			due = append(due, p.r)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	s.pending = keep
+	for _, r := range due {
+		s.applyLocked(r)
+	}
+}

@@ -1,0 +1,119 @@
+package logs
+
+import (
+	"bytes"
+	"time"
+)
+
+// parsePlain reads a line no structured format reads as plain text: the
+// message is what follows the time, a level tag and a caller, each there
+// or not. These are Go's standard log (`2018/09/04 16:00:22 msg`, no
+// level), the bracketed tags of Rancher's and Calico's loggers
+// (`2021/09/08 16:20:28 [ERROR] msg`, `2017-09-26 19:50:06.716
+// [WARNING][1] cache.go 246: msg`), and zap's console encoder with a
+// message no dialect names (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
+// generic reader reads their messages as it reads any other's. A line
+// with none of time, level or caller is not read: without one of them
+// the "message" could be anything (a shell prompt, a stack frame).
+func parsePlain(line []byte, f *fields) bool {
+	rest := bytes.TrimSpace(line)
+	seen := false
+	t, n := stdlogTime(rest)
+	stdlog := n > 0
+	if stdlog {
+		f.at, rest, seen = t, bytes.TrimLeft(rest[n:], " "), true
+	} else if w := firstWord(rest); looksLikeTime(w) {
+		rest, seen = bytes.TrimLeft(rest[len(w):], " \t"), true
+		// "2017-09-26 19:50:06.716": a date, then its time.
+		if t := firstWord(rest); len(w) == 10 && len(t) >= 8 && t[2] == ':' {
+			w = []byte(string(w) + "T" + string(t) + "Z")
+			rest = bytes.TrimLeft(rest[len(t):], " ")
+		}
+		f.at = parseTime(string(w))
+	}
+	levelSeen := false
+	// The level: a bracketed tag (with a [pid] after it), or zap's word.
+	for len(rest) > 0 && rest[0] == '[' {
+		e := bytes.IndexByte(rest, ']')
+		if e < 0 {
+			break
+		}
+		tag := rest[1:e]
+		if isLevel(tag) || severeLevel(bytes.ToLower(tag)) || digits(tag) || isLevel(bytes.ToUpper(tag)) {
+			f.severe = f.severe || severeLevel(bytes.ToLower(tag))
+			levelSeen = levelSeen || !digits(tag)
+			f.leveled = f.leveled || !digits(tag)
+			rest, seen = bytes.TrimLeft(rest[e+1:], " \t"), true
+			continue
+		}
+		break
+	}
+	// A bare level word only where zap's console encoder writes it, not
+	// after Go's log header or a tag, where "error syncing" is a message.
+	if w := firstWord(rest); len(w) > 0 && isLevel(w) && !levelSeen && !stdlog {
+		f.severe = f.severe || severeLevel(bytes.ToLower(w))
+		rest, seen, levelSeen = bytes.TrimLeft(rest[len(w):], " \t"), true, true
+		f.leveled = true
+	}
+	// zap console: tab-separated; a logger name, then the caller.
+	if tab := bytes.IndexByte(rest, '\t'); tab > 0 && seen {
+		parts := bytes.SplitN(rest, []byte("\t"), 4)
+		for len(parts) > 1 && !bytes.Contains(parts[0], []byte(" ")) {
+			if bytes.Contains(parts[0], []byte(".go:")) {
+				f.caller = callerStem(parts[0])
+			} else if f.logger == "" {
+				f.logger = string(parts[0])
+			}
+			rest = bytes.Join(parts[1:], []byte("\t"))
+			parts = parts[1:]
+		}
+	}
+	// A caller: "file.go:123 " or Calico's "file.go 246: ".
+	if w := firstWord(rest); bytes.HasSuffix(w, []byte(".go")) || bytes.Contains(w, []byte(".go:")) {
+		if c := callerStem(w); len(c) > 0 {
+			f.caller = c
+		}
+		rest = bytes.TrimLeft(rest[len(w):], " ")
+		if n := firstWord(rest); bytes.HasSuffix(n, []byte(":")) && digits(n[:len(n)-1]) {
+			rest = bytes.TrimLeft(rest[len(n):], " ")
+		}
+		seen = true
+	}
+	if !seen || len(rest) == 0 {
+		return false
+	}
+	f.noLevel = !levelSeen
+	// Trailing JSON fields (zap console).
+	if i := bytes.Index(rest, []byte("\t{")); i >= 0 && rest[len(rest)-1] == '}' {
+		if !eachField(rest, i+1, f) {
+			return false
+		}
+		rest = rest[:i]
+	}
+	f.msg = string(bytes.TrimSpace(rest))
+	return true
+}
+
+// stdlogTime reads Go's standard log header, "2018/09/04 16:00:22" (with
+// log.Lmicroseconds, ".000000" after it), in UTC: the log package writes
+// local time, which the line does not name. n is its length, 0 when the
+// line has none.
+func stdlogTime(b []byte) (time.Time, int) {
+	if len(b) < 19 || b[4] != '/' || b[7] != '/' || b[10] != ' ' || b[13] != ':' || b[16] != ':' {
+		return time.Time{}, 0
+	}
+	n := 19
+	for n < len(b) && (b[n] == '.' || b[n] >= '0' && b[n] <= '9') {
+		n++
+	}
+	t, err := time.Parse("2006/01/02 15:04:05", string(b[:19]))
+	if err != nil {
+		return time.Time{}, 0
+	}
+	if n > 20 {
+		if frac, err := time.ParseDuration("0" + string(b[19:n]) + "s"); err == nil {
+			t = t.Add(frac)
+		}
+	}
+	return t, n
+}

@@ -1,0 +1,44 @@
+package logs
+
+import (
+	"cmp"
+	"time"
+)
+
+// A log's present: the clock's time for a live log, its newest line's for
+// a saved or dated one (Options.Live, Options.DatedAfter); every age,
+// countdown and state is judged at it.
+
+// liveLocked says the log is judged at the clock: Options.Live, unless its
+// newest line was already older than Options.DatedAfter when read.
+func (s *Store) liveLocked() bool {
+	return s.opts.Live && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
+}
+
+// nowLocked is the store's present: the clock for a live log (never before
+// its newest line, whatever the skew between the pod's clock and ours),
+// else the newest line (the clock when no line had a readable time).
+func (s *Store) nowLocked() time.Time {
+	if end := s.endsAtLocked(); !end.IsZero() {
+		return end
+	}
+	return latest(s.opts.Clock.Now(), s.last)
+}
+
+// endsAtLocked is the newest line when the store's present is that line
+// (a saved or dated log: liveLocked), so that a client says what its times
+// are judged at; zero for a live log, or one with no readable time.
+// nowLocked is this when set, so the two cannot disagree.
+func (s *Store) endsAtLocked() time.Time {
+	if s.liveLocked() {
+		return time.Time{}
+	}
+	return s.last
+}
+
+func latest(a, b time.Time) time.Time {
+	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
+		return a
+	}
+	return b
+}
