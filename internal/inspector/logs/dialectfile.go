@@ -2,7 +2,6 @@ package logs
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -84,19 +83,6 @@ type DialectError struct {
 func (e *DialectError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Err)
 }
-
-// LoadDialects reads a dialect file, or says at which line and field it is
-// wrong.
-func LoadDialects(file string) ([]Dialect, error) {
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return parseDialects(file, raw, false)
-}
-
-// maxDialectBytes bounds a dialect file: a few hundred lines is a lot.
-const maxDialectBytes = 1 << 20
 
 // parseDialects reads a dialect file; builtin allows the built-in
 // dialects' fields (dialectext.go).
