@@ -8,6 +8,8 @@ import (
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // A dialect file (--dialect FILE) teaches the reader an in-house
@@ -220,7 +222,8 @@ func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, err
 		if len(re.Value) > 1024 {
 			return l, bad(re, "regexp", "over 1024 bytes")
 		}
-		rx, err := regexp.Compile(re.Value)
+		// Bounded as the endpoint bounds a filter: every line is matched.
+		rx, err := query.CompileRegexp(re.Value)
 		if err != nil {
 			return l, bad(re, "regexp", "%v", err)
 		}
