@@ -96,7 +96,10 @@ func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
 		return nil, &DialectError{File: file, Line: 1, Field: "(file)", Err: fmt.Sprintf("over %d bytes", maxDialectBytes)}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
+	if err := decodeDialectYAML(file, raw, &doc); err != nil {
+		if de, ok := err.(*DialectError); ok {
+			return nil, de
+		}
 		line := 1
 		if _, rest, ok := strings.Cut(err.Error(), "line "); ok {
 			if n, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0]); err == nil {
@@ -134,12 +137,16 @@ func member(n *yaml.Node, key string, bad badFunc) (*yaml.Node, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, bad(n, key, "want a mapping")
 	}
+	var v *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1], nil
+		if k := n.Content[i]; k.Value == key {
+			if v != nil {
+				return nil, twice(k, key, v, bad)
+			}
+			v = n.Content[i+1]
 		}
 	}
-	return nil, nil
+	return v, nil
 }
 
 // members are a mapping's members by key, refusing keys not in allowed.
@@ -152,6 +159,9 @@ func members(n *yaml.Node, where string, allowed []string, bad badFunc) (map[str
 		k := n.Content[i]
 		if !contains(allowed, k.Value) {
 			return nil, bad(k, where+"."+k.Value, "unknown field; the fields are %s", strings.Join(allowed, ", "))
+		}
+		if v, ok := m[k.Value]; ok {
+			return nil, twice(k, k.Value, v, bad)
 		}
 		m[k.Value] = n.Content[i+1]
 	}
@@ -173,6 +183,9 @@ func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect
 		return Dialect{}, err
 	}
 	if err := refuseBuiltin(n, m, builtin, builtinFields, bad); err != nil {
+		return Dialect{}, err
+	}
+	if err := wantStrings(m, bad, "name", "controller"); err != nil {
 		return Dialect{}, err
 	}
 	d := Dialect{Source: fmt.Sprintf("%s:%d", file, n.Line)}
@@ -212,6 +225,9 @@ func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, err
 		return DialectLine{}, err
 	}
 	if err := refuseBuiltin(n, m, builtin, builtinLineFields, bad); err != nil {
+		return DialectLine{}, err
+	}
+	if err := wantStrings(m, bad, "text", "prefix", "regexp", "means"); err != nil {
 		return DialectLine{}, err
 	}
 	var l DialectLine
