@@ -149,6 +149,9 @@ func (h *Handler) subscribe(ctx context.Context, spec watchSpec, rv string) (*hu
 			// No hub watches this query now: nothing can say what rv missed.
 			return nil, nil, nil, Errorf(http.StatusGone, "resourceVersion %q is too old (no one watches this query now): watch again without it", rv)
 		}
+		if len(h.hubs) >= h.opts.MaxWatches {
+			h.evictLonelyHub()
+		}
 		hb = newHub(h, spec)
 		h.hubs[spec.key] = hb
 	}
@@ -187,6 +190,29 @@ func (h *Handler) subscribe(ctx context.Context, spec watchSpec, rv string) (*hu
 		return nil, nil, nil, err
 	}
 	return hb, wt, first, nil
+}
+
+// evictLonelyHub stops the hub alone the longest, so that the hubs, not
+// only the watchers, stay within MaxWatches: a hub lingers watchLinger after
+// its last watcher, computing its page every tick, and clients opening
+// distinct queries one after another kept hundreds (RSS 148 → 472 MB). Its
+// resuming client is told 410 and lists again. Called with h.watchMu held;
+// when no hub is alone, each has a watcher and the watchers' bound holds.
+func (h *Handler) evictLonelyHub() {
+	var oldest *hub
+	var since time.Time
+	for _, hb := range h.hubs {
+		hb.mu.Lock()
+		alone := len(hb.subs) == 0 && !hb.alone.IsZero()
+		at := hb.alone
+		hb.mu.Unlock()
+		if alone && (oldest == nil || at.Before(since)) {
+			oldest, since = hb, at
+		}
+	}
+	if oldest != nil {
+		oldest.stop()
+	}
 }
 
 // uncount gives back a watcher's place that never joined.
