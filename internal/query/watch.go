@@ -45,9 +45,14 @@ var watchable = map[string]func(h *Handler, v url.Values) (watchSpec, error){
 var watchEndpoints = []string{api.WatchKeys, api.WatchErrors, api.WatchControllers}
 
 // watching reports whether r asks for a watch.
+// A doubled watch does too, whatever its values: watch refuses it, where
+// the list would have taken the first (watch=false&watch=true listed).
 func watching(r *http.Request) bool {
-	v := r.URL.Query().Get("watch")
-	return v != "" && v != "false" && v != "0"
+	vals := r.URL.Query()["watch"]
+	if len(vals) > 1 {
+		return true
+	}
+	return len(vals) == 1 && vals[0] != "" && vals[0] != "false" && vals[0] != "0"
 }
 
 // watch serves endpoint?watch=true: the page, then its changes, one JSON
@@ -56,6 +61,13 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, endpoint string)
 	v, err := ParseRaw(r.URL.RawQuery)
 	if err != nil {
 		return err
+	}
+	// Taken out before the others are checked: a doubled one is refused
+	// here, as a doubled limit is (the first was taken, silently).
+	for _, name := range []string{"watch", "resourceVersion"} {
+		if n := len(v[name]); n > 1 {
+			return Invalid(name, "given %d times; give it once", n)
+		}
 	}
 	if s := v.Get("watch"); s != "true" && s != "1" {
 		return Invalid("watch", "%q: use watch=true (or leave it out to list once)", s)
