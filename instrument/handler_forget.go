@@ -37,6 +37,13 @@ func (f *forgetter) serve(w http.ResponseWriter, r *http.Request) (changed bool,
 		return false, err
 	}
 	req.User = recordedUser(authenticatedUser(r), req.User)
+	// A request its client closed (or half-closed) before this point is
+	// not applied: it is answered 499, and nothing changed. Once applied,
+	// the forget stands and is answered 200, whether or not the client
+	// still reads.
+	if err := r.Context().Err(); err != nil {
+		return false, err
+	}
 	resp, err := c.forget(req, c.now())
 	if err != nil {
 		return false, err

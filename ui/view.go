@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -20,7 +21,9 @@ const minWidth, minHeight = 60, 12
 // View renders the view shown, the footer (status and short help) and, on
 // top, the confirmation.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// The last line of defence: whatever path drew a name without
+	// text.Printable, only SGR (colours) reaches the terminal.
+	v := tea.NewView(text.PrintableStyled(m.render()))
 	v.AltScreen = true
 	v.WindowTitle = "kubectl backoff top"
 	return v

@@ -38,5 +38,14 @@
 //
 // Forget is a POST with Content-Type: application/json; a request with a
 // foreign Origin, or addressed to a Host that is not the endpoint's (DNS
-// rebinding), is refused with 403.
+// rebinding), is refused with 403 (every Origin header is checked). A
+// forget is applied only while its request is open: one whose client
+// closed (or half-closed) its side before is not applied, and answered 499
+// ClientClosedRequest, as any request its client closed is (never a 5xx);
+// once applied, it stands and is answered 200 whether or not the client
+// still reads.
+//
+// Every parameter is given once (a doubled one is a 400 naming it, watch
+// and resourceVersion too); a resourceVersion no watch of the query gave
+// yet is a 400, one too old to resume from a 410 Gone.
 package api

@@ -225,6 +225,13 @@ type LogRead struct {
 	// journald's) in a log none of whose lines before them had one: their
 	// year is the reading clock's, an assumption.
 	YearAssumed int `json:"yearAssumed,omitempty"`
+	// Evicted counts the keys dropped because the reader's store was full
+	// (it tracks at most a bound of keys, as the instrument's store does:
+	// settled and least recently logged first), from EvictedSince, the time
+	// of the line that first needed room; what is listed is not all the
+	// log held.
+	Evicted      int       `json:"evicted,omitempty"`
+	EvictedSince time.Time `json:"evictedSince,omitzero"`
 }
 
 // Controller describes one instrumented controller in the process.

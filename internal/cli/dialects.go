@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // NewDialectsCommand returns `kubectl backoff dialects`: the dialects
@@ -27,8 +28,11 @@ func NewDialectsCommand(streams genericiooptions.IOStreams) *cobra.Command {
 			if err := o.validate(&attachOptions{}); err != nil {
 				return err
 			}
+			// A dialect file's name and lines are the user's (or a
+			// downloaded file's) text: escaped as every printer's.
+			out := text.PrintableWriter(streams.Out)
 			for _, d := range logs.Dialects(o.dialects) {
-				fmt.Fprintf(streams.Out, "%s (%s): %s\n", d.Name, d.Source, strings.Join(d.Messages, ", "))
+				fmt.Fprintf(out, "%s (%s): %s\n", d.Name, d.Source, strings.Join(d.Messages, ", "))
 			}
 			return nil
 		},

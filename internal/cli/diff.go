@@ -28,6 +28,8 @@ type DiffOptions struct {
 	MaxSnapshotSize string
 
 	before, after *snapshot.File
+	// ctx ends the snapshots' reads (a FIFO's) on an interrupt.
+	ctx context.Context
 	// beforePath and afterPath are the files as the user named them.
 	beforePath, afterPath string
 	output                *outputFlags
@@ -78,16 +80,18 @@ CHANGE is one or two of:
 // allowUnreadFlag accepts a snapshot with an unread replica.
 const allowUnreadFlag = "allow-unread"
 
+func (o *DiffOptions) useContext(ctx context.Context) { o.ctx = ctx }
+
 // Complete reads both snapshots and resolves the printer.
 func (o *DiffOptions) Complete(args []string) error {
 	if len(args) != 2 {
 		return fmt.Errorf("diff takes two snapshot files, BEFORE and AFTER; got %d", len(args))
 	}
 	var err error
-	if o.before, err = readSnapshot("BEFORE", args[0], o.MaxSnapshotSize); err != nil {
+	if o.before, err = readSnapshot(o.ctx, "BEFORE", args[0], o.MaxSnapshotSize); err != nil {
 		return err
 	}
-	if o.after, err = readSnapshot("AFTER", args[1], o.MaxSnapshotSize); err != nil {
+	if o.after, err = readSnapshot(o.ctx, "AFTER", args[1], o.MaxSnapshotSize); err != nil {
 		return err
 	}
 	o.beforePath, o.afterPath = args[0], args[1]

@@ -177,24 +177,8 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// as a file is (the store decides, so that the note below, top's
 	// header and every answer's source.endsAt say the time base it uses).
 	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
-	read := func(ctx context.Context) {
-		in := in
-		if open != nil {
-			f, err := open()
-			if err != nil {
-				fmt.Fprintf(streams.ErrOut, "--from-logs: %v\n", err)
-				return
-			}
-			in = f
-		}
-		n, _, err := store.Read(ctx, in)
-		if c, ok := in.(io.Closer); ok && in != streams.In {
-			c.Close()
-		}
-		if err != nil && ctx.Err() == nil {
-			fmt.Fprintf(streams.ErrOut, "--from-logs %s: read %d lines, then: %v\n", name, n, err)
-		}
-	}
+	fr := &fileRead{name: name, in: in, open: open, live: live, follow: follow, stdin: streams.In, errOut: streams.ErrOut, store: store}
+	read := fr.read
 	if follow && live {
 		// Kept reading while top runs. Close does not wait for it: a read
 		// blocked on a pipe ends only with the pipe (or the process).
@@ -204,6 +188,9 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	}
 	if err := readUntilInterrupted(ctx, read, store, name); err != nil {
 		return nil, nil, err
+	}
+	if fr.err != nil {
+		return nil, nil, fr.err
 	}
 	st := store.Stats()
 	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())

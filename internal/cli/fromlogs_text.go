@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -39,6 +40,23 @@ func savedLog(name string, f *os.File) (io.Reader, error) {
 		return nil, fmt.Errorf("--from-logs %s is not text (a NUL byte at offset %d): give a controller's log as kubectl logs prints it", name, i)
 	}
 	return f, nil
+}
+
+// sniffPipe is how a pipe (stdin, a FIFO) is read, judged by its first
+// bytes as savedLog judges a file's: through gzip when it begins as gzip
+// does (kubectl logs … | gzip, or a .gz piped without zcat: read as text it
+// was 0 records and no hint). It waits for those bytes: call it where an
+// interrupt ends the wait.
+func sniffPipe(name string, r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(2); !bytes.Equal(head, []byte{0x1f, 0x8b}) {
+		return br, nil
+	}
+	z, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("--from-logs %s begins as gzip does, but is not gzip: %v", name, err)
+	}
+	return z, nil
 }
 
 // gzipFile reads a file through gzip; closing it closes both.

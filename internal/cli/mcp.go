@@ -110,7 +110,7 @@ func (o *MCPOptions) Validate() error {
 		if o.addr != "" || !o.target.IsZero() || o.allNamespaces || o.fromLogs.enabled() {
 			return fmt.Errorf("--file %s serves a snapshot: drop the TARGET, --addr, -l, -A and --from-logs", o.File)
 		}
-		snap, err := readSnapshot("--file", o.File, o.maxSnapshotSize)
+		snap, err := readSnapshot(nil, "--file", o.File, o.maxSnapshotSize) // no context in Validate: a FIFO is read as a file
 		if err != nil {
 			return err
 		}

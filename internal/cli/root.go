@@ -82,10 +82,20 @@ type options interface {
 	Run(ctx context.Context) error
 }
 
+// completesWithContext is options whose Complete reads a file that may be
+// a FIFO (diff's snapshots, top --file): the interrupt's context, so that
+// Ctrl-C ends a read waiting for a writer.
+type completesWithContext interface {
+	useContext(ctx context.Context)
+}
+
 // runE runs o: Complete, Validate, then Run. Errors are returned for main to
 // print once (the root silences cobra's own printing and usage).
 func runE(o options) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		if c, ok := o.(completesWithContext); ok {
+			c.useContext(cmd.Context())
+		}
 		if err := o.Complete(args); err != nil {
 			return err
 		}

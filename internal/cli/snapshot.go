@@ -195,11 +195,38 @@ func fileError(path string, err error) error {
 // readSnapshot reads the snapshot at path, of at most maxSize (a
 // Kubernetes quantity, "256Mi"; "" for snapshot.DefaultMaxBytes), naming
 // flag in its errors, and --max-snapshot-size in that of a file too large.
-func readSnapshot(flag, path, maxSize string) (*snapshot.File, error) {
+//
+// A file that is not regular (a FIFO: diff <(…) x.json) is opened and read
+// apart, so that an interrupt (ctx) ends the wait for its writer or its
+// end, as it ends a pipe's read in log mode; nil ctx never ends it.
+func readSnapshot(ctx context.Context, flag, path, maxSize string) (*snapshot.File, error) {
 	limit, err := snapshotLimit(maxSize)
 	if err != nil {
 		return nil, err
 	}
+	if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() || ctx == nil {
+		return readSnapshotFile(flag, path, limit)
+	}
+	type result struct {
+		f   *snapshot.File
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, err := readSnapshotFile(flag, path, limit)
+		done <- result{f, err}
+	}()
+	select {
+	case r := <-done:
+		return r.f, r.err
+	case <-ctx.Done():
+		// The read is left blocked on the FIFO; the process is exiting.
+		return nil, fmt.Errorf("%s %s: %w before its end", flag, path, ErrInterrupted)
+	}
+}
+
+// readSnapshotFile reads the snapshot at path, of at most limit bytes.
+func readSnapshotFile(flag, path string, limit int64) (*snapshot.File, error) {
 	in, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
@@ -247,7 +274,7 @@ func (o *TopOptions) completeFile() error {
 		return nil
 	}
 	var err error
-	o.snap, err = readSnapshot("--file", o.file, o.maxSnapshotSize)
+	o.snap, err = readSnapshot(o.ctx, "--file", o.file, o.maxSnapshotSize)
 	return err
 }
 

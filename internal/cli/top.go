@@ -42,6 +42,8 @@ type TopOptions struct {
 	snap *snapshot.File
 	// maxSnapshotSize is --max-snapshot-size: --file's bound.
 	maxSnapshotSize string
+	// ctx ends --file's read (a FIFO's) on an interrupt.
+	ctx context.Context
 	// forArgs are the arguments given with --for, which takes none.
 	forArgs []string
 }
@@ -98,6 +100,8 @@ enter again opens the key's detail (esc comes back).`,
 	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects of this `TYPE` that are not Current, live, as kubectl backoff why TYPE lists them (-n or -A)")
 	return cmd
 }
+
+func (o *TopOptions) useContext(ctx context.Context) { o.ctx = ctx }
 
 // Complete takes the target from args.
 func (o *TopOptions) Complete(args []string) error {

@@ -76,8 +76,16 @@ func FieldOf(err error) string {
 	return ""
 }
 
+// StatusClientClosed is the status of a request its client closed before
+// its answer (nginx's 499): logged and counted as the client's doing, not
+// the server's; the client, gone, rarely reads it.
+const StatusClientClosed = 499
+
 // Reason is the Kubernetes-style reason of a status: its text without
 // spaces (BadRequest, NotFound, TooManyRequests).
 func Reason(status int) string {
+	if status == StatusClientClosed {
+		return "ClientClosedRequest"
+	}
 	return strings.ReplaceAll(http.StatusText(status), " ", "")
 }

@@ -35,8 +35,12 @@ func (h *Handler) checkRequest(r *http.Request) error {
 		return Forbidden("Host %q is not this endpoint's: use 127.0.0.1 or localhost (kubectl port-forward), "+
 			"or allow the name with instrument.HandlerOptions.AllowedHosts", r.Host)
 	}
-	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
-		return Forbidden("requests from web pages (Origin %q) are refused: the endpoint is for kubectl backoff and curl", o)
+	// Every Origin header, not the first: a second one, foreign, was let
+	// through behind a first that was the endpoint's own.
+	for _, o := range r.Header.Values("Origin") {
+		if o != "" && !sameOrigin(o, r.Host) {
+			return Forbidden("requests from web pages (Origin %q) are refused: the endpoint is for kubectl backoff and curl", o)
+		}
 	}
 	return nil
 }

@@ -115,7 +115,11 @@ func (hb *hub) join(rv string, wt *watcher) ([][]byte, error) {
 	if len(hb.history) > 0 {
 		oldest = hb.history[0].seq - 1
 	}
-	if epoch != hb.epoch || seq < oldest || seq > hb.seq {
+	if epoch == hb.epoch && seq > hb.seq {
+		// Not too old: no watch of this query gave it (yet).
+		return nil, Invalid("resourceVersion", "%q is ahead of this watch (now at %s): give a position a watch gave, or leave it out", rv, hb.positionLocked())
+	}
+	if epoch != hb.epoch || seq < oldest {
 		return nil, Errorf(http.StatusGone, "resourceVersion %q is too old: watch again without it", rv)
 	}
 	var out [][]byte

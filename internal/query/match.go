@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -134,36 +135,49 @@ func newPattern(param, expr string) (pattern, error) {
 	return p, nil
 }
 
-// compileBounded compiles expr as regexp.Compile does, refusing a program
-// over the bounds with a message that says which and what to do.
+// compileBounded compiles expr as CompileRegexp does, its refusal a 400
+// naming param.
 func compileBounded(param, expr string) (*regexp.Regexp, error) {
+	re, err := CompileRegexp(expr)
+	if err != nil {
+		return nil, Invalid(param, "%s", err)
+	}
+	return re, nil
+}
+
+// CompileRegexp compiles a regular expression a user gave (a filter, a
+// dialect file's line) as regexp.Compile does, refusing a program over the
+// bounds (maxRegexInsts, maxRegexCost) with an error that says which and
+// what to do: the one bound on every user-supplied pattern's cost, which
+// its length does not show ([^x]{1000} is 1,000 copies).
+func CompileRegexp(expr string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, badRegexp(param, expr, err)
+		return nil, badRegexp(expr, err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, badRegexp(param, expr, err)
+		return nil, badRegexp(expr, err)
 	}
 	if len(prog.Inst) > maxRegexInsts {
-		return nil, Invalid(param, "the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
+		return nil, fmt.Errorf("the regular expression compiles to %d instructions, over %d (a counted repetition such as {0,1000} is compiled as that many copies): use * or + instead, or a substring",
 			len(prog.Inst), maxRegexInsts)
 	}
 	branches, groups, cost := regexCost(prog)
 	if cost > maxRegexCost {
-		return nil, Invalid(param, "the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
+		return nil, fmt.Errorf("the regular expression has %d branch points (each |, ?, *, + and {n,m} adds some) and %d groups: too costly to run over every key; use fewer of them, (?:...) for groups, or a substring and a state filter",
 			branches, groups)
 	}
 	compiled, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, badRegexp(param, expr, err)
+		return nil, badRegexp(expr, err)
 	}
 	return compiled, nil
 }
 
 // badRegexp says why expr does not compile, in the user's words.
-func badRegexp(param, expr string, err error) error {
-	return Invalid(param, "%q is not a regular expression: %s", expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+func badRegexp(expr string, err error) error {
+	return fmt.Errorf("%q is not a regular expression: %s", expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -29,7 +30,13 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // its status and field, anything else a 500.
 func Body(err error) api.ErrorResponse {
 	e, ok := errors.AsType[*Error](err)
-	if !ok {
+	switch {
+	case ok:
+	case errors.Is(err, context.Canceled):
+		// The client went (or half-closed its side, which the server reads
+		// as gone): not the server's error, and no 5xx for it.
+		e = &Error{Status: StatusClientClosed, Msg: "the client closed the request before its answer"}
+	default:
 		e = &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
 	}
 	return api.ErrorResponse{Error: api.ErrorBody{Code: e.Status, Reason: Reason(e.Status), Field: e.Field, Value: e.Value, Message: e.Msg}}

@@ -61,7 +61,7 @@ func (d *diagnostics) failed(line []byte) {
 func (s *Store) LogRead() *api.LogRead {
 	s.diag.mu.Lock()
 	defer s.diag.mu.Unlock()
-	return &api.LogRead{
+	lr := &api.LogRead{
 		Lines:      int(s.lines.Load()),
 		Recognised: maps.Clone(s.diag.recognised),
 		Unreadable: s.diag.unreadable,
@@ -70,5 +70,10 @@ func (s *Store) LogRead() *api.LogRead {
 		// A time that could not be true is also untimed: counted in both.
 		Implausible: s.diag.implausible,
 		YearAssumed: s.diag.yearAssumed,
+		Evicted:     int(s.evicted.Load()),
 	}
+	if at := s.evictedSince.Load(); at != nil {
+		lr.EvictedSince = *at
+	}
+	return lr
 }

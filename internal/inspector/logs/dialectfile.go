@@ -2,13 +2,14 @@ package logs
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // A dialect file (--dialect FILE) teaches the reader an in-house
@@ -85,19 +86,6 @@ func (e *DialectError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Err)
 }
 
-// LoadDialects reads a dialect file, or says at which line and field it is
-// wrong.
-func LoadDialects(file string) ([]Dialect, error) {
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return parseDialects(file, raw, false)
-}
-
-// maxDialectBytes bounds a dialect file: a few hundred lines is a lot.
-const maxDialectBytes = 1 << 20
-
 // parseDialects reads a dialect file; builtin allows the built-in
 // dialects' fields (dialectext.go).
 func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
@@ -108,7 +96,10 @@ func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
 		return nil, &DialectError{File: file, Line: 1, Field: "(file)", Err: fmt.Sprintf("over %d bytes", maxDialectBytes)}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
+	if err := decodeDialectYAML(file, raw, &doc); err != nil {
+		if de, ok := err.(*DialectError); ok {
+			return nil, de
+		}
 		line := 1
 		if _, rest, ok := strings.Cut(err.Error(), "line "); ok {
 			if n, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0]); err == nil {
@@ -146,12 +137,16 @@ func member(n *yaml.Node, key string, bad badFunc) (*yaml.Node, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, bad(n, key, "want a mapping")
 	}
+	var v *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1], nil
+		if k := n.Content[i]; k.Value == key {
+			if v != nil {
+				return nil, twice(k, key, v, bad)
+			}
+			v = n.Content[i+1]
 		}
 	}
-	return nil, nil
+	return v, nil
 }
 
 // members are a mapping's members by key, refusing keys not in allowed.
@@ -164,6 +159,9 @@ func members(n *yaml.Node, where string, allowed []string, bad badFunc) (map[str
 		k := n.Content[i]
 		if !contains(allowed, k.Value) {
 			return nil, bad(k, where+"."+k.Value, "unknown field; the fields are %s", strings.Join(allowed, ", "))
+		}
+		if v, ok := m[k.Value]; ok {
+			return nil, twice(k, k.Value, v, bad)
 		}
 		m[k.Value] = n.Content[i+1]
 	}
@@ -185,6 +183,9 @@ func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect
 		return Dialect{}, err
 	}
 	if err := refuseBuiltin(n, m, builtin, builtinFields, bad); err != nil {
+		return Dialect{}, err
+	}
+	if err := wantStrings(m, bad, "name", "controller"); err != nil {
 		return Dialect{}, err
 	}
 	d := Dialect{Source: fmt.Sprintf("%s:%d", file, n.Line)}
@@ -226,6 +227,9 @@ func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, err
 	if err := refuseBuiltin(n, m, builtin, builtinLineFields, bad); err != nil {
 		return DialectLine{}, err
 	}
+	if err := wantStrings(m, bad, "text", "prefix", "regexp", "means"); err != nil {
+		return DialectLine{}, err
+	}
 	var l DialectLine
 	switch text, prefix, re := m["text"], m["prefix"], m["regexp"]; {
 	case re != nil && (text != nil || prefix != nil):
@@ -234,7 +238,8 @@ func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, err
 		if len(re.Value) > 1024 {
 			return l, bad(re, "regexp", "over 1024 bytes")
 		}
-		rx, err := regexp.Compile(re.Value)
+		// Bounded as the endpoint bounds a filter: every line is matched.
+		rx, err := query.CompileRegexp(re.Value)
 		if err != nil {
 			return l, bad(re, "regexp", "%v", err)
 		}

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,6 +87,12 @@ type Store struct {
 	verbose bool // a V(5) line was seen: successes are logged
 	records int
 	lines   atomic.Int64
+	// evicted counts the keys dropped past MaxKeys, from evictedSince (the
+	// time of the line that first made room): evict.go.
+	evicted      atomic.Int64
+	evictedSince atomic.Pointer[time.Time]
+	// candidates are the next keys to evict, best first (evict.go).
+	candidates []victim
 	// dated is the newest time of the log read from a line that carries its
 	// year (times.go): a year-less klog header takes its year from it.
 	dated atomic.Pointer[time.Time]
@@ -306,7 +311,7 @@ func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.
 	e := s.keys[id]
 	if e == nil {
 		if len(s.keys) >= s.opts.MaxKeys {
-			s.evictLocked()
+			s.evictLocked(at)
 		}
 		e = &entry{controller: controller, key: key, state: api.StateIdle}
 		s.keys[id] = e
@@ -333,35 +338,6 @@ func (s *Store) queued(controller string, it QueueItem, at time.Time) {
 		// Waiting, but nothing in the log says why (its reconcile was before
 		// the log starts): a scheduled retry of unknown origin.
 		e.state, e.nextRetry, e.delaySource = api.StateScheduled, it.ReadyAt, ""
-	}
-}
-
-// evictLocked frees MaxKeys/100 keys (at least one): settled keys first,
-// least recently logged first, as the instrument's store evicts.
-func (s *Store) evictLocked() {
-	now := s.nowLocked()
-	type victim struct {
-		id       keyID
-		settled  bool
-		lastSeen time.Time
-	}
-	victims := make([]victim, 0, len(s.keys))
-	for id, e := range s.keys {
-		st := e.derived(now)
-		victims = append(victims, victim{id, st == api.StateIdle || st == api.StateFailed || st == api.StateUnknown, e.lastSeen})
-	}
-	slices.SortFunc(victims, func(a, b victim) int {
-		if a.settled != b.settled {
-			if a.settled {
-				return -1
-			}
-			return 1
-		}
-		return a.lastSeen.Compare(b.lastSeen)
-	})
-	n := max(1, s.opts.MaxKeys/100)
-	for _, v := range victims[:min(n, len(victims))] {
-		delete(s.keys, v.id)
 	}
 }
 

@@ -113,7 +113,7 @@ func (g Groups) update(msg tea.KeyPressMsg) (Groups, tea.Cmd, Intent) {
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		return g, nil, g.C.RefusedIntent(key.Matches(msg, k.RefusedForget), key.Matches(msg, k.RefusedRetry), "")
 	case key.Matches(msg, k.ShowGroup, k.Forget, k.Retry, k.ForgetAll, k.RetryAll) && g.selected() != nil && g.selected().Fingerprint == fold:
-		return g, nil, NoteIntent{Text: "this group gathers the rarest errors of " + g.selected().Controller + ": no filter selects it; act on its keys from the top view", IsErr: true}
+		return g, nil, NoteIntent{Text: "this group gathers the rarest errors of " + text.Printable(g.selected().Controller) + ": no filter selects it; act on its keys from the top view", IsErr: true}
 	case key.Matches(msg, k.ShowGroup):
 		if gr := g.selected(); gr != nil {
 			return g, nil, ShowGroupIntent{Controller: gr.Controller, Errors: FingerprintFilter(gr.Fingerprint), Fingerprint: gr.Fingerprint, States: g.states}
@@ -263,7 +263,7 @@ func (g *Groups) view() string {
 		if !now.IsZero() {
 			last = widget.Ago(gr.LastSeen, now)
 		}
-		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(gr.Controller, ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Printable(gr.Controller), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.
 		row += widget.FitMessage(widget.OneLine(gr.Fingerprint), w-lipgloss.Width(row))
 		if i == g.cursor {
@@ -306,7 +306,7 @@ func errorTitle(room int) string {
 // groupWhat names a group's keys for the forget dialog: within the top
 // view's filter, when there is one.
 func groupWhat(gr *api.ErrorGroup, filter string) string {
-	what := fmt.Sprintf("of %s whose last error is \"%s\"", gr.Controller, gr.Fingerprint)
+	what := fmt.Sprintf("of %s whose last error is \"%s\"", text.Printable(gr.Controller), text.Printable(gr.Fingerprint))
 	if filter != "" {
 		what += " and matching " + widget.DescribeFilter(filter)
 	}

@@ -278,7 +278,7 @@ func (t *Top) QueryLine() string {
 			parts = append(parts, pos)
 		}
 		if ctl {
-			parts = append(parts, s.Label.Render("controller ")+cmp.Or(t.Controller, "all"))
+			parts = append(parts, s.Label.Render("controller ")+cmp.Or(text.Printable(t.Controller), "all"))
 		}
 		if sort {
 			parts = append(parts, s.Label.Render("sort ")+Sorts[t.Sort])

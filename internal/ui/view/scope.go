@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Names of what a view shows, for its messages.
@@ -22,5 +23,5 @@ func ScopeName(controller string) string {
 	if controller == "" {
 		return "every controller"
 	}
-	return controller
+	return text.Printable(controller) // a log's controller name is its text
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // LogReadPart is top's header's rendering of the log-read note
@@ -43,7 +44,7 @@ func Recognised(lr *api.LogRead) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %d", d, lr.Recognised[d])
+		fmt.Fprintf(&b, "%s %d", text.Printable(d), lr.Recognised[d]) // a dialect file's name
 	}
 	return b.String()
 }

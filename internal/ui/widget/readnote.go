@@ -2,6 +2,7 @@ package widget
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -46,6 +47,14 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 	if lr.YearAssumed > 0 {
 		out = append(out, ReadFact{
 			Long: fmt.Sprintf("%d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)})
+	}
+	if lr.Evicted > 0 {
+		from := ""
+		if !lr.EvictedSince.IsZero() {
+			from = " from " + lr.EvictedSince.UTC().Format(time.DateTime) + " UTC on"
+		}
+		out = append(out, ReadFact{Short: fmt.Sprintf("%d keys dropped (store full)", lr.Evicted), Warn: true,
+			Long: count(lr.Evicted, "key", "keys") + " dropped" + from + ": the store tracks a bounded number of keys, and dropped the settled and least recently logged first; the keys listed are not all the log held (read less of it, or one controller's lines)"})
 	}
 	if lr.Unreadable > 0 {
 		out = append(out, ReadFact{Short: fmt.Sprintf("%d failure lines unreadable", lr.Unreadable), Warn: true,

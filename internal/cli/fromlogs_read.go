@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// fileRead is one read of --from-logs FILE or - into its store.
+type fileRead struct {
+	name string
+	// in is the log; open, when set, opens it instead (a FIFO: its open
+	// waits for a writer, so it runs where the read runs).
+	in   io.Reader
+	open func() (io.Reader, error)
+	// live is a pipe or FIFO; follow keeps reading (top).
+	live, follow bool
+	stdin        io.Reader // never closed
+	errOut       io.Writer
+	store        *logs.Store
+
+	// err is why a one-shot read stopped short (a gzip cut off, an I/O
+	// error): the command fails with it rather than print a partial table
+	// as if whole. Written before read returns, read after.
+	err error
+}
+
+// read reads the log to its end, or until ctx is done.
+func (r *fileRead) read(ctx context.Context) {
+	in := r.in
+	if r.open != nil {
+		f, err := r.open()
+		if err != nil {
+			r.fail(fmt.Errorf("--from-logs: %w", err))
+			return
+		}
+		in = f
+	}
+	orig := in // what is closed after, unless stdin
+	defer func() {
+		if c, ok := orig.(io.Closer); ok && orig != r.stdin {
+			c.Close()
+		}
+	}()
+	if r.live {
+		// A pipe's first bytes are sniffed here, where an interrupt ends
+		// the wait for them: gzip (zcat forgotten) is read through gzip, as
+		// a file is.
+		var err error
+		if in, err = sniffPipe(r.name, in); err != nil {
+			r.fail(err)
+			return
+		}
+	}
+	n, _, err := r.store.Read(ctx, in)
+	if err != nil && ctx.Err() == nil {
+		r.fail(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, explain.Plural(n, "line"), err))
+	}
+}
+
+// fail keeps err for the command to fail with; a read top follows in the
+// background has no command to fail, and says it on stderr instead (top
+// goes on with what was read).
+func (r *fileRead) fail(err error) {
+	r.err = err
+	if r.follow && r.live {
+		fmt.Fprintln(r.errOut, err)
+	}
+}

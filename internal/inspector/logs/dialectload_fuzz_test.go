@@ -1,0 +1,37 @@
+package logs
+
+import (
+	"testing"
+)
+
+// FuzzParseDialects: a dialect file, whatever its bytes, is read or
+// refused with its file, line and field; never a panic, and every regexp
+// it yields is one the cost bound let through (query.CompileRegexp).
+func FuzzParseDialects(f *testing.F) {
+	f.Add([]byte(widgetDialect))
+	f.Add([]byte("dialects:\n- name: w\n  lines:\n  - regexp: {a: 1}\n    means: failure\n"))
+	f.Add([]byte("dialects:\n- name: w\n  name: v\n  lines:\n  - text: x\n    means: failure\n---\nx: 1\n"))
+	f.Add([]byte("dialects: &a [*a]\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) > 4096 {
+			return // a file's bound is tested apart; keep each run fast
+		}
+		ds, err := parseDialects("f.yaml", raw, false)
+		if err != nil {
+			if _, ok := err.(*DialectError); !ok {
+				t.Fatalf("refused without file, line and field: %T %v", err, err)
+			}
+			return
+		}
+		for _, d := range ds {
+			if d.Name == "" || len(d.Lines) == 0 {
+				t.Fatalf("read a dialect without a name or lines: %+v", d)
+			}
+			for _, l := range d.Lines {
+				if l.Regexp == nil && l.Text == "" {
+					t.Fatalf("a line of %s matches every message", d.Name)
+				}
+			}
+		}
+	})
+}
