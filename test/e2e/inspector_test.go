@@ -164,6 +164,7 @@ func TestE2E(t *testing.T) {
 
 	// After why: its failing widget is what the MCP client asks why about.
 	t.Run("mcp", func(t *testing.T) { testMCP(t, kc, admin) })
+	t.Run("why-addr", func(t *testing.T) { testWhyAddr(ctx, t, kc, admin, d.URL()) })
 
 	t.Run("metrics-server-authz", func(t *testing.T) { testMetricsAuthz(ctx, t, kc, adminCfg, cs, dir) })
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // genericName is the dialect of a line read by the generic reader of the
@@ -46,6 +47,12 @@ var (
 	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?e?n?queu|\bre-?add(?:ing|ed)?\b`)
 	// dropPhrase: the key was given up on.
 	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded`)
+	// retryIn: a stated delay, a Go duration after the retry words
+	// ("Retrying in 2m40s", "will retry after 30s", "requeuing in 1m0s"):
+	// the handler's own AddAfter or limiter said it, so the next retry is
+	// exact, not estimated. Words ("in 5 seconds") are not a Go duration
+	// and stay unread: such lines are timed polls as often as retries.
+	retryIn = regexp.MustCompile(`(?i)\b(?:retry(?:ing)?|re-?queu(?:e|ing)|try again)\s+(?:in|after)\s+((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s))+)\b`)
 	// retryCount: a stated count ("retry count: 11", "retry #3").
 	retryCount = regexp.MustCompile(`(?i)\bretry count:? ?(\d+)|\bretry #(\d+)`)
 	// nsName is a cache key in a message: namespace/name (a DNS label, a
@@ -164,6 +171,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if m := retryCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1] + m[2])
 		r.Retries = n
+	}
+	if m := retryIn.FindStringSubmatch(msg); m != nil && drop == nil {
+		if d, err := time.ParseDuration(m[1]); err == nil && d > 0 {
+			r.RetryIn = d
+		}
 	}
 	if r.Name == "" {
 		return miss("its key field is empty")

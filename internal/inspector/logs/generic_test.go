@@ -140,3 +140,36 @@ func TestGenericStore(t *testing.T) {
 		t.Errorf("a named dialect's key shows line %q; want none", k.LogLine)
 	}
 }
+
+// TestGenericStatedDelay: a line that states its retry's delay as a Go
+// duration ("Retrying in 2m40s", the in-tree service controller's own
+// doubling, batch 3's 74, verbatim from Azure/acs-engine#2151) is
+// read with that delay, exact, not the assumed limiter's 5ms; a delay in
+// words ("in 5 seconds") is not a stated one.
+func TestGenericStatedDelay(t *testing.T) {
+	raw, err := os.ReadFile("testdata/batch3/74-kcm-service-klog-retrying-in-stated.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 2, 11, 6, 0, 0, 0, time.UTC))})
+	if _, _, err := s.Read(context.Background(), bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"kube-system/tiller-deploy", "kube-system/kube-dns"} {
+		k, err := s.Key("service_controller", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Delay.Duration != 2*time.Minute+40*time.Second || k.Estimated {
+			t.Errorf("%s: delay %v, estimated %v; want the stated 2m40s, exact", key, k.Delay.Duration, k.Estimated)
+		}
+	}
+	for _, msg := range []string{"Failed to sync ns/x, will try again in 5 seconds: boom", "Failed to sync ns/x: boom"} {
+		if m := retryIn.FindStringSubmatch(msg); m != nil {
+			t.Errorf("%q: read a stated delay %q", msg, m[1])
+		}
+	}
+	if m := retryIn.FindStringSubmatch("Failed to process service ns/x. Retrying in 2m40s: boom"); m == nil || m[1] != "2m40s" {
+		t.Errorf("the stated delay is not read: %v", m)
+	}
+}

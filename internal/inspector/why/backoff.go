@@ -94,12 +94,7 @@ func readBackoff(ctx context.Context, r KeyReader, c *Controller, gk schema.Grou
 // controllerOfKind picks, from an endpoint's controllers, the one of kind
 // gk, or the one named name.
 func controllerOfKind(list []api.Controller, gk schema.GroupKind, name string) (string, error) {
-	var found []string
-	for _, c := range list {
-		if (name != "" && c.Name == name) || (name == "" && c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind) {
-			found = append(found, c.Name)
-		}
-	}
+	found := controllersOfKind(list, gk, name)
 	switch len(found) {
 	case 0:
 		return "", ErrNoController
@@ -107,6 +102,19 @@ func controllerOfKind(list []api.Controller, gk schema.GroupKind, name string) (
 		return found[0], nil
 	}
 	return "", fmt.Errorf("controllers %v all reconcile kind %s: the key is looked up in the first", found, gk)
+}
+
+// controllersOfKind is the controllers of list named name, or (name empty)
+// reconciling kind gk: an operator's several controllers may all
+// reconcile ConfigMaps, each its own keys.
+func controllersOfKind(list []api.Controller, gk schema.GroupKind, name string) []string {
+	var found []string
+	for _, c := range list {
+		if (name != "" && c.Name == name) || (name == "" && c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind) {
+			found = append(found, c.Name)
+		}
+	}
+	return found
 }
 
 // isNotFound reports whether err is the endpoint's or the log's 404 for a key.

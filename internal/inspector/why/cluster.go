@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -106,24 +107,30 @@ func keyFromSession(ctx context.Context, s *inspector.Session, ctlName string, g
 	if len(ov.Controllers) == 0 {
 		return nil, ErrNoController
 	}
-	name, err := controllerOfKind(ov.Controllers, gk, ctlName)
-	if errors.Is(err, ErrNoController) {
-		return nil, err
+	names := controllersOfKind(ov.Controllers, gk, ctlName)
+	if len(names) == 0 {
+		return nil, ErrNoController
 	}
-	if name == "" {
-		name = ov.Controllers[0].Name
-	}
-	b := &Backoff{Source: SourceEndpoint, Controller: name, ServerTime: ov.ServerTime}
-	d, err := s.Key(ctx, name, key)
-	switch {
-	case isNotFound(err):
-		b.NotTracked = fmt.Sprintf("controller %q tracks no key %s: it has not failed on it since it started (a success forgets a key), or the key was forgotten", name, key)
+	// Several controllers of the kind: the key is the one that tracks it
+	// (each keeps only the keys it reconciled), else the first is named.
+	b := &Backoff{Source: SourceEndpoint, Controller: names[0], ServerTime: ov.ServerTime}
+	for _, name := range names {
+		d, err := s.Key(ctx, name, key)
+		switch {
+		case isNotFound(err):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		k := d.Key
+		b.Controller, b.Key, b.ServerTime = name, &k, d.ServerTime
 		return b, nil
-	case err != nil:
-		return nil, err
 	}
-	k := d.Key
-	b.Key, b.ServerTime = &k, d.ServerTime
+	who := fmt.Sprintf("controller %q tracks", names[0])
+	if len(names) > 1 {
+		who = fmt.Sprintf("none of controllers %s tracks", strings.Join(names, ", "))
+	}
+	b.NotTracked = fmt.Sprintf("%s no key %s: it has not failed on it since it started (a success forgets a key), or the key was forgotten", who, key)
 	return b, nil
 }
 
