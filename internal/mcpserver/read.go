@@ -146,7 +146,7 @@ func countsText(c map[api.State]int) string {
 func states(vals []string) ([]api.State, error) {
 	st, err := query.ParseStates(vals, query.LogStates)
 	if err != nil {
-		return nil, fmt.Errorf("state: %s; use %s, or %s for a log", strings.TrimPrefix(inputError(err).Error(), "state: "), api.StateNames(), api.StateUnknown)
+		return nil, inputError(err) // names the states, unknown (a log's) among them
 	}
 	return st, nil
 }

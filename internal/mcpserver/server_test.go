@@ -228,6 +228,11 @@ func TestRefusedInput(t *testing.T) {
 		if !res.IsError || !strings.Contains(textOf(res), tc.want) {
 			t.Errorf("%s %v: error %v, %q; want an error containing %q", tc.tool, tc.args, res.IsError, textOf(res), tc.want)
 		}
+		// The list of what to use is said once (it was said twice for a
+		// state, once by the engine and once again here).
+		if n := strings.Count(textOf(res), "; use "); n > 1 {
+			t.Errorf("%s %v: %q says what to use %d times", tc.tool, tc.args, textOf(res), n)
+		}
 	}
 }
 
