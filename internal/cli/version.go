@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -53,17 +54,15 @@ type build struct {
 	version, commit, date string
 }
 
-// String is "kubectl-backoff VERSION[, commit SHA][, built DATE] (wire API v1)":
-// what is unknown is left out rather than printed as "unknown".
+// String is "kubectl-backoff VERSION, commit SHA, built DATE (wire API v1)",
+// "unknown" where the binary does not know (a build with -buildvcs=false,
+// or outside a git checkout): a bug report then says it was not known,
+// rather than leaving the reader to wonder whether it was left out.
 func (b build) String() string {
 	var s strings.Builder
 	s.WriteString("kubectl-backoff " + b.version)
-	if b.commit != "" {
-		s.WriteString(", commit " + b.commit)
-	}
-	if b.date != "" {
-		s.WriteString(", built " + b.date)
-	}
+	s.WriteString(", commit " + cmp.Or(b.commit, "unknown"))
+	s.WriteString(", built " + cmp.Or(b.date, "unknown"))
 	fmt.Fprintf(&s, " (wire API %s)", api.APIVersion)
 	return s.String()
 }

@@ -46,7 +46,7 @@ func TestResolveBuild(t *testing.T) {
 		// module proxy's zip has no VCS information.
 		name: "go install of a tagged module",
 		bi:   &debug.BuildInfo{Main: debug.Module{Path: "github.com/kubectl-backoff/kubectl-backoff", Version: "v0.1.0"}},
-		want: "kubectl-backoff v0.1.0 (wire API v1)",
+		want: "kubectl-backoff v0.1.0, commit unknown, built unknown (wire API v1)",
 	}, {
 		name: "go build in a checkout with uncommitted changes",
 		bi:   &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("cccc", "2026-11-30T10:00:00Z", "true")},
@@ -57,7 +57,7 @@ func TestResolveBuild(t *testing.T) {
 		want: "kubectl-backoff devel, commit dddd, built 2026-11-30T10:00:00Z (wire API v1)",
 	}, {
 		name: "no build information at all",
-		want: "kubectl-backoff devel (wire API v1)",
+		want: "kubectl-backoff devel, commit unknown, built unknown (wire API v1)",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
