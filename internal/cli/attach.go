@@ -295,7 +295,9 @@ func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 
 // kubeconfigObjects reads the objects behind keys through kubeconfig's
 // cluster, for an endpoint reached with --addr (a controller run with go
-// run against that cluster): nil without a usable kubeconfig.
+// run against that cluster) or a saved log: nil without a usable
+// kubeconfig (without one, client-go would dial localhost:8080 and the
+// object's section would print that error).
 func (o *attachOptions) kubeconfigObjects() *describe.ObjectReader {
 	if o.configFlags == nil || o.noCluster() {
 		return nil

@@ -184,7 +184,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		// blocked on a pipe ends only with the pipe (or the process).
 		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		go read(bg)
-		return logSession(store, name, cancel), o.objects(a), nil
+		return logSession(store, name, cancel), a.kubeconfigObjects(), nil
 	}
 	if err := readUntilInterrupted(ctx, read, store, name); err != nil {
 		return nil, nil, err
@@ -194,7 +194,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	}
 	st := store.Stats()
 	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
-	return logSession(store, name, nil), o.objects(a), nil
+	return logSession(store, name, nil), a.kubeconfigObjects(), nil
 }
 
 func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, follow bool) (*inspector.Session, *describe.ObjectReader, error) {
@@ -221,25 +221,6 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
 	}
 	return logSession(store, cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
-}
-
-// objects reads the objects behind keys from the kubeconfig's cluster, when
-// there is one: a saved log says nothing of the objects' status.
-func (o *fromLogsOptions) objects(a *attachOptions) *describe.ObjectReader {
-	if a.noCluster() {
-		// A saved log needs no cluster; without one, client-go would dial
-		// localhost:8080 and the object's section would print that error.
-		return nil
-	}
-	cfg, err := a.configFlags.ToRESTConfig()
-	if err != nil {
-		return nil
-	}
-	cs, err := cluster.NewClientset(cfg)
-	if err != nil {
-		return nil
-	}
-	return describe.NewObjectReader(cfg, cs)
 }
 
 // printReadNote says on stderr what a one-shot read of a log found, so that
