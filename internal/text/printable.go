@@ -22,7 +22,12 @@ import (
 // U+009B is a CSI on its own), the bidirectional overrides and isolates
 // (they reorder what is shown), and bytes that are not UTF-8 (a raw 0x9b is
 // a CSI to an 8-bit terminal).
-func Printable(s string) string {
+func Printable(s string) string { return escape(s, nil) }
+
+// escape is s with every character Printable escapes written as a Go
+// escape, except the sequences pass lets through (pass is the length of
+// the one s starts with, 0 when none; nil lets none through).
+func escape(s string, pass func(string) int) string {
 	i := unsafeAt(s)
 	if i < 0 {
 		return s
@@ -31,13 +36,27 @@ func Printable(s string) string {
 	b.Grow(len(s) + 8)
 	for i >= 0 {
 		b.WriteString(s[:i])
-		r, size := utf8.DecodeRuneInString(s[i:])
-		writeEscape(&b, r, s[i:i+size])
-		s = s[i+size:]
+		s = s[i:]
+		if n := passLen(pass, s); n > 0 {
+			b.WriteString(s[:n])
+			s = s[n:]
+		} else {
+			r, size := utf8.DecodeRuneInString(s)
+			writeEscape(&b, r, s[:size])
+			s = s[size:]
+		}
 		i = unsafeAt(s)
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// passLen is pass(s), or 0 when pass is nil.
+func passLen(pass func(string) int, s string) int {
+	if pass == nil {
+		return 0
+	}
+	return pass(s)
 }
 
 // unsafeAt is the index of the first character of s Printable escapes, or

@@ -1,40 +1,12 @@
 package text
 
-import (
-	"strings"
-	"unicode/utf8"
-)
-
 // PrintableStyled is Printable for a frame the TUI drew: its own SGR
 // sequences (ESC [ digits and semicolons m: colours, bold, reverse) pass,
 // and every other character Printable escapes is escaped. It is the TUI's
 // last line of defence, run on each whole frame: a name drawn by a path
 // that forgot Printable can still colour text, but not set the title, link
 // (OSC 8), send a DCS, move the cursor or clear the screen.
-func PrintableStyled(s string) string {
-	i := unsafeAt(s)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i >= 0 {
-		b.WriteString(s[:i])
-		s = s[i:]
-		if n := sgrLen(s); n > 0 {
-			b.WriteString(s[:n])
-			s = s[n:]
-		} else {
-			// One character escaped: unsafeAt found it at s's start.
-			r, size := utf8.DecodeRuneInString(s)
-			writeEscape(&b, r, s[:size])
-			s = s[size:]
-		}
-		i = unsafeAt(s)
-	}
-	b.WriteString(s)
-	return b.String()
-}
+func PrintableStyled(s string) string { return escape(s, sgrLen) }
 
 // sgrLen is the length of the SGR sequence s starts with, or 0.
 func sgrLen(s string) int {
