@@ -149,7 +149,7 @@ func TestCorpusScore(t *testing.T) {
 		heldOut bool
 	}{
 		{dir: "testdata/batch3", minRight: 30, maxExtra: 0},
-		{dir: "testdata/batch4", minRight: 7, maxExtra: 0},
+		{dir: "testdata/batch4", minRight: 12, maxExtra: 0},
 		{dir: "testdata/heldout", minRight: 18, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout2", minRight: 14, maxExtra: 0, heldOut: true},
 	} {
