@@ -183,6 +183,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	if ans.Verdict.Status != Current && ans.Ownership.SpecChange != nil && !ans.Ownership.SpecChange.Time.IsZero() {
 		ans.Waiting.Duration = ans.Now.Sub(ans.Ownership.SpecChange.Time)
 	}
+	controllerVerdict(ans)
 	ans.Summary, ans.Next = summarize(ans, a.Hint)
 	return ans
 }
