@@ -337,8 +337,17 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
 		return err
 	}
 	if !o.output.text() {
-		return o.output.print(o.Out, map[string]any{"items": l.Answers}, "")
+		doc := map[string]any{"items": l.Answers}
+		if l.EventsSkipped != "" {
+			doc["eventsSkipped"] = l.EventsSkipped
+		}
+		return o.output.print(o.Out, doc, "")
 	}
+	defer func() {
+		if l.EventsSkipped != "" {
+			fmt.Fprintf(o.ErrOut, "note: %s\n", l.EventsSkipped)
+		}
+	}()
 	switch {
 	case l.Total == 0:
 		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
