@@ -157,6 +157,11 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		ans.refuse(refused...)
 	}
 	if a.FromLog != nil && a.FromLog.covers(ans.Ownership) {
+		if c := ans.Controller; c != nil && c.Rule == RuleControlPlane {
+			// Its log is not out of reach: the user gave it.
+			c.How = fmt.Sprintf("the status manager %q is a Kubernetes control-plane component, and no pod of it is visible (the control plane is managed, or hidden from you): its log is read from %s, the file you gave",
+				c.Manager, a.FromLog.Name)
+		}
 		b, err := a.FromLog.backoff(ans.Object.Key)
 		ans.Backoff = b
 		if err != nil {
