@@ -116,13 +116,19 @@ func testMissingServiceAccount(ctx context.Context, t *testing.T, kc *kubectl, a
 	t.Logf("why deployment/%s (ServiceAccount created):\n%s", saDeployment, out)
 	out = hiddenText(t, "deployment/"+saDeployment, "-n", saNamespace)
 	t.Logf("why deployment/%s --from-logs, as the tenant (ServiceAccount created):\n%s", saDeployment, out)
-	for _, want := range []string{"Your change to serviceaccount/" + saName, "Retry now: " + kick, "no pod of it is visible", "its log is read from ", "the file you gave", "Note:           read from "} {
+	for _, want := range []string{"Your change to serviceaccount/" + saName, "Retry now: " + kick, "has no pod you can see", "its log is read from ", "the file you gave", "Note:           read from "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("why --from-logs lacks %q", want)
 		}
 	}
-	if strings.Contains(out, "its log cannot be read") {
-		t.Errorf("why --from-logs says the log it read cannot be read")
+	if strings.Contains(out, "its log cannot be read") || strings.Contains(out, "--controller-pod") {
+		t.Errorf("why --from-logs says the log it read cannot be read, or asks for the pods it does not need")
+	}
+	// why -w follows it: the first answer says it waits only for a retry;
+	// the kick's effect is appended, not redrawn.
+	watch := startWhyWatch(t, kc, admin, "deployment/"+saDeployment, "-n", saNamespace)
+	if first := watch.out.String(); !strings.Contains(first, "Watching: it waits only for a retry: the change to serviceaccount/"+saName+" is seen at replicaset-controller's next retry") {
+		t.Errorf("why -w's first answer does not say it waits only for a retry:\n%s", first)
 	}
 	kc.ok(t, admin, strings.Fields(strings.TrimPrefix(kick, "kubectl "))...)
 	eventually(t, 15*time.Second, "the kicked ReplicaSet creates its pod", func(ctx context.Context) error {
@@ -133,4 +139,13 @@ func testMissingServiceAccount(ctx context.Context, t *testing.T, kc *kubectl, a
 		return nil
 	})
 	t.Logf("pod %v after the ServiceAccount was created", time.Since(created).Round(time.Millisecond))
+	eventually(t, 30*time.Second, "why -w appends the answer after the kick", func(context.Context) error {
+		out := watch.out.String()
+		if i := strings.Index(out, "\nWatching: "); i < 0 || !strings.Contains(out[i:], "  changed  ") || strings.Count(out, "Object:      deployment.apps/"+saDeployment) != 1 {
+			return fmt.Errorf("no appended answer yet (or the whole answer printed again):\n%s", out)
+		}
+		return nil
+	})
+	watch.interrupt(t)
+	t.Logf("why -w deployment/%s:\n%s", saDeployment, watch.out.String())
 }

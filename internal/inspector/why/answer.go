@@ -151,17 +151,20 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			ans.BackoffError = err.Error()
 		}
 	}
+	fromLog := a.FromLog != nil && a.FromLog.covers(ans.Ownership)
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
+		if fromLog && !c.Found() && c.Manager != "" {
+			// Its log is not out of reach, nor its pods needed: the user
+			// gave the log (a managed control plane's, a tenant's).
+			c.How = fmt.Sprintf("the status manager %q has no pod you can see (a managed control plane, or one hidden from you): its log is read from %s, the file you gave",
+				c.Manager, a.FromLog.Name)
+			refused = nil
+		}
 		ans.refuse(refused...)
 	}
-	if a.FromLog != nil && a.FromLog.covers(ans.Ownership) {
-		if c := ans.Controller; c != nil && c.Rule == RuleControlPlane {
-			// Its log is not out of reach: the user gave it.
-			c.How = fmt.Sprintf("the status manager %q is a Kubernetes control-plane component, and no pod of it is visible (the control plane is managed, or hidden from you): its log is read from %s, the file you gave",
-				c.Manager, a.FromLog.Name)
-		}
+	if fromLog {
 		b, err := a.FromLog.backoff(ans.Object.Key)
 		ans.Backoff = b
 		if err != nil {
