@@ -127,7 +127,7 @@ func testMissingServiceAccount(ctx context.Context, t *testing.T, kc *kubectl, a
 	// why -w follows it: the first answer says it waits only for a retry;
 	// the kick's effect is appended, not redrawn.
 	watch := startWhyWatch(t, kc, admin, "deployment/"+saDeployment, "-n", saNamespace)
-	if first := watch.out.String(); !strings.Contains(first, "Watching: it waits only for a retry: the change to serviceaccount/"+saName+" is seen at replicaset-controller's next retry") {
+	if first := watch.out.String(); !strings.Contains(first, "Watching: it waits only for a retry: the change to serviceaccount/"+saName+" is seen at the replicaset-controller's next retry") {
 		t.Errorf("why -w's first answer does not say it waits only for a retry:\n%s", first)
 	}
 	kc.ok(t, admin, strings.Fields(strings.TrimPrefix(kick, "kubectl "))...)

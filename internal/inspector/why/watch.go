@@ -108,8 +108,12 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 	}
 	for _, x := range append([]*Answer{a}, a.Blockers...) {
 		if r := x.Retry; r != nil && r.Watches != "yes" && !r.NextRetry.IsZero() {
+			who := r.Controller // "the replicaset-controller", "controller \"gadget\"", "its controller"
+			if strings.HasSuffix(who, "-controller") {
+				who = "the " + who
+			}
 			consider(r.NextRetry, fmt.Sprintf("waits only for a retry: the change to %s is seen at %s's next retry, at %s (in %s), or now with: %s",
-				r.Changed.Ref(), r.Controller, explain.TimeOfDay(r.NextRetry), explain.Countdown(r.NextRetry, now), r.Kick))
+				r.Changed.Ref(), who, explain.TimeOfDay(r.NextRetry), explain.Countdown(r.NextRetry, now), r.Kick))
 			continue
 		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {

@@ -40,7 +40,7 @@ func TestWatchRetryDue(t *testing.T) {
 	if len(got) != 1 || got[0].Cause != "first" {
 		t.Fatalf("updates %+v; want the first answer", got)
 	}
-	want := "waits only for a retry: the change to resourcequota/q is seen at replicaset-controller's next retry, at 09:01:00 (in 1m00s), or now with: kubectl backoff kick --kind ReplicaSet.apps q/web-1"
+	want := "waits only for a retry: the change to resourcequota/q is seen at the replicaset-controller's next retry, at 09:01:00 (in 1m00s), or now with: kubectl backoff kick --kind ReplicaSet.apps q/web-1"
 	if got[0].RetryWait != want {
 		t.Errorf("retry wait\n%s\nwant\n%s", got[0].RetryWait, want)
 	}
