@@ -198,6 +198,8 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		testMissingServiceAccount(ctx, t, kc, admin, cs, c, answer, hidden, hiddenText)
 	})
 
+	t.Run("webhook", func(t *testing.T) { testWebhookBlocker(ctx, t, kc, admin, cs, c, answer) })
+
 	t.Run("namespace-stuck", func(t *testing.T) {
 		apisvc := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
