@@ -117,7 +117,7 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 			continue
 		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
-			consider(b.Key.NextRetryAt, fmt.Sprintf("%s: %s retries it at %s (in %s), backing off after %d failures",
+			consider(b.Key.NextRetryAt, fmt.Sprintf("waits for %s, which %s retries at %s (in %s), backing off after %d failures",
 				x.Object.Ref(), controllerWords(b.Controller), explain.TimeOfDay(b.Key.NextRetryAt), explain.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // stuckAnswer is the quota case after the raise: the ReplicaSet's
@@ -111,5 +113,23 @@ func waitFor(t *testing.T, clk *clocktesting.FakeClock) {
 			t.Fatal("the watch never waited for the retry")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestRetryWaitBackoff: a blocker still failing (no change of the user's
+// yet) is not "only a retry"; its next retry is said, and timed.
+func TestRetryWaitBackoff(t *testing.T) {
+	now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	a := stuckAnswer(time.Time{})
+	rs := a.Blockers[0]
+	rs.Retry = nil
+	rs.Backoff = &Backoff{Source: SourceLogs, Controller: "replicaset-controller",
+		Key: &api.Key{Key: "q/web-1", State: api.StateBackoff, Failures: 12, NextRetryAt: now.Add(20 * time.Second)}}
+	due, say := retryWait(a, now)
+	if want := "waits for replicaset.apps/web-1, which the replicaset-controller retries at 09:00:20 (in 20s), backing off after 12 failures"; !due.Equal(now.Add(20*time.Second)) || say != want {
+		t.Errorf("due %v, %q; want 09:00:20, %q", due, say, want)
+	}
+	if due, _ := retryWait(a, now.Add(time.Minute)); !due.IsZero() {
+		t.Errorf("a retry past is due %v; want none (no timer in the past)", due)
 	}
 }
