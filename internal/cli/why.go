@@ -36,6 +36,8 @@ type WhyOptions struct {
 	ControllerLog string
 	// Addrs are instrumented endpoints outside the cluster (--addr).
 	Addrs []string
+	// Watch judges the object again on every change until it is Current.
+	Watch bool
 
 	output *outputFlags
 	args   []string
@@ -107,6 +109,7 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
 	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
 	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager); default: every object's")
+	f.BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the answer, judge the object again on every change of it or of its chain, and when the retry it waits for is due, until it is Current; new answers are appended")
 	o.output.addFlags(cmd)
 	return cmd, o
 }
@@ -141,6 +144,10 @@ func (o *WhyOptions) Validate() error {
 		return fmt.Errorf("why needs an object: TYPE/NAME, TYPE NAME, -f FILE, or TYPE -l SELECTOR (e.g. kubectl backoff why certificate/web-tls)")
 	case len(o.args) > 0 && len(o.Filenames) > 0:
 		return fmt.Errorf("give objects as TYPE/NAME or with -f FILE, not both")
+	case o.Watch && o.FromLogs == "-":
+		return fmt.Errorf("--watch reads --from-logs again for each answer: give a file, not - (stdin is read once)")
+	case o.Watch && (o.list || o.Selector != "" || len(o.args) > 2):
+		return fmt.Errorf("--watch follows one object: give TYPE/NAME (for a list, kubectl backoff top --for TYPE is live)")
 	case o.ControllerNamespace != "" && o.ControllerPod == "":
 		return fmt.Errorf("--controller-namespace is the namespace of --controller-pod: give --controller-pod too")
 	}
@@ -184,15 +191,15 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	if o.FromLogs != "" {
-		if asker.FromLog, err = o.whyLogFile(ctx); err != nil {
-			return err
-		}
+	if err := o.addSources(ctx, asker); err != nil {
+		return err
 	}
-	if len(o.Addrs) > 0 {
-		if asker.Direct, err = o.whyDirect(); err != nil {
-			return err
+	if o.Watch {
+		if len(objects) != 1 {
+			return fmt.Errorf("--watch follows one object; %d were given", len(objects))
 		}
+		// Each answer of the watch has an asker of its own.
+		return o.runWatch(ctx, objects[0], newAsker)
 	}
 	answers := make([]*why.Answer, 0, len(objects))
 	for _, obj := range objects {
@@ -209,6 +216,23 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 			fmt.Fprintln(o.Out)
 		}
 		printAnswer(o.Out, a)
+	}
+	return nil
+}
+
+// addSources adds to asker the sources of backoff the user gave: the log
+// file (--from-logs, read again for each asker) and the endpoints (--addr).
+func (o *WhyOptions) addSources(ctx context.Context, asker *why.Asker) error {
+	var err error
+	if o.FromLogs != "" {
+		if asker.FromLog, err = o.whyLogFile(ctx); err != nil {
+			return err
+		}
+	}
+	if len(o.Addrs) > 0 {
+		if asker.Direct, err = o.whyDirect(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -337,8 +361,17 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
 		return err
 	}
 	if !o.output.text() {
-		return o.output.print(o.Out, map[string]any{"items": l.Answers}, "")
+		doc := map[string]any{"items": l.Answers}
+		if l.EventsSkipped != "" {
+			doc["eventsSkipped"] = l.EventsSkipped
+		}
+		return o.output.print(o.Out, doc, "")
 	}
+	defer func() {
+		if l.EventsSkipped != "" {
+			fmt.Fprintf(o.ErrOut, "note: %s\n", l.EventsSkipped)
+		}
+	}()
 	switch {
 	case l.Total == 0:
 		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])

@@ -29,6 +29,10 @@ func TestWhyOptions(t *testing.T) {
 		{[]string{"certificate/web"}, map[string]string{"controller-pod": "svc/cert-manager"}, `--controller-pod: target "svc/cert-manager": unknown kind "svc"`},
 		{[]string{"certificate/web"}, map[string]string{"output": "table"}, `--output "table": use one of`},
 		{[]string{"certificate/web"}, map[string]string{"controller-pod": "deploy/cert-manager", "controller-namespace": "cert-manager"}, ""},
+		{[]string{"certificates"}, map[string]string{"watch": "true"}, "--watch follows one object: give TYPE/NAME"},
+		{[]string{"certificates"}, map[string]string{"watch": "true", "selector": "app=web"}, "--watch follows one object: give TYPE/NAME"},
+		{[]string{"certificate/web"}, map[string]string{"watch": "true", "from-logs": "-"}, "--watch reads --from-logs again for each answer: give a file, not -"},
+		{[]string{"certificate/web"}, map[string]string{"watch": "true"}, ""},
 	} {
 		cmd, o := newWhyCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
 		for k, v := range tc.flags {

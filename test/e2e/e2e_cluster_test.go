@@ -21,7 +21,11 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -62,7 +66,15 @@ func startAPIServer(t *testing.T, assets string, crds ...*apiextensionsv1.Custom
 		// The node (kwok) is on loopback and has only an InternalIP.
 		Set("advertise-address", "127.0.0.1").
 		Set("endpoint-reconciler-type", "none").
-		Set("kubelet-preferred-address-types", "InternalIP")
+		Set("kubelet-preferred-address-types", "InternalIP").
+		// envtest turns the ServiceAccount admission plugin off (no
+		// serviceaccount controller makes the "default" ones); the
+		// missing-ServiceAccount case needs it to refuse a pod. Its
+		// service-account-key-file and -signing-key-file flags, which the
+		// plugin's projected token volume needs, are envtest's defaults.
+		// Namespaces are made with their "default" ServiceAccount
+		// (mustCreate, defaultServiceAccount).
+		Disable("disable-admission-plugins")
 	if _, err := env.Start(); err != nil {
 		t.Fatalf("start kube-apiserver and etcd: %v", err)
 	}
@@ -72,6 +84,19 @@ func startAPIServer(t *testing.T, assets string, crds ...*apiextensionsv1.Custom
 		}
 	})
 	return env
+}
+
+// defaultServiceAccount creates namespace ns's "default" ServiceAccount,
+// as kube-controller-manager's serviceaccount controller does: the
+// ServiceAccount admission plugin refuses a pod without it, and that
+// controller does not run before the controller-manager case (nor fast
+// enough for a Deployment created with its namespace).
+func defaultServiceAccount(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) {
+	t.Helper()
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: ns}}
+	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create serviceaccount default in %s: %v", ns, err)
+	}
 }
 
 // addUser creates an envtest user (client certificate) and writes its

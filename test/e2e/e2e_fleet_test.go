@@ -165,6 +165,7 @@ func createFleetPod(ctx context.Context, t *testing.T, cs kubernetes.Interface, 
 	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fleetNamespace}}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create namespace %s: %v", fleetNamespace, err)
 	}
+	defaultServiceAccount(ctx, t, cs, fleetNamespace)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: fleetPod, Namespace: fleetNamespace, Labels: map[string]string{"app.kubernetes.io/name": "gizmos"}},
 		Spec: corev1.PodSpec{

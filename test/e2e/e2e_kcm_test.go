@@ -65,6 +65,8 @@ func startControllerManager(t *testing.T, assets, kubeconfig string, log *criLog
 // testControllerManager: the built-ins' chains, on the real controller.
 func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, assets, admin string, cs kubernetes.Interface, c client.Client, log *criLog) {
 	startControllerManager(t, assets, admin, log)
+	// Early: its ReplicaSet backs off while the quota case runs.
+	createMissingServiceAccount(ctx, t, c)
 	answer := func(t *testing.T, args ...string) *why.Answer {
 		t.Helper()
 		var a why.Answer
@@ -80,9 +82,13 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		return nil
 	}
 
+	const q = "q"
+	mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: q}})
+	// The tenant of a managed control plane: no kube-controller-manager pod
+	// in sight, its log a file.
+	hidden, hiddenText := hiddenAsker(kc, tenantKubeconfig(ctx, t, cs, admin, q, saNamespace), log.path)
+
 	t.Run("quota", func(t *testing.T) {
-		const q = "q"
-		mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: q}})
 		mustCreate(ctx, t, c, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: q, Namespace: q},
 			Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("0")}}})
 		eventually(t, time.Minute, "the resourcequota controller computes the quota", func(ctx context.Context) error {
@@ -163,15 +169,36 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 				return nil
 			},
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
+		// The same answer hidden: the tenant sees no pod of the control
+		// plane and gives its log as a file.
+		h := hidden(t, "deployment/web", "-n", q)
+		if hb := blocker(h); hb == nil || hb.Object.Kind != "ResourceQuota" || hb.Object.Name != q || hb.Status != why.Refusing || hb.Line != "exceeded: pods: used 0 of hard 0, 1 requested" {
+			t.Fatalf("hidden: blocker %+v; want resourcequota/%s Refusing, used 0 of hard 0 (summary %q)", hb, q, h.Summary)
+		}
+		assertLogRetries(t, log.path, "replicaset-controller", rsKey, "exceeded quota",
+			func() *why.Backoff {
+				if a := hidden(t, "deployment/web", "-n", q); len(a.Blockers) > 0 {
+					return a.Blockers[0].Backoff
+				}
+				return nil
+			},
+			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
-		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota"} {
+		// The Deployment's own key is not failing: said so, with what is.
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota",
+			"Key:            " + q + "/web: the deployment-controller is not failing on it; what fails is replicaset.apps/" + b.Object.Name + ", where the replicaset-controller is failing on " + rsKey} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
 		}
-		testQuotaRaised(ctx, t, kc, admin, cs, q, b.Object.Name, answer)
+		testQuotaRaised(ctx, t, kc, admin, cs, q, b.Object.Name, answer, hidden)
 	})
+	t.Run("missing-serviceaccount", func(t *testing.T) {
+		testMissingServiceAccount(ctx, t, kc, admin, cs, c, answer, hidden, hiddenText)
+	})
+
+	t.Run("webhook", func(t *testing.T) { testWebhookBlocker(ctx, t, kc, admin, cs, c, answer) })
 
 	t.Run("namespace-stuck", func(t *testing.T) {
 		apisvc := &unstructured.Unstructured{Object: map[string]any{
@@ -304,10 +331,16 @@ func linesWith(t *testing.T, path string, marks ...string) int {
 	return n
 }
 
+// mustCreate creates o; a Namespace with its "default" ServiceAccount,
+// which the ServiceAccount admission plugin needs for every pod in it (see
+// defaultServiceAccount).
 func mustCreate(ctx context.Context, t *testing.T, c client.Client, o client.Object) {
 	t.Helper()
 	if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatalf("create %s %s: %v", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
+	}
+	if _, ok := o.(*corev1.Namespace); ok {
+		mustCreate(ctx, t, c, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: o.GetName()}})
 	}
 }
 

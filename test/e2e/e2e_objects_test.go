@@ -75,6 +75,7 @@ func createWorkload(ctx context.Context, t *testing.T, cs kubernetes.Interface, 
 		t.Fatalf("create replicaset: %v", err)
 	}
 	podSpec.NodeName = nodeName // bound: there is no scheduler
+	defaultServiceAccount(ctx, t, cs, ns)
 	_, err = cs.CoreV1().Pods(ns).Create(ctx, &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: podName, Namespace: ns, Labels: labels,
 			OwnerReferences: []metav1.OwnerReference{ownerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}},

@@ -34,19 +34,8 @@ func queueDelay(n int32) time.Duration {
 // `why` says the change waits for its next retry and suggests the kick;
 // the kick brings the pods before that retry.
 func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin string, cs kubernetes.Interface, q, rs string,
-	answer func(t *testing.T, args ...string) *why.Answer) {
-	// Raise it once the controller's next retry is at least quiet away,
-	// counting one failure fewer than the events do (the first failure's
-	// status update enqueues the key once more, unrated).
-	eventually(t, 2*time.Minute, fmt.Sprintf("the next retry of %s at least %v away", rs, quiet), func(ctx context.Context) error {
-		n, last, err := failedCreates(ctx, cs, q, rs)
-		// Two seconds after it at least: managedFields' times are whole
-		// seconds, and a change in the failure's second is not said after it.
-		if next := last.Add(queueDelay(n - 1)); err != nil || time.Until(next) < quiet || time.Since(last) < 2*time.Second {
-			return fmt.Errorf("%d FailedCreate, the latest at %v: next retry by %v (%v)", n, last, next, err)
-		}
-		return nil
-	})
+	answer, hidden func(t *testing.T, args ...string) *why.Answer) {
+	awaitQuiet(t, cs, q, rs)
 	quota, err := cs.CoreV1().ResourceQuotas(q).Get(ctx, q, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,20 +53,24 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		return nil
 	})
 
-	a := answer(t, "deployment/web", "-n", q)
-	if len(a.Blockers) != 1 || a.Blockers[0].Retry == nil {
-		t.Fatalf("blockers' answers %+v, next %q; want the ReplicaSet's, with the retry sentence", a.Blockers, a.Next)
-	}
-	r := a.Blockers[0].Retry
 	kick := "kubectl backoff kick --kind ReplicaSet.apps " + q + "/" + rs
-	for _, want := range []string{"Your change to resourcequota/" + q + " at ", "came after the last failure",
-		"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry", "Retry now: " + kick} {
-		if !strings.Contains(r.Sentence, want) {
-			t.Errorf("sentence %q lacks %q", r.Sentence, want)
+	var r *why.Retry
+	// The same sentence from the pod's log and, hidden, from the file.
+	for _, ask := range []func(t *testing.T, args ...string) *why.Answer{answer, hidden} {
+		a := ask(t, "deployment/web", "-n", q)
+		if len(a.Blockers) != 1 || a.Blockers[0].Retry == nil {
+			t.Fatalf("blockers' answers %+v, next %q; want the ReplicaSet's, with the retry sentence", a.Blockers, a.Next)
 		}
-	}
-	if r.Watches != "no" || r.NextRetry.IsZero() || !r.ChangedAt.After(r.LastFailure) {
-		t.Errorf("retry %+v; want watches no, a next retry, the change after the last failure", r)
+		r = a.Blockers[0].Retry
+		for _, want := range []string{"Your change to resourcequota/" + q + " at ", "came after the last failure",
+			"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry", "from its log", "Retry now: " + kick} {
+			if !strings.Contains(r.Sentence, want) {
+				t.Errorf("sentence %q lacks %q", r.Sentence, want)
+			}
+		}
+		if r.Watches != "no" || r.NextRetry.IsZero() || !r.ChangedAt.After(r.LastFailure) {
+			t.Errorf("retry %+v; want watches no, a next retry, the change after the last failure", r)
+		}
 	}
 	if pods, _ := cs.CoreV1().Pods(q).List(ctx, metav1.ListOptions{}); len(pods.Items) != 0 {
 		t.Fatalf("%d pods before the kick: the controller retried already; the sentence was %q", len(pods.Items), r.Sentence)
@@ -99,6 +92,22 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 	// The queue's own retry would come 5ms·2^(n-1) after the last failure;
 	// the kick beat it by this much.
 	t.Logf("pods %v after the raise; the controller's own retry was estimated at %v (%s)", time.Since(raised).Round(time.Millisecond), r.NextRetry, r.Basis)
+}
+
+// awaitQuiet waits until the replicaset controller's next retry of rs is
+// at least quiet away, counting one failure fewer than the events do (the
+// first failure's status update enqueues the key once more, unrated).
+func awaitQuiet(t *testing.T, cs kubernetes.Interface, ns, rs string) {
+	t.Helper()
+	eventually(t, 2*time.Minute, fmt.Sprintf("the next retry of %s at least %v away", rs, quiet), func(ctx context.Context) error {
+		n, last, err := failedCreates(ctx, cs, ns, rs)
+		// Two seconds after it at least: managedFields' times are whole
+		// seconds, and a change in the failure's second is not said after it.
+		if next := last.Add(queueDelay(n - 1)); err != nil || time.Until(next) < quiet || time.Since(last) < 2*time.Second {
+			return fmt.Errorf("%d FailedCreate, the latest at %v: next retry by %v (%v)", n, last, next, err)
+		}
+		return nil
+	})
 }
 
 // failedCreates is the count and latest time of rs's FailedCreate events.

@@ -271,6 +271,11 @@ func acmeState(u *unstructured.Unstructured, v *Verdict) bool {
 	return true
 }
 
+// OverrideBy records a rule read outside the object (its controller's own
+// word on the key) deciding Status, keeping kstatus's word: one verdict,
+// saying what overrode kstatus.
+func (v *Verdict) OverrideBy(st, rule, why string) { v.override(st, rule, why) }
+
 // override sets the status a rule decided, keeping kstatus's word.
 func (v *Verdict) override(st, rule, why string) {
 	v.Status, v.Override, v.Message = st, rule, why

@@ -135,6 +135,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if ans.Chain.Root.Blocker {
 		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
+	notFailing(ans)
 	ans.Summary, ans.Next = chainSummary(ans)
 	return ans
 }
@@ -150,12 +151,20 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			ans.BackoffError = err.Error()
 		}
 	}
+	fromLog := a.FromLog != nil && a.FromLog.covers(ans.Ownership)
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
+		if fromLog && !c.Found() && c.Manager != "" {
+			// Its log is not out of reach, nor its pods needed: the user
+			// gave the log (a managed control plane's, a tenant's).
+			c.How = fmt.Sprintf("the status manager %q has no pod you can see (a managed control plane, or one hidden from you): its log is read from %s, the file you gave",
+				c.Manager, a.FromLog.Name)
+			refused = nil
+		}
 		ans.refuse(refused...)
 	}
-	if a.FromLog != nil && a.FromLog.covers(ans.Ownership) {
+	if fromLog {
 		b, err := a.FromLog.backoff(ans.Object.Key)
 		ans.Backoff = b
 		if err != nil {
@@ -183,6 +192,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	if ans.Verdict.Status != Current && ans.Ownership.SpecChange != nil && !ans.Ownership.SpecChange.Time.IsZero() {
 		ans.Waiting.Duration = ans.Now.Sub(ans.Ownership.SpecChange.Time)
 	}
+	controllerVerdict(ans)
 	ans.Summary, ans.Next = summarize(ans, a.Hint)
 	return ans
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -123,4 +124,57 @@ func isNotFound(err error) bool {
 		return ae.Code == http.StatusNotFound
 	}
 	return false
+}
+
+// notFailing words the backoff of an object whose own controller has not
+// failed on it while a blocker's controller fails: the silence of its log
+// on the key is the answer (a Deployment's controller is not failing; its
+// ReplicaSet's is), not a line missing. The log's own words stay as the
+// note.
+func notFailing(a *Answer) {
+	b := a.Backoff
+	if b == nil || b.Key != nil || b.NotTracked == "" {
+		return
+	}
+	who := "its controller"
+	switch ctl, ok := kcmControllers[a.Object.groupKind()]; {
+	case ok && isKCM(a):
+		who = "the " + ctl.Name
+	case b.Controller != "":
+		who = controllerWords(b.Controller)
+	}
+	var x *Answer
+	for _, y := range a.Blockers {
+		if failing(y) {
+			x = y
+			break
+		}
+	}
+	if x == nil {
+		return // what it waits for is not failing either (pods not ready)
+	}
+	by := ""
+	if xb := x.Backoff; xb != nil && xb.Key != nil && xb.Controller != "" {
+		by = fmt.Sprintf(", where %s is failing on %s", controllerWords(xb.Controller), xb.Key.Key)
+	}
+	b.Note = strings.TrimPrefix(b.Note+"; "+b.NotTracked, "; ")
+	b.NotTracked = fmt.Sprintf("%s: %s is not failing on it; what fails is %s%s (its answer is below)", a.Object.Key, who, x.Object.Ref(), by)
+}
+
+// controllerWords names a controller in a sentence: "the
+// replicaset-controller", `controller "gadget"`.
+func controllerWords(name string) string {
+	if strings.HasSuffix(name, "-controller") {
+		return "the " + name
+	}
+	return fmt.Sprintf("controller %q", name)
+}
+
+// failing says whether a's controller fails on it: its backoff says so, or
+// the object's own evidence (failure conditions, recurring failure events).
+func failing(a *Answer) bool {
+	if b := a.Backoff; b != nil && b.Key != nil && (b.Key.State == api.StateBackoff || b.Key.State == api.StateFailed) {
+		return true
+	}
+	return len(a.Verdict.Failures) > 0
 }

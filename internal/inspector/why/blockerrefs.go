@@ -33,7 +33,7 @@ func messageRefs(u *unstructured.Unstructured, v Verdict) []ref {
 	var out []ref
 	seen := map[string]bool{}
 	add := func(r ref) {
-		k := r.Resource + "/" + r.Kind + "/" + r.Name
+		k := fmt.Sprint(r.Webhook) + "/" + r.Resource + "/" + r.Kind + "/" + r.Name
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, r)
@@ -48,6 +48,15 @@ func messageRefs(u *unstructured.Unstructured, v Verdict) []ref {
 			for _, m := range staleGV.FindAllStringSubmatch(f.Message, -1) {
 				add(ref{Group: "apiregistration.k8s.io", GroupKnown: true, Kind: "APIService", Name: m[5] + "." + m[1], Via: via, Message: f.Message})
 			}
+		}
+		if hooks := webhookRefs(f.Message, via); len(hooks) > 0 {
+			// What follows is the webhook's call or its words: a `service
+			// "X" not found` there is the webhook's service, in its
+			// namespace, which followWebhook reads from its configuration.
+			for _, r := range hooks {
+				add(r)
+			}
+			continue
 		}
 		for _, m := range notFoundShape.FindAllStringSubmatch(f.Message, -1) {
 			add(ref{Resource: m[1], Group: strings.TrimPrefix(m[3], "."), GroupKnown: m[3] != "", Namespace: u.GetNamespace(), Name: m[6], Via: via, Message: f.Message})

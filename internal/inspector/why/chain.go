@@ -169,6 +169,9 @@ func (w *walker) follow(ctx context.Context, r ref, from *unstructured.Unstructu
 		w.addCut("the walk's deadline (%v) passed: the rest was not read", w.lim.Timeout)
 		return nil
 	}
+	if r.Webhook {
+		return w.followWebhook(ctx, r, depth)
+	}
 	var k kindInfo
 	var ok bool
 	if r.Resource != "" {

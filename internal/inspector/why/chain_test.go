@@ -16,7 +16,7 @@ import (
 )
 
 // clusterScoped are the fixtures' kinds that have no namespace.
-var clusterScoped = map[string]bool{"Namespace": true, "APIService": true, "ClusterIssuer": true, "XPostgreSQLInstance": true,
+var clusterScoped = map[string]bool{"Namespace": true, "APIService": true, "MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true, "ClusterIssuer": true, "XPostgreSQLInstance": true,
 	"Composition": true, "ManagedSSLCertificate": true}
 
 // graphOf is a Graph over the objects of testdata files ("kind:FILE" for

@@ -160,7 +160,7 @@ func (c *Cluster) Logs(ctx context.Context, ctl *Controller, key string) (*Backo
 	b := &Backoff{Source: SourceLogs}
 	d, err := store.Key("", key)
 	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {
-		b.NotTracked = fmt.Sprintf("the log of %s (the last %v) has no reconcile line for %s: at the default verbosity only failures are logged, so it has not failed on it", ctl.Target, c.since(), key)
+		b.NotTracked = fmt.Sprintf("the log of %s (the last %v) has no failure for %s: at the default verbosity only failures are logged, so it has not failed on it", ctl.Target, c.since(), key)
 		return b, nil
 	}
 	if err != nil {

@@ -39,4 +39,7 @@ func TestDirectConfigMap(t *testing.T) {
 	if !strings.HasPrefix(ans.Summary, `InProgress: controller "configmap" is failing on it`) || !strings.Contains(strings.Join(ans.Next, "\n"), "forget --addr http://127.0.0.1:8082 widgets/down-1") {
 		t.Errorf("summary %q, next %q; want the failures, and forget through --addr", ans.Summary, ans.Next)
 	}
+	if v := ans.Verdict; v.Status != InProgress || v.KStatus != Current || v.Override != RuleControllerFailing {
+		t.Errorf("verdict %s (kstatus %s, override %q); want InProgress, overriding kstatus's Current", v.Status, v.KStatus, v.Override)
+	}
 }

@@ -75,11 +75,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 
 // explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
-	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict
-	if v.KindNoStatus && (k.State == api.StateBackoff || k.State == api.StateFailed) {
-		// No status to say it: the controller's failures are the verdict.
-		v.Status = InProgress
-	}
+	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict // v: controllerVerdict judged a kind without status
 	now := b.ServerTime
 	if now.IsZero() {
 		now = a.Now

@@ -45,3 +45,34 @@ func TestKCMDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFailingRoot: a Deployment under a quota is not what fails, its
+// ReplicaSet is; the Deployment's key, absent from kube-controller-
+// manager's log, is said so in those words (it said "no reconcile line for
+// q/web", as if a line were missing), the log's own words kept as the note. Without a failing blocker
+// the log's words stand.
+func TestNotFailingRoot(t *testing.T) {
+	const logWords = "the log of pod/kube-controller-manager-cp-1 (the last 1h0m0s) has no failure for q/web: at the default verbosity only failures are logged, so it has not failed on it"
+	root := func() *Answer {
+		return &Answer{Object: Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "q", Name: "web", Key: "q/web"},
+			Ownership: Ownership{StatusManagers: []Change{{Manager: "kube-controller-manager"}}},
+			Backoff:   &Backoff{Source: SourceLogs, NotTracked: logWords}}
+	}
+	a := root()
+	a.Blockers = []*Answer{{Object: Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "q", Name: "web-1", Key: "q/web-1"},
+		Backoff: &Backoff{Source: SourceLogs, Controller: "replicaset-controller", Key: &api.Key{Key: "q/web-1", State: api.StateBackoff}}}}
+	notFailing(a)
+	if want := "q/web: the deployment-controller is not failing on it; what fails is replicaset.apps/web-1, where the replicaset-controller is failing on q/web-1 (its answer is below)"; a.Backoff.NotTracked != want {
+		t.Errorf("not tracked\n%s\nwant\n%s", a.Backoff.NotTracked, want)
+	}
+	if a.Backoff.Note != logWords {
+		t.Errorf("note %q; want the log's words", a.Backoff.Note)
+	}
+	// A blocker that is not failing (a pod not ready) is not what fails.
+	a = root()
+	a.Blockers = []*Answer{{Object: Object{APIVersion: "v1", Kind: "Pod", Namespace: "q", Name: "web-1-x", Key: "q/web-1-x"}}}
+	notFailing(a)
+	if a.Backoff.NotTracked != logWords || a.Backoff.Note != "" {
+		t.Errorf("without a failing blocker: not tracked %q, note %q; want the log's words alone", a.Backoff.NotTracked, a.Backoff.Note)
+	}
+}

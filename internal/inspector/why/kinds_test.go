@@ -2,6 +2,7 @@ package why
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,8 +90,18 @@ func TestConfigMapReconciled(t *testing.T) {
 		Backoff: &Backoff{Source: SourceLogs, Controller: "configmap", ServerTime: now,
 			Key: &api.Key{Key: "widgets/down-1", State: api.StateBackoff, Failures: 14, TotalFailures: 14, NextRetryAt: now.Add(time.Minute)}},
 		Now: now}
+	controllerVerdict(a)
 	s, _ := summarize(a, CommandHint{})
 	if !strings.HasPrefix(s, `InProgress: controller "configmap" is failing on it: 14 consecutive failures`) {
 		t.Errorf("summary %q; want the controller's failures, InProgress", s)
+	}
+	// One verdict: the status printed above the summary says it too, and
+	// says what overrode kstatus (it printed "Status: Current").
+	v := a.Verdict
+	if v.Status != InProgress || v.KStatus != Current || v.Override != RuleControllerFailing {
+		t.Errorf("verdict %s (kstatus %s, override %q); want InProgress over kstatus's Current, by %s", v.Status, v.KStatus, v.Override, RuleControllerFailing)
+	}
+	if want := `not Current: controller "configmap" is failing on it (14 consecutive failures, from its log); a ConfigMap has no status for kstatus to read`; !slices.Contains(v.Evidence, want) {
+		t.Errorf("evidence %q; want %q", v.Evidence, want)
 	}
 }

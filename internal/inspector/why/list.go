@@ -25,6 +25,10 @@ type List struct {
 	Total int `json:"total"`
 	// Answers are the objects not Current, the longest-waiting change first.
 	Answers []*Answer `json:"items"`
+	// EventsSkipped says that the Events of the objects kstatus calls
+	// Current were not read (a list over maxListEvents objects), and how
+	// to narrow it so they are; "" when they were read.
+	EventsSkipped string `json:"eventsSkipped,omitempty"`
 }
 
 // List judges every item and answers for those not Current, the longest-
@@ -33,6 +37,12 @@ type List struct {
 // Current cost a search for their controller and a read of their key.
 func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
+	if a.Events != nil && len(items) > maxListEvents {
+		// Said, not silent: a stuck object kstatus calls Current (a Job
+		// whose pods are refused) is found only by its Events.
+		l.EventsSkipped = fmt.Sprintf("the Events of the objects kstatus calls Current were not read (%d objects, over %d): one stuck with a Current status "+
+			"(a Job whose pods are refused) is not listed; narrow the list to read them: a name, -l SELECTOR, or -n NAMESPACE", len(items), maxListEvents)
+	}
 	objects := map[*Answer]Item{}
 	for _, it := range items {
 		v := a.judge(ctx, it.Object, it.Resource)

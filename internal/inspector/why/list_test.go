@@ -2,11 +2,17 @@ package why
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
 // TestList: a Current object is judged and left out without a search for
@@ -96,5 +102,33 @@ func TestListBlockerLine(t *testing.T) {
 	// Without a graph, or for an object that is its own blocker: nothing.
 	if got := (&Answer{}).BlockerLine(); got != "" {
 		t.Errorf("BlockerLine without a chain = %q", got)
+	}
+}
+
+// TestListEventsSkippedSaid: over maxListEvents objects, the Events of
+// those kstatus calls Current are not read (one read each), and the list
+// says so with how to narrow it; at the bound they are read, and nothing
+// is said. It was skipped silently.
+func TestListEventsSkippedSaid(t *testing.T) {
+	for _, n := range []int{maxListEvents, maxListEvents + 1} {
+		reads := 0
+		a := &Asker{Now: func() time.Time { return now }, Events: func(context.Context, *unstructured.Unstructured) ([]objstatus.Event, error) {
+			reads++
+			return nil, nil
+		}}
+		items := make([]Item, n)
+		for i := range items {
+			u := load(t, "flux-kustomization-ready.yaml")
+			u.SetUID(types.UID(fmt.Sprint(i))) // Events are kept by UID
+			items[i] = Item{Object: u}
+		}
+		l := a.List(context.Background(), items)
+		switch {
+		case n <= maxListEvents && (l.EventsSkipped != "" || reads != n):
+			t.Errorf("%d objects: %d reads, note %q; want each one's Events read, nothing said", n, reads, l.EventsSkipped)
+		case n > maxListEvents && (reads != 0 || !strings.Contains(l.EventsSkipped, "were not read (101 objects, over 100)") ||
+			!strings.Contains(l.EventsSkipped, "a name, -l SELECTOR, or -n NAMESPACE")):
+			t.Errorf("%d objects: %d reads, note %q; want none read, said so with how to narrow", n, reads, l.EventsSkipped)
+		}
 	}
 }

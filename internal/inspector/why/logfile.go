@@ -31,7 +31,7 @@ func (f *LogFile) backoff(key string) (*Backoff, error) {
 	b := &Backoff{Source: SourceLogs, Note: "read from " + f.Name}
 	d, err := f.Store.Key("", key)
 	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {
-		b.NotTracked = fmt.Sprintf("%s has no reconcile line for %s: at the default verbosity only failures are logged, so it has not failed on it while the log ran", f.Name, key)
+		b.NotTracked = fmt.Sprintf("%s has no failure for %s: at the default verbosity only failures are logged, so it has not failed on it while the log ran", f.Name, key)
 		return b, nil
 	}
 	if err != nil {

@@ -29,6 +29,9 @@ type ref struct {
 	// named the object (messageRefs).
 	Resource string
 	Message  string
+	// Webhook says Name is an admission webhook's, found in the webhook
+	// configuration that holds it (followWebhook).
+	Webhook bool
 }
 
 // defaultKinds are the kinds a reference names by its field alone, as the

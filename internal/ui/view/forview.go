@@ -243,6 +243,10 @@ func (f *For) statusLine() string {
 	default:
 		line = fmt.Sprintf("%d of %d not Current · longest-waiting change first", len(l.Answers), l.Total)
 	}
+	if l := f.list; l != nil && l.EventsSkipped != "" {
+		// why.List.EventsSkipped, short: a stuck object may hide.
+		line += s.Warn.Render(" · Events of the Current ones not read (too many): narrow with -l or -n")
+	}
 	if !f.fetchedAt.IsZero() {
 		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.C.Now()))
 	}

@@ -1,0 +1,149 @@
+package why
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"k8s.io/utils/clock"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+)
+
+// Watch is `why -w`: the object judged again on every change of it or of
+// an object of its chain, and when the retry it waits for is due, until it
+// is Current. Each new answer is emitted, as kubectl -w prints each change.
+type Watch struct {
+	// Ask reads the object again and answers for it (a fresh asker: no
+	// cached Events, lists or logs).
+	Ask func(ctx context.Context) (*Answer, error)
+	// Changes starts watching a's object and the objects of its chain: a
+	// value on the channel is a change; stop ends the watch.
+	Changes func(ctx context.Context, a *Answer) (changed <-chan struct{}, stop func(), err error)
+	// Clock times the re-judge at a retry. Defaults to the real clock.
+	Clock clock.Clock
+	// Emit receives each answer that differs from the one before (and
+	// every answer after a retry was due).
+	Emit func(Update)
+}
+
+// Update is one answer of a watch.
+type Update struct {
+	Answer *Answer
+	// Cause is why it was judged again: "first", "changed", "retry due".
+	Cause string
+	// RetryWait says that the answer only waits for a controller's retry,
+	// and when that is: the watch judges again then.
+	RetryWait string
+	// Done is set on the last update: the object is Current.
+	Done bool
+}
+
+// retryMargin is how long after a retry is due the watch judges again:
+// time for the controller to write what the retry did.
+const retryMargin = 2 * time.Second
+
+// Run emits the first answer, then one per change until the object is
+// Current (nil) or ctx ends (nil: Ctrl-C is the user's way out, not an
+// error). An error of Ask or Changes ends it.
+func (w *Watch) Run(ctx context.Context) error {
+	clk := w.Clock
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	cause := "first"
+	prev := ""
+	for {
+		a, err := w.Ask(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		due, wait := retryWait(a, clk.Now())
+		done := a.Verdict.Status == Current && (a.Chain == nil || len(a.Chain.Blockers()) == 0)
+		if fp := fingerprint(a); fp != prev || cause == "retry due" || done {
+			w.Emit(Update{Answer: a, Cause: cause, RetryWait: wait, Done: done})
+			prev = fp
+		}
+		if done {
+			return nil
+		}
+		changed, stop, err := w.Changes(ctx, a)
+		if err != nil {
+			return err
+		}
+		var timer <-chan time.Time
+		if !due.IsZero() {
+			timer = clk.After(due.Sub(clk.Now()) + retryMargin)
+		}
+		select {
+		case <-ctx.Done():
+			stop()
+			return nil
+		case <-changed:
+			cause = "changed"
+		case <-timer:
+			cause = "retry due"
+		}
+		stop()
+	}
+}
+
+// retryWait is the earliest retry a's answer waits for, and the sentence
+// saying so, when what blocks it is only a controller's backoff: the
+// user's change waits for a retry (Retry), or the failing key's next retry.
+// Zero when it waits for something else, or the retry is past.
+func retryWait(a *Answer, now time.Time) (time.Time, string) {
+	var due time.Time
+	var say string
+	consider := func(at time.Time, s string) {
+		if at.After(now) && (due.IsZero() || at.Before(due)) {
+			due, say = at, s
+		}
+	}
+	for _, x := range append([]*Answer{a}, a.Blockers...) {
+		if r := x.Retry; r != nil && r.Watches != "yes" && !r.NextRetry.IsZero() {
+			who := r.Controller // "the replicaset-controller", "controller \"gadget\"", "its controller"
+			if strings.HasSuffix(who, "-controller") {
+				who = "the " + who
+			}
+			consider(r.NextRetry, fmt.Sprintf("waits only for a retry: the change to %s is seen at %s's next retry, at %s (in %s), or now with: %s",
+				r.Changed.Ref(), who, explain.TimeOfDay(r.NextRetry), explain.Countdown(r.NextRetry, now), r.Kick))
+			continue
+		}
+		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
+			consider(b.Key.NextRetryAt, fmt.Sprintf("waits for %s, which %s retries at %s (in %s), backing off after %d failures",
+				x.Object.Ref(), controllerWords(b.Controller), explain.TimeOfDay(b.Key.NextRetryAt), explain.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
+		}
+	}
+	return due, say
+}
+
+// fingerprint is what makes two answers the same to a watcher: the words,
+// without their digits (a countdown, an age, a generated name's hash) and
+// the status of each object of the chain.
+func fingerprint(a *Answer) string {
+	var b strings.Builder
+	b.WriteString(a.Verdict.Status + "|" + a.Summary)
+	if a.Chain != nil {
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			b.WriteString("|" + n.Object.Ref() + "=" + n.Status)
+			for _, c := range n.Below {
+				walk(c)
+			}
+		}
+		walk(a.Chain.Root)
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return r
+	}, b.String())
+}
