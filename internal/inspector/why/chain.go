@@ -74,6 +74,9 @@ type Node struct {
 	// Changed is when an object a failure's message names last changed
 	// (changedAt): the user's change the controller may not have seen yet.
 	Changed *Change `json:"changed,omitempty"`
+	// ChangedObject is what changed when it is not the node itself: the
+	// Service a webhook calls, created after the failure found it missing.
+	ChangedObject *Object `json:"changedObject,omitempty"`
 	// Named marks an object reached through a failure's message (the
 	// quota, the ServiceAccount it names): the user's to change.
 	Named bool `json:"named,omitempty"`

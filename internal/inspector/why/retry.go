@@ -55,10 +55,14 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 		return nil
 	}
 	gk := x.Object.groupKind()
-	r := &Retry{Changed: changed.Object, ChangedAt: changed.Changed.Time, ChangedBy: changed.Changed.Manager, LastFailure: last, Watches: "unknown"}
+	what := changed.Object
+	if changed.ChangedObject != nil {
+		what = *changed.ChangedObject // the webhook's Service, not its configuration
+	}
+	r := &Retry{Changed: what, ChangedAt: changed.Changed.Time, ChangedBy: changed.Changed.Manager, LastFailure: last, Watches: "unknown"}
 	ctl, kcm := kcmControllers[gk]
 	if kcm && slices.ContainsFunc(x.Ownership.StatusManagers, func(c Change) bool { return c.Manager == kcmManager }) {
-		r.Controller, r.Watches = ctl.Name, ctl.watches(changed.Object.groupKind())
+		r.Controller, r.Watches = ctl.Name, ctl.watches(what.groupKind())
 	} else {
 		kcm = false
 		r.Controller = "its controller"

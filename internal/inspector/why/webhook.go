@@ -112,7 +112,8 @@ func (w *walker) judgeWebhook(ctx context.Context, n *Node, r ref, hook map[stri
 			// The service the failure missed is back: the user's fix, made
 			// when it was created (for the retry sentence).
 			if c := changedAt(svc); n.Changed == nil || c.Time.After(n.Changed.Time) {
-				n.Changed = c
+				o := objectOf(svc, "services")
+				n.Changed, n.ChangedObject = c, &o
 			}
 			n.Status = Current
 			n.Line = fmt.Sprintf("webhook %q %s, which exists now (the failure found it missing); failurePolicy %s", r.Name, calls, policy)

@@ -66,6 +66,12 @@ func TestWebhookBlocker(t *testing.T) {
 			if got.Object.Ref() != tc.blocker || got.Status != tc.status || got.Line != tc.line {
 				t.Errorf("node %s %s\n%s\nwant %s %s\n%s", got.Object.Ref(), got.Status, got.Line, tc.blocker, tc.status, tc.line)
 			}
+			if tc.name == "service back" {
+				// The user's fix is the Service: the retry sentence names it, not the configuration.
+				if c := got.ChangedObject; c == nil || c.Ref() != "service/kfserving-webhook-server-service" {
+					t.Errorf("changed object %+v; want the webhook's service", c)
+				}
+			}
 			if tc.status == Refusing {
 				if b := ans.Chain.Blockers(); len(b) != 1 || b[0] != got {
 					t.Errorf("blockers %v; want the configuration alone", blockerRefs(ans.Chain))
