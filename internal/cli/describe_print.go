@@ -126,7 +126,7 @@ func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 		// The verdict `why` gives, by the same rule (objstatus).
 		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))
 		if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
-			fmt.Fprintf(w, "               %s\n", oneLine(v.Message, 160))
+			fmt.Fprintf(w, "               %s\n", oneLine(v.Message, fit(w, 160)))
 		}
 	}
 	if o.DeletionTimestamp != nil {
@@ -136,13 +136,13 @@ func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 	if len(v.Conditions) > 0 {
 		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tMESSAGE")
 		for _, c := range v.Conditions {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), dash(oneLine(c.Message, 80)))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), dash(oneLine(c.Message, fit(w, 80))))
 		}
 	}
 	if len(o.Events) > 0 {
 		fmt.Fprintln(tw, "\n  EVENT\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
 		for _, e := range o.Events {
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, d.Key.ServerTime), oneLine(e.Message, 80))
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, d.Key.ServerTime), oneLine(e.Message, fit(w, 80)))
 		}
 	}
 	tw.Flush()
