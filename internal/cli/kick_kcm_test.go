@@ -105,9 +105,10 @@ func TestKickFromKCMLog(t *testing.T) {
 		{"keys of two controllers", []string{rs, ns}, []string{"q/web-7655778b6f", "stuck"}, []string{rs, ns}, ""},
 		{"a ReplicationController", []string{rc}, []string{"q/web-7655778b6f"}, []string{rc}, ""},
 		{"both", []string{rs, rc}, []string{"q/web-7655778b6f"}, nil,
-			"the cluster has a ReplicaSet.apps and a ReplicationController named q/web-7655778b6f, and the log does not say which replicaset or replicationcontroller failed: " +
+			"key q/web-7655778b6f of replicaset or replicationcontroller: the cluster has a ReplicaSet.apps and a ReplicationController so named, and the log does not say which failed: " +
 				"give --kind ReplicaSet.apps or --kind ReplicationController"},
-		{"neither", nil, []string{"q/web-7655778b6f"}, nil, "the cluster has none named q/web-7655778b6f"},
+		{"neither", nil, []string{"q/web-7655778b6f"}, nil,
+			"key q/web-7655778b6f of replicaset or replicationcontroller: the cluster has no ReplicaSet.apps or ReplicationController so named (deleted since?)"},
 		{"the resourcequota controller", []string{quot}, []string{"q/q"}, nil,
 			"kube-controller-manager's resourcequota-controller would not retry q/q sooner for a kick: it enqueues a ResourceQuota on a change to spec.hard only"},
 		{"a key no controller has", []string{rs}, []string{"q/nothing"}, nil, `no controller tracks key "q/nothing"`},

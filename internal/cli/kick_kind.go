@@ -84,14 +84,14 @@ func (o *KickOptions) kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.
 	found, err := k.Resolve(ctx, kinds, key)
 	switch {
 	case err != nil:
-		return schema.GroupKind{}, fmt.Errorf("the log's %s reconciles %s; asking the cluster which %s is failed: %w; give %s", c.Name, orKinds(kinds), key, err, kindFlags(kinds))
+		return schema.GroupKind{}, fmt.Errorf("key %s of %s is a %s; asking the cluster which failed: %w; give %s", key, c.Name, orKinds(kinds), err, kindFlags(kinds))
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) == 0:
-		return schema.GroupKind{}, fmt.Errorf("the log's %s reconciles %s, and the cluster has none named %s (deleted since?)", c.Name, orKinds(kinds), key)
+		return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has no %s so named (deleted since?)", key, c.Name, orKinds(kinds))
 	}
-	return schema.GroupKind{}, fmt.Errorf("the cluster has a %s named %s, and the log does not say which %s failed: give %s",
-		andKinds(found), key, c.Name, kindFlags(found))
+	return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has a %s so named, and the log does not say which failed: give %s",
+		key, c.Name, andKinds(found), kindFlags(found))
 }
 
 func kindNames(kinds []schema.GroupKind) []string {
