@@ -1,21 +1,26 @@
-package cli_test
+package cli
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes/scheme"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // kcmLog is kube-controller-manager v1.37.2's own log (the e2e tier's),
@@ -122,7 +127,7 @@ func TestKickFromKCMLog(t *testing.T) {
 			srv := httptest.NewServer(ks)
 			defer srv.Close()
 			streams, _, out, _ := genericiooptions.NewTestIOStreams()
-			cmd := cli.NewKickCommand(kickFlags(t, srv.URL), streams)
+			cmd := NewKickCommand(kcmFlags(t, srv.URL), streams)
 			cmd.SetArgs(append([]string{"--from-logs", kcmLog}, tc.keys...))
 			cmd.SilenceErrors, cmd.SilenceUsage = true, true
 			err := cmd.Execute()
@@ -137,4 +142,50 @@ func TestKickFromKCMLog(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kcmFlags are kubectl's flags for the API server at url, with an empty
+// kubeconfig: nothing of the machine's.
+func kcmFlags(t *testing.T, url string) *genericclioptions.ConfigFlags {
+	t.Helper()
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cf := genericclioptions.NewConfigFlags(false)
+	*cf.KubeConfig, *cf.APIServer = kubeconfig, url
+	return cf
+}
+
+// TestMCPKickFromKCMLog: the MCP server's kick finds the kind as the CLI's
+// does: on kube-controller-manager's log, without a controller named, the
+// ReplicaSet behind q/web-7655778b6f is patched.
+func TestMCPKickFromKCMLog(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // kubectl's discovery cache
+	ks := &kcmServer{objects: map[string]bool{"/apis/apps/v1/namespaces/q/replicasets/web-7655778b6f": true}}
+	srv := httptest.NewServer(ks)
+	defer srv.Close()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "`+srv.URL+`"}}]
+contexts: [{name: c, context: {cluster: c}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cs, served := serveMCP(ctx, t, io.Discard, "--from-logs", kcmLog, "--kubeconfig", kubeconfig, "--allow-write")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "kick", Arguments: map[string]any{"keys": []string{"q/web-7655778b6f"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if res.IsError || len(ks.patched) != 1 {
+		t.Errorf("kick q/web-7655778b6f through MCP: %s; patched %v, want the ReplicaSet", b, ks.patched)
+	}
+	cs.Close()
+	cancel()
+	<-served
 }

@@ -32,17 +32,25 @@ func (o *KickOptions) targets(ctx context.Context, k *kick.Kicker) ([]kick.Targe
 		return nil, err
 	}
 	defer s.Close()
+	return kickTargets(ctx, k, s, o.Controller, o.keys)
+}
+
+// kickTargets are the objects behind keys on s, each of the kind of its
+// controller: controller when named, else the one of s's controllers that
+// has the key. The CLI's kick and the MCP server's share it.
+func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, controller string, keys []string) ([]kick.Target, error) {
+	targets := make([]kick.Target, len(keys))
 	ov, err := s.Overview(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var named *api.Controller
-	if o.Controller != "" {
-		if named, err = pickController(ov, o.Controller); err != nil {
+	if controller != "" {
+		if named, err = pickController(ov, controller); err != nil {
 			return nil, err
 		}
 	}
-	for i, key := range o.keys {
+	for i, key := range keys {
 		c := named
 		if c == nil {
 			name, err := s.FindKey(ctx, key)
@@ -54,7 +62,7 @@ func (o *KickOptions) targets(ctx context.Context, k *kick.Kicker) ([]kick.Targe
 			}
 			c = ov.Controller(name)
 		}
-		gk, err := o.kindOf(ctx, k, ov, c, key)
+		gk, err := kindOf(ctx, k, ov, c, key)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +75,7 @@ func (o *KickOptions) targets(ctx context.Context, k *kick.Kicker) ([]kick.Targe
 // says (the instrument's Kind, a log's controllerKind), or, for kube-
 // controller-manager's controllers read from their log, the one their
 // name and source tell, asking the cluster when two could be meant.
-func (o *KickOptions) kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.Controller, key string) (schema.GroupKind, error) {
+func kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.Controller, key string) (schema.GroupKind, error) {
 	if c.Kind != nil && c.Kind.Kind != "" {
 		return schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, nil
 	}
