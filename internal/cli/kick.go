@@ -164,21 +164,13 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-// pickController is the controller named name, or the only one.
-func pickController(ov *inspector.Overview, name string) (*api.Controller, error) {
-	if name != "" {
-		if c := ov.Controller(name); c != nil {
-			return c, nil
-		}
-		return nil, fmt.Errorf("--controller %q: not among %s", name, controllerNames(ov))
+// namedController is the controller named name (--controller): without
+// one, each key's is found (kickTargets).
+func namedController(ov *inspector.Overview, name string) (*api.Controller, error) {
+	if c := ov.Controller(name); c != nil {
+		return c, nil
 	}
-	switch len(ov.Controllers) {
-	case 0:
-		return nil, fmt.Errorf("no controller found (with --from-logs: no reconcile error in the log read): give --kind KIND.GROUP")
-	case 1:
-		return &ov.Controllers[0], nil
-	}
-	return nil, fmt.Errorf("%d controllers (%s): name one with --controller, or give --kind", len(ov.Controllers), controllerNames(ov))
+	return nil, fmt.Errorf("--controller %q: not among %s", name, controllerNames(ov))
 }
 
 func controllerNames(ov *inspector.Overview) string {

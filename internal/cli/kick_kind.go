@@ -46,7 +46,7 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 	}
 	var named *api.Controller
 	if controller != "" {
-		if named, err = pickController(ov, controller); err != nil {
+		if named, err = namedController(ov, controller); err != nil {
 			return nil, err
 		}
 	}
@@ -60,7 +60,9 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 			if err != nil {
 				return nil, fmt.Errorf("%w; or give --kind KIND.GROUP", err)
 			}
-			c = ov.Controller(name)
+			if c = ov.Controller(name); c == nil {
+				return nil, fmt.Errorf("key %q: controller %q is not among %s", key, name, controllerNames(ov))
+			}
 		}
 		gk, err := kindOf(ctx, k, ov, c, key)
 		if err != nil {
