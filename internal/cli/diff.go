@@ -190,9 +190,10 @@ func printChanges(w io.Writer, changes []snapshot.Change) {
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
 	for _, c := range changes {
-		errText := lastErrorText(c.After, c.Before)
+		width := fit(w, maxErrorColumn)
+		errText := lastErrorText(c.After, c.Before, width)
 		if strings.Contains(strings.Join(c.Changes, ","), snapshot.ErrorChanged) {
-			errText = lastErrorText(c.Before, nil) + " → " + lastErrorText(c.After, nil)
+			errText = lastErrorText(c.Before, nil, width) + " → " + lastErrorText(c.After, nil, width)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, changeText(c),
 			failures(c.Before), failures(c.After), keyState(c.Before), keyState(c.After), errText)
@@ -209,11 +210,12 @@ func changeText(c snapshot.Change) string {
 	return strings.Join(kinds, ",")
 }
 
-// lastErrorText is k's last error on one line, else fallback's, else <none>.
-func lastErrorText(k, fallback *api.Key) string {
+// lastErrorText is k's last error on one line of at most width runes (0:
+// whole), else fallback's, else <none>.
+func lastErrorText(k, fallback *api.Key, width int) string {
 	for _, x := range []*api.Key{k, fallback} {
 		if x != nil && x.LastError != nil {
-			return oneLine(x.LastError.Message, maxErrorColumn)
+			return oneLine(x.LastError.Message, width)
 		}
 	}
 	return "<none>"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,7 +11,11 @@ import (
 
 // suggestFlag adds to pflag's "unknown flag: --stat" the command's flag
 // the user most likely meant (did you mean --state?), as cobra does for
-// a misspelt command: within two edits, or the one flag it begins.
+// a misspelt command: within two edits, or the one flag it begins. A flag
+// that other commands have (get --file, which top and snapshot take) is
+// told by its meaning instead: which commands take it and for what, and
+// this command's flags that take the same thing; the nearest spelling
+// there (--filter) would mean something else.
 func suggestFlag(cmd *cobra.Command, err error) error {
 	if short, ok := strings.CutPrefix(err.Error(), "unknown shorthand flag: '"); ok && len(short) > 0 {
 		for _, name := range habits[short[:1]] {
@@ -25,10 +30,68 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 		return err
 	}
 	name, _, _ = strings.Cut(name, "=")
+	if elsewhere := flagElsewhere(cmd, name); elsewhere != "" {
+		return fmt.Errorf("%w; %s (see %s --help)", err, elsewhere, cmd.CommandPath())
+	}
 	if best := closestFlag(cmd.Flags(), name); best != "" {
 		return fmt.Errorf("%w; did you mean --%s? (see %s --help)", err, best, cmd.CommandPath())
 	}
 	return err
+}
+
+// flagElsewhere says which other commands take --name and what it does
+// there, and which of cmd's flags take what it names (a FILE): "" when no
+// other command has it.
+func flagElsewhere(cmd *cobra.Command, name string) string {
+	var uses []string
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden || !sub.IsAvailableCommand() {
+				continue
+			}
+			if f := sub.LocalFlags().Lookup(name); sub != cmd && f != nil && !f.Hidden {
+				// The usage up to its first aside: what the flag does there.
+				what, _, _ := strings.Cut(f.Usage, " (")
+				uses = append(uses, fmt.Sprintf("%s %s (%s)", strings.TrimPrefix(sub.CommandPath(), cmd.Root().CommandPath()+" "), flagName(f), lowerFirst(what)))
+			}
+			visit(sub)
+		}
+	}
+	visit(cmd.Root())
+	if len(uses) == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("%s has no --%s, other commands do: %s", cmd.Name(), name, strings.Join(uses, ", "))
+	// This command's flags that take the thing the flag names: a FILE.
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToUpper(name)) + `\b`)
+	var here []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && word.MatchString(f.Usage) {
+			here = append(here, "--"+f.Name)
+		}
+	})
+	if len(here) > 0 {
+		msg += fmt.Sprintf("; %s takes a %s with %s", cmd.Name(), strings.ToUpper(name), orWords(here))
+	}
+	return msg
+}
+
+// lowerFirst is s with its first letter lower-cased, to quote a flag's
+// usage inside a sentence.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// orWords is "a", "a or b", "a, b or c".
+func orWords(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // habits are the flags a kubectl user's fingers give a shorthand to where

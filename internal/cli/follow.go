@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // followEvery is how often get -w and describe -w read the page again
@@ -80,19 +81,37 @@ func (f *follower) follow(ctx context.Context, errOut io.Writer, read func(ctx c
 	}
 }
 
-// follow is get -w: the list printed, then the rows that change, each
-// batch as its own table without header (kubectl's watch prints so).
+// follow is get -w: the list printed, then the rows that change, as
+// kubectl's watch prints them: in the table, a batch of rows without the
+// header, aligned to the columns before (one table for the whole stream,
+// flushed after each batch, its widths remembered and only widened); with
+// -o json, yaml, name or a template, each key as its own object.
 func (o *GetOptions) follow(ctx context.Context, s *inspector.Session, list *inspector.KeyList) error {
 	f := newFollower(ctx, s, !o.fromLogs.enabled(), o.clock)
 	wide, pods := o.Output == "wide", s.ClusterWide()
-	printKeys(o.Out, f.changed(list), wide, pods)
+	tw := newTable(text.PrintableWriter(o.Out)) // text from the cluster: see text.Printable
+	print := func(l *inspector.KeyList, header bool) error {
+		if !o.output.text() {
+			for _, k := range l.Items {
+				if err := o.output.print(o.Out, k, kindKey, k.Key.Key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		writeKeyTable(tw, l, wide, pods, header)
+		return tw.Flush()
+	}
+	if err := print(f.changed(list), true); err != nil {
+		return err
+	}
 	return f.follow(ctx, o.ErrOut, func(ctx context.Context) error {
 		l, err := s.Keys(ctx, o.query)
 		if err != nil {
 			return err
 		}
 		if c := f.changed(l); len(c.Items) > 0 {
-			printKeyRows(o.Out, c, wide, pods)
+			return print(c, false)
 		}
 		return nil
 	})

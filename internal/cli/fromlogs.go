@@ -192,8 +192,13 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	if fr.err != nil {
 		return nil, nil, fr.err
 	}
-	st := store.Stats()
-	printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
+	st, lr := store.Stats(), store.LogRead()
+	if quiet := fr.shape.quietNote(ctx, fr.lines, lr.Unreadable, st.Records); quiet != "" {
+		fmt.Fprint(streams.ErrOut, readSummary(lr))
+		fmt.Fprintln(streams.ErrOut, quiet)
+	} else {
+		printReadNote(streams.ErrOut, st, lr, !st.EndsAt.IsZero(), time.Now())
+	}
 	return logSession(store, name, nil), a.kubeconfigObjects(), nil
 }
 

@@ -21,6 +21,11 @@ type fileRead struct {
 	stdin        io.Reader // never closed
 	errOut       io.Writer
 	store        *logs.Store
+	// shape is what the log says of itself (which program wrote it, its
+	// first and last lines), and lines what the read counted: said of a
+	// log with no failure. Written before read returns, read after.
+	shape logShape
+	lines int
 
 	// err is why a one-shot read stopped short (a gzip cut off, an I/O
 	// error): the command fails with it rather than print a partial table
@@ -55,7 +60,8 @@ func (r *fileRead) read(ctx context.Context) {
 			return
 		}
 	}
-	n, _, err := r.store.Read(ctx, in)
+	n, _, err := r.store.Read(ctx, shapeReader(in, &r.shape))
+	r.lines = n
 	if err != nil && ctx.Err() == nil {
 		r.fail(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, explain.Plural(n, "line"), err))
 	}

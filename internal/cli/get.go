@@ -123,7 +123,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default retrying: backing-off keys first, the longest failing on top, then queued, then failed with a terminal error)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, fmt.Sprintf("At most this many keys (stderr says how many more matched); 0 for all: past %d they are read --chunk-size at a time, and every key is held in memory (the endpoint keeps at most 100,000 a controller by default); with --group-by error, this many groups (1-%d), the largest", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().IntVar(&o.ChunkSize, "chunk-size", o.ChunkSize, fmt.Sprintf("With --limit 0 or over %d: read the keys this many a request (1-%d), following the endpoint's continue token, as kubectl's --chunk-size", api.MaxLimit, api.MaxLimit))
-	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After listing, print the keys that change as they change, as kubectl's --watch: through the endpoint's watch where it offers one, else read again every second")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After listing, print the keys that change as they change, as kubectl's --watch (with -o json or yaml, one object per key and per change): through the endpoint's watch where it offers one, else read again every second")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd, o
 }
@@ -167,8 +167,6 @@ func (o *GetOptions) Validate() error {
 		switch {
 		case o.GroupBy != "":
 			return fmt.Errorf("--watch follows keys: leave --group-by out")
-		case !o.output.text():
-			return fmt.Errorf("--watch prints the table: -o %s is not supported with it (use -o wide, or none)", o.Output)
 		case o.Limit == 0 || o.Limit > api.MaxLimit:
 			return fmt.Errorf("--watch follows one page: --limit must be between 1 and %d", api.MaxLimit)
 		case len(o.keys) > 0:
@@ -236,7 +234,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "Showing %d of %d matching keys (--limit).\n", len(list.Items), list.Matched)
 		}
 	}()
-	if !o.output.text() {
+	if !o.output.text() && !o.Watch {
 		names := make([]string, len(list.Items))
 		for i, k := range list.Items {
 			names[i] = k.Key.Key

@@ -85,7 +85,7 @@ func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
 	defer tw.Flush()
 	fmt.Fprintln(tw, "CONTROLLER\tCOUNT\tCLASS\tFIRST SEEN\tLAST SEEN\tMESSAGE\tEXAMPLES")
 	for _, g := range l.Groups {
-		msg := oneLine(g.Message, maxErrorColumn)
+		msg := oneLine(g.Message, fit(w, maxErrorColumn))
 		if wide {
 			msg = oneLine(g.Message, 0)
 		}

@@ -61,10 +61,15 @@ What it cannot do:
 It needs access to the cluster the objects live in (kubeconfig; --addr alone
 reaches only the controller's endpoint), and the patch verb on the objects: it checks with a SelfSubjectAccessReview
 first and patches nothing if any is refused. The objects' kind comes from
---kind, or from what the controller says (its endpoint, or with --from-logs the
-controllerKind/controllerGroup of its log).`,
+--kind, or from what the controller that has each key says (its endpoint, or
+with --from-logs the controllerKind/controllerGroup of its log; for
+kube-controller-manager's log, its controllers' names, asking the cluster
+whether a key of replica_set.go is a ReplicaSet or a ReplicationController).`,
 		Example: `  # A controller without the instrument: the kind comes from its log
   kubectl backoff kick deploy/cert-manager -n cert-manager --from-logs team-a/web-tls
+
+  # kube-controller-manager's log: each key's controller and kind are found in it
+  kubectl backoff kick --from-logs kcm.log team-quota/web-7655778b6f
 
   # Say the kind, and nothing is read from the controller
   kubectl backoff kick --kind Certificate.cert-manager.io team-a/web-tls`,
@@ -124,10 +129,6 @@ func (o *KickOptions) Validate() error {
 
 // Run kicks the keys and says what it did and did not do.
 func (o *KickOptions) Run(ctx context.Context) error {
-	gk, err := o.groupKind(ctx)
-	if err != nil {
-		return err
-	}
 	cfg := o.rest
 	cs, err := cluster.NewClientset(cfg)
 	if err != nil {
@@ -142,7 +143,11 @@ func (o *KickOptions) Run(ctx context.Context) error {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
 	k := &kick.Kicker{Mapper: mapper, Dynamic: dyn, Reviews: cs.AuthorizationV1().SelfSubjectAccessReviews()}
-	results, err := k.Kick(ctx, gk, o.keys)
+	targets, err := o.targets(ctx, k)
+	var results []kick.Result
+	if err == nil {
+		results, err = k.KickTargets(ctx, targets)
+	}
 	for _, r := range results {
 		fmt.Fprintf(o.Out, "%s %s kicked (%s=%s)\n", r.Resource, r.Key, kick.Annotation, r.At.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
 	}
@@ -159,45 +164,13 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-// groupKind is --kind, or the kind the controller says it reconciles.
-func (o *KickOptions) groupKind(ctx context.Context) (schema.GroupKind, error) {
-	if o.Kind != "" {
-		return schema.ParseGroupKind(o.Kind), nil
+// namedController is the controller named name (--controller): without
+// one, each key's is found (kickTargets).
+func namedController(ov *inspector.Overview, name string) (*api.Controller, error) {
+	if c := ov.Controller(name); c != nil {
+		return c, nil
 	}
-	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
-	if err != nil {
-		return schema.GroupKind{}, err
-	}
-	defer s.Close()
-	ov, err := s.Overview(ctx)
-	if err != nil {
-		return schema.GroupKind{}, err
-	}
-	c, err := pickController(ov, o.Controller)
-	if err != nil {
-		return schema.GroupKind{}, err
-	}
-	if c.Kind == nil || c.Kind.Kind == "" {
-		return schema.GroupKind{}, fmt.Errorf("controller %q does not say which kind it reconciles: give --kind KIND.GROUP", c.Name)
-	}
-	return schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, nil
-}
-
-// pickController is the controller named name, or the only one.
-func pickController(ov *inspector.Overview, name string) (*api.Controller, error) {
-	if name != "" {
-		if c := ov.Controller(name); c != nil {
-			return c, nil
-		}
-		return nil, fmt.Errorf("--controller %q: not among %s", name, controllerNames(ov))
-	}
-	switch len(ov.Controllers) {
-	case 0:
-		return nil, fmt.Errorf("no controller found (with --from-logs: no reconcile error in the log read): give --kind KIND.GROUP")
-	case 1:
-		return &ov.Controllers[0], nil
-	}
-	return nil, fmt.Errorf("%d controllers (%s): name one with --controller, or give --kind", len(ov.Controllers), controllerNames(ov))
+	return nil, fmt.Errorf("--controller %q: not among %s", name, controllerNames(ov))
 }
 
 func controllerNames(ov *inspector.Overview) string {

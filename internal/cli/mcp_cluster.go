@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/dynamic"
 
@@ -79,17 +78,6 @@ func (o *MCPOptions) whyObject(object, namespace string) (*unstructured.Unstruct
 // annotation.
 func (o *MCPOptions) kickFunc(s *inspector.Session) func(ctx context.Context, controller string, keys []string) ([]kick.Result, error) {
 	return func(ctx context.Context, controller string, keys []string) ([]kick.Result, error) {
-		ov, err := s.Overview(ctx)
-		if err != nil {
-			return nil, err
-		}
-		c, err := pickController(ov, controller)
-		if err != nil {
-			return nil, errors.New(strings.ReplaceAll(err.Error(), "--controller", "controller"))
-		}
-		if c.Kind == nil || c.Kind.Kind == "" {
-			return nil, fmt.Errorf("controller %q does not say which kind it reconciles: kick it with kubectl backoff kick --kind KIND.GROUP", c.Name)
-		}
 		cfg, err := o.configFlags.ToRESTConfig()
 		if err != nil {
 			return nil, fmt.Errorf("%s; kubeconfig: %w", kickNeedsCluster, err)
@@ -107,7 +95,13 @@ func (o *MCPOptions) kickFunc(s *inspector.Session) func(ctx context.Context, co
 			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
 		k := &kick.Kicker{Mapper: mapper, Dynamic: dyn, Reviews: cs.AuthorizationV1().SelfSubjectAccessReviews()}
-		results, err := k.Kick(ctx, schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, keys)
+		targets, err := kickTargets(ctx, k, s, controller, keys)
+		if err != nil {
+			// The tool's parameter is controller; --kind is the CLI's.
+			msg := strings.ReplaceAll(err.Error(), "--controller", "controller")
+			return nil, errors.New(strings.ReplaceAll(msg, "give --kind", "kick them with kubectl backoff kick --kind"))
+		}
+		results, err := k.KickTargets(ctx, targets)
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			return results, fmt.Errorf("cannot reach the API server at %s: %s; kick patches the objects through it", cfg.Host, netCause(ue.Err))
 		}

@@ -27,16 +27,17 @@ func printKeys(w io.Writer, l *inspector.KeyList, wide, pods bool) {
 	printKeyTable(w, l, wide, pods, true)
 }
 
-// printKeyRows is printKeys without the header: the rows get -w prints
-// as they change.
-func printKeyRows(w io.Writer, l *inspector.KeyList, wide, pods bool) {
-	printKeyTable(w, l, wide, pods, false)
-}
-
 func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	tw := newTable(w)
 	defer tw.Flush()
+	writeKeyTable(tw, l, wide, pods, header)
+}
+
+// writeKeyTable writes l's rows (and the header) to tw, which the caller
+// flushes: get -w writes every frame to one table, whose columns keep the
+// widths of the frames before (kubectl's tab writer remembers them).
+func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
 	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
 	if pods {
 		head = "NAMESPACE\tPOD\t" + head

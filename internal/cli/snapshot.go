@@ -60,7 +60,7 @@ uninstrumented controller): every key it logged, as get --from-logs reads them.`
 	}
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
-	cmd.Flags().StringVarP(&o.File, "file", "f", o.File, "Write the snapshot to this file (default: stdout)")
+	cmd.Flags().StringVarP(&o.File, "file", "f", o.File, "Write the snapshot to this file (default: stdout, when it is not a terminal)")
 	cmd.Flags().IntVar(&o.MaxDetails, "details", o.MaxDetails, fmt.Sprintf("Keep the history of at most this many keys in backoff or failed (0-%d)", snapshot.MaxDetails))
 	return cmd
 }
@@ -87,6 +87,12 @@ func (o *SnapshotOptions) Validate() error {
 	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
+	}
+	if (o.File == "" || o.File == "-") && writerIsTerminal(o.Out) {
+		// Thousands of lines of JSON scroll away unread, as tar's archive
+		// would: tar refuses a terminal for the same reason.
+		return fmt.Errorf("snapshot writes a JSON file of every key, not for reading on a terminal: give -f FILE (or redirect: > FILE); " +
+			"to read keys here, use kubectl backoff get or top")
 	}
 	return o.attachOptions.validate()
 }

@@ -19,6 +19,7 @@ func TestWhyListSaysTheBlocker(t *testing.T) {
 	root := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "nginx-deployment"}, Status: why.InProgress, Below: []*why.Node{rs}}
 	a := &why.Answer{Object: root.Object, Verdict: why.Verdict{Status: why.InProgress, Message: "Deployment does not have minimum availability."}, Chain: &why.Chain{Root: root}}
 	var b bytes.Buffer
+	defer onTerminalForTest(true)() // the cut is a terminal's: piped, it prints whole
 	printAnswerList(&b, []*why.Answer{a}, false)
 	out := b.String()
 	want := "waits for replicaset.apps/nginx-deployment-4262182780: …"

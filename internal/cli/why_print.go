@@ -154,7 +154,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		if e.Class != "" {
 			class = " [" + e.Class + "]"
 		}
-		fmt.Fprintf(w, "  Last error:     %s%s, %s\n", oneLine(e.Message, 120), class, ago(e.At, now))
+		fmt.Fprintf(w, "  Last error:     %s%s, %s\n", oneLine(e.Message, fit(w, 120)), class, ago(e.At, now))
 	}
 }
 
@@ -169,9 +169,10 @@ func listMessage(v why.Verdict, n int) string {
 	return keepEnd(text.Printable(oneLine(msg, 0)), n)
 }
 
-// keepEnd cuts msg to n runes at its start: the cause is at the end.
+// keepEnd cuts msg to n runes at its start (n <= 0: whole): the cause is
+// at the end.
 func keepEnd(msg string, n int) string {
-	if r := []rune(msg); len(r) > n {
+	if r := []rune(msg); n > 0 && len(r) > n {
 		return "…" + string(r[len(r)-(n-1):])
 	}
 	return msg
@@ -193,12 +194,16 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		if a.Waiting.Duration > 0 {
 			waiting = explain.FormatSeconds(a.Waiting.Duration)
 		}
-		msg := listMessage(a.Verdict, 100)
+		width := fit(w, 100) // 0 when piped: whole
+		msg := listMessage(a.Verdict, width)
 		if b, more := a.ChainBlocker(); b != nil {
 			// What blocks it says more than its own condition; its name is
 			// kept whole, its line cut at the start (the cause is at the end).
 			head := "waits for " + text.Printable(b.Object.Ref()) + ": "
-			msg = head + keepEnd(text.Printable(b.Said()), max(20, 100-len(head))) + why.MoreBlockers(more)
+			if width > 0 {
+				width = max(20, width-len(head))
+			}
+			msg = head + keepEnd(text.Printable(b.Said()), width) + why.MoreBlockers(more)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(msg))
 	}

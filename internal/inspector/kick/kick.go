@@ -9,6 +9,7 @@ import (
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -68,31 +69,51 @@ func (e *RefusedError) Error() string {
 		msg, where, e.Resource.Resource, e.Resource.Group)
 }
 
+// Target is one object to kick: the key a controller gave it, and its kind.
+type Target struct {
+	Kind schema.GroupKind
+	Key  string
+}
+
 // Kick checks that every object may be patched, then patches each. Nothing
 // is patched if any check fails.
 func (k *Kicker) Kick(ctx context.Context, gk schema.GroupKind, keys []string) ([]Result, error) {
-	if len(keys) == 0 {
+	targets := make([]Target, len(keys))
+	for i, key := range keys {
+		targets[i] = Target{Kind: gk, Key: key}
+	}
+	return k.KickTargets(ctx, targets)
+}
+
+// KickTargets is Kick for keys of several kinds (of several controllers):
+// nothing is patched if any check fails.
+func (k *Kicker) KickTargets(ctx context.Context, targets []Target) ([]Result, error) {
+	if len(targets) == 0 {
 		return nil, errors.New("kick: no keys")
 	}
-	m, err := k.Mapper.RESTMapping(gk)
-	if err != nil {
-		return nil, fmt.Errorf("kind %s: %w", gk, err)
+	type object struct {
+		key, ns, name string
+		gvr           schema.GroupVersionResource
+		namespaced    bool
 	}
-	namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
-	type target struct{ key, ns, name string }
-	targets := make([]target, len(keys))
-	for i, key := range keys {
-		ns, name, ok := strings.Cut(key, "/")
+	objects := make([]object, len(targets))
+	for i, t := range targets {
+		m, err := k.Mapper.RESTMapping(t.Kind)
+		if err != nil {
+			return nil, fmt.Errorf("kind %s: %w", t.Kind, err)
+		}
+		namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
+		ns, name, ok := strings.Cut(t.Key, "/")
 		if !ok {
-			ns, name = "", key
+			ns, name = "", t.Key
 		}
 		if namespaced != (ns != "") || name == "" {
-			return nil, fmt.Errorf("key %q: %s is %s, so its keys read %s", key, m.Resource.GroupResource(), scopeName(namespaced), keyShape(namespaced))
+			return nil, fmt.Errorf("key %q: %s is %s, so its keys read %s", t.Key, m.Resource.GroupResource(), scopeName(namespaced), keyShape(namespaced))
 		}
 		if err := k.check(ctx, m.Resource, ns, name); err != nil {
 			return nil, err
 		}
-		targets[i] = target{key, ns, name}
+		objects[i] = object{t.Key, ns, name, m.Resource, namespaced}
 	}
 	now := time.Now()
 	if k.Clock != nil {
@@ -102,16 +123,63 @@ func (k *Kicker) Kick(ctx context.Context, gk schema.GroupKind, keys []string) (
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Result, 0, len(targets))
-	for _, t := range targets {
-		var res dynamic.ResourceInterface = k.Dynamic.Resource(m.Resource)
-		if namespaced {
-			res = k.Dynamic.Resource(m.Resource).Namespace(t.ns)
+	out := make([]Result, 0, len(objects))
+	for _, o := range objects {
+		if _, err := k.resource(o.gvr, o.namespaced, o.ns).Patch(ctx, o.name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return out, fmt.Errorf("kick %s %s: %w", o.gvr.GroupResource(), o.key, err)
 		}
-		if _, err := res.Patch(ctx, t.name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-			return out, fmt.Errorf("kick %s %s: %w", m.Resource.GroupResource(), t.key, err)
+		out = append(out, Result{Key: o.key, Resource: o.gvr.GroupResource().String(), At: now})
+	}
+	return out, nil
+}
+
+func (k *Kicker) resource(gvr schema.GroupVersionResource, namespaced bool, ns string) dynamic.ResourceInterface {
+	if namespaced {
+		return k.Dynamic.Resource(gvr).Namespace(ns)
+	}
+	return k.Dynamic.Resource(gvr)
+}
+
+// Resolve is which of kinds the object behind key is: those whose scope
+// fits the key's shape (NAMESPACE/NAME or NAME) and, when more than one
+// does, those of which the cluster has an object so named. It may return
+// none (no such object), or several (one of each exists).
+func (k *Kicker) Resolve(ctx context.Context, kinds []schema.GroupKind, key string) ([]schema.GroupKind, error) {
+	ns, name, namespacedKey := strings.Cut(key, "/")
+	if !namespacedKey {
+		ns, name = "", key
+	}
+	type fit struct {
+		gk         schema.GroupKind
+		gvr        schema.GroupVersionResource
+		namespaced bool
+	}
+	var fits []fit
+	for _, gk := range kinds {
+		m, err := k.Mapper.RESTMapping(gk)
+		if err != nil {
+			return nil, fmt.Errorf("kind %s: %w", gk, err)
 		}
-		out = append(out, Result{Key: t.key, Resource: m.Resource.GroupResource().String(), At: now})
+		if namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace; namespaced == namespacedKey {
+			fits = append(fits, fit{gk, m.Resource, namespaced})
+		}
+	}
+	if len(fits) < 2 {
+		out := make([]schema.GroupKind, len(fits))
+		for i, f := range fits {
+			out[i] = f.gk
+		}
+		return out, nil
+	}
+	var out []schema.GroupKind
+	for _, f := range fits {
+		_, err := k.resource(f.gvr, f.namespaced, ns).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case err == nil:
+			out = append(out, f.gk)
+		case !apierrors.IsNotFound(err):
+			return nil, fmt.Errorf("is %s a %s: %w", key, f.gk, err)
+		}
 	}
 	return out, nil
 }

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+)
+
+// The printer of describe: a key's description, a controller's diagnosis.
+
+func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
+	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
+	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
+	fmt.Fprintln(w, "Diagnosis:")
+	for _, line := range append([]string{d.Summary}, d.Details...) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, f := range d.Findings {
+		fmt.Fprintf(w, "  ! %s\n", f.Message)
+	}
+}
+
+// printDescription prints d; noObject says why, when it was not read.
+func printDescription(w io.Writer, d *describe.Description, noObject string) {
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
+	k, now := d.Key, d.Key.ServerTime
+	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
+	fmt.Fprintf(w, "Controller:  %s", k.Controller)
+	if d.Controller != nil && d.Controller.Kind != nil {
+		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
+	}
+	fmt.Fprintln(w)
+	if k.Pod != "" {
+		fmt.Fprintf(w, "Pod:         %s\n", k.Pod)
+	}
+	fmt.Fprintf(w, "State:       %s\n\n", k.State)
+
+	fmt.Fprintln(w, "Diagnosis:")
+	for _, line := range append([]string{d.Diagnosis.Summary}, d.Diagnosis.Details...) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, f := range d.Diagnosis.Findings {
+		fmt.Fprintf(w, "  ! %s\n", f.Message)
+	}
+
+	if d.Source.Ended() {
+		// A saved log: "5s", "36s ago" count from its end, not from now.
+		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", explain.TimeOfDay(d.Source.EndsAt))
+	} else {
+		fmt.Fprintln(w, "\nCounters:")
+	}
+	// A log without its successes cannot say the failures are consecutive.
+	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles)
+	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
+	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
+	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
+	fmt.Fprintf(w, "  Last success:   %s\n", lastSuccessLine(k.KeyDetail.Key, now))
+	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
+	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
+
+	printHistory(w, k.History)
+
+	printObjectStatus(w, d, noObject)
+}
+
+// lastSuccessLine is when the key last converged; a key whose reconciles
+// end in RequeueAfter never "succeeds" in controller-runtime's terms
+// (its result is requeue_after), and "-" alone read as "never worked".
+func lastSuccessLine(k api.Key, now time.Time) string {
+	if k.LastSuccessAt.IsZero() && k.TotalFailures == 0 && k.Reconciles > 0 && k.DelaySource == api.SourceRequeueAfter {
+		return "- (no error in " + explain.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
+	}
+	return ago(k.LastSuccessAt, now)
+}
+
+// printHistory prints the attempts, oldest first, with why each one ran:
+// sixteen attempts 50s apart under a 50s delay read as backoff ignored until
+// the TRIGGER column says they were watch events.
+func printHistory(w io.Writer, hist []api.Attempt) {
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
+	fmt.Fprintln(w, "\nHistory (oldest first):")
+	if len(hist) == 0 {
+		fmt.Fprintln(w, "  none recorded yet")
+		return
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "  TIME\tTRIGGER\tOUTCOME\tDELAY\tTOOK\tCLASS\tERROR")
+	for i, a := range hist {
+		var prev *api.Attempt
+		if i > 0 {
+			prev = &hist[i-1]
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", explain.TimeOfDayMillis(a.At), explain.TriggerText(a, prev), a.Outcome,
+			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
+	}
+	tw.Flush()
+}
+
+func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
+	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
+	fmt.Fprintln(w, "\nObject:")
+	switch {
+	case d.ObjectErr != nil:
+		fmt.Fprintf(w, "  could not read it: %v\n", d.ObjectErr)
+		return
+	case d.Object == nil:
+		fmt.Fprintln(w, "  not read: "+noObject)
+		return
+	}
+	o := d.Object
+	obs := "none"
+	v := o.Verdict
+	if v.ObservedGeneration != nil {
+		obs = fmt.Sprint(*v.ObservedGeneration)
+	}
+	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", v.Generation, obs)
+	if v.Status != "" {
+		// The verdict `why` gives, by the same rule (objstatus).
+		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))
+		if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
+			fmt.Fprintf(w, "               %s\n", oneLine(v.Message, fit(w, 160)))
+		}
+	}
+	if o.DeletionTimestamp != nil {
+		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", explain.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
+	}
+	tw := newTable(w)
+	if len(v.Conditions) > 0 {
+		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tMESSAGE")
+		for _, c := range v.Conditions {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Type, c.Status, dash(c.Reason), dash(oneLine(c.Message, fit(w, 80))))
+		}
+	}
+	if len(o.Events) > 0 {
+		fmt.Fprintln(tw, "\n  EVENT\tREASON\tCOUNT\tLAST SEEN\tMESSAGE")
+		for _, e := range o.Events {
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", e.Type, e.Reason, e.Count, ago(e.LastSeen, d.Key.ServerTime), oneLine(e.Message, fit(w, 80)))
+		}
+	}
+	tw.Flush()
+}
+
+// nextRetryLine is the key's next-retry column with the time it names.
+func nextRetryLine(k api.Key, now time.Time) string {
+	s := explain.NextRetryText(k, now)
+	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
+		s += " (at " + explain.TimeOfDay(k.NextRetryAt) + ")"
+	}
+	return s
+}

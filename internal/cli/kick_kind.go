@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
+)
+
+// The kind of the objects behind kick's keys: --kind, or each key's
+// controller's, found among the controllers that have the key.
+
+// targets are the objects behind o.keys: their kind is --kind, else that
+// of the controller that tracks each key (--controller, or the one of the
+// endpoint's or log's controllers that has it).
+func (o *KickOptions) targets(ctx context.Context, k *kick.Kicker) ([]kick.Target, error) {
+	targets := make([]kick.Target, len(o.keys))
+	if o.Kind != "" {
+		for i, key := range o.keys {
+			targets[i] = kick.Target{Kind: schema.ParseGroupKind(o.Kind), Key: key}
+		}
+		return targets, nil
+	}
+	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return kickTargets(ctx, k, s, o.Controller, o.keys)
+}
+
+// kickTargets are the objects behind keys on s, each of the kind of its
+// controller: controller when named, else the one of s's controllers that
+// has the key. The CLI's kick and the MCP server's share it.
+func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, controller string, keys []string) ([]kick.Target, error) {
+	targets := make([]kick.Target, len(keys))
+	ov, err := s.Overview(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var named *api.Controller
+	if controller != "" {
+		if named, err = namedController(ov, controller); err != nil {
+			return nil, err
+		}
+	}
+	for i, key := range keys {
+		c := named
+		if c == nil {
+			name, err := s.FindKey(ctx, key)
+			if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
+				return nil, fmt.Errorf("%w: name one with --controller, or give --kind", amb)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%w; or give --kind KIND.GROUP", err)
+			}
+			if c = ov.Controller(name); c == nil {
+				return nil, fmt.Errorf("key %q: controller %q is not among %s", key, name, controllerNames(ov))
+			}
+		}
+		gk, err := kindOf(ctx, k, ov, c, key)
+		if err != nil {
+			return nil, err
+		}
+		targets[i] = kick.Target{Kind: gk, Key: key}
+	}
+	return targets, nil
+}
+
+// kindOf is the kind of the object behind key of controller c: the one it
+// says (the instrument's Kind, a log's controllerKind), or, for kube-
+// controller-manager's controllers read from their log, the one their
+// name and source tell, asking the cluster when two could be meant.
+func kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.Controller, key string) (schema.GroupKind, error) {
+	if c.Kind != nil && c.Kind.Kind != "" {
+		return schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, nil
+	}
+	kinds, deaf, ok := kick.KCMKinds(c.Name)
+	if !ok || !ov.Source.Logged() {
+		return schema.GroupKind{}, fmt.Errorf("controller %q does not say which kind it reconciles: give --kind KIND.GROUP", c.Name)
+	}
+	if deaf != "" {
+		return schema.GroupKind{}, fmt.Errorf("kube-controller-manager's %s would not retry %s sooner for a kick: %s", c.Name, key, deaf)
+	}
+	if len(kinds) == 1 {
+		return kinds[0], nil
+	}
+	found, err := k.Resolve(ctx, kinds, key)
+	switch {
+	case err != nil:
+		return schema.GroupKind{}, fmt.Errorf("key %s of %s is a %s; asking the cluster which failed: %w; give %s", key, c.Name, orKinds(kinds), err, kindFlags(kinds))
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) == 0:
+		return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has no %s so named (deleted since?)", key, c.Name, orKinds(kinds))
+	}
+	return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has a %s so named, and the log does not say which failed: give %s",
+		key, c.Name, andKinds(found), kindFlags(found))
+}
+
+func kindNames(kinds []schema.GroupKind) []string {
+	out := make([]string, len(kinds))
+	for i, gk := range kinds {
+		out[i] = gk.String()
+	}
+	return out
+}
+
+func orKinds(kinds []schema.GroupKind) string { return orWords(kindNames(kinds)) }
+
+func andKinds(kinds []schema.GroupKind) string {
+	s := kindNames(kinds)
+	return strings.Join(s[:len(s)-1], ", ") + " and a " + s[len(s)-1]
+}
+
+// kindFlags is "--kind A or --kind B".
+func kindFlags(kinds []schema.GroupKind) string {
+	s := kindNames(kinds)
+	for i := range s {
+		s[i] = "--kind " + s[i]
+	}
+	return orWords(s)
+}
