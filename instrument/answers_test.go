@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,24 +22,59 @@ import (
 // probe's own (fused) limiter, with client-go's limiter beside it getting
 // the same calls. client-go's is the independent truth: its NumRequeues and
 // its delays are what the endpoint's failures and delay must say.
+//
+// The priority queue calls When from its own goroutine, when it flushes
+// the adds it buffers: whens counts the calls, so that the test knows when
+// the When of a rate-limited add has happened.
 type twinLimiter struct {
 	probe workqueue.TypedRateLimiter[reconcile.Request]
 	twin  workqueue.TypedRateLimiter[reconcile.Request]
 	t     *testing.T
+
+	mu    sync.Mutex
 	last  map[reconcile.Request]time.Duration // client-go's last delay per key
+	whens int
 }
 
 func (l *twinLimiter) When(item reconcile.Request) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	d, want := l.probe.When(item), l.twin.When(item)
 	if d != want {
 		l.t.Errorf("%s: When = %v, client-go's %v", item, d, want)
 	}
 	l.last[item] = want
+	l.whens++
 	return d
 }
 
 func (l *twinLimiter) Forget(item reconcile.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.probe.Forget(item)
+	l.twin.Forget(item)
+}
+
+// lastDelay is client-go's last delay for item, once whens Whens have been
+// made (the test waits for them); its NumRequeues then too.
+func (l *twinLimiter) lastDelay(t *testing.T, item reconcile.Request, whens int) (d time.Duration, ok bool, requeues int) {
+	t.Helper()
+	eventually(t, waitFor, func() (bool, string) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.whens >= whens, fmt.Sprintf("the queue has made %d of the %d Whens of the rate-limited adds", l.whens, whens)
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d, ok = l.last[item]
+	return d, ok, l.twin.NumRequeues(item)
+}
+
+// forgetTwin is what client-go's Forget does to its count, for a forget
+// through the endpoint (which resets the probe's count itself).
+func (l *twinLimiter) forgetTwin(item reconcile.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.twin.Forget(item)
 }
 
@@ -105,6 +141,7 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(46, 46))
 		var doing outcomeKind
+		whens := 0 // the rate-limited adds the loop made: each is a When
 		rec := p.Reconciler(reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 			if k := ep.mustKey(ctrlName, req.String()); k.State != api.StateRunning {
 				t.Errorf("%s inside its reconcile: state %s, want running", req, k.State)
@@ -169,6 +206,7 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 				}
 				outcome = api.OutcomeError
 				w.pending = true
+				whens++
 				if pq {
 					prio.AddWithOpts(priorityqueue.AddOpts{RateLimited: true}, req)
 				} else {
@@ -186,6 +224,7 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 			case res.Requeue: //nolint:staticcheck // controller-runtime still honours it
 				outcome = api.OutcomeRequeue
 				w.pending = true
+				whens++
 				if pq {
 					prio.AddWithOpts(priorityqueue.AddOpts{RateLimited: true}, req)
 				} else {
@@ -200,6 +239,7 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 			t.Helper()
 			for _, key := range keys {
 				w, req := wants[key], reqOf(key)
+				delay, chosen, failures := lim.lastDelay(t, req, whens) // first: the endpoint is read after the Whens
 				k, ok := ep.key(ctrlName, key)
 				if !ok {
 					if w.reconciles > 0 {
@@ -207,7 +247,6 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 					}
 					continue
 				}
-				failures := twin.NumRequeues(req)
 				if k.Failures != failures || q.NumRequeues(req) != failures {
 					t.Errorf("step %d: %s: failures %d, the queue's NumRequeues %d; client-go's NumRequeues %d",
 						step, key, k.Failures, q.NumRequeues(req), failures)
@@ -219,8 +258,8 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 				}
 				// Right after a When (a terminal error or a forget clears the
 				// retry and its delay).
-				if d, ok := lim.last[req]; ok && (last == api.OutcomeError || last == api.OutcomeRequeue) && k.Delay.Duration != d {
-					t.Errorf("step %d: %s: delay %v, client-go chose %v", step, key, k.Delay.Duration, d)
+				if chosen && (last == api.OutcomeError || last == api.OutcomeRequeue) && k.Delay.Duration != delay {
+					t.Errorf("step %d: %s: delay %v, client-go chose %v", step, key, k.Delay.Duration, delay)
 				}
 				if k.Reconciles != w.reconciles || k.TotalFailures != w.totalFailures {
 					t.Errorf("step %d: %s: reconciles %d, totalFailures %d; the loop ran %d, %d failed",
@@ -258,7 +297,7 @@ func TestAnswersMatchTheQueues(t *testing.T) {
 				if _, known := ep.key(ctrlName, key); known {
 					requeue := rng.IntN(2) == 0
 					ep.forget(api.ForgetRequest{Controller: ctrlName, Keys: []string{key}, Requeue: requeue, User: "test"})
-					twin.Forget(reqOf(key)) // what client-go's Forget does to its count
+					lim.forgetTwin(reqOf(key))
 					wants[key].history = append(wants[key].history, api.OutcomeForgotten)
 					wants[key].pending = wants[key].pending || requeue
 					check(step)
