@@ -25,11 +25,17 @@ var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
 // When delegates (or, fused, decides as client-go would) and records the
 // delay and which component chose it.
 func (r *rateLimiter[T]) When(item T) time.Duration {
+	var d time.Duration
 	if r.fused != nil {
-		return r.probe.store.limitedFused(item, r.fused, r.probe.tracked.Load())
+		d = r.probe.store.limitedFused(item, r.fused, r.probe.tracked.Load())
+	} else {
+		var src uint8
+		d, src = whenOf(r.inner, item)
+		r.probe.store.limited(item, d, src, r.probe.tracked.Load())
 	}
-	d, src := whenOf(r.inner, item)
-	r.probe.store.limited(item, d, src, r.probe.tracked.Load())
+	// Every delay the controller waits passes here once, after the store's
+	// lock is released (the priority queue holds its own): the one place
+	// for a per-controller observation of it, which must stay as cheap.
 	return d
 }
 

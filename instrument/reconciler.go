@@ -20,13 +20,18 @@ func (r *reconciler[T]) Reconcile(ctx context.Context, item T) (res reconcile.Re
 	r.probe.markActive()
 	s := r.probe.store
 	began, held := s.startedAt(item)
+	returned := false
 	defer func() {
+		if returned {
+			return // recover only when Reconcile did not return: a call less per reconcile
+		}
 		if p := recover(); p != nil {
 			s.panicked(item, p, began)
 			panic(p)
 		}
 	}()
 	res, err = r.inner.Reconcile(ctx, item)
+	returned = true
 	if res.RequeueAfter > 0 && r.probe.jitter > 0 {
 		res.RequeueAfter = jitter(res.RequeueAfter, r.probe.jitter) // asked for with Options.Jitter
 	}

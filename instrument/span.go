@@ -18,18 +18,25 @@ const (
 // spanUnits are the units, finest first.
 var spanUnits = [...]time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond, time.Second}
 
-// spanOf encodes d in the finest unit that holds it, rounding down.
+// spanOf encodes d in the finest unit that holds it, rounding down. Each
+// unit is a case of its own, so that its division is by a constant (a
+// multiply): a loop over spanUnits divides by a variable (tens of cycles), and a
+// failing key's delay at client-go's cap (1000 s) takes two of them on
+// every When and outcome. d/unit fits in spanMax exactly while d is below
+// (spanMax+1)·unit.
 func spanOf(d time.Duration) span {
-	if d <= 0 {
+	const limit = time.Duration(spanMax) + 1
+	switch {
+	case d <= 0:
 		return 0
-	}
-	if d <= time.Duration(spanMax) {
+	case d < limit:
 		return span(d) // nanoseconds, unit 0: no division
-	}
-	for u, unit := range spanUnits {
-		if n := d / unit; n <= time.Duration(spanMax) {
-			return span(u)<<spanUnitShift | span(n)
-		}
+	case d < limit*time.Microsecond:
+		return 1<<spanUnitShift | span(d/time.Microsecond)
+	case d < limit*time.Millisecond:
+		return 2<<spanUnitShift | span(d/time.Millisecond)
+	case d < limit*time.Second:
+		return 3<<spanUnitShift | span(d/time.Second)
 	}
 	return span(len(spanUnits)-1)<<spanUnitShift | spanMax
 }

@@ -41,6 +41,41 @@ func TestSpanRoundTrip(t *testing.T) {
 	}
 }
 
+// spanOfLoop is spanOf as it was written first, one loop over the units:
+// the reference the unrolled one must agree with.
+func spanOfLoop(d time.Duration) span {
+	if d <= 0 {
+		return 0
+	}
+	for u, unit := range spanUnits {
+		if n := d / unit; n <= time.Duration(spanMax) {
+			return span(u)<<spanUnitShift | span(n)
+		}
+	}
+	return span(len(spanUnits)-1)<<spanUnitShift | spanMax
+}
+
+// TestSpanOfAtEveryEdge: the unrolled spanOf encodes as the loop does on
+// both sides of every unit's edge, and on client-go's delays.
+func TestSpanOfAtEveryEdge(t *testing.T) {
+	var ds []time.Duration
+	for _, unit := range spanUnits {
+		edge := (time.Duration(spanMax) + 1) * unit
+		for _, off := range []time.Duration{-unit - 1, -unit, -2, -1, 0, 1, unit - 1, unit} {
+			ds = append(ds, edge+off)
+		}
+	}
+	for n := range 80 {
+		ds = append(ds, api.ExponentialDelay(DefaultBaseDelay, DefaultMaxDelay, n), api.ExponentialDelay(time.Nanosecond, math.MaxInt64, n))
+	}
+	ds = append(ds, math.MinInt64, -1, 0, 1, math.MaxInt64)
+	for _, d := range ds {
+		if want, got := spanOfLoop(d), spanOf(d); got != want {
+			t.Errorf("spanOf(%d) = %#x, the loop's %#x", d, got, want)
+		}
+	}
+}
+
 func TestTextInterning(t *testing.T) {
 	if got := internText("").String(); got != "" {
 		t.Errorf(`internText("") = %q, want ""`, got)

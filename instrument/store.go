@@ -54,6 +54,9 @@ type store[T comparable] struct {
 	inline atomic.Bool
 	// spill keeps a fused limiter's counts of keys the store does not hold.
 	spill spill[T]
+	// plainErr is the type of the last reconcile error found to wrap
+	// nothing (see isTerminal).
+	plainErr atomic.Uintptr
 }
 
 type shard[T comparable] struct {

@@ -19,11 +19,19 @@ func ExponentialDelay(base, max time.Duration, requeues int) time.Duration {
 	// the shift when it is at most max, and max when it is more (a key
 	// that keeps failing waits max from its 18th requeue with client-go's
 	// defaults); the rest (huge bases and counts, overflow) as client-go.
-	if base > 0 && base < 1<<53 && requeues >= 0 && requeues < 63 {
-		if base <= max>>requeues {
-			return base << requeues
+	if base > 0 && base < 1<<53 && requeues >= 0 {
+		if requeues < 63 {
+			if base <= max>>requeues {
+				return base << requeues
+			}
+			return max
 		}
-		return max
+		if requeues > 63 || base > 1 {
+			// base·2^requeues is 2^64 or more: past int64, which client-go
+			// answers with max. A key failing for hours at the cap gets
+			// here on every When; 1·2^63 is left to the float path below.
+			return max
+		}
 	}
 	backoff := math.Ldexp(float64(base.Nanoseconds()), requeues)
 	if backoff > math.MaxInt64 {
