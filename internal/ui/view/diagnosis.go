@@ -3,7 +3,6 @@ package view
 import (
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -107,7 +107,7 @@ func (t *Top) DiagnosisLines() []string {
 		// so that what follows it (the bucket, the forecast) is read. An
 		// error that ends the sentence keeps its start, cut at the end.
 		if keep := len([]rune(d.Quoted)) - over - 1; keep >= 16 {
-			summary = strings.Replace(summary, d.Quoted, explain.OneLine(d.Quoted, keep), 1)
+			summary = strings.Replace(summary, d.Quoted, text.OneLine(d.Quoted, keep), 1)
 		}
 	}
 	body := style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
@@ -139,7 +139,7 @@ func (t *Top) DiagnosisLines() []string {
 		}
 	}
 	full := s.Label.Render(label) + body
-	first := widget.Wrap(full, w)[0]
+	first := text.Wrap(full, w)[0]
 	// The second line is the rest of the text, cut at the width: not the
 	// wrapped lines joined again, which would put a space into a URL
 	// broken at a "/".

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -244,10 +244,10 @@ func (f *For) statusLine() string {
 		line = fmt.Sprintf("%d of %d not Current · longest-waiting change first", len(l.Answers), l.Total)
 	}
 	if !f.fetchedAt.IsZero() {
-		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.C.Now()))
+		line += s.Dim.Render(" · updated " + text.Ago(f.fetchedAt, f.C.Now()))
 	}
 	if f.err != nil {
-		line += s.Bad.Render(" · ✗ " + widget.OneLine(f.err.Error()))
+		line += s.Bad.Render(" · ✗ " + text.OneLine(f.err.Error(), 0))
 	}
 	if f.C.Paused {
 		line += s.Warn.Render(" · ⏸ PAUSED")
@@ -271,9 +271,9 @@ func (f *For) rows() []string {
 	for i, a := range as {
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
-			waiting = explain.FormatSeconds(a.Waiting.Duration)
+			waiting = text.FormatSeconds(a.Waiting.Duration)
 		}
-		msg := widget.OneLine(a.Verdict.Message)
+		msg := text.OneLine(a.Verdict.Message, 0)
 		if b, more := a.ChainBlocker(); b != nil {
 			msg = "waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more) // what blocks it says more
 		}
