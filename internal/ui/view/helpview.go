@@ -25,6 +25,9 @@ type Help struct {
 	over   string
 	table  bool
 	scroll int
+	// diagnosis is the table's header diagnosis, whole, when the header
+	// had to cut it (Top.DiagnosisWhole): help is where it says to read it.
+	diagnosis string
 }
 
 // NewHelp is the ? view, not yet opened.
@@ -39,6 +42,13 @@ func NewHelp(c *Common) Help {
 // the top; table says that view is the table.
 func (m Help) Open(keys help.KeyMap, over string, table bool) Help {
 	m.keys, m.over, m.table, m.scroll = keys, over, table, 0
+	m.Clamp()
+	return m
+}
+
+// WithDiagnosis is m showing diagnosis first, whole (none when "").
+func (m Help) WithDiagnosis(diagnosis string) Help {
+	m.diagnosis = diagnosis
 	m.Clamp()
 	return m
 }
@@ -98,6 +108,11 @@ func (m *Help) Lines() []string {
 				lines = append(lines, s.Warn.Render(l))
 			}
 		}
+		lines = append(lines, "")
+	}
+	if m.diagnosis != "" {
+		lines = append(lines, s.Label.Render("Diagnosis")+s.Dim.Render(" (the header's, whole)"))
+		lines = append(lines, text.WrapIndent("  "+m.diagnosis, w, 2)...)
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)
