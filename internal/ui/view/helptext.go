@@ -19,7 +19,7 @@ var Sorts = append([]string{api.SortRetrying, api.SortAttention}, slices.DeleteF
 var SortHelp = map[string]string{
 	api.SortRetrying:  "retrying: keys still retrying first, longest failing on top; terminal failures below them",
 	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
-	api.SortNext:      "next: the soonest retry first",
+	api.SortNext:      "next: the soonest retry first (the NEXT column counting down), then queued and running keys, whose retry has come",
 	api.SortFailures:  "failures: most consecutive failures first",
 	api.SortKey:       "key: by controller, then key",
 	api.SortSince:     "since: the longest failure streak first",
