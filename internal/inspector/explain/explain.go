@@ -45,6 +45,13 @@ type Finding struct {
 	Message string `json:"message"`
 	// Command is the command the advice suggests, as a value; nil for none.
 	Command *Command `json:"command,omitempty"`
+	// User is the advice for a reader who runs the controller rather than
+	// writes it (top's key view, at an incident): what to do now, without
+	// Message's advice to the controller's authors (return a
+	// TerminalError); "" when Message is that already. Message keeps the
+	// authors' hint for describe and the MCP tools, read while working on
+	// the controller.
+	User string `json:"-"`
 	// before and after are Message around the command, backquotes aside.
 	before, after string
 }

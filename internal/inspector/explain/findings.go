@@ -119,11 +119,13 @@ func errorFinding(in Input) (Finding, bool) {
 		// Read from a log, the controller is likely not the reader's own
 		// (kube-controller-manager's): advice to its authors helps no one
 		// reading; what the error names is what the reader can change.
-		fix := "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."
+		const why = "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. "
+		f := Finding{Code: FindingPermanent, Message: why + "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
+			User: why + fixWhatItNames}
 		if k.Source == api.SourceLogs {
-			fix = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
+			f.Message, f.User = f.User, ""
 		}
-		return Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
+		return f, true
 	case api.ClassTransient:
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false
@@ -156,11 +158,16 @@ func errorFinding(in Input) (Finding, bool) {
 	if k.SameErrorCount < PermanentAfter || k.FirstFailureAt.IsZero() || failingFor < LongFailure || changed {
 		return Finding{}, false
 	}
-	return Finding{Code: FindingPermanent, Message: fmt.Sprintf(
-		"The same error on the last %d attempts over %s, with no change to the object since, looks permanent: if only a change to the object can fix it, "+
-			"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
-		k.SameErrorCount, text.FormatDuration(failingFor))}, true
+	looks := fmt.Sprintf("The same error on the last %d attempts over %s, with no change to the object since, looks permanent: ",
+		k.SameErrorCount, text.FormatDuration(failingFor))
+	return Finding{Code: FindingPermanent,
+		Message: looks + "if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
+		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}, true
 }
+
+// fixWhatItNames is what a reader who runs the controller can do about a
+// permanent error: change what it names, which the next retry then reads.
+const fixWhatItNames = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
 
 // classOf is an error's class; a server that does not classify says unknown.
 func classOf(e *api.ErrorRecord) string {

@@ -208,6 +208,9 @@ func (d *Detail) diagnosis(now time.Time) []string {
 // Finding is f as the view says it: where the view can retry the key, its
 // own key r in place of the command a terminal would run.
 func (d *Detail) Finding(f explain.Finding) string {
+	if f.User != "" {
+		return f.User // the reader runs the controller: what to do now
+	}
 	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
@@ -231,6 +234,7 @@ func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 	}
 	for i := range dg.Findings {
 		dg.Findings[i].Message = text.Printable(dg.Findings[i].Message)
+		dg.Findings[i].User = text.Printable(dg.Findings[i].User)
 	}
 	return dg
 }
