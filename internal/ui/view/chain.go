@@ -354,9 +354,9 @@ func (v Chain) Reload() (View, tea.Cmd) { return v, nil }
 func (v Chain) Resize() (View, tea.Cmd) { return v, nil }
 
 // Receive takes in an answer the view asked for. Receiver.
-func (v Chain) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
+func (v Chain) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	if m, ok := msg.(ChainAskedMsg); ok {
-		return v.received(m), nil, true
+		return v.received(m), nil, nil, true
 	}
-	return v, nil, false
+	return v, nil, nil, false
 }

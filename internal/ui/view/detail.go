@@ -396,12 +396,23 @@ func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
 // Resize lays the view out for the terminal's size (View).
 func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
 
-// Receive implements Receiver: the walk of the chain behind the key.
-func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
-	if m, ok := msg.(DetailChainMsg); ok {
-		return d.ChainReceived(m), nil, true
+// Receive implements Receiver: a read of the key, and the walk of the
+// chain behind it.
+func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case DetailFetchedMsg:
+		return d.Received(m), nil, nil, true
+	case DetailChainMsg:
+		return d.ChainReceived(m), nil, nil, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(DetailFetchedMsg); ok {
+			if r.Controller == d.Controller && r.Key == d.Key {
+				d.Inflight = false
+			}
+			return d, nil, nil, true
+		}
 	}
-	return d, nil, false
+	return d, nil, nil, false
 }
 
 // due reports whether the view's next read is due (Common.Due).

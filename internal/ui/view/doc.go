@@ -17,7 +17,11 @@
 // Common is what every view shares: the terminal's size, the styles, the
 // key catalog, the options and the connection. A view's reads are tea.Cmds
 // beside it (read.go, topread.go), stamped with the pauses so far
-// (Common.Stamp), so that the root drops a read sent before a pause.
+// (Common.Stamp), so that the root drops a read sent before a pause. Every
+// view takes its answers in one way, Receiver: the root offers each view
+// what it does not route itself and names no view's answer; a read dropped
+// by a pause comes back as a DroppedMsg, and what a view asks after an
+// answer (a note for the footer, the end of the UI) is an Intent.
 //
 // Adding a view is a file here with a model that implements View (and
 // Receiver when it reads), and one line in the root that registers it

@@ -352,15 +352,15 @@ func (v Fleet) ReloadNow() (View, tea.Cmd) { return v.Refresh() }
 func (v Fleet) Resize() (View, tea.Cmd) { return v, nil }
 
 // Receive takes a read in. Receiver.
-func (v Fleet) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
+func (v Fleet) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	switch m := msg.(type) {
 	case FleetReadMsg:
-		return v.received(m), nil, true
+		return v.received(m), nil, nil, true
 	case DroppedMsg:
 		if _, ok := m.Msg.(FleetReadMsg); ok {
 			v.reading = false
-			return v, nil, true
+			return v, nil, nil, true
 		}
 	}
-	return v, nil, false
+	return v, nil, nil, false
 }

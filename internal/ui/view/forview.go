@@ -332,6 +332,20 @@ func (f For) Render() string { return f.view() }
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (f For) HintKeys() help.KeyMap { return f.keyMap() }
 
+// Receive takes a read of the answers in (Receiver).
+func (f For) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case ForFetchedMsg:
+		return f.Received(m), nil, nil, true
+	case DroppedMsg:
+		if _, ok := m.Msg.(ForFetchedMsg); ok {
+			f.Inflight = false
+			return f, nil, nil, true
+		}
+	}
+	return f, nil, nil, false
+}
+
 // Stale reports whether the view's next read is due (View).
 func (f For) Stale() bool { return f.due() }
 

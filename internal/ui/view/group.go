@@ -327,6 +327,22 @@ func (g Groups) Render() string { return g.view() }
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (g Groups) HintKeys() help.KeyMap { return g.C.Keys.group() }
 
+// Receive takes a read of the groups in (Receiver).
+func (g Groups) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case GroupsFetchedMsg:
+		return g.Received(m), nil, nil, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(GroupsFetchedMsg); ok {
+			if r.Seq == g.Seq {
+				g.Loading = false
+			}
+			return g, nil, nil, true
+		}
+	}
+	return g, nil, nil, false
+}
+
 // Stale reports whether the view's next read is due (View).
 func (g Groups) Stale() bool { return g.C.Conn.Session != nil && g.due() }
 

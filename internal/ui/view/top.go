@@ -332,6 +332,33 @@ func (t Top) Render() string { return t.view() }
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (t Top) HintKeys() help.KeyMap { return t.Keys() }
 
+// Receive takes a refresh in (Receiver): the table's note, or the legend
+// of its marks when the footer is free, for the footer; the end of the UI
+// when the endpoint was never reached (GaveUp).
+func (t Top) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case RefreshedMsg:
+		next, cmd, note := t.Received(m)
+		if err := next.GaveUp(m); err != nil {
+			return next, cmd, QuitIntent{Err: err}, true
+		}
+		return next, cmd, FooterIntent{Note: note, Legend: next.Legend}, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(RefreshedMsg); ok {
+			// The diagnosis' groups are asked for again on the next read,
+			// as they would have been had this one been taken in.
+			if r.GroupsAsked {
+				t.GroupsAt = time.Time{}
+			}
+			if r.Seq == t.Seq {
+				t.Inflight = false
+			}
+			return t, nil, nil, true
+		}
+	}
+	return t, nil, nil, false
+}
+
 // Stale reports whether the view's next read is due (View).
 func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }
 

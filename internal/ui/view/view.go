@@ -64,12 +64,16 @@ func SlotOf[M any, V View](field func(*M) *V) Slot[M] {
 }
 
 // Receiver is a view that takes messages in: the answers of its reads.
-// The root offers it every message it does not route itself; ok reports
-// that the message was the view's. A read dropped because it was sent
-// before the pause the UI is in arrives as a DroppedMsg, so that the view
-// knows its read is no longer under way.
+// Every view receives its answers this one way: the root offers each view
+// every message it does not route itself (keys, the clock, the actions'
+// results), and names no view's answer; ok reports that the message was
+// the view's, and in is what the view asks of the root after it (a note
+// for the footer, the end of the UI), as a key's intent is. A read dropped
+// because it was sent before the pause the UI is in arrives as a
+// DroppedMsg, so that the view knows its read is no longer under way: the
+// pause is a message, the root writes no view's fields.
 type Receiver interface {
-	Receive(msg tea.Msg) (v View, cmd tea.Cmd, ok bool)
+	Receive(msg tea.Msg) (v View, cmd tea.Cmd, in Intent, ok bool)
 }
 
 // DroppedMsg is Msg, a view's read, dropped: it was sent before the pause
