@@ -1,6 +1,6 @@
 // Package view holds the views of `kubectl backoff top`, one file each:
-// the table of keys (top.go, with its header, table, diagnosis and
-// cursor beside it), a key's detail (detail.go), the error groups
+// the table of keys (top.go, over its read model in topmodel.go, with its
+// renderers — header, table, diagnosis, legend — and cursor beside it), a key's detail (detail.go), the error groups
 // (group.go), help (helpview.go), the pod picker (picker.go) and `top
 // --for` (forview.go). Each is a value that implements View; the root
 // (internal/ui) keeps one of each, routes keys, draws, refreshes and

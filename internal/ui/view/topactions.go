@@ -101,20 +101,3 @@ func (t *Top) actionControllers() []string {
 	}
 	return out
 }
-
-// silentAfter is how many refresh periods a read may stay unanswered
-// before the endpoint is said not to answer: two refreshes missed.
-const silentAfter = 2
-
-// silent reports whether the endpoint has not answered the read sent at
-// quietSince (the first unanswered read) for silentAfter refreshes: a stopped process (SIGSTOP) takes
-// the connection and says nothing, and the header must not go on saying
-// "connected" (the read fails only at --request-timeout). Whether a read
-// is in flight does not matter: between a read that timed out and the next
-// one nothing has answered either, and "connected" means a fresh answer
-// came (it said so, stopped, for 10 s after each timeout).
-func (t *Top) silent() bool {
-	return !t.quietSince.IsZero() && t.C.Now().Sub(t.quietSince) >= silentAfter*t.C.Opts.Refresh
-}
-
-func (t *Top) due() bool { return t.C.Due(t.Inflight, t.lastSent) }
