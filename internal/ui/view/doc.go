@@ -25,7 +25,8 @@
 //
 // Adding a view is a file here with a model that implements View (and
 // Receiver when it reads), and one line in the root that registers it
-// (registerView, internal/ui/layer.go); the view that opens it returns an
-// OpenIntent. The six views above predate that line and keep a field each
-// in the root's Model (SlotOf), which the root's tests read.
+// (registerView, ui/layer.go); the view that opens it returns an
+// OpenIntent. The six views above are registered in the same table, but
+// keep a field each in the root's Model (SlotOf), which the root's tests
+// read.
 package view

@@ -13,7 +13,7 @@ import (
 //
 // Adding a view is a file of this package with a model that implements
 // View (and Receiver, when it reads), and one line in the root that
-// registers it (registerView, internal/ui/layer.go); the view that opens it
+// registers it (registerView, ui/layer.go); the view that opens it
 // returns an OpenIntent. The view's own update, view and refresh stay
 // typed: the methods of View are their adapters, at the end of each
 // view's file.
