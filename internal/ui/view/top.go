@@ -210,6 +210,9 @@ func (t Top) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	return t, nil, nil, false
 }
 
+// HelpLead is the diagnosis, whole, when the header cut it (HelpLead).
+func (t Top) HelpLead() string { return t.DiagnosisWhole() }
+
 // Stale reports whether the view's next read is due (View).
 func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }
 

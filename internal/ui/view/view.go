@@ -37,6 +37,12 @@ type View interface {
 	Resize() (View, tea.Cmd)
 }
 
+// HelpLead is a view that has something to say first in the ? view opened
+// over it: what it had no room to show whole (the table's diagnosis).
+type HelpLead interface {
+	HelpLead() string
+}
+
 // FilterView is a view with a filter line typed in modeFilter.
 type FilterView interface {
 	View
