@@ -26,7 +26,7 @@ var situationOrder = []string{
 // Diagnosis is the one-line diagnosis the header shows — the selected
 // controller's, or the worst one's when all are shown — and how many other
 // controllers are in trouble too. ok is false before the first answer.
-func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
+func (t *TopModel) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	shown := t.shown()
 	if len(shown) == 0 {
 		return d, 0, false
@@ -201,7 +201,7 @@ func (t *Top) DiagnosisWhole() string {
 
 // firstRowController is the controller of the table's first row, when the
 // table shows the top of the list of all controllers; "" otherwise.
-func (t *Top) firstRowController() string {
+func (t *TopModel) firstRowController() string {
 	if t.Controller != "" || t.Offset != 0 || t.Page == nil || len(t.Page.Items) == 0 {
 		return ""
 	}

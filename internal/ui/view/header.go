@@ -149,7 +149,7 @@ func (t *Top) replica(r inspector.Replica) string {
 }
 
 // shown is the controllers the view covers: the selected one, or all.
-func (t *Top) shown() []api.Controller {
+func (t *TopModel) shown() []api.Controller {
 	if t.Overview == nil {
 		return nil
 	}
