@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // TestOutageLogHistoryLabels: a history read from the outage's log says
@@ -41,7 +42,7 @@ func TestOutageLogHistoryLabels(t *testing.T) {
 			checked++
 			switch a.Trigger {
 			case api.TriggerRetry:
-				if want := "retry after " + explain.FormatDuration(prev.Delay.Duration); label != want {
+				if want := "retry after " + text.FormatDuration(prev.Delay.Duration); label != want {
 					t.Errorf("%s row %d: labelled %q; want %q, the previous row's delay", id, i, label, want)
 				}
 				if off.Abs() > time.Second {

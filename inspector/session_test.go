@@ -213,8 +213,9 @@ func TestSessionShards(t *testing.T) {
 	}
 }
 
-// A key being reconciled keeps the retry time it was released at; the merged
-// order must place it where its own replica does.
+// A key being reconciled follows the keys still waiting out a delay (it has
+// no countdown left: api.SortNext); the merged order must place it where
+// its own replica does.
 func TestSessionShardsRunningKey(t *testing.T) {
 	a, b := newReplica(t, instrument.HandlerOptions{}), newReplica(t, instrument.HandlerOptions{})
 	wa, wb := a.controller("widget"), b.controller("widget")
@@ -242,11 +243,11 @@ func TestSessionShardsRunningKey(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Keys: %v", err)
 	}
-	if got, want := keyNames(l), []string{"ops/ctrl-a r", "ops/ctrl-b b", "ops/ctrl-b c"}; !slices.Equal(got, want) {
-		t.Errorf("keys by next = %q, want %q (r is running, released at its retry time)", got, want)
+	if got, want := keyNames(l), []string{"ops/ctrl-b b", "ops/ctrl-a r", "ops/ctrl-b c"}; !slices.Equal(got, want) {
+		t.Errorf("keys by next = %q, want %q (r is running: after the retry still counting down, before the idle key)", got, want)
 	}
-	if l.Items[0].State != api.StateRunning {
-		t.Errorf("r is %s, want running", l.Items[0].State)
+	if l.Items[1].State != api.StateRunning {
+		t.Errorf("r is %s, want running", l.Items[1].State)
 	}
 }
 

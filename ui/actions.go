@@ -3,14 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -96,17 +95,17 @@ func forgotText(msg forgetDoneMsg) string {
 			// selected are those of the controllers that had some.
 			names = msg.matchedIn
 		}
-		scope = explain.Plural(len(names), "controller")
+		scope = text.Plural(len(names), "controller")
 		if len(names) == 1 {
 			scope = names[0]
 		}
 	}
-	out := fmt.Sprintf("forgot the backoff of %s of %s", explain.Plural(msg.count, "key"), scope)
+	out := fmt.Sprintf("forgot the backoff of %s of %s", text.Plural(msg.count, "key"), scope)
 	switch {
 	case msg.count == 0:
 		return out + ": nothing matched any more"
 	case msg.requeued && a.Bulk() && msg.count > 1:
-		return out + "; retrying them spread over " + widget.Short(widget.BulkSpread)
+		return out + "; retrying them spread over " + text.FormatDuration(widget.BulkSpread)
 	case msg.requeued:
 		return out + "; retrying now"
 	case a.Requeue:
@@ -120,11 +119,11 @@ func forgotText(msg forgetDoneMsg) string {
 func failureText(err error) string {
 	fs, ok := errors.AsType[inspector.ForgetFailures](err)
 	if !ok {
-		return widget.OneLine(err.Error())
+		return text.OneLine(err.Error(), 0)
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = widget.OneLine(f.Error())
+		parts[i] = text.OneLine(f.Error(), 0)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -134,7 +133,7 @@ func (m *Model) statusLines() int {
 	if m.statusShown() == "" {
 		return 0
 	}
-	return min(3, len(widget.Wrap(m.statusShown(), m.c.Width)))
+	return min(3, len(text.Wrap(m.statusShown(), m.c.Width)))
 }
 
 // fitStatus makes room for the status message: the scrolled views re-clamp.

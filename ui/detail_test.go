@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
 // squash is s without its whitespace: the words, wherever the lines broke.
@@ -136,7 +136,7 @@ func TestWrapNeverOverflows(t *testing.T) {
 	}
 	for _, s := range texts {
 		for w := 8; w <= 100; w++ {
-			lines := widget.Wrap(s, w)
+			lines := text.Wrap(s, w)
 			for _, l := range lines {
 				if ansi.StringWidth(l) > w {
 					t.Errorf("wrap(%q, %d): line %q is %d wide", s, w, l, ansi.StringWidth(l))

@@ -12,32 +12,68 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// viewSlots registers the views, by the modes that show them (a drill-down
-// is the table's): where the root keeps each (view.Slot). These six have
-// a field each in Model, which the intents that open them and the tests
-// name; a view added takes one line, registerView, and no field. The order
-// of viewOrder is the order they are resized in.
+// The views of the root, registered one way, one line each, in the order
+// they are resized and offered messages (the table last): the mode that
+// shows the view, where the root keeps it, and its title in the ? view
+// opened over it. The first six keep a field each in Model (fieldSlot),
+// which the intents that open them and the tests name; a view added takes
+// one line, registerView, and no field.
+var (
+	_ = register(modeHelp, fieldSlot(func(m *Model) *view.Help { return &m.help }), "")
+	_ = register(modePicker, fieldSlot(func(m *Model) *view.Picker { return &m.picker }), "")
+	_ = register(modeDetail, fieldSlot(func(m *Model) *view.Detail { return &m.detail }), "a key's detail")
+	_ = register(modeGroups, fieldSlot(func(m *Model) *view.Groups { return &m.groups }), "error groups")
+	_ = register(modeFor, fieldSlot(func(m *Model) *view.For { return &m.forv }), "top --for")
+	_ = register(modeTop, fieldSlot(func(m *Model) *view.Top { return &m.top }), "keys")
+
+	modeChain = registerView[view.Chain]("why chain")
+	modeFleet = registerView[view.Fleet]("fleet")
+)
+
+// viewSlots are where the root keeps each view, by the modes that show it
+// (a drill-down is the table's, in its slot).
 var viewSlots = map[mode]view.Slot[Model]{
-	modeTop:    view.SlotOf(func(m *Model) *view.Top { return &m.top }),
-	modeDrill:  view.SlotOf(func(m *Model) *view.Top { return &m.top }),
-	modeDetail: view.SlotOf(func(m *Model) *view.Detail { return &m.detail }),
-	modeGroups: view.SlotOf(func(m *Model) *view.Groups { return &m.groups }),
-	modeHelp:   view.SlotOf(func(m *Model) *view.Help { return &m.help }),
-	modePicker: view.SlotOf(func(m *Model) *view.Picker { return &m.picker }),
-	modeFor:    view.SlotOf(func(m *Model) *view.For { return &m.forv }),
+	modeDrill: fieldSlot(func(m *Model) *view.Top { return &m.top }),
+}
+
+// viewOrder is every view once (the table once, not per mode), in the
+// order registered.
+var viewOrder []mode
+
+// helpTitles name the view help was opened over, in its title.
+var helpTitles = map[mode]string{}
+
+// register registers the view md shows, kept in slot, titled title in ?:
+// the one way every view is registered.
+func register(md mode, slot view.Slot[Model], title string) mode {
+	viewSlots[md] = slot
+	if !slices.Contains(viewModes, md) {
+		viewModes = append(viewModes, md)
+	}
+	viewOrder = append(viewOrder, md)
+	if title != "" {
+		helpTitles[md] = title
+	}
+	return md
+}
+
+// fieldSlot is the slot of a view kept in a field of Model.
+func fieldSlot[V view.View](field func(*Model) *V) view.Slot[Model] {
+	return view.SlotOf(field)
 }
 
 // registerView registers V, a view opened by a view.OpenIntent carrying
 // one: it gets a mode of its own, which the stack pushes and pops as any
-// view's, with title naming it in the ? view opened over it. The root
-// keeps it in Model.extra, so it needs no field. The one line a view added
-// takes, beside its file in package view:
+// view's, titled title in the ? view opened over it. The root keeps it in
+// Model.extra, so it needs no field. The one line a view added takes,
+// beside its file in package view:
 //
 //	var modeChain = registerView[view.Chain]("why chain")
 func registerView[V view.View](title string) mode {
 	md := nextMode
 	nextMode++
-	viewSlots[md] = view.Slot[Model]{
+	registered[reflect.TypeFor[V]()] = md
+	return register(md, view.Slot[Model]{
 		Get: func(m *Model) view.View { return m.extra[md] }, // nil until opened
 		Set: func(m *Model, v view.View) {
 			// A new map: the root is a value, and an older copy keeps its own.
@@ -48,27 +84,14 @@ func registerView[V view.View](title string) mode {
 			extra[md] = v
 			m.extra = extra
 		},
-	}
-	viewModes = append(viewModes, md)
-	viewOrder = append(viewOrder, md)
-	helpTitles[md] = title
-	registered[reflect.TypeFor[V]()] = md
-	return md
+	}, title)
 }
-
-// The views added with registerView, one line each.
-var modeChain = registerView[view.Chain]("why chain")
-
-var modeFleet = registerView[view.Fleet]("fleet")
 
 // nextMode is the mode registerView gives next: after the fixed modes.
 var nextMode = modePaused + 1
 
 // registered are the modes of the views registerView registered, by type.
 var registered = map[reflect.Type]mode{}
-
-// viewOrder is every view once (the table once, not per mode).
-var viewOrder = []mode{modeHelp, modePicker, modeDetail, modeGroups, modeFor, modeTop}
 
 // viewAt is the view md shows; the table for a mode that is not a view.
 func (m *Model) viewAt(md mode) view.View {

@@ -17,7 +17,7 @@ import (
 // TestHeaderSaysWhatTheLogRead: for a log source, the first header line
 // says how many lines were read, the records by dialect, the failure lines
 // without a time and those that could not be read, in the order of the
-// one log-read note (widget.ReadFacts) that `get --from-logs` prints too.
+// one log-read note (explain.ReadFacts) that `get --from-logs` prints too.
 func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 30})

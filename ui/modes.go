@@ -35,10 +35,10 @@ const (
 	modePaused
 )
 
-// viewModes are the modes that are views: what the screen's body shows is
-// the topmost of them (? shows the help; filter, drill-down and dialog are
-// drawn in or over the view under them).
-var viewModes = []mode{modeTop, modeDetail, modeGroups, modeHelp, modePicker, modeFor}
+// viewModes are the modes that are views (register): what the screen's
+// body shows is the topmost of them (? shows the help; filter, drill-down
+// and dialog are drawn in or over the view under them).
+var viewModes []mode
 
 // push puts md on top of the stack. The stack is copied when grown: the
 // root is a value, and an older copy of it must keep its own stack.
@@ -134,12 +134,4 @@ func (m Model) statusShown() string {
 		return ""
 	}
 	return m.status
-}
-
-// helpTitles name the view help was opened over, in its title.
-var helpTitles = map[mode]string{
-	modeTop:    "keys",
-	modeDetail: "a key's detail",
-	modeGroups: "error groups",
-	modeFor:    "top --for",
 }

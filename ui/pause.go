@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"time"
-
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
-)
+import "github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 
 // Pause is immediate: a read sent before p was pressed that arrives while
 // paused is dropped, not shown, and resume reads again (it refreshes at
@@ -14,36 +10,9 @@ import (
 // filter or sort changed, the refresh after a forget) is the user's
 // asking, and shown.
 
-// dropped reports whether r was sent before the pause the UI is in; if so
-// its view's read is no longer under way (ctrl+r's refreshOnce waits for
-// one), and the top view asks for the diagnosis' groups on its next read,
-// as it would have had this one been taken in.
+// dropped reports whether r was sent before the pause the UI is in; its
+// view then learns so from a view.DroppedMsg (receive), and clears its read
+// under way itself: the root writes no view's fields.
 func (m *Model) dropped(r view.ReadMsg) bool {
-	if !m.c.Paused || r.Pauses == m.c.Pauses {
-		return false
-	}
-	switch msg := r.Msg.(type) {
-	case view.RefreshedMsg:
-		if msg.GroupsAsked {
-			m.top.GroupsAt = time.Time{}
-		}
-		if msg.Seq == m.top.Seq {
-			m.top.Inflight = false
-		}
-	case view.DetailFetchedMsg:
-		if msg.Controller == m.detail.Controller && msg.Key == m.detail.Key {
-			m.detail.Inflight = false
-		}
-	case view.GroupsFetchedMsg:
-		if msg.Seq == m.groups.Seq {
-			m.groups.Loading = false
-		}
-	case view.ForFetchedMsg:
-		m.forv.Inflight = false
-	default: // a registered view's read: it learns it was dropped
-		if mm, _, ok := m.receive(view.DroppedMsg{Msg: r.Msg}); ok {
-			*m = mm
-		}
-	}
-	return true
+	return m.c.Paused && r.Pauses != m.c.Pauses
 }

@@ -46,23 +46,24 @@ func (e echoView) Stale() bool                     { return false }
 func (e echoView) Reload() (view.View, tea.Cmd)    { return e, nil }
 func (e echoView) ReloadNow() (view.View, tea.Cmd) { return e, nil }
 func (e echoView) Resize() (view.View, tea.Cmd)    { return e, nil }
-func (e echoView) Receive(msg tea.Msg) (view.View, tea.Cmd, bool) {
+func (e echoView) Receive(msg tea.Msg) (view.View, tea.Cmd, view.Intent, bool) {
 	switch msg := msg.(type) {
 	case echoMsg:
 		e.text, e.inflight = msg.text, false
-		return e, nil, true
+		return e, nil, view.FooterIntent{Note: "echo took " + msg.text}, true
 	case view.DroppedMsg:
 		if _, ok := msg.Msg.(echoMsg); ok {
 			e.inflight = false
-			return e, nil, true
+			return e, nil, nil, true
 		}
 	}
-	return e, nil, false
+	return e, nil, nil, false
 }
 
 // Opened by an intent, a registered view is pushed over the table, takes
-// its reads in, drops one sent before a pause, has its own ? title and
-// keys, and esc goes back to the table.
+// its reads in the one way every view does (view.Receiver, its note in the
+// footer as the table's), drops one sent before a pause, has its own ?
+// title and keys, and esc goes back to the table.
 func TestRegisteredView(t *testing.T) {
 	m := loaded(t, 80, 24)
 	next, _ := m.act(view.OpenIntent{View: echoView{c: m.c, text: "opened", inflight: true}}, nil)
@@ -71,8 +72,8 @@ func TestRegisteredView(t *testing.T) {
 		t.Fatalf("after OpenIntent: top mode %v, screen:\n%s", m.topMode(), screen(m))
 	}
 	m = send(t, m, echoMsg{text: "read"})
-	if !strings.HasPrefix(screen(m), "echo: read") {
-		t.Fatalf("the view did not take its read in:\n%s", screen(m))
+	if !strings.HasPrefix(screen(m), "echo: read") || !strings.Contains(screen(m), "echo took read") {
+		t.Fatalf("the view did not take its read in, or its note is not in the footer:\n%s", screen(m))
 	}
 	// A read sent before a pause is dropped, and the view told so.
 	m.setView(modeEcho, echoView{c: m.c, text: "read", inflight: true}) // its next read sent

@@ -72,6 +72,9 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.OpenHelpIntent:
 		m.push(modeHelp)
 		m.help = m.help.Open(in.Keys, helpTitles[m.viewUnder()], m.viewUnder() == modeTop)
+		if l, ok := m.viewAt(m.viewUnder()).(view.HelpLead); ok {
+			m.help = m.help.WithDiagnosis(l.HelpLead())
+		}
 	case view.CloseHelpIntent:
 		m.pop()
 	case view.BackIntent:

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -51,12 +52,12 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("a scheduled key whose time came is due", func(t *testing.T) {
 		for _, d := range []time.Duration{-time.Second, 0} {
-			if got := widget.Countdown(t0.Add(d), t0); got != "due" {
+			if got := text.Countdown(t0.Add(d), t0); got != "due" {
 				t.Errorf("countdown %v: %q, want due", d, got)
 			}
 		}
 		// Not yet due: the one formatter's words, as get and describe say it.
-		if got := widget.Countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
+		if got := text.Countdown(t0.Add(120*time.Millisecond), t0); got != "<1s" {
 			t.Errorf("countdown 120ms: %q, want <1s", got)
 		}
 	})

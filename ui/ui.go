@@ -176,21 +176,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.watchEvent(msg)
 	case view.ReadMsg:
 		if m.dropped(msg) {
-			return m, nil
+			mm, cmd, _ := m.receive(view.DroppedMsg{Msg: msg.Msg})
+			return mm, cmd
 		}
 		return m.update(msg.Msg)
-	case view.RefreshedMsg:
-		return m.refreshed(msg)
-	case view.DetailFetchedMsg:
-		m.detail = m.detail.Received(msg)
-		m.followKey()
-		return m, nil
-	case view.GroupsFetchedMsg:
-		m.groups = m.groups.Received(msg)
-		return m, nil
-	case view.ForFetchedMsg:
-		m.forv = m.forv.Received(msg)
-		return m, nil
 	case view.ForAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
@@ -233,36 +222,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// refreshed takes a refresh of the top view in. An endpoint that never
-// answered ends the UI after GiveUp with the error `get` would print; one
-// that refuses the query as given (an unknown --controller) ends it at once.
-func (m Model) refreshed(msg view.RefreshedMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	var note string
-	m.top, cmd, note = m.top.Received(msg)
-	m.followKey()
-	if err := m.top.GaveUp(msg); err != nil {
-		m.exitErr = err
-		return m, tea.Quit
-	}
-	// A legend waits for a footer free of anything else: it must not wipe
-	// out what an action just reported (a forget changes rows, and so calls
-	// for "•").
-	legend := false
-	if note == "" && (m.status == "" || m.statusLegend) {
-		note, legend = m.top.Legend(), true
-	}
-	if note != "" {
-		// The note is the table's (a key left it, the legend of its
-		// columns): drawn only while the table is the view shown, never
-		// over a detail it does not concern.
-		status := m.setHint(note, modeTop)
-		m.statusLegend = legend
-		return m, tea.Batch(cmd, status)
-	}
-	return m, cmd
-}
-
 // The options are defined where the views read them (package view), and
 // are the UI's public entry points here, beside Run.
 type (
@@ -280,17 +239,48 @@ type (
 
 // receive offers msg to the views that take messages in (view.Receiver):
 // the fixed ones and the registered ones opened (registerView), each once;
-// ok reports that one took it.
+// ok reports that one took it. What the view asks after it is done here,
+// as a key's intent is; then the open dialog follows its key as the views
+// now show it.
 func (m Model) receive(msg tea.Msg) (_ Model, _ tea.Cmd, ok bool) {
 	for _, md := range viewOrder {
 		r, isReceiver := m.viewAt(md).(view.Receiver)
 		if !isReceiver {
 			continue // nor a registered view not opened yet (nil)
 		}
-		if next, cmd, took := r.Receive(msg); took {
-			m.setView(md, next)
-			return m, cmd, true
+		next, cmd, in, took := r.Receive(msg)
+		if !took {
+			continue
 		}
+		m.setView(md, next)
+		m.followKey()
+		switch in := in.(type) {
+		case view.QuitIntent:
+			m.exitErr = in.Err
+			return m, tea.Quit, true
+		case view.FooterIntent:
+			return m, tea.Batch(cmd, m.sayFooter(in, md)), true
+		}
+		mm, act := m.act(in, cmd)
+		return mm.(Model), act, true
 	}
 	return m, nil, false
+}
+
+// sayFooter says a view's note after an answer, bound to the view's mode
+// (drawn only while it is shown, never over a view it does not concern);
+// else its legend, when the footer is free: a legend must not wipe out
+// what an action just reported (a forget changes rows, and so calls for
+// "•").
+func (m *Model) sayFooter(in view.FooterIntent, md mode) tea.Cmd {
+	note, legend := in.Note, false
+	if note == "" && in.Legend != nil && (m.status == "" || m.statusLegend) {
+		note, legend = in.Legend(), true
+	}
+	if note == "" {
+		return nil
+	}
+	cmd := m.setHint(note, md)
+	m.statusLegend = legend
+	return cmd
 }

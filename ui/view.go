@@ -79,7 +79,7 @@ func (m Model) footer() []string {
 		if m.statusErr {
 			st = s.StatusErr
 		}
-		wrapped := widget.Wrap(status, w)
+		wrapped := text.Wrap(status, w)
 		for _, l := range wrapped[:min(len(wrapped), 3)] {
 			lines = append(lines, st.Render(widget.Fit(l, w)))
 		}

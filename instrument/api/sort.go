@@ -10,9 +10,10 @@ import (
 
 // Sort orders for v1/keys (the sort parameter).
 const (
-	// SortNext: soonest retry first (a running or queued key by the retry
-	// time it was released at); keys with none, idle and failed keys last.
-	// The server's default.
+	// SortNext: soonest retry first: keys waiting out a delay (backoff,
+	// scheduled) by their next retry; then queued keys, whose retry has
+	// come, the longest waiting first; then running keys; idle and failed
+	// keys, and keys with no retry time, last. The server's default.
 	SortNext = "next"
 	// SortFailures: most consecutive failures first.
 	SortFailures = "failures"
@@ -96,17 +97,30 @@ func SortRank(order string, in RankInput) Rank {
 	case SortRetrying:
 		return retryingRank(in)
 	}
-	if in.NextRetry == 0 || !waitsForRetry(in.State) {
-		return Rank{none}
-	}
-	return Rank{in.NextRetry}
+	return nextRank(in)
 }
 
-// waitsForRetry reports whether a key in state st still has its retry time
-// to tell: not once it settled (idle) or gave up (failed). A running or
-// queued key keeps the time it was released at.
-func waitsForRetry(st State) bool {
-	return st != StateIdle && st != StateFailed
+// nextRank: tier 0 waiting out a delay, by its end; 1 queued; 2 running;
+// 3 the rest. "Next" is read down the NEXT RETRY column, a countdown: a
+// queued or running key has no countdown left (its retry has come: "ready",
+// "for 4s"), and ranking it by the time it was released at put it above
+// every countdown, so the soonest retry was hidden below keys no longer
+// waiting for one. They follow the countdowns, before the keys with nothing
+// pending: queued first, as the next to start when a worker frees (the
+// longest waiting first, as attention ranks them), then running, by the
+// time their retry was released.
+func nextRank(in RankInput) Rank {
+	switch in.State {
+	case StateBackoff, StateScheduled:
+		if in.NextRetry != 0 {
+			return Rank{0, in.NextRetry}
+		}
+	case StateQueued:
+		return attentionRank(in) // {1, since it waits}
+	case StateRunning:
+		return Rank{2, orNone(in.NextRetry)}
+	}
+	return Rank{3}
 }
 
 // attentionRank: tier 0 failing (failed, backoff), 1 queued, 2 the rest.

@@ -41,6 +41,25 @@ func TestSortRetrying(t *testing.T) {
 	}
 }
 
+// TestSortNext: the soonest retry first, as the NEXT RETRY column counts
+// down (issue #47: running and queued keys came above the soonest retry):
+// keys waiting out a delay by its end, then queued keys (their retry has
+// come), the longest waiting first, then running keys, then keys with
+// nothing pending.
+func TestSortNext(t *testing.T) {
+	keys := append(sortFixture(),
+		// Released long ago: ranked by that time, it came first.
+		Key{Key: "running-released", State: StateRunning, StartedAt: time.Date(2025, 3, 4, 9, 0, 0, 0, time.UTC),
+			NextRetryAt: time.Date(2025, 3, 4, 9, 0, 0, 0, time.UTC)})
+	want := []string{
+		"scheduled", "backoff-new", "backoff-old-few", "backoff-old-many",
+		"queued-old", "queued-due", "queued-new",
+		"running-released", "running",
+		"failed-no-start", "failed-old", "idle",
+	}
+	checkOrder(t, keys, SortNext, want)
+}
+
 // sortFixture is a key in each state, failing keys at several ages.
 func sortFixture() []Key {
 	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)

@@ -53,7 +53,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 
 	if d.Source.Ended() {
 		// A saved log: "5s", "36s ago" count from its end, not from now.
-		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", explain.TimeOfDay(d.Source.EndsAt))
+		fmt.Fprintf(w, "\nCounters (as of the log's last line, %s):\n", text.TimeOfDay(d.Source.EndsAt))
 	} else {
 		fmt.Fprintln(w, "\nCounters:")
 	}
@@ -76,7 +76,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 // (its result is requeue_after), and "-" alone read as "never worked".
 func lastSuccessLine(k api.Key, now time.Time) string {
 	if k.LastSuccessAt.IsZero() && k.TotalFailures == 0 && k.Reconciles > 0 && k.DelaySource == api.SourceRequeueAfter {
-		return "- (no error in " + explain.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
+		return "- (no error in " + text.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
 	}
 	return ago(k.LastSuccessAt, now)
 }
@@ -98,7 +98,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 		if i > 0 {
 			prev = &hist[i-1]
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", explain.TimeOfDayMillis(a.At), explain.TriggerText(a, prev), a.Outcome,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.TimeOfDayMillis(a.At), explain.TriggerText(a, prev), a.Outcome,
 			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
 	}
 	tw.Flush()
@@ -130,7 +130,7 @@ func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 		}
 	}
 	if o.DeletionTimestamp != nil {
-		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", explain.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
+		fmt.Fprintf(w, "  Deleting since %s; finalizers: %s\n", text.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", "))
 	}
 	tw := newTable(w)
 	if len(v.Conditions) > 0 {
@@ -152,7 +152,7 @@ func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 func nextRetryLine(k api.Key, now time.Time) string {
 	s := explain.NextRetryText(k, now)
 	if (k.State == api.StateBackoff || k.State == api.StateScheduled) && !k.NextRetryAt.IsZero() {
-		s += " (at " + explain.TimeOfDay(k.NextRetryAt) + ")"
+		s += " (at " + text.TimeOfDay(k.NextRetryAt) + ")"
 	}
 	return s
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"slices"
 	"strings"
@@ -12,8 +11,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // DiffOptions are the options of `kubectl backoff diff`.
@@ -129,7 +128,7 @@ func (o *DiffOptions) unreadText() string {
 		return ""
 	}
 	return fmt.Sprintf("%s: %s not listed there may be that replica's: unknown, neither recovered nor new, left out of the changes", strings.Join(parts, "; "),
-		explain.Plural(snapshot.Unknown(o.before, o.after), "key"))
+		text.Plural(snapshot.Unknown(o.before, o.after), "key"))
 }
 
 // diffList is what -o json|yaml|jsonpath print.
@@ -180,7 +179,7 @@ func (o *DiffOptions) Run(context.Context) error {
 	return nil
 }
 
-func stamp(f *snapshot.File) string { return explain.Timestamp(f.TakenAt) }
+func stamp(f *snapshot.File) string { return text.Timestamp(f.TakenAt) }
 
 // printChanges prints a row per key: what changed, the failures before and
 // after, and the last error (before → after when it changed).

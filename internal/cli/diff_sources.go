@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // fromLog reports whether f was taken from a controller's log (snapshot
@@ -58,7 +58,7 @@ func (o *DiffOptions) warnSources() {
 		}
 	}
 	if unseen > 0 {
-		fmt.Fprintf(o.ErrOut, " %s of the endpoint's are not in %s's log (it never logged them).", explain.Plural(unseen, "key"), logName)
+		fmt.Fprintf(o.ErrOut, " %s of the endpoint's are not in %s's log (it never logged them).", text.Plural(unseen, "key"), logName)
 	}
 	fmt.Fprintln(o.ErrOut, " Compare two snapshots of the same source: both with --from-logs, or both without.")
 }

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"syscall"
 
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // noClusterErr is what a newcomer without a kubeconfig gets, instead of a
@@ -115,7 +116,7 @@ func (o *attachOptions) explainError(err error) error {
 			// awaiting headers)", in words.
 			d, _ := o.requestTimeout()
 			return fmt.Errorf("%s%s did not answer within %s: it took the connection and said nothing; is its process stopped or stuck? "+
-				"On a slow link, wait longer: --request-timeout %s", host, from, explain.FormatDuration(d), explain.FormatDuration(3*d))
+				"On a slow link, wait longer: --request-timeout %s", host, from, text.FormatDuration(d), text.FormatDuration(3*d))
 		}
 		return fmt.Errorf("cannot reach %s%s: %s", host, from, netCause(ue.Err))
 	}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // explainer is --explain-lines' printer of line readings to w; nil without
@@ -38,7 +38,7 @@ func explainLine(lr logs.LineReading) string {
 	case lr.Implausible:
 		at = "time unknown (its time cannot be true)"
 	case !lr.At.IsZero():
-		at = "at " + explain.Timestamp(lr.At)
+		at = "at " + text.Timestamp(lr.At)
 	}
 	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
 		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // fleetHeader says what a read is: as of when, from which server, how many
@@ -71,7 +71,7 @@ func age(seconds float64) string {
 	if seconds <= 0 || math.IsNaN(seconds) {
 		return "-"
 	}
-	return explain.FormatDuration(time.Duration(seconds * float64(time.Second)))
+	return text.FormatDuration(time.Duration(seconds * float64(time.Second)))
 }
 
 func orDash(s string) string {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // ForgetOptions are the options of `kubectl backoff forget`.
@@ -123,7 +123,7 @@ func (o *ForgetOptions) Validate() error {
 	case !o.All && (o.Filter != "" || len(o.States) > 0):
 		return fmt.Errorf("--filter and --state select keys for --all; add --all or name the KEYs")
 	case o.Spread < 0 || o.Spread > api.MaxSpread:
-		return fmt.Errorf("--spread %v: must be between 0 and %s", o.Spread, explain.FormatDuration(api.MaxSpread))
+		return fmt.Errorf("--spread %v: must be between 0 and %s", o.Spread, text.FormatDuration(api.MaxSpread))
 	case o.Spread > 0 && !o.Requeue:
 		return fmt.Errorf("--spread spaces out retries: it needs --requeue")
 	case len(o.Reason) > api.MaxReasonBytes:
@@ -221,7 +221,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			return o.nothingMatched(previews, len(names))
 		}
 		if !o.isTerminal(o.In) {
-			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", explain.Plural(total(previews), "key"))
+			return fmt.Errorf("--all would forget %s: confirm with --yes (stdin is not a terminal)", text.Plural(total(previews), "key"))
 		}
 		if !o.confirm(previews) {
 			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
@@ -289,7 +289,7 @@ func (o *ForgetOptions) forgetFailed(ctx context.Context, s *inspector.Session, 
 	if len(names) == 1 && len(fs) == 1 {
 		return o.trackedBy(ctx, s, o.Controller, o.keys, forgetError(fs[0].Err))
 	}
-	lines := []string{fmt.Sprintf("%s failed in %d of %s:", what, len(fs), explain.Plural(len(names), "controller"))}
+	lines := []string{fmt.Sprintf("%s failed in %d of %s:", what, len(fs), text.Plural(len(names), "controller"))}
 	for _, f := range fs {
 		// Explained here, each on its own: Run's explainError would
 		// rewrite the whole to the first failure's words.
@@ -311,7 +311,7 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 			continue
 		}
 		// Endpoints before this release count in "key(s)": said here as the rest of the CLI says counts.
-		summary := strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), explain.Plural(resp.Count, "key"), 1)
+		summary := strings.Replace(resp.Message, fmt.Sprintf("%d key(s)", resp.Count), text.Plural(resp.Count, "key"), 1)
 		if !o.Requeue {
 			// The endpoint says "requeue", its field; the user's word is the flag.
 			summary = strings.Replace(summary, ": requeue to run", ": --requeue runs", 1)
@@ -341,7 +341,7 @@ func (o *ForgetOptions) forgottenLine(resp *api.ForgetResponse, k api.ForgottenK
 	if resp.DryRun {
 		reset, retried = "to reset", "would be retried"
 	}
-	line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, explain.Plural(k.Failures, "failure"), reset)
+	line := fmt.Sprintf("%s: was %s, %s %s", k.Key, k.State, text.Plural(k.Failures, "failure"), reset)
 	if many {
 		line = resp.Controller + " " + line
 	}
@@ -373,10 +373,10 @@ func (o *ForgetOptions) printTotal(resps []*api.ForgetResponse) {
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(o.Out, "%s no key: none matched in %s\n", verb, explain.Plural(len(resps), "controller"))
+		fmt.Fprintf(o.Out, "%s no key: none matched in %s\n", verb, text.Plural(len(resps), "controller"))
 		return
 	}
-	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, explain.Plural(n, "key"), explain.Plural(with, "controller"))
+	fmt.Fprintf(o.Out, "%s %s in %s\n", verb, text.Plural(n, "key"), text.Plural(with, "controller"))
 }
 
 // nothingMatched says that a bulk forget's preview selected no key: there
@@ -384,7 +384,7 @@ func (o *ForgetOptions) printTotal(resps []*api.ForgetResponse) {
 // it does with --yes. -o json|yaml print the previews (count 0, dryRun:
 // nothing was changed); the words go to stdout in text, else to stderr.
 func (o *ForgetOptions) nothingMatched(previews []*api.ForgetResponse, controllers int) error {
-	where := explain.Plural(controllers, "controller")
+	where := text.Plural(controllers, "controller")
 	if o.Controller != "" {
 		where = "controller " + o.Controller
 	}
@@ -438,9 +438,9 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 				parts = append(parts, fmt.Sprintf("%s %d", p.Controller, p.Count))
 			}
 		}
-		scope = fmt.Sprintf("%s (%s)", explain.Plural(len(parts), "controller"), strings.Join(parts, ", "))
+		scope = fmt.Sprintf("%s (%s)", text.Plural(len(parts), "controller"), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, explain.Plural(total(previews), "key"), scope)
+	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, text.Plural(total(previews), "key"), scope)
 	line, _ := bufio.NewReader(o.In).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"

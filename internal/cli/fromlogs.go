@@ -21,7 +21,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // fromTarget is --from-logs given alone: stream the TARGET's pods' logs.
@@ -252,30 +252,30 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		}
 		return
 	}
-	first, last := explain.TimeOfDay(st.First), explain.TimeOfDay(st.Last)
+	first, last := text.TimeOfDay(st.First), text.TimeOfDay(st.Last)
 	if !sameDay(st.First, st.Last) {
 		// A range over days says its dates: "10:00:00 to 23:59:59" of two
 		// days apart reads as one afternoon.
-		first, last = explain.Timestamp(st.First), explain.Timestamp(st.Last)
+		first, last = text.Timestamp(st.First), text.Timestamp(st.Last)
 	}
 	switch {
 	case st.First.IsZero():
 		// Every record's time was unknown: no range to give.
-		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", explain.Plural(st.Keys, "key"))
+		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
-			explain.Timestamp(st.First), strings.TrimSuffix(last, " UTC"), explain.Plural(st.Keys, "key"), explain.Timestamp(st.Last))
+			text.Timestamp(st.First), strings.TrimSuffix(last, " UTC"), text.Plural(st.Keys, "key"), text.Timestamp(st.Last))
 	case asOfEnd:
 		// Minutes old, it still is not now: the countdowns would not move.
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
 			"every number is an estimate unless the log states it",
-			first, last, explain.Plural(st.Keys, "key"), explain.TimeOfDay(st.Last), explain.Ago(st.Last, now))
+			first, last, text.Plural(st.Keys, "key"), text.TimeOfDay(st.Last), text.Ago(st.Last, now))
 	default:
 		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
-			first, last, explain.Plural(st.Keys, "key"))
+			first, last, text.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose {
 		// A family that logs its successes where it logs its failures (Flux's
@@ -286,7 +286,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	if !st.SampledAt.IsZero() {
 		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
 			"failure counts since are low (--zap-devel or --zap-log-level=5 logs every line)",
-			explain.TimeOfDay(st.SampledAt), api.SampledLines)
+			text.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
 	fmt.Fprintln(w, ".")
 }
@@ -308,7 +308,7 @@ const oldLog = time.Hour
 func readSummary(lr *api.LogRead) string {
 	var b strings.Builder
 	b.WriteString("--from-logs: ")
-	for i, f := range widget.ReadFacts(lr) {
+	for i, f := range explain.ReadFacts(lr) {
 		if i > 0 {
 			b.WriteString("; ")
 		}

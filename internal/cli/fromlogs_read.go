@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // fileRead is one read of --from-logs FILE or - into its store.
@@ -63,7 +63,7 @@ func (r *fileRead) read(ctx context.Context) {
 	n, _, err := r.store.Read(ctx, shapeReader(in, &r.shape))
 	r.lines = n
 	if err != nil && ctx.Err() == nil {
-		r.fail(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, explain.Plural(n, "line"), err))
+		r.fail(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, text.Plural(n, "line"), err))
 	}
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // validateGroupBy checks --group-by and what goes with it: the server
@@ -61,7 +61,7 @@ func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error 
 	}
 	printErrorGroups(o.Out, l, o.Output == "wide")
 	fmt.Fprintf(o.ErrOut, "%s with an error, in %s (%d tracked; states %s).\n",
-		explain.Plural(l.Matched, "key"), explain.Plural(groups, "group"), l.Total, scope)
+		text.Plural(l.Matched, "key"), text.Plural(groups, "group"), l.Total, scope)
 	if groups > len(l.Groups) {
 		fmt.Fprintf(o.ErrOut, "Showing the largest %d of %d groups (--limit).\n", len(l.Groups), groups)
 	}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // ErrInterrupted is a command stopped short by an interrupt (Ctrl-C,
@@ -33,7 +33,7 @@ func readUntilInterrupted(ctx context.Context, read func(context.Context), store
 	if ctx.Err() == nil {
 		return nil
 	}
-	return fmt.Errorf("--from-logs %s: %w after %s", name, ErrInterrupted, explain.Plural(store.Stats().Lines, "line"))
+	return fmt.Errorf("--from-logs %s: %w after %s", name, ErrInterrupted, text.Plural(store.Stats().Lines, "line"))
 }
 
 // ExitCode is the exit status for a command's error: 130 for an

@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // A log with no failure in it is either a controller's log of a quiet
@@ -145,14 +145,14 @@ func (s *logShape) quietNote(ctx context.Context, lines, unreadable, records int
 		lastLine = s.tail // the log does not end its last line
 	}
 	if first, last := lineTime(ctx, s.first), lineTime(ctx, lastLine); !first.IsZero() && !last.IsZero() {
-		from, to := explain.TimeOfDay(first), explain.TimeOfDay(last)
+		from, to := text.TimeOfDay(first), text.TimeOfDay(last)
 		if !sameDay(first, last) {
-			from, to = explain.Timestamp(first), explain.Timestamp(last)
+			from, to = text.Timestamp(first), text.Timestamp(last)
 		}
 		span = " from " + from + " to " + to
 	}
 	return fmt.Sprintf("--from-logs: no failing keys in %s%s (%s): its controllers logged no failure (a reconcile that fails logs one)",
-		explain.Plural(lines, "line"), span, s.family)
+		text.Plural(lines, "line"), span, s.family)
 }
 
 // lineTime is the time line was written: as the log reader reads a

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // maxErrorColumn bounds the LAST ERROR column of a table.
@@ -53,7 +52,7 @@ func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
 	}
 	for i := range l.Items {
 		k := &l.Items[i]
-		r := widget.NewKeyRow(k, l.ServerTime) // the cells top's table shows too
+		r := explain.NewKeyRow(&k.Key, k.Pod, l.ServerTime) // the cells top's table shows too
 		errText := "<none>"
 		if r.HasError {
 			errText = r.Error(maxErrorColumn)
@@ -101,7 +100,7 @@ func printPods(w io.Writer, pods []cluster.Pod) {
 }
 
 // ago is "3m01s ago" relative to the server's now.
-func ago(t, now time.Time) string { return explain.Ago(t, now) }
+func ago(t, now time.Time) string { return text.Ago(t, now) }
 
 // sinceWhen is a moment with how long ago it was: "21:05:10 (1m06s ago)",
 // "-" for none.
@@ -109,7 +108,7 @@ func sinceWhen(t, now time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return explain.TimeOfDay(t) + " (" + explain.Ago(t, now) + ")"
+	return text.TimeOfDay(t) + " (" + text.Ago(t, now) + ")"
 }
 
 // dur prints a duration with the one formatter, "-" for none.
@@ -117,7 +116,7 @@ func dur(d time.Duration) string {
 	if d <= 0 {
 		return "-"
 	}
-	return explain.FormatDuration(d)
+	return text.FormatDuration(d)
 }
 
 func dash(s string) string {
@@ -128,7 +127,7 @@ func dash(s string) string {
 }
 
 // oneLine flattens s to one line of at most n runes (n <= 0: whole).
-func oneLine(s string, n int) string { return explain.OneLine(s, n) }
+func oneLine(s string, n int) string { return text.OneLine(s, n) }
 
 // table is kubectl's tab writer behind text.PrintableWriter: every cell
 // is escaped before the columns are measured, so a row holding an escaped

@@ -130,7 +130,7 @@ func TestPrintPods(t *testing.T) {
 	}
 }
 
-// TestDur checks only what dur adds to explain.FormatDuration: a dash for none.
+// TestDur checks only what dur adds to text.FormatDuration: a dash for none.
 func TestDur(t *testing.T) {
 	tests := []struct {
 		d    time.Duration

@@ -15,8 +15,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
@@ -123,7 +123,7 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "%s: not read: %s\n", e.Name, e.Error)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", explain.Timestamp(f.TakenAt), keys, withDetail)
+	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", text.Timestamp(f.TakenAt), keys, withDetail)
 	if omitted > 0 {
 		fmt.Fprintf(o.ErrOut, " (%d more in backoff or failed without: --details)", omitted)
 	}

@@ -11,7 +11,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // waitNoteAfter is how long a request to an endpoint goes unanswered
@@ -36,7 +36,7 @@ func (o *attachOptions) requestTimeout() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("--request-timeout %q: give a duration, as 30s or 2m (0: the default, %s)", s, explain.FormatDuration(inspector.DefaultRequestTimeout))
+		return 0, fmt.Errorf("--request-timeout %q: give a duration, as 30s or 2m (0: the default, %s)", s, text.FormatDuration(inspector.DefaultRequestTimeout))
 	}
 	if d == 0 {
 		return inspector.DefaultRequestTimeout, nil
@@ -59,7 +59,7 @@ type waitingTransport struct {
 func (t *waitingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	timer := t.clock.AfterFunc(waitNoteAfter, func() {
 		t.once.Do(func() {
-			fmt.Fprintf(t.out, "waiting for %s… (no answer yet; giving up after %s, --request-timeout)\n", r.URL.Host, explain.FormatDuration(t.timeout))
+			fmt.Fprintf(t.out, "waiting for %s… (no answer yet; giving up after %s, --request-timeout)\n", r.URL.Host, text.FormatDuration(t.timeout))
 		})
 	})
 	defer timer.Stop()

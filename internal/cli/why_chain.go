@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
@@ -35,7 +34,7 @@ func printWhyChain(w io.Writer, a *why.Answer) {
 		// An object a failure names is said even when Current: its room
 		// now, and when it changed, are what the retry sentence weighs.
 		if n.Omitted == 0 && (n.Status != why.Current || n.Named) && n.Line != "" {
-			for _, l := range wrapText(n.Line, messageWidth+20) {
+			for _, l := range text.Wrap(text.OneLine(n.Line, 0), messageWidth+20) {
 				fmt.Fprintf(w, "  %s    %s\n", strings.Repeat(" ", len(indent)), l)
 			}
 		}
@@ -44,7 +43,7 @@ func printWhyChain(w io.Writer, a *why.Answer) {
 			if n.Changed.Manager != "" {
 				by = " by " + n.Changed.Manager
 			}
-			fmt.Fprintf(w, "  %s    changed at %s%s\n", strings.Repeat(" ", len(indent)), explain.TimeOfDay(n.Changed.Time), by)
+			fmt.Fprintf(w, "  %s    changed at %s%s\n", strings.Repeat(" ", len(indent)), text.TimeOfDay(n.Changed.Time), by)
 		}
 		for _, b := range n.Below {
 			walk(b, indent+"  ")

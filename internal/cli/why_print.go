@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // messageWidth is the column a condition's or an event's message wraps in.
@@ -192,7 +192,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		}
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
-			waiting = explain.FormatSeconds(a.Waiting.Duration)
+			waiting = text.FormatSeconds(a.Waiting.Duration)
 		}
 		width := fit(w, 100) // 0 when piped: whole
 		msg := listMessage(a.Verdict, width)

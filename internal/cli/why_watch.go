@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
@@ -77,7 +76,7 @@ func printWatchUpdate(w io.Writer, u why.Update) {
 		fmt.Fprintln(w)
 	} else {
 		pw := text.PrintableWriter(w) // text from the cluster: see text.Printable
-		fmt.Fprintf(pw, "%s  %s  %s\n", explain.TimeOfDay(a.Now), u.Cause, a.Verdict.Status)
+		fmt.Fprintf(pw, "%s  %s  %s\n", text.TimeOfDay(a.Now), u.Cause, a.Verdict.Status)
 		fmt.Fprintf(pw, "  %s\n", text.Printable(a.Summary))
 		for _, n := range a.Next {
 			fmt.Fprintf(pw, "  > %s\n", text.Printable(n))
@@ -85,7 +84,7 @@ func printWatchUpdate(w io.Writer, u why.Update) {
 	}
 	switch {
 	case u.Done:
-		fmt.Fprintf(w, "%s  Current: done watching\n", explain.TimeOfDay(a.Now))
+		fmt.Fprintf(w, "%s  Current: done watching\n", text.TimeOfDay(a.Now))
 	case u.RetryWait != "":
 		fmt.Fprintf(w, "Watching: it %s; judged again then, or on a change.\n", text.Printable(u.RetryWait))
 	case u.Cause == "first":

@@ -53,23 +53,6 @@ func TestPrintAnswerWrapsConditions(t *testing.T) {
 	}
 }
 
-func TestWrapText(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		w    int
-		want []string
-	}{
-		{"a bb ccc", 4, []string{"a bb", "ccc"}},
-		{"abcdefgh x", 3, []string{"abc", "def", "gh", "x"}},
-		{"  ", 5, []string{""}},
-		{"bell\x07 here", 20, []string{`bell\a here`}},
-	} {
-		if got := wrapText(tc.s, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrapText(%q, %d) = %q; want %q", tc.s, tc.w, got, tc.want)
-		}
-	}
-}
-
 // TestListMessageKeepsTheEnd: `why TYPE`'s MESSAGE column is the deciding
 // condition, cut at its start when too long, never in its middle.
 func TestListMessageKeepsTheEnd(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 func (h *handlers) key(ctx context.Context, _ *mcp.CallToolRequest, in KeyInput) (*mcp.CallToolResult, *KeyOutput, error) {
@@ -66,7 +67,7 @@ func keySummary(d *describe.Description, noObjects bool) string {
 	}
 	fmt.Fprintf(&b, "Failures: %s, %d in all over %d reconciles; next retry %s; delay %s (%s).\n",
 		explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles, explain.NextRetryText(k.KeyDetail.Key, now),
-		explain.FormatDuration(k.Delay.Duration), orDash(k.DelaySource))
+		text.FormatDuration(k.Delay.Duration), orDash(k.DelaySource))
 	fmt.Fprintf(&b, "History: %d attempts (in the structured answer, oldest first).\n", len(k.History))
 	switch {
 	case d.Object != nil && d.Object.Verdict.Status != "":
@@ -107,7 +108,7 @@ func (h *handlers) errorGroups(ctx context.Context, _ *mcp.CallToolRequest, in E
 		out.More = fmt.Sprintf("%d smaller groups left out; narrow with controller or state (limit is at most %d)", n-limit, maxGroups)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d tracked keys have an error (states %s), in %s:\n", l.Matched, l.Total, stateList(st), explain.Plural(len(l.Groups), "group"))
+	fmt.Fprintf(&b, "%d of %d tracked keys have an error (states %s), in %s:\n", l.Matched, l.Total, stateList(st), text.Plural(len(l.Groups), "group"))
 	for i := range out.Groups {
 		g := &out.Groups[i]
 		if len(g.Examples) > maxExamples {

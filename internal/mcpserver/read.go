@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // ControllersInput takes nothing: every controller of the source.
@@ -110,7 +111,7 @@ func (h *handlers) controllers(ctx context.Context, _ *mcp.CallToolRequest, _ Co
 	}
 	out := &ControllersOutput{ServerTime: ov.ServerTime, Source: ov.Source, Controllers: []ControllerSummary{}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:\n", explain.Plural(len(ov.Controllers), "controller"))
+	fmt.Fprintf(&b, "%s:\n", text.Plural(len(ov.Controllers), "controller"))
 	for _, c := range ov.Controllers {
 		sum := ControllerSummary{Controller: c}
 		if i := slices.IndexFunc(ds, func(d explain.ControllerDiagnosis) bool { return d.Controller == c.Name }); i >= 0 {

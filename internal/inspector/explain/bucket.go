@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // bucketForecast is what a controller-wide token bucket makes a failure
@@ -70,7 +71,7 @@ func (f bucketForecast) empty() bool { return f.tokens < 1 }
 // 100 tokens left: a new retry waits about 60ms" before. One wording for
 // the bucket-empty finding and the controller's limiter line.
 func (f bucketForecast) emptyText() string {
-	return "the token bucket is empty, " + f.level() + ": a new retry waits about " + FormatDuration(f.wait)
+	return "the token bucket is empty, " + f.level() + ": a new retry waits about " + text.FormatDuration(f.wait)
 }
 
 // level is the bucket's tokens as a user counts them: the tokens owed while
@@ -84,7 +85,7 @@ func (f bucketForecast) level() string {
 			tenths = math.Round(tenths/10) * 10
 		}
 		if math.Mod(tenths, 10) == 0 {
-			return Plural(int(tenths/10), "token") + " owed"
+			return text.Plural(int(tenths/10), "token") + " owed"
 		}
 		return fmt.Sprintf("%.1f tokens owed", tenths/10)
 	}

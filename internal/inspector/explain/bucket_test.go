@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // TestBucketSaidOneWay: an empty token bucket is said the same way by the
@@ -87,7 +89,7 @@ func TestExplainNextDelayCountsAnEmptyBucket(t *testing.T) {
 	}
 	tokens = 100 // a full bucket: the per-item delay
 	d := explain.Explain(explain.Input{Key: k, Controller: c, Now: now})
-	if want := "the one after waits at least " + explain.FormatDuration(40*time.Millisecond); !strings.Contains(d.Summary, want) {
+	if want := "the one after waits at least " + text.FormatDuration(40*time.Millisecond); !strings.Contains(d.Summary, want) {
 		t.Errorf("with a full bucket: summary = %q, want it to contain %q", d.Summary, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Situations: stable names for what a controller as a whole is going
@@ -106,7 +107,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 	}
 	on := errorsText(mine, top)
 	if on != "" || len(mine) > 0 {
-		d.Quoted = OneLine(top.Message, 0)
+		d.Quoted = text.OneLine(top.Message, 0)
 	}
 	var parts []string
 	switch {
@@ -120,7 +121,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		if top.Class != api.ClassPermanent {
 			what = "the same error, which looks permanent (unclassified, lasting)"
 		}
-		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, OneLine(top.Message, 0)))
+		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
 		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
 			"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
@@ -153,11 +154,11 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		// for the dependency fixes it: it must not go unsaid.
 		if i := slices.IndexFunc(mine[1:], func(g api.ErrorGroup) bool { return g.Class == api.ClassPermanent }); i >= 0 {
 			g := mine[1+i]
-			parts = append(parts, fmt.Sprintf("%s retrying a permanent error no retry fixes: %s", keys(g.Count), OneLine(g.Message, 0)))
+			parts = append(parts, fmt.Sprintf("%s retrying a permanent error no retry fixes: %s", keys(g.Count), text.OneLine(g.Message, 0)))
 		}
 	}
 	if backoff > 0 && failed > 0 {
-		parts = append(parts, fmt.Sprintf("%s more failed for good (not retried until their objects change)", Thousands(failed)))
+		parts = append(parts, fmt.Sprintf("%s more failed for good (not retried until their objects change)", text.Thousands(failed)))
 	}
 	if bk := component(&c, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
 		parts = append(parts, fmt.Sprintf("the token bucket is empty: retries throttled to %g/s", bk.QPS))
@@ -185,7 +186,7 @@ func healthySummary(c api.Controller, src *api.ListSource) (string, string) {
 	}
 	running, queued := c.Counts[api.StateRunning], c.Counts[api.StateQueued]
 	if running > 0 && queued >= running {
-		return SituationBusy, fmt.Sprintf("busy: %s queued behind %s; none failing", keys(queued), Plural(running, "running reconcile"))
+		return SituationBusy, fmt.Sprintf("busy: %s queued behind %s; none failing", keys(queued), text.Plural(running, "running reconcile"))
 	}
 	if c.Keys == 0 {
 		return SituationHealthy, "healthy: no keys yet"
@@ -232,13 +233,13 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 	}
 	class := classWord(top.Class)
 	if len(groups) == 1 {
-		return fmt.Sprintf(" on one %s error (%s)", class, OneLine(top.Message, 0))
+		return fmt.Sprintf(" on one %s error (%s)", class, text.OneLine(top.Message, 0))
 	}
 	article := "a"
 	if class == api.ClassUnknown {
 		article = "an" // "an unknown one"
 	}
-	return fmt.Sprintf(" on %d errors, %d on %s %s one (%s)", len(groups), top.Count, article, class, OneLine(top.Message, 0))
+	return fmt.Sprintf(" on %d errors, %d on %s %s one (%s)", len(groups), top.Count, article, class, text.OneLine(top.Message, 0))
 }
 
 // lasted reports whether a group has failed for LongFailure already.
@@ -285,14 +286,14 @@ func inSeconds(i int) string {
 }
 
 // keys is "1 key", "100 keys".
-func keys(n int) string { return Plural(n, "key") }
+func keys(n int) string { return text.Plural(n, "key") }
 
 // sinceClock is " since 08:01:07", or nothing when unknown.
 func sinceClock(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return " since " + clock(t)
+	return " since " + text.TimeOfDay(t)
 }
 
 // forText is " for 12m00s", or nothing when unknown.
@@ -300,5 +301,5 @@ func forText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return " for " + FormatDuration(now.Sub(t))
+	return " for " + text.FormatDuration(now.Sub(t))
 }

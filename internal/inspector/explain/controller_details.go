@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // detailGroups is how many error groups the full form lists.
@@ -35,7 +36,7 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 		out = append(out, "Errors of the failing keys, largest first:")
 		for _, g := range groups[:min(len(groups), detailGroups)] {
 			class := classWord(g.Class)
-			line := fmt.Sprintf("  %s, %s%s: %s", keys(g.Count), class, sinceClock(g.FirstSeen), OneLine(g.Message, 0))
+			line := fmt.Sprintf("  %s, %s%s: %s", keys(g.Count), class, sinceClock(g.FirstSeen), text.OneLine(g.Message, 0))
 			if len(g.Examples) > 0 {
 				line += " (e.g. " + strings.Join(g.Examples[:min(len(g.Examples), 3)], ", ") + ")"
 			}

@@ -39,10 +39,11 @@
 //
 // # Wording
 //
-// FormatDuration (a measured duration), Countdown, Ago and NextRetryText
-// (FormatSeconds: whole seconds, rounded down; NextRetryCompact for a
-// narrow column) are the one way every client prints a duration, so a
-// value reads the same in a table, a sentence and the UI. TimeOfDay writes
-// a server time in UTC; Plural and Thousands say how many; CutMiddle and
-// OneLine fit a key or an error in its room, keeping its end.
+// Every duration, time of day, count and cut it writes is internal/text's
+// (text.FormatDuration, text.Countdown, text.TimeOfDay, text.Plural,
+// text.OneLine), the one way every client writes them, so a value reads the
+// same in a table, a sentence and the UI. What is judgement stays here:
+// NextRetryText (and NextRetryCompact, for a narrow column) says what a
+// key's next retry is by its state, KeyRow is a key's cells as `get` and
+// top's table print them, and ReadFacts what a read of a log understood.
 package explain

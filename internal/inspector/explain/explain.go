@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Input is everything Explain reads. Only Key and Now are required.
@@ -44,6 +45,13 @@ type Finding struct {
 	Message string `json:"message"`
 	// Command is the command the advice suggests, as a value; nil for none.
 	Command *Command `json:"command,omitempty"`
+	// User is the advice for a reader who runs the controller rather than
+	// writes it (top's key view, at an incident): what to do now, without
+	// Message's advice to the controller's authors (return a
+	// TerminalError); "" when Message is that already. Message keeps the
+	// authors' hint for describe and the MCP tools, read while working on
+	// the controller.
+	User string `json:"-"`
 	// before and after are Message around the command, backquotes aside.
 	before, after string
 }
@@ -88,17 +96,17 @@ func Explain(in Input) Diagnosis {
 	case api.StateQueued:
 		d.Summary = explainQueued(k, in.Source, now)
 	case api.StateRunning:
-		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", clock(k.StartedAt), FormatDuration(now.Sub(k.StartedAt)))
+		d.Summary = fmt.Sprintf("Reconciling since %s (%s so far).", text.TimeOfDay(k.StartedAt), text.FormatDuration(now.Sub(k.StartedAt)))
 		if now.Sub(k.StartedAt) >= LongReconcile {
 			d.Details = append(d.Details, "A reconcile this long holds a worker: other keys wait. Return RequeueAfter instead of waiting inside Reconcile.")
 		}
 	case api.StateFailed:
 		if r := GaveUp(k); r != nil {
 			d.Summary = fmt.Sprintf("Gave up after %s at %s: not retried until the next change to the object (state failed).",
-				Plural(r.Failures, "retry"), clock(r.At))
+				text.Plural(r.Failures, "retry"), text.TimeOfDay(r.At))
 			break
 		}
-		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", clock(lastErrorAt(k)))
+		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", text.TimeOfDay(lastErrorAt(k)))
 		if k.Failures > 0 {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
@@ -107,7 +115,7 @@ func Explain(in Input) Diagnosis {
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
-			d.Summary = fmt.Sprintf("Converged: the last reconcile succeeded at %s; the backoff is forgotten.", clock(k.LastSuccessAt))
+			d.Summary = fmt.Sprintf("Converged: the last reconcile succeeded at %s; the backoff is forgotten.", text.TimeOfDay(k.LastSuccessAt))
 		}
 	}
 	if k.LastError != nil && k.State != api.StateIdle && k.State != api.StateScheduled {
@@ -135,7 +143,7 @@ func Explain(in Input) Diagnosis {
 func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.Time) string {
 	var b strings.Builder
 	window := k.Delay.Duration
-	fmt.Fprintf(&b, "Backing off %s after %s", FormatDuration(window), FailuresText(k, src))
+	fmt.Fprintf(&b, "Backing off %s after %s", text.FormatDuration(window), FailuresText(k, src))
 	if requeuedWithoutError(k) {
 		b.WriteString(" (the last reconcile returned Requeue: true, not an error)")
 	}
@@ -144,7 +152,7 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	switch k.DelaySource {
 	case api.SourceItemExponential:
 		if exp != nil && k.Failures > 0 {
-			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", FormatDuration(exp.BaseDelay.Duration), k.Failures-1, FormatDuration(exp.MaxDelay.Duration))
+			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", text.FormatDuration(exp.BaseDelay.Duration), k.Failures-1, text.FormatDuration(exp.MaxDelay.Duration))
 			if window >= exp.MaxDelay.Duration {
 				b.WriteString(" (at the cap)")
 			}
@@ -192,7 +200,7 @@ func requeuedWithoutError(k api.Key) bool {
 func explainPendingAfterReset(k api.Key, c *api.Controller, src *api.ListSource, now time.Time) string {
 	var b strings.Builder
 	if r := k.LastReset; r != nil {
-		fmt.Fprintf(&b, "Backoff forgotten at %s (%s)", clock(r.At), resetText(r))
+		fmt.Fprintf(&b, "Backoff forgotten at %s (%s)", text.TimeOfDay(r.At), resetText(r))
 	} else {
 		b.WriteString("No failures counted")
 	}
@@ -200,9 +208,9 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, src *api.ListSource,
 	case k.NextRetryAt.IsZero():
 		b.WriteString("; the retry already scheduled keeps its time")
 	case k.NextRetryAt.After(now):
-		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
+		fmt.Fprintf(&b, "; the retry already scheduled at %s keeps its time (%s)", text.TimeOfDay(k.NextRetryAt), inText(text.Countdown(k.NextRetryAt, now), src))
 	default:
-		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", clock(k.NextRetryAt))
+		fmt.Fprintf(&b, "; the retry already scheduled came due at %s", text.TimeOfDay(k.NextRetryAt))
 	}
 	if w := NextFailureWait(c); w != "" {
 		fmt.Fprintf(&b, "; the next failure waits %s", w)
@@ -217,7 +225,7 @@ func explainPendingAfterReset(k api.Key, c *api.Controller, src *api.ListSource,
 // restored", "the controller gave up after 3 failures".
 func resetText(r *api.Reset) string {
 	if r.By == api.ResetGaveUp {
-		return "the controller gave up after " + Plural(r.Failures, "failure")
+		return "the controller gave up after " + text.Plural(r.Failures, "failure")
 	}
 	s := "by " + r.By
 	if r.User != "" {
@@ -255,9 +263,9 @@ func nextRetry(k api.Key, src *api.ListSource, now time.Time) string {
 	}
 	what := retryWord(k)
 	if !k.NextRetryAt.After(now) {
-		return fmt.Sprintf("The %s was due at %s", what, clock(k.NextRetryAt))
+		return fmt.Sprintf("The %s was due at %s", what, text.TimeOfDay(k.NextRetryAt))
 	}
-	s := fmt.Sprintf("Next %s at %s (%s)", what, clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
+	s := fmt.Sprintf("Next %s at %s (%s)", what, text.TimeOfDay(k.NextRetryAt), inText(text.Countdown(k.NextRetryAt, now), src))
 	if k.EarlierRetry {
 		// The queue keeps the sooner of two ready times for one key.
 		s += ", a retry scheduled before this delay and still pending: the queue keeps the sooner time"
@@ -266,16 +274,16 @@ func nextRetry(k api.Key, src *api.ListSource, now time.Time) string {
 }
 
 func explainScheduled(k api.Key, src *api.ListSource, now time.Time) string {
-	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", FormatDuration(k.Delay.Duration))
+	s := fmt.Sprintf("Scheduled: the last reconcile asked to be called again after %s (RequeueAfter) — a planned re-check, not a failure", text.FormatDuration(k.Delay.Duration))
 	switch k.DelaySource {
 	case api.SourceSpread:
-		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", FormatDuration(k.Delay.Duration))
+		s = fmt.Sprintf("Scheduled: a bulk retry reset its backoff and releases it %s after the request, so that the keys do not all retry at once", text.FormatDuration(k.Delay.Duration))
 	case api.SourceRequeueAfter:
 	default:
 		// A success while client-go's delaying queue still holds a retry
 		// scheduled by an earlier failure: the queue runs the key once more.
-		s = fmt.Sprintf("Converged at %s, but a retry scheduled by an earlier failure is still pending in the queue and runs it once more", clock(k.LastSuccessAt))
-		return s + " at " + clock(k.NextRetryAt) + " (" + inText(FormatDuration(k.NextRetryAt.Sub(now)), src) + ")."
+		s = fmt.Sprintf("Converged at %s, but a retry scheduled by an earlier failure is still pending in the queue and runs it once more", text.TimeOfDay(k.LastSuccessAt))
+		return s + " at " + text.TimeOfDay(k.NextRetryAt) + " (" + inText(text.FormatDuration(k.NextRetryAt.Sub(now)), src) + ")."
 	}
 	return s + ". " + nextRetry(k, src, now) + "."
 }
@@ -283,11 +291,11 @@ func explainScheduled(k api.Key, src *api.ListSource, now time.Time) string {
 func explainQueued(k api.Key, src *api.ListSource, now time.Time) string {
 	switch {
 	case !k.QueuedAt.IsZero() && !k.LastEventAt.IsZero() && !k.LastEventAt.Before(k.QueuedAt):
-		return fmt.Sprintf("Queued since %s after a watch event: ready, waiting for a free worker.", clock(k.QueuedAt))
+		return fmt.Sprintf("Queued since %s after a watch event: ready, waiting for a free worker.", text.TimeOfDay(k.QueuedAt))
 	case !k.QueuedAt.IsZero():
-		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", clock(k.QueuedAt))
+		return fmt.Sprintf("Queued since %s: ready, waiting for a free worker.", text.TimeOfDay(k.QueuedAt))
 	case !k.NextRetryAt.IsZero():
-		return fmt.Sprintf("Queued: its %s came due at %s (%s); waiting for a free worker.", retryWord(k), clock(k.NextRetryAt), agoText(FormatDuration(now.Sub(k.NextRetryAt)), src))
+		return fmt.Sprintf("Queued: its %s came due at %s (%s); waiting for a free worker.", retryWord(k), text.TimeOfDay(k.NextRetryAt), agoText(text.FormatDuration(now.Sub(k.NextRetryAt)), src))
 	}
 	return "Queued: ready, waiting for a free worker."
 }
@@ -304,7 +312,7 @@ func explainError(k api.Key) string {
 		msg += fmt.Sprintf(", the same on the last %d attempts", k.SameErrorCount)
 		if spans {
 			if at := sameErrorSince(k); !at.IsZero() {
-				msg += " since " + clock(at)
+				msg += " since " + text.TimeOfDay(at)
 			}
 			msg += " (the failure count restarted among them)"
 		}
@@ -314,7 +322,7 @@ func explainError(k api.Key) string {
 	}
 	// A forget restarts the count, not the failure: the streak goes on.
 	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff {
-		msg += "; failing since " + clock(k.FirstFailureAt)
+		msg += "; failing since " + text.TimeOfDay(k.FirstFailureAt)
 	}
 	return msg + "."
 }
@@ -328,17 +336,17 @@ func explainEdit(k api.Key, o *objstatus.Object) string {
 			first, ok := firstReconcileAfter(k, k.LastEventAt)
 			switch {
 			case ok && first.Equal(k.LastReconcileAt):
-				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s", clock(k.LastEventAt), clock(first)))
+				parts = append(parts, fmt.Sprintf("The last change arrived at %s and was reconciled at %s", text.TimeOfDay(k.LastEventAt), text.TimeOfDay(first)))
 			case ok:
 				// Three times, three clauses: "(the last reconcile since, at …)" read as one run-on.
 				parts = append(parts, fmt.Sprintf("The last change arrived at %s; the reconcile that saw it ended at %s; the last reconcile ended at %s",
-					clock(k.LastEventAt), clock(first), clock(k.LastReconcileAt)))
+					text.TimeOfDay(k.LastEventAt), text.TimeOfDay(first), text.TimeOfDay(k.LastReconcileAt)))
 			default:
 				parts = append(parts, fmt.Sprintf("The last change arrived at %s and has been reconciled since (the last reconcile at %s)",
-					clock(k.LastEventAt), clock(k.LastReconcileAt)))
+					text.TimeOfDay(k.LastEventAt), text.TimeOfDay(k.LastReconcileAt)))
 			}
 		default:
-			parts = append(parts, fmt.Sprintf("The last change arrived at %s and has not been reconciled yet", clock(k.LastEventAt)))
+			parts = append(parts, fmt.Sprintf("The last change arrived at %s and has not been reconciled yet", text.TimeOfDay(k.LastEventAt)))
 		}
 	}
 	if o != nil && o.Verdict.ObservedGeneration != nil {
@@ -349,7 +357,7 @@ func explainEdit(k api.Key, o *objstatus.Object) string {
 		}
 	}
 	if o != nil && o.DeletionTimestamp != nil {
-		parts = append(parts, fmt.Sprintf("the object is being deleted since %s, waiting on finalizers %s", clock(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", ")))
+		parts = append(parts, fmt.Sprintf("the object is being deleted since %s, waiting on finalizers %s", text.TimeOfDay(*o.DeletionTimestamp), strings.Join(o.Finalizers, ", ")))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Thresholds for the anti-patterns Explain flags.
@@ -67,7 +68,7 @@ func findings(in Input) []Finding {
 		cmd, note := retryNowFor(k)
 		out = append(out, suggestion(FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
-				"Once the cause is fixed, retry now with ", o.Verdict.Generation, clock(k.NextRetryAt)), cmd, note+"."))
+				"Once the cause is fixed, retry now with ", o.Verdict.Generation, text.TimeOfDay(k.NextRetryAt)), cmd, note+"."))
 	}
 	if f, ok := forecastBucket(in.Controller); ok && f.empty() {
 		say := f.emptyText()
@@ -101,7 +102,7 @@ func herdFinding(f *FleetStats, c *api.Controller) Finding {
 			" per second) spaces retries when they are scheduled, not when they fall due"
 	}
 	return Finding{Code: FindingHerd, Message: fmt.Sprintf("%d keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
-		f.HerdSize, clock(f.HerdAt), pace, jitterRemedy)}
+		f.HerdSize, text.TimeOfDay(f.HerdAt), pace, jitterRemedy)}
 }
 
 // errorFinding judges a failing key's error by its class: a permanent one
@@ -118,11 +119,13 @@ func errorFinding(in Input) (Finding, bool) {
 		// Read from a log, the controller is likely not the reader's own
 		// (kube-controller-manager's): advice to its authors helps no one
 		// reading; what the error names is what the reader can change.
-		fix := "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."
+		const why = "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. "
+		f := Finding{Code: FindingPermanent, Message: why + "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
+			User: why + fixWhatItNames}
 		if k.Source == api.SourceLogs {
-			fix = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
+			f.Message, f.User = f.User, ""
 		}
-		return Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. " + fix}, true
+		return f, true
 	case api.ClassTransient:
 		if k.SameErrorCount < PermanentAfter {
 			return Finding{}, false
@@ -130,7 +133,7 @@ func errorFinding(in Input) (Finding, bool) {
 		if unlogged(k, in.Source) {
 			// Successes are not in the log: the run may not be one streak.
 			sooner, late := offRetry(k.History)
-			msg := fmt.Sprintf("The error is transient, the same on the last %s%s", Plural(k.SameErrorCount, "logged failure"), sinceText(sameErrorSince(k), in.Now))
+			msg := fmt.Sprintf("The error is transient, the same on the last %s%s", text.Plural(k.SameErrorCount, "logged failure"), sinceText(sameErrorSince(k), in.Now))
 			if sooner+late >= LoopRepeats {
 				return Finding{Code: FindingTransient, Message: msg + fmt.Sprintf(
 					", but %d of the last %d attempts came off their retry's time and successes are not in this log: "+
@@ -155,11 +158,16 @@ func errorFinding(in Input) (Finding, bool) {
 	if k.SameErrorCount < PermanentAfter || k.FirstFailureAt.IsZero() || failingFor < LongFailure || changed {
 		return Finding{}, false
 	}
-	return Finding{Code: FindingPermanent, Message: fmt.Sprintf(
-		"The same error on the last %d attempts over %s, with no change to the object since, looks permanent: if only a change to the object can fix it, "+
-			"record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
-		k.SameErrorCount, FormatDuration(failingFor))}, true
+	looks := fmt.Sprintf("The same error on the last %d attempts over %s, with no change to the object since, looks permanent: ",
+		k.SameErrorCount, text.FormatDuration(failingFor))
+	return Finding{Code: FindingPermanent,
+		Message: looks + "if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
+		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}, true
 }
+
+// fixWhatItNames is what a reader who runs the controller can do about a
+// permanent error: change what it names, which the next retry then reads.
+const fixWhatItNames = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
 
 // classOf is an error's class; a server that does not classify says unknown.
 func classOf(e *api.ErrorRecord) string {
@@ -213,5 +221,5 @@ func sinceText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf(" since %s (%s)", clock(t), FormatDuration(now.Sub(t)))
+	return fmt.Sprintf(" since %s (%s)", text.TimeOfDay(t), text.FormatDuration(now.Sub(t)))
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Thresholds of the hot loops a key's own history shows.
@@ -28,7 +29,7 @@ func TriggerText(a api.Attempt, prev *api.Attempt) string {
 		return "-"
 	case api.TriggerRetry:
 		if prev != nil && prev.Delay.Duration > 0 {
-			return "retry after " + FormatDuration(prev.Delay.Duration)
+			return "retry after " + text.FormatDuration(prev.Delay.Duration)
 		}
 		return "retry"
 	case api.TriggerEvent:
@@ -51,7 +52,7 @@ func afterText(prev *api.Attempt) string {
 	if prev == nil || prev.Delay.Duration <= 0 {
 		return ""
 	}
-	return " after " + FormatDuration(prev.Delay.Duration)
+	return " after " + text.FormatDuration(prev.Delay.Duration)
 }
 
 // byText is " by alice: db restored", or as much of it as is known.
@@ -105,7 +106,7 @@ func loopFindings(h []api.Attempt) []Finding {
 			"A hot loop: %d of the last %d attempts ran on a watch event less than %s after the key's own successful reconcile. "+
 				"The controller's own write (often a status update) comes back as an event and triggers it again: "+
 				"write only what changed, or ignore such events with a predicate (e.g. GenerationChangedPredicate).",
-			l.echoes, len(h), FormatDuration(EchoWithin))})
+			l.echoes, len(h), text.FormatDuration(EchoWithin))})
 	}
 	if l.preemptions >= LoopRepeats {
 		out = append(out, Finding{Code: FindingHotLoop, Message: fmt.Sprintf(

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // explainUnknown is the summary of a key reconstructed from a controller's
@@ -13,18 +14,18 @@ import (
 // A key gone quiet is known only from a log without successes: its failures
 // are the ones logged, not said to be consecutive.
 func explainUnknown(k api.Key, src *api.ListSource) string {
-	due := "about " + clock(k.NextRetryAt) + " (estimated)"
+	due := "about " + text.TimeOfDay(k.NextRetryAt) + " (estimated)"
 	if !k.Estimated {
-		due = "at " + clock(k.NextRetryAt) + " (stated by the log)"
+		due = "at " + text.TimeOfDay(k.NextRetryAt) + " (stated by the log)"
 	}
-	last := "the last at " + clock(lastErrorAt(k))
+	last := "the last at " + text.TimeOfDay(lastErrorAt(k))
 	if lastErrorAt(k).IsZero() {
 		last = "the last with its time unknown (its line's time could not be read)"
 	}
 	s := fmt.Sprintf("Unknown: %s, %s; its retry was due %s and nothing was logged since.",
-		Plural(k.Failures, "failure")+" logged", last, due)
+		text.Plural(k.Failures, "failure")+" logged", last, due)
 	if k.NextRetryAt.IsZero() {
-		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", Plural(k.Failures, "failure"))
+		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", text.Plural(k.Failures, "failure"))
 	}
 	how := successesHow(src)
 	if how == "" {
@@ -68,7 +69,7 @@ func sampledNote(k api.Key, src *api.ListSource) string {
 
 // sampledWhen says when the log first showed the sampler's signature.
 func sampledWhen(at time.Time) string {
-	return fmt.Sprintf("from %s the log shows the signature of controller-runtime's production logger, which samples", clock(at))
+	return fmt.Sprintf("from %s the log shows the signature of controller-runtime's production logger, which samples", text.TimeOfDay(at))
 }
 
 // sampledRemedy is how to get every line.
@@ -97,11 +98,11 @@ func unlogged(k api.Key, src *api.ListSource) bool {
 // (since the streak's first logged failure, when its time is known).
 func FailuresText(k api.Key, src *api.ListSource) string {
 	if !unlogged(k, src) {
-		return Plural(k.Failures, "consecutive failure")
+		return text.Plural(k.Failures, "consecutive failure")
 	}
-	s := Plural(k.Failures, "failure") + " logged"
+	s := text.Plural(k.Failures, "failure") + " logged"
 	if !k.FirstFailureAt.IsZero() && k.Failures > 0 { // none since a forget: the streak's start is not theirs
-		s += " since " + clock(k.FirstFailureAt)
+		s += " since " + text.TimeOfDay(k.FirstFailureAt)
 	}
 	return s
 }
@@ -118,7 +119,7 @@ func unloggedNote(k api.Key, src *api.ListSource) string {
 		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
 	}
 	s := fmt.Sprintf("%s, so the %s may not be consecutive: "+
-		"a success in between would have restarted the count, and the delay, unseen.", why, Plural(k.Failures, "failure"))
+		"a success in between would have restarted the count, and the delay, unseen.", why, text.Plural(k.Failures, "failure"))
 	sooner, late := offRetry(k.History)
 	if sooner+late > 0 {
 		s += fmt.Sprintf(" %d of the last %d attempts came off their retry's time (%d sooner, %d later): "+

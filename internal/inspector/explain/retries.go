@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // planLength is how many coming delays a retry plan names before "…".
@@ -33,11 +34,13 @@ func retryPlan(c *api.Controller, failures int) string {
 		n := failures
 		// A delay that reads the same as the bucket's ("10s" for 10.24s)
 		// is told with it, not as a step after it.
-		same := func(d time.Duration) bool { return f.deciding(d) || FormatDuration(d) == FormatDuration(f.wait) }
+		same := func(d time.Duration) bool {
+			return f.deciding(d) || text.FormatDuration(d) == text.FormatDuration(f.wait)
+		}
 		for n < failures+64 && same(api.ExponentialDelay(base, maxDelay, n)) && api.ExponentialDelay(base, maxDelay, n) < maxDelay {
 			n++
 		}
-		s := fmt.Sprintf("about %s each %s: the token bucket decides (%s)", FormatDuration(f.wait), keepsFailing, f.why())
+		s := fmt.Sprintf("about %s each %s: the token bucket decides (%s)", text.FormatDuration(f.wait), keepsFailing, f.why())
 		if same(api.ExponentialDelay(base, maxDelay, n)) {
 			return s // the bucket outlasts the cap
 		}
@@ -62,17 +65,17 @@ func exponentialPlan(exp *api.LimiterComponent, base, maxDelay time.Duration, fa
 			capped = true
 			break
 		}
-		parts = append(parts, FormatDuration(d))
+		parts = append(parts, text.FormatDuration(d))
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(parts, ", "))
 	switch {
 	case capped && len(parts) == 0:
-		b.WriteString(FormatDuration(maxDelay) + " each (the cap)")
+		b.WriteString(text.FormatDuration(maxDelay) + " each (the cap)")
 	case capped:
-		b.WriteString(", then " + FormatDuration(maxDelay) + " each (the cap)")
+		b.WriteString(", then " + text.FormatDuration(maxDelay) + " each (the cap)")
 	case exp.MaxDelay.Duration > 0:
-		b.WriteString(", … up to " + FormatDuration(maxDelay) + " (the cap)")
+		b.WriteString(", … up to " + text.FormatDuration(maxDelay) + " (the cap)")
 	default:
 		b.WriteString(", …")
 	}
@@ -99,15 +102,15 @@ func nextWait(c *api.Controller, failures int) string {
 		perItem = api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, failures)
 	}
 	if f, ok := forecastBucket(c); ok && f.deciding(perItem) {
-		return fmt.Sprintf("about %s: the token bucket decides, not the failure count (%s)", FormatDuration(f.wait), f.why())
+		return fmt.Sprintf("about %s: the token bucket decides, not the failure count (%s)", text.FormatDuration(f.wait), f.why())
 	}
 	if exp == nil || exp.BaseDelay.Duration <= 0 {
 		return ""
 	}
 	if component(c, api.SourceBucket) != nil {
-		return "at least " + FormatDuration(perItem)
+		return "at least " + text.FormatDuration(perItem)
 	}
-	return FormatDuration(perItem)
+	return text.FormatDuration(perItem)
 }
 
 func component(c *api.Controller, name string) *api.LimiterComponent {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // explainSpread explains a failing key that a bulk forget requeued with a
@@ -18,7 +19,7 @@ func explainSpread(k api.Key, src *api.ListSource, now time.Time) string {
 	b.WriteString("Requeued by forget")
 	slot := k.NextRetryAt
 	if r := k.LastReset; r != nil && r.By == api.ResetForget {
-		fmt.Fprintf(&b, " at %s", clock(r.At))
+		fmt.Fprintf(&b, " at %s", text.TimeOfDay(r.At))
 		switch {
 		case r.User != "" && r.Reason != "":
 			fmt.Fprintf(&b, " (%s: %s)", r.User, r.Reason)
@@ -31,15 +32,15 @@ func explainSpread(k api.Key, src *api.ListSource, now time.Time) string {
 	}
 	b.WriteString(", waiting for its spread slot")
 	if !slot.IsZero() {
-		fmt.Fprintf(&b, " at %s", clock(slot))
+		fmt.Fprintf(&b, " at %s", text.TimeOfDay(slot))
 		if slot.After(now) {
-			fmt.Fprintf(&b, " (%s)", inText(Countdown(slot, now), src))
+			fmt.Fprintf(&b, " (%s)", inText(text.Countdown(slot, now), src))
 		}
 	}
 	b.WriteString(": a bulk retry releases its keys over time, so that they do not all retry at once")
 	if k.EarlierRetry && k.NextRetryAt.After(now) {
 		// The queue keeps the sooner of two ready times for one key.
-		fmt.Fprintf(&b, "; a retry scheduled before it runs the key sooner, at %s (%s)", clock(k.NextRetryAt), inText(Countdown(k.NextRetryAt, now), src))
+		fmt.Fprintf(&b, "; a retry scheduled before it runs the key sooner, at %s (%s)", text.TimeOfDay(k.NextRetryAt), inText(text.Countdown(k.NextRetryAt, now), src))
 	}
 	b.WriteString(". Its failure count is reset; it is failing until a reconcile succeeds.")
 	return b.String()

@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Object names the object asked about.
@@ -233,5 +233,5 @@ func (o Object) groupKind() schema.GroupKind {
 // GenerationLine is the first line of the answer: the generation, who
 // changed it when, and what the controller has observed.
 func (a *Answer) GenerationLine() string {
-	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return explain.Ago(t, a.Now) })
+	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return text.Ago(t, a.Now) })
 }

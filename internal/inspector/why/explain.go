@@ -7,6 +7,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // summarize is the answer in one sentence, and the steps to take.
@@ -106,7 +107,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	precision := b.Precision()
 	switch k.State {
 	case api.StateBackoff:
-		next := "next retry in " + explain.Countdown(k.NextRetryAt, now)
+		next := "next retry in " + text.Countdown(k.NextRetryAt, now)
 		if !k.NextRetryAt.After(now) {
 			next = "next retry due now"
 		}
@@ -117,12 +118,12 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
 		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
 	case api.StateScheduled:
-		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, explain.Countdown(k.NextRetryAt, now)), nil
+		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, text.Countdown(k.NextRetryAt, now)), nil
 	case api.StateQueued, api.StateRunning:
 		return fmt.Sprintf("%s: controller %q is %s it now.", v.Status, b.Controller, map[api.State]string{api.StateQueued: "about to reconcile", api.StateRunning: "reconciling"}[k.State]), nil
 	case api.StateUnknown:
 		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (this log shows no successes).",
-			v.Status, b.Controller, explain.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
+			v.Status, b.Controller, text.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
 	}
 	if v.Status == Current {
 		return fmt.Sprintf("Current: controller %q reconciled it without error: nothing to wait for.", b.Controller), nil

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Retry is the answer the tool is named for: the user changed what refused
@@ -81,13 +81,13 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 		r.Delay = ctl.delayAfter(r.Failures)
 		r.NextRetry = last.Add(r.Delay)
 		r.Basis = fmt.Sprintf("estimated from the object's events: %d failures since %s, its queue doubles the delay from %s up to %s",
-			r.Failures, explain.TimeOfDay(series.First), ctl.Base, explain.FormatDuration(ctl.Cap))
+			r.Failures, text.TimeOfDay(series.First), ctl.Base, text.FormatDuration(ctl.Cap))
 	case series != nil && series.Last.After(series.First):
 		r.Failures = int(series.Count)
 		r.Delay = series.Last.Sub(series.First)
 		r.NextRetry = last.Add(r.Delay)
 		r.Basis = fmt.Sprintf("estimated from the object's events (%d failures between %s and %s), if its backoff doubles", r.Failures,
-			explain.TimeOfDay(series.First), explain.TimeOfDay(series.Last))
+			text.TimeOfDay(series.First), text.TimeOfDay(series.Last))
 	}
 	if r.Delay == 0 && !r.NextRetry.IsZero() {
 		r.Delay = r.NextRetry.Sub(last)
@@ -116,7 +116,7 @@ func lastFailure(x *Answer) (time.Time, *objstatus.Failure) {
 // say is the sentence.
 func (r *Retry) say(now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your change to %s at %s came after the last failure (%s). ", r.Changed.Ref(), explain.TimeOfDay(r.ChangedAt), explain.TimeOfDay(r.LastFailure))
+	fmt.Fprintf(&b, "Your change to %s at %s came after the last failure (%s). ", r.Changed.Ref(), text.TimeOfDay(r.ChangedAt), text.TimeOfDay(r.LastFailure))
 	kind := r.Changed.Kind + "s"
 	switch r.Watches {
 	case "yes":
@@ -127,9 +127,9 @@ func (r *Retry) say(now time.Time) string {
 		fmt.Fprintf(&b, "Whether %s watches %s is not known: if not, it will see the change at its next retry", r.Controller, kind)
 	}
 	if !r.NextRetry.IsZero() {
-		when := "in about " + explain.Countdown(r.NextRetry, now)
+		when := "in about " + text.Countdown(r.NextRetry, now)
 		if !r.NextRetry.After(now) {
-			when = "due about " + explain.Ago(r.NextRetry, now)
+			when = "due about " + text.Ago(r.NextRetry, now)
 		}
 		fmt.Fprintf(&b, ", %s", when)
 		var what []string
@@ -137,7 +137,7 @@ func (r *Retry) say(now time.Time) string {
 			what = append(what, fmt.Sprintf("%d failures", r.Failures))
 		}
 		if r.Delay > 0 {
-			what = append(what, "backing off ~"+explain.FormatDuration(r.Delay))
+			what = append(what, "backing off ~"+text.FormatDuration(r.Delay))
 		}
 		what = append(what, r.Basis)
 		fmt.Fprintf(&b, " (%s)", strings.Join(what, ", "))

@@ -10,7 +10,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // Watch is `why -w`: the object judged again on every change of it or of
@@ -113,12 +113,12 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 				who = "the " + who
 			}
 			consider(r.NextRetry, fmt.Sprintf("waits only for a retry: the change to %s is seen at %s's next retry, at %s (in %s), or now with: %s",
-				r.Changed.Ref(), who, explain.TimeOfDay(r.NextRetry), explain.Countdown(r.NextRetry, now), r.Kick))
+				r.Changed.Ref(), who, text.TimeOfDay(r.NextRetry), text.Countdown(r.NextRetry, now), r.Kick))
 			continue
 		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
 			consider(b.Key.NextRetryAt, fmt.Sprintf("waits for %s, which %s retries at %s (in %s), backing off after %d failures",
-				x.Object.Ref(), controllerWords(b.Controller), explain.TimeOfDay(b.Key.NextRetryAt), explain.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
+				x.Object.Ref(), controllerWords(b.Controller), text.TimeOfDay(b.Key.NextRetryAt), text.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
 		}
 	}
 	return due, say

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -278,7 +279,7 @@ func (v *Chain) statusLine() string {
 		line = fmt.Sprintf("%d objects · %d %s · enter: an object's answer", len(v.rows), blockers, plural(blockers, "blocker"))
 	}
 	if v.err != nil {
-		line += s.Bad.Render(" · ✗ " + widget.OneLine(v.err.Error()))
+		line += s.Bad.Render(" · ✗ " + text.OneLine(v.err.Error(), 0))
 	}
 	return line
 }
@@ -325,7 +326,7 @@ func (v *Chain) tree() []string {
 	}
 	if v.root != nil && v.root.Chain != nil {
 		for _, c := range v.root.Chain.Cut {
-			out = append(out, s.Dim.Render("(cut: "+widget.OneLine(c)+")"))
+			out = append(out, s.Dim.Render("(cut: "+text.OneLine(c, 0)+")"))
 		}
 	}
 	return out
@@ -353,9 +354,9 @@ func (v Chain) Reload() (View, tea.Cmd) { return v, nil }
 func (v Chain) Resize() (View, tea.Cmd) { return v, nil }
 
 // Receive takes in an answer the view asked for. Receiver.
-func (v Chain) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
+func (v Chain) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	if m, ok := msg.(ChainAskedMsg); ok {
-		return v.received(m), nil, true
+		return v.received(m), nil, nil, true
 	}
-	return v, nil, false
+	return v, nil, nil, false
 }

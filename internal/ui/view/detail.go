@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -161,7 +161,7 @@ func (d *Detail) View() string {
 	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
 	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + FailuresText(k)
 	if k.State == api.StateBackoff || k.State == api.StateScheduled {
-		status += " · next retry " + widget.Countdown(k.NextRetryAt, now)
+		status += " · next retry " + text.Countdown(k.NextRetryAt, now)
 	}
 	if d.Data.Key.Pod != "" {
 		status += s.Dim.Render(" · " + d.Data.Key.Pod)
@@ -191,14 +191,14 @@ func (d *Detail) diagnosis(now time.Time) []string {
 	dg := d.Explain(now)
 	w := d.C.Width
 	var out []string
-	for _, l := range widget.WrapIndent(dg.Summary, w, proseIndent) {
+	for _, l := range text.WrapIndent(dg.Summary, w, proseIndent) {
 		out = append(out, s.Bold.Render(l))
 	}
 	for _, det := range dg.Details {
-		out = append(out, widget.WrapIndent(det, w, proseIndent)...)
+		out = append(out, text.WrapIndent(det, w, proseIndent)...)
 	}
 	for _, f := range dg.Findings {
-		for _, l := range widget.WrapIndent("! "+d.Finding(f), w, proseIndent) {
+		for _, l := range text.WrapIndent("! "+d.Finding(f), w, proseIndent) {
 			out = append(out, s.Warn.Render(l))
 		}
 	}
@@ -208,6 +208,9 @@ func (d *Detail) diagnosis(now time.Time) []string {
 // Finding is f as the view says it: where the view can retry the key, its
 // own key r in place of the command a terminal would run.
 func (d *Detail) Finding(f explain.Finding) string {
+	if f.User != "" {
+		return f.User // the reader runs the controller: what to do now
+	}
 	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}
@@ -231,6 +234,7 @@ func (d *Detail) Explain(now time.Time) explain.Diagnosis {
 	}
 	for i := range dg.Findings {
 		dg.Findings[i].Message = text.Printable(dg.Findings[i].Message)
+		dg.Findings[i].User = text.Printable(dg.Findings[i].User)
 	}
 	return dg
 }
@@ -258,8 +262,8 @@ func (d *Detail) verdict(now time.Time) []string {
 	}
 	s := &d.C.Styles
 	v := o.Verdict
-	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return widget.Ago(t, now) })
-	lines := widget.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
+	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return text.Ago(t, now) })
+	lines := text.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
 	st := s.Warn
 	switch v.Status {
 	case objstatus.Current:
@@ -269,7 +273,7 @@ func (d *Detail) verdict(now time.Time) []string {
 	}
 	lines[0] = s.Label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
 	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
-		lines = append(lines, widget.WrapIndent("  "+widget.OneLine(v.Message), d.C.Width, proseIndent+2)...)
+		lines = append(lines, text.WrapIndent("  "+text.OneLine(v.Message, 0), d.C.Width, proseIndent+2)...)
 	}
 	return lines
 }
@@ -303,14 +307,14 @@ func (d *Detail) object(now time.Time) []string {
 	}
 	out := []string{s.Label.Render("Object ") + o.Kind + " " + name + s.Dim.Render(" · ") + gen}
 	if o.DeletionTimestamp != nil {
-		out = append(out, s.Warn.Render("  deleting since "+widget.ClockTime(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
+		out = append(out, s.Warn.Render("  deleting since "+text.TimeOfDay(*o.DeletionTimestamp)+", finalizers "+strings.Join(o.Finalizers, ", ")))
 	}
 	for _, c := range o.Verdict.Conditions {
 		st := c.Status
 		if st != "True" {
 			st = s.Warn.Render(st)
 		}
-		out = append(out, fmt.Sprintf("  %s=%s  %s: %s %s", c.Type, st, c.Reason, widget.OneLine(c.Message), s.Dim.Render("("+widget.Ago(c.LastTransitionTime, now)+")")))
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s %s", c.Type, st, c.Reason, text.OneLine(c.Message, 0), s.Dim.Render("("+text.Ago(c.LastTransitionTime, now)+")")))
 	}
 	if len(o.Events) > 0 {
 		out = append(out, s.Label.Render("Events"))
@@ -324,7 +328,7 @@ func (d *Detail) object(now time.Time) []string {
 		if e.Count > 1 {
 			count = fmt.Sprintf(" ×%d", e.Count)
 		}
-		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, widget.OneLine(e.Message), s.Dim.Render("("+widget.Ago(e.LastSeen, now)+")")))
+		out = append(out, fmt.Sprintf("  %s %s%s  %s %s", typ, e.Reason, count, text.OneLine(e.Message, 0), s.Dim.Render("("+text.Ago(e.LastSeen, now)+")")))
 	}
 	return out
 }
@@ -353,13 +357,13 @@ func (d *Detail) keyOf() *inspector.PodKeyDetail {
 // (Failures, the limiter's consecutive count). A failed key is never
 // rate-limited again, so its count says little: the words say why it stops.
 func FailuresText(k *api.Key) string {
-	n := explain.Plural(k.Failures, "failure")
+	n := text.Plural(k.Failures, "failure")
 	if k.State != api.StateFailed {
 		return n
 	}
 	why := "terminal error, not retried"
 	if r := explain.GaveUp(*k); r != nil {
-		why = "gave up after " + explain.Plural(r.Failures, "retry") + ", not retried"
+		why = "gave up after " + text.Plural(r.Failures, "retry") + ", not retried"
 	}
 	if k.Failures == 0 {
 		return why
@@ -392,12 +396,23 @@ func (d Detail) ReloadNow() (View, tea.Cmd) { return d.Reload() }
 // Resize lays the view out for the terminal's size (View).
 func (d Detail) Resize() (View, tea.Cmd) { return d.setSize(), nil }
 
-// Receive implements Receiver: the walk of the chain behind the key.
-func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
-	if m, ok := msg.(DetailChainMsg); ok {
-		return d.ChainReceived(m), nil, true
+// Receive implements Receiver: a read of the key, and the walk of the
+// chain behind it.
+func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case DetailFetchedMsg:
+		return d.Received(m), nil, nil, true
+	case DetailChainMsg:
+		return d.ChainReceived(m), nil, nil, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(DetailFetchedMsg); ok {
+			if r.Controller == d.Controller && r.Key == d.Key {
+				d.Inflight = false
+			}
+			return d, nil, nil, true
+		}
 	}
-	return d, nil, false
+	return d, nil, nil, false
 }
 
 // due reports whether the view's next read is due (Common.Due).

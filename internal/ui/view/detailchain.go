@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -94,7 +95,7 @@ func (d *Detail) blockerLines() []string {
 		return nil
 	}
 	s := &d.C.Styles
-	lines := widget.WrapIndent("Waits for "+b.Object.Ref()+": "+b.Said()+objwhy.MoreBlockers(more), d.C.Width, proseIndent)
+	lines := text.WrapIndent("Waits for "+b.Object.Ref()+": "+b.Said()+objwhy.MoreBlockers(more), d.C.Width, proseIndent)
 	lines[0] = s.Label.Render("Waits for ") + strings.TrimPrefix(lines[0], "Waits for ")
 	return lines
 }

@@ -3,7 +3,6 @@ package view
 import (
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -26,7 +26,7 @@ var situationOrder = []string{
 // Diagnosis is the one-line diagnosis the header shows — the selected
 // controller's, or the worst one's when all are shown — and how many other
 // controllers are in trouble too. ok is false before the first answer.
-func (t *Top) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
+func (t *TopModel) Diagnosis() (d explain.ControllerDiagnosis, others int, ok bool) {
 	shown := t.shown()
 	if len(shown) == 0 {
 		return d, 0, false
@@ -78,7 +78,12 @@ var sortOrder = map[string]string{
 // follow the sort (longest failing first), so when the first row is
 // another controller's, the label says the rows' rule. A diagnosis wider
 // than the screen takes a second line (the cause comes after the count),
-// with a shorter label first: the cut falls on the least of it.
+// with a shorter label first, whole when two lines hold it. When they do
+// not, the quoted error gives up its middle, as little as makes the rest
+// fit, or its end when it ends the sentence (the error is whole in the
+// error groups, g); and when even that is not enough, the second line ends
+// with "…" and says that help (?) shows the diagnosis whole
+// (DiagnosisWhole).
 func (t *Top) DiagnosisLines() []string {
 	s := &t.C.Styles
 	d, others, ok := t.Diagnosis()
@@ -98,19 +103,9 @@ func (t *Top) DiagnosisLines() []string {
 	if first := t.firstRowController(); first != "" && first != d.Controller {
 		rows = " (rows: " + sortOrder[Sorts[t.Sort]] + ")"
 	}
-	summary := d.Summary
-	// wrapSlack is what wrapping at spaces may leave unused at the end of
-	// the first line.
-	const wrapSlack = 8
-	if over := len(d.Controller) + 3 + len(summary) + len("worst of 9 in trouble: ") + wrapSlack - 2*t.C.Width; over > 0 && d.Quoted != "" && !strings.HasSuffix(summary, d.Quoted) {
-		// Two lines cannot hold it: the quoted error gives up its middle,
-		// so that what follows it (the bucket, the forecast) is read. An
-		// error that ends the sentence keeps its start, cut at the end.
-		if keep := len([]rune(d.Quoted)) - over - 1; keep >= 16 {
-			summary = strings.Replace(summary, d.Quoted, explain.OneLine(d.Quoted, keep), 1)
-		}
+	body := func(summary string) string {
+		return style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
 	}
-	body := style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
 	// From the roomiest label to the shortest; the last one also wraps.
 	labels := []string{""}
 	if others > 0 {
@@ -124,8 +119,9 @@ func (t *Top) DiagnosisLines() []string {
 		labels = []string{"worst" + rows + ": "}
 	}
 	w := t.C.Width
+	whole := body(d.Summary)
 	for _, l := range labels {
-		if line := s.Label.Render(l) + body; lipgloss.Width(line) <= w {
+		if line := s.Label.Render(l) + whole; lipgloss.Width(line) <= w {
 			return []string{line}
 		}
 	}
@@ -134,25 +130,78 @@ func (t *Top) DiagnosisLines() []string {
 	label := labels[0]
 	for _, l := range labels {
 		label = l
-		if lipgloss.Width(l)+lipgloss.Width(body) <= 2*w {
+		if lipgloss.Width(l)+lipgloss.Width(whole) <= 2*w {
 			break
 		}
 	}
-	full := s.Label.Render(label) + body
-	first := widget.Wrap(full, w)[0]
-	// The second line is the rest of the text, cut at the width: not the
-	// wrapped lines joined again, which would put a space into a URL
-	// broken at a "/".
-	rest := ansi.TruncateLeft(full, ansi.StringWidth(first), "")
+	label = s.Label.Render(label)
+	if first, rest := twoLines(label+whole, w); lipgloss.Width(rest) <= w {
+		return []string{first, widget.Fit(rest, w)}
+	}
+	if q := d.Quoted; q != "" && strings.Contains(d.Summary, q) {
+		n := len([]rune(q))
+		if !strings.HasSuffix(d.Summary, q) {
+			// The quoted error gives up its middle: from the least cut
+			// that could do (what overflows the two lines) on, until the
+			// rest fits (a wrap at spaces leaves a few cells unused).
+			over := lipgloss.Width(label+whole) - 2*w
+			for keep := min(n-1, n-over-1); keep >= minQuoted; keep-- {
+				cut := strings.Replace(d.Summary, q, text.OneLine(q, keep), 1)
+				if first, rest := twoLines(label+body(cut), w); lipgloss.Width(rest) <= w {
+					return []string{first, widget.Fit(rest, w)}
+				}
+			}
+		} else if _, rest := twoLines(label+body(strings.TrimSuffix(d.Summary, q)+string([]rune(q)[:min(n, minQuotedEnd)])), w); lipgloss.Width(rest) < w {
+			// The error ends the sentence: it alone gives up its end, as a
+			// table's cell does (it is whole in the error groups, g).
+			first, rest := twoLines(label+whole, w)
+			return []string{first, ansi.Truncate(rest, w, "…")}
+		}
+	}
+	// The sentence itself is cut: say where it is whole.
+	first, rest := twoLines(label+whole, w)
+	more := s.Dim.Render(moreInHelp)
+	return []string{first, ansi.Truncate(rest, w-lipgloss.Width(more), "…") + more}
+}
+
+// minQuoted is the least of a quoted error the header keeps, in runes:
+// below it the error says nothing, and the sentence is cut at its end.
+const minQuoted = 16
+
+// minQuotedEnd is the least of an error that ends the sentence the header
+// keeps before "…": its first word or so, the rest of the sentence whole.
+const minQuotedEnd = 4
+
+// moreInHelp ends a diagnosis two lines cannot hold: where it is whole.
+const moreInHelp = " ? shows it whole"
+
+// twoLines is the header's full line wrapped to w: its first line, and the
+// rest of the text, which fits a second line when it is at most w wide.
+// The rest is cut from full, not the wrapped lines joined again, which
+// would put a space into a URL broken at a "/".
+func twoLines(full string, w int) (first, rest string) {
+	first = text.Wrap(full, w)[0]
+	rest = ansi.TruncateLeft(full, ansi.StringWidth(first), "")
 	for strings.HasPrefix(ansi.Strip(rest), " ") {
 		rest = ansi.TruncateLeft(rest, 1, "") // the space the line broke at, styled or not
 	}
-	return []string{first, widget.Fit(rest, w)}
+	return first, rest
+}
+
+// DiagnosisWhole is the header's diagnosis uncut and unstyled when the
+// header cuts it at its end, for help to show; "" when the header shows it
+// whole (its quoted error cut in the middle at most) or has none yet.
+func (t *Top) DiagnosisWhole() string {
+	d, _, ok := t.Diagnosis()
+	if lines := t.DiagnosisLines(); !ok || !strings.HasSuffix(ansi.Strip(lines[len(lines)-1]), moreInHelp) {
+		return ""
+	}
+	return text.Printable(d.Line())
 }
 
 // firstRowController is the controller of the table's first row, when the
 // table shows the top of the list of all controllers; "" otherwise.
-func (t *Top) firstRowController() string {
+func (t *TopModel) firstRowController() string {
 	if t.Controller != "" || t.Offset != 0 || t.Page == nil || len(t.Page.Items) == 0 {
 		return ""
 	}

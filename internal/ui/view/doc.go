@@ -1,6 +1,6 @@
 // Package view holds the views of `kubectl backoff top`, one file each:
-// the table of keys (top.go, with its header, table, diagnosis and
-// cursor beside it), a key's detail (detail.go), the error groups
+// the table of keys (top.go, over its read model in topmodel.go, with its
+// renderers — header, table, diagnosis, legend — and cursor beside it), a key's detail (detail.go), the error groups
 // (group.go), help (helpview.go), the pod picker (picker.go) and `top
 // --for` (forview.go). Each is a value that implements View; the root
 // (internal/ui) keeps one of each, routes keys, draws, refreshes and
@@ -17,11 +17,16 @@
 // Common is what every view shares: the terminal's size, the styles, the
 // key catalog, the options and the connection. A view's reads are tea.Cmds
 // beside it (read.go, topread.go), stamped with the pauses so far
-// (Common.Stamp), so that the root drops a read sent before a pause.
+// (Common.Stamp), so that the root drops a read sent before a pause. Every
+// view takes its answers in one way, Receiver: the root offers each view
+// what it does not route itself and names no view's answer; a read dropped
+// by a pause comes back as a DroppedMsg, and what a view asks after an
+// answer (a note for the footer, the end of the UI) is an Intent.
 //
 // Adding a view is a file here with a model that implements View (and
 // Receiver when it reads), and one line in the root that registers it
-// (registerView, internal/ui/layer.go); the view that opens it returns an
-// OpenIntent. The six views above predate that line and keep a field each
-// in the root's Model (SlotOf), which the root's tests read.
+// (registerView, ui/layer.go); the view that opens it returns an
+// OpenIntent. The six views above are registered in the same table, but
+// keep a field each in the root's Model (SlotOf), which the root's tests
+// read.
 package view

@@ -17,7 +17,7 @@ const MaxUnreachableRows = 3
 
 // fleet reports whether the view spans several workloads (different
 // controllers, not replicas of one), or a cluster-wide session.
-func (t *Top) fleet() bool {
+func (t *TopModel) fleet() bool {
 	if s := t.C.Conn.Session; s != nil && s.ClusterWide() {
 		return true
 	}

@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	fleetread "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -218,13 +217,13 @@ func (v Fleet) view() string {
 		out = append(out, widget.Fit("fleet · no read has answered yet", w))
 	}
 	if v.err != nil {
-		msg := "⚠ " + widget.OneLine(text.Printable(v.err.Error()))
+		msg := "⚠ " + text.OneLine(text.Printable(v.err.Error()), 0)
 		if v.last != nil {
 			msg += " — showing the read of " + v.last.At.Local().Format(time.TimeOnly)
 		}
 		out = append(out, s.Bad.Render(widget.Fit(msg, w)))
 	} else if v.last != nil && len(v.last.Warnings) > 0 {
-		out = append(out, s.Warn.Render(widget.Fit("partial: "+widget.OneLine(text.Printable(v.last.Warnings[0])), w)))
+		out = append(out, s.Warn.Render(widget.Fit("partial: "+text.OneLine(text.Printable(v.last.Warnings[0]), 0), w)))
 	}
 	if l := v.filterLine(); l != "" {
 		out = append(out, widget.Fit(text.Printable(l), w))
@@ -279,7 +278,7 @@ func (v *Fleet) rowLines(room int) []string {
 		for _, k := range r.WorstKeys[:worst] {
 			retry := "-"
 			if k.RetryInSeconds > 0 {
-				retry = "retry in " + explain.FormatDuration(time.Duration(k.RetryInSeconds*float64(time.Second)))
+				retry = "retry in " + text.FormatDuration(time.Duration(k.RetryInSeconds*float64(time.Second)))
 			}
 			out = append(out, s.Dim.Render(widget.Fit(text.Printable(fmt.Sprintf("   ↳ %s  %s  %d failures  %s", k.Key, k.State, k.Failures, retry)), w)))
 		}
@@ -295,7 +294,7 @@ func fleetRowLine(r *fleetread.Row, w int) string {
 	}
 	oldest := "-"
 	if r.OldestFailureSeconds > 0 {
-		oldest = explain.FormatDuration(time.Duration(r.OldestFailureSeconds * float64(time.Second)))
+		oldest = text.FormatDuration(time.Duration(r.OldestFailureSeconds * float64(time.Second)))
 	}
 	// Escaped before the columns are measured: the names are the server's.
 	p := text.Printable
@@ -353,15 +352,15 @@ func (v Fleet) ReloadNow() (View, tea.Cmd) { return v.Refresh() }
 func (v Fleet) Resize() (View, tea.Cmd) { return v, nil }
 
 // Receive takes a read in. Receiver.
-func (v Fleet) Receive(msg tea.Msg) (View, tea.Cmd, bool) {
+func (v Fleet) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	switch m := msg.(type) {
 	case FleetReadMsg:
-		return v.received(m), nil, true
+		return v.received(m), nil, nil, true
 	case DroppedMsg:
 		if _, ok := m.Msg.(FleetReadMsg); ok {
 			v.reading = false
-			return v, nil, true
+			return v, nil, nil, true
 		}
 	}
-	return v, nil, false
+	return v, nil, nil, false
 }

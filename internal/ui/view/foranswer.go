@@ -6,7 +6,7 @@ import (
 	"time"
 
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // answerLines is the answer `why TYPE/NAME` prints for the object open in
@@ -24,7 +24,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 	s := &c.Styles
 	w := c.Width
 	now := a.Now
-	para := func(text string) []string { return widget.WrapIndent(text, w, proseIndent) }
+	para := func(s string) []string { return text.WrapIndent(s, w, proseIndent) }
 	var out []string
 	ns := ""
 	if a.Object.Namespace != "" {
@@ -57,7 +57,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 	}
 	out = append(out, "", s.Label.Render("Evidence"))
 	for _, e := range a.Verdict.Evidence {
-		out = append(out, para("  "+widget.OneLine(e))...)
+		out = append(out, para("  "+text.OneLine(e, 0))...)
 	}
 	for _, c := range a.Verdict.Conditions {
 		st := c.Status
@@ -68,7 +68,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 		if c.Stale {
 			obs = s.Warn.Render(fmt.Sprintf(" (stale: observed at generation %d)", c.ObservedGeneration))
 		}
-		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, widget.OneLine(c.Message), obs))
+		out = append(out, fmt.Sprintf("  %s=%s  %s: %s%s", c.Type, st, c.Reason, text.OneLine(c.Message, 0), obs))
 	}
 	out = append(out, "", s.Label.Render("Controller"))
 	out = append(out, controllerLines(c, a, now)...)
@@ -80,7 +80,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 		case b.Key == nil:
 			out = append(out, para("  "+b.NotTracked)...)
 		case b.Key.LastError != nil:
-			out = append(out, para("  last error: "+widget.OneLine(b.Key.LastError.Message)+" ("+widget.Ago(b.Key.LastError.At, b.ServerTime)+")")...)
+			out = append(out, para("  last error: "+text.OneLine(b.Key.LastError.Message, 0)+" ("+text.Ago(b.Key.LastError.At, b.ServerTime)+")")...)
 		}
 	}
 	if len(a.Events) > 0 {
@@ -91,7 +91,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 		if typ == "Warning" {
 			typ = s.Warn.Render(typ)
 		}
-		out = append(out, fmt.Sprintf("  %s %s  %s %s", typ, e.Reason, widget.OneLine(e.Message), s.Dim.Render("("+widget.Ago(e.LastSeen, now)+")")))
+		out = append(out, fmt.Sprintf("  %s %s  %s %s", typ, e.Reason, text.OneLine(e.Message, 0), s.Dim.Render("("+text.Ago(e.LastSeen, now)+")")))
 	}
 	return out
 }
@@ -102,7 +102,7 @@ func controllerLines(c *Common, a *objwhy.Answer, now time.Time) []string {
 	if ms := a.Ownership.StatusManagers; len(ms) > 0 {
 		names := make([]string, len(ms))
 		for i, m := range ms {
-			names[i] = m.Manager + " (" + widget.Ago(m.Time, now) + ")"
+			names[i] = m.Manager + " (" + text.Ago(m.Time, now) + ")"
 		}
 		out = append(out, "  status manager: "+strings.Join(names, ", "))
 	}
@@ -117,5 +117,5 @@ func controllerLines(c *Common, a *objwhy.Answer, now time.Time) []string {
 		}
 		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", ctl.Target, ctl.Namespace, instr))
 	}
-	return append(out, widget.WrapIndent(fmt.Sprintf("  found by %s: %s", ctl.Rule, ctl.How), c.Width, proseIndent+2)...)
+	return append(out, text.WrapIndent(fmt.Sprintf("  found by %s: %s", ctl.Rule, ctl.How), c.Width, proseIndent+2)...)
 }

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -248,10 +248,10 @@ func (f *For) statusLine() string {
 		line += s.Warn.Render(" · Events of the Current ones not read (too many): narrow with -l or -n")
 	}
 	if !f.fetchedAt.IsZero() {
-		line += s.Dim.Render(" · updated " + widget.Ago(f.fetchedAt, f.C.Now()))
+		line += s.Dim.Render(" · updated " + text.Ago(f.fetchedAt, f.C.Now()))
 	}
 	if f.err != nil {
-		line += s.Bad.Render(" · ✗ " + widget.OneLine(f.err.Error()))
+		line += s.Bad.Render(" · ✗ " + text.OneLine(f.err.Error(), 0))
 	}
 	if f.C.Paused {
 		line += s.Warn.Render(" · ⏸ PAUSED")
@@ -275,9 +275,9 @@ func (f *For) rows() []string {
 	for i, a := range as {
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
-			waiting = explain.FormatSeconds(a.Waiting.Duration)
+			waiting = text.FormatSeconds(a.Waiting.Duration)
 		}
-		msg := widget.OneLine(a.Verdict.Message)
+		msg := text.OneLine(a.Verdict.Message, 0)
 		if b, more := a.ChainBlocker(); b != nil {
 			msg = "waits for " + b.Object.Ref() + ": " + b.Said() + objwhy.MoreBlockers(more) // what blocks it says more
 		}
@@ -335,6 +335,20 @@ func (f For) Render() string { return f.view() }
 
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (f For) HintKeys() help.KeyMap { return f.keyMap() }
+
+// Receive takes a read of the answers in (Receiver).
+func (f For) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case ForFetchedMsg:
+		return f.Received(m), nil, nil, true
+	case DroppedMsg:
+		if _, ok := m.Msg.(ForFetchedMsg); ok {
+			f.Inflight = false
+			return f, nil, nil, true
+		}
+	}
+	return f, nil, nil, false
+}
 
 // Stale reports whether the view's next read is due (View).
 func (f For) Stale() bool { return f.due() }

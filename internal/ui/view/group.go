@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -144,17 +144,17 @@ func (g *Groups) about(now time.Time) []string {
 	s := &g.C.Styles
 	w := g.C.Width
 	out := []string{""}
-	for _, l := range widget.Wrap(text.Printable(gr.Controller)+": "+widget.OneLine(cmp.Or(gr.Message, gr.Fingerprint)), w) {
+	for _, l := range text.Wrap(text.Printable(gr.Controller)+": "+text.OneLine(cmp.Or(gr.Message, gr.Fingerprint), 0), w) {
 		out = append(out, s.Bold.Render(widget.Fit(l, w)))
 	}
-	meta := explain.Plural(gr.Count, "key")
+	meta := text.Plural(gr.Count, "key")
 	if !gr.FirstSeen.IsZero() && !now.IsZero() {
-		meta += " · failing for " + explain.FormatDuration(now.Sub(gr.FirstSeen))
+		meta += " · failing for " + text.FormatDuration(now.Sub(gr.FirstSeen))
 	}
 	if len(gr.Examples) > 0 {
 		meta += " · e.g. " + text.Printable(strings.Join(gr.Examples, ", "))
 	}
-	for _, l := range widget.Wrap(meta, w) {
+	for _, l := range text.Wrap(meta, w) {
 		out = append(out, s.Dim.Render(widget.Fit(l, w)))
 	}
 	return out[:min(len(out), 5)]
@@ -177,11 +177,11 @@ func (g *Groups) freshness() string {
 	var out string
 	switch {
 	case g.C.Snapshot():
-		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+explain.Timestamp(g.C.SnapshotAt()))
+		out = s.Dim.Render(" · ") + s.Warn.Render("snapshot taken at "+text.Timestamp(g.C.SnapshotAt()))
 	case !g.C.LogEnds().IsZero():
 		out = s.Dim.Render(" · ") + s.Warn.Render(widget.LogEndsText(g.C.LogEnds(), g.C.Now()))
 	case !g.fetchedAt.IsZero():
-		out = s.Dim.Render(" · updated " + widget.Ago(g.fetchedAt, g.C.Now()))
+		out = s.Dim.Render(" · updated " + text.Ago(g.fetchedAt, g.C.Now()))
 	}
 	if g.C.Paused {
 		out += s.Dim.Render(" · ") + s.Warn.Render("⏸ PAUSED")
@@ -203,7 +203,7 @@ func (g *Groups) view() string {
 		summary = "could not read the error groups (v1/errors)"
 	}
 	if g.list != nil {
-		keys := explain.Plural(g.list.Matched, "key")
+		keys := text.Plural(g.list.Matched, "key")
 		if g.Filter != "" {
 			keys += " matching " + widget.DescribeFilter(g.Filter)
 		}
@@ -212,22 +212,22 @@ func (g *Groups) view() string {
 			from = "from the log"
 		}
 		summary = fmt.Sprintf("%s over %s in %s (%s); exact counts, %s",
-			explain.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope, from)
+			text.Plural(len(g.list.Groups), "distinct error"), keys, strings.Join(states, ","), scope, from)
 	}
 	lines := []string{widget.Fit(s.Title.Render("backoff")+s.Dim.Render(" › ")+s.Bold.Render("keys grouped by error")+g.freshness(), w)}
 	// The summary wraps rather than lose its end; its second line takes the
 	// blank line's place, so the rows start where they always do.
-	sum := widget.Wrap(summary, w)
+	sum := text.Wrap(summary, w)
 	sum = sum[:min(len(sum), 2)]
 	for _, l := range sum {
 		lines = append(lines, widget.Fit(l, w))
 	}
 	if g.err != nil {
-		again := "tries again every " + widget.Short(g.C.Opts.Refresh)
+		again := "tries again every " + text.FormatDuration(g.C.Opts.Refresh)
 		if g.C.Paused {
 			again = "ctrl+r tries again"
 		}
-		for _, l := range widget.Wrap("✗ "+widget.ErrText(g.err)+"; "+again+", esc goes back", w) {
+		for _, l := range text.Wrap("✗ "+widget.ErrText(g.err)+"; "+again+", esc goes back", w) {
 			lines = append(lines, s.Bad.Render(widget.Fit(l, w)))
 		}
 	} else if len(sum) < 2 {
@@ -252,20 +252,20 @@ func (g *Groups) view() string {
 	end := min(len(gs), g.offset+g.rows())
 	for i := g.offset; i < end; i++ {
 		gr := &gs[i]
-		count := widget.Thousands(gr.Count) + " keys"
+		count := text.Thousands(gr.Count) + " keys"
 		switch {
 		case narrow:
-			count = widget.Thousands(gr.Count)
+			count = text.Thousands(gr.Count)
 		case gr.Count == 1:
-			count = widget.Thousands(gr.Count) + " key "
+			count = text.Thousands(gr.Count) + " key "
 		}
 		last := "-"
 		if !now.IsZero() {
-			last = widget.Ago(gr.LastSeen, now)
+			last = text.Ago(gr.LastSeen, now)
 		}
 		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Printable(gr.Controller), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.
-		row += widget.FitMessage(widget.OneLine(gr.Fingerprint), w-lipgloss.Width(row))
+		row += widget.FitMessage(text.OneLine(gr.Fingerprint, 0), w-lipgloss.Width(row))
 		if i == g.cursor {
 			lines = append(lines, s.Selected.Render(widget.Fit(row, w)))
 			continue
@@ -326,6 +326,22 @@ func (g Groups) Render() string { return g.view() }
 
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (g Groups) HintKeys() help.KeyMap { return g.C.Keys.group() }
+
+// Receive takes a read of the groups in (Receiver).
+func (g Groups) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case GroupsFetchedMsg:
+		return g.Received(m), nil, nil, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(GroupsFetchedMsg); ok {
+			if r.Seq == g.Seq {
+				g.Loading = false
+			}
+			return g, nil, nil, true
+		}
+	}
+	return g, nil, nil, false
+}
 
 // Stale reports whether the view's next read is due (View).
 func (g Groups) Stale() bool { return g.C.Conn.Session != nil && g.due() }

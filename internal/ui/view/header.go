@@ -3,7 +3,6 @@ package view
 import (
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +13,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -51,7 +50,7 @@ func (t *Top) attachedLine() string {
 	}
 	if at := t.C.SnapshotAt(); !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
-		parts = append(parts, s.Warn.Render("snapshot taken at "+explain.Timestamp(at)))
+		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
 	ended := t.C.LogEnds()
 	if !ended.IsZero() {
@@ -91,7 +90,7 @@ func (t *Top) attachedLine() string {
 		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
 	case t.Err != nil, t.C.Snapshot(), !ended.IsZero():
 	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.Dim.Render("updated "+widget.Ago(t.fetchedAt, t.C.Now())))
+		parts = append(parts, s.Dim.Render("updated "+text.Ago(t.fetchedAt, t.C.Now())))
 	default:
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
@@ -132,25 +131,25 @@ func (t *Top) replica(r inspector.Replica) string {
 		if t.silent() || r.Err != nil {
 			// Silent, or its reads time out: the same outage, counted from
 			// its first unanswered read. The last answer stays below, dimmed.
-			return out + s.Bad.Render("✗ not answering since "+widget.ClockTime(t.quietSince))
+			return out + s.Bad.Render("✗ not answering since "+text.TimeOfDay(t.quietSince))
 		}
 		return out + s.OK.Render("● connected")
 	case cluster.PhaseConnecting, cluster.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
-			st += " in " + widget.Countdown(c.RetryAt, t.C.Now())
+			st += " in " + text.Countdown(c.RetryAt, t.C.Now())
 		}
 		if c.LastError != "" {
-			st += ": " + widget.OneLine(c.LastError)
+			st += ": " + text.OneLine(c.LastError, 0)
 		}
 		return out + s.Warn.Render(st)
 	default:
-		return out + s.Bad.Render("✗ "+string(c.Phase)+": "+widget.OneLine(c.LastError))
+		return out + s.Bad.Render("✗ "+string(c.Phase)+": "+text.OneLine(c.LastError, 0))
 	}
 }
 
 // shown is the controllers the view covers: the selected one, or all.
-func (t *Top) shown() []api.Controller {
+func (t *TopModel) shown() []api.Controller {
 	if t.Overview == nil {
 		return nil
 	}
@@ -190,8 +189,8 @@ func (t *Top) CountsLine() string {
 		nonEmpty bool
 		noDigits bool
 	}{
-		{"   ", widget.Thousands, nil, false, false}, {"  ", widget.Thousands, nil, false, false},
-		{" ", widget.Thousands, nil, false, false}, {" ", widget.Compact, nil, false, false},
+		{"   ", text.Thousands, nil, false, false}, {"  ", text.Thousands, nil, false, false},
+		{" ", text.Thousands, nil, false, false}, {" ", widget.Compact, nil, false, false},
 		{" ", widget.Compact, ShortStates, false, false},
 		{" ", widget.Compact, nil, true, false}, {" ", widget.Compact, ShortStates, true, false},
 		{" ", widget.Compact, ShortStates, true, true},
@@ -255,8 +254,8 @@ func (t *Top) QueryLine() string {
 		if to == 0 {
 			from = 0
 		}
-		bare = fmt.Sprintf("%s–%s of %s matched", widget.Thousands(from), widget.Thousands(to), widget.Thousands(t.Page.Matched))
-		pos = bare + fmt.Sprintf(" (%s tracked)", widget.Thousands(t.Page.Total))
+		bare = fmt.Sprintf("%s–%s of %s matched", text.Thousands(from), text.Thousands(to), text.Thousands(t.Page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", text.Thousands(t.Page.Total))
 	}
 	var chosen []string
 	if st := t.StateList(); len(st) > 0 {
@@ -270,7 +269,7 @@ func (t *Top) QueryLine() string {
 		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(t.Filter.Applied))
 	}
 	if t.Group.Pattern != "" {
-		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(widget.OneLine(t.Group.Fingerprint)))
+		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(text.OneLine(t.Group.Fingerprint, 0)))
 	}
 	line := func(pos string, ctl, sort bool) string {
 		var parts []string

@@ -19,7 +19,7 @@ var Sorts = append([]string{api.SortRetrying, api.SortAttention}, slices.DeleteF
 var SortHelp = map[string]string{
 	api.SortRetrying:  "retrying: keys still retrying first, longest failing on top; terminal failures below them",
 	api.SortAttention: "attention: failing and failed keys first, longest failing on top",
-	api.SortNext:      "next: the soonest retry first",
+	api.SortNext:      "next: the soonest retry first (the NEXT column counting down), then queued and running keys, whose retry has come",
 	api.SortFailures:  "failures: most consecutive failures first",
 	api.SortKey:       "key: by controller, then key",
 	api.SortSince:     "since: the longest failure streak first",
@@ -45,7 +45,7 @@ var columnHelp = [][2]string{
 
 // headerHelp explains the header's lines that do not explain themselves.
 var headerHelp = [][2]string{
-	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (an outage or a permanent error before mere retries); the rows follow the sort instead, and when the first row is another controller's the line says so: \"(rows: longest failing first)\"; a diagnosis too long for one line takes two; tab switches to each controller in turn"},
+	{"worst of N", "\"worst of N controllers in trouble: naive — …\": N controllers have keys in trouble (backing off or failed), and the line diagnoses the worst of them (an outage or a permanent error before mere retries); the rows follow the sort instead, and when the first row is another controller's the line says so: \"(rows: longest failing first)\"; a diagnosis too long for one line takes two, whole but for the middle of the error it quotes (whole in g), or ending \"… ? shows it whole\": then help starts with it; tab switches to each controller in turn"},
 	{"limiters", "each controller's rate limiter in brief: exp 5ms..16m40s is per-item exponential (base..cap), bucket 87/100 a token bucket's tokens left of its burst; when they do not all fit, the line takes turns, a screenful every " + widget.LimiterCycle.String() + ", and (1 of 3) says which is shown"},
 }
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -24,6 +25,9 @@ type Help struct {
 	over   string
 	table  bool
 	scroll int
+	// diagnosis is the table's header diagnosis, whole, when the header
+	// had to cut it (Top.DiagnosisWhole): help is where it says to read it.
+	diagnosis string
 }
 
 // NewHelp is the ? view, not yet opened.
@@ -38,6 +42,13 @@ func NewHelp(c *Common) Help {
 // the top; table says that view is the table.
 func (m Help) Open(keys help.KeyMap, over string, table bool) Help {
 	m.keys, m.over, m.table, m.scroll = keys, over, table, 0
+	m.Clamp()
+	return m
+}
+
+// WithDiagnosis is m showing diagnosis first, whole (none when "").
+func (m Help) WithDiagnosis(diagnosis string) Help {
+	m.diagnosis = diagnosis
 	m.Clamp()
 	return m
 }
@@ -89,14 +100,19 @@ func (m *Help) Lines() []string {
 	if m.C.readOnly {
 		// Why, and what to do instead: a log, a snapshot, a read-only endpoint.
 		lines = lines[:1]
-		for _, l := range widget.Wrap(m.C.refusal(false, ""), w) {
+		for _, l := range text.Wrap(m.C.refusal(false, ""), w) {
 			lines = append(lines, s.Warn.Render(l))
 		}
 		if m.C.Snapshot() {
-			for _, l := range widget.Wrap(m.C.StillText(), w) {
+			for _, l := range text.Wrap(m.C.StillText(), w) {
 				lines = append(lines, s.Warn.Render(l))
 			}
 		}
+		lines = append(lines, "")
+	}
+	if m.diagnosis != "" {
+		lines = append(lines, s.Label.Render("Diagnosis")+s.Dim.Render(" (the header's, whole)"))
+		lines = append(lines, text.WrapIndent("  "+m.diagnosis, w, 2)...)
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.bindings()...)
@@ -107,7 +123,7 @@ func (m *Help) Lines() []string {
 		// The toggles are the table's: elsewhere the states are only named.
 		states += " (" + stateKeyHelp(len(toggles)) + " shows only the states toggled on; none on shows all; a header too narrow for all counts shows the states with keys)"
 	}
-	for i, l := range widget.Wrap(states, w) {
+	for i, l := range text.Wrap(states, w) {
 		if rest, ok := strings.CutPrefix(l, "States"); ok && i == 0 {
 			l = s.Label.Render("States") + s.Dim.Render(rest)
 		} else {
@@ -123,7 +139,7 @@ func (m *Help) Lines() []string {
 		if !table {
 			num, indent = "", 12
 		}
-		rows := widget.WrapIndent("  "+num+name+StateHelp[st], w, indent)
+		rows := text.WrapIndent("  "+num+name+StateHelp[st], w, indent)
 		if rest, ok := strings.CutPrefix(rows[0], "  "+num+name); ok {
 			rows[0] = "  " + num + s.StateStyle(st).Render(name) + rest
 		}
@@ -140,13 +156,13 @@ func (m *Help) Lines() []string {
 	for _, sec := range secs {
 		lines = append(lines, "", s.Label.Render(sec.title))
 		for _, c := range sec.rows {
-			lines = append(lines, widget.WrapIndent("  "+widget.Fit(c[0], 12)+c[1], w, 14)...)
+			lines = append(lines, text.WrapIndent("  "+widget.Fit(c[0], 12)+c[1], w, 14)...)
 		}
 	}
 	if table {
 		lines = append(lines, "", s.Label.Render("Sorts")+s.Dim.Render(" (s cycles)"))
 		for _, o := range Sorts {
-			lines = append(lines, widget.WrapIndent("  "+SortHelp[o], w, 4)...)
+			lines = append(lines, text.WrapIndent("  "+SortHelp[o], w, 4)...)
 		}
 	}
 	for i := range lines {

@@ -15,6 +15,17 @@ import (
 // a view's fields; nil is no intent.
 type Intent any
 
+// FooterIntent is a view's word for the footer after an answer: Note, said
+// while the view is shown; else, when the footer is free, Legend's (asked
+// only then: it marks what it explains as said).
+type FooterIntent struct {
+	Note   string
+	Legend func() string
+}
+
+// QuitIntent ends the UI with Err: an endpoint that never answered.
+type QuitIntent struct{ Err error }
+
 // OpenKeyIntent opens the detail view on a key.
 type OpenKeyIntent struct{ Controller, Key string }
 

@@ -1,8 +1,6 @@
 package view
 
 import (
-	"cmp"
-	"errors"
 	"slices"
 	"strings"
 
@@ -31,19 +29,4 @@ func (t *Top) Legend() string {
 		return ""
 	}
 	return strings.Join(out, "; ") + " (? explains every mark)"
-}
-
-// GaveUp is why the UI ends after the refresh msg, taken in: an endpoint
-// that never answered, after Options.GiveUp, with the error `get` would
-// print; one that refuses the query as given (an unknown --controller), at
-// once. Nil while the UI keeps trying, or once the endpoint answered.
-func (t *Top) GaveUp(msg RefreshedMsg) error {
-	if msg.Seq != t.Seq || t.reached || msg.Err == nil {
-		return nil
-	}
-	_, refused := errors.AsType[*inspector.APIError](msg.PageErr)
-	if refused || t.C.Now().Sub(t.failedSince) >= t.C.Opts.GiveUp {
-		return cmp.Or(msg.PageErr, msg.Err)
-	}
-	return nil
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // A forget or retry pressed where the source cannot do it is answered, not
@@ -57,7 +57,7 @@ func (c *Common) refusal(retry bool, key string) string {
 // StillText says why p and ctrl+r do nothing over a snapshot.
 func (c *Common) StillText() string {
 	return "a snapshot does not change: nothing to pause or refresh (its times stay as they were at " +
-		explain.TimeOfDay(c.SnapshotAt()) + "Z" + "); to watch live, kubectl backoff top TARGET"
+		text.TimeOfDay(c.SnapshotAt()) + "Z" + "); to watch live, kubectl backoff top TARGET"
 }
 
 // RefusedIntent answers a refused action key on the selected key ("" for

@@ -3,7 +3,6 @@ package view
 import (
 	"cmp"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -21,7 +21,7 @@ type column struct {
 	width int
 	right bool
 	name  bool
-	cell  func(r *widget.KeyRow) string
+	cell  func(r *explain.KeyRow) string
 }
 
 // wideWidth is the terminal width from which the -o wide columns show.
@@ -97,9 +97,9 @@ func (t *Top) layout(source bool) []column {
 		next.title, next.width = "NEXT", 8
 	}
 	next.cell = nextRetryCell(next.width)
-	state := column{title: "STATE", width: 9, cell: func(r *widget.KeyRow) string { return r.State }}
+	state := column{title: "STATE", width: 9, cell: func(r *explain.KeyRow) string { return r.State }}
 	if narrow {
-		state.width, state.cell = 7, func(r *widget.KeyRow) string { return cmp.Or(ShortStates[api.State(r.State)], r.State) }
+		state.width, state.cell = 7, func(r *explain.KeyRow) string { return cmp.Or(ShortStates[api.State(r.State)], r.State) }
 		ctlW = 9
 	}
 	cols := []column{state}
@@ -108,38 +108,38 @@ func (t *Top) layout(source bool) []column {
 		if ctlW < len(title) {
 			title = "CTRL" // not "CONTROLL…"
 		}
-		cols = append(cols, column{title: title, width: ctlW, cell: func(r *widget.KeyRow) string { return r.Controller }})
+		cols = append(cols, column{title: title, width: ctlW, cell: func(r *explain.KeyRow) string { return r.Controller }})
 	}
 	switch {
 	case t.fleet():
 		// Several workloads: which pod (and so which controller deployment)
 		// a key is on matters at any width.
-		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
+		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(r *explain.KeyRow) string { return r.Pod }})
 	case multiPod && w >= wideWidth:
-		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(r *widget.KeyRow) string { return r.Pod }})
+		cols = append(cols, column{title: "POD", width: 24, name: true, cell: func(r *explain.KeyRow) string { return r.Pod }})
 	}
 	keyCol := len(cols)
 	cols = append(cols,
-		column{title: "KEY", name: true, cell: func(r *widget.KeyRow) string { return r.Key }},
-		column{title: "FAILS", width: 5, right: true, cell: func(r *widget.KeyRow) string { return r.Failures }},
+		column{title: "KEY", name: true, cell: func(r *explain.KeyRow) string { return r.Key }},
+		column{title: "FAILS", width: 5, right: true, cell: func(r *explain.KeyRow) string { return r.Failures }},
 		next,
 	)
 	if (!t.fleet() || w >= 100) && !narrow {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
-		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *widget.KeyRow) string { return r.Delay }})
+		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *explain.KeyRow) string { return r.Delay }})
 	}
 	if source {
-		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(r *widget.KeyRow) string { return r.Source }})
+		cols = append(cols, column{title: "SOURCE", width: 16, cell: func(r *explain.KeyRow) string { return r.Source }})
 	}
 	if w >= wideWidth {
 		cols = append(cols,
-			column{title: "TOTAL", width: 6, right: true, cell: func(r *widget.KeyRow) string { return r.Total }},
-			column{title: "FAILING FOR", width: 11, right: true, cell: func(r *widget.KeyRow) string { return r.FailingFor }},
-			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *widget.KeyRow) string { return r.LastEvent }},
+			column{title: "TOTAL", width: 6, right: true, cell: func(r *explain.KeyRow) string { return r.Total }},
+			column{title: "FAILING FOR", width: 11, right: true, cell: func(r *explain.KeyRow) string { return r.FailingFor }},
+			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *explain.KeyRow) string { return r.LastEvent }},
 		)
 	}
 	errCol := len(cols)
-	cols = append(cols, column{title: "LAST ERROR", cell: func(r *widget.KeyRow) string { return r.Error(0) }})
+	cols = append(cols, column{title: "LAST ERROR", cell: func(r *explain.KeyRow) string { return r.Error(0) }})
 	used := 2 // the change mark and its space
 	for _, c := range cols {
 		used += c.width + 1
@@ -165,7 +165,7 @@ func (t *Top) layout(source bool) []column {
 		// Every row's key in one namespace, and the keys cut: the namespace
 		// once in the title gives the names their room.
 		cols[keyCol].title = "KEY (" + ns + "/)"
-		cols[keyCol].cell = func(r *widget.KeyRow) string { return strings.TrimPrefix(r.Key, ns+"/") }
+		cols[keyCol].cell = func(r *explain.KeyRow) string { return strings.TrimPrefix(r.Key, ns+"/") }
 		keyW -= len(ns) + 1
 	}
 	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
@@ -199,25 +199,25 @@ func (t *Top) sharedNamespace() string {
 // get says "running 4s", explain.NextRetryText), since a bare "4s" under
 // NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
 // ("for 12m") where the whole time does not fit, never cut.
-func nextRetryCell(w int) func(*widget.KeyRow) string {
-	return func(r *widget.KeyRow) string {
+func nextRetryCell(w int) func(*explain.KeyRow) string {
+	return func(r *explain.KeyRow) string {
 		if !r.Running {
 			return r.NextRetry
 		}
 		d := r.RunningFor
-		if s := "for " + explain.FormatSeconds(d); len(s) <= w {
+		if s := "for " + text.FormatSeconds(d); len(s) <= w {
 			return s
 		}
 		return "for " + coarse(d)
 	}
 }
 
-// coarse is d in its largest unit, rounded down as explain.FormatSeconds
+// coarse is d in its largest unit, rounded down as text.FormatSeconds
 // rounds: "12m", "2h", "3d"; seconds under a minute.
 func coarse(d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return explain.FormatSeconds(d)
+		return text.FormatSeconds(d)
 	case d < time.Hour:
 		return fmt.Sprintf("%dm", d/time.Minute)
 	case d < 24*time.Hour:
@@ -263,7 +263,7 @@ func (t *Top) Table() []string {
 	cells := make([]string, len(cols))
 	for i := range t.ShownRows() {
 		k := &t.Page.Items[i]
-		row := widget.NewKeyRow(k, now)
+		row := explain.NewKeyRow(&k.Key, k.Pod, now)
 		for j, c := range cols {
 			v := text.Printable(c.cell(&row)) // names and errors are the cluster's text
 			switch {
@@ -316,7 +316,7 @@ func (t *Top) SelectedLine() string {
 	if k.LastError == nil {
 		return widget.Fit(line+s.Dim.Render("no error"), t.C.Width)
 	}
-	return line + widget.FitMessage(widget.OneLine(k.LastError.Message), max(0, t.C.Width-lipgloss.Width(line)))
+	return line + widget.FitMessage(text.OneLine(k.LastError.Message, 0), max(0, t.C.Width-lipgloss.Width(line)))
 }
 
 // view renders the whole top view in height-1 lines (the root adds the
@@ -350,19 +350,19 @@ func (t *Top) problem() []string {
 		title = "lost " + where
 	}
 	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		widget.ClockTime(t.lastSent), explain.FormatSeconds(t.C.Now().Sub(t.failedSince)))
+		text.TimeOfDay(t.lastSent), text.FormatSeconds(t.C.Now().Sub(t.failedSince)))
 	next := t.lastSent.Add(t.C.Opts.Refresh)
-	retry := "tries again in " + widget.Countdown(next, t.C.Now())
+	retry := "tries again in " + text.Countdown(next, t.C.Now())
 	if !next.After(t.C.Now()) {
 		retry = "tries again now"
 	}
-	retry += ", every " + widget.Short(t.C.Opts.Refresh)
+	retry += ", every " + text.FormatDuration(t.C.Opts.Refresh)
 	switch {
 	case t.C.Paused:
 		retry = "paused: ctrl+r tries again"
 	case !t.reached:
 		giveUp := t.C.Opts.GiveUp - t.C.Now().Sub(t.failedSince)
-		retry += fmt.Sprintf("; gives up in %s if it never answers", widget.Short(max(0, giveUp).Truncate(time.Second)))
+		retry += fmt.Sprintf("; gives up in %s if it never answers", text.FormatDuration(max(0, giveUp).Truncate(time.Second)))
 	default:
 		retry += "; the last answer stays below"
 	}
@@ -373,7 +373,7 @@ func (t *Top) problem() []string {
 		err = say(err)
 	}
 	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(err), retry} {
-		body = append(body, widget.Wrap(l, inner)...)
+		body = append(body, text.Wrap(l, inner)...)
 	}
 	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")
 }

@@ -11,8 +11,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -23,18 +21,17 @@ var sortWords = map[string]string{api.SortAttention: "attention", api.SortNext: 
 // a fleet's rows (headerHeight).
 const HeaderLines = 6
 
-// Top is the live table of keys: what it asks the endpoint for, and
-// the last answer. The cursor follows a key, not a row: across refreshes
-// and re-sorts it stays on the key the user chose.
+// Top is the live table of keys: the view over its read model (TopModel:
+// the query, the last answer, the pacing of its reads, the rows changed),
+// with what is the view's own — the filter line, the cursor, a drill-down
+// — and its renderers beside it (table.go, header.go, diagnosis.go,
+// legend.go). The cursor follows a key, not a row: across refreshes and
+// re-sorts it stays on the key the user chose.
 type Top struct {
-	C *Common
+	TopModel
 
-	// The query.
-	Controller string
-	states     map[api.State]bool
-	Sort       int
-	Filter     widget.Filter
-	Offset     int
+	// Filter is the filter line: what it applies is the query's q.
+	Filter widget.Filter
 
 	// The selection: the row the cursor is on, and the key it follows ("" to
 	// take whatever key lands under the cursor, after a scroll).
@@ -43,40 +40,6 @@ type Top struct {
 	// chosen is true once the user moved the cursor: until then it stays
 	// on the first row, the worst key under the attention order.
 	chosen bool
-
-	// The last answer.
-	Overview  *inspector.Overview
-	Page      *inspector.KeyList
-	Groups    []api.ErrorGroup // the last error groups read, for the diagnosis
-	fetchedAt time.Time
-	Err       error
-	// reached is true once the endpoint answered at all; failedSince is when
-	// the current run of failed refreshes began.
-	reached     bool
-	failedSince time.Time
-
-	// Rows changed since the previous refresh of the same query.
-	prevQuery string
-	prev      map[string]string
-	changed   map[string]bool
-
-	Seq      int
-	Inflight bool
-	lastSent time.Time
-	// quietSince is when the first read the endpoint has not answered
-	// since its last answer was sent: where "not answering since" starts,
-	// through the reads that time out after it.
-	quietSince time.Time
-	// GroupsAt and groupsFor say when, and for which controller filter, the
-	// error groups behind the diagnosis were last asked for (see refresh).
-	GroupsAt  time.Time
-	groupsFor string
-	// groupsFailing says whether some key failed in the overview read with
-	// the last groups.
-	groupsFailing bool
-	// Asked is the page size of the last read sent (see refit), refitSeq
-	// the seq of refit's last read.
-	Asked, refitSeq int
 
 	// Drill is the view before a drill-down into an error group, which esc
 	// restores; nil when the view is not a drill-down.
@@ -87,7 +50,7 @@ type Top struct {
 
 // NewTop is the table, with the initial selection of the options (--controller, --state, -q).
 func NewTop(c *Common) Top {
-	t := Top{C: c, Filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter), states: map[api.State]bool{}, Controller: c.Opts.Controller}
+	t := Top{TopModel: TopModel{C: c, states: map[api.State]bool{}, Controller: c.Opts.Controller}, Filter: widget.NewFilter(c.Keys.FilterKeys(), c.Opts.Filter)}
 	for _, s := range c.Opts.States {
 		t.states[s] = true
 	}
@@ -102,59 +65,6 @@ func (t *Top) Query() inspector.KeyQuery {
 	}
 }
 
-// StateList is the states toggled on, in the toggles' order: of every
-// state a source may have, so that --state unknown selects before the first
-// v1/controllers says the source is a log (an endpoint refuses it).
-func (t *Top) StateList() []api.State {
-	var out []api.State
-	for _, s := range query.LogStates {
-		if t.states[s] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func queryID(q inspector.KeyQuery) string {
-	return fmt.Sprintf("%s|%s|%s|%v|%s|%d|%d", q.Controller, q.Q, q.Error, q.States, q.Sort, q.Limit, q.Offset)
-}
-
-// Refresh starts a fetch of what the top view shows.
-func (t *Top) Refresh() tea.Cmd {
-	t.Seq++
-	t.Inflight = true
-	t.lastSent = t.C.Now()
-	if t.quietSince.IsZero() {
-		t.quietSince = t.lastSent
-	}
-	t.Asked = t.Query().Limit
-	// The diagnosis line changes slowly and its error groups cost the
-	// endpoint a pass over every key: ask for them every diagnosisEvery, not
-	// on every refresh, so that each viewer costs the controller one cheap
-	// page a second.
-	// Keys starting or stopping to fail change the diagnosis at once: then
-	// the groups are read on this refresh.
-	groups := t.GroupsAt.IsZero() || t.groupsFor != t.Controller || failing(t.Overview) != t.groupsFailing ||
-		t.lastSent.Sub(t.GroupsAt) >= DiagnosisEvery
-	if groups {
-		t.GroupsAt, t.groupsFor = t.lastSent, t.Controller
-	}
-	return t.C.Stamp(refreshCmd(t.C.Conn.Ctx, t.C.Conn.Session, t.C.Opts.Clock, t.Seq, t.Query(), groups))
-}
-
-// failing reports whether some key of ov is in backoff or failed.
-func failing(ov *inspector.Overview) bool {
-	if ov == nil {
-		return false
-	}
-	for i := range ov.Controllers {
-		if explain.InTrouble(&ov.Controllers[i]) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // Selected is the key under the cursor.
 func (t *Top) Selected() *inspector.PodKey {
 	if t.Page == nil || t.Cursor < 0 || t.Cursor >= len(t.Page.Items) {
@@ -163,95 +73,36 @@ func (t *Top) Selected() *inspector.PodKey {
 	return &t.Page.Items[t.Cursor]
 }
 
-// matched is how many keys the query matches, as last reported.
-func (t *Top) matched() int {
-	if t.Page == nil {
-		return 0
-	}
-	return t.Page.Matched
-}
-
 // setSize refetches when the number of rows changed.
 func (t Top) setSize() (Top, tea.Cmd) {
 	t.Filter.SetWidth(t.C.Width)
 	return t, t.Refit()
 }
 
-// Received takes a refresh in: the cursor finds its key again (or its
-// nearest neighbour, with a note saying so), and the rows that changed
-// since the previous refresh of the same query are marked.
+// Received takes a refresh in: the read model takes the answer (take),
+// the cursor finds its key again (or its nearest neighbour, with a note
+// saying so), and an endpoint older than the sort order asked sorts by the
+// one before it.
 func (t Top) Received(msg RefreshedMsg) (Top, tea.Cmd, string) {
-	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
-		// Still right for the diagnosis when a newer page query is under way.
-		// Noted here too, not only when asked: the first refresh is sent
-		// from Init, whose model is not kept.
-		t.GroupsAt, t.groupsFor = msg.FetchedAt, msg.GroupsFor
-		if msg.Groups != nil {
-			t.Groups = msg.Groups.Groups
-			t.groupsFailing = failing(msg.Overview)
-		}
-	}
-	if msg.Seq != t.Seq {
+	if !t.accept(msg) {
 		return t, nil, "" // a newer query is under way
 	}
-	t.Inflight = false
 	cur := Sorts[t.Sort]
 	if next, ok := inspector.OlderSort(cur); ok && inspector.SortRefused(msg.PageErr, cur, msg.Overview, t.Overview) {
 		// An endpoint older than the order: sort by the one before it.
 		t.Sort = slices.Index(Sorts, next)
 		return t, t.Refresh(), fmt.Sprintf("this endpoint does not sort by %s: sorted by %s", cur, sortWords[next])
 	}
-	t.Err = msg.Err
-	if msg.Err == nil {
-		t.reached, t.failedSince, t.quietSince = true, time.Time{}, time.Time{}
-	} else if t.failedSince.IsZero() {
-		t.failedSince = msg.FetchedAt
-	}
-	switch {
-	case msg.Overview != nil && msg.Err == nil:
-		t.Overview = msg.Overview
-		t.C.SetCapabilities(msg.Overview)
-	case msg.Overview != nil && t.Overview != nil:
-		// Keep the last counts on screen; show how the replicas stand now.
-		ov := *t.Overview
-		ov.Replicas = msg.Overview.Replicas
-		t.Overview = &ov
-	case msg.Overview != nil:
-		t.Overview = msg.Overview
-	}
-	if msg.Page == nil {
+	old, paged := t.take(msg, t.Query())
+	if !paged {
 		return t, nil, ""
 	}
-	old := t.Page
-	t.Page, t.fetchedAt = msg.Page, msg.FetchedAt
-	// The same query at another page size shows the same rows: a page
-	// read again to fit (refit) compares with the one before, and keeps
-	// its marks, which say what the last refresh changed.
-	q := t.Query()
-	q.Limit = 0
-	id := queryID(q)
-	sigs := make(map[string]string, len(msg.Page.Items))
-	marked := t.changed
-	t.changed = map[string]bool{}
-	for _, k := range msg.Page.Items {
-		rid := rowID(&k)
-		sigs[rid] = signature(&k.Key)
-		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.Seq == t.refitSeq && marked[rid] {
-			t.changed[rid] = true
-		}
-	}
-	t.prev, t.prevQuery = sigs, id
 	return t, nil, t.follow(old)
 }
 
-// signature is what makes a row "changed" when it differs between refreshes.
-func signature(k *api.Key) string {
-	var lastErr time.Time
-	if k.LastError != nil {
-		lastErr = k.LastError.At
-	}
-	return fmt.Sprintf("%s|%d|%d|%d|%d", k.State, k.Failures, k.Reconciles, k.NextRetryAt.UnixNano(), lastErr.UnixNano())
-}
+// Refresh starts a read of what the table shows: its query, at the rows
+// that fit.
+func (t *Top) Refresh() tea.Cmd { return t.read(t.Query()) }
 
 // update handles the top view's keys (the drill-down's esc included), and
 // returns what the root must do.
@@ -331,6 +182,36 @@ func (t Top) Render() string { return t.view() }
 
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (t Top) HintKeys() help.KeyMap { return t.Keys() }
+
+// Receive takes a refresh in (Receiver): the table's note, or the legend
+// of its marks when the footer is free, for the footer; the end of the UI
+// when the endpoint was never reached (GaveUp).
+func (t Top) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	switch m := msg.(type) {
+	case RefreshedMsg:
+		next, cmd, note := t.Received(m)
+		if err := next.GaveUp(m); err != nil {
+			return next, cmd, QuitIntent{Err: err}, true
+		}
+		return next, cmd, FooterIntent{Note: note, Legend: next.Legend}, true
+	case DroppedMsg:
+		if r, ok := m.Msg.(RefreshedMsg); ok {
+			// The diagnosis' groups are asked for again on the next read,
+			// as they would have been had this one been taken in.
+			if r.GroupsAsked {
+				t.GroupsAt = time.Time{}
+			}
+			if r.Seq == t.Seq {
+				t.Inflight = false
+			}
+			return t, nil, nil, true
+		}
+	}
+	return t, nil, nil, false
+}
+
+// HelpLead is the diagnosis, whole, when the header cut it (HelpLead).
+func (t Top) HelpLead() string { return t.DiagnosisWhole() }
 
 // Stale reports whether the view's next read is due (View).
 func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }

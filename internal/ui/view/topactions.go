@@ -15,7 +15,7 @@ import (
 
 // bucketed reports whether controller's limiter has a token bucket, as the
 // last overview describes it.
-func (t *Top) bucketed(controller string) bool {
+func (t *TopModel) bucketed(controller string) bool {
 	if t.Overview == nil || controller == "" {
 		return false
 	}
@@ -27,7 +27,7 @@ func (t *Top) bucketed(controller string) bool {
 // limiters of the controllers it acts on as the last overview describes
 // them: those with a token bucket, and explain.NextFailureWait when it
 // acts on one controller ("" for several).
-func (t *Top) Forecast(act *widget.Action) {
+func (t *TopModel) Forecast(act *widget.Action) {
 	on := act.ActedOn()
 	act.Buckets = nil
 	for _, c := range on {
@@ -43,7 +43,7 @@ func (t *Top) Forecast(act *widget.Action) {
 
 // Row is the key as the top view's page last read it; nil when the page
 // does not hold it.
-func (t *Top) Row(controller, key string) *api.Key {
+func (t *TopModel) Row(controller, key string) *api.Key {
 	if p := t.Page; p != nil {
 		for i := range p.Items {
 			if k := &p.Items[i].Key; k.Controller == controller && k.Key == key {
@@ -87,7 +87,7 @@ func (t *Top) filteredSet(requeue bool) widget.Action {
 }
 
 // actionControllers is the controller shown, or every one that accepts forget.
-func (t *Top) actionControllers() []string {
+func (t *TopModel) actionControllers() []string {
 	if t.Controller != "" {
 		return []string{t.Controller}
 	}
@@ -101,20 +101,3 @@ func (t *Top) actionControllers() []string {
 	}
 	return out
 }
-
-// silentAfter is how many refresh periods a read may stay unanswered
-// before the endpoint is said not to answer: two refreshes missed.
-const silentAfter = 2
-
-// silent reports whether the endpoint has not answered the read sent at
-// quietSince (the first unanswered read) for silentAfter refreshes: a stopped process (SIGSTOP) takes
-// the connection and says nothing, and the header must not go on saying
-// "connected" (the read fails only at --request-timeout). Whether a read
-// is in flight does not matter: between a read that timed out and the next
-// one nothing has answered either, and "connected" means a fresh answer
-// came (it said so, stopped, for 10 s after each timeout).
-func (t *Top) silent() bool {
-	return !t.quietSince.IsZero() && t.C.Now().Sub(t.quietSince) >= silentAfter*t.C.Opts.Refresh
-}
-
-func (t *Top) due() bool { return t.C.Due(t.Inflight, t.lastSent) }

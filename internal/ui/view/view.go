@@ -13,7 +13,7 @@ import (
 //
 // Adding a view is a file of this package with a model that implements
 // View (and Receiver, when it reads), and one line in the root that
-// registers it (registerView, internal/ui/layer.go); the view that opens it
+// registers it (registerView, ui/layer.go); the view that opens it
 // returns an OpenIntent. The view's own update, view and refresh stay
 // typed: the methods of View are their adapters, at the end of each
 // view's file.
@@ -35,6 +35,12 @@ type View interface {
 	ReloadNow() (View, tea.Cmd)
 	// Resize lays the view out again for the terminal's new size.
 	Resize() (View, tea.Cmd)
+}
+
+// HelpLead is a view that has something to say first in the ? view opened
+// over it: what it had no room to show whole (the table's diagnosis).
+type HelpLead interface {
+	HelpLead() string
 }
 
 // FilterView is a view with a filter line typed in modeFilter.
@@ -64,12 +70,16 @@ func SlotOf[M any, V View](field func(*M) *V) Slot[M] {
 }
 
 // Receiver is a view that takes messages in: the answers of its reads.
-// The root offers it every message it does not route itself; ok reports
-// that the message was the view's. A read dropped because it was sent
-// before the pause the UI is in arrives as a DroppedMsg, so that the view
-// knows its read is no longer under way.
+// Every view receives its answers this one way: the root offers each view
+// every message it does not route itself (keys, the clock, the actions'
+// results), and names no view's answer; ok reports that the message was
+// the view's, and in is what the view asks of the root after it (a note
+// for the footer, the end of the UI), as a key's intent is. A read dropped
+// because it was sent before the pause the UI is in arrives as a
+// DroppedMsg, so that the view knows its read is no longer under way: the
+// pause is a message, the root writes no view's fields.
 type Receiver interface {
-	Receive(msg tea.Msg) (v View, cmd tea.Cmd, ok bool)
+	Receive(msg tea.Msg) (v View, cmd tea.Cmd, in Intent, ok bool)
 }
 
 // DroppedMsg is Msg, a view's read, dropped: it was sent before the pause

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // A failed read is shown on one line: what failed and why. The inspector's
@@ -26,7 +28,7 @@ func CauseText(err error) string {
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		s = strings.Replace(s, ue.Error(), ue.Err.Error(), 1)
 	}
-	return OneLine(urlPattern.ReplaceAllStringFunc(s, shortURL))
+	return text.OneLine(urlPattern.ReplaceAllStringFunc(s, shortURL), 0)
 }
 
 // shortURL is a URL's route: the last two segments of its path, which name

@@ -2,7 +2,6 @@ package widget
 
 import (
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // BulkSpread spreads a bulk retry, so a herd is not released at once.
@@ -253,7 +253,7 @@ func (c *Confirmation) UpdateInput(msg tea.Msg) tea.Cmd {
 func (c *Confirmation) Prompt() []string {
 	a := c.Act
 	if !a.Bulk() {
-		who := fmt.Sprintf("%s %s (%s)", text.Printable(a.Controller), text.Printable(a.Key), explain.Plural(a.Failures, "failure"))
+		who := fmt.Sprintf("%s %s (%s)", text.Printable(a.Controller), text.Printable(a.Key), text.Plural(a.Failures, "failure"))
 		if a.Requeue {
 			out := []string{"Retry " + who + " now?"}
 			if a.Permanent {
@@ -274,16 +274,16 @@ func (c *Confirmation) Prompt() []string {
 	n := "counting… keys"
 	switch {
 	case c.err != nil:
-		n = "? keys (dry run failed: " + OneLine(c.err.Error()) + ")"
+		n = "? keys (dry run failed: " + text.OneLine(c.err.Error(), 0) + ")"
 	case c.Count >= 0:
-		n = explain.Plural(c.Count, "key")
+		n = text.Plural(c.Count, "key")
 	}
 	if a.Requeue {
 		// One line each, wrapped at the dialog's width: two halves of a
 		// sentence wrapped apart broke it twice at 60 columns.
 		return []string{
 			fmt.Sprintf("Retry %s %s now?", n, a.What),
-			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", Short(BulkSpread)),
+			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", text.FormatDuration(BulkSpread)),
 		}
 	}
 	next := "a next failure waits only the base delay."
@@ -347,7 +347,7 @@ func (c *Confirmation) View(st *Styles, width int) string {
 const ReasonHint = "why: recorded with the reset, shown on the object"
 
 // wrapFit wraps s to w cells.
-func wrapFit(s string, w int) string { return strings.Join(Wrap(s, w), "\n") }
+func wrapFit(s string, w int) string { return strings.Join(text.Wrap(s, w), "\n") }
 
 // Overlay draws box centred over the screen's lines.
 func Overlay(screen, box string, width, height int) string {

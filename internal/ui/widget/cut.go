@@ -1,13 +1,9 @@
 package widget
 
-import (
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-)
+import "github.com/kubectl-backoff/kubectl-backoff/internal/text"
 
 // Keys and error messages too wide for their column are cut in the middle,
-// as the CLI cuts them (explain.CutMiddle), measured in terminal cells.
+// as the CLI cuts them (text.CutMiddle), measured in terminal cells.
 
 // keyTail is how many cells at its end a key keeps when cut: the name's
 // distinguishing suffix ("ved-00012"), at least half the room.
@@ -29,29 +25,14 @@ func FitKey(s string, w int) string {
 // when it must be, keeping two thirds for its end, from a word's start:
 // "sync with…503 Service Unavailable".
 func FitMessage(s string, w int) string {
-	return fitMiddle(s, w, explain.MessageTail(w-1), true)
+	return fitMiddle(s, w, text.MessageTail(w-1), true)
 }
 
 // fitMiddle pads s to exactly w cells or, when wider, cuts it in the
-// middle keeping tail cells of its end (see explain.CutMiddle).
+// middle keeping tail cells of its end (see text.CutMiddle).
 func fitMiddle(s string, w, tail int, words bool) string {
 	if w <= 0 {
 		return ""
 	}
-	return Fit(explain.CutMiddle(s, w, tail, words, cells), w)
-}
-
-// cells measures text in terminal cells. Cells, not bytes or runes: a wide
-// rune at a cut goes whole, and the gap it leaves is padded.
-var cells = explain.Measure{
-	Width: ansi.StringWidth,
-	Head:  func(s string, n int) string { return ansi.Truncate(s, n, "") },
-	Tail: func(s string, n int) string {
-		sw := ansi.StringWidth(s)
-		end := ansi.TruncateLeft(s, sw-n, "")
-		if ansi.StringWidth(end) > n { // a wide rune straddled the cut
-			end = ansi.TruncateLeft(s, sw-n+1, "")
-		}
-		return end
-	},
+	return Fit(text.CutMiddle(s, w, tail, words, text.Cells), w)
 }

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // FilterState is the three states of a filter, as in bubbles/list.
@@ -136,7 +137,7 @@ func (f *Filter) View(st *Styles, w int) []string {
 		if f.refused {
 			msg = "✗ enter applies nothing: " + f.invalid + " — fix it, or esc goes back to " + DescribeFilter(f.before)
 		}
-		for _, l := range Wrap(msg, w) {
+		for _, l := range text.Wrap(msg, w) {
 			lines = append(lines, st.StatusErr.Render(Fit(l, w)))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // ForecastLine is the herd before it hits: how many keys fall due in each
@@ -46,9 +47,9 @@ func ForecastLine(s *Styles, ov *inspector.Overview, controller string, now time
 	sums := []string{"none due"}
 	if due > 0 {
 		sums = []string{
-			fmt.Sprintf("%s due (of %s pending) · peak %s/s at +%ds", Thousands(due), Thousands(pending), Thousands(peak), at),
-			fmt.Sprintf("%s due · peak %s/s at +%ds", Thousands(due), Thousands(peak), at),
-			fmt.Sprintf("%s due", Thousands(due)),
+			fmt.Sprintf("%s due (of %s pending) · peak %s/s at +%ds", text.Thousands(due), text.Thousands(pending), text.Thousands(peak), at),
+			fmt.Sprintf("%s due · peak %s/s at +%ds", text.Thousands(due), text.Thousands(peak), at),
+			fmt.Sprintf("%s due", text.Thousands(due)),
 		}
 	}
 	for _, sum := range sums {

@@ -4,13 +4,13 @@ package widget
 
 import (
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"strings"
 	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // LimiterCycle is how long each screenful of limiters shows when they do
@@ -31,7 +31,7 @@ func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) st
 			line += s.Label.Render(" · bucket tokens ") + tok
 		}
 		if c.QueueDepth != nil {
-			line += s.Label.Render(" · queue ") + Thousands(*c.QueueDepth)
+			line += s.Label.Render(" · queue ") + text.Thousands(*c.QueueDepth)
 		}
 		if lipgloss.Width(line) <= width {
 			return line
@@ -71,7 +71,7 @@ func briefLimiter(c *api.Controller) string {
 	for _, comp := range c.Limiter.Components {
 		switch comp.Name {
 		case api.SourceItemExponential:
-			parts = append(parts, "exp "+Short(comp.BaseDelay.Duration)+".."+Short(comp.MaxDelay.Duration))
+			parts = append(parts, "exp "+text.FormatDuration(comp.BaseDelay.Duration)+".."+text.FormatDuration(comp.MaxDelay.Duration))
 		case api.SourceBucket:
 			parts = append(parts, "bucket "+bucketTokens(c))
 		default:

@@ -1,10 +1,6 @@
 package widget
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -18,7 +14,7 @@ import (
 // prints one of them).
 func LogReadPart(s *Styles, lr *api.LogRead) string {
 	out := s.Label.Render("log ")
-	for i, f := range ReadFacts(lr) {
+	for i, f := range explain.ReadFacts(lr) {
 		switch {
 		case f.Short == "":
 		case i == 0:
@@ -34,28 +30,13 @@ func LogReadPart(s *Styles, lr *api.LogRead) string {
 	return out
 }
 
-// Recognised is what of a log was read, by dialect, in the dialects'
-// order: "Flux (JSON) 3, controller-runtime 12"; "" when no line was
-// recognised. The header's log part and `get --from-logs`' note both say
-// it this way.
-func Recognised(lr *api.LogRead) string {
-	var b strings.Builder
-	for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s %d", text.Printable(d), lr.Recognised[d]) // a dialect file's name
-	}
-	return b.String()
-}
-
 // LogEndsText says what a saved log's times count from: "log ends
 // 22:08:26 (1m05s ago)", with the date when it is older than a day (a
 // time of day alone would read as today's).
 func LogEndsText(end, now time.Time) string {
-	at := explain.TimeOfDay(end)
+	at := text.TimeOfDay(end)
 	if now.Sub(end) > 24*time.Hour {
-		at = explain.Timestamp(end)
+		at = text.Timestamp(end)
 	}
-	return "log ends " + at + " (" + explain.Ago(end, now) + ")"
+	return "log ends " + at + " (" + text.Ago(end, now) + ")"
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // TestReadFactsBothRenderings: every count a LogRead holds is said once,
@@ -17,7 +18,7 @@ func TestReadFactsBothRenderings(t *testing.T) {
 	lr := &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
 		Unreadable: 1, Example: `{"msg":"Reconciler error"}`, Untimed: 5, Implausible: 2, YearAssumed: 7}
 	var long []string
-	for _, f := range ReadFacts(lr) {
+	for _, f := range explain.ReadFacts(lr) {
 		long = append(long, f.Long)
 	}
 	wantLong := []string{

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // barEighths draw a bar's last cell in eighths, so small delays still show.
@@ -58,7 +59,7 @@ func Timeline(s *Styles, k *api.Key, w int) []string {
 	for i, a := range hist {
 		delay := "-"
 		if a.Delay.Duration > 0 {
-			delay = Short(a.Delay.Duration)
+			delay = text.FormatDuration(a.Delay.Duration)
 		}
 		outcome := a.Outcome
 		switch a.Outcome {
@@ -69,7 +70,7 @@ func Timeline(s *Styles, k *api.Key, w int) []string {
 		default:
 			outcome = Fit(outcome, 13)
 		}
-		line := fmt.Sprintf("%s %s %s %7s %s %s", ClockTime(a.At), Fit(why(a), whyWidth), outcome, delay,
+		line := fmt.Sprintf("%s %s %s %7s %s %s", text.TimeOfDay(a.At), Fit(why(a), whyWidth), outcome, delay,
 			s.Bar.Render(Fit(bar(a.Delay.Duration, peak, barW), barW)), Fit(runs[i], errW))
 		out = append(out, line)
 	}
@@ -120,7 +121,7 @@ func errorRuns(hist []api.Attempt, k *api.Key) (cells []string, before int) {
 		for j < len(hist) && hist[j].Error != "" && hist[j].Error == hist[i].Error {
 			j++
 		}
-		msg := OneLine(hist[i].Error)
+		msg := text.OneLine(hist[i].Error, 0)
 		if n := j - i; n > 1 && msg != "" {
 			msg = fmt.Sprintf("×%d %s", n, msg)
 		}

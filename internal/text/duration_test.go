@@ -1,11 +1,10 @@
-package explain_test
+package text_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 func TestFormatDuration(t *testing.T) {
@@ -40,7 +39,7 @@ func TestFormatDuration(t *testing.T) {
 		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d04h"},
 	}
 	for _, tt := range tests {
-		if got := explain.FormatDuration(tt.d); got != tt.want {
+		if got := text.FormatDuration(tt.d); got != tt.want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
@@ -71,7 +70,7 @@ func TestFormatSeconds(t *testing.T) {
 		{25*time.Hour + 59*time.Minute, "1d01h"},
 	}
 	for _, tt := range tests {
-		if got := explain.FormatSeconds(tt.d); got != tt.want {
+		if got := text.FormatSeconds(tt.d); got != tt.want {
 			t.Errorf("FormatSeconds(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
@@ -85,66 +84,22 @@ func TestCountdownAndAgo(t *testing.T) {
 		{time.Time{}, "-", "-"},
 		{at(3*time.Minute + time.Second), "3m01s", "just now"},
 		{at(80 * time.Millisecond), "<1s", "just now"},
-		{explainNow, "due", "just now"},
+		{textNow, "due", "just now"},
 		{at(-243 * time.Microsecond), "due", "<1s ago"},
 		{at(-2 * time.Second), "due", "2s ago"},
 		{at(-2900 * time.Millisecond), "due", "2s ago"}, // whole seconds, rounded down
 		{at(-26 * time.Hour), "due", "1d02h ago"},
 	}
 	for _, tt := range tests {
-		if got := explain.Countdown(tt.t, explainNow); got != tt.wantCountdown {
+		if got := text.Countdown(tt.t, textNow); got != tt.wantCountdown {
 			t.Errorf("Countdown(%v) = %q, want %q", tt.t, got, tt.wantCountdown)
 		}
-		if got := explain.Ago(tt.t, explainNow); got != tt.wantAgo {
+		if got := text.Ago(tt.t, textNow); got != tt.wantAgo {
 			t.Errorf("Ago(%v) = %q, want %q", tt.t, got, tt.wantAgo)
 		}
 	}
 }
 
-func TestNextRetryText(t *testing.T) {
-	tests := []struct {
-		name string
-		key  api.Key
-		want string
-	}{
-		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, "4s"},
-		{"backoff, due", api.Key{State: api.StateBackoff, NextRetryAt: at(-243 * time.Microsecond)}, "due"},
-		{"scheduled, due now", api.Key{State: api.StateScheduled, NextRetryAt: explainNow}, "due"},
-		{"queued", api.Key{State: api.StateQueued, NextRetryAt: at(-time.Second)}, "ready"},
-		{"running: elapsed, not a countdown", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond), NextRetryAt: at(time.Second)}, "running 2s"},
-		{"running, start unknown", api.Key{State: api.StateRunning}, "-"},
-		{"idle", api.Key{State: api.StateIdle}, "-"},
-		{"failed", api.Key{State: api.StateFailed, NextRetryAt: at(time.Second)}, "-"},
-	}
-	for _, tt := range tests {
-		if got := explain.NextRetryText(tt.key, explainNow); got != tt.want {
-			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
+var textNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-// TestNextRetryCompact: the narrow column's variant differs only for a
-// running key, and neither counts down from an unknown server clock.
-func TestNextRetryCompact(t *testing.T) {
-	tests := []struct {
-		name          string
-		key           api.Key
-		now           time.Time
-		text, compact string
-	}{
-		{"backoff", api.Key{State: api.StateBackoff, NextRetryAt: at(4200 * time.Millisecond)}, explainNow, "4s", "4s"},
-		{"backoff, server clock unknown", api.Key{State: api.StateBackoff, NextRetryAt: at(time.Second)}, time.Time{}, "-", "-"},
-		{"queued", api.Key{State: api.StateQueued}, explainNow, "ready", "ready"},
-		{"running", api.Key{State: api.StateRunning, StartedAt: at(-2600 * time.Millisecond)}, explainNow, "running 2s", "2s"},
-		{"running, start unknown", api.Key{State: api.StateRunning}, explainNow, "-", "-"},
-		{"idle", api.Key{State: api.StateIdle}, explainNow, "-", "-"},
-	}
-	for _, tt := range tests {
-		if got := explain.NextRetryText(tt.key, tt.now); got != tt.text {
-			t.Errorf("%s: NextRetryText = %q, want %q", tt.name, got, tt.text)
-		}
-		if got := explain.NextRetryCompact(tt.key, tt.now); got != tt.compact {
-			t.Errorf("%s: NextRetryCompact = %q, want %q", tt.name, got, tt.compact)
-		}
-	}
-}
+func at(d time.Duration) time.Time { return textNow.Add(d) }

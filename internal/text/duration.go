@@ -1,10 +1,8 @@
-package explain
+package text
 
 import (
 	"fmt"
 	"time"
-
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // FormatDuration formats a duration as people read it, the one way `get`,
@@ -74,10 +72,12 @@ func FormatSeconds(d time.Duration) string {
 }
 
 // Countdown is the time left until t at now, as FormatSeconds writes it:
-// "4m12s", "<1s", or "due" once t has come; "-" when there is no t.
+// "4m12s", "<1s", or "due" once t has come; "-" when there is no t, or no
+// now (the server's clock not yet read: a countdown from the viewer's own
+// clock would be wrong by the skew between the two).
 func Countdown(t, now time.Time) string {
 	switch {
-	case t.IsZero():
+	case t.IsZero(), now.IsZero():
 		return "-"
 	case !t.After(now):
 		return "due"
@@ -95,32 +95,4 @@ func Ago(t, now time.Time) string {
 		return "just now"
 	}
 	return FormatSeconds(now.Sub(t)) + " ago"
-}
-
-// NextRetryText is what a "next retry" column shows for k at now: the
-// countdown for a backoff or scheduled key ("4m12s", "due"; "-" while now,
-// the server's clock, is unknown), "ready" for a queued key, the time a
-// running key has been running ("running 2s"), and "-" otherwise.
-func NextRetryText(k api.Key, now time.Time) string { return nextRetryIn(k, now, "running ") }
-
-// NextRetryCompact is NextRetryText for a narrow column: a running key
-// shows only how long it has been running ("2s").
-func NextRetryCompact(k api.Key, now time.Time) string { return nextRetryIn(k, now, "") }
-
-// nextRetryIn is the rule of both: running prefixes a running key's time.
-func nextRetryIn(k api.Key, now time.Time, running string) string {
-	switch k.State {
-	case api.StateBackoff, api.StateScheduled:
-		if now.IsZero() {
-			return "-"
-		}
-		return Countdown(k.NextRetryAt, now)
-	case api.StateQueued:
-		return "ready"
-	case api.StateRunning:
-		if !k.StartedAt.IsZero() {
-			return running + FormatSeconds(now.Sub(k.StartedAt))
-		}
-	}
-	return "-"
 }

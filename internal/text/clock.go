@@ -1,4 +1,4 @@
-package explain
+package text
 
 import "time"
 
@@ -28,6 +28,3 @@ func TimeOfDayMillis(t time.Time) string {
 // Timestamp is t with its date, "2006-01-02 15:04:05 UTC", for what is read
 // days later (a snapshot's time).
 func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
-
-// clock formats a server time as a wall-clock time of day, in UTC.
-func clock(t time.Time) string { return TimeOfDay(t) }

@@ -1,4 +1,4 @@
-package widget
+package explain
 
 import (
 	"testing"
@@ -6,19 +6,18 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // A key's cells, as top's table and get print them, from one function.
 func TestKeyRow(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	backoff := inspector.PodKey{Pod: "demo/ctrl-0", Key: api.Key{Controller: "naive", Key: "demo/naive-00001", State: api.StateBackoff,
+	backoff := api.Key{Controller: "naive", Key: "demo/naive-00001", State: api.StateBackoff,
 		Failures: 17, TotalFailures: 20, NextRetryAt: now.Add(4*time.Minute + 12*time.Second), Delay: metav1.Duration{Duration: 5 * time.Minute},
 		DelaySource: api.SourceItemExponential, FirstFailureAt: now.Add(-66 * time.Second),
-		LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n connect: connection refused", Class: api.ClassTransient, At: now.Add(-time.Second)}}}
-	r := NewKeyRow(&backoff, now)
+		LastError: &api.ErrorRecord{Message: "dial tcp 10.0.0.7:443:\n connect: connection refused", Class: api.ClassTransient, At: now.Add(-time.Second)}}
+	r := NewKeyRow(&backoff, "demo/ctrl-0", now)
 	for _, c := range []struct{ name, got, want string }{
 		{"State", r.State, "backoff"},
 		{"Failures", r.Failures, "17"},
@@ -30,7 +29,7 @@ func TestKeyRow(t *testing.T) {
 		{"LastEvent", r.LastEvent, "-"},
 		{"Class", r.Class, api.ClassTransient},
 		{"Error(0)", r.Error(0), "dial tcp 10.0.0.7:443: connect: connection refused"},
-		{"Error(20)", r.Error(20), explain.OneLine(backoff.LastError.Message, 20)},
+		{"Error(20)", r.Error(20), text.OneLine(backoff.LastError.Message, 20)},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -40,8 +39,8 @@ func TestKeyRow(t *testing.T) {
 		t.Error("a key in backoff is not running")
 	}
 
-	running := inspector.PodKey{Key: api.Key{Controller: "naive", Key: "demo/b", State: api.StateRunning, StartedAt: now.Add(-4 * time.Second)}}
-	r = NewKeyRow(&running, now)
+	running := api.Key{Controller: "naive", Key: "demo/b", State: api.StateRunning, StartedAt: now.Add(-4 * time.Second)}
+	r = NewKeyRow(&running, "", now)
 	if !r.Running || r.RunningFor != 4*time.Second || r.NextRetry != "running 4s" || r.Delay != "-" || r.Source != "-" || r.HasError || r.Error(0) != "" || r.Class != "-" {
 		t.Errorf("running key's row = %+v", r)
 	}

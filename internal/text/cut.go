@@ -1,9 +1,9 @@
-package explain
+package text
 
 import (
 	"strings"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Text too wide for its room is cut in the middle, not at the end: keys of
@@ -19,6 +19,22 @@ type Measure struct {
 	Width func(s string) int
 	// Head is the longest start of s at most n wide; Tail the longest end.
 	Head, Tail func(s string, n int) string
+}
+
+// Cells measures text in terminal cells, as a terminal UI lays it out.
+// Cells, not bytes or runes: a wide rune at a cut goes whole, and the gap
+// it leaves is the caller's to pad.
+var Cells = Measure{
+	Width: ansi.StringWidth,
+	Head:  func(s string, n int) string { return ansi.Truncate(s, n, "") },
+	Tail: func(s string, n int) string {
+		sw := ansi.StringWidth(s)
+		end := ansi.TruncateLeft(s, sw-n, "")
+		if ansi.StringWidth(end) > n { // a wide rune straddled the cut
+			end = ansi.TruncateLeft(s, sw-n+1, "")
+		}
+		return end
+	},
 }
 
 // Runes measures text in runes.
@@ -90,7 +106,7 @@ func wordStart(s, end string, most int, m Measure) string {
 // its middle (CutMiddle, keeping MessageTail for the end); n <= 0 keeps it
 // whole. What it returns is Printable: it is text for a terminal.
 func OneLine(s string, n int) string {
-	s = text.Printable(strings.Join(strings.Fields(s), " "))
+	s = Printable(strings.Join(strings.Fields(s), " "))
 	if n <= 0 {
 		return s
 	}

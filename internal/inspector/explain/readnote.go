@@ -1,10 +1,14 @@
-package widget
+package explain
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // ReadFact is one thing the log-read note says: top's header draws Short,
@@ -69,4 +73,19 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Recognised is what of a log was read, by dialect, in the dialects'
+// order: "Flux (JSON) 3, controller-runtime 12"; "" when no line was
+// recognised. The header's log part and `get --from-logs`' note both say
+// it this way.
+func Recognised(lr *api.LogRead) string {
+	var b strings.Builder
+	for i, d := range slices.Sorted(maps.Keys(lr.Recognised)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", text.Printable(d), lr.Recognised[d]) // a dialect file's name
+	}
+	return b.String()
 }

@@ -1,12 +1,11 @@
-package widget
+package explain
 
 import (
 	"strconv"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // KeyRow is one key as a table of keys shows it, cell by cell: what the
@@ -21,7 +20,7 @@ type KeyRow struct {
 	// Failures is the consecutive failures, as the rate limiter counts
 	// them; Total, the failures since the key was first seen.
 	Failures, Total string
-	// NextRetry is when the key is tried again (explain.NextRetryText):
+	// NextRetry is when the key is tried again (NextRetryText):
 	// "4m12s", "due", "ready", "running 4s", "-".
 	NextRetry string
 	// Running says the key is running, for RunningFor: a narrow column
@@ -45,15 +44,15 @@ type KeyRow struct {
 }
 
 // NewKeyRow is k's row at now, the server's time its countdowns and ages
-// count from.
-func NewKeyRow(k *inspector.PodKey, now time.Time) KeyRow {
+// count from; pod is the replica that serves it ("" for one).
+func NewKeyRow(k *api.Key, pod string, now time.Time) KeyRow {
 	r := KeyRow{
-		Controller: k.Controller, Key: k.Key.Key, Pod: k.Pod,
+		Controller: k.Controller, Key: k.Key, Pod: pod,
 		State:    string(k.State),
 		Failures: strconv.Itoa(k.Failures), Total: strconv.Itoa(k.TotalFailures),
-		NextRetry: explain.NextRetryText(k.Key, now),
+		NextRetry: NextRetryText(*k, now),
 		Running:   k.State == api.StateRunning && !k.StartedAt.IsZero(),
-		Delay:     "-", Source: Dash(k.DelaySource),
+		Delay:     "-", Source: dash(k.DelaySource),
 		FailingFor: span(k.FirstFailureAt, now), LastEvent: span(k.LastEventAt, now),
 		Class: "-",
 	}
@@ -61,25 +60,25 @@ func NewKeyRow(k *inspector.PodKey, now time.Time) KeyRow {
 		r.RunningFor = now.Sub(k.StartedAt)
 	}
 	if d := k.Delay.Duration; d > 0 {
-		r.Delay = Short(d)
+		r.Delay = text.FormatDuration(d)
 	}
 	if e := k.LastError; e != nil {
-		r.HasError, r.message, r.resolved = true, e.Message, explain.ErrorResolved(&k.Key)
-		r.Class = Dash(e.Class)
+		r.HasError, r.message, r.resolved = true, e.Message, ErrorResolved(k)
+		r.Class = dash(e.Class)
 	}
 	return r
 }
 
 // Error is the last error on one line, cut to n runes (n <= 0: whole),
-// after explain.ResolvedMark when a reconcile has succeeded since: the
+// after ResolvedMark when a reconcile has succeeded since: the
 // error is history. "" for none.
 func (r KeyRow) Error(n int) string {
 	if !r.HasError {
 		return ""
 	}
-	msg := explain.OneLine(r.message, n)
+	msg := text.OneLine(r.message, n)
 	if r.resolved {
-		return explain.ResolvedMark + msg
+		return ResolvedMark + msg
 	}
 	return msg
 }
@@ -89,5 +88,13 @@ func span(t, now time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return explain.FormatSeconds(now.Sub(t))
+	return text.FormatSeconds(now.Sub(t))
+}
+
+// dash is s, or "-" for none.
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
