@@ -55,6 +55,11 @@ var (
 	retryIn = regexp.MustCompile(`(?i)\b(?:retry(?:ing)?|re-?queu(?:e|ing)|try again)\s+(?:in|after)\s+((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s))+)\b`)
 	// retryCount: a stated count ("retry count: 11", "retry #3").
 	retryCount = regexp.MustCompile(`(?i)\bretry count:? ?(\d+)|\bretry #(\d+)`)
+	// statedFailures: the queue's count of a key's earlier failures, said
+	// beside its retry ("Retrying syncing claim KEY, failure 16",
+	// "because failures 3 < threshold 5"): handlers print NumRequeues
+	// before AddRateLimited, so with this failure the key has N+1.
+	statedFailures = regexp.MustCompile(`(?i)\bfailures?[ =:#]+(\d+)\b`)
 	// nsName is a cache key in a message: namespace/name (a DNS label, a
 	// DNS subdomain), or /name.
 	nsName = regexp.MustCompile(`^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)?/[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
@@ -92,6 +97,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	dropLead := drop != nil && drop[0] == opens
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
 	if fail == nil && !dropLead && !requeueLead {
+		if retry != nil && drop == nil {
+			return f.countLine(msg)
+		}
 		return Record{}, false
 	}
 	// From here the line looks like a failure: a miss says why.
@@ -171,6 +179,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if m := retryCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1] + m[2])
 		r.Retries = n
+	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
+		r.Retries = n + 1
 	}
 	if m := retryIn.FindStringSubmatch(msg); m != nil && drop == nil {
 		if d, err := time.ParseDuration(m[1]); err == nil && d > 0 {
@@ -200,6 +210,46 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Message += " (opens the message, before the key and its error)"
 	}
 	r.Bare = !said && !dropLead && !requeueLead
+	return r, true
+}
+
+// statedFailures is the count of earlier failures a line states, in its
+// message or a failures field.
+func (f *fields) statedFailures(msg string) (int, bool) {
+	v := f.failures
+	if m := statedFailures.FindStringSubmatch(msg); m != nil {
+		v = m[1]
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil && n >= 0
+}
+
+// countLine reads a line that says it will retry a key and how many times
+// it failed, but not the error (that is on the attempt's other line): a
+// CountLine, whose count goes to the failure of the same attempt. It must
+// be logged at error or warning level and name one key.
+func (f *fields) countLine(msg string) (Record, bool) {
+	n, ok := f.statedFailures(msg)
+	if !ok || !f.severe {
+		return Record{}, false
+	}
+	r := Record{What: CountLine, At: f.at, Dialect: genericName, Retries: n + 1}
+	switch key, _, found := messageKey(msg); {
+	case f.alt != "":
+		r.Namespace, r.Name = splitKey(f.alt)
+	case found:
+		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
+		if strings.HasPrefix(key, "/") {
+			r.Namespace = ""
+		}
+	default:
+		return Record{}, false
+	}
+	if r.Name == "" {
+		return Record{}, false
+	}
+	r.Controller = f.kcmController(f.genericController(msg, 0, -1), false)
+	r.Message = strconv.Quote(statedFailures.FindString(msg))
 	return r, true
 }
 

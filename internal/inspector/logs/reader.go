@@ -136,7 +136,7 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.noteDated(r.At)
 		}
 		s.diag.record(r.Dialect, d)
-		s.add1(r, line)
+		r = s.add1(r, line)
 		if s.opts.ExplainLines != nil {
 			lr := reading(r)
 			lr.Line, lr.Implausible = line, d.implausible
