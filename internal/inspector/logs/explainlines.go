@@ -163,11 +163,13 @@ func (s *Store) explain(lr LineReading) {
 
 // explainReadyLocked takes the queued readings once no failure waits.
 func (s *Store) explainReadyLocked() []LineReading {
-	if len(s.pending) > 0 || len(s.explainQ) == 0 {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld {
 		return nil
 	}
 	out := s.explainQ
 	s.explainQ = nil
+	// Records held for time order were read after the lines around them.
+	slices.SortStableFunc(out, func(a, b LineReading) int { return a.Line - b.Line })
 	for i := range out {
 		if into, ok := s.mergedInto[out[i].Line]; ok {
 			delete(s.mergedInto, out[i].Line)

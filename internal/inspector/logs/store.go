@@ -72,6 +72,10 @@ type Store struct {
 	// when each key's handler last logged a failure.
 	pending []pendingBare
 	handled map[string]handledAt
+	// readingHeld says a saved read holds its records for time order;
+	// order is what it knows of its lines' order (order.go).
+	readingHeld bool
+	order       ordering
 	// counts are failure counts stated on a line of their own, waiting
 	// for the failure line of their attempt (attempt.go).
 	counts map[string]statedCount
@@ -274,6 +278,8 @@ func (s *Store) applyLocked(r Record) {
 	}
 	e, newest := s.entryLocked(r.Controller, r.Key(), r.At)
 	if known && r.At.Before(newest) {
+		s.order.late++
+		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
 		e.lateLocked(r)
 		return
 	}

@@ -238,25 +238,27 @@ func TestWildLogs(t *testing.T) {
 		},
 		{
 			file: "kubernetes-29735.log", ref: day(2016, 7, 28),
+			// Pasted newest first: read in time order.
 			keys: []wildKey{
-				{controller: "deployment-controller", key: "default/application-unstable", failures: 1,
-					lastError: `error creating replica set application-unstable: replicasets "application-unstable-900752437" already exists`},
 				{controller: "deployment-controller", key: "default/application-celery-unstable", failures: 1,
 					lastError: `error creating replica set application-celery-unstable: replicasets "application-celery-unstable-1891916216" already exists`},
+				{controller: "deployment-controller", key: "default/application-unstable", failures: 1,
+					lastError: `error creating replica set application-unstable: replicasets "application-unstable-900752437" already exists`},
 			},
-			dialects: map[string]int{"kube-controller-manager (klog text)": 2}, at: "2016-07-26T12:42:27.615754Z", clientGo: true,
+			dialects: map[string]int{"kube-controller-manager (klog text)": 2}, at: "2016-07-26T12:42:27.557964Z", clientGo: true,
 		},
 		{
 			file: "kubernetes-26673.log", ref: day(2016, 7, 28),
 			keys: []wildKey{
 				{controller: "deployment-controller", key: "default/application-unstable", failures: 2,
 					lastError: `error creating replica set application-unstable: replicasets "application-unstable-900752437" already exists`},
-				{controller: "deployment-controller", key: "default/application-celery-unstable", failures: 1,
-					lastError: `error creating replica set application-celery-unstable: replicasets "application-celery-unstable-1891916216" already exists`},
 				{controller: "deployment-controller", key: "default/application-celery-worker-unstable", failures: 1,
 					lastError: `error creating replica set application-celery-worker-unstable: replicasets "application-celery-worker-unstable-3295993310" already exists`},
+				{controller: "deployment-controller", key: "default/application-celery-unstable", failures: 1,
+					lastError: `error creating replica set application-celery-unstable: replicasets "application-celery-unstable-1891916216" already exists`},
 			},
-			dialects: map[string]int{"kube-controller-manager (klog text)": 4}, at: "2016-07-26T12:42:26.557562Z", clientGo: true,
+			// Its lines are not in time order: read sorted.
+			dialects: map[string]int{"kube-controller-manager (klog text)": 4}, at: "2016-07-26T12:42:26.706639Z", clientGo: true,
 		},
 		{
 			file: "kubernetes-44724.log", ref: day(2017, 4, 21),
