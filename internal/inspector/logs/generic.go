@@ -93,7 +93,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 	retry := retryPhrase.FindStringIndex(msg)
 	// The shape: what the message opens with.
 	opens := opening(msg)
-	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || failAfterKey(msg, opens, fail[0]))
+	subject := ""
+	if fail != nil {
+		subject = controllerSubject(msg, opens, fail[0])
+	}
+	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
 	if fail == nil && !dropLead && !requeueLead {
@@ -191,6 +195,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		return miss("its key field is empty")
 	}
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
+	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
+		r.Controller = subject
+	}
 	r.Template = template(msg)
 	// What was read, for --explain-lines.
 	switch {
@@ -260,6 +267,29 @@ func opening(msg string) int {
 		return len(name) + 2
 	}
 	return 0
+}
+
+// controllerSubject is the controller a message names as the subject of
+// its failure phrase at fail: `"NAME" controller failed to sync "key",
+// err: ERR` (library-go's base controller, HandleError before
+// AddRateLimited), "NAME reconciler failed to reconcile KEY: ERR": one
+// name, then the word controller or reconciler. "" when it names none.
+func controllerSubject(msg string, opens, fail int) string {
+	if fail < opens {
+		return ""
+	}
+	words := strings.Fields(msg[opens:fail])
+	if len(words) != 2 {
+		return ""
+	}
+	if w := strings.ToLower(words[1]); w != "controller" && w != "reconciler" {
+		return ""
+	}
+	name := strings.Trim(words[0], `"'`)
+	if name == "" || strings.ContainsAny(name, `/"'`) {
+		return ""
+	}
+	return name
 }
 
 // failAfterKey says whether the failure phrase at fail follows the key

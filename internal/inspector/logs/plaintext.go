@@ -10,7 +10,8 @@ import (
 // or not. These are Go's standard log (`2018/09/04 16:00:22 msg`, no
 // level), the bracketed tags of Rancher's and Calico's loggers
 // (`2021/09/08 16:20:28 [ERROR] msg`, `2017-09-26 19:50:06.716
-// [WARNING][1] cache.go 246: msg`), and zap's console encoder with a
+// [WARNING][1] cache.go 246: msg`), klog's line with its header cut
+// before the thread id (`1 controller.go:135] msg`), and zap's console encoder with a
 // message no dialect names (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
 // generic reader reads their messages as it reads any other's. A line
 // with none of time, level or caller is not read: without one of them
@@ -68,6 +69,15 @@ func parsePlain(line []byte, f *fields) bool {
 			parts = parts[1:]
 		}
 	}
+	// klog's header cut off before its thread id (a paste's tail, or
+	// prose quoting a line: `"1 controller.go:135] msg"`): the caller
+	// follows.
+	if w := firstWord(bytes.TrimLeft(rest, `"`)); !seen && digits(w) {
+		after := bytes.TrimLeft(bytes.TrimLeft(rest, `"`)[len(w):], " ")
+		if c := firstWord(after); bytes.Contains(c, []byte(".go:")) && bytes.HasSuffix(c, []byte("]")) {
+			rest = after
+		}
+	}
 	// A caller: "file.go:123 " or Calico's "file.go 246: ".
 	if w := firstWord(rest); bytes.HasSuffix(w, []byte(".go")) || bytes.Contains(w, []byte(".go:")) {
 		if c := callerStem(w); len(c) > 0 {
@@ -90,7 +100,13 @@ func parsePlain(line []byte, f *fields) bool {
 		}
 		rest = rest[:i]
 	}
-	f.msg = string(bytes.TrimSpace(rest))
+	rest = bytes.TrimSpace(rest)
+	if line := bytes.TrimSpace(line); line[0] == '"' && rest[len(rest)-1] == '"' && bytes.Count(rest, []byte(`"`))%2 == 1 {
+		// The line quoted whole (prose quoting a log line): its closing
+		// quote is not the message's.
+		rest = rest[:len(rest)-1]
+	}
+	f.msg = string(rest)
 	return true
 }
 

@@ -191,7 +191,15 @@ func TestWildLogs(t *testing.T) {
 			keys:     []wildKey{{controller: "helmrelease", key: "kraan-test/microservice", failures: 1, lastError: `namespaces "simple" not found`}},
 			dialects: map[string]int{"controller-runtime (JSON)": 1}, at: "2020-11-24T09:14:28.484Z",
 		},
-		{file: "manageiq-pods-788.log", unreadable: 1},
+		{
+			// The stack trace a viewer expanded into real lines: the first
+			// line is the record cut inside its "stacktrace", every field
+			// read before it.
+			file: "manageiq-pods-788.log",
+			keys: []wildKey{{controller: "manageiq-controller", key: "cp4waiops/im-iminstall", failures: 1,
+				lastError: `Deployment.apps "httpd" is invalid: spec.template.spec.volumes[2].name: Duplicate value: "user-auth-config"`}},
+			dialects: map[string]int{"controller-runtime (JSON)": 1}, at: "2022-01-20T18:59:36.201749Z",
+		},
 		{file: "argo-applicationset-52.log"},
 		{file: "argo-applicationset-352.log"},
 		{file: "argo-cd-14184.log"},
