@@ -48,6 +48,11 @@ type fields struct {
 	// noLevel says the line's format writes no level (Go's standard
 	// log): not info, unknown.
 	noLevel bool
+	// bare says the line is a message alone, without time, level or
+	// caller (a paste of its text): read only when it opens with the
+	// failure (or its controller's name and the failure), names one key
+	// and states its error after it.
+	bare bool
 }
 
 // wants says whether the value of key is kept: the others are skipped

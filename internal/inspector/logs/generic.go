@@ -114,7 +114,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	// Go's standard log writes no level: a line that says it failed and
 	// will retry (or gave up) is not an info line for want of one.
-	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) {
+	if f.bare && !lead && !dropLead {
+		return miss("is a message alone (no time, level or caller), read only when it opens with the failure before its key and error")
+	}
+	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) && !(f.bare && lead) {
 		what := msg
 		if fail != nil {
 			what = msg[fail[0]:fail[1]]
@@ -179,6 +182,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	if r.Error == "" {
 		r.Error = errorAfter(msg, start)
+	}
+	if f.bare && (keyAt < 0 || !strings.Contains(msg[keyAt:], ": ")) {
+		return miss("is a message alone (no time, level or caller), and states no error after its key")
 	}
 	if m := retryCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1] + m[2])

@@ -14,8 +14,9 @@ import (
 // before the thread id (`1 controller.go:135] msg`), and zap's console encoder with a
 // message no dialect names (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
 // generic reader reads their messages as it reads any other's. A line
-// with none of time, level or caller is not read: without one of them
-// the "message" could be anything (a shell prompt, a stack frame).
+// with none of time, level or caller is read only as a bare message, in
+// the generic reader's strictest shape: without one of them the "message"
+// could be anything (a shell prompt, a stack frame).
 func parsePlain(line []byte, f *fields) bool {
 	rest := bytes.TrimSpace(line)
 	seen := false
@@ -89,7 +90,20 @@ func parsePlain(line []byte, f *fields) bool {
 		}
 		seen = true
 	}
-	if !seen || len(rest) == 0 {
+	if !seen {
+		// A message alone (a paste of its text, an inline code span): no
+		// time, level or caller to tell it from a shell prompt or a stack
+		// frame, so only the generic reader's strictest shape reads it
+		// (fields.bare).
+		rest = bytes.Trim(rest, "`")
+		if len(rest) == 0 || !f.bareOK(rest) {
+			return false
+		}
+		f.bare, f.noLevel = true, true
+		f.msg = string(rest)
+		return true
+	}
+	if len(rest) == 0 {
 		return false
 	}
 	f.noLevel = !levelSeen
@@ -132,4 +146,12 @@ func stdlogTime(b []byte) (time.Time, int) {
 		}
 	}
 	return t, n
+}
+
+// bareOK says whether a line with no time, level or caller may be a bare
+// message: it opens with a letter or a quote (not a frame's tab, a
+// prompt's $ or #, a path's /), and holds an error after ": ".
+func (f *fields) bareOK(line []byte) bool {
+	c := line[0]
+	return (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '"') && bytes.Contains(line, []byte(": "))
 }

@@ -17,7 +17,10 @@ import (
 //     (library-go's `"NAME" controller failed to sync "key", err: ERR`):
 //     the controller is NAME, the key the quoted "key";
 //   - klog's line with its header cut before the thread id, quoted in
-//     prose (`"1 controller.go:135]  error syncing 'ns/x': …, requeuing"`).
+//     prose (`"1 controller.go:135]  error syncing 'ns/x': …, requeuing"`);
+//   - a message alone (no time, level or caller: an inline code span),
+//     read only when it opens with the failure (or its controller's name
+//     and the failure), then the key, then the error.
 func TestLineShapesOfBatch4(t *testing.T) {
 	cr312 := readTestdata(t, "testdata/batch4/312-namespace-config-operator-json-reconciler-error-request-slash-stored-break.log")
 	cr312 = strings.TrimRight(cr312, "\n")
@@ -31,6 +34,10 @@ func TestLineShapesOfBatch4(t *testing.T) {
 		{"JSON cut in its key", cut, "", "", ""},
 		{"klog text opening with a quoted name", strings.TrimPrefix(strings.TrimSpace(readTestdata(t, "testdata/batch4/302-library-go-blockquote-klog-controller-failed-to-sync-key.log")), "> "),
 			"TargetConfigController", "key", "synthetic requeue request"},
+		{"a message alone", strings.TrimSpace(readTestdata(t, "testdata/batch4/303-library-go-inline-message-only-controller-failed-to-sync.log")),
+			"OAuthRouteCheckEndpointAccessibleController", "key", `Get "https://oauth-openshift.apps.prod..com/healthz": EOF`},
+		{"a message alone, not opening with the failure", `Waited for caches of ns/x to sync: failed to sync: timed out`, "", "", ""},
+		{"a message alone, no error after its key", `failed to sync "ns/x"`, "", "", ""},
 		{"klog tail quoted in prose", strings.Split(readTestdata(t, "testdata/batch4/321-system-upgrade-controller-quoted-klog-tails-in-prose.log"), "\n")[2],
 			"controller", "system-upgrade/k3s-agent", "handler system-upgrade-controller: Get https://update.k3s.io/v1-release/channels/latest: dial tcp 10.0.0.1:443: connect: network is unreachable"},
 	} {
