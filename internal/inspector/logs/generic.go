@@ -402,7 +402,10 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 	// The kind between the verb and the key: "Error syncing Longhorn node".
 	var kind []string
 	for w := range strings.FieldsSeq(msg[start:keyAt]) {
-		if !verbWords[strings.ToLower(w)] {
+		// Brackets and quotes around the key are not the kind's, nor
+		// words that name a key of no kind ("error syncing key (ns/x)").
+		w = strings.Trim(w, `"'([{<`)
+		if w != "" && !verbWords[strings.ToLower(w)] && !keyWords[strings.ToLower(w)] {
 			kind = append(kind, w)
 		}
 	}
@@ -412,6 +415,9 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 	}
 	return strings.Join(kind, " ")
 }
+
+// keyWords name a key without saying its kind.
+var keyWords = map[string]bool{"key": true, "item": true, "object": true, "resource": true, "request": true}
 
 // verbWords are the words of the failure and drop phrases, not a kind.
 var verbWords = map[string]bool{

@@ -38,6 +38,10 @@ func TestLineShapesOfBatch4(t *testing.T) {
 			"OAuthRouteCheckEndpointAccessibleController", "key", `Get "https://oauth-openshift.apps.prod..com/healthz": EOF`},
 		{"a message alone, not opening with the failure", `Waited for caches of ns/x to sync: failed to sync: timed out`, "", "", ""},
 		{"a message alone, no error after its key", `failed to sync "ns/x"`, "", "", ""},
+		// syndesisio/syndesis#3271 (operator-sdk 0.0.5, logrus text):
+		// "key" and the bracket are no kind to name the controller by.
+		{"a key in brackets after the word key", `time="2018-08-02T07:56:30Z" level=error msg="error syncing key (myproject/app): service account token not found"`,
+			"unknown", "myproject/app", "service account token not found"},
 		{"klog tail quoted in prose", strings.Split(readTestdata(t, "testdata/batch4/321-system-upgrade-controller-quoted-klog-tails-in-prose.log"), "\n")[2],
 			"controller", "system-upgrade/k3s-agent", "handler system-upgrade-controller: Get https://update.k3s.io/v1-release/channels/latest: dial tcp 10.0.0.1:443: connect: network is unreachable"},
 	} {
