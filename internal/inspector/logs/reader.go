@@ -154,11 +154,14 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.applyRecord(r, line, d.implausible)
 		}
 	case outUnreadable:
+		s.noteReplicaHint(line)
 		s.diag.failed(line)
 		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
+		s.noteReplicaHint(line)
 		s.explainNotRead(r, "")
 	case outSkipped:
+		s.noteReplicaHint(line)
 		if s.opts.ExplainLines != nil {
 			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			s.explainNotRead(r, "")

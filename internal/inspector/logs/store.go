@@ -76,6 +76,8 @@ type Store struct {
 	// order is what it knows of its lines' order (order.go).
 	readingHeld bool
 	order       ordering
+	// replicas tell replica_set.go's two controllers apart (kcmreplica.go).
+	replicas replicaHints
 	// counts are failure counts stated on a line of their own, waiting
 	// for the failure line of their attempt (attempt.go).
 	counts map[string]statedCount
@@ -209,6 +211,7 @@ func (s *Store) add1(r Record, line int) Record {
 		return r
 	}
 	s.statedLocked(&r)
+	s.replicaControllerLocked(&r)
 	if !s.attemptLocked(r, line) {
 		s.applyLocked(r)
 	}

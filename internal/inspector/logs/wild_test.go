@@ -300,11 +300,14 @@ func TestWildLogs(t *testing.T) {
 			// field), under the file's name.
 			file: "kube-controller-manager-e2e.log", ref: day(2026, 12, 3),
 			keys: []wildKey{
-				{controller: kcmAmbiguous, key: "demo/kubectl-backoff-demo-7dcddd6d9", failures: 1,
+				// replica_set.go's failures: of the replicaset controller,
+				// the only one of its two whose "Starting controller" the
+				// log holds (name="replicaset").
+				{controller: "replicaset-controller", key: "demo/kubectl-backoff-demo-7dcddd6d9", failures: 1,
 					lastError: "read version: 390 is not as new as written version: 399 for group resource replicasets.apps"},
-				{controller: kcmAmbiguous, key: "demo/demo-7d9f8b6c5d", failures: 1,
+				{controller: "replicaset-controller", key: "demo/demo-7d9f8b6c5d", failures: 1,
 					lastError: "read version: 390 is not as new as written version: 396 for group resource replicasets.apps"},
-				{controller: kcmAmbiguous, key: "q/web-7655778b6f", failures: 13,
+				{controller: "replicaset-controller", key: "q/web-7655778b6f", failures: 13,
 					lastError: `pods "web-7655778b6f-lkqkt" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`},
 				{controller: "resourcequota-controller", key: "q/q", failures: 1,
 					lastError: `Operation cannot be fulfilled on resourcequotas "q": the object has been modified; please apply your changes to the latest version and try again`},
