@@ -42,6 +42,11 @@ func TestLineShapesOfBatch4(t *testing.T) {
 		// "key" and the bracket are no kind to name the controller by.
 		{"a key in brackets after the word key", `time="2018-08-02T07:56:30Z" level=error msg="error syncing key (myproject/app): service account token not found"`,
 			"unknown", "myproject/app", "service account token not found"},
+		// sample-controller's message in logrus' text, which names no
+		// logger and no file: read under "unknown", not dropped (issue
+		// #42's first shape of misses).
+		{"a dialect's line naming no controller", `time="2026-12-03T10:00:00Z" level=error msg="error syncing 'demo/web': quota exceeded, requeuing"`,
+			"unknown", "demo/web", "quota exceeded"},
 		{"klog tail quoted in prose", strings.Split(readTestdata(t, "testdata/batch4/321-system-upgrade-controller-quoted-klog-tails-in-prose.log"), "\n")[2],
 			"controller", "system-upgrade/k3s-agent", "handler system-upgrade-controller: Get https://update.k3s.io/v1-release/channels/latest: dial tcp 10.0.0.1:443: connect: network is unreachable"},
 	} {
