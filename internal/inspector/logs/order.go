@@ -18,10 +18,11 @@ import (
 // the key's history but changes no state (lateLocked), and is counted in
 // OutOfOrder too.
 //
-// Memory stays bounded: at most holdCap records are held; when full, the
+// Memory stays bounded: at most holdCap records are held (one buffer,
+// about 10 MB, reused); when full, the
 // held ones are applied in order and holding goes on, so a line older
 // than what was applied is late, as in a live log.
-const holdCap = 1 << 16
+const holdCap = 1 << 14
 
 // heldRecord is a record held for time order, with its line and what the
 // reader noted of its time.
@@ -86,6 +87,9 @@ func (s *Store) hold(r Record, line int, implausible bool) {
 	if at.IsZero() {
 		at = s.order.prev
 	}
+	if s.order.held == nil {
+		s.order.held = make([]heldRecord, 0, holdCap)
+	}
 	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
 	full := len(s.order.held) >= holdCap
 	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
@@ -99,7 +103,6 @@ func (s *Store) hold(r Record, line int, implausible bool) {
 func (s *Store) flushHeld() {
 	s.mu.Lock()
 	held := s.order.held
-	s.order.held = nil
 	if s.order.outOfOrder > 0 {
 		if s.order.down > 0 && s.order.up*10 <= s.order.down {
 			// Newest first: reversed, a second's lines keep their order.
@@ -110,7 +113,12 @@ func (s *Store) flushHeld() {
 	}
 	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
 	s.mu.Unlock()
-	for _, h := range held {
-		s.applyRecord(h.r, h.line, h.implausible)
+	for i := range held {
+		s.applyRecord(held[i].r, held[i].line, held[i].implausible)
+		held[i] = heldRecord{} // its strings are the store's now, or garbage
 	}
+	// The buffer is kept for the next records: one allocation a read.
+	s.mu.Lock()
+	s.order.held = held[:0]
+	s.mu.Unlock()
 }
