@@ -108,6 +108,13 @@ type LogRead struct {
 	// log held.
 	Evicted      int       `json:"evicted,omitempty"`
 	EvictedSince time.Time `json:"evictedSince,omitzero"`
+	// OutOfOrder counts the records older than a record before them in
+	// the log (a log store's export, logs merged from replicas). A saved
+	// log is read sorted by time all the same, NewestFirst saying it was
+	// newest first (read reversed, then sorted); a live log's older lines
+	// count in their keys' histories but change no key's state.
+	OutOfOrder  int  `json:"outOfOrder,omitempty"`
+	NewestFirst bool `json:"newestFirst,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.

@@ -105,18 +105,24 @@ func TestKickFromKCMLog(t *testing.T) {
 		keys    []string
 		patched []string
 		err     string
+		// untold reads the log without its replicaset controller's
+		// "Starting controller" line, the one line that tells its key is
+		// a ReplicaSet's: the cluster must then be asked.
+		untold bool
 	}{
-		{"a ReplicaSet", []string{rs, ns, quot}, []string{"q/web-7655778b6f"}, []string{rs}, ""},
-		{"keys of two controllers", []string{rs, ns}, []string{"q/web-7655778b6f", "stuck"}, []string{rs, ns}, ""},
-		{"a ReplicationController", []string{rc}, []string{"q/web-7655778b6f"}, []string{rc}, ""},
+		{"a ReplicaSet", []string{rs, ns, quot}, []string{"q/web-7655778b6f"}, []string{rs}, "", false},
+		{"keys of two controllers", []string{rs, ns}, []string{"q/web-7655778b6f", "stuck"}, []string{rs, ns}, "", false},
+		{"a ReplicationController", []string{rc}, []string{"q/web-7655778b6f"}, []string{rc}, "", true},
 		{"both", []string{rs, rc}, []string{"q/web-7655778b6f"}, nil,
 			"key q/web-7655778b6f of replicaset or replicationcontroller: the cluster has a ReplicaSet.apps and a ReplicationController so named, and the log does not say which failed: " +
-				"give --kind ReplicaSet.apps or --kind ReplicationController"},
+				"give --kind ReplicaSet.apps or --kind ReplicationController", true},
 		{"neither", nil, []string{"q/web-7655778b6f"}, nil,
-			"key q/web-7655778b6f of replicaset or replicationcontroller: the cluster has no ReplicaSet.apps or ReplicationController so named (deleted since?)"},
+			"key q/web-7655778b6f of replicaset or replicationcontroller: the cluster has no ReplicaSet.apps or ReplicationController so named (deleted since?)", true},
+		{"told by the log", []string{rc}, []string{"q/web-7655778b6f"}, nil,
+			"kick replicasets.apps q/web-7655778b6f", false},
 		{"the resourcequota controller", []string{quot}, []string{"q/q"}, nil,
-			"kube-controller-manager's resourcequota-controller would not retry q/q sooner for a kick: it enqueues a ResourceQuota on a change to spec.hard only"},
-		{"a key no controller has", []string{rs}, []string{"q/nothing"}, nil, `no controller tracks key "q/nothing"`},
+			"kube-controller-manager's resourcequota-controller would not retry q/q sooner for a kick: it enqueues a ResourceQuota on a change to spec.hard only", false},
+		{"a key no controller has", []string{rs}, []string{"q/nothing"}, nil, `no controller tracks key "q/nothing"`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("HOME", t.TempDir()) // kubectl's discovery cache
@@ -128,7 +134,11 @@ func TestKickFromKCMLog(t *testing.T) {
 			defer srv.Close()
 			streams, _, out, _ := genericiooptions.NewTestIOStreams()
 			cmd := NewKickCommand(kcmFlags(t, srv.URL), streams)
-			cmd.SetArgs(append([]string{"--from-logs", kcmLog}, tc.keys...))
+			log := kcmLog
+			if tc.untold {
+				log = untoldKCMLog(t)
+			}
+			cmd.SetArgs(append([]string{"--from-logs", log}, tc.keys...))
 			cmd.SilenceErrors, cmd.SilenceUsage = true, true
 			err := cmd.Execute()
 			switch {
@@ -142,6 +152,31 @@ func TestKickFromKCMLog(t *testing.T) {
 			}
 		})
 	}
+}
+
+// untoldKCMLog is kcmLog without the line that tells replica_set.go's keys
+// are the ReplicaSet controller's (kube-controller-manager's own
+// `"Starting controller" name="replicaset"`), as a log cut after start-up is.
+func untoldKCMLog(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile(kcmLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !strings.Contains(l, `"Starting controller" name="replicaset"`) {
+			kept = append(kept, l)
+		}
+	}
+	if strings.Join(kept, "") == string(raw) {
+		t.Fatal("the fixture has no replicaset controller's Starting line to leave out")
+	}
+	f := filepath.Join(t.TempDir(), "kcm-untold.log")
+	if err := os.WriteFile(f, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // kcmFlags are kubectl's flags for the API server at url, with an empty

@@ -121,7 +121,18 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		if top.Class != api.ClassPermanent {
 			what = "the same error, which looks permanent (unclassified, lasting)"
 		}
-		parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
+		if top.Count > 0 && top.Count < backoff {
+			// The keys fail on different errors: only the top group's
+			// share this one (a missing ServiceAccount beside an exceeded
+			// quota is not "the same").
+			what = fmt.Sprintf("%d of them on a permanent error", top.Count)
+			if top.Class != api.ClassPermanent {
+				what = fmt.Sprintf("%d of them on an error that looks permanent (unclassified, lasting)", top.Count)
+			}
+			parts = append(parts, fmt.Sprintf("%s failing%s, %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
+		}
 		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
 			"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:

@@ -288,3 +288,21 @@ func TestDiagnoseControllerDetails(t *testing.T) {
 		t.Errorf("String() = %q: want the line, the details, then the findings", s)
 	}
 }
+
+// TestDiagnoseControllerSameErrorOnlyWhenItIs: two keys failing on two
+// different errors (issue #42: a missing ServiceAccount beside an exceeded
+// quota, in a kube-controller-manager log) are not "2 keys … on the same
+// permanent error": the summary says how many share the error it quotes.
+func TestDiagnoseControllerSameErrorOnlyWhenItIs(t *testing.T) {
+	c := api.Controller{Name: "replicaset-controller", Active: true, Keys: 2, Counts: map[api.State]int{api.StateBackoff: 2}}
+	groups := []api.ErrorGroup{
+		{Controller: c.Name, Class: api.ClassPermanent, Count: 1, FirstSeen: diagNow.Add(-12 * time.Minute), LastSeen: diagNow,
+			Message: `pods "web-7655778b6f-lkqkt" is forbidden: error looking up service account team/builder: serviceaccount "builder" not found`, Examples: []string{"team/web-7655778b6f"}},
+		{Controller: c.Name, Class: api.ClassPermanent, Count: 1, FirstSeen: diagNow.Add(-5 * time.Minute), LastSeen: diagNow,
+			Message: `pods "api-5d4f8c6b7-x2x4z" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2`, Examples: []string{"q/api-5d4f8c6b7"}},
+	}
+	d := explain.DiagnoseController(c, nil, groups, diagNow)
+	if strings.Contains(d.Summary, "same") || !strings.Contains(d.Summary, "2 keys failing") || !strings.Contains(d.Summary, "1 of them on a permanent error") {
+		t.Errorf("Summary = %q; want the 2 keys, 1 of them on the error quoted, never \"the same\"", d.Summary)
+	}
+}

@@ -52,6 +52,14 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 		out = append(out, ReadFact{
 			Long: fmt.Sprintf("%d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)})
 	}
+	if lr.OutOfOrder > 0 {
+		how := "read sorted by time, as if written in order"
+		if lr.NewestFirst {
+			how = "newest first: read reversed, then sorted by time"
+		}
+		out = append(out, ReadFact{Short: fmt.Sprintf("%d lines out of order", lr.OutOfOrder),
+			Long: fmt.Sprintf("%s older than a line before them (%s)", count(lr.OutOfOrder, "line", "lines"), how)})
+	}
 	if lr.Evicted > 0 {
 		from := ""
 		if !lr.EvictedSince.IsZero() {

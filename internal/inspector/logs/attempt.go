@@ -78,6 +78,35 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 	return true
 }
 
+// statedCount is a CountLine waiting for the failure of its attempt.
+type statedCount struct {
+	at time.Time
+	n  int
+}
+
+// countLocked takes a CountLine: its count goes to the key's next failure
+// within attemptWindow, the failure of the same attempt (the CSI
+// provisioner logs the count, then HandleError the error).
+func (s *Store) countLocked(r Record) {
+	if s.counts == nil || len(s.counts) > 4*DefaultMaxKeys {
+		s.counts = map[string]statedCount{}
+	}
+	s.counts[r.Key()] = statedCount{r.At, r.Retries}
+}
+
+// statedLocked puts a count held by countLocked on r, a failure of its
+// key within attemptWindow after it.
+func (s *Store) statedLocked(r *Record) {
+	c, ok := s.counts[r.Key()]
+	if !ok || r.What != ErrorLine || r.GaveUp || r.Terminal {
+		return
+	}
+	delete(s.counts, r.Key())
+	if d := r.At.Sub(c.at); r.Retries == 0 && (r.At.IsZero() || c.at.IsZero() || d >= 0 && d <= attemptWindow) {
+		r.Retries = c.n
+	}
+}
+
 // dropNear drops the pending failures of key near in time: they are
 // counted on the handler's line.
 func (s *Store) dropNear(ps []pendingBare, key string, line int, near func(time.Time) bool) []pendingBare {

@@ -22,6 +22,18 @@ type diagnostics struct {
 	example                  string
 	untimed                  int
 	implausible, yearAssumed int
+	// outOfOrder counts records older than one before them in the file,
+	// late those applied older than their key's newest; newestFirst says
+	// a saved log was read reversed (order.go).
+	outOfOrder, late int
+	newestFirst      bool
+}
+
+// ordered notes what order.go learnt of the log's order.
+func (d *diagnostics) ordered(outOfOrder, late int, newestFirst bool) {
+	d.mu.Lock()
+	d.outOfOrder, d.late, d.newestFirst = outOfOrder, late, d.newestFirst || newestFirst
+	d.mu.Unlock()
 }
 
 // readMarks are what the reader noted of one record's time.
@@ -71,6 +83,8 @@ func (s *Store) LogRead() *api.LogRead {
 		Implausible: s.diag.implausible,
 		YearAssumed: s.diag.yearAssumed,
 		Evicted:     int(s.evicted.Load()),
+		OutOfOrder:  max(s.diag.outOfOrder, s.diag.late),
+		NewestFirst: s.diag.newestFirst,
 	}
 	if at := s.evictedSince.Load(); at != nil {
 		lr.EvictedSince = *at

@@ -161,9 +161,10 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	if r.Controller == "" {
 		r.Controller = f.kcmController(f.controllerName(fam), fam.name == kcmDialect)
 	}
-	if r.Controller == "" && fam.clientGo && m.what == ErrorLine && fm == fmtPlain {
-		// A plain-text line (Go's log, a bracketed level) names no
-		// logger and no file: the key and its failure are still there.
+	if r.Controller == "" && fam.clientGo && m.what == ErrorLine {
+		// A line that names no logger and no file (Go's log, a bracketed
+		// level, logrus' text or JSON): the key and its failure are still
+		// there, and the controller is unknown, not the line unread.
 		r.Controller = "unknown"
 	}
 	if r.Controller == "" {

@@ -56,6 +56,12 @@ func steady(prev, cur time.Duration) bool {
 	if prev < spacingSlack || cur < spacingSlack {
 		return false
 	}
+	if prev%time.Second == 0 && cur%time.Second == 0 && min(prev, cur) < coarseSteady {
+		// Whole seconds apart: stamps without fractions (logrus' text, a
+		// log store's export), each spacing ±1s. 1.28s then 2.56s read
+		// 1s then 1s, or 2s then 2s: a doubling that looks steady.
+		return false
+	}
 	diff := max(prev, cur) - min(prev, cur)
 	return 10*diff <= max(prev, cur)
 }
@@ -84,6 +90,10 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	}
 	return d, src
 }
+
+// coarseSteady is the shortest spacing of whole seconds read as steady:
+// from 3s on, a doubling (3s then 6s) cannot round to one period.
+const coarseSteady = 3 * time.Second
 
 // spacingSlack is how much later than its delay a retry may come and still
 // be the assumed limiter's: a retry also waits for a free worker, its

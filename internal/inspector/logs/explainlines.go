@@ -58,7 +58,7 @@ func meaning(r Record) string {
 		case r.RetryIn > 0:
 			return fmt.Sprintf("failure, next try in %v (stated)", r.RetryIn)
 		case r.Retries > 0:
-			return fmt.Sprintf("failure, retry count %d (stated)", r.Retries)
+			return fmt.Sprintf("failure, the key's failure %d (stated)", r.Retries)
 		}
 		return "failure, retried after the limiter's delay (estimated)"
 	case StartLine:
@@ -73,6 +73,8 @@ func meaning(r Record) string {
 		return fmt.Sprintf("the queue's items (%d)", len(r.Items))
 	case ForgetLine:
 		return fmt.Sprintf("a forget of %d keys", r.Count)
+	case CountLine:
+		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
 	}
 	return ""
 }
@@ -161,11 +163,13 @@ func (s *Store) explain(lr LineReading) {
 
 // explainReadyLocked takes the queued readings once no failure waits.
 func (s *Store) explainReadyLocked() []LineReading {
-	if len(s.pending) > 0 || len(s.explainQ) == 0 {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld {
 		return nil
 	}
 	out := s.explainQ
 	s.explainQ = nil
+	// Records held for time order were read after the lines around them.
+	slices.SortStableFunc(out, func(a, b LineReading) int { return a.Line - b.Line })
 	for i := range out {
 		if into, ok := s.mergedInto[out[i].Line]; ok {
 			delete(s.mergedInto, out[i].Line)

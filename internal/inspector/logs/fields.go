@@ -22,6 +22,9 @@ type fields struct {
 	// failures)"; the rest as written.
 	reset                                []byte
 	requeue, spread, count, user, reason string
+	// failures is a stated failure count field (failures=16: the queue's
+	// NumRequeues before this failure).
+	failures string
 	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
 	requeueAt string
 	// timeKey and msgKey are the names a JSON line gave its time and its
@@ -45,6 +48,11 @@ type fields struct {
 	// noLevel says the line's format writes no level (Go's standard
 	// log): not info, unknown.
 	noLevel bool
+	// bare says the line is a message alone, without time, level or
+	// caller (a paste of its text): read only when it opens with the
+	// failure (or its controller's name and the failure), names one key
+	// and states its error after it.
+	bare bool
 }
 
 // wants says whether the value of key is kept: the others are skipped
@@ -53,7 +61,7 @@ func (f *fields) wants(key []byte) bool {
 	switch string(key) {
 	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
 		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason", "requeue-after", knativeKey, knativeController:
+		"requeue", "spread", "count", "user", "reason", "requeue-after", "failures", "failure", knativeKey, knativeController:
 		return true
 	}
 	return f.kind != "" && string(key) == f.kind
@@ -109,6 +117,8 @@ func (f *fields) set(key []byte, val string) {
 		f.reason = val
 	case "requeue-after":
 		f.requeueAt = val
+	case "failures", "failure":
+		f.failures = val
 	case knativeKey:
 		f.alt, f.altName = val, knativeKey
 	case knativeController:

@@ -15,7 +15,9 @@ func parseJSON(line []byte, f *fields) bool {
 	return eachField(line, 0, f)
 }
 
-// eachField reads the JSON object at line[i] into f. An object cut short in
+// eachField reads the JSON object at line[i] into f. An object cut short
+// inside a string value at the line's end is read up to it (cutString). An
+// object cut short in
 // the value of "errorVerbose" is read up to it: zap writes that member right
 // after "error" (zapcore's encodeError: the error's "%+v", a stack trace for
 // github.com/pkg/errors' errors), and it is the part of a line a user trims
@@ -30,8 +32,46 @@ func eachField(line []byte, i int, f *fields) bool {
 		return true
 	}
 	const verbose = `"errorVerbose":`
-	j := bytes.LastIndex(line[:stop], []byte(verbose))
-	return j >= i && skipSpace(line, j+len(verbose)) == stop
+	if j := bytes.LastIndex(line[:stop], []byte(verbose)); j >= i && skipSpace(line, j+len(verbose)) == stop {
+		return true
+	}
+	return cutString(line, i, stop, f)
+}
+
+// cutString reads an object whose line ends inside a string value (a
+// paste's window, or a stored text broken in a long error): the members
+// before it were read, and the cut value is read up to the line's end, as
+// far as it goes ("error": "… is invalid: [status…"), unless it is one that
+// names the key or the controller. stop is where the
+// scan stopped, at the value's opening quote.
+func cutString(line []byte, i, stop int, f *fields) bool {
+	if stop >= len(line) || line[stop] != '"' {
+		return false
+	}
+	if _, closed := skipString(line, stop); closed {
+		return false // malformed elsewhere, not cut
+	}
+	colon := bytes.LastIndexByte(line[i:stop], ':') + i
+	keyEnd := bytes.LastIndexByte(line[i:colon], '"') + i
+	keyStart := bytes.LastIndexByte(line[i:keyEnd], '"') + i
+	if keyStart < i || keyEnd <= keyStart || len(bytes.TrimSpace(line[keyEnd+1:colon])) > 0 {
+		return false
+	}
+	switch key := line[keyStart+1 : keyEnd]; string(key) {
+	case "error", "err", "msg", "message", "reason":
+	default:
+		if f.wants(key) {
+			// A name, a key or a controller cut short is another one.
+			return false
+		}
+	}
+	val := bytes.TrimRight(line[stop:], " \t\r\n")
+	// A cut escape: drop a backslash that escapes nothing.
+	if n := len(val) - len(bytes.TrimRight(val, `\`)); n%2 == 1 {
+		val = val[:len(val)-1]
+	}
+	setRaw(f, line[keyStart+1:keyEnd], append(bytes.Clone(val), '"'))
+	return true
 }
 
 // setRaw records one JSON member. An object value with a "name" is a

@@ -55,6 +55,11 @@ var (
 	retryIn = regexp.MustCompile(`(?i)\b(?:retry(?:ing)?|re-?queu(?:e|ing)|try again)\s+(?:in|after)\s+((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s))+)\b`)
 	// retryCount: a stated count ("retry count: 11", "retry #3").
 	retryCount = regexp.MustCompile(`(?i)\bretry count:? ?(\d+)|\bretry #(\d+)`)
+	// statedFailures: the queue's count of a key's earlier failures, said
+	// beside its retry ("Retrying syncing claim KEY, failure 16",
+	// "because failures 3 < threshold 5"): handlers print NumRequeues
+	// before AddRateLimited, so with this failure the key has N+1.
+	statedFailures = regexp.MustCompile(`(?i)\bfailures?[ =:#]+(\d+)\b`)
 	// nsName is a cache key in a message: namespace/name (a DNS label, a
 	// DNS subdomain), or /name.
 	nsName = regexp.MustCompile(`^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)?/[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
@@ -88,10 +93,17 @@ func (f *fields) generic(msg string) (Record, bool) {
 	retry := retryPhrase.FindStringIndex(msg)
 	// The shape: what the message opens with.
 	opens := opening(msg)
-	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || failAfterKey(msg, opens, fail[0]))
+	subject := ""
+	if fail != nil {
+		subject = controllerSubject(msg, opens, fail[0])
+	}
+	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
 	if fail == nil && !dropLead && !requeueLead {
+		if retry != nil && drop == nil {
+			return f.countLine(msg)
+		}
 		return Record{}, false
 	}
 	// From here the line looks like a failure: a miss says why.
@@ -102,7 +114,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	// Go's standard log writes no level: a line that says it failed and
 	// will retry (or gave up) is not an info line for want of one.
-	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) {
+	if f.bare && !lead && !dropLead {
+		return miss("is a message alone (no time, level or caller), read only when it opens with the failure before its key and error")
+	}
+	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) && !(f.bare && lead) {
 		what := msg
 		if fail != nil {
 			what = msg[fail[0]:fail[1]]
@@ -168,9 +183,14 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if r.Error == "" {
 		r.Error = errorAfter(msg, start)
 	}
+	if f.bare && (keyAt < 0 || !strings.Contains(msg[keyAt:], ": ")) {
+		return miss("is a message alone (no time, level or caller), and states no error after its key")
+	}
 	if m := retryCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1] + m[2])
 		r.Retries = n
+	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
+		r.Retries = n + 1
 	}
 	if m := retryIn.FindStringSubmatch(msg); m != nil && drop == nil {
 		if d, err := time.ParseDuration(m[1]); err == nil && d > 0 {
@@ -181,6 +201,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		return miss("its key field is empty")
 	}
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
+	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
+		r.Controller = subject
+	}
 	r.Template = template(msg)
 	// What was read, for --explain-lines.
 	switch {
@@ -203,95 +226,44 @@ func (f *fields) generic(msg string) (Record, bool) {
 	return r, true
 }
 
-// opening is where a message's words begin after a "NAME: " naming its
-// logger or kind (klogr's named loggers, "TidbCluster: ns/x, sync failed").
-func opening(msg string) int {
-	if name, _, ok := strings.Cut(msg, ": "); ok && name != "" && !strings.ContainsAny(name, " /\"'") {
-		return len(name) + 2
+// statedFailures is the count of earlier failures a line states, in its
+// message or a failures field.
+func (f *fields) statedFailures(msg string) (int, bool) {
+	v := f.failures
+	if m := statedFailures.FindStringSubmatch(msg); m != nil {
+		v = m[1]
 	}
-	return 0
+	n, err := strconv.Atoi(v)
+	return n, err == nil && n >= 0
 }
 
-// failAfterKey says whether the failure phrase at fail follows the key
-// directly: "Sync ns/x failed with : ERR", "ns/x, sync failed ERR" — the
-// message opens with the key (and a verb), then says it failed.
-func failAfterKey(msg string, opens, fail int) bool {
-	if fail < opens {
-		return false
+// countLine reads a line that says it will retry a key and how many times
+// it failed, but not the error (that is on the attempt's other line): a
+// CountLine, whose count goes to the failure of the same attempt. It must
+// be logged at error or warning level and name one key.
+func (f *fields) countLine(msg string) (Record, bool) {
+	n, ok := f.statedFailures(msg)
+	if !ok || !f.severe {
+		return Record{}, false
 	}
-	words := strings.Fields(msg[opens:fail])
-	if len(words) == 0 || len(words) > 2 {
-		return false
-	}
-	_, _, ok := messageKey(msg[opens:fail])
-	return ok
-}
-
-// messageKey finds the one key in head; at is where it starts. A key is
-// a namespace/name (bare, quoted, bracketed, or in Volcano's job<ns/x>);
-// failing that, one quoted name or UID ("error syncing 'webhook-config'",
-// `error syncing claim "bd1cb869-…"`): a cluster-scoped key. Two different
-// ones, or none, are no key.
-func messageKey(head string) (key string, at int, ok bool) {
-	pos := 0
-	var quoted string
-	quotedAt, quotes := -1, 0
-	for w := range strings.FieldsSeq(head) {
-		i := strings.Index(head[pos:], w) + pos
-		pos = i + len(w)
-		if lt := strings.IndexByte(w, '<'); lt > 0 && strings.HasSuffix(strings.TrimRight(w, ",;.:"), ">") {
-			w = w[lt:]
+	r := Record{What: CountLine, At: f.at, Dialect: genericName, Retries: n + 1}
+	switch key, _, found := messageKey(msg); {
+	case f.alt != "":
+		r.Namespace, r.Name = splitKey(f.alt)
+	case found:
+		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
+		if strings.HasPrefix(key, "/") {
+			r.Namespace = ""
 		}
-		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.:`)
-		if q := strings.TrimRight(w, ",;.:"); len(q) > 2 && (q[0] == '\'' || q[0] == '"') && q[len(q)-1] == q[0] && !strings.Contains(t, "/") && clusterName.MatchString(t) {
-			if quotes == 0 || quoted != t {
-				quotes++
-			}
-			quoted, quotedAt = t, i+strings.Index(w, t)
-			continue
-		}
-		if strings.HasPrefix(t, "'") || !strings.Contains(t, "/") || !nsName.MatchString(t) {
-			continue
-		}
-		if _, name, _ := strings.Cut(t, "/"); apiVersion.MatchString(name) {
-			continue
-		}
-		switch {
-		case key == "":
-			key, at = t, i+strings.Index(w, t)
-		case key != t:
-			return "", 0, false
-		}
+	default:
+		return Record{}, false
 	}
-	if key == "" && quotes == 1 {
-		return "/" + quoted, quotedAt - 1, true
+	if r.Name == "" {
+		return Record{}, false
 	}
-	return key, at, key != ""
-}
-
-// clusterName is a cluster-scoped object's name as a message quotes it: a
-// DNS subdomain (which a UID is too), with a dot, a dash or a digit, so
-// that a quoted word ("'Warning'") is not taken for one.
-var clusterName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
-
-// errorAfter is the error a message states after from: what follows the
-// next ": " (or ", err "), else the whole message.
-func errorAfter(msg string, from int) string {
-	if c := retryCount.FindStringIndex(msg[from:]); c != nil {
-		// "retrying (retry count: 11): ERR": the count's colon is not the
-		// error's.
-		if i := strings.Index(msg[from:], ": "); i >= c[0] && i < c[1] {
-			from += c[1]
-		}
-	}
-	rest := msg[from:]
-	if i := strings.Index(rest, ": "); i >= 0 {
-		return rest[i+2:]
-	}
-	if i := strings.Index(rest, ", err "); i >= 0 {
-		return rest[i+len(", err "):]
-	}
-	return msg
+	r.Controller = f.kcmController(f.genericController(msg, 0, -1), false)
+	r.Message = strconv.Quote(statedFailures.FindString(msg))
+	return r, true
 }
 
 // genericController names the controller of a generic line (see the order
@@ -316,7 +288,10 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 	// The kind between the verb and the key: "Error syncing Longhorn node".
 	var kind []string
 	for w := range strings.FieldsSeq(msg[start:keyAt]) {
-		if !verbWords[strings.ToLower(w)] {
+		// Brackets and quotes around the key are not the kind's, nor
+		// words that name a key of no kind ("error syncing key (ns/x)").
+		w = strings.Trim(w, `"'([{<`)
+		if w != "" && !verbWords[strings.ToLower(w)] && !keyWords[strings.ToLower(w)] {
 			kind = append(kind, w)
 		}
 	}
@@ -326,6 +301,9 @@ func (f *fields) genericController(msg string, start, keyAt int) string {
 	}
 	return strings.Join(kind, " ")
 }
+
+// keyWords name a key without saying its kind.
+var keyWords = map[string]bool{"key": true, "item": true, "object": true, "resource": true, "request": true}
 
 // verbWords are the words of the failure and drop phrases, not a kind.
 var verbWords = map[string]bool{

@@ -71,10 +71,28 @@ func parseKlog(line []byte, ref parseRef, f *fields) bool {
 		if !ok {
 			return false
 		}
+		if j := skipSpace(line, i+n); j < len(line) && !startsPair(line[j:]) {
+			// Text that opens with a quoted name (library-go's `"NAME"
+			// controller failed to sync "key", err: …`): kept whole.
+			f.msg = string(line[i:])
+			return true
+		}
 		f.msg = msg
 		i += n
 	}
 	return klogPairs(line, i, f)
+}
+
+// startsPair says whether b opens with a key=value pair: a word, or a
+// quoted key, then '='.
+func startsPair(b []byte) bool {
+	if b[0] == '"' {
+		e, ok := skipString(b, 0)
+		return ok && e < len(b) && b[e] == '='
+	}
+	w := firstWord(b)
+	eq := bytes.IndexByte(w, '=')
+	return eq > 0
 }
 
 // klogPairs reads key=value pairs from line[i:], keys bare or quoted.

@@ -30,6 +30,11 @@ const (
 	// default): a user reset the failure counts of Record.Forgot, and with
 	// Record.Requeue released their retries.
 	ForgetLine
+	// CountLine states a key's failure count beside the retry, without the
+	// error (the CSI provisioner's "Retrying syncing claim KEY, failure
+	// 16" before its "error syncing claim KEY: ERR"): the count is put on
+	// the failure of the same attempt (Record.Retries), not counted itself.
+	CountLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.

@@ -10,11 +10,13 @@ import (
 // or not. These are Go's standard log (`2018/09/04 16:00:22 msg`, no
 // level), the bracketed tags of Rancher's and Calico's loggers
 // (`2021/09/08 16:20:28 [ERROR] msg`, `2017-09-26 19:50:06.716
-// [WARNING][1] cache.go 246: msg`), and zap's console encoder with a
+// [WARNING][1] cache.go 246: msg`), klog's line with its header cut
+// before the thread id (`1 controller.go:135] msg`), and zap's console encoder with a
 // message no dialect names (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
 // generic reader reads their messages as it reads any other's. A line
-// with none of time, level or caller is not read: without one of them
-// the "message" could be anything (a shell prompt, a stack frame).
+// with none of time, level or caller is read only as a bare message, in
+// the generic reader's strictest shape: without one of them the "message"
+// could be anything (a shell prompt, a stack frame).
 func parsePlain(line []byte, f *fields) bool {
 	rest := bytes.TrimSpace(line)
 	seen := false
@@ -68,6 +70,15 @@ func parsePlain(line []byte, f *fields) bool {
 			parts = parts[1:]
 		}
 	}
+	// klog's header cut off before its thread id (a paste's tail, or
+	// prose quoting a line: `"1 controller.go:135] msg"`): the caller
+	// follows.
+	if w := firstWord(bytes.TrimLeft(rest, `"`)); !seen && digits(w) {
+		after := bytes.TrimLeft(bytes.TrimLeft(rest, `"`)[len(w):], " ")
+		if c := firstWord(after); bytes.Contains(c, []byte(".go:")) && bytes.HasSuffix(c, []byte("]")) {
+			rest = after
+		}
+	}
 	// A caller: "file.go:123 " or Calico's "file.go 246: ".
 	if w := firstWord(rest); bytes.HasSuffix(w, []byte(".go")) || bytes.Contains(w, []byte(".go:")) {
 		if c := callerStem(w); len(c) > 0 {
@@ -79,7 +90,20 @@ func parsePlain(line []byte, f *fields) bool {
 		}
 		seen = true
 	}
-	if !seen || len(rest) == 0 {
+	if !seen {
+		// A message alone (a paste of its text, an inline code span): no
+		// time, level or caller to tell it from a shell prompt or a stack
+		// frame, so only the generic reader's strictest shape reads it
+		// (fields.bare).
+		rest = bytes.Trim(rest, "`")
+		if len(rest) == 0 || !f.bareOK(rest) {
+			return false
+		}
+		f.bare, f.noLevel = true, true
+		f.msg = string(rest)
+		return true
+	}
+	if len(rest) == 0 {
 		return false
 	}
 	f.noLevel = !levelSeen
@@ -90,7 +114,13 @@ func parsePlain(line []byte, f *fields) bool {
 		}
 		rest = rest[:i]
 	}
-	f.msg = string(bytes.TrimSpace(rest))
+	rest = bytes.TrimSpace(rest)
+	if line := bytes.TrimSpace(line); line[0] == '"' && rest[len(rest)-1] == '"' && bytes.Count(rest, []byte(`"`))%2 == 1 {
+		// The line quoted whole (prose quoting a log line): its closing
+		// quote is not the message's.
+		rest = rest[:len(rest)-1]
+	}
+	f.msg = string(rest)
 	return true
 }
 
@@ -116,4 +146,12 @@ func stdlogTime(b []byte) (time.Time, int) {
 		}
 	}
 	return t, n
+}
+
+// bareOK says whether a line with no time, level or caller may be a bare
+// message: it opens with a letter or a quote (not a frame's tab, a
+// prompt's $ or #, a path's /), and holds an error after ": ".
+func (f *fields) bareOK(line []byte) bool {
+	c := line[0]
+	return (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '"') && bytes.Contains(line, []byte(": "))
 }

@@ -48,6 +48,18 @@ func split(line []byte) (at time.Time, body []byte, fm format, words int) {
 	line = trimPodPrefix(line)
 	at, line = kubeletTime(line)
 	body = line
+	if fm, ok := detect(line); !ok || fm == fmtConsole {
+		if col, n, ok := exportColumn(line); ok {
+			fm, _ := detect(col)
+			if at.IsZero() {
+				// The store's time of the line, in RFC 3339 (not zap
+				// console's, which exportColumn leaves alone).
+				tab := bytes.IndexByte(line, '\t')
+				at, _ = time.Parse(time.RFC3339Nano, string(line[:tab]))
+			}
+			return at, col, fm, n
+		}
+	}
 	for {
 		if fm, ok := detect(body); ok {
 			return at, body, fm, words
@@ -113,6 +125,29 @@ func looksLikeTime(w []byte) bool {
 		}
 	}
 	return true
+}
+
+// exportColumn finds the log line in a log store's tab-separated export
+// (a time, the pod, the container, the stream…, then the line as the
+// program wrote it: Loki's and Grafana's downloads, `kubectl logs` piped
+// through column tools): the first column after a tab that starts a
+// format other than zap console's. n is the columns skipped. A line whose
+// columns before hold a level word is zap console's own tab-separated
+// encoding (TIME LEVEL LOGGER MSG {FIELDS}), whose last column is its
+// fields, not a line.
+func exportColumn(line []byte) (col []byte, n int, ok bool) {
+	rest := line
+	for n = 1; n <= maxPrefixWords; n++ {
+		tab := bytes.IndexByte(rest, '\t')
+		if tab < 0 || isLevel(bytes.TrimSpace(rest[:tab])) {
+			return nil, 0, false
+		}
+		rest = rest[skipSpace(rest, tab):]
+		if fm, ok := detect(rest); ok && fm != fmtConsole {
+			return rest, n, true
+		}
+	}
+	return nil, 0, false
 }
 
 // trimPodPrefix drops kubectl logs --prefix's "[pod/NAME/CONTAINER] ".

@@ -14,7 +14,7 @@ import (
 // TestParsePrefixes reads a real controller's zap JSON lines behind what
 // collecting logs puts before them: stern's "POD CONTAINER ", a container
 // name, the kubelet's CRI file format ("TIME stderr F "), kubectl logs
-// --prefix --timestamps. The key is read and the time is a real one: the
+// --prefix --timestamps, a log store's tab-separated export. The key is read and the time is a real one: the
 // collector's when it gives one, else the logger's; never year 1.
 func TestParsePrefixes(t *testing.T) {
 	lines := runScenario(t, formats[0], false, true)
@@ -28,6 +28,11 @@ func TestParsePrefixes(t *testing.T) {
 		{"CRI file", "2026-12-01T10:00:00.123456789Z stderr F ", cri},
 		{"stern before a CRI file", "widget-controller-7d9f8c-x2x4z manager 2026-12-01T10:00:00.123456789Z stderr F ", cri},
 		{"kubectl --prefix --timestamps", "[pod/widget-controller-7d9f8c-x2x4z/manager] 2026-12-01T10:00:00.123456789Z ", cri},
+		// Log stores' tab-separated exports: the collector's time, then
+		// the line; or columns of time, pod, container, stream first.
+		{"tab export with RFC 3339 time", "2026-12-01T10:00:00.123456789Z\t", cri},
+		{"tab export with columns", "2026-12-01 10:00:00.123\twidget-controller-7d9f8c-x2x4z\tmanager\tstderr\t", time.Time{}},
+		{"tab export with epoch milliseconds", "1764583200123\t", time.Time{}},
 	}
 	for _, p := range prefixes {
 		t.Run(p.name, func(t *testing.T) {

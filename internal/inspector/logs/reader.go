@@ -16,9 +16,21 @@ const maxLineBytes = 1 << 20
 // It returns the number of lines read and the newest kubelet timestamp seen
 // (zero when the lines carry none), from which a stream resumes.
 func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Time, err error) {
+	s.setReadingHeld(s.holding())
 	lines, last, err = s.read(ctx, r, time.Time{})
+	s.flushHeld()
+	s.setReadingHeld(false)
 	s.flushPending()
 	return lines, last, err
+}
+
+// setReadingHeld says whether a read holds its records for time order
+// (order.go): --explain-lines' readings wait with them, to be given in the
+// log's order of lines.
+func (s *Store) setReadingHeld(on bool) {
+	s.mu.Lock()
+	s.readingHeld = on
+	s.mu.Unlock()
 }
 
 // flushPending applies the bare failures still waiting (attempt.go): the
@@ -136,22 +148,35 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.noteDated(r.At)
 		}
 		s.diag.record(r.Dialect, d)
-		s.add1(r, line)
-		if s.opts.ExplainLines != nil {
-			lr := reading(r)
-			lr.Line, lr.Implausible = line, d.implausible
-			s.explain(lr)
+		if s.holding() {
+			s.hold(r, line, d.implausible)
+		} else {
+			s.applyRecord(r, line, d.implausible)
 		}
 	case outUnreadable:
+		s.noteReplicaHint(line)
 		s.diag.failed(line)
 		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
+		s.noteReplicaHint(line)
 		s.explainNotRead(r, "")
 	case outSkipped:
+		s.noteReplicaHint(line)
 		if s.opts.ExplainLines != nil {
 			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			s.explainNotRead(r, "")
 		}
+	}
+}
+
+// applyRecord adds a record read from the log's line line to the store,
+// and gives --explain-lines its reading.
+func (s *Store) applyRecord(r Record, line int, implausible bool) {
+	r = s.add1(r, line)
+	if s.opts.ExplainLines != nil {
+		lr := reading(r)
+		lr.Line, lr.Implausible = line, implausible
+		s.explain(lr)
 	}
 }
 

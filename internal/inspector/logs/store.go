@@ -72,6 +72,15 @@ type Store struct {
 	// when each key's handler last logged a failure.
 	pending []pendingBare
 	handled map[string]handledAt
+	// readingHeld says a saved read holds its records for time order;
+	// order is what it knows of its lines' order (order.go).
+	readingHeld bool
+	order       ordering
+	// replicas tell replica_set.go's two controllers apart (kcmreplica.go).
+	replicas replicaHints
+	// counts are failure counts stated on a line of their own, waiting
+	// for the failure line of their attempt (attempt.go).
+	counts map[string]statedCount
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
@@ -190,16 +199,23 @@ type entry struct {
 func (s *Store) Add(r Record) { s.add1(r, 0) }
 
 // add1 is Add of the record read from the log's line line (0: not known).
-func (s *Store) add1(r Record, line int) {
+// It returns r as applied: with the count a line before stated (statedLocked).
+func (s *Store) add1(r Record, line int) Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
-	if s.attemptLocked(r, line) {
-		return
+	if r.What == CountLine {
+		s.countLocked(r)
+		return r
 	}
-	s.applyLocked(r)
+	s.statedLocked(&r)
+	s.replicaControllerLocked(&r)
+	if !s.attemptLocked(r, line) {
+		s.applyLocked(r)
+	}
+	return r
 }
 
 // applyLocked is Add, once a bare failure has waited (attempt.go).
@@ -265,6 +281,8 @@ func (s *Store) applyLocked(r Record) {
 	}
 	e, newest := s.entryLocked(r.Controller, r.Key(), r.At)
 	if known && r.At.Before(newest) {
+		s.order.late++
+		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
 		e.lateLocked(r)
 		return
 	}

@@ -44,7 +44,9 @@ func longtailCases(day func(int, time.Month, int) time.Time) []wildCase {
 				lastError: `longhorn-kubernetes-pod-controller: fail to sync monitoring/grafana-75948bb6fd-6tbs5: volume.longhorn.io "grafana-data" not found`}},
 			// 3 lines read: the klog E line is the same attempt's inner
 			// cause, counted once with the Dropping line (attempt.go).
-			dialects: map[string]int{generic: 3}, at: "2021-05-06T17:11:49Z", clientGo: true,
+			// Pasted newest first: read in time order, the key's last
+			// record is its failure at 17:21:19.
+			dialects: map[string]int{generic: 3}, at: "2021-05-06T17:21:19Z", clientGo: true,
 		},
 		{
 			// logrus' WARN[228517] is seconds since start: no time. The
@@ -107,12 +109,13 @@ func longtailCases(day func(int, time.Month, int) time.Time) []wildCase {
 			// Pasted newest first.
 			file: "karmada-4823.log", ref: day(2024, 4, 12),
 			keys: []wildKey{
-				{controller: "resourceBinding_status_controller", key: "andy/andy-benchmarkdtest35-xcp884-kservice", failures: 1,
-					lastError: `Operation cannot be fulfilled on kservices.fed.jd.com "andy-benchmarkdtest35-xcp884": the object has been modified; please apply your changes to the latest version and try again`},
 				{controller: "resourceBinding_status_controller", key: "andy/andy-benchmarkdtest50-gdqdcg-kservice", failures: 1,
 					lastError: `Operation cannot be fulfilled on kservices.fed.jd.com "andy-benchmarkdtest50-gdqdcg": the object has been modified; please apply your changes to the latest version and try again`},
+				{controller: "resourceBinding_status_controller", key: "andy/andy-benchmarkdtest35-xcp884-kservice", failures: 1,
+					lastError: `Operation cannot be fulfilled on kservices.fed.jd.com "andy-benchmarkdtest35-xcp884": the object has been modified; please apply your changes to the latest version and try again`},
 			},
-			dialects: map[string]int{"controller-runtime (klog text)": 2}, at: "2024-04-11T07:00:26.895109Z",
+			// Read in time order: the oldest line's key first.
+			dialects: map[string]int{"controller-runtime (klog text)": 2}, at: "2024-04-11T07:00:26.225524Z",
 		},
 		{
 			file: "volcano-384.log", ref: day(2019, 7, 25),

@@ -1,0 +1,123 @@
+package logs
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Where the generic reader finds a failure's parts in its message: where
+// its words open, the controller named as its subject, the key, the error.
+
+// opening is where a message's words begin after a "NAME: " naming its
+// logger or kind (klogr's named loggers, "TidbCluster: ns/x, sync failed").
+func opening(msg string) int {
+	if name, _, ok := strings.Cut(msg, ": "); ok && name != "" && !strings.ContainsAny(name, " /\"'") {
+		return len(name) + 2
+	}
+	return 0
+}
+
+// controllerSubject is the controller a message names as the subject of
+// its failure phrase at fail: `"NAME" controller failed to sync "key",
+// err: ERR` (library-go's base controller, HandleError before
+// AddRateLimited), "NAME reconciler failed to reconcile KEY: ERR": one
+// name, then the word controller or reconciler. "" when it names none.
+func controllerSubject(msg string, opens, fail int) string {
+	if fail < opens {
+		return ""
+	}
+	words := strings.Fields(msg[opens:fail])
+	if len(words) != 2 {
+		return ""
+	}
+	if w := strings.ToLower(words[1]); w != "controller" && w != "reconciler" {
+		return ""
+	}
+	name := strings.Trim(words[0], `"'`)
+	if name == "" || strings.ContainsAny(name, `/"'`) {
+		return ""
+	}
+	return name
+}
+
+// failAfterKey says whether the failure phrase at fail follows the key
+// directly: "Sync ns/x failed with : ERR", "ns/x, sync failed ERR" — the
+// message opens with the key (and a verb), then says it failed.
+func failAfterKey(msg string, opens, fail int) bool {
+	if fail < opens {
+		return false
+	}
+	words := strings.Fields(msg[opens:fail])
+	if len(words) == 0 || len(words) > 2 {
+		return false
+	}
+	_, _, ok := messageKey(msg[opens:fail])
+	return ok
+}
+
+// messageKey finds the one key in head; at is where it starts. A key is
+// a namespace/name (bare, quoted, bracketed, or in Volcano's job<ns/x>);
+// failing that, one quoted name or UID ("error syncing 'webhook-config'",
+// `error syncing claim "bd1cb869-…"`): a cluster-scoped key. Two different
+// ones, or none, are no key.
+func messageKey(head string) (key string, at int, ok bool) {
+	pos := 0
+	var quoted string
+	quotedAt, quotes := -1, 0
+	for w := range strings.FieldsSeq(head) {
+		i := strings.Index(head[pos:], w) + pos
+		pos = i + len(w)
+		if lt := strings.IndexByte(w, '<'); lt > 0 && strings.HasSuffix(strings.TrimRight(w, ",;.:"), ">") {
+			w = w[lt:]
+		}
+		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.:`)
+		if q := strings.TrimRight(w, ",;.:"); len(q) > 2 && (q[0] == '\'' || q[0] == '"') && q[len(q)-1] == q[0] && !strings.Contains(t, "/") && clusterName.MatchString(t) {
+			if quotes == 0 || quoted != t {
+				quotes++
+			}
+			quoted, quotedAt = t, i+strings.Index(w, t)
+			continue
+		}
+		if strings.HasPrefix(t, "'") || !strings.Contains(t, "/") || !nsName.MatchString(t) {
+			continue
+		}
+		if _, name, _ := strings.Cut(t, "/"); apiVersion.MatchString(name) {
+			continue
+		}
+		switch {
+		case key == "":
+			key, at = t, i+strings.Index(w, t)
+		case key != t:
+			return "", 0, false
+		}
+	}
+	if key == "" && quotes == 1 {
+		return "/" + quoted, quotedAt - 1, true
+	}
+	return key, at, key != ""
+}
+
+// clusterName is a cluster-scoped object's name as a message quotes it: a
+// DNS subdomain (which a UID is too), with a dot, a dash or a digit, so
+// that a quoted word ("'Warning'") is not taken for one.
+var clusterName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
+
+// errorAfter is the error a message states after from: what follows the
+// next ": " (or ", err "), else the whole message.
+func errorAfter(msg string, from int) string {
+	if c := retryCount.FindStringIndex(msg[from:]); c != nil {
+		// "retrying (retry count: 11): ERR": the count's colon is not the
+		// error's.
+		if i := strings.Index(msg[from:], ": "); i >= c[0] && i < c[1] {
+			from += c[1]
+		}
+	}
+	rest := msg[from:]
+	if i := strings.Index(rest, ": "); i >= 0 {
+		return rest[i+2:]
+	}
+	if i := strings.Index(rest, ", err "); i >= 0 {
+		return rest[i+len(", err "):]
+	}
+	return msg
+}

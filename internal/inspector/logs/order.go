@@ -1,0 +1,124 @@
+package logs
+
+import (
+	"slices"
+	"time"
+)
+
+// A saved log is read in time order, whatever order its lines are in. A
+// log store's export is often newest first; logs merged from replicas, or
+// pasted in pieces, interleave. Read in the file's order, the same four
+// lines would give another count, another streak start and another "same
+// error" than sorted (issue #47 item 9). So a saved read (not Live) holds
+// its records and applies them at the end of the read sorted by time,
+// stably (lines of one time keep their order, a newest-first log's
+// reversed first so that they do too), and says that it did: LogRead's
+// OutOfOrder and NewestFirst. A live log is applied as it comes (its
+// lines arrive in order): a line older than its key's newest counts in
+// the key's history but changes no state (lateLocked), and is counted in
+// OutOfOrder too.
+//
+// Memory stays bounded: at most holdCap records are held (one buffer,
+// about 10 MB, reused); when full, the
+// held ones are applied in order and holding goes on, so a line older
+// than what was applied is late, as in a live log.
+const holdCap = 1 << 14
+
+// heldRecord is a record held for time order, with its line and what the
+// reader noted of its time.
+type heldRecord struct {
+	r           Record
+	line        int
+	implausible bool
+	// at is the time it sorts by: its own, or for a record without one the
+	// time of the timed record before it in the file (it stays beside it).
+	at time.Time
+}
+
+// ordering is what a saved read knows of its lines' order.
+type ordering struct {
+	held []heldRecord
+	// prev is the time of the previous timed record in the file's order;
+	// up and down count consecutive timed records that go forward and
+	// back in time.
+	prev     time.Time
+	up, down int
+	// outOfOrder counts records older than a record before them in the
+	// file; newestFirst says the file was read reversed.
+	outOfOrder  int
+	newestFirst bool
+	// newest is the newest time seen so far in the file's order.
+	newest time.Time
+	// late counts the records applied older than their key's newest (a
+	// live log's, or past holdCap): read as history, not as the key's now.
+	late int
+}
+
+// note notes the order of a record at t (zero: no time).
+func (o *ordering) note(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	switch {
+	case o.prev.IsZero():
+	case t.After(o.prev):
+		o.up++
+	case t.Before(o.prev):
+		o.down++
+	}
+	if t.Before(o.newest) {
+		o.outOfOrder++
+	}
+	if t.After(o.newest) {
+		o.newest = t
+	}
+	o.prev = t
+}
+
+// holding says whether records are held for time order: a saved log's.
+func (s *Store) holding() bool { return !s.opts.Live }
+
+// hold takes a record of a saved read: it is applied at the end, in time
+// order (flushHeld), or when holdCap are held.
+func (s *Store) hold(r Record, line int, implausible bool) {
+	s.mu.Lock()
+	s.order.note(r.At)
+	at := r.At
+	if at.IsZero() {
+		at = s.order.prev
+	}
+	if s.order.held == nil {
+		s.order.held = make([]heldRecord, 0, holdCap)
+	}
+	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
+	full := len(s.order.held) >= holdCap
+	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
+	s.mu.Unlock()
+	if full {
+		s.flushHeld()
+	}
+}
+
+// flushHeld applies the held records in time order.
+func (s *Store) flushHeld() {
+	s.mu.Lock()
+	held := s.order.held
+	if s.order.outOfOrder > 0 {
+		if s.order.down > 0 && s.order.up*10 <= s.order.down {
+			// Newest first: reversed, a second's lines keep their order.
+			slices.Reverse(held)
+			s.order.newestFirst = true
+		}
+		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })
+	}
+	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
+	s.mu.Unlock()
+	for i := range held {
+		s.applyRecord(held[i].r, held[i].line, held[i].implausible)
+		held[i] = heldRecord{} // its strings are the store's now, or garbage
+	}
+	// The buffer is kept for the next records: one allocation a read.
+	s.mu.Lock()
+	s.order.held = held[:0]
+	s.mu.Unlock()
+}
