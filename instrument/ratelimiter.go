@@ -22,15 +22,15 @@ type rateLimiter[T comparable] struct {
 
 var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
 
-// When delegates (or, fused, decides as client-go would) and records the
-// delay and which component chose it.
+// When delegates (or, fused, decides as client-go would), records the
+// delay and which component chose it, and counts it in the delay histogram.
 func (r *rateLimiter[T]) When(item T) time.Duration {
 	if r.fused != nil {
-		return r.probe.store.limitedFused(item, r.fused, r.probe.tracked.Load())
+		return r.probe.delays.observe(r.probe.store.limitedFused(item, r.fused, r.probe.tracked.Load()))
 	}
 	d, src := whenOf(r.inner, item)
 	r.probe.store.limited(item, d, src, r.probe.tracked.Load())
-	return d
+	return r.probe.delays.observe(d)
 }
 
 // whenOf calls l.When once and says which component chose the delay: the
