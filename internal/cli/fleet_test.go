@@ -14,7 +14,8 @@ import (
 )
 
 // fakePrometheus answers the table's query with one failing controller
-// of cluster east, the worst keys' with none, and a Thanos warning.
+// of cluster east, the worst keys' with none, the delays' with its retries
+// of the last hour, and a Thanos warning.
 func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -23,6 +24,13 @@ func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 		w.Header().Set("Content-Type", "application/json")
 		if strings.Contains(r.Form.Get("query"), "worst_key") {
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
+			return
+		}
+		if strings.Contains(r.Form.Get("query"), "rate_limiter_delay") {
+			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"retries_1h"},"value":[1,"42.3"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"mean_seconds"},"value":[1,"1.5"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"long_retries_1h"},"value":[1,"7.2"]}]}}`))
 			return
 		}
 		_, _ = w.Write([]byte(`{"status":"success","warnings":["store 10.0.0.9:10901 down"],"data":{"resultType":"vector","result":[
@@ -48,10 +56,10 @@ func TestFleetCommand(t *testing.T) {
 		wantOut, wantErr string // substrings; wantErr of stderr or the error
 		wantQueries      int64
 	}{
-		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 2},
-		{"wide", []string{"--prometheus", url, "-o", "wide"}, "BACKOFF", "partial: 1 warnings", 2},
-		{"json", []string{"--prometheus", url, "-o", "json", "--bearer-token-file", token}, `"oldestFailureSeconds": 125`, "store 10.0.0.9:10901 down", 2},
-		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 2},
+		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 3},
+		{"wide", []string{"--prometheus", url, "-o", "wide"}, "42           1.5s         7", "partial: 1 warnings", 3},
+		{"json", []string{"--prometheus", url, "-o", "json", "--bearer-token-file", token}, `"retriesLastHour": 42`, "store 10.0.0.9:10901 down", 3},
+		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 3},
 		{"show queries", []string{"--show-queries"}, "label_replace(max by (cluster, namespace, controller, state) (kubectl_backoff_keys) > 0", "", 0},
 		{"cluster label", []string{"--show-queries", "--cluster-label", "k8s_cluster"}, "max by (k8s_cluster, namespace, controller)", "", 0},
 		{"no prometheus", nil, "", "--prometheus is required", 0},

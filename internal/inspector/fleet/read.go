@@ -51,6 +51,23 @@ type Row struct {
 	// WorstKeys are the controller's worst keys when its probe exports
 	// them (Options.WorstKeys), most failures first.
 	WorstKeys []WorstKey `json:"worstKeys,omitempty"`
+	// RetryDelays are the delays the controller's rate limiter chose in
+	// the last hour (kubectl_backoff_rate_limiter_delay_seconds); nil when
+	// it delayed nothing.
+	RetryDelays *RetryDelays `json:"retryDelays,omitempty"`
+}
+
+// RetryDelays summarises a controller's rate limiter delays of the last
+// hour, as Prometheus estimates them from the histogram (increase():
+// extrapolated, so a count may be off by a fraction).
+type RetryDelays struct {
+	// Retries counts the delays: failures retried with backoff.
+	Retries int `json:"retriesLastHour"`
+	// MeanSeconds is their mean.
+	MeanSeconds float64 `json:"meanSeconds"`
+	// Long counts those over LongDelayBound seconds (10m55s, the bucket
+	// under client-go's 1000s cap): keys deep into their backoff.
+	Long int `json:"longRetriesLastHour"`
 }
 
 // WorstKey is one of a controller's worst keys.
@@ -140,6 +157,7 @@ func Read(ctx context.Context, c *Client, opts Options) (*Fleet, error) {
 		}
 	}
 	foldWorst(results[1].Samples, rows, opts.ClusterLabel)
+	foldDelays(results[2].Samples, rows, opts.ClusterLabel)
 	for _, res := range results {
 		f.Warnings = append(f.Warnings, res.Warnings...)
 	}
@@ -203,6 +221,33 @@ func foldWorst(samples []Sample, rows map[string]*Row, clusterLabel string) {
 			}
 			return compareStrings(a.Key, b.Key)
 		})
+	}
+}
+
+// foldDelays puts each controller's delay figures on its row; those of a
+// controller without a row are left out, as foldWorst's.
+func foldDelays(samples []Sample, rows map[string]*Row, clusterLabel string) {
+	for _, s := range samples {
+		l := s.Labels
+		r, ok := rows[(&Row{Cluster: l[clusterLabel], Namespace: l["namespace"], Controller: l["controller"]}).ID()]
+		if !ok || math.IsNaN(s.Value) {
+			continue
+		}
+		d := r.RetryDelays
+		if d == nil {
+			d = &RetryDelays{}
+		}
+		switch l[columnLabel] {
+		case colDelays:
+			d.Retries = count(s.Value)
+		case colMeanDelay:
+			d.MeanSeconds = s.Value
+		case colLongDelays:
+			d.Long = count(s.Value)
+		default:
+			continue
+		}
+		r.RetryDelays = d
 	}
 }
 
