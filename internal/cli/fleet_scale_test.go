@@ -3,12 +3,12 @@ package cli_test
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
