@@ -28,14 +28,14 @@ type FleetOptions struct {
 	CAFile                       string
 	Insecure                     bool
 	Username, PasswordFile       string
-	ClusterLabel                             string
-	Filter, Sort                             string
-	Clusters                                 []string
-	ShowQueries                              bool
-	Timeout                                  time.Duration
-	ContextMap                               []string
-	ContextMapFile                           string
-	Output                                   string
+	ClusterLabel                 string
+	Filter, Sort                 string
+	Clusters                     []string
+	ShowQueries                  bool
+	Timeout                      time.Duration
+	ContextMap                   []string
+	ContextMapFile               string
+	Output                       string
 
 	output   *outputFlags
 	client   *fleet.Client
