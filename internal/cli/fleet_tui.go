@@ -11,7 +11,7 @@ import (
 )
 
 // fleetMinRefresh is the fleet view's refresh at the fastest: Prometheus
-// changes once a scrape (15-60 s in most setups), and each refresh is two
+// changes once a scrape (15-60 s in most setups), and each refresh is three
 // queries over the whole fleet.
 const fleetMinRefresh = 10 * time.Second
 

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -343,6 +344,42 @@ func testFleetPrometheus(ctx context.Context, t *testing.T, kc *kubectl, admin, 
 		t.Logf("kcm/naive retry delays: %+v", *g.Rows[0].RetryDelays)
 		return nil
 	})
+
+	// Every panel of the Grafana dashboard answers from this Prometheus,
+	// the tier's cluster among its clusters.
+	raw, err := os.ReadFile("../../config/grafana/kubectl-backoff-fleet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	c, err := fleetread.NewClient(fleetread.Config{URL: prom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range dash.Panels {
+		for _, tg := range p.Targets {
+			eventually(t, 30*time.Second, "dashboard panel "+p.Title+" answers with kcm's data", func(ctx context.Context) error {
+				r, err := c.Query(ctx, tg.Expr, time.Now())
+				if err != nil {
+					return err
+				}
+				for _, s := range r.Samples {
+					if s.Labels["cluster"] == fleetCluster {
+						return nil
+					}
+				}
+				return fmt.Errorf("%d samples, none of cluster %s", len(r.Samples), fleetCluster)
+			})
+		}
+	}
 
 	// Enter on the row: fleet's --kubeconfig has the context named as the
 	// cluster, and a current context whose server is not there; $KUBECONFIG

@@ -24,7 +24,7 @@ import (
 // error) is said in the server's words over the last read, which stays,
 // dimmed; a Thanos partial response is said as such.
 
-// fleetReadTimeout bounds one read of both panels.
+// fleetReadTimeout bounds one read of every panel.
 const fleetReadTimeout = 30 * time.Second
 
 // fleetWorstShown is how many of the selected row's worst keys are drawn
