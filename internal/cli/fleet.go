@@ -55,8 +55,8 @@ func NewFleetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions
 		Long: `fleet reads the series every instrumented controller exports (kubectl_backoff_*)
 back from Prometheus, Thanos Query or Mimir: one row per controller per cluster,
 worst first (the oldest unresolved failure), with its keys by state, its deepest
-failure streak, its keys at the limiter's cap and the forgets of the last day.
-Each refresh is one query per panel whatever the number of controllers;
+failure streak, its keys at the limiter's cap and the forgets of the last day,
+and its rate limiter's retry delays of the last hour. Each refresh is one query per panel whatever the number of controllers;
 --show-queries prints them, to paste into Grafana.
 
 On a terminal it opens the fleet view; enter on a controller runs top through

@@ -31,9 +31,9 @@ func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 		}
 		if strings.Contains(r.Form.Get("query"), "rate_limiter_delay") {
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[
-{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"retries_1h"},"value":[1,"42.3"]},
-{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"mean_seconds"},"value":[1,"1.5"]},
-{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"long_retries_1h"},"value":[1,"7.2"]}]}}`))
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"retries_1h"},"value":[1,"42"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"delay_seconds_1h"},"value":[1,"63"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"short_retries_1h"},"value":[1,"35"]}]}}`))
 			return
 		}
 		_, _ = w.Write([]byte(`{"status":"success","warnings":["store 10.0.0.9:10901 down"],"data":{"resultType":"vector","result":[

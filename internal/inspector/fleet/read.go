@@ -225,29 +225,39 @@ func foldWorst(samples []Sample, rows map[string]*Row, clusterLabel string) {
 }
 
 // foldDelays puts each controller's delay figures on its row; those of a
-// controller without a row are left out, as foldWorst's.
+// controller without a row are left out, as foldWorst's. The panel sends
+// the count, the sum and the count under LongDelayBound (each left out
+// when 0); the mean and the long ones are computed here.
 func foldDelays(samples []Sample, rows map[string]*Row, clusterLabel string) {
+	type figures struct{ retries, sum, short float64 }
+	got := map[*Row]*figures{}
 	for _, s := range samples {
 		l := s.Labels
 		r, ok := rows[(&Row{Cluster: l[clusterLabel], Namespace: l["namespace"], Controller: l["controller"]}).ID()]
-		if !ok || math.IsNaN(s.Value) {
+		if !ok || math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
 			continue
 		}
-		d := r.RetryDelays
-		if d == nil {
-			d = &RetryDelays{}
+		f := got[r]
+		if f == nil {
+			f = &figures{}
 		}
 		switch l[columnLabel] {
 		case colDelays:
-			d.Retries = count(s.Value)
-		case colMeanDelay:
-			d.MeanSeconds = s.Value
-		case colLongDelays:
-			d.Long = count(s.Value)
+			f.retries = s.Value
+		case colDelaySum:
+			f.sum = s.Value
+		case colShortDelays:
+			f.short = s.Value
 		default:
 			continue
 		}
-		r.RetryDelays = d
+		got[r] = f
+	}
+	for r, f := range got {
+		if f.retries <= 0 {
+			continue // a sum without a count: a scrape between the two
+		}
+		r.RetryDelays = &RetryDelays{Retries: count(f.retries), MeanSeconds: f.sum / f.retries, Long: max(0, count(f.retries-f.short))}
 	}
 }
 
