@@ -15,8 +15,9 @@ import (
 
 // This file exports a probe's state as Prometheus series, for alerting on
 // the monitoring stack a fleet already has. Cardinality is bounded: every
-// series is per controller (and per state or outcome), never per key, so a
-// controller with 100,000 keys exports eleven series.
+// series is per controller (and per state, outcome or delay bucket), never
+// per key, so a controller with 100,000 keys exports 33 series: eleven, and
+// the delay histogram's 22 (delayhist.go).
 
 // The series names. Each carries a "controller" label.
 const (
@@ -139,6 +140,7 @@ type collector[T comparable] struct {
 	reg *Registry
 
 	keys, oldest, maxFailures, atCap, forgets *prometheus.Desc
+	delay                                     *prometheus.Desc // MetricRateLimiterDelay (delayhist.go)
 	// worstN is how many worst keys a scrape exports (Options.WorstKeys);
 	// 0 exports none.
 	worstN int
@@ -164,12 +166,13 @@ func newCollector[T comparable](p *TypedProbe[T], reg *Registry) *collector[T] {
 		forgets: prometheus.NewDesc(MetricForgets,
 			"Keys whose backoff was reset through the endpoint, by what followed.", []string{"outcome"}, l),
 		worst: newWorstDescs(l),
+		delay: newDelayDesc(l),
 	}
 }
 
 // Describe sends the series' descriptions.
 func (c *collector[T]) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.keys, c.oldest, c.maxFailures, c.atCap, c.forgets} {
+	for _, d := range []*prometheus.Desc{c.keys, c.oldest, c.maxFailures, c.atCap, c.forgets, c.delay} {
 		ch <- d
 	}
 	if c.worstN > 0 {
@@ -202,6 +205,7 @@ func (c *collector[T]) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.forgets, prometheus.CounterValue, float64(f.requeued.Load()), ForgetRequeued)
 	ch <- prometheus.MustNewConstMetric(c.forgets, prometheus.CounterValue, float64(f.reset.Load()), ForgetReset)
 	c.worst.collect(ch, s.worst, now)
+	c.probe.delays.collect(ch, c.delay)
 }
 
 // summary is what one scrape computes over all keys.

@@ -31,6 +31,8 @@ const metricsHeader = `
 # TYPE kubectl_backoff_max_failures gauge
 # HELP kubectl_backoff_oldest_failure_seconds Age in seconds of the oldest unresolved failure of any key (0 if none is failing).
 # TYPE kubectl_backoff_oldest_failure_seconds gauge
+# HELP kubectl_backoff_rate_limiter_delay_seconds How long in seconds the controller's rate limiter delayed items before adding them back to the queue (the delay When returned).
+# TYPE kubectl_backoff_rate_limiter_delay_seconds histogram
 `
 
 // TestMetricsSeries drives a client-go controller's probe (a real limiter
@@ -98,7 +100,7 @@ kubectl_backoff_keys{controller="foo",state="scheduled"} 1
 kubectl_backoff_keys_at_cap{controller="foo"} 1
 kubectl_backoff_max_failures{controller="foo"} 4
 kubectl_backoff_oldest_failure_seconds{controller="foo"} 3600
-`
+` + delaysAt1h
 	if err := testutil.GatherAndCompare(prom, strings.NewReader(want)); err != nil {
 		t.Errorf("at 1h:\n%v", err)
 	}
@@ -119,6 +121,23 @@ kubectl_backoff_oldest_failure_seconds{controller="foo"} 3600
 		}
 	}
 }
+
+// delaysAt1h is the delay histogram at 1h: eight AddRateLimited, each
+// When's delay a minute doubling to the 8m cap. ns/stuck waited 1m, 2m, 4m,
+// 8m; ns/forgotten 1m, 2m; ns/flaky and ns/requeued 1m (the terminal error
+// is not retried): 4 of 60s under 81.92, 2 of 120s, one of 240s and one of
+// 480s, 1200s in all.
+var delaysAt1h = func() string {
+	var b strings.Builder
+	cum := map[string]int{"81.92": 4, "163.84": 6, "327.68": 7, "655.36": 8, "1000": 8, "+Inf": 8}
+	for _, le := range []string{"0.005", "0.01", "0.02", "0.04", "0.08", "0.16", "0.32", "0.64", "1.28", "2.56", "5.12",
+		"10.24", "20.48", "40.96", "81.92", "163.84", "327.68", "655.36", "1000", "+Inf"} {
+		fmt.Fprintf(&b, "kubectl_backoff_rate_limiter_delay_seconds_bucket{controller=\"foo\",le=%q} %d\n", le, cum[le])
+	}
+	b.WriteString("kubectl_backoff_rate_limiter_delay_seconds_sum{controller=\"foo\"} 1200\n")
+	b.WriteString("kubectl_backoff_rate_limiter_delay_seconds_count{controller=\"foo\"} 8\n")
+	return b.String()
+}()
 
 // headerOf is metricsHeader's HELP and TYPE lines of the series name.
 func headerOf(name string) string {
@@ -250,7 +269,7 @@ func seriesOf(t *testing.T, g prometheus.Gatherer, name string) int {
 // when disabled, a probe of the same name replaces the earlier one's
 // series, and a probe removed from its registry stops reporting.
 func TestMetricsRegistration(t *testing.T) {
-	const perController = 11 // 6 states, oldest, max, at cap, 2 forget outcomes
+	const perController = 12 // 6 states, oldest, max, at cap, 2 forget outcomes, the delay histogram
 	t.Run("default", func(t *testing.T) {
 		reg := NewRegistry()
 		p := New("metrics-default", Options{Registry: reg})

@@ -148,6 +148,7 @@ type TypedProbe[T comparable] struct {
 	queue   workqueue.TypedRateLimitingInterface[T] // the inner queue, once built
 
 	forgets forgetCounts         // for MetricForgets
+	delays  delayHistogram       // for MetricRateLimiterDelay, observed in When
 	events  events.EventRecorder // Options.EventRecorder
 	objects client.Reader        // Options.EventObjects
 }

@@ -22,8 +22,8 @@ type rateLimiter[T comparable] struct {
 
 var _ workqueue.TypedRateLimiter[string] = &rateLimiter[string]{}
 
-// When delegates (or, fused, decides as client-go would) and records the
-// delay and which component chose it.
+// When delegates (or, fused, decides as client-go would), records the
+// delay and which component chose it, and counts it in the delay histogram.
 func (r *rateLimiter[T]) When(item T) time.Duration {
 	var d time.Duration
 	if r.fused != nil {
@@ -35,8 +35,8 @@ func (r *rateLimiter[T]) When(item T) time.Duration {
 	}
 	// Every delay the controller waits passes here once, after the store's
 	// lock is released (the priority queue holds its own): the one place
-	// for a per-controller observation of it, which must stay as cheap.
-	return d
+	// for the per-controller delay histogram, one or two atomic adds.
+	return r.probe.delays.observe(d)
 }
 
 // whenOf calls l.When once and says which component chose the delay: the

@@ -26,9 +26,10 @@ func fixedFleet() *fleet.Fleet {
 		return m
 	}
 	three, zero := 3, 0
-	f := &fleet.Fleet{At: t0, Server: "http://prometheus.example:9090", ClusterLabel: "cluster", Clusters: []string{"east", "west"}, Queries: 2,
+	f := &fleet.Fleet{At: t0, Server: "http://prometheus.example:9090", ClusterLabel: "cluster", Clusters: []string{"east", "west"}, Queries: 3,
 		Rows: []fleet.Row{
 			{Cluster: "east", Namespace: "demo", Controller: "outage", Keys: keys(40, 0, 10), OldestFailureSeconds: 3720, MaxFailures: 19, KeysAtCap: &three, ForgetsLastDay: 2,
+				RetryDelays: &fleet.RetryDelays{Retries: 161, MeanSeconds: 123.4, Long: 12},
 				WorstKeys: []fleet.WorstKey{
 					{Key: "demo/outage-00007", State: api.StateBackoff, Failures: 19, RetryInSeconds: 610},
 					{Key: "demo/outage-00002", State: api.StateBackoff, Failures: 18, RetryInSeconds: 95},

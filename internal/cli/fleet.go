@@ -21,18 +21,21 @@ type FleetOptions struct {
 	genericiooptions.IOStreams
 	cf *genericclioptions.ConfigFlags
 
-	Prometheus, BearerToken, BearerTokenFile string
-	CertificateAuthority                     string
-	Insecure                                 bool
-	Username, PasswordFile                   string
-	ClusterLabel                             string
-	Filter, Sort                             string
-	Clusters                                 []string
-	ShowQueries                              bool
-	Timeout                                  time.Duration
-	ContextMap                               []string
-	ContextMapFile                           string
-	Output                                   string
+	// The Prometheus connection's, each flag named --prometheus-*: the
+	// kube flags (--token, --certificate-authority, --username…) stay
+	// the cluster's, as in every kubectl command, and reach top on enter.
+	Prometheus, Token, TokenFile string
+	CAFile                       string
+	Insecure                     bool
+	Username, PasswordFile       string
+	ClusterLabel                 string
+	Filter, Sort                 string
+	Clusters                     []string
+	ShowQueries                  bool
+	Timeout                      time.Duration
+	ContextMap                   []string
+	ContextMapFile               string
+	Output                       string
 
 	output   *outputFlags
 	client   *fleet.Client
@@ -52,27 +55,29 @@ func NewFleetCommand(cf *genericclioptions.ConfigFlags, streams genericiooptions
 		Long: `fleet reads the series every instrumented controller exports (kubectl_backoff_*)
 back from Prometheus, Thanos Query or Mimir: one row per controller per cluster,
 worst first (the oldest unresolved failure), with its keys by state, its deepest
-failure streak, its keys at the limiter's cap and the forgets of the last day.
-Each refresh is one query per panel whatever the number of controllers;
+failure streak, its keys at the limiter's cap and the forgets of the last day,
+and its rate limiter's retry delays of the last hour. Each refresh is one query per panel whatever the number of controllers;
 --show-queries prints them, to paste into Grafana.
 
 On a terminal it opens the fleet view; enter on a controller runs top through
 the kube context its cluster maps to (--context-map, or a context of the same
-name), or shows the command to run.`,
+name), or shows the command to run. The --prometheus-* flags are for the
+Prometheus; kubectl's own (--kubeconfig, --token, --certificate-authority…)
+are the clusters', as everywhere, and --kubeconfig is passed on to top.`,
 		Example: `  kubectl backoff fleet --prometheus http://prometheus.monitoring:9090
-  kubectl backoff fleet --prometheus https://thanos.example.com --bearer-token-file token -o json
+  kubectl backoff fleet --prometheus https://thanos.example.com --prometheus-token-file token -o json
   kubectl backoff fleet --prometheus http://127.0.0.1:9090 --show-queries`,
 		Args: cobra.NoArgs,
 		RunE: runE(o),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Prometheus, "prometheus", o.Prometheus, "The Prometheus HTTP API to read (Prometheus, Thanos Query, Mimir): http(s)://host:port[/prefix]")
-	f.StringVar(&o.BearerToken, "bearer-token", o.BearerToken, "Send this bearer token to --prometheus")
-	f.StringVar(&o.BearerTokenFile, "bearer-token-file", o.BearerTokenFile, "Send the bearer token in this file to --prometheus")
-	f.StringVar(&o.CertificateAuthority, "certificate-authority", o.CertificateAuthority, "Check --prometheus's certificate against the CAs in this PEM file")
-	f.BoolVar(&o.Insecure, "insecure-skip-tls-verify", o.Insecure, "Do not check --prometheus's certificate (insecure)")
-	f.StringVar(&o.Username, "username", o.Username, "Basic auth user for --prometheus (with --password-file)")
-	f.StringVar(&o.PasswordFile, "password-file", o.PasswordFile, "Basic auth password for --prometheus, read from this file")
+	f.StringVar(&o.Token, "prometheus-token", o.Token, "Send this bearer token to --prometheus (not the cluster's: that is --token)")
+	f.StringVar(&o.TokenFile, "prometheus-token-file", o.TokenFile, "Send the bearer token in this file to --prometheus")
+	f.StringVar(&o.CAFile, "prometheus-ca-file", o.CAFile, "Check --prometheus's certificate against the CAs in this PEM file (not the cluster's: that is --certificate-authority)")
+	f.BoolVar(&o.Insecure, "prometheus-insecure-skip-verify", o.Insecure, "Do not check --prometheus's certificate (insecure)")
+	f.StringVar(&o.Username, "prometheus-username", o.Username, "Basic auth user for --prometheus (with --prometheus-password-file)")
+	f.StringVar(&o.PasswordFile, "prometheus-password-file", o.PasswordFile, "Basic auth password for --prometheus, read from this file")
 	f.StringVar(&o.ClusterLabel, "cluster-label", o.ClusterLabel, "The label your scrape configuration or federation puts on a cluster's series")
 	f.StringVarP(&o.Filter, "filter", "q", o.Filter, "Only controllers whose cluster/namespace/name contains this (a leading ~ makes it a regular expression)")
 	f.StringSliceVar(&o.Clusters, "cluster", o.Clusters, "Only these clusters")
@@ -91,21 +96,21 @@ func (o *FleetOptions) Complete(args []string) error {
 	if err := o.output.complete(); err != nil {
 		return err
 	}
-	if o.BearerTokenFile != "" {
-		if o.BearerToken != "" {
-			return errors.New("--bearer-token and --bearer-token-file exclude each other")
+	if o.TokenFile != "" {
+		if o.Token != "" {
+			return errors.New("--prometheus-token and --prometheus-token-file exclude each other")
 		}
-		b, err := os.ReadFile(o.BearerTokenFile)
+		b, err := os.ReadFile(o.TokenFile)
 		if err != nil {
-			return fmt.Errorf("--bearer-token-file: %w", err)
+			return fmt.Errorf("--prometheus-token-file: %w", err)
 		}
-		o.BearerToken = strings.TrimSpace(string(b))
+		o.Token = strings.TrimSpace(string(b))
 	}
 	password := ""
 	if o.PasswordFile != "" {
 		b, err := os.ReadFile(o.PasswordFile)
 		if err != nil {
-			return fmt.Errorf("--password-file: %w", err)
+			return fmt.Errorf("--prometheus-password-file: %w", err)
 		}
 		password = strings.TrimRight(string(b), "\r\n")
 	}
@@ -119,8 +124,14 @@ func (o *FleetOptions) Complete(args []string) error {
 	if o.Prometheus == "" {
 		return errors.New("--prometheus is required: the URL of the Prometheus, Thanos Query or Mimir that scrapes your controllers")
 	}
-	o.client, err = fleet.NewClient(fleet.Config{URL: o.Prometheus, BearerToken: o.BearerToken,
-		Username: o.Username, Password: password, CAFile: o.CertificateAuthority, Insecure: o.Insecure, Timeout: o.Timeout})
+	if o.Token != "" && o.Username != "" {
+		return errors.New("--prometheus-token and --prometheus-username exclude each other: use one way to authenticate to --prometheus")
+	}
+	o.client, err = fleet.NewClient(fleet.Config{URL: o.Prometheus, BearerToken: o.Token,
+		Username: o.Username, Password: password, CAFile: o.CAFile, Insecure: o.Insecure, Timeout: o.Timeout})
+	if caErr, ok := errors.AsType[*fleet.CAFileError](err); ok {
+		return fmt.Errorf("--prometheus-ca-file: %w", caErr)
+	}
 	if err != nil {
 		return fmt.Errorf("--prometheus: %w", err)
 	}
@@ -129,11 +140,8 @@ func (o *FleetOptions) Complete(args []string) error {
 
 // Validate checks the flags against each other.
 func (o *FleetOptions) Validate() error {
-	if o.BearerToken != "" && o.Username != "" {
-		return errors.New("--bearer-token and --username exclude each other: use one way to authenticate to --prometheus")
-	}
 	if o.PasswordFile != "" && o.Username == "" {
-		return errors.New("--password-file needs --username")
+		return errors.New("--prometheus-password-file needs --prometheus-username")
 	}
 	if err := fleet.CheckSort(o.Sort); err != nil {
 		return fmt.Errorf("--sort: %w", err)

@@ -24,8 +24,8 @@ func fleetHeader(f *fleet.Fleet) string {
 	return s
 }
 
-// printFleet prints rows as a table; wide adds the keys by state and the
-// worst key.
+// printFleet prints rows as a table; wide adds the keys by state, the
+// rate limiter's delays of the last hour and the worst key.
 func printFleet(w io.Writer, rows []fleet.Row, wide bool) error {
 	t := newTable(w)
 	head := []string{"CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST FAILURE", "STREAK", "AT CAP", "FORGETS 1D"}
@@ -33,7 +33,7 @@ func printFleet(w io.Writer, rows []fleet.Row, wide bool) error {
 		for _, st := range api.States {
 			head = append(head, strings.ToUpper(string(st)))
 		}
-		head = append(head, "WORST KEY")
+		head = append(head, "RETRIES 1H", "MEAN DELAY", "LONG", "WORST KEY")
 	}
 	fmt.Fprintln(t, strings.Join(head, "\t"))
 	for i := range rows {
@@ -56,6 +56,11 @@ func fleetCells(r *fleet.Row, wide bool) []string {
 		for _, st := range api.States {
 			cells = append(cells, strconv.Itoa(r.Keys[st]))
 		}
+		retries, mean, long := "-", "-", "-"
+		if d := r.RetryDelays; d != nil {
+			retries, mean, long = strconv.Itoa(d.Retries), age(d.MeanSeconds), strconv.Itoa(d.Long)
+		}
+		cells = append(cells, retries, mean, long)
 		worst := "-"
 		if len(r.WorstKeys) > 0 {
 			k := r.WorstKeys[0]

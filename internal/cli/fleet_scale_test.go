@@ -8,6 +8,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,7 +18,8 @@ import (
 )
 
 // Scale of TestFleetAtScale: 3 clusters of 1,000 controllers, each with
-// the eleven series of a probe and two worst keys.
+// the 33 series of a probe (eleven, and the delay histogram's 22), the
+// failing ones two worst keys.
 const (
 	scaleClusters    = 3
 	scaleControllers = 1000
@@ -32,9 +34,19 @@ const (
 // serving n controllers would export them (with a namespace label, as a
 // federating Prometheus would keep it). One controller in failingEvery
 // fails, as in a fleet on a bad day: those have keys in every state, a
-// failure streak and worst keys; the rest are idle.
-func syntheticProbes(n, failingEvery int) string {
+// failure streak, worst keys and delays in their histogram, which grow
+// with scrape (the scrape's number); the rest are idle.
+func syntheticProbes(n, failingEvery int, scrape int64) string {
 	var b strings.Builder
+	// The delay histogram's bounds: client-go's default delays, 5ms
+	// doubling 17 times, then the 1000s cap.
+	var les []string
+	var bounds []float64
+	for i := range 18 {
+		bounds = append(bounds, float64(5*time.Millisecond<<i)/1e9)
+		les = append(les, strconv.FormatFloat(bounds[i], 'g', -1, 64))
+	}
+	bounds, les = append(bounds, 1000), append(les, "1000")
 	states := []string{"backoff", "scheduled", "queued", "running", "failed", "idle"}
 	for i := range n {
 		l := fmt.Sprintf(`controller="ctrl-%04d",namespace="ns-%02d"`, i, i%50)
@@ -60,29 +72,45 @@ func syntheticProbes(n, failingEvery int) string {
 		fmt.Fprintf(&b, "kubectl_backoff_keys_at_cap{%s} %d\n", l, atCap)
 		fmt.Fprintf(&b, "kubectl_backoff_forgets_total{%s,outcome=\"requeued\"} %d\n", l, i%3)
 		fmt.Fprintf(&b, "kubectl_backoff_forgets_total{%s,outcome=\"reset\"} 0\n", l)
+		// A failing controller's keys wait the first `deep` delays, each
+		// once a scrape.
+		deep, perBound := 0, int64(0)
+		if failing {
+			deep, perBound = i%len(les)+1, scrape
+		}
+		sum := 0.0
+		for j, le := range les {
+			if j < deep {
+				sum += bounds[j] * float64(perBound)
+			}
+			fmt.Fprintf(&b, "kubectl_backoff_rate_limiter_delay_seconds_bucket{%s,le=%q} %d\n", l, le, int64(min(j+1, deep))*perBound)
+		}
+		fmt.Fprintf(&b, "kubectl_backoff_rate_limiter_delay_seconds_bucket{%s,le=\"+Inf\"} %d\n", l, int64(deep)*perBound)
+		fmt.Fprintf(&b, "kubectl_backoff_rate_limiter_delay_seconds_sum{%s} %g\n", l, sum)
+		fmt.Fprintf(&b, "kubectl_backoff_rate_limiter_delay_seconds_count{%s} %d\n", l, int64(deep)*perBound)
 	}
 	return b.String()
 }
 
 // TestFleetAtScale: a real Prometheus holding 3 clusters × 1,000
 // controllers, 300 of them failing; the fleet's first frame and each
-// refresh are two queries (one per panel, Queries) and answer within
+// refresh are three queries (one per panel, Queries) and answer within
 // scaleBudget.
 func TestFleetAtScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Prometheus over 3,000 synthetic controllers")
 	}
-	body := syntheticProbes(scaleControllers, scaleFailingEvery)
 	var targets []scrapeTarget
 	for c := range scaleClusters {
+		var scrapes atomic.Int64
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-			_, _ = w.Write([]byte(body))
+			_, _ = w.Write([]byte(syntheticProbes(scaleControllers, scaleFailingEvery, scrapes.Add(1))))
 		}))
 		t.Cleanup(srv.Close)
 		targets = append(targets, scrapeTarget{addr: strings.TrimPrefix(srv.URL, "http://"), labels: map[string]string{"cluster": fmt.Sprintf("c%d", c)}})
 	}
-	// Every 5 s: scraping 3 × 23,000 series every second would take the
+	// Every 5 s: scraping 3 × 70,000 series every second would take the
 	// cores the queries are timed on.
 	prom := startPrometheusEvery(t, 5*time.Second, targets...)
 	// A proxy in front counts the queries the fleet sends.
@@ -106,7 +134,14 @@ func TestFleetAtScale(t *testing.T) {
 		if err != nil {
 			return false, err.Error()
 		}
-		return len(f.Rows) == want, fmt.Sprintf("%d rows", len(f.Rows))
+		delays := 0
+		for _, r := range f.Rows {
+			if r.RetryDelays != nil {
+				delays++
+			}
+		}
+		// Two scrapes of the failing ones: an increase to read.
+		return len(f.Rows) == want && delays == want/scaleFailingEvery, fmt.Sprintf("%d rows, %d with retry delays", len(f.Rows), delays)
 	})
 	for _, name := range []string{"first frame", "refresh 1", "refresh 2", "refresh 3"} {
 		before := queries.Load()
@@ -127,6 +162,15 @@ func TestFleetAtScale(t *testing.T) {
 		if took > scaleBudget && !raceEnabled {
 			t.Errorf("%s took %v, over %v", name, took, scaleBudget)
 		}
+	}
+	// Each panel alone, one after the other, to say where the time goes.
+	for _, p := range fleet.Queries("cluster") {
+		start := time.Now()
+		r, err := c.Query(context.Background(), p.Query, time.Now())
+		if err != nil {
+			t.Fatalf("panel %s: %v", p.Name, err)
+		}
+		t.Logf("panel %s alone: %d samples, %v", p.Name, len(r.Samples), time.Since(start).Round(time.Millisecond))
 	}
 }
 

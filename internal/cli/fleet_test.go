@@ -10,11 +10,15 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
 )
 
 // fakePrometheus answers the table's query with one failing controller
-// of cluster east, the worst keys' with none, and a Thanos warning.
+// of cluster east, the worst keys' with none, the delays' with its retries
+// of the last hour, and a Thanos warning.
 func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -23,6 +27,13 @@ func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 		w.Header().Set("Content-Type", "application/json")
 		if strings.Contains(r.Form.Get("query"), "worst_key") {
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
+			return
+		}
+		if strings.Contains(r.Form.Get("query"), "rate_limiter_delay") {
+			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"retries_1h"},"value":[1,"42"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"delay_seconds_1h"},"value":[1,"63"]},
+{"metric":{"cluster":"east","namespace":"demo","controller":"outage","backoff_column":"short_retries_1h"},"value":[1,"35"]}]}}`))
 			return
 		}
 		_, _ = w.Write([]byte(`{"status":"success","warnings":["store 10.0.0.9:10901 down"],"data":{"resultType":"vector","result":[
@@ -48,17 +59,24 @@ func TestFleetCommand(t *testing.T) {
 		wantOut, wantErr string // substrings; wantErr of stderr or the error
 		wantQueries      int64
 	}{
-		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 2},
-		{"wide", []string{"--prometheus", url, "-o", "wide"}, "BACKOFF", "partial: 1 warnings", 2},
-		{"json", []string{"--prometheus", url, "-o", "json", "--bearer-token-file", token}, `"oldestFailureSeconds": 125`, "store 10.0.0.9:10901 down", 2},
-		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 2},
+		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 3},
+		{"wide", []string{"--prometheus", url, "-o", "wide"}, "42           1.5s         7", "partial: 1 warnings", 3},
+		{"json", []string{"--prometheus", url, "-o", "json", "--prometheus-token-file", token}, `"retriesLastHour": 42`, "store 10.0.0.9:10901 down", 3},
+		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 3},
 		{"show queries", []string{"--show-queries"}, "label_replace(max by (cluster, namespace, controller, state) (kubectl_backoff_keys) > 0", "", 0},
 		{"cluster label", []string{"--show-queries", "--cluster-label", "k8s_cluster"}, "max by (k8s_cluster, namespace, controller)", "", 0},
 		{"no prometheus", nil, "", "--prometheus is required", 0},
 		{"bad url", []string{"--prometheus", "prometheus:9090"}, "", "--prometheus: prometheus URL", 0},
 		{"bad sort", []string{"--prometheus", url, "--sort", "age"}, "", "--sort: unknown order \"age\"", 0},
-		{"token twice", []string{"--prometheus", url, "--bearer-token", "x", "--bearer-token-file", token}, "", "exclude each other", 0},
-		{"password without user", []string{"--prometheus", url, "--password-file", token}, "", "--password-file needs --username", 0},
+		{"token twice", []string{"--prometheus", url, "--prometheus-token", "x", "--prometheus-token-file", token}, "", "--prometheus-token and --prometheus-token-file exclude each other", 0},
+		{"password without user", []string{"--prometheus", url, "--prometheus-password-file", token}, "", "--prometheus-password-file needs --prometheus-username", 0},
+		{"token and user", []string{"--prometheus", url, "--prometheus-token", "x", "--prometheus-username", "u"}, "", "--prometheus-token and --prometheus-username exclude each other", 0},
+		{"prometheus CA", []string{"--prometheus", url, "--prometheus-ca-file", token}, "", "--prometheus-ca-file: certificate authority: " + token + ": no PEM certificate in it", 0},
+		{"prometheus CA missing", []string{"--prometheus", url, "--prometheus-ca-file", filepath.Join(dir, "nope")}, "", "--prometheus-ca-file: certificate authority: open " + filepath.Join(dir, "nope"), 0},
+		// kubectl's flags stay the cluster's: they are not read for the
+		// Prometheus (a CA file for it that is no CA fails nothing here).
+		{"kube CA is not the Prometheus'", []string{"--prometheus", url, "--certificate-authority", token}, "east      demo", "as of", 3},
+		{"kube token is not the Prometheus'", []string{"--prometheus", url, "--token", "kube-token"}, "east      demo", "as of", 3},
 		{"bad context map", []string{"--prometheus", url, "--context-map", "east"}, "", "--context-map \"east\": want CLUSTER=CONTEXT", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,5 +99,21 @@ func TestFleetCommand(t *testing.T) {
 				t.Errorf("queries: want %d, got %d", e, a)
 			}
 		})
+	}
+}
+
+// TestFleetAttachArgs: enter runs top through the chosen context, in the
+// row's namespace, with fleet's own --kubeconfig (else top would read
+// $KUBECONFIG, where the context may not be).
+func TestFleetAttachArgs(t *testing.T) {
+	cf := genericclioptions.NewConfigFlags(true)
+	o := &FleetOptions{cf: cf}
+	r := fleet.Row{Cluster: "east", Namespace: "demo", Controller: "naive"}
+	if e, a := "top --context prod-east --controller naive -n demo", strings.Join(o.attachArgs(r, "prod-east"), " "); e != a {
+		t.Errorf("without --kubeconfig:\nwant %s\n got %s", e, a)
+	}
+	*cf.KubeConfig = "/etc/fleet.kubeconfig"
+	if e, a := "top --context prod-east --controller naive --kubeconfig /etc/fleet.kubeconfig -n demo", strings.Join(o.attachArgs(r, "prod-east"), " "); e != a {
+		t.Errorf("with --kubeconfig:\nwant %s\n got %s", e, a)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // fleetMinRefresh is the fleet view's refresh at the fastest: Prometheus
-// changes once a scrape (15-60 s in most setups), and each refresh is two
+// changes once a scrape (15-60 s in most setups), and each refresh is three
 // queries over the whole fleet.
 const fleetMinRefresh = 10 * time.Second
 
@@ -32,14 +32,25 @@ func runFleetTUI(ctx context.Context, o *FleetOptions) error {
 	if err != nil || chosen == nil {
 		return err
 	}
-	args := []string{"top", "--context", kubeContext, "--controller", chosen.Controller}
-	if chosen.Namespace != "" {
-		args = append(args, "-n", chosen.Namespace)
-	}
+	args := o.attachArgs(*chosen, kubeContext)
 	fmt.Fprintf(o.ErrOut, "attaching: kubectl backoff %s\n", strings.Join(args, " "))
 	root := NewRootCommand(o.IOStreams)
 	root.SetArgs(args)
 	return root.ExecuteContext(ctx)
+}
+
+// attachArgs are top's arguments for r's controller through kubeContext:
+// fleet's --kubeconfig, if given, is top's too (the context is looked up
+// there).
+func (o *FleetOptions) attachArgs(r fleet.Row, kubeContext string) []string {
+	args := []string{"top", "--context", kubeContext, "--controller", r.Controller}
+	if o.cf != nil && o.cf.KubeConfig != nil && *o.cf.KubeConfig != "" {
+		args = append(args, "--kubeconfig", *o.cf.KubeConfig)
+	}
+	if r.Namespace != "" {
+		args = append(args, "-n", r.Namespace)
+	}
+	return args
 }
 
 // contextFor is the kube context cluster maps to: --context-map's, else

@@ -173,6 +173,7 @@ func TestE2E(t *testing.T) {
 	t.Run("rbac", func(t *testing.T) { testShippedRBAC(ctx, t, kc, admin, adminCfg) })
 
 	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
+	t.Run("fleet", func(t *testing.T) { testFleetPrometheus(ctx, t, kc, admin, dir, cs, metricsAddr) })
 
 	t.Run("top", func(t *testing.T) { testTop(t, kc, admin, dir, cmd("top")) })
 

@@ -59,11 +59,11 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.CAFile != "" {
 		pem, err := os.ReadFile(cfg.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("certificate authority: %w", err)
+			return nil, &CAFileError{Err: err}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("certificate authority %s: no PEM certificate in it", cfg.CAFile)
+			return nil, &CAFileError{Err: fmt.Errorf("%s: no PEM certificate in it", cfg.CAFile)}
 		}
 		tlsConf.RootCAs = pool
 	}
@@ -76,6 +76,15 @@ func NewClient(cfg Config) (*Client, error) {
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return &Client{base: u, http: &http.Client{Transport: tr}, cfg: cfg, timeout: timeout}, nil
 }
+
+// CAFileError is Config.CAFile unreadable, or holding no certificate: the
+// caller names its own flag for it.
+type CAFileError struct{ Err error }
+
+func (e *CAFileError) Error() string { return "certificate authority: " + e.Err.Error() }
+
+// Unwrap is the file's error.
+func (e *CAFileError) Unwrap() error { return e.Err }
 
 // Server is the server's URL as the user gave it, credentials left out.
 func (c *Client) Server() string {

@@ -131,3 +131,44 @@ func TestReadSaysAnUnreachableServerOnce(t *testing.T) {
 		t.Errorf("got %v, want the server named once and its refusal", err)
 	}
 }
+
+// TestFoldDelays: the delay panel's count, sum and count under the long
+// bound become a row's retries, mean and long retries; a series left out
+// (0) counts 0; a sum without its count is no figure.
+func TestFoldDelays(t *testing.T) {
+	row := func(c string) map[string]string {
+		return map[string]string{"cluster": "east", "namespace": "demo", "controller": c}
+	}
+	with := func(l map[string]string, col string) map[string]string {
+		m := map[string]string{columnLabel: col}
+		for k, v := range l {
+			m[k] = v
+		}
+		return m
+	}
+	rows := map[string]*Row{}
+	for _, c := range []string{"mixed", "all-long", "torn", "idle"} {
+		r := &Row{Cluster: "east", Namespace: "demo", Controller: c}
+		rows[r.ID()] = r
+	}
+	foldDelays([]Sample{
+		{Labels: with(row("mixed"), colDelays), Value: 10},
+		{Labels: with(row("mixed"), colDelaySum), Value: 2500},
+		{Labels: with(row("mixed"), colShortDelays), Value: 8},
+		{Labels: with(row("all-long"), colDelays), Value: 3},
+		{Labels: with(row("all-long"), colDelaySum), Value: 3000},
+		{Labels: with(row("torn"), colDelaySum), Value: 5},
+		{Labels: with(row("gone"), colDelays), Value: 1},
+	}, rows, "cluster")
+	for c, want := range map[string]*RetryDelays{
+		"mixed":    {Retries: 10, MeanSeconds: 250, Long: 2},
+		"all-long": {Retries: 3, MeanSeconds: 1000, Long: 3},
+		"torn":     nil,
+		"idle":     nil,
+	} {
+		got := rows["east/demo/"+c].RetryDelays
+		if (got == nil) != (want == nil) || got != nil && *got != *want {
+			t.Errorf("%s: got %+v, want %+v", c, got, want)
+		}
+	}
+}

@@ -9,9 +9,9 @@
 //
 // Guarantees:
 //   - the cost of a read is fixed by its panels, never by the number of
-//     controllers: one instant query for the table and one for the worst
-//     keys (Queries lists them, as pasted into Grafana), all evaluated at
-//     the same time;
+//     controllers: one instant query for the table, one for the worst
+//     keys and one for the rate limiter's retry delays (Queries lists
+//     them, as pasted into Grafana), all evaluated at the same time;
 //   - a server's own words are kept: a 5xx, a PromQL error or a Thanos
 //     partial-response warning is returned (APIError, Fleet.Warnings) with
 //     the message the server wrote, and errors name no flag;

@@ -51,6 +51,23 @@ type Row struct {
 	// WorstKeys are the controller's worst keys when its probe exports
 	// them (Options.WorstKeys), most failures first.
 	WorstKeys []WorstKey `json:"worstKeys,omitempty"`
+	// RetryDelays are the delays the controller's rate limiter chose in
+	// the last hour (kubectl_backoff_rate_limiter_delay_seconds); nil when
+	// it delayed nothing.
+	RetryDelays *RetryDelays `json:"retryDelays,omitempty"`
+}
+
+// RetryDelays summarises a controller's rate limiter delays of the last
+// hour, as Prometheus estimates them from the histogram (increase():
+// extrapolated, so a count may be off by a fraction).
+type RetryDelays struct {
+	// Retries counts the delays: failures retried with backoff.
+	Retries int `json:"retriesLastHour"`
+	// MeanSeconds is their mean.
+	MeanSeconds float64 `json:"meanSeconds"`
+	// Long counts those over LongDelayBound seconds (10m55s, the bucket
+	// under client-go's 1000s cap): keys deep into their backoff.
+	Long int `json:"longRetriesLastHour"`
 }
 
 // WorstKey is one of a controller's worst keys.
@@ -140,6 +157,7 @@ func Read(ctx context.Context, c *Client, opts Options) (*Fleet, error) {
 		}
 	}
 	foldWorst(results[1].Samples, rows, opts.ClusterLabel)
+	foldDelays(results[2].Samples, rows, opts.ClusterLabel)
 	for _, res := range results {
 		f.Warnings = append(f.Warnings, res.Warnings...)
 	}
@@ -203,6 +221,43 @@ func foldWorst(samples []Sample, rows map[string]*Row, clusterLabel string) {
 			}
 			return compareStrings(a.Key, b.Key)
 		})
+	}
+}
+
+// foldDelays puts each controller's delay figures on its row; those of a
+// controller without a row are left out, as foldWorst's. The panel sends
+// the count, the sum and the count under LongDelayBound (each left out
+// when 0); the mean and the long ones are computed here.
+func foldDelays(samples []Sample, rows map[string]*Row, clusterLabel string) {
+	type figures struct{ retries, sum, short float64 }
+	got := map[*Row]*figures{}
+	for _, s := range samples {
+		l := s.Labels
+		r, ok := rows[(&Row{Cluster: l[clusterLabel], Namespace: l["namespace"], Controller: l["controller"]}).ID()]
+		if !ok || math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+			continue
+		}
+		f := got[r]
+		if f == nil {
+			f = &figures{}
+		}
+		switch l[columnLabel] {
+		case colDelays:
+			f.retries = s.Value
+		case colDelaySum:
+			f.sum = s.Value
+		case colShortDelays:
+			f.short = s.Value
+		default:
+			continue
+		}
+		got[r] = f
+	}
+	for r, f := range got {
+		if f.retries <= 0 {
+			continue // a sum without a count: a scrape between the two
+		}
+		r.RetryDelays = &RetryDelays{Retries: count(f.retries), MeanSeconds: f.sum / f.retries, Long: max(0, count(f.retries-f.short))}
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 // error) is said in the server's words over the last read, which stays,
 // dimmed; a Thanos partial response is said as such.
 
-// fleetReadTimeout bounds one read of both panels.
+// fleetReadTimeout bounds one read of every panel.
 const fleetReadTimeout = 30 * time.Second
 
 // fleetWorstShown is how many of the selected row's worst keys are drawn
@@ -253,11 +253,14 @@ func (v *Fleet) rowLines(room int) []string {
 		}
 		return nil
 	}
-	worst := 0
+	worst, delays := 0, 0
 	if v.cursor < len(v.rows) {
 		worst = min(fleetWorstShown, len(v.rows[v.cursor].WorstKeys))
+		if v.rows[v.cursor].RetryDelays != nil {
+			delays = 1
+		}
 	}
-	fit := max(1, room-worst)
+	fit := max(1, room-worst-delays)
 	if v.cursor < v.offset {
 		v.offset = v.cursor
 	}
@@ -275,6 +278,9 @@ func (v *Fleet) rowLines(room int) []string {
 		if i != v.cursor {
 			continue
 		}
+		if d := r.RetryDelays; d != nil {
+			out = append(out, s.Dim.Render(widget.Fit(retryDelaysLine(d), w)))
+		}
 		for _, k := range r.WorstKeys[:worst] {
 			retry := "-"
 			if k.RetryInSeconds > 0 {
@@ -284,6 +290,20 @@ func (v *Fleet) rowLines(room int) []string {
 		}
 	}
 	return out
+}
+
+// retryDelaysLine is a row's detail of its rate limiter's delays of the
+// last hour (kubectl_backoff_rate_limiter_delay_seconds).
+func retryDelaysLine(d *fleetread.RetryDelays) string {
+	return fmt.Sprintf("   retries in the last hour: %d, mean delay %s, %d waited over %s", d.Retries, seconds(d.MeanSeconds), d.Long, seconds(longDelay))
+}
+
+// longDelay is fleet.LongDelayBound in seconds.
+var longDelay, _ = strconv.ParseFloat(fleetread.LongDelayBound, 64)
+
+// seconds is a Prometheus value in seconds as a duration.
+func seconds(v float64) string {
+	return explain.FormatDuration(time.Duration(v * float64(time.Second)))
 }
 
 // fleetRowLine is one row's cells in the table's columns.
