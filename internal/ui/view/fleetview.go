@@ -303,7 +303,7 @@ var longDelay, _ = strconv.ParseFloat(fleetread.LongDelayBound, 64)
 
 // seconds is a Prometheus value in seconds as a duration.
 func seconds(v float64) string {
-	return explain.FormatDuration(time.Duration(v * float64(time.Second)))
+	return text.FormatDuration(time.Duration(v * float64(time.Second)))
 }
 
 // fleetRowLine is one row's cells in the table's columns.
