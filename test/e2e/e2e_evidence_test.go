@@ -24,11 +24,11 @@ import (
 // testPodSecurityJob: a Job in a namespace that enforces the restricted
 // PodSecurity level has every pod refused; kstatus calls it Current ("Job
 // in progress"), its recurring FailedCreate events say it is not.
-func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interface, c client.Client, kc *kubectl, admin string,
-	answer func(t *testing.T, args ...string) *why.Answer) {
+func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interface, c client.Client, kc *kubectl, admin string, askers []asker) {
 	const ns = "psa"
 	mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
 		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}})
+	tenantSees(ctx, t, cs, ns)
 	mustCreate(ctx, t, c, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "migrate", Namespace: ns},
 		Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{Name: "migrate", Image: "example.invalid/migrate:1"}}}}}})
@@ -44,15 +44,17 @@ func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 		}
 		return nil
 	})
-	a := answer(t, "job/migrate", "-n", ns)
-	v := a.Verdict
-	// kstatus says Current once the controller wrote startTime ("Job in
-	// progress"), InProgress before ("Job not started"): either way the
-	// events are said, and override a Current.
-	ev := strings.Join(v.Evidence, "\n")
-	if v.Status == why.Current || (v.KStatus == why.Current && v.Override != "failure-events") ||
-		!strings.Contains(ev, "FailedCreate events since the last change") || !strings.Contains(ev, "violates PodSecurity") {
-		t.Errorf("verdict %s (%s, kstatus %s): %q; want not Current, from its FailedCreate events", v.Status, v.Override, v.KStatus, v.Evidence)
+	for _, ask := range askers {
+		a := ask.answer(t, "job/migrate", "-n", ns)
+		v := a.Verdict
+		// kstatus says Current once the controller wrote startTime ("Job in
+		// progress"), InProgress before ("Job not started"): either way the
+		// events are said, and override a Current.
+		ev := strings.Join(v.Evidence, "\n")
+		if v.Status == why.Current || (v.KStatus == why.Current && v.Override != "failure-events") ||
+			!strings.Contains(ev, "FailedCreate events since the last change") || !strings.Contains(ev, "violates PodSecurity") {
+			t.Errorf("%s: verdict %s (%s, kstatus %s): %q; want not Current, from its FailedCreate events", ask.name, v.Status, v.Override, v.KStatus, v.Evidence)
+		}
 	}
 	out := kc.ok(t, admin, "backoff", "why", "jobs", "-n", ns)
 	t.Logf("why jobs -n %s:\n%s", ns, out)
@@ -65,10 +67,10 @@ func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 // own AbleToScale=False says so, kstatus calls it Current) and a claim
 // naming a StorageClass that does not exist (its ProvisioningFailed event
 // names it): each answer names the missing object to create.
-func testMissingTargets(ctx context.Context, t *testing.T, cs kubernetes.Interface, c client.Client, kc *kubectl, admin string,
-	answer func(t *testing.T, args ...string) *why.Answer) {
+func testMissingTargets(ctx context.Context, t *testing.T, cs kubernetes.Interface, c client.Client, kc *kubectl, admin string, askers []asker) {
 	const ns = "missing"
 	mustCreate(ctx, t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	tenantSees(ctx, t, cs, ns)
 	mustCreate(ctx, t, c, &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
 		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{MaxReplicas: 3,
 			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}}})
@@ -93,21 +95,23 @@ func testMissingTargets(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 		return nil
 	})
 
-	a := answer(t, "hpa/web", "-n", ns)
-	if a.Verdict.Status == why.Current || a.Verdict.Override != "failure-condition" {
-		t.Errorf("HPA verdict %s (%s): %q; want not Current from AbleToScale=False", a.Verdict.Status, a.Verdict.Override, a.Verdict.Message)
-	}
-	if b := a.Chain.Blockers(); len(b) != 1 || b[0].Object.Ref() != "deployment.apps/web" || b[0].Status != why.NotFound {
-		t.Errorf("HPA blockers %+v; want deployment.apps/web, missing", b)
+	for _, ask := range askers {
+		a := ask.answer(t, "hpa/web", "-n", ns)
+		if a.Verdict.Status == why.Current || a.Verdict.Override != "failure-condition" {
+			t.Errorf("%s: HPA verdict %s (%s): %q; want not Current from AbleToScale=False", ask.name, a.Verdict.Status, a.Verdict.Override, a.Verdict.Message)
+		}
+		if b := a.Chain.Blockers(); len(b) != 1 || b[0].Object.Ref() != "deployment.apps/web" || b[0].Status != why.NotFound {
+			t.Errorf("%s: HPA blockers %+v; want deployment.apps/web, missing", ask.name, b)
+		}
+
+		a = ask.answer(t, "pvc/data", "-n", ns)
+		if b := a.Chain.Blockers(); len(b) != 1 || b[0].Object.Ref() != "storageclass.storage.k8s.io/fast" || b[0].Status != why.NotFound {
+			t.Errorf("%s: PVC blockers %+v (summary %q); want storageclass.storage.k8s.io/fast, missing", ask.name, b, a.Summary)
+		}
+		if next := strings.Join(a.Next, "\n"); !strings.Contains(next, "Create storageclass.storage.k8s.io/fast") || strings.Contains(next, "installed") {
+			t.Errorf("%s: PVC next %q; want the StorageClass created", ask.name, next)
+		}
 	}
 	t.Logf("why hpa/web:\n%s", kc.ok(t, admin, "backoff", "why", "hpa/web", "-n", ns))
-
-	a = answer(t, "pvc/data", "-n", ns)
-	if b := a.Chain.Blockers(); len(b) != 1 || b[0].Object.Ref() != "storageclass.storage.k8s.io/fast" || b[0].Status != why.NotFound {
-		t.Errorf("PVC blockers %+v (summary %q); want storageclass.storage.k8s.io/fast, missing", b, a.Summary)
-	}
-	if next := strings.Join(a.Next, "\n"); !strings.Contains(next, "Create storageclass.storage.k8s.io/fast") || strings.Contains(next, "installed") {
-		t.Errorf("PVC next %q; want the StorageClass created", next)
-	}
 	t.Logf("why pvc/data:\n%s", kc.ok(t, admin, "backoff", "why", "pvc/data", "-n", ns))
 }

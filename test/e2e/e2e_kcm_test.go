@@ -230,6 +230,9 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 		if b == nil || b.Object.Kind != "APIService" || b.Object.Name != "v1beta1.broken.example.com" {
 			t.Fatalf("blocker %+v; want the APIService v1beta1.broken.example.com (summary %q)", b, a.Summary)
 		}
+		if hb := blocker(hidden(t, "namespace/stuck")); hb == nil || hb.Object.Kind != "APIService" || hb.Object.Name != "v1beta1.broken.example.com" {
+			t.Errorf("as the tenant with --from-logs: blocker %+v; want the same APIService", hb)
+		}
 		out := kc.ok(t, admin, "backoff", "why", "namespace/stuck")
 		t.Logf("why namespace/stuck:\n%s", out)
 		if want := "apiservice.apiregistration.k8s.io/v1beta1.broken.example.com"; !strings.Contains(out, want) {
@@ -245,8 +248,11 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
 
-	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, answer) })
-	t.Run("missing-targets", func(t *testing.T) { testMissingTargets(ctx, t, cs, c, kc, admin, answer) })
+	// The same answers as the tenant who sees no control-plane pod, from
+	// kube-controller-manager's log as a file.
+	both := []asker{{"admin", answer}, {"tenant with --from-logs", hidden}}
+	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, both) })
+	t.Run("missing-targets", func(t *testing.T) { testMissingTargets(ctx, t, cs, c, kc, admin, both) })
 
 	// Last: its pods are on the node, so kwok holds them not ready.
 	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })

@@ -37,6 +37,22 @@ func tenantKubeconfig(ctx context.Context, t *testing.T, cs kubernetes.Interface
 		grantRole(ctx, t, cs, ns, "tenant-admin", []rbacv1.PolicyRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Verbs: []string{"*"}}},
 			rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: "tenant", Namespace: home})
 	}
+	// What a managed cluster's tenant may read cluster-wide (the objects a
+	// claim or a namespace names); never pods outside its namespaces.
+	cr := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "tenant-read-cluster"}, Rules: []rbacv1.PolicyRule{
+		{APIGroups: []string{"storage.k8s.io"}, Resources: []string{"storageclasses"}, Verbs: []string{"get", "list", "watch"}},
+		{APIGroups: []string{"apiregistration.k8s.io"}, Resources: []string{"apiservices"}, Verbs: []string{"get", "list", "watch"}},
+		{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch"}}}}
+	if _, err := cs.RbacV1().ClusterRoles().Create(ctx, cr, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "tenant-read-cluster"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: cr.Name},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "tenant", Namespace: home}}}
+	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tenantHome = home
 	tr, err := cs.CoreV1().ServiceAccounts(home).CreateToken(ctx, "tenant",
 		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)}}, metav1.CreateOptions{})
 	if err != nil {
@@ -47,6 +63,24 @@ func tenantKubeconfig(ctx context.Context, t *testing.T, cs kubernetes.Interface
 		t.Fatal(err)
 	}
 	return tokenKubeconfig(t, base, t.TempDir(), "tenant", tr.Status.Token)
+}
+
+// tenantHome is the namespace of the tenant's ServiceAccount.
+var tenantHome string
+
+// tenantSees lets the tenant do anything in ns, a namespace created after
+// its kubeconfig.
+func tenantSees(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) {
+	t.Helper()
+	grantRole(ctx, t, cs, ns, "tenant-admin", []rbacv1.PolicyRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Verbs: []string{"*"}}},
+		rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: "tenant", Namespace: tenantHome})
+}
+
+// asker is one way to ask `why … -o json`: as the admin who sees the
+// control plane's pod, or as the tenant with the log a file.
+type asker struct {
+	name   string
+	answer func(t *testing.T, args ...string) *why.Answer
 }
 
 // hiddenAsker is `why … -o json` as the tenant, kube-controller-manager's
