@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
@@ -20,7 +21,8 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.User = m.c.Opts.User
-	m.top.Forecast(&act)
+	t := m.table()
+	t.Forecast(&act)
 	m.confirm = widget.NewConfirmation(m.nextID, act)
 	m.push(modeConfirm)
 	if act.Bulk() {
@@ -38,7 +40,8 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	m.top.Forecast(&c.Act)
+	t := m.table()
+	t.Forecast(&c.Act)
 	if c.Act.Bulk() {
 		return
 	}
@@ -50,10 +53,11 @@ func (m *Model) followKey() {
 // shownKey is the key as the view shown last read it: the detail view's,
 // else the top view's row; nil when neither shows it.
 func (m *Model) shownKey(controller, key string) *api.Key {
-	if m.view() == modeDetail {
-		return m.detail.Shows(controller, key)
+	if d, ok := m.viewAt(m.view()).(view.Detail); ok {
+		return d.Shows(controller, key)
 	}
-	return m.top.Row(controller, key)
+	t := m.table()
+	return t.Row(controller, key)
 }
 
 // forgetDone shows an action's result and refreshes the view. When some
@@ -139,8 +143,17 @@ func (m *Model) statusLines() int {
 // fitStatus makes room for the status message: the scrolled views re-clamp.
 func (m *Model) fitStatus() {
 	m.c.StatusLines = m.statusLines()
-	m.detail.Clamp()
-	m.help.Clamp()
+	// The scrolled views open keep their place inside the room left.
+	for _, md := range []mode{modeDetail, modeHelp} {
+		switch v := m.viewAt(md).(type) {
+		case view.Detail:
+			v.Clamp()
+			m.setView(md, v)
+		case view.Help:
+			v.Clamp()
+			m.setView(md, v)
+		}
+	}
 }
 
 // setStatus shows a status message that expires.

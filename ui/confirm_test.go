@@ -27,7 +27,7 @@ func typeText(s string) []tea.Msg {
 func TestConfirmReason(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, User: "alice"})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	m = send(t, m, press("down"), press("r"), press("w"))
 	if m.confirm == nil || !m.confirm.Typing {
 		t.Fatalf("w did not open the reason prompt: %+v", m.confirm)
@@ -122,10 +122,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 		if !strings.Contains(screen(m), "demo/outage-00003 (9 failures)") {
 			t.Fatalf("dialog:\n%s", screen(m))
 		}
-		page := fixedPage(m.top.Rows())
+		page := fixedPage(m.tbl().Rows())
 		page.Items[1].Failures = 10
-		m.top.Seq++
-		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+		m.setTop(func(t *view.Top) { t.Seq++ })
+		m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (10 failures)") {
 			t.Errorf("after a refresh that counted a failure more, the dialog says:\n%s", s)
 		}
@@ -142,10 +142,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 	})
 	t.Run("one failure is singular", func(t *testing.T) {
 		m := send(t, loaded(t, 120, 30), press("j"), press("f"))
-		page := fixedPage(m.top.Rows())
+		page := fixedPage(m.tbl().Rows())
 		page.Items[1].Failures = 1
-		m.top.Seq++
-		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+		m.setTop(func(t *view.Top) { t.Seq++ })
+		m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (1 failure)?") {
 			t.Errorf("want (1 failure):\n%s", s)
 		}

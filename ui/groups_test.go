@@ -149,7 +149,7 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 		m := send(t, loaded(t, sz[0], sz[1]), press("/"))
 		m = send(t, m, typeText("naive-0000")...)
 		m = send(t, m, press("enter"), press("g"))
-		if got := m.groups.Filter; got != "naive-0000" {
+		if got := m.grp().Filter; got != "naive-0000" {
 			t.Errorf("at %dx%d the group view reads groups with filter %q, want the top view's", sz[0], sz[1], got)
 		}
 		m = send(t, m, fixedGroups())

@@ -8,7 +8,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// mode is one entry of the root's stack of modes. The bottom is a view the
+// mode names an entry of the root's stack (layer). The bottom is a view the
 // UI opens on (the top view, the picker, `top --for`); a view opened from
 // it (detail, groups, ?) is pushed over it and popped when left, so esc
 // goes back to what was under it; a mode inside a view (a drill-down, its
@@ -40,9 +40,28 @@ const (
 // and dialog are drawn in or over the view under them).
 var viewModes []mode
 
-// push puts md on top of the stack. The stack is copied when grown: the
+// layer is one entry of the stack: a view with the mode that shows it, or
+// a mode inside the view under it (a drill-down, a filter line typed, the
+// dialog), which holds no view. The stack holds the views themselves, as
+// k9s's does: a view opened is pushed with its model, and gone once
+// popped; opened again, it starts anew.
+type layer struct {
+	md mode
+	v  view.View // nil for a mode inside the view under it
+	// back is, on a drill-down from the error groups, the groups view it
+	// was opened from: leaving the group goes back to it as it was.
+	back view.View
+}
+
+// push puts md, a mode inside the view under it, on top of the stack.
+func (m *Model) push(md mode) { m.pushLayer(layer{md: md}) }
+
+// pushView puts v, shown by md, on top of the stack.
+func (m *Model) pushView(md mode, v view.View) { m.pushLayer(layer{md: md, v: v}) }
+
+// pushLayer puts l on top of the stack. The stack is copied when grown: the
 // root is a value, and an older copy of it must keep its own stack.
-func (m *Model) push(md mode) { m.stack = append(slices.Clip(m.stack), md) }
+func (m *Model) pushLayer(l layer) { m.stack = append(slices.Clip(m.stack), l) }
 
 // pop takes the top mode off the stack; the bottom view stays.
 func (m *Model) pop() {
@@ -54,7 +73,7 @@ func (m *Model) pop() {
 // popTo pops the modes over the topmost md; none when md is not on the stack.
 func (m *Model) popTo(md mode) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		if m.stack[i] == md {
+		if m.stack[i].md == md {
 			m.stack = m.stack[:i+1]
 			return
 		}
@@ -62,13 +81,13 @@ func (m *Model) popTo(md mode) {
 }
 
 // topMode is the mode keys go to.
-func (m *Model) topMode() mode { return m.stack[len(m.stack)-1] }
+func (m *Model) topMode() mode { return m.stack[len(m.stack)-1].md }
 
 // view is the view the screen's body shows: the topmost view mode.
 func (m *Model) view() mode {
-	for _, md := range slices.Backward(m.stack) {
-		if slices.Contains(viewModes, md) {
-			return md
+	for _, l := range slices.Backward(m.stack) {
+		if l.v != nil {
+			return l.md
 		}
 	}
 	return modeTop
@@ -77,9 +96,9 @@ func (m *Model) view() mode {
 // viewUnder is the view under the ? view (what help explains and what
 // refreshes while it is open), else the view shown.
 func (m *Model) viewUnder() mode {
-	for _, md := range slices.Backward(m.stack) {
-		if md != modeHelp && slices.Contains(viewModes, md) {
-			return md
+	for _, l := range slices.Backward(m.stack) {
+		if l.md != modeHelp && l.v != nil {
+			return l.md
 		}
 	}
 	return modeTop
@@ -90,7 +109,17 @@ func (m *Model) onStack(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	return slices.Contains(m.stack, md)
+	return m.find(md) >= 0
+}
+
+// find is the index of the topmost layer of md on the stack, -1 if none.
+func (m *Model) find(md mode) int {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i].md == md {
+			return i
+		}
+	}
+	return -1
 }
 
 // shown reports whether md is on the stack and not covered by another
@@ -101,11 +130,11 @@ func (m *Model) shown(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	for _, s := range slices.Backward(m.stack) {
-		if s == md {
+	for _, l := range slices.Backward(m.stack) {
+		if l.md == md {
 			return true
 		}
-		if slices.Contains(viewModes, s) {
+		if l.v != nil {
 			return false
 		}
 	}

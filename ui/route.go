@@ -55,32 +55,35 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	switch in := in.(type) {
 	case nil:
 	case view.OpenKeyIntent:
-		m.push(modeDetail)
-		m.detail, next = m.detail.Open(in.Controller, in.Key)
+		var d view.Detail
+		d, next = view.Detail{C: m.c}.Open(in.Controller, in.Key)
+		m.pushView(modeDetail, d)
 	case view.OpenGroupsIntent:
-		m.push(modeGroups)
-		m.groups, next = m.groups.Open(in)
+		var g view.Groups
+		g, next = view.Groups{C: m.c}.Open(in)
+		m.pushView(modeGroups, g)
 	case view.OpenIntent:
 		md, ok := registered[reflect.TypeOf(in.View)]
 		if !ok {
 			next = m.setStatus(fmt.Sprintf("no view %T is registered (registerView)", in.View), true)
 			break
 		}
-		m.push(md)
-		m.setView(md, in.View)
+		m.pushView(md, in.View)
 		next = in.Cmd
 	case view.OpenHelpIntent:
-		m.push(modeHelp)
-		m.help = m.help.Open(in.Keys, helpTitles[m.viewUnder()], m.viewUnder() == modeTop)
-		if l, ok := m.viewAt(m.viewUnder()).(view.HelpLead); ok {
-			m.help = m.help.WithDiagnosis(l.HelpLead())
+		under := m.viewUnder()
+		h, _ := view.NewHelp(m.c).Resize() // fitted to the terminal, as every view is
+		h = h.(view.Help).Open(in.Keys, helpTitles[under], under == modeTop)
+		if l, ok := m.viewAt(under).(view.HelpLead); ok {
+			h = h.(view.Help).WithDiagnosis(l.HelpLead())
 		}
+		m.pushView(modeHelp, h)
 	case view.CloseHelpIntent:
 		m.pop()
 	case view.BackIntent:
 		m.pop()
 		if m.view() == modeTop {
-			next = m.top.Refresh()
+			next = m.withTable((*view.Top).Refresh)
 		}
 	case view.TypingIntent:
 		if in {
@@ -102,26 +105,42 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
 		fromGroups := m.onStack(modeGroups)
+		var back view.View
+		if fromGroups {
+			back = m.viewAt(modeGroups) // to go back to as it is (LeftDrillIntent)
+		}
 		if m.onStack(modeDrill) {
 			m.popTo(modeDrill)
+			if back == nil {
+				back = m.stack[len(m.stack)-1].back
+			}
+			m.pop()
 		} else {
 			m.popTo(modeTop)
-			m.push(modeDrill)
 		}
-		cmd := m.top.ShowGroup(in, fromGroups)
+		m.pushLayer(layer{md: modeDrill, back: back})
+		cmd := m.withTable(func(t *view.Top) tea.Cmd { return t.ShowGroup(in, fromGroups) })
 		hint := "showing the keys of one error group: esc goes back to the view before it"
 		if fromGroups {
 			hint = "showing the keys of one error group: esc goes back to the error groups"
 		}
 		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
 	case view.LeftDrillIntent:
+		var back view.View
+		if i := m.find(modeDrill); i >= 0 {
+			back = m.stack[i].back
+		}
 		m.popTo(modeTop)
 		next = m.setStatus(in.Text, false)
 		if in.ToGroups {
 			// Where the user came from, read again: the top view under it
 			// is the view from before the drill-down.
-			m.push(modeGroups)
-			next = tea.Batch(m.groups.Refresh(), next)
+			g, ok := back.(view.Groups)
+			if !ok {
+				g = view.Groups{C: m.c}
+			}
+			next = tea.Batch(g.Refresh(), next)
+			m.pushView(modeGroups, g)
 		}
 	case view.AskIntent:
 		var mm tea.Model

@@ -32,9 +32,9 @@ func TestStateToggleKeepsItsWord(t *testing.T) {
 		}
 		i, _ := strconv.Atoi(said[1])
 		st := api.States[i-1]
-		before := m.top.StateList()
+		before := m.tbl().StateList()
 		m = send(t, m, press(said[1]))
-		after := m.top.StateList()
+		after := m.tbl().StateList()
 		var ok bool
 		switch said[2] {
 		case "hides it":

@@ -50,25 +50,6 @@ type FilterView interface {
 	OnFilterInput(msg tea.Msg) (View, tea.Cmd)
 }
 
-// Slot is where the root M keeps one view: the root holds one model per
-// view, so a view left and opened again (detail, groups) starts from its
-// last state, and tests read a view's state by its field.
-type Slot[M any] struct {
-	Get func(*M) View
-	Set func(*M, View)
-}
-
-// SlotOf is the slot of the view of type V that field points to in M:
-// the registration line of a view.
-//
-//	modeDetail: view.SlotOf(func(m *Model) *view.Detail { return &m.detail }),
-func SlotOf[M any, V View](field func(*M) *V) Slot[M] {
-	return Slot[M]{
-		Get: func(m *M) View { return *field(m) },
-		Set: func(m *M, v View) { *field(m) = v.(V) },
-	}
-}
-
 // Receiver is a view that takes messages in: the answers of its reads.
 // Every view receives its answers this one way: the root offers each view
 // every message it does not route itself (keys, the clock, the actions'
