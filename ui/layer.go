@@ -16,12 +16,12 @@ import (
 // shows the view and its title in the ? view opened over it. The view
 // itself is kept on the stack (modes.go's layer), not in the root.
 var (
-	_ = register(modeHelp, "")
-	_ = register(modePicker, "")
-	_ = register(modeDetail, "a key's detail")
-	_ = register(modeGroups, "error groups")
-	_ = register(modeFor, "top --for")
-	_ = register(modeTop, "keys")
+	_ = register[view.Help](modeHelp, "")
+	_ = register[view.Picker](modePicker, "")
+	_ = register[view.Detail](modeDetail, "a key's detail")
+	_ = register[view.Groups](modeGroups, "error groups")
+	_ = register[view.For](modeFor, "top --for")
+	_ = register[view.Top](modeTop, "keys")
 
 	modeChain = registerView[view.Chain]("why chain")
 	modeFleet = registerView[view.Fleet]("fleet")
@@ -34,9 +34,10 @@ var viewOrder []mode
 // helpTitles name the view help was opened over, in its title.
 var helpTitles = map[mode]string{}
 
-// register registers the view md shows, titled title in ?: the one way
+// register registers V, the view md shows, titled title in ?: the one way
 // every view is registered.
-func register(md mode, title string) mode {
+func register[V view.View](md mode, title string) mode {
+	registered[reflect.TypeFor[V]()] = md
 	if !slices.Contains(viewModes, md) {
 		viewModes = append(viewModes, md)
 	}
@@ -56,14 +57,13 @@ func register(md mode, title string) mode {
 func registerView[V view.View](title string) mode {
 	md := nextMode
 	nextMode++
-	registered[reflect.TypeFor[V]()] = md
-	return register(md, title)
+	return register[V](md, title)
 }
 
 // nextMode is the mode registerView gives next: after the fixed modes.
 var nextMode = modePaused + 1
 
-// registered are the modes of the views registerView registered, by type.
+// registered are the modes of the views registered, by type.
 var registered = map[reflect.Type]mode{}
 
 // viewAt is the view md shows, as the stack holds it: nil when md is not

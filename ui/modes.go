@@ -11,9 +11,9 @@ import (
 // mode names an entry of the root's stack (layer). The bottom is a view the
 // UI opens on (the top view, the picker, `top --for`); a view opened from
 // it (detail, groups, ?) is pushed over it and popped when left, so esc
-// goes back to what was under it; a mode inside a view (a drill-down, its
-// filter line being typed) and the dialog drawn over it are pushed the
-// same way. Keys go to the mode on top; the hints line is drawn from its
+// goes back to what was under it; the dialog drawn over it is pushed the
+// same way. A mode inside a view (a drill-down, its filter line being
+// typed) is that view's state, not a layer (modes). Keys go to the mode on top; the hints line is drawn from its
 // key map; a status message that tells what a key does in a mode (a hint)
 // is bound to that mode and drawn only while it is on the stack, so a hint
 // cannot outlive what it says.
@@ -41,19 +41,15 @@ const (
 var viewModes []mode
 
 // layer is one entry of the stack: a view with the mode that shows it, or
-// a mode inside the view under it (a drill-down, a filter line typed, the
-// dialog), which holds no view. The stack holds the views themselves, as
+// the dialog over the view under it, which holds no view. The stack holds the views themselves, as
 // k9s's does: a view opened is pushed with its model, and gone once
 // popped; opened again, it starts anew.
 type layer struct {
 	md mode
-	v  view.View // nil for a mode inside the view under it
-	// back is, on a drill-down from the error groups, the groups view it
-	// was opened from: leaving the group goes back to it as it was.
-	back view.View
+	v  view.View // nil for the dialog, drawn over the view under it
 }
 
-// push puts md, a mode inside the view under it, on top of the stack.
+// push puts md, the dialog over the view under it, on top of the stack.
 func (m *Model) push(md mode) { m.pushLayer(layer{md: md}) }
 
 // pushView puts v, shown by md, on top of the stack.
@@ -80,8 +76,30 @@ func (m *Model) popTo(md mode) {
 	}
 }
 
-// topMode is the mode keys go to.
-func (m *Model) topMode() mode { return m.stack[len(m.stack)-1].md }
+// topMode is the mode keys go to: the top layer's, or the mode its view's
+// state is in (a filter line typed, a drill-down).
+func (m *Model) topMode() mode {
+	modes := m.modes()
+	return modes[len(modes)-1]
+}
+
+// modes are the modes open, bottom first: each layer's, followed by the
+// modes its view's state is in — a drill-down (view.Top.Drilling), then a
+// filter line typed (view.FilterView.Typing). They are the views' state,
+// not layers: nothing pushes or pops them.
+func (m *Model) modes() []mode {
+	out := make([]mode, 0, len(m.stack)+2)
+	for _, l := range m.stack {
+		out = append(out, l.md)
+		if d, ok := l.v.(interface{ Drilling() bool }); ok && d.Drilling() {
+			out = append(out, modeDrill)
+		}
+		if f, ok := l.v.(view.FilterView); ok && f.Typing() {
+			out = append(out, modeFilter)
+		}
+	}
+	return out
+}
 
 // view is the view the screen's body shows: the topmost view mode.
 func (m *Model) view() mode {
@@ -109,7 +127,7 @@ func (m *Model) onStack(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	return m.find(md) >= 0
+	return slices.Contains(m.modes(), md)
 }
 
 // find is the index of the topmost layer of md on the stack, -1 if none.
@@ -130,11 +148,11 @@ func (m *Model) shown(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	for _, l := range slices.Backward(m.stack) {
-		if l.md == md {
+	for _, s := range slices.Backward(m.modes()) {
+		if s == md {
 			return true
 		}
-		if l.v != nil {
+		if slices.Contains(viewModes, s) {
 			return false
 		}
 	}

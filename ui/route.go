@@ -86,11 +86,8 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			next = m.withTable((*view.Top).Refresh)
 		}
 	case view.TypingIntent:
-		if in {
-			m.push(modeFilter)
-		} else {
-			m.pop()
-		}
+		// The filter line is the view's state (view.FilterView.Typing):
+		// nothing to push or pop.
 	case view.PauseIntent:
 		m.c.Paused = !m.c.Paused
 		if m.c.Paused {
@@ -104,43 +101,26 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.ShowGroupIntent:
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
-		fromGroups := m.onStack(modeGroups)
-		var back view.View
-		if fromGroups {
-			back = m.viewAt(modeGroups) // to go back to as it is (LeftDrillIntent)
-		}
-		if m.onStack(modeDrill) {
-			m.popTo(modeDrill)
-			if back == nil {
-				back = m.stack[len(m.stack)-1].back
-			}
-			m.pop()
-		} else {
-			m.popTo(modeTop)
-		}
-		m.pushLayer(layer{md: modeDrill, back: back})
-		cmd := m.withTable(func(t *view.Top) tea.Cmd { return t.ShowGroup(in, fromGroups) })
+		// The drill-down is the table's state; the group view it came
+		// from goes with it, to go back to as it is (LeftDrillIntent).
+		from := m.viewAt(modeGroups)
+		fromGroups := from != nil
+		m.popTo(modeTop)
+		cmd := m.withTable(func(t *view.Top) tea.Cmd { return t.ShowGroup(in, from) })
 		hint := "showing the keys of one error group: esc goes back to the view before it"
 		if fromGroups {
 			hint = "showing the keys of one error group: esc goes back to the error groups"
 		}
 		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
 	case view.LeftDrillIntent:
-		var back view.View
-		if i := m.find(modeDrill); i >= 0 {
-			back = m.stack[i].back
-		}
 		m.popTo(modeTop)
 		next = m.setStatus(in.Text, false)
-		if in.ToGroups {
+		if in.Back != nil {
 			// Where the user came from, read again: the top view under it
 			// is the view from before the drill-down.
-			g, ok := back.(view.Groups)
-			if !ok {
-				g = view.Groups{C: m.c}
-			}
-			next = tea.Batch(g.Refresh(), next)
-			m.pushView(modeGroups, g)
+			v, read := in.Back.Reload()
+			m.pushView(registered[reflect.TypeOf(v)], v)
+			next = tea.Batch(read, next)
 		}
 	case view.AskIntent:
 		var mm tea.Model

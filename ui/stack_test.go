@@ -28,15 +28,6 @@ func (m Model) forV() *view.For { f, _ := m.viewAt(modeFor).(view.For); return &
 // hlp is the ? view open.
 func (m Model) hlp() *view.Help { h, _ := m.viewAt(modeHelp).(view.Help); return &h }
 
-// modes are the modes of the stack, bottom first.
-func (m Model) modes() []mode {
-	out := make([]mode, len(m.stack))
-	for i, l := range m.stack {
-		out[i] = l.md
-	}
-	return out
-}
-
 // setTop changes the table through f.
 func (m *Model) setTop(f func(t *view.Top)) {
 	m.withTable(func(t *view.Top) tea.Cmd { f(t); return nil })

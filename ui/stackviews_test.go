@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
@@ -29,4 +30,42 @@ func TestStackHoldsTheViews(t *testing.T) {
 	if m.grp().Loading {
 		t.Errorf("the groups view opened again did not take its own answer (read %d)", m.grp().Seq)
 	}
+}
+
+// A drill-down and a filter line typed are state of the view they are in,
+// not layers of the stack: the stack holds the table alone while it shows
+// a group's keys and its filter line is typed, and the group view drilled
+// from comes back as it was (its cursor on the group drilled into).
+func TestDrillAndFilterAreTheViewsState(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("j"))
+	cursor := selectedLine(screen(m))
+	m = send(t, m, press("enter"), press("/"))
+	if len(m.stack) != 1 || !slices.Equal(m.modes(), []mode{modeTop, modeDrill, modeFilter}) {
+		t.Fatalf("drilled, typing: %d layers, modes %v; want the table alone, drilling and typing", len(m.stack), m.modes())
+	}
+	m = send(t, m, press("esc"), press("esc"))
+	if len(m.stack) != 2 || m.view() != modeGroups || m.tbl().Drilling() {
+		t.Fatalf("esc, esc: %d layers, modes %v; want the group view back over the table", len(m.stack), m.modes())
+	}
+	m = send(t, m, fixedGroups2(m))
+	if got := selectedLine(screen(m)); got == "" || got != cursor {
+		t.Errorf("the group view came back with its cursor on %q; was on %q", got, cursor)
+	}
+}
+
+// selectedLine is the line the cursor (›) is on.
+func selectedLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "›") {
+			return l
+		}
+	}
+	return ""
+}
+
+// fixedGroups2 is fixedGroups answering the group view's read now.
+func fixedGroups2(m Model) view.GroupsFetchedMsg {
+	g := fixedGroups()
+	g.Seq = m.grp().Seq
+	return g
 }

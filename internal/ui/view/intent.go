@@ -72,10 +72,11 @@ type ShowGroupIntent struct {
 }
 
 // LeftDrillIntent says the top view left its drill-down, and what it shows
-// again; toGroups, that the group view it was opened from opens again.
+// again; Back, when not nil, is the group view it was opened from, as it
+// was: the root opens it again, read anew.
 type LeftDrillIntent struct {
-	Text     string
-	ToGroups bool
+	Text string
+	Back View
 }
 
 // OpenAnswerKeyIntent opens the key of an answer (the `top --for` view's,

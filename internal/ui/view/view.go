@@ -43,9 +43,12 @@ type HelpLead interface {
 	HelpLead() string
 }
 
-// FilterView is a view with a filter line typed in modeFilter.
+// FilterView is a view with a filter line: while Typing, keys and the
+// cursor's blink go to the line (the root's modeFilter is this state of
+// the view, not a layer of its own).
 type FilterView interface {
 	View
+	Typing() bool
 	OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent)
 	OnFilterInput(msg tea.Msg) (View, tea.Cmd)
 }
