@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,6 +15,26 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
+// dialog is the forget dialog open over the view that asked; nil when none is.
+func (m *Model) dialog() *widget.Confirmation {
+	for _, l := range slices.Backward(m.stack) {
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			return a.Dialog()
+		}
+	}
+	return nil
+}
+
+// closeDialog drops the dialog from the view that holds it, answered.
+func (m *Model) closeDialog() {
+	for _, l := range slices.Backward(m.stack) {
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			m.setView(l.md, a.WithDialog(nil))
+			return
+		}
+	}
+}
+
 // ask opens the confirmation for act; a bulk action is counted first.
 func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	if act.Bulk() && len(act.Controllers) == 0 {
@@ -23,8 +44,11 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	act.User = m.c.Opts.User
 	t := m.table()
 	t.Forecast(&act)
-	m.confirm = widget.NewConfirmation(m.nextID, act)
-	m.push(modeConfirm)
+	// The dialog is the asking view's: it is drawn over it, and goes with it.
+	md := m.view()
+	if a, ok := m.viewAt(md).(view.Asker); ok {
+		m.setView(md, a.WithDialog(widget.NewConfirmation(m.nextID, act)))
+	}
 	if act.Bulk() {
 		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
 	}
@@ -35,7 +59,7 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 // read: the view under it refreshes while it is open, and a failure count
 // from when it opened would disagree with the header beside it.
 func (m *Model) followKey() {
-	c := m.confirm
+	c := m.dialog()
 	if c == nil {
 		return
 	}

@@ -16,9 +16,10 @@
 // that calls package inspector and returns a typed message. The root holds
 // a stack of the views themselves, as k9s's does: the view opened on (the
 // table, the picker, `top --for`), the views opened over it (detail,
-// groups, ?), each with its model, and the forget dialog; a drill-down
-// and a filter line being typed are the state of the view they are in
-// (view.Top.Drilling, view.FilterView.Typing); opening pushes, esc pops
+// groups, ?), each with its model; a drill-down, a filter line being
+// typed and the forget dialog are the state of the view they are in
+// (view.Top.Drilling, view.FilterView.Typing, view.Asker); opening
+// pushes, esc pops
 // (esc out of a drill-down goes back to the group view it was opened from;
 // tab there leaves it, as an error group is one controller's). A
 // key goes to the mode on top, which handles it with its own key map (a

@@ -35,7 +35,7 @@ func TestReadOnlyDisablesActions(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock})
 	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(5), FetchedAt: t0})
 	m = send(t, m, press("f"), press("r"), press("R"))
-	if m.confirm != nil {
+	if m.dialog() != nil {
 		t.Fatalf("an action opened a confirmation on a read-only endpoint")
 	}
 	help := screen(send(t, m, press("?")))
@@ -73,19 +73,19 @@ func TestFilterStates(t *testing.T) {
 // A bulk retry counts its keys with a dry run before asking.
 func TestBulkRetryConfirmation(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("r"))
-	if m.confirm == nil || !m.confirm.Act.Bulk() || m.confirm.Count != -1 {
-		t.Fatalf("want a bulk confirmation awaiting its count, got %+v", m.confirm)
+	if m.dialog() == nil || !m.dialog().Act.Bulk() || m.dialog().Count != -1 {
+		t.Fatalf("want a bulk confirmation awaiting its count, got %+v", m.dialog())
 	}
-	reqs := m.confirm.Act.Requests()
+	reqs := m.dialog().Act.Requests()
 	if len(reqs) != 1 || reqs[0].Controller != "outage" || !reqs[0].Requeue || reqs[0].Spread.Duration != widget.BulkSpread || reqs[0].Filter == nil {
 		t.Errorf("requests: %+v", reqs)
 	}
-	m = send(t, m, dryRunMsg{id: m.confirm.ID, count: 842})
+	m = send(t, m, dryRunMsg{id: m.dialog().ID, count: 842})
 	if s := screen(m); !strings.Contains(s, `Retry 842 keys of outage whose last error is "sync inventory: 503 Service`) || strings.Contains(s, `\"`) || !strings.Contains(s, "spread") {
 		t.Errorf("the dialog does not say what will happen:\n%s", s)
 	}
 	m = send(t, m, press("n"))
-	if m.confirm != nil || !strings.Contains(m.status, "cancelled") {
-		t.Errorf("N did not cancel: %+v %q", m.confirm, m.status)
+	if m.dialog() != nil || !strings.Contains(m.status, "cancelled") {
+		t.Errorf("N did not cancel: %+v %q", m.dialog(), m.status)
 	}
 }

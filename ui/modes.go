@@ -11,9 +11,9 @@ import (
 // mode names an entry of the root's stack (layer). The bottom is a view the
 // UI opens on (the top view, the picker, `top --for`); a view opened from
 // it (detail, groups, ?) is pushed over it and popped when left, so esc
-// goes back to what was under it; the dialog drawn over it is pushed the
-// same way. A mode inside a view (a drill-down, its filter line being
-// typed) is that view's state, not a layer (modes). Keys go to the mode on top; the hints line is drawn from its
+// goes back to what was under it. A mode inside a view (a drill-down, its
+// filter line being typed, the forget dialog over it) is that view's
+// state, not a layer (modes). Keys go to the mode on top; the hints line is drawn from its
 // key map; a status message that tells what a key does in a mode (a hint)
 // is bound to that mode and drawn only while it is on the stack, so a hint
 // cannot outlive what it says.
@@ -40,24 +40,20 @@ const (
 // and dialog are drawn in or over the view under them).
 var viewModes []mode
 
-// layer is one entry of the stack: a view with the mode that shows it, or
-// the dialog over the view under it, which holds no view. The stack holds the views themselves, as
+// layer is one entry of the stack: a view with the mode that shows it. The stack holds the views themselves, as
 // k9s's does: a view opened is pushed with its model, and gone once
 // popped; opened again, it starts anew.
 type layer struct {
 	md mode
-	v  view.View // nil for the dialog, drawn over the view under it
+	v  view.View
 }
 
-// push puts md, the dialog over the view under it, on top of the stack.
-func (m *Model) push(md mode) { m.pushLayer(layer{md: md}) }
-
-// pushView puts v, shown by md, on top of the stack.
-func (m *Model) pushView(md mode, v view.View) { m.pushLayer(layer{md: md, v: v}) }
-
-// pushLayer puts l on top of the stack. The stack is copied when grown: the
-// root is a value, and an older copy of it must keep its own stack.
-func (m *Model) pushLayer(l layer) { m.stack = append(slices.Clip(m.stack), l) }
+// pushView puts v, shown by md, on top of the stack. The stack is copied
+// when grown: the root is a value, and an older copy of it must keep its
+// own stack.
+func (m *Model) pushView(md mode, v view.View) {
+	m.stack = append(slices.Clip(m.stack), layer{md: md, v: v})
+}
 
 // pop takes the top mode off the stack; the bottom view stays.
 func (m *Model) pop() {
@@ -85,7 +81,8 @@ func (m *Model) topMode() mode {
 
 // modes are the modes open, bottom first: each layer's, followed by the
 // modes its view's state is in — a drill-down (view.Top.Drilling), then a
-// filter line typed (view.FilterView.Typing). They are the views' state,
+// filter line typed (view.FilterView.Typing), then the dialog it asked
+// (view.Asker). They are the views' state,
 // not layers: nothing pushes or pops them.
 func (m *Model) modes() []mode {
 	out := make([]mode, 0, len(m.stack)+2)
@@ -96,6 +93,9 @@ func (m *Model) modes() []mode {
 		}
 		if f, ok := l.v.(view.FilterView); ok && f.Typing() {
 			out = append(out, modeFilter)
+		}
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			out = append(out, modeConfirm)
 		}
 	}
 	return out
@@ -166,8 +166,8 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 	case modeFilter:
 		return m.c.Keys.FilterKeys()
 	case modeConfirm:
-		if m.confirm != nil {
-			return m.confirm.KeyMap()
+		if c := m.dialog(); c != nil {
+			return c.KeyMap()
 		}
 		return view.TopKeysOf(&m.c.Keys)
 	}

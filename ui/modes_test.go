@@ -61,18 +61,18 @@ func TestReasonInputTakesCursorKeys(t *testing.T) {
 	m := send(t, loaded(t, 80, 24), press("down"), press("f"), press("w"))
 	for _, k := range []string{"a", "b", "c", "left", "left", "X", "up", "down", "home", "Y", "end", "Z"} {
 		m = send(t, m, press(k))
-		if m.confirm == nil || !m.confirm.Typing {
+		if m.dialog() == nil || !m.dialog().Typing {
 			t.Fatalf("%q ended the reason's typing", k)
 		}
 	}
-	if e, a := "YaXbcZ", m.confirm.Reason.Value(); e != a {
+	if e, a := "YaXbcZ", m.dialog().Reason.Value(); e != a {
 		t.Errorf("reason = %q, want %q (the cursor moved by left, home, end)", a, e)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.Typing {
+	if m.dialog() == nil || m.dialog().Typing {
 		t.Fatal("enter did not end the typing, or closed the dialog")
 	}
-	if m = send(t, m, press("y")); m.confirm != nil {
+	if m = send(t, m, press("y")); m.dialog() != nil {
 		t.Fatal("y did not confirm")
 	}
 }

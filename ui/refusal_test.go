@@ -46,7 +46,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 			for _, k := range []string{"f", "F", "r", "R"} {
 				m := send(t, readOnlyModel(t, sz[0], sz[1], tt.opts, tt.src), press(k))
-				if m.confirm != nil {
+				if m.dialog() != nil {
 					t.Fatalf("%s: %s opened a confirmation", tt.name, k)
 				}
 				said := strings.Join(strings.Fields(screen(m)), " ")

@@ -24,10 +24,10 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 	}
 	prompt := func(m Model) string {
 		t.Helper()
-		if m.confirm == nil {
+		if m.dialog() == nil {
 			t.Fatal("r opened no dialog")
 		}
-		return strings.Join(m.confirm.Prompt(), "\n")
+		return strings.Join(m.dialog().Prompt(), "\n")
 	}
 
 	t.Run("detail view", func(t *testing.T) {
@@ -50,8 +50,8 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 		}
 		// The default answer is still no.
 		m = send(t, m, press("enter"))
-		if m.confirm != nil || !strings.Contains(m.status, "cancelled") {
-			t.Errorf("enter did not cancel: dialog %+v, status %q", m.confirm, m.status)
+		if m.dialog() != nil || !strings.Contains(m.status, "cancelled") {
+			t.Errorf("enter did not cancel: dialog %+v, status %q", m.dialog(), m.status)
 		}
 	})
 

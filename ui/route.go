@@ -30,7 +30,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeConfirm:
 		var act *widget.Action
 		var answered bool
-		if cmd, act, answered = m.confirm.Update(msg); answered {
+		if cmd, act, answered = m.dialog().Update(msg); answered {
 			in = view.AnswerIntent{Act: act}
 		}
 	case modeFilter: // the filter line of the view under it
@@ -127,8 +127,7 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		mm, next = m.ask(in.Act)
 		m = mm.(Model)
 	case view.AnswerIntent:
-		m.confirm = nil
-		m.pop()
+		m.closeDialog()
 		if in.Act == nil {
 			next = m.setStatus("cancelled: nothing was changed", false)
 			break

@@ -69,3 +69,20 @@ func fixedGroups2(m Model) view.GroupsFetchedMsg {
 	g.Seq = m.grp().Seq
 	return g
 }
+
+// The forget dialog is state of the view that asked: f in a key's detail
+// opens it on the detail, not on the table under it nor as a layer of its
+// own, and its answer closes it there.
+func TestDialogIsTheAskingViewsState(t *testing.T) {
+	m := send(t, loaded(t, 120, 30), press("enter"))
+	if m.view() != modeDetail {
+		t.Fatalf("enter: view %v, want the detail", m.view())
+	}
+	m = send(t, m, view.DetailFetchedMsg{Controller: m.det().Controller, Key: m.det().Key, Data: fixedDetail(), FetchedAt: t0}, press("f"))
+	if len(m.stack) != 2 || m.det().Dialog() == nil || m.tbl().Dialog() != nil || m.topMode() != modeConfirm {
+		t.Fatalf("f in the detail: %d layers, modes %v, detail's dialog %v, table's %v; want the detail's", len(m.stack), m.modes(), m.det().Dialog() != nil, m.tbl().Dialog() != nil)
+	}
+	if m = send(t, m, press("n")); m.dialog() != nil || m.det().Dialog() != nil || m.topMode() != modeDetail {
+		t.Errorf("n: modes %v, dialog %v; want the detail without it", m.modes(), m.dialog() != nil)
+	}
+}

@@ -21,10 +21,10 @@ func TestSmallTruths(t *testing.T) {
 			m = send(t, m, press("j"))
 		}
 		m = send(t, m, press("f"))
-		if m.confirm != nil || m.status != "demo/outage-00900 is idle with 0 failures: nothing to forget (r retries it now)" {
-			t.Errorf("confirm %v, status %q: want no dialog and a note", m.confirm, m.status)
+		if m.dialog() != nil || m.status != "demo/outage-00900 is idle with 0 failures: nothing to forget (r retries it now)" {
+			t.Errorf("confirm %v, status %q: want no dialog and a note", m.dialog(), m.status)
 		}
-		if m = send(t, m, press("r")); m.confirm == nil {
+		if m = send(t, m, press("r")); m.dialog() == nil {
 			t.Errorf("r on an idle key asks nothing; want its confirmation")
 		}
 	})

@@ -17,7 +17,7 @@ import (
 // Model is the root model: it holds the stack of views (what is open, see
 // modes.go), routes a key to the mode on top and other messages to the
 // view they are for, acts on the intents the views return, and owns what
-// is shared across views (the dialog, the status line, the hints line).
+// is shared across views (the status line, the hints line).
 type Model struct {
 	c *view.Common
 	// stack is the views open and the modes inside them, bottom first;
@@ -26,8 +26,6 @@ type Model struct {
 	// keyFrom is the mode an answer's key was opened from (openKey): its
 	// detail opens once attached only if the user is still there.
 	keyFrom mode
-	// confirm is the dialog's state while modeConfirm is on the stack.
-	confirm *widget.Confirmation
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
 	hints help.Model
@@ -179,9 +177,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case view.ForAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
+		if c := m.dialog(); c != nil && c.Counted(msg.id, msg.count, msg.hit, msg.err) {
 			t := m.table()
-			t.Forecast(&m.confirm.Act) // about the controllers counted
+			t.Forecast(&c.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
@@ -210,7 +208,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.topMode() {
 	case modeConfirm:
-		cmd = m.confirm.UpdateInput(msg)
+		cmd = m.dialog().UpdateInput(msg)
 	case modeFilter:
 		var v view.View
 		v, cmd = m.viewAt(m.view()).(view.FilterView).OnFilterInput(msg)

@@ -39,8 +39,8 @@ func (m Model) render() string {
 	lines := strings.Split(body, "\n")
 	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
 	out := strings.Join(lines, "\n")
-	if m.confirm != nil {
-		out = widget.Overlay(out, m.confirm.View(&m.c.Styles, w), w, h)
+	if c := m.dialog(); c != nil {
+		out = widget.Overlay(out, c.View(&m.c.Styles, w), w, h)
 	}
 	return out
 }

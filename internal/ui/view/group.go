@@ -23,6 +23,7 @@ import (
 // fingerprint, largest group first. It reads them when opened and then on
 // the top view's cadence, the cursor staying on its group.
 type Groups struct {
+	Asking
 	C *Common
 
 	controller string

@@ -10,7 +10,8 @@ import (
 
 // An intent is what a view asks the root to do after handling a key: the
 // views own their keys, the root owns the stack of views (what is open)
-// and what is shared (the status line, the pause, the dialog). Each is a
+// and what is shared (the status line, the pause; the dialog is the
+// asking view's, view.Asker, which the root opens and answers). Each is a
 // small struct carrying what the root needs, so that the root never reads
 // a view's fields; nil is no intent.
 type Intent any
