@@ -13,10 +13,10 @@ import (
 // it (detail, groups, ?) is pushed over it and popped when left, so esc
 // goes back to what was under it. A mode inside a view (a drill-down, its
 // filter line being typed, the forget dialog over it) is that view's
-// state, not a layer (modes). Keys go to the mode on top; the hints line is drawn from its
-// key map; a status message that tells what a key does in a mode (a hint)
-// is bound to that mode and drawn only while it is on the stack, so a hint
-// cannot outlive what it says.
+// state, not a layer (modes). Keys go to the mode on top; the hints line
+// is drawn from its key map; a status message that tells what a key does
+// in a mode (a hint) is bound to that mode and drawn only while it is on
+// the stack, so a hint cannot outlive what it says.
 type mode int
 
 const (
@@ -40,9 +40,10 @@ const (
 // and dialog are drawn in or over the view under them).
 var viewModes []mode
 
-// layer is one entry of the stack: a view with the mode that shows it. The stack holds the views themselves, as
-// k9s's does: a view opened is pushed with its model, and gone once
-// popped; opened again, it starts anew.
+// layer is one entry of the stack: a view with the mode that shows it.
+// The stack holds the views themselves, as k9s's does: a view opened is
+// pushed with its model, and gone once popped; opened again, it starts
+// anew.
 type layer struct {
 	md mode
 	v  view.View
@@ -82,8 +83,8 @@ func (m *Model) topMode() mode {
 // modes are the modes open, bottom first: each layer's, followed by the
 // modes its view's state is in — a drill-down (view.Top.Drilling), then a
 // filter line typed (view.FilterView.Typing), then the dialog it asked
-// (view.Asker). They are the views' state,
-// not layers: nothing pushes or pops them.
+// (view.Asker). They are the views' state, not layers: nothing pushes or
+// pops them.
 func (m *Model) modes() []mode {
 	out := make([]mode, 0, len(m.stack)+2)
 	for _, l := range m.stack {
