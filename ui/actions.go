@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,8 +11,29 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
+
+// dialog is the forget dialog open over the view that asked; nil when none is.
+func (m *Model) dialog() *widget.Confirmation {
+	for _, l := range slices.Backward(m.stack) {
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			return a.Dialog()
+		}
+	}
+	return nil
+}
+
+// closeDialog drops the dialog from the view that holds it, answered.
+func (m *Model) closeDialog() {
+	for _, l := range slices.Backward(m.stack) {
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			m.setView(l.md, a.WithDialog(nil))
+			return
+		}
+	}
+}
 
 // ask opens the confirmation for act; a bulk action is counted first.
 func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
@@ -20,9 +42,13 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.User = m.c.Opts.User
-	m.top.Forecast(&act)
-	m.confirm = widget.NewConfirmation(m.nextID, act)
-	m.push(modeConfirm)
+	t := m.table()
+	t.Forecast(&act)
+	// The dialog is the asking view's: it is drawn over it, and goes with it.
+	md := m.view()
+	if a, ok := m.viewAt(md).(view.Asker); ok {
+		m.setView(md, a.WithDialog(widget.NewConfirmation(m.nextID, act)))
+	}
 	if act.Bulk() {
 		return m, dryRunCmd(m.c.Conn.Ctx, m.c.Conn.Session, m.nextID, act)
 	}
@@ -33,12 +59,13 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 // read: the view under it refreshes while it is open, and a failure count
 // from when it opened would disagree with the header beside it.
 func (m *Model) followKey() {
-	c := m.confirm
+	c := m.dialog()
 	if c == nil {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	m.top.Forecast(&c.Act)
+	t := m.table()
+	t.Forecast(&c.Act)
 	if c.Act.Bulk() {
 		return
 	}
@@ -50,10 +77,11 @@ func (m *Model) followKey() {
 // shownKey is the key as the view shown last read it: the detail view's,
 // else the top view's row; nil when neither shows it.
 func (m *Model) shownKey(controller, key string) *api.Key {
-	if m.view() == modeDetail {
-		return m.detail.Shows(controller, key)
+	if d, ok := m.viewAt(m.view()).(view.Detail); ok {
+		return d.Shows(controller, key)
 	}
-	return m.top.Row(controller, key)
+	t := m.table()
+	return t.Row(controller, key)
 }
 
 // forgetDone shows an action's result and refreshes the view. When some
@@ -139,8 +167,17 @@ func (m *Model) statusLines() int {
 // fitStatus makes room for the status message: the scrolled views re-clamp.
 func (m *Model) fitStatus() {
 	m.c.StatusLines = m.statusLines()
-	m.detail.Clamp()
-	m.help.Clamp()
+	// The scrolled views open keep their place inside the room left.
+	for _, md := range []mode{modeDetail, modeHelp} {
+		switch v := m.viewAt(md).(type) {
+		case view.Detail:
+			v.Clamp()
+			m.setView(md, v)
+		case view.Help:
+			v.Clamp()
+			m.setView(md, v)
+		}
+	}
 }
 
 // setStatus shows a status message that expires.

@@ -14,7 +14,9 @@ func (m Model) attached(msg view.AttachedMsg) (tea.Model, tea.Cmd) {
 	if m.view() != modePicker {
 		return m, nil // the owned set closes it at exit
 	}
-	m.picker = m.picker.AttachDone()
+	if p, ok := m.viewAt(modePicker).(view.Picker); ok {
+		m.setView(modePicker, p.AttachDone())
+	}
 	if msg.Err != nil {
 		return m, m.setStatus(widget.ErrText(msg.Err), true)
 	}
@@ -22,6 +24,9 @@ func (m Model) attached(msg view.AttachedMsg) (tea.Model, tea.Cmd) {
 	if m.c.Opts.Watch {
 		msg.Session.Watch(m.c.Conn.Ctx)
 	}
-	m.stack = []mode{modeTop} // the picker is left for good
-	return m, tea.Batch(m.top.Refresh(), tick(m.tickEvery()), m.setStatus("attached to "+msg.Pod.String(), false), awaitWatch(msg.Session))
+	// The picker is left for good; the table opens, fitted to the terminal.
+	t, _ := view.NewTop(m.c).Resize()
+	m.stack = []layer{{md: modeTop, v: t}}
+	read := m.withTable((*view.Top).Refresh) // before m is returned
+	return m, tea.Batch(read, tick(m.tickEvery()), m.setStatus("attached to "+msg.Pod.String(), false), awaitWatch(msg.Session))
 }

@@ -46,9 +46,9 @@ func refreshed(tb testing.TB, f *fixture, w, h int) (Model, int64) {
 	m := newModel(context.Background(), view.Options{Session: f.session(tb)})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m = next.(Model)
-	m.top.Sort = slices.Index(view.Sorts, api.SortNext) // any order reads the same bytes
+	m.setTop(func(t *view.Top) { t.Sort = slices.Index(view.Sorts, api.SortNext) }) // any order reads the same bytes
 	before := f.bytes.Load()
-	msg := m.top.Refresh()().(view.ReadMsg).Msg.(view.RefreshedMsg)
+	msg := m.refreshTop()().(view.ReadMsg).Msg.(view.RefreshedMsg)
 	n := f.bytes.Load() - before
 	if msg.Err != nil {
 		tb.Fatal(msg.Err)
@@ -64,13 +64,13 @@ func TestRefreshBytesBudget(t *testing.T) {
 	f := big(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 30}, {200, 50}, {300, 100}} {
 		m, n := refreshed(t, f, sz[0], sz[1])
-		if m.top.Page.Total != bigKeys {
-			t.Fatalf("endpoint holds %d keys, want %d", m.top.Page.Total, bigKeys)
+		if m.tbl().Page.Total != bigKeys {
+			t.Fatalf("endpoint holds %d keys, want %d", m.tbl().Page.Total, bigKeys)
 		}
 		if n > refreshBudget {
 			t.Errorf("%dx%d: a refresh read %d bytes, over the %d budget", sz[0], sz[1], n, refreshBudget)
 		}
-		t.Logf("%dx%d: %d rows, %d bytes per refresh with %d keys", sz[0], sz[1], len(m.top.Page.Items), n, bigKeys)
+		t.Logf("%dx%d: %d rows, %d bytes per refresh with %d keys", sz[0], sz[1], len(m.tbl().Page.Items), n, bigKeys)
 	}
 }
 
@@ -94,7 +94,7 @@ func BenchmarkRefresh(b *testing.B) {
 	m, _ := refreshed(b, f, 200, 50)
 	before := f.bytes.Load()
 	for b.Loop() {
-		_ = m.top.Refresh()()
+		_ = m.refreshTop()()
 	}
 	b.ReportMetric(float64(f.bytes.Load()-before)/float64(b.N), "B/refresh")
 }

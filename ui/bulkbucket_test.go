@@ -62,15 +62,15 @@ func TestBulkForgetBucketOnlyWhereKeysAre(t *testing.T) {
 			m := send(t, loaded(t, 120, 30), press("/"))
 			m = send(t, m, typeText(tt.filter)...)
 			m = send(t, m, press("enter"), press("F"))
-			if m.confirm == nil || !m.confirm.Act.Bulk() || len(m.confirm.Act.Controllers) != 3 {
-				t.Fatalf("F under filter %q: want a bulk dialog over the 3 controllers, got %+v", tt.filter, m.confirm)
+			if m.dialog() == nil || !m.dialog().Act.Bulk() || len(m.dialog().Act.Controllers) != 3 {
+				t.Fatalf("F under filter %q: want a bulk dialog over the 3 controllers, got %+v", tt.filter, m.dialog())
 			}
-			dry := dryRunCmd(context.Background(), s, m.confirm.ID, m.confirm.Act)().(dryRunMsg)
+			dry := dryRunCmd(context.Background(), s, m.dialog().ID, m.dialog().Act)().(dryRunMsg)
 			if dry.err != nil || dry.count != tt.keys {
 				t.Fatalf("dry run: %d keys, error %v; want %d", dry.count, dry.err, tt.keys)
 			}
 			m = send(t, m, dry)
-			text := strings.Join(m.confirm.Prompt(), " ")
+			text := strings.Join(m.dialog().Prompt(), " ")
 			if !strings.Contains(text, tt.want) {
 				t.Errorf("the dialog does not say %q: %q", tt.want, text)
 			}

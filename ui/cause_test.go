@@ -39,8 +39,7 @@ func TestDetailShowsTheCauseOfAFailedRead(t *testing.T) {
 	}{
 		{"never read", func() Model {
 			m := loaded(t, 120, 30)
-			m.push(modeDetail)
-			m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+			m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 			return m
 		}()},
 		{"read before", detailOf(t, loaded(t, 120, 30))},

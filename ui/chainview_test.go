@@ -118,7 +118,7 @@ func TestChainView(t *testing.T) {
 	}
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "deployments", List: list, Attach: attach, Ask: ask}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 30})
-	m = runFor(t, m, m.forv.Refresh())
+	m = runFor(t, m, m.refreshFor())
 	if row := lineWith(screen(m), "web "); !strings.Contains(row, "Failed") || !strings.Contains(row, "waits for pod/web-5f9c9d5cf8-qk7q5: Running, not ready") {
 		t.Errorf("the row should say what blocks it: %q", row)
 	}
@@ -130,7 +130,7 @@ func TestChainView(t *testing.T) {
 	}
 	m, cmd := update(t, m, press("t"))
 	if m.view() != modeChain || cmd != nil {
-		t.Fatalf("t: state %v (ask %v); want the chain view on the chain the list walked", m.stack, cmd != nil)
+		t.Fatalf("t: state %v (ask %v); want the chain view on the chain the list walked", m.modes(), cmd != nil)
 	}
 	s := screen(m)
 	t.Logf("chain view:\n%s", s)
@@ -170,16 +170,16 @@ func TestChainView(t *testing.T) {
 	}
 	m, cmd = update(t, m, press("enter"))
 	m = send(t, m, attachedOf(t, cmd))
-	if m.view() != modeDetail || m.detail.Controller != "widgets" || m.detail.Key != "rollout/web" {
-		t.Fatalf("state %v, detail %s %s; want the detail of widgets' rollout/web", m.stack, m.detail.Controller, m.detail.Key)
+	if m.view() != modeDetail || m.det().Controller != "widgets" || m.det().Key != "rollout/web" {
+		t.Fatalf("state %v, detail %s %s; want the detail of widgets' rollout/web", m.modes(), m.det().Controller, m.det().Key)
 	}
 	m = send(t, m, press("esc"))
 	if m.view() != modeChain {
-		t.Errorf("esc in the detail: state %v; want the chain view", m.stack)
+		t.Errorf("esc in the detail: state %v; want the chain view", m.modes())
 	}
 	m = send(t, m, press("esc"), press("esc"))
 	if m.view() != modeFor {
-		t.Errorf("esc twice more: state %v; want the top --for view", m.stack)
+		t.Errorf("esc twice more: state %v; want the top --for view", m.modes())
 	}
 	if want := []string{"pod/web-5f9c9d5cf8-v5hq5", "deployment.apps/web"}; !slices.Equal(asked, want) {
 		t.Errorf("asked %v, want %v", asked, want)

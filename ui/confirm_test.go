@@ -27,23 +27,23 @@ func typeText(s string) []tea.Msg {
 func TestConfirmReason(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, User: "alice"})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	m = send(t, m, press("down"), press("r"), press("w"))
-	if m.confirm == nil || !m.confirm.Typing {
-		t.Fatalf("w did not open the reason prompt: %+v", m.confirm)
+	if m.dialog() == nil || !m.dialog().Typing {
+		t.Fatalf("w did not open the reason prompt: %+v", m.dialog())
 	}
 	m = send(t, m, typeText("dependency restored, yes")...)
-	if m.confirm == nil {
+	if m.dialog() == nil {
 		t.Fatal("typing the reason closed the dialog")
 	}
 	if s := screen(m); !strings.Contains(s, "Reason: dependency restored, yes") {
 		t.Errorf("the dialog does not show the reason typed:\n%s", s)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.Typing {
-		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.confirm)
+	if m.dialog() == nil || m.dialog().Typing {
+		t.Fatalf("enter should end the typing and keep the dialog: %+v", m.dialog())
 	}
-	c := *m.confirm
+	c := *m.dialog()
 	_, yes, _ := c.Update(press("y"))
 	if yes == nil {
 		t.Fatal("y did not confirm")
@@ -59,10 +59,10 @@ func TestConfirmReasonDropped(t *testing.T) {
 	m := send(t, loaded(t, 120, 30), press("down"), press("r"), press("w"))
 	m = send(t, m, typeText("oops")...)
 	m = send(t, m, press("esc"))
-	if m.confirm == nil || m.confirm.Typing || m.confirm.Reason.Value() != "" {
-		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.confirm)
+	if m.dialog() == nil || m.dialog().Typing || m.dialog().Reason.Value() != "" {
+		t.Fatalf("esc while typing: want the dialog open, no reason; got %+v", m.dialog())
 	}
-	c := *m.confirm
+	c := *m.dialog()
 	_, yes, _ := c.Update(press("y"))
 	if yes == nil {
 		t.Fatal("y did not confirm")
@@ -97,13 +97,13 @@ func TestForgetWordsPerLimiter(t *testing.T) {
 			for _, k := range tt.keys {
 				m = send(t, m, press(k))
 			}
-			if m.confirm == nil {
+			if m.dialog() == nil {
 				t.Fatalf("no dialog after %v", tt.keys)
 			}
-			if tt.wantKey != "" && m.confirm.Act.Key != tt.wantKey {
-				t.Fatalf("dialog on %s, want %s", m.confirm.Act.Key, tt.wantKey)
+			if tt.wantKey != "" && m.dialog().Act.Key != tt.wantKey {
+				t.Fatalf("dialog on %s, want %s", m.dialog().Act.Key, tt.wantKey)
 			}
-			s := strings.Join(m.confirm.Prompt(), " ")
+			s := strings.Join(m.dialog().Prompt(), " ")
 			if !strings.Contains(s, tt.want) {
 				t.Errorf("the dialog does not say %q: %q", tt.want, s)
 			}
@@ -122,10 +122,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 		if !strings.Contains(screen(m), "demo/outage-00003 (9 failures)") {
 			t.Fatalf("dialog:\n%s", screen(m))
 		}
-		page := fixedPage(m.top.Rows())
+		page := fixedPage(m.tbl().Rows())
 		page.Items[1].Failures = 10
-		m.top.Seq++
-		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+		m.setTop(func(t *view.Top) { t.Seq++ })
+		m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (10 failures)") {
 			t.Errorf("after a refresh that counted a failure more, the dialog says:\n%s", s)
 		}
@@ -142,10 +142,10 @@ func TestConfirmFollowsTheKey(t *testing.T) {
 	})
 	t.Run("one failure is singular", func(t *testing.T) {
 		m := send(t, loaded(t, 120, 30), press("j"), press("f"))
-		page := fixedPage(m.top.Rows())
+		page := fixedPage(m.tbl().Rows())
 		page.Items[1].Failures = 1
-		m.top.Seq++
-		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+		m.setTop(func(t *view.Top) { t.Seq++ })
+		m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 		if s := screen(m); !strings.Contains(s, "demo/outage-00003 (1 failure)?") {
 			t.Errorf("want (1 failure):\n%s", s)
 		}

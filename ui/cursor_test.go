@@ -60,15 +60,15 @@ func TestJourneyCursorFollowsKeyAcrossResort(t *testing.T) {
 func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, press("j"), press("j")) // demo/outage-00042
-	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/outage-00042" {
+	if k := m.tbl().Selected(); k == nil || k.Key.Key != "demo/outage-00042" {
 		t.Fatalf("selected %v, want demo/outage-00042", k)
 	}
-	page := fixedPage(m.top.Rows())
+	page := fixedPage(m.tbl().Rows())
 	// The key is gone (forgotten, filtered out…); the rows around it stay.
 	page.Items = append(page.Items[:2:2], page.Items[3:]...)
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
-	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/naive-00001" {
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.tbl().Selected(); k == nil || k.Key.Key != "demo/naive-00001" {
 		t.Errorf("selected %v, want the neighbour below, demo/naive-00001", k)
 	}
 	if want := "demo/outage-00042 left the view; the cursor moved to its neighbour demo/naive-00001"; m.status != want {
@@ -77,22 +77,22 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 	// Neither it nor its neighbours are shown: the first key, said so.
 	other := fixedPage(40)
 	other.Items = other.Items[30:] // demo/outage-00222 on: none was shown
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: other, FetchedAt: t0})
-	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00222"; m.status != want || m.top.Cursor != 0 {
-		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.top.Cursor, want)
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: other, FetchedAt: t0})
+	if want := "demo/naive-00001 left the view; the cursor is on the first key, demo/outage-00222"; m.status != want || m.tbl().Cursor != 0 {
+		t.Errorf("status %q at row %d, want %q at row 0", m.status, m.tbl().Cursor, want)
 	}
 	m = send(t, m, press("j"), press("k"))
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	m = send(t, m, press("j"), press("j"), press("j")) // demo/naive-00001, row 3
 	// Rows reordered: the cursor follows the key, not the row.
-	page = fixedPage(m.top.Rows())
+	page = fixedPage(m.tbl().Rows())
 	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
-	if k := m.top.Selected(); k == nil || k.Key.Key != "demo/naive-00001" || m.top.Cursor != 0 {
-		t.Errorf("selected %v at row %d, want demo/naive-00001 at row 0", k, m.top.Cursor)
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.tbl().Selected(); k == nil || k.Key.Key != "demo/naive-00001" || m.tbl().Cursor != 0 {
+		t.Errorf("selected %v at row %d, want demo/naive-00001 at row 0", k, m.tbl().Cursor)
 	}
 }
 
@@ -100,20 +100,20 @@ func TestCursorMovesToNeighbourWhenKeyLeaves(t *testing.T) {
 // key retrying longest.
 func TestCursorOpensOnFirstRow(t *testing.T) {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock})
-	if e, a := "retrying", m.top.Query().Sort; e != a {
+	if e, a := "retrying", m.tbl().Query().Sort; e != a {
 		t.Errorf("default sort: want %q, got %q", e, a)
 	}
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(5), FetchedAt: t0})
-	if k := m.top.Selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(5), FetchedAt: t0})
+	if k := m.tbl().Selected(); k == nil || k.Key.Key != fixedPage(1).Items[0].Key.Key {
 		t.Errorf("selected %v, want the first row", k)
 	}
 	// Until the user moves it, the cursor stays on the first row — the
 	// worst key — as the rows change, and says nothing.
 	page := fixedPage(5)
 	page.Items[0], page.Items[3] = page.Items[3], page.Items[0]
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
-	if k := m.top.Selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	if k := m.tbl().Selected(); k == nil || k.Key.Key != page.Items[0].Key.Key || strings.Contains(m.status, "left the view") {
 		t.Errorf("selected %v, status %q; want the new first row, no note", k, m.status)
 	}
 }
@@ -127,10 +127,10 @@ func TestTableNoteNotShownOverDetail(t *testing.T) {
 	if m.view() != modeDetail {
 		t.Fatalf("enter opened %v, want the detail", m.view())
 	}
-	page := fixedPage(m.top.Rows())
+	page := fixedPage(m.tbl().Rows())
 	page.Items = append(page.Items[:2:2], page.Items[3:]...) // the key leaves the table
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if !strings.Contains(m.status, "left the view") {
 		t.Fatalf("status %q: the table made no note, the test proves nothing", m.status)
 	}

@@ -22,11 +22,11 @@ func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 func TestDetailWrapsProse(t *testing.T) {
 	for w := 60; w <= 130; w++ {
 		m := detailOf(t, loaded(t, w, 60))
-		now := m.detail.C.ServerNow(m.detail.Data.Key.ServerTime, m.detail.FetchedAt)
-		dg := m.detail.Explain(now)
+		now := m.det().C.ServerNow(m.det().Data.Key.ServerTime, m.det().FetchedAt)
+		dg := m.det().Explain(now)
 		paras := append([]string{dg.Summary}, dg.Details...)
 		for _, f := range dg.Findings {
-			paras = append(paras, "! "+m.detail.Finding(f))
+			paras = append(paras, "! "+m.det().Finding(f))
 		}
 		lines := splitLines(screen(m))[view.HeadLines:]
 		var prose []string
@@ -78,8 +78,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	}
 
 	m := loaded(t, 120, 60)
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	failed := fixedDetail()
 	fv := failed.Object.Verdict
 	fv.Status, fv.KStatus, fv.Message = "Failed", "Failed", "Stalled: storage class gold does not exist"
@@ -165,8 +164,7 @@ func TestCountdownsClaimWholeSeconds(t *testing.T) {
 		m := loaded(t, 120, 30)
 		d := fixedDetail()
 		d.Key.NextRetryAt = t0.Add(tt.left)
-		m.push(modeDetail)
-		m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+		m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 		m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 		s := screen(m)
 		header := regexp.MustCompile(`next retry (\S+)`).FindStringSubmatch(s)

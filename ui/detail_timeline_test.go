@@ -27,8 +27,7 @@ func TestTimelineAfterForgetAddsUp(t *testing.T) {
 		hist = append(hist, a)
 	}
 	k.History, k.Failures, k.SameErrorCount = hist, 13, 29
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
 	s := screen(m)
 	for _, want := range []string{"the same on the last 29 attempts", "Attempts (last 16, oldest first) · 14 earlier, same error", "×2 spec.storageClass", "×13 spec.storageClass"} {

@@ -25,8 +25,7 @@ func TestDetailSaysTheBlocker(t *testing.T) {
 	}
 	m := loaded(t, 120, 60)
 	m.c.Opts.Chain = walk
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	d := fixedDetail()
 	ctl := *d.Controller
 	ctl.Kind = &api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
@@ -36,7 +35,7 @@ func TestDetailSaysTheBlocker(t *testing.T) {
 		t.Fatalf("a blocker line before any walk:\n%s", s)
 	}
 
-	cmd := m.detail.WalkChain()
+	cmd := m.onDetail((*view.Detail).WalkChain)
 	if cmd == nil {
 		t.Fatal("the detail of an object not Current asked for no chain")
 	}
@@ -51,7 +50,7 @@ func TestDetailSaysTheBlocker(t *testing.T) {
 	if w < 0 || v < 0 || w < v || !strings.Contains(s, "limited: pods=2") {
 		t.Errorf("want %q under the verdict, the quota message whole:\n%s", want, s)
 	}
-	if cmd := m.detail.WalkChain(); cmd != nil {
+	if cmd := m.onDetail((*view.Detail).WalkChain); cmd != nil {
 		t.Errorf("walked again within 10s")
 	}
 
@@ -61,9 +60,9 @@ func TestDetailSaysTheBlocker(t *testing.T) {
 	cur := *d.Object
 	cur.Verdict.Status = "Current"
 	d.Object = &cur
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.setView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})
-	if cmd := m.detail.WalkChain(); cmd != nil || strings.Contains(screen(m), "Waits for") {
+	if cmd := m.onDetail((*view.Detail).WalkChain); cmd != nil || strings.Contains(screen(m), "Waits for") {
 		t.Errorf("a Current object's detail walks its chain or says a blocker")
 	}
 }

@@ -40,7 +40,7 @@ func TestDiagnosisLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		m := loaded(t, 200, 30)
-		m.top.Controller, m.top.Groups = tt.controller, tt.groups
+		m.setTop(func(t *view.Top) { t.Controller, t.Groups = tt.controller, tt.groups })
 		if e, a := tt.want, strings.TrimRight(splitLines(screen(m))[2], " "); e != a {
 			t.Errorf("%s:\nwant %q\n got %q", tt.name, e, a)
 		}
@@ -57,7 +57,7 @@ func TestDiagnosisAndRowsAgree(t *testing.T) {
 	for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 30}} {
 		for _, groups := range [][]api.ErrorGroup{nil, {naive}} {
 			m := loaded(t, sz[0], sz[1])
-			m.top.Groups = groups
+			m.setTop(func(t *view.Top) { t.Groups = groups })
 			lines := splitLines(screen(m))
 			// The diagnosis: from line 2 to the limiters line.
 			end := 3
@@ -72,7 +72,7 @@ func TestDiagnosisAndRowsAgree(t *testing.T) {
 			if groups != nil {
 				named = "naive"
 			}
-			first := m.top.Page.Items[0].Controller
+			first := m.tbl().Page.Items[0].Controller
 			if !strings.Contains(diag, ": "+named+" — ") {
 				t.Fatalf("%dx%d: diagnosis %q does not name %s", sz[0], sz[1], diag, named)
 			}
@@ -135,12 +135,12 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 	}
 	m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: stdin", Handler: store.Handler()}), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 20})
-	m = send(t, m, m.top.Refresh()())
+	m = send(t, m, m.refreshTop()())
 	want := "CertificateKeyManager — unknown: no failure logged since its retry for 1 key: its state is unknown (this log shows no successes)"
 	if got := strings.TrimRight(splitLines(screen(m))[2], " "); got != want {
 		t.Errorf("diagnosis:\nwant %q\n got %q", want, got)
 	}
-	if d, _, _ := m.top.Diagnosis(); d.Situation != explain.SituationUnknown || view.SituationRank(d.Situation) >= view.SituationRank(explain.SituationHealthy) {
+	if d, _, _ := m.tbl().Diagnosis(); d.Situation != explain.SituationUnknown || view.SituationRank(d.Situation) >= view.SituationRank(explain.SituationHealthy) {
 		t.Errorf("situation %q ranks %d, healthy %d: want unknown, worse than healthy", d.Situation, view.SituationRank(d.Situation), view.SituationRank(explain.SituationHealthy))
 	}
 }
@@ -154,7 +154,7 @@ func TestDiagnosisLongErrorKeepsItsEnd(t *testing.T) {
 		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
 	for _, w := range []int{120} {
 		m := loaded(t, w, 30)
-		m.top.Groups = []api.ErrorGroup{outage}
+		m.setTop(func(t *view.Top) { t.Groups = []api.ErrorGroup{outage} })
 		lines := splitLines(screen(m))
 		end := 3
 		for !strings.HasPrefix(lines[end], "limiters ") {

@@ -18,7 +18,7 @@ func TestDiagnosisTwoLinesWhole(t *testing.T) {
 		whole bool // the sentence after the quoted error fits
 	}{{120, 30, true}, {80, 24, false}} {
 		m := firstScreen(t, r, srv, sz.w, sz.h)
-		d, _, ok := m.top.Diagnosis()
+		d, _, ok := m.tbl().Diagnosis()
 		if !ok || d.Quoted == "" {
 			t.Fatalf("%d columns: no diagnosis quoting an error: %+v", sz.w, d)
 		}

@@ -14,9 +14,12 @@
 //
 // The model holds only state. Every fetch and every action runs in a tea.Cmd
 // that calls package inspector and returns a typed message. The root holds
-// a stack of modes: the view opened on (the table, the picker, `top
-// --for`), the views opened over it (detail, groups, ?), a drill-down or a
-// filter line being typed, the forget dialog; opening pushes, esc pops
+// a stack of the views themselves, as k9s's does: the view opened on (the
+// table, the picker, `top --for`), the views opened over it (detail,
+// groups, ?), each with its model; a drill-down, a filter line being
+// typed and the forget dialog are the state of the view they are in
+// (view.Top.Drilling, view.FilterView.Typing, view.Asker); opening
+// pushes, esc pops
 // (esc out of a drill-down goes back to the group view it was opened from;
 // tab there leaves it, as an error group is one controller's). A
 // key goes to the mode on top, which handles it with its own key map (a
@@ -47,7 +50,7 @@
 // reached ends Run, after Options.GiveUp, with the error.
 //
 // The code is on three floors, nothing importing up: this package is the
-// root (Model, its stack of modes, the routing of keys and messages, the
+// root (Model, its stack of views, the routing of keys and messages, the
 // actions' reads, Options and Run); internal/ui/view holds the views, one
 // file each, behind one View interface, with the state they share
 // (view.Common) and the intents they return; internal/ui/widget holds the

@@ -19,8 +19,8 @@ func hintsLine(m Model) string {
 func drilled(t *testing.T) Model {
 	t.Helper()
 	m := send(t, loaded(t, 120, 30), press("g"), fixedGroups(), press("enter"))
-	if m.top.Drill == nil || m.top.Controller != "outage" {
-		t.Fatalf("g enter: no drill-down into outage's group (controller %q)", m.top.Controller)
+	if m.tbl().Drill == nil || m.tbl().Controller != "outage" {
+		t.Fatalf("g enter: no drill-down into outage's group (controller %q)", m.tbl().Controller)
 	}
 	return m
 }
@@ -37,18 +37,18 @@ func TestDrillDownEscGoesBackToGroups(t *testing.T) {
 		t.Errorf("hints line %q: want esc back to error groups", h)
 	}
 	m = send(t, m, press("esc"))
-	if m.view() != modeGroups || m.top.Drill != nil {
-		t.Fatalf("esc from the drill-down: stack %v, drill %v; want the group view back", m.stack, m.top.Drill)
+	if m.view() != modeGroups || m.tbl().Drill != nil {
+		t.Fatalf("esc from the drill-down: stack %v, drill %v; want the group view back", m.modes(), m.tbl().Drill)
 	}
-	if m.top.Controller != "" || m.top.Group.Pattern != "" {
-		t.Errorf("under the groups the top view is still the group's: controller %q, error %q", m.top.Controller, m.top.Group.Pattern)
+	if m.tbl().Controller != "" || m.tbl().Group.Pattern != "" {
+		t.Errorf("under the groups the top view is still the group's: controller %q, error %q", m.tbl().Controller, m.tbl().Group.Pattern)
 	}
 	if s := flat(screen(m)); !strings.Contains(s, "left the error group: back to the error groups") {
 		t.Errorf("esc does not say where it went:\n%s", screen(m))
 	}
 	m = send(t, m, press("esc"))
-	if m.view() != modeTop || len(m.stack) != 1 {
-		t.Errorf("esc from the groups: stack %v, want the top view", m.stack)
+	if m.view() != modeTop || len(m.modes()) != 1 {
+		t.Errorf("esc from the groups: stack %v, want the top view", m.modes())
 	}
 }
 
@@ -61,11 +61,11 @@ func TestDrillDownTabLeavesTheGroup(t *testing.T) {
 		t.Errorf("help in the drill-down: tab does not say it leaves the group:\n%s", s)
 	}
 	m = send(t, m, press("tab"))
-	if m.top.Drill != nil || m.top.Group.Pattern != "" || len(m.stack) != 1 {
-		t.Fatalf("tab kept the drill-down: stack %v, error %q", m.stack, m.top.Group.Pattern)
+	if m.tbl().Drill != nil || m.tbl().Group.Pattern != "" || len(m.modes()) != 1 {
+		t.Fatalf("tab kept the drill-down: stack %v, error %q", m.modes(), m.tbl().Group.Pattern)
 	}
 	var names []string
-	for _, c := range m.top.Overview.Controllers {
+	for _, c := range m.tbl().Overview.Controllers {
 		names = append(names, c.Name)
 	}
 	want := ""
@@ -74,8 +74,8 @@ func TestDrillDownTabLeavesTheGroup(t *testing.T) {
 			want = names[i+1]
 		}
 	}
-	if m.top.Controller != want {
-		t.Errorf("tab from outage's group shows controller %q, want %q (the one after outage in %v)", m.top.Controller, want, names)
+	if m.tbl().Controller != want {
+		t.Errorf("tab from outage's group shows controller %q, want %q (the one after outage in %v)", m.tbl().Controller, want, names)
 	}
 	if s := flat(screen(m)); !strings.Contains(s, "left the error group, which is outage's only: showing "+view.ScopeName(want)) {
 		t.Errorf("tab does not say it left the group:\n%s", screen(m))
@@ -103,7 +103,7 @@ func TestHintsOfferEscOnlyToClearAFilter(t *testing.T) {
 		t.Errorf("help with a filter applied: want esc clear filter alone:\n%s", s)
 	}
 	m = send(t, m, press("esc"))
-	if h := hintsLine(m); m.top.Filter.Applied != "" || strings.Contains(h, "esc") {
-		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.top.Filter.Applied, h)
+	if h := hintsLine(m); m.tbl().Filter.Applied != "" || strings.Contains(h, "esc") {
+		t.Errorf("filter cleared (%q): hints line %q still offers esc", m.tbl().Filter.Applied, h)
 	}
 }

@@ -56,7 +56,7 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 	j.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := j.tm.FinalModel(t).(recorder).Model
 	// What get prints: the error of the same v1/keys call.
-	_, want := s.Keys(context.Background(), final.top.Query())
+	_, want := s.Keys(context.Background(), final.tbl().Query())
 	if final.exitErr == nil || want == nil || final.exitErr.Error() != want.Error() {
 		t.Errorf("exit error %v, want %v", final.exitErr, want)
 	}
@@ -70,8 +70,8 @@ func TestJourneyUnreachableEndpointGivesUp(t *testing.T) {
 func TestProblemPanelWraps(t *testing.T) {
 	m := loaded(t, 80, 24)
 	long := errors.New("dial tcp 10.96.0.1:443: connect: connection refused; the endpoint demo/ctrl-0 is not answering on its debug port 8082 after the pod restarted")
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Err: long, PageErr: long, FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Err: long, PageErr: long, FetchedAt: t0})
 	got := strings.Join(strings.Fields(screen(m)), " ")
 	for _, w := range []string{"✗ lost demo/ctrl-0", "connect: connection refused;", "is not answering on its debug port 8082 after the pod restarted", "the last answer stays below"} {
 		if !strings.Contains(got, w) {

@@ -42,7 +42,7 @@ func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, heig
 	}
 	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
 	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
-	msg := m.top.Refresh()()
+	msg := m.refreshTop()()
 	return send(t, m, msg)
 }
 
@@ -65,12 +65,12 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 	}{{"120x30", 120, 30}, {"80x24", 80, 24}} {
 		t.Run(sz.name, func(t *testing.T) {
 			m := firstScreen(t, r, srv, sz.w, sz.h)
-			if m.top.Err != nil {
-				t.Fatalf("refresh: %v", m.top.Err)
+			if m.tbl().Err != nil {
+				t.Fatalf("refresh: %v", m.tbl().Err)
 			}
-			page := m.top.Page
-			if page == nil || len(page.Items) < m.top.Rows() {
-				t.Fatalf("page %v: want a full screen of %d rows", page, m.top.Rows())
+			page := m.tbl().Page
+			if page == nil || len(page.Items) < m.tbl().Rows() {
+				t.Fatalf("page %v: want a full screen of %d rows", page, m.tbl().Rows())
 			}
 			// Every row on the first screen is in trouble (the world has far
 			// more failing keys than fit), in the retrying order: keys in
@@ -91,7 +91,7 @@ func TestFirstScreenOnTheDemo(t *testing.T) {
 						i, k.Key.Key, k.FirstFailureAt, i-1, page.Items[i-1].FirstFailureAt)
 				}
 			}
-			if sel := m.top.Selected(); sel == nil || sel.Key.Key != page.Items[0].Key.Key {
+			if sel := m.tbl().Selected(); sel == nil || sel.Key.Key != page.Items[0].Key.Key {
 				t.Errorf("the cursor is on %v; want the first row, %s", sel, page.Items[0].Key.Key)
 			}
 			scr := screen(m)

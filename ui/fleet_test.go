@@ -57,8 +57,8 @@ func fleetLoaded(t *testing.T, w, h, unreachable int) Model {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "all"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	ov := fleetOverview(unreachable)
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, FetchedAt: t0})
-	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fleetPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, FetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fleetPage(m.tbl().Rows()), FetchedAt: t0})
 }
 
 func TestGoldenFleet(t *testing.T) {
@@ -104,7 +104,7 @@ func TestFleetHeader(t *testing.T) {
 			if tt.unreachable > view.MaxUnreachableRows && !strings.Contains(lines[view.MaxUnreachableRows], fmt.Sprintf("%d more pods unreachable", tt.unreachable-view.MaxUnreachableRows+1)) {
 				t.Errorf("last unreachable row = %q, want the rest counted", lines[view.MaxUnreachableRows])
 			}
-			if got, want := m.top.Rows(), 40-view.HeaderLines-tt.wantRows-2-m.c.StatusLines; got != want {
+			if got, want := m.tbl().Rows(), 40-view.HeaderLines-tt.wantRows-2-m.c.StatusLines; got != want {
 				t.Errorf("table rows = %d, want %d", got, want)
 			}
 			table := lines[view.HeaderLines+tt.wantRows]
@@ -122,7 +122,7 @@ func TestFleetOneWorkload(t *testing.T) {
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	ov := fleetOverview(0)
 	ov.Replicas = ov.Replicas[:2]
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fleetPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fleetPage(m.tbl().Rows()), FetchedAt: t0})
 	out := screen(m)
 	if !strings.Contains(out, "demo/ctrl-1 standby") || strings.Contains(out, "POD") || strings.Contains(out, "workloads") {
 		t.Errorf("one workload's replicas: want each named and no POD column:\n%s", out)

@@ -30,7 +30,7 @@ func TestTopForNotReconciled(t *testing.T) {
 
 	m := newModel(context.Background(), view.Options{Clock: func() time.Time { return t0 }, For: &view.ForOptions{Type: "widgets", List: cl.list}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
-	m = runFor(t, m, m.forv.Refresh())
+	m = runFor(t, m, m.refreshFor())
 	s := screen(m)
 	if !strings.Contains(s, "3 of 4 not Current") || lineWith(s, "w-never ") == "" {
 		t.Fatalf("want w-never listed among 3 of 4 not Current:\n%s", s)

@@ -15,16 +15,17 @@ import (
 // controller, else after attaching.
 func (m Model) openKey(in view.OpenAnswerKeyIntent) (tea.Model, tea.Cmd) {
 	shown, a := in.Shown, in.Raw // shown escaped, for the status line
-	if !view.HasKey(a) || m.forv.AttachFunc() == nil {
+	f, isFor := m.viewAt(modeFor).(view.For)
+	if !view.HasKey(a) || !isFor || f.AttachFunc() == nil {
 		return m, nil
 	}
 	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
 	m.keyFrom = m.topMode()
 	id := a.Controller.Namespace + "/" + a.Controller.Target
-	if s, ok := m.forv.Kept(id); ok {
+	if s, ok := f.Kept(id); ok {
 		return m.showForKey(view.ForAttachedMsg{ID: id, Controller: ctl, Key: key, Session: s.Session, Objects: s.Objects})
 	}
-	return m, tea.Batch(view.ForAttachCmd(m.c.Conn.Ctx, m.forv.AttachFunc(), m.c.Conn.Owned, a.Controller, ctl, key),
+	return m, tea.Batch(view.ForAttachCmd(m.c.Conn.Ctx, f.AttachFunc(), m.c.Conn.Owned, a.Controller, ctl, key),
 		m.setStatus("attaching to "+shown.Controller.Target+" -n "+shown.Controller.Namespace+"…", false))
 }
 
@@ -34,13 +35,14 @@ func (m Model) showForKey(msg view.ForAttachedMsg) (tea.Model, tea.Cmd) {
 	if msg.Err != nil {
 		return m, m.setStatus(widget.ErrText(msg.Err), true)
 	}
-	m.forv = m.forv.Keep(msg.ID, view.ForSession{Session: msg.Session, Objects: msg.Objects})
+	if f, ok := m.viewAt(modeFor).(view.For); ok {
+		m.setView(modeFor, f.Keep(msg.ID, view.ForSession{Session: msg.Session, Objects: msg.Objects}))
+	}
 	if m.topMode() != m.keyFrom {
 		return m, nil // the user moved on from the view that asked; the session stays for the next time
 	}
 	m.c.Conn.Session, m.c.Conn.Objects = msg.Session, msg.Objects
-	m.push(modeDetail)
-	var cmd tea.Cmd
-	m.detail, cmd = m.detail.Open(msg.Controller, msg.Key)
+	d, cmd := view.Detail{C: m.c}.Open(msg.Controller, msg.Key)
+	m.pushView(modeDetail, d)
 	return m, cmd
 }

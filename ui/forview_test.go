@@ -147,7 +147,7 @@ func TestTopFor(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "reading the widgets") {
 		t.Errorf("before the first read, the status line should say it is reading:\n%s", s)
 	}
-	m = runFor(t, m, m.forv.Refresh())
+	m = runFor(t, m, m.refreshFor())
 
 	s := screen(m)
 	for _, want := range []string{"backoff › why widgets", "2 of 3 not Current · longest-waiting change first · updated just now"} {
@@ -234,7 +234,7 @@ func TestTopForOpensTheKey(t *testing.T) {
 	cl := newForClusterOf(true)
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: cl.list, Attach: attach}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
-	m = runFor(t, m, m.forv.Refresh())
+	m = runFor(t, m, m.refreshFor())
 	if row := lineWith(screen(m), "w-old "); !strings.Contains(row, "backoff 4×, retry 20s (exact)") {
 		t.Fatalf("w-old's backoff should be read from the endpoint: %q", row)
 	}
@@ -251,25 +251,25 @@ func TestTopForOpensTheKey(t *testing.T) {
 		t.Fatalf("attach asked %v, msg %+v; want deploy/widget-controller in widget-system", asked, msg)
 	}
 	m = send(t, m, msg)
-	if m.view() != modeDetail || m.detail.Controller != "widgets" || m.detail.Key != "default/w-old" {
-		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.stack, m.detail.Controller, m.detail.Key)
+	if m.view() != modeDetail || m.det().Controller != "widgets" || m.det().Key != "default/w-old" {
+		t.Fatalf("state %v, detail %s %s; want the detail of widgets' default/w-old", m.modes(), m.det().Controller, m.det().Key)
 	}
 	m = send(t, m, press("esc"))
-	if m.view() != modeFor || m.forv.Open == "" {
-		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.stack)
+	if m.view() != modeFor || m.forV().Open == "" {
+		t.Errorf("esc in the detail: state %v; want the answer in the top --for view", m.modes())
 	}
 	m, _ = update(t, m, press("enter"))
 	if m.view() != modeDetail || len(asked) != 1 {
-		t.Errorf("the second time: state %v, attached %d times; want the detail on the session kept", m.stack, len(asked))
+		t.Errorf("the second time: state %v, attached %d times; want the detail on the session kept", m.modes(), len(asked))
 	}
 
 	// From a log, enter on the answer does nothing.
 	l := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, Attach: attach}})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 24})
-	l = runFor(t, l, l.forv.Refresh())
+	l = runFor(t, l, l.refreshFor())
 	l = send(t, l, press("enter"))
 	if l, cmd = update(t, l, press("enter")); cmd != nil || l.view() != modeFor {
-		t.Errorf("an answer from a log opened something: state %v", l.stack)
+		t.Errorf("an answer from a log opened something: state %v", l.modes())
 	}
 }
 
@@ -284,7 +284,7 @@ func TestTopForKeyAfterTheUserMovedOn(t *testing.T) {
 	}
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForClusterOf(true).list, Attach: attach}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 24})
-	m = runFor(t, m, m.forv.Refresh())
+	m = runFor(t, m, m.refreshFor())
 	m = send(t, m, press("enter"))
 	m, cmd := update(t, m, press("enter"))
 	if cmd == nil {
@@ -293,11 +293,11 @@ func TestTopForKeyAfterTheUserMovedOn(t *testing.T) {
 	msg := attachedOf(t, cmd)
 	m = send(t, m, press("?"))
 	if m = send(t, m, msg); m.view() != modeHelp {
-		t.Fatalf("the attach ended over help: state %v; want help still shown", m.stack)
+		t.Fatalf("the attach ended over help: state %v; want help still shown", m.modes())
 	}
 	m = send(t, m, press("esc"))
 	if m, _ = update(t, m, press("enter")); m.view() != modeDetail || attached != 1 {
-		t.Errorf("enter again: state %v, attached %d times; want the detail on the session kept", m.stack, attached)
+		t.Errorf("enter again: state %v, attached %d times; want the detail on the session kept", m.modes(), attached)
 	}
 }
 

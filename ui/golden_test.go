@@ -53,7 +53,7 @@ func loaded(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 }
 
 func screen(m Model) string { return ansi.Strip(m.View().Content) }
@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 		t.Run("for_"+sz.name, func(t *testing.T) {
 			f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
 			f = send(t, f, tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-			f = runFor(t, f, f.forv.Refresh())
+			f = runFor(t, f, f.refreshFor())
 			golden.RequireEqual(t, screen(f))
 			t.Run("answer", func(t *testing.T) { golden.RequireEqual(t, screen(send(t, f, press("enter")))) })
 		})
@@ -76,8 +76,7 @@ func TestGolden(t *testing.T) {
 		})
 		t.Run("detail_"+sz.name, func(t *testing.T) {
 			m := loaded(t, sz.w, sz.h)
-			m.push(modeDetail)
-			m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+			m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 			m = send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
 			golden.RequireEqual(t, screen(m))
 		})
@@ -116,12 +115,11 @@ func TestViewsFitTheTerminal(t *testing.T) {
 		views := map[string]Model{"top": m, "help": send(t, m, press("?")), "group": send(t, m, press("g"), fixedGroups()),
 			"picker": picking(t, sz[0], sz[1], &fakeAttach{})}
 		d := m
-		d.push(modeDetail)
-		d.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+		d.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 		views["detail"] = send(t, d, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
 		f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list, AllNamespaces: true}})
 		f = send(t, f, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		f = runFor(t, f, f.forv.Refresh())
+		f = runFor(t, f, f.refreshFor())
 		views["for"], views["for-answer"] = f, send(t, f, press("enter"))
 		for name, v := range views {
 			lines := splitLines(screen(v))

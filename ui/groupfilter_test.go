@@ -40,35 +40,35 @@ func TestFingerprintFilter(t *testing.T) {
 // a second esc then clears the user's own filter, as esc always does.
 func TestDrillDownEscRestoresTheView(t *testing.T) {
 	m := loaded(t, 120, 30)
-	m.top.Filter.Set("outage")
+	m.setTop(func(t *view.Top) { t.Filter.Set("outage") })
 	m = send(t, m, press("3"), press("j"))
-	sel := m.top.Sel
+	sel := m.tbl().Sel
 	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec$", Fingerprint: "spec", States: []api.State{api.StateBackoff, api.StateFailed}})
 	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^other$", Fingerprint: "other", States: []api.State{api.StateFailed}})
-	if q := m.top.Query(); m.top.Controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
-		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.top.Controller, q.Q, q.Error)
+	if q := m.tbl().Query(); m.tbl().Controller != "naive" || q.Q != "outage" || q.Error != "~^other$" {
+		t.Fatalf("drill-down: controller %q, query q %q error %q; want naive, the user's filter, the group's pattern", m.tbl().Controller, q.Q, q.Error)
 	}
 	m = send(t, m, press("esc"))
-	if e, a := "outage", m.top.Filter.Applied; e != a {
+	if e, a := "outage", m.tbl().Filter.Applied; e != a {
 		t.Errorf("filter after esc: want %q, got %q", e, a)
 	}
-	if m.top.Controller != "" {
-		t.Errorf("controller after esc: %q, want all", m.top.Controller)
+	if m.tbl().Controller != "" {
+		t.Errorf("controller after esc: %q, want all", m.tbl().Controller)
 	}
-	if q := m.top.Query(); q.Error != "" {
+	if q := m.tbl().Query(); q.Error != "" {
 		t.Errorf("error pattern after esc: %q, want none", q.Error)
 	}
-	if e, a := []api.State{api.StateQueued}, m.top.StateList(); !slices.Equal(e, a) {
+	if e, a := []api.State{api.StateQueued}, m.tbl().StateList(); !slices.Equal(e, a) {
 		t.Errorf("states after esc: want %v, got %v", e, a)
 	}
-	if m.top.Sel != sel {
-		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.top.Sel, sel)
+	if m.tbl().Sel != sel {
+		t.Errorf("cursor after esc follows %q, want %q as before the drill-down", m.tbl().Sel, sel)
 	}
 	if want := `left the error group: showing keys matching "outage" in state queued of every controller again`; m.status != want {
 		t.Errorf("status %q, want %q", m.status, want)
 	}
-	if m = send(t, m, press("esc")); m.top.Filter.Applied != "" || m.top.StateList() == nil {
-		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.top.Filter.Applied, m.top.StateList())
+	if m = send(t, m, press("esc")); m.tbl().Filter.Applied != "" || m.tbl().StateList() == nil {
+		t.Errorf("a second esc: filter %q, states %v; want the filter cleared, the states kept", m.tbl().Filter.Applied, m.tbl().StateList())
 	}
 }
 
@@ -98,7 +98,7 @@ func TestGroupViewSingular(t *testing.T) {
 	list := &api.ErrorGroupList{ServerTime: t0, Total: 1, Matched: 1, Groups: []api.ErrorGroup{
 		{Controller: "naive", Fingerprint: "spec.storageClass must be set", Count: 1, FirstSeen: t0, LastSeen: t0, Examples: []string{"demo/naive-00001"}},
 	}}
-	m = send(t, m, view.GroupsFetchedMsg{Seq: m.groups.Seq, List: list})
+	m = send(t, m, view.GroupsFetchedMsg{Seq: m.grp().Seq, List: list})
 	s := screen(m)
 	if !strings.Contains(s, "1 distinct error over 1 key in backoff,failed") || strings.Contains(s, "1 keys") {
 		t.Errorf("want singulars:\n%s", s)
@@ -110,10 +110,10 @@ func TestGroupViewSingular(t *testing.T) {
 // tracked count first.
 func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
 	m := loaded(t, 80, 24)
-	m.top.Filter.Set("naive-0000")
+	m.setTop(func(t *view.Top) { t.Filter.Set("naive-0000") })
 	m = send(t, m, press("1"))
 	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec", Fingerprint: "spec.storageClass must be set", States: []api.State{api.StateBackoff, api.StateFailed}})
-	line := ansi.Strip(widget.Fit(m.top.QueryLine(), 80))
+	line := ansi.Strip(widget.Fit(m.tbl().QueryLine(), 80))
 	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("query line %q does not show %q", line, want)

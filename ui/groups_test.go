@@ -149,7 +149,7 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 		m := send(t, loaded(t, sz[0], sz[1]), press("/"))
 		m = send(t, m, typeText("naive-0000")...)
 		m = send(t, m, press("enter"), press("g"))
-		if got := m.groups.Filter; got != "naive-0000" {
+		if got := m.grp().Filter; got != "naive-0000" {
 			t.Errorf("at %dx%d the group view reads groups with filter %q, want the top view's", sz[0], sz[1], got)
 		}
 		m = send(t, m, fixedGroups())
@@ -157,15 +157,15 @@ func TestGroupViewAppliesTheFilter(t *testing.T) {
 			t.Errorf("at %dx%d the group view does not say it counts the filtered keys:\n%s", sz[0], sz[1], screen(m))
 		}
 		m = send(t, m, press("j"), press("j"), press("f"))
-		if m.confirm == nil {
+		if m.dialog() == nil {
 			t.Fatalf("at %dx%d f on a group opened no dialog", sz[0], sz[1])
 		}
-		m = send(t, m, dryRunMsg{id: m.confirm.ID, count: 10})
+		m = send(t, m, dryRunMsg{id: m.dialog().ID, count: 10})
 		s := squashSpaces(strings.ReplaceAll(screen(m), "│", " ")) // the dialog's borders
 		if want := `Forget the backoff of 10 keys of naive whose last error is`; !strings.Contains(s, want) {
 			t.Errorf("at %dx%d the dialog does not say %q:\n%s", sz[0], sz[1], want, screen(m))
 		}
-		for _, r := range m.confirm.Act.Requests() {
+		for _, r := range m.dialog().Act.Requests() {
 			if r.Filter == nil || r.Filter.Q != "naive-0000" || r.Filter.Error != view.FingerprintFilter(`spec.storageClass: required value: ConfigMap "…" has none`) {
 				t.Errorf("request %+v, want the user's filter and the group's error pattern", r)
 			}

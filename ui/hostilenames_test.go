@@ -53,16 +53,16 @@ func TestLogNamesEscapedInEveryView(t *testing.T) {
 	for _, sz := range [][2]int{{200, 40}, {80, 24}} {
 		m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: hostile.log", Handler: store.Handler()}), Clock: fixedClock})
 		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = send(t, m, m.top.Refresh()())
+		m = send(t, m, m.refreshTop()())
 		views := map[string]Model{"top": m}
 		tab := m
 		for i := 1; i <= 3; i++ {
 			tab = send(t, tab, press("tab"))
-			tab = send(t, tab, tab.top.Refresh()())
+			tab = send(t, tab, tab.refreshTop()())
 			views["tab"+string(rune('0'+i))] = tab
 		}
 		g := send(t, m, press("g"))
-		views["groups"] = send(t, g, g.groups.Refresh()())
+		views["groups"] = send(t, g, g.refreshGroups()())
 		views["help"] = send(t, m, press("?"))
 		for name, v := range views {
 			out := v.View().Content

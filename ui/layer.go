@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"maps"
 	"reflect"
 	"slices"
 
@@ -14,27 +13,19 @@ import (
 
 // The views of the root, registered one way, one line each, in the order
 // they are resized and offered messages (the table last): the mode that
-// shows the view, where the root keeps it, and its title in the ? view
-// opened over it. The first six keep a field each in Model (fieldSlot),
-// which the intents that open them and the tests name; a view added takes
-// one line, registerView, and no field.
+// shows the view and its title in the ? view opened over it. The view
+// itself is kept on the stack (modes.go's layer), not in the root.
 var (
-	_ = register(modeHelp, fieldSlot(func(m *Model) *view.Help { return &m.help }), "")
-	_ = register(modePicker, fieldSlot(func(m *Model) *view.Picker { return &m.picker }), "")
-	_ = register(modeDetail, fieldSlot(func(m *Model) *view.Detail { return &m.detail }), "a key's detail")
-	_ = register(modeGroups, fieldSlot(func(m *Model) *view.Groups { return &m.groups }), "error groups")
-	_ = register(modeFor, fieldSlot(func(m *Model) *view.For { return &m.forv }), "top --for")
-	_ = register(modeTop, fieldSlot(func(m *Model) *view.Top { return &m.top }), "keys")
+	_ = register[view.Help](modeHelp, "")
+	_ = register[view.Picker](modePicker, "")
+	_ = register[view.Detail](modeDetail, "a key's detail")
+	_ = register[view.Groups](modeGroups, "error groups")
+	_ = register[view.For](modeFor, "top --for")
+	_ = register[view.Top](modeTop, "keys")
 
 	modeChain = registerView[view.Chain]("why chain")
 	modeFleet = registerView[view.Fleet]("fleet")
 )
-
-// viewSlots are where the root keeps each view, by the modes that show it
-// (a drill-down is the table's, in its slot).
-var viewSlots = map[mode]view.Slot[Model]{
-	modeDrill: fieldSlot(func(m *Model) *view.Top { return &m.top }),
-}
 
 // viewOrder is every view once (the table once, not per mode), in the
 // order registered.
@@ -43,10 +34,10 @@ var viewOrder []mode
 // helpTitles name the view help was opened over, in its title.
 var helpTitles = map[mode]string{}
 
-// register registers the view md shows, kept in slot, titled title in ?:
-// the one way every view is registered.
-func register(md mode, slot view.Slot[Model], title string) mode {
-	viewSlots[md] = slot
+// register registers V, the view md shows, titled title in ?: the one way
+// every view is registered.
+func register[V view.View](md mode, title string) mode {
+	registered[reflect.TypeFor[V]()] = md
 	if !slices.Contains(viewModes, md) {
 		viewModes = append(viewModes, md)
 	}
@@ -57,57 +48,64 @@ func register(md mode, slot view.Slot[Model], title string) mode {
 	return md
 }
 
-// fieldSlot is the slot of a view kept in a field of Model.
-func fieldSlot[V view.View](field func(*Model) *V) view.Slot[Model] {
-	return view.SlotOf(field)
-}
-
 // registerView registers V, a view opened by a view.OpenIntent carrying
 // one: it gets a mode of its own, which the stack pushes and pops as any
-// view's, titled title in the ? view opened over it. The root keeps it in
-// Model.extra, so it needs no field. The one line a view added takes,
-// beside its file in package view:
+// view's, titled title in the ? view opened over it. The one line a view
+// added takes, beside its file in package view:
 //
 //	var modeChain = registerView[view.Chain]("why chain")
 func registerView[V view.View](title string) mode {
 	md := nextMode
 	nextMode++
-	registered[reflect.TypeFor[V]()] = md
-	return register(md, view.Slot[Model]{
-		Get: func(m *Model) view.View { return m.extra[md] }, // nil until opened
-		Set: func(m *Model, v view.View) {
-			// A new map: the root is a value, and an older copy keeps its own.
-			extra := maps.Clone(m.extra)
-			if extra == nil {
-				extra = map[mode]view.View{}
-			}
-			extra[md] = v
-			m.extra = extra
-		},
-	}, title)
+	return register[V](md, title)
 }
 
 // nextMode is the mode registerView gives next: after the fixed modes.
 var nextMode = modePaused + 1
 
-// registered are the modes of the views registerView registered, by type.
+// registered are the modes of the views registered, by type.
 var registered = map[reflect.Type]mode{}
 
-// viewAt is the view md shows; the table for a mode that is not a view.
+// viewAt is the view md shows, as the stack holds it: nil when md is not
+// open; the table for a mode inside it (a drill-down, its filter line).
 func (m *Model) viewAt(md mode) view.View {
-	if s, ok := viewSlots[md]; ok {
-		return s.Get(m)
+	if !slices.Contains(viewModes, md) {
+		return m.table()
 	}
-	return m.top
+	if i := m.find(md); i >= 0 {
+		return m.stack[i].v
+	}
+	return nil
 }
 
-// setView stores v, as it is after an update, in md's slot.
+// setView stores v, as it is after an update, in md's layer (the table's
+// for a mode inside it); nothing when md is not open.
 func (m *Model) setView(md mode, v view.View) {
-	if s, ok := viewSlots[md]; ok {
-		s.Set(m, v)
-		return
+	if !slices.Contains(viewModes, md) {
+		md = modeTop
 	}
-	m.top = v.(view.Top)
+	if i := m.find(md); i >= 0 {
+		// A new stack: the root is a value, and an older copy keeps its own.
+		m.stack = slices.Clone(m.stack)
+		m.stack[i].v = v
+	}
+}
+
+// table is the top view as the stack holds it; a table never read when the
+// UI shows none (the picker, `top --for`, the fleet), as before it opens.
+func (m *Model) table() view.Top {
+	if t, ok := m.viewAt(modeTop).(view.Top); ok {
+		return t
+	}
+	return view.NewTop(m.c)
+}
+
+// withTable changes the table on the stack through f.
+func (m *Model) withTable(f func(t *view.Top) tea.Cmd) tea.Cmd {
+	t := m.table()
+	cmd := f(&t)
+	m.setView(modeTop, t)
+	return cmd
 }
 
 // shared handles, once for every view, the keys its key map shares with the

@@ -66,7 +66,7 @@ func TestLimiterLineCycles(t *testing.T) {
 	for i := range 4 {
 		now := t0.Add(widget.LimiterCycle * time.Duration(i))
 		m.c.Opts.Clock = func() time.Time { return now }
-		line := m.top.LimiterLine()
+		line := m.tbl().LimiterLine()
 		for _, name := range []string{"naive", "outage", "wellbehaved"} {
 			if strings.Contains(line, name+" exp") {
 				seen[name] = true
@@ -94,8 +94,7 @@ func TestGoldenSmall(t *testing.T) {
 // detailOf is m's detail view on the dataset's key.
 func detailOf(t *testing.T, m Model) Model {
 	t.Helper()
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	return send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0})
 }
 
@@ -109,19 +108,19 @@ func TestDetailScrollBound(t *testing.T) {
 	for range 50 {
 		m = send(t, m, press("j"))
 	}
-	bound := len(m.detail.Body()) - m.detail.Room() + 1
-	if m.detail.Scroll != bound {
-		t.Errorf("after 50×j: scroll %d, want the bound %d", m.detail.Scroll, bound)
+	bound := len(m.det().Body()) - m.det().Room() + 1
+	if m.det().Scroll != bound {
+		t.Errorf("after 50×j: scroll %d, want the bound %d", m.det().Scroll, bound)
 	}
 	atEnd := top(m)
 	m = send(t, m, press("k"))
-	if m.detail.Scroll != bound-1 || top(m) == atEnd {
-		t.Errorf("k after the end: scroll %d (want %d), first line %q (was %q): want the view to move", m.detail.Scroll, bound-1, top(m), atEnd)
+	if m.det().Scroll != bound-1 || top(m) == atEnd {
+		t.Errorf("k after the end: scroll %d (want %d), first line %q (was %q): want the view to move", m.det().Scroll, bound-1, top(m), atEnd)
 	}
 	// A resize re-clamps.
 	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 60})
-	if m.detail.Scroll != 0 {
-		t.Errorf("everything fits at 200×60, scroll %d, want 0", m.detail.Scroll)
+	if m.det().Scroll != 0 {
+		t.Errorf("everything fits at 200×60, scroll %d, want 0", m.det().Scroll)
 	}
 }
 
@@ -131,8 +130,8 @@ func TestCountsLineFitsBigCounts(t *testing.T) {
 	m := loaded(t, 80, 24)
 	ov := fixedOverview()
 	ov.Controllers[1].Counts = map[api.State]int{"backoff": 12979, "scheduled": 2726, "queued": 14, "running": 1, "failed": 2000, "idle": 2280}
-	m.top.Overview = ov
-	line := m.top.CountsLine()
+	m.setTop(func(t *view.Top) { t.Overview = ov })
+	line := m.tbl().CountsLine()
 	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
 		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
 	}
@@ -144,9 +143,9 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 	for _, w := range []int{60, 72, 80, 120} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			m := send(t, loaded(t, w, 20), press("?"))
-			lines := m.help.Lines()
+			lines := m.hlp().Lines()
 			text := ansi.Strip(strings.Join(lines, "\n"))
-			for _, g := range m.top.Keys().FullHelp() {
+			for _, g := range m.tbl().Keys().FullHelp() {
 				for _, b := range g {
 					h := b.Help()
 					if !b.Enabled() {

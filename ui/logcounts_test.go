@@ -54,7 +54,7 @@ func logsTop(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: widgets.log", Handler: logWorld(t).Handler()}), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, m.top.Refresh()())
+	return send(t, m, m.refreshTop()())
 }
 
 // countLabel is one state's count on the header's counts line: "7 unknown 5".
@@ -72,8 +72,8 @@ func TestLogCountsAddUp(t *testing.T) {
 	}{{"80x24", 80, 24}, {"60x20", 60, 20}} {
 		t.Run(sz.name, func(t *testing.T) {
 			m := logsTop(t, sz.w, sz.h)
-			if m.top.Err != nil {
-				t.Fatalf("refresh: %v", m.top.Err)
+			if m.tbl().Err != nil {
+				t.Fatalf("refresh: %v", m.tbl().Err)
 			}
 			scr := screen(m)
 			counts := splitLines(scr)[1]
@@ -103,14 +103,14 @@ func TestLogCountsAddUp(t *testing.T) {
 
 			// 7 shows only the unknown keys, and says so.
 			m = send(t, m, press("7"))
-			if got := m.top.StateList(); len(got) != 1 || got[0] != api.StateUnknown {
+			if got := m.tbl().StateList(); len(got) != 1 || got[0] != api.StateUnknown {
 				t.Fatalf("7 toggled %v on, want unknown", got)
 			}
-			m = send(t, m, m.top.Refresh()())
-			if p := m.top.Page; p == nil || p.Matched != 5 {
+			m = send(t, m, m.refreshTop()())
+			if p := m.tbl().Page; p == nil || p.Matched != 5 {
 				t.Fatalf("with 7 on the page is %+v, want the 5 unknown keys", p)
 			}
-			for _, k := range m.top.Page.Items {
+			for _, k := range m.tbl().Page.Items {
 				if k.State != api.StateUnknown {
 					t.Errorf("with 7 on, %s (%s) is shown", k.Key.Key, k.State)
 				}
@@ -130,18 +130,18 @@ func TestLiveSourceHasSixToggles(t *testing.T) {
 		t.Errorf("an endpoint's header shows unknown:\n%s", screen(m))
 	}
 	h := send(t, m, press("?"))
-	if help := ansi.Strip(strings.Join(h.help.Lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
+	if help := ansi.Strip(strings.Join(h.hlp().Lines(), "\n")); !strings.Contains(help, "States (1-6 ") || strings.Contains(help, " unknown ") {
 		t.Errorf("an endpoint's help does not name states 1-6 alone:\n%s", help)
 	}
-	if m = send(t, m, press("7")); len(m.top.StateList()) != 0 {
-		t.Errorf("7 toggled %v on an endpoint", m.top.StateList())
+	if m = send(t, m, press("7")); len(m.tbl().StateList()) != 0 {
+		t.Errorf("7 toggled %v on an endpoint", m.tbl().StateList())
 	}
 }
 
 // TestLogHelpNamesUnknown: on a log the help lists 1-7, unknown the 7th.
 func TestLogHelpNamesUnknown(t *testing.T) {
 	m := send(t, logsTop(t, 120, 40), press("?"))
-	help := ansi.Strip(strings.Join(m.help.Lines(), "\n"))
+	help := ansi.Strip(strings.Join(m.hlp().Lines(), "\n"))
 	if !strings.Contains(help, "States (1-7 ") || !regexp.MustCompile(`(?m)^  7 unknown +log only`).MatchString(help) {
 		t.Errorf("a log's help does not list unknown as 7:\n%s", help)
 	}

@@ -25,7 +25,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	ov.Replicas[0].Source = &api.ListSource{Kind: api.SourceLogs}
 	ov.Replicas[0].Source.Read = &api.LogRead{Lines: 1234, Recognised: map[string]int{"Flux (JSON)": 3, "controller-runtime (JSON)": 120},
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
 	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 2 without a time, 4 failure lines unreadable"
 	if !strings.Contains(first, want) {
@@ -34,7 +34,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 
 	ov.Replicas[0].Source = &api.ListSource{Kind: api.SourceLogs}
 	ov.Replicas[0].Source.Read = &api.LogRead{Lines: 10}
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, "log 10 lines, none recognised") {
 		t.Errorf("first header line = %q, want it to say none was recognised", first)
 	}
@@ -54,13 +54,12 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 		t.Errorf("first header line = %q, want it to start %q and not say updated", first, want)
 	}
 	g := send(t, m, press("g"))
-	g = send(t, g, g.groups.Refresh()())
+	g = send(t, g, g.refreshGroups()())
 	if !strings.Contains(screen(g), "log ends 10:00:30 (5m55s ago)") {
 		t.Errorf("the error groups do not say where the log ends:\n%s", screen(g))
 	}
 
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "kustomization", Key: "flux-system/apps"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "kustomization", Key: "flux-system/apps"})
 	m = send(t, m, view.DetailCmd(context.Background(), m.c.Conn.Session, nil, fixedClock, "kustomization", "flux-system/apps")())
 	if want := "Next re-check at 10:05:10 (4m40s after the log's last line)"; !strings.Contains(strings.Join(strings.Fields(screen(m)), " "), want) {
 		t.Errorf("detail:\n%s\nwant it to say %q", screen(m), want)
@@ -73,7 +72,7 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	}
 	l := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: stdin", Handler: live.Handler()}), Clock: fixedClock})
 	l = send(t, l, tea.WindowSizeMsg{Width: 120, Height: 30})
-	l = send(t, l, l.top.Refresh()())
+	l = send(t, l, l.refreshTop()())
 	if first, _, _ := strings.Cut(screen(l), "\n"); strings.Contains(first, "log ends") || !strings.Contains(first, "updated") {
 		t.Errorf("a live log's first header line = %q, want it updated, with no end", first)
 	}

@@ -8,15 +8,15 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// mode is one entry of the root's stack of modes. The bottom is a view the
+// mode names an entry of the root's stack (layer). The bottom is a view the
 // UI opens on (the top view, the picker, `top --for`); a view opened from
 // it (detail, groups, ?) is pushed over it and popped when left, so esc
-// goes back to what was under it; a mode inside a view (a drill-down, its
-// filter line being typed) and the dialog drawn over it are pushed the
-// same way. Keys go to the mode on top; the hints line is drawn from its
-// key map; a status message that tells what a key does in a mode (a hint)
-// is bound to that mode and drawn only while it is on the stack, so a hint
-// cannot outlive what it says.
+// goes back to what was under it. A mode inside a view (a drill-down, its
+// filter line being typed, the forget dialog over it) is that view's
+// state, not a layer (modes). Keys go to the mode on top; the hints line
+// is drawn from its key map; a status message that tells what a key does
+// in a mode (a hint) is bound to that mode and drawn only while it is on
+// the stack, so a hint cannot outlive what it says.
 type mode int
 
 const (
@@ -40,9 +40,21 @@ const (
 // and dialog are drawn in or over the view under them).
 var viewModes []mode
 
-// push puts md on top of the stack. The stack is copied when grown: the
-// root is a value, and an older copy of it must keep its own stack.
-func (m *Model) push(md mode) { m.stack = append(slices.Clip(m.stack), md) }
+// layer is one entry of the stack: a view with the mode that shows it.
+// The stack holds the views themselves, as k9s's does: a view opened is
+// pushed with its model, and gone once popped; opened again, it starts
+// anew.
+type layer struct {
+	md mode
+	v  view.View
+}
+
+// pushView puts v, shown by md, on top of the stack. The stack is copied
+// when grown: the root is a value, and an older copy of it must keep its
+// own stack.
+func (m *Model) pushView(md mode, v view.View) {
+	m.stack = append(slices.Clip(m.stack), layer{md: md, v: v})
+}
 
 // pop takes the top mode off the stack; the bottom view stays.
 func (m *Model) pop() {
@@ -54,21 +66,47 @@ func (m *Model) pop() {
 // popTo pops the modes over the topmost md; none when md is not on the stack.
 func (m *Model) popTo(md mode) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		if m.stack[i] == md {
+		if m.stack[i].md == md {
 			m.stack = m.stack[:i+1]
 			return
 		}
 	}
 }
 
-// topMode is the mode keys go to.
-func (m *Model) topMode() mode { return m.stack[len(m.stack)-1] }
+// topMode is the mode keys go to: the top layer's, or the mode its view's
+// state is in (a filter line typed, a drill-down).
+func (m *Model) topMode() mode {
+	modes := m.modes()
+	return modes[len(modes)-1]
+}
+
+// modes are the modes open, bottom first: each layer's, followed by the
+// modes its view's state is in — a drill-down (view.Top.Drilling), then a
+// filter line typed (view.FilterView.Typing), then the dialog it asked
+// (view.Asker). They are the views' state, not layers: nothing pushes or
+// pops them.
+func (m *Model) modes() []mode {
+	out := make([]mode, 0, len(m.stack)+2)
+	for _, l := range m.stack {
+		out = append(out, l.md)
+		if d, ok := l.v.(interface{ Drilling() bool }); ok && d.Drilling() {
+			out = append(out, modeDrill)
+		}
+		if f, ok := l.v.(view.FilterView); ok && f.Typing() {
+			out = append(out, modeFilter)
+		}
+		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
+			out = append(out, modeConfirm)
+		}
+	}
+	return out
+}
 
 // view is the view the screen's body shows: the topmost view mode.
 func (m *Model) view() mode {
-	for _, md := range slices.Backward(m.stack) {
-		if slices.Contains(viewModes, md) {
-			return md
+	for _, l := range slices.Backward(m.stack) {
+		if l.v != nil {
+			return l.md
 		}
 	}
 	return modeTop
@@ -77,9 +115,9 @@ func (m *Model) view() mode {
 // viewUnder is the view under the ? view (what help explains and what
 // refreshes while it is open), else the view shown.
 func (m *Model) viewUnder() mode {
-	for _, md := range slices.Backward(m.stack) {
-		if md != modeHelp && slices.Contains(viewModes, md) {
-			return md
+	for _, l := range slices.Backward(m.stack) {
+		if l.md != modeHelp && l.v != nil {
+			return l.md
 		}
 	}
 	return modeTop
@@ -90,7 +128,17 @@ func (m *Model) onStack(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	return slices.Contains(m.stack, md)
+	return slices.Contains(m.modes(), md)
+}
+
+// find is the index of the topmost layer of md on the stack, -1 if none.
+func (m *Model) find(md mode) int {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i].md == md {
+			return i
+		}
+	}
+	return -1
 }
 
 // shown reports whether md is on the stack and not covered by another
@@ -101,7 +149,7 @@ func (m *Model) shown(md mode) bool {
 	if md == modePaused {
 		return m.c.Paused
 	}
-	for _, s := range slices.Backward(m.stack) {
+	for _, s := range slices.Backward(m.modes()) {
 		if s == md {
 			return true
 		}
@@ -119,8 +167,8 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 	case modeFilter:
 		return m.c.Keys.FilterKeys()
 	case modeConfirm:
-		if m.confirm != nil {
-			return m.confirm.KeyMap()
+		if c := m.dialog(); c != nil {
+			return c.KeyMap()
 		}
 		return view.TopKeysOf(&m.c.Keys)
 	}

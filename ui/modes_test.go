@@ -35,11 +35,11 @@ func TestHintOnlyWhileItsMode(t *testing.T) {
 			t.Errorf("%dx%d: the detail view shows the drill-down's hint:\n%s", sz[0], sz[1], screen(d))
 		}
 		back := send(t, d, press("esc"))
-		if s := flat(screen(back)); back.top.Drill == nil || !strings.Contains(s, hint) {
+		if s := flat(screen(back)); back.tbl().Drill == nil || !strings.Contains(s, hint) {
 			t.Errorf("%dx%d: back in the drill-down, its hint is not shown:\n%s", sz[0], sz[1], screen(back))
 		}
 		out := send(t, back, press("esc"))
-		if s := flat(screen(out)); out.top.Drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
+		if s := flat(screen(out)); out.tbl().Drill != nil || strings.Contains(s, hint) || strings.Contains(s, "esc: back") {
 			t.Errorf("%dx%d: out of the drill-down, the screen still offers esc:\n%s", sz[0], sz[1], screen(out))
 		}
 		// Paused: its hint goes with the pause.
@@ -61,18 +61,18 @@ func TestReasonInputTakesCursorKeys(t *testing.T) {
 	m := send(t, loaded(t, 80, 24), press("down"), press("f"), press("w"))
 	for _, k := range []string{"a", "b", "c", "left", "left", "X", "up", "down", "home", "Y", "end", "Z"} {
 		m = send(t, m, press(k))
-		if m.confirm == nil || !m.confirm.Typing {
+		if m.dialog() == nil || !m.dialog().Typing {
 			t.Fatalf("%q ended the reason's typing", k)
 		}
 	}
-	if e, a := "YaXbcZ", m.confirm.Reason.Value(); e != a {
+	if e, a := "YaXbcZ", m.dialog().Reason.Value(); e != a {
 		t.Errorf("reason = %q, want %q (the cursor moved by left, home, end)", a, e)
 	}
 	m = send(t, m, press("enter"))
-	if m.confirm == nil || m.confirm.Typing {
+	if m.dialog() == nil || m.dialog().Typing {
 		t.Fatal("enter did not end the typing, or closed the dialog")
 	}
-	if m = send(t, m, press("y")); m.confirm != nil {
+	if m = send(t, m, press("y")); m.dialog() != nil {
 		t.Fatal("y did not confirm")
 	}
 }
@@ -154,14 +154,14 @@ func TestModeStackHints(t *testing.T) {
 			for _, msg := range st.do {
 				if _, ok := msg.(groupsRead); ok {
 					g := fixedGroups()
-					g.Seq = m.groups.Seq // the read the view asked for last
+					g.Seq = m.grp().Seq // the read the view asked for last
 					msg = g
 				}
 				m = send(t, m, msg)
 			}
 			where := fmt.Sprintf("%dx%d step %d (%v)", sz[0], sz[1], i, st.stack)
-			if !slices.Equal(m.stack, st.stack) {
-				t.Fatalf("%s: stack %v", where, m.stack)
+			if !slices.Equal(m.modes(), st.stack) {
+				t.Fatalf("%s: stack %v", where, m.modes())
 			}
 			lines := splitLines(screen(m))
 			if footer := lines[len(lines)-1]; !strings.Contains(footer, st.footer) {
@@ -202,24 +202,24 @@ func TestModeStackPickerAndFor(t *testing.T) {
 			m = send(t, m, press(st.key))
 		}
 		lines := splitLines(screen(m))
-		if !slices.Equal(m.stack, st.stack) || !strings.Contains(lines[len(lines)-1], st.hints) {
-			t.Errorf("picker after %q: stack %v, hints %q; want %v, %q", st.key, m.stack, lines[len(lines)-1], st.stack, st.hints)
+		if !slices.Equal(m.modes(), st.stack) || !strings.Contains(lines[len(lines)-1], st.hints) {
+			t.Errorf("picker after %q: stack %v, hints %q; want %v, %q", st.key, m.modes(), lines[len(lines)-1], st.stack, st.hints)
 		}
 	}
 
 	f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "widgets", List: newForCluster().list}})
 	f = send(t, f, tea.WindowSizeMsg{Width: 80, Height: 24})
-	f = runFor(t, f, f.forv.Refresh())
+	f = runFor(t, f, f.refreshFor())
 	f = send(t, f, press("enter"), press("?"))
-	if !slices.Equal(f.stack, []mode{modeFor, modeHelp}) {
-		t.Fatalf("stack %v, want the answer's help", f.stack)
+	if !slices.Equal(f.modes(), []mode{modeFor, modeHelp}) {
+		t.Fatalf("stack %v, want the answer's help", f.modes())
 	}
 	help := flat(screen(f))
 	if !strings.Contains(help, "esc back to the list") || strings.Contains(help, "filter (~regex)") {
 		t.Errorf("help over `top --for` does not explain its keys:\n%s", screen(f))
 	}
-	if f = send(t, f, press("esc")); !slices.Equal(f.stack, []mode{modeFor}) || f.forv.Open == "" {
-		t.Errorf("esc out of help: stack %v, answer open %v; want the answer again", f.stack, f.forv.Open != "")
+	if f = send(t, f, press("esc")); !slices.Equal(f.modes(), []mode{modeFor}) || f.forV().Open == "" {
+		t.Errorf("esc out of help: stack %v, answer open %v; want the answer again", f.modes(), f.forV().Open != "")
 	}
 }
 

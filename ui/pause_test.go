@@ -21,7 +21,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	now := t0
 	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.Refresh()())
+	m = send(t, m, m.refreshTop()())
 	if s := screen(m); !strings.Contains(s, "demo/widget-000002") || !strings.Contains(s, "updated just now") {
 		t.Fatalf("first read not shown:\n%s", s)
 	}
@@ -30,7 +30,7 @@ func TestPauseDropsTheReadUnderWay(t *testing.T) {
 	// before its answer arrives.
 	now = now.Add(3 * time.Second)
 	f.fail("demo/widget-000099", "a new failure")
-	inflight := m.top.Refresh()
+	inflight := m.refreshTop()
 	m = send(t, m, press("p"))
 	before := screen(m)
 	if !strings.Contains(before, "updated 3s ago") || strings.Contains(before, "widget-000099") {
@@ -60,18 +60,18 @@ func TestPauseDropsTheDetailReadUnderWay(t *testing.T) {
 	now := t0
 	m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: func() time.Time { return now }, Refresh: time.Second})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = send(t, m, m.top.Refresh()())
+	m = send(t, m, m.refreshTop()())
 	next, cmd := m.Update(press("enter"))
 	m = next.(Model)
 	if m.view() != modeDetail || cmd == nil {
 		t.Fatalf("enter did not open a key's detail with a read: view %v", m.view())
 	}
 	m = send(t, m, cmd())
-	key := m.detail.Key
+	key := m.det().Key
 
 	now = now.Add(3 * time.Second)
 	f.fail(key, "another failure, while paused")
-	inflight := m.detail.Refresh()
+	inflight := m.onDetail((*view.Detail).Refresh)
 	m = send(t, m, press("p"))
 	before := screen(m)
 	m = send(t, m, inflight())
@@ -89,32 +89,32 @@ func TestPauseReadsNothingToFit(t *testing.T) {
 		f := newFixture(t, 40, false)
 		m := newModel(context.Background(), view.Options{Session: f.session(t), Clock: fixedClock, Refresh: time.Second})
 		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-		m = send(t, m, m.top.Refresh()())
+		m = send(t, m, m.refreshTop()())
 		// The legend goes, so that p's hint takes a row; then refit's
 		// reads, as the header settles.
 		m = send(t, m, statusExpiredMsg{id: m.statusID})
-		for i := 0; m.top.Inflight; i++ {
+		for i := 0; m.tbl().Inflight; i++ {
 			if i == 3 {
 				t.Fatal("the page never fits")
 			}
-			m = send(t, m, m.top.Refresh()())
+			m = send(t, m, m.refreshTop()())
 		}
 		if lastRow {
-			for range m.top.ShownRows() - 1 {
+			for range m.tbl().ShownRows() - 1 {
 				m = send(t, m, press("j"))
 			}
 		}
-		sel := m.top.Selected().Key.Key
-		seq, rows := m.top.Seq, m.top.Rows()
+		sel := m.tbl().Selected().Key.Key
+		seq, rows := m.tbl().Seq, m.tbl().Rows()
 		m = send(t, m, press("p"))
-		if m.top.Rows() != rows-1 {
-			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.top.Rows())
+		if m.tbl().Rows() != rows-1 {
+			t.Fatalf("p's hint took no row: %d rows, then %d", rows, m.tbl().Rows())
 		}
-		if m.top.Seq != seq || m.top.Inflight {
-			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.top.Seq)
+		if m.tbl().Seq != seq || m.tbl().Inflight {
+			t.Errorf("last row %v: p sent a read of the page (seq %d → %d)", lastRow, seq, m.tbl().Seq)
 		}
-		if got := m.top.Selected(); got == nil || got.Key.Key != sel || m.top.Cursor >= m.top.ShownRows() {
-			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.top.Cursor, m.top.ShownRows())
+		if got := m.tbl().Selected(); got == nil || got.Key.Key != sel || m.tbl().Cursor >= m.tbl().ShownRows() {
+			t.Errorf("last row %v: paused, the cursor left %s (row %d of %d shown)", lastRow, sel, m.tbl().Cursor, m.tbl().ShownRows())
 		}
 		if s := screen(m); !strings.Contains(s, "› backoff   widgets    "+sel) {
 			t.Errorf("last row %v: the selected key %s is not on screen:\n%s", lastRow, sel, s)

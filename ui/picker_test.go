@@ -57,18 +57,18 @@ func TestPickerNavigateAndAttach(t *testing.T) {
 	a := &fakeAttach{s: inspector.NewSession(nil, nil)}
 	m := picking(t, 120, 30, a)
 	if m.view() != modePicker {
-		t.Fatalf("state %v, want the picker", m.stack)
+		t.Fatalf("state %v, want the picker", m.modes())
 	}
 	if cmd := m.Init(); cmd == nil {
 		t.Fatal("Init returned no command")
 	}
 	m = send(t, m, press("j"), press("down"), press("j"), press("j"), press("k"))
-	if got, want := m.picker.Selected().String(), "payments/billing-controller-7d9f8c6b5-x2x9q"; got != want {
+	if got, want := m.pick().Selected().String(), "payments/billing-controller-7d9f8c6b5-x2x9q"; got != want {
 		t.Fatalf("after j,down,j,j,k: selected %s, want %s", got, want)
 	}
 	m, cmd := update(t, m, press("enter"))
-	if cmd == nil || m.picker.Attaching == nil {
-		t.Fatalf("enter: cmd %v, attaching %v; want an attach under way", cmd, m.picker.Attaching)
+	if cmd == nil || m.pick().Attaching == nil {
+		t.Fatalf("enter: cmd %v, attaching %v; want an attach under way", cmd, m.pick().Attaching)
 	}
 	if s := screen(m); !strings.Contains(s, "attaching to payments/billing-controller-7d9f8c6b5-x2x9q…") {
 		t.Errorf("the screen does not say it is attaching:\n%s", s)
@@ -92,8 +92,8 @@ func TestPickerAttachError(t *testing.T) {
 	m, _ = update(t, m, press("down"))
 	m, cmd := update(t, m, press("enter"))
 	m = send(t, m, cmd())
-	if m.view() != modePicker || m.picker.Attaching != nil {
-		t.Fatalf("state %v, attaching %v: want the picker, idle", m.stack, m.picker.Attaching)
+	if m.view() != modePicker || m.pick().Attaching != nil {
+		t.Fatalf("state %v, attaching %v: want the picker, idle", m.modes(), m.pick().Attaching)
 	}
 	want := `attach demo/ctrl-1: pods "ctrl-1" is forbidden`
 	if !m.statusErr || m.status != want {
@@ -117,16 +117,16 @@ func TestPickerAttachedShowsTop(t *testing.T) {
 	m, cmd := update(t, m, press("enter"))
 	m, cmd = update(t, m, cmd())
 	if m.view() != modeTop || m.c.Conn.Session != s || m.c.Conn.Namespace != "demo" {
-		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.stack, m.c.Conn.Session, s, m.c.Conn.Namespace)
+		t.Fatalf("state %v, session %p (want %p), ns %q: want the top view on demo", m.modes(), m.c.Conn.Session, s, m.c.Conn.Namespace)
 	}
-	if cmd == nil || !m.top.Inflight {
+	if cmd == nil || !m.tbl().Inflight {
 		t.Fatalf("no refresh under way after attaching")
 	}
 	if !strings.Contains(screen(m), "attached to demo/ctrl-0") {
 		t.Errorf("the status does not say what was attached:\n%s", screen(m))
 	}
 	m, cmd = update(t, m, firstOf[view.ReadMsg](t, cmd))
-	if cmd != nil && m.top.Inflight {
+	if cmd != nil && m.tbl().Inflight {
 		// An endpoint without the retrying order: the view sorts by the one before it.
 		m = send(t, m, firstOf[view.ReadMsg](t, cmd))
 	}
@@ -178,19 +178,19 @@ func TestPickerFilterAndQuit(t *testing.T) {
 	for _, r := range "ctrl" {
 		m = send(t, m, press(string(r)))
 	}
-	if e, a := 2, len(m.picker.Shown); e != a {
+	if e, a := 2, len(m.pick().Shown); e != a {
 		t.Fatalf("typing ctrl: want %d pods shown, got %d", e, a)
 	}
 	m = send(t, m, press("enter"), press("j"))
-	if m.picker.Filter.State != widget.FilterApplied || m.picker.Selected().Name != "ctrl-1" {
-		t.Errorf("after enter, j: state %v, selected %v", m.picker.Filter.State, m.picker.Selected())
+	if m.pick().Filter.State != widget.FilterApplied || m.pick().Selected().Name != "ctrl-1" {
+		t.Errorf("after enter, j: state %v, selected %v", m.pick().Filter.State, m.pick().Selected())
 	}
 	if s := screen(m); !strings.Contains(s, "filter ctrl · 2 of 4 pods") || strings.Contains(s, "payments") {
 		t.Errorf("the screen does not show the filtered list:\n%s", s)
 	}
 	m, cmd := update(t, m, press("esc"))
-	if cmd != nil || m.picker.Filter.State != widget.Unfiltered || len(m.picker.Shown) != 4 {
-		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.picker.Filter.State, len(m.picker.Shown))
+	if cmd != nil || m.pick().Filter.State != widget.Unfiltered || len(m.pick().Shown) != 4 {
+		t.Fatalf("esc with a filter: cmd %v, state %v, %d shown; want the filter cleared", cmd, m.pick().Filter.State, len(m.pick().Shown))
 	}
 	for _, k := range []string{"esc", "q"} {
 		if _, cmd := update(t, m, press(k)); cmd == nil {
@@ -200,8 +200,8 @@ func TestPickerFilterAndQuit(t *testing.T) {
 		}
 	}
 	m = send(t, m, press("/"), press("~"), press("["))
-	if len(m.picker.Shown) != 4 {
-		t.Errorf("a regex that does not compile changed the list: %d shown", len(m.picker.Shown))
+	if len(m.pick().Shown) != 4 {
+		t.Errorf("a regex that does not compile changed the list: %d shown", len(m.pick().Shown))
 	}
 }
 

@@ -66,7 +66,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		ov := fixedOverview()
 		ov.Controllers[0].Limiter.Description += hostileText
-		m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: hostilePage(m.top.Rows()), FetchedAt: t0})
+		m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: hostilePage(m.tbl().Rows()), FetchedAt: t0})
 		views := map[string]Model{"top": m, "confirm": send(t, m, press("down"), press("f"))}
 
 		d := fixedDetail()
@@ -81,8 +81,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		d.Object.Events[0].Message, d.Object.Events[0].Reason = hostileText, hostileText
 		d.Diagnosis.Summary += hostileText
 		dm := m
-		dm.push(modeDetail)
-		dm.detail = view.Detail{C: m.c, Controller: "naive", Key: d.Key.Key.Key}
+		dm.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: d.Key.Key.Key})
 		views["detail"] = send(t, dm, view.DetailFetchedMsg{Controller: "naive", Key: d.Key.Key.Key, Data: d, FetchedAt: t0})
 
 		g := fixedGroups()
@@ -104,7 +103,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		fov.Replicas = append(fov.Replicas, other, down)
 		fm := newModel(t.Context(), view.Options{Clock: fixedClock, Context: "kind-demo", Namespace: "demo"})
 		fm = send(t, fm, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		views["fleet"] = send(t, fm, view.RefreshedMsg{Seq: fm.top.Seq, Overview: fov, Page: hostilePage(fm.top.Rows()), FetchedAt: t0})
+		views["fleet"] = send(t, fm, view.RefreshedMsg{Seq: fm.tbl().Seq, Overview: fov, Page: hostilePage(fm.tbl().Rows()), FetchedAt: t0})
 
 		for name, v := range views {
 			view := v.View().Content
@@ -141,7 +140,7 @@ func TestForViewsEscapeControlCharacters(t *testing.T) {
 	answer := send(t, m, press("enter"))
 	chain := send(t, answer, press("t"))
 	if chain.view() != modeChain {
-		t.Fatalf("t on the answer: state %v; want the chain view", chain.stack)
+		t.Fatalf("t on the answer: state %v; want the chain view", chain.modes())
 	}
 	for name, v := range map[string]Model{"for": m, "for-answer": answer, "chain": chain} {
 		view := v.View().Content

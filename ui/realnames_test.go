@@ -74,7 +74,7 @@ func realLoaded(t *testing.T, w, h int) Model {
 	m := newModel(context.Background(), view.Options{Clock: fixedClock, Context: "kind-prod"})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	ov, page := realDataset()
-	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: page, FetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: page, FetchedAt: t0})
 }
 
 // realDetail is the key detail of the Flux key, its long URL error and all.
@@ -91,8 +91,7 @@ func realDetail(t *testing.T, m Model) Model {
 	}
 	d := &describe.Description{Key: det, Controller: ov.Controller(k.Key.Controller)}
 	d.Diagnosis = explain.Explain(explain.Input{Key: det.Key, Controller: d.Controller, Now: t0})
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: k.Key.Controller, Key: k.Key.Key}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: k.Key.Controller, Key: k.Key.Key})
 	return send(t, m, view.DetailFetchedMsg{Controller: k.Key.Controller, Key: k.Key.Key, Data: d, FetchedAt: t0})
 }
 
@@ -167,7 +166,7 @@ func TestGoldenRealNamesFor(t *testing.T) {
 		t.Run("for_"+sz.name, func(t *testing.T) {
 			f := newModel(context.Background(), view.Options{Clock: fixedClock, For: &view.ForOptions{Type: "machinedeployments", List: realForCluster(t).list, AllNamespaces: true}})
 			f = send(t, f, tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-			f = runFor(t, f, f.forv.Refresh())
+			f = runFor(t, f, f.refreshFor())
 			for name, s := range map[string]string{"list": screen(f), "answer": screen(send(t, f, press("enter")))} {
 				t.Run(name, func(t *testing.T) {
 					golden.RequireEqual(t, s)

@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // The refresh clock: the view shown refreshes every Options.Refresh unless
@@ -30,7 +32,7 @@ func (m *Model) refreshNow() tea.Cmd {
 	v, cmd := m.viewAt(md).ReloadNow()
 	m.setView(md, v)
 	if r, ok := v.(interface{ ReadsTable() bool }); ok && r.ReadsTable() {
-		return tea.Batch(m.top.Refresh(), cmd)
+		return tea.Batch(m.withTable((*view.Top).Refresh), cmd)
 	}
 	return cmd
 }

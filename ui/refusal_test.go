@@ -25,7 +25,7 @@ func readOnlyModel(t *testing.T, w, h int, opts view.Options, src *api.ListSourc
 	opts.Clock = fixedClock
 	m := newModel(context.Background(), opts)
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	return send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 }
 
 // f, F, r and R on a read-only source say why nothing happens and what to
@@ -46,7 +46,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 			for _, k := range []string{"f", "F", "r", "R"} {
 				m := send(t, readOnlyModel(t, sz[0], sz[1], tt.opts, tt.src), press(k))
-				if m.confirm != nil {
+				if m.dialog() != nil {
 					t.Fatalf("%s: %s opened a confirmation", tt.name, k)
 				}
 				said := strings.Join(strings.Fields(screen(m)), " ")
@@ -69,8 +69,7 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 	// The detail and group views answer too.
 	m := readOnlyModel(t, 80, 24, view.Options{}, &api.ListSource{Kind: api.SourceLogs})
 	d := m
-	d.push(modeDetail)
-	d.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	d.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	d = send(t, d, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: fixedDetail(), FetchedAt: t0}, press("f"))
 	if !strings.Contains(d.status, "a log cannot forget") {
 		t.Errorf("detail view: f says %q", d.status)

@@ -79,7 +79,7 @@ func TestRegisteredView(t *testing.T) {
 	m.setView(modeEcho, echoView{c: m.c, text: "read", inflight: true}) // its next read sent
 	stale := view.ReadMsg{Pauses: m.c.Pauses, Msg: echoMsg{text: "stale"}}
 	m = send(t, m, press("p"), stale)
-	if got := m.extra[modeEcho].(echoView); got.text != "read" || got.inflight {
+	if got := m.viewAt(modeEcho).(echoView); got.text != "read" || got.inflight {
 		t.Errorf("after a read dropped while paused: %+v, want text read, not in flight", got)
 	}
 	m = send(t, m, press("p"))

@@ -24,10 +24,10 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 	}
 	prompt := func(m Model) string {
 		t.Helper()
-		if m.confirm == nil {
+		if m.dialog() == nil {
 			t.Fatal("r opened no dialog")
 		}
-		return strings.Join(m.confirm.Prompt(), "\n")
+		return strings.Join(m.dialog().Prompt(), "\n")
 	}
 
 	t.Run("detail view", func(t *testing.T) {
@@ -50,8 +50,8 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 		}
 		// The default answer is still no.
 		m = send(t, m, press("enter"))
-		if m.confirm != nil || !strings.Contains(m.status, "cancelled") {
-			t.Errorf("enter did not cancel: dialog %+v, status %q", m.confirm, m.status)
+		if m.dialog() != nil || !strings.Contains(m.status, "cancelled") {
+			t.Errorf("enter did not cancel: dialog %+v, status %q", m.dialog(), m.status)
 		}
 	})
 
@@ -61,10 +61,10 @@ func TestRetryDialogSaysThePermanentError(t *testing.T) {
 	}{{api.ClassPermanent, true}, {api.ClassTransient, false}, {"", false}} {
 		t.Run("top view, class "+tt.class, func(t *testing.T) {
 			m := loaded(t, 120, 30)
-			page := fixedPage(m.top.Rows())
+			page := fixedPage(m.tbl().Rows())
 			page.Items[3].LastError.Class = tt.class // demo/naive-00001
-			m.top.Seq++
-			m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+			m.setTop(func(t *view.Top) { t.Seq++ })
+			m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 			m = send(t, m, press("j"), press("j"), press("j"), press("r"))
 			p := prompt(m)
 			if !strings.Contains(p, "demo/naive-00001") {

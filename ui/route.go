@@ -30,7 +30,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeConfirm:
 		var act *widget.Action
 		var answered bool
-		if cmd, act, answered = m.confirm.Update(msg); answered {
+		if cmd, act, answered = m.dialog().Update(msg); answered {
 			in = view.AnswerIntent{Act: act}
 		}
 	case modeFilter: // the filter line of the view under it
@@ -55,39 +55,39 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	switch in := in.(type) {
 	case nil:
 	case view.OpenKeyIntent:
-		m.push(modeDetail)
-		m.detail, next = m.detail.Open(in.Controller, in.Key)
+		var d view.Detail
+		d, next = view.Detail{C: m.c}.Open(in.Controller, in.Key)
+		m.pushView(modeDetail, d)
 	case view.OpenGroupsIntent:
-		m.push(modeGroups)
-		m.groups, next = m.groups.Open(in)
+		var g view.Groups
+		g, next = view.Groups{C: m.c}.Open(in)
+		m.pushView(modeGroups, g)
 	case view.OpenIntent:
 		md, ok := registered[reflect.TypeOf(in.View)]
 		if !ok {
 			next = m.setStatus(fmt.Sprintf("no view %T is registered (registerView)", in.View), true)
 			break
 		}
-		m.push(md)
-		m.setView(md, in.View)
+		m.pushView(md, in.View)
 		next = in.Cmd
 	case view.OpenHelpIntent:
-		m.push(modeHelp)
-		m.help = m.help.Open(in.Keys, helpTitles[m.viewUnder()], m.viewUnder() == modeTop)
-		if l, ok := m.viewAt(m.viewUnder()).(view.HelpLead); ok {
-			m.help = m.help.WithDiagnosis(l.HelpLead())
+		under := m.viewUnder()
+		h, _ := view.NewHelp(m.c).Resize() // fitted to the terminal, as every view is
+		h = h.(view.Help).Open(in.Keys, helpTitles[under], under == modeTop)
+		if l, ok := m.viewAt(under).(view.HelpLead); ok {
+			h = h.(view.Help).WithDiagnosis(l.HelpLead())
 		}
+		m.pushView(modeHelp, h)
 	case view.CloseHelpIntent:
 		m.pop()
 	case view.BackIntent:
 		m.pop()
 		if m.view() == modeTop {
-			next = m.top.Refresh()
+			next = m.withTable((*view.Top).Refresh)
 		}
 	case view.TypingIntent:
-		if in {
-			m.push(modeFilter)
-		} else {
-			m.pop()
-		}
+		// The filter line is the view's state (view.FilterView.Typing):
+		// nothing to push or pop.
 	case view.PauseIntent:
 		m.c.Paused = !m.c.Paused
 		if m.c.Paused {
@@ -101,14 +101,12 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.ShowGroupIntent:
 		// Back to the table, in a drill-down: drilling again from one
 		// keeps it, so esc goes back to the view before any group.
-		fromGroups := m.onStack(modeGroups)
-		if m.onStack(modeDrill) {
-			m.popTo(modeDrill)
-		} else {
-			m.popTo(modeTop)
-			m.push(modeDrill)
-		}
-		cmd := m.top.ShowGroup(in, fromGroups)
+		// The drill-down is the table's state; the group view it came
+		// from goes with it, to go back to as it is (LeftDrillIntent).
+		from := m.viewAt(modeGroups)
+		fromGroups := from != nil
+		m.popTo(modeTop)
+		cmd := m.withTable(func(t *view.Top) tea.Cmd { return t.ShowGroup(in, from) })
 		hint := "showing the keys of one error group: esc goes back to the view before it"
 		if fromGroups {
 			hint = "showing the keys of one error group: esc goes back to the error groups"
@@ -117,19 +115,19 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.LeftDrillIntent:
 		m.popTo(modeTop)
 		next = m.setStatus(in.Text, false)
-		if in.ToGroups {
+		if in.Back != nil {
 			// Where the user came from, read again: the top view under it
 			// is the view from before the drill-down.
-			m.push(modeGroups)
-			next = tea.Batch(m.groups.Refresh(), next)
+			v, read := in.Back.Reload()
+			m.pushView(registered[reflect.TypeOf(v)], v)
+			next = tea.Batch(read, next)
 		}
 	case view.AskIntent:
 		var mm tea.Model
 		mm, next = m.ask(in.Act)
 		m = mm.(Model)
 	case view.AnswerIntent:
-		m.confirm = nil
-		m.pop()
+		m.closeDialog()
 		if in.Act == nil {
 			next = m.setStatus("cancelled: nothing was changed", false)
 			break

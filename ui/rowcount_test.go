@@ -46,29 +46,29 @@ func TestRowCountMatchesRowsDrawn(t *testing.T) {
 	m := firstScreen(t, r, srv, 120, 32)
 	countAgrees(t, "first screen", m)
 	for range 4 {
-		if m.top.Controller == "outage" {
+		if m.tbl().Controller == "outage" {
 			break
 		}
 		m = send(t, m, press("tab"))
 	}
-	if m.top.Controller != "outage" {
+	if m.tbl().Controller != "outage" {
 		t.Fatalf("tab never reached the outage controller")
 	}
-	msg := m.top.Refresh()()
+	msg := m.refreshTop()()
 	m = send(t, m, msg)
-	if !strings.Contains(screen(m), "controller outage") || len(m.top.DiagnosisLines()) != 2 {
+	if !strings.Contains(screen(m), "controller outage") || len(m.tbl().DiagnosisLines()) != 2 {
 		t.Fatalf("want outage's diagnosis on two lines:\n%s", screen(m))
 	}
 	countAgrees(t, "first frame of outage", m)
-	if len(m.top.Page.Items) != m.top.Rows() && (!m.top.Inflight || m.top.Asked != m.top.Rows()) {
-		t.Errorf("the page of %d keys for %d rows is not read again (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
+	if len(m.tbl().Page.Items) != m.tbl().Rows() && (!m.tbl().Inflight || m.tbl().Asked != m.tbl().Rows()) {
+		t.Errorf("the page of %d keys for %d rows is not read again (asked %d)", len(m.tbl().Page.Items), m.tbl().Rows(), m.tbl().Asked)
 	}
 	// The page read again to fit has exactly the rows drawn.
-	msg = m.top.Refresh()()
+	msg = m.refreshTop()()
 	m = send(t, m, msg)
 	countAgrees(t, "outage, read again", m)
-	if n := len(m.top.Page.Items); n != m.top.ShownRows() {
-		t.Errorf("page of %d keys for %d rows", n, m.top.ShownRows())
+	if n := len(m.tbl().Page.Items); n != m.tbl().ShownRows() {
+		t.Errorf("page of %d keys for %d rows", n, m.tbl().ShownRows())
 	}
 }
 
@@ -80,29 +80,29 @@ func TestRowsChangedReadsThePageAgain(t *testing.T) {
 	m := firstScreen(t, r, srv, 120, 32)
 	// The first page was asked for before the header and the legend took
 	// their lines: it is read again to fit.
-	if !m.top.Inflight || m.top.Asked != m.top.Rows() {
-		t.Fatalf("the first page of %d keys is not read again for %d rows (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
+	if !m.tbl().Inflight || m.tbl().Asked != m.tbl().Rows() {
+		t.Fatalf("the first page of %d keys is not read again for %d rows (asked %d)", len(m.tbl().Page.Items), m.tbl().Rows(), m.tbl().Asked)
 	}
-	msg := m.top.Refresh()()
+	msg := m.refreshTop()()
 	m = send(t, m, msg)
 	if m.status == "" {
 		t.Fatalf("want a legend on the first screen")
 	}
-	before := m.top.Rows()
+	before := m.tbl().Rows()
 	m = send(t, m, statusExpiredMsg{id: m.statusID})
-	if m.top.Rows() != before+1 {
-		t.Fatalf("rows %d with the status gone, want %d", m.top.Rows(), before+1)
+	if m.tbl().Rows() != before+1 {
+		t.Fatalf("rows %d with the status gone, want %d", m.tbl().Rows(), before+1)
 	}
-	if !m.top.Inflight || m.top.Asked != m.top.Rows() {
-		t.Fatalf("the page of %d keys is not read again for %d rows (asked %d)", len(m.top.Page.Items), m.top.Rows(), m.top.Asked)
+	if !m.tbl().Inflight || m.tbl().Asked != m.tbl().Rows() {
+		t.Fatalf("the page of %d keys is not read again for %d rows (asked %d)", len(m.tbl().Page.Items), m.tbl().Rows(), m.tbl().Asked)
 	}
 	countAgrees(t, "status gone, before the read", m)
-	msg = m.top.Refresh()()
+	msg = m.refreshTop()()
 	m = send(t, m, msg)
 	countAgrees(t, "status gone, read again", m)
 	// A legend may come back with the read (a row changed): read again then.
-	if n := len(m.top.Page.Items); n != m.top.Rows() && (!m.top.Inflight || m.top.Asked != m.top.Rows()) {
-		t.Errorf("page of %d keys for %d rows, not read again", n, m.top.Rows())
+	if n := len(m.tbl().Page.Items); n != m.tbl().Rows() && (!m.tbl().Inflight || m.tbl().Asked != m.tbl().Rows()) {
+		t.Errorf("page of %d keys for %d rows, not read again", n, m.tbl().Rows())
 	}
 }
 
@@ -111,23 +111,23 @@ func TestRowsChangedReadsThePageAgain(t *testing.T) {
 func TestRowsShrinkUnderTheCursor(t *testing.T) {
 	m := loaded(t, 120, 30)
 	m = send(t, m, statusExpiredMsg{id: m.statusID})
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: t0})
-	if m.status != "" || len(m.top.Page.Items) != m.top.Rows() {
-		t.Fatalf("want a full page and no status; status %q, %d keys for %d rows", m.status, len(m.top.Page.Items), m.top.Rows())
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
+	if m.status != "" || len(m.tbl().Page.Items) != m.tbl().Rows() {
+		t.Fatalf("want a full page and no status; status %q, %d keys for %d rows", m.status, len(m.tbl().Page.Items), m.tbl().Rows())
 	}
-	for range m.top.Rows() - 1 {
+	for range m.tbl().Rows() - 1 {
 		m = send(t, m, press("down"))
 	}
-	offset := m.top.Offset
-	if m.top.Cursor != m.top.Rows()-1 {
-		t.Fatalf("cursor %d, want the last row %d", m.top.Cursor, m.top.Rows()-1)
+	offset := m.tbl().Offset
+	if m.tbl().Cursor != m.tbl().Rows()-1 {
+		t.Fatalf("cursor %d, want the last row %d", m.tbl().Cursor, m.tbl().Rows()-1)
 	}
 	m, _ = act(t, m, view.NoteIntent{Text: "a status"})
-	if m.top.Refit() == nil {
+	if m.withTable((*view.Top).Refit) == nil {
 		t.Fatal("the rows shrank and the page is not read again")
 	}
-	if m.top.Cursor >= m.top.Rows() || m.top.Offset != offset+1 {
-		t.Errorf("the status hid the cursor's row: cursor %d of %d rows, offset %d (was %d)", m.top.Cursor, m.top.Rows(), m.top.Offset, offset)
+	if m.tbl().Cursor >= m.tbl().Rows() || m.tbl().Offset != offset+1 {
+		t.Errorf("the status hid the cursor's row: cursor %d of %d rows, offset %d (was %d)", m.tbl().Cursor, m.tbl().Rows(), m.tbl().Offset, offset)
 	}
 }

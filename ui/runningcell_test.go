@@ -27,10 +27,10 @@ func TestRunningNextRetryCell(t *testing.T) {
 	} {
 		for _, sz := range [][2]int{{120, 30}, {80, 24}, {60, 20}} {
 			m := loaded(t, sz[0], sz[1])
-			page := fixedPage(m.top.Rows())
+			page := fixedPage(m.tbl().Rows())
 			page.Items[5].StartedAt = t0.Add(-tt.running) // demo/outage-00007, running
-			m.top.Seq++
-			m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+			m.setTop(func(t *view.Top) { t.Seq++ })
+			m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 			var row string
 			for _, l := range strings.Split(screen(m), "\n") {
 				if strings.Contains(l, "outage-00007") && !strings.HasPrefix(l, "›") {

@@ -20,8 +20,8 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	m := loaded(t, 120, 30)
 	at := t0
 	m.c.Opts.Clock = func() time.Time { return at }
-	m.top.Refresh() // sent at t0; no answer comes
-	if !m.top.Inflight {
+	m.refreshTop() // sent at t0; no answer comes
+	if !m.tbl().Inflight {
 		t.Fatal("refresh did not mark a read in flight")
 	}
 	row := func(m Model) string { // a row below the cursor's, as drawn
@@ -53,14 +53,14 @@ func TestTopSaysNotAnsweringAfterTwoMissedRefreshes(t *testing.T) {
 	// The read times out (--request-timeout) and the next one is sent: the
 	// same outage, still counted from its first unanswered read.
 	at = t0.Add(10 * time.Second)
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Err: context.DeadlineExceeded, PageErr: context.DeadlineExceeded, FetchedAt: at})
-	m.top.Refresh()
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Err: context.DeadlineExceeded, PageErr: context.DeadlineExceeded, FetchedAt: at})
+	m.refreshTop()
 	if s := screen(m); !strings.Contains(s, "✗ not answering since 10:06:25") || strings.Contains(s, "reconnecting") {
 		t.Errorf("after a read timed out, want still \"not answering since 10:06:25\":\n%s", s)
 	}
 
 	// The answer comes: connected again.
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: fixedPage(m.top.Rows()), FetchedAt: at})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: fixedPage(m.tbl().Rows()), FetchedAt: at})
 	if s := screen(m); !strings.Contains(s, "● connected") || strings.Contains(s, "not answering") {
 		t.Errorf("answered again, want connected:\n%s", s)
 	}

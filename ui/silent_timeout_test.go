@@ -16,16 +16,16 @@ func TestTopNotConnectedBetweenTimedOutReads(t *testing.T) {
 	m := loaded(t, 120, 30)
 	at := t0
 	m.c.Opts.Clock = func() time.Time { return at }
-	m.top.Refresh() // sent at t0; the endpoint is stopped
+	m.refreshTop() // sent at t0; the endpoint is stopped
 	at = t0.Add(10 * time.Second)
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Err: context.DeadlineExceeded, PageErr: context.DeadlineExceeded, FetchedAt: at})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Err: context.DeadlineExceeded, PageErr: context.DeadlineExceeded, FetchedAt: at})
 	for _, d := range []time.Duration{0, time.Second / 2, 3 * time.Second} {
 		at = t0.Add(10*time.Second + d)
 		if s := screen(m); strings.Contains(s, "● connected") || !strings.Contains(s, "not answering") {
 			t.Errorf("%v after the read timed out, no read in flight: want not answering, not connected:\n%s", d, s)
 		}
 	}
-	m.top.Refresh()
+	m.refreshTop()
 	if s := screen(m); strings.Contains(s, "● connected") {
 		t.Errorf("the next read sent, unanswered: want not connected:\n%s", s)
 	}

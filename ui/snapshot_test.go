@@ -25,7 +25,7 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 	for i := range ov.Controllers {
 		ov.Controllers[i].Capabilities = api.Capabilities{ReadOnly: true}
 	}
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: ov, Page: fixedPage(m.top.Rows()), FetchedAt: t0})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	d := detailOf(t, m)
 
 	for _, k := range []string{"p", "ctrl+r"} {
@@ -58,12 +58,12 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 	// The models above share one Common (its status height): what was
 	// drawn is taken just before.
 	d = send(t, d, tea.WindowSizeMsg{Width: 120, Height: 30})
-	table, detail := m.top.Table(), d.detail.View()
+	table, detail := m.tbl().Table(), d.det().View()
 	now = t0.Add(7 * time.Second)
-	if after := m.top.Table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
+	if after := m.tbl().Table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
 		t.Errorf("the snapshot's table moved with the local clock:\nbefore\n%s\nafter\n%s", strings.Join(table, "\n"), strings.Join(after, "\n"))
 	}
-	if after := d.detail.View(); after != detail {
+	if after := d.det().View(); after != detail {
 		t.Errorf("the snapshot's detail moved with the local clock:\nbefore\n%s\nafter\n%s", detail, after)
 	}
 }

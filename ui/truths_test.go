@@ -21,16 +21,16 @@ func TestSmallTruths(t *testing.T) {
 			m = send(t, m, press("j"))
 		}
 		m = send(t, m, press("f"))
-		if m.confirm != nil || m.status != "demo/outage-00900 is idle with 0 failures: nothing to forget (r retries it now)" {
-			t.Errorf("confirm %v, status %q: want no dialog and a note", m.confirm, m.status)
+		if m.dialog() != nil || m.status != "demo/outage-00900 is idle with 0 failures: nothing to forget (r retries it now)" {
+			t.Errorf("confirm %v, status %q: want no dialog and a note", m.dialog(), m.status)
 		}
-		if m = send(t, m, press("r")); m.confirm == nil {
+		if m = send(t, m, press("r")); m.dialog() == nil {
 			t.Errorf("r on an idle key asks nothing; want its confirmation")
 		}
 	})
 	t.Run("bulk dialog shows the filter as typed", func(t *testing.T) {
 		m := loaded(t, 120, 30)
-		m.top.Filter.Set(`~outage-\d+`)
+		m.setTop(func(t *view.Top) { t.Filter.Set(`~outage-\d+`) })
 		m = send(t, m, press("F"))
 		if s := screen(m); !strings.Contains(s, `matching "~outage-\d+"`) {
 			t.Errorf("the dialog does not show the filter as typed:\n%s", s)
@@ -97,7 +97,7 @@ func TestSmallTruths(t *testing.T) {
 	})
 	t.Run("no claim of --addr without a reason given", func(t *testing.T) {
 		m := detailOf(t, loaded(t, 120, 30))
-		m.detail.Data.Object = nil
+		m.setDetail(func(d *view.Detail) { d.Data.Object = nil })
 		if s := screen(send(t, m, press("G"))); strings.Contains(s, "--addr") || !strings.Contains(s, "no cluster access in this session") {
 			t.Errorf("the object line claims --addr:\n%s", s)
 		}
@@ -110,11 +110,11 @@ func TestLegendsOnce(t *testing.T) {
 	if want := "│▁▃█│ counts the keys falling due over the next 60s (? explains every mark)"; m.status != want {
 		t.Errorf("first refresh: status %q, want %q", m.status, want)
 	}
-	page := fixedPage(m.top.Rows())
+	page := fixedPage(m.tbl().Rows())
 	page.Items[2].Failures++ // a row changes
 	page.Items[3].Estimated = true
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if want := "• marks a row that changed since the previous refresh; * marks a key estimated from logs (? explains every mark)"; m.status != want {
 		t.Errorf("second refresh: status %q, want %q", m.status, want)
 	}
@@ -123,8 +123,8 @@ func TestLegendsOnce(t *testing.T) {
 	}
 	m.status = ""
 	page.Items[2].Failures++
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != "" {
 		t.Errorf("a legend shown twice: %q", m.status)
 	}
@@ -133,7 +133,7 @@ func TestLegendsOnce(t *testing.T) {
 // helpText is m's help as one line of words, unwrapped: a break after a
 // hyphen ("re-\nchecks") joins without a space.
 func helpText(m Model) string {
-	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.help.Lines(), "\n"))), " ")
+	words := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.hlp().Lines(), "\n"))), " ")
 	return strings.ReplaceAll(words, "- ", "-")
 }
 
@@ -146,10 +146,10 @@ func TestLegendWaitsForAnActionsResult(t *testing.T) {
 	if !strings.HasPrefix(want, "forgot the backoff of 3 keys") {
 		t.Fatalf("status after the forget: %q", want)
 	}
-	page := fixedPage(m.top.Rows())
+	page := fixedPage(m.tbl().Rows())
 	page.Items[2].Failures++ // a row changes: "•" is new
-	m.top.Seq++
-	m = send(t, m, view.RefreshedMsg{Seq: m.top.Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
+	m.setTop(func(t *view.Top) { t.Seq++ })
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: fixedOverview(), Page: page, FetchedAt: t0})
 	if m.status != want {
 		t.Errorf("after the refresh the status is %q, want the forget's %q", m.status, want)
 	}

@@ -14,28 +14,18 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// Model is the root model: it holds the stack of modes (what is open, see
+// Model is the root model: it holds the stack of views (what is open, see
 // modes.go), routes a key to the mode on top and other messages to the
 // view they are for, acts on the intents the views return, and owns what
-// is shared across views (the dialog, the status line, the hints line).
+// is shared across views (the status line, the hints line).
 type Model struct {
 	c *view.Common
-	// stack is the modes open, bottom first; never empty.
-	stack  []mode
-	top    view.Top
-	detail view.Detail
-	groups view.Groups
-	picker view.Picker
-	forv   view.For
+	// stack is the views open and the modes inside them, bottom first;
+	// never empty. It holds the views themselves (modes.go's layer).
+	stack []layer
 	// keyFrom is the mode an answer's key was opened from (openKey): its
 	// detail opens once attached only if the user is still there.
 	keyFrom mode
-	help    view.Help
-	// extra are the views registerView registered that were opened, by
-	// mode; copied when one is stored (see registerView).
-	extra map[mode]view.View
-	// confirm is the dialog's state while modeConfirm is on the stack.
-	confirm *widget.Confirmation
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
 	hints help.Model
@@ -71,21 +61,19 @@ func newModel(ctx context.Context, opts view.Options) Model {
 	}
 	c := &view.Common{Width: 80, Height: 24, Styles: widget.NewStyles(true), Keys: view.NewKeyMap(), Opts: opts, SeenMarks: map[string]bool{},
 		Conn: view.Conn{Ctx: ctx, Session: opts.Session, Objects: opts.Objects, Namespace: opts.Namespace, Owned: &view.Sessions{}}}
-	m := Model{c: c, stack: []mode{modeTop}, top: view.NewTop(c), detail: view.Detail{C: c}, groups: view.Groups{C: c},
-		picker: view.NewPicker(c, opts.Pods), help: view.NewHelp(c), hints: newHints(c)}
+	m := Model{c: c, stack: []layer{{md: modeTop, v: view.NewTop(c)}}, hints: newHints(c)}
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
 	}
 	if opts.Session == nil && len(opts.Pods) > 0 {
-		m.stack = []mode{modePicker}
+		m.stack = []layer{{md: modePicker, v: view.NewPicker(c, opts.Pods)}}
 	}
 	if opts.For != nil {
-		m.stack, m.forv = []mode{modeFor}, view.NewFor(c, *opts.For)
+		m.stack = []layer{{md: modeFor, v: view.NewFor(c, *opts.For)}}
 	}
 	if opts.Fleet != nil {
 		f, first := view.NewFleet(c, *opts.Fleet).Refresh()
-		m.stack, m.first = []mode{modeFleet}, first
-		m.setView(modeFleet, f)
+		m.stack, m.first = []layer{{md: modeFleet, v: f}}, first
 	}
 	return m
 }
@@ -127,11 +115,14 @@ func (m Model) Init() tea.Cmd {
 	case modePicker:
 		return tea.RequestBackgroundColor
 	case modeFor:
-		return tea.Batch(m.forv.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
+		// Init's model is not kept: the read's state is set again by its answer.
+		f := m.viewAt(modeFor).(view.For)
+		return tea.Batch(f.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
 	case modeFleet:
 		return tea.Batch(m.first, tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(m.top.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
+	t := m.table()
+	return tea.Batch(t.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
 }
 
 // tickEvery is the refresh clock's period: the refresh, but at least once a
@@ -146,7 +137,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok || mm.view() != modeTop || mm.c.Conn.Session == nil {
 		return next, cmd
 	}
-	return mm, tea.Batch(cmd, mm.top.Refit())
+	refit := mm.withTable((*view.Top).Refit) // before mm is returned
+	return mm, tea.Batch(cmd, refit)
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -167,7 +159,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	case tea.BackgroundColorMsg:
 		m.c.Styles = widget.NewStyles(msg.IsDark())
-		m.help = m.help.SetStyles(m.c.Styles.Help)
+		if h, ok := m.viewAt(modeHelp).(view.Help); ok {
+			m.setView(modeHelp, h.SetStyles(m.c.Styles.Help))
+		}
 		m.hints.Styles = m.c.Styles.Help
 		return m, nil
 	case tickMsg:
@@ -183,8 +177,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case view.ForAttachedMsg:
 		return m.showForKey(msg)
 	case dryRunMsg:
-		if m.confirm != nil && m.confirm.Counted(msg.id, msg.count, msg.hit, msg.err) {
-			m.top.Forecast(&m.confirm.Act) // about the controllers counted
+		if c := m.dialog(); c != nil && c.Counted(msg.id, msg.count, msg.hit, msg.err) {
+			t := m.table()
+			t.Forecast(&c.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
@@ -213,7 +208,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.topMode() {
 	case modeConfirm:
-		cmd = m.confirm.UpdateInput(msg)
+		cmd = m.dialog().UpdateInput(msg)
 	case modeFilter:
 		var v view.View
 		v, cmd = m.viewAt(m.view()).(view.FilterView).OnFilterInput(msg)

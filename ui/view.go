@@ -39,8 +39,8 @@ func (m Model) render() string {
 	lines := strings.Split(body, "\n")
 	lines = append(lines[:max(0, min(len(lines), h-len(footer)))], footer...)
 	out := strings.Join(lines, "\n")
-	if m.confirm != nil {
-		out = widget.Overlay(out, m.confirm.View(&m.c.Styles, w), w, h)
+	if c := m.dialog(); c != nil {
+		out = widget.Overlay(out, c.View(&m.c.Styles, w), w, h)
 	}
 	return out
 }
@@ -60,7 +60,7 @@ func (m *Model) hintsMode() mode {
 	if len(m.stack) == 0 {
 		return modeTop
 	}
-	return m.stack[len(m.stack)-1]
+	return m.topMode()
 }
 
 // footer is the status message, wrapped, over the hints line, drawn from
@@ -71,8 +71,8 @@ func (m Model) footer() []string {
 	s := &m.c.Styles
 	w := m.c.Width
 	var lines []string
-	if m.view() == modeTop && w < view.NarrowWidth && m.top.Selected() != nil {
-		lines = append(lines, m.top.SelectedLine()) // rows() left its room
+	if t := m.table(); m.view() == modeTop && w < view.NarrowWidth && t.Selected() != nil {
+		lines = append(lines, t.SelectedLine()) // rows() left its room
 	}
 	if status := m.statusShown(); status != "" {
 		st := s.Status

@@ -162,8 +162,8 @@ func feed(t *testing.T, m Model, cmd tea.Cmd, until func(Model) bool) Model {
 
 func pageKeys(m Model) []string {
 	var out []string
-	if m.top.Page != nil {
-		for _, k := range m.top.Page.Items {
+	if m.tbl().Page != nil {
+		for _, k := range m.tbl().Page.Items {
 			out = append(out, k.Key.Key)
 		}
 	}
@@ -179,11 +179,11 @@ func TestTopShowsAChangeThroughTheWatch(t *testing.T) {
 	w := newWatchWorld(t, false)
 	now := time.Now()
 	m := topOn(t, w, func() time.Time { return now })
-	m = feed(t, m, m.top.Refresh(), nil) // the first frame: listed, capabilities seen
+	m = feed(t, m, m.refreshTop(), nil) // the first frame: listed, capabilities seen
 	if got := pageKeys(m); !slices.Equal(got, []string{"demo/widget-a"}) {
 		t.Fatalf("first frame %v, want demo/widget-a", got)
 	}
-	m = feed(t, m, m.top.Refresh(), nil) // the watches open
+	m = feed(t, m, m.refreshTop(), nil) // the watches open
 	// One watch per page asked for: the page's size may change once as the
 	// header settles (the overview's lines arriving after the keys'), and
 	// each size is a query of its own; never two watches of one query.
@@ -231,8 +231,8 @@ func TestTopPollsWithoutWatch(t *testing.T) {
 	w := newWatchWorld(t, true)
 	now := time.Now()
 	m := topOn(t, w, func() time.Time { return now })
-	m = feed(t, m, m.top.Refresh(), nil)
-	m = feed(t, m, m.top.Refresh(), nil)
+	m = feed(t, m, m.refreshTop(), nil)
+	m = feed(t, m, m.refreshTop(), nil)
 	w.fail("demo/widget-b")
 	now = now.Add(time.Second) // top's refresh is due
 	mm, cmd := m.Update(tickMsg{})

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
 // watchEventMsg says one of the session's watches had an event: the page
@@ -32,8 +33,9 @@ func (m Model) watchEvent(msg watchEventMsg) (tea.Model, tea.Cmd) {
 		return m, nil // a session left behind: its wait ends here
 	}
 	next := awaitWatch(msg.s)
-	if m.c.Paused || m.view() != modeTop || m.top.Inflight {
+	if m.c.Paused || m.view() != modeTop || m.table().Inflight {
 		return m, next
 	}
-	return m, tea.Batch(next, m.top.Refresh())
+	read := m.withTable((*view.Top).Refresh) // before m is returned
+	return m, tea.Batch(next, read)
 }

@@ -32,9 +32,9 @@ func TestStateToggleKeepsItsWord(t *testing.T) {
 		}
 		i, _ := strconv.Atoi(said[1])
 		st := api.States[i-1]
-		before := m.top.StateList()
+		before := m.tbl().StateList()
 		m = send(t, m, press(said[1]))
-		after := m.top.StateList()
+		after := m.tbl().StateList()
 		var ok bool
 		switch said[2] {
 		case "hides it":
@@ -55,10 +55,10 @@ func TestStateToggleKeepsItsWord(t *testing.T) {
 func TestRetryAllWordsWrapAsOne(t *testing.T) {
 	for _, w := range []int{60, 80} {
 		m := send(t, loaded(t, w, 24), press("R"))
-		if m.confirm == nil {
+		if m.dialog() == nil {
 			t.Fatalf("%d columns: R opened no dialog", w)
 		}
-		box := m.confirm.View(&m.c.Styles, w)
+		box := m.dialog().View(&m.c.Styles, w)
 		var text []string
 		for _, l := range splitLines(ansi.Strip(box)) {
 			l = strings.Trim(l, "│╭╮╰╯─ ")
@@ -90,10 +90,10 @@ func TestHelpSaysWhatIdleIs(t *testing.T) {
 // reverse-video "w" of "why (…)"); the hint is its own line.
 func TestReasonInputStartsEmpty(t *testing.T) {
 	m := send(t, loaded(t, 80, 24), press("down"), press("f"), press("w"))
-	if m.confirm == nil || !m.confirm.Typing {
+	if m.dialog() == nil || !m.dialog().Typing {
 		t.Fatal("w did not start the reason")
 	}
-	lines := splitLines(ansi.Strip(m.confirm.View(&m.c.Styles, 80)))
+	lines := splitLines(ansi.Strip(m.dialog().View(&m.c.Styles, 80)))
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Reason:") })
 	if i < 0 {
 		t.Fatalf("no reason input:\n%s", strings.Join(lines, "\n"))

@@ -40,6 +40,8 @@ type Common struct {
 	// SeenMarks are the row marks already explained in the footer, so each
 	// legend shows once.
 	SeenMarks map[string]bool
+	// groupsSeq numbers the error groups' reads (Groups.Refresh).
+	groupsSeq int
 }
 
 // Conn is the live session state: the context commands run under, the

@@ -23,6 +23,7 @@ import (
 // Detail explains one key: the diagnosis in words, the timeline of its
 // attempts, and the object behind it.
 type Detail struct {
+	Asking
 	C *Common
 
 	Controller, Key string

@@ -3,7 +3,7 @@
 // renderers — header, table, diagnosis, legend — and cursor beside it), a key's detail (detail.go), the error groups
 // (group.go), help (helpview.go), the pod picker (picker.go) and `top
 // --for` (forview.go). Each is a value that implements View; the root
-// (internal/ui) keeps one of each, routes keys, draws, refreshes and
+// (ui) holds the views open on its stack, routes keys, draws, refreshes and
 // resizes through View alone, and acts on the Intent a view returns: no
 // view reads another's fields, and no view imports the root.
 //
@@ -26,7 +26,6 @@
 // Adding a view is a file here with a model that implements View (and
 // Receiver when it reads), and one line in the root that registers it
 // (registerView, ui/layer.go); the view that opens it returns an
-// OpenIntent. The six views above are registered in the same table, but
-// keep a field each in the root's Model (SlotOf), which the root's tests
-// read.
+// OpenIntent. The six views above are registered in the same table, and
+// held the same way: on the root's stack while open, gone once left.
 package view

@@ -25,20 +25,21 @@ type topView struct {
 	sel            string
 	chosen         bool
 	// fromGroups says the drill-down was opened from the group view:
-	// esc goes back there, where the user came from.
+	// esc goes back there, where the user came from: groups, as it was.
 	fromGroups bool
+	groups     View
 }
 
 // ShowGroup shows the keys of one error group, and keeps the view it
 // replaces. Drilling again from a drill-down keeps the first view: esc goes
 // back to where the user was before any group (through the group view the
-// last was opened from, when fromGroups).
-func (t *Top) ShowGroup(in ShowGroupIntent, fromGroups bool) tea.Cmd {
+// last was opened from, from, when it was opened from one; nil when not).
+func (t *Top) ShowGroup(in ShowGroupIntent, from View) tea.Cmd {
 	if t.Drill == nil {
 		t.Drill = &topView{controller: t.Controller, states: maps.Clone(t.states), q: t.Filter.Applied, group: t.Group,
 			offset: t.Offset, cursor: t.Cursor, sel: t.Sel, chosen: t.chosen}
 	}
-	t.Drill.fromGroups = fromGroups
+	t.Drill.fromGroups, t.Drill.groups = from != nil, from
 	t.Controller = in.Controller
 	t.states = map[api.State]bool{}
 	for _, s := range in.States {
@@ -50,8 +51,8 @@ func (t *Top) ShowGroup(in ShowGroupIntent, fromGroups bool) tea.Cmd {
 }
 
 // undoDrill restores the view from before the drill-down and says what it
-// shows again; the root pops the drill-down's mode, and opens the group
-// view again when the drill-down was opened from it.
+// shows again; the root opens the group view again when the drill-down was
+// opened from it (LeftDrillIntent.Back).
 func (t *Top) undoDrill() LeftDrillIntent {
 	v := t.Drill
 	t.Drill = nil
@@ -68,7 +69,7 @@ func (t *Top) undoDrill() LeftDrillIntent {
 	// A report of what esc did, not a hint: "esc: back to …" read as one
 	// once esc no longer went anywhere.
 	if v.fromGroups {
-		return LeftDrillIntent{Text: "left the error group: back to the error groups; esc then shows " + what + " of " + ScopeName(v.controller), ToGroups: true}
+		return LeftDrillIntent{Text: "left the error group: back to the error groups; esc then shows " + what + " of " + ScopeName(v.controller), Back: v.groups}
 	}
 	return LeftDrillIntent{Text: "left the error group: showing " + what + " of " + ScopeName(v.controller) + " again"}
 }
@@ -86,6 +87,10 @@ func (t *Top) switchFromDrill(back bool) Intent {
 	t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	return LeftDrillIntent{Text: "left the error group, which is " + ScopeName(from) + "'s only: showing " + ScopeName(t.Controller)}
 }
+
+// Drilling reports whether the view shows one error group's keys: the
+// mode the root names modeDrill, state of this view.
+func (t Top) Drilling() bool { return t.Drill != nil }
 
 // Keys is the top view's key map as it stands: esc is offered only when it
 // does something (leave the drill-down, else clear the filter applied), and

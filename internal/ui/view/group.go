@@ -23,6 +23,7 @@ import (
 // fingerprint, largest group first. It reads them when opened and then on
 // the top view's cadence, the cursor staying on its group.
 type Groups struct {
+	Asking
 	C *Common
 
 	controller string
@@ -48,14 +49,18 @@ func (g Groups) Open(in OpenGroupsIntent) (Groups, tea.Cmd) {
 	if len(in.States) > 0 {
 		states = in.States
 	}
-	g = Groups{C: g.C, controller: in.Controller, states: states, Filter: in.Filter, Seq: g.Seq}
+	g = Groups{C: g.C, controller: in.Controller, states: states, Filter: in.Filter}
 	return g, g.Refresh()
 }
 
 // Refresh reads the groups again.
 func (g *Groups) Refresh() tea.Cmd {
 	g.Loading = true
-	g.Seq++
+	// Numbered across every groups view opened: the stack holds a view
+	// only while open, and an answer to one left must not pass for the
+	// answer of the next.
+	g.C.groupsSeq++
+	g.Seq = g.C.groupsSeq
 	g.lastSent = g.C.Now()
 	return g.C.Stamp(groupsCmd(g.C.Conn.Ctx, g.C.Conn.Session, g.C.Now, g.Seq, g.controller, api.Filter{Q: g.Filter, States: g.states}))
 }

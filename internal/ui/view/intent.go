@@ -9,8 +9,9 @@ import (
 )
 
 // An intent is what a view asks the root to do after handling a key: the
-// views own their keys, the root owns the stack of modes (what is open)
-// and what is shared (the status line, the pause, the dialog). Each is a
+// views own their keys, the root owns the stack of views (what is open)
+// and what is shared (the status line, the pause; the dialog is the
+// asking view's, view.Asker, which the root opens and answers). Each is a
 // small struct carrying what the root needs, so that the root never reads
 // a view's fields; nil is no intent.
 type Intent any
@@ -72,10 +73,11 @@ type ShowGroupIntent struct {
 }
 
 // LeftDrillIntent says the top view left its drill-down, and what it shows
-// again; toGroups, that the group view it was opened from opens again.
+// again; Back, when not nil, is the group view it was opened from, as it
+// was: the root opens it again, read anew.
 type LeftDrillIntent struct {
-	Text     string
-	ToGroups bool
+	Text string
+	Back View
 }
 
 // OpenAnswerKeyIntent opens the key of an answer (the `top --for` view's,

@@ -29,6 +29,7 @@ const HeaderLines = 6
 // re-sorts it stays on the key the user chose.
 type Top struct {
 	TopModel
+	Asking
 
 	// Filter is the filter line: what it applies is the query's q.
 	Filter widget.Filter

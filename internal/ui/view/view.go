@@ -43,30 +43,14 @@ type HelpLead interface {
 	HelpLead() string
 }
 
-// FilterView is a view with a filter line typed in modeFilter.
+// FilterView is a view with a filter line: while Typing, keys and the
+// cursor's blink go to the line (the root's modeFilter is this state of
+// the view, not a layer of its own).
 type FilterView interface {
 	View
+	Typing() bool
 	OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent)
 	OnFilterInput(msg tea.Msg) (View, tea.Cmd)
-}
-
-// Slot is where the root M keeps one view: the root holds one model per
-// view, so a view left and opened again (detail, groups) starts from its
-// last state, and tests read a view's state by its field.
-type Slot[M any] struct {
-	Get func(*M) View
-	Set func(*M, View)
-}
-
-// SlotOf is the slot of the view of type V that field points to in M:
-// the registration line of a view.
-//
-//	modeDetail: view.SlotOf(func(m *Model) *view.Detail { return &m.detail }),
-func SlotOf[M any, V View](field func(*M) *V) Slot[M] {
-	return Slot[M]{
-		Get: func(m *M) View { return *field(m) },
-		Set: func(m *M, v View) { *field(m) = v.(V) },
-	}
 }
 
 // Receiver is a view that takes messages in: the answers of its reads.
