@@ -151,7 +151,10 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			ans.BackoffError = err.Error()
 		}
 	}
-	fromLog := a.FromLog != nil && a.FromLog.covers(ans.Ownership)
+	fromLog, unused := false, ""
+	if a.FromLog != nil {
+		fromLog, unused = a.FromLog.covers(ans.Ownership)
+	}
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
@@ -169,6 +172,10 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		ans.Backoff = b
 		if err != nil {
 			ans.BackoffError = err.Error()
+		}
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager && b != nil && b.Key != nil {
+			// managedFields name nobody, but the log does: one story.
+			c.How = fmt.Sprintf("managedFields name no status manager, but %s names controller %q reconciling this key", a.FromLog.Name, b.Controller)
 		}
 	} else if ans.Controller != nil && ans.Controller.NotRunning == "" && ans.Controller.Rule != RuleAddr {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
@@ -194,6 +201,9 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	controllerVerdict(ans)
 	ans.Summary, ans.Next = summarize(ans, a.Hint)
+	if unused != "" {
+		ans.Next = append([]string{sentence(unused)}, ans.Next...)
+	}
 	return ans
 }
 

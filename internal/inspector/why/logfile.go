@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // LogFile is a controller's log the user has (`why --from-logs FILE|-`),
@@ -16,20 +18,57 @@ type LogFile struct {
 	Store *logs.Store
 	// Name is the file, or "stdin", as the answer says it.
 	Name string
-	// Controller is --controller-log: the status manager whose log it is
-	// ("kube-controller-manager"); "" reads it for every object.
+	// Controller is --controller-log: whose log it is, as the user knows
+	// it — the status manager in managedFields ("kube-controller-manager")
+	// or a controller the log names ("configmap"); "" reads it for every
+	// object.
 	Controller string
 }
 
-// covers says whether the file is the log of o's controller.
-func (f *LogFile) covers(o Ownership) bool {
-	return f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller })
+// covers says whether the file is the log of o's controller; when it is
+// not, why not in the user's words (the names --controller-log could take),
+// so that a log is never dropped in silence.
+func (f *LogFile) covers(o Ownership) (bool, string) {
+	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
+		return true, ""
+	}
+	names := f.controllers()
+	if slices.Contains(names, f.Controller) {
+		return true, ""
+	}
+	var managers []string
+	for _, c := range o.StatusManagers {
+		managers = append(managers, c.Manager)
+	}
+	has := "no controller's failures"
+	if len(names) > 0 {
+		has = "controllers " + strings.Join(names, ", ")
+	}
+	writes := "managedFields name no status manager"
+	if len(managers) > 0 {
+		writes = "its status is written by " + strings.Join(managers, ", ")
+	}
+	return false, text.Printable(fmt.Sprintf("--controller-log %s names neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; give --controller-log one of those, or leave it out to read the log for every object",
+		f.Controller, f.Name, has, writes))
+}
+
+// controllers are the controllers the log names, sorted.
+func (f *LogFile) controllers() []string {
+	var names []string
+	for _, c := range f.Store.Controllers().Controllers {
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 // backoff reads key from the file.
 func (f *LogFile) backoff(key string) (*Backoff, error) {
 	b := &Backoff{Source: SourceLogs, Note: "read from " + f.Name}
-	d, err := f.Store.Key("", key)
+	controller := ""
+	if slices.Contains(f.controllers(), f.Controller) {
+		controller = f.Controller // the user named the log's controller
+	}
+	d, err := f.Store.Key(controller, key)
 	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {
 		b.NotTracked = fmt.Sprintf("%s has no failure for %s: at the default verbosity only failures are logged, so it has not failed on it while the log ran", f.Name, key)
 		return b, nil
