@@ -141,7 +141,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, "  Key:            %s\n", b.NotTracked)
 		return
 	}
-	now := b.ServerTime
+	now := a.Clock() // the answer's one clock: the summary's countdown is the same
 	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", k.Key, b.Controller)
 	fmt.Fprintf(w, "  State:          %s\n", k.State)
 	fmt.Fprintf(w, "  Failures:       %s, %d in all\n", explain.FailuresText(*k, nil), k.TotalFailures) // a log's: "logged", not consecutive

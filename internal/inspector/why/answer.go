@@ -168,7 +168,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		ans.refuse(refused...)
 	}
 	if fromLog {
-		b, err := a.FromLog.backoff(ans.Object.Key)
+		b, err := a.FromLog.backoff(ans.Object.Key, ans.Now)
 		ans.Backoff = b
 		if err != nil {
 			ans.BackoffError = err.Error()
@@ -244,4 +244,14 @@ func (o Object) groupKind() schema.GroupKind {
 // changed it when, and what the controller has observed.
 func (a *Answer) GenerationLine() string {
 	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return text.Ago(t, a.Now) })
+}
+
+// Clock is the one time every countdown and age of the answer's backoff
+// counts from: the controller's (its endpoint's server time, a live log's
+// now), or a saved log's last line (Backoff.AsOf) — never two in one answer.
+func (a *Answer) Clock() time.Time {
+	if b := a.Backoff; b != nil && !b.ServerTime.IsZero() {
+		return b.ServerTime
+	}
+	return a.Now
 }

@@ -82,10 +82,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 // explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict // v: controllerVerdict judged a kind without status
-	now := b.ServerTime
-	if now.IsZero() {
-		now = a.Now
-	}
+	now := a.Clock()
 	retryNow, target := "", ""
 	switch {
 	case a.Controller.Found() && a.Controller.Rule == RuleAddr:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
@@ -61,9 +62,24 @@ func (f *LogFile) controllers() []string {
 	return names
 }
 
-// backoff reads key from the file.
-func (f *LogFile) backoff(key string) (*Backoff, error) {
+// LiveWithin is how far behind the clock a log's last line may be for
+// `why` to read the log as the control plane's present one (its times
+// counted from now, as the cluster's are); an older log is a saved one, its
+// times counted from its last line, and the answer says so. Log mode's
+// bound for a pipe (cli's oldLog) is the same hour.
+const LiveWithin = time.Hour
+
+// backoff reads key from the file, its times counted from one clock: now
+// when the log is live (its last line within LiveWithin), else its last
+// line (Backoff.AsOf).
+func (f *LogFile) backoff(key string, now time.Time) (*Backoff, error) {
 	b := &Backoff{Source: SourceLogs, Note: "read from " + f.Name}
+	b.ServerTime = now
+	if end := f.Store.Controllers().ServerTime; !end.IsZero() && now.Sub(end) > LiveWithin {
+		b.ServerTime, b.AsOf = end, end
+		b.Note = fmt.Sprintf("read from %s as of its last line, %s (%s): a saved log, so its times count from that line, not from now",
+			f.Name, text.Timestamp(end), text.Ago(end, now))
+	}
 	controller := ""
 	if slices.Contains(f.controllers(), f.Controller) {
 		controller = f.Controller // the user named the log's controller
@@ -77,6 +93,6 @@ func (f *LogFile) backoff(key string) (*Backoff, error) {
 		return nil, fmt.Errorf("--from-logs %s: %w", f.Name, err)
 	}
 	k := d.Key
-	b.Key, b.Controller, b.ServerTime = &k, k.Controller, d.ServerTime
+	b.Key, b.Controller = &k, k.Controller
 	return b, nil
 }
