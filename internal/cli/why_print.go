@@ -24,11 +24,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Change:      %s\n", a.GenerationLine())
-	status := v.Status
-	if v.Override != "" {
-		status += fmt.Sprintf(" (kstatus alone: %s)", v.KStatus)
-	}
-	fmt.Fprintf(w, "Status:      %s\n\n", status)
+	fmt.Fprintf(w, "Status:      %s\n\n", objstatus.StatusWord(v))
 
 	fmt.Fprintln(w, "Answer:")
 	// Whole lines: the terminal wraps them; a cut would fall on the cause.

@@ -1,0 +1,50 @@
+package objstatus
+
+import (
+	"fmt"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// RuleControllerFailing is the Override of an object whose kind has no
+// status, judged by its controller's own word on the key (JudgeKey).
+const RuleControllerFailing = "controller-failing"
+
+// KeyWord is what the object's controller says of its key: the key, the
+// controller's name, its failures in words ("13 consecutive failures",
+// "24 failures logged") and where it was read ("its endpoint", "its log").
+type KeyWord struct {
+	Key        api.Key
+	Controller string
+	Failures   string
+	From       string
+}
+
+// JudgeKey weighs the controller's word on the key: a kind without status
+// (a ConfigMap an operator reconciles) is Current to kstatus, which has
+// nothing to read, while its controller fails on it. The evidence
+// overrides kstatus and says so. One rule for every view of the object
+// (`why`, `describe`, the TUI's key detail), so that none says Current on
+// a key with 14 failures while another says InProgress.
+func (v *Verdict) JudgeKey(kind string, w KeyWord) {
+	if !v.KindNoStatus || v.Status != Current {
+		return
+	}
+	switch w.Key.State {
+	case api.StateBackoff:
+		v.override(InProgress, RuleControllerFailing, fmt.Sprintf("not Current: controller %q is failing on it (%s, from %s); a %s has no status for kstatus to read",
+			w.Controller, w.Failures, w.From, kind))
+	case api.StateFailed:
+		v.override(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q gave up on it (a terminal error, from %s); a %s has no status for kstatus to read",
+			w.Controller, w.From, kind))
+	}
+}
+
+// StatusWord is the status as every view says it: with kstatus's own word
+// beside it when evidence overrode it ("InProgress (kstatus alone: Current)").
+func StatusWord(v Verdict) string {
+	if v.Override != "" && v.KStatus != "" && v.KStatus != v.Status {
+		return fmt.Sprintf("%s (kstatus alone: %s)", v.Status, v.KStatus)
+	}
+	return v.Status
+}
