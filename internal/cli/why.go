@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -374,12 +375,42 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
 	}()
 	switch {
 	case l.Total == 0:
-		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
+		// As kubectl get says it, and exits 0: an empty list is an answer.
+		fmt.Fprintln(o.ErrOut, o.noneFound())
 		return nil
 	case len(l.Answers) == 0:
-		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", l.Total, o.args[0])
+		fmt.Fprintln(o.ErrOut, allCurrent(l.Total, o.args[0], l.Kind, l.Resource))
 		return nil
 	}
 	printAnswerList(o.Out, l.Answers, o.AllNamespaces)
 	return nil
+}
+
+// noneFound says that `why TYPE` found no object, and where it looked:
+// the namespace, or every one with -A (kubectl get's "No resources found
+// in default namespace.").
+func (o *WhyOptions) noneFound() string {
+	what := "No " + o.args[0] + " found"
+	if o.Selector != "" {
+		what += " matching -l " + o.Selector
+	}
+	if o.AllNamespaces {
+		return what + " in any namespace."
+	}
+	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil || ns == "" {
+		return what + "."
+	}
+	return fmt.Sprintf("%s in namespace %q (-n NAMESPACE for another, -A for all).", what, ns)
+}
+
+// allCurrent says that every object the list read is Current, in words
+// that agree with the count ("the one Deployment found is", "all 3
+// deployments are"), the kind and resource as the API names them, else as
+// the user typed it.
+func allCurrent(total int, typed, kind, resource string) string {
+	if total == 1 {
+		return fmt.Sprintf("the one %s found is Current: nothing to wait for", cmp.Or(kind, typed))
+	}
+	return fmt.Sprintf("all %d %s are Current: nothing to wait for", total, cmp.Or(resource, typed))
 }
