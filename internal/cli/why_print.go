@@ -108,7 +108,13 @@ func printWhyController(w io.Writer, a *why.Answer) {
 		if c.Instrumented {
 			instr = "instrumented"
 		}
-		fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+		switch {
+		case c.Rule == why.RuleAddr || c.Namespace == "":
+			// --addr: an address, no pods and no namespace to name.
+			fmt.Fprintf(w, "  Endpoint:       %s (%s)\n", c.Target, instr)
+		default:
+			fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+		}
 	}
 	fmt.Fprintf(w, "  Found by:       %s: %s\n", c.Rule, c.How)
 }
