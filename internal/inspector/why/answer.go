@@ -201,6 +201,9 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	controllerVerdict(ans)
 	ans.Summary, ans.Next = summarize(ans, a.Hint)
+	if s, next, ok := unscheduled(u, ans.Verdict); ok {
+		ans.Summary, ans.Next = s, next // the scheduler's to answer, not a controller's
+	}
 	if unused != "" {
 		ans.Next = append([]string{sentence(unused)}, ans.Next...)
 	}
