@@ -109,7 +109,7 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
 	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
 	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
-	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager); default: every object's")
+	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager) or as the log names it (configmap); default: every object's")
 	f.BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the answer, judge the object again on every change of it or of its chain, and when the retry it waits for is due, until it is Current; new answers are appended")
 	o.output.addFlags(cmd)
 	return cmd, o
