@@ -74,7 +74,7 @@ func Describe(ctx context.Context, s *inspector.Session, controller, key string,
 			if d.Source != nil && d.Source.Kind == api.SourceLogs {
 				from = "its log"
 			}
-			d.Object.Verdict.JudgeKey(d.Controller.Kind.Kind, objstatus.KeyWord{Key: k.KeyDetail.Key, Controller: k.Controller,
+			d.Object.Verdict.JudgeKey(d.Controller.Kind.Kind, objstatus.KeyWord{Failing: k.State == api.StateBackoff, GaveUp: k.State == api.StateFailed, Controller: k.Controller,
 				Failures: explain.FailuresText(k.KeyDetail.Key, d.Source), From: from})
 		}
 	}

@@ -1,23 +1,21 @@
 package objstatus
 
-import (
-	"fmt"
-
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-)
+import "fmt"
 
 // RuleControllerFailing is the Override of an object whose kind has no
 // status, judged by its controller's own word on the key (JudgeKey).
 const RuleControllerFailing = "controller-failing"
 
-// KeyWord is what the object's controller says of its key: the key, the
-// controller's name, its failures in words ("13 consecutive failures",
-// "24 failures logged") and where it was read ("its endpoint", "its log").
+// KeyWord is what the object's controller says of its key: failing on it
+// (backing off) or given up on it (a terminal error), the controller's
+// name, its failures in words ("13 consecutive failures", "24 failures
+// logged") and where it was read ("its endpoint", "its log"). The callers
+// read it off the key's state: this package stays below the wire types.
 type KeyWord struct {
-	Key        api.Key
-	Controller string
-	Failures   string
-	From       string
+	Failing, GaveUp bool
+	Controller      string
+	Failures        string
+	From            string
 }
 
 // JudgeKey weighs the controller's word on the key: a kind without status
@@ -30,11 +28,11 @@ func (v *Verdict) JudgeKey(kind string, w KeyWord) {
 	if !v.KindNoStatus || v.Status != Current {
 		return
 	}
-	switch w.Key.State {
-	case api.StateBackoff:
+	switch {
+	case w.Failing:
 		v.override(InProgress, RuleControllerFailing, fmt.Sprintf("not Current: controller %q is failing on it (%s, from %s); a %s has no status for kstatus to read",
 			w.Controller, w.Failures, w.From, kind))
-	case api.StateFailed:
+	case w.GaveUp:
 		v.override(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q gave up on it (a terminal error, from %s); a %s has no status for kstatus to read",
 			w.Controller, w.From, kind))
 	}
