@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -108,7 +109,7 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
 	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
 	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
-	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager); default: every object's")
+	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager) or as the log names it (configmap); default: every object's")
 	f.BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the answer, judge the object again on every change of it or of its chain, and when the retry it waits for is due, until it is Current; new answers are appended")
 	o.output.addFlags(cmd)
 	return cmd, o
@@ -374,12 +375,42 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
 	}()
 	switch {
 	case l.Total == 0:
-		fmt.Fprintf(o.ErrOut, "no %s found\n", o.args[0])
+		// As kubectl get says it, and exits 0: an empty list is an answer.
+		fmt.Fprintln(o.ErrOut, o.noneFound())
 		return nil
 	case len(l.Answers) == 0:
-		fmt.Fprintf(o.ErrOut, "all %d %s are Current: nothing to wait for\n", l.Total, o.args[0])
+		fmt.Fprintln(o.ErrOut, allCurrent(l.Total, o.args[0], l.Kind, l.Resource))
 		return nil
 	}
 	printAnswerList(o.Out, l.Answers, o.AllNamespaces)
 	return nil
+}
+
+// noneFound says that `why TYPE` found no object, and where it looked:
+// the namespace, or every one with -A (kubectl get's "No resources found
+// in default namespace.").
+func (o *WhyOptions) noneFound() string {
+	what := "No " + o.args[0] + " found"
+	if o.Selector != "" {
+		what += " matching -l " + o.Selector
+	}
+	if o.AllNamespaces {
+		return what + " in any namespace."
+	}
+	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil || ns == "" {
+		return what + "."
+	}
+	return fmt.Sprintf("%s in namespace %q (-n NAMESPACE for another, -A for all).", what, ns)
+}
+
+// allCurrent says that every object the list read is Current, in words
+// that agree with the count ("the one Deployment found is", "all 3
+// deployments are"), the kind and resource as the API names them, else as
+// the user typed it.
+func allCurrent(total int, typed, kind, resource string) string {
+	if total == 1 {
+		return fmt.Sprintf("the one %s found is Current: nothing to wait for", cmp.Or(kind, typed))
+	}
+	return fmt.Sprintf("all %d %s are Current: nothing to wait for", total, cmp.Or(resource, typed))
 }

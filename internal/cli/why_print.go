@@ -24,11 +24,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Change:      %s\n", a.GenerationLine())
-	status := v.Status
-	if v.Override != "" {
-		status += fmt.Sprintf(" (kstatus alone: %s)", v.KStatus)
-	}
-	fmt.Fprintf(w, "Status:      %s\n\n", status)
+	fmt.Fprintf(w, "Status:      %s\n\n", objstatus.StatusWord(v))
 
 	fmt.Fprintln(w, "Answer:")
 	// Whole lines: the terminal wraps them; a cut would fall on the cause.
@@ -112,7 +108,13 @@ func printWhyController(w io.Writer, a *why.Answer) {
 		if c.Instrumented {
 			instr = "instrumented"
 		}
-		fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+		switch {
+		case c.Rule == why.RuleAddr || c.Namespace == "":
+			// --addr: an address, no pods and no namespace to name.
+			fmt.Fprintf(w, "  Endpoint:       %s (%s)\n", c.Target, instr)
+		default:
+			fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+		}
 	}
 	fmt.Fprintf(w, "  Found by:       %s: %s\n", c.Rule, c.How)
 }
@@ -141,7 +143,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, "  Key:            %s\n", b.NotTracked)
 		return
 	}
-	now := b.ServerTime
+	now := a.Clock() // the answer's one clock: the summary's countdown is the same
 	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", k.Key, b.Controller)
 	fmt.Fprintf(w, "  State:          %s\n", k.State)
 	fmt.Fprintf(w, "  Failures:       %s, %d in all\n", explain.FailuresText(*k, nil), k.TotalFailures) // a log's: "logged", not consecutive

@@ -67,6 +67,16 @@ func Describe(ctx context.Context, s *inspector.Session, controller, key string,
 		if d.ObjectErr != nil {
 			d.ObjectError = d.ObjectErr.Error()
 		}
+		if d.Object != nil {
+			// The controller's word on the key, by why's rule: a ConfigMap
+			// with 14 failures is not Current here either.
+			from := "its endpoint"
+			if d.Source != nil && d.Source.Kind == api.SourceLogs {
+				from = "its log"
+			}
+			d.Object.Verdict.JudgeKey(d.Controller.Kind.Kind, objstatus.KeyWord{Failing: k.State == api.StateBackoff, GaveUp: k.State == api.StateFailed, Controller: k.Controller,
+				Failures: explain.FailuresText(k.KeyDetail.Key, d.Source), From: from})
+		}
 	}
 	d.Fleet = fleet
 	d.Diagnosis = explain.Explain(explain.Input{Key: k.KeyDetail.Key, Controller: d.Controller, Source: d.Source, Object: d.Object, Fleet: fleet, Now: k.ServerTime})

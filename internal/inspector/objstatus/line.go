@@ -39,7 +39,7 @@ func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
 
 // Line is the verdict in one line: the status, then GenerationLine.
 func Line(v Verdict, c *Change, ago func(time.Time) string) string {
-	return v.Status + ": " + GenerationLine(v, c, ago)
+	return StatusWord(v) + ": " + GenerationLine(v, c, ago)
 }
 
 // conditionsObserved is the newest generation v's conditions say was

@@ -151,7 +151,10 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			ans.BackoffError = err.Error()
 		}
 	}
-	fromLog := a.FromLog != nil && a.FromLog.covers(ans.Ownership)
+	fromLog, unused := false, ""
+	if a.FromLog != nil {
+		fromLog, unused = a.FromLog.covers(ans.Ownership)
+	}
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
 		ans.Controller = c
@@ -165,10 +168,14 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		ans.refuse(refused...)
 	}
 	if fromLog {
-		b, err := a.FromLog.backoff(ans.Object.Key)
+		b, err := a.FromLog.backoff(ans.Object.Key, ans.Now)
 		ans.Backoff = b
 		if err != nil {
 			ans.BackoffError = err.Error()
+		}
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager && b != nil && b.Key != nil {
+			// managedFields name nobody, but the log does: one story.
+			c.How = fmt.Sprintf("managedFields name no status manager, but %s names controller %q reconciling this key", a.FromLog.Name, b.Controller)
 		}
 	} else if ans.Controller != nil && ans.Controller.NotRunning == "" && ans.Controller.Rule != RuleAddr {
 		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
@@ -194,6 +201,12 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	controllerVerdict(ans)
 	ans.Summary, ans.Next = summarize(ans, a.Hint)
+	if s, next, ok := unscheduled(u, ans.Verdict); ok {
+		ans.Summary, ans.Next = s, next // the scheduler's to answer, not a controller's
+	}
+	if unused != "" {
+		ans.Next = append([]string{sentence(unused)}, ans.Next...)
+	}
 	return ans
 }
 
@@ -234,4 +247,14 @@ func (o Object) groupKind() schema.GroupKind {
 // changed it when, and what the controller has observed.
 func (a *Answer) GenerationLine() string {
 	return objstatus.GenerationLine(a.Verdict, a.Ownership.SpecChange, func(t time.Time) string { return text.Ago(t, a.Now) })
+}
+
+// Clock is the one time every countdown and age of the answer's backoff
+// counts from: the controller's (its endpoint's server time, a live log's
+// now), or a saved log's last line (Backoff.AsOf) — never two in one answer.
+func (a *Answer) Clock() time.Time {
+	if b := a.Backoff; b != nil && !b.ServerTime.IsZero() {
+		return b.ServerTime
+	}
+	return a.Now
 }

@@ -30,6 +30,9 @@ type Backoff struct {
 	// controller does not track it (NotTracked says what that means).
 	Key        *api.Key  `json:"key,omitempty"`
 	ServerTime time.Time `json:"serverTime,omitzero"`
+	// AsOf is set when the times are judged at a saved log's last line,
+	// not now (LogFile): the answer counts from it, and says so.
+	AsOf       time.Time `json:"asOf,omitzero"`
 	NotTracked string    `json:"notTracked,omitempty"`
 	// Note says why the source is what it is (an instrumented pod that runs
 	// no controller of the kind, so its log was read).

@@ -93,6 +93,9 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 	if given != nil {
 		return f.given(ctx, *given), nil
 	}
+	if len(managers) == 0 && gk == (schema.GroupKind{Kind: "Pod"}) {
+		return &Controller{Rule: RuleNodeAgent, How: "a Pod's status is written by a scheduler (its PodScheduled condition, as it places it on a node) and then by its node's kubelet, not by a controller with a work queue: neither has written this one's"}, nil
+	}
 	if len(managers) == 0 {
 		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
 	}

@@ -27,6 +27,11 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	case c != nil && c.NotRunning != "" && v.Status != Current:
 		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
 			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
+	case b != nil && b.Key != nil && b.Key.State != api.StateIdle:
+		// What the controller says of the key is the evidence: it has
+		// tried (an object whose managedFields name no status manager, a
+		// ConfigMap, is still reconciled), whatever the status says.
+		return explainKey(a, prog)
 	case v.Status != Current && eventEvidence(v) != "" && (b == nil || b.Key == nil):
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
@@ -77,10 +82,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 // explainKey is summarize when the controller reported the key.
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict // v: controllerVerdict judged a kind without status
-	now := b.ServerTime
-	if now.IsZero() {
-		now = a.Now
-	}
+	now := a.Clock()
 	retryNow, target := "", ""
 	switch {
 	case a.Controller.Found() && a.Controller.Rule == RuleAddr:

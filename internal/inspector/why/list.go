@@ -23,6 +23,9 @@ type Item struct {
 type List struct {
 	// Total is how many objects of the kind were read.
 	Total int `json:"total"`
+	// Kind and Resource are the items' kind and plural resource ("" when none).
+	Kind     string `json:"kind,omitempty"`
+	Resource string `json:"resource,omitempty"`
 	// Answers are the objects not Current, the longest-waiting change first.
 	Answers []*Answer `json:"items"`
 	// EventsSkipped says that the Events of the objects kstatus calls
@@ -37,6 +40,9 @@ type List struct {
 // Current cost a search for their controller and a read of their key.
 func (a *Asker) List(ctx context.Context, items []Item) *List {
 	l := &List{Total: len(items), Answers: []*Answer{}}
+	if len(items) > 0 {
+		l.Kind, l.Resource = items[0].Object.GetKind(), items[0].Resource
+	}
 	if a.Events != nil && len(items) > maxListEvents {
 		// Said, not silent: a stuck object kstatus calls Current (a Job
 		// whose pods are refused) is found only by its Events.

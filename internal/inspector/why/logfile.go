@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // LogFile is a controller's log the user has (`why --from-logs FILE|-`),
@@ -16,20 +19,72 @@ type LogFile struct {
 	Store *logs.Store
 	// Name is the file, or "stdin", as the answer says it.
 	Name string
-	// Controller is --controller-log: the status manager whose log it is
-	// ("kube-controller-manager"); "" reads it for every object.
+	// Controller is --controller-log: whose log it is, as the user knows
+	// it — the status manager in managedFields ("kube-controller-manager")
+	// or a controller the log names ("configmap"); "" reads it for every
+	// object.
 	Controller string
 }
 
-// covers says whether the file is the log of o's controller.
-func (f *LogFile) covers(o Ownership) bool {
-	return f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller })
+// covers says whether the file is the log of o's controller; when it is
+// not, why not in the user's words (the names --controller-log could take),
+// so that a log is never dropped in silence.
+func (f *LogFile) covers(o Ownership) (bool, string) {
+	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
+		return true, ""
+	}
+	names := f.controllers()
+	if slices.Contains(names, f.Controller) {
+		return true, ""
+	}
+	var managers []string
+	for _, c := range o.StatusManagers {
+		managers = append(managers, c.Manager)
+	}
+	has := "no controller's failures"
+	if len(names) > 0 {
+		has = "controllers " + strings.Join(names, ", ")
+	}
+	writes := "managedFields name no status manager"
+	if len(managers) > 0 {
+		writes = "its status is written by " + strings.Join(managers, ", ")
+	}
+	return false, text.Printable(fmt.Sprintf("--controller-log %s names neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; give --controller-log one of those, or leave it out to read the log for every object",
+		f.Controller, f.Name, has, writes))
 }
 
-// backoff reads key from the file.
-func (f *LogFile) backoff(key string) (*Backoff, error) {
+// controllers are the controllers the log names, sorted.
+func (f *LogFile) controllers() []string {
+	var names []string
+	for _, c := range f.Store.Controllers().Controllers {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// LiveWithin is how far behind the clock a log's last line may be for
+// `why` to read the log as the control plane's present one (its times
+// counted from now, as the cluster's are); an older log is a saved one, its
+// times counted from its last line, and the answer says so. Log mode's
+// bound for a pipe (cli's oldLog) is the same hour.
+const LiveWithin = time.Hour
+
+// backoff reads key from the file, its times counted from one clock: now
+// when the log is live (its last line within LiveWithin), else its last
+// line (Backoff.AsOf).
+func (f *LogFile) backoff(key string, now time.Time) (*Backoff, error) {
 	b := &Backoff{Source: SourceLogs, Note: "read from " + f.Name}
-	d, err := f.Store.Key("", key)
+	b.ServerTime = now
+	if end := f.Store.Controllers().ServerTime; !end.IsZero() && now.Sub(end) > LiveWithin {
+		b.ServerTime, b.AsOf = end, end
+		b.Note = fmt.Sprintf("read from %s as of its last line, %s (%s): a saved log, so its times count from that line, not from now",
+			f.Name, text.Timestamp(end), text.Ago(end, now))
+	}
+	controller := ""
+	if slices.Contains(f.controllers(), f.Controller) {
+		controller = f.Controller // the user named the log's controller
+	}
+	d, err := f.Store.Key(controller, key)
 	if _, ok := errors.AsType[*logs.NotFoundError](err); ok {
 		b.NotTracked = fmt.Sprintf("%s has no failure for %s: at the default verbosity only failures are logged, so it has not failed on it while the log ran", f.Name, key)
 		return b, nil
@@ -38,6 +93,6 @@ func (f *LogFile) backoff(key string) (*Backoff, error) {
 		return nil, fmt.Errorf("--from-logs %s: %w", f.Name, err)
 	}
 	k := d.Key
-	b.Key, b.Controller, b.ServerTime = &k, k.Controller, d.ServerTime
+	b.Key, b.Controller = &k, k.Controller
 	return b, nil
 }

@@ -32,6 +32,8 @@ type Retry struct {
 	NextRetry time.Time     `json:"nextRetry,omitzero"`
 	Delay     time.Duration `json:"delay,omitempty"`
 	Basis     string        `json:"basis,omitempty"`
+	// AsOf is the saved log's last line the countdown counts from (zero: now).
+	AsOf time.Time `json:"asOf,omitzero"`
 	// Kick is the command that retries now.
 	Kick     string `json:"kick,omitempty"`
 	Sentence string `json:"sentence"`
@@ -72,7 +74,7 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 	}
 	switch b := x.Backoff; {
 	case b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero():
-		r.Failures, r.NextRetry = b.Key.Failures, b.Key.NextRetryAt
+		r.Failures, r.NextRetry, r.Delay = b.Key.Failures, b.Key.NextRetryAt, b.Key.Delay.Duration // the key's own delay, not the gap from an event
 		r.Basis = b.Precision() + ", from " + map[bool]string{true: "its endpoint", false: "its log"}[b.Source == SourceEndpoint]
 	case kcm && ctl.Period > 0:
 		r.Delay, r.NextRetry, r.Basis = ctl.Period, last.Add(ctl.Period), fmt.Sprintf("it re-checks every key every %s", ctl.Period)
@@ -93,7 +95,10 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 		r.Delay = r.NextRetry.Sub(last)
 	}
 	r.Kick = fmt.Sprintf("%s kick --kind %s %s", prog, kindFlag(gk.Kind, gk.Group), x.Object.Key)
-	r.Sentence = r.say(x.Now)
+	if x.Backoff != nil {
+		r.AsOf = x.Backoff.AsOf
+	}
+	r.Sentence = r.say(x.Clock())
 	return r
 }
 
@@ -130,6 +135,9 @@ func (r *Retry) say(now time.Time) string {
 		when := "in about " + text.Countdown(r.NextRetry, now)
 		if !r.NextRetry.After(now) {
 			when = "due about " + text.Ago(r.NextRetry, now)
+		}
+		if !r.AsOf.IsZero() {
+			when += ", counted from the log's last line at " + text.TimeOfDay(r.AsOf)
 		}
 		fmt.Fprintf(&b, ", %s", when)
 		var what []string

@@ -1,13 +1,10 @@
 package why
 
 import (
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
-
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
 
@@ -44,29 +41,20 @@ func Judge(u *unstructured.Unstructured) Verdict { return objstatus.Judge(u) }
 var ownershipOf = objstatus.OwnershipOf
 
 // RuleControllerFailing is the Override of an object whose kind has no
-// status, judged by its controller's own word on the key.
-const RuleControllerFailing = "controller-failing"
+// status, judged by its controller's own word on the key (objstatus.JudgeKey).
+const RuleControllerFailing = objstatus.RuleControllerFailing
 
 // controllerVerdict judges an object whose kind has no status (a ConfigMap
-// an operator reconciles) by what its controller says of the key: kstatus
-// calls it Current, having nothing to read, while the controller fails on
-// it. One verdict, the evidence overriding kstatus and saying so.
+// an operator reconciles) by what its controller says of the key, by the
+// rule describe and the TUI use too (objstatus.Verdict.JudgeKey).
 func controllerVerdict(a *Answer) {
-	v, b := &a.Verdict, a.Backoff
-	if !v.KindNoStatus || v.Status != Current || b == nil || b.Key == nil {
+	b := a.Backoff
+	if b == nil || b.Key == nil {
 		return
 	}
-	k := b.Key
 	from := "its endpoint"
 	if b.Source == SourceLogs {
 		from = "its log"
 	}
-	switch k.State {
-	case api.StateBackoff:
-		v.OverrideBy(InProgress, RuleControllerFailing, fmt.Sprintf("not Current: controller %q is failing on it (%s, from %s); a %s has no status for kstatus to read",
-			b.Controller, explain.FailuresText(*k, nil), from, a.Object.Kind))
-	case api.StateFailed:
-		v.OverrideBy(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q gave up on it (a terminal error, from %s); a %s has no status for kstatus to read",
-			b.Controller, from, a.Object.Kind))
-	}
+	a.Verdict.JudgeKey(a.Object.Kind, objstatus.KeyWord{Failing: b.Key.State == api.StateBackoff, GaveUp: b.Key.State == api.StateFailed, Controller: b.Controller, Failures: explain.FailuresText(*b.Key, nil), From: from})
 }

@@ -264,7 +264,7 @@ func (d *Detail) verdict(now time.Time) []string {
 	s := &d.C.Styles
 	v := o.Verdict
 	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return text.Ago(t, now) })
-	lines := text.WrapIndent("Object "+v.Status+": "+line, d.C.Width, proseIndent)
+	lines := text.WrapIndent("Object "+objstatus.StatusWord(v)+": "+line, d.C.Width, proseIndent) // why's words: "InProgress (kstatus alone: Current)"
 	st := s.Warn
 	switch v.Status {
 	case objstatus.Current:

@@ -1,0 +1,79 @@
+package why
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// configMapOperatorLog reads the log a real controller-runtime operator
+// wrote while failing on the ConfigMap w/c1 (testdata/README.md).
+func configMapOperatorLog(t *testing.T, controller string) *LogFile {
+	t.Helper()
+	f, err := os.Open("testdata/logs/configmap-operator.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store := logs.NewStore(logs.Options{})
+	if _, _, err := store.Read(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	return &LogFile{Store: store, Name: "ctl.log", Controller: controller}
+}
+
+// configMapC1 is w/c1 as the user created it: a ConfigMap has no status,
+// so managedFields name no status manager.
+func configMapC1() *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("v1")
+	u.SetKind("ConfigMap")
+	u.SetNamespace("w")
+	u.SetName("c1")
+	u.SetManagedFields([]metav1.ManagedFieldsEntry{{Manager: "kubectl-create", Operation: metav1.ManagedFieldsOperationUpdate,
+		Time: &metav1.Time{Time: time.Date(2026, 12, 6, 10, 9, 30, 0, time.UTC)}, FieldsType: "FieldsV1",
+		FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{".":{},"f:ok":{}}}`)}}})
+	return u
+}
+
+// TestAskFromLogOneVerdict: the log says the operator is failing on w/c1;
+// the answer says that, not "nothing has reconciled this object" beside it
+// (issue 41's newcomer, item 2) — with --controller-log naming the log's
+// controller too.
+func TestAskFromLogOneVerdict(t *testing.T) {
+	for _, name := range []string{"", "configmap"} {
+		a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, FromLog: configMapOperatorLog(t, name), Now: func() time.Time { return now }}
+		ans := a.Ask(context.Background(), configMapC1(), "configmaps")
+		all := ans.Summary + "\n" + strings.Join(ans.Next, "\n") + "\n" + ans.Controller.How
+		if !strings.HasPrefix(ans.Summary, `InProgress: controller "configmap" is failing on it: 29 failures logged`) {
+			t.Errorf("--controller-log %q: summary %q; want InProgress, the controller failing on it (29 failures)", name, ans.Summary)
+		}
+		for _, bad := range []string{"nothing has reconciled", "no controller has written", "no controller was found"} {
+			if strings.Contains(all, bad) {
+				t.Errorf("--controller-log %q: the answer says %q against its own evidence:\n%s", name, bad, all)
+			}
+		}
+		if !strings.Contains(all, `Fix what the error names: data.ok must be "yes"`) {
+			t.Errorf("--controller-log %q: the error is not named:\n%s", name, all)
+		}
+	}
+}
+
+// TestAskFromLogWrongController: --controller-log naming a controller the
+// log does not have is said, with the ones it has, never dropped in silence.
+func TestAskFromLogWrongController(t *testing.T) {
+	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, FromLog: configMapOperatorLog(t, "configmaps"), Now: func() time.Time { return now }}
+	ans := a.Ask(context.Background(), configMapC1(), "configmaps")
+	next := strings.Join(ans.Next, "\n")
+	if want := "--controller-log configmaps names neither a controller of ctl.log (it has controllers configmap)"; !strings.Contains(next, want) {
+		t.Errorf("next steps:\n%s\nlack %q", next, want)
+	}
+}

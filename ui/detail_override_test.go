@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
+)
+
+// TestDetailVerdictOverridden: the key detail view says the status as `why`
+// and describe do when evidence overrode kstatus — "InProgress (kstatus
+// alone: Current)" — not a bare word another view contradicts (issue 41's
+// newcomer, item 7). The override itself is describe.Describe's
+// (inspector's TestDescribeVerdictIsWhys).
+func TestDetailVerdictOverridden(t *testing.T) {
+	m := loaded(t, 120, 60)
+	m.push(modeDetail)
+	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	d := fixedDetail()
+	v := d.Object.Verdict
+	v.Status, v.KStatus, v.Override = objstatus.InProgress, objstatus.Current, objstatus.RuleControllerFailing
+	v.Message = `not Current: controller "naive" is failing on it (14 consecutive failures, from its endpoint); a ConfigMap has no status for kstatus to read`
+	d.Object.Verdict = v
+	lines := splitLines(screen(send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: d, FetchedAt: t0})))
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Object ") {
+			if !strings.HasPrefix(l, "Object InProgress (kstatus alone: Current): generation 3") || !strings.Contains(squash(strings.Join(lines[i:i+4], " ")), squash(v.Message)) {
+				t.Errorf("verdict lines:\n%s\nwant the status with kstatus's word, then the evidence", strings.Join(lines[i:i+4], "\n"))
+			}
+			return
+		}
+	}
+	t.Errorf("no verdict line:\n%s", strings.Join(lines, "\n"))
+}
