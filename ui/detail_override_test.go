@@ -15,8 +15,7 @@ import (
 // (inspector's TestDescribeVerdictIsWhys).
 func TestDetailVerdictOverridden(t *testing.T) {
 	m := loaded(t, 120, 60)
-	m.push(modeDetail)
-	m.detail = view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"}
+	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "naive", Key: "demo/naive-00001"})
 	d := fixedDetail()
 	v := d.Object.Verdict
 	v.Status, v.KStatus, v.Override = objstatus.InProgress, objstatus.Current, objstatus.RuleControllerFailing
