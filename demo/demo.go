@@ -160,6 +160,7 @@ func (d *Demo) startEmbedded(ctx context.Context, g *errgroup.Group) error {
 		sc := &scenarios[i]
 		o := d.env.controllerOptions(sc, probes[i])
 		o.Reconciler = probes[i].Reconciler(sc.newReconciler(d.env))
+		o.LogConstructor = builderLog(o.Logger, sc.name) // the keys the cluster mode's builder logs
 		c, err := controller.NewTypedUnmanaged(sc.name, o)
 		if err != nil {
 			return fmt.Errorf("controller %s: %w", sc.name, err)

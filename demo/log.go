@@ -60,14 +60,12 @@ func (o *Options) forgetLogger(clk func() time.Time) logr.Logger {
 
 // loggedReconciler writes a Replay's reconcile errors as controller-runtime
 // v0.25's reconcileHandler writes them (pkg/internal/controller) for a
-// controller made by controller.New, as the demo's are: the logger
-// WithValues "controller", then the request's "object" (klog.KRef),
-// "namespace" and "name" (the default LogConstructor), then "reconcileID",
-// and Error(err, "Reconciler error") for every error, terminal or not. The
-// times are the Replay's clock; the reconcile IDs count up, so that a seed
-// writes the same log.
+// controller the builder made For(&corev1.ConfigMap{}), as the live demo's
+// lines read (builderLog), then "reconcileID", and Error(err, "Reconciler
+// error") for every error, terminal or not. The times are the Replay's
+// clock; the reconcile IDs count up, so that a seed writes the same log.
 type loggedReconciler struct {
-	log logr.Logger
+	log func(*reconcile.Request) logr.Logger
 	rec reconcile.Reconciler
 	ids *int
 }
@@ -76,19 +74,39 @@ func (o *Options) loggedReconciler(name string, clk func() time.Time, ids *int, 
 	if o.ControllerLog == nil {
 		return rec
 	}
-	return loggedReconciler{log: o.controllerLogger(zap.WithClock(zapClock(clk))).WithValues("controller", name), rec: rec, ids: ids}
+	return loggedReconciler{log: builderLog(o.controllerLogger(zap.WithClock(zapClock(clk))), name), rec: rec, ids: ids}
 }
 
 // Reconcile implements reconcile.Reconciler.
 func (l loggedReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	*l.ids++
-	log := l.log.WithValues("object", klog.KRef(req.Namespace, req.Name), "namespace", req.Namespace, "name", req.Name).
-		WithValues("reconcileID", fmt.Sprintf("00000000-0000-4000-8000-%012x", *l.ids))
+	log := l.log(&req).WithValues("reconcileID", fmt.Sprintf("00000000-0000-4000-8000-%012x", *l.ids))
 	res, err := l.rec.Reconcile(ctx, req)
 	if err != nil {
 		log.Error(err, "Reconciler error")
 	}
 	return res, err
+}
+
+// builderLog is controller-runtime's builder's LogConstructor
+// (pkg/builder/controller.go, v0.25) for a controller of ConfigMaps, the
+// demo's objects: "controller", "controllerGroup" and "controllerKind" on
+// every line, then a request's reference under its kind's key
+// ("ConfigMap", klog.KRef), "namespace" and "name". Most operators are
+// built so; a log that names the kind lets kick --from-logs find the object.
+// The demo's embedded controllers (controller.New, whose own constructor
+// logs "object" and no kind) and its Replay take it, so that every mode
+// writes what the cluster mode's builder writes.
+func builderLog(log logr.Logger, name string) func(*reconcile.Request) logr.Logger {
+	log = log.WithValues("controller", name).WithValues("controllerGroup", "", "controllerKind", "ConfigMap")
+	return func(req *reconcile.Request) logr.Logger {
+		log := log
+		if req != nil {
+			log = log.WithValues("ConfigMap", klog.KRef(req.Namespace, req.Name))
+			log = log.WithValues("namespace", req.Namespace, "name", req.Name)
+		}
+		return log
+	}
 }
 
 // zapClock is zap's clock on a Replay's fake time.

@@ -62,6 +62,11 @@ func TestControllerLog(t *testing.T) {
 			}
 			r, ok := logs.Parse(sc.Bytes(), time.Now())
 			if ok && r.What == want.What && r.Controller == want.Controller && r.Key() == want.Key() && r.Error == want.Error && !r.Terminal {
+				// controller-runtime's builder logs the kind every reconciler
+				// line: kick --from-logs reads it to find the object.
+				if r.Kind != "ConfigMap" || r.Group != "" {
+					t.Fatalf("line %d gives kind %q, group %q; want ConfigMap of the core group (controllerKind, controllerGroup): %s", n, r.Kind, r.Group, sc.Bytes())
+				}
 				return true, ""
 			}
 		}

@@ -65,3 +65,30 @@ func getKeys(t *testing.T, srv *httptest.Server, ctl string) map[string]api.Key 
 	}
 	return out
 }
+
+// TestReplayLogNamesTheKind: a Replay's log carries what controller-runtime's
+// builder adds to every reconciler line (pkg/builder/controller.go:
+// controllerGroup, controllerKind, and the object under its kind's key), as
+// the live demo's does, so that kick --from-logs finds the kind.
+func TestReplayLogNamesTheKind(t *testing.T) {
+	opts := DefaultOptions()
+	opts.Seed = 7
+	_, _, log := replayWithLog(t, opts, time.Minute)
+	n := 0
+	for _, line := range bytes.Split(log.Bytes(), []byte("\n")) {
+		r, ok := logs.Parse(line, time.Now())
+		if !ok || r.What != logs.ErrorLine {
+			continue
+		}
+		n++
+		if r.Kind != "ConfigMap" || r.Group != "" {
+			t.Fatalf("kind %q, group %q; want ConfigMap of the core group: %s", r.Kind, r.Group, line)
+		}
+		if !bytes.Contains(line, []byte(`"ConfigMap":{"name":"`+r.Name+`","namespace":"`+r.Namespace+`"}`)) {
+			t.Fatalf("no ConfigMap key with the object's reference: %s", line)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no Reconciler error line in:\n%s", log)
+	}
+}

@@ -67,13 +67,28 @@ CHANGE is one or two of:
 
   # The keys that started failing, by name
   kubectl backoff diff before.json after.json -o jsonpath='{range .changes[?(@.changes[0]=="started-failing")]}{.key}{"\n"}{end}'`,
-		Args: cobra.ExactArgs(2),
+		Args: diffArgs,
 		RunE: runE(o),
 	}
 	o.output.addFlags(cmd)
 	addMaxSnapshotSize(cmd.Flags(), &o.MaxSnapshotSize)
 	cmd.Flags().BoolVar(&o.AllowUnread, allowUnreadFlag, false, "Diff the replicas that were read when a snapshot has one it could not read (its keys are unknown: left out of the changes)")
 	return cmd
+}
+
+// diffArgs names the snapshot that is missing and how to take it, where
+// cobra's ExactArgs says "accepts 2 arg(s), received 1".
+func diffArgs(_ *cobra.Command, args []string) error {
+	const both = "diff compares two snapshots, BEFORE and AFTER"
+	switch len(args) {
+	case 2:
+		return nil
+	case 0:
+		return fmt.Errorf("%s: got neither; take each with `kubectl backoff snapshot -f FILE`, then `kubectl backoff diff BEFORE AFTER`", both)
+	case 1:
+		return fmt.Errorf("%s: got only BEFORE %s; take AFTER with `kubectl backoff snapshot -f after.json`, then `kubectl backoff diff %s after.json`", both, args[0], args[0])
+	}
+	return fmt.Errorf("%s: got %d files (%s); give the earlier first", both, len(args), strings.Join(args, " "))
 }
 
 // allowUnreadFlag accepts a snapshot with an unread replica.

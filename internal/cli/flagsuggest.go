@@ -30,6 +30,9 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 		return err
 	}
 	name, _, _ = strings.Cut(name, "=")
+	if instead, ok := insteadOf[cmd.Name()+" --"+name]; ok {
+		return fmt.Errorf("%w; %s", err, instead)
+	}
 	if elsewhere := flagElsewhere(cmd, name); elsewhere != "" {
 		return fmt.Errorf("%w; %s (see %s --help)", err, elsewhere, cmd.CommandPath())
 	}
@@ -92,6 +95,16 @@ func orWords(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// insteadOf is what to do instead of a flag a command cannot have, by what
+// the user wanted of it: forget resets a key in the controller's queue,
+// which a log cannot reach, and the retry now they wanted is kick's, the
+// one command that acts in log mode. Said first, not among every command
+// that reads a log (none of which retries anything).
+var insteadOf = map[string]string{
+	"forget --from-logs": "forget cannot work from a log: it resets a key in the controller's queue, which a log cannot reach. " +
+		"`kubectl backoff kick --from-logs LOG KEY...` retries the objects now: it touches them, so that the controller's watch reconciles them (see kubectl backoff kick --help)",
 }
 
 // habits are the flags a kubectl user's fingers give a shorthand to where

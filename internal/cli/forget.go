@@ -353,9 +353,10 @@ func (o *ForgetOptions) forgottenLine(resp *api.ForgetResponse, k api.ForgottenK
 			retried, dur(k.EarlierRetryIn.Duration), dur(k.ReleaseIn.Duration))
 	case k.ReleaseIn.Duration > 0:
 		line += ", " + retried + " in " + dur(k.ReleaseIn.Duration)
-	case resp.Requeued && o.Spread > 0:
+	case (resp.Requeued || resp.DryRun && o.Requeue) && o.Spread > 0:
 		// The first slot of a spread is now: said, so that it does
-		// not read as the one key left out of the retry.
+		// not read as the one key left out of the retry. A dry run's
+		// preview is never Requeued (nothing was): --requeue says it would be.
 		line += ", " + retried + " now"
 	}
 	return line

@@ -111,7 +111,11 @@ func TestSnapshotAndDiffRefuse(t *testing.T) {
 		{cli.NewSnapshotCommand, []string{"--addr", unreachable, "default/w1"}, `snapshot takes at most a TARGET (KIND/NAME), not "default/w1"`},
 		{cli.NewSnapshotCommand, []string{"--addr", unreachable}, "cannot connect to 127.0.0.1:1"},
 		{diffCommand, []string{notSnap, notSnap}, `BEFORE ` + notSnap + `: not a snapshot: kind is ""`},
-		{diffCommand, []string{notSnap}, "accepts 2 arg(s)"},
+		// Not cobra's "accepts 2 arg(s), received 1": which file is missing, and how to get it.
+		{diffCommand, []string{notSnap}, "diff compares two snapshots, BEFORE and AFTER: got only BEFORE " + notSnap +
+			"; take AFTER with `kubectl backoff snapshot -f after.json`, then `kubectl backoff diff " + notSnap + " after.json`"},
+		{diffCommand, nil, "diff compares two snapshots, BEFORE and AFTER: got neither; take each with `kubectl backoff snapshot -f FILE`"},
+		{diffCommand, []string{notSnap, notSnap, notSnap}, "diff compares two snapshots, BEFORE and AFTER: got 3 files"},
 		{diffCommand, []string{filepath.Join(dir, "nope.json"), notSnap}, "BEFORE: open"},
 	} {
 		err := run(tt.newCmd, genericiooptions.NewTestIOStreamsDiscard(), tt.args...)

@@ -7,7 +7,7 @@ import (
 
 // FormatDuration formats a duration as people read it, the one way `get`,
 // `describe` and the UI all print one: "250µs", "5ms", "1.3s" (tenths only
-// under 10s), "12s", "4m12s", "2h05m", "3d04h"; "0s" for none.
+// under 10s), "12s", "4m12s", "2h05m", "3d04h", "5y89d"; "0s" for none.
 //
 // It rounds to the unit it shows, and picks the unit after rounding, so
 // 9.96s reads "10s", never "10.0s", and 59.7s reads "1m00s".
@@ -20,9 +20,24 @@ func FormatDuration(d time.Duration) string {
 			return u.format(r)
 		}
 	}
-	const day = 24 * time.Hour
-	r := d.Round(time.Hour)
-	return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+	return days(d.Round(time.Hour))
+}
+
+// days is a span of a day or more, to the hour: "3d04h"; past a year, in
+// years and days as kubectl's AGE says it (apimachinery's
+// duration.HumanDuration: 365-day years, "5y89d", years alone past eight),
+// not "1914d17h". kubectl starts years at two; a year of days is already
+// more than a reader counts.
+func days(r time.Duration) string {
+	const day, year = 24 * time.Hour, 365 * 24 * time.Hour
+	switch y, dy := r/year, r%year/day; {
+	case y == 0:
+		return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+	case y >= 8 || dy == 0:
+		return fmt.Sprintf("%dy", y)
+	default:
+		return fmt.Sprintf("%dy%dd", y, dy)
+	}
 }
 
 // durationUnits are FormatDuration's units, smallest first: a duration takes
@@ -66,9 +81,7 @@ func FormatSeconds(d time.Duration) string {
 			return u.format(r)
 		}
 	}
-	const day = 24 * time.Hour
-	r := d.Truncate(time.Hour)
-	return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+	return days(d.Truncate(time.Hour))
 }
 
 // Countdown is the time left until t at now, as FormatSeconds writes it:

@@ -103,3 +103,31 @@ func TestCountdownAndAgo(t *testing.T) {
 var textNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
 func at(d time.Duration) time.Time { return textNow.Add(d) }
+
+// TestPastAYear: a span over a year is said in years and days, as
+// kubectl's AGE says it (apimachinery's duration.HumanDuration: 365-day
+// years, "5y89d"), not "1914d17h" (a five-year-old log's age).
+func TestPastAYear(t *testing.T) {
+	const day = 24 * time.Hour
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{364*day + 23*time.Hour, "364d23h"},
+		{365 * day, "1y"},
+		{400*day + 17*time.Hour, "1y35d"},
+		{1914*day + 17*time.Hour, "5y89d"},
+		{9*365*day + 3*day, "9y"}, // past eight years, kubectl gives years alone
+	} {
+		if got := text.FormatSeconds(tt.d); got != tt.want {
+			t.Errorf("FormatSeconds(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+		if got := text.FormatDuration(tt.d); got != tt.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+	now := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	if got, want := text.Ago(now.Add(-(1914*day+17*time.Hour)), now), "5y89d ago"; got != want {
+		t.Errorf("Ago of a five-year-old line = %q, want %q", got, want)
+	}
+}

@@ -171,9 +171,10 @@ func podReady(p corev1.Pod) bool {
 }
 
 func noPods(t Target, ns string, notRunning int) error {
-	where := fmt.Sprintf("in namespace %q", ns)
+	where, target := fmt.Sprintf("in namespace %q", ns), "give a TARGET such as deploy/NAME, or -A for all namespaces"
 	if ns == "" {
-		where = "in any namespace"
+		// -A was given: it is no advice.
+		where, target = "in any namespace", "give a TARGET such as deploy/NAME"
 	}
 	switch {
 	case notRunning > 0 && t.IsZero():
@@ -181,9 +182,9 @@ func noPods(t Target, ns string, notRunning int) error {
 	case notRunning > 0:
 		return fmt.Errorf("%s: %d pod(s) %s, none running", t, notRunning, where)
 	case t.IsZero():
-		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (give a TARGET such as deploy/NAME, or -A for all namespaces; "+
+		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (%s; "+
 			"for a controller without the instrument, add --from-logs to read its logs; "+
-			"for one running outside the cluster (go run), --addr 127.0.0.1:8082, its endpoint's address)", where, PortName)
+			"for one running outside the cluster (go run), --addr 127.0.0.1:8082, its endpoint's address)", where, PortName, target)
 	}
 	return fmt.Errorf("%s: no pods %s", t, where)
 }

@@ -146,3 +146,18 @@ func TestPodString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+// TestNoPodsAllNamespaces: with -A given and no instrumented pod anywhere,
+// the error does not advise -A.
+func TestNoPodsAllNamespaces(t *testing.T) {
+	_, err := cluster.Resolve(context.Background(), fake.NewClientset(), cluster.Target{}, "default", true, "")
+	if err == nil {
+		t.Fatal("Resolve in an empty cluster: no error")
+	}
+	if want := `no instrumented pods in any namespace: looked for a container port named "backoff" (give a TARGET such as deploy/NAME; `; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q\nwant it to contain %q", err, want)
+	}
+	if strings.Contains(err.Error(), "-A") {
+		t.Errorf("error %q advises -A, which was given", err)
+	}
+}

@@ -133,7 +133,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		} else {
 			parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
 		}
-		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only a change to the object can, and the growing backoff delays that change: " +
+		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only " + aChangeFixes + " can, and the growing backoff delays that change: " +
 			"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage

@@ -119,8 +119,9 @@ func errorFinding(in Input) (Finding, bool) {
 		// Read from a log, the controller is likely not the reader's own
 		// (kube-controller-manager's): advice to its authors helps no one
 		// reading; what the error names is what the reader can change.
-		const why = "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. "
-		f := Finding{Code: FindingPermanent, Message: why + "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
+		const why = "The error is permanent: retrying will not fix it, and the growing backoff delays the fix. "
+		f := Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only " + aChangeFixes + " will, and the growing backoff delays that change. " +
+			"Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
 			User: why + fixWhatItNames}
 		if k.Source == api.SourceLogs {
 			f.Message, f.User = f.User, ""
@@ -161,13 +162,19 @@ func errorFinding(in Input) (Finding, bool) {
 	looks := fmt.Sprintf("The same error on the last %d attempts over %s, with no change to the object since, looks permanent: ",
 		k.SameErrorCount, text.FormatDuration(failingFor))
 	return Finding{Code: FindingPermanent,
-		Message: looks + "if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
+		Message: looks + "if only " + aChangeFixes + " can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
 		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}, true
 }
 
 // fixWhatItNames is what a reader who runs the controller can do about a
 // permanent error: change what it names, which the next retry then reads.
 const fixWhatItNames = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
+
+// aChangeFixes is what fixes a permanent error, said to its authors the way
+// fixWhatItNames says it to a reader: one piece of advice everywhere. Not
+// "the object" alone: a missing Service it refers to is created, not edited
+// into the object.
+const aChangeFixes = "a change to the object or to what it depends on (a quota, a missing object it refers to)"
 
 // classOf is an error's class; a server that does not classify says unknown.
 func classOf(e *api.ErrorRecord) string {

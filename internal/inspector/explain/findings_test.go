@@ -63,7 +63,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (permanent): "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The error is permanent: retrying will not fix it, only a change to the object will, and the growing backoff delays that fix. Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
+				Message: "The error is permanent: retrying will not fix it, only a change to the object or to what it depends on (a quota, a missing object it refers to) will, and the growing backoff delays that change. Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name: "an unknown error failing long with no change to the object looks permanent",
 		in:   explain.Input{Controller: pqController, Key: unknownLong},
@@ -71,7 +71,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Details: []string{`Last error (unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   explain.Input{Controller: pqController, Key: unknownEdited},

@@ -132,7 +132,11 @@ func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 	cr := &countingReader{r: io.LimitReader(r, maxBytes+1)}
 	dec := json.NewDecoder(cr)
 	if err := dec.Decode(&f); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
 		switch {
+		case (errors.As(err, &syntax) || errors.As(err, &typ)) && looksLikeLog(cr.head):
+			return nil, errLog
 		case cr.n > maxBytes:
 			// Cut by the bound, not by its writer.
 			return nil, &TooLargeError{Limit: maxBytes}
@@ -144,6 +148,14 @@ func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 			return nil, fmt.Errorf("truncated: it ends after %d bytes, in the middle of its JSON (a snapshot cut short? take it again with kubectl backoff snapshot)", cr.n)
 		}
 		return nil, fmt.Errorf("not a snapshot (write one with kubectl backoff snapshot): %w", err)
+	}
+	if f.Kind != Kind && looksLikeLog(cr.head) {
+		return nil, errLog
+	}
+	if f.Kind != Kind {
+		// The first document decides: what follows one that is not a
+		// snapshot is not "a second document after the snapshot".
+		return nil, fmt.Errorf("not a snapshot: kind is %q, want %q (write one with kubectl backoff snapshot)", f.Kind, Kind)
 	}
 	end := dec.InputOffset()
 	tok, err := dec.Token()
@@ -158,8 +170,6 @@ func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 		return nil, fmt.Errorf("trailing data after the snapshot, which ends at byte %d: a file holds one snapshot and nothing else (a copy that went wrong?)", end)
 	}
 	switch {
-	case f.Kind != Kind:
-		return nil, fmt.Errorf("not a snapshot: kind is %q, want %q (write one with kubectl backoff snapshot)", f.Kind, Kind)
 	case f.FormatVersion < 1 || f.FormatVersion > FormatVersion:
 		return nil, fmt.Errorf("snapshot format version %d: this kubectl-backoff reads 1 to %d; use a newer one", f.FormatVersion, FormatVersion)
 	case f.WireAPI != api.APIVersion:
@@ -192,14 +202,22 @@ func (f *File) Keys() map[key]api.Key {
 }
 
 // countingReader counts the bytes read through it, for a truncated
-// snapshot's message.
+// snapshot's message, and keeps the first headSpan of them, to tell a log
+// given where a snapshot goes.
 type countingReader struct {
-	r io.Reader
-	n int64
+	r    io.Reader
+	n    int64
+	head []byte
 }
+
+// headSpan is how much of a file's start is kept: a log's first line.
+const headSpan = 64 << 10
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
+	if keep := min(n, headSpan-len(c.head)); keep > 0 {
+		c.head = append(c.head, p[:keep]...)
+	}
 	c.n += int64(n)
 	return n, err
 }

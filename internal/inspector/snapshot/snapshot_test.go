@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,24 @@ func groupsText(l *api.ErrorGroupList) string {
 // valid is the smallest snapshot Read takes: 92 bytes.
 const valid = `{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"2026-12-03T10:00:00Z"}`
 
+// mariadbLog is controller-runtime's zap JSON, as mariadb-operator wrote it
+// (the log reader's fixture, from the operator's issue): two lines of it.
+var mariadbLog = firstLines("../logs/testdata/heldout/135-mariadb-operator-json-reconciler-error-connection.log", 2)
+
+// klogLog is klog's text, as cloud-provider-openstack wrote it (the log
+// reader's fixture).
+var klogLog = firstLines("../logs/testdata/heldout/131-cloud-provider-openstack-klog-error-processing-service-events.log", 2)
+
+// firstLines is the first n lines of a file, or a marker that fails the test.
+func firstLines(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "missing fixture " + path
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	return strings.Join(lines[:min(n, len(lines))], "")
+}
+
 func TestReadRefuses(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"items":[]}`, `kind is ""`},
@@ -202,6 +221,13 @@ func TestReadRefuses(t *testing.T) {
 		// A zero takenAt: "taken at 0001-01-01 … 106751d23h before".
 		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","endpoints":[]}`, "no takenAt"},
 		{`{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","takenAt":"0001-01-01T00:00:00Z"}`, "no takenAt"},
+		// The first document decides: what follows something that is not a
+		// snapshot is not "a second document" after one.
+		{`{"items":[]}` + "\n" + `{"items":[]}`, `not a snapshot: kind is ""`},
+		// A log given where a snapshot goes (diff s1.json demo.log) is said a log.
+		{mariadbLog, "not a snapshot (it looks like a log: use get --from-logs)"},
+		{mariadbLog + "\n" + mariadbLog, "not a snapshot (it looks like a log: use get --from-logs)"},
+		{klogLog, "not a snapshot (it looks like a log: use get --from-logs)"},
 	} {
 		if _, err := snapshot.Read(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Read(%s): error %v, want one containing %q", tt.in, err, tt.want)
