@@ -71,6 +71,11 @@ const (
 	// unlogged and an event came later, or it waited for a worker.
 	TriggerSooner = "sooner"
 	TriggerLate   = "late"
+	// TriggerNewStreak is also read from a log without successes: the
+	// attempt starts a fresh ramp (failures whose gaps grow as the limiter's
+	// delays from a count of 1, far shorter than the running count allows),
+	// which only a Forget makes: a success not logged came before it.
+	TriggerNewStreak = "new-streak"
 )
 
 // Error classes (ErrorRecord.Class, Attempt.Class).
