@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -111,6 +113,18 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 	if k.Failures != wantN || k.Delay.Duration != wantDelay || k.State != api.StateBackoff || !k.FirstFailureAt.Equal(rampStart) {
 		t.Errorf("log mode: %d failures, delay %v (%s), %s, streak from %v; the real queue: NumRequeues %d, When %v, streak from %v\n%s",
 			k.Failures, k.Delay.Duration, k.DelaySource, k.State, k.FirstFailureAt, wantN, wantDelay, rampStart, strings.Join(lines, "\n"))
+	}
+	var said []string
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+		if strings.Contains(lr.Meaning, "a new streak from "+rampStart.UTC().Format(time.TimeOnly)+": 4 failures in a fresh ramp") {
+			said = append(said, lr.Meaning)
+		}
+	}})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	if len(said) != 1 {
+		t.Errorf("--explain-lines said the new streak %d times, want once: %q", len(said), said)
 	}
 	var marked bool
 	for _, a := range k.History {
