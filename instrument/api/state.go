@@ -45,6 +45,11 @@ const (
 	// component that chose it is not known (a limiter the log does not
 	// name). It is an estimate, never a limiter's own word.
 	SourceSpacing = "spacing"
+	// SourceStated is log mode's: a delay the failure's line states in its
+	// own words ("Retrying in 2m40s", Flux's "next try in 1m0s"), exact;
+	// Key.DelayWords quotes them. Not RequeueAfter: the log does not say
+	// which call scheduled it.
+	SourceStated = "stated"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,

@@ -42,11 +42,21 @@ func logNote(k api.Key, c *api.Controller) string {
 	const read = "Read from the controller's log: failures count from the start of the log read; "
 	switch {
 	case !k.Estimated:
-		return read + "the next retry is the one the log states (\"next try in …\"), not an estimate."
+		return read + "the next retry is the one the log states, not an estimate: " + statedText(k) + "."
 	case c != nil && c.Limiter.Description != "":
 		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
 	}
 	return read + "delays and retry times are estimates from controller-runtime's default limiter."
+}
+
+// statedText says a delay is the one the log states, quoting the log's own
+// words (escaped: they are the log's text): `the log states this delay:
+// "Retrying in 2m40s"`.
+func statedText(k api.Key) string {
+	if k.DelayWords == "" {
+		return "the log states this delay"
+	}
+	return "the log states this delay: " + strconv.QuoteToGraphic(k.DelayWords)
 }
 
 // genericNote says a key was read by the generic reader of the work-queue

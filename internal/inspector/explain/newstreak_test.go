@@ -37,3 +37,19 @@ func TestExplainNewStreak(t *testing.T) {
 		t.Errorf("TriggerText(new-streak) = %q", got)
 	}
 }
+
+// A delay a log states is quoted in the log's own words, never called a
+// RequeueAfter nor given another project's phrase.
+func TestExplainStatedDelay(t *testing.T) {
+	at := time.Date(2026, 2, 11, 5, 53, 9, 0, time.UTC)
+	k := api.Key{Controller: "service_controller", Key: "kube-system/kube-dns", State: api.StateBackoff, Failures: 1,
+		FirstFailureAt: at, NextRetryAt: at.Add(160 * time.Second), Delay: metav1.Duration{Duration: 160 * time.Second},
+		DelaySource: api.SourceStated, DelayWords: "Retrying in 2m40s", Source: api.SourceLogs,
+		LastError: &api.ErrorRecord{Message: "error getting LB", At: at, Class: api.ClassTransient}}
+	all := Explain(Input{Key: k, Controller: &api.Controller{Name: "service_controller", Active: true},
+		Source: &api.ListSource{Kind: api.SourceLogs}, Now: at.Add(time.Second)}).String()
+	if !strings.Contains(all, `the log states this delay: "Retrying in 2m40s"`) || strings.Contains(all, "RequeueAfter") ||
+		strings.Contains(all, "next try in") || strings.Contains(all, "asked for this retry itself") {
+		t.Errorf("want the log's own words, no RequeueAfter and no Flux phrase:\n%s", all)
+	}
+}

@@ -166,6 +166,9 @@ type entry struct {
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string
+	// delayWords are the words of the last failure's line that stated its
+	// delay (Record.RetryWords), while that delay stands.
+	delayWords string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
