@@ -45,7 +45,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 // the header says the log ends then and how long ago, first, instead of
 // "updated <1s ago", which read as live while the countdowns never moved;
 // the error groups say it too; and the key's detail counts its next
-// re-check from that line (Flux's "next try in 5m0s" at 10:00:10: 10:05:10,
+// retry from that line (Flux's "next try in 5m0s" at 10:00:10: 10:05:10,
 // 4m40s after 10:00:30). The same log read live says none of it.
 func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	m := logsTop(t, 120, 30)
@@ -61,7 +61,7 @@ func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 
 	m.pushView(modeDetail, view.Detail{C: m.c, Controller: "kustomization", Key: "flux-system/apps"})
 	m = send(t, m, view.DetailCmd(context.Background(), m.c.Conn.Session, nil, fixedClock, "kustomization", "flux-system/apps")())
-	if want := "Next re-check at 10:05:10 (4m40s after the log's last line)"; !strings.Contains(strings.Join(strings.Fields(screen(m)), " "), want) {
+	if want := "Next retry at 10:05:10 (4m40s after the log's last line)"; !strings.Contains(strings.Join(strings.Fields(screen(m)), " "), want) {
 		t.Errorf("detail:\n%s\nwant it to say %q", screen(m), want)
 	}
 

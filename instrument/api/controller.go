@@ -173,6 +173,10 @@ type LimiterComponent struct {
 	Burst     int             `json:"burst,omitempty"`
 	// Tokens is the bucket's current token count, read without taking one.
 	Tokens *float64 `json:"tokens,omitempty"`
+	// Estimated says the component was not read from the queue but
+	// estimated (log mode: a bucket replayed over the log's failure lines):
+	// its Tokens, and what they forecast, are estimates.
+	Estimated bool `json:"estimated,omitempty"`
 	// Type is the Go type of a limiter the instrument does not know.
 	Type string `json:"type,omitempty"`
 	// Jitter is the spread of a ComponentJitter: delays are scaled by a

@@ -45,6 +45,11 @@ const (
 	// component that chose it is not known (a limiter the log does not
 	// name). It is an estimate, never a limiter's own word.
 	SourceSpacing = "spacing"
+	// SourceStated is log mode's: a delay the failure's line states in its
+	// own words ("Retrying in 2m40s", Flux's "next try in 1m0s"), exact;
+	// Key.DelayWords quotes them. Not RequeueAfter: the log does not say
+	// which call scheduled it.
+	SourceStated = "stated"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,
@@ -71,6 +76,11 @@ const (
 	// unlogged and an event came later, or it waited for a worker.
 	TriggerSooner = "sooner"
 	TriggerLate   = "late"
+	// TriggerNewStreak is also read from a log without successes: the
+	// attempt starts a fresh ramp (failures whose gaps grow as the limiter's
+	// delays from a count of 1, far shorter than the running count allows),
+	// which only a Forget makes: a success not logged came before it.
+	TriggerNewStreak = "new-streak"
 )
 
 // Error classes (ErrorRecord.Class, Attempt.Class).

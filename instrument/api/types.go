@@ -51,8 +51,11 @@ type Key struct {
 	// LogLine is, for a key read from a log by the generic reader of the
 	// work-queue idiom (no dialect names its controller's words), the line
 	// its last failure was read from, so that a user sees what was read.
-	LogLine string    `json:"logLine,omitempty"`
-	History []Attempt `json:"history,omitempty"`
+	LogLine string `json:"logLine,omitempty"`
+	// DelayWords is, for DelaySource SourceStated, the log's own words that
+	// stated the delay ("Retrying in 2m40s").
+	DelayWords string    `json:"delayWords,omitempty"`
+	History    []Attempt `json:"history,omitempty"`
 }
 
 // Reset is a reset of a key's failure count that was not a success.

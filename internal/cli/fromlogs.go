@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -352,7 +353,13 @@ func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
 	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
 	switch {
 	case !k.Estimated:
-		fmt.Fprintln(w, "  The next retry is stated by the log (\"next try in …\"): exact, not estimated.")
+		// In the log's own words (escaped: the log's text), not a phrase of
+		// another project's.
+		if k.DelayWords != "" {
+			fmt.Fprintf(w, "  The next retry is stated by the log (%s): exact, not estimated.\n", strconv.QuoteToGraphic(k.DelayWords))
+		} else {
+			fmt.Fprintln(w, "  The next retry is stated by the log: exact, not estimated.")
+		}
 	case k.DelaySource == api.SourceBucket:
 		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
 	case k.DelaySource == api.SourceSpacing:

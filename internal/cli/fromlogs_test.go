@@ -301,7 +301,7 @@ func TestGetFromLogsSaysWhatItRead(t *testing.T) {
 		t.Fatalf("keys = %+v, want the two Kustomizations", list.Items)
 	}
 	for _, k := range list.Items {
-		if k.Estimated || k.Delay.Duration != 30*time.Minute || k.DelaySource != api.SourceRequeueAfter || k.State != api.StateBackoff {
+		if k.Estimated || k.Delay.Duration != 30*time.Minute || k.DelaySource != api.SourceStated || k.State != api.StateBackoff {
 			t.Errorf("%s: estimated %v, delay %v from %q, %s; want the stated 30m0s, exact, backoff", k.Key.Key, k.Estimated, k.Delay.Duration, k.DelaySource, k.State)
 		}
 	}

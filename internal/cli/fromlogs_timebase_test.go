@@ -63,7 +63,7 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 	}
 	// Its failure at 05:56:07 stated "next try in 30m0s": 06:26:07, 30m
 	// after the line, which is the log's last.
-	if want := "Next re-check at 06:26:07 (30m00s after the log's last line)"; !strings.Contains(out.String(), want) {
+	if want := "Next retry at 06:26:07 (30m00s after the log's last line)"; !strings.Contains(out.String(), want) {
 		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
 	}
 	if strings.Contains(out.String(), "(in 30m") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -11,6 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // The kind of the objects behind kick's keys: --kind, or each key's
@@ -62,6 +64,13 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 			}
 			if c = ov.Controller(name); c == nil {
 				return nil, fmt.Errorf("key %q: controller %q is not among %s", key, name, controllerNames(ov))
+			}
+		}
+		if ov.Source.Logged() {
+			// A log names every key it read: one it never names is a typo
+			// or another log's, whatever the cluster holds.
+			if err := inLog(ctx, s, c.Name, key); err != nil {
+				return nil, err
 			}
 		}
 		gk, err := kindOf(ctx, k, ov, c, key)
@@ -127,3 +136,28 @@ func kindFlags(kinds []schema.GroupKind) string {
 	}
 	return orWords(s)
 }
+
+// inLog says key is not in the log read by s when controller's keys do not
+// have it, naming some that are and how to list them all.
+func inLog(ctx context.Context, s *inspector.Session, controller, key string) error {
+	_, err := s.Key(ctx, controller, key)
+	if ae, ok := errors.AsType[*inspector.APIError](err); !ok || ae.Code != http.StatusNotFound {
+		return nil // found, or not known: kick's own steps say what fails
+	}
+	msg := fmt.Sprintf("key %q is not in the log: no line of controller %s names it", key, controller)
+	if l, err := s.Keys(ctx, inspector.KeyQuery{Controller: controller, Sort: api.SortKey, Limit: maxNamedKeys + 1}); err == nil && len(l.Items) > 0 {
+		names := make([]string, 0, maxNamedKeys)
+		for _, k := range l.Items[:min(len(l.Items), maxNamedKeys)] {
+			names = append(names, text.Printable(k.Key.Key))
+		}
+		more := ""
+		if len(l.Items) > maxNamedKeys {
+			more = ", …"
+		}
+		msg += fmt.Sprintf(" (its keys: %s%s)", strings.Join(names, ", "), more)
+	}
+	return errors.New(msg + "; list the log's keys with: kubectl backoff get --from-logs LOG")
+}
+
+// maxNamedKeys bounds the keys inLog names: a hint, not a listing.
+const maxNamedKeys = 3

@@ -30,6 +30,8 @@ type bucketForecast struct {
 	tokens float64
 	// wait is what a failure waits on the bucket now: 0 while it holds a token.
 	wait time.Duration
+	// estimated says the tokens were estimated (log mode), not read.
+	estimated bool
 }
 
 // forecastBucket reads c's token bucket; ok is false when c has none or it
@@ -44,7 +46,7 @@ func readBucket(bk *api.LimiterComponent) (bucketForecast, bool) {
 	if bk == nil || bk.Tokens == nil || bk.QPS <= 0 {
 		return bucketForecast{}, false
 	}
-	f := bucketForecast{qps: bk.QPS, burst: bk.Burst, tokens: *bk.Tokens}
+	f := bucketForecast{qps: bk.QPS, burst: bk.Burst, tokens: *bk.Tokens, estimated: bk.Estimated}
 	if f.tokens < 1 {
 		f.wait = time.Duration((1 - f.tokens) / f.qps * float64(time.Second))
 	}
@@ -80,6 +82,15 @@ func (f bucketForecast) emptyText() string {
 // Owed tokens are not retries: every When takes one, even for a key
 // already waiting.
 func (f bucketForecast) level() string {
+	if f.estimated {
+		// Replayed over a log's failure lines, not read from the queue.
+		return f.tokensLevel() + " (estimated)"
+	}
+	return f.tokensLevel()
+}
+
+// tokensLevel is level without its estimate mark.
+func (f bucketForecast) tokensLevel() string {
 	if tenths := math.Round(-f.tokens * 10); tenths >= 1 {
 		if tenths >= 100 {
 			tenths = math.Round(tenths/10) * 10

@@ -172,7 +172,11 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		parts = append(parts, fmt.Sprintf("%s more failed for good (not retried until their objects change)", text.Thousands(failed)))
 	}
 	if bk := component(&c, api.SourceBucket); bk != nil && bk.Tokens != nil && *bk.Tokens < 1 {
-		parts = append(parts, fmt.Sprintf("the token bucket is empty: retries throttled to %g/s", bk.QPS))
+		est := ""
+		if bk.Estimated {
+			est = " (estimated)" // replayed over a log's failure lines
+		}
+		parts = append(parts, fmt.Sprintf("the token bucket is empty%s: retries throttled to %g/s", est, bk.QPS))
 	}
 	// In an outage the question is when the next retries hit the dependency.
 	if n, at := forecastPeak(c.Forecast); d.Situation == SituationOutage && n > 1 {

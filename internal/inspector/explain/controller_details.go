@@ -88,6 +88,9 @@ func limiterText(l api.Limiter) string {
 			s += "; " + f.emptyText() // as the bucket-empty finding says it
 		} else {
 			s += fmt.Sprintf("; bucket holds %.1f of %d tokens", max(*p.Tokens, 0), p.Burst)
+			if p.Estimated {
+				s += " (estimated)"
+			}
 		}
 	}
 	return strings.TrimPrefix(s, "; ")

@@ -168,8 +168,10 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	case api.SourceSpread:
 		b.WriteString("released by a bulk retry spread over time")
 	case api.SourceRequeueAfter:
-		// Only a log says this of a failure: Flux's "next try in 1m0s".
-		b.WriteString("the controller asked for this retry itself (RequeueAfter), as its log states")
+		b.WriteString("the controller asked for this retry itself (RequeueAfter)")
+	case api.SourceStated:
+		// A log's failure line that states its delay: the words are its own.
+		b.WriteString(statedText(k))
 	case api.SourceSpacing:
 		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
 	default:
@@ -177,7 +179,7 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	}
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, src, now))
-	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter {
+	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter && k.DelaySource != api.SourceStated {
 		if w := nextWait(c, k.Failures); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
 		}

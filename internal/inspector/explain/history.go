@@ -41,6 +41,8 @@ func TriggerText(a api.Attempt, prev *api.Attempt) string {
 		return "forget" + byText(a.By, a.Reason)
 	case api.TriggerSooner: // read off a log without successes: inferred
 		return "sooner than the retry" + afterText(prev) + ": an event, or a success not logged"
+	case api.TriggerNewStreak: // read off a log without successes: inferred
+		return "a new streak: a fresh ramp, so a success not logged came before it"
 	case api.TriggerLate:
 		return "later than the retry" + afterText(prev) + ": a success not logged, then an event; or no free worker"
 	}

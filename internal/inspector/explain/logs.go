@@ -42,11 +42,21 @@ func logNote(k api.Key, c *api.Controller) string {
 	const read = "Read from the controller's log: failures count from the start of the log read; "
 	switch {
 	case !k.Estimated:
-		return read + "the next retry is the one the log states (\"next try in …\"), not an estimate."
+		return read + "the next retry is the one the log states, not an estimate: " + statedText(k) + "."
 	case c != nil && c.Limiter.Description != "":
 		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
 	}
 	return read + "delays and retry times are estimates from controller-runtime's default limiter."
+}
+
+// statedText says a delay is the one the log states, quoting the log's own
+// words (escaped: they are the log's text): `the log states this delay:
+// "Retrying in 2m40s"`.
+func statedText(k api.Key) string {
+	if k.DelayWords == "" {
+		return "the log states this delay"
+	}
+	return "the log states this delay: " + strconv.QuoteToGraphic(k.DelayWords)
 }
 
 // genericNote says a key was read by the generic reader of the work-queue
@@ -114,6 +124,9 @@ func unloggedNote(k api.Key, src *api.ListSource) string {
 	if !unlogged(k, src) || k.Failures < 2 {
 		return "" // one failure is no streak: nothing is said of one
 	}
+	if s := newStreakNote(k); s != "" {
+		return s + " " + verboseRemedy(src)
+	}
 	why := "Successes are not in this log"
 	if successesHow(src) != "" {
 		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
@@ -162,4 +175,19 @@ func verboseRemedy(src *api.ListSource) string {
 		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
 	}
 	return "To see its successes, instrument it."
+}
+
+// newStreakNote says that log mode restarted the key's streak at a fresh
+// ramp (api.TriggerNewStreak on the streak's first attempt): "A new streak
+// from 10:10:03: 13 failures in a fresh ramp, so a success in between was
+// not logged." Empty when the streak was not restarted so.
+func newStreakNote(k api.Key) string {
+	for _, a := range k.History {
+		if a.Trigger == api.TriggerNewStreak && a.At.Equal(k.FirstFailureAt) {
+			return fmt.Sprintf("A new streak from %s: %s in a fresh ramp (gaps growing as the limiter's delays from a count of 1, far shorter than the earlier count allows), "+
+				"so a success in between was not logged; the count and delay are this streak's.",
+				text.TimeOfDay(a.At), text.Plural(k.Failures, "failure"))
+		}
+	}
+	return ""
 }

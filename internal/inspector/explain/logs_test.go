@@ -84,10 +84,10 @@ func TestExplainStatedRetryFromLogs(t *testing.T) {
 		Limiter: api.Limiter{Components: []api.LimiterComponent{{Name: api.SourceItemExponential,
 			BaseDelay: metav1.Duration{Duration: 5 * time.Millisecond}, MaxDelay: metav1.Duration{Duration: 1000 * time.Second}}}}}
 	k := api.Key{Controller: "kustomization", Key: "flux-system/apps", State: api.StateBackoff, Failures: 1,
-		NextRetryAt: at.Add(time.Minute), Delay: metav1.Duration{Duration: time.Minute}, DelaySource: api.SourceRequeueAfter,
-		LastError: &api.ErrorRecord{Message: "kustomize build failed", At: at}, Source: api.SourceLogs}
+		NextRetryAt: at.Add(time.Minute), Delay: metav1.Duration{Duration: time.Minute}, DelaySource: api.SourceStated,
+		DelayWords: "next try in 1m0s", LastError: &api.ErrorRecord{Message: "kustomize build failed", At: at}, Source: api.SourceLogs}
 	d := Explain(Input{Key: k, Controller: c, Now: at.Add(time.Second)})
-	if want := "the controller asked for this retry itself (RequeueAfter), as its log states"; !strings.Contains(d.Summary, want) || strings.Contains(d.Summary, "if it fails again") {
+	if want := `the log states this delay: "next try in 1m0s". Next retry at`; !strings.Contains(d.Summary, want) || strings.Contains(d.Summary, "if it fails again") {
 		t.Errorf("summary = %q, want it to say %q and no exponential's next delay", d.Summary, want)
 	}
 	if want := "the next retry is the one the log states"; !slices.ContainsFunc(d.Details, func(s string) bool { return strings.Contains(s, want) }) {

@@ -41,7 +41,7 @@ func (d *Dialect) read(msg string, f *fields, fm format) (Record, bool) {
 				if r.What == RequeueAfterLine {
 					r.RequeueAfter = dur
 				} else {
-					r.RetryIn = dur
+					r.RetryIn, r.RetryWords = dur, statedWordsOf(msg, s)
 				}
 			}
 		case msg == l.Text || l.Prefix && strings.HasPrefix(msg, l.Text):

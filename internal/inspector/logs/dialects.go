@@ -153,7 +153,7 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 			return Record{}, false
 		}
 		if r.What == ErrorLine {
-			r.RetryIn = d
+			r.RetryIn, r.RetryWords = d, statedWords(msg, len(msg))
 		} else {
 			r.RequeueAfter = d
 		}

@@ -111,8 +111,9 @@ func (e *entry) pending(at time.Time) time.Time {
 // pending).
 func (e *entry) backedOff(r Record, x estimate, withBucket bool, earlier time.Time) {
 	e.est, e.stated, e.failAt, e.earlier = x, r.RetryIn > 0, r.At, earlier
+	e.delayWords = ""
 	if e.stated {
-		e.delay, e.delaySource = r.RetryIn, api.SourceRequeueAfter
+		e.delay, e.delaySource, e.delayWords = r.RetryIn, api.SourceStated, r.RetryWords
 	} else {
 		e.delay, e.delaySource = x.delay(withBucket)
 	}
@@ -380,6 +381,9 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		// A retry the log stated (Flux's "next try in") is exact.
 		Estimated:    !(e.stated && e.state == api.StateBackoff),
 		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),
+	}
+	if k.DelaySource == api.SourceStated {
+		k.DelayWords = e.delayWords
 	}
 	if e.lastErr != nil {
 		le := *e.lastErr

@@ -47,6 +47,22 @@ type estimate struct {
 	// the key is retried on a fixed period (a capped limiter, a requeue a
 	// controller times itself), not on a doubling delay.
 	steady bool
+	// expected is the per-item exponential's delay the spacing was
+	// expected to be (the previous failure's exp).
+	expected time.Duration
+}
+
+// onRamp says a failure's spacing was the per-item exponential's own delay
+// below its cap (give or take a tenth, and the stamps' second when they
+// have no fractions): the key was on its doubling ramp, so a next spacing
+// as long is an event that came sooner than the doubled retry, not a
+// period. 5.12s then 5s (whole seconds: 5s, 5s) is a ramp and an event.
+func (x estimate) onRamp(l Limiter, coarse time.Duration) bool {
+	if x.expected <= 0 || x.spacing <= 0 || x.expected >= l.MaxDelay {
+		return false
+	}
+	diff := max(x.spacing, x.expected) - min(x.spacing, x.expected)
+	return diff <= coarse+x.expected/10
 }
 
 // steady says two successive spacings of a key's failures are one period:
@@ -146,7 +162,7 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 	return api.Limiter{
 		Description: fmt.Sprintf("max of item-exponential %v..%v and bucket %g qps, burst %d (%s; estimated from logs)",
 			l.BaseDelay, l.MaxDelay, g.sim.b.QPS, g.sim.b.Burst, why),
-		Components: []api.LimiterComponent{exp, {Name: api.SourceBucket, QPS: g.sim.b.QPS, Burst: g.sim.b.Burst, Tokens: &tokens}},
+		Components: []api.LimiterComponent{exp, {Name: api.SourceBucket, QPS: g.sim.b.QPS, Burst: g.sim.b.Burst, Tokens: &tokens, Estimated: true}},
 	}
 }
 
@@ -155,8 +171,9 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 // from its bucket, whichever limiter runs; and, when it is e's retry, a
 // vote on which limiter that is (which may re-read the controller's keys).
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
-	x := estimate{exp: c.perItem(s.opts.Limiter).Delay(e.failures + 1), spacing: e.spacing(r.At)}
-	x.steady = steady(e.est.spacing, x.spacing)
+	l := c.perItem(s.opts.Limiter)
+	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp}
+	x.steady = steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At))
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}

@@ -154,6 +154,9 @@ func TestStoreClientGoQueue(t *testing.T) {
 	if len(l.Components) != 2 || l.Components[1].QPS != 10 || l.Components[1].Burst != 100 || !strings.Contains(l.Description, "DefaultControllerRateLimiter") {
 		t.Errorf("limiter %+v; want client-go's DefaultControllerRateLimiter", l)
 	}
+	if len(l.Components) == 2 && !l.Components[1].Estimated {
+		t.Errorf("bucket %+v not marked estimated: its tokens are replayed over the log, not read", l.Components[1])
+	}
 }
 
 // TestStoreKeySpacing: a key failing every 10s, whatever limiter chose it,

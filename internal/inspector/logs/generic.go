@@ -192,9 +192,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
 		r.Retries = n + 1
 	}
-	if m := retryIn.FindStringSubmatch(msg); m != nil && drop == nil {
-		if d, err := time.ParseDuration(m[1]); err == nil && d > 0 {
-			r.RetryIn = d
+	if m := retryIn.FindStringSubmatchIndex(msg); m != nil && drop == nil {
+		if d, err := time.ParseDuration(msg[m[2]:m[3]]); err == nil && d > 0 {
+			r.RetryIn, r.RetryWords = d, msg[m[0]:m[1]]
 		}
 	}
 	if r.Name == "" {

@@ -73,6 +73,9 @@ type Record struct {
 	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
 	// retry time is then At+RetryIn, exact. Zero when it must be estimated.
 	RetryIn time.Duration
+	// RetryWords are the line's own words that state RetryIn ("Retrying in
+	// 2m40s"), quoted by describe: see statedWords.
+	RetryWords string
 	// Retries is the retry count the line states (Istio's "retrying
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.

@@ -176,6 +176,12 @@ func (s *Store) applyRecord(r Record, line int, implausible bool) {
 	if s.opts.ExplainLines != nil {
 		lr := reading(r)
 		lr.Line, lr.Implausible = line, implausible
+		s.mu.Lock()
+		if s.streakNote != "" {
+			lr.Meaning += "; " + s.streakNote
+			s.streakNote = ""
+		}
+		s.mu.Unlock()
 		s.explain(lr)
 	}
 }

@@ -124,6 +124,13 @@ func startReal(t testing.TB, f loggerFormat, verbose, forBuilder bool, st step) 
 // default since v0.23) or, priority false, the classic rate-limited queue.
 func startRealQueue(t testing.TB, f loggerFormat, verbose, forBuilder, priority bool, st step) *realController {
 	t.Helper()
+	return startRealWith(t, f, verbose, forBuilder, priority, st, nil)
+}
+
+// startRealWith is startRealQueue with the controller's options changed by
+// with (nil: as they are), before the controller is made.
+func startRealWith(t testing.TB, f loggerFormat, verbose, forBuilder, priority bool, st step, with func(*controller.TypedOptions[reconcile.Request])) *realController {
+	t.Helper()
 	rc := &realController{t: t, events: make(chan event.GenericEvent), buf: &logBuffer{}, calls: map[string]int{}}
 	log := f.new(rc.buf, verbose)
 	opts := controller.TypedOptions[reconcile.Request]{
@@ -140,6 +147,9 @@ func startRealQueue(t testing.TB, f loggerFormat, verbose, forBuilder, priority 
 	}
 	if forBuilder {
 		opts.LogConstructor = builderLogConstructor(t, log)
+	}
+	if with != nil {
+		with(&opts)
 	}
 	c, err := controller.NewTypedUnmanaged("widget", opts)
 	if err != nil {

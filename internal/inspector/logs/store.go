@@ -86,6 +86,9 @@ type Store struct {
 	// mergedInto maps a line counted on another to that line (attempt.go).
 	explainQ   []LineReading
 	mergedInto map[int]int
+	// streakNote is what the last failure applied said of a fresh ramp
+	// (freshramp.go), for its line's --explain-lines reading.
+	streakNote string
 	// applied, when set (tests), sees each record as it is applied.
 	applied     func(Record)
 	controllers map[string]*controllerInfo
@@ -163,6 +166,9 @@ type entry struct {
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string
+	// delayWords are the words of the last failure's line that stated its
+	// delay (Record.RetryWords), while that delay stands.
+	delayWords string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
@@ -186,6 +192,8 @@ type entry struct {
 	// (by releasedBy, for releasedWhy).
 	lastReset  *api.Reset
 	countReset bool // a forget reset the count within the streak
+	// ramp is the run of failures a fresh ramp may be (freshramp.go).
+	ramp ramp
 	// unlogged says the log read so far shows no success (no V(5) line):
 	// why an attempt ran is inferred (see inferred); endedUnlogged that
 	// endInferred has just ended the streak.
@@ -304,6 +312,9 @@ func (s *Store) applyLocked(r Record) {
 				e.failures = r.Retries - 1
 			case !s.verbose:
 				e.endInferred(r.At)
+				if e.freshRamp(r.At, c.perItem(s.opts.Limiter)) {
+					s.streakNote = rampNote(e.firstFailure, e.failures+1)
+				}
 			}
 			x := s.retryLocked(c, e, r)
 			e.failed(r, x, c.limiter.bucket())

@@ -84,11 +84,16 @@ func briefLimiter(c *api.Controller) string {
 	return strings.Join(parts, "+")
 }
 
-// bucketTokens is "87.3/100", the bucket's tokens now, or "" with no bucket.
+// bucketTokens is "87/100", the bucket's tokens now, or "" with no bucket;
+// "87/100*" when they are estimated (log mode), as "*" marks a key.
 func bucketTokens(c *api.Controller) string {
 	for _, comp := range c.Limiter.Components {
 		if comp.Name == api.SourceBucket && comp.Tokens != nil {
-			return fmt.Sprintf("%.0f/%d", max(*comp.Tokens, 0), comp.Burst)
+			s := fmt.Sprintf("%.0f/%d", max(*comp.Tokens, 0), comp.Burst)
+			if comp.Estimated {
+				s += "*"
+			}
+			return s
 		}
 	}
 	return ""

@@ -1,0 +1,138 @@
+package logs
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// recordingLimiter is the limiter controller-runtime would give the queue,
+// recording the delay its last When chose per key: what the real queue
+// waits, read from the queue itself.
+type recordingLimiter struct {
+	workqueue.TypedRateLimiter[reconcile.Request]
+	mu   sync.Mutex
+	last map[reconcile.Request]time.Duration
+}
+
+func (l *recordingLimiter) When(r reconcile.Request) time.Duration {
+	d := l.TypedRateLimiter.When(r)
+	l.mu.Lock()
+	l.last[r] = d
+	l.mu.Unlock()
+	return d
+}
+
+func (l *recordingLimiter) lastWhen(r reconcile.Request) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last[r]
+}
+
+// freshRampSteps: default/c1 fails 11 times (its count reaches 11), then
+// succeeds on its retry (Forget: not logged at the default level), then,
+// on the next event, fails 5 times in a fresh ramp; the 6th reconcile
+// waits until the test ends, so the queue's count stays at 5.
+const (
+	firstStreak, secondStreak = 11, 5
+)
+
+// TestFreshRampRestartsStreak: a key that succeeded, unlogged, and failed
+// again is read as the real queue counts it. Without the fresh ramp rule
+// log mode ran the two streaks into one (16 failures, a 5m27s delay) where
+// the queue counts 5 and waits 80ms. Both queues; whole-second and
+// fractional timestamps.
+func TestFreshRampRestartsStreak(t *testing.T) {
+	for _, priority := range []bool{true, false} {
+		for _, f := range []loggerFormat{formats[0], formats[1]} { // rfc3339 (whole seconds), epoch
+			name := f.name + "/classic"
+			if priority {
+				name = f.name + "/priority"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				freshRamp(t, f, priority)
+			})
+		}
+	}
+}
+
+func freshRamp(t *testing.T, f loggerFormat, priority bool) {
+	release := make(chan struct{})
+	lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{}}
+	if priority { // controller-runtime's defaults (controller.NewTypedUnmanaged)
+		lim.TypedRateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)
+	} else {
+		lim.TypedRateLimiter = workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+	}
+	rc := startRealWith(t, f, false, false, priority, func(_ string, n int) (reconcile.Result, error) {
+		switch {
+		case n <= firstStreak:
+			return reconcile.Result{}, errRefused
+		case n == firstStreak+1:
+			return reconcile.Result{}, nil
+		case n <= firstStreak+1+secondStreak:
+			return reconcile.Result{}, errRefused
+		}
+		<-release
+		return reconcile.Result{}, nil
+	}, func(o *controller.TypedOptions[reconcile.Request]) { o.RateLimiter = lim })
+	t.Cleanup(func() { close(release) })
+	rc.send("default/c1")
+	rc.waitCalls(firstStreak + 1)
+	rc.send("default/c1")
+	rc.waitCalls(firstStreak + 1 + secondStreak + 1)
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "c1"}}
+	wantN, wantDelay := lim.NumRequeues(req), lim.lastWhen(req)
+	if wantN != secondStreak {
+		t.Fatalf("the real queue counts %d failures; the scenario wants %d", wantN, secondStreak)
+	}
+	lines := rc.buf.lines()
+	if got := countLines(lines, msgError); got != firstStreak+secondStreak {
+		t.Fatalf("%d error lines, want %d", got, firstStreak+secondStreak)
+	}
+	var rampStart time.Time
+	for i, n := 0, 0; i < len(lines); i++ {
+		if r, ok := Parse([]byte(lines[i]), time.Now()); ok && r.What == ErrorLine {
+			if n++; n == firstStreak+1 {
+				rampStart = r.At
+			}
+		}
+	}
+	k := keyDetail(t, readLog(t, time.Now(), lines...), "widget", "default/c1")
+	if k.Failures != wantN || k.Delay.Duration != wantDelay || k.State != api.StateBackoff || !k.FirstFailureAt.Equal(rampStart) {
+		t.Errorf("log mode: %d failures, delay %v (%s), %s, streak from %v; the real queue: NumRequeues %d, When %v, streak from %v\n%s",
+			k.Failures, k.Delay.Duration, k.DelaySource, k.State, k.FirstFailureAt, wantN, wantDelay, rampStart, strings.Join(lines, "\n"))
+	}
+	var said []string
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+		if strings.Contains(lr.Meaning, "a new streak from "+rampStart.UTC().Format(time.TimeOnly)+": 4 failures in a fresh ramp") {
+			said = append(said, lr.Meaning)
+		}
+	}})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	if len(said) != 1 {
+		t.Errorf("--explain-lines said the new streak %d times, want once: %q", len(said), said)
+	}
+	var marked bool
+	for _, a := range k.History {
+		if a.Trigger == api.TriggerNewStreak && a.At.Equal(rampStart) {
+			marked = true
+		}
+	}
+	if !marked {
+		t.Errorf("no attempt at %v marked %q in the history: %+v", rampStart, api.TriggerNewStreak, k.History)
+	}
+}

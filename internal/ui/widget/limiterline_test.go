@@ -1,0 +1,22 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// A bucket's tokens estimated from a log carry "*", as an estimated key does.
+func TestLimiterLineMarksEstimatedTokens(t *testing.T) {
+	tok := 93.0
+	c := api.Controller{Name: "cattle", Limiter: api.Limiter{Description: "…", Components: []api.LimiterComponent{
+		{Name: api.SourceItemExponential}, {Name: api.SourceBucket, QPS: 10, Burst: 100, Tokens: &tok, Estimated: true}}}}
+	if got := briefLimiter(&c); !strings.Contains(got, "bucket 93/100*") {
+		t.Errorf("brief %q; want the tokens marked estimated: bucket 93/100*", got)
+	}
+	c.Limiter.Components[1].Estimated = false
+	if got := briefLimiter(&c); !strings.Contains(got, "bucket 93/100") || strings.Contains(got, "*") {
+		t.Errorf("brief %q; want bucket 93/100 unmarked when read from the queue", got)
+	}
+}
