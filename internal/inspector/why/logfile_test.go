@@ -47,14 +47,19 @@ func configMapC1() *unstructured.Unstructured {
 // TestAskFromLogOneVerdict: the log says the operator is failing on w/c1;
 // the answer says that, not "nothing has reconciled this object" beside it
 // (issue 41's newcomer, item 2) — with --controller-log naming the log's
-// controller too.
+// controller too. Counted by reading the log: 13 failures from 10:09:31 to
+// 10:09:52, then a fresh ramp from 10:10:03 (eight in its first second,
+// then 1 s, 3 s, 5 s, 10 s, 21 s, 41 s apart: the count was reset by a
+// success the log does not show) and a last one at 10:11:46: 16 failures
+// in the streak the queue counts.
 func TestAskFromLogOneVerdict(t *testing.T) {
+	logEnd := time.Date(2026, 12, 6, 10, 12, 30, 0, time.UTC) // just after the log's last line
 	for _, name := range []string{"", "configmap"} {
-		a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, FromLog: configMapOperatorLog(t, name), Now: func() time.Time { return now }}
+		a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, FromLog: configMapOperatorLog(t, name), Now: func() time.Time { return logEnd }}
 		ans := a.Ask(context.Background(), configMapC1(), "configmaps")
 		all := ans.Summary + "\n" + strings.Join(ans.Next, "\n") + "\n" + ans.Controller.How
-		if !strings.HasPrefix(ans.Summary, `InProgress: controller "configmap" is failing on it: 29 failures logged`) {
-			t.Errorf("--controller-log %q: summary %q; want InProgress, the controller failing on it (29 failures)", name, ans.Summary)
+		if !strings.HasPrefix(ans.Summary, `InProgress: controller "configmap" is failing on it: 16 failures logged since 10:10:03`) {
+			t.Errorf("--controller-log %q: summary %q; want InProgress, the controller failing on it (16 failures since the fresh ramp)", name, ans.Summary)
 		}
 		for _, bad := range []string{"nothing has reconciled", "no controller has written", "no controller was found"} {
 			if strings.Contains(all, bad) {
