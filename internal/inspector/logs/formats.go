@@ -51,10 +51,25 @@ func cutString(line []byte, i, stop int, f *fields) bool {
 	if _, closed := skipString(line, stop); closed {
 		return false // malformed elsewhere, not cut
 	}
-	colon := bytes.LastIndexByte(line[i:stop], ':') + i
-	keyEnd := bytes.LastIndexByte(line[i:colon], '"') + i
-	keyStart := bytes.LastIndexByte(line[i:keyEnd], '"') + i
-	if keyStart < i || keyEnd <= keyStart || len(bytes.TrimSpace(line[keyEnd+1:colon])) > 0 {
+	// The member's name before the cut value: "NAME" : "… — each search
+	// checked before the next slices by it (a line with no colon, or no
+	// quoted name, before the value is no member: not cut, malformed).
+	colon := bytes.LastIndexByte(line[i:stop], ':')
+	if colon < 0 {
+		return false
+	}
+	colon += i
+	keyEnd := bytes.LastIndexByte(line[i:colon], '"')
+	if keyEnd < 0 {
+		return false
+	}
+	keyEnd += i
+	keyStart := bytes.LastIndexByte(line[i:keyEnd], '"')
+	if keyStart < 0 {
+		return false
+	}
+	keyStart += i
+	if len(bytes.TrimSpace(line[keyEnd+1:colon])) > 0 {
 		return false
 	}
 	switch key := line[keyStart+1 : keyEnd]; string(key) {

@@ -219,6 +219,10 @@ func FuzzParse(f *testing.F) {
 		`Jul 26 12:42:27 host kube-controller-manager[1]: E0726 12:42:27.615754   1 deployment_controller.go:400] Error syncing deployment default/a: boom`,
 		`pod-1 manager 2024-01-01T00:00:00Z stderr F E0720 01:25:02.269265       1 operator.go:526] Sync "monitoring/k8s" failed: x`,
 		`E0804 06:17:42.597049       1 controller.go:321] error syncing '{ns/x add}': y, requeuing`,
+		// Objects cut inside a string, and malformed ones with no member
+		// before the open value (the gzip fuzz target's panic, in cutString).
+		`{"level":"error","msg":"Reconciler error","controller":"c","namespace":"d","name":"n","error":"cut here`,
+		`{"`, `{"a`, `{" "x`, `{:"x`, `{"k" x:"y`, `{x"`, `{"k":1 "v`,
 	} {
 		f.Add(s)
 	}
