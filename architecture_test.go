@@ -33,6 +33,7 @@ var floors = []struct {
 	{"internal/inspector/kick", nil},
 	{"internal/inspector/cluster", nil},
 	{"internal/inspector/cluster/clustertest", nil},                            // a port-forward API server for tests: links testing
+	{"internal/inspector/fleet/fleettest", nil},                                // the Grafana dashboard as the fleet's tests read it: links testing
 	{"internal/inspector/fleet", []string{"instrument/api", "internal/query"}}, // the fleet through Prometheus' HTTP API: no client library
 	{"internal/inspector/explain", []string{"internal/text", "instrument/api", "internal/inspector/objstatus"}},
 	{"inspector", []string{"instrument/api", "internal/inspector/cluster", "internal/query"}}, // the v1 client: no explain

@@ -1,41 +1,22 @@
 package config
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet/fleettest"
 )
 
 // dashboardFile is the Grafana dashboard over the probes' series.
 const dashboardFile = "grafana/kubectl-backoff-fleet.json"
-
-// dashboard is what the test reads of a Grafana dashboard.
-type dashboard struct {
-	Title  string `json:"title"`
-	Panels []struct {
-		Title   string `json:"title"`
-		Targets []struct {
-			Expr string `json:"expr"`
-		} `json:"targets"`
-	} `json:"panels"`
-}
 
 // TestDashboardQueriesAreTheFleetViews: every panel's query is one the
 // fleet view runs (fleet.Queries, with the default cluster label), so the
 // dashboard and `kubectl backoff fleet` cannot tell two stories; the
 // end-to-end fleet test runs each against a real Prometheus.
 func TestDashboardQueriesAreTheFleetViews(t *testing.T) {
-	raw, err := os.ReadFile(dashboardFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d dashboard
-	if err := json.Unmarshal(raw, &d); err != nil {
-		t.Fatalf("%s: %v", dashboardFile, err)
-	}
+	d := fleettest.ReadDashboard(t, dashboardFile)
 	var ours []string
 	for _, p := range fleet.Queries("cluster") {
 		ours = append(ours, p.Query)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet/fleettest"
 )
 
 // runCLI runs kubectl-backoff with args and returns its stdout.
@@ -165,19 +165,7 @@ func TestFleetThroughARealPrometheus(t *testing.T) {
 		})
 	}
 	// Every panel of the Grafana dashboard answers from this Prometheus.
-	raw, err := os.ReadFile("../../config/grafana/kubectl-backoff-fleet.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dash struct {
-		Panels []struct {
-			Title   string
-			Targets []struct{ Expr string }
-		}
-	}
-	if err := json.Unmarshal(raw, &dash); err != nil {
-		t.Fatal(err)
-	}
+	dash := fleettest.ReadDashboard(t, "../../config/grafana/kubectl-backoff-fleet.json")
 	c, err := fleet.NewClient(fleet.Config{URL: prom})
 	if err != nil {
 		t.Fatal(err)

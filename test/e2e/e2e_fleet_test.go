@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,6 +26,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	fleetread "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet/fleettest"
 )
 
 // The fleet view through a real Prometheus (kubectl backoff fleet): the
@@ -164,19 +164,7 @@ func testFleetPrometheus(ctx context.Context, t *testing.T, kc *kubectl, admin, 
 
 	// Every panel of the Grafana dashboard answers from this Prometheus,
 	// the tier's cluster among its clusters.
-	raw, err := os.ReadFile("../../config/grafana/kubectl-backoff-fleet.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dash struct {
-		Panels []struct {
-			Title   string
-			Targets []struct{ Expr string }
-		}
-	}
-	if err := json.Unmarshal(raw, &dash); err != nil {
-		t.Fatal(err)
-	}
+	dash := fleettest.ReadDashboard(t, "../../config/grafana/kubectl-backoff-fleet.json")
 	c, err := fleetread.NewClient(fleetread.Config{URL: prom})
 	if err != nil {
 		t.Fatal(err)
