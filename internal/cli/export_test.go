@@ -32,3 +32,7 @@ func NewDescribeCommandWithClock(clk clock.WithTickerAndDelayedExecution) func(*
 		return cmd
 	}
 }
+
+// ServerFlags is serverFlags for the external tests: kubectl's flags for
+// the API server at url, with an empty kubeconfig.
+var ServerFlags = serverFlags

@@ -133,7 +133,7 @@ func TestKickFromKCMLog(t *testing.T) {
 			srv := httptest.NewServer(ks)
 			defer srv.Close()
 			streams, _, out, _ := genericiooptions.NewTestIOStreams()
-			cmd := NewKickCommand(kcmFlags(t, srv.URL), streams)
+			cmd := NewKickCommand(serverFlags(t, srv.URL), streams)
 			log := kcmLog
 			if tc.untold {
 				log = untoldKCMLog(t)
@@ -179,9 +179,9 @@ func untoldKCMLog(t *testing.T) string {
 	return f
 }
 
-// kcmFlags are kubectl's flags for the API server at url, with an empty
+// serverFlags are kubectl's flags for the API server at url, with an empty
 // kubeconfig: nothing of the machine's.
-func kcmFlags(t *testing.T, url string) *genericclioptions.ConfigFlags {
+func serverFlags(t *testing.T, url string) *genericclioptions.ConfigFlags {
 	t.Helper()
 	kubeconfig := filepath.Join(t.TempDir(), "config")
 	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {

@@ -48,7 +48,7 @@ func TestKickKeyNotInLog(t *testing.T) {
 			}))
 			defer srv.Close()
 			streams, _, _, _ := genericiooptions.NewTestIOStreams()
-			cmd := NewKickCommand(kcmFlags(t, srv.URL), streams)
+			cmd := NewKickCommand(serverFlags(t, srv.URL), streams)
 			cmd.SetArgs(tc.args)
 			cmd.SilenceErrors, cmd.SilenceUsage = true, true
 			err := cmd.Execute()

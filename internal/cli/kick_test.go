@@ -71,14 +71,11 @@ func (k *kickServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// kickFlags are ServerFlags in namespace default.
 func kickFlags(t *testing.T, url string) *genericclioptions.ConfigFlags {
 	t.Helper()
-	kubeconfig := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cf := genericclioptions.NewConfigFlags(false)
-	*cf.KubeConfig, *cf.APIServer, *cf.Namespace = kubeconfig, url, "default"
+	cf := cli.ServerFlags(t, url)
+	*cf.Namespace = "default"
 	return cf
 }
 
