@@ -72,7 +72,7 @@ func (m Model) footer() []string {
 	w := m.c.Width
 	var lines []string
 	if t := m.table(); m.view() == modeTop && w < view.NarrowWidth && t.Selected() != nil {
-		lines = append(lines, t.SelectedLine()) // rows() left its room
+		lines = append(lines, t.Table().SelectedLine()) // rows() left its room
 	}
 	if status := m.statusShown(); status != "" {
 		st := s.Status
