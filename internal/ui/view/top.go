@@ -147,10 +147,11 @@ func (t Top) update(msg tea.KeyPressMsg) (Top, tea.Cmd, Intent) {
 		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.Selected(); sel != nil {
-			return t, nil, OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
+			return t, nil, OpenKey(t.C, sel.Controller, sel.Key.Key)
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, OpenGroupsIntent{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()}
+		g, cmd := Groups{C: t.C}.Open(GroupsScope{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()})
+		return t, nil, OpenIntent{View: g, Cmd: cmd}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
 		if sel := t.Selected(); sel != nil {
