@@ -44,13 +44,6 @@ type Detail struct {
 	chainAsking bool
 }
 
-// OpenKey opens the detail view on controller's key, with its first read:
-// what enter on a row asks of the root.
-func OpenKey(c *Common, controller, key string) OpenIntent {
-	d, cmd := Detail{C: c}.Open(controller, key)
-	return OpenIntent{View: d, Cmd: cmd}
-}
-
 // Open starts showing a key.
 func (d Detail) Open(controller, key string) (Detail, tea.Cmd) {
 	d = Detail{C: d.C, Controller: controller, Key: key}
@@ -341,18 +334,6 @@ func (d *Detail) object(now time.Time) []string {
 	return out
 }
 
-// Shows is the key as the detail view last read it when it is
-// controller's key; nil otherwise (KeyShower).
-func (d Detail) Shows(controller, key string) *api.Key {
-	if d.Data == nil || d.Data.Key == nil {
-		return nil
-	}
-	if k := &d.Data.Key.Key; k.Controller == controller && k.Key == key {
-		return k
-	}
-	return nil
-}
-
 // keyOf is the key the detail view shows, for actions.
 func (d *Detail) keyOf() *inspector.PodKeyDetail {
 	if d.Data == nil {
@@ -425,6 +406,3 @@ func (d Detail) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 
 // due reports whether the view's next read is due (Common.Due).
 func (d *Detail) due() bool { return d.C.Due(d.Inflight, d.lastSent) }
-
-// Clamped keeps the scroll within the room left (Clamper).
-func (d Detail) Clamped() View { d.Clamp(); return d }
