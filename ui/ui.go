@@ -23,8 +23,9 @@ type Model struct {
 	// stack is the views open and the modes inside them, bottom first;
 	// never empty. It holds the views themselves (modes.go's layer).
 	stack []layer
-	// keyFrom is the mode an answer's key was opened from (openKey): its
-	// detail opens once attached only if the user is still there.
+	// keyFrom is the mode an answer's key was opened from
+	// (view.OpenAnswerKeyIntent): its detail opens once attached
+	// (view.OpenWaitedIntent) only if the user is still there.
 	keyFrom mode
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
