@@ -50,23 +50,11 @@ func TestRootNamesNoView(t *testing.T) {
 		t.Fatalf("found %d view types in package view (%v): the test no longer finds them", len(views), views)
 	}
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	parsed := parseSources(t, fset, "*.go")
 	// The modes the table registers, from its declaration.
 	modes := map[string]bool{}
 	var table *ast.GenDecl
-	parsed := map[string]*ast.File{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[name] = f
+	for _, f := range parsed {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.VAR || !registers(g) {
@@ -126,20 +114,8 @@ func registers(g *ast.GenDecl) bool {
 // method: its views.
 func viewTypes(t *testing.T) map[string]bool {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := filepath.Glob("../internal/ui/view/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	methods := map[string]map[string]bool{}
-	for _, name := range pkgs {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parseSources(t, token.NewFileSet(), "../internal/ui/view/*.go") {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil {
@@ -162,6 +138,27 @@ func viewTypes(t *testing.T) map[string]bool {
 		if ms["Render"] && ms["OnKey"] {
 			out[typ] = true
 		}
+	}
+	return out
+}
+
+// parseSources parses the files glob matches, but tests, by name.
+func parseSources(t *testing.T, fset *token.FileSet, glob string) map[string]*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(glob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*ast.File{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = f
 	}
 	return out
 }
