@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -42,8 +41,7 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.User = m.c.Opts.User
-	t := m.table()
-	t.Forecast(&act)
+	m.forecast(&act)
 	// The dialog is the asking view's: it is drawn over it, and goes with it.
 	md := m.view()
 	if a, ok := m.viewAt(md).(view.Asker); ok {
@@ -64,24 +62,25 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	t := m.table()
-	t.Forecast(&c.Act)
+	m.forecast(&c.Act)
 	if c.Act.Bulk() {
 		return
 	}
-	if k := m.shownKey(c.Act.Controller, c.Act.Key); k != nil {
-		c.Act.Follow(k)
+	// The key as the view shown (the asking one) last read it.
+	if s, ok := m.viewAt(m.view()).(view.KeyShower); ok {
+		if k := s.Shows(c.Act.Controller, c.Act.Key); k != nil {
+			c.Act.Follow(k)
+		}
 	}
 }
 
-// shownKey is the key as the view shown last read it: the detail view's,
-// else the top view's row; nil when neither shows it.
-func (m *Model) shownKey(controller, key string) *api.Key {
-	if d, ok := m.viewAt(m.view()).(view.Detail); ok {
-		return d.Shows(controller, key)
+// forecast has the view that forecasts (view.Forecaster: the table, the
+// topmost) say what act leaves behind; nothing when no view open does
+// (`top --for`'s detail), and act then says nothing of a next failure.
+func (m *Model) forecast(act *widget.Action) {
+	if i := m.topmost(func(v view.View) bool { _, ok := v.(view.Forecaster); return ok }); i >= 0 {
+		m.stack[i].v.(view.Forecaster).ForecastAct(act)
 	}
-	t := m.table()
-	return t.Row(controller, key)
 }
 
 // forgetDone shows an action's result and refreshes the view. When some
@@ -168,14 +167,10 @@ func (m *Model) statusLines() int {
 func (m *Model) fitStatus() {
 	m.c.StatusLines = m.statusLines()
 	// The scrolled views open keep their place inside the room left.
-	for _, md := range []mode{modeDetail, modeHelp} {
-		switch v := m.viewAt(md).(type) {
-		case view.Detail:
-			v.Clamp()
-			m.setView(md, v)
-		case view.Help:
-			v.Clamp()
-			m.setView(md, v)
+	for i, l := range m.stack {
+		if c, ok := l.v.(view.Clamper); ok {
+			m.stack = slices.Clone(m.stack) // the root is a value: an older copy keeps its own
+			m.stack[i].v = c.Clamped()
 		}
 	}
 }

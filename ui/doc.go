@@ -18,7 +18,7 @@
 // table, the picker, `top --for`), the views opened over it (detail,
 // groups, ?), each with its model; a drill-down, a filter line being
 // typed and the forget dialog are the state of the view they are in
-// (view.Top.Drilling, view.FilterView.Typing, view.Asker); opening
+// (view.Driller, view.FilterView.Typing, view.Asker); opening
 // pushes, esc pops
 // (esc out of a drill-down goes back to the group view it was opened from;
 // tab there leaves it, as an error group is one controller's). A
@@ -55,5 +55,8 @@
 // file each, behind one View interface, with the state they share
 // (view.Common) and the intents they return; internal/ui/widget holds the
 // pieces they are drawn with. A view added is a file of package view and
-// one line that registers it (registerView, layer.go).
+// one line that registers it (registerView, layer.go): the root names no
+// view anywhere else, and asks an open view for a role (a view's forecast,
+// a key it shows, a refit, view/roles.go) by its interface
+// (TestRootNamesNoView).
 package ui

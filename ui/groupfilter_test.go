@@ -113,7 +113,7 @@ func TestQueryLineKeepsWhatTheUserChose(t *testing.T) {
 	m.setTop(func(t *view.Top) { t.Filter.Set("naive-0000") })
 	m = send(t, m, press("1"))
 	m, _ = act(t, m, view.ShowGroupIntent{Controller: "naive", Errors: "~^spec", Fingerprint: "spec.storageClass must be set", States: []api.State{api.StateBackoff, api.StateFailed}})
-	line := ansi.Strip(widget.Fit(m.tbl().QueryLine(), 80))
+	line := ansi.Strip(widget.Fit(m.tbl().Header().QueryLine(), 80))
 	for _, want := range []string{"matched", "states backoff,failed", "filter naive-0000", "error spec"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("query line %q does not show %q", line, want)

@@ -12,35 +12,41 @@ import (
 )
 
 // The views of the root, registered one way, one line each, in the order
-// they are resized and offered messages (the table last): the mode that
-// shows the view and its title in the ? view opened over it. The view
-// itself is kept on the stack (modes.go's layer), not in the root.
+// they are resized and offered messages: each gets a mode of its own, and
+// its title in the ? view opened over it. The view itself is kept on the
+// stack (modes.go's layer), not in the root; this table is the one place
+// the root names a view (TestRootNamesNoView): the rest asks a view for a
+// role by its interface (view/roles.go), and the views open each other
+// with intents. The mode names are the tests'.
 var (
-	_ = register[view.Help](modeHelp, "")
-	_ = register[view.Picker](modePicker, "")
-	_ = register[view.Detail](modeDetail, "a key's detail")
-	_ = register[view.Groups](modeGroups, "error groups")
-	_ = register[view.For](modeFor, "top --for")
-	_ = register[view.Top](modeTop, "keys")
-
-	modeChain = registerView[view.Chain]("why chain")
-	modeFleet = registerView[view.Fleet]("fleet")
+	modeHelp   = registerView[view.Help]("")
+	modePicker = registerView[view.Picker]("")
+	modeDetail = registerView[view.Detail]("a key's detail")
+	modeGroups = registerView[view.Groups]("error groups")
+	modeFor    = registerView[view.For]("top --for")
+	modeTop    = registerView[view.Top]("keys")
+	modeChain  = registerView[view.Chain]("why chain")
+	modeFleet  = registerView[view.Fleet]("fleet")
 )
 
-// viewOrder is every view once (the table once, not per mode), in the
-// order registered.
+// viewOrder is every view once, in the order registered.
 var viewOrder []mode
 
 // helpTitles name the view help was opened over, in its title.
 var helpTitles = map[mode]string{}
 
-// register registers V, the view md shows, titled title in ?: the one way
-// every view is registered.
-func register[V view.View](md mode, title string) mode {
+// registerView registers V, a view opened by a view.OpenIntent carrying
+// one (or the view the UI opens on, view.Opening): it gets a mode of its
+// own, which the stack pushes and pops as any view's, titled title in the
+// ? view opened over it. The one line a view added takes, beside its file
+// in package view:
+//
+//	modeChain = registerView[view.Chain]("why chain")
+func registerView[V view.View](title string) mode {
+	md := nextMode
+	nextMode++
 	registered[reflect.TypeFor[V]()] = md
-	if !slices.Contains(viewModes, md) {
-		viewModes = append(viewModes, md)
-	}
+	viewModes = append(viewModes, md)
 	viewOrder = append(viewOrder, md)
 	if title != "" {
 		helpTitles[md] = title
@@ -48,64 +54,64 @@ func register[V view.View](md mode, title string) mode {
 	return md
 }
 
-// registerView registers V, a view opened by a view.OpenIntent carrying
-// one: it gets a mode of its own, which the stack pushes and pops as any
-// view's, titled title in the ? view opened over it. The one line a view
-// added takes, beside its file in package view:
-//
-//	var modeChain = registerView[view.Chain]("why chain")
-func registerView[V view.View](title string) mode {
-	md := nextMode
-	nextMode++
-	return register[V](md, title)
-}
-
-// nextMode is the mode registerView gives next: after the fixed modes.
+// nextMode is the mode registerView gives next: after the modes of a
+// view's state (modes.go).
 var nextMode = modePaused + 1
+
+// modeOf is the mode v is registered with; the mode of no view when its
+// type is not registered.
+func modeOf(v view.View) (mode, bool) {
+	md, ok := registered[reflect.TypeOf(v)]
+	return md, ok
+}
 
 // registered are the modes of the views registered, by type.
 var registered = map[reflect.Type]mode{}
 
 // viewAt is the view md shows, as the stack holds it: nil when md is not
-// open; the table for a mode inside it (a drill-down, its filter line).
+// open; for a mode of a view's state (a drill-down, a filter line typed,
+// the dialog), the view in it.
 func (m *Model) viewAt(md mode) view.View {
-	if !slices.Contains(viewModes, md) {
-		return m.table()
-	}
-	if i := m.find(md); i >= 0 {
+	if i := m.layerOf(md); i >= 0 {
 		return m.stack[i].v
 	}
 	return nil
 }
 
-// setView stores v, as it is after an update, in md's layer (the table's
-// for a mode inside it); nothing when md is not open.
+// setView stores v, as it is after an update, in md's layer (for a mode of
+// a view's state, the layer of the view in it); nothing when md is not
+// open.
 func (m *Model) setView(md mode, v view.View) {
-	if !slices.Contains(viewModes, md) {
-		md = modeTop
-	}
-	if i := m.find(md); i >= 0 {
+	if i := m.layerOf(md); i >= 0 {
 		// A new stack: the root is a value, and an older copy keeps its own.
 		m.stack = slices.Clone(m.stack)
 		m.stack[i].v = v
 	}
 }
 
-// table is the top view as the stack holds it; a table never read when the
-// UI shows none (the picker, `top --for`, the fleet), as before it opens.
-func (m *Model) table() view.Top {
-	if t, ok := m.viewAt(modeTop).(view.Top); ok {
-		return t
+// layerOf is the index of the topmost layer that shows md: its view's,
+// or for a mode of a view's state the view's in that state; -1 if none.
+func (m *Model) layerOf(md mode) int {
+	if slices.Contains(viewModes, md) {
+		return m.find(md)
 	}
-	return view.NewTop(m.c)
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if slices.Contains(statesOf(m.stack[i].v), md) {
+			return i
+		}
+	}
+	return -1
 }
 
-// withTable changes the table on the stack through f.
-func (m *Model) withTable(f func(t *view.Top) tea.Cmd) tea.Cmd {
-	t := m.table()
-	cmd := f(&t)
-	m.setView(modeTop, t)
-	return cmd
+// topmost is the index of the topmost layer whose view has the role ok
+// tells (an interface of view/roles.go); -1 if none.
+func (m *Model) topmost(ok func(view.View) bool) int {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if ok(m.stack[i].v) {
+			return i
+		}
+	}
+	return -1
 }
 
 // shared handles, once for every view, the keys its key map shares with the

@@ -66,7 +66,7 @@ func TestLimiterLineCycles(t *testing.T) {
 	for i := range 4 {
 		now := t0.Add(widget.LimiterCycle * time.Duration(i))
 		m.c.Opts.Clock = func() time.Time { return now }
-		line := m.tbl().LimiterLine()
+		line := m.tbl().Header().LimiterLine()
 		for _, name := range []string{"naive", "outage", "wellbehaved"} {
 			if strings.Contains(line, name+" exp") {
 				seen[name] = true
@@ -131,7 +131,7 @@ func TestCountsLineFitsBigCounts(t *testing.T) {
 	ov := fixedOverview()
 	ov.Controllers[1].Counts = map[api.State]int{"backoff": 12979, "scheduled": 2726, "queued": 14, "running": 1, "failed": 2000, "idle": 2280}
 	m.setTop(func(t *view.Top) { t.Overview = ov })
-	line := m.tbl().CountsLine()
+	line := m.tbl().Header().CountsLine()
 	if w := lipgloss.Width(line); w > 80 || !strings.Contains(line, "6 idle 2.3k") {
 		t.Errorf("counts line %q (%d wide): want every state within 80", line, w)
 	}

@@ -8,27 +8,25 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
-// mode names an entry of the root's stack (layer). The bottom is a view the
-// UI opens on (the top view, the picker, `top --for`); a view opened from
-// it (detail, groups, ?) is pushed over it and popped when left, so esc
-// goes back to what was under it. A mode inside a view (a drill-down, its
-// filter line being typed, the forget dialog over it) is that view's
-// state, not a layer (modes). Keys go to the mode on top; the hints line
-// is drawn from its key map; a status message that tells what a key does
-// in a mode (a hint) is bound to that mode and drawn only while it is on
-// the stack, so a hint cannot outlive what it says.
+// mode names an entry of the root's stack (layer). The bottom is the view
+// the UI opens on (view.Opening: the table, the picker, `top --for`, the
+// fleet); a view opened from it (a key's detail, the error groups, ?) is
+// pushed over it and popped when left, so esc goes back to what was under
+// it. Each view has the mode it is registered with (layer.go). A mode
+// inside a view (a drill-down, its filter line being typed, the forget
+// dialog over it) is that view's state, not a layer (modes). Keys go to
+// the mode on top; the hints line is drawn from its key map; a status
+// message that tells what a key does in a mode (a hint) is bound to that
+// mode and drawn only while it is on the stack, so a hint cannot outlive
+// what it says.
 type mode int
 
+// The modes of a view's state; the views' own follow (registerView).
 const (
-	modeTop    mode = iota // the table
-	modeDrill              // the table showing one error group's keys
-	modeFilter             // the filter line of the view under it, typed
-	modeDetail
-	modeGroups
-	modeHelp
-	modePicker
-	modeFor
-	modeConfirm // the forget dialog, its reason input included
+	modeNone    mode = iota // no mode: the zero value
+	modeDrill               // a view showing one error group's keys (view.Driller)
+	modeFilter              // the filter line of the view under it, typed
+	modeConfirm             // the forget dialog, its reason input included
 	// modePaused is not a layer: a pause outlives the view it was made in
 	// (pause in the table, read a key, still paused), so it is the shared
 	// flag view.Common.Paused. A hint can be bound to it all the same.
@@ -81,23 +79,29 @@ func (m *Model) topMode() mode {
 }
 
 // modes are the modes open, bottom first: each layer's, followed by the
-// modes its view's state is in — a drill-down (view.Top.Drilling), then a
+// modes its view's state is in — a drill-down (view.Driller), then a
 // filter line typed (view.FilterView.Typing), then the dialog it asked
 // (view.Asker). They are the views' state, not layers: nothing pushes or
 // pops them.
 func (m *Model) modes() []mode {
 	out := make([]mode, 0, len(m.stack)+2)
 	for _, l := range m.stack {
-		out = append(out, l.md)
-		if d, ok := l.v.(interface{ Drilling() bool }); ok && d.Drilling() {
-			out = append(out, modeDrill)
-		}
-		if f, ok := l.v.(view.FilterView); ok && f.Typing() {
-			out = append(out, modeFilter)
-		}
-		if a, ok := l.v.(view.Asker); ok && a.Dialog() != nil {
-			out = append(out, modeConfirm)
-		}
+		out = append(append(out, l.md), statesOf(l.v)...)
+	}
+	return out
+}
+
+// statesOf are the modes v's state is in, in the order they open.
+func statesOf(v view.View) []mode {
+	var out []mode
+	if d, ok := v.(view.Driller); ok && d.Drilling() {
+		out = append(out, modeDrill)
+	}
+	if f, ok := v.(view.FilterView); ok && f.Typing() {
+		out = append(out, modeFilter)
+	}
+	if a, ok := v.(view.Asker); ok && a.Dialog() != nil {
+		out = append(out, modeConfirm)
 	}
 	return out
 }
@@ -109,18 +113,18 @@ func (m *Model) view() mode {
 			return l.md
 		}
 	}
-	return modeTop
+	return m.stack[0].md
 }
 
 // viewUnder is the view under the ? view (what help explains and what
-// refreshes while it is open), else the view shown.
+// refreshes while it is open: view.Explainer), else the view shown.
 func (m *Model) viewUnder() mode {
 	for _, l := range slices.Backward(m.stack) {
-		if l.md != modeHelp && l.v != nil {
+		if _, explains := l.v.(view.Explainer); !explains && l.v != nil {
 			return l.md
 		}
 	}
-	return modeTop
+	return m.stack[0].md
 }
 
 // onStack reports whether md is on the stack now (paused: whether paused).
@@ -170,7 +174,7 @@ func (m *Model) keysOf(md mode) help.KeyMap {
 		if c := m.dialog(); c != nil {
 			return c.KeyMap()
 		}
-		return view.TopKeysOf(&m.c.Keys)
+		return m.viewAt(m.view()).HintKeys()
 	}
 	return m.viewAt(md).HintKeys()
 }

@@ -120,7 +120,7 @@ func TestNarrowCountsLineWhole(t *testing.T) {
 	}
 	for _, w := range []int{60, 80, 120} {
 		m := loaded(t, w, 24)
-		line := ansi.Strip(m.tbl().CountsLine())
+		line := ansi.Strip(m.tbl().Header().CountsLine())
 		if lw := ansi.StringWidth(line); lw > w {
 			t.Errorf("%d columns: the counts line is %d wide: %q", w, lw, line)
 		}

@@ -31,8 +31,12 @@ func (m *Model) refreshNow() tea.Cmd {
 	md := m.viewUnder()
 	v, cmd := m.viewAt(md).ReloadNow()
 	m.setView(md, v)
-	if r, ok := v.(interface{ ReadsTable() bool }); ok && r.ReadsTable() {
-		return tea.Batch(m.withTable((*view.Top).Refresh), cmd)
+	if r, ok := v.(view.UnderReader); ok && r.ReadsUnder() {
+		if i := m.find(md); i > 0 {
+			under, read := m.stack[i-1].v.Reload()
+			m.setView(m.stack[i-1].md, under)
+			return tea.Batch(read, cmd)
+		}
 	}
 	return cmd
 }

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"reflect"
-	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,8 +20,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	var in view.Intent
-	if key.Matches(msg, m.c.Keys.StillPause) && slices.Contains([]mode{modeTop, modeDrill, modeDetail, modeGroups}, m.topMode()) {
-		// Before the views: p and ctrl+r are theirs, disabled over a snapshot.
+	if key.Matches(msg, m.c.Keys.StillPause) && hasBinding(m.keysOf(m.topMode()), m.c.Keys.Pause) {
+		// Before the views: p and ctrl+r are those of the views that
+		// pause, disabled over a snapshot.
 		return m.act(view.NoteIntent{Text: m.c.StillText()}, nil)
 	}
 	switch md := m.topMode(); md {
@@ -54,16 +53,8 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	var next tea.Cmd
 	switch in := in.(type) {
 	case nil:
-	case view.OpenKeyIntent:
-		var d view.Detail
-		d, next = view.Detail{C: m.c}.Open(in.Controller, in.Key)
-		m.pushView(modeDetail, d)
-	case view.OpenGroupsIntent:
-		var g view.Groups
-		g, next = view.Groups{C: m.c}.Open(in)
-		m.pushView(modeGroups, g)
 	case view.OpenIntent:
-		md, ok := registered[reflect.TypeOf(in.View)]
+		md, ok := modeOf(in.View)
 		if !ok {
 			next = m.setStatus(fmt.Sprintf("no view %T is registered (registerView)", in.View), true)
 			break
@@ -72,18 +63,16 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		next = in.Cmd
 	case view.OpenHelpIntent:
 		under := m.viewUnder()
-		h, _ := view.NewHelp(m.c).Resize() // fitted to the terminal, as every view is
-		h = h.(view.Help).Open(in.Keys, helpTitles[under], under == modeTop)
-		if l, ok := m.viewAt(under).(view.HelpLead); ok {
-			h = h.(view.Help).WithDiagnosis(l.HelpLead())
-		}
-		m.pushView(modeHelp, h)
+		return m.act(view.OpenHelp(m.c, in.Keys, helpTitles[under], m.viewAt(under)), cmd)
 	case view.CloseHelpIntent:
 		m.pop()
 	case view.BackIntent:
 		m.pop()
-		if m.view() == modeTop {
-			next = m.withTable((*view.Top).Refresh)
+		md := m.view()
+		if r, ok := m.viewAt(md).(view.Revisitor); ok {
+			var v view.View
+			v, next = r.Revisited()
+			m.setView(md, v)
 		}
 	case view.TypingIntent:
 		// The filter line is the view's state (view.FilterView.Typing):
@@ -99,27 +88,34 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.RefreshIntent:
 		next = m.refreshNow()
 	case view.ShowGroupIntent:
-		// Back to the table, in a drill-down: drilling again from one
-		// keeps it, so esc goes back to the view before any group.
-		// The drill-down is the table's state; the group view it came
-		// from goes with it, to go back to as it is (LeftDrillIntent).
-		from := m.viewAt(modeGroups)
-		fromGroups := from != nil
-		m.popTo(modeTop)
-		cmd := m.withTable(func(t *view.Top) tea.Cmd { return t.ShowGroup(in, from) })
+		// Back to the view that drills (the table), in a drill-down:
+		// drilling again from one keeps it, so esc goes back to the view
+		// before any group. The drill-down is that view's state; the group
+		// view it came from goes with it, to go back to as it is
+		// (LeftDrillIntent).
+		i := m.topmost(isDriller)
+		if i < 0 {
+			break
+		}
+		m.stack = m.stack[:i+1]
+		v, cmd := m.stack[i].v.(view.Driller).DrillInto(in)
+		m.setView(m.stack[i].md, v)
 		hint := "showing the keys of one error group: esc goes back to the view before it"
-		if fromGroups {
+		if in.From != nil {
 			hint = "showing the keys of one error group: esc goes back to the error groups"
 		}
 		next = tea.Batch(cmd, m.setHint(hint, modeDrill))
 	case view.LeftDrillIntent:
-		m.popTo(modeTop)
+		if i := m.topmost(isDriller); i >= 0 {
+			m.stack = m.stack[:i+1]
+		}
 		next = m.setStatus(in.Text, false)
 		if in.Back != nil {
-			// Where the user came from, read again: the top view under it
-			// is the view from before the drill-down.
+			// Where the user came from, read again: the view under it is
+			// the view from before the drill-down.
 			v, read := in.Back.Reload()
-			m.pushView(registered[reflect.TypeOf(v)], v)
+			md, _ := modeOf(v)
+			m.pushView(md, v)
 			next = tea.Batch(read, next)
 		}
 	case view.AskIntent:
@@ -134,11 +130,31 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		}
 		next = tea.Batch(forgetCmd(m.c.Conn.Ctx, m.c.Conn.Session, *in.Act), m.setStatus(in.Act.Verb()+"…", false))
 	case view.OpenAnswerKeyIntent:
-		var mm tea.Model
-		mm, next = m.openKey(in)
-		m = mm.(Model)
+		// Offered to the open views: the one that holds the sessions to
+		// the answer's controller (`top --for`'s) opens it, after
+		// attaching when it must; only where the user still is then
+		// (OpenWaitedIntent).
+		m.keyFrom = m.topMode()
+		m, next, _ = m.receive(in)
+	case view.OpenWaitedIntent:
+		if m.topMode() != m.keyFrom {
+			break // the user moved on from the view that asked; a session kept stays for the next time
+		}
+		v, read := in.Open()
+		md, _ := modeOf(v)
+		m.pushView(md, v)
+		next = read
+	case view.StartIntent:
+		// The UI starts afresh on the view (the picker left for good),
+		// with its refresh clock and the session's watch.
+		md, _ := modeOf(in.View)
+		m.stack = []layer{{md: md, v: in.View}}
+		next = tea.Batch(in.Cmd, tick(m.tickEvery()), m.setStatus(in.Note, false), awaitWatch(m.c.Conn.Session))
 	case view.NoteIntent:
 		next = m.setStatus(in.Text, in.IsErr)
 	}
 	return m, tea.Batch(cmd, next)
 }
+
+// isDriller reports whether v shows error groups' keys (view.Driller).
+func isDriller(v view.View) bool { _, ok := v.(view.Driller); return ok }

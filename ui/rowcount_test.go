@@ -56,7 +56,7 @@ func TestRowCountMatchesRowsDrawn(t *testing.T) {
 	}
 	msg := m.refreshTop()()
 	m = send(t, m, msg)
-	if !strings.Contains(screen(m), "controller outage") || len(m.tbl().DiagnosisLines()) != 2 {
+	if !strings.Contains(screen(m), "controller outage") || len(m.tbl().Header().DiagnosisLines()) != 2 {
 		t.Fatalf("want outage's diagnosis on two lines:\n%s", screen(m))
 	}
 	countAgrees(t, "first frame of outage", m)

@@ -58,9 +58,9 @@ func TestSnapshotStaysFrozen(t *testing.T) {
 	// The models above share one Common (its status height): what was
 	// drawn is taken just before.
 	d = send(t, d, tea.WindowSizeMsg{Width: 120, Height: 30})
-	table, detail := m.tbl().Table(), d.det().View()
+	table, detail := m.tbl().Table().Lines(), d.det().View()
 	now = t0.Add(7 * time.Second)
-	if after := m.tbl().Table(); strings.Join(after, "\n") != strings.Join(table, "\n") {
+	if after := m.tbl().Table().Lines(); strings.Join(after, "\n") != strings.Join(table, "\n") {
 		t.Errorf("the snapshot's table moved with the local clock:\nbefore\n%s\nafter\n%s", strings.Join(table, "\n"), strings.Join(after, "\n"))
 	}
 	if after := d.det().View(); after != detail {

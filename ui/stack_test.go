@@ -13,6 +13,23 @@ import (
 // tbl is the table.
 func (m Model) tbl() *view.Top { t := m.table(); return &t }
 
+// table is the top view as the stack holds it; a table never read when the
+// UI shows none (the picker, `top --for`, the fleet).
+func (m *Model) table() view.Top {
+	if t, ok := m.viewAt(modeTop).(view.Top); ok {
+		return t
+	}
+	return view.NewTop(m.c)
+}
+
+// withTable changes the table on the stack through f.
+func (m *Model) withTable(f func(t *view.Top) tea.Cmd) tea.Cmd {
+	t := m.table()
+	cmd := f(&t)
+	m.setView(modeTop, t)
+	return cmd
+}
+
 // det is the key's detail view open.
 func (m Model) det() *view.Detail { d, _ := m.viewAt(modeDetail).(view.Detail); return &d }
 

@@ -23,8 +23,9 @@ type Model struct {
 	// stack is the views open and the modes inside them, bottom first;
 	// never empty. It holds the views themselves (modes.go's layer).
 	stack []layer
-	// keyFrom is the mode an answer's key was opened from (openKey): its
-	// detail opens once attached only if the user is still there.
+	// keyFrom is the mode an answer's key was opened from
+	// (view.OpenAnswerKeyIntent): its detail opens once attached
+	// (view.OpenWaitedIntent) only if the user is still there.
 	keyFrom mode
 	nextID  int
 	// hints draws the hints line (bubbles' help, short form).
@@ -42,8 +43,8 @@ type Model struct {
 
 	// exitErr is why the UI gave up, returned by Run.
 	exitErr error
-	// first is the first read of a view the UI opens on other than the
-	// table (the fleet view), sent by Init.
+	// first is the first read of the view the UI opens on (view.Opening),
+	// sent by Init; nil for a view that reads nothing (the picker).
 	first tea.Cmd
 }
 
@@ -61,21 +62,12 @@ func newModel(ctx context.Context, opts view.Options) Model {
 	}
 	c := &view.Common{Width: 80, Height: 24, Styles: widget.NewStyles(true), Keys: view.NewKeyMap(), Opts: opts, SeenMarks: map[string]bool{},
 		Conn: view.Conn{Ctx: ctx, Session: opts.Session, Objects: opts.Objects, Namespace: opts.Namespace, Owned: &view.Sessions{}}}
-	m := Model{c: c, stack: []layer{{md: modeTop, v: view.NewTop(c)}}, hints: newHints(c)}
 	if opts.Session != nil && opts.Watch {
 		opts.Session.Watch(ctx)
 	}
-	if opts.Session == nil && len(opts.Pods) > 0 {
-		m.stack = []layer{{md: modePicker, v: view.NewPicker(c, opts.Pods)}}
-	}
-	if opts.For != nil {
-		m.stack = []layer{{md: modeFor, v: view.NewFor(c, *opts.For)}}
-	}
-	if opts.Fleet != nil {
-		f, first := view.NewFleet(c, *opts.Fleet).Refresh()
-		m.stack, m.first = []layer{{md: modeFleet, v: f}}, first
-	}
-	return m
+	v, first := view.Opening(c)
+	md, _ := modeOf(v)
+	return Model{c: c, stack: []layer{{md: md, v: v}}, hints: newHints(c), first: first}
 }
 
 // Run runs the UI until the user quits or ctx ends. NO_COLOR (any value)
@@ -107,37 +99,37 @@ func Run(ctx context.Context, opts view.Options) error {
 	return err
 }
 
-// Init starts the first refresh and the refresh clock, and asks the
-// terminal for its background so the palette fits it. The picker has
-// nothing to refresh: both start once a pod is attached.
+// Init starts the first refresh and the refresh clock, asks the terminal
+// for its background so the palette fits it, and waits for the session's
+// watch. A view that reads nothing (the picker) has nothing to refresh:
+// all start once a pod is attached (view.StartIntent).
 func (m Model) Init() tea.Cmd {
-	switch m.view() {
-	case modePicker:
+	if m.first == nil {
 		return tea.RequestBackgroundColor
-	case modeFor:
-		// Init's model is not kept: the read's state is set again by its answer.
-		f := m.viewAt(modeFor).(view.For)
-		return tea.Batch(f.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor)
-	case modeFleet:
-		return tea.Batch(m.first, tick(m.tickEvery()), tea.RequestBackgroundColor)
 	}
-	t := m.table()
-	return tea.Batch(t.Refresh(), tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
+	return tea.Batch(m.first, tick(m.tickEvery()), tea.RequestBackgroundColor, awaitWatch(m.c.Conn.Session))
 }
 
 // tickEvery is the refresh clock's period: the refresh, but at least once a
 // second so that countdowns move while paused or on a slow refresh.
 func (m Model) tickEvery() time.Duration { return min(m.c.Opts.Refresh, time.Second) }
 
-// Update routes msg; then, when the rows the table has room for changed
-// (a status shown, a header grown), the top view reads its page again.
+// Update routes msg; then, when the rows the view shown has room for
+// changed (a status shown, a header grown), a view that reads what fits
+// (view.Refitter: the table's page) reads again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	mm, ok := next.(Model)
-	if !ok || mm.view() != modeTop || mm.c.Conn.Session == nil {
+	if !ok || mm.c.Conn.Session == nil {
 		return next, cmd
 	}
-	refit := mm.withTable((*view.Top).Refit) // before mm is returned
+	md := mm.view()
+	r, refits := mm.viewAt(md).(view.Refitter)
+	if !refits {
+		return next, cmd
+	}
+	v, refit := r.Refitted()
+	mm.setView(md, v) // before mm is returned
 	return mm, tea.Batch(cmd, refit)
 }
 
@@ -158,10 +150,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case tea.BackgroundColorMsg:
+		// The views draw with the styles as they are when they draw.
 		m.c.Styles = widget.NewStyles(msg.IsDark())
-		if h, ok := m.viewAt(modeHelp).(view.Help); ok {
-			m.setView(modeHelp, h.SetStyles(m.c.Styles.Help))
-		}
 		m.hints.Styles = m.c.Styles.Help
 		return m, nil
 	case tickMsg:
@@ -174,18 +164,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return mm, cmd
 		}
 		return m.update(msg.Msg)
-	case view.ForAttachedMsg:
-		return m.showForKey(msg)
 	case dryRunMsg:
 		if c := m.dialog(); c != nil && c.Counted(msg.id, msg.count, msg.hit, msg.err) {
-			t := m.table()
-			t.Forecast(&c.Act) // about the controllers counted
+			m.forecast(&c.Act) // about the controllers counted
 		}
 		return m, nil
 	case forgetDoneMsg:
 		return m.forgetDone(msg)
-	case view.AttachedMsg:
-		return m.attached(msg)
 	case statusExpiredMsg:
 		if msg.id == m.statusID {
 			m.status = ""
@@ -232,9 +217,9 @@ type (
 	FleetOptions = view.FleetOptions
 )
 
-// receive offers msg to the views that take messages in (view.Receiver):
-// the fixed ones and the registered ones opened (registerView), each once;
-// ok reports that one took it. What the view asks after it is done here,
+// receive offers msg to the views open that take messages in
+// (view.Receiver), each once, in the order registered; ok reports that one
+// took it. What the view asks after it is done here,
 // as a key's intent is; then the open dialog follows its key as the views
 // now show it.
 func (m Model) receive(msg tea.Msg) (_ Model, _ tea.Cmd, ok bool) {

@@ -56,12 +56,7 @@ func newHints(c *view.Common) help.Model {
 // hintsMode is the mode whose keys the hints line shows: the mode on top,
 // the dialog included. The view's keys under a dialog do nothing until it
 // is answered (enter says no there): a line of them would be a stale hint.
-func (m *Model) hintsMode() mode {
-	if len(m.stack) == 0 {
-		return modeTop
-	}
-	return m.topMode()
-}
+func (m *Model) hintsMode() mode { return m.topMode() }
 
 // footer is the status message, wrapped, over the hints line, drawn from
 // the key map of the mode on top: a view's ends with "? help · q quit";
@@ -71,8 +66,8 @@ func (m Model) footer() []string {
 	s := &m.c.Styles
 	w := m.c.Width
 	var lines []string
-	if t := m.table(); m.view() == modeTop && w < view.NarrowWidth && t.Selected() != nil {
-		lines = append(lines, t.SelectedLine()) // rows() left its room
+	if f, ok := m.viewAt(m.view()).(view.FootLiner); ok && f.FootLine() != "" {
+		lines = append(lines, f.FootLine()) // the view's rows left its room
 	}
 	if status := m.statusShown(); status != "" {
 		st := s.Status
@@ -85,18 +80,21 @@ func (m Model) footer() []string {
 		}
 	}
 	md := m.hintsMode()
-	short := m.keysOf(md).ShortHelp()
-	switch md {
-	case modeHelp:
+	km := m.keysOf(md)
+	short := km.ShortHelp()
+	k := &m.c.Keys
+	if _, explains := m.viewAt(md).(view.Explainer); explains {
 		var parts []string
 		for _, b := range short {
 			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 		}
 		return append(lines, s.Dim.Render(widget.Fit(strings.Join(parts, " · "), w)))
-	case modePicker, modeFilter, modeConfirm: // ? and q are not theirs: letters, or no answer
+	}
+	if !hasBinding(km, k.Help) {
+		// ? and q are not theirs (the picker's, a filter line's, the
+		// dialog's): letters, or no answer.
 		return append(lines, widget.Fit(m.hints.ShortHelpView(short), w))
 	}
-	k := &m.c.Keys
 	end := m.hints.ShortHelpView([]key.Binding{k.Help, k.Quit})
 	var rest []key.Binding
 	for _, b := range short {

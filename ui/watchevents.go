@@ -33,9 +33,15 @@ func (m Model) watchEvent(msg watchEventMsg) (tea.Model, tea.Cmd) {
 		return m, nil // a session left behind: its wait ends here
 	}
 	next := awaitWatch(msg.s)
-	if m.c.Paused || m.view() != modeTop || m.table().Inflight {
+	md := m.view()
+	w, watches := m.viewAt(md).(view.Watcher)
+	if m.c.Paused || !watches {
 		return m, next
 	}
-	read := m.withTable((*view.Top).Refresh) // before m is returned
+	v, read := w.Watched()
+	m.setView(md, v) // before m is returned
+	if read == nil {
+		return m, next // a read under way shows the change
+	}
 	return m, tea.Batch(next, read)
 }

@@ -334,18 +334,6 @@ func (d *Detail) object(now time.Time) []string {
 	return out
 }
 
-// Shows is the key as the detail view last read it when it is
-// controller's key; nil otherwise.
-func (d *Detail) Shows(controller, key string) *api.Key {
-	if d.Data == nil || d.Data.Key == nil {
-		return nil
-	}
-	if k := &d.Data.Key.Key; k.Controller == controller && k.Key == key {
-		return k
-	}
-	return nil
-}
-
 // keyOf is the key the detail view shows, for actions.
 func (d *Detail) keyOf() *inspector.PodKeyDetail {
 	if d.Data == nil {

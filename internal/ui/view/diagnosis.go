@@ -84,9 +84,9 @@ var sortOrder = map[string]string{
 // error groups, g); and when even that is not enough, the second line ends
 // with "…" and says that help (?) shows the diagnosis whole
 // (DiagnosisWhole).
-func (t *Top) DiagnosisLines() []string {
-	s := &t.C.Styles
-	d, others, ok := t.Diagnosis()
+func (h TopHeader) DiagnosisLines() []string {
+	s := &h.C.Styles
+	d, others, ok := h.M.Diagnosis()
 	if !ok {
 		return []string{s.Label.Render("diagnosis ") + s.Dim.Render("…")}
 	}
@@ -100,8 +100,8 @@ func (t *Top) DiagnosisLines() []string {
 		style = s.Dim
 	}
 	rows := ""
-	if first := t.firstRowController(); first != "" && first != d.Controller {
-		rows = " (rows: " + sortOrder[Sorts[t.Sort]] + ")"
+	if first := h.M.firstRowController(); first != "" && first != d.Controller {
+		rows = " (rows: " + sortOrder[Sorts[h.M.Sort]] + ")"
 	}
 	body := func(summary string) string {
 		return style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
@@ -118,7 +118,7 @@ func (t *Top) DiagnosisLines() []string {
 	} else if rows != "" {
 		labels = []string{"worst" + rows + ": "}
 	}
-	w := t.C.Width
+	w := h.C.Width
 	whole := body(d.Summary)
 	for _, l := range labels {
 		if line := s.Label.Render(l) + whole; lipgloss.Width(line) <= w {
@@ -191,9 +191,9 @@ func twoLines(full string, w int) (first, rest string) {
 // DiagnosisWhole is the header's diagnosis uncut and unstyled when the
 // header cuts it at its end, for help to show; "" when the header shows it
 // whole (its quoted error cut in the middle at most) or has none yet.
-func (t *Top) DiagnosisWhole() string {
-	d, _, ok := t.Diagnosis()
-	if lines := t.DiagnosisLines(); !ok || !strings.HasSuffix(ansi.Strip(lines[len(lines)-1]), moreInHelp) {
+func (h TopHeader) DiagnosisWhole() string {
+	d, _, ok := h.M.Diagnosis()
+	if lines := h.DiagnosisLines(); !ok || !strings.HasSuffix(ansi.Strip(lines[len(lines)-1]), moreInHelp) {
 		return ""
 	}
 	return text.Printable(d.Line())

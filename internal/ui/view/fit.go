@@ -15,7 +15,7 @@ import tea "charm.land/bubbletea/v2"
 // so that a page down moves by the rows seen: when it changes (a diagnosis
 // that wraps once read, a status shown), refit reads the page again.
 func (t *Top) Rows() int {
-	n := t.C.Height - t.headerHeight() - 2 - t.C.StatusLines - len(t.problem())
+	n := t.C.Height - t.headerFitting().Height() - 2 - t.C.StatusLines - len(problemPanel(t.C, &t.TopModel))
 	if t.Filter.Typing() {
 		n -= len(t.Filter.View(&t.C.Styles, t.C.Width)) - 1
 	}

@@ -104,3 +104,38 @@ func escapedCopy(l *objwhy.List) *objwhy.List {
 	widget.PrintableFields(out)
 	return out
 }
+
+// openKey opens the key of an answer (the view's own, or the chain view's
+// over it) in the detail view: on a session already open to its
+// controller, else after attaching (ForAttachCmd, whose answer is
+// attachedKey's).
+func (f For) openKey(in OpenAnswerKeyIntent) (View, tea.Cmd, Intent, bool) {
+	shown, a := in.Shown, in.Raw // shown escaped, for the status line
+	if !HasKey(a) || f.AttachFunc() == nil {
+		return f, nil, nil, true
+	}
+	ctl, key := a.Backoff.Controller, a.Backoff.Key.Key
+	id := a.Controller.Namespace + "/" + a.Controller.Target
+	if s, ok := f.Kept(id); ok {
+		return f.attachedKey(ForAttachedMsg{ID: id, Controller: ctl, Key: key, Session: s.Session, Objects: s.Objects})
+	}
+	return f, ForAttachCmd(f.C.Conn.Ctx, f.AttachFunc(), f.C.Conn.Owned, a.Controller, ctl, key),
+		NoteIntent{Text: "attaching to " + shown.Controller.Target + " -n " + shown.Controller.Namespace + "…"}, true
+}
+
+// attachedKey keeps the session msg carries, for the next key of its
+// controller, and opens the key's detail on it if the user is still where
+// they asked (OpenWaitedIntent); esc there comes back here.
+func (f For) attachedKey(msg ForAttachedMsg) (View, tea.Cmd, Intent, bool) {
+	if msg.Err != nil {
+		return f, nil, NoteIntent{Text: widget.ErrText(msg.Err), IsErr: true}, true
+	}
+	f = f.Keep(msg.ID, ForSession{Session: msg.Session, Objects: msg.Objects})
+	c := f.C
+	return f, nil, OpenWaitedIntent{Open: func() (View, tea.Cmd) {
+		// The detail reads through the shared connection: this controller's.
+		c.Conn.Session, c.Conn.Objects = msg.Session, msg.Objects
+		d, cmd := Detail{C: c}.Open(msg.Controller, msg.Key)
+		return d, cmd
+	}}, true
+}

@@ -336,11 +336,17 @@ func (f For) Render() string { return f.view() }
 // HintKeys is the view's key map: its hints, and what ? explains (View).
 func (f For) HintKeys() help.KeyMap { return f.keyMap() }
 
-// Receive takes a read of the answers in (Receiver).
+// Receive takes a read of the answers in (Receiver), and opens an
+// answer's key on its controller's session (forkey.go): attaching first
+// when none is kept.
 func (f For) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 	switch m := msg.(type) {
 	case ForFetchedMsg:
 		return f.Received(m), nil, nil, true
+	case OpenAnswerKeyIntent:
+		return f.openKey(m)
+	case ForAttachedMsg:
+		return f.attachedKey(m)
 	case DroppedMsg:
 		if _, ok := m.Msg.(ForFetchedMsg); ok {
 			f.Inflight = false

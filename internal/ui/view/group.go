@@ -44,7 +44,7 @@ type Groups struct {
 
 // Open reads the groups of the top view's controller, filter and states
 // (failing states when none are selected), as in asks.
-func (g Groups) Open(in OpenGroupsIntent) (Groups, tea.Cmd) {
+func (g Groups) Open(in GroupsScope) (Groups, tea.Cmd) {
 	states := explain.FailingStates
 	if len(in.States) > 0 {
 		states = in.States
@@ -121,7 +121,7 @@ func (g Groups) update(msg tea.KeyPressMsg) (Groups, tea.Cmd, Intent) {
 		return g, nil, NoteIntent{Text: "this group gathers the rarest errors of " + text.Printable(g.selected().Controller) + ": no filter selects it; act on its keys from the top view", IsErr: true}
 	case key.Matches(msg, k.ShowGroup):
 		if gr := g.selected(); gr != nil {
-			return g, nil, ShowGroupIntent{Controller: gr.Controller, Errors: FingerprintFilter(gr.Fingerprint), Fingerprint: gr.Fingerprint, States: g.states}
+			return g, nil, ShowGroupIntent{Controller: gr.Controller, Errors: FingerprintFilter(gr.Fingerprint), Fingerprint: gr.Fingerprint, States: g.states, From: g}
 		}
 	case key.Matches(msg, k.Forget, k.Retry, k.ForgetAll, k.RetryAll):
 		if gr := g.selected(); gr != nil {
@@ -360,8 +360,9 @@ func (g Groups) ReloadNow() (View, tea.Cmd) { return g.Reload() }
 // Resize lays the view out for the terminal's size (View).
 func (g Groups) Resize() (View, tea.Cmd) { g.clamp(); return g, nil }
 
-// ReadsTable says ctrl+r here reads the table under it too: a group's keys are shown there.
-func (g Groups) ReadsTable() bool { return true }
+// ReadsUnder says ctrl+r here reads the table under it too: a group's
+// keys are shown there (UnderReader).
+func (g Groups) ReadsUnder() bool { return true }
 
 // due reports whether the view's next read is due (Common.Due).
 func (g *Groups) due() bool { return g.C.Due(g.Loading, g.lastSent) }

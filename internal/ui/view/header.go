@@ -17,86 +17,186 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
 
-// header renders the lines above the table: headerHeight of them, and
-// while a filter is typed, why what is typed is not applied.
-func (t *Top) header() []string {
-	w := t.C.Width
-	lines := []string{widget.Fit(t.attachedLine(), w)}
-	for _, l := range t.fleetLines() {
+// TopHeader draws the lines above the table: what is attached and how it
+// answers (a fleet's pods counted, each out of reach a row), the counts,
+// the diagnosis (diagnosis.go), the limiters, the forecast and the query
+// line, or the filter line being typed. It is a function of what it is
+// handed, the k9s way: the read model's answer and query, the view's
+// filter, group and rows drawn, and whether the view spans a fleet; it
+// reads no view and changes nothing.
+type TopHeader struct {
+	C *Common
+	// M is the read model: the last answer, and the query it answers.
+	M *TopModel
+	// Filter is the view's filter line: applied, or being typed.
+	Filter *widget.Filter
+	// Group is the error group a drill-down shows ("" pattern: none).
+	Group ErrorGroup
+	// Shown is how many rows the table draws, for the query line's
+	// position (Top.ShownRows); Height does not read it, since the rows
+	// that fit are counted from the header's height.
+	Shown int
+	// Fleet says the view spans several workloads (TopModel.fleet): their
+	// pods are counted on the attached line, and each out of reach has a
+	// row under it.
+	Fleet bool
+	// CapNote says that discovery found more pods than were attached to;
+	// "" when it did not.
+	CapNote string
+}
+
+// HeaderLines is how many lines the header above the table takes, but for
+// a fleet's rows and a diagnosis that wraps (TopHeader.Height).
+const HeaderLines = 6
+
+// MaxUnreachableRows bounds the header rows naming pods out of reach; the
+// rest are counted on the last.
+const MaxUnreachableRows = 3
+
+// Lines renders the lines above the table: Height of them, and while a
+// filter is typed, why what is typed is not applied.
+func (h TopHeader) Lines() []string {
+	w := h.C.Width
+	lines := []string{widget.Fit(h.attachedLine(), w)}
+	for _, l := range h.fleetLines() {
 		lines = append(lines, widget.Fit(l, w))
 	}
-	lines = append(lines, widget.Fit(t.CountsLine(), w))
-	for _, l := range t.DiagnosisLines() {
+	lines = append(lines, widget.Fit(h.CountsLine(), w))
+	for _, l := range h.DiagnosisLines() {
 		lines = append(lines, widget.Fit(l, w))
 	}
 	lines = append(lines,
-		widget.Fit(t.LimiterLine(), w),
-		widget.Fit(t.forecastLine(), w),
+		widget.Fit(h.LimiterLine(), w),
+		widget.Fit(h.forecastLine(), w),
 	)
-	if t.Filter.Typing() {
-		return append(lines, t.Filter.View(&t.C.Styles, w)...)
+	if h.Filter.Typing() {
+		return append(lines, h.Filter.View(&h.C.Styles, w)...)
 	}
-	return append(lines, widget.Fit(t.QueryLine(), w))
+	return append(lines, widget.Fit(h.QueryLine(), w))
+}
+
+// Height is how many lines the header takes, but for a filter's reason
+// while one is typed: the fixed ones, a fleet's rows, and the diagnosis's
+// second line when it wraps.
+func (h TopHeader) Height() int {
+	return HeaderLines + len(h.fleetLines()) + len(h.DiagnosisLines()) - 1
+}
+
+// fleetSummary is the attached line's account of a fleet: how many pods in
+// how many workloads, leading, standby and out of reach.
+func (h TopHeader) fleetSummary() string {
+	s := &h.C.Styles
+	reps := h.M.Overview.Replicas
+	var leading, standby, down int
+	for _, r := range reps {
+		switch {
+		case r.Err != nil:
+			down++
+		case r.Standby:
+			standby++
+		case !r.ServerTime.IsZero():
+			leading++
+		}
+	}
+	out := fmt.Sprintf("workloads %d · pods %d: ", workloads(reps), len(reps)) + s.OK.Render(fmt.Sprintf("%d leading", leading))
+	if standby > 0 {
+		out += s.Dim.Render(fmt.Sprintf(", %d standby", standby))
+	}
+	if down > 0 {
+		out += s.Bad.Render(fmt.Sprintf(", %d unreachable", down))
+	}
+	return out
+}
+
+// fleetLines are the header rows under the attached line: the cap on the
+// pods attached to, when discovery found more, and one row per pod out of
+// reach (name, why), at most MaxUnreachableRows.
+func (h TopHeader) fleetLines() []string {
+	if !h.Fleet {
+		return nil
+	}
+	s := &h.C.Styles
+	var lines []string
+	if h.CapNote != "" {
+		lines = append(lines, s.Warn.Render("⚠ "+h.CapNote))
+	}
+	if h.M.Overview == nil {
+		return lines
+	}
+	var down []inspector.Replica
+	for _, r := range h.M.Overview.Replicas {
+		if r.Err != nil {
+			down = append(down, r)
+		}
+	}
+	for i, r := range down {
+		if i == MaxUnreachableRows-1 && len(down) > MaxUnreachableRows {
+			lines = append(lines, s.Bad.Render(fmt.Sprintf("  ✗ %d more pods unreachable", len(down)-i)))
+			break
+		}
+		lines = append(lines, "  "+h.replica(r)) // its state says why, marked
+	}
+	return lines
 }
 
 // attachedLine says what is attached and how the connection stands.
-func (t *Top) attachedLine() string {
-	s := &t.C.Styles
+func (h TopHeader) attachedLine() string {
+	s := &h.C.Styles
 	parts := []string{s.Title.Render("backoff top")}
-	if t.C.Paused {
+	if h.C.Paused {
 		// Right after the title: a narrow screen cuts the line's end, and
 		// "updated 4.0s ago" must not read as live (issue #23).
 		parts = append(parts, s.Warn.Render("⏸ PAUSED"))
 	}
-	if at := t.C.SnapshotAt(); !at.IsZero() {
+	if at := h.C.SnapshotAt(); !at.IsZero() {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
-	ended := t.C.LogEnds()
+	ended := h.C.LogEnds()
 	if !ended.IsZero() {
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, t.C.Now())))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())))
 	}
 	// The context and namespace are what a narrow line gives up first (the
 	// user chose them; the connection and its age are news): ctx, then ns.
 	ctx, ns := -1, -1
-	if t.C.Opts.Context != "" {
+	if h.C.Opts.Context != "" {
 		ctx = len(parts)
-		parts = append(parts, s.Label.Render("ctx ")+t.C.Opts.Context)
+		parts = append(parts, s.Label.Render("ctx ")+h.C.Opts.Context)
 	}
-	if t.C.Conn.Namespace != "" {
+	if h.C.Conn.Namespace != "" {
 		ns = len(parts)
-		parts = append(parts, s.Label.Render("ns ")+t.C.Conn.Namespace)
+		parts = append(parts, s.Label.Render("ns ")+h.C.Conn.Namespace)
 	}
 	replicaErr := false
-	if t.Overview != nil {
-		for _, r := range t.Overview.Replicas {
-			if !t.fleet() {
-				parts = append(parts, t.replica(r))
+	if h.M.Overview != nil {
+		for _, r := range h.M.Overview.Replicas {
+			if !h.Fleet {
+				parts = append(parts, h.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
 			if r.Source != nil && r.Source.Read != nil {
-				parts = append(parts, widget.LogReadPart(&t.C.Styles, r.Source.Read))
+				parts = append(parts, widget.LogReadPart(&h.C.Styles, r.Source.Read))
 			}
 		}
-		if t.fleet() {
-			parts = append(parts, t.fleetSummary()) // each pod out of reach has a row below
+		if h.Fleet {
+			parts = append(parts, h.fleetSummary()) // each pod out of reach has a row below
 		}
 	}
 	switch {
-	case t.Err != nil && !replicaErr:
+	case h.M.Err != nil && !replicaErr:
 		parts = append(parts, s.Bad.Render("✗ not answering (below)"))
-	case t.Err != nil, t.C.Snapshot(), !ended.IsZero():
-	case !t.fetchedAt.IsZero():
-		parts = append(parts, s.Dim.Render("updated "+text.Ago(t.fetchedAt, t.C.Now())))
+	case h.M.Err != nil, h.C.Snapshot(), !ended.IsZero():
+	case !h.M.fetchedAt.IsZero():
+		parts = append(parts, s.Dim.Render("updated "+text.Ago(h.M.fetchedAt, h.C.Now())))
 	default:
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
 	sep := s.Dim.Render(" · ")
 	for _, drop := range []int{ctx, ns} {
-		if drop < 0 || lipgloss.Width(strings.Join(parts, sep)) <= t.C.Width {
+		if drop < 0 || lipgloss.Width(strings.Join(parts, sep)) <= h.C.Width {
 			continue
 		}
 		parts[drop] = ""
@@ -105,11 +205,11 @@ func (t *Top) attachedLine() string {
 }
 
 // replica is one endpoint: its pod, leader or standby, and its connection.
-func (t *Top) replica(r inspector.Replica) string {
+func (h TopHeader) replica(r inspector.Replica) string {
 	if r.Source.Logged() {
 		return text.Printable(r.Endpoint) // a log (v1/controllers says what it read): nothing is connected, no leader to tell
 	}
-	s := &t.C.Styles
+	s := &h.C.Styles
 	role := "leader "
 	switch {
 	case r.Standby:
@@ -121,23 +221,23 @@ func (t *Top) replica(r inspector.Replica) string {
 	c := r.Conn
 	switch c.Phase {
 	case cluster.PhaseConnected, "":
-		if t.C.Snapshot() && r.Err == nil {
+		if h.C.Snapshot() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
 		if r.Err != nil && !widget.TimedOut(r.Err) {
 			// A direct address has no tunnel: the UI itself retries every refresh.
 			return out + s.Warn.Render("◌ reconnecting: "+widget.ErrText(r.Err))
 		}
-		if t.silent() || r.Err != nil {
+		if h.M.silent() || r.Err != nil {
 			// Silent, or its reads time out: the same outage, counted from
 			// its first unanswered read. The last answer stays below, dimmed.
-			return out + s.Bad.Render("✗ not answering since "+text.TimeOfDay(t.quietSince))
+			return out + s.Bad.Render("✗ not answering since "+text.TimeOfDay(h.M.quietSince))
 		}
 		return out + s.OK.Render("● connected")
 	case cluster.PhaseConnecting, cluster.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
-			st += " in " + text.Countdown(c.RetryAt, t.C.Now())
+			st += " in " + text.Countdown(c.RetryAt, h.C.Now())
 		}
 		if c.LastError != "" {
 			st += ": " + text.OneLine(c.LastError, 0)
@@ -148,28 +248,14 @@ func (t *Top) replica(r inspector.Replica) string {
 	}
 }
 
-// shown is the controllers the view covers: the selected one, or all.
-func (t *TopModel) shown() []api.Controller {
-	if t.Overview == nil {
-		return nil
-	}
-	if t.Controller == "" {
-		return t.Overview.Controllers
-	}
-	if c := t.Overview.Controller(t.Controller); c != nil {
-		return []api.Controller{*c}
-	}
-	return nil
-}
-
 // CountsLine counts keys by state; each state's number is its toggle key.
 // A log's keys may be unknown too (its seventh toggle): with it the counts
 // add up to the tracked keys.
-func (t *Top) CountsLine() string {
-	s := &t.C.Styles
+func (h TopHeader) CountsLine() string {
+	s := &h.C.Styles
 	counts := map[api.State]int{}
 	total := 0
-	for _, c := range t.shown() {
+	for _, c := range h.M.shown() {
 		for st, n := range c.Counts {
 			counts[st] += n
 		}
@@ -195,14 +281,14 @@ func (t *Top) CountsLine() string {
 		{" ", widget.Compact, nil, true, false}, {" ", widget.Compact, ShortStates, true, false},
 		{" ", widget.Compact, ShortStates, true, true},
 	}
-	toggles := t.C.ToggleStates()
+	toggles := h.C.ToggleStates()
 	labels := make([]string, 0, len(toggles))
 	for li, layout := range layouts {
 		labels = labels[:0]
 		var shown []api.State
 		width := 0
 		for i, st := range toggles {
-			if layout.nonEmpty && counts[st] == 0 && !t.states[st] {
+			if layout.nonEmpty && counts[st] == 0 && !h.M.states[st] {
 				continue
 			}
 			label := fmt.Sprintf("%s %s", cmp.Or(layout.names[st], string(st)), layout.num(counts[st]))
@@ -211,18 +297,18 @@ func (t *Top) CountsLine() string {
 			}
 			labels, shown = append(labels, label), append(shown, st)
 			width += len([]rune(label)) + len(layout.gap)
-			if t.states[st] {
+			if h.M.states[st] {
 				width += 2 // the brackets of a state toggled on
 			}
 		}
 		keys := layout.gap + "keys " + layout.num(total)
-		withTotal := width-len(layout.gap)+len(keys) <= t.C.Width
-		if !withTotal && width-len(layout.gap) > t.C.Width && li < len(layouts)-1 {
+		withTotal := width-len(layout.gap)+len(keys) <= h.C.Width
+		if !withTotal && width-len(layout.gap) > h.C.Width && li < len(layouts)-1 {
 			continue
 		}
 		parts := make([]string, len(labels))
 		for i, st := range shown {
-			if t.states[st] {
+			if h.M.states[st] {
 				parts[i] = s.ToggleOn.Render("[" + labels[i] + "]")
 			} else {
 				parts[i] = s.StateStyle(st).Render(labels[i])
@@ -245,31 +331,31 @@ var ShortStates = map[api.State]string{api.StateScheduled: "sched", api.StateRun
 // chose to see (states, filter, group) keeps its room: the sort goes first,
 // then an "all" controller, then the tracked count and the controller (the
 // header names it); the group, last, is what the width then cuts.
-func (t *Top) QueryLine() string {
-	s := &t.C.Styles
+func (h TopHeader) QueryLine() string {
+	s := &h.C.Styles
 	var pos, bare string // the position with and without the tracked count
-	if t.Page != nil {
-		from := t.Offset + 1
-		to := t.Offset + t.ShownRows()
+	if h.M.Page != nil {
+		from := h.M.Offset + 1
+		to := h.M.Offset + h.Shown
 		if to == 0 {
 			from = 0
 		}
-		bare = fmt.Sprintf("%s–%s of %s matched", text.Thousands(from), text.Thousands(to), text.Thousands(t.Page.Matched))
-		pos = bare + fmt.Sprintf(" (%s tracked)", text.Thousands(t.Page.Total))
+		bare = fmt.Sprintf("%s–%s of %s matched", text.Thousands(from), text.Thousands(to), text.Thousands(h.M.Page.Matched))
+		pos = bare + fmt.Sprintf(" (%s tracked)", text.Thousands(h.M.Page.Total))
 	}
 	var chosen []string
-	if st := t.StateList(); len(st) > 0 {
+	if st := h.M.StateList(); len(st) > 0 {
 		names := make([]string, len(st))
 		for i, x := range st {
 			names[i] = string(x)
 		}
 		chosen = append(chosen, s.Label.Render("states ")+strings.Join(names, ","))
 	}
-	if t.Filter.Applied != "" {
-		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(t.Filter.Applied))
+	if h.Filter.Applied != "" {
+		chosen = append(chosen, s.Label.Render("filter ")+s.Bold.Render(h.Filter.Applied))
 	}
-	if t.Group.Pattern != "" {
-		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(text.OneLine(t.Group.Fingerprint, 0)))
+	if h.Group.Pattern != "" {
+		chosen = append(chosen, s.Label.Render("error ")+s.Bold.Render(text.OneLine(h.Group.Fingerprint, 0)))
 	}
 	line := func(pos string, ctl, sort bool) string {
 		var parts []string
@@ -277,15 +363,15 @@ func (t *Top) QueryLine() string {
 			parts = append(parts, pos)
 		}
 		if ctl {
-			parts = append(parts, s.Label.Render("controller ")+cmp.Or(text.Printable(t.Controller), "all"))
+			parts = append(parts, s.Label.Render("controller ")+cmp.Or(text.Printable(h.M.Controller), "all"))
 		}
 		if sort {
-			parts = append(parts, s.Label.Render("sort ")+Sorts[t.Sort])
+			parts = append(parts, s.Label.Render("sort ")+Sorts[h.M.Sort])
 		}
 		return strings.Join(append(parts, chosen...), s.Dim.Render(" · "))
 	}
-	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, t.Controller != "", false)} {
-		if lipgloss.Width(l) <= t.C.Width {
+	for _, l := range []string{line(pos, true, true), line(pos, true, false), line(pos, h.M.Controller != "", false)} {
+		if lipgloss.Width(l) <= h.C.Width {
 			return l
 		}
 	}
@@ -293,16 +379,16 @@ func (t *Top) QueryLine() string {
 }
 
 // LimiterLine is the header's limiters line for the controllers shown.
-func (t *Top) LimiterLine() string {
-	return widget.LimiterLine(&t.C.Styles, t.shown(), t.C.Width, t.C.Now())
+func (h TopHeader) LimiterLine() string {
+	return widget.LimiterLine(&h.C.Styles, h.M.shown(), h.C.Width, h.C.Now())
 }
 
 // forecastLine is the header's forecast line: the keys of the controllers
 // shown falling due over the next 60s.
-func (t *Top) forecastLine() string {
+func (h TopHeader) forecastLine() string {
 	var now time.Time
-	if t.Overview != nil {
-		now = t.C.ServerNow(t.Overview.ServerTime, t.fetchedAt)
+	if h.M.Overview != nil {
+		now = h.C.ServerNow(h.M.Overview.ServerTime, h.M.fetchedAt)
 	}
-	return widget.ForecastLine(&t.C.Styles, t.Overview, t.Controller, now, t.C.Width)
+	return widget.ForecastLine(&h.C.Styles, h.M.Overview, h.M.Controller, now, h.C.Width)
 }

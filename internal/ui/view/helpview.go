@@ -53,12 +53,6 @@ func (m Help) WithDiagnosis(diagnosis string) Help {
 	return m
 }
 
-// SetStyles takes the palette in, once the terminal's background is known.
-func (m Help) SetStyles(st help.Styles) Help {
-	m.h.Styles = st
-	return m
-}
-
 // update handles the help view's keys; the offset is clamped here.
 func (m Help) update(msg tea.KeyPressMsg) (Help, tea.Cmd, Intent) {
 	k := m.C.Keys.help()
@@ -179,6 +173,9 @@ func (m *Help) bindings() []string {
 		return nil
 	}
 	groups := m.keys.FullHelp()
+	// The palette as it is now: the terminal's background may have been
+	// learnt after the view opened.
+	m.h.Styles = m.C.Styles.Help
 	wide := m.h
 	wide.SetWidth(0) // measured uncut
 	for n := len(groups); n > 1; n-- {
@@ -231,3 +228,23 @@ func (m Help) ReloadNow() (View, tea.Cmd) { return m, nil }
 
 // Resize lays the view out for the terminal's size (View).
 func (m Help) Resize() (View, tea.Cmd) { return m.setSize(), nil }
+
+// Explains marks the ? view as about the view under it (Explainer).
+func (m Help) Explains() {}
+
+// Clamped keeps the scroll within the room left (Clamper).
+func (m Help) Clamped() View { m.Clamp(); return m }
+
+// OpenHelp opens the ? view over under (the view shown), explaining keys,
+// its key map, titled title: the root's for ?, which every view shares.
+// Over the table, the help says its toggles, header and sorts too; a
+// view with something to say first (HelpLead) says it.
+func OpenHelp(c *Common, keys help.KeyMap, title string, under View) OpenIntent {
+	v, _ := NewHelp(c).Resize() // fitted to the terminal, as every view is
+	_, table := keys.(TopKeys)
+	h := v.(Help).Open(keys, title, table)
+	if l, ok := under.(HelpLead); ok {
+		h = h.WithDiagnosis(l.HelpLead())
+	}
+	return OpenIntent{View: h}
+}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
@@ -27,12 +28,9 @@ type FooterIntent struct {
 // QuitIntent ends the UI with Err: an endpoint that never answered.
 type QuitIntent struct{ Err error }
 
-// OpenKeyIntent opens the detail view on a key.
-type OpenKeyIntent struct{ Controller, Key string }
-
-// OpenGroupsIntent opens the error groups of the top view's scope: its
+// GroupsScope is the scope the error groups view opens on: the top view's
 // controller, the states it shows (none: every failing one) and its filter.
-type OpenGroupsIntent struct {
+type GroupsScope struct {
 	Controller, Filter string
 	States             []api.State
 }
@@ -66,10 +64,13 @@ type AnswerIntent struct{ Act *widget.Action }
 
 // ShowGroupIntent shows the keys of one error group in the top view: errors
 // is the pattern their last errors match (an error filter beside the top
-// view's own), fingerprint the group's name.
+// view's own), fingerprint the group's name. From is the view that asked
+// (the error groups), which esc out of the drill-down goes back to as it
+// was; nil when none.
 type ShowGroupIntent struct {
 	Controller, Errors, Fingerprint string
 	States                          []api.State
+	From                            View
 }
 
 // LeftDrillIntent says the top view left its drill-down, and what it shows
@@ -82,8 +83,30 @@ type LeftDrillIntent struct {
 
 // OpenAnswerKeyIntent opens the key of an answer (the `top --for` view's,
 // the chain view's) in the detail view: Shown is the answer as escaped for
-// the screen, Raw as read (the names a lookup must use).
+// the screen, Raw as read (the names a lookup must use). The root offers
+// it to the open views (Receiver): the one that holds the sessions to
+// the answer's controller (`top --for`'s) attaches, and opens the detail
+// with an OpenWaitedIntent.
 type OpenAnswerKeyIntent struct{ Shown, Raw *objwhy.Answer }
+
+// OpenWaitedIntent opens a view the user waited for (a key's detail after
+// attaching to its controller): only if the user is still where they
+// asked for it, since a view opened over another they moved on to would
+// take them away from it. Open is called only then: it builds the view,
+// and its first read, and swaps what the view reads through.
+type OpenWaitedIntent struct {
+	Open func() (View, tea.Cmd)
+}
+
+// StartIntent starts the UI afresh on View, its first read Cmd: the whole
+// stack is replaced, the refresh clock and the session's watch start, and
+// Note is said in the status line. The picker asks it once a pod is
+// attached.
+type StartIntent struct {
+	View View
+	Cmd  tea.Cmd
+	Note string
+}
 
 // NoteIntent shows a status message.
 type NoteIntent struct {

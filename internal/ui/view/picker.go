@@ -231,3 +231,28 @@ func (p Picker) OnFilterKey(msg tea.KeyPressMsg) (View, tea.Cmd, Intent) {
 
 // OnFilterInput passes a message that is not a key to the filter line being typed (FilterView).
 func (p Picker) OnFilterInput(msg tea.Msg) (View, tea.Cmd) { return p.filterInput(msg) }
+
+// Receive takes the attach of the pod picked in (Receiver): the UI starts
+// afresh on the table over its session, fitted to the terminal, with its
+// refreshes and refresh clock (StartIntent): the picker is left for good.
+// A failed attach leaves the picker up, with the error in the status
+// line, to pick again.
+func (p Picker) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
+	a, ok := msg.(AttachedMsg)
+	if !ok {
+		return p, nil, nil, false
+	}
+	p = p.AttachDone()
+	if a.Err != nil {
+		return p, nil, NoteIntent{Text: widget.ErrText(a.Err), IsErr: true}, true
+	}
+	cn := &p.C.Conn
+	cn.Session, cn.Objects, cn.Namespace = a.Session, a.Objects, a.Pod.Namespace
+	if p.C.Opts.Watch {
+		a.Session.Watch(cn.Ctx)
+	}
+	v, _ := NewTop(p.C).Resize()
+	t := v.(Top)
+	read := t.Refresh()
+	return p, nil, StartIntent{View: t, Cmd: read, Note: "attached to " + a.Pod.String()}, true
+}

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
@@ -24,6 +25,27 @@ type column struct {
 	cell  func(r *explain.KeyRow) string
 }
 
+// TopTable draws the table of keys: its title row and one row per key of
+// the page, the selected one highlighted, changed ones marked "•" and
+// estimated ones "*", and the selected key's line a narrow table leaves to
+// the footer. It is a function of what it is handed, the k9s way: the read
+// model's answer (the page, the rows changed, whether the endpoint is
+// silent), the cursor, the rows that fit and whether the view spans a
+// fleet; it reads no view and changes nothing.
+type TopTable struct {
+	C *Common
+	// M is the read model: the page, its changed rows, the overview.
+	M *TopModel
+	// Cursor is the row the cursor is on; Selected its key (nil: none).
+	Cursor   int
+	Selected *inspector.PodKey
+	// Shown is how many rows of the page are drawn (Top.ShownRows).
+	Shown int
+	// Fleet says the view spans several workloads: which pod a key is on
+	// is a column at any width.
+	Fleet bool
+}
+
 // wideWidth is the terminal width from which the -o wide columns show.
 const wideWidth = 160
 
@@ -37,14 +59,14 @@ const NarrowWidth = 72
 // columns SOURCE shows, unless it would leave a key cut and its error in
 // a dozen cells (real keys run to 40 cells and more): the detail says the
 // source, and a row without its key or error says nothing.
-func (t *Top) columns() []column {
-	cols := t.layout(t.C.Width >= 110)
-	if t.C.Width < 110 {
+func (tb TopTable) columns() []column {
+	cols := tb.layout(tb.C.Width >= 110)
+	if tb.C.Width < 110 {
 		return cols
 	}
 	for _, c := range cols {
-		if c.title == "SOURCE" && t.cramped(cols) {
-			return t.layout(false)
+		if c.title == "SOURCE" && tb.cramped(cols) {
+			return tb.layout(false)
 		}
 	}
 	return cols
@@ -52,7 +74,7 @@ func (t *Top) columns() []column {
 
 // cramped says whether the KEY column cuts a key of the page while the
 // error has fewer than errRoomWide cells.
-func (t *Top) cramped(cols []column) bool {
+func (tb TopTable) cramped(cols []column) bool {
 	const errRoomWide = 24
 	var keyW, errW int
 	for _, c := range cols {
@@ -63,10 +85,10 @@ func (t *Top) cramped(cols []column) bool {
 			keyW = c.width
 		}
 	}
-	if errW >= errRoomWide || t.Page == nil {
+	if errW >= errRoomWide || tb.M.Page == nil {
 		return false
 	}
-	for _, k := range t.Page.Items {
+	for _, k := range tb.M.Page.Items {
 		if len(k.Key.Key) > keyW {
 			return true
 		}
@@ -75,12 +97,12 @@ func (t *Top) cramped(cols []column) bool {
 }
 
 // layout is columns with or without SOURCE.
-func (t *Top) layout(source bool) []column {
-	w := t.C.Width
-	multiPod := t.Overview != nil && len(t.Overview.Replicas) > 1
+func (tb TopTable) layout(source bool) []column {
+	w := tb.C.Width
+	multiPod := tb.M.Overview != nil && len(tb.M.Overview.Replicas) > 1
 	ctlW := 10
-	if t.Overview != nil && w >= 100 {
-		for _, c := range t.Overview.Controllers {
+	if tb.M.Overview != nil && w >= 100 {
+		for _, c := range tb.M.Overview.Controllers {
 			ctlW = max(ctlW, min(len(c.Name), 20))
 		}
 	}
@@ -103,7 +125,7 @@ func (t *Top) layout(source bool) []column {
 		ctlW = 9
 	}
 	cols := []column{state}
-	if t.Controller == "" && (w >= 100 || len(t.shown()) > 1) {
+	if tb.M.Controller == "" && (w >= 100 || len(tb.M.shown()) > 1) {
 		title := "CONTROLLER"
 		if ctlW < len(title) {
 			title = "CTRL" // not "CONTROLL…"
@@ -111,7 +133,7 @@ func (t *Top) layout(source bool) []column {
 		cols = append(cols, column{title: title, width: ctlW, cell: func(r *explain.KeyRow) string { return r.Controller }})
 	}
 	switch {
-	case t.fleet():
+	case tb.Fleet:
 		// Several workloads: which pod (and so which controller deployment)
 		// a key is on matters at any width.
 		cols = append(cols, column{title: "NAMESPACE/POD", width: min(24, max(14, w/5)), name: true, cell: func(r *explain.KeyRow) string { return r.Pod }})
@@ -124,7 +146,7 @@ func (t *Top) layout(source bool) []column {
 		column{title: "FAILS", width: 5, right: true, cell: func(r *explain.KeyRow) string { return r.Failures }},
 		next,
 	)
-	if (!t.fleet() || w >= 100) && !narrow {
+	if (!tb.Fleet || w >= 100) && !narrow {
 		// A narrow fleet gives DELAY's room to NAMESPACE/POD: NEXT says when.
 		cols = append(cols, column{title: "DELAY", width: 7, right: true, cell: func(r *explain.KeyRow) string { return r.Delay }})
 	}
@@ -150,8 +172,8 @@ func (t *Top) layout(source bool) []column {
 	}
 	flex := max(w-used, minKey+8)
 	keyW := minKey
-	if t.Page != nil {
-		for _, k := range t.Page.Items {
+	if tb.M.Page != nil {
+		for _, k := range tb.M.Page.Items {
 			keyW = max(keyW, len(k.Key.Key))
 		}
 	}
@@ -161,7 +183,7 @@ func (t *Top) layout(source bool) []column {
 		// below. The error, not the key, gave NEXT its seventh cell.
 		errRoom, minErr = 7, 7
 	}
-	if ns := t.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
+	if ns := tb.sharedNamespace(); ns != "" && keyW > max(minKey, flex*45/100, flex-errRoom) {
 		// Every row's key in one namespace, and the keys cut: the namespace
 		// once in the title gives the names their room.
 		cols[keyCol].title = "KEY (" + ns + "/)"
@@ -178,15 +200,15 @@ func (t *Top) layout(source bool) []column {
 
 // sharedNamespace is the namespace every key of the page is in ("demo" of
 // "demo/naive-00001"), or "" when they differ or some key has none.
-func (t *Top) sharedNamespace() string {
-	if t.Page == nil || len(t.Page.Items) == 0 {
+func (tb TopTable) sharedNamespace() string {
+	if tb.M.Page == nil || len(tb.M.Page.Items) == 0 {
 		return ""
 	}
-	ns, _, ok := strings.Cut(t.Page.Items[0].Key.Key, "/")
+	ns, _, ok := strings.Cut(tb.M.Page.Items[0].Key.Key, "/")
 	if !ok || ns == "" {
 		return ""
 	}
-	for _, k := range t.Page.Items[1:] {
+	for _, k := range tb.M.Page.Items[1:] {
 		if !strings.HasPrefix(k.Key.Key, ns+"/") {
 			return ""
 		}
@@ -226,12 +248,12 @@ func coarse(d time.Duration) string {
 	return fmt.Sprintf("%dd", d/(24*time.Hour))
 }
 
-// Table renders the visible page: a header row and one row per key, the
+// Lines renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
-func (t *Top) Table() []string {
-	s := &t.C.Styles
-	cols := t.columns()
-	w := t.C.Width
+func (tb TopTable) Lines() []string {
+	s := &tb.C.Styles
+	cols := tb.columns()
+	w := tb.C.Width
 	var b strings.Builder
 	b.WriteString("  ")
 	for i, c := range cols {
@@ -245,24 +267,24 @@ func (t *Top) Table() []string {
 		}
 	}
 	lines := []string{s.Header.Render(widget.Fit(b.String(), w))}
-	if t.Page == nil && t.Err != nil {
+	if tb.M.Page == nil && tb.M.Err != nil {
 		return append(lines, s.Dim.Render("  no answer yet"))
 	}
-	if t.Page == nil {
+	if tb.M.Page == nil {
 		return append(lines, s.Dim.Render("  loading…"))
 	}
-	if len(t.Page.Items) == 0 {
+	if len(tb.M.Page.Items) == 0 {
 		msg := "  no keys match"
-		if t.Page.Total == 0 {
+		if tb.M.Page.Total == 0 {
 			msg = "  no keys tracked yet"
 		}
 		return append(lines, s.Dim.Render(msg))
 	}
-	now := t.C.ServerNow(t.Page.ServerTime, t.fetchedAt)
-	silent := t.silent()
+	now := tb.C.ServerNow(tb.M.Page.ServerTime, tb.M.fetchedAt)
+	silent := tb.M.silent()
 	cells := make([]string, len(cols))
-	for i := range t.ShownRows() {
-		k := &t.Page.Items[i]
+	for i := range tb.Shown {
+		k := &tb.M.Page.Items[i]
 		row := explain.NewKeyRow(&k.Key, k.Pod, now)
 		for j, c := range cols {
 			v := text.Printable(c.cell(&row)) // names and errors are the cluster's text
@@ -278,14 +300,14 @@ func (t *Top) Table() []string {
 		// The mark column: "›" on the selected row (so the selection shows
 		// without colour too), then "•" changed or "*" estimated.
 		cur, mark := " ", " "
-		changed := t.changed[rowID(k)]
+		changed := tb.M.changed[rowID(k)]
 		switch {
 		case changed:
 			mark = "•"
 		case k.Estimated:
 			mark = "*"
 		}
-		if i == t.Cursor {
+		if i == tb.Cursor {
 			lines = append(lines, s.Selected.Render(widget.Fit("›"+mark+strings.Join(cells, " "), w)))
 			continue
 		}
@@ -306,74 +328,15 @@ func (t *Top) Table() []string {
 // SelectedLine is the selected row's key whole and its last error, as much
 // as fits (cut in the middle, keeping its end): a narrow table cuts both.
 // The footer shows it, above a status message, so that neither hides it.
-func (t *Top) SelectedLine() string {
-	s := &t.C.Styles
-	k := t.Selected()
+func (tb TopTable) SelectedLine() string {
+	s := &tb.C.Styles
+	k := tb.Selected
 	if k == nil {
 		return ""
 	}
 	line := s.Bold.Render("› "+text.Printable(k.Key.Key)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
-		return widget.Fit(line+s.Dim.Render("no error"), t.C.Width)
+		return widget.Fit(line+s.Dim.Render("no error"), tb.C.Width)
 	}
-	return line + widget.FitMessage(text.OneLine(k.LastError.Message, 0), max(0, t.C.Width-lipgloss.Width(line)))
-}
-
-// view renders the whole top view in height-1 lines (the root adds the
-// footer): the header, a connection problem if any, then the table.
-func (t *Top) view() string {
-	lines := append(t.header(), t.problem()...)
-	lines = append(lines, t.Table()...)
-	return strings.Join(widget.Pad(lines, t.C.Height-1), "\n")
-}
-
-// problem is the panel that says why the last refresh failed: what was
-// tried, when, the error in full (wrapped), and when it is tried again.
-func (t *Top) problem() []string {
-	if t.Err == nil {
-		return nil
-	}
-	s := &t.C.Styles
-	w := t.C.Width
-	var eps []string
-	if t.Overview != nil {
-		for _, r := range t.Overview.Replicas {
-			eps = append(eps, text.Printable(r.Endpoint))
-		}
-	}
-	where := "the endpoint"
-	if len(eps) > 0 {
-		where = strings.Join(eps, ", ")
-	}
-	title := "cannot read " + where
-	if t.reached {
-		title = "lost " + where
-	}
-	tried := fmt.Sprintf("tried GET v1/controllers and v1/keys at %s (failing for %s)",
-		text.TimeOfDay(t.lastSent), text.FormatSeconds(t.C.Now().Sub(t.failedSince)))
-	next := t.lastSent.Add(t.C.Opts.Refresh)
-	retry := "tries again in " + text.Countdown(next, t.C.Now())
-	if !next.After(t.C.Now()) {
-		retry = "tries again now"
-	}
-	retry += ", every " + text.FormatDuration(t.C.Opts.Refresh)
-	switch {
-	case t.C.Paused:
-		retry = "paused: ctrl+r tries again"
-	case !t.reached:
-		giveUp := t.C.Opts.GiveUp - t.C.Now().Sub(t.failedSince)
-		retry += fmt.Sprintf("; gives up in %s if it never answers", text.FormatDuration(max(0, giveUp).Truncate(time.Second)))
-	default:
-		retry += "; the last answer stays below"
-	}
-	inner := max(10, w-4)
-	var body []string
-	err := t.Err
-	if say := t.C.Opts.Explain; say != nil {
-		err = say(err)
-	}
-	for _, l := range []string{s.Bad.Render("✗ ") + title, tried, widget.ErrText(err), retry} {
-		body = append(body, text.Wrap(l, inner)...)
-	}
-	return strings.Split(s.Panel.Width(w).Render(strings.Join(body, "\n")), "\n")
+	return line + widget.FitMessage(text.OneLine(k.LastError.Message, 0), max(0, tb.C.Width-lipgloss.Width(line)))
 }

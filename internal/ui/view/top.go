@@ -17,16 +17,13 @@ import (
 // sortWords names an order in the status line of a fallback.
 var sortWords = map[string]string{api.SortAttention: "attention", api.SortNext: "next retry"}
 
-// HeaderLines is how many lines the header above the table takes, but for
-// a fleet's rows (headerHeight).
-const HeaderLines = 6
-
 // Top is the live table of keys: the view over its read model (TopModel:
 // the query, the last answer, the pacing of its reads, the rows changed),
 // with what is the view's own — the filter line, the cursor, a drill-down
-// — and its renderers beside it (table.go, header.go, diagnosis.go,
-// legend.go). The cursor follows a key, not a row: across refreshes and
-// re-sorts it stays on the key the user chose.
+// — and its renderers beside it, each a type of its own handed what it
+// draws (toprender.go: TopHeader, TopTable, TopLegend). The cursor follows
+// a key, not a row: across refreshes and re-sorts it stays on the key the
+// user chose.
 type Top struct {
 	TopModel
 	Asking
@@ -150,10 +147,11 @@ func (t Top) update(msg tea.KeyPressMsg) (Top, tea.Cmd, Intent) {
 		t.Offset, t.Cursor, t.Sel, t.chosen = 0, 0, "", false
 	case key.Matches(msg, k.Open):
 		if sel := t.Selected(); sel != nil {
-			return t, nil, OpenKeyIntent{Controller: sel.Controller, Key: sel.Key.Key}
+			return t, nil, OpenKey(t.C, sel.Controller, sel.Key.Key)
 		}
 	case key.Matches(msg, k.Group):
-		return t, nil, OpenGroupsIntent{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()}
+		g, cmd := Groups{C: t.C}.Open(GroupsScope{Controller: t.Controller, Filter: t.Filter.Applied, States: t.StateList()})
+		return t, nil, OpenIntent{View: g, Cmd: cmd}
 	case key.Matches(msg, k.RefusedForget, k.RefusedRetry):
 		name := ""
 		if sel := t.Selected(); sel != nil {
@@ -194,7 +192,7 @@ func (t Top) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 		if err := next.GaveUp(m); err != nil {
 			return next, cmd, QuitIntent{Err: err}, true
 		}
-		return next, cmd, FooterIntent{Note: note, Legend: next.Legend}, true
+		return next, cmd, FooterIntent{Note: note, Legend: next.Legend().Say}, true
 	case DroppedMsg:
 		if r, ok := m.Msg.(RefreshedMsg); ok {
 			// The diagnosis' groups are asked for again on the next read,
@@ -212,7 +210,7 @@ func (t Top) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 }
 
 // HelpLead is the diagnosis, whole, when the header cut it (HelpLead).
-func (t Top) HelpLead() string { return t.DiagnosisWhole() }
+func (t Top) HelpLead() string { return t.Header().DiagnosisWhole() }
 
 // Stale reports whether the view's next read is due (View).
 func (t Top) Stale() bool { return t.C.Conn.Session != nil && t.due() }

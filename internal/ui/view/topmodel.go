@@ -237,3 +237,39 @@ func (t *TopModel) silent() bool {
 
 // due reports whether the next read is due (Common.Due).
 func (t *TopModel) due() bool { return t.C.Due(t.Inflight, t.lastSent) }
+
+// shown is the controllers the view covers: the selected one, or all.
+func (t *TopModel) shown() []api.Controller {
+	if t.Overview == nil {
+		return nil
+	}
+	if t.Controller == "" {
+		return t.Overview.Controllers
+	}
+	if c := t.Overview.Controller(t.Controller); c != nil {
+		return []api.Controller{*c}
+	}
+	return nil
+}
+
+// fleet reports whether the view spans several workloads (different
+// controllers, not replicas of one), or a cluster-wide session (top -A):
+// the header then counts the pods rather than naming each, and gives a row
+// to each pod out of reach (TopHeader.Fleet), so that one pod that cannot
+// be read is said where it is, and the rest of the view stands.
+func (t *TopModel) fleet() bool {
+	if s := t.C.Conn.Session; s != nil && s.ClusterWide() {
+		return true
+	}
+	return t.Overview != nil && workloads(t.Overview.Replicas) > 1
+}
+
+// workloads counts the distinct workloads of replicas: a fleet's
+// attached line says how many.
+func workloads(reps []inspector.Replica) int {
+	seen := map[string]bool{}
+	for _, r := range reps {
+		seen[r.Workload] = true
+	}
+	return len(seen)
+}
