@@ -16,7 +16,7 @@ func FuzzParseDialects(f *testing.F) {
 		if len(raw) > 4096 {
 			return // a file's bound is tested apart; keep each run fast
 		}
-		ds, err := parseDialects("f.yaml", raw, false)
+		ds, err := parseDialects("f.yaml", raw)
 		if err != nil {
 			if _, ok := err.(*DialectError); !ok {
 				t.Fatalf("refused without file, line and field: %T %v", err, err)

@@ -70,7 +70,7 @@ func TestExplainLinesSaysWhatItTried(t *testing.T) {
     means: failure
   - regexp: '^widget gave up: (?P<error>.*)$'
     means: failure
-`), false)
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
