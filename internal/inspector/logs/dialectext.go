@@ -263,10 +263,14 @@ func parseLineExt(m map[string]*yaml.Node, l *DialectLine, bad badFunc) error {
 		l.RequeueAfterField = b
 	}
 	if v := m["key"]; v != nil {
-		if v.Value != "namespace" {
-			return bad(v, "key", "%q: want namespace", v.Value)
+		switch v.Value {
+		case "namespace":
+			l.KeyIsNamespace = true
+		case "field":
+			l.KeyInField = true
+		default:
+			return bad(v, "key", "%q: want namespace or field", v.Value)
 		}
-		l.KeyIsNamespace = true
 	}
 	return nil
 }

@@ -87,9 +87,10 @@ type DialectLine struct {
 	// The key and error in the message: TEXT KEY KeySep ERROR, ErrorSuffix
 	// trimmed off; a duration that ends the message after DurationAfter;
 	// the delay as the time the "requeue-after" field says; the key in
-	// the namespace field.
-	KeySep, ErrorSuffix, DurationAfter string
-	RequeueAfterField, KeyIsNamespace  bool
+	// the namespace field; the key in the one field of a name the reader
+	// has no word for whose value is a namespace/name (PVC="ns/x").
+	KeySep, ErrorSuffix, DurationAfter            string
+	RequeueAfterField, KeyIsNamespace, KeyInField bool
 }
 
 // DialectError is a dialect file refused: its file, line and field. Line

@@ -113,6 +113,10 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		r.Error = strings.TrimSuffix(err, l.ErrorSuffix)
 	case l.KeyIsNamespace:
 		r.Name = f.namespace
+	case l.KeyInField:
+		if f.keyFields == 1 { // two such fields of two keys are no key
+			r.Namespace, r.Name = splitRef(f.keyField)
+		}
 	case d.KeyField != "" && f.altName == d.KeyField:
 		r.Namespace, r.Name = splitKey(f.alt)
 	default:
