@@ -325,7 +325,7 @@ func stringList(n *yaml.Node, field string, bad badFunc) ([]string, error) {
 }
 
 // keyFields are the fields a key-field may name: those the scan of a line
-// keeps as its family's own key (fields.set's alt). Code, not data: the
+// keeps as its dialect's own key (fields.set's alt). Code, not data: the
 // scan's switch on a field's name is the reader's hot path.
 var keyFields = map[string]bool{"key": true, "objectReference": true, "deployment": true, knativeKey: true}
 

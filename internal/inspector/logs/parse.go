@@ -133,8 +133,8 @@ type Record struct {
 	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
 	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
 	// not known, and the store's assumption holds. LimiterOf names whose it
-	// is: the dialect's family, or Crossplane for a line of a managed
-	// reconciler ("managed/…") that another family read.
+	// is: the dialect's, or Crossplane's for a line of a managed reconciler
+	// ("managed/…") that another dialect read; empty with a zero Limiter.
 	Limiter   Limiter
 	LimiterOf string
 	// Verbose says the line is written only at a verbosity that writes
