@@ -177,7 +177,10 @@ func CompileRegexp(expr string) (*regexp.Regexp, error) {
 
 // badRegexp says why expr does not compile, in the user's words.
 func badRegexp(expr string, err error) error {
-	return fmt.Errorf("%q is not a regular expression: %s", expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	if se, ok := errors.AsType[*syntax.Error](err); ok {
+		return fmt.Errorf("%q is not a regular expression: %s: `%s`", expr, se.Code, se.Expr)
+	}
+	return fmt.Errorf("%q is not a regular expression: %v", expr, err)
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its

@@ -37,7 +37,9 @@ var kcmControllers = "deployment-controller,replicaset-controller,namespace-cont
 
 // startControllerManager runs the real kube-controller-manager (built by
 // hack/k8s-bin.sh from the API server's module) against the API server,
-// its log (klog, stderr) written to log as a container runtime writes it.
+// its log (klog, stderr) written to log as a container runtime writes it,
+// at --v=4: the whole-log case reads it so, and as -v=2 would have written
+// it (testKCMWholeLog).
 func startControllerManager(t *testing.T, assets, kubeconfig string, log *criLog) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(assets, "kube-controller-manager"),
@@ -46,6 +48,7 @@ func startControllerManager(t *testing.T, assets, kubeconfig string, log *criLog
 		"--leader-elect=false",
 		"--secure-port=0",
 		"--use-service-account-credentials=false",
+		"--v=4",
 	)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
@@ -185,12 +188,19 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
-		// The Deployment's own key is not failing: said so, with what is.
-		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota",
-			"Key:            " + q + "/web: the deployment-controller is not failing on it; what fails is replicaset.apps/" + b.Object.Name + ", where the replicaset-controller is failing on " + rsKey} {
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}
+		}
+		// The Deployment's own key: not failing, said so with what is; or,
+		// at --v=2 and above, the one conflict its controller logged
+		// ("Error syncing deployment", V(2)) when it created the
+		// ReplicaSet, read as its failure.
+		notFailing := "Key:            " + q + "/web: the deployment-controller is not failing on it; what fails is replicaset.apps/" + b.Object.Name + ", where the replicaset-controller is failing on " + rsKey
+		conflict := "Key:            " + q + "/web (controller deployment-controller)"
+		if !strings.Contains(out, notFailing) && !(strings.Contains(out, conflict) && strings.Contains(out, `Operation cannot be fulfilled on deployments.apps "web"`)) {
+			t.Errorf("why lacks %q, or %q with its conflict", notFailing, conflict)
 		}
 		testQuotaRaised(ctx, t, kc, admin, cs, q, b.Object.Name, answer, hidden)
 	})
@@ -256,6 +266,8 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 
 	// Last: its pods are on the node, so kwok holds them not ready.
 	t.Run("progress-deadline", func(t *testing.T) { testProgressDeadline(ctx, t, cs, c, kc, admin, answer) })
+	// After every case: the whole log, read once, at -v=4 and -v=2.
+	t.Run("whole-log", func(t *testing.T) { testKCMWholeLog(ctx, t, kc, admin, cs, log) })
 }
 
 // assertLogRetries asks for the key's backoff (read) until the real log did

@@ -8,7 +8,7 @@ import (
 )
 
 // builtinYAML is the built-in dialects, the file the binary ships: read by
-// the loader of --dialect FILE, with the fields only built-ins use.
+// the loader of --dialect FILE, and then by the same reader.
 //
 //go:embed dialects/builtin.yaml
 var builtinYAML []byte
@@ -16,63 +16,90 @@ var builtinYAML []byte
 // builtinFile names the embedded file in what its loader says.
 const builtinFile = "dialects/builtin.yaml"
 
-// families is the dialect table, compiled from the built-in dialects:
-// messages are matched in order, the first match wins. A malformed
-// built-in cannot ship: TestBuiltinDialectsLoad loads it, and a failure
-// here stops every test of the package.
-var families = func() []family {
-	ds, err := parseDialects(builtinFile, builtinYAML, true)
+// builtins are the built-in dialects, in the order their lines are tried:
+// the first line that matches wins. A malformed built-in cannot ship:
+// TestBuiltinDialectsLoad loads it, and a failure here stops every test of
+// the package.
+var builtins = func() []Dialect {
+	ds, err := parseDialects(builtinFile, builtinYAML)
 	if err != nil {
 		panic(fmt.Sprintf("the built-in dialects: %v", err))
 	}
-	out := make([]family, len(ds))
-	for i, d := range ds {
-		out[i] = familyOf(d)
-	}
-	return out
+	return ds
 }()
 
-// familyOf compiles a dialect into the family the matcher reads.
-func familyOf(d Dialect) family {
-	fam := family{
-		name: d.Name, keyField: d.KeyField, logger: d.From.Logger, callerStem: d.From.Caller, fixed: d.From.Name,
-		clientGo: d.ClientGo, successesLogged: d.SuccessesLogged, limiters: d.Limiters, limiterShared: d.LimiterShared,
-		markers: d.Markers, failMarkers: d.FailMarkers, advice: d.Advice,
+// compile derives what the reader needs of d's data: its name in each
+// format, and its markers.
+func (d *Dialect) compile() {
+	for fm, name := range formatNames {
+		d.names[fm] = d.Name + " (" + name + ")"
 	}
-	for _, l := range d.Lines {
-		fam.messages = append(fam.messages, message{
-			text: l.Text, prefix: l.Prefix, what: l.Means, keySep: l.KeySep, errSuffix: l.ErrorSuffix,
-			dur: l.DurationAfter, afterField: l.RequeueAfterField, keyIsNamespace: l.KeyIsNamespace,
-		})
-	}
-	return fam
+	d.markers, d.failMarkers = markersOf(d.Lines)
 }
 
-// markers are what every message of the dialects contains, at least one of
-// them: a line with none is skipped before any parsing, which is most of a
-// busy controller's log. failMarkers are those of failure lines: a line
-// with one that cannot be read is counted as unreadable.
-var markers, failMarkers = func() (m [][]byte, fail []string) {
-	var all []string
-	add := func(s string) {
-		if s != "" && !slices.Contains(all, s) {
-			all = append(all, s)
+// markersOf are the markers of lines, derived from them: a line with none
+// of any loaded dialect's markers is skipped before any parsing, which is
+// most of a busy controller's log; a line with a failure marker that
+// cannot be read is counted as unreadable. A line's markers are its text
+// and the text as a JSON or logfmt value writes it (a quote escaped); a
+// regexp's, its literal start — none says every line may be one ("").
+func markersOf(lines []DialectLine) (markers, fail []string) {
+	add := func(list *[]string, s string) {
+		if !slices.Contains(*list, s) {
+			*list = append(*list, s)
 		}
 	}
-	for _, fam := range families {
-		for _, s := range fam.markers {
-			add(s)
-			add(escaped(s))
+	for _, l := range lines {
+		text := l.Text
+		if l.Regexp != nil {
+			text, _ = l.Regexp.LiteralPrefix()
 		}
-		// Every message is its own marker too, as a JSON or logfmt
-		// value writes it (a quote escaped): a family's markers, kept by
-		// hand, missed prometheus-operator's `sync "` and every quoted
-		// message inside a JSON "msg".
-		for _, m := range fam.messages {
-			add(m.text)
-			add(escaped(m.text))
+		for _, s := range []string{text, escaped(text)} {
+			if s == "" && text != "" {
+				continue // escaped: the text itself
+			}
+			add(&markers, s)
 		}
-		for _, s := range fam.failMarkers {
+		if l.Means == ErrorLine && text != "" {
+			add(&fail, failurePhrase(text))
+		}
+	}
+	return markers, fail
+}
+
+// failurePhrase is the phrase of a failure line's text that says it failed:
+// the text up to where its key or a clause begins (a quote, a colon, a
+// comma, a semicolon: "Error syncing" of "Error syncing; requeuing for
+// later retry", "error syncing" of "error syncing '"), when that is two
+// words or more; else the text. A line that holds it is a failure of the
+// kind even where the rest differs, and one not read is unreadable.
+func failurePhrase(text string) string {
+	if i := strings.IndexAny(text, `;:,'"`); i > 0 {
+		if head := strings.TrimSpace(text[:i]); strings.Contains(head, " ") {
+			return head
+		}
+	}
+	return text
+}
+
+// codeMarkers are the markers of what code, not a dialect, reads: client-go's
+// HandleError line, whose error is the message (unhandledError), is a
+// failure reported whoever reads it.
+var codeMarkers = []string{unhandledError}
+
+// markers are what every line the built-in dialects and the generic
+// reader read contains, at least one of them; failMarkers those of
+// failure lines.
+var markers, failMarkers = func() (m [][]byte, fail []string) {
+	all := slices.Clone(codeMarkers)
+	fail = slices.Clone(codeMarkers)
+	for _, d := range builtins {
+		for _, s := range d.markers {
+			if !slices.Contains(all, s) {
+				all = append(all, s)
+			}
+		}
+		for _, s := range d.failMarkers {
 			if !slices.Contains(fail, s) {
 				fail = append(fail, s)
 			}

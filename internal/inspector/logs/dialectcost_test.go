@@ -15,7 +15,7 @@ func TestDialectRegexpCostBounded(t *testing.T) {
 		`(?i)(?:\w{0,1000})(?:\w{0,1000})z(?P<key>\S+)`,
 	} {
 		file := "dialects:\n- name: w\n  lines:\n  - regexp: '" + expr + "'\n    means: failure\n"
-		_, err := parseDialects("d.yaml", []byte(file), false)
+		_, err := parseDialects("d.yaml", []byte(file))
 		var de *DialectError
 		if !errors.As(err, &de) || de.Line != 4 || de.Field != "regexp" || !strings.Contains(de.Err, "the regular expression") {
 			t.Errorf("%s: %v; want d.yaml:4: regexp: refused for its cost", expr, err)

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -9,20 +8,39 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// The fields of the dialect format beyond a dialect file's first six: what
-// the built-in dialects (dialects/builtin.yaml) need to say of their
-// projects. They are read by the same loader; a dialect file may not use
-// them yet, because a file's lines are read by Dialect.read, which knows
-// only the first six (see builtinFields).
+// The fields of the dialect format beyond name, controller, limiter and
+// lines, and their lines' beyond text, prefix, regexp and means: what a
+// project's lines need said of them (builtin.yaml's header says each).
 
 // ControllerFrom says where a line without a "controller" field names its
 // controller: the logger's name (Logger), else the caller's file (Caller:
-// "controller" for controller.go:321), else Name.
+// "controller" for controller.go:321, renamed by Files where it names the
+// file: kube-controller-manager's replica_set.go is its
+// "replicaset-controller"), else Name.
 type ControllerFrom struct {
 	Logger loggerRule
 	Caller bool
+	Files  map[string]string
 	Name   string
 }
+
+// loggerRule says how a line's logger name names the controller.
+type loggerRule uint8
+
+const (
+	// loggerNone: the logger's name does not name the controller.
+	loggerNone loggerRule = iota
+	// loggerController: "controller-runtime.manager.controller.NAME" or
+	// "controller/NAME" (controller-runtime before v0.11, Flux before v0.20).
+	loggerController
+	// loggerLast: its last segment ("cert-manager/controller/NAME").
+	loggerLast
+	// loggerWhole: the whole name.
+	loggerWhole
+)
+
+// loggerRules are controller-from's logger values.
+var loggerRules = map[string]loggerRule{"controller": loggerController, "last": loggerLast, "name": loggerWhole}
 
 // LimiterRule is one rule of a project's limiter: when the line's
 // controller is one of Controllers or starts with one of Prefixes (either,
@@ -44,13 +62,19 @@ type Advice struct {
 }
 
 // successesAdvice is how the controller of r is made to log the successes
-// its dialect reads, as the dialect advises for the logger that wrote the
+// its dialect (a built-in, else one of user) reads, as the dialect advises for the logger that wrote the
 // line (api.ListSource.SuccessesHow): zap (its console, or its JSON:
 // Record.Sampled), klog, or other (slog, logrus, logfmt). Empty when the
 // dialect advises none.
-func successesAdvice(r *Record) string {
+func successesAdvice(r *Record, user []Dialect) string {
 	name, fm, _ := strings.Cut(r.Dialect, " (")
-	a := adviceOf[name]
+	var a Advice
+	for _, ds := range [][]Dialect{builtins, user} {
+		if i := slices.IndexFunc(ds, func(d Dialect) bool { return d.Name == name }); i >= 0 {
+			a = ds[i].Advice
+			break
+		}
+	}
 	switch strings.TrimSuffix(fm, ")") {
 	case formatNames[fmtKlog]:
 		return a.Successes["klog"]
@@ -64,19 +88,8 @@ func successesAdvice(r *Record) string {
 	return a.Successes["other"]
 }
 
-// adviceOf is each built-in dialect's advice, by its name.
-var adviceOf = func() map[string]Advice {
-	m := map[string]Advice{}
-	for _, fam := range families {
-		if len(fam.advice.Successes) > 0 {
-			m[fam.name] = fam.advice
-		}
-	}
-	return m
-}()
-
 // limiterFor is the limiter the first rule that holds gives; zero when none
-// holds.
+// holds, or it says the queue's default.
 func limiterFor(rules []LimiterRule, controller string, at time.Time) Limiter {
 	for _, r := range rules {
 		if len(r.Controllers)+len(r.Prefixes) > 0 && !contains(r.Controllers, controller) && !hasAnyPrefix(controller, r.Prefixes) {
@@ -99,29 +112,30 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	return false
 }
 
-// builtinFields are the dialect fields only the built-in dialects use;
-// builtinLineFields those of a line.
-var (
-	builtinFields     = []string{"controller-from", "key-field", "queue", "successes-logged", "limiter-shared", "markers", "fail-markers", "advice"}
-	builtinLineFields = []string{"key-sep", "error-suffix", "duration-after", "requeue-after-field", "key"}
-)
-
-// parseDialectExt reads the built-in fields of dialect n (m, its members)
-// into d.
+// parseDialectExt reads the fields of dialect n (m, its members) beyond
+// the first four into d.
 func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
+	// Without controller-from: the logger's name, the caller's file, the
+	// dialect's own name — a dialect written without controller: reads
+	// its lines under its name rather than dropping them. controller-from:
+	// {} says only the line's controller field names it.
+	d.From = ControllerFrom{Logger: loggerWhole, Caller: true, Name: d.Name}
 	if v := m["controller-from"]; v != nil {
-		cm, err := members(v, "controller-from", []string{"logger", "caller", "name"}, bad)
+		d.From = ControllerFrom{}
+		cm, err := members(v, "controller-from", []string{"logger", "caller", "files", "name"}, bad)
 		if err != nil {
 			return err
 		}
 		if l := cm["logger"]; l != nil {
-			switch l.Value {
-			case "controller":
-				d.From.Logger = loggerController
-			case "last":
-				d.From.Logger = loggerLast
-			default:
-				return bad(l, "controller-from.logger", "%q: want controller or last", l.Value)
+			r, ok := loggerRules[l.Value]
+			if !ok {
+				return bad(l, "controller-from.logger", "%q: want controller, last or name", l.Value)
+			}
+			d.From.Logger = r
+		}
+		if fm := cm["files"]; fm != nil {
+			if d.From.Files, err = stringMap(fm, "controller-from.files", bad); err != nil {
+				return err
 			}
 		}
 		if c := cm["caller"]; c != nil {
@@ -141,11 +155,19 @@ func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
 		}
 		d.KeyField = v.Value
 	}
+	// A controller whose limiter is not said runs client-go's default
+	// (DefaultControllerRateLimiter, bucket and all) on a bare client-go
+	// queue unless the dialect says otherwise.
+	d.ClientGo = len(d.Limiters) == 0
 	if v := m["queue"]; v != nil {
-		if v.Value != "client-go" {
-			return bad(v, "queue", "%q: want client-go", v.Value)
+		switch v.Value {
+		case "client-go":
+			d.ClientGo = true
+		case "controller-runtime":
+			d.ClientGo = false
+		default:
+			return bad(v, "queue", "%q: want client-go or controller-runtime", v.Value)
 		}
-		d.ClientGo = true
 	}
 	for field, p := range map[string]*bool{"successes-logged": &d.SuccessesLogged, "limiter-shared": &d.LimiterShared} {
 		if v := m[field]; v != nil {
@@ -155,13 +177,6 @@ func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
 			}
 			*p = b
 		}
-	}
-	var err error
-	if d.Markers, err = stringList(m["markers"], "markers", bad); err != nil {
-		return err
-	}
-	if d.FailMarkers, err = stringList(m["fail-markers"], "fail-markers", bad); err != nil {
-		return err
 	}
 	if v := m["advice"]; v != nil {
 		am, err := members(v, "advice", []string{"successes"}, bad)
@@ -184,20 +199,14 @@ func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
 
 // parseLimiterRules reads a limiter: "exponential BASE..MAX" alone, or a
 // list of rules (LimiterRule).
-func parseLimiterRules(v *yaml.Node, d *Dialect, builtin bool, bad badFunc) error {
+func parseLimiterRules(v *yaml.Node, d *Dialect, bad badFunc) error {
 	if v.Kind == yaml.ScalarNode {
 		l, err := parseLimiterText(v.Value)
 		if err != nil {
 			return bad(v, "limiter", "%v", err)
 		}
-		d.Limiter = l
-		if builtin {
-			d.Limiters = []LimiterRule{{Limiter: l}}
-		}
+		d.Limiters = []LimiterRule{{Limiter: l}}
 		return nil
-	}
-	if !builtin {
-		return bad(v, "limiter", "want exponential BASE..MAX, as exponential 5ms..16m40s")
 	}
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 		return bad(v, "limiter", "want exponential BASE..MAX, or a list of rules")
@@ -235,7 +244,7 @@ func parseLimiterRules(v *yaml.Node, d *Dialect, builtin bool, bad badFunc) erro
 	return nil
 }
 
-// parseLineExt reads the built-in fields of a line.
+// parseLineExt reads the fields of a line beyond the first five.
 func parseLineExt(m map[string]*yaml.Node, l *DialectLine, bad badFunc) error {
 	if v := m["key-sep"]; v != nil {
 		l.KeySep = v.Value
@@ -254,17 +263,17 @@ func parseLineExt(m map[string]*yaml.Node, l *DialectLine, bad badFunc) error {
 		l.RequeueAfterField = b
 	}
 	if v := m["key"]; v != nil {
-		if v.Value != "namespace" {
-			return bad(v, "key", "%q: want namespace", v.Value)
+		switch v.Value {
+		case "namespace":
+			l.KeyIsNamespace = true
+		case "field":
+			l.KeyInField = true
+		default:
+			return bad(v, "key", "%q: want namespace or field", v.Value)
 		}
-		l.KeyIsNamespace = true
 	}
 	return nil
 }
-
-// builtinMeanings are the meanings only the built-in dialects' lines have:
-// controller-runtime's V(5) lines, the priority queue's and the forget's.
-var builtinMeanings = map[string]What{"start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine}
 
 func boolValue(n *yaml.Node, field string, bad badFunc) (bool, error) {
 	switch n.Value {
@@ -274,6 +283,25 @@ func boolValue(n *yaml.Node, field string, bad badFunc) (bool, error) {
 		return false, nil
 	}
 	return false, bad(n, field, "%q: want true or false", n.Value)
+}
+
+// stringMap reads a mapping of strings to strings (non-empty).
+func stringMap(n *yaml.Node, field string, bad badFunc) (map[string]string, error) {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return nil, bad(n, field, "want a mapping of strings to strings")
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || k.Value == "" || v.Value == "" {
+			return nil, bad(k, field, "want a mapping of strings to strings")
+		}
+		if _, ok := out[k.Value]; ok {
+			return nil, bad(k, field+"."+k.Value, "given twice: give it once")
+		}
+		out[k.Value] = v.Value
+	}
+	return out, nil
 }
 
 // stringList reads a list of strings (or one); nil for no node.
@@ -296,13 +324,8 @@ func stringList(n *yaml.Node, field string, bad badFunc) ([]string, error) {
 	return out, nil
 }
 
-// errNotBuiltin refuses a built-in field in a dialect file.
-func errNotBuiltin(field string) string {
-	return fmt.Sprintf("only the built-in dialects use %s (yet): a file's lines are read by text, prefix or regexp and their groups", field)
-}
-
 // keyFields are the fields a key-field may name: those the scan of a line
-// keeps as its family's own key (fields.set's alt). Code, not data: the
+// keeps as its dialect's own key (fields.set's alt). Code, not data: the
 // scan's switch on a field's name is the reader's hot path.
 var keyFields = map[string]bool{"key": true, "objectReference": true, "deployment": true, knativeKey: true}
 

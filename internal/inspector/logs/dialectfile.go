@@ -3,7 +3,6 @@ package logs
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,8 +11,10 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
-// A dialect file (--dialect FILE) teaches the reader an in-house
-// controller's words. It is YAML:
+// A dialect teaches the reader a project's words. The built-in dialects
+// (dialects/builtin.yaml) and a dialect file (--dialect FILE) are the same
+// YAML, loaded by the same code and read by the same code (Dialect.read):
+// a file may say anything a built-in does. The common case is short:
 //
 //	dialects:
 //	- name: widget-operator          # what the read note calls it
@@ -26,55 +27,74 @@ import (
 //	    means: success
 //
 // Each line is matched against the message as the line's format reads it
-// (klog's text after its header, JSON's msg, logfmt's msg=), after every
-// built-in dialect and before the generic reader. A regexp's named groups
-// say where the key (namespace/name), the error, the retry count and the
-// next retry ("retry": a Go duration) are; without a key group the key is
-// the line's key, request, object or namespace and name fields. means is
-// failure, success, requeue-after (with a retry group: the delay),
-// dropped (the controller gave up on the key) or terminal.
+// (klog's text after its header, JSON's msg, logfmt's msg=), the dialects
+// in order — the built-ins, then the files — and the first line that
+// matches decides; behind them all, the generic reader. A regexp's named
+// groups say where the key (namespace/name), the error, the retry count
+// and the next retry ("retry": a Go duration) are; without a key group the
+// key is the line's namespace and name, request or object fields, or the
+// field key-field names (key-field: key, for a key= field). means is
+// failure, success, requeue-after (its delay in a retry group, after
+// duration-after, or in requeue-after-field), dropped (the controller gave
+// up on the key), terminal, start, requeue (Requeue: true), queue (the
+// priority queue's items) or forget (the instrument's forget line). The
+// other fields are those builtin.yaml's header says.
 type Dialect struct {
-	Name, Controller string
-	// Limiter is the controller's per-item limiter; zero for client-go's
-	// default.
-	Limiter Limiter
-	Lines   []DialectLine
+	Name string
+	// Controller names the controller of every line it reads, whatever
+	// the line says; empty: the line's controller field, else From.
+	Controller string
+	// From says where a line without a controller field names it.
+	From ControllerFrom
+	// KeyField is the field holding the key when it is none of the usual.
+	KeyField string
+	// Limiters are its per-item limiter's rules (limiter:); none for the
+	// queue's default.
+	Limiters []LimiterRule
+	// ClientGo says it runs a bare client-go work queue (queue: client-go,
+	// or no queue and no limiter said); LimiterShared that its rules hold
+	// for a line of any dialect whose controller they name;
+	// SuccessesLogged that its successes are written wherever its failures
+	// are.
+	ClientGo, LimiterShared, SuccessesLogged bool
+	Advice                                   Advice
+	Lines                                    []DialectLine
 	// Source is FILE:LINE of its name, for the diagnostics.
 	Source string
 
-	// The built-in dialects' fields (dialectext.go): where a line without
-	// a controller field names it, the field of its key, whether it runs a
-	// bare client-go queue, whether its successes are logged with its
-	// failures, its limiter's rules (shared with every dialect's lines
-	// when LimiterShared), the markers of its lines and of its failures,
-	// and its advice.
-	From                      ControllerFrom
-	KeyField                  string
-	ClientGo, SuccessesLogged bool
-	Limiters                  []LimiterRule
-	LimiterShared             bool
-	Markers, FailMarkers      []string
-	Advice                    Advice
+	// What the loader derives from the lines (compile): the markers of
+	// its lines and of its failures (markersOf), and its name in each
+	// format, made once so that naming a record does not allocate.
+	markers, failMarkers []string
+	names                [len(formatNames)]string
 }
 
 // DialectLine is one line of a Dialect.
 type DialectLine struct {
+	// Text is the whole message, or its start when Prefix; Regexp instead
+	// of both.
 	Text   string
 	Prefix bool
 	Regexp *regexp.Regexp
 	Means  What
-	// Dropped says a failure gave the key up (means: dropped).
+	// Dropped says a failure gave the key up (means: dropped); Terminal
+	// that it is not retried (means: terminal).
 	Dropped, Terminal bool
-
-	// The built-in dialects' fields (dialectext.go): the key and error in
-	// the message (TEXT KEY KeySep ERROR ErrorSuffix), a duration that
-	// ends it after DurationAfter, the delay in the "requeue-after" field,
-	// the key in the namespace field.
-	KeySep, ErrorSuffix, DurationAfter string
-	RequeueAfterField, KeyIsNamespace  bool
+	// Controller names the controller of this line when it has no
+	// controller field, before Dialect.From (kube-controller-manager's
+	// deployment controller, whose line names no file of its own).
+	Controller string
+	// The key and error in the message: TEXT KEY KeySep ERROR, ErrorSuffix
+	// trimmed off; a duration that ends the message after DurationAfter;
+	// the delay as the time the "requeue-after" field says; the key in
+	// the namespace field; the key in the one field of a name the reader
+	// has no word for whose value is a namespace/name (PVC="ns/x").
+	KeySep, ErrorSuffix, DurationAfter            string
+	RequeueAfterField, KeyIsNamespace, KeyInField bool
 }
 
-// DialectError is a dialect file refused: its file, line and field.
+// DialectError is a dialect file refused: its file, line and field. Line
+// is 0 when the YAML parser's own message says where (Err).
 type DialectError struct {
 	File  string
 	Line  int
@@ -83,12 +103,14 @@ type DialectError struct {
 }
 
 func (e *DialectError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Err)
+	}
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Err)
 }
 
-// parseDialects reads a dialect file; builtin allows the built-in
-// dialects' fields (dialectext.go).
-func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
+// parseDialects reads a dialect file: the built-ins' or a user's.
+func parseDialects(file string, raw []byte) ([]Dialect, error) {
 	bad := func(n *yaml.Node, field, format string, args ...any) error {
 		return &DialectError{File: file, Line: n.Line, Field: field, Err: fmt.Sprintf(format, args...)}
 	}
@@ -100,13 +122,9 @@ func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
 		if de, ok := err.(*DialectError); ok {
 			return nil, de
 		}
-		line := 1
-		if _, rest, ok := strings.Cut(err.Error(), "line "); ok {
-			if n, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0]); err == nil {
-				line = n
-			}
-		}
-		return nil, &DialectError{File: file, Line: line, Field: "(yaml)", Err: err.Error()}
+		// The parser's message says its line ("yaml: line 3: …"); it gives
+		// no line apart from its text, and the text is not taken apart.
+		return nil, &DialectError{File: file, Field: "(yaml)", Err: err.Error()}
 	}
 	if len(doc.Content) == 0 {
 		return nil, &DialectError{File: file, Line: 1, Field: "dialects", Err: "the file is empty: give a list of dialects"}
@@ -121,10 +139,11 @@ func parseDialects(file string, raw []byte, builtin bool) ([]Dialect, error) {
 	}
 	var out []Dialect
 	for _, n := range list.Content {
-		d, err := parseDialect(file, n, builtin, bad)
+		d, err := parseDialect(file, n, bad)
 		if err != nil {
 			return nil, err
 		}
+		d.compile()
 		out = append(out, d)
 	}
 	return out, nil
@@ -177,12 +196,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect, error) {
-	m, err := members(n, "dialects[]", append([]string{"name", "controller", "limiter", "lines"}, builtinFields...), bad)
+// dialectFields and lineFields are the fields of a dialect and of a line.
+var (
+	dialectFields = []string{"name", "controller", "limiter", "lines",
+		"controller-from", "key-field", "queue", "successes-logged", "limiter-shared", "advice"}
+	lineFields = []string{"text", "prefix", "regexp", "means",
+		"controller", "key-sep", "error-suffix", "duration-after", "requeue-after-field", "key"}
+)
+
+func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
+	m, err := members(n, "dialects[]", dialectFields, bad)
 	if err != nil {
-		return Dialect{}, err
-	}
-	if err := refuseBuiltin(n, m, builtin, builtinFields, bad); err != nil {
 		return Dialect{}, err
 	}
 	if err := wantStrings(m, bad, "name", "controller"); err != nil {
@@ -198,7 +222,7 @@ func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect
 		d.Controller = v.Value
 	}
 	if v := m["limiter"]; v != nil {
-		if err := parseLimiterRules(v, &d, builtin, bad); err != nil {
+		if err := parseLimiterRules(v, &d, bad); err != nil {
 			return Dialect{}, err
 		}
 	}
@@ -210,7 +234,7 @@ func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect
 		return Dialect{}, bad(n, "lines", "want a list of the lines it reads")
 	}
 	for _, ln := range lines.Content {
-		l, err := parseDialectLine(ln, builtin, bad)
+		l, err := parseDialectLine(ln, bad)
 		if err != nil {
 			return Dialect{}, err
 		}
@@ -219,15 +243,18 @@ func parseDialect(file string, n *yaml.Node, builtin bool, bad badFunc) (Dialect
 	return d, nil
 }
 
-func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, error) {
-	m, err := members(n, "lines[]", append([]string{"text", "prefix", "regexp", "means"}, builtinLineFields...), bad)
+// meanings are what a line's means: may say.
+var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
+	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine}
+
+const meaningsList = "failure, success, requeue-after, dropped, terminal, start, requeue, queue or forget"
+
+func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
+	m, err := members(n, "lines[]", lineFields, bad)
 	if err != nil {
 		return DialectLine{}, err
 	}
-	if err := refuseBuiltin(n, m, builtin, builtinLineFields, bad); err != nil {
-		return DialectLine{}, err
-	}
-	if err := wantStrings(m, bad, "text", "prefix", "regexp", "means"); err != nil {
+	if err := wantStrings(m, bad, "text", "prefix", "regexp", "means", "controller"); err != nil {
 		return DialectLine{}, err
 	}
 	var l DialectLine
@@ -260,44 +287,23 @@ func parseDialectLine(n *yaml.Node, builtin bool, bad badFunc) (DialectLine, err
 	}
 	means := m["means"]
 	if means == nil {
-		return l, bad(n, "means", "say what the line means: failure, success, requeue-after, dropped or terminal")
+		return l, bad(n, "means", "say what the line means: %s", meaningsList)
 	}
-	switch means.Value {
-	case "failure":
-		l.Means = ErrorLine
-	case "dropped":
-		l.Means, l.Dropped = ErrorLine, true
-	case "terminal":
-		l.Means, l.Terminal = ErrorLine, true
-	case "success":
-		l.Means = SuccessLine
-	case "requeue-after":
-		l.Means = RequeueAfterLine
-		if !builtin && (l.Regexp == nil || l.Regexp.SubexpIndex("retry") < 0) {
-			return l, bad(means, "means", "requeue-after needs a regexp with a retry group (its delay)")
-		}
-	default:
-		if w, ok := builtinMeanings[means.Value]; ok && builtin {
-			l.Means = w
-			break
-		}
-		return l, bad(means, "means", "%q: want failure, success, requeue-after, dropped or terminal", means.Value)
+	w, ok := meanings[means.Value]
+	if !ok {
+		return l, bad(means, "means", "%q: want %s", means.Value, meaningsList)
 	}
-	return l, parseLineExt(m, &l, bad)
-}
-
-// refuseBuiltin refuses, in a dialect file, the fields only the built-in
-// dialects use.
-func refuseBuiltin(n *yaml.Node, m map[string]*yaml.Node, builtin bool, fields []string, bad badFunc) error {
-	if builtin {
-		return nil
+	l.Means, l.Dropped, l.Terminal = w, means.Value == "dropped", means.Value == "terminal"
+	if v := m["controller"]; v != nil {
+		l.Controller = v.Value
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; contains(fields, k.Value) {
-			return bad(k, k.Value, "%s", errNotBuiltin(k.Value))
-		}
+	if err := parseLineExt(m, &l, bad); err != nil {
+		return l, err
 	}
-	return nil
+	if l.Means == RequeueAfterLine && l.DurationAfter == "" && !l.RequeueAfterField && (l.Regexp == nil || l.Regexp.SubexpIndex("retry") < 0) {
+		return l, bad(means, "means", "requeue-after needs its delay: a regexp with a retry group, duration-after or requeue-after-field")
+	}
+	return l, nil
 }
 
 // parseLimiterText reads "exponential BASE..MAX" (client-go's per-item

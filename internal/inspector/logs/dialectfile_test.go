@@ -37,7 +37,7 @@ const widgetLog = `2026-12-03T10:00:00Z INFO sync of widget team-a/w1 failed, re
 // A dialect file reads what nothing else does: keys, stated counts, errors,
 // the drop, the project's limiter.
 func TestDialectFile(t *testing.T) {
-	ds, err := parseDialects("widget.yaml", []byte(widgetDialect), false)
+	ds, err := parseDialects("widget.yaml", []byte(widgetDialect))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestDialectFileRefused(t *testing.T) {
 		{"bad meaning", "dialects:\n- name: w\n  lines:\n  - text: x\n    means: broken\n", 5, "means"},
 		{"bad limiter", "dialects:\n- name: w\n  limiter: bucket 10/100\n  lines:\n  - text: x\n    means: failure\n", 3, "limiter"},
 		{"no name", "dialects:\n- lines:\n  - text: x\n    means: failure\n", 2, "name"},
-		{"not YAML", "dialects: [\n", 1, "(yaml)"},
+		{"not YAML", "dialects: [\n", 0, "(yaml)"}, // the parser's message says its line
 		{"empty", "", 1, "dialects"},
 	} {
-		_, err := parseDialects("d.yaml", []byte(tt.file), false)
+		_, err := parseDialects("d.yaml", []byte(tt.file))
 		var de *DialectError
 		if !errors.As(err, &de) || de.Line != tt.line || de.Field != tt.field || !strings.HasPrefix(err.Error(), "d.yaml:") {
 			t.Errorf("%s: %v; want d.yaml line %d, field %s", tt.name, err, tt.line, tt.field)

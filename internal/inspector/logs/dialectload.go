@@ -41,7 +41,7 @@ func LoadDialects(file string) ([]Dialect, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDialects(file, raw, false)
+	return parseDialects(file, raw)
 }
 
 // fileKind names what a non-regular file is, for the refusal.

@@ -6,78 +6,213 @@ import (
 	"time"
 )
 
-// read reads msg as one of d's lines, with the line's fields f.
-func (d *Dialect) read(msg string, f *fields, fm format) (Record, bool) {
-	for i := range d.Lines {
-		l := &d.Lines[i]
-		r := Record{What: l.Means, At: f.at, Error: f.err, Terminal: l.Terminal, GaveUp: l.Dropped, Dialect: d.Name + " (" + formatNames[fm] + ")",
-			Message: l.Text, Limiter: d.Limiter, LimiterOf: d.Name, ClientGoQueue: d.Limiter == Limiter{}}
-		var key string
-		switch {
-		case l.Regexp != nil:
-			m := l.Regexp.FindStringSubmatch(msg)
-			if m == nil {
-				continue
-			}
-			r.Message = l.Regexp.String()
-			group := func(name string) string {
-				if i := l.Regexp.SubexpIndex(name); i > 0 {
-					return m[i]
+// The one reader of a dialect's lines, built-in or from a file: match
+// finds the line a message is, read makes the record of it.
+
+// match is the first of ds's lines msg is, and its dialect; for a regexp
+// line, its submatches.
+func match(ds []Dialect, msg string) (*Dialect, *DialectLine, []string) {
+	for i := range ds {
+		d := &ds[i]
+		for j := range d.Lines {
+			l := &d.Lines[j]
+			switch {
+			case l.Regexp != nil:
+				if m := l.Regexp.FindStringSubmatch(msg); m != nil {
+					return d, l, m
 				}
-				return ""
+			case msg == l.Text:
+				return d, l, nil
+			case l.Prefix && strings.HasPrefix(msg, l.Text) && (l.KeySep == "" || strings.Contains(msg[len(l.Text):], l.KeySep)):
+				return d, l, nil
 			}
-			key = group("key")
-			if e := group("error"); e != "" {
-				r.Error = e
-			}
-			if c := group("count"); c != "" {
-				r.Retries, _ = strconv.Atoi(c)
-			}
-			if s := group("retry"); s != "" {
-				dur, err := time.ParseDuration(s)
-				if err != nil || dur <= 0 {
-					continue
-				}
-				if r.What == RequeueAfterLine {
-					r.RequeueAfter = dur
-				} else {
-					r.RetryIn, r.RetryWords = dur, statedWordsOf(msg, s)
-				}
-			}
-		case msg == l.Text || l.Prefix && strings.HasPrefix(msg, l.Text):
-		default:
-			continue
 		}
-		switch {
-		case key != "":
-			r.Namespace, r.Name = splitKey(key)
-		case f.alt != "":
-			r.Namespace, r.Name = splitKey(f.alt)
-		case f.ref != "":
-			r.Namespace, r.Name = splitRef(f.ref)
-		default:
-			r.Namespace, r.Name = f.namespace, f.name
-		}
-		r.Controller = d.Controller
-		if r.Controller == "" {
-			r.Controller = f.controller
-		}
-		if r.Controller == "" {
-			r.Controller = f.logger
-		}
-		if r.Controller == "" && len(f.caller) > 0 {
-			r.Controller = string(f.caller)
-		}
-		if r.Controller == "" {
-			// Nothing names it: the dialect's own name does, rather than
-			// dropping every line of a dialect written without controller:.
-			r.Controller = d.Name
-		}
-		if r.Name == "" {
-			return Record{NotRead: "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) +
-				" but names no key: no key group, and no key, request, object or name field"}, false
-		}
-		return r, true
 	}
-	return Record{}, false
+	return nil, nil, nil
+}
+
+// read makes the record of msg, which is d's line l (sub: a regexp's
+// submatches), with the line's fields f. A line it cannot read says why
+// (Record.NotRead).
+func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm format, user []Dialect) (Record, bool) {
+	r := Record{What: l.Means, At: f.at, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID, Error: f.err,
+		Terminal: l.Terminal, GaveUp: l.Dropped, Dialect: d.names[fm], ClientGoQueue: d.ClientGo, Verbose: d.SuccessesLogged,
+		Message: l.Text}
+	notRead := func(why string) (Record, bool) {
+		if l.Means != ErrorLine {
+			return Record{}, false // it does not look like a failure
+		}
+		return Record{NotRead: "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) + " but " + why}, false
+	}
+	key, keyed := "", false
+	if l.Regexp != nil {
+		r.Message = l.Regexp.String()
+		group := func(name string) string {
+			if i := l.Regexp.SubexpIndex(name); i > 0 {
+				return sub[i]
+			}
+			return ""
+		}
+		key, keyed = group("key"), l.Regexp.SubexpIndex("key") > 0
+		if e := group("error"); e != "" {
+			r.Error = e
+		}
+		if c := group("count"); c != "" {
+			r.Retries, _ = strconv.Atoi(c)
+		}
+		if s := group("retry"); s != "" {
+			dur, err := time.ParseDuration(s)
+			if err != nil || dur <= 0 {
+				return notRead("its retry group " + strconv.Quote(s) + " is not a positive Go duration")
+			}
+			if r.What == RequeueAfterLine {
+				r.RequeueAfter = dur
+			} else {
+				r.RetryIn, r.RetryWords = dur, statedWordsOf(msg, s)
+			}
+		}
+	}
+	if l.RequeueAfterField {
+		r.RequeueAfter = requeueAfter(r.At, f.requeueAt)
+	}
+	if l.DurationAfter != "" {
+		i := strings.LastIndex(msg, l.DurationAfter)
+		if i < 0 {
+			return notRead("says no duration after " + strconv.Quote(l.DurationAfter))
+		}
+		dur, err := time.ParseDuration(msg[i+len(l.DurationAfter):])
+		if err != nil || dur <= 0 {
+			return notRead("its duration after " + strconv.Quote(l.DurationAfter) + " is not a positive Go duration")
+		}
+		if r.What == ErrorLine {
+			r.RetryIn, r.RetryWords = dur, statedWords(msg, len(msg))
+		} else {
+			r.RequeueAfter = dur
+		}
+	}
+	r.Controller = d.controller(l, f)
+	if r.Controller == "" {
+		return notRead("names no controller: no controller field, and the dialect names none")
+	}
+	r.Limiter, r.LimiterOf = limiterOf(d, r.Controller, r.At, user)
+	switch {
+	case r.What == QueueLine:
+		items, ok := parseItems(f.items)
+		r.Items = items
+		return r, ok
+	case r.What == ForgetLine:
+		return f.forget(r)
+	case keyed:
+		r.Namespace, r.Name = splitKey(key)
+	case l.KeySep != "":
+		k, err, ok := strings.Cut(msg[len(l.Text):], l.KeySep)
+		if !ok {
+			return notRead("holds no " + strconv.Quote(l.KeySep) + " after its key")
+		}
+		r.Namespace, r.Name = splitKey(k)
+		r.Error = strings.TrimSuffix(err, l.ErrorSuffix)
+	case l.KeyIsNamespace:
+		r.Name = f.namespace
+	case l.KeyInField:
+		if f.keyFields == 1 { // two such fields of two keys are no key
+			r.Namespace, r.Name = splitRef(f.keyField)
+		}
+	case d.KeyField != "" && f.altName == d.KeyField:
+		r.Namespace, r.Name = splitKey(f.alt)
+	default:
+		r.Namespace, r.Name = f.namespace, f.name
+		if r.Name == "" && f.ref != "" {
+			r.Namespace, r.Name = splitRef(f.ref)
+		}
+	}
+	if r.Name == "" {
+		return notRead("names no key: no key group, no namespace and name, request or object field, and no key-field")
+	}
+	if !l.Terminal {
+		r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
+	}
+	return r, true
+}
+
+// controller names the controller of d's line l: the dialect's fixed
+// name, else the line's controller field, else the name d's line l gives,
+// else where d.From says; a failure of a bare client-go queue that
+// nothing names is "unknown" (a line of Go's log, a bracketed level,
+// logrus' text), not the line unread.
+func (d *Dialect) controller(l *DialectLine, f *fields) string {
+	switch {
+	case d.Controller != "":
+		return d.Controller
+	case f.controller != "":
+		return f.controller
+	case l.Controller != "":
+		return l.Controller
+	}
+	c := ""
+	switch d.From.Logger {
+	case loggerController:
+		c = controllerFromLogger(f.logger)
+	case loggerLast:
+		if f.logger == "UnhandledError" { // client-go's utilruntime names its logger so
+			break
+		}
+		if i := strings.LastIndexAny(f.logger, "/."); i >= 0 && i+1 < len(f.logger) {
+			c = f.logger[i+1:]
+		} else {
+			c = f.logger
+		}
+	case loggerWhole:
+		c = f.logger
+	}
+	if c == "" && d.From.Caller && len(f.caller) > 0 {
+		c = d.renamed(string(f.caller), f)
+	}
+	if c == "" {
+		c = d.renamed(d.From.Name, f)
+	}
+	if c == "" && d.ClientGo && l.Means == ErrorLine {
+		c = "unknown"
+	}
+	return c
+}
+
+// renamed is name, the caller's file or the dialect's fallback, as the
+// dialect's files name it; a line of client-go's UnhandledError logger is
+// kube-controller-manager's (kcmController).
+func (d *Dialect) renamed(name string, f *fields) string {
+	if d.From.Files != nil {
+		if n, ok := d.From.Files[name]; ok {
+			return n
+		}
+		return name
+	}
+	return f.kcmController(name, false)
+}
+
+// limiterOf is the limiter of d's line for controller at at, and whose
+// it is: d's rules, else those of a dialect that shares them (a
+// Crossplane provider's controller-runtime lines come from the same
+// queue, with the same limiter); zero and no one's when none says one
+// (the queue's default).
+func limiterOf(d *Dialect, controller string, at time.Time, user []Dialect) (Limiter, string) {
+	if l := limiterFor(d.Limiters, controller, at); l != (Limiter{}) {
+		return l, d.Name
+	}
+	if l, of := sharedLimiter(builtins, controller, at); of != "" {
+		return l, of
+	}
+	return sharedLimiter(user, controller, at)
+}
+
+// sharedLimiter is the limiter the first of ds that shares its rules gives
+// controller at at, and whose it is.
+func sharedLimiter(ds []Dialect, controller string, at time.Time) (Limiter, string) {
+	for i := range ds {
+		if sh := &ds[i]; sh.LimiterShared {
+			if l := limiterFor(sh.Limiters, controller, at); l != (Limiter{}) {
+				return l, sh.Name
+			}
+		}
+	}
+	return Limiter{}, ""
 }

@@ -30,14 +30,14 @@ func TestDialectFileWrongTypesRefused(t *testing.T) {
 		{"dialects twice", "dialects:\n- name: w\n" + line + "dialects:\n- name: v\n" + line, 6, "dialects", "given twice (first at line 2)"},
 		{"a second document", "dialects:\n- name: w\n" + line + "---\ndialects:\n- name: v\n" + line, 7, "(yaml)", "a second YAML document"},
 	} {
-		_, err := parseDialects("d.yaml", []byte(tt.file), false)
+		_, err := parseDialects("d.yaml", []byte(tt.file))
 		var de *DialectError
 		if !errors.As(err, &de) || de.Line != tt.line || de.Field != tt.field || !strings.Contains(de.Err, tt.says) {
 			t.Errorf("%s: %v; want d.yaml:%d: %s: …%s…", tt.name, err, tt.line, tt.field, tt.says)
 		}
 	}
 	// The same file with one of each reads.
-	if _, err := parseDialects("d.yaml", []byte("dialects:\n- name: w\n  controller: c\n"+line), false); err != nil {
+	if _, err := parseDialects("d.yaml", []byte("dialects:\n- name: w\n  controller: c\n"+line)); err != nil {
 		t.Errorf("a well-formed file: %v", err)
 	}
 }

@@ -54,17 +54,18 @@
 // retry. A log with V(5) lines shows successes, and says so. Memory is bounded as in
 // the instrument's store (Options.MaxKeys).
 //
-// The dialects are data (dialects/builtin.yaml, embedded, read by the
-// loader of --dialect FILE and compiled into families): per project, which
-// messages mean a failure (and a success or requeue where it logs them),
-// where the key, controller and error are, whether the next retry is stated
-// (Flux: Record.RetryIn, exact) or estimated, and the queue's limiter where
-// the project sets its own (Record.Limiter, Record.ClientGoQueue). Adding a
-// project is one entry there and one excerpt of its real log under
-// testdata/wild. A family's lines are read in any format (see format): zap
-// JSON and console, klog and klogr text, log/slog, logrus, go-kit; behind
-// kubectl --prefix/--timestamps, stern's names, a container name, the
-// kubelet's CRI files or journald.
+// The dialects are data (dialects/builtin.yaml, embedded, loaded by the
+// loader of --dialect FILE and read by the same reader, dialectread.go):
+// per project, which messages mean a failure (and a success or requeue
+// where it logs them), where the key, controller and error are, whether
+// the next retry is stated (Flux: Record.RetryIn, exact) or estimated, and
+// the queue's limiter where the project sets its own (Record.Limiter,
+// Record.ClientGoQueue); which lines are worth parsing is derived from
+// them (builtin.go's markersOf). Adding a project is one entry there and
+// one excerpt of its real log under testdata/wild. A dialect's lines are
+// read in any format (see format): zap JSON and console, klog and klogr
+// text, log/slog, logrus, go-kit; behind kubectl --prefix/--timestamps,
+// stern's names, a container name, the kubelet's CRI files or journald.
 //
 // Behind the named dialects stands the generic reader of the work-queue
 // idiom (generic.go): an error or warning line that says a sync,
@@ -75,8 +76,9 @@
 // key of a line that merely says "error": leader elections, webhook TLS,
 // panics and start-up retries yield none (testdata/wild's negatives). A
 // team's own controller is taught in a dialect file (dialectfile.go,
-// Options.Dialects, --dialect FILE), read after the built-in dialects and
-// before the generic reader. Options.ExplainLines hears how each line that
+// Options.Dialects, --dialect FILE), in the built-ins' format with every
+// field theirs, read after the built-in dialects and before the generic
+// reader. Options.ExplainLines hears how each line that
 // yielded something or looked like a failure was read, and why
 // (--explain-lines).
 //

@@ -93,43 +93,34 @@ type DialectInfo struct {
 // dialects of files after them, and the generic reader last.
 func Dialects(files []Dialect) []DialectInfo {
 	var out []DialectInfo
-	for _, fam := range families {
-		d := DialectInfo{Name: fam.name, Source: "built-in"}
-		for _, m := range fam.messages {
-			t := strconv.Quote(m.text)
-			switch {
-			case m.keySep != "":
-				t = strconv.Quote(m.text + "KEY" + m.keySep + "ERROR" + m.errSuffix)
-			case m.prefix:
-				t = strconv.Quote(m.text + "…")
-			}
-			d.Messages = append(d.Messages, t)
-		}
-		if i := slices.IndexFunc(out, func(o DialectInfo) bool { return o.Name == d.Name }); i >= 0 {
-			// One project in several families (kube-controller-manager's
-			// deployment controller and its others): one dialect to a user.
-			out[i].Messages = append(out[i].Messages, d.Messages...)
-			continue
-		}
-		out = append(out, d)
+	for _, d := range builtins {
+		out = append(out, dialectInfo(d, "built-in"))
 	}
-	for _, f := range files {
-		d := DialectInfo{Name: f.Name, Source: f.Source}
-		for _, l := range f.Lines {
-			switch {
-			case l.Regexp != nil:
-				d.Messages = append(d.Messages, "/"+l.Regexp.String()+"/")
-			case l.Prefix:
-				d.Messages = append(d.Messages, strconv.Quote(l.Text+"…"))
-			default:
-				d.Messages = append(d.Messages, strconv.Quote(l.Text))
-			}
-		}
-		out = append(out, d)
+	for _, d := range files {
+		out = append(out, dialectInfo(d, d.Source))
 	}
 	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
 		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
 			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+}
+
+// dialectInfo describes d's lines: a regexp between slashes, a prefix
+// ending in "…", a key in the message as TEXT KEY SEP ERROR.
+func dialectInfo(d Dialect, source string) DialectInfo {
+	info := DialectInfo{Name: d.Name, Source: source}
+	for _, l := range d.Lines {
+		t := strconv.Quote(l.Text)
+		switch {
+		case l.Regexp != nil:
+			t = "/" + l.Regexp.String() + "/"
+		case l.KeySep != "":
+			t = strconv.Quote(l.Text + "KEY" + l.KeySep + "ERROR" + l.ErrorSuffix)
+		case l.Prefix:
+			t = strconv.Quote(l.Text + "…")
+		}
+		info.Messages = append(info.Messages, t)
+	}
+	return info
 }
 
 // noteMerged records, for --explain-lines, that line inner's failure is

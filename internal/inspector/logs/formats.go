@@ -189,12 +189,12 @@ func parseTime(s string) time.Time {
 // one of those was found (the head of the line is short), so that the
 // common line is not scanned once per message of every family.
 var consoleMessages, otherConsoleMessages = func() (cr, other [][]byte) {
-	for i, fam := range families {
-		for _, m := range fam.messages {
+	for i, d := range builtins {
+		for _, l := range d.Lines {
 			if i == 0 {
-				cr = append(cr, []byte(m.text))
+				cr = append(cr, []byte(l.Text))
 			} else {
-				other = append(other, []byte(m.text))
+				other = append(other, []byte(l.Text))
 			}
 		}
 	}

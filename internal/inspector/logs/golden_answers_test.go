@@ -117,7 +117,7 @@ func allAnswers(t testing.TB, opts Options) string {
 		}
 		fmt.Fprintf(&b, "=== %s\n%s", filepath.ToSlash(f), answers(t, raw, opts))
 	}
-	ds, err := parseDialects("widget.yaml", []byte(widgetDialect), false)
+	ds, err := parseDialects("widget.yaml", []byte(widgetDialect))
 	if err != nil {
 		t.Fatal(err)
 	}

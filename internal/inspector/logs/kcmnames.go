@@ -19,36 +19,23 @@ const kcmDialect = "kube-controller-manager"
 const kcmAmbiguous = "replicaset or replicationcontroller"
 
 // kcmByFile are kube-controller-manager's controllers by the file whose
-// HandleError logs a key's failure (k8s.io/kubernetes pkg/controller,
-// v1.2x–v1.3x).
-var kcmByFile = map[string]string{
-	"replica_set":                 kcmAmbiguous,
-	"replication_controller":      "replicationcontroller-controller",
-	"deployment_controller":       "deployment-controller",
-	"namespace_controller":        "namespace-controller",
-	"resource_quota_controller":   "resourcequota-controller",
-	"job_controller":              "job-controller",
-	"cronjob_controllerv2":        "cronjob-controller",
-	"daemon_controller":           "daemonset-controller",
-	"stateful_set":                "statefulset-controller",
-	"horizontal":                  "horizontal-pod-autoscaler-controller",
-	"pv_controller_base":          "persistentvolume-binder-controller",
-	"serviceaccounts_controller":  "serviceaccount-controller",
-	"tokens_controller":           "serviceaccount-token-controller",
-	"endpoints_controller":        "endpoints-controller",
-	"endpointslice_controller":    "endpointslice-controller",
-	"disruption":                  "disruption-controller",
-	"garbagecollector":            "garbage-collector-controller",
-	"ttlafterfinished_controller": "ttl-after-finished-controller",
-	"pvc_protection_controller":   "persistentvolumeclaim-protection-controller",
-	"pv_protection_controller":    "persistentvolume-protection-controller",
-}
+// HandleError logs a key's failure: its dialect's controller-from files
+// (dialects/builtin.yaml), for the lines another reader reads.
+var kcmByFile = func() map[string]string {
+	for _, d := range builtins {
+		if d.Name == kcmDialect {
+			return d.From.Files
+		}
+	}
+	panic("the built-in dialects have no " + kcmDialect)
+}()
 
 // kcmController renames the controller named after a source file to
 // kube-controller-manager's own name, when the line is one of
 // kube-controller-manager's: its dialect read it (kcm), or its logger is
 // client-go's UnhandledError, which kube-controller-manager's failures
-// carry. replica_set.go's failure line does not say which of its two
+// carry (the generic reader's lines, and a dialect's without files of
+// its own). replica_set.go's failure line does not say which of its two
 // controllers failed: kcmAmbiguous.
 func (f *fields) kcmController(name string, kcm bool) string {
 	if !kcm && f.logger != "UnhandledError" {

@@ -133,8 +133,8 @@ type Record struct {
 	// its dialect knows it (cert-manager's own: 1s..30s for its certificates
 	// controllers, 5s..5m for the others, pkg/controller/util.go); zero when
 	// not known, and the store's assumption holds. LimiterOf names whose it
-	// is: the dialect's family, or Crossplane for a line of a managed
-	// reconciler ("managed/…") that another family read.
+	// is: the dialect's, or Crossplane's for a line of a managed reconciler
+	// ("managed/…") that another dialect read; empty with a zero Limiter.
 	Limiter   Limiter
 	LimiterOf string
 	// Verbose says the line is written only at a verbosity that writes
@@ -182,7 +182,7 @@ const (
 )
 
 // Parse reads one log line in any of the formats and dialects this package
-// knows (see families and format): zap JSON (epoch or ISO timestamps), zap
+// knows (see builtins and format): zap JSON (epoch or ISO timestamps), zap
 // console, klog and klogr text, slog, logrus and go-kit, from
 // controller-runtime v0.25 back to the releases that logged `request` or
 // `reconciler kind`, and the failure lines of Flux, cert-manager,
@@ -280,6 +280,13 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
 			return Record{NotRead: notRead, Tried: tried}, outUnreadable
+		}
+	}
+	for i := range ref.dialects {
+		for _, m := range ref.dialects[i].failMarkers {
+			if bytes.Contains(line, []byte(m)) {
+				return Record{NotRead: notRead, Tried: tried}, outUnreadable
+			}
 		}
 	}
 	return Record{NotRead: notRead, Tried: tried}, outOther

@@ -2,7 +2,7 @@ package logs
 
 import (
 	"bytes"
-	"strings"
+	"slices"
 )
 
 // markerSet finds, in one pass over a line, whether it holds any of a set
@@ -65,37 +65,17 @@ func (s *markerSet) has(line []byte) bool {
 var builtinMarkers = newMarkerSet(markers)
 
 // dialectMarkers is the set for a read with dialect files: the built-in
-// markers, every built-in message (a file's lines turn off no built-in
-// line that a file-less read would have read through another path), and
-// each file line's text, or its regexp's literal start (none: every line
-// is read).
+// markers and each file's (markersOf: its lines' texts, or their regexps'
+// literal starts; none: every line is read).
 func dialectMarkers(ds []Dialect) *markerSet {
 	if len(ds) == 0 {
 		return builtinMarkers
 	}
-	ms := append([][]byte(nil), markers...)
-	for _, fam := range families {
-		for _, m := range fam.messages {
-			ms = append(ms, unquoted(m.text))
-		}
-	}
+	ms := slices.Clone(markers)
 	for _, d := range ds {
-		for _, l := range d.Lines {
-			text := l.Text
-			if l.Regexp != nil {
-				text, _ = l.Regexp.LiteralPrefix()
-			}
-			ms = append(ms, unquoted(text))
+		for _, m := range d.markers {
+			ms = append(ms, []byte(m))
 		}
 	}
 	return newMarkerSet(ms)
-}
-
-// unquoted is text up to its first quote or backslash: a JSON line, or an
-// error quoted in an "Unhandled Error" line, escapes those.
-func unquoted(text string) []byte {
-	if i := strings.IndexAny(text, `"\`); i >= 0 {
-		text = text[:i]
-	}
-	return []byte(text)
 }

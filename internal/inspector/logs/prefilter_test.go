@@ -12,12 +12,12 @@ import (
 // generic reader's words, which may change.
 func TestMarkersFindEveryMessage(t *testing.T) {
 	own := newMarkerSet(markers[:len(markers)-len(genericMarkers)])
-	for _, fam := range families {
-		for _, m := range fam.messages {
-			q := strconv.Quote(m.text)
-			for _, line := range []string{"E1203 10:00:05.000000 1 c.go:1] " + m.text + "x", `{"msg":"` + q[1:len(q)-1] + `x"}`} {
+	for _, d := range builtins {
+		for _, l := range d.Lines {
+			q := strconv.Quote(l.Text)
+			for _, line := range []string{"E1203 10:00:05.000000 1 c.go:1] " + l.Text + "x", `{"msg":"` + q[1:len(q)-1] + `x"}`} {
 				if !own.has([]byte(line)) {
-					t.Errorf("%s: the prefilter skips %s", fam.name, line)
+					t.Errorf("%s: the prefilter skips %s", d.Name, line)
 				}
 			}
 		}

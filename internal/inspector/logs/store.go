@@ -261,7 +261,7 @@ func (s *Store) applyLocked(r Record) {
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind
 	}
-	if how := successesAdvice(&r); how != "" {
+	if how := successesAdvice(&r, s.opts.Dialects); how != "" {
 		c.successesHow = how
 	}
 	if r.What == QueueLine {

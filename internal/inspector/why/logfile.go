@@ -90,7 +90,7 @@ func (f *LogFile) backoff(key string, now time.Time) (*Backoff, error) {
 		return b, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--from-logs %s: %w", f.Name, err)
+		return nil, fmt.Errorf("the log %s: %w", f.Name, err)
 	}
 	k := d.Key
 	b.Key, b.Controller = &k, k.Controller
