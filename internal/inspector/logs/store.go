@@ -73,6 +73,9 @@ type Store struct {
 	pending []pendingBare
 	handled map[string]handledAt
 	// readingHeld says a saved read holds its records for time order;
+	// cands are the generic reader's candidates waiting for their
+	// template's evidence (evidence.go).
+	cands candidates
 	// order is what it knows of its lines' order (order.go).
 	readingHeld bool
 	order       ordering
