@@ -347,11 +347,11 @@ func equalGaps(ts []time.Time) (time.Duration, bool) {
 func wordsEvidence(r Record, said bool) string {
 	switch {
 	case r.GaveUp:
-		return "its words: a failure, and that the key was given up on (" + r.Message + ")"
+		return "its words, at error or warning level: a failure, and that the key was given up on, " + r.Message
 	case said:
-		return "its words: a failure, and that the key will be retried (" + r.Message + ")"
+		return "its words, at error or warning level: a failure, and that the key will be retried, " + r.Message
 	}
-	return "its words: it opens with the failure, before its key and error, at error or warning level (" + r.Message + ")"
+	return "its words, at error or warning level: " + r.Message
 }
 
 // orElse is s, or else when s is empty.

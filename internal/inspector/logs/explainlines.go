@@ -39,7 +39,7 @@ func reading(r Record) LineReading {
 	lr := LineReading{Dialect: r.Dialect, Controller: r.Controller, Key: r.Key(), At: r.At, Meaning: meaning(r)}
 	switch {
 	case r.Dialect == genericName:
-		lr.Why = "the work-queue idiom: error or warning level, " + r.Message + ", one key; limiter assumed client-go's default"
+		lr.Why = "the work-queue idiom, one key, read by " + orElse(r.Evidence, r.Message) + "; limiter assumed client-go's default"
 	case r.Message != "":
 		lr.Why = "the message " + strconv.Quote(r.Message)
 	}

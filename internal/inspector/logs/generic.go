@@ -240,7 +240,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if lacks != "" && !quiet && r.Retries > 0 {
 		// At error level, the count the queue keeps for the key: its
 		// NumRequeues, which only a failed attempt has.
-		lacks, r.Evidence = "", fmt.Sprintf("a stated count (failure %d), at error or warning level or with an error field", r.Retries)
+		lacks, r.Evidence = "", fmt.Sprintf("a stated count (%d failures with this one), at error or warning level or with an error field", r.Retries)
 	}
 	if lacks != "" {
 		// Perhaps an inner cause too: counted once with its handler's line
