@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -27,13 +26,6 @@ import (
 // template is a failure, its own and later ones, each saying why
 // (Record.Evidence). A candidate no evidence decides is not read: a saved
 // log's --explain-lines says so at its end.
-
-// growMin is how many gaps in a row must grow as a limiter's delays do: four
-// attempts of one key in one template.
-const growMin = 3
-
-// equalMin is how many gaps in a row must be equal to read a timed poll.
-const equalMin = 3
 
 // maxCandidateTimes bounds the times kept per template and key (the last
 // ones), maxHeldCandidates the candidates held undecided in a store.
@@ -89,7 +81,11 @@ type heldCandidate struct {
 // add takes candidate r, read from line, in; it returns the candidates to
 // apply now as failures (their template admitted), in the log's order, and
 // those whose template was vetoed, not to be read.
-func (cs *candidates) add(h heldCandidate) (apply, refuse []heldCandidate) {
+//
+// A saved log's candidates wait for its end (wait): the whole log's evidence
+// decides, in any order of its lines; a live log's as soon as a key's
+// times do, and past maxHeldCandidates a saved log's too.
+func (cs *candidates) add(h heldCandidate, wait bool) (apply, refuse []heldCandidate) {
 	r := h.r
 	c := cs.miner.add(r.Template)
 	if cs.groups == nil {
@@ -124,8 +120,17 @@ func (cs *candidates) add(h heldCandidate) (apply, refuse []heldCandidate) {
 	if cs.held < maxHeldCandidates {
 		k.held = append(k.held, h)
 		cs.held++
+		if wait {
+			return nil, nil
+		}
 	}
 	g.judge(r.Key())
+	return g.decided(cs)
+}
+
+// decided hands g's held candidates out once its verdict is in: to apply
+// or to refuse, in the log's order.
+func (g *candGroup) decided(cs *candidates) (apply, refuse []heldCandidate) {
 	if g.verdict == undecided {
 		return nil, nil
 	}
@@ -173,7 +178,8 @@ func (g *candGroup) refuse(h heldCandidate) heldCandidate {
 }
 
 // judge decides the template's verdict from its keys' times, key the one
-// just added to: equal gaps of any key veto it, growing gaps admit it.
+// just added to ("" for any): equal gaps of any key veto it, growing gaps
+// admit it.
 func (g *candGroup) judge(key string) {
 	for k, ck := range g.keys {
 		if every, ok := equalGaps(ck.times); ok {
@@ -183,18 +189,44 @@ func (g *candGroup) judge(key string) {
 			return
 		}
 	}
-	if gaps, ok := growingGaps(g.keys[key].times); ok {
-		g.verdict = admitted
-		g.why = fmt.Sprintf("growing gaps: its template %q comes for %s after %s, each about twice the last, as a work queue's rate limiter retries a failing key",
-			g.c.String(), key, joinGaps(gaps))
+	for k, ck := range g.keys {
+		if key != "" && k != key {
+			continue
+		}
+		if gaps, ok := growingGaps(ck.times); ok {
+			g.verdict = admitted
+			g.why = fmt.Sprintf("growing gaps: its template %q comes for %s after %s, each about twice the last, as a work queue's rate limiter retries a failing key",
+				g.c.String(), k, joinGaps(gaps))
+			return
+		}
 	}
+}
+
+// judgeAll decides every template still undecided on the whole log's
+// evidence (a saved log has ended), and hands out what it decided.
+func (cs *candidates) judgeAll() (apply, refuse []heldCandidate) {
+	ids := make([]int, 0, len(cs.groups))
+	for id := range cs.groups {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		g := cs.groups[id]
+		if g.verdict != undecided {
+			continue
+		}
+		g.judge("")
+		a, r := g.decided(cs)
+		apply, refuse = append(apply, a...), append(refuse, r...)
+	}
+	return apply, refuse
 }
 
 // candidate takes a candidate record r of the log's line line in (apply):
 // it waits for its template's evidence, or is applied, or refused, now.
 func (s *Store) candidate(r Record, line int, d readMarks, example []byte) {
 	s.mu.Lock()
-	apply, refuse := s.cands.add(heldCandidate{r, line, d, example})
+	apply, refuse := s.cands.add(heldCandidate{r, line, d, example}, s.holding())
 	s.mu.Unlock()
 	s.decided(apply, refuse)
 }
@@ -220,13 +252,15 @@ func (s *Store) decided(apply, refuse []heldCandidate) {
 	}
 }
 
-// finishCandidates refuses the candidates nothing decided: a saved log has
-// ended.
+// finishCandidates decides a saved log's candidates on the whole log's
+// evidence, and refuses those nothing decided: the log has ended.
 func (s *Store) finishCandidates() {
 	s.mu.Lock()
-	refuse := s.cands.undecided()
+	apply, refuse := s.cands.judgeAll()
+	refuse = append(refuse, s.cands.undecided()...)
 	s.mu.Unlock()
-	s.decided(nil, refuse)
+	slices.SortFunc(apply, func(a, b heldCandidate) int { return a.line - b.line })
+	s.decided(apply, refuse)
 }
 
 // undecided hands the candidates still held to refuse: the log has
@@ -257,89 +291,6 @@ func times(n int) string {
 		return "once"
 	}
 	return fmt.Sprintf("%d times, its gaps neither growing as a limiter's nor equal", n)
-}
-
-// joinGaps writes gaps as "5ms, 10ms, 20ms".
-func joinGaps(gaps []time.Duration) string {
-	s := make([]string, len(gaps))
-	for i, g := range gaps {
-		s[i] = g.Round(time.Millisecond).String()
-	}
-	return strings.Join(s, ", ")
-}
-
-// growingGaps finds, in one key's sorted times in one template, the
-// limiter's fingerprint: growMin gaps in a row or more, each at least 1.5
-// times the one before and fitting an exponential limiter's delays for
-// consecutive counts (Limiter.fits: from 0.9 to twice the delay, and
-// the reconcile's time), the last at least three times the first — give or
-// take a second each where both stamps are whole seconds. It returns the
-// run's gaps.
-func growingGaps(ts []time.Time) ([]time.Duration, bool) {
-	for i := 0; i+growMin < len(ts); i++ {
-		for n := 1; n <= maxExponent; n++ {
-			run := growingRun(ts[i:], n)
-			if len(run) < growMin {
-				continue
-			}
-			first, last := run[0], run[len(run)-1]
-			c := coarseness(ts[i], ts[i+len(run)])
-			if last > c && last+c >= 3*first {
-				return run, true
-			}
-		}
-	}
-	return nil, false
-}
-
-// maxExponent is the count past which client-go's default delay is capped
-// (5ms·2^18 > 1000s).
-const maxExponent = 19
-
-// growingRun is the run of gaps from ts[0] that grow and fit the default
-// limiter's delays from a count of n.
-func growingRun(ts []time.Time, n int) []time.Duration {
-	var run []time.Duration
-	for j := 1; j < len(ts); j++ {
-		g, c := ts[j].Sub(ts[j-1]), coarseness(ts[j-1], ts[j])
-		if !DefaultLimiter.fits(n+j-1, g, c) {
-			break
-		}
-		if len(run) > 0 && 2*(g+c) < 3*run[len(run)-1] {
-			break
-		}
-		run = append(run, g)
-	}
-	return run
-}
-
-// equalGaps finds a timed poll in one key's sorted times: equalMin gaps in
-// a row or more, each within a tenth (or the stamps' second) of the run's
-// first, of at least a second — shorter equal gaps are a token bucket's
-// pace in an outage, or a burst. It returns the gap.
-func equalGaps(ts []time.Time) (time.Duration, bool) {
-	for i := 0; i+equalMin < len(ts); i++ {
-		first := ts[i+1].Sub(ts[i])
-		if first < time.Second {
-			continue
-		}
-		n := 1
-		for j := i + 2; j < len(ts); j++ {
-			g, c := ts[j].Sub(ts[j-1]), coarseness(ts[j-1], ts[j])
-			d := g - first
-			if d < 0 {
-				d = -d
-			}
-			if d > first/10+c {
-				break
-			}
-			n++
-		}
-		if n >= equalMin {
-			return first, true
-		}
-	}
-	return 0, false
 }
 
 // wordsEvidence is what in r's words made the generic reader read it: said
