@@ -28,20 +28,28 @@ func ownLog(t *testing.T, f loggerFormat, priority bool, st step) (*realControll
 	t.Helper()
 	own := &logBuffer{}
 	log := f.new(own, false).WithName("widget")
-	lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{}}
-	if priority { // controller-runtime v0.25.2's defaults (controller.NewTypedUnmanaged)
-		lim.TypedRateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)
-	} else {
-		lim.TypedRateLimiter = workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
-	}
-	rc := startRealWith(t, f, false, false, priority, func(key string, n int) (reconcile.Result, error) {
-		res, err := st(key, n)
+	return ownLogWith(t, own, priority, st, func(key string, res reconcile.Result, err error) {
 		switch {
 		case err != nil:
 			log.Info(ownWords(key, err.Error()))
 		case res.RequeueAfter > 0:
 			log.Info(ownWords(key, "widget-api is not ready"))
 		}
+	})
+}
+
+// ownLogWith is ownLog, logging each attempt with logAttempt.
+func ownLogWith(t *testing.T, own *logBuffer, priority bool, st step, logAttempt func(key string, res reconcile.Result, err error)) (*realController, *logBuffer, *recordingLimiter) {
+	t.Helper()
+	lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{}}
+	if priority { // controller-runtime v0.25.2's defaults (controller.NewTypedUnmanaged)
+		lim.TypedRateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)
+	} else {
+		lim.TypedRateLimiter = workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+	}
+	rc := startRealWith(t, formats[1], false, false, priority, func(key string, n int) (reconcile.Result, error) {
+		res, err := st(key, n)
+		logAttempt(key, res, err)
 		return res, err
 	}, func(o *controller.TypedOptions[reconcile.Request]) {
 		// Two workers: one key's blocked reconcile does not stop the other.
@@ -153,5 +161,46 @@ func TestTimedPollNotRead(t *testing.T) {
 	}
 	if vetoed != polls+ownFailures {
 		t.Errorf("--explain-lines said the timed poll for %d lines, want %d\n%s", vetoed, polls+ownFailures, strings.Join(lines, "\n"))
+	}
+}
+
+// TestInnerCauseCountedOnce: a real controller that logs each failed
+// attempt twice — its own inner cause at error level (a candidate, whose
+// template's gaps grow), then the handler's "Error syncing KEY, requeuing"
+// — is read with the real queue's count, not twice it.
+func TestInnerCauseCountedOnce(t *testing.T) {
+	release := make(chan struct{})
+	own := &logBuffer{}
+	log := formats[1].new(own, false).WithName("widget")
+	rc, _, lim := ownLogWith(t, own, false, func(_ string, n int) (reconcile.Result, error) {
+		if n <= ownFailures {
+			return reconcile.Result{}, errRefused
+		}
+		<-release
+		return reconcile.Result{}, nil
+	}, func(key string, _ reconcile.Result, err error) {
+		if err != nil {
+			log.Error(err, "could not update status of "+key)
+			log.Error(err, "Error syncing "+key+", requeuing")
+		}
+	})
+	t.Cleanup(func() { close(release) })
+	rc.send("default/c1")
+	rc.waitCalls(ownFailures + 1)
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "c1"}}
+	lines := own.lines()
+	var merged int
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+		if strings.HasPrefix(lr.Meaning, "the same failed attempt as line") {
+			merged++
+		}
+	}})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	k := keyDetail(t, s, "widget", "default/c1")
+	if k.Failures != lim.NumRequeues(req) || merged != ownFailures {
+		t.Errorf("log mode: %d failures, %d inner causes merged; the real queue: NumRequeues %d, %d attempts\n%s",
+			k.Failures, merged, lim.NumRequeues(req), ownFailures, strings.Join(lines, "\n"))
 	}
 }
