@@ -119,6 +119,15 @@ func TestGrowingGapsFromRealQueue(t *testing.T) {
 				if len(why) != ownFailures || !strings.Contains(why[0], "read by growing gaps") {
 					t.Errorf("--explain-lines gave %d readings of default/c1, want %d saying the growing gaps decided: %q", len(why), ownFailures, why)
 				}
+				// Live (top, a stream): decided as soon as the gaps show,
+				// the lines before applied then.
+				live := NewStore(Options{Live: true, Clock: clocktesting.NewFakePassiveClock(time.Now())})
+				if _, _, err := live.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+					t.Fatal(err)
+				}
+				if k := keyDetail(t, live, "widget", "default/c1"); k.Failures != wantN || k.Delay.Duration != wantDelay {
+					t.Errorf("live: %d failures, delay %v; the real queue: NumRequeues %d, When %v", k.Failures, k.Delay.Duration, wantN, wantDelay)
+				}
 			})
 		}
 	}
