@@ -28,10 +28,15 @@ import (
 // log's --explain-lines says so at its end.
 
 // maxCandidateTimes bounds the times kept per template and key (the last
-// ones), maxHeldCandidates the candidates held undecided in a store.
+// ones), maxHeldCandidates the candidates held undecided in a store, and
+// maxCandidateKeys the keys whose times are kept.
 const (
 	maxCandidateTimes = 64
 	maxHeldCandidates = 1 << 12
+	maxCandidateKeys  = 1 << 14
+	// judgeWindow is how many of a key's last times a live read judges
+	// as each line comes: the runs the line may end.
+	judgeWindow = 2 * (growMin + 1)
 )
 
 // verdict is what a template's evidence decided.
@@ -48,7 +53,9 @@ const (
 type candidates struct {
 	miner  miner
 	groups map[int]*candGroup
-	held   int
+	// held counts the candidates held, keys the keys whose times are kept
+	// over every template.
+	held, keys int
 }
 
 // candGroup is one template's candidates.
@@ -101,6 +108,11 @@ func (cs *candidates) add(h heldCandidate, wait bool) (apply, refuse []heldCandi
 	}
 	k := g.keys[r.Key()]
 	if k == nil {
+		if cs.keys >= maxCandidateKeys {
+			// Memory stays bounded: a key past the bound is not judged.
+			return nil, []heldCandidate{h}
+		}
+		cs.keys++
 		k = &candKey{}
 		g.keys[r.Key()] = k
 	}
@@ -182,7 +194,17 @@ func (g *candGroup) refuse(h heldCandidate) heldCandidate {
 // admit it.
 func (g *candGroup) judge(key string) {
 	for k, ck := range g.keys {
-		if every, ok := equalGaps(ck.times); ok {
+		if key != "" && k != key {
+			// A live read looks at the key its line added to: each line
+			// costs one key's times, not the template's.
+			continue
+		}
+		ts := ck.times
+		if key != "" && len(ts) > judgeWindow {
+			// Each line judged as it comes: the runs it may end.
+			ts = ts[len(ts)-judgeWindow:]
+		}
+		if every, ok := equalGaps(ts); ok {
 			g.verdict = vetoed
 			g.why = fmt.Sprintf("its template %q comes for %s every %v, equal gaps: a timed poll, not a rate limiter's backoff",
 				g.c.String(), k, every.Round(time.Millisecond))
@@ -193,7 +215,11 @@ func (g *candGroup) judge(key string) {
 		if key != "" && k != key {
 			continue
 		}
-		if gaps, ok := growingGaps(ck.times); ok {
+		ts := ck.times
+		if key != "" && len(ts) > judgeWindow {
+			ts = ts[len(ts)-judgeWindow:]
+		}
+		if gaps, ok := growingGaps(ts); ok {
 			g.verdict = admitted
 			g.why = fmt.Sprintf("growing gaps: its template %q comes for %s after %s, each about twice the last, as a work queue's rate limiter retries a failing key",
 				g.c.String(), k, joinGaps(gaps))

@@ -263,7 +263,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	var cand Record
 	ok = candidateAside(&r, ok, &cand)
 	notRead, tried := r.NotRead, r.Tried
-	if !ok && words > 0 {
+	if !ok && words > 0 && !cand.Candidate {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
 		at, body = kubeletTime(trimPodPrefix(line))
@@ -274,9 +274,9 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 			notRead, tried = r.NotRead, r.Tried
 		}
 	}
-	if !ok {
+	if !ok && !cand.Candidate {
 		// Plain text, read whole: the last format tried, so that it takes
-		// no line another reads.
+		// no line another reads (nor one a format read as a candidate).
 		at, body = kubeletTime(trimPodPrefix(line))
 		var rp Record
 		rp, ok = parsePlainFormat(body, at, ref)
