@@ -129,7 +129,8 @@ func Dialects(files []Dialect) []DialectInfo {
 	}
 	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
 		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
-			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)",
+		"a line naming one key and its error, whose template comes for a key at growing gaps, as a rate limiter's delays (never at equal gaps, a timed poll's)"}})
 }
 
 // noteMerged records, for --explain-lines, that line inner's failure is
