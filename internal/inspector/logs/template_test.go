@@ -60,3 +60,21 @@ func TestCandidateRefusedSaysWhy(t *testing.T) {
 		t.Errorf("keys %+v, want default/podinfo's one Reconciler error alone", keys)
 	}
 }
+
+// A stated count decides a line its words alone would not (another verb,
+// no retry word) at error level: the queue's NumRequeues, which only a
+// failed attempt has; at info level it does not. A shape test: the line is
+// written here, in klog's form.
+func TestStatedCountDecides(t *testing.T) {
+	line := func(level string) string {
+		return level + `1211 20:42:09.443169       1 claims.go:88] could not update claim team-a/data-0, failures 3: exceeded quota: team-a-quota`
+	}
+	s := readLog(t, time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), line("E"))
+	k := keyDetail(t, s, "claims", "team-a/data-0")
+	if k.Failures != 4 || !strings.HasPrefix(k.LogEvidence, "a stated count (4 failures with this one)") {
+		t.Errorf("%d failures, evidence %q; want 4, the stated count", k.Failures, k.LogEvidence)
+	}
+	if _, keys := readLog(t, time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), line("I")).views(""); len(keys) != 0 {
+		t.Errorf("an info line with a count read as %d keys, want none", len(keys))
+	}
+}
