@@ -52,6 +52,11 @@ type Key struct {
 	// work-queue idiom (no dialect names its controller's words), the line
 	// its last failure was read from, so that a user sees what was read.
 	LogLine string `json:"logLine,omitempty"`
+	// LogEvidence is, with LogLine, what decided that the line is a
+	// failed attempt of the key: its words ("will retry"), a stated
+	// count, or the log's structure (its template's gaps growing as a
+	// rate limiter's delays).
+	LogEvidence string `json:"logEvidence,omitempty"`
 	// DelayWords is, for DelaySource SourceStated, the log's own words that
 	// stated the delay ("Retrying in 2m40s").
 	DelayWords string    `json:"delayWords,omitempty"`

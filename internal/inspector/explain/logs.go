@@ -62,8 +62,13 @@ func statedText(k api.Key) string {
 // genericNote says a key was read by the generic reader of the work-queue
 // idiom, and shows the line it read, escaped: it is the log's text.
 func genericNote(k api.Key) string {
-	return "Read by the generic reader of the work-queue idiom (no dialect knows this controller's words; " +
+	s := "Read by the generic reader of the work-queue idiom (no dialect knows this controller's words; " +
 		"its limiter is assumed to be client-go's default), from the line " + strconv.QuoteToGraphic(k.LogLine) + "."
+	if k.LogEvidence != "" {
+		// What decided it is read from the log's text: escaped too.
+		s += " Read as a failed attempt by " + text.Printable(k.LogEvidence) + "."
+	}
+	return s
 }
 
 // sampledNote warns that a log-sourced key's failures are undercounted: it

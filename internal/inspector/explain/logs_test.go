@@ -162,9 +162,9 @@ func TestExplainUnloggedSuccesses(t *testing.T) {
 	}
 }
 
-// A key the generic reader read shows the line it read, escaped (it is the
-// log's text, and may hold a terminal's control sequences); a named
-// dialect's key shows none.
+// A key the generic reader read shows the line it read and the evidence
+// that decided, escaped (they are the log's text, and may hold a terminal's
+// control sequences); a named dialect's key shows none.
 func TestExplainGenericLine(t *testing.T) {
 	last := time.Date(2026, 11, 30, 8, 24, 45, 0, time.UTC)
 	k := api.Key{Controller: "stateful_set", Key: "kube-system/prometheus", State: api.StateBackoff, Failures: 1,
@@ -178,6 +178,13 @@ func TestExplainGenericLine(t *testing.T) {
 	}
 	if note := d.Details[i]; strings.ContainsAny(note, "\x1b\a") || !strings.Contains(note, `Error syncing StatefulSet kube-system/prometheus`) || !strings.Contains(note, "client-go's default") {
 		t.Errorf("note = %q, want the line escaped and the limiter assumed", note)
+	}
+	// What decided is said, escaped too: it quotes the log's template.
+	k.LogEvidence = "growing gaps: its template \"could not update status of <*>\" comes for default/c1 after 5ms, 10ms, 20ms\x1b[2J"
+	d = Explain(Input{Key: k, Now: last})
+	if i := slices.IndexFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read by the generic reader") }); i < 0 ||
+		!strings.Contains(d.Details[i], "Read as a failed attempt by growing gaps: its template") || strings.Contains(d.Details[i], "\x1b") {
+		t.Errorf("details = %q, want the evidence that decided, escaped", d.Details)
 	}
 	k.LogLine = ""
 	if d := Explain(Input{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read by the generic reader") }) {

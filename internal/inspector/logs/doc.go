@@ -78,7 +78,13 @@
 // team's own controller is taught in a dialect file (dialectfile.go,
 // Options.Dialects, --dialect FILE), in the built-ins' format with every
 // field theirs, read after the built-in dialects and before the generic
-// reader. Options.ExplainLines hears how each line that
+// reader. A line whose words do not say the idiom but that names one key
+// and states an error is a candidate: its template (template.go's miner) is
+// read as failures when one key's lines in it come at growing gaps, as a
+// rate limiter's delays, and never when a key's come at equal ones, a timed
+// poll (evidence.go); each generic record says what decided
+// (Record.Evidence, api.Key.LogEvidence). Options.ExplainLines hears how
+// each line that
 // yielded something or looked like a failure was read, and why
 // (--explain-lines).
 //

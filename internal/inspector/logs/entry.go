@@ -377,7 +377,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
-		LogLine:         e.logLine,
+		LogLine:         e.logLine, LogEvidence: e.logEvidence,
 		// A retry the log stated (Flux's "next try in") is exact.
 		Estimated:    !(e.stated && e.state == api.StateBackoff),
 		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),

@@ -39,7 +39,7 @@ func reading(r Record) LineReading {
 	lr := LineReading{Dialect: r.Dialect, Controller: r.Controller, Key: r.Key(), At: r.At, Meaning: meaning(r)}
 	switch {
 	case r.Dialect == genericName:
-		lr.Why = "the work-queue idiom: error or warning level, " + r.Message + ", one key; limiter assumed client-go's default"
+		lr.Why = "the work-queue idiom, one key, read by " + orElse(r.Evidence, r.Message) + "; limiter assumed client-go's default"
 	case r.Message != "":
 		lr.Why = "the message " + strconv.Quote(r.Message)
 	}
@@ -101,7 +101,8 @@ func Dialects(files []Dialect) []DialectInfo {
 	}
 	return append(out, DialectInfo{Name: genericName, Source: "built-in", Messages: []string{
 		"an error or warning line that says a sync, reconcile, handle or process failed, and that it will be retried, " +
-			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)"}})
+			"requeued or re-added, or was dropped, naming one key (client-go's default limiter assumed)",
+		"a line naming one key and its error, whose template comes for a key at growing gaps, as a rate limiter's delays (never at equal gaps, a timed poll's)"}})
 }
 
 // dialectInfo describes d's lines: a regexp between slashes, a prefix

@@ -29,12 +29,12 @@ func TestExplainLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		`1 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | failure, retried after the limiter's delay (estimated) | the work-queue idiom: error or warning level, "Error syncing", one key; limiter assumed client-go's default`,
-		`3 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | gave up: forgotten and not requeued, failed until the object changes | the work-queue idiom: error or warning level, "fail to sync" … "Dropping", one key; limiter assumed client-go's default`,
+		`1 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | failure, retried after the limiter's delay (estimated) | the work-queue idiom, one key, read by its words, at error or warning level: a failure, and that the key will be retried, "Error syncing"; limiter assumed client-go's default`,
+		`3 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | gave up: forgotten and not requeued, failed until the object changes | the work-queue idiom, one key, read by its words, at error or warning level: a failure, and that the key was given up on, "fail to sync" … "Dropping"; limiter assumed client-go's default`,
 		// Read as a bare failure (it opens with it, before the key and its
 		// error), in the same second as the Dropping line: the store counts
 		// it once, on line 3 (attempt.go), and the reading says so.
-		`4 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | the same failed attempt as line 3's (one cause, one handler's line), counted once, there | the work-queue idiom: error or warning level, "fail to sync" (opens the message, before the key and its error), one key; limiter assumed client-go's default`,
+		`4 generic (work-queue idiom) longhorn-kubernetes-pod-controller monitoring/grafana-75948bb6fd-6tbs5 | the same failed attempt as line 3's (one cause, one handler's line), counted once, there | the work-queue idiom, one key, read by its words, at error or warning level: "fail to sync" (opens the message, before the key and its error); limiter assumed client-go's default`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("readings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -117,6 +118,12 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if f.bare && !lead && !dropLead {
 		return miss("is a message alone (no time, level or caller), read only when it opens with the failure before its key and error")
 	}
+	// What its words lack: a line that names one key and carries an error
+	// is then a candidate, for the log's structure to decide (evidence.go).
+	lacks, quiet := "", false
+	if strings.Contains(strings.ToLower(msg), "skipping") {
+		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
+	}
 	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) && !(f.bare && lead) {
 		what := msg
 		if fail != nil {
@@ -128,15 +135,15 @@ func (f *fields) generic(msg string) (Record, bool) {
 			// the message as this format reads it ("ERR …").
 			level = "at no level this format reads (a level word in the message is not read as one)"
 		}
-		return miss("says " + strconv.Quote(what) + " but " + level + ", with no error field")
-	}
-	if strings.Contains(strings.ToLower(msg), "skipping") {
-		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
+		lacks, quiet = "says "+strconv.Quote(what)+" but "+level+", with no error field", true
+		if f.bare || fail == nil {
+			return miss(lacks)
+		}
 	}
 	idiom := fail != nil && strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
 	said := drop != nil || idiom || retry != nil
-	if !said && !lead {
-		return miss("says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it")
+	if !said && !lead && lacks == "" {
+		lacks = "says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it"
 	}
 	// The key is named where the line says what failed, before its error.
 	start := len(msg)
@@ -178,6 +185,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	case f.keyFields == 1:
 		r.Namespace, r.Name = splitRef(f.keyField)
 	default:
+		if lacks != "" {
+			return miss(lacks)
+		}
 		return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
 	}
 	if r.Error == "" {
@@ -198,7 +208,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 	}
 	if r.Name == "" {
-		return miss("its key field is empty")
+		return miss(orElse(lacks, "its key field is empty"))
+	}
+	if lacks != "" && (r.Error == "" || r.Error == msg) {
+		// A candidate names its key and states an error after it.
+		return miss(lacks)
 	}
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
@@ -223,6 +237,20 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Message += " (opens the message, before the key and its error)"
 	}
 	r.Bare = !said && !dropLead && !requeueLead
+	if lacks != "" && !quiet && r.Retries > 0 {
+		// At error level, the count the queue keeps for the key: its
+		// NumRequeues, which only a failed attempt has.
+		lacks, r.Evidence = "", fmt.Sprintf("a stated count (%d failures with this one), at error or warning level or with an error field", r.Retries)
+	}
+	if lacks != "" {
+		// Perhaps an inner cause too: counted once with its handler's line
+		// (attempt.go).
+		r.Candidate, r.NotRead, r.Tried, r.Bare = true, lacks, msg, true
+		return r, true
+	}
+	if r.Evidence == "" {
+		r.Evidence = wordsEvidence(r, said)
+	}
 	return r, true
 }
 

@@ -49,6 +49,9 @@ type ordering struct {
 	newestFirst bool
 	// newest is the newest time seen so far in the file's order.
 	newest time.Time
+	// decided says a candidate was held after the records of later lines
+	// (holdDecided): the held records are sorted.
+	decided bool
 	// late counts the records applied older than their key's newest (a
 	// live log's, or past holdCap): read as history, not as the key's now.
 	late int
@@ -99,10 +102,32 @@ func (s *Store) hold(r Record, line int, implausible bool) {
 	}
 }
 
+// holdDecided holds a candidate its template's evidence admitted after
+// later lines were held (evidence.go): it is put in time order with them,
+// not counted as a line out of order.
+func (s *Store) holdDecided(r Record, line int, implausible bool) {
+	s.mu.Lock()
+	at := r.At
+	if at.IsZero() {
+		at = s.order.prev
+	}
+	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
+	s.order.decided = true
+	full := len(s.order.held) >= holdCap
+	s.mu.Unlock()
+	if full {
+		s.flushHeld()
+	}
+}
+
 // flushHeld applies the held records in time order.
 func (s *Store) flushHeld() {
 	s.mu.Lock()
 	held := s.order.held
+	if s.order.decided && s.order.outOfOrder == 0 {
+		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })
+	}
+	s.order.decided = false
 	if s.order.outOfOrder > 0 {
 		if s.order.down > 0 && s.order.up*10 <= s.order.down {
 			// Newest first: reversed, a second's lines keep their order.

@@ -141,6 +141,14 @@ type Record struct {
 	// successes too, as V(5) lines are (Crossplane's, at --debug, where
 	// "External resource is up to date" is written as well).
 	Verbose bool
+	// Candidate says a generic line names one key and carries an error but
+	// its words alone do not say it is a failed attempt: it waits for the
+	// log's structure to decide (evidence.go). NotRead says what its
+	// words lacked. Evidence is, for a generic record, what decided that
+	// the line is a key's failed attempt (the words, or the template's
+	// growing gaps), said by --explain-lines and describe.
+	Candidate bool
+	Evidence  string
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or
@@ -227,6 +235,9 @@ const (
 	// outUnreadable: it looks like a failure (a failure marker) but could
 	// not be read: no key, no controller, cut short.
 	outUnreadable
+	// outCandidate: the generic reader's candidate (Record.Candidate), for
+	// the log's structure to decide (evidence.go).
+	outCandidate
 )
 
 // parse is Parse, saying what it made of a line that is not a record.
@@ -249,31 +260,43 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	line = bytes.TrimRight(line, "\r\n")
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
+	var cand Record
+	ok = candidateAside(&r, ok, &cand)
 	notRead, tried := r.NotRead, r.Tried
-	if !ok && words > 0 {
+	if !ok && words > 0 && !cand.Candidate {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
 		at, body = kubeletTime(trimPodPrefix(line))
 		fm = fmtConsole
 		r, ok = parseFormat(body, fm, at, ref)
+		ok = candidateAside(&r, ok, &cand)
 		if notRead == "" {
 			notRead, tried = r.NotRead, r.Tried
 		}
 	}
-	if !ok {
+	if !ok && !cand.Candidate {
 		// Plain text, read whole: the last format tried, so that it takes
-		// no line another reads.
+		// no line another reads (nor one a format read as a candidate).
 		at, body = kubeletTime(trimPodPrefix(line))
 		var rp Record
-		if rp, ok = parsePlainFormat(body, at, ref); ok {
+		rp, ok = parsePlainFormat(body, at, ref)
+		if ok = candidateAside(&rp, ok, &cand); ok {
 			r = rp
 		} else if notRead == "" {
 			notRead, tried = rp.NotRead, rp.Tried
 		}
 	}
-	if ok {
+	if ok || cand.Candidate {
+		if !ok {
+			// No format read it as a record: the generic reader's
+			// candidate, for the log's structure to decide.
+			r = cand
+		}
 		if r.Dialect == genericName {
 			r.Line = truncateError(string(line))
+		}
+		if !ok {
+			return r, outCandidate
 		}
 		return r, outRecord
 	}

@@ -18,6 +18,7 @@ const maxLineBytes = 1 << 20
 func (s *Store) Read(ctx context.Context, r io.Reader) (lines int, last time.Time, err error) {
 	s.setReadingHeld(s.holding())
 	lines, last, err = s.read(ctx, r, time.Time{})
+	s.finishCandidates()
 	s.flushHeld()
 	s.setReadingHeld(false)
 	s.flushPending()
@@ -133,10 +134,14 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 // reference it was parsed with.
 func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fromLog bool) {
 	switch out {
-	case outRecord:
+	case outRecord, outCandidate:
 		var d readMarks
 		if !plausible(r.At, now) {
 			r.At, d.implausible = time.Time{}, true
+		}
+		var example []byte
+		if out == outCandidate {
+			example = unreadableExample(line)
 		}
 		line := int(s.lines.Load())
 		switch {
@@ -146,6 +151,12 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			d.yearAssumed = !fromLog
 		default:
 			s.noteDated(r.At)
+		}
+		if out == outCandidate {
+			// The generic reader's: its template's evidence decides
+			// (evidence.go).
+			s.candidate(r, line, d, example)
+			return
 		}
 		s.diag.record(r.Dialect, d)
 		if s.holding() {

@@ -73,6 +73,9 @@ type Store struct {
 	pending []pendingBare
 	handled map[string]handledAt
 	// readingHeld says a saved read holds its records for time order;
+	// cands are the generic reader's candidates waiting for their
+	// template's evidence (evidence.go).
+	cands candidates
 	// order is what it knows of its lines' order (order.go).
 	readingHeld bool
 	order       ordering
@@ -166,6 +169,8 @@ type entry struct {
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string
+	// logEvidence is what decided that line was a failure (Record.Evidence).
+	logEvidence string
 	// delayWords are the words of the last failure's line that stated its
 	// delay (Record.RetryWords), while that delay stands.
 	delayWords string
@@ -297,7 +302,7 @@ func (s *Store) applyLocked(r Record) {
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
-		e.logLine = r.Line
+		e.logLine, e.logEvidence = r.Line, r.Evidence
 		switch {
 		case r.GaveUp:
 			e.gaveUp(r)
