@@ -41,10 +41,10 @@ type fromLogsOptions struct {
 	// dialects what validate loaded from them.
 	dialectFiles []string
 	dialects     []logs.Dialect
+	flags        *pflag.FlagSet // to tell a --since given from its default
 	// followFile follows a FILE as top does (openFollowed), for get -w and
 	// describe -w.
 	followFile bool
-	flags        *pflag.FlagSet // to tell a --since given from its default
 }
 
 // dialectsEnv lists dialect files, as PATH does directories.
