@@ -18,6 +18,11 @@ import (
 // what the name now holds. The store goes on counting across the restart:
 // the lines after it are the log's next ones.
 //
+// A file rewritten from its start to a size no shorter than what was read
+// (truncated, then as much or more written before the next look, which
+// tail -F misses) is told by its bytes: the last ones read are no longer
+// where they were.
+//
 // A line is read when its newline is written, so a writer caught in the
 // middle of one (a buffered writer flushes in blocks) is never read as two
 // lines; a last line with no newline is read once the file has not changed
@@ -66,8 +71,26 @@ type Tail struct {
 	// not a newline (a line is open).
 	off     int64
 	midLine bool
+	// mark holds the last bytes read, up to tailMark of them, which the
+	// file must still hold before off for what follows to be appended.
+	mark    [tailMark]byte
+	markLen int
+	// atEnd says the last read found the file's end; seen is its size and
+	// time then, so that a change is looked at once.
+	atEnd bool
+	seen  fileStamp
 
 	restarts atomic.Int64
+}
+
+// tailMark is how many of the last bytes read tell an append from a
+// rewrite: a log line's time alone differs within them.
+const tailMark = 64
+
+// fileStamp is what a look at a file sees of it.
+type fileStamp struct {
+	size int64
+	mod  time.Time
 }
 
 // NewTail follows f, opened at path, from off (where a read before it
@@ -77,7 +100,14 @@ func NewTail(ctx context.Context, path string, f *os.File, off int64, opts TailO
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return &Tail{ctx: ctx, path: path, f: f, off: off, opts: opts.withDefaults()}, nil
+	t := &Tail{ctx: ctx, path: path, f: f, off: off, opts: opts.withDefaults()}
+	var mark [tailMark]byte
+	n, err := f.ReadAt(mark[:min(off, tailMark)], max(off-tailMark, 0))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	t.keepMark(mark[:n])
+	return t, nil
 }
 
 // Restarts counts the times the file was read again from its start:
@@ -130,64 +160,118 @@ func (t *Tail) Read(p []byte) (int, error) {
 	}
 }
 
-// next reads what f holds past off into p; at its end, it looks at the
-// name and the file: newline says a newline is to end the open line
-// first (the file it was on is done, or has settled); n and newline both
-// zero say there is nothing yet.
+// next reads what f holds past off into p. Back at the file after its
+// end, it first looks at the name and the file (look): newline says a
+// newline is to end the open line first (the file it was on is done, or
+// has settled); n and newline both zero say there is nothing yet.
 func (t *Tail) next(p []byte) (n int, newline bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
 		return 0, false, os.ErrClosed
 	}
+	if t.atEnd {
+		switch again, newline, err := t.look(); {
+		case err != nil || newline:
+			return 0, newline, err
+		case !again:
+			return 0, false, nil
+		}
+	}
 	n, err = t.f.Read(p)
 	if n > 0 {
 		t.off += int64(n)
 		t.midLine = p[n-1] != '\n'
+		t.keepMark(p[:n])
+		t.atEnd = false
 		return n, false, nil
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, false, err
 	}
+	t.atEnd = true
+	return 0, false, nil
+}
+
+// look looks at the name and the file past the end of what was read:
+// again says f may hold more to read (or is read again from its start).
+func (t *Tail) look() (again, newline bool, err error) {
 	cur, err := t.f.Stat()
 	if err != nil {
-		return 0, false, err
+		return false, false, err
 	}
+	stamp := fileStamp{cur.Size(), cur.ModTime()}
 	named, err := os.Stat(t.path)
 	switch {
 	case err == nil && !os.SameFile(named, cur):
-		// Rotated: the old file was read to its end just now (a writer
-		// still on it after the check loses what it writes, as with
-		// tail -F); its last line ends with it.
+		// Rotated: the old file is read to its end first (its writer may
+		// not have moved yet); what is written to it after this look is
+		// lost, as with tail -F. Its last line ends with it.
+		if stamp.size > t.off {
+			return true, false, nil
+		}
 		if t.midLine {
-			return 0, true, nil
+			return false, true, nil
 		}
 		f, err := os.Open(t.path)
 		if err != nil {
-			return 0, false, nil // created but not yet readable: look again
+			return false, false, nil // created but not yet readable: look again
 		}
 		t.f.Close()
-		t.f, t.off = f, 0
-		t.restarts.Add(1)
-		return 0, false, nil
-	case cur.Size() < t.off:
-		// Shortened (copytruncate, or > FILE again): read from the start.
+		t.f = f
+		t.restart()
+		return true, false, nil
+	case stamp.size < t.off || stamp != t.seen && !t.appended():
+		// Shortened (copytruncate, or > FILE again), or rewritten from its
+		// start: read from the start.
 		if t.midLine {
-			return 0, true, nil
+			return false, true, nil
 		}
 		if _, err := t.f.Seek(0, io.SeekStart); err != nil {
-			return 0, false, err
+			return false, false, err
 		}
-		t.off = 0
-		t.restarts.Add(1)
-		return 0, false, nil
-	case t.midLine && time.Since(cur.ModTime()) >= t.opts.Settle:
+		t.restart()
+		return true, false, nil
+	case stamp.size > t.off:
+		t.seen = stamp
+		return true, false, nil
+	case t.midLine && time.Since(stamp.mod) >= t.opts.Settle:
 		// A last line with no newline, on a file left alone: read it.
-		return 0, true, nil
+		t.seen = stamp
+		return false, true, nil
 	}
 	// Nothing new, or the name is gone for now (renamed away, not yet
 	// created again): the open file may still grow.
-	return 0, false, nil
+	t.seen = stamp
+	return false, false, nil
+}
+
+// appended says f still holds the last bytes read where they were read:
+// what follows them was appended.
+func (t *Tail) appended() bool {
+	if t.markLen == 0 {
+		return true
+	}
+	var buf [tailMark]byte
+	n, _ := t.f.ReadAt(buf[:t.markLen], t.off-int64(t.markLen))
+	return n == t.markLen && bytes.Equal(buf[:n], t.mark[:t.markLen])
+}
+
+// keepMark keeps the last bytes of what was read (see mark).
+func (t *Tail) keepMark(b []byte) {
+	if len(b) >= tailMark {
+		t.markLen = copy(t.mark[:], b[len(b)-tailMark:])
+		return
+	}
+	keep := min(t.markLen, tailMark-len(b))
+	copy(t.mark[:], t.mark[t.markLen-keep:t.markLen])
+	t.markLen = keep + copy(t.mark[keep:], b)
+}
+
+// restart reads f from its start.
+func (t *Tail) restart() {
+	t.off, t.markLen, t.atEnd, t.seen = 0, 0, false, fileStamp{}
+	t.restarts.Add(1)
 }
 
 // SettledEnd is where a read of f that is to be followed by a Tail stops:

@@ -174,3 +174,39 @@ func TestTailLastLineWithoutNewline(t *testing.T) {
 	appendTo(t, path, "six\n")
 	want(t, lines, "fi", "six")
 }
+
+// A file emptied and written again to as much as was read before the tail
+// looked (tail -F misses it: the size alone does not change) is read again
+// from its start: the bytes read last are no longer there.
+func TestTailRewrittenToTheSameSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.log")
+	appendTo(t, path, "10:00:01 one\n")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read before (to its end), then rewritten before the tail starts.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tail, err := NewTail(ctx, path, f, 13, fastTail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tail.Close()
+	if err := os.WriteFile(path, []byte("10:00:02 two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(tail).ReadString('\n')
+		read <- line
+	}()
+	select {
+	case line := <-read:
+		if line != "10:00:02 two\n" || tail.Restarts() != 1 {
+			t.Errorf("read %q, restarts %d; want the new line, read again from the start once", line, tail.Restarts())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rewritten file was not read again within 10s")
+	}
+}
