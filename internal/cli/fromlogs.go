@@ -354,6 +354,8 @@ func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
 	}
 	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
 	switch {
+	case k.DelaySource == api.SourceQueue:
+		fmt.Fprintln(w, "  The next retry is the priority queue's own (its workqueue_items line, logged every 10s at V(5)): exact, not estimated.")
 	case !k.Estimated:
 		// In the log's own words (escaped: the log's text), not a phrase of
 		// another project's.
