@@ -184,3 +184,12 @@ func TestExplainGenericLine(t *testing.T) {
 		t.Errorf("a named dialect's key carries the generic note: %q", d.Details)
 	}
 }
+
+// A retry time the priority queue logged (workqueue_items) is said to be
+// the queue's, not the words of a failure line.
+func TestLogNoteQueue(t *testing.T) {
+	k := api.Key{Source: api.SourceLogs, DelaySource: api.SourceQueue, State: api.StateBackoff}
+	if got := logNote(k, nil); !strings.Contains(got, "the priority queue's own") || strings.Contains(got, "states") {
+		t.Errorf("logNote = %q, want the queue's own retry time", got)
+	}
+}
