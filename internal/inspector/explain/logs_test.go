@@ -193,3 +193,11 @@ func TestLogNoteQueue(t *testing.T) {
 		t.Errorf("logNote = %q, want the queue's own retry time", got)
 	}
 }
+
+// top's header says "log 1 line", not "1 lines" (seen on a followed file
+// of one line).
+func TestReadFactsOneLine(t *testing.T) {
+	if got := ReadFacts(&api.LogRead{Lines: 1})[0].Short; got != "1 line" {
+		t.Errorf("short fact = %q, want %q", got, "1 line")
+	}
+}
