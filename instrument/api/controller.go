@@ -55,10 +55,10 @@ type ListSource struct {
 	// EndsAt is, for a saved log (a file read to its end, not followed),
 	// the time of its last line: a saved log has no "now", so its states,
 	// ages and countdowns are judged as of that line, and serverTime is
-	// this time, however long ago it was. A pipe whose newest line was over
-	// an hour old when read (a saved log piped in) counts as saved until a
-	// line of now arrives. Zero for a live log (followed, or a pipe of
-	// current lines), judged at the clock.
+	// this time, however long ago it was. A pipe or a followed file (top)
+	// whose newest line was over an hour old when read counts as saved
+	// until a line of now arrives. Zero for a live log (a stream, a pipe
+	// or a followed file of current lines), judged at the clock.
 	EndsAt time.Time `json:"endsAt,omitzero"`
 }
 

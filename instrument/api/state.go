@@ -50,6 +50,12 @@ const (
 	// Key.DelayWords quotes them. Not RequeueAfter: the log does not say
 	// which call scheduled it.
 	SourceStated = "stated"
+	// SourceQueue is log mode's: a retry time controller-runtime's priority
+	// queue logged for the key itself (its "workqueue_items" line, every
+	// 10s at V(5): the key's readyAt), exact, not an estimate. Key.Delay is
+	// the one estimated when the queue's time confirms it, else the time
+	// from the failure's line to it.
+	SourceQueue = "queue"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,

@@ -48,6 +48,11 @@ type Key struct {
 	Source string `json:"source,omitempty"`
 	// Estimated marks times and delays that were computed, not recorded (log mode).
 	Estimated bool `json:"estimated,omitempty"`
+	// Undercounted is log mode's: the key failed after its log showed the
+	// signature of zap's sampler (ListSource.SampledAt), which drops
+	// lines, so Failures and TotalFailures are lower bounds and its
+	// retries come later than estimated.
+	Undercounted bool `json:"undercounted,omitempty"`
 	// LogLine is, for a key read from a log by the generic reader of the
 	// work-queue idiom (no dialect names its controller's words), the line
 	// its last failure was read from, so that a user sees what was read.

@@ -123,6 +123,7 @@ func (o *DescribeOptions) Validate() error {
 // Run describes the key.
 func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
+	o.fromLogs.followFile = o.Watch // -w on a FILE: as it grows
 	s, objects, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err

@@ -42,6 +42,9 @@ type fromLogsOptions struct {
 	dialectFiles []string
 	dialects     []logs.Dialect
 	flags        *pflag.FlagSet // to tell a --since given from its default
+	// followFile follows a FILE as top does (openFollowed), for get -w and
+	// describe -w.
+	followFile bool
 }
 
 // dialectsEnv lists dialect files, as PATH does directories.
@@ -172,6 +175,11 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 			f.Close()
 			return nil, nil, err
 		}
+		if (follow || o.followFile) && in == io.Reader(f) {
+			// top (and get -w, describe -w) on a file of text follows it
+			// as it grows (tail -F); a gzip is read once.
+			return o.openFollowed(ctx, a, streams, f)
+		}
 	}
 	// A pipe may as well carry a saved log (cat old.log | ...): one whose
 	// newest line is older than oldLog when read is judged as of that line,
@@ -193,13 +201,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	if fr.err != nil {
 		return nil, nil, fr.err
 	}
-	st, lr := store.Stats(), store.LogRead()
-	if quiet := fr.shape.quietNote(ctx, fr.lines, lr.Unreadable, st.Records); quiet != "" {
-		fmt.Fprint(streams.ErrOut, readSummary(lr))
-		fmt.Fprintln(streams.ErrOut, quiet)
-	} else {
-		printReadNote(streams.ErrOut, st, lr, !st.EndsAt.IsZero(), time.Now())
-	}
+	fr.printNote(ctx, streams.ErrOut)
 	return logSession(store, name, nil), a.kubeconfigObjects(), nil
 }
 
@@ -352,6 +354,8 @@ func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
 	}
 	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
 	switch {
+	case k.DelaySource == api.SourceQueue:
+		fmt.Fprintln(w, "  The next retry is the priority queue's own (its workqueue_items line, logged every 10s at V(5)): exact, not estimated.")
 	case !k.Estimated:
 		// In the log's own words (escaped: the log's text), not a phrase of
 		// another project's.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
@@ -75,4 +76,16 @@ func (r *fileRead) fail(err error) {
 	if r.follow && r.live {
 		fmt.Fprintln(r.errOut, err)
 	}
+}
+
+// printNote says on w what the read found (printReadNote), or, for a log
+// of a known program with no failure in it, what it is (logShape).
+func (r *fileRead) printNote(ctx context.Context, w io.Writer) {
+	st, lr := r.store.Stats(), r.store.LogRead()
+	if quiet := r.shape.quietNote(ctx, r.lines, lr.Unreadable, st.Records); quiet != "" {
+		fmt.Fprint(w, readSummary(lr))
+		fmt.Fprintln(w, quiet)
+		return
+	}
+	printReadNote(w, st, lr, !st.EndsAt.IsZero(), time.Now())
 }

@@ -185,6 +185,7 @@ func (o *GetOptions) Validate() error {
 // Run prints the keys.
 func (o *GetOptions) Run(ctx context.Context) (err error) {
 	defer func() { err = o.explainError(err) }()
+	o.fromLogs.followFile = o.Watch // -w on a FILE: as it grows
 	s, _, err := o.fromLogs.open(ctx, &o.attachOptions, o.IOStreams, false)
 	if err != nil {
 		return err

@@ -81,6 +81,9 @@ enter again opens the key's detail (esc comes back).`,
   # An endpoint reachable directly
   kubectl backoff top --addr 127.0.0.1:8082
 
+  # A controller's log file, followed as it grows (tail -F), for one without the instrument
+  kubectl backoff top --from-logs /var/log/my-operator.log
+
   # A snapshot, offline and read-only (kubectl backoff snapshot -f snap.json)
   kubectl backoff top --file snap.json
 

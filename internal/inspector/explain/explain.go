@@ -172,6 +172,8 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	case api.SourceStated:
 		// A log's failure line that states its delay: the words are its own.
 		b.WriteString(statedText(k))
+	case api.SourceQueue:
+		b.WriteString("the retry time is the priority queue's own, from its workqueue_items line (V(5)): exact, not estimated")
 	case api.SourceSpacing:
 		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
 	default:

@@ -18,7 +18,8 @@ type KeyRow struct {
 	// State is what the key is doing now ("backoff").
 	State string
 	// Failures is the consecutive failures, as the rate limiter counts
-	// them; Total, the failures since the key was first seen.
+	// them; Total, the failures since the key was first seen. Both end in
+	// "+" for a key of a sampled log (api.Key.Undercounted): at least.
 	Failures, Total string
 	// NextRetry is when the key is tried again (NextRetryText):
 	// "4m12s", "due", "ready", "running 4s", "-".
@@ -55,6 +56,10 @@ func NewKeyRow(k *api.Key, pod string, now time.Time) KeyRow {
 		Delay:     "-", Source: dash(k.DelaySource),
 		FailingFor: span(k.FirstFailureAt, now), LastEvent: span(k.LastEventAt, now),
 		Class: "-",
+	}
+	if k.Undercounted {
+		// A sampled log's: at least this many (see api.Key.Undercounted).
+		r.Failures, r.Total = r.Failures+"+", r.Total+"+"
 	}
 	if r.Running {
 		r.RunningFor = now.Sub(k.StartedAt)

@@ -39,6 +39,13 @@ func TestKeyRow(t *testing.T) {
 		t.Error("a key in backoff is not running")
 	}
 
+	// A sampled log's key: its counts are lower bounds, said in the cells.
+	under := backoff
+	under.Undercounted = true
+	if r := NewKeyRow(&under, "", now); r.Failures != "17+" || r.Total != "20+" {
+		t.Errorf("undercounted key's failures %q, total %q; want 17+ and 20+", r.Failures, r.Total)
+	}
+
 	running := api.Key{Controller: "naive", Key: "demo/b", State: api.StateRunning, StartedAt: now.Add(-4 * time.Second)}
 	r = NewKeyRow(&running, "", now)
 	if !r.Running || r.RunningFor != 4*time.Second || r.NextRetry != "running 4s" || r.Delay != "-" || r.Source != "-" || r.HasError || r.Error(0) != "" || r.Class != "-" {

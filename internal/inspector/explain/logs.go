@@ -41,6 +41,8 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 func logNote(k api.Key, c *api.Controller) string {
 	const read = "Read from the controller's log: failures count from the start of the log read; "
 	switch {
+	case k.DelaySource == api.SourceQueue:
+		return read + "the next retry is the priority queue's own, from its workqueue_items line (V(5)), not an estimate."
 	case !k.Estimated:
 		return read + "the next retry is the one the log states, not an estimate: " + statedText(k) + "."
 	case c != nil && c.Limiter.Description != "":

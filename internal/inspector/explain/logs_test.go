@@ -191,3 +191,20 @@ func TestExplainGenericLine(t *testing.T) {
 		t.Errorf("a named dialect's key carries the generic note: %q", d.Details)
 	}
 }
+
+// A retry time the priority queue logged (workqueue_items) is said to be
+// the queue's, not the words of a failure line.
+func TestLogNoteQueue(t *testing.T) {
+	k := api.Key{Source: api.SourceLogs, DelaySource: api.SourceQueue, State: api.StateBackoff}
+	if got := logNote(k, nil); !strings.Contains(got, "the priority queue's own") || strings.Contains(got, "states") {
+		t.Errorf("logNote = %q, want the queue's own retry time", got)
+	}
+}
+
+// top's header says "log 1 line", not "1 lines" (seen on a followed file
+// of one line).
+func TestReadFactsOneLine(t *testing.T) {
+	if got := ReadFacts(&api.LogRead{Lines: 1})[0].Short; got != "1 line" {
+		t.Errorf("short fact = %q, want %q", got, "1 line")
+	}
+}

@@ -34,7 +34,7 @@ type ReadFact struct {
 // failure-looking lines that could not be read, last because the note
 // follows them with an example.
 func ReadFacts(lr *api.LogRead) []ReadFact {
-	out := []ReadFact{{Short: fmt.Sprintf("%d lines", lr.Lines), Long: "read " + count(lr.Lines, "line", "lines")}}
+	out := []ReadFact{{Short: count(lr.Lines, "line", "lines"), Long: "read " + count(lr.Lines, "line", "lines")}}
 	if r := Recognised(lr); r == "" {
 		out = append(out, ReadFact{Short: "none recognised", Long: "none recognised as a controller's reconcile line", Warn: true})
 	} else {

@@ -378,8 +378,9 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
 		LogLine:         e.logLine, LogEvidence: e.logEvidence,
-		// A retry the log stated (Flux's "next try in") is exact.
-		Estimated:    !(e.stated && e.state == api.StateBackoff),
+		// A retry the log stated (Flux's "next try in", the priority
+		// queue's readyAt) is exact.
+		Estimated:    !(e.stated && (e.state == api.StateBackoff || e.state == api.StateScheduled)),
 		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),
 	}
 	if k.DelaySource == api.SourceStated {

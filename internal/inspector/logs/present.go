@@ -36,6 +36,18 @@ func (s *Store) endsAtLocked() time.Time {
 	return s.last
 }
 
+// GoLive makes a store that read a saved log (Options.Live false) read on
+// as a live one: a file read to its end as saved (in time order, on
+// Options.Workers goroutines), then followed as it grows (Tail). Its
+// present is then the clock's, unless its newest line was older than
+// Options.DatedAfter when read: then that line's, until a newer one
+// arrives. Call it between two reads, from the goroutine that read.
+func (s *Store) GoLive() {
+	s.mu.Lock()
+	s.opts.Live = true
+	s.mu.Unlock()
+}
+
 func latest(a, b time.Time) time.Time {
 	if cmp.Compare(a.UnixNano(), b.UnixNano()) >= 0 {
 		return a

@@ -88,11 +88,11 @@ func (s *Store) views(controller string) (time.Time, []api.Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.flushPendingLocked(time.Time{})
-	now := s.nowLocked()
+	now, sampled := s.nowLocked(), s.sampledAtLocked()
 	out := make([]api.Key, 0, len(s.keys))
 	for _, e := range s.keys {
 		if controller == "" || e.controller == controller {
-			out = append(out, e.view(now, false))
+			out = append(out, undercounted(e.view(now, false), sampled))
 		}
 	}
 	return now, out
@@ -130,7 +130,7 @@ func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 	case 0:
 		return nil, &NotFoundError{Controller: controller, Key: key}
 	case 1:
-		return &api.KeyDetail{ServerTime: now, Key: found[0].view(now, true)}, nil
+		return &api.KeyDetail{ServerTime: now, Key: undercounted(found[0].view(now, true), s.sampledAtLocked())}, nil
 	}
 	names := make([]string, len(found))
 	for i, e := range found {

@@ -264,3 +264,18 @@ func earliest(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// undercounted marks k when it failed at or after sampled (the log's
+// sampler's signature, errorRate.at; zero: none): its counts are lower
+// bounds, on every count shown (api.Key.Undercounted).
+func undercounted(k api.Key, sampled time.Time) api.Key {
+	if sampled.IsZero() || k.Failures == 0 && k.TotalFailures == 0 {
+		return k
+	}
+	last := k.LastReconcileAt
+	if k.LastError != nil && !k.LastError.At.IsZero() {
+		last = k.LastError.At
+	}
+	k.Undercounted = !last.Before(sampled)
+	return k
+}

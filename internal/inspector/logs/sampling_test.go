@@ -152,6 +152,7 @@ func TestSampledLogIsFlagged(t *testing.T) {
 			if got := !st.SampledAt.IsZero(); got != tt.flagged {
 				t.Errorf("%d of %d errors logged, sampledAt %v; want flagged %v", logged, keys, st.SampledAt, tt.flagged)
 			}
+			checkUndercounted(t, s, st.SampledAt)
 		})
 	}
 }
@@ -300,9 +301,36 @@ func TestSampledBurstWithRetriesIsFlagged(t *testing.T) {
 			if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n"))); err != nil {
 				t.Fatal(err)
 			}
-			if st := s.Stats(); st.SampledAt.IsZero() {
+			st := s.Stats()
+			if st.SampledAt.IsZero() {
 				t.Errorf("%d of at least %d failures logged, %d keys read: not flagged as sampled", logged, tt.calls, s.Len())
 			}
+			checkUndercounted(t, s, st.SampledAt)
 		})
+	}
+}
+
+// checkUndercounted checks the note is on every count the sampling
+// affects, and on no other: each key that failed at or after sampled (zero:
+// never) is marked Undercounted, in the list and in its detail.
+func checkUndercounted(t *testing.T, s *Store, sampled time.Time) {
+	t.Helper()
+	_, keys := s.views("")
+	marked := 0
+	for _, k := range keys {
+		want := !sampled.IsZero() && k.LastError != nil && !k.LastError.At.Before(sampled)
+		d, err := s.Key(k.Controller, k.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Undercounted != want || d.Undercounted != want {
+			t.Errorf("%s: undercounted %v (detail %v), last error at %v, sampled from %v; want %v", k.Key, k.Undercounted, d.Undercounted, k.LastError.At, sampled, want)
+		}
+		if want {
+			marked++
+		}
+	}
+	if !sampled.IsZero() && marked == 0 {
+		t.Errorf("a sampled log, and no key marked undercounted of %d", len(keys))
 	}
 }

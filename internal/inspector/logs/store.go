@@ -357,24 +357,6 @@ func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.
 	return e, newest
 }
 
-// queued applies one item of a workqueue_items line: its readyAt is the
-// queue's own retry time, not an estimate.
-func (s *Store) queued(controller string, it QueueItem, at time.Time) {
-	e, _ := s.entryLocked(controller, it.Key, at)
-	switch {
-	case it.ReadyAt.IsZero():
-		if e.state != api.StateQueued && e.state != api.StateRunning {
-			e.state, e.queuedAt = api.StateQueued, at
-		}
-	case e.state == api.StateBackoff || e.state == api.StateScheduled:
-		e.nextRetry = it.ReadyAt
-	default:
-		// Waiting, but nothing in the log says why (its reconcile was before
-		// the log starts): a scheduled retry of unknown origin.
-		e.state, e.nextRetry, e.delaySource = api.StateScheduled, it.ReadyAt, ""
-	}
-}
-
 // sampledAtLocked is when the log first showed the sampler's signature
 // (errorRate), unless it shows V(5) lines: controller-runtime turns
 // sampling off at that level.

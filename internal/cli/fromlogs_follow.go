@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
+)
+
+// tailOptions are how a followed --from-logs FILE is watched past its end
+// (tests shorten them).
+var tailOptions = logs.TailOptions{}
+
+// openFollowed is top's --from-logs FILE (a regular file of text): read to
+// its end as a saved log is (in time order, on every core), then followed
+// as tail -F follows it, live, while top runs: appended lines show at the
+// next refresh, and a file shortened or replaced under its name is read
+// again from its start. A log whose last line is over oldLog old reads as
+// of that line, as a pipe's does, until a newer line arrives. f is the
+// opened file: taken.
+func (o *fromLogsOptions) openFollowed(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, f *os.File) (*inspector.Session, *describe.ObjectReader, error) {
+	name := o.source
+	settle := tailOptions.Settle
+	if settle <= 0 {
+		settle = logs.DefaultTailSettle
+	}
+	// A writer in the middle of its last line: that line is left to the
+	// tail, which reads it whole.
+	end, err := logs.SettledEnd(f, settle, time.Now())
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("--from-logs %s: %w", name, err)
+	}
+	store := logs.NewStore(logs.Options{DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
+	fr := &fileRead{name: name, in: io.NewSectionReader(f, 0, end), errOut: streams.ErrOut, store: store}
+	if err := readUntilInterrupted(ctx, fr.read, store, name); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if fr.err != nil {
+		f.Close()
+		return nil, nil, fr.err
+	}
+	store.GoLive()
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	tail, err := logs.NewTail(bg, name, f, end, tailOptions)
+	if err != nil {
+		cancel()
+		f.Close()
+		return nil, nil, fmt.Errorf("--from-logs %s: %w", name, err)
+	}
+	fr.printNote(ctx, streams.ErrOut)
+	go func() {
+		defer tail.Close()
+		// Close does not wait for it: cancel ends its wait at the file's
+		// end within one look (TailOptions.Poll).
+		if _, _, err := store.Read(bg, tail); err != nil && bg.Err() == nil {
+			// top is on the screen: say it, and go on with what was read.
+			fmt.Fprintf(streams.ErrOut, "--from-logs %s: following it stopped: %v\n", name, err)
+		}
+	}()
+	return logSession(store, name, cancel), a.kubeconfigObjects(), nil
+}
