@@ -1,19 +1,32 @@
 package logs
 
+import "time"
+
 // interner keeps one string for each value of the fields that recur line
 // after line — the message, the controller, its group and kind, the
-// namespace, the logger — so that a log of a million lines allocates them
-// once, not once a line: most of a read's allocations, and so of its
-// garbage collection. One per reading goroutine (not safe for concurrent
-// use); it holds at most maxInterned values, after which it interns no
-// more (memory bounded by what recurs, not by lines).
+// namespace, the name, the object reference — so that a log of a
+// million lines allocates them once, not once a line: most of a read's
+// allocations, and so of its garbage collection. One per reading goroutine
+// (not safe for concurrent use).
+//
+// Values are looked up by the bytes of the line as written (escaped), so a
+// value that has to be unescaped (an error quoting a name: `\"widget-api\"`)
+// is unescaped once too, not on every line. Memory is bounded: at
+// maxInterned values the map is emptied and fills again with what recurs
+// from then on (a long log moves on to other keys; a bound that stopped
+// interning would keep the first keys forever and intern no new ones).
 type interner struct {
 	m map[string]string
+	// ts and at are the last timestamp read and its time: a busy log
+	// writes many lines in one second (or millisecond), and parsing a
+	// time is a tenth of a line's parse.
+	ts []byte
+	at time.Time
 }
 
-// maxInterned and maxInternBytes bound an interner.
+// maxInterned and maxInternBytes bound an interner: a few MB at most.
 const (
-	maxInterned    = 4096
+	maxInterned    = 1 << 15
 	maxInternBytes = 256
 )
 
@@ -22,18 +35,45 @@ func newInterner() *interner { return &interner{m: map[string]string{}} }
 // jsonString is the value raw of field key as a string (jsonString),
 // interned when key is one whose values recur.
 func (in *interner) jsonString(key, raw []byte) string {
-	if in == nil || !recurs(key) || len(raw) < 2 || len(raw) > maxInternBytes || raw[0] != '"' {
+	if in == nil || !recurs(key) || len(raw) < 2 || raw[0] != '"' {
 		return jsonString(raw)
 	}
-	body := raw[1 : len(raw)-1]
-	if s, ok := in.m[string(body)]; ok { // a lookup by bytes: no copy
+	return in.of(raw, jsonString)
+}
+
+// of is text(raw), kept under raw's bytes for the next line that holds the
+// same ones.
+func (in *interner) of(raw []byte, text func([]byte) string) string {
+	if in == nil || len(raw) > maxInternBytes {
+		return text(raw)
+	}
+	if s, ok := in.m[string(raw)]; ok { // a lookup by bytes: no copy
 		return s
 	}
-	s := jsonString(raw)
-	if len(in.m) < maxInterned {
-		in.m[s] = s
-	}
+	s := text(raw)
+	in.put(string(raw), s)
 	return s
+}
+
+// put keeps s under k, emptying the map first when it is full.
+func (in *interner) put(k, s string) {
+	if len(in.m) >= maxInterned {
+		clear(in.m)
+	}
+	in.m[k] = s
+}
+
+// time is parse(raw) for a timestamp's raw JSON value, the last one's time
+// when it is the same bytes.
+func (in *interner) time(raw []byte, parse func([]byte) time.Time) time.Time {
+	if in == nil {
+		return parse(raw)
+	}
+	if string(raw) == string(in.ts) && in.ts != nil {
+		return in.at
+	}
+	in.ts, in.at = append(in.ts[:0], raw...), parse(raw)
+	return in.at
 }
 
 // recurs says the values of field key recur line after line.

@@ -152,7 +152,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			if lr.r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
 			}
 			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
 		}

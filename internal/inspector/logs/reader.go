@@ -54,8 +54,9 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 		return s.readParallel(ctx, r, after, w)
 	}
 	last = after
+	in := newInterner()
 	emit := func(line []byte) {
-		if at := s.add(line, after); at.After(last) {
+		if at := s.add(line, after, in); at.After(last) {
 			last = at
 		}
 	}
@@ -103,8 +104,9 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, emit func([]byte)) (l
 
 // add parses one line into the store, unless its kubelet timestamp is not
 // after after, and returns that timestamp (zero when it has none, or an
-// implausible one). Times are read as times.go says: none is invented.
-func (s *Store) add(line []byte, after time.Time) time.Time {
+// implausible one). Times are read as times.go says: none is invented. in
+// is the reading goroutine's interner.
+func (s *Store) add(line []byte, after time.Time, in *interner) time.Time {
 	now := s.opts.Clock.Now()
 	at, skip := s.lineTime(line, after, now)
 	if skip {
@@ -112,7 +114,7 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
 	s.apply(line, r, out, now, ref, fromLog)
 	return at
 }
