@@ -16,7 +16,12 @@ import "time"
 // from then on (a long log moves on to other keys; a bound that stopped
 // interning would keep the first keys forever and intern no new ones).
 type interner struct {
-	m map[string]string
+	m map[string]interned
+	// recent holds the last value met at each of a few slots, by a hash of
+	// a value's length and two of its bytes: the controller, its kind, the
+	// namespace, the message of the line before are met again line after
+	// line, and comparing a few bytes is cheaper than hashing them all.
+	recent [256]interned
 	// ts and at are the last timestamp read and its time: a busy log
 	// writes many lines in one second (or millisecond), and parsing a
 	// time is a tenth of a line's parse.
@@ -30,7 +35,10 @@ const (
 	maxInternBytes = 256
 )
 
-func newInterner() *interner { return &interner{m: map[string]string{}} }
+// interned is a value as written (key) and its text (val).
+type interned struct{ key, val string }
+
+func newInterner() *interner { return &interner{m: map[string]interned{}} }
 
 // jsonString is the value raw of field key as a string (jsonString),
 // interned when key is one whose values recur.
@@ -42,25 +50,26 @@ func (in *interner) jsonString(key, raw []byte) string {
 }
 
 // of is text(raw), kept under raw's bytes for the next line that holds the
-// same ones.
+// same ones. A value's text depends on its bytes alone (a JSON string's
+// unescaped, an object's reference), whichever field it is in.
 func (in *interner) of(raw []byte, text func([]byte) string) string {
-	if in == nil || len(raw) > maxInternBytes {
+	if in == nil || len(raw) > maxInternBytes || len(raw) == 0 {
 		return text(raw)
 	}
-	if s, ok := in.m[string(raw)]; ok { // a lookup by bytes: no copy
-		return s
+	r := &in.recent[(len(raw)*7+int(raw[len(raw)/2])*3+int(raw[len(raw)-1]))&255]
+	if r.key == string(raw) { // compared in place: no copy
+		return r.val
 	}
-	s := text(raw)
-	in.put(string(raw), s)
-	return s
-}
-
-// put keeps s under k, emptying the map first when it is full.
-func (in *interner) put(k, s string) {
-	if len(in.m) >= maxInterned {
-		clear(in.m)
+	e, ok := in.m[string(raw)] // a lookup by bytes: no copy
+	if !ok {
+		e = interned{string(raw), text(raw)}
+		if len(in.m) >= maxInterned {
+			clear(in.m)
+		}
+		in.m[e.key] = e
 	}
-	in.m[k] = s
+	*r = e
+	return e.val
 }
 
 // time is parse(raw) for a timestamp's raw JSON value, the last one's time

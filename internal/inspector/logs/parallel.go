@@ -43,6 +43,7 @@ type lineResult struct {
 	skip bool      // not after the resumed stream's last line
 	r    Record
 	out  outcome
+	hint bool // replicaHint
 }
 
 func (c *chunk) line(i int) []byte {
@@ -153,8 +154,9 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 				// Dated by the log's lines before it, which the worker did
 				// not know.
 				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+				lr.hint = replicaHint(c.line(i), lr.out)
 			}
-			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
+			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog, lr.hint)
 		}
 		select {
 		case free <- c:
@@ -189,6 +191,7 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
 			lr.r, lr.out = parse(line, ref)
+			lr.hint = replicaHint(line, lr.out)
 		}
 		c.res = append(c.res, lr)
 	}
