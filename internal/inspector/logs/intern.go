@@ -1,6 +1,9 @@
 package logs
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // interner keeps one string for each value of the fields that recur line
 // after line — the message, the controller, its group and kind, the
@@ -27,6 +30,8 @@ type interner struct {
 	// time is a tenth of a line's parse.
 	ts []byte
 	at time.Time
+	// lastID is the last reconcileID read.
+	lastID string
 }
 
 // maxInterned and maxInternBytes bound an interner: a few MB at most.
@@ -43,10 +48,23 @@ func newInterner() *interner { return &interner{m: map[string]interned{}} }
 // jsonString is the value raw of field key as a string (jsonString),
 // interned when key is one whose values recur.
 func (in *interner) jsonString(key, raw []byte) string {
-	if in == nil || !recurs(key) || len(raw) < 2 || raw[0] != '"' {
+	if in == nil || len(raw) < 2 || raw[0] != '"' {
 		return jsonString(raw)
 	}
-	return in.of(raw, jsonString)
+	if recurs(key) {
+		return in.of(raw, jsonString)
+	}
+	if string(key) == "reconcileID" {
+		// Unique to a reconcile, and written on each of its lines (its
+		// start, then its end): kept for the next line alone, not in the
+		// map, which it would fill.
+		if body := raw[1 : len(raw)-1]; string(body) == in.lastID && bytes.IndexByte(body, '\\') < 0 {
+			return in.lastID
+		}
+		in.lastID = jsonString(raw)
+		return in.lastID
+	}
+	return jsonString(raw)
 }
 
 // of is text(raw), kept under raw's bytes for the next line that holds the

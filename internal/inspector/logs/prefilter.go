@@ -2,7 +2,6 @@ package logs
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strings"
 )
 
@@ -72,21 +71,9 @@ func (s *markerSet) has(line []byte) bool {
 	if s.all || len(s.short) > 0 && bytes.ContainsAny(line, string(s.short)) {
 		return true
 	}
-	// Eight bytes are loaded at once and their seven pairs tested from
-	// the register: a load per pair was most of the cost.
-	i := 0
-	for ; i+8 <= len(line); i += 7 {
-		w := binary.LittleEndian.Uint64(line[i:])
-		for j := range 7 {
-			k := uint16(w >> (8 * j))
-			if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i+j, k) {
-				return true
-			}
-		}
-	}
-	for ; i+1 < len(line); i++ {
-		k := uint16(line[i]) | uint16(line[i+1])<<8
-		if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i, k) {
+	for i := 1; i < len(line); i++ {
+		k := uint16(line[i-1]) | uint16(line[i])<<8
+		if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i-1, k) {
 			return true
 		}
 	}
