@@ -14,12 +14,13 @@ import (
 //
 // Values are looked up by the bytes of the line as written (escaped), so a
 // value that has to be unescaped (an error quoting a name: `\"widget-api\"`)
-// is unescaped once too, not on every line. Memory is bounded: at
-// maxInterned values the map is emptied and fills again with what recurs
+// is unescaped once too, not on every line. Memory is bounded: past
+// maxInternSize bytes the map is emptied and fills again with what recurs
 // from then on (a long log moves on to other keys; a bound that stopped
 // interning would keep the first keys forever and intern no new ones).
 type interner struct {
-	m map[string]interned
+	m    map[string]interned
+	size int // the bytes m holds, roughly
 	// recent holds the last value met at each of a few slots, by a hash of
 	// a value's length and two of its bytes: the controller, its kind, the
 	// namespace, the message of the line before are met again line after
@@ -34,9 +35,10 @@ type interner struct {
 	lastID string
 }
 
-// maxInterned and maxInternBytes bound an interner: a few MB at most.
+// maxInternSize and maxInternBytes bound an interner: the bytes it holds
+// (each value written and read, and its share of the map), and a value.
 const (
-	maxInterned    = 1 << 15
+	maxInternSize  = 2 << 20
 	maxInternBytes = 256
 )
 
@@ -81,8 +83,9 @@ func (in *interner) of(raw []byte, text func([]byte) string) string {
 	e, ok := in.m[string(raw)] // a lookup by bytes: no copy
 	if !ok {
 		e = interned{string(raw), text(raw)}
-		if len(in.m) >= maxInterned {
+		if in.size += len(e.key) + len(e.val) + 64; in.size > maxInternSize {
 			clear(in.m)
+			in.size = len(e.key) + len(e.val) + 64
 		}
 		in.m[e.key] = e
 	}
