@@ -95,11 +95,7 @@ func setRaw(f *fields, k, v []byte) {
 	switch string(k) {
 	case "ts", "time", "timestamp":
 		f.timeKey = string(k) // a constant: no copy of the line
-		if len(v) > 0 && v[0] == '"' {
-			f.at = parseTime(jsonString(v))
-		} else {
-			f.at = epoch(v)
-		}
+		f.at = f.intern.time(v, timeValue)
 	case "items":
 		f.items = v
 	case "reset":
@@ -111,7 +107,7 @@ func setRaw(f *fields, k, v []byte) {
 	default:
 		if len(v) > 0 && v[0] == '{' {
 			if f.ref == "" {
-				f.ref = objectRef(v)
+				f.ref = f.intern.of(v, objectRef)
 			}
 			return
 		}
@@ -121,6 +117,15 @@ func setRaw(f *fields, k, v []byte) {
 			f.noteKeyField(k, v[1:len(v)-1])
 		}
 	}
+}
+
+// timeValue reads a JSON time value: a string (parseTime) or a number of
+// seconds (epoch).
+func timeValue(v []byte) time.Time {
+	if len(v) > 0 && v[0] == '"' {
+		return parseTime(jsonString(v))
+	}
+	return epoch(v)
 }
 
 // objectRef reads {"name":..,"namespace":..} as "namespace/name".

@@ -34,6 +34,9 @@ type chunk struct {
 	buf  []byte
 	ends []int // line i is buf[ends[i-1]:ends[i]]
 	res  []lineResult
+	// recs are the records of res, apart: most lines of a log are no
+	// record, and a Record is some 500 bytes to clear and copy.
+	recs []Record
 	done chan struct{}
 }
 
@@ -41,8 +44,9 @@ type chunk struct {
 type lineResult struct {
 	at   time.Time // its kubelet timestamp
 	skip bool      // not after the resumed stream's last line
-	r    Record
 	out  outcome
+	hint bool  // replicaHint
+	rec  int32 // its record is recs[rec]; -1 for none
 }
 
 func (c *chunk) line(i int) []byte {
@@ -149,12 +153,17 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			}
 			s.noteDated(lr.at)
 			ref, fromLog := s.yearRef(now)
-			if lr.r.Yearless {
+			var r Record
+			if lr.rec >= 0 {
+				r = c.recs[lr.rec]
+			}
+			if r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				lr.r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+				r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+				lr.hint = replicaHint(c.line(i), lr.out)
 			}
-			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
+			s.apply(c.line(i), r, lr.out, now, ref, fromLog, lr.hint)
 		}
 		select {
 		case free <- c:
@@ -170,7 +179,8 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
-		c.buf, c.ends, c.res = c.buf[:0], c.ends[:0], c.res[:0]
+		clear(c.recs) // their strings are garbage, or the store's
+		c.buf, c.ends, c.res, c.recs = c.buf[:0], c.ends[:0], c.res[:0], c.recs[:0]
 		c.done = make(chan struct{})
 		return c
 	default:
@@ -185,10 +195,16 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers, intern: in}
 	for i := range c.ends {
 		line := c.line(i)
-		var lr lineResult
+		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			lr.r, lr.out = parse(line, ref)
+			var r Record
+			r, lr.out = parse(line, ref)
+			lr.hint = replicaHint(line, lr.out)
+			if lr.out != outSkipped { // a skipped line's is the zero Record
+				lr.rec = int32(len(c.recs))
+				c.recs = append(c.recs, r)
+			}
 		}
 		c.res = append(c.res, lr)
 	}

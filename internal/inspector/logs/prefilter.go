@@ -10,23 +10,37 @@ import (
 // controller's log holds none, and is skipped before it is decoded. A loop
 // of bytes.Contains per marker scans the line once per marker — two dozen
 // times for a line that holds none, which is every line worth skipping;
-// this scans it once. Each position is tested against a bitmap of the
-// markers' first two bytes, and only a hit is compared with the markers
-// that start so.
+// this scans it once, as grep scans for a set of words: each marker is
+// found by an anchor, its rarest pair of adjacent bytes in a log line
+// (anchorRank), and each position of the line costs one test of its pair
+// against a bitmap of the anchors. A marker's first two bytes made poor
+// anchors ("co", "re", "up" and "ul" are in every line's "controller",
+// "controllerGroup" and "default", each hit a comparison with the markers
+// that start so); rare pairs ("yn", "kq", "rr") make the comparisons rare,
+// and the scan the cost.
 type markerSet struct {
-	// pairs has bit a<<8|b set when a marker starts with the bytes a, b.
+	// pairs has bit a|b<<8 set when a marker's anchor is the bytes a, b.
 	pairs [1 << 16 / 64]uint64
-	// byFirst are the markers by their first byte.
-	byFirst [256][][]byte
+	// slot is, for each anchor pair, the index in byPair of the markers
+	// anchored there: an array, not a map, as a hit is looked up on the
+	// scan's path.
+	slot   []uint16
+	byPair [][]anchored
 	// short are markers of one byte; all says every line may be a record
 	// (a dialect file's regexp with no literal start): no line is skipped.
 	short []byte
 	all   bool
 }
 
+// anchored is a marker whose anchor is at off.
+type anchored struct {
+	m   []byte
+	off int
+}
+
 // newMarkerSet is the set of markers ms.
 func newMarkerSet(ms [][]byte) *markerSet {
-	s := &markerSet{}
+	s := &markerSet{slot: make([]uint16, 1<<16)}
 	for _, m := range ms {
 		switch len(m) {
 		case 0:
@@ -34,9 +48,19 @@ func newMarkerSet(ms [][]byte) *markerSet {
 		case 1:
 			s.short = append(s.short, m[0])
 		default:
-			k := uint16(m[0])<<8 | uint16(m[1])
-			s.pairs[k/64] |= 1 << (k % 64)
-			s.byFirst[m[0]] = append(s.byFirst[m[0]], m)
+			off := 0
+			for i := 1; i+1 < len(m); i++ {
+				if anchorRank(m[i], m[i+1]) < anchorRank(m[off], m[off+1]) {
+					off = i
+				}
+			}
+			k := uint16(m[off]) | uint16(m[off+1])<<8
+			if s.pairs[k/64]&(1<<(k%64)) == 0 {
+				s.pairs[k/64] |= 1 << (k % 64)
+				s.slot[k] = uint16(len(s.byPair))
+				s.byPair = append(s.byPair, nil)
+			}
+			s.byPair[s.slot[k]] = append(s.byPair[s.slot[k]], anchored{m, off})
 		}
 	}
 	return s
@@ -47,18 +71,61 @@ func (s *markerSet) has(line []byte) bool {
 	if s.all || len(s.short) > 0 && bytes.ContainsAny(line, string(s.short)) {
 		return true
 	}
-	for i := 0; i+1 < len(line); i++ {
-		k := uint16(line[i])<<8 | uint16(line[i+1])
-		if s.pairs[k/64]&(1<<(k%64)) == 0 {
-			continue
-		}
-		for _, m := range s.byFirst[line[i]] {
-			if bytes.HasPrefix(line[i:], m) {
-				return true
-			}
+	for i := 1; i < len(line); i++ {
+		k := uint16(line[i-1]) | uint16(line[i])<<8
+		if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i-1, k) {
+			return true
 		}
 	}
 	return false
+}
+
+// at says whether a marker anchored at pair k is in line with its anchor
+// at i.
+func (s *markerSet) at(line []byte, i int, k uint16) bool {
+	for _, a := range s.byPair[s.slot[k]] {
+		if from := i - a.off; from >= 0 && bytes.HasPrefix(line[from:], a.m) {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorRank is how often the pair a, b is met in a log line, roughly
+// (lower is rarer): the times it is in typicalLines first (the keys and
+// values every line of a controller repeats), then each byte by its class
+// — text is mostly lower-case letters (the commonest of English first),
+// quotes, spaces and punctuation, digits. It only has to rank the pairs of
+// one marker; a wrong guess costs time, never an answer.
+func anchorRank(a, b byte) int {
+	return 100*bytes.Count(typicalLines, []byte{a, b}) + byteRank(a) + byteRank(b)
+}
+
+// typicalLines are what every line of a controller's log repeats, in the
+// formats it is written in: controller-runtime's JSON and klog fields, a
+// logfmt line's.
+var typicalLines = []byte(`{"level":"info","ts":"2026-12-06T11:57:21.123Z","logger":"controller-runtime.manager","msg":"Starting workers",` +
+	`"controller":"deployment","controllerGroup":"apps","controllerKind":"Deployment","Deployment":{"name":"web","namespace":"default"},` +
+	`"namespace":"default","name":"web","reconcileID":"415b9d44-726d-4327","worker count":1,"caller":"controller/controller.go:234"}` +
+	"\nI1206 11:57:21.123456       1 controller.go:234] \"Updated status\" controller=\"deployment\" logger=\"controller-runtime\" object=\"kube-system/web\"" +
+	"\ntime=\"2026-12-06T11:57:21Z\" level=info msg=\"Updated status\" resource=default/web")
+
+func byteRank(c byte) int {
+	const common = "etaoinsrlcdumhpgfywbvk" // most to least, in log text
+	switch {
+	case c == ' ' || c == '"' || c == ':' || c == ',' || c == '.' || c == '/' || c == '-' || c == '_':
+		return 30
+	case c >= '0' && c <= '9':
+		return 20
+	case c >= 'a' && c <= 'z':
+		if i := strings.IndexByte(common, c); i >= 0 {
+			return 26 - i
+		}
+		return 2
+	case c >= 'A' && c <= 'Z':
+		return 3
+	}
+	return 1
 }
 
 // builtinMarkers are the built-in dialects' and the generic reader's.

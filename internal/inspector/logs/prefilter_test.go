@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"testing"
 )
@@ -20,6 +21,34 @@ func TestMarkersFindEveryMessage(t *testing.T) {
 					t.Errorf("%s: the prefilter skips %s", d.Name, line)
 				}
 			}
+		}
+	}
+}
+
+// TestMarkerSetAnchors: a marker is found wherever it is on a line, by
+// its anchor (its rarest pair) as by its start — at the line's start and
+// end, overlapping another, cut by one byte — for random lines made of the
+// markers' own bytes, where near misses are many.
+func TestMarkerSetAnchors(t *testing.T) {
+	set := newMarkerSet(markers)
+	rng := rand.New(rand.NewPCG(42, 42))
+	for n := 0; n < 20000; n++ {
+		var line []byte
+		for range rng.IntN(6) {
+			m := markers[rng.IntN(len(markers))]
+			switch rng.IntN(4) {
+			case 0:
+				m = m[:rng.IntN(len(m))] // cut: a near miss
+			case 1:
+				m = m[rng.IntN(len(m)):]
+			}
+			line = append(line, m...)
+			if rng.IntN(2) == 0 {
+				line = append(line, "xe\"rq"[rng.IntN(5)])
+			}
+		}
+		if e, a := hasMarker(line), set.has(line); e != a {
+			t.Fatalf("%q: anchored says %v, marker by marker %v", line, a, e)
 		}
 	}
 }

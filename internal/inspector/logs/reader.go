@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -55,8 +56,9 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 		return s.readParallel(ctx, r, after, w)
 	}
 	last = after
+	in := newInterner()
 	emit := func(line []byte) {
-		if at := s.add(line, after); at.After(last) {
+		if at := s.add(line, after, in); at.After(last) {
 			last = at
 		}
 	}
@@ -104,8 +106,9 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, emit func([]byte)) (l
 
 // add parses one line into the store, unless its kubelet timestamp is not
 // after after, and returns that timestamp (zero when it has none, or an
-// implausible one). Times are read as times.go says: none is invented.
-func (s *Store) add(line []byte, after time.Time) time.Time {
+// implausible one). Times are read as times.go says: none is invented. in
+// is the reading goroutine's interner.
+func (s *Store) add(line []byte, after time.Time, in *interner) time.Time {
 	now := s.opts.Clock.Now()
 	at, skip := s.lineTime(line, after, now)
 	if skip {
@@ -113,8 +116,8 @@ func (s *Store) add(line []byte, after time.Time) time.Time {
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
-	s.apply(line, r, out, now, ref, fromLog)
+	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+	s.apply(line, r, out, now, ref, fromLog, replicaHint(line, out))
 	return at
 }
 
@@ -131,8 +134,8 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 
 // apply applies what parse made of a line, in the log's order: the record,
 // or the line counted as unreadable; ref and fromLog are the year
-// reference it was parsed with.
-func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fromLog bool) {
+// reference it was parsed with; hint is replicaHint's answer.
+func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fromLog, hint bool) {
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks
@@ -165,17 +168,46 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.applyRecord(r, line, d.implausible)
 		}
 	case outUnreadable:
-		s.noteReplicaHint(line)
+		if hint {
+			s.noteReplicaHint(line)
+		}
 		s.diag.failed(line)
 		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
-		s.noteReplicaHint(line)
+		if hint {
+			s.noteReplicaHint(line)
+		}
 		s.explainNotRead(r, "")
 	case outSkipped:
-		s.noteReplicaHint(line)
+		if hint {
+			s.noteReplicaHint(line)
+		}
 		if s.opts.ExplainLines != nil {
 			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 			s.explainNotRead(r, "")
+		}
+	}
+}
+
+// replicaHint says whether a line parse made out of may be a hint of
+// kube-controller-manager's replica_set.go (noteReplicaHint): a parallel
+// read's workers ask, so that the one goroutine that applies lines in
+// order does not search every line again.
+func replicaHint(line []byte, out outcome) bool {
+	if out == outRecord {
+		return false
+	}
+	// Found by its underscore, a rare byte in a log line: bytes.Contains
+	// starts each try at an "r", which is in every word.
+	const before = len("replica")
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(line[i:], '_')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= before && bytes.HasPrefix(line[i-before:], replicaSetFile) {
+			return true
 		}
 	}
 }

@@ -115,6 +115,7 @@ type Store struct {
 	diag  diagnostics // what the reader understood (diagnostics.go)
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
+	lastKey lastKey // keyOf's
 }
 
 type keyID struct{ controller, key string }
@@ -292,7 +293,7 @@ func (s *Store) applyLocked(r Record) {
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
-	e, newest := s.entryLocked(r.Controller, r.Key(), r.At)
+	e, newest := s.entryLocked(r.Controller, s.lastKey.of(&r), r.At)
 	if known && r.At.Before(newest) {
 		s.order.late++
 		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
