@@ -133,8 +133,8 @@ func (t *TopModel) matched() int {
 func (t *TopModel) accept(msg RefreshedMsg) bool {
 	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
 		// Still right for the diagnosis when a newer page query is under way.
-		// Noted here too, not only when asked: the first refresh is sent
-		// from Init, whose model is not kept.
+		// Noted here as well as when asked: DiagnosisEvery counts from
+		// the groups' answer.
 		t.GroupsAt, t.groupsFor = msg.FetchedAt, msg.GroupsFor
 		if msg.Groups != nil {
 			t.Groups = msg.Groups.Groups
