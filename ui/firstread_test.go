@@ -74,3 +74,54 @@ func run(cmd tea.Cmd, msgs chan<- tea.Msg) {
 		}
 	}()
 }
+
+// When the first answer comes before the terminal says its size, the page
+// read again to fit the larger screen brings rows not seen before: they are
+// the screen's new rows, not rows that changed, and are not marked "•".
+func TestFirstPageRefittedMarksNoRow(t *testing.T) {
+	r, srv := demoWorld(t)
+	s, err := inspector.Direct(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
+	msgs := make(chan tea.Msg, 16)
+	next, cmd := m.Update(firstReadOf(t, m.Init()))
+	m = next.(Model)
+	run(cmd, msgs)
+	next, cmd = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+	run(cmd, msgs)
+	if !m.tbl().Inflight {
+		t.Fatalf("the page of %d keys is not read again for %d rows", len(m.tbl().Page.Items), m.tbl().Rows())
+	}
+	deadline := time.After(5 * time.Second)
+	for m.tbl().Inflight {
+		select {
+		case msg := <-msgs:
+			next, cmd := m.Update(msg)
+			m = next.(Model)
+			run(cmd, msgs)
+		case <-deadline:
+			t.Fatal("the page read again to fit did not answer within 5s")
+		}
+	}
+	if scr := screen(m); strings.Contains(scr, "•") {
+		t.Errorf("the rows the larger screen adds are marked as changed (the demo's clock stands still: nothing changed):\n%s", scr)
+	}
+}
+
+// firstReadOf runs the commands of Init's batch, each on its own, and
+// returns the first read's answer, within a deadline.
+func firstReadOf(t *testing.T, cmd tea.Cmd) tea.Msg {
+	t.Helper()
+	msgs := make(chan tea.Msg, 4)
+	run(cmd, msgs)
+	select {
+	case msg := <-msgs:
+		return msg
+	case <-time.After(5 * time.Second):
+		t.Fatal("Init's read did not answer within 5s")
+	}
+	return nil
+}

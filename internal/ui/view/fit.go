@@ -45,8 +45,8 @@ func (t *Top) Refit() tea.Cmd {
 	if t.Page == nil && t.Inflight && !t.C.Paused && t.Query().Limit != t.Asked {
 		// The first read went out at the size the UI opened with
 		// (Opening), before the terminal said its own: asked again at
-		// this size, the first page fills the screen, rather than come
-		// short and be refitted with its new rows marked as changed.
+		// this size, the first page fills the screen at once, rather
+		// than come short and be read again after.
 		cmd := t.Refresh()
 		t.refitSeq = t.Seq
 		return cmd

@@ -188,7 +188,11 @@ func (t *TopModel) take(msg RefreshedMsg, q inspector.KeyQuery) (old *inspector.
 	for _, k := range msg.Page.Items {
 		rid := rowID(&k)
 		sigs[rid] = signature(&k.Key)
-		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.Seq == t.refitSeq && marked[rid] {
+		// A row a refit brings that the page before did not hold is a row
+		// the screen gained, not one that changed.
+		prevSig, seen := t.prev[rid]
+		refit := msg.Seq == t.refitSeq
+		if t.prev != nil && t.prevQuery == id && sigs[rid] != prevSig && (seen || !refit) || refit && marked[rid] {
 			t.changed[rid] = true
 		}
 	}
