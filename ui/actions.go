@@ -39,6 +39,11 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	if act.Bulk() && len(act.Controllers) == 0 {
 		return m, m.setStatus("no controller accepts forget", true)
 	}
+	if m.statusOutcome {
+		// The last dialog's answer, under this one, would read as its own.
+		m.status, m.statusOutcome = "", false
+		m.fitStatus()
+	}
 	m.nextID++
 	act.User = m.c.Opts.User
 	m.forecast(&act)
@@ -90,9 +95,9 @@ func (m Model) forgetDone(msg forgetDoneMsg) (tea.Model, tea.Cmd) {
 	var status tea.Cmd
 	switch {
 	case msg.err != nil && len(msg.forgotIn) == 0:
-		status = m.setStatus(msg.act.Verb()+" failed: "+failureText(msg.err), true)
+		status = m.setOutcome(msg.act.Verb()+" failed: "+failureText(msg.err), true)
 	default:
-		status = m.setStatus(doneText(msg), msg.err != nil)
+		status = m.setOutcome(doneText(msg), msg.err != nil)
 	}
 	return m, tea.Batch(status, m.refreshNow())
 }
@@ -179,9 +184,17 @@ func (m *Model) fitStatus() {
 func (m *Model) setStatus(s string, isErr bool) tea.Cmd {
 	m.statusID++
 	// A status quotes keys and the endpoint's errors: escaped once, here.
-	m.status, m.statusErr, m.statusLegend, m.statusBound = text.Printable(s), isErr, false, false
+	m.status, m.statusErr, m.statusLegend, m.statusBound, m.statusOutcome = text.Printable(s), isErr, false, false, false
 	m.fitStatus()
 	return expireStatus(m.statusID)
+}
+
+// setOutcome shows what a dialog's answer did (setStatus), until it
+// expires or the next dialog opens (ask).
+func (m *Model) setOutcome(s string, isErr bool) tea.Cmd {
+	cmd := m.setStatus(s, isErr)
+	m.statusOutcome = true
+	return cmd
 }
 
 // setHint shows a status message that says what a key does in md: it is

@@ -42,8 +42,16 @@ func firstScreen(t *testing.T, r *demo.Replay, srv *httptest.Server, width, heig
 	}
 	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
 	m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
-	msg := m.refreshTop()()
-	return send(t, m, msg)
+	return opened(t, m)
+}
+
+// opened is m once the first read Init sends (view.Opening's, at the size
+// the UI opened with) has answered, and the page was read again at m's
+// size, as the refit after it reads it.
+func opened(t *testing.T, m Model) Model {
+	t.Helper()
+	m = send(t, m, m.first())
+	return send(t, m, m.refreshTop()())
 }
 
 // port is the endpoint's port on the header's replica: the one thing on

@@ -54,7 +54,7 @@ func logsTop(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := newModel(context.Background(), view.Options{Session: inspector.InProcessSession(nil, inspector.NamedHandler{Name: "logs: widgets.log", Handler: logWorld(t).Handler()}), Clock: fixedClock})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(t, m, m.refreshTop()())
+	return opened(t, m)
 }
 
 // countLabel is one state's count on the header's counts line: "7 unknown 5".

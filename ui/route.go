@@ -125,10 +125,10 @@ func (m Model) act(in view.Intent, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case view.AnswerIntent:
 		m.closeDialog()
 		if in.Act == nil {
-			next = m.setStatus("cancelled: nothing was changed", false)
+			next = m.setOutcome("cancelled: nothing was changed", false)
 			break
 		}
-		next = tea.Batch(forgetCmd(m.c.Conn.Ctx, m.c.Conn.Session, *in.Act), m.setStatus(in.Act.Verb()+"…", false))
+		next = tea.Batch(forgetCmd(m.c.Conn.Ctx, m.c.Conn.Session, *in.Act), m.setOutcome(in.Act.Verb()+"…", false))
 	case view.OpenAnswerKeyIntent:
 		// Offered to the open views: the one that holds the sessions to
 		// the answer's controller (`top --for`'s) opens it, after

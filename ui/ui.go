@@ -36,6 +36,9 @@ type Model struct {
 	statusID  int
 	// statusLegend is true while the status is a legend (see legend).
 	statusLegend bool
+	// statusOutcome is true while the status is a dialog's outcome
+	// (cancelled, done, failed): the next dialog opened clears it.
+	statusOutcome bool
 	// statusBound says the status is a hint of statusMode's, drawn only
 	// while that mode is on the stack (see statusShown).
 	statusBound bool

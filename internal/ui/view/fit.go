@@ -38,10 +38,19 @@ func (t *Top) ShownRows() int {
 
 // Refit reads the page again when the rows that fit changed since it was
 // asked for, and the page does not already hold exactly what fits (all the
-// keys matched from the offset). None while a read is under way: its
-// answer is checked in turn. None while paused either (the root's pause.go): the page
+// keys matched from the offset). None while a read is under way (its
+// answer is checked in turn), but for the first page. None while paused either (the root's pause.go): the page
 // held is drawn cut to fit, and read again on resume.
 func (t *Top) Refit() tea.Cmd {
+	if t.Page == nil && t.Inflight && !t.C.Paused && t.Query().Limit != t.Asked {
+		// The first read went out at the size the UI opened with
+		// (Opening), before the terminal said its own: asked again at
+		// this size, the first page fills the screen at once, rather
+		// than come short and be read again after.
+		cmd := t.Refresh()
+		t.refitSeq = t.Seq
+		return cmd
+	}
 	if t.Page == nil || t.Inflight || t.Query().Limit == t.Asked {
 		return nil
 	}

@@ -6,9 +6,10 @@ import tea "charm.land/bubbletea/v2"
 // first read: the fleet from Prometheus (Options.Fleet), else `top --for`
 // (Options.For), else the pod picker when there is no session and pods to
 // pick from, else the table. The picker reads nothing (nil): its refreshes
-// start once a pod is attached. The first read of the table and of `top
-// --for` is sent from a copy of the view, as Bubble Tea's Init sends it
-// (Init's model is not kept): their answers set their state.
+// start once a pod is attached. The first read is sent from the view
+// returned, the one the root keeps (Init only sends the command): the
+// table takes an answer only for the read it last sent, so a read sent
+// from a copy was dropped and the first page waited for the clock.
 func Opening(c *Common) (View, tea.Cmd) {
 	opts := c.Opts
 	switch {
@@ -16,12 +17,12 @@ func Opening(c *Common) (View, tea.Cmd) {
 		return NewFleet(c, *opts.Fleet).Refresh()
 	case opts.For != nil:
 		f := NewFor(c, *opts.For)
-		sent := f
-		return f, sent.Refresh()
+		first := f.Refresh()
+		return f, first
 	case opts.Session == nil && len(opts.Pods) > 0:
 		return NewPicker(c, opts.Pods), nil
 	}
 	t := NewTop(c)
-	sent := t
-	return t, sent.Refresh()
+	first := t.Refresh()
+	return t, first
 }

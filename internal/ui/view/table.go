@@ -17,12 +17,16 @@ import (
 
 // column is one table column: its title, width, alignment and cell text.
 // A name column (key, pod) is cut in the middle: the ends tell rows apart.
+// A message column (the last error) is cut in the middle too, keeping
+// more of its end, as `get` cuts it: a wrapped error names its cause last
+// ("sync with…503 Service Unavailable").
 type column struct {
-	title string
-	width int
-	right bool
-	name  bool
-	cell  func(r *explain.KeyRow) string
+	title   string
+	width   int
+	right   bool
+	name    bool
+	message bool
+	cell    func(r *explain.KeyRow) string
 }
 
 // TopTable draws the table of keys: its title row and one row per key of
@@ -161,7 +165,7 @@ func (tb TopTable) layout(source bool) []column {
 		)
 	}
 	errCol := len(cols)
-	cols = append(cols, column{title: "LAST ERROR", cell: func(r *explain.KeyRow) string { return r.Error(0) }})
+	cols = append(cols, column{title: "LAST ERROR", message: true, cell: func(r *explain.KeyRow) string { return r.Error(0) }})
 	used := 2 // the change mark and its space
 	for _, c := range cols {
 		used += c.width + 1
@@ -293,6 +297,8 @@ func (tb TopTable) Lines() []string {
 				cells[j] = widget.FitLeft(v, c.width)
 			case c.name:
 				cells[j] = widget.FitKey(v, c.width)
+			case c.message:
+				cells[j] = widget.FitMessage(v, c.width)
 			default:
 				cells[j] = widget.Fit(v, c.width)
 			}

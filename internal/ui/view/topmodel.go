@@ -133,8 +133,8 @@ func (t *TopModel) matched() int {
 func (t *TopModel) accept(msg RefreshedMsg) bool {
 	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
 		// Still right for the diagnosis when a newer page query is under way.
-		// Noted here too, not only when asked: the first refresh is sent
-		// from Init, whose model is not kept.
+		// Noted here as well as when asked: DiagnosisEvery counts from
+		// the groups' answer.
 		t.GroupsAt, t.groupsFor = msg.FetchedAt, msg.GroupsFor
 		if msg.Groups != nil {
 			t.Groups = msg.Groups.Groups
@@ -188,7 +188,11 @@ func (t *TopModel) take(msg RefreshedMsg, q inspector.KeyQuery) (old *inspector.
 	for _, k := range msg.Page.Items {
 		rid := rowID(&k)
 		sigs[rid] = signature(&k.Key)
-		if t.prev != nil && t.prevQuery == id && sigs[rid] != t.prev[rid] || msg.Seq == t.refitSeq && marked[rid] {
+		// A row a refit brings that the page before did not hold is a row
+		// the screen gained, not one that changed.
+		prevSig, seen := t.prev[rid]
+		refit := msg.Seq == t.refitSeq
+		if t.prev != nil && t.prevQuery == id && sigs[rid] != prevSig && (seen || !refit) || refit && marked[rid] {
 			t.changed[rid] = true
 		}
 	}
