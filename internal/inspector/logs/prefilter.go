@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"slices"
+	"strings"
 )
 
 // markerSet finds, in one pass over a line, whether it holds any of a set
