@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -406,7 +407,7 @@ func (o *ForgetOptions) nothingMatched(previews []*api.ForgetResponse, controlle
 func (o *ForgetOptions) selection() string {
 	var parts []string
 	if o.Filter != "" {
-		parts = append(parts, "-q "+shellQuote(o.Filter))
+		parts = append(parts, "-q "+explain.ShellQuote(o.Filter))
 	}
 	if len(o.States) > 0 {
 		parts = append(parts, "--state "+strings.Join(o.States, ","))

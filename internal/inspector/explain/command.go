@@ -1,28 +1,45 @@
 package explain
 
-import "strings"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // Command is a `kubectl backoff` command a finding suggests, kept as a
-// value: the finding knows the verb and its own words, but not how the user
-// attached (--addr, a TARGET and -n) nor, for a log's key, which workload
-// wrote the log. Render adds those, once, for the caller that knows them.
+// value: the finding knows the verb, its flags and its words, but not how
+// the user attached (--addr, a TARGET and -n) nor, for a log's key, which
+// workload wrote the log. Render adds those, once, for the caller that
+// knows them, and is the one place a flag is spelt.
 type Command struct {
 	// Verb is the subcommand: forget, kick.
 	Verb string `json:"verb"`
 	// Target says the command names the workload whose log was read right
 	// after the verb (kick TARGET …): a log's key is kicked through it.
 	Target bool `json:"target,omitempty"`
-	// Words are the command's own words after the verb, shell-quoted.
+	// Flags are the command's own flags, in order.
+	Flags []Flag `json:"flags,omitempty"`
+	// Words are the command's arguments after its flags, shell-quoted.
 	Words []string `json:"words,omitempty"`
+}
+
+// Flag is one flag of a suggested command: its name without dashes, and its
+// value (shell-quoted; none for a switch).
+type Flag struct {
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"`
 }
 
 // Session is how the commands of a diagnosis must be run to reach what it
 // is about. The zero Session renders them as bare as the diagnosis knows.
 type Session struct {
 	// Attach are shell words (already quoted) that go right after the verb:
-	// how the user attached, and for a key's diagnosis the key and its
-	// --controller, since the commands it suggests act on that key.
+	// how the user attached.
 	Attach string
+	// Key and Controller are the key a key's diagnosis is about and its
+	// controller: the commands it suggests act on that key, so they name
+	// both after Attach. Empty for a controller's diagnosis.
+	Key, Controller string
 	// Target is the workload whose log was read ("deploy/x -n ns"); empty
 	// leaves the word TARGET for the user to fill in (a log read from a file
 	// does not say which workload wrote it).
@@ -42,16 +59,45 @@ func (c Command) Render(s Session) string {
 	if a := strings.TrimSpace(s.Attach); a != "" {
 		w = append(w, a)
 	}
+	if s.Key != "" {
+		w = append(w, ShellQuote(s.Key))
+	}
+	if s.Controller != "" {
+		w = append(w, Flag{"controller", ShellQuote(s.Controller)}.String())
+	}
+	for _, f := range c.Flags {
+		w = append(w, f.String())
+	}
 	return strings.Join(append(w, c.Words...), " ")
 }
 
+// String is the flag as a command line spells it: --name value.
+func (f Flag) String() string {
+	if f.Value == "" {
+		return "--" + f.Name
+	}
+	return "--" + f.Name + " " + f.Value
+}
+
+// shellSafe matches words a POSIX shell takes as they are.
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=,@%+-]+$`)
+
+// ShellQuote quotes s for a command line the user copies: as it is when
+// the shell takes it so, else in single quotes.
+func ShellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // retryNow is the command that retries a key the endpoint serves at once.
-var retryNow = Command{Verb: "forget", Words: []string{"--requeue"}}
+var retryNow = Command{Verb: "forget", Flags: []Flag{{Name: "requeue"}}}
 
 // IsRetryNow reports whether c retries its key at once through the queue
 // (a caller with its own way to do it, the TUI's r, says that instead).
 func (c *Command) IsRetryNow() bool {
-	return c != nil && c.Verb == retryNow.Verb && !c.Target && strings.Join(c.Words, " ") == "--requeue"
+	return c != nil && c.Verb == retryNow.Verb && !c.Target && slices.Equal(c.Flags, retryNow.Flags) && len(c.Words) == 0
 }
 
 // suggestion is the finding code whose advice is before, the command c in

@@ -27,7 +27,7 @@ type LogFile struct {
 }
 
 // covers says whether the file is the log of o's controller; when it is
-// not, why not in the user's words (the names --controller-log could take),
+// not, why not in the user's words (the names the log's controller could take),
 // so that a log is never dropped in silence.
 func (f *LogFile) covers(o Ownership) (bool, string) {
 	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
@@ -49,7 +49,7 @@ func (f *LogFile) covers(o Ownership) (bool, string) {
 	if len(managers) > 0 {
 		writes = "its status is written by " + strings.Join(managers, ", ")
 	}
-	return false, text.Printable(fmt.Sprintf("--controller-log %s names neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; give --controller-log one of those, or leave it out to read the log for every object",
+	return false, text.Printable(fmt.Sprintf("the controller named for the log, %s, is neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; name one of those, or none to read the log for every object",
 		f.Controller, f.Name, has, writes))
 }
 
@@ -90,7 +90,7 @@ func (f *LogFile) backoff(key string, now time.Time) (*Backoff, error) {
 		return b, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--from-logs %s: %w", f.Name, err)
+		return nil, fmt.Errorf("the log %s: %w", f.Name, err)
 	}
 	k := d.Key
 	b.Key, b.Controller = &k, k.Controller
