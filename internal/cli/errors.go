@@ -140,9 +140,8 @@ func (o *attachOptions) explainError(err error) error {
 			return errUnknownState
 		}
 		if flag, ok := paramFlags[ae.Field]; ok {
-			// The message repeats the parameter's name; the flag replaces it.
-			msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
-			return fmt.Errorf("%s: %s", flag, msg)
+			// The flag replaces the parameter's name.
+			return fmt.Errorf("%s: %s", flag, ae.Problem)
 		}
 		// A field this client does not know (a newer server's): the
 		// server's own words name it.
@@ -181,11 +180,10 @@ func netCause(err error) string {
 		}
 		return err.Error()
 	}
-	cause := op.Err.Error()
-	if !strings.HasPrefix(cause, op.Op+":") {
-		cause = op.Op + ": " + cause
+	if se, ok := errors.AsType[*os.SyscallError](op.Err); ok && se.Syscall == op.Op {
+		return se.Error() // "read: connection reset by peer" names its call
 	}
-	return cause
+	return op.Op + ": " + op.Err.Error()
 }
 
 // noCluster reports whether nothing names a cluster: no kubeconfig with a

@@ -1,12 +1,12 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -106,8 +106,7 @@ func inputError(err error) error {
 		switch ae.Code {
 		case http.StatusBadRequest:
 			if name, ok := inputNames[ae.Field]; ok {
-				msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
-				return fmt.Errorf("%s: %s", name, msg)
+				return fmt.Errorf("%s: %s", name, ae.Problem)
 			}
 			return errors.New(ae.Message)
 		case http.StatusNotFound:
@@ -117,8 +116,7 @@ func inputError(err error) error {
 	}
 	if qe, ok := errors.AsType[*query.Error](err); ok {
 		if name, ok := inputNames[qe.Field]; ok {
-			msg, _ := strings.CutPrefix(qe.Msg, fmt.Sprintf("parameter %q: ", qe.Field))
-			return fmt.Errorf("%s: %s", name, msg)
+			return fmt.Errorf("%s: %s", name, cmp.Or(qe.Problem, qe.Msg))
 		}
 	}
 	return err

@@ -32,10 +32,10 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// tried (an object whose managedFields name no status manager, a
 		// ConfigMap, is still reconciled), whatever the status says.
 		return explainKey(a, prog)
-	case v.Status != Current && eventEvidence(v) != "" && (b == nil || b.Key == nil):
+	case v.Status != Current && v.Recurring != "" && (b == nil || b.Key == nil):
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
-		return fmt.Sprintf("%s: %s.", word, strings.TrimPrefix(eventEvidence(v), "not Current: ")), nil
+		return fmt.Sprintf("%s: %s.", word, v.Recurring), nil
 	case v.KindNoStatus && (b == nil || b.Key == nil):
 		// A ConfigMap an operator reconciles (--controller-pod) is judged
 		// by what its controller says of the key, below.
@@ -173,18 +173,4 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " -n " + ns
-}
-
-// eventEvidence is the evidence sentence of v's recurring failure events
-// (objstatus.Verdict.JudgeEvents), "" when there is none.
-func eventEvidence(v objstatus.Verdict) string {
-	for _, e := range v.Evidence {
-		if strings.Contains(e, " events since the last change, the latest ") {
-			if i := strings.Index(e, " (kstatus said "); i > 0 {
-				e = e[:i]
-			}
-			return e
-		}
-	}
-	return ""
 }
