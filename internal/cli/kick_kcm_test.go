@@ -265,3 +265,21 @@ current-context: c
 	cancel()
 	<-served
 }
+
+// TestKickNotFoundSaysSo: an API server that answers a patch 404 with a
+// Status that has no message (this double does, as an aggregated API
+// server may) left kick's error empty after its colon ("kick
+// replicasets.apps q/nothere: "). It says what the 404 means instead.
+func TestKickNotFoundSaysSo(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // kubectl's discovery cache
+	srv := httptest.NewServer(&kcmServer{objects: map[string]bool{}})
+	defer srv.Close()
+	cmd := NewKickCommand(serverFlags(t, srv.URL), genericiooptions.NewTestIOStreamsDiscard())
+	cmd.SetArgs([]string{"--kind", "ReplicaSet.apps", "q/nothere"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	want := "kick replicasets.apps q/nothere: the API server has no replicasets.apps q/nothere (404 NotFound): deleted since it failed, or named wrong?"
+	if err == nil || err.Error() != want {
+		t.Errorf("kick a missing object: %v\nwant %s", err, want)
+	}
+}
