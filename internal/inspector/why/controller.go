@@ -56,6 +56,15 @@ type Controller struct {
 // Found reports whether the search named the pods.
 func (c *Controller) Found() bool { return c != nil && c.Target != "" }
 
+// InstrumentedText says how the controller's backoff is read: its
+// endpoint, or its log.
+func (c *Controller) InstrumentedText() string {
+	if c.Instrumented {
+		return "instrumented"
+	}
+	return "not instrumented: its log is read"
+}
+
 // Given is the user's own answer (--controller-pod): pods of Target in Namespace.
 type Given struct {
 	Target    cluster.Target
