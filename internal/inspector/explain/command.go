@@ -23,8 +23,9 @@ type Command struct {
 	Words []string `json:"words,omitempty"`
 }
 
-// Flag is one flag of a suggested command: its name without dashes, and its
-// value (shell-quoted; none for a switch).
+// Flag is one flag of a suggested command: its name without dashes (one
+// letter for a shorthand: n), and its value (shell-quoted; none for a
+// switch).
 type Flag struct {
 	Name  string `json:"name"`
 	Value string `json:"value,omitempty"`
@@ -34,12 +35,17 @@ type Flag struct {
 // is about. The zero Session renders them as bare as the diagnosis knows.
 type Session struct {
 	// Attach are shell words (already quoted) that go right after the verb:
-	// how the user attached.
-	Attach string
+	// how the user attached. AttachFlags follow them: the flags of how a
+	// command reaches what it acts on (the pods' namespace, an address),
+	// as data.
+	Attach      string
+	AttachFlags []Flag
 	// Key and Controller are the key a key's diagnosis is about and its
 	// controller: the commands it suggests act on that key, so they name
 	// both after Attach. Empty for a controller's diagnosis.
 	Key, Controller string
+	// Program is how the user runs the plugin; "kubectl backoff" when empty.
+	Program string
 	// Target is the workload whose log was read ("deploy/x -n ns"); empty
 	// leaves the word TARGET for the user to fill in (a log read from a file
 	// does not say which workload wrote it).
@@ -48,7 +54,10 @@ type Session struct {
 
 // Render is the command line c, for s.
 func (c Command) Render(s Session) string {
-	w := []string{"kubectl", "backoff", c.Verb}
+	w := []string{"kubectl backoff", c.Verb}
+	if s.Program != "" {
+		w[0] = s.Program
+	}
 	if c.Target {
 		t := strings.TrimSpace(s.Target)
 		if t == "" {
@@ -56,7 +65,7 @@ func (c Command) Render(s Session) string {
 		}
 		w = append(w, t)
 	}
-	if a := strings.TrimSpace(s.Attach); a != "" {
+	if a := s.Words(); a != "" {
 		w = append(w, a)
 	}
 	if s.Key != "" {
@@ -71,12 +80,29 @@ func (c Command) Render(s Session) string {
 	return strings.Join(append(w, c.Words...), " ")
 }
 
-// String is the flag as a command line spells it: --name value.
-func (f Flag) String() string {
-	if f.Value == "" {
-		return "--" + f.Name
+// Words are Attach and AttachFlags as a command line says them: what an
+// object or the controller is reached by ("rs/x -n demo").
+func (s Session) Words() string {
+	w := []string{}
+	if a := strings.TrimSpace(s.Attach); a != "" {
+		w = append(w, a)
 	}
-	return "--" + f.Name + " " + f.Value
+	for _, f := range s.AttachFlags {
+		w = append(w, f.String())
+	}
+	return strings.Join(w, " ")
+}
+
+// String is the flag as a command line spells it: --name value, -n value.
+func (f Flag) String() string {
+	dashes := "--"
+	if len(f.Name) == 1 {
+		dashes = "-"
+	}
+	if f.Value == "" {
+		return dashes + f.Name
+	}
+	return dashes + f.Name + " " + f.Value
 }
 
 // shellSafe matches words a POSIX shell takes as they are.
