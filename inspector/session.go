@@ -18,9 +18,9 @@ import (
 // Endpoint is one instrument endpoint: a pod through a port-forward, or an
 // address given with --addr.
 type Endpoint struct {
-	// Name is the pod ("namespace/name"), or the address for --addr.
+	// Name is the pod ("namespace/name"), or the address of a direct endpoint.
 	Name string
-	// Workload is the pod's workload (Pod.Workload); "" for --addr.
+	// Workload is the pod's workload (Pod.Workload); "" for an address.
 	Workload string
 	Client   *Client
 	// conn reports the connection state; nil for a direct address.

@@ -13,7 +13,7 @@ import (
 // with `go run`, outside the cluster, whose pods no search can find.
 const RuleAddr = "addr"
 
-// Direct is the instrumented endpoints the user named (`why --addr`, one
+// Direct is the instrumented endpoints the user named by address (one
 // or several: replicas of one controller, merged as the session merges
 // pods). An object whose kind one of them reconciles is answered from it.
 type Direct struct {

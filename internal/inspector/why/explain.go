@@ -38,10 +38,10 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// writes its status (the PV binder records no status manager).
 		return fmt.Sprintf("%s: %s.", word, v.Recurring), nil
 	case v.KindNoStatus && (b == nil || b.Key == nil):
-		// A ConfigMap an operator reconciles (--controller-pod) is judged
+		// A ConfigMap an operator reconciles (its pods named) is judged
 		// by what its controller says of the key, below.
 		return fmt.Sprintf("Current: a %s has no status, and no controller was found reporting on it: a change to it takes effect when what reads it reads it again "+
-			"(an operator that reconciles it: name its pods with --controller-pod).", a.Object.Kind), nil
+			"(an operator that reconciles it: name its pods with %s).", a.Object.Kind, podsFlag), nil
 	case v.NotReconciled:
 		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
@@ -52,7 +52,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// without managedFields (as `kubectl get -o yaml` prints it) or its
 		// controller writes status under a manager it shares.
 		return fmt.Sprintf("%s: its status was written, but managedFields name no status manager, so its controller cannot be found from the object.", word),
-			[]string{"Name the controller's pods: " + command(prog, explain.Command{Verb: "why", Flags: []explain.Flag{{Name: "controller-pod", Value: "deploy/NAME"}, {Name: "controller-namespace", Value: "NS"}}},
+			[]string{"Name the controller's pods: " + command(prog, explain.Command{Verb: "why", Flags: []explain.Flag{{Name: podsFlag.Name, Value: "deploy/NAME"}, {Name: namespaceFlag.Name, Value: "NS"}}},
 				explain.Session{Attach: strings.ToLower(a.Object.Kind) + "/" + a.Object.Name, AttachFlags: inNamespace(a.Object.Namespace)}) + "."}
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),

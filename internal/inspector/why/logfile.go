@@ -11,7 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
-// LogFile is a controller's log the user has (`why --from-logs FILE|-`),
+// LogFile is a controller's log the user has (a file, or standard input),
 // for a control plane whose pods are not visible (a managed cluster's
 // exported logs, kind's or minikube's files, a journalctl dump): read once
 // into log mode's store, the key's backoff read from it instead of a pod.
@@ -19,8 +19,7 @@ type LogFile struct {
 	Store *logs.Store
 	// Name is the file, or "stdin", as the answer says it.
 	Name string
-	// Controller is --controller-log: whose log it is, as the user knows
-	// it — the status manager in managedFields ("kube-controller-manager")
+	// Controller is whose log it is, as the user knows it — the status manager in managedFields ("kube-controller-manager")
 	// or a controller the log names ("configmap"); "" reads it for every
 	// object.
 	Controller string
