@@ -16,7 +16,7 @@ import (
 )
 
 // Endpoint is one instrument endpoint: a pod through a port-forward, or an
-// address given with --addr.
+// address the caller gave.
 type Endpoint struct {
 	// Name is the pod ("namespace/name"), or the address of a direct endpoint.
 	Name string
