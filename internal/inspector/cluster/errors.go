@@ -6,7 +6,7 @@ import (
 )
 
 // The parameters a ParamError names, in this package's words; a caller
-// with flags renders them under its own names (ParamError.Name).
+// with flags says them under its own names.
 const (
 	ParamPort     = "port"           // PortSpec: a container port number or name
 	ParamSelector = "label selector" // ParseTarget's selector
@@ -22,8 +22,10 @@ type ParamError struct {
 	Err   error
 }
 
+// Error implements error.
 func (e *ParamError) Error() string { return e.Param + " " + e.Value + ": " + e.Err.Error() }
 
+// Unwrap is what is wrong with the value.
 func (e *ParamError) Unwrap() error { return e.Err }
 
 // ErrTargetAndSelector is ParseTarget given both a target and a selector.
@@ -37,6 +39,7 @@ type NoPodsError struct {
 	NotRunning int
 }
 
+// Error implements error.
 func (e *NoPodsError) Error() string {
 	where := fmt.Sprintf("in namespace %q", e.Namespace)
 	if e.Namespace == "" {
