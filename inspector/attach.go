@@ -102,8 +102,7 @@ func Attach(ctx context.Context, cfg AttachConfig) (*Session, error) {
 		// endpoint refuses a Host that is not loopback (DNS rebinding), and
 		// this is what `curl localhost:8082` through kubectl port-forward sends.
 		if p.PortGuessed {
-			wrapped = hinted{wrapped, fmt.Sprintf("pod %s has no container port named %q, so port %d was tried: "+
-				"is the controller instrumented? For a controller without the instrument, add --from-logs to read its logs", p, cluster.PortName, p.Port)}
+			wrapped = guessed{wrapped, p}
 		}
 		c, err := NewClient(fmt.Sprintf("%s://localhost%s", cfg.Scheme, cfg.Prefix), wrapped)
 		if err != nil {
@@ -129,18 +128,35 @@ func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
 	return t, nil
 }
 
-// hinted adds a hint to the errors of a transport that could not reach the
-// endpoint at all: what the user may have meant is in the message.
-type hinted struct {
-	http.RoundTripper
-	hint string
+// GuessedPortError is a failure to reach a pod on the port tried because
+// it has no container port named cluster.PortName (Pod.PortGuessed): the
+// controller may not be instrumented at all. A caller that can read a
+// controller another way (its log) says so beside it.
+type GuessedPortError struct {
+	Pod cluster.Pod
+	Err error
 }
 
-// RoundTrip delegates and appends the hint to a failure to connect.
-func (h hinted) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := h.RoundTripper.RoundTrip(r)
+// Error implements error.
+func (e *GuessedPortError) Error() string {
+	return fmt.Sprintf("%v (pod %s has no container port named %q, so port %d was tried: is the controller instrumented?)", e.Err, e.Pod, cluster.PortName, e.Pod.Port)
+}
+
+// Unwrap is the failure itself.
+func (e *GuessedPortError) Unwrap() error { return e.Err }
+
+// guessed makes a failure to connect to a pod whose port was guessed a
+// GuessedPortError.
+type guessed struct {
+	http.RoundTripper
+	pod cluster.Pod
+}
+
+// RoundTrip delegates and wraps a failure to connect.
+func (g guessed) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := g.RoundTripper.RoundTrip(r)
 	if err != nil {
-		err = fmt.Errorf("%w (%s)", err, h.hint)
+		err = &GuessedPortError{Pod: g.pod, Err: err}
 	}
 	return resp, err
 }

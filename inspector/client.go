@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // maxResponseBytes bounds what a client reads from an endpoint.
@@ -260,6 +261,10 @@ type APIError struct {
 	// (api.ErrorBody.Value).
 	Value   string
 	Message string
+	// Problem is, for a 400 naming Field, what is wrong with its value:
+	// Message without the parameter's name the v1 body puts before it
+	// (parameter "sort": …), for a client that says it under its own name.
+	Problem string
 	Method  string
 	// Path is the URL path, which is what RBAC rules for non-resource URLs name.
 	Path string
@@ -282,6 +287,10 @@ func newAPIError(method string, u *url.URL, code int, data []byte) *APIError {
 	var body api.ErrorResponse
 	if json.Unmarshal(data, &body) == nil && body.Error.Message != "" {
 		e.Reason, e.Field, e.Value, e.Message = body.Error.Reason, body.Error.Field, body.Error.Value, body.Error.Message
+		if e.Field != "" {
+			// The wire's one shape for a bad parameter (query.Invalid).
+			e.Problem = strings.TrimPrefix(e.Message, query.InvalidPrefix(e.Field))
+		}
 		return e
 	}
 	// Not our error shape: controller-runtime's authn/authz filter (plain text)

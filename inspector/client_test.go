@@ -73,7 +73,7 @@ func TestClientEndpointErrors(t *testing.T) {
 		want inspector.APIError
 	}{
 		{name: "bad parameter", err: keysErr, want: inspector.APIError{Code: 400, Reason: "BadRequest", Field: "sort", Method: "GET", Path: "/debug/backoff/v1/keys",
-			Message: `parameter "sort": "bogus" is not a sort order; use ` + api.SortNames()}},
+			Message: `parameter "sort": "bogus" is not a sort order; use ` + api.SortNames(), Problem: `"bogus" is not a sort order; use ` + api.SortNames()}},
 		{name: "unknown key", err: keyErr, want: inspector.APIError{Code: 404, Reason: "NotFound", Method: "GET", Path: "/debug/backoff/v1/key",
 			Message: `controller "widget" has no key "default/nope"`}},
 		{name: "unknown controller", err: ctrlErr, want: inspector.APIError{Code: 404, Reason: "NotFound", Method: "GET", Path: "/debug/backoff/v1/key",

@@ -96,7 +96,7 @@ func (o *DescribeOptions) complete(args []string) error {
 		case src == fromTarget:
 			example = "kubectl backoff describe deploy/my-controller --from-logs default/my-widget"
 		case src != "":
-			example = "kubectl backoff describe --from-logs " + shellQuote(src) + " default/my-widget"
+			example = "kubectl backoff describe --from-logs " + explain.ShellQuote(src) + " default/my-widget"
 		}
 		return fmt.Errorf("describe needs a KEY, or --controller NAME for the controller's diagnosis, e.g. %s", example)
 	case 1:
@@ -146,7 +146,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 	if args := o.suggestArgs(); args != "" {
 		// The commands it suggests act on this key: they name it, its
 		// controller and how the user attached, so that they run as copied.
-		run.Attach = args + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller)
+		run.Attach, run.Key, run.Controller = args, d.Key.Key.Key, d.Key.Controller
 	}
 	if o.fromLogs.source == fromTarget {
 		// The log was the TARGET's: kick, which the diagnosis suggests

@@ -62,23 +62,13 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
-	fmt.Fprintf(w, "  Last success:   %s\n", lastSuccessLine(k.KeyDetail.Key, now))
+	fmt.Fprintf(w, "  Last success:   %s\n", explain.LastSuccessText(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
 
 	printHistory(w, k.History)
 
 	printObjectStatus(w, d, noObject)
-}
-
-// lastSuccessLine is when the key last converged; a key whose reconciles
-// end in RequeueAfter never "succeeds" in controller-runtime's terms
-// (its result is requeue_after), and "-" alone read as "never worked".
-func lastSuccessLine(k api.Key, now time.Time) string {
-	if k.LastSuccessAt.IsZero() && k.TotalFailures == 0 && k.Reconciles > 0 && k.DelaySource == api.SourceRequeueAfter {
-		return "- (no error in " + text.Plural(k.Reconciles, "reconcile") + "; the last asked for RequeueAfter)"
-	}
-	return ago(k.LastSuccessAt, now)
 }
 
 // printHistory prints the attempts, oldest first, with why each one ran:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -87,11 +88,15 @@ func (o *attachOptions) explainError(err error) error {
 	if err == nil {
 		return nil
 	}
+	err = inFlags(err)
 	var op *net.OpError
 	if errors.Is(err, syscall.ECONNREFUSED) && errors.As(err, &op) && op.Addr != nil {
 		hint := "is the controller serving its endpoint on that port? (--port)"
 		if o.addr != "" {
 			hint = "is an endpoint listening there? `kubectl backoff demo` serves one on 127.0.0.1:8082; without --addr, kubectl backoff port-forwards to the controller's pod"
+		}
+		if g, ok := errors.AsType[*inspector.GuessedPortError](err); ok {
+			hint = guessedHint(g)
 		}
 		return fmt.Errorf("cannot connect to %s: connection refused; %s", op.Addr, hint)
 	}
@@ -118,6 +123,9 @@ func (o *attachOptions) explainError(err error) error {
 			return fmt.Errorf("%s%s did not answer within %s: it took the connection and said nothing; is its process stopped or stuck? "+
 				"On a slow link, wait longer: --request-timeout %s", host, from, text.FormatDuration(d), text.FormatDuration(3*d))
 		}
+		if g, ok := errors.AsType[*inspector.GuessedPortError](err); ok {
+			return fmt.Errorf("cannot reach %s: %s; %s", host, netCause(ue.Err), guessedHint(g))
+		}
 		return fmt.Errorf("cannot reach %s%s: %s", host, from, netCause(ue.Err))
 	}
 	var ae *inspector.APIError
@@ -132,9 +140,8 @@ func (o *attachOptions) explainError(err error) error {
 			return errUnknownState
 		}
 		if flag, ok := paramFlags[ae.Field]; ok {
-			// The message repeats the parameter's name; the flag replaces it.
-			msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
-			return fmt.Errorf("%s: %s", flag, msg)
+			// The flag replaces the parameter's name.
+			return fmt.Errorf("%s: %s", flag, ae.Problem)
 		}
 		// A field this client does not know (a newer server's): the
 		// server's own words name it.
@@ -145,6 +152,13 @@ func (o *attachOptions) explainError(err error) error {
 		return errors.New(ae.Message)
 	}
 	return err
+}
+
+// guessedHint is why a pod whose port was guessed may not answer, and what
+// reads a controller without the instrument.
+func guessedHint(g *inspector.GuessedPortError) string {
+	return fmt.Sprintf("pod %s has no container port named %q, so port %d was tried: is the controller instrumented? "+
+		"For a controller without the instrument, add --from-logs to read its logs", g.Pod, cluster.PortName, g.Pod.Port)
 }
 
 // urlHost is the host:port of a failed request's URL (the URL if unparsable).
@@ -166,11 +180,10 @@ func netCause(err error) string {
 		}
 		return err.Error()
 	}
-	cause := op.Err.Error()
-	if !strings.HasPrefix(cause, op.Op+":") {
-		cause = op.Op + ": " + cause
+	if se, ok := errors.AsType[*os.SyscallError](op.Err); ok && se.Syscall == op.Op {
+		return se.Error() // "read: connection reset by peer" names its call
 	}
-	return cause
+	return op.Op + ": " + op.Err.Error()
 }
 
 // noCluster reports whether nothing names a cluster: no kubeconfig with a

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,19 +18,20 @@ import (
 // this command's flags that take the same thing; the nearest spelling
 // there (--filter) would mean something else.
 func suggestFlag(cmd *cobra.Command, err error) error {
-	if short, ok := strings.CutPrefix(err.Error(), "unknown shorthand flag: '"); ok && len(short) > 0 {
-		for _, name := range habits[short[:1]] {
+	ne, ok := errors.AsType[*pflag.NotExistError](err)
+	if !ok {
+		return err
+	}
+	if shorts := ne.GetSpecifiedShortnames(); shorts != "" {
+		// -x, or x in a group such as -Ax: the letter is the name.
+		for _, name := range habits[ne.GetSpecifiedName()[:1]] {
 			if f := cmd.Flags().Lookup(name); f != nil && !f.Hidden {
 				return fmt.Errorf("%w; did you mean %s? (see %s --help)", err, flagName(f), cmd.CommandPath())
 			}
 		}
 		return err
 	}
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	name, _, _ = strings.Cut(name, "=")
+	name := ne.GetSpecifiedName() // without the dashes and any =value
 	if instead, ok := insteadOf[cmd.Name()+" --"+name]; ok {
 		return fmt.Errorf("%w; %s", err, instead)
 	}

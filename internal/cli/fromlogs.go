@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -340,48 +339,18 @@ func writerWidth(w io.Writer) int {
 	return 120
 }
 
-// printLogNote says in words where a key's numbers come from, when they
-// come from a log.
+// printLogNote prints where a key's numbers come from, when they come from
+// a log (explain.LogNote), with the flag that sets where the read starts.
 func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
-	if k.Source != api.SourceLogs {
+	n, ok := explain.LogNote(k, src)
+	if !ok {
 		return
 	}
 	fmt.Fprintln(w, "\nSource:")
-	if k.Estimated {
-		fmt.Fprintln(w, "  the controller's log, not its queue: every number is an estimate.")
-	} else {
-		fmt.Fprintln(w, "  the controller's log, not its queue.")
-	}
-	fmt.Fprintln(w, "  Failures count the consecutive failure lines since the log read starts (--since).")
-	switch {
-	case k.DelaySource == api.SourceQueue:
-		fmt.Fprintln(w, "  The next retry is the priority queue's own (its workqueue_items line, logged every 10s at V(5)): exact, not estimated.")
-	case !k.Estimated:
-		// In the log's own words (escaped: the log's text), not a phrase of
-		// another project's.
-		if k.DelayWords != "" {
-			fmt.Fprintf(w, "  The next retry is stated by the log (%s): exact, not estimated.\n", strconv.QuoteToGraphic(k.DelayWords))
-		} else {
-			fmt.Fprintln(w, "  The next retry is stated by the log: exact, not estimated.")
-		}
-	case k.DelaySource == api.SourceBucket:
-		fmt.Fprintln(w, "  Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
-	case k.DelaySource == api.SourceSpacing:
-		fmt.Fprintln(w, "  Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
-	default:
-		fmt.Fprintln(w, "  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),")
-		fmt.Fprintln(w, "  or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
-	}
-	if src != nil && src.Verbose {
-		// V(5) lines, or a project that logs its successes (Flux; Crossplane at --debug).
-		fmt.Fprintln(w, "  Successes are in this log: a failure streak ends at the next one.")
-		return
-	}
-	fmt.Fprintln(w, "  This log shows no successes: a key quiet past its retry is \"unknown\", not idle")
-	if src != nil && src.SuccessesHow != "" {
-		// As the dialect advises: a project whose lines read no success
-		// (cert-manager, prometheus-operator) is told of no level.
-		fmt.Fprintf(w, "  (at %s the controller logs its successes too, and they are read).\n", src.SuccessesHow)
+	fmt.Fprintln(w, "  "+n.Source)
+	fmt.Fprintln(w, "  "+n.Counted+" (--since).")
+	for _, l := range n.Lines {
+		fmt.Fprintln(w, "  "+l)
 	}
 }
 

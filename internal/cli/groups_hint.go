@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +37,7 @@ func newGroupsHints() []*cobra.Command {
 func quoteAll(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = shellQuote(a)
+		out[i] = explain.ShellQuote(a)
 	}
 	return out
 }

@@ -166,11 +166,11 @@ func (o *KickOptions) Run(ctx context.Context) error {
 
 // namedController is the controller named name (--controller): without
 // one, each key's is found (kickTargets).
-func namedController(ov *inspector.Overview, name string) (*api.Controller, error) {
+func namedController(ov *inspector.Overview, name, said string) (*api.Controller, error) {
 	if c := ov.Controller(name); c != nil {
 		return c, nil
 	}
-	return nil, fmt.Errorf("--controller %q: not among %s", name, controllerNames(ov))
+	return nil, fmt.Errorf("%s %q: not among %s", said, name, controllerNames(ov))
 }
 
 func controllerNames(ov *inspector.Overview) string {

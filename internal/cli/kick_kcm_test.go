@@ -224,3 +224,62 @@ current-context: c
 	cancel()
 	<-served
 }
+
+// TestKickToolSaysItsInputs: kick through the MCP server names the tool's
+// input (controller) and the command for what the tool cannot take
+// (--kind), in its own words from the start: before, the CLI's message was
+// rewritten by replacing "--controller" in its text.
+func TestKickToolSaysItsInputs(t *testing.T) {
+	srv := httptest.NewServer(&kcmServer{})
+	defer srv.Close()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "`+srv.URL+`"}}]
+contexts: [{name: c, context: {cluster: c}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cs, served := serveMCP(ctx, t, io.Discard, "--from-logs", kcmLog, "--kubeconfig", kubeconfig, "--allow-write")
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"keys": []string{"q/nothing"}}, `no controller tracks key \"q/nothing\"`},
+		{map[string]any{"keys": []string{"q/nothing"}}, `or kick them with kubectl backoff kick --kind KIND.GROUP`},
+		{map[string]any{"keys": []string{"q/q"}, "controller": "nope"}, `controller \"nope\": not among`},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "kick", Arguments: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		if !res.IsError || !strings.Contains(string(b), tc.want) || strings.Contains(string(b), "--controller") {
+			t.Errorf("kick %v: %s\nwant a tool error saying %s", tc.args, b, tc.want)
+		}
+	}
+	cs.Close()
+	cancel()
+	<-served
+}
+
+// TestKickNotFoundSaysSo: an API server that answers a patch 404 with a
+// Status that has no message (this double does, as an aggregated API
+// server may) left kick's error empty after its colon ("kick
+// replicasets.apps q/nothere: "). It says what the 404 means instead.
+func TestKickNotFoundSaysSo(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // kubectl's discovery cache
+	srv := httptest.NewServer(&kcmServer{objects: map[string]bool{}})
+	defer srv.Close()
+	cmd := NewKickCommand(serverFlags(t, srv.URL), genericiooptions.NewTestIOStreamsDiscard())
+	cmd.SetArgs([]string{"--kind", "ReplicaSet.apps", "q/nothere"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	want := "kick replicasets.apps q/nothere: the API server has no replicasets.apps q/nothere (404 NotFound): deleted since it failed, or named wrong?"
+	if err == nil || err.Error() != want {
+		t.Errorf("kick a missing object: %v\nwant %s", err, want)
+	}
+}

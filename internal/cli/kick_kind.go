@@ -34,13 +34,26 @@ func (o *KickOptions) targets(ctx context.Context, k *kick.Kicker) ([]kick.Targe
 		return nil, err
 	}
 	defer s.Close()
-	return kickTargets(ctx, k, s, o.Controller, o.keys)
+	return kickTargets(ctx, k, s, o.Controller, o.keys, kickAsFlags)
 }
+
+// kickWords are how kickTargets' errors name what the asker can give: the
+// command's flags, or the MCP tool's input and the command for the rest.
+type kickWords struct {
+	controller string // what names the controller: --controller, or the tool's input
+	kind       string // what gives a kind, before "--kind KIND.GROUP"
+}
+
+var (
+	kickAsFlags = kickWords{controller: "--controller", kind: "give"}
+	kickAsTool  = kickWords{controller: "controller", kind: "kick them with kubectl backoff kick"}
+)
 
 // kickTargets are the objects behind keys on s, each of the kind of its
 // controller: controller when named, else the one of s's controllers that
-// has the key. The CLI's kick and the MCP server's share it.
-func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, controller string, keys []string) ([]kick.Target, error) {
+// has the key. The CLI's kick and the MCP server's share it, each saying
+// what the asker can give in its words (w).
+func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, controller string, keys []string, w kickWords) ([]kick.Target, error) {
 	targets := make([]kick.Target, len(keys))
 	ov, err := s.Overview(ctx)
 	if err != nil {
@@ -48,7 +61,7 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 	}
 	var named *api.Controller
 	if controller != "" {
-		if named, err = namedController(ov, controller); err != nil {
+		if named, err = namedController(ov, controller, w.controller); err != nil {
 			return nil, err
 		}
 	}
@@ -57,10 +70,10 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 		if c == nil {
 			name, err := s.FindKey(ctx, key)
 			if amb, ok := errors.AsType[*inspector.AmbiguousKeyError](err); ok {
-				return nil, fmt.Errorf("%w: name one with --controller, or give --kind", amb)
+				return nil, fmt.Errorf("%w: name one with %s, or %s --kind", amb, w.controller, w.kind)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%w; or give --kind KIND.GROUP", err)
+				return nil, fmt.Errorf("%w; or %s --kind KIND.GROUP", err, w.kind)
 			}
 			if c = ov.Controller(name); c == nil {
 				return nil, fmt.Errorf("key %q: controller %q is not among %s", key, name, controllerNames(ov))
@@ -73,7 +86,7 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 				return nil, err
 			}
 		}
-		gk, err := kindOf(ctx, k, ov, c, key)
+		gk, err := kindOf(ctx, k, ov, c, key, w)
 		if err != nil {
 			return nil, err
 		}
@@ -86,13 +99,13 @@ func kickTargets(ctx context.Context, k *kick.Kicker, s *inspector.Session, cont
 // says (the instrument's Kind, a log's controllerKind), or, for kube-
 // controller-manager's controllers read from their log, the one their
 // name and source tell, asking the cluster when two could be meant.
-func kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.Controller, key string) (schema.GroupKind, error) {
+func kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.Controller, key string, w kickWords) (schema.GroupKind, error) {
 	if c.Kind != nil && c.Kind.Kind != "" {
 		return schema.GroupKind{Group: c.Kind.Group, Kind: c.Kind.Kind}, nil
 	}
 	kinds, deaf, ok := kick.KCMKinds(c.Name)
 	if !ok || !ov.Source.Logged() {
-		return schema.GroupKind{}, fmt.Errorf("controller %q does not say which kind it reconciles: give --kind KIND.GROUP", c.Name)
+		return schema.GroupKind{}, fmt.Errorf("controller %q does not say which kind it reconciles: %s --kind KIND.GROUP", c.Name, w.kind)
 	}
 	if deaf != "" {
 		return schema.GroupKind{}, fmt.Errorf("kube-controller-manager's %s would not retry %s sooner for a kick: %s", c.Name, key, deaf)
@@ -103,14 +116,14 @@ func kindOf(ctx context.Context, k *kick.Kicker, ov *inspector.Overview, c *api.
 	found, err := k.Resolve(ctx, kinds, key)
 	switch {
 	case err != nil:
-		return schema.GroupKind{}, fmt.Errorf("key %s of %s is a %s; asking the cluster which failed: %w; give %s", key, c.Name, orKinds(kinds), err, kindFlags(kinds))
+		return schema.GroupKind{}, fmt.Errorf("key %s of %s is a %s; asking the cluster which failed: %w; %s %s", key, c.Name, orKinds(kinds), err, w.kind, kindFlags(kinds))
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) == 0:
 		return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has no %s so named (deleted since?)", key, c.Name, orKinds(kinds))
 	}
-	return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has a %s so named, and the log does not say which failed: give %s",
-		key, c.Name, andKinds(found), kindFlags(found))
+	return schema.GroupKind{}, fmt.Errorf("key %s of %s: the cluster has a %s so named, and the log does not say which failed: %s %s",
+		key, c.Name, andKinds(found), w.kind, kindFlags(found))
 }
 
 func kindNames(kinds []schema.GroupKind) []string {

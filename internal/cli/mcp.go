@@ -100,7 +100,7 @@ func (o *MCPOptions) Complete(args []string) error {
 // Validate checks every flag, naming the one at fault.
 func (o *MCPOptions) Validate() error {
 	if o.Listen != "" {
-		if err := mcpserver.CheckListen(o.Listen, o.ListenAny, listenAnyFlag); err != nil {
+		if err := checkListen(o.Listen, o.ListenAny); err != nil {
 			return err
 		}
 	} else if o.ListenAny {
@@ -131,7 +131,7 @@ func (o *MCPOptions) Run(ctx context.Context) error {
 	}
 	defer s.Close()
 	cfg := mcpserver.Config{
-		Session: s, Objects: objects, AllowWrite: o.AllowWrite, User: o.requester(),
+		Session: s, Objects: objects, AllowWrite: o.AllowWrite, AllowWriteHow: "restart it with `kubectl backoff mcp --allow-write`", User: o.requester(),
 		Version: version(), ExplainError: o.explainError, Audit: o.ErrOut,
 		NoWhy: noWhy, NoKick: kickNeedsCluster + "; start the server with a kubeconfig (not only --addr)",
 	}
@@ -175,4 +175,22 @@ func (o *MCPOptions) open(ctx context.Context) (*inspector.Session, *describe.Ob
 	streams := o.IOStreams
 	streams.Out = o.ErrOut
 	return o.fromLogs.open(ctx, &o.attachOptions, streams, o.fromLogs.source == fromTarget)
+}
+
+// checkListen refuses a --listen that is not loopback unless allowAny
+// (--listen-any) says it may be: the server answers with what the
+// controllers do, and with --allow-write acts on them, for whoever reaches
+// it, with the user's kubeconfig.
+func checkListen(addr string, allowAny bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen %q: want HOST:PORT, e.g. 127.0.0.1:8090", addr)
+	}
+	if allowAny || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--listen %s: not a loopback address; the server answers anyone who reaches it, with your kubeconfig's access: listen on 127.0.0.1, or give %s to serve on %s anyway", addr, listenAnyFlag, host)
 }

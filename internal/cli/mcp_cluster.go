@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -95,11 +94,9 @@ func (o *MCPOptions) kickFunc(s *inspector.Session) func(ctx context.Context, co
 			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
 		k := &kick.Kicker{Mapper: mapper, Dynamic: dyn, Reviews: cs.AuthorizationV1().SelfSubjectAccessReviews()}
-		targets, err := kickTargets(ctx, k, s, controller, keys)
+		targets, err := kickTargets(ctx, k, s, controller, keys, kickAsTool)
 		if err != nil {
-			// The tool's parameter is controller; --kind is the CLI's.
-			msg := strings.ReplaceAll(err.Error(), "--controller", "controller")
-			return nil, errors.New(strings.ReplaceAll(msg, "give --kind", "kick them with kubectl backoff kick --kind"))
+			return nil, err
 		}
 		results, err := k.KickTargets(ctx, targets)
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {

@@ -90,18 +90,19 @@ type completesWithContext interface {
 }
 
 // runE runs o: Complete, Validate, then Run. Errors are returned for main to
-// print once (the root silences cobra's own printing and usage).
+// print once (the root silences cobra's own printing and usage), in the
+// flags' names (inFlags).
 func runE(o options) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if c, ok := o.(completesWithContext); ok {
 			c.useContext(cmd.Context())
 		}
 		if err := o.Complete(args); err != nil {
-			return err
+			return inFlags(err)
 		}
 		if err := o.Validate(); err != nil {
-			return err
+			return inFlags(err)
 		}
-		return o.Run(cmd.Context())
+		return inFlags(o.Run(cmd.Context()))
 	}
 }

@@ -247,6 +247,9 @@ func readSnapshotFile(flag, path string, limit int64) (*snapshot.File, error) {
 		return nil, fmt.Errorf("%s %s: %s, past the %s a snapshot is read with; if it is one, raise the bound: --%s %dMi",
 			flag, path, size, snapshot.SizeText(tl.Limit), maxSnapshotSizeFlag, (need+1<<20-1)>>20)
 	}
+	if errors.Is(err, snapshot.ErrLog) {
+		return nil, fmt.Errorf("%s %s: not a snapshot (it looks like a log: use get --from-logs)", flag, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}

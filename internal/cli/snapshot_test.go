@@ -102,6 +102,10 @@ func TestSnapshotAndDiffRefuse(t *testing.T) {
 	if err := os.WriteFile(notSnap, []byte(`{"items":[]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	aLog := filepath.Join(dir, "demo.log")
+	if err := os.WriteFile(aLog, []byte(`{"level":"error","ts":"2024-07-02T17:01:48Z","msg":"Reconciler error","error":"boom"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		newCmd newCommand
 		args   []string
@@ -111,6 +115,8 @@ func TestSnapshotAndDiffRefuse(t *testing.T) {
 		{cli.NewSnapshotCommand, []string{"--addr", unreachable, "default/w1"}, `snapshot takes at most a TARGET (KIND/NAME), not "default/w1"`},
 		{cli.NewSnapshotCommand, []string{"--addr", unreachable}, "cannot connect to 127.0.0.1:1"},
 		{diffCommand, []string{notSnap, notSnap}, `BEFORE ` + notSnap + `: not a snapshot: kind is ""`},
+		// The library says a log; the command says which command reads one.
+		{diffCommand, []string{aLog, notSnap}, `BEFORE ` + aLog + `: not a snapshot (it looks like a log: use get --from-logs)`},
 		// Not cobra's "accepts 2 arg(s), received 1": which file is missing, and how to get it.
 		{diffCommand, []string{notSnap}, "diff compares two snapshots, BEFORE and AFTER: got only BEFORE " + notSnap +
 			"; take AFTER with `kubectl backoff snapshot -f after.json`, then `kubectl backoff diff " + notSnap + " after.json`"},

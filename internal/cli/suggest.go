@@ -1,23 +1,11 @@
 package cli
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
-
-// shellSafe matches words a POSIX shell takes as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=,@%+-]+$`)
-
-// shellQuote quotes s for a command line the user copies: as it is when
-// the shell takes it so, else in single quotes.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // attachArgs is how the user attached, as the arguments of a command a
 // diagnosis suggests: "--addr 127.0.0.1:8082", "deployment/ctrl -n ns
@@ -25,14 +13,14 @@ func shellQuote(s string) string {
 // attaches elsewhere. Empty for a saved log: nothing to attach to.
 func (o *attachOptions) attachArgs() string {
 	if o.addr != "" {
-		return "--addr " + shellQuote(o.addr)
+		return "--addr " + explain.ShellQuote(o.addr)
 	}
 	var a []string
 	switch {
 	case o.target.Selector != "":
-		a = append(a, "-l", shellQuote(o.target.Selector))
+		a = append(a, "-l", explain.ShellQuote(o.target.Selector))
 	case o.target.Kind != "":
-		a = append(a, shellQuote(o.target.Kind+"/"+o.target.Name))
+		a = append(a, explain.ShellQuote(o.target.Kind+"/"+o.target.Name))
 	}
 	if o.allNamespaces {
 		a = append(a, "-A")
@@ -43,18 +31,18 @@ func (o *attachOptions) attachArgs() string {
 			v    *string
 		}{{"-n", cf.Namespace}, {"--context", cf.Context}, {"--kubeconfig", cf.KubeConfig}} {
 			if f.v != nil && *f.v != "" {
-				a = append(a, f.flag, shellQuote(*f.v))
+				a = append(a, f.flag, explain.ShellQuote(*f.v))
 			}
 		}
 	}
 	if o.port != "" {
-		a = append(a, "--port", shellQuote(o.port))
+		a = append(a, "--port", explain.ShellQuote(o.port))
 	}
 	if o.scheme != "" && o.scheme != "http" {
 		a = append(a, "--scheme", o.scheme)
 	}
 	if o.prefix != "" && o.prefix != api.DefaultPrefix {
-		a = append(a, "--path", shellQuote(o.prefix))
+		a = append(a, "--path", explain.ShellQuote(o.prefix))
 	}
 	return strings.Join(a, " ")
 }

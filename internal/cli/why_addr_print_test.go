@@ -12,7 +12,7 @@ import (
 // address, not pods in a namespace (issue 41's newcomer, item 15: "Pods:
 // http://127.0.0.1:8095 -n  (instrumented)", an empty -n).
 func TestWhyControllerByAddr(t *testing.T) {
-	a := &why.Answer{Controller: &why.Controller{Rule: why.RuleAddr, How: "the user's --addr http://127.0.0.1:8095", Target: "http://127.0.0.1:8095", Instrumented: true}}
+	a := &why.Answer{Controller: &why.Controller{Rule: why.RuleAddr, How: "the endpoint the user named, at http://127.0.0.1:8095", Target: "http://127.0.0.1:8095", Instrumented: true}}
 	var b bytes.Buffer
 	printWhyController(&b, a)
 	out := b.String()

@@ -92,11 +92,7 @@ func printWhyController(w io.Writer, a *why.Answer) {
 		for i, m := range o.StatusManagers {
 			names[i] = fmt.Sprintf("%s (%s)", m.Manager, ago(m.Time, a.Now))
 		}
-		via := "status subresource"
-		if o.StatusViaMain {
-			via = "status written through the main resource"
-		}
-		fmt.Fprintf(w, "  Status manager: %s [%s]\n", strings.Join(names, ", "), via)
+		fmt.Fprintf(w, "  Status manager: %s [%s]\n", strings.Join(names, ", "), o.StatusVia())
 	}
 	c := a.Controller
 	if c == nil {
@@ -104,13 +100,10 @@ func printWhyController(w io.Writer, a *why.Answer) {
 		return
 	}
 	if c.Found() {
-		instr := "not instrumented: its log is read"
-		if c.Instrumented {
-			instr = "instrumented"
-		}
+		instr := c.InstrumentedText()
 		switch {
 		case c.Rule == why.RuleAddr || c.Namespace == "":
-			// --addr: an address, no pods and no namespace to name.
+			// An address (--addr): no pods and no namespace to name.
 			fmt.Fprintf(w, "  Endpoint:       %s (%s)\n", c.Target, instr)
 		default:
 			fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
@@ -130,11 +123,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, "  could not be read: %s\n", a.BackoffError)
 		return
 	}
-	src := "the controller's endpoint (exact)"
-	if b.Source == why.SourceLogs {
-		src = fmt.Sprintf("the controller's log (%s)", b.Precision())
-	}
-	fmt.Fprintf(w, "  Source:         %s\n", src)
+	fmt.Fprintf(w, "  Source:         %s\n", b.SourceText())
 	if b.Note != "" {
 		fmt.Fprintf(w, "  Note:           %s\n", b.Note)
 	}

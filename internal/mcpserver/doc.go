@@ -14,7 +14,7 @@
 // Tools, each with a JSON schema for its input and its structured output (the
 // v1 wire types) and a short text summary: controllers, keys, key,
 // error_groups, why; forget and kick only with Config.AllowWrite
-// (--allow-write), otherwise refused with a tool error that says how to
+// (the command's --allow-write), otherwise refused with a tool error that says how to
 // enable them. Prompts: debug_stuck_object and incident.
 //
 // Guarantees: every answer is bounded (at most 100 keys, 20 error groups with
@@ -24,8 +24,8 @@
 // tool errors (IsError) in the CLI's words, naming the tool's input rather
 // than the flag; a write is recorded by the endpoint with who asked (the MCP
 // client's name and the user) and audited on Config.Audit. The HTTP
-// transport listens on loopback unless the command is told otherwise
-// (CheckListen), refuses foreign Hosts (DNS rebinding) and cross-origin
+// transport listens where the command says (it refuses an address that is
+// not loopback unless told otherwise), refuses foreign Hosts (DNS rebinding) and cross-origin
 // browser requests. Nothing here reads the kubeconfig: the command does, and
 // passes only what a tool needs, so no credential reaches an answer.
 package mcpserver

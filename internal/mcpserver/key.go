@@ -36,7 +36,7 @@ func (h *handlers) key(ctx context.Context, _ *mcp.CallToolRequest, in KeyInput)
 	}
 	if h.cfg.Attach != "" {
 		// The commands it suggests act on this key, reached as the server is.
-		d.Diagnosis = d.Diagnosis.For(explain.Session{Attach: h.cfg.Attach + " " + shellQuote(d.Key.Key.Key) + " --controller " + shellQuote(d.Key.Controller)})
+		d.Diagnosis = d.Diagnosis.For(explain.Session{Attach: h.cfg.Attach, Key: d.Key.Key.Key, Controller: d.Key.Controller})
 	} else {
 		d.Diagnosis = d.Diagnosis.For(explain.Session{})
 	}
@@ -148,15 +148,4 @@ func unescapeKey(s string) (string, bool) {
 	}
 	k, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
 	return k, err == nil && k != s
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it, for the commands
-// a diagnosis suggests.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -90,13 +90,13 @@ type ErrorGroupsOutput struct {
 func addReadTools(s *mcp.Server, h *handlers) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	mcp.AddTool(s, &mcp.Tool{Name: "controllers", Annotations: ro, OutputSchema: outputSchema[ControllersOutput](),
-		Description: "Each controller of the source: keys by state, limiter, the retries to come, and a one-line diagnosis (describe --controller)."}, h.controllers)
+		Description: "Each controller of the source: keys by state, limiter, the retries to come, and a one-line diagnosis (as `kubectl backoff describe` says for a controller)."}, h.controllers)
 	mcp.AddTool(s, &mcp.Tool{Name: "keys", Annotations: ro, OutputSchema: outputSchema[KeysOutput](),
 		Description: "List keys with their backoff state, filtered and sorted as `kubectl backoff get`: state, consecutive failures, next retry, the delay and the limiter that chose it, the last error. At most 100 a call; page with offset."}, h.keys)
 	mcp.AddTool(s, &mcp.Tool{Name: "key", Annotations: ro, OutputSchema: outputSchema[KeyOutput](),
 		Description: "One key in full, as `kubectl backoff describe`: the diagnosis (why it is or is not reconciled, and what to do), counters, the attempt history (why each attempt ran), and the object behind it with its conditions and events."}, h.key)
 	mcp.AddTool(s, &mcp.Tool{Name: "error_groups", Annotations: ro, OutputSchema: outputSchema[ErrorGroupsOutput](),
-		Description: "What the failing keys fail with: their last errors grouped (numbers, addresses and names folded), exact counts, largest first, with example keys (`get --group-by error`)."}, h.errorGroups)
+		Description: "What the failing keys fail with: their last errors grouped (numbers, addresses and names folded), exact counts, largest first, with example keys (as `kubectl backoff get` groups them by error)."}, h.errorGroups)
 }
 
 func (h *handlers) controllers(ctx context.Context, _ *mcp.CallToolRequest, _ ControllersInput) (*mcp.CallToolResult, *ControllersOutput, error) {

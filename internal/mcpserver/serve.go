@@ -3,31 +3,12 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// CheckListen refuses an address that is not loopback unless allowAny says it
-// may be (--listen-any): the server answers with what the controllers
-// do, and with --allow-write acts on them, for whoever reaches it, with the
-// user's kubeconfig. flag is how the error names the flag that allows it.
-func CheckListen(addr string, allowAny bool, flag string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--listen %q: want HOST:PORT, e.g. 127.0.0.1:8090", addr)
-	}
-	if allowAny || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("--listen %s: not a loopback address; the server answers anyone who reaches it, with your kubeconfig's access: listen on 127.0.0.1, or give %s to serve on %s anyway", addr, flag, host)
-}
 
 // ServeHTTP serves s over the streamable HTTP transport on ln until ctx
 // ends. The SDK refuses a request to a loopback listener whose Host is not

@@ -1,12 +1,12 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,16 +38,20 @@ type Config struct {
 	Kick func(ctx context.Context, controller string, keys []string) ([]kick.Result, error)
 	// NoKick is why Kick is nil.
 	NoKick string
-	// AllowWrite enables forget and kick (--allow-write). Off, they are
-	// listed, so that an assistant can say how to enable them, and refused.
+	// AllowWrite enables forget and kick. Off, they are listed, so that an
+	// assistant can say how to enable them, and refused with AllowWriteHow.
 	AllowWrite bool
+	// AllowWriteHow is how the user allows writes, in the words of the
+	// command that started the server ("restart it with `kubectl backoff
+	// mcp --allow-write`"); empty says only that they are refused.
+	AllowWriteHow string
 	// User is who the server runs as (the kubeconfig's user, else $USER):
 	// forgets are recorded as "CLIENT (via mcp) for USER".
 	User string
 	// Version is the server's version, as `kubectl backoff version` says it.
 	Version string
 	// Attach are the shell words the suggested commands carry to reach the
-	// same source ("--addr http://127.0.0.1:8082"); empty for a log.
+	// same source (the command's flags that attached); empty for a log.
 	Attach string
 	// Audit hears one line per write call (forget, kick): when, what, who,
 	// and the outcome. The command passes stderr, which a stdio client keeps
@@ -74,7 +78,7 @@ func New(cfg Config) *mcp.Server {
 // instructions is what a client hands its model about the server as a whole.
 const instructions = `kubectl-backoff reads controllers' per-key retry state: for each key (an object a controller reconciles), its state (backoff, scheduled, queued, running, failed, idle), consecutive failures, the next retry and the limiter that chose it, and the last errors.
 Start with controllers (a diagnosis line per controller), then error_groups (what the failing keys fail with), keys (filter by state, controller, error, query), key (one key with its history and diagnosis), or why (from an object TYPE/NAME: verdict, chain, blocker, backoff, next step).
-Results are capped: a result that left items out says how many and how to ask for more (offset/limit). forget and kick change things and are refused unless the server was started with --allow-write.`
+Results are capped: a result that left items out says how many and how to ask for more (offset/limit). forget and kick change things and are refused unless the server was started allowing writes (the refusal says how).`
 
 // handlers holds the config the tools share.
 type handlers struct {
@@ -102,8 +106,7 @@ func inputError(err error) error {
 		switch ae.Code {
 		case http.StatusBadRequest:
 			if name, ok := inputNames[ae.Field]; ok {
-				msg, _ := strings.CutPrefix(ae.Message, fmt.Sprintf("parameter %q: ", ae.Field))
-				return fmt.Errorf("%s: %s", name, msg)
+				return fmt.Errorf("%s: %s", name, ae.Problem)
 			}
 			return errors.New(ae.Message)
 		case http.StatusNotFound:
@@ -113,8 +116,7 @@ func inputError(err error) error {
 	}
 	if qe, ok := errors.AsType[*query.Error](err); ok {
 		if name, ok := inputNames[qe.Field]; ok {
-			msg, _ := strings.CutPrefix(qe.Msg, fmt.Sprintf("parameter %q: ", qe.Field))
-			return fmt.Errorf("%s: %s", name, msg)
+			return fmt.Errorf("%s: %s", name, cmp.Or(qe.Problem, qe.Msg))
 		}
 	}
 	return err

@@ -196,7 +196,8 @@ func TestReadTools(t *testing.T) {
 // TestRefusedInput: what a model gets wrong comes back as a tool error
 // (IsError, not a protocol error) that says what to give instead.
 func TestRefusedInput(t *testing.T) {
-	cs := connect(t, Config{Session: demoSession(t), NoWhy: "why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"})
+	cs := connect(t, Config{Session: demoSession(t), NoWhy: "why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG",
+		AllowWriteHow: "restart it with `kubectl backoff mcp --allow-write`"})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any

@@ -51,22 +51,26 @@ type KickedItem struct {
 	At       time.Time `json:"at,omitzero"`
 }
 
-// errReadOnly is what a write tool answers without --allow-write.
-func errReadOnly(tool string) error {
-	return fmt.Errorf("%s changes the controller's state, and this server is read-only: restart it with `kubectl backoff mcp --allow-write` to allow forget and kick (each call is audited)", tool)
+// errReadOnly is what a write tool answers when writes are not allowed,
+// with how to allow them in the words of the command that started it.
+func errReadOnly(tool, how string) error {
+	if how == "" {
+		return fmt.Errorf("%s changes the controller's state, and this server is read-only (each call would be audited)", tool)
+	}
+	return fmt.Errorf("%s changes the controller's state, and this server is read-only: %s to allow forget and kick (each call is audited)", tool, how)
 }
 
 func addWriteTools(s *mcp.Server, h *handlers) {
 	w := &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
 	mcp.AddTool(s, &mcp.Tool{Name: "forget", Annotations: w, OutputSchema: outputSchema[ForgetOutput](),
-		Description: "Reset keys' backoff (and with requeue, retry them now), as `kubectl backoff forget`; dry_run says what it would do. Refused unless the server runs with --allow-write; every call is audited with the client's name and the user."}, h.forget)
+		Description: "Reset keys' backoff (and with requeue, retry them now), as `kubectl backoff forget`; dry_run says what it would do. Refused unless the server allows writes; every call is audited with the client's name and the user."}, h.forget)
 	mcp.AddTool(s, &mcp.Tool{Name: "kick", Annotations: w, OutputSchema: outputSchema[KickOutput](),
-		Description: "Make the controller reconcile the objects behind keys now, by patching an annotation on them (`kubectl backoff kick`): for controllers read from a log, where forget cannot. Does not reset the failure count. Refused unless --allow-write; audited."}, h.kick)
+		Description: "Make the controller reconcile the objects behind keys now, by patching an annotation on them (`kubectl backoff kick`): for controllers read from a log, where forget cannot. Does not reset the failure count. Refused unless the server allows writes; audited."}, h.kick)
 }
 
 func (h *handlers) forget(ctx context.Context, req *mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, *ForgetOutput, error) {
 	if !h.cfg.AllowWrite {
-		return nil, nil, errReadOnly("forget")
+		return nil, nil, errReadOnly("forget", h.cfg.AllowWriteHow)
 	}
 	reqs, err := h.forgetRequests(ctx, req, in)
 	if err != nil {
@@ -149,7 +153,7 @@ func (h *handlers) forgetRequests(ctx context.Context, req *mcp.CallToolRequest,
 
 func (h *handlers) kick(ctx context.Context, req *mcp.CallToolRequest, in KickInput) (*mcp.CallToolResult, *KickOutput, error) {
 	if !h.cfg.AllowWrite {
-		return nil, nil, errReadOnly("kick")
+		return nil, nil, errReadOnly("kick", h.cfg.AllowWriteHow)
 	}
 	if len(in.Keys) == 0 {
 		return nil, nil, errors.New("keys: kick needs the keys whose objects to patch, NAMESPACE/NAME")

@@ -18,6 +18,10 @@ type Error struct {
 	// Value is the one value of Field refused, when it was one (api.ErrorBody.Value).
 	Value string
 	Msg   string
+	// Problem is, for an Invalid parameter, Msg without the parameter's
+	// name: what is wrong with the value, for a caller that names the
+	// parameter its own way (a filter line, a tool's input).
+	Problem string
 	// RetryAfter, for a 429, is when to come back (the Retry-After header).
 	RetryAfter time.Duration
 }
@@ -28,9 +32,14 @@ func (e *Error) Error() string { return e.Msg }
 // Invalid is a bad parameter or body field: 400, naming it, with the message
 // prefixed as every server has written it (parameter "sort": ...).
 func Invalid(field, format string, args ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Field: field,
-		Msg: fmt.Sprintf("parameter %q: ", field) + fmt.Sprintf(format, args...)}
+	problem := fmt.Sprintf(format, args...)
+	return &Error{Status: http.StatusBadRequest, Field: field, Problem: problem,
+		Msg: InvalidPrefix(field) + problem}
 }
+
+// InvalidPrefix is what an Invalid message says before its problem: the
+// parameter, as every server has written it on the wire (parameter "sort": ).
+func InvalidPrefix(field string) string { return fmt.Sprintf("parameter %q: ", field) }
 
 // AmbiguousKey is v1/key's answer, in every source, to a key without a
 // controller that several controllers have: a 400 naming the controller

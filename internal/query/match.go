@@ -175,12 +175,13 @@ func CompileRegexp(expr string) (*regexp.Regexp, error) {
 	return compiled, nil
 }
 
-// badRegexp says why expr does not compile, in the user's words.
+// badRegexp says why expr does not compile, in the user's words: what
+// regexp/syntax says after its "error parsing regexp: ".
 func badRegexp(expr string, err error) error {
 	if se, ok := errors.AsType[*syntax.Error](err); ok {
 		return fmt.Errorf("%q is not a regular expression: %s: `%s`", expr, se.Code, se.Expr)
 	}
-	return fmt.Errorf("%q is not a regular expression: %v", expr, err)
+	return fmt.Errorf("%q is not a regular expression: %w", expr, err)
 }
 
 // regexCost estimates prog's cost per byte read, in nanoseconds, from its
@@ -312,7 +313,7 @@ func MatchText(expr string) func(string) bool {
 func FilterError(typed string) error {
 	err := CheckPattern("q", typed)
 	if e, ok := errors.AsType[*Error](err); ok {
-		return errors.New(strings.TrimPrefix(e.Msg, `parameter "q": `))
+		return errors.New(e.Problem)
 	}
 	return err
 }

@@ -139,7 +139,7 @@ func namedPort(p corev1.Pod) int {
 	return 0
 }
 
-// podPort applies --port to a pod: a number as is, a name looked up, empty
+// podPort applies the port spec to a pod: a number as is, a name looked up, empty
 // the port named "backoff" or else DefaultPort.
 func podPort(p corev1.Pod, spec PortSpec) (int, error) {
 	if spec == "" {
@@ -158,7 +158,7 @@ func podPort(p corev1.Pod, spec PortSpec) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("--port %q: pod %s/%s has no container port of that name", string(spec), p.Namespace, p.Name)
+	return 0, &ParamError{Param: ParamPort, Value: strconv.Quote(string(spec)), Err: fmt.Errorf("pod %s/%s has no container port of that name", p.Namespace, p.Name)}
 }
 
 func podReady(p corev1.Pod) bool {
@@ -171,20 +171,15 @@ func podReady(p corev1.Pod) bool {
 }
 
 func noPods(t Target, ns string, notRunning int) error {
-	where, target := fmt.Sprintf("in namespace %q", ns), "give a TARGET such as deploy/NAME, or -A for all namespaces"
+	where := fmt.Sprintf("in namespace %q", ns)
 	if ns == "" {
-		// -A was given: it is no advice.
-		where, target = "in any namespace", "give a TARGET such as deploy/NAME"
+		where = "in any namespace"
 	}
 	switch {
-	case notRunning > 0 && t.IsZero():
-		return fmt.Errorf("%d instrumented pod(s) %s, none running", notRunning, where)
+	case t.IsZero():
+		return &NoPodsError{Namespace: ns, NotRunning: notRunning}
 	case notRunning > 0:
 		return fmt.Errorf("%s: %d pod(s) %s, none running", t, notRunning, where)
-	case t.IsZero():
-		return fmt.Errorf("no instrumented pods %s: looked for a container port named %q (%s; "+
-			"for a controller without the instrument, add --from-logs to read its logs; "+
-			"for one running outside the cluster (go run), --addr 127.0.0.1:8082, its endpoint's address)", where, PortName, target)
 	}
 	return fmt.Errorf("%s: no pods %s", t, where)
 }

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -106,7 +107,7 @@ func TestResolve(t *testing.T) {
 		{name: "--port by number", arg: "deploy/ctrl", ns: "ops", port: "9999", want: withPort(9999, ctrlA, ctrlB)},
 		{name: "--port by name", arg: "deploy/ctrl", ns: "ops", port: "metrics", want: withPort(8443, ctrlA, ctrlB)},
 		{name: "--port name missing on a pod", arg: "sts/shard", ns: "ops", port: "metrics",
-			wantErr: `--port "metrics": pod ops/shard-0 has no container port of that name`},
+			wantErr: `port "metrics": pod ops/shard-0 has no container port of that name`},
 		{name: "deployment not found", arg: "deploy/missing", ns: "ops", wantErr: `deployment/missing not found in namespace "ops"`},
 		{name: "statefulset not found", arg: "sts/ctrl", ns: "ops", wantErr: `statefulset/ctrl not found in namespace "ops"`},
 		{name: "pod not found", arg: "pod/ctrl-a", ns: "other", wantErr: `pod/ctrl-a not found in namespace "other"`},
@@ -114,8 +115,6 @@ func TestResolve(t *testing.T) {
 		{name: "selector matches nothing", selector: "app=none", ns: "ops", wantErr: `-l app=none: no pods in namespace "ops"`},
 		{name: "no instrumented pods", ns: "empty",
 			wantErr: `no instrumented pods in namespace "empty": looked for a container port named "backoff"`},
-		// A controller run with go run has no pod: the error says how to reach it.
-		{name: "no instrumented pods names --addr", ns: "empty", wantErr: `--addr 127.0.0.1:8082`},
 		{name: "instrumented pods not running", ns: "stuck", wantErr: `1 instrumented pod(s) in namespace "stuck", none running`},
 	}
 	for _, tt := range tests {
@@ -147,17 +146,19 @@ func TestPodString(t *testing.T) {
 	}
 }
 
-// TestNoPodsAllNamespaces: with -A given and no instrumented pod anywhere,
-// the error does not advise -A.
+// TestNoPodsAllNamespaces: with every namespace searched and no
+// instrumented pod anywhere, the error is a NoPodsError that says so (a
+// command adds its advice, which then leaves out -A: cli's TestNoPodsHint).
 func TestNoPodsAllNamespaces(t *testing.T) {
 	_, err := cluster.Resolve(context.Background(), fake.NewClientset(), cluster.Target{}, "default", true, "")
-	if err == nil {
-		t.Fatal("Resolve in an empty cluster: no error")
+	np, ok := errors.AsType[*cluster.NoPodsError](err)
+	if !ok {
+		t.Fatalf("Resolve in an empty cluster: %v, want a *NoPodsError", err)
 	}
-	if want := `no instrumented pods in any namespace: looked for a container port named "backoff" (give a TARGET such as deploy/NAME; `; !strings.Contains(err.Error(), want) {
-		t.Errorf("error %q\nwant it to contain %q", err, want)
+	if np.Namespace != "" {
+		t.Errorf("Namespace = %q, want \"\" (every namespace)", np.Namespace)
 	}
-	if strings.Contains(err.Error(), "-A") {
-		t.Errorf("error %q advises -A, which was given", err)
+	if want := `no instrumented pods in any namespace: looked for a container port named "backoff"`; err.Error() != want {
+		t.Errorf("error %q\nwant %q", err, want)
 	}
 }

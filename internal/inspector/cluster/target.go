@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -58,11 +59,11 @@ func (t Target) String() string {
 // of the two may be given.
 func ParseTarget(arg, selector string) (Target, error) {
 	if arg != "" && selector != "" {
-		return Target{}, fmt.Errorf("give a TARGET or -l/--selector, not both")
+		return Target{}, ErrTargetAndSelector
 	}
 	if selector != "" {
 		if _, err := labels.Parse(selector); err != nil {
-			return Target{}, fmt.Errorf("-l/--selector %q: %w", selector, err)
+			return Target{}, &ParamError{Param: ParamSelector, Value: strconv.Quote(selector), Err: err}
 		}
 		return Target{Selector: selector}, nil
 	}
@@ -83,23 +84,23 @@ func ParseTarget(arg, selector string) (Target, error) {
 	return Target{Kind: k, Name: name}, nil
 }
 
-// PortSpec is the --port flag: a container port number or name. Empty means
+// PortSpec is the endpoint's port in a pod: a container port number or name. Empty means
 // the port named "backoff", else DefaultPort.
 type PortSpec string
 
-// Validate checks the flag.
+// Validate checks the spec (a ParamError).
 func (p PortSpec) Validate() error {
 	if p == "" {
 		return nil
 	}
 	if n, err := strconv.Atoi(string(p)); err == nil {
 		if n < 1 || n > 65535 {
-			return fmt.Errorf("--port %d: out of range 1-65535", n)
+			return &ParamError{Param: ParamPort, Value: strconv.Itoa(n), Err: errors.New("out of range 1-65535")}
 		}
 		return nil
 	}
 	if len(p) > 15 {
-		return fmt.Errorf("--port %q: a port name has at most 15 characters", string(p))
+		return &ParamError{Param: ParamPort, Value: strconv.Quote(string(p)), Err: errors.New("a port name has at most 15 characters")}
 	}
 	return nil
 }

@@ -30,8 +30,8 @@ func TestParseTarget(t *testing.T) {
 		{arg: "svc/ctrl", wantErr: `target "svc/ctrl": unknown kind "svc"`},
 		{arg: "deploy/", wantErr: `target "deploy/": want KIND/NAME`},
 		{arg: "deploy/a/b", wantErr: `target "deploy/a/b": want KIND/NAME`},
-		{arg: "deploy/ctrl", selector: "app=ctrl", wantErr: "give a TARGET or -l/--selector, not both"},
-		{selector: "app in (", wantErr: `-l/--selector "app in ("`},
+		{arg: "deploy/ctrl", selector: "app=ctrl", wantErr: "give a target or a label selector, not both"},
+		{selector: "app in (", wantErr: `label selector "app in ("`},
 	}
 	for _, tt := range tests {
 		got, err := cluster.ParseTarget(tt.arg, tt.selector)
@@ -78,10 +78,10 @@ func TestPortSpecValidate(t *testing.T) {
 		{spec: "1"},
 		{spec: "65535"},
 		{spec: "backoff"},
-		{spec: "0", wantErr: "--port 0: out of range 1-65535"},
-		{spec: "70000", wantErr: "--port 70000: out of range 1-65535"},
-		{spec: "-1", wantErr: "--port -1: out of range"},
-		{spec: "a-very-long-port-name", wantErr: `--port "a-very-long-port-name": a port name has at most 15 characters`},
+		{spec: "0", wantErr: "port 0: out of range 1-65535"},
+		{spec: "70000", wantErr: "port 70000: out of range 1-65535"},
+		{spec: "-1", wantErr: "port -1: out of range"},
+		{spec: "a-very-long-port-name", wantErr: `port "a-very-long-port-name": a port name has at most 15 characters`},
 	}
 	for _, tt := range tests {
 		err := tt.spec.Validate()

@@ -32,6 +32,8 @@ type ObjectReader struct {
 	// in-process store's (the demo's, which runs with no API server). It
 	// returns a NotFound error of the API's kind for an object not there.
 	Fetch func(ctx context.Context, gvk api.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error)
+	// Now is the clock the events' ages count from; time.Now when nil.
+	Now func() time.Time
 }
 
 // Read fetches the object of kind gvk named by key ("namespace/name" or "name").
@@ -69,6 +71,13 @@ func (r *ObjectReader) Read(ctx context.Context, gvk api.GroupVersionKind, key s
 		if err != nil {
 			return st, fmt.Errorf("events of %s %s: %w", strings.ToLower(gvk.Kind), key, err)
 		}
+		// Failure events that keep recurring say what kstatus does not
+		// read, by the rule why applies to the same object.
+		now := time.Now
+		if r.Now != nil {
+			now = r.Now
+		}
+		st.Verdict.JudgeObjectEvents(u, st.Events, now())
 	}
 	return st, nil
 }

@@ -120,3 +120,20 @@ func TestRetryNowSaidAnotherWay(t *testing.T) {
 	}
 	t.Fatal("no unobserved-edit finding")
 }
+
+// TestKeySessionNamesKeyAndController: a key's diagnosis renders its
+// commands for the key and its controller after how the user attached,
+// each quoted for the shell; the flags are data, spelt only by Render.
+func TestKeySessionNamesKeyAndController(t *testing.T) {
+	c := explain.Command{Verb: "forget", Flags: []explain.Flag{{Name: "requeue"}}}
+	if !c.IsRetryNow() {
+		t.Errorf("%+v is forget --requeue, the queue's retry", c)
+	}
+	got := c.Render(explain.Session{Attach: "--addr 127.0.0.1:8082", Key: "team a/web", Controller: "widget"})
+	if want := "kubectl backoff forget --addr 127.0.0.1:8082 'team a/web' --controller widget --requeue"; got != want {
+		t.Errorf("Render = %s\nwant     %s", got, want)
+	}
+	if got, want := (explain.Flag{Name: "spread", Value: "1m"}).String(), "--spread 1m"; got != want {
+		t.Errorf("Flag.String = %q, want %q", got, want)
+	}
+}

@@ -141,7 +141,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		d.Findings = append(d.Findings, suggestion(FindingTransient,
 			"What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. "+
 				"Once the dependency is back, ",
-			Command{Verb: "forget", Words: []string{"--controller", c.Name, "--all", "--state", "backoff", "--requeue", "--spread", "1m"}},
+			Command{Verb: "forget", Flags: []Flag{{"controller", ShellQuote(c.Name)}, {Name: "all"}, {"state", "backoff"}, {Name: "requeue"}, {"spread", "1m"}}},
 			" retries the keys now, spread over a minute, instead of after their delays."))
 	case top.Class == api.ClassTransient && isConflict(top.Message):
 		d.Situation = SituationRetrying

@@ -48,7 +48,7 @@ const (
 // Kubernetes name needs no quoting).
 func retryNowFor(k api.Key) (Command, string) {
 	if k.Source == api.SourceLogs {
-		return Command{Verb: "kick", Target: true, Words: []string{"--from-logs", k.Key}},
+		return Command{Verb: "kick", Target: true, Flags: []Flag{{Name: "from-logs"}}, Words: []string{k.Key}},
 			" (it touches the object: a log cannot reach the queue)"
 	}
 	return retryNow, ""

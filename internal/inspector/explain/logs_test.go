@@ -208,3 +208,31 @@ func TestReadFactsOneLine(t *testing.T) {
 		t.Errorf("short fact = %q, want %q", got, "1 line")
 	}
 }
+
+// TestLogNote: where a log's key's numbers come from, by how its delay is
+// known: stated in the log's words, a replayed bucket, the spacing of its
+// failures; and whether the log shows successes.
+func TestLogNote(t *testing.T) {
+	verbose := &api.ListSource{Kind: api.SourceLogs, Verbose: true}
+	for _, tc := range []struct {
+		k    api.Key
+		src  *api.ListSource
+		want []string
+	}{
+		{api.Key{Source: api.SourceLogs, DelayWords: "Retrying in 2m40s"}, verbose,
+			[]string{`The next retry is stated by the log ("Retrying in 2m40s"): exact, not estimated.`, "Successes are in this log: a failure streak ends at the next one."}},
+		{api.Key{Source: api.SourceLogs, Estimated: true, DelaySource: api.SourceBucket}, nil,
+			[]string{"Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.",
+				`This log shows no successes: a key quiet past its retry is "unknown", not idle`}},
+		{api.Key{Source: api.SourceLogs, Estimated: true, DelaySource: api.SourceSpacing}, verbose,
+			[]string{"Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).", "Successes are in this log: a failure streak ends at the next one."}},
+	} {
+		n, ok := LogNote(tc.k, tc.src)
+		if !ok || !slices.Equal(n.Lines, tc.want) {
+			t.Errorf("LogNote(%+v) = %q, %v\nwant %q", tc.k, n.Lines, ok, tc.want)
+		}
+	}
+	if _, ok := LogNote(api.Key{Key: "default/w1"}, nil); ok {
+		t.Error("an endpoint's key has a log note")
+	}
+}

@@ -126,7 +126,7 @@ func (k *Kicker) KickTargets(ctx context.Context, targets []Target) ([]Result, e
 	out := make([]Result, 0, len(objects))
 	for _, o := range objects {
 		if _, err := k.resource(o.gvr, o.namespaced, o.ns).Patch(ctx, o.name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-			return out, fmt.Errorf("kick %s %s: %w", o.gvr.GroupResource(), o.key, err)
+			return out, fmt.Errorf("kick %s %s: %w", o.gvr.GroupResource(), o.key, statusSaid(err, o.gvr.GroupResource(), o.key))
 		}
 		out = append(out, Result{Key: o.key, Resource: o.gvr.GroupResource().String(), At: now})
 	}
@@ -183,6 +183,31 @@ func (k *Kicker) Resolve(ctx context.Context, kinds []schema.GroupKind, key stri
 	}
 	return out, nil
 }
+
+// statusSaid is err, said in words when the API server's Status carries
+// no message (an aggregated API server's, a proxy's): its code and reason,
+// and for a 404 that no object is so named. A real kube-apiserver's
+// message ("replicasets.apps \"x\" not found") is kept as it is.
+func statusSaid(err error, gr schema.GroupResource, key string) error {
+	se, ok := errors.AsType[*apierrors.StatusError](err)
+	if !ok || se.ErrStatus.Message != "" {
+		return err
+	}
+	st := se.ErrStatus
+	if apierrors.IsNotFound(err) {
+		return &wordedStatus{fmt.Sprintf("the API server has no %s %s (%d %s): deleted since it failed, or named wrong?", gr, key, st.Code, st.Reason), err}
+	}
+	return &wordedStatus{fmt.Sprintf("the API server answered %d %s, with no message", st.Code, st.Reason), err}
+}
+
+// wordedStatus is an API server's Status error with the words it lacked.
+type wordedStatus struct {
+	msg string
+	err error
+}
+
+func (w *wordedStatus) Error() string { return w.msg }
+func (w *wordedStatus) Unwrap() error { return w.err }
 
 // check asks the API server whether the user may patch the object.
 func (k *Kicker) check(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) error {

@@ -135,11 +135,32 @@ func (v *Verdict) JudgeEvents(events []Event, since, now time.Time) {
 	}
 	f := found[0]
 	said := fmt.Sprintf("%s since the last change, the latest %s ago: %s", f.What, roundAgo(now.Sub(f.Last)), strings.TrimSuffix(oneLine(f.Message), "."))
+	v.Recurring = said
 	if v.Status != Current {
 		v.Evidence = append(v.Evidence, said)
 		return
 	}
 	v.override(InProgress, "failure-events", fmt.Sprintf("not Current: %s (kstatus said Current: %s)", said, oneLine(v.Message)))
+}
+
+// JudgeObjectEvents is the events rule as every reader of an object
+// applies it (why, describe): JudgeEvents over the object's events since
+// its LastChange, for every kind but a core Pod, which is judged by its
+// containers' states.
+func (v *Verdict) JudgeObjectEvents(u *unstructured.Unstructured, events []Event, now time.Time) {
+	if gvk := u.GroupVersionKind(); gvk.Kind == "Pod" && gvk.Group == "" {
+		return
+	}
+	v.JudgeEvents(events, LastChange(u), now)
+}
+
+// LastChange is when u's spec last changed (managedFields), else its
+// creation: the failures since are about the object as it is.
+func LastChange(u *unstructured.Unstructured) time.Time {
+	if c := OwnershipOf(u.GetManagedFields()).SpecChange; c != nil && !c.Time.IsZero() {
+		return c.Time
+	}
+	return u.GetCreationTimestamp().Time
 }
 
 func roundAgo(d time.Duration) time.Duration {

@@ -29,6 +29,14 @@ type Ownership struct {
 	StatusViaMain bool `json:"statusViaMain,omitempty"`
 }
 
+// StatusVia says how the status managers write the status.
+func (o Ownership) StatusVia() string {
+	if o.StatusViaMain {
+		return "status written through the main resource"
+	}
+	return "status subresource"
+}
+
 // OwnershipOf reads managedFields: who changed spec last, who writes status.
 func OwnershipOf(entries []metav1.ManagedFieldsEntry) Ownership {
 	var o Ownership

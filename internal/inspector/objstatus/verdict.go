@@ -51,6 +51,11 @@ type Verdict struct {
 	Failures []Failure `json:"failures,omitempty"`
 	// Evidence says, one sentence each, what decided Status.
 	Evidence []string `json:"evidence"`
+	// Recurring is the sentence of the failure events that keep recurring
+	// since the last change (JudgeEvents), whether or not they overrode
+	// kstatus: what a reader names as the object's own word on its trouble.
+	// Not on the wire: Evidence says it there.
+	Recurring string `json:"-"`
 }
 
 // Condition is one entry of status.conditions.

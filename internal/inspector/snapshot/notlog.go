@@ -7,9 +7,9 @@ import (
 	"regexp"
 )
 
-// errLog is what a log given where a snapshot goes (diff s1.json demo.log)
-// is told: the commands that read a log take it with --from-logs.
-var errLog = errors.New("not a snapshot (it looks like a log: use get --from-logs)")
+// ErrLog is what a log given where a snapshot goes (diff s1.json demo.log)
+// is told; a command that reads logs too says how.
+var ErrLog = errors.New("not a snapshot (it looks like a log)")
 
 // klogHeader is the start of a klog text line: severity, date, time
 // ("E0702 17:01:48.178423"), as k8s.io/klog/v2 formats its header.

@@ -136,7 +136,7 @@ func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 		var typ *json.UnmarshalTypeError
 		switch {
 		case (errors.As(err, &syntax) || errors.As(err, &typ)) && looksLikeLog(cr.head):
-			return nil, errLog
+			return nil, ErrLog
 		case cr.n > maxBytes:
 			// Cut by the bound, not by its writer.
 			return nil, &TooLargeError{Limit: maxBytes}
@@ -150,7 +150,7 @@ func ReadLimit(r io.Reader, maxBytes int64) (*File, error) {
 		return nil, fmt.Errorf("not a snapshot (write one with kubectl backoff snapshot): %w", err)
 	}
 	if f.Kind != Kind && looksLikeLog(cr.head) {
-		return nil, errLog
+		return nil, ErrLog
 	}
 	if f.Kind != Kind {
 		// The first document decides: what follows one that is not a

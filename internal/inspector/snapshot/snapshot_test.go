@@ -225,9 +225,9 @@ func TestReadRefuses(t *testing.T) {
 		// snapshot is not "a second document" after one.
 		{`{"items":[]}` + "\n" + `{"items":[]}`, `not a snapshot: kind is ""`},
 		// A log given where a snapshot goes (diff s1.json demo.log) is said a log.
-		{mariadbLog, "not a snapshot (it looks like a log: use get --from-logs)"},
-		{mariadbLog + "\n" + mariadbLog, "not a snapshot (it looks like a log: use get --from-logs)"},
-		{klogLog, "not a snapshot (it looks like a log: use get --from-logs)"},
+		{mariadbLog, "not a snapshot (it looks like a log)"},
+		{mariadbLog + "\n" + mariadbLog, "not a snapshot (it looks like a log)"},
+		{klogLog, "not a snapshot (it looks like a log)"},
 	} {
 		if _, err := snapshot.Read(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Read(%s): error %v, want one containing %q", tt.in, err, tt.want)

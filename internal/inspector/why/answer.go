@@ -63,7 +63,7 @@ type Asker struct {
 	Keys   KeyReader
 	// Events reads an object's Events; nil skips them.
 	Events func(ctx context.Context, u *unstructured.Unstructured) ([]objstatus.Event, error)
-	// Given is the user's --controller-pod, nil to search.
+	// Given is the controller's pods as the user named them, nil to search.
 	Given *Given
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
@@ -72,10 +72,10 @@ type Asker struct {
 	Kinds Kinds
 	// Graph reads the chain; nil answers for the object alone.
 	Graph *Graph
-	// Direct is the endpoints the user named (--addr): an object whose
+	// Direct is the endpoints the user named by address: an object whose
 	// kind they reconcile is answered from them.
 	Direct *Direct
-	// FromLog is the controller's log the user gave (--from-logs): the
+	// FromLog is the controller's log the user gave: the
 	// backoff is read from it, not from a pod.
 	FromLog *LogFile
 	// Hint completes the next steps' commands (the object's resource for kick).

@@ -50,6 +50,14 @@ func (b *Backoff) Precision() string {
 	return "estimated"
 }
 
+// SourceText says where the backoff was read, and how exact it is.
+func (b *Backoff) SourceText() string {
+	if b.Source == SourceLogs {
+		return fmt.Sprintf("the controller's log (%s)", b.Precision())
+	}
+	return "the controller's endpoint (exact)"
+}
+
 // KeyReader reads a key from a controller's pods.
 type KeyReader interface {
 	// Endpoint reads key from the instrumented endpoint of c's pods; the

@@ -3,6 +3,8 @@ package why
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
 // chainSummary is the answer when the chain shows what the object waits
@@ -52,7 +54,7 @@ func chainSummary(a *Answer) (string, []string) {
 		case NotFound:
 			next = append(next, fmt.Sprintf("Create %s, or correct the reference (%s).", b.Object.Ref(), b.Via))
 		case Refusing:
-			next = append(next, fmt.Sprintf("Change %s%s, not the object: %s.", b.Object.Ref(), inNamespace(b.Object.Namespace), b.Line))
+			next = append(next, fmt.Sprintf("Change %s, not the object: %s.", explain.Session{Attach: b.Object.Ref(), AttachFlags: inNamespace(b.Object.Namespace)}.Words(), b.Line))
 		}
 	}
 	return s, next

@@ -17,7 +17,7 @@ import (
 
 // The rules that find a status manager's pods, in the order they are tried.
 const (
-	RuleGiven          = "given"                // --controller-pod
+	RuleGiven          = "given"                // the user named the pods
 	RuleDeploymentName = "deployment-name"      // a Deployment named as the manager
 	RuleContainerName  = "container-name"       // a Deployment with a container named as the manager
 	RuleDeploymentPart = "deployment-prefix"    // a Deployment whose name begins the manager's (cert-manager → cert-manager-certificates-issuing)
@@ -56,7 +56,16 @@ type Controller struct {
 // Found reports whether the search named the pods.
 func (c *Controller) Found() bool { return c != nil && c.Target != "" }
 
-// Given is the user's own answer (--controller-pod): pods of Target in Namespace.
+// InstrumentedText says how the controller's backoff is read: its
+// endpoint, or its log.
+func (c *Controller) InstrumentedText() string {
+	if c.Instrumented {
+		return "instrumented"
+	}
+	return "not instrumented: its log is read"
+}
+
+// Given is the user's own answer (the pods they named): pods of Target in Namespace.
 type Given struct {
 	Target    cluster.Target
 	Namespace string
@@ -156,7 +165,7 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 	c, more := f.byKind(ctx, gk, manager)
 	refused = append(refused, more...)
 	if c.Rule == RuleNotFound && len(refused) > 0 {
-		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %d read(s) refused (marked !); name them with --controller-pod deploy/NAME --controller-namespace NS",
+		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %d read(s) refused (marked !); name them with "+givePods("deploy/NAME"),
 			manager, len(refused))
 	}
 	return c, refused
@@ -164,7 +173,7 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 
 func (f *Finder) given(ctx context.Context, g Given) *Controller {
 	c := &Controller{Rule: RuleGiven, Namespace: g.Namespace, Target: g.Target.String(),
-		How: fmt.Sprintf("given with --controller-pod: %s in namespace %s", g.Target, g.Namespace)}
+		How: fmt.Sprintf("given with %s: %s in namespace %s", podsFlag, g.Target, g.Namespace)}
 	f.markInstrumented(ctx, c)
 	return c
 }
@@ -216,7 +225,7 @@ func byName(manager string, deps []appsv1.Deployment) *Controller {
 	for _, d := range found {
 		c.Candidates = append(c.Candidates, d.Namespace+"/deploy/"+d.Name)
 	}
-	c.How = fmt.Sprintf("%d Deployments match the status manager %q (%s): name one with --controller-pod deploy/NAME --controller-namespace NS",
+	c.How = fmt.Sprintf("%d Deployments match the status manager %q (%s): name one with "+givePods("deploy/NAME"),
 		len(found), manager, strings.Join(c.Candidates, ", "))
 	return c
 }
@@ -225,7 +234,7 @@ func byName(manager string, deps []appsv1.Deployment) *Controller {
 // whose endpoint runs a controller of kind gk.
 func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string) (*Controller, []error) {
 	notFound := &Controller{Manager: manager, Rule: RuleNotFound,
-		How: fmt.Sprintf("no Deployment or container is named like the status manager %q, and no instrumented pod runs a controller of kind %s: name its pods with --controller-pod deploy/NAME --controller-namespace NS", manager, gk)}
+		How: fmt.Sprintf("no Deployment or container is named like the status manager %q, and no instrumented pod runs a controller of kind %s: name its pods with %s", manager, gk, givePods("deploy/NAME"))}
 	if f.Probe == nil {
 		return notFound, nil
 	}
@@ -264,7 +273,7 @@ func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string
 	for _, m := range matches {
 		c.Candidates = append(c.Candidates, m.Namespace+"/"+m.Target)
 	}
-	c.How = fmt.Sprintf("%d instrumented workloads run a controller of kind %s (%s): name one with --controller-pod and --controller-namespace", len(matches), gk, strings.Join(c.Candidates, ", "))
+	c.How = fmt.Sprintf("%d instrumented workloads run a controller of kind %s (%s): name one with %s and %s", len(matches), gk, strings.Join(c.Candidates, ", "), podsFlag, namespaceFlag)
 	return c, nil
 }
 

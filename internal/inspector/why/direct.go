@@ -9,11 +9,11 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 )
 
-// RuleAddr is a controller reached at the user's --addr: an operator run
+// RuleAddr is a controller reached at the address the user gave: an operator run
 // with `go run`, outside the cluster, whose pods no search can find.
 const RuleAddr = "addr"
 
-// Direct is the instrumented endpoints the user named (`why --addr`, one
+// Direct is the instrumented endpoints the user named by address (one
 // or several: replicas of one controller, merged as the session merges
 // pods). An object whose kind one of them reconciles is answered from it.
 type Direct struct {
@@ -29,9 +29,9 @@ func (d *Direct) controller(ctx context.Context, a *Answer) (*Controller, *Backo
 		return nil, nil, nil
 	}
 	addrs := strings.Join(d.Addrs, ", ")
-	c := &Controller{Rule: RuleAddr, How: "the user's --addr " + addrs, Target: d.Addrs[0], Instrumented: true}
+	c := &Controller{Rule: RuleAddr, How: "the endpoint the user named, at " + addrs, Target: d.Addrs[0], Instrumented: true}
 	if err != nil {
-		return c, nil, fmt.Errorf("--addr %s: %w", addrs, err)
+		return c, nil, fmt.Errorf("the endpoint at %s: %w", addrs, err)
 	}
 	c.Name = b.Controller
 	return c, b, nil

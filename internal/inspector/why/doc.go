@@ -38,8 +38,8 @@
 //     issuing), pods with a container of that name whatever owns them (a
 //     static pod: kube-controller-manager-NODE), or an instrumented pod whose
 //     endpoint runs a controller of the object's kind; of several, the one
-//     whose log names the kind (kubebuilder's shared "manager"); the user's
-//     --controller-pod when given. A control-plane manager with no visible
+//     whose log names the kind (kubebuilder's shared "manager"); the pods the
+//     user named when given. A control-plane manager with no visible
 //     pod is a managed control plane, said so; found pods of which none runs
 //     are the answer. The rule is kept in the answer; several matches are
 //     ambiguous, and said so.

@@ -44,27 +44,18 @@ func (a *Asker) eventsOf(ctx context.Context, u *unstructured.Unstructured) ([]o
 	return ev, err
 }
 
-// judgeWithEvents is judge, then the object's own Events weighed
-// (objstatus.Verdict.JudgeEvents): FailedCreate events that keep
-// recurring since the last change make a Job that kstatus calls Current
-// not Current. Pods are judged by their containers' states, not events.
+// judgeWithEvents is judge, then the object's own Events weighed by the
+// one events rule (objstatus.Verdict.JudgeObjectEvents, describe's too):
+// FailedCreate events that keep recurring since the last change make a Job
+// that kstatus calls Current not Current.
 func (a *Asker) judgeWithEvents(ctx context.Context, u *unstructured.Unstructured, resource string) Verdict {
 	v := a.judge(ctx, u, resource)
-	if u.GroupVersionKind().GroupKind().Kind == "Pod" && u.GroupVersionKind().Group == "" {
-		return v
+	if gvk := u.GroupVersionKind(); gvk.Kind == "Pod" && gvk.Group == "" {
+		return v // judged by its containers: its events are not read
 	}
 	ev, _ := a.eventsOf(ctx, u) // a refused read is said by askOne for the object itself
-	v.JudgeEvents(ev, lastChange(u), a.now())
+	v.JudgeObjectEvents(u, ev, a.now())
 	return v
-}
-
-// lastChange is when u's spec last changed (managedFields), else its
-// creation: the failures since are about the object as it is.
-func lastChange(u *unstructured.Unstructured) time.Time {
-	if c := ownershipOf(u.GetManagedFields()).SpecChange; c != nil && !c.Time.IsZero() {
-		return c.Time
-	}
-	return u.GetCreationTimestamp().Time
 }
 
 func (a *Asker) now() time.Time {

@@ -8,6 +8,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // summarize is the answer in one sentence, and the steps to take.
@@ -32,15 +33,15 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// tried (an object whose managedFields name no status manager, a
 		// ConfigMap, is still reconciled), whatever the status says.
 		return explainKey(a, prog)
-	case v.Status != Current && eventEvidence(v) != "" && (b == nil || b.Key == nil):
+	case v.Status != Current && v.Recurring != "" && (b == nil || b.Key == nil):
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
-		return fmt.Sprintf("%s: %s.", word, strings.TrimPrefix(eventEvidence(v), "not Current: ")), nil
+		return fmt.Sprintf("%s: %s.", word, v.Recurring), nil
 	case v.KindNoStatus && (b == nil || b.Key == nil):
-		// A ConfigMap an operator reconciles (--controller-pod) is judged
+		// A ConfigMap an operator reconciles (its pods named) is judged
 		// by what its controller says of the key, below.
 		return fmt.Sprintf("Current: a %s has no status, and no controller was found reporting on it: a change to it takes effect when what reads it reads it again "+
-			"(an operator that reconciles it: name its pods with --controller-pod).", a.Object.Kind), nil
+			"(an operator that reconciles it: name its pods with %s).", a.Object.Kind, podsFlag), nil
 	case v.NotReconciled:
 		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}
@@ -51,7 +52,8 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// without managedFields (as `kubectl get -o yaml` prints it) or its
 		// controller writes status under a manager it shares.
 		return fmt.Sprintf("%s: its status was written, but managedFields name no status manager, so its controller cannot be found from the object.", word),
-			[]string{fmt.Sprintf("Name the controller's pods: %s why %s/%s%s --controller-pod deploy/NAME --controller-namespace NS.", prog, strings.ToLower(a.Object.Kind), a.Object.Name, inNamespace(a.Object.Namespace))}
+			[]string{"Name the controller's pods: " + command(prog, explain.Command{Verb: "why", Flags: []explain.Flag{{Name: podsFlag.Name, Value: "deploy/NAME"}, {Name: namespaceFlag.Name, Value: "NS"}}},
+				explain.Session{Attach: strings.ToLower(a.Object.Kind) + "/" + a.Object.Name, AttachFlags: inNamespace(a.Object.Namespace)}) + "."}
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}
@@ -83,24 +85,28 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 func explainKey(a *Answer, prog string) (string, []string) {
 	b, k, v := a.Backoff, a.Backoff.Key, a.Verdict // v: controllerVerdict judged a kind without status
 	now := a.Clock()
-	retryNow, target := "", ""
+	var reach explain.Session // how a command reaches the controller: its pods, or its address
 	switch {
 	case a.Controller.Found() && a.Controller.Rule == RuleAddr:
-		target = "--addr " + a.Controller.Target
+		reach.AttachFlags = []explain.Flag{{Name: "addr", Value: a.Controller.Target}}
 	case a.Controller.Found():
-		target = a.Controller.Target + " -n " + a.Controller.Namespace
+		reach = explain.Session{Attach: a.Controller.Target, AttachFlags: []explain.Flag{{Name: "n", Value: a.Controller.Namespace}}}
 	}
-	gk := a.Object.groupKind()
+	reached := reach.Attach != "" || len(reach.AttachFlags) > 0
+	const kicked = "   (touches the object so that its watch retries it now; the failure count is kept)"
+	var retryNow string
 	switch {
-	case b.Source == SourceEndpoint && target != "":
-		retryNow = fmt.Sprintf("%s forget %s %s --requeue --controller %s   (resets the backoff and retries now)", prog, target, k.Key, b.Controller)
-	case target == "" || isKCM(a):
-		// A log the user gave (--from-logs): no pod to read the kind from;
+	case b.Source == SourceEndpoint && reached:
+		reach.Key = k.Key
+		retryNow = command(prog, explain.Command{Verb: "forget", Flags: []explain.Flag{{Name: "requeue"}, {Name: "controller", Value: b.Controller}}}, reach) +
+			"   (resets the backoff and retries now)"
+	case !reached || isKCM(a):
+		// A log the user gave: no pod to read the kind from;
 		// kube-controller-manager's log names no kind either (its failure
 		// lines are UnhandledError's). The object says its kind.
-		retryNow = fmt.Sprintf("%s kick --kind %s %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, kindFlag(gk.Kind, gk.Group), k.Key)
+		retryNow = command(prog, kickKind(a.Object.groupKind(), k.Key), explain.Session{}) + kicked
 	default:
-		retryNow = fmt.Sprintf("%s kick %s --from-logs %s   (touches the object so that its watch retries it now; the failure count is kept)", prog, target, k.Key)
+		retryNow = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach) + kicked
 	}
 	fix := ""
 	if k.LastError != nil {
@@ -166,25 +172,24 @@ func statusWritten(v objstatus.Verdict) bool {
 	return len(v.Conditions) > 0 || v.ObservedGeneration != nil && *v.ObservedGeneration > 0
 }
 
-// inNamespace is the -n flag of a command about an object in ns, or
-// nothing for a cluster-scoped one.
-func inNamespace(ns string) string {
+// inNamespace is the namespace flag of a command about an object in ns,
+// or none for a cluster-scoped one.
+func inNamespace(ns string) []explain.Flag {
 	if ns == "" {
-		return ""
+		return nil
 	}
-	return " -n " + ns
+	return []explain.Flag{{Name: "n", Value: ns}}
 }
 
-// eventEvidence is the evidence sentence of v's recurring failure events
-// (objstatus.Verdict.JudgeEvents), "" when there is none.
-func eventEvidence(v objstatus.Verdict) string {
-	for _, e := range v.Evidence {
-		if strings.Contains(e, " events since the last change, the latest ") {
-			if i := strings.Index(e, " (kstatus said "); i > 0 {
-				e = e[:i]
-			}
-			return e
-		}
-	}
-	return ""
+// kickKind is the kick of the object behind key, of kind gk, named by its
+// kind: a log the user gave says none.
+func kickKind(gk schema.GroupKind, key string) explain.Command {
+	return explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "kind", Value: kindFlag(gk.Kind, gk.Group)}}, Words: []string{key}}
+}
+
+// command is c rendered for s (explain.Command.Render, the one place a
+// flag is spelt), run as prog.
+func command(prog string, c explain.Command, s explain.Session) string {
+	s.Program = prog
+	return c.Render(s)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
-// LogFile is a controller's log the user has (`why --from-logs FILE|-`),
+// LogFile is a controller's log the user has (a file, or standard input),
 // for a control plane whose pods are not visible (a managed cluster's
 // exported logs, kind's or minikube's files, a journalctl dump): read once
 // into log mode's store, the key's backoff read from it instead of a pod.
@@ -19,15 +19,14 @@ type LogFile struct {
 	Store *logs.Store
 	// Name is the file, or "stdin", as the answer says it.
 	Name string
-	// Controller is --controller-log: whose log it is, as the user knows
-	// it — the status manager in managedFields ("kube-controller-manager")
+	// Controller is whose log it is, as the user knows it — the status manager in managedFields ("kube-controller-manager")
 	// or a controller the log names ("configmap"); "" reads it for every
 	// object.
 	Controller string
 }
 
 // covers says whether the file is the log of o's controller; when it is
-// not, why not in the user's words (the names --controller-log could take),
+// not, why not in the user's words (the names the log's controller could take),
 // so that a log is never dropped in silence.
 func (f *LogFile) covers(o Ownership) (bool, string) {
 	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
@@ -49,7 +48,7 @@ func (f *LogFile) covers(o Ownership) (bool, string) {
 	if len(managers) > 0 {
 		writes = "its status is written by " + strings.Join(managers, ", ")
 	}
-	return false, text.Printable(fmt.Sprintf("--controller-log %s names neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; give --controller-log one of those, or leave it out to read the log for every object",
+	return false, text.Printable(fmt.Sprintf("the controller named for the log, %s, is neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; name one of those, or none to read the log for every object",
 		f.Controller, f.Name, has, writes))
 }
 

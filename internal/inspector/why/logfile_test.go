@@ -78,7 +78,7 @@ func TestAskFromLogWrongController(t *testing.T) {
 	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, FromLog: configMapOperatorLog(t, "configmaps"), Now: func() time.Time { return now }}
 	ans := a.Ask(context.Background(), configMapC1(), "configmaps")
 	next := strings.Join(ans.Next, "\n")
-	if want := "--controller-log configmaps names neither a controller of ctl.log (it has controllers configmap)"; !strings.Contains(next, want) {
+	if want := "The controller named for the log, configmaps, is neither a controller of ctl.log (it has controllers configmap)"; !strings.Contains(next, want) {
 		t.Errorf("next steps:\n%s\nlack %q", next, want)
 	}
 }

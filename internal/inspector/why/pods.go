@@ -83,7 +83,7 @@ func byPodContainer(manager string, pods []corev1.Pod) *Controller {
 		for _, ns := range slices.Sorted(maps.Keys(byNS)) {
 			c.Candidates = append(c.Candidates, ns+"/pod/"+byNS[ns][0].Name)
 		}
-		c.How = fmt.Sprintf("pods in %d namespaces have a container named as the status manager %q (%s): name one with --controller-pod pod/NAME --controller-namespace NS",
+		c.How = fmt.Sprintf("pods in %d namespaces have a container named as the status manager %q (%s): name one with "+givePods("pod/NAME"),
 			len(byNS), manager, strings.Join(c.Candidates, ", "))
 		return c
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
@@ -94,7 +95,7 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 	if r.Delay == 0 && !r.NextRetry.IsZero() {
 		r.Delay = r.NextRetry.Sub(last)
 	}
-	r.Kick = fmt.Sprintf("%s kick --kind %s %s", prog, kindFlag(gk.Kind, gk.Group), x.Object.Key)
+	r.Kick = command(prog, kickKind(gk, x.Object.Key), explain.Session{})
 	if x.Backoff != nil {
 		r.AsOf = x.Backoff.AsOf
 	}

@@ -1,4 +1,4 @@
-package cli
+package explain
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 
 // A key whose reconciles only ever asked for RequeueAfter has no success in
 // controller-runtime's terms; "Last success: -" alone read as "never worked".
-func TestLastSuccessLine(t *testing.T) {
+func TestLastSuccessText(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name string
@@ -19,9 +19,9 @@ func TestLastSuccessLine(t *testing.T) {
 		{"polling, never failed", api.Key{Reconciles: 6, DelaySource: api.SourceRequeueAfter},
 			"- (no error in 6 reconciles; the last asked for RequeueAfter)"},
 		{"failing", api.Key{Reconciles: 3, TotalFailures: 3, DelaySource: api.SourceItemExponential}, "-"},
-		{"succeeded", api.Key{Reconciles: 2, LastSuccessAt: now.Add(-time.Minute)}, ago(now.Add(-time.Minute), now)},
+		{"succeeded", api.Key{Reconciles: 2, LastSuccessAt: now.Add(-time.Minute)}, "1m00s ago"},
 	} {
-		if got := lastSuccessLine(tt.k, now); got != tt.want {
+		if got := LastSuccessText(tt.k, now); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -1,0 +1,62 @@
+package explain
+
+import (
+	"strconv"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
+
+// LogKeyNote says in words where a key's numbers come from when they come
+// from a log: what the log is, from where its failures are counted, how
+// its delays are known, and whether it shows successes.
+type LogKeyNote struct {
+	// Source is what the numbers are read from.
+	Source string
+	// Counted is from where the failures are counted, without its end: a
+	// command names the flag that sets the read's start after it.
+	Counted string
+	// Lines are the rest, one sentence each.
+	Lines []string
+}
+
+// LogNote is k's LogKeyNote, read with the list's source src (nil when it
+// said none); ok is false for a key an endpoint serves.
+func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
+	if k.Source != api.SourceLogs {
+		return n, false
+	}
+	n.Source = "the controller's log, not its queue."
+	if k.Estimated {
+		n.Source = "the controller's log, not its queue: every number is an estimate."
+	}
+	n.Counted = "Failures count the consecutive failure lines since the log read starts"
+	switch {
+	case k.DelaySource == api.SourceQueue:
+		n.Lines = append(n.Lines, "The next retry is the priority queue's own (its workqueue_items line, logged every 10s at V(5)): exact, not estimated.")
+	case !k.Estimated && k.DelayWords != "":
+		// In the log's own words (escaped: the log's text), not a phrase of
+		// another project's.
+		n.Lines = append(n.Lines, "The next retry is stated by the log ("+strconv.QuoteToGraphic(k.DelayWords)+"): exact, not estimated.")
+	case !k.Estimated:
+		n.Lines = append(n.Lines, "The next retry is stated by the log: exact, not estimated.")
+	case k.DelaySource == api.SourceBucket:
+		n.Lines = append(n.Lines, "Delays and the next retry are estimated: the controller's token bucket (10 qps, burst 100), replayed over its failure lines, chose it.")
+	case k.DelaySource == api.SourceSpacing:
+		n.Lines = append(n.Lines, "Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
+	default:
+		n.Lines = append(n.Lines, "Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),",
+			"or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
+	}
+	if src != nil && src.Verbose {
+		// V(5) lines, or a project that logs its successes (Flux; Crossplane in debug).
+		n.Lines = append(n.Lines, "Successes are in this log: a failure streak ends at the next one.")
+		return n, true
+	}
+	n.Lines = append(n.Lines, `This log shows no successes: a key quiet past its retry is "unknown", not idle`)
+	if src != nil && src.SuccessesHow != "" {
+		// As the dialect advises: a project whose lines read no success
+		// (cert-manager, prometheus-operator) is told of no level.
+		n.Lines = append(n.Lines, "(at "+src.SuccessesHow+" the controller logs its successes too, and they are read).")
+	}
+	return n, true
+}
