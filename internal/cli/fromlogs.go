@@ -262,7 +262,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	switch {
 	case st.First.IsZero():
 		// Every record's time was unknown: no range to give.
-		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
+		fmt.Fprintf(w, "--from-logs: %s, no failure line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.

@@ -93,7 +93,9 @@
 // 2000 or over a day past the reading clock is unknown too, and counted
 // (LogRead.Implausible); klog's year-less headers take the year of the
 // log's dated lines, else the clock's, counted as assumed
-// (LogRead.YearAssumed); the log's end is its latest plausible time; and a
+// (LogRead.YearAssumed); the log's end is its latest plausible time, of
+// any line, not only of a record (logend.go: the lines the prefilter
+// skips are timed at each chunk's end, a stream's at each read); and a
 // line older than its key's newest takes its place in the key's history in
 // time order.
 package logs

@@ -123,6 +123,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	last = after
 	help := (<-chan *chunk)(work)
 	in := newInterner()
+	first := true
 	for c := range order {
 	wait:
 		for {
@@ -156,6 +157,8 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			}
 			s.apply(c.line(i), lr.r, lr.out, now, ref, fromLog)
 		}
+		s.noteEnds(c, first, now) // the log's end: logend.go
+		first = false
 		select {
 		case free <- c:
 		default:
