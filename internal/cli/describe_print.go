@@ -58,7 +58,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 		fmt.Fprintln(w, "\nCounters:")
 	}
 	// A log without its successes cannot say the failures are consecutive.
-	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles)
+	fmt.Fprintf(w, "  Failures:       %s\n", explain.CountersText(k.KeyDetail.Key, d.Source))
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))

@@ -110,6 +110,9 @@ func FailuresText(k api.Key, src *api.ListSource) string {
 	if !unlogged(k, src) {
 		return text.Plural(k.Failures, "consecutive failure")
 	}
+	if n := statedBefore(k); n > 0 {
+		return statedCountText(k, n)
+	}
 	s := text.Plural(k.Failures, "failure") + " logged"
 	if !k.FirstFailureAt.IsZero() && k.Failures > 0 { // none since a forget: the streak's start is not theirs
 		s += " since " + text.TimeOfDay(k.FirstFailureAt)
@@ -121,8 +124,10 @@ func FailuresText(k api.Key, src *api.ListSource) string {
 // success, what its count and triggers cannot show; with how many of its
 // attempts came off their retry's time (api.TriggerSooner, TriggerLate).
 func unloggedNote(k api.Key, src *api.ListSource) string {
-	if !unlogged(k, src) || k.Failures < 2 {
-		return "" // one failure is no streak: nothing is said of one
+	if !unlogged(k, src) || k.Failures < 2 || statedBefore(k) > 0 {
+		// One failure is no streak: nothing is said of one; a count the
+		// log states is the limiter's, consecutive.
+		return ""
 	}
 	if s := newStreakNote(k); s != "" {
 		return s + " " + verboseRemedy(src)
