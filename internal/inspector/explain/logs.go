@@ -27,11 +27,17 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 	if k.NextRetryAt.IsZero() {
 		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", text.Plural(k.Failures, "failure"))
 	}
+	// A log read from the middle of a streak counts only its part: the
+	// limiter's count, and so its delay, are larger than estimated.
+	longer := ""
+	if k.Estimated && statedBefore(k) == 0 {
+		longer = "or its backoff is longer than estimated: failures before the first line read are not counted; "
+	}
 	how := successesHow(src)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), or it waits for a free worker. " + verboseRemedy(src)
+		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src)
 	}
-	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
+	return s + " The retry may have succeeded (success is not logged at the default verbosity), " + longer +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
 }
 
