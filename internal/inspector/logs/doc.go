@@ -42,8 +42,9 @@
 // max-ed with a token bucket (DefaultBucket, 10 qps, burst 100) replayed
 // over the controller's failure lines when the controller runs one (a
 // client-go work queue, or retries that come at the bucket's pace, as the
-// classic queue's do in an outage), and never shorter than the spacing of
-// the key's own failures. The class of an error is read from its words
+// classic queue's do in an outage), never shorter than the spacing of
+// the key's own failures less a second of lateness, and never over twice a
+// steady one (estimate.go says why). The class of an error is read from its words
 // (Classify). A line whose time could not be read counts, but moves no
 // time: the key's times it would set stay absent. Success is not logged at the
 // default verbosity, so a key that goes quiet after an error past its
