@@ -61,7 +61,7 @@ retries to come, and what to do.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key: "+controllerOfKeys)
-	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second; not with --from-logs (top --from-logs follows a log)")
 	o.output.addFlags(cmd)
 	return cmd, o
 }
@@ -113,6 +113,9 @@ func (o *DescribeOptions) Validate() error {
 	}
 	if o.Watch && !o.output.text() {
 		return fmt.Errorf("--watch prints the description: -o %s is not supported with it", o.Output)
+	}
+	if err := o.fromLogs.refuseWatch("describe", o.Watch, &o.attachOptions); err != nil {
+		return err
 	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
