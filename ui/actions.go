@@ -42,8 +42,7 @@ func (m Model) ask(act widget.Action) (tea.Model, tea.Cmd) {
 	}
 	m.nextID++
 	act.User = m.c.Opts.User
-	t := m.table()
-	t.Forecast(&act)
+	m.forecast(&act)
 	// The dialog is the asking view's: it is drawn over it, and goes with it.
 	md := m.view()
 	if a, ok := m.viewAt(md).(view.Asker); ok {
@@ -64,14 +63,24 @@ func (m *Model) followKey() {
 		return
 	}
 	// The bucket's debt moves while the dialog is open: so does its forecast.
-	t := m.table()
-	t.Forecast(&c.Act)
+	m.forecast(&c.Act)
 	if c.Act.Bulk() {
 		return
 	}
 	if k := m.shownKey(c.Act.Controller, c.Act.Key); k != nil {
 		c.Act.Follow(k)
 	}
+}
+
+// forecast sets what act's dialog says of a next failure: from the
+// detail's own read of the controller when it shows the key (one number
+// for the detail and the dialog over it), else the top view's overview.
+func (m *Model) forecast(act *widget.Action) {
+	if d, ok := m.viewAt(m.view()).(view.Detail); ok && d.Forecast(act) {
+		return
+	}
+	t := m.table()
+	t.Forecast(act)
 }
 
 // shownKey is the key as the view shown last read it: the detail view's,
