@@ -55,7 +55,11 @@ retries to come, and what to do.`,
 
   # The demo, directly: one key, then the whole controller
   kubectl backoff describe --addr 127.0.0.1:8082 demo/outage-00001
-  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage`,
+  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage
+
+  # A key of a controller you can't change, from its pods' log or a saved one
+  kubectl backoff describe deploy/my-operator -n my-system --from-logs team-a/web-tls
+  kubectl backoff describe --from-logs saved.log team-a/web-tls`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())

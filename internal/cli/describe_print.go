@@ -35,7 +35,9 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
 	if d.Controller != nil && d.Controller.Kind != nil {
-		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
+		// The core group with no version read ("ConfigMap", not "ConfigMap ").
+		gv := strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/")
+		fmt.Fprintf(w, " (%s)", strings.TrimSpace(d.Controller.Kind.Kind+" "+gv))
 	}
 	fmt.Fprintln(w)
 	if k.Pod != "" {

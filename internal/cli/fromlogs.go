@@ -88,7 +88,7 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 		if o.source == "-" {
 			what = "stdin"
 		}
-		return fmt.Errorf("--since applies to a TARGET's logs (--from-logs deploy/NAME --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
+		return fmt.Errorf("--since applies to a TARGET's logs (kubectl backoff get deploy/NAME --from-logs --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
 	case a.addr != "":
 		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
 	case a.allNamespaces:

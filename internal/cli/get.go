@@ -106,6 +106,11 @@ the table leads with each key's NAMESPACE and POD.`,
   # The demo, directly
   kubectl backoff get --addr 127.0.0.1:8082 -q outage
 
+  # A controller you can't change, from its own log: its pods' last 2h, a saved file, a pipe
+  kubectl backoff get deploy/my-operator -n my-system --from-logs --since 2h
+  kubectl backoff get --from-logs saved.log --state backoff
+  kubectl logs deploy/my-operator --since=2h | kubectl backoff get --from-logs -
+
   # What the failing keys fail with, largest group first
   kubectl backoff get --addr 127.0.0.1:8082 --group-by error
 
