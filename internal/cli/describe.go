@@ -57,9 +57,9 @@ retries to come, and what to do.`,
   kubectl backoff describe --addr 127.0.0.1:8082 demo/outage-00001
   kubectl backoff describe --addr 127.0.0.1:8082 --controller outage
 
-  # A key of a controller you can't change, from its pods' log or a saved one
-  kubectl backoff describe deploy/my-operator -n my-system --from-logs team-a/web-tls
-  kubectl backoff describe --from-logs saved.log team-a/web-tls`,
+  # A key of a controller you can't change, from its log: a saved file (deploy/NAME
+  # --from-logs streams its pods' logs; --from-logs - reads a pipe)
+  kubectl backoff describe --from-logs demo.log default/w1`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())

@@ -106,10 +106,9 @@ the table leads with each key's NAMESPACE and POD.`,
   # The demo, directly
   kubectl backoff get --addr 127.0.0.1:8082 -q outage
 
-  # A controller you can't change, from its own log: its pods' last 2h, a saved file, a pipe
-  kubectl backoff get deploy/my-operator -n my-system --from-logs --since 2h
-  kubectl backoff get --from-logs saved.log --state backoff
-  kubectl logs deploy/my-operator --since=2h | kubectl backoff get --from-logs -
+  # A controller you can't change, from its own log: a saved file (deploy/NAME --from-logs
+  # streams its pods' logs, --since 2h goes further back; --from-logs - reads a pipe)
+  kubectl backoff get --from-logs demo.log --state backoff
 
   # What the failing keys fail with, largest group first
   kubectl backoff get --addr 127.0.0.1:8082 --group-by error

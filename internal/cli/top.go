@@ -81,10 +81,9 @@ enter again opens the key's detail (esc comes back).`,
   # An endpoint reachable directly
   kubectl backoff top --addr 127.0.0.1:8082
 
-  # A controller you can't change, from its pods' logs (streamed), a saved file or a pipe
-  kubectl backoff top deploy/my-operator -n my-system --from-logs
-  kubectl backoff top --from-logs app.log
-  kubectl logs -f deploy/my-operator | kubectl backoff top --from-logs -
+  # A controller you can't change, from its log: a file (deploy/NAME --from-logs streams
+  # its pods' logs; kubectl logs -f … | kubectl backoff top --from-logs - follows a pipe)
+  kubectl backoff top --from-logs demo.log
 
   # A snapshot, offline and read-only (kubectl backoff snapshot -f snap.json)
   kubectl backoff top --file snap.json
