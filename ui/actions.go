@@ -79,10 +79,16 @@ func (m *Model) followKey() {
 	}
 }
 
-// forecast has the view that forecasts (view.Forecaster: the table, the
-// topmost) say what act leaves behind; nothing when no view open does
-// (`top --for`'s detail), and act then says nothing of a next failure.
+// forecast has a dialog say what act leaves behind: from the shown view's
+// own read of the key's controller where it has one (view.KeyForecaster:
+// the detail, so that it and the dialog over it say one number), else from
+// the topmost view that forecasts (view.Forecaster: the table); nothing
+// when no view open does (`top --for`'s detail), and act then says nothing
+// of a next failure.
 func (m *Model) forecast(act *widget.Action) {
+	if f, ok := m.viewAt(m.view()).(view.KeyForecaster); ok && f.Forecast(act) {
+		return
+	}
 	if i := m.topmost(func(v view.View) bool { _, ok := v.(view.Forecaster); return ok }); i >= 0 {
 		m.stack[i].v.(view.Forecaster).ForecastAct(act)
 	}

@@ -73,6 +73,9 @@ func TestSmallTruths(t *testing.T) {
 			{api.Key{State: api.StateFailed, Failures: 0, TotalFailures: 1}, "terminal error, not retried"},
 			{api.Key{State: api.StateFailed, Failures: 3, TotalFailures: 4}, "terminal error, not retried · 3 failures counted"},
 			{api.Key{State: api.StateFailed, TotalFailures: 6, LastReset: gaveUp, LastReconcileAt: t0}, "gave up after 5 retries, not retried"},
+			// A log shows the give-up line, not the retries before it.
+			{api.Key{State: api.StateFailed, TotalFailures: 1, Source: api.SourceLogs, LastReset: &api.Reset{At: t0, By: api.ResetGaveUp, Failures: 1}, LastReconcileAt: t0},
+				"gave up (retry limit reached), not retried"},
 		} {
 			if got := view.FailuresText(&tt.k); got != tt.want {
 				t.Errorf("failuresText(%s, %d of %d): %q, want %q", tt.k.State, tt.k.Failures, tt.k.TotalFailures, got, tt.want)

@@ -55,13 +55,17 @@ retries to come, and what to do.`,
 
   # The demo, directly: one key, then the whole controller
   kubectl backoff describe --addr 127.0.0.1:8082 demo/outage-00001
-  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage`,
+  kubectl backoff describe --addr 127.0.0.1:8082 --controller outage
+
+  # A key of a controller you can't change, from its log: a saved file (deploy/NAME
+  # --from-logs streams its pods' logs; --from-logs - reads a pipe)
+  kubectl backoff describe --from-logs demo.log default/w1`,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key: "+controllerOfKeys)
-	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second; not with --from-logs (top --from-logs follows a log)")
 	o.output.addFlags(cmd)
 	return cmd, o
 }
@@ -113,6 +117,9 @@ func (o *DescribeOptions) Validate() error {
 	}
 	if o.Watch && !o.output.text() {
 		return fmt.Errorf("--watch prints the description: -o %s is not supported with it", o.Output)
+	}
+	if err := o.fromLogs.refuseWatch("describe", o.Watch, &o.attachOptions); err != nil {
+		return err
 	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err

@@ -35,7 +35,9 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
 	fmt.Fprintf(w, "Controller:  %s", k.Controller)
 	if d.Controller != nil && d.Controller.Kind != nil {
-		fmt.Fprintf(w, " (%s %s)", d.Controller.Kind.Kind, strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/"))
+		// The core group with no version read ("ConfigMap", not "ConfigMap ").
+		gv := strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/")
+		fmt.Fprintf(w, " (%s)", strings.TrimSpace(d.Controller.Kind.Kind+" "+gv))
 	}
 	fmt.Fprintln(w)
 	if k.Pod != "" {
@@ -58,7 +60,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 		fmt.Fprintln(w, "\nCounters:")
 	}
 	// A log without its successes cannot say the failures are consecutive.
-	fmt.Fprintf(w, "  Failures:       %s, %d in all, over %d reconciles\n", explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles)
+	fmt.Fprintf(w, "  Failures:       %s\n", explain.CountersText(k.KeyDetail.Key, d.Source))
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))

@@ -90,7 +90,7 @@ func (o *fromLogsOptions) validate(a *attachOptions) error {
 		if o.source == "-" {
 			what = "stdin"
 		}
-		return fmt.Errorf("--since applies to a TARGET's logs (--from-logs deploy/NAME --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
+		return fmt.Errorf("--since applies to a TARGET's logs (kubectl backoff get deploy/NAME --from-logs --since 2h); %s is read whole: drop --since (or cut the log before: kubectl logs --since=2h … | kubectl backoff … --from-logs -)", what)
 	case a.addr != "":
 		return fmt.Errorf("--from-logs reads a log and --addr an endpoint: give one of them")
 	case a.allNamespaces:
@@ -263,7 +263,7 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	switch {
 	case st.First.IsZero():
 		// Every record's time was unknown: no range to give.
-		fmt.Fprintf(w, "--from-logs: %s, no line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
+		fmt.Fprintf(w, "--from-logs: %s, no failure line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.

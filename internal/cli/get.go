@@ -106,6 +106,10 @@ the table leads with each key's NAMESPACE and POD.`,
   # The demo, directly
   kubectl backoff get --addr 127.0.0.1:8082 -q outage
 
+  # A controller you can't change, from its own log: a saved file (deploy/NAME --from-logs
+  # streams its pods' logs, --since 2h goes further back; --from-logs - reads a pipe)
+  kubectl backoff get --from-logs demo.log --state backoff
+
   # What the failing keys fail with, largest group first
   kubectl backoff get --addr 127.0.0.1:8082 --group-by error
 
@@ -123,7 +127,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default retrying: backing-off keys first, the longest failing on top, then queued, then failed with a terminal error)")
 	cmd.Flags().IntVar(&o.Limit, "limit", o.Limit, fmt.Sprintf("At most this many keys (stderr says how many more matched); 0 for all: past %d they are read --chunk-size at a time, and every key is held in memory (the endpoint keeps at most 100,000 a controller by default); with --group-by error, this many groups (1-%d), the largest", api.MaxLimit, api.MaxLimit))
 	cmd.Flags().IntVar(&o.ChunkSize, "chunk-size", o.ChunkSize, fmt.Sprintf("With --limit 0 or over %d: read the keys this many a request (1-%d), following the endpoint's continue token, as kubectl's --chunk-size", api.MaxLimit, api.MaxLimit))
-	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After listing, print the keys that change as they change, as kubectl's --watch (with -o json or yaml, one object per key and per change): through the endpoint's watch where it offers one, else read again every second")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After listing, print the keys that change as they change, as kubectl's --watch (with -o json or yaml, one object per key and per change): through the endpoint's watch where it offers one, else read again every second; not with --from-logs (top --from-logs follows a log)")
 	cmd.Flags().StringVar(&o.GroupBy, "group-by", o.GroupBy, "Group the keys instead of listing them: "+strings.Join(groupBys, ", ")+" (the last errors of the keys still failing, or of --state, counted on the server)")
 	return cmd, o
 }
@@ -175,6 +179,9 @@ func (o *GetOptions) Validate() error {
 	}
 	if len(o.keys) > 0 && (o.Filter != "" || len(o.States) > 0) {
 		return fmt.Errorf("give KEYs or --filter/--state, not both")
+	}
+	if err := o.fromLogs.refuseWatch("get", o.Watch, &o.attachOptions); err != nil {
+		return err
 	}
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err

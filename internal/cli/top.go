@@ -81,8 +81,10 @@ enter again opens the key's detail (esc comes back).`,
   # An endpoint reachable directly
   kubectl backoff top --addr 127.0.0.1:8082
 
-  # A controller's log file, followed as it grows (tail -F), for one without the instrument
-  kubectl backoff top --from-logs /var/log/my-operator.log
+  # A controller you can't change, from its log: a file, followed as it grows (tail -F);
+  # deploy/NAME --from-logs streams its pods' logs; kubectl logs -f … | kubectl backoff
+  # top --from-logs - follows a pipe
+  kubectl backoff top --from-logs demo.log
 
   # A snapshot, offline and read-only (kubectl backoff snapshot -f snap.json)
   kubectl backoff top --file snap.json

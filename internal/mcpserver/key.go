@@ -65,8 +65,8 @@ func keySummary(d *describe.Description, noObjects bool) string {
 	for _, f := range d.Diagnosis.Findings {
 		b.WriteString("! " + f.Message + "\n")
 	}
-	fmt.Fprintf(&b, "Failures: %s, %d in all over %d reconciles; next retry %s; delay %s (%s).\n",
-		explain.FailuresText(k.KeyDetail.Key, d.Source), k.TotalFailures, k.Reconciles, explain.NextRetryText(k.KeyDetail.Key, now),
+	fmt.Fprintf(&b, "Failures: %s; next retry %s; delay %s (%s).\n",
+		explain.CountersText(k.KeyDetail.Key, d.Source), explain.NextRetryText(k.KeyDetail.Key, now),
 		text.FormatDuration(k.Delay.Duration), orDash(k.DelaySource))
 	fmt.Fprintf(&b, "History: %d attempts (in the structured answer, oldest first).\n", len(k.History))
 	switch {

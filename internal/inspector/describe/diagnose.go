@@ -30,7 +30,11 @@ func DiagnoseControllers(ctx context.Context, s *inspector.Session, controller s
 		}
 	}
 	if controller != "" && len(out) == 0 {
-		return nil, fmt.Errorf("no controller %q; the endpoint has %s", controller, controllerNames(ov.Controllers))
+		has := "the endpoint has"
+		if ov.Source != nil && ov.Source.Kind == api.SourceLogs {
+			has = "the log has"
+		}
+		return nil, fmt.Errorf("no controller %q; %s %s", controller, has, controllerNames(ov.Controllers))
 	}
 	return out, nil
 }

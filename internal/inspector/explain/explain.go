@@ -102,8 +102,7 @@ func Explain(in Input) Diagnosis {
 		}
 	case api.StateFailed:
 		if r := GaveUp(k); r != nil {
-			d.Summary = fmt.Sprintf("Gave up after %s at %s: not retried until the next change to the object (state failed).",
-				text.Plural(r.Failures, "retry"), text.TimeOfDay(r.At))
+			d.Summary = gaveUpSummary(k, r)
 			break
 		}
 		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", text.TimeOfDay(lastErrorAt(k)))
@@ -322,7 +321,11 @@ func explainError(k api.Key) string {
 		}
 	}
 	if r := k.LastReset; r != nil && k.Failures == 0 && !r.At.Before(k.LastError.At) {
-		msg += " before the reset"
+		if r.By == api.ResetGaveUp {
+			msg += " before the controller gave up"
+		} else {
+			msg += " before the reset"
+		}
 	}
 	// A forget restarts the count, not the failure: the streak goes on.
 	if !k.FirstFailureAt.IsZero() && k.State == api.StateBackoff {

@@ -27,11 +27,17 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 	if k.NextRetryAt.IsZero() {
 		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", text.Plural(k.Failures, "failure"))
 	}
+	// A log read from the middle of a streak counts only its part: the
+	// limiter's count, and so its delay, are larger than estimated.
+	longer := ""
+	if k.Estimated && statedBefore(k) == 0 {
+		longer = "or its backoff is longer than estimated: failures before the first line read are not counted; "
+	}
 	how := successesHow(src)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), or it waits for a free worker. " + verboseRemedy(src)
+		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src)
 	}
-	return s + " The retry may have succeeded (success is not logged at the default verbosity), " +
+	return s + " The retry may have succeeded (success is not logged at the default verbosity), " + longer +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
 }
 
@@ -117,6 +123,9 @@ func FailuresText(k api.Key, src *api.ListSource) string {
 	if !unlogged(k, src) {
 		return text.Plural(k.Failures, "consecutive failure")
 	}
+	if n := statedBefore(k); n > 0 {
+		return statedCountText(k, n)
+	}
 	s := text.Plural(k.Failures, "failure") + " logged"
 	if !k.FirstFailureAt.IsZero() && k.Failures > 0 { // none since a forget: the streak's start is not theirs
 		s += " since " + text.TimeOfDay(k.FirstFailureAt)
@@ -128,8 +137,10 @@ func FailuresText(k api.Key, src *api.ListSource) string {
 // success, what its count and triggers cannot show; with how many of its
 // attempts came off their retry's time (api.TriggerSooner, TriggerLate).
 func unloggedNote(k api.Key, src *api.ListSource) string {
-	if !unlogged(k, src) || k.Failures < 2 {
-		return "" // one failure is no streak: nothing is said of one
+	if !unlogged(k, src) || k.Failures < 2 || statedBefore(k) > 0 {
+		// One failure is no streak: nothing is said of one; a count the
+		// log states is the limiter's, consecutive.
+		return ""
 	}
 	if s := newStreakNote(k); s != "" {
 		return s + " " + verboseRemedy(src)

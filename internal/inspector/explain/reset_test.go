@@ -81,7 +81,7 @@ func TestExplainResets(t *testing.T) {
 		in:   explain.Input{Controller: pqController, Key: gaveUp},
 		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Gave up after 5 retries at 09:58:00: not retried until the next change to the object (state failed).",
-			Details: []string{`Last error (unknown): "boom", the same on the last 5 attempts before the reset.`}},
+			Details: []string{`Last error (unknown): "boom", the same on the last 5 attempts before the controller gave up.`}},
 	}, {
 		name: "a terminal error after an earlier give-up is a terminal error",
 		in:   explain.Input{Controller: pqController, Key: terminalAfterGiveUp},

@@ -42,8 +42,9 @@
 // max-ed with a token bucket (DefaultBucket, 10 qps, burst 100) replayed
 // over the controller's failure lines when the controller runs one (a
 // client-go work queue, or retries that come at the bucket's pace, as the
-// classic queue's do in an outage), and never shorter than the spacing of
-// the key's own failures. The class of an error is read from its words
+// classic queue's do in an outage), never shorter than the spacing of
+// the key's own failures less a second of lateness, and never over twice a
+// steady one (estimate.go says why). The class of an error is read from its words
 // (Classify). A line whose time could not be read counts, but moves no
 // time: the key's times it would set stay absent. Success is not logged at the
 // default verbosity, so a key that goes quiet after an error past its
@@ -101,7 +102,9 @@
 // 2000 or over a day past the reading clock is unknown too, and counted
 // (LogRead.Implausible); klog's year-less headers take the year of the
 // log's dated lines, else the clock's, counted as assumed
-// (LogRead.YearAssumed); the log's end is its latest plausible time; and a
+// (LogRead.YearAssumed); the log's end is its latest plausible time, of
+// any line, not only of a record (logend.go: the lines the prefilter
+// skips are timed at each chunk's end, a stream's at each read); and a
 // line older than its key's newest takes its place in the key's history in
 // time order.
 package logs

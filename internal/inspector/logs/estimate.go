@@ -84,24 +84,35 @@ func steady(prev, cur time.Duration) bool {
 
 // delay is the expected delay and the limiter component that chose it:
 // the max of the assumed limiter's, as client-go's MaxOfRateLimiter takes
-// it, unless the key's own failures show a spacing half as long again (and
-// over a second longer: spacingSlack): then
-// a limiter the log does not name is deciding, and the spacing is the
-// estimate (within half of it, the assumed limiter's is the finer one);
-// nor over twice a steady spacing: the estimate is never shorter than the
-// key's own spacing and never wildly longer than a steady one.
+// it, and the key's own spacing, when that is over spacingSlack longer;
+// but never over twice a steady spacing.
+//
+// Why the spacing bounds it from below: a retry runs its delay after the
+// failure, plus a wait for a free worker, its reconcile and the logger
+// (spacingSlack at most, assumed); so a spacing longer than the assumed
+// limiter's delay by more than that was chosen by a longer delay, of a
+// limiter the log does not name. client-go's per-item limiters never
+// shorten a key's delay within its streak (ItemExponentialFailureRateLimiter
+// doubles it, ItemFastSlowRateLimiter steps from fast to slow,
+// MaxOfRateLimiter takes the max of them: workqueue/default_rate_limiters.go),
+// so the next delay is at least as long: the estimate is never shorter
+// than the key's own spacing less spacingSlack. Within spacingSlack, the
+// assumed limiter's is the finer one (the spacing is its delay, late).
+//
+// Why a steady spacing bounds it from above: a key failing on a steady
+// period is past its limiter's cap, or requeued on a timer; the assumed
+// limiter's doubling, not seen in the log, would put its next retry far
+// past when it comes (kube-controller-manager's namespace controller, its
+// cap 1m, failing every 60s: 60s, not 5m27s).
 func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	d, src := x.exp, api.SourceItemExponential
 	if withBucket && x.bucket > d {
 		d, src = x.bucket, api.SourceBucket
 	}
-	if 2*x.spacing > 3*d && x.spacing > d+spacingSlack {
+	if x.spacing > d+spacingSlack {
 		d, src = x.spacing, api.SourceSpacing
 	}
 	if x.steady && d > 2*x.spacing {
-		// A key failing on a steady period is past its limiter's cap, or
-		// requeued on a timer: the assumed limiter's doubling, not seen in
-		// the log, would put its next retry far past when it comes.
 		d, src = x.spacing, api.SourceSpacing
 	}
 	return d, src

@@ -127,6 +127,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	last = after
 	help := (<-chan *chunk)(work)
 	in := newInterner()
+	first := true
 	for c := range order {
 	wait:
 		for {
@@ -165,6 +166,8 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			}
 			s.apply(c.line(i), r, lr.out, now, ref, fromLog, lr.hint)
 		}
+		s.noteEnds(c, first, now) // the log's end: logend.go
+		first = false
 		select {
 		case free <- c:
 		default:

@@ -57,12 +57,15 @@ func (s *Store) read(ctx context.Context, r io.Reader, after time.Time) (lines i
 	}
 	last = after
 	in := newInterner()
+	tail := &tailKeeper{s: s, r: r} // the log's end: logend.go
 	emit := func(line []byte) {
 		if at := s.add(line, after, in); at.After(last) {
 			last = at
 		}
+		tail.keep(line)
 	}
-	lines, err = s.eachLine(ctx, r, emit)
+	lines, err = s.eachLine(ctx, tail, emit)
+	tail.resolve()
 	return lines, last, err
 }
 

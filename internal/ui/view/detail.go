@@ -351,8 +351,8 @@ func FailuresText(k *api.Key) string {
 		return n
 	}
 	why := "terminal error, not retried"
-	if r := explain.GaveUp(*k); r != nil {
-		why = "gave up after " + text.Plural(r.Failures, "retry") + ", not retried"
+	if g := explain.GaveUpText(*k); g != "" {
+		why = g + ", not retried"
 	}
 	if k.Failures == 0 {
 		return why

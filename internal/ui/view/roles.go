@@ -81,3 +81,11 @@ type Driller interface {
 type UnderReader interface {
 	ReadsUnder() bool
 }
+
+// KeyForecaster is a view with its own read of the key's controller (the
+// detail): a one-key dialog over it forecasts from that read, so the view
+// and the dialog say one number. Forecast leaves act alone (false) when
+// the view cannot say.
+type KeyForecaster interface {
+	Forecast(act *widget.Action) bool
+}

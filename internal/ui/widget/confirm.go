@@ -261,7 +261,7 @@ func (c *Confirmation) Prompt() []string {
 				// read as if a retry could help.
 				out = append(out, "Its last error is permanent: a retry will fail the same way unless the object changed.")
 			}
-			return append(out, "Its failure count goes back to 0 and it is requeued at once: reconciled as soon as a worker is free.")
+			return append(out, a.retryEffect())
 		}
 		out := []string{"Forget the backoff of " + who + "?"}
 		if a.Permanent {
@@ -281,44 +281,19 @@ func (c *Confirmation) Prompt() []string {
 	if a.Requeue {
 		// One line each, wrapped at the dialog's width: two halves of a
 		// sentence wrapped apart broke it twice at 60 columns.
-		return []string{
+		out := []string{
 			fmt.Sprintf("Retry %s %s now?", n, a.What),
 			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", text.FormatDuration(BulkSpread)),
 		}
-	}
-	next := "a next failure waits only the base delay."
-	switch {
-	case a.bucket() && len(a.Buckets) < len(a.ActedOn()):
-		// Keys of controllers with and without a bucket: each its own.
-		bs := "whose token bucket still applies"
-		if len(a.Buckets) > 1 {
-			bs = "whose token buckets still apply"
+		if a.bucket() {
+			// As the forget says: a retry during an outage fails again,
+			// and the bucket, not reset, chooses that delay.
+			out = append(out, "A retry does not reset a token bucket: "+a.bulkNext())
 		}
-		next = "a next failure waits only the base delay, except in " + strings.Join(a.Buckets, ", ") + ", " + bs + "."
-	case a.bucket() && a.NextWait != "":
-		next = "a next failure waits " + a.NextWait + "."
-	case a.bucket():
-		next = "the token bucket still applies to a next failure."
+		return out
 	}
 	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.What),
-		"Their per-item failure counts go back to 0 and pending retries keep their times; " + next}
-}
-
-// forgetEffect says what a forget of one key changes for its next failure.
-// The per-item count restarts at 0; a token bucket is not reset, so when
-// the bucket chose the delay a forget does not shorten the next one.
-func (a Action) forgetEffect() string {
-	switch {
-	case a.DelaySource == api.SourceBucket && a.NextWait != "":
-		return "Its per-item failure count goes back to 0, but its delay came from the token bucket, which a forget does not reset; its next failure waits " + a.NextWait + "."
-	case a.DelaySource == api.SourceBucket:
-		return "Its per-item failure count goes back to 0, but its delay came from the controller's token bucket, which still applies to its next failure."
-	case a.bucket() && a.NextWait != "":
-		return "Its per-item failure count goes back to 0; its next failure waits " + a.NextWait + "."
-	case a.bucket():
-		return "Its per-item failure count goes back to 0, so its next failure waits at least the base delay again (the token bucket still applies)."
-	}
-	return "Its failure count goes back to 0, so its next failure waits the base delay again."
+		"Their per-item failure counts go back to 0 and pending retries keep their times; " + a.bulkNext()}
 }
 
 // View renders the dialog box.

@@ -1,0 +1,160 @@
+package logs
+
+import (
+	"bytes"
+	"io"
+	"time"
+)
+
+// A log ends at its last line, not at its last record. The prefilter
+// (prefilter.go) never decodes a line that holds no dialect's marker, so
+// the info lines after a key's last failure ("format subnet ovn-default",
+// "Reconciling", a controller's own chatter) would leave the log's clock
+// at that failure: a key whose retry was due long before the end of the
+// file would read backoff, its countdown small. So a few lines are decoded
+// for their time alone, where it costs nothing beside the read: a saved
+// log's first and last timed lines of each chunk (parallel.go hands them
+// over as it applies the chunk), and a line-by-line read's last lines
+// each time it asks its reader for more (a stream: the lines seen so far);
+// and the first timed line of a read, as a log newest first ends there.
+// The times move the log's end (Stats.Last, the present of a saved log)
+// forward, never back, and make no record.
+
+// endScan bounds how many lines are tried, from a chunk's end or the last
+// lines kept, for one with a time: a stack trace or a console line with
+// no time is passed over, a long run of them gives up (the records' times
+// remain).
+const endScan = 64
+
+// noteEnds moves the log's end to the last timed line of c, and for the
+// read's first chunk to its first timed line too (a log newest first),
+// once c's records are applied (the applier's goroutine, in the log's
+// order).
+func (s *Store) noteEnds(c *chunk, first bool, now time.Time) {
+	n := len(c.ends)
+	ref, fromLog := s.yearRef(now)
+	pr := parseRef{at: ref, fromLog: fromLog}
+	last := n
+	for i := n - 1; i >= max(0, n-endScan); i-- {
+		if at := lineAt(c.line(i), pr); !at.IsZero() {
+			s.noteEnd(at, now)
+			last = i
+			break
+		}
+	}
+	for i := 0; first && i < min(last, endScan); i++ {
+		if at := lineAt(c.line(i), pr); !at.IsZero() {
+			s.noteEnd(at, now)
+			break
+		}
+	}
+}
+
+// noteEnd moves the log's end to at when it is later and plausible: the
+// log's clock, as a record's time does (applyLocked).
+func (s *Store) noteEnd(at, now time.Time) {
+	if at.IsZero() || !plausible(at, now) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if at.After(s.last) {
+		s.last = at
+		if s.opts.DatedAfter > 0 {
+			s.lastLag = now.Sub(at)
+		}
+	}
+}
+
+// tailKeeper keeps copies of the last lines a line-by-line read applied
+// (a ring of endScan), and decodes their time when its reader is about
+// to read more (or the read ends): once per buffer of the log, not once
+// a line. Only the reading goroutine uses it.
+type tailKeeper struct {
+	s     *Store
+	r     io.Reader
+	lines [endScan][]byte
+	next  int // where the next line goes
+	kept  int // lines kept since the last resolve
+	// head are the read's first lines, until the first resolve.
+	head     [][]byte
+	headDone bool
+}
+
+// keep copies line into the ring, and the read's first lines until
+// resolved.
+func (t *tailKeeper) keep(line []byte) {
+	if !t.headDone && len(t.head) < endScan {
+		t.head = append(t.head, append([]byte(nil), line...))
+	}
+	t.lines[t.next] = append(t.lines[t.next][:0], line...)
+	t.next = (t.next + 1) % endScan
+	t.kept = min(t.kept+1, endScan)
+}
+
+// resolve moves the store's end to the newest kept line with a time (and
+// the first time to the read's first timed line, as a saved log's first
+// chunk's), and empties the ring. It runs once the kept lines' records
+// are applied, so that a klog header is dated by the log's year.
+func (t *tailKeeper) resolve() {
+	if t.kept == 0 {
+		return
+	}
+	now := t.s.opts.Clock.Now()
+	ref, fromLog := t.s.yearRef(now)
+	pr := parseRef{at: ref, fromLog: fromLog}
+	for i := 1; i <= t.kept; i++ {
+		if at := lineAt(t.lines[(t.next-i+endScan)%endScan], pr); !at.IsZero() {
+			t.s.noteEnd(at, now)
+			break
+		}
+	}
+	t.kept = 0
+	for _, line := range t.head {
+		if at := lineAt(line, pr); !at.IsZero() {
+			t.s.noteEnd(at, now)
+			break
+		}
+	}
+	t.head, t.headDone = nil, true
+}
+
+// Read resolves the lines kept before it may wait for more: a stream's
+// end is its lines so far.
+func (t *tailKeeper) Read(p []byte) (int, error) {
+	t.resolve()
+	return t.r.Read(p)
+}
+
+// lineAt is the time of one line, decoded as parse would (its collector's
+// timestamp, else its format's), without reading it as a record; zero
+// when it has none.
+func lineAt(line []byte, ref parseRef) time.Time {
+	line = bytes.TrimRight(line, "\r\n")
+	at, body, fm, words := split(line)
+	if !at.IsZero() {
+		return at
+	}
+	var f fields
+	switch fm {
+	case fmtJSON:
+		parseJSON(body, &f)
+	case fmtKlog:
+		parseKlog(body, ref, &f)
+	case fmtLogfmt:
+		parseLogfmt(body, &f)
+	case fmtLogrus:
+		parseLogrus(body, &f)
+	default:
+		parseConsole(body, &f)
+	}
+	if f.at.IsZero() && words > 0 {
+		f = fields{}
+		parseConsole(trimPodPrefix(line), &f)
+	}
+	if f.at.IsZero() {
+		f = fields{}
+		parsePlain(trimPodPrefix(line), &f)
+	}
+	return f.at
+}
