@@ -14,7 +14,7 @@ import (
 // reads a moment apart said "100 tokens owed" in the detail and "101"
 // in the dialog over it. It leaves act alone (false) when it is not the
 // detail's key, or the detail has not read its controller.
-func (d *Detail) Forecast(act *widget.Action) bool {
+func (d Detail) Forecast(act *widget.Action) bool {
 	c := d.input.Controller
 	if act.Bulk() || c == nil || act.Controller != d.Controller || act.Key != d.Key {
 		return false
