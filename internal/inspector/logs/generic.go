@@ -184,6 +184,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 	case f.keyFields == 1:
 		r.Namespace, r.Name = splitRef(f.keyField)
+	case f.namespaceIsKey(head):
+		r.Name = f.namespace
 	default:
 		if lacks != "" {
 			return miss(lacks)

@@ -113,6 +113,9 @@ func parsePlain(line []byte, f *fields) bool {
 			return false
 		}
 		rest = rest[:i]
+	} else if i := spacedFields(rest); i >= 0 {
+		eachField(rest, i, f)
+		rest = rest[:i]
 	}
 	rest = bytes.TrimSpace(rest)
 	if line := bytes.TrimSpace(line); line[0] == '"' && rest[len(rest)-1] == '"' && bytes.Count(rest, []byte(`"`))%2 == 1 {

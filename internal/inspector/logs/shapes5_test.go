@@ -1,0 +1,49 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLineShapesOfBatch5 pins the shapes learnt from the training batch 5
+// (testdata/batch5, verbatim lines; README there for their sources), and
+// their near misses that must not be read:
+//   - zap console whose tab before the JSON fields became spaces (a
+//     paste): the fields are read, the message ends before them; a brace
+//     in a message that is not whole JSON members leaves it as it is;
+//   - a namespace field that is the failing object's own key: the message
+//     names the kind namespace where it says what failed (apisix's
+//     namespace controller), never a namespace field beside another kind.
+func TestLineShapesOfBatch5(t *testing.T) {
+	apisix := strings.Split(readTestdata(t, "testdata/batch5/501-apisix-ingress-zapconsole-warn-will-retry-key-in-namespace-field.log"), "\n")
+	for _, tt := range []struct {
+		name, line                 string
+		controller, key, errPrefix string // key "": not read
+	}{
+		{"zap console, spaces for its tab, key in the namespace field", apisix[1], "ingress/namespace", "kube-public", "context canceled"},
+		{"zap console, spaces for its tab, key in the message", `2022-06-28T16:16:52+08:00       warn    ingress/route.go:121        sync route failed, will retry  {"route": "ns/r1", "error": "context canceled"}`,
+			"ingress/route", "ns/r1", "context canceled"},
+		// Another kind's failure: the namespace field is where the object
+		// lives, not the object.
+		{"a namespace field beside another kind", `2022-06-28T16:16:52+08:00       warn    ingress/secret.go:121        sync secret failed, will retry  {"namespace": "kube-public", "error": "context canceled"}`,
+			"", "", ""},
+		{"a brace in the message, not JSON fields", `2022-06-28T16:16:52+08:00       warn    x/y.go:1        sync namespace failed, will retry  {not json}`, "", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ok := Parse([]byte(tt.line), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			if tt.key == "" {
+				if ok && r.What == ErrorLine && !r.Candidate {
+					t.Fatalf("read as %s %s, want not read", r.Controller, r.Key())
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("not read: %q", tt.line)
+			}
+			if r.Controller != tt.controller || r.Key() != tt.key || !strings.HasPrefix(r.Error, tt.errPrefix) || r.What != ErrorLine || r.Candidate {
+				t.Errorf("read as %s %s %q (candidate %v), want %s %s %q…", r.Controller, r.Key(), r.Error, r.Candidate, tt.controller, tt.key, tt.errPrefix)
+			}
+		})
+	}
+}
