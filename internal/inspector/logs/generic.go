@@ -177,6 +177,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 		if r.Error == "" {
 			r.Error = errorAfter(msg, keyAt+len(key))
+			if e, ok := bracketKeyError(msg, keyAt+len(key)); ok && r.Error == msg {
+				r.Error = e
+			}
 			// "ns/x, sync failed ERR": the error follows the phrase.
 			if fail != nil && fail[0] > keyAt && strings.HasSuffix(strings.ToLower(msg[:fail[1]]), "failed") && strings.HasPrefix(msg[fail[1]:], " ") && !strings.HasPrefix(msg[fail[1]:], " with") {
 				r.Error = msg[fail[1]+1:]

@@ -14,9 +14,14 @@ import (
 //     in a message that is not whole JSON members leaves it as it is;
 //   - a namespace field that is the failing object's own key: the message
 //     names the kind namespace where it says what failed (apisix's
-//     namespace controller), never a namespace field beside another kind.
+//     namespace controller), never a namespace field beside another kind;
+//   - Python's logging as kopf writes it: [time] logger [LEVEL   ]
+//     [namespace/name] message, "None/x" a cluster-scoped x, the error
+//     what follows the bracketed key; a debug line, and a word that merely
+//     opens with "None", are no failure and no key.
 func TestLineShapesOfBatch5(t *testing.T) {
 	apisix := strings.Split(readTestdata(t, "testdata/batch5/501-apisix-ingress-zapconsole-warn-will-retry-key-in-namespace-field.log"), "\n")
+	kopf := strings.Split(readTestdata(t, "testdata/batch5/504-clustersecret-kopf-error-tag-handler-failed-will-retry-cluster-scoped.log"), "\n")
 	for _, tt := range []struct {
 		name, line                 string
 		controller, key, errPrefix string // key "": not read
@@ -28,6 +33,11 @@ func TestLineShapesOfBatch5(t *testing.T) {
 		// lives, not the object.
 		{"a namespace field beside another kind", `2022-06-28T16:16:52+08:00       warn    ingress/secret.go:121        sync secret failed, will retry  {"namespace": "kube-public", "error": "context canceled"}`,
 			"", "", ""},
+		{"kopf, a cluster-scoped object", kopf[2], "kopf.objects", "clustersecret3", "Handler 'namespace_watcher' failed with an exception. Will retry."},
+		{"kopf, a namespaced object", `[2020-09-04 08:16:44,581] kopf.objects         [ERROR   ] [ns1/app] Handler 'create_fn' failed with an exception. Will retry.`,
+			"kopf.objects", "ns1/app", "Handler 'create_fn' failed with an exception. Will retry."},
+		{"kopf, a debug line", kopf[0], "", "", ""},
+		{"a word opening with None is not Python's None", `[2020-09-04 08:16:44,581] op         [ERROR   ] Nonexistent/x failed to sync, will retry`, "", "", ""},
 		{"a brace in the message, not JSON fields", `2022-06-28T16:16:52+08:00       warn    x/y.go:1        sync namespace failed, will retry  {not json}`, "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
