@@ -155,6 +155,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if lead || dropLead || requeueLead {
 		start = opens
 	}
+	budgeted := false // a "retry: N/M" count (kindname.go)
 	r := Record{What: ErrorLine, At: f.at, Dialect: genericName, ClientGoQueue: true, GaveUp: drop != nil, Error: errField}
 	head := msg[start:]
 	if i := strings.Index(head, ": "); i >= 0 {
@@ -177,6 +178,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 		if r.Error == "" {
 			r.Error = errorAfter(msg, keyAt+len(key))
+			if e, ok := bracketKeyError(msg, keyAt+len(key)); ok && r.Error == msg {
+				r.Error = e
+			}
 			// "ns/x, sync failed ERR": the error follows the phrase.
 			if fail != nil && fail[0] > keyAt && strings.HasSuffix(strings.ToLower(msg[:fail[1]]), "failed") && strings.HasPrefix(msg[fail[1]:], " ") && !strings.HasPrefix(msg[fail[1]:], " with") {
 				r.Error = msg[fail[1]+1:]
@@ -184,6 +188,14 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 	case f.keyFields == 1:
 		r.Namespace, r.Name = splitRef(f.keyField)
+	case f.namespaceIsKey(head):
+		r.Name = f.namespace
+	case fail != nil && kindNameOK(msg, fail[1]):
+		name, at, _ := kindNameKey(msg, fail[1])
+		keyAt, r.Name = at, name
+		if r.Error == "" {
+			r.Error = errorAfter(msg, at+len(name))
+		}
 	default:
 		if lacks != "" {
 			return miss(lacks)
@@ -201,6 +213,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Retries = n
 	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
 		r.Retries = n + 1
+	} else if n, end, ok := budgetedRetry(msg, start, start+len(head)); ok && drop == nil {
+		r.Retries, budgeted = n, true
+		if f.err == "" && keyAt >= 0 && end > keyAt {
+			r.Error = errorAfter(msg, end)
+		}
 	}
 	if m := retryIn.FindStringSubmatchIndex(msg); m != nil && drop == nil {
 		if d, err := time.ParseDuration(msg[m[2]:m[3]]); err == nil && d > 0 {
@@ -237,10 +254,13 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Message += " (opens the message, before the key and its error)"
 	}
 	r.Bare = !said && !dropLead && !requeueLead
-	if lacks != "" && !quiet && r.Retries > 0 {
+	if lacks != "" && (!quiet || budgeted && idiom) && r.Retries > 0 {
 		// At error level, the count the queue keeps for the key: its
 		// NumRequeues, which only a failed attempt has.
 		lacks, r.Evidence = "", fmt.Sprintf("a stated count (%d failures with this one), at error or warning level or with an error field", r.Retries)
+		if quiet {
+			r.Evidence = fmt.Sprintf(`a stated count with its budget (%d failures with this one) beside "Error syncing": the maxRetries branch that requeues`, r.Retries)
+		}
 	}
 	if lacks != "" {
 		// Perhaps an inner cause too: counted once with its handler's line

@@ -71,6 +71,9 @@ func messageKey(head string) (key string, at int, ok bool) {
 			w = w[lt:]
 		}
 		t := strings.TrimRight(strings.TrimLeft(w, `"'<([{`), `"'>)]},;.:`)
+		if strings.HasPrefix(t, pythonNone) {
+			t = t[len(pythonNone)-1:] // "None/x": the cluster-scoped x, "/x" (bracketed.go)
+		}
 		if q := strings.TrimRight(w, ",;.:"); len(q) > 2 && (q[0] == '\'' || q[0] == '"') && q[len(q)-1] == q[0] && !strings.Contains(t, "/") && clusterName.MatchString(t) {
 			if quotes == 0 || quoted != t {
 				quotes++

@@ -24,6 +24,12 @@ func parsePlain(line []byte, f *fields) bool {
 	stdlog := n > 0
 	if stdlog {
 		f.at, rest, seen = t, bytes.TrimLeft(rest[n:], " "), true
+	} else if bt, bn := bracketTime(rest); bn > 0 {
+		// Python's logging: [time] logger [LEVEL   ] (bracketed.go).
+		f.at, rest, seen = bt, rest[bn:], true
+		if lg, ln := loggerBeforeTag(rest); ln > 0 {
+			f.logger, rest = string(lg), rest[ln:]
+		}
 	} else if w := firstWord(rest); looksLikeTime(w) {
 		rest, seen = bytes.TrimLeft(rest[len(w):], " \t"), true
 		// "2017-09-26 19:50:06.716": a date, then its time.
@@ -40,7 +46,7 @@ func parsePlain(line []byte, f *fields) bool {
 		if e < 0 {
 			break
 		}
-		tag := rest[1:e]
+		tag := bytes.TrimSpace(rest[1:e]) // padded to its column: "[ERROR   ]"
 		if isLevel(tag) || severeLevel(bytes.ToLower(tag)) || digits(tag) || isLevel(bytes.ToUpper(tag)) {
 			f.severe = f.severe || severeLevel(bytes.ToLower(tag))
 			levelSeen = levelSeen || !digits(tag)
@@ -112,6 +118,9 @@ func parsePlain(line []byte, f *fields) bool {
 		if !eachField(rest, i+1, f) {
 			return false
 		}
+		rest = rest[:i]
+	} else if i := spacedFields(rest); i >= 0 {
+		eachField(rest, i, f)
 		rest = rest[:i]
 	}
 	rest = bytes.TrimSpace(rest)
