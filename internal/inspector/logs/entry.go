@@ -262,7 +262,9 @@ func (e *entry) start(r Record) {
 
 // recordError keeps the error as the key's last. The attempt shares the
 // last error's string when it is the same, so a long streak of one error
-// holds one copy of it.
+// holds one copy of it, and its words are classified once (textClass).
+// The last error's record is overwritten in place: view copies it, so no
+// answer given shares it.
 func (e *entry) recordError(r Record, a *api.Attempt) {
 	msg := truncateError(r.Error)
 	if e.lastErr != nil && e.lastErr.Message == msg {
@@ -270,9 +272,21 @@ func (e *entry) recordError(r Record, a *api.Attempt) {
 		e.sameErr++
 	} else {
 		e.sameErr = 1
+		e.textClass = ""
 	}
-	a.Error, a.Class = msg, Classify(msg, r.Terminal)
-	e.lastErr = &api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
+	if r.Terminal {
+		a.Class = Classify(msg, true)
+	} else {
+		if e.textClass == "" {
+			e.textClass = Classify(msg, false)
+		}
+		a.Class = e.textClass
+	}
+	a.Error = msg
+	if e.lastErr == nil {
+		e.lastErr = new(api.ErrorRecord)
+	}
+	*e.lastErr = api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
 }
 
 func (e *entry) addAttempt(a api.Attempt) {

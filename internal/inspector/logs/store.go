@@ -175,6 +175,9 @@ type entry struct {
 	// delayWords are the words of the last failure's line that stated its
 	// delay (Record.RetryWords), while that delay stands.
 	delayWords string
+	// textClass is the class of lastErr's words (Classify, not terminal),
+	// empty until a failure that is not terminal needs it.
+	textClass string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
