@@ -116,6 +116,10 @@ type Store struct {
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
 	lastKey lastKey // keyOf's
+	// batchNow is the clock read once for a batch of held records
+	// (flushHeld), zero otherwise: each was judged plausible when read, at
+	// an earlier time, so a record's plausibility is the same.
+	batchNow time.Time
 }
 
 type keyID struct{ controller, key string }
@@ -220,6 +224,11 @@ func (s *Store) Add(r Record) { s.add1(r, 0) }
 func (s *Store) add1(r Record, line int) Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.add1Locked(r, line)
+}
+
+// add1Locked is add1, its lock held: flushHeld applies a batch under one.
+func (s *Store) add1Locked(r Record, line int) Record {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
@@ -241,7 +250,11 @@ func (s *Store) applyLocked(r Record) {
 		s.applied(r)
 	}
 	s.records++
-	if !plausible(r.At, s.opts.Clock.Now()) {
+	now := s.batchNow
+	if now.IsZero() {
+		now = s.opts.Clock.Now()
+	}
+	if !plausible(r.At, now) {
 		r.At = time.Time{} // see times.go: Store.Read counts these
 	}
 	known := !r.At.IsZero()
