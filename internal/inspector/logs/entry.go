@@ -79,7 +79,7 @@ func (e *entry) endInferred(at time.Time) {
 // A line that states its next retry (Flux's "next try in 1m0s") sets it
 // exactly. A line whose time is unknown counts, but says nothing of when:
 // the key's times stay as they were, its retry time unknown.
-func (e *entry) failed(r Record, x estimate, withBucket bool) {
+func (e *entry) failed(r Record, x estimate, withBucket bool, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	pending := e.pending(r.At)
 	e.reconciled(r, &a)
@@ -93,7 +93,7 @@ func (e *entry) failed(r Record, x estimate, withBucket bool) {
 	e.state = api.StateBackoff
 	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
@@ -172,12 +172,12 @@ func (e *entry) endStreak(st api.State) {
 
 // terminal applies a terminal error: no requeue, and no Forget either, so
 // the failure count stays as it was.
-func (e *entry) terminal(r Record) {
+func (e *entry) terminal(r Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeTerminal, Error: r.Error}
 	e.reconciled(r, &a)
 	e.totalFailures++
 	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
@@ -186,7 +186,7 @@ func (e *entry) terminal(r Record) {
 // failure counts, then the count goes back to 0 by a give-up reset, and the
 // key is failed until the next change to its object, as the instrument
 // records a Forget that finds a failure streak.
-func (e *entry) gaveUp(r Record) {
+func (e *entry) gaveUp(r Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	e.reconciled(r, &a)
 	e.failures++
@@ -198,7 +198,7 @@ func (e *entry) gaveUp(r Record) {
 	e.failures, e.countReset = 0, true
 	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
 	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
@@ -262,27 +262,18 @@ func (e *entry) start(r Record) {
 
 // recordError keeps the error as the key's last. The attempt shares the
 // last error's string when it is the same, so a long streak of one error
-// holds one copy of it, and its words are classified once (textClass).
-// The last error's record is overwritten in place: view copies it, so no
-// answer given shares it.
-func (e *entry) recordError(r Record, a *api.Attempt) {
+// holds one copy of it; its words are classified once per distinct message
+// (classes). The last error's record is overwritten in place: view copies
+// it, so no answer given shares it.
+func (e *entry) recordError(r Record, a *api.Attempt, classes *classCache) {
 	msg := truncateError(r.Error)
 	if e.lastErr != nil && e.lastErr.Message == msg {
 		msg = e.lastErr.Message
 		e.sameErr++
 	} else {
 		e.sameErr = 1
-		e.textClass = ""
 	}
-	if r.Terminal {
-		a.Class = Classify(msg, true)
-	} else {
-		if e.textClass == "" {
-			e.textClass = Classify(msg, false)
-		}
-		a.Class = e.textClass
-	}
-	a.Error = msg
+	a.Error, a.Class = msg, classes.of(msg, r.Terminal)
 	if e.lastErr == nil {
 		e.lastErr = new(api.ErrorRecord)
 	}

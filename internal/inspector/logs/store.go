@@ -82,6 +82,7 @@ type Store struct {
 	// runs (its reconcile's start, then its end), and its strings are the
 	// interner's, so comparing is cheaper than hashing both.
 	lastEntry *entry
+	classes   classCache // the classes of the errors applied
 }
 
 type keyID struct{ controller, key string }
@@ -145,9 +146,6 @@ type entry struct {
 	// delayWords are the words of the last failure's line that stated its
 	// delay (Record.RetryWords), while that delay stands.
 	delayWords string
-	// textClass is the class of lastErr's words (Classify, not terminal),
-	// empty until a failure that is not terminal needs it.
-	textClass string
 
 	// What the last failure said of the next retry: the limiters' delays
 	// and the spacing (est), whether the line stated it, and its time.
@@ -293,9 +291,9 @@ func (s *Store) applyLocked(r Record) {
 		e.logLine, e.logEvidence = r.Line, r.Evidence
 		switch {
 		case r.GaveUp:
-			e.gaveUp(r)
+			e.gaveUp(r, &s.classes)
 		case r.Terminal:
-			e.terminal(r)
+			e.terminal(r, &s.classes)
 		default:
 			switch {
 			case r.Retries > 0:
@@ -310,7 +308,7 @@ func (s *Store) applyLocked(r Record) {
 				}
 			}
 			x := s.retryLocked(c, e, r)
-			e.failed(r, x, c.limiter.bucket())
+			e.failed(r, x, c.limiter.bucket(), &s.classes)
 		}
 	case StartLine:
 		e.start(r)
