@@ -79,7 +79,7 @@ func (e *entry) endInferred(at time.Time) {
 // A line that states its next retry (Flux's "next try in 1m0s") sets it
 // exactly. A line whose time is unknown counts, but says nothing of when:
 // the key's times stay as they were, its retry time unknown.
-func (e *entry) failed(r Record, x estimate, withBucket bool, classes *classCache) {
+func (e *entry) failed(r *Record, x estimate, withBucket bool, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	pending := e.pending(r.At)
 	e.reconciled(r, &a)
@@ -109,7 +109,7 @@ func (e *entry) pending(at time.Time) time.Time {
 // backedOff sets the key's pending retry after a failure (or a Requeue:
 // true) logged by r. earlier is a retry still pending from before (see
 // pending).
-func (e *entry) backedOff(r Record, x estimate, withBucket bool, earlier time.Time) {
+func (e *entry) backedOff(r *Record, x estimate, withBucket bool, earlier time.Time) {
 	e.est, e.stated, e.failAt, e.earlier = x, r.RetryIn > 0, r.At, earlier
 	e.delayWords = ""
 	if e.stated {
@@ -172,7 +172,7 @@ func (e *entry) endStreak(st api.State) {
 
 // terminal applies a terminal error: no requeue, and no Forget either, so
 // the failure count stays as it was.
-func (e *entry) terminal(r Record, classes *classCache) {
+func (e *entry) terminal(r *Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeTerminal, Error: r.Error}
 	e.reconciled(r, &a)
 	e.totalFailures++
@@ -186,7 +186,7 @@ func (e *entry) terminal(r Record, classes *classCache) {
 // failure counts, then the count goes back to 0 by a give-up reset, and the
 // key is failed until the next change to its object, as the instrument
 // records a Forget that finds a failure streak.
-func (e *entry) gaveUp(r Record, classes *classCache) {
+func (e *entry) gaveUp(r *Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	e.reconciled(r, &a)
 	e.failures++
@@ -203,7 +203,7 @@ func (e *entry) gaveUp(r Record, classes *classCache) {
 }
 
 // settle applies a success or a RequeueAfter: both Forget the key.
-func (e *entry) settle(r Record, st api.State, outcome string, after time.Duration) {
+func (e *entry) settle(r *Record, st api.State, outcome string, after time.Duration) {
 	a := api.Attempt{At: r.At, Outcome: outcome, Delay: metav1.Duration{Duration: after}}
 	e.reconciled(r, &a)
 	e.endStreak(st)
@@ -218,7 +218,7 @@ func (e *entry) settle(r Record, st api.State, outcome string, after time.Durati
 }
 
 // requeue applies Requeue: true: a rate-limited requeue without an error.
-func (e *entry) requeue(r Record, x estimate, withBucket bool) {
+func (e *entry) requeue(r *Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeRequeue}
 	pending := e.pending(r.At)
 	e.reconciled(r, &a)
@@ -232,7 +232,7 @@ func (e *entry) requeue(r Record, x estimate, withBucket bool) {
 // reconciled counts a finished reconcile and says why it ran. When its
 // "Reconciling" line was seen (V(5)), the reason was read then, and the
 // line also says how long it took.
-func (e *entry) reconciled(r Record, a *api.Attempt) {
+func (e *entry) reconciled(r *Record, a *api.Attempt) {
 	e.reconciles++
 	if !r.At.IsZero() {
 		e.lastReconcile = r.At
@@ -255,7 +255,7 @@ func (e *entry) reconciled(r Record, a *api.Attempt) {
 }
 
 // start applies "Reconciling" (V(5)).
-func (e *entry) start(r Record) {
+func (e *entry) start(r *Record) {
 	e.startTrigger, e.startPreempted = e.trigger(r.At)
 	e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
 }
@@ -265,7 +265,7 @@ func (e *entry) start(r Record) {
 // holds one copy of it; its words are classified once per distinct message
 // (classes). The last error's record is overwritten in place: view copies
 // it, so no answer given shares it.
-func (e *entry) recordError(r Record, a *api.Attempt, classes *classCache) {
+func (e *entry) recordError(r *Record, a *api.Attempt, classes *classCache) {
 	msg := truncateError(r.Error)
 	if e.lastErr != nil && e.lastErr.Message == msg {
 		msg = e.lastErr.Message

@@ -291,9 +291,9 @@ func (s *Store) applyLocked(r Record) {
 		e.logLine, e.logEvidence = r.Line, r.Evidence
 		switch {
 		case r.GaveUp:
-			e.gaveUp(r, &s.classes)
+			e.gaveUp(&r, &s.classes)
 		case r.Terminal:
-			e.terminal(r, &s.classes)
+			e.terminal(&r, &s.classes)
 		default:
 			switch {
 			case r.Retries > 0:
@@ -308,19 +308,19 @@ func (s *Store) applyLocked(r Record) {
 				}
 			}
 			x := s.retryLocked(c, e, r)
-			e.failed(r, x, c.limiter.bucket(), &s.classes)
+			e.failed(&r, x, c.limiter.bucket(), &s.classes)
 		}
 	case StartLine:
-		e.start(r)
+		e.start(&r)
 	case SuccessLine:
-		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
+		e.settle(&r, api.StateIdle, api.OutcomeSuccess, 0)
 		if known {
 			e.lastSuccess = r.At
 		}
 	case RequeueAfterLine:
-		e.settle(r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
+		e.settle(&r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
 	case RequeueLine:
-		e.requeue(r, s.retryLocked(c, e, r), c.limiter.bucket())
+		e.requeue(&r, s.retryLocked(c, e, r), c.limiter.bucket())
 	}
 }
 
