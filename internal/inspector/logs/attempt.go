@@ -97,6 +97,9 @@ func (s *Store) countLocked(r Record) {
 // statedLocked puts a count held by countLocked on r, a failure of its
 // key within attemptWindow after it.
 func (s *Store) statedLocked(r *Record) {
+	if len(s.counts) == 0 {
+		return // most logs state no count: r's key is not even built
+	}
 	c, ok := s.counts[r.Key()]
 	if !ok || r.What != ErrorLine || r.GaveUp || r.Terminal {
 		return

@@ -79,7 +79,7 @@ func (e *entry) endInferred(at time.Time) {
 // A line that states its next retry (Flux's "next try in 1m0s") sets it
 // exactly. A line whose time is unknown counts, but says nothing of when:
 // the key's times stay as they were, its retry time unknown.
-func (e *entry) failed(r Record, x estimate, withBucket bool) {
+func (e *entry) failed(r *Record, x estimate, withBucket bool, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	pending := e.pending(r.At)
 	e.reconciled(r, &a)
@@ -93,7 +93,7 @@ func (e *entry) failed(r Record, x estimate, withBucket bool) {
 	e.state = api.StateBackoff
 	e.backedOff(r, x, withBucket, pending)
 	a.Delay = metav1.Duration{Duration: e.delay}
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
@@ -109,7 +109,7 @@ func (e *entry) pending(at time.Time) time.Time {
 // backedOff sets the key's pending retry after a failure (or a Requeue:
 // true) logged by r. earlier is a retry still pending from before (see
 // pending).
-func (e *entry) backedOff(r Record, x estimate, withBucket bool, earlier time.Time) {
+func (e *entry) backedOff(r *Record, x estimate, withBucket bool, earlier time.Time) {
 	e.est, e.stated, e.failAt, e.earlier = x, r.RetryIn > 0, r.At, earlier
 	e.delayWords = ""
 	if e.stated {
@@ -172,12 +172,12 @@ func (e *entry) endStreak(st api.State) {
 
 // terminal applies a terminal error: no requeue, and no Forget either, so
 // the failure count stays as it was.
-func (e *entry) terminal(r Record) {
+func (e *entry) terminal(r *Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeTerminal, Error: r.Error}
 	e.reconciled(r, &a)
 	e.totalFailures++
 	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
@@ -186,7 +186,7 @@ func (e *entry) terminal(r Record) {
 // failure counts, then the count goes back to 0 by a give-up reset, and the
 // key is failed until the next change to its object, as the instrument
 // records a Forget that finds a failure streak.
-func (e *entry) gaveUp(r Record) {
+func (e *entry) gaveUp(r *Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	e.reconciled(r, &a)
 	e.failures++
@@ -198,12 +198,12 @@ func (e *entry) gaveUp(r Record) {
 	e.failures, e.countReset = 0, true
 	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
 	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
-	e.recordError(r, &a)
+	e.recordError(r, &a, classes)
 	e.addAttempt(a)
 }
 
 // settle applies a success or a RequeueAfter: both Forget the key.
-func (e *entry) settle(r Record, st api.State, outcome string, after time.Duration) {
+func (e *entry) settle(r *Record, st api.State, outcome string, after time.Duration) {
 	a := api.Attempt{At: r.At, Outcome: outcome, Delay: metav1.Duration{Duration: after}}
 	e.reconciled(r, &a)
 	e.endStreak(st)
@@ -218,7 +218,7 @@ func (e *entry) settle(r Record, st api.State, outcome string, after time.Durati
 }
 
 // requeue applies Requeue: true: a rate-limited requeue without an error.
-func (e *entry) requeue(r Record, x estimate, withBucket bool) {
+func (e *entry) requeue(r *Record, x estimate, withBucket bool) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeRequeue}
 	pending := e.pending(r.At)
 	e.reconciled(r, &a)
@@ -232,7 +232,7 @@ func (e *entry) requeue(r Record, x estimate, withBucket bool) {
 // reconciled counts a finished reconcile and says why it ran. When its
 // "Reconciling" line was seen (V(5)), the reason was read then, and the
 // line also says how long it took.
-func (e *entry) reconciled(r Record, a *api.Attempt) {
+func (e *entry) reconciled(r *Record, a *api.Attempt) {
 	e.reconciles++
 	if !r.At.IsZero() {
 		e.lastReconcile = r.At
@@ -255,77 +255,17 @@ func (e *entry) reconciled(r Record, a *api.Attempt) {
 }
 
 // start applies "Reconciling" (V(5)).
-func (e *entry) start(r Record) {
+func (e *entry) start(r *Record) {
 	e.startTrigger, e.startPreempted = e.trigger(r.At)
 	e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
 }
 
-// trigger is why a reconcile beginning at at ran, read from what the key
-// was waiting for: its retry, or its RequeueAfter (an event when it came
-// well before either: preempted); after a success or a terminal error only
-// an event re-adds a key. Empty for a key's first reconcile in the log.
-func (e *entry) trigger(at time.Time) (string, bool) {
-	switch e.state {
-	case api.StateBackoff, api.StateScheduled:
-		if at.IsZero() || e.nextRetry.IsZero() {
-			return "", false // no time to compare: why it ran is unknown
-		}
-		if at.Add(preemptSlack).Before(e.nextRetry) {
-			return api.TriggerEvent, true
-		}
-		if e.state == api.StateScheduled {
-			return api.TriggerRequeueAfter, false
-		}
-		return api.TriggerRetry, false
-	case api.StateQueued:
-		if e.released {
-			return api.TriggerForget, false // a forget with requeue added it
-		}
-	case api.StateIdle, api.StateFailed:
-		if e.reconciles > 0 {
-			return api.TriggerEvent, false
-		}
-	}
-	return "", false
-}
-
-// inferred words a trigger read off a log that does not show successes
-// (entry.unlogged) as what the log can show: an attempt well before its
-// retry is sooner (a watch event, or a success or forget not logged, then
-// an event), one well after it (by more than a timestamp's whole second:
-// preemptSlack, as for sooner), or after a streak's end was inferred
-// (endInferred), is late (the retry succeeded unlogged and an event came
-// later, or it waited for a worker). Neither is stated as an event: only a
-// log with V(5) lines (or the endpoint) tells them apart.
-func (e *entry) inferred(at time.Time, trigger string, preempted bool) (string, bool) {
-	switch {
-	case trigger == api.TriggerEvent && preempted:
-		return api.TriggerSooner, false
-	case e.endedUnlogged:
-		return api.TriggerLate, false
-	case trigger == api.TriggerRetry && !at.IsZero() && at.After(e.nextRetry.Add(preemptSlack)):
-		// Late for the retry pending from before (EarlierRetry), but the
-		// history's row names the delay of the last failure: judged by that
-		// row's time, which is when the retry came, it is no later than the
-		// label says (an attempt on time for the row's delay is that retry:
-		// the queue dropped the earlier wait, as the priority queue does).
-		if row := e.failAt.Add(e.delay); e.nextRetry.Before(row) && !e.failAt.IsZero() {
-			switch {
-			case at.Before(row.Add(-preemptSlack)):
-				return api.TriggerSooner, false
-			case !at.After(row.Add(preemptSlack)):
-				return api.TriggerRetry, false
-			}
-		}
-		return api.TriggerLate, false
-	}
-	return trigger, preempted
-}
-
 // recordError keeps the error as the key's last. The attempt shares the
 // last error's string when it is the same, so a long streak of one error
-// holds one copy of it.
-func (e *entry) recordError(r Record, a *api.Attempt) {
+// holds one copy of it; its words are classified once per distinct message
+// (classes). The last error's record is overwritten in place: view copies
+// it, so no answer given shares it.
+func (e *entry) recordError(r *Record, a *api.Attempt, classes *classCache) {
 	msg := truncateError(r.Error)
 	if e.lastErr != nil && e.lastErr.Message == msg {
 		msg = e.lastErr.Message
@@ -333,8 +273,11 @@ func (e *entry) recordError(r Record, a *api.Attempt) {
 	} else {
 		e.sameErr = 1
 	}
-	a.Error, a.Class = msg, Classify(msg, r.Terminal)
-	e.lastErr = &api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
+	a.Error, a.Class = msg, classes.of(msg, r.Terminal)
+	if e.lastErr == nil {
+		e.lastErr = new(api.ErrorRecord)
+	}
+	*e.lastErr = api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
 }
 
 func (e *entry) addAttempt(a api.Attempt) {

@@ -65,7 +65,7 @@ func (s *Store) refailLocked(controller string, e *entry, a api.Attempt) {
 	x.exp = c.perItem(s.opts.Limiter).Delay(1)
 	e.failures++
 	e.state = api.StateBackoff
-	e.backedOff(Record{At: a.At}, x, c.limiter.bucket(), time.Time{})
+	e.backedOff(&Record{At: a.At}, x, c.limiter.bucket(), time.Time{})
 	a.Delay = metav1.Duration{Duration: e.delay}
 	a.Trigger, a.By, a.Reason = api.TriggerForget, e.releasedBy, e.releasedWhy
 	e.released = false

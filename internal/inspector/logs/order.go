@@ -137,13 +137,25 @@ func (s *Store) flushHeld() {
 		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })
 	}
 	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
-	s.mu.Unlock()
-	for i := range held {
-		s.applyRecord(held[i].r, held[i].line, held[i].implausible)
-		held[i] = heldRecord{} // its strings are the store's now, or garbage
+	if s.opts.ExplainLines == nil {
+		// One lock and one clock read for the batch: applyRecord is add1
+		// and nothing else, and no other record comes in between.
+		s.batchNow = s.opts.Clock.Now()
+		for i := range held {
+			s.add1Locked(held[i].r, held[i].line)
+			held[i] = heldRecord{} // its strings are the store's now, or garbage
+		}
+		s.batchNow = time.Time{}
+	} else {
+		// --explain-lines' callback is called without the lock.
+		s.mu.Unlock()
+		for i := range held {
+			s.applyRecord(held[i].r, held[i].line, held[i].implausible)
+			held[i] = heldRecord{}
+		}
+		s.mu.Lock()
 	}
 	// The buffer is kept for the next records: one allocation a read.
-	s.mu.Lock()
 	s.order.held = held[:0]
 	s.mu.Unlock()
 }

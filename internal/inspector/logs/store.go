@@ -11,10 +11,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
-// DefaultMaxKeys bounds the keys a Store tracks, as the instrument's
-// DefaultMaxKeys bounds its store.
-const DefaultMaxKeys = 100_000
-
 // historySize is how many attempts a key remembers, as in the instrument.
 const historySize = api.HistorySize
 
@@ -22,44 +18,6 @@ const historySize = api.HistorySize
 // before it is unknown: the timestamps of the default encoder have whole
 // seconds, and the retry needs a free worker.
 const quietGrace = 2 * time.Second
-
-// Options configures a Store.
-type Options struct {
-	// MaxKeys bounds the tracked keys; settled keys (idle, failed, gone
-	// quiet) are evicted first, least recently logged first, then the least
-	// recently logged of the rest. Defaults to DefaultMaxKeys if unset.
-	MaxKeys int
-	// Limiter is the limiter the estimates assume. Defaults to DefaultLimiter.
-	Limiter Limiter
-	// Clock is the time "now" of a live stream. Defaults to the real clock.
-	Clock clock.PassiveClock
-	// Live says the log is being written as it is read (a follow stream, a
-	// pipe): now is the clock's time. Otherwise (a saved file) now is the
-	// time of the newest line, so a week-old log reads as it was.
-	Live bool
-	// DatedAfter, for a Live log, is how far behind the clock its newest
-	// line may be when it is read and the log still be live. A pipe may
-	// carry a saved log (cat old.log | ...) as well as a live one: a newest
-	// line already older than this when read makes the log dated, judged
-	// as of that line as a saved file is (its source's EndsAt set), until a newer line
-	// arrives within DatedAfter of the clock. Judged on arrival, not at each
-	// answer: a live log whose controller then goes quiet for hours stays
-	// live (its keys' retries passed are unknown, not pending). Zero: a
-	// Live log is always live (a TARGET's stream, whose --since says how far
-	// back it starts).
-	DatedAfter time.Duration
-	// ExplainLines, when set, is given the reading of every line Read
-	// reads that yields a record or looks like a failure (--explain-lines),
-	// in the order read, from the reading goroutine.
-	ExplainLines func(LineReading)
-	// Dialects are read from dialect files (--dialect FILE): an in-house
-	// controller's words, after the built-in dialects.
-	Dialects []Dialect
-	// Workers is how many goroutines parse a saved log (parallel.go): 1
-	// reads it line by line, as a live log always is. Defaults to
-	// GOMAXPROCS if unset.
-	Workers int
-}
 
 // Store reconstructs per-key backoff from a controller's log records. It is
 // safe for concurrent use: streams add, the endpoint reads.
@@ -116,6 +74,15 @@ type Store struct {
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
 	lastKey lastKey // keyOf's
+	// batchNow is the clock read once for a batch of held records
+	// (flushHeld), zero otherwise: each was judged plausible when read, at
+	// an earlier time, so a record's plausibility is the same.
+	batchNow time.Time
+	// lastEntry is the entry entryLocked gave last: a key's lines come in
+	// runs (its reconcile's start, then its end), and its strings are the
+	// interner's, so comparing is cheaper than hashing both.
+	lastEntry *entry
+	classes   classCache // the classes of the errors applied
 }
 
 type keyID struct{ controller, key string }
@@ -132,6 +99,10 @@ type controllerInfo struct {
 	// successesHow is the dialect's advice for the controller's lines
 	// (successesAdvice).
 	successesHow string
+	// advice is successesAdvice of the last record of the controller
+	// applied, advisedFor its dialect and advisedSampled its Sampled.
+	advice, advisedFor      string
+	advised, advisedSampled bool
 }
 
 // NewStore returns an empty store.
@@ -217,6 +188,11 @@ func (s *Store) Add(r Record) { s.add1(r, 0) }
 func (s *Store) add1(r Record, line int) Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.add1Locked(r, line)
+}
+
+// add1Locked is add1, its lock held: flushHeld applies a batch under one.
+func (s *Store) add1Locked(r Record, line int) Record {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
@@ -238,7 +214,11 @@ func (s *Store) applyLocked(r Record) {
 		s.applied(r)
 	}
 	s.records++
-	if !plausible(r.At, s.opts.Clock.Now()) {
+	now := s.batchNow
+	if now.IsZero() {
+		now = s.opts.Clock.Now()
+	}
+	if !plausible(r.At, now) {
 		r.At = time.Time{} // see times.go: Store.Read counts these
 	}
 	known := !r.At.IsZero()
@@ -267,8 +247,13 @@ func (s *Store) applyLocked(r Record) {
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind
 	}
-	if how := successesAdvice(&r, s.opts.Dialects); how != "" {
-		c.successesHow = how
+	if !c.advised || r.Dialect != c.advisedFor || r.Sampled != c.advisedSampled {
+		// The advice depends on these alone: read once per change.
+		c.advised, c.advisedFor, c.advisedSampled = true, r.Dialect, r.Sampled
+		c.advice = successesAdvice(&r, s.opts.Dialects)
+	}
+	if c.advice != "" {
+		c.successesHow = c.advice
 	}
 	if r.What == QueueLine {
 		for _, it := range r.Items {
@@ -306,9 +291,9 @@ func (s *Store) applyLocked(r Record) {
 		e.logLine, e.logEvidence = r.Line, r.Evidence
 		switch {
 		case r.GaveUp:
-			e.gaveUp(r)
+			e.gaveUp(&r, &s.classes)
 		case r.Terminal:
-			e.terminal(r)
+			e.terminal(&r, &s.classes)
 		default:
 			switch {
 			case r.Retries > 0:
@@ -323,33 +308,38 @@ func (s *Store) applyLocked(r Record) {
 				}
 			}
 			x := s.retryLocked(c, e, r)
-			e.failed(r, x, c.limiter.bucket())
+			e.failed(&r, x, c.limiter.bucket(), &s.classes)
 		}
 	case StartLine:
-		e.start(r)
+		e.start(&r)
 	case SuccessLine:
-		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
+		e.settle(&r, api.StateIdle, api.OutcomeSuccess, 0)
 		if known {
 			e.lastSuccess = r.At
 		}
 	case RequeueAfterLine:
-		e.settle(r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
+		e.settle(&r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
 	case RequeueLine:
-		e.requeue(r, s.retryLocked(c, e, r), c.limiter.bucket())
+		e.requeue(&r, s.retryLocked(c, e, r), c.limiter.bucket())
 	}
 }
 
 // entryLocked returns the key's entry, making room for a new one, and the
 // time of its newest record before this one.
 func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.Time) {
-	id := keyID{controller, key}
-	e := s.keys[id]
-	if e == nil {
-		if len(s.keys) >= s.opts.MaxKeys {
-			s.evictLocked(at)
+	e := s.lastEntry
+	if e == nil || e.key != key || e.controller != controller {
+		id := keyID{controller, key}
+		e = s.keys[id]
+		if e == nil {
+			if len(s.keys) >= s.opts.MaxKeys {
+				s.lastEntry = nil // it may be evicted
+				s.evictLocked(at)
+			}
+			e = &entry{controller: controller, key: key, state: api.StateIdle}
+			s.keys[id] = e
 		}
-		e = &entry{controller: controller, key: key, state: api.StateIdle}
-		s.keys[id] = e
+		s.lastEntry = e
 	}
 	newest := e.lastSeen
 	if at.After(e.lastSeen) {
