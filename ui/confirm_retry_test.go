@@ -1,9 +1,6 @@
 package ui
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The retry dialog warns of the token bucket as the forget dialog does: a
 // retry resets the per-item count, not the bucket, so a retry during an
@@ -11,36 +8,11 @@ import (
 // outage controller's nearly empty bucket, 10s once it owes tokens), not
 // the base delay.
 func TestRetryWordsPerLimiter(t *testing.T) {
-	for _, tt := range []struct {
-		name      string
-		keys      []string // presses from the top view
-		want, not string
-		wantKey   string
-	}{
+	checkDialogWords(t, []dialogWordsCase{
 		{"per-item exponential only", []string{"j", "j", "j", "r"}, "Its failure count goes back to 0 and it is requeued at once", "bucket", "demo/naive-00001"},
 		{"exponential chose, bucket in the limiter", []string{"j", "r"}, "if it fails again, it waits about 60ms: the token bucket decides, not the failure count", "base delay", "demo/outage-00003"},
 		{"the bucket chose the delay", []string{"j", "j", "r"}, "its delay came from the token bucket, which a retry does not reset: if it fails again, it waits about 60ms", "", "demo/outage-00042"},
 		{"bulk on a bucketed controller", []string{"tab", "tab", "R"}, "A retry does not reset a token bucket: a next failure waits about 60ms: the token bucket decides", "", ""},
 		{"bulk on a per-item controller", []string{"tab", "R"}, "requeued spread evenly", "bucket", ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			m := loaded(t, 120, 30)
-			for _, k := range tt.keys {
-				m = send(t, m, press(k))
-			}
-			if m.dialog() == nil {
-				t.Fatalf("no dialog after %v", tt.keys)
-			}
-			if tt.wantKey != "" && m.dialog().Act.Key != tt.wantKey {
-				t.Fatalf("dialog on %s, want %s", m.dialog().Act.Key, tt.wantKey)
-			}
-			s := strings.Join(m.dialog().Prompt(), " ")
-			if !strings.Contains(s, tt.want) {
-				t.Errorf("the dialog does not say %q: %q", tt.want, s)
-			}
-			if tt.not != "" && strings.Contains(s, tt.not) {
-				t.Errorf("the dialog says %q: %q", tt.not, s)
-			}
-		})
-	}
+	})
 }

@@ -77,12 +77,7 @@ func TestConfirmReasonDropped(t *testing.T) {
 // exponential limiter; the token bucket still applying when the limiter has
 // one, and above all when the bucket chose the delay now.
 func TestForgetWordsPerLimiter(t *testing.T) {
-	for _, tt := range []struct {
-		name      string
-		keys      []string // presses from the top view
-		want, not string
-		wantKey   string
-	}{
+	checkDialogWords(t, []dialogWordsCase{
 		{"per-item exponential only", []string{"j", "j", "j", "f"}, "so its next failure waits the base delay again", "bucket", "demo/naive-00001"},
 		// The outage's bucket holds 0.4 tokens: a failure borrows 0.6 of
 		// one, repaid in 0.6/10 s = 60ms, more than the 5ms base (issue #23:
@@ -91,27 +86,7 @@ func TestForgetWordsPerLimiter(t *testing.T) {
 		{"the bucket chose the delay", []string{"j", "j", "f"}, "its delay came from the token bucket, which a forget does not reset; its next failure waits about 60ms", "waits the base delay again", "demo/outage-00042"},
 		{"bulk on a bucketed controller", []string{"tab", "tab", "F"}, "a next failure waits about 60ms: the token bucket decides", "waits only the base delay", ""},
 		{"bulk on a per-item controller", []string{"tab", "F"}, "a next failure waits only the base delay", "bucket", ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			m := loaded(t, 120, 30)
-			for _, k := range tt.keys {
-				m = send(t, m, press(k))
-			}
-			if m.dialog() == nil {
-				t.Fatalf("no dialog after %v", tt.keys)
-			}
-			if tt.wantKey != "" && m.dialog().Act.Key != tt.wantKey {
-				t.Fatalf("dialog on %s, want %s", m.dialog().Act.Key, tt.wantKey)
-			}
-			s := strings.Join(m.dialog().Prompt(), " ")
-			if !strings.Contains(s, tt.want) {
-				t.Errorf("the dialog does not say %q: %q", tt.want, s)
-			}
-			if tt.not != "" && strings.Contains(s, tt.not) {
-				t.Errorf("the dialog says %q: %q", tt.not, s)
-			}
-		})
-	}
+	})
 }
 
 // The dialog follows the key while it is open: a refresh under it changes
@@ -171,5 +146,40 @@ func TestForgetSaysWhatIsPending(t *testing.T) {
 		if tt.state != api.StateBackoff && strings.Contains(strings.Join(c.Prompt(), "\n"), "A pending retry") {
 			t.Errorf("%s: the dialog claims a pending retry", tt.state)
 		}
+	}
+}
+
+// dialogWordsCase is one row of the forget and retry dialogs' wording tests.
+type dialogWordsCase struct {
+	name      string
+	keys      []string // presses from the top view
+	want, not string
+	wantKey   string
+}
+
+// checkDialogWords presses each case's keys from the top view and checks the
+// dialog they open is on wantKey (when set), says want and does not say not.
+func checkDialogWords(t *testing.T, cases []dialogWordsCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			m := loaded(t, 120, 30)
+			for _, k := range tt.keys {
+				m = send(t, m, press(k))
+			}
+			if m.dialog() == nil {
+				t.Fatalf("no dialog after %v", tt.keys)
+			}
+			if tt.wantKey != "" && m.dialog().Act.Key != tt.wantKey {
+				t.Fatalf("dialog on %s, want %s", m.dialog().Act.Key, tt.wantKey)
+			}
+			s := strings.Join(m.dialog().Prompt(), " ")
+			if !strings.Contains(s, tt.want) {
+				t.Errorf("the dialog does not say %q: %q", tt.want, s)
+			}
+			if tt.not != "" && strings.Contains(s, tt.not) {
+				t.Errorf("the dialog says %q: %q", tt.not, s)
+			}
+		})
 	}
 }

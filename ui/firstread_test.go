@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -21,28 +22,15 @@ import (
 // second, for the clock's first read.) The first page fills the screen,
 // with no row marked as changed: nothing has changed yet.
 func TestFirstReadShowsBeforeTheFirstTick(t *testing.T) {
-	r, srv := demoWorld(t)
-	s, err := inspector.Direct(srv.URL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
+	m := demoModel(t)
 	msgs := make(chan tea.Msg, 16)
 	run(m.Init(), msgs)
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = next.(Model)
 	run(cmd, msgs)
-	deadline := time.After(5 * time.Second)
-	for m.tbl().Page == nil || m.tbl().Inflight {
-		select {
-		case msg := <-msgs:
-			next, cmd := m.Update(msg)
-			m = next.(Model)
-			run(cmd, msgs)
-		case <-deadline:
-			t.Fatalf("no first page within 5s without a tick (the table kept expects read %d); want it once the endpoint answers", m.tbl().Seq)
-		}
-	}
+	m = updateUntil(t, m, msgs, func(m Model) bool { return m.tbl().Page != nil && !m.tbl().Inflight }, func(m Model) string {
+		return fmt.Sprintf("no first page within 5s without a tick (the table kept expects read %d); want it once the endpoint answers", m.tbl().Seq)
+	})
 	if n, rows := len(m.tbl().Page.Items), m.tbl().Rows(); n != rows {
 		t.Errorf("the first page holds %d keys for %d rows", n, rows)
 	}
@@ -79,12 +67,7 @@ func run(cmd tea.Cmd, msgs chan<- tea.Msg) {
 // read again to fit the larger screen brings rows not seen before: they are
 // the screen's new rows, not rows that changed, and are not marked "•".
 func TestFirstPageRefittedMarksNoRow(t *testing.T) {
-	r, srv := demoWorld(t)
-	s, err := inspector.Direct(srv.URL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
+	m := demoModel(t)
 	msgs := make(chan tea.Msg, 16)
 	next, cmd := m.Update(firstReadOf(t, m.Init()))
 	m = next.(Model)
@@ -95,17 +78,9 @@ func TestFirstPageRefittedMarksNoRow(t *testing.T) {
 	if m.tbl().Page == nil || !m.tbl().Inflight {
 		t.Fatalf("the first page (%v) is not read again for %d rows", m.tbl().Page != nil, m.tbl().Rows())
 	}
-	deadline := time.After(5 * time.Second)
-	for m.tbl().Inflight {
-		select {
-		case msg := <-msgs:
-			next, cmd := m.Update(msg)
-			m = next.(Model)
-			run(cmd, msgs)
-		case <-deadline:
-			t.Fatal("the page read again to fit did not answer within 5s")
-		}
-	}
+	m = updateUntil(t, m, msgs, func(m Model) bool { return !m.tbl().Inflight }, func(Model) string {
+		return "the page read again to fit did not answer within 5s"
+	})
 	if scr := screen(m); strings.Contains(scr, "•") {
 		t.Errorf("the rows the larger screen adds are marked as changed (the demo's clock stands still: nothing changed):\n%s", scr)
 	}
@@ -124,4 +99,35 @@ func firstReadOf(t *testing.T, cmd tea.Cmd) tea.Msg {
 		t.Fatal("Init's read did not answer within 5s")
 	}
 	return nil
+}
+
+// demoModel is the top model over the demo world's endpoint, with the
+// demo's clock.
+func demoModel(t *testing.T) Model {
+	t.Helper()
+	r, srv := demoWorld(t)
+	s, err := inspector.Direct(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newModel(context.Background(), view.Options{Session: s, Clock: r.Clock.Now})
+}
+
+// updateUntil hands m each answer msgs brings, running what it returns,
+// until done(m); if that takes more than 5s, it fails the test with what
+// failure says of m.
+func updateUntil(t *testing.T, m Model, msgs chan tea.Msg, done func(Model) bool, failure func(Model) string) Model {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for !done(m) {
+		select {
+		case msg := <-msgs:
+			next, cmd := m.Update(msg)
+			m = next.(Model)
+			run(cmd, msgs)
+		case <-deadline:
+			t.Fatal(failure(m))
+		}
+	}
+	return m
 }

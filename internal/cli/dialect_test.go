@@ -83,17 +83,7 @@ func TestDialectFileEndToEnd(t *testing.T) {
 
 	o := &TopOptions{attachOptions: newAttachOptions(cf), Refresh: time.Second, IOStreams: genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 	o.fromLogs.source, o.fromLogs.dialectFiles, o.fromLogs.since = log, []string{dialect}, time.Hour
-	if err := o.Complete(nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	s, _, _, err := o.openFromLogs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTopSource(t, o)
 	if l, err := s.Keys(context.Background(), inspector.KeyQuery{}); err != nil || len(l.Items) != 1 || l.Items[0].State != api.StateBackoff {
 		t.Errorf("top's source: %+v, %v; want team-a/w1 backing off", l, err)
 	}

@@ -33,6 +33,13 @@ func openTopOn(t *testing.T, path string) *inspector.Session {
 	o := &TopOptions{attachOptions: newAttachOptions(genericclioptions.NewConfigFlags(false)), Refresh: time.Second,
 		IOStreams: genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 	o.fromLogs.source, o.fromLogs.since = path, time.Hour
+	return openTopSource(t, o)
+}
+
+// openTopSource completes and validates o as top does and opens its
+// --from-logs source: the session, closed when the test ends.
+func openTopSource(t *testing.T, o *TopOptions) *inspector.Session {
+	t.Helper()
 	if err := o.Complete(nil); err != nil {
 		t.Fatal(err)
 	}

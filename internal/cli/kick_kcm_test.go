@@ -200,15 +200,7 @@ func TestMCPKickFromKCMLog(t *testing.T) {
 	ks := &kcmServer{objects: map[string]bool{"/apis/apps/v1/namespaces/q/replicasets/web-7655778b6f": true}}
 	srv := httptest.NewServer(ks)
 	defer srv.Close()
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "`+srv.URL+`"}}]
-contexts: [{name: c, context: {cluster: c}}]
-current-context: c
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := kubeconfigFile(t, srv.URL)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cs, served := serveMCP(ctx, t, io.Discard, "--from-logs", kcmLog, "--kubeconfig", kubeconfig, "--allow-write")
@@ -232,15 +224,7 @@ current-context: c
 func TestKickToolSaysItsInputs(t *testing.T) {
 	srv := httptest.NewServer(&kcmServer{})
 	defer srv.Close()
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "`+srv.URL+`"}}]
-contexts: [{name: c, context: {cluster: c}}]
-current-context: c
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := kubeconfigFile(t, srv.URL)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cs, served := serveMCP(ctx, t, io.Discard, "--from-logs", kcmLog, "--kubeconfig", kubeconfig, "--allow-write")
@@ -282,4 +266,20 @@ func TestKickNotFoundSaysSo(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("kick a missing object: %v\nwant %s", err, want)
 	}
+}
+
+// kubeconfigFile writes a kubeconfig whose one context is a cluster at
+// server, with no user, and returns its path.
+func kubeconfigFile(t *testing.T, server string) string {
+	t.Helper()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "`+server+`"}}]
+contexts: [{name: c, context: {cluster: c}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return kubeconfig
 }

@@ -24,18 +24,27 @@ const lines1M = 1_000_000
 // requeues, and its start-up lines), its key renamed over 5,000 keys.
 func log1M(b *testing.B, dir string) (string, int64) {
 	lines := runScenario(b, formats[0], true, true)
-	path := filepath.Join(dir, "controller.log")
+	return writeLines1M(b, filepath.Join(dir, "controller.log"), func(i int) ([]string, string, string) {
+		return lines, "w1", fmt.Sprintf("w%d", i%5000)
+	})
+}
+
+// writeLines1M writes lines1M lines to path, round after round until then:
+// round i's lines, with name replaced by key. It returns path and the
+// file's size.
+func writeLines1M(b *testing.B, path string, round func(i int) (lines []string, name, key string)) (string, int64) {
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	for n, i := 0, 0; n < lines1M; i++ {
+		lines, name, key := round(i)
 		for _, l := range lines {
 			if n == lines1M {
 				break
 			}
-			w.WriteString(strings.ReplaceAll(l, "w1", fmt.Sprintf("w%d", i%5000)))
+			w.WriteString(strings.ReplaceAll(l, name, key))
 			w.WriteByte('\n')
 			n++
 		}

@@ -1,10 +1,8 @@
 package logs
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,35 +67,13 @@ func mixTemplates(b *testing.B) (ok, fail []string) {
 // dir: keys w0…w4999 in turn, every mixFailEvery-th of them failing.
 func logMix(b *testing.B, dir string) (string, int64) {
 	ok, fail := mixTemplates(b)
-	path := filepath.Join(dir, "mix.log")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	for n, i := 0, 0; n < lines1M; i++ {
+	return writeLines1M(b, filepath.Join(dir, "mix.log"), func(i int) ([]string, string, string) {
 		key, lines, name := fmt.Sprintf("w%d", i%5000), ok, "mixok1"
 		if i%mixFailEvery == 0 {
 			lines, name = fail, "mixfail1"
 		}
-		for _, l := range lines {
-			if n == lines1M {
-				break
-			}
-			w.WriteString(strings.ReplaceAll(l, name, key))
-			w.WriteByte('\n')
-			n++
-		}
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-	return path, st.Size()
+		return lines, name, key
+	})
 }
 
 // BenchmarkRead1MMix is BenchmarkRead1M's four ways on a production log:

@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
 	"time"
 )
@@ -193,17 +194,7 @@ func (g *candGroup) refuse(h heldCandidate) heldCandidate {
 // just added to ("" for any): equal gaps of any key veto it, growing gaps
 // admit it.
 func (g *candGroup) judge(key string) {
-	for k, ck := range g.keys {
-		if key != "" && k != key {
-			// A live read looks at the key its line added to: each line
-			// costs one key's times, not the template's.
-			continue
-		}
-		ts := ck.times
-		if key != "" && len(ts) > judgeWindow {
-			// Each line judged as it comes: the runs it may end.
-			ts = ts[len(ts)-judgeWindow:]
-		}
+	for k, ts := range g.judged(key) {
 		if every, ok := equalGaps(ts); ok {
 			g.verdict = vetoed
 			g.why = fmt.Sprintf("its template %q comes for %s every %v, equal gaps: a timed poll, not a rate limiter's backoff",
@@ -211,19 +202,34 @@ func (g *candGroup) judge(key string) {
 			return
 		}
 	}
-	for k, ck := range g.keys {
-		if key != "" && k != key {
-			continue
-		}
-		ts := ck.times
-		if key != "" && len(ts) > judgeWindow {
-			ts = ts[len(ts)-judgeWindow:]
-		}
+	for k, ts := range g.judged(key) {
 		if gaps, ok := growingGaps(ts); ok {
 			g.verdict = admitted
 			g.why = fmt.Sprintf("growing gaps: its template %q comes for %s after %s, each about twice the last, as a work queue's rate limiter retries a failing key",
 				g.c.String(), k, joinGaps(gaps))
 			return
+		}
+	}
+}
+
+// judged yields the keys judge reads and the times it reads of each: on a
+// saved log (key "") every key and all its times; on a live read only key,
+// the one its line added to (each line costs one key's times, not the
+// template's), and only its last judgeWindow times (each line judged as it
+// comes: the runs it may end).
+func (g *candGroup) judged(key string) iter.Seq2[string, []time.Time] {
+	return func(yield func(string, []time.Time) bool) {
+		for k, ck := range g.keys {
+			if key != "" && k != key {
+				continue
+			}
+			ts := ck.times
+			if key != "" && len(ts) > judgeWindow {
+				ts = ts[len(ts)-judgeWindow:]
+			}
+			if !yield(k, ts) {
+				return
+			}
 		}
 	}
 }

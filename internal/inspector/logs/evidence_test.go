@@ -102,14 +102,11 @@ func TestGrowingGapsFromRealQueue(t *testing.T) {
 					t.Fatalf("%d lines of its own, want %d:\n%s", len(lines), ownFailures, strings.Join(lines, "\n"))
 				}
 				var why []string
-				s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+				s := explainRead(t, lines, func(lr LineReading) {
 					if lr.Key == "default/c1" {
 						why = append(why, lr.Why)
 					}
-				}})
-				if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
-					t.Fatal(err)
-				}
+				})
 				k := keyDetail(t, s, "widget", "default/c1")
 				if k.Failures != wantN || k.Delay.Duration != wantDelay || !strings.HasPrefix(k.LastError.Message, errRefused.Error()) {
 					t.Errorf("log mode: %d failures, delay %v, last error %q; the real queue: NumRequeues %d, When %v\n%s",
@@ -159,14 +156,11 @@ func TestTimedPollNotRead(t *testing.T) {
 	rc.waitCalls(polls + 1 + ownFailures + 1)
 	lines := own.lines()
 	var vetoed int
-	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+	s := explainRead(t, lines, func(lr LineReading) {
 		if strings.Contains(lr.Why, "equal gaps: a timed poll") {
 			vetoed++
 		}
-	}})
-	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
-		t.Fatal(err)
-	}
+	})
 	if _, keys := s.views(""); len(keys) != 0 {
 		t.Errorf("read %d keys from a poll's lines (first %s, %d failures), want none\n%s", len(keys), keys[0].Key, keys[0].Failures, strings.Join(lines, "\n"))
 	}
@@ -201,14 +195,11 @@ func TestInnerCauseCountedOnce(t *testing.T) {
 	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "c1"}}
 	lines := own.lines()
 	var merged int
-	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+	s := explainRead(t, lines, func(lr LineReading) {
 		if strings.HasPrefix(lr.Meaning, "the same failed attempt as line") {
 			merged++
 		}
-	}})
-	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
-		t.Fatal(err)
-	}
+	})
 	k := keyDetail(t, s, "widget", "default/c1")
 	if k.Failures != lim.NumRequeues(req) || merged != ownFailures {
 		t.Errorf("log mode: %d failures, %d inner causes merged; the real queue: NumRequeues %d, %d attempts\n%s",
@@ -249,4 +240,15 @@ func BenchmarkCandidates(b *testing.B) {
 			}
 		})
 	}
+}
+
+// explainRead reads lines, as a saved log, into a Store whose clock stands
+// at now, handing each line's reading to explain (--explain-lines).
+func explainRead(t *testing.T, lines []string, explain func(LineReading)) *Store {
+	t.Helper()
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: explain})
+	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -9,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
-	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -115,14 +113,11 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 			k.Failures, k.Delay.Duration, k.DelaySource, k.State, k.FirstFailureAt, wantN, wantDelay, rampStart, strings.Join(lines, "\n"))
 	}
 	var said []string
-	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Now()), ExplainLines: func(lr LineReading) {
+	explainRead(t, lines, func(lr LineReading) {
 		if strings.Contains(lr.Meaning, "a new streak from "+rampStart.UTC().Format(time.TimeOnly)+": 4 failures in a fresh ramp") {
 			said = append(said, lr.Meaning)
 		}
-	}})
-	if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
-		t.Fatal(err)
-	}
+	})
 	if len(said) != 1 {
 		t.Errorf("--explain-lines said the new streak %d times, want once: %q", len(said), said)
 	}
