@@ -34,7 +34,18 @@ type handledAt struct {
 // attemptLocked takes a generic failure r in; it says whether r was
 // handled here (held, dropped or merged) rather than to be applied now.
 func (s *Store) attemptLocked(r Record, line int) bool {
-	if r.Dialect != genericName || r.What != ErrorLine {
+	if r.What != ErrorLine {
+		return false
+	}
+	if r.Warning {
+		// Held as a bare line is: the failure line of its attempt, when
+		// it follows, takes its place.
+		r.Error = warningNoError
+		s.pending = append(s.pending, pendingBare{r, line})
+		return true
+	}
+	if r.Dialect != genericName {
+		s.pending = s.dropWarned(s.pending, r, line)
 		return false
 	}
 	key := r.Key()
@@ -76,6 +87,37 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 	}
 	s.pending = append(s.pending, pendingBare{r, line})
 	return true
+}
+
+// warningNoError is the error of a warning counted as its attempt's
+// failure: the warning says none, and the line that says it is not in the
+// log.
+const warningNoError = "(not in the log: the warning's failure line, which says the error, is missing)"
+
+// dropWarned drops the pending warnings r, a failure line of a named
+// dialect, is the attempt of: of its reconcileID when both say one, else
+// of its key within attemptWindow (or, times unknown, the last of its key).
+func (s *Store) dropWarned(ps []pendingBare, r Record, line int) []pendingBare {
+	key, out := r.Key(), ps[:0]
+	for i, p := range ps {
+		same := false
+		switch {
+		case !p.r.Warning || p.r.Key() != key:
+		case p.r.ReconcileID != "" && r.ReconcileID != "":
+			same = p.r.ReconcileID == r.ReconcileID
+		case p.r.At.IsZero() || r.At.IsZero():
+			same = i == len(ps)-1
+		default:
+			d := r.At.Sub(p.r.At)
+			same = d >= 0 && d <= attemptWindow
+		}
+		if same {
+			s.noteMerged(p.line, line)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // statedCount is a CountLine waiting for the failure of its attempt.

@@ -110,6 +110,12 @@ type Record struct {
 	// (attempt.go).
 	Template string
 	Bare     bool
+	// Warning says the line warns of a failure its handler logs on the
+	// next line of the attempt (controller-runtime's "Warning: Reconciler
+	// returned both …" before "Reconciler error"): it counts only when no
+	// such line of its reconcileID, or of its key within attemptWindow,
+	// follows (a paste cut before it), and says no error.
+	Warning bool
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
