@@ -22,6 +22,9 @@ const attemptWindow = time.Second
 type pendingBare struct {
 	r    Record
 	line int // the log's line, for --explain-lines
+	// warning says r was a WarningLine: a named dialect's failure line of
+	// its attempt takes its place (dropWarned).
+	warning bool
 }
 
 // handledAt is when a key's handler last logged a failure, and on which
@@ -34,15 +37,12 @@ type handledAt struct {
 // attemptLocked takes a generic failure r in; it says whether r was
 // handled here (held, dropped or merged) rather than to be applied now.
 func (s *Store) attemptLocked(r Record, line int) bool {
+	if r.What == WarningLine {
+		s.warningLocked(r, line)
+		return true
+	}
 	if r.What != ErrorLine {
 		return false
-	}
-	if r.Warning {
-		// Held as a bare line is: the failure line of its attempt, when
-		// it follows, takes its place.
-		r.Error = warningNoError
-		s.pending = append(s.pending, pendingBare{r, line})
-		return true
 	}
 	if r.Dialect != genericName {
 		s.pending = s.dropWarned(s.pending, r, line)
@@ -75,7 +75,7 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 	}
 	for i := range s.pending {
 		p := &s.pending[i]
-		if p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
+		if !p.warning && p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
 			if !r.At.Before(p.r.At) {
 				s.noteMerged(p.line, line)
 				p.r, p.line = r, line
@@ -85,8 +85,27 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 			return true
 		}
 	}
-	s.pending = append(s.pending, pendingBare{r, line})
+	s.pending = append(s.pending, pendingBare{r: r, line: line})
 	return true
+}
+
+// warningLocked holds a WarningLine as a bare failure is held: the
+// failure line of its attempt, when it follows, takes its place
+// (dropWarned). A bare line of its key just before it (the reconciler's
+// own inner cause) is the same attempt: its error is the warning's.
+func (s *Store) warningLocked(r Record, line int) {
+	r.What, r.Error = ErrorLine, warningNoError
+	key := r.Key()
+	for i := range s.pending {
+		p := &s.pending[i]
+		if d := r.At.Sub(p.r.At); !p.warning && p.r.Key() == key && d >= 0 && d <= attemptWindow {
+			s.noteMerged(p.line, line)
+			r.Error, r.Terminal = p.r.Error, p.r.Terminal
+			p.r, p.line, p.warning = r, line, true
+			return
+		}
+	}
+	s.pending = append(s.pending, pendingBare{r, line, true})
 }
 
 // warningNoError is the error of a warning counted as its attempt's
@@ -102,7 +121,7 @@ func (s *Store) dropWarned(ps []pendingBare, r Record, line int) []pendingBare {
 	for i, p := range ps {
 		same := false
 		switch {
-		case !p.r.Warning || p.r.Key() != key:
+		case !p.warning || p.r.Key() != key:
 		case p.r.ReconcileID != "" && r.ReconcileID != "":
 			same = p.r.ReconcileID == r.ReconcileID
 		case p.r.At.IsZero() || r.At.IsZero():

@@ -80,9 +80,6 @@ type DialectLine struct {
 	// Dropped says a failure gave the key up (means: dropped); Terminal
 	// that it is not retried (means: terminal).
 	Dropped, Terminal bool
-	// Warning says the line warns of a failure whose own line follows it
-	// (means: warning): the failure when that line is not in the log.
-	Warning bool
 	// Controller names the controller of this line when it has no
 	// controller field, before Dialect.From (kube-controller-manager's
 	// deployment controller, whose line names no file of its own).
@@ -249,7 +246,7 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 // meanings are what a line's means: may say.
 var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
 	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
-	"warning": ErrorLine}
+	"warning": WarningLine}
 
 const meaningsList = "failure, success, requeue-after, dropped, terminal, warning, start, requeue, queue or forget"
 
@@ -297,7 +294,7 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	if !ok {
 		return l, bad(means, "means", "%q: want %s", means.Value, meaningsList)
 	}
-	l.Means, l.Dropped, l.Terminal, l.Warning = w, means.Value == "dropped", means.Value == "terminal", means.Value == "warning"
+	l.Means, l.Dropped, l.Terminal = w, means.Value == "dropped", means.Value == "terminal"
 	if v := m["controller"]; v != nil {
 		l.Controller = v.Value
 	}

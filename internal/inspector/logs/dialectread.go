@@ -36,7 +36,7 @@ func match(ds []Dialect, msg string) (*Dialect, *DialectLine, []string) {
 // (Record.NotRead).
 func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm format, user []Dialect) (Record, bool) {
 	r := Record{What: l.Means, At: f.at, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID, Error: f.err,
-		Terminal: l.Terminal, GaveUp: l.Dropped, Warning: l.Warning, Dialect: d.names[fm], ClientGoQueue: d.ClientGo, Verbose: d.SuccessesLogged,
+		Terminal: l.Terminal, GaveUp: l.Dropped, Dialect: d.names[fm], ClientGoQueue: d.ClientGo, Verbose: d.SuccessesLogged,
 		Message: l.Text}
 	notRead := func(why string) (Record, bool) {
 		if l.Means != ErrorLine {

@@ -35,6 +35,13 @@ const (
 	// 16" before its "error syncing claim KEY: ERR"): the count is put on
 	// the failure of the same attempt (Record.Retries), not counted itself.
 	CountLine
+	// WarningLine warns of a failure whose own line the handler logs next
+	// in the same attempt (controller-runtime's "Warning: Reconciler
+	// returned both …" before "Reconciler error"): it is the attempt's
+	// failure only when no such line of its reconcileID, or of its key
+	// within attemptWindow, follows (a paste cut before it); it says no
+	// error (attempt.go).
+	WarningLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.
@@ -110,12 +117,6 @@ type Record struct {
 	// (attempt.go).
 	Template string
 	Bare     bool
-	// Warning says the line warns of a failure its handler logs on the
-	// next line of the attempt (controller-runtime's "Warning: Reconciler
-	// returned both …" before "Reconciler error"): it counts only when no
-	// such line of its reconcileID, or of its key within attemptWindow,
-	// follows (a paste cut before it), and says no error.
-	Warning bool
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
