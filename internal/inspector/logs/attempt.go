@@ -45,7 +45,16 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 		return false
 	}
 	if r.Dialect != genericName {
+		// A named dialect's failure line is its attempt's handler's
+		// ("Reconciler error"): the warning and the bare inner cause
+		// just before it are the same attempt.
 		s.pending = s.dropWarned(s.pending, r, line)
+		if !r.At.IsZero() {
+			s.pending = s.dropNear(s.pending, r.Key(), line, func(t time.Time) bool {
+				d := r.At.Sub(t)
+				return d >= 0 && d <= attemptWindow
+			})
+		}
 		return false
 	}
 	key := r.Key()

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -20,60 +22,99 @@ const bothFailures = 4
 // "Warning: Reconciler returned both …" and then "Reconciler error" for one
 // rate-limited requeue. Log mode counts the real queue's NumRequeues: each
 // pair once in the whole log; the warning alone when the paste is cut
-// before its "Reconciler error" (then the error is said not to be in the
-// log); and the warnings alone when every "Reconciler error" is gone.
+// before its "Reconciler error"; and the warnings alone when every
+// "Reconciler error" is gone. The warning says no error: with inner, the
+// reconciler logs its own "failed to sync KEY" through the request's
+// logger first (326's shape), and that line's error is the warning's;
+// without, the error is said not to be in the log. Without the result
+// (no warning), the inner cause and "Reconciler error" are one attempt too.
 func TestBothResultAndErrorWarning(t *testing.T) {
-	for _, f := range []loggerFormat{formats[0], formats[3], formats[4]} { // zap JSON, zap console, klog text
-		t.Run(f.name, func(t *testing.T) {
-			t.Parallel()
-			release := make(chan struct{})
-			lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{},
-				TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)}
-			rc := startRealWith(t, f, false, false, true, func(_ string, n int) (reconcile.Result, error) {
-				if n <= bothFailures {
-					return reconcile.Result{RequeueAfter: time.Minute}, errRefused
-				}
+	for _, mode := range []struct {
+		name        string
+		inner, both bool
+	}{{"both", false, true}, {"both/inner-cause", true, true}, {"error-only/inner-cause", true, false}} {
+		for _, f := range []loggerFormat{formats[0], formats[3], formats[4]} { // zap JSON, zap console, klog text
+			t.Run(f.name+"/"+mode.name, func(t *testing.T) {
+				t.Parallel()
+				bothResultAndError(t, f, mode.inner, mode.both)
+			})
+		}
+	}
+}
+
+func bothResultAndError(t *testing.T, f loggerFormat, inner, both bool) {
+	release := make(chan struct{})
+	lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{},
+		TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)}
+	var rc *realController
+	rc = startRealWith(t, f, false, false, true, nil, func(o *controller.TypedOptions[reconcile.Request]) {
+		o.RateLimiter = lim
+		o.Reconciler = reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+			rc.mu.Lock()
+			rc.calls[req.String()]++
+			n := rc.calls[req.String()]
+			rc.mu.Unlock()
+			if n > bothFailures {
 				<-release
 				return reconcile.Result{}, nil
-			}, func(o *controller.TypedOptions[reconcile.Request]) { o.RateLimiter = lim })
-			t.Cleanup(func() { close(release) })
-			rc.send("default/b1")
-			rc.waitCalls(bothFailures + 1)
-			req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "b1"}}
-			want := lim.NumRequeues(req)
-			lines := rc.buf.lines()
-			if w, e := countLines(lines, "Reconciler returned both"), countLines(lines, msgError); want != bothFailures || w != bothFailures || e != bothFailures {
-				t.Fatalf("the real queue counts %d, the log has %d warnings and %d errors; the scenario wants %d of each\n%s",
-					want, w, e, bothFailures, strings.Join(lines, "\n"))
 			}
-			last := -1
-			var noErrors []string
-			for i, l := range lines {
-				if strings.Contains(l, msgError) {
-					last = i
-				} else {
-					noErrors = append(noErrors, l)
-				}
+			if inner {
+				logf.FromContext(ctx).Error(errRefused, "failed to sync "+req.String())
 			}
-			for _, tc := range []struct {
-				name    string
-				lines   []string
-				lastErr string
-			}{
-				{"whole log", lines, errRefused.Error()},
-				{"cut before the last Reconciler error", lines[:last], warningNoError},
-				{"warnings alone", noErrors, warningNoError},
-			} {
-				k := keyDetail(t, readLog(t, time.Now(), tc.lines...), "widget", "default/b1")
-				if k.Failures != want || k.LastError == nil || k.LastError.Message != tc.lastErr {
-					got := "(none)"
-					if k.LastError != nil {
-						got = k.LastError.Message
-					}
-					t.Errorf("%s: log mode: %d failures, last error %q; the real queue: NumRequeues %d, last error %q\n%s",
-						tc.name, k.Failures, got, want, tc.lastErr, strings.Join(tc.lines, "\n"))
-				}
+			if !both {
+				return reconcile.Result{}, errRefused
 			}
+			return reconcile.Result{RequeueAfter: time.Minute}, errRefused
 		})
+	})
+	t.Cleanup(func() { close(release) })
+	rc.send("default/b1")
+	rc.waitCalls(bothFailures + 1)
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "b1"}}
+	want := lim.NumRequeues(req)
+	lines := rc.buf.lines()
+	wantWarnings := bothFailures
+	if !both {
+		wantWarnings = 0
+	}
+	if w, e := countLines(lines, "Reconciler returned both"), countLines(lines, msgError); want != bothFailures || w != wantWarnings || e != bothFailures {
+		t.Fatalf("the real queue counts %d, the log has %d warnings and %d errors; the scenario wants %d, %d and %d\n%s",
+			want, w, e, bothFailures, wantWarnings, bothFailures, strings.Join(lines, "\n"))
+	}
+	last := -1
+	var noErrors []string
+	for i, l := range lines {
+		if strings.Contains(l, msgError) {
+			last = i
+		} else {
+			noErrors = append(noErrors, l)
+		}
+	}
+	cutErr := warningNoError
+	if inner {
+		cutErr = errRefused.Error()
+	}
+	cases := []struct {
+		name    string
+		lines   []string
+		lastErr string
+	}{
+		{"whole log", lines, errRefused.Error()},
+		{"cut before the last Reconciler error", lines[:last], cutErr},
+		{"warnings alone", noErrors, cutErr},
+	}
+	if !both { // no warning: what is cut is the inner causes' alone
+		cases = cases[:1]
+	}
+	for _, tc := range cases {
+		k := keyDetail(t, readLog(t, time.Now(), tc.lines...), "widget", "default/b1")
+		if k.Failures != want || k.LastError == nil || k.LastError.Message != tc.lastErr {
+			got := "(none)"
+			if k.LastError != nil {
+				got = k.LastError.Message
+			}
+			t.Errorf("%s: log mode: %d failures, last error %q; the real queue: NumRequeues %d, last error %q\n%s",
+				tc.name, k.Failures, got, want, tc.lastErr, strings.Join(tc.lines, "\n"))
+		}
 	}
 }
