@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +117,23 @@ func bothResultAndError(t *testing.T, f loggerFormat, inner, both bool) {
 			t.Errorf("%s: log mode: %d failures, last error %q; the real queue: NumRequeues %d, last error %q\n%s",
 				tc.name, k.Failures, got, want, tc.lastErr, strings.Join(tc.lines, "\n"))
 		}
+	}
+}
+
+// TestBothResultWarningCut: batch 4's 326 (aibrix, klogr) is the reconciler's
+// own E line and the warning, the "Reconciler error" after them cut by the
+// issue's window: one failure of default/llm-xpyd-roleset-fkh4v under
+// roleset-controller. The E line ("Reconciling RoleSet KEY finalize error
+// ERR") is not a line the reader reads, so the error is said not to be in
+// the log rather than guessed.
+func TestBothResultWarningCut(t *testing.T) {
+	raw, err := os.ReadFile("testdata/batch4/326-aibrix-klogr-inner-error-and-both-result-and-error-warning.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readLog(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), strings.Split(strings.TrimSpace(string(raw)), "\n")...)
+	k := keyDetail(t, s, "roleset-controller", "default/llm-xpyd-roleset-fkh4v")
+	if k.Failures != 1 || k.LastError == nil || k.LastError.Message != warningNoError {
+		t.Errorf("326: %d failures, last error %+v; want 1, %q", k.Failures, k.LastError, warningNoError)
 	}
 }
