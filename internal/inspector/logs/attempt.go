@@ -120,7 +120,7 @@ func (s *Store) warningLocked(r Record, line int) {
 // warningNoError is the error of a warning counted as its attempt's
 // failure: the warning says none, and the line that says it is not in the
 // log.
-const warningNoError = "(not in the log: the warning's failure line, which says the error, is missing)"
+const warningNoError = "(not in the log: its failure line is missing)"
 
 // dropWarned drops the pending warnings r, a failure line of a named
 // dialect, is the attempt of: of its reconcileID when both say one, else
