@@ -22,6 +22,9 @@ const attemptWindow = time.Second
 type pendingBare struct {
 	r    Record
 	line int // the log's line, for --explain-lines
+	// warning says r was a WarningLine: a named dialect's failure line of
+	// its attempt takes its place (dropWarned).
+	warning bool
 }
 
 // handledAt is when a key's handler last logged a failure, and on which
@@ -34,7 +37,24 @@ type handledAt struct {
 // attemptLocked takes a generic failure r in; it says whether r was
 // handled here (held, dropped or merged) rather than to be applied now.
 func (s *Store) attemptLocked(r Record, line int) bool {
-	if r.Dialect != genericName || r.What != ErrorLine {
+	if r.What == WarningLine {
+		s.warningLocked(r, line)
+		return true
+	}
+	if r.What != ErrorLine {
+		return false
+	}
+	if r.Dialect != genericName {
+		// A named dialect's failure line is its attempt's handler's
+		// ("Reconciler error"): the warning and the bare inner cause
+		// just before it are the same attempt.
+		s.pending = s.dropWarned(s.pending, r, line)
+		if !r.At.IsZero() {
+			s.pending = s.dropNear(s.pending, r.Key(), line, func(t time.Time) bool {
+				d := r.At.Sub(t)
+				return d >= 0 && d <= attemptWindow
+			})
+		}
 		return false
 	}
 	key := r.Key()
@@ -64,7 +84,7 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 	}
 	for i := range s.pending {
 		p := &s.pending[i]
-		if p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
+		if !p.warning && p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
 			if !r.At.Before(p.r.At) {
 				s.noteMerged(p.line, line)
 				p.r, p.line = r, line
@@ -74,8 +94,58 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 			return true
 		}
 	}
-	s.pending = append(s.pending, pendingBare{r, line})
+	s.pending = append(s.pending, pendingBare{r: r, line: line})
 	return true
+}
+
+// warningLocked holds a WarningLine as a bare failure is held: the
+// failure line of its attempt, when it follows, takes its place
+// (dropWarned). A bare line of its key just before it (the reconciler's
+// own inner cause) is the same attempt: its error is the warning's.
+func (s *Store) warningLocked(r Record, line int) {
+	r.What, r.Error = ErrorLine, warningNoError
+	key := r.Key()
+	for i := range s.pending {
+		p := &s.pending[i]
+		if d := r.At.Sub(p.r.At); !p.warning && p.r.Key() == key && d >= 0 && d <= attemptWindow {
+			s.noteMerged(p.line, line)
+			r.Error, r.Terminal = p.r.Error, p.r.Terminal
+			p.r, p.line, p.warning = r, line, true
+			return
+		}
+	}
+	s.pending = append(s.pending, pendingBare{r, line, true})
+}
+
+// warningNoError is the error of a warning counted as its attempt's
+// failure: the warning says none, and the line that says it is not in the
+// log.
+const warningNoError = "(not in the log: its failure line is missing)"
+
+// dropWarned drops the pending warnings r, a failure line of a named
+// dialect, is the attempt of: of its reconcileID when both say one, else
+// of its key within attemptWindow (or, times unknown, the last of its key).
+func (s *Store) dropWarned(ps []pendingBare, r Record, line int) []pendingBare {
+	key, out := r.Key(), ps[:0]
+	for i, p := range ps {
+		same := false
+		switch {
+		case !p.warning || p.r.Key() != key:
+		case p.r.ReconcileID != "" && r.ReconcileID != "":
+			same = p.r.ReconcileID == r.ReconcileID
+		case p.r.At.IsZero() || r.At.IsZero():
+			same = i == len(ps)-1
+		default:
+			d := r.At.Sub(p.r.At)
+			same = d >= 0 && d <= attemptWindow
+		}
+		if same {
+			s.noteMerged(p.line, line)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // statedCount is a CountLine waiting for the failure of its attempt.

@@ -245,9 +245,10 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 
 // meanings are what a line's means: may say.
 var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
-	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine}
+	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
+	"warning": WarningLine}
 
-const meaningsList = "failure, success, requeue-after, dropped, terminal, start, requeue, queue or forget"
+const meaningsList = "failure, success, requeue-after, dropped, terminal, warning, start, requeue, queue or forget"
 
 func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	m, err := members(n, "lines[]", lineFields, bad)

@@ -73,6 +73,8 @@ func meaning(r Record) string {
 		return fmt.Sprintf("the queue's items (%d)", len(r.Items))
 	case ForgetLine:
 		return fmt.Sprintf("a forget of %d keys", r.Count)
+	case WarningLine:
+		return "a warning logged just before its attempt's failure line: the failure when that line is not in the log"
 	case CountLine:
 		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
 	}

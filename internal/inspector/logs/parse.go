@@ -35,6 +35,13 @@ const (
 	// 16" before its "error syncing claim KEY: ERR"): the count is put on
 	// the failure of the same attempt (Record.Retries), not counted itself.
 	CountLine
+	// WarningLine warns of a failure whose own line the handler logs next
+	// in the same attempt (controller-runtime's "Warning: Reconciler
+	// returned both …" before "Reconciler error"): it is the attempt's
+	// failure only when no such line of its reconcileID, or of its key
+	// within attemptWindow, follows (a paste cut before it); it says no
+	// error (attempt.go).
+	WarningLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.
