@@ -154,6 +154,7 @@ func TestCorpusScore(t *testing.T) {
 		{dir: "testdata/heldout", minRight: 22, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout2", minRight: 27, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
+		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 	} {
 		t.Run(filepath.Base(tt.dir), func(t *testing.T) {
 			sc := scoreCorpus(t, tt.dir)
