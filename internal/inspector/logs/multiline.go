@@ -22,6 +22,9 @@ type joiner struct {
 	// obj is a pretty-printed JSON record being put back on one line
 	// (jq's output, a log store's export): from a line "{" to a line "}".
 	obj []byte
+	// wrap is a record hard-wrapped by a terminal being put back on one
+	// line (termwrap.go).
+	wrap termWrap
 }
 
 // maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
@@ -31,6 +34,17 @@ const maxObjectBytes = 64 << 10
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	trimmed := bytes.TrimRight(line, "\r\n")
+	if j.wrap.rec != nil {
+		piece, done := j.wrap.next(trimmed)
+		if !piece {
+			emit(j.wrap.take())
+		} else {
+			if done {
+				emit(j.wrap.take())
+			}
+			return
+		}
+	}
 	if j.obj != nil || string(trimmed) == "{" {
 		j.object(trimmed, emit)
 		return
@@ -60,6 +74,9 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	}
 	if bytes.HasSuffix(trimmed, []byte("=<")) && bytes.Contains(trimmed, []byte("] \"")) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
+		return
+	}
+	if j.wrap.start(trimmed) {
 		return
 	}
 	emit(line)
@@ -92,5 +109,8 @@ func (j *joiner) flush(emit func([]byte)) {
 	if j.obj != nil {
 		emit(j.obj)
 		j.obj = nil
+	}
+	if j.wrap.rec != nil {
+		emit(j.wrap.take())
 	}
 }
