@@ -35,15 +35,11 @@ const maxObjectBytes = 64 << 10
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	trimmed := bytes.TrimRight(line, "\r\n")
 	if j.wrap.rec != nil {
-		piece, done := j.wrap.next(trimmed)
-		if !piece {
+		// release handed the record out already when line is no piece.
+		if j.wrap.next(trimmed) {
 			emit(j.wrap.take())
-		} else {
-			if done {
-				emit(j.wrap.take())
-			}
-			return
 		}
+		return
 	}
 	if j.obj != nil || string(trimmed) == "{" {
 		j.object(trimmed, emit)
@@ -97,6 +93,15 @@ func (j *joiner) object(line []byte, emit func([]byte)) {
 		out := j.obj
 		j.obj = nil
 		emit(out)
+	}
+}
+
+// release emits a wrapped record held open when line, the next one, is
+// no piece of it: called before line is counted, so that the record is
+// read as of its own last line.
+func (j *joiner) release(line []byte, emit func([]byte)) {
+	if j.wrap.rec != nil && !j.wrap.piece(bytes.TrimRight(line, "\r\n")) {
+		emit(j.wrap.take())
 	}
 }
 

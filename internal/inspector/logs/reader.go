@@ -93,6 +93,7 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, emit func([]byte)) (l
 			long = long[:0:0]
 		}
 		if len(line) > 0 {
+			j.release(line, emit)
 			lines++
 			s.lines.Add(1)
 			j.feed(line, emit)

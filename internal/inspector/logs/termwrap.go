@@ -70,18 +70,20 @@ func (w *termWrap) start(line []byte) bool {
 	return true
 }
 
-// next takes the line after a wrapped record's last piece: it says
-// whether the line was a piece of it, and done when the record is whole
-// (its object closed, or its piece narrower than the terminal).
-func (w *termWrap) next(line []byte) (piece, done bool) {
-	width := utf8.RuneCount(line)
-	if w.last != w.width || width > w.width || recordStart.Match(line) {
-		return false, true
-	}
+// piece says whether line, after a wrapped record's last piece, is the
+// next piece of it.
+func (w *termWrap) piece(line []byte) bool {
+	return w.rec != nil && w.last == w.width && utf8.RuneCount(line) <= w.width && !recordStart.Match(line)
+}
+
+// next takes the record's next piece (piece said it is one), and says
+// when the record is whole: its object closed, or its piece narrower than
+// the terminal.
+func (w *termWrap) next(line []byte) (done bool) {
 	w.rec = append(w.rec, line...)
 	w.scan(line, true)
-	w.last = width
-	return true, w.depth <= 0 || width != w.width
+	w.last = utf8.RuneCount(line)
+	return w.depth <= 0 || w.last != w.width
 }
 
 // take hands out the record put back together, its padding dropped.
