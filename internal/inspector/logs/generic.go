@@ -105,7 +105,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
 		}
-		return Record{}, false
+		return f.causeLine(msg)
 	}
 	// From here the line looks like a failure: a miss says why.
 	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }

@@ -165,7 +165,10 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.candidate(r, line, d, example)
 			return
 		}
-		s.diag.record(r.Dialect, d)
+		if r.What != CauseLine {
+			// A cause is no recognised line until a warning takes it.
+			s.diag.record(r.Dialect, d)
+		}
 		if s.holding() {
 			s.hold(r, line, d.implausible)
 		} else {
