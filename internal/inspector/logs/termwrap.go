@@ -55,9 +55,16 @@ func (w *termWrap) scan(b []byte, opened bool) {
 // start begins a wrapped record with line when it is one: wide enough, no
 // tab, its JSON object open at its end.
 func (w *termWrap) start(line []byte) bool {
-	width := utf8.RuneCount(line)
+	// Cheapest first: every line of a log comes here.
+	if len(line) < minWrapWidth {
+		return false
+	}
 	brace := bytes.IndexByte(line, '{')
-	if width < minWrapWidth || brace <= 0 || bytes.IndexByte(line, '\t') >= 0 {
+	if brace <= 0 || bytes.IndexByte(line, '\t') >= 0 {
+		return false
+	}
+	width := utf8.RuneCount(line)
+	if width < minWrapWidth {
 		return false
 	}
 	*w = termWrap{}
