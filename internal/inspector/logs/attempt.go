@@ -114,6 +114,11 @@ func (s *Store) warningLocked(r Record, line int) {
 			return
 		}
 	}
+	if c, ok := s.causes[key]; ok {
+		if d := r.At.Sub(c.at); !r.At.IsZero() && !c.at.IsZero() && d >= 0 && d <= attemptWindow {
+			r.Error = c.err
+		}
+	}
 	s.pending = append(s.pending, pendingBare{r, line, true})
 }
 

@@ -124,8 +124,8 @@ func bothResultAndError(t *testing.T, f loggerFormat, inner, both bool) {
 // own E line and the warning, the "Reconciler error" after them cut by the
 // issue's window: one failure of default/llm-xpyd-roleset-fkh4v under
 // roleset-controller. The E line ("Reconciling RoleSet KEY finalize error
-// ERR") is not a line the reader reads, so the error is said not to be in
-// the log rather than guessed.
+// ERR") is the reconciler's own error line for the key, just before the
+// warning: its error is the attempt's (innercause.go).
 func TestBothResultWarningCut(t *testing.T) {
 	raw, err := os.ReadFile("testdata/batch4/326-aibrix-klogr-inner-error-and-both-result-and-error-warning.log")
 	if err != nil {
@@ -133,7 +133,8 @@ func TestBothResultWarningCut(t *testing.T) {
 	}
 	s := readLog(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), strings.Split(strings.TrimSpace(string(raw)), "\n")...)
 	k := keyDetail(t, s, "roleset-controller", "default/llm-xpyd-roleset-fkh4v")
-	if k.Failures != 1 || k.LastError == nil || k.LastError.Message != warningNoError {
-		t.Errorf("326: %d failures, last error %+v; want 1, %q", k.Failures, k.LastError, warningNoError)
+	const want = `pods "llm-xpyd-roleset-fkh4v-decode-7c496cff6f-0" not found`
+	if k.Failures != 1 || k.LastError == nil || k.LastError.Message != want {
+		t.Errorf("326: %d failures, last error %+v; want 1, %q", k.Failures, k.LastError, want)
 	}
 }

@@ -134,8 +134,9 @@ func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
 }
 
 // TestCorpusScore scores the reader on the batches of real excerpts with
-// answers counted by hand: batch 3 (whose shapes rules may be learnt from)
-// and the held-out batches (read only here, never to write a rule). The
+// answers counted by hand: the training batches (3 to 6, whose shapes rules
+// may be learnt from; their misses are printed) and the held-out batches
+// (read only here, never to write a rule; only their scores are printed). The
 // thresholds are a ratchet: each is the score last reached, so a change
 // that reads fewer keys right, or any false key, fails.
 func TestCorpusScore(t *testing.T) {
@@ -149,9 +150,11 @@ func TestCorpusScore(t *testing.T) {
 		heldOut bool
 	}{
 		{dir: "testdata/batch3", minRight: 30, maxExtra: 0},
-		{dir: "testdata/batch4", minRight: 17, maxExtra: 0},
+		{dir: "testdata/batch4", minRight: 18, maxExtra: 0},
 		{dir: "testdata/batch5", minRight: 8, maxExtra: 0},
-		{dir: "testdata/heldout", minRight: 22, maxExtra: 0, heldOut: true},
+		// batch6 was held out from stop 39 to stop 51 (as testdata/heldout,
+		// last held-out score 22/31) and is training since stop 52.
+		{dir: "testdata/batch6", minRight: 27, maxExtra: 0},
 		{dir: "testdata/heldout2", minRight: 27, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},

@@ -75,6 +75,8 @@ func meaning(r Record) string {
 		return fmt.Sprintf("a forget of %d keys", r.Count)
 	case WarningLine:
 		return "a warning logged just before its attempt's failure line: the failure when that line is not in the log"
+	case CauseLine:
+		return "the reconciler's own error line for its key: the error of a warning of the same attempt that follows, never counted itself"
 	case CountLine:
 		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
 	}

@@ -35,7 +35,27 @@ func eachField(line []byte, i int, f *fields) bool {
 	if j := bytes.LastIndex(line[:stop], []byte(verbose)); j >= i && skipSpace(line, j+len(verbose)) == stop {
 		return true
 	}
+	if cutBetweenMembers(line, i, stop, f) {
+		return true
+	}
 	return cutString(line, i, stop, f)
+}
+
+// cutBetweenMembers says whether an object that stopped at stop was cut
+// between two members: the line ends right after a member's comma (a
+// paste that drops the record's tail — a pretty-printed record's
+// "errorVerbose" or "stacktrace" lines and its "}"), every member before
+// it whole. It is read only when its key is whole before the cut: one
+// member holds it (request, object, a kind-named reference: "/name" says
+// cluster-scoped in so many words), or both its namespace and its name
+// members were read. A name alone is refused: its namespace, written
+// after it, may be what was cut, and the key read would be another.
+func cutBetweenMembers(line []byte, i, stop int, f *fields) bool {
+	rest := bytes.TrimRight(line[i:], " \t\r\n")
+	if stop < i+len(rest) || len(rest) == 0 || rest[len(rest)-1] != ',' {
+		return false
+	}
+	return f.ref != "" || f.name != "" && f.namespace != ""
 }
 
 // cutString reads an object whose line ends inside a string value (a

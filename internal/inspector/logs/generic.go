@@ -105,7 +105,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
 		}
-		return Record{}, false
+		return f.causeLine(msg)
 	}
 	// From here the line looks like a failure: a miss says why.
 	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }
@@ -254,6 +254,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Message += " (opens the message, before the key and its error)"
 	}
 	r.Bare = !said && !dropLead && !requeueLead
+	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom, retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
+		// At info level, the idiom's own opening, its key in the message
+		// and its error after it (infoidiom.go).
+		lacks, r.Evidence = "", infoIdiomEvidence(r)
+	}
 	if lacks != "" && (!quiet || budgeted && idiom) && r.Retries > 0 {
 		// At error level, the count the queue keeps for the key: its
 		// NumRequeues, which only a failed attempt has.

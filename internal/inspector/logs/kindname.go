@@ -31,7 +31,7 @@ var (
 func kindNameKey(msg string, end int) (name string, at int, ok bool) {
 	m := kindThenName.FindStringSubmatchIndex(msg[end:])
 	if m == nil || !nameMark.MatchString(msg[end+m[4]:end+m[5]]) {
-		return "", 0, false
+		return echoedNameKey(msg, end)
 	}
 	return msg[end+m[4] : end+m[5]], end + m[4], true
 }

@@ -22,6 +22,9 @@ type joiner struct {
 	// obj is a pretty-printed JSON record being put back on one line
 	// (jq's output, a log store's export): from a line "{" to a line "}".
 	obj []byte
+	// wrap is a record hard-wrapped by a terminal being put back on one
+	// line (termwrap.go).
+	wrap termWrap
 }
 
 // maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
@@ -31,6 +34,13 @@ const maxObjectBytes = 64 << 10
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	trimmed := bytes.TrimRight(line, "\r\n")
+	if j.wrap.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.wrap.next(trimmed) {
+			emit(j.wrap.take())
+		}
+		return
+	}
 	if j.obj != nil || string(trimmed) == "{" {
 		j.object(trimmed, emit)
 		return
@@ -62,6 +72,9 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
 		return
 	}
+	if j.wrap.start(trimmed) {
+		return
+	}
 	emit(line)
 }
 
@@ -83,6 +96,15 @@ func (j *joiner) object(line []byte, emit func([]byte)) {
 	}
 }
 
+// release emits a wrapped record held open when line, the next one, is
+// no piece of it: called before line is counted, so that the record is
+// read as of its own last line.
+func (j *joiner) release(line []byte, emit func([]byte)) {
+	if j.wrap.rec != nil && !j.wrap.piece(bytes.TrimRight(line, "\r\n")) {
+		emit(j.wrap.take())
+	}
+}
+
 // flush emits a block left open at the end of the input.
 func (j *joiner) flush(emit func([]byte)) {
 	if j.head != nil {
@@ -92,5 +114,8 @@ func (j *joiner) flush(emit func([]byte)) {
 	if j.obj != nil {
 		emit(j.obj)
 		j.obj = nil
+	}
+	if j.wrap.rec != nil {
+		emit(j.wrap.take())
 	}
 }

@@ -42,6 +42,12 @@ const (
 	// within attemptWindow, follows (a paste cut before it); it says no
 	// error (attempt.go).
 	WarningLine
+	// CauseLine is a reconciler's own error line naming its key ("…
+	// default/x finalize error pods \"p\" not found" at E level): never
+	// counted itself; its error is the attempt's when a WarningLine of the
+	// key follows within attemptWindow with no other inner cause
+	// (innercause.go).
+	CauseLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.

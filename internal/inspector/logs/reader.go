@@ -93,6 +93,7 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, emit func([]byte)) (l
 			long = long[:0:0]
 		}
 		if len(line) > 0 {
+			j.release(line, emit)
 			lines++
 			s.lines.Add(1)
 			j.feed(line, emit)
@@ -164,7 +165,10 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 			s.candidate(r, line, d, example)
 			return
 		}
-		s.diag.record(r.Dialect, d)
+		if r.What != CauseLine {
+			// A cause is no recognised line until a warning takes it.
+			s.diag.record(r.Dialect, d)
+		}
 		if s.holding() {
 			s.hold(r, line, d.implausible)
 		} else {

@@ -42,6 +42,8 @@ type Store struct {
 	// counts are failure counts stated on a line of their own, waiting
 	// for the failure line of their attempt (attempt.go).
 	counts map[string]statedCount
+	// causes are the CauseLines of keys, for a warning that follows.
+	causes map[string]statedCause
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
@@ -198,6 +200,10 @@ func (s *Store) add1Locked(r Record, line int) Record {
 	}
 	if r.What == CountLine {
 		s.countLocked(r)
+		return r
+	}
+	if r.What == CauseLine {
+		s.causeLocked(r)
 		return r
 	}
 	s.statedLocked(&r)

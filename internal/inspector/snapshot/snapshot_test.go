@@ -188,11 +188,11 @@ const valid = `{"kind":"BackoffSnapshot","formatVersion":1,"wireAPI":"v1","taken
 
 // mariadbLog is controller-runtime's zap JSON, as mariadb-operator wrote it
 // (the log reader's fixture, from the operator's issue): two lines of it.
-var mariadbLog = firstLines("../logs/testdata/heldout/135-mariadb-operator-json-reconciler-error-connection.log", 2)
+var mariadbLog = firstLines("../logs/testdata/batch6/135-mariadb-operator-json-reconciler-error-connection.log", 2)
 
 // klogLog is klog's text, as cloud-provider-openstack wrote it (the log
 // reader's fixture).
-var klogLog = firstLines("../logs/testdata/heldout/131-cloud-provider-openstack-klog-error-processing-service-events.log", 2)
+var klogLog = firstLines("../logs/testdata/batch6/131-cloud-provider-openstack-klog-error-processing-service-events.log", 2)
 
 // firstLines is the first n lines of a file, or a marker that fails the test.
 func firstLines(path string, n int) string {
