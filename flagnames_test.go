@@ -38,15 +38,10 @@ var flagWordsAllowed = map[string][]string{
 	"internal/mcpserver/read.go": {"-q"},
 
 	// Still to move (issue #43): the TUI's own words about the commands of
-	// the same binary, and two notes the inspector and why write for
-	// either front end. Each should become data (a count, a kind) that the
-	// CLI and the TUI say with their flags.
-	"internal/ui/view/helptext.go":   {"--requeue", "--spread"}, // help on forget's flags
-	"internal/ui/view/refusal.go":    {"--from-logs"},           // kick TARGET --from-logs, the log's retry
-	"internal/ui/view/forview.go":    {"-l"},                    // narrow why's list with -l or -n
-	"ui/layer.go":                    {"--for"},                 // the title of top --for's view in help
-	"inspector/cluster.go":           {"-l", "-A"},              // Session.CapNote: narrow with -l, -n instead of -A
-	"internal/inspector/why/list.go": {"-l"},                    // List.EventsSkipped: narrow with -l or -n
+	// the same binary. Each should become words the CLI hands the TUI
+	// (view.Options.Narrow, NoObjects) or an explain.Command.
+	"internal/ui/view/helptext.go": {"--requeue", "--spread"}, // help on forget's flags
+	"ui/layer.go":                  {"--for"},                 // the title of top --for's view in help
 }
 
 // TestNoFlagNamesOutsideTheCLI: no string of a package outside the CLI

@@ -36,6 +36,10 @@ var demoFlags = map[string]string{
 // flags' names.
 var errKubeconfigAndInCluster = errors.New("--kubeconfig and --in-cluster are mutually exclusive")
 
+// narrowFlags are the flags that narrow a cluster-wide attach, said after
+// inspector.Session.CapNote, whose words name what they set.
+const narrowFlags = "-l SELECTOR, or -n NAMESPACE instead of -A"
+
 // errTargetAndSelector is cluster.ErrTargetAndSelector in the flags' names.
 var errTargetAndSelector = errors.New("give a TARGET or -l/--selector, not both")
 
