@@ -8,7 +8,8 @@ import (
 
 // OptionError is a field of Options that Validate or Start refuses, said in
 // the demo's words: the field, the value and what is wrong with it
-// ("Keys 0: must be between 1 and 100000"). A command that set the field
+// ("Listen nonsense: missing port in address", "Keys must be between 1 and
+// 100000, got 0"). A command that set the field
 // from a flag reads Field and says the flag instead; nothing needs the
 // message's text.
 type OptionError struct {
@@ -21,16 +22,31 @@ type OptionError struct {
 	// Err is what is wrong with it. For a Listen address another process
 	// holds it is errors.Is syscall.EADDRINUSE (see Busy).
 	Err error
+	// OutOfRange says Err is the bounds Value is outside of, said before
+	// it: "must be between 1 and 100000, got 0".
+	OutOfRange bool
 }
 
 func (e *OptionError) Error() string {
-	s := e.Field + ": " + e.Err.Error()
-	if e.Value != "" {
-		s = e.Field + " " + e.Value + ": " + e.Err.Error()
-	}
+	s := e.Said(e.Field)
 	if e.Busy() {
 		// The likely holder: another demo serves on the same default address.
 		s += ": is another demo running? Stop it, or listen on port 0 (127.0.0.1:0) to have the system pick a free one"
+	}
+	return s
+}
+
+// Said is the error with name in place of the field's: a flag, for a
+// command that set the field from one.
+func (e *OptionError) Said(name string) string {
+	var s string
+	switch {
+	case e.OutOfRange:
+		s = name + " " + e.Err.Error() + ", got " + e.Value
+	case e.Value == "":
+		s = name + ": " + e.Err.Error()
+	default:
+		s = name + " " + e.Value + ": " + e.Err.Error()
 	}
 	return s
 }

@@ -101,13 +101,13 @@ func DefaultOptions() Options {
 func (o *Options) Validate() error {
 	var errs []error
 	if o.Keys < 1 || o.Keys > MaxKeys {
-		errs = append(errs, &OptionError{Field: "Keys", Value: strconv.Itoa(o.Keys), Err: fmt.Errorf("must be between 1 and %d", MaxKeys)})
+		errs = append(errs, &OptionError{Field: "Keys", Value: strconv.Itoa(o.Keys), Err: fmt.Errorf("must be between 1 and %d", MaxKeys), OutOfRange: true})
 	}
 	if !(o.Jitter >= 0 && o.Jitter <= 1) { // also rejects NaN
-		errs = append(errs, &OptionError{Field: "Jitter", Value: fmt.Sprint(o.Jitter), Err: errors.New("must be between 0 and 1 (0.25 is ±25%)")})
+		errs = append(errs, &OptionError{Field: "Jitter", Value: fmt.Sprint(o.Jitter), Err: errors.New("must be between 0 and 1 (0.25 is ±25%)"), OutOfRange: true})
 	}
 	if !(o.Speed > 0 && o.Speed <= maxSpeed) { // also rejects NaN
-		errs = append(errs, &OptionError{Field: "Speed", Value: fmt.Sprint(o.Speed), Err: fmt.Errorf("must be greater than 0 and at most %d", maxSpeed)})
+		errs = append(errs, &OptionError{Field: "Speed", Value: fmt.Sprint(o.Speed), Err: fmt.Errorf("must be greater than 0 and at most %d", maxSpeed), OutOfRange: true})
 	}
 	if o.Listen != "" {
 		if err := validateListen(o.Listen); err != nil {

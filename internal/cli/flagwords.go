@@ -97,12 +97,19 @@ func demoInFlags(e *demo.OptionError) error {
 	if flag == "" {
 		return e
 	}
-	said := fmt.Errorf("%s: %w", flag, e.Err)
-	if e.Value != "" {
-		said = fmt.Errorf("%s %s: %w", flag, e.Value, e.Err)
-	}
+	said := e.Said(flag)
 	if e.Busy() {
-		said = fmt.Errorf("%w: is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0", said)
+		said += ": is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0"
 	}
-	return said
+	return &saidError{said, e}
 }
+
+// saidError is a library's error said in the flags' words: its message,
+// and the error beneath for errors.Is and As.
+type saidError struct {
+	msg string
+	err error
+}
+
+func (e *saidError) Error() string { return e.msg }
+func (e *saidError) Unwrap() error { return e.err }

@@ -98,7 +98,7 @@ func TestDemoOptionsSaidAsFlags(t *testing.T) {
 		err  error
 		want string
 	}{
-		{both.Validate(), "--keys 0: must be between 1 and 100000\n--speed 0: must be greater than 0 and at most 10000\n--kubeconfig and --in-cluster are mutually exclusive"},
+		{both.Validate(), "--keys must be between 1 and 100000, got 0\n--speed must be greater than 0 and at most 10000, got 0\n--kubeconfig and --in-cluster are mutually exclusive"},
 		{&demo.OptionError{Field: "InCluster", Err: errors.New("not in a pod")}, "--in-cluster: not in a pod"},
 		{busyErr, "--listen " + addr + ": bind: address already in use: is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0"},
 	} {
