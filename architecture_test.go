@@ -50,8 +50,7 @@ var floors = []struct {
 	// The MCP server: the CLI's answers for assistants; never demo (controller-runtime).
 	{"internal/mcpserver", []string{"internal/text", "instrument/api", "inspector", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/kick", "internal/inspector/why", "internal/query"}},
 	{"internal/cli", []string{"internal/text", "instrument/api", "demo", "inspector", "internal/mcpserver", "internal/inspector/cluster", "internal/inspector/describe", "internal/inspector/explain", "internal/inspector/fleet", "internal/inspector/kick", "internal/inspector/logs", "internal/inspector/objstatus", "internal/inspector/snapshot", "internal/inspector/why", "internal/query", "ui"}}, // not the TUI's parts: a key's row is explain.KeyRow
-	{"config", nil}, // manifests and their tests: no Go API
-	{"hack", nil},   // the build scripts and their tests: no Go API
+	{"internal/repotest", nil},                      // the tests of config/'s manifests and hack/'s scripts: no Go API
 	{"", []string{"internal/text", "internal/cli"}}, // the plugin's main: its last error printed through text.Printable
 }
 

@@ -108,13 +108,13 @@ func (d *Demo) restConfig() (*rest.Config, error) {
 	case d.opts.InCluster:
 		cfg, err := rest.InClusterConfig()
 		if err != nil {
-			return nil, fmt.Errorf("--in-cluster: %w", err)
+			return nil, &OptionError{Field: "InCluster", Err: err}
 		}
 		return cfg, nil
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", d.opts.Kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig %s: %w", d.opts.Kubeconfig, err)
+		return nil, &OptionError{Field: "Kubeconfig", Value: d.opts.Kubeconfig, Err: err}
 	}
 	return cfg, nil
 }

@@ -2,11 +2,9 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
-	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -290,18 +288,4 @@ func (d *Demo) Scenarios() []Scenario {
 		out[i] = Scenario{Controller: scenarios[i].name, Keys: d.counts[i]}
 	}
 	return out
-}
-
-// listenError says why --listen failed, naming the address once (the
-// endpoint, net and the syscall each repeat it), and for a busy port the
-// likely cause: another demo, which serves on the same default address.
-func listenError(addr string, err error) error {
-	cause := err
-	if op, ok := errors.AsType[*net.OpError](err); ok {
-		cause = op.Err
-	}
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("--listen %s: %w: is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0", addr, cause)
-	}
-	return fmt.Errorf("--listen %s: %w", addr, cause)
 }

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// A busy --listen address is said once, with what is likely holding it (a
-// demo serves on the same default address) and the flag that avoids it.
+// A busy Listen address is said once, with what is likely holding it (a
+// demo serves on the same default address) and the address that avoids it,
+// as an *OptionError a command can say in its flag's name.
 func TestListenOnABusyAddress(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -29,12 +30,15 @@ func TestListenOnABusyAddress(t *testing.T) {
 	if n := strings.Count(msg, addr); n != 1 {
 		t.Errorf("%q names %s %d times, want once", msg, addr, n)
 	}
-	for _, want := range []string{"--listen " + addr + ": ", "address already in use", "another demo", "--listen 127.0.0.1:0"} {
+	for _, want := range []string{"Listen " + addr + ": ", "address already in use", "another demo", "127.0.0.1:0"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%q does not say %q", msg, want)
 		}
 	}
 	if !errors.Is(err, syscall.EADDRINUSE) {
 		t.Errorf("%v: want errors.Is EADDRINUSE", err)
+	}
+	if oe, ok := errors.AsType[*OptionError](err); !ok || oe.Field != "Listen" || oe.Value != addr || !oe.Busy() {
+		t.Errorf("%#v: want an *OptionError of Listen %s, busy", err, addr)
 	}
 }

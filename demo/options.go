@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -95,25 +96,26 @@ func DefaultOptions() Options {
 	return Options{Keys: defaultKeys, Speed: 1, Listen: instrument.DefaultAddr}
 }
 
-// Validate checks the options; each error names the flag at fault.
+// Validate checks the options; each error is an *OptionError naming the
+// field at fault, or ErrKubeconfigAndInCluster, joined.
 func (o *Options) Validate() error {
 	var errs []error
 	if o.Keys < 1 || o.Keys > MaxKeys {
-		errs = append(errs, fmt.Errorf("--keys must be between 1 and %d, got %d", MaxKeys, o.Keys))
+		errs = append(errs, &OptionError{Field: "Keys", Value: strconv.Itoa(o.Keys), Err: fmt.Errorf("must be between 1 and %d", MaxKeys), OutOfRange: true})
 	}
 	if !(o.Jitter >= 0 && o.Jitter <= 1) { // also rejects NaN
-		errs = append(errs, fmt.Errorf("--jitter must be between 0 and 1 (0.25 is ±25%%), got %g", o.Jitter))
+		errs = append(errs, &OptionError{Field: "Jitter", Value: fmt.Sprint(o.Jitter), Err: errors.New("must be between 0 and 1 (0.25 is ±25%)"), OutOfRange: true})
 	}
 	if !(o.Speed > 0 && o.Speed <= maxSpeed) { // also rejects NaN
-		errs = append(errs, fmt.Errorf("--speed must be greater than 0 and at most %d, got %g", maxSpeed, o.Speed))
+		errs = append(errs, &OptionError{Field: "Speed", Value: fmt.Sprint(o.Speed), Err: fmt.Errorf("must be greater than 0 and at most %d", maxSpeed), OutOfRange: true})
 	}
 	if o.Listen != "" {
 		if err := validateListen(o.Listen); err != nil {
-			errs = append(errs, fmt.Errorf("--listen %q: %w", o.Listen, err))
+			errs = append(errs, &OptionError{Field: "Listen", Value: o.Listen, Err: err})
 		}
 	}
 	if o.Kubeconfig != "" && o.InCluster {
-		errs = append(errs, errors.New("--kubeconfig and --in-cluster are mutually exclusive"))
+		errs = append(errs, ErrKubeconfigAndInCluster)
 	}
 	if o.Outage < 0 || o.OutageEvery < 0 {
 		errs = append(errs, fmt.Errorf("outage schedule must not be negative, got %v every %v", o.Outage, o.OutageEvery))

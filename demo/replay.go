@@ -76,10 +76,10 @@ func newReplay(opts Options, start time.Time, elapsed time.Duration) (*Replay, e
 		return nil, err
 	}
 	if opts.Jitter != 0 {
-		return nil, errors.New("a replay cannot jitter: --jitter draws from no seed")
+		return nil, errors.New("a replay cannot jitter: Jitter draws from no seed")
 	}
 	if opts.Seed == 0 {
-		return nil, errors.New("a replay needs a --seed")
+		return nil, errors.New("a replay needs a Seed")
 	}
 	opts = opts.withDefaults()
 	r := &Replay{

@@ -40,13 +40,14 @@ func (s *Session) Found() (attached, found int) {
 }
 
 // CapNote says, when the session left pods out, how many and how to narrow
-// the search; "" when it attached to every pod found.
+// the search, in AttachConfig's words (a selector, one namespace); "" when
+// it attached to every pod found. A command adds its flags for them.
 func (s *Session) CapNote() string {
 	attached, found := s.Found()
 	if found <= attached {
 		return ""
 	}
-	return fmt.Sprintf("found %d instrumented pods, attached to the first %d (at most %d): narrow with -l SELECTOR, or look in one namespace with -n NAMESPACE instead of -A",
+	return fmt.Sprintf("found %d instrumented pods, attached to the first %d (at most %d): narrow the search by a selector, or look in one namespace instead of all",
 		found, attached, maxPods)
 }
 

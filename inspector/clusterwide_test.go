@@ -203,7 +203,7 @@ func TestAttachClusterWideCap(t *testing.T) {
 		t.Errorf("Found = %d of %d (%d endpoints), want %d of %d", a, f, len(s.Endpoints()), maxPods, found)
 	}
 	note := s.CapNote()
-	for _, want := range []string{fmt.Sprint(found), fmt.Sprint(maxPods), "-n NAMESPACE", "-l SELECTOR"} {
+	for _, want := range []string{fmt.Sprint(found), fmt.Sprint(maxPods), "a selector", "one namespace instead of all"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("CapNote = %q, want it to contain %q", note, want)
 		}

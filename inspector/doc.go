@@ -1,17 +1,16 @@
 // Package inspector is the v1 client behind `kubectl backoff`: it attaches
-// to a controller's pods through inspector/cluster's port-forwards (kept
-// alive across restarts and rollouts), or to one address, and reads the
+// to a controller's pods through port-forwards (internal/inspector/cluster's,
+// kept alive across restarts and rollouts), or to one address, and reads the
 // endpoints as one Session: keys, a key, controllers, error groups, forget
 // and forget-all, a watch of the keys. It never prints and judges nothing:
-// everything it returns is the endpoint's data (inspector/describe reads
-// and explains a key over it).
+// everything it returns is the endpoint's data (internal/inspector/describe
+// reads and explains a key over it).
 //
-//	target, err := cluster.ParseTarget("deploy/my-controller", "")
-//	if err != nil {
-//		return err
-//	}
+// With no Target, Attach discovers the instrumented pod of a namespace (a
+// *MultiplePodsError lists them when there are several):
+//
 //	s, err := inspector.Attach(ctx, inspector.AttachConfig{
-//		REST: restConfig, Target: target, Namespace: "my-system",
+//		REST: restConfig, Namespace: "my-system",
 //	})
 //	if err != nil {
 //		return err

@@ -83,7 +83,7 @@ func (s *ServerRunnable) Start(ctx context.Context) error {
 		log.Error(err, "backoff endpoint not served; the controller runs on without it. "+
 			"Another process (another instrumented controller on this host?) may hold the address: "+
 			"give instrument.Server another one, e.g. instrument.Server(\"127.0.0.1:8083\"), "+
-			"and read it with kubectl backoff --addr 127.0.0.1:8083", "addr", s.addr)
+			"and read the endpoint at that address", "addr", s.addr)
 		return nil
 	}
 	log.Info("backoff endpoint listening", "addr", s.Addr().String(), "prefix", DefaultPrefix)

@@ -98,7 +98,7 @@ func TestTwoManagersOnOneAddress(t *testing.T) {
 			firstLog.waitLine(t, "where the endpoint listens", "backoff endpoint listening", want)
 			second, secondLog := start("second")
 			clash := secondLog.waitLine(t, "the clash", "backoff endpoint not served", want, "address already in use")
-			for _, s := range []string{"runs on without it", "instrument.Server(", "--addr"} {
+			for _, s := range []string{"runs on without it", "instrument.Server(", "read the endpoint at that address"} {
 				if !strings.Contains(clash, s) {
 					t.Errorf("the clash's line does not say %q: %s", s, clash)
 				}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,22 @@ import (
 // hostileText is what an error, a name or a reason from the cluster can
 // hold (issue #32): an OSC setting the title ended by BEL, a CSI clearing
 // the screen and homing the cursor, a NUL, an 8-bit CSI, a raw 0x9b byte, a
-// carriage return, a right-to-left override.
-const hostileText = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[H boom\x00 \u009b31m \x9b \rover \u202eevil"
+// carriage return, a right-to-left override; then every other C0 and C1
+// control, DEL, and every bidirectional control (embeddings, overrides,
+// isolates, marks), so that each view is tried with each.
+var hostileText = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[H boom\x00 \u009b31m \x9b \rover \u202eevil " + string(everyControl())
+
+// everyControl is each character a terminal acts on that text.Printable
+// escapes, once.
+func everyControl() []rune {
+	var rs []rune
+	for r := rune(0); r <= 0x9f; r++ {
+		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 {
+			rs = append(rs, r)
+		}
+	}
+	return append(rs, []rune("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")...)
+}
 
 // hostileRaw is the first piece of hostileText found raw in a view (what
 // the UI's own styling never writes: its escapes are SGR colours), or "".
@@ -34,6 +49,10 @@ func hostileRaw(view string) string {
 		r, size := utf8.DecodeRuneInString(view[i:])
 		if r == utf8.RuneError && size == 1 {
 			return view[i : i+1]
+		}
+		// Any other control but ESC, which the styling's SGR writes.
+		if r != 0x1b && slices.Contains(everyControl(), r) {
+			return string(r)
 		}
 		i += size
 	}

@@ -76,13 +76,15 @@ against a real API server instead.`,
   kubectl backoff demo --serve-only --seed 7 --log demo.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The demo says a refused option in its fields' words
+			// (demo.OptionError); inFlags says it under the flag.
 			if err := o.Complete(cmd, args); err != nil {
-				return err
+				return inFlags(err)
 			}
 			if err := o.Validate(); err != nil {
-				return err
+				return inFlags(err)
 			}
-			return o.Run(cmd.Context())
+			return inFlags(o.Run(cmd.Context()))
 		},
 	}
 	f := cmd.Flags()

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // DescribeOptions are the options of `kubectl backoff describe`.
@@ -140,7 +141,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		return o.describeController(ctx, s)
 	}
 	d, err := describe.Describe(ctx, s, o.Controller, o.key, objects)
-	if k, ok := unescapeKey(o.key); err != nil && ok {
+	if k, ok := text.ReadBack(o.key); err != nil && ok {
 		// A key with control characters, copied as get shows it escaped.
 		if d2, err2 := describe.Describe(ctx, s, o.Controller, k, objects); err2 == nil {
 			d, err = d2, nil

@@ -146,6 +146,11 @@ func (o *attachOptions) explainError(err error) error {
 		// A field this client does not know (a newer server's): the
 		// server's own words name it.
 		return errors.New(ae.Message)
+	case http.StatusTooManyRequests:
+		// Still busy after the client's retries. The server names the
+		// query's parameters, any client's; say the flags that set them.
+		return fmt.Errorf("%w (this command narrows a read with %s, %s or %s)", err,
+			paramFlags["controller"], paramFlags["state"], paramFlags["q"])
 	case http.StatusNotFound:
 		// "no controller \"nope\"; known: widget" says it all; the method
 		// and path only matter for RBAC (403), which keeps them.

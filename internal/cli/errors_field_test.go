@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -104,6 +105,23 @@ func TestEvery400NamesItsFlag(t *testing.T) {
 			t.Errorf("%.60s: the CLI says %q: the flag should replace the parameter's name", tt.req, got)
 		case !ok && !strings.Contains(got, fmt.Sprintf("%q", tt.field)):
 			t.Errorf("%.60s: no flag for %q and the CLI's %q does not name it", tt.req, tt.field, got)
+		}
+	}
+}
+
+// TestBusySaysTheFlags: a 429 still refused after the client's retries is
+// the server's words (the query's parameters, for any client) with the
+// flags that set them.
+func TestBusySaysTheFlags(t *testing.T) {
+	ae := &inspector.APIError{Code: http.StatusTooManyRequests, Reason: "TooManyRequests", Method: "GET", Path: api.DefaultPrefix + "v1/keys",
+		Message: "reads limited to a fifth of a core while the controller is busy; retry in 1 s (narrow the query by its controller, state or q parameter to make each read cheaper)"}
+	got := (&attachOptions{}).explainError(ae)
+	if !errors.Is(got, error(ae)) {
+		t.Errorf("%v: want the APIError kept", got)
+	}
+	for _, want := range []string{"controller, state or q parameter", "--controller", "--state", "-q/--filter"} {
+		if !strings.Contains(got.Error(), want) {
+			t.Errorf("%q does not say %q", got, want)
 		}
 	}
 }

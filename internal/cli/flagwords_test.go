@@ -2,15 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 )
@@ -72,5 +76,32 @@ func TestGuessedPortSaysFromLogs(t *testing.T) {
 		"is the controller instrumented? For a controller without the instrument, add --from-logs to read its logs"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// The demo says a refused option in its fields' words; the command says
+// each under its flag, the joined ones too, and for a busy --listen the
+// flag's value that avoids it.
+func TestDemoOptionsSaidAsFlags(t *testing.T) {
+	// What demo.Start returns for a busy address (demo's TestListenOnABusyAddress).
+	busyErr := &demo.OptionError{Field: "Listen", Value: "127.0.0.1:8082", Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}
+
+	both := demo.DefaultOptions()
+	both.Keys, both.Speed, both.Kubeconfig, both.InCluster = 0, 0, "kc", true
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{both.Validate(), "--keys must be between 1 and 100000, got 0\n--speed must be greater than 0 and at most 10000, got 0\n--kubeconfig and --in-cluster are mutually exclusive"},
+		{&demo.OptionError{Field: "InCluster", Err: errors.New("not in a pod")}, "--in-cluster: not in a pod"},
+		{busyErr, "--listen 127.0.0.1:8082: bind: address already in use: is another demo running? Stop it, or let the system pick a free port: --listen 127.0.0.1:0"},
+	} {
+		got := inFlags(c.err)
+		if got == nil || got.Error() != c.want {
+			t.Errorf("inFlags(%v) =\n%v\nwant\n%s", c.err, got, c.want)
+		}
+	}
+	if !errors.Is(inFlags(busyErr), syscall.EADDRINUSE) {
+		t.Errorf("the busy address said as a flag lost its cause")
 	}
 }

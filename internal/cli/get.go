@@ -229,7 +229,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 	// Cluster-wide (-A): what was left out, and who did not answer, is said
 	// on stderr; the keys of the pods that did are the answer.
 	if note := s.CapNote(); note != "" {
-		fmt.Fprintln(o.ErrOut, "Warning: "+note)
+		fmt.Fprintln(o.ErrOut, "Warning: "+note+" ("+narrowFlags+")")
 	}
 	for _, u := range list.Unreachable {
 		fmt.Fprintln(o.ErrOut, "Warning: unreachable: "+u)

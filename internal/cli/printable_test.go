@@ -22,8 +22,27 @@ import (
 // hostileText is what an error, a reason or a name from the cluster can
 // hold (issue #32): an OSC setting the title ended by BEL, a CSI clearing the
 // screen and homing the cursor, a NUL, an 8-bit CSI, a raw 0x9b byte, a
-// carriage return, a right-to-left override.
-const hostileText = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[H boom\x00 \u009b31m \x9b \rover \u202eevil"
+// carriage return, a right-to-left override; then every other C0 and C1
+// control, DEL, and every bidirectional control (embeddings, overrides,
+// isolates, marks), so that each printer is tried with each.
+var hostileText = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[H boom\x00 \u009b31m \x9b \rover \u202eevil " + everyControl()
+
+// everyControl is each character rawControl finds, once.
+func everyControl() string {
+	var b strings.Builder
+	for r := rune(0); r <= 0x9f; r++ {
+		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 {
+			b.WriteRune(r)
+		}
+		if r == 0x1f {
+			r = 0x7e // on to DEL
+		}
+	}
+	for _, r := range "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c" {
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // rawControl is the first character of out a terminal would act on, or "".
 func rawControl(out string) string {
@@ -32,7 +51,8 @@ func rawControl(out string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			return out[i : i+1]
-		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e:
+		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e,
+			r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
 			return string(r)
 		}
 		i += size

@@ -210,7 +210,8 @@ func (o *TopOptions) Run(ctx context.Context) error {
 		Explain: o.explainError,
 		// A live endpoint's page is watched where it offers a watch
 		// (polled where not: older endpoints, logs read in process).
-		Watch: true,
+		Watch:  true,
+		Narrow: narrowFlags,
 	}
 	if pods != nil {
 		opts.Pods, opts.Attach = pods, o.attachPod

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +21,7 @@ func (h *handlers) key(ctx context.Context, _ *mcp.CallToolRequest, in KeyInput)
 	}
 	s := h.cfg.Session
 	d, err := describe.Describe(ctx, s, in.Controller, in.Key, h.cfg.Objects)
-	if k, ok := unescapeKey(in.Key); err != nil && ok {
+	if k, ok := text.ReadBack(in.Key); err != nil && ok {
 		// A key with control characters, copied as an answer shows it escaped.
 		if d2, err2 := describe.Describe(ctx, s, in.Controller, k, h.cfg.Objects); err2 == nil {
 			d, err = d2, nil
@@ -138,14 +137,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// unescapeKey reads back a key an answer showed escaped (text.Printable
-// writes Go escapes and never \"), so that it can be asked for as shown.
-func unescapeKey(s string) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return "", false
-	}
-	k, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
-	return k, err == nil && k != s
 }

@@ -67,7 +67,9 @@ func (p *pacer) enter(ctx context.Context) (func(), error) {
 			retry := maxPacerRest
 			secs := int((retry + time.Second - 1) / time.Second)
 			if p.dutyRests.Load() > 0 {
-				return nil, Busy(retry, "reads limited to a fifth of a core while the controller is busy; retry in %d s (narrow the query with --controller, --state or -q to make each read cheaper)", secs)
+				// Any client reads this: it names the query's parameters,
+				// and a client says its own flags for them.
+				return nil, Busy(retry, "reads limited to a fifth of a core while the controller is busy; retry in %d s (narrow the query by its controller, state or q parameter to make each read cheaper)", secs)
 			}
 			return nil, Busy(retry, "the endpoint is serving %d reads a second already; retry in %d s", p.perSecond, secs)
 		case <-ctx.Done():

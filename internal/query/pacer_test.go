@@ -50,7 +50,7 @@ func TestPacerSaysWhatDecided(t *testing.T) {
 		// cheap reads: the spacing of the rate decided
 		{took: 0, want: "the endpoint is serving 10 reads a second already; retry in 1 s"},
 		// costly ones: nine times their cost decided
-		{took: 50 * time.Millisecond, want: "reads limited to a fifth of a core while the controller is busy; retry in 1 s"},
+		{took: 50 * time.Millisecond, want: "reads limited to a fifth of a core while the controller is busy; retry in 1 s (narrow the query by its controller, state or q parameter"},
 	} {
 		p := newPacer(10, time.Millisecond) // spacing 200ms
 		p.since = func(time.Time) time.Duration { return tt.took }

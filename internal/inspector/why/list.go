@@ -47,7 +47,7 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 		// Said, not silent: a stuck object kstatus calls Current (a Job
 		// whose pods are refused) is found only by its Events.
 		l.EventsSkipped = fmt.Sprintf("the Events of the objects kstatus calls Current were not read (%d objects, over %d): one stuck with a Current status "+
-			"(a Job whose pods are refused) is not listed; narrow the list to read them: a name, -l SELECTOR, or -n NAMESPACE", len(items), maxListEvents)
+			"(a Job whose pods are refused) is not listed; narrow the list to read them: a name, a label selector, or one namespace", len(items), maxListEvents)
 	}
 	objects := map[*Answer]Item{}
 	for _, it := range items {

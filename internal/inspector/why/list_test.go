@@ -127,7 +127,7 @@ func TestListEventsSkippedSaid(t *testing.T) {
 		case n <= maxListEvents && (l.EventsSkipped != "" || reads != n):
 			t.Errorf("%d objects: %d reads, note %q; want each one's Events read, nothing said", n, reads, l.EventsSkipped)
 		case n > maxListEvents && (reads != 0 || !strings.Contains(l.EventsSkipped, "were not read (101 objects, over 100)") ||
-			!strings.Contains(l.EventsSkipped, "a name, -l SELECTOR, or -n NAMESPACE")):
+			!strings.Contains(l.EventsSkipped, "a name, a label selector, or one namespace")):
 			t.Errorf("%d objects: %d reads, note %q; want none read, said so with how to narrow", n, reads, l.EventsSkipped)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	fleetread "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
@@ -179,7 +180,8 @@ func (v Fleet) open() (Fleet, tea.Cmd, Intent) {
 		v.opts.Attach(r, ctx)
 		return v, tea.Quit, nil
 	}
-	note := "no kube context for cluster " + orDash(r.Cluster) + " (--context-map " + orDash(r.Cluster) + "=CONTEXT); run: " + topCommand(r, "CONTEXT")
+	mapIt := explain.Flag{Name: "context-map", Value: explain.ShellQuote(orDash(r.Cluster) + "=CONTEXT")}
+	note := "no kube context for cluster " + orDash(r.Cluster) + " (" + mapIt.String() + "); run: " + topCommand(r, "CONTEXT")
 	return v, nil, NoteIntent{Text: text.Printable(note)}
 }
 
@@ -191,13 +193,15 @@ func (v Fleet) contextFor(cluster string) (string, bool) {
 }
 
 // topCommand is the command that attaches to r's controller through
-// kubeContext: what enter runs, or says to run.
+// kubeContext: what enter runs, or says to run. Its flags are data that
+// explain.Command spells, as every suggested command's are.
 func topCommand(r fleetread.Row, kubeContext string) string {
-	args := []string{"kubectl", "backoff", "top", "--context", kubeContext}
+	flags := []explain.Flag{{Name: "context", Value: explain.ShellQuote(kubeContext)}}
 	if r.Namespace != "" {
-		args = append(args, "-n", r.Namespace)
+		flags = append(flags, explain.Flag{Name: "n", Value: explain.ShellQuote(r.Namespace)})
 	}
-	return strings.Join(append(args, "--controller", r.Controller), " ")
+	flags = append(flags, explain.Flag{Name: "controller", Value: explain.ShellQuote(r.Controller)})
+	return explain.Command{Verb: "top", Flags: flags}.Render(explain.Session{})
 }
 
 // view draws the header, the rows and the selected row's worst keys.

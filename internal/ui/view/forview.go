@@ -245,7 +245,7 @@ func (f *For) statusLine() string {
 	}
 	if l := f.list; l != nil && l.EventsSkipped != "" {
 		// why.List.EventsSkipped, short: a stuck object may hide.
-		line += s.Warn.Render(" · Events of the Current ones not read (too many): narrow with -l or -n")
+		line += s.Warn.Render(" · Events of the Current ones not read (too many): narrow by a selector or a namespace")
 	}
 	if !f.fetchedAt.IsZero() {
 		line += s.Dim.Render(" · updated " + text.Ago(f.fetchedAt, f.C.Now()))

@@ -41,6 +41,11 @@ type Options struct {
 	// NoObjects says why Objects is nil, for the detail view, e.g.
 	// "attached with --addr". Defaults to "no cluster access in this session".
 	NoObjects string
+	// Narrow is how the command narrows a cluster-wide attach, said after
+	// the session's CapNote ("-l SELECTOR, or -n NAMESPACE instead of
+	// -A"): the command's flags, which the inspector does not name.
+	// Defaults to none.
+	Narrow string
 	// Refresh is how often the view is refreshed. Defaults to 1s if unset.
 	Refresh time.Duration
 	// GiveUp is how long the UI keeps trying an endpoint it never reached

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -37,12 +38,12 @@ func (c *Common) refusal(retry bool, key string) string {
 	switch {
 	case c.source.fromLogs:
 		// A log only tells what the controller did: kick's watch event is
-		// the log mode's retry.
-		what := "KEY retries a key"
+		// the log mode's retry, a command spelt by explain.Command.
+		kick, what := explain.Command{Verb: "kick", Target: true, Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{"KEY"}}, "retries a key"
 		if key != "" {
-			what = key + " retries it"
+			kick.Words, what = []string{explain.ShellQuote(key)}, "retries it"
 		}
-		return "read-only: a log cannot forget or retry; kubectl backoff kick TARGET --from-logs " + what + " now (its failure count stays)"
+		return "read-only: a log cannot forget or retry; " + kick.Render(explain.Session{}) + " " + what + " now (its failure count stays)"
 	case c.Snapshot():
 		return "read-only: a snapshot (taken at " + c.SnapshotAt().UTC().Format("2006-01-02 15:04:05Z") +
 			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"

@@ -25,6 +25,9 @@ func (t *Top) headerFitting() TopHeader {
 	h := TopHeader{C: t.C, M: &t.TopModel, Filter: &t.Filter, Group: t.Group, Fleet: t.fleet()}
 	if s := t.C.Conn.Session; s != nil {
 		h.CapNote = s.CapNote()
+		if h.CapNote != "" && t.C.Opts.Narrow != "" {
+			h.CapNote += " (" + t.C.Opts.Narrow + ")"
+		}
 	}
 	return h
 }

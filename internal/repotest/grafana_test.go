@@ -1,6 +1,7 @@
-package config
+package repotest
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // dashboardFile is the Grafana dashboard over the probes' series.
-const dashboardFile = "grafana/kubectl-backoff-fleet.json"
+var dashboardFile = filepath.Join(configDir, "grafana", "kubectl-backoff-fleet.json")
 
 // TestDashboardQueriesAreTheFleetViews: every panel's query is one the
 // fleet view runs (fleet.Queries, with the default cluster label), so the

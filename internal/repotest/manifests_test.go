@@ -1,4 +1,4 @@
-package config
+package repotest
 
 import (
 	"bufio"
@@ -44,18 +44,18 @@ var kinds = map[string]func() any{
 	"apps/v1/Deployment": func() any { return new(appsv1.Deployment) },
 }
 
-// loadManifests decodes every YAML document under the package directory into
+// loadManifests decodes every YAML document under config/ into
 // its typed API object, strictly: a misspelt or misplaced field is an error,
 // as it would be silently dropped by the API server.
 func loadManifests(t *testing.T) []object {
 	t.Helper()
 	var out []object
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(configDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
 			return err
 		}
-		if filepath.Dir(path) == "prometheus" {
-			return nil // Prometheus rules, not API objects: a module of their own checks them (prometheus/rules_test.go)
+		if filepath.Dir(path) == filepath.Join(configDir, "prometheus") {
+			return nil // Prometheus rules, not API objects: a module of their own checks them (config/prometheus/rules_test.go)
 		}
 		objs, err := decodeFile(path)
 		if err != nil {
@@ -105,7 +105,7 @@ func decodeFile(path string) ([]object, error) {
 			return nil, fmt.Errorf("document %d (%s): %w", i, tm.Kind, err)
 		}
 		meta := reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta").Interface().(metav1.ObjectMeta)
-		out = append(out, object{file: path, kind: tm.Kind, meta: meta, obj: obj})
+		out = append(out, object{file: fromRoot(path), kind: tm.Kind, meta: meta, obj: obj})
 	}
 }
 

@@ -1,4 +1,4 @@
-package hack
+package repotest
 
 import (
 	"os"
@@ -42,7 +42,7 @@ build) while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done; head -c 2500
 esac`})
 	krew := stubs(t, map[string]string{"validate-krew-manifest": `exit 0`})
 	dist = filepath.Join(t.TempDir(), "dist")
-	cmd := exec.Command("bash", "release.sh", "-o", dist, "linux/amd64")
+	cmd := exec.Command("bash", filepath.Join(hackDir, "release.sh"), "-o", dist, "linux/amd64")
 	cmd.Env = append(os.Environ(), "PATH="+goStub+string(os.PathListSeparator)+os.Getenv("PATH"), "KREW_BIN="+krew, "VERSION=v0.1.0")
 	var errOut strings.Builder
 	cmd.Stderr = &errOut
