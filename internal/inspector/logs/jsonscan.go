@@ -105,17 +105,9 @@ func skipSpace(b []byte, i int) int {
 // It jumps from quote to quote (bytes.IndexByte, vectorised): the long
 // strings of a line (a stack trace, an error) hold few quotes and many
 // bytes, and a byte-by-byte walk was most of a line's parse. A quote ends
-// the string unless an odd run of backslashes escapes it. Most strings
-// of a line are short (its names, its level, its key): their first
-// shortString bytes are walked one by one, up to a backslash, which costs
-// less than the call to IndexByte.
+// the string unless an odd run of backslashes escapes it.
 func skipString(b []byte, i int) (int, bool) {
 	j := i + 1
-	for n := min(len(b), j+shortString); j < n && b[j] != '\\'; j++ {
-		if b[j] == '"' {
-			return j + 1, true
-		}
-	}
 	for j < len(b) {
 		q := bytes.IndexByte(b[j:], '"')
 		if q < 0 {
@@ -133,9 +125,6 @@ func skipString(b []byte, i int) (int, bool) {
 	}
 	return len(b), false
 }
-
-// shortString is how many bytes of a string skipString walks one by one.
-const shortString = 32
 
 // skipValue returns the index after the value starting at b[i]: a string,
 // an object or array (brackets balanced outside strings), or a bare word
