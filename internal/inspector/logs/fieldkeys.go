@@ -4,7 +4,8 @@ package logs
 // line's values it is, or nothing. A JSON line's names are classified once
 // each (fieldKeyOf): asking the same name in turn whether it was a time,
 // a level, a kept field, a recurring one and which one — a switch on its
-// bytes each time — was a fifth of a line's parse.
+// bytes each time — cost, with the time key's copy, about a sixth of a
+// zap JSON line's parse (BenchmarkParse100k).
 type fieldKey uint8
 
 const (
