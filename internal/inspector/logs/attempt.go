@@ -36,9 +36,9 @@ type handledAt struct {
 
 // attemptLocked takes a generic failure r in; it says whether r was
 // handled here (held, dropped or merged) rather than to be applied now.
-func (s *Store) attemptLocked(r Record, line int) bool {
+func (s *Store) attemptLocked(r *Record, line int) bool {
 	if r.What == WarningLine {
-		s.warningLocked(r, line)
+		s.warningLocked(*r, line)
 		return true
 	}
 	if r.What != ErrorLine {
@@ -48,6 +48,9 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 		// A named dialect's failure line is its attempt's handler's
 		// ("Reconciler error"): the warning and the bare inner cause
 		// just before it are the same attempt.
+		if len(s.pending) == 0 {
+			return false // nothing waits: r's key is not even built
+		}
 		s.pending = s.dropWarned(s.pending, r, line)
 		if !r.At.IsZero() {
 			s.pending = s.dropNear(s.pending, r.Key(), line, func(t time.Time) bool {
@@ -87,14 +90,14 @@ func (s *Store) attemptLocked(r Record, line int) bool {
 		if !p.warning && p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
 			if !r.At.Before(p.r.At) {
 				s.noteMerged(p.line, line)
-				p.r, p.line = r, line
+				p.r, p.line = *r, line
 			} else {
 				s.noteMerged(line, p.line)
 			}
 			return true
 		}
 	}
-	s.pending = append(s.pending, pendingBare{r: r, line: line})
+	s.pending = append(s.pending, pendingBare{r: *r, line: line})
 	return true
 }
 
@@ -130,7 +133,7 @@ const warningNoError = "(not in the log: its failure line is missing)"
 // dropWarned drops the pending warnings r, a failure line of a named
 // dialect, is the attempt of: of its reconcileID when both say one, else
 // of its key within attemptWindow (or, times unknown, the last of its key).
-func (s *Store) dropWarned(ps []pendingBare, r Record, line int) []pendingBare {
+func (s *Store) dropWarned(ps []pendingBare, r *Record, line int) []pendingBare {
 	key, out := r.Key(), ps[:0]
 	for i, p := range ps {
 		same := false
@@ -216,7 +219,7 @@ func (s *Store) flushPendingLocked(before time.Time) {
 		}
 	}
 	s.pending = keep
-	for _, r := range due {
-		s.applyLocked(r)
+	for i := range due {
+		s.applyLocked(&due[i])
 	}
 }

@@ -181,7 +181,7 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 // says of its retry. It goes through the controller's limiter: a token
 // from its bucket, whichever limiter runs; and, when it is e's retry, a
 // vote on which limiter that is (which may re-read the controller's keys).
-func (s *Store) retryLocked(c *controllerInfo, e *entry, r Record) estimate {
+func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	l := c.perItem(s.opts.Limiter)
 	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp}
 	x.steady = steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At))

@@ -58,70 +58,67 @@ type fields struct {
 // wants says whether the value of key is kept: the others are skipped
 // without being copied.
 func (f *fields) wants(key []byte) bool {
-	switch string(key) {
-	case "msg", "message", "logger", "controller", "controllerGroup", "reconciler group", "controllerKind", "reconciler kind",
-		"namespace", "name", "request", "object", "error", "err", "reconcileID", "key", "objectReference", "deployment", "component",
-		"requeue", "spread", "count", "user", "reason", "requeue-after", "failures", "failure", knativeKey, knativeController:
-		return true
-	}
-	return f.kind != "" && string(key) == f.kind
+	return fieldKeyOf(key).kept() || f.kind != "" && string(key) == f.kind
 }
 
 // set records one key/value; val is already a plain string. The key is
 // bytes of the line: switching on it does not copy it.
-func (f *fields) set(key []byte, val string) {
-	switch string(key) {
-	case "msg":
+func (f *fields) set(key []byte, val string) { f.setKey(fieldKeyOf(key), key, val) }
+
+// setKey is set of a key classified as k.
+func (f *fields) setKey(k fieldKey, key []byte, val string) {
+	switch k {
+	case fkMsg:
 		f.msg, f.msgKey = val, "msg"
-	case "message":
+	case fkMessage:
 		if f.msg == "" { // Karpenter's JSON; a field of klogr lines otherwise
 			f.msg = val
 		}
-	case "logger":
+	case fkLogger:
 		f.logger = val
-	case "component": // go-kit's
+	case fkComponent: // go-kit's
 		if f.logger == "" {
 			f.logger = val
 		}
-	case "controller":
+	case fkController:
 		f.controller = val
-	case "controllerGroup", "reconciler group":
+	case fkGroup:
 		f.group = val
-	case "controllerKind", "reconciler kind":
+	case fkKind:
 		f.kind = val
-	case "namespace":
+	case fkNamespace:
 		f.namespace = val
-	case "name":
+	case fkName:
 		f.name = val
-	case "request", "object":
+	case fkRef:
 		f.ref = val
-	case "error", "err":
+	case fkErr:
 		f.err = val
-	case "reconcileID":
+	case fkReconcileID:
 		f.reconcileID = val
-	case "key":
+	case fkKey:
 		f.alt, f.altName = val, "key"
-	case "objectReference":
+	case fkObjectReference:
 		f.alt, f.altName = val, "objectReference"
-	case "deployment":
+	case fkDeployment:
 		f.alt, f.altName = val, "deployment"
-	case "requeue":
+	case fkRequeue:
 		f.requeue = val
-	case "spread":
+	case fkSpread:
 		f.spread = val
-	case "count":
+	case fkCount:
 		f.count = val
-	case "user":
+	case fkUser:
 		f.user = val
-	case "reason":
+	case fkReason:
 		f.reason = val
-	case "requeue-after":
+	case fkRequeueAfter:
 		f.requeueAt = val
-	case "failures", "failure":
+	case fkFailures:
 		f.failures = val
-	case knativeKey:
+	case fkKnativeKey:
 		f.alt, f.altName = val, knativeKey
-	case knativeController:
+	case fkKnativeController:
 		if f.controller == "" {
 			f.controller = val
 		}
@@ -235,6 +232,17 @@ var severeLevels = [][]byte{[]byte("error"), []byte("err"), []byte("erro"), []by
 func severeLevel(level []byte) bool {
 	if n := len(level); n >= 2 && level[0] == '"' && level[n-1] == '"' {
 		level = level[1 : n-1]
+	}
+	// Most lines are info or debug: rejected by their first letter, which
+	// no severe level's starts with (in ASCII: only k and s fold to a
+	// letter outside it, and no level has them).
+	if len(level) == 0 {
+		return false
+	}
+	switch level[0] | 0x20 {
+	case 'e', 'w', 'f', 'd', 'p', 'c', 'a':
+	default:
+		return false
 	}
 	for _, l := range severeLevels {
 		if bytes.EqualFold(level, l) {

@@ -112,17 +112,18 @@ func cutString(line []byte, i, stop int, f *fields) bool {
 // setRaw records one JSON member. An object value with a "name" is a
 // klog.ObjectRef: the kind-named reference of controllers built with For().
 func setRaw(f *fields, k, v []byte) {
-	switch string(k) {
-	case "ts", "time", "timestamp":
-		f.timeKey = string(k) // a constant: no copy of the line
+	fk := fieldKeyOf(k)
+	switch fk {
+	case fkTs, fkTime, fkTimestamp:
+		f.timeKey = timeKeys[fk-fkTs] // a constant: no copy of the line
 		f.at = f.intern.time(v, timeValue)
-	case "items":
+	case fkItems:
 		f.items = v
-	case "reset":
+	case fkReset:
 		f.reset = v
-	case "level", "severity":
+	case fkLevel:
 		f.severe, f.leveled = f.severe || severeLevel(v), true
-	case "stacktrace", "caller":
+	case fkSkipped:
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
 		if len(v) > 0 && v[0] == '{' {
@@ -131,13 +132,16 @@ func setRaw(f *fields, k, v []byte) {
 			}
 			return
 		}
-		if f.wants(k) {
-			f.set(k, f.intern.jsonString(k, v))
+		if fk.kept() || f.kind != "" && string(k) == f.kind {
+			f.setKey(fk, k, f.intern.jsonString(fk, v))
 		} else if len(v) > 2 && v[0] == '"' {
 			f.noteKeyField(k, v[1:len(v)-1])
 		}
 	}
 }
+
+// timeKeys are the names of fkTs, fkTime and fkTimestamp.
+var timeKeys = [...]string{"ts", "time", "timestamp"}
 
 // timeValue reads a JSON time value: a string (parseTime) or a number of
 // seconds (epoch).

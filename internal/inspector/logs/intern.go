@@ -49,14 +49,14 @@ func newInterner() *interner { return &interner{m: map[string]interned{}} }
 
 // jsonString is the value raw of field key as a string (jsonString),
 // interned when key is one whose values recur.
-func (in *interner) jsonString(key, raw []byte) string {
+func (in *interner) jsonString(key fieldKey, raw []byte) string {
 	if in == nil || len(raw) < 2 || raw[0] != '"' {
 		return jsonString(raw)
 	}
-	if recurs(key) {
+	if key.recurring() {
 		return in.of(raw, jsonString)
 	}
-	if string(key) == "reconcileID" {
+	if key == fkReconcileID {
 		// Unique to a reconcile, and written on each of its lines (its
 		// start, then its end): kept for the next line alone, not in the
 		// map, which it would fill.
@@ -104,13 +104,4 @@ func (in *interner) time(raw []byte, parse func([]byte) time.Time) time.Time {
 	}
 	in.ts, in.at = append(in.ts[:0], raw...), parse(raw)
 	return in.at
-}
-
-// recurs says the values of field key recur line after line.
-func recurs(key []byte) bool {
-	switch string(key) {
-	case "msg", "message", "logger", "controller", "controllerGroup", "controllerKind", "reconciler group", "reconciler kind", "namespace", "name", "error", "err":
-		return true
-	}
-	return false
 }

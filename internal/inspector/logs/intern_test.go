@@ -18,7 +18,7 @@ func TestInternerIsJSONString(t *testing.T) {
 	for round := range 2 {
 		for _, raw := range raws {
 			for _, key := range []string{"name", "error", "reconcileID", "other"} {
-				if got, want := in.jsonString([]byte(key), []byte(raw)), jsonString([]byte(raw)); got != want {
+				if got, want := in.jsonString(fieldKeyOf([]byte(key)), []byte(raw)), jsonString([]byte(raw)); got != want {
 					t.Fatalf("round %d, %s %s: %q, want %q", round, key, raw, got, want)
 				}
 			}

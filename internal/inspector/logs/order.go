@@ -83,7 +83,7 @@ func (s *Store) holding() bool { return !s.opts.Live }
 
 // hold takes a record of a saved read: it is applied at the end, in time
 // order (flushHeld), or when holdCap are held.
-func (s *Store) hold(r Record, line int, implausible bool) {
+func (s *Store) hold(r *Record, line int, implausible bool) {
 	s.mu.Lock()
 	s.order.note(r.At)
 	at := r.At
@@ -93,7 +93,10 @@ func (s *Store) hold(r Record, line int, implausible bool) {
 	if s.order.held == nil {
 		s.order.held = make([]heldRecord, 0, holdCap)
 	}
-	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
+	// Grown, then filled in place: the record is copied once.
+	s.order.held = append(s.order.held, heldRecord{})
+	h := &s.order.held[len(s.order.held)-1]
+	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
 	full := len(s.order.held) >= holdCap
 	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
 	s.mu.Unlock()
@@ -142,7 +145,7 @@ func (s *Store) flushHeld() {
 		// and nothing else, and no other record comes in between.
 		s.batchNow = s.opts.Clock.Now()
 		for i := range held {
-			s.add1Locked(held[i].r, held[i].line)
+			s.add1Locked(&held[i].r, held[i].line)
 			held[i] = heldRecord{} // its strings are the store's now, or garbage
 		}
 		s.batchNow = time.Time{}

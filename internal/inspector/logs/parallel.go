@@ -125,6 +125,9 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 		split <- result{n, err}
 	}()
 	last = after
+	// none is the record of a line that has none (skipped): apply
+	// changes only records, so it stays the zero Record.
+	var none Record
 	help := (<-chan *chunk)(work)
 	in := newInterner()
 	first := true
@@ -154,14 +157,14 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			}
 			s.noteDated(lr.at)
 			ref, fromLog := s.yearRef(now)
-			var r Record
+			r := &none
 			if lr.rec >= 0 {
-				r = c.recs[lr.rec]
+				r = &c.recs[lr.rec] // applied in place: not copied
 			}
 			if r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+				*r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
 				lr.hint = replicaHint(c.line(i), lr.out)
 			}
 			s.apply(c.line(i), r, lr.out, now, ref, fromLog, lr.hint)

@@ -31,6 +31,11 @@ type markerSet struct {
 	// (a dialect file's regexp with no literal start): no line is skipped.
 	short []byte
 	all   bool
+	// stride is how far apart the pairs has tests are: 2 when every
+	// marker of several bytes has three or more (each is anchored by two
+	// adjacent pairs, one of which starts at an even byte wherever the
+	// marker is), else 1.
+	stride int
 }
 
 // anchored is a marker whose anchor is at off.
@@ -41,7 +46,12 @@ type anchored struct {
 
 // newMarkerSet is the set of markers ms.
 func newMarkerSet(ms [][]byte) *markerSet {
-	s := &markerSet{slot: make([]uint16, 1<<16)}
+	s := &markerSet{slot: make([]uint16, 1<<16), stride: 2}
+	for _, m := range ms {
+		if len(m) == 2 {
+			s.stride = 1
+		}
+	}
 	for _, m := range ms {
 		switch len(m) {
 		case 0:
@@ -49,28 +59,58 @@ func newMarkerSet(ms [][]byte) *markerSet {
 		case 1:
 			s.short = append(s.short, m[0])
 		default:
+			// Its anchor: its rarest pair, or with a stride of 2 its rarest
+			// two adjacent pairs (a marker at an odd byte is found by the
+			// second).
+			width := s.stride
 			off := 0
-			for i := 1; i+1 < len(m); i++ {
-				if anchorRank(m[i], m[i+1]) < anchorRank(m[off], m[off+1]) {
+			for i := 1; i+width < len(m); i++ {
+				if windowRank(m, i, width) < windowRank(m, off, width) {
 					off = i
 				}
 			}
-			k := uint16(m[off]) | uint16(m[off+1])<<8
-			if s.pairs[k/64]&(1<<(k%64)) == 0 {
-				s.pairs[k/64] |= 1 << (k % 64)
-				s.slot[k] = uint16(len(s.byPair))
-				s.byPair = append(s.byPair, nil)
+			for o := off; o < off+width; o++ {
+				s.anchor(m, o)
 			}
-			s.byPair[s.slot[k]] = append(s.byPair[s.slot[k]], anchored{m, off})
 		}
 	}
 	return s
+}
+
+// windowRank is anchorRank of the width pairs of m from off.
+func windowRank(m []byte, off, width int) int {
+	r := 0
+	for o := off; o < off+width; o++ {
+		r += anchorRank(m[o], m[o+1])
+	}
+	return r
+}
+
+// anchor adds marker m, found by its pair at off.
+func (s *markerSet) anchor(m []byte, off int) {
+	k := uint16(m[off]) | uint16(m[off+1])<<8
+	if s.pairs[k/64]&(1<<(k%64)) == 0 {
+		s.pairs[k/64] |= 1 << (k % 64)
+		s.slot[k] = uint16(len(s.byPair))
+		s.byPair = append(s.byPair, nil)
+	}
+	s.byPair[s.slot[k]] = append(s.byPair[s.slot[k]], anchored{m, off})
 }
 
 // has says whether line holds one of the markers.
 func (s *markerSet) has(line []byte) bool {
 	if s.all || len(s.short) > 0 && bytes.ContainsAny(line, string(s.short)) {
 		return true
+	}
+	if s.stride == 2 {
+		// Half the pairs: those that start at an even byte.
+		for i := 0; i+1 < len(line); i += 2 {
+			k := uint16(line[i]) | uint16(line[i+1])<<8
+			if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i, k) {
+				return true
+			}
+		}
+		return false
 	}
 	for i := 1; i < len(line); i++ {
 		k := uint16(line[i-1]) | uint16(line[i])<<8

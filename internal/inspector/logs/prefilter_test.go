@@ -1,7 +1,9 @@
 package logs
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -49,6 +51,41 @@ func TestMarkerSetAnchors(t *testing.T) {
 		}
 		if e, a := hasMarker(line), set.has(line); e != a {
 			t.Fatalf("%q: anchored says %v, marker by marker %v", line, a, e)
+		}
+	}
+}
+
+// TestMarkerSetStride: a set of markers of three bytes or more, scanned
+// at every other byte, and one with a marker of two, scanned at every
+// byte, find a marker exactly where a search marker by marker does, at
+// every position and parity, on random lines of the markers' own bytes.
+func TestMarkerSetStride(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const alphabet = "abcr'"
+	word := func(n int) []byte {
+		w := make([]byte, n)
+		for i := range w {
+			w[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return w
+	}
+	for _, shortest := range []int{2, 3} {
+		for range 300 {
+			var ms [][]byte
+			for range 1 + rng.IntN(5) {
+				ms = append(ms, word(shortest+rng.IntN(4)))
+			}
+			set := newMarkerSet(ms)
+			if want := map[bool]int{true: 1, false: 2}[slices.ContainsFunc(ms, func(m []byte) bool { return len(m) == 2 })]; set.stride != want {
+				t.Fatalf("markers %q: stride %d, want %d", ms, set.stride, want)
+			}
+			for range 200 {
+				line := word(rng.IntN(24))
+				want := slices.ContainsFunc(ms, func(m []byte) bool { return bytes.Contains(line, m) })
+				if got := set.has(line); got != want {
+					t.Fatalf("markers %q, line %q: has %v, want %v", ms, line, got, want)
+				}
+			}
 		}
 	}
 }

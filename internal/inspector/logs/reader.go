@@ -121,7 +121,7 @@ func (s *Store) add(line []byte, after time.Time, in *interner) time.Time {
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
 	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
-	s.apply(line, r, out, now, ref, fromLog, replicaHint(line, out))
+	s.apply(line, &r, out, now, ref, fromLog, replicaHint(line, out))
 	return at
 }
 
@@ -139,7 +139,9 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 // apply applies what parse made of a line, in the log's order: the record,
 // or the line counted as unreadable; ref and fromLog are the year
 // reference it was parsed with; hint is replicaHint's answer.
-func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fromLog, hint bool) {
+// r is the parse's record, changed as applied (a pointer: a Record is
+// some 500 bytes, and a million lines are applied).
+func (s *Store) apply(line []byte, r *Record, out outcome, now, ref time.Time, fromLog, hint bool) {
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks
@@ -162,7 +164,7 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		if out == outCandidate {
 			// The generic reader's: its template's evidence decides
 			// (evidence.go).
-			s.candidate(r, line, d, example)
+			s.candidate(*r, line, d, example)
 			return
 		}
 		if r.What != CauseLine {
@@ -172,19 +174,19 @@ func (s *Store) apply(line []byte, r Record, out outcome, now, ref time.Time, fr
 		if s.holding() {
 			s.hold(r, line, d.implausible)
 		} else {
-			s.applyRecord(r, line, d.implausible)
+			s.applyRecord(*r, line, d.implausible)
 		}
 	case outUnreadable:
 		if hint {
 			s.noteReplicaHint(line)
 		}
 		s.diag.failed(line)
-		s.explainNotRead(r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
+		s.explainNotRead(*r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
 		if hint {
 			s.noteReplicaHint(line)
 		}
-		s.explainNotRead(r, "")
+		s.explainNotRead(*r, "")
 	case outSkipped:
 		if hint {
 			s.noteReplicaHint(line)

@@ -190,34 +190,37 @@ func (s *Store) Add(r Record) { s.add1(r, 0) }
 func (s *Store) add1(r Record, line int) Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.add1Locked(r, line)
+	s.add1Locked(&r, line)
+	return r
 }
 
 // add1Locked is add1, its lock held: flushHeld applies a batch under one.
-func (s *Store) add1Locked(r Record, line int) Record {
+// r is changed as add1 returns it, and then as applied (a Record is some
+// 500 bytes: a batch of a million is not copied to each call).
+func (s *Store) add1Locked(r *Record, line int) {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
 	if r.What == CountLine {
-		s.countLocked(r)
-		return r
+		s.countLocked(*r)
+		return
 	}
 	if r.What == CauseLine {
-		s.causeLocked(r)
-		return r
+		s.causeLocked(*r)
+		return
 	}
-	s.statedLocked(&r)
-	s.replicaControllerLocked(&r)
+	s.statedLocked(r)
+	s.replicaControllerLocked(r)
 	if !s.attemptLocked(r, line) {
 		s.applyLocked(r)
 	}
-	return r
 }
 
-// applyLocked is Add, once a bare failure has waited (attempt.go).
-func (s *Store) applyLocked(r Record) {
+// applyLocked is Add, once a bare failure has waited (attempt.go). It
+// may change r (an implausible time is zeroed).
+func (s *Store) applyLocked(r *Record) {
 	if s.applied != nil {
-		s.applied(r)
+		s.applied(*r)
 	}
 	s.records++
 	now := s.batchNow
@@ -256,7 +259,7 @@ func (s *Store) applyLocked(r Record) {
 	if !c.advised || r.Dialect != c.advisedFor || r.Sampled != c.advisedSampled {
 		// The advice depends on these alone: read once per change.
 		c.advised, c.advisedFor, c.advisedSampled = true, r.Dialect, r.Sampled
-		c.advice = successesAdvice(&r, s.opts.Dialects)
+		c.advice = successesAdvice(r, s.opts.Dialects)
 	}
 	if c.advice != "" {
 		c.successesHow = c.advice
@@ -268,7 +271,7 @@ func (s *Store) applyLocked(r Record) {
 		return
 	}
 	if r.What == ForgetLine {
-		s.forgotLocked(r)
+		s.forgotLocked(*r)
 		return
 	}
 	if r.Limiter != (Limiter{}) {
@@ -284,11 +287,11 @@ func (s *Store) applyLocked(r Record) {
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
-	e, newest := s.entryLocked(r.Controller, s.lastKey.of(&r), r.At)
+	e, newest := s.entryLocked(r.Controller, s.lastKey.of(r), r.At)
 	if known && r.At.Before(newest) {
 		s.order.late++
 		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
-		e.lateLocked(r)
+		e.lateLocked(*r)
 		return
 	}
 	e.unlogged = !s.verbose
@@ -297,9 +300,9 @@ func (s *Store) applyLocked(r Record) {
 		e.logLine, e.logEvidence = r.Line, r.Evidence
 		switch {
 		case r.GaveUp:
-			e.gaveUp(&r, &s.classes)
+			e.gaveUp(r, &s.classes)
 		case r.Terminal:
-			e.terminal(&r, &s.classes)
+			e.terminal(r, &s.classes)
 		default:
 			switch {
 			case r.Retries > 0:
@@ -314,19 +317,19 @@ func (s *Store) applyLocked(r Record) {
 				}
 			}
 			x := s.retryLocked(c, e, r)
-			e.failed(&r, x, c.limiter.bucket(), &s.classes)
+			e.failed(r, x, c.limiter.bucket(), &s.classes)
 		}
 	case StartLine:
-		e.start(&r)
+		e.start(r)
 	case SuccessLine:
-		e.settle(&r, api.StateIdle, api.OutcomeSuccess, 0)
+		e.settle(r, api.StateIdle, api.OutcomeSuccess, 0)
 		if known {
 			e.lastSuccess = r.At
 		}
 	case RequeueAfterLine:
-		e.settle(&r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
+		e.settle(r, api.StateScheduled, api.OutcomeRequeueAfter, r.RequeueAfter)
 	case RequeueLine:
-		e.requeue(&r, s.retryLocked(c, e, r), c.limiter.bucket())
+		e.requeue(r, s.retryLocked(c, e, r), c.limiter.bucket())
 	}
 }
 
