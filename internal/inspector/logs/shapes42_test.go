@@ -12,11 +12,15 @@ import (
 
 // shape42 is one shape of issue #42's list: real lines of it (verbatim from
 // a public issue, its address beside the case) and what Store.Read must make
-// of them. want is "KEY COUNT ERRPREFIX", one per key; none means no key.
+// of them. want is "KEY COUNT ERRPREFIX", one per key, COUNT the failure
+// lines the log shows of it (as the corpus answers count); none means no
+// key. streak, where a line states the queue's count, is the key's streak
+// it gives.
 type shape42 struct {
-	name  string
-	lines []string
-	want  []string
+	name   string
+	lines  []string
+	want   []string
+	streak map[string]int
 }
 
 // TestShapesOfIssue42 reads, through Store.Read as `get --from-logs FILE`
@@ -38,7 +42,7 @@ func TestShapesOfIssue42(t *testing.T) {
 		}, []string{
 			`mutating-webhook-configuration 2 handler need-a-cert: services "webhook-service" not found`,
 			`validating-webhook-configuration 2 handler need-a-cert: services "webhook-service" not found`,
-		}},
+		}, nil},
 		// https://github.com/kubevirt/kubevirt/issues/2538 (verbatim): a
 		// failure said at info level, the verb "reenqueuing", the error in
 		// the reason field.
@@ -49,7 +53,7 @@ func TestShapesOfIssue42(t *testing.T) {
 		}, []string{
 			`default/f0d01886-9f8d-4799-85ff-4134b50f740f 1 Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io`,
 			`default/f5219b10-56f2-4988-a666-630bbcdfbadp 2 Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io`,
-		}},
+		}, nil},
 		// https://github.com/kubernetes-csi/external-snapshotter/issues/300
 		// (verbatim, the first two lines of the comment): another verb
 		// ("could not sync content"), the inner cause at E level, then the
@@ -60,7 +64,7 @@ func TestShapesOfIssue42(t *testing.T) {
 			`I0927 04:04:34.862272       1 snapshot_controller_base.go:272] Failed to sync content "snapcontent-1d5d9c1a-8824-4087-b2a3-a824d00fb60c", will retry again: snapshot controller failed to update snapcontent-1d5d9c1a-8824-4087-b2a3-a824d00fb60c on API server: Operation cannot be fulfilled on volumesnapshotcontents.snapshot.storage.k8s.io "snapcontent-1d5d9c1a-8824-4087-b2a3-a824d00fb60c": the object has been modified; please apply your changes to the latest version and try again`,
 		}, []string{
 			`snapcontent-1d5d9c1a-8824-4087-b2a3-a824d00fb60c 1 snapshot controller failed to update`,
-		}},
+		}, nil},
 		// https://github.com/volcano-sh/volcano/issues/384 (verbatim, its
 		// whole lines): a key in angle brackets, <namespace/name>.
 		{"a key in angle brackets", []string{
@@ -74,7 +78,56 @@ func TestShapesOfIssue42(t *testing.T) {
 			`default/test-job3-default-nginx-0 1 can not find pod`,
 			`default/test-job3-default-nginx-4 2 can not find pod`,
 			`default/test-job3-default-nginx-5 3 can not find pod`,
-		}},
+		}, nil},
+		// https://github.com/intel/pmem-csi/issues/678 (verbatim, its
+		// lines about the claim): the key a UID in quotes, the claim's
+		// events around it naming it by namespace/name (no failure of
+		// their own).
+		{"a UID in quotes", []string{
+			`I0611 02:39:27.483231       1 event.go:209] Event(v1.ObjectReference{Kind:"PersistentVolumeClaim", Namespace:"default", Name:"pmem-csi-pvc-ext4-2", UID:"0e72b57a-763d-4d3e-af9a-55600517643c", APIVersion:"v1", ResourceVersion:"18276756", FieldPath:""}): type: 'Normal' reason: 'Provisioning' External provisioner is provisioning volume for claim "default/pmem-csi-pvc-ext4-2"`,
+			`E0611 02:39:27.483297       1 controller.go:908] error syncing claim "0e72b57a-763d-4d3e-af9a-55600517643c": failed to provision volume with StorageClass "pmem-csi-sc-ext4": claim Selector is not supported`,
+			`I0611 02:39:27.483285       1 event.go:209] Event(v1.ObjectReference{Kind:"PersistentVolumeClaim", Namespace:"default", Name:"pmem-csi-pvc-ext4-2", UID:"0e72b57a-763d-4d3e-af9a-55600517643c", APIVersion:"v1", ResourceVersion:"18276756", FieldPath:""}): type: 'Warning' reason: 'ProvisioningFailed' failed to provision volume with StorageClass "pmem-csi-sc-ext4": claim Selector is not supported`,
+		}, []string{
+			`0e72b57a-763d-4d3e-af9a-55600517643c 1 failed to provision volume with StorageClass "pmem-csi-sc-ext4"`,
+		}, nil},
+		// https://github.com/kubernetes-sigs/sig-storage-lib-external-provisioner/pull/101
+		// (verbatim): two lines per attempt, the warning stating the
+		// queue's count (NumRequeues 14: the 15th failure), then the error.
+		{"a UID, two lines per attempt, a stated count", []string{
+			`W0111 16:24:40.929792       1 controller.go:886] Retrying syncing claim "33496b4f-53df-11eb-b3b4-525400565f40", failure 14`,
+			`E0111 16:24:40.929825       1 controller.go:908] error syncing claim "33496b4f-53df-11eb-b3b4-525400565f40": Index with name uid does not exist`,
+		}, []string{
+			`33496b4f-53df-11eb-b3b4-525400565f40 1 Index with name uid does not exist`,
+		}, map[string]int{"33496b4f-53df-11eb-b3b4-525400565f40": 15}},
+		// https://github.com/ceph/ceph-csi/pull/5421 (verbatim, the lines of
+		// one attempt): the same in klog structured, the error inside
+		// "Unhandled Error"'s err, the count in failures=.
+		{"a UID, structured, Unhandled Error after the stated count", []string{
+			`I1110 15:04:03.977910       1 controller.go:986] "Retrying syncing claim" key="6c351d36-91ff-45f3-980b-a5d1a907b723" failures=0`,
+			`E1110 15:04:03.977943       1 controller.go:1009] "Unhandled Error" err="error syncing claim \"6c351d36-91ff-45f3-980b-a5d1a907b723\": rpc error: code = InvalidArgument desc = failed to fetch monitor list using clusterID (75c3a4d5-2a91-47c4-a76b-716eff9da391): missing configuration for cluster ID: \"75c3a4d5-2a91-47c4-a76b-716eff9da391\"" logger="UnhandledError"`,
+		}, []string{
+			`6c351d36-91ff-45f3-980b-a5d1a907b723 1 rpc error: code = InvalidArgument`,
+		}, nil},
+		// https://github.com/TwiN/k8s-ttl-controller/issues/94 (verbatim):
+		// Go's standard log, an error with no key, then a timed poll's
+		// "sleeping for 5m0s": not read.
+		{"negative: Go log, an error naming no key, a timed poll", []string{
+			`2024/08/15 12:47:12 Error during execution: unable to retrieve the complete list of server APIs: tap.linkerd.io/v1alpha1: stale GroupVersion discovery: tap.linkerd.io/v1alpha1`,
+			`2024/08/15 12:47:12 Execution took 18ms, sleeping for 5m0s`,
+		}, nil, nil},
+		// https://github.com/kubernetes/minikube/issues/7162 (verbatim): a
+		// discovery (list) error of a controller, no key; a group/version
+		// is no namespace/name.
+		{"negative: a discovery error, group/version for a key", []string{
+			`W0323 18:13:40.815012       1 garbagecollector.go:640] failed to discover some groups: map[core.gardener.cloud/v1alpha1:the server is currently unable to handle the request core.gardener.cloud/v1beta1:the server is currently unable to handle the request settings.gardener.cloud/v1alpha1:the server is currently unable to handle the request]`,
+			`E0323 18:13:59.523148       1 resource_quota_controller.go:407] unable to retrieve the complete list of server APIs: core.gardener.cloud/v1alpha1: the server is currently unable to handle the request, core.gardener.cloud/v1beta1: the server is currently unable to handle the request, settings.gardener.cloud/v1alpha1: the server is currently unable to handle the request`,
+		}, nil, nil},
+		// https://github.com/kubesphere/kubesphere/pull/774 (verbatim): the
+		// handler logged "Error syncing …, retrying" while the sync
+		// returned nil (error<nil>): no failure.
+		{"negative: an error logged while the sync returns nil", []string{
+			`I0921 15:01:28.672756   83578 destinationrule_controller.go:480] Error syncing virtualservice for service, retrying.keykubesphere-devops-system/s2ioperatorerror<nil>`,
+		}, nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
@@ -91,6 +144,9 @@ func checkShape42(t *testing.T, tt shape42) {
 	_, keys := s.views("")
 	var got []string
 	for _, k := range keys {
+		if n, ok := tt.streak[k.Key]; ok && k.Failures != n {
+			t.Errorf("%s: streak %d, want %d (the stated count)", k.Key, k.Failures, n)
+		}
 		last := ""
 		if k.LastError != nil {
 			last = k.LastError.Message
