@@ -128,6 +128,41 @@ func TestShapesOfIssue42(t *testing.T) {
 		{"negative: an error logged while the sync returns nil", []string{
 			`I0921 15:01:28.672756   83578 destinationrule_controller.go:480] Error syncing virtualservice for service, retrying.keykubesphere-devops-system/s2ioperatorerror<nil>`,
 		}, nil, nil},
+		// https://github.com/kubeflow/spark-operator/issues/196 (verbatim,
+		// its whole lines): client-go's HandleError(fmt.Errorf("failed to
+		// sync %q: %v", key, err)) before AddRateLimited, no retry word; an
+		// informer's watch line between, no key of its own.
+		{"the idiom without retry words, an informer's watch line between", []string{
+			`E0620 13:52:27.962182       1 controller.go:138] failed to sync ScheduledSparkApplication "default/braze-blob-delete": pods "braze-blob-delete-1529197207414975848-1529197209364-driver" not found`,
+			`W0620 14:08:40.257852       1 reflector.go:341] k8s.io/spark-on-k8s-operator/pkg/controller/sparkapplication/spark_pod_monitor.go:114: watch of *v1.Pod ended with: too old resource version: 1649124 (1649155)`,
+			`E0620 14:09:07.975880       1 controller.go:138] failed to sync ScheduledSparkApplication "default/braze-blob-delete": pods "braze-blob-delete-1529197207414975848-1529197209364-driver" not found`,
+		}, []string{
+			`default/braze-blob-delete 2 pods "braze-blob-delete-1529197207414975848-1529197209364-driver" not found`,
+		}, nil},
+		// https://github.com/kubernetes/kubernetes/issues/44724 (verbatim):
+		// syslog (journald's text) before klog; the deployment controller's
+		// "Error syncing deployment KEY: ERR" at V(2) info.
+		{"syslog before klog, Error syncing KIND KEY at info", []string{
+			`Apr 20 17:53:18 acme-lvk8s01 kube-controller-manager[912]: I0420 17:53:18.017559     912 deployment_controller.go:298] Error syncing deployment kube-system/monitoring-grafana: Operation cannot be fulfilled on deployments.extensions "monitoring-grafana": the object has been modified; please apply your changes to the latest version and try again`,
+		}, []string{
+			`kube-system/monitoring-grafana 1 Operation cannot be fulfilled on deployments.extensions "monitoring-grafana"`,
+		}, nil},
+		// https://github.com/kubernetes/kubernetes/issues/43730 (verbatim):
+		// the same, each line behind grep's "FILE:LINE: " (a search over
+		// saved logs pasted as it printed).
+		{"grep's FILE:LINE: before syslog before klog", []string{
+			`~/Downloads/kube-controller-manager (1).txt:12875: Mar 28 01:41:35 kubemaster0 kube-controller-manager[62486]: I0328 01:41:35.692987   62486 deployment_controller.go:313] Finished syncing deployment "test5/frontend" (31.029018ms)`,
+			`~/Downloads/kube-controller-manager (1).txt:12876: Mar 28 01:41:35 kubemaster0 kube-controller-manager[62486]: I0328 01:41:35.692999   62486 deployment_controller.go:298] Error syncing deployment test5/frontend: Operation cannot be fulfilled on deployments.extensions "frontend": the object has been modified; please apply your changes to the latest version and try again`,
+		}, []string{
+			`test5/frontend 1 Operation cannot be fulfilled on deployments.extensions "frontend"`,
+		}, nil},
+		// https://github.com/deckhouse/deckhouse/issues/8625 (verbatim):
+		// leader election's retries name a namespace/name and an error, but
+		// no work-queue key: not read.
+		{"negative: leader election's lock, a namespace/name and an error", []string{
+			`E0605 10:26:07.702918       1 leaderelection.go:327] error retrieving resource lock kube-system/kube-controller-manager: Get "https://10.100.0.10:6443/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager?timeout=5s": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`,
+			`E0605 10:26:15.178793       1 leaderelection.go:327] error retrieving resource lock kube-system/kube-controller-manager: Get "https://10.100.0.10:6443/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager?timeout=5s": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`,
+		}, nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
