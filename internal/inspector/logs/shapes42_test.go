@@ -163,6 +163,50 @@ func TestShapesOfIssue42(t *testing.T) {
 			`E0605 10:26:07.702918       1 leaderelection.go:327] error retrieving resource lock kube-system/kube-controller-manager: Get "https://10.100.0.10:6443/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager?timeout=5s": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`,
 			`E0605 10:26:15.178793       1 leaderelection.go:327] error retrieving resource lock kube-system/kube-controller-manager: Get "https://10.100.0.10:6443/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager?timeout=5s": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`,
 		}, nil, nil},
+		// https://github.com/kubernetes/kubernetes/issues/99397 (verbatim,
+		// the struct literal elided by its reporter): kube-controller-
+		// manager's "KEY failed with : ERR" (HandleError of the daemon set
+		// controller's processNextWorkItem), no retry word.
+		{"KEY failed with : ERR", []string{
+			`E0224 11:45:58.101426       1 daemon_controller.go:320] kube-system/antrea-agent failed with : error storing status for daemon set &v1.DaemonSet{...} :Operation cannot be fulfilled on daemonsets.apps "antrea-agent": the object has been modified; please apply your changes to the latest version and try again`,
+			`E0224 11:46:43.871336       1 daemon_controller.go:320] kube-system/antrea-agent failed with : error storing status for daemon set &v1.DaemonSet{...} :Operation cannot be fulfilled on daemonsets.apps "antrea-agent": the object has been modified; please apply your changes to the latest version and try again`,
+			`E0224 11:46:43.906964       1 daemon_controller.go:320] kube-system/antrea-agent failed with : error storing status for daemon set &v1.DaemonSet{...} :Operation cannot be fulfilled on daemonsets.apps "antrea-agent": the object has been modified; please apply your changes to the latest version and try again`,
+		}, []string{
+			`kube-system/antrea-agent 3 error storing status for daemon set`,
+		}, nil},
+		// Near misses of "KEY failed with : ERR" (the line above, changed
+		// where said): at info level, no error field (a candidate, not
+		// read alone); the key not the message's first word (a pod's
+		// exit); no colon before the error (a job's reason, no error).
+		{"negative: KEY failed with : ERR at info", []string{
+			`I0224 11:45:58.101426       1 daemon_controller.go:320] kube-system/antrea-agent failed with : error storing status for daemon set &v1.DaemonSet{...} :Operation cannot be fulfilled on daemonsets.apps "antrea-agent": the object has been modified; please apply your changes to the latest version and try again`,
+		}, nil, nil},
+		{"negative: failed with, the key not first", []string{
+			`E0224 11:45:58.101426       1 pod_workers.go:320] pod kube-system/antrea-agent-x7k2 failed with : exit code 1`,
+		}, nil, nil},
+		{"negative: KEY failed with a reason, no colon", []string{
+			`E0224 11:45:58.101426       1 job_controller.go:320] team-a/migrate failed with BackoffLimitExceeded`,
+		}, nil, nil},
+		// https://github.com/zalando/postgres-operator/issues/1392
+		// (verbatim, the two lines of one attempt): logrus, the key only
+		// in a field (cluster-name=ns/x), the inner cause at warning
+		// ("error while syncing cluster state: …"), then the handler's
+		// "could not sync cluster: …" at error: one failure.
+		{"logrus, the key only in a field, two lines per attempt", []string{
+			`time="2021-03-02T11:25:58Z" level=warning msg="error while syncing cluster state: could not sync statefulsets: could not recreate pods: postpone pod recreation until next Sync: recreation is unsafe because pods are being initialized" cluster-name=nts-dev-ocp-install-neelasha1/postgres-operator-cluster pkg=cluster`,
+			`time="2021-03-02T11:25:58Z" level=error msg="could not sync cluster: could not sync statefulsets: could not recreate pods: postpone pod recreation until next Sync: recreation is unsafe because pods are being initialized" cluster-name=nts-dev-ocp-install-neelasha1/postgres-operator-cluster pkg=controller worker=0`,
+		}, []string{
+			`nts-dev-ocp-install-neelasha1/postgres-operator-cluster 1 could not sync statefulsets`,
+		}, nil},
+		// https://github.com/zalando/postgres-operator/issues/59
+		// (verbatim): "could not sync" with the key quoted in the message;
+		// the info line before it names only a bare cluster name.
+		{"could not sync 'KEY': ERR, logrus", []string{
+			`time="2017-07-12T07:35:37Z" level=info msg="Recreating master pod '/'" cluster-name=team-example pkg=cluster worker=2`,
+			`time="2017-07-12T07:35:37Z" level=error msg="could not sync cluster 'default/team-example': could not sync statefulsets: could not recreate pods: could not recreate master pod '/': could not delete pod: resource name may not be empty" pkg=controller worker=2`,
+		}, []string{
+			`default/team-example 1 could not sync statefulsets`,
+		}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
