@@ -207,6 +207,37 @@ func TestShapesOfIssue42(t *testing.T) {
 		}, []string{
 			`default/team-example 1 could not sync statefulsets`,
 		}, nil},
+		// https://github.com/kserve/kserve/issues/2698 (verbatim): knative's
+		// handleErr, JSON with "severity" and "message", the key only in
+		// the knative.dev/key field.
+		{"knative JSON, the key only in a field", []string{
+			`{"severity":"ERROR","timestamp":"2023-02-17T12:23:06.314986042Z","logger":"controller","caller":"controller/controller.go:566","message":"Reconcile error","commit":"3928479","knative.dev/pod":"controller-5c7746b887-hcggz","knative.dev/controller":"knative.dev.serving.pkg.reconciler.labeler.Reconciler","knative.dev/kind":"serving.knative.dev.Route","knative.dev/traceid":"ac6460f8-086c-4b0c-9661-52db4df35b08","knative.dev/key":"kserve/sklearn-iris-predictor-default","duration":"46.047162ms","error":"failed to set finalizers: Operation cannot be fulfilled on routes.serving.knative.dev \"sklearn-iris-predictor-default\": the object has been modified; please apply your changes to the latest version and try again","stacktrace":"knative.dev/pkg/controller.(*Impl).handleErr\n\tknative.dev/pkg@v0.0.0-20221123011842-b78020c16606/controller/controller.go:566\nknative.dev/pkg/controller.(*Impl).processNextWorkItem\n\tknative.dev/pkg@v0.0.0-20221123011842-b78020c16606/controller/controller.go:543\nknative.dev/pkg/controller.(*Impl).RunContext.func3\n\tknative.dev/pkg@v0.0.0-20221123011842-b78020c16606/controller/controller.go:491"}`,
+		}, []string{
+			`kserve/sklearn-iris-predictor-default 1 failed to set finalizers`,
+		}, nil},
+		// https://github.com/knative/eventing/issues/1353 (verbatim, the
+		// stack trace's literal newline kept as its own line): an error
+		// logged while the reconcile returns nil (the key is gone), then
+		// "Reconcile succeeded" for the same key: no failure.
+		{"negative: an error logged while the reconcile returns nil", []string{
+			`{"level":"error","ts":"2019-06-05T14:52:50.871Z","logger":"controller.subscription-controller","caller":"subscription/subscription.go:99","msg":"subscription key in work queue no longer exists","knative.dev/controller":"subscription-controller","knative.dev/traceid":"ff7b31bb-1d4b-4c40-b0ba-f2a3cccaa5d3","knative.dev/key":"default/default-my-service-trigger-vknvc","stacktrace":"github.com/knative/eventing/pkg/reconciler/subscription.(*Reconciler).Reconcile\n\t/Users/villardl/Projects/go/src/github.com/knative/eventing/pkg/reconciler/subscription/subscription.go:99\ngithub.com/knative/eventing/vendor/github.com/knative/pkg/controller.(*Impl).processNextWorkItem\n\t/Users/villardl/Projects/go/src/github.com/knative/eventing/vendor/github.com/knative/pkg/controller/controller.go:329\ngithub.com/knative/eventing/vendor/github.com/knative/pkg/controller.(*Impl).Run.func1\n\t/Users/villardl/Projects/go/src/github.com/knative/eventing/vendor/github.com/knative/pkg/controller/controller.go:281`,
+			`"}`,
+			`{"level":"info","ts":"2019-06-05T14:52:50.871Z","logger":"controller.subscription-controller","caller":"controller/controller.go:338","msg":"Reconcile succeeded. Time taken: 72.572µs.","knative.dev/controller":"subscription-controller","knative.dev/traceid":"ff7b31bb-1d4b-4c40-b0ba-f2a3cccaa5d3","knative.dev/key":"default/default-my-service-trigger-vknvc"}`,
+		}, nil, nil},
+		// https://github.com/buildpacks-community/kpack/issues/101
+		// (verbatim): zap console with a caller and no logger name; the
+		// failure names no key: not read (no key to give it to).
+		{"negative: zap console, caller only, a failure naming no key", []string{
+			"2019-08-26T00:15:43.506Z\tERROR\tcontroller/controller.go:345\tReconcile error\t{\"error\": \"resource name may not be empty\"}",
+			"github.com/pivotal/kpack/vendor/github.com/knative/pkg/controller.(*Impl).handleErr",
+			"\t/layers/org.cloudfoundry.dep/packages/src/github.com/pivotal/kpack/vendor/github.com/knative/pkg/controller/controller.go:345",
+		}, nil, nil},
+		// https://github.com/k0sproject/k0s/issues/1633 (verbatim): a
+		// kubelet klog line inside k0s's logrus; the kubelet's pod sync
+		// says it is skipping, no work-queue retry: not read.
+		{"negative: klog inside logrus, the kubelet's Error syncing pod, skipping", []string{
+			`time="2022-04-04 16:48:55" level=info msg="E0404 16:48:55.414065     227 pod_workers.go:949] \"Error syncing pod, skipping\" err=\"failed to \\\"CreatePodSandbox\\\" for \\\"kube-router-dhwr8_kube-system(62d1311e-bd77-4647-96f1-61d1e8ff98a2)\\\" with CreatePodSandboxError: \\\"Failed to create sandbox for pod \\\\\\\"kube-router-dhwr8_kube-system(62d1311e-bd77-4647-96f1-61d1e8ff98a2)\\\\\\\": rpc error: code = Unknown desc = failed to start sandbox container task \\\\\\\"06bb44e30679ce3c6f736113410056b2571d18e9fcb03f1c1722c9f57b9b6970\\\\\\\": ttrpc: closed: unknown\\\"\" pod=\"kube-system/kube-router-dhwr8\" podUID=62d1311e-bd77-4647-96f1-61d1e8ff98a2" component=kubelet`,
+		}, nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
