@@ -238,6 +238,19 @@ func TestShapesOfIssue42(t *testing.T) {
 		{"negative: klog inside logrus, the kubelet's Error syncing pod, skipping", []string{
 			`time="2022-04-04 16:48:55" level=info msg="E0404 16:48:55.414065     227 pod_workers.go:949] \"Error syncing pod, skipping\" err=\"failed to \\\"CreatePodSandbox\\\" for \\\"kube-router-dhwr8_kube-system(62d1311e-bd77-4647-96f1-61d1e8ff98a2)\\\" with CreatePodSandboxError: \\\"Failed to create sandbox for pod \\\\\\\"kube-router-dhwr8_kube-system(62d1311e-bd77-4647-96f1-61d1e8ff98a2)\\\\\\\": rpc error: code = Unknown desc = failed to start sandbox container task \\\\\\\"06bb44e30679ce3c6f736113410056b2571d18e9fcb03f1c1722c9f57b9b6970\\\\\\\": ttrpc: closed: unknown\\\"\" pod=\"kube-system/kube-router-dhwr8\" podUID=62d1311e-bd77-4647-96f1-61d1e8ff98a2" component=kubelet`,
 		}, nil, nil},
+		// https://github.com/rancher/rke2/issues/4775 (verbatim): logrus
+		// in journald, a timed poll every 20s that says "retrying" at info
+		// with no error and no key: not read.
+		{"negative: a timed poll in logrus behind journald", []string{
+			`Sep 21 16:05:17 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:05:17+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+			`Sep 21 16:05:37 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:05:37+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+			`Sep 21 16:05:57 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:05:57+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+			`Sep 21 16:06:17 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:06:17+02:00" level=info msg="Pod for etcd is synced"`,
+			`Sep 21 16:06:17 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:06:17+02:00" level=info msg="Pod for kube-apiserver not synced (no current running pod found), retrying"`,
+			`Sep 21 16:06:37 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:06:37+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+			`Sep 21 16:06:57 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:06:57+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+			`Sep 21 16:07:17 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:07:17+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
+		}, nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
