@@ -251,6 +251,17 @@ func TestShapesOfIssue42(t *testing.T) {
 			`Sep 21 16:06:57 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:06:57+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
 			`Sep 21 16:07:17 kub-a6.priv.cerit-sc.cz rke2[7220]: time="2023-09-21T16:07:17+02:00" level=info msg="Pod for etcd not synced (no current running pod found), retrying"`,
 		}, nil, nil},
+		// https://github.com/traefik/traefik/issues/11579 (verbatim, its
+		// whole lines): zerolog's console, another verb ("Error while
+		// updating … status") with no retry word, the key in fields: an
+		// attempt's inner cause at most, not read alone (Traefik's provider
+		// updates status on each reload, no work queue).
+		{"negative: another verb with no retry word, the key in fields", []string{
+			`2025-02-28T09:59:32Z ERR Error while updating ingress status error="failed to update ingress status logging/kibana: Operation cannot be fulfilled on ingresses.networking.k8s.io \"kibana\": the object has been modified; please apply your changes to the latest version and try again" ingress=kibana namespace=logging providerName=kubernetes`,
+			`2025-02-28T09:59:32Z ERR Error while updating ingress status error="failed to update ingress status logging/kibana: Operation cannot be fulfilled on ingresses.networking.k8s.io \"kibana\": the object has been modified; please apply your changes to the latest version and try again" ingress=kibana namespace=logging providerName=kubernetes`,
+			`2025-02-28T09:59:32Z INF Updated ingress status ingress=kibana namespace=logging`,
+			`2025-02-28T09:59:33Z ERR Error while updating ingress status error="failed to update ingress status logging/kibana: Operation cannot be fulfilled on ingresses.networking.k8s.io \"kibana\": the object has been modified; please apply your changes to the latest version and try again" ingress=kibana namespace=logging providerName=kubernetes`,
+		}, nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) { checkShape42(t, tt) })
 	}
