@@ -94,11 +94,16 @@ func (f *fields) generic(msg string) (Record, bool) {
 	retry := retryPhrase.FindStringIndex(msg)
 	// The shape: what the message opens with.
 	opens := opening(msg)
+	keyFirst := false // "KEY failed with : ERR" (generickey.go)
+	if fail == nil {
+		fail = keyFailedWith(msg, opens)
+		keyFirst = fail != nil
+	}
 	subject := ""
 	if fail != nil {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
-	lead := fail != nil && coreVerb.MatchString(msg[fail[0]:fail[1]]) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
+	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
 	if fail == nil && !dropLead && !requeueLead {

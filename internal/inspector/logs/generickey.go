@@ -55,6 +55,29 @@ func failAfterKey(msg string, opens, fail int) bool {
 	return ok
 }
 
+// keyFailedWith is the failure phrase of a message that opens with its key
+// and says only that it "failed with" an error: kube-controller-manager's
+// daemon set controller (and the apiserver's dynamic certificate
+// controllers) HandleError(fmt.Errorf("%v failed with : %v", key, err))
+// before AddRateLimited, "kube-system/x failed with : ERR" — no verb of the
+// work queue's, no retry word. The key is the message's first word, a
+// namespace/name, and the error follows the phrase's colon; nil else.
+func keyFailedWith(msg string, opens int) []int {
+	m := keyFailedWithRE.FindStringSubmatchIndex(msg[opens:])
+	if m == nil {
+		return nil
+	}
+	first := msg[opens+m[2] : opens+m[3]]
+	if key, at, ok := messageKey(first); !ok || at != 0 || key != first || strings.HasPrefix(key, "/") {
+		return nil
+	}
+	return []int{opens + m[4], opens + m[5]}
+}
+
+// keyFailedWithRE: the first word, then "failed with", a colon (after a
+// space, as the format string writes it, or not) and the error.
+var keyFailedWithRE = regexp.MustCompile(`^(\S+) (failed with) ?: \S`)
+
 // messageKey finds the one key in head; at is where it starts. A key is
 // a namespace/name (bare, quoted, bracketed, or in Volcano's job<ns/x>);
 // failing that, one quoted name or UID ("error syncing 'webhook-config'",
