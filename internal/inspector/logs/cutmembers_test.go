@@ -3,7 +3,6 @@ package logs
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestRecordCutBetweenMembers: a JSON record whose paste ends right after a
@@ -41,21 +40,7 @@ func TestRecordCutBetweenMembers(t *testing.T) {
 		{"one line, cut after a key's colon", `{"level":"error","ts":1646818725.68,"msg":"Reconciler error","controller":"ssp","request":`, "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := readLog(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), tt.log)
-			_, keys := s.views("")
-			if tt.key == "" {
-				if len(keys) != 0 {
-					t.Fatalf("read %s %s, want no key", keys[0].Controller, keys[0].Key)
-				}
-				return
-			}
-			if len(keys) != 1 {
-				t.Fatalf("read %d keys, want 1", len(keys))
-			}
-			k := keys[0]
-			if k.Controller != tt.controller || k.Key != tt.key || k.TotalFailures != 1 || k.LastError == nil || !strings.HasPrefix(k.LastError.Message, tt.errPrefix) {
-				t.Errorf("read %s %s ×%d %+v, want %s %s ×1 %q…", k.Controller, k.Key, k.TotalFailures, k.LastError, tt.controller, tt.key, tt.errPrefix)
-			}
+			wantOneKey(t, tt.log, oneKeyCase{controller: tt.controller, key: tt.key, errPrefix: tt.errPrefix, failures: 1})
 		})
 	}
 }

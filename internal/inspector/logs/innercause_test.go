@@ -3,7 +3,6 @@ package logs
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestInnerCauseOfWarning: a reconciler's own error line naming its key
@@ -33,21 +32,7 @@ func TestInnerCauseOfWarning(t *testing.T) {
 		{"the word error and nothing after it", `E0706 08:04:46.350836       1 roleset_controller.go:114] Reconciling RoleSet default/llm-xpyd-roleset-fkh4v finalize error`, "", "", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := readLog(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), tt.log)
-			_, keys := s.views("")
-			if tt.key == "" {
-				if len(keys) != 0 {
-					t.Fatalf("read %s %s, want no key", keys[0].Controller, keys[0].Key)
-				}
-				return
-			}
-			if len(keys) != 1 {
-				t.Fatalf("read %d keys, want 1", len(keys))
-			}
-			k := keys[0]
-			if k.Key != tt.key || k.TotalFailures != tt.wantFailures || k.LastError == nil || !strings.HasPrefix(k.LastError.Message, tt.errPrefix) {
-				t.Errorf("read %s ×%d %+v, want %s ×%d %q…", k.Key, k.TotalFailures, k.LastError, tt.key, tt.wantFailures, tt.errPrefix)
-			}
+			wantOneKey(t, tt.log, oneKeyCase{key: tt.key, errPrefix: tt.errPrefix, failures: tt.wantFailures})
 		})
 	}
 }
