@@ -37,3 +37,26 @@ func wantOneKey(t *testing.T, log string, want oneKeyCase) {
 		t.Errorf("read %s %s ×%d %+v, want %s %s ×%d %q…", k.Controller, k.Key, k.TotalFailures, k.LastError, want.controller, want.key, want.failures, want.errPrefix)
 	}
 }
+
+// wantLineRead parses one line as the generic reader does and checks it is
+// read as a failure of controller's key with an error starting errPrefix,
+// or, with key "", that it is not read as one (a candidate the log's
+// structure must confirm is not read). It returns the record for checks of
+// its own.
+func wantLineRead(t *testing.T, line, controller, key, errPrefix string) Record {
+	t.Helper()
+	r, ok := Parse([]byte(line), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if key == "" {
+		if ok && r.What == ErrorLine && !r.Candidate {
+			t.Fatalf("read as %s %s, want not read", r.Controller, r.Key())
+		}
+		return r
+	}
+	if !ok {
+		t.Fatalf("not read: %q (%s)", line, r.NotRead)
+	}
+	if r.Controller != controller || r.Key() != key || !strings.HasPrefix(r.Error, errPrefix) || r.What != ErrorLine || r.Candidate {
+		t.Errorf("read as %s %s %q (candidate %v), want %s %s %q…", r.Controller, r.Key(), r.Error, r.Candidate, controller, key, errPrefix)
+	}
+	return r
+}

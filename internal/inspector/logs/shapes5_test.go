@@ -3,7 +3,6 @@ package logs
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestLineShapesOfBatch5 pins the shapes learnt from the training batch 5
@@ -51,19 +50,7 @@ func TestLineShapesOfBatch5(t *testing.T) {
 		{"a brace in the message, not JSON fields", `2022-06-28T16:16:52+08:00       warn    x/y.go:1        sync namespace failed, will retry  {not json}`, "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, ok := Parse([]byte(tt.line), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-			if tt.key == "" {
-				if ok && r.What == ErrorLine && !r.Candidate {
-					t.Fatalf("read as %s %s, want not read", r.Controller, r.Key())
-				}
-				return
-			}
-			if !ok {
-				t.Fatalf("not read: %q", tt.line)
-			}
-			if r.Controller != tt.controller || r.Key() != tt.key || !strings.HasPrefix(r.Error, tt.errPrefix) || r.What != ErrorLine || r.Candidate {
-				t.Errorf("read as %s %s %q (candidate %v), want %s %s %q…", r.Controller, r.Key(), r.Error, r.Candidate, tt.controller, tt.key, tt.errPrefix)
-			}
+			wantLineRead(t, tt.line, tt.controller, tt.key, tt.errPrefix)
 		})
 	}
 }

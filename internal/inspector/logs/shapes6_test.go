@@ -3,7 +3,6 @@ package logs
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestInfoIdiomOfBatch6 pins the work-queue idiom said at info level
@@ -50,18 +49,9 @@ func TestInfoIdiomOfBatch6(t *testing.T) {
 		{"a failure further in, not the opening", `I0422 04:36:33.700779       1 render_controller.go:377] Pool nodeobservability: error syncing "nodeobservability", will retry: boom`, "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, ok := Parse([]byte(tt.line), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			r := wantLineRead(t, tt.line, tt.controller, tt.key, tt.errPrefix)
 			if tt.key == "" {
-				if ok && r.What == ErrorLine && !r.Candidate {
-					t.Fatalf("read as %s %s, want not read", r.Controller, r.Key())
-				}
 				return
-			}
-			if !ok {
-				t.Fatalf("not read: %q (%s)", tt.line, r.NotRead)
-			}
-			if r.Controller != tt.controller || r.Key() != tt.key || !strings.HasPrefix(r.Error, tt.errPrefix) || r.What != ErrorLine || r.Candidate {
-				t.Errorf("read as %s %s %q (candidate %v), want %s %s %q…", r.Controller, r.Key(), r.Error, r.Candidate, tt.controller, tt.key, tt.errPrefix)
 			}
 			if !strings.Contains(r.Evidence, "at info level") {
 				t.Errorf("evidence %q, want the info-level idiom's", r.Evidence)
