@@ -77,6 +77,8 @@ func meaning(r Record) string {
 		return "a warning logged just before its attempt's failure line: the failure when that line is not in the log"
 	case CountLine:
 		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
+	case KeyLine:
+		return "names the key of its attempt, put on the attempt's failure line, which names none"
 	}
 	return ""
 }

@@ -42,6 +42,11 @@ type Store struct {
 	// counts are failure counts stated on a line of their own, waiting
 	// for the failure line of their attempt (attempt.go).
 	counts map[string]statedCount
+	// attemptKeys are the keys names-key lines named, by controller, and
+	// aliases the keys failure lines' own names for objects are
+	// (attemptkey.go).
+	attemptKeys map[string]attemptKey
+	aliases     map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
@@ -196,8 +201,14 @@ func (s *Store) add1Locked(r Record, line int) Record {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
-	if r.What == CountLine {
+	switch {
+	case r.What == CountLine:
 		s.countLocked(r)
+		return r
+	case r.What == KeyLine:
+		s.noteAttemptKeyLocked(r)
+		return r
+	case r.KeyFromAttempt && !s.attemptKeyLocked(&r):
 		return r
 	}
 	s.statedLocked(&r)
