@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -67,6 +68,16 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		{controller: "job-controller", key: "psa/migrate", marks: []string{"job_controller.go:", `err="syncing job: pods \"migrate-`}},
 		{controller: "horizontal-pod-autoscaler-controller", key: "missing/web", marks: []string{"horizontal.go:", `failed to query scale subresource for Deployment/missing/web`}},
 	}
+	// The HPA fails once a resync period (15s): its second failure, whose
+	// attempt names no key (its status is not written again), is read by
+	// the target its first one was named with.
+	eventually(t, time.Minute, "the HPA controller fails a second time", func(ctx context.Context) error {
+		b, err := os.ReadFile(log.path)
+		if n := len(linesOf(string(b), keys[5].marks...)); err != nil || n < 2 {
+			return fmt.Errorf("%d failure lines of the HPA (%v)", n, err)
+		}
+		return nil
+	})
 	raw, err := os.ReadFile(log.path)
 	if err != nil {
 		t.Fatal(err)
