@@ -18,8 +18,9 @@ import (
 // job= (V(2)) line; the HPA's (horizontal.go:354), naming its target, that
 // of "Successfully updated status" HPA= just before. Counted from the
 // files by hand: five job_controller.go:753 lines, 1s, 2s, 4s and 8s
-// apart (its 1s..1m limiter: next 16s), and one horizontal.go:354 (its
-// fixed 15s). Neither file's other lines are a key: the pod's own
+// apart (its 1s..1m limiter: next 16s), and two horizontal.go:354, 15s
+// apart, the second with no line naming the HPA before it: read by the
+// target the first was named with (its fixed 15s). Neither file's other lines are a key: the pod's own
 // HandleError (job_controller.go:1941) is not the sync's failure.
 func TestKCMJobAndHPA(t *testing.T) {
 	for _, c := range []struct {
@@ -31,15 +32,15 @@ func TestKCMJobAndHPA(t *testing.T) {
 	}{
 		{"job-podsecurity-v4.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second},
 		{"job-podsecurity-v2.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second},
-		{"hpa-missing-target-v4.log", "horizontal-pod-autoscaler-controller", "missing/web", 1, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 21, 31, 474628853, time.UTC), 15 * time.Second},
-		{"hpa-missing-target-v2.log", "horizontal-pod-autoscaler-controller", "missing/web", 1, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 21, 31, 474628853, time.UTC), 15 * time.Second},
+		{"hpa-missing-target-v4.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second},
+		{"hpa-missing-target-v2.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			raw, err := os.ReadFile("testdata/kcm/" + c.file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 6, 15, 21, 45, 0, time.UTC))})
+			s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 6, 15, 27, 24, 0, time.UTC))})
 			if _, _, err := s.Read(context.Background(), bytes.NewReader(raw)); err != nil {
 				t.Fatal(err)
 			}
