@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -57,11 +59,25 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		{controller: "replicaset-controller", key: saRS, marks: []string{"replica_set.go:", `sync \"` + saRS + `\" failed with`}},
 		{controller: "namespace-controller", key: "stuck", marks: []string{`"Deletion of namespace failed"`, `namespace="stuck"`}},
 		{controller: "persistentvolume-binder-controller", key: "missing/data", marks: []string{`"Error finding provisioning plugin for claim"`, `PVC="missing/data"`}},
-		{controller: "job-controller", key: "psa/migrate", marks: []string{"job_controller.go:", `err="syncing job: pods \"migrate-`},
-			notYet: `its failure line ("syncing job: ERR", job_controller.go:753) names no key: the key is on the V(4) "Finished syncing job" line before it, or the V(2) "enqueueing job" after`},
-		{controller: "horizontal-pod-autoscaler-controller", key: "missing/web", marks: []string{"horizontal.go:", `failed to query scale subresource for Deployment/missing/web`},
-			notYet: `its failure line (HandleError, horizontal.go:354) names the target (Deployment/missing/web), not the HPA's key; the V(2) "Successfully updated status" HPA= line before it does`},
+		// Their failure lines name no key: the job controller's "syncing
+		// job: ERR" (job_controller.go:753) takes its attempt's from the
+		// line before (V(4) "Finished syncing job" key=, V(2) "Failed
+		// creation" job=); the HPA controller's (horizontal.go:354) names
+		// the scale target, known as the HPA by the V(2) "Successfully
+		// updated status" HPA= line before its first failure.
+		{controller: "job-controller", key: "psa/migrate", marks: []string{"job_controller.go:", `err="syncing job: pods \"migrate-`}},
+		{controller: "horizontal-pod-autoscaler-controller", key: "missing/web", marks: []string{"horizontal.go:", `failed to query scale subresource for Deployment/missing/web`}},
 	}
+	// The HPA fails once a resync period (15s): its second failure, whose
+	// attempt names no key (its status is not written again), is read by
+	// the target its first one was named with.
+	eventually(t, time.Minute, "the HPA controller fails a second time", func(ctx context.Context) error {
+		b, err := os.ReadFile(log.path)
+		if n := len(linesOf(string(b), keys[5].marks...)); err != nil || n < 2 {
+			return fmt.Errorf("%d failure lines of the HPA (%v)", n, err)
+		}
+		return nil
+	})
 	raw, err := os.ReadFile(log.path)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +107,20 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		read := map[string]api.Key{}
 		for _, k := range list.Items {
 			read[k.Controller+" "+k.Key] = k
+			t.Logf("-%s: read %s %s: %d failures, next retry in %v (%s)", v.name, k.Controller, k.Key, k.TotalFailures, k.Delay.Duration, k.DelaySource)
+		}
+		// A key read of a controller whose lines name no key of their own
+		// (attemptkey.go) is one of the cases', or a false one.
+		for _, k := range list.Items {
+			if k.Controller == "job-controller" && k.Key != "psa/migrate" || k.Controller == "horizontal-pod-autoscaler-controller" && k.Key != "missing/web" {
+				t.Errorf("-%s: %s %s read (%d failures, last error %+v): no case of the log fails it", v.name, k.Controller, k.Key, k.TotalFailures, k.LastError)
+			}
+		}
+		// The HPA controller retries every key after its resync period,
+		// failed or not (NewDefaultHPARateLimiter, horizontal.go:175): a
+		// fixed 15s, read as such, not a doubling.
+		if k, ok := read["horizontal-pod-autoscaler-controller missing/web"]; ok && k.Delay.Duration != 15*time.Second {
+			t.Errorf("-%s: the HPA's next retry in %v (%s); want its fixed 15s", v.name, k.Delay.Duration, k.DelaySource)
 		}
 		for _, want := range keys {
 			k, ok := read[want.controller+" "+want.key]

@@ -68,7 +68,7 @@ func TestDialectFileIsABuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("kube-controller-manager's entry as a file: %v\n%s", err, file)
 	}
-	if len(ds) != 1 || ds[0].From.Files["replica_set"] != kcmAmbiguous || ds[0].Lines[0].Controller != "deployment-controller" || len(ds[0].Limiters) != 2 {
+	if len(ds) != 1 || ds[0].From.Files["replica_set"] != kcmAmbiguous || ds[0].Lines[0].Controller != "deployment-controller" || len(ds[0].Limiters) != 3 {
 		t.Fatalf("read as %+v; want every field of the built-in", ds)
 	}
 	raw, err := os.ReadFile("testdata/wild/kube-controller-manager-e2e.log")

@@ -268,8 +268,13 @@ func parseLineExt(m map[string]*yaml.Node, l *DialectLine, bad badFunc) error {
 			l.KeyIsNamespace = true
 		case "field":
 			l.KeyInField = true
+		case "attempt":
+			if l.Means != ErrorLine {
+				return bad(v, "key", "attempt: the key of a failure line only (means: failure, dropped or terminal)")
+			}
+			l.KeyFromAttempt = true
 		default:
-			return bad(v, "key", "%q: want namespace or field", v.Value)
+			return bad(v, "key", "%q: want namespace, field or attempt", v.Value)
 		}
 	}
 	return nil

@@ -88,9 +88,12 @@ type DialectLine struct {
 	// trimmed off; a duration that ends the message after DurationAfter;
 	// the delay as the time the "requeue-after" field says; the key in
 	// the namespace field; the key in the one field of a name the reader
-	// has no word for whose value is a namespace/name (PVC="ns/x").
-	KeySep, ErrorSuffix, DurationAfter            string
-	RequeueAfterField, KeyIsNamespace, KeyInField bool
+	// has no word for whose value is a namespace/name (PVC="ns/x"); the
+	// key the attempt's names-key line named (KeyFromAttempt: the line
+	// names none; with KeySep, what is before it is the line's own name
+	// for the object, attemptkey.go).
+	KeySep, ErrorSuffix, DurationAfter                            string
+	RequeueAfterField, KeyIsNamespace, KeyInField, KeyFromAttempt bool
 }
 
 // DialectError is a dialect file refused: its file, line and field. Line
@@ -246,9 +249,9 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 // meanings are what a line's means: may say.
 var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
 	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
-	"warning": WarningLine}
+	"warning": WarningLine, "names-key": KeyLine}
 
-const meaningsList = "failure, success, requeue-after, dropped, terminal, warning, start, requeue, queue or forget"
+const meaningsList = "failure, success, requeue-after, dropped, terminal, warning, names-key, start, requeue, queue or forget"
 
 func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	m, err := members(n, "lines[]", lineFields, bad)
@@ -308,12 +311,22 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 }
 
 // parseLimiterText reads "exponential BASE..MAX" (client-go's per-item
-// exponential: BASE·2^n, capped at MAX).
+// exponential: BASE·2^n, capped at MAX), or "fixed D": every retry after
+// D, whatever the failures (kube-controller-manager's HPA controller's
+// FixedItemIntervalRateLimiter, its resync period), which is the
+// exponential D..D.
 func parseLimiterText(s string) (Limiter, error) {
+	if d, ok := strings.CutPrefix(strings.TrimSpace(s), "fixed "); ok {
+		dur, err := time.ParseDuration(strings.TrimSpace(d))
+		if err != nil || dur <= 0 {
+			return Limiter{}, fmt.Errorf("%q: want fixed D, D a positive duration, as fixed 15s", s)
+		}
+		return Limiter{BaseDelay: dur, MaxDelay: dur}, nil
+	}
 	spec, ok := strings.CutPrefix(strings.TrimSpace(s), "exponential ")
 	lo, hi, ok2 := strings.Cut(strings.TrimSpace(spec), "..")
 	if !ok || !ok2 {
-		return Limiter{}, fmt.Errorf("%q: want exponential BASE..MAX, as exponential 5ms..16m40s", s)
+		return Limiter{}, fmt.Errorf("%q: want exponential BASE..MAX, as exponential 5ms..16m40s, or fixed D", s)
 	}
 	base, err1 := time.ParseDuration(lo)
 	top, err2 := time.ParseDuration(hi)

@@ -102,6 +102,23 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		return r, ok
 	case r.What == ForgetLine:
 		return f.forget(r)
+	case r.What == KeyLine:
+		r.Namespace, r.Name = f.anyKey()
+		return r, r.Name != ""
+	case l.KeyFromAttempt:
+		// Its attempt's names-key line names the key (attemptkey.go);
+		// the line, at most its own name for the object.
+		r.KeyFromAttempt = true
+		if l.KeySep != "" {
+			alias, err, ok := strings.Cut(msg[len(l.Text):], l.KeySep)
+			if !ok {
+				return notRead("holds no " + strconv.Quote(l.KeySep) + " after its object")
+			}
+			r.Alias, r.Error = alias, strings.TrimSuffix(err, l.ErrorSuffix)
+		} else if l.Prefix {
+			r.Error = msg[len(l.Text):]
+		}
+		return r, r.Error != ""
 	case keyed:
 		r.Namespace, r.Name = splitKey(key)
 	case l.KeySep != "":

@@ -157,8 +157,12 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 	}
 	g := &c.limiter
 	if !g.bucket() {
+		desc := fmt.Sprintf("item-exponential %v..%v", l.BaseDelay, l.MaxDelay)
+		if l.BaseDelay == l.MaxDelay {
+			desc = fmt.Sprintf("fixed %v (every retry after %v, not growing)", l.BaseDelay, l.BaseDelay)
+		}
 		return api.Limiter{
-			Description: fmt.Sprintf("item-exponential %v..%v (%s; estimated from logs)", l.BaseDelay, l.MaxDelay, whose),
+			Description: fmt.Sprintf("%s (%s; estimated from logs)", desc, whose),
 			Components:  []api.LimiterComponent{exp},
 		}
 	}

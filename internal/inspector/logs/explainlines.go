@@ -79,6 +79,8 @@ func meaning(r Record) string {
 		return "the reconciler's own error line for its key: the error of a warning of the same attempt that follows, never counted itself"
 	case CountLine:
 		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
+	case KeyLine:
+		return "names the key of its attempt, put on the attempt's failure line, which names none"
 	}
 	return ""
 }

@@ -48,6 +48,12 @@ const (
 	// key follows within attemptWindow with no other inner cause
 	// (innercause.go).
 	CauseLine
+	// KeyLine names the key of its attempt, whose failure line, logged
+	// next by the same controller, names none (kube-controller-manager's
+	// job controller: "Finished syncing job" key=KEY, then "syncing job:
+	// ERR"): the key goes to that failure (attemptkey.go), not counted
+	// itself.
+	KeyLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.
@@ -162,6 +168,12 @@ type Record struct {
 	// growing gaps), said by --explain-lines and describe.
 	Candidate bool
 	Evidence  string
+	// KeyFromAttempt says the failure line names no key: its key is the
+	// one its attempt's KeyLine named (attemptkey.go). Alias is, then,
+	// what the line names instead (the HPA controller's scale target,
+	// "Deployment/ns/web"): the key it is once a KeyLine said so.
+	KeyFromAttempt bool
+	Alias          string
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or

@@ -225,6 +225,10 @@ func replicaHint(line []byte, out outcome) bool {
 // and gives --explain-lines its reading.
 func (s *Store) applyRecord(r Record, line int, implausible bool) {
 	r = s.add1(r, line)
+	if r.NotRead != "" { // a failure naming no key, its attempt's not known (attemptkey.go)
+		s.explainNotRead(r, "")
+		return
+	}
 	if s.opts.ExplainLines != nil {
 		lr := reading(r)
 		lr.Line, lr.Implausible = line, implausible

@@ -44,6 +44,11 @@ type Store struct {
 	counts map[string]statedCount
 	// causes are the CauseLines of keys, for a warning that follows.
 	causes map[string]statedCause
+	// attemptKeys are the keys names-key lines named, by controller, and
+	// aliases the keys failure lines' own names for objects are
+	// (attemptkey.go).
+	attemptKeys map[string]attemptKey
+	aliases     map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
@@ -201,12 +206,17 @@ func (s *Store) add1Locked(r *Record, line int) {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
-	if r.What == CountLine {
+	switch {
+	case r.What == CountLine:
 		s.countLocked(*r)
 		return
-	}
-	if r.What == CauseLine {
+	case r.What == KeyLine:
+		s.noteAttemptKeyLocked(*r)
+		return
+	case r.What == CauseLine:
 		s.causeLocked(*r)
+		return
+	case r.KeyFromAttempt && !s.attemptKeyLocked(r):
 		return
 	}
 	s.statedLocked(r)
