@@ -3,6 +3,9 @@ package widget
 import (
 	"strings"
 	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
@@ -18,5 +21,15 @@ func TestLimiterLineMarksEstimatedTokens(t *testing.T) {
 	c.Limiter.Components[1].Estimated = false
 	if got := briefLimiter(&c); !strings.Contains(got, "bucket 93/100") || strings.Contains(got, "*") {
 		t.Errorf("brief %q; want bucket 93/100 unmarked when read from the queue", got)
+	}
+}
+
+// A per-item limiter whose base is its cap is said as the fixed interval it
+// is (the HPA controller's 15s), not as "exp 15s..15s".
+func TestLimiterLineFixedInterval(t *testing.T) {
+	c := api.Controller{Name: "horizontal-pod-autoscaler-controller", Limiter: api.Limiter{Components: []api.LimiterComponent{
+		{Name: api.SourceItemExponential, BaseDelay: metav1.Duration{Duration: 15 * time.Second}, MaxDelay: metav1.Duration{Duration: 15 * time.Second}}}}}
+	if got := briefLimiter(&c); got != "fixed 15s" {
+		t.Errorf("brief %q; want fixed 15s", got)
 	}
 }
