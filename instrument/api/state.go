@@ -56,6 +56,12 @@ const (
 	// the one estimated when the queue's time confirms it, else the time
 	// from the failure's line to it.
 	SourceQueue = "queue"
+	// SourceItemFixed is log mode's: a per-item limiter that waits the same
+	// interval after every failure (client-go's FixedItemIntervalRateLimiter,
+	// as kube-controller-manager's HPA controller runs on its resync period),
+	// known from the controller's dialect. Its limiter component, of this
+	// name, has BaseDelay == MaxDelay: the interval.
+	SourceItemFixed = "item-fixed"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,

@@ -149,13 +149,16 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	b.WriteString(": ")
 	exp := component(c, api.SourceItemExponential)
 	switch k.DelaySource {
+	case api.SourceItemFixed:
+		// client-go's FixedItemIntervalRateLimiter (the HPA controller's):
+		// no doubling to describe, and no cap reached.
+		if f := component(c, api.SourceItemFixed); f != nil && f.BaseDelay.Duration > 0 {
+			fmt.Fprintf(&b, "per-item fixed interval, %s every retry, not growing", text.FormatDuration(f.BaseDelay.Duration))
+		} else {
+			b.WriteString("per-item fixed interval, the same every retry, not growing")
+		}
 	case api.SourceItemExponential:
-		if exp != nil && exp.BaseDelay.Duration > 0 && exp.BaseDelay == exp.MaxDelay {
-			// A per-item limiter whose base is its cap is a fixed interval
-			// (client-go's FixedItemIntervalRateLimiter, as the HPA
-			// controller's): no doubling to describe, and no cap reached.
-			fmt.Fprintf(&b, "per-item fixed interval, %s every retry, not growing", text.FormatDuration(exp.BaseDelay.Duration))
-		} else if exp != nil && k.Failures > 0 {
+		if exp != nil && k.Failures > 0 {
 			fmt.Fprintf(&b, "per-item exponential, %s·2^%d, cap %s", text.FormatDuration(exp.BaseDelay.Duration), k.Failures-1, text.FormatDuration(exp.MaxDelay.Duration))
 			if window >= exp.MaxDelay.Duration {
 				b.WriteString(" (at the cap)")

@@ -119,8 +119,14 @@ func errorFinding(in Input) (Finding, bool) {
 		// Read from a log, the controller is likely not the reader's own
 		// (kube-controller-manager's): advice to its authors helps no one
 		// reading; what the error names is what the reader can change.
-		const why = "The error is permanent: retrying will not fix it, and the growing backoff delays the fix. "
-		f := Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only " + aChangeFixes + " will, and the growing backoff delays that change. " +
+		why := "The error is permanent: retrying will not fix it, and the growing backoff delays the fix. "
+		delays := ", and the growing backoff delays that change. "
+		if k.DelaySource == api.SourceItemFixed {
+			// A fixed interval (the HPA's resync) does not grow.
+			why = "The error is permanent: retrying it every " + text.FormatDuration(k.Delay.Duration) + " will not fix it. "
+			delays = ". "
+		}
+		f := Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only " + aChangeFixes + " will" + delays +
 			"Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
 			User: why + fixWhatItNames}
 		if k.Source == api.SourceLogs {

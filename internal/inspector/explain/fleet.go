@@ -43,5 +43,5 @@ func Fleet(keys []api.Key, now time.Time) FleetStats {
 // keys that failed together, or asked for the same RequeueAfter together,
 // come due together.
 func unpaced(source string) bool {
-	return source == api.SourceItemExponential || source == api.SourceRequeueAfter || source == api.SourceStated
+	return source == api.SourceItemExponential || source == api.SourceItemFixed || source == api.SourceRequeueAfter || source == api.SourceStated
 }

@@ -98,6 +98,9 @@ func NextFailureWait(c *api.Controller) string {
 func nextWait(c *api.Controller, failures int) string {
 	var perItem time.Duration
 	exp := component(c, api.SourceItemExponential)
+	if exp == nil {
+		exp = component(c, api.SourceItemFixed) // base = cap: the same formula
+	}
 	if exp != nil {
 		perItem = api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, failures)
 	}

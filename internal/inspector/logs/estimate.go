@@ -33,6 +33,15 @@ func (l Limiter) Delay(n int) time.Duration {
 	return api.ExponentialDelay(l.BaseDelay, l.MaxDelay, n-1)
 }
 
+// source is the delay source of the limiter's own delay: a base that is
+// its cap never grows, a fixed interval (api.SourceItemFixed).
+func (l Limiter) source() string {
+	if l.BaseDelay > 0 && l.BaseDelay == l.MaxDelay {
+		return api.SourceItemFixed
+	}
+	return api.SourceItemExponential
+}
+
 // estimate is what one failure says about the next retry: the delay each
 // limiter would choose, and what the log itself shows.
 type estimate struct {
@@ -50,6 +59,8 @@ type estimate struct {
 	// expected is the per-item exponential's delay the spacing was
 	// expected to be (the previous failure's exp).
 	expected time.Duration
+	// source names the per-item limiter exp is from (Limiter.source).
+	source string
 }
 
 // onRamp says a failure's spacing was the per-item exponential's own delay
@@ -105,7 +116,10 @@ func steady(prev, cur time.Duration) bool {
 // past when it comes (kube-controller-manager's namespace controller, its
 // cap 1m, failing every 60s: 60s, not 5m27s).
 func (x estimate) delay(withBucket bool) (time.Duration, string) {
-	d, src := x.exp, api.SourceItemExponential
+	d, src := x.exp, x.source
+	if src == "" {
+		src = api.SourceItemExponential
+	}
 	if withBucket && x.bucket > d {
 		d, src = x.bucket, api.SourceBucket
 	}
@@ -147,7 +161,7 @@ func (c *controllerInfo) perItem(def Limiter) Limiter {
 func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 	l := c.perItem(def)
 	exp := api.LimiterComponent{
-		Name:      api.SourceItemExponential,
+		Name:      l.source(),
 		BaseDelay: metav1.Duration{Duration: l.BaseDelay},
 		MaxDelay:  metav1.Duration{Duration: l.MaxDelay},
 	}
@@ -158,7 +172,7 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 	g := &c.limiter
 	if !g.bucket() {
 		desc := fmt.Sprintf("item-exponential %v..%v", l.BaseDelay, l.MaxDelay)
-		if l.BaseDelay == l.MaxDelay {
+		if l.source() == api.SourceItemFixed {
 			desc = fmt.Sprintf("fixed %v (every retry after %v, not growing)", l.BaseDelay, l.BaseDelay)
 		}
 		return api.Limiter{
@@ -187,7 +201,7 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 // vote on which limiter that is (which may re-read the controller's keys).
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	l := c.perItem(s.opts.Limiter)
-	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp}
+	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp, source: l.source()}
 	x.steady = steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At))
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token

@@ -91,7 +91,7 @@ func (e *entry) freshRamp(at time.Time, l Limiter) bool {
 	e.failures, e.firstFailure, e.countReset = r.n-1, r.from, false
 	// The retry the old count scheduled was the unlogged success's: what
 	// waits is the ramp's own retry.
-	e.delay, e.delaySource, e.earlier, e.stated = l.Delay(e.failures), api.SourceItemExponential, time.Time{}, false
+	e.delay, e.delaySource, e.earlier, e.stated = l.Delay(e.failures), l.source(), time.Time{}, false
 	e.est.exp = e.delay
 	if !e.failAt.IsZero() {
 		e.nextRetry = e.failAt.Add(e.delay)

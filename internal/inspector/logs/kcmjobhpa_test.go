@@ -8,6 +8,8 @@ import (
 	"time"
 
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // TestKCMJobAndHPA: kube-controller-manager's job and HPA controllers
@@ -29,11 +31,12 @@ func TestKCMJobAndHPA(t *testing.T) {
 		last                  string
 		at                    time.Time
 		delay                 time.Duration
+		source                string // the delay's: the job's limiter doubles, the HPA's is fixed
 	}{
-		{"job-podsecurity-v4.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second},
-		{"job-podsecurity-v2.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second},
-		{"hpa-missing-target-v4.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second},
-		{"hpa-missing-target-v2.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second},
+		{"job-podsecurity-v4.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second, api.SourceItemExponential},
+		{"job-podsecurity-v2.log", "job-controller", "psa/migrate", 5, `pods "migrate-jxl6j" is forbidden: violates PodSecurity`, time.Date(2026, 12, 6, 15, 21, 44, 409142884, time.UTC), 16 * time.Second, api.SourceItemExponential},
+		{"hpa-missing-target-v4.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second, api.SourceItemFixed},
+		{"hpa-missing-target-v2.log", "horizontal-pod-autoscaler-controller", "missing/web", 2, `deployments.apps "web" not found`, time.Date(2026, 12, 6, 15, 27, 23, 884673876, time.UTC), 15 * time.Second, api.SourceItemFixed},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			raw, err := os.ReadFile("testdata/kcm/" + c.file)
@@ -51,8 +54,8 @@ func TestKCMJobAndHPA(t *testing.T) {
 			if k.TotalFailures != c.failures || k.LastError == nil || !bytes.HasPrefix([]byte(k.LastError.Message), []byte(c.last)) || !k.LastError.At.Equal(c.at) {
 				t.Errorf("%s: %d failures, last error %+v; want %d, %q… at %v", c.key, k.TotalFailures, k.LastError, c.failures, c.last, c.at)
 			}
-			if k.Delay.Duration != c.delay {
-				t.Errorf("%s: next retry in %v (%s); want %v", c.key, k.Delay.Duration, k.DelaySource, c.delay)
+			if k.Delay.Duration != c.delay || k.DelaySource != c.source {
+				t.Errorf("%s: next retry in %v (%s); want %v (%s)", c.key, k.Delay.Duration, k.DelaySource, c.delay, c.source)
 			}
 			if n := s.Len(); n != 1 {
 				t.Errorf("%d keys (%v); want %s alone", n, s.names(), c.key)

@@ -70,11 +70,9 @@ func briefLimiter(c *api.Controller) string {
 	var parts []string
 	for _, comp := range c.Limiter.Components {
 		switch comp.Name {
+		case api.SourceItemFixed:
+			parts = append(parts, "fixed "+text.FormatDuration(comp.BaseDelay.Duration))
 		case api.SourceItemExponential:
-			if comp.BaseDelay.Duration > 0 && comp.BaseDelay == comp.MaxDelay { // a fixed interval
-				parts = append(parts, "fixed "+text.FormatDuration(comp.BaseDelay.Duration))
-				continue
-			}
 			parts = append(parts, "exp "+text.FormatDuration(comp.BaseDelay.Duration)+".."+text.FormatDuration(comp.MaxDelay.Duration))
 		case api.SourceBucket:
 			parts = append(parts, "bucket "+bucketTokens(c))

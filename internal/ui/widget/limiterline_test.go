@@ -24,11 +24,11 @@ func TestLimiterLineMarksEstimatedTokens(t *testing.T) {
 	}
 }
 
-// A per-item limiter whose base is its cap is said as the fixed interval it
-// is (the HPA controller's 15s), not as "exp 15s..15s".
+// A per-item fixed interval (api.SourceItemFixed, the HPA controller's
+// 15s) is said as one, not as "exp 15s..15s".
 func TestLimiterLineFixedInterval(t *testing.T) {
 	c := api.Controller{Name: "horizontal-pod-autoscaler-controller", Limiter: api.Limiter{Components: []api.LimiterComponent{
-		{Name: api.SourceItemExponential, BaseDelay: metav1.Duration{Duration: 15 * time.Second}, MaxDelay: metav1.Duration{Duration: 15 * time.Second}}}}}
+		{Name: api.SourceItemFixed, BaseDelay: metav1.Duration{Duration: 15 * time.Second}, MaxDelay: metav1.Duration{Duration: 15 * time.Second}}}}}
 	if got := briefLimiter(&c); got != "fixed 15s" {
 		t.Errorf("brief %q; want fixed 15s", got)
 	}
