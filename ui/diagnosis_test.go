@@ -166,3 +166,50 @@ func TestDiagnosisLongErrorKeepsItsEnd(t *testing.T) {
 		}
 	}
 }
+
+// A quoted error the header cuts in its middle is cut between its parts,
+// never inside one ("PUT http…//inventory" was seen at 151 columns): at
+// every width from 100 to 200 columns, the text before "…" ends at a
+// break, and the text after it starts after one.
+func TestDiagnosisCutsBetweenParts(t *testing.T) {
+	const msg = "sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00000: 503 Service Unavailable"
+	outage := api.ErrorGroup{Controller: "outage", Fingerprint: msg, Message: msg,
+		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
+	breaks := " /.:,-="
+	cuts := 0
+	for w := 100; w <= 200; w++ {
+		m := loaded(t, w, 30)
+		m.setTop(func(t *view.Top) { t.Groups = []api.ErrorGroup{outage} })
+		lines := splitLines(screen(m))
+		end := 3
+		for !strings.HasPrefix(lines[end], "limiters ") {
+			end++
+		}
+		diag := strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
+		i, j := strings.Index(diag, "(sync with"), strings.Index(diag, "Unavailable)")
+		if i < 0 || j < i {
+			continue // not quoted whole at both ends: another rule's cut
+		}
+		head, tail, ok := strings.Cut(diag[i+1:j+len("Unavailable")], "…")
+		if !ok {
+			continue
+		}
+		cuts++
+		// A wrap at the cut's space may have joined head and tail by one.
+		head, tail = strings.TrimSpace(head), strings.TrimSpace(tail)
+		rest, found := strings.CutPrefix(msg, head)
+		if !found || !strings.HasSuffix(rest, tail) {
+			t.Errorf("%d columns: %q…%q are not the message's ends", w, head, tail)
+			continue
+		}
+		if !strings.ContainsAny(head[len(head)-1:], breaks) && !strings.ContainsAny(rest[:1], breaks) {
+			t.Errorf("%d columns: the cut's start %q ends inside a part", w, head)
+		}
+		if before := strings.TrimSuffix(rest, tail); before != "" && !strings.ContainsAny(before[len(before)-1:], breaks) {
+			t.Errorf("%d columns: the cut's end %q starts inside a part", w, tail)
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no width from 100 to 200 cut the error in its middle: the test reads nothing")
+	}
+}

@@ -112,3 +112,55 @@ func OneLine(s string, n int) string {
 	}
 	return CutMiddle(s, n, MessageTail(n-1), false, Runes)
 }
+
+// breakReach is how far, in runes, OneLineAtBreaks moves a cut's end to
+// reach a break: past it the plain cut stands (one long token).
+const breakReach = 12
+
+// isBreak says r separates the parts a reader scans an error by: words,
+// and a URL's or a name's parts.
+func isBreak(r rune) bool {
+	return r == ' ' || r == '/' || r == '.' || r == ':' || r == ',' || r == '-' || r == '='
+}
+
+// OneLineAtBreaks is OneLine whose cut falls between parts, not inside
+// one: its start ends at a break and its end starts after one, when a
+// break is within breakReach ("PUT …inventory.demo.svc/v1/items/x: 503",
+// not "PUT http…//inventory"). It is never wider than OneLine's cut.
+func OneLineAtBreaks(s string, n int) string {
+	s = Printable(strings.Join(strings.Fields(s), " "))
+	r := []rune(s)
+	room := n - 1 // the "…"
+	tail := MessageTail(room)
+	if n <= 0 || len(r) <= n || room < 2 || tail <= 0 || tail >= room {
+		return OneLine(s, n)
+	}
+	// The end first, forward past the part it cuts into, else back to
+	// that part's start (which the start then pays for); then the start,
+	// back to the end of a part, in what room is left.
+	from := len(r) - tail
+	if j, ok := breakAfter(r, from, 1); ok {
+		from = j
+	} else if j, ok := breakAfter(r, from, -1); ok && room-(len(r)-j) >= 1 {
+		from = j
+	}
+	head := room - (len(r) - from)
+	for i := head; i > 0 && head-i <= breakReach; i-- {
+		if isBreak(r[i-1]) {
+			head = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:head]), " ") + "…" + string(r[from:])
+}
+
+// breakAfter looks from r[from] in direction dir (1 or -1), within
+// breakReach, for a part's start: a rune after a break that is none.
+func breakAfter(r []rune, from, dir int) (int, bool) {
+	for j := from; j > 0 && j < len(r) && (j-from)*dir <= breakReach; j += dir {
+		if isBreak(r[j-1]) && !isBreak(r[j]) {
+			return j, true
+		}
+	}
+	return 0, false
+}

@@ -146,7 +146,7 @@ func (h TopHeader) DiagnosisLines() []string {
 			// rest fits (a wrap at spaces leaves a few cells unused).
 			over := lipgloss.Width(label+whole) - 2*w
 			for keep := min(n-1, n-over-1); keep >= minQuoted; keep-- {
-				cut := strings.Replace(d.Summary, q, text.OneLine(q, keep), 1)
+				cut := strings.Replace(d.Summary, q, text.OneLineAtBreaks(q, keep), 1)
 				if first, rest := twoLines(label+body(cut), w); lipgloss.Width(rest) <= w {
 					return []string{first, widget.Fit(rest, w)}
 				}
