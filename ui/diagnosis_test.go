@@ -149,18 +149,8 @@ func TestDiagnosisUnknownKeys(t *testing.T) {
 // the quoted error gives up its middle, so that the two lines still end
 // with the bucket's state, whole (issue #30: "…retries throttled to 10/…").
 func TestDiagnosisLongErrorKeepsItsEnd(t *testing.T) {
-	const msg = "sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00000: 503 Service Unavailable"
-	outage := api.ErrorGroup{Controller: "outage", Fingerprint: msg, Message: msg,
-		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
 	for _, w := range []int{120} {
-		m := loaded(t, w, 30)
-		m.setTop(func(t *view.Top) { t.Groups = []api.ErrorGroup{outage} })
-		lines := splitLines(screen(m))
-		end := 3
-		for !strings.HasPrefix(lines[end], "limiters ") {
-			end++
-		}
-		diag := strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
+		diag := outageHeader(t, w)
 		if !strings.Contains(diag, "retries throttled to 10/s") || !strings.Contains(diag, "503 Service Unavailable") {
 			t.Errorf("%d columns: the diagnosis %q lost the bucket's state or the error's end", w, diag)
 		}
@@ -172,20 +162,11 @@ func TestDiagnosisLongErrorKeepsItsEnd(t *testing.T) {
 // every width from 100 to 200 columns, the text before "…" ends at a
 // break, and the text after it starts after one.
 func TestDiagnosisCutsBetweenParts(t *testing.T) {
-	const msg = "sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00000: 503 Service Unavailable"
-	outage := api.ErrorGroup{Controller: "outage", Fingerprint: msg, Message: msg,
-		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
+	const msg = outageError
 	breaks := " /.:,-="
 	cuts := 0
 	for w := 100; w <= 200; w++ {
-		m := loaded(t, w, 30)
-		m.setTop(func(t *view.Top) { t.Groups = []api.ErrorGroup{outage} })
-		lines := splitLines(screen(m))
-		end := 3
-		for !strings.HasPrefix(lines[end], "limiters ") {
-			end++
-		}
-		diag := strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
+		diag := outageHeader(t, w)
 		i, j := strings.Index(diag, "(sync with"), strings.Index(diag, "Unavailable)")
 		if i < 0 || j < i {
 			continue // not quoted whole at both ends: another rule's cut
@@ -212,4 +193,23 @@ func TestDiagnosisCutsBetweenParts(t *testing.T) {
 	if cuts == 0 {
 		t.Fatal("no width from 100 to 200 cut the error in its middle: the test reads nothing")
 	}
+}
+
+// outageError is the demo's outage error: a URL in it, its cause at its end.
+const outageError = "sync with inventory API: PUT https://inventory.demo.svc/v1/items/outage-00000: 503 Service Unavailable"
+
+// outageHeader is the header's diagnosis of an outage on outageError at
+// w columns, its lines joined into one sentence.
+func outageHeader(t *testing.T, w int) string {
+	t.Helper()
+	outage := api.ErrorGroup{Controller: "outage", Fingerprint: outageError, Message: outageError,
+		Class: api.ClassTransient, Count: 842, FirstSeen: t0.Add(-time.Minute), LastSeen: t0}
+	m := loaded(t, w, 30)
+	m.setTop(func(t *view.Top) { t.Groups = []api.ErrorGroup{outage} })
+	lines := splitLines(screen(m))
+	end := 3
+	for !strings.HasPrefix(lines[end], "limiters ") {
+		end++
+	}
+	return strings.Join(strings.Fields(strings.Join(lines[2:end], " ")), " ")
 }
