@@ -132,8 +132,13 @@ func OneLineAtBreaks(s string, n int) string {
 	r := []rune(s)
 	room := n - 1 // the "…"
 	tail := MessageTail(room)
-	if n <= 0 || len(r) <= n || room < 2 || tail <= 0 || tail >= room {
-		return OneLine(s, n)
+	if n <= 0 || len(r) <= n {
+		return s
+	}
+	if room < 2 || tail <= 0 || tail >= room {
+		// No room for a part at each end: OneLine's cut, on text already
+		// flattened and escaped (escaping twice would show its escapes).
+		return CutMiddle(s, n, tail, false, Runes)
 	}
 	// The end first, forward past the part it cuts into, else back to
 	// that part's start (which the start then pays for); then the start,
