@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -37,7 +38,7 @@ func (p *TypedProbe[T]) ControllerOptions(opts ...controller.TypedOptions[T]) co
 		p.followQueue(*o.UsePriorityQueue, "the controller's options")
 		o.RateLimiter = p.RateLimiter(given)
 		o.NewQueue = func(name string, rl workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-			return p.buildQueue(name, rl, newQueue)
+			return p.buildQueue(name, rl, newQueue, o.Logger)
 		}
 		return o
 	}
@@ -65,20 +66,21 @@ func (p *TypedProbe[T]) ControllerOptions(opts ...controller.TypedOptions[T]) co
 				rl = chosen
 			}
 		}
-		return p.buildQueue(name, p.RateLimiter(rl), newQueue)
+		return p.buildQueue(name, p.RateLimiter(rl), newQueue, o.Logger)
 	}
 	return o
 }
 
 // buildQueue builds the controller's queue with rl, through the user's
-// NewQueue if there is one, and instruments it.
+// NewQueue if there is one, and instruments it; log is the controller's
+// logger from its options (unset: controller-runtime's global one).
 func (p *TypedProbe[T]) buildQueue(name string, rl workqueue.TypedRateLimiter[T],
-	newQueue func(string, workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T]) workqueue.TypedRateLimitingInterface[T] {
+	newQueue func(string, workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T], log logr.Logger) workqueue.TypedRateLimitingInterface[T] {
 	p.adoptName(name) // controller-runtime's name for the controller
 	if newQueue != nil {
 		return p.Queue(newQueue(name, rl))
 	}
-	return p.NewQueue(name, rl)
+	return p.newQueue(name, rl, log)
 }
 
 // followQueue makes the probe's default limiter and queue those of the

@@ -3,6 +3,8 @@ package instrument
 import (
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -12,10 +14,22 @@ import (
 // queue controller-runtime would (priority or classic, per UsePriorityQueue)
 // and instruments it.
 func (p *TypedProbe[T]) NewQueue(name string, rl workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+	return p.newQueue(name, rl, logr.Logger{})
+}
+
+// newQueue is NewQueue with the controller's logger, which ControllerOptions
+// knows when the options name one: the priority queue logs through it, as
+// controller-runtime's default queue does, and not through the global
+// logger, which a program that names its controllers' loggers may never set
+// (controller-runtime then warns that log.SetLogger was never called).
+func (p *TypedProbe[T]) newQueue(name string, rl workqueue.TypedRateLimiter[T], log logr.Logger) workqueue.TypedRateLimitingInterface[T] {
+	if log.GetSink() == nil {
+		log = ctrllog.Log
+	}
 	if p.usePQ {
 		return p.Queue(priorityqueue.New(name, func(o *priorityqueue.Opts[T]) {
 			o.RateLimiter = rl
-			o.Log = ctrllog.Log.WithValues("controller", name) // as controller-runtime's default queue
+			o.Log = log.WithValues("controller", name) // as controller-runtime's default queue
 		}))
 	}
 	return p.Queue(workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[T]{Name: name}))
