@@ -17,27 +17,27 @@ import (
 type AttachConfig struct {
 	REST *rest.Config
 	// Clientset is used for discovery; built from REST if nil.
-	Clientset cluster.Clientset
-	Target    cluster.Target
+	Clientset Clientset
+	Target    Target
 	Namespace string
 	// AllNamespaces, with no workload or pod TARGET, attaches to every
 	// instrumented pod in the cluster (or those -l selects), whatever
 	// controller each runs: at most maxPods, maxOpening tunnels opening at
 	// once, a pod out of reach left out of the answers rather than failing them.
 	AllNamespaces bool
-	Port          cluster.PortSpec
+	Port          PortSpec
 	// Scheme is "http" (the loopback listener, the default) or "https" (the
 	// metrics server: the kubeconfig's credentials are sent).
 	Scheme string
 	// Prefix is the path the endpoint is mounted under.
 	Prefix string
 	// Tunnel configures the port-forwards' reconnects.
-	Tunnel cluster.TunnelOptions
+	Tunnel TunnelOptions
 }
 
 // MultiplePodsError is returned when discovery finds several instrumented pods
 // and no target says which: the caller offers them to the user.
-type MultiplePodsError struct{ Pods []cluster.Pod }
+type MultiplePodsError struct{ Pods []Pod }
 
 // Error implements error.
 func (e *MultiplePodsError) Error() string {
@@ -129,17 +129,17 @@ func endpointTransport(cfg AttachConfig) (*http.Transport, error) {
 }
 
 // GuessedPortError is a failure to reach a pod on the port tried because
-// it has no container port named cluster.PortName (Pod.PortGuessed): the
+// it has no container port named PortName (Pod.PortGuessed): the
 // controller may not be instrumented at all. A caller that can read a
 // controller another way (its log) says so beside it.
 type GuessedPortError struct {
-	Pod cluster.Pod
+	Pod Pod
 	Err error
 }
 
 // Error implements error.
 func (e *GuessedPortError) Error() string {
-	return fmt.Sprintf("%v (pod %s has no container port named %q, so port %d was tried: is the controller instrumented?)", e.Err, e.Pod, cluster.PortName, e.Pod.Port)
+	return fmt.Sprintf("%v (pod %s has no container port named %q, so port %d was tried: is the controller instrumented?)", e.Err, e.Pod, PortName, e.Pod.Port)
 }
 
 // Unwrap is the failure itself.
@@ -149,7 +149,7 @@ func (e *GuessedPortError) Unwrap() error { return e.Err }
 // GuessedPortError.
 type guessed struct {
 	http.RoundTripper
-	pod cluster.Pod
+	pod Pod
 }
 
 // RoundTrip delegates and wraps a failure to connect.

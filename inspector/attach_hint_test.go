@@ -22,7 +22,7 @@ func TestGuessedPortTransport(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close() // nothing listens there now
-	pod := cluster.Pod{Namespace: "ops", Name: "ctrl-0", Port: cluster.DefaultPort, PortGuessed: true}
+	pod := Pod{Namespace: "ops", Name: "ctrl-0", Port: cluster.DefaultPort, PortGuessed: true}
 	c := &http.Client{Transport: guessed{http.DefaultTransport, pod}}
 	_, err = c.Get("http://" + addr + "/debug/backoff/v1/controllers")
 	g, ok := errors.AsType[*GuessedPortError](err)

@@ -17,7 +17,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster/clustertest"
 )
 
@@ -75,7 +74,7 @@ func fleetPod(ns, name, ownerKind, owner string) *corev1.Pod {
 	p := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager",
-			Ports: []corev1.ContainerPort{{Name: cluster.PortName, ContainerPort: testPodPort}}}}},
+			Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: testPodPort}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning},
 	}
 	if ownerKind != "" {
@@ -98,7 +97,7 @@ func TestAttachClusterWide(t *testing.T) {
 	pod.Labels = map[string]string{"pod-template-hash": "5d8f"}
 	cs := fake.NewClientset(pod, fleetPod("tools", "gadget-0", "StatefulSet", "gadget"), fleetPod("tools", "broken", "", ""))
 	cfg := AttachConfig{REST: pf.Config(), Clientset: cs, Namespace: "tools", AllNamespaces: true,
-		Tunnel: cluster.TunnelOptions{Backoff: 10 * time.Millisecond, Max: 20 * time.Millisecond}}
+		Tunnel: TunnelOptions{Backoff: 10 * time.Millisecond, Max: 20 * time.Millisecond}}
 	ctx := pfCtx(t)
 
 	s, err := Attach(ctx, cfg)
@@ -194,7 +193,7 @@ func TestAttachClusterWideCap(t *testing.T) {
 		objs = append(objs, fleetPod(fmt.Sprintf("ns-%02d", i%7), fmt.Sprintf("ctrl-%02d", i), "", ""))
 	}
 	s, err := Attach(pfCtx(t), AttachConfig{REST: pf.Config(), Clientset: fake.NewClientset(objs...), AllNamespaces: true,
-		Tunnel: cluster.TunnelOptions{Backoff: time.Hour}})
+		Tunnel: TunnelOptions{Backoff: time.Hour}})
 	if err != nil {
 		t.Fatalf("Attach -A: %v", err)
 	}

@@ -24,13 +24,13 @@ type Endpoint struct {
 	Workload string
 	Client   *Client
 	// conn reports the connection state; nil for a direct address.
-	conn func() cluster.ConnState
+	conn func() ConnState
 }
 
 // State is the endpoint's connection state; a direct address is always connected.
-func (e *Endpoint) State() cluster.ConnState {
+func (e *Endpoint) State() ConnState {
 	if e.conn == nil {
-		return cluster.ConnState{Phase: cluster.PhaseConnected, LocalAddr: e.Name}
+		return ConnState{Phase: cluster.PhaseConnected, LocalAddr: e.Name}
 	}
 	return e.conn()
 }
@@ -87,7 +87,7 @@ type Replica struct {
 	Endpoint string
 	// Workload is the endpoint's workload (Endpoint.Workload).
 	Workload   string
-	Conn       cluster.ConnState
+	Conn       ConnState
 	ServerTime time.Time
 	// Standby is true when the replica runs no controller (not the leader).
 	Standby     bool
