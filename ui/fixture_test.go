@@ -34,13 +34,19 @@ type fixture struct {
 	srv *httptest.Server
 	// bytes counts response body bytes read by the session's client.
 	bytes atomic.Int64
-	// calls counts the session's requests per endpoint path ("v1/keys").
-	calls sync.Map // string → *atomic.Int64
+	// calls counts the session's requests per endpoint path ("v1/keys");
+	// answered, those whose answer the session has read and closed.
+	calls, answered sync.Map // string → *atomic.Int64
 }
 
 // callsTo is how many requests the session has sent to path so far.
-func (f *fixture) callsTo(path string) int64 {
-	if n, ok := f.calls.Load(path); ok {
+func (f *fixture) callsTo(path string) int64 { return count(&f.calls, path) }
+
+// answersFrom is how many of those requests have been answered in full.
+func (f *fixture) answersFrom(path string) int64 { return count(&f.answered, path) }
+
+func count(m *sync.Map, path string) int64 {
+	if n, ok := m.Load(path); ok {
 		return n.(*atomic.Int64).Load()
 	}
 	return 0
@@ -75,7 +81,7 @@ func (f *fixture) fail(key, msg string) {
 // session is a --addr session whose transport counts the bytes it reads.
 func (f *fixture) session(tb testing.TB) *inspector.Session {
 	tb.Helper()
-	s, err := inspector.Direct("http://"+f.addr, &countingTransport{base: http.DefaultTransport, n: &f.bytes, calls: &f.calls})
+	s, err := inspector.Direct("http://"+f.addr, &countingTransport{base: http.DefaultTransport, n: &f.bytes, calls: &f.calls, answered: &f.answered})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -107,28 +113,41 @@ func (f *fixture) restart(tb testing.TB) {
 
 // countingTransport counts the response body bytes read through it.
 type countingTransport struct {
-	base  http.RoundTripper
-	n     *atomic.Int64
-	calls *sync.Map
+	base            http.RoundTripper
+	n               *atomic.Int64
+	calls, answered *sync.Map
 }
 
 func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if c.calls != nil {
-		path := strings.TrimPrefix(r.URL.Path, api.DefaultPrefix)
-		n, _ := c.calls.LoadOrStore(path, new(atomic.Int64))
-		n.(*atomic.Int64).Add(1)
-	}
+	path := strings.TrimPrefix(r.URL.Path, api.DefaultPrefix)
+	add(c.calls, path)
 	resp, err := c.base.RoundTrip(r)
 	if err != nil {
 		return nil, err
 	}
-	resp.Body = &countingBody{ReadCloser: resp.Body, n: c.n}
+	resp.Body = &countingBody{ReadCloser: resp.Body, n: c.n, closed: func() { add(c.answered, path) }}
 	return resp, nil
+}
+
+// add counts one more for path in m, if there is an m.
+func add(m *sync.Map, path string) {
+	if m != nil {
+		n, _ := m.LoadOrStore(path, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+	}
 }
 
 type countingBody struct {
 	io.ReadCloser
-	n *atomic.Int64
+	n      *atomic.Int64
+	closed func()
+	once   sync.Once
+}
+
+// Close counts the answer as read.
+func (b *countingBody) Close() error {
+	b.once.Do(b.closed)
+	return b.ReadCloser.Close()
 }
 
 func (b *countingBody) Read(p []byte) (int, error) {

@@ -60,6 +60,10 @@ type TopModel struct {
 	// groupsFailing says whether some key failed in the overview read with
 	// the last groups.
 	groupsFailing bool
+	// groupsSeq is the read whose groups are under way (0: none): until
+	// they are in, groupsFailing is older than the overview, and a change
+	// between the two is theirs to tell, not a reason to ask again.
+	groupsSeq int
 	// Asked is the page size of the last read sent (see refit), refitSeq
 	// the seq of refit's last read.
 	Asked, refitSeq int
@@ -98,10 +102,11 @@ func (t *TopModel) read(q inspector.KeyQuery) tea.Cmd {
 	// page a second.
 	// Keys starting or stopping to fail change the diagnosis at once: then
 	// the groups are read on this refresh.
-	groups := t.GroupsAt.IsZero() || t.groupsFor != t.Controller || failing(t.Overview) != t.groupsFailing ||
+	groups := t.GroupsAt.IsZero() || t.groupsFor != t.Controller ||
+		(t.groupsSeq == 0 && failing(t.Overview) != t.groupsFailing) ||
 		t.lastSent.Sub(t.GroupsAt) >= DiagnosisEvery
 	if groups {
-		t.GroupsAt, t.groupsFor = t.lastSent, t.Controller
+		t.GroupsAt, t.groupsFor, t.groupsSeq = t.lastSent, t.Controller, t.Seq
 	}
 	return t.C.Stamp(refreshCmd(t.C.Conn.Ctx, t.C.Conn.Session, t.C.Opts.Clock, t.Seq, q, groups))
 }
@@ -131,6 +136,9 @@ func (t *TopModel) matched() int {
 // groups), and reports whether msg answers the latest read, now no longer
 // under way.
 func (t *TopModel) accept(msg RefreshedMsg) bool {
+	if msg.GroupsAsked && msg.Seq == t.groupsSeq {
+		t.groupsSeq = 0
+	}
 	if msg.GroupsAsked && msg.GroupsFor == t.Controller {
 		// Still right for the diagnosis when a newer page query is under way.
 		// Noted here as well as when asked: DiagnosisEvery counts from
