@@ -78,10 +78,25 @@ func (w *termWrap) start(line []byte) bool {
 }
 
 // piece says whether line, after a wrapped record's last piece, is the
-// next piece of it.
+// next piece of it: as wide as the terminal's at most after a piece that
+// filled it, or any width after a piece cut inside a JSON string — a
+// name or value split mid-token ("r" / "econcilerKind"), which no record
+// ends with, whatever width the paste kept (a terminal's copy re-spaced
+// by hand: the pieces are then no longer all as wide as the first).
 func (w *termWrap) piece(line []byte) bool {
-	return w.rec != nil && w.last == w.width && utf8.RuneCount(line) <= w.width && !recordStart.Match(line)
+	if w.rec == nil || len(line) == 0 || recordStart.Match(line) {
+		return false
+	}
+	if w.last == w.width && utf8.RuneCount(line) <= w.width {
+		return true
+	}
+	return w.inString && line[0] != ' ' && line[0] != '\t' && !prefixedStart.Match(line)
 }
+
+// prefixedStart is a line that opens a record behind a collector's prefix
+// ("pod container 2021-…", "[pod/x/c] E0102 …"): a time or a klog header
+// within its first words. A cut record is never continued by one.
+var prefixedStart = regexp.MustCompile(`^(?:\S+[\s\]:]+){1,3}(?:\d{4}[-/]\d\d[-/]\d\d|[IWEF]\d{4} \d\d:)`)
 
 // next takes the record's next piece (piece said it is one), and says
 // when the record is whole: its object closed, or its piece narrower than
@@ -90,7 +105,7 @@ func (w *termWrap) next(line []byte) (done bool) {
 	w.rec = append(w.rec, line...)
 	w.scan(line, true)
 	w.last = utf8.RuneCount(line)
-	return w.depth <= 0 || w.last != w.width
+	return w.depth <= 0 || (w.last != w.width && !w.inString)
 }
 
 // take hands out the record put back together, its padding dropped.
