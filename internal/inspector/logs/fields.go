@@ -39,6 +39,11 @@ type fields struct {
 	// message names none; keyFields counts such fields of distinct values.
 	keyField  string
 	keyFields int
+	// kindField and kindRef are the one string field named like a Kind
+	// whose value is a key ("Istio": "default"); kindFields counts them
+	// (kindlogger.go).
+	kindField, kindRef string
+	kindFields         int
 	// severe says the line is logged at error or warning level (or above),
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.
