@@ -18,9 +18,14 @@ import (
 // A failure line that names no key takes that object's key when three
 // things agree: the event line is at most eventWindow lines before it, the
 // failure's message writes the event's kind and name as Go errors name an
-// object (`stream "X"`, the kind in lower case, the name quoted), and no
-// other event line in that window named another object. An event alone,
-// or a name quoted after another word, names no key.
+// object (`stream "X"`, the kind in lower case, the name quoted) — or
+// writes the same kind-and-quoted-name the event's own message writes (the
+// object's name in the system it drives: nack's Consumer
+// t03/nats-back-front-consumer-event logs `Creating consumer
+// "event-consumer" on stream …`, and its failure `failed to create
+// consumer "event-consumer" on stream …`) — and no other event line in
+// that window named another object. An event alone, or a name quoted
+// after another word, names no key.
 
 // eventWindow is how many lines after its event line a failure may be to
 // take its object's key: the event and the failure of one attempt are
@@ -31,15 +36,15 @@ const eventWindow = 3
 // kind, namespace and name; ok is false for any other line. Only a line
 // whose klog header names event.go is searched further, so the search of
 // the line's head is all most lines cost.
-func eventObject(line []byte) (kind, ns, name string, ok bool) {
+func eventObject(line []byte) (kind, ns, name, says string, ok bool) {
 	head := line[:min(len(line), 96)]
 	i := bytes.Index(head, []byte(" event.go:"))
 	if i < 0 {
-		return "", "", "", false
+		return "", "", "", "", false
 	}
 	j := bytes.Index(line[i:], []byte("] "))
 	if j < 0 {
-		return "", "", "", false
+		return "", "", "", "", false
 	}
 	rest := line[i+j+2:]
 	if bytes.HasPrefix(rest, []byte("Event(v1.ObjectReference{")) {
@@ -48,7 +53,13 @@ func eventObject(line []byte) (kind, ns, name string, ok bool) {
 		kind = klogField(rest, "kind")
 		ns, name = splitRef(klogField(rest, "object"))
 	}
-	return kind, ns, name, kind != "" && name != "" && clusterName.MatchString(name)
+	// What the event says, after its object: kept short, it is searched
+	// once for the failure that may follow.
+	if i := bytes.IndexByte(rest, '}'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	says = string(rest[:min(len(rest), 512)])
+	return kind, ns, name, says, kind != "" && name != "" && clusterName.MatchString(name)
 }
 
 // goField is the value of NAME:"…" in a Go %#v struct's text.
@@ -85,6 +96,7 @@ func klogField(b []byte, name string) string {
 // line it was on.
 type recentEvent struct {
 	kind, key string
+	says      string // the rest of the event line: its reason and message
 	line      int
 	ambiguous bool // another object was named within eventWindow of it
 }
@@ -92,13 +104,13 @@ type recentEvent struct {
 // noteEvent keeps the object of an event line, the n-th line applied.
 // Only the one goroutine that applies lines in order calls it.
 func (s *Store) noteEvent(line []byte, n int) {
-	kind, ns, name, ok := eventObject(line)
+	kind, ns, name, says, ok := eventObject(line)
 	if !ok {
 		return
 	}
 	key := keyOf(ns, name)
 	prev := s.lastEvent
-	s.lastEvent = recentEvent{kind: kind, key: key, line: n}
+	s.lastEvent = recentEvent{kind: kind, key: key, says: says, line: n}
 	if prev.key != "" && n-prev.line <= eventWindow && (prev.key != key || prev.kind != kind) {
 		s.lastEvent.ambiguous = true
 	}
@@ -112,10 +124,33 @@ func (s *Store) eventKeyFor(line []byte, n int) string {
 		return ""
 	}
 	_, name := splitRef(e.key)
-	if !namesObject(string(line), e.kind, name) {
+	if text := string(line); !namesObject(text, e.kind, name) && !sharesObject(text, e.kind, e.says) {
 		return ""
 	}
 	return e.key
+}
+
+// sharesObject says whether text names an object of kind by a quoted name
+// that the event's own words (says) name it by too.
+func sharesObject(text, kind, says string) bool {
+	k := strings.ToLower(kind) + " "
+	for rest := says; ; {
+		i := strings.Index(rest, k)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(k):]
+		q := `"`
+		if strings.HasPrefix(rest, `\"`) {
+			q = `\"`
+		} else if !strings.HasPrefix(rest, q) {
+			continue
+		}
+		name, _, ok := strings.Cut(rest[len(q):], q)
+		if ok && clusterName.MatchString(name) && namesObject(text, kind, name) {
+			return true
+		}
+	}
 }
 
 // namesObject says whether text names the object as a Go error does: its

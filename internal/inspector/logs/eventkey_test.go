@@ -9,6 +9,37 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
+// TestEventSaysKey pins eventkey.go's other agreement, learnt from the
+// training batch 8 (testdata/batch8/820, nats-io/nack, verbatim): the
+// failure quotes the name the event's own message quotes after the
+// event's kind (`consumer "event-consumer"`), the object's name in the
+// system it drives, not its Kubernetes name. Edited: the names differ.
+func TestEventSaysKey(t *testing.T) {
+	nack := strings.Split(strings.TrimSuffix(readTestdata(t, "testdata/batch8/820-nack-klog-failed-to-process-consumer-name-echoed-by-event-message.log"), "\n"), "\n")
+	for _, tt := range []struct {
+		name string
+		log  []string
+		key  string // "": no key read
+	}{
+		{"the event's message and the error name one consumer", nack, "t03/nats-back-front-consumer-event"},
+		{"they name two", []string{nack[0], nack[1], nack[2], strings.Replace(nack[3], `consumer "event-consumer"`, `consumer "other-consumer"`, 1)}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+			if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(tt.log, "\n")+"\n")); err != nil {
+				t.Fatal(err)
+			}
+			_, keys := s.views("")
+			switch {
+			case tt.key == "" && len(keys) != 0:
+				t.Fatalf("read %s, want no key", keys[0].Key)
+			case tt.key != "" && (len(keys) != 1 || keys[0].Key != tt.key || keys[0].TotalFailures != 1):
+				t.Fatalf("read %+v, want %s once", keys, tt.key)
+			}
+		})
+	}
+}
+
 // TestEventNamesKey pins eventkey.go, learnt from the training batch 8
 // (testdata/batch8/809, nats-io/nack, verbatim; its README has the source):
 // a HandleError failure that names no key takes the key of the event
