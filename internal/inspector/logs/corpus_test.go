@@ -158,6 +158,9 @@ func TestCorpusScore(t *testing.T) {
 		// batch7 (stop 53): a–m projects in no other README, answers read
 		// before the reader ran.
 		{dir: "testdata/batch7", minRight: 20, maxExtra: 0},
+		// batch8 (repositories n–z) was collected in stop 53 and is
+		// training from the start.
+		{dir: "testdata/batch8", minRight: 11, maxExtra: 0},
 		{dir: "testdata/heldout2", minRight: 27, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},

@@ -91,6 +91,10 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		}
 	}
 	r.Controller = d.controller(l, f)
+	kindController, kindNS, kindName, kindOK := f.kindNamed()
+	if r.Controller == "" && kindOK {
+		r.Controller = kindController
+	}
 	if r.Controller == "" {
 		return notRead("names no controller: no controller field, and the dialect names none")
 	}
@@ -140,6 +144,9 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		r.Namespace, r.Name = f.namespace, f.name
 		if r.Name == "" && f.ref != "" {
 			r.Namespace, r.Name = splitRef(f.ref)
+		}
+		if r.Name == "" && kindOK && r.Controller == kindController {
+			r.Namespace, r.Name = kindNS, kindName
 		}
 	}
 	if r.Name == "" {

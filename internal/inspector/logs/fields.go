@@ -39,6 +39,14 @@ type fields struct {
 	// message names none; keyFields counts such fields of distinct values.
 	keyField  string
 	keyFields int
+	// kindField and kindRef are the one string field named like a Kind
+	// whose value is a key ("Istio": "default"); kindFields counts them
+	// (kindlogger.go).
+	kindField, kindRef string
+	kindFields         int
+	// eventKey is the key of the event line just before this one, given
+	// by the store when the message names its object (eventkey.go).
+	eventKey string
 	// severe says the line is logged at error or warning level (or above),
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.

@@ -201,6 +201,13 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if r.Error == "" {
 			r.Error = errorAfter(msg, at+len(name))
 		}
+	case f.eventKey != "":
+		// The key of the event line just before, whose object the
+		// message names (eventkey.go): the message is the error.
+		r.Namespace, r.Name = splitRef(f.eventKey)
+		if r.Error == "" {
+			r.Error = msg
+		}
 	default:
 		if lacks != "" {
 			return miss(lacks)
@@ -280,6 +287,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	if r.Evidence == "" {
 		r.Evidence = wordsEvidence(r, said)
+	}
+	if f.eventKey != "" && keyAt < 0 {
+		r.Evidence += "; its key the object of the event line just before it, which its error names by kind and quoted name"
 	}
 	return r, true
 }

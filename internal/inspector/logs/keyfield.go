@@ -10,6 +10,7 @@ import "bytes"
 // key (keyFields says how many). The bytes are checked before they are
 // copied: most fields are not keys.
 func (f *fields) noteKeyField(key, val []byte) {
+	f.noteKindField(key, val)
 	if len(val) < 3 || len(val) > 317 || bytes.Count(val, []byte("/")) != 1 || val[0] == '/' {
 		return
 	}

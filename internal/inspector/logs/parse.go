@@ -258,6 +258,10 @@ type parseRef struct {
 	markers  *markerSet
 	// intern is the reading goroutine's (interner); nil for none.
 	intern *interner
+	// eventKey, when set, is the key of the event line just before this
+	// one, whose object its message names (eventkey.go): the generic
+	// reader's key when the line names none.
+	eventKey string
 }
 
 // outcome is what parse made of a line.
@@ -357,7 +361,7 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 // parseFormat reads body as format fm; at, when not zero, is the time the
 // collector put before it.
 func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
-	f := fields{intern: ref.intern}
+	f := fields{intern: ref.intern, eventKey: ref.eventKey}
 	var ok bool
 	switch fm {
 	case fmtJSON:
@@ -391,7 +395,7 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bo
 // parsePlainFormat reads body as plain text (parsePlain); at, when not
 // zero, is the time the collector put before it.
 func parsePlainFormat(body []byte, at time.Time, ref parseRef) (Record, bool) {
-	f := fields{intern: ref.intern}
+	f := fields{intern: ref.intern, eventKey: ref.eventKey}
 	if !parsePlain(body, &f) {
 		return Record{}, false
 	}

@@ -142,6 +142,17 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 // r is the parse's record, changed as applied (a pointer: a Record is
 // some 500 bytes, and a million lines are applied).
 func (s *Store) apply(line []byte, r *Record, out outcome, now, ref time.Time, fromLog, hint bool) {
+	s.linesApplied++
+	if out == outOther || out == outUnreadable {
+		// A failure naming no key, perhaps named by the event line just
+		// before it (eventkey.go).
+		if er, eout, ok := s.eventKeyed(line, s.linesApplied, ref, fromLog); ok {
+			r, out = &er, eout
+		}
+	}
+	if out != outRecord && out != outCandidate {
+		s.noteEvent(line, s.linesApplied)
+	}
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks

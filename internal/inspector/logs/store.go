@@ -48,7 +48,12 @@ type Store struct {
 	// aliases the keys failure lines' own names for objects are
 	// (attemptkey.go).
 	attemptKeys map[string]attemptKey
-	aliases     map[string]string
+	// linesApplied counts the lines applied, and lastEvent is the object
+	// of the last event line among them (eventkey.go); only the goroutine
+	// that applies lines in order touches them.
+	linesApplied int
+	lastEvent    recentEvent
+	aliases      map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).

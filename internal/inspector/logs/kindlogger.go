@@ -1,0 +1,62 @@
+package logs
+
+import "strings"
+
+// A controller built on controller-runtime may replace the logger of each
+// reconcile (its LogConstructor) with one named after the controller and
+// carrying the object under its Kind as plain text: sail-operator's
+// `ERROR ctrlr.istio Reconciler error {"Istio": "default", "reconcileID":
+// …}` names no controller field, no controllerKind, and no name or
+// namespace. controller-runtime names a controller after its kind in lower
+// case (the builder's For()), so two things agree there: the logger's
+// last segment is the controller, and the field named after that kind,
+// capitalised, holds the key. Both are needed; a kind-named field alone is
+// any field of a capitalised name (a "GVK", a "Pod" the line only
+// mentions), and a logger alone names no key.
+
+// noteKindField keeps a string field named like a Kind (an upper-case
+// letter, then letters and digits) whose value is a key, namespace/name
+// or a cluster-scoped name; kindFields counts such fields, and two are no
+// key (kindNamed).
+func (f *fields) noteKindField(key, val []byte) {
+	if !kindLike(key) || f.kindFields > 0 && string(key) == f.kindField {
+		return
+	}
+	if !nsName.Match(val) && !clusterName.Match(val) {
+		return
+	}
+	f.kindFields++
+	f.kindField, f.kindRef = string(key), string(val)
+}
+
+// kindNamed is the controller and key the line's logger and its one
+// kind-named field agree on: the logger's last segment ("ctrlr.istio")
+// is that field's name in lower case ("Istio"). ok is false otherwise.
+func (f *fields) kindNamed() (controller, ns, name string, ok bool) {
+	if f.kindFields != 1 || f.logger == "" {
+		return "", "", "", false
+	}
+	last := f.logger
+	if i := strings.LastIndexAny(last, "./"); i >= 0 {
+		last = last[i+1:]
+	}
+	if last != strings.ToLower(f.kindField) {
+		return "", "", "", false
+	}
+	ns, name = splitRef(f.kindRef)
+	return last, ns, name, true
+}
+
+// kindLike says key is written like a Kind: an upper-case ASCII letter,
+// then ASCII letters and digits, at most 63.
+func kindLike(key []byte) bool {
+	if len(key) < 2 || len(key) > 63 || key[0] < 'A' || key[0] > 'Z' {
+		return false
+	}
+	for _, c := range key[1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
