@@ -26,21 +26,15 @@ type (
 	Phase = cluster.Phase
 )
 
-// The phases of a port-forward, as Endpoint.State reports them.
+// The phases of a port-forward the UI tells apart (see Phase for the rest).
 const (
 	PhaseConnecting   = cluster.PhaseConnecting
 	PhaseConnected    = cluster.PhaseConnected
 	PhaseReconnecting = cluster.PhaseReconnecting
-	PhaseFailed       = cluster.PhaseFailed
-	PhaseStopped      = cluster.PhaseStopped
 )
 
-// PortName is the container port name discovery looks for; DefaultPort is
-// the port assumed when a pod names none.
-const (
-	PortName    = cluster.PortName
-	DefaultPort = cluster.DefaultPort
-)
+// PortName is the container port name discovery looks for.
+const PortName = cluster.PortName
 
 // ParseTarget reads a TARGET argument as kubectl writes it (deploy/NAME,
 // statefulset/NAME, pod/NAME or NAME for a pod) or a -l selector; giving

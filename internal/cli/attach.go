@@ -75,14 +75,14 @@ func (o *attachOptions) completeTarget(args []string) ([]string, error) {
 		o.addrTarget = args[0]
 	}
 	if o.addr == "" && len(args) > 0 && looksLikeTarget(args[0]) {
-		t, err := cluster.ParseTarget(args[0], o.selector)
+		t, err := inspector.ParseTarget(args[0], o.selector)
 		if err != nil {
 			return nil, err
 		}
 		o.target = t
 		return args[1:], nil
 	}
-	t, err := cluster.ParseTarget("", o.selector)
+	t, err := inspector.ParseTarget("", o.selector)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func looksLikeTarget(arg string) bool {
 	if !ok {
 		return false
 	}
-	_, err := cluster.ParseTarget(kind+"/x", "")
+	_, err := inspector.ParseTarget(kind+"/x", "")
 	return err == nil
 }
 

@@ -16,7 +16,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -163,7 +162,7 @@ func (o *attachOptions) explainError(err error) error {
 // reads a controller without the instrument.
 func guessedHint(g *inspector.GuessedPortError) string {
 	return fmt.Sprintf("pod %s has no container port named %q, so port %d was tried: is the controller instrumented? "+
-		"For a controller without the instrument, add --from-logs to read its logs", g.Pod, cluster.PortName, g.Pod.Port)
+		"For a controller without the instrument, add --from-logs to read its logs", g.Pod, inspector.PortName, g.Pod.Port)
 }
 
 // urlHost is the host:port of a failed request's URL (the URL if unparsable).

@@ -96,7 +96,7 @@ func (o *TopOptions) attachController(ctx context.Context, namespace, target str
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := cluster.ParseTarget(target, "")
+	t, err := inspector.ParseTarget(target, "")
 	if err != nil {
 		return nil, nil, err
 	}

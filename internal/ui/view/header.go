@@ -12,7 +12,6 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/widget"
 )
@@ -220,7 +219,7 @@ func (h TopHeader) replica(r inspector.Replica) string {
 	out := text.Printable(r.Endpoint) + " " + s.Label.Render(role) // a pod name is the cluster's text
 	c := r.Conn
 	switch c.Phase {
-	case cluster.PhaseConnected, "":
+	case inspector.PhaseConnected, "":
 		if h.C.Snapshot() && r.Err == nil {
 			return out + s.Dim.Render("(recorded)") // nothing is connected to a file
 		}
@@ -234,7 +233,7 @@ func (h TopHeader) replica(r inspector.Replica) string {
 			return out + s.Bad.Render("✗ not answering since "+text.TimeOfDay(h.M.quietSince))
 		}
 		return out + s.OK.Render("● connected")
-	case cluster.PhaseConnecting, cluster.PhaseReconnecting:
+	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
 		if !c.RetryAt.IsZero() {
 			st += " in " + text.Countdown(c.RetryAt, h.C.Now())
