@@ -130,3 +130,19 @@ func TestFleetHeaderCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestContextForUnlabelledCluster: a row without a cluster label (one
+// Prometheus, no external label) prints cluster "-", and enter's note says
+// --context-map -=CONTEXT: that mapping is the one looked up for it.
+func TestContextForUnlabelledCluster(t *testing.T) {
+	m, err := parseContextMap([]string{"-=kind-local", "east=prod-east"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &FleetOptions{contexts: m}
+	for cluster, want := range map[string]string{"": "kind-local", "east": "prod-east"} {
+		if got, ok := o.contextFor(cluster); !ok || got != want {
+			t.Errorf("contextFor(%q) = %q, %v; want %q", cluster, got, ok, want)
+		}
+	}
+}
