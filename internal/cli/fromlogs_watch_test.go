@@ -57,7 +57,7 @@ func TestWatchFromLogsRefused(t *testing.T) {
 func TestWatchHelpSaysAFileIsFollowed(t *testing.T) {
 	for name, newCmd := range map[string]newCommand{"get": cli.NewGetCommand, "describe": cli.NewDescribeCommand} {
 		usage := newCmd(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard()).Flags().Lookup("watch").Usage
-		if !strings.Contains(usage, "a FILE is followed") || strings.Contains(usage, "not with --from-logs") {
+		if !strings.Contains(usage, "a log file is followed") || strings.Contains(usage, "not with --from-logs") {
 			t.Errorf("%s --watch's help = %q, want it to say a --from-logs FILE is followed", name, usage)
 		}
 	}
