@@ -66,7 +66,7 @@ retries to come, and what to do.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Controller of the key: "+controllerOfKeys)
-	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second; not with --from-logs (top --from-logs follows a log)")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the description, describe the key again each time it changes (a failure, a retry, a recovery): through the endpoint's watch where it offers one, else read again every second; with --from-logs, a log file is followed as it grows (tail -F), a TARGET's logs or - are not (top --from-logs follows them)")
 	o.output.addFlags(cmd)
 	return cmd, o
 }

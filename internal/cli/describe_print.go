@@ -62,7 +62,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	// A log without its successes cannot say the failures are consecutive.
 	fmt.Fprintf(w, "  Failures:       %s\n", explain.CountersText(k.KeyDetail.Key, d.Source))
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
-	fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
+	fmt.Fprintf(w, "  Delay:          %s\n", delayText(k.Delay.Duration, k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
 	fmt.Fprintf(w, "  Last success:   %s\n", explain.LastSuccessText(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
@@ -147,4 +147,14 @@ func nextRetryLine(k api.Key, now time.Time) string {
 		s += " (at " + text.TimeOfDay(k.NextRetryAt) + ")"
 	}
 	return s
+}
+
+// delayText is the Delay counter: the delay and the limiter that chose it,
+// "10s (item-exponential)"; a key with neither (idle, failed) is "-", not
+// "- (-)".
+func delayText(d time.Duration, source string) string {
+	if source == "" {
+		return dur(d)
+	}
+	return dur(d) + " (" + source + ")"
 }

@@ -43,3 +43,14 @@ func explainLine(lr logs.LineReading) string {
 	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
 		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
 }
+
+// explainLinesOnScreen refuses top's --explain-lines when stderr is the
+// terminal top draws on: its lines, one for each line read, were written
+// over the table. To a file (2>lines.txt) they are kept whole.
+func explainLinesOnScreen(explain, stderrIsTerminal bool) error {
+	if !explain || !stderrIsTerminal {
+		return nil
+	}
+	return fmt.Errorf("--explain-lines writes a line to stderr for each log line it reads, and stderr is the terminal top draws on: " +
+		"send it to a file (top --from-logs FILE --explain-lines 2>lines.txt) or use get --from-logs FILE --explain-lines")
+}

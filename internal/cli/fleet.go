@@ -84,7 +84,7 @@ are the clusters', as everywhere, and --kubeconfig is passed on to top.`,
 	f.StringVar(&o.Sort, "sort", o.Sort, "Sort by "+strings.Join(fleet.Sorts, ", ")+" (default worst: the oldest unresolved failure first)")
 	f.BoolVar(&o.ShowQueries, "show-queries", o.ShowQueries, "Print the PromQL of each panel and exit")
 	f.DurationVar(&o.Timeout, "prometheus-timeout", o.Timeout, "Give up on a query after this long")
-	f.StringSliceVar(&o.ContextMap, "context-map", o.ContextMap, "CLUSTER=CONTEXT: the kube context enter attaches through for a cluster (default: a context named as the cluster)")
+	f.StringSliceVar(&o.ContextMap, "context-map", o.ContextMap, "CLUSTER=CONTEXT: the kube context enter attaches through for a cluster (default: a context named as the cluster); CLUSTER - is the rows without a cluster label")
 	f.StringVar(&o.ContextMapFile, "context-map-file", o.ContextMapFile, "A file of CLUSTER=CONTEXT lines, as --context-map")
 	o.output.addFlags(cmd)
 	o.tui = runFleetTUI

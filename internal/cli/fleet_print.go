@@ -16,10 +16,11 @@ import (
 // fleetHeader says what a read is: as of when, from which server, how many
 // clusters answered (and that a warning may have left some out).
 func fleetHeader(f *fleet.Fleet) string {
-	s := fmt.Sprintf("as of %s from %s: %d controllers in %d clusters (by label %q), %d queries",
-		f.At.Local().Format(time.TimeOnly), f.Server, len(f.Rows), len(f.Clusters), f.ClusterLabel, f.Queries)
+	s := fmt.Sprintf("as of %s from %s: %s in %s (by label %q), %s",
+		f.At.Local().Format(time.TimeOnly), f.Server, text.Plural(len(f.Rows), "controller"),
+		text.Plural(len(f.Clusters), "cluster"), f.ClusterLabel, text.Plural(f.Queries, "query"))
 	if len(f.Warnings) > 0 {
-		s += fmt.Sprintf("; partial: %d warnings", len(f.Warnings))
+		s += "; partial: " + text.Plural(len(f.Warnings), "warning")
 	}
 	return s
 }

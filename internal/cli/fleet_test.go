@@ -60,7 +60,7 @@ func TestFleetCommand(t *testing.T) {
 		wantQueries      int64
 	}{
 		{"table", []string{"--prometheus", url}, "east      demo        outage       4/4", "as of", 3},
-		{"wide", []string{"--prometheus", url, "-o", "wide"}, "42           1.5s         7", "partial: 1 warnings", 3},
+		{"wide", []string{"--prometheus", url, "-o", "wide"}, "42           1.5s         7", "partial: 1 warning", 3},
 		{"json", []string{"--prometheus", url, "-o", "json", "--prometheus-token-file", token}, `"retriesLastHour": 42`, "store 10.0.0.9:10901 down", 3},
 		{"filtered out", []string{"--prometheus", url, "--cluster", "west"}, "CLUSTER", "", 3},
 		{"show queries", []string{"--show-queries"}, "label_replace(max by (cluster, namespace, controller, state) (kubectl_backoff_keys) > 0", "", 0},
@@ -115,5 +115,34 @@ func TestFleetAttachArgs(t *testing.T) {
 	*cf.KubeConfig = "/etc/fleet.kubeconfig"
 	if e, a := "top --context prod-east --controller naive --kubeconfig /etc/fleet.kubeconfig -n demo", strings.Join(o.attachArgs(r, "prod-east"), " "); e != a {
 		t.Errorf("with --kubeconfig:\nwant %s\n got %s", e, a)
+	}
+}
+
+// TestFleetHeaderCounts: the header counts in words, one cluster as "1
+// cluster" (a single Prometheus, the common first try, printed "1 clusters").
+func TestFleetHeaderCounts(t *testing.T) {
+	f := &fleet.Fleet{Server: "http://p:9090", ClusterLabel: "cluster", Clusters: []string{""},
+		Rows: []fleet.Row{{Controller: "a"}}, Queries: 3, Warnings: []string{"store down"}}
+	got := fleetHeader(f)
+	for _, want := range []string{": 1 controller in 1 cluster (by label", "3 queries", "partial: 1 warning"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("fleetHeader = %q, want it to say %q", got, want)
+		}
+	}
+}
+
+// TestContextForUnlabelledCluster: a row without a cluster label (one
+// Prometheus, no external label) prints cluster "-", and enter's note says
+// --context-map -=CONTEXT: that mapping is the one looked up for it.
+func TestContextForUnlabelledCluster(t *testing.T) {
+	m, err := parseContextMap([]string{"-=kind-local", "east=prod-east"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &FleetOptions{contexts: m}
+	for cluster, want := range map[string]string{"": "kind-local", "east": "prod-east"} {
+		if got, ok := o.contextFor(cluster); !ok || got != want {
+			t.Errorf("contextFor(%q) = %q, %v; want %q", cluster, got, ok, want)
+		}
 	}
 }

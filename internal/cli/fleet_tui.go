@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -54,9 +55,11 @@ func (o *FleetOptions) attachArgs(r fleet.Row, kubeContext string) []string {
 }
 
 // contextFor is the kube context cluster maps to: --context-map's, else
-// a context of the kubeconfig named as the cluster.
+// a context of the kubeconfig named as the cluster. A row without a
+// cluster label is cluster "-", as the table prints it and the view's note
+// says to map it (--context-map -=CONTEXT).
 func (o *FleetOptions) contextFor(cluster string) (string, bool) {
-	if c, ok := o.contexts[cluster]; ok {
+	if c, ok := o.contexts[cmp.Or(cluster, "-")]; ok {
 		return c, true
 	}
 	if o.cf == nil || cluster == "" {

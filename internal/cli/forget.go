@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -120,6 +121,10 @@ func (o *ForgetOptions) Validate() error {
 		return fmt.Errorf("name the KEYs to forget, or use --all (with --state/--filter to narrow it)")
 	case len(o.keys) > 0 && o.All:
 		return fmt.Errorf("give KEYs or --all, not both")
+	case slices.Contains(o.keys, "-"):
+		// kubectl's - is stdin; forget reads no KEYs there (they would be
+		// looked up as the key "-").
+		return fmt.Errorf("forget takes its KEYs as arguments, not - (stdin): pipe them through xargs, e.g. kubectl backoff get TARGET --state failed -o name | xargs kubectl backoff forget TARGET")
 	case !o.All && (o.Filter != "" || len(o.States) > 0):
 		return fmt.Errorf("--filter and --state select keys for --all; add --all or name the KEYs")
 	case o.Spread < 0 || o.Spread > api.MaxSpread:

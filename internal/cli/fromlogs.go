@@ -59,7 +59,7 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.dialectFiles, "dialect", o.dialectFiles, "With --from-logs: also read an in-house controller's lines as the dialect `FILE` says "+
 		"(repeatable; also $"+dialectsEnv+", a list of files); its format: docs/log-mode.md, or see what is read with kubectl backoff dialects")
 	fs.BoolVar(&o.explainLines, "explain-lines", o.explainLines, "With --from-logs: say on stderr how each line that yielded something or looked like a failure was read "+
-		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect")
+		"(its dialect, key, meaning and why), to check a log is understood or to write a dialect; with top, stderr must go to a file (2>lines.txt), not the screen top draws on")
 }
 
 func (o *fromLogsOptions) enabled() bool { return o.source != "" }

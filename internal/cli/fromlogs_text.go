@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // sniffBytes is how much of a saved log is looked at before it is read.
@@ -17,7 +20,10 @@ const sniffBytes = 64 << 10
 // gzip-compressed one (a rotated log, app.log.1.gz) through gzip, as zcat
 // would; one holding a NUL byte, which no log writer writes, is refused as
 // not text, instead of read as 300,000 lines of which none is a
-// controller's. Only a regular file is looked at: a pipe's first bytes may
+// controller's. One that begins with a UTF-16 byte order mark (Windows
+// PowerShell 5.1's `kubectl logs POD > app.log` writes UTF-16LE) is read
+// through a decoder, as text, once; it held NUL bytes and was refused as
+// not text. Only a regular file is looked at: a pipe's first bytes may
 // be minutes away.
 func savedLog(name string, f *os.File) (io.Reader, error) {
 	head := make([]byte, sniffBytes)
@@ -35,6 +41,10 @@ func savedLog(name string, f *os.File) (io.Reader, error) {
 			return nil, fmt.Errorf("--from-logs %s begins as gzip does, but is not gzip: %v", name, err)
 		}
 		return gzipFile{z, f}, nil
+	}
+	if bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}) {
+		// BOMOverride reads the mark's byte order and drops the mark.
+		return decodedFile{transform.NewReader(f, unicode.BOMOverride(unicode.UTF8.NewDecoder())), f}, nil
 	}
 	if i := bytes.IndexByte(head, 0); i >= 0 {
 		return nil, fmt.Errorf("--from-logs %s is not text (a NUL byte at offset %d): give a controller's log as kubectl logs prints it", name, i)
@@ -66,3 +76,12 @@ type gzipFile struct {
 }
 
 func (g gzipFile) Close() error { return errors.Join(g.Reader.Close(), g.f.Close()) }
+
+// decodedFile reads a file through a decoder (UTF-16 to UTF-8); closing it
+// closes the file.
+type decodedFile struct {
+	io.Reader
+	f *os.File
+}
+
+func (d decodedFile) Close() error { return d.f.Close() }

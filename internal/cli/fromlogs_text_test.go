@@ -28,7 +28,8 @@ func getFile(t *testing.T, path string) (string, string, error) {
 }
 
 // TestSavedLogsThatAreNotPlainText: a rotated log, gzip-compressed, reads
-// as the log it holds (a wild excerpt, compressed here); a binary file is
+// as the log it holds (a wild excerpt, compressed here), and so does one in
+// UTF-16 behind its byte order mark (as Windows PowerShell saves it); a binary file is
 // refused, naming the file and why, with an error (a non-zero exit); an
 // empty file says it is empty, not to check the container.
 func TestSavedLogsThatAreNotPlainText(t *testing.T) {
@@ -58,6 +59,20 @@ func TestSavedLogsThatAreNotPlainText(t *testing.T) {
 	}
 	if got, stderr, err := getFile(t, gz); err != nil || got != want {
 		t.Errorf("the gzip-compressed log: error %v, table\n%s\nwant the plain log's\n%s\nstderr: %s", err, got, want, stderr)
+	}
+
+	// Windows PowerShell 5.1's `kubectl logs POD > app.log`: UTF-16LE
+	// behind its byte order mark, a NUL after every ASCII byte.
+	utf16 := filepath.Join(dir, "powershell.log")
+	u16 := []byte{0xff, 0xfe}
+	for _, r := range string(raw) {
+		u16 = append(u16, byte(r), byte(r>>8)) // the excerpt is ASCII but for none above U+FFFF
+	}
+	if err := os.WriteFile(utf16, u16, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, stderr, err := getFile(t, utf16); err != nil || got != want {
+		t.Errorf("the UTF-16 log: error %v, table\n%s\nwant the plain log's\n%s\nstderr: %s", err, got, want, stderr)
 	}
 
 	_, _, err = getFile(t, binary)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
@@ -47,5 +48,17 @@ func TestWatchFromLogsRefused(t *testing.T) {
 				t.Fatal("still running after 10s: -w with --from-logs hangs")
 			}
 		})
+	}
+}
+
+// TestWatchHelpSaysAFileIsFollowed: -w's help says what the commands do
+// with --from-logs (a FILE followed, a pipe or a TARGET refused), not the
+// older "not with --from-logs", which sent a reader of a saved log to top.
+func TestWatchHelpSaysAFileIsFollowed(t *testing.T) {
+	for name, newCmd := range map[string]newCommand{"get": cli.NewGetCommand, "describe": cli.NewDescribeCommand} {
+		usage := newCmd(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard()).Flags().Lookup("watch").Usage
+		if !strings.Contains(usage, "a log file is followed") || strings.Contains(usage, "not with --from-logs") {
+			t.Errorf("%s --watch's help = %q, want it to say a --from-logs FILE is followed", name, usage)
+		}
 	}
 }

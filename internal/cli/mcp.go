@@ -147,7 +147,10 @@ func (o *MCPOptions) Run(ctx context.Context) error {
 	srv := mcpserver.New(cfg)
 	if o.Listen == "" {
 		// stdout is the protocol's: nothing else may be written to it.
-		return mcpserver.ServeStdio(ctx, srv)
+		if readerIsTerminal(o.In) {
+			fmt.Fprintln(o.ErrOut, mcpStdioNote)
+		}
+		return stdioError(mcpserver.ServeStdio(ctx, srv))
 	}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {

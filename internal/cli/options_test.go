@@ -80,6 +80,7 @@ func TestOptionValidation(t *testing.T) {
 
 		{"forget neither keys nor --all", forget, nil, "name the KEYs to forget, or use --all"},
 		{"forget keys and --all", forget, []string{"default/w1", "--all"}, "give KEYs or --all, not both"},
+		{"forget - (stdin)", forget, []string{"--addr", unreachable, "-"}, "forget takes its KEYs as arguments, not - (stdin): pipe them through xargs"},
 		{"forget --spread without --requeue", forget, []string{"default/w1", "default/w2", "--spread", "1m"}, "--spread spaces out retries: it needs --requeue"},
 		{"forget --spread 2h", forget, []string{"--all", "--requeue", "--spread", "2h"}, "--spread 2h0m0s: must be between 0 and 1h"},
 		{"forget --spread negative", forget, []string{"--all", "--requeue", "--spread", "-1s"}, "--spread -1s: must be between 0 and 1h"},

@@ -145,6 +145,9 @@ func (o *TopOptions) Validate() error {
 	if err := o.fromLogs.validate(&o.attachOptions); err != nil {
 		return err
 	}
+	if err := explainLinesOnScreen(o.fromLogs.explainLines, writerIsTerminal(o.ErrOut)); err != nil {
+		return err
+	}
 	return o.attachOptions.validate()
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -150,6 +152,16 @@ func (o *WhyOptions) Validate() error {
 		return fmt.Errorf("--watch follows one object: give TYPE/NAME (for a list, kubectl backoff top --for TYPE is live)")
 	case o.ControllerNamespace != "" && o.ControllerPod == "":
 		return fmt.Errorf("--controller-namespace is the namespace of --controller-pod: give --controller-pod too")
+	}
+	// A file that is not there is said first, as kubectl get -f says it:
+	// before, the missing cluster was, and the file after one was set up.
+	for _, name := range o.Filenames {
+		if name == "-" || strings.Contains(name, "://") {
+			continue
+		}
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("-f: the path %q does not exist", name)
+		}
 	}
 	return nil
 }

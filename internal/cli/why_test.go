@@ -33,6 +33,8 @@ func TestWhyOptions(t *testing.T) {
 		{[]string{"certificates"}, map[string]string{"watch": "true", "selector": "app=web"}, "--watch follows one object: give TYPE/NAME"},
 		{[]string{"certificate/web"}, map[string]string{"watch": "true", "from-logs": "-"}, "--watch reads --from-logs again for each answer: give a file, not -"},
 		{[]string{"certificate/web"}, map[string]string{"watch": "true"}, ""},
+		{nil, map[string]string{"filename": "no-such-widget.yaml"}, `-f: the path "no-such-widget.yaml" does not exist`},
+		{nil, map[string]string{"filename": "why_test.go"}, ""},
 	} {
 		cmd, o := newWhyCommand(genericclioptions.NewConfigFlags(false), genericiooptions.NewTestIOStreamsDiscard())
 		for k, v := range tc.flags {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // The rules that find a status manager's pods, in the order they are tried.
@@ -165,8 +166,8 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 	c, more := f.byKind(ctx, gk, manager)
 	refused = append(refused, more...)
 	if c.Rule == RuleNotFound && len(refused) > 0 {
-		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %d read(s) refused (marked !); name them with "+givePods("deploy/NAME"),
-			manager, len(refused))
+		c.How = fmt.Sprintf("the pods of the status manager %q could not be searched for: %s refused (marked !); name them with "+givePods("deploy/NAME"),
+			manager, text.Plural(len(refused), "read"))
 	}
 	return c, refused
 }

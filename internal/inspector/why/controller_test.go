@@ -141,7 +141,7 @@ func TestFindRefused(t *testing.T) {
 	if refused[0].Error() != want {
 		t.Errorf("refused:\n %s\nwant\n %s", refused[0], want)
 	}
-	if c.Rule != RuleNotFound || !strings.Contains(c.How, `the pods of the status manager "kustomize-controller" could not be searched for: 1 read(s) refused`) {
+	if c.Rule != RuleNotFound || !strings.Contains(c.How, `the pods of the status manager "kustomize-controller" could not be searched for: 1 read refused`) {
 		t.Errorf("rule %s, how %q; want %s, saying the search was refused", c.Rule, c.How, RuleNotFound)
 	}
 }

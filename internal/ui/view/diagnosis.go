@@ -88,6 +88,12 @@ func (h TopHeader) DiagnosisLines() []string {
 	s := &h.C.Styles
 	d, others, ok := h.M.Diagnosis()
 	if !ok {
+		// "…" is a read under way; an answer with no controller (an empty
+		// log, an endpoint before its first key) says so, or it reads as
+		// a load that never ends.
+		if h.M.Overview != nil {
+			return []string{s.Label.Render("diagnosis ") + s.Dim.Render(noControllerYet)}
+		}
 		return []string{s.Label.Render("diagnosis ") + s.Dim.Render("…")}
 	}
 	style := s.OK
@@ -207,3 +213,8 @@ func (t *TopModel) firstRowController() string {
 	}
 	return t.Page.Items[0].Controller
 }
+
+// noControllerYet is the diagnosis of an answer that holds no controller:
+// a log with no line of one read yet, an endpoint whose controllers have
+// not started.
+const noControllerYet = "none yet: no controller has reported (a log: no reconcile line of one read so far)"

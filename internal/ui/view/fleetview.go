@@ -215,8 +215,9 @@ func (v Fleet) view() string {
 	case v.last != nil:
 		f := v.last
 		// The counts first: a narrow screen cuts the server's URL.
-		out = append(out, widget.Fit(text.Printable(fmt.Sprintf("fleet: %d controllers, %d clusters answered · as of %s · %d queries · %s",
-			len(v.rows), len(f.Clusters), f.At.Local().Format(time.TimeOnly), f.Queries, f.Server)), w))
+		out = append(out, widget.Fit(text.Printable(fmt.Sprintf("fleet: %s, %s answered · as of %s · %s · %s",
+			text.Plural(len(v.rows), "controller"), text.Plural(len(f.Clusters), "cluster"),
+			f.At.Local().Format(time.TimeOnly), text.Plural(f.Queries, "query"), f.Server)), w))
 	default:
 		out = append(out, widget.Fit("fleet · no read has answered yet", w))
 	}

@@ -379,6 +379,9 @@ func (h TopHeader) QueryLine() string {
 
 // LimiterLine is the header's limiters line for the controllers shown.
 func (h TopHeader) LimiterLine() string {
+	if h.M.Overview != nil && len(h.M.shown()) == 0 {
+		return h.C.Styles.Label.Render("limiters ") + h.C.Styles.Dim.Render("none yet")
+	}
 	return widget.LimiterLine(&h.C.Styles, h.M.shown(), h.C.Width, h.C.Now())
 }
 

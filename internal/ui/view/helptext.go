@@ -56,7 +56,6 @@ var markHelp = [][2]string{
 	{"*", "estimated: reconstructed from logs, not recorded"},
 	{"│▁▃█│", "the forecast, \"due in 60s\": how many keys fall due in each second (2s or more when narrow) of the next 60s, each at its next due time: backoff keys' retries and scheduled keys' RequeueAfter re-checks alike"},
 	{"leader", "the replica that runs the controllers; standby replicas wait for the lease"},
-	{"since", "a sort: the longest failure streak first"},
 	{"×N ″", "detail view, Attempts: the same error N times in a row; ″ under it for each repeat"},
 	{"·", "separates the items of a line"},
 }

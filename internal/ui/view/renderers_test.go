@@ -68,3 +68,22 @@ func TestHeaderDrawsWhatItIsHanded(t *testing.T) {
 		t.Errorf("header handed no fleet still draws one:\n%s", got)
 	}
 }
+
+// An answer with no controller (an empty log followed as it grows) says so
+// in the diagnosis and limiters lines; "…" is kept for a read under way,
+// which it otherwise looked like forever.
+func TestHeaderSaysNoControllerYet(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	c := &Common{Width: 120, Height: 30, Styles: widget.NewStyles(true), Keys: NewKeyMap(), SeenMarks: map[string]bool{},
+		Opts: Options{Clock: func() time.Time { return now }, Refresh: time.Second}}
+	m := &TopModel{C: c}
+	h := TopHeader{C: c, M: m, Filter: &widget.Filter{}}
+	if got := ansi.Strip(strings.Join(h.DiagnosisLines(), "\n") + "\n" + h.LimiterLine()); got != "diagnosis …\nlimiters …" {
+		t.Errorf("before an answer: %q, want the read under way (…)", got)
+	}
+	m.Overview = &inspector.Overview{ServerTime: now}
+	got := ansi.Strip(strings.Join(h.DiagnosisLines(), "\n") + "\n" + h.LimiterLine())
+	if !strings.Contains(got, "diagnosis none yet: no controller has reported") || !strings.Contains(got, "limiters none yet") {
+		t.Errorf("an answer with no controller: %q, want it to say none yet", got)
+	}
+}
