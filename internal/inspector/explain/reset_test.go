@@ -227,3 +227,24 @@ func TestExplainRetryPlan(t *testing.T) {
 		})
 	}
 }
+
+// A forgotten key still waiting for its retry has no failure to count: its
+// count says the reset, never "0 consecutive failures" beside the "failing
+// on it" of `why` and of the object's verdict.
+func TestFailuresTextAfterForget(t *testing.T) {
+	at := time.Date(2026, 12, 6, 17, 2, 3, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		k    api.Key
+		want string
+	}{
+		{"forgotten", api.Key{State: api.StateBackoff, LastReset: &api.Reset{At: at, By: api.ResetForget, Failures: 9, User: "alice", Reason: "db restored"}},
+			"failure count reset at 17:02:03 by forget, alice: db restored"},
+		{"failing again since", api.Key{State: api.StateBackoff, Failures: 2, LastReset: &api.Reset{At: at, By: api.ResetForget, Failures: 9}},
+			"2 consecutive failures"},
+	} {
+		if got := explain.FailuresText(c.k, nil); got != c.want {
+			t.Errorf("%s: FailuresText = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
