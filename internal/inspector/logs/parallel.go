@@ -33,6 +33,7 @@ const (
 type chunk struct {
 	buf  []byte
 	ends []int // line i is buf[ends[i-1]:ends[i]]
+	nums []int // line i's number (eachLine's n)
 	res  []lineResult
 	// recs are the records of res, apart: most lines of a log are no
 	// record, and a Record is some 500 bytes to clear and copy.
@@ -114,9 +115,10 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			c = newChunk(free)
 			return true
 		}
-		n, err := s.eachLine(ctx, r, func(line []byte) {
+		n, err := s.eachLine(ctx, r, chunkLines, func(line []byte, n int) {
 			c.buf = append(c.buf, line...)
 			c.ends = append(c.ends, len(c.buf))
+			c.nums = append(c.nums, n)
 			if len(c.ends) == chunkLines || len(c.buf) >= chunkBytes {
 				send()
 			}
@@ -167,7 +169,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 				*r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
 				lr.hint = replicaHint(c.line(i), lr.out)
 			}
-			s.apply(c.line(i), r, lr.out, now, ref, fromLog, lr.hint)
+			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hint)
 		}
 		s.noteEnds(c, first, now) // the log's end: logend.go
 		first = false
@@ -186,7 +188,7 @@ func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
 		clear(c.recs) // their strings are garbage, or the store's
-		c.buf, c.ends, c.res, c.recs = c.buf[:0], c.ends[:0], c.res[:0], c.recs[:0]
+		c.buf, c.ends, c.nums, c.res, c.recs = c.buf[:0], c.ends[:0], c.nums[:0], c.res[:0], c.recs[:0]
 		c.done = make(chan struct{})
 		return c
 	default:
