@@ -206,13 +206,16 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			var r Record
-			r, lr.out = parse(line, ref)
-			lr.hint = replicaHint(line, lr.out)
-			if lr.out != outSkipped { // a skipped line's is the zero Record
+			// parse, its record put in place: a Record is some 500 bytes,
+			// and parse's result was copied into recs again; a skipped
+			// line's is the zero Record, not put.
+			lr.out = outSkipped
+			if !ref.skips(line) {
 				lr.rec = int32(len(c.recs))
-				c.recs = append(c.recs, r)
+				c.recs = append(c.recs, Record{})
+				c.recs[lr.rec], lr.out = parseAll(line, ref)
 			}
+			lr.hint = replicaHint(line, lr.out)
 		}
 		c.res = append(c.res, lr)
 	}

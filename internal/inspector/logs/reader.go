@@ -118,6 +118,17 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, publish int, emit fun
 	}
 }
 
+// trimEOL is line without the "\r" and "\n" at its end: bytes.TrimRight's
+// answer, without building its set of two bytes at each of the two calls a
+// line (a line is read in a few hundred nanoseconds).
+func trimEOL(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == '\n' || line[n-1] == '\r') {
+		n--
+	}
+	return line[:n]
+}
+
 // add parses one line, the log's line n, into the store, unless its
 // kubelet timestamp is not after after, and returns that timestamp (zero
 // when it has none, or an implausible one). Times are read as times.go
