@@ -187,7 +187,10 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
-		clear(c.recs) // their strings are garbage, or the store's
+		// Its records are not cleared: each is overwritten whole by the
+		// next parse put in its place (parseChunk), and what they hold
+		// until then is a few chunks' strings, garbage or the store's.
+		// Clearing them was a pass of 2 MB a chunk.
 		c.buf, c.ends, c.nums, c.res, c.recs = c.buf[:0], c.ends[:0], c.nums[:0], c.res[:0], c.recs[:0]
 		c.done = make(chan struct{})
 		return c
@@ -212,7 +215,13 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 			lr.out = outSkipped
 			if !ref.skips(line) {
 				lr.rec = int32(len(c.recs))
-				c.recs = append(c.recs, Record{})
+				if len(c.recs) < cap(c.recs) {
+					// A used chunk's slot: overwritten whole below, not
+					// zeroed first.
+					c.recs = c.recs[:lr.rec+1]
+				} else {
+					c.recs = append(c.recs, Record{})
+				}
 				c.recs[lr.rec], lr.out = parseAll(line, ref)
 			}
 			lr.hint = replicaHint(line, lr.out)
