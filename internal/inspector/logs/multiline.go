@@ -33,7 +33,7 @@ const maxObjectBytes = 64 << 10
 
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
-	trimmed := bytes.TrimRight(line, "\r\n")
+	trimmed := trimEOL(line)
 	if j.wrap.rec != nil {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
@@ -100,7 +100,7 @@ func (j *joiner) object(line []byte, emit func([]byte)) {
 // no piece of it: called before line is counted, so that the record is
 // read as of its own last line.
 func (j *joiner) release(line []byte, emit func([]byte)) {
-	if j.wrap.rec != nil && !j.wrap.piece(bytes.TrimRight(line, "\r\n")) {
+	if j.wrap.rec != nil && !j.wrap.piece(trimEOL(line)) {
 		emit(j.wrap.take())
 	}
 }

@@ -85,6 +85,7 @@ func (s *Store) holding() bool { return !s.opts.Live }
 // order (flushHeld), or when holdCap are held.
 func (s *Store) hold(r *Record, line int, implausible bool) {
 	s.mu.Lock()
+	before := s.order.outOfOrder
 	s.order.note(r.At)
 	at := r.At
 	if at.IsZero() {
@@ -98,7 +99,11 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	h := &s.order.held[len(s.order.held)-1]
 	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
 	full := len(s.order.held) >= holdCap
-	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
+	if s.order.outOfOrder != before {
+		// The one count note changes: told when it does, not on every
+		// record (a lock of its own each time).
+		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
+	}
 	s.mu.Unlock()
 	if full {
 		s.flushHeld()

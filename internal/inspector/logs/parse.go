@@ -285,22 +285,27 @@ const (
 
 // parse is Parse, saying what it made of a line that is not a record.
 func parse(line []byte, ref parseRef) (Record, outcome) {
-	m := ref.markers
-	if m == nil && len(ref.dialects) == 0 {
-		m = builtinMarkers
-	}
-	if m != nil && !m.has(line) {
-		// One pass over the line for the markers of every loaded dialect
-		// (prefilter.go); without a set for its dialect files, none.
+	if ref.skips(line) {
 		return Record{}, outSkipped
 	}
 	return parseAll(line, ref)
 }
 
+// skips says whether parse skips line: it holds no marker. One pass over
+// the line for the markers of every loaded dialect (prefilter.go); without
+// a set for its dialect files, none.
+func (ref *parseRef) skips(line []byte) bool {
+	m := ref.markers
+	if m == nil && len(ref.dialects) == 0 {
+		m = builtinMarkers
+	}
+	return m != nil && !m.has(line)
+}
+
 // parseAll is parse without the markers' shortcut: --explain-lines reads
 // every line, to say why one that looks like a failure was not read.
 func parseAll(line []byte, ref parseRef) (Record, outcome) {
-	line = bytes.TrimRight(line, "\r\n")
+	line = trimEOL(line)
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
 	var cand Record
