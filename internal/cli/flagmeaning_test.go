@@ -26,6 +26,8 @@ func TestUnknownFlagToldByMeaning(t *testing.T) {
 		}, "--filter"},
 		{[]string{"describe", "--file=x.json"}, []string{"describe has no --file, other commands do: "}, "did you mean"},
 		{[]string{"get", "--stat", "backoff"}, []string{"did you mean --state?"}, "has no"},
+		// The demo's address is where it listens, not one it talks to.
+		{[]string{"demo", "--addr", "127.0.0.1:18082"}, []string{"demo serves its endpoint at --listen", "top --addr 127.0.0.1:18082"}, "other commands do"},
 	} {
 		root := cli.NewRootCommand(genericiooptions.NewTestIOStreamsDiscard())
 		root.SetArgs(c.args)

@@ -100,11 +100,15 @@ func orWords(s []string) string {
 }
 
 // insteadOf is what to do instead of a flag a command cannot have, by what
-// the user wanted of it: forget resets a key in the controller's queue,
-// which a log cannot reach, and the retry now they wanted is kick's, the
-// one command that acts in log mode. Said first, not among every command
-// that reads a log (none of which retries anything).
+// the user wanted of it: the demo's address is where it listens; forget
+// resets a key in the controller's queue, which a log cannot reach, and
+// the retry now they wanted is kick's, the one command that acts in log
+// mode. Said first, not among every command that reads a log (none of
+// which retries anything).
 var insteadOf = map[string]string{
+	// The demo is the endpoint the others reach with --addr: it listens.
+	"demo --addr": "demo serves its endpoint at --listen (127.0.0.1:8082 by default; port 0 picks a free one), " +
+		"which the other commands reach with --addr: `kubectl backoff demo --listen 127.0.0.1:18082`, then `kubectl backoff top --addr 127.0.0.1:18082` (see kubectl backoff demo --help)",
 	"forget --from-logs": "forget cannot work from a log: it resets a key in the controller's queue, which a log cannot reach. " +
 		"`kubectl backoff kick --from-logs LOG KEY...` retries the objects now: it touches them, so that the controller's watch reconciles them (see kubectl backoff kick --help)",
 }
