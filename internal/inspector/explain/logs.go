@@ -119,12 +119,15 @@ func unlogged(k api.Key, src *api.ListSource) bool {
 // FailuresText is the key's failure count: "17 consecutive failures", or,
 // read off a log that shows no success, "4 failures logged since 10:00:00"
 // (since the streak's first logged failure, when its time is known); none
-// since a reset, "failure count reset at 10:00:00 by forget": its last
-// attempt failed, its retry is still pending, and "0 consecutive failures"
-// beside "failing" would contradict itself.
+// since a reset, "0 since the forget at 10:00:00": its last attempt
+// failed, its retry may still be pending, and "0 consecutive failures"
+// beside "failing on it" would read as a contradiction.
 func FailuresText(k api.Key, src *api.ListSource) string {
 	if r := k.LastReset; r != nil && k.Failures == 0 {
-		return "failure count reset at " + text.TimeOfDay(r.At) + " " + resetText(r)
+		if r.By == api.ResetGaveUp {
+			return "0 since the controller gave up at " + text.TimeOfDay(r.At)
+		}
+		return "0 since the " + r.By + " at " + text.TimeOfDay(r.At)
 	}
 	if !unlogged(k, src) {
 		return text.Plural(k.Failures, "consecutive failure")

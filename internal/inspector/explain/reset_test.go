@@ -239,7 +239,9 @@ func TestFailuresTextAfterForget(t *testing.T) {
 		want string
 	}{
 		{"forgotten", api.Key{State: api.StateBackoff, LastReset: &api.Reset{At: at, By: api.ResetForget, Failures: 9, User: "alice", Reason: "db restored"}},
-			"failure count reset at 17:02:03 by forget, alice: db restored"},
+			"0 since the forget at 17:02:03"},
+		{"given up", api.Key{State: api.StateFailed, LastReset: &api.Reset{At: at, By: api.ResetGaveUp, Failures: 15}},
+			"0 since the controller gave up at 17:02:03"},
 		{"failing again since", api.Key{State: api.StateBackoff, Failures: 2, LastReset: &api.Reset{At: at, By: api.ResetForget, Failures: 9}},
 			"2 consecutive failures"},
 	} {
