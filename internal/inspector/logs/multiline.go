@@ -37,17 +37,17 @@ const maxObjectBytes = 64 << 10
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	trimmed := bytes.TrimRight(line, "\r\n")
-	if j.cont.rec != nil {
-		// release handed the record out already when line is no piece.
-		if j.cont.next(trimmed) {
-			emit(j.cont.take())
-		}
-		return
-	}
 	if j.wrap.rec != nil {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
 			emit(j.wrap.take())
+		}
+		return
+	}
+	if j.cont.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.cont.next(trimmed) {
+			emit(j.cont.take())
 		}
 		return
 	}
