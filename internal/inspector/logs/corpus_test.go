@@ -134,7 +134,7 @@ func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
 }
 
 // TestCorpusScore scores the reader on the batches of real excerpts with
-// answers counted by hand: the training batches (3 to 7, whose shapes rules
+// answers counted by hand: the training batches (3 to 7 and 9, whose shapes rules
 // may be learnt from; their misses are printed) and the held-out batches
 // (read only here, never to write a rule; only their scores are printed). The
 // thresholds are a ratchet: each is the score last reached, so a change
@@ -154,13 +154,16 @@ func TestCorpusScore(t *testing.T) {
 		{dir: "testdata/batch5", minRight: 8, maxExtra: 0},
 		// batch6 was held out from stop 39 to stop 51 (as testdata/heldout,
 		// last held-out score 22/31) and is training since stop 52.
-		{dir: "testdata/batch6", minRight: 27, maxExtra: 0},
+		{dir: "testdata/batch6", minRight: 28, maxExtra: 0},
 		// batch7 (stop 53): a–m projects in no other README, answers read
 		// before the reader ran.
 		{dir: "testdata/batch7", minRight: 20, maxExtra: 0},
 		// batch8 (repositories n–z) was collected in stop 53 and is
 		// training from the start.
 		{dir: "testdata/batch8", minRight: 11, maxExtra: 0},
+		// batch9 (stop 53): a–m projects in no other README, answers read
+		// before the reader ran.
+		{dir: "testdata/batch9", minRight: 17, maxExtra: 0},
 		{dir: "testdata/heldout2", minRight: 27, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},

@@ -25,6 +25,9 @@ type joiner struct {
 	// wrap is a record hard-wrapped by a terminal being put back on one
 	// line (termwrap.go).
 	wrap termWrap
+	// cont is a structured klog record cut at a space, its key/values on
+	// the lines after it (klogcont.go).
+	cont klogCont
 }
 
 // maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
@@ -38,6 +41,13 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
 			emit(j.wrap.take())
+		}
+		return
+	}
+	if j.cont.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.cont.next(trimmed) {
+			emit(j.cont.take())
 		}
 		return
 	}
@@ -72,7 +82,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
 		return
 	}
-	if j.wrap.start(trimmed) {
+	if j.wrap.start(trimmed) || j.cont.start(trimmed) {
 		return
 	}
 	emit(line)
@@ -103,6 +113,9 @@ func (j *joiner) release(line []byte, emit func([]byte)) {
 	if j.wrap.rec != nil && !j.wrap.piece(trimEOL(line)) {
 		emit(j.wrap.take())
 	}
+	if j.cont.rec != nil && !j.cont.piece(bytes.TrimRight(line, "\r\n")) {
+		emit(j.cont.take())
+	}
 }
 
 // flush emits a block left open at the end of the input.
@@ -117,5 +130,8 @@ func (j *joiner) flush(emit func([]byte)) {
 	}
 	if j.wrap.rec != nil {
 		emit(j.wrap.take())
+	}
+	if j.cont.rec != nil {
+		emit(j.cont.take())
 	}
 }
