@@ -20,6 +20,7 @@ type diagnostics struct {
 	recognised               map[string]int
 	unreadable               int
 	example                  string
+	exampleLine              int // the log's line the example is
 	untimed                  int
 	implausible, yearAssumed int
 	// outOfOrder counts records older than one before them in the file,
@@ -59,13 +60,26 @@ func (d *diagnostics) record(dialect string, m readMarks) {
 	}
 }
 
-func (d *diagnostics) failed(line []byte) {
+// failed counts the log's line n as one that looked like a failure but
+// could not be read, the first such as the example.
+func (d *diagnostics) failed(line []byte, n int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.unreadable++
 	if d.example == "" {
 		line = bytes.TrimRight(line, "\r\n")
-		d.example = truncateError(string(line[:min(len(line), maxExampleBytes)]))
+		d.example, d.exampleLine = truncateError(string(line[:min(len(line), maxExampleBytes)])), n
+	}
+}
+
+// retract takes back line n's count: what it said was read after all
+// (innercand.go). The next line not read becomes the example.
+func (d *diagnostics) retract(n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.unreadable--
+	if d.exampleLine == n {
+		d.example, d.exampleLine = "", 0
 	}
 }
 

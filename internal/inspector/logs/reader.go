@@ -184,7 +184,7 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if out == outCandidate {
 			example = unreadableExample(line)
 		}
-		line := n
+		raw, line := line, n
 		switch {
 		case r.At.IsZero():
 			d.untimed = true
@@ -196,12 +196,16 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if out == outCandidate {
 			// The generic reader's: its template's evidence decides
 			// (evidence.go).
+			s.noteCandidate(r, line)
 			s.candidate(*r, line, d, example)
 			return
 		}
 		if r.What != CauseLine {
 			// A cause is no recognised line until a warning takes it.
 			s.diag.record(r.Dialect, d)
+		}
+		if r.What == ErrorLine {
+			s.noteInnerCause(r, raw, line)
 		}
 		if s.holding() {
 			s.hold(r, line, d.implausible)
@@ -212,7 +216,8 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if hint {
 			s.noteReplicaHint(line)
 		}
-		s.diag.failed(line)
+		s.diag.failed(line, n)
+		s.noteUnreadable(r, line, n)
 		s.explainNotRead(*r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
 		if hint {

@@ -53,7 +53,12 @@ type Store struct {
 	// that applies lines in order touches them.
 	linesApplied int
 	lastEvent    recentEvent
-	aliases      map[string]string
+	// lastCand and innerCauses find a candidate line that is the inner
+	// cause of the failure after it (innercand.go); the same goroutine
+	// alone touches them.
+	lastCands   []recentCandidate
+	innerCauses map[int]int
+	aliases     map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
