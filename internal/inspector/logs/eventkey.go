@@ -63,24 +63,16 @@ func eventObject(line []byte) (kind, ns, name, says string, ok bool) {
 }
 
 // goField is the value of NAME:"…" in a Go %#v struct's text.
-func goField(b []byte, name string) string {
-	k := []byte(name + `:"`)
-	i := bytes.Index(b, k)
-	if i < 0 {
-		return ""
-	}
-	v := b[i+len(k):]
-	j := bytes.IndexByte(v, '"')
-	if j < 0 {
-		return ""
-	}
-	return string(v[:j])
-}
+func goField(b []byte, name string) string { return quotedAfter(b, name+`:"`) }
 
 // klogField is the value of name="…" in a structured klog line.
-func klogField(b []byte, name string) string {
-	k := []byte(" " + name + `="`)
-	i := bytes.Index(b, k)
+func klogField(b []byte, name string) string { return quotedAfter(b, " "+name+`="`) }
+
+// quotedAfter is the text from the first opening k (which ends in a
+// quote) to the next quote: "" when either is missing. An escaped quote
+// ends it too: the names these fields hold have none.
+func quotedAfter(b []byte, k string) string {
+	i := bytes.Index(b, []byte(k))
 	if i < 0 {
 		return ""
 	}
