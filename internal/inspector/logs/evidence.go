@@ -275,12 +275,6 @@ func (s *Store) decided(apply, refuse []heldCandidate) {
 		}
 	}
 	for _, h := range refuse {
-		if to := s.innerCauseOf(h.line); to > 0 {
-			if s.opts.ExplainLines != nil {
-				s.explain(LineReading{Line: h.line, Meaning: fmt.Sprintf("the inner cause of line %d's failure, which wraps its error: one attempt, counted there", to), Tried: h.r.Tried})
-			}
-			continue
-		}
 		if h.example != nil {
 			s.diag.failed(h.example, h.line)
 		}

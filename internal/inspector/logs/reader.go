@@ -199,7 +199,6 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if out == outCandidate {
 			// The generic reader's: its template's evidence decides
 			// (evidence.go).
-			s.noteCandidate(r, line)
 			s.candidate(*r, line, d, example)
 			return
 		}

@@ -53,12 +53,11 @@ type Store struct {
 	// that applies lines in order touches them.
 	linesApplied int
 	lastEvent    recentEvent
-	// lastCand and innerCauses find a candidate line that is the inner
-	// cause of the failure after it (innercand.go); the same goroutine
-	// alone touches them.
-	lastCands   []recentCandidate
-	innerCauses map[int]int
-	aliases     map[string]string
+	// unread are the recent failure lines that named no key, for the
+	// failure that may wrap one (innercand.go); the same goroutine alone
+	// touches them.
+	unread  []unreadLine
+	aliases map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;
 	// mergedInto maps a line counted on another to that line (attempt.go).
