@@ -3,7 +3,6 @@ package logs
 import (
 	"bytes"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -87,24 +86,12 @@ func (s *Store) noteInnerCause(r *Record, raw []byte, line int) {
 }
 
 // errorField is the error a line's klog err="…" or JSON "error":"…" field
-// holds, unquoted; "" when it has none.
+// holds, unquoted (klogString); "" when it has none.
 func errorField(line []byte) string {
 	for _, k := range [][]byte{[]byte(` err="`), []byte(`"error":"`)} {
-		i := bytes.Index(line, k)
-		if i < 0 {
-			continue
-		}
-		v := line[i+len(k)-1:] // from the opening quote
-		for j := 1; j < len(v); j++ {
-			switch v[j] {
-			case '\\':
-				j++
-			case '"':
-				if u, err := strconv.Unquote(string(v[:j+1])); err == nil {
-					return u
-				}
-				return ""
-			}
+		if i := bytes.Index(line, k); i >= 0 {
+			s, _, _ := klogString(line[i+len(k)-1:]) // from the opening quote
+			return s
 		}
 	}
 	return ""
