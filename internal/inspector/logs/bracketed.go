@@ -46,6 +46,15 @@ func bracketTime(b []byte) (time.Time, int) {
 	return t, n
 }
 
+// pythonLineStart says whether line opens with Python logging's bracketed
+// time, so that what a collector wrote before it (stern's "POD CONTAINER",
+// a container name) is taken off as before any other format's line: batch
+// 11's 1102, kopf's line behind stern's names.
+func pythonLineStart(line []byte) bool {
+	_, n := bracketTime(line)
+	return n > 0
+}
+
 // loggerBeforeTag is the logger name between a bracketed time and a
 // bracketed level ("kopf.objects         [ERROR   ]"): one word, then
 // a level tag. n is its length with the spaces after it, 0 when rest

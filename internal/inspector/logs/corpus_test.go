@@ -168,6 +168,9 @@ func TestCorpusScore(t *testing.T) {
 		// testdata/heldout2, last held-out score 27/31) and is training
 		// since stop 54.
 		{dir: "testdata/batch10", minRight: 27, maxExtra: 0},
+		// batch11 (stop 54): a–m projects in no other README, answers read
+		// before the reader ran.
+		{dir: "testdata/batch11", minRight: 8, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,

@@ -105,7 +105,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
-	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "")
+	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
+	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
 	if fail == nil && !dropLead && !requeueLead {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
@@ -117,6 +118,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	errField := f.err
 	if requeueLead && errField == "" {
 		errField = f.reason
+	}
+	if rq && errField == "" {
+		errField = rqErr
 	}
 	// Go's standard log writes no level: a line that says it failed and
 	// will retry (or gave up) is not an info line for want of one.
@@ -165,6 +169,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	head := msg[start:]
 	if i := strings.Index(head, ": "); i >= 0 {
 		head = head[:i]
+	}
+	if rq {
+		head = msg[start:rqEnd]
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
@@ -284,6 +291,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		// (attempt.go).
 		r.Candidate, r.NotRead, r.Tried, r.Bare = true, lacks, msg, true
 		return r, true
+	}
+	if r.Evidence == "" && rq {
+		r.Evidence = requeueErrEvidence
 	}
 	if r.Evidence == "" {
 		r.Evidence = wordsEvidence(r, said)

@@ -222,6 +222,8 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bo
 		ok = parseLogfmt(body, &f)
 	case fmtLogrus:
 		ok = parseLogrus(body, &f)
+	case fmtPlain:
+		ok = parsePlain(body, &f) // Python's bracketed logging (bracketed.go)
 	default:
 		ok = parseConsole(body, &f)
 	}

@@ -98,6 +98,8 @@ func detect(line []byte) (format, bool) {
 		return fmtLogrus, true
 	case looksLikeTime(firstWord(line)), isLevel(firstWord(line)):
 		return fmtConsole, true
+	case line[0] == '[' && pythonLineStart(line):
+		return fmtPlain, true
 	}
 	return 0, false
 }
