@@ -273,7 +273,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Message += " (opens the message, before the key and its error)"
 	}
 	r.Bare = !said && !dropLead && !requeueLead
-	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom, retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
+	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message
 		// and its error after it (infoidiom.go).
 		lacks, r.Evidence = "", infoIdiomEvidence(r)

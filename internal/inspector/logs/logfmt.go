@@ -28,7 +28,7 @@ func parseLogfmt(line []byte, f *fields) bool {
 		if quoted {
 			e, ok := skipString(line, i)
 			if !ok {
-				return false
+				return cutLogfmt(line, i, key, f) // logfmtcut.go
 			}
 			val, i = line[i:e], e
 		} else {

@@ -32,10 +32,12 @@ func parsePlain(line []byte, f *fields) bool {
 		}
 	} else if w := firstWord(rest); looksLikeTime(w) {
 		rest, seen = bytes.TrimLeft(rest[len(w):], " \t"), true
-		// "2017-09-26 19:50:06.716": a date, then its time.
+		// "2017-09-26 19:50:06.716": a date, then its time; zap's console
+		// encoder writes its tab after it (a layout with a space:
+		// zapcore.TimeEncoderOfLayout, then ConsoleSeparator).
 		if t := firstWord(rest); len(w) == 10 && len(t) >= 8 && t[2] == ':' {
 			w = []byte(string(w) + "T" + string(t) + "Z")
-			rest = bytes.TrimLeft(rest[len(t):], " ")
+			rest = bytes.TrimLeft(rest[len(t):], " \t")
 		}
 		f.at = parseTime(string(w))
 	}
