@@ -40,8 +40,16 @@ func explainLine(lr logs.LineReading) string {
 	case !lr.At.IsZero():
 		at = "at " + text.Timestamp(lr.At)
 	}
-	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
+	s := fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s",
 		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
+	if lr.Tried != "" {
+		// A prefix or a regexp read it: the message it was a part of.
+		s += "; its message, as the patterns were tried against it: " + strconv.QuoteToGraphic(lr.Tried)
+	}
+	if lr.Error != "" {
+		s += "; the error read: " + strconv.QuoteToGraphic(lr.Error)
+	}
+	return s + "\n"
 }
 
 // explainLinesOnScreen refuses top's --explain-lines when stderr is the
