@@ -173,9 +173,10 @@ func (s *Store) explain(lr LineReading) {
 	}
 }
 
-// explainReadyLocked takes the queued readings once no failure waits.
+// explainReadyLocked takes the queued readings once no failure waits,
+// and no line waits to learn whether it is an inner cause (innercand.go).
 func (s *Store) explainReadyLocked() []LineReading {
-	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld || int(s.lines.Load()) <= s.innerHoldTo {
 		return nil
 	}
 	out := s.explainQ
@@ -186,6 +187,12 @@ func (s *Store) explainReadyLocked() []LineReading {
 		if into, ok := s.mergedInto[out[i].Line]; ok {
 			delete(s.mergedInto, out[i].Line)
 			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's (one cause, one handler's line), counted once, there", into)
+		}
+		if c, ok := s.innerOf[out[i].Line]; ok {
+			delete(s.innerOf, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("read as the inner cause of line %d's attempt, counted once, there", c.into)
+			out[i].Why = fmt.Sprintf("a failure naming no key, whose error line %d's wraps (its words, \": \", then this error) within a second", c.into)
+			out[i].Error = c.err
 		}
 	}
 	return out
