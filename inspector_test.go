@@ -2,14 +2,23 @@ package main
 
 import (
 	"context"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
 	"github.com/kubectl-backoff/kubectl-backoff/demo"
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // TestInspectorAgainstARealController is the inspector end to end, as the
@@ -124,5 +133,85 @@ func waitKey(ctx context.Context, t *testing.T, s *inspector.Session, controller
 			t.Fatalf("no key of %s came to the awaited state before the deadline (last error %v); last page: %+v", controller, err, last)
 		case <-tick.C:
 		}
+	}
+}
+
+// TestDescribeAndWhyAfterAForget: a failing key of the demo's real naive
+// controller, forgotten without a retry, keeps the retry its queue holds
+// and has no failure to count until it fails again. What describe prints
+// (its Failures line) and what why answers (the endpoint the user named,
+// --addr) say so from the real endpoint: "0 since the forget at HH:MM:SS"
+// (explain.FailuresText), never "0 consecutive failures" beside "failing
+// on it". The demo edits a failing key every few seconds, which retries it
+// at once: a key that failed again before it was read is forgotten and read
+// again, another key, never waited for.
+func TestDescribeAndWhyAfterAForget(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none")) // describe reads no cluster: the endpoint alone
+	opts := demo.DefaultOptions()
+	opts.Listen, opts.Keys, opts.Seed = "127.0.0.1:0", 40, 7
+	d, err := demo.Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = d.Wait() })
+	s, err := inspector.Direct(d.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	for attempt := 1; ; attempt++ {
+		// A key whose retry is a few seconds away: read in milliseconds
+		// after the forget, before its queue retries it.
+		key := waitKey(ctx, t, s, "naive", func(k inspector.PodKey) bool {
+			return k.State == api.StateBackoff && k.Failures >= 3 && time.Until(k.NextRetryAt) > 2*time.Second
+		}).Key.Key
+		if _, err := s.Forget(ctx, api.ForgetRequest{Controller: "naive", Keys: []string{key}, Reason: "inspector_test"}); err != nil {
+			t.Fatal(err)
+		}
+		before, err := s.Key(ctx, "naive", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+		cmd := cli.NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
+		cmd.SetArgs([]string{"--addr", d.URL(), "--controller", "naive", key})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("describe %s: %v\n%s", key, err, errOut)
+		}
+		ns, name, _ := strings.Cut(key, "/")
+		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "namespace": ns}}}
+		asker := &why.Asker{Direct: &why.Direct{Session: s, Addrs: []string{d.URL()}}}
+		ans := asker.Ask(ctx, obj, "configmaps")
+
+		after, err := s.Key(ctx, "naive", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := after.LastReset; before.Failures != 0 || after.Failures != 0 || r == nil || r.By != api.ResetForget || r.Reason != "inspector_test" {
+			// It failed again between the forget and the last read (an
+			// edit, or its retry on a loaded machine): another key.
+			if attempt == 5 {
+				t.Fatalf("%s: %d failures after the forget, last reset %+v; 5 keys failed again before they were read", key, after.Failures, r)
+			}
+			continue
+		}
+		want := "0 since the forget at " + text.TimeOfDay(after.LastReset.At)
+		if !regexp.MustCompile(`(?m)^  Failures: +` + regexp.QuoteMeta(want) + `, \d+ in all`).MatchString(out.String()) {
+			t.Errorf("describe %s does not count %q:\n%s", key, want, out)
+		}
+		if !strings.Contains(ans.Summary, `controller "naive" is failing on it: `+want+", ") {
+			t.Errorf("why %s: summary %q (backoff error %v), want the failures %q", key, ans.Summary, ans.BackoffError, want)
+		}
+		for _, said := range []string{out.String(), ans.Summary} {
+			if strings.Contains(said, "0 consecutive failures") {
+				t.Errorf("%s: says 0 consecutive failures:\n%s", key, said)
+			}
+		}
+		return
 	}
 }

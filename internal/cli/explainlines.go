@@ -27,11 +27,14 @@ func (o *fromLogsOptions) explainer(w io.Writer) func(logs.LineReading) {
 // explainLine is one line of --explain-lines.
 func explainLine(lr logs.LineReading) string {
 	if lr.Dialect == "" {
+		s := fmt.Sprintf("--explain-lines: line %d: %s: %s", lr.Line, lr.Meaning, lr.Why)
 		if lr.Tried != "" {
-			return fmt.Sprintf("--explain-lines: line %d: %s: %s; its message, as the patterns were tried against it: %s\n",
-				lr.Line, lr.Meaning, lr.Why, strconv.QuoteToGraphic(lr.Tried))
+			s += "; its message, as the patterns were tried against it: " + strconv.QuoteToGraphic(lr.Tried)
 		}
-		return fmt.Sprintf("--explain-lines: line %d: %s: %s\n", lr.Line, lr.Meaning, lr.Why)
+		if lr.Error != "" { // an inner cause's error, read for its wrapper
+			s += "; the error read: " + strconv.QuoteToGraphic(lr.Error)
+		}
+		return s + "\n"
 	}
 	at := "time unknown"
 	switch {
@@ -40,8 +43,16 @@ func explainLine(lr logs.LineReading) string {
 	case !lr.At.IsZero():
 		at = "at " + text.Timestamp(lr.At)
 	}
-	return fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s\n",
+	s := fmt.Sprintf("--explain-lines: line %d: %s: controller %s, key %s: %s, %s; read as %s",
 		lr.Line, lr.Dialect, strconv.QuoteToGraphic(lr.Controller), strconv.QuoteToGraphic(lr.Key), lr.Meaning, at, lr.Why)
+	if lr.Tried != "" {
+		// A prefix or a regexp read it: the message it was a part of.
+		s += "; its message, as the patterns were tried against it: " + strconv.QuoteToGraphic(lr.Tried)
+	}
+	if lr.Error != "" {
+		s += "; the error read: " + strconv.QuoteToGraphic(lr.Error)
+	}
+	return s + "\n"
 }
 
 // explainLinesOnScreen refuses top's --explain-lines when stderr is the

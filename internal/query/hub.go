@@ -3,7 +3,6 @@ package query
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -226,7 +225,7 @@ func (hb *hub) diff(list any) []byte {
 	ev := api.WatchEvent{Type: api.WatchChange, ServerTime: p.serverTime, Total: p.total, Matched: p.matched}
 	var changed []any
 	for i, ref := range p.refs {
-		b, _ := json.Marshal(p.rows[i])
+		b, _ := marshal(p.rows[i])
 		rows[ref] = b
 		if old, ok := hb.rows[ref]; !ok || !bytes.Equal(old, b) {
 			changed = append(changed, p.rows[i])
@@ -237,7 +236,7 @@ func (hb *hub) diff(list any) []byte {
 	}
 	var head []byte
 	if hb.spec.head != nil {
-		head, _ = json.Marshal(p.head)
+		head, _ = marshal(p.head)
 	}
 	hb.mu.Lock()
 	defer hb.mu.Unlock()
@@ -321,8 +320,8 @@ func errorLine(rv string, code int, reason, msg string) []byte {
 		Error: &api.ErrorBody{Code: code, Reason: reason, Message: msg}})
 }
 
-// marshalLine is ev as one JSON line.
+// marshalLine is ev as one JSON line (marshal ends it in a newline).
 func marshalLine(ev api.WatchEvent) []byte {
-	b, _ := json.Marshal(ev)
-	return append(b, '\n')
+	b, _ := marshal(ev)
+	return b
 }

@@ -94,6 +94,9 @@ type DialectLine struct {
 	// for the object, attemptkey.go).
 	KeySep, ErrorSuffix, DurationAfter                            string
 	RequeueAfterField, KeyIsNamespace, KeyInField, KeyFromAttempt bool
+	// shown is the line as `kubectl backoff dialects` says it (showLine),
+	// made once: a record read by a prefix or a regexp carries it.
+	shown string
 }
 
 // DialectError is a dialect file refused: its file, line and field. Line
@@ -307,6 +310,7 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	if l.Means == RequeueAfterLine && l.DurationAfter == "" && !l.RequeueAfterField && (l.Regexp == nil || l.Regexp.SubexpIndex("retry") < 0) {
 		return l, bad(means, "means", "requeue-after needs its delay: a regexp with a retry group, duration-after or requeue-after-field")
 	}
+	l.shown = showLine(&l)
 	return l, nil
 }
 

@@ -41,8 +41,13 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 		}
 	}
 	r, ok := d.read(l, sub, msg, f, fm, user)
-	if !ok {
+	switch {
+	case !ok:
 		r.Tried = msg
+	case l.Prefix || l.Regexp != nil:
+		// Only a part of msg matched: --explain-lines says which line
+		// of the dialect, and the message.
+		r.Message, r.Tried = l.shown, msg
 	}
 	return r, ok
 }

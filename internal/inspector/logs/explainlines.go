@@ -28,18 +28,26 @@ type LineReading struct {
 	// Why is what in the line made it so: the message of the dialect (or
 	// the phrases the generic reader read), or why it was not read.
 	Why string
-	// Tried is, for a line not read, its message as its format reads it:
-	// the text the dialects' patterns were tried against (a ^-anchored
-	// pattern meets the level word, when the format leaves it there).
+	// Tried is its message as its format reads it: the text the dialects'
+	// patterns were tried against (a ^-anchored pattern meets the level
+	// word, when the format leaves it there). Set for a line not read, and
+	// for one a dialect's prefix or regexp read, which Why names: either
+	// is only part of the message.
 	Tried string
+	// Error is the error read from the line: what the key's LAST ERROR
+	// says of it.
+	Error string
 }
 
 // reading is r's LineReading.
 func reading(r Record) LineReading {
-	lr := LineReading{Dialect: r.Dialect, Controller: r.Controller, Key: r.Key(), At: r.At, Meaning: meaning(r)}
+	lr := LineReading{Dialect: r.Dialect, Controller: r.Controller, Key: r.Key(), At: r.At, Meaning: meaning(r), Error: r.Error}
 	switch {
 	case r.Dialect == genericName:
 		lr.Why = "the work-queue idiom, one key, read by " + orElse(r.Evidence, r.Message) + "; limiter assumed client-go's default"
+	case r.Tried != "":
+		// A dialect's prefix or regexp: its line (Message) and the message.
+		lr.Why, lr.Tried = "the dialect's line "+r.Message, r.Tried
 	case r.Message != "":
 		lr.Why = "the message " + strconv.Quote(r.Message)
 	}
@@ -115,19 +123,25 @@ func Dialects(files []Dialect) []DialectInfo {
 // ending in "…", a key in the message as TEXT KEY SEP ERROR.
 func dialectInfo(d Dialect, source string) DialectInfo {
 	info := DialectInfo{Name: d.Name, Source: source}
-	for _, l := range d.Lines {
-		t := strconv.Quote(l.Text)
-		switch {
-		case l.Regexp != nil:
-			t = "/" + l.Regexp.String() + "/"
-		case l.KeySep != "":
-			t = strconv.Quote(l.Text + "KEY" + l.KeySep + "ERROR" + l.ErrorSuffix)
-		case l.Prefix:
-			t = strconv.Quote(l.Text + "…")
-		}
-		info.Messages = append(info.Messages, t)
+	for i := range d.Lines {
+		info.Messages = append(info.Messages, d.Lines[i].shown)
 	}
 	return info
+}
+
+// showLine is l as `kubectl backoff dialects` and --explain-lines say it:
+// a regexp between slashes, a prefix ending in "…", a key in the message as
+// TEXT KEY SEP ERROR; quoted, but for a regexp.
+func showLine(l *DialectLine) string {
+	switch {
+	case l.Regexp != nil:
+		return "/" + l.Regexp.String() + "/"
+	case l.KeySep != "":
+		return strconv.Quote(l.Text + "KEY" + l.KeySep + "ERROR" + l.ErrorSuffix)
+	case l.Prefix:
+		return strconv.Quote(l.Text + "…")
+	}
+	return strconv.Quote(l.Text)
 }
 
 // noteMerged records, for --explain-lines, that line inner's failure is
@@ -159,9 +173,10 @@ func (s *Store) explain(lr LineReading) {
 	}
 }
 
-// explainReadyLocked takes the queued readings once no failure waits.
+// explainReadyLocked takes the queued readings once no failure waits,
+// and no line waits to learn whether it is an inner cause (innercand.go).
 func (s *Store) explainReadyLocked() []LineReading {
-	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld {
+	if len(s.pending) > 0 || len(s.explainQ) == 0 || s.readingHeld || int(s.lines.Load()) <= s.innerHoldTo {
 		return nil
 	}
 	out := s.explainQ
@@ -172,6 +187,12 @@ func (s *Store) explainReadyLocked() []LineReading {
 		if into, ok := s.mergedInto[out[i].Line]; ok {
 			delete(s.mergedInto, out[i].Line)
 			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's (one cause, one handler's line), counted once, there", into)
+		}
+		if c, ok := s.innerOf[out[i].Line]; ok {
+			delete(s.innerOf, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("read as the inner cause of line %d's attempt, counted once, there", c.into)
+			out[i].Why = fmt.Sprintf("a failure naming no key, whose error line %d's wraps (its words, \": \", then this error) within a second", c.into)
+			out[i].Error = c.err
 		}
 	}
 	return out

@@ -98,3 +98,37 @@ E1203 10:00:02.000000       1 widget.go:10] widget gave up: boom
 		t.Errorf("line 3: %+v; want \"names no key\" and the message tried", lr)
 	}
 }
+
+// TestExplainLinesShowsWhatAPrefixMatched: a line a dialect's prefix read
+// (kube-controller-manager's job controller, `"Unhandled Error"
+// err="syncing job: …"`) is explained by the dialect's line, the message
+// its patterns were tried against (the err field, client-go's Unhandled
+// Error) and the error read after the prefix: not by the prefix alone,
+// quoted as if it were the message.
+func TestExplainLinesShowsWhatAPrefixMatched(t *testing.T) {
+	raw, err := os.ReadFile("testdata/kcm/job-podsecurity-v4.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failures []LineReading
+	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 6, 15, 27, 24, 0, time.UTC)),
+		ExplainLines: func(lr LineReading) {
+			if strings.HasPrefix(lr.Meaning, "failure") {
+				failures = append(failures, lr)
+			}
+		}})
+	if _, _, err := s.Read(context.Background(), bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	if len(failures) != 5 {
+		t.Fatalf("%d failures explained, want the 5 syncs: %+v", len(failures), failures)
+	}
+	for _, lr := range failures {
+		if lr.Why != `the dialect's line "syncing job: …"` ||
+			!strings.HasPrefix(lr.Tried, `syncing job: pods "migrate-`) ||
+			!strings.HasPrefix(lr.Error, `pods "migrate-`) || !strings.HasSuffix(lr.Tried, ": "+lr.Error) {
+			t.Errorf("line %d: why %q, tried %q, error %q; want the dialect's line, the message, the error after its prefix",
+				lr.Line, lr.Why, lr.Tried, lr.Error)
+		}
+	}
+}

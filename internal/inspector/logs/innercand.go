@@ -35,6 +35,13 @@ type unreadLine struct {
 	err  string
 }
 
+// innerCause is, for --explain-lines, a line read as an inner cause: the
+// line that wraps it, and its error.
+type innerCause struct {
+	into int
+	err  string
+}
+
 // noteUnreadable remembers such a line; its error is read off the line,
 // which parse left unread. Lines come in the log's order: those more
 // than innerCauseLines behind are forgotten, so that a failure line pays
@@ -49,6 +56,23 @@ func (s *Store) noteUnreadable(r *Record, line []byte, n int) {
 		at, _ = kubeletTime(trimPodPrefix(line))
 	}
 	s.unread = append(s.recentUnread(n), unreadLine{line: n, at: at, err: err})
+	s.holdReadings()
+}
+
+// holdReadings holds --explain-lines' readings while a remembered line
+// may yet be taken as an inner cause: its reading, "not read" now, is
+// given once a failure took it or none can.
+func (s *Store) holdReadings() {
+	if s.opts.ExplainLines == nil {
+		return
+	}
+	hold := 0
+	for _, u := range s.unread {
+		hold = max(hold, u.line+innerCauseLines)
+	}
+	s.mu.Lock()
+	s.innerHoldTo = hold
+	s.mu.Unlock()
 }
 
 // recentUnread is the remembered lines at most innerCauseLines before n.
@@ -81,6 +105,15 @@ func (s *Store) noteInnerCause(r *Record, raw []byte, line int) {
 		}
 		s.unread = slices.Delete(s.unread, i, i+1)
 		s.diag.retract(u.line)
+		if s.opts.ExplainLines != nil {
+			s.mu.Lock()
+			if s.innerOf == nil {
+				s.innerOf = map[int]innerCause{}
+			}
+			s.innerOf[u.line] = innerCause{into: line, err: u.err}
+			s.mu.Unlock()
+			s.holdReadings()
+		}
 		return
 	}
 }

@@ -40,6 +40,7 @@ func (s *Store) setReadingHeld(on bool) {
 func (s *Store) flushPending() {
 	s.mu.Lock()
 	s.flushPendingLocked(time.Time{})
+	s.innerHoldTo = 0 // no line to come can take an inner cause
 	out := s.explainReadyLocked()
 	s.mu.Unlock()
 	for _, lr := range out {

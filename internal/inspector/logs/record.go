@@ -55,14 +55,19 @@ type Record struct {
 	Dialect string
 	// Message is the dialect's message the line matched ("Reconciler
 	// error"), or for the generic reader the phrases it read ("Error
-	// syncing" … "requeuing"): what --explain-lines says it read.
+	// syncing" … "requeuing"): what --explain-lines says it read. A
+	// dialect's prefix or regexp is only part of the message: Message is
+	// then that line of the dialect as `kubectl backoff dialects` shows
+	// it ("syncing job: …" quoted, /REGEXP/), and Tried the message.
 	Message string
 	// NotRead says, of a line parse did not read though it looked like a
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.
 	NotRead string
-	// Tried is, with NotRead, the message the dialects' patterns were
-	// tried against: the line's message as its format reads it.
+	// Tried is the message the dialects' patterns were tried against: the
+	// line's message as its format reads it (the error, for client-go's
+	// "Unhandled Error"). Set with NotRead, and on a record a dialect's
+	// prefix or regexp read.
 	Tried string
 	// Template is, for the generic reader, the message's template (its
 	// variable parts masked, template.go): two templates naming one key at

@@ -63,6 +63,11 @@ type Store struct {
 	// mergedInto maps a line counted on another to that line (attempt.go).
 	explainQ   []LineReading
 	mergedInto map[int]int
+	// innerOf maps a line read as an inner cause to what took it
+	// (innercand.go); while a line that may be one waits for its wrapper,
+	// the readings wait up to line innerHoldTo.
+	innerOf     map[int]innerCause
+	innerHoldTo int
 	// streakNote is what the last failure applied said of a fresh ramp
 	// (freshramp.go), for its line's --explain-lines reading.
 	streakNote string

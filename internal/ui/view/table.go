@@ -27,6 +27,10 @@ type column struct {
 	name    bool
 	message bool
 	cell    func(r *explain.KeyRow) string
+	// short is the title when the column's values are narrower than
+	// title ("CTRL" for CONTROLLER), so that the title does not hold the
+	// column wider than its values.
+	short string
 }
 
 // TopTable draws the table of keys: its title row and one row per key of
@@ -57,20 +61,21 @@ const wideWidth = 160
 // the selected row's key and error show whole on a line under it.
 const NarrowWidth = 72
 
-// columns lays the table out for the terminal width: fixed columns first,
-// then the key and the last error share what is left. Narrow terminals drop
-// SOURCE, then CONTROLLER when only one controller is shown. From 110
-// columns SOURCE shows, unless it would leave a key cut and its error in
-// a dozen cells (real keys run to 40 cells and more): the detail says the
-// source, and a row without its key or error says nothing.
-func (tb TopTable) columns() []column {
-	cols := tb.layout(tb.C.Width >= 110)
+// columns lays the table out for the terminal width and the page's rows:
+// the other columns first, each as wide as its widest value, then the key
+// and the last error share what is left. Narrow terminals drop SOURCE,
+// then CONTROLLER when only one controller is shown. From 110 columns
+// SOURCE shows, unless it would leave a key cut and its error in a dozen
+// cells (real keys run to 40 cells and more): the detail says the source,
+// and a row without its key or error says nothing.
+func (tb TopTable) columns(rows []explain.KeyRow) []column {
+	cols := tb.layout(tb.C.Width >= 110, rows)
 	if tb.C.Width < 110 {
 		return cols
 	}
 	for _, c := range cols {
 		if c.title == "SOURCE" && tb.cramped(cols) {
-			return tb.layout(false)
+			return tb.layout(false, rows)
 		}
 	}
 	return cols
@@ -101,7 +106,7 @@ func (tb TopTable) cramped(cols []column) bool {
 }
 
 // layout is columns with or without SOURCE.
-func (tb TopTable) layout(source bool) []column {
+func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	w := tb.C.Width
 	multiPod := tb.M.Overview != nil && len(tb.M.Overview.Replicas) > 1
 	ctlW := 10
@@ -115,7 +120,7 @@ func (tb TopTable) layout(source bool) []column {
 	// narrow (sched, run: the counts line's names), and KEY may narrow to
 	// 12, its middle cut keeping the object's number.
 	narrow := w < NarrowWidth
-	next := column{title: "NEXT RETRY", width: 10, right: true}
+	next := column{title: "NEXT RETRY", short: "NEXT", width: 10, right: true}
 	switch {
 	case narrow:
 		next.title, next.width = "NEXT", 7 // "16m40s", "ready", a running key's "for <1s"
@@ -134,7 +139,7 @@ func (tb TopTable) layout(source bool) []column {
 		if ctlW < len(title) {
 			title = "CTRL" // not "CONTROLL…"
 		}
-		cols = append(cols, column{title: title, width: ctlW, cell: func(r *explain.KeyRow) string { return r.Controller }})
+		cols = append(cols, column{title: title, short: "CTRL", width: ctlW, cell: func(r *explain.KeyRow) string { return r.Controller }})
 	}
 	switch {
 	case tb.Fleet:
@@ -164,6 +169,7 @@ func (tb TopTable) layout(source bool) []column {
 			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *explain.KeyRow) string { return r.LastEvent }},
 		)
 	}
+	fitValues(cols, rows)
 	errCol := len(cols)
 	cols = append(cols, column{title: "LAST ERROR", message: true, cell: func(r *explain.KeyRow) string { return r.Error(0) }})
 	used := 2 // the change mark and its space
@@ -200,6 +206,32 @@ func (tb TopTable) layout(source bool) []column {
 		cols[errCol].title = "ERROR" // not "LAST ER…"
 	}
 	return cols
+}
+
+// fitValues narrows each column of fixed width (not KEY, POD or an error)
+// to its widest value among rows, or its title if wider: the width laid
+// out is the most a value may need ("for 12m", "scheduled"), and a page of
+// "16m40s" under NEXT left LAST ERROR 17 cells of 80 while NEXT kept 8
+// for 6. A title wider than every value gives way to its short form
+// (CONTROLLER to CTRL). With no rows (loading) the widths stay.
+func fitValues(cols []column, rows []explain.KeyRow) {
+	if len(rows) == 0 {
+		return
+	}
+	for i := range cols {
+		c := &cols[i]
+		if c.name || c.message || c.cell == nil {
+			continue
+		}
+		widest := 0
+		for j := range rows {
+			widest = max(widest, lipgloss.Width(text.Printable(c.cell(&rows[j]))))
+		}
+		if c.short != "" && widest < len(c.title) {
+			c.title = c.short
+		}
+		c.width = min(c.width, max(widest, len(c.title)))
+	}
 }
 
 // sharedNamespace is the namespace every key of the page is in ("demo" of
@@ -256,7 +288,17 @@ func coarse(d time.Duration) string {
 // selected one highlighted and changed ones marked "•".
 func (tb TopTable) Lines() []string {
 	s := &tb.C.Styles
-	cols := tb.columns()
+	var rows []explain.KeyRow
+	if tb.M.Page != nil {
+		// Every row of the page, not only those shown: the columns keep
+		// their widths as the cursor scrolls.
+		now := tb.C.ServerNow(tb.M.Page.ServerTime, tb.M.fetchedAt)
+		rows = make([]explain.KeyRow, len(tb.M.Page.Items))
+		for i := range tb.M.Page.Items {
+			rows[i] = explain.NewKeyRow(&tb.M.Page.Items[i].Key, tb.M.Page.Items[i].Pod, now)
+		}
+	}
+	cols := tb.columns(rows)
 	w := tb.C.Width
 	var b strings.Builder
 	b.WriteString("  ")
@@ -284,14 +326,12 @@ func (tb TopTable) Lines() []string {
 		}
 		return append(lines, s.Dim.Render(msg))
 	}
-	now := tb.C.ServerNow(tb.M.Page.ServerTime, tb.M.fetchedAt)
 	silent := tb.M.silent()
 	cells := make([]string, len(cols))
 	for i := range tb.Shown {
 		k := &tb.M.Page.Items[i]
-		row := explain.NewKeyRow(&k.Key, k.Pod, now)
 		for j, c := range cols {
-			v := text.Printable(c.cell(&row)) // names and errors are the cluster's text
+			v := text.Printable(c.cell(&rows[i])) // names and errors are the cluster's text
 			switch {
 			case c.right:
 				cells[j] = widget.FitLeft(v, c.width)
