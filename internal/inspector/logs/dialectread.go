@@ -32,17 +32,23 @@ func match(ds []Dialect, msg string) (*Dialect, *DialectLine, []string) {
 }
 
 // read makes the record of msg, which is d's line l (sub: a regexp's
-// submatches), with the line's fields f. A line it cannot read says why
-// (Record.NotRead).
-func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm format, user []Dialect) (Record, bool) {
-	r := Record{What: l.Means, At: f.at, Group: f.group, Kind: f.kind, ReconcileID: f.reconcileID, Error: f.err,
-		Terminal: l.Terminal, GaveUp: l.Dropped, Dialect: d.names[fm], ClientGoQueue: d.ClientGo, Verbose: d.SuccessesLogged,
-		Message: l.Text}
-	notRead := func(why string) (Record, bool) {
+// submatches), with the line's fields f, in r (overwritten whole). A line
+// it cannot read says why (Record.NotRead).
+func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm format, user []Dialect, r *Record) bool {
+	// Cleared, then set field by field: a composite literal put through a
+	// pointer is built aside and copied.
+	*r = Record{}
+	r.What, r.At, r.Group, r.Kind, r.ReconcileID, r.Error = l.Means, f.at, f.group, f.kind, f.reconcileID, f.err
+	r.Terminal, r.GaveUp, r.Dialect, r.ClientGoQueue, r.Verbose = l.Terminal, l.Dropped, d.names[fm], d.ClientGo, d.SuccessesLogged
+	r.Message = l.Text
+	notRead := func(why string) bool {
 		if l.Means != ErrorLine {
-			return Record{}, false // it does not look like a failure
+			*r = Record{} // it does not look like a failure
+			return false
 		}
-		return Record{NotRead: "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) + " but " + why}, false
+		why = "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) + " but " + why
+		*r = Record{NotRead: why}
+		return false
 	}
 	key, keyed := "", false
 	if l.Regexp != nil {
@@ -103,12 +109,12 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	case r.What == QueueLine:
 		items, ok := parseItems(f.items)
 		r.Items = items
-		return r, ok
+		return ok
 	case r.What == ForgetLine:
 		return f.forget(r)
 	case r.What == KeyLine:
 		r.Namespace, r.Name = f.anyKey()
-		return r, r.Name != ""
+		return r.Name != ""
 	case l.KeyFromAttempt:
 		// Its attempt's names-key line names the key (attemptkey.go);
 		// the line, at most its own name for the object.
@@ -122,7 +128,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		} else if l.Prefix {
 			r.Error = msg[len(l.Text):]
 		}
-		return r, r.Error != ""
+		return r.Error != ""
 	case keyed:
 		r.Namespace, r.Name = splitKey(key)
 	case l.KeySep != "":
@@ -155,7 +161,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	if !l.Terminal {
 		r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	}
-	return r, true
+	return true
 }
 
 // controller names the controller of d's line l: the dialect's fixed

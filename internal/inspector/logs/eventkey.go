@@ -161,7 +161,8 @@ func (s *Store) eventKeyed(line []byte, n int, ref time.Time, fromLog bool) (Rec
 	if key == "" {
 		return Record{}, outOther, false
 	}
-	r, out := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, eventKey: key})
+	var r Record
+	out := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, eventKey: key}, &r)
 	if out != outRecord && out != outCandidate || r.Key() != key {
 		return Record{}, outOther, false
 	}

@@ -113,7 +113,7 @@ func (e *entry) forgot(r Record, failures int, release time.Duration) {
 // list ("ns/name(backoff, 15 failures)", as logForget formats them), and
 // whether their retries were released. A line whose list cannot be read is
 // not a record.
-func (f *fields) forget(r Record) (Record, bool) {
+func (f *fields) forget(r *Record) bool {
 	r.Requeue = f.requeue == "true"
 	r.User, r.Reason = f.user, f.reason
 	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
@@ -128,7 +128,7 @@ func (f *fields) forget(r Record) (Record, bool) {
 	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
 		r.Count = n
 	}
-	return r, ok
+	return ok
 }
 
 // forgotKey reads one "key(state, N failures)" of a forget line. A cache

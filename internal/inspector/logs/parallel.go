@@ -166,7 +166,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			if r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				*r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+				lr.out = parseInto(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in}, r)
 				lr.hint = replicaHint(c.line(i), lr.out)
 			}
 			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hint)
@@ -209,8 +209,7 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			// parse, its record put in place: a Record is some 500 bytes,
-			// and parse's result was copied into recs again; a skipped
+			// parse, its record put in place (parseInto); a skipped
 			// line's is the zero Record, not put.
 			lr.out = outSkipped
 			if !ref.skips(line) {
@@ -222,7 +221,7 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 				} else {
 					c.recs = append(c.recs, Record{})
 				}
-				c.recs[lr.rec], lr.out = parseAll(line, ref)
+				lr.out = parseAll(line, ref, &c.recs[lr.rec])
 			}
 			lr.hint = replicaHint(line, lr.out)
 		}

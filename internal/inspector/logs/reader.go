@@ -144,7 +144,8 @@ func (s *Store) add(line []byte, n int, after time.Time, in *interner) time.Time
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
+	var r Record
+	out := parseInto(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in}, &r)
 	s.apply(line, n, &r, out, now, ref, fromLog, replicaHint(line, out))
 	return at
 }
@@ -231,7 +232,8 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			s.noteReplicaHint(line)
 		}
 		if s.opts.ExplainLines != nil {
-			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+			var r Record
+			parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers}, &r)
 			s.explainNotRead(r, "")
 		}
 	}
