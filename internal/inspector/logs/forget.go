@@ -41,17 +41,17 @@ const forgetLogLag = time.Second
 // says the key had failures when it was reset, and the log already shows
 // one more, a moment before, on a key the forget released at once.
 func (e *entry) retriedBeforeLogged(r Record, failures int, release time.Duration) (api.Attempt, bool) {
-	n := len(e.history)
+	n := e.history.len()
 	if !r.Requeue || release > 0 || failures <= 0 || e.failures != failures+1 || n == 0 || r.At.IsZero() {
 		return api.Attempt{}, false
 	}
-	last := e.history[n-1]
+	last := *e.history.last()
 	// Either side of the line's time: a logger stamps a line when it
 	// begins it, and the failure's may be written first and stamped later.
 	if gap := r.At.Sub(last.At).Abs(); last.Outcome != api.OutcomeError || last.At.IsZero() || gap > forgetLogLag {
 		return api.Attempt{}, false
 	}
-	e.history = e.history[:n-1]
+	e.history.dropLast()
 	e.failures--
 	return last, true
 }

@@ -153,7 +153,7 @@ type entry struct {
 	startTrigger                        string // why the running reconcile ran
 	startPreempted                      bool
 	lastSeen                            time.Time
-	history                             []api.Attempt
+	history                             history
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string
