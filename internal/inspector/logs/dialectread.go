@@ -148,8 +148,8 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		r.Namespace, r.Name = splitKey(f.alt)
 	default:
 		r.Namespace, r.Name = f.namespace, f.name
-		if r.Name == "" && f.ref != "" {
-			r.Namespace, r.Name = splitRef(f.ref)
+		if r.Name == "" && f.ref() != "" {
+			r.Namespace, r.Name = splitRef(f.ref())
 		}
 		if r.Name == "" && kindOK && r.Controller == kindController {
 			r.Namespace, r.Name = kindNS, kindName
