@@ -37,7 +37,7 @@ const eventWindow = 3
 // whose klog header names event.go is searched further, so the search of
 // the line's head is all most lines cost.
 func eventObject(line []byte) (kind, ns, name, says string, ok bool) {
-	i := eventCaller(line[:min(len(line), 96)])
+	i := eventCaller(line[:min(len(line), eventHead)])
 	if i < 0 {
 		return "", "", "", "", false
 	}
@@ -60,6 +60,9 @@ func eventObject(line []byte) (kind, ns, name, says string, ok bool) {
 	says = string(rest[:min(len(rest), 512)])
 	return kind, ns, name, says, kind != "" && name != "" && clusterName.MatchString(name)
 }
+
+// eventHead is how far into a line its klog header names event.go.
+const eventHead = 96
 
 // eventCaller is bytes.Index(head, " event.go:"), found from the dots of
 // head: it runs on every line that is no record, and a line's head holds
