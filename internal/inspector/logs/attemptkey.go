@@ -129,8 +129,8 @@ func (f *fields) anyKey() (string, string) {
 		return splitKey(f.alt)
 	case f.keyFields == 1:
 		return splitRef(f.keyField)
-	case f.ref != "":
-		return splitRef(f.ref)
+	case f.ref() != "":
+		return splitRef(f.ref())
 	}
 	return f.namespace, f.name
 }

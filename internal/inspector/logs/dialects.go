@@ -15,10 +15,11 @@ const (
 // failure reported (a marker and a failure marker, builtin.go).
 const unhandledError = "Unhandled Error"
 
-// record turns the fields into a Record, or reports they are not one: the
-// built-in dialects' lines are tried, then the dialect files' (user), the
-// first that matches deciding, and behind them the generic reader.
-func (f *fields) record(fm format, user []Dialect) (Record, bool) {
+// record turns the fields into a Record, put in r (overwritten whole), or
+// reports they are not one: the built-in dialects' lines are tried, then
+// the dialect files' (user), the first that matches deciding, and behind
+// them the generic reader.
+func (f *fields) record(fm format, user []Dialect, r *Record) bool {
 	msg := f.msg
 	if msg == unhandledError && f.err != "" {
 		msg, f.err = f.err, ""
@@ -37,10 +38,12 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 	}
 	if d == nil {
 		if d, l, sub = match(user, msg); d == nil {
-			return f.generic(msg)
+			var ok bool
+			*r, ok = f.generic(msg)
+			return ok
 		}
 	}
-	r, ok := d.read(l, sub, msg, f, fm, user)
+	ok := d.read(l, sub, msg, f, fm, user, r)
 	switch {
 	case !ok:
 		r.Tried = msg
@@ -49,7 +52,7 @@ func (f *fields) record(fm format, user []Dialect) (Record, bool) {
 		// of the dialect, and the message.
 		r.Message, r.Tried = l.shown, msg
 	}
-	return r, ok
+	return ok
 }
 
 // splitKey splits a work queue key: "namespace/name", or a name alone. A key

@@ -149,9 +149,9 @@ func (e *entry) reestimate(withBucket bool) {
 	// the instrument's row says the delay its limiter chose: the next
 	// attempt's trigger (retry, late, sooner) is judged against this, and
 	// its "retry after" is read from this row.
-	if n := len(e.history); n > 0 && e.history[n-1].At.Equal(e.failAt) &&
-		(e.history[n-1].Outcome == api.OutcomeError || e.history[n-1].Outcome == api.OutcomeRequeue) {
-		e.history[n-1].Delay = metav1.Duration{Duration: e.delay}
+	if l := e.history.last(); l != nil && l.At.Equal(e.failAt) &&
+		(l.Outcome == api.OutcomeError || l.Outcome == api.OutcomeRequeue) {
+		l.Delay = metav1.Duration{Duration: e.delay}
 	}
 }
 
@@ -280,13 +280,7 @@ func (e *entry) recordError(r *Record, a *api.Attempt, classes *classCache) {
 	*e.lastErr = api.ErrorRecord{Message: msg, At: r.At, Class: a.Class}
 }
 
-func (e *entry) addAttempt(a api.Attempt) {
-	if len(e.history) == historySize {
-		copy(e.history, e.history[1:])
-		e.history = e.history[:historySize-1]
-	}
-	e.history = append(e.history, a)
-}
+func (e *entry) addAttempt(a api.Attempt) { e.history.add(a) }
 
 // derived is the key's state at now: a key waiting for a retry that has not
 // been logged by quietGrace after it was due is unknown — its success, if
@@ -338,7 +332,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		k.LastReset = &lr
 	}
 	if withHistory {
-		k.History = append([]api.Attempt(nil), e.history...)
+		k.History = e.history.slice()
 	}
 	return k
 }

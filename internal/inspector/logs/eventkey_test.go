@@ -1,7 +1,9 @@
 package logs
 
 import (
+	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +88,35 @@ func TestEventNamesKey(t *testing.T) {
 				t.Errorf("last error %+v, want the whole HandleError message", e)
 			}
 		})
+	}
+}
+
+// TestEventCallerIsIndex: eventCaller finds what bytes.Index finds, on
+// heads made of the needle's own bytes (its parts overlap, repeat, are cut
+// by the head's end) and on the two event lines klog writes.
+func TestEventCallerIsIndex(t *testing.T) {
+	heads := []string{
+		`I1206 11:57:21.123456       1 event.go:377] Event(v1.ObjectReference{Kind:"Stream"`,
+		`I1206 11:57:21.123456       1 event.go:389] "Event occurred" object="preview/X"`,
+		`{"level":"info","ts":"2026-12-06T19:52:06.1Z","msg":"Deployment is up to date"}`,
+		" event.go:", "event.go:", " event.go", ". event.go:", " event. event.go:", " event.g", "",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = " event.go:x"
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if rng.IntN(3) == 0 {
+			at := rng.IntN(len(b) + 1)
+			b = append(b[:at:at], append([]byte(" event.go:"), b[at:]...)...)
+		}
+		heads = append(heads, string(b))
+	}
+	for _, h := range heads {
+		if got, want := eventCaller([]byte(h)), bytes.Index([]byte(h), []byte(" event.go:")); got != want {
+			t.Fatalf("eventCaller(%q) = %d, bytes.Index %d", h, got, want)
+		}
 	}
 }

@@ -13,11 +13,18 @@ type fields struct {
 	caller                  []byte // klog's file, "controller" for controller.go:321
 	controller, group, kind string
 	namespace, name         string
-	ref                     string // a "namespace/name" reference: request, object, Kind=...
-	alt, altName            string // a family's own key field (cert-manager's "key")
-	err                     string
-	reconcileID             string
-	items                   []byte
+	// refVal is a "namespace/name" reference (request, object,
+	// Kind=...), read through ref: refObj, when set, is an object
+	// member's raw JSON not read into it yet. Most lines name their key
+	// by namespace and name as well, after the object, and nothing asks
+	// for the reference: reading every line's object was a twentieth of
+	// a read of controller-runtime's V(5) log (BenchmarkRead1M).
+	refVal       string
+	refObj       []byte
+	alt, altName string // a family's own key field (cert-manager's "key")
+	err          string
+	reconcileID  string
+	items        []byte
 	// A forget line's: reset is its raw JSON array of "key(state, N
 	// failures)"; the rest as written.
 	reset                                []byte
@@ -99,7 +106,7 @@ func (f *fields) setKey(k fieldKey, key []byte, val string) {
 	case fkName:
 		f.name = val
 	case fkRef:
-		f.ref = val
+		f.setRef(val)
 	case fkErr:
 		f.err = val
 	case fkReconcileID:
@@ -133,11 +140,23 @@ func (f *fields) setKey(k fieldKey, key []byte, val string) {
 	default:
 		// The kind-named reference klog writes as text (Cluster="ns/x"),
 		// after controllerKind.
-		if f.kind != "" && string(key) == f.kind && f.ref == "" {
-			f.ref = val
+		if f.kind != "" && string(key) == f.kind && f.ref() == "" {
+			f.setRef(val)
 		}
 	}
 }
+
+// ref is the line's reference, its pending object read first: what it
+// was had the object been read when met.
+func (f *fields) ref() string {
+	if f.refObj != nil {
+		f.refVal, f.refObj = f.intern.of(f.refObj, objectRef), nil
+	}
+	return f.refVal
+}
+
+// setRef sets the reference, over any object pending.
+func (f *fields) setRef(v string) { f.refVal, f.refObj = v, nil }
 
 // controllerFromLogger reads the controller's name from the logger name the
 // releases before v0.11 used: "controller-runtime.manager.controller.NAME",

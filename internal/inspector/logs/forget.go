@@ -41,17 +41,17 @@ const forgetLogLag = time.Second
 // says the key had failures when it was reset, and the log already shows
 // one more, a moment before, on a key the forget released at once.
 func (e *entry) retriedBeforeLogged(r Record, failures int, release time.Duration) (api.Attempt, bool) {
-	n := len(e.history)
+	n := e.history.len()
 	if !r.Requeue || release > 0 || failures <= 0 || e.failures != failures+1 || n == 0 || r.At.IsZero() {
 		return api.Attempt{}, false
 	}
-	last := e.history[n-1]
+	last := *e.history.last()
 	// Either side of the line's time: a logger stamps a line when it
 	// begins it, and the failure's may be written first and stamped later.
 	if gap := r.At.Sub(last.At).Abs(); last.Outcome != api.OutcomeError || last.At.IsZero() || gap > forgetLogLag {
 		return api.Attempt{}, false
 	}
-	e.history = e.history[:n-1]
+	e.history.dropLast()
 	e.failures--
 	return last, true
 }
@@ -113,7 +113,7 @@ func (e *entry) forgot(r Record, failures int, release time.Duration) {
 // list ("ns/name(backoff, 15 failures)", as logForget formats them), and
 // whether their retries were released. A line whose list cannot be read is
 // not a record.
-func (f *fields) forget(r Record) (Record, bool) {
+func (f *fields) forget(r *Record) bool {
 	r.Requeue = f.requeue == "true"
 	r.User, r.Reason = f.user, f.reason
 	if d, err := time.ParseDuration(f.spread); err == nil && d > 0 {
@@ -128,7 +128,7 @@ func (f *fields) forget(r Record) (Record, bool) {
 	if n, err := strconv.Atoi(f.count); err == nil && n > r.Count {
 		r.Count = n
 	}
-	return r, ok
+	return ok
 }
 
 // forgotKey reads one "key(state, N failures)" of a forget line. A cache

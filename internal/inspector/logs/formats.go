@@ -55,7 +55,7 @@ func cutBetweenMembers(line []byte, i, stop int, f *fields) bool {
 	if stop < i+len(rest) || len(rest) == 0 || rest[len(rest)-1] != ',' {
 		return false
 	}
-	return f.ref != "" || f.name != "" && f.namespace != ""
+	return f.ref() != "" || f.name != "" && f.namespace != ""
 }
 
 // cutString reads an object whose line ends inside a string value (a
@@ -127,8 +127,8 @@ func setRaw(f *fields, k, v []byte) {
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
 		if len(v) > 0 && v[0] == '{' {
-			if f.ref == "" {
-				f.ref = f.intern.of(v, objectRef)
+			if f.ref() == "" {
+				f.refObj = v // read when asked for (fields.ref)
 			}
 			return
 		}

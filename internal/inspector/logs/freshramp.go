@@ -113,8 +113,8 @@ func (e *entry) freshRamp(at time.Time, l Limiter) bool {
 // (the key's last n error rows): the first starts a new streak, the later
 // ones are its retries, and each row's delay is the ramp's count's.
 func (e *entry) markRamp(n int, l Limiter) {
-	for i := len(e.history) - 1; i >= 0 && n > 0; i-- {
-		a := &e.history[i]
+	for i := e.history.len() - 1; i >= 0 && n > 0; i-- {
+		a := e.history.at(i)
 		if a.Outcome != api.OutcomeError {
 			continue
 		}

@@ -178,8 +178,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 	switch {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)
-	case f.ref != "":
-		r.Namespace, r.Name = splitRef(f.ref)
+	case f.ref() != "":
+		r.Namespace, r.Name = splitRef(f.ref())
 	case f.name != "":
 		r.Namespace, r.Name = f.namespace, f.name
 	case ok:

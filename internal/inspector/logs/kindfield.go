@@ -12,7 +12,7 @@ import "strings"
 // this package keeps (fields.wants) whose value is a whole key alone; a
 // line that also has a name field is read as namespace/name before this.
 func (f *fields) namespaceIsKey(head string) bool {
-	if f.namespace == "" || f.name != "" || f.ref != "" || f.alt != "" || !clusterName.MatchString(f.namespace) {
+	if f.namespace == "" || f.name != "" || f.ref() != "" || f.alt != "" || !clusterName.MatchString(f.namespace) {
 		return false
 	}
 	for w := range strings.FieldsSeq(strings.ToLower(head)) {

@@ -146,8 +146,8 @@ func klogPairs(line []byte, i int, f *fields) bool {
 				f.items = line[i:e]
 			case string(key) == "reset":
 				f.reset = line[i:e]
-			case c == '{' && f.ref == "" && (string(key) == "request" || string(key) == "object" || f.kind != "" && string(key) == f.kind):
-				f.ref = objectRef(line[i:e])
+			case c == '{' && f.ref() == "" && (string(key) == "request" || string(key) == "object" || f.kind != "" && string(key) == f.kind):
+				f.setRef(objectRef(line[i:e]))
 			}
 			i = e
 		case c == '<':

@@ -43,11 +43,11 @@ type chunk struct {
 
 // lineResult is what a worker made of one line.
 type lineResult struct {
-	at   time.Time // its kubelet timestamp
-	skip bool      // not after the resumed stream's last line
-	out  outcome
-	hint bool  // replicaHint
-	rec  int32 // its record is recs[rec]; -1 for none
+	at    time.Time // its kubelet timestamp
+	skip  bool      // not after the resumed stream's last line
+	out   outcome
+	hints lineHints
+	rec   int32 // its record is recs[rec]; -1 for none
 }
 
 func (c *chunk) line(i int) []byte {
@@ -166,10 +166,10 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			if r.Yearless {
 				// Dated by the log's lines before it, which the worker did
 				// not know.
-				*r, lr.out = parse(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
-				lr.hint = replicaHint(c.line(i), lr.out)
+				lr.out = parseInto(c.line(i), parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in}, r)
+				lr.hints = hintsOf(c.line(i), lr.out)
 			}
-			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hint)
+			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hints)
 		}
 		s.noteEnds(c, first, now) // the log's end: logend.go
 		first = false
@@ -209,8 +209,7 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			// parse, its record put in place: a Record is some 500 bytes,
-			// and parse's result was copied into recs again; a skipped
+			// parse, its record put in place (parseInto); a skipped
 			// line's is the zero Record, not put.
 			lr.out = outSkipped
 			if !ref.skips(line) {
@@ -222,9 +221,9 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 				} else {
 					c.recs = append(c.recs, Record{})
 				}
-				c.recs[lr.rec], lr.out = parseAll(line, ref)
+				lr.out = parseAll(line, ref, &c.recs[lr.rec])
 			}
-			lr.hint = replicaHint(line, lr.out)
+			lr.hints = hintsOf(line, lr.out)
 		}
 		c.res = append(c.res, lr)
 	}

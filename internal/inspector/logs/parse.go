@@ -130,10 +130,21 @@ const (
 
 // parse is Parse, saying what it made of a line that is not a record.
 func parse(line []byte, ref parseRef) (Record, outcome) {
+	var r Record
+	out := parseInto(line, ref, &r)
+	return r, out
+}
+
+// parseInto is parse, its record put in r (overwritten whole): a Record
+// is some 500 bytes, and returned by value it was copied at each of the
+// four calls between the dialect that fills it and the reader that keeps
+// it.
+func parseInto(line []byte, ref parseRef, r *Record) outcome {
 	if ref.skips(line) {
-		return Record{}, outSkipped
+		*r = Record{}
+		return outSkipped
 	}
-	return parseAll(line, ref)
+	return parseAll(line, ref, r)
 }
 
 // skips says whether parse skips line: it holds no marker. One pass over
@@ -147,22 +158,22 @@ func (ref *parseRef) skips(line []byte) bool {
 	return m != nil && !m.has(line)
 }
 
-// parseAll is parse without the markers' shortcut: --explain-lines reads
-// every line, to say why one that looks like a failure was not read.
-func parseAll(line []byte, ref parseRef) (Record, outcome) {
+// parseAll is parseInto without the markers' shortcut: --explain-lines
+// reads every line, to say why one that looks like a failure was not read.
+func parseAll(line []byte, ref parseRef, r *Record) outcome {
 	line = trimEOL(line)
 	at, body, fm, words := split(line)
-	r, ok := parseFormat(body, fm, at, ref)
+	ok := parseFormat(body, fm, at, ref, r)
 	var cand Record
-	ok = candidateAside(&r, ok, &cand)
+	ok = candidateAside(r, ok, &cand)
 	notRead, tried := r.NotRead, r.Tried
 	if !ok && words > 0 && !cand.Candidate {
 		// The words skipped were the line's own (a console line's message
 		// before its JSON): read it whole.
 		at, body = kubeletTime(trimPodPrefix(line))
 		fm = fmtConsole
-		r, ok = parseFormat(body, fm, at, ref)
-		ok = candidateAside(&r, ok, &cand)
+		ok = parseFormat(body, fm, at, ref, r)
+		ok = candidateAside(r, ok, &cand)
 		if notRead == "" {
 			notRead, tried = r.NotRead, r.Tried
 		}
@@ -170,47 +181,46 @@ func parseAll(line []byte, ref parseRef) (Record, outcome) {
 	if !ok && !cand.Candidate {
 		// Plain text, read whole: the last format tried, so that it takes
 		// no line another reads (nor one a format read as a candidate).
+		// What r held is not kept past here unless a record (below).
 		at, body = kubeletTime(trimPodPrefix(line))
-		var rp Record
-		rp, ok = parsePlainFormat(body, at, ref)
-		if ok = candidateAside(&rp, ok, &cand); ok {
-			r = rp
-		} else if notRead == "" {
-			notRead, tried = rp.NotRead, rp.Tried
+		ok = parsePlainFormat(body, at, ref, r)
+		if ok = candidateAside(r, ok, &cand); !ok && notRead == "" {
+			notRead, tried = r.NotRead, r.Tried
 		}
 	}
 	if ok || cand.Candidate {
 		if !ok {
 			// No format read it as a record: the generic reader's
 			// candidate, for the log's structure to decide.
-			r = cand
+			*r = cand
 		}
 		if r.Dialect == genericName {
 			r.Line = truncateError(string(line))
 		}
 		if !ok {
-			return r, outCandidate
+			return outCandidate
 		}
-		return r, outRecord
+		return outRecord
 	}
+	*r = Record{NotRead: notRead, Tried: tried}
 	for _, m := range failMarkers {
 		if bytes.Contains(line, []byte(m)) {
-			return Record{NotRead: notRead, Tried: tried}, outUnreadable
+			return outUnreadable
 		}
 	}
 	for i := range ref.dialects {
 		for _, m := range ref.dialects[i].failMarkers {
 			if bytes.Contains(line, []byte(m)) {
-				return Record{NotRead: notRead, Tried: tried}, outUnreadable
+				return outUnreadable
 			}
 		}
 	}
-	return Record{NotRead: notRead, Tried: tried}, outOther
+	return outOther
 }
 
-// parseFormat reads body as format fm; at, when not zero, is the time the
-// collector put before it.
-func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bool) {
+// parseFormat reads body as format fm into r; at, when not zero, is the
+// time the collector put before it.
+func parseFormat(body []byte, fm format, at time.Time, ref parseRef, r *Record) bool {
 	f := fields{intern: ref.intern, eventKey: ref.eventKey}
 	var ok bool
 	switch fm {
@@ -232,29 +242,31 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef) (Record, bo
 		ok = parseText(body, &f)
 	}
 	if !ok {
-		return Record{}, false
+		*r = Record{}
+		return false
 	}
 	yearless := fm == fmtKlog && at.IsZero() && !f.at.IsZero()
 	if !at.IsZero() {
 		f.at = at
 	}
-	r, ok := f.record(fm, ref.dialects)
+	ok = f.record(fm, ref.dialects, r)
 	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
-	return r, ok
+	return ok
 }
 
-// parsePlainFormat reads body as plain text (parsePlain); at, when not
-// zero, is the time the collector put before it.
-func parsePlainFormat(body []byte, at time.Time, ref parseRef) (Record, bool) {
+// parsePlainFormat reads body as plain text (parsePlain) into r; at, when
+// not zero, is the time the collector put before it.
+func parsePlainFormat(body []byte, at time.Time, ref parseRef, r *Record) bool {
 	f := fields{intern: ref.intern, eventKey: ref.eventKey}
 	if !parsePlain(body, &f) {
-		return Record{}, false
+		*r = Record{}
+		return false
 	}
 	if !at.IsZero() {
 		f.at = at
 	}
-	return f.record(fmtPlain, ref.dialects)
+	return f.record(fmtPlain, ref.dialects, r)
 }
 
 // sampledJSON says whether a JSON line comes from a logger that may sample:

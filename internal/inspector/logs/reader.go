@@ -145,8 +145,9 @@ func (s *Store) add(line []byte, n int, after time.Time, in *interner) time.Time
 	}
 	s.noteDated(at)
 	ref, fromLog := s.yearRef(now)
-	r, out := parse(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in})
-	s.apply(line, n, &r, out, now, ref, fromLog, replicaHint(line, out))
+	var r Record
+	out := parseInto(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers, intern: in}, &r)
+	s.apply(line, n, &r, out, now, ref, fromLog, hintsOf(line, out))
 	return at
 }
 
@@ -163,10 +164,10 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 
 // apply applies what parse made of a line, the log's line n, in the log's
 // order: the record, or the line counted as unreadable; ref and fromLog
-// are the year reference it was parsed with; hint is replicaHint's answer.
+// are the year reference it was parsed with; h are hintsOf's answers.
 // r is the parse's record, changed as applied (a pointer: a Record is
 // some 500 bytes, and a million lines are applied).
-func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.Time, fromLog, hint bool) {
+func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.Time, fromLog bool, h lineHints) {
 	s.linesApplied++
 	if out == outOther || out == outUnreadable {
 		// A failure naming no key, perhaps named by the event line just
@@ -175,7 +176,7 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			r, out = &er, eout
 		}
 	}
-	if out != outRecord && out != outCandidate {
+	if out != outRecord && out != outCandidate && h.event {
 		s.noteEvent(line, s.linesApplied)
 	}
 	switch out {
@@ -216,25 +217,46 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			s.applyRecord(*r, line, d.implausible)
 		}
 	case outUnreadable:
-		if hint {
+		if h.replica {
 			s.noteReplicaHint(line)
 		}
 		s.diag.failed(line, n)
 		s.noteUnreadable(r, line, n)
 		s.explainNotRead(*r, "holds a failure message of a dialect, but its controller or key could not be read, or it is cut short")
 	case outOther:
-		if hint {
+		if h.replica {
 			s.noteReplicaHint(line)
 		}
 		s.explainNotRead(*r, "")
 	case outSkipped:
-		if hint {
+		if h.replica {
 			s.noteReplicaHint(line)
 		}
 		if s.opts.ExplainLines != nil {
-			r, _ := parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+			var r Record
+			parseAll(line, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers}, &r)
 			s.explainNotRead(r, "")
 		}
+	}
+}
+
+// lineHints are what a worker found in a line beside its parse, so that
+// the one goroutine that applies lines in order does not search them
+// again: by then a line's bytes are cold, in another core's cache (the
+// event search of the applier's was a 40th of BenchmarkRead1M's time,
+// all of it waiting for the line's head).
+type lineHints struct {
+	replica bool // replicaHint
+	// event says the line's head names event.go (eventCaller): an event
+	// line, perhaps (noteEvent); false for a record, which is none.
+	event bool
+}
+
+// hintsOf are the hints of a line parse made out.
+func hintsOf(line []byte, out outcome) lineHints {
+	return lineHints{
+		replica: replicaHint(line, out),
+		event:   out != outRecord && out != outCandidate && eventCaller(line[:min(len(line), eventHead)]) >= 0,
 	}
 }
 

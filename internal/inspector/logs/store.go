@@ -103,7 +103,8 @@ type Store struct {
 	// runs (its reconcile's start, then its end), and its strings are the
 	// interner's, so comparing is cheaper than hashing both.
 	lastEntry *entry
-	classes   classCache // the classes of the errors applied
+	recent    recentEntries // recordEntryLocked's
+	classes   classCache    // the classes of the errors applied
 }
 
 type keyID struct{ controller, key string }
@@ -158,7 +159,7 @@ type entry struct {
 	startTrigger                        string // why the running reconcile ran
 	startPreempted                      bool
 	lastSeen                            time.Time
-	history                             []api.Attempt
+	history                             history
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string
@@ -311,7 +312,7 @@ func (s *Store) applyLocked(r *Record) {
 	if r.ClientGoQueue && !c.limiter.clientGo {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.clientGo = true })
 	}
-	e, newest := s.entryLocked(r.Controller, s.lastKey.of(r), r.At)
+	e, newest := s.recordEntryLocked(r)
 	if known && r.At.Before(newest) {
 		s.order.late++
 		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
@@ -367,6 +368,7 @@ func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.
 		if e == nil {
 			if len(s.keys) >= s.opts.MaxKeys {
 				s.lastEntry = nil // it may be evicted
+				s.recent = recentEntries{}
 				s.evictLocked(at)
 			}
 			e = &entry{controller: controller, key: key, state: api.StateIdle}
@@ -374,11 +376,7 @@ func (s *Store) entryLocked(controller, key string, at time.Time) (*entry, time.
 		}
 		s.lastEntry = e
 	}
-	newest := e.lastSeen
-	if at.After(e.lastSeen) {
-		e.lastSeen = at
-	}
-	return e, newest
+	return e, e.seen(at)
 }
 
 // sampledAtLocked is when the log first showed the sampler's signature

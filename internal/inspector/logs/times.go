@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"slices"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -102,15 +101,5 @@ func (e *entry) lateLocked(r Record) {
 	e.insertAttempt(a)
 }
 
-// insertAttempt puts a in the history in time order (an attempt without a
-// time stays where it came), keeping the newest historySize.
-func (e *entry) insertAttempt(a api.Attempt) {
-	i := len(e.history)
-	for i > 0 && (e.history[i-1].At.IsZero() || a.At.Before(e.history[i-1].At)) {
-		i--
-	}
-	e.history = slices.Insert(e.history, i, a)
-	if len(e.history) > historySize {
-		e.history = e.history[len(e.history)-historySize:]
-	}
-}
+// insertAttempt puts a in the history in time order (history.insert).
+func (e *entry) insertAttempt(a api.Attempt) { e.history.insert(a) }
