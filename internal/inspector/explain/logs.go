@@ -214,7 +214,10 @@ func verboseRemedy(src *api.ListSource) string {
 	if how := successesHow(src); how != "" {
 		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
 	}
-	return "To see its successes, instrument it."
+	// No level makes this log show successes (kube-controller-manager's,
+	// cert-manager's): "instrument it" alone is a dead end for a
+	// controller the reader does not build; the object's status is not.
+	return "No level I know of makes this controller log its successes: the object's status shows them (kubectl backoff why TYPE/NAME reads it), and so does the instrument, in a controller you build."
 }
 
 // newStreakNote says that log mode restarted the key's streak at a fresh
