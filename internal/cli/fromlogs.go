@@ -65,6 +65,20 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 
 func (o *fromLogsOptions) enabled() bool { return o.source != "" }
 
+// kickFrom is where a suggested kick finds the log again: the TARGET whose
+// logs were read (attach, its words), or the file read (kick --from-logs
+// FILE KEY reads each key's kind from it); neither for stdin, which cannot
+// be read twice, nor without --from-logs.
+func (o *fromLogsOptions) kickFrom(attach string) (target, file string) {
+	switch o.source {
+	case "", "-":
+		return "", ""
+	case fromTarget:
+		return attach, ""
+	}
+	return "", o.source
+}
+
 // complete takes the FILE of `--from-logs FILE` (or `-`) from args: given
 // alone, --from-logs cannot take the next word itself, so without a TARGET
 // the first argument is the file.
