@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/ui/view"
 )
 
@@ -41,6 +42,10 @@ func TestReadOnlySourcesSayWhy(t *testing.T) {
 		{"snapshot file", view.Options{}, &api.ListSource{SnapshotAt: t0.Add(-time.Hour)}, []string{"read-only: a snapshot (taken at 2025-06-01 09:06:25Z) cannot forget or retry", "attach to the controller"}},
 		{"log", view.Options{}, &api.ListSource{Kind: api.SourceLogs}, []string{"read-only: a log cannot forget or retry", "kubectl backoff kick TARGET --from-logs "}},
 		{"read-only endpoint", view.Options{}, nil, []string{"read-only: the endpoint refuses forget and retry"}},
+		// A saved log's keys are kicked through the file (kick reads it for
+		// their kind), not a TARGET its reader has no way to name.
+		{"log file", view.Options{LogAt: explain.Session{LogFile: "saved.log"}}, &api.ListSource{Kind: api.SourceLogs},
+			[]string{"read-only: a log cannot forget or retry", "kubectl backoff kick --from-logs saved.log "}},
 	}
 	for _, tt := range tests {
 		for _, sz := range [][2]int{{60, 20}, {80, 24}} {

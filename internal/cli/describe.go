@@ -156,11 +156,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		// controller and how the user attached, so that they run as copied.
 		run.Attach, run.Key, run.Controller = args, d.Key.Key.Key, d.Key.Controller
 	}
-	if o.fromLogs.source == fromTarget {
-		// The log was the TARGET's: kick, which the diagnosis suggests
-		// for a log's key, takes the same TARGET.
-		run.Target = o.attachArgs()
-	}
+	run.Target, run.LogFile = o.fromLogs.kickFrom(o.attachArgs())
 	d.Diagnosis = d.Diagnosis.For(run)
 	if !o.output.text() {
 		return o.output.print(o.Out, d, kindKey, d.Key.Key.Key)
@@ -183,7 +179,9 @@ func (o *DescribeOptions) describeController(ctx context.Context, s *inspector.S
 	if err != nil {
 		return err
 	}
-	ds[0] = ds[0].For(explain.Session{Attach: o.suggestArgs()})
+	run := explain.Session{Attach: o.suggestArgs()}
+	run.Target, run.LogFile = o.fromLogs.kickFrom(o.attachArgs())
+	ds[0] = ds[0].For(run)
 	if !o.output.text() {
 		return o.output.print(o.Out, ds[0], kindController, ds[0].Controller)
 	}

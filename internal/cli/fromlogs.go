@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,6 +64,20 @@ func (o *fromLogsOptions) addFlags(fs *pflag.FlagSet) {
 }
 
 func (o *fromLogsOptions) enabled() bool { return o.source != "" }
+
+// kickFrom is where a suggested kick finds the log again: the TARGET whose
+// logs were read (attach, its words), or the file read (kick --from-logs
+// FILE KEY reads each key's kind from it); neither for stdin, which cannot
+// be read twice, nor without --from-logs.
+func (o *fromLogsOptions) kickFrom(attach string) (target, file string) {
+	switch o.source {
+	case "", "-":
+		return "", ""
+	case fromTarget:
+		return attach, ""
+	}
+	return "", o.source
+}
 
 // complete takes the FILE of `--from-logs FILE` (or `-`) from args: given
 // alone, --from-logs cannot take the next word itself, so without a TARGET
@@ -185,7 +200,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	// as a file is (the store decides, so that the note below, top's
 	// header and every answer's source.endsAt say the time base it uses).
 	store := logs.NewStore(logs.Options{Live: live, DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
-	fr := &fileRead{name: name, in: in, open: open, live: live, follow: follow, stdin: streams.In, errOut: streams.ErrOut, store: store}
+	fr := &fileRead{name: name, in: in, open: open, live: live, follow: follow, stdin: streams.In, errOut: streams.ErrOut, store: store, taught: o.dialects}
 	read := fr.read
 	if follow && live {
 		// Kept reading while top runs. Close does not wait for it: a read
@@ -225,7 +240,7 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 	}
 	if !follow {
 		st := store.Stats()
-		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now())
+		printReadNote(streams.ErrOut, st, store.LogRead(), !st.EndsAt.IsZero(), time.Now(), o.dialects)
 	}
 	return logSession(store, cfg.Target.String(), stop), describe.NewObjectReader(cfg.REST, cs), nil
 }
@@ -237,8 +252,10 @@ func (o *fromLogsOptions) openTarget(ctx context.Context, a *attachOptions, stre
 // logs.Stats.EndsAt, the store's own time base) is judged as of its last
 // line, not now: the note says so, with that line's time and how long ago
 // it was, as a snapshot's says when it was taken, whatever its age: the
-// countdowns of a log saved two minutes ago are two minutes stale.
-func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time) {
+// countdowns of a log saved two minutes ago are two minutes stale. taught
+// are the --dialect files' dialects: a log none of whose lines they read is
+// told to check them line by line, not to write one.
+func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time, taught []logs.Dialect) {
 	fmt.Fprint(w, readSummary(lr))
 	if lr.Unreadable > 0 {
 		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
@@ -248,9 +265,10 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 		case lr.Lines == 0:
 			fmt.Fprintln(w, "--from-logs: the log is empty: nothing to read")
 		case lr.Unreadable == 0:
-			fmt.Fprintln(w, "--from-logs: no line of it is a controller's I know: is it the controller's log, "+
-				"from the right container (kubectl logs -c CONTAINER)? kubectl backoff dialects lists what I read; "+
-				"an in-house controller's lines can be taught with --dialect FILE (docs/log-mode.md)")
+			fmt.Fprintln(w, noLineNote(taught))
+		case len(taught) > 0:
+			// A dialect of theirs may be why: say where to look.
+			fmt.Fprintln(w, "--from-logs: --explain-lines says, line by line, why each was not read (a failure line of --dialect must name its key: a key group, or key-field)")
 		}
 		return
 	}
@@ -303,6 +321,26 @@ func sameDay(a, b time.Time) bool {
 // oldLog is how far behind the clock a log's last line may be and still be
 // read as "now": a log saved an hour ago or more is said to be dated.
 const oldLog = time.Hour
+
+// noLineNote is what to do about a log none of whose lines was read: check
+// it is the controller's, or teach its lines with --dialect; with dialects
+// given, find out why theirs matched no line (a regexp that does not match
+// the message as its format reads it, or a failure that names no key),
+// which --explain-lines says line by line.
+func noLineNote(taught []logs.Dialect) string {
+	if len(taught) == 0 {
+		return "--from-logs: no line of it is a controller's I know: is it the controller's log, " +
+			"from the right container (kubectl logs -c CONTAINER)? kubectl backoff dialects lists what I read; " +
+			"an in-house controller's lines can be taught with --dialect FILE (docs/log-mode.md)"
+	}
+	names := make([]string, len(taught))
+	for i, d := range taught {
+		names[i] = strconv.QuoteToGraphic(d.Name)
+	}
+	return "--from-logs: no line of it is read, by a dialect I know or by --dialect's " + strings.Join(names, ", ") + ": --explain-lines says, line by line, what each line's message was and what its patterns lacked " +
+		"(a regexp is matched against the message as the line's format reads it; a failure line must name its key: a key group, or key-field); " +
+		"is it the controller's log, from the right container (kubectl logs -c CONTAINER)?"
+}
 
 // readSummary is the first line of the note: "--from-logs: read 1234
 // lines; recognised: Flux (JSON) 3; 4 lines looked like failures but could

@@ -39,7 +39,7 @@ func (o *fromLogsOptions) openFollowed(ctx context.Context, a *attachOptions, st
 		return nil, nil, fmt.Errorf("--from-logs %s: %w", name, err)
 	}
 	store := logs.NewStore(logs.Options{DatedAfter: oldLog, ExplainLines: o.explainer(streams.ErrOut), Dialects: o.dialects})
-	fr := &fileRead{name: name, in: io.NewSectionReader(f, 0, end), errOut: streams.ErrOut, store: store}
+	fr := &fileRead{name: name, in: io.NewSectionReader(f, 0, end), errOut: streams.ErrOut, store: store, taught: o.dialects}
 	if err := readUntilInterrupted(ctx, fr.read, store, name); err != nil {
 		f.Close()
 		return nil, nil, err

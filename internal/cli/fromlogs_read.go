@@ -22,6 +22,8 @@ type fileRead struct {
 	stdin        io.Reader // never closed
 	errOut       io.Writer
 	store        *logs.Store
+	// taught are the --dialect files' dialects, for the note.
+	taught []logs.Dialect
 	// shape is what the log says of itself (which program wrote it, its
 	// first and last lines), and lines what the read counted: said of a
 	// log with no failure. Written before read returns, read after.
@@ -87,5 +89,5 @@ func (r *fileRead) printNote(ctx context.Context, w io.Writer) {
 		fmt.Fprintln(w, quiet)
 		return
 	}
-	printReadNote(w, st, lr, !st.EndsAt.IsZero(), time.Now())
+	printReadNote(w, st, lr, !st.EndsAt.IsZero(), time.Now(), r.taught)
 }

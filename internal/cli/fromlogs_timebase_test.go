@@ -44,7 +44,7 @@ func TestReadNoteSaysTheTimeBase(t *testing.T) {
 			"--from-logs: 05:55:53 to 05:56:07, 2 keys: every number is an estimate", "last line"},
 	} {
 		var b bytes.Buffer
-		printReadNote(&b, store.Stats(), store.LogRead(), tc.asOfEnd, tc.now)
+		printReadNote(&b, store.Stats(), store.LogRead(), tc.asOfEnd, tc.now, nil)
 		if !strings.Contains(b.String(), tc.want) || (tc.wantNone != "" && strings.Contains(b.String(), tc.wantNone)) {
 			t.Errorf("%s:\n%s\nwant it to say %q", tc.name, b.String(), tc.want)
 		}
@@ -79,7 +79,7 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 func TestReadNoteOneKey(t *testing.T) {
 	store := readLog(t, "../inspector/logs/testdata/wild/cert-manager-3772.log")
 	var b bytes.Buffer
-	printReadNote(&b, store.Stats(), store.LogRead(), true, time.Date(2026, 3, 15, 12, 35, 0, 0, time.UTC))
+	printReadNote(&b, store.Stats(), store.LogRead(), true, time.Date(2026, 3, 15, 12, 35, 0, 0, time.UTC), nil)
 	if want := "12:33:57 to 12:33:57, 1 key, read as of its last line"; !strings.Contains(b.String(), want) {
 		t.Errorf("read note:\n%s\nwant it to say %q", b.String(), want)
 	}
@@ -144,7 +144,7 @@ func TestReadNoteTimesNotInvented(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	printReadNote(&b, store.Stats(), store.LogRead(), true, now)
+	printReadNote(&b, store.Stats(), store.LogRead(), true, now, nil)
 	for _, want := range []string{
 		"2026-12-01 10:00:00 UTC to 2026-12-03 09:00:01 UTC",
 		"1 with a time that cannot be true (before 2000, or over a day past this clock), read as unknown",
@@ -183,7 +183,7 @@ func TestReadNoteSaysNoSuccessesOnlyWhenTheyAreNotLogged(t *testing.T) {
 			t.Fatalf("%s: no record read: the test needs its lines", tc.file)
 		}
 		var b bytes.Buffer
-		printReadNote(&b, store.Stats(), store.LogRead(), true, now)
+		printReadNote(&b, store.Stats(), store.LogRead(), true, now, nil)
 		if got := strings.Contains(b.String(), "this log shows no successes"); got != tc.says {
 			t.Errorf("%s: note says no successes %v, want %v:\n%s", tc.file, got, tc.says, b.String())
 		}

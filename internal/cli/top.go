@@ -219,6 +219,7 @@ func (o *TopOptions) Run(ctx context.Context) error {
 	if pods != nil {
 		opts.Pods, opts.Attach = pods, o.attachPod
 	}
+	opts.LogAt.Target, opts.LogAt.LogFile = o.fromLogs.kickFrom(o.attachArgs())
 	switch {
 	case o.fromLogs.enabled() && o.fromLogs.source != fromTarget:
 		// A log file or stdin: no cluster is attached, no namespace read.

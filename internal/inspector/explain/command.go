@@ -50,6 +50,12 @@ type Session struct {
 	// leaves the word TARGET for the user to fill in (a log read from a file
 	// does not say which workload wrote it).
 	Target string
+	// LogFile is the saved log that was read, when it was a file: a
+	// command that names a TARGET reads the file again instead
+	// (kick --from-logs FILE KEY finds each key's kind in it), so no
+	// TARGET is left for the user to guess. Empty for a TARGET's logs or
+	// stdin.
+	LogFile string
 }
 
 // Render is the command line c, for s.
@@ -58,7 +64,8 @@ func (c Command) Render(s Session) string {
 	if s.Program != "" {
 		w[0] = s.Program
 	}
-	if c.Target {
+	file := c.Target && strings.TrimSpace(s.Target) == "" && s.LogFile != ""
+	if c.Target && !file {
 		t := strings.TrimSpace(s.Target)
 		if t == "" {
 			t = "TARGET"
@@ -75,6 +82,9 @@ func (c Command) Render(s Session) string {
 		w = append(w, Flag{"controller", ShellQuote(s.Controller)}.String())
 	}
 	for _, f := range c.Flags {
+		if file && f.Name == "from-logs" && f.Value == "" {
+			f.Value = ShellQuote(s.LogFile)
+		}
 		w = append(w, f.String())
 	}
 	return strings.Join(append(w, c.Words...), " ")

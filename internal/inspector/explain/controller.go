@@ -138,11 +138,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage
 		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
-		d.Findings = append(d.Findings, suggestion(FindingTransient,
-			"What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. "+
-				"Once the dependency is back, ",
-			Command{Verb: "forget", Flags: []Flag{{"controller", ShellQuote(c.Name)}, {Name: "all"}, {"state", "backoff"}, {Name: "requeue"}, {"spread", "1m"}}},
-			" retries the keys now, spread over a minute, instead of after their delays."))
+		d.Findings = append(d.Findings, outageFinding(c, src, top))
 	case top.Class == api.ClassTransient && isConflict(top.Message):
 		d.Situation = SituationRetrying
 		parts = append(parts, fmt.Sprintf("%s retrying after write conflicts (the object has been modified): "+
@@ -317,4 +313,30 @@ func forText(t, now time.Time) string {
 		return ""
 	}
 	return " for " + text.FormatDuration(now.Sub(t))
+}
+
+// outageFinding is the advice for a controller whose keys back off together
+// on a transient error: leave the backoff to it, and once the dependency
+// is back, retry the keys now. An endpoint's keys are forgotten at once,
+// spread over a minute; a log's cannot be (forget refuses --from-logs: a
+// log does not reach the queue), so kick, which touches the objects, is
+// named for a few of the group's keys, as a key's own advice names it.
+func outageFinding(c api.Controller, src *api.ListSource, top api.ErrorGroup) Finding {
+	const why = "What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. " +
+		"Once the dependency is back, "
+	if !src.Logged() {
+		return suggestion(FindingTransient, why,
+			Command{Verb: "forget", Flags: []Flag{{"controller", ShellQuote(c.Name)}, {Name: "all"}, {"state", "backoff"}, {Name: "requeue"}, {"spread", "1m"}}},
+			" retries the keys now, spread over a minute, instead of after their delays.")
+	}
+	words := make([]string, 0, 3)
+	for _, k := range top.Examples[:min(len(top.Examples), cap(words))] {
+		words = append(words, ShellQuote(k))
+	}
+	if len(words) == 0 {
+		words = append(words, "KEY...")
+	}
+	return suggestion(FindingTransient, why+"each key retries at its next retry on its own; ",
+		Command{Verb: "kick", Target: true, Flags: []Flag{{Name: "from-logs"}}, Words: words},
+		" retries those now instead (it touches the objects: a log cannot reach the queue to forget them; their failure counts stay).")
 }

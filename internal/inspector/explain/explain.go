@@ -188,7 +188,15 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 	}
 	b.WriteString(". ")
 	b.WriteString(nextRetry(k, src, now))
-	if k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter && k.DelaySource != api.SourceStated {
+	switch {
+	case k.DelaySource == api.SourceSpacing:
+		// The key's own spacing outgrew the assumed limiter: the next wait
+		// is no shorter (client-go's per-item limiters never shorten a
+		// key's delay within a streak), not the assumed limiter's 20ms.
+		if w := spacingWait(c, k); w != "" {
+			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
+		}
+	case k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter && k.DelaySource != api.SourceStated:
 		if w := nextWait(c, k.Failures); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
 		}

@@ -167,9 +167,21 @@ func errorFinding(in Input) (Finding, bool) {
 	}
 	looks := fmt.Sprintf("The same error on the last %d attempts over %s, with no change to the object since, looks permanent: ",
 		k.SameErrorCount, text.FormatDuration(failingFor))
-	return Finding{Code: FindingPermanent,
+	if k.Source == api.SourceLogs {
+		// A log shows no watch events (LastEventAt is never set): "no
+		// change since" would be a claim it cannot make, and attempts that
+		// came sooner than their retry may well be edits.
+		looks = fmt.Sprintf("The same error on the last %d attempts over %s looks permanent: ", k.SameErrorCount, text.FormatDuration(failingFor))
+	}
+	f := Finding{Code: FindingPermanent,
 		Message: looks + "if only " + aChangeFixes + " can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
-		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}, true
+		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}
+	if k.Source == api.SourceLogs {
+		// As for a permanent class: read from a log, the controller is
+		// likely not the reader's own; what the error names is theirs.
+		f.Message, f.User = f.User, ""
+	}
+	return f, true
 }
 
 // fixWhatItNames is what a reader who runs the controller can do about a

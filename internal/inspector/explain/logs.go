@@ -22,16 +22,29 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 	if lastErrorAt(k).IsZero() {
 		last = "the last with its time unknown (its line's time could not be read)"
 	}
-	s := fmt.Sprintf("Unknown: %s, %s; its retry was due %s and nothing was logged since.",
-		text.Plural(k.Failures, "failure")+" logged", last, due)
+	// A reconcile that returned Requeue: true is counted by the limiter as
+	// a failure, but no error was logged: "1 failure logged" would be
+	// false.
+	counted := text.Plural(k.Failures, "failure") + " logged"
+	if requeuedWithoutError(k) {
+		counted = text.Plural(k.Failures, "failure") + " counted (the last reconcile returned Requeue: true, not an error)"
+	}
+	s := fmt.Sprintf("Unknown: %s, %s; its retry was due %s and nothing was logged since.", counted, last, due)
 	if k.NextRetryAt.IsZero() {
-		s = fmt.Sprintf("Unknown: %s logged; nothing was logged since.", text.Plural(k.Failures, "failure"))
+		s = fmt.Sprintf("Unknown: %s; nothing was logged since.", counted)
 	}
 	// A log read from the middle of a streak counts only its part: the
 	// limiter's count, and so its delay, are larger than estimated.
 	longer := ""
 	if k.Estimated && statedBefore(k) == 0 {
 		longer = "or its backoff is longer than estimated: failures before the first line read are not counted; "
+	}
+	if src != nil && src.Verbose {
+		// This log shows successes (V(5), Flux, Crossplane in debug): the
+		// retry would have logged one, or a failure. Saying it "does not
+		// show its successes" would contradict the Source section.
+		return s + " This log shows successes, and none of this key since: the retry has not run, " + longer +
+			"or it waits for a free worker; or the log is missing lines (an excerpt, a filter such as grep, a sampled logger)."
 	}
 	how := successesHow(src)
 	if how == "" {
@@ -201,7 +214,10 @@ func verboseRemedy(src *api.ListSource) string {
 	if how := successesHow(src); how != "" {
 		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
 	}
-	return "To see its successes, instrument it."
+	// No level makes this log show successes (kube-controller-manager's,
+	// cert-manager's): "instrument it" alone is a dead end for a
+	// controller the reader does not build; the object's status is not.
+	return "No level I know of makes this controller log its successes: the object's status shows them (kubectl backoff why TYPE/NAME reads it), and so does the instrument, in a controller you build."
 }
 
 // newStreakNote says that log mode restarted the key's streak at a fresh

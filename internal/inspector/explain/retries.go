@@ -116,6 +116,20 @@ func nextWait(c *api.Controller, failures int) string {
 	return text.FormatDuration(perItem)
 }
 
+// spacingWait is the wait after the next failure of a key whose delay was
+// estimated from its own spacing (api.SourceSpacing): at least that delay,
+// or the assumed limiter's own when longer.
+func spacingWait(c *api.Controller, k api.Key) string {
+	w := k.Delay.Duration
+	if exp := component(c, api.SourceItemExponential); exp != nil {
+		w = max(w, api.ExponentialDelay(exp.BaseDelay.Duration, exp.MaxDelay.Duration, k.Failures))
+	}
+	if w <= 0 {
+		return ""
+	}
+	return "at least " + text.FormatDuration(w)
+}
+
 func component(c *api.Controller, name string) *api.LimiterComponent {
 	if c == nil {
 		return nil

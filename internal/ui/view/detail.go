@@ -212,6 +212,11 @@ func (d *Detail) Finding(f explain.Finding) string {
 	if f.User != "" {
 		return f.User // the reader runs the controller: what to do now
 	}
+	if f.Command != nil && f.Command.Target {
+		// kick, the log's retry: rendered to reach the log read (its
+		// TARGET or file), not the word TARGET.
+		return text.Printable(f.For(d.C.Opts.LogAt).Message)
+	}
 	if !d.C.Keys.Retry.Enabled() || !f.Command.IsRetryNow() {
 		return f.Message
 	}

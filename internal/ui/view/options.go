@@ -9,6 +9,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -46,6 +47,11 @@ type Options struct {
 	// -A"): the command's flags, which the inspector does not name.
 	// Defaults to none.
 	Narrow string
+	// LogAt is where a suggested kick finds the log the keys were read
+	// from again: the TARGET whose logs were read (Target) or the file
+	// (LogFile: kick --from-logs FILE KEY). Zero leaves the word TARGET
+	// (stdin cannot be read twice).
+	LogAt explain.Session
 	// Refresh is how often the view is refreshed. Defaults to 1s if unset.
 	Refresh time.Duration
 	// GiveUp is how long the UI keeps trying an endpoint it never reached

@@ -43,7 +43,7 @@ func (c *Common) refusal(retry bool, key string) string {
 		if key != "" {
 			kick.Words, what = []string{explain.ShellQuote(key)}, "retries it"
 		}
-		return "read-only: a log cannot forget or retry; " + kick.Render(explain.Session{}) + " " + what + " now (its failure count stays)"
+		return "read-only: a log cannot forget or retry; " + text.Printable(kick.Render(c.Opts.LogAt)) + " " + what + " now (its failure count stays)"
 	case c.Snapshot():
 		return "read-only: a snapshot (taken at " + c.SnapshotAt().UTC().Format("2006-01-02 15:04:05Z") +
 			") cannot forget or retry; to act, attach to the controller: kubectl backoff top TARGET"
