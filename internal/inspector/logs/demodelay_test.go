@@ -35,3 +35,29 @@ func TestCoarseRampDelaysDoNotRunBackwards(t *testing.T) {
 		t.Errorf("%d failures, delay %v (%s); want 21, 16m40s (item-exponential)", k.Failures, k.Delay.Duration, k.DelaySource)
 	}
 }
+
+// A key the demo's naive controller fails on while its object is edited
+// every minute or so: after the ramp, every failure comes sooner than its
+// capped retry (16m40s), an event each; two of those came 1m12s apart by
+// chance (whole-second stamps). That is no period: the limiter's count
+// never restarts without a success (Forget), so the key stays in its
+// 16m40s backoff with every failure counted, as the instrument showed
+// (backoff, 33 failures, its next retry at 21:11:09); two equal spacings
+// once cut the delay to 1m12s and then read each later event as a
+// success not logged, "1 failure, backing off 5ms".
+func TestEventsTwiceAlikeAreNoPeriod(t *testing.T) {
+	b, err := os.ReadFile("testdata/demo/naive-00003.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readLog(t, time.Date(2026, 12, 6, 20, 56, 17, 0, time.UTC), strings.Split(strings.TrimSpace(string(b)), "\n")...)
+	k := keyDetail(t, s, "naive", "demo/naive-00003")
+	if k.Failures != 34 || k.State != api.StateBackoff || k.Delay.Duration != 1000*time.Second || k.DelaySource != api.SourceItemExponential {
+		t.Errorf("%s, %d failures, delay %v (%s); want backoff, 34, 16m40s (item-exponential)", k.State, k.Failures, k.Delay.Duration, k.DelaySource)
+	}
+	for i, a := range k.History {
+		if a.Trigger == api.TriggerLate {
+			t.Errorf("row %d (%s) read as later than its retry: a success not logged", i, a.At.Format(time.TimeOnly))
+		}
+	}
+}

@@ -52,10 +52,18 @@ type estimate struct {
 	// a key failing every 10s keeps an expected spacing of 10s, whatever
 	// limiter chose it.
 	spacing time.Duration
-	// steady says the spacing is the previous one's, give or take a tenth:
-	// the key is retried on a fixed period (a capped limiter, a requeue a
-	// controller times itself), not on a doubling delay.
+	// steady says the key is retried on a fixed period (a capped limiter,
+	// a requeue a controller times itself), not on a doubling delay: its
+	// last three spacings are one, give or take a tenth (steadyPairs ≥ 2).
+	// Two equal spacings are not enough: a key re-added by events (an
+	// object edited every minute or so, stamps of whole seconds) shows two
+	// alike by chance, and a period read from them would cut a capped
+	// 16m40s to a minute, then read every later event as a success not
+	// logged.
 	steady bool
+	// steadyPairs counts the successive pairs of spacings, ending with
+	// this one, that are one period (steady's test of two).
+	steadyPairs int
 	// expected is the per-item exponential's delay the spacing was
 	// expected to be (the previous failure's exp).
 	expected time.Duration
@@ -202,7 +210,10 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	l := c.perItem(s.opts.Limiter)
 	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp, source: l.source()}
-	x.steady = steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At))
+	if steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At)) {
+		x.steadyPairs = e.est.steadyPairs + 1
+	}
+	x.steady = x.steadyPairs >= 2
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}
