@@ -150,13 +150,10 @@ func (ref *parseRef) skips(line []byte) bool {
 // parseAll is parse without the markers' shortcut: --explain-lines reads
 // every line, to say why one that looks like a failure was not read.
 func parseAll(line []byte, ref parseRef) (Record, outcome) {
-	line = trimEOL(line)
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		// A TTY's colour codes dropped once for every reading below (the
-		// plain and whole-line ones too), and for the line a generic
-		// record shows: the text the terminal showed, no escape in it.
-		line = stripANSI(line)
-	}
+	// What a TTY or Docker's json-file driver put around the line is taken
+	// off once for every reading below (the plain and whole-line ones
+	// too), and for the line a generic record shows.
+	line = collected(trimEOL(line))
 	at, body, fm, words := split(line)
 	r, ok := parseFormat(body, fm, at, ref)
 	var cand Record

@@ -2,6 +2,8 @@ package logs
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -196,4 +198,35 @@ func stripANSI(line []byte) []byte {
 		out = append(out, line[i])
 	}
 	return out
+}
+
+// dockerPrefix opens a line of Docker's json-file log driver (the files
+// under /var/lib/docker/containers, and a node's /var/log/containers on
+// Docker before the CRI): the program's line, JSON-quoted, under "log".
+var dockerPrefix = []byte(`{"log":"`)
+
+// collected is line as the program wrote it, what a TTY's colour codes and
+// Docker's json-file driver put around it taken off: the driver's line
+// becomes its time, RFC 3339 as the kubelet's, a space and the program's
+// line, which split reads as a `kubectl logs --timestamps` line. Every
+// reading of a line starts here (parseAll, lineAt).
+func collected(line []byte) []byte {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = stripANSI(line)
+	}
+	if !bytes.HasPrefix(line, dockerPrefix) {
+		return line
+	}
+	var d struct {
+		Log  string `json:"log"`
+		Time string `json:"time"`
+	}
+	if json.Unmarshal(line, &d) != nil {
+		return line
+	}
+	out := strings.TrimRight(d.Log, "\r\n")
+	if _, err := time.Parse(time.RFC3339Nano, d.Time); err == nil {
+		out = d.Time + " " + out
+	}
+	return []byte(out)
 }

@@ -127,3 +127,20 @@ func TestParseLogrus(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectedDockerLine reads a line of Docker's json-file driver (batch
+// 7's 712) as the program's line behind its time, as the kubelet's
+// --timestamps writes it; a line that only opens like one is left alone.
+func TestCollectedDockerLine(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"log":"E0515 17:04:59.904550       1 service_endpoints_sync.go:69] Error syncing \"x\"\n","stream":"stderr","time":"2021-05-15T17:04:59.904601537Z"}`,
+			`2021-05-15T17:04:59.904601537Z E0515 17:04:59.904550       1 service_endpoints_sync.go:69] Error syncing "x"`},
+		{`{"log":"no time","stream":"stdout"}`, `no time`},
+		{`{"log":"cut here`, `{"log":"cut here`},
+		{"\x1b[31mERRO\x1b[0m[0000] Reconciler error", "ERRO[0000] Reconciler error"},
+	} {
+		if got := string(collected([]byte(tt.in))); got != tt.want {
+			t.Errorf("collected(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
