@@ -132,9 +132,9 @@ var damages = []damage{
 		lines: eachLine(func(l string, at time.Time) string {
 			return at.In(time.FixedZone("", 8*3600)).Format(time.RFC3339Nano) + " " + l
 		})},
-	{name: "stern", maxLost: 19, collector: true, seen: "batch8/800, batch6/110, batch9/922, batch11/1102 (POD CONTAINER)",
+	{name: "stern", maxLost: 4, collector: true, seen: "batch8/800, batch6/110, batch9/922, batch11/1102 (POD CONTAINER)",
 		lines: prefixed("ctrl-7d9f8c6b5-x2x4z manager ")},
-	{name: "cri", maxLost: 18, collector: true, seen: "wild/kueue-4520, batch10/222 (…Z stderr F)",
+	{name: "cri", collector: true, seen: "wild/kueue-4520, batch10/222 (…Z stderr F)",
 		lines: eachLine(func(l string, at time.Time) string {
 			return at.UTC().Format("2006-01-02T15:04:05.000000000Z") + " stderr F " + l
 		})},
@@ -147,11 +147,11 @@ var damages = []damage{
 			}{l + "\n", "stderr", at.UTC().Format(time.RFC3339Nano)})
 			return string(b)
 		})},
-	{name: "journald", maxLost: 19, collector: true, seen: "batch3/73, batch4/322, batch10/204 (Mon DD HH:MM:SS host proc[pid]:)",
+	{name: "journald", maxLost: 1, collector: true, seen: "batch3/73, batch4/322, batch10/204 (Mon DD HH:MM:SS host proc[pid]:)",
 		lines: eachLine(func(l string, at time.Time) string {
 			return at.UTC().Format(time.Stamp) + " node-1 manager[1234]: " + l
 		})},
-	{name: "markdown-quote", maxLost: 29, maxExtra: 1, seen: "batch4/302, batch10/227, batch11/1112 (> )",
+	{name: "markdown-quote", maxLost: 10, maxExtra: 1, seen: "batch4/302, batch10/227, batch11/1112 (> )",
 		lines: func(lines []string, _ []time.Time) []string {
 			out := make([]string, len(lines))
 			for i, l := range lines {

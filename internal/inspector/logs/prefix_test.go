@@ -144,3 +144,24 @@ func TestCollectedDockerLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPasted takes off a Markdown quote, journald's header and stern's
+// names in their exact shapes, and nothing that only looks like them.
+func TestPasted(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`> 2020/01/12 23:49:23 Error updating wdev/mysql, giving up: x`, `2020/01/12 23:49:23 Error updating wdev/mysql, giving up: x`},
+		{`> > E0518 01:22:36.790405 35 gvks.go:69] x`, `E0518 01:22:36.790405 35 gvks.go:69] x`},
+		{`Jul 31 19:24:54 ip-172-31-31-23 rke2[680758]: 2021/09/08 16:20:28 [ERROR] error syncing 'x'`, `2021/09/08 16:20:28 [ERROR] error syncing 'x'`},
+		{`dask-kubernetes-operator-5b58f764f8-dldj7 dask-kubernetes-operator [2023-08-24 16:29:52,731] kopf.objects [ERROR   ] x`, `[2023-08-24 16:29:52,731] kopf.objects [ERROR   ] x`},
+		// A sentence opening with a pod's name, a quote without its space,
+		// a date in prose: left alone.
+		{`web-5b58f764f8-dldj7 failed 'ns/x': will retry`, `web-5b58f764f8-dldj7 failed 'ns/x': will retry`},
+		{`>E0518 x`, `>E0518 x`},
+		{`Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`, `Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`},
+		{`web-0 manager 2024-01-02T03:04:05Z ERROR x`, `web-0 manager 2024-01-02T03:04:05Z ERROR x`},
+	} {
+		if got := string(pasted([]byte(tt.in))); got != tt.want {
+			t.Errorf("pasted(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
