@@ -36,7 +36,8 @@ const maxObjectBytes = 64 << 10
 
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
-	trimmed := trimEOL(line)
+	// A quoted paste's pieces are read out of the quote (quoteOff).
+	trimmed := quoteOff(trimEOL(line))
 	if j.wrap.rec != nil {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
@@ -110,10 +111,10 @@ func (j *joiner) object(line []byte, emit func([]byte)) {
 // no piece of it: called before line is counted, so that the record is
 // read as of its own last line.
 func (j *joiner) release(line []byte, emit func([]byte)) {
-	if j.wrap.rec != nil && !j.wrap.piece(trimEOL(line)) {
+	if j.wrap.rec != nil && !j.wrap.piece(quoteOff(trimEOL(line))) {
 		emit(j.wrap.take())
 	}
-	if j.cont.rec != nil && !j.cont.piece(bytes.TrimRight(line, "\r\n")) {
+	if j.cont.rec != nil && !j.cont.piece(quoteOff(bytes.TrimRight(line, "\r\n"))) {
 		emit(j.cont.take())
 	}
 }

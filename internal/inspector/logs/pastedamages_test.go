@@ -151,11 +151,14 @@ var damages = []damage{
 		lines: eachLine(func(l string, at time.Time) string {
 			return at.UTC().Format(time.Stamp) + " node-1 manager[1234]: " + l
 		})},
-	{name: "markdown-quote", maxLost: 10, maxExtra: 1, seen: "batch4/302, batch10/227, batch11/1112 (> )",
+	{name: "markdown-quote", seen: "batch4/302, batch10/227, batch11/1112 (> )",
 		lines: func(lines []string, _ []time.Time) []string {
 			out := make([]string, len(lines))
 			for i, l := range lines {
-				out[i] = strings.TrimRight("> "+l, " ")
+				out[i] = "> " + l
+				if l == "" {
+					out[i] = ">" // GitHub's quote of a blank line
+				}
 			}
 			return out
 		}},

@@ -249,14 +249,29 @@ func collected(line []byte) []byte {
 // only before a format it detects, and a line of Go's standard log, of
 // Python's logging or of plain text has none it detects.
 func pasted(line []byte) []byte {
-	for len(line) > 1 && line[0] == '>' && line[1] == ' ' {
-		line = line[2:]
-	}
+	line = quoteOff(line)
 	if rest, ok := journaldHeader(line); ok {
 		return rest
 	}
 	if rest, ok := sternNames(line); ok {
 		return rest
+	}
+	return line
+}
+
+// quoteOff is line out of a Markdown quote: its "> " (or ">" on a blank
+// line of the quote) taken off, each level of a nested one. The joiner
+// reads a quoted record's pieces through it too (multiline.go).
+func quoteOff(line []byte) []byte {
+	for len(line) > 0 && line[0] == '>' {
+		switch {
+		case len(line) == 1:
+			return line[1:]
+		case line[1] == ' ':
+			line = line[2:]
+		default:
+			return line
+		}
 	}
 	return line
 }

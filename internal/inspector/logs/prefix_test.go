@@ -2,6 +2,7 @@ package logs
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,11 +158,27 @@ func TestPasted(t *testing.T) {
 		// a date in prose: left alone.
 		{`web-5b58f764f8-dldj7 failed 'ns/x': will retry`, `web-5b58f764f8-dldj7 failed 'ns/x': will retry`},
 		{`>E0518 x`, `>E0518 x`},
+		{`>`, ``},
 		{`Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`, `Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`},
 		{`web-0 manager 2024-01-02T03:04:05Z ERROR x`, `web-0 manager 2024-01-02T03:04:05Z ERROR x`},
 	} {
 		if got := string(pasted([]byte(tt.in))); got != tt.want {
 			t.Errorf("pasted(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestJoinerQuoted puts a pretty-printed JSON record quoted in Markdown
+// (each line behind "> ", a blank one behind ">") back on one line, as
+// the joiner does the same record unquoted.
+func TestJoinerQuoted(t *testing.T) {
+	var j joiner
+	var got []string
+	for _, l := range []string{"> {", `>   "level": "error",`, ">", `>   "msg": "Reconciler error"`, "> }"} {
+		j.feed([]byte(l+"\n"), func(b []byte) { got = append(got, string(b)) })
+	}
+	j.flush(func(b []byte) { got = append(got, string(b)) })
+	if want := []string{`{"level": "error","msg": "Reconciler error"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined %q, want %q", got, want)
 	}
 }
