@@ -52,7 +52,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		}
 		return
 	}
-	if j.obj != nil || string(trimmed) == "{" {
+	if j.obj != nil || string(bytes.TrimRight(trimmed, " \t")) == "{" {
 		j.object(trimmed, emit)
 		return
 	}
@@ -95,7 +95,8 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 // one that grows past maxObjectBytes is given as it is.
 func (j *joiner) object(line []byte, emit func([]byte)) {
 	j.obj = append(j.obj, bytes.TrimSpace(line)...)
-	switch end := string(line); {
+	// A terminal's copy pads a line with spaces to its width.
+	switch end := string(bytes.TrimRight(line, " \t")); {
 	case end == "}" || end == "},":
 		out := bytes.TrimSuffix(j.obj, []byte(","))
 		j.obj = nil

@@ -182,3 +182,17 @@ func TestJoinerQuoted(t *testing.T) {
 		t.Errorf("joined %q, want %q", got, want)
 	}
 }
+
+// TestJoinerPadded puts a pretty-printed JSON record copied from a
+// terminal, each line padded with spaces to its width, back on one line.
+func TestJoinerPadded(t *testing.T) {
+	var j joiner
+	var got []string
+	for _, l := range []string{"{      ", `  "msg": "Reconciler error"   `, "}       "} {
+		j.feed([]byte(l+"\n"), func(b []byte) { got = append(got, string(b)) })
+	}
+	j.flush(func(b []byte) { got = append(got, string(b)) })
+	if want := []string{`{"msg": "Reconciler error"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined %q, want %q", got, want)
+	}
+}
