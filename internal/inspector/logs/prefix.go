@@ -42,11 +42,9 @@ const maxPrefixWords = 8
 // --prefix ("[pod/NAME/CONTAINER] "), a timestamp (kubectl --timestamps,
 // the kubelet's CRI files), and up to maxPrefixWords words before a line
 // of a known format. at is the first timestamp taken off (zero if none);
-// words is how many words were skipped to find the line.
+// words is how many words were skipped to find the line. line is
+// collected's: what a TTY or Docker put around it is off already.
 func split(line []byte) (at time.Time, body []byte, fm format, words int) {
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		line = stripANSI(line)
-	}
 	line = trimPodPrefix(line)
 	at, line = kubeletTime(line)
 	body = line
@@ -302,6 +300,9 @@ func journaldHeader(line []byte) ([]byte, bool) {
 // opens a line (a time, a bracket, a JSON object): a sentence that starts
 // with a pod's name is no collector's prefix.
 func sternNames(line []byte) ([]byte, bool) {
+	if len(line) == 0 || (line[0] < 'a' || line[0] > 'z') && (line[0] < '0' || line[0] > '9') {
+		return line, false // the cheap test first: every line parsed comes here
+	}
 	pod := bytes.IndexByte(line[:min(len(line), 254)], ' ')
 	if pod < 0 || !deploymentPod(line[:pod]) {
 		return line, false
