@@ -125,7 +125,16 @@ func TestPasteDamage(t *testing.T) {
 		right[i], extra[i] = rightKeys(e.want, got), unnamed(e.want, got)
 		total += len(right[i])
 	}
-	for _, d := range damages {
+	// The matrix, in the damages' order, once every damage is read (the
+	// subtests run in parallel, their own lines in any order).
+	rows := make([]string, len(damages))
+	t.Cleanup(func() {
+		t.Logf("the matrix: right keys of excerpts each damage changed that stay right (%d right keys in all)", total)
+		for _, r := range rows {
+			t.Log("  " + r)
+		}
+	})
+	for di, d := range damages {
 		t.Run(d.name, func(t *testing.T) {
 			t.Parallel()
 			var res damageResult
@@ -162,6 +171,7 @@ func TestPasteDamage(t *testing.T) {
 			}
 			t.Logf("%-22s %3d/%3d affected keys survive (%d right keys in all); %d false keys on negatives, %d new extra keys  [seen: %s]",
 				d.name, res.survived, res.affected, total, res.falseKeys, res.newExtra, d.seen)
+			rows[di] = fmt.Sprintf("%-18s %3d/%3d  false keys on negatives %d, new extra keys %d", d.name, res.survived, res.affected, res.falseKeys, res.newExtra)
 			slices.Sort(res.lost)
 			for _, l := range res.lost {
 				t.Log("  " + l)
