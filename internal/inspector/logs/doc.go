@@ -66,7 +66,10 @@
 // one excerpt of its real log under testdata/wild. A dialect's lines are
 // read in any format (see format): zap JSON and console, klog and klogr
 // text, log/slog, logrus, go-kit; behind kubectl --prefix/--timestamps,
-// stern's names, a container name, the kubelet's CRI files or journald.
+// stern's names, a container name, the kubelet's CRI files, Docker's
+// json-file driver or journald, in a Markdown quote, with a TTY's colour
+// codes (prefix.go's collected; TestPasteDamage reads every training
+// excerpt through each such mark).
 //
 // Behind the named dialects stands the generic reader of the work-queue
 // idiom (generic.go): an error or warning line that says a sync,

@@ -41,6 +41,14 @@ func eventObject(line []byte) (kind, ns, name, says string, ok bool) {
 	if i < 0 {
 		return "", "", "", "", false
 	}
+	if bytes.HasPrefix(line, dockerPrefix) {
+		// The event as the program wrote it, not JSON-quoted by Docker's
+		// json-file driver (collected).
+		line = collected(line)
+		if i = bytes.Index(line, []byte(" event.go:")); i < 0 {
+			return "", "", "", "", false
+		}
+	}
 	j := bytes.Index(line[i:], []byte("] "))
 	if j < 0 {
 		return "", "", "", "", false
@@ -139,7 +147,7 @@ func (s *Store) eventKeyFor(line []byte, n int) string {
 		return ""
 	}
 	_, name := splitRef(e.key)
-	if text := string(line); !namesObject(text, e.kind, name) && !sharesObject(text, e.kind, e.says) {
+	if text := string(collected(line)); !namesObject(text, e.kind, name) && !sharesObject(text, e.kind, e.says) {
 		return ""
 	}
 	return e.key

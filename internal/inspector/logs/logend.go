@@ -130,7 +130,7 @@ func (t *tailKeeper) Read(p []byte) (int, error) {
 // timestamp, else its format's), without reading it as a record; zero
 // when it has none.
 func lineAt(line []byte, ref parseRef) time.Time {
-	line = bytes.TrimRight(line, "\r\n")
+	line = collected(bytes.TrimRight(line, "\r\n"))
 	at, body, fm, words := split(line)
 	if !at.IsZero() {
 		return at

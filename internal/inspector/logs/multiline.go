@@ -36,7 +36,8 @@ const maxObjectBytes = 64 << 10
 
 // feed takes one line and calls emit with each complete logical line.
 func (j *joiner) feed(line []byte, emit func([]byte)) {
-	trimmed := trimEOL(line)
+	// A quoted paste's pieces are read out of the quote (quoteOff).
+	trimmed := quoteOff(trimEOL(line))
 	if j.wrap.rec != nil {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
@@ -51,7 +52,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		}
 		return
 	}
-	if j.obj != nil || string(trimmed) == "{" {
+	if j.obj != nil || string(bytes.TrimRight(trimmed, " \t")) == "{" {
 		j.object(trimmed, emit)
 		return
 	}
@@ -94,7 +95,8 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 // one that grows past maxObjectBytes is given as it is.
 func (j *joiner) object(line []byte, emit func([]byte)) {
 	j.obj = append(j.obj, bytes.TrimSpace(line)...)
-	switch end := string(line); {
+	// A terminal's copy pads a line with spaces to its width.
+	switch end := string(bytes.TrimRight(line, " \t")); {
 	case end == "}" || end == "},":
 		out := bytes.TrimSuffix(j.obj, []byte(","))
 		j.obj = nil
@@ -110,10 +112,10 @@ func (j *joiner) object(line []byte, emit func([]byte)) {
 // no piece of it: called before line is counted, so that the record is
 // read as of its own last line.
 func (j *joiner) release(line []byte, emit func([]byte)) {
-	if j.wrap.rec != nil && !j.wrap.piece(trimEOL(line)) {
+	if j.wrap.rec != nil && !j.wrap.piece(quoteOff(trimEOL(line))) {
 		emit(j.wrap.take())
 	}
-	if j.cont.rec != nil && !j.cont.piece(bytes.TrimRight(line, "\r\n")) {
+	if j.cont.rec != nil && !j.cont.piece(quoteOff(bytes.TrimRight(line, "\r\n"))) {
 		emit(j.cont.take())
 	}
 }

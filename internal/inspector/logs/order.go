@@ -24,6 +24,11 @@ import (
 // than what was applied is late, as in a live log.
 const holdCap = 1 << 14
 
+// heldStart is the room first made for held records: a read of a pasted
+// excerpt holds a few, and zeroed some 10 MB when holdCap's room was made
+// for them. Past it, holdCap's is made at once (room).
+const heldStart = 64
+
 // heldRecord is a record held for time order, with its line and what the
 // reader noted of its time.
 type heldRecord struct {
@@ -91,9 +96,7 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	if at.IsZero() {
 		at = s.order.prev
 	}
-	if s.order.held == nil {
-		s.order.held = make([]heldRecord, 0, holdCap)
-	}
+	s.order.room()
 	// Grown, then filled in place: the record is copied once.
 	s.order.held = append(s.order.held, heldRecord{})
 	h := &s.order.held[len(s.order.held)-1]
@@ -110,6 +113,17 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	}
 }
 
+// room makes room for one more held record: heldStart's first, then
+// holdCap's, so that a long log copies its first records once.
+func (o *ordering) room() {
+	switch h := o.held; {
+	case h == nil:
+		o.held = make([]heldRecord, 0, heldStart)
+	case len(h) == cap(h) && cap(h) < holdCap:
+		o.held = append(make([]heldRecord, 0, holdCap), h...)
+	}
+}
+
 // holdDecided holds a candidate its template's evidence admitted after
 // later lines were held (evidence.go): it is put in time order with them,
 // not counted as a line out of order.
@@ -119,6 +133,7 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 	if at.IsZero() {
 		at = s.order.prev
 	}
+	s.order.room()
 	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
 	s.order.decided = true
 	full := len(s.order.held) >= holdCap

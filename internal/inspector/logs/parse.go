@@ -161,7 +161,10 @@ func (ref *parseRef) skips(line []byte) bool {
 // parseAll is parseInto without the markers' shortcut: --explain-lines
 // reads every line, to say why one that looks like a failure was not read.
 func parseAll(line []byte, ref parseRef, r *Record) outcome {
-	line = trimEOL(line)
+	// What a TTY or Docker's json-file driver put around the line is taken
+	// off once for every reading below (the plain and whole-line ones
+	// too), and for the line a generic record shows.
+	line = collected(trimEOL(line))
 	at, body, fm, words := split(line)
 	ok := parseFormat(body, fm, at, ref, r)
 	var cand Record

@@ -2,6 +2,8 @@ package logs
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -40,11 +42,9 @@ const maxPrefixWords = 8
 // --prefix ("[pod/NAME/CONTAINER] "), a timestamp (kubectl --timestamps,
 // the kubelet's CRI files), and up to maxPrefixWords words before a line
 // of a known format. at is the first timestamp taken off (zero if none);
-// words is how many words were skipped to find the line.
+// words is how many words were skipped to find the line. line is
+// collected's: what a TTY or Docker put around it is off already.
 func split(line []byte) (at time.Time, body []byte, fm format, words int) {
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		line = stripANSI(line)
-	}
 	line = trimPodPrefix(line)
 	at, line = kubeletTime(line)
 	body = line
@@ -176,7 +176,17 @@ func kubeletTime(line []byte) (time.Time, []byte) {
 	if err != nil {
 		return time.Time{}, line
 	}
-	return t, line[sp+1:]
+	return t, criTag(line[sp+1:])
+}
+
+// criTag drops the stream and tag the kubelet's CRI log files write after
+// the time ("stderr F ", "stdout P "): the line follows, whatever its format.
+func criTag(rest []byte) []byte {
+	if len(rest) > 9 && rest[6] == ' ' && (rest[7] == 'F' || rest[7] == 'P') && rest[8] == ' ' &&
+		(bytes.HasPrefix(rest, []byte("stderr")) || bytes.HasPrefix(rest, []byte("stdout"))) {
+		return rest[9:]
+	}
+	return rest
 }
 
 // stripANSI drops the terminal's color codes (ESC [ … letter) that a
@@ -196,4 +206,136 @@ func stripANSI(line []byte) []byte {
 		out = append(out, line[i])
 	}
 	return out
+}
+
+// dockerPrefix opens a line of Docker's json-file log driver (the files
+// under /var/lib/docker/containers, and a node's /var/log/containers on
+// Docker before the CRI): the program's line, JSON-quoted, under "log".
+var dockerPrefix = []byte(`{"log":"`)
+
+// collected is line as the program wrote it, what a TTY's colour codes, a
+// paste (pasted) and Docker's json-file driver put around it taken off: the driver's line
+// becomes its time, RFC 3339 as the kubelet's, a space and the program's
+// line, which split reads as a `kubectl logs --timestamps` line. Every
+// reading of a line starts here (parseAll, lineAt).
+func collected(line []byte) []byte {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = stripANSI(line)
+	}
+	line = pasted(line)
+	if !bytes.HasPrefix(line, dockerPrefix) {
+		return line
+	}
+	var d struct {
+		Log  string `json:"log"`
+		Time string `json:"time"`
+	}
+	if json.Unmarshal(line, &d) != nil {
+		return line
+	}
+	out := strings.TrimRight(d.Log, "\r\n")
+	if _, err := time.Parse(time.RFC3339Nano, d.Time); err == nil {
+		out = d.Time + " " + out
+	}
+	return []byte(out)
+}
+
+// pasted takes off, in the exact shapes they are written, the words a
+// Markdown quote ("> ", batch 4's 302, batch 10's 227), journald ("Jul 31
+// 19:24:54 HOST PROC[PID]: ", batch 10's 204) and stern ("POD CONTAINER ",
+// batch 8's 800) put before a line, whatever its format: split skips words
+// only before a format it detects, and a line of Go's standard log, of
+// Python's logging or of plain text has none it detects.
+func pasted(line []byte) []byte {
+	line = quoteOff(line)
+	if rest, ok := journaldHeader(line); ok {
+		return rest
+	}
+	if rest, ok := sternNames(line); ok {
+		return rest
+	}
+	return line
+}
+
+// quoteOff is line out of a Markdown quote: its "> " (or ">" on a blank
+// line of the quote) taken off, each level of a nested one. The joiner
+// reads a quoted record's pieces through it too (multiline.go).
+func quoteOff(line []byte) []byte {
+	for len(line) > 0 && line[0] == '>' {
+		switch {
+		case len(line) == 1:
+			return line[1:]
+		case line[1] == ' ':
+			line = line[2:]
+		default:
+			return line
+		}
+	}
+	return line
+}
+
+// journaldHeader is line after journalctl's "Mmm DD HH:MM:SS HOST
+// PROC[PID]: " (short, the default output), if it opens with one.
+func journaldHeader(line []byte) ([]byte, bool) {
+	// "Jul 31 19:24:54 ": a month, a day padded to two, a time.
+	if len(line) < 20 || line[0] < 'A' || line[0] > 'Z' || line[3] != ' ' || line[6] != ' ' ||
+		line[9] != ':' || line[12] != ':' || line[15] != ' ' || !digits(line[7:9]) || !digits(line[13:15]) {
+		return line, false
+	}
+	rest := line[16:]
+	host := bytes.IndexByte(rest, ' ')
+	if host <= 0 {
+		return line, false
+	}
+	proc := rest[host+1:]
+	end := bytes.Index(proc[:min(len(proc), 64)], []byte("]: "))
+	if end <= 0 || bytes.IndexByte(proc[:end], ' ') >= 0 || bytes.IndexByte(proc[:end], '[') <= 0 {
+		return line, false
+	}
+	return proc[end+3:], true
+}
+
+// sternNames is line after stern's "POD CONTAINER " when its first word
+// is a Deployment's pod (NAME-HASH-XXXXX) and what follows the container
+// opens a line (a time, a bracket, a JSON object): a sentence that starts
+// with a pod's name is no collector's prefix.
+func sternNames(line []byte) ([]byte, bool) {
+	if len(line) == 0 || (line[0] < 'a' || line[0] > 'z') && (line[0] < '0' || line[0] > '9') {
+		return line, false // the cheap test first: every line parsed comes here
+	}
+	pod := bytes.IndexByte(line[:min(len(line), 254)], ' ')
+	if pod < 0 || !deploymentPod(line[:pod]) {
+		return line, false
+	}
+	rest := line[pod+1:]
+	ctr := bytes.IndexByte(rest[:min(len(rest), 64)], ' ')
+	if ctr <= 0 || !dnsLabel(rest[:ctr]) || ctr+1 >= len(rest) {
+		return line, false
+	}
+	rest = rest[ctr+1:]
+	if c := rest[0]; (c < '0' || c > '9') && c != '[' && c != '{' {
+		return line, false
+	}
+	return rest, true
+}
+
+// deploymentPod says whether w is shaped as a Deployment's pod name: a
+// name, the ReplicaSet's hash (6 to 10) and the pod's suffix (5).
+func deploymentPod(w []byte) bool {
+	i := bytes.LastIndexByte(w, '-')
+	if i < 0 || len(w)-i-1 != 5 || !dnsLabel(w[i+1:]) {
+		return false
+	}
+	j := bytes.LastIndexByte(w[:i], '-')
+	return j > 0 && i-j-1 >= 6 && i-j-1 <= 10 && dnsLabel(w[j+1:i]) && dnsLabel(w[:j])
+}
+
+// dnsLabel says whether w is lower-case letters, digits and dashes.
+func dnsLabel(w []byte) bool {
+	for _, c := range w {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return len(w) > 0
 }

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,73 @@ func TestParseLogrus(t *testing.T) {
 			r.What != ErrorLine || r.Dialect != want[i].dialect || !r.At.Equal(want[i].at) {
 			t.Errorf("%q: read as %+v, want widget default/w1 as %s at %v", l, r, want[i].dialect, want[i].at)
 		}
+	}
+}
+
+// TestCollectedDockerLine reads a line of Docker's json-file driver (batch
+// 7's 712) as the program's line behind its time, as the kubelet's
+// --timestamps writes it; a line that only opens like one is left alone.
+func TestCollectedDockerLine(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"log":"E0515 17:04:59.904550       1 service_endpoints_sync.go:69] Error syncing \"x\"\n","stream":"stderr","time":"2021-05-15T17:04:59.904601537Z"}`,
+			`2021-05-15T17:04:59.904601537Z E0515 17:04:59.904550       1 service_endpoints_sync.go:69] Error syncing "x"`},
+		{`{"log":"no time","stream":"stdout"}`, `no time`},
+		{`{"log":"cut here`, `{"log":"cut here`},
+		{"\x1b[31mERRO\x1b[0m[0000] Reconciler error", "ERRO[0000] Reconciler error"},
+	} {
+		if got := string(collected([]byte(tt.in))); got != tt.want {
+			t.Errorf("collected(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPasted takes off a Markdown quote, journald's header and stern's
+// names in their exact shapes, and nothing that only looks like them.
+func TestPasted(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`> 2020/01/12 23:49:23 Error updating wdev/mysql, giving up: x`, `2020/01/12 23:49:23 Error updating wdev/mysql, giving up: x`},
+		{`> > E0518 01:22:36.790405 35 gvks.go:69] x`, `E0518 01:22:36.790405 35 gvks.go:69] x`},
+		{`Jul 31 19:24:54 ip-172-31-31-23 rke2[680758]: 2021/09/08 16:20:28 [ERROR] error syncing 'x'`, `2021/09/08 16:20:28 [ERROR] error syncing 'x'`},
+		{`dask-kubernetes-operator-5b58f764f8-dldj7 dask-kubernetes-operator [2023-08-24 16:29:52,731] kopf.objects [ERROR   ] x`, `[2023-08-24 16:29:52,731] kopf.objects [ERROR   ] x`},
+		// A sentence opening with a pod's name, a quote without its space,
+		// a date in prose: left alone.
+		{`web-5b58f764f8-dldj7 failed 'ns/x': will retry`, `web-5b58f764f8-dldj7 failed 'ns/x': will retry`},
+		{`>E0518 x`, `>E0518 x`},
+		{`>`, ``},
+		{`Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`, `Sun Jul 31 19:24:54 UTC 2022 error syncing 'x'`},
+		{`web-0 manager 2024-01-02T03:04:05Z ERROR x`, `web-0 manager 2024-01-02T03:04:05Z ERROR x`},
+	} {
+		if got := string(pasted([]byte(tt.in))); got != tt.want {
+			t.Errorf("pasted(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestJoinerQuoted puts a pretty-printed JSON record quoted in Markdown
+// (each line behind "> ", a blank one behind ">") back on one line, as
+// the joiner does the same record unquoted.
+func TestJoinerQuoted(t *testing.T) {
+	var j joiner
+	var got []string
+	for _, l := range []string{"> {", `>   "level": "error",`, ">", `>   "msg": "Reconciler error"`, "> }"} {
+		j.feed([]byte(l+"\n"), func(b []byte) { got = append(got, string(b)) })
+	}
+	j.flush(func(b []byte) { got = append(got, string(b)) })
+	if want := []string{`{"level": "error","msg": "Reconciler error"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined %q, want %q", got, want)
+	}
+}
+
+// TestJoinerPadded puts a pretty-printed JSON record copied from a
+// terminal, each line padded with spaces to its width, back on one line.
+func TestJoinerPadded(t *testing.T) {
+	var j joiner
+	var got []string
+	for _, l := range []string{"{      ", `  "msg": "Reconciler error"   `, "}       "} {
+		j.feed([]byte(l+"\n"), func(b []byte) { got = append(got, string(b)) })
+	}
+	j.flush(func(b []byte) { got = append(got, string(b)) })
+	if want := []string{`{"msg": "Reconciler error"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined %q, want %q", got, want)
 	}
 }
