@@ -27,6 +27,12 @@ type markerSet struct {
 	// scan's path.
 	slot   []uint16
 	byPair [][]anchored
+	// next is, for each slot, the bytes that follow its pair in its
+	// markers (all 256 for a marker anchored at its end): a pair every
+	// line holds ("ro" and "tr" in "controller" anchor "rror" and "etry")
+	// is mostly a false hit, and one bit test of the byte after it
+	// rejects it before the markers are compared.
+	next [][4]uint64
 	// short are markers of one byte; all says every line may be a record
 	// (a dialect file's regexp with no literal start): no line is skipped.
 	short []byte
@@ -93,6 +99,13 @@ func (s *markerSet) anchor(m []byte, off int) {
 		s.pairs[k/64] |= 1 << (k % 64)
 		s.slot[k] = uint16(len(s.byPair))
 		s.byPair = append(s.byPair, nil)
+		s.next = append(s.next, [4]uint64{})
+	}
+	n := &s.next[s.slot[k]]
+	if off+2 < len(m) {
+		n[m[off+2]/64] |= 1 << (m[off+2] % 64)
+	} else {
+		*n = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	}
 	s.byPair[s.slot[k]] = append(s.byPair[s.slot[k]], anchored{m, off})
 }
@@ -106,7 +119,7 @@ func (s *markerSet) has(line []byte) bool {
 		// Half the pairs: those that start at an even byte.
 		for i := 0; i+1 < len(line); i += 2 {
 			k := uint16(line[i]) | uint16(line[i+1])<<8
-			if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i, k) {
+			if s.pairs[k/64]&(1<<(k%64)) != 0 && s.follows(line, i+2, k) && s.at(line, i, k) {
 				return true
 			}
 		}
@@ -114,11 +127,21 @@ func (s *markerSet) has(line []byte) bool {
 	}
 	for i := 1; i < len(line); i++ {
 		k := uint16(line[i-1]) | uint16(line[i])<<8
-		if s.pairs[k/64]&(1<<(k%64)) != 0 && s.at(line, i-1, k) {
+		if s.pairs[k/64]&(1<<(k%64)) != 0 && s.follows(line, i+1, k) && s.at(line, i-1, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// follows says whether line[j], the byte after anchor pair k, may be
+// one of its markers' (a line's end may be: a marker anchored at its end).
+func (s *markerSet) follows(line []byte, j int, k uint16) bool {
+	if j >= len(line) {
+		return true
+	}
+	c := line[j]
+	return s.next[s.slot[k]][c/64]&(1<<(c%64)) != 0
 }
 
 // at says whether a marker anchored at pair k is in line with its anchor
