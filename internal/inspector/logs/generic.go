@@ -286,6 +286,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 			r.Evidence = fmt.Sprintf(`a stated count with its budget (%d failures with this one) beside "Error syncing": the maxRetries branch that requeues`, r.Retries)
 		}
 	}
+	if lacks == "" && r.Evidence == "" && r.Bare && f.reconcileID != "" {
+		// Logged inside Reconcile (reconcileidline.go): its words alone do
+		// not say the attempt failed.
+		lacks = insideReconcile
+	}
 	if lacks != "" {
 		// Perhaps an inner cause too: counted once with its handler's line
 		// (attempt.go).
