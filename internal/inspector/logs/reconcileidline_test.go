@@ -2,22 +2,9 @@ package logs
 
 import (
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 )
-
-// zapTabs restores the tabs zap's console encoder writes between a line's
-// time, level, logger, message and fields, where a terminal's copy shows
-// runs of spaces (and one space after the time).
-var (
-	zapRun     = regexp.MustCompile(` {2,}`)
-	zapTimeSep = regexp.MustCompile(`(\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) ([A-Z]+\t)`)
-)
-
-func zapTabs(log []byte) []byte {
-	return zapTimeSep.ReplaceAll(zapRun.ReplaceAll(log, []byte("\t")), []byte("$1\t$2"))
-}
 
 // TestReconcileIDLineNotRead: grafana-operator v5 logs "error reconciling
 // datasource" at ERROR inside Reconcile, then returns RequeueAfter (a timed
@@ -30,7 +17,7 @@ func TestReconcileIDLineNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tabbed := zapTabs(raw)
+	tabbed := pasteDamage("spaces-as-tabs").apply(raw)
 	if !strings.Contains(string(tabbed), "Z\tERROR\tGrafanaDatasourceReconciler\terror reconciling datasource\t{") {
 		t.Fatalf("tabs not restored:\n%s", tabbed)
 	}
@@ -61,4 +48,14 @@ func TestReconcileIDLineWithHandler(t *testing.T) {
 	if k.LastError == nil || k.LastError.Message != "datasource: status: 400" {
 		t.Errorf("last error %+v, want the handler's", k.LastError)
 	}
+}
+
+// pasteDamage is the damage named name.
+func pasteDamage(name string) damage {
+	for _, d := range damages {
+		if d.name == name {
+			return d
+		}
+	}
+	panic("no damage " + name)
 }
