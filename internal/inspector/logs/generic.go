@@ -30,6 +30,11 @@ const genericName = "generic (work-queue idiom)"
 //     before the error (a quoted, bracketed or bare ns/name; "/name" for a
 //     cluster-scoped key).
 //
+// A line read only because it opens with the failure is not read by its
+// words when it carries controller-runtime's reconcileID: it was logged
+// inside Reconcile, whose own outcome controller-runtime logs
+// (reconcileidline.go).
+//
 // Its controller is the line's controller field, else its logger, else a
 // "NAME: " before the message, else the file that logged it (klog's
 // stateful_set.go), else the kind the message names before the key
