@@ -258,6 +258,11 @@ func (cs *candidates) judgeAll() (apply, refuse []heldCandidate) {
 // it waits for its template's evidence, or is applied, or refused, now.
 func (s *Store) candidate(r Record, line int, d readMarks, example []byte) {
 	s.mu.Lock()
+	if r.NotRead == insideReconcile {
+		// Its error is the attempt's when controller-runtime's warning
+		// of the key follows with no "Reconciler error" (innercause.go).
+		s.causeLocked(r)
+	}
 	apply, refuse := s.cands.add(heldCandidate{r, line, d, example}, s.holding())
 	s.mu.Unlock()
 	s.decided(apply, refuse)

@@ -30,6 +30,11 @@ const genericName = "generic (work-queue idiom)"
 //     before the error (a quoted, bracketed or bare ns/name; "/name" for a
 //     cluster-scoped key).
 //
+// A line read only because it opens with the failure is not read by its
+// words when it carries controller-runtime's reconcileID: it was logged
+// inside Reconcile, whose own outcome controller-runtime logs
+// (reconcileidline.go).
+//
 // Its controller is the line's controller field, else its logger, else a
 // "NAME: " before the message, else the file that logged it (klog's
 // stateful_set.go), else the kind the message names before the key
@@ -285,6 +290,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if quiet {
 			r.Evidence = fmt.Sprintf(`a stated count with its budget (%d failures with this one) beside "Error syncing": the maxRetries branch that requeues`, r.Retries)
 		}
+	}
+	if lacks == "" && r.Evidence == "" && r.Bare && f.reconcileID != "" {
+		// Logged inside Reconcile (reconcileidline.go): its words alone do
+		// not say the attempt failed.
+		lacks = insideReconcile
 	}
 	if lacks != "" {
 		// Perhaps an inner cause too: counted once with its handler's line

@@ -80,6 +80,32 @@ func prefixed(p string) func([]string, []time.Time) []string {
 	return eachLine(func(l string, _ time.Time) string { return p + l })
 }
 
+// zapConsoleHead is a zap console line's time (ISO 8601, or epoch seconds
+// as %g or decimal writes them) and level, as a terminal's copy shows them:
+// the tab after each a run of spaces (or one); a line with no time opens
+// with its level.
+var (
+	zapConsoleHead = regexp.MustCompile(`(?:^|(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)|\b1\.\d+e\+09|\b1\d{9}\.\d+) +)((?i:debug|info|warn|error|dpanic|panic|fatal)) {2,}`)
+	spaceRun       = regexp.MustCompile(` {2,}`)
+)
+
+// zapTabs undoes expandTabs on a zap console line: the tabs zap's console
+// encoder writes after the time, level, logger and message, where a
+// terminal's copy shows spaces, restored (the runs of two or more spaces
+// after the level; the spaces after the time). A line of another shape is
+// left alone.
+func zapTabs(l string) string {
+	m := zapConsoleHead.FindStringSubmatchIndex(l)
+	if m == nil {
+		return l
+	}
+	head := l[:m[4]]
+	if m[2] >= 0 {
+		head = l[:m[3]] + "\t"
+	}
+	return head + l[m[4]:m[5]] + "\t" + spaceRun.ReplaceAllString(l[m[1]:], "\t")
+}
+
 // expandTabs writes l's tabs as a terminal shows them: spaces to the next
 // stop of eight columns.
 func expandTabs(l string) string {
@@ -180,6 +206,8 @@ var damages = []damage{
 		lines: prefixed("\t")},
 	{name: "tabs-as-spaces", maxLost: 2, seen: "batch7/701, 708, 716, 736 (zap console copied from a terminal)",
 		lines: eachLine(func(l string, _ time.Time) string { return expandTabs(l) })},
+	{name: "spaces-as-tabs", program: true, seen: "batch6/110 (zap console's tabs, as spaces in its paste, restored)",
+		lines: eachLine(func(l string, _ time.Time) string { return zapTabs(l) })},
 	{name: "crlf", seen: "none in the corpora (issues store \\n); PowerShell's > writes \\r\\n",
 		lines: eachLine(func(l string, _ time.Time) string { return l + "\r" })},
 	{name: "wrap-80", maxLost: 161, maxExtra: 16, seen: "batch10/235, batch6/119, batch6/129, batch7/701, batch9/932",
