@@ -34,16 +34,7 @@ func TestInspectorAgainstARealController(t *testing.T) {
 	defer cancel()
 	opts := demo.DefaultOptions()
 	opts.Listen, opts.Keys, opts.Speed, opts.Seed = "127.0.0.1:0", 40, 20, 7
-	d, err := demo.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = d.Wait() })
-	s, err := inspector.Direct(d.URL(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	d, s := startDemo(ctx, t, cancel, opts)
 
 	ov, err := s.Overview(ctx)
 	if err != nil {
@@ -151,16 +142,7 @@ func TestDescribeAndWhyAfterAForget(t *testing.T) {
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none")) // describe reads no cluster: the endpoint alone
 	opts := demo.DefaultOptions()
 	opts.Listen, opts.Keys, opts.Seed = "127.0.0.1:0", 40, 7
-	d, err := demo.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = d.Wait() })
-	s, err := inspector.Direct(d.URL(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	d, s := startDemo(ctx, t, cancel, opts)
 
 	for attempt := 1; ; attempt++ {
 		// A key whose retry is a few seconds away: read in milliseconds
@@ -214,4 +196,21 @@ func TestDescribeAndWhyAfterAForget(t *testing.T) {
 		}
 		return
 	}
+}
+
+// startDemo starts the demo's real controllers with opts and a session on
+// their endpoint; cancel (ctx's) stops them when the test ends.
+func startDemo(ctx context.Context, t *testing.T, cancel context.CancelFunc, opts demo.Options) (*demo.Demo, *inspector.Session) {
+	t.Helper()
+	d, err := demo.Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = d.Wait() })
+	s, err := inspector.Direct(d.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return d, s
 }
