@@ -32,6 +32,15 @@ const endScan = 64
 // order).
 func (s *Store) noteEnds(c *chunk, first bool, now time.Time) {
 	n := len(c.ends)
+	if s.dated.Load() == nil {
+		// The year first, from any dated line of those read for the end:
+		// a klog line last would take the clock's (a log of 2017 read
+		// as of 2029).
+		for i := n - 1; i >= max(0, n-endScan) && !s.noteYearOf(c.line(i), now); i-- {
+		}
+		for i := 0; first && s.dated.Load() == nil && i < min(n, endScan) && !s.noteYearOf(c.line(i), now); i++ {
+		}
+	}
 	last := n
 	for i := n - 1; i >= max(0, n-endScan); i-- {
 		if s.noteEndOf(c.line(i), now) {
@@ -44,6 +53,17 @@ func (s *Store) noteEnds(c *chunk, first bool, now time.Time) {
 			break
 		}
 	}
+}
+
+// noteYearOf notes line's time as the log's dated time when it carries
+// its year, and says whether it did.
+func (s *Store) noteYearOf(line []byte, now time.Time) bool {
+	at, yearless := lineAtYear(line, parseRef{at: now})
+	if at.IsZero() || yearless || !plausible(at, now) {
+		return false
+	}
+	s.noteDated(at)
+	return true
 }
 
 // noteEndOf moves the log's end to line's time, if it has one, and says
@@ -115,6 +135,16 @@ func (t *tailKeeper) resolve() {
 		return
 	}
 	now := t.s.opts.Clock.Now()
+	for i := 1; i <= t.kept && t.s.dated.Load() == nil; i++ {
+		if t.s.noteYearOf(t.lines[(t.next-i+endScan)%endScan], now) {
+			break
+		}
+	}
+	for i := 0; i < len(t.head) && t.s.dated.Load() == nil; i++ {
+		if t.s.noteYearOf(t.head[i], now) {
+			break
+		}
+	}
 	for i := 1; i <= t.kept; i++ {
 		if t.s.noteEndOf(t.lines[(t.next-i+endScan)%endScan], now) {
 			break
