@@ -35,6 +35,12 @@ type bucketSim struct {
 	tokens  float64
 	last    time.Time
 	started bool
+	// n counts the reservations: how many failures took a token
+	// (calibrateLocked reads the pace from it).
+	n int
+	// lowered is how many tokens calibrateLocked has taken off the
+	// replay in all, so that a debt read from two keys is not taken twice.
+	lowered float64
 }
 
 // advance refills the bucket up to at; lines out of order refill nothing.
@@ -52,6 +58,7 @@ func (s *bucketSim) advance(at time.Time) {
 // reserve takes a token for a failure at at and returns the bucket's delay.
 func (s *bucketSim) reserve(at time.Time) time.Duration {
 	s.advance(at)
+	s.n++
 	s.tokens--
 	if s.tokens >= 0 {
 		return 0

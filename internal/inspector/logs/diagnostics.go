@@ -60,6 +60,14 @@ func (d *diagnostics) record(dialect string, m readMarks) {
 	}
 }
 
+// yearDated counts a record no longer as a year assumed: the log's dated
+// lines dated it (redateHeldLocked).
+func (d *diagnostics) yearDated() {
+	d.mu.Lock()
+	d.yearAssumed = max(0, d.yearAssumed-1)
+	d.mu.Unlock()
+}
+
 // failed counts the log's line n as one that looked like a failure but
 // could not be read, the first such as the example.
 func (d *diagnostics) failed(line []byte, n int) {

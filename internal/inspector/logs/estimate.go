@@ -69,6 +69,13 @@ type estimate struct {
 	expected time.Duration
 	// source names the per-item limiter exp is from (Limiter.source).
 	source string
+	// seq is the bucket replay's count of reservations after this one's
+	// (bucketSim.n); voted says the retry after it has voted already
+	// (calibrateLocked).
+	seq   int
+	voted bool
+	// lowered is the replay's bucketSim.lowered at this reservation.
+	lowered float64
 }
 
 // onRamp says a failure's spacing was the per-item exponential's own delay
@@ -217,10 +224,11 @@ func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}
-	if prev := e.est; x.spacing > 0 && !e.stated {
+	if prev := e.est; x.spacing > 0 && !e.stated && !prev.voted {
 		s.guessLocked(r.Controller, c, func(g *limiterGuess) { g.vote(prev.exp, max(prev.exp, prev.bucket), x.spacing) })
 	}
 	x.bucket = c.limiter.sim.reserve(r.At)
+	x.seq, x.lowered = c.limiter.sim.n, c.limiter.sim.lowered
 	return x
 }
 

@@ -32,22 +32,56 @@ const endScan = 64
 // order).
 func (s *Store) noteEnds(c *chunk, first bool, now time.Time) {
 	n := len(c.ends)
-	ref, fromLog := s.yearRef(now)
-	pr := parseRef{at: ref, fromLog: fromLog}
+	if s.dated.Load() == nil {
+		// The year first, from any dated line of those read for the end:
+		// a klog line last would take the clock's (a log of 2017 read
+		// as of 2029).
+		for i := n - 1; i >= max(0, n-endScan) && !s.noteYearOf(c.line(i), now); i-- {
+		}
+		for i := 0; first && s.dated.Load() == nil && i < min(n, endScan) && !s.noteYearOf(c.line(i), now); i++ {
+		}
+	}
 	last := n
 	for i := n - 1; i >= max(0, n-endScan); i-- {
-		if at := lineAt(c.line(i), pr); !at.IsZero() {
-			s.noteEnd(at, now)
+		if s.noteEndOf(c.line(i), now) {
 			last = i
 			break
 		}
 	}
 	for i := 0; first && i < min(last, endScan); i++ {
-		if at := lineAt(c.line(i), pr); !at.IsZero() {
-			s.noteEnd(at, now)
+		if s.noteEndOf(c.line(i), now) {
 			break
 		}
 	}
+}
+
+// noteYearOf notes line's time as the log's dated time when it carries
+// its year, and says whether it did.
+func (s *Store) noteYearOf(line []byte, now time.Time) bool {
+	at, yearless := lineAtYear(line, parseRef{at: now})
+	if at.IsZero() || yearless || !plausible(at, now) {
+		return false
+	}
+	s.noteDated(at)
+	return true
+}
+
+// noteEndOf moves the log's end to line's time, if it has one, and says
+// whether it had. A line that carries its year (a logrus or JSON stamp)
+// is one of the log's dated lines, which a year-less klog header is dated
+// by (yearRef), whether it comes before or after that header: so the
+// year is read from it first, then the line dated by it.
+func (s *Store) noteEndOf(line []byte, now time.Time) bool {
+	ref, fromLog := s.yearRef(now)
+	at, yearless := lineAtYear(line, parseRef{at: ref, fromLog: fromLog})
+	if at.IsZero() {
+		return false
+	}
+	if !yearless && plausible(at, now) {
+		s.noteDated(at)
+	}
+	s.noteEnd(at, now)
+	return true
 }
 
 // noteEnd moves the log's end to at when it is later and plausible: the
@@ -101,18 +135,24 @@ func (t *tailKeeper) resolve() {
 		return
 	}
 	now := t.s.opts.Clock.Now()
-	ref, fromLog := t.s.yearRef(now)
-	pr := parseRef{at: ref, fromLog: fromLog}
+	for i := 1; i <= t.kept && t.s.dated.Load() == nil; i++ {
+		if t.s.noteYearOf(t.lines[(t.next-i+endScan)%endScan], now) {
+			break
+		}
+	}
+	for i := 0; i < len(t.head) && t.s.dated.Load() == nil; i++ {
+		if t.s.noteYearOf(t.head[i], now) {
+			break
+		}
+	}
 	for i := 1; i <= t.kept; i++ {
-		if at := lineAt(t.lines[(t.next-i+endScan)%endScan], pr); !at.IsZero() {
-			t.s.noteEnd(at, now)
+		if t.s.noteEndOf(t.lines[(t.next-i+endScan)%endScan], now) {
 			break
 		}
 	}
 	t.kept = 0
 	for _, line := range t.head {
-		if at := lineAt(line, pr); !at.IsZero() {
-			t.s.noteEnd(at, now)
+		if t.s.noteEndOf(line, now) {
 			break
 		}
 	}
@@ -130,10 +170,17 @@ func (t *tailKeeper) Read(p []byte) (int, error) {
 // timestamp, else its format's), without reading it as a record; zero
 // when it has none.
 func lineAt(line []byte, ref parseRef) time.Time {
+	at, _ := lineAtYear(line, ref)
+	return at
+}
+
+// lineAtYear is lineAt, and whether the time came from a header without a
+// year (klog's, as parseFormat's Record.Yearless), dated by ref.
+func lineAtYear(line []byte, ref parseRef) (time.Time, bool) {
 	line = collected(bytes.TrimRight(line, "\r\n"))
 	at, body, fm, words := split(line)
 	if !at.IsZero() {
-		return at
+		return at, false
 	}
 	var f fields
 	switch fm {
@@ -155,6 +202,7 @@ func lineAt(line []byte, ref parseRef) time.Time {
 	if f.at.IsZero() {
 		f = fields{}
 		parsePlain(trimPodPrefix(line), &f)
+		return f.at, false
 	}
-	return f.at
+	return f.at, fm == fmtKlog
 }

@@ -35,6 +35,10 @@ type heldRecord struct {
 	r           Record
 	line        int
 	implausible bool
+	// yearAssumed says its year-less header took the clock's year, no
+	// dated line being known yet (redateHeldLocked); decided that it was
+	// held by holdDecided.
+	yearAssumed, decided bool
 	// at is the time it sorts by: its own, or for a record without one the
 	// time of the timed record before it in the file (it stays beside it).
 	at time.Time
@@ -60,6 +64,8 @@ type ordering struct {
 	// late counts the records applied older than their key's newest (a
 	// live log's, or past holdCap): read as history, not as the key's now.
 	late int
+	// start is what was noted before the held batch (renote).
+	start batchMarks
 }
 
 // note notes the order of a record at t (zero: no time).
@@ -90,6 +96,9 @@ func (s *Store) holding() bool { return !s.opts.Live }
 // order (flushHeld), or when holdCap are held.
 func (s *Store) hold(r *Record, line int, implausible bool) {
 	s.mu.Lock()
+	if len(s.order.held) == 0 {
+		s.order.mark()
+	}
 	before := s.order.outOfOrder
 	s.order.note(r.At)
 	at := r.At
@@ -101,6 +110,7 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	s.order.held = append(s.order.held, heldRecord{})
 	h := &s.order.held[len(s.order.held)-1]
 	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
+	h.yearAssumed = r.Yearless && s.dated.Load() == nil
 	full := len(s.order.held) >= holdCap
 	if s.order.outOfOrder != before {
 		// The one count note changes: told when it does, not on every
@@ -134,7 +144,7 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 		at = s.order.prev
 	}
 	s.order.room()
-	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at})
+	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at, decided: true})
 	s.order.decided = true
 	full := len(s.order.held) >= holdCap
 	s.mu.Unlock()
@@ -146,6 +156,7 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 // flushHeld applies the held records in time order.
 func (s *Store) flushHeld() {
 	s.mu.Lock()
+	s.redateHeldLocked()
 	held := s.order.held
 	if s.order.decided && s.order.outOfOrder == 0 {
 		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })

@@ -336,6 +336,9 @@ func (s *Store) applyLocked(r *Record) {
 				// starts from it.
 				e.failures = r.Retries - 1
 			case !s.verbose:
+				if known {
+					s.calibrateLocked(c, e, r.At)
+				}
 				e.endInferred(r.At)
 				if e.freshRamp(r.At, c.perItem(s.opts.Limiter)) {
 					s.streakNote = rampNote(e.firstFailure, e.failures+1)
