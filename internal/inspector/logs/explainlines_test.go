@@ -61,7 +61,8 @@ func TestDialectsListEachOnce(t *testing.T) {
 // patterns were tried against, and the true reason: a zerolog-style "ERR"
 // that no format reads as a level is not "at info or debug level"; a
 // dialect file without controller: reads its lines under its own name, not
-// drops them all; one whose line names no key says so.
+// drops them all; one whose line names no key says so; one whose failure
+// words a line holds, but no line of it matches, says that first.
 func TestExplainLinesSaysWhatItTried(t *testing.T) {
 	ds, err := parseDialects("widget.yaml", []byte(`dialects:
 - name: widget-operator
@@ -77,6 +78,7 @@ func TestExplainLinesSaysWhatItTried(t *testing.T) {
 	log := `2026-12-03T10:00:00Z ERR error syncing "ns/a": boom
 E1203 10:00:01.000000       1 widget.go:10] sync of widget ns/b failed: boom
 E1203 10:00:02.000000       1 widget.go:10] widget gave up: boom
+E1203 10:00:03.000000       1 widget.go:10] sync of widget ns/c did not complete: boom
 `
 	var got []LineReading
 	s := NewStore(Options{Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 3, 10, 0, 3, 0, time.UTC)), Dialects: ds,
@@ -96,6 +98,9 @@ E1203 10:00:02.000000       1 widget.go:10] widget gave up: boom
 	}
 	if lr := byLine[3]; !strings.Contains(lr.Why, "names no key") || lr.Tried != "widget gave up: boom" {
 		t.Errorf("line 3: %+v; want \"names no key\" and the message tried", lr)
+	}
+	if lr := byLine[4]; !strings.HasPrefix(lr.Why, `holds "sync of widget", a failure line's words of dialect "widget-operator", but its message matches none`) || lr.Tried != "" && !strings.Contains(lr.Why, "given last") {
+		t.Errorf("line 4: %+v; want the dialect's near miss first (the message tried given last when known)", lr)
 	}
 }
 

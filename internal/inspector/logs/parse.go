@@ -2,6 +2,8 @@ package logs
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -196,6 +198,9 @@ func parseAll(line []byte, ref parseRef, r *Record) outcome {
 			// No format read it as a record: the generic reader's
 			// candidate, for the log's structure to decide.
 			*r = cand
+			if d, m := ref.failPhrase(line); d != nil {
+				r.NotRead = nearMiss(d, m, r.NotRead, r.Tried != "")
+			}
 		}
 		if r.Dialect == genericName {
 			r.Line = truncateError(string(line))
@@ -211,14 +216,40 @@ func parseAll(line []byte, ref parseRef, r *Record) outcome {
 			return outUnreadable
 		}
 	}
+	if d, m := ref.failPhrase(line); d != nil {
+		r.NotRead = nearMiss(d, m, r.NotRead, r.Tried != "")
+		return outUnreadable
+	}
+	return outOther
+}
+
+// failPhrase is the first dialect file holding a failure phrase line
+// holds, and the phrase; nil for none.
+func (ref *parseRef) failPhrase(line []byte) (*Dialect, string) {
 	for i := range ref.dialects {
-		for _, m := range ref.dialects[i].failMarkers {
+		d := &ref.dialects[i]
+		for _, m := range d.failMarkers {
 			if bytes.Contains(line, []byte(m)) {
-				return outUnreadable
+				return d, m
 			}
 		}
 	}
-	return outOther
+	return nil, ""
+}
+
+// nearMiss says why a line holding a failure phrase of a dialect file was
+// not read by it: the phrase passed the markers, but no line of the dialect
+// matched the message (a regexp's other parts, a text's rest). Its author
+// needs that first, then what the other readers made of the line (why).
+func nearMiss(d *Dialect, phrase, why string, tried bool) string {
+	s := "holds " + strconv.Quote(strings.TrimSpace(phrase)) + ", a failure line's words of dialect " + strconv.Quote(d.Name) + ", but its message matches none of that dialect's lines"
+	if tried {
+		s += " (the message they were tried against is given last)"
+	}
+	if why != "" {
+		s += "; " + why
+	}
+	return s
 }
 
 // parseFormat reads body as format fm into r; at, when not zero, is the
