@@ -52,17 +52,8 @@ type estimate struct {
 	// a key failing every 10s keeps an expected spacing of 10s, whatever
 	// limiter chose it.
 	spacing time.Duration
-	// steady says the key is retried on a fixed period (a capped limiter,
-	// a requeue a controller times itself), not on a doubling delay: its
-	// last three spacings are one, give or take a tenth (steadyPairs ≥ 2).
-	// Two equal spacings are not enough: a key re-added by events (an
-	// object edited every minute or so, stamps of whole seconds) shows two
-	// alike by chance, and a period read from them would cut a capped
-	// 16m40s to a minute, then read every later event as a success not
-	// logged.
-	steady bool
 	// steadyPairs counts the successive pairs of spacings, ending with
-	// this one, that are one period (steady's test of two).
+	// this one, that are one period (steady's test of two): onPeriod.
 	steadyPairs int
 	// expected is the per-item exponential's delay the spacing was
 	// expected to be (the previous failure's exp).
@@ -141,11 +132,20 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	if x.spacing > d+spacingSlack {
 		d, src = x.spacing, api.SourceSpacing
 	}
-	if x.steady && d > 2*x.spacing {
+	if x.onPeriod() && d > 2*x.spacing {
 		d, src = x.spacing, api.SourceSpacing
 	}
 	return d, src
 }
+
+// onPeriod says the key is retried on a fixed period (a capped limiter, a
+// requeue a controller times itself), not on a doubling delay: its last
+// three spacings are one, give or take a tenth. Two equal spacings are not
+// enough: a key re-added by events (an object edited every minute or so,
+// stamps of whole seconds) shows two alike by chance, and a period read
+// from them would cut a capped 16m40s to a minute, then read every later
+// event as a success not logged.
+func (x estimate) onPeriod() bool { return x.steadyPairs >= 2 }
 
 // coarseSteady is the shortest spacing of whole seconds read as steady:
 // from 3s on, a doubling (3s then 6s) cannot round to one period.
@@ -220,7 +220,6 @@ func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	if steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At)) {
 		x.steadyPairs = e.est.steadyPairs + 1
 	}
-	x.steady = x.steadyPairs >= 2
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token
 	}

@@ -32,8 +32,8 @@ func TestEstimateSpacingRule(t *testing.T) {
 		{"5.2s apart, 10.24s assumed", estimate{exp: 10240 * ms, spacing: 5200 * ms}, 10240 * ms, api.SourceItemExponential},
 		// Steady every 60s (kube-controller-manager's namespace controller at
 		// its 1m cap), the default limiter's count at 17: 60s, not 5m27s.
-		{"steady 60s, 5m27s assumed", estimate{exp: 327680 * ms, spacing: time.Minute, steady: true}, time.Minute, api.SourceSpacing},
-		{"steady 60s, 81.92s assumed", estimate{exp: 81920 * ms, spacing: time.Minute, steady: true}, 81920 * ms, api.SourceItemExponential},
+		{"steady 60s, 5m27s assumed", estimate{exp: 327680 * ms, spacing: time.Minute, steadyPairs: 2}, time.Minute, api.SourceSpacing},
+		{"steady 60s, 81.92s assumed", estimate{exp: 81920 * ms, spacing: time.Minute, steadyPairs: 2}, 81920 * ms, api.SourceItemExponential},
 	} {
 		d, src := tt.x.delay(false)
 		if d != tt.want || src != tt.wantSrc {
@@ -43,8 +43,9 @@ func TestEstimateSpacingRule(t *testing.T) {
 	// The promise, over a grid of delays and spacings.
 	for exp := 5 * ms; exp <= 1000*time.Second; exp *= 2 {
 		for spacing := 10 * ms; spacing <= 2000*time.Second; spacing = spacing * 3 / 2 {
-			for _, steady := range []bool{false, true} {
-				d, _ := estimate{exp: exp, spacing: spacing, steady: steady}.delay(false)
+			for _, pairs := range []int{0, 2} {
+				steady := pairs >= 2
+				d, _ := estimate{exp: exp, spacing: spacing, steadyPairs: pairs}.delay(false)
 				if d < spacing-spacingSlack {
 					t.Fatalf("exp %v, spacing %v: estimate %v is shorter than the spacing less %v", exp, spacing, d, spacingSlack)
 				}
