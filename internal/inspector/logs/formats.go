@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -289,12 +290,24 @@ func parseConsole(line []byte, f *fields) bool {
 		return false
 	}
 	f.msg = string(bytes.TrimSpace(line[at : msgEnd+brace]))
+	// zap's EncoderConfig.ConsoleSeparator, when set, stands where its
+	// tabs would (`TIME | LEVEL | LOGGER | MSG | {…}`): a word of its own,
+	// at the message's end too.
+	if strings.HasSuffix(f.msg, " |") {
+		f.msg = strings.TrimSpace(f.msg[:len(f.msg)-1])
+	}
 	// Before the message: the time, the level, the logger name, the caller
 	// (file:line), each there or not.
-	for i, h := range bytes.Fields(line[:at]) {
+	words := bytes.Fields(line[:at])
+	for i, h := range words {
 		switch {
+		case string(h) == "|":
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
+		case i == 1 && len(words[0]) == 10 && looksLikeTime(words[0]) && len(h) >= 8 && h[2] == ':':
+			// "2017-09-26 19:50:06.716": a layout with a space
+			// (zapcore.TimeEncoderOfLayout), read as parsePlain reads it.
+			f.at = parseTime(string(words[0]) + "T" + string(h) + "Z")
 		case isLevel(h):
 			f.severe, f.leveled = f.severe || severeLevel(h), true
 		case bytes.Contains(h, []byte(".go:")):
