@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -12,7 +13,35 @@ import (
 // epoch and Kubernetes' JSON logs write it, or an ISO 8601 / RFC 3339
 // string), or "time"/"timestamp" from other encoders.
 func parseJSON(line []byte, f *fields) bool {
+	if len(line) > 0 && line[0] == '"' { // its "{" lost (braceLost)
+		line = append([]byte{'{'}, line...)
+	}
 	return eachField(line, 0, f)
+}
+
+// braceLost says whether line is a JSON object whose opening "{" a paste
+// lost (forklift's `"level":"error","ts":…,"msg":"Reconciler error",…}`,
+// the first character of a selection dropped): it opens with a member
+// whose value is whole, then a comma and a second member's name. A
+// pretty-printed record's member lines (`"msg": "…",`) open the same way,
+// but hold one member each: they are not taken for one.
+func braceLost(line []byte) bool {
+	end, ok := skipString(line, 0)
+	if !ok {
+		return false
+	}
+	i := skipSpace(line, end)
+	if i >= len(line) || line[i] != ':' {
+		return false
+	}
+	if i, ok = skipValue(line, skipSpace(line, i+1)); !ok {
+		return false
+	}
+	if i = skipSpace(line, i); i >= len(line) || line[i] != ',' {
+		return false
+	}
+	i = skipSpace(line, i+1)
+	return i < len(line) && line[i] == '"'
 }
 
 // eachField reads the JSON object at line[i] into f. An object cut short
@@ -192,6 +221,7 @@ var timeLayouts = []string{
 	"2006-01-02T15:04:05.000Z0700",    // ISO8601TimeEncoder, zap's production default
 	"2006-01-02T15:04:05.999999Z0700", // klog JSON and others
 	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999", // a layout with a space and no zone (batch9/908), read as UTC as zap console's is
 }
 
 // parseTime reads a string timestamp; zero when none of timeLayouts fits.
@@ -260,12 +290,24 @@ func parseConsole(line []byte, f *fields) bool {
 		return false
 	}
 	f.msg = string(bytes.TrimSpace(line[at : msgEnd+brace]))
+	// zap's EncoderConfig.ConsoleSeparator, when set, stands where its
+	// tabs would (`TIME | LEVEL | LOGGER | MSG | {…}`): a word of its own,
+	// at the message's end too.
+	if strings.HasSuffix(f.msg, " |") {
+		f.msg = strings.TrimSpace(f.msg[:len(f.msg)-1])
+	}
 	// Before the message: the time, the level, the logger name, the caller
 	// (file:line), each there or not.
-	for i, h := range bytes.Fields(line[:at]) {
+	words := bytes.Fields(line[:at])
+	for i, h := range words {
 		switch {
+		case string(h) == "|":
 		case i == 0 && looksLikeTime(h):
 			f.at = parseTime(string(h))
+		case i == 1 && len(words[0]) == 10 && looksLikeTime(words[0]) && len(h) >= 8 && h[2] == ':':
+			// "2017-09-26 19:50:06.716": a layout with a space
+			// (zapcore.TimeEncoderOfLayout), read as parsePlain reads it.
+			f.at = parseTime(string(words[0]) + "T" + string(h) + "Z")
 		case isLevel(h):
 			f.severe, f.leveled = f.severe || severeLevel(h), true
 		case bytes.Contains(h, []byte(".go:")):

@@ -255,6 +255,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		// A candidate names its key and states an error after it.
 		return miss(lacks)
 	}
+	if r.Error == msg && keyAt >= 0 {
+		r.Error = noErrorStated // its words say it failed, not why (noerror.go)
+	}
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject

@@ -88,7 +88,7 @@ func detect(line []byte) (format, bool) {
 	switch {
 	case len(line) == 0:
 		return 0, false
-	case line[0] == '{':
+	case line[0] == '{', line[0] == '"' && braceLost(line):
 		return fmtJSON, true
 	case isKlog(line):
 		return fmtKlog, true
