@@ -175,11 +175,8 @@ func jsonString(raw []byte) string {
 
 // unescape decodes JSON string escapes; an invalid escape is kept as written.
 func unescape(s []byte) string {
-	i := 0
-	for i < len(s) && s[i] != '\\' {
-		i++
-	}
-	if i == len(s) {
+	i := bytes.IndexByte(s, '\\')
+	if i < 0 {
 		return string(s)
 	}
 	out := make([]byte, 0, len(s))
