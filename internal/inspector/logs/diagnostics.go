@@ -16,13 +16,13 @@ const maxExampleBytes = 1 << 10
 // the first as an example), the records without a time, those whose time
 // could not be true, and those whose year was not the log's (times.go).
 type diagnostics struct {
-	mu                       sync.Mutex
-	recognised               map[string]int
+	mu         sync.Mutex
+	recognised map[string]int
 	// run records of runDialect are not in recognised yet: a log's
 	// records are mostly of one dialect, and counting them in the map was
 	// a hash of its name a record (flushRunLocked adds them).
-	runDialect string
-	run        int
+	runDialect               string
+	run                      int
 	unreadable               int
 	example                  string
 	exampleLine              int // the log's line the example is

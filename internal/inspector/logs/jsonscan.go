@@ -164,7 +164,6 @@ func quote16(b []byte, j int) int {
 	return 8 + bits.TrailingZeros64((y-swarLo)&^y&swarHi)/8
 }
 
-
 // Eight bytes a word: swarLo has each byte 1, swarHi each byte's top bit,
 // swarQuotes each byte a quote.
 const (
