@@ -16,8 +16,13 @@ const maxExampleBytes = 1 << 10
 // the first as an example), the records without a time, those whose time
 // could not be true, and those whose year was not the log's (times.go).
 type diagnostics struct {
-	mu                       sync.Mutex
-	recognised               map[string]int
+	mu         sync.Mutex
+	recognised map[string]int
+	// run records of runDialect are not in recognised yet: a log's
+	// records are mostly of one dialect, and counting them in the map was
+	// a hash of its name a record (flushRunLocked adds them).
+	runDialect               string
+	run                      int
 	unreadable               int
 	example                  string
 	exampleLine              int // the log's line the example is
@@ -45,10 +50,11 @@ type readMarks struct {
 func (d *diagnostics) record(dialect string, m readMarks) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.recognised == nil {
-		d.recognised = map[string]int{}
+	if dialect != d.runDialect {
+		d.flushRunLocked()
+		d.runDialect = dialect
 	}
-	d.recognised[dialect]++
+	d.run++
 	if m.untimed {
 		d.untimed++
 	}
@@ -58,6 +64,18 @@ func (d *diagnostics) record(dialect string, m readMarks) {
 	if m.yearAssumed {
 		d.yearAssumed++
 	}
+}
+
+// flushRunLocked adds the run of records not counted yet to recognised.
+func (d *diagnostics) flushRunLocked() {
+	if d.run == 0 {
+		return
+	}
+	if d.recognised == nil {
+		d.recognised = map[string]int{}
+	}
+	d.recognised[d.runDialect] += d.run
+	d.run = 0
 }
 
 // yearDated counts a record no longer as a year assumed: the log's dated
@@ -95,6 +113,7 @@ func (d *diagnostics) retract(n int) {
 func (s *Store) LogRead() *api.LogRead {
 	s.diag.mu.Lock()
 	defer s.diag.mu.Unlock()
+	s.diag.flushRunLocked()
 	lr := &api.LogRead{
 		Lines:      int(s.lines.Load()),
 		Recognised: maps.Clone(s.diag.recognised),

@@ -1,6 +1,8 @@
 package logs
 
 import (
+	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,4 +49,134 @@ func TestTrimEOL(t *testing.T) {
 			t.Errorf("trimEOL(%q) = %q, want %q", tc, got, want)
 		}
 	}
+}
+
+// TestEachMemberIsByByte: eachMember, which finds a string's end a word
+// at a time (quote16) and its spaces by one comparison, visits the members
+// and stops where a walk byte by byte does, on random objects that are
+// whole, cut short, escaped and malformed, and skipString ends every
+// string where skipStringByByte does.
+func TestEachMemberIsByByte(t *testing.T) {
+	rng := rand.New(rand.NewSource(42))
+	parts := []string{`"`, `\`, `\"`, `\\`, `"a"`, `"level"`, `"controllerGroup"`, `"reconcileID"`,
+		`"2026-12-06T23:05:59Z"`, `:`, `,`, `{`, `}`, `[`, `]`, ` `, "\t", `x`, `12`, `true`,
+		strings.Repeat("y", 7), strings.Repeat("z", 15), strings.Repeat("w", 40), `"k":"v"`, `"k":{"a":"b"}`}
+	type member struct{ k, v string }
+	for try := 0; try < 20000; try++ {
+		var sb strings.Builder
+		sb.WriteString("{")
+		for n := rng.Intn(24); n > 0; n-- {
+			sb.WriteString(parts[rng.Intn(len(parts))])
+		}
+		if rng.Intn(2) == 0 {
+			sb.WriteString("}")
+		}
+		b := []byte(sb.String())
+		var got, want []member
+		gotStop, gotOK := eachMember(b, 0, func(k, v []byte) bool {
+			got = append(got, member{string(k), string(v)})
+			return true
+		})
+		wantStop, wantOK := eachMemberByByte(b, 0, func(k, v []byte) bool {
+			want = append(want, member{string(k), string(v)})
+			return true
+		})
+		if gotStop != wantStop || gotOK != wantOK || !slices.Equal(got, want) {
+			t.Fatalf("eachMember(%s) = %d, %v, %q; want %d, %v, %q", b, gotStop, gotOK, got, wantStop, wantOK, want)
+		}
+		for i := range b {
+			if b[i] != '"' {
+				continue
+			}
+			end, ok := skipString(b, i)
+			wantEnd, wantOK := skipStringByByte(b, i)
+			if end != wantEnd || ok != wantOK {
+				t.Fatalf("skipString(%s, %d) = %d, %v; want %d, %v", b, i, end, ok, wantEnd, wantOK)
+			}
+		}
+	}
+}
+
+// eachMemberByByte is eachMember as it was before quote16: each string's
+// end found byte by byte, white space by four comparisons.
+func eachMemberByByte(b []byte, i int, fn func(key, val []byte) bool) (int, bool) {
+	space := func(i int) int {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		return i
+	}
+	value := func(i int) (int, bool) {
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case '"':
+			return skipStringByByte(b, i)
+		case '{', '[':
+			depth := 0
+			for j := i; j < len(b); j++ {
+				switch b[j] {
+				case '"':
+					e, ok := skipStringByByte(b, j)
+					if !ok {
+						return e, false
+					}
+					j = e - 1
+				case '{', '[':
+					depth++
+				case '}', ']':
+					if depth--; depth == 0 {
+						return j + 1, true
+					}
+				}
+			}
+			return len(b), false
+		}
+		j := i
+		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' {
+			j++
+		}
+		return j, j > i
+	}
+	i = space(i)
+	if i >= len(b) || b[i] != '{' {
+		return i, false
+	}
+	if i = space(i + 1); i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return i, false
+		}
+		end, ok := skipStringByByte(b, i)
+		if !ok {
+			return i, false
+		}
+		key := b[i+1 : end-1]
+		if i = space(end); i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		vs := space(i + 1)
+		ve, ok := value(vs)
+		if !ok {
+			return vs, false
+		}
+		if !fn(key, b[vs:ve]) {
+			return ve, true
+		}
+		if i = space(ve); i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = space(i + 1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+	return i, false
 }

@@ -106,9 +106,12 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 		at = s.order.prev
 	}
 	s.order.room()
-	// Grown, then filled in place: the record is copied once.
-	s.order.held = append(s.order.held, heldRecord{})
-	h := &s.order.held[len(s.order.held)-1]
+	// Filled in place, the record copied once: room made room, and the
+	// slot is zero (made so, or cleared by flushHeld), so it is not
+	// cleared again first (a tenth of a record's hold).
+	n := len(s.order.held)
+	s.order.held = s.order.held[:n+1]
+	h := &s.order.held[n]
 	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
 	h.yearAssumed = r.Yearless && s.dated.Load() == nil
 	full := len(s.order.held) >= holdCap
@@ -175,6 +178,7 @@ func (s *Store) flushHeld() {
 		// One lock and one clock read for the batch: applyRecord is add1
 		// and nothing else, and no other record comes in between.
 		s.batchNow = s.opts.Clock.Now()
+		s.batchLimit = s.batchNow.Add(futureSlack)
 		for i := range held {
 			s.add1Locked(&held[i].r, held[i].line)
 			held[i] = heldRecord{} // its strings are the store's now, or garbage

@@ -99,6 +99,14 @@ type Store struct {
 	// (flushHeld), zero otherwise: each was judged plausible when read, at
 	// an earlier time, so a record's plausibility is the same.
 	batchNow time.Time
+	// batchLimit is batchNow plus futureSlack: the time a record of the
+	// batch may not pass (plausibleBy), added once, not once a record.
+	batchLimit time.Time
+	// lastController is the controller applyLocked met last, and its
+	// info: a log's records are mostly one controller's, and its name the
+	// interner's string, so comparing is cheaper than hashing it.
+	lastController     string
+	lastControllerInfo *controllerInfo
 	// lastEntry is the entry entryLocked gave last: a key's lines come in
 	// runs (its reconcile's start, then its end), and its strings are the
 	// interner's, so comparing is cheaper than hashing both.
@@ -248,11 +256,13 @@ func (s *Store) applyLocked(r *Record) {
 		s.applied(*r)
 	}
 	s.records++
-	now := s.batchNow
-	if now.IsZero() {
-		now = s.opts.Clock.Now()
+	var ok bool
+	if s.batchNow.IsZero() {
+		ok = plausible(r.At, s.opts.Clock.Now())
+	} else {
+		ok = plausibleBy(r.At, s.batchLimit)
 	}
-	if !plausible(r.At, now) {
+	if !ok {
 		r.At = time.Time{} // see times.go: Store.Read counts these
 	}
 	known := !r.At.IsZero()
@@ -273,10 +283,13 @@ func (s *Store) applyLocked(r *Record) {
 	if r.What == ErrorLine && r.Sampled && known {
 		s.rate.add(r.At)
 	}
-	c := s.controllers[r.Controller]
-	if c == nil {
-		c = &controllerInfo{limiter: limiterGuess{sim: bucketSim{b: DefaultBucket}}}
-		s.controllers[r.Controller] = c
+	c := s.lastControllerInfo
+	if c == nil || s.lastController != r.Controller {
+		if c = s.controllers[r.Controller]; c == nil {
+			c = &controllerInfo{limiter: limiterGuess{sim: bucketSim{b: DefaultBucket}}}
+			s.controllers[r.Controller] = c
+		}
+		s.lastController, s.lastControllerInfo = r.Controller, c
 	}
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind

@@ -28,6 +28,11 @@ func plausible(at, now time.Time) bool {
 	return at.IsZero() || !at.Before(saneFrom) && !at.After(now.Add(futureSlack))
 }
 
+// plausibleBy is plausible(at, now) given limit, now plus futureSlack.
+func plausibleBy(at, limit time.Time) bool {
+	return at.IsZero() || !at.Before(saneFrom) && !at.After(limit)
+}
+
 // yearRef is the time a year-less header is dated by: the newest dated line
 // of the log so far (its year is the log's), else the reading clock, and
 // whether it is the log's.
