@@ -75,7 +75,13 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 
 // printHistory prints the attempts, oldest first, with why each one ran:
 // sixteen attempts 50s apart under a 50s delay read as backoff ignored until
-// the TRIGGER column says they were watch events.
+// the TRIGGER column says they were watch events. The column is kept narrow
+// (explain.TriggerCell): an inferred trigger's sentence is said once under
+// the table, so that the table fits a terminal of 80 or 120 columns.
+// legendWidth is the width the legend under the History table is wrapped
+// to: the narrowest terminal it is read on.
+const legendWidth = 80
+
 func printHistory(w io.Writer, hist []api.Attempt) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nHistory (oldest first):")
@@ -90,10 +96,25 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 		if i > 0 {
 			prev = &hist[i-1]
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.TimeOfDayMillis(a.At), explain.TriggerText(a, prev), a.Outcome,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.TimeOfDayMillis(a.At), explain.TriggerCell(a, prev), a.Outcome,
 			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
 	}
 	tw.Flush()
+	// A trigger a log without successes only lets us infer is a word in the
+	// table, its sentence once here; -o json has every attempt whole.
+	if legend := explain.TriggerLegend(hist); len(legend) > 0 {
+		fmt.Fprintln(w, "  ? inferred, the log not showing successes:")
+		word := 0
+		for _, l := range legend {
+			word = max(word, len(l[0]))
+		}
+		for _, l := range legend {
+			s := fmt.Sprintf("%-*s  %s", word, l[0], l[1])
+			for _, line := range text.WrapIndent(s, legendWidth-4, word+2) {
+				fmt.Fprintln(w, "    "+line)
+			}
+		}
+	}
 }
 
 func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {

@@ -13,9 +13,9 @@ import (
 // A --dialect whose lines read none of the log's (here a failure regexp
 // with no key group, the commonest first mistake) is no reason to tell its
 // author to write a dialect: the note sends them to --explain-lines, which
-// says line by line what each pattern lacked, whether the lines were
-// counted as failures not read (zap console) or not (logfmt, whose message
-// the regexp matched but named no key).
+// says line by line what each pattern lacked; the lines are counted as
+// failures not read in either format (zap console, logfmt: the regexp
+// matched their message but named no key).
 func TestDialectMatchingNothingSaysExplainLines(t *testing.T) {
 	dir := t.TempDir()
 	dialect := filepath.Join(dir, "widget.yaml")

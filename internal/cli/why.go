@@ -168,13 +168,20 @@ func (o *WhyOptions) Validate() error {
 
 // Run answers for each object.
 func (o *WhyOptions) Run(ctx context.Context) error {
-	newAsker := o.newAsker
+	newAsker, readObjects, local := o.newAsker, o.objects, false
 	if newAsker == nil {
-		if noClusterIn(o.configFlags) {
+		switch {
+		case noClusterIn(o.configFlags) && o.fileOnly() && o.Watch:
+			return fmt.Errorf("--watch follows the object in the cluster, and no cluster is configured: drop --watch to answer from %s as saved, or pass --kubeconfig/--context",
+				strings.Join(o.Filenames, ", "))
+		case noClusterIn(o.configFlags) && o.fileOnly():
+			newAsker, readObjects, local = o.localAsker, o.localObjects, true
+		case noClusterIn(o.configFlags):
 			// client-go would dial localhost:8080 and say only that.
-			return noClusterErr(whyRemedy)
+			return noClusterErr(o.noClusterRemedy())
+		default:
+			newAsker = o.clusterAsker
 		}
-		newAsker = o.clusterAsker
 	}
 	if o.list {
 		asker, done, err := newAsker()
@@ -189,7 +196,7 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 		}
 		return o.runList(ctx, asker)
 	}
-	objects, err := o.objects()
+	objects, err := readObjects()
 	if err != nil {
 		return err
 	}
@@ -215,7 +222,11 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 	}
 	answers := make([]*why.Answer, 0, len(objects))
 	for _, obj := range objects {
-		answers = append(answers, asker.Ask(ctx, obj.u, obj.resource))
+		a := asker.Ask(ctx, obj.u, obj.resource)
+		if local {
+			a.Verdict.Evidence = append([]string{fromFileNote(o.Filenames)}, a.Verdict.Evidence...)
+		}
+		answers = append(answers, a)
 	}
 	if !o.output.text() {
 		if len(answers) == 1 {

@@ -39,7 +39,7 @@ func encoded(compute func(context.Context) (any, error)) func(context.Context) (
 		}
 		var buf bytes.Buffer
 		buf.Grow(sizeHint(v)) // one allocation, not a doubling series
-		if err := newEncoder(&buf).Encode(v); err != nil {
+		if err := NewEncoder(&buf).Encode(v); err != nil {
 			return nil, err
 		}
 		return &listAnswer{compact: buf.Bytes(), val: v}, nil

@@ -50,31 +50,33 @@ func ServeJSON(w http.ResponseWriter, r *http.Request, code int, v any) { serveJ
 func serveJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 	setJSONHeaders(w)
 	w.WriteHeader(code)
-	enc := newEncoder(w)
+	enc := NewEncoder(w)
 	if wantsIndent(r) {
 		enc.SetIndent("", "  ")
 	}
 	_ = enc.Encode(v) // the status line is out; a broken connection has no one to tell
 }
 
-// newEncoder is the one JSON encoder of the endpoint: every answer, list,
+// NewEncoder is the one JSON encoder of the endpoint: every answer, list,
 // error and watch line is encoded by it, so the wire reads the same
-// everywhere. It leaves &, < and > as they are, where encoding/json escapes
-// them by default (for JSON pasted into a page's HTML): the index's URLs and
-// the error texts are read with curl and jq. What keeps a browser from
+// everywhere; a snapshot file is written by it too (snapshot.Write), so an
+// error text reads in the file as the endpoint served it. It leaves &, <
+// and > as they are, where encoding/json escapes them by default (for JSON
+// pasted into a page's HTML): the index's URLs and the error texts are read
+// with curl and jq. What keeps a browser from
 // rendering an answer as HTML is not that escape but the headers every
 // answer carries (setJSONHeaders; a watch's are its own): an application/json
 // or x-ndjson Content-Type, and nosniff.
-func newEncoder(w io.Writer) *json.Encoder {
+func NewEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc
 }
 
-// marshal is v as newEncoder writes it, compact, ending in a newline.
+// marshal is v as NewEncoder writes it, compact, ending in a newline.
 func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := newEncoder(&buf).Encode(v); err != nil {
+	if err := NewEncoder(&buf).Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -98,13 +98,17 @@ func Countdown(t, now time.Time) string {
 	return FormatSeconds(t.Sub(now))
 }
 
-// Ago is how long before now t was: "12s ago"; "just now" for a t not
-// before now (a clock a little ahead of the server's); "-" when there is no t.
+// Ago is how long before now t was: "12s ago"; "just now" for a t less
+// than a second before now, or not before it (a clock a little ahead of
+// the server's); "-" when there is no t. A recent time has that one
+// wording everywhere: FormatSeconds' "<1s" would make it "<1s ago" a
+// moment earlier than "just now" (--group-by error's LAST SEEN said one,
+// a log's note the other), and "<1s ago" cannot say a time ahead of now.
 func Ago(t, now time.Time) string {
 	switch {
 	case t.IsZero():
 		return "-"
-	case !t.Before(now):
+	case now.Sub(t) < time.Second:
 		return "just now"
 	}
 	return FormatSeconds(now.Sub(t)) + " ago"

@@ -85,7 +85,9 @@ func TestCountdownAndAgo(t *testing.T) {
 		{at(3*time.Minute + time.Second), "3m01s", "just now"},
 		{at(80 * time.Millisecond), "<1s", "just now"},
 		{textNow, "due", "just now"},
-		{at(-243 * time.Microsecond), "due", "<1s ago"},
+		{at(-243 * time.Microsecond), "due", "just now"}, // as for a t not before now: one wording
+		{at(-999 * time.Millisecond), "due", "just now"},
+		{at(-time.Second), "due", "1s ago"},
 		{at(-2 * time.Second), "due", "2s ago"},
 		{at(-2900 * time.Millisecond), "due", "2s ago"}, // whole seconds, rounded down
 		{at(-26 * time.Hour), "due", "1d02h ago"},

@@ -40,3 +40,14 @@ func GaveUpText(k api.Key) string {
 	}
 	return "gave up after " + text.Plural(r.Failures, "retry")
 }
+
+// GaveUp returns the reset by which the controller gave up on a key, when
+// that is why it is failed (client-go's handleErr: Forget after N retries,
+// no requeue), rather than a terminal error after it.
+func GaveUp(k api.Key) *api.Reset {
+	r := k.LastReset
+	if r == nil || r.By != api.ResetGaveUp || r.At.Before(k.LastReconcileAt) {
+		return nil
+	}
+	return r
+}

@@ -49,6 +49,60 @@ func TriggerText(a api.Attempt, prev *api.Attempt) string {
 	return a.Trigger
 }
 
+// TriggerCellWidth is the most runes a TriggerCell takes: "retry after
+// 16m40s", client-go's longest delay.
+const TriggerCellWidth = 18
+
+// TriggerCell is TriggerText for a table's TRIGGER column, as short as
+// kubectl's: a trigger inferred from a log without successes is a word and
+// a "?" ("sooner?", "late?", "new streak?", as top's timeline marks them),
+// whose sentence (some 70 runes, which pushed a history past 120 columns)
+// TriggerLegend says once under the table; an event that pre-empted the
+// backoff is "event (pre-empted)"; a forget's who and why, free text, are
+// cut at TriggerCellWidth (the JSON keeps them whole: the attempt's by and
+// reason). Any other trigger is its TriggerText.
+func TriggerCell(a api.Attempt, prev *api.Attempt) string {
+	if w := inferredWord(a.Trigger); w != "" {
+		return w
+	}
+	if a.Trigger == api.TriggerEvent && a.Preempted {
+		return "event (pre-empted)"
+	}
+	// Cut at its end: who forgot it comes first, the reason after.
+	return text.CutMiddle(text.OneLine(TriggerText(a, prev), 0), TriggerCellWidth, 0, false, text.Runes)
+}
+
+// inferredWord is TriggerCell's word for a trigger read off a log without
+// successes; "" for any other.
+func inferredWord(trigger string) string {
+	switch trigger {
+	case api.TriggerSooner:
+		return "sooner?"
+	case api.TriggerLate:
+		return "late?"
+	case api.TriggerNewStreak:
+		return "new streak?"
+	}
+	return ""
+}
+
+// TriggerLegend says what each inferred TriggerCell among hist means, once
+// each, in the order they first appear: {"sooner?", "sooner than the retry:
+// an event, or a success not logged"}. It is empty when hist has none.
+func TriggerLegend(hist []api.Attempt) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, a := range hist {
+		w := inferredWord(a.Trigger)
+		if w == "" || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, [2]string{w, TriggerText(api.Attempt{Trigger: a.Trigger}, nil)})
+	}
+	return out
+}
+
 // afterText is " after 5.12s", the delay the previous attempt set, or nothing.
 func afterText(prev *api.Attempt) string {
 	if prev == nil || prev.Delay.Duration <= 0 {

@@ -31,6 +31,11 @@ func match(ds []Dialect, msg string) (*Dialect, *DialectLine, []string) {
 	return nil, nil, nil
 }
 
+// matchedNotRead opens the Record.NotRead of a line one of a dialect's
+// failure lines matched but read could not make a record of (no key, no
+// controller): parseAll counts such a line unreadable by it.
+const matchedNotRead = "matches dialect "
+
 // read makes the record of msg, which is d's line l (sub: a regexp's
 // submatches), with the line's fields f, in r (overwritten whole). A line
 // it cannot read says why (Record.NotRead).
@@ -46,7 +51,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 			*r = Record{} // it does not look like a failure
 			return false
 		}
-		why = "matches dialect " + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) + " but " + why
+		why = matchedNotRead + strconv.Quote(d.Name) + "'s line " + strconv.Quote(r.Message) + " but " + why
 		*r = Record{NotRead: why}
 		return false
 	}

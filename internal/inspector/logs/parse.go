@@ -216,6 +216,14 @@ func parseAll(line []byte, ref parseRef, r *Record) outcome {
 			return outUnreadable
 		}
 	}
+	if strings.HasPrefix(notRead, matchedNotRead) {
+		// A dialect's failure line matched it, but it was not read (a
+		// regexp that captured no key): a failure not read, as
+		// --explain-lines says, though no failure phrase or marker is in
+		// its words (a regexp of alternatives has none). It was counted
+		// only where one was.
+		return outUnreadable
+	}
 	if d, m := ref.failPhrase(line); d != nil {
 		r.NotRead = nearMiss(d, m, r.NotRead, r.Tried != "")
 		return outUnreadable

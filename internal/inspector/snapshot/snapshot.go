@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/query"
 )
 
 // Kind is File.Kind: it says what the file is to whoever opens it.
@@ -77,9 +78,11 @@ type Endpoint struct {
 	ErrorGroups []api.ErrorGroup `json:"errorGroups,omitempty"`
 }
 
-// Write writes f as indented JSON.
+// Write writes f as indented JSON, by the endpoint's encoder
+// (query.NewEncoder): an error text such as `x509: "<nil>"` or `a && b`
+// reads in the file as the endpoint served it, not as \u003cnil\u003e.
 func Write(w io.Writer, f *File) error {
-	enc := json.NewEncoder(w)
+	enc := query.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(f)
 }

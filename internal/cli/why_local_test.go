@@ -1,0 +1,83 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
+)
+
+// TestWhyFileAndAddrNeedNoCluster: `why -f FILE --addr ADDR` without a
+// kubeconfig answers from the file's object and the endpoint's key (it
+// said "no cluster configured"), and says the object is the file's, not
+// the API server's; -f alone without a cluster names the flags that make
+// it need none; --watch, which follows the cluster's object, is refused
+// naming itself.
+func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir()) // no ~/.kube/config
+
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	t.Cleanup(ep.Close)
+	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
+	rl := p.RateLimiter(nil)
+	req := reconcile.Request{}
+	req.Namespace, req.Name = "widgets", "down-1"
+	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+		return reconcile.Result{}, errors.New("eu region unavailable")
+	}))
+	_, _ = rec.Reconcile(context.Background(), req)
+	rl.When(req)
+
+	file := filepath.Join(t.TempDir(), "cm.yaml")
+	if err := os.WriteFile(file, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: down-1\n  namespace: widgets\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	why := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out}
+		cmd := cli.NewWhyCommand(genericclioptions.NewConfigFlags(true), streams)
+		cmd.SetArgs(args)
+		cmd.SetOut(&out)
+		cmd.SetErr(&bytes.Buffer{})
+		err := cmd.Execute()
+		return out.String(), err
+	}
+
+	out, err := why("-f", file, "--addr", ep.URL)
+	if err != nil {
+		t.Fatalf("why -f FILE --addr ADDR without a cluster: %v", err)
+	}
+	for _, want := range []string{
+		"read from " + file + ", not the API server",
+		"Key:            widgets/down-1 (controller configmap)",
+		"eu region unavailable",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, out)
+		}
+	}
+
+	if _, err := why("-f", file); err == nil || !strings.Contains(err.Error(), "no cluster configured") || !strings.Contains(err.Error(), "--addr") || !strings.Contains(err.Error(), "--from-logs") {
+		t.Errorf("why -f FILE without a cluster: error %v, want it to name --addr and --from-logs", err)
+	}
+	if _, err := why("-f", file, "--addr", ep.URL, "-w"); err == nil || !strings.Contains(err.Error(), "drop --watch") {
+		t.Errorf("why -f FILE --addr ADDR -w without a cluster: error %v, want it to say drop --watch", err)
+	}
+}
