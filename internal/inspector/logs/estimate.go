@@ -195,7 +195,11 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 			Components:  []api.LimiterComponent{exp},
 		}
 	}
-	why := "assumed: the log's failures come at the bucket's pace, so the token bucket is deciding (controller-runtime's classic queue)"
+	// A queue whose workers fail one key per 1/QPS (one worker, a 100ms
+	// dial timeout) logs the pace a bucket in debt would, with the same
+	// retries, under a per-item exponential alone: the log cannot tell
+	// the two apart (TestPaceOfAnExponentialIsNoBucket), so it is said.
+	why := "assumed: the log's failures come at the bucket's pace, so the token bucket is deciding (controller-runtime's classic queue), or the workers are, failing a key each 1/QPS under a per-item limiter alone: a log cannot tell the two apart"
 	switch {
 	case g.clientGo:
 		why = "assumed: client-go's DefaultControllerRateLimiter, a client-go work queue's default"
