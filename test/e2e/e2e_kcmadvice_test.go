@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
@@ -100,8 +101,29 @@ func assertKCMAdvice(t *testing.T, what, out, logPath string) {
 			t.Errorf("%s suggests %q; want kick --from-logs %s KEY", what, k, logPath)
 		}
 	}
-	t.Logf("%s: %d kick(s) suggested, each by the file", what, len(all))
+	// In this tier none is (no key of kube-controller-manager fails on a
+	// transient error long enough, and its log names no kind to read the
+	// object by): said, so that a vacuous check is seen as one.
+	t.Logf("%s: %d kick(s) suggested", what, len(all))
 }
 
 // kickRE is a suggested kick, up to its closing backquote or the line's end.
 var kickRE = regexp.MustCompile("kubectl backoff kick[^`\n]*")
+
+// describeKCMAll describes, off the whole log as a file, every key read of
+// it and every controller that has one (conflicts, an unclassified
+// discovery failure, permanent refusals, whatever each case left): none of
+// their advice may be kcmAdviceBanned, and every kick reads the file.
+func describeKCMAll(t *testing.T, kc *kubectl, admin, logPath string, keys []api.Key) {
+	t.Helper()
+	controllers := map[string]bool{}
+	for _, k := range keys {
+		out := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", k.Controller, k.Key)
+		assertKCMAdvice(t, "describe --from-logs FILE --controller "+k.Controller+" "+k.Key, out, logPath)
+		if !controllers[k.Controller] {
+			controllers[k.Controller] = true
+			out := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", k.Controller)
+			assertKCMAdvice(t, "describe --from-logs FILE --controller "+k.Controller, out, logPath)
+		}
+	}
+}
