@@ -172,6 +172,11 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 				return nil
 			},
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
+		// What the user is told to do: fix what the error names (the
+		// quota), in why's steps; and describe of the key off the log as a
+		// file, advice for a reader of kube-controller-manager's log.
+		assertFixWhatItNames(t, "why deployment/web (static pod)", answer(t, "deployment/web", "-n", q), "exceeded quota: "+q)
+		describeKCMKey(t, kc, admin, log.path, "replicaset-controller", rsKey)
 		// The same answer hidden: the tenant sees no pod of the control
 		// plane and gives its log as a file.
 		h := hidden(t, "deployment/web", "-n", q)
@@ -186,9 +191,10 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 				return nil
 			},
 			`replica_set.go:`, `sync \"`+rsKey+`\" failed with`)
+		assertFixWhatItNames(t, "why deployment/web --from-logs (hidden)", hidden(t, "deployment/web", "-n", q), "exceeded quota: "+q)
 		out = kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 		t.Logf("why deployment/web (static pod):\n%s", out)
-		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota"} {
+		for _, want := range []string{"pod/" + kcmPod + " -n kube-system", "Key:            " + rsKey + " (controller replicaset-controller)", "exceeded quota", whyFix} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q", want)
 			}

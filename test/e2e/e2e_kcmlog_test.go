@@ -122,6 +122,9 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		if k, ok := read["horizontal-pod-autoscaler-controller missing/web"]; ok && k.Delay.Duration != 15*time.Second {
 			t.Errorf("-%s: the HPA's next retry in %v (%s); want its fixed 15s", v.name, k.Delay.Duration, k.DelaySource)
 		}
+		if v.name == "v4" {
+			describeKCMAll(t, kc, admin, path, list.Items)
+		}
 		for _, want := range keys {
 			k, ok := read[want.controller+" "+want.key]
 			lines := linesOf(v.text, want.marks...)

@@ -232,7 +232,7 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		// has no pod-template-hash label, so its ReplicaSet.
 		for _, want := range []string{"Change:      generation 2, changed", "the controller has observed 1",
 			`controller "widgets" is failing on it: `, "consecutive failure", ", next retry in ", "(exact)",
-			"widget backend refused the spec", "forget rs/" + replicaSetName + " -n demo demo/w-fail --requeue --controller widgets"} {
+			"widget backend refused the spec", whyFix + "widget backend refused the spec", "forget rs/" + replicaSetName + " -n demo demo/w-fail --requeue --controller widgets"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q:\n%s", want, out)
 			}
@@ -263,7 +263,7 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		})
 		out := kc.ok(t, admin, "backoff", "why", "gadget/g-fail", "-n", ns)
 		t.Logf("why gadget/g-fail:\n%s", out)
-		for _, want := range []string{`controller "gadget" is failing on it: `, "(estimated)", "quota exceeded",
+		for _, want := range []string{`controller "gadget" is failing on it: `, "(estimated)", "quota exceeded", whyFix + "gadget backend refused the spec: quota exceeded",
 			"deployment-name: the Deployment is named as the status manager \"demo\"", "kick deploy/demo -n demo --from-logs demo/g-fail"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q:\n%s", want, out)

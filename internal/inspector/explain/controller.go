@@ -133,8 +133,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		} else {
 			parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
 		}
-		d.Findings = append(d.Findings, Finding{Code: FindingPermanent, Message: "Retrying cannot fix an error only " + aChangeFixes + " can, and the growing backoff delays that change: " +
-			"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."})
+		d.Findings = append(d.Findings, permanentGroupFinding(src))
 	case top.Class == api.ClassTransient && top.Count >= OutageKeys:
 		d.Situation = SituationOutage
 		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
@@ -313,6 +312,20 @@ func forText(t, now time.Time) string {
 		return ""
 	}
 	return " for " + text.FormatDuration(now.Sub(t))
+}
+
+// permanentGroupFinding is the advice for a controller whose keys back off
+// on a permanent error. Read from a log, the controller is likely not the
+// reader's own (kube-controller-manager's): as for a key's (errorFinding),
+// what the error names is what the reader can change, not the controller's
+// code.
+func permanentGroupFinding(src *api.ListSource) Finding {
+	const retrying = "Retrying cannot fix an error only " + aChangeFixes + " can, and the growing backoff delays that change: "
+	if src.Logged() {
+		return Finding{Code: FindingPermanent, Message: retrying + "fix what the error names, in each failing key's object or in what it depends on."}
+	}
+	return Finding{Code: FindingPermanent, Message: retrying +
+		"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}
 }
 
 // outageFinding is the advice for a controller whose keys back off together

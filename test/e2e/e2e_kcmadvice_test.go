@@ -1,0 +1,129 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// whyFix is the step why gives for a failing key with an error
+// (why.explainKey): the user's fix is what the error names, quoted.
+const whyFix = "Fix what the error names: "
+
+// assertFixWhatItNames checks that why's next steps for an object blocked
+// by a failing key say to fix what the key's error names, with the error:
+// the step a user acts on, which only the unit tests checked before.
+func assertFixWhatItNames(t *testing.T, who string, a *why.Answer, errPart string) {
+	t.Helper()
+	for _, n := range a.Next {
+		if strings.HasPrefix(n, whyFix) && strings.Contains(n, errPart) {
+			return
+		}
+	}
+	t.Errorf("%s: next steps %q; want %q with the error (%q)", who, a.Next, whyFix+"…", errPart)
+}
+
+// kcmAdviceWants are what describe advises a reader of
+// kube-controller-manager's own log (--from-logs FILE) about a key failing
+// on a permanent error, as explain says it to a user (not the
+// controller's authors): fix what the error names; and, since no verbosity
+// of kube-controller-manager logs its successes, the object's status, not
+// a level nor "instrument it".
+var kcmAdviceWants = []string{
+	"Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to).",
+	"No level I know of makes this controller log its successes: the object's status shows them",
+}
+
+// kcmAdviceBanned are advice that is wrong for kube-controller-manager read
+// from a file: forget refuses --from-logs (a log does not reach the
+// queue); kube-controller-manager is not the reader's to instrument nor to
+// change to return a TerminalError; a log shows no watch events, so it
+// cannot say the object did not change; a kick names the file, not a
+// TARGET the reader of a saved log does not have (assertKicksByFile).
+var kcmAdviceBanned = []string{"backoff forget", "forget --all", "instrument it", "TerminalError", "no change to the object", "kick TARGET"}
+
+// describeKCMKey runs describe --from-logs FILE KEY on
+// kube-controller-manager's log until it reads the key in backoff (a log
+// read as of its last line says "unknown" for a key whose retry that line
+// passed), and checks its advice: kcmAdviceWants, none of
+// kcmAdviceBanned, kicks by the file. Then the controller's diagnosis
+// (describe --from-logs FILE --controller NAME), which must not give
+// banned advice either.
+func describeKCMKey(t *testing.T, kc *kubectl, admin, logPath, controller, key string) {
+	t.Helper()
+	var out string
+	eventually(t, time.Minute, "describe --from-logs reads "+key+" in backoff", func(context.Context) error {
+		o, errOut, err := kc.run(t, admin, "backoff", "describe", "--from-logs", logPath, key)
+		switch {
+		case err != nil:
+			return fmt.Errorf("describe: %v: %s", err, errOut)
+		case !strings.Contains(o, "Controller:  "+controller+"\n") || !strings.Contains(o, "State:       backoff\n"):
+			return fmt.Errorf("not %s's key in backoff:\n%s", controller, o)
+		}
+		out = o
+		return nil
+	})
+	t.Logf("describe --from-logs FILE %s:\n%s", key, out)
+	for _, want := range kcmAdviceWants {
+		if !strings.Contains(out, want) {
+			t.Errorf("describe --from-logs FILE %s lacks %q", key, want)
+		}
+	}
+	assertKCMAdvice(t, "describe --from-logs FILE "+key, out, logPath)
+	ctl := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", controller)
+	t.Logf("describe --from-logs FILE --controller %s:\n%s", controller, ctl)
+	if !strings.Contains(ctl, "Controller:  "+controller+"\n") {
+		t.Errorf("describe --controller %s is not its diagnosis:\n%s", controller, ctl)
+	}
+	assertKCMAdvice(t, "describe --from-logs FILE --controller "+controller, ctl, logPath)
+}
+
+// assertKCMAdvice checks that out gives none of kcmAdviceBanned, and that
+// every kick it suggests reads the file again (kick --from-logs FILE KEY).
+func assertKCMAdvice(t *testing.T, what, out, logPath string) {
+	t.Helper()
+	for _, bad := range kcmAdviceBanned {
+		if strings.Contains(out, bad) {
+			t.Errorf("%s says %q, wrong for kube-controller-manager's log read from a file:\n%s", what, bad, out)
+		}
+	}
+	all := kickRE.FindAllString(out, -1)
+	for _, k := range all {
+		if !strings.HasPrefix(k, "kubectl backoff kick --from-logs "+logPath+" ") {
+			t.Errorf("%s suggests %q; want kick --from-logs %s KEY", what, k, logPath)
+		}
+	}
+	// In this tier none is (no key of kube-controller-manager fails on a
+	// transient error long enough, and its log names no kind to read the
+	// object by): said, so that a vacuous check is seen as one.
+	t.Logf("%s: %d kick(s) suggested", what, len(all))
+}
+
+// kickRE is a suggested kick, up to its closing backquote or the line's end.
+var kickRE = regexp.MustCompile("kubectl backoff kick[^`\n]*")
+
+// describeKCMAll describes, off the whole log as a file, every key read of
+// it and every controller that has one (conflicts, an unclassified
+// discovery failure, permanent refusals, whatever each case left): none of
+// their advice may be kcmAdviceBanned, and every kick reads the file.
+func describeKCMAll(t *testing.T, kc *kubectl, admin, logPath string, keys []api.Key) {
+	t.Helper()
+	controllers := map[string]bool{}
+	for _, k := range keys {
+		out := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", k.Controller, k.Key)
+		assertKCMAdvice(t, "describe --from-logs FILE --controller "+k.Controller+" "+k.Key, out, logPath)
+		if !controllers[k.Controller] {
+			controllers[k.Controller] = true
+			out := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", k.Controller)
+			assertKCMAdvice(t, "describe --from-logs FILE --controller "+k.Controller, out, logPath)
+		}
+	}
+}
