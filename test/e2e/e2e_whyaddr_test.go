@@ -47,4 +47,17 @@ func testWhyAddr(ctx context.Context, t *testing.T, kc *kubectl, admin, endpoint
 	if strings.Contains(out, "no controller reconciles it") {
 		t.Errorf("why says no controller reconciles a ConfigMap the endpoint is failing on")
 	}
+	// The list answers from the same endpoint: it ignored --addr and said
+	// "all N configmaps are Current" of the key failing above.
+	out = kc.ok(t, admin, "backoff", "why", "configmaps", "-n", ns, "--addr", endpoint)
+	t.Logf("why configmaps --addr:\n%s", out)
+	var listed bool
+	for l := range strings.SplitSeq(out, "\n") {
+		if f := strings.Fields(l); len(f) > 3 && f[0] == name && f[1] == "InProgress" && f[3] == "naive" {
+			listed = true
+		}
+	}
+	if !listed {
+		t.Errorf("why configmaps --addr does not list %s InProgress, controller naive", name)
+	}
 }
