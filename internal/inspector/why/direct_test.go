@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
@@ -85,5 +86,34 @@ func TestDirectConfigMapList(t *testing.T) {
 	l = a.List(context.Background(), items)
 	if len(l.Answers) != 0 || !strings.Contains(l.EventsSkipped, "the controller's keys of the 101 objects with no status were not read") {
 		t.Errorf("%d objects: %d answers, note %q; want none, and the keys not read said", len(items), len(l.Answers), l.EventsSkipped)
+	}
+}
+
+// TestLogConfigMapListNamesItsController: the list of `why configmaps
+// --from-logs FILE`, whose ConfigMap no status manager names: CONTROLLER is
+// the log's controller failing on it, as MESSAGE says, not "(no status
+// manager)" beside "controller \"configmap\" is failing on it".
+func TestLogConfigMapListNamesItsController(t *testing.T) {
+	store := logs.NewStore(logs.Options{})
+	const line = `{"level":"error","ts":"2026-05-01T11:59:0%dZ","msg":"Reconciler error","controller":"configmap","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"down-1","namespace":"widgets"},"namespace":"widgets","name":"down-1","reconcileID":"r%d","error":"eu region unavailable"}` + "\n"
+	var log strings.Builder
+	for i := range 3 {
+		fmt.Fprintf(&log, line, i, i)
+	}
+	if _, _, err := store.Read(context.Background(), strings.NewReader(log.String())); err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "down-1", "namespace": "widgets"}, "data": map[string]any{"a": "b"}}}
+	// With a cluster to search (no status manager found) and without.
+	for _, finder := range []*Finder{{Core: fake.NewClientset()}, nil} {
+		a := &Asker{Finder: finder, FromLog: &LogFile{Store: store, Name: "op.log"}, Now: func() time.Time { return now }}
+		l := a.List(context.Background(), []Item{{Object: u, Resource: "configmaps"}})
+		if len(l.Answers) != 1 {
+			t.Fatalf("%d answers; want down-1", len(l.Answers))
+		}
+		if got, want := l.Answers[0].ControllerName(), "configmap"; got != want {
+			t.Errorf("finder %v: ControllerName = %q, want %q (summary %q)", finder != nil, got, want, l.Answers[0].Summary)
+		}
 	}
 }

@@ -170,10 +170,14 @@ func (n *Node) Said() string {
 }
 
 // ControllerName is the controller in a few words, for a list's column:
-// the controller found, else the status manager, "(no status manager)",
-// or "-" when none was searched.
+// the controller found, else the status manager, else the controller whose
+// log holds the key, "(no status manager)", or "-" when none was searched.
 func (a *Answer) ControllerName() string {
 	switch c := a.Controller; {
+	case (c == nil || c.Rule == RuleNoManager) && a.Backoff != nil && a.Backoff.Key != nil && a.Backoff.Controller != "":
+		// A ConfigMap read off --from-logs: the log's controller fails on
+		// it, as MESSAGE says; "(no status manager)" beside it read as none.
+		return a.Backoff.Controller
 	case c == nil:
 		return "-"
 	case c.Rule == RuleNoManager:
