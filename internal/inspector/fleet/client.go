@@ -180,12 +180,24 @@ func isBackoffEndpoint(body []byte) bool {
 	return json.Unmarshal(body, &e) == nil && e.Error.Code != 0 && e.Error.Reason != ""
 }
 
-// notPrometheus says what --prometheus is for, and how the endpoint it was
-// given is read instead.
+// NotPrometheusError is an answer from an instrumented controller's own
+// endpoint where a Prometheus was expected: the CLI says which flag to
+// change, and how that endpoint is read instead.
+type NotPrometheusError struct {
+	// Server is the URL given, credentials left out; Endpoint its scheme
+	// and host alone, as a client of the endpoint takes it.
+	Server, Endpoint string
+}
+
+func (e *NotPrometheusError) Error() string {
+	return e.Server + " is a kubectl-backoff endpoint, not a Prometheus: the fleet is read from a Prometheus (Thanos Query, Mimir) that scrapes the controllers' /metrics"
+}
+
+// notPrometheus is the error of an answer from the instrument's endpoint.
 func (c *Client) notPrometheus() error {
 	u := *c.base
 	u.User, u.Path, u.RawQuery = nil, "", ""
-	return fmt.Errorf("%s is a kubectl-backoff endpoint, not a Prometheus: --prometheus takes the Prometheus (Thanos Query, Mimir) that scrapes the controllers' /metrics; to read this endpoint itself: kubectl backoff top --addr %s", c.Server(), u.String())
+	return &NotPrometheusError{Server: c.Server(), Endpoint: u.String()}
 }
 
 // answer is the API's envelope.

@@ -189,13 +189,12 @@ func TestQueryAtABackoffEndpointSaysSo(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.Query(context.Background(), "up", time.Unix(100, 0))
-		if err == nil {
-			t.Fatalf("%s: no error from an endpoint that is not a Prometheus", base)
+		np, ok := errors.AsType[*NotPrometheusError](err)
+		if !ok {
+			t.Fatalf("%s: got %v; want a NotPrometheusError", base, err)
 		}
-		for _, want := range []string{"is a kubectl-backoff endpoint, not a Prometheus", "--prometheus takes", "kubectl backoff top --addr " + srv.URL + "\x00"} {
-			if !strings.Contains(err.Error()+"\x00", want) {
-				t.Errorf("%s: got %q, want it to contain %q", base, err, strings.TrimSuffix(want, "\x00"))
-			}
+		if np.Server != strings.TrimSuffix(base, "/") || np.Endpoint != srv.URL || !strings.Contains(err.Error(), "is a kubectl-backoff endpoint, not a Prometheus") {
+			t.Errorf("%s: got %+v (%q); want the URL given, the endpoint %s, and what it is", base, np, err, srv.URL)
 		}
 	}
 	// A Prometheus' own 404 (a path prefix it does not serve) stays its words.
