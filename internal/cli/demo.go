@@ -215,7 +215,9 @@ func (o *DemoOptions) printStarted(d *demo.Demo) {
 	if o.LogFile != "" {
 		fmt.Fprintf(o.ErrOut, "the controllers' log goes to %s; try: kubectl backoff get --from-logs %s\n", o.LogFile, o.LogFile)
 	}
-	fmt.Fprintln(o.ErrOut, "Ctrl-C to stop")
+	// The README starts --serve-only in the background (&), where Ctrl-C
+	// does not reach it: the pid says what does.
+	fmt.Fprintf(o.ErrOut, "Ctrl-C stops it, or kill %d if it runs in the background\n", os.Getpid())
 }
 
 func writerIsTerminal(w io.Writer) bool {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -114,6 +115,10 @@ func TestDemoLogFile(t *testing.T) {
 	}
 	if want := "try: kubectl backoff top --addr " + u.Host + " "; !strings.Contains(errOut.String(), want) {
 		t.Errorf("stderr %q; want it to offer %q", errOut, want)
+	}
+	// The README starts it with &, where Ctrl-C does not reach it.
+	if want := fmt.Sprintf("kill %d ", os.Getpid()); !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q; want it to say how a background demo stops: %q", errOut, want)
 	}
 }
 

@@ -184,7 +184,7 @@ func (o *FleetOptions) Run(ctx context.Context) error {
 func (o *FleetOptions) read(ctx context.Context) (*fleet.Fleet, error) {
 	f, err := fleet.Read(ctx, o.client, fleet.Options{ClusterLabel: o.ClusterLabel})
 	if err != nil {
-		return nil, err
+		return nil, fleetError(err)
 	}
 	f.Rows = fleet.Filter(f.Rows, o.Filter, o.Clusters)
 	fleet.Sort(f.Rows, o.Sort)
@@ -219,4 +219,14 @@ func parseContextMap(pairs []string, file string) (map[string]string, error) {
 		m[c] = ctx
 	}
 	return m, nil
+}
+
+// fleetError says a read's error in the flags' words: --prometheus given an
+// instrumented endpoint (the demo prints its /metrics "for Prometheus to
+// scrape") is told what it takes, and how that endpoint is read instead.
+func fleetError(err error) error {
+	if np, ok := errors.AsType[*fleet.NotPrometheusError](err); ok {
+		return fmt.Errorf("--prometheus %s is a kubectl-backoff endpoint, not a Prometheus: give the Prometheus (Thanos Query, Mimir) that scrapes the controllers' /metrics; to read this endpoint itself: kubectl backoff top --addr %s", np.Server, np.Endpoint)
+	}
+	return err
 }

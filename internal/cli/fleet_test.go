@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/fleet"
 )
 
@@ -48,6 +49,10 @@ func fakePrometheus(t *testing.T, queries *atomic.Int64) string {
 func TestFleetCommand(t *testing.T) {
 	var queries atomic.Int64
 	url := fakePrometheus(t, &queries)
+	// An instrumented controller's endpoint, which the demo's banner offers
+	// ("Prometheus series (scrape them, then kubectl backoff fleet)").
+	ep := httptest.NewServer(instrument.Handler())
+	t.Cleanup(ep.Close)
 	dir := t.TempDir()
 	token := filepath.Join(dir, "token")
 	if err := os.WriteFile(token, []byte("secret\n"), 0o600); err != nil {
@@ -78,6 +83,7 @@ func TestFleetCommand(t *testing.T) {
 		{"kube CA is not the Prometheus'", []string{"--prometheus", url, "--certificate-authority", token}, "east      demo", "as of", 3},
 		{"kube token is not the Prometheus'", []string{"--prometheus", url, "--token", "kube-token"}, "east      demo", "as of", 3},
 		{"bad context map", []string{"--prometheus", url, "--context-map", "east"}, "", "--context-map \"east\": want CLUSTER=CONTEXT", 0},
+		{"an endpoint, not a Prometheus", []string{"--prometheus", ep.URL + "/metrics"}, "", "--prometheus " + ep.URL + "/metrics is a kubectl-backoff endpoint, not a Prometheus: give the Prometheus (Thanos Query, Mimir) that scrapes the controllers' /metrics; to read this endpoint itself: kubectl backoff top --addr " + ep.URL, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			queries.Store(0)

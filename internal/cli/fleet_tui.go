@@ -24,7 +24,8 @@ func runFleetTUI(ctx context.Context, o *FleetOptions) error {
 	var kubeContext string
 	err := ui.Run(ctx, ui.Options{Refresh: fleetMinRefresh, Fleet: &ui.FleetOptions{
 		Read: func(ctx context.Context) (*fleet.Fleet, error) {
-			return fleet.Read(ctx, o.client, fleet.Options{ClusterLabel: o.ClusterLabel})
+			f, err := fleet.Read(ctx, o.client, fleet.Options{ClusterLabel: o.ClusterLabel})
+			return f, fleetError(err)
 		},
 		Filter: o.Filter, Clusters: o.Clusters, Sort: o.Sort,
 		ContextFor: o.contextFor,

@@ -139,7 +139,7 @@ func (o *MCPOptions) Run(ctx context.Context) error {
 		cfg.Attach = o.attachArgs()
 	}
 	if !noClusterIn(o.configFlags) {
-		cfg.Why = o.whyFunc()
+		cfg.Why = o.whyFunc(s)
 		if o.AllowWrite {
 			cfg.Kick = o.kickFunc(s)
 		}

@@ -19,8 +19,10 @@ import (
 
 // whyFunc answers the why tool as `kubectl backoff why TYPE/NAME -n NS`
 // does: the same asker over the kubeconfig's cluster (built once, on the
-// first call), the object read with kubectl's resource builder.
-func (o *MCPOptions) whyFunc() func(ctx context.Context, object, namespace string) (*why.Answer, error) {
+// first call), the object read with kubectl's resource builder. A server
+// started with --addr answers from that endpoint, as `why --addr` does
+// (session s reads it): an operator run with go run has no pods to find.
+func (o *MCPOptions) whyFunc(s *inspector.Session) func(ctx context.Context, object, namespace string) (*why.Answer, error) {
 	wo := &WhyOptions{configFlags: o.configFlags}
 	var (
 		once   sync.Once
@@ -28,7 +30,12 @@ func (o *MCPOptions) whyFunc() func(ctx context.Context, object, namespace strin
 		askErr error
 	)
 	return func(ctx context.Context, object, namespace string) (*why.Answer, error) {
-		once.Do(func() { asker, _, askErr = wo.clusterReader() }) // its port-forwards live as long as the server
+		once.Do(func() {
+			asker, _, askErr = wo.clusterReader() // its port-forwards live as long as the server
+			if askErr == nil && o.addr != "" {
+				asker.Direct = &why.Direct{Session: s, Addrs: []string{o.addr}}
+			}
+		})
 		if askErr != nil {
 			return nil, askErr
 		}

@@ -194,6 +194,11 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 				return err
 			}
 		}
+		// The list answers from the endpoint or log the user named, as
+		// `why TYPE/NAME` does (it read neither, and searched pods instead).
+		if err := o.addSources(ctx, asker); err != nil {
+			return err
+		}
 		return o.runList(ctx, asker)
 	}
 	objects, err := readObjects()

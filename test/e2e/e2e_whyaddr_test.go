@@ -5,9 +5,12 @@ package e2e
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
@@ -46,5 +49,42 @@ func testWhyAddr(ctx context.Context, t *testing.T, kc *kubectl, admin, endpoint
 	}
 	if strings.Contains(out, "no controller reconciles it") {
 		t.Errorf("why says no controller reconciles a ConfigMap the endpoint is failing on")
+	}
+	// The list answers from the same endpoint: it ignored --addr and said
+	// "all N configmaps are Current" of the key failing above.
+	out = kc.ok(t, admin, "backoff", "why", "configmaps", "-n", ns, "--addr", endpoint)
+	t.Logf("why configmaps --addr:\n%s", out)
+	var listed bool
+	for l := range strings.SplitSeq(out, "\n") {
+		if f := strings.Fields(l); len(f) > 3 && f[0] == name && f[1] == "InProgress" && f[3] == "naive" {
+			listed = true
+		}
+	}
+	if !listed {
+		t.Errorf("why configmaps --addr does not list %s InProgress, controller naive", name)
+	}
+	// The MCP server started with --addr answers its why tool from that
+	// endpoint too: it said "Current: a ConfigMap has no status, and no
+	// controller was found", and told the assistant to give --addr.
+	cmd := exec.CommandContext(ctx, "kubectl", "backoff", "mcp", "--addr", endpoint)
+	cmd.Env = kc.env(admin)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "v1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("kubectl backoff mcp --addr: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "why", Arguments: map[string]any{"object": "configmap/" + name, "namespace": ns}})
+	if err != nil {
+		t.Fatalf("mcp why: %v", err)
+	}
+	var said strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			said.WriteString(tc.Text)
+		}
+	}
+	t.Logf("mcp why configmap/%s:\n%s", name, said.String())
+	if res.IsError || !strings.Contains(said.String(), `controller "naive" is failing on it`) {
+		t.Errorf("mcp --addr's why does not answer from the endpoint")
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // Config says how to reach a Prometheus HTTP API.
@@ -162,7 +164,40 @@ func (c *Client) Query(ctx context.Context, promql string, at time.Time) (*Resul
 	if err != nil {
 		return nil, fmt.Errorf("prometheus at %s: reading the answer: %w", c.Server(), err)
 	}
-	return decode(resp.StatusCode, body)
+	r, err := decode(resp.StatusCode, body)
+	if err != nil && isBackoffEndpoint(body) {
+		return nil, c.notPrometheus()
+	}
+	return r, err
+}
+
+// isBackoffEndpoint reports whether body is the instrument's own error
+// shape rather than Prometheus' envelope: --prometheus was given the
+// endpoint of an instrumented controller (the demo prints its /metrics for
+// Prometheus to scrape), whose 404 alone would read as a broken Prometheus.
+func isBackoffEndpoint(body []byte) bool {
+	var e api.ErrorResponse
+	return json.Unmarshal(body, &e) == nil && e.Error.Code != 0 && e.Error.Reason != ""
+}
+
+// NotPrometheusError is an answer from an instrumented controller's own
+// endpoint where a Prometheus was expected: the CLI says which flag to
+// change, and how that endpoint is read instead.
+type NotPrometheusError struct {
+	// Server is the URL given, credentials left out; Endpoint its scheme
+	// and host alone, as a client of the endpoint takes it.
+	Server, Endpoint string
+}
+
+func (e *NotPrometheusError) Error() string {
+	return e.Server + " is a kubectl-backoff endpoint, not a Prometheus: the fleet is read from a Prometheus (Thanos Query, Mimir) that scrapes the controllers' /metrics"
+}
+
+// notPrometheus is the error of an answer from the instrument's endpoint.
+func (c *Client) notPrometheus() error {
+	u := *c.base
+	u.User, u.Path, u.RawQuery = nil, "", ""
+	return &NotPrometheusError{Server: c.Server(), Endpoint: u.String()}
 }
 
 // answer is the API's envelope.

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
 // serve answers every query with code and body, and records the requests.
@@ -170,5 +172,35 @@ func TestFoldDelays(t *testing.T) {
 		if (got == nil) != (want == nil) || got != nil && *got != *want {
 			t.Errorf("%s: got %+v, want %+v", c, got, want)
 		}
+	}
+}
+
+// TestQueryAtABackoffEndpointSaysSo points the client at an instrumented
+// controller's endpoint (the demo prints its /metrics "for Prometheus to
+// scrape, then fleet", and a newcomer gives fleet that address): the
+// instrument's own 404 must not read as a broken Prometheus, but say what
+// --prometheus takes and how the endpoint itself is read.
+func TestQueryAtABackoffEndpointSaysSo(t *testing.T) {
+	srv := httptest.NewServer(instrument.Handler())
+	t.Cleanup(srv.Close)
+	for _, base := range []string{srv.URL, srv.URL + "/metrics", srv.URL + "/debug/backoff/"} {
+		c, err := NewClient(Config{URL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Query(context.Background(), "up", time.Unix(100, 0))
+		np, ok := errors.AsType[*NotPrometheusError](err)
+		if !ok {
+			t.Fatalf("%s: got %v; want a NotPrometheusError", base, err)
+		}
+		if np.Server != strings.TrimSuffix(base, "/") || np.Endpoint != srv.URL || !strings.Contains(err.Error(), "is a kubectl-backoff endpoint, not a Prometheus") {
+			t.Errorf("%s: got %+v (%q); want the URL given, the endpoint %s, and what it is", base, np, err, srv.URL)
+		}
+	}
+	// A Prometheus' own 404 (a path prefix it does not serve) stays its words.
+	c, _ := serve(t, 404, "404 page not found")
+	_, err := c.Query(context.Background(), "up", time.Unix(100, 0))
+	if err == nil || strings.Contains(err.Error(), "kubectl-backoff endpoint") {
+		t.Errorf("a plain 404: got %v, want the server's words", err)
 	}
 }

@@ -41,7 +41,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// A ConfigMap an operator reconciles (its pods named) is judged
 		// by what its controller says of the key, below.
 		return fmt.Sprintf("Current: a %s has no status, and no controller was found reporting on it: a change to it takes effect when what reads it reads it again "+
-			"(an operator that reconciles it: name its pods with %s).", a.Object.Kind, podsFlag), nil
+			"(an operator that reconciles it: name its pods with %s, or its endpoint with %s when it runs outside the cluster, as with go run).", a.Object.Kind, podsFlag, addrFlag), nil
 	case v.NotReconciled:
 		return fmt.Sprintf("%s: no controller has written its status yet (no status manager was found in managedFields): nothing has reconciled this object.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q.", a.Object.Kind, a.Object.Namespace)}

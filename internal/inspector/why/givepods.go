@@ -8,6 +8,9 @@ import "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 var (
 	podsFlag      = explain.Flag{Name: "controller-pod"}
 	namespaceFlag = explain.Flag{Name: "controller-namespace"}
+	// addrFlag names an instrumented controller's endpoint outside the
+	// cluster: a controller its author runs with go run has no pods to name.
+	addrFlag = explain.Flag{Name: "addr"}
 )
 
 // givePods is how the user names the pods: the pods flag with a target of

@@ -75,6 +75,14 @@ func TestAskConfigMap(t *testing.T) {
 	if ans.Verdict.Status != Current || strings.Contains(all, "controller of kind") || !strings.Contains(all, "no controller was found reporting on it") {
 		t.Errorf("status %s, summary %q, next %v; want Current, saying no controller was found, asking for no controller", ans.Verdict.Status, ans.Summary, ans.Next)
 	}
+	// Its author's controller, run with go run, has no pods to name: the
+	// answer names the flag that reaches it too (it said only
+	// --controller-pod, and "Current" of a key failing on 127.0.0.1:8082).
+	for _, flag := range []string{"--controller-pod", "--addr"} {
+		if !strings.Contains(ans.Summary, flag) {
+			t.Errorf("summary %q; want it to name %s", ans.Summary, flag)
+		}
+	}
 	if strings.Contains(ans.GenerationLine(), "observedGeneration") {
 		t.Errorf("generation line %q speaks of observedGeneration", ans.GenerationLine())
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -50,6 +51,7 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 			"(a Job whose pods are refused) is not listed; narrow the list to read them: a name, a label selector, or one namespace", len(items), maxListEvents)
 	}
 	objects := map[*Answer]Item{}
+	keysSkipped := 0
 	for _, it := range items {
 		v := a.judge(ctx, it.Object, it.Resource)
 		if v.Status == Current && len(items) <= maxListEvents {
@@ -57,17 +59,36 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 			// recurring FailedCreate say otherwise (one read per object).
 			v = a.judgeWithEvents(ctx, it.Object, it.Resource)
 		}
-		if v.Status == Current {
+		byKey := v.Status == Current && v.KindNoStatus && a.readsKeysAtHand()
+		if byKey && len(items) > maxListEvents {
+			keysSkipped++
+		}
+		if v.Status == Current && (!byKey || len(items) > maxListEvents) {
 			continue
 		}
 		ans := a.askOne(ctx, it.Object, it.Resource)
+		if ans.Verdict.Status == Current {
+			continue
+		}
 		objects[ans] = it
 		l.Answers = append(l.Answers, ans)
+	}
+	if keysSkipped > 0 {
+		// Said too: kstatus calls every one Current, failing or not.
+		l.EventsSkipped = strings.TrimPrefix(l.EventsSkipped+"; ", "; ") + fmt.Sprintf("the controller's keys of the %d objects with no status were not read (%d objects, over %d): "+
+			"one it fails on is not listed; narrow the list to read them: a name, a label selector, or one namespace", keysSkipped, len(items), maxListEvents)
 	}
 	slices.SortStableFunc(l.Answers, func(x, y *Answer) int { return cmp.Compare(y.Waiting.Duration, x.Waiting.Duration) })
 	a.listChains(ctx, l.Answers, objects)
 	return l
 }
+
+// readsKeysAtHand says whether the user named where the controller's keys
+// are read without a search or a port-forward: its endpoint (--addr, an
+// operator run with go run) or its log file. A kind with no status (a
+// ConfigMap) is then judged by its key, as `why TYPE/NAME` judges it:
+// kstatus alone calls every one Current, the failing ones too.
+func (a *Asker) readsKeysAtHand() bool { return a.Direct != nil || a.FromLog != nil }
 
 // Bounds of the chains a list walks: a walk per object would not bound a
 // list of thousands, so only the longest-waiting are walked, in a budget.
@@ -149,10 +170,14 @@ func (n *Node) Said() string {
 }
 
 // ControllerName is the controller in a few words, for a list's column:
-// the controller found, else the status manager, "(no status manager)",
-// or "-" when none was searched.
+// the controller found, else the status manager, else the controller whose
+// log holds the key, "(no status manager)", or "-" when none was searched.
 func (a *Answer) ControllerName() string {
 	switch c := a.Controller; {
+	case (c == nil || c.Rule == RuleNoManager) && a.Backoff != nil && a.Backoff.Key != nil && a.Backoff.Controller != "":
+		// A ConfigMap read off --from-logs: the log's controller fails on
+		// it, as MESSAGE says; "(no status manager)" beside it read as none.
+		return a.Backoff.Controller
 	case c == nil:
 		return "-"
 	case c.Rule == RuleNoManager:

@@ -117,8 +117,14 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 			continue
 		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
-			consider(b.Key.NextRetryAt, fmt.Sprintf("waits for %s, which %s retries at %s (in %s), backing off after %d failures",
-				x.Object.Ref(), controllerWords(b.Controller), text.TimeOfDay(b.Key.NextRetryAt), text.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
+			// The object itself is not something it waits for: "it waits
+			// for configmap/web" was said of configmap/web.
+			what, verb := "waits for "+x.Object.Ref()+", which", "retries"
+			if x == a {
+				what, verb = "waits for its next retry, which", "makes"
+			}
+			consider(b.Key.NextRetryAt, fmt.Sprintf("%s %s %s at %s (in %s), backing off after %d failures",
+				what, controllerWords(b.Controller), verb, text.TimeOfDay(b.Key.NextRetryAt), text.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
 		}
 	}
 	return due, say

@@ -132,4 +132,12 @@ func TestRetryWaitBackoff(t *testing.T) {
 	if due, _ := retryWait(a, now.Add(time.Minute)); !due.IsZero() {
 		t.Errorf("a retry past is due %v; want none (no timer in the past)", due)
 	}
+	// The object's own key failing (a ConfigMap its operator fails on): it
+	// does not wait "for configmap/web", which it is.
+	self := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
+		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap",
+			Key: &api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 18, NextRetryAt: now.Add(10 * time.Minute)}}}
+	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s), backing off after 18 failures` {
+		t.Errorf("its own key: %q", say)
+	}
 }
