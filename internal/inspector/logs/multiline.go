@@ -31,6 +31,9 @@ type joiner struct {
 	// ahead is the input buffered after the line fed: the lines the
 	// evidence of a wrap is read from.
 	ahead []byte
+	// lcont is a logfmt record cut inside a quoted value, its pieces on
+	// the lines after it (logfmtcont.go).
+	lcont logfmtCont
 	// cont is a structured klog record cut at a space, its key/values on
 	// the lines after it (klogcont.go).
 	cont klogCont
@@ -56,6 +59,13 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
 			emit(j.wrap.take())
+		}
+		return
+	}
+	if j.lcont.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.lcont.next(trimmed) {
+			emit(j.lcont.take())
 		}
 		return
 	}
@@ -97,7 +107,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
 		return
 	}
-	if j.wrapped.start(trimmed, j.ahead) || j.wrap.start(trimmed) || j.cont.start(trimmed) {
+	if j.wrapped.start(trimmed, j.ahead) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead) || j.cont.start(trimmed) {
 		return
 	}
 	emit(line)
@@ -132,6 +142,9 @@ func (j *joiner) release(line []byte, emit func([]byte)) {
 	if j.wrapped.rec != nil && !j.wrapped.piece(quoteOff(trimEOL(line))) {
 		emit(j.wrapped.take())
 	}
+	if j.lcont.rec != nil && !j.lcont.piece(quoteOff(trimEOL(line))) {
+		emit(j.lcont.take())
+	}
 	if j.cont.rec != nil && !j.cont.piece(quoteOff(bytes.TrimRight(line, "\r\n"))) {
 		emit(j.cont.take())
 	}
@@ -152,6 +165,9 @@ func (j *joiner) flush(emit func([]byte)) {
 	}
 	if j.wrapped.rec != nil {
 		emit(j.wrapped.take())
+	}
+	if j.lcont.rec != nil {
+		emit(j.lcont.take())
 	}
 	if j.cont.rec != nil {
 		emit(j.cont.take())
