@@ -19,8 +19,11 @@ import "bytes"
 // record's start (continues); a value that never closes is read as cut
 // there (logfmtcut.go).
 type logfmtCont struct {
-	rec  []byte
-	open bool // the value is still open at the record's end
+	rec []byte
+	// indent is the record's first line's: a block's indent, its pieces'
+	// too when it was indented after the paste wrapped it.
+	indent []byte
+	open   bool // the value is still open at the record's end
 }
 
 // logfmtStart is where a logfmt record's first key is in line, behind a
@@ -56,7 +59,7 @@ func openQuote(b []byte, open bool) bool {
 // whose quoted value is open at its end, the next line (the first of
 // ahead) a piece.
 func (c *logfmtCont) start(line, ahead []byte) bool {
-	if len(line) == 0 || line[len(line)-1] == '"' || bytes.IndexByte(line, '"') < 0 {
+	if len(line) == 0 || line[len(line)-1] == '"' || nextOpens(ahead) || bytes.IndexByte(line, '"') < 0 {
 		return false
 	}
 	i := logfmtStart(line)
@@ -64,26 +67,25 @@ func (c *logfmtCont) start(line, ahead []byte) bool {
 		return false
 	}
 	nl := bytes.IndexByte(ahead, '\n')
-	if nl < 0 || !c.continues(quoteOff(trimEOL(ahead[:nl]))) {
+	indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+	if nl < 0 || !continues(quoteOff(trimEOL(ahead[:nl])), indent) || bytes.HasPrefix(ahead, []byte("```")) {
 		return false
 	}
 	c.rec, c.open = append([]byte(nil), line...), true
+	c.indent = c.rec[:len(indent)]
 	return true
-}
-
-// continues says whether line may be a piece.
-func (c *logfmtCont) continues(line []byte) bool {
-	return continues(line, 0) && !bytes.HasPrefix(line, []byte("```"))
 }
 
 // piece says whether line is the open record's next piece.
 func (c *logfmtCont) piece(line []byte) bool {
-	return c.rec != nil && c.continues(line) && len(c.rec)+len(line) <= maxObjectBytes
+	return c.rec != nil && continues(line, c.indent) && !bytes.HasPrefix(unindent(line, c.indent), []byte("```")) &&
+		len(c.rec)+len(line) <= maxObjectBytes
 }
 
 // next takes a piece (piece said it is one) and says when the record is
 // whole: its value closed.
 func (c *logfmtCont) next(line []byte) (done bool) {
+	line = unindent(line, c.indent)
 	c.rec = append(c.rec, line...)
 	c.open = openQuote(line, c.open)
 	return !c.open

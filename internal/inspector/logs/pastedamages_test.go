@@ -200,9 +200,9 @@ var damages = []damage{
 			}
 			return out
 		}},
-	{name: "indented-4", maxLost: 11, maxExtra: 1, seen: "batch5/513 (an indented block, 4 spaces)",
+	{name: "indented-4", maxLost: 9, seen: "batch5/513 (an indented block, 4 spaces)",
 		lines: prefixed("    ")},
-	{name: "indented-tab", maxLost: 10, seen: "batch5/513 (an indented block, a tab)",
+	{name: "indented-tab", maxLost: 8, seen: "batch5/513 (an indented block, a tab)",
 		lines: prefixed("\t")},
 	{name: "tabs-as-spaces", maxLost: 2, seen: "batch7/701, 708, 716, 736 (zap console copied from a terminal)",
 		lines: eachLine(func(l string, _ time.Time) string { return expandTabs(l) })},

@@ -30,7 +30,7 @@ type widthWrap struct {
 	width int // the log's wrap width, the record's pieces' width
 	last  int // the last piece's width
 	// indent is the record's first line's: a block's indent.
-	indent int
+	indent []byte
 	// shape is the first bytes of the record's first line, as startShape
 	// writes them: a line that opens the same way opens a record.
 	shape [shapeLen]byte
@@ -67,7 +67,7 @@ func (h *widthWrap) start(line, ahead []byte) bool {
 		h.widest = max(h.widest, columns(line))
 	}
 	// Cheapest first: every line of a log comes here.
-	if len(line) < minWrapWidth {
+	if len(line) < minWrapWidth || nextOpens(ahead) {
 		return false
 	}
 	nl := bytes.IndexByte(ahead, '\n')
@@ -77,7 +77,7 @@ func (h *widthWrap) start(line, ahead []byte) bool {
 		return false
 	}
 	next := quoteOff(trimEOL(ahead[:nl]))
-	indent := spaces(line, len(line))
+	indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
 	if !continues(next, indent) {
 		return false
 	}
@@ -89,25 +89,35 @@ func (h *widthWrap) start(line, ahead []byte) bool {
 	if shape == startShape(next) {
 		return false
 	}
-	h.rec, h.width, h.last, h.shape, h.indent = append([]byte(nil), line...), width, width, shape, indent
+	h.rec, h.width, h.last, h.shape = append([]byte(nil), line...), width, width, shape
+	h.indent = h.rec[:len(indent)]
 	return true
+}
+
+// nextOpens says whether the line ahead opens with a record's own start
+// (quickStart), read off its first bytes: the next line of most logs,
+// found without a look for its end.
+func nextOpens(ahead []byte) bool {
+	head := ahead[:min(len(ahead), 16)]
+	return bytes.IndexByte(head, '\n') < 0 && quickStart(head)
 }
 
 // continues says whether next may be a piece: not blank, no tab or
 // record start first, after the indent of the block (an indented paste's
-// records open after it).
-func continues(next []byte, indent int) bool {
-	return len(bytes.TrimSpace(next)) > 0 && next[0] != '\t' && !opensRecord(next[spaces(next, indent):])
+// records open after it, its pieces too when it was indented after the
+// wrap).
+func continues(next, indent []byte) bool {
+	next = unindent(next, indent)
+	return len(bytes.TrimSpace(next)) > 0 && next[0] != '\t' && !opensRecord(next)
 }
 
-// spaces is how many of line's first n bytes are spaces, up to the
-// first that is not.
-func spaces(line []byte, n int) int {
+// unindent is line without the part of indent it opens with.
+func unindent(line, indent []byte) []byte {
 	i := 0
-	for i < n && i < len(line) && line[i] == ' ' {
+	for i < len(indent) && i < len(line) && line[i] == indent[i] {
 		i++
 	}
-	return i
+	return line[i:]
 }
 
 // piece says whether line, after the record's last piece, is its next
@@ -119,8 +129,10 @@ func (h *widthWrap) piece(line []byte) bool {
 // next takes the record's next piece (piece said it is one) and says
 // when the record is whole: its piece narrower than the width.
 func (h *widthWrap) next(line []byte) (done bool) {
-	h.rec = append(h.rec, line...)
+	// A block indented after the wrap indents its pieces too: as wide
+	// with it, joined without it.
 	h.last = columns(line)
+	h.rec = append(h.rec, unindent(line, h.indent)...)
 	return h.last != h.width
 }
 
@@ -145,7 +157,7 @@ func (h *widthWrap) take() []byte {
 // a real multi-line message); or one cut, in a log whose every other line
 // opens a record (before counts those just before line), three records at
 // least, or two when the cut splits a word (next is the line after line).
-func (h *widthWrap) evidence(line, next, ahead []byte, before, indent int) int {
+func (h *widthWrap) evidence(line, next, ahead []byte, before int, indent []byte) int {
 	if h.evLines > 0 {
 		return h.evWidth
 	}
@@ -167,7 +179,7 @@ type wrapWindow struct {
 }
 
 // read reads line and the whole lines of ahead after it.
-func (w *wrapWindow) read(line, ahead []byte, indent int) {
+func (w *wrapWindow) read(line, ahead []byte, indent []byte) {
 	prev := 0 // the last line's width
 	look := func(l []byte) {
 		l = quoteOff(trimEOL(l))
@@ -175,9 +187,9 @@ func (w *wrapWindow) read(line, ahead []byte, indent int) {
 		width := columns(l)
 		switch {
 		case len(bytes.TrimSpace(l)) == 0:
-		case opensRecord(l[spaces(l, indent):]):
+		case opensRecord(unindent(l, indent)):
 			w.starts++
-		case l[0] == '\t':
+		case unindent(l, indent)[0] == '\t':
 			w.strays++
 		case prev == w.widest:
 			w.cuts++

@@ -35,7 +35,7 @@ func joinRead(in string) []string {
 // the terminal showed them: klog (batch 3's 82, minio's), logrus text
 // (batch 10's 232, fleet's), logfmt (batch 10's 218, grafana-agent's),
 // zap JSON (batch 6's 106, CDI's), logrus on a TTY (batch 6's 117,
-// jaeger-operator's).
+// jaeger-operator's); and so are they when indented after the wrap.
 func TestWidthWrappedLogs(t *testing.T) {
 	for _, f := range []string{
 		"testdata/batch3/82-minio-operator-klog-error-syncing-7x.log",
@@ -54,6 +54,15 @@ func TestWidthWrappedLogs(t *testing.T) {
 				wrapped := strings.Join(hardWrap(width)(strings.Split(strings.TrimSuffix(log, "\n"), "\n"), make([]time.Time, len(want))), "\n") + "\n"
 				if got := joinRead(wrapped); !slices.Equal(got, want) {
 					t.Errorf("joined %d lines into %d, want the %d lines:\n%s", strings.Count(wrapped, "\n"), len(got), len(want), strings.Join(got, "\n"))
+				}
+				// Indented after the wrap (a Markdown code block, batch 5's
+				// 513): every piece carries the indent, the record it once.
+				for _, indent := range []string{"    ", "\t"} {
+					lines := strings.Split(strings.TrimSuffix(wrapped, "\n"), "\n")
+					in := strings.Join(prefixed(indent)(lines, make([]time.Time, len(lines))), "\n") + "\n"
+					if got := joinRead(in); !slices.Equal(got, prefixed(indent)(want, make([]time.Time, len(want)))) {
+						t.Errorf("indented by %q: joined %d lines into %d, want the %d lines:\n%s", indent, len(lines), len(got), len(want), strings.Join(got, "\n"))
+					}
 				}
 			})
 		}
