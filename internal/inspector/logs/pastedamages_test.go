@@ -221,7 +221,9 @@ var damages = []damage{
 			// line as wide as it is padded by none.
 			return l + strings.Repeat(" ", (80-n%80)%80)
 		})},
-	{name: "trailing-stripped", maxLost: 3, seen: "batch3/94's first line (a space at its end, kept there)",
+	// 4: batch 10's 235, read since its pieces are joined, loses the spaces
+	// it was wrapped at ("resource(kubeflow/…").
+	{name: "trailing-stripped", maxLost: 4, seen: "batch3/94's first line (a space at its end, kept there)",
 		lines: eachLine(func(l string, _ time.Time) string { return strings.TrimRight(l, " \t") })},
 	{name: "blank-between", program: true, maxLost: 1, seen: "batch6/126, batch11/1129 (a blank line after every line)",
 		lines: func(lines []string, _ []time.Time) []string {
