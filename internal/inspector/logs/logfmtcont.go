@@ -57,9 +57,9 @@ func openQuote(b []byte, open bool) bool {
 
 // start begins a cut record with line when it is one: a logfmt record
 // whose quoted value is open at its end, the next line (the first of
-// ahead) a piece.
-func (c *logfmtCont) start(line, ahead []byte) bool {
-	if len(line) == 0 || line[len(line)-1] == '"' || nextOpens(ahead) || bytes.IndexByte(line, '"') < 0 {
+// ahead; opens: it opens with quickStart's shapes) a piece.
+func (c *logfmtCont) start(line, ahead []byte, opens bool) bool {
+	if opens || len(line) == 0 || line[len(line)-1] == '"' || bytes.IndexByte(line, '"') < 0 {
 		return false
 	}
 	i := logfmtStart(line)

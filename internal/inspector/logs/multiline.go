@@ -107,7 +107,9 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
 		return
 	}
-	if j.wrapped.start(trimmed, j.ahead) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead) || j.cont.start(trimmed) {
+	// The next line's start, read once for the joiners that ask.
+	opens := nextOpens(j.ahead)
+	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) {
 		return
 	}
 	emit(line)

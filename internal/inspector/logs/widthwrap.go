@@ -53,21 +53,28 @@ const minCuts = 2
 
 // start begins a wrapped record with line when the evidence says it was
 // cut: as wide as the log's width, the next line (the first of ahead,
-// the input buffered after line) no record's start.
-func (h *widthWrap) start(line, ahead []byte) bool {
+// the input buffered after line; opens says it opens with
+// quickStart's shapes) no record's start.
+func (h *widthWrap) start(line, ahead []byte, opens bool) bool {
 	before, widest := h.regular, h.widest
+	lead := line
+	if len(lead) > 0 && lead[0] == ' ' {
+		lead = bytes.TrimLeft(lead, " ")
+	}
 	switch {
-	case quickStart(bytes.TrimLeft(line, " ")) || (len(line) > 0 && startShape(line) == h.shape):
+	case quickStart(lead):
 		h.regular++
-		h.shape = startShape(line)
+	case len(lead) > 0 && startShape(line) == h.shape:
+		// A start of the log's own (stern's pod before every line).
+		h.regular++
 	case len(bytes.TrimSpace(line)) > 0 && !bytes.HasPrefix(line, []byte("```")):
-		h.regular = 0
+		h.regular, h.shape = 0, startShape(line)
 	}
 	if len(line) > h.widest {
 		h.widest = max(h.widest, columns(line))
 	}
 	// Cheapest first: every line of a log comes here.
-	if len(line) < minWrapWidth || nextOpens(ahead) {
+	if len(line) < minWrapWidth || opens {
 		return false
 	}
 	nl := bytes.IndexByte(ahead, '\n')
@@ -96,10 +103,10 @@ func (h *widthWrap) start(line, ahead []byte) bool {
 
 // nextOpens says whether the line ahead opens with a record's own start
 // (quickStart), read off its first bytes: the next line of most logs,
-// found without a look for its end.
+// found without a look for its end (a newline breaks every shape
+// quickStart reads, so the bytes past one never make one).
 func nextOpens(ahead []byte) bool {
-	head := ahead[:min(len(ahead), 16)]
-	return bytes.IndexByte(head, '\n') < 0 && quickStart(head)
+	return quickStart(ahead[:min(len(ahead), 16)])
 }
 
 // continues says whether next may be a piece: not blank, no tab or

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -108,4 +109,37 @@ func TestWidthWrapNeedsEvidence(t *testing.T) {
 			t.Errorf("joined into %d lines, want the 5 as they came", len(out))
 		}
 	})
+}
+
+// BenchmarkWrapChecks is what the wrap joiners cost a line of a log not
+// wrapped, every line of which they see: widthWrap's and logfmtCont's
+// start on a zap JSON line (BenchmarkRead1M's shape), a klog line and a
+// logfmt line, each followed by a record of its own format.
+func BenchmarkWrapChecks(b *testing.B) {
+	for _, bc := range []struct{ name, line string }{
+		{"json", `{"level":"error","ts":"2026-01-01T00:00:00.000Z","msg":"Reconciler error","controller":"widget","controllerGroup":"example.com","controllerKind":"Widget","Widget":{"name":"w1","namespace":"default"},"namespace":"default","name":"w1","reconcileID":"0d4f5e6a-1b2c-4d3e-8f9a-0b1c2d3e4f5a","error":"dial tcp 10.0.0.7:443: connect: connection refused"}`},
+		{"klog", `E0531 13:41:24.333279       1 controller.go:329] "Reconciler error" err="failed to reconcile VM: boom" controller="proxmoxmachine" namespace="default" name="m1"`},
+		{"logfmt", `time="2019-02-27T16:32:26Z" level=error msg="error syncing 'demo0/hu002': handler helm-controller: boom, requeuing"`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			line := []byte(bc.line)
+			ahead := []byte(bc.line + "\n" + bc.line + "\n")
+			var w widthWrap
+			var c logfmtCont
+			// CPU, not wall: the machine this runs on is shared.
+			var ru0, ru1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+			defer func() {
+				syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+				cpu := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			}()
+			for b.Loop() {
+				opens := nextOpens(ahead)
+				if w.start(line, ahead, opens) || c.start(line, ahead, opens) {
+					b.Fatal("joined a record followed by a record")
+				}
+			}
+		})
+	}
 }
