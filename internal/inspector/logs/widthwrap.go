@@ -35,6 +35,9 @@ type widthWrap struct {
 	// writes them: a line that opens the same way opens a record.
 	shape [shapeLen]byte
 
+	// opens says the line being fed opens with quickStart's shapes, as
+	// the line before read it off ahead; nextOpens is that of the line after.
+	opens, nextOpens bool
 	// regular counts the lines before that opened a record
 	// (quickStart), one after the other, blank lines aside.
 	regular int
@@ -57,12 +60,16 @@ const minCuts = 2
 // quickStart's shapes) no record's start.
 func (h *widthWrap) start(line, ahead []byte, opens bool) bool {
 	before, widest := h.regular, h.widest
+	// This line opens a record if the line before read it so off ahead
+	// (most lines: nothing more to read), else by its own bytes.
+	known := h.opens
+	h.nextOpens = opens
 	lead := line
-	if len(lead) > 0 && lead[0] == ' ' {
+	if !known && len(lead) > 0 && lead[0] == ' ' {
 		lead = bytes.TrimLeft(lead, " ")
 	}
 	switch {
-	case quickStart(lead):
+	case known || quickStart(lead):
 		h.regular++
 	case len(lead) > 0 && startShape(line) == h.shape:
 		// A start of the log's own (stern's pod before every line).
@@ -143,11 +150,13 @@ func (h *widthWrap) next(line []byte) (done bool) {
 	return h.last != h.width
 }
 
-// fed counts a line fed to the joiner off the evidence's window.
+// fed counts a line fed to the joiner off the evidence's window, and
+// takes what the line before read of its start.
 func (h *widthWrap) fed() {
 	if h.evLines > 0 {
 		h.evLines--
 	}
+	h.opens, h.nextOpens = h.nextOpens, false
 }
 
 // take hands out the record put back together.
