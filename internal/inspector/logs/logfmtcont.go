@@ -59,7 +59,13 @@ func openQuote(b []byte, open bool) bool {
 // whose quoted value is open at its end, the next line (the first of
 // ahead; opens: it opens with quickStart's shapes) a piece.
 func (c *logfmtCont) start(line, ahead []byte, opens bool) bool {
-	if opens || len(line) == 0 || line[len(line)-1] == '"' || bytes.IndexByte(line, '"') < 0 {
+	// Most lines are followed by a record's start (inlined).
+	return !opens && c.begin(line, ahead)
+}
+
+// begin is start past its common case.
+func (c *logfmtCont) begin(line, ahead []byte) bool {
+	if len(line) == 0 || line[len(line)-1] == '"' || bytes.IndexByte(line, '"') < 0 {
 		return false
 	}
 	i := logfmtStart(line)
