@@ -68,8 +68,10 @@
 // text, log/slog, logrus, go-kit; behind kubectl --prefix/--timestamps,
 // stern's names, a container name, the kubelet's CRI files, Docker's
 // json-file driver or journald, in a Markdown quote, with a TTY's colour
-// codes (prefix.go's collected; TestPasteDamage reads every training
-// excerpt through each such mark).
+// codes (prefix.go's collected), hard-wrapped by a terminal when the log
+// shows its width (widthwrap.go), a logfmt value cut open by a paste
+// continued on the next lines (logfmtcont.go); TestPasteDamage reads every
+// training excerpt through each such mark.
 //
 // Behind the named dialects stands the generic reader of the work-queue
 // idiom (generic.go): an error or warning line that says a sync,

@@ -51,8 +51,11 @@ var (
 	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
 	// "re-queuing", "re-adding item to queue".
 	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?e?n?queu|\bre-?add(?:ing|ed)?\b`)
-	// dropPhrase: the key was given up on.
-	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded`)
+	// dropPhrase: the key was given up on; a message opening with
+	// "Permanent failure" says the handler will not retry it
+	// (kubeflow/pipelines' persistence agent: log.Errorf then Forget, beside
+	// its "Transient failure" before AddRateLimited).
+	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded|^permanent failure\b`)
 	// retryIn: a stated delay, a Go duration after the retry words
 	// ("Retrying in 2m40s", "will retry after 30s", "requeuing in 1m0s"):
 	// the handler's own AddAfter or limiter said it, so the next retry is
@@ -401,6 +404,6 @@ var verbWords = map[string]bool{
 	"error": true, "errors": true, "failed": true, "fail": true, "failure": true, "unable": true, "to": true, "in": true,
 	"while": true, "when": true, "on": true, "for": true, "of": true, "the": true, "sync": true, "syncing": true,
 	"handling": true, "handle": true, "processing": true, "process": true, "reconcile": true, "reconciling": true,
-	"dropping": true, "dropped": true, "giving": true, "up": true, "gave": true, "could": true, "not": true, "cannot": true,
+	"dropping": true, "dropped": true, "giving": true, "up": true, "gave": true, "permanent": true, "could": true, "not": true, "cannot": true,
 	"updating": true, "update": true, "provisioning": true, "ensuring": true, "applying": true, "reenqueuing": true, "requeuing": true,
 }

@@ -11,8 +11,9 @@ import (
 // https://github.com/k3s-io/helm-controller/issues/188) and the first line
 // of 235 (a record a paste hard-wrapped over nine lines:
 // https://github.com/kubeflow/pipelines/issues/869), verbatim — is read up
-// to the line's end; 235's first piece names no key, so it still yields
-// none. A cut value that would name the key, or a cut before the line's
+// to the line's end; 235's first piece names no key, so alone it yields
+// none (the whole excerpt, its pieces joined first, yields its key:
+// logfmtcont.go). A cut value that would name the key, or a cut before the line's
 // level was read, is no record.
 func TestLogfmtCutAtLineEnd(t *testing.T) {
 	helm := strings.TrimRight(readTestdata(t, "testdata/batch10/205-k3s-helm-controller-cri-timestamp-logrus-unterminated-inline.log"), "\n")
@@ -32,5 +33,6 @@ func TestLogfmtCutAtLineEnd(t *testing.T) {
 	// The same line whole reads the same: the cut changes nothing but the
 	// closing quote.
 	wantLineRead(t, helm+`"`, "unknown", "demo0/hu002", "handler helm-controller: DesiredSet")
-	wantOneKey(t, readTestdata(t, "testdata/batch10/235-kfp-persistence-agent-logrus-permanent-failure-forget-wrapped.log"), oneKeyCase{})
+	wantOneKey(t, readTestdata(t, "testdata/batch10/235-kfp-persistence-agent-logrus-permanent-failure-forget-wrapped.log"),
+		oneKeyCase{controller: "unknown", key: "kubeflow/calculation-pipeline-grqzn", errPrefix: "CustomError (code: 1): Syncing Workflow", failures: 1})
 }

@@ -25,6 +25,15 @@ type joiner struct {
 	// wrap is a record hard-wrapped by a terminal being put back on one
 	// line (termwrap.go).
 	wrap termWrap
+	// hard is a record of any format hard-wrapped at the log's evidenced
+	// width being put back on one line (widthwrap.go).
+	wrapped widthWrap
+	// ahead is the input buffered after the line fed: the lines the
+	// evidence of a wrap is read from.
+	ahead []byte
+	// lcont is a logfmt record cut inside a quoted value, its pieces on
+	// the lines after it (logfmtcont.go).
+	lcont logfmtCont
 	// cont is a structured klog record cut at a space, its key/values on
 	// the lines after it (klogcont.go).
 	cont klogCont
@@ -38,10 +47,25 @@ const maxObjectBytes = 64 << 10
 func (j *joiner) feed(line []byte, emit func([]byte)) {
 	// A quoted paste's pieces are read out of the quote (quoteOff).
 	trimmed := quoteOff(trimEOL(line))
+	j.wrapped.fed()
+	if j.wrapped.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.wrapped.next(trimmed) {
+			emit(j.wrapped.take())
+		}
+		return
+	}
 	if j.wrap.rec != nil {
 		// release handed the record out already when line is no piece.
 		if j.wrap.next(trimmed) {
 			emit(j.wrap.take())
+		}
+		return
+	}
+	if j.lcont.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.lcont.next(trimmed) {
+			emit(j.lcont.take())
 		}
 		return
 	}
@@ -83,7 +107,9 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		j.head = append([]byte(nil), trimmed[:len(trimmed)-1]...)
 		return
 	}
-	if j.wrap.start(trimmed) || j.cont.start(trimmed) {
+	// The next line's start, read once for the joiners that ask.
+	opens := nextOpens(j.ahead)
+	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) {
 		return
 	}
 	emit(line)
@@ -115,6 +141,12 @@ func (j *joiner) release(line []byte, emit func([]byte)) {
 	if j.wrap.rec != nil && !j.wrap.piece(quoteOff(trimEOL(line))) {
 		emit(j.wrap.take())
 	}
+	if j.wrapped.rec != nil && !j.wrapped.piece(quoteOff(trimEOL(line))) {
+		emit(j.wrapped.take())
+	}
+	if j.lcont.rec != nil && !j.lcont.piece(quoteOff(trimEOL(line))) {
+		emit(j.lcont.take())
+	}
 	if j.cont.rec != nil && !j.cont.piece(quoteOff(bytes.TrimRight(line, "\r\n"))) {
 		emit(j.cont.take())
 	}
@@ -132,6 +164,12 @@ func (j *joiner) flush(emit func([]byte)) {
 	}
 	if j.wrap.rec != nil {
 		emit(j.wrap.take())
+	}
+	if j.wrapped.rec != nil {
+		emit(j.wrapped.take())
+	}
+	if j.lcont.rec != nil {
+		emit(j.lcont.take())
 	}
 	if j.cont.rec != nil {
 		emit(j.cont.take())

@@ -110,6 +110,9 @@ func (s *Store) eachLine(ctx context.Context, r io.Reader, publish int, emit fun
 			if lines%publish == 0 || br.Buffered() == 0 {
 				s.lines.Store(int64(base + lines))
 			}
+			// The input buffered after line, without a read: a wrap's
+			// evidence (widthwrap.go).
+			j.ahead, _ = br.Peek(br.Buffered())
 			j.feed(line, out)
 		}
 		if err != nil {
