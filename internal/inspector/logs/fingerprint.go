@@ -7,6 +7,14 @@ import (
 
 // The rate limiter's fingerprint in a log, and a timed poll's: what
 // evidence.go reads from one key's times in one template.
+//
+// The fingerprint is absent where the limiter's delay is not what spaces
+// a key's attempts: controller-runtime of the v0.1 era returned false from
+// reconcileHandler after an error, so its worker paused JitterPeriod (1s)
+// before the next item, hiding delays under a second (5ms·2^n, n < 8) — a
+// constant 1s, as a RequeueAfter: time.Second poll's (batch7 727, batch6
+// 117); a limiter at its cap (argo-rollouts' 10s, batch6 100) leaves equal
+// gaps too. Such logs are left unread: see testdata/batch7/README.md.
 
 // growMin is how many gaps in a row must grow as a limiter's delays do: four
 // attempts of one key in one template.
