@@ -61,7 +61,11 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	printWhyBackoff(w, a)
 
 	fmt.Fprintln(w, "\nEvents:")
-	if len(a.Events) == 0 {
+	switch {
+	case a.EventsNotRead && len(a.Events) == 0:
+		fmt.Fprintln(w, "  not read") // the evidence or a refusal says why
+		return
+	case len(a.Events) == 0:
 		fmt.Fprintln(w, "  none")
 		return
 	}
