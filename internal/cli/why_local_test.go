@@ -23,7 +23,8 @@ import (
 // TestWhyFileAndAddrNeedNoCluster: `why -f FILE --addr ADDR` without a
 // kubeconfig answers from the file's object and the endpoint's key (it
 // said "no cluster configured"), and says the object is the file's, not
-// the API server's, and that its Events were not read (it said "none");
+// the API server's, and that its Events were not read (it said "none"),
+// with no "generation 0" (a ConfigMap has none);
 // -f alone without a cluster names the flags that make
 // it need none; --watch, which follows the cluster's object, is refused
 // naming itself.
@@ -69,7 +70,8 @@ func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
 		"read from " + file + ", not the API server",
 		"Key:            widgets/down-1 (controller configmap)",
 		"eu region unavailable",
-		"Events:\n  not read", // not "none": no cluster was asked for them
+		"Events:\n  not read",                 // not "none": no cluster was asked for them
+		"Change:      the kind has no status", // not "generation 0": a ConfigMap has none
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, out)
