@@ -134,7 +134,9 @@ func printObjectStatus(w io.Writer, d *describe.Description, noObject string) {
 	if v.ObservedGeneration != nil {
 		obs = fmt.Sprint(*v.ObservedGeneration)
 	}
-	fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", v.Generation, obs)
+	if v.Generation != 0 || v.ObservedGeneration != nil { // a ConfigMap has no generation: not "0"
+		fmt.Fprintf(w, "  Generation:  %d (status.observedGeneration: %s)\n", v.Generation, obs)
+	}
 	if v.Status != "" {
 		// The verdict `why` gives, by the same rule (objstatus).
 		fmt.Fprintf(w, "  Verdict:     %s\n", objstatus.Line(v, o.SpecChange, func(t time.Time) string { return ago(t, d.Key.ServerTime) }))

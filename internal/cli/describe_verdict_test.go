@@ -39,3 +39,17 @@ func TestDescribeObjectVerdict(t *testing.T) {
 		t.Errorf("failed verdict: want its line and its message:\n%s", b.String())
 	}
 }
+
+// A ConfigMap has no generation: describe's object section says none, not
+// "Generation: 0", and neither does its verdict line.
+func TestDescribeObjectWithoutGeneration(t *testing.T) {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	obj := &objstatus.Object{Kind: "ConfigMap", Namespace: "demo", Name: "naive-00001",
+		Verdict: objstatus.Verdict{Status: objstatus.Current, KStatus: objstatus.Current, KindNoStatus: true}}
+	d := &describe.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
+	var b bytes.Buffer
+	printObjectStatus(&b, d, "")
+	if strings.Contains(b.String(), "Generation:") || strings.Contains(b.String(), "generation 0") || !strings.Contains(b.String(), "  Verdict:     Current: the kind has no status") {
+		t.Errorf("object section of a ConfigMap:\n%s\nwant no generation, and the verdict", b.String())
+	}
+}

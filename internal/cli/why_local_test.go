@@ -23,7 +23,9 @@ import (
 // TestWhyFileAndAddrNeedNoCluster: `why -f FILE --addr ADDR` without a
 // kubeconfig answers from the file's object and the endpoint's key (it
 // said "no cluster configured"), and says the object is the file's, not
-// the API server's; -f alone without a cluster names the flags that make
+// the API server's, and that its Events were not read (it said "none"),
+// with no "generation 0" (a ConfigMap has none);
+// -f alone without a cluster names the flags that make
 // it need none; --watch, which follows the cluster's object, is refused
 // naming itself.
 func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
@@ -68,6 +70,8 @@ func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
 		"read from " + file + ", not the API server",
 		"Key:            widgets/down-1 (controller configmap)",
 		"eu region unavailable",
+		"Events:\n  not read",                 // not "none": no cluster was asked for them
+		"Change:      the kind has no status", // not "generation 0": a ConfigMap has none
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, out)

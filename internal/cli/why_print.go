@@ -60,8 +60,23 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	printWhyController(w, a)
 	printWhyBackoff(w, a)
 
+	printWhyEvents(w, a)
+	for _, b := range a.Blockers {
+		fmt.Fprintf(w, "\n--- Blocker %s ---\n", b.Object.Ref())
+		printAnswer(w, b)
+	}
+}
+
+// printWhyEvents prints the object's Events: "none" only when they were
+// read. A helper, so that an object without Events still has its
+// blockers' answers printed after them (an early return skipped them).
+func printWhyEvents(w io.Writer, a *why.Answer) {
 	fmt.Fprintln(w, "\nEvents:")
-	if len(a.Events) == 0 {
+	switch {
+	case a.EventsNotRead && len(a.Events) == 0:
+		fmt.Fprintln(w, "  not read") // the evidence or a refusal says why
+		return
+	case len(a.Events) == 0:
 		fmt.Fprintln(w, "  none")
 		return
 	}
@@ -77,10 +92,6 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now), first}, e.Message, messageWidth)
 	}
 	tw.Flush()
-	for _, b := range a.Blockers {
-		fmt.Fprintf(w, "\n--- Blocker %s ---\n", b.Object.Ref())
-		printAnswer(w, b)
-	}
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {

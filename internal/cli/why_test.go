@@ -132,3 +132,21 @@ func TestPrintAnswer(t *testing.T) {
 		t.Errorf("list lacks %q:\n%s", want, l.String())
 	}
 }
+
+// TestPrintAnswerBlockersWithoutEvents: the blockers' answers are printed
+// whether the object has Events or not (with none, they were left out).
+func TestPrintAnswerBlockersWithoutEvents(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	blocker := &why.Answer{Object: why.Object{Kind: "StorageClass", APIVersion: "storage.k8s.io/v1", Name: "fast"},
+		Verdict: why.Verdict{Status: why.NotFound}, Summary: "NotFound: the StorageClass does not exist.", Now: now}
+	for _, notRead := range []bool{false, true} {
+		a := &why.Answer{Object: why.Object{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: "team-a", Name: "data"},
+			Verdict: why.Verdict{Status: why.InProgress}, Summary: "InProgress: waits for its StorageClass.", Now: now,
+			EventsNotRead: notRead, Blockers: []*why.Answer{blocker}}
+		var b bytes.Buffer
+		printAnswer(&b, a)
+		if !strings.Contains(b.String(), "--- Blocker storageclass.storage.k8s.io/fast ---") || !strings.Contains(b.String(), blocker.Summary) {
+			t.Errorf("events not read %v: the blocker's answer is missing:\n%s", notRead, b.String())
+		}
+	}
+}

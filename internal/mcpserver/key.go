@@ -69,6 +69,8 @@ func keySummary(d *describe.Description, noObjects bool) string {
 		text.FormatDuration(k.Delay.Duration), orDash(k.DelaySource))
 	fmt.Fprintf(&b, "History: %d attempts (in the structured answer, oldest first).\n", len(k.History))
 	switch {
+	case d.Object != nil && d.Object.Verdict.Status != "" && d.Object.Verdict.Generation == 0:
+		fmt.Fprintf(&b, "Object: %s.\n", d.Object.Verdict.Status) // a ConfigMap has no generation: not "0"
 	case d.Object != nil && d.Object.Verdict.Status != "":
 		fmt.Fprintf(&b, "Object: %s (generation %d).\n", d.Object.Verdict.Status, d.Object.Verdict.Generation)
 	case d.ObjectError != "":

@@ -39,13 +39,13 @@ type ControllerSummary struct {
 
 // KeysInput is get's selection.
 type KeysInput struct {
-	Controller string   `json:"controller,omitempty" jsonschema:"only keys of this controller"`
-	State      []string `json:"state,omitempty" jsonschema:"only keys in these states: backoff, scheduled, queued, running, failed, idle (unknown for a log)"`
-	Query      string   `json:"query,omitempty" jsonschema:"only keys whose name or last error contains this (smart case; a leading ~ makes it a regular expression), as get -q"`
-	Error      string   `json:"error,omitempty" jsonschema:"only keys whose last error alone matches this, in query's syntax (an error group's keys)"`
-	Sort       string   `json:"sort,omitempty" jsonschema:"order: retrying (default: backing-off keys first, the longest failing on top), next, failures, attention, key, ..."`
-	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many keys (default 20, at most 100)"`
-	Offset     int      `json:"offset,omitempty" jsonschema:"skip this many matching keys: the next page is offset+limit"`
+	Controller string `json:"controller,omitempty" jsonschema:"only keys of this controller"`
+	State      List   `json:"state,omitempty" jsonschema:"only keys in these states: backoff, scheduled, queued, running, failed, idle (unknown for a log)"`
+	Query      string `json:"query,omitempty" jsonschema:"only keys whose name or last error contains this (smart case; a leading ~ makes it a regular expression), as get -q"`
+	Error      string `json:"error,omitempty" jsonschema:"only keys whose last error alone matches this, in query's syntax (an error group's keys)"`
+	Sort       string `json:"sort,omitempty" jsonschema:"order: retrying (default: backing-off keys first, the longest failing on top), next, failures, attention, key, ..."`
+	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many keys (default 20, at most 100)"`
+	Offset     int    `json:"offset,omitempty" jsonschema:"skip this many matching keys: the next page is offset+limit"`
 }
 
 // KeysOutput is a page of keys, as v1/keys gives it, and what was left out.
@@ -76,9 +76,9 @@ type KeyOutput struct {
 
 // ErrorGroupsInput selects the keys whose errors are grouped.
 type ErrorGroupsInput struct {
-	Controller string   `json:"controller,omitempty" jsonschema:"only this controller's keys"`
-	State      []string `json:"state,omitempty" jsonschema:"the keys' states (default backoff,failed: the keys still failing; add idle for those that recovered)"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many groups, the largest (default and most 20)"`
+	Controller string `json:"controller,omitempty" jsonschema:"only this controller's keys"`
+	State      List   `json:"state,omitempty" jsonschema:"the keys' states (default backoff,failed: the keys still failing; add idle for those that recovered)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many groups, the largest (default and most 20)"`
 }
 
 // ErrorGroupsOutput is v1/errors: exact counts, largest group first.
@@ -91,11 +91,11 @@ func addReadTools(s *mcp.Server, h *handlers) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	mcp.AddTool(s, &mcp.Tool{Name: "controllers", Annotations: ro, OutputSchema: outputSchema[ControllersOutput](),
 		Description: "Each controller of the source: keys by state, limiter, the retries to come, and a one-line diagnosis (as `kubectl backoff describe` says for a controller)."}, h.controllers)
-	mcp.AddTool(s, &mcp.Tool{Name: "keys", Annotations: ro, OutputSchema: outputSchema[KeysOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "keys", Annotations: ro, InputSchema: inputSchema[KeysInput](), OutputSchema: outputSchema[KeysOutput](),
 		Description: "List keys with their backoff state, filtered and sorted as `kubectl backoff get`: state, consecutive failures, next retry, the delay and the limiter that chose it, the last error. At most 100 a call; page with offset."}, h.keys)
 	mcp.AddTool(s, &mcp.Tool{Name: "key", Annotations: ro, OutputSchema: outputSchema[KeyOutput](),
 		Description: "One key in full, as `kubectl backoff describe`: the diagnosis (why it is or is not reconciled, and what to do), counters, the attempt history (why each attempt ran), and the object behind it with its conditions and events."}, h.key)
-	mcp.AddTool(s, &mcp.Tool{Name: "error_groups", Annotations: ro, OutputSchema: outputSchema[ErrorGroupsOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "error_groups", Annotations: ro, InputSchema: inputSchema[ErrorGroupsInput](), OutputSchema: outputSchema[ErrorGroupsOutput](),
 		Description: "What the failing keys fail with: their last errors grouped (numbers, addresses and names folded), exact counts, largest first, with example keys (as `kubectl backoff get` groups them by error)."}, h.errorGroups)
 }
 
@@ -144,7 +144,7 @@ func countsText(c map[api.State]int) string {
 }
 
 // states reads a state list as the CLI's --state does, naming the input.
-func states(vals []string) ([]api.State, error) {
+func states(vals List) ([]api.State, error) {
 	st, err := query.ParseStates(vals, query.LogStates)
 	if err != nil {
 		return nil, inputError(err) // names the states, unknown (a log's) among them

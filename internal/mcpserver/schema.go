@@ -25,6 +25,12 @@ func outputSchema[T any]() *jsonschema.Schema {
 	return s
 }
 
+// inputSchema is T's JSON schema for a tool's arguments. The SDK infers
+// one without typeSchemas, which would say a List as an array only and
+// refuse the bare string List decodes; so the tools with a List give
+// theirs.
+func inputSchema[T any]() *jsonschema.Schema { return outputSchema[T]() }
+
 // typeSchemas are the schemas inference would get wrong. The client's
 // PodKey and PodKeyDetail embed api.Key, whose field Key the embedded
 // field's own name hides from reflect.VisibleFields (encoding/json still
@@ -33,6 +39,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 	base := map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[metav1.Duration](): {Type: "string", Description: "a Go duration, e.g. 1m30s"},
 		reflect.TypeFor[metav1.Time]():     {Type: "string", Description: "an RFC 3339 time"},
+		reflect.TypeFor[List]():            listSchema,
 		reflect.TypeFor[why.Node](): {Type: "object",
 			Description: "an object of the chain: object, via (how its parent reaches it), status, line (why, in one line), blocker, below (its own nodes)"},
 		reflect.TypeFor[[]*why.Answer](): {Types: []string{"null", "array"},

@@ -15,14 +15,14 @@ import (
 
 // ForgetInput is forget's: KEYs, or all keys of a controller that match.
 type ForgetInput struct {
-	Controller string   `json:"controller,omitempty" jsonschema:"the keys' controller (required with all; found for each key otherwise)"`
-	Keys       []string `json:"keys,omitempty" jsonschema:"the keys to forget, NAMESPACE/NAME"`
-	All        bool     `json:"all,omitempty" jsonschema:"forget every key of controller that state and query select, instead of keys"`
-	State      []string `json:"state,omitempty" jsonschema:"with all: only keys in these states"`
-	Query      string   `json:"query,omitempty" jsonschema:"with all: only keys whose name or last error contains this"`
-	Requeue    bool     `json:"requeue,omitempty" jsonschema:"also retry them now (the queue decorator is needed)"`
-	Reason     string   `json:"reason,omitempty" jsonschema:"why, recorded with the reset and in the object's Event"`
-	DryRun     bool     `json:"dry_run,omitempty" jsonschema:"say what would be forgotten, and change nothing"`
+	Controller string `json:"controller,omitempty" jsonschema:"the keys' controller (required with all; found for each key otherwise)"`
+	Keys       List   `json:"keys,omitempty" jsonschema:"the keys to forget, NAMESPACE/NAME"`
+	All        bool   `json:"all,omitempty" jsonschema:"forget every key of controller that state and query select, instead of keys"`
+	State      List   `json:"state,omitempty" jsonschema:"with all: only keys in these states"`
+	Query      string `json:"query,omitempty" jsonschema:"with all: only keys whose name or last error contains this"`
+	Requeue    bool   `json:"requeue,omitempty" jsonschema:"also retry them now (the queue decorator is needed)"`
+	Reason     string `json:"reason,omitempty" jsonschema:"why, recorded with the reset and in the object's Event"`
+	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"say what would be forgotten, and change nothing"`
 }
 
 // ForgetOutput is the endpoint's answer per controller.
@@ -33,9 +33,9 @@ type ForgetOutput struct {
 
 // KickInput names the keys whose objects are touched.
 type KickInput struct {
-	Controller string   `json:"controller,omitempty" jsonschema:"the keys' controller, whose kind the objects are (needed when the source has several)"`
-	Keys       []string `json:"keys" jsonschema:"the keys, NAMESPACE/NAME"`
-	DryRun     bool     `json:"dry_run,omitempty" jsonschema:"say what would be patched, and patch nothing"`
+	Controller string `json:"controller,omitempty" jsonschema:"the keys' controller, whose kind the objects are (needed when the source has several)"`
+	Keys       List   `json:"keys" jsonschema:"the keys, NAMESPACE/NAME"`
+	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"say what would be patched, and patch nothing"`
 }
 
 // KickOutput is what was patched.
@@ -62,9 +62,9 @@ func errReadOnly(tool, how string) error {
 
 func addWriteTools(s *mcp.Server, h *handlers) {
 	w := &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
-	mcp.AddTool(s, &mcp.Tool{Name: "forget", Annotations: w, OutputSchema: outputSchema[ForgetOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "forget", Annotations: w, InputSchema: inputSchema[ForgetInput](), OutputSchema: outputSchema[ForgetOutput](),
 		Description: "Reset keys' backoff (and with requeue, retry them now), as `kubectl backoff forget`; dry_run says what it would do. Refused unless the server allows writes; every call is audited with the client's name and the user."}, h.forget)
-	mcp.AddTool(s, &mcp.Tool{Name: "kick", Annotations: w, OutputSchema: outputSchema[KickOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "kick", Annotations: w, InputSchema: inputSchema[KickInput](), OutputSchema: outputSchema[KickOutput](),
 		Description: "Make the controller reconcile the objects behind keys now, by patching an annotation on them (`kubectl backoff kick`): for controllers read from a log, where forget cannot. Does not reset the failure count. Refused unless the server allows writes; audited."}, h.kick)
 }
 

@@ -124,10 +124,15 @@ func TestE2E(t *testing.T) {
 
 	t.Run("describe", func(t *testing.T) {
 		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
-		for _, want := range []string{"Key:         demo/naive-00000", "Controller:  naive (ConfigMap v1)", "spec.storageClass must be set", "consecutive failures", "Object:", "Generation:"} {
+		for _, want := range []string{"Key:         demo/naive-00000", "Controller:  naive (ConfigMap v1)", "spec.storageClass must be set", "consecutive failures", "Object:", "Verdict:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("describe output lacks %q:\n%s", want, out)
 			}
+		}
+		// The API server keeps no generation for a ConfigMap (its strategy
+		// sets none, as a Deployment's sets 1): describe says none, not 0.
+		if strings.Contains(out, "Generation:") || strings.Contains(out, "generation 0") {
+			t.Errorf("describe gives a ConfigMap a generation:\n%s", out)
 		}
 	})
 

@@ -9,32 +9,43 @@ import (
 // GenerationLine says whether the latest change has been seen: the
 // generation, who changed it when (c, nil when managedFields say nothing),
 // and what the controller has observed. ago words a past time ("12m00s
-// ago"): each caller words times its own way.
+// ago"): each caller words times its own way. An object without a
+// generation (a ConfigMap: the API server keeps none for kinds without a
+// spec) is not said to be at generation 0.
 func GenerationLine(v Verdict, c *Change, ago func(time.Time) string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "generation %d", v.Generation)
-	if c != nil {
-		fmt.Fprintf(&b, ", changed %s by %s", ago(c.Time), c.Manager)
+	var head []string
+	if v.Generation != 0 {
+		head = append(head, fmt.Sprintf("generation %d", v.Generation))
 	}
+	if c != nil {
+		head = append(head, fmt.Sprintf("changed %s by %s", ago(c.Time), c.Manager))
+	}
+	tail := observedText(v)
+	if len(head) == 0 {
+		return tail
+	}
+	return strings.Join(head, ", ") + "; " + tail
+}
+
+// observedText says what the controller has observed of the generation.
+func observedText(v Verdict) string {
 	switch {
 	case v.NeverReconciled:
-		b.WriteString("; the controller has never reconciled it (observedGeneration -1)")
+		return "the controller has never reconciled it (observedGeneration -1)"
 	case v.NotReconciled:
-		b.WriteString("; no controller has written its status yet")
+		return "no controller has written its status yet"
 	case v.ObservedGeneration != nil:
-		fmt.Fprintf(&b, "; the controller has observed %d", *v.ObservedGeneration)
+		return fmt.Sprintf("the controller has observed %d", *v.ObservedGeneration)
 	case v.KindNoStatus:
-		b.WriteString("; the kind has no status, so it cannot say whether a controller has seen the change")
+		return "the kind has no status, so it cannot say whether a controller has seen the change"
 	case v.NoStatus:
-		b.WriteString("; it has no status")
+		return "it has no status"
 	case conditionsObserved(v) > 0:
 		// Cluster API's v1beta2 kinds and others record the generation per
 		// condition: the kind has an observed generation, there.
-		fmt.Fprintf(&b, "; its conditions say the controller has observed %d", conditionsObserved(v))
-	default:
-		b.WriteString("; the kind has no status.observedGeneration")
+		return fmt.Sprintf("its conditions say the controller has observed %d", conditionsObserved(v))
 	}
-	return b.String()
+	return "the kind has no status.observedGeneration"
 }
 
 // Line is the verdict in one line: the status, then GenerationLine.

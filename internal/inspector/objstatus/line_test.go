@@ -30,6 +30,11 @@ func TestLine(t *testing.T) {
 		{"observed per condition (Cluster API v1beta2)", Verdict{Status: InProgress, Generation: 3, Conditions: []Condition{
 			{Type: "Available", Status: "True", ObservedGeneration: 3}, {Type: "RollingOut", Status: "True", ObservedGeneration: 2}}}, nil,
 			"InProgress: generation 3; its conditions say the controller has observed 3"},
+		// A ConfigMap has no metadata.generation: not "generation 0".
+		{"no generation (a ConfigMap), changed", Verdict{Status: Current, KindNoStatus: true}, change,
+			"Current: changed 12m ago by kubectl-client-side-apply; the kind has no status, so it cannot say whether a controller has seen the change"},
+		{"no generation, no change known", Verdict{Status: Current, KindNoStatus: true}, nil,
+			"Current: the kind has no status, so it cannot say whether a controller has seen the change"},
 	} {
 		if got := Line(tc.v, tc.c, ago); got != tc.want {
 			t.Errorf("%s: Line =\n %q\nwant\n %q", tc.name, got, tc.want)

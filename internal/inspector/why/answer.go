@@ -39,6 +39,10 @@ type Answer struct {
 	Backoff      *Backoff          `json:"backoff,omitempty"`
 	BackoffError string            `json:"backoffError,omitempty"`
 	Events       []objstatus.Event `json:"events,omitempty"`
+	// EventsNotRead says the object's Events were not read (no cluster,
+	// as why -f FILE --addr; or the read was refused): no Events then is
+	// not "none".
+	EventsNotRead bool `json:"eventsNotRead,omitempty"`
 	// Refused are the reads the user may not make, each saying what for.
 	Refused []string `json:"refused,omitempty"`
 	// Summary is the answer in one sentence; Next the steps to take.
@@ -189,10 +193,12 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 		}
 	}
 	kcmName(ans.Backoff, gk, ans.Ownership)
+	ans.EventsNotRead = a.Events == nil
 	if a.Events != nil {
 		ev, err := a.eventsOf(ctx, u)
 		if err != nil {
 			ans.refuse(Refused(err, "list", "events", u.GetNamespace(), "to show the object's recent Events"))
+			ans.EventsNotRead = true
 		}
 		ans.Events = ev
 	}

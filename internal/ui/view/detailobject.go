@@ -58,6 +58,8 @@ func (d *Detail) object(now time.Time) []string {
 	}
 	gen := fmt.Sprintf("generation %d", o.Verdict.Generation)
 	switch og := o.Verdict.ObservedGeneration; {
+	case og == nil && o.Verdict.Generation == 0:
+		gen = "no generation" // a ConfigMap: not "generation 0"
 	case og == nil:
 		gen += ", no status.observedGeneration"
 	case o.Unobserved():
