@@ -116,7 +116,9 @@ func (o *TopOptions) useContext(ctx context.Context) { o.ctx = ctx }
 // Complete takes the target from args.
 func (o *TopOptions) Complete(args []string) error {
 	if o.For != "" {
-		o.forArgs = args // refused by Validate, by name
+		// --from-logs FILE, spaced, is --from-logs and an argument (its
+		// NoOptDefVal streams a TARGET's logs): the file, as without --for.
+		o.forArgs = o.fromLogs.complete(args, &o.attachOptions) // the rest refused by Validate, by name
 		return nil
 	}
 	rest, err := o.completeTarget(args)

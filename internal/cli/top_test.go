@@ -54,6 +54,7 @@ func TestTopValidate(t *testing.T) {
 		{name: "for with addr", flags: map[string]string{"for": "configmaps", "addr": "127.0.0.1:8082"}},
 		{name: "for with addr and --scheme", flags: map[string]string{"for": "configmaps", "addr": "127.0.0.1:8082", "scheme": "https"}, wantErr: "--scheme with --addr"},
 		{name: "for with a log file", flags: map[string]string{"for": "configmaps", "from-logs": "op.log"}},
+		{name: "for with --from-logs FILE, spaced", args: []string{"op.log"}, flags: map[string]string{"for": "configmaps", "from-logs": fromTarget}},
 		{name: "for with --from-logs alone", flags: map[string]string{"for": "configmaps", "from-logs": fromTarget}, wantErr: "give it as --from-logs FILE"},
 		{name: "for with --from-logs -", flags: map[string]string{"for": "configmaps", "from-logs": "-"}, wantErr: "give a file, not -"},
 		{name: "for with --explain-lines", flags: map[string]string{"for": "configmaps", "from-logs": "op.log", "explain-lines": "true"}, wantErr: "drop --explain-lines"},
