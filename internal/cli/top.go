@@ -71,7 +71,9 @@ With --for TYPE, top starts from the objects instead: the objects of the kind
 change first, with the controller and its backoff for each, as
 ` + "`kubectl backoff why TYPE`" + ` lists them, refreshed live (at most every 5s);
 enter shows an object's answer, and, when its controller is instrumented,
-enter again opens the key's detail (esc comes back).`,
+enter again opens the key's detail (esc comes back). With --addr ADDR (a
+controller run outside the cluster) or --from-logs FILE (its log, read again
+on each refresh), each object's key is read there, as why TYPE reads it.`,
 		Example: `  # The controller of a deployment
   kubectl backoff top deploy/my-controller
 
@@ -90,7 +92,10 @@ enter again opens the key's detail (esc comes back).`,
   kubectl backoff top --file snap.json
 
   # Every Certificate whose change is not reconciled yet, live
-  kubectl backoff top --for certificates -A`,
+  kubectl backoff top --for certificates -A
+
+  # The ConfigMaps an operator run with go run is failing on, live
+  kubectl backoff top --for configmaps -n widgets --addr http://127.0.0.1:8082`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runE(o),
 	}
@@ -111,7 +116,9 @@ func (o *TopOptions) useContext(ctx context.Context) { o.ctx = ctx }
 // Complete takes the target from args.
 func (o *TopOptions) Complete(args []string) error {
 	if o.For != "" {
-		o.forArgs = args // refused by Validate, by name
+		// --from-logs FILE, spaced, is --from-logs and an argument (its
+		// NoOptDefVal streams a TARGET's logs): the file, as without --for.
+		o.forArgs = o.fromLogs.complete(args, &o.attachOptions) // the rest refused by Validate, by name
 		return nil
 	}
 	rest, err := o.completeTarget(args)

@@ -33,12 +33,19 @@ func (o *TopOptions) validateFor(args []string) error {
 		return drop("the TARGET " + args[0])
 	case strings.Contains(o.For, "/"):
 		return fmt.Errorf("--for %s: give a TYPE (e.g. --for certificates); for one object run kubectl backoff why %s", o.For, o.For)
-	case o.addr != "":
-		return drop("--addr")
 	case o.file != "":
 		return drop("--file")
-	case o.fromLogs.enabled():
-		return drop("--from-logs")
+	case o.fromLogs.source == fromTarget:
+		// Bare --from-logs streams a TARGET's pods' logs; --for has none.
+		return fmt.Errorf("--for %s reads the controller's log as kubectl backoff why %s does: give it as --from-logs FILE (alone, --from-logs streams a TARGET's pods' logs)", o.For, o.For)
+	case o.fromLogs.source == "-":
+		return fmt.Errorf("--for %s reads --from-logs again on each refresh: give a file, not - (stdin is read once)", o.For)
+	case o.fromLogs.flags != nil && o.fromLogs.flags.Changed("since"):
+		return drop("--since")
+	case len(o.fromLogs.dialectFiles) > 0:
+		return fmt.Errorf("--for %s reads --from-logs as kubectl backoff why %s does, without dialects: drop --dialect", o.For, o.For)
+	case o.fromLogs.explainLines:
+		return fmt.Errorf("--for %s reads --from-logs as kubectl backoff why %s does: drop --explain-lines (kubectl backoff top --from-logs FILE --explain-lines says how each line is read)", o.For, o.For)
 	case o.selector != "":
 		return drop("-l")
 	case o.Controller != "":
@@ -48,34 +55,76 @@ func (o *TopOptions) validateFor(args []string) error {
 	case o.Filter != "":
 		return drop("-q")
 	}
-	return nil
+	// --addr is the controller's endpoint, whole: --scheme and --path say
+	// how to reach a pod's port, and are refused with it as top refuses them.
+	return o.validateAddrURL()
 }
 
 // runFor runs `top --for TYPE`: the list `why TYPE` prints, live; enter
 // shows an object's answer, and on an answer read from an instrumented
-// endpoint, the key's detail; t its chain, each object's answer on enter. The objects are read once before the UI
-// opens, so that an unknown kind or a refused list is said as why says it.
+// endpoint, the key's detail; t its chain, each object's answer on enter.
 func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
-	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true}
-	if _, err := w.objects(); err != nil {
-		return err
-	}
-	asker, reader, err := w.clusterReader()
+	opts, done, err := o.forOptions(ctx)
 	if err != nil {
 		return err
 	}
+	defer done()
+	kctx, ns := o.kubeContext()
+	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns, User: o.requester(), For: opts})
+}
+
+// forWhy is the `why TYPE` that `top --for TYPE` shows live: its kind,
+// namespaces, and the sources of backoff the user named (--addr, an
+// operator run outside the cluster; --from-logs FILE, its log).
+func (o *TopOptions) forWhy() *WhyOptions {
+	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true,
+		FromLogs: o.fromLogs.source}
+	if o.addr != "" {
+		w.Addrs = []string{o.addr}
+	}
+	return w
+}
+
+// forOptions builds the view's reads, as `why TYPE` reads: the objects are
+// read, and --from-logs and --addr opened (addSources), once before the UI
+// opens, so that an unknown kind, a refused list or a log not there is
+// said as why says it. done closes the port-forwards, after the last read.
+func (o *TopOptions) forOptions(ctx context.Context) (*ui.ForOptions, func(), error) {
+	w := o.forWhy()
+	if _, err := w.objects(); err != nil {
+		return nil, nil, err
+	}
+	asker, reader, err := w.clusterReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := w.addSources(ctx, asker); err != nil {
+		reader.Close()
+		return nil, nil, err
+	}
+	// A key read off --addr opens in the detail view on that endpoint,
+	// its objects read from the kubeconfig's cluster.
+	o.addrReadsObjects = true
 	// One read at a time (the UI sends the next when the last is back),
 	// and none while the port-forwards close.
 	var mu sync.Mutex
-	defer func() {
+	done := func() {
 		mu.Lock()
 		defer mu.Unlock()
 		reader.Close()
-	}()
+	}
 	list := func(ctx context.Context) (*why.List, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		reader.Reread() // the logs read last time have moved on
+		if w.FromLogs != "" {
+			// So has the file: a live list reads what it says now.
+			lf, err := w.whyLogFile(ctx)
+			if err != nil {
+				return nil, err
+			}
+			asker.FromLog = lf
+		}
 		return w.listKind(ctx, asker)
 	}
 	ask := func(ctx context.Context, obj why.Object) (*why.Answer, error) {
@@ -83,15 +132,17 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 		defer mu.Unlock()
 		return asker.AskObject(ctx, obj)
 	}
-	kctx, ns := o.kubeContext()
-	return ui.Run(ctx, ui.Options{Input: keys, Refresh: max(o.Refresh, forMinRefresh), Context: kctx, Namespace: ns, User: o.requester(),
-		For: &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController, Ask: ask}})
+	return &ui.ForOptions{Type: o.For, AllNamespaces: o.allNamespaces, List: list, Attach: o.attachController, Ask: ask}, done, nil
 }
 
 // attachController attaches to the controller `why` found for an object
 // (TARGET in namespace), as `top TARGET -n NAMESPACE` would, for the key's
-// detail.
+// detail; the endpoint of --addr, for a key read off it.
 func (o *TopOptions) attachController(ctx context.Context, namespace, target string) (*inspector.Session, *describe.ObjectReader, error) {
+	if o.addr != "" && target == o.addr {
+		// why.Direct's controller: the endpoint the user named, no pod.
+		return o.attach(ctx)
+	}
 	cfg, err := o.attachConfig()
 	if err != nil {
 		return nil, nil, err

@@ -50,7 +50,16 @@ func TestTopValidate(t *testing.T) {
 		{name: "for", flags: map[string]string{"for": "certificates", "refresh": "2s"}},
 		{name: "for with a target", args: []string{"deploy/ctrl"}, flags: map[string]string{"for": "certificates"}, wantErr: "--for certificates lists the objects of a kind, not a controller's keys: drop the TARGET deploy/ctrl"},
 		{name: "for one object", flags: map[string]string{"for": "certificate/web-tls"}, wantErr: "for one object run kubectl backoff why certificate/web-tls"},
-		{name: "for with addr", flags: map[string]string{"for": "certificates", "addr": "127.0.0.1:8082"}, wantErr: "drop --addr"},
+		// --addr and --from-logs FILE are read as why TYPE reads them.
+		{name: "for with addr", flags: map[string]string{"for": "configmaps", "addr": "127.0.0.1:8082"}},
+		{name: "for with addr and --scheme", flags: map[string]string{"for": "configmaps", "addr": "127.0.0.1:8082", "scheme": "https"}, wantErr: "--scheme with --addr"},
+		{name: "for with a log file", flags: map[string]string{"for": "configmaps", "from-logs": "op.log"}},
+		{name: "for with --from-logs FILE, spaced", args: []string{"op.log"}, flags: map[string]string{"for": "configmaps", "from-logs": fromTarget}},
+		{name: "for with --from-logs alone", flags: map[string]string{"for": "configmaps", "from-logs": fromTarget}, wantErr: "give it as --from-logs FILE"},
+		{name: "for with --from-logs -", flags: map[string]string{"for": "configmaps", "from-logs": "-"}, wantErr: "give a file, not -"},
+		{name: "for with --explain-lines", flags: map[string]string{"for": "configmaps", "from-logs": "op.log", "explain-lines": "true"}, wantErr: "drop --explain-lines"},
+		{name: "for with --dialect", flags: map[string]string{"for": "configmaps", "from-logs": "op.log", "dialect": "d.yaml"}, wantErr: "drop --dialect"},
+		{name: "for with a snapshot", flags: map[string]string{"for": "configmaps", "file": "snap.json"}, wantErr: "drop --file"},
 		{name: "for with controller", flags: map[string]string{"for": "certificates", "controller": "x"}, wantErr: "drop --controller"},
 		{name: "for with state", flags: map[string]string{"for": "certificates", "state": "backoff"}, wantErr: "drop --state"},
 		{name: "for, refresh still checked", flags: map[string]string{"for": "certificates", "refresh": "0s"}, wantErr: "--refresh 0s: must be positive"},
@@ -110,6 +119,11 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 	}
 	if v, ok := flags["path"]; ok {
 		o.prefix = v
+	}
+	o.fromLogs.source = flags["from-logs"]
+	o.fromLogs.explainLines = flags["explain-lines"] == "true"
+	if v, ok := flags["dialect"]; ok {
+		o.fromLogs.dialectFiles = []string{v}
 	}
 	return o
 }

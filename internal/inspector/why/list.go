@@ -33,6 +33,12 @@ type List struct {
 	// Current were not read (a list over maxListEvents objects), and how
 	// to narrow it so they are; "" when they were read.
 	EventsSkipped string `json:"eventsSkipped,omitempty"`
+	// KeysSkipped counts the objects of a kind with no status (a
+	// ConfigMap) whose key at hand (--addr, --from-logs) was not read, the
+	// list being over maxListEvents: EventsSkipped says it in full; a
+	// view with one line for it says which was skipped from this (in the
+	// JSON too: the view's copy of the list goes through it).
+	KeysSkipped int `json:"keysSkipped,omitempty"`
 }
 
 // List judges every item and answers for those not Current, the longest-
@@ -73,7 +79,7 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 		objects[ans] = it
 		l.Answers = append(l.Answers, ans)
 	}
-	if keysSkipped > 0 {
+	if l.KeysSkipped = keysSkipped; keysSkipped > 0 {
 		// Said too: kstatus calls every one Current, failing or not.
 		l.EventsSkipped = strings.TrimPrefix(l.EventsSkipped+"; ", "; ") + fmt.Sprintf("the controller's keys of the %d objects with no status were not read (%d objects, over %d): "+
 			"one it fails on is not listed; narrow the list to read them: a name, a label selector, or one namespace", keysSkipped, len(items), maxListEvents)

@@ -115,7 +115,12 @@ func controllerLines(c *Common, a *objwhy.Answer, now time.Time) []string {
 		if ctl.Instrumented {
 			instr = "instrumented"
 		}
-		out = append(out, fmt.Sprintf("  pods: %s -n %s (%s)", ctl.Target, ctl.Namespace, instr))
+		where := fmt.Sprintf("pods: %s -n %s", ctl.Target, ctl.Namespace)
+		if ctl.Rule == objwhy.RuleAddr {
+			// --addr: an endpoint outside the cluster, no pod, no namespace (why prints it so).
+			where = "endpoint: " + ctl.Target
+		}
+		out = append(out, fmt.Sprintf("  %s (%s)", where, instr))
 	}
 	return append(out, text.WrapIndent(fmt.Sprintf("  found by %s: %s", ctl.Rule, ctl.How), c.Width, proseIndent+2)...)
 }

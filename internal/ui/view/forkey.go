@@ -120,7 +120,7 @@ func (f For) openKey(in OpenAnswerKeyIntent) (View, tea.Cmd, Intent, bool) {
 		return f.attachedKey(ForAttachedMsg{ID: id, Controller: ctl, Key: key, Session: s.Session, Objects: s.Objects})
 	}
 	return f, ForAttachCmd(f.C.Conn.Ctx, f.AttachFunc(), f.C.Conn.Owned, a.Controller, ctl, key),
-		NoteIntent{Text: "attaching to " + shown.Controller.Target + " -n " + shown.Controller.Namespace + "…"}, true
+		NoteIntent{Text: attachingTo(shown.Controller)}, true
 }
 
 // attachedKey keeps the session msg carries, for the next key of its
@@ -138,4 +138,14 @@ func (f For) attachedKey(msg ForAttachedMsg) (View, tea.Cmd, Intent, bool) {
 		d, cmd := Detail{C: c}.Open(msg.Controller, msg.Key)
 		return d, cmd
 	}}, true
+}
+
+// attachingTo says what the view attaches to for a key's detail: the
+// controller's pods in their namespace, or the --addr endpoint, which has
+// none.
+func attachingTo(c *objwhy.Controller) string {
+	if c.Rule == objwhy.RuleAddr {
+		return "attaching to " + c.Target + "…"
+	}
+	return "attaching to " + c.Target + " -n " + c.Namespace + "…"
 }

@@ -245,7 +245,15 @@ func (f *For) statusLine() string {
 	}
 	if l := f.list; l != nil && l.EventsSkipped != "" {
 		// why.List.EventsSkipped, short: a stuck object may hide.
-		line += s.Warn.Render(" · Events of the Current ones not read (too many): narrow by a selector or a namespace")
+		skipped := "Events of the Current ones"
+		if l.KeysSkipped > 0 {
+			// A failing ConfigMap hides too: kstatus calls it Current.
+			skipped = fmt.Sprintf("keys of %d objects with no status", l.KeysSkipped)
+			if strings.Contains(l.EventsSkipped, "the Events of") {
+				skipped = "Events of the Current ones and " + skipped
+			}
+		}
+		line += s.Warn.Render(" · " + skipped + " not read (too many): narrow by a selector or a namespace")
 	}
 	if !f.fetchedAt.IsZero() {
 		line += s.Dim.Render(" · updated " + text.Ago(f.fetchedAt, f.C.Now()))

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+)
+
+// configMapServer is an API server stand-in serving discovery and the
+// ConfigMaps of namespace widgets named by names.
+func configMapServer(t *testing.T, names ...string) *httptest.Server {
+	t.Helper()
+	list := corev1.ConfigMapList{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMapList"}}
+	for i, name := range names {
+		list.Items = append(list.Items, corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "widgets", Name: name, UID: types.UID("u-" + name), ResourceVersion: fmt.Sprint(i + 1)}, Data: map[string]string{"a": "b"}})
+	}
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var body any
+		switch {
+		case r.URL.Path == "/api":
+			body = metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: []string{"v1"}}
+		case r.URL.Path == "/apis":
+			body = metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
+		case r.URL.Path == "/api/v1":
+			body = metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "v1", APIResources: []metav1.APIResource{
+				{Name: "configmaps", Namespaced: true, Kind: "ConfigMap", Verbs: metav1.Verbs{"get", "list"}},
+				{Name: "events", Namespaced: true, Kind: "Event", Verbs: metav1.Verbs{"get", "list"}},
+			}}
+		case r.URL.Path == "/api/v1/namespaces/widgets/configmaps":
+			body = list
+		case strings.HasSuffix(r.URL.Path, "/events"):
+			body = corev1.EventList{TypeMeta: metav1.TypeMeta{Kind: "EventList", APIVersion: "v1"}}
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(body)
+	}))
+	t.Cleanup(api.Close)
+	return api
+}
+
+// forTop is `top --for configmaps -n widgets` on the API server at api.
+func forTop(api *httptest.Server) *TopOptions {
+	cf := genericclioptions.NewConfigFlags(true)
+	cf.APIServer = &api.URL
+	ns := "widgets"
+	cf.Namespace = &ns
+	return &TopOptions{attachOptions: newAttachOptions(cf), IOStreams: genericiooptions.NewTestIOStreamsDiscard(), For: "configmaps"}
+}
+
+// rows names the answers of l with their verdicts.
+func rows(l *why.List) []string {
+	var out []string
+	for _, a := range l.Answers {
+		out = append(out, a.Object.Name+" "+string(a.Verdict.Status))
+	}
+	return out
+}
+
+// TestTopForAddr: `top --for configmaps --addr ADDR`, an operator run with
+// go run failing on ConfigMap down-1: the live list reads each object's
+// key from the endpoint, as `why configmaps --addr` does (it was refused,
+// "drop --addr"), and enter on the row opens the key on that endpoint.
+func TestTopForAddr(t *testing.T) {
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	t.Cleanup(ep.Close)
+	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
+	// An hour's delay: the key is still in backoff when the list asks
+	// (the default limiter's 5ms is due, and the key queued, by then).
+	rl := p.RateLimiter(workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Hour, time.Hour))
+	req := reconcile.Request{}
+	req.Namespace, req.Name = "widgets", "down-1"
+	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+		return reconcile.Result{}, errors.New("eu region unavailable")
+	}))
+	_, _ = rec.Reconcile(context.Background(), req)
+	rl.When(req)
+
+	ctx := context.Background()
+	o := forTop(configMapServer(t, "down-1", "settings"))
+	o.addr = ep.URL
+	if err := o.validateFor(nil); err != nil {
+		t.Fatalf("--for configmaps --addr: %v", err)
+	}
+	opts, done, err := o.forOptions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	l, err := opts.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(l); len(got) != 1 || got[0] != "down-1 InProgress" {
+		t.Fatalf("list %q (total %d, note %q); want down-1 InProgress alone (settings is not failed on)", got, l.Total, l.EventsSkipped)
+	}
+	a := l.Answers[0]
+	if a.Controller == nil || a.Controller.Rule != why.RuleAddr || a.Backoff == nil || a.Backoff.Source != why.SourceEndpoint {
+		t.Fatalf("down-1's controller %+v, backoff %+v; want the endpoint's", a.Controller, a.Backoff)
+	}
+	// enter again: the key's detail, on the endpoint named, not a pod.
+	s, _, err := opts.Attach(ctx, a.Controller.Namespace, a.Controller.Target)
+	if err != nil {
+		t.Fatalf("attach to %s: %v", a.Controller.Target, err)
+	}
+	defer s.Close()
+	page, err := s.Keys(ctx, inspector.KeyQuery{Controller: a.Backoff.Controller})
+	if err != nil || len(page.Items) != 1 || page.Items[0].Key.Key != "widgets/down-1" {
+		t.Errorf("the endpoint's keys: %+v, %v; want widgets/down-1", page, err)
+	}
+}
+
+// TestTopForAddrOverTheCap: over the objects a list reads keys for, the
+// keys are not read, and the list says so, as `why configmaps --addr` says
+// it (the view's status line shortens the same note).
+func TestTopForAddrOverTheCap(t *testing.T) {
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	t.Cleanup(ep.Close)
+	names := make([]string, 101)
+	for i := range names {
+		names[i] = fmt.Sprintf("cm-%d", i)
+	}
+	ctx := context.Background()
+	o := forTop(configMapServer(t, names...))
+	o.addr = ep.URL
+	opts, done, err := o.forOptions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	l, err := opts.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.KeysSkipped != 101 || !strings.Contains(l.EventsSkipped, "the controller's keys of the 101 objects with no status were not read (101 objects, over 100)") {
+		t.Errorf("101 ConfigMaps: keys skipped %d, note %q; want all 101 said", l.KeysSkipped, l.EventsSkipped)
+	}
+}
+
+// TestTopForFromLogs: `top --for configmaps --from-logs FILE` lists the
+// ConfigMaps its log's controller fails on, and reads the file again on
+// each refresh: one that starts failing after the UI opened is listed.
+func TestTopForFromLogs(t *testing.T) {
+	const line = `{"level":"error","ts":"2026-05-01T11:59:0%dZ","msg":"Reconciler error","controller":"configmap","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"%s","namespace":"widgets"},"namespace":"widgets","name":"%s","reconcileID":"r%d","error":"eu region unavailable"}` + "\n"
+	file := filepath.Join(t.TempDir(), "op.log")
+	write := func(name string) {
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for i := range 3 {
+			fmt.Fprintf(f, line, i, name, name, i)
+		}
+	}
+	write("down-1")
+
+	ctx := context.Background()
+	o := forTop(configMapServer(t, "down-1", "settings"))
+	o.fromLogs.source = file
+	opts, done, err := o.forOptions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	l, err := opts.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(l); len(got) != 1 || got[0] != "down-1 InProgress" || l.Answers[0].ControllerName() != "configmap" {
+		t.Fatalf("list %q; want down-1 InProgress alone, by controller configmap", got)
+	}
+	write("settings")
+	if l, err = opts.List(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(l); len(got) != 2 {
+		t.Errorf("after settings failed too, list %q; want both (the file read again)", got)
+	}
+
+	// A log that is not there is said before the UI opens, with the flag.
+	o = forTop(configMapServer(t, "down-1"))
+	o.fromLogs.source = filepath.Join(t.TempDir(), "nope.log")
+	if _, _, err := o.forOptions(ctx); err == nil || !strings.Contains(err.Error(), "--from-logs") {
+		t.Errorf("a missing --from-logs: error %v; want one naming --from-logs", err)
+	}
+}
