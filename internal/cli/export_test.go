@@ -36,3 +36,7 @@ func NewDescribeCommandWithClock(clk clock.WithTickerAndDelayedExecution) func(*
 // ServerFlags is serverFlags for the external tests: kubectl's flags for
 // the API server at url, with an empty kubeconfig.
 var ServerFlags = serverFlags
+
+// ConfigMapServer is configMapServer: an API server stand-in serving
+// discovery and namespace widgets' ConfigMaps named by names.
+var ConfigMapServer = configMapServer

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,8 +13,6 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/util/workqueue"
@@ -26,42 +22,6 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
-
-// configMapServer is an API server stand-in serving discovery and the
-// ConfigMaps of namespace widgets named by names.
-func configMapServer(t *testing.T, names ...string) *httptest.Server {
-	t.Helper()
-	list := corev1.ConfigMapList{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMapList"}}
-	for i, name := range names {
-		list.Items = append(list.Items, corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-			ObjectMeta: metav1.ObjectMeta{Namespace: "widgets", Name: name, UID: types.UID("u-" + name), ResourceVersion: fmt.Sprint(i + 1)}, Data: map[string]string{"a": "b"}})
-	}
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		var body any
-		switch {
-		case r.URL.Path == "/api":
-			body = metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: []string{"v1"}}
-		case r.URL.Path == "/apis":
-			body = metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
-		case r.URL.Path == "/api/v1":
-			body = metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "v1", APIResources: []metav1.APIResource{
-				{Name: "configmaps", Namespaced: true, Kind: "ConfigMap", Verbs: metav1.Verbs{"get", "list"}},
-				{Name: "events", Namespaced: true, Kind: "Event", Verbs: metav1.Verbs{"get", "list"}},
-			}}
-		case r.URL.Path == "/api/v1/namespaces/widgets/configmaps":
-			body = list
-		case strings.HasSuffix(r.URL.Path, "/events"):
-			body = corev1.EventList{TypeMeta: metav1.TypeMeta{Kind: "EventList", APIVersion: "v1"}}
-		default:
-			http.NotFound(w, r)
-			return
-		}
-		_ = json.NewEncoder(w).Encode(body)
-	}))
-	t.Cleanup(api.Close)
-	return api
-}
 
 // forTop is `top --for configmaps -n widgets` on the API server at api.
 func forTop(api *httptest.Server) *TopOptions {
