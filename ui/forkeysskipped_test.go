@@ -14,7 +14,9 @@ import (
 // TestTopForSaysKeysNotRead: `top --for configmaps --addr ADDR` over the
 // cap of a list: the status line says the keys were not read (a failing
 // ConfigMap hides: kstatus calls it Current), not that Events were, as
-// why.List.EventsSkipped says in full; with Events skipped too, both.
+// why.List.EventsSkipped says in full; with Events skipped too, both; and
+// never "nothing to wait for" beside it (all were Current by their
+// status only).
 func TestTopForSaysKeysNotRead(t *testing.T) {
 	const keys = "the controller's keys of the 101 objects with no status were not read (101 objects, over 100): one it fails on is not listed; narrow the list to read them"
 	const events = "the Events of the objects kstatus calls Current were not read (101 objects, over 100): one stuck with a Current status is not listed"
@@ -35,6 +37,9 @@ func TestTopForSaysKeysNotRead(t *testing.T) {
 		s := screen(m)
 		if !strings.Contains(s, tt.want) || (tt.not != "" && strings.Contains(lineWith(s, "not read"), tt.not)) {
 			t.Errorf("note %q: the screen lacks %q (or says %q):\n%s", tt.note, tt.want, tt.not, s)
+		}
+		if strings.Contains(s, "nothing to wait for") || !strings.Contains(s, "all 101 configmaps are Current by their status") {
+			t.Errorf("note %q: the screen says there is nothing to wait for, or not that all are Current by their status, beside the note:\n%s", tt.note, s)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func (o *WhyOptions) runList(ctx context.Context, asker *why.Asker) error {
 		fmt.Fprintln(o.ErrOut, o.noneFound())
 		return nil
 	case len(l.Answers) == 0:
-		fmt.Fprintln(o.ErrOut, allCurrent(l.Total, o.args[0], l.Kind, l.Resource))
+		fmt.Fprintln(o.ErrOut, allCurrent(l.Total, o.args[0], l.Kind, l.Resource, l.EventsSkipped != ""))
 		return nil
 	}
 	printAnswerList(o.Out, l.Answers, o.AllNamespaces)
@@ -77,10 +77,17 @@ func (o *WhyOptions) noneFound() string {
 // allCurrent says that every object the list read is Current, in words
 // that agree with the count ("the one Deployment found is", "all 3
 // deployments are"), the kind and resource as the API names them, else as
-// the user typed it.
-func allCurrent(total int, typed, kind, resource string) string {
-	if total == 1 {
-		return fmt.Sprintf("the one %s found is Current: nothing to wait for", cmp.Or(kind, typed))
+// the user typed it. When the list skipped reading some objects' Events
+// or keys (skipped: over its cap, its note says which), Current is only
+// what their status says, and a stuck object may hide among them: it does
+// not say there is nothing to wait for.
+func allCurrent(total int, typed, kind, resource string, skipped bool) string {
+	end := ": nothing to wait for"
+	if skipped {
+		end = " by their status, as far as read (see the note below)"
 	}
-	return fmt.Sprintf("all %d %s are Current: nothing to wait for", total, cmp.Or(resource, typed))
+	if total == 1 {
+		return fmt.Sprintf("the one %s found is Current%s", cmp.Or(kind, typed), end)
+	}
+	return fmt.Sprintf("all %d %s are Current%s", total, cmp.Or(resource, typed), end)
 }

@@ -238,6 +238,10 @@ func (f *For) statusLine() string {
 		line = s.OK.Render("the object is Current now, or gone: esc goes back to the list")
 	case l.Total == 0:
 		line = "no " + f.opts.Type + " found"
+	case len(l.Answers) == 0 && l.EventsSkipped != "":
+		// Some Events or keys were not read (said after): a stuck object
+		// may hide, so not "nothing to wait for".
+		line = fmt.Sprintf("all %d %s are Current by their status", l.Total, f.opts.Type)
 	case len(l.Answers) == 0:
 		line = s.OK.Render(fmt.Sprintf("all %d %s are Current: nothing to wait for", l.Total, f.opts.Type))
 	default:
