@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,9 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 )
 
 // configMapServer is an API server stand-in serving discovery and the
@@ -57,4 +64,27 @@ func configMapServer(t *testing.T, names ...string) *httptest.Server {
 	}))
 	t.Cleanup(api.Close)
 	return api
+}
+
+// failingEndpoint is an instrumented controller run outside the cluster
+// (go run), its endpoint on loopback: controller "configmap" failed once
+// on ConfigMap widgets/down-1 ("eu region unavailable") and its limiter
+// (nil: the default) has set its retry (FailingEndpoint to the package's
+// external tests).
+func failingEndpoint(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.Request]) *httptest.Server {
+	t.Helper()
+	reg := instrument.NewRegistry()
+	log := logr.Discard()
+	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
+	t.Cleanup(ep.Close)
+	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
+	rl := p.RateLimiter(limiter)
+	req := reconcile.Request{}
+	req.Namespace, req.Name = "widgets", "down-1"
+	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+		return reconcile.Result{}, errors.New("eu region unavailable")
+	}))
+	_, _ = rec.Reconcile(context.Background(), req)
+	rl.When(req)
+	return ep
 }

@@ -40,3 +40,7 @@ var ServerFlags = serverFlags
 // ConfigMapServer is configMapServer: an API server stand-in serving
 // discovery and namespace widgets' ConfigMaps named by names.
 var ConfigMapServer = configMapServer
+
+// FailingEndpoint is failingEndpoint: an instrumented controller's
+// endpoint whose controller "configmap" failed on widgets/down-1.
+var FailingEndpoint = failingEndpoint

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/util/workqueue"
@@ -46,21 +44,9 @@ func rows(l *why.List) []string {
 // key from the endpoint, as `why configmaps --addr` does (it was refused,
 // "drop --addr"), and enter on the row opens the key on that endpoint.
 func TestTopForAddr(t *testing.T) {
-	reg := instrument.NewRegistry()
-	log := logr.Discard()
-	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
-	t.Cleanup(ep.Close)
-	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
 	// An hour's delay: the key is still in backoff when the list asks
 	// (the default limiter's 5ms is due, and the key queued, by then).
-	rl := p.RateLimiter(workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Hour, time.Hour))
-	req := reconcile.Request{}
-	req.Namespace, req.Name = "widgets", "down-1"
-	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-		return reconcile.Result{}, errors.New("eu region unavailable")
-	}))
-	_, _ = rec.Reconcile(context.Background(), req)
-	rl.When(req)
+	ep := FailingEndpoint(t, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Hour, time.Hour))
 
 	ctx := context.Background()
 	o := forTop(configMapServer(t, "down-1", "settings"))

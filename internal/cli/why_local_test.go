@@ -2,21 +2,14 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/cli"
 )
 
@@ -33,19 +26,7 @@ func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
 	t.Setenv("KUBECONFIG", "")
 	t.Setenv("HOME", t.TempDir()) // no ~/.kube/config
 
-	reg := instrument.NewRegistry()
-	log := logr.Discard()
-	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
-	t.Cleanup(ep.Close)
-	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
-	rl := p.RateLimiter(nil)
-	req := reconcile.Request{}
-	req.Namespace, req.Name = "widgets", "down-1"
-	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-		return reconcile.Result{}, errors.New("eu region unavailable")
-	}))
-	_, _ = rec.Reconcile(context.Background(), req)
-	rl.When(req)
+	ep := cli.FailingEndpoint(t, nil)
 
 	file := filepath.Join(t.TempDir(), "cm.yaml")
 	if err := os.WriteFile(file, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: down-1\n  namespace: widgets\n"), 0o600); err != nil {
