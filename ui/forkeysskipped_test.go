@@ -38,6 +38,9 @@ func TestTopForSaysKeysNotRead(t *testing.T) {
 		if !strings.Contains(s, tt.want) || (tt.not != "" && strings.Contains(lineWith(s, "not read"), tt.not)) {
 			t.Errorf("note %q: the screen lacks %q (or says %q):\n%s", tt.note, tt.want, tt.not, s)
 		}
+		if strings.Contains(s, "selector") {
+			t.Errorf("note %q: the screen suggests a selector, which top --for refuses (-l selects pods there):\n%s", tt.note, s)
+		}
 		if strings.Contains(s, "nothing to wait for") || !strings.Contains(s, "all 101 configmaps are Current by their status") {
 			t.Errorf("note %q: the screen says there is nothing to wait for, or not that all are Current by their status, beside the note:\n%s", tt.note, s)
 		}
