@@ -257,7 +257,7 @@ func (f *For) statusLine() string {
 				skipped = "Events of the Current ones and " + skipped
 			}
 		}
-		line += s.Warn.Render(" · " + skipped + " not read (too many): narrow it to one namespace (-n), as top --for takes no -l")
+		line += s.Warn.Render(" · " + skipped + " not read (too many): narrow the list to one namespace")
 	}
 	if !f.fetchedAt.IsZero() {
 		line += s.Dim.Render(" · updated " + text.Ago(f.fetchedAt, f.C.Now()))
