@@ -19,6 +19,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/ui"
 )
 
 // forTop is `top --for configmaps -n widgets` on the API server at api.
@@ -39,6 +40,22 @@ func rows(l *why.List) []string {
 	return out
 }
 
+// forList is the options top --for opens its view with, and their first
+// list; the options' reader is closed when the test ends.
+func forList(ctx context.Context, t *testing.T, o *TopOptions) (*ui.ForOptions, *why.List) {
+	t.Helper()
+	opts, done, err := o.forOptions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(done)
+	l, err := opts.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts, l
+}
+
 // TestTopForAddr: `top --for configmaps --addr ADDR`, an operator run with
 // go run failing on ConfigMap down-1: the live list reads each object's
 // key from the endpoint, as `why configmaps --addr` does (it was refused,
@@ -54,15 +71,7 @@ func TestTopForAddr(t *testing.T) {
 	if err := o.validateFor(nil); err != nil {
 		t.Fatalf("--for configmaps --addr: %v", err)
 	}
-	opts, done, err := o.forOptions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
-	l, err := opts.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, l := forList(ctx, t, o)
 	if got := rows(l); len(got) != 1 || got[0] != "down-1 InProgress" {
 		t.Fatalf("list %q (total %d, note %q); want down-1 InProgress alone (settings is not failed on)", got, l.Total, l.EventsSkipped)
 	}
@@ -97,15 +106,7 @@ func TestTopForAddrOverTheCap(t *testing.T) {
 	ctx := context.Background()
 	o := forTop(configMapServer(t, names...))
 	o.addr = ep.URL
-	opts, done, err := o.forOptions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
-	l, err := opts.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, l := forList(ctx, t, o)
 	if l.KeysSkipped != 101 || !strings.Contains(l.EventsSkipped, "the controller's keys of the 101 objects with no status were not read (101 objects, over 100)") {
 		t.Errorf("101 ConfigMaps: keys skipped %d, note %q; want all 101 said", l.KeysSkipped, l.EventsSkipped)
 	}
@@ -132,20 +133,13 @@ func TestTopForFromLogs(t *testing.T) {
 	ctx := context.Background()
 	o := forTop(configMapServer(t, "down-1", "settings"))
 	o.fromLogs.source = file
-	opts, done, err := o.forOptions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
-	l, err := opts.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, l := forList(ctx, t, o)
 	if got := rows(l); len(got) != 1 || got[0] != "down-1 InProgress" || l.Answers[0].ControllerName() != "configmap" {
 		t.Fatalf("list %q; want down-1 InProgress alone, by controller configmap", got)
 	}
 	write("settings")
-	if l, err = opts.List(ctx); err != nil {
+	l, err := opts.List(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := rows(l); len(got) != 2 {

@@ -14,12 +14,12 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
 
-// TestDirectConfigMap is issue 48's operator run with `go run`: reached at
-// --addr (here log mode's store serves the same v1 API in process), it
-// reconciles ConfigMaps and fails on widgets/down-1; `why configmap/down-1`
-// answers from it, not "a ConfigMap has no status". The log lines are
-// built in controller-runtime's JSON form.
-func TestDirectConfigMap(t *testing.T) {
+// failingConfigMapSession is the operator's endpoint: log mode's store,
+// read from three of controller-runtime's JSON "Reconciler error" lines of
+// controller configmap failing on widgets/down-1, serving the v1 API in
+// process.
+func failingConfigMapSession(t *testing.T) *inspector.Session {
+	t.Helper()
 	store := logs.NewStore(logs.Options{})
 	const line = `{"level":"error","ts":"2026-05-01T11:59:0%dZ","msg":"Reconciler error","controller":"configmap","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"down-1","namespace":"widgets"},"namespace":"widgets","name":"down-1","reconcileID":"r%d","error":"eu region unavailable"}` + "\n"
 	var log strings.Builder
@@ -30,6 +30,16 @@ func TestDirectConfigMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := inspector.InProcessSession(nil, inspector.NamedHandler{Name: "local", Handler: store.Handler()})
+	return s
+}
+
+// TestDirectConfigMap is issue 48's operator run with `go run`: reached at
+// --addr (here log mode's store serves the same v1 API in process), it
+// reconciles ConfigMaps and fails on widgets/down-1; `why configmap/down-1`
+// answers from it, not "a ConfigMap has no status". The log lines are
+// built in controller-runtime's JSON form.
+func TestDirectConfigMap(t *testing.T) {
+	s := failingConfigMapSession(t)
 	a := &Asker{Direct: &Direct{Session: s, Addrs: []string{"http://127.0.0.1:8082"}}, Now: func() time.Time { return now }}
 	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 		"metadata": map[string]any{"name": "down-1", "namespace": "widgets"}, "data": map[string]any{"a": "b"}}}
@@ -51,16 +61,7 @@ func TestDirectConfigMap(t *testing.T) {
 // does not fail on is left out (the list said "all 2 configmaps are
 // Current" of a key 15 failures deep).
 func TestDirectConfigMapList(t *testing.T) {
-	store := logs.NewStore(logs.Options{})
-	const line = `{"level":"error","ts":"2026-05-01T11:59:0%dZ","msg":"Reconciler error","controller":"configmap","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"down-1","namespace":"widgets"},"namespace":"widgets","name":"down-1","reconcileID":"r%d","error":"eu region unavailable"}` + "\n"
-	var log strings.Builder
-	for i := range 3 {
-		fmt.Fprintf(&log, line, i, i)
-	}
-	if _, _, err := store.Read(context.Background(), strings.NewReader(log.String())); err != nil {
-		t.Fatal(err)
-	}
-	s := inspector.InProcessSession(nil, inspector.NamedHandler{Name: "local", Handler: store.Handler()})
+	s := failingConfigMapSession(t)
 	cm := func(name string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": name, "namespace": "widgets"}, "data": map[string]any{"a": "b"}}}
