@@ -60,7 +60,9 @@ type Key struct {
 	// LogEvidence is, with LogLine, what decided that the line is a
 	// failed attempt of the key: its words ("will retry"), a stated
 	// count, or the log's structure (its template's gaps growing as a
-	// rate limiter's delays).
+	// rate limiter's delays); without LogLine, for a named dialect's
+	// failure line that names no key, the line of its attempt that named
+	// it.
 	LogEvidence string `json:"logEvidence,omitempty"`
 	// DelayWords is, for DelaySource SourceStated, the log's own words that
 	// stated the delay ("Retrying in 2m40s").

@@ -127,6 +127,8 @@ func Explain(in Input) Diagnosis {
 		d.Details = append(d.Details, logNote(k, in.Controller))
 		if k.LogLine != "" {
 			d.Details = append(d.Details, genericNote(k))
+		} else if k.LogEvidence != "" {
+			d.Details = append(d.Details, dialectEvidenceNote(k))
 		}
 		if s := unloggedNote(k, in.Source); s != "" {
 			d.Details = append(d.Details, s)

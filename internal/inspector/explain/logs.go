@@ -92,6 +92,13 @@ func genericNote(k api.Key) string {
 	return s
 }
 
+// dialectEvidenceNote says what decided a named dialect's failure beyond its
+// own line: its key, read from another line of its attempt (a "Reconciler
+// error" whose logger dropped the request). Escaped: it quotes the log.
+func dialectEvidenceNote(k api.Key) string {
+	return "Its failure line names no key: " + text.Printable(k.LogEvidence) + "."
+}
+
 // sampledNote warns that a log-sourced key's failures are undercounted: it
 // failed after the log showed the signature of zap's sampler.
 func sampledNote(k api.Key, src *api.ListSource) string {

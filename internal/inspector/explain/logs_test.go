@@ -194,6 +194,13 @@ func TestExplainGenericLine(t *testing.T) {
 	if d := Explain(Input{Key: k, Now: last}); slices.ContainsFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Read by the generic reader") }) {
 		t.Errorf("a named dialect's key carries the generic note: %q", d.Details)
 	}
+	// A named dialect's key whose key came from another line says which.
+	k.LogEvidence = "its key \"kube-system/prometheus\" named by line 3 just before it\x1b[2J"
+	d = Explain(Input{Key: k, Now: last})
+	if i := slices.IndexFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Its failure line names no key") }); i < 0 ||
+		!strings.Contains(d.Details[i], "named by line 3 just before it") || strings.Contains(d.Details[i], "\x1b") {
+		t.Errorf("details = %q, want the line its key came from, escaped", d.Details)
+	}
 }
 
 // A retry time the priority queue logged (workqueue_items) is said to be

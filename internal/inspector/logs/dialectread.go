@@ -106,6 +106,9 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	if r.Controller == "" && kindOK {
 		r.Controller = kindController
 	}
+	if r.Controller == "" && f.kindBefore != "" && l.Means == ErrorLine {
+		r.Controller = strings.ToLower(f.kindBefore) // keybefore.go
+	}
 	if r.Controller == "" {
 		return notRead("names no controller: no controller field, and the dialect names none")
 	}
@@ -158,6 +161,9 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		}
 		if r.Name == "" && kindOK && r.Controller == kindController {
 			r.Namespace, r.Name = kindNS, kindName
+		}
+		if r.Name == "" && f.keyBefore != "" && l.Means == ErrorLine {
+			r.Namespace, r.Name = splitRef(f.keyBefore) // keybefore.go
 		}
 	}
 	if r.Name == "" {

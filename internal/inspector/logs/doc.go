@@ -89,7 +89,11 @@
 // read as failures when one key's lines in it come at growing gaps, as a
 // rate limiter's delays, and never when a key's come at equal ones, a timed
 // poll (evidence.go); each generic record says what decided
-// (Record.Evidence, api.Key.LogEvidence). Options.ExplainLines hears how
+// (Record.Evidence, api.Key.LogEvidence), as does a dialect's failure
+// whose key came from another line of its attempt (keybefore.go: a
+// "Reconciler error" whose logger dropped the request takes the key of the
+// reconciler's own line just before it, which logged the same error).
+// Options.ExplainLines hears how
 // each line that
 // yielded something or looked like a failure was read, and why
 // (--explain-lines).

@@ -51,6 +51,9 @@ func reading(r Record) LineReading {
 	case r.Message != "":
 		lr.Why = "the message " + strconv.Quote(r.Message)
 	}
+	if r.Dialect != genericName && r.Evidence != "" {
+		lr.Why += "; " + r.Evidence // its key from another line (keybefore.go)
+	}
 	return lr
 }
 

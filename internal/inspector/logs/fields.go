@@ -54,6 +54,9 @@ type fields struct {
 	// eventKey is the key of the event line just before this one, given
 	// by the store when the message names its object (eventkey.go).
 	eventKey string
+	// keyBefore and kindBefore are the key of the line just before this
+	// one, of the same attempt, and its field's Kind (keybefore.go).
+	keyBefore, kindBefore string
 	// severe says the line is logged at error or warning level (or above),
 	// as its format writes levels; the generic reader reads no other line
 	// that has no error field.

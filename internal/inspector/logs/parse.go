@@ -109,6 +109,11 @@ type parseRef struct {
 	// one, whose object its message names (eventkey.go): the generic
 	// reader's key when the line names none.
 	eventKey string
+	// keyBefore and kindBefore, when set, are the key of the line just
+	// before this one, of the same attempt, and the Kind of the field
+	// that named it (keybefore.go): a dialect's key and controller when
+	// the line names none.
+	keyBefore, kindBefore string
 }
 
 // outcome is what parse made of a line.
@@ -263,7 +268,7 @@ func nearMiss(d *Dialect, phrase, why string, tried bool) string {
 // parseFormat reads body as format fm into r; at, when not zero, is the
 // time the collector put before it.
 func parseFormat(body []byte, fm format, at time.Time, ref parseRef, r *Record) bool {
-	f := fields{intern: ref.intern, eventKey: ref.eventKey}
+	f := fields{intern: ref.intern, eventKey: ref.eventKey, keyBefore: ref.keyBefore, kindBefore: ref.kindBefore}
 	var ok bool
 	switch fm {
 	case fmtJSON:
@@ -300,7 +305,7 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef, r *Record) 
 // parsePlainFormat reads body as plain text (parsePlain) into r; at, when
 // not zero, is the time the collector put before it.
 func parsePlainFormat(body []byte, at time.Time, ref parseRef, r *Record) bool {
-	f := fields{intern: ref.intern, eventKey: ref.eventKey}
+	f := fields{intern: ref.intern, eventKey: ref.eventKey, keyBefore: ref.keyBefore, kindBefore: ref.kindBefore}
 	if !parsePlain(body, &f) {
 		*r = Record{}
 		return false

@@ -26,7 +26,7 @@ import (
 // negative must stay without keys.
 
 // trainingDirs are the batches rules may be learnt from: never the held-out.
-var trainingDirs = []string{"batch3", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11"}
+var trainingDirs = []string{"batch3", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11", "batch12"}
 
 // excerpt is one training excerpt with its answers.
 type excerpt struct {

@@ -177,6 +177,14 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		// before it (eventkey.go).
 		if er, eout, ok := s.eventKeyed(line, s.linesApplied, ref, fromLog); ok {
 			r, out = &er, eout
+		} else if out == outUnreadable || r.NotRead != "" {
+			// Or by the line just before it (keybefore.go).
+			pr := parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers}
+			if br, bout, ok := s.beforeKeyed(line, out, pr); ok {
+				r, out = &br, bout
+			} else {
+				s.noteLineBefore(line, n, out)
+			}
 		}
 	}
 	if out != outRecord && out != outCandidate && h.event {
@@ -232,6 +240,9 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		}
 		s.explainNotRead(*r, "")
 	case outSkipped:
+		if s.before.applied == s.linesApplied-1 && len(bytes.TrimSpace(line)) == 0 {
+			s.before.applied++ // a paste's blank line between (keybefore.go)
+		}
 		if h.replica {
 			s.noteReplicaHint(line)
 		}

@@ -55,7 +55,10 @@ type Store struct {
 	// unread are the recent failure lines that named no key, for the
 	// failure that may wrap one (innercand.go); the same goroutine alone
 	// touches them.
-	unread  []unreadLine
+	unread []unreadLine
+	// before is the last line that looked like a failure and was not
+	// read, for a failure just after it that names no key (keybefore.go).
+	before  lineBefore
 	aliases map[string]string
 	// explainQ holds --explain-lines' readings while a bare failure waits,
 	// so they are given in order and say what the wait decided;

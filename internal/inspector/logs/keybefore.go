@@ -1,0 +1,178 @@
+package logs
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A logger that drops a reconcile's key/values leaves controller-runtime's
+// "Reconciler error" with its error alone: MATRIXX's engine-operator writes
+// `ERROR | engine-operator | Reconciler error | {"error": "Operation cannot
+// be fulfilled on mtxengines… \"engine-s1e1\": …"}`, no controller, no
+// request (batch11/1106). The reconciler's own line of the same attempt,
+// just before it, logged the error it then returned, with the object:
+// `ERROR | engine-operator | Failed to update MtxEngine Status |
+// {"MtxEngine": "matrixx/engine-s1e1", "error": "<the same error>"}` —
+// reconcileHandler logs exactly what Reconcile returned. A dialect's
+// failure line that names no key takes that line's key when all of these
+// hold: the line is the one just before it (two workers' attempts
+// interleave: no key is better than a false one), it looked like a failure
+// too, it names exactly one key, both lines carry the same error, word for
+// word (an error equal by chance on the adjacent line of another key would
+// have to come from the same logger at the same moment), and their loggers
+// and times agree (the same logger or none; times within attemptWindow, or
+// both unknown). The failure's controller, when it names none, is the kind
+// that line's field names, in lower case: controller-runtime's builder
+// names a controller after its For() kind so (kindlogger.go).
+
+// lineBefore is the last line applied that looked like a failure and was
+// not read, kept whole for the failure line that may follow it.
+type lineBefore struct {
+	applied    int // Store.linesApplied when it was applied
+	line       int // the log's line (the last physical line of a joined one)
+	unreadable bool
+	raw        []byte
+}
+
+// noteLineBefore keeps line, the n-th of the log, which looked like a
+// failure and was not read. Only the goroutine that applies lines in
+// order calls it; such lines are few, and the copy reuses its buffer.
+func (s *Store) noteLineBefore(line []byte, n int, out outcome) {
+	s.before.applied, s.before.line, s.before.unreadable = s.linesApplied, n, out == outUnreadable
+	s.before.raw = append(s.before.raw[:0], line...)
+}
+
+// beforeKeyed reads again a line that looked like a failure and was not
+// read (the last applied), with the key of the line just before it when
+// that line is its attempt's (above); ok is false otherwise.
+func (s *Store) beforeKeyed(line []byte, out outcome, ref parseRef) (Record, outcome, bool) {
+	b := &s.before
+	if out != outUnreadable || len(b.raw) == 0 || b.applied != s.linesApplied-1 {
+		return Record{}, outOther, false
+	}
+	bf := beforeFields(b.raw, ref)
+	key, kind := bf.oneKey()
+	if key == "" || bf.err == "" {
+		return Record{}, outOther, false
+	}
+	ref.keyBefore, ref.kindBefore = key, kind
+	var r Record
+	out = parseAll(line, ref, &r)
+	if out != outRecord || r.Key() != key || r.Error != bf.err {
+		return Record{}, outOther, false
+	}
+	if lf := beforeFields(line, ref); lf.logger != bf.logger {
+		return Record{}, outOther, false
+	}
+	if !(r.At.IsZero() && bf.at.IsZero()) && !within(bf.at, r.At) {
+		return Record{}, outOther, false
+	}
+	if b.unreadable {
+		s.diag.retract(b.line) // it said what the failure's attempt was
+	}
+	r.Evidence = "its key " + strconv.Quote(key) + " named by line " + strconv.Itoa(b.line) +
+		" just before it, the reconciler's own line of the attempt: the same logger, and the same error, which Reconcile returned"
+	return r, out, true
+}
+
+// oneKey is the one key a line's fields name, and the Kind of the field
+// that names it when one does ("MtxEngine"); "" when they name none, or
+// two.
+func (f *fields) oneKey() (key, kind string) {
+	if f.keyFields > 1 || f.kindFields > 1 {
+		return "", ""
+	}
+	ns, name := f.anyKey()
+	if name == "" && f.kindFields == 1 {
+		ns, name = splitRef(f.kindRef)
+	}
+	if name == "" {
+		return "", ""
+	}
+	key = keyOf(ns, name)
+	if f.kindFields == 1 && f.kindRef == key {
+		kind = f.kindField
+	}
+	if f.keyFields == 1 && f.keyField != key || f.kindFields == 1 && kind == "" {
+		return "", "" // two fields, two keys
+	}
+	return key, kind
+}
+
+// beforeFields are a line's fields as its format reads them; a console
+// line's message that no dialect knows is passed over to its trailing
+// JSON object ("… | Failed to update X | {…}").
+func beforeFields(line []byte, ref parseRef) fields {
+	line = collected(trimEOL(line))
+	at, body, fm, _ := split(line)
+	var f fields
+	var ok bool
+	switch fm {
+	case fmtJSON:
+		ok = parseJSON(body, &f)
+	case fmtKlog:
+		ok = parseKlog(body, ref, &f)
+	case fmtLogfmt:
+		ok = parseLogfmt(body, &f)
+	case fmtLogrus:
+		ok = parseLogrus(body, &f)
+	default:
+		ok = parseConsole(body, &f)
+	}
+	if !ok {
+		f = fields{}
+		consoleFields(body, &f)
+	}
+	if !at.IsZero() {
+		f.at = at
+	}
+	return f
+}
+
+// consoleFields reads a console line whose message no dialect knows: the
+// words before the first " | " or tab-separated message are its time,
+// level and logger as parseConsole reads them, its fields the JSON object
+// it ends with.
+func consoleFields(line []byte, f *fields) {
+	line = bytes.TrimRight(line, " ")
+	if len(line) == 0 || line[len(line)-1] != '}' {
+		return
+	}
+	brace := bytes.Index(line, []byte(" {"))
+	if brace < 0 {
+		return
+	}
+	head := strings.Split(string(line[:brace]), " | ")
+	if len(head) < 3 {
+		return // no separators: the logger is not told from the message
+	}
+	for i, w := range head[:len(head)-1] {
+		w = strings.TrimSpace(w)
+		switch {
+		case i == 0:
+			f.at = consoleTime(w)
+		case isLevel([]byte(w)):
+			f.severe, f.leveled = f.severe || severeLevel([]byte(w)), true
+		case i == len(head)-2:
+			f.logger = w
+		}
+	}
+	f.msg = strings.TrimSpace(head[len(head)-1])
+	eachField(line, brace+1, f)
+}
+
+// consoleTime reads a console line's time: one word, or a date and a time
+// ("2017-09-26 19:50:06.716", zapcore.TimeEncoderOfLayout); zero when it
+// is neither (a placeholder).
+func consoleTime(w string) time.Time {
+	ws := strings.Fields(w)
+	switch {
+	case len(ws) == 1 && looksLikeTime([]byte(ws[0])):
+		return parseTime(ws[0])
+	case len(ws) == 2 && len(ws[0]) == 10 && looksLikeTime([]byte(ws[0])) && len(ws[1]) >= 8 && ws[1][2] == ':':
+		return parseTime(ws[0] + "T" + ws[1] + "Z")
+	}
+	return time.Time{}
+}
