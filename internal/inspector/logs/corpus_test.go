@@ -134,7 +134,7 @@ func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
 }
 
 // TestCorpusScore scores the reader on the batches of real excerpts with
-// answers counted by hand: the training batches (3 to 10, whose shapes rules
+// answers counted by hand: the training batches (batch3 to batch12, whose shapes rules
 // may be learnt from; their misses are printed) and the held-out batches
 // (read only here, never to write a rule; only their scores are printed). The
 // thresholds are a ratchet: each is the score last reached, so a change
