@@ -219,7 +219,12 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		// Kept reading while top runs. Close does not wait for it: a read
 		// blocked on a pipe ends only with the pipe (or the process).
 		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		go read(bg)
+		go func() {
+			read(bg)
+			if bg.Err() == nil {
+				store.MarkEnded() // the pipe closed: top's header says so
+			}
+		}()
 		return logSession(store, name, cancel), a.kubeconfigObjects(), nil
 	}
 	if err := readUntilInterrupted(ctx, read, store, name); err != nil {
