@@ -80,6 +80,13 @@ func TestDescribeSuggestsTheNamespaceOfOneController(t *testing.T) {
 	if d, err := describe.Describe(context.Background(), s, "", "cluster-wide", nil); err != nil || d.Key.Failures != 1 {
 		t.Errorf("Describe cluster-wide: %v; want the cluster-scoped key", err)
 	}
+	// A cluster-scoped key typed in part is suggested whole, not as
+	// "default/cluster-w" (batch3's wrangler log: machines.cluster.x-k8s
+	// for machines.cluster.x-k8s.io).
+	_, err = describe.Describe(context.Background(), s, "", "cluster-w", nil)
+	if want := `no controller tracks key "cluster-w" (controllers: widget); did you mean cluster-wide?`; err == nil || err.Error() != want {
+		t.Errorf("Describe cluster-w: error = %v, want %q", err, want)
+	}
 }
 
 // TestDiagnoseControllersOnAnEndpoint: the session diagnoses a real

@@ -19,6 +19,10 @@ type KeyNotFoundError struct {
 	// Named are the tracked keys NAMESPACE/Key, when Key has no namespace:
 	// what the user most likely meant (at most maxNamed).
 	Named []string
+	// Near are tracked keys that contain Key, when none is named so: a
+	// key typed in part (a cluster-scoped name cut short, "machines.x"
+	// for "machines.x.io"), at most maxNamed.
+	Near []string
 	// Source names what was read when it has no controllers at all: the
 	// endpoint's address, or the log's endpoint ("logs: FILE").
 	Source string
@@ -55,6 +59,9 @@ func (e *KeyNotFoundError) Error() string {
 	case len(e.Named) > 0:
 		// -n selects the pods to attach to; it does not qualify keys.
 		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME: did you mean %s?", orList(e.Named))
+	case len(e.Near) > 0:
+		// Not the NAMESPACE/NAME lesson: the keys read show what was meant.
+		msg += fmt.Sprintf("; did you mean %s?", orList(e.Near))
 	default:
 		msg += fmt.Sprintf("; a namespaced object's key is NAMESPACE/NAME, e.g. default/%s", e.Key)
 	}
@@ -85,6 +92,37 @@ func (s *Session) KeysNamed(ctx context.Context, controller, name string) []stri
 		}
 	}
 	return out
+}
+
+// keysContaining lists (at most maxNamed of) the tracked keys in
+// controller (or in any, "") that contain text, sorted: the keys meant
+// by a key typed in part.
+func (s *Session) keysContaining(ctx context.Context, controller, text string) []string {
+	l, err := s.Keys(ctx, KeyQuery{Controller: controller, Q: "~" + regexp.QuoteMeta(text), Sort: api.SortKey, Limit: api.MaxLimit})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range l.Items {
+		if strings.Contains(k.Key.Key, text) && !slices.Contains(out, k.Key.Key) && len(out) < maxNamed {
+			out = append(out, k.Key.Key)
+		}
+	}
+	return out
+}
+
+// notFound is the KeyNotFoundError of key among controllers, with the
+// keys the user most likely meant: of that name in a namespace, else that
+// contain it.
+func (s *Session) notFound(ctx context.Context, key string, controllers []string) *KeyNotFoundError {
+	nf := &KeyNotFoundError{Key: key, Controllers: controllers}
+	if !strings.Contains(key, "/") {
+		nf.Named = s.KeysNamed(ctx, "", key)
+		if len(nf.Named) == 0 {
+			nf.Near = s.keysContaining(ctx, "", key)
+		}
+	}
+	return nf
 }
 
 // AmbiguousKeyError says several controllers track a key: the caller must
@@ -123,7 +161,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 			return only, nil
 		}
 		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
-			return "", &KeyNotFoundError{Key: key, Controllers: []string{only}, Named: s.KeysNamed(ctx, "", key)}
+			return "", s.notFound(ctx, key, []string{only})
 		}
 		return only, nil
 	}
@@ -147,11 +185,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 	case len(errs) > 0:
 		return "", errors.Join(errs...)
 	}
-	nf := &KeyNotFoundError{Key: key, Controllers: names}
-	if !strings.Contains(key, "/") {
-		nf.Named = s.KeysNamed(ctx, "", key)
-	}
-	return "", nf
+	return "", s.notFound(ctx, key, names)
 }
 
 // isNotFound reports whether err is the endpoint's 404, from every replica

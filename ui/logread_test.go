@@ -38,6 +38,17 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 	if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, "log 10 lines, none recognised") {
 		t.Errorf("first header line = %q, want it to say none was recognised", first)
 	}
+
+	// A kubelet's log path is long: it gives up its middle, not the end of
+	// what the read understood (it cut "none recognised" to "none recogn…").
+	ov.Replicas[0].Endpoint = "logs: /var/log/pods/widget-system_widget-operator-7d9f8b6c5d-x2k4p_0b6e4a1c-5d2f-4e8a-9c3b-1f7a2d6e8b90/manager/0.log"
+	ov.Replicas[0].Source.Read = &api.LogRead{Lines: 10, Unreadable: 3}
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
+	first, _, _ = strings.Cut(screen(m), "\n")
+	if !strings.Contains(first, "log 10 lines, none recognised, 3 failure lines unreadable") || !strings.Contains(first, "…") || !strings.Contains(first, "/manager/0.log") {
+		t.Errorf("first header line = %q, want the path cut in its middle, its file name and the whole read note kept", first)
+	}
 }
 
 // TestSavedLogSaysWhereItsTimeStops: top over a saved log (logWorld, as

@@ -115,6 +115,9 @@ type LogRead struct {
 	// count in their keys' histories but change no key's state.
 	OutOfOrder  int  `json:"outOfOrder,omitempty"`
 	NewestFirst bool `json:"newestFirst,omitempty"`
+	// Ended says a log followed live (a pipe) has ended: no line will come
+	// after those read, though countdowns still run at the clock.
+	Ended bool `json:"ended,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.

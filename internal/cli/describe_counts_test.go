@@ -17,7 +17,10 @@ import (
 // before are not in the paste — so no retry count is invented and the
 // one logged failure is not "0 failures"; the CSI provisioner states
 // "failure 16" beside the retry (NumRequeues before AddRateLimited) and
-// logs the attempt's error once: 17 failures, one of them logged.
+// logs the attempt's error once: 17 failures, one of them logged. A
+// Crossplane provider's managed reconciler returns Requeue: true, which its
+// limiter counts though no error is logged (wild/crossplane-4099): a
+// requeue, not "1 consecutive failure, 0 in this log".
 func TestDescribeFromLogsCounts(t *testing.T) {
 	const dir = "../inspector/logs/testdata/batch3/"
 	for _, tt := range []struct {
@@ -37,6 +40,10 @@ func TestDescribeFromLogsCounts(t *testing.T) {
 			"Failures:       17 failures (1 logged, 16 before it as the log states), over 1 reconcile\n",
 		},
 		not: []string{"17 failures logged", "1 reconciles", "may not be consecutive"},
+	}, {
+		file: "../wild/crossplane-4099.log", key: "sample-bucket-1-v7t6x-6276p",
+		want: []string{"Failures:       1 rate-limited requeue (Requeue: true, not an error), over 1 reconcile\n"},
+		not:  []string{"0 in this log", "1 consecutive failure"},
 	}} {
 		t.Run(tt.file, func(t *testing.T) {
 			streams, _, out, _ := genericiooptions.NewTestIOStreams()

@@ -76,12 +76,30 @@ func (o *fromLogsOptions) kickFrom(attach string) (target, file string) {
 
 // complete takes the FILE of `--from-logs FILE` (or `-`) from args: given
 // alone, --from-logs cannot take the next word itself, so without a TARGET
-// the first argument is the file.
+// the first argument is the file. Flags go anywhere, as in kubectl, so a
+// user writes `describe KEY --from-logs FILE` as often as `describe
+// --from-logs FILE KEY`: when the first argument is no file and the last
+// is one (or -), the last is the file.
 func (o *fromLogsOptions) complete(args []string, a *attachOptions) []string {
-	if o.source == fromTarget && a.target.IsZero() && len(args) > 0 {
-		o.source, args = args[0], args[1:]
+	if o.source != fromTarget || !a.target.IsZero() || len(args) == 0 {
+		return args
 	}
-	return args
+	if last := len(args) - 1; last > 0 && !isLogFile(args[0]) && isLogFile(args[last]) {
+		o.source = args[last]
+		return args[:last]
+	}
+	o.source = args[0]
+	return args[1:]
+}
+
+// isLogFile says whether arg names a log --from-logs can read: - (stdin)
+// or a path that exists (a key, ns/name, seldom does).
+func isLogFile(arg string) bool {
+	if arg == "-" {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
 }
 
 func (o *fromLogsOptions) validate(a *attachOptions) error {
@@ -201,7 +219,12 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 		// Kept reading while top runs. Close does not wait for it: a read
 		// blocked on a pipe ends only with the pipe (or the process).
 		bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		go read(bg)
+		go func() {
+			read(bg)
+			if bg.Err() == nil {
+				store.MarkEnded() // the pipe closed: top's header says so
+			}
+		}()
 		return logSession(store, name, cancel), a.kubeconfigObjects(), nil
 	}
 	if err := readUntilInterrupted(ctx, read, store, name); err != nil {

@@ -148,15 +148,21 @@ func writerWidth(w io.Writer) int {
 }
 
 // printLogNote prints where a key's numbers come from, when they come from
-// a log (explain.LogNote), with the flag that sets where the read starts.
-func printLogNote(w io.Writer, k api.Key, src *api.ListSource) {
+// a log (explain.LogNote), with the flag that sets where the read starts:
+// --since for a TARGET's logs (stream true); a file or a pipe is read
+// whole, from its first line (--since is refused there).
+func printLogNote(w io.Writer, k api.Key, src *api.ListSource, stream bool) {
 	n, ok := explain.LogNote(k, src)
 	if !ok {
 		return
 	}
 	fmt.Fprintln(w, "\nSource:")
 	fmt.Fprintln(w, "  "+n.Source)
-	fmt.Fprintln(w, "  "+n.Counted+" (--since).")
+	if stream {
+		fmt.Fprintln(w, "  "+n.Counted+" (--since).")
+	} else {
+		fmt.Fprintln(w, "  "+n.Counted+" (its first line).")
+	}
 	for _, l := range n.Lines {
 		fmt.Fprintln(w, "  "+l)
 	}

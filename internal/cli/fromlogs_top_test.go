@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // errorLine is a controller-runtime v0.25 "Reconciler error" line (zap JSON).
@@ -50,6 +51,42 @@ func TestTopFromLogsFollowsAPipe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close waited for the open pipe")
 	}
+}
+
+// A pipe that closes (kubectl logs -f ended, or the command before the
+// pipe failed) is said in what the header shows: top's countdowns go on at
+// the clock, and without it the screen reads as live, waiting for lines
+// that cannot come.
+func TestTopFromLogsSaysThePipeEnded(t *testing.T) {
+	s, w := openPipedTop(t)
+	if _, err := w.WriteString(errorLine); err != nil {
+		t.Fatal(err)
+	}
+	read := func() *api.LogRead {
+		ov, err := s.Overview(context.Background())
+		if err != nil || len(ov.Replicas) != 1 || ov.Replicas[0].Source == nil || ov.Replicas[0].Source.Read == nil {
+			t.Fatalf("overview: %+v, %v; want one replica with what its log read", ov, err)
+		}
+		return ov.Replicas[0].Source.Read
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for read().Lines != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the piped line was not read within 10s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if read().Ended {
+		t.Fatal("logRead says ended while the pipe is open")
+	}
+	w.Close()
+	for !read().Ended {
+		if time.Now().After(deadline) {
+			t.Fatal("logRead does not say ended 10s after the pipe closed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.Close()
 }
 
 // openPipedTop opens top's source as `… | kubectl backoff top --from-logs -`

@@ -2,17 +2,20 @@ package cli
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
 // TestLogNoteRendered: describe's Source section for a log's key is the
-// library's words (explain.LogNote), with --since named by the command;
-// the text is what describe printed before the words moved down.
+// library's words (explain.LogNote), with --since named by the command for
+// a TARGET's logs; the text is what describe printed before the words
+// moved down. A file is read from its first line: --since, which it
+// refuses, is not named.
 func TestLogNoteRendered(t *testing.T) {
 	var b bytes.Buffer
-	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs, SuccessesHow: "-v=5"})
+	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs, SuccessesHow: "-v=5"}, true)
 	want := `
 Source:
   the controller's log, not its queue: every number is an estimate.
@@ -26,7 +29,12 @@ Source:
 		t.Errorf("note:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	printLogNote(&b, api.Key{Key: "default/w1"}, nil)
+	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs}, false)
+	if want := "  Failures count the consecutive failure lines since the log read starts (its first line).\n"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "--since") {
+		t.Errorf("a file's note:\n%s\nwant %q and no --since", b.String(), want)
+	}
+	b.Reset()
+	printLogNote(&b, api.Key{Key: "default/w1"}, nil, false)
 	if b.Len() != 0 {
 		t.Errorf("an endpoint's key got a log note: %q", b.String())
 	}

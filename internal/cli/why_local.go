@@ -29,6 +29,10 @@ func (o *WhyOptions) noClusterRemedy() string {
 	if len(o.Filenames) > 0 && len(o.Addrs) == 0 && o.FromLogs == "" {
 		return whyRemedy + "; or add --addr ADDR (the controller's endpoint) or --from-logs LOG (its log): -f FILE's object is then answered from the file, without a cluster"
 	}
+	if len(o.Filenames) == 0 && len(o.args) > 0 && (len(o.Addrs) > 0 || o.FromLogs != "") {
+		// The source is named; only the object needs the cluster.
+		return whyRemedy + "; or give the object saved as a file instead of TYPE/NAME (kubectl get TYPE/NAME -o yaml > obj.yaml; why -f obj.yaml): it is then answered without a cluster"
+	}
 	return whyRemedy
 }
 

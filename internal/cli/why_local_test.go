@@ -19,7 +19,7 @@ import (
 // the API server's, and that its Events were not read (it said "none"),
 // with no "generation 0" (a ConfigMap has none);
 // -f alone without a cluster names the flags that make
-// it need none; --watch, which follows the cluster's object, is refused
+// it need none, and TYPE/NAME with --addr (or --from-logs) names -f; --watch, which follows the cluster's object, is refused
 // naming itself.
 func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
@@ -61,6 +61,11 @@ func TestWhyFileAndAddrNeedNoCluster(t *testing.T) {
 
 	if _, err := why("-f", file); err == nil || !strings.Contains(err.Error(), "no cluster configured") || !strings.Contains(err.Error(), "--addr") || !strings.Contains(err.Error(), "--from-logs") {
 		t.Errorf("why -f FILE without a cluster: error %v, want it to name --addr and --from-logs", err)
+	}
+	// TYPE/NAME with the backoff's source named: only the object needs the
+	// cluster, and -f FILE is what makes it need none.
+	if _, err := why("configmap/down-1", "--addr", ep.URL); err == nil || !strings.Contains(err.Error(), "no cluster configured") || !strings.Contains(err.Error(), "why -f obj.yaml") {
+		t.Errorf("why TYPE/NAME --addr ADDR without a cluster: error %v, want it to name -f FILE", err)
 	}
 	if _, err := why("-f", file, "--addr", ep.URL, "-w"); err == nil || !strings.Contains(err.Error(), "drop --watch") {
 		t.Errorf("why -f FILE --addr ADDR -w without a cluster: error %v, want it to say drop --watch", err)

@@ -33,8 +33,8 @@ func statedCountText(k api.Key, before int) string {
 // CountersText is describe's line of a key's counts: "3 consecutive
 // failures, 7 in all, over 9 reconciles"; read off a log, its failures
 // "in this log" (all it can know), or what the count is when it is not
-// those lines: a count the log states, or none since the controller gave
-// up on the key.
+// those lines: a count the log states, none since the controller gave
+// up on the key, or requeues that were no error.
 func CountersText(k api.Key, src *api.ListSource) string {
 	reconciles := text.Plural(k.Reconciles, "reconcile")
 	switch {
@@ -44,6 +44,11 @@ func CountersText(k api.Key, src *api.ListSource) string {
 		return fmt.Sprintf("%s, over %s", FailuresText(k, src), reconciles)
 	case k.Failures == 0 && GaveUp(k) != nil:
 		return fmt.Sprintf("none counted since the controller gave up; %s in this log, over %s", text.Plural(k.TotalFailures, "failure"), reconciles)
+	case k.Failures > 0 && k.TotalFailures == 0 && k.LastError == nil:
+		// The limiter counts a Requeue: true as it counts an error
+		// (Crossplane's managed reconciler returns it): "1 consecutive
+		// failure, 0 in this log" would read as a contradiction.
+		return fmt.Sprintf("%s (Requeue: true, not an error), over %s", text.Plural(k.Failures, "rate-limited requeue"), reconciles)
 	}
 	return fmt.Sprintf("%s, %d in this log, over %s", FailuresText(k, src), k.TotalFailures, reconciles)
 }

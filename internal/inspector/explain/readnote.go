@@ -40,6 +40,12 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 	} else {
 		out = append(out, ReadFact{Short: r, Long: "recognised: " + r})
 	}
+	if lr.Ended {
+		// Second in the header, where a narrow screen still shows it: a
+		// view that only counts down does not read as live.
+		out = slices.Insert(out, 1, ReadFact{Short: "input ended", Warn: true,
+			Long: "the input ended: no line will come after these"})
+	}
 	if n := lr.Untimed - lr.Implausible; n > 0 {
 		out = append(out, ReadFact{Short: fmt.Sprintf("%d without a time", n),
 			Long: fmt.Sprintf("%d without a time I could read (their times are unknown: nothing is counted from them)", n)})

@@ -126,9 +126,15 @@ func (s *Store) LogRead() *api.LogRead {
 		Evicted:     int(s.evicted.Load()),
 		OutOfOrder:  max(s.diag.outOfOrder, s.diag.late),
 		NewestFirst: s.diag.newestFirst,
+		Ended:       s.ended.Load(),
 	}
 	if at := s.evictedSince.Load(); at != nil {
 		lr.EvictedSince = *at
 	}
 	return lr
 }
+
+// MarkEnded says the live log being read has ended (its pipe closed): no
+// line will come after those read. LogRead reports it, so that a view
+// following the log does not look live when nothing more can arrive.
+func (s *Store) MarkEnded() { s.ended.Store(true) }

@@ -160,7 +160,13 @@ func (f *fields) generic(msg string) (Record, bool) {
 	idiom := fail != nil && strings.HasPrefix(strings.ToLower(msg[fail[0]:]), "error syncing")
 	said := drop != nil || idiom || retry != nil
 	if !said && !lead && lacks == "" {
-		lacks = "says " + strconv.Quote(msg[fail[0]:fail[1]]) + " but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it"
+		phrase := msg[fail[0]:fail[1]]
+		lacks = "says " + strconv.Quote(phrase) + " but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it"
+		if fail[0] <= opens && !keyFirst && !coreVerb.MatchString(phrase) {
+			// It does open with it: what it lacks is the handler's verb.
+			lacks = "says " + strconv.Quote(phrase) + " but not that it will retry, requeue or re-add, nor that it gave up; it opens with it, " +
+				"but a failure without those words is read only as a failure to sync, reconcile, handle or process"
+		}
 	}
 	// The key is named where the line says what failed, before its error.
 	start := len(msg)

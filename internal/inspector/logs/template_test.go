@@ -51,7 +51,8 @@ func TestCandidateRefusedSaysWhy(t *testing.T) {
 	if _, _, err := s.Read(context.Background(), strings.NewReader(string(raw))); err != nil {
 		t.Fatal(err)
 	}
-	want := `says "unable to update" but not that it will retry, requeue or re-add, nor that it gave up, and does not open with it; ` +
+	want := `says "unable to update" but not that it will retry, requeue or re-add, nor that it gave up; it opens with it, ` +
+		`but a failure without those words is read only as a failure to sync, reconcile, handle or process; ` +
 		`and nothing in the log's structure says it is a failed attempt: its template "unable to update status" comes once for default/podinfo`
 	if why != want {
 		t.Errorf("line 3: %q\nwant %q", why, want)

@@ -170,9 +170,11 @@ func (h TopHeader) attachedLine() string {
 		parts = append(parts, s.Label.Render("ns ")+h.C.Conn.Namespace)
 	}
 	replicaErr := false
+	logName := -1
 	if h.M.Overview != nil {
 		for _, r := range h.M.Overview.Replicas {
 			if !h.Fleet {
+				logName = logNameAt(logName, len(parts), r)
 				parts = append(parts, h.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
@@ -200,6 +202,7 @@ func (h TopHeader) attachedLine() string {
 		}
 		parts[drop] = ""
 	}
+	fitLogName(parts, logName, sep, h.C.Width)
 	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }
 

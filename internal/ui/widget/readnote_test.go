@@ -39,4 +39,10 @@ func TestReadFactsBothRenderings(t *testing.T) {
 	if got, want := ansi.Strip(LogReadPart(&s, &api.LogRead{Lines: 10})), "log 10 lines, none recognised"; got != want {
 		t.Errorf("LogReadPart of nothing recognised = %q, want %q", got, want)
 	}
+	// A pipe that closed (top --from-logs - after kubectl logs -f ended):
+	// said second, where 80 columns still show it.
+	if got, want := ansi.Strip(LogReadPart(&s, &api.LogRead{Lines: 300, Recognised: map[string]int{"controller-runtime (JSON)": 282}, Ended: true})),
+		"log 300 lines, input ended, controller-runtime (JSON) 282"; got != want {
+		t.Errorf("LogReadPart of an ended pipe = %q, want %q", got, want)
+	}
 }
