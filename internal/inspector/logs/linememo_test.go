@@ -59,7 +59,7 @@ func memoLines(t testing.TB) (lines [][]byte, learned []*memoLine, offs []int) {
 func TestLineMemoIsParse(t *testing.T) {
 	rng := rand.New(rand.NewSource(56))
 	lines, learned, offs := memoLines(t)
-	const tokenBytes = "0123456789abcdefABCDEFxyzXYZ.:+-"
+	const tokens = "0123456789abcdefABCDEFxyzXYZ.:+-"
 	hits, limiterChanged := 0, 0
 	for i, line := range lines {
 		m, off := learned[i], offs[i]
@@ -81,7 +81,7 @@ func TestLineMemoIsParse(t *testing.T) {
 					}
 				default: // any token
 					for j := range tok {
-						tok[j] = tokenBytes[rng.Intn(len(tokenBytes))]
+						tok[j] = tokens[rng.Intn(len(tokens))]
 					}
 				}
 			}
@@ -138,13 +138,24 @@ func BenchmarkLineMemo(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var r Record
+			in := bc.in()
 			for b.Loop() {
-				in := bc.in()
 				for i, l := range lines {
 					parseInto(l, parseRef{at: memoRef, intern: in}, &r)
 					parseInto(again[i], parseRef{at: memoRef, intern: in}, &r)
 				}
 			}
 		})
+	}
+}
+
+// TestMemoTokenIsItsBytes: the table says what the bytes are, for each of
+// the 256.
+func TestMemoTokenIsItsBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := strings.IndexByte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:+-", byte(c)) >= 0
+		if got := memoToken([]byte{byte(c)}); got != want {
+			t.Errorf("memoToken(%q) = %v, want %v", byte(c), got, want)
+		}
 	}
 }
