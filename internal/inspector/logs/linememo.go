@@ -8,13 +8,17 @@ import "bytes"
 // goroutine read from whole JSON lines, with where their time and
 // reconcileID values are; a line that is byte for byte one of them outside
 // those two values is that record, with its own time (and the limiter of
-// that time) and its own reconcileID, and is not decoded again (decoding
-// was half of BenchmarkRead1M's time).
+// that time) and its own reconcileID, and is neither searched for markers
+// nor decoded again (that was half of BenchmarkRead1M's time).
 //
 // Why that is the record parse makes of the line: the two values are
 // tokens (memoToken: letters, digits, ".:+-" and nothing a JSON scan or
 // unescaping reads), so both lines hold the same members, every other
-// value byte for byte. A named dialect's record reads the time into
+// value byte for byte. A line kept opens with "{" and was read whole, as
+// it is: no collector's words or time taken off it, which are looked for
+// at its start, before any value; and it holds a marker outside the two
+// values (learn), so the other holds it too and the prefilter would pass
+// it. A named dialect's record reads the time into
 // Record.At, the rules of its limiter dated "before" (asked again here)
 // and a requeue-after field's end (a line with one is not kept), and the
 // reconcileID into Record.ReconcileID alone. The generic reader's records,
@@ -68,10 +72,11 @@ func (s span) raw(line []byte) []byte {
 	return line[s.from:s.to]
 }
 
-// read puts in r the record of body, a JSON line, when it is a line
-// learned but for its time and reconcileID, and says whether it was.
+// read puts in r the record of body, a line its end of line off, when it
+// is a line learned but for its time and reconcileID, and says whether it
+// was.
 func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
-	if m == nil || len(body) > memoMaxLine {
+	if m == nil || len(body) == 0 || body[0] != '{' || len(body) > memoMaxLine {
 		return false
 	}
 	set := &m.sets[len(body)%memoSets]
@@ -106,10 +111,11 @@ func (l *memoLine) sameBut(body []byte) bool {
 		bytes.Equal(body[b.to:], l.line[b.to:])
 }
 
-// learn keeps body, a JSON line that f read and that is record r, when a
-// line the same but for its time and reconcileID is that record with
-// theirs (see above).
-func (m *lineMemo) learn(body []byte, f *fields, r *Record) {
+// learn keeps body, a JSON line alone (its end of line off) that f read
+// and that is record r, when a line the same but for its time and
+// reconcileID is that record with theirs (see above); ref is what it was
+// read with.
+func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	if m == nil || len(body) > memoMaxLine || len(body) == 0 || body[0] != '{' || !f.whole ||
 		f.readBy == nil || r.Dialect == genericName || r.Candidate || r.What == QueueLine || r.What == ForgetLine ||
 		f.requeueAt != "" || f.eventKey != "" || f.times > 1 || f.ids > 1 {
@@ -125,9 +131,24 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record) {
 	}
 	set := &m.sets[len(body)%memoSets]
 	l := &set.way[set.next]
-	set.next = (set.next + 1) % memoWays
 	l.line = append(l.line[:0], body...)
+	// Its marker outside the two values: the line with them blanked out
+	// is not skipped.
+	clear(l.line[at.from:at.to])
+	clear(l.line[id.from:id.to])
+	if ref.skips(l.line) {
+		l.line = l.line[:0]
+		return
+	}
+	copy(l.line, body)
+	set.next = (set.next + 1) % memoWays
 	l.at, l.id, l.by, l.r = at, id, f.readBy, *r
+}
+
+// sameBytes says whether a and b are the same bytes of memory, not only
+// equal ones.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // spanOf is where raw, a value of body (or nil), is in body, when it is

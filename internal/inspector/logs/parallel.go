@@ -211,17 +211,21 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		if !lr.skip {
 			// parse, its record put in place (parseInto); a skipped
 			// line's is the zero Record, not put.
-			lr.out = outSkipped
-			if !ref.skips(line) {
-				lr.rec = int32(len(c.recs))
-				if len(c.recs) < cap(c.recs) {
-					// A used chunk's slot: overwritten whole below, not
-					// zeroed first.
-					c.recs = c.recs[:lr.rec+1]
-				} else {
-					c.recs = append(c.recs, Record{})
-				}
-				lr.out = parseAll(line, ref, &c.recs[lr.rec])
+			lr.rec = int32(len(c.recs))
+			if len(c.recs) < cap(c.recs) {
+				// A used chunk's slot: overwritten whole below, not
+				// zeroed first.
+				c.recs = c.recs[:lr.rec+1]
+			} else {
+				c.recs = append(c.recs, Record{})
+			}
+			switch r := &c.recs[lr.rec]; {
+			case in.memo().read(trimEOL(line), &ref, r):
+				lr.out = outRecord // a line read before but for its time (linememo.go)
+			case ref.skips(line):
+				lr.out, lr.rec, c.recs = outSkipped, -1, c.recs[:lr.rec]
+			default:
+				lr.out = parseAll(line, ref, r)
 			}
 			lr.hints = hintsOf(line, lr.out)
 		}
