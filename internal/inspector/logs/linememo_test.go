@@ -67,13 +67,19 @@ func TestLineMemoIsParse(t *testing.T) {
 			mut := bytes.Clone(line)
 			for _, s := range []span{m.at, m.id} {
 				tok := mut[off+s.from : off+s.to]
-				switch rng.Intn(3) {
-				case 0: // another year of the same time
+				switch n := rng.Intn(4); {
+				case n == 3 && s.quoted: // any text of a string
+					for j := range tok {
+						for tok[j] = byte(0x20 + rng.Intn(0xe0)); tok[j] == '"' || tok[j] == '\\'; {
+							tok[j] = byte(0x20 + rng.Intn(0xe0))
+						}
+					}
+				case n == 0: // another year of the same time
 					if len(tok) >= 4 && bytes.IndexFunc(tok[:4], func(r rune) bool { return r < '0' || r > '9' }) < 0 {
 						y := 2015 + rng.Intn(16)
 						copy(tok, []byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10)})
 					}
-				case 1: // other digits
+				case n == 1: // other digits
 					for j := range tok {
 						if tok[j] >= '0' && tok[j] <= '9' {
 							tok[j] = byte('0' + rng.Intn(10))
@@ -156,6 +162,33 @@ func TestMemoTokenIsItsBytes(t *testing.T) {
 		want := strings.IndexByte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:+-", byte(c)) >= 0
 		if got := memoToken([]byte{byte(c)}); got != want {
 			t.Errorf("memoToken(%q) = %v, want %v", byte(c), got, want)
+		}
+	}
+}
+
+// TestPlainTextIsByByte: plainText, eight bytes at a time, says what a
+// test of each byte says, on random text of quotes, backslashes, control
+// bytes, UTF-8 and bytes above 0x7f.
+func TestPlainTextIsByByte(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	alphabet := []byte("aZ09-:.T \"\\\x00\x1b\x1f\x7f\x80\xff\xc3\xa9{},")
+	for try := 0; try < 100000; try++ {
+		v := make([]byte, rng.Intn(40))
+		for i := range v {
+			if rng.Intn(8) == 0 {
+				v[i] = alphabet[rng.Intn(len(alphabet))]
+			} else {
+				v[i] = byte('a' + rng.Intn(26))
+			}
+		}
+		want := true
+		for _, c := range v {
+			if c == '"' || c == '\\' || c < 0x20 {
+				want = false
+			}
+		}
+		if got := plainText(v); got != want {
+			t.Fatalf("plainText(%q) = %v, want %v", v, got, want)
 		}
 	}
 }
