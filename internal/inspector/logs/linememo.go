@@ -17,19 +17,19 @@ import (
 // Why that is the record parse makes of the line: the two values are
 // tokens (a string's text with no quote, backslash or control byte, or a
 // number: nothing a JSON scan or unescaping reads, span.token), so both
-// lines hold the same members, every other
-// value byte for byte. A line kept opens with "{" and was read whole, as
-// it is: no collector's words or time taken off it, which are looked for
-// at its start, before any value; and it holds a marker outside the two
-// values (learn), so the other holds it too and the prefilter would pass
-// it. A named dialect's record reads the time into
-// Record.At, the rules of its limiter dated "before" (asked again here)
-// and a requeue-after field's end (a line with one is not kept), and the
-// reconcileID into Record.ReconcileID alone. The generic reader's records,
-// which keep the line and read its words, are not kept, nor a queue's or a
-// forget's (their slices would be shared). TestLineMemoIsParse checks it
-// on the JSON lines of the fixtures, their times and reconcileIDs changed
-// at random.
+// lines hold the same members, every other value byte for byte. A line
+// kept opens with "{" and was read whole, as it is: no collector's words
+// or time were taken off it, and those are looked for at a line's start,
+// before any value. It holds a marker outside the two values (learn), so
+// the other holds it too and the prefilter would pass it. A named
+// dialect's record reads the time into Record.At, into the rules of its
+// limiter dated "before" (asked again here) and into a requeue-after
+// field's end (a line with one is not kept); the reconcileID into
+// Record.ReconcileID alone. The generic reader's records, which keep the
+// line and read its words, are not kept, nor a queue's or a forget's
+// (their slices would be shared). TestLineMemoIsParse checks it on the
+// JSON lines of the fixtures, their times and reconcileIDs changed at
+// random.
 
 // memoSets and memoWays size a lineMemo: lines are put in a set by their
 // length (a line repeated is as long), and each set keeps its last

@@ -209,8 +209,8 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			// parse, its record put in place (parseInto); a skipped
-			// line's is the zero Record, not put.
+			// parseInto, its record put in place; a skipped line's is the
+			// zero Record, its slot given back.
 			lr.rec = int32(len(c.recs))
 			if len(c.recs) < cap(c.recs) {
 				// A used chunk's slot: overwritten whole below, not
@@ -223,7 +223,8 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 			case in.memo().read(trimEOL(line), &ref, r):
 				lr.out = outRecord // a line read before but for its time (linememo.go)
 			case ref.skips(line):
-				lr.out, lr.rec, c.recs = outSkipped, -1, c.recs[:lr.rec]
+				c.recs = c.recs[:lr.rec]
+				lr.out, lr.rec = outSkipped, -1
 			default:
 				lr.out = parseAll(line, ref, r)
 			}
