@@ -43,6 +43,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	// Cleared, then set field by field: a composite literal put through a
 	// pointer is built aside and copied.
 	*r = Record{}
+	f.readBy = d
 	r.What, r.At, r.Group, r.Kind, r.ReconcileID, r.Error = l.Means, f.at, f.group, f.kind, f.reconcileID, f.err
 	r.Terminal, r.GaveUp, r.Dialect, r.ClientGoQueue, r.Verbose = l.Terminal, l.Dropped, d.names[fm], d.ClientGo, d.SuccessesLogged
 	r.Message = l.Text

@@ -71,6 +71,14 @@ type fields struct {
 	// failure (or its controller's name and the failure), names one key
 	// and states its error after it.
 	bare bool
+	// What lineMemo asks of a JSON line read: whole, that its object was
+	// read to its end; readBy, the dialect that read its record; timeRaw
+	// and idRaw, the raw values of its time and reconcileID members, and
+	// times and ids how many of each it has.
+	whole          bool
+	readBy         *Dialect
+	timeRaw, idRaw []byte
+	times, ids     int
 }
 
 // wants says whether the value of key is kept: the others are skipped

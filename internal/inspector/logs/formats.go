@@ -58,6 +58,7 @@ func eachField(line []byte, i int, f *fields) bool {
 		return true
 	})
 	if ok {
+		f.whole = true
 		return true
 	}
 	const verbose = `"errorVerbose":`
@@ -146,6 +147,7 @@ func setRaw(f *fields, k, v []byte) {
 	case fkTs, fkTime, fkTimestamp:
 		f.timeKey = timeKeys[fk-fkTs] // a constant: no copy of the line
 		f.at = f.intern.time(v, timeValue)
+		f.timeRaw, f.times = v, f.times+1
 	case fkItems:
 		f.items = v
 	case fkReset:
@@ -155,6 +157,9 @@ func setRaw(f *fields, k, v []byte) {
 	case fkSkipped:
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
+		if fk == fkReconcileID {
+			f.idRaw, f.ids = v, f.ids+1
+		}
 		if len(v) > 0 && v[0] == '{' {
 			if f.ref() == "" {
 				f.refObj = v // read when asked for (fields.ref)

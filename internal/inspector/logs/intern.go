@@ -33,6 +33,10 @@ type interner struct {
 	at time.Time
 	// lastID is the last reconcileID read.
 	lastID string
+	// lines are the lines read that the next may repeat (linememo.go);
+	// noMemo turns them off (BenchmarkLineMemo's side by side).
+	lines  lineMemo
+	noMemo bool
 }
 
 // maxInternSize and maxInternBytes bound an interner: the bytes it holds
@@ -41,6 +45,14 @@ const (
 	maxInternSize  = 2 << 20
 	maxInternBytes = 256
 )
+
+// memo is the reading goroutine's lineMemo; nil for none.
+func (in *interner) memo() *lineMemo {
+	if in == nil || in.noMemo {
+		return nil
+	}
+	return &in.lines
+}
 
 // interned is a value as written (key) and its text (val).
 type interned struct{ key, val string }

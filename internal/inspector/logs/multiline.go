@@ -76,7 +76,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		}
 		return
 	}
-	if j.obj != nil || string(bytes.TrimRight(trimmed, " \t")) == "{" {
+	if j.obj != nil || string(trimBlanks(trimmed)) == "{" {
 		j.object(trimmed, emit)
 		return
 	}
@@ -115,6 +115,17 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	emit(line)
 }
 
+// trimBlanks is line without the spaces and tabs at its end:
+// bytes.TrimRight's answer, without building its set of two bytes on every
+// line fed (a hundredth of BenchmarkRead1M's time).
+func trimBlanks(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == ' ' || line[n-1] == '\t') {
+		n--
+	}
+	return line[:n]
+}
+
 // object takes a line of a pretty-printed JSON record: a JSON string
 // holds no raw newline, so its lines, their indentation dropped, are the
 // record on one line. It ends at a line "}" (or "},", jq --slurp's);
@@ -122,7 +133,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 func (j *joiner) object(line []byte, emit func([]byte)) {
 	j.obj = append(j.obj, bytes.TrimSpace(line)...)
 	// A terminal's copy pads a line with spaces to its width.
-	switch end := string(bytes.TrimRight(line, " \t")); {
+	switch end := string(trimBlanks(line)); {
 	case end == "}" || end == "},":
 		out := bytes.TrimSuffix(j.obj, []byte(","))
 		j.obj = nil

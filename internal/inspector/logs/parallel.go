@@ -209,19 +209,24 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			// parse, its record put in place (parseInto); a skipped
-			// line's is the zero Record, not put.
-			lr.out = outSkipped
-			if !ref.skips(line) {
-				lr.rec = int32(len(c.recs))
-				if len(c.recs) < cap(c.recs) {
-					// A used chunk's slot: overwritten whole below, not
-					// zeroed first.
-					c.recs = c.recs[:lr.rec+1]
-				} else {
-					c.recs = append(c.recs, Record{})
-				}
-				lr.out = parseAll(line, ref, &c.recs[lr.rec])
+			// parseInto, its record put in place; a skipped line's is the
+			// zero Record, its slot given back.
+			lr.rec = int32(len(c.recs))
+			if len(c.recs) < cap(c.recs) {
+				// A used chunk's slot: overwritten whole below, not
+				// zeroed first.
+				c.recs = c.recs[:lr.rec+1]
+			} else {
+				c.recs = append(c.recs, Record{})
+			}
+			switch r := &c.recs[lr.rec]; {
+			case in.memo().read(trimEOL(line), &ref, r):
+				lr.out = outRecord // a line read before but for its time (linememo.go)
+			case ref.skips(line):
+				c.recs = c.recs[:lr.rec]
+				lr.out, lr.rec = outSkipped, -1
+			default:
+				lr.out = parseAll(line, ref, r)
 			}
 			lr.hints = hintsOf(line, lr.out)
 		}

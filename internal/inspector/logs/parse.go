@@ -114,6 +114,9 @@ type parseRef struct {
 	// that named it (keybefore.go): a dialect's key and controller when
 	// the line names none.
 	keyBefore, kindBefore string
+	// whole is the line parseAll reads, its end of line off: a lineMemo
+	// keeps a JSON line that is its whole body, nothing taken off it.
+	whole []byte
 }
 
 // outcome is what parse made of a line.
@@ -147,6 +150,9 @@ func parse(line []byte, ref parseRef) (Record, outcome) {
 // four calls between the dialect that fills it and the reader that keeps
 // it.
 func parseInto(line []byte, ref parseRef, r *Record) outcome {
+	if ref.intern.memo().read(trimEOL(line), &ref, r) {
+		return outRecord // a line read before but for its time (linememo.go)
+	}
 	if ref.skips(line) {
 		*r = Record{}
 		return outSkipped
@@ -171,7 +177,8 @@ func parseAll(line []byte, ref parseRef, r *Record) outcome {
 	// What a TTY or Docker's json-file driver put around the line is taken
 	// off once for every reading below (the plain and whole-line ones
 	// too), and for the line a generic record shows.
-	line = collected(trimEOL(line))
+	ref.whole = trimEOL(line)
+	line = collected(ref.whole)
 	at, body, fm, words := split(line)
 	ok := parseFormat(body, fm, at, ref, r)
 	var cand Record
@@ -299,6 +306,10 @@ func parseFormat(body []byte, fm format, at time.Time, ref parseRef, r *Record) 
 	ok = f.record(fm, ref.dialects, r)
 	r.Yearless = yearless
 	r.Sampled = fm == fmtJSON && sampledJSON(&f)
+	if ok && fm == fmtJSON && at.IsZero() && sameBytes(body, ref.whole) {
+		// A JSON line alone, which the next may repeat (linememo.go).
+		ref.intern.memo().learn(body, &f, r, &ref)
+	}
 	return ok
 }
 

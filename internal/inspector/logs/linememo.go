@@ -1,0 +1,241 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// A busy controller's log repeats itself: a key that keeps failing gets the
+// same "Reconciling" and "Reconciler error" lines, retry after retry, but
+// for their time and reconcileID. lineMemo keeps the last records a reading
+// goroutine read from whole JSON lines, with where their time and
+// reconcileID values are; a line that is byte for byte one of them outside
+// those two values is that record, with its own time (and the limiter of
+// that time) and its own reconcileID, and is neither searched for markers
+// nor decoded again (that was half of BenchmarkRead1M's time).
+//
+// Why that is the record parse makes of the line: the two values are
+// tokens (a string's text with no quote, backslash or control byte, or a
+// number: nothing a JSON scan or unescaping reads, span.token), so both
+// lines hold the same members, every other value byte for byte. A line
+// kept opens with "{" and was read whole, as it is: no collector's words
+// or time were taken off it, and those are looked for at a line's start,
+// before any value. It holds a marker outside the two values (learn), so
+// the other holds it too and the prefilter would pass it. A named
+// dialect's record reads the time into Record.At, into the rules of its
+// limiter dated "before" (asked again here) and into a requeue-after
+// field's end (a line with one is not kept); the reconcileID into
+// Record.ReconcileID alone. The generic reader's records, which keep the
+// line and read its words, are not kept, nor a queue's or a forget's
+// (their slices would be shared). TestLineMemoIsParse checks it on the
+// JSON lines of the fixtures, their times and reconcileIDs changed at
+// random.
+
+// memoSets and memoWays size a lineMemo: lines are put in a set by their
+// length (a line repeated is as long), and each set keeps its last
+// memoWays lines of that length (a few keys' lines interleave).
+const (
+	memoSets = 8
+	memoWays = 4
+	// memoMaxLine bounds a line kept, so that a memo holds at most some
+	// 150 KB: a long error line is seldom repeated byte for byte.
+	memoMaxLine = 4 << 10
+)
+
+// lineMemo is a reading goroutine's (interner.lines).
+type lineMemo struct {
+	sets [memoSets]struct {
+		way  [memoWays]memoLine
+		next int // the way the next line learned takes
+	}
+}
+
+// memoLine is a line read, and the record it was.
+type memoLine struct {
+	line []byte
+	// at and id are where its time and reconcileID are; to zero for none.
+	at, id span
+	// by is the dialect that read it, whose limiter is asked for the time
+	// of each line that is this one.
+	by *Dialect
+	r  Record
+}
+
+// span is a token's place in its line, line[from:to]: a value, or a
+// string's text between its quotes (quoted).
+type span struct {
+	from, to int
+	quoted   bool
+}
+
+// token says whether line[s.from:s.to] is a token: of a string, text
+// (plainText); else memoToken's bytes.
+func (s span) token(line []byte) bool {
+	if s.quoted {
+		return plainText(line[s.from:s.to])
+	}
+	return memoToken(line[s.from:s.to])
+}
+
+// raw is the value at s in line, quotes included.
+func (s span) raw(line []byte) []byte {
+	if s.quoted {
+		return line[s.from-1 : s.to+1]
+	}
+	return line[s.from:s.to]
+}
+
+// read puts in r the record of body, a line its end of line off, when it
+// is a line learned but for its time and reconcileID, and says whether it
+// was.
+func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
+	if m == nil || len(body) == 0 || body[0] != '{' || len(body) > memoMaxLine {
+		return false
+	}
+	set := &m.sets[len(body)%memoSets]
+	for i := range set.way {
+		l := &set.way[i]
+		if len(l.line) != len(body) || !l.sameBut(body) {
+			continue
+		}
+		*r = l.r
+		if l.at.to > 0 {
+			r.At = ref.intern.time(l.at.raw(body), timeValue)
+			r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
+		}
+		if l.id.to > 0 {
+			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
+		}
+		return true
+	}
+	return false
+}
+
+// sameBut says whether body, as long as l's line, is the same line but
+// for tokens of the same length in place of its time and reconcileID.
+func (l *memoLine) sameBut(body []byte) bool {
+	a, b := l.at, l.id
+	if b.from < a.from {
+		a, b = b, a
+	}
+	// In the line's order (a span of none, to zero, is empty at its
+	// start); the tokens last: most lines that are not l's differ in the
+	// rest, and are told by it alone.
+	return bytes.Equal(body[:a.from], l.line[:a.from]) && bytes.Equal(body[a.to:b.from], l.line[a.to:b.from]) &&
+		bytes.Equal(body[b.to:], l.line[b.to:]) && a.token(body) && b.token(body)
+}
+
+// learn keeps body, a JSON line alone (its end of line off) that f read
+// and that is record r, when a line the same but for its time and
+// reconcileID is that record with theirs (see above); ref is what it was
+// read with.
+func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
+	if m == nil || len(body) > memoMaxLine || len(body) == 0 || body[0] != '{' || !f.whole ||
+		f.readBy == nil || r.Dialect == genericName || r.Candidate || r.What == QueueLine || r.What == ForgetLine ||
+		f.requeueAt != "" || f.eventKey != "" || f.keyBefore != "" || f.times > 1 || f.ids > 1 {
+		// A key from another line (eventkey.go, keybefore.go) is that
+		// line's, not this one's: a repeat of it need not have it.
+		return
+	}
+	var at, id span
+	var ok bool
+	if at, ok = spanOf(body, f.timeRaw); !ok {
+		return
+	}
+	if id, ok = spanOf(body, f.idRaw); !ok {
+		return
+	}
+	set := &m.sets[len(body)%memoSets]
+	l := &set.way[set.next]
+	l.line = append(l.line[:0], body...)
+	// Its marker outside the two values: the line with them blanked out
+	// is not skipped.
+	clear(l.line[at.from:at.to])
+	clear(l.line[id.from:id.to])
+	if ref.skips(l.line) {
+		l.line = l.line[:0]
+		return
+	}
+	copy(l.line, body)
+	set.next = (set.next + 1) % memoWays
+	l.at, l.id, l.by, l.r = at, id, f.readBy, *r
+}
+
+// sameBytes says whether a and b are the same bytes of memory, not only
+// equal ones.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// spanOf is where raw, a value of body (or nil), is in body, when it is
+// a token or a string of one; ok is false for any other value.
+func spanOf(body, raw []byte) (span, bool) {
+	if raw == nil {
+		return span{}, true
+	}
+	from := cap(body) - cap(raw)
+	if len(raw) == 0 || from <= 0 || from+len(raw) > len(body) || &body[from] != &raw[0] {
+		return span{}, false
+	}
+	s := span{from: from, to: from + len(raw)}
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		s = span{from: from + 1, to: from + n - 1, quoted: true}
+	}
+	if s.to == s.from || !s.token(body) {
+		// An empty token is no span: the scan's "none".
+		return span{}, false
+	}
+	return s, true
+}
+
+// plainText says whether v, a JSON string's text, holds no quote, no
+// backslash and no control byte: text that ends no string, that unescaping
+// keeps as it is, and that no reading of a line's start or end (an ANSI
+// colour, an end of line) looks for. It tests eight bytes at a time (it
+// runs on every line the memo reads): a byte of x is zero where v's is a
+// quote (or of y, a backslash), and a byte below 0x20 borrows; none leaves
+// the top bits clear (and a borrow only runs up from a byte that is one).
+func plainText(v []byte) bool {
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		w := binary.LittleEndian.Uint64(v[i:])
+		x, y := w^swarQuotes, w^swarBackslashes
+		if ((x-swarLo)&^x|(y-swarLo)&^y|(w-swarControl)&^w)&swarHi != 0 {
+			return false
+		}
+	}
+	for _, c := range v[i:] {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// swarBackslashes has each byte a backslash, swarControl each 0x20 (the
+// first byte that is no control byte).
+const (
+	swarBackslashes = '\\' * swarLo
+	swarControl     = 0x20 * swarLo
+)
+
+// memoToken says whether v's bytes are all letters, digits or ".:+-": a
+// number's, or an epoch time's, and none of which a JSON scan stops at
+// after a value that is no string. Empty is one (a span of none).
+func memoToken(v []byte) bool {
+	for _, c := range v {
+		if !tokenBytes[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenBytes are memoToken's bytes: a table, as a log of epoch times has
+// some twenty tested on every line the memo reads.
+var tokenBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == ':' || c == '+' || c == '-'
+	}
+	return t
+}()
