@@ -26,7 +26,7 @@ var tailOptions = logs.TailOptions{}
 // of that line, as a pipe's does, until a newer line arrives. f is the
 // opened file: taken.
 func (o *fromLogsOptions) openFollowed(ctx context.Context, a *attachOptions, streams genericiooptions.IOStreams, f *os.File) (*inspector.Session, *describe.ObjectReader, error) {
-	store, fr, cancel, err := o.follow(ctx, streams.ErrOut, f)
+	store, fr, cancel, err := o.follow(ctx, streams.ErrOut, f, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,8 +36,11 @@ func (o *fromLogsOptions) openFollowed(ctx context.Context, a *attachOptions, st
 
 // follow reads f, the regular file of text --from-logs names, into a store
 // to its end, then on as it grows, on a goroutine until stop is called
-// (openFollowed). The read is what it counted, for its note. f is taken.
-func (o *fromLogsOptions) follow(ctx context.Context, errOut io.Writer, f *os.File) (store *logs.Store, fr *fileRead, stop func(), err error) {
+// (openFollowed). A live store is judged at the clock once read (GoLive),
+// unless its last line is over oldLog old; else at its newest line, as a
+// saved log is (ReadOnAsSaved: why's answers). The read is what it
+// counted, for its note. f is taken.
+func (o *fromLogsOptions) follow(ctx context.Context, errOut io.Writer, f *os.File, live bool) (store *logs.Store, fr *fileRead, stop func(), err error) {
 	name := o.source
 	settle := tailOptions.Settle
 	if settle <= 0 {
@@ -50,7 +53,11 @@ func (o *fromLogsOptions) follow(ctx context.Context, errOut io.Writer, f *os.Fi
 		f.Close()
 		return nil, nil, nil, fmt.Errorf("--from-logs %s: %w", name, err)
 	}
-	store = logs.NewStore(logs.Options{DatedAfter: oldLog, ExplainLines: o.explainer(errOut), Dialects: o.dialects})
+	opts := logs.Options{ExplainLines: o.explainer(errOut), Dialects: o.dialects}
+	if live {
+		opts.DatedAfter = oldLog
+	}
+	store = logs.NewStore(opts)
 	fr = &fileRead{name: name, in: io.NewSectionReader(f, 0, end), errOut: errOut, store: store, taught: o.dialects}
 	if err := readUntilInterrupted(ctx, fr.read, store, name); err != nil {
 		f.Close()
@@ -60,7 +67,11 @@ func (o *fromLogsOptions) follow(ctx context.Context, errOut io.Writer, f *os.Fi
 		f.Close()
 		return nil, nil, nil, fr.err
 	}
-	store.GoLive()
+	if live {
+		store.GoLive()
+	} else {
+		store.ReadOnAsSaved()
+	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	tail, err := logs.NewTail(bg, name, f, end, tailOptions)
 	if err != nil {

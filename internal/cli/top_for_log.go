@@ -31,7 +31,10 @@ func (o *TopOptions) forLogFile(ctx context.Context, w *WhyOptions) (lf *why.Log
 		lf, err := w.whyLogFile(ctx)
 		return lf, func() {}, err
 	}
-	store, _, stop, err := o.fromLogs.follow(ctx, o.ErrOut, f)
+	// Judged at its newest line, as why --from-logs FILE judges a file
+	// (and as each refresh did when it read the file again): a key stays
+	// failing until the log says otherwise, not "unknown" once quiet.
+	store, _, stop, err := o.fromLogs.follow(ctx, o.ErrOut, f, false)
 	if err != nil {
 		return nil, nil, err
 	}
