@@ -39,7 +39,7 @@ func (o *TopOptions) validateFor(args []string) error {
 		// Bare --from-logs streams a TARGET's pods' logs; --for has none.
 		return fmt.Errorf("--for %s reads the controller's log as kubectl backoff why %s does: give it as --from-logs FILE (alone, --from-logs streams a TARGET's pods' logs)", o.For, o.For)
 	case o.fromLogs.source == "-":
-		return fmt.Errorf("--for %s reads --from-logs again on each refresh: give a file, not - (stdin is read once)", o.For)
+		return fmt.Errorf("--for %s follows --from-logs as the file grows: give a file, not - (stdin is read once)", o.For)
 	case o.fromLogs.flags != nil && o.fromLogs.flags.Changed("since"):
 		return drop("--since")
 	case len(o.fromLogs.dialectFiles) > 0:
@@ -86,9 +86,9 @@ func (o *TopOptions) forWhy() *WhyOptions {
 }
 
 // forOptions builds the view's reads, as `why TYPE` reads: the objects are
-// read, and --from-logs and --addr opened (addSources), once before the UI
-// opens, so that an unknown kind, a refused list or a log not there is
-// said as why says it. done closes the port-forwards, after the last read.
+// read, and --from-logs and --addr opened (forLogFile, addDirect), once
+// before the UI opens, so that an unknown kind, a refused list or a log
+// not there is said as why says it. done closes the port-forwards, after the last read.
 func (o *TopOptions) forOptions(ctx context.Context) (*ui.ForOptions, func(), error) {
 	w := o.forWhy()
 	if _, err := w.objects(); err != nil {
@@ -98,7 +98,17 @@ func (o *TopOptions) forOptions(ctx context.Context) (*ui.ForOptions, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := w.addSources(ctx, asker); err != nil {
+	// The log is opened once and followed: each refresh reads what was
+	// appended since the last (forLogFile).
+	stopLog := func() {}
+	if w.FromLogs != "" {
+		if asker.FromLog, stopLog, err = o.forLogFile(ctx, w); err != nil {
+			reader.Close()
+			return nil, nil, err
+		}
+	}
+	if err := w.addDirect(asker); err != nil {
+		stopLog()
 		reader.Close()
 		return nil, nil, err
 	}
@@ -112,19 +122,12 @@ func (o *TopOptions) forOptions(ctx context.Context) (*ui.ForOptions, func(), er
 		mu.Lock()
 		defer mu.Unlock()
 		reader.Close()
+		stopLog()
 	}
 	list := func(ctx context.Context) (*why.List, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		reader.Reread() // the logs read last time have moved on
-		if w.FromLogs != "" {
-			// So has the file: a live list reads what it says now.
-			lf, err := w.whyLogFile(ctx)
-			if err != nil {
-				return nil, err
-			}
-			asker.FromLog = lf
-		}
+		reader.Reread() // the pods' logs read last time have moved on
 		return w.listKind(ctx, asker)
 	}
 	ask := func(ctx context.Context, obj why.Object) (*why.Answer, error) {

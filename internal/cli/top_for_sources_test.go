@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -109,47 +107,5 @@ func TestTopForAddrOverTheCap(t *testing.T) {
 	_, l := forList(ctx, t, o)
 	if l.KeysSkipped != 101 || !strings.Contains(l.EventsSkipped, "the controller's keys of the 101 objects with no status were not read (101 objects, over 100)") {
 		t.Errorf("101 ConfigMaps: keys skipped %d, note %q; want all 101 said", l.KeysSkipped, l.EventsSkipped)
-	}
-}
-
-// TestTopForFromLogs: `top --for configmaps --from-logs FILE` lists the
-// ConfigMaps its log's controller fails on, and reads the file again on
-// each refresh: one that starts failing after the UI opened is listed.
-func TestTopForFromLogs(t *testing.T) {
-	const line = `{"level":"error","ts":"2026-05-01T11:59:0%dZ","msg":"Reconciler error","controller":"configmap","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"%s","namespace":"widgets"},"namespace":"widgets","name":"%s","reconcileID":"r%d","error":"eu region unavailable"}` + "\n"
-	file := filepath.Join(t.TempDir(), "op.log")
-	write := func(name string) {
-		f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		for i := range 3 {
-			fmt.Fprintf(f, line, i, name, name, i)
-		}
-	}
-	write("down-1")
-
-	ctx := context.Background()
-	o := forTop(configMapServer(t, "down-1", "settings"))
-	o.fromLogs.source = file
-	opts, l := forList(ctx, t, o)
-	if got := rows(l); len(got) != 1 || got[0] != "down-1 InProgress" || l.Answers[0].ControllerName() != "configmap" {
-		t.Fatalf("list %q; want down-1 InProgress alone, by controller configmap", got)
-	}
-	write("settings")
-	l, err := opts.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rows(l); len(got) != 2 {
-		t.Errorf("after settings failed too, list %q; want both (the file read again)", got)
-	}
-
-	// A log that is not there is said before the UI opens, with the flag.
-	o = forTop(configMapServer(t, "down-1"))
-	o.fromLogs.source = filepath.Join(t.TempDir(), "nope.log")
-	if _, _, err := o.forOptions(ctx); err == nil || !strings.Contains(err.Error(), "--from-logs") {
-		t.Errorf("a missing --from-logs: error %v; want one naming --from-logs", err)
 	}
 }

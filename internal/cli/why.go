@@ -257,12 +257,17 @@ func (o *WhyOptions) addSources(ctx context.Context, asker *why.Asker) error {
 			return err
 		}
 	}
-	if len(o.Addrs) > 0 {
-		if asker.Direct, err = o.whyDirect(); err != nil {
-			return err
-		}
+	return o.addDirect(asker)
+}
+
+// addDirect adds to asker the endpoints of --addr, if given.
+func (o *WhyOptions) addDirect(asker *why.Asker) error {
+	if len(o.Addrs) == 0 {
+		return nil
 	}
-	return nil
+	var err error
+	asker.Direct, err = o.whyDirect()
+	return err
 }
 
 // object is one object the builder found, with its plural resource.

@@ -50,7 +50,7 @@ func (c *klogCont) piece(line []byte) bool {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return true
 	}
-	return fieldsOnly.Match(line) && !recordKeys.Match(line) && !recordStart.Match(line)
+	return fieldsOnly.Match(line) && !recordKeys.Match(line) && !recordShape(line)
 }
 
 // next takes a piece (piece said it is one) and says when the record is

@@ -57,7 +57,7 @@ func openQuote(b []byte, open bool) bool {
 
 // start begins a cut record with line when it is one: a logfmt record
 // whose quoted value is open at its end, the next line (the first of
-// ahead; opens: it opens with quickStart's shapes) a piece.
+// ahead; opens: it opens with joinStart's shapes) a piece.
 func (c *logfmtCont) start(line, ahead []byte, opens bool) bool {
 	// Most lines are followed by a record's start (inlined).
 	return !opens && c.begin(line, ahead)

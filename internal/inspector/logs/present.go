@@ -12,7 +12,7 @@ import (
 // liveLocked says the log is judged at the clock: Options.Live, unless its
 // newest line was already older than Options.DatedAfter when read.
 func (s *Store) liveLocked() bool {
-	return s.opts.Live && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
+	return s.opts.Live && !s.asSaved && (s.opts.DatedAfter <= 0 || s.last.IsZero() || s.lastLag <= s.opts.DatedAfter)
 }
 
 // nowLocked is the store's present: the clock for a live log (never before
@@ -45,6 +45,18 @@ func (s *Store) endsAtLocked() time.Time {
 func (s *Store) GoLive() {
 	s.mu.Lock()
 	s.opts.Live = true
+	s.mu.Unlock()
+}
+
+// ReadOnAsSaved makes a store that read a saved log read on as it grows
+// (Tail) as a live one reads — each line applied as it comes, not held to
+// the end of the read — while its present stays its newest line's, as a
+// saved log's: a file judged as `why --from-logs FILE` judges it, kept up
+// to date without reading it again. Call it between two reads, from the
+// goroutine that read.
+func (s *Store) ReadOnAsSaved() {
+	s.mu.Lock()
+	s.opts.Live, s.asSaved = true, true
 	s.mu.Unlock()
 }
 

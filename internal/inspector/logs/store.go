@@ -80,6 +80,9 @@ type Store struct {
 	// lastLag is how far behind the clock the newest record was when it
 	// was added (Options.DatedAfter).
 	lastLag time.Duration
+	// asSaved keeps a saved log's present (its newest line) while it is
+	// read on as it grows (ReadOnAsSaved).
+	asSaved bool
 	verbose bool // a V(5) line was seen: successes are logged
 	records int
 	lines   atomic.Int64

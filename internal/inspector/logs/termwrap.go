@@ -27,11 +27,6 @@ type termWrap struct {
 // minWrapWidth is the narrowest terminal a wrap is read at.
 const minWrapWidth = 80
 
-// recordStart is a line that opens a record: a date, a klog header, a
-// JSON record, logfmt, logrus' terminal form, an epoch: never a piece of
-// a wrapped one.
-var recordStart = regexp.MustCompile(`^(?:\d{4}[-/]\d\d[-/]\d\d|[IWEF]\d{4} |\{"|\d{10}|time=|level=|ts=|[A-Z]{4}\[)`)
-
 // scan follows the JSON object of b: from the first "{" of a record, the
 // braces outside strings.
 func (w *termWrap) scan(b []byte, opened bool) {
@@ -84,7 +79,7 @@ func (w *termWrap) start(line []byte) bool {
 // ends with, whatever width the paste kept (a terminal's copy re-spaced
 // by hand: the pieces are then no longer all as wide as the first).
 func (w *termWrap) piece(line []byte) bool {
-	if w.rec == nil || len(line) == 0 || recordStart.Match(line) {
+	if w.rec == nil || len(line) == 0 || recordShape(line) {
 		return false
 	}
 	if w.last == w.width && utf8.RuneCount(line) <= w.width {

@@ -35,11 +35,11 @@ type widthWrap struct {
 	// writes them: a line that opens the same way opens a record.
 	shape [shapeLen]byte
 
-	// opens says the line being fed opens with quickStart's shapes, as
+	// opens says the line being fed opens with joinStart's shapes, as
 	// the line before read it off ahead; nextOpens is that of the line after.
 	opens, nextOpens bool
 	// regular counts the lines before that opened a record
-	// (quickStart), one after the other, blank lines aside.
+	// (joinStart), one after the other, blank lines aside.
 	regular int
 	// widest is the widest line fed so far (its columns, counted when
 	// its bytes are more): a log has no line wider than its wrap.
@@ -57,7 +57,7 @@ const minCuts = 2
 // start begins a wrapped record with line when the evidence says it was
 // cut: as wide as the log's width, the next line (the first of ahead,
 // the input buffered after line; opens says it opens with
-// quickStart's shapes) no record's start.
+// joinStart's shapes) no record's start.
 func (h *widthWrap) start(line, ahead []byte, opens bool) bool {
 	before, widest := h.regular, h.widest
 	// This line opens a record if the line before read it so off ahead
@@ -69,7 +69,7 @@ func (h *widthWrap) start(line, ahead []byte, opens bool) bool {
 		lead = bytes.TrimLeft(lead, " ")
 	}
 	switch {
-	case known || quickStart(lead):
+	case known || joinStart(lead):
 		h.regular++
 	case len(lead) > 0 && startShape(line) == h.shape:
 		// A start of the log's own (stern's pod before every line).
@@ -109,11 +109,11 @@ func (h *widthWrap) start(line, ahead []byte, opens bool) bool {
 }
 
 // nextOpens says whether the line ahead opens with a record's own start
-// (quickStart), read off its first bytes: the next line of most logs,
+// (joinStart), read off its first bytes: the next line of most logs,
 // found without a look for its end (a newline breaks every shape
-// quickStart reads, so the bytes past one never make one).
+// joinStart reads, so the bytes past one never make one).
 func nextOpens(ahead []byte) bool {
-	return quickStart(ahead[:min(len(ahead), 16)])
+	return joinStart(ahead[:min(len(ahead), 16)])
 }
 
 // continues says whether next may be a piece: not blank, no tab or
@@ -280,9 +280,9 @@ func startShape(line []byte) (s [shapeLen]byte) {
 }
 
 // opensRecord says whether line opens a record: a record's own start
-// (quickStart), journald's header, a collector's prefix.
+// (joinStart), journald's header, a collector's prefix.
 func opensRecord(line []byte) bool {
-	if quickStart(line) {
+	if joinStart(line) {
 		return true
 	}
 	if _, ok := journaldHeader(line); ok {
@@ -290,36 +290,3 @@ func opensRecord(line []byte) bool {
 	}
 	return prefixedStart.Match(line)
 }
-
-// quickStart says whether line opens with recordStart's shapes, or
-// kubectl --prefix's "[pod/", or a bracketed time, read byte by byte:
-// the joiner asks it of every line.
-func quickStart(line []byte) bool {
-	if len(line) < 4 {
-		return false
-	}
-	switch c := line[0]; {
-	case c == '{':
-		return line[1] == '"'
-	case c >= '0' && c <= '9':
-		// 2006-01-02, 2006/01/02, an epoch's ten digits.
-		if len(line) >= 10 && digits(line[:4]) && (line[4] == '-' || line[4] == '/') &&
-			line[7] == line[4] && digits(line[5:7]) && digits(line[8:10]) {
-			return true
-		}
-		return len(line) >= 10 && digits(line[:10])
-	case c == '[':
-		return bytes.HasPrefix(line, []byte("[pod/")) || (line[1] >= '0' && line[1] <= '9')
-	case c >= 'A' && c <= 'Z':
-		// klog's "E0102 ", logrus' terminal "ERRO[".
-		if len(line) > 5 && line[5] == ' ' && (c == 'I' || c == 'W' || c == 'E' || c == 'F') && digits(line[1:5]) {
-			return true
-		}
-		return len(line) > 4 && line[4] == '[' && upper(line[1]) && upper(line[2]) && upper(line[3])
-	}
-	return bytes.HasPrefix(line, []byte("time=")) || bytes.HasPrefix(line, []byte("level=")) ||
-		bytes.HasPrefix(line, []byte("ts="))
-}
-
-// upper says whether c is an ASCII capital.
-func upper(c byte) bool { return c >= 'A' && c <= 'Z' }

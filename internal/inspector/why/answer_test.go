@@ -95,14 +95,15 @@ func TestAskFailingFromLog(t *testing.T) {
 }
 
 // TestAskFailingFromEndpoint: an instrumented controller says the key's
-// backoff exactly, and the next step is forget --requeue on it.
+// backoff exactly, and the next step is forget --requeue on it (its queue
+// is instrumented: Requeues).
 func TestAskFailingFromEndpoint(t *testing.T) {
 	u := load(t, "flux-kustomization-ready.yaml")
 	u.SetGeneration(2) // an edit Flux has not reconciled: Ready is stale
 	managedBy(u, "kubectl-client-side-apply", now.Add(-3*time.Minute), "kustomize-controller")
 	cs := fake.NewClientset(deployment("flux-system", "kustomize-controller", "manager"),
 		runningPod("flux-system", "kustomize-controller-0", map[string]string{"app": "kustomize-controller"}, true))
-	keys := &fakeKeys{endpoint: &Backoff{Source: SourceEndpoint, Controller: "kustomization", ServerTime: now, Key: &api.Key{
+	keys := &fakeKeys{endpoint: &Backoff{Source: SourceEndpoint, Controller: "kustomization", ServerTime: now, Requeues: true, Key: &api.Key{
 		Controller: "kustomization", Key: "flux-system/flux-system", State: api.StateBackoff, Failures: 17,
 		NextRetryAt: now.Add(4*time.Minute + 12*time.Second),
 	}}}

@@ -37,6 +37,10 @@ type Backoff struct {
 	// Note says why the source is what it is (an instrumented pod that runs
 	// no controller of the kind, so its log was read).
 	Note string `json:"note,omitempty"`
+	// Requeues says the endpoint can forget the key and retry it now: its
+	// controller's queue is instrumented and forget is allowed
+	// (api.Capabilities). Otherwise a retry now touches the object.
+	Requeues bool `json:"-"`
 }
 
 // Precision says how the numbers were obtained: "exact", "estimated" or "stated".

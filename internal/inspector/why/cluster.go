@@ -124,6 +124,11 @@ func keyFromSession(ctx context.Context, s *inspector.Session, ctlName string, g
 		}
 		k := d.Key
 		b.Controller, b.Key, b.ServerTime = name, &k, d.ServerTime
+		for _, c := range ov.Controllers {
+			if c.Name == name {
+				b.Requeues = c.Capabilities.CanRequeue && c.Capabilities.Forgets()
+			}
+		}
 		return b, nil
 	}
 	who := fmt.Sprintf("controller %q tracks", names[0])

@@ -96,14 +96,16 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	const kicked = "   (touches the object so that its watch retries it now; the failure count is kept)"
 	var retryNow string
 	switch {
-	case b.Source == SourceEndpoint && reached:
+	case b.Source == SourceEndpoint && reached && b.Requeues:
 		reach.Key = k.Key
 		retryNow = command(prog, explain.Command{Verb: "forget", Flags: []explain.Flag{{Name: "requeue"}, {Name: "controller", Value: b.Controller}}}, reach) +
 			"   (resets the backoff and retries now)"
-	case !reached || isKCM(a):
+	case !reached || isKCM(a) || b.Source == SourceEndpoint:
 		// A log the user gave: no pod to read the kind from;
 		// kube-controller-manager's log names no kind either (its failure
-		// lines are UnhandledError's). The object says its kind.
+		// lines are UnhandledError's); an endpoint that cannot requeue (its
+		// queue not instrumented, or forget switched off) keeps the pending
+		// retry's time. The object says its kind.
 		retryNow = command(prog, kickKind(a.Object.groupKind(), k.Key), explain.Session{}) + kicked
 	default:
 		retryNow = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach) + kicked
