@@ -337,7 +337,7 @@ func permanentGroupFinding(src *api.ListSource) Finding {
 func outageFinding(c api.Controller, src *api.ListSource, top api.ErrorGroup) Finding {
 	const why = "What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. " +
 		"Once the dependency is back, "
-	if !src.Logged() {
+	if !src.Logged() && requeues(&c) {
 		return suggestion(FindingTransient, why,
 			Command{Verb: "forget", Flags: []Flag{{"controller", ShellQuote(c.Name)}, {Name: "all"}, {"state", "backoff"}, {Name: "requeue"}, {"spread", "1m"}}},
 			" retries the keys now, spread over a minute, instead of after their delays.")
@@ -348,6 +348,13 @@ func outageFinding(c api.Controller, src *api.ListSource, top api.ErrorGroup) Fi
 	}
 	if len(words) == 0 {
 		words = append(words, "KEY...")
+	}
+	if !src.Logged() {
+		// An endpoint that cannot requeue (its queue not instrumented, or
+		// forget not allowed): a forget would keep each pending retry's time.
+		return suggestion(FindingTransient, why+"each key retries at its next retry on its own; ",
+			Command{Verb: "kick", Words: words},
+			" retries those now instead (it touches the objects: this endpoint cannot requeue keys; their failure counts stay).")
 	}
 	return suggestion(FindingTransient, why+"each key retries at its next retry on its own; ",
 		Command{Verb: "kick", Target: true, Flags: []Flag{{Name: "from-logs"}}, Words: words},

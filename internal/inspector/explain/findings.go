@@ -41,17 +41,39 @@ const (
 	FindingLogSampled = "log-sampled"
 )
 
-// retryNowFor is how to retry k at once, and what to say after it: forget
-// for a key an endpoint serves; a key read from a log cannot be forgotten
-// (nothing reaches the queue), so kick, which touches its object, through
-// the workload whose log was read (Session.Target). The key is named (a
-// Kubernetes name needs no quoting).
-func retryNowFor(k api.Key) (Command, string) {
+// retryNowFor is how to retry the key at once, and what to say after it:
+// forget for a key an endpoint serves, when that endpoint can requeue it
+// (its queue instrumented, forget allowed: otherwise the forget keeps the
+// pending retry's time); else kick, which touches its object — for a key
+// read from a log through the workload whose log was read (Session.Target),
+// as a log cannot reach the queue. The key is named (a Kubernetes name
+// needs no quoting).
+func retryNowFor(in Input) (Command, string) {
+	k := in.Key
 	if k.Source == api.SourceLogs {
 		return Command{Verb: "kick", Target: true, Flags: []Flag{{Name: "from-logs"}}, Words: []string{k.Key}},
 			" (it touches the object: a log cannot reach the queue)"
 	}
+	if !requeues(in.Controller) {
+		return Command{Verb: "kick", Words: []string{k.Key}},
+			" (it touches the object: this endpoint cannot requeue the key, its queue not instrumented or forget not allowed)"
+	}
 	return retryNow, ""
+}
+
+// requeues says whether c's endpoint can forget a key and add it to the
+// queue now (api.Capabilities). A controller described without them (nil,
+// or none of the three set: every instrumented one has a limiter, so can
+// forget) is taken to.
+func requeues(c *api.Controller) bool {
+	if c == nil {
+		return true
+	}
+	caps := c.Capabilities
+	if !caps.CanForget && !caps.CanRequeue && !caps.ReadOnly {
+		return true
+	}
+	return caps.CanRequeue && caps.Forgets()
 }
 
 // jitterRemedy is the advice against a herd: the instrument's opt-in jitter.
@@ -65,7 +87,7 @@ func findings(in Input) []Finding {
 		out = append(out, f)
 	}
 	if o := in.Object; o != nil && o.Unobserved() && k.State == api.StateBackoff {
-		cmd, note := retryNowFor(k)
+		cmd, note := retryNowFor(in)
 		out = append(out, suggestion(FindingUnobserved, fmt.Sprintf(
 			"Your edit (generation %d) is not observed yet: the key is in backoff, and the edit takes effect only when a reconcile succeeds — the next retry is at %s. "+
 				"Once the cause is fixed, retry now with ", o.Verdict.Generation, text.TimeOfDay(k.NextRetryAt)), cmd, note+"."))
@@ -157,7 +179,7 @@ func errorFinding(in Input) (Finding, bool) {
 		if plan := retryPlan(in.Controller, k.Failures); plan != "" {
 			msg += " If it keeps failing, the next retries wait " + plan + "."
 		}
-		cmd, note := retryNowFor(k)
+		cmd, note := retryNowFor(in)
 		return suggestion(FindingTransient, msg+" Once the dependency is back, ", cmd, note+" retries now instead of after the delay."), true
 	}
 	failingFor := in.Now.Sub(k.FirstFailureAt)
