@@ -353,7 +353,7 @@ func outageFinding(c api.Controller, src *api.ListSource, top api.ErrorGroup) Fi
 		// An endpoint that cannot requeue (its queue not instrumented, or
 		// forget not allowed): a forget would keep each pending retry's time.
 		return suggestion(FindingTransient, why+"each key retries at its next retry on its own; ",
-			Command{Verb: "kick", Words: words},
+			Command{Verb: "kick", Flags: []Flag{{"controller", ShellQuote(c.Name)}}, Words: words},
 			" retries those now instead (it touches the objects: this endpoint cannot requeue keys; their failure counts stay).")
 	}
 	return suggestion(FindingTransient, why+"each key retries at its next retry on its own; ",

@@ -55,7 +55,7 @@ func retryNowFor(in Input) (Command, string) {
 			" (it touches the object: a log cannot reach the queue)"
 	}
 	if !requeues(in.Controller) {
-		return Command{Verb: "kick", Words: []string{k.Key}},
+		return Command{Verb: "kick"}, // the session names the key and its controller
 			" (it touches the object: this endpoint cannot requeue the key, its queue not instrumented or forget not allowed)"
 	}
 	return retryNow, ""

@@ -26,9 +26,9 @@ func TestRetryNowFollowsTheEndpointsCapabilities(t *testing.T) {
 		{"queue instrumented", api.Capabilities{CanForget: true, CanRequeue: true},
 			"`kubectl backoff forget --requeue`", "`kubectl backoff forget --controller outage --all --state backoff --requeue --spread 1m`"},
 		{"the limiter alone", api.Capabilities{CanForget: true},
-			"`kubectl backoff kick demo/outage-00000`", "`kubectl backoff kick demo/outage-00000 demo/outage-00001`"},
+			"`kubectl backoff kick` (it touches the object", "`kubectl backoff kick --controller outage demo/outage-00000 demo/outage-00001`"},
 		{"read-only", api.Capabilities{CanForget: true, CanRequeue: true, ReadOnly: true},
-			"`kubectl backoff kick demo/outage-00000`", "`kubectl backoff kick demo/outage-00000 demo/outage-00001`"},
+			"`kubectl backoff kick` (it touches the object", "`kubectl backoff kick --controller outage demo/outage-00000 demo/outage-00001`"},
 	} {
 		c := api.Controller{Name: "outage", Active: true, Keys: 100, Counts: map[api.State]int{api.StateBackoff: 100}, Capabilities: tc.caps}
 		k := api.Key{Controller: "outage", Key: "demo/outage-00000", State: api.StateBackoff, Failures: 17,
