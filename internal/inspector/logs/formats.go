@@ -283,7 +283,8 @@ func parseConsole(line []byte, f *fields) bool {
 		}
 	}
 	if at < 0 {
-		return false
+		// A message no dialect names: the line read by its shape.
+		return consoleFields(line, f)
 	}
 	brace := bytes.IndexByte(line[msgEnd:], '{')
 	if brace < 0 {

@@ -1,10 +1,7 @@
 package logs
 
 import (
-	"bytes"
 	"strconv"
-	"strings"
-	"time"
 )
 
 // A logger that drops a reconcile's key/values leaves controller-runtime's
@@ -102,8 +99,8 @@ func (f *fields) oneKey() (key, kind string) {
 }
 
 // beforeFields are a line's fields as its format reads them; a console
-// line's message that no dialect knows is passed over to its trailing
-// JSON object ("… | Failed to update X | {…}").
+// line's message that no dialect knows is read by its shape
+// ("… | Failed to update X | {…}": consoleFields).
 func beforeFields(line []byte, ref parseRef) fields {
 	line = collected(trimEOL(line))
 	at, body, fm, _ := split(line)
@@ -123,56 +120,9 @@ func beforeFields(line []byte, ref parseRef) fields {
 	}
 	if !ok {
 		f = fields{}
-		consoleFields(body, &f)
 	}
 	if !at.IsZero() {
 		f.at = at
 	}
 	return f
-}
-
-// consoleFields reads a console line whose message no dialect knows: the
-// words before the first " | " or tab-separated message are its time,
-// level and logger as parseConsole reads them, its fields the JSON object
-// it ends with.
-func consoleFields(line []byte, f *fields) {
-	line = bytes.TrimRight(line, " ")
-	if len(line) == 0 || line[len(line)-1] != '}' {
-		return
-	}
-	brace := bytes.Index(line, []byte(" {"))
-	if brace < 0 {
-		return
-	}
-	head := strings.Split(string(line[:brace]), " | ")
-	if len(head) < 3 {
-		return // no separators: the logger is not told from the message
-	}
-	for i, w := range head[:len(head)-1] {
-		w = strings.TrimSpace(w)
-		switch {
-		case i == 0:
-			f.at = consoleTime(w)
-		case isLevel([]byte(w)):
-			f.severe, f.leveled = f.severe || severeLevel([]byte(w)), true
-		case i == len(head)-2:
-			f.logger = w
-		}
-	}
-	f.msg = strings.TrimSpace(head[len(head)-1])
-	eachField(line, brace+1, f)
-}
-
-// consoleTime reads a console line's time: one word, or a date and a time
-// ("2017-09-26 19:50:06.716", zapcore.TimeEncoderOfLayout); zero when it
-// is neither (a placeholder).
-func consoleTime(w string) time.Time {
-	ws := strings.Fields(w)
-	switch {
-	case len(ws) == 1 && looksLikeTime([]byte(ws[0])):
-		return parseTime(ws[0])
-	case len(ws) == 2 && len(ws[0]) == 10 && looksLikeTime([]byte(ws[0])) && len(ws[1]) >= 8 && ws[1][2] == ':':
-		return parseTime(ws[0] + "T" + ws[1] + "Z")
-	}
-	return time.Time{}
 }
