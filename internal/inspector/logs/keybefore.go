@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"slices"
 	"strconv"
 )
 
@@ -30,7 +31,11 @@ type lineBefore struct {
 	applied    int // Store.linesApplied when it was applied
 	line       int // the log's line (the last physical line of a joined one)
 	unreadable bool
-	raw        []byte
+	// candidate says the generic reader held it as a candidate: when it
+	// names the failure's key, it is withdrawn, so that one attempt
+	// counts once, as the failure line's (withdraw).
+	candidate bool
+	raw       []byte
 }
 
 // noteLineBefore keeps line, the n-th of the log, which looked like a
@@ -38,6 +43,7 @@ type lineBefore struct {
 // order calls it; such lines are few, and the copy reuses its buffer.
 func (s *Store) noteLineBefore(line []byte, n int, out outcome) {
 	s.before.applied, s.before.line, s.before.unreadable = s.linesApplied, n, out == outUnreadable
+	s.before.candidate = out == outCandidate
 	s.before.raw = append(s.before.raw[:0], line...)
 }
 
@@ -65,6 +71,14 @@ func (s *Store) beforeKeyed(line []byte, out outcome, ref parseRef) (Record, out
 	}
 	if !(r.At.IsZero() && bf.at.IsZero()) && !within(bf.at, r.At) {
 		return Record{}, outOther, false
+	}
+	if b.candidate {
+		s.mu.Lock()
+		ok := s.cands.withdraw(key, b.line)
+		s.mu.Unlock()
+		if !ok {
+			return Record{}, outOther, false // applied already: the attempt is counted
+		}
 	}
 	if b.unreadable {
 		s.diag.retract(b.line) // it said what the failure's attempt was
@@ -125,4 +139,25 @@ func beforeFields(line []byte, ref parseRef) fields {
 		f.at = at
 	}
 	return f
+}
+
+// withdraw takes the candidate of key read from line out of those held
+// for their template's evidence; false when none is held (it was applied
+// or refused already). Its time stays in the evidence: it was an attempt.
+// Called with Store.mu held.
+func (cs *candidates) withdraw(key string, line int) bool {
+	for _, g := range cs.groups {
+		k := g.keys[key]
+		if k == nil {
+			continue
+		}
+		for i, h := range k.held {
+			if h.line == line {
+				k.held = slices.Delete(k.held, i, i+1)
+				cs.held--
+				return true
+			}
+		}
+	}
+	return false
 }
