@@ -268,7 +268,8 @@ var consoleMessages, otherConsoleMessages = func() (cr, other [][]byte) {
 // parseConsole reads a zap console line: TIME LEVEL [LOGGER] [CALLER] MSG
 // {JSON context}, separated by tabs (or spaces, once copied through a
 // terminal). The time may be missing when the kubelet's prefix gave one, or
-// when the encoder was told to write none.
+// when the encoder was told to write none. A line whose message no dialect
+// names is read by its separators (consoleFields), whatever its message.
 func parseConsole(line []byte, f *fields) bool {
 	// The message is the first one on the line (an error's text may quote
 	// another); at one place, the longest.
@@ -288,7 +289,8 @@ func parseConsole(line []byte, f *fields) bool {
 		}
 	}
 	if at < 0 {
-		return false
+		// A message no dialect names: the line read by its shape.
+		return consoleFields(line, f)
 	}
 	brace := bytes.IndexByte(line[msgEnd:], '{')
 	if brace < 0 {

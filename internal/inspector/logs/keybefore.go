@@ -1,10 +1,8 @@
 package logs
 
 import (
-	"bytes"
+	"slices"
 	"strconv"
-	"strings"
-	"time"
 )
 
 // A logger that drops a reconcile's key/values leaves controller-runtime's
@@ -33,7 +31,11 @@ type lineBefore struct {
 	applied    int // Store.linesApplied when it was applied
 	line       int // the log's line (the last physical line of a joined one)
 	unreadable bool
-	raw        []byte
+	// candidate says the generic reader held it as a candidate: when it
+	// names the failure's key, it is withdrawn, so that one attempt
+	// counts once, as the failure line's (withdraw).
+	candidate bool
+	raw       []byte
 }
 
 // noteLineBefore keeps line, the n-th of the log, which looked like a
@@ -41,6 +43,7 @@ type lineBefore struct {
 // order calls it; such lines are few, and the copy reuses its buffer.
 func (s *Store) noteLineBefore(line []byte, n int, out outcome) {
 	s.before.applied, s.before.line, s.before.unreadable = s.linesApplied, n, out == outUnreadable
+	s.before.candidate = out == outCandidate
 	s.before.raw = append(s.before.raw[:0], line...)
 }
 
@@ -68,6 +71,14 @@ func (s *Store) beforeKeyed(line []byte, out outcome, ref parseRef) (Record, out
 	}
 	if !(r.At.IsZero() && bf.at.IsZero()) && !within(bf.at, r.At) {
 		return Record{}, outOther, false
+	}
+	if b.candidate {
+		s.mu.Lock()
+		ok := s.cands.withdraw(key, b.line)
+		s.mu.Unlock()
+		if !ok {
+			return Record{}, outOther, false // applied already: the attempt is counted
+		}
 	}
 	if b.unreadable {
 		s.diag.retract(b.line) // it said what the failure's attempt was
@@ -102,8 +113,8 @@ func (f *fields) oneKey() (key, kind string) {
 }
 
 // beforeFields are a line's fields as its format reads them; a console
-// line's message that no dialect knows is passed over to its trailing
-// JSON object ("… | Failed to update X | {…}").
+// line's message that no dialect knows is read by its shape
+// ("… | Failed to update X | {…}": consoleFields).
 func beforeFields(line []byte, ref parseRef) fields {
 	line = collected(trimEOL(line))
 	at, body, fm, _ := split(line)
@@ -123,7 +134,6 @@ func beforeFields(line []byte, ref parseRef) fields {
 	}
 	if !ok {
 		f = fields{}
-		consoleFields(body, &f)
 	}
 	if !at.IsZero() {
 		f.at = at
@@ -131,48 +141,23 @@ func beforeFields(line []byte, ref parseRef) fields {
 	return f
 }
 
-// consoleFields reads a console line whose message no dialect knows: the
-// words before the first " | " or tab-separated message are its time,
-// level and logger as parseConsole reads them, its fields the JSON object
-// it ends with.
-func consoleFields(line []byte, f *fields) {
-	line = bytes.TrimRight(line, " ")
-	if len(line) == 0 || line[len(line)-1] != '}' {
-		return
-	}
-	brace := bytes.Index(line, []byte(" {"))
-	if brace < 0 {
-		return
-	}
-	head := strings.Split(string(line[:brace]), " | ")
-	if len(head) < 3 {
-		return // no separators: the logger is not told from the message
-	}
-	for i, w := range head[:len(head)-1] {
-		w = strings.TrimSpace(w)
-		switch {
-		case i == 0:
-			f.at = consoleTime(w)
-		case isLevel([]byte(w)):
-			f.severe, f.leveled = f.severe || severeLevel([]byte(w)), true
-		case i == len(head)-2:
-			f.logger = w
+// withdraw takes the candidate of key read from line out of those held
+// for their template's evidence; false when none is held (it was applied
+// or refused already). Its time stays in the evidence: it was an attempt.
+// Called with Store.mu held.
+func (cs *candidates) withdraw(key string, line int) bool {
+	for _, g := range cs.groups {
+		k := g.keys[key]
+		if k == nil {
+			continue
+		}
+		for i, h := range k.held {
+			if h.line == line {
+				k.held = slices.Delete(k.held, i, i+1)
+				cs.held--
+				return true
+			}
 		}
 	}
-	f.msg = strings.TrimSpace(head[len(head)-1])
-	eachField(line, brace+1, f)
-}
-
-// consoleTime reads a console line's time: one word, or a date and a time
-// ("2017-09-26 19:50:06.716", zapcore.TimeEncoderOfLayout); zero when it
-// is neither (a placeholder).
-func consoleTime(w string) time.Time {
-	ws := strings.Fields(w)
-	switch {
-	case len(ws) == 1 && looksLikeTime([]byte(ws[0])):
-		return parseTime(ws[0])
-	case len(ws) == 2 && len(ws[0]) == 10 && looksLikeTime([]byte(ws[0])) && len(ws[1]) >= 8 && ws[1][2] == ':':
-		return parseTime(ws[0] + "T" + ws[1] + "Z")
-	}
-	return time.Time{}
+	return false
 }

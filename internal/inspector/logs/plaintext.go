@@ -12,7 +12,8 @@ import (
 // (`2021/09/08 16:20:28 [ERROR] msg`, `2017-09-26 19:50:06.716
 // [WARNING][1] cache.go 246: msg`), klog's line with its header cut
 // before the thread id (`1 controller.go:135] msg`), and zap's console encoder with a
-// message no dialect names (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
+// message no dialect names whose separators consoleFields did not find
+// (TIME LEVEL [LOGGER] CALLER MSG {JSON}): the
 // generic reader reads their messages as it reads any other's. A line
 // with none of time, level or caller is read only as a bare message, in
 // the generic reader's strictest shape: without one of them the "message"

@@ -187,6 +187,12 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			}
 		}
 	}
+	if out == outCandidate && r.Key() != "" && r.Error != "" {
+		// A reconciler's own line that the generic reader could not yet
+		// call a failure may name the key of the keyless failure line
+		// after it (keybefore.go).
+		s.noteLineBefore(line, n, out)
+	}
 	if out != outRecord && out != outCandidate && h.event {
 		s.noteEvent(line, s.linesApplied)
 	}
