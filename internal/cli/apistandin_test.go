@@ -73,6 +73,12 @@ func configMapServer(t *testing.T, names ...string) *httptest.Server {
 // external tests).
 func failingEndpoint(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.Request]) *httptest.Server {
 	t.Helper()
+	return failingEndpointWith(t, limiter, "eu region unavailable")
+}
+
+// failingEndpointWith is failingEndpoint, its reconcile failing with msg.
+func failingEndpointWith(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.Request], msg string) *httptest.Server {
+	t.Helper()
 	reg := instrument.NewRegistry()
 	log := logr.Discard()
 	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
@@ -82,7 +88,7 @@ func failingEndpoint(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.
 	req := reconcile.Request{}
 	req.Namespace, req.Name = "widgets", "down-1"
 	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-		return reconcile.Result{}, errors.New("eu region unavailable")
+		return reconcile.Result{}, errors.New(msg)
 	}))
 	_, _ = rec.Reconcile(context.Background(), req)
 	rl.When(req)

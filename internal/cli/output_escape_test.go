@@ -3,21 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -48,18 +42,7 @@ func TestOutputJSONEscapesAsKubectl(t *testing.T) {
 	}
 
 	// An instrumented controller whose reconcile failed with htmlError.
-	reg := instrument.NewRegistry()
-	log := logr.Discard()
-	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
-	t.Cleanup(ep.Close)
-	p := instrument.New("configmap", instrument.Options{Registry: reg, Object: &corev1.ConfigMap{}, DisableMetrics: true})
-	rl := p.RateLimiter(nil)
-	req := reconcile.Request{}
-	req.Namespace, req.Name = "widgets", "down-1"
-	_, _ = p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-		return reconcile.Result{}, errors.New(htmlError)
-	})).Reconcile(context.Background(), req)
-	rl.When(req)
+	ep := failingEndpointWith(t, nil, htmlError)
 
 	// The endpoint: as it was written.
 	resp, err := http.Get(ep.URL + api.DefaultPrefix + "v1/keys?controller=configmap")

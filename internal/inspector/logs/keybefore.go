@@ -119,20 +119,7 @@ func beforeFields(line []byte, ref parseRef) fields {
 	line = collected(trimEOL(line))
 	at, body, fm, _ := split(line)
 	var f fields
-	var ok bool
-	switch fm {
-	case fmtJSON:
-		ok = parseJSON(body, &f)
-	case fmtKlog:
-		ok = parseKlog(body, ref, &f)
-	case fmtLogfmt:
-		ok = parseLogfmt(body, &f)
-	case fmtLogrus:
-		ok = parseLogrus(body, &f)
-	default:
-		ok = parseConsole(body, &f)
-	}
-	if !ok {
+	if !parseFields(body, fm, ref, &f) {
 		f = fields{}
 	}
 	if !at.IsZero() {

@@ -272,24 +272,32 @@ func nearMiss(d *Dialect, phrase, why string, tried bool) string {
 	return s
 }
 
+// parseFields reads body's fields as format fm writes them into f; any
+// format not named is read as a console line (parseConsole).
+func parseFields(body []byte, fm format, ref parseRef, f *fields) bool {
+	switch fm {
+	case fmtJSON:
+		return parseJSON(body, f)
+	case fmtKlog:
+		return parseKlog(body, ref, f)
+	case fmtLogfmt:
+		return parseLogfmt(body, f)
+	case fmtLogrus:
+		return parseLogrus(body, f)
+	default:
+		return parseConsole(body, f)
+	}
+}
+
 // parseFormat reads body as format fm into r; at, when not zero, is the
 // time the collector put before it.
 func parseFormat(body []byte, fm format, at time.Time, ref parseRef, r *Record) bool {
 	f := fields{intern: ref.intern, eventKey: ref.eventKey, keyBefore: ref.keyBefore, kindBefore: ref.kindBefore}
 	var ok bool
-	switch fm {
-	case fmtJSON:
-		ok = parseJSON(body, &f)
-	case fmtKlog:
-		ok = parseKlog(body, ref, &f)
-	case fmtLogfmt:
-		ok = parseLogfmt(body, &f)
-	case fmtLogrus:
-		ok = parseLogrus(body, &f)
-	case fmtPlain:
+	if fm == fmtPlain {
 		ok = parsePlain(body, &f) // Python's bracketed logging (bracketed.go)
-	default:
-		ok = parseConsole(body, &f)
+	} else {
+		ok = parseFields(body, fm, ref, &f)
 	}
 	if !ok && len(ref.dialects) > 0 {
 		f = fields{}
