@@ -337,6 +337,8 @@ func TestSessionDescribe(t *testing.T) {
 	if d.Controller == nil || d.Controller.Name != "widget" || d.Key.Pod != "" || d.Object != nil {
 		t.Errorf("Describe: controller %+v, pod %q, object %+v; want widget, no pod (one endpoint), no object", d.Controller, d.Key.Pod, d.Object)
 	}
+	// The replica instruments the limiter alone: its endpoint cannot
+	// requeue, so the advice to retry now is kick, not forget --requeue.
 	// "connection refused" is transient, never permanent: a server that
 	// classifies says so, one that does not leaves it unknown, and five
 	// failures in an instant are not long enough to look permanent.
@@ -348,7 +350,8 @@ func TestSessionDescribe(t *testing.T) {
 	if d.Key.LastError.Class == api.ClassTransient {
 		findings = []explain.Finding{{Code: explain.FindingTransient,
 			Message: "The error is transient, the same on the last 5 attempts since 10:00:00 (0s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
-				"If it keeps failing, the next retries wait 160ms, 320ms, 640ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}
+				"If it keeps failing, the next retries wait 160ms, 320ms, 640ms, … up to 16m40s (the cap). Once the dependency is back, `kubectl backoff kick` " +
+				"(it touches the object: this endpoint cannot requeue the key, its queue not instrumented or forget not allowed) retries now instead of after the delay."}}
 	}
 	checkDiagnosis(t, d.Diagnosis, explain.Diagnosis{State: api.StateBackoff,
 		Summary:  "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 160ms.",
