@@ -126,6 +126,9 @@ func TestGetDiagnosesOnTerminalStderr(t *testing.T) {
 	}
 }
 
+// TestDescribeController: describe --controller prints the controller's
+// diagnosis; its endpoint instruments the rate limiter alone, so the
+// outage's advice to retry now is kick, not forget --requeue.
 func TestDescribeController(t *testing.T) {
 	addr := diagnosisEndpoint(t)
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
@@ -142,8 +145,8 @@ Diagnosis:
   Errors of the failing keys, largest first:
     12 keys, transient since 09:48:00: PUT https://inventory/v1/items/o-1: 503 Service Unavailable (e.g. demo/o-1, demo/o-2)
   Retries to come: 12; 12 in the next 60s, at most 12 a second (in under 1s)
-  ! What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. Once the dependency is back, ` +
-		"`kubectl backoff forget --addr " + addr + " --controller outage --all --state backoff --requeue --spread 1m`" + ` retries the keys now, spread over a minute, instead of after their delays.
+  ! What the controller depends on is failing, and the backoff is doing its job: nothing to change in the controller. Once the dependency is back, each key retries at its next retry on its own; ` +
+		"`kubectl backoff kick --addr " + addr + " --controller outage demo/o-1 demo/o-2`" + ` retries those now instead (it touches the objects: this endpoint cannot requeue keys; their failure counts stay).
 `
 	if out.String() != want {
 		t.Errorf("describe --controller outage printed:\n%s\nwant:\n%s", out, want)
