@@ -236,20 +236,24 @@ func unknownSummary(c api.Controller, src *api.ListSource, n int) string {
 }
 
 // errorsText is " on one transient error (msg)" or " on 3 errors, most on
-// a transient one (msg)"; nothing without groups.
+// a transient one (msg)"; nothing without groups. An error of no known
+// class is "one error", not "one unknown error": its message is known,
+// only its class is not (a log does not classify).
 func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 	if len(groups) == 0 {
 		return ""
 	}
 	class := classWord(top.Class)
 	if len(groups) == 1 {
+		if class == api.ClassUnknown {
+			return fmt.Sprintf(" on one error (%s)", text.OneLine(top.Message, 0))
+		}
 		return fmt.Sprintf(" on one %s error (%s)", class, text.OneLine(top.Message, 0))
 	}
-	article := "a"
 	if class == api.ClassUnknown {
-		article = "an" // "an unknown one"
+		return fmt.Sprintf(" on %d errors, %d keys on the largest (%s)", len(groups), top.Count, text.OneLine(top.Message, 0))
 	}
-	return fmt.Sprintf(" on %d errors, %d on %s %s one (%s)", len(groups), top.Count, article, class, text.OneLine(top.Message, 0))
+	return fmt.Sprintf(" on %d errors, %d on a %s one (%s)", len(groups), top.Count, class, text.OneLine(top.Message, 0))
 }
 
 // lasted reports whether a group has failed for LongFailure already.

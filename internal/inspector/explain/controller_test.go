@@ -213,13 +213,13 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 20, time.Minute)},
 		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
-			Summary: "20 keys failing since 08:12:00 on one unknown error (spec.storageClass must be set)"},
+			Summary: "20 keys failing since 08:12:00 on one error (spec.storageClass must be set)"},
 	}, {
-		name:   "the largest of several errors unclassified: an unknown one",
+		name:   "the largest of several errors unclassified: no class named",
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", api.ClassUnknown, 15, time.Minute), group("widget", "quota", api.ClassUnknown, 5, time.Minute)},
 		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
-			Summary: "20 keys failing since 08:12:00 on 2 errors, 15 on an unknown one (spec.storageClass must be set)"},
+			Summary: "20 keys failing since 08:12:00 on 2 errors, 15 keys on the largest (spec.storageClass must be set)"},
 	}, {
 		name: "a transient error on many keys, among others; other controllers' groups ignored",
 		c:    failing(30, 0),
