@@ -40,16 +40,16 @@ func TestBareString(t *testing.T) {
 		}
 		// The endpoint filters on a key's state and then reads the key: a
 		// key may have moved on between the two (seen once in CI: a
-		// backoff key listed as running). The filter holds if nearly all
-		// are in the states asked for; ignored, most of the demo's 200
-		// keys (idle, queued, running) would not be.
+		// backoff key listed as running). The filter holds if all but one,
+		// or nine in ten, are in the states asked for; ignored, most of
+		// the demo's 200 keys (idle, queued, running) would not be.
 		var off []string
 		for _, k := range keys.Items {
 			if !slices.Contains(tc.want, k.State) {
 				off = append(off, k.Key.Key+" is "+string(k.State))
 			}
 		}
-		if len(off)*10 > len(keys.Items) {
+		if len(off) > max(1, len(keys.Items)/10) {
 			t.Errorf("keys state=%q: %d of %d not in %v: %v", tc.state, len(off), len(keys.Items), tc.want, off)
 		}
 	}
