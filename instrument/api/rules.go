@@ -24,3 +24,10 @@ const (
 // endpoint is not read-only. The one rule the CLI, the UI and a session's
 // ReadOnly apply.
 func (c Capabilities) Forgets() bool { return c.CanForget && !c.ReadOnly }
+
+// Requeues reports whether a controller with these capabilities can forget
+// a key and retry it now (forget --requeue): it accepts v1/forget and its
+// queue is instrumented. Otherwise a forget keeps a pending retry's time,
+// and a retry now must touch the object (kick). The one rule why's and
+// describe's advice apply.
+func (c Capabilities) Requeues() bool { return c.CanRequeue && c.Forgets() }

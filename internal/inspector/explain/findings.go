@@ -73,7 +73,7 @@ func requeues(c *api.Controller) bool {
 	if !caps.CanForget && !caps.CanRequeue && !caps.ReadOnly {
 		return true
 	}
-	return caps.CanRequeue && caps.Forgets()
+	return caps.Requeues()
 }
 
 // jitterRemedy is the advice against a herd: the instrument's opt-in jitter.

@@ -126,7 +126,7 @@ func keyFromSession(ctx context.Context, s *inspector.Session, ctlName string, g
 		b.Controller, b.Key, b.ServerTime = name, &k, d.ServerTime
 		for _, c := range ov.Controllers {
 			if c.Name == name {
-				b.Requeues = c.Capabilities.CanRequeue && c.Capabilities.Forgets()
+				b.Requeues = c.Capabilities.Requeues()
 			}
 		}
 		return b, nil
