@@ -106,10 +106,10 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 	if len(managers) == 0 && gk == (schema.GroupKind{Kind: "Pod"}) {
 		return &Controller{Rule: RuleNodeAgent, How: "a Pod's status is written by a scheduler (its PodScheduled condition, as it places it on a node) and then by its node's kubelet, not by a controller with a work queue: neither has written this one's"}, nil
 	}
-	if len(managers) == 0 {
-		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
+	manager := ""
+	if len(managers) > 0 {
+		manager = managers[0].Manager
 	}
-	manager := managers[0].Manager
 	if gk == (schema.GroupKind{Kind: "Pod"}) {
 		return nodeAgent(manager), nil
 	}
@@ -123,6 +123,9 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		}
 		f.found[id] = found{c, refused}
 	}()
+	if len(managers) == 0 {
+		return f.noManager(ctx, gk)
+	}
 	deps, err := f.Core.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		refused = append(refused, Refused(err, "list", "deployments", "", deploymentsFor+"the status manager "+manager))
@@ -170,6 +173,22 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 			manager, text.Plural(len(refused), "read"))
 	}
 	return c, refused
+}
+
+// noManager is the search for an object whose status nobody wrote: a
+// kind with no status (a ConfigMap, a Secret) or a controller that writes
+// none is still reconciled, and an instrumented pod that runs a controller
+// of its kind is that controller; else no status manager was found.
+func (f *Finder) noManager(ctx context.Context, gk schema.GroupKind) (*Controller, []error) {
+	c, refused := f.byKind(ctx, gk, "")
+	switch {
+	case c.Found():
+		c.How = "managedFields name no status manager, but " + c.How
+		return c, refused
+	case c.Rule == RuleAmbiguous:
+		return c, refused
+	}
+	return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, refused
 }
 
 func (f *Finder) given(ctx context.Context, g Given) *Controller {

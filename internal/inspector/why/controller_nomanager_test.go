@@ -1,0 +1,73 @@
+package why
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
+)
+
+var secretGK = schema.GroupKind{Kind: "Secret"}
+
+// secretOperator is a cluster where an instrumented pod runs a controller
+// "secret" of kind Secret, and another runs a Widget's: a controller that
+// writes no status (the README's instrument set-up, For(&corev1.Secret{})).
+func secretOperator() *Finder {
+	cs := fake.NewClientset(
+		runningPod("my-system", "secret-ctrl-0", nil, true),
+		runningPod("widgets", "widget-operator-0", nil, true),
+	)
+	runs := map[string][]api.Controller{
+		"my-system/secret-ctrl-0":   {{Name: "secret", Kind: &api.GroupVersionKind{Version: "v1", Kind: "Secret"}}},
+		"widgets/widget-operator-0": {{Name: "widget", Kind: &api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}}},
+	}
+	return &Finder{Core: cs, Probe: func(_ context.Context, p cluster.Pod) ([]api.Controller, error) {
+		return runs[p.String()], nil
+	}}
+}
+
+// TestFindNoManagerByKind: an object whose status nobody wrote (a Secret,
+// which has none) is still reconciled: the instrumented pod that runs a
+// controller of its kind is found, as the README says of Options.Scheme
+// ("why and kick find the controller of an object by that kind"). Seen as
+// "Current: a Secret has no status, and no controller was found" while
+// that controller failed on it. A kind no instrumented pod runs still has
+// no status manager.
+func TestFindNoManagerByKind(t *testing.T) {
+	c, refused := secretOperator().Find(context.Background(), secretGK, nil, nil)
+	if c.Rule != RuleInstrumented || c.Namespace != "my-system" || c.Target != "pod/secret-ctrl-0" || c.Name != "secret" || !c.Instrumented || len(refused) != 0 {
+		t.Errorf("got %+v, refused %v; want the secret controller's pod by %s", c, refused, RuleInstrumented)
+	}
+	if !strings.Contains(c.How, "managedFields name no status manager") {
+		t.Errorf("how %q; want it to say managedFields name no status manager", c.How)
+	}
+	c, _ = secretOperator().Find(context.Background(), schema.GroupKind{Kind: "ConfigMap"}, nil, nil)
+	if c.Rule != RuleNoManager || c.Found() {
+		t.Errorf("ConfigMap: got %+v; want %s, not found", c, RuleNoManager)
+	}
+}
+
+// TestAskNoManagerByKind: why secret/db answers from that controller's
+// endpoint: it is failing on the key.
+func TestAskNoManagerByKind(t *testing.T) {
+	keys := &fakeKeys{endpoint: &Backoff{Source: SourceEndpoint, Controller: "secret", Key: &api.Key{
+		Controller: "secret", Key: "team-a/db", State: api.StateBackoff, Failures: 11,
+		NextRetryAt: now.Add(5 * time.Second), LastError: &api.ErrorRecord{Message: "secret has no password key", At: now}}}}
+	a := &Asker{Finder: secretOperator(), Keys: keys, Now: func() time.Time { return now }}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "db", "namespace": "team-a"}, "data": map[string]any{"user": "eA=="}}}
+	ans := a.Ask(context.Background(), u, "secrets")
+	if len(keys.asked) != 1 || keys.asked[0] != "endpoint my-system/pod/secret-ctrl-0" {
+		t.Errorf("asked %v; want the secret controller's endpoint", keys.asked)
+	}
+	if !strings.HasPrefix(ans.Summary, `InProgress: controller "secret" is failing on it`) {
+		t.Errorf("summary %q; want the controller failing on it", ans.Summary)
+	}
+}
