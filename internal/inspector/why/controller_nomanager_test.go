@@ -71,3 +71,40 @@ func TestAskNoManagerByKind(t *testing.T) {
 		t.Errorf("summary %q; want the controller failing on it", ans.Summary)
 	}
 }
+
+// keyedKeys is an endpoint that tracks the keys of a map.
+type keyedKeys map[string]*api.Key
+
+func (k keyedKeys) Endpoint(_ context.Context, _ *Controller, _ schema.GroupKind, key string) (*Backoff, error) {
+	if d := k[key]; d != nil {
+		return &Backoff{Source: SourceEndpoint, Controller: d.Controller, Key: d}, nil
+	}
+	return &Backoff{Source: SourceEndpoint, Controller: "secret", NotTracked: "not tracked"}, nil
+}
+
+func (keyedKeys) Logs(context.Context, *Controller, string) (*Backoff, error) { return nil, nil }
+
+// TestListNoManagerByKind: `why secrets` lists the Secret the instrumented
+// controller fails on, as `why secret/db` answers it, not "all 2 secrets
+// are Current"; without an instrumented controller of the kind, none.
+func TestListNoManagerByKind(t *testing.T) {
+	secret := func(name string) Item {
+		return Item{Resource: "secrets", Object: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": name, "namespace": "team-a"}, "data": map[string]any{"user": "eA=="}}}}
+	}
+	keys := keyedKeys{"team-a/db": {Controller: "secret", Key: "team-a/db", State: api.StateBackoff, Failures: 11,
+		NextRetryAt: now.Add(5 * time.Second), LastError: &api.ErrorRecord{Message: "secret has no password key", At: now}}}
+	items := []Item{secret("db"), secret("ok")}
+	l := (&Asker{Finder: secretOperator(), Keys: keys, Now: func() time.Time { return now }}).List(context.Background(), items)
+	if len(l.Answers) != 1 || l.Answers[0].Object.Name != "db" || l.Answers[0].Verdict.Status != InProgress {
+		var got []string
+		for _, ans := range l.Answers {
+			got = append(got, ans.Object.Name+" "+string(ans.Verdict.Status))
+		}
+		t.Errorf("answers %q; want db InProgress alone", got)
+	}
+	nobody := &Finder{Core: fake.NewClientset(), Probe: secretOperator().Probe}
+	if l := (&Asker{Finder: nobody, Keys: keys, Now: func() time.Time { return now }}).List(context.Background(), items); len(l.Answers) != 0 {
+		t.Errorf("no instrumented pod: %d answers; want none", len(l.Answers))
+	}
+}
