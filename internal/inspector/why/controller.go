@@ -276,11 +276,16 @@ func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string
 		if err != nil {
 			continue
 		}
-		for _, c := range cs {
-			if c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind {
-				matches = append(matches, &Controller{Manager: manager, Rule: RuleInstrumented, Namespace: p.Namespace, Target: targetOf(p),
-					Instrumented: true, Name: c.Name, How: fmt.Sprintf("the instrumented pod %s runs controller %q of kind %s", p, c.Name, gk)})
+		// One workload is one match, however many controllers of the
+		// kind it runs (the demo runs six over ConfigMaps): the key's
+		// reader asks each of them for the key (Name left empty).
+		if names := controllersOfKind(cs, gk, ""); len(names) > 0 {
+			m := &Controller{Manager: manager, Rule: RuleInstrumented, Namespace: p.Namespace, Target: targetOf(p), Instrumented: true,
+				How: fmt.Sprintf("the instrumented pod %s runs controller %q of kind %s", p, names[0], gk)}
+			if m.Name = names[0]; len(names) > 1 {
+				m.Name, m.How = "", fmt.Sprintf("the instrumented pod %s runs %d controllers of kind %s (%s)", p, len(names), gk, strings.Join(names, ", "))
 			}
+			matches = append(matches, m)
 		}
 	}
 	switch len(matches) {
