@@ -108,3 +108,35 @@ func TestListNoManagerByKind(t *testing.T) {
 		t.Errorf("no instrumented pod: %d answers; want none", len(l.Answers))
 	}
 }
+
+// TestFindByKindOneWorkloadSeveralControllers: a pod that runs several
+// controllers of the kind (the demo runs six over ConfigMaps) is one
+// workload, found, not "6 instrumented workloads run a controller of kind
+// ConfigMap (the same pod six times)": the key's reader asks each of them.
+func TestFindByKindOneWorkloadSeveralControllers(t *testing.T) {
+	cm := &api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	f := &Finder{Core: fake.NewClientset(runningPod("demo", "demo-0", nil, true)), Probe: func(context.Context, cluster.Pod) ([]api.Controller, error) {
+		return []api.Controller{{Name: "outage", Kind: cm}, {Name: "naive", Kind: cm}, {Name: "slow", Kind: cm}}, nil
+	}}
+	c, _ := f.Find(context.Background(), schema.GroupKind{Kind: "ConfigMap"}, nil, nil)
+	if c.Rule != RuleInstrumented || c.Target != "pod/demo-0" || c.Name != "" || len(c.Candidates) != 0 {
+		t.Errorf("got %+v; want the one pod by %s, no controller named (each is asked for the key)", c, RuleInstrumented)
+	}
+	if !strings.Contains(c.How, "runs 3 controllers of kind ConfigMap (outage, naive, slow)") {
+		t.Errorf("how %q; want the three controllers named", c.How)
+	}
+}
+
+// TestAskNoManagerByKindNotTracked: the Secret's controller was found and
+// asked, and has not failed on it: the answer says so, not "no controller
+// was found reporting on it ... name its pods with --controller-pod".
+func TestAskNoManagerByKindNotTracked(t *testing.T) {
+	a := &Asker{Finder: secretOperator(), Keys: keyedKeys{}, Now: func() time.Time { return now }}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "ok", "namespace": "team-a"}, "data": map[string]any{"password": "eA=="}}}
+	ans := a.Ask(context.Background(), u, "secrets")
+	all := ans.Summary + strings.Join(ans.Next, "\n")
+	if ans.Verdict.Status != Current || !strings.Contains(ans.Summary, "its controller has not failed on it (not tracked)") || strings.Contains(all, "no controller was found") {
+		t.Errorf("status %s, summary %q, next %q; want Current, its controller not failing on it", ans.Verdict.Status, ans.Summary, ans.Next)
+	}
+}
