@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -93,13 +94,24 @@ type Finder struct {
 type found struct {
 	c       *Controller
 	refused []error
+	checked time.Time // when checkRunning last read its pods
 }
+
+// recheckRunning is how long a found controller's pods, read running, are
+// not read again: `why configmaps` over 40 objects of one controller read
+// its pod 40 times, 5 a second under client-go's default rate limit.
+const recheckRunning = 5 * time.Second
 
 // Find looks for the controller of an object of kind gk whose status
 // managers are managers (newest first). A read the user may not make is
 // returned in refused, and the search goes on without it.
 func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Change, given *Given) (c *Controller, refused []error) {
-	defer func() { f.checkRunning(ctx, c) }()
+	check := true
+	defer func() {
+		if check {
+			f.checkRunning(ctx, c)
+		}
+	}()
 	if given != nil {
 		return f.given(ctx, *given), nil
 	}
@@ -114,14 +126,18 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 		return nodeAgent(manager), nil
 	}
 	id := gk.String() + "/" + manager
-	if f, ok := f.found[id]; ok {
-		return f.c, f.refused
+	if fd, ok := f.found[id]; ok {
+		if check = time.Since(fd.checked) >= recheckRunning; check {
+			fd.checked = time.Now()
+			f.found[id] = fd
+		}
+		return fd.c, fd.refused
 	}
 	defer func() {
 		if f.found == nil {
 			f.found = map[string]found{}
 		}
-		f.found[id] = found{c, refused}
+		f.found[id] = found{c, refused, time.Now()}
 	}()
 	if len(managers) == 0 {
 		return f.noManager(ctx, gk)

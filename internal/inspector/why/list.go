@@ -208,6 +208,9 @@ func (a *Answer) ControllerName() string {
 		return "(no status manager)"
 	case c.Name != "":
 		return c.Name
+	case c.Rule == RuleInstrumented && a.Backoff != nil && a.Backoff.Key != nil && a.Backoff.Controller != "":
+		// A pod running several controllers of the kind: the one that has the key.
+		return a.Backoff.Controller
 	case len(a.Ownership.StatusManagers) > 0:
 		return a.Ownership.StatusManagers[0].Manager
 	}
