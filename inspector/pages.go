@@ -67,10 +67,7 @@ func (s *Session) AllKeys(ctx context.Context, q KeyQuery, chunk int) (*KeyList,
 	},
 		func(l *api.KeyList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
 		func(i int, l *api.KeyList) {
-			pod := ""
-			if len(s.endpoints) > 1 {
-				pod = s.endpoints[i].Name
-			}
+			pod := s.podName(s.endpoints[i])
 			for _, k := range l.Items {
 				out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
 			}

@@ -99,6 +99,16 @@ type Replica struct {
 	Err error
 }
 
+// podName is the pod a row of e is labelled with: its name when the
+// session has several endpoints, or is cluster-wide (-A, whose table
+// leads with NAMESPACE and POD even when it found one pod); "" otherwise.
+func (s *Session) podName(e *Endpoint) string {
+	if len(s.endpoints) > 1 || s.clusterWide {
+		return e.Name
+	}
+	return ""
+}
+
 // PodKey is a key with the replica that reported it.
 type PodKey struct {
 	api.Key
@@ -134,10 +144,7 @@ func (s *Session) Keys(ctx context.Context, q KeyQuery) (*KeyList, error) {
 	h, err := fanOut(s, q.Controller, func(e *Endpoint) (*api.KeyList, error) { return e.Client.Keys(ctx, per) },
 		func(l *api.KeyList) (time.Time, int, int) { return l.ServerTime, l.Total, l.Matched },
 		func(i int, l *api.KeyList) {
-			pod := ""
-			if len(s.endpoints) > 1 {
-				pod = s.endpoints[i].Name
-			}
+			pod := s.podName(s.endpoints[i])
 			for _, k := range l.Items {
 				out.Items = append(out.Items, PodKey{Key: k, Pod: pod})
 			}
@@ -172,10 +179,7 @@ func (s *Session) Key(ctx context.Context, controller, key string) (*PodKeyDetai
 	for _, e := range s.endpoints {
 		d, err := e.Client.Key(ctx, controller, key)
 		if err == nil {
-			out := &PodKeyDetail{KeyDetail: *d}
-			if len(s.endpoints) > 1 {
-				out.Pod = e.Name
-			}
+			out := &PodKeyDetail{KeyDetail: *d, Pod: s.podName(e)}
 			return out, nil
 		}
 		errs = append(errs, err)

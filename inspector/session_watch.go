@@ -109,7 +109,7 @@ func (s *Session) watchedKeys(ctx context.Context, q KeyQuery) (*KeyList, bool) 
 	}
 	out := &KeyList{ServerTime: page.ServerTime, Total: page.Total, Matched: page.Matched, Items: make([]PodKey, 0, len(page.Items))}
 	for _, k := range page.Items {
-		out.Items = append(out.Items, PodKey{Key: k})
+		out.Items = append(out.Items, PodKey{Key: k, Pod: s.podName(s.endpoints[0])})
 	}
 	return out, true
 }

@@ -131,11 +131,11 @@ func keyFromSession(ctx context.Context, s *inspector.Session, ctlName string, g
 		}
 		return b, nil
 	}
-	who := fmt.Sprintf("controller %q tracks", names[0])
+	who := fmt.Sprintf("controller %q tracks no key %s", names[0], key)
 	if len(names) > 1 {
-		who = fmt.Sprintf("none of controllers %s tracks", strings.Join(names, ", "))
+		who = fmt.Sprintf("none of controllers %s tracks key %s", strings.Join(names, ", "), key)
 	}
-	b.NotTracked = fmt.Sprintf("%s no key %s: it has not failed on it since it started (a success forgets a key), or the key was forgotten", who, key)
+	b.NotTracked = who + ": it has not failed on it since it started (a success forgets a key), or the key was forgotten"
 	return b, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -93,36 +94,54 @@ type Finder struct {
 type found struct {
 	c       *Controller
 	refused []error
+	checked time.Time // when checkRunning last read its pods
 }
+
+// recheckRunning is how long a found controller's pods, read running, are
+// not read again: `why configmaps` over 40 objects of one controller read
+// its pod 40 times, 5 a second under client-go's default rate limit.
+const recheckRunning = 5 * time.Second
 
 // Find looks for the controller of an object of kind gk whose status
 // managers are managers (newest first). A read the user may not make is
 // returned in refused, and the search goes on without it.
 func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Change, given *Given) (c *Controller, refused []error) {
-	defer func() { f.checkRunning(ctx, c) }()
+	check := true
+	defer func() {
+		if check {
+			f.checkRunning(ctx, c)
+		}
+	}()
 	if given != nil {
 		return f.given(ctx, *given), nil
 	}
 	if len(managers) == 0 && gk == (schema.GroupKind{Kind: "Pod"}) {
 		return &Controller{Rule: RuleNodeAgent, How: "a Pod's status is written by a scheduler (its PodScheduled condition, as it places it on a node) and then by its node's kubelet, not by a controller with a work queue: neither has written this one's"}, nil
 	}
-	if len(managers) == 0 {
-		return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, nil
+	manager := ""
+	if len(managers) > 0 {
+		manager = managers[0].Manager
 	}
-	manager := managers[0].Manager
 	if gk == (schema.GroupKind{Kind: "Pod"}) {
 		return nodeAgent(manager), nil
 	}
 	id := gk.String() + "/" + manager
-	if f, ok := f.found[id]; ok {
-		return f.c, f.refused
+	if fd, ok := f.found[id]; ok {
+		if check = time.Since(fd.checked) >= recheckRunning; check {
+			fd.checked = time.Now()
+			f.found[id] = fd
+		}
+		return fd.c, fd.refused
 	}
 	defer func() {
 		if f.found == nil {
 			f.found = map[string]found{}
 		}
-		f.found[id] = found{c, refused}
+		f.found[id] = found{c, refused, time.Now()}
 	}()
+	if len(managers) == 0 {
+		return f.noManager(ctx, gk)
+	}
 	deps, err := f.Core.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		refused = append(refused, Refused(err, "list", "deployments", "", deploymentsFor+"the status manager "+manager))
@@ -170,6 +189,22 @@ func (f *Finder) Find(ctx context.Context, gk schema.GroupKind, managers []Chang
 			manager, text.Plural(len(refused), "read"))
 	}
 	return c, refused
+}
+
+// noManager is the search for an object whose status nobody wrote: a
+// kind with no status (a ConfigMap, a Secret) or a controller that writes
+// none is still reconciled, and an instrumented pod that runs a controller
+// of its kind is that controller; else no status manager was found.
+func (f *Finder) noManager(ctx context.Context, gk schema.GroupKind) (*Controller, []error) {
+	c, refused := f.byKind(ctx, gk, "")
+	switch {
+	case c.Found():
+		c.How = "managedFields name no status manager, but " + c.How
+		return c, refused
+	case c.Rule == RuleAmbiguous:
+		return c, refused
+	}
+	return &Controller{Rule: RuleNoManager, How: "no status manager was found: managedFields show no write to status, so no controller has reconciled this object (or its controller writes no status)"}, refused
 }
 
 func (f *Finder) given(ctx context.Context, g Given) *Controller {
@@ -257,11 +292,16 @@ func (f *Finder) byKind(ctx context.Context, gk schema.GroupKind, manager string
 		if err != nil {
 			continue
 		}
-		for _, c := range cs {
-			if c.Kind != nil && c.Kind.Group == gk.Group && c.Kind.Kind == gk.Kind {
-				matches = append(matches, &Controller{Manager: manager, Rule: RuleInstrumented, Namespace: p.Namespace, Target: targetOf(p),
-					Instrumented: true, Name: c.Name, How: fmt.Sprintf("the instrumented pod %s runs controller %q of kind %s", p, c.Name, gk)})
+		// One workload is one match, however many controllers of the
+		// kind it runs (the demo runs six over ConfigMaps): the key's
+		// reader asks each of them for the key (Name left empty).
+		if names := controllersOfKind(cs, gk, ""); len(names) > 0 {
+			m := &Controller{Manager: manager, Rule: RuleInstrumented, Namespace: p.Namespace, Target: targetOf(p), Instrumented: true,
+				How: fmt.Sprintf("the instrumented pod %s runs controller %q of kind %s", p, names[0], gk)}
+			if m.Name = names[0]; len(names) > 1 {
+				m.Name, m.How = "", fmt.Sprintf("the instrumented pod %s runs %d controllers of kind %s (%s)", p, len(names), gk, strings.Join(names, ", "))
 			}
+			matches = append(matches, m)
 		}
 	}
 	switch len(matches) {

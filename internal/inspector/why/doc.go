@@ -39,7 +39,8 @@
 //     static pod: kube-controller-manager-NODE), or an instrumented pod whose
 //     endpoint runs a controller of the object's kind; of several, the one
 //     whose log names the kind (kubebuilder's shared "manager"); the pods the
-//     user named when given. A control-plane manager with no visible
+//     user named when given. With no status manager (a kind with no status,
+//     a controller that writes none) only the instrumented pods are asked. A control-plane manager with no visible
 //     pod is a managed control plane, said so; found pods of which none runs
 //     are the answer. The rule is kept in the answer; several matches are
 //     ambiguous, and said so.

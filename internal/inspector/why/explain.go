@@ -37,6 +37,9 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
 		return fmt.Sprintf("%s: %s.", word, v.Recurring), nil
+	case v.KindNoStatus && b != nil && b.NotTracked != "" && c.Found():
+		// Its controller was found and asked: it has not failed on it.
+		return fmt.Sprintf("Current: a %s has no status, and its controller has not failed on it (%s): nothing to wait for.", a.Object.Kind, b.NotTracked), nil
 	case v.KindNoStatus && (b == nil || b.Key == nil):
 		// A ConfigMap an operator reconciles (its pods named) is judged
 		// by what its controller says of the key, below.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -58,6 +59,8 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 	}
 	objects := map[*Answer]Item{}
 	keysSkipped := 0
+	atHand := a.readsKeysAtHand()
+	searched := atHand
 	for _, it := range items {
 		v := a.judge(ctx, it.Object, it.Resource)
 		if v.Status == Current && len(items) <= maxListEvents {
@@ -65,7 +68,10 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 			// recurring FailedCreate say otherwise (one read per object).
 			v = a.judgeWithEvents(ctx, it.Object, it.Resource)
 		}
-		byKey := v.Status == Current && v.KindNoStatus && a.readsKeysAtHand()
+		if v.Status == Current && v.KindNoStatus && !searched {
+			searched, atHand = true, a.instrumentedKind(ctx, it.Object.GroupVersionKind().GroupKind())
+		}
+		byKey := v.Status == Current && v.KindNoStatus && atHand
 		if byKey && len(items) > maxListEvents {
 			keysSkipped++
 		}
@@ -95,6 +101,18 @@ func (a *Asker) List(ctx context.Context, items []Item) *List {
 // ConfigMap) is then judged by its key, as `why TYPE/NAME` judges it:
 // kstatus alone calls every one Current, the failing ones too.
 func (a *Asker) readsKeysAtHand() bool { return a.Direct != nil || a.FromLog != nil }
+
+// instrumentedKind says whether the controller of kind gk runs in pods
+// with an endpoint, named by the user or found by the kind: its keys are
+// at hand too, so `why configmaps` lists the ConfigMaps it fails on, as
+// `why configmap/NAME` answers each. One search a list (Find keeps it).
+func (a *Asker) instrumentedKind(ctx context.Context, gk schema.GroupKind) bool {
+	if a.Finder == nil || a.Keys == nil {
+		return false
+	}
+	c, _ := a.Finder.Find(ctx, gk, nil, a.Given)
+	return c.Found() && c.Instrumented
+}
 
 // Bounds of the chains a list walks: a walk per object would not bound a
 // list of thousands, so only the longest-waiting are walked, in a budget.
@@ -190,6 +208,9 @@ func (a *Answer) ControllerName() string {
 		return "(no status manager)"
 	case c.Name != "":
 		return c.Name
+	case c.Rule == RuleInstrumented && a.Backoff != nil && a.Backoff.Key != nil && a.Backoff.Controller != "":
+		// A pod running several controllers of the kind: the one that has the key.
+		return a.Backoff.Controller
 	case len(a.Ownership.StatusManagers) > 0:
 		return a.Ownership.StatusManagers[0].Manager
 	}

@@ -238,7 +238,7 @@ func (h TopHeader) replica(r inspector.Replica) string {
 		return out + s.OK.Render("● connected")
 	case inspector.PhaseConnecting, inspector.PhaseReconnecting:
 		st := "◌ " + string(c.Phase)
-		if !c.RetryAt.IsZero() {
+		if c.RetryAt.After(h.C.Now()) { // a retry time past (read before a hung read) is under way: not "in due"
 			st += " in " + text.Countdown(c.RetryAt, h.C.Now())
 		}
 		if c.LastError != "" {
