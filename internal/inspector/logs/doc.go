@@ -67,8 +67,9 @@
 // read in any format (see format): zap JSON and console, klog and klogr
 // text, log/slog, logrus, go-kit; behind kubectl --prefix/--timestamps,
 // stern's names, a container name, the kubelet's CRI files, Docker's
-// json-file driver or journald, in a Markdown quote, with a TTY's colour
-// codes (prefix.go's collected), hard-wrapped by a terminal when the log
+// json-file driver or journald, in a Markdown quote or a sentence's
+// inline code (inlinecode.go), with a TTY's colour codes (prefix.go's
+// collected), hard-wrapped by a terminal when the log
 // shows its width (widthwrap.go), a logfmt value cut open by a paste
 // continued on the next lines (logfmtcont.go); TestPasteDamage reads every
 // training excerpt through each such mark.

@@ -284,7 +284,7 @@ func (s *Store) decided(apply, refuse []heldCandidate) {
 			s.diag.failed(h.example, h.line)
 		}
 		if s.opts.ExplainLines != nil {
-			s.explain(LineReading{Line: h.line, Meaning: "looked like a failure, not read", Why: h.r.NotRead, Tried: h.r.Tried})
+			s.explain(LineReading{Line: h.line, Meaning: notReadMeaning, Why: h.r.NotRead, Tried: h.r.Tried})
 		}
 	}
 }

@@ -186,6 +186,10 @@ func (s *Store) explainReadyLocked() []LineReading {
 	s.explainQ = nil
 	// Records held for time order were read after the lines around them.
 	slices.SortStableFunc(out, func(a, b LineReading) int { return a.Line - b.Line })
+	out = slices.DeleteFunc(out, func(lr LineReading) bool {
+		// Read after all, with the key of the line after it (keyafter.go).
+		return s.keyedAfter[lr.Line] && lr.Meaning == notReadMeaning
+	})
 	for i := range out {
 		if into, ok := s.mergedInto[out[i].Line]; ok {
 			delete(s.mergedInto, out[i].Line)

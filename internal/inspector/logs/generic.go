@@ -21,7 +21,8 @@ const genericName = "generic (work-queue idiom)"
 //
 //   - it is logged at error or warning level, or carries an error field;
 //   - its message says a sync, reconcile, handle or process failed
-//     (failPhrase);
+//     (failPhrase), or names that verb and then the error word ("Reconcile
+//     PyTorchJob error", "syncHandler error": batch13/1302);
 //   - and that the key will be retried, requeued or re-added (retryPhrase),
 //     or was dropped (dropPhrase); "Error syncing" is itself the idiom's
 //     retry (kube-controller-manager, Longhorn);
@@ -43,7 +44,7 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b`)
 	// coreVerb: the work queue's own verbs. A message that opens with a
 	// failure to do something else ("Error updating ns/x: conflict") may be
 	// an attempt's inner cause: it is read only with retry or drop words.

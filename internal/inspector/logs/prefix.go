@@ -247,7 +247,7 @@ func collected(line []byte) []byte {
 // only before a format it detects, and a line of Go's standard log, of
 // Python's logging or of plain text has none it detects.
 func pasted(line []byte) []byte {
-	line = quoteOff(line)
+	line = inlineCode(quoteOff(line))
 	if rest, ok := journaldHeader(line); ok {
 		return rest
 	}

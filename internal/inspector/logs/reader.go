@@ -172,6 +172,14 @@ func (s *Store) lineTime(line []byte, after, now time.Time) (time.Time, bool) {
 // some 500 bytes, and a million lines are applied).
 func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.Time, fromLog bool, h lineHints) {
 	s.linesApplied++
+	if out != outRecord && out != outSkipped && s.before.unreadable && s.before.applied == s.linesApplied-1 {
+		// The key line of the keyless failure just before it (keyafter.go).
+		pr := parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers}
+		if kr, before, ok := s.afterKeyed(line, n, pr); ok {
+			s.applyKeyedAfter(kr, before, n, now, fromLog)
+			return
+		}
+	}
 	if out == outOther || out == outUnreadable {
 		// A failure naming no key, perhaps named by the event line just
 		// before it (eventkey.go).
@@ -335,6 +343,6 @@ func (s *Store) explainNotRead(r Record, fallback string) {
 		why = fallback
 	}
 	if why != "" {
-		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: "looked like a failure, not read", Why: why, Tried: r.Tried})
+		s.explain(LineReading{Line: int(s.lines.Load()), Meaning: notReadMeaning, Why: why, Tried: r.Tried})
 	}
 }

@@ -68,7 +68,10 @@ type Store struct {
 	// innerOf maps a line read as an inner cause to what took it
 	// (innercand.go); while a line that may be one waits for its wrapper,
 	// the readings wait up to line innerHoldTo.
-	innerOf     map[int]innerCause
+	innerOf map[int]innerCause
+	// keyedAfter holds the lines whose failure took the key of the line
+	// just after them (keyafter.go): their "not read" reading is dropped.
+	keyedAfter  map[int]bool
 	innerHoldTo int
 	// streakNote is what the last failure applied said of a fresh ramp
 	// (freshramp.go), for its line's --explain-lines reading.
