@@ -130,6 +130,9 @@ type KeyList struct {
 	// Total is how many keys the selected controllers track.
 	Total int `json:"total"`
 	// Matched is how many of them pass the filter; Items is a page of those.
+	// Each item is one reading of its key, and passes the filter as shown: a
+	// key that moved on between the filter and the page's read (a backoff
+	// key that started running) is left out, and not counted in Matched.
 	Matched int   `json:"matched"`
 	Items   []Key `json:"items"`
 	// Continue is set when matched keys follow this page: pass it back as
