@@ -68,7 +68,9 @@ type ControllerDiagnosis struct {
 }
 
 // Line is the one-line form: "outage — 100 keys backing off since …".
-func (d ControllerDiagnosis) Line() string { return ControllerWords(d.Controller) + " — " + d.Summary }
+func (d ControllerDiagnosis) Line() string {
+	return ControllerWords(d.Controller) + " — " + d.Summary
+}
 
 // String is the full form: the line, the details, then each finding after "! ".
 func (d ControllerDiagnosis) String() string { return renderText(d.Line(), d.Details, d.Findings) }
