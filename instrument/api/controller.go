@@ -134,7 +134,9 @@ type Controller struct {
 	Counts     map[State]int `json:"counts"`
 	// Forecast counts the retries (backoff and scheduled keys) falling due in
 	// each of the next ForecastSeconds seconds after serverTime: the retry
-	// herd, seen before it hits. Pending counts all retries still to come.
+	// herd, seen before it hits; the first second counts those already due
+	// (a log's key past its retry time, its retry not yet logged). Pending
+	// counts all retries still to come, those due included.
 	Forecast []int `json:"forecast"`
 	Pending  int   `json:"pending"`
 	// Overflow counts the records of new keys skipped because the store was
