@@ -40,6 +40,11 @@ type Key struct {
 	// last Delay and still pending: the queue keeps the sooner of two ready
 	// times for one key, so the key runs then, not Delay after its failure.
 	EarlierRetry bool `json:"earlierRetry,omitempty"`
+	// Requeued says the key's last reconcile returned Requeue: true without
+	// an error: the rate limiter counts it in Failures as it counts an
+	// error, so a key may fail with no LastError. Set only by a process
+	// whose reconciler is instrumented.
+	Requeued bool `json:"requeued,omitempty"`
 	// LastReset is the last time the failure count went back to 0 without a
 	// success: a user's forget, or the controller giving up on the key.
 	LastReset *Reset `json:"lastReset,omitempty"`

@@ -54,7 +54,7 @@ func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
 		k := &l.Items[i]
 		r := explain.NewKeyRow(&k.Key, k.Pod, l.ServerTime) // the cells top's table shows too
 		errText := "<none>"
-		if r.HasError {
+		if r.HasError || r.Requeued {
 			errText = r.Error(maxErrorColumn)
 			if wide {
 				errText = r.Error(0)
