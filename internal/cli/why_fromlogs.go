@@ -11,6 +11,29 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
+// logFileArg takes the FILE of `--from-logs FILE` (or -) from args, as
+// every command's --from-logs does: given alone, the flag cannot take the
+// next word, so a file (or -) first or last among the arguments is its
+// value; without one, --from-logs alone reads the controller's pods' log.
+func (o *WhyOptions) logFileArg(args []string) []string {
+	if o.FromLogs != fromTarget || len(args) == 0 {
+		return args
+	}
+	if last := len(args) - 1; isLogFile(args[last]) {
+		o.FromLogs = args[last]
+		return args[:last]
+	}
+	if isLogFile(args[0]) {
+		o.FromLogs = args[0]
+		return args[1:]
+	}
+	return args
+}
+
+// logFile says whether --from-logs names a log the user has (a FILE, or -
+// for stdin), not the controller's pods' log (--from-logs alone).
+func (o *WhyOptions) logFile() bool { return o.FromLogs != "" && o.FromLogs != fromTarget }
+
 // whyLogFile reads --from-logs (a saved file, gzip or not, or - for stdin)
 // into a store once: `why` answers from it when the controller's pods are
 // not visible (a managed control plane's exported logs, kind's files).
