@@ -118,6 +118,11 @@ type LogRead struct {
 	// Ended says a log followed live (a pipe) has ended: no line will come
 	// after those read, though countdowns still run at the clock.
 	Ended bool `json:"ended,omitempty"`
+	// Stopped says why a log followed live stopped being read before its
+	// end (a gzip cut off, an I/O error), and what to do: the keys listed
+	// are those of the lines read before. Empty while the read goes on, or
+	// when it ended as the input did.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.

@@ -40,7 +40,11 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 	} else {
 		out = append(out, ReadFact{Short: r, Long: "recognised: " + r})
 	}
-	if lr.Ended {
+	if lr.Stopped != "" {
+		// Second, as an ended input is, and instead of it: the read
+		// stopped short, and the fact says why and what to do.
+		out = slices.Insert(out, 1, ReadFact{Short: lr.Stopped, Warn: true, Long: lr.Stopped})
+	} else if lr.Ended {
 		// Second in the header, where a narrow screen still shows it: a
 		// view that only counts down does not read as live.
 		out = slices.Insert(out, 1, ReadFact{Short: "input ended", Warn: true,
