@@ -9,6 +9,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // logFileArg takes the FILE of `--from-logs FILE` (or -) from args, as
@@ -65,7 +66,7 @@ func (o *WhyOptions) whyLogFile(ctx context.Context) (*why.LogFile, error) {
 	// saved log says what the controller did then.
 	store := logs.NewStore(logs.Options{})
 	if n, _, err := store.Read(ctx, in); err != nil {
-		return nil, fmt.Errorf("--from-logs %s: read %d lines, then: %w", name, n, err)
+		return nil, fmt.Errorf("--from-logs %s: read %s, then: %w", name, text.Plural(n, "line"), err)
 	}
 	return &why.LogFile{Store: store, Name: name, Controller: o.ControllerLog}, nil
 }
