@@ -265,6 +265,7 @@ func (e *entry[T]) view(controller string, now int64, withHistory bool) api.Key 
 		k.LastError = &api.ErrorRecord{Message: e.lastErr.String(), At: unixTime(e.lastErrAt), Class: classNames[e.errClass]}
 	}
 	k.EarlierRetry = e.earlier
+	k.Requeued = e.lastOutcome() == outRequeue
 	if r := e.lastReset; r != nil {
 		k.LastReset = &api.Reset{At: unixTime(r.at), By: r.by, Failures: int(r.failures), User: r.user, Reason: r.reason}
 	}

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -120,5 +121,16 @@ func TestHandlerRecordsRequeue(t *testing.T) {
 	hist := k["history"].([]any)
 	if got := hist[len(hist)-1].(map[string]any)["outcome"]; got != api.OutcomeRequeue {
 		t.Errorf("last outcome = %v, want %s", got, api.OutcomeRequeue)
+	}
+	// A page has no history: it says the failure was a Requeue, so a
+	// table does not show FAILS 1 beside no error and no reason.
+	items := e.get("v1/keys?controller=alpha")["items"].([]any)
+	if got := items[0].(map[string]any)["requeued"]; got != true {
+		t.Errorf("v1/keys: requeued = %v, want true", got)
+	}
+	hp.run("default/r", reconcile.Result{}, errors.New("boom"))
+	items = e.get("v1/keys?controller=alpha")["items"].([]any)
+	if got, ok := items[0].(map[string]any)["requeued"]; ok {
+		t.Errorf("v1/keys after an error: requeued = %v, want it left out", got)
 	}
 }

@@ -118,6 +118,11 @@ type LogRead struct {
 	// Ended says a log followed live (a pipe) has ended: no line will come
 	// after those read, though countdowns still run at the clock.
 	Ended bool `json:"ended,omitempty"`
+	// Stopped says why a log followed live stopped being read before its
+	// end (a gzip cut off, an I/O error), and what to do: the keys listed
+	// are those of the lines read before. Empty while the read goes on, or
+	// when it ended as the input did.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Controller describes one instrumented controller in the process.
@@ -134,7 +139,9 @@ type Controller struct {
 	Counts     map[State]int `json:"counts"`
 	// Forecast counts the retries (backoff and scheduled keys) falling due in
 	// each of the next ForecastSeconds seconds after serverTime: the retry
-	// herd, seen before it hits. Pending counts all retries still to come.
+	// herd, seen before it hits; the first second counts those already due
+	// (a log's key past its retry time, its retry not yet logged). Pending
+	// counts all retries still to come, those due included.
 	Forecast []int `json:"forecast"`
 	Pending  int   `json:"pending"`
 	// Overflow counts the records of new keys skipped because the store was

@@ -40,6 +40,11 @@ type Key struct {
 	// last Delay and still pending: the queue keeps the sooner of two ready
 	// times for one key, so the key runs then, not Delay after its failure.
 	EarlierRetry bool `json:"earlierRetry,omitempty"`
+	// Requeued says the key's last reconcile returned Requeue: true without
+	// an error: the rate limiter counts it in Failures as it counts an
+	// error, so a key may fail with no LastError. Set only by a process
+	// whose reconciler is instrumented.
+	Requeued bool `json:"requeued,omitempty"`
 	// LastReset is the last time the failure count went back to 0 without a
 	// success: a user's forget, or the controller giving up on the key.
 	LastReset *Reset `json:"lastReset,omitempty"`
@@ -130,6 +135,9 @@ type KeyList struct {
 	// Total is how many keys the selected controllers track.
 	Total int `json:"total"`
 	// Matched is how many of them pass the filter; Items is a page of those.
+	// Each item is one reading of its key, and passes the filter as shown: a
+	// key that moved on between the filter and the page's read (a backoff
+	// key that started running) is left out, and not counted in Matched.
 	Matched int   `json:"matched"`
 	Items   []Key `json:"items"`
 	// Continue is set when matched keys follow this page: pass it back as

@@ -79,7 +79,7 @@ func TestGetFromLogsGzipOnAPipe(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("get: %v (stderr: %s)", err, errOut)
 	}
-	if !strings.Contains(out.String(), "demo/wa") || !strings.Contains(errOut.String(), "read 2000 lines") {
+	if !strings.Contains(out.String(), "demo/wa") || !strings.Contains(errOut.String(), "read 2,000 lines") {
 		t.Errorf("get of a gzip on stdin:\n%s\nstderr:\n%s\nwant the keys read through gzip", out, errOut)
 	}
 }

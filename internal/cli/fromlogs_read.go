@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
@@ -66,16 +67,25 @@ func (r *fileRead) read(ctx context.Context) {
 	n, _, err := r.store.Read(ctx, shapeReader(in, &r.shape))
 	r.lines = n
 	if err != nil && ctx.Err() == nil {
-		r.fail(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, text.Plural(n, "line"), err))
+		r.failAs(fmt.Errorf("--from-logs %s: read %s, then: %w: the log is cut short or corrupt, and what it held after is unknown", r.name, text.Plural(n, "line"), err),
+			fmt.Sprintf("read stopped (%v): cut short or corrupt, the rest unknown; give the whole log again", err))
 	}
 }
 
 // fail keeps err for the command to fail with; a read top follows in the
-// background has no command to fail, and says it on stderr instead (top
-// goes on with what was read).
+// background has no command to fail: top goes on with what was read, and
+// says on screen (the store's LogRead.Stopped) and on stderr that the read
+// stopped, why, and what to do.
 func (r *fileRead) fail(err error) {
+	r.failAs(err, "read stopped: "+strings.TrimPrefix(err.Error(), "--from-logs: "))
+}
+
+// failAs is fail, with the few words top's header says it in (short):
+// what stopped the read and what to do.
+func (r *fileRead) failAs(err error, short string) {
 	r.err = err
 	if r.follow && r.live {
+		r.store.MarkStopped(short)
 		fmt.Fprintln(r.errOut, err)
 	}
 }

@@ -20,7 +20,7 @@ func TestLogNoteRendered(t *testing.T) {
 Source:
   the controller's log, not its queue: every number is an estimate.
   Failures count the consecutive failure lines since the log read starts (--since).
-  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),
+  Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 16m40s),
   or its project's own where the log's dialect knows it: the diagnosis above names the one used.
   This log shows no successes: a key quiet past its retry is "unknown", not idle
   (at -v=5 the controller logs its successes too, and they are read).

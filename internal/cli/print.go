@@ -37,7 +37,16 @@ func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 // flushes: get -w writes every frame to one table, whose columns keep the
 // widths of the frames before (kubectl's tab writer remembers them).
 func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
-	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY\tSOURCE"
+	writeKeyTableCols(tw, l, wide, pods, header, false)
+}
+
+// writeKeyTableCols is writeKeyTable, leaving out SOURCE with noSource (a
+// terminal too narrow for it: printKeysFit).
+func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSource bool) {
+	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY"
+	if !noSource {
+		head += "\tSOURCE"
+	}
 	if pods {
 		head = "NAMESPACE\tPOD\t" + head
 	}
@@ -54,7 +63,7 @@ func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
 		k := &l.Items[i]
 		r := explain.NewKeyRow(&k.Key, k.Pod, l.ServerTime) // the cells top's table shows too
 		errText := "<none>"
-		if r.HasError {
+		if r.HasError || r.Requeued {
 			errText = r.Error(maxErrorColumn)
 			if wide {
 				errText = r.Error(0)
@@ -64,7 +73,10 @@ func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
 			ns, pod, _ := strings.Cut(r.Pod, "/")
 			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Controller, r.Key, r.State, r.Failures, r.NextRetry, r.Delay, r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", r.Controller, r.Key, r.State, r.Failures, r.NextRetry, r.Delay)
+		if !noSource {
+			fmt.Fprintf(tw, "\t%s", r.Source)
+		}
 		if wide {
 			fmt.Fprintf(tw, "\t%s\t%s\t%d\t%d\t%s\t%s", r.Class, r.Total, k.Reconciles, k.SameErrorCount,
 				r.FailingFor, ago(k.LastEventAt, l.ServerTime))

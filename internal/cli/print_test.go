@@ -179,3 +179,14 @@ func TestDash(t *testing.T) {
 		t.Errorf(`dash("") = %q, dash("x") = %q; want "-" and "x"`, dash(""), dash("x"))
 	}
 }
+
+// A key counted only through Requeue: true: FAILS 1 and, for LAST ERROR,
+// what counted it, not <none>.
+func TestPrintKeysRequeued(t *testing.T) {
+	var b bytes.Buffer
+	k := api.Key{Controller: "c", Key: "ns/r", State: api.StateBackoff, Failures: 1, Requeued: true, NextRetryAt: printNow.Add(time.Second)}
+	printKeys(&b, &inspector.KeyList{ServerTime: printNow, Items: []inspector.PodKey{{Key: k}}}, false, false)
+	if out := b.String(); !strings.Contains(out, "Requeue: true (no error)") || strings.Contains(out, "<none>") {
+		t.Errorf("printed:\n%s\nwant LAST ERROR to say Requeue: true (no error)", out)
+	}
+}

@@ -19,7 +19,8 @@ func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	// stderr is notes and warnings in words, some quoting the cluster (an
 	// error, a key): all of it passes through the one sanitiser. stdout is
 	// what -o promises; its text printers escape their own.
-	streams.ErrOut = text.PrintableWriter(streams.ErrOut)
+	// On a terminal, its lines wrap at words to its width (wrapToTerminal).
+	streams.ErrOut = text.PrintableWriter(wrapToTerminal(streams.ErrOut))
 	cmd := &cobra.Command{
 		Use:   "kubectl-backoff",
 		Short: "See why a controller isn't reconciling your object yet",

@@ -123,7 +123,7 @@ func (o *SnapshotOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintf(o.ErrOut, "%s: not read: %s\n", e.Name, e.Error)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %d keys, %d with their history", text.Timestamp(f.TakenAt), keys, withDetail)
+	fmt.Fprintf(o.ErrOut, "Snapshot taken at %s: %s keys, %s with their history", text.Timestamp(f.TakenAt), text.Thousands(keys), text.Thousands(withDetail))
 	if omitted > 0 {
 		fmt.Fprintf(o.ErrOut, " (%d more in backoff or failed without: --details)", omitted)
 	}

@@ -101,7 +101,8 @@ func (o *TopOptions) forOptions(ctx context.Context) (*ui.ForOptions, func(), er
 	// The log is opened once and followed: each refresh reads what was
 	// appended since the last (forLogFile).
 	stopLog := func() {}
-	if w.FromLogs != "" {
+	asker.PodLogs = w.FromLogs == fromTarget // --from-logs alone: the controllers' pods' logs
+	if w.logFile() {
 		if asker.FromLog, stopLog, err = o.forLogFile(ctx, w); err != nil {
 			reader.Close()
 			return nil, nil, err

@@ -32,8 +32,10 @@ type WhyOptions struct {
 	ControllerPod       string
 	ControllerNamespace string
 	Output              string
-	// FromLogs is a controller's log the user has; ControllerLog names
-	// whose (a status manager) when it is not every object's.
+	// FromLogs is a controller's log the user has (a FILE, or - for
+	// stdin), or fromTarget (--from-logs alone): the log of the
+	// controller's pods, found as without it. ControllerLog names whose
+	// log a FILE is (a status manager) when it is not every object's.
 	FromLogs      string
 	ControllerLog string
 	// Addrs are instrumented endpoints outside the cluster (--addr).
@@ -109,7 +111,9 @@ longest-waiting change first, one line each with the backoff summary.`,
 	f.StringVar(&o.ControllerPod, "controller-pod", o.ControllerPod, "The controller's pods, when the search by status manager is ambiguous or wrong: deploy/NAME, sts/NAME or pod/NAME")
 	f.StringVar(&o.ControllerNamespace, "controller-namespace", o.ControllerNamespace, "Namespace of --controller-pod (default: the kubeconfig's namespace, or -n)")
 	f.StringArrayVar(&o.Addrs, "addr", o.Addrs, "An instrumented controller's endpoint outside the cluster (an operator run with go run): http://127.0.0.1:8082; repeat for its replicas")
-	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from this log file (- for stdin) instead of their pods: a control plane whose pods are not visible")
+	f.StringVar(&o.FromLogs, "from-logs", o.FromLogs, "Read the controllers' backoff from their log: alone, the log of the controller's pods (even instrumented ones, whose endpoint is read otherwise); "+
+		"or a FILE, or - for stdin, instead of their pods: a control plane whose pods are not visible")
+	f.Lookup("from-logs").NoOptDefVal = fromTarget
 	f.StringVar(&o.ControllerLog, "controller-log", o.ControllerLog, "With --from-logs: whose log it is, as managedFields name the controller (kube-controller-manager) or as the log names it (configmap); default: every object's")
 	f.BoolVarP(&o.Watch, "watch", "w", o.Watch, "After the answer, judge the object again on every change of it or of its chain, and when the retry it waits for is due, until it is Current; new answers are appended")
 	o.output.addFlags(cmd)
@@ -118,7 +122,8 @@ longest-waiting change first, one line each with the backoff summary.`,
 
 // Complete takes the objects from args and resolves -o and --controller-pod.
 func (o *WhyOptions) Complete(args []string) error {
-	o.args = args
+	o.args = o.logFileArg(args)
+	args = o.args
 	// TYPE alone lists; TYPE -l SELECTOR answers for each object selected.
 	o.list = len(args) == 1 && !strings.Contains(args[0], "/") && len(o.Filenames) == 0 && o.Selector == ""
 	if o.ControllerPod != "" {
@@ -140,7 +145,7 @@ func (o *WhyOptions) Complete(args []string) error {
 // Validate checks the arguments.
 func (o *WhyOptions) Validate() error {
 	switch {
-	case o.ControllerLog != "" && o.FromLogs == "":
+	case o.ControllerLog != "" && (o.FromLogs == "" || o.FromLogs == fromTarget):
 		return fmt.Errorf("--controller-log names whose log --from-logs is: give --from-logs FILE too")
 	case len(o.args) == 0 && len(o.Filenames) == 0:
 		return fmt.Errorf("why needs an object: TYPE/NAME, TYPE NAME, -f FILE, or TYPE -l SELECTOR (e.g. kubectl backoff why certificate/web-tls)")
@@ -252,7 +257,8 @@ func (o *WhyOptions) Run(ctx context.Context) error {
 // file (--from-logs, read again for each asker) and the endpoints (--addr).
 func (o *WhyOptions) addSources(ctx context.Context, asker *why.Asker) error {
 	var err error
-	if o.FromLogs != "" {
+	asker.PodLogs = o.FromLogs == fromTarget
+	if o.logFile() {
 		if asker.FromLog, err = o.whyLogFile(ctx); err != nil {
 			return err
 		}

@@ -20,16 +20,16 @@ import (
 // fileOnly reports whether the answer needs no cluster: objects from -f
 // only, and a source of backoff named.
 func (o *WhyOptions) fileOnly() bool {
-	return len(o.Filenames) > 0 && len(o.args) == 0 && o.Selector == "" && (len(o.Addrs) > 0 || o.FromLogs != "")
+	return len(o.Filenames) > 0 && len(o.args) == 0 && o.Selector == "" && (len(o.Addrs) > 0 || o.logFile())
 }
 
 // noClusterRemedy is what to pass when no cluster is configured and the
 // answer needs one: with -f, the flag that makes it need none.
 func (o *WhyOptions) noClusterRemedy() string {
-	if len(o.Filenames) > 0 && len(o.Addrs) == 0 && o.FromLogs == "" {
+	if len(o.Filenames) > 0 && len(o.Addrs) == 0 && !o.logFile() {
 		return whyRemedy + "; or add --addr ADDR (the controller's endpoint) or --from-logs LOG (its log): -f FILE's object is then answered from the file, without a cluster"
 	}
-	if len(o.Filenames) == 0 && len(o.args) > 0 && (len(o.Addrs) > 0 || o.FromLogs != "") {
+	if len(o.Filenames) == 0 && len(o.args) > 0 && (len(o.Addrs) > 0 || o.logFile()) {
 		// The source is named; only the object needs the cluster.
 		return whyRemedy + "; or give the object saved as a file instead of TYPE/NAME (kubectl get TYPE/NAME -o yaml > obj.yaml; why -f obj.yaml): it is then answered without a cluster"
 	}

@@ -211,10 +211,22 @@ func (h *Handler) keyPage(ctx context.Context, names []string, q *Keys) (*api.Ke
 		row := &rows[i]
 		k, ok := view.Brief(row.Ctrl, &Item{Key: row.Key, Ref: row.Ref})
 		if !ok {
+			list.Matched--
 			continue // gone since the view was read
+		}
+		// The filter ran on the scan's copy of the key; Brief reads it again,
+		// and a key may have moved on since (a backoff key that started
+		// running). Each key listed is one reading: the one it is shown as,
+		// filtered again, so that state=backoff never lists a running key.
+		if !q.Matcher.Match(k.Key, errMessage(k.LastError), k.State) {
+			list.Matched--
+			continue
 		}
 		withHandle(&k)
 		list.Items = append(list.Items, k)
+	}
+	if err := q.Matcher.Err(); err != nil {
+		return nil, err
 	}
 	return list, nil
 }
@@ -273,4 +285,13 @@ func (h *Handler) errorGroups(ctx context.Context, names []string, m *Matcher) (
 	}
 	out.Groups = g.Groups()
 	return out, nil
+}
+
+// errMessage is an error record's message, "" without one: what a Matcher
+// reads of a key's last error.
+func errMessage(e *api.ErrorRecord) string {
+	if e == nil {
+		return ""
+	}
+	return e.Message
 }

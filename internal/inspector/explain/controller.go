@@ -68,7 +68,9 @@ type ControllerDiagnosis struct {
 }
 
 // Line is the one-line form: "outage — 100 keys backing off since …".
-func (d ControllerDiagnosis) Line() string { return d.Controller + " — " + d.Summary }
+func (d ControllerDiagnosis) Line() string {
+	return ControllerWords(d.Controller) + " — " + d.Summary
+}
 
 // String is the full form: the line, the details, then each finding after "! ".
 func (d ControllerDiagnosis) String() string { return renderText(d.Line(), d.Details, d.Findings) }
@@ -251,7 +253,7 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 		return fmt.Sprintf(" on one %s error (%s)", class, text.OneLine(top.Message, 0))
 	}
 	if class == api.ClassUnknown {
-		return fmt.Sprintf(" on %d errors, %d keys on the largest (%s)", len(groups), top.Count, text.OneLine(top.Message, 0))
+		return fmt.Sprintf(" on %d errors, %s keys on the largest (%s)", len(groups), text.Thousands(top.Count), text.OneLine(top.Message, 0))
 	}
 	return fmt.Sprintf(" on %d errors, %d on a %s one (%s)", len(groups), top.Count, class, text.OneLine(top.Message, 0))
 }
@@ -277,8 +279,8 @@ func herdFindings(c api.Controller) []Finding {
 		return nil
 	}
 	return []Finding{{Code: FindingHerd, Message: fmt.Sprintf(
-		"%d retries fall due in the same second (%s) and nothing paces them (no token bucket): they arrive as a herd; %s.",
-		n, inSeconds(at), jitterRemedy)}}
+		"%s retries fall due in the same second (%s) and nothing paces them (no token bucket): they arrive as a herd; %s.",
+		text.Thousands(n), inSeconds(at), jitterRemedy)}}
 }
 
 // forecastPeak is the largest count of the forecast and its second.

@@ -55,7 +55,7 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 		for _, n := range c.Forecast {
 			due += n
 		}
-		line := fmt.Sprintf("%s to come: %d; %d in the next %ds", pendingWord(c.Counts), c.Pending, due, len(c.Forecast))
+		line := fmt.Sprintf("%s to come: %s; %s in the next %ds", pendingWord(c.Counts), text.Thousands(c.Pending), text.Thousands(due), len(c.Forecast))
 		if n, at := forecastPeak(c.Forecast); n > 0 {
 			line += fmt.Sprintf(", at most %d a second (%s)", n, inSeconds(at))
 		}

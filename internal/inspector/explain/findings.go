@@ -101,8 +101,8 @@ func findings(in Input) []Finding {
 	if f := in.Fleet; f != nil {
 		if f.ShortRequeueAfter >= HotLoopKeys {
 			out = append(out, Finding{Code: FindingHotLoop, Message: fmt.Sprintf(
-				"%d keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead.",
-				f.ShortRequeueAfter)})
+				"%s keys requeue after less than 1s: a hot loop. A short RequeueAfter across many objects is a self-inflicted load test; poll less often or watch instead.",
+				text.Thousands(f.ShortRequeueAfter))})
 		}
 		if f.HerdSize >= HerdKeys {
 			out = append(out, herdFinding(f, in.Controller))
@@ -123,8 +123,8 @@ func herdFinding(f *FleetStats, c *api.Controller) Finding {
 		pace = "their delays came from the per-item exponential or RequeueAfter, and the token bucket (" + rate(bk.qps) +
 			" per second) spaces retries when they are scheduled, not when they fall due"
 	}
-	return Finding{Code: FindingHerd, Message: fmt.Sprintf("%d keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
-		f.HerdSize, text.TimeOfDay(f.HerdAt), pace, jitterRemedy)}
+	return Finding{Code: FindingHerd, Message: fmt.Sprintf("%s keys are due within the same second (at %s): %s. They arrive as a herd; %s.",
+		text.Thousands(f.HerdSize), text.TimeOfDay(f.HerdAt), pace, jitterRemedy)}
 }
 
 // errorFinding judges a failing key's error by its class: a permanent one

@@ -39,6 +39,9 @@ type KeyRow struct {
 	Class string
 	// HasError says the key has a last error (see Error).
 	HasError bool
+	// Requeued says the last reconcile returned Requeue: true without an
+	// error (api.Key.Requeued): Error says so instead of nothing.
+	Requeued bool
 
 	message  string
 	resolved bool
@@ -67,6 +70,7 @@ func NewKeyRow(k *api.Key, pod string, now time.Time) KeyRow {
 	if d := k.Delay.Duration; d > 0 {
 		r.Delay = text.FormatDuration(d)
 	}
+	r.Requeued = k.Requeued && k.LastError == nil
 	if e := k.LastError; e != nil {
 		r.HasError, r.message, r.resolved = true, e.Message, ErrorResolved(k)
 		r.Class = dash(e.Class)
@@ -76,9 +80,14 @@ func NewKeyRow(k *api.Key, pod string, now time.Time) KeyRow {
 
 // Error is the last error on one line, cut to n runes (n <= 0: whole),
 // after ResolvedMark when a reconcile has succeeded since: the
-// error is history. "" for none.
+// error is history. "" for none; RequeuedNoError for a key counted
+// only through Requeue: true.
 func (r KeyRow) Error(n int) string {
 	if !r.HasError {
+		if r.Requeued {
+			// Counted in FAILS, as an error is: say why there is none.
+			return text.OneLine(RequeuedNoError, n)
+		}
 		return ""
 	}
 	msg := text.OneLine(r.message, n)
@@ -87,6 +96,10 @@ func (r KeyRow) Error(n int) string {
 	}
 	return msg
 }
+
+// RequeuedNoError is the error cell of a key counted only through
+// Requeue: true: a failure to the rate limiter, with no error to show.
+const RequeuedNoError = "Requeue: true (no error)"
 
 // span is how long before now t was, to the second, "-" for none.
 func span(t, now time.Time) string {

@@ -52,3 +52,18 @@ func TestKeyRow(t *testing.T) {
 		t.Errorf("running key's row = %+v", r)
 	}
 }
+
+// A key counted only through Requeue: true has a failure and no error:
+// its error cell says why, not nothing beside FAILS 1.
+func TestKeyRowRequeuedWithoutError(t *testing.T) {
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	k := api.Key{Controller: "c", Key: "ns/r", State: api.StateBackoff, Failures: 1, Requeued: true, NextRetryAt: now.Add(time.Second)}
+	r := NewKeyRow(&k, "", now)
+	if got := r.Error(0); got != RequeuedNoError {
+		t.Errorf("Error(0) = %q, want %q", got, RequeuedNoError)
+	}
+	k.LastError = &api.ErrorRecord{Message: "boom"}
+	if got := NewKeyRow(&k, "", now).Error(0); got != "boom" {
+		t.Errorf("with an error: Error(0) = %q, want the error", got)
+	}
+}

@@ -44,7 +44,7 @@ func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
 	case k.DelaySource == api.SourceSpacing:
 		n.Lines = append(n.Lines, "Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	default:
-		n.Lines = append(n.Lines, "Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 1000s),",
+		n.Lines = append(n.Lines, "Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 16m40s),",
 			"or its project's own where the log's dialect knows it: the diagnosis above names the one used.")
 	}
 	if src != nil && src.Verbose {

@@ -40,30 +40,34 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 	} else {
 		out = append(out, ReadFact{Short: r, Long: "recognised: " + r})
 	}
-	if lr.Ended {
+	if lr.Stopped != "" {
+		// Second, as an ended input is, and instead of it: the read
+		// stopped short, and the fact says why and what to do.
+		out = slices.Insert(out, 1, ReadFact{Short: lr.Stopped, Warn: true, Long: lr.Stopped})
+	} else if lr.Ended {
 		// Second in the header, where a narrow screen still shows it: a
 		// view that only counts down does not read as live.
 		out = slices.Insert(out, 1, ReadFact{Short: "input ended", Warn: true,
 			Long: "the input ended: no line will come after these"})
 	}
 	if n := lr.Untimed - lr.Implausible; n > 0 {
-		out = append(out, ReadFact{Short: fmt.Sprintf("%d without a time", n),
-			Long: fmt.Sprintf("%d without a time I could read (their times are unknown: nothing is counted from them)", n)})
+		out = append(out, ReadFact{Short: fmt.Sprintf("%s without a time", text.Thousands(n)),
+			Long: fmt.Sprintf("%s without a time I could read (their times are unknown: nothing is counted from them)", text.Thousands(n))})
 	}
 	if lr.Implausible > 0 {
-		out = append(out, ReadFact{Short: fmt.Sprintf("%d with an impossible time", lr.Implausible),
-			Long: fmt.Sprintf("%d with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", lr.Implausible)})
+		out = append(out, ReadFact{Short: fmt.Sprintf("%s with an impossible time", text.Thousands(lr.Implausible)),
+			Long: fmt.Sprintf("%s with a time that cannot be true (before 2000, or over a day past this clock), read as unknown", text.Thousands(lr.Implausible))})
 	}
 	if lr.YearAssumed > 0 {
 		out = append(out, ReadFact{
-			Long: fmt.Sprintf("%d dated without a year (klog) in a log that names none: the year is this clock's, an assumption", lr.YearAssumed)})
+			Long: fmt.Sprintf("%s dated without a year (klog) in a log that names none: the year is this clock's, an assumption", text.Thousands(lr.YearAssumed))})
 	}
 	if lr.OutOfOrder > 0 {
 		how := "read sorted by time, as if written in order"
 		if lr.NewestFirst {
 			how = "newest first: read reversed, then sorted by time"
 		}
-		out = append(out, ReadFact{Short: fmt.Sprintf("%d lines out of order", lr.OutOfOrder),
+		out = append(out, ReadFact{Short: fmt.Sprintf("%s lines out of order", text.Thousands(lr.OutOfOrder)),
 			Long: fmt.Sprintf("%s older than a line before them (%s)", count(lr.OutOfOrder, "line", "lines"), how)})
 	}
 	if lr.Evicted > 0 {
@@ -71,11 +75,11 @@ func ReadFacts(lr *api.LogRead) []ReadFact {
 		if !lr.EvictedSince.IsZero() {
 			from = " from " + lr.EvictedSince.UTC().Format(time.DateTime) + " UTC on"
 		}
-		out = append(out, ReadFact{Short: fmt.Sprintf("%d keys dropped (store full)", lr.Evicted), Warn: true,
+		out = append(out, ReadFact{Short: fmt.Sprintf("%s keys dropped (store full)", text.Thousands(lr.Evicted)), Warn: true,
 			Long: count(lr.Evicted, "key", "keys") + " dropped" + from + ": the store tracks a bounded number of keys, and dropped the settled and least recently logged first; the keys listed are not all the log held (read less of it, or one controller's lines)"})
 	}
 	if lr.Unreadable > 0 {
-		out = append(out, ReadFact{Short: fmt.Sprintf("%d failure lines unreadable", lr.Unreadable), Warn: true,
+		out = append(out, ReadFact{Short: count(lr.Unreadable, "failure line", "failure lines") + " unreadable", Warn: true,
 			Long: count(lr.Unreadable, "line looked like a failure", "lines looked like failures") + " but could not be read, e.g.:"})
 	}
 	return out
@@ -86,7 +90,7 @@ func count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return text.Thousands(n) + " " + many
 }
 
 // Recognised is what of a log was read, by dialect, in the dialects'
@@ -99,7 +103,7 @@ func Recognised(lr *api.LogRead) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %d", text.Printable(d), lr.Recognised[d]) // a dialect file's name
+		fmt.Fprintf(&b, "%s %s", text.Printable(d), text.Thousands(lr.Recognised[d])) // a dialect file's name
 	}
 	return b.String()
 }

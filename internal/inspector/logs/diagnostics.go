@@ -128,6 +128,9 @@ func (s *Store) LogRead() *api.LogRead {
 		NewestFirst: s.diag.newestFirst,
 		Ended:       s.ended.Load(),
 	}
+	if why := s.stopped.Load(); why != nil {
+		lr.Stopped = *why
+	}
 	if at := s.evictedSince.Load(); at != nil {
 		lr.EvictedSince = *at
 	}
@@ -138,3 +141,11 @@ func (s *Store) LogRead() *api.LogRead {
 // line will come after those read. LogRead reports it, so that a view
 // following the log does not look live when nothing more can arrive.
 func (s *Store) MarkEnded() { s.ended.Store(true) }
+
+// MarkStopped says the live log being read stopped before its end, why
+// and what to do (api.LogRead.Stopped): a view following the log says it
+// on screen, where a message on stderr would be hidden until it quits.
+func (s *Store) MarkStopped(why string) {
+	s.stopped.Store(&why)
+	s.ended.Store(true)
+}

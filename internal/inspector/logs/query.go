@@ -50,9 +50,12 @@ func (s *Store) Controllers() *api.ControllerList {
 		st := e.derived(now)
 		c.Keys++
 		c.Counts[st]++
-		if (st == api.StateBackoff || st == api.StateScheduled) && e.nextRetry.After(now) {
+		if (st == api.StateBackoff || st == api.StateScheduled) && !e.nextRetry.IsZero() {
+			// A retry past its time, not yet logged (within quietGrace),
+			// is due now: its row says "due", so the forecast counts it
+			// in its first second.
 			c.Pending++
-			if i := int(e.nextRetry.Sub(now) / time.Second); i < api.ForecastSeconds {
+			if i := int(max(0, e.nextRetry.Sub(now)) / time.Second); i < api.ForecastSeconds {
 				c.Forecast[i]++
 			}
 		}

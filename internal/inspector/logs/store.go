@@ -89,8 +89,10 @@ type Store struct {
 	verbose bool // a V(5) line was seen: successes are logged
 	records int
 	lines   atomic.Int64
-	// ended says the live log read has ended (MarkEnded).
-	ended atomic.Bool
+	// ended says the live log read has ended (MarkEnded); stopped, why it
+	// stopped short (MarkStopped).
+	ended   atomic.Bool
+	stopped atomic.Pointer[string]
 	// evicted counts the keys dropped past MaxKeys, from evictedSince (the
 	// time of the line that first made room): evict.go.
 	evicted      atomic.Int64

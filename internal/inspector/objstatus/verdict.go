@@ -16,6 +16,10 @@ const (
 	InProgress  = string(status.InProgressStatus)
 	Failed      = string(status.FailedStatus)
 	Terminating = string(status.TerminatingStatus)
+	// Unknown is kstatus's word for a status it cannot tell; here, an
+	// object with no status whose controller's log went quiet on its key
+	// (KeyWord.Quiet).
+	Unknown = string(status.UnknownStatus)
 )
 
 // Verdict is what the object itself says about its latest change: kstatus's

@@ -82,6 +82,10 @@ type Asker struct {
 	// FromLog is the controller's log the user gave: the
 	// backoff is read from it, not from a pod.
 	FromLog *LogFile
+	// PodLogs reads the backoff from the log of the controller's pods even
+	// when they are instrumented: the user asked for the log, not the
+	// endpoint. Without it, an instrumented controller's endpoint is read.
+	PodLogs bool
 	// Hint completes the next steps' commands (the object's resource for kick).
 	Hint CommandHint
 
@@ -182,7 +186,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			c.How = fmt.Sprintf("managedFields name no status manager, but %s names controller %q reconciling this key", a.FromLog.Name, b.Controller)
 		}
 	} else if ans.Controller != nil && ans.Controller.NotRunning == "" && ans.Controller.Rule != RuleAddr {
-		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key)
+		b, err := readBackoff(ctx, a.Keys, ans.Controller, gk, ans.Object.Key, a.PodLogs)
 		ans.Backoff = debugOnlyFailures(b, ans.Verdict, ans.Controller)
 		if err != nil {
 			ans.BackoffError = err.Error()

@@ -78,14 +78,18 @@ var ErrNoController = errors.New("the endpoint runs no controller of this kind")
 // readBackoff reads the key's backoff: the endpoint when the pods are
 // instrumented (exact), else the log. An endpoint that runs no controller of
 // the kind, or cannot be reached (pods/portforward refused, a pod down), is
-// said in the note, and the log is read instead.
-func readBackoff(ctx context.Context, r KeyReader, c *Controller, gk schema.GroupKind, key string) (*Backoff, error) {
+// said in the note, and the log is read instead. podLogs reads the log
+// whatever the pods are (Asker.PodLogs).
+func readBackoff(ctx context.Context, r KeyReader, c *Controller, gk schema.GroupKind, key string, podLogs bool) (*Backoff, error) {
 	if !c.Found() || r == nil {
 		return nil, nil
 	}
 	var note string
 	var endpointErr error
-	if c.Instrumented {
+	switch {
+	case c.Instrumented && podLogs:
+		note = fmt.Sprintf("%s is instrumented: its log was read, as asked, not its endpoint (exact)", c.Target)
+	case c.Instrumented:
 		b, err := r.Endpoint(ctx, c, gk, key)
 		switch {
 		case err == nil:

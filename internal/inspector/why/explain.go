@@ -135,8 +135,12 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	case api.StateQueued, api.StateRunning:
 		return fmt.Sprintf("%s: controller %q is %s it now.", v.Status, b.Controller, map[api.State]string{api.StateQueued: "about to reconcile", api.StateRunning: "reconciling"}[k.State]), nil
 	case api.StateUnknown:
-		return fmt.Sprintf("%s: controller %q last failed on it %s (%d failure(s)); the log is quiet past the retry it predicts (this log shows no successes).",
-			v.Status, b.Controller, text.Ago(k.LastReconcileAt, now), k.Failures), nonEmpty(fix)
+		// Not seen lately: its retry was due and the log shows nothing
+		// since. A success is not logged at the default verbosity, so
+		// only a retry watched in the log tells which it was.
+		s := fmt.Sprintf("%s: not seen lately: controller %q last failed on it %s (%s), and its log shows nothing of it since its retry was due: it may have succeeded, which the log does not show, or stopped being retried (%s)",
+			v.Status, b.Controller, text.Ago(k.LastReconcileAt, now), explain.FailuresText(*k, nil), precision)
+		return s + ".", nonEmpty("To know, retry it and read its log again (a new failure shows there; none means it succeeded): "+retryNow, fix)
 	}
 	if v.Status == Current {
 		return fmt.Sprintf("Current: controller %q reconciled it without error: nothing to wait for.", b.Controller), nil

@@ -17,6 +17,7 @@ const (
 	InProgress  = objstatus.InProgress
 	Failed      = objstatus.Failed
 	Terminating = objstatus.Terminating
+	Unknown     = objstatus.Unknown
 )
 
 // Verdict is what the object itself says about its latest change (see
@@ -56,5 +57,5 @@ func controllerVerdict(a *Answer) {
 	if b.Source == SourceLogs {
 		from = "its log"
 	}
-	a.Verdict.JudgeKey(a.Object.Kind, objstatus.KeyWord{Failing: b.Key.State == api.StateBackoff, GaveUp: b.Key.State == api.StateFailed, Controller: b.Controller, Failures: explain.FailuresText(*b.Key, nil), From: from})
+	a.Verdict.JudgeKey(a.Object.Kind, objstatus.KeyWord{Failing: b.Key.State == api.StateBackoff, GaveUp: b.Key.State == api.StateFailed, Quiet: b.Key.State == api.StateUnknown, Controller: b.Controller, Failures: explain.FailuresText(*b.Key, nil), From: from})
 }

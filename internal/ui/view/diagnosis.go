@@ -110,7 +110,7 @@ func (h TopHeader) DiagnosisLines() []string {
 		rows = " (rows: " + sortOrder[Sorts[h.M.Sort]] + ")"
 	}
 	body := func(summary string) string {
-		return style.Render(text.Printable(d.Controller)) + " — " + text.Printable(summary)
+		return style.Render(text.Printable(explain.ControllerWords(d.Controller))) + " — " + text.Printable(summary)
 	}
 	// From the roomiest label to the shortest; the last one also wraps.
 	labels := []string{""}

@@ -75,7 +75,9 @@ func forecast(ov *inspector.Overview, controller string, now time.Time) (counts 
 		}
 		pending += c.Pending
 		for i, n := range c.Forecast {
-			if j := i - shift; j >= 0 && j < api.ForecastSeconds {
+			// A retry whose second has passed since the count is due now,
+			// as its row says, until the next overview says otherwise.
+			if j := max(0, i-shift); j < api.ForecastSeconds {
 				counts[j] += n
 			}
 		}

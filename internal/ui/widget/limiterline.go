@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -26,7 +27,7 @@ const LimiterCycle = 4 * time.Second
 func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) string {
 	if len(shown) == 1 {
 		c := shown[0]
-		line := s.Label.Render("limiter ") + text.Printable(c.Name+": "+c.Limiter.Description)
+		line := s.Label.Render("limiter ") + text.Printable(explain.ControllerWords(c.Name)+": "+c.Limiter.Description)
 		if tok := bucketTokens(&c); tok != "" {
 			line += s.Label.Render(" · bucket tokens ") + tok
 		}
@@ -36,7 +37,7 @@ func LimiterLine(s *Styles, shown []api.Controller, width int, now time.Time) st
 		if lipgloss.Width(line) <= width {
 			return line
 		}
-		return s.Label.Render("limiter ") + text.Printable(c.Name+" "+briefLimiter(&c))
+		return s.Label.Render("limiter ") + text.Printable(explain.ControllerWords(c.Name)+" "+briefLimiter(&c))
 	}
 	if len(shown) == 0 {
 		return s.Label.Render("limiters ") + s.Dim.Render("…")

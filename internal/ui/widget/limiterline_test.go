@@ -33,3 +33,14 @@ func TestLimiterLineFixedInterval(t *testing.T) {
 		t.Errorf("brief %q; want fixed 15s", got)
 	}
 }
+
+// The limiter of a controller the log does not name is not "limiter
+// unknown …" (a state's word), as the diagnosis above it is not.
+func TestLimiterLineUnnamedController(t *testing.T) {
+	s := NewStyles(true)
+	c := api.Controller{Name: "unknown", Limiter: api.Limiter{Description: "item-exponential 5ms..16m40s", Components: []api.LimiterComponent{{Name: api.SourceItemExponential}}}}
+	line := LimiterLine(&s, []api.Controller{c}, 160, time.Time{})
+	if strings.Contains(line, "unknown") || !strings.Contains(line, "controller not named in the log") {
+		t.Errorf("limiter line %q; want the controller said as not named in the log", line)
+	}
+}

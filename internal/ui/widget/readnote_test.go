@@ -22,7 +22,7 @@ func TestReadFactsBothRenderings(t *testing.T) {
 		long = append(long, f.Long)
 	}
 	wantLong := []string{
-		"read 1234 lines",
+		"read 1,234 lines",
 		"recognised: Flux (JSON) 3, controller-runtime (JSON) 120",
 		"3 without a time I could read (their times are unknown: nothing is counted from them)",
 		"2 with a time that cannot be true (before 2000, or over a day past this clock), read as unknown",
@@ -33,7 +33,7 @@ func TestReadFactsBothRenderings(t *testing.T) {
 		t.Errorf("ReadFacts' Long =\n%s\nwant\n%s", got, want)
 	}
 	s := NewStyles(true)
-	if got, want := ansi.Strip(LogReadPart(&s, lr)), "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 3 without a time, 2 with an impossible time, 1 failure lines unreadable"; got != want {
+	if got, want := ansi.Strip(LogReadPart(&s, lr)), "log 1,234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 3 without a time, 2 with an impossible time, 1 failure line unreadable"; got != want {
 		t.Errorf("LogReadPart = %q, want %q", got, want)
 	}
 	if got, want := ansi.Strip(LogReadPart(&s, &api.LogRead{Lines: 10})), "log 10 lines, none recognised"; got != want {
