@@ -27,7 +27,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 		Unreadable: 4, Example: `{"msg":"Reconciler error"}`, Untimed: 2}
 	m = send(t, m, view.RefreshedMsg{Seq: m.tbl().Seq, Overview: ov, Page: fixedPage(m.tbl().Rows()), FetchedAt: t0})
 	first, _, _ := strings.Cut(screen(m), "\n")
-	want := "log 1234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 2 without a time, 4 failure lines unreadable"
+	want := "log 1,234 lines, Flux (JSON) 3, controller-runtime (JSON) 120, 2 without a time, 4 failure lines unreadable"
 	if !strings.Contains(first, want) {
 		t.Errorf("first header line = %q, want it to contain %q", first, want)
 	}
