@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,6 +54,9 @@ func main() {
 	// A closed terminal or pipe must not kill the process before it has
 	// stopped what it started: a write there fails instead.
 	signal.Ignore(syscall.SIGPIPE)
+	if abs, err := filepath.Abs(o.assets); err == nil {
+		o.assets = abs // the children's program paths are matched against it
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if err := run(ctx, o, os.Stdout, os.Stderr); err != nil {
@@ -85,6 +89,7 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 		return err
 	}
 	defer unlock()
+	stopLeftovers(o.dir, o.assets, errOut)
 	var stops []func() error
 	defer func() {
 		fmt.Fprintln(errOut, "trycluster: stopping the demo, kwok, kube-apiserver and etcd")
@@ -103,7 +108,8 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 		// envtest stops what it started of a failed start only on Stop.
 		return errors.Join(fmt.Errorf("start kube-apiserver and etcd: %w", err), env.Stop())
 	}
-	stops = append(stops, env.Stop)
+	// Last of all: nothing recorded is left to stop.
+	stops = append(stops, func() error { return ignoreNotExist(os.Remove(filepath.Join(o.dir, childrenFile))) }, env.Stop)
 	kubeconfig := filepath.Join(o.dir, "kubeconfig")
 	adminCfg, err := writeAdminKubeconfig(env, kubeconfig)
 	if err != nil {
@@ -166,6 +172,9 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 		return err
 	}
 	stops = append(stops, k.Stop)
+	if err := recordChildren(o.dir, o.assets); err != nil {
+		return err
+	}
 	if err := waitPodRunning(ctx, cs, ns); err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -216,4 +225,12 @@ func waitPodRunning(ctx context.Context, cs kubernetes.Interface, ns string) err
 		case <-tick.C:
 		}
 	}
+}
+
+// ignoreNotExist is err unless the file was not there.
+func ignoreNotExist(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
