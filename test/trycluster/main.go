@@ -92,6 +92,9 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 	stopLeftovers(o.dir, o.assets, errOut)
 	var stops []func() error
 	defer func() {
+		if ctx.Err() != nil {
+			err = nil // interrupted: what failed while starting failed for that
+		}
 		fmt.Fprintln(errOut, "trycluster: stopping the demo, kwok, kube-apiserver and etcd")
 		for i := len(stops) - 1; i >= 0; i-- {
 			err = errors.Join(err, stops[i]())
