@@ -113,6 +113,9 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 	}
 	// Last of all: nothing recorded is left to stop.
 	stops = append(stops, func() error { return ignoreNotExist(os.Remove(filepath.Join(o.dir, childrenFile))) }, env.Stop)
+	if err := recordChildren(o.dir, o.assets); err != nil { // etcd and kube-apiserver; kwok below
+		return err
+	}
 	kubeconfig := filepath.Join(o.dir, "kubeconfig")
 	adminCfg, err := writeAdminKubeconfig(env, kubeconfig)
 	if err != nil {
