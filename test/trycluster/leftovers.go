@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // A run stopped by SIGKILL cannot stop its children: envtest starts etcd and
@@ -38,22 +39,47 @@ func recordChildren(dir, assets string) error {
 }
 
 // stopLeftovers stops the recorded children of an earlier run that are still
-// running a binary from assets (an earlier run that stopped cleanly left none).
+// running a binary from assets (an earlier run that stopped cleanly left
+// none): the last started first, as envtest stops them (kube-apiserver before
+// etcd), each given leftoverGrace after SIGTERM before SIGKILL.
 func stopLeftovers(dir, assets string, errOut io.Writer) {
 	b, err := os.ReadFile(filepath.Join(dir, childrenFile))
 	if err != nil {
 		return
 	}
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
+	pids := strings.Fields(string(b))
+	for i := len(pids) - 1; i >= 0; i-- {
+		pid, err := strconv.Atoi(pids[i])
 		if err != nil || !runsFrom(pid, assets) {
 			continue
 		}
-		if err := syscall.Kill(pid, syscall.SIGTERM); err == nil {
-			fmt.Fprintf(errOut, "trycluster: stopped pid %d, left running by an earlier run that was killed\n", pid)
+		if syscall.Kill(pid, syscall.SIGTERM) != nil {
+			continue
 		}
+		how := "stopped"
+		if !gone(pid, assets, leftoverGrace) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			how = "killed"
+		}
+		fmt.Fprintf(errOut, "trycluster: %s pid %d, left running by an earlier run that was killed\n", how, pid)
 	}
 	os.Remove(filepath.Join(dir, childrenFile))
+}
+
+// leftoverGrace is how long a leftover has to stop after SIGTERM:
+// kube-apiserver whose etcd is gone can take longer than it is worth.
+const leftoverGrace = 10 * time.Second
+
+// gone waits up to d for pid to stop running a binary from assets.
+func gone(pid int, assets string, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for runsFrom(pid, assets) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(100 * time.Millisecond) // a poll of /proc: no handle to wait on another's child
+	}
+	return true
 }
 
 // parentOf is pid's parent, from /proc/PID/stat; -1 if unknown.
