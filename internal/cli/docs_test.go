@@ -38,6 +38,7 @@ var notRun = []struct{ prefix, why string }{
 	{"KUBEBUILDER_ASSETS=$(hack/k8s-bin.sh)", "the e2e tier: builds kube-apiserver (tens of minutes cold), then needs kubectl"},
 	{"KREW_BIN=$(hack/krew-bin.sh)", "the e2e krew test: builds krew, needs a release"},
 	{"hack/release.sh", "builds release archives: minutes per platform"},
+	{"hack/try-cluster.sh", "starts a cluster (TestE2E/try-cluster runs what it prints on the e2e tier's, the same)"},
 	{"git tag ", "tags a release"},
 	{"KO_DOCKER_REPO=", "builds an image, pushes it to a registry and applies to a cluster"},
 	{"kubectl backoff top deploy/kubectl-backoff-demo", "the demo deployed on a cluster"},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -30,8 +31,10 @@ type MCPOptions struct {
 	File string
 
 	maxSnapshotSize string
-	snap            *snapshot.File
-	fromLogs        fromLogsOptions
+	// startedWith is the command line that started the server.
+	startedWith string
+	snap        *snapshot.File
+	fromLogs    fromLogsOptions
 	// ready, when set (tests), hears the address --listen bound.
 	ready func(net.Addr)
 }
@@ -68,7 +71,11 @@ out. docs/mcp.md has the configuration for Claude, VS Code and Cursor.`,
 
   # The demo, over HTTP on loopback, forget allowed
   kubectl backoff mcp --addr 127.0.0.1:8082 --listen 127.0.0.1:8090 --allow-write`,
-		RunE: runE(o),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// A refused write says how to restart this same server.
+			o.startedWith = startedWith(cmd, args, "allow-write")
+			return runE(o)(cmd, args)
+		},
 	}
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
@@ -131,7 +138,7 @@ func (o *MCPOptions) Run(ctx context.Context) error {
 	}
 	defer s.Close()
 	cfg := mcpserver.Config{
-		Session: s, Objects: objects, AllowWrite: o.AllowWrite, AllowWriteHow: "restart it with `kubectl backoff mcp --allow-write`", User: o.requester(),
+		Session: s, Objects: objects, AllowWrite: o.AllowWrite, AllowWriteHow: "restart it with `" + cmp.Or(o.startedWith, "kubectl backoff mcp") + " --allow-write`", User: o.requester(),
 		Version: version(), ExplainError: o.explainError, Audit: o.ErrOut,
 		NoWhy: noWhy, NoKick: kickNeedsCluster + "; start the server with a kubeconfig (not only --addr)",
 	}

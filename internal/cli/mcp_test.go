@@ -94,6 +94,8 @@ func TestMCPCommand(t *testing.T) {
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "forget", Arguments: map[string]any{"keys": []string{"demo/outage-00001"}}})
 	if err != nil || !res.IsError {
 		t.Errorf("forget without --allow-write: %v, IsError %v; want refused", err, res.IsError)
+	} else if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "restart it with `kubectl backoff mcp --addr "+d.Addr().String()+" --listen 127.0.0.1:0 --allow-write`") {
+		t.Errorf("forget refused with %q; want it to repeat how this server was started, with --allow-write", text)
 	}
 	cs.Close()
 	cancel()

@@ -4,32 +4,21 @@ package e2e
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"fmt"
-	"math/big"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kubectl-backoff/kubectl-backoff/test/localcluster"
 )
 
 // assetFiles are what hack/k8s-bin.sh puts in KUBEBUILDER_ASSETS.
@@ -52,29 +41,12 @@ func requireAssets(t *testing.T) string {
 }
 
 // startAPIServer runs envtest's etcd and kube-apiserver with the flags that a
-// port-forward over loopback needs, and stops them (apiserver first) at the
+// port-forward over loopback needs (localcluster.NewEnvironment, as
+// hack/try-cluster.sh starts them), and stops them (apiserver first) at the
 // end of the test.
 func startAPIServer(t *testing.T, assets string, crds ...*apiextensionsv1.CustomResourceDefinition) *envtest.Environment {
 	t.Helper()
-	env := &envtest.Environment{
-		BinaryAssetsDirectory:    assets,
-		CRDInstallOptions:        envtest.CRDInstallOptions{CRDs: crds},
-		ControlPlaneStartTimeout: 2 * time.Minute,
-		ControlPlaneStopTimeout:  time.Minute,
-	}
-	env.ControlPlane.GetAPIServer().Configure().
-		// The node (kwok) is on loopback and has only an InternalIP.
-		Set("advertise-address", "127.0.0.1").
-		Set("endpoint-reconciler-type", "none").
-		Set("kubelet-preferred-address-types", "InternalIP").
-		// envtest turns the ServiceAccount admission plugin off (no
-		// serviceaccount controller makes the "default" ones); the
-		// missing-ServiceAccount case needs it to refuse a pod. Its
-		// service-account-key-file and -signing-key-file flags, which the
-		// plugin's projected token volume needs, are envtest's defaults.
-		// Namespaces are made with their "default" ServiceAccount
-		// (mustCreate, defaultServiceAccount).
-		Disable("disable-admission-plugins")
+	env := localcluster.NewEnvironment(assets, crds...)
 	if _, err := env.Start(); err != nil {
 		t.Fatalf("start kube-apiserver and etcd: %v", err)
 	}
@@ -93,9 +65,8 @@ func startAPIServer(t *testing.T, assets string, crds ...*apiextensionsv1.Custom
 // enough for a Deployment created with its namespace).
 func defaultServiceAccount(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) {
 	t.Helper()
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: ns}}
-	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create serviceaccount default in %s: %v", ns, err)
+	if err := localcluster.DefaultServiceAccount(ctx, cs, ns); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -136,70 +107,34 @@ func tokenKubeconfig(t *testing.T, base *rest.Config, dir, name, token string) s
 
 // portForward is one entry of a kwok PortForward: a pod port sent to a
 // local address.
-type portForward struct {
-	PodPort int
-	Target  net.Addr
-}
+type portForward = localcluster.PortForward
 
 // podLog is a CRI-format file kwok serves as the log of a pod's containers.
-type podLog struct {
-	Namespace, Pod, File string
-}
+type podLog = localcluster.PodLog
 
-// startKwok runs kwok as the kubelet of every node: it marks nodes Ready and
-// pods Running, and serves the kubelet API (port-forward, logs) on loopback,
-// sending the given pod's ports to local addresses and serving containerLog
-// (a CRI-format file) as the log of each of its containers, and each of
-// more as the log of its pod.
+// startKwok runs kwok as the kubelet of every node (localcluster.StartKwok,
+// as hack/try-cluster.sh runs it): it marks nodes Ready and pods Running,
+// and serves the kubelet API (port-forward, logs) on loopback, sending the
+// given pod's ports to local addresses and serving containerLog (a
+// CRI-format file) as the log of each of its containers, and each of more as
+// the log of its pod.
 func startKwok(t *testing.T, assets, kubeconfig, dir, namespace, pod string, forwards []portForward, containerLog string, more ...podLog) {
 	t.Helper()
-	certFile, keyFile := selfSignedCert(t, dir)
-	stages, err := os.ReadFile(filepath.Join(assets, "kwok-stages.yaml"))
+	k, err := localcluster.StartKwok(localcluster.KwokOptions{
+		Assets: assets, Kubeconfig: kubeconfig, Dir: dir,
+		Stages:    neverReadyStage,
+		Namespace: namespace, Pod: pod, Forwards: forwards,
+		Logs: append([]podLog{{Namespace: namespace, Pod: pod, File: containerLog}}, more...),
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pf strings.Builder
-	fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: PortForward\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  forwards:\n", pod, namespace)
-	for _, f := range forwards {
-		host, port, _ := net.SplitHostPort(f.Target.String())
-		fmt.Fprintf(&pf, "  - ports: [%d]\n    target:\n      address: %s\n      port: %s\n", f.PodPort, host, port)
-	}
-	// A Logs entry without containers is every container's.
-	for _, l := range append([]podLog{{namespace, pod, containerLog}}, more...) {
-		fmt.Fprintf(&pf, "---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  logs:\n  - logsFile: %s\n    follow: true\n", l.Pod, l.Namespace, l.File)
-	}
-	config := filepath.Join(dir, "kwok.yaml")
-	stages = append(stages, neverReadyStage...)
-	if err := os.WriteFile(config, append(stages, pf.String()...), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	port := freePort(t)
-	cmd := exec.Command(filepath.Join(assets, "kwok"),
-		"--kubeconfig="+kubeconfig,
-		"--config="+config,
-		"--manage-all-nodes=true",
-		"--node-ip=127.0.0.1",
-		fmt.Sprintf("--node-port=%d", port),
-		fmt.Sprintf("--server-address=127.0.0.1:%d", port),
-		"--tls-cert-file="+certFile,
-		"--tls-private-key-file="+keyFile,
-	)
-	cmd.Env = append(os.Environ(), "HOME="+dir)
-	logFile, err := os.Create(filepath.Join(dir, "kwok.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start kwok: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
-		stopProcess(t, "kwok", cmd, exited)
-		logFile.Close()
+		if err := k.Stop(); err != nil {
+			t.Error(err)
+		}
 		if t.Failed() {
-			dumpFile(t, "kwok", logFile.Name())
+			dumpFile(t, "kwok", k.LogPath())
 		}
 	})
 }
@@ -254,47 +189,11 @@ func keepArtifact(t *testing.T, path string) {
 // freePort returns a loopback port that was free a moment ago.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := localcluster.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// selfSignedCert writes a certificate for 127.0.0.1 (kwok's serving cert:
-// the API server does not verify it) and its key.
-func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "kwok"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "kwok.crt"), filepath.Join(dir, "kwok.key")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certFile, keyFile
+	return p
 }
 
 // eventually polls cond every 200ms until it returns nil or the deadline

@@ -3,13 +3,11 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
+	"github.com/kubectl-backoff/kubectl-backoff/test/localcluster"
 )
 
 // The zero-code mode: `--from-logs` reads controller-runtime's own log of
@@ -31,52 +30,23 @@ import (
 // checked against: two runs of the demo could not be compared, since its
 // simulated users edit random failing keys every few seconds.
 
-// criLog is a container's log file as a container runtime writes it (CRI
-// format, "<RFC3339Nano> stderr F <line>"): what kwok, like the kubelet,
-// serves for pods/log.
+// criLog is a container's log file as a container runtime writes it
+// (localcluster.CRILog): what kwok, like the kubelet, serves for pods/log.
 type criLog struct {
+	*localcluster.CRILog
 	path string
-
-	mu      sync.Mutex
-	f       *os.File
-	partial []byte
 }
 
 // newCRILog creates the file; it is closed at the end of the test, after
 // whatever writes to it has stopped (cleanups run last-registered first).
 func newCRILog(t *testing.T, path string) *criLog {
 	t.Helper()
-	f, err := os.Create(path)
+	l, err := localcluster.NewCRILog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &criLog{path: path, f: f}
-	t.Cleanup(func() {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.f.Close()
-	})
-	return l
-}
-
-// Write stamps each complete line with the time it arrived; a partial line
-// waits for its end.
-func (l *criLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	data := append(l.partial, p...)
-	var out bytes.Buffer
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		fmt.Fprintf(&out, "%s stderr F %s\n", time.Now().UTC().Format(time.RFC3339Nano), data[:i])
-		data = data[i+1:]
-	}
-	l.partial = bytes.Clone(data)
-	_, err := l.f.Write(out.Bytes())
-	return len(p), err
+	t.Cleanup(func() { l.Close() })
+	return &criLog{CRILog: l, path: path}
 }
 
 // testFromLogs checks `get --from-logs` against the endpoint's truth, key by

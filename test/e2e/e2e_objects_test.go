@@ -4,10 +4,8 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -15,97 +13,42 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
+
+	"github.com/kubectl-backoff/kubectl-backoff/test/localcluster"
 )
 
 // The workload the plugin attaches to: a Deployment whose ReplicaSet owns one
-// pod on a kwok node.
+// pod on a kwok node (localcluster.Workload, as hack/try-cluster.sh makes it).
 const (
-	nodeName       = "kwok-node-0"
-	deploymentName = "demo"
-	replicaSetName = "demo-7d9f8b6c5d"
-	podName        = "demo-7d9f8b6c5d-x2k4p"
-	backoffPort    = 8082 // the container port named "backoff": the demo's loopback endpoint
-	metricsPort    = 8443 // the container port named "metrics": the widgets manager's metrics server
+	nodeName       = localcluster.NodeName
+	deploymentName = localcluster.DeploymentName
+	replicaSetName = localcluster.ReplicaSetName
+	podName        = localcluster.PodName
+	backoffPort    = localcluster.BackoffPort // the container port named "backoff": the demo's loopback endpoint
+	metricsPort    = 8443                     // the container port named "metrics": the widgets manager's metrics server
 )
 
 // createWorkload creates the node and the Deployment → ReplicaSet → Pod
 // chain (no controller-manager runs: the test writes each level).
 func createWorkload(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) {
 	t.Helper()
-	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{
-		Name:        nodeName,
-		Labels:      map[string]string{"type": "kwok"},
-		Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
+	w := localcluster.Workload{Namespace: ns, Ports: []corev1.ContainerPort{
+		{Name: "backoff", ContainerPort: backoffPort},
+		{Name: "metrics", ContainerPort: metricsPort},
 	}}
-	if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create node: %v", err)
-	}
-	labels := map[string]string{"app.kubernetes.io/name": "backoff-demo"}
-	podSpec := corev1.PodSpec{
-		Containers: []corev1.Container{{
-			Name:  "controller",
-			Image: "example.invalid/backoff-demo:e2e",
-			Ports: []corev1.ContainerPort{
-				{Name: "backoff", ContainerPort: backoffPort},
-				{Name: "metrics", ContainerPort: metricsPort},
-			},
-		}},
-	}
-	dep, err := cs.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: deploymentName, Namespace: ns, Labels: labels},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: podSpec},
-		},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create deployment: %v", err)
-	}
-	rs, err := cs.AppsV1().ReplicaSets(ns).Create(ctx, &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: replicaSetName, Namespace: ns, Labels: labels,
-			OwnerReferences: []metav1.OwnerReference{ownerRef("apps/v1", "Deployment", dep.Name, dep.UID)}},
-		Spec: appsv1.ReplicaSetSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: podSpec},
-		},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create replicaset: %v", err)
-	}
-	podSpec.NodeName = nodeName // bound: there is no scheduler
-	defaultServiceAccount(ctx, t, cs, ns)
-	_, err = cs.CoreV1().Pods(ns).Create(ctx, &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: podName, Namespace: ns, Labels: labels,
-			OwnerReferences: []metav1.OwnerReference{ownerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}},
-		Spec: podSpec,
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create pod: %v", err)
+	if err := w.Create(ctx, cs); err != nil {
+		t.Fatal(err)
 	}
 }
 
 // ownerRef makes the named object the controller of another.
 func ownerRef(apiVersion, kind, name string, uid types.UID) metav1.OwnerReference {
-	return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: uid, Controller: ptr.To(true)}
+	return localcluster.OwnerRef(apiVersion, kind, name, uid)
 }
 
 // podRunning reports nil once kwok has the pod Running and Ready.
 func podRunning(ctx context.Context, cs kubernetes.Interface, ns string) error {
-	p, err := cs.CoreV1().Pods(ns).Get(ctx, podName, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	if p.Status.Phase != corev1.PodRunning {
-		return fmt.Errorf("pod %s is %q", podName, p.Status.Phase)
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-			return nil
-		}
-	}
-	return fmt.Errorf("pod %s is running but not ready", podName)
+	return localcluster.PodRunning(ctx, cs, ns)
 }
 
 // attachRules are what `kubectl backoff` needs in the namespace to find the

@@ -32,6 +32,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/test/localcluster"
 )
 
 const ns = demo.DefaultNamespace
@@ -180,6 +181,9 @@ func TestE2E(t *testing.T) {
 	t.Run("metrics", func(t *testing.T) { testMetrics(ctx, t, cs, metricsAddr, d.URL()) })
 	t.Run("fleet", func(t *testing.T) { testFleetPrometheus(ctx, t, kc, admin, dir, cs, metricsAddr) })
 
+	// What hack/try-cluster.sh prints, on this same workload and demo.
+	t.Run("try-cluster", func(t *testing.T) { testTries(t, kc, admin) })
+
 	t.Run("top", func(t *testing.T) { testTop(t, kc, admin, dir, cmd("top")) })
 
 	// Last: the real kube-controller-manager reconciles every namespace.
@@ -225,6 +229,26 @@ func testTop(t *testing.T, kc *kubectl, admin, dir string, args []string, want .
 		}
 		return nil
 	})
+}
+
+// testTries runs the commands hack/try-cluster.sh prints (localcluster.Tries)
+// on this cluster, whose workload and demo are the script's: each must
+// succeed, why must name the failing controller, and those that take a
+// terminal must be the tops the top subtests run in one.
+func testTries(t *testing.T, kc *kubectl, admin string) {
+	for _, tr := range localcluster.Tries(ns) {
+		args := append([]string{"backoff"}, tr.Args...)
+		if tr.Terminal {
+			if !slices.Equal(args, cmd("top")) && !slices.Equal(args, cmd("top", "--from-logs")) {
+				t.Errorf("try-cluster prints %q, which no top subtest runs in a terminal: add it to TestE2E", args)
+			}
+			continue
+		}
+		out := kc.ok(t, admin, args...)
+		if tr.Args[0] == "why" && !strings.Contains(out, `controller "naive" is failing on it`) {
+			t.Errorf("%q does not say that naive is failing on it:\n%s", args, out)
+		}
+	}
 }
 
 // testForget resets a backed-off naive key and retries it now.

@@ -124,3 +124,30 @@ func TestFindPodStatusManager(t *testing.T) {
 		}
 	}
 }
+
+// TestFindControllerBackUp: a controller found down, asked about again past
+// recheckRunning (a watch, `why TYPE`, the MCP server), is read again: once
+// its pod runs, nothing says it is down.
+func TestFindControllerBackUp(t *testing.T) {
+	managers := []Change{{Manager: "cert-manager-certificates-issuing"}}
+	gk := schema.GroupKind{Group: "cert-manager.io", Kind: "Certificate"}
+	pod := runningPod("cert-manager", "cert-manager-648cd49b44-z6g8s", map[string]string{"app": "cert-manager"}, false)
+	pod.Status.Phase = corev1.PodPending
+	cs := fake.NewClientset(deployment("cert-manager", "cert-manager", "cert-manager-controller"), pod)
+	f := &Finder{Core: cs}
+	ctx := context.Background()
+	if c, _ := f.Find(ctx, gk, managers, nil); c.NotRunning == "" {
+		t.Fatalf("controller %+v; want it not running (its pod is Pending)", c)
+	}
+	pod.Status.Phase = corev1.PodRunning
+	if _, err := cs.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for id, fd := range f.found { // as if recheckRunning had passed
+		fd.checked = fd.checked.Add(-recheckRunning)
+		f.found[id] = fd
+	}
+	if c, _ := f.Find(ctx, gk, managers, nil); c.NotRunning != "" {
+		t.Errorf("NotRunning %q after its pod runs again; want none", c.NotRunning)
+	}
+}

@@ -15,12 +15,15 @@ import (
 const maxPodStates = 3
 
 // checkRunning sets c.NotRunning when the controller's pods were found but
-// none runs (scaled to zero, crash-looping, not scheduled): that is the
+// none runs, and clears it otherwise (scaled to zero, crash-looping, not scheduled): that is the
 // answer — nothing is reconciling the change — not a failed read of a log.
 func (f *Finder) checkRunning(ctx context.Context, c *Controller) {
 	if !c.Found() || f.Core == nil {
 		return
 	}
+	// c may be a search remembered from before (Finder.found): what it said
+	// then about the pods is read again, not kept once they run.
+	c.NotRunning = ""
 	t, err := c.target()
 	if err != nil {
 		return
