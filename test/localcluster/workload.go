@@ -9,7 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
+	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/utils/ptr"
 )
 
@@ -25,6 +26,15 @@ const (
 	BackoffPort = 8082
 )
 
+// Clients is the part of a clientset the workload is made with: client-go's
+// kubernetes.Interface (the e2e tier's) and the plugin's cluster.Clientset
+// (the try-cluster starter's, which keeps the full clientset out of the
+// module's binaries) both are one.
+type Clients interface {
+	CoreV1() corev1client.CoreV1Interface
+	AppsV1() appsv1client.AppsV1Interface
+}
+
 // Workload is the node and the Deployment → ReplicaSet → Pod chain, in
 // Namespace, whose one container has Ports.
 type Workload struct {
@@ -35,7 +45,7 @@ type Workload struct {
 // Create creates the namespace (unless it exists), the node and the chain,
 // each level owned by the one above, and the pod bound to the node: no
 // controller-manager or scheduler runs.
-func (w Workload) Create(ctx context.Context, cs kubernetes.Interface) error {
+func (w Workload) Create(ctx context.Context, cs Clients) error {
 	nsObj := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.Namespace}}
 	if _, err := cs.CoreV1().Namespaces().Create(ctx, nsObj, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s: %w", w.Namespace, err)
@@ -97,7 +107,7 @@ func (w Workload) Create(ctx context.Context, cs kubernetes.Interface) error {
 // DefaultServiceAccount creates namespace ns's "default" ServiceAccount, as
 // kube-controller-manager's serviceaccount controller does: the
 // ServiceAccount admission plugin refuses a pod without it.
-func DefaultServiceAccount(ctx context.Context, cs kubernetes.Interface, ns string) error {
+func DefaultServiceAccount(ctx context.Context, cs Clients, ns string) error {
 	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: ns}}
 	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create serviceaccount default in %s: %w", ns, err)
@@ -111,7 +121,7 @@ func OwnerRef(apiVersion, kind, name string, uid types.UID) metav1.OwnerReferenc
 }
 
 // PodRunning reports nil once kwok has the pod Running and Ready.
-func PodRunning(ctx context.Context, cs kubernetes.Interface, ns string) error {
+func PodRunning(ctx context.Context, cs Clients, ns string) error {
 	p, err := cs.CoreV1().Pods(ns).Get(ctx, PodName, metav1.GetOptions{})
 	if err != nil {
 		return err

@@ -31,12 +31,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/kubectl-backoff/kubectl-backoff/demo"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/cluster"
 	"github.com/kubectl-backoff/kubectl-backoff/test/localcluster"
 )
 
@@ -154,7 +154,7 @@ func run(ctx context.Context, o options, out, errOut io.Writer) (err error) {
 		return errors.Join(d.Wait(), containerLog.Close(), demoLog.Close())
 	})
 
-	cs, err := kubernetes.NewForConfig(adminCfg)
+	cs, err := cluster.NewClientset(adminCfg)
 	if err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func writeAdminKubeconfig(env *envtest.Environment, path string) (*rest.Config, 
 }
 
 // waitPodRunning waits up to a minute for kwok to run the pod.
-func waitPodRunning(ctx context.Context, cs kubernetes.Interface, ns string) error {
+func waitPodRunning(ctx context.Context, cs localcluster.Clients, ns string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	tick := time.NewTicker(200 * time.Millisecond)
