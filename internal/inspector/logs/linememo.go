@@ -49,6 +49,8 @@ type lineMemo struct {
 		way  [memoWays]memoLine
 		next int // the way the next line learned takes
 	}
+	// name is the last name a line read gave its record (memoname.go).
+	name string
 }
 
 // memoLine is a line read, and the record it was.
@@ -62,6 +64,10 @@ type memoLine struct {
 	names         [memoNames]span
 	cuts          [memoNames + 2]span
 	nnames, ncuts int
+	// name is the name of the last line read as this one (its text: a
+	// plain name is its bytes): a key's lines repeat, and a repeat of its
+	// name is not looked up again.
+	name string
 	// by is the dialect that read it, whose limiter is asked for the time
 	// of each line that is this one.
 	by *Dialect
@@ -113,8 +119,16 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		if l.id.to > 0 {
 			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
 		}
-		if n := l.names[0]; l.nnames > 0 && !bytes.Equal(body[n.from:n.to], l.line[n.from:n.to]) {
-			r.Name = ref.intern.jsonString(fkName, n.raw(body))
+		if n := l.names[0]; l.nnames > 0 {
+			if name := body[n.from:n.to]; string(name) != l.name {
+				// Else the name another line read last (a key's lines
+				// come together: its start, then its end), else looked up.
+				if string(name) != m.name {
+					m.name = ref.intern.jsonString(fkName, n.raw(body))
+				}
+				l.name = m.name
+			}
+			r.Name = l.name
 		}
 		return true
 	}
@@ -209,7 +223,7 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	}
 	copy(l.line, body)
 	set.next = (set.next + 1) % memoWays
-	l.at, l.id, l.by, l.r = at, id, f.readBy, *r
+	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only
