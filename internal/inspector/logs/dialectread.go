@@ -157,6 +157,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		r.Namespace, r.Name = splitKey(f.alt)
 	default:
 		r.Namespace, r.Name = f.namespace, f.name
+		f.keyFromName = r.Name != ""
 		if r.Name == "" && f.ref() != "" {
 			r.Namespace, r.Name = splitRef(f.ref())
 		}

@@ -79,6 +79,13 @@ type fields struct {
 	readBy         *Dialect
 	timeRaw, idRaw []byte
 	times, ids     int
+	// nameRaw is the raw value of its name member, names how many it has,
+	// and keyFromName says the record's key was read from the namespace
+	// and name members (a dialect's default): a line the same but for its
+	// name is then the record of that name (linememo.go).
+	nameRaw     []byte
+	names       int
+	keyFromName bool
 }
 
 // wants says whether the value of key is kept: the others are skipped

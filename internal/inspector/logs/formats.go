@@ -157,8 +157,11 @@ func setRaw(f *fields, k, v []byte) {
 	case fkSkipped:
 		// skipped unread: the stack trace is most of an error line's bytes
 	default:
-		if fk == fkReconcileID {
+		switch fk {
+		case fkReconcileID:
 			f.idRaw, f.ids = v, f.ids+1
+		case fkName:
+			f.nameRaw, f.names = v, f.names+1
 		}
 		if len(v) > 0 && v[0] == '{' {
 			if f.ref() == "" {

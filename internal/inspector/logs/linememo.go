@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // A busy controller's log repeats itself: a key that keeps failing gets the
@@ -29,7 +30,7 @@ import (
 // line and read its words, are not kept, nor a queue's or a forget's
 // (their slices would be shared). TestLineMemoIsParse checks it on the
 // JSON lines of the fixtures, their times and reconcileIDs changed at
-// random.
+// random. A line may differ in its key's name too: memoname.go.
 
 // memoSets and memoWays size a lineMemo: lines are put in a set by their
 // length (a line repeated is as long), and each set keeps its last
@@ -48,6 +49,8 @@ type lineMemo struct {
 		way  [memoWays]memoLine
 		next int // the way the next line learned takes
 	}
+	// name is the last name a line read gave its record (memoname.go).
+	name string
 }
 
 // memoLine is a line read, and the record it was.
@@ -55,6 +58,16 @@ type memoLine struct {
 	line []byte
 	// at and id are where its time and reconcileID are; to zero for none.
 	at, id span
+	// names are where its key's name is (memoName), names[:nnames];
+	// cuts are at, id and names in the line's order, cuts[:ncuts]: what
+	// sameBut does not compare byte for byte.
+	names         [memoNames]span
+	cuts          [memoNames + 2]span
+	nnames, ncuts int
+	// name is the name of the last line read as this one (its text: a
+	// plain name is its bytes): a key's lines repeat, and a repeat of its
+	// name is not looked up again.
+	name string
 	// by is the dialect that read it, whose limiter is asked for the time
 	// of each line that is this one.
 	by *Dialect
@@ -106,23 +119,55 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		if l.id.to > 0 {
 			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
 		}
+		if n := l.names[0]; l.nnames > 0 {
+			if name := body[n.from:n.to]; string(name) != l.name {
+				// Else the name another line read last (a key's lines
+				// come together: its start, then its end), else looked up.
+				if string(name) != m.name {
+					m.name = ref.intern.jsonString(fkName, n.raw(body))
+				}
+				l.name = m.name
+			}
+			r.Name = l.name
+		}
 		return true
 	}
 	return false
 }
 
 // sameBut says whether body, as long as l's line, is the same line but
-// for tokens of the same length in place of its time and reconcileID.
+// for tokens of the same length in place of its time and reconcileID, and
+// one plain name in each place of its name (memoname.go).
 func (l *memoLine) sameBut(body []byte) bool {
-	a, b := l.at, l.id
-	if b.from < a.from {
-		a, b = b, a
+	// In the line's order; the tokens last: most lines that are not l's
+	// differ in the rest, and are told by it alone.
+	from := 0
+	for _, c := range l.cuts[:l.ncuts] {
+		if !bytes.Equal(body[from:c.from], l.line[from:c.from]) {
+			return false
+		}
+		from = c.to
 	}
-	// In the line's order (a span of none, to zero, is empty at its
-	// start); the tokens last: most lines that are not l's differ in the
-	// rest, and are told by it alone.
-	return bytes.Equal(body[:a.from], l.line[:a.from]) && bytes.Equal(body[a.to:b.from], l.line[a.to:b.from]) &&
-		bytes.Equal(body[b.to:], l.line[b.to:]) && a.token(body) && b.token(body)
+	return bytes.Equal(body[from:], l.line[from:]) && l.at.token(body) && l.id.token(body) && l.sameName(body)
+}
+
+// sameName says whether body's names, where l's are, are one name
+// (memoName).
+func (l *memoLine) sameName(body []byte) bool {
+	if l.nnames == 0 {
+		return true
+	}
+	n := l.names[0]
+	name := body[n.from:n.to]
+	if !memoName(name) {
+		return false
+	}
+	for _, o := range l.names[1:l.nnames] {
+		if !bytes.Equal(body[o.from:o.to], name) {
+			return false
+		}
+	}
+	return true
 }
 
 // learn keeps body, a JSON line alone (its end of line off) that f read
@@ -147,18 +192,38 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	}
 	set := &m.sets[len(body)%memoSets]
 	l := &set.way[set.next]
+	l.nnames = 0
+	if f.keyFromName && f.names == 1 {
+		l.nnames = nameSpans(body, f.nameRaw, &l.names)
+	}
+	l.ncuts = 0
+	for i := -2; i < l.nnames; i++ {
+		c := at
+		switch {
+		case i == -1:
+			c = id
+		case i >= 0:
+			c = l.names[i]
+		}
+		if c.to > 0 {
+			l.cuts[l.ncuts] = c
+			l.ncuts++
+		}
+	}
+	slices.SortFunc(l.cuts[:l.ncuts], func(a, b span) int { return a.from - b.from })
 	l.line = append(l.line[:0], body...)
-	// Its marker outside the two values: the line with them blanked out
-	// is not skipped.
-	clear(l.line[at.from:at.to])
-	clear(l.line[id.from:id.to])
+	// Its marker outside the values: the line with them blanked out is
+	// not skipped.
+	for _, c := range l.cuts[:l.ncuts] {
+		clear(l.line[c.from:c.to])
+	}
 	if ref.skips(l.line) {
 		l.line = l.line[:0]
 		return
 	}
 	copy(l.line, body)
 	set.next = (set.next + 1) % memoWays
-	l.at, l.id, l.by, l.r = at, id, f.readBy, *r
+	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only

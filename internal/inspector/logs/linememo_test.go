@@ -53,14 +53,16 @@ func memoLines(t testing.TB) (lines [][]byte, learned []*memoLine, offs []int) {
 }
 
 // TestLineMemoIsParse: a line a lineMemo keeps, its time and reconcileID
-// changed at random (other years, other digits, any token), is read by the
-// memo as the record parse makes of it; changed anywhere else, it is not
-// read by the memo.
+// changed at random (other years, other digits, any token) and its name
+// (memoname.go) in all its places, is read by the memo as the record parse
+// makes of it; changed anywhere else, or its name in one place alone, it
+// is not read by the memo.
 func TestLineMemoIsParse(t *testing.T) {
 	rng := rand.New(rand.NewSource(56))
 	lines, learned, offs := memoLines(t)
 	const tokens = "0123456789abcdefABCDEFxyzXYZ.:+-"
-	hits, limiterChanged := 0, 0
+	const nameBytes = "abcxyz0189-."
+	hits, limiterChanged, names := 0, 0, 0
 	for i, line := range lines {
 		m, off := learned[i], offs[i]
 		for try := 0; try < 20; try++ {
@@ -91,6 +93,17 @@ func TestLineMemoIsParse(t *testing.T) {
 					}
 				}
 			}
+			if m.nnames > 0 && rng.Intn(2) == 0 { // another name, in each of its places
+				n := m.names[0]
+				name := make([]byte, n.to-n.from)
+				for j := range name {
+					name[j] = nameBytes[rng.Intn(len(nameBytes))]
+				}
+				for _, s := range m.names[:m.nnames] {
+					copy(mut[off+s.from:off+s.to], name)
+				}
+				names++
+			}
 			want, wantOut := parse(mut, parseRef{at: memoRef})
 			var got Record
 			ref := parseRef{at: memoRef, intern: newInterner()}
@@ -106,6 +119,21 @@ func TestLineMemoIsParse(t *testing.T) {
 				limiterChanged++
 			}
 		}
+		if m.nnames > 1 { // another name in one of its places alone: another line
+			mut := bytes.Clone(line[off : off+len(m.line)])
+			n := m.names[rng.Intn(m.nnames)]
+			for j := n.from; j < n.to; j++ {
+				if mut[j] = 'a'; line[off+j] == 'a' {
+					mut[j] = 'b'
+				}
+			}
+			ref := parseRef{at: memoRef, intern: newInterner()}
+			ref.intern.lines.sets[len(m.line)%memoSets].way[0] = *m
+			var got Record
+			if ref.intern.lines.read(mut, &ref, &got) {
+				t.Fatalf("line %q, changed to %q in one place of its name: read by the memo", line, mut)
+			}
+		}
 		// One byte changed outside the time and reconcileID: another line.
 		mut := bytes.Clone(line[off : off+len(m.line)])
 		j := rng.Intn(len(mut))
@@ -119,7 +147,10 @@ func TestLineMemoIsParse(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d lines, %d reads by the memo, %d of another limiter than the line's", len(lines), hits, limiterChanged)
+	if names == 0 {
+		t.Error("no line kept with its name: the memo of names is not tested")
+	}
+	t.Logf("%d lines, %d reads by the memo, %d of another limiter than the line's, %d of another name", len(lines), hits, limiterChanged, names)
 }
 
 // BenchmarkLineMemo parses the fixtures' JSON lines the memo keeps, each

@@ -47,6 +47,8 @@ type heldRecord struct {
 // ordering is what a saved read knows of its lines' order.
 type ordering struct {
 	held []heldRecord
+	// places is flushHeld's order of held, a buffer kept.
+	places []int32
 	// prev is the time of the previous timed record in the file's order;
 	// up and down count consecutive timed records that go forward and
 	// back in time.
@@ -161,25 +163,32 @@ func (s *Store) flushHeld() {
 	s.mu.Lock()
 	s.redateHeldLocked()
 	held := s.order.held
-	if s.order.decided && s.order.outOfOrder == 0 {
-		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })
+	// The order to apply them in, by their places in held: sorting the
+	// places, not the records (some 500 bytes each), whose stable sort
+	// moved them around some fifteen times over (a log whose lines go
+	// back in time spent most of its read there).
+	order := s.order.places[:0]
+	for i := range held {
+		order = append(order, int32(i))
+	}
+	s.order.places = order
+	sorted := s.order.decided || s.order.outOfOrder > 0
+	if s.order.outOfOrder > 0 && s.order.down > 0 && s.order.up*10 <= s.order.down {
+		// Newest first: reversed, a second's lines keep their order.
+		slices.Reverse(order)
+		s.order.newestFirst = true
+	}
+	if sorted {
+		slices.SortStableFunc(order, func(a, b int32) int { return held[a].at.Compare(held[b].at) })
 	}
 	s.order.decided = false
-	if s.order.outOfOrder > 0 {
-		if s.order.down > 0 && s.order.up*10 <= s.order.down {
-			// Newest first: reversed, a second's lines keep their order.
-			slices.Reverse(held)
-			s.order.newestFirst = true
-		}
-		slices.SortStableFunc(held, func(a, b heldRecord) int { return a.at.Compare(b.at) })
-	}
 	s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
 	if s.opts.ExplainLines == nil {
 		// One lock and one clock read for the batch: applyRecord is add1
 		// and nothing else, and no other record comes in between.
 		s.batchNow = s.opts.Clock.Now()
 		s.batchLimit = s.batchNow.Add(futureSlack)
-		for i := range held {
+		for _, i := range order {
 			s.add1Locked(&held[i].r, held[i].line)
 			held[i] = heldRecord{} // its strings are the store's now, or garbage
 		}
@@ -187,7 +196,7 @@ func (s *Store) flushHeld() {
 	} else {
 		// --explain-lines' callback is called without the lock.
 		s.mu.Unlock()
-		for i := range held {
+		for _, i := range order {
 			s.applyRecord(held[i].r, held[i].line, held[i].implausible)
 			held[i] = heldRecord{}
 		}

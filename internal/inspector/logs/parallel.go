@@ -204,6 +204,12 @@ func newChunk(free chan *chunk) *chunk {
 func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 	now := s.opts.Clock.Now()
 	ref := parseRef{at: now, dialects: s.opts.Dialects, markers: s.markers, intern: in}
+	if cap(c.recs) < len(c.ends) {
+		// Room for a record a line at once: grown by append, a chunk's
+		// records were copied some ten times over, as large again in
+		// garbage.
+		c.recs = make([]Record, 0, len(c.ends))
+	}
 	for i := range c.ends {
 		line := c.line(i)
 		lr := lineResult{rec: -1}

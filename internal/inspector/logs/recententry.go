@@ -14,7 +14,8 @@ import "time"
 // entry is never among them (entryLocked clears them when it evicts).
 type recentEntries struct {
 	e    [4]*entry
-	next int // the slot the next entry found takes
+	next int    // the slot the next entry found takes
+	key  []byte // the key looked up last, a buffer kept
 }
 
 // recordEntryLocked is entryLocked of r's controller and key.
@@ -24,7 +25,23 @@ func (s *Store) recordEntryLocked(r *Record) (*entry, time.Time) {
 			return e, e.seen(r.At)
 		}
 	}
-	e, newest := s.entryLocked(r.Controller, s.lastKey.of(r), r.At)
+	// Looked up by the key's bytes, built in a buffer: the key's string
+	// is made only for an entry to make (a map lookup by a string of
+	// bytes does not copy them).
+	k := append(s.recent.key[:0], r.Namespace...)
+	if r.Namespace != "" {
+		k = append(append(k, '/'), r.Name...)
+	} else {
+		k = append(k, r.Name...)
+	}
+	s.recent.key = k
+	var e *entry
+	var newest time.Time
+	if e = s.keys[keyID{r.Controller, string(k)}]; e != nil {
+		s.lastEntry, newest = e, e.seen(r.At)
+	} else {
+		e, newest = s.entryLocked(r.Controller, r.Key(), r.At)
+	}
 	s.recent.e[s.recent.next] = e
 	s.recent.next = (s.recent.next + 1) % len(s.recent.e)
 	return e, newest

@@ -133,20 +133,6 @@ func (r *Record) Key() string {
 	return r.Namespace + "/" + r.Name
 }
 
-// lastKey is the last record's key, with its parts: a key's lines come
-// together (a reconcile's start and its end), and a store looks each
-// record's key up, which concatenated it anew every time.
-type lastKey struct{ ns, name, key string }
-
-// of is r.Key(), the last one's when r's parts are the same (the
-// interner's strings: a comparison of a string with itself).
-func (l *lastKey) of(r *Record) string {
-	if r.Name != l.name || r.Namespace != l.ns || l.key == "" {
-		l.ns, l.name, l.key = r.Namespace, r.Name, r.Key()
-	}
-	return l.key
-}
-
 // ForgotKey is one key a ForgetLine names, with the failures it had.
 type ForgotKey struct {
 	Key      string

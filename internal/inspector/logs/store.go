@@ -106,7 +106,6 @@ type Store struct {
 	diag  diagnostics // what the reader understood (diagnostics.go)
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
-	lastKey lastKey // keyOf's
 	// batchNow is the clock read once for a batch of held records
 	// (flushHeld), zero otherwise: each was judged plausible when read, at
 	// an earlier time, so a record's plausibility is the same.
