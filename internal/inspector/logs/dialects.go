@@ -20,10 +20,11 @@ const unhandledError = "Unhandled Error"
 // the dialect files' (user), the first that matches deciding, and behind
 // them the generic reader.
 func (f *fields) record(fm format, user []Dialect, r *Record) bool {
-	msg := f.msg
+	msg, via := f.msg, false
 	if msg == unhandledError && f.err != "" {
-		msg, f.err = f.err, ""
+		msg, f.err, via = f.err, "", true
 	}
+	defer func() { r.ViaHandleError = via }()
 	d, l, sub := match(builtins, msg)
 	if d == nil {
 		// klogr writes a named logger's messages as "NAME: message".
