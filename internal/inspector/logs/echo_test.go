@@ -82,3 +82,39 @@ func findKey(t *testing.T, s *Store, key string) api.Key {
 	t.Fatalf("key %s not read; controllers %v", key, s.names())
 	return api.Key{}
 }
+
+// TestWorkItemFailedTwoControllers: kube-controller-manager's
+// serviceaccounts controller says "Service account work item failed" with
+// the namespace in item=, and the root-CA publisher fails on the same
+// namespace at the same moment with another error (batch14/1420, run
+// here): two controllers, each attempt counted, none merged into the
+// other's; the resourceclaim controller's "Work item failed, will not
+// retry" is not read as a retried failure.
+func TestWorkItemFailedTwoControllers(t *testing.T) {
+	log, err := os.ReadFile("testdata/batch14/1420-kube-controller-manager-klog-frozen-namespace-serviceaccounts-item-rootca-publisher-endpoints-pdb-quota-burst.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []LineReading
+	s := readKeyAfter(t, string(log), &said)
+	_, keys := s.views("")
+	got := map[string]int{}
+	for _, k := range keys {
+		if k.Key == "payments-migr" {
+			got[k.Controller] = k.TotalFailures
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("payments-migr under %v, want two controllers", got)
+	}
+	for c, n := range got {
+		if n != 8 {
+			t.Errorf("%s: %d failures of payments-migr, want 8", c, n)
+		}
+	}
+	const terminal = `E1207 06:20:46.644850   29834 controller.go:831] "Work item failed, will not retry" err="claim is invalid" logger="UnhandledError" item="team/gpu-claim"`
+	s = readKeyAfter(t, terminal+"\n", &said)
+	if _, keys := s.views(""); len(keys) != 0 && keys[0].State != api.StateFailed {
+		t.Errorf("read %+v as a retried failure", keys[0])
+	}
+}

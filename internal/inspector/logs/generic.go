@@ -44,11 +44,14 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b|^(?:\w+ ){0,3}?work item failed$`)
 	// coreVerb: the work queue's own verbs. A message that opens with a
 	// failure to do something else ("Error updating ns/x: conflict") may be
 	// an attempt's inner cause: it is read only with retry or drop words.
-	coreVerb = regexp.MustCompile(`(?i)sync|reconcil|handl|process`)
+	// A message that opens with "[KIND] work item failed" is the work
+	// queue's own words too (kube-controller-manager's serviceaccounts and
+	// resourceclaim controllers, the key in an item field).
+	coreVerb = regexp.MustCompile(`(?i)sync|reconcil|handl|process|work item failed`)
 	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
 	// "re-queuing", "re-adding item to queue".
 	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?e?n?queu|\bre-?add(?:ing|ed)?\b`)
