@@ -45,6 +45,8 @@ const genericName = "generic (work-queue idiom)"
 // none of it.
 var (
 	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b|^(?:\w+ ){0,3}?work item failed$`)
+	// errorGerund: a message opening "Error VERBing" (generic).
+	errorGerund = regexp.MustCompile(`^(?i:error) [a-z]+ing\b`)
 	// coreVerb: the work queue's own verbs. A message that opens with a
 	// failure to do something else ("Error updating ns/x: conflict") may be
 	// an attempt's inner cause: it is read only with retry or drop words.
@@ -111,11 +113,20 @@ func (f *fields) generic(msg string) (Record, bool) {
 		fail = keyFailedWith(msg, opens)
 		keyFirst = fail != nil
 	}
+	if fail == nil && retry != nil && f.alt != "" {
+		// "Error VERBing …, retrying" with the key in key= (the
+		// EndpointSlice mirroring controller's "Error mirroring
+		// EndpointSlices for Endpoints, retrying"): any verb, as the
+		// retry words and the key field say the rest.
+		if m := errorGerund.FindStringIndex(msg[opens:]); m != nil && opens+m[1] <= retry[0] {
+			fail = []int{opens + m[0], opens + m[1]}
+		}
+	}
 	subject := ""
 	if fail != nil {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
-	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
+	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
@@ -193,6 +204,11 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
+	if w, _, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens && bareClusterKey(w) {
+		// "monitoring-view failed with : ERR": keyFailedWith took the
+		// unquoted name as the key (bareClusterKey).
+		key, at, ok = w, 0, true
+	}
 	switch {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)

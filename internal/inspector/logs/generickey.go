@@ -68,10 +68,19 @@ func keyFailedWith(msg string, opens int) []int {
 		return nil
 	}
 	first := msg[opens+m[2] : opens+m[3]]
-	if key, at, ok := messageKey(first); !ok || at != 0 || key != first || strings.HasPrefix(key, "/") {
+	if key, at, ok := messageKey(first); (!ok || at != 0 || key != first || strings.HasPrefix(key, "/")) && !bareClusterKey(first) {
 		return nil
 	}
 	return []int{opens + m[4], opens + m[5]}
+}
+
+// bareClusterKey says an unquoted first word is a cluster-scoped key
+// (kube-controller-manager's clusterrole aggregation: "monitoring-view
+// failed with : ERR"): an object's name with a dash or a dot in it, which
+// a word of prose ("sync", configmap_cafile_content's constant item
+// "key") has not.
+func bareClusterKey(w string) bool {
+	return clusterName.MatchString(w) && strings.ContainsAny(w, "-.") && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz")
 }
 
 // keyFailedWithRE: the first word, then "failed with", a colon (after a
