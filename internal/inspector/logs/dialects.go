@@ -37,6 +37,17 @@ func (f *fields) record(fm format, user []Dialect, r *Record) bool {
 			}
 		}
 	}
+	if d == nil && f.severe && f.err != "" && !via {
+		// HandleErrorWithContext(ctx, err, "Error processing node work
+		// item"): the message names nothing, the error is the handler's
+		// own line of a dialect ("error syncing 'edge-c': …, requeuing",
+		// kube-controller-manager's node IPAM, batch14/1440): read it as
+		// "Unhandled Error"'s err is read.
+		if d2, l2, sub2 := match(builtins, f.err); d2 != nil {
+			d, l, sub = d2, l2, sub2
+			msg, f.err, via = f.err, "", true
+		}
+	}
 	if d == nil {
 		if d, l, sub = match(user, msg); d == nil {
 			var ok bool

@@ -204,10 +204,15 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
-	if w, _, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens && bareClusterKey(w) {
-		// "monitoring-view failed with : ERR": keyFailedWith took the
-		// unquoted name as the key (bareClusterKey).
-		key, at, ok = w, 0, true
+	if w, rest, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens {
+		// "monitoring-view failed with : ERR", "PV nfs-archive-02 failed
+		// with : ERR": keyFailedWith took the unquoted name as the key
+		// (bareClusterKey), after a kind's acronym or not.
+		if bareClusterKey(w) {
+			key, at, ok = w, 0, true
+		} else if n, _, _ := strings.Cut(rest, " "); kindKeyFailedWithRE.MatchString(head+": x") && bareClusterKey(n) {
+			key, at, ok = n, len(w)+1, true
+		}
 	}
 	switch {
 	case f.alt != "":
