@@ -44,6 +44,9 @@ func (s *Store) add1Locked(r *Record, line int) {
 	case r.KeyFromAttempt && !s.attemptKeyLocked(r):
 		return
 	}
+	if s.echoLocked(r, line) {
+		return
+	}
 	s.statedLocked(r)
 	s.replicaControllerLocked(r)
 	if !s.attemptLocked(r, line) {

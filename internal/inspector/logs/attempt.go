@@ -1,6 +1,9 @@
 package logs
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // attemptWindow is how close two lines of different templates naming one
 // key must be to be one attempt: a handler logs its line right after the
@@ -87,7 +90,7 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 	}
 	for i := range s.pending {
 		p := &s.pending[i]
-		if !p.warning && p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template {
+		if !p.warning && p.r.Key() == key && near(p.r.At) && p.r.Template != r.Template && oneCause(p.r.Error, r.Error) {
 			if !r.At.Before(p.r.At) {
 				s.noteMerged(p.line, line)
 				p.r, p.line = *r, line
@@ -99,6 +102,15 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 	}
 	s.pending = append(s.pending, pendingBare{r: *r, line: line})
 	return true
+}
+
+// oneCause says two bare failures' errors can be one attempt's: one
+// says the other (a handler's line wraps its inner cause's error), or
+// either says none. Two controllers failing on one key at one moment
+// (kube-controller-manager's serviceaccounts and root-CA publisher, both
+// keyed by the namespace: batch14/1420) say two unrelated errors.
+func oneCause(a, b string) bool {
+	return a == "" || b == "" || strings.Contains(a, b) || strings.Contains(b, a)
 }
 
 // warningLocked holds a WarningLine as a bare failure is held: the

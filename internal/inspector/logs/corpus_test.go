@@ -79,6 +79,20 @@ func scoreCorpus(t testing.TB, dir string) corpusScore {
 	return sc
 }
 
+// fit ranks a reading of an answer's key: its count and its error right
+// beat its count alone, which beats neither (two controllers failing on one
+// key, batch14/1420, are told apart by their errors).
+func fit(g api.Key, w corpusKey) int {
+	n := 0
+	if g.TotalFailures == w.Count {
+		n += 2
+	}
+	if g.LastError != nil && strings.HasPrefix(g.LastError.Message, w.Err) {
+		n++
+	}
+	return n
+}
+
 // score compares one excerpt's keys with its answers. A key read under
 // several controllers is found once; its other readings are extra.
 func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
@@ -90,7 +104,7 @@ func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
 			if used[i] || g.Key != strings.TrimPrefix(w.Key, "/") {
 				continue
 			}
-			if best < 0 || (g.TotalFailures == w.Count && got[best].TotalFailures != w.Count) {
+			if best < 0 || fit(g, w) > fit(got[best], w) {
 				best = i
 			}
 		}
@@ -178,6 +192,15 @@ func TestCorpusScore(t *testing.T) {
 		// committed before the reader ran; first score 1/4, 3/4 with
 		// keyafter.go, inlinecode.go and the "VERB [KIND] error" phrase.
 		{dir: "testdata/batch13", minRight: 3, maxExtra: 0},
+		// batch14 (stop 57): kube-controller-manager and cloud-provider's
+		// cloud-controller-manager run here against envtest's
+		// kube-apiserver, answers committed before the reader ran; first
+		// score 19/21, 21/21 with echo.go; 28/31 with 1420-1421 added,
+		// 31/31 with "work item failed" item= and oneCause; 43/47 with
+		// 1430-1432 added, 47/47 with bareClusterKey and errorGerund;
+		// 55/58 with 1440 added, 57/58 with the err-as-message and
+		// "PV NAME failed with" rules.
+		{dir: "testdata/batch14", minRight: 57, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
@@ -190,8 +213,8 @@ func TestCorpusScore(t *testing.T) {
 		{dir: "testdata/heldout6", minRight: 6, maxExtra: 0, heldOut: true},
 		// heldout7 (stop 57): 30 excerpts, 19 of programs run here against
 		// a real kube-apiserver, 11 of n–z issues; answers committed before
-		// the reader ran; first score 5/24.
-		{dir: "testdata/heldout7", minRight: 5, maxExtra: 0, heldOut: true},
+		// the reader ran; first score 5/24, 8/24 after batch14 (stop 57).
+		{dir: "testdata/heldout7", minRight: 8, maxExtra: 0, heldOut: true},
 	} {
 		t.Run(filepath.Base(tt.dir), func(t *testing.T) {
 			sc := scoreCorpus(t, tt.dir)

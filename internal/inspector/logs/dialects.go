@@ -20,10 +20,11 @@ const unhandledError = "Unhandled Error"
 // the dialect files' (user), the first that matches deciding, and behind
 // them the generic reader.
 func (f *fields) record(fm format, user []Dialect, r *Record) bool {
-	msg := f.msg
+	msg, via := f.msg, false
 	if msg == unhandledError && f.err != "" {
-		msg, f.err = f.err, ""
+		msg, f.err, via = f.err, "", true
 	}
+	defer func() { r.ViaHandleError = via }()
 	d, l, sub := match(builtins, msg)
 	if d == nil {
 		// klogr writes a named logger's messages as "NAME: message".
@@ -34,6 +35,17 @@ func (f *fields) record(fm format, user []Dialect, r *Record) bool {
 				}
 				msg = rest
 			}
+		}
+	}
+	if d == nil && f.severe && f.err != "" && !via {
+		// HandleErrorWithContext(ctx, err, "Error processing node work
+		// item"): the message names nothing, the error is the handler's
+		// own line of a dialect ("error syncing 'edge-c': …, requeuing",
+		// kube-controller-manager's node IPAM, batch14/1440): read it as
+		// "Unhandled Error"'s err is read.
+		if d2, l2, sub2 := match(builtins, f.err); d2 != nil {
+			d, l, sub = d2, l2, sub2
+			msg, f.err, via = f.err, "", true
 		}
 	}
 	if d == nil {

@@ -195,6 +195,11 @@ func (s *Store) explainReadyLocked() []LineReading {
 			delete(s.mergedInto, out[i].Line)
 			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's (one cause, one handler's line), counted once, there", into)
 		}
+		if into, ok := s.echoOf[out[i].Line]; ok {
+			delete(s.echoOf, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's, said again through HandleError, counted once, there", into)
+			out[i].Why = fmt.Sprintf("an \"Unhandled Error\" whose error is line %d's, word for word, of the same key and message, within a second after it", into)
+		}
 		if c, ok := s.innerOf[out[i].Line]; ok {
 			delete(s.innerOf, out[i].Line)
 			out[i].Meaning = fmt.Sprintf("read as the inner cause of line %d's attempt, counted once, there", c.into)

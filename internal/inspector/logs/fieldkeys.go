@@ -86,7 +86,10 @@ func fieldKeyOf(key []byte) fieldKey {
 		return fkErr
 	case "reconcileID":
 		return fkReconcileID
-	case "key":
+	case "key", "item":
+		// item: what kube-controller-manager's HandleErrorWithContext
+		// calls the work queue's key ("Service account work item
+		// failed" item="ns"), a bare name when cluster-scoped.
 		return fkKey
 	case "objectReference":
 		return fkObjectReference

@@ -44,11 +44,16 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b|^(?:\w+ ){0,3}?work item failed$`)
+	// errorGerund: a message opening "Error VERBing" (generic).
+	errorGerund = regexp.MustCompile(`^(?i:error) [a-z]+ing\b`)
 	// coreVerb: the work queue's own verbs. A message that opens with a
 	// failure to do something else ("Error updating ns/x: conflict") may be
 	// an attempt's inner cause: it is read only with retry or drop words.
-	coreVerb = regexp.MustCompile(`(?i)sync|reconcil|handl|process`)
+	// A message that opens with "[KIND] work item failed" is the work
+	// queue's own words too (kube-controller-manager's serviceaccounts and
+	// resourceclaim controllers, the key in an item field).
+	coreVerb = regexp.MustCompile(`(?i)sync|reconcil|handl|process|work item failed`)
 	// retryPhrase: "retrying", "will retry", "retry it", "requeuing",
 	// "re-queuing", "re-adding item to queue".
 	retryPhrase = regexp.MustCompile(`(?i)\bretry(?:ing)?\b|\bre-?e?n?queu|\bre-?add(?:ing|ed)?\b`)
@@ -108,11 +113,20 @@ func (f *fields) generic(msg string) (Record, bool) {
 		fail = keyFailedWith(msg, opens)
 		keyFirst = fail != nil
 	}
+	if fail == nil && retry != nil && f.alt != "" {
+		// "Error VERBing …, retrying" with the key in key= (the
+		// EndpointSlice mirroring controller's "Error mirroring
+		// EndpointSlices for Endpoints, retrying"): any verb, as the
+		// retry words and the key field say the rest.
+		if m := errorGerund.FindStringIndex(msg[opens:]); m != nil && opens+m[1] <= retry[0] {
+			fail = []int{opens + m[0], opens + m[1]}
+		}
+	}
 	subject := ""
 	if fail != nil {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
-	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || failAfterKey(msg, opens, fail[0]))
+	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
@@ -190,6 +204,16 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
+	if w, rest, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens {
+		// "monitoring-view failed with : ERR", "PV nfs-archive-02 failed
+		// with : ERR": keyFailedWith took the unquoted name as the key
+		// (bareClusterKey), after a kind's acronym or not.
+		if bareClusterKey(w) {
+			key, at, ok = w, 0, true
+		} else if n, _, _ := strings.Cut(rest, " "); kindKeyFailedWithRE.MatchString(head+": x") && bareClusterKey(n) {
+			key, at, ok = n, len(w)+1, true
+		}
+	}
 	switch {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)

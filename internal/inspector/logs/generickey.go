@@ -65,18 +65,35 @@ func failAfterKey(msg string, opens, fail int) bool {
 func keyFailedWith(msg string, opens int) []int {
 	m := keyFailedWithRE.FindStringSubmatchIndex(msg[opens:])
 	if m == nil {
-		return nil
+		// "PV nfs-archive-02 failed with : ERR" (kube-controller-manager's
+		// PV protection): a kind's acronym, then a cluster-scoped name.
+		if m = kindKeyFailedWithRE.FindStringSubmatchIndex(msg[opens:]); m == nil || !bareClusterKey(msg[opens+m[2]:opens+m[3]]) {
+			return nil
+		}
+		return []int{opens + m[4], opens + m[5]}
 	}
 	first := msg[opens+m[2] : opens+m[3]]
-	if key, at, ok := messageKey(first); !ok || at != 0 || key != first || strings.HasPrefix(key, "/") {
+	if key, at, ok := messageKey(first); (!ok || at != 0 || key != first || strings.HasPrefix(key, "/")) && !bareClusterKey(first) {
 		return nil
 	}
 	return []int{opens + m[4], opens + m[5]}
 }
 
+// bareClusterKey says an unquoted first word is a cluster-scoped key
+// (kube-controller-manager's clusterrole aggregation: "monitoring-view
+// failed with : ERR"): an object's name with a dash or a dot in it, which
+// a word of prose ("sync", configmap_cafile_content's constant item
+// "key") has not.
+func bareClusterKey(w string) bool {
+	return clusterName.MatchString(w) && strings.ContainsAny(w, "-.") && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz")
+}
+
 // keyFailedWithRE: the first word, then "failed with", a colon (after a
 // space, as the format string writes it, or not) and the error.
 var keyFailedWithRE = regexp.MustCompile(`^(\S+) (failed with) ?: \S`)
+
+// kindKeyFailedWithRE: an upper-case kind ("PV"), the name, "failed with".
+var kindKeyFailedWithRE = regexp.MustCompile(`^[A-Z]{2,5} (\S+) (failed with) ?: \S`)
 
 // messageKey finds the one key in head; at is where it starts. A key is
 // a namespace/name (bare, quoted, bracketed, or in Volcano's job<ns/x>);

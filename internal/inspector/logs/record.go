@@ -122,6 +122,10 @@ type Record struct {
 	// "Deployment/ns/web"): the key it is once a KeyLine said so.
 	KeyFromAttempt bool
 	Alias          string
+	// ViaHandleError says the line is client-go's HandleError's
+	// ("Unhandled Error" err=…, its message the error): a controller may
+	// have logged the same text just before, of the same attempt (echo.go).
+	ViaHandleError bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or

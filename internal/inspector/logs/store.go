@@ -73,6 +73,10 @@ type Store struct {
 	// just after them (keyafter.go): their "not read" reading is dropped.
 	keyedAfter  map[int]bool
 	innerHoldTo int
+	// said is each key's last failure line, and echoOf the HandleError
+	// lines read as its echo, by line (echo.go).
+	said   map[string]saidFailure
+	echoOf map[int]int
 	// streakNote is what the last failure applied said of a fresh ramp
 	// (freshramp.go), for its line's --explain-lines reading.
 	streakNote string

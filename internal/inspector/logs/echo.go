@@ -1,0 +1,53 @@
+package logs
+
+import "time"
+
+// A controller may log its failure and then hand the same error to
+// client-go's HandleError: one attempt said twice. cloud-provider's node
+// controller (controllers/node/node_controller.go) logs
+// klog.Infof("error syncing '%s': %v, requeuing") and returns the same
+// text, fmt.Errorf'd, to utilruntime.HandleError, which logs it as
+// `"Unhandled Error" err="error syncing '…': …, requeuing"` (batch14/1410).
+// So a failure line through HandleError (Record.ViaHandleError) that
+// repeats its key's last failure line word for word (the same message
+// read, the same error), within attemptWindow after it, that line not
+// itself through HandleError and not yet echoed, is that attempt: counted
+// once, on the first. The next attempt logs its own first line, so two
+// attempts are never one however soon the limiter retries.
+
+// saidFailure is a key's last failure line, for an echo that may follow.
+type saidFailure struct {
+	at                time.Time
+	dialect, msg, err string
+	line              int
+	via, echoed       bool
+}
+
+// echoLocked notes r, a failure, as its key's last, and says whether it
+// is the echo of the one before (then counted there, not here).
+func (s *Store) echoLocked(r *Record, line int) bool {
+	if r.What != ErrorLine || r.Bare || r.Candidate {
+		return false
+	}
+	key := r.Key()
+	p, ok := s.said[key]
+	if ok && r.ViaHandleError && !p.via && !p.echoed && p.dialect == r.Dialect &&
+		p.msg == r.Message && p.err == r.Error && !r.At.IsZero() && !p.at.IsZero() {
+		if d := r.At.Sub(p.at); d >= 0 && d <= attemptWindow {
+			p.echoed = true
+			s.said[key] = p
+			if s.opts.ExplainLines != nil && line > 0 {
+				if s.echoOf == nil {
+					s.echoOf = map[int]int{}
+				}
+				s.echoOf[line] = p.line
+			}
+			return true
+		}
+	}
+	if s.said == nil || len(s.said) > 4*DefaultMaxKeys {
+		s.said = map[string]saidFailure{}
+	}
+	s.said[key] = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false}
+	return false
+}
