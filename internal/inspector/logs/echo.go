@@ -24,18 +24,23 @@ type saidFailure struct {
 }
 
 // echoLocked notes r, a failure, as its key's last, and says whether it
-// is the echo of the one before (then counted there, not here).
+// is the echo of the one before (then counted there, not here). It runs
+// on every failure line, so a key seen before is looked up by its bytes
+// and changed in place: no string is made but for a new key.
 func (s *Store) echoLocked(r *Record, line int) bool {
 	if r.What != ErrorLine || r.Bare || r.Candidate {
 		return false
 	}
-	key := r.Key()
-	p, ok := s.said[key]
-	if ok && r.ViaHandleError && !p.via && !p.echoed && p.dialect == r.Dialect &&
+	s.echoKey = append(s.echoKey[:0], r.Namespace...)
+	if r.Namespace != "" {
+		s.echoKey = append(s.echoKey, '/')
+	}
+	s.echoKey = append(s.echoKey, r.Name...)
+	p := s.said[string(s.echoKey)]
+	if p != nil && r.ViaHandleError && !p.via && !p.echoed && p.dialect == r.Dialect &&
 		p.msg == r.Message && p.err == r.Error && !r.At.IsZero() && !p.at.IsZero() {
 		if d := r.At.Sub(p.at); d >= 0 && d <= attemptWindow {
 			p.echoed = true
-			s.said[key] = p
 			if s.opts.ExplainLines != nil && line > 0 {
 				if s.echoOf == nil {
 					s.echoOf = map[int]int{}
@@ -45,9 +50,13 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 			return true
 		}
 	}
-	if s.said == nil || len(s.said) > 4*DefaultMaxKeys {
-		s.said = map[string]saidFailure{}
+	if p == nil {
+		if s.said == nil || len(s.said) > 4*DefaultMaxKeys {
+			s.said = map[string]*saidFailure{}
+		}
+		p = &saidFailure{}
+		s.said[string(s.echoKey)] = p
 	}
-	s.said[key] = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false}
+	*p = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false}
 	return false
 }
