@@ -141,3 +141,38 @@ func TestDoublingFixture1411(t *testing.T) {
 		}
 	}
 }
+
+// TestDoublesKeepsOtherReadings: what is not a doubling of the
+// controller's own stays as it was read: a steady period (kube-controller-
+// manager's namespace controller, every 60s), a fresh ramp on the assumed
+// limiter (5ms, 10ms), whole-second stamps a second apart (1s, 2s: ±1s
+// each), gaps that grow but not twofold, and the assumed limiter's own
+// ramp at the running count.
+func TestDoublesKeepsOtherReadings(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		name                       string
+		prev, cur, coarse, assumed time.Duration
+		want                       bool
+	}{
+		{"cloud-provider 10s then 20s", 10 * s, 20 * s, 0, 5 * time.Millisecond, true},
+		{"whole seconds 5s then 10s", 5 * s, 10 * s, s, 5 * time.Millisecond, true},
+		{"steady 60s", 60 * s, 60 * s, 0, 5 * time.Millisecond, false},
+		{"fresh ramp 5ms then 10ms", 5 * time.Millisecond, 10 * time.Millisecond, 0, 5 * time.Millisecond, false},
+		{"whole seconds 1s then 2s", s, 2 * s, s, 5 * time.Millisecond, false},
+		{"grows by half", 10 * s, 15 * s, 0, 5 * time.Millisecond, false},
+		{"the assumed ramp at its count", 10240 * time.Millisecond, 20480 * time.Millisecond, 0, 10240 * time.Millisecond, false},
+	} {
+		if got := doubles(c.prev, c.cur, c.coarse, c.assumed); got != c.want {
+			t.Errorf("%s: doubles(%v, %v) = %v, want %v", c.name, c.prev, c.cur, got, c.want)
+		}
+	}
+	// The assumed limiter's ladder, seen from a count the log missed: its
+	// next delay, not twice a late gap (kube-ovn's 40.97s, 81.93s: 2m43.84s).
+	if got := doubledDelay(81930*time.Millisecond, 0, DefaultLimiter); got != 163840*time.Millisecond {
+		t.Errorf("after a gap of 81.93s on the default ladder: %v, want 2m43.84s", got)
+	}
+	if got := doubledDelay(20*s+2*time.Millisecond, 0, DefaultLimiter); got != 40*s+4*time.Millisecond {
+		t.Errorf("after a gap of 20.002s (5s base): %v, want twice it", got)
+	}
+}
