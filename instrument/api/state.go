@@ -62,6 +62,11 @@ const (
 	// known from the controller's dialect. Its limiter component, of this
 	// name, has BaseDelay == MaxDelay: the interval.
 	SourceItemFixed = "item-fixed"
+	// SourceDoubling is log mode's: a delay read from a key's own failure
+	// gaps that double (10s, 20s: the controller's own per-item
+	// exponential, slower than the assumed limiter's): twice the last gap,
+	// an estimate.
+	SourceDoubling = "doubling"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,

@@ -185,6 +185,8 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 		b.WriteString("the retry time is the priority queue's own, from its workqueue_items line (V(5)): exact, not estimated")
 	case api.SourceSpacing:
 		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
+	case api.SourceDoubling:
+		b.WriteString("estimated from the doubling gaps of this key's own failures: a per-item exponential's, twice the last gap")
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
@@ -198,6 +200,10 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 		if w := spacingWait(c, k); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
 		}
+	case k.DelaySource == api.SourceDoubling:
+		// The controller's own exponential doubles on, up to a cap the log
+		// does not show.
+		fmt.Fprintf(&b, "; if it fails again, the one after waits about %s, unless the controller's cap is shorter", text.FormatDuration(2*k.Delay.Duration))
 	case k.DelaySource != api.SourceSpread && k.DelaySource != api.SourceRequeueAfter && k.DelaySource != api.SourceStated:
 		if w := nextWait(c, k.Failures); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)

@@ -157,7 +157,7 @@ func (s *Store) applyLocked(r *Record) {
 				if known {
 					s.calibrateLocked(c, e, r.At)
 				}
-				e.endInferred(r.At)
+				e.endInferred(r.At, c.perItem(s.opts.Limiter))
 				if e.freshRamp(r.At, c.perItem(s.opts.Limiter)) {
 					s.streakNote = rampNote(e.firstFailure, e.failures+1)
 				}

@@ -43,8 +43,9 @@ const preemptSlack = time.Second
 // But a key whose failures come on a steady period (a capped limiter:
 // kube-controller-manager's namespace controller every 60s) is one streak
 // retried, not successes and events at a metronome's pace: the streak the
-// period's first gap ended is restored.
-func (e *entry) endInferred(at time.Time) {
+// period's first gap ended is restored. So is a key whose gaps double, on
+// the controller's own exponential (noteDoubling), slower than l.
+func (e *entry) endInferred(at time.Time, l Limiter) {
 	if at.IsZero() {
 		return
 	}
@@ -53,8 +54,9 @@ func (e *entry) endInferred(at time.Time) {
 		gap = at.Sub(e.lastFailAt)
 	}
 	period := steady(e.lastGap, gap)
+	doubling := e.noteDoubling(e.lastGap, gap, coarseness(e.lastFailAt, at), l)
 	e.lastFailAt, e.lastGap = at, gap
-	if period {
+	if period || doubling {
 		if e.failures == 1 && e.ended.failures > 0 {
 			e.failures += e.ended.failures
 			e.firstFailure = e.ended.first

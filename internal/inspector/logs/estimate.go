@@ -67,6 +67,9 @@ type estimate struct {
 	voted bool
 	// lowered is the replay's bucketSim.lowered at this reservation.
 	lowered float64
+	// doubled is the delay of the controller's own exponential when the
+	// key's gaps double (noteDoubling): twice the spacing (doubledDelay).
+	doubled time.Duration
 }
 
 // onRamp says a failure's spacing was the per-item exponential's own delay
@@ -134,6 +137,9 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 	}
 	if x.onPeriod() && d > 2*x.spacing {
 		d, src = x.spacing, api.SourceSpacing
+	}
+	if x.doubled > d {
+		d, src = x.doubled, api.SourceDoubling
 	}
 	return d, src
 }
@@ -223,6 +229,9 @@ func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp, source: l.source()}
 	if steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At)) {
 		x.steadyPairs = e.est.steadyPairs + 1
+	}
+	if e.doubling > 0 && e.lastFailAt.Equal(r.At) && x.spacing > 0 {
+		x.doubled = doubledDelay(x.spacing, coarseness(e.failAt, r.At), l)
 	}
 	if r.At.IsZero() || r.RetryIn > 0 {
 		return x // no time to replay; or a RequeueAfter, which takes no token

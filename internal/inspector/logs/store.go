@@ -217,6 +217,9 @@ type entry struct {
 	countReset bool // a forget reset the count within the streak
 	// ramp is the run of failures a fresh ramp may be (freshramp.go).
 	ramp ramp
+	// doubling counts the key's last gaps that each doubled the one before
+	// (noteDoubling), streaks aside.
+	doubling int
 	// unlogged says the log read so far shows no success (no V(5) line):
 	// why an attempt ran is inferred (see inferred); endedUnlogged that
 	// endInferred has just ended the streak.
