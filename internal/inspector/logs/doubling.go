@@ -65,7 +65,11 @@ func doubledDelay(gap, coarse time.Duration, l Limiter) time.Duration {
 // previous failure as that exponential's retry, its row's delay and its
 // pending retry twice prev. It reports whether gap doubles prev.
 func (e *entry) noteDoubling(prev, gap, coarse time.Duration, l Limiter) bool {
-	if prev <= 0 || gap <= 0 || !doubles(prev, gap, coarse, l.Delay(max(e.failures, 1))) {
+	// A retry the controller's token bucket put off (the key's delay read
+	// from the bucket) is the bucket's pace, not the key's: a herd behind
+	// an empty bucket spaces one key's retries by whatever the others take
+	// (the demo's outage: 5s, then 10s, a bucket's and no exponential's).
+	if prev <= 0 || gap <= 0 || e.delaySource == api.SourceBucket || !doubles(prev, gap, coarse, l.Delay(max(e.failures, 1))) {
 		e.doubling = 0
 		return false
 	}
