@@ -64,6 +64,10 @@ func logNote(k api.Key, c *api.Controller) string {
 		return read + "the next retry is the priority queue's own, from its workqueue_items line (V(5)), not an estimate."
 	case !k.Estimated:
 		return read + "the next retry is the one the log states, not an estimate: " + statedText(k) + "."
+	case k.DelaySource == api.SourceDoubling:
+		// The controller's limiter estimate is not what chose this key's
+		// delay: naming it here would contradict the diagnosis above it.
+		return read + "delays and retry times are estimates, from the gaps of this key's own failures, which double: its controller's own per-item exponential, not the limiter assumed for the controller's other keys."
 	case c != nil && c.Limiter.Description != "":
 		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
 	}

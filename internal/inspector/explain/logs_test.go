@@ -212,6 +212,22 @@ func TestLogNoteQueue(t *testing.T) {
 	}
 }
 
+// TestLogNoteDoubling: a key whose delay follows its own doubling gaps
+// is not said to be estimated from the controller's assumed limiter (seen
+// on cloud-controller-manager's log, batch14/1411: "Backing off 40s …
+// doubling gaps" above "from max of item-exponential 5ms..16m40s …").
+func TestLogNoteDoubling(t *testing.T) {
+	c := &api.Controller{Limiter: api.Limiter{Description: "max of item-exponential 5ms..16m40s and bucket 10 qps, burst 100"}}
+	k := api.Key{Source: api.SourceLogs, DelaySource: api.SourceDoubling, State: api.StateBackoff, Estimated: true}
+	if got := logNote(k, c); !strings.Contains(got, "double") || strings.Contains(got, "5ms..16m40s") {
+		t.Errorf("logNote = %q, want the key's own doubling gaps, not the controller's assumed limiter", got)
+	}
+	k.DelaySource = api.SourceItemExponential
+	if got := logNote(k, c); !strings.Contains(got, "5ms..16m40s") {
+		t.Errorf("logNote = %q, want the controller's limiter for a key on it", got)
+	}
+}
+
 // top's header says "log 1 line", not "1 lines" (seen on a followed file
 // of one line).
 func TestReadFactsOneLine(t *testing.T) {
