@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,12 +46,28 @@ func startDemo(t *testing.T) *Demo {
 	return d
 }
 
-// get decodes one endpoint response into v.
+// get decodes one endpoint response into v. The scenarios poll one endpoint
+// in parallel, and on a loaded machine their requests overlap past its
+// admission limit: a 429 is retried after its Retry-After, as the inspector's
+// client does, a bounded number of times.
 func get(t *testing.T, d *Demo, path string, params url.Values, v any) {
 	t.Helper()
-	resp, err := http.Get(d.URL() + path + "?" + params.Encode())
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
+	var resp *http.Response
+	for try := 1; ; try++ {
+		var err error
+		resp, err = http.Get(d.URL() + path + "?" + params.Encode())
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || try == 10 {
+			break
+		}
+		resp.Body.Close()
+		wait, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if err != nil || wait < 0 || wait > 5 {
+			t.Fatalf("GET %s: 429 with Retry-After %q; want 0..5 seconds", path, resp.Header.Get("Retry-After"))
+		}
+		time.Sleep(time.Duration(wait)*time.Second + 50*time.Millisecond) // the wait the endpoint asked for
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -177,6 +177,10 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 			return err
 		}
 		if code == http.StatusTooManyRequests && attempt < maxAttempts {
+			// A retry the deadline will not see is not waited for.
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < retryAfter {
+				return fmt.Errorf("%s %s: the endpoint is busy and asks for a retry in %v, past this call's deadline: %w", method, u.Redacted(), retryAfter, context.DeadlineExceeded)
+			}
 			if err := sleepCtx(ctx, retryAfter); err != nil {
 				return fmt.Errorf("%s %s: the endpoint is busy, and %w while waiting to retry", method, u.Redacted(), err)
 			}
