@@ -37,12 +37,21 @@ func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 // flushes: get -w writes every frame to one table, whose columns keep the
 // widths of the frames before (kubectl's tab writer remembers them).
 func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
-	writeKeyTableCols(tw, l, wide, pods, header, false)
+	writeKeyTableCols(tw, l, wide, pods, header, false, wholeNames)
 }
 
+// nameCaps bounds the name cells of a key table, in runes: its keys and
+// its controllers (and pods). A key or a controller read off a log may run
+// to thousands of runes; cut, the other columns stay in view.
+type nameCaps struct{ key, controller int }
+
+// wholeNames is a table's caps off a terminal (a pipe, a file): every name
+// of a real object whole (text.MaxName), so that `| awk` reads the keys.
+var wholeNames = nameCaps{key: text.MaxName, controller: text.MaxName}
+
 // writeKeyTableCols is writeKeyTable, leaving out SOURCE with noSource (a
-// terminal too narrow for it: printKeysFit).
-func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSource bool) {
+// terminal too narrow for it: printKeysFit), its names cut to caps.
+func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSource bool, caps nameCaps) {
 	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY"
 	if !noSource {
 		head += "\tSOURCE"
@@ -71,9 +80,9 @@ func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSo
 		}
 		if pods {
 			ns, pod, _ := strings.Cut(r.Pod, "/")
-			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
+			fmt.Fprintf(tw, "%s\t%s\t", dash(text.Cell(ns, text.MaxName)), dash(text.Cell(pod, caps.controller)))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", r.Controller, r.Key, r.State, r.Failures, r.NextRetry, r.Delay)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", text.Cell(r.Controller, caps.controller), text.Cell(r.Key, caps.key), r.State, r.Failures, r.NextRetry, r.Delay)
 		if !noSource {
 			fmt.Fprintf(tw, "\t%s", r.Source)
 		}
@@ -81,7 +90,7 @@ func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSo
 			fmt.Fprintf(tw, "\t%s\t%s\t%d\t%d\t%s\t%s", r.Class, r.Total, k.Reconciles, k.SameErrorCount,
 				r.FailingFor, ago(k.LastEventAt, l.ServerTime))
 			if !pods {
-				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
+				fmt.Fprintf(tw, "\t%s", dash(text.Cell(k.Pod, text.MaxName)))
 			}
 		}
 		fmt.Fprintf(tw, "\t%s\n", errText)

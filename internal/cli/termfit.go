@@ -34,23 +34,28 @@ func terminalWidth(w io.Writer) int {
 
 // printKeysFit is printKeys fitted to width cells (0: as wide as it
 // comes): SOURCE, which -o wide and describe say too, is left out when the
-// table would not fit with it, and each row still too wide is cut with "…",
-// its error first.
+// table would not fit with it; a key or a controller too long for the
+// terminal (a log's, thousands of runes) is cut in its middle, to at most
+// two fifths of the width and one fifth, so that the columns after it stay
+// in view; and each row still too wide is cut with "…", its error first.
 func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int) {
 	if width <= 0 || wide {
 		printKeys(w, l, wide, pods)
 		return
 	}
-	render := func(noSource bool) []string {
+	render := func(noSource bool, caps nameCaps) []string {
 		var b bytes.Buffer
 		tw := newTable(&b)
-		writeKeyTableCols(tw, l, false, pods, true, noSource)
+		writeKeyTableCols(tw, l, false, pods, true, noSource, caps)
 		tw.Flush()
 		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	}
-	lines := render(false)
+	lines := render(false, wholeNames)
 	if widest(lines) > width {
-		lines = render(true)
+		lines = render(true, wholeNames)
+	}
+	if widest(lines) > width {
+		lines = render(true, nameCaps{key: max(16, width*2/5), controller: max(10, width/5)})
 	}
 	for _, line := range lines {
 		if ansi.StringWidth(line) > width {

@@ -144,7 +144,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		return
 	}
 	now := a.Clock() // the answer's one clock: the summary's countdown is the same
-	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", k.Key, b.Controller)
+	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", text.Cell(k.Key, text.MaxName), text.Cell(b.Controller, text.MaxName))
 	fmt.Fprintf(w, "  State:          %s\n", k.State)
 	fmt.Fprintf(w, "  Failures:       %s\n", explain.FailureCountsText(*k, nil)) // a log's: "logged", not consecutive
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(*k, now))
