@@ -32,8 +32,8 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	k, now := d.Key, d.Key.ServerTime
-	fmt.Fprintf(w, "Key:         %s\n", k.Key.Key)
-	fmt.Fprintf(w, "Controller:  %s", k.Controller)
+	fmt.Fprintf(w, "Key:         %s\n", text.Cell(k.Key.Key, text.MaxName))
+	fmt.Fprintf(w, "Controller:  %s", text.Cell(k.Controller, text.MaxName))
 	if d.Controller != nil && d.Controller.Kind != nil {
 		// The core group with no version read ("ConfigMap", not "ConfigMap ").
 		gv := strings.Trim(d.Controller.Kind.Group+"/"+d.Controller.Kind.Version, "/")
@@ -82,6 +82,12 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 // to: the narrowest terminal it is read on.
 const legendWidth = 80
 
+// maxHistoryError bounds each attempt's error in describe's history on a
+// terminal, in runes: the diagnosis above quotes the last one; a log's
+// error of thousands of runes, whole on every row, pushed the table off
+// the screen. A pipe gets them whole, as kubectl prints for grep.
+const maxHistoryError = 120
+
 func printHistory(w io.Writer, hist []api.Attempt) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nHistory (oldest first):")
@@ -97,7 +103,7 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 			prev = &hist[i-1]
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.TimeOfDayMillis(a.At), explain.TriggerCell(a, prev), a.Outcome,
-			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, 0)))
+			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, fit(w, maxHistoryError))))
 	}
 	tw.Flush()
 	// A trigger a log without successes only lets us infer is a word in the

@@ -37,54 +37,99 @@ func printKeyTable(w io.Writer, l *inspector.KeyList, wide, pods, header bool) {
 // flushes: get -w writes every frame to one table, whose columns keep the
 // widths of the frames before (kubectl's tab writer remembers them).
 func writeKeyTable(tw *table, l *inspector.KeyList, wide, pods, header bool) {
-	writeKeyTableCols(tw, l, wide, pods, header, false)
+	writeKeyTableCols(tw, l, wide, pods, header, keyCols{})
 }
 
-// writeKeyTableCols is writeKeyTable, leaving out SOURCE with noSource (a
-// terminal too narrow for it: printKeysFit).
-func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header, noSource bool) {
-	head := "CONTROLLER\tKEY\tSTATE\tFAILS\tNEXT RETRY\tDELAY"
-	if !noSource {
-		head += "\tSOURCE"
+// nameCaps bounds the name cells of a key table, in runes: its keys and
+// its controllers (and pods). A key or a controller read off a log may run
+// to thousands of runes; cut, the other columns stay in view.
+type nameCaps struct{ key, controller int }
+
+// wholeNames is a table's caps off a terminal (a pipe, a file): every name
+// of a real object whole (text.MaxName), so that `| awk` reads the keys.
+var wholeNames = nameCaps{key: text.MaxName, controller: text.MaxName}
+
+// keyCols says which columns a key table leaves out and how it cuts its
+// cells, for a terminal too narrow for all of them (printKeysFit); its
+// zero value is the whole table.
+type keyCols struct {
+	// noSource, noDelay and noController leave SOURCE, DELAY and
+	// CONTROLLER out, in that order as the terminal narrows: describe and
+	// -o wide say the source and the delay, NEXT RETRY says when, and a
+	// table of one controller's keys names it on every row.
+	noSource, noDelay, noController bool
+	// caps cuts the names (zero: wholeNames).
+	caps nameCaps
+	// errRoom is LAST ERROR's width, in runes (zero: maxErrorColumn); its
+	// error is cut in the middle at a break, keeping more of its end.
+	errRoom int
+}
+
+// writeKeyTableCols is writeKeyTable with the columns and cuts of c.
+func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header bool, c keyCols) {
+	caps := c.caps
+	if caps == (nameCaps{}) {
+		caps = wholeNames
 	}
+	var head []string
 	if pods {
-		head = "NAMESPACE\tPOD\t" + head
+		head = append(head, "NAMESPACE", "POD")
+	}
+	if !c.noController {
+		head = append(head, "CONTROLLER")
+	}
+	head = append(head, "KEY", "STATE", "FAILS", "NEXT RETRY")
+	if !c.noDelay {
+		head = append(head, "DELAY")
+	}
+	if !c.noSource {
+		head = append(head, "SOURCE")
 	}
 	if wide {
-		head += "\tCLASS\tTOTAL\tRECONCILES\tSAME ERR\tFAILING FOR\tLAST EVENT"
+		head = append(head, "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST EVENT")
 		if !pods {
-			head += "\tPOD"
+			head = append(head, "POD")
 		}
 	}
 	if header {
-		fmt.Fprintln(tw, head+"\tLAST ERROR")
+		fmt.Fprintln(tw, strings.Join(head, "\t")+"\tLAST ERROR")
 	}
 	for i := range l.Items {
 		k := &l.Items[i]
 		r := explain.NewKeyRow(&k.Key, k.Pod, l.ServerTime) // the cells top's table shows too
 		errText := "<none>"
-		if r.HasError || r.Requeued {
+		switch {
+		case !r.HasError && !r.Requeued:
+		case wide:
+			errText = r.Error(0)
+		case c.errRoom > 0:
+			errText = r.ErrorAtBreaks(c.errRoom)
+		default:
 			errText = r.Error(maxErrorColumn)
-			if wide {
-				errText = r.Error(0)
-			}
 		}
+		var cells []string
 		if pods {
 			ns, pod, _ := strings.Cut(r.Pod, "/")
-			fmt.Fprintf(tw, "%s\t%s\t", dash(ns), dash(pod))
+			cells = append(cells, dash(text.Cell(ns, text.MaxName)), dash(text.Cell(pod, caps.controller)))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", r.Controller, r.Key, r.State, r.Failures, r.NextRetry, r.Delay)
-		if !noSource {
-			fmt.Fprintf(tw, "\t%s", r.Source)
+		if !c.noController {
+			cells = append(cells, text.Cell(r.Controller, caps.controller))
+		}
+		cells = append(cells, text.Cell(r.Key, caps.key), r.State, r.Failures, r.NextRetry)
+		if !c.noDelay {
+			cells = append(cells, r.Delay)
+		}
+		if !c.noSource {
+			cells = append(cells, r.Source)
 		}
 		if wide {
-			fmt.Fprintf(tw, "\t%s\t%s\t%d\t%d\t%s\t%s", r.Class, r.Total, k.Reconciles, k.SameErrorCount,
+			cells = append(cells, r.Class, r.Total, fmt.Sprint(k.Reconciles), fmt.Sprint(k.SameErrorCount),
 				r.FailingFor, ago(k.LastEventAt, l.ServerTime))
 			if !pods {
-				fmt.Fprintf(tw, "\t%s", dash(k.Pod))
+				cells = append(cells, dash(text.Cell(k.Pod, text.MaxName)))
 			}
 		}
-		fmt.Fprintf(tw, "\t%s\n", errText)
+		fmt.Fprintf(tw, "%s\t%s\n", strings.Join(cells, "\t"), errText)
 	}
 }
 

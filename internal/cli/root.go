@@ -2,14 +2,17 @@ package cli
 
 import (
 	"context"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
+	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // NewRootCommand returns the kubectl-backoff command with its subcommands.
@@ -28,9 +31,10 @@ func NewRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 consecutive failures, the next retry and the limiter that chose it, the last
 errors, and whether a reconcile is running.
 
-New here? Start with ` + "`kubectl backoff demo`" + `: controllers with a flaky dependency,
-backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serves them on
-127.0.0.1:8082 for the other commands: kubectl backoff top --addr 127.0.0.1:8082.`,
+New here? Start with ` + "`kubectl backoff demo`" + `: controllers with a flaky
+dependency, backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + `
+serves them on 127.0.0.1:8082 for the other commands:
+kubectl backoff top --addr 127.0.0.1:8082.`,
 		// Help reads "kubectl backoff", as a kubectl plugin is invoked.
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl backoff"},
 		SilenceUsage:  true,
@@ -72,7 +76,54 @@ backing off in the live view. ` + "`kubectl backoff demo --serve-only`" + ` serv
 		NewMCPCommand(cf, streams),
 	)
 	cmd.AddCommand(newGroupsHints()...)
+	wrapFlagHelp(cmd)
 	return cmd
+}
+
+// helpWidth is the width --help wraps at: a terminal's 80 columns, as
+// kubectl's help is laid out for.
+const helpWidth = 80
+
+// wrapFlagHelp makes cmd's help and usage (and so every subcommand's,
+// which inherit them) fit helpWidth where cobra's defaults print a line
+// as it comes: each flag's help wraps under its description column (it ran
+// to 250 columns: --from-logs, --limit), a subcommand's short description
+// under its own column, and a paragraph of a long description that
+// overflows is flowed again (one that fits stays as written). Examples
+// are commands to copy: they stay whole.
+func wrapFlagHelp(cmd *cobra.Command) {
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string { return fs.FlagUsagesWrapped(helpWidth) })
+	cobra.AddTemplateFunc("wrappedShort", func(name string, pad int, short string) string {
+		lines := text.Wrap(short, max(helpWidth-pad-3, 20))
+		return strings.Join(lines, "\n"+strings.Repeat(" ", pad+3))
+	})
+	cobra.AddTemplateFunc("reflowed", reflow)
+	t := cmd.UsageTemplate()
+	for _, set := range []string{"LocalFlags", "InheritedFlags"} {
+		t = strings.ReplaceAll(t, "{{."+set+".FlagUsages", "{{wrappedFlagUsages ."+set)
+	}
+	t = strings.ReplaceAll(t, "{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }} {{wrappedShort .Name .NamePadding .Short}}")
+	cmd.SetUsageTemplate(t)
+	cmd.SetHelpTemplate(strings.Replace(cmd.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", "{{. | reflowed | trimTrailingWhitespaces}}", 1))
+}
+
+// reflow is s with each paragraph (lines between blank ones) that holds a
+// line wider than helpWidth joined and wrapped again; a paragraph that
+// fits, or is indented (a list, a command), stays as written.
+func reflow(s string) string {
+	paras := strings.Split(s, "\n\n")
+	for i, p := range paras {
+		lines := strings.Split(p, "\n")
+		over, indented := false, false
+		for _, l := range lines {
+			over = over || len([]rune(l)) > helpWidth
+			indented = indented || strings.HasPrefix(l, " ")
+		}
+		if over && !indented {
+			paras[i] = strings.Join(text.Wrap(strings.Join(lines, " "), helpWidth), "\n")
+		}
+	}
+	return strings.Join(paras, "\n\n")
 }
 
 // options is the shape of every command's options, as in kubectl: take the

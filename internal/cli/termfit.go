@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
@@ -33,24 +34,61 @@ func terminalWidth(w io.Writer) int {
 }
 
 // printKeysFit is printKeys fitted to width cells (0: as wide as it
-// comes): SOURCE, which -o wide and describe say too, is left out when the
-// table would not fit with it, and each row still too wide is cut with "…",
-// its error first.
+// comes), as top fits its table: LAST ERROR, the column that says why,
+// keeps minErrorRoom cells where it can (at 80 columns it kept 8:
+// "spec.sto…").
+// To make room, the columns another command says go first, as kubectl's
+// wide-only columns do: SOURCE (describe, -o wide), then DELAY (NEXT RETRY
+// says when), then CONTROLLER when every row is one controller's; then a
+// key or a controller too long (a log's, thousands of runes) is cut in
+// its middle, the key to what the error lacks (not under 16 or 24 runes), the
+// controller to a fifth of the width. The error then takes the room
+// left, cut in its middle between its parts, keeping its start and more of
+// its end, where a wrapped error names its cause. A row still too wide is
+// cut at the edge with "…".
 func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int) {
 	if width <= 0 || wide {
 		printKeys(w, l, wide, pods)
 		return
 	}
-	render := func(noSource bool) []string {
+	render := func(c keyCols) []string {
 		var b bytes.Buffer
 		tw := newTable(&b)
-		writeKeyTableCols(tw, l, false, pods, true, noSource)
+		writeKeyTableCols(tw, l, false, pods, true, c)
 		tw.Flush()
 		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	}
-	lines := render(false)
+	lines := render(keyCols{})
 	if widest(lines) > width {
-		lines = render(true)
+		c := keyCols{noSource: true}
+		narrower := []func(){
+			func() { c.noDelay = true },
+			func() { c.noController = oneController(l) },
+			func() {
+				// The key gives what the error lacks, down to 24 runes in
+				// one controller's table (an object's key of that length
+				// stays whole: it says which row is which), 16 beside
+				// CONTROLLER (a cut key keeps both its ends); a
+				// controller's name past a fifth of the width is cut too.
+				short := minErrorRoom - (width - errorColumnAt(render(c)))
+				least := 16
+				if c.noController {
+					least = 24
+				}
+				c.caps = nameCaps{key: max(least, widestName(l, false)-short), controller: max(10, width/5)}
+			},
+		}
+		for _, narrow := range narrower {
+			if width-errorColumnAt(render(c)) >= minErrorRoom {
+				break
+			}
+			narrow()
+		}
+		// What is left, however little (several controllers' long names at
+		// 80 columns): cut between the error's parts, rather than at the
+		// edge, where its cause is.
+		c.errRoom = max(width-errorColumnAt(render(c)), 12)
+		lines = render(c)
 	}
 	for _, line := range lines {
 		if ansi.StringWidth(line) > width {
@@ -58,6 +96,44 @@ func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int)
 		}
 		io.WriteString(w, line+"\n")
 	}
+}
+
+// minErrorRoom is the fewest cells LAST ERROR keeps on a terminal: enough
+// for an error's start and its cause ("sync with…503 Service Unavailable").
+const minErrorRoom = 30
+
+// errorColumnAt is where LAST ERROR starts in a table's header line.
+func errorColumnAt(lines []string) int {
+	i := strings.LastIndex(lines[0], "LAST ERROR")
+	if i < 0 {
+		return 0
+	}
+	return ansi.StringWidth(lines[0][:i])
+}
+
+// widestName is the widest key of l (controller: its widest controller)
+// as its cell shows it, escaped, in runes.
+func widestName(l *inspector.KeyList, controller bool) int {
+	n := 0
+	for _, k := range l.Items {
+		name := k.Key.Key
+		if controller {
+			name = k.Key.Controller
+		}
+		n = max(n, utf8.RuneCountInString(text.Cell(name, text.MaxName)))
+	}
+	return n
+}
+
+// oneController says every key of l is one controller's: its column
+// repeats one name.
+func oneController(l *inspector.KeyList) bool {
+	for _, k := range l.Items {
+		if k.Key.Controller != l.Items[0].Key.Controller {
+			return false
+		}
+	}
+	return len(l.Items) > 0
 }
 
 func widest(lines []string) int {

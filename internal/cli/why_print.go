@@ -144,9 +144,9 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		return
 	}
 	now := a.Clock() // the answer's one clock: the summary's countdown is the same
-	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", k.Key, b.Controller)
+	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", text.Cell(k.Key, text.MaxName), text.Cell(b.Controller, text.MaxName))
 	fmt.Fprintf(w, "  State:          %s\n", k.State)
-	fmt.Fprintf(w, "  Failures:       %s, %d in all\n", explain.FailuresText(*k, nil), k.TotalFailures) // a log's: "logged", not consecutive
+	fmt.Fprintf(w, "  Failures:       %s\n", explain.FailureCountsText(*k, nil)) // a log's: "logged", not consecutive
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(*k, now))
 	if k.Delay.Duration > 0 {
 		fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))

@@ -228,11 +228,12 @@ func testWhy(ctx context.Context, t *testing.T, kc *kubectl, admin string, c cli
 		})
 		out := kc.ok(t, admin, "backoff", "why", "widget/w-fail", "-n", ns)
 		t.Logf("why widget/w-fail:\n%s", out) // whole, for the README's example
-		// The pod's workload is named as inspector names it: the test's pod
-		// has no pod-template-hash label, so its ReplicaSet.
+		// The pod's workload is named as inspector names it: its Deployment,
+		// through the pod-template-hash its ReplicaSet's name ends in, as
+		// for any pod the deployment controller made.
 		for _, want := range []string{"Change:      generation 2, changed", "the controller has observed 1",
 			`controller "widgets" is failing on it: `, "consecutive failure", ", next retry in ", "(exact)",
-			"widget backend refused the spec", whyFix + "widget backend refused the spec", "forget rs/" + replicaSetName + " -n demo demo/w-fail --requeue --controller widgets"} {
+			"widget backend refused the spec", whyFix + "widget backend refused the spec", "forget deploy/" + deploymentName + " -n demo demo/w-fail --requeue --controller widgets"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("why lacks %q:\n%s", want, out)
 			}

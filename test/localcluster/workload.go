@@ -3,6 +3,8 @@ package localcluster
 import (
 	"context"
 	"fmt"
+	"maps"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -77,13 +79,20 @@ func (w Workload) Create(ctx context.Context, cs Clients) error {
 	if err != nil {
 		return fmt.Errorf("create deployment: %w", err)
 	}
+	// As the deployment controller makes them: the ReplicaSet and its pods
+	// carry the pod-template-hash its name ends in, which is how a pod is
+	// known as the Deployment's (a pod without it read as its ReplicaSet's,
+	// and why's next step said forget rs/demo-7d9f8b6c5d to a user who
+	// knows the controller as deploy/demo).
+	rsLabels := map[string]string{appsv1.DefaultDeploymentUniqueLabelKey: strings.TrimPrefix(ReplicaSetName, DeploymentName+"-")}
+	maps.Copy(rsLabels, labels)
 	rs, err := cs.AppsV1().ReplicaSets(w.Namespace).Create(ctx, &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: ReplicaSetName, Namespace: w.Namespace, Labels: labels,
+		ObjectMeta: metav1.ObjectMeta{Name: ReplicaSetName, Namespace: w.Namespace, Labels: rsLabels,
 			OwnerReferences: []metav1.OwnerReference{OwnerRef("apps/v1", "Deployment", dep.Name, dep.UID)}},
 		Spec: appsv1.ReplicaSetSpec{
 			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: podSpec},
+			Selector: &metav1.LabelSelector{MatchLabels: rsLabels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: rsLabels}, Spec: podSpec},
 		},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -94,7 +103,7 @@ func (w Workload) Create(ctx context.Context, cs Clients) error {
 		return err
 	}
 	_, err = cs.CoreV1().Pods(w.Namespace).Create(ctx, &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: PodName, Namespace: w.Namespace, Labels: labels,
+		ObjectMeta: metav1.ObjectMeta{Name: PodName, Namespace: w.Namespace, Labels: rsLabels,
 			OwnerReferences: []metav1.OwnerReference{OwnerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}},
 		Spec: podSpec,
 	}, metav1.CreateOptions{})

@@ -245,6 +245,7 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 	if len(groups) == 0 {
 		return ""
 	}
+	top.Message = text.OneLine(top.Message, maxQuotedError) // a log's may run to thousands of runes
 	class := classWord(top.Class)
 	if len(groups) == 1 {
 		if class == api.ClassUnknown {

@@ -316,10 +316,19 @@ func explainQueued(k api.Key, src *api.ListSource, now time.Time) string {
 	return "Queued: ready, waiting for a free worker."
 }
 
+// maxQuotedError bounds the last error a diagnosis quotes, in runes: a
+// log's line may hold thousands, which would bury the sentence around it.
+// Cut in its middle, keeping more of its end (the cause comes last).
+const maxQuotedError = 600
+
 func explainError(k api.Key) string {
-	msg := fmt.Sprintf("Last error: %q", k.LastError.Message)
+	quoted := k.LastError.Message
+	if r := []rune(quoted); len(r) > maxQuotedError {
+		quoted = text.CutMiddle(quoted, maxQuotedError, text.MessageTail(maxQuotedError-1), false, text.Runes)
+	}
+	msg := fmt.Sprintf("Last error: %q", quoted)
 	if c := k.LastError.Class; c != "" {
-		msg = fmt.Sprintf("Last error (%s): %q", c, k.LastError.Message)
+		msg = fmt.Sprintf("Last error (%s): %q", c, quoted)
 	}
 	// A reset (forget) restarts the failure count, not the run of the same
 	// error: a run longer than the count began before the reset.

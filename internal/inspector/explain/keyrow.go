@@ -3,6 +3,7 @@ package explain
 import (
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
@@ -95,6 +96,19 @@ func (r KeyRow) Error(n int) string {
 		return ResolvedMark + msg
 	}
 	return msg
+}
+
+// ErrorAtBreaks is Error cut to n cells between the parts of the error
+// (text.OneLineAtBreaks), its mark included: the cell a column of n
+// cells shows, keeping the error's start and more of its end (its cause).
+func (r KeyRow) ErrorAtBreaks(n int) string {
+	if !r.HasError {
+		return r.Error(n)
+	}
+	if r.resolved {
+		return ResolvedMark + text.OneLineAtBreaks(r.message, max(n-utf8.RuneCountInString(ResolvedMark), 2))
+	}
+	return text.OneLineAtBreaks(r.message, n)
 }
 
 // RequeuedNoError is the error cell of a key counted only through

@@ -44,7 +44,9 @@ const preemptSlack = time.Second
 // kube-controller-manager's namespace controller every 60s) is one streak
 // retried, not successes and events at a metronome's pace: the streak the
 // period's first gap ended is restored. So is a key whose gaps double, on
-// the controller's own exponential (noteDoubling), slower than l.
+// the controller's own exponential (noteDoubling), slower than l; and so
+// is one whose late gap is one of l's own delays, for a count the log did
+// not show (rampGap).
 func (e *entry) endInferred(at time.Time, l Limiter) {
 	if at.IsZero() {
 		return
@@ -54,7 +56,8 @@ func (e *entry) endInferred(at time.Time, l Limiter) {
 		gap = at.Sub(e.lastFailAt)
 	}
 	period := steady(e.lastGap, gap)
-	doubling := e.noteDoubling(e.lastGap, gap, coarseness(e.lastFailAt, at), l)
+	coarse := coarseness(e.lastFailAt, at)
+	doubling := e.noteDoubling(e.lastGap, gap, coarse, l)
 	e.lastFailAt, e.lastGap = at, gap
 	if period || doubling {
 		if e.failures == 1 && e.ended.failures > 0 {
@@ -65,7 +68,7 @@ func (e *entry) endInferred(at time.Time, l Limiter) {
 		return
 	}
 	e.ended.failures = 0
-	if e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) {
+	if e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) && !l.rampGap(gap, coarse) {
 		// The unlogged success forgot the key; only an event re-adds it.
 		e.ended.failures, e.ended.first = e.failures, e.firstFailure
 		e.endStreak(api.StateIdle)

@@ -41,6 +41,11 @@ type Backoff struct {
 	// controller's queue is instrumented and forget is allowed
 	// (api.Capabilities). Otherwise a retry now touches the object.
 	Requeues bool `json:"-"`
+	// RetryNow is the command that retries the key now: forget --requeue
+	// where the endpoint can, else kick (a log cannot reset a backoff: a
+	// kick touches the object so that its watch retries it). Set with the
+	// answer's summary; what a watch that waits for the retry offers.
+	RetryNow string `json:"-"`
 }
 
 // Precision says how the numbers were obtained: "exact", "estimated" or "stated".

@@ -48,6 +48,9 @@ func chainSummary(a *Answer) (string, []string) {
 		}
 		next = append(next, fmt.Sprintf("%s: %s", b.Object.Ref(), b.Summary))
 		next = append(next, b.Next...)
+		if s := retryActsOn(a, b); s != "" {
+			next = append(next, s)
+		}
 	}
 	for _, b := range blockers {
 		switch b.Status {
@@ -58,6 +61,21 @@ func chainSummary(a *Answer) (string, []string) {
 		}
 	}
 	return s, next
+}
+
+// retryActsOn says, when the retry offered for blocker b (its forget or
+// kick) is not of the object the user asked about, whose it is and why: a
+// controller backs off per key, and the key failing is b's (the
+// ReplicaSet's, refused by a quota), not root's (the Deployment's); root
+// follows when b succeeds. There is no retry of root's that resets b's
+// backoff. "" when b offers no retry.
+func retryActsOn(root, b *Answer) string {
+	bo := b.Backoff
+	if bo == nil || bo.Key == nil || bo.RetryNow == "" || b.Object.Ref() == root.Object.Ref() {
+		return ""
+	}
+	return fmt.Sprintf("That retry is %s's (key %s), not %s's: %s backs off on the key that fails, and %s follows once it succeeds; nothing done to %s resets that backoff.",
+		b.Object.Ref(), bo.Key.Key, root.Object.Ref(), controllerWords(bo.Controller), root.Object.Ref(), root.Object.Ref())
 }
 
 // pathWords says a path below the root: "replicaset.apps/web-1 (owner

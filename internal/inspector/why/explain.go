@@ -113,6 +113,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	default:
 		retryNow = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach) + kicked
 	}
+	b.RetryNow = strings.TrimSuffix(strings.TrimSuffix(retryNow, kicked), "   (resets the backoff and retries now)")
 	fix := ""
 	if k.LastError != nil {
 		fix = "Fix what the error names: " + oneLine(k.LastError.Message)

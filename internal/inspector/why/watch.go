@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -123,11 +124,30 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 			if x == a {
 				what, verb = "waits for its next retry, which", "makes"
 			}
-			consider(b.Key.NextRetryAt, fmt.Sprintf("%s %s %s at %s (in %s), backing off after %d failures",
-				what, controllerWords(b.Controller), verb, text.TimeOfDay(b.Key.NextRetryAt), text.Countdown(b.Key.NextRetryAt, now), b.Key.Failures))
+			consider(b.Key.NextRetryAt, fmt.Sprintf("%s %s %s at %s (in %s, %s), backing off after %s%s",
+				what, controllerWords(b.Controller), verb, text.TimeOfDay(b.Key.NextRetryAt), text.Countdown(b.Key.NextRetryAt, now),
+				b.Precision(), explain.FailuresText(*b.Key, nil), retrySooner(b)))
 		}
 	}
 	return due, say
+}
+
+// retrySooner is what the user can do rather than wait for b's retry: a
+// log cannot reset the backoff (no endpoint to forget it through), so the
+// kick that makes the watch retry it, or the fix of its cause; an endpoint
+// that requeues, its forget.
+func retrySooner(b *Backoff) string {
+	fix := ""
+	if b.Key.LastError != nil {
+		fix = ", or fix what the error names"
+	}
+	switch {
+	case b.RetryNow == "":
+		return ""
+	case b.Source == SourceLogs:
+		return "; a backoff read from a log cannot be reset: retry now with " + b.RetryNow + " (touches the object; the failure count is kept)" + fix
+	}
+	return "; or now with: " + b.RetryNow
 }
 
 // fingerprint is what makes two answers the same to a watcher: the words,

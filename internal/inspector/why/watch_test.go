@@ -117,17 +117,25 @@ func waitFor(t *testing.T, clk *clocktesting.FakeClock) {
 }
 
 // TestRetryWaitBackoff: a blocker still failing (no change of the user's
-// yet) is not "only a retry"; its next retry is said, and timed.
+// yet) is not "only a retry"; its next retry is said, and timed, with how
+// exact it is and what the user can do rather than wait: read off a log,
+// which cannot reset a backoff (no endpoint to forget it through), the kick
+// or the fix of the cause; an endpoint that requeues, its forget.
 func TestRetryWaitBackoff(t *testing.T) {
 	now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
 	a := stuckAnswer(time.Time{})
 	rs := a.Blockers[0]
 	rs.Retry = nil
-	rs.Backoff = &Backoff{Source: SourceLogs, Controller: "replicaset-controller",
-		Key: &api.Key{Key: "q/web-1", State: api.StateBackoff, Failures: 12, NextRetryAt: now.Add(20 * time.Second)}}
+	rs.Backoff = &Backoff{Source: SourceLogs, Controller: "replicaset-controller", RetryNow: "kubectl backoff kick --kind ReplicaSet.apps q/web-1",
+		Key: &api.Key{Key: "q/web-1", Source: api.SourceLogs, Estimated: true, State: api.StateBackoff, Failures: 12, TotalFailures: 12,
+			NextRetryAt: now.Add(20 * time.Second), LastError: &api.ErrorRecord{Message: "exceeded quota: q"}}}
 	due, say := retryWait(a, now)
-	if want := "waits for replicaset.apps/web-1, which the replicaset-controller retries at 09:00:20 (in 20s), backing off after 12 failures"; !due.Equal(now.Add(20*time.Second)) || say != want {
-		t.Errorf("due %v, %q; want 09:00:20, %q", due, say, want)
+	if want := "waits for replicaset.apps/web-1, which the replicaset-controller retries at 09:00:20 (in 20s, estimated), backing off after 12 failures logged; " +
+		"a backoff read from a log cannot be reset: retry now with kubectl backoff kick --kind ReplicaSet.apps q/web-1 (touches the object; the failure count is kept), or fix what the error names"; !due.Equal(now.Add(20*time.Second)) || say != want {
+		t.Errorf("due %v,\n%q;\nwant 09:00:20,\n%q", due, say, want)
+	}
+	if strings.Contains(say, "forget") {
+		t.Errorf("a log's key offers a forget: %q", say)
 	}
 	if due, _ := retryWait(a, now.Add(time.Minute)); !due.IsZero() {
 		t.Errorf("a retry past is due %v; want none (no timer in the past)", due)
@@ -135,9 +143,23 @@ func TestRetryWaitBackoff(t *testing.T) {
 	// The object's own key failing (a ConfigMap its operator fails on): it
 	// does not wait "for configmap/web", which it is.
 	self := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
-		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap",
+		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap", RetryNow: "kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web",
 			Key: &api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 18, NextRetryAt: now.Add(10 * time.Minute)}}}
-	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s), backing off after 18 failures` {
+	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web` {
 		t.Errorf("its own key: %q", say)
+	}
+}
+
+// TestSummaryKeepsRetryNow: the summary of a key read off a log leaves its
+// retry-now command for the watch, a kick, never a forget.
+func TestSummaryKeepsRetryNow(t *testing.T) {
+	now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	a := &Answer{Now: now, Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
+		Verdict: Verdict{Status: InProgress},
+		Backoff: &Backoff{Source: SourceLogs, Controller: "configmap",
+			Key: &api.Key{Key: "team-a/web", Source: api.SourceLogs, Estimated: true, State: api.StateBackoff, Failures: 2, TotalFailures: 2, NextRetryAt: now.Add(time.Second)}}}
+	summarize(a, CommandHint{})
+	if want := "kubectl backoff kick --kind ConfigMap team-a/web"; a.Backoff.RetryNow != want {
+		t.Errorf("retry now %q, want %q", a.Backoff.RetryNow, want)
 	}
 }

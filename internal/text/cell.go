@@ -1,0 +1,23 @@
+package text
+
+import "strings"
+
+// MaxName bounds a name (a key, a controller, a pod) where it is shown as
+// one: a Kubernetes object's key is at most 317 runes (namespace 63, "/",
+// name 253), so no real object's is cut; a longer one is a log's text (an
+// attacker's, or a line misread) and would push every other column of its
+// table, and every line of an answer, off the screen.
+const MaxName = 320
+
+// Cell is s as one cell of a table or one value of a line: Printable, and
+// its tabs, newlines and carriage returns escaped too (a tab splits a cell
+// in two, a newline a row), cut in its middle to at most n runes (n <= 0:
+// whole) with "…", keeping as much of its end as of its start: a name's
+// ends tell it from its neighbours ("team-a/web-…-7d9f8").
+func Cell(s string, n int) string {
+	s = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(Printable(s))
+	if n <= 0 {
+		return s
+	}
+	return CutMiddle(s, n, (n-1)-(n-1)/2, false, Runes)
+}
