@@ -44,6 +44,9 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 		s.warningLocked(*r, line)
 		return true
 	}
+	if r.What != ErrorLine || r.Dialect != genericName || !r.At.IsZero() {
+		s.flushUntimedLocked() // held for a generic untimed line alone: untimed.go
+	}
 	if r.What != ErrorLine {
 		return false
 	}

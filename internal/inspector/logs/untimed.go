@@ -8,26 +8,34 @@ package logs
 // error=) for each attempt (batch16/1600, read untimed). So an untimed bare
 // failure is held until the next failure line: the handler's line of its
 // key with its error takes its place; any other line (another key, the next
-// bare attempt, an unrelated error) applies it first, in the log's order.
+// bare attempt, an unrelated error, a success, a named dialect's line)
+// applies it first, in the log's order.
 
 // untimedLocked is attemptLocked for r, a generic failure whose time is
 // unknown, of key; it says whether r was held.
 func (s *Store) untimedLocked(r *Record, key string, line int) bool {
 	if n := len(s.pending); n > 0 {
 		p := s.pending[n-1]
-		switch {
-		case !r.Bare && p.r.Key() == key && (p.warning || !p.r.At.IsZero() || oneCause(p.r.Error, r.Error)):
+		if !r.Bare && p.r.Key() == key && (p.warning || !p.r.At.IsZero() || oneCause(p.r.Error, r.Error)) {
 			s.noteMerged(p.line, line)
 			s.pending = s.pending[:n-1]
 			return false
-		case p.r.At.IsZero() && !p.warning:
-			s.pending = s.pending[:n-1]
-			s.applyLocked(&p.r)
 		}
+		s.flushUntimedLocked()
 	}
 	if !r.Bare {
 		return false
 	}
 	s.pending = append(s.pending, pendingBare{r: *r, line: line})
 	return true
+}
+
+// flushUntimedLocked applies the untimed bare failure held for the next
+// failure line (untimedLocked holds at most one, last in s.pending).
+func (s *Store) flushUntimedLocked() {
+	if n := len(s.pending); n > 0 && s.pending[n-1].r.At.IsZero() && !s.pending[n-1].warning {
+		p := s.pending[n-1]
+		s.pending = s.pending[:n-1]
+		s.applyLocked(&p.r)
+	}
 }
