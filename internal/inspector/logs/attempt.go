@@ -47,6 +47,9 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 	if r.What != ErrorLine || r.Dialect != genericName || !r.At.IsZero() {
 		s.flushUntimedLocked() // held for a generic untimed line alone: untimed.go
 	}
+	if r.What == ErrorLine && r.ReconcileID != "" && s.reconcileIDLocked(r, line) {
+		return true
+	}
 	if r.What != ErrorLine {
 		return false
 	}
