@@ -44,6 +44,12 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 		s.warningLocked(*r, line)
 		return true
 	}
+	if r.What != ErrorLine || r.Dialect != genericName || !r.At.IsZero() {
+		s.flushUntimedLocked() // held for a generic untimed line alone: untimed.go
+	}
+	if r.What == ErrorLine && r.ReconcileID != "" && s.reconcileIDLocked(r, line) {
+		return true
+	}
 	if r.What != ErrorLine {
 		return false
 	}
@@ -65,14 +71,7 @@ func (s *Store) attemptLocked(r *Record, line int) bool {
 	}
 	key := r.Key()
 	if r.At.IsZero() {
-		// A handler's line whose time is unknown (logrus' seconds since
-		// start) and the bare line just before it: one attempt, told by
-		// their order alone.
-		if n := len(s.pending); !r.Bare && n > 0 && s.pending[n-1].r.Key() == key {
-			s.noteMerged(s.pending[n-1].line, line)
-			s.pending = s.pending[:n-1]
-		}
-		return false
+		return s.untimedLocked(r, key, line)
 	}
 	near := func(t time.Time) bool { d := r.At.Sub(t); return d <= attemptWindow && d >= -attemptWindow }
 	if !r.Bare {

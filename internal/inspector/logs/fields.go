@@ -51,6 +51,11 @@ type fields struct {
 	// (kindlogger.go).
 	kindField, kindRef string
 	kindFields         int
+	// kindObj is the one object field named like a Kind, its value
+	// kindObjRaw ({"name":…,"namespace":…}, read when asked); kindObjs
+	// counts them (kindlogger.go).
+	kindObj, kindObjRaw []byte
+	kindObjs            int
 	// eventKey is the key of the event line just before this one, given
 	// by the store when the message names its object (eventkey.go).
 	eventKey string

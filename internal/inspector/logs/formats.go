@@ -167,6 +167,9 @@ func setRaw(f *fields, k, v []byte) {
 			if f.ref() == "" {
 				f.refObj = v // read when asked for (fields.ref)
 			}
+			if kindLike(k) {
+				f.kindObj, f.kindObjRaw, f.kindObjs = k, v, f.kindObjs+1
+			}
 			return
 		}
 		if fk.kept() || f.kind != "" && string(k) == f.kind {

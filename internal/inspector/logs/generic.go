@@ -331,7 +331,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if lacks == "" && r.Evidence == "" && r.Bare && f.reconcileID != "" {
 		// Logged inside Reconcile (reconcileidline.go): its words alone do
 		// not say the attempt failed.
-		lacks = insideReconcile
+		lacks, r.ReconcileID = insideReconcile, f.reconcileID
 	}
 	if lacks != "" {
 		// Perhaps an inner cause too: counted once with its handler's line

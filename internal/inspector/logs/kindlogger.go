@@ -31,20 +31,33 @@ func (f *fields) noteKindField(key, val []byte) {
 
 // kindNamed is the controller and key the line's logger and its one
 // kind-named field agree on: the logger's last segment ("ctrlr.istio")
-// is that field's name in lower case ("Istio"). ok is false otherwise.
+// is that field's name ("Istio"), letter case aside; the controller is
+// that name in lower case. The field holds the key as text, or, where no
+// such text field is, as controller-runtime's object (KubeRay's
+// `"logger":"controllers.RayCluster"` with `"RayCluster":{"name":…,
+// "namespace":…}` and no controller field: batch16/1620). ok is false
+// otherwise.
 func (f *fields) kindNamed() (controller, ns, name string, ok bool) {
-	if f.kindFields != 1 || f.logger == "" {
+	if f.logger == "" {
+		return "", "", "", false
+	}
+	field, ref := f.kindField, f.kindRef
+	switch {
+	case f.kindFields == 1:
+	case f.kindFields == 0 && f.kindObjs == 1:
+		field, ref = string(f.kindObj), objectRef(f.kindObjRaw)
+	default:
 		return "", "", "", false
 	}
 	last := f.logger
 	if i := strings.LastIndexAny(last, "./"); i >= 0 {
 		last = last[i+1:]
 	}
-	if last != strings.ToLower(f.kindField) {
+	if ref == "" || !strings.EqualFold(last, field) {
 		return "", "", "", false
 	}
-	ns, name = splitRef(f.kindRef)
-	return last, ns, name, true
+	ns, name = splitRef(ref)
+	return strings.ToLower(last), ns, name, true
 }
 
 // kindLike says key is written like a Kind: an upper-case ASCII letter,

@@ -32,3 +32,33 @@ func TestKindNamedByLogger(t *testing.T) {
 		})
 	}
 }
+
+// TestKindNamedByLoggerObject pins the object form, learnt from
+// batch16/1620 (KubeRay's ray-operator run here, verbatim): the logger
+// "controllers.RayCluster" (capitalised) and the one object field
+// "RayCluster":{"name":…,"namespace":…}, with no controller field. The
+// other lines are that line edited, each to take away one of the two
+// agreeing parts.
+func TestKindNamedByLoggerObject(t *testing.T) {
+	var ray string
+	for _, l := range strings.Split(readTestdata(t, "testdata/batch16/1620-kuberay-zap-json-head-pod-service-account-missing-inner-error-warning-reconciler-error-interleaved.log"), "\n") {
+		if strings.Contains(l, `"msg":"Reconciler error"`) {
+			ray = l
+			break
+		}
+	}
+	for _, tt := range []struct {
+		name, line                 string
+		controller, key, errPrefix string // key "": not read
+	}{
+		{"logger controllers.RayCluster, object field RayCluster", ray,
+			"raycluster", "ml-train/llm-finetune", "FailedCreateHeadPod\npods \"llm-finetune-head-\" is forbidden"},
+		{"the logger names another kind", strings.Replace(ray, "controllers.RayCluster", "controllers.RayJob", 1), "", "", ""},
+		{"no logger", strings.Replace(ray, `"logger":"controllers.RayCluster",`, "", 1), "", "", ""},
+		{"two kind-named object fields", strings.Replace(ray, `"RayCluster":{`, `"RayJob":{"name":"x","namespace":"y"},"RayCluster":{`, 1), "", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			wantLineRead(t, tt.line, tt.controller, tt.key, tt.errPrefix)
+		})
+	}
+}

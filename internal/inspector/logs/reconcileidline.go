@@ -22,3 +22,25 @@ package logs
 const insideReconcile = `opens with the failure, but was logged inside Reconcile (it carries controller-runtime's reconcileID): ` +
 	`controller-runtime logs an attempt's failure itself, "Reconciler error" with the same reconcileID, ` +
 	`only when Reconcile returns an error, and a Reconcile that logs an error and returns RequeueAfter is a timed poll`
+
+// reconcileIDLocked takes a failure r with a reconcileID, of the log's line
+// line: a named dialect's ("Reconciler error") is noted; a generic line of
+// an attempt whose "Reconciler error" was already applied is that
+// attempt's inner line, merged there (it says whether so). Its template's
+// evidence may admit such a line after its attempt's handler line was read
+// (KubeRay's "Error reconcile resources", batch16/1621–1622), too late for
+// the wait of attempt.go.
+func (s *Store) reconcileIDLocked(r *Record, line int) bool {
+	if r.Dialect != genericName {
+		if s.handledIDs == nil || len(s.handledIDs) > 4*DefaultMaxKeys {
+			s.handledIDs = map[string]int{}
+		}
+		s.handledIDs[r.ReconcileID] = line
+		return false
+	}
+	h, ok := s.handledIDs[r.ReconcileID]
+	if ok {
+		s.noteMerged(line, h)
+	}
+	return ok
+}

@@ -29,6 +29,9 @@ type Store struct {
 	// when each key's handler last logged a failure.
 	pending []pendingBare
 	handled map[string]handledAt
+	// handledIDs are the reconcileIDs of named dialects' failure lines, and
+	// their lines (reconcileidline.go).
+	handledIDs map[string]int
 	// readingHeld says a saved read holds its records for time order;
 	// cands are the generic reader's candidates waiting for their
 	// template's evidence (evidence.go).
