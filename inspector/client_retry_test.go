@@ -104,7 +104,10 @@ func TestClientRetriesBusy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		// The deadline falls in the 5s wait, not in the request before
+		// it: 50ms was less than one loopback request takes on a loaded
+		// machine (-race), and its deadline then said nothing of busy.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		_, err = c.Keys(ctx, inspector.KeyQuery{})
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "busy") {
