@@ -127,6 +127,20 @@ func topOn(t *testing.T, w *watchWorld, now func() time.Time) Model {
 // deadline (the wait for the next watch event) is left behind.
 func feed(t *testing.T, m Model, cmd tea.Cmd, until func(Model) bool) Model {
 	t.Helper()
+	return feedWithin(t, m, cmd, until, 2*time.Second)
+}
+
+// feedReads is feed for commands that all answer (reads, no watch): it
+// waits as long as a loaded machine may take to answer them (-race, 2
+// cores), where feed's 2s, the time a watch's wait is given, could leave a
+// slow read behind and the page without it.
+func feedReads(t *testing.T, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	return feedWithin(t, m, cmd, nil, 30*time.Second)
+}
+
+func feedWithin(t *testing.T, m Model, cmd tea.Cmd, until func(Model) bool, within time.Duration) Model {
+	t.Helper()
 	got := make(chan tea.Msg, 16)
 	outstanding := 0
 	launch := func(c tea.Cmd) {
@@ -136,7 +150,7 @@ func feed(t *testing.T, m Model, cmd tea.Cmd, until func(Model) bool) Model {
 		}
 	}
 	launch(cmd)
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(within)
 	for outstanding > 0 {
 		select {
 		case msg := <-got:
@@ -179,7 +193,7 @@ func TestTopShowsAChangeThroughTheWatch(t *testing.T) {
 	w := newWatchWorld(t, false)
 	now := time.Now()
 	m := topOn(t, w, func() time.Time { return now })
-	m = feed(t, m, m.refreshTop(), nil) // the first frame: listed, capabilities seen
+	m = feedReads(t, m, m.refreshTop()) // the first frame: listed, capabilities seen
 	if got := pageKeys(m); !slices.Equal(got, []string{"demo/widget-a"}) {
 		t.Fatalf("first frame %v, want demo/widget-a", got)
 	}
@@ -231,12 +245,12 @@ func TestTopPollsWithoutWatch(t *testing.T) {
 	w := newWatchWorld(t, true)
 	now := time.Now()
 	m := topOn(t, w, func() time.Time { return now })
-	m = feed(t, m, m.refreshTop(), nil)
-	m = feed(t, m, m.refreshTop(), nil)
+	m = feedReads(t, m, m.refreshTop())
+	m = feedReads(t, m, m.refreshTop())
 	w.fail("demo/widget-b")
 	now = now.Add(time.Second) // top's refresh is due
 	mm, cmd := m.Update(tickMsg{})
-	m = feed(t, mm.(Model), cmd, nil)
+	m = feedReads(t, mm.(Model), cmd)
 	if got := pageKeys(m); !slices.Contains(got, "demo/widget-b") {
 		t.Fatalf("after a refresh tick: %v, want widget-b listed", got)
 	}

@@ -56,7 +56,13 @@ func TestGetHungEndpointWaitsThenGivesUp(t *testing.T) {
 	srv, requests := hungEndpoint(t)
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	cf := genericclioptions.NewConfigFlags(false)
-	*cf.Timeout = "400ms"
+	// The timeout runs on the real clock (net/http's), the note on clk: the
+	// step below must come while the request still waits. With 400ms, a
+	// loaded machine (-race, 2 cores, other packages' tests) that kept this
+	// goroutine from running that long between the request's arrival and
+	// the step found the note's timer stopped: no note, or a wait for it
+	// with no end.
+	*cf.Timeout = "3s"
 	clk := clocktesting.NewFakeClock(time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))
 	errOut := &syncBuffer{}
 	streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: &strings.Builder{}, ErrOut: errOut}
@@ -68,25 +74,29 @@ func TestGetHungEndpointWaitsThenGivesUp(t *testing.T) {
 	go func() { done <- cmd.ExecuteContext(context.Background()) }()
 
 	<-requests // the request is in flight: its note is due in a second
-	for !clk.HasWaiters() {
-		time.Sleep(time.Millisecond) // until the transport armed its note (a condition; the test's deadline bounds it)
+	for deadline := time.Now().Add(10 * time.Second); !clk.HasWaiters(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the transport armed no note while the request waited; stderr %q", errOut.String())
+		}
+		time.Sleep(time.Millisecond) // until the transport armed its note (a condition, with a deadline)
 	}
 	clk.Step(time.Second)
-	if e, a := "waiting for "+addr+"… (no answer yet; giving up after 400ms, --request-timeout)\n", errOut.String(); e != a {
+	if e, a := "waiting for "+addr+"… (no answer yet; giving up after 3.0s, --request-timeout)\n", errOut.String(); e != a {
 		t.Errorf("stderr a second into the wait: %q, want %q", a, e)
 	}
 	select {
 	case err := <-done:
-		if elapsed := time.Since(start); elapsed > 5*time.Second {
-			t.Errorf("gave up after %v; --request-timeout said 400ms", elapsed)
+		// The bug gave up after 30s whatever the flag said.
+		if elapsed := time.Since(start); elapsed > 10*time.Second {
+			t.Errorf("gave up after %v; --request-timeout said 3s", elapsed)
 		}
-		for _, want := range []string{addr + " (--addr) did not answer within 400ms", "is its process stopped or stuck?", "--request-timeout 1.2s"} {
+		for _, want := range []string{addr + " (--addr) did not answer within 3.0s", "is its process stopped or stuck?", "--request-timeout 9.0s"} {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("error %v, want it to say %q", err, want)
 			}
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("get still waiting 10s into a 400ms --request-timeout")
+	case <-time.After(20 * time.Second):
+		t.Fatal("get still waiting 20s into a 3s --request-timeout")
 	}
 }
 

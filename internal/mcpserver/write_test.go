@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/kick"
 )
@@ -38,12 +39,22 @@ func TestForget(t *testing.T) {
 	var audit syncBuffer
 	cs := connect(t, Config{Session: s, AllowWrite: true, User: "alice", Audit: &audit})
 
-	var keys KeysOutput
-	call(t, cs, "keys", map[string]any{"state": []string{"backoff"}, "sort": "failures", "limit": 1}, &keys)
-	if len(keys.Items) != 1 {
-		t.Fatalf("no key in backoff")
+	// A naive key: it fails forever (an outage key may succeed between two
+	// reads and read as forgotten), and with 3 failures at least, so that a
+	// forget that did not reset the count cannot pass for one that did.
+	var k inspector.PodKey
+	for deadline := time.Now().Add(time.Minute); ; {
+		var keys KeysOutput
+		call(t, cs, "keys", map[string]any{"controller": "naive", "state": []string{"backoff"}, "sort": "failures", "limit": 1}, &keys)
+		if len(keys.Items) == 1 && keys.Items[0].Failures >= 3 {
+			k = keys.Items[0]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no naive key in backoff with 3 failures within a minute: %+v", keys.Items)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
 	}
-	k := keys.Items[0]
 
 	var dry ForgetOutput
 	res := call(t, cs, "forget", map[string]any{"keys": []string{k.Key.Key}, "dry_run": true}, &dry)
@@ -65,7 +76,11 @@ func TestForget(t *testing.T) {
 	}
 	// The demo keeps running: the forgotten key may fail again before it is
 	// read (20x speed: milliseconds apart). The forget must be in its history,
-	// and Failures must count only the errors after it.
+	// and Failures must count the errors after it, give or take the one a
+	// worker may be between recording and counting: the reconciler decorator
+	// records an error before controller-runtime's AddRateLimited has the
+	// limiter count it (one less, read in between), and an error recorded
+	// just before the forget is counted just after it (one more).
 	forgot, since := -1, 0
 	for i, a := range d.History {
 		switch a.Outcome {
@@ -80,8 +95,13 @@ func TestForget(t *testing.T) {
 	if forgot < 0 {
 		t.Fatalf("after forget: %d failures, history %+v; want a forgotten attempt", d.Failures, d.History)
 	}
-	if by := d.History[forgot].By; d.Failures != since || !strings.Contains(by, "test-assistant (via kubectl backoff mcp) for alice") {
-		t.Errorf("after forget: %d failures, %d errors since it was forgotten by %q; want them equal, forgotten by the client for alice", d.Failures, since, by)
+	if by := d.History[forgot].By; d.Failures < since-1 || d.Failures > since+1 || !strings.Contains(by, "test-assistant (via kubectl backoff mcp) for alice") {
+		t.Errorf("after forget: %d failures, %d errors since it was forgotten by %q; want them equal (±1), forgotten by the client for alice", d.Failures, since, by)
+	}
+	// The streak the forget ended: the count it reset, at least the one
+	// listed before it (a naive key's count only grows until a forget).
+	if r := d.LastReset; r == nil || r.By != api.ResetForget || r.Failures < k.Failures {
+		t.Errorf("after forget: last reset %+v; want a forget that ended a streak of %d failures or more", r, k.Failures)
 	}
 	a := audit.String()
 	if n := strings.Count(a, "audit: "); n != 2 || !strings.Contains(a, `by "test-assistant (via kubectl backoff mcp) for alice": ok`) || !strings.Contains(a, "dryRun=true") {

@@ -97,12 +97,27 @@ func TestAdmissionReuse(t *testing.T) {
 	do := func(reuse bool) (any, time.Duration, error) {
 		return a.do(context.Background(), "k", server, reuse, compute)
 	}
+	// A computation keeps its slot for 4 times as long as it ran, on the
+	// real clock: one a loaded machine stretched past 250µs still holds it
+	// after do returned (the endpoint busy, or the slot filled below
+	// blocking forever). Idle is once the rest is over: at most 250ms.
+	idle := func() {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); len(a.slots) != 0; {
+			if time.Now().After(deadline) {
+				t.Fatal("the computation's slot was never given back")
+			}
+			time.Sleep(time.Millisecond) // polling a condition, with a deadline
+		}
+	}
 	if v, age, err := do(true); v != 1 || age != 0 || err != nil {
 		t.Fatalf("first = %v, %v, %v; want 1, 0s, nil", v, age, err)
 	}
+	idle()
 	if v, _, _ := do(true); v != 2 {
 		t.Errorf("idle endpoint: got %v, want a fresh 2 (no reuse without load)", v)
 	}
+	idle()
 	a.slots <- struct{}{} // busy: every slot taken
 	real = real.Add(100 * time.Millisecond)
 	server = server.Add(100 * time.Millisecond)
