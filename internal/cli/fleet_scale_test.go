@@ -159,6 +159,9 @@ func TestFleetAtScale(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sent := queries.Load() - before
+		if len(f.Rows) == 0 {
+			t.Fatalf("%s: no controllers", name)
+		}
 		t.Logf("%s: %d controllers in %d clusters (worst has %d worst keys), %d queries, %v (load average %s)", name, len(f.Rows), len(f.Clusters), len(f.Rows[0].WorstKeys), sent, took.Round(time.Millisecond), loadAverage())
 		if e, a := int64(len(fleet.Queries("cluster"))), sent; e != a {
 			t.Errorf("%s: want %d queries (one per panel), sent %d", name, e, a)
