@@ -23,10 +23,14 @@ import (
 // knows the lines before, parses such a line again with the log's.
 
 // chunkLines and chunkBytes bound a chunk: big enough that handing it over
-// costs nothing beside parsing it, small enough that few are in flight.
+// costs nothing beside parsing it, small enough that few are in flight and
+// that a chunk's lines and records (some 500 bytes a line) are still in
+// the cache when the applier reads what a worker wrote. At 1 MB and 4096
+// lines, BenchmarkRead1M took a sixth more CPU time and allocated 40 %
+// more.
 const (
-	chunkLines = 4096
-	chunkBytes = 1 << 20
+	chunkLines = 1024
+	chunkBytes = 256 << 10
 )
 
 // chunk is a run of lines of the log and what the workers made of them.
@@ -195,7 +199,7 @@ func newChunk(free chan *chunk) *chunk {
 		c.done = make(chan struct{})
 		return c
 	default:
-		return &chunk{buf: make([]byte, 0, chunkBytes+64<<10), res: make([]lineResult, 0, chunkLines), done: make(chan struct{})}
+		return &chunk{buf: make([]byte, 0, chunkBytes+16<<10), res: make([]lineResult, 0, chunkLines), done: make(chan struct{})}
 	}
 }
 
