@@ -31,7 +31,7 @@ const mixFailEvery = 10
 // operator-sdk's and kubebuilder's samples do through the context's
 // logger, and returns the lines of one successful reconcile of
 // default/mixok1 and of one failed reconcile of default/mixfail1.
-func mixTemplates(b *testing.B) (ok, fail []string) {
+func mixTemplates(b testing.TB) (ok, fail []string) {
 	rc := startRealWith(b, formats[0], false, true, true, nil, func(o *controller.TypedOptions[reconcile.Request]) {
 		o.Reconciler = reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			log := logf.FromContext(ctx)
@@ -49,6 +49,12 @@ func mixTemplates(b *testing.B) (ok, fail []string) {
 	lines := rc.waitLines("a success and a failure", func(l []string) bool {
 		return countLines(l, "Status updated") >= 1 && countLines(l, msgError) >= 1
 	})
+	return mixSplit(b, lines)
+}
+
+// mixSplit is the lines of default/mixok1's success and of
+// default/mixfail1's update then failure among lines.
+func mixSplit(b testing.TB, lines []string) (ok, fail []string) {
 	for _, l := range lines {
 		switch {
 		case strings.Contains(l, `"name":"mixok1"`):
@@ -63,11 +69,13 @@ func mixTemplates(b *testing.B) (ok, fail []string) {
 	return ok, fail
 }
 
-// logMix writes lines1M lines of mixTemplates' reconciles to a file under
-// dir: keys w0…w4999 in turn, every mixFailEvery-th of them failing.
+// logMix writes lines1M lines of mixTemplates' reconciles (kept in
+// testdata/bench/mix.log) to a file under dir: keys w0…w4999 in turn,
+// every mixFailEvery-th of them failing (writeRounds: the same bytes
+// every run).
 func logMix(b *testing.B, dir string) (string, int64) {
-	ok, fail := mixTemplates(b)
-	return writeLines1M(b, filepath.Join(dir, "mix.log"), func(i int) ([]string, string, string) {
+	ok, fail := mixSplit(b, benchTemplate(b, "mix.log"))
+	return writeRounds(b, filepath.Join(dir, "mix.log"), func(i int) ([]string, string, string) {
 		key, lines, name := fmt.Sprintf("w%d", i%5000), ok, "mixok1"
 		if i%mixFailEvery == 0 {
 			lines, name = fail, "mixfail1"
