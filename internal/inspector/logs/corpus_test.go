@@ -206,8 +206,10 @@ func TestCorpusScore(t *testing.T) {
 		// examples/builtins (zap JSON), run here against envtest's
 		// kube-apiserver; answers committed before the reader ran; first
 		// score 33/41 (1500-1504, 1510-1516 all right; 1506-1507's give-ups
-		// read as one failure more, not terminal), 41/41 with giveup.go.
-		{dir: "testdata/batch15", minRight: 41, maxExtra: 0},
+		// read as one failure more, not terminal), 41/41 with giveup.go;
+		// 46/46 with sample-controller's 1520-1523 added (read right
+		// before any rule).
+		{dir: "testdata/batch15", minRight: 46, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
