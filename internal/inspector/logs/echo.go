@@ -21,6 +21,7 @@ type saidFailure struct {
 	dialect, msg, err string
 	line              int
 	via, echoed       bool
+	gaveUp, noErr     bool // the line gave the key up, stating no error (giveup.go)
 }
 
 // echoLocked notes r, a failure, as its key's last, and says whether it
@@ -37,6 +38,9 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 	}
 	s.echoKey = append(s.echoKey, r.Name...)
 	p := s.said[string(s.echoKey)]
+	if p != nil && s.giveUpEchoLocked(p, r, string(s.echoKey), line) {
+		return true
+	}
 	if p != nil && r.ViaHandleError && !p.via && !p.echoed && p.dialect == r.Dialect &&
 		p.msg == r.Message && p.err == r.Error && !r.At.IsZero() && !p.at.IsZero() {
 		if d := r.At.Sub(p.at); d >= 0 && d <= attemptWindow {
@@ -57,6 +61,6 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 		p = &saidFailure{}
 		s.said[string(s.echoKey)] = p
 	}
-	*p = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false}
+	*p = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false, r.GaveUp, r.ErrorIsMessage}
 	return false
 }

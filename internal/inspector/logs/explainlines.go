@@ -200,6 +200,11 @@ func (s *Store) explainReadyLocked() []LineReading {
 			out[i].Meaning = fmt.Sprintf("the same failed attempt as line %d's, said again through HandleError, counted once, there", into)
 			out[i].Why = fmt.Sprintf("an \"Unhandled Error\" whose error is line %d's, word for word, of the same key and message, within a second after it", into)
 		}
+		if into, ok := s.giveUpOf[out[i].Line]; ok {
+			delete(s.giveUpOf, out[i].Line)
+			out[i].Meaning = fmt.Sprintf("the error of line %d's attempt, which gave the key up, counted once, there", into)
+			out[i].Why = fmt.Sprintf("an \"Unhandled Error\" of the key within a second after line %d, a give-up that stated no error", into)
+		}
 		if c, ok := s.innerOf[out[i].Line]; ok {
 			delete(s.innerOf, out[i].Line)
 			out[i].Meaning = fmt.Sprintf("read as the inner cause of line %d's attempt, counted once, there", c.into)

@@ -292,6 +292,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if r.Error == msg && keyAt >= 0 {
 		r.Error = noErrorStated // its words say it failed, not why (noerror.go)
 	}
+	r.ErrorIsMessage = r.Error == msg
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject

@@ -195,6 +195,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			}
 		}
 	}
+	if out == outRecord && r.What == ErrorLine && r.ViaHandleError {
+		// Its handler's give-up, said on the line just before (giveup.go).
+		s.giveUpBefore(r, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	}
 	if out == outCandidate && r.Key() != "" && r.Error != "" {
 		// A reconciler's own line that the generic reader could not yet
 		// call a failure may name the key of the keyless failure line

@@ -126,6 +126,10 @@ type Record struct {
 	// ("Unhandled Error" err=…, its message the error): a controller may
 	// have logged the same text just before, of the same attempt (echo.go).
 	ViaHandleError bool
+	// ErrorIsMessage says the generic reader found no error in the line
+	// but its message, which it took as the error: a give-up that states
+	// none may be followed by its attempt's HandleError line (giveup.go).
+	ErrorIsMessage bool
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or

@@ -78,9 +78,12 @@ type Store struct {
 	innerHoldTo int
 	// said is each key's last failure line, and echoOf the HandleError
 	// lines read as its echo, by line (echo.go).
-	said    map[string]*saidFailure
-	echoOf  map[int]int
-	echoKey []byte // the key looked up in said, built in place
+	said   map[string]*saidFailure
+	echoOf map[int]int
+	// giveUpOf is each HandleError line read as the error of the give-up
+	// line before it (giveup.go), for ExplainLines.
+	giveUpOf map[int]int
+	echoKey  []byte // the key looked up in said, built in place
 	// streakNote is what the last failure applied said of a fresh ramp
 	// (freshramp.go), for its line's --explain-lines reading.
 	streakNote string
