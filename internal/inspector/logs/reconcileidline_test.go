@@ -2,6 +2,7 @@ package logs
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,46 @@ func pasteDamage(name string) damage {
 		}
 	}
 	panic("no damage " + name)
+}
+
+// TestHandledIDsAsAMap: the noted IDs are looked up as the map they were
+// put in at once would have them: the last line of an ID noted twice, IDs
+// noted after a lookup, and none of those noted before the map was
+// started anew past 4×DefaultMaxKeys.
+func TestHandledIDsAsAMap(t *testing.T) {
+	var h handledIDs
+	want := func(id string, line int, ok bool) {
+		t.Helper()
+		if l, o := h.lookup(id); l != line || o != ok {
+			t.Errorf("lookup(%q) = %d, %v; want %d, %v", id, l, o, line, ok)
+		}
+	}
+	want("a", 0, false)
+	h.note("a", 1)
+	h.note("b", 2)
+	h.note("a", 3)
+	want("a", 3, true)
+	want("b", 2, true)
+	h.note("c", 4)
+	want("c", 4, true)
+	// The map holds 3; 4×DefaultMaxKeys-2 more make it just full, and the
+	// one after that starts it anew.
+	for i := range 4*DefaultMaxKeys - 2 {
+		h.note(strconv.Itoa(i), 10+i)
+	}
+	want("b", 2, true)
+	h.note("d", 5)
+	h.note("e", 6)
+	want("b", 0, false)
+	want("d", 5, true)
+	want("e", 6, true)
+
+	// Noted past the list's bound with no lookup between.
+	h = handledIDs{}
+	h.note("x", 1)
+	for i := range 4*DefaultMaxKeys + 5 {
+		h.note(strconv.Itoa(i), 10+i)
+	}
+	want("x", 0, false)
+	want(strconv.Itoa(4*DefaultMaxKeys+4), 4*DefaultMaxKeys+14, true)
 }

@@ -31,7 +31,7 @@ type Store struct {
 	handled map[string]handledAt
 	// handledIDs are the reconcileIDs of named dialects' failure lines, and
 	// their lines (reconcileidline.go).
-	handledIDs map[string]int
+	handledIDs handledIDs
 	// readingHeld says a saved read holds its records for time order;
 	// cands are the generic reader's candidates waiting for their
 	// template's evidence (evidence.go).
