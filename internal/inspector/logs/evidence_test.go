@@ -73,7 +73,9 @@ const ownFailures = 9
 // queue's; describe and --explain-lines say the growing gaps decided.
 // Both queues; zap JSON (epoch) and klog text, whose stamps have the
 // sub-second precision the first delays need. On the reader before
-// evidence.go, no key is read.
+// evidence.go, no key is read. The lines are stamped on the queue's own
+// schedule (queuestamp_test.go), so that a loaded machine's late retries
+// do not break the gaps.
 func TestGrowingGapsFromRealQueue(t *testing.T) {
 	for _, priority := range []bool{true, false} {
 		for _, f := range []loggerFormat{formats[1], formats[4]} {
@@ -84,7 +86,7 @@ func TestGrowingGapsFromRealQueue(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				release := make(chan struct{})
-				rc, own, lim := ownLog(t, f, priority, func(_ string, n int) (reconcile.Result, error) {
+				rc, own, lim := ownLogOnQueueTime(t, f, priority, func(_ string, n int) (reconcile.Result, error) {
 					if n <= ownFailures {
 						return reconcile.Result{}, errRefused
 					}
