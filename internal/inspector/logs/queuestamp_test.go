@@ -17,9 +17,9 @@ import (
 // Log lines stamped on the real queue's own schedule. A test that reads a
 // key's failures from the gaps between its lines (growing as the limiter's
 // delays) gets, on the real clock, those delays plus however late a loaded
-// machine ran each retry: two stalls of a tenth of a second in the 1.3 s of
-// nine failures leave no three gaps in a row that fit the limiter, and the
-// key is not read. Stamped at the queue's schedule — the start, plus every
+// machine ran each retry: two stalls of 0.7 s (not 0.3 s) before the 4th and
+// 7th of nine failures leave no three gaps in a row that fit the limiter,
+// and the key is not read. Stamped at the queue's schedule — the start, plus every
 // delay the real limiter chose for the key, plus a millisecond for each
 // reconcile — the gaps are the real queue's delays, whatever the timing;
 // the count and the delays read are still checked against the real queue.
