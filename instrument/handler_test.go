@@ -2,10 +2,8 @@ package instrument
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -112,39 +110,6 @@ func htFixture(t *testing.T) *htEnv {
 	b.run("other/b2", reconcile.Result{}, fmt.Errorf("%s", htErrTimeout))
 	b.run("other/b2", reconcile.Result{}, fmt.Errorf("%s", htErrTimeout))
 	return e
-}
-
-// do serves one request and decodes the JSON answer. Every response must say
-// it is JSON.
-func (e *htEnv) do(h http.Handler, method, target, body string) (int, http.Header, map[string]any) {
-	e.t.Helper()
-	var req *http.Request
-	if body != "" {
-		req = httptest.NewRequest(method, "http://127.0.0.1"+target, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-	} else {
-		req = httptest.NewRequest(method, "http://127.0.0.1"+target, nil)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if got := rec.Header().Get("Content-Type"); got != "application/json" {
-		e.t.Errorf("%s %s: Content-Type = %q, want application/json", method, target, got)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
-		e.t.Fatalf("%s %s: body is not a JSON object: %v\n%s", method, target, err, rec.Body)
-	}
-	return rec.Code, rec.Header(), m
-}
-
-// get is do for a GET that must succeed.
-func (e *htEnv) get(target string) map[string]any {
-	e.t.Helper()
-	code, _, m := e.do(e.h, http.MethodGet, api.DefaultPrefix+target, "")
-	if code != http.StatusOK {
-		e.t.Fatalf("GET %s: status = %d, want 200: %v", target, code, m)
-	}
-	return m
 }
 
 // htField walks a dotted path of object fields.

@@ -73,7 +73,9 @@ const ownFailures = 9
 // queue's; describe and --explain-lines say the growing gaps decided.
 // Both queues; zap JSON (epoch) and klog text, whose stamps have the
 // sub-second precision the first delays need. On the reader before
-// evidence.go, no key is read.
+// evidence.go, no key is read. The lines are stamped on the queue's own
+// schedule (queuestamp_test.go), so that a loaded machine's late retries
+// do not break the gaps.
 func TestGrowingGapsFromRealQueue(t *testing.T) {
 	for _, priority := range []bool{true, false} {
 		for _, f := range []loggerFormat{formats[1], formats[4]} {
@@ -84,7 +86,7 @@ func TestGrowingGapsFromRealQueue(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				release := make(chan struct{})
-				rc, own, lim := ownLog(t, f, priority, func(_ string, n int) (reconcile.Result, error) {
+				rc, own, lim := ownLogOnQueueTime(t, f, priority, func(_ string, n int) (reconcile.Result, error) {
 					if n <= ownFailures {
 						return reconcile.Result{}, errRefused
 					}
@@ -209,11 +211,14 @@ func timedPollLog(t *testing.T, polls int) (lines []string, gaps []time.Duration
 // TestInnerCauseCountedOnce: a real controller that logs each failed
 // attempt twice — its own inner cause at error level (a candidate, whose
 // template's gaps grow), then the handler's "Error syncing KEY, requeuing"
-// — is read with the real queue's count, not twice it.
+// — is read with the real queue's count, not twice it. Its lines are
+// stamped on the queue's own schedule (queuestamp_test.go): the inner
+// cause is read by its growing gaps, which late retries would break.
 func TestInnerCauseCountedOnce(t *testing.T) {
 	release := make(chan struct{})
 	own := &logBuffer{}
-	log := formats[1].new(own, false).WithName("widget")
+	t0 := time.Now()
+	var lim *recordingLimiter // set before the first event is sent
 	rc, _, lim := ownLogWith(t, own, false, func(_ string, n int) (reconcile.Result, error) {
 		if n <= ownFailures {
 			return reconcile.Result{}, errRefused
@@ -222,8 +227,9 @@ func TestInnerCauseCountedOnce(t *testing.T) {
 		return reconcile.Result{}, nil
 	}, func(key string, _ reconcile.Result, err error) {
 		if err != nil {
-			log.Error(err, "could not update status of "+key)
-			log.Error(err, "Error syncing "+key+", requeuing")
+			at := lim.queueTime(t0, key)
+			stampedLogger(t, formats[1], own, at).WithName("widget").Error(err, "could not update status of "+key)
+			stampedLogger(t, formats[1], own, at.Add(50*time.Microsecond)).WithName("widget").Error(err, "Error syncing "+key+", requeuing")
 		}
 	})
 	t.Cleanup(func() { close(release) })

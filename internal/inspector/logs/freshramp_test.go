@@ -21,12 +21,18 @@ type recordingLimiter struct {
 	workqueue.TypedRateLimiter[reconcile.Request]
 	mu   sync.Mutex
 	last map[reconcile.Request]time.Duration
+	// waits is every delay When chose, per key, in order (queuestamp_test.go).
+	waits map[reconcile.Request][]time.Duration
 }
 
 func (l *recordingLimiter) When(r reconcile.Request) time.Duration {
 	d := l.TypedRateLimiter.When(r)
 	l.mu.Lock()
 	l.last[r] = d
+	if l.waits == nil {
+		l.waits = map[reconcile.Request][]time.Duration{}
+	}
+	l.waits[r] = append(l.waits[r], d)
 	l.mu.Unlock()
 	return d
 }
