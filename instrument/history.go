@@ -148,24 +148,19 @@ func (e *entry[T]) setLastClass(at int64, class uint8) {
 	}
 }
 
-// attempts returns the history oldest first, in its wire form.
 // lastOutcome is the outcome of the newest attempt in the history
 // (outError, outRequeue, …), or noOutcome when none is recorded.
 func (e *entry[T]) lastOutcome() uint8 {
-	n := len(e.history)
-	if n == 0 {
-		return noOutcome
+	if i := e.last(); i >= 0 {
+		return e.history[i].outcome()
 	}
-	last := n - 1
-	if n == historySize {
-		last = (int(e.head) + n - 1) % n
-	}
-	return e.history[last].outcome()
+	return noOutcome
 }
 
 // noOutcome is lastOutcome's answer for a key with no attempt recorded.
 const noOutcome uint8 = 0xff
 
+// attempts returns the history oldest first, in its wire form.
 func (e *entry[T]) attempts() []api.Attempt {
 	out := make([]api.Attempt, 0, len(e.history))
 	start := 0
