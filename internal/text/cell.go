@@ -15,9 +15,13 @@ const MaxName = 320
 // whole) with "…", keeping as much of its end as of its start: a name's
 // ends tell it from its neighbours ("team-a/web-…-7d9f8").
 func Cell(s string, n int) string {
-	s = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(Printable(s))
+	s = cellBreaks.Replace(Printable(s))
 	if n <= 0 {
 		return s
 	}
 	return CutMiddle(s, n, (n-1)-(n-1)/2, false, Runes)
 }
+
+// cellBreaks escapes what Printable leaves and a table cannot hold: built
+// once, as a Replacer is meant to be, not per cell.
+var cellBreaks = strings.NewReplacer("\t", `\t`, "\n", `\n`)
