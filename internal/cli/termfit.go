@@ -75,7 +75,7 @@ func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int)
 				if c.noController {
 					least = 24
 				}
-				c.caps = nameCaps{key: max(least, widestName(l, false)-short), controller: max(10, width/5)}
+				c.caps = nameCaps{key: max(least, widestKey(l)-short), controller: max(10, width/5)}
 			},
 		}
 		for _, narrow := range narrower {
@@ -111,16 +111,11 @@ func errorColumnAt(lines []string) int {
 	return ansi.StringWidth(lines[0][:i])
 }
 
-// widestName is the widest key of l (controller: its widest controller)
-// as its cell shows it, escaped, in runes.
-func widestName(l *inspector.KeyList, controller bool) int {
+// widestKey is the widest key of l as its cell shows it, escaped, in runes.
+func widestKey(l *inspector.KeyList) int {
 	n := 0
 	for _, k := range l.Items {
-		name := k.Key.Key
-		if controller {
-			name = k.Key.Controller
-		}
-		n = max(n, utf8.RuneCountInString(text.Cell(name, text.MaxName)))
+		n = max(n, utf8.RuneCountInString(text.Cell(k.Key.Key, text.MaxName)))
 	}
 	return n
 }
