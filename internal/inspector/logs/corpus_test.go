@@ -229,8 +229,9 @@ func TestCorpusScore(t *testing.T) {
 		// batch18 (stop 59): shapes of other frameworks pasted in public
 		// issues (Java Operator SDK, logrus text, crossplane debug, a
 		// log-store export, kopf negatives), answers committed before the
-		// reader ran.
-		{dir: "testdata/batch18", minRight: 0, maxExtra: 0},
+		// reader ran; first score 4/9, 7/9 with the Java layouts, a key
+		// printed as a record and the warning after its failure line.
+		{dir: "testdata/batch18", minRight: 7, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
