@@ -242,8 +242,9 @@ func TestCorpusScore(t *testing.T) {
 		// once looked at (heldout5/README.md).
 		{dir: "testdata/heldout5", minRight: 9, maxExtra: 0, heldOut: true},
 		// heldout6 (stop 54): 40 excerpts of n–z programs in no other
-		// README, answers committed before the reader ran; first score 6/9.
-		{dir: "testdata/heldout6", minRight: 6, maxExtra: 0, heldOut: true},
+		// README, answers committed before the reader ran; first score 6/9,
+		// 7/9 with batch18's Java logging layouts (stop 59).
+		{dir: "testdata/heldout6", minRight: 7, maxExtra: 0, heldOut: true},
 		// heldout7 (stop 57): 30 excerpts, 19 of programs run here against
 		// a real kube-apiserver, 11 of n–z issues; answers committed before
 		// the reader ran; first score 5/24, 8/24 after batch14 (stop 57),
