@@ -117,6 +117,16 @@ func oneCause(a, b string) bool {
 // (dropWarned). A bare line of its key just before it (the reconciler's
 // own inner cause) is the same attempt: its error is the warning's.
 func (s *Store) warningLocked(r Record, line int) {
+	if r.ReconcileID != "" {
+		// Its attempt's failure line already read (the same reconcileID):
+		// a log that shipped the two out of order, the warning after the
+		// "Reconciler error" that reconcileHandler logs after it. It is
+		// that attempt's, not another (batch18/1806).
+		if h, ok := s.handledIDs.lookup(r.ReconcileID); ok {
+			s.noteMerged(line, h)
+			return
+		}
+	}
 	r.What, r.Error = ErrorLine, warningNoError
 	key := r.Key()
 	for i := range s.pending {

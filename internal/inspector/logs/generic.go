@@ -44,7 +44,7 @@ const genericName = "generic (work-queue idiom)"
 // record: leader elections, webhook TLS, panics and start-up errors say
 // none of it.
 var (
-	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b|^(?:\w+ ){0,3}?work item failed$`)
+	failPhrase = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure)?|unable|could not|cannot|can't)\b(?: \w+)?? (?:(?:to|while|when|in) )?(?:sync|reconcil|handl|process|updat|provision|ensur|apply)\w*|\berrors? during (?:\w+ )?(?:sync|reconcil|handl|process)\w*|\b(?:sync\w*|reconcil\w*|handl\w*|process\w*)\b[^:]{0,80}?\bfailed\b|\b(?:sync|reconcile|handle|process)(?:handler)?\b(?: \w+)? errors?\b|^(?:\w+ ){0,3}?work item failed$`)
 	// errorGerund: a message opening "Error VERBing" (generic).
 	errorGerund = regexp.MustCompile(`^(?i:error) [a-z]+ing\b`)
 	// coreVerb: the work queue's own verbs. A message that opens with a
@@ -61,7 +61,9 @@ var (
 	// "Permanent failure" says the handler will not retry it
 	// (kubeflow/pipelines' persistence agent: log.Errorf then Forget, beside
 	// its "Transient failure" before AddRateLimited).
-	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded|^permanent failure\b`)
+	// "… and this is the retry last attempt" says the attempt that failed
+	// was the last the handler makes (the Java Operator SDK's, batch18).
+	dropPhrase = regexp.MustCompile(`(?i)\bdropp(?:ing|ed)\b|\bgiving up\b|\bgave up\b|retry budget exceeded|^permanent failure\b|\bis the (?:retry )?(?:last|final) (?:retry )?attempt\b`)
 	// retryIn: a stated delay, a Go duration after the retry words
 	// ("Retrying in 2m40s", "will retry after 30s", "requeuing in 1m0s"):
 	// the handler's own AddAfter or limiter said it, so the next retry is
@@ -214,6 +216,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 			key, at, ok = n, len(w)+1, true
 		}
 	}
+	lit, litAt, litEnd, litOK := "", 0, 0, false
+	if !ok && strings.IndexByte(msg[start:], '{') >= 0 {
+		lit, litAt, litEnd, litOK = literalKey(msg[start:])
+	}
 	switch {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)
@@ -236,6 +242,23 @@ func (f *fields) generic(msg string) (Record, bool) {
 			if fail != nil && fail[0] > keyAt && strings.HasSuffix(strings.ToLower(msg[:fail[1]]), "failed") && strings.HasPrefix(msg[fail[1]:], " ") && !strings.HasPrefix(msg[fail[1]:], " with") {
 				r.Error = msg[fail[1]+1:]
 			}
+		}
+	case litOK:
+		// A key printed as a record ("ResourceID{name='x', namespace='ns'}":
+		// literalkey.go); its error follows the retry or drop words.
+		keyAt = start + litAt
+		r.Namespace, r.Name = splitRef(strings.TrimPrefix(lit, "/"))
+		if strings.HasPrefix(lit, "/") {
+			r.Namespace = ""
+		}
+		if r.Error == "" {
+			from := start + litEnd
+			for _, at := range [][]int{drop, retry} {
+				if at != nil && at[1] > from {
+					from = at[1]
+				}
+			}
+			r.Error = errorAfter(msg, from)
 		}
 	case f.keyFields == 1:
 		r.Namespace, r.Name = splitRef(f.keyField)

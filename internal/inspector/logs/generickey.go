@@ -140,6 +140,32 @@ func messageKey(head string) (key string, at int, ok bool) {
 	return key, at, key != ""
 }
 
+// outsideRecords is where the first ": " of rest is that is not inside a
+// printed record's braces ("ExecutionScope{ resource id: ResourceID{…}}",
+// whose colons are its fields'), -1 for none; with braces that never
+// close, the first ": " wherever it is.
+func outsideRecords(rest string) int {
+	first := strings.Index(rest, ": ")
+	if first < 0 || strings.IndexByte(rest[:first], '{') < 0 {
+		return first
+	}
+	depth := 0
+	for i := 0; i < len(rest); i++ {
+		switch {
+		case rest[i] == '{':
+			depth++
+		case rest[i] == '}' && depth > 0:
+			depth--
+		case depth == 0 && strings.HasPrefix(rest[i:], ": "):
+			return i
+		}
+	}
+	if depth > 0 {
+		return first
+	}
+	return -1
+}
+
 // clusterName is a cluster-scoped object's name as a message quotes it: a
 // DNS subdomain (which a UID is too), with a dot, a dash or a digit, so
 // that a quoted word ("'Warning'") is not taken for one.
@@ -156,7 +182,7 @@ func errorAfter(msg string, from int) string {
 		}
 	}
 	rest := msg[from:]
-	if i := strings.Index(rest, ": "); i >= 0 {
+	if i := outsideRecords(rest); i >= 0 {
 		return rest[i+2:]
 	}
 	if i := strings.Index(rest, ", err "); i >= 0 {

@@ -37,6 +37,9 @@ type joiner struct {
 	// cont is a structured klog record cut at a space, its key/values on
 	// the lines after it (klogcont.go).
 	cont klogCont
+	// exc is a Java layout's record whose exception is on the next line
+	// (exceptioncont.go).
+	exc excCont
 }
 
 // maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
@@ -76,6 +79,13 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		}
 		return
 	}
+	if j.exc.rec != nil {
+		// release handed the record out already when line is no piece.
+		if j.exc.next(trimmed) {
+			emit(j.exc.take())
+		}
+		return
+	}
 	if j.obj != nil || string(trimBlanks(trimmed)) == "{" {
 		j.object(trimmed, emit)
 		return
@@ -109,7 +119,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	}
 	// The next line's start, read once for the joiners that ask.
 	opens := nextOpens(j.ahead)
-	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) {
+	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) || j.exc.start(trimmed, j.ahead) {
 		return
 	}
 	emit(line)
@@ -161,6 +171,9 @@ func (j *joiner) release(line []byte, emit func([]byte)) {
 	if j.cont.rec != nil && !j.cont.piece(quoteOff(bytes.TrimRight(line, "\r\n"))) {
 		emit(j.cont.take())
 	}
+	if j.exc.rec != nil && !j.exc.piece(quoteOff(trimEOL(line))) {
+		emit(j.exc.take())
+	}
 }
 
 // flush emits a block left open at the end of the input.
@@ -184,5 +197,8 @@ func (j *joiner) flush(emit func([]byte)) {
 	}
 	if j.cont.rec != nil {
 		emit(j.cont.take())
+	}
+	if j.exc.rec != nil {
+		emit(j.exc.take())
 	}
 }

@@ -66,6 +66,13 @@ func parsePlain(line []byte, f *fields) bool {
 		rest, seen, levelSeen = bytes.TrimLeft(rest[len(w):], " \t"), true, true
 		f.leveled = true
 	}
+	// Java's layouts: a class name, a level and a thread, in their order
+	// (javalayout.go).
+	if seen && !stdlog {
+		if m := javaHeader(rest, f); len(m) != len(rest) {
+			rest, levelSeen = m, levelSeen || f.leveled
+		}
+	}
 	// zap console: tab-separated; a logger name, then the caller.
 	if tab := bytes.IndexByte(rest, '\t'); tab > 0 && seen {
 		parts := bytes.SplitN(rest, []byte("\t"), 4)

@@ -297,8 +297,9 @@ func journaldHeader(line []byte) ([]byte, bool) {
 
 // sternNames is line after stern's "POD CONTAINER " when its first word
 // is a Deployment's pod (NAME-HASH-XXXXX) and what follows the container
-// opens a line (a time, a bracket, a JSON object): a sentence that starts
-// with a pod's name is no collector's prefix.
+// opens a line (a time, a bracket, a JSON object), or after "POD " alone
+// when a time follows it: a sentence that starts with a pod's name is no
+// collector's prefix.
 func sternNames(line []byte) ([]byte, bool) {
 	if len(line) == 0 || (line[0] < 'a' || line[0] > 'z') && (line[0] < '0' || line[0] > '9') {
 		return line, false // the cheap test first: every line parsed comes here
@@ -309,6 +310,11 @@ func sternNames(line []byte) ([]byte, bool) {
 	}
 	rest := line[pod+1:]
 	ctr := bytes.IndexByte(rest[:min(len(rest), 64)], ' ')
+	if ctr > 0 && looksLikeTime(rest[:ctr]) {
+		// "POD TIME …": the pod's name alone before the line (a date is
+		// no container's name: batch18/1800's Java layout).
+		return rest, true
+	}
 	if ctr <= 0 || !dnsLabel(rest[:ctr]) || ctr+1 >= len(rest) {
 		return line, false
 	}
