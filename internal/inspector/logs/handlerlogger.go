@@ -31,11 +31,12 @@ import (
 // carries the same field with the same value and no other such field both
 // share (an informer's line of another key between them, or two workers'
 // attempts interleaved, leave two keys or none: no key is better than a
-// false one); and the failure line itself does not carry that field (a
-// line that does was logged inside the sync — "pool validation failed"
-// poolName=…, after which syncPool returns nil — not by the handler after
-// it). A sync that fails before it logs (the node-owned pool's `retrieve
-// node …`) names its key nowhere, and is not read.
+// false one); and the failure line itself names no object (a line that
+// does was logged inside the sync, with its values — "pool validation
+// failed" poolName=…, after which syncPool returns nil — not by the
+// handler after it). A sync that fails before it logs (the node-owned
+// pool's `retrieve node …`) names its key nowhere: its failures are counted
+// as lines not read, with the reason.
 
 // handlerLogLines is how many lines naming a logger are kept for the
 // failure line that may follow them: the sync's two, and the other
@@ -66,8 +67,11 @@ func (s *Store) noteLogged(line []byte) {
 
 // handlerKeyed reads line, which no dialect read, as the failure the work
 // queue's handler logged after a sync whose lines named the key (above);
-// ok is false when it is not one or its key is not known for sure.
-func (s *Store) handlerKeyed(line []byte, ref parseRef) (Record, bool) {
+// ok is false when it is not one or its key is not known for sure, and
+// then, for a handler's error line, the record says why it was not read
+// (a failure whose key is not known is counted as not read, not dropped
+// silently).
+func (s *Store) handlerKeyed(line []byte, ref parseRef) (r Record, ok bool) {
 	if !bytes.Contains(line, []byte(handlerLoggerSuffix+`"`)) {
 		return Record{}, false
 	}
@@ -76,6 +80,14 @@ func (s *Store) handlerKeyed(line []byte, ref parseRef) (Record, bool) {
 	if !ok || parent == "" || !f.severe || f.err == "" || f.at.IsZero() {
 		return Record{}, false
 	}
+	if len(objectValues(line)) > 0 {
+		// It names an object itself: logged inside the sync, with the
+		// sync's values ("pool validation failed" poolName=…, after which
+		// syncPool returns nil), or a handler's line that is not keyless.
+		return Record{}, false
+	}
+	r = Record{At: f.at, NotRead: "an error of logger " + strconv.Quote(f.logger) + " (client-go's HandleErrorWithContext on the worker's logger) names no key, " +
+		"and logger " + strconv.Quote(parent) + "'s lines of the attempt just before it (within a second) do not name one object as the sync's"}
 	var sync []namedValues
 	for i := 1; i <= handlerLogLines && len(sync) < 2; i++ {
 		raw := s.logged.raw[(s.logged.next-i+handlerLogLines)%handlerLogLines]
@@ -92,13 +104,13 @@ func (s *Store) handlerKeyed(line []byte, ref parseRef) (Record, bool) {
 		sync = append(sync, objectValues(raw))
 	}
 	if len(sync) == 0 {
-		return Record{}, false
+		return r, false
 	}
 	field, key := sync[0].only(sync[1:])
-	if key == "" || objectValues(line).has(field) {
-		return Record{}, false
+	if key == "" {
+		return r, false
 	}
-	r := Record{What: ErrorLine, At: f.at, Controller: parent, Dialect: genericName, ClientGoQueue: true,
+	r = Record{What: ErrorLine, At: f.at, Controller: parent, Dialect: genericName, ClientGoQueue: true,
 		ViaHandleError: true, Error: f.err, Message: f.msg}
 	r.Namespace, r.Name = splitRef(key)
 	r.Evidence = "an error of logger " + strconv.Quote(f.logger) + " (client-go's HandleErrorWithContext on the worker's logger), naming no key; its key " +

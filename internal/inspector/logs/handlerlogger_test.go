@@ -59,18 +59,32 @@ func TestHandlerKeyed(t *testing.T) {
 // failed" … poolName=`, after which syncPool returns nil, batch17/1713 line
 // 15, put here after fabric-b's sync lines at its time): no failure. With
 // no line of the parent logger before it (the node-owned pool's `retrieve
-// node` fails before the sync logs), nothing names the key.
+// node` fails before the sync logs), nothing names the key. A handler's
+// line not read is said so (a failure, its key unknown); the line logged
+// inside the sync is no failure at all.
 func TestHandlerKeyedNot(t *testing.T) {
 	validation := `E1207 11:00:49.146562   14015 resourceslicecontroller.go:529] "pool validation failed" err="found duplicate device \"nic-0\" in pool \"fabric-a\"" logger="fabric.example.com.UnhandledError" poolName="fabric-b"` + "\n"
-	for name, log := range map[string]string{
-		"informer's line of another key between": linesOf(t, draRestart, 49, 55),
-		"the failure carries the sync's field":   linesOf(t, draBurst, 18, 19) + validation,
-		"no line of the parent logger before":    linesOf(t, draBurst, 1, 8),
+	for name, c := range map[string]struct {
+		log     string
+		notRead int
+	}{
+		"informer's line of another key between": {linesOf(t, draRestart, 49, 55), 1},
+		"the failure carries the sync's field":   {linesOf(t, draBurst, 18, 19) + validation, 0},
+		"no line of the parent logger before":    {linesOf(t, draBurst, 1, 8), 8},
 	} {
 		var said []LineReading
-		s := readKeyAfter(t, log, &said)
+		s := readKeyAfter(t, c.log, &said)
 		if n := s.Len(); n != 0 {
 			t.Errorf("%s: %d keys (controllers %v); want none", name, n, s.names())
+		}
+		notRead := 0
+		for _, lr := range said {
+			if lr.Meaning == notReadMeaning && strings.Contains(lr.Why, "HandleErrorWithContext on the worker's logger) names no key") {
+				notRead++
+			}
+		}
+		if notRead != c.notRead {
+			t.Errorf("%s: %d lines said not read as a handler's keyless failure (%+v); want %d", name, notRead, said, c.notRead)
 		}
 	}
 }

@@ -186,6 +186,8 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if out == outSkipped || out == outOther {
 			if hr, ok := s.handlerKeyed(line, parseRef{at: ref, fromLog: fromLog}); ok {
 				r, out = &hr, outRecord
+			} else if hr.NotRead != "" {
+				r, out = &hr, outUnreadable
 			}
 		}
 		s.noteLogged(line)
