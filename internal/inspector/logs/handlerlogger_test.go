@@ -1,9 +1,12 @@
 package logs
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
+
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 // linesOf is lines from..to (1-based, inclusive) of a testdata file.
@@ -85,6 +88,26 @@ func TestHandlerKeyedNot(t *testing.T) {
 		}
 		if notRead != c.notRead {
 			t.Errorf("%s: %d lines said not read as a handler's keyless failure (%+v); want %d", name, notRead, said, c.notRead)
+		}
+	}
+}
+
+// TestHandlerKeyedWorkers: the whole burst (batch17/1711) read line by
+// line and by parallel workers gives fabric-b its 13 failures either way:
+// the lines kept for the handler's are the applier's, in the log's order.
+func TestHandlerKeyedWorkers(t *testing.T) {
+	log := linesOf(t, draBurst, 1, 68)
+	for _, workers := range []int{1, 4} {
+		s := NewStore(Options{Workers: workers, Clock: clocktesting.NewFakePassiveClock(corpusClock)})
+		if _, _, err := s.Read(context.Background(), strings.NewReader(log)); err != nil {
+			t.Fatal(err)
+		}
+		k, err := s.Key("fabric.example.com", "fabric-b")
+		if err != nil {
+			t.Fatalf("workers %d: %v; controllers %v", workers, err, s.names())
+		}
+		if k.TotalFailures != 13 {
+			t.Errorf("workers %d: %d failures; want 13", workers, k.TotalFailures)
 		}
 	}
 }
