@@ -226,6 +226,13 @@ func TestCorpusScore(t *testing.T) {
 		// 22/24 with KubeRay's 1620-1624 added, 24/24 with the kind-named
 		// object field and the reconcileID merge.
 		{dir: "testdata/batch16", minRight: 24, maxExtra: 0},
+		// batch17 (stop 59): frr-k8s (go-kit JSON beside zap JSON) and a
+		// DRA driver on k8s.io/dynamic-resource-allocation's resourceslice
+		// controller (klog, error lines that name no key) run here, answers
+		// committed before the reader ran. 17/25 first (frr-k8s all right,
+		// the DRA driver's keyless handler lines none); 20/25 with the
+		// handler's key taken from its sync's lines (handlerlogger.go).
+		{dir: "testdata/batch17", minRight: 20, maxExtra: 0},
 		// batch18 (stop 59): shapes of other frameworks pasted in public
 		// issues (Java Operator SDK, logrus text, crossplane debug, a
 		// log-store export, kopf negatives), answers committed before the

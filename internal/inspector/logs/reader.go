@@ -180,6 +180,18 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 			return
 		}
 	}
+	if h.logger {
+		// A handler's failure naming no key, its key on the sync's lines
+		// just before it (handlerlogger.go).
+		if out == outSkipped || out == outOther {
+			if hr, ok := s.handlerKeyed(line, parseRef{at: ref, fromLog: fromLog}); ok {
+				r, out = &hr, outRecord
+			} else if hr.NotRead != "" {
+				r, out = &hr, outUnreadable
+			}
+		}
+		s.noteLogged(line)
+	}
 	if out == outOther || out == outUnreadable {
 		// A failure naming no key, perhaps named by the event line just
 		// before it (eventkey.go).
@@ -282,6 +294,10 @@ type lineHints struct {
 	// event says the line's head names event.go (eventCaller): an event
 	// line, perhaps (noteEvent); false for a record, which is none.
 	event bool
+	// logger says the line names a logger as klog does (logger="…"), a
+	// line that is no record: a sync's line, perhaps, or its handler's
+	// (handlerlogger.go).
+	logger bool
 }
 
 // hintsOf are the hints of a line parse made out.
@@ -289,6 +305,7 @@ func hintsOf(line []byte, out outcome) lineHints {
 	return lineHints{
 		replica: replicaHint(line, out),
 		event:   out != outRecord && out != outCandidate && eventCaller(line[:min(len(line), eventHead)]) >= 0,
+		logger:  out != outRecord && out != outCandidate && bytes.Contains(line, loggerField),
 	}
 }
 

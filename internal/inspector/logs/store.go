@@ -55,6 +55,10 @@ type Store struct {
 	// that applies lines in order touches them.
 	linesApplied int
 	lastEvent    recentEvent
+	// logged are the last lines that named a logger, for a work-queue
+	// handler's line naming no key that follows (handlerlogger.go); the
+	// same goroutine alone touches them.
+	logged loggedLines
 	// unread are the recent failure lines that named no key, for the
 	// failure that may wrap one (innercand.go); the same goroutine alone
 	// touches them.
