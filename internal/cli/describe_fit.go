@@ -64,11 +64,7 @@ func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string 
 	}
 	fmt.Fprintln(tw, strings.Join(append(head, "ERROR"), "\t"))
 	for i, a := range hist {
-		var prev *api.Attempt
-		if i > 0 {
-			prev = &hist[i-1]
-		}
-		row := []string{"  " + text.TimeOfDayMillis(a.At), explain.TriggerCell(a, prev), a.Outcome, dur(a.Delay.Duration)}
+		row := []string{"  " + text.TimeOfDayMillis(a.At), explain.TriggerCellAt(hist, i), a.Outcome, dur(a.Delay.Duration)}
 		if !cols.noTook {
 			row = append(row, dur(a.Duration.Duration))
 		}
