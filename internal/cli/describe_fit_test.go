@@ -69,3 +69,19 @@ func TestDescribeFitsATerminal(t *testing.T) {
 		t.Errorf("piped:\n%s\nwant every column, and the error whole on each line", b.String())
 	}
 }
+
+// TestDescribeNeverBreaksACommand: the command a finding quotes, pasted
+// from a terminal, must be one line: broken after "outage-00003", the
+// paste runs forget without --requeue. It overflows the width (the
+// terminal wraps it softly) rather than break.
+func TestDescribeNeverBreaksACommand(t *testing.T) {
+	const cmd = "`kubectl backoff forget --addr 127.0.0.1:8082 demo/outage-00003 --controller outage --requeue`"
+	d := explain.ControllerDiagnosis{Controller: "outage", Summary: "100 keys backing off",
+		Findings: []explain.Finding{{Message: "Once the dependency is back, " + cmd + " retries now instead of after the delay."}}}
+	defer screenWidthForTest(80)()
+	var b bytes.Buffer
+	printControllerDiagnosis(&b, d)
+	if !strings.Contains(b.String(), "\n    "+cmd+"\n") {
+		t.Errorf("the command is broken, or not on a line of its own:\n%s", b.String())
+	}
+}
