@@ -146,3 +146,19 @@ func TestLogHelpNamesUnknown(t *testing.T) {
 		t.Errorf("a log's help does not list unknown as 7:\n%s", help)
 	}
 }
+
+// countThenToggle is a state's count one space before the next state's
+// toggle key: "backoff 3 2 scheduled 0" reads as backoff with counts 3 and 2.
+var countThenToggle = regexp.MustCompile(`\d [1-7] \pL`)
+
+// TestCountsLineSeparatesStates: on a log's seven states, at every width
+// from 40 to 120 columns, a count and the next state's toggle key are never
+// one space apart (80 columns showed "1 backoff 3 2 scheduled 0 3 queued 0").
+func TestCountsLineSeparatesStates(t *testing.T) {
+	for w := 40; w <= 120; w += 4 {
+		m := logsTop(t, w, 24)
+		if counts := splitLines(screen(m))[1]; countThenToggle.MatchString(counts) {
+			t.Errorf("%d columns: %q runs a count into the next toggle", w, counts)
+		}
+	}
+}

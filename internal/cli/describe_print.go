@@ -20,11 +20,12 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
 	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
 	fmt.Fprintln(w, "Diagnosis:")
+	width := screenWidth(w)
 	for _, line := range append([]string{d.Summary}, d.Details...) {
-		fmt.Fprintf(w, "  %s\n", line)
+		writeProse(w, "  ", line, width)
 	}
 	for _, f := range d.Findings {
-		fmt.Fprintf(w, "  ! %s\n", f.Message)
+		writeProse(w, "  ", "! "+f.Message, width)
 	}
 }
 
@@ -46,11 +47,12 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	fmt.Fprintf(w, "State:       %s\n\n", k.State)
 
 	fmt.Fprintln(w, "Diagnosis:")
+	width := screenWidth(w)
 	for _, line := range append([]string{d.Diagnosis.Summary}, d.Diagnosis.Details...) {
-		fmt.Fprintf(w, "  %s\n", line)
+		writeProse(w, "  ", line, width)
 	}
 	for _, f := range d.Diagnosis.Findings {
-		fmt.Fprintf(w, "  ! %s\n", f.Message)
+		writeProse(w, "  ", "! "+f.Message, width)
 	}
 
 	if d.Source.Ended() {
@@ -95,17 +97,9 @@ func printHistory(w io.Writer, hist []api.Attempt) {
 		fmt.Fprintln(w, "  none recorded yet")
 		return
 	}
-	tw := newTable(w)
-	fmt.Fprintln(tw, "  TIME\tTRIGGER\tOUTCOME\tDELAY\tTOOK\tCLASS\tERROR")
-	for i, a := range hist {
-		var prev *api.Attempt
-		if i > 0 {
-			prev = &hist[i-1]
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.TimeOfDayMillis(a.At), explain.TriggerCell(a, prev), a.Outcome,
-			dur(a.Delay.Duration), dur(a.Duration.Duration), dash(a.Class), dash(oneLine(a.Error, fit(w, maxHistoryError))))
+	for _, l := range fitHistory(hist, screenWidth(w), fit(w, maxHistoryError)) {
+		fmt.Fprintln(w, l)
 	}
-	tw.Flush()
 	// A trigger a log without successes only lets us infer is a word in the
 	// table, its sentence once here; -o json has every attempt whole.
 	if legend := explain.TriggerLegend(hist); len(legend) > 0 {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -196,24 +195,6 @@ func (o *DiffOptions) Run(context.Context) error {
 
 func stamp(f *snapshot.File) string { return text.Timestamp(f.TakenAt) }
 
-// printChanges prints a row per key: what changed, the failures before and
-// after, and the last error (before → after when it changed).
-func printChanges(w io.Writer, changes []snapshot.Change) {
-	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
-	tw := newTable(w)
-	defer tw.Flush()
-	fmt.Fprintln(tw, "CONTROLLER\tKEY\tCHANGE\tFAILS\tSTATE\tLAST ERROR")
-	for _, c := range changes {
-		width := fit(w, maxErrorColumn)
-		errText := lastErrorText(c.After, c.Before, width)
-		if strings.Contains(strings.Join(c.Changes, ","), snapshot.ErrorChanged) {
-			errText = lastErrorText(c.Before, nil, width) + " → " + lastErrorText(c.After, nil, width)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s → %s\t%s → %s\t%s\n", c.Controller, c.Key, changeText(c),
-			failures(c.Before), failures(c.After), keyState(c.Before), keyState(c.After), errText)
-	}
-}
-
 // changeText is the change kinds, a reset with who reset the count when
 // the key says: "count-reset (forget)", "count-reset (give-up)".
 func changeText(c snapshot.Change) string {
@@ -229,7 +210,7 @@ func changeText(c snapshot.Change) string {
 func lastErrorText(k, fallback *api.Key, width int) string {
 	for _, x := range []*api.Key{k, fallback} {
 		if x != nil && x.LastError != nil {
-			return oneLine(x.LastError.Message, width)
+			return text.OneLineAtBreaks(x.LastError.Message, width)
 		}
 	}
 	return "<none>"

@@ -44,3 +44,7 @@ var ConfigMapServer = configMapServer
 // FailingEndpoint is failingEndpoint: an instrumented controller's
 // endpoint whose controller "configmap" failed on widgets/down-1.
 var FailingEndpoint = failingEndpoint
+
+// ScreenWidthForTest makes every writer a terminal of width cells until
+// the returned func is called.
+func ScreenWidthForTest(width int) func() { return screenWidthForTest(width) }

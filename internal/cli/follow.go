@@ -89,7 +89,15 @@ func (f *follower) follow(ctx context.Context, errOut io.Writer, read func(ctx c
 func (o *GetOptions) follow(ctx context.Context, s *inspector.Session, list *inspector.KeyList) error {
 	f := newFollower(ctx, s, !o.fromLogs.enabled(), o.clock)
 	wide, pods := o.Output == "wide", s.ClusterWide()
-	tw := newTable(text.PrintableWriter(o.Out)) // text from the cluster: see text.Printable
+	// On a terminal, the columns of the first list, fitted as get's table
+	// is (fitKeyCols), for the whole stream; a later row too wide is cut,
+	// and CONTROLLER stays unless --controller names one.
+	var cols keyCols
+	out := o.Out
+	if width := screenWidth(o.Out); width > 0 && !wide {
+		cols, out = fitKeyCols(list, pods, o.Controller != "", width), &lineCutter{w: o.Out, width: width}
+	}
+	tw := newTable(text.PrintableWriter(out)) // text from the cluster: see text.Printable
 	print := func(l *inspector.KeyList, header bool) error {
 		if !o.output.text() {
 			for _, k := range l.Items {
@@ -99,7 +107,7 @@ func (o *GetOptions) follow(ctx context.Context, s *inspector.Session, list *ins
 			}
 			return nil
 		}
-		writeKeyTable(tw, l, wide, pods, header)
+		writeKeyTableCols(tw, l, wide, pods, header, cols)
 		return tw.Flush()
 	}
 	if err := print(f.changed(list), true); err != nil {

@@ -259,7 +259,7 @@ func (o *GetOptions) Run(ctx context.Context) (err error) {
 		o.printDiagnoses(ctx, s, list)
 	}
 	if !o.Watch {
-		printKeysFit(o.Out, list, o.Output == "wide", s.ClusterWide(), terminalWidth(o.Out))
+		printKeysFit(o.Out, list, o.Output == "wide", s.ClusterWide(), screenWidth(o.Out))
 		return nil
 	}
 	o.query = q // the selection listed is the one followed

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -78,22 +80,99 @@ func stateList(states []api.State) string {
 }
 
 // printErrorGroups prints one row per group, largest first, as the server
-// sorted them. wide prints the message whole.
+// sorted them. wide prints the message whole. On a terminal the table
+// fits its width (groupCols), as get's and top's g view do.
 func printErrorGroups(w io.Writer, l *api.ErrorGroupList, wide bool) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
-	tw := newTable(w)
-	defer tw.Flush()
-	fmt.Fprintln(tw, "CONTROLLER\tCOUNT\tCLASS\tFIRST SEEN\tLAST SEEN\tMESSAGE\tEXAMPLES")
+	width := screenWidth(w)
+	if wide || width <= 0 {
+		for _, line := range renderErrorGroups(l, groupCols{msgRunes: fit(w, maxErrorColumn), wide: wide}) {
+			fmt.Fprintln(w, line)
+		}
+		return
+	}
+	for _, line := range fitErrorGroups(l, width) {
+		fmt.Fprintln(w, line)
+	}
+}
+
+// groupCols says which columns of the error groups' table are left out
+// on a terminal too narrow for all of them, and how many runes a message
+// keeps (0: whole).
+type groupCols struct {
+	noExamples, noFirstSeen bool
+	msgRunes                int
+	wide                    bool
+}
+
+// renderErrorGroups is the error groups' table, a line a row.
+func renderErrorGroups(l *api.ErrorGroupList, c groupCols) []string {
+	var b strings.Builder
+	tw := newTable(&b)
+	head := []string{"CONTROLLER", "COUNT", "CLASS"}
+	if !c.noFirstSeen {
+		head = append(head, "FIRST SEEN")
+	}
+	head = append(head, "LAST SEEN", "MESSAGE")
+	if !c.noExamples {
+		head = append(head, "EXAMPLES")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, g := range l.Groups {
-		msg := oneLine(g.Message, fit(w, maxErrorColumn))
-		if wide {
+		msg := text.OneLineAtBreaks(g.Message, c.msgRunes)
+		if c.wide {
 			msg = oneLine(g.Message, 0)
 		}
-		examples := strings.Join(g.Examples, ",")
-		if len(g.Examples) < g.Count {
-			examples += ",…"
+		row := []string{g.Controller, fmt.Sprint(g.Count), dash(g.Class)}
+		if !c.noFirstSeen {
+			row = append(row, ago(g.FirstSeen, l.ServerTime))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Controller, g.Count, dash(g.Class),
-			ago(g.FirstSeen, l.ServerTime), ago(g.LastSeen, l.ServerTime), msg, examples)
+		row = append(row, ago(g.LastSeen, l.ServerTime), msg)
+		if !c.noExamples {
+			examples := strings.Join(g.Examples, ",")
+			if len(g.Examples) < g.Count {
+				examples += ",…"
+			}
+			row = append(row, examples)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
+	tw.Flush()
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// fitErrorGroups is the table fitted to width cells: EXAMPLES goes first
+// (get -q with the message lists the keys), then FIRST SEEN, until MESSAGE keeps
+// minErrorRoom cells; the message then takes the room left, cut between its
+// parts with its cause kept, and a row still too wide is cut at the edge.
+func fitErrorGroups(l *api.ErrorGroupList, width int) []string {
+	c := groupCols{msgRunes: maxErrorColumn}
+	lines := renderErrorGroups(l, c)
+	if widest(lines) <= width {
+		return lines
+	}
+	for _, narrow := range []func(){func() { c.noExamples = true }, func() { c.noFirstSeen = true }} {
+		narrow()
+		lines = renderErrorGroups(l, c)
+		if widest(lines) <= width || width-messageAt(lines) >= minErrorRoom {
+			break
+		}
+	}
+	c.msgRunes = min(maxErrorColumn, max(width-messageAt(lines), 12))
+	lines = renderErrorGroups(l, c)
+	for i, line := range lines {
+		if ansi.StringWidth(line) > width {
+			lines[i] = ansi.Truncate(line, width, "…")
+		}
+	}
+	return lines
+}
+
+// messageAt is where MESSAGE starts in the groups' header line.
+func messageAt(lines []string) int {
+	i := strings.Index(lines[0], "MESSAGE")
+	if i < 0 {
+		return 0
+	}
+	return ansi.StringWidth(lines[0][:i])
 }

@@ -144,6 +144,10 @@ func (o *KickOptions) Run(ctx context.Context) error {
 	}
 	k := &kick.Kicker{Mapper: mapper, Dynamic: dyn, Reviews: cs.AuthorizationV1().SelfSubjectAccessReviews()}
 	targets, err := o.targets(ctx, k)
+	if err != nil {
+		ns, _, _ := o.configFlags.ToRawKubeConfigLoader().Namespace()
+		err = withTypeNameHint(err, mapper, ns)
+	}
 	var results []kick.Result
 	if err == nil {
 		results, err = k.KickTargets(ctx, targets)

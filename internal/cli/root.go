@@ -75,7 +75,7 @@ kubectl backoff top --addr 127.0.0.1:8082.`,
 		NewDialectsCommand(streams),
 		NewMCPCommand(cf, streams),
 	)
-	cmd.AddCommand(newGroupsHints()...)
+	cmd.AddCommand(newGuessHints()...)
 	wrapFlagHelp(cmd)
 	return cmd
 }

@@ -51,6 +51,20 @@ func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int)
 		printKeys(w, l, wide, pods)
 		return
 	}
+	var b bytes.Buffer
+	tw := newTable(&b)
+	writeKeyTableCols(tw, l, false, pods, true, fitKeyCols(l, pods, true, width))
+	tw.Flush()
+	cut := &lineCutter{w: w, width: width}
+	cut.Write(b.Bytes())
+}
+
+// fitKeyCols is the columns and cuts of l's table on a terminal of width
+// cells (printKeysFit says how they are chosen): the zero value when the
+// whole table fits. get -w chooses them once, from its first list, and
+// keeps CONTROLLER unless one is named (oneOnly): its later rows may be
+// another controller's.
+func fitKeyCols(l *inspector.KeyList, pods, oneOnly bool, width int) keyCols {
 	render := func(c keyCols) []string {
 		var b bytes.Buffer
 		tw := newTable(&b)
@@ -58,44 +72,69 @@ func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int)
 		tw.Flush()
 		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	}
-	lines := render(keyCols{})
-	if widest(lines) > width {
-		c := keyCols{noSource: true}
-		narrower := []func(){
-			func() { c.noDelay = true },
-			func() { c.noController = oneController(l) },
-			func() {
-				// The key gives what the error lacks, down to 24 runes in
-				// one controller's table (an object's key of that length
-				// stays whole: it says which row is which), 16 beside
-				// CONTROLLER (a cut key keeps both its ends); a
-				// controller's name past a fifth of the width is cut too.
-				short := minErrorRoom - (width - errorColumnAt(render(c)))
-				least := 16
-				if c.noController {
-					least = 24
-				}
-				c.caps = nameCaps{key: max(least, widestKey(l)-short), controller: max(10, width/5)}
-			},
-		}
-		for _, narrow := range narrower {
-			if width-errorColumnAt(render(c)) >= minErrorRoom {
-				break
+	if widest(render(keyCols{})) <= width {
+		return keyCols{}
+	}
+	c := keyCols{noSource: true}
+	narrower := []func(){
+		func() { c.noDelay = true },
+		func() { c.noController = oneOnly && oneController(l) },
+		func() {
+			// The key gives what the error lacks, down to 24 runes in
+			// one controller's table (an object's key of that length
+			// stays whole: it says which row is which), 16 beside
+			// CONTROLLER (a cut key keeps both its ends); a
+			// controller's name past a fifth of the width is cut too.
+			short := minErrorRoom - (width - errorColumnAt(render(c)))
+			least := 16
+			if c.noController {
+				least = 24
 			}
-			narrow()
-		}
-		// What is left, however little (several controllers' long names at
-		// 80 columns): cut between the error's parts, rather than at the
-		// edge, where its cause is.
-		c.errRoom = max(width-errorColumnAt(render(c)), 12)
-		lines = render(c)
+			c.caps = nameCaps{key: max(least, widestKey(l)-short), controller: max(10, width/5)}
+		},
 	}
-	for _, line := range lines {
-		if ansi.StringWidth(line) > width {
-			line = ansi.Truncate(line, width, "…")
+	for _, narrow := range narrower {
+		if width-errorColumnAt(render(c)) >= minErrorRoom {
+			break
 		}
-		io.WriteString(w, line+"\n")
+		narrow()
 	}
+	// What is left, however little (several controllers' long names at
+	// 80 columns): cut between the error's parts, rather than at the
+	// edge, where its cause is.
+	c.errRoom = max(width-errorColumnAt(render(c)), 12)
+	return c
+}
+
+// lineCutter cuts each line written through it at width cells with "…":
+// a row still too wide for the terminal (a key longer than the one its
+// columns were chosen for) is cut at the edge rather than wrapped. A line
+// written in parts is held until its end.
+type lineCutter struct {
+	w       io.Writer
+	width   int
+	partial []byte
+}
+
+func (c *lineCutter) Write(p []byte) (int, error) {
+	c.partial = append(c.partial, p...)
+	var out strings.Builder
+	for {
+		i := bytes.IndexByte(c.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(c.partial[:i])
+		if ansi.StringWidth(line) > c.width {
+			line = ansi.Truncate(line, c.width, "…")
+		}
+		out.WriteString(line + "\n")
+		c.partial = c.partial[i+1:]
+	}
+	if _, err := io.WriteString(c.w, out.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // minErrorRoom is the fewest cells LAST ERROR keeps on a terminal: enough

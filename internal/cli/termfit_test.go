@@ -53,3 +53,19 @@ func TestWrapWriterAtWords(t *testing.T) {
 		t.Errorf("a prompt came out as %q", b.String())
 	}
 }
+
+// TestWatchKeepsController: get -w takes its columns from its first list;
+// a first page of one controller's keys (the demo's naive ones, --limit 3)
+// left CONTROLLER out for the whole stream, whose later rows may be
+// another's. Unless --controller names one, it stays; get without -w,
+// which prints that page alone, still leaves it out.
+func TestWatchKeepsController(t *testing.T) {
+	l := printKeyList()
+	l.Items = l.Items[:2] // widget's keys alone
+	if c := fitKeyCols(l, false, false, 60); c.noController {
+		t.Errorf("get -w without --controller: CONTROLLER left out (%+v)", c)
+	}
+	if c := fitKeyCols(l, false, true, 60); !c.noController {
+		t.Errorf("one controller's keys, named: CONTROLLER kept (%+v)", c)
+	}
+}

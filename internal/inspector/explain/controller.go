@@ -253,6 +253,11 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 		}
 		return fmt.Sprintf(" on one %s error (%s)", class, text.OneLine(top.Message, 0))
 	}
+	if top.Count == 1 {
+		// Groups come largest first: every key has an error of its own, and
+		// none is "the largest".
+		return fmt.Sprintf(" on %d errors, a different one each (the first: %s)", len(groups), text.OneLine(top.Message, 0))
+	}
 	if class == api.ClassUnknown {
 		return fmt.Sprintf(" on %d errors, %s keys on the largest (%s)", len(groups), text.Thousands(top.Count), text.OneLine(top.Message, 0))
 	}

@@ -221,6 +221,14 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
 			Summary: "20 keys failing since 08:12:00 on 2 errors, 15 keys on the largest (spec.storageClass must be set)"},
 	}, {
+		// A log of two keys failing on two errors (batch10/234, harvester)
+		// read "2 errors, 1 keys on the largest": no group is the largest.
+		name:   "every key its own error: none is the largest",
+		c:      failing(2, 0),
+		groups: []api.ErrorGroup{group("widget", "raw version isn't assigned yet", api.ClassUnknown, 1, time.Minute), group("widget", "iso version isn't assigned yet", api.ClassTransient, 1, time.Minute)},
+		want: explain.ControllerDiagnosis{Situation: explain.SituationFailing,
+			Summary: "2 keys failing since 08:12:00 on 2 errors, a different one each (the first: raw version isn't assigned yet)"},
+	}, {
 		name: "a transient error on many keys, among others; other controllers' groups ignored",
 		c:    failing(30, 0),
 		groups: []api.ErrorGroup{group("other", "x", api.ClassPermanent, 500, time.Hour),

@@ -114,8 +114,14 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		retryNow = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach) + kicked
 	}
 	b.RetryNow = strings.TrimSuffix(strings.TrimSuffix(retryNow, kicked), "   (resets the backoff and retries now)")
-	fix := ""
-	if k.LastError != nil {
+	fix, then := "", "Then retry at once: "
+	switch {
+	case k.LastError != nil && k.LastError.Class == api.ClassTransient:
+		// A 503, a timeout, a conflict: nothing in the object to fix, as
+		// describe says ("the backoff is doing its job").
+		fix = "Nothing to fix in the object: what the controller depends on is failing (a transient error: " + oneLine(k.LastError.Message) + "); the backoff retries it"
+		then = "Once that is back, retry at once: "
+	case k.LastError != nil:
 		fix = "Fix what the error names: " + oneLine(k.LastError.Message)
 	}
 	precision := b.Precision()
@@ -127,7 +133,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		}
 		// A log without its successes cannot say the failures are consecutive.
 		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
-		return s + ".", nonEmpty(fix, "Then retry at once: "+retryNow)
+		return s + ".", nonEmpty(fix, then+retryNow)
 	case api.StateFailed:
 		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
 		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)

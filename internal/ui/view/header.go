@@ -268,8 +268,10 @@ func (h TopHeader) CountsLine() string {
 	// states that have keys or are toggled on (a log's seven do not fit 60
 	// columns; the help still lists every toggle), then without the toggle
 	// keys' numbers, which the help lists too: a count is never cut in
-	// its middle ("6 …"). Widths are of the plain text; only the layout
-	// chosen is styled.
+	// its middle ("6 …"). A state's toggle key follows the count before it
+	// two spaces away, never one: "backoff 2 2 scheduled 0" read as a
+	// state with two counts (a log's seven states at 80 columns). Widths
+	// are of the plain text; only the layout chosen is styled.
 	layouts := []struct {
 		gap      string
 		num      func(int) string
@@ -278,9 +280,8 @@ func (h TopHeader) CountsLine() string {
 		noDigits bool
 	}{
 		{"   ", text.Thousands, nil, false, false}, {"  ", text.Thousands, nil, false, false},
-		{" ", text.Thousands, nil, false, false}, {" ", widget.Compact, nil, false, false},
-		{" ", widget.Compact, ShortStates, false, false},
-		{" ", widget.Compact, nil, true, false}, {" ", widget.Compact, ShortStates, true, false},
+		{"  ", widget.Compact, nil, false, false}, {"  ", widget.Compact, ShortStates, false, false},
+		{"  ", widget.Compact, nil, true, false}, {"  ", widget.Compact, ShortStates, true, false},
 		{" ", widget.Compact, ShortStates, true, true},
 	}
 	toggles := h.C.ToggleStates()

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
+)
+
+// describe on a terminal fits its width, as get and top do: its sentences
+// wrap between words under their own indent (the terminal broke them
+// mid-word at its edge, "ever\ny retry"), and its History table leaves
+// out TOOK, then CLASS, until ERROR has room, then cuts each error to that
+// room, its start and its cause kept. A pipe gets every line and error
+// whole.
+
+// screenWidth is the width of the terminal w writes to (0: none);
+// tests of the terminal's layout replace it.
+var screenWidth = terminalWidth
+
+// writeProse writes s, one of describe's sentences, after indent; at a
+// width, wrapped at its spaces, its later lines two cells further in
+// (under the text after "! " of a finding). A command it quotes in
+// backticks is never broken: pasted, a line break inside it would run
+// the half before it (forget without its --requeue). A word or a
+// command wider than the room has a line of its own, which the terminal
+// wraps.
+func writeProse(w io.Writer, indent, s string, width int) {
+	room := width - len(indent)
+	if width <= 0 || room < 30 {
+		fmt.Fprintf(w, "%s%s\n", indent, s)
+		return
+	}
+	line, lead := "", ""
+	for _, word := range proseWords(s) {
+		switch {
+		case line == "":
+			line = lead + word
+		case ansi.StringWidth(line+" "+word) <= room:
+			line += " " + word
+		default:
+			fmt.Fprintf(w, "%s%s\n", indent, line)
+			lead = "  "
+			line = lead + word
+		}
+	}
+	fmt.Fprintf(w, "%s%s\n", indent, line)
+}
+
+// proseWords splits s at its spaces, except those inside backticks: a
+// quoted command is one word.
+func proseWords(s string) []string {
+	var words []string
+	quoted := false
+	start := 0
+	for i, r := range s {
+		switch {
+		case r == '`':
+			quoted = !quoted
+		case r == ' ' && !quoted:
+			if i > start {
+				words = append(words, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		words = append(words, s[start:])
+	}
+	return words
+}
+
+// historyRoom is the fewest cells a terminal's History table keeps for
+// ERROR, leaving out TOOK and CLASS for it: an error's start and its cause
+// ("sync with…503 Service Unavailable").
+const historyRoom = 30
+
+// historyCols says which columns of the History table a terminal too
+// narrow for all of them leaves out, and how many runes an error keeps
+// (0: maxHistoryError, or whole off a terminal).
+type historyCols struct {
+	noTook, noClass bool
+	errRoom         int
+}
+
+// renderHistory is the History table's lines with cols.
+func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string {
+	var b bytes.Buffer
+	tw := newTable(&b)
+	head := []string{"  TIME", "TRIGGER", "OUTCOME", "DELAY"}
+	if !cols.noTook {
+		head = append(head, "TOOK")
+	}
+	if !cols.noClass {
+		head = append(head, "CLASS")
+	}
+	fmt.Fprintln(tw, strings.Join(append(head, "ERROR"), "\t"))
+	for i, a := range hist {
+		row := []string{"  " + text.TimeOfDayMillis(a.At), explain.TriggerCellAt(hist, i), a.Outcome, dur(a.Delay.Duration)}
+		if !cols.noTook {
+			row = append(row, dur(a.Duration.Duration))
+		}
+		if !cols.noClass {
+			row = append(row, dash(a.Class))
+		}
+		n := errRunes
+		if cols.errRoom > 0 {
+			n = cols.errRoom
+		}
+		fmt.Fprintln(tw, strings.Join(append(row, dash(text.OneLineAtBreaks(a.Error, n))), "\t"))
+	}
+	tw.Flush()
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// fitHistory is the History table fitted to width cells (0: none, the
+// table as errRunes cuts it).
+func fitHistory(hist []api.Attempt, width, errRunes int) []string {
+	var c historyCols
+	lines := renderHistory(hist, c, errRunes)
+	if width <= 0 || widest(lines) <= width {
+		return lines
+	}
+	for _, narrow := range []func(){func() { c.noTook = true }, func() { c.noClass = true }} {
+		if width-errorAt(lines) >= historyRoom {
+			break
+		}
+		narrow()
+		lines = renderHistory(hist, c, errRunes)
+	}
+	c.errRoom = max(width-errorAt(lines), 12)
+	lines = renderHistory(hist, c, errRunes)
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return lines
+}
+
+// errorAt is where ERROR starts in a History table's header line.
+func errorAt(lines []string) int {
+	i := strings.LastIndex(lines[0], "ERROR")
+	if i < 0 {
+		return 0
+	}
+	return ansi.StringWidth(lines[0][:i])
+}
