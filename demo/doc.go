@@ -35,8 +35,9 @@
 //   - slow: reconciles take seconds on two workers, so keys show running and
 //     queued.
 //
-// Every few seconds a user edits a failing key: the event is reconciled at
-// once, but the key's failure count (its backoff) is not reset.
+// Every few seconds a user edits one of a few naive keys: the event is
+// reconciled at once, but the key's failure count (its backoff) is not
+// reset. The naive keys nobody edits show their delay reaching the cap.
 //
 // Options.Speed divides every duration (the outage schedule, RequeueAfter,
 // slow work, the limiters' base and cap, the bucket's rate), so a demo at

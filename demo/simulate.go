@@ -48,25 +48,39 @@ func (d *Demo) outages(ctx context.Context) {
 	}
 }
 
-// userEdit edits one failing key: a naive one, or during an outage sometimes
-// an outage one. The edit is a watch event, so the key is reconciled at once,
-// but its failure count — the backoff — carries on.
+// userEdit edits one failing key: one of the few naive keys a user is
+// working on, or during an outage sometimes an outage one. The edit is a
+// watch event, so the key is reconciled at once, but its failure count — the
+// backoff — carries on.
 func (d *Demo) userEdit(ctx context.Context) {
 	naive, outage := scenarioIndex(naiveName), scenarioIndex(outageName)
 	switch {
 	case d.env.dep.sched.down(time.Now()) && (d.counts[naive] == 0 || d.env.rand.IntN(2) == 0):
 		d.editRandom(ctx, outage)
 	case d.counts[naive] > 0:
-		d.editRandom(ctx, naive)
+		d.editAmong(ctx, naive, editedKeys(d.counts[naive]))
 	}
+}
+
+// editedKeys is how many of n naive keys users edit. Only a few: an edit
+// every few seconds spread over every naive key would reach each one more
+// often than its backoff grows, and the demo would never show a delay
+// doubling up to the limiter's cap.
+func editedKeys(n int) int {
+	return min(n, max(1, n/5))
 }
 
 // editRandom bumps the generation of a random object of scenario si.
 func (d *Demo) editRandom(ctx context.Context, si int) {
-	if d.counts[si] == 0 {
+	d.editAmong(ctx, si, d.counts[si])
+}
+
+// editAmong bumps the generation of one of scenario si's first n objects.
+func (d *Demo) editAmong(ctx context.Context, si, n int) {
+	if n == 0 {
 		return
 	}
-	name := objectName(scenarios[si].name, d.env.rand.IntN(d.counts[si]))
+	name := objectName(scenarios[si].name, d.env.rand.IntN(n))
 	if err := d.edit(ctx, si, name); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(d.opts.ErrOut, "demo: %v\n", err)
 	}
