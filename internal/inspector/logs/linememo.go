@@ -69,9 +69,14 @@ type memoLine struct {
 	// name is not looked up again.
 	name string
 	// by is the dialect that read it, whose limiter is asked for the time
-	// of each line that is this one.
-	by *Dialect
-	r  Record
+	// of each line that is this one; unless no rule of it is dated
+	// (limitersDated): then the limiter is the same at any time, lim and
+	// limOf, asked once.
+	by    *Dialect
+	dated bool
+	lim   Limiter
+	limOf string
+	r     Record
 }
 
 // span is a token's place in its line, line[from:to]: a value, or a
@@ -114,7 +119,10 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		*r = l.r
 		if l.at.to > 0 {
 			r.At = ref.intern.time(l.at.raw(body), timeValue)
-			r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
+			r.Limiter, r.LimiterOf = l.lim, l.limOf
+			if l.dated {
+				r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
+			}
 		}
 		if l.id.to > 0 {
 			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
@@ -224,6 +232,8 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	copy(l.line, body)
 	set.next = (set.next + 1) % memoWays
 	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
+	l.dated = limitersDated(f.readBy, ref.dialects)
+	l.lim, l.limOf = limiterOf(f.readBy, r.Controller, r.At, ref.dialects)
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only
