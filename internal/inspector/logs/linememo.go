@@ -130,9 +130,13 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		if n := l.names[0]; l.nnames > 0 {
 			if name := body[n.from:n.to]; string(name) != l.name {
 				// Else the name another line read last (a key's lines
-				// come together: its start, then its end), else looked up.
+				// come together: its start, then its end), else its
+				// bytes: a plain name is its text, and a log of
+				// thousands of keys meets a new one cold in the
+				// interner's map, where a lookup cost several times
+				// the string's making.
 				if string(name) != m.name {
-					m.name = ref.intern.jsonString(fkName, n.raw(body))
+					m.name = string(name)
 				}
 				l.name = m.name
 			}
