@@ -115,6 +115,10 @@ type Store struct {
 	dated atomic.Pointer[time.Time]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
+	// tally is diag's counts of records a parallel read's applier has not
+	// added yet (diagTally); like linesApplied, only the goroutine that
+	// applies lines in order touches it.
+	tally diagTally
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
 	// batchNow is the clock read once for a batch of held records
