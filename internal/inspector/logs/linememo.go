@@ -49,8 +49,10 @@ type lineMemo struct {
 		way  [memoWays]memoLine
 		next int // the way the next line learned takes
 	}
-	// name is the last name a line read gave its record (memoname.go).
-	name string
+	// names are the last names lines read gave their records, next the
+	// one the next new name takes (nameOf).
+	names    [memoWays]string
+	nextName int
 }
 
 // memoLine is a line read, and the record it was.
@@ -129,22 +131,30 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		}
 		if n := l.names[0]; l.nnames > 0 {
 			if name := body[n.from:n.to]; string(name) != l.name {
-				// Else the name another line read last (a key's lines
-				// come together: its start, then its end), else its
-				// bytes: a plain name is its text, and a log of
-				// thousands of keys meets a new one cold in the
-				// interner's map, where a lookup cost several times
-				// the string's making.
-				if string(name) != m.name {
-					m.name = string(name)
-				}
-				l.name = m.name
+				l.name = m.nameOf(name)
 			}
 			r.Name = l.name
 		}
 		return true
 	}
 	return false
+}
+
+// nameOf is the string of name, a plain name (its own text): one of the
+// last names read when it is one (a key's lines come together, its start
+// then its end, and a few keys' lines interleave), else made of its bytes:
+// a log of thousands of keys meets a new one cold in the interner's map,
+// where a lookup cost several times the string's making.
+func (m *lineMemo) nameOf(name []byte) string {
+	for _, n := range m.names {
+		if n == string(name) {
+			return n
+		}
+	}
+	n := string(name)
+	m.names[m.nextName] = n
+	m.nextName = (m.nextName + 1) % len(m.names)
+	return n
 }
 
 // sameBut says whether body, as long as l's line, is the same line but
