@@ -78,12 +78,12 @@ type Store struct {
 	innerHoldTo int
 	// said is each key's last failure line, and echoOf the HandleError
 	// lines read as its echo, by line (echo.go).
-	said map[string]*saidFailure
+	said   map[string]*saidFailure
+	echoOf map[int]int
 	// lastSaid is the entry echoLocked set last, compared before said is
 	// looked up; always one of said's (said is started anew only before
 	// an entry is set).
 	lastSaid *saidFailure
-	echoOf   map[int]int
 	// giveUpOf is each HandleError line read as the error of the give-up
 	// line before it (giveup.go), for ExplainLines.
 	giveUpOf map[int]int
