@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -254,6 +255,29 @@ func limiterOf(d *Dialect, controller string, at time.Time, user []Dialect) (Lim
 		}
 	}
 	return Limiter{}, ""
+}
+
+// limitersDated says whether a rule limiterOf asks for d's lines is
+// dated (LimiterRule.Before): without one, its answer for a controller is
+// the same at any time.
+func limitersDated(d *Dialect, user []Dialect) bool {
+	dated := func(rules []LimiterRule) bool {
+		return slices.ContainsFunc(rules, func(r LimiterRule) bool { return !r.Before.IsZero() })
+	}
+	if dated(d.Limiters) {
+		return true
+	}
+	for _, sh := range sharedBuiltins {
+		if dated(sh.Limiters) {
+			return true
+		}
+	}
+	for i := range user {
+		if user[i].LimiterShared && dated(user[i].Limiters) {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedBuiltins are the built-in dialects that share their limiter rules,

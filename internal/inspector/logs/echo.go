@@ -17,6 +17,7 @@ import "time"
 
 // saidFailure is a key's last failure line, for an echo that may follow.
 type saidFailure struct {
+	key               string // its key in Store.said
 	at                time.Time
 	dialect, msg, err string
 	line              int
@@ -37,7 +38,13 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 		s.echoKey = append(s.echoKey, '/')
 	}
 	s.echoKey = append(s.echoKey, r.Name...)
-	p := s.said[string(s.echoKey)]
+	// The key's failure lines come in a run (its retries), so the last
+	// one's is compared first: the map's entry of a key among thousands
+	// is looked up cold.
+	p := s.lastSaid
+	if p == nil || p.key != string(s.echoKey) {
+		p = s.said[string(s.echoKey)]
+	}
 	if p != nil && s.giveUpEchoLocked(p, r, string(s.echoKey), line) {
 		return true
 	}
@@ -58,9 +65,10 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 		if s.said == nil || len(s.said) > 4*DefaultMaxKeys {
 			s.said = map[string]*saidFailure{}
 		}
-		p = &saidFailure{}
-		s.said[string(s.echoKey)] = p
+		p = &saidFailure{key: string(s.echoKey)}
+		s.said[p.key] = p
 	}
-	*p = saidFailure{r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false, r.GaveUp, r.ErrorIsMessage}
+	*p = saidFailure{p.key, r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false, r.GaveUp, r.ErrorIsMessage}
+	s.lastSaid = p
 	return false
 }

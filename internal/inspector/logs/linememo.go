@@ -49,8 +49,10 @@ type lineMemo struct {
 		way  [memoWays]memoLine
 		next int // the way the next line learned takes
 	}
-	// name is the last name a line read gave its record (memoname.go).
-	name string
+	// names are the last names lines read gave their records, next the
+	// one the next new name takes (nameOf).
+	names    [memoWays]string
+	nextName int
 }
 
 // memoLine is a line read, and the record it was.
@@ -69,9 +71,14 @@ type memoLine struct {
 	// name is not looked up again.
 	name string
 	// by is the dialect that read it, whose limiter is asked for the time
-	// of each line that is this one.
-	by *Dialect
-	r  Record
+	// of each line that is this one; unless no rule of it is dated
+	// (limitersDated): then the limiter is the same at any time, lim and
+	// limOf, asked once.
+	by    *Dialect
+	dated bool
+	lim   Limiter
+	limOf string
+	r     Record
 }
 
 // span is a token's place in its line, line[from:to]: a value, or a
@@ -114,25 +121,40 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 		*r = l.r
 		if l.at.to > 0 {
 			r.At = ref.intern.time(l.at.raw(body), timeValue)
-			r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
+			r.Limiter, r.LimiterOf = l.lim, l.limOf
+			if l.dated {
+				r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
+			}
 		}
 		if l.id.to > 0 {
 			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
 		}
 		if n := l.names[0]; l.nnames > 0 {
 			if name := body[n.from:n.to]; string(name) != l.name {
-				// Else the name another line read last (a key's lines
-				// come together: its start, then its end), else looked up.
-				if string(name) != m.name {
-					m.name = ref.intern.jsonString(fkName, n.raw(body))
-				}
-				l.name = m.name
+				l.name = m.nameOf(name)
 			}
 			r.Name = l.name
 		}
 		return true
 	}
 	return false
+}
+
+// nameOf is the string of name, a plain name (its own text): one of the
+// last names read when it is one (a key's lines come together, its start
+// then its end, and a few keys' lines interleave), else made of its bytes:
+// a log of thousands of keys meets a new one cold in the interner's map,
+// where a lookup cost several times the string's making.
+func (m *lineMemo) nameOf(name []byte) string {
+	for _, n := range m.names {
+		if n == string(name) {
+			return n
+		}
+	}
+	n := string(name)
+	m.names[m.nextName] = n
+	m.nextName = (m.nextName + 1) % len(m.names)
+	return n
 }
 
 // sameBut says whether body, as long as l's line, is the same line but
@@ -224,6 +246,8 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	copy(l.line, body)
 	set.next = (set.next + 1) % memoWays
 	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
+	l.dated = limitersDated(f.readBy, ref.dialects)
+	l.lim, l.limOf = limiterOf(f.readBy, r.Controller, r.At, ref.dialects)
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only

@@ -160,6 +160,7 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 
 // flushHeld applies the held records in time order.
 func (s *Store) flushHeld() {
+	s.flushTally() // its years assumed, before redateHeldLocked takes some back
 	s.mu.Lock()
 	s.redateHeldLocked()
 	held := s.order.held

@@ -140,6 +140,8 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	help := (<-chan *chunk)(work)
 	in := newInterner()
 	first := true
+	s.tally.on = true
+	defer func() { s.flushTally(); s.tally.on = false }()
 	for c := range order {
 	wait:
 		for {
@@ -178,6 +180,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			}
 			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hints)
 		}
+		s.flushTally()
 		s.noteEnds(c, first, now) // the log's end: logend.go
 		first = false
 		select {

@@ -247,7 +247,7 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		}
 		if r.What != CauseLine {
 			// A cause is no recognised line until a warning takes it.
-			s.diag.record(r.Dialect, d)
+			s.recordRead(r.Dialect, d)
 		}
 		if r.What == ErrorLine {
 			s.noteInnerCause(r, raw, line)

@@ -84,6 +84,10 @@ type Store struct {
 	// lines read as its echo, by line (echo.go).
 	said   map[string]*saidFailure
 	echoOf map[int]int
+	// lastSaid is the entry echoLocked set last, compared before said is
+	// looked up; always one of said's (said is started anew only before
+	// an entry is set).
+	lastSaid *saidFailure
 	// giveUpOf is each HandleError line read as the error of the give-up
 	// line before it (giveup.go), for ExplainLines.
 	giveUpOf map[int]int
@@ -119,6 +123,10 @@ type Store struct {
 	dated atomic.Pointer[time.Time]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
+	// tally is diag's counts of records a parallel read's applier has not
+	// added yet (diagTally); like linesApplied, only the goroutine that
+	// applies lines in order touches it.
+	tally diagTally
 	// markers are the markers of every loaded dialect (dialectMarkers).
 	markers *markerSet
 	// batchNow is the clock read once for a batch of held records

@@ -49,3 +49,36 @@ time="2019-05-14T18:04:30Z" level=info msg="Started syncing rollout" rollout=dem
 		}
 	}
 }
+
+// TestYearsAssumedPastHoldCap: a parallel read counts its records'
+// diagnostics a chunk at a time (diagTally), and a held batch applied in
+// the middle of a chunk (holdCap records held) takes back the years it
+// assumed (redateHeldLocked) only after the chunk's count so far is added:
+// year-less klog errors before the log's first dated line, then past it,
+// are all dated by the log's year, none said to be assumed, on either read.
+func TestYearsAssumedPastHoldCap(t *testing.T) {
+	const klogLine = "E0514 17:14:30.111783       1 controller.go:259] error syncing 'demo/r': rollout.argoproj.io \"r\" not found, requeuing\n"
+	// The same dialect's line, dated by the kubelet: no change of dialect
+	// adds the count before it.
+	const datedLine = "2019-05-14T17:31:10.112419Z " + klogLine
+	before := holdCap - 100 // the batch is applied inside the chunk after the dated line
+	log := strings.Repeat(klogLine, before) + datedLine + strings.Repeat(klogLine, 3*chunkLines)
+	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC))
+	for _, workers := range []int{1, 2} {
+		s := NewStore(Options{Clock: clk, Workers: workers})
+		if _, _, err := s.Read(context.Background(), strings.NewReader(log)); err != nil {
+			t.Fatal(err)
+		}
+		lr := s.LogRead()
+		if lr.YearAssumed != 0 {
+			t.Errorf("workers %d: %d years assumed, want 0: the log's dated line dates every header", workers, lr.YearAssumed)
+		}
+		n := 0
+		for _, c := range lr.Recognised {
+			n += c
+		}
+		if want := before + 1 + 3*chunkLines; n != want {
+			t.Errorf("workers %d: %d records recognised, want %d", workers, n, want)
+		}
+	}
+}
