@@ -129,15 +129,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
 		return s + ".", nonEmpty(fix, "Then retry at once: "+retryNow)
 	case api.StateFailed:
-		how := "failed on it with a terminal error"
-		if k.TotalFailures > 1 {
-			how += " after " + text.Plural(k.TotalFailures, "failure")
-		}
-		if explain.GaveUp(*k) != nil {
-			// "after 5 failures", "after 5 retries", or "(retry limit reached)"
-			how = "gave up on it " + strings.TrimPrefix(explain.GaveUpText(*k), "gave up ")
-		}
-		s := fmt.Sprintf("%s: controller %q %s: only a change to the object retries it", v.Status, b.Controller, how)
+		s := fmt.Sprintf("%s: controller %q %s: only a change to the object retries it", v.Status, b.Controller, explain.StoppedText(*k))
 		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
 	case api.StateScheduled:
 		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, text.Countdown(k.NextRetryAt, now)), nil
