@@ -19,50 +19,14 @@ func printControllerDiagnosis(w io.Writer, d explain.ControllerDiagnosis) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintf(w, "Controller:  %s\n", d.Controller)
 	fmt.Fprintf(w, "Situation:   %s\n\n", d.Situation)
-	printDiagnosis(w, append([]string{d.Summary}, d.Details...), d.Findings)
-}
-
-// printDiagnosis prints the Diagnosis section: its lines, then its
-// findings after "!". On a terminal each is wrapped at words to its width,
-// its continuation lines under its text, as the rest of describe reads; a
-// sentence of 300 runes broke wherever the terminal's edge fell, back at
-// column 0. Piped, each is one line, for grep.
-func printDiagnosis(w io.Writer, lines []string, findings []explain.Finding) {
-	width := describeWidth(w)
 	fmt.Fprintln(w, "Diagnosis:")
-	for _, l := range lines {
-		writeHanging(w, "  ", l, width)
+	for _, line := range append([]string{d.Summary}, d.Details...) {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
-	for _, f := range findings {
-		writeHanging(w, "  ! ", f.Message, width)
-	}
-}
-
-// writeHanging writes s after lead, wrapped to width (0: not wrapped),
-// its continuation lines indented as far as lead.
-func writeHanging(w io.Writer, lead, s string, width int) {
-	lines := []string{s}
-	if room := width - len(lead); width > 0 && room >= minWrapRoom {
-		// Escaped first, so that the wrap measures what is shown.
-		lines = text.Wrap(text.Printable(s), room)
-	}
-	indent := strings.Repeat(" ", len(lead))
-	for i, l := range lines {
-		if i == 0 {
-			fmt.Fprintf(w, "%s%s\n", lead, l)
-		} else {
-			fmt.Fprintf(w, "%s%s\n", indent, l)
-		}
+	for _, f := range d.Findings {
+		fmt.Fprintf(w, "  ! %s\n", f.Message)
 	}
 }
-
-// minWrapRoom is the narrowest a diagnosis line is wrapped to: narrower,
-// a few words a line read worse than the terminal's own wrap.
-const minWrapRoom = 30
-
-// describeWidth is the width describe wraps its diagnosis to: the
-// terminal's, 0 when w is none (tests of the layout replace it).
-var describeWidth = terminalWidth
 
 // printDescription prints d; noObject says why, when it was not read.
 func printDescription(w io.Writer, d *describe.Description, noObject string) {
@@ -81,7 +45,13 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	}
 	fmt.Fprintf(w, "State:       %s\n\n", k.State)
 
-	printDiagnosis(w, append([]string{d.Diagnosis.Summary}, d.Diagnosis.Details...), d.Diagnosis.Findings)
+	fmt.Fprintln(w, "Diagnosis:")
+	for _, line := range append([]string{d.Diagnosis.Summary}, d.Diagnosis.Details...) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, f := range d.Diagnosis.Findings {
+		fmt.Fprintf(w, "  ! %s\n", f.Message)
+	}
 
 	if d.Source.Ended() {
 		// A saved log: "5s", "36s ago" count from its end, not from now.
@@ -90,7 +60,7 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 		fmt.Fprintln(w, "\nCounters:")
 	}
 	// A log without its successes cannot say the failures are consecutive.
-	writeHanging(w, "  Failures:       ", explain.CountersText(k.KeyDetail.Key, d.Source), describeWidth(w))
+	fmt.Fprintf(w, "  Failures:       %s\n", explain.CountersText(k.KeyDetail.Key, d.Source))
 	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(k.KeyDetail.Key, now))
 	fmt.Fprintf(w, "  Delay:          %s\n", delayText(k.Delay.Duration, k.DelaySource))
 	fmt.Fprintf(w, "  Failing since:  %s\n", sinceWhen(k.FirstFailureAt, now))
