@@ -88,8 +88,7 @@ func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int)
 		}
 		// What is left, however little (several controllers' long names at
 		// 80 columns): cut between the error's parts, rather than at the
-		// edge, where its cause is; under text.MinMiddleCut, its start
-		// (explain.KeyRow.ErrorAtBreaks).
+		// edge, where its cause is.
 		c.errRoom = max(width-errorColumnAt(render(c)), 12)
 		lines = render(c)
 	}
