@@ -46,7 +46,8 @@ type Key struct {
 	// whose reconciler is instrumented.
 	Requeued bool `json:"requeued,omitempty"`
 	// LastReset is the last time the failure count went back to 0 without a
-	// success: a user's forget, or the controller giving up on the key.
+	// success: a user's forget, or the controller giving up on the key (or,
+	// Reset.Kept, giving up on it without forgetting it: the count stays).
 	LastReset *Reset `json:"lastReset,omitempty"`
 	// Source says where the numbers come from: empty for the instrument's own
 	// records, SourceLogs for a key reconstructed from a controller's logs.
@@ -84,6 +85,12 @@ type Reset struct {
 	By string `json:"by"`
 	// Failures is the length of the failure streak the reset ended.
 	Failures int `json:"failures"`
+	// Kept says the count did not go back to 0: the controller gave up on
+	// the key without calling Forget (sig-storage-lib-external-provisioner's
+	// "Done but do not Forget"), so its queue keeps the count, and a failure
+	// after the next change to the object continues from it. Set only with
+	// ResetGaveUp, read off a log that states the count.
+	Kept bool `json:"kept,omitempty"`
 	// User is who asked for a forget, when known: the authenticated user, or
 	// the client's claim followed by UnverifiedSuffix. Reason is what they gave.
 	User   string `json:"user,omitempty"`

@@ -44,8 +44,10 @@ func terminalWidth(w io.Writer) int {
 // its middle, the key to what the error lacks (not under 16 or 24 runes), the
 // controller to a fifth of the width. The error then takes the room
 // left, cut in its middle between its parts, keeping its start and more of
-// its end, where a wrapped error names its cause. A row still too wide is
-// cut at the edge with "…".
+// its end, where a wrapped error names its cause; in a room under
+// text.MinMiddleCut (several controllers' long names at 80 columns) its
+// start alone, as a terminal shows a line too long for it ("failed to…",
+// not "failed…ran…"). A row still too wide is cut at the edge with "…".
 func printKeysFit(w io.Writer, l *inspector.KeyList, wide, pods bool, width int) {
 	if width <= 0 || wide {
 		printKeys(w, l, wide, pods)

@@ -159,6 +159,32 @@ func OneLineAtBreaks(s string, n int) string {
 	return strings.TrimRight(string(r[:head]), " ") + "…" + string(r[from:])
 }
 
+// OneLineStart is OneLine cut at its end, not in its middle: its start,
+// ending at a break when one is within breakReach, then "…" ("failed to
+// allocate…"). For a column too narrow for a start and an end both (under
+// MinMiddleCut runes), where a middle cut leaves two stubs that say
+// nothing ("failed…ran…"): a terminal shows the start of a line too long
+// for it, and so does kubectl's table cut at the screen's edge.
+func OneLineStart(s string, n int) string {
+	s = Printable(strings.Join(strings.Fields(s), " "))
+	r := []rune(s)
+	if n <= 0 || len(r) <= n {
+		return s
+	}
+	head := max(n-1, 0)
+	for i := head; i > 0 && head-i <= breakReach && i > head/2 && !isBreak(r[head]); i-- {
+		if isBreak(r[i-1]) {
+			head = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:head]), " ") + "…"
+}
+
+// MinMiddleCut is the fewest runes a message is cut in its middle in: under
+// it, a middle cut keeps too little of either end to read (OneLineStart).
+const MinMiddleCut = 20
+
 // breakAfter looks from r[from] in direction dir (1 or -1), within
 // breakReach, for a part's start: a rune after a break that is none.
 func breakAfter(r []rune, from, dir int) (int, bool) {

@@ -40,3 +40,28 @@ func TestOneLineAtBreaks(t *testing.T) {
 		t.Errorf("a message that fits: %q", got)
 	}
 }
+
+// OneLineStart keeps a message's start, to a break where one is near, in
+// at most n runes, escaped and on one line.
+func TestOneLineStart(t *testing.T) {
+	const msg = "failed to allocate cidr from cluster cidr at idx:0: CIDR allocation failed; there are no remaining CIDRs left"
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{11, "failed to…"},
+		{14, "failed to…"},
+		{19, "failed to allocate…"},
+		{0, msg},
+		{200, msg},
+		{8, "failed…"},
+		{5, "fail…"}, // no break in its second half: the plain cut
+	} {
+		if got := OneLineStart(msg, tt.n); got != tt.want || utf8.RuneCountInString(got) > max(tt.n, len(msg)) {
+			t.Errorf("%d: %q, want %q", tt.n, got, tt.want)
+		}
+	}
+	if got, want := OneLineStart("a\x1b[2Jb\ncd efgh ijkl", 9), `a\x1b[2J…`; got != want {
+		t.Errorf("control characters: %q, want %q (escaped, then cut)", got, want)
+	}
+}

@@ -74,8 +74,7 @@ func Describe(ctx context.Context, s *inspector.Session, controller, key string,
 			if d.Source != nil && d.Source.Kind == api.SourceLogs {
 				from = "its log"
 			}
-			d.Object.Verdict.JudgeKey(d.Controller.Kind.Kind, objstatus.KeyWord{Failing: k.State == api.StateBackoff, GaveUp: k.State == api.StateFailed, Controller: k.Controller,
-				Failures: explain.FailuresText(k.KeyDetail.Key, d.Source), From: from})
+			d.Object.Verdict.JudgeKey(d.Controller.Kind.Kind, explain.KeyWord(k.KeyDetail.Key, d.Source, k.Controller, from))
 		}
 	}
 	d.Fleet = fleet

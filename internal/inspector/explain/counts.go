@@ -66,7 +66,10 @@ func FailureCountsText(k api.Key, src *api.ListSource) string {
 	if since, why, ok := restartedCount(k, src); ok {
 		return fmt.Sprintf("%s, %d logged in all (%s)", since, k.TotalFailures, why)
 	}
-	if k.Source == api.SourceLogs {
+	switch {
+	case statedBefore(k) > 0:
+		return FailuresText(k, src) // says how many are logged: "5 failures (3 logged, …)"
+	case k.Source == api.SourceLogs:
 		return fmt.Sprintf("%s, %d in this log", FailuresText(k, src), k.TotalFailures)
 	}
 	return fmt.Sprintf("%s, %d in all", FailuresText(k, src), k.TotalFailures)

@@ -103,6 +103,9 @@ func Explain(in Input) Diagnosis {
 	case api.StateFailed:
 		if r := GaveUp(k); r != nil {
 			d.Summary = gaveUpSummary(k, r)
+			if r.Kept && k.Failures > 0 {
+				d.Details = append(d.Details, fmt.Sprintf("The count is kept, not reset: the give-up line states it and no line says the key was forgotten, so a failure after the next change continues from %d.", k.Failures))
+			}
 			break
 		}
 		d.Summary = fmt.Sprintf("Failed with a terminal error at %s; not retried. Only a change to the object (a watch event) reconciles it again.", text.TimeOfDay(lastErrorAt(k)))
@@ -342,7 +345,7 @@ func explainError(k api.Key) string {
 			msg += " (the failure count restarted among them)"
 		}
 	}
-	if r := k.LastReset; r != nil && k.Failures == 0 && !r.At.Before(k.LastError.At) {
+	if r := k.LastReset; r != nil && (k.Failures == 0 || r.Kept) && !r.At.Before(k.LastError.At) {
 		if r.By == api.ResetGaveUp {
 			msg += " before the controller gave up"
 		} else {

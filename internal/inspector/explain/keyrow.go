@@ -101,14 +101,21 @@ func (r KeyRow) Error(n int) string {
 // ErrorAtBreaks is Error cut to n cells between the parts of the error
 // (text.OneLineAtBreaks), its mark included: the cell a column of n
 // cells shows, keeping the error's start and more of its end (its cause).
+//
+// Under text.MinMiddleCut cells it is the error's start instead
+// (text.OneLineStart): a middle cut in 11 cells read "failed…ran…".
 func (r KeyRow) ErrorAtBreaks(n int) string {
 	if !r.HasError {
 		return r.Error(n)
 	}
-	if r.resolved {
-		return ResolvedMark + text.OneLineAtBreaks(r.message, max(n-utf8.RuneCountInString(ResolvedMark), 2))
+	cut := text.OneLineAtBreaks
+	if n < text.MinMiddleCut {
+		cut = text.OneLineStart
 	}
-	return text.OneLineAtBreaks(r.message, n)
+	if r.resolved {
+		return ResolvedMark + cut(r.message, max(n-utf8.RuneCountInString(ResolvedMark), 2))
+	}
+	return cut(r.message, n)
 }
 
 // RequeuedNoError is the error cell of a key counted only through

@@ -99,6 +99,10 @@ func TestStatesDocQuotesWhatDescribePrints(t *testing.T) {
 		LastReset: &api.Reset{At: at(-time.Minute), By: api.ResetGaveUp, Failures: 3}}
 	gaveUpLog := gaveUp
 	gaveUpLog.Source, gaveUpLog.LastReset = api.SourceLogs, &api.Reset{At: at(-time.Minute), By: api.ResetGaveUp, Failures: 1}
+	// gaveUpKept's give-up line stated the count, 4 before it: kept.
+	gaveUpKept := gaveUpLog
+	gaveUpKept.Failures, gaveUpKept.TotalFailures = 5, 3
+	gaveUpKept.LastReset = &api.Reset{At: at(-time.Minute), By: api.ResetGaveUp, Failures: 5, Kept: true}
 
 	// keys are, for each row (by its state and the first words of its
 	// cause), keys describe explains as that row says.
@@ -124,6 +128,7 @@ func TestStatesDocQuotesWhatDescribePrints(t *testing.T) {
 		"failed a terminal error": {{State: api.StateFailed, Failures: 1, TotalFailures: 1, LastReconcileAt: at(-time.Minute),
 			LastError: &api.ErrorRecord{Message: "spec.size must be positive", At: at(-time.Minute), Class: api.ClassPermanent}}},
 		"failed the controller gave up": {gaveUp, gaveUpLog},
+		"failed a give-up line":         {gaveUpKept},
 		"idle the last reconcile":       {{State: api.StateIdle, Reconciles: 1, LastSuccessAt: at(-time.Minute), LastReconcileAt: at(-time.Minute)}},
 	}
 	used := map[string]bool{}

@@ -88,6 +88,9 @@ func (s *Store) applyLocked(r *Record) {
 	if r.What == ErrorLine && r.Sampled && known {
 		s.rate.add(r.At)
 	}
+	if r.KnownOnly && s.keys[keyID{r.Controller, r.Key()}] == nil {
+		return // a success of a key this log never showed failing: no key (DialectLine.KnownKeys)
+	}
 	c := s.lastControllerInfo
 	if c == nil || s.lastController != r.Controller {
 		if c = s.controllers[r.Controller]; c == nil {

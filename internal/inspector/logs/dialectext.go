@@ -262,6 +262,16 @@ func parseLineExt(m map[string]*yaml.Node, l *DialectLine, bad badFunc) error {
 		}
 		l.RequeueAfterField = b
 	}
+	if v := m["known-keys"]; v != nil {
+		b, err := boolValue(v, "known-keys", bad)
+		if err != nil {
+			return err
+		}
+		if b && l.Means != SuccessLine && l.Means != RequeueAfterLine {
+			return bad(v, "known-keys", "a success or requeue-after line only: it settles a key it does not make")
+		}
+		l.KnownKeys = b
+	}
 	if v := m["key"]; v != nil {
 		switch v.Value {
 		case "namespace":

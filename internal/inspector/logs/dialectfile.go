@@ -94,6 +94,12 @@ type DialectLine struct {
 	// for the object, attemptkey.go).
 	KeySep, ErrorSuffix, DurationAfter                            string
 	RequeueAfterField, KeyIsNamespace, KeyInField, KeyFromAttempt bool
+	// KnownKeys (known-keys: true, a success or requeue-after line only):
+	// the line settles a key the log showed failing and makes no key of
+	// its own — a project that logs every reconcile's success at its
+	// default level would list every object it reconciled, and a log
+	// that never failed would read as a list of keys.
+	KnownKeys bool
 	// shown is the line as `kubectl backoff dialects` says it (showLine),
 	// made once: a record read by a prefix or a regexp carries it.
 	shown string
@@ -207,7 +213,7 @@ var (
 	dialectFields = []string{"name", "controller", "limiter", "lines",
 		"controller-from", "key-field", "queue", "successes-logged", "limiter-shared", "advice"}
 	lineFields = []string{"text", "prefix", "regexp", "means",
-		"controller", "key-sep", "error-suffix", "duration-after", "requeue-after-field", "key"}
+		"controller", "key-sep", "error-suffix", "duration-after", "requeue-after-field", "key", "known-keys"}
 )
 
 func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {

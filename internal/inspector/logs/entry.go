@@ -191,16 +191,31 @@ func (e *entry) terminal(r *Record, classes *classCache) {
 // failure counts, then the count goes back to 0 by a give-up reset, and the
 // key is failed until the next change to its object, as the instrument
 // records a Forget that finds a failure streak.
+//
+// A give-up line that states the count (r.Retries: "Giving up syncing
+// claim because failures >= threshold" failures=4) keeps it: the count is
+// the queue's, a fact, and a handler that says it gives up at a count it
+// reads from NumRequeues may not Forget at all —
+// sig-storage-lib-external-provisioner v13 does not ("Done but do not
+// Forget", controller.go:993, :1043), so its queue keeps NumRequeues and
+// the next failure continues from it. Reading it as a Forget showed
+// "failed 0" beside a line that says failures=4.
 func (e *entry) gaveUp(r *Record, classes *classCache) {
 	a := api.Attempt{At: r.At, Outcome: api.OutcomeError, Error: r.Error}
 	e.reconciled(r, &a)
 	e.failures++
+	if r.Retries > 0 {
+		e.failures = r.Retries
+	}
 	e.totalFailures++
 	if e.failures == 1 && !e.countReset {
 		e.firstFailure = r.At
 	}
-	e.lastReset = &api.Reset{At: r.At, By: api.ResetGaveUp, Failures: e.failures}
-	e.failures, e.countReset = 0, true
+	kept := r.Retries > 0
+	e.lastReset = &api.Reset{At: r.At, By: api.ResetGaveUp, Failures: e.failures, Kept: kept}
+	if !kept {
+		e.failures, e.countReset = 0, true
+	}
 	e.state, e.nextRetry, e.delay, e.delaySource = api.StateFailed, time.Time{}, 0, ""
 	e.est, e.stated, e.failAt, e.earlier = estimate{}, false, time.Time{}, time.Time{}
 	e.recordError(r, &a, classes)

@@ -196,6 +196,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 		start = opens
 	}
 	budgeted := false // a "retry: N/M" count (kindname.go)
+	// givenUpAt is the count a give-up line states (with this failure),
+	// which entry.gaveUp keeps; put on the record only once its words have
+	// read it as a failure: a count never makes a give-up line one.
+	givenUpAt := 0
 	r := Record{What: ErrorLine, At: f.at, Dialect: genericName, ClientGoQueue: true, GaveUp: drop != nil, Error: errField}
 	head := msg[start:]
 	if i := strings.Index(head, ": "); i >= 0 {
@@ -294,6 +298,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Retries = n
 	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
 		r.Retries = n + 1
+	} else if ok {
+		givenUpAt = n + 1
 	} else if n, end, ok := budgetedRetry(msg, start, start+len(head)); ok && drop == nil {
 		r.Retries, budgeted = n, true
 		if f.err == "" && keyAt >= 0 && end > keyAt {
@@ -362,6 +368,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		// (attempt.go).
 		r.Candidate, r.NotRead, r.Tried, r.Bare = true, lacks, msg, true
 		return r, true
+	}
+	if givenUpAt > 0 {
+		r.Retries = givenUpAt
 	}
 	if r.Evidence == "" && rq {
 		r.Evidence = requeueErrEvidence

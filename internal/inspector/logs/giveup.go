@@ -91,6 +91,9 @@ func (s *Store) giveUpBefore(r *Record, pr parseRef) bool {
 		return false
 	}
 	r.GaveUp = true
+	if n, ok := bf.statedFailures(bf.msg); ok && r.Retries == 0 {
+		r.Retries = n + 1 // the count it gave up at, this failure with it (entry.gaveUp)
+	}
 	if b.unreadable {
 		s.diag.retract(b.line)
 	}

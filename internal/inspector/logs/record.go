@@ -122,6 +122,10 @@ type Record struct {
 	// "Deployment/ns/web"): the key it is once a KeyLine said so.
 	KeyFromAttempt bool
 	Alias          string
+	// KnownOnly says the line settles only a key the log already tracks
+	// and makes none (DialectLine.KnownKeys): a success logged for every
+	// object reconciled, failing or not.
+	KnownOnly bool
 	// ViaHandleError says the line is client-go's HandleError's
 	// ("Unhandled Error" err=…, its message the error): a controller may
 	// have logged the same text just before, of the same attempt (echo.go).

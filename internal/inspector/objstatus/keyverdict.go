@@ -1,6 +1,9 @@
 package objstatus
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // RuleControllerFailing is the Override of an object whose kind has no
 // status, judged by its controller's own word on the key (JudgeKey).
@@ -18,6 +21,14 @@ const RuleControllerQuiet = "controller-quiet"
 // read it off the key's state: this package stays below the wire types.
 type KeyWord struct {
 	Failing, GaveUp bool
+	// Permanent says the key's last error reads as one no retry mends (a
+	// denial by an admission policy, a validation error): failing on it,
+	// the controller has failed to apply the object, whatever its retries.
+	Permanent bool
+	// Stopped is how a controller that stopped retrying did (GaveUp):
+	// "gave up on it after 5 failures", "failed on it with a terminal
+	// error"; empty, "gave up on it".
+	Stopped string
 	// Quiet is a key its controller's log last showed failing and has
 	// not shown since its retry was due: it may have succeeded, which a
 	// log at the default verbosity does not show.
@@ -30,7 +41,9 @@ type KeyWord struct {
 // JudgeKey weighs the controller's word on the key: a kind without status
 // (a ConfigMap an operator reconciles) is Current to kstatus, which has
 // nothing to read, while its controller fails on it. The evidence
-// overrides kstatus and says so. One rule for every view of the object
+// overrides kstatus and says so: InProgress while the controller retries
+// an error that may pass, Failed when its error is one no retry mends or
+// it stopped retrying. One rule for every view of the object
 // (`why`, `describe`, the TUI's key detail), so that none says Current on
 // a key with 14 failures while another says InProgress.
 func (v *Verdict) JudgeKey(kind string, w KeyWord) {
@@ -38,12 +51,19 @@ func (v *Verdict) JudgeKey(kind string, w KeyWord) {
 		return
 	}
 	switch {
+	case w.Failing && w.Permanent:
+		// As Crossplane's Synced=False (ReconcileError) is Failed: the
+		// controller cannot apply the object and says why; its retries
+		// meet the same refusal (a ClusterRole the aggregation controller
+		// may not write, kube-controller-manager's log, batch14/1440).
+		v.override(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q is failing on it (%s, from %s) on an error no retry mends; a %s has no status for kstatus to read",
+			w.Controller, w.Failures, w.From, kind))
 	case w.Failing:
 		v.override(InProgress, RuleControllerFailing, fmt.Sprintf("not Current: controller %q is failing on it (%s, from %s); a %s has no status for kstatus to read",
 			w.Controller, w.Failures, w.From, kind))
 	case w.GaveUp:
-		v.override(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q gave up on it (a terminal error, from %s); a %s has no status for kstatus to read",
-			w.Controller, w.From, kind))
+		v.override(Failed, RuleControllerFailing, fmt.Sprintf("not Current: controller %q %s (from %s); a %s has no status for kstatus to read",
+			w.Controller, cmp.Or(w.Stopped, "gave up on it"), w.From, kind))
 	case w.Quiet:
 		v.override(Unknown, RuleControllerQuiet, fmt.Sprintf("not known: controller %q last failed on it (%s, from %s) and has not been seen on it since its retry was due: it may have succeeded, which its log does not show; a %s has no status for kstatus to read",
 			w.Controller, w.Failures, w.From, kind))

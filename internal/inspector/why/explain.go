@@ -135,7 +135,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
 		return s + ".", nonEmpty(fix, then+retryNow)
 	case api.StateFailed:
-		s := fmt.Sprintf("%s: controller %q gave up on it (terminal error after %d failure(s)): only a change to the object retries it", v.Status, b.Controller, k.TotalFailures)
+		s := fmt.Sprintf("%s: controller %q %s: only a change to the object retries it", v.Status, b.Controller, explain.StoppedText(*k))
 		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
 	case api.StateScheduled:
 		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, text.Countdown(k.NextRetryAt, now)), nil

@@ -3,7 +3,6 @@ package why
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
@@ -57,5 +56,5 @@ func controllerVerdict(a *Answer) {
 	if b.Source == SourceLogs {
 		from = "its log"
 	}
-	a.Verdict.JudgeKey(a.Object.Kind, objstatus.KeyWord{Failing: b.Key.State == api.StateBackoff, GaveUp: b.Key.State == api.StateFailed, Quiet: b.Key.State == api.StateUnknown, Controller: b.Controller, Failures: explain.FailuresText(*b.Key, nil), From: from})
+	a.Verdict.JudgeKey(a.Object.Kind, explain.KeyWord(*b.Key, nil, b.Controller, from))
 }

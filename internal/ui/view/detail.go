@@ -143,7 +143,7 @@ func (d *Detail) Body() []string {
 func (d *Detail) View() string {
 	s := &d.C.Styles
 	w, h := d.C.Width, d.C.Height-1
-	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + text.Printable(d.Controller) + s.Dim.Render(" › ") + s.Bold.Render(text.Printable(d.Key))
+	title := s.Title.Render("backoff") + s.Dim.Render(" › ") + text.Cell(d.Controller, 0) + s.Dim.Render(" › ") + s.Bold.Render(text.Cell(d.Key, 0))
 	var lines []string
 	if d.Data == nil {
 		lines = append(lines, widget.Fit(title, w))

@@ -268,7 +268,7 @@ func (g *Groups) view() string {
 		if !now.IsZero() {
 			last = text.Ago(gr.LastSeen, now)
 		}
-		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Printable(gr.Controller), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said.
 		row += widget.FitMessage(text.OneLine(gr.Fingerprint, 0), w-lipgloss.Width(row))
 		if i == g.cursor {

@@ -366,7 +366,7 @@ func (h TopHeader) QueryLine() string {
 			parts = append(parts, pos)
 		}
 		if ctl {
-			parts = append(parts, s.Label.Render("controller ")+cmp.Or(text.Printable(h.M.Controller), "all"))
+			parts = append(parts, s.Label.Render("controller ")+cmp.Or(text.Cell(h.M.Controller, 0), "all"))
 		}
 		if sort {
 			parts = append(parts, s.Label.Render("sort ")+Sorts[h.M.Sort])

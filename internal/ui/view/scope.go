@@ -23,5 +23,5 @@ func ScopeName(controller string) string {
 	if controller == "" {
 		return "every controller"
 	}
-	return text.Printable(controller) // a log's controller name is its text
+	return text.Cell(controller, 0) // a log's controller name is its text
 }

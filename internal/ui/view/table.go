@@ -98,7 +98,7 @@ func (tb TopTable) cramped(cols []column) bool {
 		return false
 	}
 	for _, k := range tb.M.Page.Items {
-		if len(k.Key.Key) > keyW {
+		if keyCells(k.Key.Key) > keyW {
 			return true
 		}
 	}
@@ -184,7 +184,7 @@ func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	keyW := minKey
 	if tb.M.Page != nil {
 		for _, k := range tb.M.Page.Items {
-			keyW = max(keyW, len(k.Key.Key))
+			keyW = max(keyW, keyCells(k.Key.Key))
 		}
 	}
 	errRoom, minErr := 12, 8
@@ -225,7 +225,7 @@ func fitValues(cols []column, rows []explain.KeyRow) {
 		}
 		widest := 0
 		for j := range rows {
-			widest = max(widest, lipgloss.Width(text.Printable(c.cell(&rows[j]))))
+			widest = max(widest, lipgloss.Width(text.Cell(c.cell(&rows[j]), 0)))
 		}
 		if c.short != "" && widest < len(c.title) {
 			c.title = c.short
@@ -233,6 +233,10 @@ func fitValues(cols []column, rows []explain.KeyRow) {
 		c.width = min(c.width, max(widest, len(c.title)))
 	}
 }
+
+// keyCells is how many cells key's cell takes whole: escaped, as it is
+// shown (not its bytes: a wide rune takes two cells in three bytes or four).
+func keyCells(key string) int { return lipgloss.Width(text.Cell(key, 0)) }
 
 // sharedNamespace is the namespace every key of the page is in ("demo" of
 // "demo/naive-00001"), or "" when they differ or some key has none.
@@ -331,7 +335,7 @@ func (tb TopTable) Lines() []string {
 	for i := range tb.Shown {
 		k := &tb.M.Page.Items[i]
 		for j, c := range cols {
-			v := text.Printable(c.cell(&rows[i])) // names and errors are the cluster's text
+			v := text.Cell(c.cell(&rows[i]), 0) // names and errors are the cluster's text: escaped, a tab or newline too
 			switch {
 			case c.right:
 				cells[j] = widget.FitLeft(v, c.width)
@@ -380,7 +384,7 @@ func (tb TopTable) SelectedLine() string {
 	if k == nil {
 		return ""
 	}
-	line := s.Bold.Render("› "+text.Printable(k.Key.Key)) + s.Dim.Render(" · ")
+	line := s.Bold.Render("› "+text.Cell(k.Key.Key, 0)) + s.Dim.Render(" · ")
 	if k.LastError == nil {
 		return widget.Fit(line+s.Dim.Render("no error"), tb.C.Width)
 	}

@@ -253,7 +253,7 @@ func (c *Confirmation) UpdateInput(msg tea.Msg) tea.Cmd {
 func (c *Confirmation) Prompt() []string {
 	a := c.Act
 	if !a.Bulk() {
-		who := fmt.Sprintf("%s %s (%s)", text.Printable(a.Controller), text.Printable(a.Key), text.Plural(a.Failures, "failure"))
+		who := fmt.Sprintf("%s %s (%s)", text.Cell(a.Controller, 0), text.Cell(a.Key, 0), text.Plural(a.Failures, "failure"))
 		if a.Requeue {
 			out := []string{"Retry " + who + " now?"}
 			if a.Permanent {

@@ -5,20 +5,15 @@ import "github.com/kubectl-backoff/kubectl-backoff/internal/text"
 // Keys and error messages too wide for their column are cut in the middle,
 // as the CLI cuts them (text.CutMiddle), measured in terminal cells.
 
-// keyTail is how many cells at its end a key keeps when cut: the name's
-// distinguishing suffix ("ved-00012"), at least half the room.
-const keyTail = 8
-
-// FitKey fits a key (or a pod name) in exactly w cells, cut in the middle
-// when it must be: "demo/well…ved-00012". From 12 cells on the last
-// keyTail cells are never cut.
+// FitKey fits a key (or a pod name) in exactly w cells as get's table
+// shows it (text.CellIn, measured in cells): escaped, tabs and newlines
+// too, cut in the middle when it must be: "demo/well…ved-00012". From 12
+// cells on its last 8 cells are never cut.
 func FitKey(s string, w int) string {
-	room := w - 1 // the "…"
-	tail := room - room/2
-	if w >= 12 {
-		tail = max(tail, keyTail)
+	if w <= 0 {
+		return ""
 	}
-	return fitMiddle(s, w, tail, false)
+	return Fit(text.CellIn(s, w, text.Cells), w)
 }
 
 // FitMessage fits an error message in exactly w cells, cut in the middle
