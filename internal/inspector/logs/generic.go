@@ -144,8 +144,12 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if requeueLead && errField == "" {
 		errField = f.reason
 	}
+	rqQueue := ""
 	if rq && errField == "" {
 		errField = rqErr
+		if strings.Contains(msg[opens:rqEnd], `"`) {
+			errField, rqQueue = requeueQueue(rqErr) // GCE's copy (requeueerr.go)
+		}
 	}
 	// Go's standard log writes no level: a line that says it failed and
 	// will retry (or gave up) is not an info line for want of one.
@@ -325,6 +329,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject
+	}
+	if rqQueue != "" && f.controller == "" {
+		r.Controller = rqQueue
 	}
 	r.Template = template(msg)
 	// What was read, for --explain-lines.

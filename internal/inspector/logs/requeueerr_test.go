@@ -60,3 +60,48 @@ func TestRequeueErrParts(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskQueueRequeuingDueToError: GCE's copy of the task queue,
+// `Requeuing "KEY" due to error: ERR (QUEUE)` (requeueerr.go), is KEY's
+// failed attempt under the queue's name — batch 19's 1902, verbatim from
+// https://github.com/kubernetes/ingress-gce/issues/606 — and names no key
+// when KEY is not a namespace/name, is not quoted, or has no error.
+func TestTaskQueueRequeuingDueToError(t *testing.T) {
+	gce := readTestdata(t, "testdata/batch19/1902-ingress-gce-klog-taskqueue-requeuing-quoted-key-due-to-error-queue-name-ellipses.log")
+	line := strings.Split(gce, "\n")[1]
+	for _, tt := range []struct {
+		name, log                  string
+		controller, key, errPrefix string // key "": no key read
+	}{
+		{"the first line alone", line, "ingresses", "ingress-3548/echoheaders-https", "error running post-process routine: update ingress status error"},
+		{"a synthetic item names no object", strings.Replace(line, `"ingress-3548/echoheaders-https"`, `"initial-sync"`, 1), "", "", ""},
+		{"an unquoted key is another copy's words", strings.Replace(line, `"ingress-3548/echoheaders-https"`, "ingress-3548/echoheaders-https", 1), "", "", ""},
+		{"no error after the words", line[:strings.Index(line, " due to error: ")+len(" due to error: ")], "", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			wantOneKey(t, tt.log, oneKeyCase{controller: tt.controller, key: tt.key, errPrefix: tt.errPrefix, failures: 1})
+		})
+	}
+	// The queue's name is not part of the error; an error that does not
+	// end in one is kept whole.
+	if r := wantLineRead(t, line, "ingresses", "ingress-3548/echoheaders-https", "error running"); !strings.HasSuffix(r.Error, `"echoheaders-https" not found`) {
+		t.Errorf("error %q, want it without the queue's name", r.Error)
+	}
+	other := strings.Replace(line, " (ingresses)", " (see https://x)", 1)
+	if r := wantLineRead(t, other, "taskqueue", "ingress-3548/echoheaders-https", "error running"); !strings.HasSuffix(r.Error, "(see https://x)") {
+		t.Errorf("error %q, want it whole", r.Error)
+	}
+	for _, tt := range []struct{ err, rest, queue string }{
+		{"boom (ingresses)", "boom", "ingresses"},
+		{"boom (l7-lb)", "boom", "l7-lb"},
+		{"boom (Ingresses)", "boom (Ingresses)", ""},
+		{"boom (two words)", "boom (two words)", ""},
+		{"boom ()", "boom ()", ""},
+		{"(ingresses)", "(ingresses)", ""},
+		{"boom", "boom", ""},
+	} {
+		if rest, queue := requeueQueue(tt.err); rest != tt.rest || queue != tt.queue {
+			t.Errorf("requeueQueue(%q) = %q, %q; want %q, %q", tt.err, rest, queue, tt.rest, tt.queue)
+		}
+	}
+}
