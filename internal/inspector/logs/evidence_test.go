@@ -146,14 +146,18 @@ func TestGrowingGapsFromRealQueue(t *testing.T) {
 // cores) ran polls due 1s apart 1.00s, 1.12s, 1.37s and 1.40s apart (seen:
 // 4 runs of 20), no timed poll to read. A run whose polls the machine made
 // uneven (beyond 1.04s, well within the reader's tenth) is run again, up to
-// 5 times: the reader is held to equal gaps once the queue gave them.
+// 5 times, then skipped: the reader is held to equal gaps once the queue
+// gave them, and a machine that never gives them tests nothing here.
 func TestTimedPollNotRead(t *testing.T) {
 	const polls, attempts = 5, 5
 	for attempt := 1; ; attempt++ {
 		lines, gaps := timedPollLog(t, polls)
 		if uneven := slices.ContainsFunc(gaps, func(g time.Duration) bool { return g > time.Second+40*time.Millisecond }); uneven {
 			if attempt == attempts {
-				t.Fatalf("%d runs, none with the poll's gaps within 40ms of its 1s (last: %v): the machine is too loaded to test the reader's equal gaps", attempts, gaps)
+				// Not the reader's failure: the input it is tested on
+				// could not be made. A skip says so in -v output
+				// without failing a run on a busy machine.
+				t.Skipf("%d runs, none with the poll's gaps within 40ms of its 1s (last: %v): the machine is too loaded to make a timed poll's equal gaps", attempts, gaps)
 			}
 			t.Logf("run %d: the poll's gaps %v, not even: again", attempt, gaps)
 			continue
