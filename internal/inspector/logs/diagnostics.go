@@ -21,13 +21,11 @@ type diagnostics struct {
 	// run records of runDialect are not in recognised yet: a log's
 	// records are mostly of one dialect, and counting them in the map was
 	// a hash of its name a record (flushRunLocked adds them).
-	runDialect               string
-	run                      int
-	unreadable               int
-	example                  string
-	exampleLine              int // the log's line the example is
-	untimed                  int
-	implausible, yearAssumed int
+	runDialect  string
+	markCount   // run is the run's records; the marks count every record
+	unreadable  int
+	example     string
+	exampleLine int // the log's line the example is
 	// outOfOrder counts records older than one before them in the file,
 	// late those applied older than their key's newest; newestFirst says
 	// a saved log was read reversed (order.go).
@@ -47,6 +45,33 @@ type readMarks struct {
 	untimed, implausible, yearAssumed bool
 }
 
+// markCount counts records and their readMarks.
+type markCount struct {
+	run, untimed, implausible, yearAssumed int
+}
+
+// count counts one record.
+func (c *markCount) count(m readMarks) {
+	c.run++
+	if m.untimed {
+		c.untimed++
+	}
+	if m.implausible {
+		c.implausible++
+	}
+	if m.yearAssumed {
+		c.yearAssumed++
+	}
+}
+
+// add counts o's records too.
+func (c *markCount) add(o markCount) {
+	c.run += o.run
+	c.untimed += o.untimed
+	c.implausible += o.implausible
+	c.yearAssumed += o.yearAssumed
+}
+
 func (d *diagnostics) record(dialect string, m readMarks) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -54,16 +79,7 @@ func (d *diagnostics) record(dialect string, m readMarks) {
 		d.flushRunLocked()
 		d.runDialect = dialect
 	}
-	d.run++
-	if m.untimed {
-		d.untimed++
-	}
-	if m.implausible {
-		d.implausible++
-	}
-	if m.yearAssumed {
-		d.yearAssumed++
-	}
+	d.count(m)
 }
 
 // diagTally is a run of records of one dialect not yet counted in
@@ -74,10 +90,9 @@ func (d *diagnostics) record(dialect string, m readMarks) {
 // is added: what diagnostics says is at most a chunk behind the records
 // read, which a read holds until its end anyway (order.go).
 type diagTally struct {
-	on                                bool // the applier counts here (recordRead)
-	dialect                           string
-	run                               int
-	untimed, implausible, yearAssumed int
+	on      bool // the applier counts here (recordRead)
+	dialect string
+	markCount
 }
 
 // recordRead is diag.record, counted in the tally when it is on.
@@ -91,16 +106,7 @@ func (s *Store) recordRead(dialect string, m readMarks) {
 		s.flushTally()
 		t.dialect = dialect
 	}
-	t.run++
-	if m.untimed {
-		t.untimed++
-	}
-	if m.implausible {
-		t.implausible++
-	}
-	if m.yearAssumed {
-		t.yearAssumed++
-	}
+	t.count(m)
 }
 
 // flushTally adds the tally to diag.
@@ -115,12 +121,9 @@ func (s *Store) flushTally() {
 		d.flushRunLocked()
 		d.runDialect = t.dialect
 	}
-	d.run += t.run
-	d.untimed += t.untimed
-	d.implausible += t.implausible
-	d.yearAssumed += t.yearAssumed
+	d.add(t.markCount)
 	d.mu.Unlock()
-	t.run, t.untimed, t.implausible, t.yearAssumed = 0, 0, 0, 0
+	t.markCount = markCount{}
 }
 
 // flushRunLocked adds the run of records not counted yet to recognised.

@@ -35,8 +35,13 @@ func (c *excCont) start(line, ahead []byte) bool {
 	if i := bytes.IndexByte(next, '\n'); i >= 0 {
 		next = next[:i]
 	}
-	// The cheap test first: every line fed comes here.
-	if len(next) < 12 || !bytes.Contains(next[:min(len(next), 400)], []byte("Exception: ")) && !bytes.Contains(next[:min(len(next), 400)], []byte("Error: ")) {
+	// The cheap tests first: every line fed comes here. The exception's
+	// line opens with its lowercase package, or with the prefix the record
+	// opens with; never with a JSON object's brace.
+	if len(line) == 0 || len(next) < 12 || next[0] == '{' || next[0] != line[0] && (next[0] < 'a' || next[0] > 'z') {
+		return false
+	}
+	if !bytes.Contains(next[:min(len(next), 400)], []byte("Exception: ")) && !bytes.Contains(next[:min(len(next), 400)], []byte("Error: ")) {
 		return false
 	}
 	var prefix []byte
