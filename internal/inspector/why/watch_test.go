@@ -145,7 +145,7 @@ func TestRetryWaitBackoff(t *testing.T) {
 	self := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
 		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap", RetryNow: "kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web",
 			Key: &api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 18, NextRetryAt: now.Add(10 * time.Minute)}}}
-	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: ` + "`kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web`" {
+	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: `+"`kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web`" {
 		t.Errorf("its own key: %q", say)
 	}
 }
