@@ -151,11 +151,9 @@ func (h TopHeader) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
-	ended := h.C.LogEnds()
-	logs := logFit{name: -1, ends: -1}
+	ended, logs := h.C.LogEnds(), logFit{name: -1, ends: -1}
 	if !ended.IsZero() {
-		logs.ends = len(parts)
-		logs.endsShort = s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
+		logs.ends, logs.endsShort = len(parts), s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
