@@ -13,10 +13,10 @@ import (
 )
 
 // describe on a terminal fits its width, as get and top do: its sentences
-// wrap between words under their own indent (writeProse), and its History table leaves
-// out TOOK, then CLASS, until ERROR has room, then cuts each error to that
-// room, its start and its cause kept. A pipe gets every line and error
-// whole.
+// wrap between words under their own indent (writeProse, why's rule too),
+// and its History table leaves out TOOK, then CLASS, until ERROR has room,
+// then cuts each error to that room, its start and its cause kept. A pipe
+// gets every line and error whole.
 
 // historyRoom is the fewest cells a terminal's History table keeps for
 // ERROR, leaving out TOOK and CLASS for it: an error's start and its cause
