@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -14,67 +13,10 @@ import (
 )
 
 // describe on a terminal fits its width, as get and top do: its sentences
-// wrap between words under their own indent (the terminal broke them
-// mid-word at its edge, "ever\ny retry"), and its History table leaves
-// out TOOK, then CLASS, until ERROR has room, then cuts each error to that
-// room, its start and its cause kept. A pipe gets every line and error
-// whole.
-
-// screenWidth is the width of the terminal w writes to (0: none);
-// tests of the terminal's layout replace it.
-var screenWidth = terminalWidth
-
-// writeProse writes s, one of describe's sentences, after indent; at a
-// width, wrapped at its spaces, its later lines two cells further in
-// (under the text after "! " of a finding). A command it quotes in
-// backticks is never broken: pasted, a line break inside it would run
-// the half before it (forget without its --requeue). A word or a
-// command wider than the room has a line of its own, which the terminal
-// wraps.
-func writeProse(w io.Writer, indent, s string, width int) {
-	room := width - len(indent)
-	if width <= 0 || room < 30 {
-		fmt.Fprintf(w, "%s%s\n", indent, s)
-		return
-	}
-	line, lead := "", ""
-	for _, word := range proseWords(s) {
-		switch {
-		case line == "":
-			line = lead + word
-		case ansi.StringWidth(line+" "+word) <= room:
-			line += " " + word
-		default:
-			fmt.Fprintf(w, "%s%s\n", indent, line)
-			lead = "  "
-			line = lead + word
-		}
-	}
-	fmt.Fprintf(w, "%s%s\n", indent, line)
-}
-
-// proseWords splits s at its spaces, except those inside backticks: a
-// quoted command is one word.
-func proseWords(s string) []string {
-	var words []string
-	quoted := false
-	start := 0
-	for i, r := range s {
-		switch {
-		case r == '`':
-			quoted = !quoted
-		case r == ' ' && !quoted:
-			if i > start {
-				words = append(words, s[start:i])
-			}
-			start = i + 1
-		}
-	}
-	if start < len(s) {
-		words = append(words, s[start:])
-	}
-	return words
-}
+// wrap between words under their own indent (writeProse, why's rule too),
+// and its History table leaves out TOOK, then CLASS, until ERROR has room,
+// then cuts each error to that room, its start and its cause kept. A pipe
+// gets every line and error whole.
 
 // historyRoom is the fewest cells a terminal's History table keeps for
 // ERROR, leaving out TOOK and CLASS for it: an error's start and its cause

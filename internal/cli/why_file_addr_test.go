@@ -82,7 +82,7 @@ func TestWhyFileAddrNextSteps(t *testing.T) {
 
 	ep, q := queuedEndpoint(t)
 	out := whyCLI(t, "why", "-f", file, "--addr", ep.URL)
-	retry := "  > Then retry at once: kubectl backoff forget --addr " + ep.URL + " widgets/down-1 --requeue --controller configmap   (resets the backoff and retries now)\n"
+	retry := "  > Then retry at once: `kubectl backoff forget --addr " + ep.URL + " widgets/down-1 --requeue --controller configmap`   (resets the backoff and retries now)\n"
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^  InProgress: controller "configmap" is failing on it: 1 consecutive failure, next retry in (59m\d\ds|1h00m) \(exact\)\.$`),
 		regexp.MustCompile(`(?m)^  > Fix what the error names: eu region unavailable$`),
@@ -96,12 +96,13 @@ func TestWhyFileAddrNextSteps(t *testing.T) {
 	if q.Len() != 0 {
 		t.Fatalf("the queue holds %d keys before the forget, want none ready (an hour's backoff)", q.Len())
 	}
-	// The command as printed, run: the key is ready now.
-	i := strings.Index(out, "kubectl backoff forget")
+	// The command as printed, between its backquotes, run: the key is
+	// ready now.
+	i := strings.Index(out, "`kubectl backoff forget")
 	if i < 0 {
 		t.Fatal("no forget command to run")
 	}
-	line := out[i : strings.Index(out[i:], "   (")+i]
+	line := out[i+1 : strings.Index(out[i+1:], "`")+i+1]
 	whyCLI(t, strings.Fields(line)[2:]...)
 	deadline := time.Now().Add(10 * time.Second)
 	for q.Len() != 1 {
@@ -114,7 +115,7 @@ func TestWhyFileAddrNextSteps(t *testing.T) {
 	// The rate limiter alone: no queue to requeue on.
 	ep = cli.FailingEndpoint(t, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Hour, time.Hour))
 	out = whyCLI(t, "why", "-f", file, "--addr", ep.URL)
-	if want := "  > Then retry at once: kubectl backoff kick --kind ConfigMap widgets/down-1   (touches the object so that its watch retries it now; the failure count is kept)\n"; !strings.Contains(out, want) || strings.Contains(out, "forget") {
+	if want := "  > Then retry at once: `kubectl backoff kick --kind ConfigMap widgets/down-1`   (touches the object so that its watch retries it now; the failure count is kept)\n"; !strings.Contains(out, want) || strings.Contains(out, "forget") {
 		t.Errorf("why -f FILE --addr ADDR of a controller whose queue is not instrumented:\n%s\nwant\n%s", out, want)
 	}
 }

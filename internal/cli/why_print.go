@@ -23,22 +23,24 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		fmt.Fprintf(w, " -n %s", a.Object.Namespace)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Change:      %s\n", a.GenerationLine())
+	width := screenWidth(w)
+	writeHanging(w, "Change:      ", "             ", a.GenerationLine(), width)
 	fmt.Fprintf(w, "Status:      %s\n\n", objstatus.StatusWord(v))
 
 	fmt.Fprintln(w, "Answer:")
-	// Whole lines: the terminal wraps them; a cut would fall on the cause.
-	fmt.Fprintf(w, "  %s\n", text.Printable(a.Summary))
+	// Whole, wrapped between words on a terminal (writeProse): a cut
+	// would fall on the cause; its commands, in backticks, never split.
+	writeProse(w, "  ", text.Printable(a.Summary), width)
 	for _, n := range a.Next {
-		fmt.Fprintf(w, "  > %s\n", text.Printable(n))
+		writeProse(w, "  ", "> "+text.Printable(n), width)
 	}
 	for _, r := range a.Refused {
-		fmt.Fprintf(w, "  ! %s\n", r)
+		writeProse(w, "  ", "! "+r, width)
 	}
 
 	fmt.Fprintln(w, "\nEvidence:")
 	for _, e := range v.Evidence {
-		fmt.Fprintf(w, "  %s\n", text.Printable(oneLine(e, 0)))
+		writeProse(w, "  ", text.Printable(oneLine(e, 0)), width)
 	}
 	if len(v.Conditions) > 0 {
 		tw := newTable(w)
@@ -97,13 +99,14 @@ func printWhyEvents(w io.Writer, a *why.Answer) {
 func printWhyController(w io.Writer, a *why.Answer) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	fmt.Fprintln(w, "\nController:")
+	width := screenWidth(w)
 	o := a.Ownership
 	if len(o.StatusManagers) > 0 {
 		names := make([]string, len(o.StatusManagers))
 		for i, m := range o.StatusManagers {
 			names[i] = fmt.Sprintf("%s (%s)", m.Manager, ago(m.Time, a.Now))
 		}
-		fmt.Fprintf(w, "  Status manager: %s [%s]\n", strings.Join(names, ", "), o.StatusVia())
+		writeField(w, "Status manager", fmt.Sprintf("%s [%s]", strings.Join(names, ", "), o.StatusVia()), width)
 	}
 	c := a.Controller
 	if c == nil {
@@ -115,12 +118,12 @@ func printWhyController(w io.Writer, a *why.Answer) {
 		switch {
 		case c.Rule == why.RuleAddr || c.Namespace == "":
 			// An address (--addr): no pods and no namespace to name.
-			fmt.Fprintf(w, "  Endpoint:       %s (%s)\n", c.Target, instr)
+			writeField(w, "Endpoint", fmt.Sprintf("%s (%s)", c.Target, instr), width)
 		default:
-			fmt.Fprintf(w, "  Pods:           %s -n %s (%s)\n", c.Target, c.Namespace, instr)
+			writeField(w, "Pods", fmt.Sprintf("%s -n %s (%s)", c.Target, c.Namespace, instr), width)
 		}
 	}
-	fmt.Fprintf(w, "  Found by:       %s: %s\n", c.Rule, c.How)
+	writeField(w, "Found by", fmt.Sprintf("%s: %s", c.Rule, c.How), width)
 }
 
 func printWhyBackoff(w io.Writer, a *why.Answer) {
@@ -130,24 +133,25 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		return
 	}
 	fmt.Fprintln(w, "\nBackoff:")
+	width := screenWidth(w)
 	if b == nil {
-		fmt.Fprintf(w, "  could not be read: %s\n", a.BackoffError)
+		writeProse(w, "  ", "could not be read: "+a.BackoffError, width)
 		return
 	}
-	fmt.Fprintf(w, "  Source:         %s\n", b.SourceText())
+	writeField(w, "Source", b.SourceText(), width)
 	if b.Note != "" {
-		fmt.Fprintf(w, "  Note:           %s\n", b.Note)
+		writeField(w, "Note", b.Note, width)
 	}
 	k := b.Key
 	if k == nil {
-		fmt.Fprintf(w, "  Key:            %s\n", b.NotTracked)
+		writeField(w, "Key", b.NotTracked, width)
 		return
 	}
 	now := a.Clock() // the answer's one clock: the summary's countdown is the same
 	fmt.Fprintf(w, "  Key:            %s (controller %s)\n", text.Cell(k.Key, text.MaxName), text.Cell(b.Controller, text.MaxName))
 	fmt.Fprintf(w, "  State:          %s\n", k.State)
 	fmt.Fprintf(w, "  Failures:       %s\n", explain.FailureCountsText(*k, nil)) // a log's: "logged", not consecutive
-	fmt.Fprintf(w, "  Next retry:     %s\n", nextRetryLine(*k, now))
+	writeField(w, "Next retry", nextRetryLine(*k, now), width)
 	if k.Delay.Duration > 0 {
 		fmt.Fprintf(w, "  Delay:          %s (%s)\n", dur(k.Delay.Duration), dash(k.DelaySource))
 	}
@@ -156,7 +160,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 		if e.Class != "" {
 			class = " [" + e.Class + "]"
 		}
-		fmt.Fprintf(w, "  Last error:     %s%s, %s\n", oneLine(e.Message, fit(w, 120)), class, ago(e.At, now))
+		writeField(w, "Last error", fmt.Sprintf("%s%s, %s", oneLine(e.Message, fit(w, 120)), class, ago(e.At, now)), width)
 	}
 }
 

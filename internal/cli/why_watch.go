@@ -77,16 +77,17 @@ func printWatchUpdate(w io.Writer, u why.Update) {
 	} else {
 		pw := text.PrintableWriter(w) // text from the cluster: see text.Printable
 		fmt.Fprintf(pw, "%s  %s  %s\n", text.TimeOfDay(a.Now), u.Cause, a.Verdict.Status)
-		fmt.Fprintf(pw, "  %s\n", text.Printable(a.Summary))
+		width := screenWidth(pw)
+		writeProse(pw, "  ", text.Printable(a.Summary), width)
 		for _, n := range a.Next {
-			fmt.Fprintf(pw, "  > %s\n", text.Printable(n))
+			writeProse(pw, "  ", "> "+text.Printable(n), width)
 		}
 	}
 	switch {
 	case u.Done:
 		fmt.Fprintf(w, "%s  Current: done watching\n", text.TimeOfDay(a.Now))
 	case u.RetryWait != "":
-		fmt.Fprintf(w, "Watching: it %s; judged again then, or on a change.\n", text.Printable(u.RetryWait))
+		writeProse(w, "", fmt.Sprintf("Watching: it %s; judged again then, or on a change.", text.Printable(u.RetryWait)), screenWidth(w))
 	case u.Cause == "first":
 		fmt.Fprintln(w, "Watching: judged again on every change of it or of its chain, until it is Current (Ctrl-C stops).")
 	}

@@ -63,7 +63,7 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		}
 		r = a.Blockers[0].Retry
 		for _, want := range []string{"Your change to resourcequota/" + q + " at ", "came after the last failure",
-			"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry", "from its log", "Retry now: " + kick} {
+			"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry", "from its log", "Retry now: `" + kick + "`"} {
 			if !strings.Contains(r.Sentence, want) {
 				t.Errorf("sentence %q lacks %q", r.Sentence, want)
 			}
@@ -77,7 +77,7 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 	}
 	out := kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 	t.Logf("why deployment/web (quota raised):\n%s", out)
-	if !strings.Contains(out, "Retry now: "+kick) {
+	if !strings.Contains(out, "Retry now: `"+kick+"`") {
 		t.Errorf("why lacks the kick")
 	}
 

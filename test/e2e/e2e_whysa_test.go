@@ -100,7 +100,7 @@ func testMissingServiceAccount(ctx context.Context, t *testing.T, kc *kubectl, a
 		}
 		r := a.Blockers[0].Retry
 		for _, want := range []string{"Your change to serviceaccount/" + saName + " at ", "came after the last failure",
-			"The replicaset-controller does not watch ServiceAccounts: it will see the change at its next retry", "from its log", "Retry now: " + kick} {
+			"The replicaset-controller does not watch ServiceAccounts: it will see the change at its next retry", "from its log", "Retry now: `" + kick + "`"} {
 			if !strings.Contains(r.Sentence, want) {
 				t.Errorf("%s: sentence %q lacks %q", mode, r.Sentence, want)
 			}
@@ -116,7 +116,7 @@ func testMissingServiceAccount(ctx context.Context, t *testing.T, kc *kubectl, a
 	t.Logf("why deployment/%s (ServiceAccount created):\n%s", saDeployment, out)
 	out = hiddenText(t, "deployment/"+saDeployment, "-n", saNamespace)
 	t.Logf("why deployment/%s --from-logs, as the tenant (ServiceAccount created):\n%s", saDeployment, out)
-	for _, want := range []string{"Your change to serviceaccount/" + saName, "Retry now: " + kick, "has no pod you can see", "its log is read from ", "the file you gave", "Note:           read from "} {
+	for _, want := range []string{"Your change to serviceaccount/" + saName, "Retry now: `" + kick + "`", "has no pod you can see", "its log is read from ", "the file you gave", "Note:           read from "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("why --from-logs lacks %q", want)
 		}

@@ -27,7 +27,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		return fmt.Sprintf("Terminating: %s.", v.Message), []string{"Deletion waits for the finalizers to be removed by their controllers: see the status manager's backoff below."}
 	case c != nil && c.NotRunning != "" && v.Status != Current:
 		return fmt.Sprintf("%s: %s.", word, c.NotRunning),
-			[]string{fmt.Sprintf("Bring the controller back: kubectl describe %s -n %s (its events say why no pod runs).", c.Target, c.Namespace)}
+			[]string{fmt.Sprintf("Bring the controller back: `kubectl describe %s -n %s` (its events say why no pod runs).", c.Target, c.Namespace)}
 	case b != nil && b.Key != nil && b.Key.State != api.StateIdle:
 		// What the controller says of the key is the evidence: it has
 		// tried (an object whose managedFields name no status manager, a
@@ -55,8 +55,8 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 		// without managedFields (as `kubectl get -o yaml` prints it) or its
 		// controller writes status under a manager it shares.
 		return fmt.Sprintf("%s: its status was written, but managedFields name no status manager, so its controller cannot be found from the object.", word),
-			[]string{"Name the controller's pods: " + command(prog, explain.Command{Verb: "why", Flags: []explain.Flag{{Name: podsFlag.Name, Value: "deploy/NAME"}, {Name: namespaceFlag.Name, Value: "NS"}}},
-				explain.Session{Attach: strings.ToLower(a.Object.Kind) + "/" + a.Object.Name, AttachFlags: inNamespace(a.Object.Namespace)}) + "."}
+			[]string{"Name the controller's pods: " + quoted(command(prog, explain.Command{Verb: "why", Flags: []explain.Flag{{Name: podsFlag.Name, Value: "deploy/NAME"}, {Name: namespaceFlag.Name, Value: "NS"}}},
+				explain.Session{Attach: strings.ToLower(a.Object.Kind) + "/" + a.Object.Name, AttachFlags: inNamespace(a.Object.Namespace)})) + "."}
 	case c != nil && c.Rule == RuleNoManager:
 		return fmt.Sprintf("%s, but no status manager was found: no controller has written this object's status.", word),
 			[]string{fmt.Sprintf("Check that the controller of kind %s is installed, running, and watches namespace %q: nothing has reconciled this object yet.", a.Object.Kind, a.Object.Namespace)}
@@ -97,23 +97,24 @@ func explainKey(a *Answer, prog string) (string, []string) {
 	}
 	reached := reach.Attach != "" || len(reach.AttachFlags) > 0
 	const kicked = "   (touches the object so that its watch retries it now; the failure count is kept)"
-	var retryNow string
+	var cmd, does string // the command, what it does
 	switch {
 	case b.Source == SourceEndpoint && reached && b.Requeues:
 		reach.Key = k.Key
-		retryNow = command(prog, explain.Command{Verb: "forget", Flags: []explain.Flag{{Name: "requeue"}, {Name: "controller", Value: b.Controller}}}, reach) +
-			"   (resets the backoff and retries now)"
+		cmd = command(prog, explain.Command{Verb: "forget", Flags: []explain.Flag{{Name: "requeue"}, {Name: "controller", Value: b.Controller}}}, reach)
+		does = "   (resets the backoff and retries now)"
 	case !reached || isKCM(a) || b.Source == SourceEndpoint:
 		// A log the user gave: no pod to read the kind from;
 		// kube-controller-manager's log names no kind either (its failure
 		// lines are UnhandledError's); an endpoint that cannot requeue (its
 		// queue not instrumented, or forget switched off) keeps the pending
 		// retry's time. The object says its kind.
-		retryNow = command(prog, kickKind(a.Object.groupKind(), k.Key), explain.Session{}) + kicked
+		cmd, does = command(prog, kickKind(a.Object.groupKind(), k.Key), explain.Session{}), kicked
 	default:
-		retryNow = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach) + kicked
+		cmd, does = command(prog, explain.Command{Verb: "kick", Flags: []explain.Flag{{Name: "from-logs"}}, Words: []string{k.Key}}, reach), kicked
 	}
-	b.RetryNow = strings.TrimSuffix(strings.TrimSuffix(retryNow, kicked), "   (resets the backoff and retries now)")
+	b.RetryNow = cmd
+	retryNow := quoted(cmd) + does
 	fix, then := "", "Then retry at once: "
 	switch {
 	case k.LastError != nil && k.LastError.Class == api.ClassTransient:
@@ -208,4 +209,12 @@ func kickKind(gk schema.GroupKind, key string) explain.Command {
 func command(prog string, c explain.Command, s explain.Session) string {
 	s.Program = prog
 	return c.Render(s)
+}
+
+// quoted is cmd in backquotes, as describe quotes the commands of its
+// findings: a sentence that says it is wrapped between words on a
+// terminal, and a printer keeps what is quoted on one line (pasted, a
+// line break inside a command runs the half before it).
+func quoted(cmd string) string {
+	return "`" + cmd + "`"
 }

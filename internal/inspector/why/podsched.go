@@ -37,5 +37,5 @@ func unscheduled(u *unstructured.Unstructured, v Verdict) (summary string, next 
 			[]string{"Give it a node it fits: the message says what each node lacks (resources, taints it does not tolerate, affinity); change the Pod's requests or tolerations, or the nodes."}, true
 	}
 	return fmt.Sprintf("%s: not scheduled: no node is assigned (spec.nodeName is empty) and no scheduler has looked at it (it has no PodScheduled condition).", v.Status),
-		[]string{fmt.Sprintf("Check that a scheduler runs: the Pod names %q (spec.schedulerName); the default one is kube-scheduler: kubectl get pods -n kube-system -l component=kube-scheduler.", scheduler)}, true
+		[]string{fmt.Sprintf("Check that a scheduler runs: the Pod names %q (spec.schedulerName); the default one is kube-scheduler: `kubectl get pods -n kube-system -l component=kube-scheduler`.", scheduler)}, true
 }

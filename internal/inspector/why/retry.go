@@ -153,7 +153,7 @@ func (r *Retry) say(now time.Time) string {
 	}
 	b.WriteString(".")
 	if r.Watches != "yes" {
-		fmt.Fprintf(&b, " Retry now: %s", r.Kick)
+		fmt.Fprintf(&b, " Retry now: %s", quoted(r.Kick))
 	}
 	return b.String()
 }

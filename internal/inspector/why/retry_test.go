@@ -69,7 +69,7 @@ func TestRetryAfterQuotaRaised(t *testing.T) {
 	want := "Your change to resourcequota/object-counts at 12:31:00 came after the last failure (12:30:00). " +
 		"The replicaset-controller does not watch ResourceQuotas: it will see the change at its next retry, in about 9m45s " +
 		"(18 failures, backing off ~10m55s, estimated from the object's events: 18 failures since 12:25:39, its queue doubles the delay from 5ms up to 16m40s). " +
-		"Retry now: kubectl backoff kick --kind ReplicaSet.apps default/nginx-deployment-4262182780"
+		"Retry now: `kubectl backoff kick --kind ReplicaSet.apps default/nginx-deployment-4262182780`"
 	if got := ans.Blockers[0].Retry.Sentence; got != want {
 		t.Errorf("sentence\n%s\nwant\n%s", got, want)
 	}

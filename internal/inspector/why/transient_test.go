@@ -22,7 +22,7 @@ func TestAskTransientHasNothingToFix(t *testing.T) {
 		class, want, not string
 	}{
 		{api.ClassTransient, "Nothing to fix in the object: what the controller depends on is failing (a transient error: 503 Service Unavailable)", "Fix what the error names"},
-		{api.ClassTransient, "Once that is back, retry at once: kubectl backoff forget", "Then retry at once"},
+		{api.ClassTransient, "Once that is back, retry at once: `kubectl backoff forget", "Then retry at once"},
 		{api.ClassPermanent, "Fix what the error names: 503 Service Unavailable", "Nothing to fix"},
 	} {
 		u := load(t, "flux-kustomization-ready.yaml")

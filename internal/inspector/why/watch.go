@@ -114,7 +114,7 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 				who = "the " + who
 			}
 			consider(r.NextRetry, fmt.Sprintf("waits only for a retry: the change to %s is seen at %s's next retry, at %s (in %s), or now with: %s",
-				r.Changed.Ref(), who, text.TimeOfDay(r.NextRetry), text.Countdown(r.NextRetry, now), r.Kick))
+				r.Changed.Ref(), who, text.TimeOfDay(r.NextRetry), text.Countdown(r.NextRetry, now), quoted(r.Kick)))
 			continue
 		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
@@ -145,9 +145,9 @@ func retrySooner(b *Backoff) string {
 	case b.RetryNow == "":
 		return ""
 	case b.Source == SourceLogs:
-		return "; a backoff read from a log cannot be reset: retry now with " + b.RetryNow + " (touches the object; the failure count is kept)" + fix
+		return "; a backoff read from a log cannot be reset: retry now with " + quoted(b.RetryNow) + " (touches the object; the failure count is kept)" + fix
 	}
-	return "; or now with: " + b.RetryNow
+	return "; or now with: " + quoted(b.RetryNow)
 }
 
 // fingerprint is what makes two answers the same to a watcher: the words,

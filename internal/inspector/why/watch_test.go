@@ -42,7 +42,7 @@ func TestWatchRetryDue(t *testing.T) {
 	if len(got) != 1 || got[0].Cause != "first" {
 		t.Fatalf("updates %+v; want the first answer", got)
 	}
-	want := "waits only for a retry: the change to resourcequota/q is seen at the replicaset-controller's next retry, at 09:01:00 (in 1m00s), or now with: kubectl backoff kick --kind ReplicaSet.apps q/web-1"
+	want := "waits only for a retry: the change to resourcequota/q is seen at the replicaset-controller's next retry, at 09:01:00 (in 1m00s), or now with: `kubectl backoff kick --kind ReplicaSet.apps q/web-1`"
 	if got[0].RetryWait != want {
 		t.Errorf("retry wait\n%s\nwant\n%s", got[0].RetryWait, want)
 	}
@@ -131,7 +131,7 @@ func TestRetryWaitBackoff(t *testing.T) {
 			NextRetryAt: now.Add(20 * time.Second), LastError: &api.ErrorRecord{Message: "exceeded quota: q"}}}
 	due, say := retryWait(a, now)
 	if want := "waits for replicaset.apps/web-1, which the replicaset-controller retries at 09:00:20 (in 20s, estimated), backing off after 12 failures logged; " +
-		"a backoff read from a log cannot be reset: retry now with kubectl backoff kick --kind ReplicaSet.apps q/web-1 (touches the object; the failure count is kept), or fix what the error names"; !due.Equal(now.Add(20*time.Second)) || say != want {
+		"a backoff read from a log cannot be reset: retry now with `kubectl backoff kick --kind ReplicaSet.apps q/web-1` (touches the object; the failure count is kept), or fix what the error names"; !due.Equal(now.Add(20*time.Second)) || say != want {
 		t.Errorf("due %v,\n%q;\nwant 09:00:20,\n%q", due, say, want)
 	}
 	if strings.Contains(say, "forget") {
@@ -145,7 +145,7 @@ func TestRetryWaitBackoff(t *testing.T) {
 	self := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
 		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap", RetryNow: "kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web",
 			Key: &api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 18, NextRetryAt: now.Add(10 * time.Minute)}}}
-	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web` {
+	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: `+"`kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web`" {
 		t.Errorf("its own key: %q", say)
 	}
 }

@@ -151,8 +151,9 @@ func (h TopHeader) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
-	ended := h.C.LogEnds()
+	ended, logs := h.C.LogEnds(), logFit{name: -1, ends: -1}
 	if !ended.IsZero() {
+		logs.ends, logs.endsShort = len(parts), s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
@@ -170,11 +171,10 @@ func (h TopHeader) attachedLine() string {
 		parts = append(parts, s.Label.Render("ns ")+h.C.Conn.Namespace)
 	}
 	replicaErr := false
-	logName := -1
 	if h.M.Overview != nil {
 		for _, r := range h.M.Overview.Replicas {
 			if !h.Fleet {
-				logName = logNameAt(logName, len(parts), r)
+				logs.name = logNameAt(logs.name, len(parts), r)
 				parts = append(parts, h.replica(r))
 			}
 			replicaErr = replicaErr || r.Err != nil
@@ -202,7 +202,7 @@ func (h TopHeader) attachedLine() string {
 		}
 		parts[drop] = ""
 	}
-	fitLogName(parts, logName, sep, h.C.Width)
+	fitLogName(parts, logs, sep, h.C.Width)
 	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }
 

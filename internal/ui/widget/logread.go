@@ -40,3 +40,9 @@ func LogEndsText(end, now time.Time) string {
 	}
 	return "log ends " + at + " (" + text.Ago(end, now) + ")"
 }
+
+// LogEndedAgo is LogEndsText short, for a narrow line: "log ended 6y95d
+// ago", how long ago without the date.
+func LogEndedAgo(end, now time.Time) string {
+	return "log ended " + text.Ago(end, now)
+}
