@@ -29,23 +29,38 @@ import (
 // countdowns of a log saved two minutes ago are two minutes stale. taught
 // are the --dialect files' dialects: a log none of whose lines they read is
 // told to check them line by line, not to write one.
-func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time, taught []logs.Dialect) {
-	fmt.Fprint(w, readSummary(lr))
+func printReadNote(out io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, now time.Time, taught []logs.Dialect) {
+	// Its sentences wrap between words on a terminal, as describe's do.
+	width := screenWidth(out)
+	say := func(s string) { writeProse(out, "", s, width) }
+	say(strings.TrimSuffix(readSummary(lr), "\n"))
 	if lr.Unreadable > 0 {
-		fmt.Fprintf(w, "  %s\n", cutExample(lr.Example, writerWidth(w)-2))
+		exampleWidth := writerWidth(out)
+		if width > 0 {
+			exampleWidth = width
+		}
+		fmt.Fprintf(out, "  %s\n", cutExample(lr.Example, exampleWidth-2))
 	}
 	if st.Records == 0 {
 		switch {
 		case lr.Lines == 0:
-			fmt.Fprintln(w, "--from-logs: the log is empty: nothing to read")
+			say("--from-logs: the log is empty: nothing to read")
 		case lr.Unreadable == 0:
-			fmt.Fprintln(w, noLineNote(taught))
+			say(noLineNote(taught))
 		case len(taught) > 0:
 			// A dialect of theirs may be why: say where to look.
-			fmt.Fprintln(w, "--from-logs: --explain-lines says, line by line, why each was not read (a failure line of --dialect must name its key: a key group, or key-field)")
+			say("--from-logs: --explain-lines says, line by line, why each was not read (a failure line of --dialect must name its key: a key group, or key-field)")
 		}
 		return
 	}
+	say(readRange(st, asOfEnd, now))
+}
+
+// readRange is the note's sentence on what the read found: the log's time
+// range and keys, the time its ages count from, and what its numbers lack
+// (successes not logged, zap's sampling).
+func readRange(st logs.Stats, asOfEnd bool, now time.Time) string {
+	var w strings.Builder
 	first, last := text.TimeOfDay(st.First), text.TimeOfDay(st.Last)
 	if !sameDay(st.First, st.Last) {
 		// A range over days says its dates: "10:00:00 to 23:59:59" of two
@@ -55,34 +70,35 @@ func printReadNote(w io.Writer, st logs.Stats, lr *api.LogRead, asOfEnd bool, no
 	switch {
 	case st.First.IsZero():
 		// Every record's time was unknown: no range to give.
-		fmt.Fprintf(w, "--from-logs: %s, no failure line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
+		fmt.Fprintf(&w, "--from-logs: %s, no failure line with a time I could read: ages, countdowns and retry times are unknown", text.Plural(st.Keys, "key"))
 	case asOfEnd && now.Sub(st.Last) > oldLog:
 		// A saved log is read as of its last line: say so, with the dates,
 		// or "failing since 13s ago" reads as now on a log of last year.
-		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
+		fmt.Fprintf(&w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s, not from now; "+
 			"every number is an estimate unless the log states it",
 			text.Timestamp(st.First), strings.TrimSuffix(last, " UTC"), text.Plural(st.Keys, "key"), text.Timestamp(st.Last))
 	case asOfEnd:
 		// Minutes old, it still is not now: the countdowns would not move.
-		fmt.Fprintf(w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
+		fmt.Fprintf(&w, "--from-logs: %s to %s, %s, read as of its last line: ages and countdowns count from %s (%s), not from now; "+
 			"every number is an estimate unless the log states it",
 			first, last, text.Plural(st.Keys, "key"), text.TimeOfDay(st.Last), text.Ago(st.Last, now))
 	default:
-		fmt.Fprintf(w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
+		fmt.Fprintf(&w, "--from-logs: %s to %s, %s: every number is an estimate unless the log states it",
 			first, last, text.Plural(st.Keys, "key"))
 	}
 	if !st.Verbose {
 		// A family that logs its successes where it logs its failures (Flux's
 		// "Reconciliation finished"; dialect successes-logged) made Verbose
 		// true with its first line.
-		fmt.Fprint(w, "; this log shows no successes")
+		fmt.Fprint(&w, "; this log shows no successes")
 	}
 	if !st.SampledAt.IsZero() {
-		fmt.Fprintf(w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
+		fmt.Fprintf(&w, "; from %s the log shows zap's sampling (the first %d \"Reconciler error\" lines of a second, then 1 in 100): "+
 			"failure counts since are low (--zap-devel or --zap-log-level=5 logs every line)",
 			text.TimeOfDay(st.SampledAt), api.SampledLines)
 	}
-	fmt.Fprintln(w, ".")
+	w.WriteString(".")
+	return w.String()
 }
 
 // sameDay says a and b fall on one UTC day.
