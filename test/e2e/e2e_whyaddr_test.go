@@ -56,12 +56,15 @@ func testWhyAddr(ctx context.Context, t *testing.T, kc *kubectl, admin, endpoint
 	t.Logf("why configmaps --addr:\n%s", out)
 	var listed bool
 	for l := range strings.SplitSeq(out, "\n") {
-		if f := strings.Fields(l); len(f) > 3 && f[0] == name && f[1] == "InProgress" && f[3] == "naive" {
+		// Failed: a ConfigMap has no status, and naive's error is
+		// permanent (an object with no status, failing on an error no
+		// retry mends, is Failed; on a transient one InProgress).
+		if f := strings.Fields(l); len(f) > 3 && f[0] == name && f[1] == "Failed" && f[3] == "naive" {
 			listed = true
 		}
 	}
 	if !listed {
-		t.Errorf("why configmaps --addr does not list %s InProgress, controller naive", name)
+		t.Errorf("why configmaps --addr does not list %s Failed, controller naive", name)
 	}
 	// The MCP server started with --addr answers its why tool from that
 	// endpoint too: it said "Current: a ConfigMap has no status, and no
