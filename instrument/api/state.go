@@ -67,6 +67,12 @@ const (
 	// exponential, slower than the assumed limiter's): twice the last gap,
 	// an estimate.
 	SourceDoubling = "doubling"
+	// SourceWaited is log mode's: a delay estimated from the one the
+	// failure's line states its attempt waited in the queue
+	// (virtual-kubelet's delayedViaRateLimit=, the limiter's delay after
+	// the key's previous failure): the per-item exponential's next step,
+	// twice it up to the cap. Key.DelayWords quotes the field.
+	SourceWaited = "waited"
 )
 
 // SourceLogs is Key.Source for a key reconstructed from a controller's logs,

@@ -71,7 +71,8 @@ type Key struct {
 	// it.
 	LogEvidence string `json:"logEvidence,omitempty"`
 	// DelayWords is, for DelaySource SourceStated, the log's own words that
-	// stated the delay ("Retrying in 2m40s").
+	// stated the delay ("Retrying in 2m40s"); for SourceWaited, the field
+	// that stated the delay the attempt waited ("delayedViaRateLimit=1m21.92s").
 	DelayWords string    `json:"delayWords,omitempty"`
 	History    []Attempt `json:"history,omitempty"`
 }

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -190,6 +191,10 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 		b.WriteString("estimated from the spacing of this key's own failures, longer than the assumed limiter's: a limiter the log does not name chose it")
 	case api.SourceDoubling:
 		b.WriteString("estimated from the doubling gaps of this key's own failures: a per-item exponential's, twice the last gap")
+	case api.SourceWaited:
+		// A log's failure line that states the delay its attempt waited:
+		// the limiter's previous step, not this one.
+		fmt.Fprintf(&b, "estimated from the delay the failure's line states its attempt waited in the queue (%s): a per-item exponential's next step, twice it", strconv.QuoteToGraphic(k.DelayWords))
 	default:
 		b.WriteString("chosen by the controller's own rate limiter")
 	}
@@ -203,7 +208,7 @@ func explainBackoff(k api.Key, c *api.Controller, src *api.ListSource, now time.
 		if w := spacingWait(c, k); w != "" {
 			fmt.Fprintf(&b, "; if it fails again, the one after waits %s", w)
 		}
-	case k.DelaySource == api.SourceDoubling:
+	case k.DelaySource == api.SourceDoubling || k.DelaySource == api.SourceWaited:
 		// The controller's own exponential doubles on, up to a cap the log
 		// does not show.
 		fmt.Fprintf(&b, "; if it fails again, the one after waits about %s, unless the controller's cap is shorter", text.FormatDuration(2*k.Delay.Duration))

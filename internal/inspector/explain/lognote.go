@@ -45,6 +45,8 @@ func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
 		n.Lines = append(n.Lines, "Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).")
 	case k.DelaySource == api.SourceDoubling:
 		n.Lines = append(n.Lines, "Delays and the next retry are estimated from the doubling gaps of the key's own failures (a per-item exponential's, twice the last gap).")
+	case k.DelaySource == api.SourceWaited:
+		n.Lines = append(n.Lines, "Delays and the next retry are estimated from the delay the key's last failure line states its attempt waited (a per-item exponential's next step, twice it).")
 	default:
 		n.Lines = append(n.Lines, "Delays and the next retry are estimated with the default per-item exponential (5ms·2^(n−1), cap 16m40s),",
 			"or its project's own where the log's dialect knows it: the diagnosis above names the one used.")

@@ -68,6 +68,10 @@ func logNote(k api.Key, c *api.Controller) string {
 		// The controller's limiter estimate is not what chose this key's
 		// delay: naming it here would contradict the diagnosis above it.
 		return read + "delays and retry times are estimates, from the gaps of this key's own failures, which double: its controller's own per-item exponential, not the limiter assumed for the controller's other keys."
+	case k.DelaySource == api.SourceWaited:
+		// As for doubling: the key's own line, not the controller's
+		// assumed limiter, gave this delay.
+		return read + "delays and retry times are estimates, from the delay the key's last failure line states its attempt waited (" + strconv.QuoteToGraphic(k.DelayWords) + "): the per-item exponential's next step, twice it, whatever failures came before the log."
 	case c != nil && c.Limiter.Description != "":
 		return read + "delays and retry times are estimates, from " + c.Limiter.Description + "."
 	}

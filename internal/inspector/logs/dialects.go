@@ -52,6 +52,11 @@ func (f *fields) record(fm format, user []Dialect, r *Record) bool {
 		if d, l, sub = match(user, msg); d == nil {
 			var ok bool
 			*r, ok = f.generic(msg)
+			if ok && r.RetryIn == 0 {
+				if r.Waited = f.waitedDelay(); r.Waited > 0 {
+					r.WaitedWords = waitedField + "=" + f.waited
+				}
+			}
 			return ok
 		}
 	}

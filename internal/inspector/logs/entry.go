@@ -121,6 +121,9 @@ func (e *entry) backedOff(r *Record, x estimate, withBucket bool, earlier time.T
 		e.delay, e.delaySource, e.delayWords = r.RetryIn, api.SourceStated, r.RetryWords
 	} else {
 		e.delay, e.delaySource = x.delay(withBucket)
+		if e.delaySource == api.SourceWaited {
+			e.delayWords = r.WaitedWords
+		}
 	}
 	e.setNextRetry(withBucket)
 }
@@ -340,7 +343,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		Estimated:    !(e.stated && (e.state == api.StateBackoff || e.state == api.StateScheduled)),
 		EarlierRetry: e.state == api.StateBackoff && !e.earlier.IsZero() && e.nextRetry.Equal(e.earlier),
 	}
-	if k.DelaySource == api.SourceStated {
+	if k.DelaySource == api.SourceStated || k.DelaySource == api.SourceWaited {
 		k.DelayWords = e.delayWords
 	}
 	if e.lastErr != nil {

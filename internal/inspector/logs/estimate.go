@@ -227,6 +227,11 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	l := c.perItem(s.opts.Limiter)
 	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp, source: l.source()}
+	if r.Waited > 0 && l.source() == api.SourceItemExponential {
+		// The line states the limiter's previous delay: the next is
+		// its next step, whatever failures came before the log.
+		x.exp, x.source = l.afterWaited(r.Waited), api.SourceWaited
+	}
 	if steady(e.est.spacing, x.spacing) && !e.est.onRamp(l, coarseness(e.failAt, r.At)) {
 		x.steadyPairs = e.est.steadyPairs + 1
 	}

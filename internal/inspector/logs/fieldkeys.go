@@ -43,6 +43,7 @@ const (
 	fkFailures
 	fkKnativeKey
 	fkKnativeController
+	fkWaited
 )
 
 // fieldKeyOf classifies a field's name.
@@ -113,6 +114,8 @@ func fieldKeyOf(key []byte) fieldKey {
 		return fkKnativeKey
 	case knativeController:
 		return fkKnativeController
+	case waitedField:
+		return fkWaited
 	}
 	return fkNone
 }

@@ -32,6 +32,9 @@ type fields struct {
 	// failures is a stated failure count field (failures=16: the queue's
 	// NumRequeues before this failure).
 	failures string
+	// waited is the delay the line's attempt waited in the queue, as
+	// written (waiteddelay.go).
+	waited string
 	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
 	requeueAt string
 	// timeKey and msgKey are the names a JSON line gave its time and its
@@ -154,6 +157,8 @@ func (f *fields) setKey(k fieldKey, key []byte, val string) {
 		f.requeueAt = val
 	case fkFailures:
 		f.failures = val
+	case fkWaited:
+		f.waited = val
 	case fkKnativeKey:
 		f.alt, f.altName = val, knativeKey
 	case fkKnativeController:

@@ -38,6 +38,14 @@ type Record struct {
 	// RetryWords are the line's own words that state RetryIn ("Retrying in
 	// 2m40s"), quoted by describe: see statedWords.
 	RetryWords string
+	// Waited is the delay the line's attempt waited in the queue when the
+	// line states it (virtual-kubelet's delayedViaRateLimit=): the
+	// limiter's delay after the key's previous failure, not the next
+	// (waiteddelay.go). Zero when the line states none.
+	Waited time.Duration
+	// WaitedWords is the field that states Waited, as written
+	// ("delayedViaRateLimit=1m21.92s").
+	WaitedWords string
 	// Retries is the retry count the line states (Istio's "retrying
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.

@@ -34,7 +34,7 @@ var columnHelp = [][2]string{
 	{"FAILS", "consecutive failures, as the rate limiter counts them (0 after a forget or success; a terminal error is not counted, so a key failed by one at once shows 0)"},
 	{"NEXT RETRY", "(NEXT on narrower terminals) backoff/scheduled: time to the next retry in whole seconds, rounded down (<1s in the last), due once come; queued: ready; running: for how long"},
 	{"DELAY", "the delay the limiter chose for the current wait"},
-	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after, limiter (the controller's own); stated: a delay the log states in its own words; spread: a forget --requeue --spread released it at its slot; spacing (log mode): estimated from the spacing of the key's own failure lines, when that is over a second past the assumed limiter's delay"},
+	{"SOURCE", "which limiter chose it: item-exponential, bucket, requeue-after, limiter (the controller's own); stated: a delay the log states in its own words; spread: a forget --requeue --spread released it at its slot; spacing (log mode): estimated from the spacing of the key's own failure lines, when that is over a second past the assumed limiter's delay; waited (log mode): twice the delay the failure's line states its attempt waited in the queue"},
 	{"TOTAL", "failures since the key was first seen (wide terminals)"},
 	{"FAILING FOR", "how long the current failure streak has lasted (a forget restarts the count, not the streak)"},
 	{"LAST EVENT", "time since the last watch event (an add that was not a retry)"},

@@ -17,7 +17,7 @@ func TestSourceHelpNamesEverySource(t *testing.T) {
 			help = c[1]
 		}
 	}
-	for _, src := range []string{api.SourceItemExponential, api.SourceBucket, api.SourceRequeueAfter, api.SourceLimiter, api.SourceSpread, api.SourceSpacing} {
+	for _, src := range []string{api.SourceItemExponential, api.SourceBucket, api.SourceRequeueAfter, api.SourceLimiter, api.SourceSpread, api.SourceSpacing, api.SourceWaited} {
 		if !strings.Contains(help, src) {
 			t.Errorf("SOURCE help %q\ndoes not name %q", help, src)
 		}
