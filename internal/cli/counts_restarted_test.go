@@ -23,14 +23,9 @@ import (
 // "1 failure logged since 06:33:17, 2 in all", which reads as a
 // contradiction.
 func TestCountsSayWhatTheyCount(t *testing.T) {
-	t.Setenv("KUBERNETES_SERVICE_HOST", "")
-	t.Setenv("KUBECONFIG", "")
-	t.Setenv("HOME", t.TempDir())
+	noCluster(t)
 	const log = "../inspector/logs/testdata/batch14/1440-kube-controller-manager-klog-node-ipam-cidr-exhausted-pvc-protection-name-slash-namespace-pv-protection.log"
-	obj := filepath.Join(t.TempDir(), "ep.yaml")
-	if err := os.WriteFile(obj, []byte("apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: legacy-db\n  namespace: lab\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	obj := writeManifest(t, "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: legacy-db\n  namespace: lab\n")
 	const since = "1 failure since the count restarted at 06:33:17, 2 logged in all"
 	const reason = "(that failure came too long after the one before to be its retry, so it is read as following a success the log does not show)"
 	for _, tt := range []struct {
@@ -58,4 +53,24 @@ func TestCountsSayWhatTheyCount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noCluster leaves a test with no cluster to reach: no in-cluster config,
+// no kubeconfig, a HOME of its own (so no ~/.kube/config either).
+func noCluster(t *testing.T) {
+	t.Helper()
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir())
+}
+
+// writeManifest writes an object's YAML into the test's own directory and
+// returns its path, for --filename.
+func writeManifest(t *testing.T, yaml string) string {
+	t.Helper()
+	obj := filepath.Join(t.TempDir(), "object.yaml")
+	if err := os.WriteFile(obj, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return obj
 }

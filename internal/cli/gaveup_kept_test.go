@@ -2,8 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,14 +19,9 @@ import (
 // key failed with 0 failures; they say the 5 (4 before the give-up and
 // its own), and that the controller gave up after them.
 func TestGaveUpKeepsItsCount(t *testing.T) {
-	t.Setenv("KUBERNETES_SERVICE_HOST", "")
-	t.Setenv("KUBECONFIG", "")
-	t.Setenv("HOME", t.TempDir())
+	noCluster(t)
 	const log = "../inspector/logs/testdata/batch15/1506-sig-storage-provisioner-klog-giving-up-syncing-claim-volume-terminal.log"
-	obj := filepath.Join(t.TempDir(), "pv.yaml")
-	if err := os.WriteFile(obj, []byte("apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: archive-2025-q3\nstatus:\n  phase: Released\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	obj := writeManifest(t, "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: archive-2025-q3\nstatus:\n  phase: Released\n")
 	for _, tt := range []struct {
 		name   string
 		new    func(*genericclioptions.ConfigFlags, genericiooptions.IOStreams) *cobra.Command
