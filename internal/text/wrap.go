@@ -13,7 +13,9 @@ import (
 
 // Wrap word-wraps s to w cells, each paragraph (a line of s) on its own:
 // at spaces first, never inside a hyphenated name
-// (kubectl-client-side-apply, widget-system) while the words fit; a word
+// (kubectl-client-side-apply, widget-system) nor inside a command quoted
+// in backticks (pasted, half a command runs the wrong thing) while the
+// words fit; a word
 // wider than w breaks at "/" or ",", else at the width. No line returned is
 // wider than w; trailing spaces are dropped. s is drawn as given: escape
 // untrusted text first (OneLine flattens and escapes it).
@@ -35,7 +37,8 @@ func Wrap(s string, w int) []string {
 // only, and the last resort cuts at the width.
 func wrapPara(p string, w int) []string {
 	for _, try := range []func() string{
-		func() string { return keepHyphens(p, func(q string) string { return ansi.Wordwrap(q, w, ",") }) },
+		func() string { return keep(p, true, func(q string) string { return ansi.Wordwrap(q, w, ",") }) },
+		func() string { return keep(p, false, func(q string) string { return ansi.Wordwrap(q, w, ",") }) },
 		func() string { return ansi.Wrap(p, w, " /,") },
 		func() string { return ansi.Wrap(p, w, "") },
 		func() string { return ansi.Hardwrap(p, w, true) },
@@ -54,16 +57,52 @@ func wrapPara(p string, w int) []string {
 }
 
 // nbHyphen stands in for a hyphen while a paragraph is wrapped: ansi's
-// wrappers always break after "-", which splits a name in two.
-const nbHyphen = "\u2011"
+// wrappers always break after "-", which splits a name in two. nbSpace
+// stands in for a space inside backticks: ansi.Wordwrap never breaks there.
+const (
+	nbHyphen = "\u2011"
+	nbSpace  = "\u00a0"
+)
 
-// keepHyphens wraps p with wrap, its hyphens kept from breaking; p as wrap
-// leaves it when p holds the stand-in itself.
-func keepHyphens(p string, wrap func(string) string) string {
-	if strings.Contains(p, nbHyphen) {
+// keep wraps p with wrap, its hyphens kept from breaking, and with quoted
+// the spaces of what it quotes in backticks too (a command wider than the
+// room is wrapped again without: broken at its spaces, not its hyphens);
+// p as wrap leaves it when p holds a stand-in itself, which could not be
+// told from the ones put in.
+func keep(p string, quoted bool, wrap func(string) string) string {
+	if strings.Contains(p, nbHyphen) || strings.Contains(p, nbSpace) {
 		return wrap(p)
 	}
-	return strings.ReplaceAll(wrap(strings.ReplaceAll(p, "-", nbHyphen)), nbHyphen, "-")
+	q := p
+	if quoted {
+		q = quotedSpaces(q)
+	}
+	q = strings.ReplaceAll(q, "-", nbHyphen)
+	return strings.NewReplacer(nbHyphen, "-", nbSpace, " ").Replace(wrap(q))
+}
+
+// quotedSpaces returns p with the spaces between a pair of backticks as
+// nbSpace; an unpaired backtick quotes nothing.
+func quotedSpaces(p string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(p, '`')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(p[open+1:], '`')
+		if end < 0 {
+			break
+		}
+		end += open + 1
+		b.WriteString(p[:open])
+		b.WriteString(strings.ReplaceAll(p[open:end], " ", nbSpace))
+		p = p[end:]
+		b.WriteByte('`')
+		p = p[1:]
+	}
+	b.WriteString(p)
+	return b.String()
 }
 
 // WrapIndent wraps s to w, indenting the continuation lines by indent: the

@@ -23,6 +23,10 @@ func TestWrap(t *testing.T) {
 		{"one\ntwo three", 5, []string{"one", "two", "three"}},
 		{"日本語 日本語", 7, []string{"日本語", "日本語"}}, // 6 cells each: two do not fit in 7
 		{"pods=1, used: pods=0", 9, []string{"pods=1,", "used:", "pods=0"}},
+		// A command in backticks is one word while it fits: pasted, half
+		// of it would run (forget without its --requeue).
+		{"then run `kubectl backoff kick rs/web` now", 30, []string{"then run", "`kubectl backoff kick rs/web`", "now"}},
+		{"a `b c` d `e f", 5, []string{"a", "`b c`", "d `e", "f"}}, // an unpaired backtick quotes nothing
 	} {
 		got := Wrap(tc.s, tc.w)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
