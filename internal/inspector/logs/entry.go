@@ -265,7 +265,7 @@ func (e *entry) reconciled(r *Record, a *api.Attempt) {
 		a.Trigger, a.Preempted = e.inferred(r.At, a.Trigger, a.Preempted)
 	}
 	e.endedUnlogged = false
-	if !e.startedAt.IsZero() && !r.At.IsZero() && (r.ReconcileID == "" || r.ReconcileID == e.startID) {
+	if !e.startedAt.IsZero() && !r.At.IsZero() && (r.ReconcileID == "" || r.ReconcileID == string(e.startID)) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
 		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
@@ -273,14 +273,14 @@ func (e *entry) reconciled(r *Record, a *api.Attempt) {
 	if a.Trigger == api.TriggerForget {
 		a.By, a.Reason = e.releasedBy, e.releasedWhy
 	}
-	e.startedAt, e.startID, e.queuedAt = time.Time{}, "", time.Time{}
+	e.startedAt, e.startID, e.queuedAt = time.Time{}, e.startID[:0], time.Time{}
 	e.released, e.releasedBy, e.releasedWhy = false, "", ""
 }
 
 // start applies "Reconciling" (V(5)).
 func (e *entry) start(r *Record) {
 	e.startTrigger, e.startPreempted = e.trigger(r.At)
-	e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, r.ReconcileID, time.Time{}
+	e.state, e.startedAt, e.startID, e.queuedAt = api.StateRunning, r.At, append(e.startID[:0], r.ReconcileID...), time.Time{}
 }
 
 // recordError keeps the error as the key's last. The attempt shares the

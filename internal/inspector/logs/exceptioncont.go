@@ -31,14 +31,22 @@ var javaException = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\.
 // start holds line when the line after it (the input ahead) is its
 // exception: a record, with a time, whose exception follows.
 func (c *excCont) start(line, ahead []byte) bool {
+	// The cheap tests first: every line fed comes here. The exception's
+	// line opens with its lowercase package, or with the prefix the record
+	// opens with; never with a JSON object's brace. Its first byte is
+	// ahead's, tested before the line's end is searched for (a JSON log's
+	// next line, some 400 bytes, was searched on every line).
+	if len(line) == 0 || len(ahead) == 0 {
+		return false
+	}
+	if b := ahead[0]; b == '{' || b != line[0] && (b < 'a' || b > 'z') {
+		return false
+	}
 	next := ahead
 	if i := bytes.IndexByte(next, '\n'); i >= 0 {
 		next = next[:i]
 	}
-	// The cheap tests first: every line fed comes here. The exception's
-	// line opens with its lowercase package, or with the prefix the record
-	// opens with; never with a JSON object's brace.
-	if len(line) == 0 || len(next) < 12 || next[0] == '{' || next[0] != line[0] && (next[0] < 'a' || next[0] > 'z') {
+	if len(next) < 12 {
 		return false
 	}
 	if !bytes.Contains(next[:min(len(next), 400)], []byte("Exception: ")) && !bytes.Contains(next[:min(len(next), 400)], []byte("Error: ")) {

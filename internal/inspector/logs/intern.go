@@ -31,8 +31,10 @@ type interner struct {
 	// time is a tenth of a line's parse.
 	ts []byte
 	at time.Time
-	// lastID is the last reconcileID read.
+	// lastID is the last reconcileID read; ids are where the line memo
+	// makes the new ones (reconcileID).
 	lastID string
+	ids    shortStrings
 	// lines are the lines read that the next may repeat (linememo.go);
 	// noMemo turns them off (BenchmarkLineMemo's side by side).
 	lines  lineMemo
@@ -79,6 +81,18 @@ func (in *interner) jsonString(key fieldKey, raw []byte) string {
 		return in.lastID
 	}
 	return jsonString(raw)
+}
+
+// reconcileID is the reconcileID whose JSON string's text is text, plain
+// text (plainText: no escape to read), for a record of the line memo,
+// which names a dialect's line, not the generic reader's: the last one
+// when it is the same, else made in ids (shortstrings.go), not a string
+// of its own.
+func (in *interner) reconcileID(text []byte) string {
+	if string(text) != in.lastID {
+		in.lastID = shortOf(&in.ids, text)
+	}
+	return in.lastID
 }
 
 // of is text(raw), kept under raw's bytes for the next line that holds the

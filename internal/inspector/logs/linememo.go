@@ -126,7 +126,10 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 				r.Limiter, r.LimiterOf = limiterOf(l.by, r.Controller, r.At, ref.dialects)
 			}
 		}
-		if l.id.to > 0 {
+		switch {
+		case l.id.quoted:
+			r.ReconcileID = ref.intern.reconcileID(body[l.id.from:l.id.to])
+		case l.id.to > 0:
 			r.ReconcileID = ref.intern.jsonString(fkReconcileID, l.id.raw(body))
 		}
 		if n := l.names[0]; l.nnames > 0 {

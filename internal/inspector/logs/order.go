@@ -68,6 +68,10 @@ type ordering struct {
 	late int
 	// start is what was noted before the held batch (renote).
 	start batchMarks
+	// assumed counts the held records whose year was assumed
+	// (heldRecord.yearAssumed): redateHeldLocked looks for them only when
+	// there are some, not through some 9 MB of records each batch.
+	assumed int
 }
 
 // note notes the order of a record at t (zero: no time).
@@ -116,6 +120,9 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	h := &s.order.held[n]
 	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
 	h.yearAssumed = r.Yearless && s.dated.Load() == nil
+	if h.yearAssumed {
+		s.order.assumed++
+	}
 	full := len(s.order.held) >= holdCap
 	if s.order.outOfOrder != before {
 		// The one count note changes: told when it does, not on every
@@ -204,6 +211,6 @@ func (s *Store) flushHeld() {
 		s.mu.Lock()
 	}
 	// The buffer is kept for the next records: one allocation a read.
-	s.order.held = held[:0]
+	s.order.held, s.order.assumed = held[:0], 0
 	s.mu.Unlock()
 }

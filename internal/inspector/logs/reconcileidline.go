@@ -1,5 +1,7 @@
 package logs
 
+import "strings"
+
 // A line that carries controller-runtime's reconcileID was logged inside a
 // Reconcile: reconcileHandler (pkg/internal/controller/controller.go, v0.25)
 // adds reconcileID to the logger it puts in Reconcile's context, and the
@@ -56,35 +58,61 @@ type handledIDs struct {
 	// copies were as large again in garbage.
 	noted [][]notedID
 	n     int // how many noted
-	index map[string]int
+	// index is the map: of the IDs that are UUIDs as controller-runtime
+	// writes them by their 16 bytes (uuids), of any other by its text
+	// (others); the two hold no ID in common, and are started anew
+	// together.
+	uuids  map[uuidID]int
+	others map[string]int
 }
 
 // notedBlock is how many IDs a block of handledIDs.noted holds.
 const notedBlock = 1024
 
-// notedID is a reconcileID noted and its line.
+// notedID is a reconcileID noted, its 16 bytes when it is a UUID (uuidOf)
+// and its text, a copy, when not, and its line. No string of a record is
+// kept: a record's ID is made in a block of others (shortstrings.go),
+// which a list of 400,000 would keep alive.
 type notedID struct {
-	id   string
+	uuid uuidID
+	id   string // "" for a UUID
 	line int
 }
 
-// note notes id, of the log's line line.
+// note notes id, of the log's line line. An empty ID names no reconcile,
+// and is not noted (no caller notes one: a record without a reconcileID
+// is not looked up by it).
 func (h *handledIDs) note(id string, line int) {
+	if id == "" {
+		return
+	}
 	if h.n > 4*DefaultMaxKeys {
 		h.catchUp()
 	}
 	if k := len(h.noted); k == 0 || len(h.noted[k-1]) == notedBlock {
 		h.noted = append(h.noted, make([]notedID, 0, notedBlock))
 	}
+	n := notedID{line: line}
+	var ok bool
+	if n.uuid, ok = uuidOf(id); !ok {
+		n.id = strings.Clone(id)
+	}
 	b := &h.noted[len(h.noted)-1]
-	*b = append(*b, notedID{id, line})
+	*b = append(*b, n)
 	h.n++
 }
 
 // lookup is the line of id's failure line, if one was noted.
 func (h *handledIDs) lookup(id string) (int, bool) {
+	if id == "" {
+		return 0, false
+	}
 	h.catchUp()
-	line, ok := h.index[id]
+	if u, ok := uuidOf(id); ok {
+		line, ok := h.uuids[u]
+		return line, ok
+	}
+	line, ok := h.others[id]
 	return line, ok
 }
 
@@ -92,11 +120,56 @@ func (h *handledIDs) lookup(id string) (int, bool) {
 func (h *handledIDs) catchUp() {
 	for _, b := range h.noted {
 		for _, n := range b {
-			if h.index == nil || len(h.index) > 4*DefaultMaxKeys {
-				h.index = map[string]int{}
+			if h.uuids == nil || len(h.uuids)+len(h.others) > 4*DefaultMaxKeys {
+				h.uuids, h.others = map[uuidID]int{}, map[string]int{}
 			}
-			h.index[n.id] = n.line
+			if n.id == "" {
+				h.uuids[n.uuid] = n.line
+			} else {
+				h.others[n.id] = n.line
+			}
 		}
 	}
 	h.noted, h.n = nil, 0
 }
+
+// uuidID is a UUID's 16 bytes.
+type uuidID [16]byte
+
+// uuidOf is id's 16 bytes when id is a UUID as controller-runtime writes
+// it (types.UID of uuid.New: 36 bytes, lowercase hex, dashes after the
+// 8th, 12th, 16th and 20th digit): two such IDs are the same text exactly
+// when they are the same bytes. Any other text is not one.
+func uuidOf(id string) (u uuidID, ok bool) {
+	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
+		return u, false
+	}
+	j := 0
+	for i := 0; i < 36; i += 2 {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			i++
+		}
+		hi, lo := lowerHex[id[i]], lowerHex[id[i+1]]
+		if hi > 15 || lo > 15 {
+			return uuidID{}, false
+		}
+		u[j] = hi<<4 | lo
+		j++
+	}
+	return u, true
+}
+
+// lowerHex is a byte's value as a lowercase hex digit; 255 for none.
+var lowerHex = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 255
+		}
+	}
+	return t
+}()

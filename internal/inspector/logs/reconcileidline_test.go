@@ -101,4 +101,54 @@ func TestHandledIDsAsAMap(t *testing.T) {
 	}
 	want("x", 0, false)
 	want(strconv.Itoa(4*DefaultMaxKeys+4), 4*DefaultMaxKeys+14, true)
+
+	// UUIDs (kept as their 16 bytes) and other IDs side by side, in one
+	// map's bound; a UUID's text not as controller-runtime writes it
+	// (upper case) is another ID.
+	h = handledIDs{}
+	const u1, u2 = "2fb4b390-68e3-4ff1-a7fd-41a6e7a3d98f", "361e1af8-6a62-4b82-8d20-a3197123eba0"
+	h.note(u1, 1)
+	h.note("x", 2)
+	h.note("", 8)
+	h.note(strings.ToUpper(u2), 3)
+	want(u1, 1, true)
+	want(strings.ToUpper(u1), 0, false)
+	want(u2, 0, false)
+	want(strings.ToUpper(u2), 3, true)
+	want("x", 2, true)
+	want("", 0, false) // not noted: an empty ID names no reconcile
+	want("00000000-0000-0000-0000-000000000000", 0, false)
+	h.note(u1, 4)
+	h.note(u2, 5)
+	want(u1, 4, true)
+	want(u2, 5, true)
+	for i := range 4*DefaultMaxKeys - 3 {
+		h.note(strconv.Itoa(i), 10+i)
+	}
+	want(u1, 4, true)
+	h.note(u2[:35]+"0", 6)
+	h.note("y", 7)
+	want(u1, 0, false)
+	want("x", 0, false)
+	want(u2[:35]+"0", 6, true)
+	want("y", 7, true)
+}
+
+// TestUUIDOf: a UUID as controller-runtime writes it is its 16 bytes,
+// and no other text is one.
+func TestUUIDOf(t *testing.T) {
+	u, ok := uuidOf("2fb4b390-68e3-4ff1-a7fd-41a6e7a3d98f")
+	want := uuidID{0x2f, 0xb4, 0xb3, 0x90, 0x68, 0xe3, 0x4f, 0xf1, 0xa7, 0xfd, 0x41, 0xa6, 0xe7, 0xa3, 0xd9, 0x8f}
+	if !ok || u != want {
+		t.Errorf("uuidOf = %x, %v; want %x, true", u, ok, want)
+	}
+	for _, id := range []string{
+		"", "x", "2FB4B390-68E3-4FF1-A7FD-41A6E7A3D98F", "2fb4b390-68e3-4ff1-a7fd-41a6e7a3d98", "2fb4b390-68e3-4ff1-a7fd-41a6e7a3d98f0",
+		"2fb4b390x68e3-4ff1-a7fd-41a6e7a3d98f", "2fb4b39068e3-4ff1-a7fd-41a6e7a3d98f-", "2fb4b390-68e3-4ff1-a7fd-41a6e7a3d98g",
+		"2fb4b390-68e3-4ff1-a7fd-41a6e7a3d9-f", "{fb4b390-68e3-4ff1-a7fd-41a6e7a3d98f",
+	} {
+		if _, ok := uuidOf(id); ok {
+			t.Errorf("uuidOf(%q) is a UUID", id)
+		}
+	}
 }

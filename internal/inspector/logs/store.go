@@ -197,11 +197,13 @@ type entry struct {
 	lastSuccess, lastReconcile          time.Time
 	lastDuration                        time.Duration
 	startedAt, queuedAt                 time.Time
-	startID                             string
-	startTrigger                        string // why the running reconcile ran
-	startPreempted                      bool
-	lastSeen                            time.Time
-	history                             history
+	// startID is the reconcileID of the start being run, a copy kept in
+	// a buffer of the entry's (shortstrings.go).
+	startID        []byte
+	startTrigger   string // why the running reconcile ran
+	startPreempted bool
+	lastSeen       time.Time
+	history        history
 	// logLine is the line the last failure was read from, when the generic
 	// reader read it (Record.Line).
 	logLine string

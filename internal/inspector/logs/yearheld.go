@@ -30,9 +30,10 @@ func nearestYear(at, ref time.Time) time.Time {
 // its start, as hold noted it, with the times they have now.
 func (s *Store) redateHeldLocked() {
 	d := s.dated.Load()
-	if d == nil {
+	if d == nil || s.order.assumed == 0 {
 		return
 	}
+	s.order.assumed = 0
 	moved := 0
 	for i := range s.order.held {
 		h := &s.order.held[i]
