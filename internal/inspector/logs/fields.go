@@ -49,6 +49,8 @@ type fields struct {
 	// message names none; keyFields counts such fields of distinct values.
 	keyField  string
 	keyFields int
+	// keyFieldName is keyField's name, as written (pod="ns/x": "pod").
+	keyFieldName string
 	// kindField and kindRef are the one string field named like a Kind
 	// whose value is a key ("Istio": "default"); kindFields counts them
 	// (kindlogger.go).

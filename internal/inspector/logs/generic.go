@@ -115,7 +115,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		fail = keyFailedWith(msg, opens)
 		keyFirst = fail != nil
 	}
-	if fail == nil && retry != nil && f.alt != "" {
+	if fail == nil && retry != nil && (f.alt != "" || f.gerundObjectField(msg[opens:])) {
 		// "Error VERBing …, retrying" with the key in key= (the
 		// EndpointSlice mirroring controller's "Error mirroring
 		// EndpointSlices for Endpoints, retrying"): any verb, as the
@@ -124,11 +124,16 @@ func (f *fields) generic(msg string) (Record, bool) {
 			fail = []int{opens + m[0], opens + m[1]}
 		}
 	}
+	objectLead := false // "Unable to VERB NOUN; …" NOUN="ns/x" err=… (gerundfield.go)
+	if fail == nil && f.err != "" {
+		fail = f.unableObjectField(msg, opens)
+		objectLead = fail != nil
+	}
 	subject := ""
 	if fail != nil {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
-	lead := fail != nil && (keyFirst || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
+	lead := fail != nil && (keyFirst || objectLead || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)

@@ -65,6 +65,9 @@ func failAfterKey(msg string, opens, fail int) bool {
 func keyFailedWith(msg string, opens int) []int {
 	m := keyFailedWithRE.FindStringSubmatchIndex(msg[opens:])
 	if m == nil {
+		if at := quotedKeyFailedWith(msg, opens); at != nil {
+			return at
+		}
 		// "PV nfs-archive-02 failed with : ERR" (kube-controller-manager's
 		// PV protection): a kind's acronym, then a cluster-scoped name.
 		if m = kindKeyFailedWithRE.FindStringSubmatchIndex(msg[opens:]); m == nil || !bareClusterKey(msg[opens+m[2]:opens+m[3]]) {
@@ -87,6 +90,29 @@ func keyFailedWith(msg string, opens int) []int {
 func bareClusterKey(w string) bool {
 	return clusterName.MatchString(w) && strings.ContainsAny(w, "-.") && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz")
 }
+
+// quotedKeyFailedWith is the same idiom with the handler's words before the
+// key: HandleError(fmt.Errorf("loading OpenAPI spec for %q failed with: %v",
+// key, err)) before AddRateLimited (kube-aggregator's OpenAPI v2 and v3
+// queues, batch20/2001) — the quoted key just before "failed with", its
+// colon and the error. Nothing before the key may state an error (a ": "),
+// and the message must name no other key before the phrase: the key is
+// the one the handler failed on, not a name inside its error.
+func quotedKeyFailedWith(msg string, opens int) []int {
+	m := quotedKeyFailedWithRE.FindStringSubmatchIndex(msg[opens:])
+	if m == nil || strings.Contains(msg[opens:opens+m[0]], ": ") {
+		return nil
+	}
+	name := msg[opens+m[2] : opens+m[3]]
+	if key, _, ok := messageKey(msg[opens : opens+m[1]]); !ok || strings.TrimPrefix(key, "/") != name {
+		return nil
+	}
+	return []int{opens + m[4], opens + m[5]}
+}
+
+// quotedKeyFailedWithRE: a quoted name, then "failed with", a colon and
+// the error.
+var quotedKeyFailedWithRE = regexp.MustCompile(`"([^"\s]+)" (failed with) ?: \S`)
 
 // keyFailedWithRE: the first word, then "failed with", a colon (after a
 // space, as the format string writes it, or not) and the error.

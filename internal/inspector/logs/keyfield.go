@@ -28,5 +28,5 @@ func (f *fields) noteKeyField(key, val []byte) {
 		return
 	}
 	f.keyFields++
-	f.keyField = string(val)
+	f.keyField, f.keyFieldName = string(val), string(key)
 }
