@@ -22,13 +22,18 @@ var corpusMisses = flag.Bool("corpus-misses", false, "TestCorpusScore: log the h
 
 // corpusKey is one expected failing key of a batch's expected.json: how
 // many failure lines it has, the start of its last error, whether it was
-// dropped, and (where a line names it) its controller.
+// dropped, (where a line names it) its controller, and (where its last
+// failure line states it) the delay before its next retry.
 type corpusKey struct {
 	Key        string `json:"key"`
 	Count      int    `json:"count"`
 	Err        string `json:"err"`
 	Terminal   bool   `json:"terminal"`
 	Controller string `json:"controller,omitempty"`
+	// Delay is the delay its last failure line states (a Go duration: the
+	// kubelet's "durationBeforeRetry 2m2s"); when set, the key is right
+	// only with that delay, read as stated (delaySource "stated").
+	Delay string `json:"delay,omitempty"`
 }
 
 // corpusScore is a batch read through Store.Read, as `kubectl backoff get
@@ -137,6 +142,11 @@ func (sc *corpusScore) score(file string, want []corpusKey, got []api.Key) {
 		}
 		if (g.State == api.StateFailed) != w.Terminal {
 			why = append(why, fmt.Sprintf("state %s, terminal %v", g.State, w.Terminal))
+		}
+		if w.Delay != "" {
+			if d, err := time.ParseDuration(w.Delay); err != nil || g.Delay.Duration != d || g.DelaySource != api.SourceStated {
+				why = append(why, fmt.Sprintf("delay %v (%s), want %s stated", g.Delay.Duration, g.DelaySource, w.Delay))
+			}
 		}
 		if len(why) == 0 {
 			sc.right++
