@@ -257,6 +257,11 @@ func TestCorpusScore(t *testing.T) {
 		// the task queue's `Requeuing "KEY" due to error: ERR (QUEUE)`
 		// (requeueerr.go); its literal key "queueKey" stays unread.
 		{dir: "testdata/batch19", minRight: 5, maxExtra: 0},
+		// batch22 (stop 60): the kubelet's pod workers and its volume
+		// operations' exponential backoff (nestedpendingoperations, a
+		// stated next retry), pasted in public issues; answers
+		// committed before the reader ran.
+		{dir: "testdata/batch22", minRight: 0, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
