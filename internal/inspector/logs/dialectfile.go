@@ -30,8 +30,10 @@ import (
 // (klog's text after its header, JSON's msg, logfmt's msg=), the dialects
 // in order — the built-ins, then the files — and the first line that
 // matches decides; behind them all, the generic reader. A regexp's named
-// groups say where the key (namespace/name), the error, the retry count
-// and the next retry ("retry": a Go duration) are; without a key group the
+// groups say where the key (namespace/name; or its parts in namespace and
+// name groups, for a key written name first), the error (unquoted when the
+// group is one Go-quoted string), the retry count and the next retry
+// ("retry": a Go duration) are; without a key group the
 // key is the line's namespace and name, request or object fields, or the
 // field key-field names (key-field: key, for a key= field). means is
 // failure, success, requeue-after (its delay in a retry group, after
@@ -284,8 +286,8 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 			return l, bad(re, "regexp", "%v", err)
 		}
 		for _, g := range rx.SubexpNames()[1:] {
-			if g != "" && !contains([]string{"key", "error", "count", "retry"}, g) {
-				return l, bad(re, "regexp", "group %q: the groups are key, error, count and retry", g)
+			if g != "" && !contains([]string{"key", "namespace", "name", "error", "count", "retry"}, g) {
+				return l, bad(re, "regexp", "group %q: the groups are key (or namespace and name), error, count and retry", g)
 			}
 		}
 		l.Regexp = rx

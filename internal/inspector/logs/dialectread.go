@@ -67,8 +67,16 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 			return ""
 		}
 		key, keyed = group("key"), l.Regexp.SubexpIndex("key") > 0
+		if !keyed && l.Regexp.SubexpIndex("name") > 0 {
+			// A key written name first (the kubelet's format.Pod,
+			// NAME_NAMESPACE(UID)): its parts in groups of their own.
+			key, keyed = group("name"), true
+			if ns := group("namespace"); ns != "" {
+				key = ns + "/" + key
+			}
+		}
 		if e := group("error"); e != "" {
-			r.Error = e
+			r.Error = unquotedError(e)
 		}
 		if c := group("count"); c != "" {
 			r.Retries, _ = strconv.Atoi(c)
@@ -292,3 +300,16 @@ var sharedBuiltins = func() (out []*Dialect) {
 	}
 	return out
 }()
+
+// unquotedError is a regexp's error group: the text of the error, its
+// quotes and escapes undone when the group is one Go-quoted string (the
+// kubelet's v1.19–v1.20 "… Error: \"Volume has not been added …\"").
+func unquotedError(e string) string {
+	if len(e) < 2 || e[0] != '"' || e[len(e)-1] != '"' {
+		return e
+	}
+	if s, n, ok := klogString([]byte(e)); ok && n == len(e) {
+		return s
+	}
+	return e
+}

@@ -257,10 +257,15 @@ func parseTime(s string) time.Time {
 // consoleMessages are the messages a console line is searched for:
 // controller-runtime's first, then the other families' only before where
 // one of those was found (the head of the line is short), so that the
-// common line is not scanned once per message of every family.
+// common line is not scanned once per message of every family. A regexp
+// line (the kubelet's) has no text to search for: a line it reads is
+// found by its separators.
 var consoleMessages, otherConsoleMessages = func() (cr, other [][]byte) {
 	for i, d := range builtins {
 		for _, l := range d.Lines {
+			if l.Regexp != nil {
+				continue
+			}
 			if i == 0 {
 				cr = append(cr, []byte(l.Text))
 			} else {

@@ -17,8 +17,12 @@ func TestMarkersFindEveryMessage(t *testing.T) {
 	own := newMarkerSet(markers[:len(markers)-len(genericMarkers)])
 	for _, d := range builtins {
 		for _, l := range d.Lines {
-			q := strconv.Quote(l.Text)
-			for _, line := range []string{"E1203 10:00:05.000000 1 c.go:1] " + l.Text + "x", `{"msg":"` + q[1:len(q)-1] + `x"}`} {
+			text := l.Text
+			if l.Regexp != nil {
+				text, _ = l.Regexp.LiteralPrefix() // a regexp line's literal start
+			}
+			q := strconv.Quote(text)
+			for _, line := range []string{"E1203 10:00:05.000000 1 c.go:1] " + text + "x", `{"msg":"` + q[1:len(q)-1] + `x"}`} {
 				if !own.has([]byte(line)) {
 					t.Errorf("%s: the prefilter skips %s", d.Name, line)
 				}

@@ -61,7 +61,13 @@ func split(line []byte) (at time.Time, body []byte, fm format, words int) {
 		}
 	}
 	for {
-		if fm, ok := detect(body); ok {
+		fm, ok := detect(body)
+		if !ok || fm == fmtConsole {
+			if k, n, glued := gluedKlog(body); glued {
+				return at, k, fmtKlog, words + n
+			}
+		}
+		if ok {
 			return at, body, fm, words
 		}
 		if words == maxPrefixWords {
@@ -81,6 +87,28 @@ func split(line []byte) (at time.Time, body []byte, fm format, words int) {
 		}
 	}
 	return at, line, fmtConsole, 0
+}
+
+// gluedKlog is the klog line a log viewer's time was written against, no
+// space between: Rancher's container log view copies "14.12.2017
+// 16:05:05" then the line (batch22/2207: "16:05:05E1214 15:05:05.466708
+// …"), its 1.x view "4/28/2016 9:29:37 AM" ("AME0428 16:29:37.103725"):
+// the first or second word ends with a klog header's level and date. n
+// is the words it takes off. Tried before detect, which reads a date of
+// digits and dots as a console time (split asks when detect finds none
+// or a console line).
+func gluedKlog(body []byte) (k []byte, n int, ok bool) {
+	for n = 1; n <= 2 && len(body) > 0; n++ {
+		w := firstWord(body)
+		if len(w) > 5 && isKlog(body[len(w)-5:]) {
+			return body[len(w)-5:], n, true
+		}
+		if len(w) == len(body) {
+			break
+		}
+		body = body[skipSpace(body, len(w)):]
+	}
+	return nil, 0, false
 }
 
 // detect says which format line starts with, if any.
