@@ -49,6 +49,11 @@ type fields struct {
 	// message names none; keyFields counts such fields of distinct values.
 	keyField  string
 	keyFields int
+	// clusterField is the one field named after a cluster-scoped kind
+	// whose value is a name ("node":"n1"); clusterFields counts them
+	// (clusterfield.go).
+	clusterField  string
+	clusterFields int
 	// kindField and kindRef are the one string field named like a Kind
 	// whose value is a key ("Istio": "default"); kindFields counts them
 	// (kindlogger.go).

@@ -271,8 +271,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 			}
 			r.Error = errorAfter(msg, from)
 		}
-	case f.keyFields == 1:
-		r.Namespace, r.Name = splitRef(f.keyField)
+	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)
+		r.Namespace, r.Name = splitRef(f.soleKeyField())
 	case f.namespaceIsKey(head):
 		r.Name = f.namespace
 	case fail != nil && kindNameOK(msg, fail[1]):
