@@ -41,9 +41,13 @@ func countedRequeue(msg string, opens int, retry []int) (n int, ok bool) {
 	return c + 1, true
 }
 
+// countedRequeueWords open a counted requeue's evidence (errorbefore.go
+// knows it by them).
+const countedRequeueWords = "opens with the requeue and states the queue's retry count"
+
 // countedRequeueEvidence says why a counted requeue was read as a failure.
 func countedRequeueEvidence(n int) string {
-	return "opens with the requeue and states the queue's retry count (" + strconv.Itoa(n) +
+	return countedRequeueWords + " (" + strconv.Itoa(n) +
 		" failures with this one): a rate-limited requeue, which only a failed attempt has"
 }
 

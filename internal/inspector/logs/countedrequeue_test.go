@@ -83,3 +83,32 @@ func TestCountedRequeueNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestCountedRequeueErrorBefore: a counted requeue takes the error of the
+// keyless line just before it, its attempt's result (errorbefore.go) —
+// batch21/2113 verbatim, "result of garbage collecting pods: ERR" then
+// "re-queuing … retry #: 0" — and not when another line comes between.
+func TestCountedRequeueErrorBefore(t *testing.T) {
+	lines := strings.Split(readTestdata(t, "testdata/batch21/2113-whereabouts-controlloop-get-pod-unavailable-twice-then-cleaned-up.log"), "\n")
+	result, requeue := lines[7], lines[8]
+	if !strings.Contains(result, "] result of garbage collecting pods: failed") || !strings.Contains(requeue, "] re-queuing ") {
+		t.Fatalf("2113's lines 8 and 9 are not the result and its requeue:\n%s\n%s", result, requeue)
+	}
+	const stated = "failed to get pod to verify allocation: the server is currently unable to handle the request"
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		err   string
+	}{
+		{"the result just before", []string{result, requeue}, stated},
+		{"a line between", []string{result, lines[0], requeue}, noErrorStated},
+		{"the requeue alone", []string{requeue}, noErrorStated},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, keys := readLog(t, corpusClock, tt.lines...).views("")
+			if len(keys) != 1 || keys[0].LastError == nil || !strings.HasPrefix(keys[0].LastError.Message, tt.err) {
+				t.Fatalf("read %+v, want one key, error %q…", keys, tt.err)
+			}
+		})
+	}
+}
