@@ -82,7 +82,20 @@ func loggerBeforeTag(rest []byte) ([]byte, int) {
 // or not ("ERROR   ", "WARNING").
 func levelTag(tag []byte) bool {
 	tag = bytes.TrimSpace(tag)
-	return isLevel(tag) || severeLevel(bytes.ToLower(tag)) || isLevel(bytes.ToUpper(tag))
+	return isLevel(tag) || severeLevel(bytes.ToLower(tag)) || isLevel(bytes.ToUpper(tag)) || quietTag(tag)
+}
+
+// quietTag says whether a bracketed tag is a level below warning that
+// zap's names lack: whereabouts' own logger writes "[verbose]" (its info)
+// beside "[debug]" and "[error]" (batch21/2111), logging libraries of
+// other languages "[TRACE]". Read as a level, it is taken off the message
+// (which then opens with its own words) and is not severe.
+func quietTag(tag []byte) bool {
+	switch string(bytes.ToLower(tag)) {
+	case "verbose", "trace":
+		return true
+	}
+	return false
 }
 
 // pythonNone is how a Python operator (kopf) writes a cluster-scoped

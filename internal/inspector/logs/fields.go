@@ -51,6 +51,11 @@ type fields struct {
 	keyFields int
 	// keyFieldName is keyField's name, as written (pod="ns/x": "pod").
 	keyFieldName string
+	// clusterField is the one field named after a cluster-scoped kind
+	// whose value is a name ("node":"n1"); clusterFields counts them
+	// (clusterfield.go).
+	clusterField  string
+	clusterFields int
 	// kindField and kindRef are the one string field named like a Kind
 	// whose value is a key ("Istio": "default"); kindFields counts them
 	// (kindlogger.go).

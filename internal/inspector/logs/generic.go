@@ -137,6 +137,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
+	counted, countedOK := countedRequeue(msg, opens, retry) // "re-queuing … KEY; retry #: N" (countedrequeue.go)
+	countedOK = countedOK && !requeueLead && fail == nil && drop == nil
+	requeueLead = requeueLead || countedOK
 	if fail == nil && !dropLead && !requeueLead {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
@@ -167,7 +170,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if strings.Contains(strings.ToLower(msg), "skipping") {
 		return miss("says it is skipping, not retrying (the kubelet's pod sync)")
 	}
-	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) && !(f.bare && lead) {
+	if !f.severe && errField == "" && !(f.noLevel && (drop != nil || retry != nil)) && !(f.bare && lead) && !countedOK {
 		what := msg
 		if fail != nil {
 			what = msg[fail[0]:fail[1]]
@@ -273,8 +276,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 			}
 			r.Error = errorAfter(msg, from)
 		}
-	case f.keyFields == 1:
-		r.Namespace, r.Name = splitRef(f.keyField)
+	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)
+		r.Namespace, r.Name = splitRef(f.soleKeyField())
 	case f.namespaceIsKey(head):
 		r.Name = f.namespace
 	case fail != nil && kindNameOK(msg, fail[1]):
@@ -296,13 +299,18 @@ func (f *fields) generic(msg string) (Record, bool) {
 		}
 		return miss("names no one namespace/name before its error (" + strconv.Quote(head) + "), and no key field")
 	}
+	if countedOK {
+		r.Error, r.Evidence = noErrorStated, countedRequeueEvidence(counted)
+	}
 	if r.Error == "" {
 		r.Error = errorAfter(msg, start)
 	}
 	if f.bare && (keyAt < 0 || !strings.Contains(msg[keyAt:], ": ")) {
 		return miss("is a message alone (no time, level or caller), and states no error after its key")
 	}
-	if m := retryCount.FindStringSubmatch(msg); m != nil {
+	if countedOK {
+		r.Retries = counted
+	} else if m := retryCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1] + m[2])
 		r.Retries = n
 	} else if n, ok := f.statedFailures(msg[:start+len(head)]); ok && drop == nil {
@@ -331,7 +339,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Error = noErrorStated // its words say it failed, not why (noerror.go)
 	}
 	r.ErrorIsMessage = r.Error == msg
-	r.Controller = f.kcmController(f.genericController(msg, start, keyAt), false)
+	r.Controller = f.kcmController(f.genericController(msg, kindFrom(msg, start, keyAt, countedOK), keyAt), false)
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject
 	}

@@ -50,7 +50,7 @@ func parsePlain(line []byte, f *fields) bool {
 			break
 		}
 		tag := bytes.TrimSpace(rest[1:e]) // padded to its column: "[ERROR   ]"
-		if isLevel(tag) || severeLevel(bytes.ToLower(tag)) || digits(tag) || isLevel(bytes.ToUpper(tag)) {
+		if isLevel(tag) || severeLevel(bytes.ToLower(tag)) || digits(tag) || isLevel(bytes.ToUpper(tag)) || quietTag(tag) {
 			f.severe = f.severe || severeLevel(bytes.ToLower(tag))
 			levelSeen = levelSeen || !digits(tag)
 			f.leveled = f.leveled || !digits(tag)

@@ -211,6 +211,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		// Its handler's give-up, said on the line just before (giveup.go).
 		s.giveUpBefore(r, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
 	}
+	if out == outRecord && r.What == ErrorLine && r.Error == noErrorStated {
+		// Its error, on the keyless line just before (errorbefore.go).
+		s.errorBefore(r, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	}
 	if out == outCandidate && r.Key() != "" && r.Error != "" {
 		// A reconciler's own line that the generic reader could not yet
 		// call a failure may name the key of the keyless failure line
