@@ -43,9 +43,9 @@ func printAnswer(w io.Writer, a *why.Answer) {
 		writeProse(w, "  ", text.Printable(oneLine(e, 0)), width)
 	}
 	if len(v.Conditions) > 0 {
-		tw := newTable(w)
-		fmt.Fprintln(tw, "  CONDITION\tSTATUS\tREASON\tOBSERVED\tMESSAGE")
-		for _, c := range v.Conditions {
+		const head = "  CONDITION\tSTATUS\tREASON\tOBSERVED\tMESSAGE"
+		rows := make([][]string, len(v.Conditions))
+		for i, c := range v.Conditions {
 			obs := "-"
 			if c.ObservedGeneration > 0 {
 				obs = fmt.Sprintf("gen %d", c.ObservedGeneration)
@@ -53,9 +53,13 @@ func printAnswer(w io.Writer, a *why.Answer) {
 					obs += " (stale)"
 				}
 			}
-			writeWrappedRow(tw, []string{"  " + c.Type, c.Status, dash(c.Reason), obs}, c.Message, messageWidth)
+			rows[i] = []string{"  " + c.Type, c.Status, dash(c.Reason), obs}
 		}
-		tw.Flush()
+		msgs := make([]string, len(v.Conditions))
+		for i, c := range v.Conditions {
+			msgs[i] = c.Message
+		}
+		writeMessageTable(w, head, rows, msgs, width)
 	}
 
 	printWhyChain(w, a)
@@ -82,18 +86,20 @@ func printWhyEvents(w io.Writer, a *why.Answer) {
 		fmt.Fprintln(w, "  none")
 		return
 	}
-	tw := newTable(w)
-	fmt.Fprintln(tw, "  TYPE\tREASON\tCOUNT\tLAST SEEN\tFIRST SEEN\tMESSAGE")
-	for _, e := range a.Events {
+	const head = "  TYPE\tREASON\tCOUNT\tLAST SEEN\tFIRST SEEN\tMESSAGE"
+	rows := make([][]string, len(a.Events))
+	msgs := make([]string, len(a.Events))
+	for i, e := range a.Events {
+		msgs[i] = e.Message
 		// A series folded from several events (objstatus.FoldEvents) keeps
 		// its first time, as `kubectl events` shows "x39 over 71m".
 		first := "-"
 		if !e.FirstSeen.IsZero() && e.FirstSeen.Before(e.LastSeen) {
 			first = ago(e.FirstSeen, a.Now)
 		}
-		writeWrappedRow(tw, []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now), first}, e.Message, messageWidth)
+		rows[i] = []string{"  " + e.Type, e.Reason, fmt.Sprint(e.Count), ago(e.LastSeen, a.Now), first}
 	}
-	tw.Flush()
+	writeMessageTable(w, head, rows, msgs, screenWidth(w))
 }
 
 func printWhyController(w io.Writer, a *why.Answer) {

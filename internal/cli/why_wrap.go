@@ -1,17 +1,77 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 	"io"
 	"strings"
+
+	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
 // A message of the cluster (a condition's, an event's) is wrapped, never
 // cut: the cause is where a cut falls ("pods "web-…" is forbidden: exceeded
 // quota: q, requested: pods=1" cut in its middle loses "exceeded quota").
 // It is flattened to one line and escaped (text.OneLine), then wrapped in
-// terminal cells (text.Wrap, the TUI's wrap too).
+// terminal cells (text.Wrap, the TUI's wrap too): piped, at messageWidth;
+// on a terminal, in what the table's other columns leave of its width (at
+// 80 columns a fixed 80 made every line wrap twice, once by the terminal).
+
+// minMessageRoom is the narrowest a MESSAGE column is wrapped to: under
+// it (a condition's long reason at 80 columns), each message goes under
+// its row instead, indented by messageIndent, as wide as the screen.
+const (
+	minMessageRoom = 30
+	messageIndent  = "      "
+)
+
+// writeMessageTable writes a table whose last column, MESSAGE, holds
+// msgs[i] for rows[i] (the cells before it); head's cells are
+// tab-separated, MESSAGE last. screen is the terminal's width (0: piped).
+func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string, screen int) {
+	var b bytes.Buffer
+	tw := newTable(&b)
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t-\n", strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	first, _, _ := strings.Cut(b.String(), "\n")
+	room := messageWidth
+	if at := strings.LastIndex(first, "MESSAGE"); screen > 0 && at >= 0 {
+		room = screen - at
+	}
+	if room >= minMessageRoom {
+		tw := newTable(w)
+		fmt.Fprintln(tw, head)
+		for i, r := range rows {
+			writeWrappedRow(tw, r, msgs[i], room)
+		}
+		tw.Flush()
+		return
+	}
+	// The rows as a table of their own, each message under its row: a
+	// line of one cell inside the tab writer would end its columns there.
+	b.Reset()
+	tw = newTable(&b)
+	fmt.Fprintln(tw, strings.TrimSuffix(head, "\tMESSAGE"))
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	fmt.Fprintln(w, lines[0])
+	for i, l := range lines[1:] {
+		fmt.Fprintln(w, l)
+		msg := text.Wrap(text.OneLine(msgs[i], 0), screen-len(messageIndent))
+		if msgs[i] == "" {
+			msg = nil
+		}
+		for _, m := range msg {
+			fmt.Fprintln(w, messageIndent+m)
+		}
+	}
+}
 
 // writeWrappedRow writes a tab-separated row whose last cell, msg, is
 // wrapped at w: the lines after the first are rows of empty cells, so that

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
@@ -98,5 +99,40 @@ func TestWhyPrinterEscapesEveryControl(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `\u202e`) {
 		t.Errorf("the right-to-left override is not shown escaped:\n%s", out.String())
+	}
+}
+
+// TestWhyTablesFitATerminal: on an 80-cell terminal the CONDITION and
+// Events tables wrap their messages in what the other columns leave, so no
+// line is wider than the screen (a fixed 80-cell message column made each
+// line some 40 cells too wide, wrapped twice by the terminal), or, where
+// they leave too little (a long REASON), under its row; the message is
+// still whole.
+func TestWhyTablesFitATerminal(t *testing.T) {
+	b, err := os.ReadFile("../inspector/why/testdata/deployment-replicafailure.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(b, &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
+	a := &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
+		Verdict: why.Judge(u), Now: now,
+		Events: []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg}}}
+	undo := screenWidthForTest(80)
+	var out bytes.Buffer
+	printAnswer(&out, a)
+	undo()
+	text := out.String()
+	for line := range strings.Lines(text) {
+		if w := ansi.StringWidth(strings.TrimRight(line, " \n")); w > 80 {
+			t.Errorf("a line of %d cells on an 80-cell terminal: %q", w, line)
+		}
+	}
+	if got := strings.Count(strings.Join(strings.Fields(text), " "), msg); got != 2 {
+		t.Errorf("the whole message appears %d times, want 2:\n%s", got, text)
 	}
 }
