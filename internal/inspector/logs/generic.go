@@ -115,14 +115,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 		fail = keyFailedWith(msg, opens)
 		keyFirst = fail != nil
 	}
-	if fail == nil && retry != nil && (f.alt != "" || f.gerundObjectField(msg[opens:])) {
-		// "Error VERBing …, retrying" with the key in key= (the
-		// EndpointSlice mirroring controller's "Error mirroring
-		// EndpointSlices for Endpoints, retrying"): any verb, as the
-		// retry words and the key field say the rest.
-		if m := errorGerund.FindStringIndex(msg[opens:]); m != nil && opens+m[1] <= retry[0] {
-			fail = []int{opens + m[0], opens + m[1]}
-		}
+	if fail == nil && retry != nil {
+		fail = f.gerundRetry(msg, opens, retry[0])
 	}
 	objectLead := false // "Unable to VERB NOUN; …" NOUN="ns/x" err=… (gerundfield.go)
 	if fail == nil && f.err != "" {

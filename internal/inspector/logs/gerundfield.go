@@ -54,3 +54,18 @@ var waitsAfter = regexp.MustCompile(`;\s*waiting\.?$`)
 
 // unableObject: "Unable to VERB NOUN", the noun kept.
 var unableObject = regexp.MustCompile(`^(?i:unable) to [a-z]+ ([A-Za-z]+)\b`)
+
+// gerundRetry is "Error VERBing …, retrying" with the key in key= (the
+// EndpointSlice mirroring controller's "Error mirroring EndpointSlices for
+// Endpoints, retrying") or in a field the message's noun names: any verb,
+// as the retry words (at retryAt) and the key field say the rest. It
+// returns the failure phrase's span, or nil.
+func (f *fields) gerundRetry(msg string, opens, retryAt int) []int {
+	if f.alt == "" && !f.gerundObjectField(msg[opens:]) {
+		return nil
+	}
+	if m := errorGerund.FindStringIndex(msg[opens:]); m != nil && opens+m[1] <= retryAt {
+		return []int{opens + m[0], opens + m[1]}
+	}
+	return nil
+}
