@@ -20,19 +20,8 @@ import (
 // whose message says "exceeded quota" past the 80th rune; why prints it
 // whole, wrapped in its column, and the same for an event.
 func TestPrintAnswerWrapsConditions(t *testing.T) {
-	b, err := os.ReadFile("../inspector/why/testdata/deployment-replicafailure.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal(b, &u.Object); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
-	a := &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
-		Verdict: why.Judge(u), Now: now,
-		Events: []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg + "\x1b[31m"}}}
+	a, msg := replicaFailureAnswer(t)
+	a.Events[0].Message += "\x1b[31m"
 	var out bytes.Buffer
 	printAnswer(&out, a)
 	text := out.String()
@@ -109,19 +98,7 @@ func TestWhyPrinterEscapesEveryControl(t *testing.T) {
 // they leave too little (a long REASON), under its row; the message is
 // still whole.
 func TestWhyTablesFitATerminal(t *testing.T) {
-	b, err := os.ReadFile("../inspector/why/testdata/deployment-replicafailure.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal(b, &u.Object); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
-	a := &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
-		Verdict: why.Judge(u), Now: now,
-		Events: []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg}}}
+	a, msg := replicaFailureAnswer(t)
 	undo := screenWidthForTest(80)
 	var out bytes.Buffer
 	printAnswer(&out, a)
@@ -135,4 +112,24 @@ func TestWhyTablesFitATerminal(t *testing.T) {
 	if got := strings.Count(strings.Join(strings.Fields(text), " "), msg); got != 2 {
 		t.Errorf("the whole message appears %d times, want 2:\n%s", got, text)
 	}
+}
+
+// replicaFailureAnswer is why's answer on the Kubernetes documentation's
+// "Failed Deployment" (why's testdata), with the event of its ReplicaFailure,
+// and that event's message, whose "exceeded quota" is past the 80th rune.
+func replicaFailureAnswer(t *testing.T) (*why.Answer, string) {
+	t.Helper()
+	b, err := os.ReadFile("../inspector/why/testdata/deployment-replicafailure.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(b, &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	msg := `Error creating: pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`
+	return &why.Answer{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Name: "nginx-deployment", Namespace: "default"},
+		Verdict: why.Judge(u), Now: now,
+		Events: []objstatus.Event{{Type: "Warning", Reason: "FailedCreate", Count: 14, LastSeen: now, Message: msg}}}, msg
 }
