@@ -63,11 +63,10 @@ func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string,
 	fmt.Fprintln(w, lines[0])
 	for i, l := range lines[1:] {
 		fmt.Fprintln(w, l)
-		msg := text.Wrap(text.OneLine(msgs[i], 0), screen-len(messageIndent))
 		if msgs[i] == "" {
-			msg = nil
+			continue
 		}
-		for _, m := range msg {
+		for _, m := range text.Wrap(text.OneLine(msgs[i], 0), screen-len(messageIndent)) {
 			fmt.Fprintln(w, messageIndent+m)
 		}
 	}

@@ -239,10 +239,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Namespace, r.Name = f.namespace, f.name
 	case ok:
 		keyAt = start + at
-		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
-		if strings.HasPrefix(key, "/") {
-			r.Namespace = ""
-		}
+		r.Namespace, r.Name = keyParts(key)
 		if r.Error == "" {
 			r.Error = errorAfter(msg, keyAt+len(key))
 			if e, ok := bracketKeyError(msg, keyAt+len(key)); ok && r.Error == msg {
@@ -257,10 +254,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		// A key printed as a record ("ResourceID{name='x', namespace='ns'}":
 		// literalkey.go); its error follows the retry or drop words.
 		keyAt = start + litAt
-		r.Namespace, r.Name = splitRef(strings.TrimPrefix(lit, "/"))
-		if strings.HasPrefix(lit, "/") {
-			r.Namespace = ""
-		}
+		r.Namespace, r.Name = keyParts(lit)
 		if r.Error == "" {
 			from := start + litEnd
 			for _, at := range [][]int{drop, retry} {

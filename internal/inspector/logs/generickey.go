@@ -192,6 +192,15 @@ func outsideRecords(rest string) int {
 	return -1
 }
 
+// keyParts splits a key messageKey or literalKey found: "ns/name", or
+// "/name", a cluster-scoped name, with no namespace.
+func keyParts(key string) (namespace, name string) {
+	if name, ok := strings.CutPrefix(key, "/"); ok {
+		return "", name
+	}
+	return splitRef(key)
+}
+
 // clusterName is a cluster-scoped object's name as a message quotes it: a
 // DNS subdomain (which a UID is too), with a dot, a dash or a digit, so
 // that a quoted word ("'Warning'") is not taken for one.

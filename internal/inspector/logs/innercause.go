@@ -42,10 +42,7 @@ func (f *fields) causeLine(msg string) (Record, bool) {
 		return Record{}, false
 	}
 	r := Record{What: CauseLine, At: f.at, Dialect: genericName, Error: orElse(f.err, strings.TrimSpace(msg[w[1]:]))}
-	r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
-	if strings.HasPrefix(key, "/") {
-		r.Namespace = ""
-	}
+	r.Namespace, r.Name = keyParts(key)
 	if r.Name == "" {
 		return Record{}, false
 	}

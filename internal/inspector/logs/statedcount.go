@@ -1,9 +1,6 @@
 package logs
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // A line may state how many times its key failed before ("failed 3
 // times", a failures field): that count, and the line saying only that.
@@ -33,10 +30,7 @@ func (f *fields) countLine(msg string) (Record, bool) {
 	case f.alt != "":
 		r.Namespace, r.Name = splitKey(f.alt)
 	case found:
-		r.Namespace, r.Name = splitRef(strings.TrimPrefix(key, "/"))
-		if strings.HasPrefix(key, "/") {
-			r.Namespace = ""
-		}
+		r.Namespace, r.Name = keyParts(key)
 	default:
 		return Record{}, false
 	}
