@@ -13,6 +13,17 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 )
 
+// wantWithin fails t for each line of out wider than width cells: what a
+// terminal of that width would wrap.
+func wantWithin(t *testing.T, out string, width int) {
+	t.Helper()
+	for line := range strings.Lines(out) {
+		if w := ansi.StringWidth(strings.TrimSuffix(line, "\n")); w > width {
+			t.Errorf("a line of %d cells on an %d-cell terminal: %q", w, width, line)
+		}
+	}
+}
+
 // screenWidthForTest makes every writer a terminal of width cells until
 // the returned func is called.
 func screenWidthForTest(width int) func() {
@@ -43,11 +54,7 @@ func TestDescribeFitsATerminal(t *testing.T) {
 	printControllerDiagnosis(&b, d)
 	printHistory(&b, hist)
 	out := b.String()
-	for line := range strings.Lines(out) {
-		if w := ansi.StringWidth(strings.TrimSuffix(line, "\n")); w > 80 {
-			t.Errorf("a line of %d cells on an 80-cell terminal: %q", w, line)
-		}
-	}
+	wantWithin(t, out, 80)
 	for _, word := range []string{"Every", "throttled", "https://inventory.demo.svc/v1/items/outage-00003:"} {
 		if !strings.Contains(out, word) {
 			t.Errorf("%q split or lost:\n%s", word, out)

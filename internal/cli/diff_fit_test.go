@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/snapshot"
 )
@@ -30,11 +28,7 @@ func TestDiffFitsATerminal(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 2 {
 		t.Errorf("%d lines, want the header and one row:\n%s", n, out)
 	}
-	for line := range strings.Lines(out) {
-		if w := ansi.StringWidth(strings.TrimSuffix(line, "\n")); w > 80 {
-			t.Errorf("a line of %d cells on an 80-cell terminal: %q", w, line)
-		}
-	}
+	wantWithin(t, out, 80)
 	if strings.Contains(out, "backoff → backoff") || !strings.Contains(out, "12 → 13") || !strings.HasSuffix(out, "Unavailable\n") {
 		t.Errorf("fitted:\n%s\nwant the state once, the failures' change, the error's cause", out)
 	}

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 )
 
@@ -33,11 +31,7 @@ func TestErrorGroupsFitATerminal(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 3 {
 		t.Errorf("%d lines, want a header and a line a group:\n%s", n, out)
 	}
-	for line := range strings.Lines(out) {
-		if w := ansi.StringWidth(strings.TrimSuffix(line, "\n")); w > 80 {
-			t.Errorf("a line of %d cells on an 80-cell terminal: %q", w, line)
-		}
-	}
+	wantWithin(t, out, 80)
 	if strings.Contains(out, "EXAMPLES") || !strings.Contains(out, "LAST SEEN") || !strings.Contains(out, "Unavailable\n") {
 		t.Errorf("fitted:\n%s\nwant EXAMPLES left out, each message's end kept", out)
 	}

@@ -15,11 +15,7 @@ func TestPrintKeysFitsTheTerminal(t *testing.T) {
 	var b bytes.Buffer
 	printKeysFit(&b, printKeyList(), false, false, 80)
 	out := b.String()
-	for line := range strings.Lines(out) {
-		if w := ansi.StringWidth(strings.TrimSuffix(line, "\n")); w > 80 {
-			t.Errorf("a line of %d cells on an 80-cell terminal: %q", w, line)
-		}
-	}
+	wantWithin(t, out, 80)
 	if strings.Contains(out, "SOURCE") || !strings.Contains(out, "CONTROLLER") || !strings.Contains(out, "default/w1") {
 		t.Errorf("fitted table:\n%s\nwant every key, SOURCE left out", out)
 	}
