@@ -288,6 +288,12 @@ func TestCorpusScore(t *testing.T) {
 		// with the kubelet dialect and a viewer's time glued to klog;
 		// source B, captured after, 12/12 on its first read: 22/22.
 		{dir: "testdata/batch22", minRight: 22, maxExtra: 0},
+		// batch23 (stop 61): held out from stop 57 to stop 60 as
+		// testdata/heldout7 (30 excerpts, 19 of programs run here against
+		// a real kube-apiserver, 11 of n–z issues; first score 5/24, last
+		// held-out score 16/24 after batches 20–22 ran its own families
+		// here), retired to training: its misses print from now on.
+		{dir: "testdata/batch23", minRight: 16, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
@@ -299,15 +305,6 @@ func TestCorpusScore(t *testing.T) {
 		// README, answers committed before the reader ran; first score 6/9,
 		// 7/9 with batch18's Java logging layouts (stop 59).
 		{dir: "testdata/heldout6", minRight: 7, maxExtra: 0, heldOut: true},
-		// heldout7 (stop 57): 30 excerpts, 19 of programs run here against
-		// a real kube-apiserver, 11 of n–z issues; answers committed before
-		// the reader ran; first score 5/24, 8/24 after batch14 (stop 57),
-		// 9/24 at corpusClock with batch16's rules (stop 58), 11/24 with
-		// batch20's or batch22's kubelet dialect (stop 60), 12/24 with
-		// batch21's counted requeue and cluster-scoped kind's field alone,
-		// 16/24 with all three: programs of its families, run here with
-		// other faults, taught their idioms.
-		{dir: "testdata/heldout7", minRight: 16, maxExtra: 0, heldOut: true},
 	} {
 		t.Run(filepath.Base(tt.dir), func(t *testing.T) {
 			sc := scoreCorpus(t, tt.dir)
