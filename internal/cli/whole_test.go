@@ -39,6 +39,9 @@ func TestPipedMessagesWhole(t *testing.T) {
 		whole string
 	}{
 		"why TYPE": {func(w io.Writer) {
+			if onTerminal(w) { // a terminal's width, not the test buffer's none
+				defer screenWidthForTest(100)()
+			}
 			printAnswerList(w, []*why.Answer{{Object: why.Object{Kind: "Namespace", Name: "stuck"}, Verdict: why.Verdict{Status: why.InProgress, Message: ns}}}, false)
 		}, ns},
 		"get --group-by error": {func(w io.Writer) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -190,34 +191,102 @@ func keepEnd(msg string, n int) string {
 	return msg
 }
 
-// printAnswerList prints `why TYPE`: one line per object not Current.
+// printAnswerList prints `why TYPE`: one line per object not Current. On
+// a terminal, MESSAGE is cut to what the other columns leave of its width
+// (at least minListMessage cells), kept whole when piped.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
-	tw := newTable(w)
+	head := "NAME\tSTATUS\tWAITING\tCONTROLLER\tBACKOFF\tMESSAGE"
 	if namespaces {
-		fmt.Fprint(tw, "NAMESPACE\t")
+		head = "NAMESPACE\t" + head
 	}
-	fmt.Fprintln(tw, "NAME\tSTATUS\tWAITING\tCONTROLLER\tBACKOFF\tMESSAGE")
-	for _, a := range answers {
-		if namespaces {
-			fmt.Fprintf(tw, "%s\t", a.Object.Namespace)
-		}
+	rows := make([][]string, len(answers))
+	for i, a := range answers {
 		waiting := "-"
 		if a.Waiting.Duration > 0 {
 			waiting = text.FormatSeconds(a.Waiting.Duration)
 		}
-		width := fit(w, 100) // 0 when piped: whole
-		msg := listMessage(a.Verdict, width)
-		if b, more := a.ChainBlocker(); b != nil {
-			// What blocks it says more than its own condition; its name is
-			// kept whole, its line cut at the start (the cause is at the end).
-			head := "waits for " + text.Printable(b.Object.Ref()) + ": "
-			if width > 0 {
-				width = max(20, width-len(head))
-			}
-			msg = head + keepEnd(text.Printable(b.Said()), width) + why.MoreBlockers(more)
+		rows[i] = []string{a.Object.Name, string(a.Verdict.Status), waiting, a.ControllerName(), a.BackoffBrief()}
+		if namespaces {
+			rows[i] = append([]string{a.Object.Namespace}, rows[i]...)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Object.Name, a.Verdict.Status, waiting, a.ControllerName(), a.BackoffBrief(), dash(msg))
+	}
+	screen := screenWidth(w)
+	width := listMessageRoom(head, rows, screen) // 0 when piped: whole
+	under := screen > 0 && width < minMessageRoom
+	if under {
+		// Too narrow for a MESSAGE column (the namespace and a long
+		// controller at 80 columns): each message goes under its row,
+		// whole and wrapped, as why's condition table does.
+		width = 0
+	}
+	msgs := make([]string, len(answers))
+	for i, a := range answers {
+		msgs[i] = answerListMessage(a, width)
+	}
+	if !under {
+		tw := newTable(w)
+		fmt.Fprintln(tw, head)
+		for i, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\n", strings.Join(r, "\t"), dash(msgs[i]))
+		}
+		tw.Flush()
+		return
+	}
+	var b bytes.Buffer
+	tw := newTable(&b)
+	fmt.Fprintln(tw, strings.TrimSuffix(head, "\tMESSAGE"))
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	fmt.Fprintln(w, lines[0])
+	for i, l := range lines[1:] {
+		fmt.Fprintln(w, l)
+		if msgs[i] == "" {
+			continue
+		}
+		for _, m := range text.Wrap(text.OneLine(msgs[i], 0), screen-len(messageIndent)) {
+			fmt.Fprintln(w, messageIndent+m)
+		}
+	}
+}
+
+// answerListMessage is a's MESSAGE in why's list, cut to width runes at its
+// start (0: whole): what blocks it where its chain shows one, else its
+// deciding condition's or its verdict's message.
+func answerListMessage(a *why.Answer, width int) string {
+	b, more := a.ChainBlocker()
+	if b == nil {
+		return listMessage(a.Verdict, width)
+	}
+	// What blocks it says more than its own condition; its name is kept
+	// whole, its line cut at the start (the cause is at the end).
+	head := "waits for " + text.Printable(b.Object.Ref()) + ": "
+	if width > 0 {
+		width = max(minListMessage, width-len(head))
+	}
+	return head + keepEnd(text.Printable(b.Said()), width) + why.MoreBlockers(more)
+}
+
+// minListMessage is the fewest cells why's list cuts a MESSAGE to: under
+// it the row passes the terminal's edge rather than say nothing.
+const minListMessage = 20
+
+// listMessageRoom is the cells MESSAGE has on a screen of that width once
+// the other columns of rows are laid out (0 when screen is 0: piped).
+func listMessageRoom(head string, rows [][]string, screen int) int {
+	if screen <= 0 {
+		return 0
+	}
+	var b bytes.Buffer
+	tw := newTable(&b)
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t-\n", strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	first, _, _ := strings.Cut(b.String(), "\n")
+	return max(minListMessage, screen-strings.LastIndex(first, "MESSAGE"))
 }

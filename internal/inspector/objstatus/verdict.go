@@ -126,7 +126,7 @@ func JudgeKind(u *unstructured.Unstructured, k Kind) Verdict {
 type rule func(u *unstructured.Unstructured, v *Verdict) bool
 
 // rules run in order after kstatus, the first that decides wins.
-var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState, failureConditions}
+var rules = []rule{neverReconciled, crossplaneSynced, staleReady, rollingOut, argoApplication, apiServiceAvailable, acmeState, failureConditions, persistentVolumePhase}
 
 // neverReconciled: Flux defaults status.observedGeneration to -1 in its
 // CRDs, so -1 means its controller has not reconciled the object once
