@@ -119,7 +119,7 @@ func TestGetDiagnosesOnTerminalStderr(t *testing.T) {
 					t.Errorf("get %v: stdout does not begin with the table's header:\n%s", tt.args, s)
 				}
 			}
-			if got := errOut.String(); got != tt.wantErr {
+			if got := withoutWaitNote(errOut.String()); got != tt.wantErr {
 				t.Errorf("get %v: stderr\n%q\nwant\n%q", tt.args, got, tt.wantErr)
 			}
 		})

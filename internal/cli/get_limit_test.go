@@ -39,7 +39,7 @@ func TestGetSaysTheLimitInEveryFormat(t *testing.T) {
 		if err := run(cli.NewGetCommand, streams, args...); err != nil {
 			t.Fatalf("get %v: %v", args, err)
 		}
-		if errOut.String() != note {
+		if withoutWaitNote(errOut.String()) != note {
 			t.Errorf("get -o %q: stderr %q, want %q", tt.format, errOut, note)
 		}
 		if !tt.stdout(out.String()) {

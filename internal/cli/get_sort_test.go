@@ -124,7 +124,7 @@ func TestGetOnTheDemo(t *testing.T) {
 			t.Errorf("row %q: want only failing keys first", row)
 		}
 	}
-	golden.RequireEqual(t, "# stderr\n"+errOut.String()+"# stdout\n"+out.String())
+	golden.RequireEqual(t, "# stderr\n"+withoutWaitNote(errOut.String())+"# stdout\n"+out.String())
 }
 
 // demoWorld serves demo.FirstOutage (seed 7, a minute into its first
