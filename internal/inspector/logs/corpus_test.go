@@ -305,6 +305,11 @@ func TestCorpusScore(t *testing.T) {
 		// README, answers committed before the reader ran; first score 6/9,
 		// 7/9 with batch18's Java logging layouts (stop 59).
 		{dir: "testdata/heldout6", minRight: 7, maxExtra: 0, heldOut: true},
+		// heldout8 (stop 61): 34 excerpts of 29 programs in no other
+		// README, answers committed before the reader ran; first score
+		// 11/12 with 1 false key on a negative (which one not looked at;
+		// left for the lead, so this subtest fails until then).
+		{dir: "testdata/heldout8", minRight: 11, maxExtra: 1, heldOut: true},
 	} {
 		t.Run(filepath.Base(tt.dir), func(t *testing.T) {
 			sc := scoreCorpus(t, tt.dir)
