@@ -8,12 +8,10 @@ import (
 
 // fields are the key/values of a line, whatever its format.
 type fields struct {
-	at          time.Time
-	msg, logger string
-	caller      []byte // klog's file, "controller" for controller.go:321
-	// callerLine is the caller's line in its file (321), 0 when not written:
-	// two queues whose files have one name are told apart by it (sites.go).
-	callerLine              int
+	at                      time.Time
+	msg, logger             string
+	caller                  []byte // klog's file, "controller" for controller.go:321
+	callerLine              int    // its line, 321; 0 when not written (sites.go)
 	controller, group, kind string
 	namespace, name         string
 	// refVal is a "namespace/name" reference (request, object,
