@@ -224,6 +224,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 	if out != outRecord && out != outCandidate && h.event {
 		s.noteEvent(line, s.linesApplied)
 	}
+	if out == outOther || out == outSkipped {
+		// A retry announced for a candidate just before (announced.go).
+		s.noteAnnouncedRetry(line, n, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	}
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks
