@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -38,10 +37,9 @@ var retryMarker = []byte("etry")
 // noteAnnouncedRetry reads line, which parse read as no record, as a
 // retry announcement for a candidate held before it (saved or live).
 // Only the goroutine that applies lines in order calls it.
+// The line holds retryMarker (lineHints.retry, found by a parallel read's
+// workers).
 func (s *Store) noteAnnouncedRetry(line []byte, n int, ref parseRef) {
-	if !bytes.Contains(line, retryMarker) {
-		return
-	}
 	s.mu.Lock()
 	held := s.cands.held
 	s.mu.Unlock()
