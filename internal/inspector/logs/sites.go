@@ -36,10 +36,11 @@ import (
 // siteID is a statement of a controller named by its caller's file.
 type siteID struct{ controller, template string }
 
-// siteKey is a statement naming one key.
+// siteKey is a statement naming one key (its namespace and name: no key
+// string is built for each record held).
 type siteKey struct {
 	siteID
-	key string
+	namespace, name string
 }
 
 // siteSeen is the caller's line and the time of a key's last failure of a
@@ -68,7 +69,7 @@ func (s *Store) noteSiteLocked(r *Record) {
 	if n.split[id] {
 		return
 	}
-	k := siteKey{id, r.Key()}
+	k := siteKey{id, r.Namespace, r.Name}
 	if seen, ok := n.last[k]; ok && seen.line != r.CallerLine {
 		if d := r.At.Sub(seen.at); d <= attemptWindow && d >= -attemptWindow {
 			if n.split == nil {
