@@ -24,21 +24,21 @@ import (
 //     changes (batch23/709's seventh failure, NotFound after six 429s).
 //
 // An announcement is a line that opens with the retry word ("retrying",
-// "requeuing"), states no error, is at info or debug level, names one key
+// "Retry"; a requeue word is not looked for: retryMarker), states no
+// error, is at info or debug level, names one key
 // as the failure lines do (a key, object or kind-named field), and comes
 // within attemptWindow after a candidate of that key, later in the log.
 // A live read admits the template when its announcement comes, but marks
 // no drop: it cannot wait for a line that may never come.
 
-// retryMarker is in every announcement ("retrying", "Retrying",
-// "retry"): lines without it are not parsed again.
+// retryMarker is in every announcement ("retrying", "Retrying"): lines
+// without it are not parsed again.
 var retryMarker = []byte("etry")
 
-// noteAnnouncedRetry reads line, which parse read as no record, as a
-// retry announcement for a candidate held before it (saved or live).
+// noteAnnouncedRetry reads line, which parse read as no record and which
+// holds retryMarker (lineHints.retry, found by a parallel read's workers),
+// as a retry announcement for a candidate held before it (saved or live).
 // Only the goroutine that applies lines in order calls it.
-// The line holds retryMarker (lineHints.retry, found by a parallel read's
-// workers).
 func (s *Store) noteAnnouncedRetry(line []byte, n int, ref parseRef) {
 	s.mu.Lock()
 	held := s.cands.held
