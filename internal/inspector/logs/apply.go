@@ -44,6 +44,7 @@ func (s *Store) add1Locked(r *Record, line int) {
 	case r.KeyFromAttempt && !s.attemptKeyLocked(r):
 		return
 	}
+	s.siteControllerLocked(r)
 	if s.echoLocked(r, line) {
 		return
 	}

@@ -271,8 +271,9 @@ func TestCorpusScore(t *testing.T) {
 		// object named by its message (gerundfield.go: every pod right)
 		// and a quoted key before "failed with" (the OpenAPI queues' keys
 		// read, counted twice: their two queues, v2 and v3, log from one
-		// file name).
-		{dir: "testdata/batch20", minRight: 40, maxExtra: 0},
+		// file name); 56/56 with the two told apart by the caller's line
+		// (sites.go, stop 61).
+		{dir: "testdata/batch20", minRight: 56, maxExtra: 0},
 		// batch21 (stop 60): kwok (its node lease controller, pod and node
 		// stage workers, pods-on-node sync; slog JSON) and whereabouts'
 		// controlloop run here with other faults than heldout7's, answers
@@ -282,8 +283,10 @@ func TestCorpusScore(t *testing.T) {
 		// [verbose] as a level; 11/20 with a cluster-scoped kind's field
 		// ("node":"NAME") as the key where no namespace/name field is
 		// (clusterfield.go); 12/20 with a counted requeue's error taken
-		// from the keyless line just before it (errorbefore.go).
-		{dir: "testdata/batch21", minRight: 12, maxExtra: 0},
+		// from the keyless line just before it (errorbefore.go); 13/20
+		// with a retry announced on the line after a candidate (2109;
+		// announced.go, stop 61).
+		{dir: "testdata/batch21", minRight: 13, maxExtra: 0},
 		// batch22 (stop 60): the kubelet's pod workers and its volume
 		// operations' exponential backoff (nestedpendingoperations, a
 		// stated next retry, checked as its delay), pasted in public
@@ -297,7 +300,10 @@ func TestCorpusScore(t *testing.T) {
 		// a real kube-apiserver, 11 of n–z issues; first score 5/24, last
 		// held-out score 16/24 after batches 20–22 ran its own families
 		// here), retired to training: its misses print from now on.
-		{dir: "testdata/batch23", minRight: 16, maxExtra: 0},
+		// 20/24 with the OpenAPI v2/v3 queues told apart (703, sites.go);
+		// 21/24 with a failure no announced retry follows dropped (709,
+		// announced.go).
+		{dir: "testdata/batch23", minRight: 21, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,

@@ -57,6 +57,10 @@ type candidates struct {
 	// held counts the candidates held, keys the keys whose times are kept
 	// over every template.
 	held, keys int
+	// end is a saved read's count of lines once it has ended
+	// (finishCandidates), 0 before and in a live read: a candidate no
+	// announcement followed before it was not retried (announced.go).
+	end int
 }
 
 // candGroup is one template's candidates.
@@ -67,6 +71,9 @@ type candGroup struct {
 	// why is the evidence that decided: for the records of an admitted
 	// template, against for a vetoed one.
 	why string
+	// announced says how its handler announced a retry of a key on the
+	// line after a candidate (announced.go); "" when it never did.
+	announced string
 }
 
 // candKey is one key's candidates in a template.
@@ -84,6 +91,9 @@ type heldCandidate struct {
 	// line refused is then counted as unreadable (LogRead), as parse
 	// counts one.
 	example []byte
+	// announced says its handler announced the key's retry on a line
+	// after it (announced.go).
+	announced bool
 }
 
 // add takes candidate r, read from line, in; it returns the candidates to
@@ -156,7 +166,12 @@ func (g *candGroup) decided(cs *candidates) (apply, refuse []heldCandidate) {
 	slices.SortFunc(out, func(a, b heldCandidate) int { return a.line - b.line })
 	for i := range out {
 		if g.verdict == admitted {
+			dropped := g.notRetried(&out[i], cs.end)
 			out[i] = g.admit(out[i])
+			if dropped {
+				out[i].r.GaveUp = true
+				out[i].r.Evidence += "; and no retry was announced after it, as " + g.announced + ": not retried"
+			}
 		} else {
 			out[i] = g.refuse(out[i])
 		}
@@ -209,6 +224,9 @@ func (g *candGroup) judge(key string) {
 				g.c.String(), k, joinGaps(gaps))
 			return
 		}
+	}
+	if g.announced != "" {
+		g.verdict, g.why = admitted, g.announced
 	}
 }
 
@@ -263,7 +281,7 @@ func (s *Store) candidate(r Record, line int, d readMarks, example []byte) {
 		// of the key follows with no "Reconciler error" (innercause.go).
 		s.causeLocked(r)
 	}
-	apply, refuse := s.cands.add(heldCandidate{r, line, d, example}, s.holding())
+	apply, refuse := s.cands.add(heldCandidate{r: r, line: line, d: d, example: example}, s.holding())
 	s.mu.Unlock()
 	s.decided(apply, refuse)
 }
@@ -293,6 +311,7 @@ func (s *Store) decided(apply, refuse []heldCandidate) {
 // evidence, and refuses those nothing decided: the log has ended.
 func (s *Store) finishCandidates() {
 	s.mu.Lock()
+	s.cands.end = int(s.lines.Load())
 	apply, refuse := s.cands.judgeAll()
 	refuse = append(refuse, s.cands.undecided()...)
 	s.mu.Unlock()

@@ -11,6 +11,7 @@ type fields struct {
 	at                      time.Time
 	msg, logger             string
 	caller                  []byte // klog's file, "controller" for controller.go:321
+	callerLine              int    // its line, 321; 0 when not written (sites.go)
 	controller, group, kind string
 	namespace, name         string
 	// refVal is a "namespace/name" reference (request, object,

@@ -335,6 +335,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Controller = rqQueue
 	}
 	r.Template = template(msg)
+	if len(f.caller) > 0 && r.Controller == string(f.caller) {
+		r.CallerLine = f.callerLine
+	}
 	// What was read, for --explain-lines.
 	switch {
 	case fail != nil:

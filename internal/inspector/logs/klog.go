@@ -49,6 +49,7 @@ func parseKlog(line []byte, ref parseRef, f *fields) bool {
 		return false
 	}
 	f.caller = callerStem(line[:end])
+	f.callerLine = callerLine(line[:end])
 	i := skipSpace(line, end+2)
 	if i < len(line) && line[i] != '"' {
 		// klogr's logger name before "msg"=, or unstructured text.
@@ -180,6 +181,23 @@ func callerStem(head []byte) []byte {
 		return nil
 	}
 	return file[:len(file)-3]
+}
+
+// callerLine is the line number of the caller that ends head
+// (`… 1 controller.go:321`), 0 when it writes none.
+func callerLine(head []byte) int {
+	c := bytes.LastIndex(head, []byte(".go:"))
+	if c < 0 {
+		return 0
+	}
+	n := 0
+	for _, b := range head[c+4:] {
+		if b < '0' || b > '9' || n > 1e7 {
+			return 0
+		}
+		n = n*10 + int(b-'0')
+	}
+	return n
 }
 
 // klogString reads the Go-quoted string at the start of b; n is its length

@@ -120,6 +120,7 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	h := &s.order.held[n]
 	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
 	h.yearAssumed = r.Yearless && s.dated.Load() == nil
+	s.noteSiteLocked(r)
 	if h.yearAssumed {
 		s.order.assumed++
 	}
@@ -157,6 +158,7 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 	}
 	s.order.room()
 	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at, decided: true})
+	s.noteSiteLocked(&r)
 	s.order.decided = true
 	full := len(s.order.held) >= holdCap
 	s.mu.Unlock()

@@ -224,6 +224,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 	if out != outRecord && out != outCandidate && h.event {
 		s.noteEvent(line, s.linesApplied)
 	}
+	if h.retry && out == outOther {
+		// A retry announced for a candidate just before (announced.go).
+		s.noteAnnouncedRetry(line, n, parseRef{at: ref, fromLog: fromLog, dialects: s.opts.Dialects, markers: s.markers})
+	}
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks
@@ -302,6 +306,10 @@ type lineHints struct {
 	// line that is no record: a sync's line, perhaps, or its handler's
 	// (handlerlogger.go).
 	logger bool
+	// retry says the line, parsed to no record, holds retryMarker: a
+	// retry announced, perhaps (announced.go). A line the prefilter
+	// skipped holds none: "etry" is one of the generic reader's markers.
+	retry bool
 }
 
 // hintsOf are the hints of a line parse made out.
@@ -310,6 +318,7 @@ func hintsOf(line []byte, out outcome) lineHints {
 		replica: replicaHint(line, out),
 		event:   out != outRecord && out != outCandidate && eventCaller(line[:min(len(line), eventHead)]) >= 0,
 		logger:  out != outRecord && out != outCandidate && bytes.Contains(line, loggerField),
+		retry:   out == outOther && bytes.Contains(line, retryMarker),
 	}
 }
 

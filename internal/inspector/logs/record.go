@@ -85,6 +85,11 @@ type Record struct {
 	// (attempt.go).
 	Template string
 	Bare     bool
+	// CallerLine is, for a generic record whose controller is its caller's
+	// file (klog's controller.go:113 names "controller"), the caller's
+	// line: two queues whose files have one name are told apart by it
+	// (sites.go). 0 otherwise.
+	CallerLine int
 	// Line is the line a record of the generic reader was read from (it
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.

@@ -39,8 +39,10 @@ type Store struct {
 	// order is what it knows of its lines' order (order.go).
 	readingHeld bool
 	order       ordering
-	// replicas tell replica_set.go's two controllers apart (kcmreplica.go).
+	// replicas tell replica_set.go's two controllers apart (kcmreplica.go);
+	// sites two queues whose files have one name (sites.go).
 	replicas replicaHints
+	sites    siteNotes
 	// counts are failure counts stated on a line of their own, waiting
 	// for the failure line of their attempt (attempt.go).
 	counts map[string]statedCount
