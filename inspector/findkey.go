@@ -45,6 +45,10 @@ func (e *KeyNotFoundError) noControllers() string {
 	return fmt.Sprintf("no controller tracks key %q: %s has no controllers yet (a probe registers when its controller starts)", e.Key, src)
 }
 
+// notInLog is why a log may not hold a key: it names only the keys it
+// logs a reconcile of.
+const notInLog = "not in the log (only keys with a logged reconcile error, or V(5) lines, are known)"
+
 // maxNamed bounds KeyNotFoundError.Named: a hint, not a listing.
 const maxNamed = 3
 
@@ -54,6 +58,12 @@ func (e *KeyNotFoundError) Error() string {
 		return e.noControllers()
 	}
 	msg := fmt.Sprintf("no controller tracks key %q (controllers: %s)", e.Key, strings.Join(e.Controllers, ", "))
+	if e.Log {
+		// A log holds only the keys it logs: a key that exists but has not
+		// failed is as absent as one mistyped, and the reader must know which
+		// could be meant (the log store's own 404 says the same).
+		msg += ": " + notInLog
+	}
 	switch {
 	case strings.Contains(e.Key, "/"):
 	case len(e.Named) > 0:
@@ -114,8 +124,8 @@ func (s *Session) keysContaining(ctx context.Context, controller, text string) [
 // notFound is the KeyNotFoundError of key among controllers, with the
 // keys the user most likely meant: of that name in a namespace, else that
 // contain it.
-func (s *Session) notFound(ctx context.Context, key string, controllers []string) *KeyNotFoundError {
-	nf := &KeyNotFoundError{Key: key, Controllers: controllers}
+func (s *Session) notFound(ctx context.Context, key string, controllers []string, log bool) *KeyNotFoundError {
+	nf := &KeyNotFoundError{Key: key, Controllers: controllers, Log: log}
 	if !strings.Contains(key, "/") {
 		nf.Named = s.KeysNamed(ctx, "", key)
 		if len(nf.Named) == 0 {
@@ -161,7 +171,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 			return only, nil
 		}
 		if _, err := s.Key(ctx, only, key); err != nil && isNotFound(err) {
-			return "", s.notFound(ctx, key, []string{only})
+			return "", s.notFound(ctx, key, []string{only}, ov.Source.Logged())
 		}
 		return only, nil
 	}
@@ -185,7 +195,7 @@ func (s *Session) FindKey(ctx context.Context, key string) (string, error) {
 	case len(errs) > 0:
 		return "", errors.Join(errs...)
 	}
-	return "", s.notFound(ctx, key, names)
+	return "", s.notFound(ctx, key, names, ov.Source.Logged())
 }
 
 // isNotFound reports whether err is the endpoint's 404, from every replica

@@ -41,6 +41,9 @@ type attachOptions struct {
 	cluster    inspector.AttachConfig
 	clusterErr error
 	resolved   bool
+	// noClusterRemedy is what to do with no cluster configured, when not
+	// attachRemedy: --from-logs TARGET's, which takes no --addr.
+	noClusterRemedy string
 	// addrTarget is a TARGET given with --addr, which takes none: validate
 	// refuses it by name. It stays in the arguments for the command's own checks.
 	addrTarget string
@@ -108,6 +111,16 @@ func (o *attachOptions) completeCluster(needed bool) {
 		return
 	}
 	o.cluster, o.clusterErr = o.resolveCluster()
+}
+
+// completeLogsCluster is completeCluster for a command that takes
+// --from-logs: a log read from a TARGET's pods needs the cluster, and its
+// remedy when none is configured is not --addr, which --from-logs refuses.
+func (o *attachOptions) completeLogsCluster(fl *fromLogsOptions, needed bool) {
+	if fl.enabled() && fl.source == fromTarget {
+		o.noClusterRemedy = logsRemedy
+	}
+	o.completeCluster(needed && needsCluster(fl))
 }
 
 func (o *attachOptions) validate() error {
@@ -272,7 +285,7 @@ func (o *attachOptions) attachConfig() (inspector.AttachConfig, error) {
 // resolveCluster reads kubeconfig: the REST config and the namespace.
 func (o *attachOptions) resolveCluster() (inspector.AttachConfig, error) {
 	if o.noCluster() {
-		return inspector.AttachConfig{}, noClusterErr(attachRemedy)
+		return inspector.AttachConfig{}, noClusterErr(cmp.Or(o.noClusterRemedy, attachRemedy))
 	}
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {

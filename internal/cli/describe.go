@@ -78,7 +78,7 @@ func (o *DescribeOptions) Complete(args []string) error {
 	if err := o.complete(args); err != nil {
 		return err
 	}
-	o.completeCluster(needsCluster(&o.fromLogs))
+	o.completeLogsCluster(&o.fromLogs, true)
 	return o.output.complete()
 }
 

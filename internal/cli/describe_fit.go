@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -43,8 +44,9 @@ func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string 
 		head = append(head, "CLASS")
 	}
 	fmt.Fprintln(tw, strings.Join(append(head, "ERROR"), "\t"))
+	clock := historyClock(hist)
 	for i, a := range hist {
-		row := []string{"  " + text.TimeOfDayMillis(a.At), explain.TriggerCellAt(hist, i), a.Outcome, dur(a.Delay.Duration)}
+		row := []string{"  " + clock(a.At), explain.TriggerCellAt(hist, i), a.Outcome, dur(a.Delay.Duration)}
 		if !cols.noTook {
 			row = append(row, dur(a.Duration.Duration))
 		}
@@ -59,6 +61,21 @@ func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string 
 	}
 	tw.Flush()
 	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// historyClock is how the History table prints its times: to the
+// millisecond, as attempts can be that close, unless every time is a whole
+// second, as a log dates its lines to the second (controller-runtime's
+// default RFC 3339 times): ".000" eight times over was a precision the
+// log never had. An endpoint's times, to the microsecond, are never all
+// whole.
+func historyClock(hist []api.Attempt) func(time.Time) string {
+	for _, a := range hist {
+		if a.At.Nanosecond() != 0 {
+			return text.TimeOfDayMillis
+		}
+	}
+	return text.TimeOfDay
 }
 
 // fitHistory is the History table fitted to width cells (0: none, the

@@ -52,7 +52,7 @@ func TestDescribeFitsATerminal(t *testing.T) {
 	defer screenWidthForTest(80)()
 	var b bytes.Buffer
 	printControllerDiagnosis(&b, d)
-	printHistory(&b, hist)
+	printHistory(&b, hist, 0)
 	out := b.String()
 	wantWithin(t, out, 80)
 	for _, word := range []string{"Every", "throttled", "https://inventory.demo.svc/v1/items/outage-00003:"} {
@@ -71,7 +71,7 @@ func TestDescribeFitsATerminal(t *testing.T) {
 	onTerminalForTest(false)
 	b.Reset()
 	printControllerDiagnosis(&b, d)
-	printHistory(&b, hist)
+	printHistory(&b, hist, 0)
 	if !strings.Contains(b.String(), "TOOK") || !strings.Contains(b.String(), "CLASS") || strings.Count(b.String(), outage) != 7 {
 		t.Errorf("piped:\n%s\nwant every column, and the error whole on each line", b.String())
 	}

@@ -33,7 +33,7 @@ func TestHistoryFitsATerminal(t *testing.T) {
 			By: "system:serviceaccount:platform:incident-bot", Reason: "the inventory API is back after the 14:00 outage (INC-2231)"},
 	}
 	var b bytes.Buffer
-	printHistory(&b, hist)
+	printHistory(&b, hist, 0)
 	out := b.String()
 	head := strings.Split(out, "\n")[2]
 	errorAt := strings.Index(head, "ERROR")

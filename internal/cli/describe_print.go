@@ -70,12 +70,13 @@ func printDescription(w io.Writer, d *describe.Description, noObject string) {
 	fmt.Fprintf(w, "  Last event:     %s\n", ago(k.LastEventAt, now))
 	fmt.Fprintf(w, "  Last reconcile: %s, took %s\n", ago(k.LastReconcileAt, now), dur(k.LastDuration.Duration))
 
-	printHistory(w, k.History)
+	printHistory(w, k.History, k.Reconciles)
 
 	printObjectStatus(w, d, noObject)
 }
 
-// printHistory prints the attempts, oldest first, with why each one ran:
+// printHistory prints the attempts, oldest first (the last of reconciles,
+// the key's count, when it has more), with why each one ran:
 // sixteen attempts 50s apart under a 50s delay read as backoff ignored until
 // the TRIGGER column says they were watch events. The column is kept narrow
 // (explain.TriggerCell): an inferred trigger's sentence is said once under
@@ -90,9 +91,16 @@ const legendWidth = 80
 // the screen. A pipe gets them whole, as kubectl prints for grep.
 const maxHistoryError = 120
 
-func printHistory(w io.Writer, hist []api.Attempt) {
+func printHistory(w io.Writer, hist []api.Attempt, reconciles int) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
-	fmt.Fprintln(w, "\nHistory (oldest first):")
+	if reconciles > len(hist) && len(hist) > 0 {
+		// The history keeps the last attempts: 16 rows under "19
+		// consecutive failures", the first a retry of nothing shown, read
+		// as attempts lost.
+		fmt.Fprintf(w, "\nHistory (the last %d of %d reconciles, oldest first):\n", len(hist), reconciles)
+	} else {
+		fmt.Fprintln(w, "\nHistory (oldest first):")
+	}
 	if len(hist) == 0 {
 		fmt.Fprintln(w, "  none recorded yet")
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -31,7 +32,20 @@ func noClusterErr(what string) error {
 const (
 	attachRemedy = "pass --kubeconfig/--context, or --addr to talk to an endpoint directly (e.g. --addr 127.0.0.1:8082 for `kubectl backoff demo`)"
 	whyRemedy    = "why reads the object from the API server; pass --kubeconfig/--context or set KUBECONFIG"
+	// logsRemedy is a TARGET's with --from-logs: not attachRemedy's --addr,
+	// which --from-logs refuses.
+	logsRemedy = "--from-logs with a TARGET streams its pods' logs from the API server: pass --kubeconfig/--context, or save the log and give its path: --from-logs FILE"
 )
+
+// openLogErr is the error of opening the log --from-logs names, with what
+// the flag takes when the path names nothing: a newcomer who typed a
+// TARGET's name, or a log's, where it is not.
+func openLogErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--from-logs: %w; give a saved log's path, - to read stdin, or a TARGET before --from-logs to stream its pods' logs (deploy/NAME --from-logs)", err)
+	}
+	return fmt.Errorf("--from-logs: %w", err)
+}
 
 // kubeconfigEnvMissing says, ending in "; ", that $KUBECONFIG names no
 // file that exists, or is "" when it is unset or one of its files exists.

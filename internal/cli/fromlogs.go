@@ -196,7 +196,7 @@ func (o *fromLogsOptions) openFile(ctx context.Context, a *attachOptions, stream
 	} else {
 		f, err := os.Open(o.source)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--from-logs: %w", err)
+			return nil, nil, openLogErr(err)
 		}
 		if in, err = savedLog(o.source, f); err != nil {
 			f.Close()

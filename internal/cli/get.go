@@ -141,7 +141,7 @@ func (o *GetOptions) Complete(args []string) error {
 		return err
 	}
 	o.keys = keyArgs(o.fromLogs.complete(rest, &o.attachOptions))
-	o.completeCluster(needsCluster(&o.fromLogs))
+	o.completeLogsCluster(&o.fromLogs, true)
 	if o.Sort == "" && o.GroupBy == "" {
 		o.Sort, o.sortDefaulted = api.SortRetrying, true
 	}

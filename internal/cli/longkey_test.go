@@ -73,14 +73,14 @@ func TestLongErrorInDescribeHistory(t *testing.T) {
 	hist := []api.Attempt{{At: k.LastError.At, Outcome: api.OutcomeError, Error: k.LastError.Message}}
 	defer onTerminalForTest(true)()
 	var b bytes.Buffer
-	printHistory(&b, hist)
+	printHistory(&b, hist, 0)
 	row := strings.Split(b.String(), "\n")[3]
 	if w := ansi.StringWidth(row); w > 80+maxHistoryError || !strings.HasSuffix(row, "cause: connection refused") || strings.Contains(row, "\x1b") {
 		t.Errorf("terminal: the history row is %d cells: %.120q…", w, row)
 	}
 	onTerminalForTest(false)
 	b.Reset()
-	printHistory(&b, hist)
+	printHistory(&b, hist, 0)
 	if !strings.Contains(b.String(), strings.Repeat("e", 2000)) {
 		t.Errorf("piped: the error was cut")
 	}

@@ -100,7 +100,7 @@ func (o *MCPOptions) Complete(args []string) error {
 	if rest = o.fromLogs.complete(rest, &o.attachOptions); len(rest) > 0 {
 		return fmt.Errorf("mcp takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
-	o.completeCluster(o.File == "" && needsCluster(&o.fromLogs))
+	o.completeLogsCluster(&o.fromLogs, o.File == "")
 	return nil
 }
 

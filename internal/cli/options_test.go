@@ -244,7 +244,7 @@ func TestDescribeEndToEnd(t *testing.T) {
 		t.Fatalf("describe: %v", err)
 	}
 	summary := "Backing off 80ms after 5 consecutive failures: per-item exponential, 5ms·2^4, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits 160ms."
-	for _, want := range []string{"Key:         default/w1\n", "State:       backoff\n", "Diagnosis:\n  " + summary + "\n", "TIME           TRIGGER   OUTCOME",
+	for _, want := range []string{"Key:         default/w1\n", "State:       backoff\n", "Diagnosis:\n  " + summary + "\n", "TIME       TRIGGER   OUTCOME", // its fake clock's whole seconds print as a log's
 		// The true reason, in the UI's words: not a guess between two.
 		"Object:\n  not read: attached with --addr, and no kubeconfig cluster to read it from\n"} {
 		if !strings.Contains(out.String(), want) {

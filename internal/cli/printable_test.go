@@ -105,7 +105,7 @@ func TestEveryPrinterEscapesControlCharacters(t *testing.T) {
 		"get":              func(b *bytes.Buffer) { printKeys(b, list, false, false) },
 		"get -o wide -A":   func(b *bytes.Buffer) { printKeys(b, list, true, true) },
 		"describe":         func(b *bytes.Buffer) { printDescription(b, desc, h) },
-		"describe history": func(b *bytes.Buffer) { printHistory(b, hist) },
+		"describe history": func(b *bytes.Buffer) { printHistory(b, hist, 0) },
 		"describe controller": func(b *bytes.Buffer) {
 			printControllerDiagnosis(b, explain.ControllerDiagnosis{Controller: h, Situation: h, Summary: h})
 		},

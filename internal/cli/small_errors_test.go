@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,32 @@ func TestDescribeFromAnEmptyLog(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("stdout %q, want nothing", out)
+	}
+}
+
+// describe KEY on a log of several controllers, for a key none of them
+// logs a failure of, says why a log may not hold a key that exists: it
+// knows only the keys it logs errors for. Without that, "no controller
+// tracks key" read as a key mistyped (a newcomer's try on the demo's log
+// with a polling key, which never fails); --controller already said so.
+func TestDescribeFromALogKeyNotInIt(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "two.log")
+	line := `{"level":"error","ts":"2026-12-07T16:33:25Z","msg":"Reconciler error","controller":"%s","controllerGroup":"","controllerKind":"ConfigMap","ConfigMap":{"name":"%s","namespace":"demo"},"namespace":"demo","name":"%s","reconcileID":"1","error":"boom"}` + "\n"
+	var b strings.Builder
+	for _, c := range []string{"naive", "outage"} {
+		fmt.Fprintf(&b, line, c, c+"-1", c+"-1")
+	}
+	if err := os.WriteFile(log, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const notLogged = "not in the log (only keys with a logged reconcile error, or V(5) lines, are known)"
+	for _, key := range []string{"demo/polling-1", "polling-1"} {
+		streams, _, _, _ := genericiooptions.NewTestIOStreams()
+		err := run(cli.NewDescribeCommand, streams, "--from-logs", log, key)
+		if err == nil || !strings.Contains(err.Error(), `no controller tracks key "`+key+`" (controllers: naive, outage)`) ||
+			!strings.Contains(err.Error(), notLogged) {
+			t.Errorf("describe --from-logs LOG %s: error %v, want it to say the key is %q", key, err, notLogged)
+		}
 	}
 }
 

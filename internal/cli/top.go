@@ -128,7 +128,7 @@ func (o *TopOptions) Complete(args []string) error {
 	if rest = o.fromLogs.complete(rest, &o.attachOptions); len(rest) > 0 {
 		return fmt.Errorf("top takes at most a TARGET (KIND/NAME), not %q", rest[0])
 	}
-	o.completeCluster(o.file == "" && needsCluster(&o.fromLogs))
+	o.completeLogsCluster(&o.fromLogs, o.file == "")
 	return o.completeFile()
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -19,7 +18,7 @@ import (
 func (o *TopOptions) forLogFile(ctx context.Context, w *WhyOptions) (lf *why.LogFile, stop func(), err error) {
 	f, err := os.Open(o.fromLogs.source)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--from-logs: %w", err)
+		return nil, nil, openLogErr(err)
 	}
 	in, err := savedLog(o.fromLogs.source, f)
 	if err != nil {

@@ -55,7 +55,7 @@ func (o *WhyOptions) whyLogFile(ctx context.Context) (*why.LogFile, error) {
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("--from-logs: %w", err)
+			return nil, openLogErr(err)
 		}
 		defer f.Close()
 		if in, err = savedLog(name, f); err != nil {

@@ -165,7 +165,7 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 	if e := k.LastError; e != nil {
 		class := ""
 		if e.Class != "" {
-			class = " [" + e.Class + "]"
+			class = " [" + explain.ErrorClassText(e.Class) + "]"
 		}
 		writeField(w, "Last error", fmt.Sprintf("%s%s, %s", oneLine(e.Message, fit(w, 120)), class, ago(e.At, now)), width)
 	}

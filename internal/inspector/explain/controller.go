@@ -127,11 +127,14 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 			// The keys fail on different errors: only the top group's
 			// share this one (a missing ServiceAccount beside an exceeded
 			// quota is not "the same").
-			what = fmt.Sprintf("%d of them on a permanent error", top.Count)
+			// How long is the quoted error's: its keys', not every
+			// failing key's ("2 keys failing for 0s" of a key failing for
+			// a minute beside one that had just failed).
+			what = fmt.Sprintf("%d of them%s on a permanent error", top.Count, forText(top.FirstSeen, now))
 			if top.Class != api.ClassPermanent {
-				what = fmt.Sprintf("%d of them on an error that looks permanent (unclassified, lasting)", top.Count)
+				what = fmt.Sprintf("%d of them%s on an error that looks permanent (unclassified, lasting)", top.Count, forText(top.FirstSeen, now))
 			}
-			parts = append(parts, fmt.Sprintf("%s failing%s, %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
+			parts = append(parts, fmt.Sprintf("%s failing, %s: %s", keys(backoff), what, text.OneLine(top.Message, 0)))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s failing%s on %s: %s", keys(backoff), forText(top.FirstSeen, now), what, text.OneLine(top.Message, 0)))
 		}

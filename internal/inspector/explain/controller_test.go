@@ -281,11 +281,11 @@ func TestDiagnoseControllerDetails(t *testing.T) {
 	want := []string{
 		"Keys: 9 tracked: 9 backoff",
 		"Errors of the failing keys, largest first:",
-		"  2 keys, unknown: error number b",
-		"  2 keys, unknown: error number d",
-		"  2 keys, unknown: error number f",
-		"  1 key, unknown: error number a",
-		"  1 key, unknown: error number c",
+		"  2 keys, class unknown: error number b",
+		"  2 keys, class unknown: error number d",
+		"  2 keys, class unknown: error number f",
+		"  1 key, class unknown: error number a",
+		"  1 key, class unknown: error number c",
 		"  … and 2 more errors on 2 keys",
 	}
 	if !slices.Equal(d.Details, want) {
@@ -310,7 +310,26 @@ func TestDiagnoseControllerSameErrorOnlyWhenItIs(t *testing.T) {
 			Message: `pods "api-5d4f8c6b7-x2x4z" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2`, Examples: []string{"q/api-5d4f8c6b7"}},
 	}
 	d := explain.DiagnoseController(c, nil, groups, diagNow)
-	if strings.Contains(d.Summary, "same") || !strings.Contains(d.Summary, "2 keys failing") || !strings.Contains(d.Summary, "1 of them on a permanent error") {
+	if strings.Contains(d.Summary, "same") || !strings.Contains(d.Summary, "2 keys failing") || !strings.Contains(d.Summary, "1 of them for 12m00s on a permanent error") {
 		t.Errorf("Summary = %q; want the 2 keys, 1 of them on the error quoted, never \"the same\"", d.Summary)
+	}
+}
+
+// TestDiagnoseControllerSubsetsOwnDuration: how long the quoted error has
+// lasted is its keys', not every failing key's. Read from batch15's
+// provisioner log, top's header said "2 keys failing for 0s, 1 of them on
+// a permanent error" of a key failing for a minute beside one that had
+// just failed.
+func TestDiagnoseControllerSubsetsOwnDuration(t *testing.T) {
+	c := api.Controller{Name: "controller", Active: true, Keys: 2, Counts: map[api.State]int{api.StateBackoff: 2}}
+	groups := []api.ErrorGroup{
+		{Controller: c.Name, Class: api.ClassPermanent, Count: 1, FirstSeen: diagNow, LastSeen: diagNow,
+			Message: `persistentvolumes "pvc-d0c5" is forbidden: ValidatingAdmissionPolicy denied`, Examples: []string{"d0c5"}},
+		{Controller: c.Name, Class: api.ClassUnknown, Count: 1, FirstSeen: diagNow.Add(-70 * time.Second), LastSeen: diagNow,
+			Message: `rpc error: code = ResourceExhausted desc = insufficient free space`, Examples: []string{"72a0"}},
+	}
+	d := explain.DiagnoseController(c, nil, groups, diagNow)
+	if want := "2 keys failing, 1 of them for 0s on a permanent error: "; !strings.HasPrefix(d.Summary, want) {
+		t.Errorf("Summary = %q; want it to begin %q: the 0s is the quoted error's key's, not the 2 keys'", d.Summary, want)
 	}
 }

@@ -336,7 +336,7 @@ func explainError(k api.Key) string {
 	}
 	msg := fmt.Sprintf("Last error: %q", quoted)
 	if c := k.LastError.Class; c != "" {
-		msg = fmt.Sprintf("Last error (%s): %q", c, quoted)
+		msg = fmt.Sprintf("Last error (%s): %q", ErrorClassText(c), quoted)
 	}
 	// A reset (forget) restarts the failure count, not the run of the same
 	// error: a run longer than the count began before the reset.
