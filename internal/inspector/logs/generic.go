@@ -138,7 +138,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
 		}
-		return f.causeLine(msg)
+		if r, ok := f.causeLine(msg); ok || drop != nil || retry != nil {
+			return r, ok
+		}
+		return f.namedFieldCandidate(msg) // "Error removing … from PVC" PVC="ns/x" (namedfield.go)
 	}
 	// From here the line looks like a failure: a miss says why.
 	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }
