@@ -128,6 +128,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
 	lead := fail != nil && (keyFirst || objectLead || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
+	// "rollout syncHandler error: ERR" namespace=ns rollout=x (subjectfield.go)
+	subjLead := !lead && f.subjectLead(msg, opens, fail) && coreVerb.MatchString(msg[fail[0]:fail[1]])
+	lead = lead || subjLead
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
@@ -267,6 +270,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 			}
 			r.Error = errorAfter(msg, from)
 		}
+	case subjLead:
+		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)
 		r.Namespace, r.Name = splitRef(f.soleKeyField())
 	case f.namespaceIsKey(head):
@@ -331,6 +336,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	r.ErrorIsMessage = r.Error == msg
 	r.Controller = f.kcmController(f.genericController(msg, kindFrom(msg, start, keyAt, countedOK), keyAt), false)
+	if subjLead && r.Controller == "unknown" {
+		r.Controller = strings.ToLower(f.subjectName) // named after its kind, as controller-runtime's are
+	}
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject
 	}
