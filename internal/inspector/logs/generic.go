@@ -222,6 +222,12 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
+	if !ok && !rq && (lead || dropLead) {
+		// "Sync failed: Will re-queue storage \"KEY\": ERR" (retryclause.go)
+		if k, kAt, found := retryClauseKey(msg, start+len(head), retry); found {
+			key, at, ok = k, kAt-start, true
+		}
+	}
 	if w, rest, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens {
 		// "monitoring-view failed with : ERR", "PV nfs-archive-02 failed
 		// with : ERR": keyFailedWith took the unquoted name as the key
