@@ -190,8 +190,8 @@ func TestCorpusScore(t *testing.T) {
 		// in stop 61 with subjectfield.go (100).
 		{dir: "testdata/batch6", minRight: 29, maxExtra: 0},
 		// batch7 (stop 53): a–m projects in no other README, answers read
-		// before the reader ran.
-		{dir: "testdata/batch7", minRight: 23, maxExtra: 0},
+		// before the reader ran; 24/27 in stop 61 with sameerror.go (745).
+		{dir: "testdata/batch7", minRight: 24, maxExtra: 0},
 		// batch8 (repositories n–z) was collected in stop 53 and is
 		// training from the start.
 		{dir: "testdata/batch8", minRight: 12, maxExtra: 0},

@@ -294,7 +294,8 @@ func (s *Store) decided(apply, refuse []heldCandidate) {
 func (s *Store) finishCandidates() {
 	s.mu.Lock()
 	apply, refuse := s.cands.judgeAll()
-	refuse = append(refuse, s.cands.undecided()...)
+	again, undecided := s.sameErrorAgain(s.cands.undecided())
+	apply, refuse = append(apply, again...), append(refuse, undecided...)
 	s.mu.Unlock()
 	slices.SortFunc(apply, func(a, b heldCandidate) int { return a.line - b.line })
 	s.decided(apply, refuse)

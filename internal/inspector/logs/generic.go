@@ -280,6 +280,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)
 		r.Namespace, r.Name = splitRef(f.soleKeyField())
+	case lacks != "" && f.subjectField != "" && f.namespace != "":
+		// A candidate's object in a field its message names (subjectfield.go).
+		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.namespaceIsKey(head):
 		r.Name = f.namespace
 	case fail != nil && kindNameOK(msg, fail[1]):
@@ -352,23 +355,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Controller = rqQueue
 	}
 	r.Template = template(msg)
-	// What was read, for --explain-lines.
-	switch {
-	case fail != nil:
-		r.Message = strconv.Quote(msg[fail[0]:fail[1]])
-	case drop != nil:
-		r.Message = strconv.Quote(msg[drop[0]:drop[1]])
-	default:
-		r.Message = strconv.Quote(msg[retry[0]:retry[1]])
-	}
-	switch {
-	case drop != nil && fail != nil:
-		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
-	case retry != nil && fail != nil:
-		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
-	case !said:
-		r.Message += " (opens the message, before the key and its error)"
-	}
+	r.Message = readPhrases(msg, fail, drop, retry, said) // for --explain-lines
 	r.Bare = !said && !dropLead && !requeueLead
 	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message

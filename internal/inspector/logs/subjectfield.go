@@ -9,19 +9,24 @@ import "strings"
 // AddRateLimited's the key, its logger carrying the object as
 // `namespace=myns rollout=test-rollout` (batch6/100: msg="rollout
 // syncHandler error: ERR"). The message names the field, the field names
-// the object: the key is that namespace and name. Only the message's
-// first word is looked for (a field named by another word of it, as
-// cluster="x" beside "Failed to reconcile cluster", is the same shape but
-// costs the scan a search of every message for every field).
+// the object: the key is that namespace and name. A field named by another
+// word of the message ("Failed to update KubeadmControlPlane Status"
+// "kubeadmControlPlane"="x" "namespace"="ns", batch7/745) names the key of
+// a candidate, which the log's structure decides (evidence.go,
+// sameerror.go): the words do not say the attempt failed.
 
-// noteSubjectField keeps a field named by the message's first word, letter
+// noteSubjectField keeps a field named by a word of the message, letter
 // case aside, whose value is an object's name (a DNS name), on a line at
 // error or warning level (the generic reader reads no failure on another
 // without an error field). The message and the level are read before the
 // fields in every format that calls this (logrus, klog, JSON): a field
 // before them is not looked at.
 func (f *fields) noteSubjectField(key, val []byte) {
-	if !f.severe || len(key) < 3 || len(f.msg) <= len(key) || f.msg[len(key)] != ' ' || !foldEqual(f.msg[:len(key)], key) {
+	if !f.severe || len(key) < 3 || len(f.msg) < len(key) {
+		return
+	}
+	at := wordAt(f.msg, key)
+	if at < 0 {
 		return
 	}
 	if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
@@ -30,7 +35,27 @@ func (f *fields) noteSubjectField(key, val []byte) {
 	if !clusterName.Match(val) {
 		return
 	}
-	f.subjectName, f.subjectField = f.msg[:len(key)], string(val)
+	f.subjectName, f.subjectField = f.msg[at:at+len(key)], string(val)
+}
+
+// wordAt is where key stands in msg as a word of its own, letter case
+// aside ("KubeadmControlPlane" in "Failed to update KubeadmControlPlane
+// Status" for the field kubeadmControlPlane); -1 when nowhere.
+func wordAt(msg string, key []byte) int {
+	for i := 0; i+len(key) <= len(msg); i++ {
+		if i > 0 && wordByte(msg[i-1]) {
+			continue
+		}
+		if e := i + len(key); (e == len(msg) || !wordByte(msg[e])) && foldEqual(msg[i:e], key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// wordByte says b is part of a word: a letter, a digit or '_'.
+func wordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b|0x20 && b|0x20 <= 'z'
 }
 
 // foldEqual is strings.EqualFold of s and b, ASCII only, without copying

@@ -44,3 +44,21 @@ func TestFoldEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestWordAt: a field's name stands in the message as a word of its own.
+func TestWordAt(t *testing.T) {
+	for _, tt := range []struct {
+		msg, key string
+		want     int
+	}{
+		{"Failed to update KubeadmControlPlane Status", "kubeadmControlPlane", 17},
+		{"rollout syncHandler error: x", "rollout", 0},
+		{"rollouts syncHandler error", "rollout", -1},
+		{"the subrollout failed", "rollout", -1},
+		{"failed for rollout", "rollout", 11},
+	} {
+		if got := wordAt(tt.msg, []byte(tt.key)); got != tt.want {
+			t.Errorf("wordAt(%q, %q) = %d, want %d", tt.msg, tt.key, got, tt.want)
+		}
+	}
+}
