@@ -48,8 +48,14 @@ func (s *Store) noteKeyError(r *Record, n int) {
 // nothing in the log's structure decides its template, it is that key's
 // failure again (sameErrorAgain). A template its evidence decides is
 // read as it says: a line of it is the same as any other of it.
+//
+// A line logged inside Reconcile (it carries controller-runtime's
+// reconcileID) is not taken: controller-runtime logs how that attempt
+// ended itself, its "Reconciler error" or its "returned both" warning
+// (reconcileidline.go, attempt.go), and this line would count the attempt
+// a second time beside a warning whose "Reconciler error" was cut.
 func (s *Store) noteSameError(r *Record, n int) {
-	if r.At.IsZero() || r.Error == "" || len(s.again) >= maxHeldCandidates {
+	if r.At.IsZero() || r.Error == "" || r.ReconcileID != "" || r.NotRead == insideReconcile || len(s.again) >= maxHeldCandidates {
 		return
 	}
 	k, ok := s.keyErrs[r.Key()]
