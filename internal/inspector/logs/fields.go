@@ -67,6 +67,10 @@ type fields struct {
 	// counts them (kindlogger.go).
 	kindObj, kindObjRaw []byte
 	kindObjs            int
+	// subjectField is the value of the field named by the message's first
+	// word ("rollout syncHandler error: …" rollout=x), subjectName that
+	// word (subjectfield.go).
+	subjectName, subjectField string
 	// eventKey is the key of the event line just before this one, given
 	// by the store when the message names its object (eventkey.go).
 	eventKey string

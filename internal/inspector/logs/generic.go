@@ -128,6 +128,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 		subject = controllerSubject(msg, opens, fail[0])
 	}
 	lead := fail != nil && (keyFirst || objectLead || coreVerb.MatchString(msg[fail[0]:fail[1]])) && (fail[0] <= opens || subject != "" || keyFirst || failAfterKey(msg, opens, fail[0]))
+	// "rollout syncHandler error: ERR" namespace=ns rollout=x (subjectfield.go)
+	subjLead := !lead && f.subjectLead(msg, opens, fail) && coreVerb.MatchString(msg[fail[0]:fail[1]])
+	lead = lead || subjLead
 	dropLead := drop != nil && drop[0] == opens
 	rqEnd, rqErr, rq := requeueErr(msg, opens) // "requeuing ns/x, err ERR" (requeueerr.go)
 	requeueLead := retry != nil && retry[0] == opens && (f.err != "" || f.reason != "" || rq)
@@ -138,7 +141,10 @@ func (f *fields) generic(msg string) (Record, bool) {
 		if retry != nil && drop == nil {
 			return f.countLine(msg)
 		}
-		return f.causeLine(msg)
+		if r, ok := f.causeLine(msg); ok || drop != nil || retry != nil {
+			return r, ok
+		}
+		return f.namedFieldCandidate(msg) // "Error removing … from PVC" PVC="ns/x" (namedfield.go)
 	}
 	// From here the line looks like a failure: a miss says why.
 	miss := func(why string) (Record, bool) { return Record{NotRead: why, Tried: msg}, false }
@@ -216,6 +222,12 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
+	if !ok && !rq && (lead || dropLead) {
+		// "Sync failed: Will re-queue storage \"KEY\": ERR" (retryclause.go)
+		if k, kAt, found := retryClauseKey(msg, start+len(head), retry); found {
+			key, at, ok = k, kAt-start, true
+		}
+	}
 	if w, rest, _ := strings.Cut(head, " "); !ok && keyFirst && start == opens {
 		// "monitoring-view failed with : ERR", "PV nfs-archive-02 failed
 		// with : ERR": keyFailedWith took the unquoted name as the key
@@ -264,8 +276,13 @@ func (f *fields) generic(msg string) (Record, bool) {
 			}
 			r.Error = errorAfter(msg, from)
 		}
+	case subjLead:
+		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)
 		r.Namespace, r.Name = splitRef(f.soleKeyField())
+	case lacks != "" && f.subjectField != "" && f.namespace != "":
+		// A candidate's object in a field its message names (subjectfield.go).
+		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.namespaceIsKey(head):
 		r.Name = f.namespace
 	case fail != nil && kindNameOK(msg, fail[1]):
@@ -328,6 +345,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	r.ErrorIsMessage = r.Error == msg
 	r.Controller = f.kcmController(f.genericController(msg, kindFrom(msg, start, keyAt, countedOK), keyAt), false)
+	if subjLead && r.Controller == "unknown" {
+		r.Controller = strings.ToLower(f.subjectName) // named after its kind, as controller-runtime's are
+	}
 	if subject != "" && f.controller == "" && (f.logger == "" || f.logger == "UnhandledError") {
 		r.Controller = subject
 	}
@@ -338,23 +358,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if len(f.caller) > 0 && r.Controller == string(f.caller) {
 		r.CallerLine = f.callerLine
 	}
-	// What was read, for --explain-lines.
-	switch {
-	case fail != nil:
-		r.Message = strconv.Quote(msg[fail[0]:fail[1]])
-	case drop != nil:
-		r.Message = strconv.Quote(msg[drop[0]:drop[1]])
-	default:
-		r.Message = strconv.Quote(msg[retry[0]:retry[1]])
-	}
-	switch {
-	case drop != nil && fail != nil:
-		r.Message += " … " + strconv.Quote(msg[drop[0]:drop[1]])
-	case retry != nil && fail != nil:
-		r.Message += " … " + strconv.Quote(msg[retry[0]:retry[1]])
-	case !said:
-		r.Message += " (opens the message, before the key and its error)"
-	}
+	r.Message = readPhrases(msg, fail, drop, retry, said) // for --explain-lines
 	r.Bare = !said && !dropLead && !requeueLead
 	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message

@@ -220,6 +220,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		// call a failure may name the key of the keyless failure line
 		// after it (keybefore.go).
 		s.noteLineBefore(line, n, out)
+		s.noteSameError(r, n) // its key's last error again (sameerror.go)
+	}
+	if out == outRecord && r.What == ErrorLine {
+		s.noteKeyError(r, n)
 	}
 	if out != outRecord && out != outCandidate && h.event {
 		s.noteEvent(line, s.linesApplied)

@@ -48,6 +48,10 @@ type Store struct {
 	counts map[string]statedCount
 	// causes are the CauseLines of keys, for a warning that follows.
 	causes map[string]statedCause
+	// keyErrs are the errors keys' failure lines stated, again the
+	// candidate lines that stated one again (sameerror.go).
+	keyErrs map[string]keyError
+	again   map[int]keyError
 	// attemptKeys are the keys names-key lines named, by controller, and
 	// aliases the keys failure lines' own names for objects are
 	// (attemptkey.go).
