@@ -161,7 +161,7 @@ func TestConsoleFieldsKeyBeforeCountsOnce(t *testing.T) {
 		}
 		rc := startRealWith(t, f, false, false, true, scenario, own)
 		rc.send("default/w1")
-		lines := rc.waitLines("6 attempts", func(l []string) bool { return countLines(l, msgError) >= 6 })
+		lines := rc.waitLines("9 attempts", func(l []string) bool { return countLines(l, msgError) >= 9 })
 		last := 0
 		for i, l := range lines {
 			if strings.Contains(l, msgError) {

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -71,7 +72,41 @@ func TestFreshRampRestartsStreak(t *testing.T) {
 	}
 }
 
+// freshRampRuns is how many times freshRamp runs the scenario whose
+// queue the machine made uneven before it gives up, skipping.
+const freshRampRuns = 5
+
+// freshRamp runs the scenario and holds log mode to what the real queue
+// counts. A fresh ramp is read from its gaps, 5ms to 40ms: a loaded
+// machine (-race, 2 cores, the package's other real queues) stretched
+// one of them past its limiter's delay (seen: one full run in two at load
+// 17). A run whose reconciles came off their delays (beyond half of it
+// and 3ms) and whose reading differs is run again, up to freshRampRuns
+// times, then skipped: the reader is held to the queue's answer once the
+// queue's gaps were its limiter's, and a run whose gaps were its
+// limiter's and whose reading differs fails at once.
 func freshRamp(t *testing.T, f loggerFormat, priority bool) {
+	for run := 1; ; run++ {
+		problems, uneven := freshRampOnce(t, f, priority)
+		switch {
+		case len(problems) == 0:
+			return
+		case uneven == "":
+			for _, p := range problems {
+				t.Error(p)
+			}
+			return
+		case run == freshRampRuns:
+			t.Skipf("%d runs, none with the fresh ramp's gaps its limiter's (last: %s): the machine is too loaded to make the input; its reading: %s", run, uneven, problems[0])
+		}
+		t.Logf("run %d: %s; again", run, uneven)
+	}
+}
+
+// freshRampOnce runs the scenario once: what log mode got wrong, and how
+// the second streak's gaps came off the limiter's delays ("" when they
+// did not).
+func freshRampOnce(t *testing.T, f loggerFormat, priority bool) (problems []string, uneven string) {
 	release := make(chan struct{})
 	lim := &recordingLimiter{last: map[reconcile.Request]time.Duration{}}
 	if priority { // controller-runtime's defaults (controller.NewTypedUnmanaged)
@@ -79,7 +114,12 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 	} else {
 		lim.TypedRateLimiter = workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
 	}
+	var mu sync.Mutex
+	var called []time.Time // when each reconcile began
 	rc := startRealWith(t, f, false, false, priority, func(_ string, n int) (reconcile.Result, error) {
+		mu.Lock()
+		called = append(called, time.Now())
+		mu.Unlock()
 		switch {
 		case n <= firstStreak:
 			return reconcile.Result{}, errRefused
@@ -101,6 +141,17 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 	if wantN != secondStreak {
 		t.Fatalf("the real queue counts %d failures; the scenario wants %d", wantN, secondStreak)
 	}
+	mu.Lock()
+	// The second streak's reconciles, 13th to 18th, each after the delay
+	// the limiter gave the failure before it: 5ms, 10ms, 20ms, 40ms, 80ms.
+	for i := firstStreak + 2; i < firstStreak+2+secondStreak; i++ {
+		gap, delay := called[i].Sub(called[i-1]), 5*time.Millisecond<<(i-firstStreak-2)
+		if d := gap - delay; d > delay/2+3*time.Millisecond || -d > delay/2+3*time.Millisecond {
+			uneven = fmt.Sprintf("reconcile %d came %v after the one before, for a delay of %v", i+1, gap, delay)
+			break
+		}
+	}
+	mu.Unlock()
 	lines := rc.buf.lines()
 	if got := countLines(lines, msgError); got != firstStreak+secondStreak {
 		t.Fatalf("%d error lines, want %d", got, firstStreak+secondStreak)
@@ -115,8 +166,8 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 	}
 	k := keyDetail(t, readLog(t, time.Now(), lines...), "widget", "default/c1")
 	if k.Failures != wantN || k.Delay.Duration != wantDelay || k.State != api.StateBackoff || !k.FirstFailureAt.Equal(rampStart) {
-		t.Errorf("log mode: %d failures, delay %v (%s), %s, streak from %v; the real queue: NumRequeues %d, When %v, streak from %v\n%s",
-			k.Failures, k.Delay.Duration, k.DelaySource, k.State, k.FirstFailureAt, wantN, wantDelay, rampStart, strings.Join(lines, "\n"))
+		problems = append(problems, fmt.Sprintf("log mode: %d failures, delay %v (%s), %s, streak from %v; the real queue: NumRequeues %d, When %v, streak from %v\n%s",
+			k.Failures, k.Delay.Duration, k.DelaySource, k.State, k.FirstFailureAt, wantN, wantDelay, rampStart, strings.Join(lines, "\n")))
 	}
 	var said []string
 	explainRead(t, lines, func(lr LineReading) {
@@ -125,7 +176,7 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 		}
 	})
 	if len(said) != 1 {
-		t.Errorf("--explain-lines said the new streak %d times, want once: %q", len(said), said)
+		problems = append(problems, fmt.Sprintf("--explain-lines said the new streak %d times, want once: %q", len(said), said))
 	}
 	var marked bool
 	for _, a := range k.History {
@@ -134,6 +185,7 @@ func freshRamp(t *testing.T, f loggerFormat, priority bool) {
 		}
 	}
 	if !marked {
-		t.Errorf("no attempt at %v marked %q in the history: %+v", rampStart, api.TriggerNewStreak, k.History)
+		problems = append(problems, fmt.Sprintf("no attempt at %v marked %q in the history: %+v", rampStart, api.TriggerNewStreak, k.History))
 	}
+	return problems, uneven
 }
