@@ -50,7 +50,7 @@ func answerFiles(t testing.TB) []string {
 func answers(t testing.TB, raw []byte, opts Options) string {
 	var b strings.Builder
 	for _, r := range readRecordsWith(raw, parseRef{at: answersRef, dialects: opts.Dialects}) {
-		fmt.Fprintf(&b, "record %+v\n", r)
+		fmt.Fprintf(&b, "record %s\n", goldenFormat(r))
 	}
 	opts.Clock = clocktesting.NewFakePassiveClock(answersRef)
 	// --explain-lines reads line by line; the answers are read as opts

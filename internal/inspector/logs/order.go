@@ -18,21 +18,24 @@ import (
 // the key's history but changes no state (lateLocked), and is counted in
 // OutOfOrder too.
 //
-// Memory stays bounded: at most holdCap records are held (one buffer,
-// about 10 MB, reused); when full, the
-// held ones are applied in order and holding goes on, so a line older
+// Memory stays bounded: at most holdCap records are held (one buffer of
+// 4.6 MB, and one of the records that set a rarely set field, up to 8 MB:
+// heldrecord.go; both reused); when full, the held ones are applied in order and holding goes on, so a line older
 // than what was applied is late, as in a live log.
 const holdCap = 1 << 14
 
 // heldStart is the room first made for held records: a read of a pasted
-// excerpt holds a few, and zeroed some 10 MB when holdCap's room was made
+// excerpt holds a few, and zeroed some 5 MB when holdCap's room was made
 // for them. Past it, holdCap's is made at once (room).
 const heldStart = 64
 
 // heldRecord is a record held for time order, with its line and what the
 // reader noted of its time.
 type heldRecord struct {
-	r           Record
+	// f is the record's commonest fields; whole, when it sets another,
+	// is 1 + its place in ordering.wholes (heldrecord.go). f.At is its time.
+	f           heldFields
+	whole       int32
 	line        int
 	implausible bool
 	// yearAssumed says its year-less header took the clock's year, no
@@ -47,6 +50,9 @@ type heldRecord struct {
 // ordering is what a saved read knows of its lines' order.
 type ordering struct {
 	held []heldRecord
+	// wholes are the held records that set a field heldFields has not,
+	// whole: a buffer kept, as held is.
+	wholes []Record
 	// places is flushHeld's order of held, a buffer kept.
 	places []int32
 	// prev is the time of the previous timed record in the file's order;
@@ -99,9 +105,13 @@ func (o *ordering) note(t time.Time) {
 func (s *Store) holding() bool { return !s.opts.Live }
 
 // hold takes a record of a saved read: it is applied at the end, in time
-// order (flushHeld), or when holdCap are held.
+// order (flushHeld), or when holdCap are held. It takes no lock: the held
+// batch and the notes of the log's order are the reading goroutine's alone
+// (as linesApplied is), read and changed by it only, under s.mu where it
+// applies the batch (flushHeld) or reads the count of late records
+// applyLocked keeps. A lock a record was a twentieth of a parallel read's
+// CPU time.
 func (s *Store) hold(r *Record, line int, implausible bool) {
-	s.mu.Lock()
 	if len(s.order.held) == 0 {
 		s.order.mark()
 	}
@@ -118,20 +128,27 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	n := len(s.order.held)
 	s.order.held = s.order.held[:n+1]
 	h := &s.order.held[n]
-	h.r, h.line, h.implausible, h.at = *r, line, implausible, at
+	s.order.keep(h, r)
+	h.line, h.implausible, h.at = line, implausible, at
 	h.yearAssumed = r.Yearless && s.dated.Load() == nil
-	s.noteSiteLocked(r)
+	if r.CallerLine != 0 {
+		// A generic record's caller line: the store's notes (sites.go),
+		// read under its lock by whoever applies a record.
+		s.mu.Lock()
+		s.noteSiteLocked(r)
+		s.mu.Unlock()
+	}
 	if h.yearAssumed {
 		s.order.assumed++
 	}
-	full := len(s.order.held) >= holdCap
 	if s.order.outOfOrder != before {
 		// The one count note changes: told when it does, not on every
-		// record (a lock of its own each time).
+		// record.
+		s.mu.Lock()
 		s.diag.ordered(s.order.outOfOrder, s.order.late, s.order.newestFirst)
+		s.mu.Unlock()
 	}
-	s.mu.Unlock()
-	if full {
+	if len(s.order.held) >= holdCap {
 		s.flushHeld()
 	}
 }
@@ -157,7 +174,9 @@ func (s *Store) holdDecided(r Record, line int, implausible bool) {
 		at = s.order.prev
 	}
 	s.order.room()
-	s.order.held = append(s.order.held, heldRecord{r: r, line: line, implausible: implausible, at: at, decided: true})
+	h := heldRecord{line: line, implausible: implausible, at: at, decided: true}
+	s.order.keep(&h, &r)
+	s.order.held = append(s.order.held, h)
 	s.noteSiteLocked(&r)
 	s.order.decided = true
 	full := len(s.order.held) >= holdCap
@@ -198,21 +217,25 @@ func (s *Store) flushHeld() {
 		// and nothing else, and no other record comes in between.
 		s.batchNow = s.opts.Clock.Now()
 		s.batchLimit = s.batchNow.Add(futureSlack)
+		var r Record
 		for _, i := range order {
-			s.add1Locked(&held[i].r, held[i].line)
-			held[i] = heldRecord{} // its strings are the store's now, or garbage
+			s.order.record(&held[i], &r)
+			s.add1Locked(&r, held[i].line)
+			s.order.release(&held[i])
 		}
 		s.batchNow = time.Time{}
 	} else {
 		// --explain-lines' callback is called without the lock.
 		s.mu.Unlock()
 		for _, i := range order {
-			s.applyRecord(held[i].r, held[i].line, held[i].implausible)
-			held[i] = heldRecord{}
+			var r Record
+			s.order.record(&held[i], &r)
+			s.applyRecord(r, held[i].line, held[i].implausible)
+			s.order.release(&held[i])
 		}
 		s.mu.Lock()
 	}
-	// The buffer is kept for the next records: one allocation a read.
-	s.order.held, s.order.assumed = held[:0], 0
+	// The buffers are kept for the next records: one allocation a read.
+	s.order.held, s.order.wholes, s.order.assumed = held[:0], s.order.wholes[:0], 0
 	s.mu.Unlock()
 }

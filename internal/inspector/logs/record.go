@@ -2,7 +2,9 @@ package logs
 
 import "time"
 
-// Record is what one log line says about a controller's keys.
+// Record is what one log line says about a controller's keys. The fields
+// most lines set come first, What to ErrorIsMessage: a record held for time
+// order keeps them alone when it sets no other (heldrecord.go).
 type Record struct {
 	What What
 	// At is the line's time: the kubelet's timestamp when the line carries
@@ -24,13 +26,73 @@ type Record struct {
 	Terminal bool
 	// RequeueAfter is the delay of a RequeueAfterLine.
 	RequeueAfter time.Duration
-	// Items are a QueueLine's queued keys.
-	Items []QueueItem
 	// Sampled says the line is zap JSON, the format of controller-runtime's
 	// production logger, which drops lines of one message past
 	// api.SampledLines a second (sampledJSON tells it from slog's and
 	// logrus' JSON, which never sample).
 	Sampled bool
+	// Yearless says At came from a header without a year (klog's), dated
+	// by the parseRef the line was parsed with.
+	Yearless bool
+	// GaveUp says the line is the controller giving up on the key after a
+	// failure (client-go's handleErr after maxRetries: "Dropping … out of
+	// the queue"): it is forgotten and not requeued, failed until the next
+	// change to its object.
+	GaveUp bool
+	// Dialect names the family of lines that read it, for the diagnostics
+	// that tell a user whether their log was understood.
+	Dialect string
+	// Message is the dialect's message the line matched ("Reconciler
+	// error"), or for the generic reader the phrases it read ("Error
+	// syncing" … "requeuing"): what --explain-lines says it read. A
+	// dialect's prefix or regexp is only part of the message: Message is
+	// then that line of the dialect as `kubectl backoff dialects` shows
+	// it ("syncing job: …" quoted, /REGEXP/), and Tried the message.
+	Message string
+	// Tried is the message the dialects' patterns were tried against: the
+	// line's message as its format reads it (the error, for client-go's
+	// "Unhandled Error"). Set with NotRead, and on a record a dialect's
+	// prefix or regexp read.
+	Tried string
+	// Bare says the generic reader's line said no retry or drop words (it
+	// opens with the failure): perhaps an inner cause, counted only when
+	// no handler's line of its attempt is near (attempt.go).
+	Bare bool
+	// ClientGoQueue says the line comes from a controller on a bare client-go
+	// work queue (cert-manager's, sample-controller's), whose default limiter
+	// is client-go's DefaultControllerRateLimiter: the max of per-item
+	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
+	ClientGoQueue bool
+	// Requeue says a ForgetLine's keys' retries were released (Forgot).
+	Requeue bool
+	// Verbose says the line is written only at a verbosity that writes
+	// successes too, as V(5) lines are (Crossplane's, at --debug, where
+	// "External resource is up to date" is written as well).
+	Verbose bool
+	// Candidate says a generic line names one key and carries an error but
+	// its words alone do not say it is a failed attempt: it waits for the
+	// log's structure to decide (evidence.go). NotRead says what its
+	// words lacked.
+	Candidate bool
+	// KeyFromAttempt says the failure line names no key: its key is the
+	// one its attempt's KeyLine named (attemptkey.go), Alias what the line
+	// names instead.
+	KeyFromAttempt bool
+	// KnownOnly says the line settles only a key the log already tracks
+	// and makes none (DialectLine.KnownKeys): a success logged for every
+	// object reconciled, failing or not.
+	KnownOnly bool
+	// ViaHandleError says the line is client-go's HandleError's
+	// ("Unhandled Error" err=…, its message the error): a controller may
+	// have logged the same text just before, of the same attempt (echo.go).
+	ViaHandleError bool
+	// ErrorIsMessage says the generic reader found no error in the line
+	// but its message, which it took as the error: a give-up that states
+	// none may be followed by its attempt's HandleError line (giveup.go).
+	ErrorIsMessage bool
+
+	// Items are a QueueLine's queued keys.
+	Items []QueueItem
 	// RetryIn is the delay before the next retry when the line states it
 	// (Flux's "Reconciliation failed after 21ms, next try in 1m0s"): the
 	// retry time is then At+RetryIn, exact. Zero when it must be estimated.
@@ -50,41 +112,14 @@ type Record struct {
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.
 	Retries int
-	// Yearless says At came from a header without a year (klog's), dated
-	// by the parseRef the line was parsed with.
-	Yearless bool
-	// GaveUp says the line is the controller giving up on the key after a
-	// failure (client-go's handleErr after maxRetries: "Dropping … out of
-	// the queue"): it is forgotten and not requeued, failed until the next
-	// change to its object.
-	GaveUp bool
-	// Dialect names the family of lines that read it, for the diagnostics
-	// that tell a user whether their log was understood.
-	Dialect string
-	// Message is the dialect's message the line matched ("Reconciler
-	// error"), or for the generic reader the phrases it read ("Error
-	// syncing" … "requeuing"): what --explain-lines says it read. A
-	// dialect's prefix or regexp is only part of the message: Message is
-	// then that line of the dialect as `kubectl backoff dialects` shows
-	// it ("syncing job: …" quoted, /REGEXP/), and Tried the message.
-	Message string
 	// NotRead says, of a line parse did not read though it looked like a
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.
 	NotRead string
-	// Tried is the message the dialects' patterns were tried against: the
-	// line's message as its format reads it (the error, for client-go's
-	// "Unhandled Error"). Set with NotRead, and on a record a dialect's
-	// prefix or regexp read.
-	Tried string
 	// Template is, for the generic reader, the message's template (its
 	// variable parts masked, template.go): two templates naming one key at
-	// one moment are one attempt. Bare says the line said no retry or
-	// drop words (it opens with the failure): perhaps an inner cause,
-	// counted only when no handler's line of its attempt is near
-	// (attempt.go).
+	// one moment are one attempt.
 	Template string
-	Bare     bool
 	// CallerLine is, for a generic record whose controller is its caller's
 	// file (klog's controller.go:113 names "controller"), the caller's
 	// line: two queues whose files have one name are told apart by it
@@ -94,19 +129,13 @@ type Record struct {
 	// reads by rule, not by a project's words), so that describe can show
 	// what it read; empty for the named dialects.
 	Line string
-	// ClientGoQueue says the line comes from a controller on a bare client-go
-	// work queue (cert-manager's, sample-controller's), whose default limiter
-	// is client-go's DefaultControllerRateLimiter: the max of per-item
-	// exponential (5ms..1000s) and a 10 qps / burst 100 token bucket.
-	ClientGoQueue bool
 	// Forgot are the keys a ForgetLine reset, in the order the forget took
 	// them (the order its spread releases them); the line names at most
-	// api.MaxForgetReport of Count. Requeue says their retries were released,
-	// spread evenly over Spread (the i-th of Count after Spread·i/Count).
-	// User and Reason say who forgot them and why.
+	// api.MaxForgetReport of Count. With Requeue, their retries were
+	// released, spread evenly over Spread (the i-th of Count after
+	// Spread·i/Count). User and Reason say who forgot them and why.
 	Forgot       []ForgotKey
 	Count        int
-	Requeue      bool
 	Spread       time.Duration
 	User, Reason string
 	// Limiter is the per-item limiter the controller's project sets, when
@@ -117,36 +146,14 @@ type Record struct {
 	// ("managed/…") that another dialect read; empty with a zero Limiter.
 	Limiter   Limiter
 	LimiterOf string
-	// Verbose says the line is written only at a verbosity that writes
-	// successes too, as V(5) lines are (Crossplane's, at --debug, where
-	// "External resource is up to date" is written as well).
-	Verbose bool
-	// Candidate says a generic line names one key and carries an error but
-	// its words alone do not say it is a failed attempt: it waits for the
-	// log's structure to decide (evidence.go). NotRead says what its
-	// words lacked. Evidence is, for a generic record, what decided that
-	// the line is a key's failed attempt (the words, or the template's
-	// growing gaps), said by --explain-lines and describe.
-	Candidate bool
-	Evidence  string
-	// KeyFromAttempt says the failure line names no key: its key is the
-	// one its attempt's KeyLine named (attemptkey.go). Alias is, then,
-	// what the line names instead (the HPA controller's scale target,
-	// "Deployment/ns/web"): the key it is once a KeyLine said so.
-	KeyFromAttempt bool
-	Alias          string
-	// KnownOnly says the line settles only a key the log already tracks
-	// and makes none (DialectLine.KnownKeys): a success logged for every
-	// object reconciled, failing or not.
-	KnownOnly bool
-	// ViaHandleError says the line is client-go's HandleError's
-	// ("Unhandled Error" err=…, its message the error): a controller may
-	// have logged the same text just before, of the same attempt (echo.go).
-	ViaHandleError bool
-	// ErrorIsMessage says the generic reader found no error in the line
-	// but its message, which it took as the error: a give-up that states
-	// none may be followed by its attempt's HandleError line (giveup.go).
-	ErrorIsMessage bool
+	// Evidence is, for a generic record, what decided that the line is a
+	// key's failed attempt (the words, or the template's growing gaps),
+	// said by --explain-lines and describe.
+	Evidence string
+	// Alias is, for a KeyFromAttempt line, what the line names instead of
+	// its key (the HPA controller's scale target, "Deployment/ns/web"):
+	// the key it is once a KeyLine said so.
+	Alias string
 }
 
 // Key is the record's key as the instrument prints it: "namespace/name", or

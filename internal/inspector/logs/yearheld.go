@@ -42,8 +42,8 @@ func (s *Store) redateHeldLocked() {
 		}
 		h.yearAssumed = false
 		s.diag.yearDated()
-		if at := nearestYear(h.r.At, *d); !at.Equal(h.r.At) {
-			h.r.At = at
+		if at := nearestYear(h.f.At, *d); !at.Equal(h.f.At) {
+			h.f.At = at
 			moved++
 		}
 	}
@@ -74,8 +74,8 @@ func (o *ordering) renote() {
 		if h.decided {
 			continue // holdDecided's: not noted (its lines came before)
 		}
-		o.note(h.r.At)
-		h.at = h.r.At
+		o.note(h.f.At)
+		h.at = h.f.At
 		if h.at.IsZero() {
 			h.at = o.prev
 		}
