@@ -115,7 +115,7 @@ func (h *handlers) errorGroups(ctx context.Context, _ *mcp.CallToolRequest, in E
 		if len(g.Examples) > maxExamples {
 			g.Examples = g.Examples[:maxExamples]
 		}
-		fmt.Fprintf(&b, "- %d keys of %s (%s): %s; e.g. %s\n", g.Count, g.Controller, orDash(g.Class),
+		fmt.Fprintf(&b, "- %d keys of %s (%s): %s; e.g. %s\n", g.Count, g.Controller, orDash(explain.ErrorClassText(g.Class)),
 			capText(strings.Join(strings.Fields(g.Message), " "), 200), strings.Join(g.Examples, ", "))
 	}
 	if out.More != "" {
