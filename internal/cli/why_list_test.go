@@ -13,11 +13,7 @@ import (
 // start (the quota message of the documentation's Deployment, too long for
 // the column).
 func TestWhyListSaysTheBlocker(t *testing.T) {
-	rs := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default", Name: "nginx-deployment-4262182780"},
-		Via: "owner reference", Status: why.InProgress, Blocker: true,
-		Line: `ReplicaFailure=True (FailedCreate): pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`}
-	root := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "nginx-deployment"}, Status: why.InProgress, Below: []*why.Node{rs}}
-	a := &why.Answer{Object: root.Object, Verdict: why.Verdict{Status: why.InProgress, Message: "Deployment does not have minimum availability."}, Chain: &why.Chain{Root: root}}
+	a := quotaBlockedDeployment()
 	var b bytes.Buffer
 	defer screenWidthForTest(120)() // the cut is a terminal's: piped, it prints whole
 	printAnswerList(&b, []*why.Answer{a}, false)
@@ -35,11 +31,7 @@ func TestWhyListSaysTheBlocker(t *testing.T) {
 // other columns leave under 30 cells, the message goes under its row,
 // whole and wrapped between words. No line wider than the terminal.
 func TestWhyListFitsTheTerminal(t *testing.T) {
-	rs := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default", Name: "nginx-deployment-4262182780"},
-		Via: "owner reference", Status: why.InProgress, Blocker: true,
-		Line: `ReplicaFailure=True (FailedCreate): pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`}
-	root := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "nginx-deployment"}, Status: why.InProgress, Below: []*why.Node{rs}}
-	a := &why.Answer{Object: root.Object, Verdict: why.Verdict{Status: why.InProgress, Message: "Deployment does not have minimum availability."}, Chain: &why.Chain{Root: root}}
+	a := quotaBlockedDeployment()
 	list := func(width int) string {
 		defer screenWidthForTest(width)()
 		var b bytes.Buffer
@@ -55,4 +47,15 @@ func TestWhyListFitsTheTerminal(t *testing.T) {
 	if strings.Contains(narrow, "MESSAGE") || !strings.Contains(strings.Join(strings.Fields(narrow), " "), "forbidden: exceeded quota: object-counts, requested: pods=1") {
 		t.Errorf("at 80 columns:\n%s\nwant the message whole under its row", narrow)
 	}
+}
+
+// quotaBlockedDeployment is the documentation's Deployment whose
+// ReplicaSet the quota refuses pods: its chain's blocker says so.
+func quotaBlockedDeployment() *why.Answer {
+	rs := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default", Name: "nginx-deployment-4262182780"},
+		Via: "owner reference", Status: why.InProgress, Blocker: true,
+		Line: `ReplicaFailure=True (FailedCreate): pods "nginx-deployment-4262182780-" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=3, limited: pods=2`}
+	root := &why.Node{Object: why.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "nginx-deployment"}, Status: why.InProgress, Below: []*why.Node{rs}}
+	a := &why.Answer{Object: root.Object, Verdict: why.Verdict{Status: why.InProgress, Message: "Deployment does not have minimum availability."}, Chain: &why.Chain{Root: root}}
+	return a
 }

@@ -233,24 +233,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		tw.Flush()
 		return
 	}
-	var b bytes.Buffer
-	tw := newTable(&b)
-	fmt.Fprintln(tw, strings.TrimSuffix(head, "\tMESSAGE"))
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	tw.Flush()
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	fmt.Fprintln(w, lines[0])
-	for i, l := range lines[1:] {
-		fmt.Fprintln(w, l)
-		if msgs[i] == "" {
-			continue
-		}
-		for _, m := range text.Wrap(text.OneLine(msgs[i], 0), screen-len(messageIndent)) {
-			fmt.Fprintln(w, messageIndent+m)
-		}
-	}
+	writeMessagesUnder(w, head, rows, msgs, screen)
 }
 
 // answerListMessage is a's MESSAGE in why's list, cut to width runes at its

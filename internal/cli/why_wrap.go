@@ -50,10 +50,17 @@ func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string,
 		tw.Flush()
 		return
 	}
-	// The rows as a table of their own, each message under its row: a
-	// line of one cell inside the tab writer would end its columns there.
-	b.Reset()
-	tw = newTable(&b)
+	writeMessagesUnder(w, head, rows, msgs, screen)
+}
+
+// writeMessagesUnder writes rows as a table without head's MESSAGE
+// column, each msgs[i] under its row, indented by messageIndent and
+// wrapped at the screen's width: where the other columns leave MESSAGE
+// too little room. The rows are a table of their own: a line of one cell
+// inside the tab writer would end its columns there.
+func writeMessagesUnder(w io.Writer, head string, rows [][]string, msgs []string, screen int) {
+	var b bytes.Buffer
+	tw := newTable(&b)
 	fmt.Fprintln(tw, strings.TrimSuffix(head, "\tMESSAGE"))
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))

@@ -56,13 +56,9 @@ func (s *Store) noteAnnouncedRetry(line []byte, n int, ref parseRef) {
 		return
 	}
 	var r Record
-	switch {
-	case f.alt != "":
-		r.Namespace, r.Name = splitKey(f.alt)
-	case f.ref() != "":
-		r.Namespace, r.Name = splitRef(f.ref())
-	case f.name != "":
-		r.Namespace, r.Name = f.namespace, f.name
+	switch ns, name, byField := f.fieldKey(); {
+	case byField:
+		r.Namespace, r.Name = ns, name
 	case f.soleKeyField() != "":
 		r.Namespace, r.Name = splitRef(f.soleKeyField())
 	default:

@@ -242,13 +242,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if !ok && strings.IndexByte(msg[start:], '{') >= 0 {
 		lit, litAt, litEnd, litOK = literalKey(msg[start:])
 	}
-	switch {
-	case f.alt != "":
-		r.Namespace, r.Name = splitKey(f.alt)
-	case f.ref() != "":
-		r.Namespace, r.Name = splitRef(f.ref())
-	case f.name != "":
-		r.Namespace, r.Name = f.namespace, f.name
+	switch ns, name, byField := f.fieldKey(); {
+	case byField:
+		r.Namespace, r.Name = ns, name
 	case ok:
 		keyAt = start + at
 		r.Namespace, r.Name = keyParts(key)

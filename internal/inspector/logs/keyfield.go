@@ -32,3 +32,21 @@ func (f *fields) noteKeyField(key, val []byte) {
 	f.keyFields++
 	f.keyField, f.keyFieldName = string(val), string(key)
 }
+
+// fieldKey is the key the line's own key fields name, the first of: the
+// key in a field of its own (alt), controller-runtime's object reference
+// (ref), the name and namespace fields. ok is false when none does; the
+// readers then look in the message, or at a field they know less well.
+func (f *fields) fieldKey() (namespace, name string, ok bool) {
+	switch {
+	case f.alt != "":
+		namespace, name = splitKey(f.alt)
+	case f.ref() != "":
+		namespace, name = splitRef(f.ref())
+	case f.name != "":
+		namespace, name = f.namespace, f.name
+	default:
+		return "", "", false
+	}
+	return namespace, name, true
+}
