@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -192,8 +191,8 @@ func keepEnd(msg string, n int) string {
 }
 
 // printAnswerList prints `why TYPE`: one line per object not Current. On
-// a terminal, MESSAGE is cut to what the other columns leave of its width
-// (at least minListMessage cells), kept whole when piped.
+// a terminal, MESSAGE is cut to what the other columns leave of its width,
+// or goes under its row when that is under minMessageRoom; piped, whole.
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	head := "NAME\tSTATUS\tWAITING\tCONTROLLER\tBACKOFF\tMESSAGE"
@@ -211,8 +210,10 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 			rows[i] = append([]string{a.Object.Namespace}, rows[i]...)
 		}
 	}
-	screen := screenWidth(w)
-	width := listMessageRoom(head, rows, screen) // 0 when piped: whole
+	screen, width := screenWidth(w), 0 // 0 when piped: whole
+	if screen > 0 {
+		width = screen - messageColumn(head, rows)
+	}
 	under := screen > 0 && width < minMessageRoom
 	if under {
 		// Too narrow for a MESSAGE column (the namespace and a long
@@ -253,23 +254,7 @@ func answerListMessage(a *why.Answer, width int) string {
 	return head + keepEnd(text.Printable(b.Said()), width) + why.MoreBlockers(more)
 }
 
-// minListMessage is the fewest cells why's list cuts a MESSAGE to: under
-// it the row passes the terminal's edge rather than say nothing.
+// minListMessage is the fewest cells why's list cuts a blocker's line to
+// after its name: under it the row passes the terminal's edge rather than
+// say nothing of the cause.
 const minListMessage = 20
-
-// listMessageRoom is the cells MESSAGE has on a screen of that width once
-// the other columns of rows are laid out (0 when screen is 0: piped).
-func listMessageRoom(head string, rows [][]string, screen int) int {
-	if screen <= 0 {
-		return 0
-	}
-	var b bytes.Buffer
-	tw := newTable(&b)
-	fmt.Fprintln(tw, head)
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t-\n", strings.Join(r, "\t"))
-	}
-	tw.Flush()
-	first, _, _ := strings.Cut(b.String(), "\n")
-	return max(minListMessage, screen-strings.LastIndex(first, "MESSAGE"))
-}

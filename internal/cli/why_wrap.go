@@ -29,17 +29,9 @@ const (
 // msgs[i] for rows[i] (the cells before it); head's cells are
 // tab-separated, MESSAGE last. screen is the terminal's width (0: piped).
 func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string, screen int) {
-	var b bytes.Buffer
-	tw := newTable(&b)
-	fmt.Fprintln(tw, head)
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t-\n", strings.Join(r, "\t"))
-	}
-	tw.Flush()
-	first, _, _ := strings.Cut(b.String(), "\n")
 	room := messageWidth
-	if at := strings.LastIndex(first, "MESSAGE"); screen > 0 && at >= 0 {
-		room = screen - at
+	if screen > 0 {
+		room = screen - messageColumn(head, rows)
 	}
 	if room >= minMessageRoom {
 		tw := newTable(w)
@@ -51,6 +43,21 @@ func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string,
 		return
 	}
 	writeMessagesUnder(w, head, rows, msgs, screen)
+}
+
+// messageColumn is the cell MESSAGE starts at in the table of head (MESSAGE
+// last) and rows (the cells before it): what a screen leaves it is the
+// rest of its width.
+func messageColumn(head string, rows [][]string) int {
+	var b bytes.Buffer
+	tw := newTable(&b)
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t-\n", strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	first, _, _ := strings.Cut(b.String(), "\n")
+	return strings.LastIndex(first, "MESSAGE")
 }
 
 // writeMessagesUnder writes rows as a table without head's MESSAGE
