@@ -187,7 +187,11 @@ func TestCorpusScore(t *testing.T) {
 		heldOut bool
 	}{
 		{dir: "testdata/batch3", minRight: 30, maxExtra: 0},
-		{dir: "testdata/batch4", minRight: 18, maxExtra: 0},
+		// batch4: 18/18 until stop 62, when library-go's synthetic item
+		// "key" stopped being a key (302, 303: their answers now none, the
+		// decision in docs/log-mode.md, "Synthetic items"): 16/16, the
+		// same keys right of fewer answers, not a key lost.
+		{dir: "testdata/batch4", minRight: 16, maxExtra: 0},
 		{dir: "testdata/batch5", minRight: 8, maxExtra: 0},
 		// batch6 was held out from stop 39 to stop 51 (as testdata/heldout,
 		// last held-out score 22/31) and is training since stop 52; 29/31
@@ -262,7 +266,9 @@ func TestCorpusScore(t *testing.T) {
 		// task queue) and periodic cloud-provider loops as negatives,
 		// answers committed before the reader ran: 2/6 first, 5/6 with
 		// the task queue's `Requeuing "KEY" due to error: ERR (QUEUE)`
-		// (requeueerr.go); its literal key "queueKey" stays unread.
+		// (requeueerr.go); its literal key "queueKey" stays unread, and
+		// since stop 62 its answer says so (a synthetic item is no key,
+		// docs/log-mode.md): 5/5.
 		{dir: "testdata/batch19", minRight: 5, maxExtra: 0},
 		// batch20 (stop 60): kube-apiserver's own queues (the aggregator's
 		// availability, OpenAPI v2/v3 and autoregister, apiextensions' CRD

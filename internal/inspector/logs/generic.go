@@ -222,6 +222,9 @@ func (f *fields) generic(msg string) (Record, bool) {
 	}
 	keyAt := -1
 	key, at, ok := messageKey(head)
+	if ok && key == syntheticItem {
+		return miss(syntheticItemWhy) // no object's key (synthetic.go)
+	}
 	if !ok && !rq && (lead || dropLead) {
 		// "Sync failed: Will re-queue storage \"KEY\": ERR" (retryclause.go)
 		if k, kAt, found := retryClauseKey(msg, start+len(head), retry); found {

@@ -14,8 +14,9 @@ import (
 //     members before it are read, the cut error as far as it goes; a cut
 //     in a field that names the key is not read (another key);
 //   - klog text that opens with a quoted name, not klog structured
-//     (library-go's `"NAME" controller failed to sync "key", err: ERR`):
-//     the controller is NAME, the key the quoted "key";
+//     (library-go's `"NAME" controller failed to sync "KEY", err: ERR`):
+//     the controller is NAME, the key the quoted KEY — but not its
+//     synthetic item "key", no key since stop 62 (synthetic.go);
 //   - klog's line with its header cut before the thread id, quoted in
 //     prose (`"1 controller.go:135]  error syncing 'ns/x': …, requeuing"`);
 //   - a message alone (no time, level or caller: an inline code span),
@@ -25,6 +26,8 @@ func TestLineShapesOfBatch4(t *testing.T) {
 	cr312 := readTestdata(t, "testdata/batch4/312-namespace-config-operator-json-reconciler-error-request-slash-stored-break.log")
 	cr312 = strings.TrimRight(cr312, "\n")
 	cut := cr312[:strings.Index(cr312, `"request":"/networkpolicy-iso`)+len(`"request":"/networkpolicy-iso`)]
+	lib302 := strings.TrimPrefix(strings.TrimSpace(readTestdata(t, "testdata/batch4/302-library-go-blockquote-klog-controller-failed-to-sync-key.log")), "> ")
+	lib303 := strings.TrimSpace(readTestdata(t, "testdata/batch4/303-library-go-inline-message-only-controller-failed-to-sync.log"))
 	for _, tt := range []struct {
 		name, line                 string
 		controller, key, errPrefix string // key "": not read
@@ -32,10 +35,12 @@ func TestLineShapesOfBatch4(t *testing.T) {
 		{"JSON cut in its error", cr312, "namespace-config-operator", "networkpolicy-isolate-namespaces",
 			`NamespaceConfig.redhatcop.redhat.io "networkpolicy-isolate-namespaces" is invalid: [status.lockedResourceStatuses`},
 		{"JSON cut in its key", cut, "", "", ""},
-		{"klog text opening with a quoted name", strings.TrimPrefix(strings.TrimSpace(readTestdata(t, "testdata/batch4/302-library-go-blockquote-klog-controller-failed-to-sync-key.log")), "> "),
-			"TargetConfigController", "key", "synthetic requeue request"},
-		{"a message alone", strings.TrimSpace(readTestdata(t, "testdata/batch4/303-library-go-inline-message-only-controller-failed-to-sync.log")),
-			"OAuthRouteCheckEndpointAccessibleController", "key", `Get "https://oauth-openshift.apps.prod..com/healthz": EOF`},
+		{"klog text opening with a quoted name", strings.Split(readTestdata(t, "testdata/batch6/116-ocm-librarygo-klog-controller-failed-to-sync.log"), "\n")[1],
+			"CRDMigrationController", "cluster-manager", "unsupport install mode"},
+		{"klog text opening with a quoted name, the synthetic item", lib302, "", "", ""},
+		{"a message alone", strings.Replace(lib303, `"key"`, `"openshift-authentication/oauth-openshift"`, 1),
+			"OAuthRouteCheckEndpointAccessibleController", "openshift-authentication/oauth-openshift", `Get "https://oauth-openshift.apps.prod..com/healthz": EOF`},
+		{"a message alone, the synthetic item", lib303, "", "", ""},
 		{"a message alone, not opening with the failure", `Waited for caches of ns/x to sync: failed to sync: timed out`, "", "", ""},
 		{"a message alone, no error after its key", `failed to sync "ns/x"`, "", "", ""},
 		// syndesisio/syndesis#3271 (operator-sdk 0.0.5, logrus text):
