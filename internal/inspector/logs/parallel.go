@@ -193,7 +193,7 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hints)
 		}
 		s.flushTally()
-		s.noteEnds(c, firstChunk, now) // the log's end: logend.go
+		s.noteEnds(c, firstChunk, now, in) // the log's end: logend.go
 		firstChunk = false
 		select {
 		case free <- c:
