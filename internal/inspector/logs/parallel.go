@@ -24,7 +24,7 @@ import (
 
 // chunkLines and chunkBytes bound a chunk: big enough that handing it over
 // costs nothing beside parsing it, small enough that few are in flight and
-// that a chunk's lines and records (some 500 bytes a line) are still in
+// that a chunk's lines and records (some 400 and 232 bytes a line) are still in
 // the cache when the applier reads what a worker wrote. Read in turn in
 // one process, eight times each, BenchmarkRead1M's log took a median of
 // 663 ms of CPU time at 1 MB and 4096 lines, 589 at 256 KB and 1024 and
@@ -210,7 +210,7 @@ func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
 		// Its records are not cleared: each is overwritten whole by the
-		// next parse put in its place (parseChunk), and what they hold
+		// next record put in its place (chunk.put), and what they hold
 		// until then is a few chunks' strings, garbage or the store's.
 		// Clearing them was a pass of 2 MB a chunk.
 		c.buf, c.ends, c.nums, c.res, c.recs, c.wholes = c.buf[:0], c.ends[:0], c.nums[:0], c.res[:0], c.recs[:0], c.wholes[:0]
