@@ -186,6 +186,12 @@ var timeKeys = [...]string{"ts", "time", "timestamp"}
 // timeValue reads a JSON time value: a string (parseTime) or a number of
 // seconds (epoch).
 func timeValue(v []byte) time.Time {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' && bytes.IndexByte(v[1:n-1], '\\') < 0 {
+		// Its text as it is (jsonString's answer): parseTime keeps no
+		// copy of it, so the string is made on the stack, not on the heap
+		// once a line (a third of a read's allocations).
+		return parseTime(string(v[1 : n-1]))
+	}
 	if len(v) > 0 && v[0] == '"' {
 		return parseTime(jsonString(v))
 	}

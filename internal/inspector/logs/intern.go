@@ -39,6 +39,9 @@ type interner struct {
 	// noMemo turns them off (BenchmarkLineMemo's side by side).
 	lines  lineMemo
 	noMemo bool
+	// rec is where a parallel read's worker parses a line's record before
+	// it puts it in the chunk (parseChunk).
+	rec Record
 }
 
 // maxInternSize and maxInternBytes bound an interner: the bytes it holds

@@ -24,7 +24,7 @@ import (
 
 // chunkLines and chunkBytes bound a chunk: big enough that handing it over
 // costs nothing beside parsing it, small enough that few are in flight and
-// that a chunk's lines and records (some 500 bytes a line) are still in
+// that a chunk's lines and records (some 400 and 232 bytes a line) are still in
 // the cache when the applier reads what a worker wrote. Read in turn in
 // one process, eight times each, BenchmarkRead1M's log took a median of
 // 663 ms of CPU time at 1 MB and 4096 lines, 589 at 256 KB and 1024 and
@@ -42,10 +42,14 @@ type chunk struct {
 	ends []int // line i is buf[ends[i-1]:ends[i]]
 	nums []int // line i's number (eachLine's n)
 	res  []lineResult
-	// recs are the records of res, apart: most lines of a log are no
-	// record, and a Record is some 500 bytes to clear and copy.
-	recs []Record
-	done chan struct{}
+	// recs are the records of res, apart (most lines of a log are no
+	// record), each its first fields alone, heldFields' 232 bytes, when it
+	// sets no other (heldrecord.go); wholes are those that do, whole. A
+	// worker writes a record and the applier reads it back from another
+	// core's cache: whole, its 496 bytes were twice the lines' own.
+	recs   []heldFields
+	wholes []Record
+	done   chan struct{}
 }
 
 // lineResult is what a worker made of one line.
@@ -54,7 +58,8 @@ type lineResult struct {
 	skip  bool      // not after the resumed stream's last line
 	out   outcome
 	hints lineHints
-	rec   int32 // its record is recs[rec]; -1 for none
+	rec   int32 // its record is recs[rec], or wholes[rec]; -1 for none
+	whole bool  // its record is wholes[rec]
 }
 
 func (c *chunk) line(i int) []byte {
@@ -135,11 +140,13 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 	}()
 	last = after
 	// none is the record of a line that has none (skipped): apply
-	// changes only records, so it stays the zero Record.
-	var none Record
+	// changes only records, so it stays the zero Record. rec is where a
+	// record kept as its first fields is made whole again (zero after
+	// them), in the applier's cache.
+	var none, rec Record
 	help := (<-chan *chunk)(work)
 	in := newInterner()
-	first := true
+	firstChunk := true
 	s.tally.on = true
 	defer func() { s.flushTally(); s.tally.on = false }()
 	for c := range order {
@@ -169,8 +176,13 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			s.noteDated(lr.at)
 			ref, fromLog := s.yearRef(now)
 			r := &none
-			if lr.rec >= 0 {
-				r = &c.recs[lr.rec] // applied in place: not copied
+			switch {
+			case lr.whole:
+				r = &c.wholes[lr.rec] // applied in place: not copied
+			case lr.rec >= 0:
+				r = &rec
+				*r = Record{}
+				*first(r) = c.recs[lr.rec]
 			}
 			if r.Yearless {
 				// Dated by the log's lines before it, which the worker did
@@ -181,8 +193,8 @@ func (s *Store) readParallel(ctx context.Context, r io.Reader, after time.Time, 
 			s.apply(c.line(i), c.nums[i], r, lr.out, now, ref, fromLog, lr.hints)
 		}
 		s.flushTally()
-		s.noteEnds(c, first, now) // the log's end: logend.go
-		first = false
+		s.noteEnds(c, firstChunk, now, in) // the log's end: logend.go
+		firstChunk = false
 		select {
 		case free <- c:
 		default:
@@ -198,10 +210,10 @@ func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
 		// Its records are not cleared: each is overwritten whole by the
-		// next parse put in its place (parseChunk), and what they hold
+		// next record put in its place (chunk.put), and what they hold
 		// until then is a few chunks' strings, garbage or the store's.
 		// Clearing them was a pass of 2 MB a chunk.
-		c.buf, c.ends, c.nums, c.res, c.recs = c.buf[:0], c.ends[:0], c.nums[:0], c.res[:0], c.recs[:0]
+		c.buf, c.ends, c.nums, c.res, c.recs, c.wholes = c.buf[:0], c.ends[:0], c.nums[:0], c.res[:0], c.recs[:0], c.wholes[:0]
 		c.done = make(chan struct{})
 		return c
 	default:
@@ -218,34 +230,40 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		// Room for a record a line at once: grown by append, a chunk's
 		// records were copied some ten times over, as large again in
 		// garbage.
-		c.recs = make([]Record, 0, len(c.ends))
+		c.recs = make([]heldFields, 0, len(c.ends))
 	}
+	// A line's record is parsed here, in this goroutine's cache, then
+	// put in the chunk (c.put).
+	r := &in.rec
 	for i := range c.ends {
 		line := c.line(i)
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
-			// parseInto, its record put in place; a skipped line's is the
-			// zero Record, its slot given back.
-			lr.rec = int32(len(c.recs))
-			if len(c.recs) < cap(c.recs) {
-				// A used chunk's slot: overwritten whole below, not
-				// zeroed first.
-				c.recs = c.recs[:lr.rec+1]
-			} else {
-				c.recs = append(c.recs, Record{})
-			}
-			switch r := &c.recs[lr.rec]; {
+			switch {
 			case in.memo().read(trimEOL(line), &ref, r):
 				lr.out = outRecord // a line read before but for its time (linememo.go)
 			case ref.skips(line):
-				c.recs = c.recs[:lr.rec]
-				lr.out, lr.rec = outSkipped, -1
+				lr.out = outSkipped // no record: a skipped line's is the zero Record
 			default:
 				lr.out = parseAll(line, ref, r)
+			}
+			if lr.out != outSkipped {
+				lr.rec, lr.whole = c.put(r)
 			}
 			lr.hints = hintsOf(line, lr.out)
 		}
 		c.res = append(c.res, lr)
 	}
+}
+
+// put keeps r, a line's record, in c: its first fields alone when it sets
+// no other (heldrecord.go). It says where.
+func (c *chunk) put(r *Record) (int32, bool) {
+	if setsOther(r) {
+		c.wholes = append(c.wholes, *r)
+		return int32(len(c.wholes) - 1), true
+	}
+	c.recs = append(c.recs, *first(r))
+	return int32(len(c.recs) - 1), false
 }

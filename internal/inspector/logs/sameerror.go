@@ -32,15 +32,32 @@ type keyError struct {
 }
 
 // noteKeyError remembers the error of failure line r (the log's line n),
-// in the log's order.
+// in the log's order. It runs on every failure line, so a key seen before
+// is looked up by its bytes and changed in place: no string is made but
+// for a new key (r.Key() made one a line, most of a read's allocations).
 func (s *Store) noteKeyError(r *Record, n int) {
-	if r.At.IsZero() || r.Error == "" || r.Error == noErrorStated || r.Key() == "" {
+	if r.At.IsZero() || r.Error == "" || r.Error == noErrorStated || r.Namespace == "" && r.Name == "" {
 		return
 	}
 	if s.keyErrs == nil || len(s.keyErrs) > 4*DefaultMaxKeys {
-		s.keyErrs = map[string]keyError{}
+		s.keyErrs = map[string]*keyError{}
 	}
-	s.keyErrs[r.Key()] = keyError{at: r.At, err: r.Error, controller: r.Controller, line: n}
+	k := s.keyErrs[string(s.keyErrKeyOf(r))]
+	if k == nil {
+		k = &keyError{}
+		s.keyErrs[string(s.keyErrKey)] = k
+	}
+	*k = keyError{at: r.At, err: r.Error, controller: r.Controller, line: n}
+}
+
+// keyErrKeyOf is r.Key(), built in s.keyErrKey.
+func (s *Store) keyErrKeyOf(r *Record) []byte {
+	s.keyErrKey = append(s.keyErrKey[:0], r.Namespace...)
+	if r.Namespace != "" {
+		s.keyErrKey = append(s.keyErrKey, '/')
+	}
+	s.keyErrKey = append(s.keyErrKey, r.Name...)
+	return s.keyErrKey
 }
 
 // noteSameError remembers candidate r, the log's line n, when its key's
@@ -58,14 +75,14 @@ func (s *Store) noteSameError(r *Record, n int) {
 	if r.At.IsZero() || r.Error == "" || r.ReconcileID != "" || r.NotRead == insideReconcile || len(s.again) >= maxHeldCandidates {
 		return
 	}
-	k, ok := s.keyErrs[r.Key()]
-	if !ok || k.err != r.Error || !r.At.After(k.at) {
+	k := s.keyErrs[string(s.keyErrKeyOf(r))]
+	if k == nil || k.err != r.Error || !r.At.After(k.at) {
 		return
 	}
 	if s.again == nil {
 		s.again = map[int]keyError{}
 	}
-	s.again[n] = k
+	s.again[n] = *k // as it is now: the key's next failure changes *k
 }
 
 // sameErrorAgain takes the candidates of a saved log that nothing decided

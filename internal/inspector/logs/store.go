@@ -49,9 +49,11 @@ type Store struct {
 	// causes are the CauseLines of keys, for a warning that follows.
 	causes map[string]statedCause
 	// keyErrs are the errors keys' failure lines stated, again the
-	// candidate lines that stated one again (sameerror.go).
-	keyErrs map[string]keyError
-	again   map[int]keyError
+	// candidate lines that stated one again (sameerror.go); keyErrKey is
+	// the key looked up in keyErrs, built in place.
+	keyErrs   map[string]*keyError
+	again     map[int]keyError
+	keyErrKey []byte
 	// attemptKeys are the keys names-key lines named, by controller, and
 	// aliases the keys failure lines' own names for objects are
 	// (attemptkey.go).
