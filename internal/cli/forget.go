@@ -289,7 +289,7 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 	if o.Requeue {
 		what = "reset and retry now"
 		if o.Spread > 0 {
-			what = fmt.Sprintf("reset and retry, spread over %v,", o.Spread)
+			what = fmt.Sprintf("reset and retry, spread over %s,", text.FormatDuration(o.Spread))
 		}
 	}
 	scope := previews[0].Controller
