@@ -238,7 +238,7 @@ func (g *Groups) view() string {
 	} else if len(sum) < 2 {
 		lines = append(lines, "")
 	}
-	const classW, seenW = 9, 10 // "transient", "36m07s ago" (the longest Ago)
+	const classW, seenW = 9, 10 // "transient", "36m7s ago" (the longest Ago)
 	// Under 72 columns (as the top table) the error would keep a dozen
 	// cells: the counts lose their "keys" (KEYS says it) and CONTROLLER
 	// narrows, so that the error keeps its end.
