@@ -171,7 +171,7 @@ func TestTransientRunSpansAForget(t *testing.T) {
 			finding = f.Message
 		}
 	}
-	want := "the same on the last 8 attempts since " + first.UTC().Format("15:04:05") + " (7m00s)"
+	want := "the same on the last 8 attempts since " + first.UTC().Format("15:04:05") + " (7m0s)"
 	if !strings.Contains(finding, want) {
 		t.Errorf("transient finding = %q, want it to contain %q", finding, want)
 	}

@@ -29,6 +29,9 @@ type target[T comparable] struct {
 	// nextRetry is the retry pending when the key was selected (backoff,
 	// scheduled), Unix nanoseconds; 0 without one.
 	nextRetry int64
+	// permanent says the key's last reconcile failed on a permanent error
+	// (ForgetResponse.Permanent).
+	permanent bool
 }
 
 // forget resets the backoff of the selected keys and, with Requeue, makes them
@@ -55,6 +58,9 @@ func (p *TypedProbe[T]) forget(req *api.ForgetRequest, now time.Time) (api.Forge
 		Truncated:  len(targets) > api.MaxForgetReport,
 	}
 	for i, t := range targets {
+		if t.permanent {
+			resp.Permanent++
+		}
 		var release time.Duration
 		if req.Requeue && len(targets) > 1 {
 			release = req.Spread.Duration * time.Duration(i) / time.Duration(len(targets))
@@ -194,7 +200,9 @@ func (p *TypedProbe[T]) targetsOf(keys []string, now int64, mustExist bool) ([]t
 	var missing []string
 	for _, k := range keys {
 		if !p.store.withKey(k, func(e *entry[T]) {
-			t := target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures)}
+			t := target[T]{item: e.item, key: e.key, state: e.state(now), failures: int(e.failures),
+				// The last reconcile ended on the error: none has ended since.
+				permanent: e.errClass == classPermanent && e.lastErr != (text{}) && e.lastReconcileAt <= e.lastErrAt}
 			if t.state == api.StateBackoff || t.state == api.StateScheduled {
 				t.nextRetry = e.nextRetry
 			}

@@ -72,7 +72,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	}
 	lines := splitLines(screen(detailOf(t, loaded(t, 120, 60))))
 	v, a := verdictAt(lines)
-	want := "Object InProgress: generation 3, changed 3m00s ago by kubectl-client-side-apply; the controller has observed 2"
+	want := "Object InProgress: generation 3, changed 3m0s ago by kubectl-client-side-apply; the controller has observed 2"
 	if v < 0 || a < 0 || v > a || strings.TrimRight(lines[v], " ") != want {
 		t.Fatalf("verdict at line %d, attempts at %d; want %q above the attempts:\n%s", v, a, want, strings.Join(lines, "\n"))
 	}
@@ -108,7 +108,7 @@ func TestDetailTimelineShowsTheError(t *testing.T) {
 }
 
 // The header's countdown and the narrative's "(in …)" are computed at the
-// same server time: 3.3s after the read both say 4m08s, not one 4m12s.
+// same server time: 3.3s after the read both say 4m8s, not one 4m12s.
 func TestDetailNarrativeCountsDownWithHeader(t *testing.T) {
 	m := detailOf(t, loaded(t, 120, 30))
 	later := t0.Add(3300 * time.Millisecond)

@@ -32,7 +32,7 @@ func TestDiagnosisLine(t *testing.T) {
 			"worst of 3 controllers in trouble: outage — 842 keys backing off; the token bucket is empty: retries throttled to 10/s"},
 		// The first row is outage's: the label says why the rows start elsewhere (issue #23).
 		{"all, with groups: a permanent error is worse than keys backing off on nothing known", "", []api.ErrorGroup{naive},
-			"worst of 3 controllers in trouble (rows: longest failing first): naive — 30 keys failing for 12m00s on the same permanent error: spec.storageClass must be set"},
+			"worst of 3 controllers in trouble (rows: longest failing first): naive — 30 keys failing for 12m0s on the same permanent error: spec.storageClass must be set"},
 		{"one controller", "wellbehaved", nil,
 			"wellbehaved — 20 keys failed for good: not retried until their objects change"},
 		{"one controller, others' groups ignored", "outage", []api.ErrorGroup{naive},

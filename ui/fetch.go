@@ -27,6 +27,8 @@ type tickMsg struct{}
 type dryRunMsg struct {
 	id    int
 	count int
+	// permanents are how many of them fail on a permanent error.
+	permanents int
 	// hit are the controllers with keys to touch, and those that failed
 	// to answer (they may have some).
 	hit []string
@@ -70,6 +72,7 @@ func dryRunCmd(ctx context.Context, s *inspector.Session, id int, act widget.Act
 		answered := map[string]bool{}
 		for _, r := range resps {
 			msg.count += r.Count
+			msg.permanents += r.Permanent
 			answered[r.Controller] = true
 			if r.Count > 0 {
 				msg.hit = append(msg.hit, r.Controller)

@@ -160,7 +160,7 @@ func TestTopFor(t *testing.T) {
 		t.Errorf("want w-old (30m waiting) above w-new (5m), and the Current w-ok left out:\n%s", s)
 	}
 	row := lineWith(s, "w-old ")
-	for _, cell := range []string{"InProgress", "30m00s", "widget-controller", "backoff 4×, retry 20s (estimated)"} {
+	for _, cell := range []string{"InProgress", "30m0s", "widget-controller", "backoff 4×, retry 20s (estimated)"} {
 		if !strings.Contains(row, cell) {
 			t.Errorf("w-old's row lacks %q: %q", cell, row)
 		}
@@ -170,7 +170,7 @@ func TestTopFor(t *testing.T) {
 	m = send(t, m, press("enter"))
 	s = screen(m)
 	for _, want := range []string{"backoff › why widgets › w-old",
-		"Status  InProgress: generation 7, changed 30m00s ago by kubectl-client-side-apply; the controller has observed 6",
+		"Status  InProgress: generation 7, changed 30m0s ago by kubectl-client-side-apply; the controller has observed 6",
 		"pods: deploy/widget-controller -n widget-system (not instrumented: its log is read)",
 		"last error: quota exceeded"} {
 		if !strings.Contains(s, want) {

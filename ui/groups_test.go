@@ -55,9 +55,9 @@ func TestJourneyErrorGroups(t *testing.T) {
 	f.fail("demo/widget-000003", `quota "team-7" exceeded by 12 objects`)
 	now := time.Now()
 	list := &api.ErrorGroupList{ServerTime: now, Total: 5, Matched: 5, Groups: []api.ErrorGroup{
-		{Controller: "widgets", Fingerprint: "sync inventory: dial tcp …: connect: connection refused", Class: api.ClassTransient, Count: 4,
+		{Controller: "widgets", Fingerprint: "sync inventory: dial tcp …: connect: connection refused", Message: "sync inventory: dial tcp 10.0.0.1:443: connect: connection refused", Class: api.ClassTransient, Count: 4,
 			FirstSeen: now.Add(-time.Minute), LastSeen: now, Examples: []string{"demo/widget-000000"}},
-		{Controller: "widgets", Fingerprint: `quota "…" exceeded by … objects`, Class: api.ClassPermanent, Count: 1,
+		{Controller: "widgets", Fingerprint: `quota "…" exceeded by … objects`, Message: `quota "team-7" exceeded by 12 objects`, Class: api.ClassPermanent, Count: 1,
 			FirstSeen: now, LastSeen: now, Examples: []string{"demo/widget-000003"}},
 	}}
 	s, asked := withErrors(t, f, list)
@@ -66,8 +66,9 @@ func TestJourneyErrorGroups(t *testing.T) {
 
 	j.key("g")
 	j.waitFor("2 distinct errors over 5 keys in backoff,failed (every controller)")
-	j.waitLine("4 keys", "widgets", "transient", "sync inventory: dial tcp …: connect: connection refused")
-	j.waitLine("1 key", "widgets", "permanent", `quota "…" exceeded by … objects`)
+	// A fold is named by what it folded ("…" is a cut's alone).
+	j.waitLine("4 keys", "widgets", "transient", "sync inventory: dial tcp <address>: connect: connection refused")
+	j.waitLine("1 key", "widgets", "permanent", `quota "<name>" exceeded by <number> objects`)
 
 	j.key("j")
 	j.key("enter")
@@ -105,7 +106,7 @@ func TestJourneyErrorGroupsRefresh(t *testing.T) {
 
 	j.key("g")
 	j.waitLine("4 keys", "widgets", "sync inventory: dial tcp")
-	j.waitLine("1 key", "widgets", `quota "…" exceeded`)
+	j.waitLine("1 key", "widgets", `quota "<name>" exceeded`)
 	j.waitLine("keys grouped by error · updated ")
 	j.key("j") // onto the quota group, second by count
 	j.waitLine("widgets: " + quota)
@@ -117,7 +118,7 @@ func TestJourneyErrorGroupsRefresh(t *testing.T) {
 	for i := 2; i <= 6; i++ {
 		f.fail(fmt.Sprintf("demo/quota-%06d", i), quota)
 	}
-	j.waitLine("6 keys", "widgets", `quota "…" exceeded`) // no ctrl+r
+	j.waitLine("6 keys", "widgets", `quota "<name>" exceeded`) // no ctrl+r
 	if got := f.callsTo("v1/errors"); got <= answered {
 		t.Errorf("v1/errors asked %d times, %d answered before the change: the group view did not refresh", got, answered)
 	}

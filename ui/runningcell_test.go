@@ -23,8 +23,8 @@ func TestRunningNextRetryCell(t *testing.T) {
 		{3 * time.Second, map[int]string{120: "for 3s", 80: "for 3s", 60: "for 3s"}},
 		{400 * time.Millisecond, map[int]string{120: "for <1s", 80: "for <1s", 60: "for <1s"}},
 		{45 * time.Second, map[int]string{120: "for 45s", 80: "for 45s", 60: "for 45s"}},
-		{12*time.Minute + 5*time.Second, map[int]string{120: "for 12m05s", 80: "for 12m", 60: "for 12m"}},
-		{2*time.Hour + 7*time.Minute, map[int]string{120: "for 2h07m", 80: "for 2h", 60: "for 2h"}},
+		{12*time.Minute + 5*time.Second, map[int]string{120: "for 12m5s", 80: "for 12m", 60: "for 12m"}},
+		{2*time.Hour + 7*time.Minute, map[int]string{120: "for 2h7m", 80: "for 2h7m", 60: "for 2h"}}, // unpadded, 2h7m fits 80 columns whole
 	} {
 		for _, sz := range [][2]int{{120, 30}, {80, 24}, {60, 20}} {
 			m := loaded(t, sz[0], sz[1])

@@ -168,7 +168,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.update(msg.Msg)
 	case dryRunMsg:
-		if c := m.dialog(); c != nil && c.Counted(msg.id, msg.count, msg.hit, msg.err) {
+		if c := m.dialog(); c != nil && c.Counted(msg.id, msg.count, msg.permanents, msg.hit, msg.err) {
 			m.forecast(&c.Act) // about the controllers counted
 		}
 		return m, nil

@@ -58,9 +58,13 @@ type ForgetResponse struct {
 	ServerTime time.Time `json:"serverTime"`
 	Controller string    `json:"controller"`
 	// Count is how many keys were (or, with DryRun, would be) forgotten.
-	Count    int  `json:"count"`
-	DryRun   bool `json:"dryRun,omitempty"`
-	Requeued bool `json:"requeued"`
+	Count int `json:"count"`
+	// Permanent is how many of them last failed on a permanent error
+	// (ClassPermanent; no reconcile has ended since without it): a forget
+	// or a retry runs them into the same error unless their object changed.
+	Permanent int  `json:"permanent,omitempty"`
+	DryRun    bool `json:"dryRun,omitempty"`
+	Requeued  bool `json:"requeued"`
 	// PendingRetryKept is true when counters were reset but the keys were not
 	// requeued (no requeue asked, or the queue is not instrumented): a pending
 	// retry keeps its time.

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
@@ -15,35 +13,32 @@ import (
 
 // describe on a terminal fits its width, as get and top do: its sentences
 // wrap between words under their own indent (writeProse, why's rule too),
-// and its History table leaves out TOOK, then CLASS, until ERROR has room,
-// then cuts each error to that room, its start and its cause kept. A pipe
+// and its History table leaves out TOOK, then CLASS, until ERROR has room
+// (minMessageRoom), then wraps each error in that room, as why's tables
+// wrap a MESSAGE (writeMessageTable), or, with too little room even so,
+// puts it under its row (writeMessagesUnder): cut to the room, an 80-column
+// History kept "sync with…503 Service Unavailable" of every error. A pipe
 // gets every line and error whole.
 
-// historyRoom is the fewest cells a terminal's History table keeps for
-// ERROR, leaving out TOOK and CLASS for it: an error's start and its cause
-// ("sync with…503 Service Unavailable").
-const historyRoom = 30
-
 // historyCols says which columns of the History table a terminal too
-// narrow for all of them leaves out, and how many runes an error keeps
-// (0: maxHistoryError, or whole off a terminal).
+// narrow for all of them leaves out.
 type historyCols struct {
 	noTook, noClass bool
-	errRoom         int
 }
 
-// renderHistory is the History table's lines with cols.
-func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string {
-	var b bytes.Buffer
-	tw := newTable(&b)
-	head := []string{"  TIME", "TRIGGER", "OUTCOME", "DELAY"}
+// historyTable is the History table as writeMessageTable takes it: its
+// tab-separated head, ERROR last; each attempt's cells before ERROR; and
+// each attempt's error, flattened and cut to errRunes (0: whole), "" for
+// none.
+func historyTable(hist []api.Attempt, cols historyCols, errRunes int) (head string, rows [][]string, errs []string) {
+	cells := []string{"  TIME", "TRIGGER", "OUTCOME", "DELAY"}
 	if !cols.noTook {
-		head = append(head, "TOOK")
+		cells = append(cells, "TOOK")
 	}
 	if !cols.noClass {
-		head = append(head, "CLASS")
+		cells = append(cells, "CLASS")
 	}
-	fmt.Fprintln(tw, strings.Join(append(head, "ERROR"), "\t"))
+	head = strings.Join(append(cells, "ERROR"), "\t")
 	clock := historyClock(hist)
 	for i, a := range hist {
 		row := []string{"  " + clock(a.At), explain.TriggerCellAt(hist, i), a.Outcome, dur(a.Delay.Duration)}
@@ -53,14 +48,10 @@ func renderHistory(hist []api.Attempt, cols historyCols, errRunes int) []string 
 		if !cols.noClass {
 			row = append(row, dash(a.Class))
 		}
-		n := errRunes
-		if cols.errRoom > 0 {
-			n = cols.errRoom
-		}
-		fmt.Fprintln(tw, strings.Join(append(row, dash(text.OneLineAtBreaks(a.Error, n))), "\t"))
+		rows = append(rows, row)
+		errs = append(errs, text.OneLineAtBreaks(a.Error, errRunes))
 	}
-	tw.Flush()
-	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	return head, rows, errs
 }
 
 // historyClock is how the History table prints its times: to the
@@ -78,36 +69,27 @@ func historyClock(hist []api.Attempt) func(time.Time) string {
 	return text.TimeOfDay
 }
 
-// fitHistory is the History table fitted to width cells (0: none, the
-// table as errRunes cuts it).
-func fitHistory(hist []api.Attempt, width, errRunes int) []string {
+// writeHistory writes the History table: on a terminal of screen cells,
+// fitted to it (see above); piped (screen 0), every column, each error
+// whole on its row.
+func writeHistory(w io.Writer, hist []api.Attempt, screen, errRunes int) {
 	var c historyCols
-	lines := renderHistory(hist, c, errRunes)
-	if width <= 0 || widest(lines) <= width {
-		return lines
+	head, rows, errs := historyTable(hist, c, errRunes)
+	if screen <= 0 {
+		tw := newTable(w)
+		fmt.Fprintln(tw, head)
+		for i, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\n", strings.Join(r, "\t"), dash(errs[i]))
+		}
+		tw.Flush()
+		return
 	}
 	for _, narrow := range []func(){func() { c.noTook = true }, func() { c.noClass = true }} {
-		if width-errorAt(lines) >= historyRoom {
+		if screen-messageColumn(head, rows) >= minMessageRoom {
 			break
 		}
 		narrow()
-		lines = renderHistory(hist, c, errRunes)
+		head, rows, errs = historyTable(hist, c, errRunes)
 	}
-	c.errRoom = max(width-errorAt(lines), 12)
-	lines = renderHistory(hist, c, errRunes)
-	for i, l := range lines {
-		if ansi.StringWidth(l) > width {
-			lines[i] = ansi.Truncate(l, width, "…")
-		}
-	}
-	return lines
-}
-
-// errorAt is where ERROR starts in a History table's header line.
-func errorAt(lines []string) int {
-	i := strings.LastIndex(lines[0], "ERROR")
-	if i < 0 {
-		return 0
-	}
-	return ansi.StringWidth(lines[0][:i])
+	writeMessageTable(w, head, rows, errs, screen)
 }

@@ -105,9 +105,7 @@ func printHistory(w io.Writer, hist []api.Attempt, reconciles int) {
 		fmt.Fprintln(w, "  none recorded yet")
 		return
 	}
-	for _, l := range fitHistory(hist, screenWidth(w), fit(w, maxHistoryError)) {
-		fmt.Fprintln(w, l)
-	}
+	writeHistory(w, hist, screenWidth(w), fit(w, maxHistoryError))
 	// A trigger a log without successes only lets us infer is a word in the
 	// table, its sentence once here; -o json has every attempt whole.
 	if legend := explain.TriggerLegend(hist); len(legend) > 0 {

@@ -24,7 +24,7 @@ func TestDescribeObjectVerdict(t *testing.T) {
 
 	var b bytes.Buffer
 	printObjectStatus(&b, d, "")
-	want := "  Verdict:     InProgress: generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6\n"
+	want := "  Verdict:     InProgress: generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("object section:\n%s\nwant the line\n%s", b.String(), want)
 	}

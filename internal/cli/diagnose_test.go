@@ -79,7 +79,7 @@ func diagnosisEndpoint(t *testing.T) string {
 // listed, and never to a stderr that is a file or a pipe.
 func TestGetDiagnosesOnTerminalStderr(t *testing.T) {
 	addr := diagnosisEndpoint(t)
-	naive := "naive — 2 keys failing for 12m00s on the same permanent error: spec.storageClass must be set"
+	naive := "naive — 2 keys failing for 12m0s on the same permanent error: spec.storageClass must be set"
 	outage := "outage — 12 keys backing off since 09:48:00 on one transient error (PUT https://inventory/v1/items/o-1: 503 Service Unavailable); next wave of 12 in under 1s"
 	tests := []struct {
 		name     string

@@ -69,7 +69,7 @@ func TestDiffWithNoChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ a, b, want string }{
-		{before, after, " (1m00s later).\n"},
+		{before, after, " (1m0s later).\n"},
 		{before, before, " (the same moment: the same snapshot?).\n"},
 	} {
 		streams, _, out, errOut := genericiooptions.NewTestIOStreams()

@@ -12,9 +12,9 @@ import (
 )
 
 // TestFailingSinceSaysWhenAndHowLong: a streak that began at 10:00:00 and
-// is read 1m06s later is "Failing since:  10:00:00 (1m06s ago)" in
-// describe and "1m06s" under get -o wide's FAILING FOR, never "failing
-// since 1m06s ago", which mixed a moment and a span.
+// is read 1m6s later is "Failing since:  10:00:00 (1m6s ago)" in
+// describe and "1m6s" under get -o wide's FAILING FOR, never "failing
+// since 1m6s ago", which mixed a moment and a span.
 func TestFailingSinceSaysWhenAndHowLong(t *testing.T) {
 	srv, reconcile, clk := widgets(t, false) // the fake clock starts at 10:00:00
 	refused := errors.New("connection refused")
@@ -26,7 +26,7 @@ func TestFailingSinceSaysWhenAndHowLong(t *testing.T) {
 	if err := run(cli.NewDescribeCommand, streams, "--addr", srv.URL, "default/w1"); err != nil {
 		t.Fatal(err)
 	}
-	if want := "\n  Failing since:  10:00:00 (1m06s ago)\n"; !strings.Contains(out.String(), want) {
+	if want := "\n  Failing since:  10:00:00 (1m6s ago)\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("describe printed:\n%s\nwant a line %q", out, want)
 	}
 
@@ -41,7 +41,7 @@ func TestFailingSinceSaysWhenAndHowLong(t *testing.T) {
 			col = i
 		}
 	}
-	if col < 0 || len(rows) != 2 || rows[1][col] != "1m06s" {
-		t.Errorf("get -o wide printed:\n%s\nwant 1m06s under FAILING FOR", out)
+	if col < 0 || len(rows) != 2 || rows[1][col] != "1m6s" {
+		t.Errorf("get -o wide printed:\n%s\nwant 1m6s under FAILING FOR", out)
 	}
 }

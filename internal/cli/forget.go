@@ -20,6 +20,7 @@ import (
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -288,7 +289,7 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 	if o.Requeue {
 		what = "reset and retry now"
 		if o.Spread > 0 {
-			what = fmt.Sprintf("reset and retry, spread over %v,", o.Spread)
+			what = fmt.Sprintf("reset and retry, spread over %s,", text.FormatDuration(o.Spread))
 		}
 	}
 	scope := previews[0].Controller
@@ -301,7 +302,17 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 		}
 		scope = fmt.Sprintf("%s (%s)", text.Plural(len(parts), "controller"), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(o.ErrOut, "This will %s %s of %s. Continue? [y/N] ", what, text.Plural(total(previews), "key"), scope)
+	permanent := 0
+	for _, p := range previews {
+		permanent += p.Permanent
+	}
+	// As the TUI's dialog: keys failing on a permanent error fail again.
+	if p := explain.PermanentAmong(permanent, total(previews), o.Requeue); p != "" {
+		scope += ". " + p
+	} else {
+		scope += "."
+	}
+	fmt.Fprintf(o.ErrOut, "This will %s %s of %s Continue? [y/N] ", what, text.Plural(total(previews), "key"), scope)
 	line, _ := bufio.NewReader(o.In).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"

@@ -55,6 +55,10 @@ func (o *ForgetOptions) printForgotten(resps []*api.ForgetResponse, many bool) {
 		}
 		if resp.DryRun {
 			fmt.Fprintln(o.Out, summary)
+			// As the confirmation says: acting on them will not help.
+			if p := explain.PermanentAmong(resp.Permanent, resp.Count, o.Requeue); p != "" {
+				fmt.Fprintln(o.Out, p)
+			}
 		}
 		for _, k := range resp.Keys {
 			fmt.Fprintln(o.Out, o.forgottenLine(resp, k, many))

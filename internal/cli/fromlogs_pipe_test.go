@@ -72,7 +72,7 @@ func TestDescribePipedOldLogIsJudgedAsOfItsEnd(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("describe: %v (stderr: %s)", err, errOut)
 	}
-	if want := "Next retry at 06:26:07 (30m00s after the log's last line)"; !strings.Contains(out.String(), want) {
+	if want := "Next retry at 06:26:07 (30m0s after the log's last line)"; !strings.Contains(out.String(), want) {
 		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
 	}
 }

@@ -37,7 +37,7 @@ func TestReadNoteSaysTheTimeBase(t *testing.T) {
 		wantNone string
 	}{
 		{"saved two minutes ago", true, end.Add(2*time.Minute + 5*time.Second),
-			"--from-logs: 05:55:53 to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 05:56:07 (2m05s ago), not from now;", ""},
+			"--from-logs: 05:55:53 to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 05:56:07 (2m5s ago), not from now;", ""},
 		{"saved last year", true, end.Add(365 * 24 * time.Hour),
 			"--from-logs: 2024-02-12 05:55:53 UTC to 05:56:07, 2 keys, read as of its last line: ages and countdowns count from 2024-02-12 05:56:07 UTC, not from now;", ""},
 		{"live", false, end.Add(365 * 24 * time.Hour),
@@ -53,7 +53,7 @@ func TestReadNoteSaysTheTimeBase(t *testing.T) {
 
 // describe of a saved log's key counts its next retry from the log's last
 // line in words, through the wire (v1/controllers' source.endsAt) as top's
-// detail reads it: "in 30m00s" would read as from now.
+// detail reads it: "in 30m0s" would read as from now.
 func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	cmd := NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
@@ -63,7 +63,7 @@ func TestDescribeSavedLogCountsFromItsEnd(t *testing.T) {
 	}
 	// Its failure at 05:56:07 stated "next try in 30m0s": 06:26:07, 30m
 	// after the line, which is the log's last.
-	if want := "Next retry at 06:26:07 (30m00s after the log's last line)"; !strings.Contains(out.String(), want) {
+	if want := "Next retry at 06:26:07 (30m0s after the log's last line)"; !strings.Contains(out.String(), want) {
 		t.Errorf("describe:\n%s\nwant it to say %q", out, want)
 	}
 	if strings.Contains(out.String(), "(in 30m") {

@@ -156,10 +156,10 @@ func printPods(w io.Writer, pods []cluster.Pod) {
 	}
 }
 
-// ago is "3m01s ago" relative to the server's now.
+// ago is "3m1s ago" relative to the server's now.
 func ago(t, now time.Time) string { return text.Ago(t, now) }
 
-// sinceWhen is a moment with how long ago it was: "21:05:10 (1m06s ago)",
+// sinceWhen is a moment with how long ago it was: "21:05:10 (1m6s ago)",
 // "-" for none.
 func sinceWhen(t, now time.Time) string {
 	if t.IsZero() {

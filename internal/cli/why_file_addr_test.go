@@ -84,10 +84,10 @@ func TestWhyFileAddrNextSteps(t *testing.T) {
 	out := whyCLI(t, "why", "-f", file, "--addr", ep.URL)
 	retry := "  > Then retry at once: `kubectl backoff forget --addr " + ep.URL + " widgets/down-1 --requeue --controller configmap`   (resets the backoff and retries now)\n"
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^  InProgress: controller "configmap" is failing on it: 1 consecutive failure, next retry in (59m\d\ds|1h00m) \(exact\)\.$`),
+		regexp.MustCompile(`(?m)^  InProgress: controller "configmap" is failing on it: 1 consecutive failure, next retry in (59m\d\ds|1h0m) \(exact\)\.$`),
 		regexp.MustCompile(`(?m)^  > Fix what the error names: eu region unavailable$`),
 		regexp.MustCompile(regexp.QuoteMeta(retry)),
-		regexp.MustCompile(`(?m)^  Next retry:     (59m\d\ds|1h00m) \(at \d\d:\d\d:\d\d\)$`),
+		regexp.MustCompile(`(?m)^  Next retry:     (59m\d\ds|1h0m) \(at \d\d:\d\d:\d\d\)$`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("why -f FILE --addr ADDR lacks %s:\n%s", want, out)

@@ -112,8 +112,8 @@ func TestPrintAnswer(t *testing.T) {
 	printAnswer(&b, a)
 	for _, want := range []string{
 		"Object:      certificate.cert-manager.io/web-tls -n team-a",
-		"Change:      generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6",
-		"Status manager: cert-manager-certificates-issuing (13m00s ago) [status subresource]",
+		"Change:      generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6",
+		"Status manager: cert-manager-certificates-issuing (13m0s ago) [status subresource]",
 		"Pods:           deploy/cert-manager -n cert-manager (not instrumented: its log is read)",
 		"Found by:       deployment-prefix:",
 		"Source:         the controller's log (estimated)",
@@ -128,7 +128,7 @@ func TestPrintAnswer(t *testing.T) {
 	var l bytes.Buffer
 	a.Waiting.Duration = 12 * time.Minute
 	printAnswerList(&l, []*why.Answer{a}, true)
-	if want := "team-a      web-tls   InProgress   12m00s    cert-manager-certificates-issuing   backoff 3×, retry 40s (estimated)"; !strings.Contains(l.String(), want) {
+	if want := "team-a      web-tls   InProgress   12m0s     cert-manager-certificates-issuing   backoff 3×, retry 40s (estimated)"; !strings.Contains(l.String(), want) {
 		t.Errorf("list lacks %q:\n%s", want, l.String())
 	}
 }

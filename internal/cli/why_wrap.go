@@ -25,9 +25,10 @@ const (
 	messageIndent  = "      "
 )
 
-// writeMessageTable writes a table whose last column, MESSAGE, holds
-// msgs[i] for rows[i] (the cells before it); head's cells are
-// tab-separated, MESSAGE last. screen is the terminal's width (0: piped).
+// writeMessageTable writes a table whose last column, MESSAGE (or any
+// title: describe's History has ERROR), holds msgs[i] for rows[i] (the
+// cells before it); head's cells are tab-separated, MESSAGE last. screen
+// is the terminal's width (0: piped).
 func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string, screen int) {
 	room := messageWidth
 	if screen > 0 {
@@ -45,9 +46,9 @@ func writeMessageTable(w io.Writer, head string, rows [][]string, msgs []string,
 	writeMessagesUnder(w, head, rows, msgs, screen)
 }
 
-// messageColumn is the cell MESSAGE starts at in the table of head (MESSAGE
-// last) and rows (the cells before it): what a screen leaves it is the
-// rest of its width.
+// messageColumn is the cell MESSAGE (head's last title) starts at in the
+// table of head and rows (the cells before it): what a screen leaves it is
+// the rest of its width.
 func messageColumn(head string, rows [][]string) int {
 	var b bytes.Buffer
 	tw := newTable(&b)
@@ -57,10 +58,10 @@ func messageColumn(head string, rows [][]string) int {
 	}
 	tw.Flush()
 	first, _, _ := strings.Cut(b.String(), "\n")
-	return strings.LastIndex(first, "MESSAGE")
+	return strings.LastIndex(first, head[strings.LastIndex(head, "\t")+1:])
 }
 
-// writeMessagesUnder writes rows as a table without head's MESSAGE
+// writeMessagesUnder writes rows as a table without head's MESSAGE (last)
 // column, each msgs[i] under its row, indented by messageIndent and
 // wrapped at the screen's width: where the other columns leave MESSAGE
 // too little room. The rows are a table of their own: a line of one cell
@@ -68,7 +69,7 @@ func messageColumn(head string, rows [][]string) int {
 func writeMessagesUnder(w io.Writer, head string, rows [][]string, msgs []string, screen int) {
 	var b bytes.Buffer
 	tw := newTable(&b)
-	fmt.Fprintln(tw, strings.TrimSuffix(head, "\tMESSAGE"))
+	fmt.Fprintln(tw, head[:strings.LastIndex(head, "\t")])
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}

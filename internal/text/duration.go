@@ -7,10 +7,14 @@ import (
 
 // FormatDuration formats a duration as people read it, the one way `get`,
 // `describe` and the UI all print one: "250µs", "5ms", "1.3s" (tenths only
-// under 10s), "12s", "4m12s", "2h05m", "3d04h", "5y89d"; "0s" for none.
+// under 10s), "12s", "4m12s", "2h5m", "3d4h", "5y89d"; "0s" for none.
+//
+// Its units are not padded ("1m4s", not "1m04s"), as kubectl's AGE and Go's
+// time.Duration write them, and so a controller's log: "1m04s" beside a
+// log's quoted "Retrying in 1m4s" read as two formats.
 //
 // It rounds to the unit it shows, and picks the unit after rounding, so
-// 9.96s reads "10s", never "10.0s", and 59.7s reads "1m00s".
+// 9.96s reads "10s", never "10.0s", and 59.7s reads "1m0s".
 func FormatDuration(d time.Duration) string {
 	if d <= 0 {
 		return "0s"
@@ -23,7 +27,7 @@ func FormatDuration(d time.Duration) string {
 	return days(d.Round(time.Hour))
 }
 
-// days is a span of a day or more, to the hour: "3d04h"; past a year, in
+// days is a span of a day or more, to the hour: "3d4h"; past a year, in
 // years and days as kubectl's AGE says it (apimachinery's
 // duration.HumanDuration: 365-day years, "5y89d", years alone past eight),
 // not "1914d17h". kubectl starts years at two; a year of days is already
@@ -32,7 +36,7 @@ func days(r time.Duration) string {
 	const day, year = 24 * time.Hour, 365 * 24 * time.Hour
 	switch y, dy := r/year, r%year/day; {
 	case y == 0:
-		return fmt.Sprintf("%dd%02dh", r/day, r%day/time.Hour)
+		return fmt.Sprintf("%dd%dh", r/day, r%day/time.Hour)
 	case y >= 8 || dy == 0:
 		return fmt.Sprintf("%dy", y)
 	default:
@@ -54,19 +58,19 @@ var durationUnits = []struct {
 	}},
 	{time.Second, time.Minute, func(r time.Duration) string { return fmt.Sprintf("%ds", r/time.Second) }},
 	{time.Second, time.Hour, func(r time.Duration) string {
-		return fmt.Sprintf("%dm%02ds", r/time.Minute, r%time.Minute/time.Second)
+		return fmt.Sprintf("%dm%ds", r/time.Minute, r%time.Minute/time.Second)
 	}},
 	{time.Minute, 24 * time.Hour, func(r time.Duration) string {
-		return fmt.Sprintf("%dh%02dm", r/time.Hour, r%time.Hour/time.Minute)
+		return fmt.Sprintf("%dh%dm", r/time.Hour, r%time.Hour/time.Minute)
 	}},
 }
 
 // FormatSeconds formats a span a screen counts second by second — the time
 // left before something, or the time since — the one way countdowns and ages
 // read in `get`, `describe` and the UI: whole seconds at most ("12s",
-// "4m12s", "2h05m", "1d01h"), rounded down, and "<1s" under a second.
+// "4m12s", "2h5m", "1d1h"), rounded down, and "<1s" under a second.
 // Rounded down, a countdown never says more is left than is (59.6s reads
-// "59s", not "1m00s"); in whole seconds, a screen redrawn once a second
+// "59s", not "1m0s"); in whole seconds, a screen redrawn once a second
 // never shows tenths already gone. A measured duration (a reconcile took
 // 21µs) is FormatDuration's.
 func FormatSeconds(d time.Duration) string {

@@ -28,15 +28,16 @@ func TestFormatDuration(t *testing.T) {
 		{9960 * time.Millisecond, "10s"}, // never "10.0s"
 		{10 * time.Second, "10s"},
 		{59_400 * time.Millisecond, "59s"},
-		{59_700 * time.Millisecond, "1m00s"},
+		{59_700 * time.Millisecond, "1m0s"},
+		{64 * time.Second, "1m4s"},            // as a log quotes it (Go's time.Duration), and kubectl's AGE
 		{163_600 * time.Millisecond, "2m44s"}, // the table and describe agree
 		{4*time.Minute + 12*time.Second + 400*time.Millisecond, "4m12s"},
 		{1000 * time.Second, "16m40s"},
-		{time.Hour, "1h00m"},
-		{2*time.Hour + 5*time.Minute + 29*time.Second, "2h05m"},
-		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d00h"},
-		{25*time.Hour + 30*time.Minute, "1d02h"},
-		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d04h"},
+		{time.Hour, "1h0m"},
+		{2*time.Hour + 5*time.Minute + 29*time.Second, "2h5m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d0h"},
+		{25*time.Hour + 30*time.Minute, "1d2h"},
+		{3*24*time.Hour + 4*time.Hour + 10*time.Minute, "3d4h"},
 	}
 	for _, tt := range tests {
 		if got := text.FormatDuration(tt.d); got != tt.want {
@@ -47,7 +48,7 @@ func TestFormatDuration(t *testing.T) {
 
 // A countdown claims no more than whole seconds, rounded down: it says at
 // least that much is left, so it never reads a second longer than what is
-// left (59.6s is "59s", not "1m00s"), and a screen redrawn each second
+// left (59.6s is "59s", not "1m0s"), and a screen redrawn each second
 // never shows tenths already gone. The last second is "<1s".
 func TestFormatSeconds(t *testing.T) {
 	tests := []struct {
@@ -62,12 +63,12 @@ func TestFormatSeconds(t *testing.T) {
 		{3900 * time.Millisecond, "3s"},
 		{9960 * time.Millisecond, "9s"},
 		{59_600 * time.Millisecond, "59s"},
-		{time.Minute, "1m00s"},
+		{time.Minute, "1m0s"},
 		{4*time.Minute + 12*time.Second + 900*time.Millisecond, "4m12s"},
 		{59*time.Minute + 59*time.Second + 999*time.Millisecond, "59m59s"},
-		{2*time.Hour + 5*time.Minute + 59*time.Second, "2h05m"},
+		{2*time.Hour + 5*time.Minute + 59*time.Second, "2h5m"},
 		{23*time.Hour + 59*time.Minute + 40*time.Second, "23h59m"},
-		{25*time.Hour + 59*time.Minute, "1d01h"},
+		{25*time.Hour + 59*time.Minute, "1d1h"},
 	}
 	for _, tt := range tests {
 		if got := text.FormatSeconds(tt.d); got != tt.want {
@@ -82,7 +83,7 @@ func TestCountdownAndAgo(t *testing.T) {
 		wantCountdown, wantAgo string
 	}{
 		{time.Time{}, "-", "-"},
-		{at(3*time.Minute + time.Second), "3m01s", "just now"},
+		{at(3*time.Minute + time.Second), "3m1s", "just now"},
 		{at(80 * time.Millisecond), "<1s", "just now"},
 		{textNow, "due", "just now"},
 		{at(-243 * time.Microsecond), "due", "just now"}, // as for a t not before now: one wording
@@ -90,7 +91,7 @@ func TestCountdownAndAgo(t *testing.T) {
 		{at(-time.Second), "due", "1s ago"},
 		{at(-2 * time.Second), "due", "2s ago"},
 		{at(-2900 * time.Millisecond), "due", "2s ago"}, // whole seconds, rounded down
-		{at(-26 * time.Hour), "due", "1d02h ago"},
+		{at(-26 * time.Hour), "due", "1d2h ago"},
 	}
 	for _, tt := range tests {
 		if got := text.Countdown(tt.t, textNow); got != tt.wantCountdown {

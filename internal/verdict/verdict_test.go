@@ -63,7 +63,7 @@ func TestVerdictTruthTable(t *testing.T) {
 			return want(k.Failures == 1 && k.DelaySource == api.SourceItemExponential && k.LastError.Class == api.ClassTransient,
 				"failures 1, item-exponential, a transient last error")
 		},
-		says: "Backing off 1m00s after 1 consecutive failure: per-item exponential, 1m00s·2^0",
+		says: "Backing off 1m0s after 1 consecutive failure: per-item exponential, 1m0s·2^0",
 		// One event, one reconcile: the change was seen by that reconcile.
 		saysToo: " and was reconciled at ",
 	}, {
@@ -87,7 +87,7 @@ func TestVerdictTruthTable(t *testing.T) {
 		check: func(k api.Key) string {
 			return want(k.Failures == 0 && k.DelaySource == api.SourceRequeueAfter, "no failures, requeue-after")
 		},
-		says:           "Scheduled: the last reconcile asked to be called again after 1m00s (RequeueAfter)",
+		says:           "Scheduled: the last reconcile asked to be called again after 1m0s (RequeueAfter)",
 		saysToo:        "a planned re-check, not a failure. Next re-check at",
 		controllerSays: "widget — healthy: 1 key, none failing; 1 polling (RequeueAfter)",
 	}, {

@@ -321,7 +321,7 @@ func sinceClock(t time.Time) string {
 	return " since " + text.TimeOfDay(t)
 }
 
-// forText is " for 12m00s", or nothing when unknown.
+// forText is " for 12m0s", or nothing when unknown.
 func forText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""

@@ -114,7 +114,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 	}, {
 		name: "permanent error",
 		want: explain.ControllerDiagnosis{Controller: "naive", Situation: explain.SituationPermanent,
-			Summary: "20 keys failing for 12m00s on the same permanent error: spec.storageClass must be set",
+			Summary: "20 keys failing for 12m0s on the same permanent error: spec.storageClass must be set",
 			Details: []string{
 				"Keys: 100 tracked: 20 backoff, 80 idle",
 				"Limiter: item-exponential 5ms..16m40s",
@@ -205,7 +205,7 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		c:      failing(20, 0),
 		groups: []api.ErrorGroup{group("widget", "spec.storageClass must be set", "", 20, 12*time.Minute)},
 		want: explain.ControllerDiagnosis{Situation: explain.SituationPermanent,
-			Summary: "20 keys failing for 12m00s on the same error, which looks permanent (unclassified, lasting): spec.storageClass must be set",
+			Summary: "20 keys failing for 12m0s on the same error, which looks permanent (unclassified, lasting): spec.storageClass must be set",
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "Retrying cannot fix an error only a change to the object or to what it depends on (a quota, a missing object it refers to) can, and the growing backoff delays that change: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
@@ -310,7 +310,7 @@ func TestDiagnoseControllerSameErrorOnlyWhenItIs(t *testing.T) {
 			Message: `pods "api-5d4f8c6b7-x2x4z" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2`, Examples: []string{"q/api-5d4f8c6b7"}},
 	}
 	d := explain.DiagnoseController(c, nil, groups, diagNow)
-	if strings.Contains(d.Summary, "same") || !strings.Contains(d.Summary, "2 keys failing") || !strings.Contains(d.Summary, "1 of them for 12m00s on a permanent error") {
+	if strings.Contains(d.Summary, "same") || !strings.Contains(d.Summary, "2 keys failing") || !strings.Contains(d.Summary, "1 of them for 12m0s on a permanent error") {
 		t.Errorf("Summary = %q; want the 2 keys, 1 of them on the error quoted, never \"the same\"", d.Summary)
 	}
 }

@@ -1,6 +1,10 @@
 package explain
 
-import "github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+import (
+	"fmt"
+
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
+)
 
 // ErrorClassText is an error's class as a reader is told it beside the
 // error: transient, permanent, or "class unknown". The bare "unknown" next
@@ -12,4 +16,27 @@ func ErrorClassText(class string) string {
 		return "class unknown"
 	}
 	return class
+}
+
+// PermanentAmong says that permanent of the count keys a forget acts on (a
+// retry, with requeue) last failed on a permanent error, in the words the
+// one key's dialog says it of its key: "3 of them fail on a permanent
+// error: forgetting will not help them; their next attempt fails the same
+// way unless their object changed." A bulk forget's count alone read as a
+// fix for every key it named. "" when permanent is 0.
+func PermanentAmong(permanent, count int, requeue bool) string {
+	if permanent <= 0 {
+		return ""
+	}
+	who, them, their := fmt.Sprintf("%d of them fail", permanent), "them", "their"
+	switch {
+	case count == 1:
+		who, them, their = "It fails", "it", "its"
+	case permanent >= count:
+		who = "All of them fail"
+	}
+	if requeue {
+		return who + " on a permanent error: a retry will fail " + them + " the same way unless " + their + " object changed."
+	}
+	return who + " on a permanent error: forgetting will not help " + them + "; " + their + " next attempt fails the same way unless " + their + " object changed."
 }

@@ -100,7 +100,7 @@ func TestExplainVerdicts(t *testing.T) {
 			State: api.StateBackoff, Failures: 20, Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
 			NextRetryAt: at(10 * time.Minute), LastError: errAt("quota exceeded", -6*time.Minute), SameErrorCount: 2, FirstFailureAt: at(-3 * time.Hour)}},
 		want: explain.Diagnosis{State: api.StateBackoff,
-			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m00s); if it fails again, the one after waits 16m40s.",
+			Summary: "Backing off 16m40s after 20 consecutive failures: per-item exponential, 5ms·2^19, cap 16m40s (at the cap). Next retry at 10:10:00 (in 10m0s); if it fails again, the one after waits 16m40s.",
 			Details: []string{`Last error: "quota exceeded", the same on the last 2 attempts; failing since 07:00:00.`}},
 	}, {
 		name: "backoff, Requeue: true without error",

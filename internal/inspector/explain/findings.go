@@ -263,7 +263,7 @@ func sameErrorSince(k api.Key) time.Time {
 	return time.Time{}
 }
 
-// sinceText is " since 09:40:00 (20m00s)", or nothing when the start is unknown.
+// sinceText is " since 09:40:00 (20m0s)", or nothing when the start is unknown.
 func sinceText(t, now time.Time) string {
 	if t.IsZero() {
 		return ""

@@ -71,7 +71,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The same error on the last 17 attempts over 20m00s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+				Message: "The same error on the last 17 attempts over 20m0s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   explain.Input{Controller: pqController, Key: unknownEdited},
@@ -91,7 +91,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Summary: "Backing off 5m28s after 17 consecutive failures: per-item exponential, 5ms·2^16, cap 16m40s. Next retry at 10:04:12 (in 4m12s); if it fails again, the one after waits 10m55s.",
 			Details: []string{`Last error (transient): "PUT https://inventory/v1/items/w1: 503 Service Unavailable", the same on the last 17 attempts; failing since 09:40:00.`},
 			Findings: []explain.Finding{{Code: explain.FindingTransient,
-				Message: "The error is transient, the same on the last 17 attempts since 09:40:00 (20m00s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
+				Message: "The error is transient, the same on the last 17 attempts since 09:40:00 (20m0s): what the controller depends on is down, and the backoff is doing its job — nothing to change in the controller. " +
 					"If it keeps failing, the next retries wait 10m55s, then 16m40s each (the cap). Once the dependency is back, `kubectl backoff forget --requeue` retries now instead of after the delay."}}},
 	}, {
 		name: "the transient advice names the bucket's part in the next retries",

@@ -34,7 +34,7 @@ type KeyRow struct {
 	Delay, Source string
 	// FailingFor is how long the current failure streak has lasted, and
 	// LastEvent how long ago the last watch event came, to the second:
-	// "1m06s", "-" for none.
+	// "1m6s", "-" for none.
 	FailingFor, LastEvent string
 	// Class is the last error's class, "-" for none.
 	Class string

@@ -19,7 +19,7 @@ func TestLastSuccessText(t *testing.T) {
 		{"polling, never failed", api.Key{Reconciles: 6, DelaySource: api.SourceRequeueAfter},
 			"- (no error in 6 reconciles; the last asked for RequeueAfter)"},
 		{"failing", api.Key{Reconciles: 3, TotalFailures: 3, DelaySource: api.SourceItemExponential}, "-"},
-		{"succeeded", api.Key{Reconciles: 2, LastSuccessAt: now.Add(-time.Minute)}, "1m00s ago"},
+		{"succeeded", api.Key{Reconciles: 2, LastSuccessAt: now.Add(-time.Minute)}, "1m0s ago"},
 	} {
 		if got := LastSuccessText(tt.k, now); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)

@@ -256,11 +256,15 @@ func (e *entry) requeue(r *Record, x estimate, withBucket bool) {
 // "Reconciling" line was seen (V(5)), the reason was read then, and the
 // line also says how long it took.
 func (e *entry) reconciled(r *Record, a *api.Attempt) {
+	// Why it ran is read before it counts: the key's first reconcile in the
+	// log has no known cause (the log may start mid-stream), and trigger
+	// says so only while no reconcile is counted; counted first, every
+	// key's first failure read as an event.
+	a.Trigger, a.Preempted = e.trigger(r.At)
 	e.reconciles++
 	if !r.At.IsZero() {
 		e.lastReconcile = r.At
 	}
-	a.Trigger, a.Preempted = e.trigger(r.At)
 	if e.unlogged {
 		a.Trigger, a.Preempted = e.inferred(r.At, a.Trigger, a.Preempted)
 	}

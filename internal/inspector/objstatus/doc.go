@@ -8,7 +8,7 @@
 //	v := objstatus.Judge(u) // u: the object, as the API server returned it
 //	o := objstatus.OwnershipOf(u.GetManagedFields())
 //	fmt.Println(objstatus.Line(v, o.SpecChange, ago))
-//	// InProgress: generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6
+//	// InProgress: generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6
 //
 // An object with no status whose kind always gets one from a controller (a
 // CRD's status subresource, read by the caller from discovery and given to

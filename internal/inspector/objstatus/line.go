@@ -8,7 +8,7 @@ import (
 
 // GenerationLine says whether the latest change has been seen: the
 // generation, who changed it when (c, nil when managedFields say nothing),
-// and what the controller has observed. ago words a past time ("12m00s
+// and what the controller has observed. ago words a past time ("12m0s
 // ago"): each caller words times its own way. An object without a
 // generation (a ConfigMap: the API server keeps none for kinds without a
 // spec) is not said to be at generation 0.

@@ -70,7 +70,7 @@ func TestAskFailingFromLog(t *testing.T) {
 	ans := a.Ask(context.Background(), u, "certificates")
 
 	// cert-manager records the observed generation per condition, not in status.
-	if got, want := ans.GenerationLine(), "generation 1, changed 12m00s ago by kubectl-client-side-apply; its conditions say the controller has observed 1"; got != want {
+	if got, want := ans.GenerationLine(), "generation 1, changed 12m0s ago by kubectl-client-side-apply; its conditions say the controller has observed 1"; got != want {
 		t.Errorf("generation line:\n %s\nwant\n %s", got, want)
 	}
 	if c := ans.Controller; c.Rule != RuleDeploymentPart || c.Target != "deploy/cert-manager" || c.Instrumented {

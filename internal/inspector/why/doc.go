@@ -11,7 +11,7 @@
 //		Graph:  &why.Graph{Dynamic: dyn, Discovery: cs.Discovery()},
 //	}
 //	ans := asker.Ask(ctx, u, "certificates") // u: the object, as the API server returned it
-//	fmt.Println(ans.GenerationLine())        // generation 7, changed 12m00s ago by kubectl-client-side-apply; the controller has observed 6
+//	fmt.Println(ans.GenerationLine())        // generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6
 //	fmt.Println(ans.Summary)                 // InProgress: controller "certificates-issuing" is failing on it: 3 failures logged, next retry in 40s (estimated).
 //
 // An answer is built in five steps, each from what the cluster already holds:

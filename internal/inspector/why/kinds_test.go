@@ -50,7 +50,7 @@ func TestListNotReconciled(t *testing.T) {
 	if ans.Verdict.Status != InProgress || !ans.Verdict.NotReconciled {
 		t.Errorf("verdict %+v; want InProgress, not reconciled", ans.Verdict)
 	}
-	if want := "generation 1, changed 5m00s ago by kubectl-client-side-apply; no controller has written its status yet"; ans.GenerationLine() != want {
+	if want := "generation 1, changed 5m0s ago by kubectl-client-side-apply; no controller has written its status yet"; ans.GenerationLine() != want {
 		t.Errorf("generation line\n %s\nwant\n %s", ans.GenerationLine(), want)
 	}
 	if !strings.Contains(ans.Summary, "no controller has written its status yet") || ans.Waiting.Duration != 5*time.Minute {

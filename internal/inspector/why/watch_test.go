@@ -42,7 +42,7 @@ func TestWatchRetryDue(t *testing.T) {
 	if len(got) != 1 || got[0].Cause != "first" {
 		t.Fatalf("updates %+v; want the first answer", got)
 	}
-	want := "waits only for a retry: the change to resourcequota/q is seen at the replicaset-controller's next retry, at 09:01:00 (in 1m00s), or now with: `kubectl backoff kick --kind ReplicaSet.apps q/web-1`"
+	want := "waits only for a retry: the change to resourcequota/q is seen at the replicaset-controller's next retry, at 09:01:00 (in 1m0s), or now with: `kubectl backoff kick --kind ReplicaSet.apps q/web-1`"
 	if got[0].RetryWait != want {
 		t.Errorf("retry wait\n%s\nwant\n%s", got[0].RetryWait, want)
 	}
@@ -145,7 +145,7 @@ func TestRetryWaitBackoff(t *testing.T) {
 	self := &Answer{Object: Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "web", Key: "team-a/web"},
 		Backoff: &Backoff{Source: SourceEndpoint, Controller: "configmap", RetryNow: "kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web",
 			Key: &api.Key{Key: "team-a/web", State: api.StateBackoff, Failures: 18, NextRetryAt: now.Add(10 * time.Minute)}}}
-	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m00s, exact), backing off after 18 consecutive failures; or now with: `+"`kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web`" {
+	if _, say := retryWait(self, now); say != `waits for its next retry, which controller "configmap" makes at 09:10:00 (in 10m0s, exact), backing off after 18 consecutive failures; or now with: `+"`kubectl backoff forget deploy/op -n ops --requeue --controller configmap team-a/web`" {
 		t.Errorf("its own key: %q", say)
 	}
 }

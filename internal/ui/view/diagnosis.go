@@ -131,6 +131,19 @@ func (h TopHeader) DiagnosisLines() []string {
 			return []string{line}
 		}
 	}
+	// Two lines hold it whole with the roomiest label that lets them,
+	// broken at a space or, when a word wrap moves a URL whole to the
+	// second line, after one of its "/" (as a wrap breaks a word wider than
+	// its line): it was cut for two cells at 160 columns.
+	for _, l := range labels {
+		full := s.Label.Render(l) + whole
+		if first, rest := twoLines(full, w); lipgloss.Width(rest) <= w {
+			return []string{first, widget.Fit(rest, w)}
+		}
+		if first, rest, ok := twoLinesInURL(full, w); ok {
+			return []string{first, widget.Fit(rest, w)}
+		}
+	}
 	// Two lines: the shortest label when the roomier one would push the
 	// body past them (the cause comes late in it).
 	label := labels[0]
@@ -141,9 +154,6 @@ func (h TopHeader) DiagnosisLines() []string {
 		}
 	}
 	label = s.Label.Render(label)
-	if first, rest := twoLines(label+whole, w); lipgloss.Width(rest) <= w {
-		return []string{first, widget.Fit(rest, w)}
-	}
 	if q := d.Quoted; q != "" && strings.Contains(d.Summary, q) {
 		n := len([]rune(q))
 		if !strings.HasSuffix(d.Summary, q) {
@@ -192,6 +202,34 @@ func twoLines(full string, w int) (first, rest string) {
 		rest = ansi.TruncateLeft(rest, 1, "") // the space the line broke at, styled or not
 	}
 	return first, rest
+}
+
+// twoLinesInURL is full on two lines of w cells, the first broken after
+// the last "/" of a URL that fits (not between the two of "//"; never in
+// "10/s"), when the rest then fits the second; ok is false otherwise.
+func twoLinesInURL(full string, w int) (first, rest string, ok bool) {
+	plain := ansi.Strip(full)
+	head := ansi.Truncate(plain, w, "")
+	k := strings.LastIndex(head, "/")
+	for k >= 0 && (k+1 < len(plain) && plain[k+1] == '/' || !inURL(plain, k)) {
+		k = strings.LastIndex(head[:k], "/")
+	}
+	if k < 0 {
+		return "", "", false
+	}
+	n := ansi.StringWidth(plain[:k+1])
+	first, rest = ansi.Truncate(full, n, ""), ansi.TruncateLeft(full, n, "")
+	return first, rest, lipgloss.Width(rest) <= w
+}
+
+// inURL reports whether s[i] is inside a URL: a word holding "://".
+func inURL(s string, i int) bool {
+	start := strings.LastIndexByte(s[:i], ' ') + 1
+	end := strings.IndexByte(s[i:], ' ')
+	if end < 0 {
+		end = len(s) - i
+	}
+	return strings.Contains(s[start:i+end], "://")
 }
 
 // DiagnosisWhole is the header's diagnosis uncut and unstyled when the

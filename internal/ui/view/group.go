@@ -238,7 +238,7 @@ func (g *Groups) view() string {
 	} else if len(sum) < 2 {
 		lines = append(lines, "")
 	}
-	const classW, seenW = 9, 10 // "transient", "36m07s ago" (the longest Ago)
+	const classW, seenW = 9, 10 // "transient", "36m7s ago" (the longest Ago)
 	// Under 72 columns (as the top table) the error would keep a dozen
 	// cells: the counts lose their "keys" (KEYS says it) and CONTROLLER
 	// narrows, so that the error keeps its end.
@@ -269,8 +269,9 @@ func (g *Groups) view() string {
 			last = text.Ago(gr.LastSeen, now)
 		}
 		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
-		// The error keeps its end, where what went wrong is said.
-		row += widget.FitMessage(text.OneLine(gr.Fingerprint, 0), w-lipgloss.Width(row))
+		// The error keeps its end, where what went wrong is said; its folds
+		// are named (ShowFolds): "…" is the cut's alone.
+		row += widget.FitMessage(text.OneLine(ShowFolds(gr.Fingerprint, gr.Message), 0), w-lipgloss.Width(row))
 		if i == g.cursor {
 			lines = append(lines, s.Selected.Render(widget.Fit(row, w)))
 			continue
@@ -290,11 +291,12 @@ func (g *Groups) view() string {
 }
 
 // errorTitles title the ERROR column, the longest that fits first: what
-// the "…" in a fingerprint stands for, in full, in short, or (help says it)
-// not at all.
+// a fold's name in a row stands for (ShowFolds), in full, in short, or
+// (help says it) not at all.
 var errorTitles = []string{
-	"ERROR (numbers, addresses, ids and quoted names folded to …)",
-	"ERROR (…: numbers, ids, names)",
+	"ERROR (<number>, <address>, <id>, <name>: what its keys differ in)",
+	"ERROR (<name>, <number>: what differs by key)",
+	"ERROR (<name>, <number>: varies)",
 	"ERROR",
 }
 
@@ -311,7 +313,7 @@ func errorTitle(room int) string {
 // groupWhat names a group's keys for the forget dialog: within the top
 // view's filter, when there is one.
 func groupWhat(gr *api.ErrorGroup, filter string) string {
-	what := fmt.Sprintf("of %s whose last error is \"%s\"", text.Printable(gr.Controller), text.Printable(gr.Fingerprint))
+	what := fmt.Sprintf("of %s whose last error is \"%s\"", text.Printable(gr.Controller), text.Printable(ShowFolds(gr.Fingerprint, gr.Message)))
 	if filter != "" {
 		what += " and matching " + widget.DescribeFilter(filter)
 	}

@@ -39,8 +39,8 @@ var columnHelp = [][2]string{
 	{"FAILING FOR", "how long the current failure streak has lasted (a forget restarts the count, not the streak)"},
 	{"LAST EVENT", "time since the last watch event (an add that was not a retry)"},
 	{"LAST ERROR", "the error of the last failed reconcile; ✓ before it: a reconcile has succeeded since, the error is history"},
-	{"ERROR", "g view: the group's last error; … stands for the numbers, addresses, ids and quoted names its keys differ in"},
-	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now); from a log without its successes, sooner? (before its retry: an event, or a success not logged) and late? (after it: a success not logged, or no free worker)"},
+	{"ERROR", "g view: the group's last error; <number>, <address>, <id> and <name> stand for what its keys' errors differ in (a quoted name keeps its quotes: \"<name>\"), and … marks a cut, as in every table"},
+	{"WHY", "detail view: what ran the attempt — first, retry (its delay came due), event (a watch event; event! when it came before a pending retry), req-after (a RequeueAfter came due), forget (a retry now); from a log without its successes, sooner? (before its retry: an event, or a success not logged) and late? (after it: a success not logged, or no free worker); - when nobody knows: a key's first attempt in a log, which may start mid-stream"},
 }
 
 // headerHelp explains the header's lines that do not explain themselves.

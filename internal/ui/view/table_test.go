@@ -122,7 +122,7 @@ func TestColumnsFitTheirValues(t *testing.T) {
 				t.Errorf("%s: a line is %d cells:\n%s", tt.name, w, l)
 			}
 		}
-		if row := ansi.Strip(lines[1]); !strings.Contains(row, " 16m00s 16m40s spec.storageCl…must be set ") {
+		if row := ansi.Strip(lines[1]); !strings.Contains(row, " 16m0s 16m40s spec.storageCl…must be set ") {
 			t.Errorf("%s: the first row does not give NEXT and DELAY their values' width and the error the rest:\n%s", tt.name, row)
 		}
 	}

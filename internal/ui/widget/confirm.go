@@ -53,6 +53,10 @@ type Action struct {
 	// only, and what the dialog says of a next failure is about theirs.
 	Hit     []string
 	Counted bool
+	// Permanents is how many keys of the set the dry run found failing on
+	// a permanent error (ForgetResponse.Permanent): the dialog says that
+	// acting on them will not help them.
+	Permanents int
 	// What names the set in words, for the confirmation.
 	What string
 
@@ -226,15 +230,15 @@ func (c *Confirmation) Update(msg tea.KeyPressMsg) (_ tea.Cmd, answer *Action, a
 	return nil, nil, false
 }
 
-// Counted takes the dry run's count of a bulk action in (dialog id), and
-// where it found the keys (hit), when it is this dialog's; it reports
-// whether it was.
-func (c *Confirmation) Counted(id, count int, hit []string, err error) bool {
+// Counted takes the dry run's count of a bulk action in (dialog id), how
+// many of them fail on a permanent error, and where it found the keys
+// (hit), when it is this dialog's; it reports whether it was.
+func (c *Confirmation) Counted(id, count, permanents int, hit []string, err error) bool {
 	if c.ID != id {
 		return false
 	}
 	c.Count, c.err = count, err
-	c.Act.Hit, c.Act.Counted = hit, true
+	c.Act.Hit, c.Act.Counted, c.Act.Permanents = hit, true, permanents
 	return true
 }
 
@@ -278,13 +282,17 @@ func (c *Confirmation) Prompt() []string {
 	case c.Count >= 0:
 		n = text.Plural(c.Count, "key")
 	}
+	// As the one key's dialog says of its key: keys failing on a permanent
+	// error fail the same way after the forget, or the retry.
+	var permanent []string
+	if p := explain.PermanentAmong(a.Permanents, c.Count, a.Requeue); p != "" && c.err == nil {
+		permanent = []string{p}
+	}
 	if a.Requeue {
 		// One line each, wrapped at the dialog's width: two halves of a
 		// sentence wrapped apart broke it twice at 60 columns.
-		out := []string{
-			fmt.Sprintf("Retry %s %s now?", n, a.What),
-			fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", text.FormatDuration(BulkSpread)),
-		}
+		out := append([]string{fmt.Sprintf("Retry %s %s now?", n, a.What)}, permanent...)
+		out = append(out, fmt.Sprintf("Their failure counts go back to 0 and they are requeued spread evenly over %s, so what they call is not hit by a herd.", text.FormatDuration(BulkSpread)))
 		if a.bucket() {
 			// As the forget says: a retry during an outage fails again,
 			// and the bucket, not reset, chooses that delay.
@@ -292,8 +300,8 @@ func (c *Confirmation) Prompt() []string {
 		}
 		return out
 	}
-	return []string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.What),
-		"Their per-item failure counts go back to 0 and pending retries keep their times; " + a.bulkNext()}
+	out := append([]string{fmt.Sprintf("Forget the backoff of %s %s?", n, a.What)}, permanent...)
+	return append(out, "Their per-item failure counts go back to 0 and pending retries keep their times; "+a.bulkNext())
 }
 
 // View renders the dialog box.

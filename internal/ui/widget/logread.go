@@ -31,7 +31,7 @@ func LogReadPart(s *Styles, lr *api.LogRead) string {
 }
 
 // LogEndsText says what a saved log's times count from: "log ends
-// 22:08:26 (1m05s ago)", with the date when it is older than a day (a
+// 22:08:26 (1m5s ago)", with the date when it is older than a day (a
 // time of day alone would read as today's).
 func LogEndsText(end, now time.Time) string {
 	at := text.TimeOfDay(end)
