@@ -285,11 +285,13 @@ func (o *ForgetOptions) forgetFailed(ctx context.Context, s *inspector.Session, 
 }
 
 func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
-	what := "reset the backoff of"
+	what, spread := "reset the backoff of", ""
 	if o.Requeue {
 		what = "reset and retry now"
 		if o.Spread > 0 {
-			what = fmt.Sprintf("reset and retry, spread over %s,", text.FormatDuration(o.Spread))
+			// The spread after the keys it spreads: "retry 3 keys of x,
+			// spread over 1m", not a clause between verb and object.
+			what, spread = "reset and retry", ", spread over "+text.FormatDuration(o.Spread)
 		}
 	}
 	scope := previews[0].Controller
@@ -302,6 +304,7 @@ func (o *ForgetOptions) confirm(previews []*api.ForgetResponse) bool {
 		}
 		scope = fmt.Sprintf("%s (%s)", text.Plural(len(parts), "controller"), strings.Join(parts, ", "))
 	}
+	scope += spread
 	permanent := 0
 	for _, p := range previews {
 		permanent += p.Permanent
