@@ -143,6 +143,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	if ans.Chain.Root.Blocker {
 		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
+	a.retryWaits(ctx, ans, answered)
 	notFailing(ans)
 	ans.Summary, ans.Next = chainSummary(ans)
 	return ans

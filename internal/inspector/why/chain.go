@@ -67,8 +67,13 @@ type Node struct {
 	// message, a pod's state.
 	Line string `json:"line"`
 	// Blocker marks a node not Current whose own dependencies are all Current.
-	Blocker bool    `json:"blocker,omitempty"`
-	Below   []*Node `json:"below,omitempty"`
+	Blocker bool `json:"blocker,omitempty"`
+	// RetryWait marks a node not a blocker (something below it is not
+	// Current either) that waits on its controller's next retry: a
+	// failure of its named an object the user has changed since
+	// (retrywait.go).
+	RetryWait bool    `json:"retryWait,omitempty"`
+	Below     []*Node `json:"below,omitempty"`
 	// Omitted counts the Current children left out (Limits.Children).
 	Omitted int `json:"omitted,omitempty"`
 	// Changed is when an object a failure's message names last changed

@@ -21,6 +21,13 @@ func chainSummary(a *Answer) (string, []string) {
 		return a.Summary, a.Next
 	}
 	var parts []string
+	var next []string
+	if a.Retry != nil && c.Root.RetryWait {
+		// Its own key waits on a retry the user's change needs: first.
+		parts = append(parts, retryWaitWords(c, c.Root, a.Retry))
+		next = append(next, a.Retry.Sentence)
+	}
+	parts = append(parts, retryWaitParts(a)...)
 	for _, b := range blockers {
 		if b == c.Root {
 			continue
@@ -28,7 +35,6 @@ func chainSummary(a *Answer) (string, []string) {
 		parts = append(parts, pathWords(c.Path(b)))
 	}
 	word := a.Verdict.Status
-	var next []string
 	if word == Current {
 		// Reconciled itself; what it depends on is not (yet) — said, not
 		// made its answer.
@@ -82,12 +88,7 @@ func retryActsOn(root, b *Answer) string {
 // reference), which is InProgress: ReplicaFailure=True (…): …".
 func pathWords(path []*Node) string {
 	var b strings.Builder
-	for i, n := range path[1:] {
-		if i > 0 {
-			b.WriteString(", which waits for ")
-		}
-		fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
-	}
+	b.WriteString(pathPrefix(path))
 	last := path[len(path)-1]
 	switch last.Status {
 	case NotFound:
@@ -96,6 +97,20 @@ func pathWords(path []*Node) string {
 		fmt.Fprintf(&b, ", which refuses it: %s", strings.TrimSuffix(last.Line, "."))
 	default:
 		fmt.Fprintf(&b, ", which is %s: %s", last.Status, strings.TrimSuffix(last.Line, "."))
+	}
+	return b.String()
+}
+
+// pathPrefix is a path below the root without the last node's status:
+// "replicaset.apps/web-1 (owner reference), which waits for pod/web-1-x
+// (owner reference)".
+func pathPrefix(path []*Node) string {
+	var b strings.Builder
+	for i, n := range path[1:] {
+		if i > 0 {
+			b.WriteString(", which waits for ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
 	}
 	return b.String()
 }

@@ -108,3 +108,40 @@ func TestRetryNeedsTheLastFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryBesideAPendingPod: the quota raised after the ReplicaSet's last
+// failure, while one pod it did create is still Pending. The pod is the
+// chain's deepest object not Current, but the user's change waits on the
+// ReplicaSet's retry: the answer says so first, with the kick, whether
+// asked of the Deployment or of the ReplicaSet (a real
+// kube-controller-manager: the quota raised, why said only "it waits for
+// pod/…, Pending", and the kick that worked in 3 s went unsaid).
+func TestRetryBesideAPendingPod(t *testing.T) {
+	a, u := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts-raised.yaml", "chain/pod-pending-nginx.yaml")
+	kick := "Retry now: `kubectl backoff kick --kind ReplicaSet.apps default/nginx-deployment-4262182780`"
+	ans := a.Ask(context.Background(), u, "deployments")
+	if len(ans.Blockers) == 0 || ans.Blockers[0].Retry == nil {
+		t.Fatalf("blockers' answers %+v; want the ReplicaSet's first, with a retry\n%s", ans.Blockers, treeText(ans.Chain.Root, ""))
+	}
+	if len(ans.Next) == 0 || !strings.HasPrefix(ans.Next[0], "Your change to resourcequota/object-counts at 12:31:00 came after the last failure") || !strings.HasSuffix(ans.Next[0], kick) {
+		t.Errorf("next %q; want the retry's sentence first, with the kick", ans.Next)
+	}
+	if want := "replicaset.apps/nginx-deployment-4262182780 (owner reference), whose controller has not retried it since your change to resourcequota/object-counts"; !strings.Contains(ans.Summary, want) {
+		t.Errorf("summary %q lacks %q", ans.Summary, want)
+	}
+	if !strings.Contains(ans.Summary, "pod/nginx-deployment-4262182780-7x2kq") {
+		t.Errorf("summary %q lacks the Pending pod", ans.Summary)
+	}
+
+	rs := load(t, "chain/replicaset-quota-kcm.yaml")
+	ans = a.Ask(context.Background(), rs, "replicasets")
+	if ans.Retry == nil || !strings.HasSuffix(ans.Retry.Sentence, kick) {
+		t.Fatalf("the ReplicaSet's own retry %+v; want one, with the kick\n%s", ans.Retry, treeText(ans.Chain.Root, ""))
+	}
+	if len(ans.Next) == 0 || ans.Next[0] != ans.Retry.Sentence {
+		t.Errorf("next %q; want the retry's sentence first", ans.Next)
+	}
+	if want := "it waits for its controller's next retry, not made since your change to resourcequota/object-counts; and for pod/"; !strings.Contains(ans.Summary, want) {
+		t.Errorf("summary %q lacks %q", ans.Summary, want)
+	}
+}
