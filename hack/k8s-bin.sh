@@ -29,7 +29,12 @@ complete() {
 }
 
 exec 9>"$dir/.lock"
-flock 9
+if ! flock -n 9; then
+	# Another build of the same versions holds the lock (a CI run, the
+	# e2e tier, another try-cluster): say so, or the wait looks like a hang.
+	log "another build of these binaries is running (lock $dir/.lock); waiting for it to finish, then using its result"
+	flock 9
+fi
 if complete; then
 	echo "$dir"
 	exit 0

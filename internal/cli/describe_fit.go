@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -76,12 +75,7 @@ func writeHistory(w io.Writer, hist []api.Attempt, screen, errRunes int) {
 	var c historyCols
 	head, rows, errs := historyTable(hist, c, errRunes)
 	if screen <= 0 {
-		tw := newTable(w)
-		fmt.Fprintln(tw, head)
-		for i, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\n", strings.Join(r, "\t"), dash(errs[i]))
-		}
-		tw.Flush()
+		writeMessagesBeside(w, head, rows, errs)
 		return
 	}
 	for _, narrow := range []func(){func() { c.noTook = true }, func() { c.noClass = true }} {

@@ -226,12 +226,7 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		msgs[i] = answerListMessage(a, width)
 	}
 	if !under {
-		tw := newTable(w)
-		fmt.Fprintln(tw, head)
-		for i, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\n", strings.Join(r, "\t"), dash(msgs[i]))
-		}
-		tw.Flush()
+		writeMessagesBeside(w, head, rows, msgs)
 		return
 	}
 	writeMessagesUnder(w, head, rows, msgs, screen)

@@ -61,6 +61,17 @@ func messageColumn(head string, rows [][]string) int {
 	return strings.LastIndex(first, head[strings.LastIndex(head, "\t")+1:])
 }
 
+// writeMessagesBeside writes rows as one table with msgs[i] as each row's
+// last cell, "-" where empty: the table piped, or where MESSAGE has room.
+func writeMessagesBeside(w io.Writer, head string, rows [][]string, msgs []string) {
+	tw := newTable(w)
+	fmt.Fprintln(tw, head)
+	for i, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", strings.Join(r, "\t"), dash(msgs[i]))
+	}
+	tw.Flush()
+}
+
 // writeMessagesUnder writes rows as a table without head's MESSAGE (last)
 // column, each msgs[i] under its row, indented by messageIndent and
 // wrapped at the screen's width: where the other columns leave MESSAGE
