@@ -350,18 +350,6 @@ func times(n int) string {
 	return fmt.Sprintf("%d times, its gaps neither growing as a limiter's nor equal", n)
 }
 
-// wordsEvidence is what in r's words made the generic reader read it: said
-// says its retry or drop words (else it opens with the failure).
-func wordsEvidence(r Record, said bool) string {
-	switch {
-	case r.GaveUp:
-		return "its words, at error or warning level: a failure, and that the key was given up on, " + r.Message
-	case said:
-		return "its words, at error or warning level: a failure, and that the key will be retried, " + r.Message
-	}
-	return "its words, at error or warning level: " + r.Message
-}
-
 // orElse is s, or else when s is empty.
 func orElse(s, elseS string) string {
 	if s != "" {

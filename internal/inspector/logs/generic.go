@@ -358,6 +358,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.CallerLine = f.callerLine
 	}
 	r.Message = readPhrases(msg, fail, drop, retry, said) // for --explain-lines
+	r.Error = withoutTrailingRetry(r.Error, msg, retry)
 	r.Bare = !said && !dropLead && !requeueLead
 	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message
@@ -390,7 +391,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.Evidence = requeueErrEvidence
 	}
 	if r.Evidence == "" {
-		r.Evidence = wordsEvidence(r, said)
+		r.Evidence = wordsEvidence(r, said, levelWords(f, errField))
 	}
 	if f.eventKey != "" && keyAt < 0 {
 		r.Evidence += "; its key the object of the event line just before it, which its error names by kind and quoted name"

@@ -1,0 +1,61 @@
+package logs
+
+import (
+	"strings"
+	"unicode"
+)
+
+// wordsEvidence is what in r's words made the generic reader read it: said
+// says its retry or drop words (else it opens with the failure), level
+// how it was logged (levelWords).
+func wordsEvidence(r Record, said bool, level string) string {
+	switch {
+	case r.GaveUp:
+		return "its words, " + level + ": a failure, and that the key was given up on, " + r.Message
+	case said:
+		return "its words, " + level + ": a failure, and that the key will be retried, " + r.Message
+	}
+	return "its words, " + level + ": " + r.Message
+}
+
+// levelWords says how a line read by its words was logged: the generic
+// reader also reads an info line with an error field, and a line of a
+// format with no level (Go's log) that says its retry; describe said
+// "at error or warning level" of both.
+func levelWords(f *fields, errField string) string {
+	switch {
+	case f.severe:
+		return "at error or warning level"
+	case errField != "":
+		return "at info level, with an error field"
+	case !f.leveled:
+		return "in a format that shows no level"
+	}
+	return "at info level"
+}
+
+// withoutTrailingRetry is err without the retry words the line ends with,
+// when err is the message's tail: tidb-operator's "…'s pd status sync
+// failed,can't scale out now, requeuing" failed with what comes before
+// ", requeuing"; the words are the handler's, not the error's.
+func withoutTrailingRetry(err, msg string, retry []int) string {
+	if retry == nil || err == "" || !strings.HasSuffix(msg, err) {
+		return err
+	}
+	start := len(msg) - len(err)
+	// The phrase may match a word's stem ("requeu" of "requeuing").
+	tail := strings.TrimLeftFunc(msg[retry[1]:], unicode.IsLetter)
+	if retry[0] <= start || strings.TrimRight(tail, ". ") != "" {
+		return err
+	}
+	// Only a clause set off by a comma or semicolon: "exception. Will
+	// retry." (kopf) is the error's own sentence.
+	head := strings.TrimRight(msg[start:retry[0]], " ")
+	if !strings.HasSuffix(head, ",") && !strings.HasSuffix(head, ";") {
+		return err
+	}
+	if cut := strings.TrimRight(head, " ,;"); cut != "" {
+		return cut
+	}
+	return err
+}
