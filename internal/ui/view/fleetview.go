@@ -297,10 +297,11 @@ func (v *Fleet) rowLines(room int) []string {
 	return out
 }
 
-// retryDelaysLine is a row's detail of its rate limiter's delays of the
-// last hour (kubectl_backoff_rate_limiter_delay_seconds).
+// retryDelaysLine is a row's detail of the delays its rate limiter chose in the
+// last hour (kubectl_backoff_rate_limiter_delay_seconds): chosen, not waited
+// (a retry sooner than its delay, or one not yet due, is counted the same).
 func retryDelaysLine(d *fleetread.RetryDelays) string {
-	return fmt.Sprintf("   retries in the last hour: %d, mean delay %s, %d waited over %s", d.Retries, seconds(d.MeanSeconds), d.Long, seconds(longDelay))
+	return fmt.Sprintf("   delays chosen in the last hour: %d, mean %s, %d over %s", d.Retries, seconds(d.MeanSeconds), d.Long, seconds(longDelay))
 }
 
 // longDelay is fleet.LongDelayBound in seconds.
