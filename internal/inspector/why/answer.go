@@ -215,6 +215,9 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	if s, next, ok := unscheduled(u, ans.Verdict); ok {
 		ans.Summary, ans.Next = s, next // the scheduler's to answer, not a controller's
 	}
+	if next, ok := unclassedClaim(u, ans.Verdict); ok {
+		ans.Next = next // the user's to fix, not a controller's to install
+	}
 	if unused != "" {
 		ans.Next = append([]string{sentence(unused)}, ans.Next...)
 	}
