@@ -226,6 +226,9 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	if next, ok := unclassedClaim(u, ans.Verdict); ok {
 		ans.Next = next // the user's to fix, not a controller's to install
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager {
+			c.How = binderHow
+		}
 	}
 	if unused != "" {
 		ans.logNote = sentence(unused)

@@ -76,6 +76,9 @@ func TestPVCNoStorageClass(t *testing.T) {
 	if strings.Contains(next, "installed") {
 		t.Errorf("next %q; want nothing about installing a controller", next)
 	}
+	if c := ans.Controller; c == nil || strings.Contains(c.How, "no controller has reconciled") || !strings.Contains(c.How, "persistentvolume-binder-controller") {
+		t.Errorf("controller %+v; want the binder named, not \"no controller has reconciled this object\"", c)
+	}
 	// In a chain (nothing below the claim), the same answer.
 	a.Graph = graphOf(t, "pvc-no-storageclass.yaml")
 	chained := a.Ask(context.Background(), u, "persistentvolumeclaims")

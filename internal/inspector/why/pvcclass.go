@@ -2,6 +2,12 @@ package why
 
 import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+// binderHow is the controller's How for such a claim: managedFields name
+// no status manager because the binder writes no status while the claim
+// waits, not because nothing reconciles it.
+const binderHow = "managedFields name no status manager: kube-controller-manager's persistentvolume-binder-controller reconciles claims, " +
+	"and writes a claim's status only when it binds it; while it cannot, its events say why"
+
 // unclassedClaim is the user's fix for a Pending PersistentVolumeClaim
 // that names no StorageClass and whose binder keeps failing on it (its
 // recurring failure events: kube-controller-manager's FailedBinding "no
