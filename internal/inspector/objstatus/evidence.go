@@ -79,20 +79,27 @@ func collectFailures(v *Verdict) {
 	}
 }
 
-// failureEvent reports a Warning event that says an attempt failed: its
-// reason names a failure (FailedCreate, ProvisioningFailed, FailedMount,
-// FailedGetScale, a CRD's ReconcileError).
+// failureEvent reports an event that says an attempt failed: a Warning
+// whose reason names a failure (FailedCreate, ProvisioningFailed,
+// FailedMount, FailedGetScale, a CRD's ReconcileError), or a Normal one
+// whose reason begins with Failed — kube-controller-manager's volume binder
+// records FailedBinding ("no persistent volumes available for this claim
+// and no storage class is set") as Normal: the claim waits on the user, and
+// the event is the only thing that says so.
 func failureEvent(e Event) bool {
-	if e.Type != "Warning" {
-		return false
-	}
 	r := e.Reason
-	return strings.HasPrefix(r, "Failed") || strings.HasSuffix(r, "Failed") || strings.HasSuffix(r, "Error") || strings.HasSuffix(r, "Failure")
+	switch e.Type {
+	case "Warning":
+		return strings.HasPrefix(r, "Failed") || strings.HasSuffix(r, "Failed") || strings.HasSuffix(r, "Error") || strings.HasSuffix(r, "Failure")
+	case "Normal":
+		return strings.HasPrefix(r, "Failed")
+	}
+	return false
 }
 
 // JudgeEvents is the status rule read from the object's Events, for every
-// kind: Warning failure events (failureEvent) that keep recurring since
-// the object's last change — two or more, and no Normal event after the
+// kind: failure events (failureEvent) that keep recurring since the
+// object's last change — two or more, and no other Normal event after the
 // latest (a success since says the trouble passed) — make an object that
 // reads Current not Current. A Job whose every pod is refused by
 // PodSecurity has no condition that says so, only its FailedCreate events.
@@ -104,7 +111,7 @@ func (v *Verdict) JudgeEvents(events []Event, since, now time.Time) {
 	}
 	var lastNormal time.Time
 	for _, e := range events {
-		if e.Type == "Normal" && e.LastSeen.After(lastNormal) {
+		if e.Type == "Normal" && !failureEvent(e) && e.LastSeen.After(lastNormal) {
 			lastNormal = e.LastSeen
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,10 @@ type Answer struct {
 	// its last failure: when the controller will see it, and the kick.
 	Retry    *Retry    `json:"retry,omitempty"`
 	Blockers []*Answer `json:"blockers,omitempty"`
+	// logNote is why the log the user gave was not read for this object
+	// (--controller-log names another controller), first in Next: said
+	// for the object asked about, never for a blocker (logfile.go).
+	logNote string
 }
 
 // Asker answers `why` for objects.
@@ -137,6 +142,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 			break
 		}
 		ba := a.askOne(ctx, b.u, b.Object.Resource)
+		ba.dropLogNote()
 		ba.Retry = retryOf(ba, b, a.Hint.program())
 		ans.Blockers = append(ans.Blockers, ba)
 	}
@@ -146,6 +152,9 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 	a.retryWaits(ctx, ans, answered)
 	notFailing(ans)
 	ans.Summary, ans.Next = chainSummary(ans)
+	if ans.logNote != "" && !slices.Contains(ans.Next, ans.logNote) {
+		ans.Next = append([]string{ans.logNote}, ans.Next...) // the chain's summary may leave the root's own steps out
+	}
 	return ans
 }
 
@@ -162,7 +171,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	fromLog, unused := false, ""
 	if a.FromLog != nil {
-		fromLog, unused = a.FromLog.covers(ans.Ownership)
+		fromLog, unused = a.FromLog.covers(ans.Object.Ref(), ans.Ownership)
 	}
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)
@@ -215,8 +224,15 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	if s, next, ok := unscheduled(u, ans.Verdict); ok {
 		ans.Summary, ans.Next = s, next // the scheduler's to answer, not a controller's
 	}
+	if next, ok := unclassedClaim(u, ans.Verdict); ok {
+		ans.Next = next // the user's to fix, not a controller's to install
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager {
+			c.How = binderHow
+		}
+	}
 	if unused != "" {
-		ans.Next = append([]string{sentence(unused)}, ans.Next...)
+		ans.logNote = sentence(unused)
+		ans.Next = append([]string{ans.logNote}, ans.Next...)
 	}
 	return ans
 }

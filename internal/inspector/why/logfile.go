@@ -25,10 +25,11 @@ type LogFile struct {
 	Controller string
 }
 
-// covers says whether the file is the log of o's controller; when it is
-// not, why not in the user's words (the names the log's controller could take),
-// so that a log is never dropped in silence.
-func (f *LogFile) covers(o Ownership) (bool, string) {
+// covers says whether the file is the log of o's controller (o is the
+// ownership of the object ref); when it is not, why not in the user's
+// words (the names the log's controller could take), so that a log is
+// never dropped in silence.
+func (f *LogFile) covers(ref string, o Ownership) (bool, string) {
 	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
 		return true, ""
 	}
@@ -48,8 +49,23 @@ func (f *LogFile) covers(o Ownership) (bool, string) {
 	if len(managers) > 0 {
 		writes = "its status is written by " + strings.Join(managers, ", ")
 	}
-	return false, text.Printable(fmt.Sprintf("the controller named for the log, %s, is neither a controller of %s (it has %s) nor this object's status manager (%s): the log was not read for it; name one of those, or none to read the log for every object",
-		f.Controller, f.Name, has, writes))
+	return false, text.Printable(fmt.Sprintf("the controller named for the log, %s, is neither a controller of %s (it has %s) nor the status manager of %s (%s): the log was not read for it; name one of those, or none to read the log for every object",
+		f.Controller, f.Name, has, ref, writes))
+}
+
+// dropLogNote takes the log's note (covers) out of a blocker's answer:
+// the user named the log's controller for the object asked about, whose
+// own answer says whether the log was read for it. A blocker the named
+// controller does not write (a Pending pod below a Deployment, whose
+// status is the kubelet's and the scheduler's, not
+// kube-controller-manager's) is not what the log was named for, and its
+// note, listed in the root's steps, read as the root's.
+func (a *Answer) dropLogNote() {
+	if a.logNote == "" {
+		return
+	}
+	a.Next = slices.DeleteFunc(a.Next, func(s string) bool { return s == a.logNote })
+	a.logNote = ""
 }
 
 // controllers are the controllers the log names, sorted.

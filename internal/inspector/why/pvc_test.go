@@ -2,11 +2,13 @@ package why
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 )
@@ -43,5 +45,44 @@ func TestPVCMissingStorageClass(t *testing.T) {
 	one := a.Ask(context.Background(), u, "persistentvolumeclaims")
 	if want := "InProgress: 39 ProvisioningFailed events since the last change, the latest 11s ago: storageclass.storage.k8s.io \"fast\" not found."; one.Summary != want {
 		t.Errorf("summary %q; want %q", one.Summary, want)
+	}
+}
+
+// TestPVCNoStorageClass: kubernetes/kubernetes#67907's claim (no
+// storageClassName, no default StorageClass) and its event verbatim — a
+// Normal FailedBinding from kube-controller-manager's binder, x303 over 1h.
+// The binder writes no status for a Pending claim, so managedFields name
+// no status manager; the answer is still the event, and the fix is the
+// user's (a class, a default class, or a matching volume), not a controller
+// to install.
+func TestPVCNoStorageClass(t *testing.T) {
+	u := load(t, "pvc-no-storageclass.yaml")
+	now := u.GetCreationTimestamp().Add(time.Hour + 3*time.Minute)
+	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, Keys: &fakeKeys{}, Now: func() time.Time { return now },
+		Events: func(context.Context, *unstructured.Unstructured) ([]objstatus.Event, error) {
+			return []objstatus.Event{{Type: "Normal", Reason: "FailedBinding", Message: "no persistent volumes available for this claim and no storage class is set",
+				Count: 303, FirstSeen: now.Add(-time.Hour), LastSeen: now.Add(-3 * time.Minute)}}, nil
+		}}
+	ans := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	if want := "InProgress: 303 FailedBinding events since the last change, the latest 3m0s ago: no persistent volumes available for this claim and no storage class is set."; ans.Summary != want {
+		t.Errorf("summary %q; want %q", ans.Summary, want)
+	}
+	next := strings.Join(ans.Next, "\n")
+	for _, w := range []string{"spec.storageClassName", `storageclass.kubernetes.io/is-default-class: "true"`, "PersistentVolume"} {
+		if !strings.Contains(next, w) {
+			t.Errorf("next %q; want it to name %s", next, w)
+		}
+	}
+	if strings.Contains(next, "installed") {
+		t.Errorf("next %q; want nothing about installing a controller", next)
+	}
+	if c := ans.Controller; c == nil || strings.Contains(c.How, "no controller has reconciled") || !strings.Contains(c.How, "persistentvolume-binder-controller") {
+		t.Errorf("controller %+v; want the binder named, not \"no controller has reconciled this object\"", c)
+	}
+	// In a chain (nothing below the claim), the same answer.
+	a.Graph = graphOf(t, "pvc-no-storageclass.yaml")
+	chained := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	if chained.Summary != ans.Summary || !slices.Equal(chained.Next, ans.Next) {
+		t.Errorf("in a chain: summary %q, next %q; want %q, %q", chained.Summary, chained.Next, ans.Summary, ans.Next)
 	}
 }

@@ -41,6 +41,7 @@ func (a *Asker) retryWaits(ctx context.Context, ans *Answer, answered map[*Node]
 			return
 		}
 		ba := a.askOne(ctx, n.u, n.Object.Resource)
+		ba.dropLogNote()
 		if ba.Retry = retryOf(ba, n, a.Hint.program()); ba.Retry != nil {
 			n.RetryWait = true
 			answered[n] = true
