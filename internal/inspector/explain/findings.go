@@ -187,13 +187,22 @@ func errorFinding(in Input) (Finding, bool) {
 	if k.SameErrorCount < PermanentAfter || k.FirstFailureAt.IsZero() || failingFor < LongFailure || changed {
 		return Finding{}, false
 	}
-	looks := fmt.Sprintf("The same error on the last %d attempts over %s, with no change to the object since, looks permanent: ",
-		k.SameErrorCount, text.FormatDuration(failingFor))
+	over := " over " + text.FormatDuration(failingFor)
+	if k.SameErrorCount > k.Failures {
+		// The run of the error began before the count restarted, so before
+		// FirstFailureAt: its own start, when the history still holds it.
+		over = " over more than " + text.FormatDuration(failingFor)
+		if at := sameErrorSince(k); !at.IsZero() {
+			over = " over " + text.FormatDuration(in.Now.Sub(at))
+		}
+	}
+	looks := fmt.Sprintf("The same error on the last %d attempts%s, with no change to the object since, looks permanent: ",
+		k.SameErrorCount, over)
 	if k.Source == api.SourceLogs {
 		// A log shows no watch events (LastEventAt is never set): "no
 		// change since" would be a claim it cannot make, and attempts that
 		// came sooner than their retry may well be edits.
-		looks = fmt.Sprintf("The same error on the last %d attempts over %s looks permanent: ", k.SameErrorCount, text.FormatDuration(failingFor))
+		looks = fmt.Sprintf("The same error on the last %d attempts%s looks permanent: ", k.SameErrorCount, over)
 	}
 	f := Finding{Code: FindingPermanent,
 		Message: looks + "if only " + aChangeFixes + " can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",

@@ -71,7 +71,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The same error on the last 17 attempts over 20m0s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+				Message: "The same error on the last 17 attempts over more than 20m0s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   explain.Input{Controller: pqController, Key: unknownEdited},

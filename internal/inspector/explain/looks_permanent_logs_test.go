@@ -37,3 +37,33 @@ func TestLooksPermanentFromALog(t *testing.T) {
 		t.Errorf("from a log: %s\nwant it to look permanent, with the reader's advice and no claim of no change", found.Message)
 	}
 }
+
+// A run of the error longer than the count (the count restarted among its
+// attempts, the history holding only the last few) began before the
+// count's first failure: "the same error on the last 106 attempts over
+// 10m9s" named the count's span, not the run's (23 minutes, `describe
+// --from-logs demo.log demo/naive-00003`).
+func TestLooksPermanentRunSpansARestart(t *testing.T) {
+	now := time.Date(2026, 12, 7, 20, 15, 5, 0, time.UTC)
+	first := now.Add(-10*time.Minute - 9*time.Second)
+	k := api.Key{Key: "demo/naive-00003", State: api.StateBackoff, Failures: 38, TotalFailures: 106, SameErrorCount: 106,
+		Source: api.SourceLogs, Estimated: true, FirstFailureAt: first, NextRetryAt: now.Add(15 * time.Minute),
+		Delay: dur(1000 * time.Second), DelaySource: api.SourceItemExponential,
+		LastError: &api.ErrorRecord{Message: "spec.storageClass must be set", At: now.Add(-time.Minute)}}
+	for i := range 16 {
+		k.History = append(k.History, api.Attempt{At: now.Add(time.Duration(i-16) * time.Minute), Outcome: api.OutcomeError, Error: "spec.storageClass must be set"})
+	}
+	d := explain.Explain(explain.Input{Key: k, Source: &api.ListSource{Kind: api.SourceLogs}, Now: now})
+	var found *explain.Finding
+	for i := range d.Findings {
+		if d.Findings[i].Code == explain.FindingPermanent {
+			found = &d.Findings[i]
+		}
+	}
+	if found == nil {
+		t.Fatalf("findings %+v: want it to look permanent", d.Findings)
+	}
+	if !strings.Contains(found.Message, "the last 106 attempts over more than 10m9s") {
+		t.Errorf("%s\nwant the run said longer than the count's 10m9s: it began before the count restarted", found.Message)
+	}
+}

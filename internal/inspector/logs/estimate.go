@@ -55,6 +55,9 @@ type estimate struct {
 	// steadyPairs counts the successive pairs of spacings, ending with
 	// this one, that are one period (steady's test of two): onPeriod.
 	steadyPairs int
+	// longest is the streak's longest spacing so far, this one's included:
+	// a period shorter than it is no limiter's (onPeriod).
+	longest time.Duration
 	// expected is the per-item exponential's delay the spacing was
 	// expected to be (the previous failure's exp).
 	expected time.Duration
@@ -151,7 +154,17 @@ func (x estimate) delay(withBucket bool) (time.Duration, string) {
 // stamps of whole seconds) shows two alike by chance, and a period read
 // from them would cut a capped 16m40s to a minute, then read every later
 // event as a success not logged.
-func (x estimate) onPeriod() bool { return x.steadyPairs >= 2 }
+//
+// Nor is a period shorter than a spacing the streak showed before it (more
+// than a tenth and spacingSlack shorter, the longest): a per-item limiter
+// never shortens a key's delay within its streak, and events only bring a
+// retry sooner, so the delay is at least that longest spacing. The demo's
+// naive keys, edited on a 3s ticker, fail 3s, 3s, 3s apart by chance soon
+// after a gap of 15s; read as a 3s period, the next longer gap ended the
+// streak ("the count restarted") while the queue's count went on.
+func (x estimate) onPeriod() bool {
+	return x.steadyPairs >= 2 && x.longest <= x.spacing+x.spacing/10+spacingSlack
+}
 
 // coarseSteady is the shortest spacing of whole seconds read as steady:
 // from 3s on, a doubling (3s then 6s) cannot round to one period.
@@ -227,6 +240,7 @@ func (c *controllerInfo) wire(def Limiter, now time.Time) api.Limiter {
 func (s *Store) retryLocked(c *controllerInfo, e *entry, r *Record) estimate {
 	l := c.perItem(s.opts.Limiter)
 	x := estimate{exp: l.Delay(e.failures + 1), spacing: e.spacing(r.At), expected: e.est.exp, source: l.source()}
+	x.longest = max(e.est.longest, x.spacing)
 	if r.Waited > 0 && l.source() == api.SourceItemExponential {
 		// The line states the limiter's previous delay: the next is
 		// its next step, whatever failures came before the log.

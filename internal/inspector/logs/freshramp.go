@@ -101,7 +101,7 @@ func (e *entry) freshRamp(at time.Time, l Limiter) bool {
 	// The retry the old count scheduled was the unlogged success's: what
 	// waits is the ramp's own retry.
 	e.delay, e.delaySource, e.earlier, e.stated = l.Delay(e.failures), l.source(), time.Time{}, false
-	e.est.exp = e.delay
+	e.est.exp, e.est.longest = e.delay, 0 // the old streak's spacings are not the ramp's
 	if !e.failAt.IsZero() {
 		e.nextRetry = e.failAt.Add(e.delay)
 	}
