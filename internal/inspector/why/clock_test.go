@@ -2,12 +2,10 @@ package why
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -31,16 +29,7 @@ func TestOneClock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a, u := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts-raised.yaml")
 			a.Now = func() time.Time { return tc.now }
-			f, err := os.Open("testdata/logs/kcm-replicaset-quota.log")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			store := logs.NewStore(logs.Options{})
-			if _, _, err := store.Read(context.Background(), f); err != nil {
-				t.Fatal(err)
-			}
-			a.FromLog = &LogFile{Store: store, Name: "kcm.log"}
+			a.FromLog = kcmQuotaLog(t, "")
 			ans := a.Ask(context.Background(), u, "deployments")
 			if len(ans.Blockers) != 1 || ans.Blockers[0].Retry == nil || ans.Blockers[0].Backoff == nil || ans.Blockers[0].Backoff.Key == nil {
 				t.Fatalf("blockers' answers %+v; want the ReplicaSet's, with its retry and its key from the log", ans.Blockers)

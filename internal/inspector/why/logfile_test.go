@@ -17,8 +17,19 @@ import (
 // configMapOperatorLog reads the log a real controller-runtime operator
 // wrote while failing on the ConfigMap w/c1 (testdata/README.md).
 func configMapOperatorLog(t *testing.T, controller string) *LogFile {
+	return savedLog(t, "testdata/logs/configmap-operator.log", "ctl.log", controller)
+}
+
+// kcmQuotaLog reads a real kube-controller-manager's log of a ReplicaSet a
+// quota refuses (testdata/README.md), as --from-logs kcm.log would.
+func kcmQuotaLog(t *testing.T, controller string) *LogFile {
+	return savedLog(t, "testdata/logs/kcm-replicaset-quota.log", "kcm.log", controller)
+}
+
+// savedLog reads the log at path into a store, named name for the answer.
+func savedLog(t *testing.T, path, name, controller string) *LogFile {
 	t.Helper()
-	f, err := os.Open("testdata/logs/configmap-operator.log")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +38,7 @@ func configMapOperatorLog(t *testing.T, controller string) *LogFile {
 	if _, _, err := store.Read(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	return &LogFile{Store: store, Name: "ctl.log", Controller: controller}
+	return &LogFile{Store: store, Name: name, Controller: controller}
 }
 
 // configMapC1 is w/c1 as the user created it: a ConfigMap has no status,

@@ -2,14 +2,11 @@ package why
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/client-go/kubernetes/fake"
-
-	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 )
 
 // TestLogNoteStaysWithItsObject: --controller-log kube-controller-manager
@@ -24,16 +21,7 @@ import (
 func TestLogNoteStaysWithItsObject(t *testing.T) {
 	a, dep := quotaAsker(t, "chain/replicaset-quota-kcm.yaml", "chain/resourcequota-object-counts-raised.yaml", "chain/pod-pending-nginx.yaml")
 	managedBy(dep, "kubectl-client-side-apply", time.Date(2016, 10, 4, 12, 25, 0, 0, time.UTC), kcmManager)
-	f, err := os.Open("testdata/logs/kcm-replicaset-quota.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	store := logs.NewStore(logs.Options{})
-	if _, _, err := store.Read(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
-	a.FromLog = &LogFile{Store: store, Name: "kcm.log", Controller: kcmManager}
+	a.FromLog = kcmQuotaLog(t, kcmManager)
 	a.Finder = &Finder{Core: fake.NewClientset()}
 	for _, tc := range []struct {
 		file, resource string
