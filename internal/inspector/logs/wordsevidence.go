@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -56,6 +57,20 @@ func withoutTrailingRetry(err, msg string, retry []int) string {
 	}
 	if cut := strings.TrimRight(head, " ,;"); cut != "" {
 		return cut
+	}
+	return err
+}
+
+// giveUpReason is a drop line's own reason at the end of its error:
+// volcano's "Dropping job<ns/x> out of the queue: %v because max retries
+// has reached" put the handler's words after the error's.
+var giveUpReason = regexp.MustCompile(`(?i)[,;]?\s+(because|as|since)\s+(the\s+)?max(imum)?\s+retr(y|ies)\b[^:]*$`)
+
+// withoutGiveUpReason is err without a trailing reason for giving up that
+// names the retry budget; the error is what came before it.
+func withoutGiveUpReason(err string) string {
+	if loc := giveUpReason.FindStringIndex(err); loc != nil && loc[0] > 0 {
+		return err[:loc[0]]
 	}
 	return err
 }

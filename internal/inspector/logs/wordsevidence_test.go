@@ -69,3 +69,20 @@ func TestErrorWithoutTrailingRetry(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorWithoutGiveUpReason: a drop line's reason after its error is
+// the handler's (volcano's line of batch3/78, verbatim after klog's
+// header: "…: %v because max retries has reached"); an error that says
+// why on its own terms stays whole.
+func TestErrorWithoutGiveUpReason(t *testing.T) {
+	for _, tt := range []struct{ err, want string }{
+		{"failed to create 2 pods of 4 because max retries has reached", "failed to create 2 pods of 4"},
+		{"sync failed, since maximum retries exceeded", "sync failed"},
+		{"connection refused because the server is down", "connection refused because the server is down"},
+		{"because max retries has reached", "because max retries has reached"},
+	} {
+		if got := withoutGiveUpReason(tt.err); got != tt.want {
+			t.Errorf("%q: %q; want %q", tt.err, got, tt.want)
+		}
+	}
+}
