@@ -357,11 +357,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 	if len(f.caller) > 0 && r.Controller == string(f.caller) {
 		r.CallerLine = f.callerLine
 	}
-	r.Message = readPhrases(msg, fail, drop, retry, said) // for --explain-lines
-	r.Error = withoutTrailingRetry(r.Error, msg, retry)
-	if r.GaveUp {
-		r.Error = withoutGiveUpReason(r.Error)
-	}
+	r.Message = readPhrases(msg, fail, drop, retry, said)    // for --explain-lines
+	r.Error = handlerWordsCut(r.Error, msg, retry, r.GaveUp) // wordsevidence.go
 	r.Bare = !said && !dropLead && !requeueLead
 	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message

@@ -35,6 +35,16 @@ func levelWords(f *fields, errField string) string {
 	return "at info level"
 }
 
+// handlerWordsCut is err without the handler's words around it: a retry
+// clause it ends with, and, on a drop line, the reason for giving up.
+func handlerWordsCut(err, msg string, retry []int, gaveUp bool) string {
+	err = withoutTrailingRetry(err, msg, retry)
+	if gaveUp {
+		err = withoutGiveUpReason(err)
+	}
+	return err
+}
+
 // withoutTrailingRetry is err without the retry words the line ends with,
 // when err is the message's tail: tidb-operator's "…'s pd status sync
 // failed,can't scale out now, requeuing" failed with what comes before
