@@ -358,7 +358,7 @@ func (f *fields) generic(msg string) (Record, bool) {
 		r.CallerLine = f.callerLine
 	}
 	r.Message = readPhrases(msg, fail, drop, retry, said)    // for --explain-lines
-	r.Error = handlerWordsCut(r.Error, msg, retry, r.GaveUp) // wordsevidence.go
+	r.Error = handlerWordsCut(r.Error, msg, retry, r.GaveUp) // handlerwords.go
 	r.Bare = !said && !dropLead && !requeueLead
 	if lacks != "" && quiet && f.leveled && drop == nil && keyAt >= 0 && opensIdiom(msg, opens, fail, idiom || processIdiom(msg, fail, keyAt, key), retry != nil) && r.Error != "" && r.Error != msg && (budgeted || !retryBudget.MatchString(msg)) {
 		// At info level, the idiom's own opening, its key in the message

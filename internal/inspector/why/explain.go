@@ -122,10 +122,10 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		// describe says ("the backoff is doing its job").
 		fix = "Nothing to fix in the object: what the controller depends on is failing (a transient error: " + oneLine(k.LastError.Message) + "); the backoff retries it"
 		then = "Once that is back, retry at once: "
-	case k.LastError != nil && podSecurityFix(a.Object, k.LastError.Message) != "":
-		fix = podSecurityFix(a.Object, k.LastError.Message) // podsecurity.go
 	case k.LastError != nil:
-		fix = "Fix what the error names: " + oneLine(k.LastError.Message)
+		if fix = podSecurityFix(a.Object, k.LastError.Message); fix == "" { // podsecurity.go
+			fix = "Fix what the error names: " + oneLine(k.LastError.Message)
+		}
 	}
 	precision := b.Precision()
 	switch k.State {
