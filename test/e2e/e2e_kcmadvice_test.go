@@ -34,12 +34,13 @@ func assertFixWhatItNames(t *testing.T, who string, a *why.Answer, errPart strin
 // kcmAdviceWants are what describe advises a reader of
 // kube-controller-manager's own log (--from-logs FILE) about a key failing
 // on a permanent error, as explain says it to a user (not the
-// controller's authors): fix what the error names; and, since no verbosity
-// of kube-controller-manager logs its successes, the object's status, not
-// a level nor "instrument it".
+// controller's authors): fix what the error names; and, since this tier
+// runs it at --v=4, where the ReplicaSet controller logs each sync's end
+// ("Finished syncing", a success when no failure follows: logs/finished.go),
+// that the streak is consecutive, not a level nor "instrument it".
 var kcmAdviceWants = []string{
 	"Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to).",
-	"No level I know of makes this controller log its successes: the object's status shows them",
+	"Successes are in this log: a failure streak ends at the next one.",
 }
 
 // kcmAdviceBanned are advice that is wrong for kube-controller-manager read

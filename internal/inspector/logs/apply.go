@@ -31,6 +31,9 @@ func (s *Store) add1Locked(r *Record, line int) {
 	if !r.At.IsZero() {
 		s.flushPendingLocked(r.At)
 	}
+	if r.Finished {
+		s.noteAttemptKeyLocked(*r) // it names its attempt's key too
+	}
 	switch {
 	case r.What == CountLine:
 		s.countLocked(*r)
@@ -50,6 +53,13 @@ func (s *Store) add1Locked(r *Record, line int) {
 	}
 	s.statedLocked(r)
 	s.replicaControllerLocked(r)
+	if r.Finished {
+		s.holdFinishedLocked(r, line)
+		return
+	}
+	if r.What == ErrorLine {
+		s.settleFinishedLocked(r, line)
+	}
 	if !s.attemptLocked(r, line) {
 		s.applyLocked(r)
 	}

@@ -227,6 +227,9 @@ func (s *Store) dropNear(ps []pendingBare, key string, line int, near func(time.
 // than attemptWindow; a zero before applies them all (the log ended, or
 // someone asks).
 func (s *Store) flushPendingLocked(before time.Time) {
+	if len(s.finished) > 0 {
+		s.flushFinishedLocked(before)
+	}
 	if len(s.pending) == 0 {
 		return
 	}

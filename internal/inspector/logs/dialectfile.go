@@ -102,6 +102,11 @@ type DialectLine struct {
 	// default level would list every object it reconciled, and a log
 	// that never failed would read as a list of keys.
 	KnownKeys bool
+	// Finished (means: finished) says the line is a sync's deferred end,
+	// logged whatever the outcome and before the failure line of the same
+	// attempt: a success unless that line follows (finished.go); it names
+	// its attempt's key as a names-key line does.
+	Finished bool
 	// shown is the line as `kubectl backoff dialects` says it (showLine),
 	// made once: a record read by a prefix or a regexp carries it.
 	shown string
@@ -259,10 +264,10 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 
 // meanings are what a line's means: may say.
 var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
-	"requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
+	"finished": SuccessLine, "requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
 	"warning": WarningLine, "names-key": KeyLine}
 
-const meaningsList = "failure, success, requeue-after, dropped, terminal, warning, names-key, start, requeue, queue or forget"
+const meaningsList = "failure, success, finished, requeue-after, dropped, terminal, warning, names-key, start, requeue, queue or forget"
 
 func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	m, err := members(n, "lines[]", lineFields, bad)
@@ -309,6 +314,10 @@ func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 		return l, bad(means, "means", "%q: want %s", means.Value, meaningsList)
 	}
 	l.Means, l.Dropped, l.Terminal = w, means.Value == "dropped", means.Value == "terminal"
+	// A sync's end, logged whatever its outcome: it settles only a key the
+	// log showed failing (finished.go).
+	l.Finished = means.Value == "finished"
+	l.KnownKeys = l.Finished
 	if v := m["controller"]; v != nil {
 		l.Controller = v.Value
 	}

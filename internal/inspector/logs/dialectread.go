@@ -47,7 +47,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	f.readBy = d
 	r.What, r.At, r.Group, r.Kind, r.ReconcileID, r.Error = l.Means, f.at, f.group, f.kind, f.reconcileID, f.err
 	r.Terminal, r.GaveUp, r.Dialect, r.ClientGoQueue, r.Verbose = l.Terminal, l.Dropped, d.names[fm], d.ClientGo, d.SuccessesLogged
-	r.Message, r.KnownOnly = l.Text, l.KnownKeys
+	r.Message, r.KnownOnly, r.Finished = l.Text, l.KnownKeys, l.Finished
 	notRead := func(why string) bool {
 		if l.Means != ErrorLine {
 			*r = Record{} // it does not look like a failure
@@ -131,6 +131,11 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	case r.What == ForgetLine:
 		return f.forget(r)
 	case r.What == KeyLine:
+		r.Namespace, r.Name = f.anyKey()
+		return r.Name != ""
+	case l.Finished && !l.KeyIsNamespace:
+		// A sync's end names its key in whichever field its controller
+		// chose (key=, deployment=, daemonset=): finished.go.
 		r.Namespace, r.Name = f.anyKey()
 		return r.Name != ""
 	case l.KeyFromAttempt:

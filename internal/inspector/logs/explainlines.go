@@ -75,6 +75,9 @@ func meaning(r Record) string {
 	case StartLine:
 		return "a reconcile started"
 	case SuccessLine:
+		if r.Finished {
+			return "a sync's end, logged whatever its outcome: a success when no failure line of its key follows within 1s"
+		}
 		return "success: the key is forgotten"
 	case RequeueAfterLine:
 		return fmt.Sprintf("requeue after %v (not a failure)", r.RequeueAfter)

@@ -50,6 +50,7 @@ type goldenRecord struct {
 	KeyFromAttempt          bool
 	Alias                   string
 	KnownOnly               bool
+	Finished                bool
 	ViaHandleError          bool
 	ErrorIsMessage          bool
 }

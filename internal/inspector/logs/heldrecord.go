@@ -17,7 +17,7 @@ import (
 // bytes), copied at once, and the whole Record apart, in a second buffer
 // (ordering.wholes), only when it sets one of the others.
 
-// heldFields are Record's fields from What to ErrorIsMessage, in its order:
+// heldFields are Record's fields from What to Finished, in its order:
 // the first 232 bytes of a Record are a heldFields
 // (TestHeldFieldsAreRecordsFirst).
 type heldFields struct {
@@ -31,6 +31,7 @@ type heldFields struct {
 	Dialect, Message, Tried                                   string
 	Bare, ClientGoQueue, Requeue, Verbose, Candidate          bool
 	KeyFromAttempt, KnownOnly, ViaHandleError, ErrorIsMessage bool
+	Finished                                                  bool
 }
 
 // restZero is as long as the fields of a Record after its heldFields, all

@@ -264,6 +264,9 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 		if r.What == ErrorLine {
 			s.noteInnerCause(r, raw, line)
 		}
+		if r.Finished {
+			s.noteReplicaHint(raw) // "Finished syncing" kind= names its controller
+		}
 		if s.holding() {
 			s.hold(r, line, d.implausible)
 		} else {

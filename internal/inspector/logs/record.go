@@ -90,6 +90,9 @@ type Record struct {
 	// but its message, which it took as the error: a give-up that states
 	// none may be followed by its attempt's HandleError line (giveup.go).
 	ErrorIsMessage bool
+	// Finished says the line is a sync's deferred end (DialectLine.Finished):
+	// a success unless its attempt's failure line follows (finished.go).
+	Finished bool
 
 	// Items are a QueueLine's queued keys.
 	Items []QueueItem

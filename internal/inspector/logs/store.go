@@ -29,6 +29,9 @@ type Store struct {
 	// when each key's handler last logged a failure.
 	pending []pendingBare
 	handled map[string]handledAt
+	// finished are the syncs' ends held until no failure follows
+	// (finished.go).
+	finished []pendingBare
 	// handledIDs are the reconcileIDs of named dialects' failure lines, and
 	// their lines (reconcileidline.go).
 	handledIDs handledIDs
