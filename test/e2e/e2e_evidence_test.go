@@ -55,8 +55,12 @@ func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 			!strings.Contains(ev, "FailedCreate events since the last change") || !strings.Contains(ev, "violates PodSecurity") {
 			t.Errorf("%s: verdict %s (%s, kstatus %s): %q; want not Current, from its FailedCreate events", ask.name, v.Status, v.Override, v.KStatus, v.Evidence)
 		}
+		assertPodSecurityFix(t, ask.name, strings.Join(a.Next, "\n"), ns, "migrate")
 	}
-	out := kc.ok(t, admin, "backoff", "why", "jobs", "-n", ns)
+	out := kc.ok(t, admin, "backoff", "why", "job/migrate", "-n", ns)
+	t.Logf("why job/migrate -n %s:\n%s", ns, out)
+	assertPodSecurityFix(t, "why job/migrate", out, ns, "migrate")
+	out = kc.ok(t, admin, "backoff", "why", "jobs", "-n", ns)
 	t.Logf("why jobs -n %s:\n%s", ns, out)
 	if !strings.Contains(out, "migrate") {
 		t.Errorf("why jobs does not list the refused Job")
@@ -112,6 +116,7 @@ func testMissingTargets(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 			t.Errorf("%s: PVC next %q; want the StorageClass created", ask.name, next)
 		}
 	}
+	assertUnclassedClaim(t, cs, kc, admin, ns, askers)
 	t.Logf("why hpa/web:\n%s", kc.ok(t, admin, "backoff", "why", "hpa/web", "-n", ns))
 	t.Logf("why pvc/data:\n%s", kc.ok(t, admin, "backoff", "why", "pvc/data", "-n", ns))
 }

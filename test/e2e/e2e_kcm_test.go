@@ -70,6 +70,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 	startControllerManager(t, assets, admin, log)
 	// Early: its ReplicaSet backs off while the quota case runs.
 	createMissingServiceAccount(ctx, t, c)
+	createFixCases(ctx, t, c, cs)
 	answer := func(t *testing.T, args ...string) *why.Answer {
 		t.Helper()
 		var a why.Answer
@@ -90,6 +91,9 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 	// The tenant of a managed control plane: no kube-controller-manager pod
 	// in sight, its log a file.
 	hidden, hiddenText := hiddenAsker(kc, tenantKubeconfig(ctx, t, cs, admin, q, saNamespace), log.path)
+	// The same answers as the tenant who sees no control-plane pod, from
+	// kube-controller-manager's log as a file.
+	both := []asker{{"admin", answer}, {"tenant with --from-logs", hidden}}
 
 	t.Run("quota", func(t *testing.T) {
 		mustCreate(ctx, t, c, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: q, Namespace: q},
@@ -213,6 +217,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 	t.Run("missing-serviceaccount", func(t *testing.T) {
 		testMissingServiceAccount(ctx, t, kc, admin, cs, c, answer, hidden, hiddenText)
 	})
+	t.Run("quota-pending-pod", func(t *testing.T) { testQuotaPendingPod(ctx, t, kc, admin, cs, both) })
 
 	t.Run("webhook", func(t *testing.T) { testWebhookBlocker(ctx, t, kc, admin, cs, c, answer) })
 
@@ -264,9 +269,6 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 			`"Deletion of namespace failed"`, `namespace="stuck"`)
 	})
 
-	// The same answers as the tenant who sees no control-plane pod, from
-	// kube-controller-manager's log as a file.
-	both := []asker{{"admin", answer}, {"tenant with --from-logs", hidden}}
 	t.Run("podsecurity-job", func(t *testing.T) { testPodSecurityJob(ctx, t, cs, c, kc, admin, both) })
 	t.Run("missing-targets", func(t *testing.T) { testMissingTargets(ctx, t, cs, c, kc, admin, both) })
 

@@ -53,7 +53,7 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		}
 		return ns + "/" + l.Items[0].Name
 	}
-	quotaRS, saRS := rsOf("q"), rsOf(saNamespace)
+	quotaRS, saRS, pendingRS := rsOf("q"), rsOf(saNamespace), rsOf(pendingNamespace)
 	keys := []kcmKey{
 		{controller: "replicaset-controller", key: quotaRS, marks: []string{"replica_set.go:", `sync \"` + quotaRS + `\" failed with`}},
 		{controller: "replicaset-controller", key: saRS, marks: []string{"replica_set.go:", `sync \"` + saRS + `\" failed with`}},
@@ -67,6 +67,7 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		// updated status" HPA= line before its first failure.
 		{controller: "job-controller", key: "psa/migrate", marks: []string{"job_controller.go:", `err="syncing job: pods \"migrate-`}},
 		{controller: "horizontal-pod-autoscaler-controller", key: "missing/web", marks: []string{"horizontal.go:", `failed to query scale subresource for Deployment/missing/web`}},
+		{controller: "replicaset-controller", key: pendingRS, marks: []string{"replica_set.go:", `sync \"` + pendingRS + `\" failed with`}},
 	}
 	// The HPA fails once a resync period (15s): its second failure, whose
 	// attempt names no key (its status is not written again), is read by

@@ -171,7 +171,7 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	fromLog, unused := false, ""
 	if a.FromLog != nil {
-		fromLog, unused = a.FromLog.covers(ans.Object.Ref(), ans.Ownership)
+		fromLog, unused = a.FromLog.covers(ans.Object.Ref(), gk, ans.Ownership)
 	}
 	if a.Finder != nil && ans.Controller == nil {
 		c, refused := a.Finder.Find(ctx, gk, ans.Ownership.StatusManagers, a.Given)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/logs"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
@@ -26,11 +28,17 @@ type LogFile struct {
 }
 
 // covers says whether the file is the log of o's controller (o is the
-// ownership of the object ref); when it is not, why not in the user's
-// words (the names the log's controller could take), so that a log is
-// never dropped in silence.
-func (f *LogFile) covers(ref string, o Ownership) (bool, string) {
+// ownership of the object ref, of kind gk); when it is not, why not in the
+// user's words (the names the log's controller could take), so that a log
+// is never dropped in silence.
+func (f *LogFile) covers(ref string, gk schema.GroupKind, o Ownership) (bool, string) {
 	if f.Controller == "" || slices.ContainsFunc(o.StatusManagers, func(c Change) bool { return c.Manager == f.Controller }) {
+		return true, ""
+	}
+	// No status manager, and a kind one of kube-controller-manager's
+	// controllers reconciles: its log is that controller's. A Pending claim
+	// is the binder's, which writes its status only when it binds it.
+	if _, ok := kcmControllers[gk]; ok && f.Controller == kcmManager && len(o.StatusManagers) == 0 {
 		return true, ""
 	}
 	names := f.controllers()

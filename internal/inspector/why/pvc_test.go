@@ -86,3 +86,32 @@ func TestPVCNoStorageClass(t *testing.T) {
 		t.Errorf("in a chain: summary %q, next %q; want %q, %q", chained.Summary, chained.Next, ans.Summary, ans.Next)
 	}
 }
+
+// TestPVCNoStorageClassFromKCMLog: the same claim asked by a tenant who
+// gives kube-controller-manager's log as a file (--from-logs kcm.log
+// --controller-log kube-controller-manager, as README shows). The claim's
+// managedFields name no status manager (the binder writes none while the
+// claim waits), yet its controller is kube-controller-manager's binder:
+// the log named is its controller's, not "neither a controller of kcm.log
+// nor the status manager … the log was not read for it", said first, above
+// the fix (the e2e tier's tenant, on a real kube-controller-manager).
+func TestPVCNoStorageClassFromKCMLog(t *testing.T) {
+	u := load(t, "pvc-no-storageclass.yaml")
+	now := u.GetCreationTimestamp().Add(time.Hour + 3*time.Minute)
+	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, Now: func() time.Time { return now }, FromLog: kcmQuotaLog(t, kcmManager),
+		Events: func(context.Context, *unstructured.Unstructured) ([]objstatus.Event, error) {
+			return []objstatus.Event{{Type: "Normal", Reason: "FailedBinding", Message: "no persistent volumes available for this claim and no storage class is set",
+				Count: 303, FirstSeen: now.Add(-time.Hour), LastSeen: now.Add(-3 * time.Minute)}}, nil
+		}}
+	ans := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	next := strings.Join(ans.Next, "\n")
+	if strings.Contains(next, "the log was not read for it") {
+		t.Errorf("next says the log of the claim's controller was not read for it:\n%s", next)
+	}
+	if len(ans.Next) == 0 || !strings.HasPrefix(ans.Next[0], "The claim names no StorageClass") {
+		t.Errorf("next %q; want the user's fix first", ans.Next)
+	}
+	if c := ans.Controller; c == nil || !strings.Contains(c.How, "persistentvolume-binder-controller") {
+		t.Errorf("controller %+v; want the binder named", c)
+	}
+}
