@@ -173,6 +173,9 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		if r.Name == "" && kindOK && r.Controller == kindController {
 			r.Namespace, r.Name = kindNS, kindName
 		}
+		if r.Name == "" && f.callerFields == 1 && f.namespace != "" && l.Means == ErrorLine {
+			r.Namespace, r.Name = f.namespace, f.callerField // callerfield.go
+		}
 		if r.Name == "" && f.keyBefore != "" && l.Means == ErrorLine {
 			r.Namespace, r.Name = splitRef(f.keyBefore) // keybefore.go
 		}
