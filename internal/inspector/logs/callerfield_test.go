@@ -12,7 +12,8 @@ import (
 // "pipeline/controller.go:85", "namespace" and "pipeline" fields), in JSON
 // and in zap's console encoding. The same line from another package, or
 // without its namespace, or from controller-runtime's and knative's package
-// "controller", names no key.
+// "controller", names no key. The controller is named after the kind, as
+// controller-runtime's are, not after the process its logger names.
 func TestCallerPackageField(t *testing.T) {
 	log := readTestdata(t, "testdata/batch25/2503-numaflow-json-own-reconcile-error-pipeline-field-returned-cut-in-stacktrace.log")
 	line := strings.Split(log, "\n")[0]
@@ -37,6 +38,8 @@ func TestCallerPackageField(t *testing.T) {
 				t.Errorf("read %s, want no key", keys[0].Key)
 			case tt.key != "" && (len(keys) != 1 || keys[0].Key != tt.key || keys[0].TotalFailures != 1):
 				t.Errorf("read %+v, want one failure of %s", keys, tt.key)
+			case tt.key != "" && keys[0].Controller != "pipeline":
+				t.Errorf("controller %q, want pipeline (its kind, not its process's logger)", keys[0].Controller)
 			}
 		})
 	}
