@@ -50,6 +50,7 @@ func consoleFields(line []byte, f *fields) bool {
 	}
 	if w := bytes.TrimSpace(parts[0]); len(parts) > 1 && isCaller(w) {
 		caller, parts = callerStem(w), parts[1:]
+		f.callerPkg = callerPkgOf(w) // before the fields: callerfield.go
 	}
 	if obj >= 0 && !eachField(line, obj, f) {
 		return false

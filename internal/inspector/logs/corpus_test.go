@@ -313,6 +313,14 @@ func TestCorpusScore(t *testing.T) {
 		// 21/24 with a failure no announced retry follows dropped (709,
 		// announced.go).
 		{dir: "testdata/batch23", minRight: 21, maxExtra: 0},
+		// batch25 (stop 63): 24 excerpts of 15 programs in no other README
+		// (6 failing keys, 18 negatives), answers committed before the reader
+		// ran (7d384ba2); rules are written from the odd-numbered excerpts
+		// only and checked on the even-numbered ones (batch25/README.md).
+		// 4/6 first (odd 2/3, even 2/3), no false key; 5/6 (odd 3/3, even
+		// 2/3) with a failure line's object named by its caller's package
+		// (2503, callerfield.go).
+		{dir: "testdata/batch25", minRight: 5, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,

@@ -178,6 +178,15 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		if r.Name == "" && kindOK && r.Controller == kindController {
 			r.Namespace, r.Name = kindNS, kindName
 		}
+		if r.Name == "" && f.callerFields == 1 && f.namespace != "" && l.Means == ErrorLine {
+			r.Namespace, r.Name = f.namespace, f.callerField // callerfield.go
+			if d.Controller == "" && f.controller == "" {
+				// named after its kind, as controller-runtime's are, not
+				// after the process its logger names
+				r.Controller = strings.ToLower(string(f.callerPkg))
+				r.Limiter, r.LimiterOf = limiterOf(d, r.Controller, r.At, user)
+			}
+		}
 		if r.Name == "" && f.keyBefore != "" && l.Means == ErrorLine {
 			r.Namespace, r.Name = splitRef(f.keyBefore) // keybefore.go
 		}

@@ -71,6 +71,13 @@ type fields struct {
 	// word ("rollout syncHandler error: …" rollout=x), subjectName that
 	// word (subjectfield.go).
 	subjectName, subjectField string
+	// callerPkg is the directory of the file a zap caller names
+	// ("pipeline" of "pipeline/controller.go:85"); callerField is the one
+	// field of that name whose value is a name, callerFields counts them
+	// (callerfield.go).
+	callerPkg    []byte
+	callerField  string
+	callerFields int
 	// eventKey is the key of the event line just before this one, given
 	// by the store when the message names its object (eventkey.go).
 	eventKey string

@@ -155,7 +155,11 @@ func setRaw(f *fields, k, v []byte) {
 	case fkLevel:
 		f.severe, f.leveled = f.severe || severeLevel(v), true
 	case fkSkipped:
-		// skipped unread: the stack trace is most of an error line's bytes
+		// skipped unread: the stack trace is most of an error line's bytes;
+		// of the caller, only its directory (callerfield.go)
+		if len(k) == len("caller") {
+			f.callerPkg = callerPkgOf(bytes.Trim(v, `"`))
+		}
 	default:
 		switch fk {
 		case fkReconcileID:
@@ -335,6 +339,7 @@ func parseConsole(line []byte, f *fields) bool {
 		case isLevel(h):
 			f.severe, f.leveled = f.severe || severeLevel(h), true
 		case bytes.Contains(h, []byte(".go:")):
+			f.callerPkg = callerPkgOf(h) // before the fields: callerfield.go
 		default:
 			f.logger = string(h)
 		}

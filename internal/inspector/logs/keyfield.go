@@ -13,6 +13,7 @@ func (f *fields) noteKeyField(key, val []byte) {
 	f.noteKindField(key, val)
 	f.noteSubjectField(key, val)
 	f.noteClusterField(key, val)
+	f.noteCallerField(key, val)
 	if len(val) < 3 || len(val) > 317 || bytes.Count(val, []byte("/")) != 1 || val[0] == '/' {
 		return
 	}
