@@ -331,8 +331,10 @@ func TestCorpusScore(t *testing.T) {
 		{dir: "testdata/heldout5", minRight: 9, maxExtra: 0, heldOut: true},
 		// heldout6 (stop 54): 40 excerpts of n–z programs in no other
 		// README, answers committed before the reader ran; first score 6/9,
-		// 7/9 with batch18's Java logging layouts (stop 59).
-		{dir: "testdata/heldout6", minRight: 7, maxExtra: 0, heldOut: true},
+		// 7/9 with batch18's Java logging layouts (stop 59); 8/9 with
+		// batch24's framework rules (kube-rs's ReconcilerFailed, the Java
+		// Operator SDK's dialect), scores only read.
+		{dir: "testdata/heldout6", minRight: 8, maxExtra: 0, heldOut: true},
 		// heldout8 (stop 61): 34 excerpts of 29 programs in no other
 		// README, answers committed before the reader ran; first score
 		// 11/12, its one "false key" a negative's key read with no
