@@ -44,6 +44,8 @@ func (s *Store) add1Locked(r *Record, line int) {
 	case r.What == CauseLine:
 		s.causeLocked(*r)
 		return
+	case r.What == LoopLine:
+		return // no key's attempt (parse.go)
 	case r.KeyFromAttempt && !s.attemptKeyLocked(r):
 		return
 	}

@@ -265,9 +265,9 @@ func parseDialect(file string, n *yaml.Node, bad badFunc) (Dialect, error) {
 // meanings are what a line's means: may say.
 var meanings = map[string]What{"failure": ErrorLine, "dropped": ErrorLine, "terminal": ErrorLine, "success": SuccessLine,
 	"finished": SuccessLine, "requeue-after": RequeueAfterLine, "start": StartLine, "requeue": RequeueLine, "queue": QueueLine, "forget": ForgetLine,
-	"warning": WarningLine, "names-key": KeyLine}
+	"warning": WarningLine, "names-key": KeyLine, "loop": LoopLine}
 
-const meaningsList = "failure, success, finished, requeue-after, dropped, terminal, warning, names-key, start, requeue, queue or forget"
+const meaningsList = "failure, success, finished, requeue-after, dropped, terminal, warning, names-key, start, requeue, queue, forget or loop"
 
 func parseDialectLine(n *yaml.Node, bad badFunc) (DialectLine, error) {
 	m, err := members(n, "lines[]", lineFields, bad)

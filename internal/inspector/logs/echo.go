@@ -45,7 +45,7 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 	if p == nil || p.key != string(s.echoKey) {
 		p = s.said[string(s.echoKey)]
 	}
-	if p != nil && s.giveUpEchoLocked(p, r, string(s.echoKey), line) {
+	if p != nil && (s.giveUpEchoLocked(p, r, string(s.echoKey), line) || s.endsAttemptLocked(p, r, string(s.echoKey))) {
 		return true
 	}
 	if p != nil && r.ViaHandleError && !p.via && !p.echoed && p.dialect == r.Dialect &&

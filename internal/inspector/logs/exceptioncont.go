@@ -55,7 +55,9 @@ func (c *excCont) start(line, ahead []byte) bool {
 	var prefix []byte
 	if w := firstWord(line); len(w) < len(line) && looksLikeTime(firstWord(bytes.TrimLeft(line[len(w):], " "))) && bytes.HasPrefix(next, append(w, ' ')) {
 		prefix = line[:len(w)+1]
-	} else if !looksLikeTime(firstWord(line)) {
+	} else if !looksLikeTime(bytes.TrimPrefix(firstWord(line), []byte("["))) {
+		// A layout may bracket its time ("[2022-10-16 03:28:38.536][ERROR]…",
+		// batch24/2403).
 		return false
 	}
 	if !javaException.Match(bytes.TrimPrefix(next, prefix)) {

@@ -95,6 +95,8 @@ func meaning(r Record) string {
 		return fmt.Sprintf("the failure count stated beside the retry (%d with this failure), put on the failure line of the same attempt", r.Retries)
 	case KeyLine:
 		return "names the key of its attempt, put on the attempt's failure line, which names none"
+	case LoopLine:
+		return "a failure of a loop over every object with no work queue: no key's retry, not counted"
 	}
 	return ""
 }

@@ -266,15 +266,8 @@ func (f *fields) generic(msg string) (Record, bool) {
 		// literalkey.go); its error follows the retry or drop words.
 		keyAt = start + litAt
 		r.Namespace, r.Name = keyParts(lit)
-		if r.Error == "" {
-			from := start + litEnd
-			for _, at := range [][]int{drop, retry} {
-				if at != nil && at[1] > from {
-					from = at[1]
-				}
-			}
-			r.Error = errorAfter(msg, from)
-		}
+		r.Error = orElse(r.Error, literalError(msg, start+litEnd, drop, retry))
+	case f.objectRefKey(msg, &r): // kube-rs's "reconciler for object REF failed" (objectref.go)
 	case subjLead:
 		r.Namespace, r.Name = f.namespace, f.subjectField
 	case f.soleKeyField() != "": // a cluster-scoped kind's field too (clusterfield.go)

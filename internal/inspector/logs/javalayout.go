@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // Java's logging layouts write a header between the time and the message
@@ -23,8 +24,11 @@ import (
 
 // javaClass is a Java class name as a layout writes its logger: lower-case
 // package segments (whole or cut to a few letters) and the class,
-// capitalised.
-var javaClass = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*\.[A-Z][A-Za-z0-9_$]*$`)
+// capitalised; or Log4j's location (%l) in its place, the class, the
+// method and the file and line in parentheses:
+// "[io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)]"
+// (batch24/2403).
+var javaClass = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*\.[A-Z][A-Za-z0-9_$]*(?:\.[a-z][A-Za-z0-9_$]*\([A-Za-z0-9_$]+\.java:\d+\))?$`)
 
 // javaThread is a thread's name in parentheses: no space in it.
 var javaThread = regexp.MustCompile(`^\([^()\s]+\)$`)
@@ -47,7 +51,9 @@ func javaHeader(rest []byte, f *fields) []byte {
 		}
 		switch {
 		case len(tok) == 0:
-		case level == nil && isLevel(bytes.ToUpper(tok)):
+		case level == nil && isLevel(bytes.ToUpper(tok)) && (class == "" || len(tok) < len(w)):
+			// After the class a level is bracketed ("[WARN ]"): a bare
+			// "Error" there is the message's first word.
 			level = bytes.ToLower(tok)
 		case class == "" && javaClass.Match(tok):
 			class = string(tok)
@@ -67,7 +73,11 @@ func javaMessage(rest, msg []byte, class string, level []byte, f *fields) []byte
 		return rest
 	}
 	if f.logger == "" {
-		f.logger = class[bytes.LastIndexByte([]byte(class), '.')+1:]
+		if at := strings.IndexByte(class, '('); at >= 0 {
+			// A location: its class is before the method.
+			class = class[:strings.LastIndexByte(class[:at], '.')]
+		}
+		f.logger = class[strings.LastIndexByte(class, '.')+1:]
 	}
 	if level != nil {
 		f.severe = f.severe || severeLevel(level)

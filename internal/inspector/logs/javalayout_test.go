@@ -15,6 +15,9 @@ func TestJavaHeader(t *testing.T) {
 	}{
 		{"i.j.o.p.e.EventProcessor       [WARN ][ns/x] Uncaught error", "[ns/x] Uncaught error", "EventProcessor", true},
 		{"ERROR [io.jav.ope.pro.eve.EventProcessor] (ReconcilerExecutor-c-977) Uncaught error", "Uncaught error", "EventProcessor", true},
+		// Log4j's location (%l) for the logger, after a bracketed time and
+		// level the format read (batch24/2403): the class is the logger.
+		{"[io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing", "Error during event processing", "ReconciliationDispatcher", false},
 		// No class name before the message: left as it was ("io.quarkus" is a
 		// package; a thread before the class stops the header).
 		{"[io.quarkus] (main) keycloak-operator started", "[io.quarkus] (main) keycloak-operator started", "", false},
@@ -42,6 +45,10 @@ func TestExceptionJoined(t *testing.T) {
 		"java.lang.IllegalStateException: state",
 		"plain text line",
 		"java.lang.IllegalStateException: not after a record",
+		// Log4j with a bracketed time (batch24/2403, JOSDK 4.0.1).
+		"[2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing ExecutionScope{ resource id: ResourceID{name='mycrd', namespace='null'}, version: 10785} failed.",
+		"io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
+		"\tat io.fabric8.kubernetes.client.dsl.internal.BaseOperation.inNamespace(BaseOperation.java:235) ~[kubernetes-client-6.1.1.jar:?]",
 	}, "\n") + "\n"
 	var j joiner
 	var got []string
@@ -61,6 +68,8 @@ func TestExceptionJoined(t *testing.T) {
 		"2025-07-18 06:24:25,001 ERROR [o.e.Main] (main) boom: java.lang.IllegalStateException: state",
 		"plain text line",
 		"java.lang.IllegalStateException: not after a record",
+		"[2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing ExecutionScope{ resource id: ResourceID{name='mycrd', namespace='null'}, version: 10785} failed.: io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
+		"\tat io.fabric8.kubernetes.client.dsl.internal.BaseOperation.inNamespace(BaseOperation.java:235) ~[kubernetes-client-6.1.1.jar:?]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("joined:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

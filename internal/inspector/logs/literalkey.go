@@ -81,3 +81,14 @@ func literalFields(inner string) (key string, found bool) {
 	}
 	return ns + "/" + name, true
 }
+
+// literalError is the error of a line whose key is a literal ending at
+// from: what follows it, or the retry or drop words after it.
+func literalError(msg string, from int, drop, retry []int) string {
+	for _, at := range [][]int{drop, retry} {
+		if at != nil && at[1] > from {
+			from = at[1]
+		}
+	}
+	return errorAfter(msg, from)
+}

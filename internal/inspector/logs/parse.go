@@ -56,6 +56,12 @@ const (
 	// ERR"): the key goes to that failure (attemptkey.go), not counted
 	// itself.
 	KeyLine
+	// LoopLine is a failure of a loop that syncs every object at each tick
+	// and has no work queue (metacontroller's CompositeController before
+	// 2018-02-28: "can't sync KIND ns/x: ERR", then the next object): no
+	// key's attempt and no retry of its own, never counted (a dialect's
+	// means: loop).
+	LoopLine
 )
 
 // terminalPrefix is what reconcile.TerminalError's message starts with.
