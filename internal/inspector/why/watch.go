@@ -150,12 +150,17 @@ func retrySooner(b *Backoff) string {
 	return "; or now with: " + quoted(b.RetryNow)
 }
 
-// fingerprint is what makes two answers the same to a watcher: the words,
-// without their digits (a countdown, an age, a generated name's hash) and
-// the status of each object of the chain.
+// fingerprint is what makes two answers the same to a watcher: what an
+// update prints, the words of its summary and steps, without their digits
+// (a countdown, an age, a generated name's hash), and the status of each
+// object of the chain. A step that changes alone ("Change resourcequota/q"
+// becoming the wait for a retry) is a new answer.
 func fingerprint(a *Answer) string {
 	var b strings.Builder
 	b.WriteString(a.Verdict.Status + "|" + a.Summary)
+	for _, n := range a.Next {
+		b.WriteString("|> " + n)
+	}
 	if a.Chain != nil {
 		var walk func(n *Node)
 		walk = func(n *Node) {
@@ -172,4 +177,39 @@ func fingerprint(a *Answer) string {
 		}
 		return r
 	}, b.String())
+}
+
+// Read is an object an answer was read from, with the resourceVersion it
+// had then ("" for one that did not exist).
+type Read struct {
+	Object          Object
+	ResourceVersion string
+}
+
+// Reads are the objects a was read from: the object and the objects of
+// its chain (each once; not the cut's). A watch for `why -w` starts after
+// the answer, from a list of each: an object whose resourceVersion is no
+// longer the one read changed in between (a Deployment's ReplicaFailure
+// cleared while the answer was computed, then nothing more: the change
+// was never seen), and is a change already.
+func (a *Answer) Reads() []Read {
+	out := []Read{{Object: a.Object, ResourceVersion: a.rv}}
+	if a.Chain == nil {
+		return out
+	}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n != a.Chain.Root && !n.Seen && n.Omitted == 0 {
+			rv := ""
+			if n.u != nil {
+				rv = n.u.GetResourceVersion()
+			}
+			out = append(out, Read{Object: n.Object, ResourceVersion: rv})
+		}
+		for _, c := range n.Below {
+			walk(c)
+		}
+	}
+	walk(a.Chain.Root)
+	return out
 }
