@@ -163,3 +163,19 @@ func TestSummaryKeepsRetryNow(t *testing.T) {
 		t.Errorf("retry now %q, want %q", a.Backoff.RetryNow, want)
 	}
 }
+
+// TestFingerprintSteps: an answer whose steps alone changed ("Change
+// resourcequota/q" becoming the wait for a retry) is a new answer; one
+// whose steps differ only in a countdown is not.
+func TestFingerprintSteps(t *testing.T) {
+	a, b, c := stuckAnswer(time.Time{}), stuckAnswer(time.Time{}), stuckAnswer(time.Time{})
+	a.Next = []string{"Change resourcequota/q -n q, not the object: exceeded: pods: used 0 of hard 0, 1 requested."}
+	b.Next = []string{"Your change to resourcequota/q came after the last failure: retry in about 12s."}
+	c.Next = []string{"Your change to resourcequota/q came after the last failure: retry in about 9s."}
+	if fingerprint(a) == fingerprint(b) {
+		t.Error("new steps, same fingerprint: the watch would not print them")
+	}
+	if fingerprint(b) != fingerprint(c) {
+		t.Error("a countdown alone made a new answer")
+	}
+}
