@@ -67,7 +67,7 @@ func (w *Watch) Run(ctx context.Context) error {
 		}
 		due, wait := retryWait(a, clk.Now())
 		done := a.Verdict.Status == Current && (a.Chain == nil || len(a.Chain.Blockers()) == 0)
-		if fp := fingerprint(a); fp != prev || cause == "retry due" || done {
+		if fp := fingerprint(a, wait); fp != prev || cause == "retry due" || done {
 			w.Emit(Update{Answer: a, Cause: cause, RetryWait: wait, Done: done})
 			prev = fp
 		}
@@ -151,26 +151,18 @@ func retrySooner(b *Backoff) string {
 }
 
 // fingerprint is what makes two answers the same to a watcher: what an
-// update prints, the words of its summary and steps, without their digits
-// (a countdown, an age, a generated name's hash), and the status of each
-// object of the chain. A step that changes alone ("Change resourcequota/q"
-// becoming the wait for a retry) is a new answer.
-func fingerprint(a *Answer) string {
+// update prints, its verdict, summary, steps and the retry it waits for,
+// without their digits (a countdown, an age, a generated name's hash). A
+// step that changes alone ("Change resourcequota/q" becoming the wait for
+// a retry) is a new answer; a chain that changes below the same words is
+// not (printed, it read as the same block twice).
+func fingerprint(a *Answer, wait string) string {
 	var b strings.Builder
 	b.WriteString(a.Verdict.Status + "|" + a.Summary)
 	for _, n := range a.Next {
 		b.WriteString("|> " + n)
 	}
-	if a.Chain != nil {
-		var walk func(n *Node)
-		walk = func(n *Node) {
-			b.WriteString("|" + n.Object.Ref() + "=" + n.Status)
-			for _, c := range n.Below {
-				walk(c)
-			}
-		}
-		walk(a.Chain.Root)
-	}
+	b.WriteString("|" + wait)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsDigit(r) {
 			return -1
