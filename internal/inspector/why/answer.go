@@ -64,6 +64,10 @@ type Answer struct {
 	// (--controller-log names another controller), first in Next: said
 	// for the object asked about, never for a blocker (logfile.go).
 	logNote string
+	// fixSteps are the steps of Next that ask for the fix of the key's
+	// last error and the retry after it: what the user's change, when it
+	// came after that error, has done already (fixMade).
+	fixSteps []string
 	// rv is the resourceVersion of the object as it was read: a watch
 	// started after the answer compares it (Reads).
 	rv string
