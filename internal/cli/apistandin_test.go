@@ -79,6 +79,12 @@ func failingEndpoint(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.
 // failingEndpointWith is failingEndpoint, its reconcile failing with msg.
 func failingEndpointWith(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.Request], msg string) *httptest.Server {
 	t.Helper()
+	return failingEndpointErr(t, limiter, errors.New(msg))
+}
+
+// failingEndpointErr is failingEndpoint, its reconcile failing with err.
+func failingEndpointErr(t *testing.T, limiter workqueue.TypedRateLimiter[reconcile.Request], err error) *httptest.Server {
+	t.Helper()
 	reg := instrument.NewRegistry()
 	log := logr.Discard()
 	ep := httptest.NewServer(instrument.NewHandler(instrument.HandlerOptions{Registry: reg, Logger: &log}))
@@ -88,7 +94,7 @@ func failingEndpointWith(t *testing.T, limiter workqueue.TypedRateLimiter[reconc
 	req := reconcile.Request{}
 	req.Namespace, req.Name = "widgets", "down-1"
 	rec := p.Reconciler(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-		return reconcile.Result{}, errors.New(msg)
+		return reconcile.Result{}, err
 	}))
 	_, _ = rec.Reconcile(context.Background(), req)
 	rl.When(req)

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -95,26 +96,23 @@ func printWatchUpdate(w io.Writer, u why.Update) {
 
 // chainChanges watches a's object and the objects of its chain (at most
 // maxWatched), each from the resourceVersion of a list of it by name: the
-// channel receives a value on any change after that.
+// channel receives a value on any change after that, and at once when the
+// list finds an object other than the answer read it (changed, created or
+// deleted while the answer was computed: a watch from the list alone
+// would never see that change).
 func chainChanges(ctx context.Context, dyn dynamic.Interface, a *why.Answer) (<-chan struct{}, func(), error) {
-	objs := []why.Object{a.Object}
-	if a.Chain != nil {
-		var walk func(n *why.Node)
-		walk = func(n *why.Node) {
-			if n != a.Chain.Root && !n.Seen {
-				objs = append(objs, n.Object)
-			}
-			for _, c := range n.Below {
-				walk(c)
-			}
-		}
-		walk(a.Chain.Root)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	changed := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
 	seen := map[string]bool{}
-	for _, x := range objs {
+	for _, read := range a.Reads() {
+		x := read.Object
 		id := x.APIVersion + "/" + x.Resource + "/" + x.Namespace + "/" + x.Name
 		if x.Resource == "" || seen[id] || len(seen) == maxWatched {
 			continue
@@ -126,6 +124,9 @@ func chainChanges(ctx context.Context, dyn dynamic.Interface, a *why.Answer) (<-
 		l, err := r.List(ctx, metav1.ListOptions{FieldSelector: sel})
 		if err != nil {
 			continue // not watchable by this user: the others still are
+		}
+		if rv := listedVersion(l, x.Name); rv != read.ResourceVersion {
+			signal()
 		}
 		wi, err := r.Watch(ctx, metav1.ListOptions{FieldSelector: sel, ResourceVersion: l.GetResourceVersion()})
 		if err != nil {
@@ -145,10 +146,7 @@ func chainChanges(ctx context.Context, dyn dynamic.Interface, a *why.Answer) (<-
 					}
 					// A change, or the server ended the watch (its
 					// timeout): judged again, and watched anew.
-					select {
-					case changed <- struct{}{}:
-					default:
-					}
+					signal()
 					if !ok {
 						return
 					}
@@ -157,6 +155,17 @@ func chainChanges(ctx context.Context, dyn dynamic.Interface, a *why.Answer) (<-
 		}()
 	}
 	return changed, func() { cancel(); wg.Wait() }, nil
+}
+
+// listedVersion is the resourceVersion of the object named name in l, ""
+// when l does not hold it.
+func listedVersion(l *unstructured.UnstructuredList, name string) string {
+	for i := range l.Items {
+		if l.Items[i].GetName() == name {
+			return l.Items[i].GetResourceVersion()
+		}
+	}
+	return ""
 }
 
 // resourceOf is the dynamic client of gvr, in namespace ns when it is one.

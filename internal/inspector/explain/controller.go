@@ -330,16 +330,17 @@ func forText(t, now time.Time) string {
 }
 
 // permanentGroupFinding is the advice for a controller whose keys back off
-// on a permanent error. Read from a log, the controller is likely not the
-// reader's own (kube-controller-manager's): as for a key's (errorFinding),
-// what the error names is what the reader can change, not the controller's
-// code.
+// on a permanent error: what the error names, which the reader can change,
+// first. Read from a log, the controller is likely not the reader's own
+// (kube-controller-manager's): that alone, as for a key's (errorFinding);
+// from an endpoint, the code change after it, labelled the author's.
 func permanentGroupFinding(src *api.ListSource) Finding {
-	const retrying = "Retrying cannot fix an error only " + aChangeFixes + " can, and the growing backoff delays that change: "
+	const retrying = "Retrying cannot fix an error only " + aChangeFixes + " can, and the growing backoff delays that change: " +
+		"fix what the error names, in each failing key's object or in what it depends on."
 	if src.Logged() {
-		return Finding{Code: FindingPermanent, Message: retrying + "fix what the error names, in each failing key's object or in what it depends on."}
+		return Finding{Code: FindingPermanent, Message: retrying}
 	}
-	return Finding{Code: FindingPermanent, Message: retrying +
+	return Finding{Code: FindingPermanent, Message: retrying + " " + forAuthors +
 		"record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}
 }
 

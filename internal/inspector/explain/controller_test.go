@@ -123,7 +123,7 @@ func TestDiagnoseControllerDemo(t *testing.T) {
 				"Retries to come: 20; 3 in the next 60s, at most 3 a second (in 17s)",
 			},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "Retrying cannot fix an error only a change to the object or to what it depends on (a quota, a missing object it refers to) can, and the growing backoff delays that change: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
+				Message: "Retrying cannot fix an error only a change to the object or to what it depends on (a quota, a missing object it refers to) can, and the growing backoff delays that change: fix what the error names, in each failing key's object or in what it depends on. For the controller's author: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name: "polling",
 		want: explain.ControllerDiagnosis{Controller: "polling", Situation: explain.SituationHealthy,
@@ -207,7 +207,7 @@ func TestDiagnoseControllerCases(t *testing.T) {
 		want: explain.ControllerDiagnosis{Situation: explain.SituationPermanent,
 			Summary: "20 keys failing for 12m0s on the same error, which looks permanent (unclassified, lasting): spec.storageClass must be set",
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "Retrying cannot fix an error only a change to the object or to what it depends on (a quota, a missing object it refers to) can, and the growing backoff delays that change: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
+				Message: "Retrying cannot fix an error only a change to the object or to what it depends on (a quota, a missing object it refers to) can, and the growing backoff delays that change: fix what the error names, in each failing key's object or in what it depends on. For the controller's author: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name:   "an unclassified error that has not lasted is only failing",
 		c:      failing(20, 0),

@@ -142,14 +142,11 @@ func errorFinding(in Input) (Finding, bool) {
 		// (kube-controller-manager's): advice to its authors helps no one
 		// reading; what the error names is what the reader can change.
 		why := "The error is permanent: retrying will not fix it, and the growing backoff delays the fix. "
-		delays := ", and the growing backoff delays that change. "
 		if k.DelaySource == api.SourceItemFixed {
 			// A fixed interval (the HPA's resync) does not grow.
 			why = "The error is permanent: retrying it every " + text.FormatDuration(k.Delay.Duration) + " will not fix it. "
-			delays = ". "
 		}
-		f := Finding{Code: FindingPermanent, Message: "The error is permanent: retrying will not fix it, only " + aChangeFixes + " will" + delays +
-			"Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
+		f := Finding{Code: FindingPermanent, Message: why + fixWhatItNames + " " + forAuthors + "record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying.",
 			User: why + fixWhatItNames}
 		if k.Source == api.SourceLogs {
 			f.Message, f.User = f.User, ""
@@ -205,8 +202,9 @@ func errorFinding(in Input) (Finding, bool) {
 		looks = fmt.Sprintf("The same error on the last %d attempts%s looks permanent: ", k.SameErrorCount, over)
 	}
 	f := Finding{Code: FindingPermanent,
-		Message: looks + "if only " + aChangeFixes + " can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
-		User:    looks + "retrying alone will not fix it. " + fixWhatItNames}
+		Message: looks + "retrying alone will not fix it. " + fixWhatItNames + " " + forAuthors + "if only " + aChangeFixes +
+			" can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying.",
+		User: looks + "retrying alone will not fix it. " + fixWhatItNames}
 	if k.Source == api.SourceLogs {
 		// As for a permanent class: read from a log, the controller is
 		// likely not the reader's own; what the error names is theirs.
@@ -218,6 +216,12 @@ func errorFinding(in Input) (Finding, bool) {
 // fixWhatItNames is what a reader who runs the controller can do about a
 // permanent error: change what it names, which the next retry then reads.
 const fixWhatItNames = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
+
+// forAuthors labels the advice to the controller's authors, after the
+// reader's fix: describe said only "return a TerminalError … instead of
+// retrying" where top and why said "Fix what the error names" for the same
+// key (the demo's demo/naive-00001): two fixes, the author's first.
+const forAuthors = "For the controller's author: "
 
 // aChangeFixes is what fixes a permanent error, said to its authors the way
 // fixWhatItNames says it to a reader: one piece of advice everywhere. Not

@@ -63,7 +63,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
 			Details: []string{`Last error (permanent): "secret \"db\" not found", the same on the last 6 attempts; failing since 09:59:59.`},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The error is permanent: retrying will not fix it, only a change to the object or to what it depends on (a quota, a missing object it refers to) will, and the growing backoff delays that change. Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
+				Message: "The error is permanent: retrying will not fix it, and the growing backoff delays the fix. Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to). For the controller's author: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."}}},
 	}, {
 		name: "an unknown error failing long with no change to the object looks permanent",
 		in:   explain.Input{Controller: pqController, Key: unknownLong},
@@ -71,7 +71,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
-				Message: "The same error on the last 17 attempts over more than 20m0s, with no change to the object since, looks permanent: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
+				Message: "The same error on the last 17 attempts over more than 20m0s, with no change to the object since, looks permanent: retrying alone will not fix it. Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to). For the controller's author: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
 	}, {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   explain.Input{Controller: pqController, Key: unknownEdited},
@@ -218,13 +218,16 @@ func TestHerdWithABucket(t *testing.T) {
 
 // TestPermanentAdviceFitsTheReader: a permanent error read from a log
 // (a controller the reader likely cannot change) is advised as a fix to
-// the object, with the code change said as one for the controller's
-// authors; from an endpoint, the instrument's user is the author.
+// the object alone; from an endpoint, the same fix first, then the code
+// change, labelled as the controller's author's (describe said only
+// "return a TerminalError" where top and why said "Fix what the error
+// names" for the same key).
 func TestPermanentAdviceFitsTheReader(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	const fix = "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."
 	for _, tt := range []struct{ source, want string }{
-		{"", "Record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."},
-		{api.SourceLogs, "Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to)."},
+		{"", fix + " For the controller's author: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."},
+		{api.SourceLogs, fix},
 	} {
 		k := api.Key{Key: "default/w", Source: tt.source, State: api.StateBackoff, Failures: 3, NextRetryAt: now.Add(time.Minute),
 			LastError: &api.ErrorRecord{Message: `widgets "w" is invalid: spec.size: Required value`, Class: api.ClassPermanent}}

@@ -64,6 +64,13 @@ type Answer struct {
 	// (--controller-log names another controller), first in Next: said
 	// for the object asked about, never for a blocker (logfile.go).
 	logNote string
+	// fixSteps are the steps of Next that ask for the fix of the key's
+	// last error and the retry after it: what the user's change, when it
+	// came after that error, has done already (fixMade).
+	fixSteps []string
+	// rv is the resourceVersion of the object as it was read: a watch
+	// started after the answer compares it (Reads).
+	rv string
 }
 
 // Asker answers `why` for objects.
@@ -160,7 +167,8 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 
 // askOne answers for one object: its verdict, controller, backoff, events.
 func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resource string) *Answer {
-	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judgeWithEvents(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: a.now()}
+	ans := &Answer{Object: objectOf(u, resource), Verdict: a.judgeWithEvents(ctx, u, resource), Ownership: ownershipOf(u.GetManagedFields()), Now: a.now(),
+		rv: u.GetResourceVersion()}
 	gk := u.GroupVersionKind().GroupKind()
 	if a.Direct != nil {
 		c, b, err := a.Direct.controller(ctx, ans)

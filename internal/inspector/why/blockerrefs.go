@@ -3,7 +3,9 @@ package why
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -39,9 +41,20 @@ func messageRefs(u *unstructured.Unstructured, v Verdict) []ref {
 			out = append(out, r)
 		}
 	}
+	quotaAt := map[string]time.Time{}
 	for _, f := range v.Failures {
 		via := f.What + " names it"
 		for _, m := range exceededQuota.FindAllStringSubmatch(f.Message, -1) {
+			// Judged by the newest refusal's numbers: a ReplicaSet's
+			// ReplicaFailure keeps its first failure's message while its
+			// FailedCreate events say what the quota refuses now.
+			if i := slices.IndexFunc(out, func(r ref) bool { return r.Kind == "ResourceQuota" && r.Name == m[1] }); i >= 0 {
+				if f.Last.After(quotaAt[m[1]]) {
+					out[i].Message, quotaAt[m[1]] = f.Message, f.Last
+				}
+				continue
+			}
+			quotaAt[m[1]] = f.Last
 			add(ref{Kind: "ResourceQuota", GroupKnown: true, Namespace: u.GetNamespace(), Name: m[1], Via: via, Message: f.Message})
 		}
 		if discoveryFailed(f.Message) {

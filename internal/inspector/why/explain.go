@@ -136,10 +136,12 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		}
 		// A log without its successes cannot say the failures are consecutive.
 		s := fmt.Sprintf("%s: controller %q is failing on it: %s, %s (%s)", v.Status, b.Controller, explain.FailuresText(*k, nil), next, precision)
-		return s + ".", nonEmpty(fix, then+retryNow)
+		a.fixSteps = nonEmpty(fix, then+retryNow)
+		return s + ".", a.fixSteps
 	case api.StateFailed:
 		s := fmt.Sprintf("%s: controller %q %s: only a change to the object retries it", v.Status, b.Controller, explain.StoppedText(*k))
-		return s + ".", nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
+		a.fixSteps = nonEmpty(fix, "Then change the object, or retry it: "+retryNow)
+		return s + ".", a.fixSteps
 	case api.StateScheduled:
 		return fmt.Sprintf("%s: controller %q re-checks it in %s (RequeueAfter: not a failure).", v.Status, b.Controller, text.Countdown(k.NextRetryAt, now)), nil
 	case api.StateQueued, api.StateRunning:
@@ -150,6 +152,7 @@ func explainKey(a *Answer, prog string) (string, []string) {
 		// only a retry watched in the log tells which it was.
 		s := fmt.Sprintf("%s: not seen lately: controller %q last failed on it %s (%s), and its log shows nothing of it since its retry was due: it may have succeeded, which the log does not show, or stopped being retried (%s)",
 			v.Status, b.Controller, text.Ago(k.LastReconcileAt, now), explain.FailuresText(*k, nil), precision)
+		a.fixSteps = nonEmpty(fix)
 		return s + ".", nonEmpty("To know, retry it and read its log again (a new failure shows there; none means it succeeded): "+retryNow, fix)
 	}
 	if v.Status == Current {

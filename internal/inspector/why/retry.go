@@ -100,7 +100,37 @@ func retryOf(x *Answer, n *Node, prog string) *Retry {
 		r.AsOf = x.Backoff.AsOf
 	}
 	r.Sentence = r.say(x.Clock())
+	fixMade(x, r)
 	return r
+}
+
+// fixMade puts in place of x's steps that ask for the fix of its error
+// (fixSteps) what to do now: the error came before the user's change r,
+// which is that fix. "Your change … came after the last failure" followed
+// by "Fix what the error names: … exceeded quota" told the user to make
+// the fix already made.
+func fixMade(x *Answer, r *Retry) {
+	if len(x.fixSteps) == 0 {
+		return
+	}
+	now := fmt.Sprintf("Nothing left to fix: its error came before your change to %s. ", r.Changed.Ref())
+	switch {
+	case r.Watches == "yes":
+		now += fmt.Sprintf("The %s watches %ss: the change is being reconciled.", r.Controller, r.Changed.Kind)
+	case !r.NextRetry.IsZero():
+		now += fmt.Sprintf("Wait for its retry at %s, or retry now: %s", text.TimeOfDay(r.NextRetry), quoted(r.Kick))
+	default:
+		now += "Wait for its next retry, or retry now: " + quoted(r.Kick)
+	}
+	var next []string
+	for _, s := range x.Next {
+		if !slices.Contains(x.fixSteps, s) {
+			next = append(next, s)
+		} else if now != "" {
+			next, now = append(next, now), ""
+		}
+	}
+	x.Next, x.fixSteps = next, nil
 }
 
 // lastFailure is x's latest failure: its newest failure event series, or

@@ -67,7 +67,7 @@ func (w *Watch) Run(ctx context.Context) error {
 		}
 		due, wait := retryWait(a, clk.Now())
 		done := a.Verdict.Status == Current && (a.Chain == nil || len(a.Chain.Blockers()) == 0)
-		if fp := fingerprint(a); fp != prev || cause == "retry due" || done {
+		if fp := fingerprint(a, wait); fp != prev || cause == "retry due" || done {
 			w.Emit(Update{Answer: a, Cause: cause, RetryWait: wait, Done: done})
 			prev = fp
 		}
@@ -150,26 +150,58 @@ func retrySooner(b *Backoff) string {
 	return "; or now with: " + quoted(b.RetryNow)
 }
 
-// fingerprint is what makes two answers the same to a watcher: the words,
-// without their digits (a countdown, an age, a generated name's hash) and
-// the status of each object of the chain.
-func fingerprint(a *Answer) string {
+// fingerprint is what makes two answers the same to a watcher: what an
+// update prints, its verdict, summary, steps and the retry it waits for,
+// without their digits (a countdown, an age, a generated name's hash). A
+// step that changes alone ("Change resourcequota/q" becoming the wait for
+// a retry) is a new answer; a chain that changes below the same words is
+// not (printed, it read as the same block twice).
+func fingerprint(a *Answer, wait string) string {
 	var b strings.Builder
 	b.WriteString(a.Verdict.Status + "|" + a.Summary)
-	if a.Chain != nil {
-		var walk func(n *Node)
-		walk = func(n *Node) {
-			b.WriteString("|" + n.Object.Ref() + "=" + n.Status)
-			for _, c := range n.Below {
-				walk(c)
-			}
-		}
-		walk(a.Chain.Root)
+	for _, n := range a.Next {
+		b.WriteString("|> " + n)
 	}
+	b.WriteString("|" + wait)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsDigit(r) {
 			return -1
 		}
 		return r
 	}, b.String())
+}
+
+// Read is an object an answer was read from, with the resourceVersion it
+// had then ("" for one that did not exist).
+type Read struct {
+	Object          Object
+	ResourceVersion string
+}
+
+// Reads are the objects a was read from: the object and the objects of
+// its chain (each once; not the cut's). A watch for `why -w` starts after
+// the answer, from a list of each: an object whose resourceVersion is no
+// longer the one read changed in between (a Deployment's ReplicaFailure
+// cleared while the answer was computed, then nothing more: the change
+// was never seen), and is a change already.
+func (a *Answer) Reads() []Read {
+	out := []Read{{Object: a.Object, ResourceVersion: a.rv}}
+	if a.Chain == nil {
+		return out
+	}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n != a.Chain.Root && !n.Seen && n.Omitted == 0 {
+			rv := ""
+			if n.u != nil {
+				rv = n.u.GetResourceVersion()
+			}
+			out = append(out, Read{Object: n.Object, ResourceVersion: rv})
+		}
+		for _, c := range n.Below {
+			walk(c)
+		}
+	}
+	walk(a.Chain.Root)
+	return out
 }

@@ -163,3 +163,30 @@ func TestSummaryKeepsRetryNow(t *testing.T) {
 		t.Errorf("retry now %q, want %q", a.Backoff.RetryNow, want)
 	}
 }
+
+// TestFingerprintSteps: an answer whose steps alone changed ("Change
+// resourcequota/q" becoming the wait for a retry) is a new answer; one
+// whose steps differ only in a countdown is not.
+func TestFingerprintSteps(t *testing.T) {
+	a, b, c := stuckAnswer(time.Time{}), stuckAnswer(time.Time{}), stuckAnswer(time.Time{})
+	a.Next = []string{"Change resourcequota/q -n q, not the object: exceeded: pods: used 0 of hard 0, 1 requested."}
+	b.Next = []string{"Your change to resourcequota/q came after the last failure: retry in about 12s."}
+	c.Next = []string{"Your change to resourcequota/q came after the last failure: retry in about 9s."}
+	if fingerprint(a, "") == fingerprint(b, "") {
+		t.Error("new steps, same fingerprint: the watch would not print them")
+	}
+	if fingerprint(b, "") != fingerprint(c, "") {
+		t.Error("a countdown alone made a new answer")
+	}
+	// What is printed is the same: the chain below it changed alone (the
+	// Deployment's stale ReplicaFailure cleared, a quota that was shown no
+	// longer reached), twice the same block on a real cluster.
+	c.Next = b.Next
+	c.Chain = &Chain{Root: &Node{Object: c.Object, Status: InProgress, Below: []*Node{{Object: Object{APIVersion: "v1", Kind: "ResourceQuota", Name: "q"}, Status: Current}}}}
+	if fingerprint(b, "") != fingerprint(c, "") {
+		t.Error("the same words printed twice: a chain change alone made a new answer")
+	}
+	if fingerprint(b, "waits only for a retry") == fingerprint(b, "") {
+		t.Error("a new wait for a retry, same fingerprint")
+	}
+}
