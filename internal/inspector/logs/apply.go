@@ -161,8 +161,8 @@ func (s *Store) applyLocked(r *Record) {
 				if known {
 					s.calibrateLocked(c, e, r.At)
 				}
-				e.endInferred(r.At, c.perItem(s.opts.Limiter))
-				if e.freshRamp(r.At, c.perItem(s.opts.Limiter)) {
+				l := c.perItem(s.opts.Limiter)
+				if confirmed := e.endInferred(r.At, l); e.freshRamp(r.At, l) || confirmed {
 					s.streakNote = rampNote(e.firstFailure, e.failures+1)
 				}
 			}

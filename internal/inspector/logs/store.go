@@ -245,6 +245,9 @@ type entry struct {
 	countReset bool // a forget reset the count within the streak
 	// ramp is the run of failures a fresh ramp may be (freshramp.go).
 	ramp ramp
+	// guessedAt is the last failure's time when it was only a guessed
+	// restart (guessedrestart.go): the count went on through it.
+	guessedAt time.Time
 	// doubling counts the key's last gaps that each doubled the one before
 	// (noteDoubling), streaks aside.
 	doubling int
