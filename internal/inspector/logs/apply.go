@@ -144,7 +144,7 @@ func (s *Store) applyLocked(r *Record) {
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
-		e.logLine, e.logEvidence = r.Line, r.Evidence
+		e.logLine, e.logEvidence, e.controllerWords = r.Line, r.Evidence, r.ControllerWords
 		switch {
 		case r.GaveUp:
 			e.gaveUp(r, &s.classes)

@@ -348,7 +348,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
-		LogLine:         e.logLine, LogEvidence: e.logEvidence,
+		LogLine:         e.logLine, LogEvidence: e.logEvidence, ControllerWords: e.controllerWords,
 		// A retry the log stated (Flux's "next try in", the priority
 		// queue's readyAt) is exact.
 		Estimated:    !(e.stated && (e.state == api.StateBackoff || e.state == api.StateScheduled)),

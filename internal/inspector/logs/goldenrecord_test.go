@@ -52,6 +52,7 @@ type goldenRecord struct {
 	KnownOnly               bool
 	ViaHandleError          bool
 	ErrorIsMessage          bool
+	ControllerWords         string
 }
 
 // goldenFormat is r as the golden answers print it: %+v of its

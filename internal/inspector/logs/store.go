@@ -217,6 +217,9 @@ type entry struct {
 	logLine string
 	// logEvidence is what decided that line was a failure (Record.Evidence).
 	logEvidence string
+	// controllerWords are the words of the last failure's line its
+	// controller's name was read from (Record.ControllerWords).
+	controllerWords string
 	// delayWords are the words of the last failure's line that stated its
 	// delay (Record.RetryWords), while that delay stands.
 	delayWords string
