@@ -28,11 +28,15 @@ const (
 	// their retry fell due); every other key (running, scheduled, idle) last.
 	SortAttention = "attention"
 	// SortRetrying: keys still retrying first. Keys in backoff come first,
-	// the longest failing first (as attention ranks them), then queued keys,
-	// the longest waiting first; then failed keys — a terminal error, not
-	// retried: the controller handled it as advised and waits for a change
-	// to the object, which is not an incident of the controller — the
-	// longest failed first; every other key last.
+	// the longest failing first, then queued keys, the longest waiting
+	// first; then failed keys — a terminal error, not retried: the
+	// controller handled it as advised and waits for a change to the
+	// object, which is not an incident of the controller — the longest
+	// failed first; every other key last. Unlike attention, keys that began
+	// failing at the same time go by controller and key, not by their
+	// failure counts: a log's stamps of whole seconds start many streaks
+	// in one second, and counts that change at every refresh swapped their
+	// rows in top, which sorts by this order unless told otherwise.
 	SortRetrying = "retrying"
 )
 
@@ -138,15 +142,14 @@ func attentionRank(in RankInput) Rank {
 	return Rank{2}
 }
 
-// retryingRank: tier 0 backoff, 1 queued, 2 failed (terminal), 3 the rest.
+// retryingRank: tier 0 backoff, 1 queued, 2 failed (terminal), 3 the rest;
+// a failing key by its streak's start alone (see SortRetrying).
 func retryingRank(in RankInput) Rank {
 	switch in.State {
 	case StateBackoff:
-		return attentionRank(in)
+		return Rank{0, orNone(in.FirstFailure)}
 	case StateFailed:
-		r := attentionRank(in)
-		r[0] = 2
-		return r
+		return Rank{2, orNone(in.FirstFailure)}
 	case StateQueued:
 		return attentionRank(in)
 	}

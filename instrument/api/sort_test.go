@@ -26,11 +26,12 @@ func TestSortAttention(t *testing.T) {
 }
 
 // TestSortRetrying: keys still retrying first — backoff by how long it has
-// been failing, then queued keys; a failed key (a terminal error, handled as
-// advised) below them, however long ago it failed; healthy keys last.
+// been failing (then by key, not by failures), then queued keys; a failed
+// key (a terminal error, handled as advised) below them, however long ago
+// it failed; healthy keys last.
 func TestSortRetrying(t *testing.T) {
 	want := []string{
-		"backoff-old-many", "backoff-old-few", "backoff-new",
+		"backoff-old-few", "backoff-old-many", "backoff-new",
 		"queued-old", "queued-due", "queued-new",
 		"failed-old", "failed-no-start",
 		"idle", "running", "scheduled",
@@ -38,6 +39,34 @@ func TestSortRetrying(t *testing.T) {
 	checkOrder(t, sortFixture(), SortRetrying, want)
 	if s, err := ParseSort("retrying"); err != nil || s != SortRetrying {
 		t.Errorf("ParseSort(retrying) = %q, %v", s, err)
+	}
+}
+
+// TestSortRetryingOverRefreshes: keys whose streaks began in the same
+// second (a log's whole-second stamps: the demo's naive keys, all failing
+// since 19:51:56) keep their order from one refresh to the next while
+// their failure counts climb past each other; ranked by failures,
+// naive-00000 (249) and naive-00002 (248) swapped rows in top whenever
+// one failed again.
+func TestSortRetryingOverRefreshes(t *testing.T) {
+	since := time.Date(2026, 12, 7, 19, 51, 56, 0, time.UTC)
+	key := func(name string, failures int) Key {
+		return Key{Controller: "naive", Key: name, State: StateBackoff, Failures: failures, FirstFailureAt: since,
+			NextRetryAt: since.Add(time.Hour)}
+	}
+	want := []string{"demo/naive-00000", "demo/naive-00002", "demo/naive-00004"}
+	for i, refresh := range [][]Key{
+		{key("demo/naive-00004", 21), key("demo/naive-00002", 248), key("demo/naive-00000", 249)},
+		{key("demo/naive-00000", 249), key("demo/naive-00004", 21), key("demo/naive-00002", 250)},
+	} {
+		slices.SortFunc(refresh, func(a, b Key) int { return CompareKeys(&a, &b, SortRetrying) })
+		var got []string
+		for _, k := range refresh {
+			got = append(got, k.Key)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("refresh %d: %v; want %v, by key whatever their failures", i+1, got, want)
+		}
 	}
 }
 

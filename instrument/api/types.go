@@ -70,6 +70,11 @@ type Key struct {
 	// failure line that names no key, the line of its attempt that named
 	// it.
 	LogEvidence string `json:"logEvidence,omitempty"`
+	// ControllerWords are, for a key read from a log whose lines name no
+	// controller, the words of its failure line that Controller was read
+	// from: "handler need-a-cert", the handler a wrangler controller's
+	// error names ("error syncing 'KEY': handler need-a-cert: ERR").
+	ControllerWords string `json:"controllerWords,omitempty"`
 	// DelayWords is, for DelaySource SourceStated, the log's own words that
 	// stated the delay ("Retrying in 2m40s"); for SourceWaited, the field
 	// that stated the delay the attempt waited ("delayedViaRateLimit=1m21.92s").

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,10 +16,21 @@ import (
 
 // fleetHeader says what a read is: as of when, from which server, how many
 // clusters answered (and that a warning may have left some out).
+//
+// Where the cluster came from is said: a series' label, the server's own
+// external label (a Prometheus read directly does not add it to its
+// answers), or nothing, with how to set it.
 func fleetHeader(f *fleet.Fleet) string {
-	s := fmt.Sprintf("as of %s from %s: %s in %s (by label %q), %s",
+	by := fmt.Sprintf("by label %q", f.ClusterLabel)
+	switch {
+	case f.ClusterFrom == fleet.ClusterFromExternalLabels:
+		by += ", from the server's external_labels"
+	case len(f.Rows) > 0 && slices.Equal(f.Clusters, []string{""}):
+		by = fmt.Sprintf("no series has label %q: set it in each cluster's Prometheus, global.external_labels, or name yours with --cluster-label", f.ClusterLabel)
+	}
+	s := fmt.Sprintf("as of %s from %s: %s in %s (%s), %s",
 		f.At.Local().Format(time.TimeOnly), f.Server, text.Plural(len(f.Rows), "controller"),
-		text.Plural(len(f.Clusters), "cluster"), f.ClusterLabel, text.Plural(f.Queries, "query"))
+		text.Plural(len(f.Clusters), "cluster"), by, text.Plural(f.Queries, "query"))
 	if len(f.Warnings) > 0 {
 		s += "; partial: " + text.Plural(len(f.Warnings), "warning")
 	}

@@ -125,14 +125,24 @@ func TestFleetAttachArgs(t *testing.T) {
 }
 
 // TestFleetHeaderCounts: the header counts in words, one cluster as "1
-// cluster" (a single Prometheus, the common first try, printed "1 clusters").
+// cluster" (a single Prometheus, the common first try, printed "1 clusters"),
+// and says where the cluster came from: the series' label, the server's
+// external_labels, or nothing, with where to set it.
 func TestFleetHeaderCounts(t *testing.T) {
-	f := &fleet.Fleet{Server: "http://p:9090", ClusterLabel: "cluster", Clusters: []string{""},
-		Rows: []fleet.Row{{Controller: "a"}}, Queries: 3, Warnings: []string{"store down"}}
-	got := fleetHeader(f)
-	for _, want := range []string{": 1 controller in 1 cluster (by label", "3 queries", "partial: 1 warning"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("fleetHeader = %q, want it to say %q", got, want)
+	f := &fleet.Fleet{Server: "http://p:9090", ClusterLabel: "cluster", Clusters: []string{"east"},
+		Rows: []fleet.Row{{Cluster: "east", Controller: "a"}}, Queries: 3, Warnings: []string{"store down"}}
+	for _, tc := range []struct {
+		clusters []string
+		from     string
+		want     string
+	}{
+		{[]string{"east"}, "", `: 1 controller in 1 cluster (by label "cluster"), 3 queries; partial: 1 warning`},
+		{[]string{"east"}, fleet.ClusterFromExternalLabels, `(by label "cluster", from the server's external_labels)`},
+		{[]string{""}, "", `(no series has label "cluster": set it in each cluster's Prometheus, global.external_labels, or name yours with --cluster-label)`},
+	} {
+		f.Clusters, f.ClusterFrom = tc.clusters, tc.from
+		if got := fleetHeader(f); !strings.Contains(got, tc.want) {
+			t.Errorf("fleetHeader = %q, want it to say %q", got, tc.want)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func TestGetAllKeysFollowsContinue(t *testing.T) {
 				t.Errorf("get %v: %s listed twice", c.args, k.Key.Key)
 			}
 			seen[k.Key.Key] = true
-			sort := api.SortAttention
+			sort := api.SortRetrying // get's default
 			if c.args[len(c.args)-3] == "failures" {
 				sort = api.SortFailures
 			}

@@ -49,10 +49,24 @@ func startPrometheus(t testing.TB, targets ...scrapeTarget) string {
 // startPrometheusEvery is startPrometheus scraping every interval.
 func startPrometheusEvery(t testing.TB, interval time.Duration, targets ...scrapeTarget) string {
 	t.Helper()
+	return startPrometheusExternal(t, interval, nil, targets...)
+}
+
+// startPrometheusExternal is startPrometheusEvery with the global
+// external_labels external.
+func startPrometheusExternal(t testing.TB, interval time.Duration, external map[string]string, targets ...scrapeTarget) string {
+	t.Helper()
 	bin := prometheusBin(t)
 	dir := t.TempDir()
 	var cfg strings.Builder
-	fmt.Fprintf(&cfg, "global:\n  scrape_interval: %v\n  scrape_timeout: %v\nscrape_configs:\n", interval, interval)
+	fmt.Fprintf(&cfg, "global:\n  scrape_interval: %v\n  scrape_timeout: %v\n", interval, interval)
+	if len(external) > 0 {
+		cfg.WriteString("  external_labels:\n")
+		for k, v := range external {
+			fmt.Fprintf(&cfg, "    %s: %q\n", k, v)
+		}
+	}
+	cfg.WriteString("scrape_configs:\n")
 	for i, tg := range targets {
 		fmt.Fprintf(&cfg, "- job_name: t%d\n  static_configs:\n  - targets: [%q]\n    labels:\n", i, tg.addr)
 		for k, v := range tg.labels {

@@ -129,6 +129,9 @@ func Explain(in Input) Diagnosis {
 	}
 	if k.Source == api.SourceLogs {
 		d.Details = append(d.Details, logNote(k, in.Controller))
+		if k.ControllerWords != "" {
+			d.Details = append(d.Details, controllerWordsNote(k))
+		}
 		if k.LogLine != "" {
 			d.Details = append(d.Details, genericNote(k))
 		} else if k.LogEvidence != "" {

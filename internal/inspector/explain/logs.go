@@ -100,6 +100,14 @@ func genericNote(k api.Key) string {
 	return s
 }
 
+// controllerWordsNote says where the name of a log-read key's controller
+// came from when the log names none: the words of its failure line
+// (ControllerWords, the handler its error names), quoted: the log's text.
+func controllerWordsNote(k api.Key) string {
+	return "Its controller's name is the one its errors give what failed, " + strconv.QuoteToGraphic(k.ControllerWords+": …") +
+		": the log's lines name no controller."
+}
+
 // dialectEvidenceNote says what decided a named dialect's failure beyond its
 // own line: its key, read from another line of its attempt (a "Reconciler
 // error" whose logger dropped the request). Escaped: it quotes the log.

@@ -263,3 +263,25 @@ func TestLogNote(t *testing.T) {
 		t.Error("an endpoint's key has a log note")
 	}
 }
+
+// A key whose controller's name is the handler its errors name (the log
+// names no controller) says so, quoting the log's words, escaped; a key
+// whose log named its controller says nothing of it.
+func TestExplainControllerWords(t *testing.T) {
+	last := time.Date(2021, 9, 8, 16, 20, 29, 0, time.UTC)
+	k := api.Key{Controller: "need-a-cert", Key: "validating-webhook-configuration", State: api.StateBackoff, Failures: 2,
+		NextRetryAt: last.Add(10 * time.Millisecond), Source: api.SourceLogs, Estimated: true,
+		LastError:       &api.ErrorRecord{Message: `handler need-a-cert: services "webhook-service" not found`, At: last},
+		ControllerWords: "handler need-a-cert\x1b[2J"}
+	named := func(d Diagnosis) int {
+		return slices.IndexFunc(d.Details, func(s string) bool { return strings.HasPrefix(s, "Its controller's name is") })
+	}
+	d := Explain(Input{Key: k, Now: last})
+	if i := named(d); i < 0 || !strings.Contains(d.Details[i], `"handler need-a-cert\x1b[2J: …"`) || strings.Contains(d.Details[i], "\x1b") {
+		t.Errorf("details = %q, want where the controller's name came from, escaped", d.Details)
+	}
+	k.ControllerWords = ""
+	if d := Explain(Input{Key: k, Now: last}); named(d) >= 0 {
+		t.Errorf("details = %q, want no word of the name's origin", d.Details)
+	}
+}

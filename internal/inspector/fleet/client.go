@@ -144,6 +144,20 @@ func (c *Client) Query(ctx context.Context, promql string, at time.Time) (*Resul
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	code, body, err := c.do(req)
+	if err != nil {
+		return nil, err
+	}
+	r, err := decode(code, body)
+	if err != nil && isBackoffEndpoint(body) {
+		return nil, c.notPrometheus()
+	}
+	return r, err
+}
+
+// do sends req with the client's credentials and returns the answer's
+// status and body.
+func (c *Client) do(req *http.Request) (int, []byte, error) {
 	req.Header.Set("Accept", "application/json")
 	switch {
 	case c.cfg.BearerToken != "":
@@ -157,18 +171,14 @@ func (c *Client) Query(ctx context.Context, promql string, at time.Time) (*Resul
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("prometheus at %s: %w", c.Server(), err)
+		return 0, nil, fmt.Errorf("prometheus at %s: %w", c.Server(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, fmt.Errorf("prometheus at %s: reading the answer: %w", c.Server(), err)
+		return 0, nil, fmt.Errorf("prometheus at %s: reading the answer: %w", c.Server(), err)
 	}
-	r, err := decode(resp.StatusCode, body)
-	if err != nil && isBackoffEndpoint(body) {
-		return nil, c.notPrometheus()
-	}
-	return r, err
+	return resp.StatusCode, body, nil
 }
 
 // isBackoffEndpoint reports whether body is the instrument's own error

@@ -28,6 +28,11 @@ type Fleet struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Queries is how many queries the read sent.
 	Queries int `json:"queries"`
+	// ClusterFrom says where the rows' cluster came from when no series
+	// had ClusterLabel: ClusterFromExternalLabels, the server's own
+	// global.external_labels, which a Prometheus does not add to its own
+	// answers. Empty: from the series' label.
+	ClusterFrom string `json:"clusterFrom,omitempty"`
 }
 
 // Row is one controller of one cluster.
@@ -158,6 +163,9 @@ func Read(ctx context.Context, c *Client, opts Options) (*Fleet, error) {
 	}
 	foldWorst(results[1].Samples, rows, opts.ClusterLabel)
 	foldDelays(results[2].Samples, rows, opts.ClusterLabel)
+	if clusterFromServer(ctx, c, opts.ClusterLabel, rows) {
+		f.ClusterFrom = ClusterFromExternalLabels
+	}
 	for _, res := range results {
 		f.Warnings = append(f.Warnings, res.Warnings...)
 	}

@@ -156,7 +156,7 @@ func (s *Store) applyLocked(r *Record) {
 	e.unlogged = !s.verbose
 	switch r.What {
 	case ErrorLine:
-		e.logLine, e.logEvidence = r.Line, r.Evidence
+		e.logLine, e.logEvidence, e.controllerWords = r.Line, r.Evidence, r.ControllerWords
 		switch {
 		case r.GaveUp:
 			e.gaveUp(r, &s.classes)
@@ -173,8 +173,8 @@ func (s *Store) applyLocked(r *Record) {
 				if known {
 					s.calibrateLocked(c, e, r.At)
 				}
-				e.endInferred(r.At, c.perItem(s.opts.Limiter))
-				if e.freshRamp(r.At, c.perItem(s.opts.Limiter)) {
+				l := c.perItem(s.opts.Limiter)
+				if confirmed := e.endInferred(r.At, l); e.freshRamp(r.At, l) || confirmed {
 					s.streakNote = rampNote(e.firstFailure, e.failures+1)
 				}
 			}

@@ -57,7 +57,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 		*r = Record{NotRead: why}
 		return false
 	}
-	key, keyed := "", false
+	key, keyed, filed := "", false, false
 	if l.Regexp != nil {
 		r.Message = l.Regexp.String()
 		group := func(name string) string {
@@ -111,7 +111,7 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 			r.RequeueAfter = dur
 		}
 	}
-	r.Controller = d.controller(l, f)
+	r.Controller, filed = d.controller(l, f)
 	kindController, kindNS, kindName, kindOK := f.kindNamed()
 	if r.Controller == "" && kindOK {
 		r.Controller = kindController
@@ -197,6 +197,10 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	if !l.Terminal {
 		r.Terminal = r.What == ErrorLine && strings.HasPrefix(r.Error, terminalPrefix)
 	}
+	if h := handlerNamed(r.Error); filed && h != "" && r.What == ErrorLine {
+		r.Controller, r.ControllerWords = h, "handler "+h
+		r.Limiter, r.LimiterOf = limiterOf(d, r.Controller, r.At, user)
+	}
 	return true
 }
 
@@ -204,15 +208,17 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 // name, else the line's controller field, else the name d's line l gives,
 // else where d.From says; a failure of a bare client-go queue that
 // nothing names is "unknown" (a line of Go's log, a bracketed level,
-// logrus' text), not the line unread.
-func (d *Dialect) controller(l *DialectLine, f *fields) string {
+// logrus' text), not the line unread. filed says the name is only the
+// caller's file, as no dialect renames it, or "unknown": a handler the
+// error names is the better name (handlername.go).
+func (d *Dialect) controller(l *DialectLine, f *fields) (name string, filed bool) {
 	switch {
 	case d.Controller != "":
-		return d.Controller
+		return d.Controller, false
 	case f.controller != "":
-		return f.controller
+		return f.controller, false
 	case l.Controller != "":
-		return l.Controller
+		return l.Controller, false
 	}
 	c := ""
 	switch d.From.Logger {
@@ -232,14 +238,15 @@ func (d *Dialect) controller(l *DialectLine, f *fields) string {
 	}
 	if c == "" && d.From.Caller && len(f.caller) > 0 {
 		c = d.renamed(string(f.caller), f)
+		filed = c == string(f.caller)
 	}
 	if c == "" {
 		c = d.renamed(d.From.Name, f)
 	}
 	if c == "" && d.ClientGo && l.Means == ErrorLine {
-		c = "unknown"
+		c, filed = "unknown", true
 	}
-	return c
+	return c, filed
 }
 
 // renamed is name, the caller's file or the dialect's fallback, as the

@@ -46,17 +46,23 @@ const preemptSlack = time.Second
 // period's first gap ended is restored. So is a key whose gaps double, on
 // the controller's own exponential (noteDoubling), slower than l; and so
 // is one whose late gap is one of l's own delays, for a count the log did
-// not show (rampGap).
-func (e *entry) endInferred(at time.Time, l Limiter) {
+// not show (rampGap). A failure late only for a delay read off the key's
+// spacing is a guessed restart, which the next failure confirms or drops
+// (guessedrestart.go); endInferred reports whether it confirmed one.
+func (e *entry) endInferred(at time.Time, l Limiter) bool {
 	if at.IsZero() {
-		return
+		return false
 	}
 	gap := time.Duration(0)
 	if !e.lastFailAt.IsZero() && at.After(e.lastFailAt) {
 		gap = at.Sub(e.lastFailAt)
 	}
-	period := steady(e.lastGap, gap)
 	coarse := coarseness(e.lastFailAt, at)
+	if e.confirmRestart(at, gap, coarse, l) {
+		e.lastFailAt, e.lastGap, e.ended.failures, e.doubling = at, gap, 0, 0
+		return true
+	}
+	period := steady(e.lastGap, gap)
 	doubling := e.noteDoubling(e.lastGap, gap, coarse, l)
 	e.lastFailAt, e.lastGap = at, gap
 	if period || doubling {
@@ -65,15 +71,16 @@ func (e *entry) endInferred(at time.Time, l Limiter) {
 			e.firstFailure = e.ended.first
 		}
 		e.ended.failures = 0
-		return
+		return false
 	}
 	e.ended.failures = 0
-	if e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) && !l.rampGap(gap, coarse) {
+	if e.state == api.StateBackoff && !e.nextRetry.IsZero() && at.After(e.nextRetry.Add(e.delay+streakSlack)) && !l.rampGap(gap, coarse) && !e.guessRestart(at, l) {
 		// The unlogged success forgot the key; only an event re-adds it.
 		e.ended.failures, e.ended.first = e.failures, e.firstFailure
 		e.endStreak(api.StateIdle)
 		e.endedUnlogged = true
 	}
+	return false
 }
 
 // failed applies a (non-terminal) reconcile error. Every error goes through
@@ -341,7 +348,7 @@ func (e *entry) view(now time.Time, withHistory bool) api.Key {
 		QueuedAt:        e.queuedAt,
 		StartedAt:       e.startedAt,
 		Source:          api.SourceLogs,
-		LogLine:         e.logLine, LogEvidence: e.logEvidence,
+		LogLine:         e.logLine, LogEvidence: e.logEvidence, ControllerWords: e.controllerWords,
 		// A retry the log stated (Flux's "next try in", the priority
 		// queue's readyAt) is exact.
 		Estimated:    !(e.stated && (e.state == api.StateBackoff || e.state == api.StateScheduled)),

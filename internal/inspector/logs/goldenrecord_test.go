@@ -53,6 +53,7 @@ type goldenRecord struct {
 	Finished                bool
 	ViaHandleError          bool
 	ErrorIsMessage          bool
+	ControllerWords         string
 }
 
 // goldenFormat is r as the golden answers print it: %+v of its

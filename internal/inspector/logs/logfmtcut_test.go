@@ -21,7 +21,7 @@ func TestLogfmtCutAtLineEnd(t *testing.T) {
 	for _, tt := range []struct {
 		name, line, controller, key, errPrefix string // key "": not read
 	}{
-		{"the message's closing quote lost", helm, "unknown", "demo0/hu002", "handler helm-controller: DesiredSet - Replace Wait batch/v1, Kind=Job demo0/helm"},
+		{"the message's closing quote lost", helm, "helm-controller", "demo0/hu002", "handler helm-controller: DesiredSet - Replace Wait batch/v1, Kind=Job demo0/helm"},
 		{"a hard-wrapped record's first piece, no key in it", kfp, "", "", ""},
 		{"the key field cut", `time="2023-04-24T03:47:33Z" level=error msg="Reconciler error" controller=widget error="boom" namespace=demo0 name="hu0`, "", "", ""},
 		{"cut before the level", `time="2023-04-24T03:47:33Z" msg="error syncing 'demo0/hu002': boom, requeuing`, "", "", ""},
@@ -32,7 +32,7 @@ func TestLogfmtCutAtLineEnd(t *testing.T) {
 	}
 	// The same line whole reads the same: the cut changes nothing but the
 	// closing quote.
-	wantLineRead(t, helm+`"`, "unknown", "demo0/hu002", "handler helm-controller: DesiredSet")
+	wantLineRead(t, helm+`"`, "helm-controller", "demo0/hu002", "handler helm-controller: DesiredSet")
 	wantOneKey(t, readTestdata(t, "testdata/batch10/235-kfp-persistence-agent-logrus-permanent-failure-forget-wrapped.log"),
 		oneKeyCase{controller: "unknown", key: "kubeflow/calculation-pipeline-grqzn", errPrefix: "CustomError (code: 1): Syncing Workflow", failures: 1})
 }

@@ -153,6 +153,10 @@ type Record struct {
 	// key's failed attempt (the words, or the template's growing gaps),
 	// said by --explain-lines and describe.
 	Evidence string
+	// ControllerWords are the line's words Controller was read from when
+	// the line names no controller: "handler need-a-cert", the handler its
+	// error names (handlername.go).
+	ControllerWords string
 	// Alias is, for a KeyFromAttempt line, what the line names instead of
 	// its key (the HPA controller's scale target, "Deployment/ns/web"):
 	// the key it is once a KeyLine said so.

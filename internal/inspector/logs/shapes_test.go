@@ -52,8 +52,10 @@ func TestLineShapesOfBatch4(t *testing.T) {
 		// #42's first shape of misses).
 		{"a dialect's line naming no controller", `time="2026-12-03T10:00:00Z" level=error msg="error syncing 'demo/web': quota exceeded, requeuing"`,
 			"unknown", "demo/web", "quota exceeded"},
+		// Its caller is lasso's controller.go; its error names the
+		// handler, the controller's name (handlername.go).
 		{"klog tail quoted in prose", strings.Split(readTestdata(t, "testdata/batch4/321-system-upgrade-controller-quoted-klog-tails-in-prose.log"), "\n")[2],
-			"controller", "system-upgrade/k3s-agent", "handler system-upgrade-controller: Get https://update.k3s.io/v1-release/channels/latest: dial tcp 10.0.0.1:443: connect: network is unreachable"},
+			"system-upgrade-controller", "system-upgrade/k3s-agent", "handler system-upgrade-controller: Get https://update.k3s.io/v1-release/channels/latest: dial tcp 10.0.0.1:443: connect: network is unreachable"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, ok := Parse([]byte(tt.line), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

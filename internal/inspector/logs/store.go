@@ -220,6 +220,9 @@ type entry struct {
 	logLine string
 	// logEvidence is what decided that line was a failure (Record.Evidence).
 	logEvidence string
+	// controllerWords are the words of the last failure's line its
+	// controller's name was read from (Record.ControllerWords).
+	controllerWords string
 	// delayWords are the words of the last failure's line that stated its
 	// delay (Record.RetryWords), while that delay stands.
 	delayWords string
@@ -248,6 +251,9 @@ type entry struct {
 	countReset bool // a forget reset the count within the streak
 	// ramp is the run of failures a fresh ramp may be (freshramp.go).
 	ramp ramp
+	// guessedAt is the last failure's time when it was only a guessed
+	// restart (guessedrestart.go): the count went on through it.
+	guessedAt time.Time
 	// doubling counts the key's last gaps that each doubled the one before
 	// (noteDoubling), streaks aside.
 	doubling int

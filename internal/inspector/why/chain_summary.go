@@ -24,16 +24,10 @@ func chainSummary(a *Answer) (string, []string) {
 	var next []string
 	if a.Retry != nil && c.Root.RetryWait {
 		// Its own key waits on a retry the user's change needs: first.
-		parts = append(parts, retryWaitWords(c, c.Root, a.Retry))
+		parts = append(parts, retryWaitWords(a.Retry))
 		next = append(next, a.Retry.Sentence)
 	}
-	parts = append(parts, retryWaitParts(a)...)
-	for _, b := range blockers {
-		if b == c.Root {
-			continue
-		}
-		parts = append(parts, pathWords(c.Path(b)))
-	}
+	parts = append(parts, waitParts(a, blockers)...)
 	word := a.Verdict.Status
 	if word == Current {
 		// Reconciled itself; what it depends on is not (yet) — said, not
@@ -84,33 +78,85 @@ func retryActsOn(root, b *Answer) string {
 		b.Object.Ref(), bo.Key.Key, root.Object.Ref(), controllerWords(bo.Controller), root.Object.Ref(), root.Object.Ref())
 }
 
-// pathWords says a path below the root: "replicaset.apps/web-1 (owner
-// reference), which is InProgress: ReplicaFailure=True (…): …".
-func pathWords(path []*Node) string {
-	var b strings.Builder
-	b.WriteString(pathPrefix(path))
-	last := path[len(path)-1]
-	switch last.Status {
-	case NotFound:
-		fmt.Fprintf(&b, ", which does not exist")
-	case Refusing:
-		fmt.Fprintf(&b, ", which refuses it: %s", strings.TrimSuffix(last.Line, "."))
-	default:
-		fmt.Fprintf(&b, ", which is %s: %s", last.Status, strings.TrimSuffix(last.Line, "."))
+// waitParts are the chain's parts below the root: each path to a blocker,
+// or to a node that waits on its controller's retry (retryWaitNodes), said
+// as the tree it is, every object once. Two pods of one ReplicaSet, or a
+// ReplicaSet waiting on its retry beside its Pending pod, said as two
+// paths from the root, named the ReplicaSet twice ("…; and for
+// replicaset.apps/web-1 (owner reference), which waits for …"). Parts
+// holding a retry come first: the user's change waits for it.
+func waitParts(a *Answer, blockers []*Node) []string {
+	c := a.Chain
+	on, leaf := map[*Node]bool{}, map[*Node]bool{}
+	retry := retryWaitNodes(a)
+	mark := func(n *Node) {
+		for _, p := range c.Path(n) {
+			on[p] = true
+		}
 	}
-	return b.String()
+	for n := range retry {
+		mark(n)
+	}
+	for _, b := range blockers {
+		if b != c.Root {
+			mark(b)
+			leaf[b] = true
+		}
+	}
+	var first, rest []string
+	for _, n := range c.Root.Below {
+		if !on[n] {
+			continue
+		}
+		w, retries := nodeWords(n, on, leaf, retry, map[*Node]bool{})
+		if retries {
+			first = append(first, w)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	return append(first, rest...)
 }
 
-// pathPrefix is a path below the root without the last node's status:
-// "replicaset.apps/web-1 (owner reference), which waits for pod/web-1-x
-// (owner reference)".
-func pathPrefix(path []*Node) string {
+// nodeWords says node n of a part and what it waits for below it, the
+// nodes on a path (on) only: "replicaset.apps/web-1 (owner reference),
+// which waits for pod/web-1-a (owner reference), which is InProgress: …,
+// and for pod/web-1-b (owner reference), which is …". It reports whether
+// a node of it waits on a retry. seen guards a node met twice.
+func nodeWords(n *Node, on, leaf map[*Node]bool, retry map[*Node]*Retry, seen map[*Node]bool) (string, bool) {
+	seen[n] = true
 	var b strings.Builder
-	for i, n := range path[1:] {
-		if i > 0 {
-			b.WriteString(", which waits for ")
-		}
-		fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
+	fmt.Fprintf(&b, "%s (%s)", n.Object.Ref(), n.Via)
+	r := retry[n]
+	said := r != nil || leaf[n]
+	if r != nil {
+		fmt.Fprintf(&b, ", whose controller has not retried it since your change to %s", r.Changed.Ref())
 	}
-	return b.String()
+	if leaf[n] {
+		switch n.Status {
+		case NotFound:
+			b.WriteString(", which does not exist")
+		case Refusing:
+			fmt.Fprintf(&b, ", which refuses it: %s", strings.TrimSuffix(n.Line, "."))
+		default:
+			fmt.Fprintf(&b, ", which is %s: %s", n.Status, strings.TrimSuffix(n.Line, "."))
+		}
+	}
+	var below []string
+	retries := r != nil
+	for _, k := range n.Below {
+		if on[k] && !seen[k] {
+			w, kr := nodeWords(k, on, leaf, retry, seen)
+			below = append(below, w)
+			retries = retries || kr
+		}
+	}
+	if len(below) > 0 {
+		join := ", which waits for "
+		if said {
+			join = ", and waits for " // after its own status or retry
+		}
+		b.WriteString(join + strings.Join(below, ", and for "))
+	}
+	return b.String(), retries
 }

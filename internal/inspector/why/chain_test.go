@@ -261,9 +261,10 @@ func TestAskChainProgressDeadline(t *testing.T) {
 	pod := func(name string) string {
 		return "pod/" + name + " (owner reference), which is InProgress: Running, not ready (ContainersNotReady: containers with unready status: [web])"
 	}
+	// The ReplicaSet both pods are under is said once, not once per pod.
 	want := `Failed: Progressing=False (ProgressDeadlineExceeded): ReplicaSet "web-5f9c9d5cf8" has timed out progressing; it waits for ` +
 		`replicaset.apps/web-5f9c9d5cf8 (owner reference), which waits for ` + pod("web-5f9c9d5cf8-qk7q5") +
-		`; and for replicaset.apps/web-5f9c9d5cf8 (owner reference), which waits for ` + pod("web-5f9c9d5cf8-v5hq5") + "."
+		`, and for ` + pod("web-5f9c9d5cf8-v5hq5") + "."
 	if ans.Summary != want {
 		t.Errorf("summary\n %s\nwant\n %s", ans.Summary, want)
 	}

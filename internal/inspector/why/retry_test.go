@@ -126,11 +126,14 @@ func TestRetryBesideAPendingPod(t *testing.T) {
 	if len(ans.Next) == 0 || !strings.HasPrefix(ans.Next[0], "Your change to resourcequota/object-counts at 12:31:00 came after the last failure") || !strings.HasSuffix(ans.Next[0], kick) {
 		t.Errorf("next %q; want the retry's sentence first, with the kick", ans.Next)
 	}
-	if want := "replicaset.apps/nginx-deployment-4262182780 (owner reference), whose controller has not retried it since your change to resourcequota/object-counts"; !strings.Contains(ans.Summary, want) {
-		t.Errorf("summary %q lacks %q", ans.Summary, want)
+	// The ReplicaSet is said once: its retry, then its Pending pod below
+	// it; not again as the pod's path ("; and for replicaset.apps/…").
+	if want := "it waits for replicaset.apps/nginx-deployment-4262182780 (owner reference), whose controller has not retried it since your change to resourcequota/object-counts, " +
+		"and waits for pod/nginx-deployment-4262182780-7x2kq (owner reference), which is InProgress: Pending."; !strings.HasSuffix(ans.Summary, want) {
+		t.Errorf("summary %q; want it to end %q", ans.Summary, want)
 	}
-	if !strings.Contains(ans.Summary, "pod/nginx-deployment-4262182780-7x2kq") {
-		t.Errorf("summary %q lacks the Pending pod", ans.Summary)
+	if n := strings.Count(ans.Summary, "replicaset.apps/nginx-deployment-4262182780"); n != 1 {
+		t.Errorf("summary %q names the ReplicaSet %d times; want once", ans.Summary, n)
 	}
 
 	rs := load(t, "chain/replicaset-quota-kcm.yaml")

@@ -59,27 +59,22 @@ func namesAChange(n *Node) bool {
 	return slices.ContainsFunc(n.Below, func(c *Node) bool { return c.Named && c.Changed != nil })
 }
 
-// retryWaitWords is a chain's part for node n that waits on its
-// controller's retry: "replicaset.apps/web-1 (owner reference), whose
-// controller has not retried it since your change to resourcequota/q".
-func retryWaitWords(c *Chain, n *Node, r *Retry) string {
-	if n == c.Root {
-		return fmt.Sprintf("its controller's next retry, not made since your change to %s", r.Changed.Ref())
-	}
-	p := c.Path(n)
-	return fmt.Sprintf("%s, whose controller has not retried it since your change to %s", pathPrefix(p), r.Changed.Ref())
+// retryWaitWords is the chain's part for its root when the root waits on
+// its controller's retry (a node below it is said by waitParts).
+func retryWaitWords(r *Retry) string {
+	return fmt.Sprintf("its controller's next retry, not made since your change to %s", r.Changed.Ref())
 }
 
-// retryWaitParts are the chain's parts for a's nodes below the root that
-// wait on their controller's retry, in the order of the tree.
-func retryWaitParts(a *Answer) []string {
-	var parts []string
+// retryWaitNodes are a's nodes below the root that wait on their
+// controller's retry, each with the retry its blocker answer found.
+func retryWaitNodes(a *Answer) map[*Node]*Retry {
+	out := map[*Node]*Retry{}
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		if n.RetryWait && n != a.Chain.Root {
 			for _, b := range a.Blockers {
 				if b.Retry != nil && b.Object.Ref() == n.Object.Ref() {
-					parts = append(parts, retryWaitWords(a.Chain, n, b.Retry))
+					out[n] = b.Retry
 					break
 				}
 			}
@@ -89,5 +84,5 @@ func retryWaitParts(a *Answer) []string {
 		}
 	}
 	walk(a.Chain.Root)
-	return parts
+	return out
 }
