@@ -42,6 +42,10 @@ type markerSet struct {
 	// adjacent pairs, one of which starts at an even byte wherever the
 	// marker is), else 1.
 	stride int
+	// longest is the length of the longest marker: a marker in a line
+	// that differs from a skipped one in a run of bytes overlaps that
+	// run, and lies within longest bytes of it (skipmemo.go).
+	longest int
 }
 
 // anchored is a marker whose anchor is at off.
@@ -59,6 +63,7 @@ func newMarkerSet(ms [][]byte) *markerSet {
 		}
 	}
 	for _, m := range ms {
+		s.longest = max(s.longest, len(m))
 		switch len(m) {
 		case 0:
 			s.all = true

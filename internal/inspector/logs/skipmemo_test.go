@@ -1,0 +1,81 @@
+package logs
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSkippedLinesAreSkips: a line the skipped lines say is skipped, the
+// prefilter skips, with the hints hintsOf finds; and a line that differs
+// from one kept in a short run, the prefilter skips with no hint, is said
+// to be. Each line of the fixtures the prefilter skips with no hint is
+// changed at random in a run of bytes, often to put a marker or a hint's
+// words across or beside it.
+func TestSkippedLinesAreSkips(t *testing.T) {
+	all, err := filepath.Glob("testdata/*/*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(18))
+	words := [][]byte{replicaSetFile, []byte("replica_set.go:"), loggerField, []byte(" event.go:"), retryMarker}
+	words = append(words, markers...)
+	const noise = "0123456789abcdefxyz.:-_ =\"{}[]ETRror"
+	ref := parseRef{at: memoRef}
+	var kept, hits, refused, hinted int
+	for _, name := range all {
+		if strings.HasPrefix(name, "testdata/heldout") {
+			continue // never read here
+		}
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
+			if !ref.skips(line) || hintsOf(line, outSkipped) != (lineHints{}) || len(line) < 8 || len(line) > memoMaxLine {
+				continue
+			}
+			kept++
+			var k skippedLines
+			k.keep(line, lineHints{})
+			for try := 0; try < 20; try++ {
+				mut := bytes.Clone(line)
+				at := rng.Intn(len(mut))
+				switch rng.Intn(3) {
+				case 0: // a marker or a hint's words, whole or in part, at or across the run
+					w := words[rng.Intn(len(words))]
+					w = w[rng.Intn(len(w)):]
+					copy(mut[at:], w)
+				default: // a few bytes of anything a log holds
+					for j := at; j < min(len(mut), at+1+rng.Intn(skipMaxRun)); j++ {
+						mut[j] = noise[rng.Intn(len(noise))]
+					}
+				}
+				var h lineHints
+				got := k.skipped(mut, &ref, &h)
+				wantSkip, wantHints := ref.skips(mut), hintsOf(mut, outSkipped)
+				if got && (!wantSkip || h != wantHints) {
+					t.Fatalf("kept %q\nchanged to %q: said skipped with hints %+v; the prefilter skips it: %v, hints %+v", line, mut, h, wantSkip, wantHints)
+				}
+				if _, _, short := differ(line, mut); !got && wantSkip && short {
+					t.Fatalf("kept %q\nchanged to %q in a short run: skipped, not said to be", line, mut)
+				}
+				switch {
+				case got && h != (lineHints{}):
+					hinted++
+				case got:
+					hits++
+				case !wantSkip:
+					refused++
+				}
+			}
+		}
+	}
+	t.Logf("%d lines kept; changed: %d skipped, %d with a hint, %d not skipped", kept, hits, hinted, refused)
+	if kept < 100 || hits < 1000 || refused < 100 || hinted < 1 {
+		t.Fatalf("%d lines kept; changed: %d skipped, %d with a hint, %d not skipped: want the fixtures' skipped lines, and both answers", kept, hits, hinted, refused)
+	}
+}
