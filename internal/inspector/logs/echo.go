@@ -72,11 +72,13 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 			s.said = map[string]*saidFailure{}
 			s.notes.saidGen++
 		}
-		p = &saidFailure{key: string(s.echoKey)}
-		s.said[p.key] = p
 		if note != nil {
+			p = &saidFailure{key: note.key}
 			note.said, note.saidGen = p, s.notes.saidGen
+		} else {
+			p = &saidFailure{key: string(s.echoKey)}
 		}
+		s.said[p.key] = p
 	}
 	*p = saidFailure{p.key, r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false, r.GaveUp, r.ErrorIsMessage}
 	s.lastSaid = p

@@ -23,6 +23,9 @@ package logs
 // last (keyNotes' generations), and the parts of the record it was looked
 // up for last.
 type keyNote struct {
+	// key is the key, "namespace/name" (Record.Key): the one string of
+	// it the notes, said and keyErrs keep.
+	key             string
 	namespace, name string
 	said            *saidFailure
 	err             *keyError
@@ -69,8 +72,8 @@ func (s *Store) keyNoteOf(r *Record) *keyNote {
 		if n.m == nil || len(n.m) > 4*DefaultMaxKeys {
 			n.m = map[string]*keyNote{}
 		}
-		note = &keyNote{}
-		n.m[string(k)] = note
+		note = &keyNote{key: string(k)}
+		n.m[note.key] = note
 	}
 	note.namespace, note.name = r.Namespace, r.Name
 	n.last = note

@@ -78,7 +78,11 @@ func (s *Store) recordEntryLocked(r *Record) (*entry, time.Time) {
 	if e = s.keys[keyID{r.Controller, string(k)}]; e != nil {
 		s.lastEntry, newest = e, e.seen(r.At)
 	} else {
-		e, newest = s.entryLocked(r.Controller, r.Key(), r.At)
+		key := r.Key()
+		if note != nil {
+			key = note.key // the same bytes, made once
+		}
+		e, newest = s.entryLocked(r.Controller, key, r.At)
 	}
 	if note != nil {
 		note.entry, note.entryGen = e, s.notes.entryGen

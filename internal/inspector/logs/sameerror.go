@@ -49,7 +49,11 @@ func (s *Store) noteKeyError(r *Record, n int) {
 	if k == nil {
 		if k = s.keyErrs[string(s.keyErrKeyOf(r))]; k == nil {
 			k = &keyError{}
-			s.keyErrs[string(s.keyErrKey)] = k
+			if note != nil {
+				s.keyErrs[note.key] = k
+			} else {
+				s.keyErrs[string(s.keyErrKey)] = k
+			}
 		}
 		if note != nil {
 			note.err, note.errGen = k, s.notes.errGen
