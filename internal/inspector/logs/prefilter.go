@@ -42,10 +42,9 @@ type markerSet struct {
 	// adjacent pairs, one of which starts at an even byte wherever the
 	// marker is), else 1.
 	stride int
-	// longest is the length of the longest marker: a marker in a line
-	// that differs from a skipped one in a run of bytes overlaps that
-	// run, and lies within longest bytes of it (skipmemo.go).
-	longest int
+	// in says which bytes are in a marker: a line that differs from a
+	// skipped one only in bytes no marker holds holds none (skipmemo.go).
+	in [256]bool
 }
 
 // anchored is a marker whose anchor is at off.
@@ -63,7 +62,9 @@ func newMarkerSet(ms [][]byte) *markerSet {
 		}
 	}
 	for _, m := range ms {
-		s.longest = max(s.longest, len(m))
+		for _, c := range m {
+			s.in[c] = true
+		}
 		switch len(m) {
 		case 0:
 			s.all = true

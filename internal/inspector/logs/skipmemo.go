@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -13,23 +12,25 @@ import (
 // a line for the markers of every dialect (prefilter.go), some eight
 // instructions a byte, and the worker then searches it again for the hints
 // the applier asks (hintsOf): in BenchmarkRead1M's log, three lines of
-// every thirteen, more than the line memo's work on the ten it reads.
+// every thirteen, a fifth of a worker's instructions.
 //
 // skippedLines keeps the last lines a reading goroutine's prefilter
 // skipped that hold no hint either. A line as long as one of them that
-// differs from it in one short run of bytes is skipped too, and has no
-// hint but those found near that run: a marker or a hint it holds either
-// overlaps the run, and so lies within the window around it that is
-// searched, or lies wholly outside it, where the line kept has the same
-// bytes at the same places and held none. The run is found by comparing
-// eight bytes at a time (the line is read once, as the search read it),
-// and the window is searched with the prefilter itself: its answer is the
-// prefilter's on the whole line. TestSkippedLinesAreSkips checks it on
-// the lines of the fixtures, each changed at random.
+// differs from it only in bytes that no marker and no hint's words hold
+// (a time's digits) is skipped too, with no hint but perhaps an event's
+// (eventCaller, read again: its head is short): a marker or hint it holds
+// that the line kept does not would hold one of the bytes that differ,
+// for the line kept has every other byte of it, at the same place. The
+// bytes that differ are found by comparing eight at a time, from either
+// end (the line is read about once, where the search read it all), and
+// looked up in the prefilter's table of its markers' bytes
+// (markerSet.in). TestSkippedLinesAreSkips checks it on the lines of the
+// fixtures, each changed at random.
 
 // skipWays is how many skipped lines a goroutine keeps; skipMaxRun bounds
-// the run of bytes in which a line may differ from one (a time, a
-// counter, an address): past it, the line is searched whole.
+// the run of bytes, from the first that differs to the last, in which a
+// line may differ from one (a time, a counter, an address): past it, the
+// line is searched whole.
 const (
 	skipWays   = 4
 	skipMaxRun = 64
@@ -42,20 +43,27 @@ type skippedLines struct {
 	next int
 }
 
-// hintReach is how far from a changed byte a hint's words may start or end:
-// the longest of them, kcmreplica.go's file name with the word before its
-// underscore, and handlerlogger.go's field.
-var hintReach = max(len(replicaSetFile)+len("replica"), len(loggerField))
+// hintBytes are the bytes of the hints' words that a skipped line is
+// searched for (hintsOf): kcmreplica.go's file name and handlerlogger.go's
+// field.
+var hintBytes = func() (t [256]bool) {
+	for _, w := range [][]byte{replicaSetFile, loggerField} {
+		for _, c := range w {
+			t[c] = true
+		}
+	}
+	return t
+}()
 
 // skipped says whether line (its end of line on) is skipped, as ref.skips
-// would say, because it is one of the lines kept but for a short run of
-// bytes; h are then its hints, as hintsOf's for a skipped line.
+// would say, because it is one of the lines kept but for bytes no marker
+// holds; h are then its hints, as hintsOf's for a skipped line.
 func (k *skippedLines) skipped(line []byte, ref *parseRef, h *lineHints) bool {
 	m := ref.markers
 	if m == nil && len(ref.dialects) == 0 {
 		m = builtinMarkers
 	}
-	if m == nil {
+	if m == nil || m.all {
 		return false
 	}
 	for _, kept := range k.way {
@@ -66,16 +74,12 @@ func (k *skippedLines) skipped(line []byte, ref *parseRef, h *lineHints) bool {
 		if !ok {
 			continue
 		}
-		reach := max(m.longest, hintReach)
-		w := line[max(0, from-reach):min(len(line), to+reach)]
-		if m.has(w) {
-			return false
+		for i := from; i < to; i++ {
+			if c := line[i]; c != kept[i] && (m.in[c] || hintBytes[c]) {
+				return false // perhaps a marker or a hint: searched whole
+			}
 		}
-		*h = lineHints{
-			replica: replicaHint(w, outSkipped),
-			event:   eventCaller(line[:min(len(line), eventHead)]) >= 0,
-			logger:  bytes.Contains(w, loggerField),
-		}
+		*h = lineHints{event: eventCaller(line[:min(len(line), eventHead)]) >= 0}
 		return true
 	}
 	return false
