@@ -42,9 +42,10 @@ type markerSet struct {
 	// adjacent pairs, one of which starts at an even byte wherever the
 	// marker is), else 1.
 	stride int
-	// in says which bytes are in a marker: a line that differs from a
-	// skipped one only in bytes no marker holds holds none (skipmemo.go).
-	in [256]bool
+	// stop are the bytes of the markers and of the hints' words
+	// (hintBytes): a line that differs from a skipped one only in other
+	// bytes is skipped too, and has no hint (skipmemo.go).
+	stop [256]bool
 }
 
 // anchored is a marker whose anchor is at off.
@@ -55,7 +56,7 @@ type anchored struct {
 
 // newMarkerSet is the set of markers ms.
 func newMarkerSet(ms [][]byte) *markerSet {
-	s := &markerSet{slot: make([]uint16, 1<<16), stride: 2}
+	s := &markerSet{slot: make([]uint16, 1<<16), stride: 2, stop: hintBytes}
 	for _, m := range ms {
 		if len(m) == 2 {
 			s.stride = 1
@@ -63,7 +64,7 @@ func newMarkerSet(ms [][]byte) *markerSet {
 	}
 	for _, m := range ms {
 		for _, c := range m {
-			s.in[c] = true
+			s.stop[c] = true
 		}
 		switch len(m) {
 		case 0:

@@ -16,24 +16,23 @@ import (
 //
 // skippedLines keeps the last lines a reading goroutine's prefilter
 // skipped that hold no hint either. A line as long as one of them that
-// differs from it only in bytes that no marker and no hint's words hold
-// (a time's digits) is skipped too, with no hint but perhaps an event's
-// (eventCaller, read again: its head is short): a marker or hint it holds
-// that the line kept does not would hold one of the bytes that differ,
-// for the line kept has every other byte of it, at the same place. The
-// bytes that differ are found by comparing eight at a time, from either
-// end (the line is read about once, where the search read it all), and
-// looked up in the prefilter's table of its markers' bytes
-// (markerSet.in). TestSkippedLinesAreSkips checks it on the lines of the
-// fixtures, each changed at random.
+// differs from it only in a few bytes that no marker and no hint's words
+// hold (a time's digits) is skipped too, with no hint but perhaps an
+// event's (eventCaller, read again: its head is short): a marker or hint
+// it holds that the line kept does not would hold one of the bytes that
+// differ, for the line kept has every other byte of it, at the same place.
+// The bytes that differ are found by comparing eight at a time (the line
+// is read once, as the search read it), and looked up in the prefilter's
+// table of its markers' and the hints' bytes (markerSet.stop).
+// TestSkippedLinesAreSkips checks it on the lines of the fixtures, each
+// changed at random.
 
-// skipWays is how many skipped lines a goroutine keeps; skipMaxRun bounds
-// the run of bytes, from the first that differs to the last, in which a
-// line may differ from one (a time, a counter, an address): past it, the
-// line is searched whole.
+// skipWays is how many skipped lines a goroutine keeps; skipMaxDiff bounds
+// the bytes in which a line may differ from one (a time's, a counter's):
+// past it, the line is searched whole.
 const (
-	skipWays   = 4
-	skipMaxRun = 64
+	skipWays    = 4
+	skipMaxDiff = 32
 )
 
 // skippedLines are the lines a reading goroutine's prefilter skipped last
@@ -45,7 +44,7 @@ type skippedLines struct {
 
 // hintBytes are the bytes of the hints' words that a skipped line is
 // searched for (hintsOf): kcmreplica.go's file name and handlerlogger.go's
-// field.
+// field. Every markerSet's stop holds them.
 var hintBytes = func() (t [256]bool) {
 	for _, w := range [][]byte{replicaSetFile, loggerField} {
 		for _, c := range w {
@@ -67,20 +66,10 @@ func (k *skippedLines) skipped(line []byte, ref *parseRef, h *lineHints) bool {
 		return false
 	}
 	for _, kept := range k.way {
-		if len(kept) != len(line) || len(line) == 0 {
-			continue
+		if len(kept) == len(line) && len(line) > 0 && differsPlainly(kept, line, &m.stop) {
+			*h = lineHints{event: eventCaller(line[:min(len(line), eventHead)]) >= 0}
+			return true
 		}
-		from, to, ok := differ(kept, line)
-		if !ok {
-			continue
-		}
-		for i := from; i < to; i++ {
-			if c := line[i]; c != kept[i] && (m.in[c] || hintBytes[c]) {
-				return false // perhaps a marker or a hint: searched whole
-			}
-		}
-		*h = lineHints{event: eventCaller(line[:min(len(line), eventHead)]) >= 0}
-		return true
 	}
 	return false
 }
@@ -95,42 +84,30 @@ func (k *skippedLines) keep(line []byte, h lineHints) {
 	k.next = (k.next + 1) % skipWays
 }
 
-// differ is where b, as long as a, differs from it: from the first byte
-// that differs to the last, the run line[from:to], when that is no
-// longer than skipMaxRun (equal lines differ in an empty run).
-func differ(a, b []byte) (from, to int, ok bool) {
+// differsPlainly says whether b, as long as a, differs from it in at most
+// skipMaxDiff bytes, none of them one of stop's. Eight bytes at a time:
+// most differ in none.
+func differsPlainly(a, b []byte, stop *[256]bool) bool {
 	n := len(a)
-	for from < n {
-		if from+8 <= n {
-			if x := binary.LittleEndian.Uint64(a[from:]) ^ binary.LittleEndian.Uint64(b[from:]); x != 0 {
-				from += bits.TrailingZeros64(x) / 8
-				break
+	b = b[:n]
+	diff := 0
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		for x != 0 {
+			z := bits.TrailingZeros64(x) / 8
+			if diff++; diff > skipMaxDiff || stop[b[i+z]] {
+				return false
 			}
-			from += 8
-			continue
+			x &^= 0xff << (8 * z)
 		}
-		if a[from] != b[from] {
-			break
-		}
-		from++
 	}
-	if from == n {
-		return n, n, true
-	}
-	to = n
-	for to > from {
-		if to-8 >= from {
-			if x := binary.LittleEndian.Uint64(a[to-8:]) ^ binary.LittleEndian.Uint64(b[to-8:]); x != 0 {
-				to -= bits.LeadingZeros64(x) / 8
-				break
+	for ; i < n; i++ {
+		if a[i] != b[i] {
+			if diff++; diff > skipMaxDiff || stop[b[i]] {
+				return false
 			}
-			to -= 8
-			continue
 		}
-		if a[to-1] != b[to-1] {
-			break
-		}
-		to--
 	}
-	return from, to, to-from <= skipMaxRun
+	return true
 }
