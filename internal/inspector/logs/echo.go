@@ -42,8 +42,14 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 	// one's is compared first: the map's entry of a key among thousands
 	// is looked up cold.
 	p := s.lastSaid
+	note := s.notes.applying(r) // keynote.go
 	if p == nil || p.key != string(s.echoKey) {
-		p = s.said[string(s.echoKey)]
+		if p = note.saidOf(s.notes.saidGen); p == nil {
+			p = s.said[string(s.echoKey)]
+			if p != nil && note != nil {
+				note.said, note.saidGen = p, s.notes.saidGen
+			}
+		}
 	}
 	if p != nil && (s.giveUpEchoLocked(p, r, string(s.echoKey), line) || s.endsAttemptLocked(p, r, string(s.echoKey))) {
 		return true
@@ -64,8 +70,14 @@ func (s *Store) echoLocked(r *Record, line int) bool {
 	if p == nil {
 		if s.said == nil || len(s.said) > 4*DefaultMaxKeys {
 			s.said = map[string]*saidFailure{}
+			s.notes.saidGen++
 		}
-		p = &saidFailure{key: string(s.echoKey)}
+		if note != nil {
+			p = &saidFailure{key: note.key}
+			note.said, note.saidGen = p, s.notes.saidGen
+		} else {
+			p = &saidFailure{key: string(s.echoKey)}
+		}
 		s.said[p.key] = p
 	}
 	*p = saidFailure{p.key, r.At, r.Dialect, r.Message, r.Error, line, r.ViaHandleError, false, r.GaveUp, r.ErrorIsMessage}

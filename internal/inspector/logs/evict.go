@@ -50,6 +50,7 @@ func (v *victims) Pop() any {
 // every key), and each eviction takes its share of them, skipping a
 // candidate logged again since (its lastSeen moved), or gone.
 func (s *Store) evictLocked(at time.Time) {
+	s.notes.entryGen++ // the notes' entries may be gone (keynote.go)
 	n := max(1, s.opts.MaxKeys/100)
 	dropped := 0
 	for dropped < n {

@@ -39,6 +39,9 @@ type interner struct {
 	// noMemo turns them off (BenchmarkLineMemo's side by side).
 	lines  lineMemo
 	noMemo bool
+	// skipped are the lines the prefilter skipped last that the next may
+	// repeat (skipmemo.go); off with the line memo.
+	skipped skippedLines
 	// rec is where a parallel read's worker parses a line's record before
 	// it puts it in the chunk (parseChunk).
 	rec Record

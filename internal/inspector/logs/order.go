@@ -42,6 +42,8 @@ type heldRecord struct {
 	// dated line being known yet (redateHeldLocked); decided that it was
 	// held by holdDecided.
 	yearAssumed, decided bool
+	// note is its key's note, looked up when it was read (keynote.go).
+	note *keyNote
 	// at is the time it sorts by: its own, or for a record without one the
 	// time of the timed record before it in the file (it stays beside it).
 	at time.Time
@@ -130,6 +132,7 @@ func (s *Store) hold(r *Record, line int, implausible bool) {
 	h := &s.order.held[n]
 	s.order.keep(h, r)
 	h.line, h.implausible, h.at = line, implausible, at
+	h.note = s.keyNoteOf(r)
 	h.yearAssumed = r.Yearless && s.dated.Load() == nil
 	if r.CallerLine != 0 {
 		// A generic record's caller line: the store's notes (sites.go),
@@ -220,10 +223,11 @@ func (s *Store) flushHeld() {
 		var r Record
 		for _, i := range order {
 			s.order.record(&held[i], &r)
+			s.notes.flush = held[i].note
 			s.add1Locked(&r, held[i].line)
 			s.order.release(&held[i])
 		}
-		s.batchNow = time.Time{}
+		s.batchNow, s.notes.flush = time.Time{}, nil
 	} else {
 		// --explain-lines' callback is called without the lock.
 		s.mu.Unlock()

@@ -243,6 +243,11 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 			switch {
 			case in.memo().read(trimEOL(line), &ref, r):
 				lr.out = outRecord // a line read before but for its time (linememo.go)
+			case !in.noMemo && in.skipped.skipped(line, &ref, &lr.hints):
+				// A line skipped before but for a few bytes (skipmemo.go):
+				// its hints are found too.
+				c.res = append(c.res, lr)
+				continue
 			case ref.skips(line):
 				lr.out = outSkipped // no record: a skipped line's is the zero Record
 			default:
@@ -252,6 +257,9 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 				lr.rec, lr.whole = c.put(r)
 			}
 			lr.hints = hintsOf(line, lr.out)
+			if lr.out == outSkipped && !in.noMemo {
+				in.skipped.keep(line, lr.hints)
+			}
 		}
 		c.res = append(c.res, lr)
 	}

@@ -42,6 +42,10 @@ type markerSet struct {
 	// adjacent pairs, one of which starts at an even byte wherever the
 	// marker is), else 1.
 	stride int
+	// stop are the bytes of the markers and of the hints' words
+	// (hintBytes): a line that differs from a skipped one only in other
+	// bytes is skipped too, and has no hint (skipmemo.go).
+	stop [256]bool
 }
 
 // anchored is a marker whose anchor is at off.
@@ -52,13 +56,16 @@ type anchored struct {
 
 // newMarkerSet is the set of markers ms.
 func newMarkerSet(ms [][]byte) *markerSet {
-	s := &markerSet{slot: make([]uint16, 1<<16), stride: 2}
+	s := &markerSet{slot: make([]uint16, 1<<16), stride: 2, stop: hintBytes}
 	for _, m := range ms {
 		if len(m) == 2 {
 			s.stride = 1
 		}
 	}
 	for _, m := range ms {
+		for _, c := range m {
+			s.stop[c] = true
+		}
 		switch len(m) {
 		case 0:
 			s.all = true

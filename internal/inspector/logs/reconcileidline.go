@@ -1,6 +1,9 @@
 package logs
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // A line that carries controller-runtime's reconcileID was logged inside a
 // Reconcile: reconcileHandler (pkg/internal/controller/controller.go, v0.25)
@@ -58,6 +61,8 @@ type handledIDs struct {
 	// copies were as large again in garbage.
 	noted [][]notedID
 	n     int // how many noted
+	// texts are the noted IDs that are no UUID, copies, in their order.
+	texts []string
 	// index is the map: of the IDs that are UUIDs as controller-runtime
 	// writes them by their 16 bytes (uuids), of any other by its text
 	// (others); the two hold no ID in common, and are started anew
@@ -69,13 +74,15 @@ type handledIDs struct {
 // notedBlock is how many IDs a block of handledIDs.noted holds.
 const notedBlock = 1024
 
-// notedID is a reconcileID noted, its 16 bytes when it is a UUID (uuidOf)
-// and its text, a copy, when not, and its line. No string of a record is
-// kept: a record's ID is made in a block of others (shortstrings.go),
-// which a list of 400,000 would keep alive.
+// notedID is a reconcileID noted and its line: its 16 bytes when it is a
+// UUID (uuidOf); when not, its text is handledIDs.texts[i], i in the first
+// bytes of uuid, and line is ^line (line is never negative). No string of a
+// record is kept: a record's ID is made in a block of others
+// (shortstrings.go), which a list of 400,000 would keep alive. And no
+// string at all: with one for the rare ID that is no UUID, a block was 40
+// KB, not 24, of which the collector read every word for a pointer.
 type notedID struct {
 	uuid uuidID
-	id   string // "" for a UUID
 	line int
 }
 
@@ -95,7 +102,9 @@ func (h *handledIDs) note(id string, line int) {
 	n := notedID{line: line}
 	var ok bool
 	if n.uuid, ok = uuidOf(id); !ok {
-		n.id = strings.Clone(id)
+		binary.LittleEndian.PutUint64(n.uuid[:], uint64(len(h.texts)))
+		h.texts = append(h.texts, strings.Clone(id))
+		n.line = ^line
 	}
 	b := &h.noted[len(h.noted)-1]
 	*b = append(*b, n)
@@ -123,14 +132,14 @@ func (h *handledIDs) catchUp() {
 			if h.uuids == nil || len(h.uuids)+len(h.others) > 4*DefaultMaxKeys {
 				h.uuids, h.others = map[uuidID]int{}, map[string]int{}
 			}
-			if n.id == "" {
+			if n.line >= 0 {
 				h.uuids[n.uuid] = n.line
 			} else {
-				h.others[n.id] = n.line
+				h.others[h.texts[binary.LittleEndian.Uint64(n.uuid[:])]] = ^n.line
 			}
 		}
 	}
-	h.noted, h.n = nil, 0
+	h.noted, h.n, h.texts = nil, 0, nil
 }
 
 // uuidID is a UUID's 16 bytes.

@@ -41,11 +41,23 @@ func (s *Store) noteKeyError(r *Record, n int) {
 	}
 	if s.keyErrs == nil || len(s.keyErrs) > 4*DefaultMaxKeys {
 		s.keyErrs = map[string]*keyError{}
+		s.notes.errGen++
 	}
-	k := s.keyErrs[string(s.keyErrKeyOf(r))]
+	// Where the key's note says it is, when it is still there (keynote.go).
+	note := s.keyNoteOf(r)
+	k := note.errOf(s.notes.errGen)
 	if k == nil {
-		k = &keyError{}
-		s.keyErrs[string(s.keyErrKey)] = k
+		if k = s.keyErrs[string(s.keyErrKeyOf(r))]; k == nil {
+			k = &keyError{}
+			if note != nil {
+				s.keyErrs[note.key] = k
+			} else {
+				s.keyErrs[string(s.keyErrKey)] = k
+			}
+		}
+		if note != nil {
+			note.err, note.errGen = k, s.notes.errGen
+		}
 	}
 	*k = keyError{at: r.At, err: r.Error, controller: r.Controller, line: n}
 }

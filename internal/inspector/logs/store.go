@@ -157,6 +157,7 @@ type Store struct {
 	// interner's, so comparing is cheaper than hashing both.
 	lastEntry *entry
 	recent    recentEntries // recordEntryLocked's
+	notes     keyNotes      // where keys were found last: keynote.go
 	classes   classCache    // the classes of the errors applied
 }
 
