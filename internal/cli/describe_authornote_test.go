@@ -4,10 +4,13 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // TestDescribeUserFixFirst: a key failing on a permanent error (the
@@ -16,7 +19,11 @@ import (
 // labelled as the controller's author's. describe said only "return a
 // TerminalError … instead of retrying" for the key top and why told to fix.
 func TestDescribeUserFixFirst(t *testing.T) {
-	ep := failingEndpointErr(t, nil, apierrors.NewBadRequest("spec.storageClass must be set"))
+	// An hour's delay: with client-go's 5ms the retry comes due before
+	// describe reads the key, which is then "queued" (a loaded CI run),
+	// and a queued key is advised to wait, not to be fixed.
+	hour := workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Hour, time.Hour)
+	ep := failingEndpointErr(t, hour, apierrors.NewBadRequest("spec.storageClass must be set"))
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
 	cmd := NewDescribeCommand(genericclioptions.NewConfigFlags(false), streams)
 	cmd.SetArgs([]string{"--addr", ep.URL, "widgets/down-1"})
