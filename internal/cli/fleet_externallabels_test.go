@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -25,13 +24,9 @@ func TestFleetClusterFromExternalLabels(t *testing.T) {
 		scrapeTarget{addr: d.Addr().String(), labels: map[string]string{"namespace": "demo"}})
 	var f fleet.Fleet
 	pollUntil(t, 60*time.Second, "fleet to show the demo's controllers", func() (bool, string) {
-		out, err := runCLI(t, "fleet", "--prometheus", prom, "-o", "json")
-		if err != nil {
+		var err error
+		if f, err = fleetJSON(t, prom); err != nil {
 			return false, err.Error()
-		}
-		f = fleet.Fleet{}
-		if err := json.Unmarshal([]byte(out), &f); err != nil {
-			t.Fatalf("fleet -o json: %v\n%s", err, out)
 		}
 		return len(f.Rows) == 6, fmt.Sprintf("%d rows", len(f.Rows))
 	})

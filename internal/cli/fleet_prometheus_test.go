@@ -95,13 +95,9 @@ func TestFleetThroughARealPrometheus(t *testing.T) {
 		for c, d := range demos {
 			want[c] = byController(t, d.Addr().String())
 		}
-		out, err := runCLI(t, "fleet", "--prometheus", prom, "-o", "json")
-		if err != nil {
+		var err error
+		if f, err = fleetJSON(t, prom); err != nil {
 			return false, err.Error()
-		}
-		f = fleet.Fleet{}
-		if err := json.Unmarshal([]byte(out), &f); err != nil {
-			t.Fatalf("fleet -o json: %v\n%s", err, out)
 		}
 		if e, a := []string{"east", "west"}, f.Clusters; !slices.Equal(e, a) {
 			return false, fmt.Sprintf("clusters: want %v, got %v", e, a)
@@ -198,4 +194,19 @@ func mustClient(t testing.TB, url string) *fleet.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// fleetJSON is fleet -o json over prom, decoded; a run that failed is the
+// error to poll on, output that is not the JSON fails the test.
+func fleetJSON(t *testing.T, prom string) (fleet.Fleet, error) {
+	t.Helper()
+	out, err := runCLI(t, "fleet", "--prometheus", prom, "-o", "json")
+	if err != nil {
+		return fleet.Fleet{}, err
+	}
+	var f fleet.Fleet
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatalf("fleet -o json: %v\n%s", err, out)
+	}
+	return f, nil
 }
