@@ -91,3 +91,20 @@ func (s *Store) flushFinishedLocked(before time.Time) {
 		s.applyLocked(&due[i])
 	}
 }
+
+// flushForViewLocked is flushPendingLocked for a reader asking in the
+// middle of a live log: a sync's end within attemptWindow of the log's
+// last line stays held, for its failure line may be in the next batch
+// read. Applied now and that line then read, the success would have
+// restarted the key's count under its failure.
+func (s *Store) flushForViewLocked() {
+	if !s.opts.Live || len(s.finished) == 0 || s.last.IsZero() {
+		s.flushPendingLocked(time.Time{})
+		return
+	}
+	s.flushFinishedLocked(s.last)
+	held := s.finished
+	s.finished = nil
+	s.flushPendingLocked(time.Time{})
+	s.finished = held
+}

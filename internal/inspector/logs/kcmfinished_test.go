@@ -3,7 +3,10 @@ package logs
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +83,56 @@ func TestKCMFinishedSyncIsASuccess(t *testing.T) {
 			t.Errorf("replicaset: %d failures, last success %v; want no success read from a log that shows none", rs.Failures, rs.LastSuccessAt)
 		}
 	})
+}
+
+// TestKCMFinishedHeldAcrossALiveView: in a live log a view may be asked for
+// between a sync's end and its failure line (two batches of the stream):
+// the end stays held for its attempt, so the failure that follows counts
+// on the streak, not after a success. Lines from replicaset-quota-raised-
+// v4.log: two failed syncs, the second's end read before a view.
+func TestKCMFinishedHeldAcrossALiveView(t *testing.T) {
+	raw, err := os.ReadFile("testdata/kcm/replicaset-quota-raised-v4.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends, fails []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		switch {
+		case strings.Contains(l, `"Finished syncing" kind="ReplicaSet"`):
+			ends = append(ends, l)
+		case strings.Contains(l, `replica_set.go:640] "Unhandled Error"`):
+			fails = append(fails, l)
+		}
+	}
+	// The first two attempts: end, failure; end, then a view, then failure.
+	batches := []string{ends[0] + "\n" + fails[0] + "\n" + ends[1] + "\n", fails[1] + "\n"}
+	s := NewStore(Options{Live: true, Clock: clocktesting.NewFakePassiveClock(time.Date(2026, 12, 7, 22, 44, 41, 0, time.UTC))})
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { _, _, err := s.Read(context.Background(), pr); done <- err }()
+	for i, b := range batches {
+		if _, err := io.WriteString(pw, b); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Count(strings.Join(batches[:i+1], ""), "\n")
+		deadline := time.Now().Add(30 * time.Second)
+		for s.LogRead().Lines < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("batch %d: %d lines read, want %d", i, s.LogRead().Lines, want)
+			}
+			runtime.Gosched()
+		}
+		s.Controllers() // a view, between the end and its failure
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	k, err := s.Key(kcmAmbiguous, "q4/web-5fc9f4bf66") // a live log names it by "Starting controller" lines only
+	if err != nil {
+		t.Fatalf("%v; controllers %v", err, s.names())
+	}
+	if k.Failures != 2 || !k.LastSuccessAt.IsZero() {
+		t.Errorf("%d consecutive failures, last success %v; want 2 and none: each end was its failed attempt's", k.Failures, k.LastSuccessAt)
+	}
 }

@@ -15,7 +15,7 @@ import (
 func (s *Store) Controllers() *api.ControllerList {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushPendingLocked(time.Time{})
+	s.flushForViewLocked()
 	now := s.nowLocked()
 	byName := map[string]*api.Controller{}
 	src := &api.ListSource{Kind: api.SourceLogs, Read: s.LogRead(), SampledAt: s.sampledAtLocked(), Verbose: s.verbose, EndsAt: s.endsAtLocked()}
@@ -67,7 +67,7 @@ func (s *Store) Controllers() *api.ControllerList {
 func (s *Store) names() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushPendingLocked(time.Time{})
+	s.flushForViewLocked()
 	names := make([]string, 0, len(s.controllers))
 	for name := range s.controllers {
 		names = append(names, name)
@@ -80,7 +80,7 @@ func (s *Store) names() []string {
 func (s *Store) now() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushPendingLocked(time.Time{})
+	s.flushForViewLocked()
 	return s.nowLocked()
 }
 
@@ -90,7 +90,7 @@ func (s *Store) now() time.Time {
 func (s *Store) views(controller string) (time.Time, []api.Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushPendingLocked(time.Time{})
+	s.flushForViewLocked()
 	now, sampled := s.nowLocked(), s.sampledAtLocked()
 	out := make([]api.Key, 0, len(s.keys))
 	for _, e := range s.keys {
@@ -117,7 +117,7 @@ func (e *NotFoundError) Error() string {
 func (s *Store) Key(controller, key string) (*api.KeyDetail, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushPendingLocked(time.Time{})
+	s.flushForViewLocked()
 	now := s.nowLocked()
 	// A cluster-scoped object's request prints as "/name" (reconcile.Request's
 	// String: Crossplane's "request" field), which a user copies from the
