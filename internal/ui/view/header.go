@@ -153,11 +153,18 @@ func (h TopHeader) attachedLine() string {
 	}
 	ended, logs := h.C.LogEnds(), logFit{name: -1, ends: -1}
 	if !ended.IsZero() {
+		after := ""
+		if h.C.LogStale() {
+			// Its NEXT reads "+15s", not a countdown. The short form leaves
+			// it to the "+" and the forecast's "after log end": a narrow
+			// line gives its room to the log's name.
+			after = widget.AfterLogEnd
+		}
 		logs.ends, logs.endsShort = len(parts), s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())+after))
 	}
 	// The context and namespace are what a narrow line gives up first (the
 	// user chose them; the connection and its age are news): ctx, then ns.
@@ -396,5 +403,5 @@ func (h TopHeader) forecastLine() string {
 	if h.M.Overview != nil {
 		now = h.C.ServerNow(h.M.Overview.ServerTime, h.M.fetchedAt)
 	}
-	return widget.ForecastLine(&h.C.Styles, h.M.Overview, h.M.Controller, now, h.C.Width)
+	return widget.ForecastLine(&h.C.Styles, h.M.Overview, h.M.Controller, now, h.C.Width, h.C.LogStale())
 }

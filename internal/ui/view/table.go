@@ -109,10 +109,14 @@ func (tb TopTable) cramped(cols []column) bool {
 func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	w := tb.C.Width
 	multiPod := tb.M.Overview != nil && len(tb.M.Overview.Replicas) > 1
+	// CONTROLLER as wide as its widest name where the terminal has room
+	// (k9s' columns take what they need): "replicaset-controller" was cut
+	// to 20 cells at 160 columns. At most a fifth of the width, so that KEY
+	// keeps its room; LAST ERROR gets it back below (giveBack).
 	ctlW := 10
 	if tb.M.Overview != nil && w >= 100 {
 		for _, c := range tb.M.Overview.Controllers {
-			ctlW = max(ctlW, min(len(c.Name), 20))
+			ctlW = max(ctlW, min(len(c.Name), max(ctlCut, w/5)))
 		}
 	}
 	// Under 72 columns every column but KEY and LAST ERROR leaves them too
@@ -202,10 +206,30 @@ func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	}
 	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
 	cols[errCol].width = max(flex-cols[keyCol].width, minErr)
+	giveBack(cols, errCol, w)
 	if cols[errCol].width < len(cols[errCol].title) {
 		cols[errCol].title = "ERROR" // not "LAST ER…"
 	}
 	return cols
+}
+
+// ctlCut is the fewest cells CONTROLLER narrows to for LAST ERROR.
+const ctlCut = 20
+
+// giveBack narrows CONTROLLER, down to ctlCut cells, when LAST ERROR has
+// less than a quarter of the width: a name cut is read whole in the
+// header's limiter line, an error cut is read in the detail.
+func giveBack(cols []column, errCol, w int) {
+	want := max(24, w/4)
+	for i := range cols {
+		c := &cols[i]
+		if c.title != "CONTROLLER" && c.title != "CTRL" || c.width <= ctlCut || cols[errCol].width >= want {
+			continue
+		}
+		d := min(c.width-ctlCut, want-cols[errCol].width)
+		c.width -= d
+		cols[errCol].width += d
+	}
 }
 
 // fitValues narrows each column of fixed width (not KEY, POD or an error)
@@ -274,6 +298,16 @@ func nextRetryCell(w int) func(*explain.KeyRow) string {
 	}
 }
 
+// afterLogEnd is a NEXT cell of a log that ended long ago: a time after
+// its end, "+15s", which cannot read as a live countdown ("15s"); "due",
+// "ready" and "-" stay.
+func afterLogEnd(next string) string {
+	if next == "" || next == "-" || next == "due" || next == "ready" {
+		return next
+	}
+	return "+" + next
+}
+
 // coarse is d in its largest unit, rounded down as text.FormatSeconds
 // rounds: "12m", "2h", "3d"; seconds under a minute.
 func coarse(d time.Duration) string {
@@ -300,6 +334,9 @@ func (tb TopTable) Lines() []string {
 		rows = make([]explain.KeyRow, len(tb.M.Page.Items))
 		for i := range tb.M.Page.Items {
 			rows[i] = explain.NewKeyRow(&tb.M.Page.Items[i].Key, tb.M.Page.Items[i].Pod, now)
+			if tb.C.LogStale() {
+				rows[i].NextRetry = afterLogEnd(rows[i].NextRetry)
+			}
 		}
 	}
 	cols := tb.columns(rows)
