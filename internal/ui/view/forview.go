@@ -61,7 +61,8 @@ func forCmd(ctx context.Context, list func(context.Context) (*objwhy.List, error
 // forKeyMap is the keys of the `top --for` view: open an object's answer,
 // leave it, and the keys every view has.
 type forKeyMap struct {
-	Up, Down, Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
+	widget.ScrollKeys
+	Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help: what the view shown takes.
@@ -71,7 +72,7 @@ func (k forKeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding of the view.
 func (k forKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}, {k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
 }
 
 // For is `top --for TYPE`: the list, and one object's answer when
@@ -104,7 +105,7 @@ func NewFor(c *Common, opts ForOptions) For {
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
 	leave := key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back to the list"), key.WithDisabled())
 	chain := key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chain"), key.WithDisabled())
-	return For{C: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Chain: chain, Leave: leave,
+	return For{C: c, opts: opts, keys: forKeyMap{ScrollKeys: rowKeys(k, "object"), Open: open, Chain: chain, Leave: leave,
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
@@ -181,10 +182,9 @@ func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 		if as := f.Answers(); f.cursor < len(as) {
 			f.Open, f.scroll = answerID(as[f.cursor]), 0
 		}
-	case key.Matches(msg, k.Up):
-		f.cursor = max(0, f.cursor-1)
-	case key.Matches(msg, k.Down):
-		f.cursor = max(0, min(f.cursor+1, len(f.Answers())-1))
+	default:
+		widget.ScrollBy(k.ScrollKeys, msg, &f.cursor, max(1, f.room()-2), len(f.Answers()))
+		f.cursor = max(0, min(f.cursor, len(f.Answers())-1))
 	}
 	f.setKeys()
 	return f, nil, nil
@@ -320,12 +320,12 @@ func (f *For) rows() []string {
 		}
 		return b.String()
 	}
-	out := []string{s.Header.Render(widget.Fit(line(cols), f.C.Width))}
+	out := []string{s.Header.Render(widget.Fit(widget.SelectedMark(false)+line(cols), f.C.Width))}
 	room := max(1, f.room()-1)
 	first := max(0, min(f.cursor-room+1, len(as)-room))
 	first = min(first, f.cursor)
 	for i := first; i < min(len(as), first+room); i++ {
-		l := widget.Fit(line(cells[i]), f.C.Width)
+		l := widget.Fit(widget.SelectedMark(i == f.cursor)+line(cells[i]), f.C.Width)
 		if i == f.cursor {
 			l = s.Selected.Render(l)
 		}
