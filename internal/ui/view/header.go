@@ -151,20 +151,20 @@ func (h TopHeader) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
-	ended, logs := h.C.LogEnds(), logFit{name: -1, ends: -1}
+	ended, logs, note := h.C.LogEnds(), logFit{name: -1, ends: -1}, -1
 	if !ended.IsZero() {
-		after := ""
-		if h.C.LogStale() {
-			// Its NEXT reads "+15s", not a countdown. The short form leaves
-			// it to the "+" and the forecast's "after log end": a narrow
-			// line gives its room to the log's name.
-			after = widget.AfterLogEnd
-		}
 		logs.ends, logs.endsShort = len(parts), s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
-		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())+after))
+		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())))
+		if h.C.LogStale() {
+			// Its NEXT reads "+15s", not a countdown; said where the line
+			// has room, else left to the "+" and the forecast's "after log
+			// end" (the first part a narrow line gives up).
+			note = len(parts)
+			parts = append(parts, s.Warn.Render(widget.AfterLogEnd))
+		}
 	}
 	// The context and namespace are what a narrow line gives up first (the
 	// user chose them; the connection and its age are news): ctx, then ns.
@@ -203,7 +203,7 @@ func (h TopHeader) attachedLine() string {
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
 	sep := s.Dim.Render(" · ")
-	for _, drop := range []int{ctx, ns} {
+	for _, drop := range []int{note, ctx, ns} {
 		if drop < 0 || lipgloss.Width(strings.Join(parts, sep)) <= h.C.Width {
 			continue
 		}
