@@ -97,6 +97,10 @@ type For struct {
 	// sessions are the controllers attached to for a key's detail, by
 	// NAMESPACE/TARGET, kept for the next time (closed at exit).
 	sessions map[string]ForSession
+	// asked are the objects' own answers, by answerID (forask.go); asking
+	// the one under way.
+	asked  map[string]forAsked
+	asking string
 }
 
 // NewFor is the `top --for` view of opts.
@@ -148,7 +152,7 @@ func (f *For) Answers() []*objwhy.Answer {
 func (f *For) shown() *objwhy.Answer {
 	for _, a := range f.Answers() {
 		if f.Open != "" && answerID(a) == f.Open {
-			return a
+			return f.ownAnswer(a)
 		}
 	}
 	return nil
@@ -181,6 +185,8 @@ func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 	case key.Matches(msg, k.Open):
 		if as := f.Answers(); f.cursor < len(as) {
 			f.Open, f.scroll = answerID(as[f.cursor]), 0
+			f.setKeys()
+			return f, f.askOpen(as[f.cursor]), nil
 		}
 	default:
 		widget.ScrollBy(k.ScrollKeys, msg, &f.cursor, max(1, f.room()-2), len(f.Answers()))
@@ -264,6 +270,9 @@ func (f *For) statusLine() string {
 	}
 	if f.err != nil {
 		line += s.Bad.Render(" · ✗ " + text.OneLine(f.err.Error(), 0))
+	}
+	if f.Open != "" && f.asking == f.Open {
+		line += s.Dim.Render(" · reading what blocks it…")
 	}
 	if f.C.Paused {
 		line += s.Warn.Render(" · ⏸ PAUSED")
@@ -359,6 +368,8 @@ func (f For) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 		return f.openKey(m)
 	case ForAttachedMsg:
 		return f.attachedKey(m)
+	case ForAskedMsg:
+		return f.receivedAsked(m)
 	case DroppedMsg:
 		if _, ok := m.Msg.(ForFetchedMsg); ok {
 			f.Inflight = false
