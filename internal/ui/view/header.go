@@ -151,18 +151,17 @@ func (h TopHeader) attachedLine() string {
 		// First, so that 80 columns show it: nothing below is live.
 		parts = append(parts, s.Warn.Render("snapshot taken at "+text.Timestamp(at)))
 	}
-	ended, logs, note := h.C.LogEnds(), logFit{name: -1, ends: -1}, -1
+	ended, logs := h.C.LogEnds(), logFit{name: -1, ends: -1}
 	if !ended.IsZero() {
 		logs.ends, logs.endsShort = len(parts), s.Warn.Render(widget.LogEndedAgo(ended, h.C.Now()))
 		// A saved log is judged as of its last line, as a snapshot is as of
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
 		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())))
-		if h.C.LogStale() {
-			// Its NEXT reads "+15s", not a countdown; said where the line
-			// has room, else left to the "+" and the forecast's "after log
-			// end" (the first part a narrow line gives up).
-			note = len(parts)
+		if h.C.LogStale() && h.C.Width >= 100 {
+			// Its NEXT reads "+15s", not a countdown: said beside its end.
+			// Under 100 columns the log's name needs the room: the "+" and
+			// the forecast's "due 60s after log end" say it there.
 			parts = append(parts, s.Warn.Render(widget.AfterLogEnd))
 		}
 	}
@@ -203,7 +202,7 @@ func (h TopHeader) attachedLine() string {
 		parts = append(parts, s.Dim.Render("connecting…"))
 	}
 	sep := s.Dim.Render(" · ")
-	for _, drop := range []int{note, ctx, ns} {
+	for _, drop := range []int{ctx, ns} {
 		if drop < 0 || lipgloss.Width(strings.Join(parts, sep)) <= h.C.Width {
 			continue
 		}

@@ -43,7 +43,7 @@ func LogEndsText(end, now time.Time) string {
 
 // AfterLogEnd follows LogEndsText when the log ended minutes ago or more:
 // its NEXT times and forecast count from its end, not from now.
-const AfterLogEnd = "NEXT is +time after its end"
+const AfterLogEnd = "NEXT counts from it"
 
 // LogEndedAgo is LogEndsText short, for a narrow line: "log ended 6y95d
 // ago", how long ago without the date.
