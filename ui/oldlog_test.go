@@ -26,5 +26,15 @@ func TestOldLogNextIsAfterItsEnd(t *testing.T) {
 				t.Errorf("%dx%d: flux-system/apps' NEXT is not said after the log's end:\n%s", sz[0], sz[1], l)
 			}
 		}
+		// The detail of the first row, flux-system/apps, says it too.
+		m := logsTop(t, sz[0], sz[1])
+		next, cmd := m.Update(press("enter"))
+		m = next.(Model)
+		if cmd != nil {
+			m = send(t, m, cmd())
+		}
+		if d := screen(m); !strings.Contains(d, "next retry +4m40s after log end") {
+			t.Errorf("%dx%d: the detail's next retry reads as a countdown:\n%s", sz[0], sz[1], d)
+		}
 	}
 }
