@@ -2,6 +2,7 @@ package text
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -106,10 +107,13 @@ func cutWords(s string, n int, m Measure) (string, bool) {
 	if t-last > 4 {
 		last = 0
 	}
+	// The message's first word, after a mark ("✓ " of a resolved error).
+	first := max(0, slices.IndexFunc(words, func(w string) bool { return strings.ContainsFunc(w, isAlnum) }))
 	seen := map[string]bool{}
+	pos := 0 // the word's place in its clause
 	for i, word := range words {
 		prev, next := ":", "" // the first word starts a clause
-		if i > 0 {
+		if i > first {
 			prev = words[i-1]
 		}
 		if i+1 < t {
@@ -117,6 +121,12 @@ func cutWords(s string, n int, m Measure) (string, bool) {
 		}
 		w[i+1] = w[i] + m.Width(word) + 1
 		weight := wordWeight(word, prev, next, m)
+		if strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, ";") {
+			pos = 0
+		}
+		if pos++; pos > 4 {
+			weight /= 2 // a long clause says what it is about first ("please apply your changes to the latest version and try again")
+		}
 		if i >= last && last > 0 && weight >= 1 {
 			weight++ // "…: 503 Service Unavailable"
 		}
@@ -125,7 +135,7 @@ func cutWords(s string, n int, m Measure) (string, bool) {
 		} else {
 			seen[bare] = true
 		}
-		if i == 0 && weight >= 1 {
+		if i == first && weight >= 1 {
 			weight++ // what failed: "terminal error: …", "admission webhook …"
 		}
 		v[i+1] = v[i] + weight
@@ -174,6 +184,9 @@ func cutWords(s string, n int, m Measure) (string, bool) {
 
 // wordPunct is what a word is trimmed of to compare it and weigh it.
 const wordPunct = ",;:()[]{}."
+
+// isAlnum says r is a letter or a digit: a word, not a mark.
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // connectives are the words that join an error's parts and name nothing.
 var connectives = map[string]bool{"a": true, "an": true, "the": true, "to": true, "of": true, "on": true,

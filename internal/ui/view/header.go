@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -393,14 +392,4 @@ func (h TopHeader) LimiterLine() string {
 		return h.C.Styles.Label.Render("limiters ") + h.C.Styles.Dim.Render("none yet")
 	}
 	return widget.LimiterLine(&h.C.Styles, h.M.shown(), h.C.Width, h.C.Now())
-}
-
-// forecastLine is the header's forecast line: the keys of the controllers
-// shown falling due over the next 60s.
-func (h TopHeader) forecastLine() string {
-	var now time.Time
-	if h.M.Overview != nil {
-		now = h.C.ServerNow(h.M.Overview.ServerTime, h.M.fetchedAt)
-	}
-	return widget.ForecastLine(&h.C.Styles, h.M.Overview, h.M.Controller, now, h.C.Width, h.C.LogStale())
 }
