@@ -31,7 +31,7 @@ func TestDetailWrapsProse(t *testing.T) {
 		lines := splitLines(screen(m))[view.HeadLines:]
 		var prose []string
 		for _, l := range lines {
-			if strings.HasPrefix(l, "Object ") || strings.HasPrefix(l, "Attempts") {
+			if strings.HasPrefix(l, "Object: ") || strings.HasPrefix(l, "Attempts") {
 				break // the verdict, then the attempts, follow the prose
 			}
 			prose = append(prose, strings.TrimRight(l, " "))
@@ -62,7 +62,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 		v, a := -1, -1
 		for i, l := range lines {
 			switch {
-			case strings.HasPrefix(l, "Object ") && v < 0:
+			case strings.HasPrefix(l, "Object: ") && v < 0:
 				v = i
 			case strings.HasPrefix(l, "Attempts") && a < 0:
 				a = i
@@ -72,8 +72,8 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	}
 	lines := splitLines(screen(detailOf(t, loaded(t, 120, 60))))
 	v, a := verdictAt(lines)
-	want := "Object InProgress: generation 3, changed 3m0s ago by kubectl-client-side-apply; the controller has observed 2"
-	if v < 0 || a < 0 || v > a || strings.TrimRight(lines[v], " ") != want {
+	want := "Object: not ready yet (InProgress): generation 3, changed 3m0s ago by kubectl-client-side-apply; the controller has observed 2"
+	if v < 0 || a < 0 || v > a || squash(strings.Join(lines[v:v+2], " ")) != squash(want) { // wrapped at 120
 		t.Fatalf("verdict at line %d, attempts at %d; want %q above the attempts:\n%s", v, a, want, strings.Join(lines, "\n"))
 	}
 
@@ -85,7 +85,7 @@ func TestDetailVerdictAboveAttempts(t *testing.T) {
 	failed.Object.Verdict = fv
 	lines = splitLines(screen(send(t, m, view.DetailFetchedMsg{Controller: "naive", Key: "demo/naive-00001", Data: failed, FetchedAt: t0})))
 	v, a = verdictAt(lines)
-	if v < 0 || !strings.HasPrefix(lines[v], "Object Failed: generation 3") || strings.TrimSpace(lines[v+1]) != fv.Message || v > a {
+	if v < 0 || !strings.HasPrefix(lines[v], "Object: not ready (Failed): generation 3") || strings.TrimSpace(lines[v+1]) != fv.Message || v > a {
 		t.Errorf("failed verdict: want its line and then its message above the attempts:\n%s", strings.Join(lines, "\n"))
 	}
 

@@ -46,7 +46,7 @@ func TestDetailSaysTheBlocker(t *testing.T) {
 	}
 	s := screen(m)
 	want := "Waits for replicaset.apps/naive-00001-7d9f: ReplicaFailure=True (FailedCreate)"
-	v, w := strings.Index(s, "Object InProgress"), strings.Index(s, want)
+	v, w := strings.Index(s, "Object: not ready yet (InProgress)"), strings.Index(s, want)
 	if w < 0 || v < 0 || w < v || !strings.Contains(s, "limited: pods=2") {
 		t.Errorf("want %q under the verdict, the quota message whole:\n%s", want, s)
 	}

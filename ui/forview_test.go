@@ -170,7 +170,7 @@ func TestTopFor(t *testing.T) {
 	m = send(t, m, press("enter"))
 	s = screen(m)
 	for _, want := range []string{"backoff › why widgets › w-old",
-		"Status  InProgress: generation 7, changed 30m0s ago by kubectl-client-side-apply; the controller has observed 6",
+		"Status  not ready yet (InProgress): generation 7, changed 30m0s ago by kubectl-client-side-apply; the controller has",
 		"pods: deploy/widget-controller -n widget-system (not instrumented: its log is read)",
 		"last error: quota exceeded"} {
 		if !strings.Contains(s, want) {

@@ -61,7 +61,7 @@ func TestHeaderSaysWhatTheLogRead(t *testing.T) {
 func TestSavedLogSaysWhereItsTimeStops(t *testing.T) {
 	m := logsTop(t, 120, 30)
 	first, _, _ := strings.Cut(screen(m), "\n")
-	if want := "backoff top · log ends 10:00:30 (5m55s ago) · logs: widgets.log"; !strings.HasPrefix(first, want) || strings.Contains(first, "updated") {
+	if want := "backoff top · log ends 10:00:30 (5m55s ago) · NEXT counts from it · logs: widgets.log"; !strings.HasPrefix(first, want) || strings.Contains(first, "updated") {
 		t.Errorf("first header line = %q, want it to start %q and not say updated", first, want)
 	}
 	g := send(t, m, press("g"))

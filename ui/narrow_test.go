@@ -73,7 +73,7 @@ func TestNarrowGroupViewFits(t *testing.T) {
 		}
 		// Every group is still listed, with its count and controller.
 		for i, want := range []string{"10,980 outage", "842 outage", "30 naive", "1 conflicts"} {
-			row := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(lines[header+1+i], " keys ", " "), " key ", " "))
+			row := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(strings.TrimPrefix(lines[header+1+i], "›"), " keys ", " "), " key ", " "))
 			if got := strings.Join(row[:min(len(row), 2)], " "); got != want {
 				t.Errorf("%dx%d: group %d reads %q, want %q", sz[0], sz[1], i, got, want)
 			}

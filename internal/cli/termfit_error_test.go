@@ -42,7 +42,7 @@ func TestErrorColumnAt80(t *testing.T) {
 		not:  []string{"SOURCE", "DELAY", "CONTROLLER"},
 	}, {
 		name: "outage", l: list("outage", "sync with inventory: PUT https://inventory.example.com/v1/items/outage-00000: 503 Service Unavailable"),
-		want: []string{"demo/outage-00000", "sync…", "Service Unavailable"},
+		want: []string{"demo/outage-00000", "sync with…", "Service Unavailable"},
 	}} {
 		var b bytes.Buffer
 		printKeysFit(&b, tt.l, false, false, 80)

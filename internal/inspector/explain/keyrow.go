@@ -108,7 +108,7 @@ func (r KeyRow) ErrorAtBreaks(n int) string {
 	if !r.HasError {
 		return r.Error(n)
 	}
-	cut := text.OneLineAtBreaks
+	cut := cutError
 	if n < text.MinMiddleCut {
 		cut = text.OneLineStart
 	}
@@ -136,4 +136,11 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// cutError is a message flattened, escaped and cut where it says least
+// (text.CutError), in runes as get's table measures: top's LAST ERROR cuts
+// the same way, in cells.
+func cutError(s string, n int) string {
+	return text.CutError(text.OneLine(s, 0), n, text.Runes)
 }

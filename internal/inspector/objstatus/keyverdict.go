@@ -78,3 +78,29 @@ func StatusWord(v Verdict) string {
 	}
 	return v.Status
 }
+
+// readiness is what each status says of the object, in words no key's
+// state uses: a key's "failed" is "terminal, not retried", and "Object
+// Failed" beside a key in backoff read as the key's (newcomer ui11).
+var readiness = map[string]string{
+	Current:     "ready",
+	InProgress:  "not ready yet",
+	Failed:      "not ready",
+	Terminating: "being deleted",
+	Unknown:     "readiness unknown",
+}
+
+// ObjectWords is the object's status as a view beside a key says it: what
+// it means for the object, kstatus's word in brackets, and, when evidence
+// overrode kstatus, what kstatus alone would say, glossed ("not ready
+// (Failed); kstatus, which reads only its conditions, would say Current").
+func ObjectWords(v Verdict) string {
+	s := v.Status
+	if r, ok := readiness[v.Status]; ok {
+		s = r + " (" + v.Status + ")"
+	}
+	if v.Override != "" && v.KStatus != "" && v.KStatus != v.Status {
+		s += "; kstatus, which reads only its conditions, would say " + v.KStatus
+	}
+	return s
+}

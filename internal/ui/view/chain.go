@@ -57,7 +57,8 @@ type chainRow struct {
 
 // chainKeyMap is the chain view's keys.
 type chainKeyMap struct {
-	Up, Down, Open, Leave, Refresh, Help, Quit key.Binding
+	widget.ScrollKeys
+	Open, Leave, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help. help.KeyMap.
@@ -67,7 +68,7 @@ func (k chainKeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding of the view. help.KeyMap.
 func (k chainKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Leave}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}, {k.Open, k.Leave}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Chain is the chain of one answer, and the answer of one of its
@@ -93,7 +94,7 @@ type Chain struct {
 // asked for again, with its chain.
 func NewChain(c *Common, shown, raw *objwhy.Answer) (Chain, tea.Cmd) {
 	k := &c.Keys
-	v := Chain{C: c, keys: chainKeyMap{Up: k.Up, Down: k.Down,
+	v := Chain{C: c, keys: chainKeyMap{ScrollKeys: rowKeys(k, "object"),
 		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its answer")),
 		Leave:   key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back")),
 		Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
@@ -189,10 +190,9 @@ func (v Chain) update(msg tea.KeyPressMsg) (Chain, tea.Cmd, Intent) {
 		if v.cursor < len(v.rows) && askable(v.rows[v.cursor]) && v.ask() != nil {
 			cmd = v.askOpen(v.rows[v.cursor].raw.Object)
 		}
-	case key.Matches(msg, k.Up):
-		v.cursor = max(0, v.cursor-1)
-	case key.Matches(msg, k.Down):
-		v.cursor = max(0, min(v.cursor+1, len(v.rows)-1))
+	default:
+		widget.ScrollBy(k.ScrollKeys, msg, &v.cursor, max(1, v.room()-1), len(v.rows))
+		v.cursor = max(0, min(v.cursor, len(v.rows)-1))
 	}
 	v.setKeys()
 	return v, cmd, in
@@ -301,7 +301,7 @@ func (v *Chain) tree() []string {
 	for i := first; i < min(len(v.rows), first+room); i++ {
 		n := v.rows[i].node
 		var b strings.Builder
-		b.WriteString(strings.Repeat("  ", v.rows[i].depth))
+		b.WriteString(widget.SelectedMark(i == v.cursor) + strings.Repeat("  ", v.rows[i].depth))
 		switch {
 		case n.Omitted > 0:
 			b.WriteString("(" + n.Line + ")")

@@ -112,7 +112,7 @@ func TestChainViewOfFixtures(t *testing.T) {
 				t.Errorf("status line %q lacks %q", lines[1], want)
 			}
 			for i, want := range tc.rows {
-				if got := lines[3+i]; !strings.HasPrefix(got, want) {
+				if got := lines[3+i][len(widget.SelectedMark(i == 0)):]; !strings.HasPrefix(got, want) { // the mark, then the row
 					t.Errorf("row %d\n %q\nwant it to start\n %q", i, got, want)
 				}
 			}

@@ -80,6 +80,18 @@ func (c *Common) ServerNow(serverTime, fetchedAt time.Time) time.Time {
 // at the time it was taken, as the list's source says.
 func (c *Common) Snapshot() bool { return c.Source.Snapshot() }
 
+// StaleLog is how long before now a saved log must end for its times to be
+// said as after its end ("+15s"), not as countdowns: a year-old log's
+// "NEXT 2s" read as live (newcomer ui11).
+const StaleLog = 5 * time.Minute
+
+// LogStale reports whether the log shown ended more than StaleLog before
+// now: its NEXT and forecast are said as time after its end.
+func (c *Common) LogStale() bool {
+	end := c.LogEnds()
+	return !end.IsZero() && c.Now().Sub(end) > StaleLog
+}
+
 // LogEnds is, for a saved log, its last line's time (its source's EndsAt):
 // what its states and countdowns are judged at, as a snapshot's at its
 // taking. Zero for a live source.

@@ -159,7 +159,11 @@ func (d *Detail) View() string {
 	now := d.C.ServerNow(d.Data.Key.ServerTime, d.FetchedAt)
 	status := s.StateStyle(k.State).Render(string(k.State)) + " · " + FailuresText(k)
 	if k.State == api.StateBackoff || k.State == api.StateScheduled {
-		status += " · next retry " + text.Countdown(k.NextRetryAt, now)
+		if next := text.Countdown(k.NextRetryAt, now); d.C.LogStale() {
+			status += " · next retry " + afterLogEnd(next) + " after log end" // not a live countdown
+		} else {
+			status += " · next retry " + next
+		}
 	}
 	if d.Data.Key.Pod != "" {
 		status += s.Dim.Render(" · " + d.Data.Key.Pod)

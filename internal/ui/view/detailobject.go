@@ -27,7 +27,10 @@ func (d *Detail) verdict(now time.Time) []string {
 	s := &d.C.Styles
 	v := o.Verdict
 	line := objstatus.GenerationLine(v, o.SpecChange, func(t time.Time) string { return text.Ago(t, now) })
-	lines := text.WrapIndent("Object "+objstatus.StatusWord(v)+": "+line, d.C.Width, proseIndent) // why's words: "InProgress (kstatus alone: Current)"
+	// "Object: not ready (Failed); kstatus, which …": not "Object Failed",
+	// which read as the key's state beside a key in backoff.
+	words := objstatus.ObjectWords(v)
+	lines := text.WrapIndent("Object: "+words+": "+line, d.C.Width, proseIndent)
 	st := s.Warn
 	switch v.Status {
 	case objstatus.Current:
@@ -35,7 +38,9 @@ func (d *Detail) verdict(now time.Time) []string {
 	case objstatus.Failed:
 		st = s.Bad
 	}
-	lines[0] = s.Label.Render("Object ") + st.Render(v.Status) + strings.TrimPrefix(lines[0], "Object "+v.Status)
+	if head, ok := strings.CutPrefix(lines[0], "Object: "); ok {
+		lines[0] = s.Label.Render("Object: ") + st.Render(head)
+	}
 	if v.Message != "" && (v.Status == objstatus.Failed || v.Override != "") {
 		lines = append(lines, text.WrapIndent("  "+text.OneLine(v.Message, 0), d.C.Width, proseIndent+2)...)
 	}

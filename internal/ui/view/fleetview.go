@@ -54,7 +54,8 @@ type FleetReadMsg struct {
 
 // fleetKeyMap is the fleet view's keys.
 type fleetKeyMap struct {
-	Up, Down, Open, Sort, Filter, Refresh, Help, Quit key.Binding
+	widget.ScrollKeys
+	Open, Sort, Filter, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help. help.KeyMap.
@@ -64,7 +65,7 @@ func (k fleetKeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding of the view. help.KeyMap.
 func (k fleetKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Filter, k.Sort}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}, {k.Open, k.Filter, k.Sort}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Fleet is the fleet view's model.
@@ -95,7 +96,7 @@ func NewFleet(c *Common, opts FleetOptions) Fleet {
 		s = fleetread.SortWorst
 	}
 	return Fleet{C: c, opts: opts, sort: s,
-		keys: fleetKeyMap{Up: k.Up, Down: k.Down, Open: open, Sort: sort, Filter: k.Filter, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
+		keys: fleetKeyMap{ScrollKeys: rowKeys(&k, "controller"), Open: open, Sort: sort, Filter: k.Filter, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
 // Refresh sends a read, unless one is under way.
@@ -145,10 +146,10 @@ func (v *Fleet) apply() {
 // update handles a key.
 func (v Fleet) update(msg tea.KeyPressMsg) (Fleet, tea.Cmd, Intent) {
 	switch {
-	case key.Matches(msg, v.keys.Up):
-		v.cursor = max(0, v.cursor-1)
-	case key.Matches(msg, v.keys.Down):
-		v.cursor = min(max(0, len(v.rows)-1), v.cursor+1)
+	case key.Matches(msg, v.keys.Up), key.Matches(msg, v.keys.Down), key.Matches(msg, v.keys.PageUp),
+		key.Matches(msg, v.keys.PageDown), key.Matches(msg, v.keys.Home), key.Matches(msg, v.keys.End):
+		widget.ScrollBy(v.keys.ScrollKeys, msg, &v.cursor, 10, len(v.rows))
+		v.cursor = min(max(0, len(v.rows)-1), max(0, v.cursor))
 	case key.Matches(msg, v.keys.Sort):
 		i := 0
 		for j, s := range fleetread.Sorts {
@@ -233,7 +234,7 @@ func (v Fleet) view() string {
 	if l := v.filterLine(); l != "" {
 		out = append(out, widget.Fit(text.Printable(l), w))
 	}
-	out = append(out, s.Header.Render(widget.Fit(fleetLine("CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST", "STREAK", "CAP", "FORGETS", w), w)))
+	out = append(out, s.Header.Render(widget.Fit(widget.SelectedMark(false)+fleetLine("CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST", "STREAK", "CAP", "FORGETS", w-2), w)))
 	room := v.C.bodyHeight() - len(out)
 	lines := v.rowLines(room)
 	if v.err != nil {
@@ -275,7 +276,7 @@ func (v *Fleet) rowLines(room int) []string {
 	var out []string
 	for i := v.offset; i < len(v.rows) && len(out) < room; i++ {
 		r := &v.rows[i]
-		l := widget.Fit(fleetRowLine(r, w), w)
+		l := widget.Fit(widget.SelectedMark(i == v.cursor)+fleetRowLine(r, w-2), w)
 		if i == v.cursor {
 			l = s.Selected.Render(l)
 		}

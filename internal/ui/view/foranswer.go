@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
 	objwhy "github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
@@ -31,10 +32,7 @@ func answerText(c *Common, a *objwhy.Answer) []string {
 		ns = " -n " + a.Object.Namespace
 	}
 	out = append(out, s.Label.Render("Object  ")+a.Object.Ref()+ns)
-	status := a.Verdict.Status
-	if a.Verdict.Override != "" {
-		status += " (kstatus alone: " + a.Verdict.KStatus + ")"
-	}
+	status := objstatus.ObjectWords(a.Verdict) // "not ready (Failed)": not the word of a key's state
 	st := para("Status  " + status + ": " + a.GenerationLine())
 	st[0] = s.Label.Render("Status  ") + strings.TrimPrefix(st[0], "Status  ")
 	out = append(out, st...)

@@ -88,6 +88,11 @@ type ForSession struct {
 // RawOf is a, an answer of the escaped list, as it was read: the names a
 // lookup in the cluster must use (an escaped name names nothing).
 func (f *For) RawOf(a *objwhy.Answer) *objwhy.Answer {
+	for _, x := range f.asked {
+		if x.shown == a {
+			return x.raw
+		}
+	}
 	if f.raw != nil && f.list != nil {
 		if i := slices.Index(f.list.Answers, a); i >= 0 && i < len(f.raw.Answers) {
 			return f.raw.Answers[i]

@@ -61,7 +61,8 @@ func forCmd(ctx context.Context, list func(context.Context) (*objwhy.List, error
 // forKeyMap is the keys of the `top --for` view: open an object's answer,
 // leave it, and the keys every view has.
 type forKeyMap struct {
-	Up, Down, Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
+	widget.ScrollKeys
+	Open, Chain, Leave, Pause, Refresh, Help, Quit key.Binding
 }
 
 // ShortHelp is the footer's help: what the view shown takes.
@@ -71,7 +72,7 @@ func (k forKeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding of the view.
 func (k forKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}, {k.Open, k.Chain, k.Leave}, {k.Pause, k.Refresh, k.Help, k.Quit}}
 }
 
 // For is `top --for TYPE`: the list, and one object's answer when
@@ -96,6 +97,10 @@ type For struct {
 	// sessions are the controllers attached to for a key's detail, by
 	// NAMESPACE/TARGET, kept for the next time (closed at exit).
 	sessions map[string]ForSession
+	// asked are the objects' own answers, by answerID (forask.go); asking
+	// the one under way.
+	asked  map[string]forAsked
+	asking string
 }
 
 // NewFor is the `top --for` view of opts.
@@ -104,7 +109,7 @@ func NewFor(c *Common, opts ForOptions) For {
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "why"))
 	leave := key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "back to the list"), key.WithDisabled())
 	chain := key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chain"), key.WithDisabled())
-	return For{C: c, opts: opts, keys: forKeyMap{Up: k.Up, Down: k.Down, Open: open, Chain: chain, Leave: leave,
+	return For{C: c, opts: opts, keys: forKeyMap{ScrollKeys: rowKeys(k, "object"), Open: open, Chain: chain, Leave: leave,
 		Pause: k.Pause, Refresh: k.Refresh, Help: k.Help, Quit: k.Quit}}
 }
 
@@ -147,7 +152,7 @@ func (f *For) Answers() []*objwhy.Answer {
 func (f *For) shown() *objwhy.Answer {
 	for _, a := range f.Answers() {
 		if f.Open != "" && answerID(a) == f.Open {
-			return a
+			return f.ownAnswer(a)
 		}
 	}
 	return nil
@@ -180,11 +185,12 @@ func (f For) update(msg tea.KeyPressMsg) (For, tea.Cmd, Intent) {
 	case key.Matches(msg, k.Open):
 		if as := f.Answers(); f.cursor < len(as) {
 			f.Open, f.scroll = answerID(as[f.cursor]), 0
+			f.setKeys()
+			return f, f.askOpen(as[f.cursor]), nil
 		}
-	case key.Matches(msg, k.Up):
-		f.cursor = max(0, f.cursor-1)
-	case key.Matches(msg, k.Down):
-		f.cursor = max(0, min(f.cursor+1, len(f.Answers())-1))
+	default:
+		widget.ScrollBy(k.ScrollKeys, msg, &f.cursor, max(1, f.room()-2), len(f.Answers()))
+		f.cursor = max(0, min(f.cursor, len(f.Answers())-1))
 	}
 	f.setKeys()
 	return f, nil, nil
@@ -265,6 +271,9 @@ func (f *For) statusLine() string {
 	if f.err != nil {
 		line += s.Bad.Render(" · ✗ " + text.OneLine(f.err.Error(), 0))
 	}
+	if f.Open != "" && f.asking == f.Open {
+		line += s.Dim.Render(" · reading what blocks it…")
+	}
 	if f.C.Paused {
 		line += s.Warn.Render(" · ⏸ PAUSED")
 	}
@@ -320,12 +329,12 @@ func (f *For) rows() []string {
 		}
 		return b.String()
 	}
-	out := []string{s.Header.Render(widget.Fit(line(cols), f.C.Width))}
+	out := []string{s.Header.Render(widget.Fit(widget.SelectedMark(false)+line(cols), f.C.Width))}
 	room := max(1, f.room()-1)
 	first := max(0, min(f.cursor-room+1, len(as)-room))
 	first = min(first, f.cursor)
 	for i := first; i < min(len(as), first+room); i++ {
-		l := widget.Fit(line(cells[i]), f.C.Width)
+		l := widget.Fit(widget.SelectedMark(i == f.cursor)+line(cells[i]), f.C.Width)
 		if i == f.cursor {
 			l = s.Selected.Render(l)
 		}
@@ -359,6 +368,8 @@ func (f For) Receive(msg tea.Msg) (View, tea.Cmd, Intent, bool) {
 		return f.openKey(m)
 	case ForAttachedMsg:
 		return f.attachedKey(m)
+	case ForAskedMsg:
+		return f.receivedAsked(m)
 	case DroppedMsg:
 		if _, ok := m.Msg.(ForFetchedMsg); ok {
 			f.Inflight = false

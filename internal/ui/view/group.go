@@ -273,7 +273,7 @@ func (g *Groups) view() string {
 		// are named (ShowFolds): "…" is the cut's alone.
 		row += widget.FitMessage(text.OneLine(ShowFolds(gr.Fingerprint, gr.Message), 0), w-lipgloss.Width(row))
 		if i == g.cursor {
-			lines = append(lines, s.Selected.Render(widget.Fit(row, w)))
+			lines = append(lines, s.Selected.Render(widget.Fit(widget.SelectedMark(true)+row[2:], w)))
 			continue
 		}
 		lines = append(lines, widget.Fit(row, w))

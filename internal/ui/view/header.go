@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -158,6 +157,12 @@ func (h TopHeader) attachedLine() string {
 		// its taking: first, for the same reason, and how long ago it was,
 		// since its countdowns do not move.
 		parts = append(parts, s.Warn.Render(widget.LogEndsText(ended, h.C.Now())))
+		if h.C.LogStale() && h.C.Width >= 100 {
+			// Its NEXT reads "+15s", not a countdown: said beside its end.
+			// Under 100 columns the log's name needs the room: the "+" and
+			// the forecast's "due 60s after log end" say it there.
+			parts = append(parts, s.Warn.Render(widget.AfterLogEnd))
+		}
 	}
 	// The context and namespace are what a narrow line gives up first (the
 	// user chose them; the connection and its age are news): ctx, then ns.
@@ -387,14 +392,4 @@ func (h TopHeader) LimiterLine() string {
 		return h.C.Styles.Label.Render("limiters ") + h.C.Styles.Dim.Render("none yet")
 	}
 	return widget.LimiterLine(&h.C.Styles, h.M.shown(), h.C.Width, h.C.Now())
-}
-
-// forecastLine is the header's forecast line: the keys of the controllers
-// shown falling due over the next 60s.
-func (h TopHeader) forecastLine() string {
-	var now time.Time
-	if h.M.Overview != nil {
-		now = h.C.ServerNow(h.M.Overview.ServerTime, h.M.fetchedAt)
-	}
-	return widget.ForecastLine(&h.C.Styles, h.M.Overview, h.M.Controller, now, h.C.Width)
 }

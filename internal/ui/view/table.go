@@ -2,9 +2,7 @@ package view
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -109,10 +107,14 @@ func (tb TopTable) cramped(cols []column) bool {
 func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	w := tb.C.Width
 	multiPod := tb.M.Overview != nil && len(tb.M.Overview.Replicas) > 1
+	// CONTROLLER as wide as its widest name where the terminal has room
+	// (k9s' columns take what they need): "replicaset-controller" was cut
+	// to 20 cells at 160 columns. At most a fifth of the width, so that KEY
+	// keeps its room; LAST ERROR gets it back below (giveBack).
 	ctlW := 10
 	if tb.M.Overview != nil && w >= 100 {
 		for _, c := range tb.M.Overview.Controllers {
-			ctlW = max(ctlW, min(len(c.Name), 20))
+			ctlW = max(ctlW, min(len(c.Name), max(ctlCut, w/5)))
 		}
 	}
 	// Under 72 columns every column but KEY and LAST ERROR leaves them too
@@ -202,10 +204,30 @@ func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 	}
 	cols[keyCol].width = min(keyW, max(minKey, flex*45/100, flex-errRoom))
 	cols[errCol].width = max(flex-cols[keyCol].width, minErr)
+	giveBack(cols, errCol, w)
 	if cols[errCol].width < len(cols[errCol].title) {
 		cols[errCol].title = "ERROR" // not "LAST ER…"
 	}
 	return cols
+}
+
+// ctlCut is the fewest cells CONTROLLER narrows to for LAST ERROR.
+const ctlCut = 20
+
+// giveBack narrows CONTROLLER, down to ctlCut cells, when LAST ERROR has
+// less than a quarter of the width: a name cut is read whole in the
+// header's limiter line, an error cut is read in the detail.
+func giveBack(cols []column, errCol, w int) {
+	want := max(24, w/4)
+	for i := range cols {
+		c := &cols[i]
+		if c.title != "CONTROLLER" && c.title != "CTRL" || c.width <= ctlCut || cols[errCol].width >= want {
+			continue
+		}
+		d := min(c.width-ctlCut, want-cols[errCol].width)
+		c.width -= d
+		cols[errCol].width += d
+	}
 }
 
 // fitValues narrows each column of fixed width (not KEY, POD or an error)
@@ -256,38 +278,6 @@ func (tb TopTable) sharedNamespace() string {
 	return ns
 }
 
-// nextRetryCell is the NEXT RETRY cell at width w. A running key has no
-// next retry: it shows how long it has been running, said so ("for 4s", as
-// get says "running 4s", explain.NextRetryText), since a bare "4s" under
-// NEXT RETRY reads as "retries in 4s"; to the minute, hour or day
-// ("for 12m") where the whole time does not fit, never cut.
-func nextRetryCell(w int) func(*explain.KeyRow) string {
-	return func(r *explain.KeyRow) string {
-		if !r.Running {
-			return r.NextRetry
-		}
-		d := r.RunningFor
-		if s := "for " + text.FormatSeconds(d); len(s) <= w {
-			return s
-		}
-		return "for " + coarse(d)
-	}
-}
-
-// coarse is d in its largest unit, rounded down as text.FormatSeconds
-// rounds: "12m", "2h", "3d"; seconds under a minute.
-func coarse(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return text.FormatSeconds(d)
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	}
-	return fmt.Sprintf("%dd", d/(24*time.Hour))
-}
-
 // Lines renders the visible page: a header row and one row per key, the
 // selected one highlighted and changed ones marked "•".
 func (tb TopTable) Lines() []string {
@@ -300,6 +290,9 @@ func (tb TopTable) Lines() []string {
 		rows = make([]explain.KeyRow, len(tb.M.Page.Items))
 		for i := range tb.M.Page.Items {
 			rows[i] = explain.NewKeyRow(&tb.M.Page.Items[i].Key, tb.M.Page.Items[i].Pod, now)
+			if tb.C.LogStale() {
+				rows[i].NextRetry = afterLogEnd(rows[i].NextRetry)
+			}
 		}
 	}
 	cols := tb.columns(rows)

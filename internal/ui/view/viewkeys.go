@@ -19,6 +19,16 @@ func (k *KeyMap) ScrollKeys() widget.ScrollKeys {
 	return widget.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
+// rowKeys are the keys that move a list's cursor, as top's table has them
+// (home, end/G, pgup, pgdn), their help naming what the list holds: every
+// list view takes them, so that G moves the selection everywhere.
+func rowKeys(k *KeyMap, row string) widget.ScrollKeys {
+	sk := k.ScrollKeys()
+	sk.Home.SetHelp("home", "first "+row)
+	sk.End.SetHelp("end/G", "last "+row)
+	return sk
+}
+
 // detailKeys are the detail view's: scroll the explanation, act on its
 // key, leave.
 type detailKeys struct {

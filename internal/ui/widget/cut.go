@@ -16,11 +16,15 @@ func FitKey(s string, w int) string {
 	return Fit(text.CellIn(s, w, text.Cells), w)
 }
 
-// FitMessage fits an error message in exactly w cells, cut in the middle
-// when it must be, keeping two thirds for its end, from a word's start:
-// "sync with…503 Service Unavailable".
+// FitMessage fits an error message in exactly w cells, cut where it says
+// least (text.CutError): generated names shortened, whole words kept,
+// those that name the cause first ("…pods "web-…" is forbidden: exceeded
+// quota: q,…"; "sync with…503 Service Unavailable").
 func FitMessage(s string, w int) string {
-	return fitMiddle(s, w, text.MessageTail(w-1), true)
+	if w <= 0 {
+		return ""
+	}
+	return Fit(text.CutError(s, w, text.Cells), w)
 }
 
 // fitMiddle pads s to exactly w cells or, when wider, cuts it in the

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -53,5 +54,20 @@ func TestFitMessage(t *testing.T) {
 		if w := ansi.StringWidth(got); w != tc.w {
 			t.Errorf("fitMessage(%d) is %d cells wide, want %d", tc.w, w, tc.w)
 		}
+	}
+}
+
+// An error whose cause is in its middle keeps it, its generated names
+// shortened: the middle cut at 160 columns showed `pods "web-5fc9f4b…used:
+// pods=0, limited: pods=0` of kube-controller-manager's quota error
+// (testdata/kcm/replicaset-quota-raised-v4.log; newcomer ui11).
+func TestFitMessageKeepsTheCause(t *testing.T) {
+	const msg = `sync "q4/web-5fc9f4bf66" failed with pods "web-5fc9f4bf66-26t7q" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0`
+	got := FitMessage(msg, 47)
+	if !strings.Contains(got, "exceeded quota: q") || !strings.Contains(got, "forbidden") {
+		t.Errorf("FitMessage(…, 47) = %q, want it to keep \"forbidden: exceeded quota: q\"", got)
+	}
+	if w := ansi.StringWidth(got); w != 47 {
+		t.Errorf("FitMessage(…, 47) is %d cells wide, want 47", w)
 	}
 }

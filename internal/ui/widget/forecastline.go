@@ -14,17 +14,22 @@ import (
 )
 
 // ForecastLine is the herd before it hits: how many keys fall due in each
-// of the next 60 seconds, as the endpoint counted them. "due", not
+// of the next 60 seconds, as the endpoint counted them; afterEnd says the
+// seconds are after a saved log's end, long past ("due 60s after log
+// end"), not a countdown. "due", not
 // "retries": a scheduled key's RequeueAfter re-check counts as a backoff
 // key's retry does. The label always shows; a narrow terminal draws a cell
 // per 2 (or more) seconds.
 //
 // ov is the last overview (nil before the first), controller the one shown
 // ("" for all), now the server's time, width the line's.
-func ForecastLine(s *Styles, ov *inspector.Overview, controller string, now time.Time, width int) string {
+func ForecastLine(s *Styles, ov *inspector.Overview, controller string, now time.Time, width int, afterEnd bool) string {
 	const horizon = api.ForecastSeconds
 	per := 1
 	label := func() string { return fmt.Sprintf("due in %ds, %s/cell ", horizon, perLabel(per)) }
+	if afterEnd {
+		label = func() string { return fmt.Sprintf("due %ds after log end, %s/cell ", horizon, perLabel(per)) }
+	}
 	for per < horizon && len(label())+2+horizon/per > width {
 		per++
 	}

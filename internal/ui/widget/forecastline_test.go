@@ -21,7 +21,7 @@ func TestForecastLineKeepsOverdueRetries(t *testing.T) {
 	fc[2] = 1 // due 2s after the count
 	ov := &inspector.Overview{ServerTime: at, Controllers: []api.Controller{{Name: "naive", Pending: 1, Forecast: fc}}}
 	for _, later := range []time.Duration{0, 5 * time.Second} {
-		line := ansi.Strip(ForecastLine(&s, ov, "", at.Add(later), 160))
+		line := ansi.Strip(ForecastLine(&s, ov, "", at.Add(later), 160, false))
 		if strings.Contains(line, "none due") || !strings.Contains(line, "1 due") {
 			t.Errorf("%v after the count: %q; want the retry counted due", later, line)
 		}

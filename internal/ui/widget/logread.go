@@ -41,6 +41,10 @@ func LogEndsText(end, now time.Time) string {
 	return "log ends " + at + " (" + text.Ago(end, now) + ")"
 }
 
+// AfterLogEnd follows LogEndsText when the log ended minutes ago or more:
+// its NEXT times and forecast count from its end, not from now.
+const AfterLogEnd = "NEXT counts from it"
+
 // LogEndedAgo is LogEndsText short, for a narrow line: "log ended 6y95d
 // ago", how long ago without the date.
 func LogEndedAgo(end, now time.Time) string {

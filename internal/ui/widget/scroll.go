@@ -35,6 +35,17 @@ func ScrollBy(k ScrollKeys, msg tea.KeyPressMsg, pos *int, page, n int) {
 	}
 }
 
+// SelectedMark is the two cells that start a row of every list: "› " on
+// the selected one, so that the selection shows without colour too (top's
+// table, the picker, the groups, `top --for`, the chain, the fleet), "  "
+// on the others and the title row.
+func SelectedMark(selected bool) string {
+	if selected {
+		return "› "
+	}
+	return "  "
+}
+
 // ClampRows returns cursor kept on one of n rows, and offset, the first row
 // shown, moved as little as keeps the cursor among the rows shown; a list
 // that fills the screen leaves no empty rows below its last.
