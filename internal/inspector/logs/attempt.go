@@ -233,16 +233,24 @@ func (s *Store) flushPendingLocked(before time.Time) {
 	if len(s.pending) == 0 {
 		return
 	}
-	keep := s.pending[:0]
+	s.applyDueLocked(&s.pending, before)
+}
+
+// applyDueLocked applies the records of *held older than before by more
+// than attemptWindow (all of them for a zero before), in their order;
+// *held keeps the rest, set before any is applied (explain's lines wait
+// while a bare failure is held: explainlines.go).
+func (s *Store) applyDueLocked(held *[]pendingBare, before time.Time) {
+	keep := (*held)[:0]
 	var due []Record
-	for _, p := range s.pending {
+	for _, p := range *held {
 		if before.IsZero() || p.r.At.Add(attemptWindow).Before(before) {
 			due = append(due, p.r)
 		} else {
 			keep = append(keep, p)
 		}
 	}
-	s.pending = keep
+	*held = keep
 	for i := range due {
 		s.applyLocked(&due[i])
 	}

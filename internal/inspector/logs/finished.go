@@ -77,19 +77,7 @@ func (s *Store) ownFinished(r *Record, key string, sameController bool) int {
 // than attemptWindow: no failure followed them, so they were successes. A
 // zero before applies them all.
 func (s *Store) flushFinishedLocked(before time.Time) {
-	keep := s.finished[:0]
-	var due []Record
-	for _, p := range s.finished {
-		if before.IsZero() || p.r.At.Add(attemptWindow).Before(before) {
-			due = append(due, p.r)
-		} else {
-			keep = append(keep, p)
-		}
-	}
-	s.finished = keep
-	for i := range due {
-		s.applyLocked(&due[i])
-	}
+	s.applyDueLocked(&s.finished, before)
 }
 
 // flushForViewLocked is flushPendingLocked for a reader asking in the
