@@ -198,7 +198,8 @@ func testFleetPrometheus(ctx context.Context, t *testing.T, kc *kubectl, admin, 
 		if err != nil {
 			return err
 		}
-		if !regexp.MustCompile(`(?m)^kcm\s+demo\s+naive\s`).MatchString(screen) {
+		// The selected row is marked "› ", the others indented as much.
+		if !regexp.MustCompile(`(?m)^(› |  )?kcm\s+demo\s+naive\s`).MatchString(screen) {
 			return fmt.Errorf("no kcm demo naive row:\n%s", screen)
 		}
 		return nil
