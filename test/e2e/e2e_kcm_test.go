@@ -98,18 +98,7 @@ func testControllerManager(ctx context.Context, t *testing.T, kc *kubectl, asset
 	t.Run("quota", func(t *testing.T) {
 		mustCreate(ctx, t, c, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: q, Namespace: q},
 			Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("0")}}})
-		eventually(t, time.Minute, "the resourcequota controller computes the quota", func(ctx context.Context) error {
-			rq, err := cs.CoreV1().ResourceQuotas(q).Get(ctx, q, metav1.GetOptions{})
-			if err != nil || rq.Status.Hard == nil {
-				return fmt.Errorf("quota status %+v (%v)", rq, err)
-			}
-			return nil
-		})
-		labels := map[string]string{"app": "web"}
-		mustCreate(ctx, t, c, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: q},
-			Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](2), Selector: &metav1.LabelSelector{MatchLabels: labels},
-				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
-					Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "example.invalid/web:1"}}}}}})
+		webUnderQuota(ctx, t, cs, c, q, q)
 		eventually(t, time.Minute, "the replicaset controller fails on the quota", func(ctx context.Context) error {
 			l, err := cs.AppsV1().ReplicaSets(q).List(ctx, metav1.ListOptions{})
 			if err != nil || len(l.Items) == 0 {
@@ -376,4 +365,24 @@ func eventsText(a *why.Answer) string {
 		b.WriteString(e.Message + "\n")
 	}
 	return b.String()
+}
+
+// webUnderQuota waits for the resourcequota controller to compute quota's
+// status in ns (until then admission refuses every pod with another error,
+// "status unknown for quota"), then creates Deployment web there: 2
+// replicas of an image never pulled (no kubelet runs in this tier).
+func webUnderQuota(ctx context.Context, t *testing.T, cs kubernetes.Interface, c client.Client, ns, quota string) {
+	t.Helper()
+	eventually(t, time.Minute, "the resourcequota controller computes "+ns+"'s quota", func(ctx context.Context) error {
+		rq, err := cs.CoreV1().ResourceQuotas(ns).Get(ctx, quota, metav1.GetOptions{})
+		if err != nil || rq.Status.Hard == nil {
+			return fmt.Errorf("quota status %+v (%v)", rq, err)
+		}
+		return nil
+	})
+	labels := map[string]string{"app": "web"}
+	mustCreate(ctx, t, c, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](2), Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "example.invalid/web:1"}}}}}})
 }

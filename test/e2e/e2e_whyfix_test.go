@@ -15,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -53,18 +52,7 @@ func createFixCases(ctx context.Context, t *testing.T, c client.Client, cs kuber
 		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("1")}}})
 	// Admission refuses every pod until the quota's status is computed:
 	// then exactly one is admitted.
-	eventually(t, time.Minute, "the resourcequota controller computes "+pendingNamespace+"'s quota", func(ctx context.Context) error {
-		rq, err := cs.CoreV1().ResourceQuotas(pendingNamespace).Get(ctx, pendingQuota, metav1.GetOptions{})
-		if err != nil || rq.Status.Hard == nil {
-			return fmt.Errorf("quota status %+v (%v)", rq, err)
-		}
-		return nil
-	})
-	labels := map[string]string{"app": "web"}
-	mustCreate(ctx, t, c, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: pendingNamespace},
-		Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](2), Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "example.invalid/web:1"}}}}}})
+	webUnderQuota(ctx, t, cs, c, pendingNamespace, pendingQuota)
 }
 
 // testQuotaPendingPod: the quota raised after the ReplicaSet's last
