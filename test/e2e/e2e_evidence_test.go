@@ -33,12 +33,7 @@ func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 		Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{Name: "migrate", Image: "example.invalid/migrate:1"}}}}}})
 	eventually(t, time.Minute, "the job controller's pods are refused twice", func(ctx context.Context) error {
-		sel := fields.Set{"involvedObject.name": "migrate", "reason": "FailedCreate"}.AsSelector().String()
-		l, err := cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: sel})
-		var n int32
-		for _, e := range l.Items {
-			n += max(e.Count, 1)
-		}
+		n, _, err := eventsOf(ctx, cs, ns, "migrate", "FailedCreate")
 		if err != nil || n < 2 {
 			return fmt.Errorf("%d FailedCreate (%v)", n, err)
 		}

@@ -112,7 +112,14 @@ func awaitQuiet(t *testing.T, cs kubernetes.Interface, ns, rs string) {
 
 // failedCreates is the count and latest time of rs's FailedCreate events.
 func failedCreates(ctx context.Context, cs kubernetes.Interface, ns, rs string) (int32, time.Time, error) {
-	sel := fields.Set{"involvedObject.name": rs, "reason": "FailedCreate"}.AsSelector().String()
+	return eventsOf(ctx, cs, ns, rs, "FailedCreate")
+}
+
+// eventsOf is how many times the events of reason about object name in ns
+// were recorded (an event's count, repeats folded into one), and the
+// latest time.
+func eventsOf(ctx context.Context, cs kubernetes.Interface, ns, name, reason string) (int32, time.Time, error) {
+	sel := fields.Set{"involvedObject.name": name, "reason": reason}.AsSelector().String()
 	l, err := cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: sel})
 	if err != nil {
 		return 0, time.Time{}, err

@@ -13,7 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -146,12 +145,7 @@ func testQuotaPendingPod(ctx context.Context, t *testing.T, kc *kubectl, admin s
 func assertUnclassedClaim(t *testing.T, cs kubernetes.Interface, kc *kubectl, admin, ns string, askers []asker) {
 	t.Helper()
 	eventually(t, time.Minute, "the binder records FailedBinding twice", func(ctx context.Context) error {
-		sel := fields.Set{"involvedObject.name": unclassedClaim, "reason": "FailedBinding"}.AsSelector().String()
-		l, err := cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: sel})
-		var n int32
-		for _, e := range l.Items {
-			n += max(e.Count, 1)
-		}
+		n, _, err := eventsOf(ctx, cs, ns, unclassedClaim, "FailedBinding")
 		if err != nil || n < 2 {
 			return fmt.Errorf("%d FailedBinding (%v)", n, err)
 		}
