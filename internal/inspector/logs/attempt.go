@@ -230,10 +230,14 @@ func (s *Store) flushPendingLocked(before time.Time) {
 	if len(s.finished) > 0 {
 		s.flushFinishedLocked(before)
 	}
-	if len(s.pending) == 0 {
-		return
+	s.flushBareLocked(before)
+}
+
+// flushBareLocked is flushPendingLocked for the bare failures alone.
+func (s *Store) flushBareLocked(before time.Time) {
+	if len(s.pending) > 0 {
+		s.applyDueLocked(&s.pending, before)
 	}
-	s.applyDueLocked(&s.pending, before)
 }
 
 // applyDueLocked applies the records of *held older than before by more

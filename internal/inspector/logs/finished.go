@@ -91,8 +91,5 @@ func (s *Store) flushForViewLocked() {
 		return
 	}
 	s.flushFinishedLocked(s.last)
-	held := s.finished
-	s.finished = nil
-	s.flushPendingLocked(time.Time{})
-	s.finished = held
+	s.flushBareLocked(time.Time{})
 }
