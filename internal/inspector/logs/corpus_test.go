@@ -335,7 +335,10 @@ func TestCorpusScore(t *testing.T) {
 		// kubewarden, kopf's timers; 7 failing keys, 13 negatives), answers
 		// committed before the reader ran (5d5c669a); rules from the
 		// odd-numbered excerpts only, checked on the even-numbered ones.
-		{dir: "testdata/batch26", minRight: 0, maxExtra: 0},
+		// 2/7 first (odd 1/3, even 1/4), no false key; 3/7 (odd 2/3, even
+		// 1/4) with KubeOps's watcher failure in .NET's console format
+		// (melconsole.go).
+		{dir: "testdata/batch26", minRight: 3, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
