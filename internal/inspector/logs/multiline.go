@@ -40,6 +40,9 @@ type joiner struct {
 	// exc is a Java layout's record whose exception is on the next line
 	// (exceptioncont.go).
 	exc excCont
+	// mel is a .NET console record, its message and exception on the
+	// lines after its header (melconsole.go).
+	mel melCont
 }
 
 // maxObjectBytes bounds a pretty-printed JSON record: past it, the lines
@@ -86,6 +89,11 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 		}
 		return
 	}
+	if j.mel.rec != nil {
+		// release handed the record out already when line is no piece.
+		j.mel.next(trimmed)
+		return
+	}
 	if j.obj != nil || string(trimBlanks(trimmed)) == "{" {
 		j.object(trimmed, emit)
 		return
@@ -119,7 +127,7 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	}
 	// The next line's start, read once for the joiners that ask.
 	opens := nextOpens(j.ahead)
-	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) || j.exc.start(trimmed, j.ahead) {
+	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) || j.exc.start(trimmed, j.ahead) || j.mel.start(trimmed, j.ahead) {
 		return
 	}
 	emit(line)
@@ -174,6 +182,9 @@ func (j *joiner) release(line []byte, emit func([]byte)) {
 	if j.exc.rec != nil && !j.exc.piece(quoteOff(trimEOL(line))) {
 		emit(j.exc.take())
 	}
+	if j.mel.rec != nil && !j.mel.piece(quoteOff(trimEOL(line))) {
+		emit(j.mel.take())
+	}
 }
 
 // flush emits a block left open at the end of the input.
@@ -200,5 +211,8 @@ func (j *joiner) flush(emit func([]byte)) {
 	}
 	if j.exc.rec != nil {
 		emit(j.exc.take())
+	}
+	if j.mel.rec != nil {
+		emit(j.mel.take())
 	}
 }
