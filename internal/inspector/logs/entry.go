@@ -280,6 +280,11 @@ func (e *entry) reconciled(r *Record, a *api.Attempt) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
 		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
+	} else if r.Took > 0 {
+		// No start line, but the sync's end states how long it took
+		// (took.go).
+		e.lastDuration = r.Took
+		a.Duration = metav1.Duration{Duration: r.Took}
 	}
 	if a.Trigger == api.TriggerForget {
 		a.By, a.Reason = e.releasedBy, e.releasedWhy
