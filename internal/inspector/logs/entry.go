@@ -62,6 +62,10 @@ func (e *entry) endInferred(at time.Time, l Limiter) bool {
 		e.lastFailAt, e.lastGap, e.ended.failures, e.doubling = at, gap, 0, 0
 		return true
 	}
+	if e.conflictResolved(at, gap, coarse, l) {
+		e.lastFailAt, e.lastGap, e.doubling = at, gap, 0
+		return false
+	}
 	period := steady(e.lastGap, gap)
 	doubling := e.noteDoubling(e.lastGap, gap, coarse, l)
 	e.lastFailAt, e.lastGap = at, gap
