@@ -19,7 +19,8 @@ import (
 // describe's Description) — the verdict `why` gives, by one rule
 // (objstatus.Verdict.JudgeKey), with kstatus's word beside it (issue 41's
 // newcomer, item 7: describe said "Verdict: Current", the detail view
-// "Object Current: generation 0", why "InProgress (kstatus alone: Current)").
+// "Object Current: generation 0", why "InProgress (kstatus alone: Current)",
+// now said in words: objstatus.ObjectWords).
 func TestDescribeVerdictIsWhys(t *testing.T) {
 	r := newReplica(t, instrument.HandlerOptions{})
 	p := instrument.NewTyped("configmap", instrument.TypedOptions[string]{Registry: r.reg, Clock: r.clock,
@@ -42,7 +43,7 @@ func TestDescribeVerdictIsWhys(t *testing.T) {
 	if v.Status != objstatus.InProgress || v.Override != objstatus.RuleControllerFailing {
 		t.Errorf("verdict %s (override %q); want InProgress by %s, as why says", v.Status, v.Override, objstatus.RuleControllerFailing)
 	}
-	if got, want := objstatus.StatusWord(v), "InProgress (kstatus alone: Current)"; got != want {
+	if got, want := objstatus.ObjectWords(v), "not ready yet (InProgress); kstatus, which reads only its conditions, would say Current"; got != want {
 		t.Errorf("status said %q; want %q", got, want)
 	}
 	if want := `not Current: controller "configmap" is failing on it (14 consecutive failures, from its endpoint); a ConfigMap has no status for kstatus to read`; v.Message != want {

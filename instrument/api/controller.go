@@ -149,6 +149,13 @@ type Controller struct {
 	// room: not zero means some keys were not tracked for a while.
 	Overflow     int64        `json:"overflow,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
+	// SuccessesHow is, for a controller read off a log, how the program
+	// that wrote it is made to log this controller's successes when that
+	// holds for some of its controllers only ("--v=4 on
+	// kube-controller-manager" for those that log each sync's end at V(4),
+	// none for its HPA's): ListSource.SuccessesHow is then empty. Empty
+	// when no level shows them, or the log's own advice holds.
+	SuccessesHow string `json:"successesHow,omitempty"`
 }
 
 // SampledLines is how many lines of one message a second controller-

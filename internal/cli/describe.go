@@ -166,7 +166,7 @@ func (o *DescribeOptions) Run(ctx context.Context) (err error) {
 		why = o.noObjects()
 	}
 	printDescription(o.Out, d, why)
-	printLogNote(o.Out, d.Key.Key, d.Source, o.fromLogs.source == fromTarget)
+	printLogNote(o.Out, d.Key.Key, d.Source, d.Controller, o.fromLogs.source == fromTarget)
 	if o.Watch {
 		return o.follow(ctx, s, objects, d, run, why)
 	}

@@ -30,7 +30,7 @@ func TestDescribeAddrReadsTheObject(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("describe: %v", err)
 	}
-	if s := out.String(); strings.Contains(s, "not read") || !strings.Contains(s, "Object:") {
+	if s := out.String(); strings.Contains(s, "not read:") || !strings.Contains(s, "Object:") {
 		t.Errorf("describe --addr with a cluster did not read the object:\n%s", s)
 	}
 }

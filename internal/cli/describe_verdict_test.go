@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/describe"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/objstatus"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/why"
 )
 
 // describe's object section carries the verdict `why` gives, in the words
@@ -24,7 +25,7 @@ func TestDescribeObjectVerdict(t *testing.T) {
 
 	var b bytes.Buffer
 	printObjectStatus(&b, d, "")
-	want := "  Verdict:     InProgress: generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6\n"
+	want := "  Verdict:     not ready yet (InProgress): generation 7, changed 12m0s ago by kubectl-client-side-apply; the controller has observed 6\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("object section:\n%s\nwant the line\n%s", b.String(), want)
 	}
@@ -35,7 +36,7 @@ func TestDescribeObjectVerdict(t *testing.T) {
 	obj.Verdict.Status, obj.Verdict.Message = "Failed", "storage class gold does not exist"
 	b.Reset()
 	printObjectStatus(&b, d, "")
-	if !strings.Contains(b.String(), "  Verdict:     Failed: generation 7") || !strings.Contains(b.String(), "\n               storage class gold does not exist\n") {
+	if !strings.Contains(b.String(), "  Verdict:     not ready (Failed): generation 7") || !strings.Contains(b.String(), "\n               storage class gold does not exist\n") {
 		t.Errorf("failed verdict: want its line and its message:\n%s", b.String())
 	}
 }
@@ -49,7 +50,25 @@ func TestDescribeObjectWithoutGeneration(t *testing.T) {
 	d := &describe.Description{Key: &inspector.PodKeyDetail{KeyDetail: api.KeyDetail{ServerTime: now}}, Object: obj}
 	var b bytes.Buffer
 	printObjectStatus(&b, d, "")
-	if strings.Contains(b.String(), "Generation:") || strings.Contains(b.String(), "generation 0") || !strings.Contains(b.String(), "  Verdict:     Current: the kind has no status") {
+	if strings.Contains(b.String(), "Generation:") || strings.Contains(b.String(), "generation 0") || !strings.Contains(b.String(), "  Verdict:     ready (Current): the kind has no status") {
 		t.Errorf("object section of a ConfigMap:\n%s\nwant no generation, and the verdict", b.String())
+	}
+}
+
+// why's Status line says the object's status as the TUI does, in one
+// function (objstatus.ObjectWords): what it means, the verdict's word kept
+// in brackets, and kstatus glossed when evidence overrode it, not
+// "InProgress (kstatus alone: Current)", which told a kubectl user nothing.
+func TestWhyStatusInWords(t *testing.T) {
+	a := &why.Answer{Object: why.Object{Kind: "ConfigMap", Namespace: "w", Name: "c1"},
+		Verdict: why.Verdict{Status: why.InProgress, KStatus: why.Current, Override: objstatus.RuleControllerFailing}, Summary: "InProgress: failing."}
+	var b bytes.Buffer
+	printAnswer(&b, a)
+	want := "Status:      not ready yet (InProgress); kstatus, which reads only its conditions, would say Current\n"
+	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), objstatus.ObjectWords(a.Verdict)) {
+		t.Errorf("why printed:\n%s\nwant the line\n%s", b.String(), want)
+	}
+	if strings.Contains(b.String(), "kstatus alone") {
+		t.Errorf("why says kstatus's word bare:\n%s", b.String())
 	}
 }

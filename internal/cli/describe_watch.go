@@ -47,7 +47,7 @@ func (o *DescribeOptions) follow(ctx context.Context, s *inspector.Session, obje
 		d.Diagnosis = d.Diagnosis.For(run)
 		fmt.Fprintln(o.Out, "---")
 		printDescription(o.Out, d, why)
-		printLogNote(o.Out, d.Key.Key, d.Source, o.fromLogs.source == fromTarget)
+		printLogNote(o.Out, d.Key.Key, d.Source, d.Controller, o.fromLogs.source == fromTarget)
 		return nil
 	})
 }

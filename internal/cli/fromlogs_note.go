@@ -164,11 +164,12 @@ func writerWidth(w io.Writer) int {
 }
 
 // printLogNote prints where a key's numbers come from, when they come from
-// a log (explain.LogNote), with the flag that sets where the read starts:
-// --since for a TARGET's logs (stream true); a file or a pipe is read
-// whole, from its first line (--since is refused there).
-func printLogNote(w io.Writer, k api.Key, src *api.ListSource, stream bool) {
-	n, ok := explain.LogNote(k, src)
+// a log (explain.LogNote; c its controller, nil when not known), with the
+// flag that sets where the read starts: --since for a TARGET's logs (stream
+// true); a file or a pipe is read whole, from its first line (--since is
+// refused there).
+func printLogNote(w io.Writer, k api.Key, src *api.ListSource, c *api.Controller, stream bool) {
+	n, ok := explain.LogNote(k, src, c)
 	if !ok {
 		return
 	}

@@ -15,7 +15,7 @@ import (
 // refuses, is not named.
 func TestLogNoteRendered(t *testing.T) {
 	var b bytes.Buffer
-	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs, SuccessesHow: "-v=5"}, true)
+	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs, SuccessesHow: "-v=5"}, nil, true)
 	want := `
 Source:
   the controller's log, not its queue: every number is an estimate.
@@ -29,12 +29,12 @@ Source:
 		t.Errorf("note:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs}, false)
+	printLogNote(&b, api.Key{Key: "default/w1", Source: api.SourceLogs, Estimated: true}, &api.ListSource{Kind: api.SourceLogs}, nil, false)
 	if want := "  Failures count the consecutive failure lines since the log read starts (its first line).\n"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "--since") {
 		t.Errorf("a file's note:\n%s\nwant %q and no --since", b.String(), want)
 	}
 	b.Reset()
-	printLogNote(&b, api.Key{Key: "default/w1"}, nil, false)
+	printLogNote(&b, api.Key{Key: "default/w1"}, nil, nil, false)
 	if b.Len() != 0 {
 		t.Errorf("an endpoint's key got a log note: %q", b.String())
 	}

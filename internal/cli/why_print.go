@@ -25,7 +25,7 @@ func printAnswer(w io.Writer, a *why.Answer) {
 	fmt.Fprintln(w)
 	width := screenWidth(w)
 	writeHanging(w, "Change:      ", "             ", a.GenerationLine(), width)
-	fmt.Fprintf(w, "Status:      %s\n\n", objstatus.StatusWord(v))
+	fmt.Fprintf(w, "Status:      %s\n\n", objstatus.ObjectWords(v)) // as the TUI says it
 
 	fmt.Fprintln(w, "Answer:")
 	// Whole, wrapped between words on a terminal (writeProse): a cut

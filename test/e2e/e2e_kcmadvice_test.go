@@ -108,6 +108,36 @@ func assertKCMAdvice(t *testing.T, what, out, logPath string) {
 	t.Logf("%s: %d kick(s) suggested", what, len(all))
 }
 
+// kcmLevel is what describe advises, of kube-controller-manager's log at
+// -v=2, for a controller that logs each sync's end at V(4) ("Finished
+// syncing": the replicaset controller's, replica_set.go:759); for one that
+// logs no success the dialect reads at any level (the HPA controller's),
+// kcmNoLevel.
+const (
+	kcmLevel   = "--v=4 on kube-controller-manager"
+	kcmNoLevel = "No level I know of makes this controller log its successes"
+)
+
+// describeKCMLevels describes, off the log as -v=2 writes it, each
+// controller's key of keys (controller: key) and checks the level it
+// advises for the controller's successes: kcmLevel for the replicaset
+// controller, kcmNoLevel for the others; and none of kcmAdviceBanned.
+func describeKCMLevels(t *testing.T, kc *kubectl, admin, logPath string, keys map[string]string) {
+	t.Helper()
+	for controller, key := range keys {
+		out := kc.ok(t, admin, "backoff", "describe", "--from-logs", logPath, "--controller", controller, key)
+		what := "-v2: describe --from-logs FILE --controller " + controller + " " + key
+		want, not := kcmNoLevel, kcmLevel
+		if controller == "replicaset-controller" {
+			want, not = kcmLevel, kcmNoLevel
+		}
+		if !strings.Contains(out, want) || strings.Contains(out, not) {
+			t.Errorf("%s: want %q, not %q:\n%s", what, want, not, out)
+		}
+		assertKCMAdvice(t, what, out, logPath)
+	}
+}
+
 // kickRE is a suggested kick, up to its closing backquote or the line's end.
 var kickRE = regexp.MustCompile("kubectl backoff kick[^`\n]*")
 

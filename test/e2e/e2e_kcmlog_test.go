@@ -125,6 +125,8 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		}
 		if v.name == "v4" {
 			describeKCMAll(t, kc, admin, path, list.Items)
+		} else {
+			describeKCMLevels(t, kc, admin, path, map[string]string{"replicaset-controller": quotaRS, "horizontal-pod-autoscaler-controller": "missing/web"})
 		}
 		for _, want := range keys {
 			k, ok := read[want.controller+" "+want.key]

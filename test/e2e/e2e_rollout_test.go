@@ -158,7 +158,7 @@ func testProgressDeadline(ctx context.Context, t *testing.T, cs kubernetes.Inter
 	if strings.Contains(out, "--controller-pod") {
 		t.Errorf("why asks for --controller-pod of a Pod's status manager")
 	}
-	for _, want := range []string{"Status:      Failed", "ProgressDeadlineExceeded", "<- blocker"} {
+	for _, want := range []string{"Status:      not ready (Failed)", "ProgressDeadlineExceeded", "<- blocker"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("why lacks %q", want)
 		}

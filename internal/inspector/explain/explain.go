@@ -114,7 +114,7 @@ func Explain(in Input) Diagnosis {
 			d.Details = append(d.Details, fmt.Sprintf("The backoff counter is kept at %d: the next failure continues from there.", k.Failures))
 		}
 	case api.StateUnknown:
-		d.Summary = explainUnknown(k, in.Source)
+		d.Summary = explainUnknown(k, in.Source, in.Controller)
 	default:
 		d.Summary = "Converged: the last reconcile succeeded; the backoff is forgotten."
 		if !k.LastSuccessAt.IsZero() {
@@ -137,7 +137,7 @@ func Explain(in Input) Diagnosis {
 		} else if k.LogEvidence != "" {
 			d.Details = append(d.Details, dialectEvidenceNote(k))
 		}
-		if s := unloggedNote(k, in.Source); s != "" {
+		if s := unloggedNote(k, in.Source, in.Controller); s != "" {
 			d.Details = append(d.Details, s)
 		}
 		if s := sampledNote(k, in.Source); s != "" {

@@ -20,8 +20,9 @@ type LogKeyNote struct {
 }
 
 // LogNote is k's LogKeyNote, read with the list's source src (nil when it
-// said none); ok is false for a key an endpoint serves.
-func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
+// said none) and its controller c (nil when not known); ok is false for a
+// key an endpoint serves.
+func LogNote(k api.Key, src *api.ListSource, c *api.Controller) (n LogKeyNote, ok bool) {
 	if k.Source != api.SourceLogs {
 		return n, false
 	}
@@ -57,10 +58,12 @@ func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
 		return n, true
 	}
 	n.Lines = append(n.Lines, `This log shows no successes: a key quiet past its retry is "unknown", not idle`)
-	if src != nil && src.SuccessesHow != "" {
+	if how, _ := successesHow(src, c); how != "" {
 		// As the dialect advises: a project whose lines read no success
-		// (cert-manager, prometheus-operator) is told of no level.
-		n.Lines = append(n.Lines, "(at "+src.SuccessesHow+" the controller logs its successes too, and they are read).")
+		// (cert-manager, prometheus-operator) is told of no level, nor a
+		// controller of kube-controller-manager's that logs none (its
+		// HPA's), though others of it do.
+		n.Lines = append(n.Lines, "(at "+how+" the controller logs its successes too, and they are read).")
 	}
 	return n, true
 }

@@ -10,10 +10,10 @@ import (
 )
 
 // explainUnknown is the summary of a key reconstructed from a controller's
-// log that went quiet after an error: what is known, and what is not.
-// A key gone quiet is known only from a log without successes: its failures
-// are the ones logged, not said to be consecutive.
-func explainUnknown(k api.Key, src *api.ListSource) string {
+// log (c, when known) that went quiet after an error: what is known, and
+// what is not. A key gone quiet is known only from a log without
+// successes: its failures are the ones logged, not said to be consecutive.
+func explainUnknown(k api.Key, src *api.ListSource, c *api.Controller) string {
 	due := "about " + text.TimeOfDay(k.NextRetryAt) + " (estimated)"
 	if !k.Estimated {
 		due = "at " + text.TimeOfDay(k.NextRetryAt) + " (stated by the log)"
@@ -46,9 +46,9 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 		return s + " This log shows successes, and none of this key since: the retry has not run, " + longer +
 			"or it waits for a free worker; or the log is missing lines (an excerpt, a filter such as grep, a sampled logger)."
 	}
-	how := successesHow(src)
+	how, _ := successesHow(src, c)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src)
+		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src, c)
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " + longer +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
@@ -181,17 +181,21 @@ func FailuresText(k api.Key, src *api.ListSource) string {
 // unloggedNote says, for a failing key read off a log that shows no
 // success, what its count and triggers cannot show; with how many of its
 // attempts came off their retry's time (api.TriggerSooner, TriggerLate).
-func unloggedNote(k api.Key, src *api.ListSource) string {
+// c is the key's controller, when known: its own advice (verboseRemedy).
+func unloggedNote(k api.Key, src *api.ListSource, c *api.Controller) string {
 	if !unlogged(k, src) || k.Failures < 2 || statedBefore(k) > 0 {
 		// One failure is no streak: nothing is said of one; a count the
 		// log states is the limiter's, consecutive.
 		return ""
 	}
 	if s := newStreakNote(k); s != "" {
-		return s + " " + verboseRemedy(src)
+		return s + " " + verboseRemedy(src, c)
 	}
 	why := "Successes are not in this log"
-	if successesHow(src) != "" {
+	switch how, own := successesHow(src, c); {
+	case own:
+		why += " (it was not written at " + how + ")"
+	case how != "":
 		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
 	}
 	s := fmt.Sprintf("%s, so the %s may not be consecutive: "+
@@ -202,7 +206,7 @@ func unloggedNote(k api.Key, src *api.ListSource) string {
 			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
 			sooner+late, len(k.History), sooner, late)
 	}
-	return s + " " + verboseRemedy(src)
+	return s + " " + verboseRemedy(src, c)
 }
 
 // offRetry counts the attempts of a history read off a log without
@@ -223,23 +227,34 @@ func offRetry(h []api.Attempt) (sooner, late int) {
 // dialect reads, as the dialect advises (controller-runtime's
 // --zap-log-level=5 on zap, -v=5 on klog); empty when the dialect advises
 // none (cert-manager's and prometheus-operator's lines read no success),
-// and then no level is said.
-func successesHow(src *api.ListSource) string {
-	if src == nil {
-		return ""
+// and then no level is said. own says the level is c's alone
+// (api.Controller.SuccessesHow: kube-controller-manager's --v=4 for the
+// controllers that log each sync's end, none for its HPA's), not the log's.
+func successesHow(src *api.ListSource, c *api.Controller) (how string, own bool) {
+	switch {
+	case c != nil && c.SuccessesHow != "":
+		return c.SuccessesHow, true
+	case src == nil:
+		return "", false
 	}
-	return src.SuccessesHow
+	return src.SuccessesHow, false
 }
 
 // verboseRemedy is how to get c's successes into its log: the level its
 // dialect advises, else instrumenting alone.
-func verboseRemedy(src *api.ListSource) string {
-	if how := successesHow(src); how != "" {
+func verboseRemedy(src *api.ListSource, c *api.Controller) string {
+	switch how, own := successesHow(src, c); {
+	case own:
+		// A program the reader runs, not builds (kube-controller-
+		// manager): its flag, and no "instrument it".
+		return "Run the controller at " + how + ": it then logs its successes, and they are read."
+	case how != "":
 		return "Run the controller at " + how + " (it then logs its successes), or instrument it."
 	}
-	// No level makes this log show successes (kube-controller-manager's,
-	// cert-manager's): "instrument it" alone is a dead end for a
-	// controller the reader does not build; the object's status is not.
+	// No level makes this log show successes (cert-manager's, kube-
+	// controller-manager's HPA and PersistentVolume binder): "instrument
+	// it" alone is a dead end for a controller the reader does not build;
+	// the object's status is not.
 	return "No level I know of makes this controller log its successes: the object's status shows them (kubectl backoff why TYPE/NAME reads it), and so does the instrument, in a controller you build."
 }
 

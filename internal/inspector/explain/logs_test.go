@@ -254,12 +254,12 @@ func TestLogNote(t *testing.T) {
 		{api.Key{Source: api.SourceLogs, Estimated: true, DelaySource: api.SourceSpacing}, verbose,
 			[]string{"Delays and the next retry are estimated from the spacing of the key's own failures (longer than the default limiter's).", "Successes are in this log: a failure streak ends at the next one."}},
 	} {
-		n, ok := LogNote(tc.k, tc.src)
+		n, ok := LogNote(tc.k, tc.src, nil)
 		if !ok || !slices.Equal(n.Lines, tc.want) {
 			t.Errorf("LogNote(%+v) = %q, %v\nwant %q", tc.k, n.Lines, ok, tc.want)
 		}
 	}
-	if _, ok := LogNote(api.Key{Key: "default/w1"}, nil); ok {
+	if _, ok := LogNote(api.Key{Key: "default/w1"}, nil, nil); ok {
 		t.Error("an endpoint's key has a log note")
 	}
 }

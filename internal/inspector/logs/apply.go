@@ -118,10 +118,10 @@ func (s *Store) applyLocked(r *Record) {
 	if !c.advised || r.Dialect != c.advisedFor || r.Sampled != c.advisedSampled {
 		// The advice depends on these alone: read once per change.
 		c.advised, c.advisedFor, c.advisedSampled = true, r.Dialect, r.Sampled
-		c.advice = successesAdvice(r, s.opts.Dialects)
+		c.advice, c.adviceOwn = successesAdvice(r, s.opts.Dialects)
 	}
 	if c.advice != "" {
-		c.successesHow = c.advice
+		c.successesHow, c.successesOwn = c.advice, c.adviceOwn
 	}
 	if r.What == QueueLine {
 		for _, it := range r.Items {

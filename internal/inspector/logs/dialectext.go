@@ -56,17 +56,22 @@ type LimiterRule struct {
 // Advice is what a dialect's project is advised, by the logger that writes
 // it ("zap", "klog", "other"): Successes is how its controller is made to
 // log the successes the dialect reads ("--zap-log-level=5"); none for a
-// logger, and no level is advised.
+// logger, and no level is advised. Controllers, when given, are the only
+// controllers it holds for (kube-controller-manager's that log each sync's
+// end at V(4), not its HPA's): the others log no success the dialect
+// reads, at any level.
 type Advice struct {
-	Successes map[string]string
+	Successes   map[string]string
+	Controllers []string
 }
 
 // successesAdvice is how the controller of r is made to log the successes
 // its dialect (a built-in, else one of user) reads, as the dialect advises for the logger that wrote the
 // line (api.ListSource.SuccessesHow): zap (its console, or its JSON:
 // Record.Sampled), klog, or other (slog, logrus, logfmt). Empty when the
-// dialect advises none.
-func successesAdvice(r *Record, user []Dialect) string {
+// dialect advises none, or none for r's controller; own says the advice is
+// the controller's alone (Advice.Controllers), not the whole log's.
+func successesAdvice(r *Record, user []Dialect) (how string, own bool) {
 	name, fm, _ := strings.Cut(r.Dialect, " (")
 	var a Advice
 	for _, ds := range [][]Dialect{builtins, user} {
@@ -75,17 +80,21 @@ func successesAdvice(r *Record, user []Dialect) string {
 			break
 		}
 	}
+	own = len(a.Controllers) > 0
+	if own && !contains(a.Controllers, r.Controller) {
+		return "", false
+	}
 	switch strings.TrimSuffix(fm, ")") {
 	case formatNames[fmtKlog]:
-		return a.Successes["klog"]
+		return a.Successes["klog"], own
 	case formatNames[fmtConsole]:
-		return a.Successes["zap"]
+		return a.Successes["zap"], own
 	case formatNames[fmtJSON]:
 		if r.Sampled {
-			return a.Successes["zap"]
+			return a.Successes["zap"], own
 		}
 	}
-	return a.Successes["other"]
+	return a.Successes["other"], own
 }
 
 // limiterFor is the limiter the first rule that holds gives; zero when none
@@ -179,7 +188,7 @@ func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
 		}
 	}
 	if v := m["advice"]; v != nil {
-		am, err := members(v, "advice", []string{"successes"}, bad)
+		am, err := members(v, "advice", []string{"successes", "controllers"}, bad)
 		if err != nil {
 			return err
 		}
@@ -192,6 +201,9 @@ func parseDialectExt(m map[string]*yaml.Node, d *Dialect, bad badFunc) error {
 			for k, n := range sm {
 				d.Advice.Successes[k] = n.Value
 			}
+		}
+		if d.Advice.Controllers, err = stringList(am["controllers"], "advice.controllers", bad); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -48,6 +48,9 @@ func (d *Dialect) read(l *DialectLine, sub []string, msg string, f *fields, fm f
 	r.What, r.At, r.Group, r.Kind, r.ReconcileID, r.Error = l.Means, f.at, f.group, f.kind, f.reconcileID, f.err
 	r.Terminal, r.GaveUp, r.Dialect, r.ClientGoQueue, r.Verbose = l.Terminal, l.Dropped, d.names[fm], d.ClientGo, d.SuccessesLogged
 	r.Message, r.KnownOnly, r.Finished = l.Text, l.KnownKeys, l.Finished
+	if l.Finished {
+		r.Took = f.tookDuration()
+	}
 	notRead := func(why string) bool {
 		if l.Means != ErrorLine {
 			*r = Record{} // it does not look like a failure

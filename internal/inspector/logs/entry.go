@@ -62,6 +62,10 @@ func (e *entry) endInferred(at time.Time, l Limiter) bool {
 		e.lastFailAt, e.lastGap, e.ended.failures, e.doubling = at, gap, 0, 0
 		return true
 	}
+	if e.conflictResolved(at, gap, coarse, l) {
+		e.lastFailAt, e.lastGap, e.doubling = at, gap, 0
+		return false
+	}
 	period := steady(e.lastGap, gap)
 	doubling := e.noteDoubling(e.lastGap, gap, coarse, l)
 	e.lastFailAt, e.lastGap = at, gap
@@ -280,6 +284,11 @@ func (e *entry) reconciled(r *Record, a *api.Attempt) {
 		e.lastDuration = r.At.Sub(e.startedAt)
 		a.Duration = metav1.Duration{Duration: e.lastDuration}
 		a.Trigger, a.Preempted = e.startTrigger, e.startPreempted
+	} else if r.Took > 0 {
+		// No start line, but the sync's end states how long it took
+		// (took.go).
+		e.lastDuration = r.Took
+		a.Duration = metav1.Duration{Duration: r.Took}
 	}
 	if a.Trigger == api.TriggerForget {
 		a.By, a.Reason = e.releasedBy, e.releasedWhy

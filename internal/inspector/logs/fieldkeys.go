@@ -44,6 +44,7 @@ const (
 	fkKnativeKey
 	fkKnativeController
 	fkWaited
+	fkTook
 )
 
 // fieldKeyOf classifies a field's name.
@@ -116,6 +117,10 @@ func fieldKeyOf(key []byte) fieldKey {
 		return fkKnativeController
 	case waitedField:
 		return fkWaited
+	case "duration", "elapsed":
+		// How long a sync took, as kube-controller-manager's "Finished
+		// syncing" lines state it (took.go).
+		return fkTook
 	}
 	return fkNone
 }

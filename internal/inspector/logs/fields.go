@@ -36,6 +36,8 @@ type fields struct {
 	// waited is the delay the line's attempt waited in the queue, as
 	// written (waiteddelay.go).
 	waited string
+	// took is how long the line's sync took, as written (took.go).
+	took string
 	// requeueAt is Crossplane's "requeue-after": when a RequeueAfter ends.
 	requeueAt string
 	// timeKey and msgKey are the names a JSON line gave its time and its
@@ -178,6 +180,8 @@ func (f *fields) setKey(k fieldKey, key []byte, val string) {
 		f.failures = val
 	case fkWaited:
 		f.waited = val
+	case fkTook:
+		f.took = val
 	case fkKnativeKey:
 		f.alt, f.altName = val, knativeKey
 	case fkKnativeController:

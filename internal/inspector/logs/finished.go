@@ -44,6 +44,9 @@ func (s *Store) settleFinishedLocked(r *Record, line int) {
 		switch {
 		case i == own:
 			s.noteMerged(p.line, line)
+			if r.Took == 0 {
+				r.Took = p.r.Took // the failed sync's own duration (took.go)
+			}
 		case p.r.Controller == r.Controller && p.r.Key() == key:
 			due = append(due, p.r)
 		default:

@@ -57,21 +57,29 @@ type goldenRecord struct {
 }
 
 // goldenFormat is r as the golden answers print it: %+v of its
-// goldenRecord. It panics when Record has a field goldenRecord has not, or
-// of another type: the golden answers would not show it.
+// goldenRecord, then its Took when set (took.go: a field the answers
+// written before it lack, printed only where a line states it). It panics
+// when Record has another field goldenRecord has not, or of another type:
+// the golden answers would not show it.
 func goldenFormat(r Record) string {
 	var g goldenRecord
 	gv, rv := reflect.ValueOf(&g).Elem(), reflect.ValueOf(r)
-	if gv.NumField() != rv.NumField() {
-		panic(fmt.Sprintf("Record has %d fields, goldenRecord %d", rv.NumField(), gv.NumField()))
+	if gv.NumField()+1 != rv.NumField() {
+		panic(fmt.Sprintf("Record has %d fields, goldenRecord %d and Took", rv.NumField(), gv.NumField()))
 	}
 	for i := range rv.NumField() {
 		name := rv.Type().Field(i).Name
+		if name == "Took" {
+			continue
+		}
 		f := gv.FieldByName(name)
 		if !f.IsValid() || f.Type() != rv.Field(i).Type() {
 			panic("goldenRecord has no field " + name + " of Record's type")
 		}
 		f.Set(rv.Field(i))
+	}
+	if r.Took != 0 {
+		return fmt.Sprintf("%+v Took:%v", g, r.Took)
 	}
 	return fmt.Sprintf("%+v", g)
 }

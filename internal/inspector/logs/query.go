@@ -32,7 +32,13 @@ func (s *Store) Controllers() *api.ControllerList {
 			Counts: map[api.State]int{}, Forecast: make([]int, api.ForecastSeconds),
 			Capabilities: api.Capabilities{ReadOnly: true},
 		}
-		if src.SuccessesHow == "" {
+		switch {
+		case info.successesOwn:
+			// A level for some of the program's controllers only
+			// (kube-controller-manager's --v=4): said of each, not of
+			// the log.
+			c.SuccessesHow = info.successesHow
+		case src.SuccessesHow == "":
 			// One program wrote the log, through one logger: the first
 			// dialect that advises a level advises it for the log.
 			src.SuccessesHow = info.successesHow

@@ -115,6 +115,9 @@ type Record struct {
 	// (retry count: 11)"): the limiter's count of the key's failures, a
 	// fact. Zero when the line states none.
 	Retries int
+	// Took is how long the attempt's sync took when its line states it (a
+	// "Finished syncing" line's duration=: took.go); zero when none does.
+	Took time.Duration
 	// NotRead says, of a line parse did not read though it looked like a
 	// failure (a failure phrase at error level), why not: no retry said,
 	// no key, two keys. Set on the zero Record parse returns.

@@ -173,12 +173,15 @@ type controllerInfo struct {
 	own     Limiter
 	project string
 	// successesHow is the dialect's advice for the controller's lines
-	// (successesAdvice).
+	// (successesAdvice); successesOwn says it is the controller's alone
+	// (api.Controller.SuccessesHow), not the log's.
 	successesHow string
+	successesOwn bool
 	// advice is successesAdvice of the last record of the controller
-	// applied, advisedFor its dialect and advisedSampled its Sampled.
-	advice, advisedFor      string
-	advised, advisedSampled bool
+	// applied (adviceOwn its own), advisedFor its dialect and
+	// advisedSampled its Sampled.
+	advice, advisedFor                 string
+	advised, advisedSampled, adviceOwn bool
 }
 
 // NewStore returns an empty store.

@@ -70,15 +70,6 @@ func (v *Verdict) JudgeKey(kind string, w KeyWord) {
 	}
 }
 
-// StatusWord is the status as every view says it: with kstatus's own word
-// beside it when evidence overrode it ("InProgress (kstatus alone: Current)").
-func StatusWord(v Verdict) string {
-	if v.Override != "" && v.KStatus != "" && v.KStatus != v.Status {
-		return fmt.Sprintf("%s (kstatus alone: %s)", v.Status, v.KStatus)
-	}
-	return v.Status
-}
-
 // readiness is what each status says of the object, in words no key's
 // state uses: a key's "failed" is "terminal, not retried", and "Object
 // Failed" beside a key in backoff read as the key's (newcomer ui11).
@@ -90,10 +81,13 @@ var readiness = map[string]string{
 	Unknown:     "readiness unknown",
 }
 
-// ObjectWords is the object's status as a view beside a key says it: what
-// it means for the object, kstatus's word in brackets, and, when evidence
-// overrode kstatus, what kstatus alone would say, glossed ("not ready
-// (Failed); kstatus, which reads only its conditions, would say Current").
+// ObjectWords is the object's status as every view says it (why's and
+// describe's lines, the TUI's): what it means for the object, the verdict's
+// word in brackets (the word -o json's verdict.status holds, kept for
+// who greps it), and, when evidence overrode kstatus, what kstatus alone
+// would say, glossed ("not ready (Failed); kstatus, which reads only its
+// conditions, would say Current"): a kubectl user does not know kstatus,
+// and "InProgress (kstatus alone: Current)" told them nothing of either.
 func ObjectWords(v Verdict) string {
 	s := v.Status
 	if r, ok := readiness[v.Status]; ok {

@@ -48,9 +48,10 @@ func observedText(v Verdict) string {
 	return "the kind has no status.observedGeneration"
 }
 
-// Line is the verdict in one line: the status, then GenerationLine.
+// Line is the verdict in one line: the status in words (ObjectWords), then
+// GenerationLine.
 func Line(v Verdict, c *Change, ago func(time.Time) string) string {
-	return StatusWord(v) + ": " + GenerationLine(v, c, ago)
+	return ObjectWords(v) + ": " + GenerationLine(v, c, ago)
 }
 
 // conditionsObserved is the newest generation v's conditions say was
