@@ -53,6 +53,10 @@ type lineMemo struct {
 	// one the next new name takes (nameOf).
 	names    [memoWays]string
 	nextName int
+	// other says whether the record read last sets a field after its
+	// heldFields (setsOther), known without comparing its 264 bytes: its
+	// line's rest, or the limiter read sets.
+	other bool
 }
 
 // memoLine is a line read, and the record it was.
@@ -79,6 +83,9 @@ type memoLine struct {
 	lim   Limiter
 	limOf string
 	r     Record
+	// rest is setsOther of r but for its limiter, which read sets: the
+	// one field after heldFields a line read as this one may change.
+	rest bool
 }
 
 // span is a token's place in its line, line[from:to]: a value, or a
@@ -138,6 +145,7 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 			}
 			r.Name = l.name
 		}
+		m.other = l.rest || r.Limiter != (Limiter{}) || r.LimiterOf != ""
 		return true
 	}
 	return false
@@ -251,6 +259,9 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
 	l.dated = limitersDated(f.readBy, ref.dialects)
 	l.lim, l.limOf = limiterOf(f.readBy, r.Controller, r.At, ref.dialects)
+	rest := *r
+	rest.Limiter, rest.LimiterOf = Limiter{}, ""
+	l.rest = setsOther(&rest)
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only
