@@ -131,7 +131,7 @@ type Store struct {
 	candidates []victim
 	// dated is the newest time of the log read from a line that carries its
 	// year (times.go): a year-less klog header takes its year from it.
-	dated atomic.Pointer[time.Time]
+	dated atomic.Pointer[datedTime]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
 	// tally is diag's counts of records a parallel read's applier has not
