@@ -90,33 +90,36 @@ func (k *skippedLines) keep(line []byte, h lineHints) {
 const skipBlock = 64
 
 // differsPlainly says whether b, as long as a, differs from it in at most
-// skipMaxDiff bytes, none of them one of stop's. Eight bytes at a time:
-// most differ in none.
+// skipMaxDiff bytes, none of them one of stop's. A block of skipBlock
+// bytes at a time, eight at a time in a block that differs: most differ
+// in none, and a kept line and its repeat differ in their time alone.
 func differsPlainly(a, b []byte, stop *[256]bool) bool {
 	n := len(a)
 	b = b[:n]
 	diff := 0
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		if i%skipBlock == 0 && i+skipBlock <= n && bytes.Equal(a[i:i+skipBlock], b[i:i+skipBlock]) {
+	for from := 0; from < n; from += skipBlock {
+		to := min(from+skipBlock, n)
+		if bytes.Equal(a[from:to], b[from:to]) {
 			// A block the same, at the speed of a memory compare (SIMD),
 			// not eight bytes a step: most of a line is.
-			i += skipBlock - 8
 			continue
 		}
-		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
-		for x != 0 {
-			z := bits.TrailingZeros64(x) / 8
-			if diff++; diff > skipMaxDiff || stop[b[i+z]] {
-				return false
+		i := from
+		for ; i+8 <= to; i += 8 {
+			x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+			for x != 0 {
+				z := bits.TrailingZeros64(x) / 8
+				if diff++; diff > skipMaxDiff || stop[b[i+z]] {
+					return false
+				}
+				x &^= 0xff << (8 * z)
 			}
-			x &^= 0xff << (8 * z)
 		}
-	}
-	for ; i < n; i++ {
-		if a[i] != b[i] {
-			if diff++; diff > skipMaxDiff || stop[b[i]] {
-				return false
+		for ; i < to; i++ {
+			if a[i] != b[i] {
+				if diff++; diff > skipMaxDiff || stop[b[i]] {
+					return false
+				}
 			}
 		}
 	}
