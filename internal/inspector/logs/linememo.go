@@ -53,6 +53,10 @@ type lineMemo struct {
 	// one the next new name takes (nameOf).
 	names    [memoWays]string
 	nextName int
+	// other says whether the record read last sets a field after its
+	// heldFields (setsOther), known without comparing its 264 bytes: its
+	// line's rest, or the limiter read sets.
+	other bool
 }
 
 // memoLine is a line read, and the record it was.
@@ -79,6 +83,9 @@ type memoLine struct {
 	lim   Limiter
 	limOf string
 	r     Record
+	// rest is setsOther of r but for its limiter, which read sets: the
+	// one field after heldFields a line read as this one may change.
+	rest bool
 }
 
 // span is a token's place in its line, line[from:to]: a value, or a
@@ -138,6 +145,7 @@ func (m *lineMemo) read(body []byte, ref *parseRef, r *Record) bool {
 			}
 			r.Name = l.name
 		}
+		m.other = l.rest || r.Limiter != (Limiter{}) || r.LimiterOf != ""
 		return true
 	}
 	return false
@@ -251,6 +259,9 @@ func (m *lineMemo) learn(body []byte, f *fields, r *Record, ref *parseRef) {
 	l.at, l.id, l.by, l.r, l.name = at, id, f.readBy, *r, r.Name
 	l.dated = limitersDated(f.readBy, ref.dialects)
 	l.lim, l.limOf = limiterOf(f.readBy, r.Controller, r.At, ref.dialects)
+	rest := *r
+	rest.Limiter, rest.LimiterOf = Limiter{}, ""
+	l.rest = setsOther(&rest)
 }
 
 // sameBytes says whether a and b are the same bytes of memory, not only
@@ -288,20 +299,29 @@ func spanOf(body, raw []byte) (span, bool) {
 // quote (or of y, a backslash), and a byte below 0x20 borrows; none leaves
 // the top bits clear (and a borrow only runs up from a byte that is one).
 func plainText(v []byte) bool {
-	i := 0
-	for ; i+8 <= len(v); i += 8 {
-		w := binary.LittleEndian.Uint64(v[i:])
-		x, y := w^swarQuotes, w^swarBackslashes
-		if ((x-swarLo)&^x|(y-swarLo)&^y|(w-swarControl)&^w)&swarHi != 0 {
-			return false
+	if len(v) >= 8 {
+		// The last eight bytes as one word too, over the words before
+		// (a time's 20 bytes, a UUID's 36: their last 4 a byte at a time
+		// cost more than the words).
+		for i := 0; i+8 < len(v); i += 8 {
+			if !plainWord(binary.LittleEndian.Uint64(v[i:])) {
+				return false
+			}
 		}
+		return plainWord(binary.LittleEndian.Uint64(v[len(v)-8:]))
 	}
-	for _, c := range v[i:] {
+	for _, c := range v {
 		if c == '"' || c == '\\' || c < 0x20 {
 			return false
 		}
 	}
 	return true
+}
+
+// plainWord is plainText of the eight bytes of w.
+func plainWord(w uint64) bool {
+	x, y := w^swarQuotes, w^swarBackslashes
+	return ((x-swarLo)&^x|(y-swarLo)&^y|(w-swarControl)&^w)&swarHi == 0
 }
 
 // swarBackslashes has each byte a backslash, swarControl each 0x20 (the

@@ -114,6 +114,9 @@ func TestLineMemoIsParse(t *testing.T) {
 			if wantOut != outRecord || !reflect.DeepEqual(got, want) {
 				t.Fatalf("line %q, changed to %q:\nmemo  %+v\nparse %+v (%d)", line, mut, got, want, wantOut)
 			}
+			if other := ref.intern.lines.other; other != setsOther(&got) {
+				t.Fatalf("line %q, changed to %q: the memo says it sets a field after heldFields: %v; setsOther: %v", line, mut, other, !other)
+			}
 			hits++
 			if got.Limiter != m.r.Limiter {
 				limiterChanged++

@@ -87,17 +87,20 @@ func (o *ordering) note(t time.Time) {
 	if t.IsZero() {
 		return
 	}
-	switch {
-	case o.prev.IsZero():
-	case t.After(o.prev):
-		o.up++
-	case t.Before(o.prev):
-		o.down++
+	// Each time compared once (Compare): After and Before each decode both
+	// times again, four times a record held.
+	if !o.prev.IsZero() {
+		switch t.Compare(o.prev) {
+		case 1:
+			o.up++
+		case -1:
+			o.down++
+		}
 	}
-	if t.Before(o.newest) {
+	switch t.Compare(o.newest) {
+	case -1:
 		o.outOfOrder++
-	}
-	if t.After(o.newest) {
+	case 1:
 		o.newest = t
 	}
 	o.prev = t

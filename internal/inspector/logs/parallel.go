@@ -240,9 +240,11 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 		lr := lineResult{rec: -1}
 		lr.at, lr.skip = s.lineTime(line, after, now)
 		if !lr.skip {
+			memo := false
 			switch {
 			case in.memo().read(trimEOL(line), &ref, r):
 				lr.out = outRecord // a line read before but for its time (linememo.go)
+				memo = true
 			case !in.noMemo && in.skipped.skipped(line, &ref, &lr.hints):
 				// A line skipped before but for a few bytes (skipmemo.go):
 				// its hints are found too.
@@ -253,7 +255,10 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 			default:
 				lr.out = parseAll(line, ref, r)
 			}
-			if lr.out != outSkipped {
+			switch {
+			case memo:
+				lr.rec, lr.whole = c.putAs(r, in.memo().other)
+			case lr.out != outSkipped:
 				lr.rec, lr.whole = c.put(r)
 			}
 			lr.hints = hintsOf(line, lr.out)
@@ -267,8 +272,12 @@ func (s *Store) parseChunk(c *chunk, after time.Time, in *interner) {
 
 // put keeps r, a line's record, in c: its first fields alone when it sets
 // no other (heldrecord.go). It says where.
-func (c *chunk) put(r *Record) (int32, bool) {
-	if setsOther(r) {
+func (c *chunk) put(r *Record) (int32, bool) { return c.putAs(r, setsOther(r)) }
+
+// putAs is put of r, other saying whether it sets a field after its
+// heldFields (setsOther): the line memo knows it without comparing them.
+func (c *chunk) putAs(r *Record, other bool) (int32, bool) {
+	if other {
 		c.wholes = append(c.wholes, *r)
 		return int32(len(c.wholes) - 1), true
 	}

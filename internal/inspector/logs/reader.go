@@ -235,7 +235,10 @@ func (s *Store) apply(line []byte, n int, r *Record, out outcome, now, ref time.
 	switch out {
 	case outRecord, outCandidate:
 		var d readMarks
-		if !plausible(r.At, now) {
+		if now != s.applyNow || s.applyLimit.IsZero() {
+			s.applyNow, s.applyLimit = now, now.Add(futureSlack)
+		}
+		if !plausibleBy(r.At, s.applyLimit) {
 			r.At, d.implausible = time.Time{}, true
 		}
 		var example []byte

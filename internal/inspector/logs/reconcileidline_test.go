@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -149,6 +150,41 @@ func TestUUIDOf(t *testing.T) {
 	} {
 		if _, ok := uuidOf(id); ok {
 			t.Errorf("uuidOf(%q) is a UUID", id)
+		}
+	}
+	// Against a reading digit by digit, on UUIDs with a byte changed at
+	// random (a dash, a digit, an upper-case letter, any byte).
+	byDigit := func(id string) (u uuidID, ok bool) {
+		if len(id) != 36 {
+			return u, false
+		}
+		j := 0
+		for i := 0; i < 36; i++ {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				if id[i] != '-' {
+					return uuidID{}, false
+				}
+				continue
+			}
+			d := strings.IndexByte("0123456789abcdef", id[i])
+			if d < 0 {
+				return uuidID{}, false
+			}
+			u[j/2] |= byte(d) << (4 * (1 - j%2))
+			j++
+		}
+		return u, true
+	}
+	rng := rand.New(rand.NewPCG(36, 36))
+	for try := 0; try < 100000; try++ {
+		b := []byte(uuid4(rng))
+		if try%4 != 0 {
+			b[rng.IntN(len(b))] = "-0aAfFgG/:`{\x00\xff"[rng.IntN(14)]
+		}
+		gu, gok := uuidOf(string(b))
+		wu, wok := byDigit(string(b))
+		if gu != wu || gok != wok {
+			t.Fatalf("uuidOf(%q) = %x, %v; digit by digit %x, %v", b, gu, gok, wu, wok)
 		}
 	}
 }

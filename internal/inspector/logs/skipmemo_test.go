@@ -92,3 +92,46 @@ func TestSkippedLinesAreSkips(t *testing.T) {
 		t.Fatalf("%d lines kept; changed: %d said skipped, %d not skipped: want the fixtures' skipped lines, and both answers", kept, hits, refused)
 	}
 }
+
+// TestDiffersPlainlyIsByByte: differsPlainly, a block and eight bytes at a
+// time, says what a comparison byte by byte says, on lines as long as the
+// memo's that differ in a few bytes or many, stop bytes among them.
+func TestDiffersPlainlyIsByByte(t *testing.T) {
+	rng := rand.New(rand.NewSource(19))
+	var stop [256]bool
+	for _, c := range "Rr\"{:" {
+		stop[c] = true
+	}
+	byByte := func(a, b []byte) bool {
+		diff := 0
+		for i := range a {
+			if a[i] != b[i] {
+				if diff++; diff > skipMaxDiff || stop[b[i]] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	seen := map[bool]int{}
+	for try := 0; try < 20000; try++ {
+		a := make([]byte, rng.Intn(400))
+		for i := range a {
+			a[i] = byte('a' + rng.Intn(26))
+		}
+		b := bytes.Clone(a)
+		for range rng.Intn([]int{2, 8, 40}[rng.Intn(3)]) {
+			if len(b) > 0 {
+				b[rng.Intn(len(b))] = "0123456789Rr\"x"[rng.Intn(14)]
+			}
+		}
+		want := byByte(a, b)
+		if got := differsPlainly(a, b, &stop); got != want {
+			t.Fatalf("differsPlainly(%q, %q) = %v, byte by byte %v", a, b, got, want)
+		}
+		seen[want]++
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Fatalf("the lines tried all gave one answer: %v", seen)
+	}
+}

@@ -66,6 +66,11 @@ type Store struct {
 	// that applies lines in order touches them.
 	linesApplied int
 	lastEvent    recentEvent
+	// applyNow and applyLimit are the now apply was last given and the
+	// latest plausible time at it (plausibleBy): a parallel read gives it
+	// one now a chunk, and the limit was added again on every record. The
+	// same goroutine alone touches them.
+	applyNow, applyLimit time.Time
 	// logged are the last lines that named a logger, for a work-queue
 	// handler's line naming no key that follows (handlerlogger.go); the
 	// same goroutine alone touches them.
@@ -131,7 +136,7 @@ type Store struct {
 	candidates []victim
 	// dated is the newest time of the log read from a line that carries its
 	// year (times.go): a year-less klog header takes its year from it.
-	dated atomic.Pointer[time.Time]
+	dated atomic.Pointer[datedTime]
 	rate  errorRate
 	diag  diagnostics // what the reader understood (diagnostics.go)
 	// tally is diag's counts of records a parallel read's applier has not

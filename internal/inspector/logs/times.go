@@ -38,7 +38,7 @@ func plausibleBy(at, limit time.Time) bool {
 // whether it is the log's.
 func (s *Store) yearRef(now time.Time) (time.Time, bool) {
 	if d := s.dated.Load(); d != nil {
-		return *d, true
+		return d.at, true
 	}
 	return now, false
 }
@@ -52,18 +52,23 @@ func (s *Store) noteDated(at time.Time) {
 	}
 	for {
 		d := s.dated.Load()
-		if d != nil && at.Before(d.Add(time.Hour)) {
+		if d != nil && at.Before(d.until) {
 			return
 		}
 		// A copy, so that only a stored time reaches the heap.
-		if v := new(time.Time); s.swapDated(d, v, at) {
+		if v := new(datedTime); s.swapDated(d, v, at) {
 			return
 		}
 	}
 }
 
-func (s *Store) swapDated(old, v *time.Time, at time.Time) bool {
-	*v = at
+// datedTime is Store.dated's value: the time, and the hour after it, before
+// which a newer time is not kept (noteDated asks on every record: the hour
+// added once, not each time).
+type datedTime struct{ at, until time.Time }
+
+func (s *Store) swapDated(old, v *datedTime, at time.Time) bool {
+	*v = datedTime{at: at, until: at.Add(time.Hour)}
 	return s.dated.CompareAndSwap(old, v)
 }
 

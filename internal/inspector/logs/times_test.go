@@ -91,6 +91,30 @@ func TestImpossibleTimes(t *testing.T) {
 	}
 }
 
+// A time is judged plausible by the clock of its own read: a store that
+// reads again later takes a line dated past the first read's limit (apply
+// keeps the limit of the last clock reading it was given, not of the first).
+func TestPlausibleByEachReadsClock(t *testing.T) {
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	clock := clocktesting.NewFakePassiveClock(now)
+	s := NewStore(Options{Clock: clock})
+	read := func(lines ...string) {
+		t.Helper()
+		if _, _, err := s.Read(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read(crError("2026-12-05T10:00:00Z", "early")) // two days ahead of the clock
+	clock.SetTime(now.Add(72 * time.Hour))
+	read(crError("2026-12-05T10:00:00Z", "later"))
+	if lr := s.LogRead(); lr.Implausible != 1 {
+		t.Errorf("implausible %d; want 1 (the first read's line alone)", lr.Implausible)
+	}
+	if k := keyDetail(t, s, "widget", "default/later"); !k.LastReconcileAt.Equal(now.Add(48 * time.Hour)) {
+		t.Errorf("later's last reconcile %v; want %v", k.LastReconcileAt, now.Add(48*time.Hour))
+	}
+}
+
 // Lines out of order (merged from replicas): the history is in time order,
 // and the first and last times are the minimum and the maximum.
 func TestDisorderedLines(t *testing.T) {

@@ -42,7 +42,7 @@ func (s *Store) redateHeldLocked() {
 		}
 		h.yearAssumed = false
 		s.diag.yearDated()
-		if at := nearestYear(h.f.At, *d); !at.Equal(h.f.At) {
+		if at := nearestYear(h.f.At, d.at); !at.Equal(h.f.At) {
 			h.f.At = at
 			moved++
 		}
