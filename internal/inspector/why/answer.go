@@ -238,6 +238,12 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 			c.How = binderHow
 		}
 	}
+	if s, next, ok := waitingProvisioner(u, ans.Verdict, ans.Events, ans.Now); ok { // pvcprovisioner.go
+		ans.Summary, ans.Next = s, next // a provisioner to start, not a controller to install
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager {
+			c.How = binderHow
+		}
+	}
 	if unused != "" {
 		ans.logNote = sentence(unused)
 		ans.Next = append([]string{ans.logNote}, ans.Next...)
