@@ -157,6 +157,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
 	a.retryWaits(ctx, ans, answered)
+	blockingBackoff(ans) // conflict.go
 	notFailing(ans)
 	ans.Summary, ans.Next = chainSummary(ans)
 	if ans.logNote != "" && !slices.Contains(ans.Next, ans.logNote) {
