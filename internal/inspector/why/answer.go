@@ -68,6 +68,9 @@ type Answer struct {
 	// last error and the retry after it: what the user's change, when it
 	// came after that error, has done already (fixMade).
 	fixSteps []string
+	// backoffFrom is the blocker whose backoff Backoff is (blockingBackoff),
+	// "" when it is the object's own: its wait is said once, as the blocker's.
+	backoffFrom string
 	// rv is the resourceVersion of the object as it was read: a watch
 	// started after the answer compares it (Reads).
 	rv string

@@ -43,7 +43,7 @@ func blockingBackoff(ans *Answer) {
 			note += "; " + bb.Note
 		}
 		moved.Note = note
-		ans.Backoff = &moved
+		ans.Backoff, ans.backoffFrom = &moved, b.Object.Ref()
 		return
 	}
 }

@@ -42,6 +42,11 @@ func TestConflictIsNotTheBlocker(t *testing.T) {
 	if want := "`kubectl backoff kick --kind ReplicaSet.apps default/nginx-deployment-4262182780`"; !strings.Contains(all, want) {
 		t.Errorf("answer lacks the ReplicaSet's kick %s:\n%s", want, all)
 	}
+	// why -w: the wait is the ReplicaSet's retry after the change, said once,
+	// not the borrowed backoff as the Deployment's "next retry".
+	if _, say := retryWait(ans, a.Now()); !strings.HasPrefix(say, "waits only for a retry: the change to resourcequota/object-counts") {
+		t.Errorf("watch says %q; want it to wait only for the ReplicaSet's retry", say)
+	}
 	b := ans.Backoff
 	if b == nil || b.Key == nil || b.Key.Key != "default/nginx-deployment-4262182780" || b.Controller != "replicaset-controller" || b.Key.Failures != 16 {
 		t.Errorf("backoff %+v; want the ReplicaSet's key, its 16 failures, controller replicaset-controller", b)
