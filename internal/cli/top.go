@@ -46,6 +46,9 @@ type TopOptions struct {
 	ctx context.Context
 	// forArgs are the arguments given with --for, which takes none.
 	forArgs []string
+	// controllerLog is --controller-log: with --for and --from-logs FILE,
+	// whose log it is, as why TYPE takes it.
+	controllerLog string
 }
 
 // NewTopCommand returns `kubectl backoff top [TARGET]`.
@@ -108,6 +111,7 @@ on each refresh), each object's key is read there, as why TYPE reads it.`,
 	cmd.Flags().StringVar(&o.file, "file", o.file, "Browse a snapshot (kubectl backoff snapshot) offline, read-only")
 	addMaxSnapshotSize(cmd.Flags(), &o.maxSnapshotSize)
 	cmd.Flags().StringVar(&o.For, "for", o.For, "Start from the objects of this `TYPE` that are not Current, live, as kubectl backoff why TYPE lists them (-n or -A)")
+	cmd.Flags().StringVar(&o.controllerLog, "controller-log", o.controllerLog, "With --for and --from-logs FILE: whose log it is, as kubectl backoff why takes it (kube-controller-manager, as managedFields name it)")
 	return cmd
 }
 
@@ -142,6 +146,9 @@ func (o *TopOptions) Validate() error {
 	}
 	if o.For != "" {
 		return o.validateFor(o.forArgs)
+	}
+	if o.controllerLog != "" {
+		return fmt.Errorf("--controller-log names whose log --from-logs FILE is for the objects of --for TYPE: give --for TYPE (without it, top shows every controller the log names)")
 	}
 	if err := validateSelection(o.States, o.Filter); err != nil {
 		return err

@@ -35,6 +35,8 @@ func (o *TopOptions) validateFor(args []string) error {
 		return fmt.Errorf("--for %s: give a TYPE (e.g. --for certificates); for one object run kubectl backoff why %s", o.For, o.For)
 	case o.file != "":
 		return drop("--file")
+	case o.controllerLog != "" && (o.fromLogs.source == "" || o.fromLogs.source == fromTarget):
+		return fmt.Errorf("--controller-log names whose log --from-logs is: give --from-logs FILE too")
 	case o.fromLogs.source == fromTarget:
 		// Bare --from-logs streams a TARGET's pods' logs; --for has none.
 		return fmt.Errorf("--for %s reads the controller's log as kubectl backoff why %s does: give it as --from-logs FILE (alone, --from-logs streams a TARGET's pods' logs)", o.For, o.For)
@@ -78,7 +80,7 @@ func (o *TopOptions) runFor(ctx context.Context, keys io.Reader) error {
 // operator run outside the cluster; --from-logs FILE, its log).
 func (o *TopOptions) forWhy() *WhyOptions {
 	w := &WhyOptions{configFlags: o.configFlags, IOStreams: o.IOStreams, AllNamespaces: o.allNamespaces, args: []string{o.For}, list: true,
-		FromLogs: o.fromLogs.source}
+		FromLogs: o.fromLogs.source, ControllerLog: o.controllerLog}
 	if o.addr != "" {
 		w.Addrs = []string{o.addr}
 	}

@@ -62,6 +62,10 @@ func TestTopValidate(t *testing.T) {
 		{name: "for with a snapshot", flags: map[string]string{"for": "configmaps", "file": "snap.json"}, wantErr: "drop --file"},
 		{name: "for with controller", flags: map[string]string{"for": "certificates", "controller": "x"}, wantErr: "drop --controller"},
 		{name: "for with state", flags: map[string]string{"for": "certificates", "state": "backoff"}, wantErr: "drop --state"},
+		// --controller-log as why TYPE takes it (a tenant's kube-controller-manager log).
+		{name: "for with a log file and --controller-log", flags: map[string]string{"for": "deployments", "from-logs": "kcm.log", "controller-log": "kube-controller-manager"}},
+		{name: "for with --controller-log, no log", flags: map[string]string{"for": "deployments", "controller-log": "kube-controller-manager"}, wantErr: "give --from-logs FILE too"},
+		{name: "--controller-log without --for", flags: map[string]string{"from-logs": "kcm.log", "controller-log": "kube-controller-manager"}, wantErr: "give --for TYPE"},
 		{name: "for, refresh still checked", flags: map[string]string{"for": "certificates", "refresh": "0s"}, wantErr: "--refresh 0s: must be positive"},
 	}
 	for _, tt := range tests {
@@ -120,7 +124,7 @@ func topOptionsOf(t *testing.T, refresh string, flags map[string]string) *TopOpt
 	if v, ok := flags["path"]; ok {
 		o.prefix = v
 	}
-	o.fromLogs.source = flags["from-logs"]
+	o.fromLogs.source, o.controllerLog = flags["from-logs"], flags["controller-log"]
 	o.fromLogs.explainLines = flags["explain-lines"] == "true"
 	if v, ok := flags["dialect"]; ok {
 		o.fromLogs.dialectFiles = []string{v}
@@ -260,5 +264,15 @@ func TestTopForNeedsATerminal(t *testing.T) {
 	err := cmd.Execute()
 	if e := "top needs a terminal; use `kubectl backoff why certificates -A` (the same list, printed once)"; err == nil || err.Error() != e {
 		t.Errorf("error %v, want %q", err, e)
+	}
+}
+
+// TestTopForControllerLog: top --for TYPE --from-logs FILE --controller-log
+// NAME reads the log as why TYPE does with the same flags: whose log it is
+// reaches the list's reads.
+func TestTopForControllerLog(t *testing.T) {
+	o := topOptionsOf(t, "1s", map[string]string{"for": "deployments", "from-logs": "kcm.log", "controller-log": "kube-controller-manager"})
+	if w := o.forWhy(); w.ControllerLog != "kube-controller-manager" || w.FromLogs != "kcm.log" {
+		t.Errorf("why options --controller-log %q --from-logs %q; want kube-controller-manager, kcm.log", w.ControllerLog, w.FromLogs)
 	}
 }

@@ -196,6 +196,10 @@ func keepEnd(msg string, n int) string {
 func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 	w = text.PrintableWriter(w) // text from the cluster: see text.Printable
 	head := "NAME\tSTATUS\tWAITING\tCONTROLLER\tBACKOFF\tMESSAGE"
+	kinds := manyKinds(answers)
+	if kinds {
+		head = "KIND\t" + head
+	}
 	if namespaces {
 		head = "NAMESPACE\t" + head
 	}
@@ -206,6 +210,10 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 			waiting = text.FormatSeconds(a.Waiting.Duration)
 		}
 		rows[i] = []string{a.Object.Name, string(a.Verdict.Status), waiting, a.ControllerName(), a.BackoffBrief()}
+		if kinds {
+			kind, _, _ := strings.Cut(a.Object.Ref(), "/") // job.batch, as kubectl get names it
+			rows[i] = append([]string{kind}, rows[i]...)
+		}
 		if namespaces {
 			rows[i] = append([]string{a.Object.Namespace}, rows[i]...)
 		}
@@ -230,6 +238,18 @@ func printAnswerList(w io.Writer, answers []*why.Answer, namespaces bool) {
 		return
 	}
 	writeMessagesUnder(w, head, rows, msgs, screen)
+}
+
+// manyKinds reports whether answers are of more than one kind (why
+// jobs,pvc): the list then says each row's kind, since a name alone does
+// not (a Job and its claim are often both "data").
+func manyKinds(answers []*why.Answer) bool {
+	for _, a := range answers[min(1, len(answers)):] {
+		if a.Object.Kind != answers[0].Object.Kind || a.Object.APIVersion != answers[0].Object.APIVersion {
+			return true
+		}
+	}
+	return false
 }
 
 // answerListMessage is a's MESSAGE in why's list, cut to width runes at its

@@ -55,6 +55,7 @@ func testPodSecurityJob(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 	out := kc.ok(t, admin, "backoff", "why", "job/migrate", "-n", ns)
 	t.Logf("why job/migrate -n %s:\n%s", ns, out)
 	assertPodSecurityFix(t, "why job/migrate", out, ns, "migrate")
+	assertPrivilegedJob(ctx, t, cs, c, kc, admin, ns, askers) // e2e_why21_test.go
 	out = kc.ok(t, admin, "backoff", "why", "jobs", "-n", ns)
 	t.Logf("why jobs -n %s:\n%s", ns, out)
 	if !strings.Contains(out, "migrate") {
@@ -112,6 +113,7 @@ func testMissingTargets(ctx context.Context, t *testing.T, cs kubernetes.Interfa
 		}
 	}
 	assertUnclassedClaim(t, cs, kc, admin, ns, askers)
+	assertClaimWaitsForProvisioner(ctx, t, cs, c, kc, admin, ns, askers) // e2e_why21_test.go
 	t.Logf("why hpa/web:\n%s", kc.ok(t, admin, "backoff", "why", "hpa/web", "-n", ns))
 	t.Logf("why pvc/data:\n%s", kc.ok(t, admin, "backoff", "why", "pvc/data", "-n", ns))
 }

@@ -66,6 +66,7 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		// the scale target, known as the HPA by the V(2) "Successfully
 		// updated status" HPA= line before its first failure.
 		{controller: "job-controller", key: "psa/migrate", marks: []string{"job_controller.go:", `err="syncing job: pods \"migrate-`}},
+		{controller: "job-controller", key: "psa/priv", marks: []string{"job_controller.go:", `err="syncing job: pods \"priv-`}}, // assertPrivilegedJob's
 		{controller: "horizontal-pod-autoscaler-controller", key: "missing/web", marks: []string{"horizontal.go:", `failed to query scale subresource for Deployment/missing/web`}},
 		{controller: "replicaset-controller", key: pendingRS, marks: []string{"replica_set.go:", `sync \"` + pendingRS + `\" failed with`}},
 	}
@@ -113,7 +114,7 @@ func testKCMWholeLog(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		// A key read of a controller whose lines name no key of their own
 		// (attemptkey.go) is one of the cases', or a false one.
 		for _, k := range list.Items {
-			if k.Controller == "job-controller" && k.Key != "psa/migrate" || k.Controller == "horizontal-pod-autoscaler-controller" && k.Key != "missing/web" {
+			if k.Controller == "job-controller" && k.Key != "psa/migrate" && k.Key != "psa/priv" || k.Controller == "horizontal-pod-autoscaler-controller" && k.Key != "missing/web" {
 				t.Errorf("-%s: %s %s read (%d failures, last error %+v): no case of the log fails it", v.name, k.Controller, k.Key, k.TotalFailures, k.LastError)
 			}
 		}

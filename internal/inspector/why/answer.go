@@ -68,6 +68,9 @@ type Answer struct {
 	// last error and the retry after it: what the user's change, when it
 	// came after that error, has done already (fixMade).
 	fixSteps []string
+	// backoffFrom is the blocker whose backoff Backoff is (blockingBackoff),
+	// "" when it is the object's own: its wait is said once, as the blocker's.
+	backoffFrom string
 	// rv is the resourceVersion of the object as it was read: a watch
 	// started after the answer compares it (Reads).
 	rv string
@@ -157,6 +160,7 @@ func (a *Asker) Ask(ctx context.Context, u *unstructured.Unstructured, resource 
 		ans.Retry = retryOf(ans, ans.Chain.Root, a.Hint.program())
 	}
 	a.retryWaits(ctx, ans, answered)
+	blockingBackoff(ans) // conflict.go
 	notFailing(ans)
 	ans.Summary, ans.Next = chainSummary(ans)
 	if ans.logNote != "" && !slices.Contains(ans.Next, ans.logNote) {
@@ -234,6 +238,12 @@ func (a *Asker) askOne(ctx context.Context, u *unstructured.Unstructured, resour
 	}
 	if next, ok := unclassedClaim(u, ans.Verdict); ok {
 		ans.Next = next // the user's to fix, not a controller's to install
+		if c := ans.Controller; c != nil && c.Rule == RuleNoManager {
+			c.How = binderHow
+		}
+	}
+	if s, next, ok := waitingProvisioner(u, ans.Verdict, ans.Events, ans.Now); ok { // pvcprovisioner.go
+		ans.Summary, ans.Next = s, next // a provisioner to start, not a controller to install
 		if c := ans.Controller; c != nil && c.Rule == RuleNoManager {
 			c.How = binderHow
 		}

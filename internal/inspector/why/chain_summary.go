@@ -60,7 +60,22 @@ func chainSummary(a *Answer) (string, []string) {
 			next = append(next, fmt.Sprintf("Change %s, not the object: %s.", explain.Session{Attach: b.Object.Ref(), AttachFlags: inNamespace(b.Object.Namespace)}.Words(), b.Line))
 		}
 	}
-	return s, next
+	return s, onceEach(next)
+}
+
+// onceEach is steps with each said once, at its first place: blockers of
+// one cause give one step (three Pending pods and no scheduler said "Check
+// that a scheduler runs" three times).
+func onceEach(steps []string) []string {
+	seen := make(map[string]bool, len(steps))
+	out := steps[:0:0]
+	for _, s := range steps {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // retryActsOn says, when the retry offered for blocker b (its forget or

@@ -36,7 +36,7 @@ func summarize(a *Answer, h CommandHint) (string, []string) {
 	case v.Status != Current && v.Recurring != "" && (b == nil || b.Key == nil):
 		// The object's own recurring failures say what is wrong, whoever
 		// writes its status (the PV binder records no status manager).
-		return fmt.Sprintf("%s: %s.", word, v.Recurring), nil
+		return fmt.Sprintf("%s: %s.", word, v.Recurring), recurringSteps(a, prog) // recurring.go
 	case v.KindNoStatus && b != nil && b.NotTracked != "" && c.Found():
 		// Its controller was found and asked: it has not failed on it.
 		return fmt.Sprintf("Current: a %s has no status, and its controller has not failed on it (%s): nothing to wait for.", a.Object.Kind, b.NotTracked), nil

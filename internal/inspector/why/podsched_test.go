@@ -39,3 +39,34 @@ func TestPodNotScheduled(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulerStepOnce: a ReplicaSet whose two pods no scheduler has
+// looked at (pod-no-scheduler.yaml's Pod, twice): the chain's steps said
+// "Check that a scheduler runs" once per Pending pod; once is the step.
+func TestSchedulerStepOnce(t *testing.T) {
+	u := load(t, "pod-no-scheduler.yaml")
+	s, next, ok := unscheduled(u, Verdict{Status: InProgress})
+	if !ok {
+		t.Fatal("pod-no-scheduler.yaml not read as unscheduled")
+	}
+	var nodes []*Node
+	var answers []*Answer
+	for _, name := range []string{"web-1-a", "web-1-b"} {
+		o := Object{APIVersion: "v1", Kind: "Pod", Namespace: "q", Name: name, Key: "q/" + name}
+		nodes = append(nodes, &Node{Object: o, Via: "owner reference", Status: InProgress, Line: "Pending", Blocker: true})
+		answers = append(answers, &Answer{Object: o, Summary: s, Next: next})
+	}
+	rs := &Node{Object: Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "q", Name: "web-1"}, Status: InProgress, Below: nodes}
+	a := &Answer{Object: Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "q", Name: "web", Key: "q/web"},
+		Verdict: Verdict{Status: InProgress}, Blockers: answers, Chain: &Chain{Root: &Node{Status: InProgress, Below: []*Node{rs}}}}
+	_, steps := chainSummary(a)
+	all := strings.Join(steps, "\n")
+	if n := strings.Count(all, "Check that a scheduler runs"); n != 1 {
+		t.Errorf("steps say \"Check that a scheduler runs\" %d times; want once:\n%s", n, all)
+	}
+	for _, want := range []string{"pod/web-1-a: ", "pod/web-1-b: "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("steps lack %q:\n%s", want, all)
+		}
+	}
+}

@@ -44,3 +44,33 @@ func TestPodSecurityFix(t *testing.T) {
 		t.Errorf("a quota's refusal read as Pod Security's: %q", s)
 	}
 }
+
+// TestPodSecurityFixPrivileged: a Job with a privileged container in a
+// namespace enforcing restricted was told to relabel it baseline, which
+// refuses privileged too. The message is the one Pod Security admission
+// (k8s.io/pod-security-admission v0.37.2's evaluator) writes for that pod
+// at "restricted:latest". The template's changes come first, then the
+// label at privileged; never the level enforced.
+func TestPodSecurityFixPrivileged(t *testing.T) {
+	const msg = `Error creating: pods "priv-x7k2p" is forbidden: violates PodSecurity "restricted:latest": privileged (container "priv" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "priv" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "priv" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "priv" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "priv" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`
+	got := podSecurityFix(Object{APIVersion: "batch/v1", Kind: "Job", Namespace: "psa", Name: "priv"}, msg)
+	label := "`kubectl label namespace psa pod-security.kubernetes.io/enforce=privileged --overwrite`"
+	for _, want := range []string{`container "priv" must not set securityContext.privileged=true`, "baseline refuses privileged too", label} {
+		if !strings.Contains(got, want) {
+			t.Errorf("fix\n%s\nlacks %q", got, want)
+		}
+	}
+	if i, j := strings.Index(got, "recreate the Job"), strings.Index(got, label); i < 0 || j < i {
+		t.Errorf("fix\n%s\ndoes not put the template's change before the label", got)
+	}
+	for _, not := range []string{"enforce=baseline", "enforce=restricted"} {
+		if strings.Contains(got, not) {
+			t.Errorf("fix\n%s\nsays %q", got, not)
+		}
+	}
+	under := podSecurityFix(Object{APIVersion: "batch/v1", Kind: "Job", Namespace: "psa", Name: "priv"},
+		`pods "priv-x7k2p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "priv" must not set securityContext.privileged=true)`)
+	if !strings.Contains(under, "enforce=privileged") || strings.Contains(under, "enforce=baseline") {
+		t.Errorf("under baseline, fix\n%s\nshould name privileged, never baseline", under)
+	}
+}

@@ -115,3 +115,44 @@ func TestPVCNoStorageClassFromKCMLog(t *testing.T) {
 		t.Errorf("controller %+v; want the binder named", c)
 	}
 }
+
+// TestPVCWaitsForProvisioner: the claim once a default StorageClass was
+// given it whose provisioner (example.com/nfs) nothing runs: the binder
+// gave it the class and its storage-provisioner annotation, and records
+// its Normal ExternalProvisioning event (the text kube-controller-manager
+// writes, as kubernetes' users pasted it, e.g. elastic/helm-charts' and
+// rook's issues, with this provisioner's name). The answer was "no
+// controller has written this object's status… check that the controller
+// of kind PersistentVolumeClaim is installed"; it is the provisioner to
+// start. Once the provisioner records its own event, it runs: not said.
+func TestPVCWaitsForProvisioner(t *testing.T) {
+	u := load(t, "pvc-no-storageclass.yaml")
+	u.SetAnnotations(map[string]string{"volume.kubernetes.io/storage-provisioner": "example.com/nfs"})
+	if err := unstructured.SetNestedField(u.Object, "nfs", "spec", "storageClassName"); err != nil {
+		t.Fatal(err)
+	}
+	now := u.GetCreationTimestamp().Add(10 * time.Minute)
+	events := []objstatus.Event{{Type: "Normal", Reason: "ExternalProvisioning",
+		Message: "Waiting for a volume to be created either by the external provisioner 'example.com/nfs' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.",
+		Count:   40, FirstSeen: now.Add(-10 * time.Minute), LastSeen: now.Add(-5 * time.Second)}}
+	a := &Asker{Finder: &Finder{Core: fake.NewClientset()}, Keys: &fakeKeys{}, Now: func() time.Time { return now },
+		Events: func(context.Context, *unstructured.Unstructured) ([]objstatus.Event, error) { return events, nil }}
+	ans := a.Ask(context.Background(), u, "persistentvolumeclaims")
+	for _, want := range []string{"it waits for provisioner example.com/nfs", "which nothing seems to run", "40 ExternalProvisioning events"} {
+		if !strings.Contains(ans.Summary, want) {
+			t.Errorf("summary %q lacks %q", ans.Summary, want)
+		}
+	}
+	next := strings.Join(ans.Next, "\n")
+	if !strings.Contains(next, "Install or start the provisioner example.com/nfs") || strings.Contains(next, "kind PersistentVolumeClaim is installed") {
+		t.Errorf("next %q; want the provisioner to start, not a controller of the claim's kind", next)
+	}
+	if c := ans.Controller; c == nil || strings.Contains(c.How, "no controller has reconciled") {
+		t.Errorf("controller %+v; want the binder named, not \"no controller has reconciled this object\"", c)
+	}
+	events = append(events, objstatus.Event{Type: "Normal", Reason: "Provisioning", Message: `External provisioner is provisioning volume for claim "jhub/hub-db-dir"`, Count: 1, LastSeen: now})
+	a = &Asker{Finder: a.Finder, Keys: a.Keys, Now: a.Now, Events: a.Events} // its own cache of events
+	if ans := a.Ask(context.Background(), u, "persistentvolumeclaims"); strings.Contains(ans.Summary, "nothing seems to run") {
+		t.Errorf("with the provisioner's own event, summary %q still says nothing runs it", ans.Summary)
+	}
+}

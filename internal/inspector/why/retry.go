@@ -143,7 +143,9 @@ func lastFailure(x *Answer) (time.Time, *objstatus.Failure) {
 			last, series = f.Last, &x.Verdict.Failures[i]
 		}
 	}
-	if b := x.Backoff; b != nil && b.Key != nil && b.Key.Failures > 0 && b.Key.LastReconcileAt.After(last) {
+	// A write conflict is resolved by the retry that follows it (conflict.go):
+	// a change made after it came after no failure that blocks.
+	if b := x.Backoff; b != nil && b.Key != nil && b.Key.Failures > 0 && !conflicted(b) && b.Key.LastReconcileAt.After(last) {
 		last = b.Key.LastReconcileAt
 	}
 	return last, series

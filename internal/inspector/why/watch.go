@@ -117,6 +117,9 @@ func retryWait(a *Answer, now time.Time) (time.Time, string) {
 				r.Changed.Ref(), who, text.TimeOfDay(r.NextRetry), text.Countdown(r.NextRetry, now), quoted(r.Kick)))
 			continue
 		}
+		if x == a && a.backoffFrom != "" {
+			continue // its blocker's backoff (blockingBackoff): said as the blocker's, below
+		}
 		if b := x.Backoff; b != nil && b.Key != nil && b.Key.State == api.StateBackoff && !b.Key.NextRetryAt.IsZero() {
 			// The object itself is not something it waits for: "it waits
 			// for configmap/web" was said of configmap/web.
