@@ -42,7 +42,7 @@ func (o *GetOptions) validateGroupBy() error {
 func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error {
 	states := parseStates(o.States)
 	if len(states) == 0 {
-		states = explain.FailingStates
+		states = explain.ErrorStates(o.fromLogs.enabled())
 	}
 	l, err := s.Errors(ctx, o.Controller, api.Filter{States: states})
 	if err != nil {

@@ -43,9 +43,10 @@ type Groups struct {
 }
 
 // Open reads the groups of the top view's controller, filter and states
-// (failing states when none are selected), as in asks.
+// (failing states when none are selected, a log's unknown keys with them:
+// explain.ErrorStates), as in asks.
 func (g Groups) Open(in GroupsScope) (Groups, tea.Cmd) {
-	states := explain.FailingStates
+	states := explain.ErrorStates(g.C.source.fromLogs)
 	if len(in.States) > 0 {
 		states = in.States
 	}
