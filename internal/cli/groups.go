@@ -123,7 +123,7 @@ func renderErrorGroups(l *api.ErrorGroupList, c groupCols) []string {
 		if c.wide {
 			msg = oneLine(g.Message, 0)
 		}
-		row := []string{g.Controller, fmt.Sprint(g.Count), dash(g.Class)}
+		row := []string{g.Controller, fmt.Sprint(g.Count), explain.ClassCell(g.Class)}
 		if !c.noFirstSeen {
 			row = append(row, ago(g.FirstSeen, l.ServerTime))
 		}

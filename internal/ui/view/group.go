@@ -269,7 +269,7 @@ func (g *Groups) view() string {
 		if !now.IsZero() {
 			last = text.Ago(gr.LastSeen, now)
 		}
-		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(explain.ClassCell(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said; its folds
 		// are named (ShowFolds): "…" is the cut's alone.
 		row += widget.FitMessage(text.OneLine(ShowFolds(gr.Fingerprint, gr.Message), 0), w-lipgloss.Width(row))
