@@ -57,10 +57,11 @@ func LogNote(k api.Key, src *api.ListSource) (n LogKeyNote, ok bool) {
 		return n, true
 	}
 	n.Lines = append(n.Lines, `This log shows no successes: a key quiet past its retry is "unknown", not idle`)
-	if src != nil && src.SuccessesHow != "" {
+	if how := successesHowFor(k, src); how != "" {
 		// As the dialect advises: a project whose lines read no success
-		// (cert-manager, prometheus-operator) is told of no level.
-		n.Lines = append(n.Lines, "(at "+src.SuccessesHow+" the controller logs its successes too, and they are read).")
+		// (cert-manager, prometheus-operator) is told of no level, nor a
+		// controller the generic reader read (another's dialect's level).
+		n.Lines = append(n.Lines, "(at "+how+" the controller logs its successes too, and they are read).")
 	}
 	return n, true
 }

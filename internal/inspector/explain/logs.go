@@ -46,9 +46,9 @@ func explainUnknown(k api.Key, src *api.ListSource) string {
 		return s + " This log shows successes, and none of this key since: the retry has not run, " + longer +
 			"or it waits for a free worker; or the log is missing lines (an excerpt, a filter such as grep, a sampled logger)."
 	}
-	how := successesHow(src)
+	how := successesHowFor(k, src)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src)
+		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + remedyFor(k, src)
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " + longer +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
@@ -188,10 +188,10 @@ func unloggedNote(k api.Key, src *api.ListSource) string {
 		return ""
 	}
 	if s := newStreakNote(k); s != "" {
-		return s + " " + verboseRemedy(src)
+		return s + " " + remedyFor(k, src)
 	}
 	why := "Successes are not in this log"
-	if successesHow(src) != "" {
+	if successesHowFor(k, src) != "" {
 		why += " (it has no V(5) lines)" // the levels of the dialect that advises one
 	}
 	s := fmt.Sprintf("%s, so the %s may not be consecutive: "+
@@ -202,7 +202,7 @@ func unloggedNote(k api.Key, src *api.ListSource) string {
 			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
 			sooner+late, len(k.History), sooner, late)
 	}
-	return s + " " + verboseRemedy(src)
+	return s + " " + remedyFor(k, src)
 }
 
 // offRetry counts the attempts of a history read off a log without
