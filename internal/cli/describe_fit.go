@@ -45,7 +45,7 @@ func historyTable(hist []api.Attempt, cols historyCols, errRunes int) (head stri
 			row = append(row, dur(a.Duration.Duration))
 		}
 		if !cols.noClass {
-			row = append(row, dash(a.Class))
+			row = append(row, explain.ClassCell(a.Class))
 		}
 		rows = append(rows, row)
 		errs = append(errs, text.OneLineAtBreaks(a.Error, errRunes))

@@ -38,10 +38,14 @@ func fleetHeader(f *fleet.Fleet) string {
 }
 
 // printFleet prints rows as a table; wide adds the keys by state, the
-// rate limiter's delays of the last hour and the worst key.
+// rate limiter's delays of the last hour and the worst key. Its heads are
+// a kubectl user's words, not the wire's: MOST FAILS is the most
+// consecutive failures of any key (FAILS as get counts them; maxFailures),
+// AT MAX DELAY the keys waiting the limiter's longest delay (keysAtCap):
+// "STREAK" and "AT CAP" were this project's jargon.
 func printFleet(w io.Writer, rows []fleet.Row, wide bool) error {
 	t := newTable(w)
-	head := []string{"CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST FAILURE", "STREAK", "AT CAP", "FORGETS 1D"}
+	head := []string{"CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST FAILURE", "MOST FAILS", "AT MAX DELAY", "FORGETS 1D"}
 	if wide {
 		for _, st := range api.States {
 			head = append(head, strings.ToUpper(string(st)))

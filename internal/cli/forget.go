@@ -49,6 +49,9 @@ type ForgetOptions struct {
 	output *outputFlags
 	// isTerminal says whether In is a terminal; tests replace it.
 	isTerminal func(io.Reader) bool
+	// confirmed is whether the user answered the confirmation, which said
+	// how many keys fail on a permanent error: not warned of again.
+	confirmed bool
 }
 
 // NewForgetCommand returns `kubectl backoff forget [TARGET] KEY... | --all`.
@@ -233,6 +236,7 @@ func (o *ForgetOptions) Run(ctx context.Context) (err error) {
 			fmt.Fprintln(o.ErrOut, "Nothing forgotten.")
 			return nil
 		}
+		o.confirmed = true
 	}
 	// Every controller is asked, whatever another answers: what was
 	// forgotten is printed, and the error then names each that failed.

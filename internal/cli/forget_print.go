@@ -16,6 +16,7 @@ import (
 // several controllers were asked, which decides the shape (a list) whatever
 // number of them answered.
 func (o *ForgetOptions) printResponses(resps []*api.ForgetResponse, many bool) error {
+	o.warnPermanent(resps)
 	if o.output.text() {
 		o.printForgotten(resps, many)
 		return nil
@@ -30,6 +31,27 @@ func (o *ForgetOptions) printResponses(resps []*api.ForgetResponse, many bool) e
 		return o.output.print(o.Out, resps[0], kindKey, keys...)
 	}
 	return o.output.print(o.Out, resps, kindKey, keys...)
+}
+
+// warnPermanent warns on stderr, as kubectl warns, when keys forgotten
+// last failed on a permanent error: the TUI's dialog says it, and a forget
+// of one key (or --all --yes) said nothing, reading as a fix. The forget is
+// done all the same (kubectl delete does not ask; scripts rely on it); a
+// confirmation answered said it already, and a dry run's preview says it on
+// stdout.
+func (o *ForgetOptions) warnPermanent(resps []*api.ForgetResponse) {
+	if o.confirmed {
+		return
+	}
+	permanent, count := 0, 0
+	for _, r := range resps {
+		if !r.DryRun {
+			permanent, count = permanent+r.Permanent, count+r.Count
+		}
+	}
+	if p := explain.PermanentAmong(permanent, count, o.Requeue); p != "" {
+		fmt.Fprintln(o.ErrOut, "Warning: "+p)
+	}
 }
 
 // printForgotten prints each controller's keys and the endpoint's summary

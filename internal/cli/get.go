@@ -121,7 +121,7 @@ the table leads with each key's NAMESPACE and POD.`,
 	o.addFlags(cmd.Flags())
 	o.fromLogs.addFlags(cmd.Flags())
 	o.output.addFlags(cmd)
-	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+stateHelp+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing)")
+	cmd.Flags().StringSliceVar(&o.States, "state", o.States, "Only keys in these states: "+stateHelp+" (with --group-by error, "+stateList(explain.FailingStates)+" unless given: the keys still failing; with --from-logs "+stateList(explain.ErrorStates(true))+")")
 	cmd.Flags().StringVar(&o.Controller, "controller", o.Controller, "Only keys of this controller")
 	cmd.Flags().StringVarP(&o.Filter, "filter", "q", o.Filter, "Only keys whose name or last error contains this (a leading ~ makes it a regular expression)")
 	cmd.Flags().StringVar(&o.Sort, "sort", o.Sort, "Sort by "+api.SortNames()+" (default retrying: backing-off keys first, the longest failing on top, then queued, then failed with a terminal error)")

@@ -42,7 +42,7 @@ func (o *GetOptions) validateGroupBy() error {
 func (o *GetOptions) runErrors(ctx context.Context, s *inspector.Session) error {
 	states := parseStates(o.States)
 	if len(states) == 0 {
-		states = explain.FailingStates
+		states = explain.ErrorStates(o.fromLogs.enabled())
 	}
 	l, err := s.Errors(ctx, o.Controller, api.Filter{States: states})
 	if err != nil {
@@ -123,7 +123,7 @@ func renderErrorGroups(l *api.ErrorGroupList, c groupCols) []string {
 		if c.wide {
 			msg = oneLine(g.Message, 0)
 		}
-		row := []string{g.Controller, fmt.Sprint(g.Count), dash(g.Class)}
+		row := []string{g.Controller, fmt.Sprint(g.Count), explain.ClassCell(g.Class)}
 		if !c.noFirstSeen {
 			row = append(row, ago(g.FirstSeen, l.ServerTime))
 		}

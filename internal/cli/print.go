@@ -86,7 +86,7 @@ func writeKeyTableCols(tw *table, l *inspector.KeyList, wide, pods, header bool,
 		head = append(head, "SOURCE")
 	}
 	if wide {
-		head = append(head, "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST EVENT")
+		head = append(head, "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST CHANGE")
 		if !pods {
 			head = append(head, "POD")
 		}

@@ -63,7 +63,7 @@ func TestPrintKeys(t *testing.T) {
 	}, {
 		wide: true,
 		want: [][]string{
-			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST EVENT", "POD", "LAST ERROR"},
+			{"CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST CHANGE", "POD", "LAST ERROR"},
 			{"widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "transient", "20", "40", "17", "20m0s", "2m0s ago", "ops/ctrl-0", "dial tcp 10.0.0.7:443: connect: connection refused"},
 			{"widget", "default/w2", "idle", "0", "-", "-", "-", "-", "0", "3", "0", "-", "-", "-", "<none>"},
 			// -o wide never truncates.
@@ -81,7 +81,7 @@ func TestPrintKeys(t *testing.T) {
 	}, {
 		wide: true, pods: true, // POD once, in front
 		want: [][]string{
-			{"NAMESPACE", "POD", "CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST EVENT", "LAST ERROR"},
+			{"NAMESPACE", "POD", "CONTROLLER", "KEY", "STATE", "FAILS", "NEXT RETRY", "DELAY", "SOURCE", "CLASS", "TOTAL", "RECONCILES", "SAME ERR", "FAILING FOR", "LAST CHANGE", "LAST ERROR"},
 			{"ops", "ctrl-0", "widget", "default/w1", "backoff", "17", "4m12s", "5m28s", "item-exponential", "transient", "20", "40", "17", "20m0s", "2m0s ago", "dial tcp 10.0.0.7:443: connect: connection refused"},
 			{"-", "-", "widget", "default/w2", "idle", "0", "-", "-", "-", "-", "0", "3", "0", "-", "-", "<none>"},
 			{"ops", "ctrl-1", "gadget", "default/g1", "queued", "2", "ready", "10ms", "bucket", "-", "0", "0", "0", "-", "-", strings.Repeat("x", 70)},

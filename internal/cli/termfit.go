@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kubectl-backoff/kubectl-backoff/inspector"
+	"github.com/kubectl-backoff/kubectl-backoff/internal/inspector/explain"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -81,19 +82,6 @@ func fitKeyCols(l *inspector.KeyList, pods, oneOnly bool, width int) keyCols {
 	narrower := []func(){
 		func() { c.noDelay = true },
 		func() { c.noController = oneOnly && oneController(l) },
-		func() {
-			// The key gives what the error lacks, down to 24 runes in
-			// one controller's table (an object's key of that length
-			// stays whole: it says which row is which), 16 beside
-			// CONTROLLER (a cut key keeps both its ends); a
-			// controller's name past a fifth of the width is cut too.
-			short := minErrorRoom - (width - errorColumnAt(render(c)))
-			least := 16
-			if c.noController {
-				least = 24
-			}
-			c.caps = nameCaps{key: max(least, widestKey(l)-short), controller: max(10, width/5)}
-		},
 	}
 	for _, narrow := range narrower {
 		if width-errorColumnAt(render(c)) >= minErrorRoom {
@@ -101,6 +89,7 @@ func fitKeyCols(l *inspector.KeyList, pods, oneOnly bool, width int) keyCols {
 		}
 		narrow()
 	}
+	c.caps = keyCaps(l, c.noController, width, width-errorColumnAt(render(c)))
 	// What is left, however little (several controllers' long names at
 	// 80 columns): cut between the error's parts, rather than at the
 	// edge, where its cause is.
@@ -137,6 +126,45 @@ func (c *lineCutter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// keyCaps is how long a key and a controller's name are left when the
+// error has room cells beside whole keys on a terminal of width cells. The
+// key and the error share what the other columns leave: the key gives the
+// error what it lacks to be whole, but keeps half of that share, and never
+// under 24 runes in one controller's table (an object's key of that length
+// stays whole: it says which row is which), 16 beside CONTROLLER (a cut key
+// keeps both its ends). Giving the error only minErrorRoom let a log's
+// 130-rune key leave every row's error 30 cells at 160 columns ("boom…
+// cleared", "pods "web-5fc9f4bf6…d: pods=1", its "exceeded quota" lost). A
+// controller's name past a fifth of the width is cut too, when the error
+// lacks its minimum.
+func keyCaps(l *inspector.KeyList, noController bool, width, room int) nameCaps {
+	if room >= widestError(l) {
+		return nameCaps{} // the error is whole beside whole keys
+	}
+	least := 16
+	if noController {
+		least = 24
+	}
+	keys := widestKey(l)
+	share := room + keys
+	caps := nameCaps{key: min(keys, max(least, share-widestError(l), share/2)), controller: text.MaxName}
+	if share-caps.key < minErrorRoom {
+		caps.controller = max(10, width/5)
+	}
+	return caps
+}
+
+// widestError is the widest LAST ERROR of l, whole on one line, in runes,
+// its head's width at least.
+func widestError(l *inspector.KeyList) int {
+	n := len("LAST ERROR")
+	for i := range l.Items {
+		k := &l.Items[i]
+		n = max(n, utf8.RuneCountInString(explain.NewKeyRow(&k.Key, k.Pod, l.ServerTime).Error(0)))
+	}
+	return n
 }
 
 // minErrorRoom is the fewest cells LAST ERROR keeps on a terminal: enough

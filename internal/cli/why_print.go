@@ -163,8 +163,8 @@ func printWhyBackoff(w io.Writer, a *why.Answer) {
 	}
 	if e := k.LastError; e != nil {
 		class := ""
-		if e.Class != "" {
-			class = " [" + explain.ErrorClassText(e.Class) + "]"
+		if c := explain.ErrorClassText(e.Class); c != "" {
+			class = " [" + c + "]"
 		}
 		writeField(w, "Last error", fmt.Sprintf("%s%s, %s", oneLine(e.Message, fit(w, 120)), class, ago(e.At, now)), width)
 	}

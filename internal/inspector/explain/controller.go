@@ -51,6 +51,18 @@ var DiagnosisStates = []api.State{api.StateBackoff}
 // since an idle key keeps the last error it recovered from.
 var FailingStates = []api.State{api.StateBackoff, api.StateFailed}
 
+// ErrorStates are the states grouping keys by error reads unless told
+// otherwise: FailingStates, and for keys read from a log unknown too. A
+// log's key gone quiet after its error (api.StateUnknown) has that error as
+// the log's last word of it, and may still be failing: leaving it out would
+// show a log whose every key failed as "no keys with an error".
+func ErrorStates(fromLogs bool) []api.State {
+	if fromLogs {
+		return append(slices.Clone(FailingStates), api.StateUnknown)
+	}
+	return FailingStates
+}
+
 // ControllerDiagnosis is the diagnosis of one controller as a whole.
 type ControllerDiagnosis struct {
 	Controller string `json:"controller"`

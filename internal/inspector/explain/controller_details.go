@@ -35,8 +35,11 @@ func controllerDetails(c api.Controller, groups []api.ErrorGroup) []string {
 	if len(groups) > 0 {
 		out = append(out, "Errors of the failing keys, largest first:")
 		for _, g := range groups[:min(len(groups), detailGroups)] {
-			class := ErrorClassText(classWord(g.Class))
-			line := fmt.Sprintf("  %s, %s%s: %s", keys(g.Count), class, sinceClock(g.FirstSeen), text.OneLine(g.Message, 0))
+			line := "  " + keys(g.Count)
+			if class := ErrorClassText(g.Class); class != "" {
+				line += ", " + class
+			}
+			line += sinceClock(g.FirstSeen) + ": " + text.OneLine(g.Message, 0)
 			if len(g.Examples) > 0 {
 				line += " (e.g. " + strings.Join(g.Examples[:min(len(g.Examples), 3)], ", ") + ")"
 			}

@@ -281,11 +281,11 @@ func TestDiagnoseControllerDetails(t *testing.T) {
 	want := []string{
 		"Keys: 9 tracked: 9 backoff",
 		"Errors of the failing keys, largest first:",
-		"  2 keys, class unknown: error number b",
-		"  2 keys, class unknown: error number d",
-		"  2 keys, class unknown: error number f",
-		"  1 key, class unknown: error number a",
-		"  1 key, class unknown: error number c",
+		"  2 keys: error number b",
+		"  2 keys: error number d",
+		"  2 keys: error number f",
+		"  1 key: error number a",
+		"  1 key: error number c",
 		"  … and 2 more errors on 2 keys",
 	}
 	if !slices.Equal(d.Details, want) {

@@ -7,15 +7,26 @@ import (
 )
 
 // ErrorClassText is an error's class as a reader is told it beside the
-// error: transient, permanent, or "class unknown". The bare "unknown" next
-// to a quoted error ("Last error (unknown): "quota exceeded"", "quota
-// exceeded [unknown]") read as an error nobody knows, not as one whose kind
-// nothing in its chain says.
+// error: transient or permanent, and nothing ("") when unknown or not
+// given. The bare "unknown" next to a quoted error ("quota exceeded
+// [unknown]") read as an error nobody knows, and "[class unknown]" beside a
+// finding that the error looks permanent read as a second classification
+// contradicting the first: an error has one class, said the same way
+// everywhere, and none is said when nothing in its chain or words gives one.
 func ErrorClassText(class string) string {
 	if class == api.ClassUnknown {
-		return "class unknown"
+		return ""
 	}
 	return class
+}
+
+// ClassCell is an error's class in a table's CLASS column: its
+// ErrorClassText, "-" when that is nothing, as every column says "none".
+func ClassCell(class string) string {
+	if c := ErrorClassText(class); c != "" {
+		return c
+	}
+	return "-"
 }
 
 // PermanentAmong says that permanent of the count keys a forget acts on (a

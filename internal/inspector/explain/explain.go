@@ -338,8 +338,8 @@ func explainError(k api.Key) string {
 		quoted = text.CutMiddle(quoted, maxQuotedError, text.MessageTail(maxQuotedError-1), false, text.Runes)
 	}
 	msg := fmt.Sprintf("Last error: %q", quoted)
-	if c := k.LastError.Class; c != "" {
-		msg = fmt.Sprintf("Last error (%s): %q", ErrorClassText(c), quoted)
+	if c := ErrorClassText(k.LastError.Class); c != "" {
+		msg = fmt.Sprintf("Last error (%s): %q", c, quoted)
 	}
 	// A reset (forget) restarts the failure count, not the run of the same
 	// error: a run longer than the count began before the reset.

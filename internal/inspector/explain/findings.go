@@ -164,7 +164,7 @@ func errorFinding(in Input) (Finding, bool) {
 				return Finding{Code: FindingTransient, Message: msg + fmt.Sprintf(
 					", but %d of the last %d attempts came off their retry's time and successes are not in this log: "+
 						"it may be an error that comes and goes between successes (a conflict, a flaky call) rather than a dependency that is down. "+
-						verboseRemedy(in.Source, in.Controller), sooner+late, len(k.History))}, true
+						remedyFor(k, in.Source, in.Controller), sooner+late, len(k.History))}, true
 			}
 		}
 		msg := fmt.Sprintf("The error is transient, the same on the last %d attempts%s: what the controller depends on is down, ", k.SameErrorCount, sinceText(sameErrorSince(k), in.Now))

@@ -68,7 +68,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "an unknown error failing long with no change to the object looks permanent",
 		in:   explain.Input{Controller: pqController, Key: unknownLong},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
+			Details: []string{`Last error: "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."},
 			Findings: []explain.Finding{{Code: explain.FindingPermanent,
 				Message: "The same error on the last 17 attempts over more than 20m0s, with no change to the object since, looks permanent: retrying alone will not fix it. Fix what the error names: the object, or what it depends on (a quota, a missing object it refers to). For the controller's author: if only a change to the object or to what it depends on (a quota, a missing object it refers to) can fix it, record it as a status condition and an Event and return without an error (or a TerminalError) instead of retrying."}}},
@@ -76,13 +76,13 @@ func TestExplainAntiPatterns(t *testing.T) {
 		name: "an unknown error is not permanent when the object changed meanwhile",
 		in:   explain.Input{Controller: pqController, Key: unknownEdited},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
+			Details: []string{`Last error: "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:40:00.`,
 				"The last change arrived at 09:59:00 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "an unknown error is not permanent before it has lasted",
 		in:   explain.Input{Controller: pqController, Key: unknownShort},
 		want: explain.Diagnosis{State: api.StateBackoff, Summary: backoffSummary,
-			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:55:01.`,
+			Details: []string{`Last error: "spec.storageClass must be set", the same on the last 17 attempts (the failure count restarted among them); failing since 09:55:01.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}, {
 		name: "a transient error that lasts is an outage the backoff rides out, never permanent",
@@ -163,7 +163,7 @@ func TestExplainAntiPatterns(t *testing.T) {
 		}(), Fleet: &explain.FleetStats{ShortRequeueAfter: explain.HotLoopKeys - 1, HerdSize: explain.HerdKeys - 1, HerdAt: at(time.Second)}},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backing off 160ms after 6 consecutive failures: per-item exponential, 5ms·2^5, cap 16m40s. Next retry at 10:00:00 (in <1s); if it fails again, the one after waits at least 320ms.",
-			Details: []string{`Last error (class unknown): "spec.storageClass must be set", the same on the last 4 attempts; failing since 09:40:00.`,
+			Details: []string{`Last error: "spec.storageClass must be set", the same on the last 4 attempts; failing since 09:40:00.`,
 				"The last change arrived at 09:39:59 and has been reconciled since (the last reconcile at 09:59:59)."}},
 	}}
 	for _, tt := range tests {

@@ -74,7 +74,7 @@ func NewKeyRow(k *api.Key, pod string, now time.Time) KeyRow {
 	r.Requeued = k.Requeued && k.LastError == nil
 	if e := k.LastError; e != nil {
 		r.HasError, r.message, r.resolved = true, e.Message, ErrorResolved(k)
-		r.Class = dash(e.Class)
+		r.Class = ClassCell(e.Class)
 	}
 	return r
 }

@@ -58,11 +58,12 @@ func LogNote(k api.Key, src *api.ListSource, c *api.Controller) (n LogKeyNote, o
 		return n, true
 	}
 	n.Lines = append(n.Lines, `This log shows no successes: a key quiet past its retry is "unknown", not idle`)
-	if how, _ := successesHow(src, c); how != "" {
+	if how, _ := successesHowFor(k, src, c); how != "" {
 		// As the dialect advises: a project whose lines read no success
 		// (cert-manager, prometheus-operator) is told of no level, nor a
 		// controller of kube-controller-manager's that logs none (its
-		// HPA's), though others of it do.
+		// HPA's), though others of it do, nor a controller the generic
+		// reader read (another's dialect's level).
 		n.Lines = append(n.Lines, "(at "+how+" the controller logs its successes too, and they are read).")
 	}
 	return n, true

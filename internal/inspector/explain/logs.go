@@ -46,9 +46,9 @@ func explainUnknown(k api.Key, src *api.ListSource, c *api.Controller) string {
 		return s + " This log shows successes, and none of this key since: the retry has not run, " + longer +
 			"or it waits for a free worker; or the log is missing lines (an excerpt, a filter such as grep, a sampled logger)."
 	}
-	how, _ := successesHow(src, c)
+	how, _ := successesHowFor(k, src, c)
 	if how == "" {
-		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + verboseRemedy(src, c)
+		return s + " The retry may have succeeded (this log does not show its successes), " + longer + "or it waits for a free worker. " + remedyFor(k, src, c)
 	}
 	return s + " The retry may have succeeded (success is not logged at the default verbosity), " + longer +
 		"or it waits for a free worker. Run the controller at " + how + " to see successes."
@@ -189,10 +189,10 @@ func unloggedNote(k api.Key, src *api.ListSource, c *api.Controller) string {
 		return ""
 	}
 	if s := newStreakNote(k); s != "" {
-		return s + " " + verboseRemedy(src, c)
+		return s + " " + remedyFor(k, src, c)
 	}
 	why := "Successes are not in this log"
-	switch how, own := successesHow(src, c); {
+	switch how, own := successesHowFor(k, src, c); {
 	case own:
 		why += " (it was not written at " + how + ")"
 	case how != "":
@@ -206,7 +206,7 @@ func unloggedNote(k api.Key, src *api.ListSource, c *api.Controller) string {
 			"each a watch event, or a success not logged and then an event; the log cannot tell which.",
 			sooner+late, len(k.History), sooner, late)
 	}
-	return s + " " + verboseRemedy(src, c)
+	return s + " " + remedyFor(k, src, c)
 }
 
 // offRetry counts the attempts of a history read off a log without

@@ -46,13 +46,13 @@ func TestExplainResets(t *testing.T) {
 		in:   explain.Input{Controller: pqController, Key: forgotten},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
-			Details: []string{`Last error (class unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
+			Details: []string{`Last error: "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "forgotten by a user with a reason, classic queue",
 		in:   explain.Input{Controller: classicController, Key: byAlice},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits at least 5ms.",
-			Details: []string{`Last error (class unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
+			Details: []string{`Last error: "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		// A forget resets the per-item count, not the bucket: with 99
 		// tokens owed the next failure borrows the 100th token,
@@ -61,7 +61,7 @@ func TestExplainResets(t *testing.T) {
 		in:   explain.Input{Controller: controllerWith(exponential, bucketWith(-99)), Key: byAlice},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget, alice: quota raised); the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits about 10s: the token bucket decides, not the failure count (99 tokens owed, refilled at 10 per second).",
-			Details: []string{`Last error (class unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
+			Details: []string{`Last error: "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`},
 			Findings: []explain.Finding{{Code: explain.FindingThrottled,
 				Message: "The token bucket is empty, 99 tokens owed: a new retry waits about 10s. Every retry of this controller is throttled to 10 per second."}}},
 	}, {
@@ -69,19 +69,19 @@ func TestExplainResets(t *testing.T) {
 		in:   explain.Input{Key: due},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "Backoff forgotten at 09:59:55 (by forget); the retry already scheduled came due at 09:59:59; the next failure starts the backoff over.",
-			Details: []string{`Last error (class unknown): "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
+			Details: []string{`Last error: "quota exceeded", the same on the last 139 attempts before the reset; failing since 09:00:00.`}},
 	}, {
 		name: "no failures counted and no reset known",
 		in:   explain.Input{Controller: pqController, Key: noReset},
 		want: explain.Diagnosis{State: api.StateBackoff,
 			Summary: "No failures counted; the retry already scheduled at 10:00:50 keeps its time (in 50s); the next failure waits 5ms.",
-			Details: []string{`Last error (class unknown): "quota exceeded", the same on the last 139 attempts; failing since 09:00:00.`}},
+			Details: []string{`Last error: "quota exceeded", the same on the last 139 attempts; failing since 09:00:00.`}},
 	}, {
 		name: "the controller gave up",
 		in:   explain.Input{Controller: pqController, Key: gaveUp},
 		want: explain.Diagnosis{State: api.StateFailed,
 			Summary: "Gave up after 5 retries at 09:58:00: not retried until the next change to the object (state failed).",
-			Details: []string{`Last error (class unknown): "boom", the same on the last 5 attempts before the controller gave up.`}},
+			Details: []string{`Last error: "boom", the same on the last 5 attempts before the controller gave up.`}},
 	}, {
 		name: "a terminal error after an earlier give-up is a terminal error",
 		in:   explain.Input{Controller: pqController, Key: terminalAfterGiveUp},

@@ -234,7 +234,7 @@ func (v Fleet) view() string {
 	if l := v.filterLine(); l != "" {
 		out = append(out, widget.Fit(text.Printable(l), w))
 	}
-	out = append(out, s.Header.Render(widget.Fit(widget.SelectedMark(false)+fleetLine("CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST", "STREAK", "CAP", "FORGETS", w-2), w)))
+	out = append(out, s.Header.Render(widget.Fit(widget.SelectedMark(false)+fleetLine("CLUSTER", "NAMESPACE", "CONTROLLER", "FAILING", "OLDEST", "MOST FAILS", "AT MAX", "FORGETS", w-2), w)))
 	room := v.C.bodyHeight() - len(out)
 	lines := v.rowLines(room)
 	if v.err != nil {
@@ -331,7 +331,7 @@ func fleetRowLine(r *fleetread.Row, w int) string {
 
 // fleetLine lays out the columns: the names share what the numbers leave.
 func fleetLine(cluster, ns, ctrl, failing, oldest, streak, atCap, forgets string, w int) string {
-	nums := fmt.Sprintf(" %9s %8s %6s %5s %7s", failing, oldest, streak, atCap, forgets) // ASCII: len is its width
+	nums := fmt.Sprintf(" %9s %8s %10s %6s %7s", failing, oldest, streak, atCap, forgets) // ASCII: len is its width
 	names := max(12, w-len(nums))
 	cw, nw := names/4, names/4
 	return fmt.Sprintf("%-*s %-*s %-*s", cw-1, cut(cluster, cw-1), nw-1, cut(ns, nw-1), names-cw-nw-1, cut(ctrl, names-cw-nw-1)) + nums

@@ -43,9 +43,10 @@ type Groups struct {
 }
 
 // Open reads the groups of the top view's controller, filter and states
-// (failing states when none are selected), as in asks.
+// (failing states when none are selected, a log's unknown keys with them:
+// explain.ErrorStates), as in asks.
 func (g Groups) Open(in GroupsScope) (Groups, tea.Cmd) {
-	states := explain.FailingStates
+	states := explain.ErrorStates(g.C.source.fromLogs)
 	if len(in.States) > 0 {
 		states = in.States
 	}
@@ -268,7 +269,7 @@ func (g *Groups) view() string {
 		if !now.IsZero() {
 			last = text.Ago(gr.LastSeen, now)
 		}
-		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(widget.Dash(gr.Class), classW), seenW, last)
+		row := fmt.Sprintf("  %*s %s %s %*s ", countW, count, widget.Fit(text.Cell(gr.Controller, 0), ctlW), widget.Fit(explain.ClassCell(gr.Class), classW), seenW, last)
 		// The error keeps its end, where what went wrong is said; its folds
 		// are named (ShowFolds): "…" is the cut's alone.
 		row += widget.FitMessage(text.OneLine(ShowFolds(gr.Fingerprint, gr.Message), 0), w-lipgloss.Width(row))

@@ -168,7 +168,7 @@ func (tb TopTable) layout(source bool, rows []explain.KeyRow) []column {
 		cols = append(cols,
 			column{title: "TOTAL", width: 6, right: true, cell: func(r *explain.KeyRow) string { return r.Total }},
 			column{title: "FAILING FOR", width: 11, right: true, cell: func(r *explain.KeyRow) string { return r.FailingFor }},
-			column{title: "LAST EVENT", width: 10, right: true, cell: func(r *explain.KeyRow) string { return r.LastEvent }},
+			column{title: "LAST CHANGE", width: 11, right: true, cell: func(r *explain.KeyRow) string { return r.LastEvent }},
 		)
 	}
 	fitValues(cols, rows)
