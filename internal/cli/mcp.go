@@ -141,6 +141,7 @@ func (o *MCPOptions) Run(ctx context.Context) error {
 		Session: s, Objects: objects, AllowWrite: o.AllowWrite, AllowWriteHow: "restart it with `" + cmp.Or(o.startedWith, "kubectl backoff mcp") + " --allow-write`", User: o.requester(),
 		Version: version(), ExplainError: o.explainError, Audit: o.ErrOut,
 		NoWhy: noWhy, NoKick: kickNeedsCluster + "; start the server with a kubeconfig (not only --addr)",
+		FromLogs: o.fromLogs.enabled(),
 	}
 	if !o.fromLogs.enabled() && o.File == "" {
 		cfg.Attach = o.attachArgs()

@@ -211,3 +211,34 @@ func (l *lockedBuilder) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestMCPErrorGroupsFromLogs: on a log, error_groups counts the keys log
+// mode calls unknown (quiet after their error, the retry's outcome not
+// logged) as get --group-by error does; by default it counted only backoff
+// and failed, and said 1 of the demo's 17 conflicting keys.
+func TestMCPErrorGroupsFromLogs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	var errOut lockedBuilder
+	cs, served := serveMCP(ctx, t, &errOut, "--from-logs", "../inspector/logs/testdata/demo/conflicts.log")
+	matched := func(args map[string]any) (int, string) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "error_groups", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("error_groups %v: %v, %+v", args, err, res)
+		}
+		var out struct{ Matched int }
+		raw, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Matched, res.Content[0].(*mcp.TextContent).Text
+	}
+	all, text := matched(map[string]any{})
+	failing, _ := matched(map[string]any{"state": "backoff,failed"})
+	if all != 17 || failing >= all || !strings.Contains(text, "states backoff,failed,unknown") {
+		t.Errorf("error_groups: %d keys by default (%q), %d backoff or failed; want the log's 17, unknown ones included", all, text, failing)
+	}
+	cs.Close()
+	cancel()
+	<-served
+}

@@ -87,7 +87,7 @@ func (h *handlers) errorGroups(ctx context.Context, _ *mcp.CallToolRequest, in E
 		return nil, nil, h.toolError(err)
 	}
 	if len(st) == 0 {
-		st = explain.FailingStates // an idle key keeps the error it recovered from
+		st = explain.ErrorStates(h.cfg.FromLogs) // an idle key keeps the error it recovered from
 	}
 	if in.Limit < 0 || in.Limit > maxGroups {
 		return nil, nil, h.toolError(fmt.Errorf("limit %d: between 1 and %d groups, the largest (0 for %d)", in.Limit, maxGroups, maxGroups))

@@ -77,7 +77,7 @@ type KeyOutput struct {
 // ErrorGroupsInput selects the keys whose errors are grouped.
 type ErrorGroupsInput struct {
 	Controller string `json:"controller,omitempty" jsonschema:"only this controller's keys"`
-	State      List   `json:"state,omitempty" jsonschema:"the keys' states (default backoff,failed: the keys still failing; add idle for those that recovered)"`
+	State      List   `json:"state,omitempty" jsonschema:"the keys' states (default backoff,failed: the keys still failing, and unknown for a log; add idle for those that recovered)"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many groups, the largest (default and most 20)"`
 }
 

@@ -45,6 +45,10 @@ type Config struct {
 	// command that started the server ("restart it with `kubectl backoff
 	// mcp --allow-write`"); empty says only that they are refused.
 	AllowWriteHow string
+	// FromLogs says Session reads a controller's log: error_groups then
+	// also groups the keys log mode calls unknown (quiet after an error,
+	// their retry's outcome not logged), as `get --group-by error` does.
+	FromLogs bool
 	// User is who the server runs as (the kubeconfig's user, else $USER):
 	// forgets are recorded as "CLIENT (via mcp) for USER".
 	User string
