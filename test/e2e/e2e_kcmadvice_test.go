@@ -48,8 +48,10 @@ var kcmAdviceWants = []string{
 // queue); kube-controller-manager is not the reader's to instrument nor to
 // change to return a TerminalError; a log shows no watch events, so it
 // cannot say the object did not change; a kick names the file, not a
-// TARGET the reader of a saved log does not have (assertKicksByFile).
-var kcmAdviceBanned = []string{"backoff forget", "forget --all", "instrument it", "TerminalError", "no change to the object", "kick TARGET"}
+// TARGET the reader of a saved log does not have (assertKicksByFile); the
+// advice to the controller's authors (authorsAdvice) is for a controller
+// read through its endpoint, the reader's own.
+var kcmAdviceBanned = []string{"backoff forget", "forget --all", "instrument it", "TerminalError", "no change to the object", "kick TARGET", "For the controller's author"}
 
 // describeKCMKey runs describe --from-logs FILE KEY on
 // kube-controller-manager's log until it reads the key in backoff (a log
@@ -157,4 +159,30 @@ func describeKCMAll(t *testing.T, kc *kubectl, admin, logPath string, keys []api
 			assertKCMAdvice(t, "describe --from-logs FILE --controller "+k.Controller, out, logPath)
 		}
 	}
+}
+
+// authorsAdvice is describe's advice, after the user's fix, to the authors
+// of a controller whose key fails on a permanent error, read through its
+// endpoint (explain's errorFinding): the demo's naive controller returns
+// its 422 "spec.storageClass must be set" for ever.
+const authorsAdvice = "For the controller's author: record it as a status condition and an Event and return a TerminalError (or no error) instead of retrying."
+
+// describeNaivePermanent runs describe (args) of a naive key until it
+// reads the key in backoff (a key retried at that moment is queued or
+// running, and advised to wait), and checks its advice: the user's fix,
+// then authorsAdvice, labelled as the author's.
+func describeNaivePermanent(t *testing.T, kc *kubectl, admin string, args []string) string {
+	t.Helper()
+	var out string
+	eventually(t, 30*time.Second, "describe reads the naive key in backoff", func(context.Context) error {
+		if out = kc.ok(t, admin, args...); !strings.Contains(out, "State:       backoff\n") {
+			return fmt.Errorf("not in backoff:\n%s", out)
+		}
+		return nil
+	})
+	fix, author := strings.Index(out, whyFix), strings.Index(out, authorsAdvice)
+	if fix < 0 || author < fix {
+		t.Errorf("describe's advice for the permanent error: want %q, then %q:\n%s", whyFix+"…", authorsAdvice, out)
+	}
+	return out
 }

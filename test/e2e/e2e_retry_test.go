@@ -35,6 +35,8 @@ func queueDelay(n int32) time.Duration {
 // the kick brings the pods before that retry.
 func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin string, cs kubernetes.Interface, q, rs string,
 	answer, hidden func(t *testing.T, args ...string) *why.Answer) {
+	// Started before the quiet wait, to take none of it.
+	w := watchWeb(t, kc, admin, q)
 	awaitQuiet(t, cs, q, rs)
 	quota, err := cs.CoreV1().ResourceQuotas(q).Get(ctx, q, metav1.GetOptions{})
 	if err != nil {
@@ -56,7 +58,8 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 	kick := "kubectl backoff kick --kind ReplicaSet.apps " + q + "/" + rs
 	var r *why.Retry
 	// The same sentence from the pod's log and, hidden, from the file.
-	for _, ask := range []func(t *testing.T, args ...string) *why.Answer{answer, hidden} {
+	for i, ask := range []func(t *testing.T, args ...string) *why.Answer{answer, hidden} {
+		asked := time.Now()
 		a := ask(t, "deployment/web", "-n", q)
 		if len(a.Blockers) != 1 || a.Blockers[0].Retry == nil {
 			t.Fatalf("blockers' answers %+v, next %q; want the ReplicaSet's, with the retry sentence", a.Blockers, a.Next)
@@ -71,16 +74,22 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 		if r.Watches != "no" || r.NextRetry.IsZero() || !r.ChangedAt.After(r.LastFailure) {
 			t.Errorf("retry %+v; want watches no, a next retry, the change after the last failure", r)
 		}
+		assertFixMade(t, []string{"admin", "hidden"}[i], a, q, kick, asked)
 	}
 	if pods, _ := cs.CoreV1().Pods(q).List(ctx, metav1.ListOptions{}); len(pods.Items) != 0 {
 		t.Fatalf("%d pods before the kick: the controller retried already; the sentence was %q", len(pods.Items), r.Sentence)
 	}
 	out := kc.ok(t, admin, "backoff", "why", "deployment/web", "-n", q)
 	t.Logf("why deployment/web (quota raised):\n%s", out)
-	if !strings.Contains(out, "Retry now: `"+kick+"`") {
-		t.Errorf("why lacks the kick")
+	if !strings.Contains(out, "Retry now: `"+kick+"`") || !strings.Contains(out, "Nothing left to fix: its error came before your change to resourcequota/"+q+". Wait for its retry at ") {
+		t.Errorf("why lacks the kick, or nothing left to fix")
 	}
 
+	// The watch says the raise: a new block, the fix not asked again.
+	w.awaitBlock(t, 15*time.Second, "the quota raised, nothing left to fix", []string{"> Nothing left to fix: its error came before your change to resourcequota/" + q}, []string{"> " + whyFix})
+	// Paused, the Deployment keeps the first refusal's ReplicaFailure
+	// after the kick: the quota is read raised since it refused.
+	pauseWeb(ctx, t, cs, q, true)
 	kc.ok(t, admin, strings.Fields(strings.TrimPrefix(kick, "kubectl "))...)
 	eventually(t, 15*time.Second, "the kicked ReplicaSet creates its pods", func(ctx context.Context) error {
 		pods, err := cs.CoreV1().Pods(q).List(ctx, metav1.ListOptions{})
@@ -92,6 +101,15 @@ func testQuotaRaised(ctx context.Context, t *testing.T, kc *kubectl, admin strin
 	// The queue's own retry would come 5ms·2^(n-1) after the last failure;
 	// the kick beat it by this much.
 	t.Logf("pods %v after the raise; the controller's own retry was estimated at %v (%s)", time.Since(raised).Round(time.Millisecond), r.NextRetry, r.Basis)
+	assertRaisedSince(t, q, answer)
+	// The watch ends on the answer without the quota, though the paused
+	// Deployment's ReplicaFailure still names it: the ReplicaSet's Pending
+	// pods (answer19's newcomer saw it stop on "Change resourcequota/q …
+	// used 2 of hard 2", the condition cleared a moment later unseen).
+	b := w.awaitBlock(t, time.Minute, "the pods created, Pending", []string{"pod/" + rs + "-", "Pending"}, []string{"resourcequota/" + q, "Nothing left to fix"})
+	t.Logf("why -w deployment/web -n %s, its last block:\n%s", q, b)
+	w.interrupt(t)
+	pauseWeb(ctx, t, cs, q, false)
 }
 
 // awaitQuiet waits until the replicaset controller's next retry of rs is

@@ -124,7 +124,7 @@ func TestE2E(t *testing.T) {
 	t.Run("kick", func(t *testing.T) { testKick(ctx, t, kc, env, dir, cs, c) })
 
 	t.Run("describe", func(t *testing.T) {
-		out := kc.ok(t, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000")...)
+		out := describeNaivePermanent(t, kc, admin, cmd("describe", "--controller", "naive", ns+"/naive-00000"))
 		for _, want := range []string{"Key:         demo/naive-00000", "Controller:  naive (ConfigMap v1)", "spec.storageClass must be set", "consecutive failures", "Object:", "Verdict:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("describe output lacks %q:\n%s", want, out)
