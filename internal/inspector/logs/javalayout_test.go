@@ -49,6 +49,10 @@ func TestExceptionJoined(t *testing.T) {
 		"[2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing ExecutionScope{ resource id: ResourceID{name='mycrd', namespace='null'}, version: 10785} failed.",
 		"io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
 		"\tat io.fabric8.kubernetes.client.dsl.internal.BaseOperation.inNamespace(BaseOperation.java:235) ~[kubernetes-client-6.1.1.jar:?]",
+		// The same quoted in Markdown (the paste damage markdown-quote):
+		// the exception's line is read out of its quote, as the record is.
+		"> [2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing failed.",
+		"> io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
 	}, "\n") + "\n"
 	var j joiner
 	var got []string
@@ -70,6 +74,7 @@ func TestExceptionJoined(t *testing.T) {
 		"java.lang.IllegalStateException: not after a record",
 		"[2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing ExecutionScope{ resource id: ResourceID{name='mycrd', namespace='null'}, version: 10785} failed.: io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
 		"\tat io.fabric8.kubernetes.client.dsl.internal.BaseOperation.inNamespace(BaseOperation.java:235) ~[kubernetes-client-6.1.1.jar:?]",
+		"[2022-10-16 03:28:38.536][ERROR][io.javaoperatorsdk.operator.processing.event.ReconciliationDispatcher.handleExecution(ReconciliationDispatcher.java:56)] Error during event processing failed.: io.fabric8.kubernetes.client.KubernetesClientException: namespace cannot be null",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("joined:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -26,9 +26,12 @@ var melFailure = []string{
 // would read the same.
 func TestMELConsoleRecordIsOneLine(t *testing.T) {
 	for name, lines := range map[string][]string{
-		"whole":           melFailure,
-		"no frames":       melFailure[:3],
-		"dated":           append([]string{"2025-12-01 10:14:07 " + melFailure[0]}, melFailure[1:]...),
+		"whole":     melFailure,
+		"no frames": melFailure[:3],
+		"dated":     append([]string{"2025-12-01 10:14:07 " + melFailure[0]}, melFailure[1:]...),
+		// Quoted in Markdown (the paste damage markdown-quote): the
+		// message's line is read out of its quote, as the header is.
+		"quoted":          quoted(melFailure),
 		"record after it": append(append([]string{}, melFailure...), "info: KubeOps.Operator.Watcher.ResourceWatcher[0]", "      Received watch event \"Modified\" for \"CustomObj/mycrd\", last observed resource version: 5."),
 	} {
 		s := readLog(t, corpusClock, lines...)
@@ -71,4 +74,13 @@ func TestMELConsoleInfoIsNoFailure(t *testing.T) {
 			t.Errorf("read %s failing (%d), want no failure", k.Key, k.TotalFailures)
 		}
 	}
+}
+
+// quoted is lines as GitHub's Markdown quotes them: "> " before each.
+func quoted(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = "> " + l
+	}
+	return out
 }

@@ -127,7 +127,13 @@ func (j *joiner) feed(line []byte, emit func([]byte)) {
 	}
 	// The next line's start, read once for the joiners that ask.
 	opens := nextOpens(j.ahead)
-	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) || j.exc.start(trimmed, j.ahead) || j.mel.start(trimmed, j.ahead) {
+	if j.wrapped.start(trimmed, j.ahead, opens) || j.wrap.start(trimmed) || j.lcont.start(trimmed, j.ahead, opens) || j.cont.start(trimmed) {
+		return
+	}
+	// The next line out of its quote, as line is: a quoted Java record's
+	// exception, a quoted .NET header's message ("> " before each line,
+	// the paste damage markdown-quote) are read as unquoted ones.
+	if next := quoteOff(j.ahead); j.exc.start(trimmed, next) || j.mel.start(trimmed, next) {
 		return
 	}
 	emit(line)

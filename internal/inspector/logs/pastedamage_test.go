@@ -26,7 +26,8 @@ import (
 // negative must stay without keys.
 
 // trainingDirs are the batches rules may be learnt from: never the held-out.
-var trainingDirs = []string{"batch3", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11", "batch12"}
+var trainingDirs = []string{"batch3", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11", "batch12",
+	"batch13", "batch14", "batch15", "batch16", "batch17", "batch18", "batch19", "batch20", "batch21", "batch22", "batch23", "batch24", "batch25", "batch26"}
 
 // excerpt is one training excerpt with its answers.
 type excerpt struct {
@@ -148,8 +149,14 @@ func TestPasteDamage(t *testing.T) {
 				}
 				got := readExcerpt(t, damaged)
 				if len(e.want) == 0 {
-					res.falseKeys += len(got)
+					// A key the log shows reconciled but never failing
+					// (crossplane's debug "Reconciling", batch26's 2608)
+					// claims no failure: scoreCorpus's rule.
 					for _, g := range got {
+						if g.TotalFailures == 0 && g.LastError == nil {
+							continue
+						}
+						res.falseKeys++
 						res.lost = append(res.lost, fmt.Sprintf("%s: false key %s %s", e.file, g.Controller, g.Key))
 					}
 					continue
