@@ -330,6 +330,13 @@ func TestCorpusScore(t *testing.T) {
 		// 2/3) with a failure line's object named by its caller's package
 		// (2503, callerfield.go).
 		{dir: "testdata/batch25", minRight: 5, maxExtra: 0},
+		// batch27 (stop 64): one controller-runtime reconciler through ten
+		// logr sinks (slog JSON/text, logrusr, zerologr, klog's textlogger
+		// and klogr, stdr, zap console with and without stacktraces) and a
+		// client-go work-queue controller through klog text, dir headers
+		// and component-base JSON, run here (batch27/README.md); answers
+		// committed before the reader ran; rules from odd excerpts only.
+		{dir: "testdata/batch27", minRight: 0, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,
