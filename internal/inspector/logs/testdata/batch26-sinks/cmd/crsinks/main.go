@@ -49,6 +49,9 @@ func logger(sink string) logr.Logger {
 		return klog.NewKlogr()
 	case "stdr":
 		return stdr.New(log.New(os.Stderr, "", log.LstdFlags))
+	case "stdr-caller":
+		// Microsecond UTC stamps and the caller, as stdr.Options allows.
+		return stdr.NewWithOptions(log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds|log.LUTC), stdr.Options{LogCaller: stdr.All})
 	case "zap-dev":
 		return zap.New(zap.UseDevMode(true))
 	case "zap-dev-nostack":
