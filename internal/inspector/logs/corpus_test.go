@@ -339,6 +339,16 @@ func TestCorpusScore(t *testing.T) {
 		// 1/4) with KubeOps's watcher failure in .NET's console format
 		// (melconsole.go).
 		{dir: "testdata/batch26", minRight: 3, maxExtra: 0},
+		// batch27 (stop 64): one controller-runtime reconciler through ten
+		// logr sinks (slog JSON/text, logrusr, zerologr, klog's textlogger
+		// and klogr, stdr, zap console with and without stacktraces) and a
+		// client-go work-queue controller through klog text, dir headers
+		// and component-base JSON, run here (batch27/README.md); answers
+		// committed before the reader ran (ba745c9e): 60/65 first, odd
+		// excerpts all right but 2721 (stdr, added after), even 2706
+		// (stdr) 0/5; 70/70 with logr pairs after Go log's header
+		// (stdlogpairs.go), written from 2721, checked on 2706.
+		{dir: "testdata/batch27", minRight: 70, maxExtra: 0},
 		{dir: "testdata/heldout3", minRight: 17, maxExtra: 0, heldOut: true},
 		{dir: "testdata/heldout4", minRight: 20, maxExtra: 1, heldOut: true},
 		// heldout5 (stop 53): 30 excerpts from programs in no other README,

@@ -25,6 +25,10 @@ func parsePlain(line []byte, f *fields) bool {
 	stdlog := n > 0
 	if stdlog {
 		f.at, rest, seen = t, bytes.TrimLeft(rest[n:], " "), true
+		if len(rest) > 0 && rest[0] == '"' && startsPair(rest) {
+			// A logr sink over Go's log (stdr): pairs, not text.
+			return stdlogPairs(rest, f)
+		}
 	} else if bt, bn := bracketTime(rest); bn > 0 {
 		// Python's logging: [time] logger [LEVEL   ] (bracketed.go).
 		f.at, rest, seen = bt, rest[bn:], true
