@@ -27,7 +27,7 @@ import (
 
 // trainingDirs are the batches rules may be learnt from: never the held-out.
 var trainingDirs = []string{"batch3", "batch4", "batch5", "batch6", "batch7", "batch8", "batch9", "batch10", "batch11", "batch12",
-	"batch13", "batch14", "batch15", "batch16", "batch17", "batch18", "batch19", "batch20", "batch21", "batch22", "batch23", "batch24", "batch25", "batch26"}
+	"batch13", "batch14", "batch15", "batch16", "batch17", "batch18", "batch19", "batch20", "batch21", "batch22", "batch23", "batch24", "batch25", "batch26", "batch27"}
 
 // excerpt is one training excerpt with its answers.
 type excerpt struct {
