@@ -18,13 +18,4 @@ import "time"
 
 // tookDuration is how long the line's sync took, as its field states it;
 // zero when it states none, or not a positive duration.
-func (f *fields) tookDuration() time.Duration {
-	if f.took == "" {
-		return 0
-	}
-	d, err := time.ParseDuration(f.took)
-	if err != nil || d <= 0 {
-		return 0
-	}
-	return d
-}
+func (f *fields) tookDuration() time.Duration { return positiveDuration(f.took) }

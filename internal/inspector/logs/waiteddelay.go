@@ -17,11 +17,16 @@ const waitedField = "delayedViaRateLimit"
 
 // waitedDelay is the delay the line's attempt waited, as its field states
 // it (a Go duration, above zero); zero when it states none.
-func (f *fields) waitedDelay() time.Duration {
-	if f.waited == "" {
+func (f *fields) waitedDelay() time.Duration { return positiveDuration(f.waited) }
+
+// positiveDuration is s as a Go duration when it is one above zero; zero
+// for none, a malformed one or one not above zero (a field's value is the
+// log's, not to be trusted).
+func positiveDuration(s string) time.Duration {
+	if s == "" {
 		return 0
 	}
-	d, err := time.ParseDuration(f.waited)
+	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
 		return 0
 	}
