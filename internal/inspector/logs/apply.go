@@ -115,9 +115,6 @@ func (s *Store) applyLocked(r *Record) {
 	if r.Kind != "" {
 		c.group, c.kind = r.Group, r.Kind
 	}
-	if r.Dialect != genericName {
-		c.named = true
-	}
 	if !c.advised || r.Dialect != c.advisedFor || r.Sampled != c.advisedSampled {
 		// The advice depends on these alone: read once per change.
 		c.advised, c.advisedFor, c.advisedSampled = true, r.Dialect, r.Sampled
@@ -160,9 +157,6 @@ func (s *Store) applyLocked(r *Record) {
 	switch r.What {
 	case ErrorLine:
 		e.logLine, e.logEvidence, e.controllerWords = r.Line, r.Evidence, r.ControllerWords
-		if c.named {
-			e.logLine = ""
-		}
 		switch {
 		case r.GaveUp:
 			e.gaveUp(r, &s.classes)

@@ -182,14 +182,6 @@ type controllerInfo struct {
 	// (api.Controller.SuccessesHow), not the log's.
 	successesHow string
 	successesOwn bool
-	// named says a dialect has read a line of the controller: a line of
-	// it the generic reader read too is no line of a controller nobody
-	// wrote for, and its key names none (api.Key.LogLine, whose evidence
-	// stays), so that its advice is the dialect's (kube-controller-
-	// manager's HPA: "No level I know of…", not klog's -v; e2e
-	// whole-log at -v=2 failed so once, on a run whose HPA failure line
-	// the generic reader read).
-	named bool
 	// advice is successesAdvice of the last record of the controller
 	// applied (adviceOwn its own), advisedFor its dialect and
 	// advisedSampled its Sampled.
