@@ -133,7 +133,11 @@ func describeKCMLevels(t *testing.T, kc *kubectl, admin, logPath string, keys ma
 		if controller == "replicaset-controller" {
 			want, not = kcmLevel, kcmNoLevel
 		}
-		if !strings.Contains(out, want) || strings.Contains(out, not) {
+		// A key of one failure in backoff is told no level (nothing of
+		// its successes is missing yet): the HPA's, when the log ends
+		// within its 15s of the case's first failure, as in CI.
+		advised := !strings.Contains(out, "Failures:       1 failure ")
+		if advised && !strings.Contains(out, want) || strings.Contains(out, not) {
 			t.Errorf("%s: want %q, not %q:\n%s", what, want, not, out)
 		}
 		assertKCMAdvice(t, what, out, logPath)
