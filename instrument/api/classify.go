@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -16,7 +17,7 @@ var (
 		[]byte("connection refused"), []byte("connection reset"), []byte("timeout"), []byte("timed out"),
 		[]byte("deadline exceeded"), []byte("too many requests"), []byte("throttl"),
 		[]byte("service unavailable"), []byte("bad gateway"), []byte("internal error"),
-		[]byte("the object has been modified"), []byte("conflict"), []byte("tls handshake"),
+		[]byte(conflictPhrase), []byte("conflict"), []byte("tls handshake"),
 		[]byte("unexpected eof"), []byte("no such host"), []byte("temporarily unavailable"), []byte("try again"),
 	}
 	permanentWords = [][]byte{
@@ -68,3 +69,14 @@ func containsAny(s []byte, words [][]byte) bool {
 	}
 	return false
 }
+
+// conflictPhrase is the API server's words for a write refused by its
+// optimistic lock (a 409 Conflict on a stale resourceVersion).
+const conflictPhrase = "the object has been modified"
+
+// IsWriteConflict says msg is the API server's optimistic-concurrency
+// refusal ("Operation cannot be fulfilled on deployments.apps "web": the
+// object has been modified; please apply your changes to the latest
+// version and try again"): the controller's next retry reads the object
+// again and resolves it.
+func IsWriteConflict(msg string) bool { return strings.Contains(msg, conflictPhrase) }

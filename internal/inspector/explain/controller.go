@@ -155,7 +155,7 @@ func DiagnoseController(c api.Controller, src *api.ListSource, groups []api.Erro
 		d.Situation = SituationOutage
 		parts = append(parts, fmt.Sprintf("%s backing off%s%s", keys(backoff), sinceClock(top.FirstSeen), on))
 		d.Findings = append(d.Findings, outageFinding(c, src, top))
-	case top.Class == api.ClassTransient && isConflict(top.Message):
+	case top.Class == api.ClassTransient && api.IsWriteConflict(top.Message):
 		d.Situation = SituationRetrying
 		parts = append(parts, fmt.Sprintf("%s retrying after write conflicts (the object has been modified): "+
 			"normal when several writers update the same objects; each retry reads the new version", keys(backoff)))
@@ -282,11 +282,6 @@ func errorsText(groups []api.ErrorGroup, top api.ErrorGroup) string {
 // lasted reports whether a group has failed for LongFailure already.
 func lasted(g api.ErrorGroup, now time.Time) bool {
 	return !g.FirstSeen.IsZero() && now.Sub(g.FirstSeen) >= LongFailure
-}
-
-// isConflict reports whether an error is the API server's optimistic-concurrency refusal.
-func isConflict(msg string) bool {
-	return strings.Contains(msg, "the object has been modified")
 }
 
 // herdFindings warns of a retry wave nothing paces: only a limiter with no

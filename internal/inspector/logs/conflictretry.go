@@ -24,8 +24,9 @@ import (
 // controller's steady 60s); a gap that is one of the limiter's own delays
 // (rampGap) is the retry of a count the log did not show, failing again.
 
-// conflictWords are the words of a stale write's error.
-var conflictWords = []string{"the object has been modified", "object was modified"}
+// fakeConflict is controller-runtime's fake client's words for a stale
+// write, which the API server's (api.IsWriteConflict) do not cover.
+const fakeConflict = "object was modified"
 
 // conflictSlack is what a conflict's retry may take beyond twice its
 // delay before a later failure is read as after its unlogged success.
@@ -48,12 +49,8 @@ func (e *entry) conflictResolved(at time.Time, gap, coarse time.Duration, l Limi
 	return true
 }
 
-// isConflict says msg is a stale write's error (conflictWords).
+// isConflict says msg is a stale write's error: the API server's or the
+// fake client's.
 func isConflict(msg string) bool {
-	for _, w := range conflictWords {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
+	return api.IsWriteConflict(msg) || strings.Contains(msg, fakeConflict)
 }

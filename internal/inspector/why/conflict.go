@@ -2,8 +2,8 @@ package why
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/kubectl-backoff/kubectl-backoff/instrument/api"
 	"github.com/kubectl-backoff/kubectl-backoff/internal/text"
 )
 
@@ -14,7 +14,7 @@ import (
 // retry reads the object again and resolves it: such a failure blocks
 // nothing, and no change of the user's waits for it.
 func conflicted(b *Backoff) bool {
-	return b != nil && b.Key != nil && b.Key.LastError != nil && strings.Contains(b.Key.LastError.Message, "the object has been modified")
+	return b != nil && b.Key != nil && b.Key.LastError != nil && api.IsWriteConflict(b.Key.LastError.Message)
 }
 
 // blockingBackoff makes the backoff of ans the one that blocks it when
